@@ -1,0 +1,71 @@
+"""The ``rubi`` command: a click group whose commands live in small modules.
+
+Commands are registered lazily (``_COMMANDS``) so ``rubi hook ...`` and ``rubi search``
+import only what they use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+
+import click
+
+from rubi import __version__
+
+__all__ = ["cli", "main"]
+
+_COMMANDS: dict[str, str] = {
+    # name: "module:attribute" under rubi.cli
+    "init": "vaultcmds:init",
+    "index": "vaultcmds:index",
+    "reindex": "vaultcmds:reindex",
+    "status": "vaultcmds:status",
+    "doctor": "vaultcmds:doctor",
+    "search": "searchcmds:search",
+    "read": "searchcmds:read",
+    "links": "searchcmds:links",
+    "backlinks": "searchcmds:backlinks",
+    "xray": "xray:xray",
+    "audit": "xray:audit",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _COMMANDS:
+            module_name, attr = _COMMANDS[cmd_name].split(":")
+            try:
+                module = importlib.import_module(f"rubi.cli.{module_name}")
+            except ModuleNotFoundError:
+                return None
+            command = getattr(module, attr, None)
+            return command if isinstance(command, click.Command) else None
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rubi")
+@click.option("-v", "--verbose", is_flag=True, help="Log debug detail to stderr.")
+def cli(verbose: bool) -> None:
+    """rubi: project memory for AI coding agents.
+
+    A markdown vault (.rubi/, or any Obsidian vault with --vault) indexed for
+    hybrid search: BM25, exact names and personalized PageRank over wikilinks.
+    """
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="rubi")

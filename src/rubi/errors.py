@@ -1,0 +1,42 @@
+"""The errors rubi raises. Surfaces turn them into one clean line for the user."""
+
+from __future__ import annotations
+
+__all__ = [
+    "IndexCorruptError",
+    "NoteNotFoundError",
+    "NoteParseError",
+    "RubiError",
+    "VaultNotFoundError",
+]
+
+
+class RubiError(Exception):
+    """Base class: every error a user can cause. ``str(err)`` is a one-line message
+    that names the file or argument and says what to do."""
+
+
+class VaultNotFoundError(RubiError):
+    """No vault at the given path, or no ``.rubi/`` above the current folder."""
+
+
+class NoteNotFoundError(RubiError):
+    """An id or path that names no note in the vault."""
+
+
+class NoteParseError(RubiError):
+    """A note that cannot be read or parsed (binary, bad encoding, broken YAML).
+
+    Attributes:
+        path: the vault-relative path of the note.
+        reason: what is wrong, in a few words.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class IndexCorruptError(RubiError):
+    """The derived index is missing or unreadable; ``rubi index --full`` rebuilds it."""

@@ -1,0 +1,1 @@
+"""The knowledge and code graph (networkx) and the rankings computed over it."""

@@ -1,0 +1,208 @@
+"""Parse one note's text into a :class:`rubi.model.Note` (pure: no file access).
+
+Frontmatter is read with ``python-frontmatter`` (YAML; unknown keys kept as they are),
+the body with ``markdown-it-py`` tokens so that links and tags inside code spans,
+fenced and indented code blocks are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import PurePosixPath
+from typing import Any
+
+import frontmatter
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from rubi.errors import NoteParseError
+from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
+from rubi.model import DEFAULT_TYPE, LINKS_TO, NOTE_TYPES, Heading, Link, Note, note_id_for_path
+
+__all__ = ["parse_note", "split_frontmatter"]
+
+_MD = MarkdownIt("commonmark")
+"""CommonMark without GFM tables, so a ``|`` inside ``[[a|b]]`` in a table row stays put."""
+
+_TAG_RE = re.compile(r"(?<![\w/#&\]])#([\w/-]*[^\W\d_][\w/-]*)")
+"""An Obsidian tag: ``#`` then letters, digits, ``_ - /``, with at least one non-digit."""
+
+_FENCE_RE = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+"""A frontmatter block, found without parsing it (for notes whose YAML is broken)."""
+
+_FRONTMATTER_LINK_KEYS = ("supersedes", "superseded_by")
+"""Frontmatter keys whose plain string values are link targets (rubi's own schema)."""
+
+
+def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
+    """Return ``(metadata, body)`` of a note's text.
+
+    Raises:
+        NoteParseError: the YAML is broken or is not a mapping.
+    """
+    try:
+        post = frontmatter.loads(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise NoteParseError(path, f"broken YAML frontmatter{where}; fix it or remove the --- block") from exc
+    except (ValueError, TypeError) as exc:
+        raise NoteParseError(path, f"unreadable frontmatter ({exc})") from exc
+    meta = post.metadata
+    if not isinstance(meta, dict):
+        raise NoteParseError(path, "frontmatter is not a mapping of keys to values")
+    return dict(meta), post.content
+
+
+def _strings(value: Any) -> list[str]:
+    """Flatten a frontmatter value (None, str, list, nested) into non-empty strings."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, (list, tuple, set)):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return [str(value)]
+
+
+def _tag_list(value: Any) -> list[str]:
+    out: list[str] = []
+    for s in _strings(value):
+        for part in re.split(r"[,\s]+", s):
+            part = part.strip().lstrip("#")
+            if part:
+                out.append(part)
+    return out
+
+
+def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for item in items:
+        key = item.casefold()
+        if key not in {k.casefold() for k in seen}:
+            seen[item] = None
+    return tuple(seen)
+
+
+def _inline_text(token: Token) -> str:
+    """The plain text of an inline token, with code spans blanked out."""
+    parts: list[str] = []
+    for child in token.children or ():
+        if child.type in ("text", "text_special"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+        elif child.type == "code_inline":
+            parts.append(" \x00 ")
+    return "".join(parts)
+
+
+def _markdown_links(token: Token, line: int) -> Iterator[Link]:
+    for child in token.children or ():
+        if child.type == "link_open":
+            href = str(child.attrGet("href") or "")
+            link = markdown_link(href, embed=False, line=line)
+            if link:
+                yield link
+        elif child.type == "image":
+            src = str(child.attrGet("src") or "")
+            link = markdown_link(src, embed=True, line=line)
+            if link:
+                yield link
+
+
+def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str]]:
+    headings: list[Heading] = []
+    links: list[Link] = []
+    tags: list[str] = []
+    tokens = _MD.parse(body)
+    list_depth = 0
+    pending_heading: int | None = None
+    for i, tok in enumerate(tokens):
+        if tok.type == "list_item_open":
+            list_depth += 1
+        elif tok.type == "list_item_close":
+            list_depth -= 1
+        elif tok.type == "heading_open":
+            pending_heading = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+        elif tok.type == "inline":
+            line = tok.map[0] if tok.map else 0
+            text = _inline_text(tok)
+            if pending_heading is not None:
+                headings.append(Heading(pending_heading, text.replace("\x00", "").strip(), line))
+                pending_heading = None
+            relation = LINKS_TO
+            if list_depth > 0 and tokens[i - 1].type == "paragraph_open":
+                relation = item_relation(text) or LINKS_TO
+            links.extend(find_wikilinks(text, relation=relation, line=line))
+            links.extend(_markdown_links(tok, line))
+            tags.extend(_TAG_RE.findall(WIKILINK_RE.sub(" ", text)))
+    return headings, links, tags
+
+
+def _frontmatter_links(meta: dict[str, Any]) -> Iterator[Link]:
+    for key, value in meta.items():
+        relation = str(key).strip().lower().replace("-", "_").replace(" ", "_") or LINKS_TO
+        for s in _strings(value):
+            found = list(find_wikilinks(s, relation=relation, line=-1))
+            if found:
+                yield from found
+            elif relation in _FRONTMATTER_LINK_KEYS:
+                yield Link(target=s.strip(), relation=relation, line=-1)
+
+
+def parse_note(text: str, path: str, *, strict: bool = True) -> Note:
+    """Parse a note's full text.
+
+    Args:
+        text: the file's text; a BOM and CRLF/CR line endings are accepted.
+        path: its vault-relative POSIX path (``folder/Note.md``), used for the id, the
+            fallback title and error messages.
+        strict: raise on broken frontmatter. With ``strict=False`` such a note is
+            parsed from its body alone, with empty ``metadata`` and the reason in
+            ``frontmatter_error`` (templates with ``{{date}}`` in YAML stay findable).
+
+    Returns:
+        The :class:`Note`. ``type`` falls back to ``note`` when the frontmatter has
+        none or an unknown one (the raw value stays in ``metadata``).
+
+    Raises:
+        NoteParseError: the frontmatter YAML is broken or not a mapping.
+    """
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    fm_error: str | None = None
+    try:
+        meta, body = split_frontmatter(text, path)
+    except NoteParseError as exc:
+        if strict:
+            raise
+        fm_error = exc.reason
+        meta, body = {}, _FENCE_RE.sub("", text, count=1)
+    headings, links, inline_tags = _walk_body(body)
+    links.extend(_frontmatter_links(meta))
+
+    title = str(meta.get("title") or "").strip()
+    if not title:
+        h1 = next((h.text for h in headings if h.level == 1 and h.text), "")
+        title = h1 or PurePosixPath(path).name.removesuffix(".md")
+    raw_type = str(meta.get("type") or "").strip().lower()
+    aliases = _dedupe(s.strip() for s in _strings(meta.get("aliases", meta.get("alias"))))
+    tags = _dedupe([*_tag_list(meta.get("tags", meta.get("tag"))), *inline_tags])
+    return Note(
+        id=note_id_for_path(path),
+        path=path,
+        title=title,
+        type=raw_type if raw_type in NOTE_TYPES else DEFAULT_TYPE,
+        status=str(meta.get("status") or "active").strip().lower(),
+        aliases=aliases,
+        tags=tags,
+        headings=tuple(headings),
+        links=tuple(links),
+        body=body,
+        metadata=meta,
+        frontmatter_error=fm_error,
+    )

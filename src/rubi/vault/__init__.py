@@ -1,0 +1,1 @@
+"""The vault on disk: scanning, reading notes safely, resolving links."""

@@ -1,0 +1,137 @@
+"""Resolve wikilink targets to notes the way Obsidian does, and say when it is unsure.
+
+Order (Obsidian Help, "Internal links"; rubi adds the last step):
+1. the exact vault-relative path (``Folder/Note``), also relative to the linking note;
+2. the file name, case-insensitive; a target with folders matches a path suffix;
+3. a note's title, ``aliases`` or frontmatter ``id``.
+When several notes match one step, the link is *ambiguous*: it is resolved as
+Obsidian would (same folder as the linking note, else the shortest path) and the
+candidates are recorded so ``rubi doctor`` can list it. No match: *missing*.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["LinkResolver", "NoteNames", "Resolution", "normalize_name"]
+
+Status = Literal["resolved", "ambiguous", "missing", "attachment", "self"]
+
+
+def normalize_name(name: str) -> str:
+    """Case-folded, whitespace-collapsed form used for every name comparison."""
+    return " ".join(name.casefold().split())
+
+
+@dataclass(frozen=True, slots=True)
+class NoteNames:
+    """What a note can be linked by: its id (path without ``.md``), title, aliases."""
+
+    id: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    frontmatter_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where a link points.
+
+    ``target`` is a note id (``resolved``/``ambiguous``), an attachment path
+    (``attachment``), or None (``missing``, and ``self`` for ``[[#heading]]``).
+    ``candidates`` lists every match when ambiguous.
+    """
+
+    status: Status
+    target: str | None
+    candidates: tuple[str, ...] = ()
+
+
+def _pick(cands: list[str], source_id: str) -> str:
+    folder = posixpath.dirname(source_id)
+    same = [c for c in cands if posixpath.dirname(c) == folder]
+    pool = same or cands
+    return min(pool, key=lambda c: (c.count("/"), len(c), c))
+
+
+class LinkResolver:
+    """Resolves link targets against a fixed set of notes and attachments.
+
+    Args:
+        notes: every note's names.
+        attachments: vault-relative paths of non-markdown files (images, PDFs, ...).
+    """
+
+    def __init__(self, notes: Iterable[NoteNames], attachments: Iterable[str] = ()) -> None:
+        self._by_path: dict[str, str] = {}
+        self._by_name: dict[str, list[str]] = defaultdict(list)
+        self._by_alias: dict[str, list[str]] = defaultdict(list)
+        self._att_by_path: dict[str, str] = {}
+        self._att_by_name: dict[str, list[str]] = defaultdict(list)
+        for n in notes:
+            key = n.id.casefold()
+            self._by_path[key] = n.id
+            self._by_name[posixpath.basename(key)].append(n.id)
+            names = {normalize_name(n.title), *(normalize_name(a) for a in n.aliases)}
+            if n.frontmatter_id:
+                names.add(normalize_name(n.frontmatter_id))
+            for name in names:
+                if name:
+                    self._by_alias[name].append(n.id)
+        for a in attachments:
+            self._att_by_path[a.casefold()] = a
+            self._att_by_name[posixpath.basename(a).casefold()].append(a)
+
+    def resolve(self, target: str, source_id: str = "") -> Resolution:
+        """Resolve one link target written in note ``source_id``.
+
+        Args:
+            target: the link path as written (no ``#heading``), e.g. ``Folder/Note``,
+                ``Note.md`` or ``image.png``.
+            source_id: the linking note's id, for relative paths and tie-breaks.
+
+        Returns:
+            A :class:`Resolution`; never raises.
+        """
+        t = target.strip().replace("\\", "/")
+        if not t:
+            return Resolution("self", None)
+        t = t.lstrip("/")
+        t = t.removeprefix("./")
+        key = t.casefold()
+        note_key = key[:-3] if key.endswith(".md") else key
+
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(source_id), note_key))
+        for k in (note_key, rel.casefold()):
+            if k in self._by_path:
+                return Resolution("resolved", self._by_path[k])
+
+        if "/" in note_key:
+            suffix = "/" + note_key
+            cands = [i for k, i in self._by_path.items() if k.endswith(suffix)]
+        else:
+            cands = list(self._by_name.get(note_key, ()))
+        if cands:
+            return self._choose(cands, source_id)
+
+        if key in self._att_by_path:
+            return Resolution("attachment", self._att_by_path[key])
+        att = self._att_by_name.get(posixpath.basename(key), [])
+        if att:
+            return Resolution("attachment", _pick(att, source_id))
+
+        alias = self._by_alias.get(normalize_name(t), [])
+        if alias:
+            return self._choose(alias, source_id)
+        return Resolution("missing", None)
+
+    @staticmethod
+    def _choose(cands: list[str], source_id: str) -> Resolution:
+        uniq = sorted(set(cands))
+        if len(uniq) == 1:
+            return Resolution("resolved", uniq[0])
+        return Resolution("ambiguous", _pick(uniq, source_id), tuple(uniq))
