@@ -27,8 +27,9 @@ _RELATION_REST_RE = re.compile(r"^[\s,;.]*(?:(?:and|or|&)[\s,;.]*)*$")
 _URL_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def parse_link_text(inner: str, *, embed: bool = False, relation: str = LINKS_TO,
-                    line: int = 0) -> Link:
+def parse_link_text(
+    inner: str, *, embed: bool = False, relation: str = LINKS_TO, line: int = 0
+) -> Link:
     """Split the inside of ``[[...]]`` into target, heading, block and alias.
 
     Args:
@@ -80,7 +81,7 @@ def item_relation(text: str) -> str | None:
     m = _RELATION_RE.match(text)
     if not m:
         return None
-    rest = WIKILINK_RE.sub(" ", text[m.end(1):])
+    rest = WIKILINK_RE.sub(" ", text[m.end(1) :])
     if not _RELATION_REST_RE.match(rest):
         return None  # prose such as "- open [[Settings]] and pick a theme"
     return m.group(1).replace("-", "_")

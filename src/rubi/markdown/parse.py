@@ -47,7 +47,9 @@ def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise NoteParseError(path, f"broken YAML frontmatter{where}; fix it or remove the --- block") from exc
+        raise NoteParseError(
+            path, f"broken YAML frontmatter{where}; fix it or remove the --- block"
+        ) from exc
     except (ValueError, TypeError) as exc:
         raise NoteParseError(path, f"unreadable frontmatter ({exc})") from exc
     meta = post.metadata

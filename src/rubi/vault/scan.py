@@ -92,7 +92,9 @@ def read_note_text(root: Path, rel_path: str) -> ReadResult:
     except FileNotFoundError as exc:
         raise NoteParseError(rel_path, "disappeared while indexing; it is left out") from exc
     except OSError as exc:
-        raise NoteParseError(rel_path, f"cannot be read ({exc.strerror}); check its permissions") from exc
+        raise NoteParseError(
+            rel_path, f"cannot be read ({exc.strerror}); check its permissions"
+        ) from exc
     if b"\x00" in data:
         raise NoteParseError(rel_path, "is a binary file named .md; rename or remove it")
     problems: list[str] = []
@@ -105,5 +107,7 @@ def read_note_text(root: Path, rel_path: str) -> ReadResult:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
-        problems.append(f"is not valid UTF-8 (byte {exc.start}); indexed with replacement characters")
+        problems.append(
+            f"is not valid UTF-8 (byte {exc.start}); indexed with replacement characters"
+        )
     return ReadResult(text, digest, "; ".join(problems) or None)

@@ -1,0 +1,300 @@
+"""The one facade every surface calls: CLI, MCP server and hooks hold no logic.
+
+Functions take a :class:`rubi.paths.VaultPaths` (from :func:`locate`) and return
+plain values; errors are :class:`rubi.errors.RubiError` subclasses with one-line
+messages.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from rubi.errors import NoteNotFoundError, RubiError
+from rubi.graph.build import GraphBuild, LinkProblem
+from rubi.graph.store import load_graph
+from rubi.index.store import SearchIndex
+from rubi.indexing import IndexReport, index_vault, load_state
+from rubi.markdown import parse_note
+from rubi.model import Note, ScanWarning
+from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
+from rubi.search.engine import SearchResult, search_index
+from rubi.vault.resolve import normalize_name
+from rubi.vault.scan import read_note_text
+
+__all__ = [
+    "DoctorReport",
+    "InitReport",
+    "LinkView",
+    "NoteView",
+    "VaultStatus",
+    "backlinks",
+    "doctor",
+    "index",
+    "init_project",
+    "links",
+    "locate",
+    "read_note",
+    "resolve_ref",
+    "search",
+    "status",
+]
+
+Progress = Callable[[int, int], None]
+
+
+def locate(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPaths:
+    """The vault named by ``--vault``, else the ``.rubi/`` above ``cwd``."""
+    return find_vault(vault, cwd)
+
+
+# -- init ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class InitReport:
+    """The vault folder and the files ``init`` created (vault-relative; existing kept)."""
+
+    vault: Path
+    created: list[str]
+
+
+def _template_dir() -> Path:
+    packaged = Path(str(resources.files("rubi"))) / "vault_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "vault-template"
+
+
+def init_project(project_dir: Path) -> InitReport:
+    """Create ``<project_dir>/.rubi/`` from the vault template; never overwrite a file.
+
+    Raises:
+        RubiError: ``project_dir`` is not an existing folder.
+    """
+    if not project_dir.is_dir():
+        raise RubiError(f"{project_dir}: no such folder; run `rubi init` inside the project")
+    vault = project_dir / PROJECT_VAULT_DIRNAME
+    template = _template_dir()
+    created: list[str] = []
+    for src in sorted(template.rglob("*")):
+        rel = src.relative_to(template)
+        if "__pycache__" in rel.parts:
+            continue
+        dst = vault / rel
+        if src.is_dir():
+            dst.mkdir(parents=True, exist_ok=True)
+        elif not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+            created.append(rel.as_posix())
+    return InitReport(vault, created)
+
+
+# -- index and search ---------------------------------------------------------------
+def index(
+    paths: VaultPaths, *, full: bool = False, progress: Progress | None = None
+) -> IndexReport:
+    """Bring the index and graph up to date (see :func:`rubi.indexing.index_vault`)."""
+    return index_vault(paths, full=full, progress=progress)
+
+
+def _ensure(paths: VaultPaths, refresh: bool) -> IndexReport | None:
+    if refresh or load_state(paths) is None or not paths.graph_file.exists():
+        return index_vault(paths)
+    return None
+
+
+def search(
+    paths: VaultPaths,
+    query: str,
+    *,
+    terms: Sequence[str] = (),
+    top_k: int = 10,
+    scope: str = "all",
+    include_superseded: bool = False,
+    refresh: bool = True,
+) -> SearchResult:
+    """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
+
+    Args:
+        paths: the vault.
+        query: the question in words (non-empty).
+        terms: related words and identifiers (query expansion by the caller).
+        top_k: hits at most.
+        scope: ``all``, ``notes`` or ``code``.
+        include_superseded: keep superseded notes.
+        refresh: first bring the index up to date with the files (an unchanged vault
+            costs one scan of file sizes and times); a never-indexed vault is always
+            indexed first.
+
+    Raises:
+        RubiError: empty query; ValueError for a bad ``scope`` or ``top_k``.
+    """
+    if not query.strip() and not any(t.strip() for t in terms):
+        raise RubiError("empty query; say what to look for")
+    _ensure(paths, refresh)
+    build = load_graph(paths.graph_file)
+    idx = SearchIndex(paths.whoosh_dir)
+    try:
+        return search_index(
+            idx,
+            build,
+            paths.root,
+            query,
+            terms=terms,
+            top_k=top_k,
+            scope=scope,
+            include_superseded=include_superseded,
+        )
+    finally:
+        idx.close()
+
+
+# -- reading ------------------------------------------------------------------------
+def _graph(paths: VaultPaths) -> GraphBuild:
+    _ensure(paths, refresh=False)
+    return load_graph(paths.graph_file)
+
+
+def resolve_ref(build: GraphBuild, ref: str) -> str:
+    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
+
+    Raises:
+        NoteNotFoundError: nothing matches (the message suggests close names).
+    """
+    g = build.graph
+    key = ref.strip().removesuffix(".md")
+    if key in g and g.nodes[key].get("kind") == "note":
+        return key
+    lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
+    if key.casefold() in lowered:
+        return lowered[key.casefold()]
+    ids = build.names.get(normalize_name(key), [])
+    if len(ids) >= 1:
+        return sorted(ids)[0]
+    pool = list(lowered.values()) + list(build.names)
+    close = difflib.get_close_matches(key.casefold(), [p.casefold() for p in pool], n=3)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise NoteNotFoundError(f"{ref}: no such note{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkView:
+    """One edge seen from a note: the other end, its title and kind, the relation."""
+
+    id: str
+    title: str
+    kind: str
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteView:
+    """A note read in full, with its links both ways."""
+
+    note: Note
+    text: str
+    links: list[LinkView] = field(default_factory=list)
+    backlinks: list[LinkView] = field(default_factory=list)
+
+
+def _edges(build: GraphBuild, note_id: str, incoming: bool) -> list[LinkView]:
+    g = build.graph
+    edges = g.in_edges(note_id, keys=True) if incoming else g.out_edges(note_id, keys=True)
+    out: dict[tuple[str, str], LinkView] = {}
+    for u, v, rel in edges:
+        other = u if incoming else v
+        attrs = g.nodes[other]
+        out[(other, rel)] = LinkView(
+            other, str(attrs.get("title", other)), str(attrs.get("kind", "")), rel
+        )
+    return sorted(out.values(), key=lambda lv: (lv.relation != "links_to", lv.relation, lv.id))
+
+
+def read_note(paths: VaultPaths, ref: str) -> NoteView:
+    """Read a note in full by id, path, title or alias.
+
+    Raises:
+        NoteNotFoundError: no such note.
+        NoteParseError: the file is gone or unreadable.
+    """
+    build = _graph(paths)
+    note_id = resolve_ref(build, ref)
+    path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
+    read = read_note_text(paths.root, path)
+    note = parse_note(read.text, path, strict=False)
+    return NoteView(note, read.text, _edges(build, note_id, False), _edges(build, note_id, True))
+
+
+def links(paths: VaultPaths, ref: str) -> list[LinkView]:
+    """Outgoing links of a note (dangling targets included, ``kind='dangling'``)."""
+    build = _graph(paths)
+    return _edges(build, resolve_ref(build, ref), False)
+
+
+def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
+    """Notes that link to a note."""
+    build = _graph(paths)
+    return _edges(build, resolve_ref(build, ref), True)
+
+
+# -- status and doctor --------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class VaultStatus:
+    """What the index holds. ``indexed_at`` is a Unix time (0 when never indexed)."""
+
+    vault: Path
+    index_dir: Path
+    notes: int
+    unreadable: int
+    links: int
+    dangling: int
+    ambiguous: int
+    indexed_at: float
+    index_bytes: int
+
+
+def status(paths: VaultPaths) -> VaultStatus:
+    """Summarise the index of the vault (indexing it first if it never was)."""
+    build = _graph(paths)
+    state = load_state(paths)
+    g = build.graph
+    size = sum(p.stat().st_size for p in paths.index_dir.rglob("*") if p.is_file())
+    return VaultStatus(
+        vault=paths.root,
+        index_dir=paths.index_dir,
+        notes=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "note"),
+        unreadable=sum(1 for e in state.files.values() if e.note_id is None) if state else 0,
+        links=g.number_of_edges(),
+        dangling=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "dangling"),
+        ambiguous=sum(1 for p in build.problems if p.status == "ambiguous"),
+        indexed_at=state.indexed_at if state else 0.0,
+        index_bytes=size,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    """Files with problems, links that did not resolve, links that were ambiguous."""
+
+    files: list[ScanWarning]
+    missing: list[LinkProblem]
+    ambiguous: list[LinkProblem]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.files or self.missing or self.ambiguous)
+
+
+def doctor(paths: VaultPaths) -> DoctorReport:
+    """Check the vault: unreadable notes, unresolved and ambiguous links."""
+    report = index_vault(paths)
+    build = load_graph(paths.graph_file)
+    return DoctorReport(
+        files=sorted(report.warnings, key=lambda w: w.path),
+        missing=[p for p in build.problems if p.status == "missing"],
+        ambiguous=[p for p in build.problems if p.status == "ambiguous"],
+    )

@@ -1,0 +1,66 @@
+"""What every command shares: the ``--vault`` option, error handling, output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from rubi.errors import RubiError
+
+__all__ = ["console", "err_console", "handle_errors", "print_json", "vault_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def vault_option(func: F) -> F:
+    """Add ``--vault PATH`` (default: the ``.rubi/`` above the current folder)."""
+    return click.option(
+        "--vault",
+        "vault",
+        type=click.Path(path_type=Path, file_okay=True, dir_okay=True),
+        default=None,
+        help="Vault folder (any Obsidian vault). Default: .rubi/ here or above.",
+    )(func)
+
+
+def handle_errors(func: F) -> F:
+    """Turn library errors into one line on stderr and exit status 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RubiError as exc:
+            raise click.ClickException(str(exc)) from exc
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def print_json(value: Any) -> None:
+    """Print one JSON document on stdout (UTF-8, not ASCII-escaped)."""
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+def console() -> Any:
+    """A rich console on stdout (imported lazily: rich costs ~50 ms to import)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def err_console() -> Any:
+    """A rich console on stderr, for progress and warnings."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True, file=sys.stderr)

@@ -1,0 +1,121 @@
+"""``rubi search``, ``read``, ``links``, ``backlinks``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rubi import app
+from rubi.cli.common import handle_errors, print_json, vault_option
+from rubi.config import DEFAULT_BUDGET_TOKENS
+from rubi.search.engine import SCOPES
+from rubi.search.render import render_compact, result_json
+
+__all__ = ["backlinks", "links", "read", "search"]
+
+
+@click.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--terms", "-t", multiple=True, help="Related word or identifier (repeatable).")
+@click.option("--top-k", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option(
+    "--budget",
+    type=click.IntRange(50, 100_000),
+    default=DEFAULT_BUDGET_TOKENS,
+    show_default=True,
+    help="Output budget in tokens (characters / 4).",
+)
+@click.option("--scope", type=click.Choice(SCOPES), default="all", show_default=True)
+@click.option("--all", "include_superseded", is_flag=True, help="Include superseded notes.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@vault_option
+@handle_errors
+def search(
+    query: tuple[str, ...],
+    terms: tuple[str, ...],
+    top_k: int,
+    budget: int,
+    scope: str,
+    include_superseded: bool,
+    as_json: bool,
+    vault: Path | None,
+) -> None:
+    """Search notes by text, names and links. Indexes first if needed."""
+    paths = app.locate(vault)
+    result = app.search(
+        paths,
+        " ".join(query),
+        terms=terms,
+        top_k=top_k,
+        scope=scope,
+        include_superseded=include_superseded,
+    )
+    if as_json:
+        print_json(result_json(result, budget))
+    else:
+        click.echo(render_compact(result, budget).text)
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def read(ref: str, as_json: bool, vault: Path | None) -> None:
+    """Print a note in full (by id, path, title or alias) with its links."""
+    view = app.read_note(app.locate(vault), ref)
+    note = view.note
+    if as_json:
+        print_json(
+            {
+                "id": note.id,
+                "path": note.path,
+                "title": note.title,
+                "type": note.type,
+                "status": note.status,
+                "text": view.text,
+                "links": [_lv(lv) for lv in view.links],
+                "backlinks": [_lv(lv) for lv in view.backlinks],
+            }
+        )
+        return
+    click.echo(f"# {note.path}\n")
+    click.echo(view.text.rstrip("\n"))
+    if view.backlinks:
+        click.echo("\n---\nLinked from: " + ", ".join(f"[[{lv.id}]]" for lv in view.backlinks))
+
+
+def _lv(lv: app.LinkView) -> dict[str, str]:
+    return {"id": lv.id, "title": lv.title, "kind": lv.kind, "relation": lv.relation}
+
+
+def _print_links(items: list[app.LinkView], as_json: bool) -> None:
+    if as_json:
+        print_json([_lv(lv) for lv in items])
+        return
+    if not items:
+        click.echo("(none)")
+    for lv in items:
+        mark = "  (unresolved)" if lv.kind == "dangling" else ""
+        click.echo(f"{lv.relation:<12} {lv.id}{mark}")
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def links(ref: str, as_json: bool, vault: Path | None) -> None:
+    """List the links of a note, with their relation."""
+    _print_links(app.links(app.locate(vault), ref), as_json)
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
+    """List the notes that link to a note."""
+    _print_links(app.backlinks(app.locate(vault), ref), as_json)

@@ -1,0 +1,194 @@
+"""``rubi init``, ``index``, ``reindex``, ``status``, ``doctor``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from rubi import app
+from rubi.cli.common import err_console, handle_errors, print_json, vault_option
+from rubi.indexing import IndexReport
+from rubi.paths import VaultPaths
+
+__all__ = ["doctor", "index", "init", "reindex", "status"]
+
+PROGRESS_AFTER_NOTES = 300
+"""Show a progress bar only for runs that read at least this many notes."""
+
+
+@click.command()
+@click.argument("project", type=click.Path(path_type=Path, file_okay=False), default=".")
+@handle_errors
+def init(project: Path) -> None:
+    """Create the project vault .rubi/ in PROJECT (default: here)."""
+    report = app.init_project(project)
+    if report.created:
+        click.echo(f"Created {report.vault} ({len(report.created)} files).")
+    else:
+        click.echo(f"{report.vault} already exists; nothing changed.")
+    click.echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[app.Progress | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console(),
+        transient=True,
+    )
+    task = bar.add_task("Indexing notes", total=None)
+    started = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started and total >= PROGRESS_AFTER_NOTES:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if started:
+            bar.stop()
+
+
+def warn(warnings: list[object]) -> None:
+    """Print one line per warning on stderr."""
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+def _summary(report: IndexReport) -> str:
+    kind = "full" if report.full else "incremental"
+    return (
+        f"Indexed ({kind}): {report.added} added, {report.updated} updated, "
+        f"{report.deleted} deleted, {report.unchanged} unchanged "
+        f"in {report.seconds:.2f} s; {len(report.warnings)} warnings."
+    )
+
+
+def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
+    paths: VaultPaths = app.locate(vault)
+    with _progress(not as_json) as progress:
+        report = app.index(paths, full=full, progress=progress)
+    warn(list(report.warnings))
+    if as_json:
+        print_json(
+            {
+                "vault": str(paths.root),
+                "full": report.full,
+                "added": report.added,
+                "updated": report.updated,
+                "deleted": report.deleted,
+                "unchanged": report.unchanged,
+                "seconds": round(report.seconds, 3),
+                "warnings": [str(w) for w in report.warnings],
+            }
+        )
+    else:
+        click.echo(_summary(report))
+
+
+@click.command()
+@click.option("--full", is_flag=True, help="Rebuild from scratch instead of incrementally.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@vault_option
+@handle_errors
+def index(full: bool, as_json: bool, vault: Path | None) -> None:
+    """Bring the search index and link graph up to date with the notes."""
+    _run_index(vault, full, as_json)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@vault_option
+@handle_errors
+def reindex(as_json: bool, vault: Path | None) -> None:
+    """Rebuild the index from the notes alone (same as `index --full`)."""
+    _run_index(vault, True, as_json)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def status(as_json: bool, vault: Path | None) -> None:
+    """Show what the index holds."""
+    st = app.status(app.locate(vault))
+    when = (
+        time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(st.indexed_at))
+        if st.indexed_at
+        else "never"
+    )
+    data = {
+        "vault": str(st.vault),
+        "index": str(st.index_dir),
+        "notes": st.notes,
+        "unreadable": st.unreadable,
+        "links": st.links,
+        "dangling": st.dangling,
+        "ambiguous": st.ambiguous,
+        "indexed_at": when,
+        "index_mb": round(st.index_bytes / 1e6, 2),
+    }
+    if as_json:
+        print_json(data)
+        return
+    width = max(len(k) for k in data)
+    for key, value in data.items():
+        click.echo(f"{key.replace('_', ' '):<{width}}  {value}")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def doctor(as_json: bool, vault: Path | None) -> None:
+    """List unreadable notes, unresolved links and ambiguous links.
+
+    Exits 1 when there is a problem, so scripts can check a vault.
+    """
+    report = app.doctor(app.locate(vault))
+    if as_json:
+        print_json(
+            {
+                "files": [{"path": w.path, "problem": w.message} for w in report.files],
+                "missing": [{"source": p.source, "target": p.target} for p in report.missing],
+                "ambiguous": [
+                    {
+                        "source": p.source,
+                        "target": p.target,
+                        "resolved_to": p.resolved_to,
+                        "candidates": list(p.candidates),
+                    }
+                    for p in report.ambiguous
+                ],
+            }
+        )
+    else:
+        for w in report.files:
+            click.echo(f"file       {w}")
+        for p in report.missing:
+            click.echo(f"unresolved {p.source}: [[{p.target}]]")
+        for p in report.ambiguous:
+            others = ", ".join(c for c in p.candidates if c != p.resolved_to)
+            click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+        click.echo(
+            f"{len(report.files)} file problems, {len(report.missing)} unresolved links, "
+            f"{len(report.ambiguous)} ambiguous links."
+        )
+    if not report.ok:
+        raise SystemExit(1)

@@ -1,0 +1,113 @@
+"""Build the link graph of a vault from its parsed notes.
+
+One ``networkx.MultiDiGraph`` (ARCHITECTURE.md section 4). Node kinds: ``note`` and
+``dangling`` (a link target that matches no note); the code map adds ``file`` and
+``module``. Edge key and ``relation`` attribute: ``links_to`` or a typed relation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from rubi.model import Note
+from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
+
+__all__ = ["GraphBuild", "LinkProblem", "build_graph", "dangling_id", "note_names"]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkProblem:
+    """A link that did not resolve cleanly: ``status`` is ``missing`` or ``ambiguous``."""
+
+    source: str
+    target: str
+    status: str
+    resolved_to: str | None = None
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass
+class GraphBuild:
+    """The graph and what resolution found along the way.
+
+    Attributes:
+        graph: the MultiDiGraph.
+        problems: missing and ambiguous links, in note order.
+        names: normalized title/alias/file name/frontmatter id → note ids, for
+            exact-name search.
+    """
+
+    graph: nx.MultiDiGraph
+    problems: list[LinkProblem] = field(default_factory=list)
+    names: dict[str, list[str]] = field(default_factory=dict)
+
+
+def dangling_id(target: str) -> str:
+    """Node id of an unresolved link target (``dangling:<normalized target>``)."""
+    return "dangling:" + normalize_name(target)
+
+
+def note_names(note: Note) -> NoteNames:
+    """What ``note`` can be linked by."""
+    fm_id = note.metadata.get("id")
+    return NoteNames(
+        note.id, note.title, note.aliases, str(fm_id) if isinstance(fm_id, str) else None
+    )
+
+
+def build_graph(notes: Mapping[str, Note], attachments: Iterable[str] = ()) -> GraphBuild:
+    """Resolve every link and build the graph.
+
+    Args:
+        notes: parsed notes by id.
+        attachments: vault-relative paths of non-markdown files (links to them are
+            neither edges nor problems).
+
+    Returns:
+        A :class:`GraphBuild`. Self-links and same-note heading links add no edge.
+    """
+    resolver = LinkResolver((note_names(n) for n in notes.values()), attachments)
+    g = nx.MultiDiGraph()
+    names: dict[str, list[str]] = {}
+    for note in notes.values():
+        g.add_node(
+            note.id,
+            kind="note",
+            title=note.title,
+            type=note.type,
+            status=note.status,
+            path=note.path,
+        )
+        nn = note_names(note)
+        keys = {normalize_name(note.title), normalize_name(note.id.rsplit("/", 1)[-1])}
+        keys.update(normalize_name(a) for a in note.aliases)
+        if nn.frontmatter_id:
+            keys.add(normalize_name(nn.frontmatter_id))
+        for key in keys:
+            if key:
+                names.setdefault(key, []).append(note.id)
+    problems: list[LinkProblem] = []
+    for note in notes.values():
+        for link in note.links:
+            res = resolver.resolve(link.target, note.id)
+            if res.status in ("self", "attachment"):
+                continue
+            if res.status == "missing":
+                target = dangling_id(link.target)
+                if target not in g:
+                    g.add_node(target, kind="dangling", title=link.target.strip())
+                problems.append(LinkProblem(note.id, link.target, "missing"))
+            else:
+                assert res.target is not None
+                target = res.target
+                if res.status == "ambiguous":
+                    problems.append(
+                        LinkProblem(note.id, link.target, "ambiguous", target, res.candidates)
+                    )
+            if target == note.id:
+                continue
+            g.add_edge(note.id, target, key=link.relation, relation=link.relation)
+    return GraphBuild(g, problems, names)

@@ -1,0 +1,1 @@
+"""The derived full-text index (Whoosh BM25F) and its manifest."""

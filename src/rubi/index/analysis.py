@@ -1,0 +1,103 @@
+"""Text analysis for the index: the same chain for notes and code.
+
+``tokenize → split identifiers → lower-case → fold accents → stop words → CJK bigrams
+→ stem``. Identifiers are split at camelCase, snake_case, kebab-case and dots, and
+the joined form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``,
+``links`` and ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no
+spaces, become overlapping character bigrams (the usual approach, as in Lucene's
+CJKBigramFilter). Arabic, Hebrew and other scripts pass through as words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from whoosh.analysis import (
+    Analyzer,
+    CharsetFilter,
+    Filter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang import stopwords_for_language
+from whoosh.support.charset import accent_map
+
+__all__ = ["CJKBigramFilter", "IdentifierSplitFilter", "analyze", "text_analyzer"]
+
+_TOKEN_PATTERN = r"\w+(?:[.'’]\w+)*"
+"""Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together."""
+
+_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
+"""Pieces of an identifier: ``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2."""
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+class IdentifierSplitFilter(Filter):  # type: ignore[misc]
+    """Emit an identifier's parts after the whole token (all at the token's position)."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            text = t.text
+            parts = (
+                _PART_RE.findall(text)
+                if not text.isalpha() or not (text.islower() or text.isupper() or text.istitle())
+                else [text]
+            )
+            yield t
+            if len(parts) > 1:
+                for part in parts:
+                    t.text = part
+                    yield t
+
+
+class CJKBigramFilter(Filter):  # type: ignore[misc]
+    """Split runs of Han, kana and Hangul into overlapping bigrams (unigram if alone)."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            text = t.text
+            if not _CJK_RE.search(text):
+                yield t
+                continue
+            for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
+                if not _CJK_RE.match(run) or len(run) == 1:
+                    t.text = run
+                    yield t
+                else:
+                    for i in range(len(run) - 1):
+                        t.text = run[i : i + 2]
+                        yield t
+
+
+def _stop_words(lang: str) -> frozenset[str]:
+    # Each language drops only its own stop words: Portuguese "os" is a Python module.
+    return frozenset(stopwords_for_language(lang))
+
+
+@lru_cache(maxsize=4)
+def text_analyzer(lang: str = "en") -> Analyzer:
+    """The analyzer for text fields, stemming for ``lang`` (``en`` or ``pt``).
+
+    Raises:
+        ValueError: a language whoosh has no stemmer for.
+    """
+    return (
+        RegexTokenizer(_TOKEN_PATTERN)
+        | IdentifierSplitFilter()
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(stoplist=_stop_words(lang), minsize=2)
+        | CJKBigramFilter()
+        | StemFilter(lang=lang, cachesize=50_000)
+    )
+
+
+def analyze(text: str, lang: str = "en") -> list[str]:
+    """The terms ``text`` becomes in the index, in order (duplicates kept)."""
+    return [t.text for t in text_analyzer(lang)(text, mode="query")]

@@ -1,0 +1,53 @@
+"""Turn a parsed note into the document the Whoosh index stores."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rubi.index.language import is_portuguese
+from rubi.index.store import IndexDoc
+from rubi.model import Note
+
+__all__ = ["note_document"]
+
+_SKIP_META = frozenset({"title", "aliases", "alias", "tags", "tag", "type", "status", "id"})
+_PATH_SPLIT = re.compile(r"[/\\._-]+")
+
+
+def _meta_text(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _meta_text(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _meta_text(v)]
+    return []
+
+
+def note_document(note: Note) -> IndexDoc:
+    """The index document for ``note``.
+
+    The body field holds the markdown body plus the text of frontmatter properties
+    that are not indexed elsewhere (``author: ...``, ``genre: [...]``); Portuguese
+    notes also fill ``body_pt`` (Portuguese stemming).
+    """
+    extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
+    body = note.body if not extra else note.body + "\n" + "\n".join(extra)
+    fields = {
+        "title": note.title,
+        "aliases": "\n".join(note.aliases),
+        "tags": " ".join(t.replace("/", " ") for t in note.tags),
+        "headings": "\n".join(h.text for h in note.headings),
+        "path_text": _PATH_SPLIT.sub(" ", note.id),
+        "body": body,
+        "body_pt": (note.title + "\n" + body) if is_portuguese(body) else "",
+    }
+    return IndexDoc(
+        id=note.id,
+        kind="note",
+        path=note.path,
+        type=note.type,
+        status=note.status,
+        fields=fields,
+    )

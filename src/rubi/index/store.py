@@ -1,0 +1,210 @@
+"""Open, update and query the Whoosh index in ``.index/whoosh/``.
+
+Scoring is BM25F (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25
+and Beyond", 2009) as implemented by Whoosh, with per-field boosts from
+:data:`rubi.index.schema.FIELD_BOOSTS`.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as windex
+from whoosh.qparser.common import QueryParserError
+from whoosh.query import And, Not, Or, Term
+from whoosh.scoring import BM25F
+from whoosh.writing import SegmentWriter
+
+from rubi.errors import IndexCorruptError
+from rubi.index.analysis import analyze
+from rubi.index.schema import FIELD_BOOSTS, build_schema
+
+__all__ = ["BM25_B", "BM25_K1", "WRITER_LIMIT_MB", "BM25Hit", "IndexDoc", "SearchIndex"]
+
+log = logging.getLogger(__name__)
+
+BM25_K1 = 1.2
+"""Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
+BM25_B = 0.75
+"""Length normalisation (the usual 0.75)."""
+WRITER_LIMIT_MB = 256
+"""Memory Whoosh may buffer before flushing a segment during a full build."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexDoc:
+    """One document to index. ``fields`` maps schema field names to text."""
+
+    id: str
+    kind: str
+    path: str
+    type: str
+    status: str
+    fields: Mapping[str, str]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Hit:
+    """A BM25F match: document id, score, and the query terms it matched per field."""
+
+    id: str
+    score: float
+    matched: dict[str, tuple[str, ...]]
+    kind: str
+    path: str
+    title: str
+
+
+class SearchIndex:
+    """The Whoosh index of one vault.
+
+    Args:
+        directory: the folder holding the Whoosh files (created on demand).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._ix: Any = None
+
+    # -- lifecycle ---------------------------------------------------------------
+    def exists(self) -> bool:
+        """True when an index is present in the directory."""
+        return self.directory.is_dir() and bool(windex.exists_in(str(self.directory)))
+
+    def create(self) -> None:
+        """Create an empty index, replacing whatever was there."""
+        if self.directory.exists():
+            shutil.rmtree(self.directory)
+        self.directory.mkdir(parents=True)
+        self._ix = windex.create_in(str(self.directory), build_schema())
+
+    def _open(self) -> Any:
+        if self._ix is None:
+            if not self.exists():
+                raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
+            try:
+                self._ix = windex.open_dir(str(self.directory))
+            except Exception as exc:  # whoosh raises many kinds on a damaged index
+                raise IndexCorruptError(
+                    f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
+                ) from exc
+        return self._ix
+
+    def close(self) -> None:
+        """Release the index (file handles are reopened on the next use)."""
+        if self._ix is not None:
+            self._ix.close()
+            self._ix = None
+
+    # -- writing -----------------------------------------------------------------
+    def apply(
+        self, upserts: Iterable[IndexDoc], deletes: Iterable[str], *, bulk: bool = False
+    ) -> int:
+        """Add or replace documents and delete others, in one commit.
+
+        Args:
+            upserts: documents to write (replacing any with the same id).
+            deletes: ids to remove.
+            bulk: the index was just created (skip the per-document delete).
+
+        Returns:
+            The number of documents written.
+        """
+        ix = self._open()
+        writer: SegmentWriter = ix.writer(limitmb=WRITER_LIMIT_MB)
+        written = 0
+        try:
+            for doc_id in deletes:
+                writer.delete_by_term("id", doc_id)
+            for doc in upserts:
+                values = {k: v for k, v in doc.fields.items() if v}
+                put = writer.add_document if bulk else writer.update_document
+                put(
+                    id=doc.id,
+                    kind=doc.kind,
+                    path=doc.path,
+                    type=doc.type,
+                    status=doc.status,
+                    meta=dict(doc.meta),
+                    **values,
+                )
+                written += 1
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        return written
+
+    def doc_count(self) -> int:
+        """Documents in the index."""
+        return int(self._open().doc_count())
+
+    # -- reading -----------------------------------------------------------------
+    def bm25(
+        self,
+        text: str,
+        *,
+        extra_terms: Iterable[str] = (),
+        limit: int = 50,
+        kind: str | None = None,
+        exclude_status: Iterable[str] = (),
+    ) -> list[BM25Hit]:
+        """Rank documents for ``text`` by BM25F over every text field.
+
+        Args:
+            text: the query in words; analysed like the documents.
+            extra_terms: more words or identifiers (the agent's query expansion).
+            limit: hits at most.
+            kind: only documents of this kind (``note`` or ``file``), or all.
+            exclude_status: statuses to leave out (``superseded``).
+
+        Returns:
+            Hits by descending score; empty when no term survives analysis.
+        """
+        query_text = " ".join([text, *extra_terms])
+        subqueries = []
+        for field_name, boost in FIELD_BOOSTS.items():
+            lang = "pt" if field_name.endswith("_pt") else "en"
+            for term in dict.fromkeys(analyze(query_text, lang)):
+                subqueries.append(Term(field_name, term, boost=boost))
+        if not subqueries:
+            return []
+        query: Any = Or(subqueries)
+        filters = []
+        if kind:
+            filters.append(Term("kind", kind))
+        for status in exclude_status:
+            filters.append(Not(Term("status", status)))
+        if filters:
+            query = And([query, *filters])
+        ix = self._open()
+        try:
+            with ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1)) as searcher:
+                results = searcher.search(query, limit=limit, terms=True)
+                hits: list[BM25Hit] = []
+                for hit in results:
+                    matched: dict[str, set[str]] = {}
+                    for fname, tbytes in hit.matched_terms():
+                        if fname in FIELD_BOOSTS:
+                            word = tbytes.decode("utf-8") if isinstance(tbytes, bytes) else tbytes
+                            matched.setdefault(fname, set()).add(word)
+                    hits.append(
+                        BM25Hit(
+                            id=hit["id"],
+                            score=float(hit.score),
+                            matched={k: tuple(sorted(v)) for k, v in matched.items()},
+                            kind=hit.get("kind", "note"),
+                            path=hit.get("path", ""),
+                            title=hit.get("title", ""),
+                        )
+                    )
+                return hits
+        except QueryParserError as exc:  # pragma: no cover - we build queries directly
+            log.debug("query failed: %s", exc)
+            return []

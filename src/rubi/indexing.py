@@ -1,0 +1,237 @@
+"""Bring the derived index and graph in line with the vault's files.
+
+One code path for ``rubi index``, first-use indexing and (later) the watcher: find
+what changed against the manifest (mtime, size, SHA-256 per note), re-parse only
+that, update Whoosh in one commit, rebuild the graph when anything changed, and save
+the manifest last, so an interrupted run is simply redone next time.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from filelock import FileLock
+
+from rubi.atomic import atomic_write_bytes
+from rubi.errors import NoteParseError
+from rubi.graph.build import build_graph
+from rubi.graph.store import save_graph
+from rubi.index.documents import note_document
+from rubi.index.schema import SCHEMA_VERSION
+from rubi.index.store import SearchIndex
+from rubi.markdown import parse_note
+from rubi.model import Note, ScanWarning
+from rubi.paths import VaultPaths
+from rubi.vault.scan import read_note_text, scan_vault
+
+__all__ = [
+    "STATE_FORMAT",
+    "FileEntry",
+    "IndexReport",
+    "VaultState",
+    "index_vault",
+    "load_notes",
+    "load_state",
+]
+
+log = logging.getLogger(__name__)
+
+STATE_FORMAT = 1
+"""Bump when :class:`VaultState` changes shape; an older state forces a full build."""
+LOCK_TIMEOUT_S = 120.0
+"""How long an index run waits for another one (another session, the watcher)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """The manifest line of one note.
+
+    ``note_id`` is None when the file could not be read at all (binary, unreadable);
+    ``problem`` says what was wrong, for ``rubi doctor``.
+    """
+
+    mtime_ns: int
+    size: int
+    sha256: str
+    note_id: str | None
+    problem: str | None = None
+
+
+@dataclass(slots=True)
+class VaultState:
+    """The manifest of a vault as of the last index run (small: loaded on every run).
+
+    The parsed notes live in a second file (``notes.pickle``), read only when
+    something changed.
+    """
+
+    format: int = STATE_FORMAT
+    schema: int = SCHEMA_VERSION
+    files: dict[str, FileEntry] = field(default_factory=dict)
+    attachments: list[str] = field(default_factory=list)
+    indexed_at: float = 0.0
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What an index run did. Counts are notes; ``seconds`` is wall time."""
+
+    added: int = 0
+    updated: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+    full: bool = False
+    graph_rebuilt: bool = False
+    seconds: float = 0.0
+    warnings: list[ScanWarning] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.deleted)
+
+
+def load_state(paths: VaultPaths) -> VaultState | None:
+    """The saved state, or None when absent, unreadable or of another version."""
+    try:
+        state = pickle.loads(paths.state_file.read_bytes())
+    except FileNotFoundError:
+        return None
+    except Exception as exc:
+        log.warning("%s: unreadable (%s); rebuilding the index", paths.state_file, exc)
+        return None
+    if (
+        not isinstance(state, VaultState)
+        or state.format != STATE_FORMAT
+        or state.schema != SCHEMA_VERSION
+    ):
+        return None
+    return state
+
+
+def _save(path: Path, value: object) -> None:
+    atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def load_notes(paths: VaultPaths) -> dict[str, Note]:
+    """The parsed notes saved by the last index run, by id (empty when absent)."""
+    try:
+        notes = pickle.loads(paths.notes_file.read_bytes())
+    except FileNotFoundError:
+        return {}
+    except Exception as exc:
+        log.warning("%s: unreadable (%s); notes will be re-read", paths.notes_file, exc)
+        return {}
+    return notes if isinstance(notes, dict) else {}
+
+
+def index_vault(
+    paths: VaultPaths, *, full: bool = False, progress: Progress | None = None
+) -> IndexReport:
+    """Index the vault incrementally (or from scratch with ``full``).
+
+    Args:
+        paths: the vault.
+        full: drop the derived data and rebuild it from the files.
+        progress: called as ``progress(done, total)`` while notes are read.
+
+    Returns:
+        An :class:`IndexReport`; per-file problems are in ``warnings`` (the files
+        are skipped or indexed in part, never modified).
+
+    Raises:
+        OSError: the index folder cannot be written.
+        filelock.Timeout: another index run held the lock for ``LOCK_TIMEOUT_S``.
+    """
+    started = time.perf_counter()
+    paths.index_dir.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(paths.lock_file), timeout=LOCK_TIMEOUT_S):
+        report = _index_locked(paths, full, progress)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> IndexReport:
+    index = SearchIndex(paths.whoosh_dir)
+    old = None if full else load_state(paths)
+    if old is None or not index.exists():
+        full, old = True, VaultState()
+    report = IndexReport(full=full)
+    listing = scan_vault(paths.root)
+    new = VaultState(attachments=listing.attachments)
+    changed: dict[str, Note] = {}
+    total = len(listing.notes)
+    for i, stat in enumerate(listing.notes):
+        if progress and (i % 50 == 0 or i == total - 1):
+            progress(i + 1, total)
+        prev = old.files.get(stat.path)
+        if prev is not None and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size):
+            new.files[stat.path] = prev
+            report.unchanged += 1
+            if prev.problem:
+                report.warnings.append(ScanWarning(stat.path, prev.problem))
+            continue
+        try:
+            read = read_note_text(paths.root, stat.path)
+        except NoteParseError as exc:
+            report.warnings.append(ScanWarning(stat.path, exc.reason))
+            if "disappeared" not in exc.reason:
+                new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, "", None, exc.reason)
+            continue
+        if prev is not None and prev.sha256 == read.sha256 and prev.note_id is not None:
+            new.files[stat.path] = FileEntry(
+                stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem
+            )
+            report.unchanged += 1
+            continue
+        note = parse_note(read.text, stat.path, strict=False)
+        problems = [p for p in (read.problem, note.frontmatter_error) if p]
+        if note.frontmatter_error:
+            problems[-1] += "; indexed without its frontmatter"
+        problem = "; ".join(problems) or None
+        if problem:
+            report.warnings.append(ScanWarning(stat.path, problem))
+        new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, read.sha256, note.id, problem)
+        changed[note.id] = note
+        if prev is None or prev.note_id is None:
+            report.added += 1
+        else:
+            report.updated += 1
+
+    old_ids = {e.note_id for e in old.files.values() if e.note_id is not None}
+    new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
+    deletes = sorted(old_ids - new_ids)
+    report.deleted = len(deletes)
+    attachments_changed = new.attachments != old.attachments
+    if not (full or report.changed or attachments_changed or not paths.graph_file.exists()):
+        if new.files != old.files:  # touched but identical files: remember new mtimes
+            new.indexed_at = old.indexed_at
+            _save(paths.state_file, new)
+        return report
+
+    if full:
+        index.create()
+    if full or changed or deletes:
+        index.apply((note_document(n) for n in changed.values()), deletes, bulk=full)
+    index.close()
+    notes = {} if full else load_notes(paths)
+    if not full and not set(notes) >= (new_ids - set(changed)):
+        # The notes cache lost entries: re-read everything once.
+        index.close()
+        return _index_locked(paths, True, progress)
+    for doc_id in deletes:
+        notes.pop(doc_id, None)
+    notes.update(changed)
+    notes = {k: notes[k] for k in sorted(new_ids)}
+    save_graph(paths.graph_file, build_graph(notes, new.attachments))
+    report.graph_rebuilt = True
+    _save(paths.notes_file, notes)
+    new.indexed_at = time.time()
+    _save(paths.state_file, new)
+    return report

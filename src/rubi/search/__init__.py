@@ -1,0 +1,1 @@
+"""Hybrid search: BM25F, exact names and personalized PageRank, fused with RRF."""

@@ -1,0 +1,219 @@
+"""Run a hybrid search: BM25F, exact names, personalized PageRank, fused by RRF.
+
+ARCHITECTURE.md section 5. Each list ranks candidates its own way; Reciprocal Rank
+Fusion combines them without calibrating their scores; every hit keeps the reasons
+(``why``) that put it in the result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rubi.errors import NoteParseError
+from rubi.graph.build import GraphBuild
+from rubi.index.analysis import analyze
+from rubi.index.store import BM25Hit, SearchIndex
+from rubi.markdown.parse import split_frontmatter
+from rubi.search.fuse import rrf
+from rubi.search.names import match_names
+from rubi.search.ppr import personalized_pagerank
+from rubi.search.snippet import best_snippet
+from rubi.vault.resolve import normalize_name
+
+__all__ = [
+    "BM25_LIMIT",
+    "LIST_WEIGHTS",
+    "SCOPES",
+    "SEED_COUNT",
+    "Hit",
+    "SearchResult",
+    "search_index",
+]
+
+log = logging.getLogger(__name__)
+
+BM25_LIMIT = 50
+"""BM25 candidates fused; deeper ranks add nothing after RRF's 1/(k + rank)."""
+SEED_COUNT = 8
+"""Top BM25 hits that seed the personalized PageRank walk (with every name match)."""
+NAME_SEED_WEIGHT = 2.0
+"""Teleport weight of a name match relative to the best text match (1.0)."""
+LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7}
+"""RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
+counts less than direct evidence."""
+SCOPES = ("all", "notes", "code")
+_KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file"}
+_RESULT_KINDS = frozenset({"note", "file"})
+_WHY_FIELDS = ("title", "aliases", "symbols", "path_text")
+"""Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result.
+
+    Attributes:
+        id: note id (vault-relative path without ``.md``) or code file path.
+        path: vault-relative path with ``.md`` (or the repository path of a file).
+        kind: ``note`` or ``file``.
+        score: the RRF score (comparable within one result list only).
+        why: reasons, e.g. ``text match: embed (title)``, ``named: "Aliases"``,
+            ``linked to "Embed files"``.
+        snippet: the passage that best matches the query.
+        superseded_by: the successor's id when this note is superseded.
+    """
+
+    id: str
+    path: str
+    title: str
+    kind: str
+    type: str
+    status: str
+    score: float
+    why: tuple[str, ...]
+    snippet: str
+    superseded_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Hits (best first, at most ``top_k``) and how many candidates there were."""
+
+    query: str
+    terms: tuple[str, ...]
+    hits: list[Hit]
+    candidates: int
+
+
+def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
+    words: dict[str, None] = {}
+    for terms in hit.matched.values():
+        for t in terms:
+            words[word_for_term.get(t, t)] = None
+    fields = [f.removesuffix("_text") for f in _WHY_FIELDS if f in hit.matched]
+    where = f" in {', '.join(fields)}" if fields else ""
+    return f"text match: {', '.join(list(words)[:5])}{where}"
+
+
+def _word_map(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for word in text.split():
+        for lang in ("en", "pt"):
+            for term in analyze(word, lang):
+                out.setdefault(term, word.strip(".,;:!?\"'()").lower())
+    return out
+
+
+def search_index(
+    index: SearchIndex,
+    build: GraphBuild,
+    vault_root: Path,
+    query: str,
+    *,
+    terms: Sequence[str] = (),
+    top_k: int = 10,
+    scope: str = "all",
+    include_superseded: bool = False,
+) -> SearchResult:
+    """Search one vault's index and graph.
+
+    Args:
+        index: the opened Whoosh index.
+        build: the graph and name table.
+        vault_root: the vault folder, to read snippets from hits' files.
+        query: the question, in words.
+        terms: related words and identifiers supplied by the caller (query expansion).
+        top_k: hits to return at most (≥ 1).
+        scope: ``all``, ``notes`` or ``code``.
+        include_superseded: keep superseded notes in the result.
+
+    Returns:
+        A :class:`SearchResult`.
+
+    Raises:
+        ValueError: unknown ``scope`` or ``top_k`` < 1.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+    if top_k < 1:
+        raise ValueError(f"top_k must be at least 1, got {top_k}")
+    g = build.graph
+    kind = _KIND_FOR_SCOPE[scope]
+    excluded = () if include_superseded else ("superseded",)
+
+    def eligible(node: str) -> bool:
+        attrs = g.nodes.get(node)
+        if attrs is None or attrs.get("kind") not in _RESULT_KINDS:
+            return False
+        if kind and attrs.get("kind") != kind:
+            return False
+        return include_superseded or attrs.get("status") != "superseded"
+
+    bm25 = index.bm25(
+        query, extra_terms=terms, limit=BM25_LIMIT, kind=kind, exclude_status=excluded
+    )
+    bm25 = [h for h in bm25 if h.id in g]
+    names = [m for m in match_names(query, terms, build.names) if eligible(m.id)]
+
+    seeds: dict[str, float] = {}
+    if bm25:
+        top = bm25[0].score or 1.0
+        for h in bm25[:SEED_COUNT]:
+            seeds[h.id] = h.score / top
+    for m in names:
+        seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
+    ppr = personalized_pagerank(g, seeds)
+    graph_list = [n for n, _ in ppr.ranked if eligible(n)][:BM25_LIMIT]
+
+    fused = rrf(
+        {"bm25": [h.id for h in bm25], "names": [m.id for m in names], "graph": graph_list},
+        weights=LIST_WEIGHTS,
+    )
+    by_bm25 = {h.id: h for h in bm25}
+    by_name = {m.id: m for m in names}
+    word_for_term = _word_map(" ".join([query, *terms]))
+    query_terms = set(analyze(" ".join([query, *terms])))
+    hits: list[Hit] = []
+    for f in fused[:top_k]:
+        attrs = g.nodes[f.id]
+        why: list[str] = []
+        if f.id in by_name:
+            name = by_name[f.id].name
+            shown = attrs.get("title") if normalize_name(str(attrs.get("title"))) == name else name
+            why.append(f'named: "{shown}"')
+        if f.id in by_bm25:
+            why.append(_text_why(by_bm25[f.id], word_for_term))
+        if f.id in ppr.via:
+            via = ppr.via[f.id]
+            why.append(f'linked to "{g.nodes[via].get("title", via)}"')
+        path = str(attrs.get("path", f.id))
+        hits.append(
+            Hit(
+                id=f.id,
+                path=path,
+                title=str(attrs.get("title", f.id)),
+                kind=str(attrs.get("kind", "note")),
+                type=str(attrs.get("type", "note")),
+                status=str(attrs.get("status", "active")),
+                score=round(f.score, 6),
+                why=tuple(why),
+                snippet=_snippet(vault_root, path, query_terms),
+                superseded_by=attrs.get("superseded_by"),
+            )
+        )
+    return SearchResult(query, tuple(terms), hits, len(fused))
+
+
+def _snippet(root: Path, path: str, query_terms: set[str]) -> str:
+    try:
+        text = (root / path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    try:
+        _, body = split_frontmatter(text.lstrip("\ufeff"), path)
+    except NoteParseError:
+        body = text
+    return best_snippet(body[:200_000], query_terms)

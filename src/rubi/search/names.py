@@ -1,0 +1,62 @@
+"""Exact-name matches: note titles, aliases and file names named in a query.
+
+Every run of up to :data:`MAX_NAME_WORDS` consecutive query words, and every agent
+``term`` as a whole, is looked up in the vault's name table (normalized names →
+ids). Longer names rank first: "Embed files" says more than "Files".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from rubi.vault.resolve import normalize_name
+
+__all__ = ["MAX_NAME_WORDS", "NameMatch", "match_names"]
+
+MAX_NAME_WORDS = 8
+"""Longest name (in words) looked for inside a query."""
+
+_WORD_RE = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;:!?]+")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatch:
+    """A note or file whose name appears in the query: its id and the name matched."""
+
+    id: str
+    name: str
+
+
+def _words(text: str) -> list[str]:
+    return [w.rstrip(".") for w in _WORD_RE.findall(text) if w.rstrip(".")]
+
+
+def match_names(
+    query: str, terms: Iterable[str], names: Mapping[str, list[str]]
+) -> list[NameMatch]:
+    """Find names used in the query or given as terms.
+
+    Args:
+        query: the user's query.
+        terms: extra names or identifiers, each matched whole.
+        names: normalized name → ids (from the graph build).
+
+    Returns:
+        Matches, longest name first, one per id.
+    """
+    candidates: set[str] = set()
+    words = _words(query)
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1):
+            candidates.add(normalize_name(" ".join(words[i:j])))
+    for term in terms:
+        if term.strip():
+            candidates.add(normalize_name(term))
+            candidates.update(normalize_name(w) for w in _words(term))
+    found: dict[str, NameMatch] = {}
+    for name in sorted(candidates, key=lambda n: (-len(n), n)):
+        for doc_id in names.get(name, ()):
+            found.setdefault(doc_id, NameMatch(doc_id, name))
+    return list(found.values())

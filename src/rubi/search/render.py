@@ -1,0 +1,109 @@
+"""Render search results within a token budget: compact index first.
+
+Each hit is one header line ``N. [type] Title — path``, one ``why`` line and one
+snippet line; hits are added best-first until the next would overflow the budget,
+then a footer says how many were left out and how to open one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rubi.search.engine import Hit, SearchResult
+from rubi.tokens import estimate_tokens
+
+__all__ = ["Rendered", "render_compact", "render_hit", "result_json"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """Rendered text, the hits it shows, its estimated tokens and hits left out."""
+
+    text: str
+    shown: list[Hit]
+    tokens: int
+    omitted: int
+
+
+def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
+    """The lines for one hit (no trailing newline)."""
+    label = hit.type if hit.kind == "note" else hit.kind
+    head = f"{rank}. [{label}] {hit.title} — {hit.path}"
+    if hit.status == "superseded":
+        succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
+        head += f"  (superseded{succ})"
+    lines = [head]
+    if hit.why:
+        lines.append("   why: " + "; ".join(hit.why))
+    if snippet and hit.snippet:
+        lines.append("   > " + hit.snippet)
+    return "\n".join(lines)
+
+
+def _fit(result: SearchResult, budget_tokens: int) -> tuple[list[tuple[Hit, str]], int]:
+    blocks: list[tuple[Hit, str]] = []
+    used = 0
+    for rank, hit in enumerate(result.hits, start=1):
+        block = render_hit(rank, hit)
+        cost = estimate_tokens(block) + 1
+        if used + cost > budget_tokens:
+            short = render_hit(rank, hit, snippet=False)
+            if not blocks and estimate_tokens(short) <= budget_tokens:
+                blocks.append((hit, short))
+                used += estimate_tokens(short) + 1
+            break
+        blocks.append((hit, block))
+        used += cost
+    return blocks, used
+
+
+def render_compact(
+    result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
+) -> Rendered:
+    """Render ``result`` as text within ``budget_tokens`` (characters / 4).
+
+    Args:
+        result: the search result.
+        budget_tokens: the most tokens the text may take (the footer included).
+        open_hint: how the reader opens a hit in full.
+
+    Returns:
+        A :class:`Rendered`; ``text`` says so when there is no hit.
+    """
+    if not result.hits:
+        return Rendered(f'No match for "{result.query}".', [], 0, 0)
+    blocks, _ = _fit(result, max(budget_tokens - 20, 1))
+    omitted = result.candidates - len(blocks)
+    text = "\n".join(b for _, b in blocks)
+    if omitted > 0:
+        text += f"\n({omitted} more not shown; open one with `{open_hint}`)"
+    return Rendered(text, [h for h, _ in blocks], estimate_tokens(text), max(omitted, 0))
+
+
+def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
+    """The ``--json`` shape: ``{"query", "hits": [{"id", "path", "title", "type",
+    "score", "why", "snippet", ...}], "tokens", "omitted"}``, hits within the budget."""
+    blocks, used = _fit(result, budget_tokens)
+    hits = [
+        {
+            "id": h.id,
+            "path": h.path,
+            "title": h.title,
+            "type": h.type,
+            "kind": h.kind,
+            "status": h.status,
+            "score": h.score,
+            "why": list(h.why),
+            "snippet": h.snippet,
+            **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
+        }
+        for h, _ in blocks
+    ]
+    return {
+        "query": result.query,
+        "terms": list(result.terms),
+        "hits": hits,
+        "tokens": used,
+        "omitted": max(result.candidates - len(hits), 0),
+    }

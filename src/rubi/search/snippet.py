@@ -1,0 +1,64 @@
+"""Pick the passage of a document that best shows why it matched."""
+
+from __future__ import annotations
+
+import re
+
+from rubi.index.analysis import analyze
+
+__all__ = ["SNIPPET_CHARS", "best_snippet"]
+
+SNIPPET_CHARS = 180
+"""Snippet length: about 45 tokens, one line in a terminal or a tool result."""
+
+_NOISE_RE = re.compile(r"^\s*(?:#{1,6}\s|>\s*\[!|---|```|\|)")
+_MD_RE = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|[*_`>#]+")
+
+
+def _clean(line: str) -> str:
+    def repl(m: re.Match[str]) -> str:
+        if m.group(0).startswith(("[[", "![[")):
+            return m.group(2) or m.group(1) or ""
+        return ""
+
+    return " ".join(_MD_RE.sub(repl, line).split())
+
+
+def best_snippet(body: str, query_terms: set[str], *, chars: int = SNIPPET_CHARS) -> str:
+    """The body line holding the most query terms, cleaned of markdown and cut to ``chars``.
+
+    Args:
+        body: the markdown body (no frontmatter).
+        query_terms: analysed query terms (as :func:`rubi.index.analysis.analyze` gives).
+        chars: maximum length; a longer line is cut around its first match with ``…``.
+
+    Returns:
+        The snippet, or the first prose line when nothing matches, or ``""``.
+    """
+    best, best_score, first = "", 0, ""
+    in_fence = False
+    for raw in body.splitlines():
+        if raw.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence or not raw.strip() or _NOISE_RE.match(raw):
+            continue
+        line = _clean(raw)
+        if not line:
+            continue
+        if not first:
+            first = line
+        score = len(query_terms.intersection(analyze(line))) if query_terms else 0
+        if score > best_score:
+            best, best_score = line, score
+    text = best or first
+    if len(text) <= chars:
+        return text
+    start = 0
+    if best:
+        lowered = text.lower()
+        positions = [lowered.find(t[:4]) for t in query_terms if t[:4] and t[:4] in lowered]
+        if positions:
+            start = max(0, min(positions) - chars // 4)
+    cut = text[start : start + chars - 1].rstrip()
+    return ("…" if start else "") + cut + "…"
