@@ -171,7 +171,7 @@ def resolve_ref(build: GraphBuild, ref: str) -> str:
         return key
     lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
     if key.casefold() in lowered:
-        return lowered[key.casefold()]
+        return str(lowered[key.casefold()])
     ids = build.names.get(normalize_name(key), [])
     if len(ids) >= 1:
         return sorted(ids)[0]

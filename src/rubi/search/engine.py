@@ -166,7 +166,10 @@ def search_index(
     for m in names:
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds)
-    graph_list = [n for n, _ in ppr.ranked if eligible(n)][:BM25_LIMIT]
+    # A node the walk reached only through others is not shown on the graph's word alone:
+    # graph-only candidates must touch a seed, so every hit can say what it is linked to.
+    graph_list = [n for n, _ in ppr.ranked if (n in seeds or n in ppr.via) and eligible(n)]
+    graph_list = graph_list[:BM25_LIMIT]
 
     fused = rrf(
         {"bm25": [h.id for h in bm25], "names": [m.id for m in names], "graph": graph_list},

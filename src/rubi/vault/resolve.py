@@ -105,8 +105,10 @@ class LinkResolver:
         key = t.casefold()
         note_key = key[:-3] if key.endswith(".md") else key
 
-        rel = posixpath.normpath(posixpath.join(posixpath.dirname(source_id), note_key))
-        for k in (note_key, rel.casefold()):
+        keys = [note_key]
+        if "/" in note_key:  # a path: also try it relative to the linking note's folder
+            keys.append(posixpath.normpath(posixpath.join(posixpath.dirname(source_id), note_key)))
+        for k in keys:
             if k in self._by_path:
                 return Resolution("resolved", self._by_path[k])
 

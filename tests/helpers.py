@@ -1,0 +1,35 @@
+"""Helpers shared by tests: paths of the real data, copying vaults, writing files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("RUBI_SHARED_DATA", REPO.parent / "shared" / "data"))
+VAULTS = SHARED_DATA / "vaults"
+
+
+def copy_vault(name: str, dest: Path) -> Path:
+    """Copy a real vault from the shared data into ``dest`` (writable)."""
+    src = VAULTS / name
+    if not src.is_dir():
+        pytest.skip(f"{src} not present (set RUBI_SHARED_DATA to the shared data folder)")
+    target = dest / name
+    shutil.copytree(src, target)
+    for p in [target, *target.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    return target
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    """Write a file, creating folders (bytes as they are, text as UTF-8)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path

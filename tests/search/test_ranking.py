@@ -1,0 +1,75 @@
+"""Ranking on the real Obsidian Help vault: questions whose right answers were checked
+by reading the notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.search.render import render_compact, result_json
+
+
+def _ids(vault: Path, query: str, terms: tuple[str, ...] = (), k: int = 5) -> list[str]:
+    result = app.search(app.locate(vault), query, terms=terms, top_k=k, refresh=False)
+    return [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "terms", "expected", "within"),
+    [
+        ("embed", (), "Linking notes and files/Embed files", 1),
+        ("Aliases", (), "Linking notes and files/Aliases", 1),
+        ("how do I sync between phone and desktop", (), "Obsidian Sync/Set up Obsidian Sync", 5),
+        (
+            "show one note inside another",
+            ("embed", "transclude"),
+            "Linking notes and files/Embed files",
+            1,
+        ),
+        ("second name for a note", ("alias",), "Linking notes and files/Aliases", 1),
+        (
+            "link to a specific paragraph",
+            ("block", "reference"),
+            "Linking notes and files/Internal links",
+            3,
+        ),
+        ("keyboard shortcuts hotkeys", (), "User interface/Hotkeys", 3),
+        (
+            "publish my notes as a website",
+            (),
+            "Obsidian Publish/Introduction to Obsidian Publish",
+            5,
+        ),
+    ],
+)
+def test_questions_on_obsidian_help(
+    help_vault_indexed: Path, query: str, terms: tuple[str, ...], expected: str, within: int
+) -> None:
+    assert expected in _ids(help_vault_indexed, query, terms, k=within)
+
+
+def test_every_hit_says_why(help_vault_indexed: Path) -> None:
+    result = app.search(app.locate(help_vault_indexed), "canvas cards", refresh=False)
+    assert result.hits
+    for hit in result.hits:
+        assert hit.why, hit.id
+        assert any(w.startswith(("text match", "named", "linked to")) for w in hit.why)
+
+
+def test_graph_brings_linked_notes(help_vault_indexed: Path) -> None:
+    result = app.search(app.locate(help_vault_indexed), "Embed files", refresh=False)
+    linked = [h for h in result.hits if any(w.startswith("linked to") for w in h.why)]
+    assert linked, "neighbours of the named note should be fused in"
+
+
+def test_budget_is_respected(help_vault_indexed: Path) -> None:
+    result = app.search(app.locate(help_vault_indexed), "note", top_k=50, refresh=False)
+    for budget in (60, 200, 1500):
+        rendered = render_compact(result, budget)
+        assert rendered.tokens <= budget
+        assert rendered.shown  # at least one hit even when tight
+        data = result_json(result, budget)
+        assert data["tokens"] <= budget
+        assert data["omitted"] == result.candidates - len(data["hits"])
