@@ -3,9 +3,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from helpers import write
-from rubi import app
+import pytest
+
+from rubi import app, indexing
 from rubi.graph.store import load_graph
+from rubi.index.store import IndexDoc, SearchIndex
+from rubi.model import Note
+
+from helpers import write
 
 
 def _ids(vault: Path) -> set[str]:
@@ -99,3 +104,38 @@ def test_indexing_never_modifies_notes(help_vault: Path) -> None:
     stamp = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in help_vault.rglob("*.md")}
     app.index(app.locate(help_vault), full=True)
     assert stamp == {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in help_vault.rglob("*.md")}
+
+
+def test_interrupted_full_rebuild_keeps_the_old_index(
+    help_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(help_vault)
+    app.index(paths)
+    before = _hits(help_vault, "sync")
+    assert before
+    calls = {"n": 0}
+    real = indexing.note_document
+
+    def crash_midway(note: Note) -> IndexDoc:
+        calls["n"] += 1
+        if calls["n"] == 100:
+            raise KeyboardInterrupt
+        return real(note)
+
+    monkeypatch.setattr(indexing, "note_document", crash_midway)
+    with pytest.raises(KeyboardInterrupt):
+        app.index(paths, full=True)
+    assert _hits(help_vault, "sync") == before  # old index untouched
+    monkeypatch.setattr(indexing, "note_document", real)
+    assert not app.index(paths).changed
+    assert _hits(help_vault, "sync") == before
+    assert [p.name for p in paths.index_dir.iterdir() if "building" in p.name] == []
+
+
+def test_index_emptied_behind_our_back_is_rebuilt(help_vault: Path) -> None:
+    paths = app.locate(help_vault)
+    app.index(paths)
+    SearchIndex(paths.whoosh_dir).rebuild([])  # an index that lost every document
+    rep = app.index(paths)
+    assert rep.full and rep.added == 173
+    assert _hits(help_vault, "sync")

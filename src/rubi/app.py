@@ -95,15 +95,24 @@ def init_project(project_dir: Path) -> InitReport:
 
 # -- index and search ---------------------------------------------------------------
 def index(
-    paths: VaultPaths, *, full: bool = False, progress: Progress | None = None
+    paths: VaultPaths,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Bring the index and graph up to date (see :func:`rubi.indexing.index_vault`)."""
-    return index_vault(paths, full=full, progress=progress)
+    return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
 
 
-def _ensure(paths: VaultPaths, refresh: bool) -> IndexReport | None:
+def _ensure(
+    paths: VaultPaths,
+    refresh: bool,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> IndexReport | None:
     if refresh or load_state(paths) is None or not paths.graph_file.exists():
-        return index_vault(paths)
+        return index_vault(paths, progress=progress, on_wait=on_wait)
     return None
 
 
@@ -116,6 +125,8 @@ def search(
     scope: str = "all",
     include_superseded: bool = False,
     refresh: bool = True,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -129,13 +140,15 @@ def search(
         refresh: first bring the index up to date with the files (an unchanged vault
             costs one scan of file sizes and times); a never-indexed vault is always
             indexed first.
+        progress: passed to the indexer (a first index of a big vault takes a while).
+        on_wait: called if another index run holds the lock.
 
     Raises:
         RubiError: empty query; ValueError for a bad ``scope`` or ``top_k``.
     """
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
-    _ensure(paths, refresh)
+    _ensure(paths, refresh, progress, on_wait)
     build = load_graph(paths.graph_file)
     idx = SearchIndex(paths.whoosh_dir)
     try:
@@ -278,15 +291,16 @@ def status(paths: VaultPaths) -> VaultStatus:
 
 @dataclass(frozen=True, slots=True)
 class DoctorReport:
-    """Files with problems, links that did not resolve, links that were ambiguous."""
+    """Files with problems, links to missing notes and attachments, ambiguous links."""
 
     files: list[ScanWarning]
     missing: list[LinkProblem]
     ambiguous: list[LinkProblem]
+    missing_attachments: list[LinkProblem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.files or self.missing or self.ambiguous)
+        return not (self.files or self.missing or self.ambiguous or self.missing_attachments)
 
 
 def doctor(paths: VaultPaths) -> DoctorReport:
@@ -297,4 +311,5 @@ def doctor(paths: VaultPaths) -> DoctorReport:
         files=sorted(report.warnings, key=lambda w: w.path),
         missing=[p for p in build.problems if p.status == "missing"],
         ambiguous=[p for p in build.problems if p.status == "ambiguous"],
+        missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],
     )

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from rubi.atomic import atomic_write_bytes
-from rubi.errors import NoteParseError
+from rubi.errors import IndexCorruptError, NoteParseError
 from rubi.graph.build import build_graph
-from rubi.graph.store import save_graph
+from rubi.graph.store import GRAPH_FORMAT, save_graph
 from rubi.index.documents import note_document
 from rubi.index.schema import SCHEMA_VERSION
 from rubi.index.store import SearchIndex
@@ -74,6 +74,7 @@ class VaultState:
 
     format: int = STATE_FORMAT
     schema: int = SCHEMA_VERSION
+    graph: int = GRAPH_FORMAT
     files: dict[str, FileEntry] = field(default_factory=dict)
     attachments: list[str] = field(default_factory=list)
     indexed_at: float = 0.0
@@ -110,6 +111,7 @@ def load_state(paths: VaultPaths) -> VaultState | None:
         not isinstance(state, VaultState)
         or state.format != STATE_FORMAT
         or state.schema != SCHEMA_VERSION
+        or getattr(state, "graph", None) != GRAPH_FORMAT
     ):
         return None
     return state
@@ -132,7 +134,11 @@ def load_notes(paths: VaultPaths) -> dict[str, Note]:
 
 
 def index_vault(
-    paths: VaultPaths, *, full: bool = False, progress: Progress | None = None
+    paths: VaultPaths,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
@@ -140,6 +146,8 @@ def index_vault(
         paths: the vault.
         full: drop the derived data and rebuild it from the files.
         progress: called as ``progress(done, total)`` while notes are read.
+        on_wait: called once if another run holds the index lock (so a surface can
+            say why it is waiting).
 
     Returns:
         An :class:`IndexReport`; per-file problems are in ``warnings`` (the files
@@ -151,16 +159,40 @@ def index_vault(
     """
     started = time.perf_counter()
     paths.index_dir.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(paths.lock_file), timeout=LOCK_TIMEOUT_S):
+    lock = FileLock(str(paths.lock_file), timeout=LOCK_TIMEOUT_S)
+    try:
+        lock.acquire(timeout=0.2)
+    except Timeout:
+        if on_wait:
+            on_wait()
+        lock.acquire()
+    try:
         report = _index_locked(paths, full, progress)
+    finally:
+        lock.release()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _consistent(index: SearchIndex, state: VaultState) -> bool:
+    """True when the Whoosh index holds as many notes as the manifest says."""
+    try:
+        count = index.doc_count()
+    except IndexCorruptError as exc:
+        log.warning("%s", exc)
+        return False
+    finally:
+        index.close()
+    expected = sum(1 for e in state.files.values() if e.note_id is not None)
+    if count != expected:
+        log.warning("index holds %d notes, manifest %d: rebuilding", count, expected)
+    return count == expected
 
 
 def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> IndexReport:
     index = SearchIndex(paths.whoosh_dir)
     old = None if full else load_state(paths)
-    if old is None or not index.exists():
+    if old is None or not index.exists() or not _consistent(index, old):
         full, old = True, VaultState()
     report = IndexReport(full=full)
     listing = scan_vault(paths.root)
@@ -216,9 +248,9 @@ def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> I
         return report
 
     if full:
-        index.create()
-    if full or changed or deletes:
-        index.apply((note_document(n) for n in changed.values()), deletes, bulk=full)
+        index.rebuild(note_document(n) for n in changed.values())
+    elif changed or deletes:
+        index.apply((note_document(n) for n in changed.values()), deletes)
     index.close()
     notes = {} if full else load_notes(paths)
     if not full and not set(notes) >= (new_ids - set(changed)):

@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import write
 from rubi.cli.main import cli
+
+from helpers import write
 
 SPINE_COMMANDS = [
     "init",
@@ -88,7 +89,7 @@ def test_index_status_doctor(kepano_vault: Path) -> None:
     v = str(kepano_vault)
     code, out = run("index", "--vault", v)
     assert code == 0 and "Indexed (full)" in out
-    assert "warning: Templates/Journal Template.md: broken YAML frontmatter" in out
+    assert "warning:" not in out  # {{date}} placeholders in templates are read as text
     code, out = run("index", "--vault", v)
     assert "0 added, 0 updated, 0 deleted" in out
     code, out = run("status", "--vault", v, "--json")
@@ -96,7 +97,7 @@ def test_index_status_doctor(kepano_vault: Path) -> None:
     assert code == 0 and data["notes"] == 103 and data["dangling"] > 0
     code, out = run("doctor", "--vault", v)
     assert code == 1  # the template vault has unresolved links on purpose
-    assert "unresolved" in out and "broken YAML" in out
+    assert "unresolved" in out
 
 
 def test_bad_arguments_exit_non_zero(help_vault: Path) -> None:

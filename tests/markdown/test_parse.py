@@ -126,3 +126,10 @@ def test_markdown_links_to_notes_count() -> None:
 def test_links_in_table_with_escaped_pipe() -> None:
     note = parse_note("| a | b |\n|---|---|\n| [[t\\|shown]] | x |\n", "x.md")
     assert [(lk.target, lk.alias) for lk in note.links] == [("t", "shown")]
+
+
+def test_template_placeholders_are_read_as_text() -> None:
+    text = "---\ncreated: {{date}}\ntags:\n  - journal\nref: '{{quoted}}'\n---\nBody\n"
+    note = parse_note(text, "Templates/Journal Template.md")
+    assert note.metadata == {"created": "{{date}}", "tags": ["journal"], "ref": "{{quoted}}"}
+    assert note.frontmatter_error is None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,7 +14,18 @@ import click
 
 from rubi.errors import RubiError
 
-__all__ = ["console", "err_console", "handle_errors", "print_json", "vault_option"]
+__all__ = [
+    "console",
+    "err_console",
+    "handle_errors",
+    "print_json",
+    "progress_bar",
+    "say_waiting",
+    "vault_option",
+]
+
+PROGRESS_AFTER_NOTES = 300
+"""Show a progress bar only for runs that read at least this many notes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,3 +76,41 @@ def err_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True, file=sys.stderr)
+
+
+def say_waiting() -> None:
+    """Tell the user why nothing happens while another run holds the index lock."""
+    click.echo("Waiting for another rubi index run to finish…", err=True)
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr, shown once a run reads many notes."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console(),
+        transient=True,
+    )
+    task = bar.add_task("Indexing notes", total=None)
+    started = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started and total >= PROGRESS_AFTER_NOTES:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if started:
+            bar.stop()

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, print_json, vault_option
+from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.config import DEFAULT_BUDGET_TOKENS
 from rubi.search.engine import SCOPES
 from rubi.search.render import render_compact, result_json
@@ -43,14 +43,17 @@ def search(
 ) -> None:
     """Search notes by text, names and links. Indexes first if needed."""
     paths = app.locate(vault)
-    result = app.search(
-        paths,
-        " ".join(query),
-        terms=terms,
-        top_k=top_k,
-        scope=scope,
-        include_superseded=include_superseded,
-    )
+    with progress_bar(True) as progress:
+        result = app.search(
+            paths,
+            " ".join(query),
+            terms=terms,
+            top_k=top_k,
+            scope=scope,
+            include_superseded=include_superseded,
+            progress=progress,
+            on_wait=say_waiting,
+        )
     if as_json:
         print_json(result_json(result, budget))
     else:

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from rubi import app
-from rubi.cli.common import err_console, handle_errors, print_json, vault_option
+from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.indexing import IndexReport
 from rubi.paths import VaultPaths
 
 __all__ = ["doctor", "index", "init", "reindex", "status"]
-
-PROGRESS_AFTER_NOTES = 300
-"""Show a progress bar only for runs that read at least this many notes."""
 
 
 @click.command()
@@ -31,38 +26,6 @@ def init(project: Path) -> None:
     else:
         click.echo(f"{report.vault} already exists; nothing changed.")
     click.echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[app.Progress | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console(),
-        transient=True,
-    )
-    task = bar.add_task("Indexing notes", total=None)
-    started = False
-
-    def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started and total >= PROGRESS_AFTER_NOTES:
-            bar.start()
-            started = True
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        if started:
-            bar.stop()
 
 
 def warn(warnings: list[object]) -> None:
@@ -82,8 +45,8 @@ def _summary(report: IndexReport) -> str:
 
 def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
     paths: VaultPaths = app.locate(vault)
-    with _progress(not as_json) as progress:
-        report = app.index(paths, full=full, progress=progress)
+    with progress_bar(not as_json) as progress:
+        report = app.index(paths, full=full, progress=progress, on_wait=say_waiting)
     warn(list(report.warnings))
     if as_json:
         print_json(
@@ -167,6 +130,9 @@ def doctor(as_json: bool, vault: Path | None) -> None:
             {
                 "files": [{"path": w.path, "problem": w.message} for w in report.files],
                 "missing": [{"source": p.source, "target": p.target} for p in report.missing],
+                "missing_attachments": [
+                    {"source": p.source, "target": p.target} for p in report.missing_attachments
+                ],
                 "ambiguous": [
                     {
                         "source": p.source,
@@ -183,12 +149,19 @@ def doctor(as_json: bool, vault: Path | None) -> None:
             click.echo(f"file       {w}")
         for p in report.missing:
             click.echo(f"unresolved {p.source}: [[{p.target}]]")
+        attachments: dict[str, list[str]] = {}
+        for p in report.missing_attachments:
+            attachments.setdefault(p.target, []).append(p.source)
+        for target, sources in sorted(attachments.items()):
+            more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
+            click.echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
         for p in report.ambiguous:
             others = ", ".join(c for c in p.candidates if c != p.resolved_to)
             click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
         click.echo(
             f"{len(report.files)} file problems, {len(report.missing)} unresolved links, "
-            f"{len(report.ambiguous)} ambiguous links."
+            f"{len(report.ambiguous)} ambiguous links, "
+            f"{len(attachments)} missing attachments."
         )
     if not report.ok:
         raise SystemExit(1)

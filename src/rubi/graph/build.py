@@ -20,7 +20,9 @@ __all__ = ["GraphBuild", "LinkProblem", "build_graph", "dangling_id", "note_name
 
 @dataclass(frozen=True, slots=True)
 class LinkProblem:
-    """A link that did not resolve cleanly: ``status`` is ``missing`` or ``ambiguous``."""
+    """A link that did not resolve cleanly: ``status`` is ``missing`` (a note that does
+    not exist), ``missing-attachment`` (an embedded file that does not exist) or
+    ``ambiguous``."""
 
     source: str
     target: str
@@ -43,6 +45,18 @@ class GraphBuild:
     graph: nx.MultiDiGraph
     problems: list[LinkProblem] = field(default_factory=list)
     names: dict[str, list[str]] = field(default_factory=dict)
+
+
+ATTACHMENT_EXTENSIONS = frozenset(
+    ["png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "heic", "pdf", "mp3", "mp4", "webm", "wav", "ogg", "m4a", "flac", "mov", "mkv", "canvas", "base", "excalidraw", "csv", "json", "txt", "zip"]
+)
+"""Extensions Obsidian embeds as files: a missing one is a missing attachment, not a
+dangling note."""
+
+
+def _is_attachment(target: str) -> bool:
+    name = target.rsplit("/", 1)[-1]
+    return "." in name and name.rsplit(".", 1)[1].lower() in ATTACHMENT_EXTENSIONS
 
 
 def dangling_id(target: str) -> str:
@@ -94,6 +108,9 @@ def build_graph(notes: Mapping[str, Note], attachments: Iterable[str] = ()) -> G
         for link in note.links:
             res = resolver.resolve(link.target, note.id)
             if res.status in ("self", "attachment"):
+                continue
+            if res.status == "missing" and _is_attachment(link.target):
+                problems.append(LinkProblem(note.id, link.target, "missing-attachment"))
                 continue
             if res.status == "missing":
                 target = dangling_id(link.target)

@@ -15,7 +15,7 @@ from rubi.graph.build import GraphBuild
 
 __all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
 
-GRAPH_FORMAT = 1
+GRAPH_FORMAT = 2
 """Bump when :class:`GraphBuild` changes shape; an older file is rebuilt."""
 
 

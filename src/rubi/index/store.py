@@ -8,7 +8,9 @@ and Beyond", 2009) as implemented by Whoosh, with per-field boosts from
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,12 +79,32 @@ class SearchIndex:
         """True when an index is present in the directory."""
         return self.directory.is_dir() and bool(windex.exists_in(str(self.directory)))
 
-    def create(self) -> None:
-        """Create an empty index, replacing whatever was there."""
-        if self.directory.exists():
-            shutil.rmtree(self.directory)
-        self.directory.mkdir(parents=True)
-        self._ix = windex.create_in(str(self.directory), build_schema())
+    def rebuild(self, docs: Iterable[IndexDoc]) -> int:
+        """Build a new index from ``docs`` beside the current one, then swap it in.
+
+        The current index stays intact and searchable until the new one is committed,
+        so an interrupted rebuild (Ctrl-C, a crash) leaves the old index as it was.
+
+        Returns:
+            The number of documents written.
+        """
+        self.close()
+        parent = self.directory.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(prefix=f"{self.directory.name}.building-", dir=parent))
+        try:
+            fresh = SearchIndex(building)
+            fresh._ix = windex.create_in(str(building), build_schema())
+            written = fresh.apply(docs, (), bulk=True)
+            fresh.close()
+            old = parent / f"{self.directory.name}.old-{os.getpid()}"
+            if self.directory.exists():
+                os.replace(self.directory, old)
+            os.replace(building, self.directory)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+        return written
 
     def _open(self) -> Any:
         if self._ix is None:

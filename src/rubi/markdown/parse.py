@@ -32,12 +32,29 @@ _TAG_RE = re.compile(r"(?<![\w/#&\]])#([\w/-]*[^\W\d_][\w/-]*)")
 _FENCE_RE = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 """A frontmatter block, found without parsing it (for notes whose YAML is broken)."""
 
+_PLACEHOLDER_RE = re.compile(r"(?<![\"'{])(\{\{[^{}\n]*\}\})(?![\"'}])")
+"""A bare ``{{placeholder}}`` of a note template."""
+
 _FRONTMATTER_LINK_KEYS = ("supersedes", "superseded_by")
 """Frontmatter keys whose plain string values are link targets (rubi's own schema)."""
 
 
+def _quote_placeholders(text: str) -> str | None:
+    """The text with unquoted template placeholders (``{{date}}``) in its frontmatter
+    quoted, or None when there is nothing to quote."""
+    m = _FENCE_RE.match(text)
+    if not m:
+        return None
+    block = m.group(0)
+    fixed = _PLACEHOLDER_RE.sub(lambda p: '"' + p.group(1).replace('"', '\\"') + '"', block)
+    return None if fixed == block else fixed + text[m.end() :]
+
+
 def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     """Return ``(metadata, body)`` of a note's text.
+
+    Template placeholders written bare as YAML values (``created: {{date}}``, as
+    Obsidian's Templates and Templater users write them) are read as strings.
 
     Raises:
         NoteParseError: the YAML is broken or is not a mapping.
@@ -45,6 +62,12 @@ def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     try:
         post = frontmatter.loads(text)
     except yaml.YAMLError as exc:
+        quoted = _quote_placeholders(text)
+        if quoted is not None:
+            try:
+                return split_frontmatter(quoted, path)
+            except NoteParseError:
+                pass
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise NoteParseError(

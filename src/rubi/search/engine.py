@@ -47,7 +47,7 @@ counts less than direct evidence."""
 SCOPES = ("all", "notes", "code")
 _KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file"}
 _RESULT_KINDS = frozenset({"note", "file"})
-_WHY_FIELDS = ("title", "aliases", "symbols", "path_text")
+_WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
 """Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
 
 
@@ -89,13 +89,22 @@ class SearchResult:
 
 
 def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
-    words: dict[str, None] = {}
-    for terms in hit.matched.values():
+    """``text match: embed (title); note, another`` — each word with the most telling
+    field it matched in (a body match goes unsaid)."""
+    best: dict[str, int] = {}
+    for fname, terms in hit.matched.items():
+        rank = _WHY_FIELDS.index(fname) if fname in _WHY_FIELDS else len(_WHY_FIELDS)
         for t in terms:
-            words[word_for_term.get(t, t)] = None
-    fields = [f.removesuffix("_text") for f in _WHY_FIELDS if f in hit.matched]
-    where = f" in {', '.join(fields)}" if fields else ""
-    return f"text match: {', '.join(list(words)[:5])}{where}"
+            word = word_for_term.get(t, t)
+            best[word] = min(best.get(word, rank), rank)
+    groups: dict[int, list[str]] = {}
+    for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
+        groups.setdefault(rank, []).append(word)
+    parts = []
+    for rank, words in sorted(groups.items()):
+        label = f" ({_WHY_FIELDS[rank].removesuffix('_text')})" if rank < len(_WHY_FIELDS) else ""
+        parts.append(", ".join(words[:5]) + label)
+    return "text match: " + "; ".join(parts)
 
 
 def _word_map(text: str) -> dict[str, str]:
