@@ -48,7 +48,34 @@ class GraphBuild:
 
 
 ATTACHMENT_EXTENSIONS = frozenset(
-    ["png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "heic", "pdf", "mp3", "mp4", "webm", "wav", "ogg", "m4a", "flac", "mov", "mkv", "canvas", "base", "excalidraw", "csv", "json", "txt", "zip"]
+    [
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "svg",
+        "webp",
+        "bmp",
+        "avif",
+        "heic",
+        "pdf",
+        "mp3",
+        "mp4",
+        "webm",
+        "wav",
+        "ogg",
+        "m4a",
+        "flac",
+        "mov",
+        "mkv",
+        "canvas",
+        "base",
+        "excalidraw",
+        "csv",
+        "json",
+        "txt",
+        "zip",
+    ]
 )
 """Extensions Obsidian embeds as files: a missing one is a missing attachment, not a
 dangling note."""
