@@ -1,0 +1,313 @@
+"""``rubi xray`` (where Claude Code tokens go) and ``rubi audit`` (what loads first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rubi.cli.common import console, err_console, handle_errors, print_json
+from rubi.sessions.settings import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS
+
+__all__ = ["audit", "xray"]
+
+_CLASS_LABELS = {
+    "input": "uncached input",
+    "cache_write_5m": "cache write 5m",
+    "cache_write_1h": "cache write 1h",
+    "cache_read": "cache read",
+    "output": "output",
+}
+
+
+def parse_tokens(text: str) -> int:
+    """A token count written ``150000``, ``150k`` or ``1.5M``.
+
+    Raises:
+        click.BadParameter: not a positive count.
+    """
+    clean = text.strip().lower().replace("_", "")
+    scale = {"k": 1_000, "m": 1_000_000}.get(clean[-1:], 1)
+    try:
+        number = float(clean[:-1] if scale > 1 else clean)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a token count such as 150000, 150k or 1.5M"
+        ) from None
+    if number <= 0:
+        raise click.BadParameter(f"{text!r}: a token count must be positive")
+    return int(number * scale)
+
+
+def _tokens_option(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(parse_tokens(v) for v in value)
+    return parse_tokens(str(value))
+
+
+def _pct(part: float, whole: float) -> str:
+    text = f"{(part / whole if whole else 0.0) * 100:.1f}%"
+    return "0.0%" if text == "-0.0%" else text
+
+
+def _print_report(report: Any, top: int) -> None:
+    from rich.table import Table
+
+    from rubi.sessions.summary import first_change, format_tokens, summary_lines
+
+    out = console()
+    lines = summary_lines(report)
+    out.print(f"[bold]{lines[0]}[/bold]")
+    if not report.sessions:
+        return
+    cost = report.cost
+    classes = Table(title="Cost by token class", title_justify="left")
+    for column in ("class", "tokens", "price", "cost", "share"):
+        classes.add_column(column, justify="left" if column == "class" else "right")
+    for name, value in report.cost_by_class.items():
+        classes.add_row(
+            _CLASS_LABELS[name],
+            format_tokens(getattr(report.usage, name)),
+            f"{getattr(report.prices, name):g}x",
+            format_tokens(value),
+            _pct(value, cost),
+        )
+    out.print(classes)
+    sessions = Table(title=f"Costliest sessions (of {len(report.sessions)})", title_justify="left")
+    for column in (
+        "session",
+        "folder",
+        "calls",
+        "peak",
+        "startup",
+        "cost",
+        "share",
+        "expiries",
+        "compactions",
+    ):
+        sessions.add_column(column, justify="left" if column in ("session", "folder") else "right")
+    for s in report.sessions[:top]:
+        sessions.add_row(
+            s.session_id[:8],
+            Path(s.cwd or s.project).name,
+            str(len(s.main_calls)),
+            format_tokens(s.peak_context),
+            format_tokens(s.startup_tokens) if s.startup_tokens is not None else "-",
+            format_tokens(s.cost),
+            _pct(s.cost, cost),
+            str(sum(1 for r in s.rewrites if r.expired)),
+            str(len(s.compactions)),
+        )
+    out.print(sessions)
+    tools = Table(title="Tool results by weight", title_justify="left")
+    for column in ("tool", "results", "tokens", "carried cost", "share"):
+        tools.add_column(column, justify="left" if column == "tool" else "right")
+    for name, w in report.tools[:top]:
+        tools.add_row(
+            name,
+            str(w.calls),
+            format_tokens(w.tokens),
+            format_tokens(w.carried_cost),
+            _pct(w.carried_cost, cost),
+        )
+    out.print(tools)
+    if report.rereads:
+        rereads = Table(title="Re-read files", title_justify="left")
+        for column in ("file", "extra reads", "extra tokens", "sessions"):
+            rereads.add_column(column, justify="left" if column == "file" else "right")
+        for r in report.rereads[:top]:
+            rereads.add_row(
+                r.path, str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions)
+            )
+        out.print(rereads)
+    replay = Table(
+        title=f"Early compaction replay (handoff {format_tokens(report.policy.handoff_tokens)})",
+        title_justify="left",
+    )
+    for column in ("threshold", "sessions", "compactions", "saving", "share"):
+        replay.add_column(column, justify="right")
+    for item in report.savings:
+        best = " *" if report.best is item else ""
+        replay.add_row(
+            format_tokens(item.threshold) + best,
+            str(item.sessions),
+            str(item.compactions),
+            format_tokens(item.saving),
+            _pct(item.saving, cost),
+        )
+    out.print(replay)
+    for line in lines:
+        if line.startswith(("Sessions past", "Startup context", "Cache expiries")):
+            out.print(line)
+    stats = report.read_stats
+    if stats.bad_lines or stats.unreadable_files:
+        where = ", ".join(stats.bad_examples)
+        out.print(
+            f"[yellow]Skipped {stats.bad_lines} broken lines ({where}) and "
+            f"{stats.unreadable_files} unreadable files.[/yellow]"
+        )
+    out.print(f"[bold]First change:[/bold] {first_change(report)}")
+
+
+@click.command()
+@click.option(
+    "--days",
+    type=click.IntRange(min=0),
+    default=DEFAULT_DAYS,
+    show_default=True,
+    help="Only sessions active in the last N days; 0 for all.",
+)
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Only the sessions of this project folder.",
+)
+@click.option(
+    "--threshold",
+    "thresholds",
+    multiple=True,
+    metavar="TOKENS",
+    callback=_tokens_option,
+    help="Compaction threshold to replay, e.g. 120k (repeatable). Default: 100k, 150k, 250k.",
+)
+@click.option(
+    "--handoff",
+    default=str(DEFAULT_HANDOFF_TOKENS),
+    metavar="TOKENS",
+    callback=_tokens_option,
+    show_default=True,
+    help="Handoff size the replay resumes from, in tokens.",
+)
+@click.option(
+    "--top", type=click.IntRange(1, 200), default=10, show_default=True, help="Rows per table."
+)
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a self-contained HTML report with charts.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@handle_errors
+def xray(
+    days: int,
+    project: Path | None,
+    thresholds: tuple[int, ...],
+    handoff: int,
+    top: int,
+    html_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Show where your Claude Code tokens went, and what early compaction would save.
+
+    Reads the transcripts in ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects).
+    Costs are in input-token equivalents: cache read 0.1, cache write 1.25 (5 min)
+    or 2 (1 hour), output 5.
+    """
+    from rubi.sessions.report_html import write_html
+    from rubi.sessions.settings import ReplayPolicy
+    from rubi.sessions.xray import report_to_dict, scan
+
+    policy = ReplayPolicy(
+        thresholds=tuple(sorted(set(thresholds))) or DEFAULT_THRESHOLDS, handoff_tokens=handoff
+    )
+    if as_json:
+        report = scan(days=days or None, project=project, policy=policy)
+    else:
+        from rich.progress import BarColumn, DownloadColumn, Progress
+
+        with Progress(
+            "reading transcripts",
+            BarColumn(),
+            DownloadColumn(),
+            console=err_console(),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("scan", total=None)
+            report = scan(
+                days=days or None,
+                project=project,
+                policy=policy,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    if html_path is not None:
+        write_html(report, html_path)
+    if as_json:
+        print_json(report_to_dict(report))
+        return
+    _print_report(report, top)
+    if html_path is not None:
+        console().print(f"Wrote {html_path}")
+
+
+@click.command()
+@click.argument(
+    "directory", type=click.Path(file_okay=False, exists=True, path_type=Path), default="."
+)
+@click.option(
+    "--probe-mcp",
+    is_flag=True,
+    help="Start each configured stdio MCP server to measure its tool descriptions.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@handle_errors
+def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
+    """Show what Claude Code loads before your first message in DIRECTORY, largest first.
+
+    CLAUDE.md files and their imports, rules, auto memory, MCP servers, hook output and
+    listings; compared with the startup context measured in recent transcripts.
+    """
+    from rich.table import Table
+
+    from rubi.sessions.audit import audit as run_audit
+    from rubi.sessions.summary import format_tokens
+
+    report = run_audit(directory, probe_mcp=probe_mcp)
+    if as_json:
+        print_json(
+            {
+                "directory": str(report.directory),
+                "measured_startup": report.measured_startup,
+                "sessions": report.sessions,
+                "counted_tokens": report.counted_tokens,
+                "unattributed": report.unattributed,
+                "items": [
+                    {
+                        "kind": i.kind,
+                        "source": i.source,
+                        "tokens": i.tokens,
+                        "counted": i.counted,
+                        "note": i.note,
+                    }
+                    for i in report.items
+                ],
+            }
+        )
+        return
+    out = console()
+    table = Table(
+        title=f"Loaded before the first message in {report.directory}", title_justify="left"
+    )
+    for column in ("tokens", "kind", "source", "note"):
+        table.add_column(column, justify="right" if column == "tokens" else "left")
+    for item in report.items:
+        tokens = format_tokens(item.tokens) if item.tokens is not None else "?"
+        table.add_row(tokens, item.kind, item.source, item.note)
+    out.print(table)
+    out.print(f"Itemized: {format_tokens(report.counted_tokens)} tokens.")
+    if report.measured_startup is None:
+        out.print(
+            "No transcripts for this folder: run Claude Code here once to measure the "
+            "whole startup context."
+        )
+    else:
+        out.print(
+            f"Measured startup context (median of {report.sessions} recent "
+            f"session{'s' if report.sessions != 1 else ''}): "
+            f"{format_tokens(report.measured_startup)} tokens; "
+            f"{format_tokens(report.unattributed or 0)} of it is Claude Code's system prompt, "
+            "built-in tools and anything not itemized."
+        )

@@ -1,0 +1,1 @@
+"""Claude Code sessions: transcript reading, the Token X-ray and the startup audit."""
