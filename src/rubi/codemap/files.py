@@ -1,0 +1,261 @@
+"""List a repository's files and read source files defensively.
+
+The listing is ``git ls-files`` (tracked plus untracked-but-not-ignored files); without
+git, a walk that honours ``.gitignore`` files. Vendored, generated and tool folders,
+lock files and minified bundles are left out by name before anything is read.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import subprocess
+import tokenize
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
+from rubi.model import ScanWarning
+
+__all__ = [
+    "GIT_TIMEOUT_S",
+    "MAX_FILE_BYTES",
+    "MINIFIED_MEAN_LINE_CHARS",
+    "SKIP_DIR_NAMES",
+    "FileListing",
+    "SourceText",
+    "check_file",
+    "decode_source",
+    "list_files",
+    "looks_minified",
+    "skipped_by_name",
+]
+
+logger = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 4_000_000
+"""Larger files are left out with a warning: above the largest hand-written sources in
+well-known repositories (TypeScript's ``checker.ts`` is about 3 MB) and below the
+generated bundles, fixtures and amalgamations that would only add noise and time."""
+
+MINIFIED_MEAN_LINE_CHARS = 300
+"""A JS/CSS file of more than 4 kB whose lines average more than this is minified or
+generated; people keep lines under ~120 characters."""
+
+GIT_TIMEOUT_S = 60.0
+"""``git ls-files`` answers in well under a second even on large repositories."""
+
+SKIP_DIR_NAMES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".rubi",
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        "vendor",
+        "third_party",
+        "dist",
+        "build",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "site-packages",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+        ".gradle",
+        "Pods",
+        "fixtures",
+        "__fixtures__",
+        "__snapshots__",
+        "testdata",
+    }
+)
+"""Folders never mapped: version control, the vault, vendored dependencies, build
+output, virtual environments, tool caches, and test data (fixtures are code-shaped
+inputs, not code: typescript-eslint holds thousands, each importing made-up modules)."""
+
+_LOCK_NAMES = frozenset(
+    {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "go.sum", "bun.lockb"}
+)
+_MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", ".bundle.js")
+
+
+@dataclass(frozen=True, slots=True)
+class FileListing:
+    """Files of a repository: sorted repository-relative POSIX paths, whether git listed
+    them, and names that could not be used."""
+
+    paths: list[str]
+    used_git: bool
+    warnings: list[ScanWarning]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A source file decoded for parsing, and what was odd about it (or None)."""
+
+    text: str
+    problem: str | None
+
+
+def skipped_by_name(path: str) -> bool:
+    """True for paths in :data:`SKIP_DIR_NAMES` folders, lock files and minified names."""
+    parts = path.split("/")
+    if any(part in SKIP_DIR_NAMES for part in parts[:-1]):
+        return True
+    name = parts[-1].lower()
+    return name in _LOCK_NAMES or name.endswith(".lock") or name.endswith(_MINIFIED_SUFFIXES)
+
+
+def list_files(root: Path) -> FileListing:
+    """List the files of the repository at ``root``.
+
+    Args:
+        root: the repository (or any folder, with or without git).
+
+    Returns:
+        Paths relative to ``root``, sorted, without the folders and names that
+        :func:`skipped_by_name` rejects. ``used_git`` tells whether git answered.
+        Symlinks and paths that no longer exist may still be listed; the caller
+        checks each file before reading it.
+    """
+    raw = _git_ls_files(root)
+    used_git = raw is not None
+    warnings: list[ScanWarning] = []
+    if raw is None:
+        paths = _walk(root, warnings)
+    else:
+        paths = []
+        for item in raw:
+            try:
+                paths.append(item.decode("utf-8"))
+            except UnicodeDecodeError:
+                name = item.decode("utf-8", errors="replace")
+                warnings.append(ScanWarning(name, "file name is not UTF-8; skipped"))
+    kept = sorted({p for p in paths if not skipped_by_name(p)})
+    return FileListing(kept, used_git, warnings)
+
+
+def _git_ls_files(root: Path) -> list[bytes] | None:
+    """``git ls-files`` at ``root``, or None when git is missing or this is no repository."""
+    cmd = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    try:
+        proc = subprocess.run(
+            cmd, cwd=root, capture_output=True, timeout=GIT_TIMEOUT_S, check=False, env=env
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        logger.debug("git ls-files unavailable in %s: %s", root, exc)
+        return None
+    if proc.returncode != 0:
+        logger.debug("git ls-files failed in %s: %s", root, proc.stderr[:200])
+        return None
+    return [p for p in proc.stdout.split(b"\0") if p]
+
+
+def _walk(root: Path, warnings: list[ScanWarning]) -> list[str]:
+    """Every file under ``root`` that no ``.gitignore`` ignores; symlinked folders are
+    not entered (no loops)."""
+    rules = IgnoreRules()
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        prefix = "" if rel_dir == "." else rel_dir + "/"
+        if ".gitignore" in filenames:
+            try:
+                text = (Path(dirpath) / ".gitignore").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            rules.add(parse_gitignore(text, prefix.rstrip("/")))
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in SKIP_DIR_NAMES and not rules.ignored(prefix + d, is_dir=True)
+        )
+        for name in filenames:
+            if _has_surrogate(name):
+                shown = (
+                    (prefix + name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                )
+                warnings.append(ScanWarning(shown, "file name is not UTF-8; skipped"))
+                continue
+            if not rules.ignored(prefix + name, is_dir=False):
+                found.append(prefix + name)
+    return found
+
+
+def check_file(root: Path, path: str) -> tuple[os.stat_result | None, str | None]:
+    """Stat a listed file without following symlinks.
+
+    Returns:
+        ``(stat, None)`` for a regular file small enough to map; ``(None, reason)`` for
+        one to leave out with a warning; ``(None, None)`` for one that is gone or is not
+        a file (a submodule, a deleted but tracked path), left out silently.
+    """
+    try:
+        st = os.lstat(root / path)
+    except OSError:
+        return None, None
+    if stat.S_ISLNK(st.st_mode):
+        return None, "is a symbolic link; skipped (its target is mapped if it is in the repository)"
+    if not stat.S_ISREG(st.st_mode):
+        return None, None
+    if st.st_size > MAX_FILE_BYTES:
+        mb = st.st_size / 1_000_000
+        return None, f"is {mb:.1f} MB, over the {MAX_FILE_BYTES // 1_000_000} MB limit; skipped"
+    return st, None
+
+
+def looks_minified(data: bytes) -> bool:
+    """True for a file of more than 4 kB whose mean line length exceeds
+    :data:`MINIFIED_MEAN_LINE_CHARS`."""
+    return len(data) > 4096 and len(data) / (data.count(b"\n") + 1) > MINIFIED_MEAN_LINE_CHARS
+
+
+def decode_source(data: bytes, language: str) -> SourceText:
+    """Decode a source file's bytes.
+
+    Python files honour a PEP 263 coding cookie; everything else is UTF-8 (a BOM is
+    dropped). Bytes that do not decode become U+FFFD and the problem is reported.
+
+    Args:
+        data: the file's bytes (already checked for NUL bytes).
+        language: the file's language.
+
+    Returns:
+        The text and a problem description, or None when it decoded cleanly.
+    """
+    encoding = "utf-8-sig"
+    if language == "python":
+        try:
+            encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8-sig"
+    try:
+        return SourceText(data.decode(encoding), None)
+    except (UnicodeDecodeError, LookupError) as exc:
+        where = f" (byte {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
+        text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
+        name = "UTF-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf-8-sig") else encoding
+        return SourceText(text, f"is not valid {name}{where}; read with replacement characters")
+
+
+def _has_surrogate(name: str) -> bool:
+    """True for a name decoded with ``surrogateescape`` (its bytes were not UTF-8)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

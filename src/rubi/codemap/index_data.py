@@ -1,0 +1,71 @@
+"""What the search index and the graph need from the map, ready to use.
+
+The Whoosh index stores each code file's path, its symbols and a bounded slice of its
+text; the graph adds ``imports``, ``in_module`` and ``about_file`` edges. These helpers
+keep those decisions (how much text, how symbols read as words) next to the map.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from rubi.codemap.model import CodeFile, CodeMap
+
+__all__ = ["INDEX_TEXT_CHARS", "graph_edges", "read_text_slice", "symbol_text"]
+
+INDEX_TEXT_CHARS = 20_000
+"""Characters of a code file that go into the index: the head of a file (imports,
+docstring, main definitions) carries most of its searchable words; whole generated
+files would bloat the index."""
+
+
+def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHARS) -> str:
+    """The first ``max_chars`` characters of a mapped file, decoded leniently.
+
+    Args:
+        repo_root: the repository.
+        path: a repository-relative path from ``CodeMap.files``.
+        max_chars: characters at most.
+
+    Returns:
+        The text, cut after the last newline within the limit when there is one; "" when
+        the file cannot be read any more (it changed since the map was built).
+    """
+    try:
+        with open(repo_root / path, "rb") as fh:
+            data = fh.read(max_chars * 4)
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
+    if len(text) <= max_chars:
+        return text
+    cut = text.rfind("\n", 0, max_chars)
+    return text[: cut + 1 if cut > 0 else max_chars]
+
+
+def symbol_text(file: CodeFile) -> str:
+    """A file's symbols as one searchable string: each name as written, and for
+    ``Class.method`` both parts (``Flask.dispatch_request Flask dispatch_request``)."""
+    words: list[str] = []
+    for symbol in file.symbols:
+        words.append(symbol.name)
+        if "." in symbol.name:
+            words.extend(part for part in re.split(r"[.:]+", symbol.name) if part)
+    return " ".join(dict.fromkeys(words))
+
+
+def graph_edges(code_map: CodeMap) -> Iterator[tuple[str, str, str, float]]:
+    """The map's edges for the knowledge graph, in a stable order.
+
+    Yields:
+        ``(source, relation, target, weight)``: ``(file, "imports", file, weight)``
+        for every import edge, then ``(file, "in_module", module name, 1.0)`` for every
+        file. Node kinds are implied: files are repository paths, modules are names
+        of ``code_map.modules``.
+    """
+    for (src, dst), weight in code_map.edges.items():
+        yield src, "imports", dst, weight
+    for path, file in code_map.files.items():
+        yield path, "in_module", file.module, 1.0

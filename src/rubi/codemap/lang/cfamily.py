@@ -1,0 +1,117 @@
+"""C, C++ and Objective-C: ``#include``/``#import`` by pattern.
+
+``#include "x.h"`` is looked up next to the file, at the root, in ``include/`` and
+``src/`` folders, and finally by path suffix anywhere in the repository (the closest
+match to the including file wins), which is how build systems' include paths usually
+end up. ``<x.h>`` skips the file's own folder; an unresolved ``<...>`` is a system or
+third-party header.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+
+from rubi.codemap.lang.base import RepoIndex, Resolution, join_path
+from rubi.codemap.lang.text import LineIndex, strip_comments
+from rubi.codemap.model import ImportSpec, Parsed, Symbol
+
+__all__ = ["parse", "resolve"]
+
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*(?:include|import)[ \t]*([<\"])([^>\"\n]+)[>\"]", re.M)
+_TYPE = re.compile(
+    r"^(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(struct|class|union|enum(?:\s+class)?)\s+"
+    r"(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?:[:{]|$)",
+    re.M,
+)
+_TYPEDEF = re.compile(r"^typedef\s+[^;{}()]*?\b(\w+)\s*;", re.M)
+_FUNCTION = re.compile(
+    r"^(?!(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|static_assert)\b)"
+    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?([A-Za-z_][\w:~]*)[ \t]*\([^;{}]*?\)\s*"
+    r"(?:const\s*)?"
+    r"(?:noexcept\s*)?\{",
+    re.M,
+)
+
+
+def parse(text: str) -> Parsed:
+    """Parse a C/C++/Objective-C file.
+
+    Returns:
+        Imports (kind ``quote`` or ``angle``, target the header path), and
+        structs/classes/unions/enums, typedefs and functions defined at column 0.
+    """
+    code = strip_comments(text, "c")
+    lines = LineIndex(code)
+    imports = [
+        ImportSpec("quote" if m.group(1) == '"' else "angle", m.group(2).strip())
+        for m in _INCLUDE.finditer(code)
+    ]
+    symbols = [
+        Symbol(m.group(2), m.group(1).split()[0], lines.line(m.start()))
+        for m in _TYPE.finditer(code)
+    ]
+    symbols += [Symbol(m.group(1), "type", lines.line(m.start())) for m in _TYPEDEF.finditer(code)]
+    symbols += [
+        Symbol(m.group(1), "function", lines.line(m.start())) for m in _FUNCTION.finditer(code)
+    ]
+    symbols.sort(key=lambda s: (s.line, s.name))
+    unique: dict[str, Symbol] = {}
+    for symbol in symbols:
+        unique.setdefault(symbol.name, symbol)
+    return Parsed(imports=tuple(imports), symbols=tuple(unique.values()))
+
+
+class _Headers:
+    """Include folders and every code file by name, for suffix matching."""
+
+    def __init__(self, repo: RepoIndex) -> None:
+        self.include_dirs = sorted(
+            {d for d in repo.dirs if posixpath.basename(d) in ("include", "src", "inc")},
+            key=lambda d: (d.count("/"), d),
+        )
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(repo.code):
+            self.by_name[posixpath.basename(path)].append(path)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    return len(posixpath.commonpath([a, b])) if a and b else 0
+
+
+def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
+    """Resolve includes to repository headers.
+
+    Returns:
+        Targets; an unresolved ``"x.h"`` is external as written; an unresolved
+        ``<lib/x.h>`` is external by its first folder; ``<stdio.h>`` is left out.
+    """
+    index = repo.memo("cfamily", _Headers)
+    folder = posixpath.dirname(path)
+    result = Resolution()
+    for spec in parsed.imports:
+        bases = ([folder] if spec.kind == "quote" else []) + [""] + index.include_dirs
+        found = None
+        for base in bases:
+            candidate = join_path(base, spec.target)
+            if candidate and repo.is_code(candidate):
+                found = candidate
+                break
+        if found is None:
+            suffix = "/" + spec.target.lstrip("./")
+            matches = [
+                p
+                for p in index.by_name.get(posixpath.basename(spec.target), [])
+                if p.endswith(suffix)
+            ]
+            if matches:
+                found = min(matches, key=lambda p: (-_common_prefix(p, path), len(p), p))
+        if found:
+            if found != path:
+                result.add([found])
+        elif spec.kind == "quote":
+            result.external.add(spec.target)
+        elif "/" in spec.target:
+            result.external.add(spec.target.split("/")[0])
+    return result

@@ -1,0 +1,195 @@
+"""Go: imports, package clause and symbols by pattern; imports resolved via ``go.mod``.
+
+An import path names a package (a folder), so it resolves to that folder's non-test
+``.go`` files, which share the weight of the import. Files of one package see each
+other's names without imports; those references are added in :mod:`.scope`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from rubi.codemap.lang.base import RepoIndex, Resolution, join_path
+from rubi.codemap.lang.text import LineIndex, blank_strings, identifiers, strip_comments
+from rubi.codemap.model import ImportSpec, Parsed, Symbol
+
+__all__ = ["KEYWORDS", "parse", "resolve"]
+
+KEYWORDS = frozenset(
+    [
+        "break",
+        "case",
+        "chan",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "fallthrough",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "interface",
+        "map",
+        "package",
+        "range",
+        "return",
+        "select",
+        "struct",
+        "switch",
+        "type",
+        "var",
+        "bool",
+        "byte",
+        "complex64",
+        "complex128",
+        "error",
+        "float32",
+        "float64",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "rune",
+        "string",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+        "any",
+        "true",
+        "false",
+        "nil",
+        "iota",
+        "append",
+        "cap",
+        "close",
+        "copy",
+        "delete",
+        "len",
+        "make",
+        "new",
+        "panic",
+        "print",
+        "println",
+        "recover",
+    ]
+)
+
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+_IMPORT_ONE = re.compile(r"^import\s+(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
+_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.M | re.S)
+_IMPORT_LINE = re.compile(r"^\s*(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
+_FUNC = re.compile(r"^func\s+(\w+)\s*[\[(]", re.M)
+_METHOD = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)", re.M)
+_TYPE = re.compile(r"^type\s+(\w+)(?:\[[^\]]*\])?\s+(struct|interface)?", re.M)
+_DECL_BLOCK = re.compile(r"^(type|const|var)\s*\((.*?)^\)", re.M | re.S)
+_BLOCK_ITEM = re.compile(r"^\t(\w+)(?:\s+(struct|interface))?", re.M)
+_VALUE = re.compile(r"^(const|var)\s+(\w+)", re.M)
+
+
+def parse(text: str) -> Parsed:
+    """Parse a Go file.
+
+    Returns:
+        Imports (kind ``import``, target the import path), the package name, top-level
+        functions, methods (``Type.Method``), types, consts and vars, and the file's
+        identifiers (for same-package references).
+    """
+    code = strip_comments(text, "c")
+    lines = LineIndex(code)
+    imports = [ImportSpec("import", m.group(1)) for m in _IMPORT_ONE.finditer(code)]
+    for block in _IMPORT_BLOCK.finditer(code):
+        imports.extend(
+            ImportSpec("import", m.group(1)) for m in _IMPORT_LINE.finditer(block.group(1))
+        )
+    symbols: list[Symbol] = []
+    for match in _FUNC.finditer(code):
+        symbols.append(Symbol(match.group(1), "function", lines.line(match.start())))
+    for match in _METHOD.finditer(code):
+        name = f"{match.group(1)}.{match.group(2)}"
+        symbols.append(Symbol(name, "method", lines.line(match.start())))
+    for match in _TYPE.finditer(code):
+        symbols.append(Symbol(match.group(1), match.group(2) or "type", lines.line(match.start())))
+    for block in _DECL_BLOCK.finditer(code):
+        base = lines.line(block.start(2)) - 1
+        kind_of = {"type": "type", "const": "const", "var": "variable"}
+        for item in _BLOCK_ITEM.finditer(block.group(2)):
+            kind = item.group(2) or kind_of[block.group(1)]
+            line = base + block.group(2).count("\n", 0, item.start()) + 1
+            if item.group(1) != "_":
+                symbols.append(Symbol(item.group(1), kind, line))
+    for match in _VALUE.finditer(code):
+        if match.group(2) != "_":
+            kind = "const" if match.group(1) == "const" else "variable"
+            symbols.append(Symbol(match.group(2), kind, lines.line(match.start())))
+    symbols.sort(key=lambda s: (s.line, s.name))
+    package = _PACKAGE.search(code)
+    idents = identifiers(blank_strings(text, "c"), KEYWORDS)
+    return Parsed(
+        imports=tuple(imports),
+        symbols=tuple(symbols),
+        package=package.group(1) if package else "",
+        idents=idents,
+    )
+
+
+_MODULE = re.compile(r"^module\s+\"?([^\s\"]+)\"?", re.M)
+_REPLACE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s+=>\s+(\.\.?/\S*)\s*$", re.M)
+
+
+def _modules(repo: RepoIndex) -> list[tuple[str, str]]:
+    """``(module path, folder)`` of every go.mod and local ``replace``, longest first."""
+    found: list[tuple[str, str]] = []
+    for path in repo.listed_named("go.mod"):
+        text = repo.read_text(path)
+        if not text:
+            continue
+        folder = posixpath.dirname(path)
+        match = _MODULE.search(text)
+        if match:
+            found.append((match.group(1), folder))
+        for rep in _REPLACE.finditer(text):
+            target = join_path(folder, rep.group(2))
+            if target is not None:
+                found.append((rep.group(1), target))
+    found.sort(key=lambda item: (-len(item[0]), item[1]))
+    return found
+
+
+def _package_files(repo: RepoIndex, folder: str) -> list[str]:
+    return [p for p in repo.files_in(folder) if p.endswith(".go") and not p.endswith("_test.go")]
+
+
+def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
+    """Resolve a Go file's imports through the module paths of ``go.mod`` files.
+
+    Returns:
+        The imported packages' files (weight 1 shared per import); standard library
+        imports (no dot in the first path element) are left out; other unresolved
+        imports are external by import path.
+    """
+    modules = repo.memo("go.mod", _modules)
+    result = Resolution()
+    for spec in parsed.imports:
+        target = spec.target
+        for module, folder in modules:
+            if target == module or target.startswith(module + "/"):
+                sub = target[len(module) + 1 :]
+                pkg_dir = posixpath.join(folder, sub) if folder and sub else folder or sub
+                files = [f for f in _package_files(repo, pkg_dir) if f != path]
+                if files or _package_files(repo, pkg_dir):
+                    result.add(files)
+                    break
+        else:
+            first = target.split("/")[0]
+            if "." in first:
+                result.external.add(target)
+    return result

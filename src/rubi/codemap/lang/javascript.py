@@ -1,0 +1,175 @@
+"""JavaScript and TypeScript (also .vue/.svelte scripts): imports and symbols by pattern.
+
+Comments are removed first (keeping strings), so an ``import`` in a JSDoc example is
+not an import. Covered: ``import … from``, bare ``import '…'``, ``export … from``,
+``require('…')``, ``import('…')`` and ``import x = require('…')``. Symbols are the
+declarations that start a line (top level), exported or not, plus ``export { a, b }``
+names and the methods of top-level classes. Resolution is in :mod:`.jsresolve`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from rubi.codemap.lang.text import LineIndex, strip_comments
+from rubi.codemap.model import ImportSpec, Parsed, Symbol
+
+__all__ = ["parse"]
+
+_Q = r"""(?P<q>['"])(?P<spec>[^'"\n]+)(?P=q)"""
+_IMPORT_PATTERNS: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    "import": (
+        ("import", re.compile(r"import\s+(?:type\s+)?(?P<clause>[\w*${}\s,]+?)\s*\bfrom\s*" + _Q)),
+        ("import", re.compile(r"import\s*" + _Q)),
+        ("dynamic", re.compile(r"import\s*\(\s*" + _Q)),
+    ),
+    "export": (
+        (
+            "export",
+            re.compile(
+                r"export\s+(?:type\s+)?(?P<clause>\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*" + _Q
+            ),
+        ),
+    ),
+    "require": (("require", re.compile(r"require\s*\(\s*" + _Q + r"\s*\)")),),
+}
+"""Patterns tried where each keyword occurs (found with ``str.find``, which is much
+faster than letting a regex scan for a look-behind at every position)."""
+
+
+def _names(clause: str, kind: str) -> tuple[str, ...]:
+    """Names an import or re-export takes from its module: ``{ a, b as c }`` → a, b;
+    ``* as ns`` of an import → none (the whole module); ``export * from`` → ``*``;
+    ``export * as ns from`` → ``ns`` (a name that stands for the whole module)."""
+    clause = clause.strip()
+    if clause == "*":
+        return ("*",)
+    if kind == "export" and clause.startswith("*"):
+        return (clause.rsplit(None, 1)[-1],)
+    if "{" not in clause:
+        return ()
+    inner = clause[clause.index("{") + 1 : clause.rfind("}") if "}" in clause else None]
+    names = []
+    for item in inner.split(","):
+        name = item.strip().removeprefix("type ").split(" as ")[0].strip()
+        if name and name != "default":
+            names.append(name)
+    return tuple(names)
+
+
+_STRING = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
+
+
+def _keyword_offsets(code: str, keyword: str, strings: list[tuple[int, int]]) -> list[int]:
+    """Offsets of ``keyword`` not preceded by an identifier character or a dot, and
+    not inside a string literal (test code often holds source in strings)."""
+    starts = [span[0] for span in strings]
+    out: list[int] = []
+    start = code.find(keyword)
+    while start >= 0:
+        before = code[start - 1] if start else " "
+        inside = bisect.bisect_right(starts, start) - 1
+        in_string = inside >= 0 and strings[inside][1] > start
+        if not (before.isalnum() or before in "_$.") and not in_string:
+            out.append(start)
+        start = code.find(keyword, start + len(keyword))
+    return out
+
+
+_SYMBOL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "function",
+        re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)", re.M),
+    ),
+    (
+        "class",
+        re.compile(
+            r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)", re.M
+        ),
+    ),
+    ("const", re.compile(r"^export\s+(?:declare\s+)?const\s+(?!enum\b)([\w$]+)", re.M)),
+    ("variable", re.compile(r"^export\s+(?:declare\s+)?(?:let|var)\s+([\w$]+)", re.M)),
+    ("type", re.compile(r"^(?:export\s+)?(?:declare\s+)?type\s+([\w$]+)\s*[=<]", re.M)),
+    ("interface", re.compile(r"^(?:export\s+)?(?:declare\s+)?interface\s+([\w$]+)", re.M)),
+    ("enum", re.compile(r"^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([\w$]+)", re.M)),
+    ("namespace", re.compile(r"^(?:export\s+)?(?:declare\s+)?namespace\s+([\w$.]+)", re.M)),
+    ("variable", re.compile(r"^(?:module\.)?exports\.([\w$]+)\s*=", re.M)),
+)
+_EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}\s*(?!\s*from)(?:;|$)", re.M)
+_CLASS_LINE = re.compile(
+    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)"
+)
+_METHOD_LINE = re.compile(
+    r"^(?:  |    |\t)(?:(?:public|protected|static|async|get|set|readonly|override|abstract"
+    r"|declare)\s+)*(?!(?:if|for|while|switch|return|constructor|catch|function)\b)"
+    r"([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\s*\("
+)
+
+
+def _methods(code: str) -> list[Symbol]:
+    """Methods one indent deep inside top-level classes (``Class.method``)."""
+    out: list[Symbol] = []
+    current: str | None = None
+    for number, line in enumerate(code.split("\n"), start=1):
+        if not line:
+            continue
+        head = _CLASS_LINE.match(line)
+        if head:
+            current = head.group(1)
+            continue
+        if line.startswith("}"):
+            current = None
+            continue
+        if current and not line[0].isspace():
+            current = None
+        if current:
+            match = _METHOD_LINE.match(line)
+            if match and not line.rstrip().endswith(";"):
+                out.append(Symbol(f"{current}.{match.group(1)}", "method", number))
+    return out
+
+
+def parse(text: str) -> Parsed:
+    """Parse a JavaScript/TypeScript file.
+
+    Args:
+        text: the decoded source.
+
+    Returns:
+        Imports in source order (kinds ``import``, ``export``, ``require``,
+        ``dynamic``; target is the specifier as written; names are those taken in
+        braces, ``("*",)`` for ``export * from``) and symbols in line order.
+    """
+    code = strip_comments(text, "c", blank_templates=True)
+    lines = LineIndex(code)
+    found: list[tuple[int, ImportSpec]] = []
+    strings = [m.span() for m in _STRING.finditer(code)]
+    for keyword, patterns in _IMPORT_PATTERNS.items():
+        for offset in _keyword_offsets(code, keyword, strings):
+            for kind, pattern in patterns:
+                match = pattern.match(code, offset)
+                if match:
+                    taken = _names(match.groupdict().get("clause") or "", kind)
+                    found.append((offset, ImportSpec(kind, match.group("spec"), taken)))
+                    break
+    found.sort(key=lambda item: item[0])
+    symbols: list[Symbol] = []
+    names: set[str] = set()
+    for kind, pattern in _SYMBOL_PATTERNS:
+        for match in pattern.finditer(code):
+            name = match.group(1)
+            if name not in names:
+                names.add(name)
+                symbols.append(Symbol(name, kind, lines.line(match.start())))
+    for match in _EXPORT_LIST.finditer(code):
+        for item in match.group(1).split(","):
+            name = item.split(" as ")[-1].strip()
+            if name.startswith("type "):
+                name = name[5:].strip()
+            if re.fullmatch(r"[\w$]+", name) and name not in names and name != "default":
+                names.add(name)
+                symbols.append(Symbol(name, "variable", lines.line(match.start())))
+    symbols.extend(_methods(code))
+    symbols.sort(key=lambda s: (s.line, s.name))
+    return Parsed(imports=tuple(spec for _, spec in found), symbols=tuple(symbols))

@@ -1,0 +1,131 @@
+"""Level 1: ``.rubi/modules/<slug>.md``, one page per module.
+
+Pure and deterministic like level 0. Module pages link each other (``Used by`` and
+``Uses``) and the map, so Obsidian's graph view draws the architecture.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rubi.codemap.curated import curated_block
+from rubi.codemap.errors import CodeMapError
+from rubi.codemap.model import CodeMap, NoteRef
+from rubi.codemap.notes import notes_about
+from rubi.codemap.render import GENERATED_COMMENT, link, short_symbols
+
+__all__ = [
+    "MODULE_PAGE_MAX_EXTERNAL",
+    "MODULE_PAGE_MAX_FILES",
+    "MODULE_PAGE_MAX_NEIGHBOURS",
+    "MODULE_PAGE_SYMBOLS_PER_FILE",
+    "MODULE_PAGE_SYMBOL_FILES",
+    "render_module_page",
+]
+
+MODULE_PAGE_MAX_FILES = 30
+"""Files listed by rank; the rest are counted (a 200-file page is not read)."""
+MODULE_PAGE_SYMBOL_FILES = 15
+"""Files whose symbols are listed, the most central first."""
+MODULE_PAGE_SYMBOLS_PER_FILE = 10
+"""Symbols listed per file."""
+MODULE_PAGE_MAX_EXTERNAL = 12
+"""External dependencies listed, the most used first."""
+MODULE_PAGE_MAX_NEIGHBOURS = 25
+"""Modules listed under ``Used by`` and under ``Uses``, the most linked first."""
+
+
+def _relative(path: str, folder: str) -> str:
+    return path[len(folder) + 1 :] if folder and path.startswith(folder + "/") else path
+
+
+def render_module_page(
+    code_map: CodeMap, module: str, notes: Sequence[NoteRef], curated: str | None
+) -> str:
+    """Render one module's page.
+
+    Args:
+        code_map: the ranked map.
+        module: the module's name (a key of ``code_map.modules``).
+        notes: the vault's notes; those about the module's files are listed.
+        curated: the summary to keep, or None.
+
+    Returns:
+        Markdown: title, curated summary block, folder and census, files by rank
+        ("used by N, imports M"), modules that use it and that it uses (wikilinks
+        with import counts), external dependencies (with the number of files
+        importing each), symbols of its central files, and notes about its files.
+
+    Raises:
+        CodeMapError: no module of that name.
+        CuratedSummaryError: ``curated`` contains a summary marker.
+    """
+    if module not in code_map.modules:
+        raise CodeMapError(f"{module}: no such module; `rubi map` lists the modules")
+    mod = code_map.modules[module]
+    ranked = code_map.ranked_files(module)
+    order = code_map.ranked_modules()
+    folder = f"`{mod.folder}`" if mod.folder else "the repository root"
+    lines = [f"# {module}", "", GENERATED_COMMENT, curated_block(curated), ""]
+    lines.append(
+        f"{folder} · {len(mod.files)} files · module {order.index(module) + 1} of "
+        f"{len(order)} by rank · {link('map', 'code map')}"
+    )
+    lines += ["", "## Files by rank"]
+    for path in ranked[:MODULE_PAGE_MAX_FILES]:
+        lines.append(
+            f"- `{_relative(path, mod.folder)}` — used by {code_map.in_degree.get(path, 0)}, "
+            f"imports {code_map.out_degree.get(path, 0)}"
+        )
+    if len(ranked) > MODULE_PAGE_MAX_FILES:
+        lines.append(f"- … {len(ranked) - MODULE_PAGE_MAX_FILES} more files")
+    lines += _neighbours(code_map, module)
+    external = Counter(name for path in mod.files for name in code_map.files[path].external)
+    if external:
+        top = sorted(external.items(), key=lambda item: (-item[1], item[0]))
+        shown = [f"{name} ({n} file{'s' * (n != 1)})" for name, n in top[:MODULE_PAGE_MAX_EXTERNAL]]
+        if len(top) > MODULE_PAGE_MAX_EXTERNAL:
+            shown.append(f"… {len(top) - MODULE_PAGE_MAX_EXTERNAL} more")
+        lines += ["", "## External dependencies", ", ".join(shown)]
+    symbol_lines = []
+    for path in ranked[:MODULE_PAGE_SYMBOL_FILES]:
+        names = short_symbols(code_map.files[path], MODULE_PAGE_SYMBOLS_PER_FILE)
+        if names:
+            symbol_lines.append(f"- `{_relative(path, mod.folder)}`: " + ", ".join(names))
+    if symbol_lines:
+        lines += ["", "## Symbols", *symbol_lines]
+    about = notes_about(code_map, notes, mod.files)
+    if about:
+        lines += ["", "## Notes"]
+        about.sort(
+            key=lambda item: (item[0].status != "active", item[0].type, item[0].title, item[0].id)
+        )
+        for note, hits in about:
+            flag = "" if note.status == "active" else f" ({note.status})"
+            where = ", ".join(f"`{_relative(p, mod.folder)}`" for p in hits[:3])
+            more = f" +{len(hits) - 3}" if len(hits) > 3 else ""
+            lines.append(f"- {note.type}{flag}: {link(note.id, note.title)} — {where}{more}")
+    return "\n".join(lines) + "\n"
+
+
+def _neighbours(code_map: CodeMap, module: str) -> list[str]:
+    """``Used by`` and ``Uses`` sections: modules linked by import edges, by count."""
+    edges = code_map.module_edges()
+    users = sorted(
+        ((n, a) for (a, b), n in edges.items() if b == module), key=lambda x: (-x[0], x[1])
+    )
+    used = sorted(
+        ((n, b) for (a, b), n in edges.items() if a == module), key=lambda x: (-x[0], x[1])
+    )
+    lines: list[str] = []
+    for title, items in (("Used by", users), ("Uses", used)):
+        if items:
+            lines += ["", f"## {title}"]
+            for n, name in items[:MODULE_PAGE_MAX_NEIGHBOURS]:
+                target = code_map.modules[name]
+                plural = "s" if n != 1 else ""
+                lines.append(f"- {link('modules/' + target.slug, name)} — {n} import{plural}")
+            if len(items) > MODULE_PAGE_MAX_NEIGHBOURS:
+                lines.append(f"- … {len(items) - MODULE_PAGE_MAX_NEIGHBOURS} more modules")
+    return lines

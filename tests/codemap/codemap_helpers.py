@@ -1,0 +1,60 @@
+"""Helpers to build small repositories in ``tmp_path`` (imported by the code map tests)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from rubi.codemap import CodeMap
+
+Files = Mapping[str, str | bytes]
+
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def write_files(root: Path, files: Files) -> Path:
+    """Write ``{relative path: text or bytes}`` under ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root`` with a clean, local identity."""
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **_GIT_ENV},
+    )
+    return proc.stdout
+
+
+def git_init(root: Path, *, commit: bool = False) -> Path:
+    """Make ``root`` a git repository (files added; committed when asked)."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    if commit:
+        git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+def edges_of(code_map: CodeMap) -> set[tuple[str, str]]:
+    """The import graph as a set of (importer, imported)."""
+    return set(code_map.edges)

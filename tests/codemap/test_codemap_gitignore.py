@@ -1,0 +1,62 @@
+"""The fallback ``.gitignore`` matcher (gitignore(5) semantics)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rubi.codemap.files import skipped_by_name
+from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
+
+
+def _rules(text: str, base: str = "") -> IgnoreRules:
+    rules = IgnoreRules()
+    rules.add(parse_gitignore(text, base))
+    return rules
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "is_dir", "ignored"),
+    [
+        ("*.log", "a.log", False, True),
+        ("*.log", "deep/er/a.log", False, True),
+        ("*.log", "a.logx", False, False),
+        ("/build", "build", True, True),
+        ("/build", "src/build", True, False),
+        ("build/", "src/build", True, True),
+        ("build/", "build", False, False),  # a file named build
+        ("doc/*.txt", "doc/a.txt", False, True),
+        ("doc/*.txt", "doc/x/a.txt", False, False),
+        ("**/temp", "a/b/temp", True, True),
+        ("a/**/z", "a/z", False, True),
+        ("a/**/z", "a/b/c/z", False, True),
+        ("logs/**", "logs/x/y", False, True),
+        ("file?.py", "file1.py", False, True),
+        ("file[0-9].py", "file7.py", False, True),
+        ("file[!0-9].py", "file7.py", False, False),
+        ("\\#hash", "#hash", False, True),
+        ("trailing   ", "trailing", False, True),
+        ("# comment", "# comment", False, False),
+    ],
+)
+def test_patterns(pattern: str, path: str, is_dir: bool, ignored: bool) -> None:
+    assert _rules(pattern).ignored(path, is_dir=is_dir) is ignored
+
+
+def test_negation_and_precedence_of_deeper_files() -> None:
+    rules = _rules("*.py\n!keep.py\n")
+    assert rules.ignored("x.py", is_dir=False)
+    assert not rules.ignored("sub/keep.py", is_dir=False)
+    rules.add(parse_gitignore("keep.py\n", "sub"))
+    assert rules.ignored("sub/keep.py", is_dir=False)
+    assert not rules.ignored("keep.py", is_dir=False)  # sub's rules stay in sub
+
+
+def test_names_skipped_before_reading() -> None:
+    assert skipped_by_name("node_modules/x/index.js")
+    assert skipped_by_name("a/.venv/lib/x.py")
+    assert skipped_by_name("web/dist/app.js")
+    assert skipped_by_name("yarn.lock") and skipped_by_name("package-lock.json")
+    assert skipped_by_name("static/app.min.js")
+    assert skipped_by_name("pkg/testdata/case.go")
+    assert not skipped_by_name("src/distance.py")
+    assert not skipped_by_name("src/build.py")  # a file named like a folder

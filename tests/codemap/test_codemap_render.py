@@ -1,0 +1,158 @@
+"""Rendering of map.md and module pages: golden files, budget, curated blocks."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rubi.codemap import (
+    CodeMap,
+    CodeMapError,
+    CuratedSummaryError,
+    NoteRef,
+    build_code_map,
+    extract_curated,
+    files_for_note,
+    render_map,
+    render_module_page,
+)
+from rubi.tokens import estimate_tokens
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("RUBI_UPDATE_GOLDEN") == "1"
+"""Run with RUBI_UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change."""
+
+SHOP = {
+    "pyproject.toml": "[project]\nname = 'shop'\n",
+    "src/shop/__init__.py": "from .app import create_app\n",
+    "src/shop/app.py": "from .db import Session\nfrom .auth.login import login\n"
+    "class Shop:\n    def run(self): ...\ndef create_app(): ...\n",
+    "src/shop/db.py": "import sqlalchemy\nclass Session: ...\nENGINE = None\n",
+    "src/shop/auth/__init__.py": "",
+    "src/shop/auth/login.py": "from ..db import Session\nfrom .tokens import issue\n"
+    "def login(): ...\n",
+    "src/shop/auth/tokens.py": "import jwt\nfrom shop.db import ENGINE\ndef issue(): ...\n",
+    "tests/test_app.py": "from shop import create_app\nfrom shop.auth.login import login\n",
+    "tests/test_db.py": "from shop.db import Session\n",
+    "tests/conftest.py": "import pytest\n",
+}
+NOTES = [
+    NoteRef(
+        "notes/decision-jwt", "Use JWT | not cookies", "decision", "active", ("src/shop/auth/",)
+    ),
+    NoteRef(
+        "notes/gotcha-session",
+        "Session is not thread-safe",
+        "gotcha",
+        "active",
+        ("src/shop/db.py",),
+    ),
+    NoteRef(
+        "notes/decision-old", "Use cookies", "decision", "superseded", ("./src/shop/auth/login.py",)
+    ),
+    NoteRef("notes/how-to-test", "Run the tests", "how-to", "active", ("tests/test_app.py",)),
+]
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"golden {name} differs"
+
+
+@pytest.fixture
+def shop(make_repo: Callable[..., Path]) -> CodeMap:
+    return build_code_map(make_repo(SHOP))
+
+
+def test_map_golden(shop: CodeMap) -> None:
+    text = render_map(shop, NOTES, "A small shop: Flask-like app, SQL sessions, JWT auth.")
+    _check_golden("shop-map.md", text)
+    assert estimate_tokens(text) <= 500
+
+
+def test_module_pages_golden(shop: CodeMap) -> None:
+    assert sorted(shop.modules) == ["shop", "shop/auth", "tests"]
+    _check_golden("shop-module-shop.md", render_module_page(shop, "shop", NOTES, None))
+    page = render_module_page(shop, "shop/auth", NOTES, "Login and tokens.")
+    _check_golden("shop-module-shop-auth.md", page)
+    assert "[[modules/shop|shop]]" in page and "[[modules/tests|tests]]" in page
+
+
+def test_output_is_deterministic_across_runs_and_checkouts(
+    make_repo: Callable[..., Path], tmp_path: Path
+) -> None:
+    first = make_repo(SHOP, name="one")
+    second = make_repo(SHOP, name="elsewhere")
+    cache = tmp_path / "cache.json"
+    maps = [build_code_map(first, cache), build_code_map(first, cache), build_code_map(second)]
+    assert maps[1].stats.parsed == 0
+    texts = {render_map(m, NOTES, None) for m in maps}
+    pages = {render_module_page(m, "shop", NOTES, None) for m in maps}
+    assert len(texts) == 1 and len(pages) == 1
+
+
+def test_curated_summary_survives_regeneration(shop: CodeMap) -> None:
+    summary = "Entry point: `create_app`.\n\n- auth lives in `shop/auth`"
+    text = render_map(shop, NOTES, summary)
+    assert extract_curated(text) == summary
+    regenerated = render_map(shop, NOTES, extract_curated(text))
+    assert regenerated == text
+    assert extract_curated(render_map(shop, NOTES, None)) is None
+    page = render_module_page(shop, "tests", NOTES, summary)
+    assert extract_curated(page, "modules/tests.md") == summary
+
+
+def test_broken_markers_are_a_user_error(shop: CodeMap) -> None:
+    text = render_map(shop, NOTES, "kept")
+    with pytest.raises(CuratedSummaryError, match=r"^map\.md: summary markers are broken"):
+        extract_curated(text.replace("<!-- rubi:summary:end -->", ""))
+    with pytest.raises(CuratedSummaryError, match=r"modules/x\.md"):
+        extract_curated(text + text, "modules/x.md")
+    with pytest.raises(CuratedSummaryError, match=r"contains a rubi:summary marker"):
+        render_map(shop, NOTES, "<!-- rubi:summary:end -->")
+    with pytest.raises(CodeMapError, match=r"^nope: no such module"):
+        render_module_page(shop, "nope", NOTES, None)
+
+
+def test_note_files_match_paths_and_folders(shop: CodeMap) -> None:
+    assert files_for_note(shop, ["src/shop/auth"]) == (
+        "src/shop/auth/__init__.py",
+        "src/shop/auth/login.py",
+        "src/shop/auth/tokens.py",
+    )
+    assert files_for_note(shop, ["./src\\shop\\db.py", "/src/shop/db.py", "gone.py", ""]) == (
+        "src/shop/db.py",
+    )
+
+
+def test_map_fits_the_budget_on_a_large_repository(make_repo: Callable[..., Path]) -> None:
+    files: dict[str, str] = {}
+    classes = "".join(f"export class VeryLongGeneratedClassName{i} {{}}\n" for i in range(5))
+    for m in range(40):
+        package = f"packages/package-with-a-long-name-{m:02d}"
+        following = f"package-with-a-long-name-{(m + 1) % 40:02d}"
+        for f in range(8):
+            files[f"{package}/src/component_{f}_with_long_name.ts"] = (
+                f"import '../../{following}/src/component_0_with_long_name'\n{classes}"
+            )
+        files[f"{package}/package.json"] = "{}"
+    notes = [
+        NoteRef(
+            f"notes/decision-{i}",
+            f"A rather long decision title number {i} " * 2,
+            "decision",
+            "active",
+            (f"packages/package-with-a-long-name-{i:02d}/src/",),
+        )
+        for i in range(30)
+    ]
+    code_map = build_code_map(make_repo(files, use_git=False))
+    text = render_map(code_map, notes, "Summary kept whole.")
+    assert estimate_tokens(text) <= 500
+    assert "## Modules" in text and "## Central files" in text
+    assert "Summary kept whole." in text and 'rubi search "words"' in text
