@@ -213,7 +213,7 @@ def build_code_map(
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         used_git=listing.used_git,
     )
-    return CodeMap(
+    code_map = CodeMap(
         files=files,
         modules=modules,
         edges=edges,
@@ -224,3 +224,4 @@ def build_code_map(
         warnings=sorted(set(warnings), key=lambda w: (w.path, w.message)),
         stats=stats,
     )
+    return replace(code_map, module_links=code_map.module_edges())

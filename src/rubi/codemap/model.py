@@ -160,6 +160,8 @@ class CodeMap:
         out_degree: repository files each file imports.
         warnings: files that were skipped or only partly understood.
         stats: what this run did.
+        module_links: :meth:`module_edges`, computed once by the build (rendering a
+            page per module asks for it each time).
     """
 
     files: dict[str, CodeFile] = field(default_factory=dict)
@@ -171,6 +173,7 @@ class CodeMap:
     out_degree: dict[str, int] = field(default_factory=dict)
     warnings: list[ScanWarning] = field(default_factory=list)
     stats: BuildStats = field(default_factory=BuildStats)
+    module_links: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def ranked_files(self, module: str | None = None) -> list[str]:
         """Paths by descending rank (ties by path), optionally of one module only."""
@@ -187,6 +190,8 @@ class CodeMap:
 
     def module_edges(self) -> dict[tuple[str, str], int]:
         """File import edges counted between modules: ``{(from, to): count}``, sorted."""
+        if self.module_links:
+            return self.module_links
         counts: dict[tuple[str, str], int] = {}
         for src, dst in self.edges:
             key = (self.files[src].module, self.files[dst].module)
