@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import write
 from rubi import app
 from rubi.cli.main import cli
 from rubi.errors import VaultNotFoundError
 from rubi.vault import scan
+
+from helpers import write
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from rubi.codemap import CodeMap
 
+from helpers import write
+
 Files = Mapping[str, str | bytes]
 
 _GIT_ENV = {
@@ -24,12 +26,7 @@ _GIT_ENV = {
 def write_files(root: Path, files: Files) -> Path:
     """Write ``{relative path: text or bytes}`` under ``root``."""
     for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        write(root / rel, content)
     return root
 
 

@@ -8,17 +8,14 @@ from typing import Any
 import click
 
 from rubi.cli.common import console, err_console, handle_errors, print_json
-from rubi.sessions.settings import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS
+from rubi.sessions.settings import (
+    CLASS_LABELS,
+    DEFAULT_DAYS,
+    DEFAULT_HANDOFF_TOKENS,
+    DEFAULT_THRESHOLDS,
+)
 
 __all__ = ["audit", "xray"]
-
-_CLASS_LABELS = {
-    "input": "uncached input",
-    "cache_write_5m": "cache write 5m",
-    "cache_write_1h": "cache write 1h",
-    "cache_read": "cache read",
-    "output": "output",
-}
 
 
 def parse_tokens(text: str) -> int:
@@ -67,7 +64,7 @@ def _print_report(report: Any, top: int) -> None:
         classes.add_column(column, justify="left" if column == "class" else "right")
     for name, value in report.cost_by_class.items():
         classes.add_row(
-            _CLASS_LABELS[name],
+            CLASS_LABELS[name],
             format_tokens(getattr(report.usage, name)),
             f"{getattr(report.prices, name):g}x",
             format_tokens(value),

@@ -29,6 +29,16 @@ CODE_TOLERANCE = 1.0e-9
 rounded for ordering, do not depend on how far the iteration ran."""
 
 
+def _pagerank(nodes: list[str], triples: list[tuple[str, str, float]]) -> dict[str, float]:
+    return pagerank(
+        nodes,
+        triples,
+        damping=CODE_DAMPING,
+        max_iterations=CODE_MAX_ITERATIONS,
+        tolerance=CODE_TOLERANCE,
+    )
+
+
 def rank_files(files: list[str], edges: Mapping[tuple[str, str], float]) -> dict[str, float]:
     """PageRank of every file over the weighted import edges.
 
@@ -40,13 +50,7 @@ def rank_files(files: list[str], edges: Mapping[tuple[str, str], float]) -> dict
         ``{path: rank}`` summing to 1 (empty for no files).
     """
     triples = [(src, dst, w) for (src, dst), w in sorted(edges.items())]
-    return pagerank(
-        files,
-        triples,
-        damping=CODE_DAMPING,
-        max_iterations=CODE_MAX_ITERATIONS,
-        tolerance=CODE_TOLERANCE,
-    )
+    return _pagerank(files, triples)
 
 
 def rank_modules(
@@ -72,13 +76,7 @@ def rank_modules(
             weights[key] = weights.get(key, 0.0) + w
     nodes = sorted(set(module_of.values()))
     triples = [(a, b, w) for (a, b), w in sorted(weights.items())]
-    return pagerank(
-        nodes,
-        triples,
-        damping=CODE_DAMPING,
-        max_iterations=CODE_MAX_ITERATIONS,
-        tolerance=CODE_TOLERANCE,
-    )
+    return _pagerank(nodes, triples)
 
 
 def degrees(

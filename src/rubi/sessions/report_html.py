@@ -10,7 +10,7 @@ from pathlib import Path
 from rubi.sessions.aggregate import XrayReport
 from rubi.sessions.analyze import SessionStats
 from rubi.sessions.errors import ReportWriteError
-from rubi.sessions.settings import BIG_SESSION_TOKENS
+from rubi.sessions.settings import BIG_SESSION_TOKENS, CLASS_LABELS
 from rubi.sessions.summary import first_change, format_tokens, summary_lines
 from rubi.sessions.svg import PALETTE, Bar, Series, bar_chart, line_chart
 
@@ -21,14 +21,6 @@ CURVE_CHARTS = 6
 
 TABLE_ROWS = 20
 """Rows per table: enough to act on, short enough to read."""
-
-_CLASS_LABELS = {
-    "input": "uncached input",
-    "cache_write_5m": "cache write 5m",
-    "cache_write_1h": "cache write 1h",
-    "cache_read": "cache read",
-    "output": "output",
-}
 
 _COMPACTED = "#6b7280"
 _EXPIRED = "#d97706"
@@ -145,7 +137,7 @@ def _curves(report: XrayReport) -> str:
 def _cost_classes(report: XrayReport) -> str:
     bars = [
         Bar(
-            _CLASS_LABELS[name],
+            CLASS_LABELS[name],
             value,
             f"{format_tokens(value)} · {_pct(value, report.cost)}",
             PALETTE[index],
@@ -156,7 +148,7 @@ def _cost_classes(report: XrayReport) -> str:
         ["class", "tokens", "price ratio", "cost", "share"],
         [
             [
-                _CLASS_LABELS[name],
+                CLASS_LABELS[name],
                 format_tokens(getattr(report.usage, name)),
                 f"{getattr(report.prices, name):g}x",
                 format_tokens(value),

@@ -111,3 +111,13 @@ class ReplayPolicy:
     thresholds: tuple[int, ...] = DEFAULT_THRESHOLDS
     handoff_tokens: int = DEFAULT_HANDOFF_TOKENS
     base_tokens: int | None = DEFAULT_BASE_TOKENS
+
+
+CLASS_LABELS: dict[str, str] = {
+    "input": "uncached input",
+    "cache_write_5m": "cache write 5m",
+    "cache_write_1h": "cache write 1h",
+    "cache_read": "cache read",
+    "output": "output",
+}
+"""How each token class is named in the summary and the HTML report."""
