@@ -111,8 +111,8 @@ def _ensure(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport | None:
-    if refresh or load_state(paths) is None or not paths.graph_file.exists():
-        return index_vault(paths, progress=progress, on_wait=on_wait)
+    if refresh or not (paths.state_file.exists() and paths.graph_file.exists()):
+        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False)
     return None
 
 

@@ -9,15 +9,12 @@ the manifest last, so an interrupted run is simply redone next time.
 from __future__ import annotations
 
 import logging
-import pickle
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from rubi.atomic import atomic_write_bytes
 from rubi.errors import IndexCorruptError, NoteParseError
 from rubi.graph.build import build_graph
 from rubi.graph.store import GRAPH_FORMAT, save_graph
@@ -27,6 +24,7 @@ from rubi.index.store import SearchIndex
 from rubi.markdown import parse_note
 from rubi.model import Note, ScanWarning
 from rubi.paths import VaultPaths
+from rubi.storage import load_pickle, save_pickle
 from rubi.vault.scan import read_note_text, scan_vault
 
 __all__ = [
@@ -101,7 +99,7 @@ class IndexReport:
 def load_state(paths: VaultPaths) -> VaultState | None:
     """The saved state, or None when absent, unreadable or of another version."""
     try:
-        state = pickle.loads(paths.state_file.read_bytes())
+        state = load_pickle(paths.state_file)
     except FileNotFoundError:
         return None
     except Exception as exc:
@@ -117,14 +115,10 @@ def load_state(paths: VaultPaths) -> VaultState | None:
     return state
 
 
-def _save(path: Path, value: object) -> None:
-    atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-
-
 def load_notes(paths: VaultPaths) -> dict[str, Note]:
     """The parsed notes saved by the last index run, by id (empty when absent)."""
     try:
-        notes = pickle.loads(paths.notes_file.read_bytes())
+        notes = load_pickle(paths.notes_file)
     except FileNotFoundError:
         return {}
     except Exception as exc:
@@ -139,13 +133,15 @@ def index_vault(
     full: bool = False,
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
+    verify: bool = True,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
     Args:
         paths: the vault.
         full: drop the derived data and rebuild it from the files.
-        progress: called as ``progress(done, total)`` while notes are read.
+        progress: called as ``progress(done, total)`` while changed notes are read
+            (``total`` counts only the notes that need reading).
         on_wait: called once if another run holds the index lock (so a surface can
             say why it is waiting).
 
@@ -167,7 +163,7 @@ def index_vault(
             on_wait()
         lock.acquire()
     try:
-        report = _index_locked(paths, full, progress)
+        report = _index_locked(paths, full, progress, verify)
     finally:
         lock.release()
     report.seconds = time.perf_counter() - started
@@ -189,26 +185,32 @@ def _consistent(index: SearchIndex, state: VaultState) -> bool:
     return count == expected
 
 
-def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> IndexReport:
+def _index_locked(
+    paths: VaultPaths, full: bool, progress: Progress | None, verify: bool = True
+) -> IndexReport:
     index = SearchIndex(paths.whoosh_dir)
     old = None if full else load_state(paths)
-    if old is None or not index.exists() or not _consistent(index, old):
+    if old is None or not index.exists() or (verify and not _consistent(index, old)):
         full, old = True, VaultState()
     report = IndexReport(full=full)
     listing = scan_vault(paths.root)
     new = VaultState(attachments=listing.attachments)
     changed: dict[str, Note] = {}
-    total = len(listing.notes)
-    for i, stat in enumerate(listing.notes):
-        if progress and (i % 50 == 0 or i == total - 1):
-            progress(i + 1, total)
+    to_read = []
+    for stat in listing.notes:
         prev = old.files.get(stat.path)
         if prev is not None and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size):
             new.files[stat.path] = prev
             report.unchanged += 1
             if prev.problem:
                 report.warnings.append(ScanWarning(stat.path, prev.problem))
-            continue
+        else:
+            to_read.append(stat)
+    total = len(to_read)
+    for i, stat in enumerate(to_read):
+        if progress and (i % 50 == 0 or i == total - 1):
+            progress(i + 1, total)
+        prev = old.files.get(stat.path)
         try:
             read = read_note_text(paths.root, stat.path)
         except NoteParseError as exc:
@@ -244,7 +246,7 @@ def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> I
     if not (full or report.changed or attachments_changed or not paths.graph_file.exists()):
         if new.files != old.files:  # touched but identical files: remember new mtimes
             new.indexed_at = old.indexed_at
-            _save(paths.state_file, new)
+            save_pickle(paths.state_file, new)
         return report
 
     if full:
@@ -256,14 +258,14 @@ def _index_locked(paths: VaultPaths, full: bool, progress: Progress | None) -> I
     if not full and not set(notes) >= (new_ids - set(changed)):
         # The notes cache lost entries: re-read everything once.
         index.close()
-        return _index_locked(paths, True, progress)
+        return _index_locked(paths, True, progress, verify)
     for doc_id in deletes:
         notes.pop(doc_id, None)
     notes.update(changed)
     notes = {k: notes[k] for k in sorted(new_ids)}
     save_graph(paths.graph_file, build_graph(notes, new.attachments))
     report.graph_rebuilt = True
-    _save(paths.notes_file, notes)
+    save_pickle(paths.notes_file, notes)
     new.indexed_at = time.time()
-    _save(paths.state_file, new)
+    save_pickle(paths.state_file, new)
     return report

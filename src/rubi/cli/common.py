@@ -89,28 +89,31 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
     if not enabled:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console(),
-        transient=True,
-    )
-    task = bar.add_task("Indexing notes", total=None)
-    started = False
+    bar: Any = None
+    task: Any = None
 
     def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started and total >= PROGRESS_AFTER_NOTES:
+        nonlocal bar, task
+        if bar is None:
+            if total < PROGRESS_AFTER_NOTES:
+                return
+            # Imported only when a long run needs it: rich.progress costs ~40 ms.
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+            bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err_console(),
+                transient=True,
+            )
+            task = bar.add_task("Indexing notes", total=total)
             bar.start()
-            started = True
         bar.update(task, completed=done, total=total)
 
     try:
         yield update
     finally:
-        if started:
+        if bar is not None:
             bar.stop()

@@ -1,17 +1,12 @@
-"""Save and load the derived graph (``.index/graph.pickle``).
-
-Pickle, because the file is derived, local and git-ignored (never shared or
-downloaded), and it loads several times faster than node-link JSON.
-"""
+"""Save and load the derived graph (``.index/graph.pickle``)."""
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
-from rubi.atomic import atomic_write_bytes
 from rubi.errors import IndexCorruptError
 from rubi.graph.build import GraphBuild
+from rubi.storage import load_pickle, save_pickle
 
 __all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
 
@@ -21,7 +16,7 @@ GRAPH_FORMAT = 2
 
 def save_graph(path: Path, build: GraphBuild) -> None:
     """Write ``build`` to ``path`` atomically."""
-    atomic_write_bytes(path, pickle.dumps((GRAPH_FORMAT, build), protocol=pickle.HIGHEST_PROTOCOL))
+    save_pickle(path, (GRAPH_FORMAT, build))
 
 
 def load_graph(path: Path) -> GraphBuild:
@@ -31,11 +26,14 @@ def load_graph(path: Path) -> GraphBuild:
         IndexCorruptError: missing, unreadable or of another format version.
     """
     try:
-        version, build = pickle.loads(path.read_bytes())
+        loaded = load_pickle(path)
     except FileNotFoundError as exc:
         raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
     except Exception as exc:
         raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
-    if version != GRAPH_FORMAT or not isinstance(build, GraphBuild):
+    if not (isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == GRAPH_FORMAT):
+        raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
+    build = loaded[1]
+    if not isinstance(build, GraphBuild):
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
     return build

