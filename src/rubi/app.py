@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from rubi.atomic import atomic_write_text
+from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
 from rubi.errors import NoteNotFoundError, RubiError
 from rubi.graph.build import GraphBuild, LinkProblem
 from rubi.graph.store import load_graph
 from rubi.index.store import SearchIndex
-from rubi.indexing import IndexReport, index_vault, load_state
+from rubi.indexing import IndexReport, index_vault, load_code_map, load_state
+from rubi.mappages import MAP_PAGE, MODULES_DIR
 from rubi.markdown import parse_note
 from rubi.model import Note, ScanWarning
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
@@ -38,10 +41,12 @@ __all__ = [
     "init_project",
     "links",
     "locate",
+    "map_text",
     "read_note",
     "resolve_ref",
     "search",
     "status",
+    "write_summary",
 ]
 
 Progress = Callable[[int, int], None]
@@ -111,8 +116,12 @@ def _ensure(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport | None:
-    if refresh or not (paths.state_file.exists() and paths.graph_file.exists()):
-        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False)
+    first = not (paths.state_file.exists() and paths.graph_file.exists())
+    if first or refresh:
+        # Notes are cheap to check on every call; the code map is refreshed by
+        # `rubi index`, the session-start hook and the watcher (a large repository
+        # takes seconds), and on first use.
+        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
     return None
 
 
@@ -157,6 +166,7 @@ def search(
             build,
             paths.root,
             query,
+            project_root=paths.project_root,
             terms=terms,
             top_k=top_k,
             scope=scope,
@@ -164,6 +174,81 @@ def search(
         )
     finally:
         idx.close()
+
+
+# -- the code map -------------------------------------------------------------------
+def _project(paths: VaultPaths) -> Path:
+    if paths.project_root is None:
+        raise RubiError(
+            f"{paths.root}: not a project vault; the code map lives in a project's "
+            ".rubi/ (run `rubi init` in the project)"
+        )
+    return paths.project_root
+
+
+def _module_page(paths: VaultPaths, module: str) -> Path:
+    """The page of the module named ``module`` (by name, slug or folder).
+
+    Raises:
+        RubiError: no code map yet, or no such module (the message lists some).
+    """
+    code_map = load_code_map(paths)
+    if code_map is None:
+        raise RubiError(f"{paths.root}: no code map yet; run `rubi index`")
+    wanted = module.strip().strip("/").casefold()
+    for m in code_map.modules.values():
+        if wanted in (m.name.casefold(), m.slug.casefold(), m.folder.casefold()):
+            return paths.root / MODULES_DIR / f"{m.slug}.md"
+    names = ", ".join(sorted(code_map.modules)[:12])
+    raise RubiError(f"{module}: no such module; modules are: {names}")
+
+
+def map_text(paths: VaultPaths, module: str | None = None) -> str:
+    """Level 0 (``map.md``) or one module's page, indexing first if never done.
+
+    Raises:
+        RubiError: not a project vault, or no such module.
+    """
+    _project(paths)
+    _ensure(paths, refresh=False)
+    page = paths.root / MAP_PAGE if module is None else _module_page(paths, module)
+    try:
+        return page.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise RubiError(f"{page}: not generated yet; run `rubi index`") from exc
+
+
+def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
+    """Store a curated summary in ``map.md`` (``target="map"``) or a module page
+    (``target="module:<name>"``); regeneration keeps it.
+
+    Returns:
+        The page written.
+
+    Raises:
+        RubiError: a bad target, an empty text, or a page whose summary markers are
+            broken (fix them first; nothing is overwritten).
+    """
+    _project(paths)
+    _ensure(paths, refresh=False)
+    if target == "map":
+        page = paths.root / MAP_PAGE
+    elif target.startswith("module:") and target[7:].strip():
+        page = _module_page(paths, target[7:])
+    else:
+        raise RubiError(f"{target}: target must be 'map' or 'module:<name>'")
+    if not text.strip():
+        raise RubiError("empty summary; write what a newcomer should know first")
+    try:
+        old = page.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise RubiError(f"{page}: not generated yet; run `rubi index`") from exc
+    extract_curated(old, page.name)  # raises on broken markers: never lose text
+    start, end = old.index(SUMMARY_START), old.index(SUMMARY_END)
+    new = old[: start + len(SUMMARY_START)] + "\n" + text.strip() + "\n" + old[end:]
+    atomic_write_text(page, new)
+    index_vault(paths, verify=False, code=False)
+    return page
 
 
 # -- reading ------------------------------------------------------------------------

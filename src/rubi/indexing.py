@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 
 from filelock import FileLock, Timeout
 
+from rubi.codemap import CodeMap, build_code_map, read_text_slice, symbol_text
 from rubi.errors import IndexCorruptError, NoteParseError
 from rubi.graph.build import build_graph
 from rubi.graph.store import GRAPH_FORMAT, save_graph
-from rubi.index.documents import note_document
+from rubi.index.documents import code_document, note_document
 from rubi.index.schema import SCHEMA_VERSION
-from rubi.index.store import SearchIndex
+from rubi.index.store import IndexDoc, SearchIndex
+from rubi.mappages import note_refs, write_map_pages
 from rubi.markdown import parse_note
 from rubi.model import Note, ScanWarning
 from rubi.paths import VaultPaths
@@ -33,13 +35,14 @@ __all__ = [
     "IndexReport",
     "VaultState",
     "index_vault",
+    "load_code_map",
     "load_notes",
     "load_state",
 ]
 
 log = logging.getLogger(__name__)
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 """Bump when :class:`VaultState` changes shape; an older state forces a full build."""
 LOCK_TIMEOUT_S = 120.0
 """How long an index run waits for another one (another session, the watcher)."""
@@ -76,6 +79,8 @@ class VaultState:
     files: dict[str, FileEntry] = field(default_factory=dict)
     attachments: list[str] = field(default_factory=list)
     indexed_at: float = 0.0
+    code: dict[str, str] = field(default_factory=dict)
+    """Indexed code files of the project: path → SHA-256."""
 
 
 @dataclass(slots=True)
@@ -90,9 +95,15 @@ class IndexReport:
     graph_rebuilt: bool = False
     seconds: float = 0.0
     warnings: list[ScanWarning] = field(default_factory=list)
+    code_files: int = 0
+    code_changed: int = 0
+    code_deleted: int = 0
+    code_warnings: list[ScanWarning] = field(default_factory=list)
+    pages_written: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
+        """Notes were added, updated or deleted."""
         return bool(self.added or self.updated or self.deleted)
 
 
@@ -134,6 +145,7 @@ def index_vault(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
     verify: bool = True,
+    code: bool = True,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
@@ -163,7 +175,7 @@ def index_vault(
             on_wait()
         lock.acquire()
     try:
-        report = _index_locked(paths, full, progress, verify)
+        report = _index_locked(paths, full, progress, verify, code)
     finally:
         lock.release()
     report.seconds = time.perf_counter() - started
@@ -179,14 +191,18 @@ def _consistent(index: SearchIndex, state: VaultState) -> bool:
         return False
     finally:
         index.close()
-    expected = sum(1 for e in state.files.values() if e.note_id is not None)
+    expected = sum(1 for e in state.files.values() if e.note_id is not None) + len(state.code)
     if count != expected:
         log.warning("index holds %d notes, manifest %d: rebuilding", count, expected)
     return count == expected
 
 
 def _index_locked(
-    paths: VaultPaths, full: bool, progress: Progress | None, verify: bool = True
+    paths: VaultPaths,
+    full: bool,
+    progress: Progress | None,
+    verify: bool = True,
+    code: bool = True,
 ) -> IndexReport:
     index = SearchIndex(paths.whoosh_dir)
     old = None if full else load_state(paths)
@@ -243,29 +259,97 @@ def _index_locked(
     deletes = sorted(old_ids - new_ids)
     report.deleted = len(deletes)
     attachments_changed = new.attachments != old.attachments
-    if not (full or report.changed or attachments_changed or not paths.graph_file.exists()):
+    code_map, code_docs, code_deletes = _map_code(paths, old, new, report, full, code, progress)
+    code_changed = bool(code_docs or code_deletes)
+    if not (
+        full
+        or report.changed
+        or code_changed
+        or attachments_changed
+        or not paths.graph_file.exists()
+    ):
         if new.files != old.files:  # touched but identical files: remember new mtimes
             new.indexed_at = old.indexed_at
             save_pickle(paths.state_file, new)
         return report
 
+    docs = [*(note_document(n) for n in changed.values()), *code_docs]
     if full:
-        index.rebuild(note_document(n) for n in changed.values())
-    elif changed or deletes:
-        index.apply((note_document(n) for n in changed.values()), deletes)
+        index.rebuild(docs)
+    elif docs or deletes or code_deletes:
+        index.apply(docs, [*deletes, *code_deletes])
     index.close()
     notes = {} if full else load_notes(paths)
     if not full and not set(notes) >= (new_ids - set(changed)):
         # The notes cache lost entries: re-read everything once.
-        index.close()
-        return _index_locked(paths, True, progress, verify)
+        return _index_locked(paths, True, progress, verify, code)
     for doc_id in deletes:
         notes.pop(doc_id, None)
     notes.update(changed)
     notes = {k: notes[k] for k in sorted(new_ids)}
-    save_graph(paths.graph_file, build_graph(notes, new.attachments))
+    if code_map is None and new.code:
+        code_map = load_code_map(paths)
+    save_graph(paths.graph_file, build_graph(notes, new.attachments, code_map))
     report.graph_rebuilt = True
     save_pickle(paths.notes_file, notes)
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
+    if code and code_map is not None and paths.project_root is not None:
+        pages = write_map_pages(paths.root, code_map, note_refs(notes))
+        report.warnings.extend(pages.warnings)
+        report.pages_written = pages.written + pages.removed
+        if report.pages_written:  # index the pages just written (they are notes too)
+            again = _index_locked(paths, False, None, False, code=False)
+            report.added += again.added
+            report.updated += again.updated
+            report.deleted += again.deleted
     return report
+
+
+def load_code_map(paths: VaultPaths) -> CodeMap | None:
+    """The code map saved by the last index run, or None."""
+    try:
+        loaded = load_pickle(paths.codemap_file)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:
+        log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", paths.codemap_file, exc)
+        return None
+    return loaded if isinstance(loaded, CodeMap) else None
+
+
+def _map_code(
+    paths: VaultPaths,
+    old: VaultState,
+    new: VaultState,
+    report: IndexReport,
+    full: bool,
+    code: bool,
+    progress: Progress | None,
+) -> tuple[CodeMap | None, list[IndexDoc], list[str]]:
+    """Map the project's code when asked; return the map, the code documents to
+    (re)write and the code ids to delete. Records the new code manifest in ``new``."""
+    if paths.project_root is None or not code:
+        new.code = dict(old.code)
+        return None, [], []
+    code_map = build_code_map(paths.project_root, paths.codemap_cache, progress=progress)
+    new.code = {p: f.sha256 for p, f in code_map.files.items()}
+    previous = {} if full else old.code
+    docs = [
+        code_document(
+            path,
+            file.language,
+            symbol_text(file),
+            read_text_slice(paths.project_root, path),
+        )
+        for path, file in code_map.files.items()
+        if previous.get(path) != file.sha256
+    ]
+    deletes = sorted(set(previous) - set(new.code))
+    report.code_files = len(code_map.files)
+    report.code_changed = len(docs)
+    report.code_deleted = len(deletes)
+    report.code_warnings = list(code_map.warnings)
+    if docs or deletes or full or not paths.codemap_file.exists():
+        save_pickle(paths.codemap_file, code_map)
+    return code_map, docs, deletes

@@ -55,6 +55,14 @@ class VaultPaths:
         return self.index_dir / "notes.pickle"
 
     @property
+    def codemap_file(self) -> Path:
+        return self.index_dir / "codemap.pickle"
+
+    @property
+    def codemap_cache(self) -> Path:
+        return self.index_dir / "codemap-cache.json"
+
+    @property
     def graph_file(self) -> Path:
         return self.index_dir / "graph.pickle"
 

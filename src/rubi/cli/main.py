@@ -27,6 +27,7 @@ _COMMANDS: dict[str, str] = {
     "read": "searchcmds:read",
     "links": "searchcmds:links",
     "backlinks": "searchcmds:backlinks",
+    "map": "mapcmds:map_command",
     "xray": "xray:xray",
     "audit": "xray:audit",
 }

@@ -40,6 +40,13 @@ def _summary(report: IndexReport) -> str:
         f"Indexed ({kind}): {report.added} added, {report.updated} updated, "
         f"{report.deleted} deleted, {report.unchanged} unchanged "
         f"in {report.seconds:.2f} s; {len(report.warnings)} warnings."
+        + (
+            f"\nCode: {report.code_files} files ({report.code_changed} changed, "
+            f"{report.code_deleted} deleted, {len(report.code_warnings)} skipped or partly "
+            f"read); {len(report.pages_written)} map pages updated."
+            if report.code_files
+            else ""
+        )
     )
 
 
@@ -59,6 +66,13 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
                 "unchanged": report.unchanged,
                 "seconds": round(report.seconds, 3),
                 "warnings": [str(w) for w in report.warnings],
+                "code": {
+                    "files": report.code_files,
+                    "changed": report.code_changed,
+                    "deleted": report.code_deleted,
+                    "warnings": [str(w) for w in report.code_warnings],
+                    "pages_written": report.pages_written,
+                },
             }
         )
     else:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from rubi.codemap import CodeMap
+from rubi.graph.code import add_code_map
 from rubi.model import Note
 from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
 
@@ -99,13 +101,19 @@ def note_names(note: Note) -> NoteNames:
     )
 
 
-def build_graph(notes: Mapping[str, Note], attachments: Iterable[str] = ()) -> GraphBuild:
+def build_graph(
+    notes: Mapping[str, Note],
+    attachments: Iterable[str] = (),
+    code_map: CodeMap | None = None,
+) -> GraphBuild:
     """Resolve every link and build the graph.
 
     Args:
         notes: parsed notes by id.
         attachments: vault-relative paths of non-markdown files (links to them are
             neither edges nor problems).
+        code_map: the project's code map, whose files and modules join the graph
+            (see :mod:`rubi.graph.code`); None for a plain vault.
 
     Returns:
         A :class:`GraphBuild`. Self-links and same-note heading links add no edge.
@@ -154,4 +162,6 @@ def build_graph(notes: Mapping[str, Note], attachments: Iterable[str] = ()) -> G
             if target == note.id:
                 continue
             g.add_edge(note.id, target, key=link.relation, relation=link.relation)
+    if code_map is not None:
+        add_code_map(g, names, code_map, notes)
     return GraphBuild(g, problems, names)

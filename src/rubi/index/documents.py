@@ -9,7 +9,7 @@ from rubi.index.language import is_portuguese
 from rubi.index.store import IndexDoc
 from rubi.model import Note
 
-__all__ = ["note_document"]
+__all__ = ["code_document", "note_document"]
 
 _SKIP_META = frozenset({"title", "aliases", "alias", "tags", "tag", "type", "status", "id"})
 _PATH_SPLIT = re.compile(r"[/\\._-]+")
@@ -50,4 +50,29 @@ def note_document(note: Note) -> IndexDoc:
         type=note.type,
         status=note.status,
         fields=fields,
+    )
+
+
+def code_document(path: str, language: str, symbols: str, text: str) -> IndexDoc:
+    """The index document for a code file.
+
+    Args:
+        path: repository-relative POSIX path (the document id).
+        language: the file's language (stored as its ``type``).
+        symbols: its top-level definitions as one string of names.
+        text: a bounded slice of its text.
+    """
+    name = path.rsplit("/", 1)[-1]
+    return IndexDoc(
+        id=path,
+        kind="file",
+        path=path,
+        type=language,
+        status="active",
+        fields={
+            "title": name,
+            "symbols": symbols,
+            "path_text": _PATH_SPLIT.sub(" ", path),
+            "body": text,
+        },
     )

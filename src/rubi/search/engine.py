@@ -107,6 +107,15 @@ def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
     return "text match: " + "; ".join(parts)
 
 
+def _as_written(name: str, texts: Sequence[str]) -> str:
+    """``name`` (normalized) as the caller wrote it, e.g. ``SearchIndex``."""
+    for text in texts:
+        start = text.casefold().find(name)
+        if start >= 0 and len(text.casefold()) == len(text):
+            return text[start : start + len(name)]
+    return name
+
+
 def _word_map(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for word in text.split():
@@ -126,6 +135,7 @@ def search_index(
     top_k: int = 10,
     scope: str = "all",
     include_superseded: bool = False,
+    project_root: Path | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -138,6 +148,7 @@ def search_index(
         top_k: hits to return at most (≥ 1).
         scope: ``all``, ``notes`` or ``code``.
         include_superseded: keep superseded notes in the result.
+        project_root: the project folder, to read snippets from code files.
 
     Returns:
         A :class:`SearchResult`.
@@ -194,14 +205,19 @@ def search_index(
         why: list[str] = []
         if f.id in by_name:
             name = by_name[f.id].name
-            shown = attrs.get("title") if normalize_name(str(attrs.get("title"))) == name else name
+            shown = attrs.get("title") if normalize_name(str(attrs.get("title"))) == name else None
+            shown = shown or _as_written(name, [query, *terms])
             why.append(f'named: "{shown}"')
         if f.id in by_bm25:
             why.append(_text_why(by_bm25[f.id], word_for_term))
         if f.id in ppr.via:
             via = ppr.via[f.id]
             why.append(f'linked to "{g.nodes[via].get("title", via)}"')
+        if attrs.get("imported_by"):
+            why.append(f"imported by {attrs['imported_by']}")
         path = str(attrs.get("path", f.id))
+        is_file = attrs.get("kind") == "file"
+        root = project_root if is_file and project_root is not None else vault_root
         hits.append(
             Hit(
                 id=f.id,
@@ -212,18 +228,20 @@ def search_index(
                 status=str(attrs.get("status", "active")),
                 score=round(f.score, 6),
                 why=tuple(why),
-                snippet=_snippet(vault_root, path, query_terms),
+                snippet=_snippet(root, path, query_terms, markdown=not is_file),
                 superseded_by=attrs.get("superseded_by"),
             )
         )
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 
-def _snippet(root: Path, path: str, query_terms: set[str]) -> str:
+def _snippet(root: Path, path: str, query_terms: set[str], *, markdown: bool = True) -> str:
     try:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
+    if not markdown:
+        return best_snippet(text[:200_000], query_terms, code=True)
     try:
         _, body = split_frontmatter(text.lstrip("\ufeff"), path)
     except NoteParseError:

@@ -28,8 +28,10 @@ class Rendered:
 
 def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     """The lines for one hit (no trailing newline)."""
-    label = hit.type if hit.kind == "note" else hit.kind
-    head = f"{rank}. [{label}] {hit.title} — {hit.path}"
+    if hit.kind == "file":
+        head = f"{rank}. [{hit.type} file] {hit.path}"
+    else:
+        head = f"{rank}. [{hit.type}] {hit.title} — {hit.path}"
     if hit.status == "superseded":
         succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
         head += f"  (superseded{succ})"

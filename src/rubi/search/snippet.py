@@ -26,13 +26,17 @@ def _clean(line: str) -> str:
     return " ".join(_MD_RE.sub(repl, line).split())
 
 
-def best_snippet(body: str, query_terms: set[str], *, chars: int = SNIPPET_CHARS) -> str:
+def best_snippet(
+    body: str, query_terms: set[str], *, chars: int = SNIPPET_CHARS, code: bool = False
+) -> str:
     """The body line holding the most query terms, cleaned of markdown and cut to ``chars``.
 
     Args:
         body: the markdown body (no frontmatter).
         query_terms: analysed query terms (as :func:`rubi.index.analysis.analyze` gives).
         chars: maximum length; a longer line is cut around its first match with ``…``.
+        code: the text is source code: lines are kept as written (no markdown
+            cleaning, comments and fences count as text).
 
     Returns:
         The snippet, or the first prose line when nothing matches, or ``""``.
@@ -40,12 +44,17 @@ def best_snippet(body: str, query_terms: set[str], *, chars: int = SNIPPET_CHARS
     best, best_score, first = "", 0, ""
     in_fence = False
     for raw in body.splitlines():
-        if raw.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-            continue
-        if in_fence or not raw.strip() or _NOISE_RE.match(raw):
-            continue
-        line = _clean(raw)
+        if code:
+            line = " ".join(raw.split())
+            if not line:
+                continue
+        else:
+            if raw.lstrip().startswith(("```", "~~~")):
+                in_fence = not in_fence
+                continue
+            if in_fence or not raw.strip() or _NOISE_RE.match(raw):
+                continue
+            line = _clean(raw)
         if not line:
             continue
         if not first:

@@ -1,0 +1,75 @@
+"""Add the code map to the knowledge graph: files, modules and their edges.
+
+Node ids: a file is its repository path (``src/app.py``), a module is
+``module:<name>``. Edges: ``imports`` (file → file, weighted), ``in_module``
+(file → module) and ``about_file`` (note → file, from the note's ``files:``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import networkx as nx
+
+from rubi.codemap import CodeMap, files_for_note, graph_edges
+from rubi.model import Note
+from rubi.vault.resolve import normalize_name
+
+__all__ = ["MIN_SYMBOL_NAME", "add_code_map", "module_id", "note_files"]
+
+MIN_SYMBOL_NAME = 4
+"""Shorter symbol names (``app``, ``db``, ``T``) are too common to count as named."""
+
+
+def module_id(name: str) -> str:
+    """Graph node id of a code module."""
+    return "module:" + name
+
+
+def note_files(note: Note) -> list[str]:
+    """A note's ``files:`` frontmatter as a list of strings (empty when absent)."""
+    value = note.metadata.get("files")
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    return []
+
+
+def add_code_map(
+    g: nx.MultiDiGraph,
+    names: dict[str, list[str]],
+    code_map: CodeMap,
+    notes: Mapping[str, Note],
+) -> None:
+    """Add files, modules, their edges and the notes' ``about_file`` edges to ``g``,
+    and file names and symbols to the exact-name table ``names``."""
+    for name, module in code_map.modules.items():
+        g.add_node(
+            module_id(name),
+            kind="module",
+            title=name,
+            path=module.folder,
+            rank=code_map.module_rank.get(name, 0.0),
+        )
+    for path, file in code_map.files.items():
+        g.add_node(
+            path,
+            kind="file",
+            title=path,
+            type=file.language,
+            status="active",
+            path=path,
+            rank=code_map.file_rank.get(path, 0.0),
+            imported_by=code_map.in_degree.get(path, 0),
+        )
+        keys = {normalize_name(path), normalize_name(path.rsplit("/", 1)[-1])}
+        keys.update(normalize_name(s.name) for s in file.symbols if len(s.name) >= MIN_SYMBOL_NAME)
+        for key in keys:
+            names.setdefault(key, []).append(path)
+    for src, relation, dst, weight in graph_edges(code_map):
+        target = module_id(dst) if relation == "in_module" else dst
+        g.add_edge(src, target, key=relation, relation=relation, weight=weight)
+    for note in notes.values():
+        for path in files_for_note(code_map, note_files(note)):
+            g.add_edge(note.id, path, key="about_file", relation="about_file")

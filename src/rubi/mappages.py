@@ -1,0 +1,119 @@
+"""Write the generated map pages into a project vault: ``map.md`` (level 0) and
+``modules/<slug>.md`` (level 1).
+
+Pages are rewritten only when their text changes (no git churn, no needless
+re-index), keep the curated summary block a person or the agent wrote, and a page
+whose summary markers are broken is left alone with a warning, so no text is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubi.atomic import atomic_write_text
+from rubi.codemap import (
+    SUMMARY_START,
+    CodeMap,
+    CuratedSummaryError,
+    NoteRef,
+    extract_curated,
+    render_map,
+    render_module_page,
+)
+from rubi.graph.code import note_files
+from rubi.model import Note, ScanWarning
+
+__all__ = ["MAP_PAGE", "MODULES_DIR", "MapPagesReport", "note_refs", "write_map_pages"]
+
+log = logging.getLogger(__name__)
+
+MAP_PAGE = "map.md"
+MODULES_DIR = "modules"
+
+
+@dataclass
+class MapPagesReport:
+    """Vault-relative pages written and removed, and pages left alone (warnings)."""
+
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    warnings: list[ScanWarning] = field(default_factory=list)
+
+
+def note_refs(notes: Mapping[str, Note]) -> list[NoteRef]:
+    """What the map renderers need from each note (generated pages excluded)."""
+    return [
+        NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)))
+        for n in notes.values()
+        if n.id != MAP_PAGE.removesuffix(".md") and not n.id.startswith(MODULES_DIR + "/")
+    ]
+
+
+def _existing(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _update(vault: Path, rel: str, render: object, report: MapPagesReport) -> None:
+    page = vault / rel
+    old = _existing(page)
+    try:
+        curated = extract_curated(old, rel) if old is not None else None
+    except CuratedSummaryError as exc:
+        report.warnings.append(ScanWarning(rel, f"{exc}; page not regenerated"))
+        return
+    assert callable(render)
+    text = render(curated)
+    if text != old:
+        atomic_write_text(page, text)
+        report.written.append(rel)
+
+
+def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) -> MapPagesReport:
+    """Regenerate ``map.md`` and every module page under ``vault``.
+
+    Module pages of modules that no longer exist are removed, unless they hold a
+    curated summary (then they stay, with a warning).
+
+    Returns:
+        A :class:`MapPagesReport`.
+
+    Raises:
+        OSError: the vault cannot be written.
+    """
+    report = MapPagesReport()
+    _update(vault, MAP_PAGE, lambda cur: render_map(code_map, notes, cur), report)
+    wanted = set()
+    for name, module in code_map.modules.items():
+        rel = f"{MODULES_DIR}/{module.slug}.md"
+        wanted.add(rel)
+        _update(
+            vault,
+            rel,
+            lambda cur, name=name: render_module_page(code_map, name, notes, cur),
+            report,
+        )
+    folder = vault / MODULES_DIR
+    if folder.is_dir():
+        for page in sorted(folder.glob("*.md")):
+            rel = f"{MODULES_DIR}/{page.name}"
+            if rel in wanted:
+                continue
+            text = _existing(page) or ""
+            try:
+                curated = extract_curated(text, rel)
+            except CuratedSummaryError:
+                curated = "broken"
+            if SUMMARY_START in text and curated is None:
+                page.unlink()
+                report.removed.append(rel)
+            else:
+                report.warnings.append(
+                    ScanWarning(rel, "module no longer exists; page kept for its summary")
+                )
+    return report

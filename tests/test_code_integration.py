@@ -1,0 +1,128 @@
+"""The code map joined to the vault: one index, one graph, map pages in the vault."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codemap.codemap_helpers import git
+from rubi import app
+from rubi.cli.main import cli
+from rubi.errors import RubiError
+from rubi.graph.store import load_graph
+from rubi.tokens import estimate_tokens
+
+from helpers import write
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    write(root / "pkg" / "__init__.py", "")
+    write(
+        root / "pkg" / "app.py",
+        "from pkg.util import helper\n\n\nclass SmartRouter:\n    pass\n\n\n"
+        "def dispatch_request(req):\n    return helper(req)\n",
+    )
+    write(root / "pkg" / "util.py", "def helper(x):\n    return x\n")
+    write(root / "pkg" / "cli.py", "from pkg.app import dispatch_request\n")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    app.init_project(root)
+    write(
+        root / ".rubi" / "notes" / "decision-routing.md",
+        "---\ntype: decision\nfiles: [pkg/app.py]\n---\n# Route with a trie\n\n"
+        "Requests are matched by prefix, zanzibar style.\n",
+    )
+    return root
+
+
+def test_one_search_spans_notes_and_code(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    report = app.index(paths)
+    assert report.code_files == 4
+    assert "map.md" in report.pages_written
+    hits = app.search(paths, "dispatch_request", refresh=False).hits
+    assert hits[0].id == "pkg/app.py" and hits[0].kind == "file"
+    assert any(w.startswith('named: "dispatch_request"') for w in hits[0].why)
+    assert any(w == "imported by 1" for w in hits[0].why)
+    # The note is about pkg/app.py, so the file comes with it, linked.
+    hits = app.search(paths, "zanzibar", refresh=False).hits
+    assert hits[0].id == "notes/decision-routing"
+    linked = {h.id: h.why for h in hits[1:]}
+    assert 'linked to "Route with a trie"' in linked["pkg/app.py"]
+    code_only = app.search(paths, "SmartRouter", scope="code", refresh=False).hits
+    assert code_only and all(h.kind == "file" for h in code_only)
+    g = load_graph(paths.graph_file).graph
+    assert g.has_edge("notes/decision-routing", "pkg/app.py", key="about_file")
+    assert g.has_edge("pkg/app.py", "pkg/util.py", key="imports")
+    assert g.has_edge("pkg/app.py", "module:pkg", key="in_module")
+
+
+def test_map_pages_are_deterministic_and_keep_the_summary(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    text = app.map_text(paths)
+    assert estimate_tokens(text) <= 500
+    assert "[[notes/decision-routing|Route with a trie]]" in text
+    assert app.index(paths).pages_written == []  # nothing changed: no rewrite
+    app.write_summary(paths, "map", "Start at pkg/app.py.")
+    write(
+        project / "pkg" / "util.py",
+        "def helper(x):\n    return x * 2\n\n\ndef other():\n    pass\n",
+    )
+    report = app.index(paths)
+    assert report.code_changed == 1
+    assert "Start at pkg/app.py." in app.map_text(paths)
+    app.write_summary(paths, "module:pkg", "The whole app.")
+    assert "The whole app." in app.map_text(paths, "pkg")
+    with pytest.raises(RubiError, match="no such module"):
+        app.map_text(paths, "nope")
+    with pytest.raises(RubiError, match="target must be"):
+        app.write_summary(paths, "elsewhere", "x")
+
+
+def test_deleted_code_file_leaves_index_and_graph(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    (project / "pkg" / "cli.py").unlink()
+    report = app.index(paths)
+    assert report.code_deleted == 1
+    assert "pkg/cli.py" not in load_graph(paths.graph_file).graph
+    assert all(h.id != "pkg/cli.py" for h in app.search(paths, "cli", refresh=False).hits)
+
+
+def test_broken_summary_markers_are_never_overwritten(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    page = paths.root / "map.md"
+    broken = page.read_text(encoding="utf-8").replace("<!-- rubi:summary:end -->", "") + "mine\n"
+    page.write_text(broken, encoding="utf-8")
+    write(project / "pkg" / "new.py", "import pkg.app\n")
+    report = app.index(paths)
+    assert any(w.path == "map.md" and "markers" in w.message for w in report.warnings)
+    assert page.read_text(encoding="utf-8") == broken
+
+
+def test_map_cli(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["map"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# Code map")
+    result = runner.invoke(cli, ["map", "pkg"])
+    assert result.exit_code == 0 and "## Files by rank" in result.output
+    result = runner.invoke(cli, ["map", "--write-summary", "-"], input="From stdin.\n")
+    assert result.exit_code == 0 and "From stdin." in runner.invoke(cli, ["map"]).output
+    result = runner.invoke(cli, ["index", "--json"])
+    assert json.loads(result.output)["code"]["files"] == 4
+
+
+def test_map_needs_a_project(tmp_path: Path) -> None:
+    write(tmp_path / "v" / "a.md", "x")
+    result = CliRunner().invoke(cli, ["map", "--vault", str(tmp_path / "v")])
+    assert result.exit_code == 1 and "not a project vault" in result.output
