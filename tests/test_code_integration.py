@@ -126,3 +126,21 @@ def test_map_needs_a_project(tmp_path: Path) -> None:
     write(tmp_path / "v" / "a.md", "x")
     result = CliRunner().invoke(cli, ["map", "--vault", str(tmp_path / "v")])
     assert result.exit_code == 1 and "not a project vault" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Flask.dispatch_request", ["Flask.dispatch_request", "dispatch_request"]),
+        ("SmartRouter", ["SmartRouter"]),
+        ("HTTPServer", ["HTTPServer"]),
+        ("request", []),  # a plain word: left to the text match
+        ("Config", []),
+        ("__init__", []),
+        ("app", []),
+    ],
+)
+def test_which_symbols_count_as_named(name: str, expected: list[str]) -> None:
+    from rubi.graph.code import symbol_names
+
+    assert symbol_names(name) == expected

@@ -7,6 +7,7 @@ Node ids: a file is its repository path (``src/app.py``), a module is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import networkx as nx
@@ -19,6 +20,25 @@ __all__ = ["MIN_SYMBOL_NAME", "add_code_map", "module_id", "note_files"]
 
 MIN_SYMBOL_NAME = 4
 """Shorter symbol names (``app``, ``db``, ``T``) are too common to count as named."""
+
+_IDENTIFIER_RE = re.compile(r"_|\d|[a-z][A-Z]|[A-Z]{2}[a-z]")
+"""What marks a name as an identifier rather than a word: an underscore, a digit or
+an inner capital (``dispatch_request``, ``SmartRouter``, ``HTTPServer``)."""
+
+
+def symbol_names(name: str) -> list[str]:
+    """The names a symbol can be named by in a query: the whole qualified name and its
+    last part (``Flask.dispatch_request`` → both), each only if it reads as an
+    identifier, is at least :data:`MIN_SYMBOL_NAME` long and is not a dunder. Plain
+    words (``request``, ``Config``) are left to the text match."""
+    parts = [name, *([name.rsplit(".", 1)[-1]] if "." in name else [])]
+    return [
+        p
+        for p in parts
+        if len(p) >= MIN_SYMBOL_NAME
+        and not (p.startswith("__") and p.endswith("__"))
+        and _IDENTIFIER_RE.search(p)
+    ]
 
 
 def module_id(name: str) -> str:
@@ -64,7 +84,7 @@ def add_code_map(
             imported_by=code_map.in_degree.get(path, 0),
         )
         keys = {normalize_name(path), normalize_name(path.rsplit("/", 1)[-1])}
-        keys.update(normalize_name(s.name) for s in file.symbols if len(s.name) >= MIN_SYMBOL_NAME)
+        keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))
         for key in keys:
             names.setdefault(key, []).append(path)
     for src, relation, dst, weight in graph_edges(code_map):
