@@ -15,13 +15,12 @@ from importlib import resources
 from pathlib import Path
 
 from rubi.atomic import atomic_write_text
-from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
+from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.errors import NoteNotFoundError, RubiError
 from rubi.graph.build import GraphBuild, LinkProblem
 from rubi.graph.store import load_graph
 from rubi.index.store import SearchIndex
 from rubi.indexing import IndexReport, index_vault, load_code_map, load_state
-from rubi.mappages import MAP_PAGE, MODULES_DIR
 from rubi.markdown import parse_note
 from rubi.model import Note, ScanWarning
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
@@ -239,6 +238,8 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
         raise RubiError(f"{target}: target must be 'map' or 'module:<name>'")
     if not text.strip():
         raise RubiError("empty summary; write what a newcomer should know first")
+    from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
+
     try:
         old = page.read_text(encoding="utf-8")
     except FileNotFoundError as exc:

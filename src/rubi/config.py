@@ -25,3 +25,9 @@ DEFAULT_BUDGET_TOKENS = 1500
 
 CHARS_PER_TOKEN = 4
 """Token estimate for budgets: characters / 4 (ARCHITECTURE.md, principle 4)."""
+
+MAP_PAGE = "map.md"
+"""Level 0 of a project vault: the generated code map, in the vault root."""
+
+MODULES_DIR = "modules"
+"""Level 1 of a project vault: one generated page per code module, ``modules/<slug>.md``."""

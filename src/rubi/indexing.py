@@ -12,22 +12,24 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
-from rubi.codemap import CodeMap, build_code_map, read_text_slice, symbol_text
 from rubi.errors import IndexCorruptError, NoteParseError
 from rubi.graph.build import build_graph
 from rubi.graph.store import GRAPH_FORMAT, save_graph
 from rubi.index.documents import code_document, note_document
 from rubi.index.schema import SCHEMA_VERSION
 from rubi.index.store import IndexDoc, SearchIndex
-from rubi.mappages import note_refs, write_map_pages
 from rubi.markdown import parse_note
 from rubi.model import Note, ScanWarning
 from rubi.paths import VaultPaths
 from rubi.storage import load_pickle, save_pickle
 from rubi.vault.scan import read_note_text, scan_vault
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
 
 __all__ = [
     "STATE_FORMAT",
@@ -295,6 +297,8 @@ def _index_locked(
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
     if code and code_map is not None and paths.project_root is not None:
+        from rubi.mappages import note_refs, write_map_pages
+
         pages = write_map_pages(paths.root, code_map, note_refs(notes))
         report.warnings.extend(pages.warnings)
         report.pages_written = pages.written + pages.removed
@@ -308,6 +312,8 @@ def _index_locked(
 
 def load_code_map(paths: VaultPaths) -> CodeMap | None:
     """The code map saved by the last index run, or None."""
+    from rubi.codemap import CodeMap
+
     try:
         loaded = load_pickle(paths.codemap_file)
     except FileNotFoundError:
@@ -332,6 +338,9 @@ def _map_code(
     if paths.project_root is None or not code:
         new.code = dict(old.code)
         return None, [], []
+    # Imported here: the search path (notes only) never pays for the code map.
+    from rubi.codemap import build_code_map, read_text_slice, symbol_text
+
     code_map = build_code_map(paths.project_root, paths.codemap_cache, progress=progress)
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     previous = {} if full else old.code

@@ -23,15 +23,13 @@ from rubi.codemap import (
     render_map,
     render_module_page,
 )
+from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.code import note_files
 from rubi.model import Note, ScanWarning
 
 __all__ = ["MAP_PAGE", "MODULES_DIR", "MapPagesReport", "note_refs", "write_map_pages"]
 
 log = logging.getLogger(__name__)
-
-MAP_PAGE = "map.md"
-MODULES_DIR = "modules"
 
 
 @dataclass

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from rubi.codemap import CodeMap
-from rubi.graph.code import add_code_map
 from rubi.model import Note
 from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
 
 __all__ = ["GraphBuild", "LinkProblem", "build_graph", "dangling_id", "note_names"]
 
@@ -163,5 +165,7 @@ def build_graph(
                 continue
             g.add_edge(note.id, target, key=link.relation, relation=link.relation)
     if code_map is not None:
+        from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
+
         add_code_map(g, names, code_map, notes)
     return GraphBuild(g, problems, names)
