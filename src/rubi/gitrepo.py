@@ -1,0 +1,89 @@
+"""The few git facts rubi needs, from the git CLI: HEAD, and which files changed
+after a commit (for stale notes). No git, no repository, a shallow or detached
+checkout: the answers degrade to "unknown", never to an error."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["GIT_TIMEOUT_S", "changes_since", "head"]
+
+log = logging.getLogger(__name__)
+
+GIT_TIMEOUT_S = 10.0
+"""A git call that takes longer is abandoned (a hung credential prompt, a huge repo)."""
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.debug("git %s failed: %s", args[0], exc)
+        return None
+    if proc.returncode != 0:
+        log.debug("git %s: %s", args[0], proc.stderr.strip())
+        return None
+    return proc.stdout
+
+
+def head(root: Path) -> str | None:
+    """The full SHA of HEAD, or None outside a repository (or without git)."""
+    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    return out.strip() if out else None
+
+
+def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | None:
+    """Files changed between each commit and HEAD, in one ``git log`` call.
+
+    Args:
+        root: the repository.
+        commits: commit SHAs (full or abbreviated) as notes recorded them.
+
+    Returns:
+        ``{commit as given: {repository paths changed after it}}`` for every commit
+        that is an ancestor of HEAD and present in this clone; commits git does not
+        know (shallow clone, rewritten history) are left out. None without git.
+    """
+    wanted = sorted({c for c in commits if c})
+    if not wanted:
+        return {}
+    # The oldest known commit bounds the history read (one short call for the dates).
+    dates = _git(root, "show", "-s", "--format=%H %ct", *wanted)
+    if dates is None:
+        known = [c for c in wanted if _git(root, "cat-file", "-e", f"{c}^{{commit}}") is not None]
+        if not known:
+            return {} if head(root) else None
+        dates = _git(root, "show", "-s", "--format=%H %ct", *known) or ""
+    stamps = [line.split() for line in dates.splitlines() if line.strip()]
+    if not stamps:
+        return {}
+    oldest = min(stamps, key=lambda p: int(p[1]))[0]
+    out = _git(
+        root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", f"^{oldest}^@"
+    )
+    if out is None:
+        return None
+    changed: set[str] = set()
+    result: dict[str, set[str]] = {}
+    pending = set(wanted)
+    for block in out.split("\x00")[1:]:
+        lines = block.strip("\n").split("\n")
+        sha, files = lines[0].strip(), [f for f in lines[1:] if f]
+        for c in list(pending):
+            if sha.startswith(c):
+                result[c] = set(changed)
+                pending.discard(c)
+        if not pending:
+            break
+        changed.update(files)
+    return result

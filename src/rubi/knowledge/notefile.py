@@ -1,0 +1,182 @@
+"""Render a new note's markdown, edit an existing note's text, write either safely.
+
+Edits go through ``python-frontmatter`` (keys rubi does not know are kept; YAML
+comments inside the frontmatter are not), the body is only ever appended to, and a
+write re-checks the file's content hash right before the atomic rename so a
+concurrent edit (Obsidian, another session) is merged instead of overwritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+
+from rubi.atomic import atomic_write_text
+from rubi.errors import RubiError
+
+__all__ = [
+    "LINKS_HEADING",
+    "WRITE_ATTEMPTS",
+    "NoteChangedError",
+    "edit_note_text",
+    "render_note",
+    "rewrite",
+    "write_new",
+]
+
+LINKS_HEADING = "## Links"
+WRITE_ATTEMPTS = 3
+"""Times an edit is re-applied when the file keeps changing under it."""
+
+
+class NoteChangedError(RubiError):
+    """A note kept changing on disk while rubi tried to update it."""
+
+
+def _dump(meta: dict[str, Any], content: str) -> str:
+    post = frontmatter.Post(content, **meta)
+    return frontmatter.dumps(post, sort_keys=False).rstrip("\n") + "\n"
+
+
+def render_note(
+    meta: dict[str, Any], title: str, body: str, links: Sequence[tuple[str, str]]
+) -> str:
+    """The markdown of a new note: frontmatter, ``# title``, body, ``## Links``."""
+    parts = [f"# {title}"]
+    if body.strip():
+        parts.append(body.strip("\n"))
+    if links:
+        parts.append(LINKS_HEADING + "\n" + "\n".join(f"- {r} [[{t}]]" for r, t in links))
+    return _dump({k: v for k, v in meta.items() if v not in (None, [], "")}, "\n\n".join(parts))
+
+
+def _append_body(content: str, addition: str) -> str:
+    squashed = " ".join(addition.split())
+    if not squashed or squashed in " ".join(content.split()):
+        return content
+    m = re.search(rf"^{re.escape(LINKS_HEADING)}\s*$", content, re.M)
+    if m is None:
+        return content.rstrip("\n") + "\n\n" + addition.strip("\n") + "\n"
+    head = content[: m.start()].rstrip("\n")
+    return head + "\n\n" + addition.strip("\n") + "\n\n" + content[m.start() :]
+
+
+def _add_links(content: str, links: Sequence[tuple[str, str]]) -> str:
+    lines = [f"- {r} [[{t}]]" for r, t in links]
+    lines = [ln for ln in lines if ln not in content.splitlines()]
+    if not lines:
+        return content
+    m = re.search(rf"^{re.escape(LINKS_HEADING)}\s*$", content, re.M)
+    if m is None:
+        return content.rstrip("\n") + "\n\n" + LINKS_HEADING + "\n" + "\n".join(lines) + "\n"
+    nxt = re.search(r"^#{1,2} ", content[m.end() :], re.M)
+    end = m.end() + nxt.start() if nxt else len(content)
+    section = content[:end].rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+    rest = content[end:]
+    return section + ("\n" + rest if rest else "")
+
+
+def edit_note_text(
+    text: str,
+    path: str,
+    *,
+    set_fields: dict[str, Any] | None = None,
+    merge_lists: dict[str, Sequence[str]] | None = None,
+    append_body: str = "",
+    add_links: Sequence[tuple[str, str]] = (),
+) -> str:
+    """Apply an edit to a note's text.
+
+    Args:
+        text: the note as it is on disk.
+        path: for error messages.
+        set_fields: frontmatter keys to set.
+        merge_lists: frontmatter list keys to extend (duplicates skipped).
+        append_body: text to add before ``## Links`` (skipped if already there).
+        add_links: ``(relation, target)`` lines to add under ``## Links``.
+
+    Raises:
+        RubiError: the frontmatter cannot be parsed (the note is never rewritten).
+    """
+    try:
+        post = frontmatter.loads(text.lstrip("\ufeff"))
+    except Exception as exc:
+        raise RubiError(
+            f"{path}: its frontmatter cannot be parsed ({type(exc).__name__}); rubi will not "
+            "rewrite it: fix the YAML first"
+        ) from exc
+    meta = dict(post.metadata)
+    for key, value in (set_fields or {}).items():
+        meta[key] = value
+    for key, values in (merge_lists or {}).items():
+        current = meta.get(key)
+        existing: list[Any] = (
+            [current]
+            if isinstance(current, str)
+            else list(current)
+            if isinstance(current, list)
+            else []
+        )
+        for v in values:
+            if v not in existing:
+                existing.append(v)
+        if existing:
+            meta[key] = existing
+    content = post.content
+    if append_body:
+        content = _append_body(content, append_body)
+    if add_links:
+        content = _add_links(content, add_links)
+    return _dump(meta, content)
+
+
+def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
+    """Write a new note as ``folder/<stem>.md``, or ``<stem>-2.md``… if taken.
+
+    Args:
+        folder: where notes go (created if missing).
+        stem: the wanted file name without ``.md``.
+        render: the note's text for the file name finally chosen.
+
+    Returns:
+        The path written.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while True:
+        final = stem if n == 1 else f"{stem}-{n}"
+        path = folder / f"{final}.md"
+        if not path.exists():
+            atomic_write_text(path, render(final))
+            return path
+        n += 1
+
+
+def rewrite(path: Path, rel: str, edit: Callable[[str], str]) -> str:
+    """Apply ``edit`` to the note at ``path`` and write it atomically.
+
+    The file is read, edited, and read again just before the write; if it changed in
+    between (someone saved it), the edit is re-applied to the new text, up to
+    :data:`WRITE_ATTEMPTS` times.
+
+    Returns:
+        The text written.
+
+    Raises:
+        FileNotFoundError: the note is gone.
+        NoteChangedError: it kept changing.
+        RubiError: from ``edit`` (an unparseable note).
+    """
+    for _ in range(WRITE_ATTEMPTS):
+        before = path.read_text(encoding="utf-8")
+        after = edit(before)
+        if path.read_text(encoding="utf-8") != before:
+            continue
+        if after != before:
+            atomic_write_text(path, after)
+        return after
+    raise NoteChangedError(f"{rel}: kept changing while rubi updated it; try again")
