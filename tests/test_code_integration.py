@@ -144,3 +144,43 @@ def test_which_symbols_count_as_named(name: str, expected: list[str]) -> None:
     from rubi.graph.code import symbol_names
 
     assert symbol_names(name) == expected
+
+
+def test_why_names_the_part_that_matched(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    hits = {h.id: h for h in app.search(paths, "dispatch_request", refresh=False).hits}
+    # util.py matches nothing of "dispatch"; cli.py only mentions it; neither may claim
+    # the whole identifier unless it has it.
+    for hit in hits.values():
+        for why in hit.why:
+            if why.startswith("text match") and "dispatch_request" in why:
+                root = project if hit.kind == "file" else paths.root
+                text = (root / hit.path).read_text(encoding="utf-8")
+                assert "dispatch_request" in text, hit.id
+
+
+def test_generated_pages_do_not_outrank_what_they_echo(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    ids = [h.id for h in app.search(paths, "Route with a trie", refresh=False).hits]
+    assert ids[0] == "notes/decision-routing"
+    assert ids.index("map") > ids.index("pkg/app.py")
+
+
+@pytest.mark.parametrize(
+    ("path", "is_test"),
+    [
+        ("tests/test_app.py", True),
+        ("src/flask/testing.py", False),
+        ("command_test.go", True),
+        ("src/router.test.ts", True),
+        ("src/FooTest.java", True),
+        ("src/contest.py", False),
+        ("pkg/conftest.py", True),
+    ],
+)
+def test_test_paths_are_not_central(path: str, is_test: bool) -> None:
+    from rubi.codemap.render import is_test_path
+
+    assert is_test_path(path) is is_test

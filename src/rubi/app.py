@@ -17,12 +17,13 @@ from pathlib import Path
 from rubi.atomic import atomic_write_text
 from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.errors import NoteNotFoundError, RubiError
-from rubi.graph.build import GraphBuild, LinkProblem
+from rubi.graph.build import GraphBuild
 from rubi.graph.store import load_graph
+from rubi.health import DoctorReport, check_vault
 from rubi.index.store import SearchIndex
 from rubi.indexing import IndexReport, index_vault, load_code_map, load_state
 from rubi.markdown import parse_note
-from rubi.model import Note, ScanWarning
+from rubi.model import Note
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.search.engine import SearchResult, search_index
 from rubi.vault.resolve import normalize_name
@@ -375,27 +376,6 @@ def status(paths: VaultPaths) -> VaultStatus:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class DoctorReport:
-    """Files with problems, links to missing notes and attachments, ambiguous links."""
-
-    files: list[ScanWarning]
-    missing: list[LinkProblem]
-    ambiguous: list[LinkProblem]
-    missing_attachments: list[LinkProblem] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not (self.files or self.missing or self.ambiguous or self.missing_attachments)
-
-
 def doctor(paths: VaultPaths) -> DoctorReport:
-    """Check the vault: unreadable notes, unresolved and ambiguous links."""
-    report = index_vault(paths)
-    build = load_graph(paths.graph_file)
-    return DoctorReport(
-        files=sorted(report.warnings, key=lambda w: w.path),
-        missing=[p for p in build.problems if p.status == "missing"],
-        ambiguous=[p for p in build.problems if p.status == "ambiguous"],
-        missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],
-    )
+    """Check the vault (see :func:`rubi.health.check_vault`)."""
+    return check_vault(paths)

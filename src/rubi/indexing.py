@@ -303,10 +303,7 @@ def _index_locked(
         report.warnings.extend(pages.warnings)
         report.pages_written = pages.written + pages.removed
         if report.pages_written:  # index the pages just written (they are notes too)
-            again = _index_locked(paths, False, None, False, code=False)
-            report.added += again.added
-            report.updated += again.updated
-            report.deleted += again.deleted
+            _index_locked(paths, False, None, False, code=False)
     return report
 
 

@@ -63,7 +63,7 @@ def _update(vault: Path, rel: str, render: object, report: MapPagesReport) -> No
     try:
         curated = extract_curated(old, rel) if old is not None else None
     except CuratedSummaryError as exc:
-        report.warnings.append(ScanWarning(rel, f"{exc}; page not regenerated"))
+        report.warnings.append(ScanWarning(rel, f"{exc.reason}; page not regenerated"))
         return
     assert callable(render)
     text = render(curated)

@@ -28,6 +28,11 @@ def init(project: Path) -> None:
     click.echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
 
 
+def plural(n: int, what: str, many: str | None = None) -> str:
+    """``1 warning``, ``2 warnings`` (``many`` for irregular plurals)."""
+    return f"{n} {what}" if n == 1 else f"{n} {many or what + 's'}"
+
+
 def warn(warnings: list[object]) -> None:
     """Print one line per warning on stderr."""
     for w in warnings:
@@ -39,11 +44,12 @@ def _summary(report: IndexReport) -> str:
     return (
         f"Indexed ({kind}): {report.added} added, {report.updated} updated, "
         f"{report.deleted} deleted, {report.unchanged} unchanged "
-        f"in {report.seconds:.2f} s; {len(report.warnings)} warnings."
+        f"in {report.seconds:.2f} s; {plural(len(report.warnings), 'warning')}."
         + (
-            f"\nCode: {report.code_files} files ({report.code_changed} changed, "
+            f"\nCode: {plural(report.code_files, 'file')} ({report.code_changed} changed, "
             f"{report.code_deleted} deleted, {len(report.code_warnings)} skipped or partly "
-            f"read); {len(report.pages_written)} map pages updated."
+            f"read: see `rubi doctor`); {plural(len(report.pages_written), 'map page')} "
+            "updated."
             if report.code_files
             else ""
         )
@@ -139,6 +145,9 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     Exits 1 when there is a problem, so scripts can check a vault.
     """
     report = app.doctor(app.locate(vault))
+    attachments: dict[str, list[str]] = {}
+    for p in report.missing_attachments:
+        attachments.setdefault(p.target, []).append(p.source)
     if as_json:
         print_json(
             {
@@ -156,6 +165,9 @@ def doctor(as_json: bool, vault: Path | None) -> None:
                     }
                     for p in report.ambiguous
                 ],
+                "missing_note_files": [str(w) for w in report.missing_note_files],
+                "pages": [str(w) for w in report.pages],
+                "code_skipped": [str(w) for w in report.code],
             }
         )
     else:
@@ -163,19 +175,32 @@ def doctor(as_json: bool, vault: Path | None) -> None:
             click.echo(f"file       {w}")
         for p in report.missing:
             click.echo(f"unresolved {p.source}: [[{p.target}]]")
-        attachments: dict[str, list[str]] = {}
-        for p in report.missing_attachments:
-            attachments.setdefault(p.target, []).append(p.source)
         for target, sources in sorted(attachments.items()):
             more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
             click.echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
         for p in report.ambiguous:
             others = ", ".join(c for c in p.candidates if c != p.resolved_to)
             click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
-        click.echo(
-            f"{len(report.files)} file problems, {len(report.missing)} unresolved links, "
-            f"{len(report.ambiguous)} ambiguous links, "
-            f"{len(attachments)} missing attachments."
-        )
+        for w in report.missing_note_files:
+            click.echo(f"files:     {w}")
+        for w in report.pages:
+            click.echo(f"page       {w}")
+        for w in report.code:
+            click.echo(f"code       {w}")
+        counts = [
+            (len(report.files), "file problem"),
+            (len(report.missing), "unresolved link"),
+            (len(report.ambiguous), "ambiguous link"),
+            (len(attachments), "missing attachment"),
+            (len(report.missing_note_files), "missing note file"),
+            (len(report.pages), "generated page with broken summary markers"),
+            (len(report.code), "code file skipped or partly read"),
+        ]
+        many = {
+            "generated page with broken summary markers": "generated pages with broken "
+            "summary markers",
+            "code file skipped or partly read": "code files skipped or partly read",
+        }
+        click.echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
     if not report.ok:
         raise SystemExit(1)

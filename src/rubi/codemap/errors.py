@@ -16,8 +16,10 @@ class CuratedSummaryError(RubiError):
 
     Attributes:
         path: the page, as the caller named it.
+        reason: what is wrong and what to do.
     """
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
+        self.reason = reason

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from rubi.config import GENERATED_COMMENT
 from rubi.model import Note
 from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
 
@@ -90,6 +91,10 @@ def _is_attachment(target: str) -> bool:
     return "." in name and name.rsplit(".", 1)[1].lower() in ATTACHMENT_EXTENSIONS
 
 
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
 def dangling_id(target: str) -> str:
     """Node id of an unresolved link target (``dangling:<normalized target>``)."""
     return "dangling:" + normalize_name(target)
@@ -131,6 +136,8 @@ def build_graph(
             type=note.type,
             status=note.status,
             path=note.path,
+            generated=GENERATED_COMMENT in note.body[:400],
+            superseded_by=_text(note.metadata.get("superseded_by")),
         )
         nn = note_names(note)
         keys = {normalize_name(note.title), normalize_name(note.id.rsplit("/", 1)[-1])}

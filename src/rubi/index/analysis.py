@@ -38,6 +38,13 @@ _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
+def identifier_parts(word: str) -> list[str]:
+    """The pieces an identifier is split into (``HTTPServer`` → HTTP, Server); a plain
+    word gives itself."""
+    parts: list[str] = _PART_RE.findall(word)
+    return parts if len(parts) > 1 else [word]
+
+
 class IdentifierSplitFilter(Filter):  # type: ignore[misc]
     """Emit an identifier's parts after the whole token (all at the token's position)."""
 

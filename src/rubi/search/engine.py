@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rubi.errors import NoteParseError
 from rubi.graph.build import GraphBuild
-from rubi.index.analysis import analyze
+from rubi.index.analysis import analyze, identifier_parts
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
 from rubi.search.fuse import rrf
@@ -44,6 +44,9 @@ NAME_SEED_WEIGHT = 2.0
 LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7}
 """RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
 counts less than direct evidence."""
+GENERATED_PAGE_WEIGHT = 0.25
+"""Fused-score multiplier for generated map and module pages: they repeat the titles
+of notes and files, and must not push those down."""
 SCOPES = ("all", "notes", "code")
 _KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file"}
 _RESULT_KINDS = frozenset({"note", "file"})
@@ -117,11 +120,18 @@ def _as_written(name: str, texts: Sequence[str]) -> str:
 
 
 def _word_map(text: str) -> dict[str, str]:
+    """Index term → the piece of the query it came from. An identifier's parts map to
+    themselves (``dispatch_request``'s ``request`` term → ``request``), so a why-line
+    never claims the whole identifier matched when only a part did."""
     out: dict[str, str] = {}
-    for word in text.split():
+    for raw in text.split():
+        word = raw.strip(".,;:!?\"'()")
         for lang in ("en", "pt"):
+            for part in identifier_parts(word):
+                for term in analyze(part, lang):
+                    out.setdefault(term, part.lower())
             for term in analyze(word, lang):
-                out.setdefault(term, word.strip(".,;:!?\"'()").lower())
+                out.setdefault(term, word.lower())
     return out
 
 
@@ -195,6 +205,10 @@ def search_index(
         {"bm25": [h.id for h in bm25], "names": [m.id for m in names], "graph": graph_list},
         weights=LIST_WEIGHTS,
     )
+    for f in fused:
+        if g.nodes[f.id].get("generated"):
+            f.score *= GENERATED_PAGE_WEIGHT
+    fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}
     word_for_term = _word_map(" ".join([query, *terms]))

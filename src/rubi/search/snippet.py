@@ -12,9 +12,7 @@ SNIPPET_CHARS = 180
 """Snippet length: about 45 tokens, one line in a terminal or a tool result."""
 
 _NOISE_RE = re.compile(r"^\s*(?:#{1,6}\s|>\s*\[!|---|```|\|)")
-_MD_RE = re.compile(
-    r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|\*\*|(?<!\w)__|__(?!\w)|`+|^\s*>+"
-)
+_MD_RE = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|\*\*|`+|^\s*>+")
 
 
 def _clean(line: str) -> str:
