@@ -7,13 +7,15 @@ messages.
 
 from __future__ import annotations
 
-import difflib
+import dataclasses
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+from rubi import reading
 from rubi.atomic import atomic_write_text
 from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.errors import NoteNotFoundError, RubiError
@@ -22,12 +24,17 @@ from rubi.graph.store import load_graph
 from rubi.health import DoctorReport, check_vault
 from rubi.index.store import SearchIndex
 from rubi.indexing import IndexReport, index_vault, load_code_map, load_state
-from rubi.markdown import parse_note
-from rubi.model import Note
+from rubi.knowledge.flags import annotate_hits
+from rubi.knowledge.handoff import Handoff
+from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
+from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
+from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+from rubi.knowledge.register import Registered
+from rubi.knowledge.register import register as knowledge_register
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
+from rubi.reading import LinkView, NoteView, resolve_ref
 from rubi.search.engine import SearchResult, search_index
-from rubi.vault.resolve import normalize_name
-from rubi.vault.scan import read_note_text
+from rubi.search.fuse import rrf
 
 __all__ = [
     "DoctorReport",
@@ -39,11 +46,14 @@ __all__ = [
     "doctor",
     "index",
     "init_project",
+    "last_handoff",
     "links",
     "locate",
     "map_text",
     "read_note",
+    "register",
     "resolve_ref",
+    "save_handoff",
     "search",
     "status",
     "write_summary",
@@ -144,8 +154,9 @@ def search(
         query: the question in words (non-empty).
         terms: related words and identifiers (query expansion by the caller).
         top_k: hits at most.
-        scope: ``all``, ``notes`` or ``code``.
-        include_superseded: keep superseded notes.
+        scope: ``all`` (project notes and code, and the personal vault), ``notes``
+            (notes of both vaults), ``code``, or ``personal`` (the personal vault only).
+        include_superseded: keep superseded notes (each points to its newest successor).
         refresh: first bring the index up to date with the files (an unchanged vault
             costs one scan of file sizes and times); a never-indexed vault is always
             indexed first.
@@ -157,11 +168,41 @@ def search(
     """
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
-    _ensure(paths, refresh, progress, on_wait)
+    results: list[SearchResult] = []
+    if scope != "personal":
+        _ensure(paths, refresh, progress, on_wait)
+        results.append(
+            _search_one(paths, query, terms, top_k, scope, include_superseded, prefix="")
+        )
+    personal = personal_paths(paths) if scope in ("all", "notes", "personal") else None
+    if personal is not None:
+        _ensure(personal, refresh)
+        results.append(
+            _search_one(personal, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX)
+        )
+    if not results:
+        return SearchResult(query, tuple(terms), [], 0)
+    if len(results) == 1:
+        return results[0]
+    fused = rrf({str(i): [h.id for h in r.hits] for i, r in enumerate(results)})
+    by_id = {h.id: h for r in results for h in r.hits}
+    hits = [by_id[f.id] for f in fused[:top_k]]
+    return SearchResult(query, tuple(terms), hits, sum(r.candidates for r in results))
+
+
+def _search_one(
+    paths: VaultPaths,
+    query: str,
+    terms: Sequence[str],
+    top_k: int,
+    scope: str,
+    include_superseded: bool,
+    prefix: str,
+) -> SearchResult:
     build = load_graph(paths.graph_file)
     idx = SearchIndex(paths.whoosh_dir)
     try:
-        return search_index(
+        result = search_index(
             idx,
             build,
             paths.root,
@@ -174,6 +215,8 @@ def search(
         )
     finally:
         idx.close()
+    hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
+    return dataclasses.replace(result, hits=hits)
 
 
 # -- the code map -------------------------------------------------------------------
@@ -259,86 +302,68 @@ def _graph(paths: VaultPaths) -> GraphBuild:
     return load_graph(paths.graph_file)
 
 
-def resolve_ref(build: GraphBuild, ref: str) -> str:
-    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
-
-    Raises:
-        NoteNotFoundError: nothing matches (the message suggests close names).
-    """
-    g = build.graph
-    key = ref.strip().removesuffix(".md")
-    if key in g and g.nodes[key].get("kind") == "note":
-        return key
-    lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
-    if key.casefold() in lowered:
-        return str(lowered[key.casefold()])
-    ids = build.names.get(normalize_name(key), [])
-    if len(ids) >= 1:
-        return sorted(ids)[0]
-    pool = list(lowered.values()) + list(build.names)
-    close = difflib.get_close_matches(key.casefold(), [p.casefold() for p in pool], n=3)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise NoteNotFoundError(f"{ref}: no such note{hint}")
-
-
-@dataclass(frozen=True, slots=True)
-class LinkView:
-    """One edge seen from a note: the other end, its title and kind, the relation."""
-
-    id: str
-    title: str
-    kind: str
-    relation: str
-
-
-@dataclass(frozen=True, slots=True)
-class NoteView:
-    """A note read in full, with its links both ways."""
-
-    note: Note
-    text: str
-    links: list[LinkView] = field(default_factory=list)
-    backlinks: list[LinkView] = field(default_factory=list)
-
-
-def _edges(build: GraphBuild, note_id: str, incoming: bool) -> list[LinkView]:
-    g = build.graph
-    edges = g.in_edges(note_id, keys=True) if incoming else g.out_edges(note_id, keys=True)
-    out: dict[tuple[str, str], LinkView] = {}
-    for u, v, rel in edges:
-        other = u if incoming else v
-        attrs = g.nodes[other]
-        out[(other, rel)] = LinkView(
-            other, str(attrs.get("title", other)), str(attrs.get("kind", "")), rel
-        )
-    return sorted(out.values(), key=lambda lv: (lv.relation != "links_to", lv.relation, lv.id))
+def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:
+    """The vault a reference points into, the reference without prefix, the prefix."""
+    if ref.startswith(PERSONAL_PREFIX):
+        personal = personal_paths(paths)
+        if personal is None:
+            raise NoteNotFoundError(f"{ref}: there is no personal vault yet")
+        return personal, ref[len(PERSONAL_PREFIX) :], PERSONAL_PREFIX
+    return paths, ref, ""
 
 
 def read_note(paths: VaultPaths, ref: str) -> NoteView:
-    """Read a note in full by id, path, title or alias.
+    """Read a note in full by id, path, title or alias (``personal:`` for the personal
+    vault), with its links both ways and its flags.
 
     Raises:
         NoteNotFoundError: no such note.
         NoteParseError: the file is gone or unreadable.
     """
-    build = _graph(paths)
-    note_id = resolve_ref(build, ref)
-    path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
-    read = read_note_text(paths.root, path)
-    note = parse_note(read.text, path, strict=False)
-    return NoteView(note, read.text, _edges(build, note_id, False), _edges(build, note_id, True))
+    vault, local, prefix = _vault_for(paths, ref)
+    return reading.read_note(
+        vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
+    )
 
 
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Outgoing links of a note (dangling targets included, ``kind='dangling'``)."""
-    build = _graph(paths)
-    return _edges(build, resolve_ref(build, ref), False)
+    vault, local, _ = _vault_for(paths, ref)
+    build = _graph(vault)
+    return reading.edges(build, reading.resolve_ref(build, local), incoming=False)
 
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Notes that link to a note."""
-    build = _graph(paths)
-    return _edges(build, resolve_ref(build, ref), True)
+    vault, local, _ = _vault_for(paths, ref)
+    build = _graph(vault)
+    return reading.edges(build, reading.resolve_ref(build, local), incoming=True)
+
+
+# -- knowledge ----------------------------------------------------------------------
+def register(paths: VaultPaths, items: Sequence[Any]) -> list[Registered]:
+    """Register knowledge (see :func:`rubi.knowledge.register.register`)."""
+    return knowledge_register(paths, items)
+
+
+def save_handoff(
+    paths: VaultPaths,
+    goal: str,
+    state: str,
+    next_steps: Sequence[str] = (),
+    files: Sequence[str] = (),
+    notes: Sequence[str] = (),
+) -> Handoff:
+    """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
+    picks it up at once."""
+    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes)
+    index_vault(paths, verify=False, code=False)
+    return handoff
+
+
+def last_handoff(paths: VaultPaths) -> Handoff | None:
+    """The newest handoff of the project, or None."""
+    return knowledge_last_handoff(paths)
 
 
 # -- status and doctor --------------------------------------------------------------

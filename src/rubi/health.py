@@ -14,7 +14,7 @@ from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.build import LinkProblem
 from rubi.graph.store import load_graph
 from rubi.indexing import index_vault, load_code_map, load_notes
-from rubi.model import ScanWarning
+from rubi.model import ScanWarning, note_files
 from rubi.paths import VaultPaths
 
 __all__ = ["DoctorReport", "check_vault"]
@@ -62,8 +62,6 @@ def _page_problems(root: Path) -> list[ScanWarning]:
 
 
 def _missing_note_files(paths: VaultPaths) -> list[ScanWarning]:
-    from rubi.graph.code import note_files
-
     if paths.project_root is None:
         return []
     out: list[ScanWarning] = []

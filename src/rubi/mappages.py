@@ -24,8 +24,7 @@ from rubi.codemap import (
     render_module_page,
 )
 from rubi.config import MAP_PAGE, MODULES_DIR
-from rubi.graph.code import note_files
-from rubi.model import Note, ScanWarning
+from rubi.model import Note, ScanWarning, note_files
 
 __all__ = ["MAP_PAGE", "MODULES_DIR", "MapPagesReport", "note_refs", "write_map_pages"]
 

@@ -16,6 +16,7 @@ __all__ = [
     "Link",
     "Note",
     "ScanWarning",
+    "note_files",
     "note_id_for_path",
 ]
 
@@ -117,3 +118,13 @@ class ScanWarning:
 def note_id_for_path(path: str) -> str:
     """Return the note id for a vault-relative POSIX path (``a/b.md`` → ``a/b``)."""
     return path[:-3] if path.lower().endswith(".md") else path
+
+
+def note_files(note: Note) -> list[str]:
+    """A note's ``files:`` frontmatter as a list of strings (empty when absent)."""
+    value = note.metadata.get("files")
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    return []

@@ -63,6 +63,10 @@ class VaultPaths:
         return self.index_dir / "codemap-cache.json"
 
     @property
+    def stale_cache(self) -> Path:
+        return self.index_dir / "stale.pickle"
+
+    @property
     def graph_file(self) -> Path:
         return self.index_dir / "graph.pickle"
 

@@ -28,6 +28,8 @@ _COMMANDS: dict[str, str] = {
     "links": "searchcmds:links",
     "backlinks": "searchcmds:backlinks",
     "map": "mapcmds:map_command",
+    "note": "notecmds:note",
+    "handoff": "handoffcmds:handoff",
     "xray": "xray:xray",
     "audit": "xray:audit",
 }

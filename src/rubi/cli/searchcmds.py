@@ -72,17 +72,23 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     if as_json:
         print_json(
             {
-                "id": note.id,
+                "id": view.id or note.id,
                 "path": note.path,
                 "title": note.title,
                 "type": note.type,
                 "status": note.status,
+                "stale": list(view.stale),
+                "superseded_by": view.superseded_by,
                 "text": view.text,
                 "links": [_lv(lv) for lv in view.links],
                 "backlinks": [_lv(lv) for lv in view.backlinks],
             }
         )
         return
+    if view.superseded_by:
+        click.echo(f"(superseded: read {view.superseded_by} instead)")
+    if view.stale:
+        click.echo(f"⚠ stale: {', '.join(view.stale)} changed since this note was written")
     click.echo(f"# {note.path}\n")
     click.echo(view.text.rstrip("\n"))
     if view.backlinks:

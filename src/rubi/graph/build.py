@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 from rubi.config import GENERATED_COMMENT
-from rubi.model import Note
+from rubi.model import Note, note_files
 from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
 
 if TYPE_CHECKING:
@@ -138,6 +138,9 @@ def build_graph(
             path=note.path,
             generated=GENERATED_COMMENT in note.body[:400],
             superseded_by=_text(note.metadata.get("superseded_by")),
+            files=tuple(note_files(note)),
+            commit=_text(note.metadata.get("commit")),
+            fm_id=_text(note.metadata.get("id")),
         )
         nn = note_names(note)
         keys = {normalize_name(note.title), normalize_name(note.id.rsplit("/", 1)[-1])}

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import networkx as nx
 
 from rubi.codemap import CodeMap, files_for_note, graph_edges
-from rubi.model import Note
+from rubi.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 
 __all__ = ["MIN_SYMBOL_NAME", "add_code_map", "module_id", "note_files"]
@@ -44,16 +44,6 @@ def symbol_names(name: str) -> list[str]:
 def module_id(name: str) -> str:
     """Graph node id of a code module."""
     return "module:" + name
-
-
-def note_files(note: Note) -> list[str]:
-    """A note's ``files:`` frontmatter as a list of strings (empty when absent)."""
-    value = note.metadata.get("files")
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(v) for v in value if v]
-    return []
 
 
 def add_code_map(

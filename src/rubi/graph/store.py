@@ -10,7 +10,7 @@ from rubi.storage import load_pickle, save_pickle
 
 __all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
 
-GRAPH_FORMAT = 3
+GRAPH_FORMAT = 4
 """Bump when :class:`GraphBuild` changes shape; an older file is rebuilt."""
 
 

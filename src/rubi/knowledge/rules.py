@@ -4,10 +4,13 @@
 the existing note is active, and either
 
 1. the normalized titles are equal (case, accents, punctuation, spacing ignored), or
-2. the titles' content words are the same set once stemmed and stop words dropped
-   (``Use JWT for auth`` = ``For auth, use JWTs``), or
-3. the titles share at least :data:`CLOSE_TITLE_JACCARD` of their content words and
-   the notes share at least one file.
+2. the titles share at least :data:`CLOSE_TITLE_JACCARD` of their stemmed content
+   words (``Use JWT for auth`` ~ ``For auth, use JWTs``) and the notes share at least
+   one file.
+
+Word sets alone are not enough: "Migrate from MySQL to Postgres" and "Migrate from
+Postgres to MySQL" have the same words. A shared file is the evidence that two
+similar titles speak of the same thing.
 
 Among several twins the one with the most shared words wins, then the oldest id.
 """
@@ -20,9 +23,9 @@ from rubi.errors import RubiError
 from rubi.index.analysis import analyze
 from rubi.knowledge.items import NoteItem
 from rubi.knowledge.slug import normalize_title
-from rubi.model import Note
+from rubi.model import Note, note_files
 
-__all__ = ["CLOSE_TITLE_JACCARD", "find_twin", "note_file_list", "successor", "title_terms"]
+__all__ = ["CLOSE_TITLE_JACCARD", "find_twin", "successor", "title_terms"]
 
 CLOSE_TITLE_JACCARD = 0.5
 """Word overlap (intersection over union) that, with a shared file, makes two titles
@@ -30,18 +33,16 @@ the same knowledge."""
 
 
 def title_terms(title: str) -> frozenset[str]:
-    """Stemmed content words of a title."""
-    return frozenset(analyze(title))
-
-
-def note_file_list(note: Note) -> list[str]:
-    """The note's ``files:`` as strings."""
-    value = note.metadata.get("files")
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [str(v) for v in value if v]
-    return []
+    """Stemmed content words of a title. Numbers and one-letter words are kept as they
+    are (the search analyzer drops them, but "Bug 1" and "Bug 2" are not the same)."""
+    terms: set[str] = set()
+    for word in normalize_title(title).split():
+        stems = analyze(word)
+        if stems:
+            terms.update(stems)
+        elif word.isdigit() or len(word) == 1:
+            terms.add(word)
+    return frozenset(terms)
 
 
 def find_twin(item: NoteItem, notes: Iterable[Note]) -> Note | None:
@@ -54,12 +55,12 @@ def find_twin(item: NoteItem, notes: Iterable[Note]) -> Note | None:
         if note.type != item.type or note.status != "active" or note.frontmatter_error:
             continue
         other = title_terms(note.title)
-        if normalize_title(note.title) == key or (terms and other == terms):
+        if normalize_title(note.title) == key:
             score = 2.0
         else:
             union = terms | other
             jaccard = len(terms & other) / len(union) if union else 0.0
-            if jaccard < CLOSE_TITLE_JACCARD or not files & set(note_file_list(note)):
+            if jaccard < CLOSE_TITLE_JACCARD or not files & set(note_files(note)):
                 continue
             score = jaccard
         if best is None or (score, _neg(note.id)) > (best[0], _neg(best[1])):

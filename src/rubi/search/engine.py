@@ -47,8 +47,8 @@ counts less than direct evidence."""
 GENERATED_PAGE_WEIGHT = 0.25
 """Fused-score multiplier for generated map and module pages: they repeat the titles
 of notes and files, and must not push those down."""
-SCOPES = ("all", "notes", "code")
-_KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file"}
+SCOPES = ("all", "notes", "code", "personal")
+_KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file", "personal": "note"}
 _RESULT_KINDS = frozenset({"note", "file"})
 _WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
 """Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
@@ -67,6 +67,7 @@ class Hit:
             ``linked to "Embed files"``.
         snippet: the passage that best matches the query.
         superseded_by: the successor's id when this note is superseded.
+        stale: files of a note that changed since its commit (or are gone).
     """
 
     id: str
@@ -79,6 +80,7 @@ class Hit:
     why: tuple[str, ...]
     snippet: str
     superseded_by: str | None = None
+    stale: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     if hit.status == "superseded":
         succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
         head += f"  (superseded{succ})"
+    if hit.stale:
+        head += f"  ⚠ stale: {', '.join(hit.stale[:3])} changed"
     lines = [head]
     if hit.why:
         lines.append("   why: " + "; ".join(hit.why))
@@ -99,6 +101,7 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
             "why": list(h.why),
             "snippet": h.snippet,
             **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
+            **({"stale": list(h.stale)} if h.stale else {}),
         }
         for h, _ in blocks
     ]

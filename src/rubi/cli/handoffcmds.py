@@ -1,0 +1,53 @@
+"""``rubi handoff save`` and ``rubi handoff show``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rubi import app
+from rubi.cli.common import handle_errors, print_json, vault_option
+
+__all__ = ["handoff"]
+
+
+@click.group()
+def handoff() -> None:
+    """Where a session left off, for the next one."""
+
+
+@handoff.command("save")
+@click.option("--goal", required=True, help="What the work is for.")
+@click.option("--state", required=True, help="Where it stands.")
+@click.option("--next", "next_steps", multiple=True, help="A next step (repeatable, in order).")
+@click.option("--file", "files", multiple=True, help="A file that matters (repeatable).")
+@click.option("--note", "notes", multiple=True, help="A note that matters (repeatable).")
+@vault_option
+@handle_errors
+def save(
+    goal: str,
+    state: str,
+    next_steps: tuple[str, ...],
+    files: tuple[str, ...],
+    notes: tuple[str, ...],
+    vault: Path | None,
+) -> None:
+    """Save a handoff in .rubi/handoffs/."""
+    written = app.save_handoff(app.locate(vault), goal, state, next_steps, files, notes)
+    click.echo(f"Saved {written.path}.")
+
+
+@handoff.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def show(as_json: bool, vault: Path | None) -> None:
+    """Print the last handoff (exit 1 when there is none)."""
+    last = app.last_handoff(app.locate(vault))
+    if last is None:
+        raise click.ClickException("no handoff yet; save one with `rubi handoff save`")
+    if as_json:
+        print_json({"path": last.path, "created": last.created, "text": last.text})
+    else:
+        click.echo(last.text.rstrip("\n"))

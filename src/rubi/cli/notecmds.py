@@ -1,0 +1,120 @@
+"""``rubi note add``: register knowledge from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rubi import app
+from rubi.cli.common import handle_errors, print_json, vault_option
+from rubi.errors import RubiError
+from rubi.model import NOTE_TYPES
+
+__all__ = ["note"]
+
+
+@click.group()
+def note() -> None:
+    """Write knowledge into the vault."""
+
+
+def _links(specs: tuple[str, ...]) -> list[dict[str, str]]:
+    out = []
+    for spec in specs:
+        relation, sep, target = spec.partition(":")
+        if not sep or not target.strip():
+            raise click.BadParameter(f"{spec!r}: write RELATION:TARGET", param_hint="--link")
+        out.append({"relation": relation.strip() or "relates_to", "target": target.strip()})
+    return out
+
+
+@note.command("add")
+@click.option("--type", "note_type", type=click.Choice(NOTE_TYPES), help="Kind of knowledge.")
+@click.option("--title", help="One line that says it.")
+@click.option("--body", help="Markdown text; '-' reads standard input.")
+@click.option("--file", "files", multiple=True, help="Repository path it is about (repeatable).")
+@click.option(
+    "--link",
+    "links",
+    multiple=True,
+    metavar="RELATION:TARGET",
+    help="Typed link to another note, e.g. about:concept-auth (repeatable).",
+)
+@click.option("--supersedes", help="Id or title of the note this one replaces.")
+@click.option("--tag", "tags", multiple=True, help="Tag (repeatable).")
+@click.option("--personal", is_flag=True, help="Write to the personal vault.")
+@click.option(
+    "--from-json",
+    "from_json",
+    type=click.File("r", encoding="utf-8"),
+    help="A JSON list of note objects ('-' for standard input) instead of options.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@vault_option
+@handle_errors
+def add(
+    note_type: str | None,
+    title: str | None,
+    body: str | None,
+    files: tuple[str, ...],
+    links: tuple[str, ...],
+    supersedes: str | None,
+    tags: tuple[str, ...],
+    personal: bool,
+    from_json: Any,
+    as_json: bool,
+    vault: Path | None,
+) -> None:
+    """Register a decision, bug, gotcha, concept, how-to, preference, task or note.
+
+    An item that says the same as an existing note (same type and title, or a close
+    title about the same files) updates that note instead of adding a twin.
+    """
+    items: list[Any]
+    if from_json is not None:
+        try:
+            data = json.load(from_json)
+        except json.JSONDecodeError as exc:
+            raise RubiError(f"--from-json: not JSON ({exc.msg} at line {exc.lineno})") from exc
+        items = data if isinstance(data, list) else [data]
+    else:
+        if not note_type or not title:
+            raise click.UsageError("give --type and --title (or --from-json)")
+        text = sys.stdin.read() if body == "-" else (body or "")
+        items = [
+            {
+                "type": note_type,
+                "title": title,
+                "body": text,
+                "files": list(files),
+                "links": _links(links),
+                "supersedes": supersedes,
+                "tags": list(tags),
+                "scope": "personal" if personal else "project",
+            }
+        ]
+    results = app.register(app.locate(vault), items)
+    if as_json:
+        print_json([_result(r) for r in results])
+        return
+    for r in results:
+        click.echo(f"{r.action:<8} {r.id}  ({r.title})")
+        for old in r.superseded:
+            click.echo(f"         supersedes {old}")
+        for target in r.dangling:
+            click.echo(f"         link to {target!r} matches no note yet (left unresolved)")
+
+
+def _result(r: Any) -> dict[str, Any]:
+    return {
+        "action": r.action,
+        "id": r.id,
+        "path": r.path,
+        "title": r.title,
+        "superseded": list(r.superseded),
+        "dangling": list(r.dangling),
+    }

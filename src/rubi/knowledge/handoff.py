@@ -1,0 +1,103 @@
+"""Handoffs: where a session left off, so the next one (or a person) picks it up.
+
+``handoffs/<YYYY-MM-DD-HHMM>.md`` in the project vault: goal, state, next steps, the
+files and notes that matter. The newest file name is the last handoff.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rubi.atomic import atomic_write_text
+from rubi.errors import RubiError
+from rubi.gitrepo import head
+from rubi.knowledge.notefile import render_note
+from rubi.paths import VaultPaths
+
+__all__ = ["HANDOFFS_DIR", "Handoff", "last_handoff", "save_handoff"]
+
+HANDOFFS_DIR = "handoffs"
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A handoff on disk: vault-relative path, its markdown, and when it was written."""
+
+    path: str
+    text: str
+    created: str
+
+
+def save_handoff(
+    paths: VaultPaths,
+    goal: str,
+    state: str,
+    next_steps: Sequence[str] = (),
+    files: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    *,
+    now: float | None = None,
+) -> Handoff:
+    """Write a handoff.
+
+    Args:
+        paths: the project vault.
+        goal: what the work is for (one or two sentences).
+        state: where it stands: done, half-done, broken.
+        next_steps: what to do next, in order.
+        files: repository paths that matter.
+        notes: ids or titles of notes that matter (written as wikilinks).
+        now: Unix time to stamp (default: now).
+
+    Returns:
+        The :class:`Handoff` written.
+
+    Raises:
+        RubiError: ``goal`` or ``state`` empty.
+    """
+    if not goal.strip():
+        raise RubiError("goal: required; say what the work is for")
+    if not state.strip():
+        raise RubiError("state: required; say where the work stands")
+    when = time.gmtime(now if now is not None else time.time())
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", when)
+    stem = time.strftime("%Y-%m-%d-%H%M", when)
+    folder = paths.root / HANDOFFS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}.md"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.md"
+        n += 1
+    body = [f"## Goal\n{goal.strip()}", f"## State\n{state.strip()}"]
+    if next_steps:
+        body.append(
+            "## Next steps\n" + "\n".join(f"{i}. {s.strip()}" for i, s in enumerate(next_steps, 1))
+        )
+    if files:
+        body.append("## Files\n" + "\n".join(f"- `{f.strip()}`" for f in files))
+    meta = {
+        "type": "note",
+        "status": "active",
+        "files": [f.strip() for f in files],
+        "commit": head(paths.project_root or paths.root),
+        "created": created,
+        "tags": ["handoff"],
+    }
+    links = [("relates_to", n.strip()) for n in notes if n.strip()]
+    text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
+    atomic_write_text(path, text)
+    return Handoff(f"{HANDOFFS_DIR}/{path.name}", text, created)
+
+
+def last_handoff(paths: VaultPaths) -> Handoff | None:
+    """The newest handoff, or None when there is none."""
+    folder = paths.root / HANDOFFS_DIR
+    pages = sorted(p for p in folder.glob("*.md")) if folder.is_dir() else []
+    if not pages:
+        return None
+    newest = max(pages, key=lambda p: (p.stem[:15], len(p.stem), p.stem))
+    text = newest.read_text(encoding="utf-8", errors="replace")
+    return Handoff(f"{HANDOFFS_DIR}/{newest.name}", text, newest.stem[:15])

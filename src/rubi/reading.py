@@ -1,0 +1,114 @@
+"""Read one note in full: find it by any name, its links both ways, its flags."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubi.errors import NoteNotFoundError
+from rubi.graph.build import GraphBuild
+from rubi.knowledge.flags import newest_successor, note_stale
+from rubi.markdown import parse_note
+from rubi.model import Note
+from rubi.vault.resolve import normalize_name
+from rubi.vault.scan import read_note_text
+
+__all__ = ["LinkView", "NoteView", "edges", "read_note", "resolve_ref"]
+
+
+def resolve_ref(build: GraphBuild, ref: str) -> str:
+    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
+
+    Raises:
+        NoteNotFoundError: nothing matches (the message suggests close names).
+    """
+    g = build.graph
+    key = ref.strip().removesuffix(".md")
+    if key in g and g.nodes[key].get("kind") == "note":
+        return key
+    lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
+    if key.casefold() in lowered:
+        return str(lowered[key.casefold()])
+    ids = [i for i in build.names.get(normalize_name(key), []) if g.nodes[i].get("kind") == "note"]
+    if ids:
+        return sorted(ids)[0]
+    titles = {str(a.get("title", n)): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
+    pool = list(lowered.values()) + list(titles)
+    close = difflib.get_close_matches(key, pool, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise NoteNotFoundError(f"{ref}: no such note{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkView:
+    """One edge seen from a note: the other end, its title and kind, the relation."""
+
+    id: str
+    title: str
+    kind: str
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteView:
+    """A note read in full, with its links both ways and its flags.
+
+    Attributes:
+        id: the note id as the caller should use it (``personal:``-prefixed there).
+        stale: files the note is about that changed since its commit (or are gone).
+        superseded_by: the newest note of its supersede chain, when superseded.
+    """
+
+    note: Note
+    text: str
+    links: list[LinkView] = field(default_factory=list)
+    backlinks: list[LinkView] = field(default_factory=list)
+    id: str = ""
+    stale: tuple[str, ...] = ()
+    superseded_by: str | None = None
+
+
+def edges(build: GraphBuild, note_id: str, *, incoming: bool) -> list[LinkView]:
+    """A note's links (``incoming=False``) or backlinks, typed links first."""
+    g = build.graph
+    found = g.in_edges(note_id, keys=True) if incoming else g.out_edges(note_id, keys=True)
+    out: dict[tuple[str, str], LinkView] = {}
+    for u, v, rel in found:
+        other = u if incoming else v
+        attrs = g.nodes[other]
+        out[(other, rel)] = LinkView(
+            other, str(attrs.get("title", other)), str(attrs.get("kind", "")), rel
+        )
+    return sorted(out.values(), key=lambda lv: (lv.relation != "links_to", lv.relation, lv.id))
+
+
+def read_note(
+    vault_root: Path,
+    build: GraphBuild,
+    ref: str,
+    project_root: Path | None,
+    stale_cache: Path | None,
+    prefix: str = "",
+) -> NoteView:
+    """Read the note ``ref`` names from ``vault_root``.
+
+    Raises:
+        NoteNotFoundError: no such note.
+        NoteParseError: the file is gone or unreadable.
+    """
+    note_id = resolve_ref(build, ref)
+    path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
+    read = read_note_text(vault_root, path)
+    note = parse_note(read.text, path, strict=False)
+    stale = note_stale(build, project_root, [note_id], stale_cache).get(note_id, ())
+    succ = newest_successor(build, note_id) if note.status == "superseded" else None
+    return NoteView(
+        note,
+        read.text,
+        edges(build, note_id, incoming=False),
+        edges(build, note_id, incoming=True),
+        id=prefix + note_id,
+        stale=stale,
+        superseded_by=(prefix + succ) if succ else None,
+    )
