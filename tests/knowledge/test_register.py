@@ -131,7 +131,8 @@ def test_supersede_errors_write_nothing(vault: VaultPaths) -> None:
 def test_hand_written_supersede_loop_is_refused(vault: VaultPaths) -> None:
     for name, succ in (("a", "b"), ("b", "a")):
         (vault.root / "notes" / f"{name}.md").write_text(
-            f"---\nid: {name}\ntype: decision\nstatus: superseded\nsuperseded_by: {succ}\n---\n# {name}\n",
+            f"---\nid: {name}\ntype: decision\nstatus: superseded\n"
+            f"superseded_by: {succ}\n---\n# {name}\n",
             encoding="utf-8",
         )
     with pytest.raises(RubiError, match="loops"):
@@ -175,7 +176,7 @@ def test_titles_in_any_script_stay_inside_notes(vault: VaultPaths, title: str, s
 
 
 def test_titles_that_slug_alike_get_distinct_files(vault: VaultPaths) -> None:
-    a, b = app.register(vault, [note("Cache: on"), note("Cache on!", kind="decision", files=["x"])])
+    _, b = app.register(vault, [note("Cache: on"), note("Cache on!", kind="decision", files=["x"])])
     # Same normalized title: the second merges; a different type slugs alike but is new.
     assert b.action == "merged"
     [c] = app.register(vault, [note("Cache-on")])
@@ -210,7 +211,7 @@ def test_unparseable_note_is_never_rewritten(vault: VaultPaths) -> None:
 def test_note_deleted_while_merging_is_created_anew(
     vault: VaultPaths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    [r] = app.register(vault, [note("Flaky test", "First.")])
+    app.register(vault, [note("Flaky test", "First.")])
     from rubi.knowledge import register as reg
 
     real = reg.rewrite
