@@ -23,7 +23,7 @@ from rubi.index.documents import code_document, note_document
 from rubi.index.schema import SCHEMA_VERSION
 from rubi.index.store import IndexDoc, SearchIndex
 from rubi.markdown import parse_note
-from rubi.model import Note, ScanWarning
+from rubi.model import Note, ScanWarning, note_files
 from rubi.paths import VaultPaths
 from rubi.storage import load_pickle, save_pickle
 from rubi.vault.scan import read_note_text, scan_vault
@@ -297,14 +297,25 @@ def _index_locked(
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
     if code and code_map is not None and paths.project_root is not None:
+        from rubi.knowledge.stale import NoteFiles, stale_files
         from rubi.mappages import note_refs, write_map_pages
 
-        pages = write_map_pages(paths.root, code_map, note_refs(notes))
+        stale = stale_files(
+            paths.project_root,
+            (NoteFiles(n.id, tuple(note_files(n)), _commit(n)) for n in notes.values()),
+            paths.stale_cache,
+        )
+        pages = write_map_pages(paths.root, code_map, note_refs(notes, stale))
         report.warnings.extend(pages.warnings)
         report.pages_written = pages.written + pages.removed
         if report.pages_written:  # index the pages just written (they are notes too)
             _index_locked(paths, False, None, False, code=False)
     return report
+
+
+def _commit(note: Note) -> str | None:
+    value = note.metadata.get("commit")
+    return value if isinstance(value, str) and value else None
 
 
 def load_code_map(paths: VaultPaths) -> CodeMap | None:

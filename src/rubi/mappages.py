@@ -40,10 +40,12 @@ class MapPagesReport:
     warnings: list[ScanWarning] = field(default_factory=list)
 
 
-def note_refs(notes: Mapping[str, Note]) -> list[NoteRef]:
+def note_refs(
+    notes: Mapping[str, Note], stale: Mapping[str, tuple[str, ...]] | None = None
+) -> list[NoteRef]:
     """What the map renderers need from each note (generated pages excluded)."""
     return [
-        NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)))
+        NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)), (stale or {}).get(n.id, ()))
         for n in notes.values()
         if n.id != MAP_PAGE.removesuffix(".md") and not n.id.startswith(MODULES_DIR + "/")
     ]

@@ -211,6 +211,7 @@ class NoteRef:
         status: ``active`` or ``superseded``.
         files: the note's ``files:`` as written (repository paths; a path ending in
             ``/`` or naming a folder covers the files under it).
+        stale: files that changed since the note was written (shown with ⚠).
     """
 
     id: str
@@ -218,3 +219,4 @@ class NoteRef:
     type: str
     status: str
     files: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()

@@ -155,7 +155,8 @@ def _compose(
         lines += ["", "## Decisions and gotchas"]
         for note, central in notes[: caps["notes"]]:
             about = f" (`{central}`)" if central else ""
-            lines.append(f"- {note.type}: {link(note.id, note.title)}{about}")
+            flag = f" ⚠ stale: `{note.stale[0]}` changed" if note.stale else ""
+            lines.append(f"- {note.type}: {link(note.id, note.title)}{about}{flag}")
         if len(notes) > caps["notes"]:
             lines.append(f"- … {len(notes) - caps['notes']} more: `rubi search decision`")
     lines += [

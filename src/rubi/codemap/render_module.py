@@ -105,7 +105,8 @@ def render_module_page(
             flag = "" if note.status == "active" else f" ({note.status})"
             where = ", ".join(f"`{_relative(p, mod.folder)}`" for p in hits[:3])
             more = f" +{len(hits) - 3}" if len(hits) > 3 else ""
-            lines.append(f"- {note.type}{flag}: {link(note.id, note.title)} — {where}{more}")
+            stale = " ⚠ stale" if note.stale else ""
+            lines.append(f"- {note.type}{flag}: {link(note.id, note.title)} — {where}{more}{stale}")
     return "\n".join(lines) + "\n"
 
 
