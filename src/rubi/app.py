@@ -50,6 +50,7 @@ __all__ = [
     "links",
     "locate",
     "map_text",
+    "read_many",
     "read_note",
     "register",
     "resolve_ref",
@@ -324,6 +325,38 @@ def read_note(paths: VaultPaths, ref: str) -> NoteView:
     return reading.read_note(
         vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
     )
+
+
+def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Read notes and code files by id, for agents: each note in full with its flags,
+    each code file as an outline (symbols with lines, imports, importers, notes).
+
+    Ids are looked up in the vault's graph only: a path outside the vault and the
+    project (``../../etc/passwd``, ``/etc/passwd``) is never read.
+
+    Returns:
+        ``[(text, None)]`` per id found, ``("", error message)`` per id not found.
+    """
+    out: list[tuple[str, str | None]] = []
+    for ref in ids:
+        try:
+            vault, local, _ = _vault_for(paths, ref)
+            build = _graph(vault)
+            node = build.graph.nodes.get(local.strip())
+            if node is not None and node.get("kind") == "file" and vault.project_root:
+                out.append(
+                    (
+                        reading.code_outline(
+                            vault.project_root, build, local.strip(), load_code_map(vault)
+                        ),
+                        None,
+                    )
+                )
+            else:
+                out.append((reading.render_note_view(read_note(paths, ref)), None))
+        except RubiError as exc:
+            out.append(("", str(exc)))
+    return out
 
 
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:

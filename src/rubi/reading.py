@@ -112,3 +112,57 @@ def read_note(
         stale=stale,
         superseded_by=(prefix + succ) if succ else None,
     )
+
+
+def render_note_view(view: NoteView) -> str:
+    """A note as an agent or a person reads it: flags first, the file, then backlinks."""
+    lines = []
+    if view.superseded_by:
+        lines.append(f"(superseded: read {view.superseded_by} instead)")
+    if view.stale:
+        lines.append(f"⚠ stale: {', '.join(view.stale)} changed since this note was written")
+    lines.append(f"# {view.note.path}\n")
+    lines.append(view.text.rstrip("\n"))
+    if view.backlinks:
+        lines.append(
+            "\n---\nLinked from: " + ", ".join(f"[[{lv.id}]]" for lv in view.backlinks[:30])
+        )
+    return "\n".join(lines)
+
+
+def code_outline(project_root: Path, build: GraphBuild, path: str, code_map: object) -> str:
+    """A code file's outline: language, size, who imports it, what it imports, its
+    top-level symbols with line numbers, and the notes about it.
+
+    Raises:
+        NoteNotFoundError: ``path`` is not a mapped code file.
+    """
+    from rubi.codemap import CodeMap
+
+    g = build.graph
+    if path not in g or g.nodes[path].get("kind") != "file":
+        raise NoteNotFoundError(f"{path}: not a mapped code file")
+    file = code_map.files.get(path) if isinstance(code_map, CodeMap) else None
+    attrs = g.nodes[path]
+    try:
+        n_lines = (project_root / path).read_bytes().count(b"\n")
+    except OSError:
+        n_lines = 0
+    importers = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "imports")
+    notes = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "about_file")
+    lines = [f"# {path} ({attrs.get('type', '')}, {n_lines} lines)"]
+    if importers:
+        more = f" +{len(importers) - 15}" if len(importers) > 15 else ""
+        lines.append("imported by: " + ", ".join(importers[:15]) + more)
+    if file is not None:
+        if file.imports:
+            lines.append("imports: " + ", ".join(file.imports[:20]))
+        if file.external:
+            lines.append("external: " + ", ".join(file.external[:20]))
+        if file.symbols:
+            lines.append("symbols:")
+            lines += [f"- {s.kind} {s.name} (line {s.line})" for s in file.symbols[:200]]
+    if notes:
+        lines.append("notes: " + ", ".join(f"[[{n}]]" for n in notes))
+    lines.append(f"(read the text with a ranged read of {path})")
+    return "\n".join(lines)

@@ -30,6 +30,7 @@ _COMMANDS: dict[str, str] = {
     "map": "mapcmds:map_command",
     "note": "notecmds:note",
     "handoff": "handoffcmds:handoff",
+    "serve": "servecmds:serve",
     "xray": "xray:xray",
     "audit": "xray:audit",
 }

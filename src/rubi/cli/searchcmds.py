@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from rubi import app
+from rubi import app, reading
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.config import DEFAULT_BUDGET_TOKENS
 from rubi.search.engine import SCOPES
@@ -85,14 +85,7 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
             }
         )
         return
-    if view.superseded_by:
-        click.echo(f"(superseded: read {view.superseded_by} instead)")
-    if view.stale:
-        click.echo(f"⚠ stale: {', '.join(view.stale)} changed since this note was written")
-    click.echo(f"# {note.path}\n")
-    click.echo(view.text.rstrip("\n"))
-    if view.backlinks:
-        click.echo("\n---\nLinked from: " + ", ".join(f"[[{lv.id}]]" for lv in view.backlinks))
+    click.echo(reading.render_note_view(view))
 
 
 def _lv(lv: app.LinkView) -> dict[str, str]:

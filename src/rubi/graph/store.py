@@ -19,12 +19,34 @@ def save_graph(path: Path, build: GraphBuild) -> None:
     save_pickle(path, (GRAPH_FORMAT, build))
 
 
+MAX_CACHED_GRAPHS = 4
+"""Graphs kept per process: the project's and the personal vault's, with room to spare."""
+_CACHE: dict[Path, tuple[int, int, GraphBuild]] = {}
+"""The last graph read per file, reused while the file is unchanged: a long-lived
+process (the MCP server, the watcher) reads the graph once per change, not per call."""
+
+
 def load_graph(path: Path) -> GraphBuild:
-    """Read the graph saved by :func:`save_graph`.
+    """Read the graph saved by :func:`save_graph` (cached while the file is unchanged).
 
     Raises:
         IndexCorruptError: missing, unreadable or of another format version.
     """
+    try:
+        st = path.stat()
+    except FileNotFoundError as exc:
+        raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
+    cached = _CACHE.get(path)
+    if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+        return cached[2]
+    build = _read(path)
+    if len(_CACHE) >= MAX_CACHED_GRAPHS:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[path] = (st.st_mtime_ns, st.st_size, build)
+    return build
+
+
+def _read(path: Path) -> GraphBuild:
     try:
         loaded = load_pickle(path)
     except FileNotFoundError as exc:

@@ -1,0 +1,36 @@
+"""``rubi serve``: the MCP server over stdio (default) or streamable HTTP."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from rubi.cli.common import handle_errors
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.option("--http", is_flag=True, help="Serve streamable HTTP at /mcp instead of stdio.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="HTTP address (loopback unless you mean it).",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option(
+    "--project",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=None,
+    help="Project folder (default: the .rubi/ here or above).",
+)
+@handle_errors
+def serve(http: bool, host: str, port: int, project: Path | None) -> None:
+    """Run the MCP server for this project (stdio for Claude Code)."""
+    from rubi.mcp.server import serve as run
+
+    logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
+    run(project, http=http, host=host, port=port)

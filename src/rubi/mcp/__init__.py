@@ -1,0 +1,1 @@
+"""The MCP surface: rubi's memory as a handful of tools (``rubi serve``)."""

@@ -1,0 +1,191 @@
+"""The MCP server: a few cheap tools over :mod:`rubi.app`, for Claude Code and any
+MCP client, over stdio (default) or streamable HTTP.
+
+Every tool description is paid for on every request of every session, so the tools
+are few and their descriptions short (a test keeps all of them under
+:data:`TOOLS_TOKEN_BUDGET`). Tools return plain text the model reads well; errors
+are raised so the client sees ``isError``. Nothing but protocol goes to stdout.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from rubi import app
+from rubi.config import DEFAULT_BUDGET_TOKENS
+from rubi.errors import RubiError
+from rubi.paths import VaultPaths
+from rubi.search.render import render_compact
+
+__all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server"]
+
+log = logging.getLogger(__name__)
+
+TOOLS_TOKEN_BUDGET = 1200
+"""Schemas and descriptions of all tools together, in tokens (characters / 4)."""
+MAX_BUDGET_TOKENS = 20_000
+"""A search result may not exceed this, whatever the caller asks."""
+
+INSTRUCTIONS = """\
+rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a map of \
+the code, searched together.
+- Search before exploring the code: search(query, terms) with terms = synonyms, likely \
+function, class and file names. Results are a compact index; read(ids) for full text.
+- map() shows modules and central files; map(module) one module.
+- After work that took exploration, register 1-5 durable notes (decisions, bugs, \
+gotchas, how-tos) with the files they are about; supersede notes that became wrong.
+- Before stopping or when context is large: handoff(action="save", ...)."""
+
+_RO = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+class Link(BaseModel):
+    relation: str = "relates_to"
+    target: str
+
+
+class NoteIn(BaseModel):
+    type: Literal["decision", "bug", "gotcha", "concept", "how-to", "preference", "task", "note"]
+    title: str
+    body: str
+    files: list[str] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+    supersedes: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    scope: Literal["project", "personal"] = "project"
+
+
+def _fail(exc: Exception) -> ToolError:
+    return ToolError(str(exc))
+
+
+def build_server(paths: VaultPaths) -> MCPServer:
+    """The server for one project vault (opened once, kept for every call)."""
+    server = MCPServer("rubi", instructions=INSTRUCTIONS, log_level="WARNING")
+
+    @server.tool(annotations=_RO, structured_output=False)
+    def search(
+        query: str,
+        terms: list[str] | None = None,
+        scope: Literal["all", "notes", "code", "personal"] = "all",
+        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        include_superseded: bool = False,
+    ) -> str:
+        """Search notes and code: ranked ids with why each matched. Pass related terms."""
+        try:
+            result = app.search(
+                paths,
+                query,
+                terms=terms or (),
+                top_k=20,
+                scope=scope,
+                include_superseded=include_superseded,
+            )
+        except (RubiError, ValueError) as exc:
+            raise _fail(exc) from exc
+        budget = max(100, min(budget_tokens, MAX_BUDGET_TOKENS))
+        return render_compact(result, budget, open_hint="read(ids)").text
+
+    @server.tool(annotations=_RO, structured_output=False)
+    def read(ids: list[str]) -> str:
+        """Full text of notes, or outlines of code files, by id."""
+        if not ids:
+            raise ToolError("ids: give at least one id from search")
+        found = app.read_many(paths, ids[:20])
+        if all(err for _, err in found):
+            raise ToolError("; ".join(err or "" for _, err in found))
+        return "\n\n".join(text if not err else f"({err})" for text, err in found)
+
+    @server.tool(name="map", annotations=_RO, structured_output=False)
+    def map_(module: str | None = None) -> str:
+        """The project's code map, or one module's page."""
+        try:
+            return app.map_text(paths, module)
+        except RubiError as exc:
+            raise _fail(exc) from exc
+
+    @server.tool(annotations=_WRITE, structured_output=False)
+    def register(notes: list[NoteIn]) -> str:
+        """Save durable knowledge; a same-titled note is updated, not duplicated."""
+        try:
+            done = app.register(paths, [n.model_dump(exclude_none=True) for n in notes])
+        except (RubiError, OSError) as exc:
+            raise _fail(exc) from exc
+        lines = []
+        for r in done:
+            extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
+            if r.dangling:
+                extra += f"; unresolved links: {', '.join(r.dangling)}"
+            lines.append(f"{r.action} {r.id}{extra}")
+        return "\n".join(lines)
+
+    @server.tool(annotations=_WRITE, structured_output=False)
+    def handoff(
+        action: Literal["save", "last"],
+        goal: str = "",
+        state: str = "",
+        next_steps: list[str] | None = None,
+        files: list[str] | None = None,
+        notes: list[str] | None = None,
+    ) -> str:
+        """Save where this session left off, or read the last handoff."""
+        try:
+            if action == "last":
+                last = app.last_handoff(paths)
+                return last.text if last else "No handoff yet."
+            written = app.save_handoff(
+                paths, goal, state, next_steps or (), files or (), notes or ()
+            )
+            return f"Saved {written.path}."
+        except (RubiError, OSError) as exc:
+            raise _fail(exc) from exc
+
+    @server.tool(annotations=_WRITE, structured_output=False)
+    def write_summary(target: str, text: str) -> str:
+        """Curated summary kept in the map ("map") or a module page ("module:<name>")."""
+        try:
+            page = app.write_summary(paths, target, text)
+        except (RubiError, OSError) as exc:
+            raise _fail(exc) from exc
+        return f"Stored in {page.name}."
+
+    @server.tool(annotations=_RO, structured_output=False)
+    def xray(days: int = 30) -> str:
+        """Where this project's Claude Code tokens went; what early compaction saves."""
+        from rubi.sessions.xray import xray_summary
+
+        try:
+            return xray_summary(days=days, project=paths.project_root)
+        except (RubiError, OSError) as exc:
+            raise _fail(exc) from exc
+
+    _ = (search, read, map_, register, handoff, write_summary, xray)
+    return server
+
+
+def serve(
+    project: Path | None = None,
+    *,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+) -> None:
+    """Run the server until the client goes away (stdio) or the process is stopped.
+
+    Raises:
+        RubiError: no project vault at ``project`` (or above the current folder).
+    """
+    paths = app.locate(project / ".rubi" if project and (project / ".rubi").is_dir() else project)
+    server = build_server(paths)
+    if http:
+        server.run("streamable-http", host=host, port=port)
+    else:
+        server.run()
