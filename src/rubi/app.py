@@ -322,9 +322,21 @@ def read_note(paths: VaultPaths, ref: str) -> NoteView:
         NoteParseError: the file is gone or unreadable.
     """
     vault, local, prefix = _vault_for(paths, ref)
-    return reading.read_note(
-        vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
-    )
+    try:
+        return reading.read_note(
+            vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
+        )
+    except NoteNotFoundError:
+        personal = personal_paths(paths) if not prefix else None
+        if personal is None:
+            raise
+        try:  # a title or alias of a personal note, given without its prefix
+            return reading.read_note(
+                personal.root, _graph(personal), local, None, None, PERSONAL_PREFIX
+            )
+        except NoteNotFoundError:
+            pass
+        raise
 
 
 def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | None]]:

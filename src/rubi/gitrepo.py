@@ -68,8 +68,18 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
     if not stamps:
         return {}
     oldest = min(stamps, key=lambda p: int(p[1]))[0]
+    # --first-parent -m: a merge counts with everything it brought in (a branch commit
+    # older than the note, merged after it, still changes the note's files).
     out = _git(
-        root, "log", "--format=%x00%H", "--name-only", "--no-renames", "HEAD", f"^{oldest}^@"
+        root,
+        "log",
+        "--first-parent",
+        "-m",
+        "--format=%x00%H",
+        "--name-only",
+        "--no-renames",
+        "HEAD",
+        f"^{oldest}^@",
     )
     if out is None:
         return None
@@ -86,4 +96,8 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
         if not pending:
             break
         changed.update(files)
+    for c in pending:  # not on the first-parent line (a side branch): compare trees
+        diff = _git(root, "diff", "--name-only", "--no-renames", c, "HEAD")
+        if diff is not None:
+            result[c] = {line for line in diff.splitlines() if line}
     return result

@@ -61,8 +61,8 @@ def test_create_writes_the_documented_note(vault: VaultPaths, repo: Path) -> Non
         "use jwt instead of session cookies",
         "  Use   JWT instead of SESSION cookies. ",
         "Use JWT, instead of session-cookies!",
-        "Instead of session cookies, use JWT",  # reworded, about the same file
-        "Use JWTs, not session cookies",
+        "Use JWT instead of the session cookies",  # reworded, about the same file
+        "Using JWT instead of session cookies",
     ],
 )
 def test_twins_merge(vault: VaultPaths, variant: str) -> None:
@@ -79,11 +79,36 @@ def test_twins_merge(vault: VaultPaths, variant: str) -> None:
 def test_close_title_merges_only_with_a_shared_file(vault: VaultPaths) -> None:
     app.register(vault, [note("Retry database connections with backoff", files=["src/db.py"])])
     [same] = app.register(
-        vault, [note("Retry db connections with exponential backoff", files=["src/db.py"])]
+        vault,
+        [note("Retry database connections with exponential backoff", files=["./src/db.py"])],
     )
     assert same.action == "merged"
-    [other] = app.register(vault, [note("Retry db connections with exponential backoff")])
+    [other] = app.register(vault, [note("Retry database connections with exponential backoff")])
     assert other.action == "created"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Use eval in templates", "Do not use eval in templates"),
+        ("Enable caching in prod", "Disable caching in prod"),
+        ("Migrate from MySQL to Postgres", "Migrate from Postgres to MySQL"),
+        ("Flaky test in module 1 of payments", "Flaky test in module 2 of payments"),
+        ("C++ build fails", "C build fails"),
+        ("Use != instead of ==", "Use == instead of !="),
+        ("Maße", "Masse"),
+        ("ガス料金の計算", "カス料金の計算"),
+        ("Мой кэш", "Мои кэш"),
+        ("🔥🔥", "🚀"),
+        ("../..", "/"),
+    ],
+)
+def test_different_meanings_never_merge(vault: VaultPaths, first: str, second: str) -> None:
+    a, b = app.register(
+        vault, [note(first, files=["src/db.py"]), note(second, files=["src/db.py"])]
+    )
+    assert (a.action, b.action) == ("created", "created")
+    assert a.path != b.path
 
 
 def test_no_merge_across_types_or_with_superseded(vault: VaultPaths) -> None:
@@ -233,11 +258,11 @@ def test_read_only_vault_is_a_clear_error(
 
     from rubi.cli.main import cli
 
-    def refuse(path: Path, data: bytes) -> None:
+    def refuse(path: Path, *args: object, **kwargs: object) -> bool:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr("rubi.atomic.atomic_write_bytes", refuse)
-    monkeypatch.setattr("rubi.knowledge.notefile.atomic_write_text", lambda p, t: refuse(p, b""))
+    monkeypatch.setattr("rubi.knowledge.notefile.create_exclusive", refuse)
+    monkeypatch.setattr("rubi.knowledge.notefile.atomic_write_text", refuse)
     result = CliRunner().invoke(
         cli, ["note", "add", "--type", "gotcha", "--title", "x", "--vault", str(vault.root)]
     )
@@ -258,3 +283,60 @@ def test_same_words_different_meaning_do_not_merge_without_a_shared_file(
         vault, [note("Migrate from MySQL to Postgres"), note("Migrate from Postgres to MySQL")]
     )
     assert (a.action, b.action) == ("created", "created")
+
+
+def test_superseding_a_superseded_note_is_refused(vault: VaultPaths) -> None:
+    app.register(vault, [note("Redis cache")])
+    app.register(vault, [note("Memcached cache", supersedes="Redis cache")])
+    with pytest.raises(RubiError, match="already superseded by notes/decision-memcached-cache"):
+        app.register(vault, [note("SQLite cache", supersedes="Redis cache")])
+
+
+def test_a_failing_batch_writes_in_no_vault(
+    vault: VaultPaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUBI_VAULT", str(tmp_path / "me"))
+    with pytest.raises(RubiError, match=r"notes\[1\]\.supersedes"):
+        app.register(
+            vault,
+            [note("Mine", kind="preference", scope="personal"), note("Bad", supersedes="Nope")],
+        )
+    assert not list((tmp_path / "me" / "notes").glob("*.md"))
+    assert notes_on_disk(vault) == {}
+
+
+def test_long_titles_in_four_byte_characters(vault: VaultPaths) -> None:
+    [r] = app.register(vault, [note("𠮷" * 80)])
+    assert len(Path(r.path).name.encode("utf-8")) < 200
+    assert app.read_note(vault, r.id).note.title == "𠮷" * 80
+
+
+def test_file_paths_are_spelled_one_way(vault: VaultPaths) -> None:
+    [r] = app.register(
+        vault, [note("Run the tests", files=["./src/db.py", "src\\db.py", "tests/"])]
+    )
+    meta = parse_note((vault.root / r.path).read_text(encoding="utf-8"), r.path).metadata
+    assert meta["files"] == ["src/db.py", "tests/"]
+
+
+def test_an_edit_racing_a_hand_save_keeps_both(
+    vault: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubi.knowledge import notefile
+
+    [r] = app.register(vault, [note("Race", "First.")])
+    path = vault.root / r.path
+    real = notefile.edit_note_text
+    saved = {"done": False}
+
+    def edit_while_someone_saves(text: str, *args: object, **kwargs: object) -> str:
+        if not saved["done"]:  # Obsidian saves between rubi's read and its write
+            saved["done"] = True
+            path.write_text(text + "\nSaved by hand.\n", encoding="utf-8")
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(notefile, "edit_note_text", edit_while_someone_saves)
+    monkeypatch.setattr("rubi.knowledge.register.edit_note_text", edit_while_someone_saves)
+    app.register(vault, [note("Race", "Second.")])
+    text = path.read_text(encoding="utf-8")
+    assert "Saved by hand." in text and "Second." in text

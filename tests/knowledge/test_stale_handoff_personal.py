@@ -159,3 +159,41 @@ def test_cli_note_and_handoff(
     assert "1. one" in r.output and "2. two" in r.output
     r = run(cli, ["read", "Use uv"])
     assert r.output.startswith("(superseded: read notes/decision-use-pip instead)")
+
+
+def test_a_merged_branch_older_than_the_note_makes_it_stale(vault: VaultPaths, repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo / "src" / "db.py", "def connect(url):\n    pass\n")
+    commit_all(repo, "feature work, before the note")
+    git(repo, "checkout", "-q", "-")
+    [r] = app.register(
+        vault, [{"type": "gotcha", "title": "Connect lazily", "body": "b", "files": ["src/db.py"]}]
+    )
+    commit_all(repo, "note")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+    assert app.read_note(vault, r.id).stale == ("src/db.py",)
+
+
+def test_parallel_handoffs_in_the_same_minute_all_land(vault: VaultPaths) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rubi.knowledge.handoff import save_handoff
+
+    with ThreadPoolExecutor(6) as pool:
+        saved = list(
+            pool.map(lambda i: save_handoff(vault, f"g{i}", "s", now=1_800_000_000), range(6))
+        )
+    assert len({h.path for h in saved}) == 6
+    assert len(list((vault.root / "handoffs").glob("*.md"))) == 6
+
+
+def test_personal_note_read_by_title(
+    vault: VaultPaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUBI_VAULT", str(tmp_path / "me"))
+    app.register(
+        vault, [{"type": "preference", "title": "Short answers", "body": "x", "scope": "personal"}]
+    )
+    assert app.read_note(vault, "Short answers").id == "personal:notes/preference-short-answers"
+    r = CliRunner().invoke(cli, ["search", "Short answers", "--vault", str(vault.root)])
+    assert "personal:notes/preference-short-answers.md" in r.output

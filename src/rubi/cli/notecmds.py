@@ -76,6 +76,8 @@ def add(
     """
     items: list[Any]
     if from_json is not None:
+        if any((note_type, title, body, files, links, supersedes, tags, personal)):
+            raise click.UsageError("--from-json takes the whole note; give no other note option")
         try:
             data = json.load(from_json)
         except json.JSONDecodeError as exc:

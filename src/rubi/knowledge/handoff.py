@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rubi.atomic import atomic_write_text
+from rubi.atomic import create_exclusive
 from rubi.errors import RubiError
 from rubi.gitrepo import head
 from rubi.knowledge.notefile import render_note
@@ -65,12 +65,6 @@ def save_handoff(
     created = time.strftime("%Y-%m-%dT%H:%M:%SZ", when)
     stem = time.strftime("%Y-%m-%d-%H%M", when)
     folder = paths.root / HANDOFFS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{stem}.md"
-    n = 2
-    while path.exists():
-        path = folder / f"{stem}-{n}.md"
-        n += 1
     body = [f"## Goal\n{goal.strip()}", f"## State\n{state.strip()}"]
     if next_steps:
         body.append(
@@ -88,8 +82,12 @@ def save_handoff(
     }
     links = [("relates_to", n.strip()) for n in notes if n.strip()]
     text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
-    atomic_write_text(path, text)
-    return Handoff(f"{HANDOFFS_DIR}/{path.name}", text, created)
+    n = 1
+    while True:  # the name is claimed exclusively: parallel saves never overwrite
+        path = folder / (f"{stem}.md" if n == 1 else f"{stem}-{n}.md")
+        if create_exclusive(path, text):
+            return Handoff(f"{HANDOFFS_DIR}/{path.name}", text, created)
+        n += 1
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:

@@ -65,6 +65,14 @@ def _strs(value: Any, where: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value if v.strip())
 
 
+def _repo_path(entry: str) -> str:
+    """One spelling per path: ``/`` separators, no ``./``; a folder keeps its ``/``."""
+    path = entry.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.lstrip("/")
+
+
 def _item(raw: Any, n: int) -> NoteItem:
     where = f"notes[{n}]"
     if isinstance(raw, NoteItem):
@@ -120,7 +128,9 @@ def _item(raw: Any, n: int) -> NoteItem:
         type=kind,
         title=title,
         body=body.strip("\n"),
-        files=_strs(raw.get("files"), f"{where}.files"),
+        files=tuple(
+            dict.fromkeys(_repo_path(f) for f in _strs(raw.get("files"), f"{where}.files"))
+        ),
         links=tuple(links),
         supersedes=supersedes.strip() if isinstance(supersedes, str) else None,
         tags=tuple(t.lstrip("#") for t in _strs(raw.get("tags"), f"{where}.tags")),

@@ -15,7 +15,7 @@ from typing import Any
 
 import frontmatter
 
-from rubi.atomic import atomic_write_text
+from rubi.atomic import ChangedMeanwhile, atomic_write_text, create_exclusive
 from rubi.errors import RubiError
 
 __all__ = [
@@ -145,13 +145,11 @@ def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
     Returns:
         The path written.
     """
-    folder.mkdir(parents=True, exist_ok=True)
     n = 1
     while True:
         final = stem if n == 1 else f"{stem}-{n}"
         path = folder / f"{final}.md"
-        if not path.exists():
-            atomic_write_text(path, render(final))
+        if not path.exists() and create_exclusive(path, render(final)):
             return path
         n += 1
 
@@ -174,9 +172,11 @@ def rewrite(path: Path, rel: str, edit: Callable[[str], str]) -> str:
     for _ in range(WRITE_ATTEMPTS):
         before = path.read_text(encoding="utf-8")
         after = edit(before)
-        if path.read_text(encoding="utf-8") != before:
-            continue
-        if after != before:
-            atomic_write_text(path, after)
+        if after == before:
+            return after
+        try:
+            atomic_write_text(path, after, expect=before)
+        except ChangedMeanwhile:
+            continue  # someone saved it meanwhile: apply the edit to their version
         return after
     raise NoteChangedError(f"{rel}: kept changing while rubi updated it; try again")

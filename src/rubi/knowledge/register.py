@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -107,7 +108,12 @@ def _plan_supersedes(vault: _Vault, item: NoteItem, n: int) -> Note | None:
             "fix the YAML first"
         )
     by_name = {vault.fm_id(x): x.id for x in vault.notes.values()}
-    successor(vault.notes, old.id, by_name)  # raises on a loop
+    newest = successor(vault.notes, old.id, by_name)  # raises on a loop
+    if newest != old.id:
+        raise RubiError(
+            f"notes[{n}].supersedes: {old.id} is already superseded by {vault.prefix}{newest}; "
+            "supersede that one (the newest) instead"
+        )
     return old
 
 
@@ -251,18 +257,24 @@ def register(
     for n, item in enumerate(parsed):
         groups.setdefault(item.scope, []).append((n, item))
     results: dict[int, Registered] = {}
-    for scope, members in groups.items():
-        target = paths
-        prefix = ""
-        if scope == "personal":
-            personal = personal_paths(paths, create=True)
-            if personal is not None:
-                target, prefix = personal, PERSONAL_PREFIX
-        target.index_dir.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(target.index_dir / "notes.lock"), timeout=LOCK_TIMEOUT_S):
+    with ExitStack() as locks:
+        # Lock, open and validate every vault involved before writing to any of them.
+        planned = []
+        for scope in sorted(groups, key=lambda s: s != "project"):
+            target, prefix = paths, ""
+            if scope == "personal":
+                personal = personal_paths(paths, create=True)
+                if personal is not None:
+                    target, prefix = personal, PERSONAL_PREFIX
+            target.index_dir.mkdir(parents=True, exist_ok=True)
+            locks.enter_context(
+                FileLock(str(target.index_dir / "notes.lock"), timeout=LOCK_TIMEOUT_S)
+            )
             vault = _open(target, prefix)
-            plans = [(n, item, _plan_supersedes(vault, item, n)) for n, item in members]
+            plans = [(n, item, _plan_supersedes(vault, item, n)) for n, item in groups[scope]]
+            planned.append((vault, plans))
+        for vault, plans in planned:
             for n, item, old in plans:
                 results[n] = _apply(vault, item, old, stamp)
-            index_vault(target, verify=False, code=False)
+            index_vault(vault.paths, verify=False, code=False)
     return [results[n] for n in range(len(parsed))]

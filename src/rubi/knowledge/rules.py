@@ -1,71 +1,136 @@
 """The rules that keep knowledge from piling up: merge twins, follow supersede chains.
 
 **Twin rule** (a new item updates an existing note instead of adding one): same type,
-the existing note is active, and either
+the existing note is active and parseable, and either
 
-1. the normalized titles are equal (case, accents, punctuation, spacing ignored), or
-2. the titles share at least :data:`CLOSE_TITLE_JACCARD` of their stemmed content
-   words (``Use JWT for auth`` ~ ``For auth, use JWTs``) and the notes share at least
-   one file.
+1. the titles have the same key (:func:`rubi.knowledge.slug.title_key`: case, Latin
+   accents, spacing and soft punctuation ignored; ``C++``, ``!=`` and emoji kept), or
+2. the notes share a file and the titles are *close*: their stemmed word sequences
+   (stop words and numbers kept, order kept) have a similarity ratio of at least
+   :data:`CLOSE_TITLE_RATIO` (Ratcliff/Obershelp, Python's ``difflib``), and the words
+   that differ are plain Latin words, none of them a negation or antonym marker (a
+   differing number, symbol or non-Latin word blocks the merge).
 
-Word sets alone are not enough: "Migrate from MySQL to Postgres" and "Migrate from
-Postgres to MySQL" have the same words. A shared file is the evidence that two
-similar titles speak of the same thing.
-
-Among several twins the one with the most shared words wins, then the oldest id.
+So "Use JWTs instead of the session cookies" merges into "Use JWT instead of session
+cookies" (about the same file), while "Do not use eval" stays apart from "Use eval",
+"Disable caching" from "Enable caching", "Migrate from MySQL to Postgres" from
+"Migrate from Postgres to MySQL", and "Bug 1 …" from "Bug 2 …".
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
+from difflib import SequenceMatcher
 
 from rubi.errors import RubiError
 from rubi.index.analysis import analyze
 from rubi.knowledge.items import NoteItem
-from rubi.knowledge.slug import normalize_title
+from rubi.knowledge.slug import fold_latin_accents, title_key
 from rubi.model import Note, note_files
 
-__all__ = ["CLOSE_TITLE_JACCARD", "find_twin", "successor", "title_terms"]
+__all__ = [
+    "CLOSE_TITLE_RATIO",
+    "FLIPPERS",
+    "find_twin",
+    "normalize_repo_path",
+    "successor",
+    "title_words",
+]
 
-CLOSE_TITLE_JACCARD = 0.5
-"""Word overlap (intersection over union) that, with a shared file, makes two titles
-the same knowledge."""
+CLOSE_TITLE_RATIO = 0.8
+"""Similarity of stemmed word sequences above which two titles about a shared file are
+one piece of knowledge."""
+
+FLIPPERS = frozenset(
+    [
+        "no",
+        "not",
+        "never",
+        "non",
+        "without",
+        "dont",
+        "don't",
+        "doesnt",
+        "isnt",
+        "wont",
+        "cannot",
+        "cant",
+        "avoid",
+        "stop",
+        "disable",
+        "disabled",
+        "enable",
+        "enabled",
+        "remove",
+        "removed",
+        "add",
+        "added",
+        "deny",
+        "allow",
+        "forbid",
+        "before",
+        "after",
+        "instead",
+        "unless",
+        "except",
+    ]
+)
+"""Words that change what a title means when one title has them and the other not."""
+
+_PLAIN_WORD = re.compile(r"[a-z]+")
+"""Words whose stems compare reliably; anything else that differs blocks a merge."""
+_WORD_RE = re.compile(r"[^\W_]+|[^\w\s]+")
 
 
-def title_terms(title: str) -> frozenset[str]:
-    """Stemmed content words of a title. Numbers and one-letter words are kept as they
-    are (the search analyzer drops them, but "Bug 1" and "Bug 2" are not the same)."""
-    terms: set[str] = set()
-    for word in normalize_title(title).split():
+def title_words(title: str) -> list[str]:
+    """A title as a sequence of stemmed words, stop words and numbers kept, symbol runs
+    (``++``, ``!=``) as words of their own."""
+    out: list[str] = []
+    for word in _WORD_RE.findall(fold_latin_accents(title.lower())):
         stems = analyze(word)
-        if stems:
-            terms.update(stems)
-        elif word.isdigit() or len(word) == 1:
-            terms.add(word)
-    return frozenset(terms)
+        out.extend(stems if stems else [word])
+    return out
+
+
+def _close(a: str, b: str) -> bool:
+    wa, wb = title_words(a), title_words(b)
+    if not wa or not wb:
+        return False
+    differ = set(wa) ^ set(wb)
+    raw = set(_WORD_RE.findall(a.lower())) ^ set(_WORD_RE.findall(b.lower()))
+    if any(w in FLIPPERS or not _PLAIN_WORD.fullmatch(w) for w in differ | raw):
+        return False  # a negation, a number, a symbol (C++ vs C) or a non-Latin word
+    return SequenceMatcher(None, wa, wb, autojunk=False).ratio() >= CLOSE_TITLE_RATIO
 
 
 def find_twin(item: NoteItem, notes: Iterable[Note]) -> Note | None:
     """The active note of the same type that holds the same knowledge, or None."""
-    key = normalize_title(item.title)
-    terms = title_terms(item.title)
-    files = set(item.files)
+    key = title_key(item.title)
+    files = {normalize_repo_path(f) for f in item.files}
     best: tuple[float, str, Note] | None = None
     for note in notes:
         if note.type != item.type or note.status != "active" or note.frontmatter_error:
             continue
-        other = title_terms(note.title)
-        if normalize_title(note.title) == key:
+        if title_key(note.title) == key:
             score = 2.0
+        elif files & {normalize_repo_path(f) for f in note_files(note)} and _close(
+            item.title, note.title
+        ):
+            score = 1.0
         else:
-            union = terms | other
-            jaccard = len(terms & other) / len(union) if union else 0.0
-            if jaccard < CLOSE_TITLE_JACCARD or not files & set(note_files(note)):
-                continue
-            score = jaccard
+            continue
         if best is None or (score, _neg(note.id)) > (best[0], _neg(best[1])):
             best = (score, note.id, note)
     return best[2] if best else None
+
+
+def normalize_repo_path(entry: str) -> str:
+    """A ``files:`` entry spelled one way: ``/`` separators, no ``./``, no trailing ``/``."""
+    path = entry.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.strip("/")
 
 
 def _neg(note_id: str) -> tuple[int, ...]:

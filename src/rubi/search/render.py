@@ -31,7 +31,8 @@ def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     if hit.kind == "file":
         head = f"{rank}. [{hit.type} file] {hit.path}"
     else:
-        head = f"{rank}. [{hit.type}] {hit.title} — {hit.path}"
+        vault, _, _ = hit.id.rpartition(":")  # personal:notes/x → shown as personal:<path>
+        head = f"{rank}. [{hit.type}] {hit.title} — {vault + ':' if vault else ''}{hit.path}"
     if hit.status == "superseded":
         succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
         head += f"  (superseded{succ})"
