@@ -19,9 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from mcp import Client, StdioServerParameters
 from rich.console import Console
 from rich.table import Table
+
+from mcp import Client, StdioServerParameters
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
 QUERIES = [
