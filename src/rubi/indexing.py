@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -318,18 +319,32 @@ def _commit(note: Note) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+_CODE_MAPS: dict[Path, tuple[int, int, CodeMap]] = {}
+"""The last code map read per file, reused while unchanged (the MCP server's read)."""
+
+
 def load_code_map(paths: VaultPaths) -> CodeMap | None:
-    """The code map saved by the last index run, or None."""
+    """The code map saved by the last index run (cached while the file is unchanged),
+    or None."""
     from rubi.codemap import CodeMap
 
+    path = paths.codemap_file
     try:
-        loaded = load_pickle(paths.codemap_file)
+        st = path.stat()
+        cached = _CODE_MAPS.get(path)
+        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+            return cached[2]
+        loaded = load_pickle(path)
     except FileNotFoundError:
         return None
     except Exception as exc:
-        log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", paths.codemap_file, exc)
+        log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", path, exc)
         return None
-    return loaded if isinstance(loaded, CodeMap) else None
+    if not isinstance(loaded, CodeMap):
+        return None
+    _CODE_MAPS.clear()
+    _CODE_MAPS[path] = (st.st_mtime_ns, st.st_size, loaded)
+    return loaded
 
 
 def _map_code(

@@ -40,6 +40,7 @@ def best_snippet(
         The snippet, or the first prose line when nothing matches, or ``""``.
     """
     best, best_score, first = "", 0, ""
+    prefixes = {t[:3] for t in query_terms if len(t) >= 2}
     in_fence = False
     for raw in body.splitlines():
         if code:
@@ -57,7 +58,10 @@ def best_snippet(
             continue
         if not first:
             first = line
-        score = len(query_terms.intersection(analyze(line))) if query_terms else 0
+        lowered = line.lower()
+        if not any(p in lowered for p in prefixes):
+            continue  # cheap test first: analysing every line of a big file is slow
+        score = len(query_terms.intersection(analyze(line)))
         if score > best_score:
             best, best_score = line, score
     text = best or first
