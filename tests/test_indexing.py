@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rubi import app, indexing
+from rubi import app
+from rubi.index import documents
 from rubi.graph.store import load_graph
 from rubi.index.store import IndexDoc, SearchIndex
 from rubi.model import Note
@@ -114,7 +115,7 @@ def test_interrupted_full_rebuild_keeps_the_old_index(
     before = _hits(help_vault, "sync")
     assert before
     calls = {"n": 0}
-    real = indexing.note_document
+    real = documents.note_document
 
     def crash_midway(note: Note) -> IndexDoc:
         calls["n"] += 1
@@ -122,11 +123,11 @@ def test_interrupted_full_rebuild_keeps_the_old_index(
             raise KeyboardInterrupt
         return real(note)
 
-    monkeypatch.setattr(indexing, "note_document", crash_midway)
+    monkeypatch.setattr(documents, "note_document", crash_midway)
     with pytest.raises(KeyboardInterrupt):
         app.index(paths, full=True)
     assert _hits(help_vault, "sync") == before  # old index untouched
-    monkeypatch.setattr(indexing, "note_document", real)
+    monkeypatch.setattr(documents, "note_document", real)
     assert not app.index(paths).changed
     assert _hits(help_vault, "sync") == before
     assert [p.name for p in paths.index_dir.iterdir() if "building" in p.name] == []

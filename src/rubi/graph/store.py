@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubi.errors import IndexCorruptError
-from rubi.graph.build import GraphBuild
 from rubi.storage import load_pickle, save_pickle
+
+if TYPE_CHECKING:
+    from rubi.graph.build import GraphBuild
 
 __all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
 
@@ -56,6 +59,8 @@ def _read(path: Path) -> GraphBuild:
     if not (isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == GRAPH_FORMAT):
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
     build = loaded[1]
+    from rubi.graph.build import GraphBuild  # networkx: only when a graph is needed
+
     if not isinstance(build, GraphBuild):
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
     return build

@@ -9,11 +9,10 @@ from __future__ import annotations
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from rubi.index.analysis import text_analyzer
+from rubi.index.version import SCHEMA_VERSION
 
 __all__ = ["FIELD_BOOSTS", "SCHEMA_VERSION", "TEXT_FIELDS", "build_schema"]
 
-SCHEMA_VERSION = 1
-"""Bump when fields or analysis change: an index of another version is rebuilt."""
 
 FIELD_BOOSTS: dict[str, float] = {
     "title": 4.0,  # a query word in the title is the strongest single signal
