@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.index import documents
 from rubi.graph.store import load_graph
+from rubi.index import documents
 from rubi.index.store import IndexDoc, SearchIndex
 from rubi.model import Note
 

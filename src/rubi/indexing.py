@@ -148,6 +148,7 @@ def index_vault(
     on_wait: Callable[[], None] | None = None,
     verify: bool = True,
     code: bool = True,
+    lock_timeout_s: float = LOCK_TIMEOUT_S,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
@@ -169,9 +170,9 @@ def index_vault(
     """
     started = time.perf_counter()
     paths.index_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(paths.lock_file), timeout=LOCK_TIMEOUT_S)
+    lock = FileLock(str(paths.lock_file), timeout=lock_timeout_s)
     try:
-        lock.acquire(timeout=0.2)
+        lock.acquire(timeout=min(0.2, lock_timeout_s))
     except Timeout:
         if on_wait:
             on_wait()

@@ -31,6 +31,7 @@ _COMMANDS: dict[str, str] = {
     "note": "notecmds:note",
     "handoff": "handoffcmds:handoff",
     "serve": "servecmds:serve",
+    "hook": "hookcmds:hook",
     "xray": "xray:xray",
     "audit": "xray:audit",
 }

@@ -137,6 +137,7 @@ def build_graph(
             status=note.status,
             path=note.path,
             generated=GENERATED_COMMENT in note.body[:400],
+            session=note.id.startswith("sessions/"),
             superseded_by=_text(note.metadata.get("superseded_by")),
             files=tuple(note_files(note)),
             commit=_text(note.metadata.get("commit")),

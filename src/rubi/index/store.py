@@ -62,6 +62,8 @@ class BM25Hit:
     kind: str
     path: str
     title: str
+    type: str = "note"
+    status: str = "active"
 
 
 class SearchIndex:
@@ -228,6 +230,8 @@ class SearchIndex:
                             kind=hit.get("kind", "note"),
                             path=hit.get("path", ""),
                             title=hit.get("title", ""),
+                            type=hit.get("type", "note"),
+                            status=hit.get("status", "active"),
                         )
                     )
                 return hits

@@ -47,8 +47,14 @@ counts less than direct evidence."""
 GENERATED_PAGE_WEIGHT = 0.25
 """Fused-score multiplier for generated map and module pages: they repeat the titles
 of notes and files, and must not push those down."""
-SCOPES = ("all", "notes", "code", "personal")
-_KIND_FOR_SCOPE = {"all": None, "notes": "note", "code": "file", "personal": "note"}
+SCOPES = ("all", "notes", "code", "personal", "sessions")
+_KIND_FOR_SCOPE = {
+    "all": None,
+    "notes": "note",
+    "code": "file",
+    "personal": "note",
+    "sessions": "note",
+}
 _RESULT_KINDS = frozenset({"note", "file"})
 _WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
 """Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
@@ -182,12 +188,14 @@ def search_index(
             return False
         if kind and attrs.get("kind") != kind:
             return False
+        if bool(attrs.get("session")) != (scope == "sessions"):
+            return False  # captured sessions only when asked for
         return include_superseded or attrs.get("status") != "superseded"
 
     bm25 = index.bm25(
         query, extra_terms=terms, limit=BM25_LIMIT, kind=kind, exclude_status=excluded
     )
-    bm25 = [h for h in bm25 if h.id in g]
+    bm25 = [h for h in bm25 if h.id in g and eligible(h.id)]
     names = [m for m in match_names(query, terms, build.names) if eligible(m.id)]
 
     seeds: dict[str, float] = {}

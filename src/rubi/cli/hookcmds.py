@@ -1,0 +1,33 @@
+"""``rubi hook EVENT``: the Claude Code hook entry (the console script dispatches it
+before loading the CLI; this command documents it and serves ``CliRunner``)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+__all__ = ["hook"]
+
+EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "PreCompact",
+    "SessionEnd",
+)
+
+
+@click.command()
+@click.argument("event", type=click.Choice(EVENTS, case_sensitive=False))
+def hook(event: str) -> None:
+    """Answer a Claude Code hook: JSON in on stdin, JSON out on stdout.
+
+    Wired by the plugin's hooks/hooks.json or `rubi install`. Fails open: any
+    internal error is logged to .rubi/.index/hooks.log and the hook prints nothing.
+    """
+    from rubi.hooks.entry import main
+
+    main([event], sys.stdin, sys.stdout)

@@ -1,0 +1,80 @@
+"""The current context size of a live Claude Code session, read from the end of its
+transcript (never the whole file: transcripts grow to hundreds of megabytes).
+
+Algorithm (shared/docs, "Current context size"): the ``usage`` of the last main-chain
+assistant line that is not an API error, ``input + cache_creation + cache_read``;
+unknown after a compaction boundary until the next such line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+__all__ = ["MAX_TAIL_BYTES", "TAIL_CHUNK_BYTES", "current_context"]
+
+TAIL_CHUNK_BYTES = 64 * 1024
+MAX_TAIL_BYTES = 8 * 1024 * 1024
+"""Read at most this much from the end: a main-chain answer is always much closer."""
+
+
+def _usage_total(line: dict[str, object]) -> int | None:
+    message = line.get("message")
+    if not isinstance(message, dict):
+        return None
+    usage = message.get("usage")
+    if not isinstance(usage, dict) or message.get("model") == "<synthetic>":
+        return None
+
+    def n(key: str) -> int:
+        value = usage.get(key)
+        return int(value) if isinstance(value, (int, float)) else 0
+
+    return n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens")
+
+
+def _verdict(raw: bytes) -> int | bool | None:
+    """The context size this line settles, None if it settles "unknown", False if the
+    line says nothing."""
+    try:
+        line = json.loads(raw)
+    except ValueError:
+        return False
+    if not isinstance(line, dict):
+        return False
+    if line.get("type") == "system" and line.get("subtype") == "compact_boundary":
+        return None
+    if line.get("type") != "assistant" or line.get("isSidechain") or line.get("isApiErrorMessage"):
+        return False
+    total = _usage_total(line)
+    return False if total is None else total
+
+
+def current_context(path: Path) -> int | None:
+    """Tokens in the session's context now, or None when unknown (no answer yet, just
+    compacted, unreadable file).
+    """
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the with below
+    except OSError:
+        return None
+    with fh:
+        end = fh.seek(0, os.SEEK_END)
+        pos, carry, read = end, b"", 0
+        while pos > 0 and read < MAX_TAIL_BYTES:
+            step = min(TAIL_CHUNK_BYTES, pos)
+            pos -= step
+            fh.seek(pos)
+            chunk = fh.read(step) + carry
+            read += step
+            lines = chunk.split(b"\n")
+            carry = lines[0] if pos > 0 else b""
+            for raw in reversed(lines[1:] if pos > 0 else lines):
+                if not raw.strip():
+                    continue
+                verdict = _verdict(raw)
+                if verdict is False:
+                    continue
+                return verdict if isinstance(verdict, int) else None
+    return None

@@ -1,0 +1,278 @@
+"""Each hook fed recorded payload shapes (shared/docs/claude-code-integration.md 1.3)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hooks.hookhelpers import base, hook, transcript
+from rubi import app
+from rubi.sessions.tail import current_context
+
+from helpers import write
+
+
+# -- PreToolUse: the Read guard -------------------------------------------------------
+def test_guard_denies_whole_reads_of_huge_files(project: Path) -> None:
+    big = write(project / "big.log", "line\n" * 5000)
+    payload = base(project, "PreToolUse", tool_name="Read", tool_input={"file_path": str(big)})
+    out = hook("PreToolUse", payload)
+    assert out is not None
+    spec = out["hookSpecificOutput"]
+    assert spec["permissionDecision"] == "deny"
+    assert "offset and limit" in spec["permissionDecisionReason"]
+    ranged = dict(payload, tool_input={"file_path": str(big), "offset": 1, "limit": 100})
+    assert hook("PreToolUse", ranged) is None
+    small = write(project / "small.txt", "x\n" * 10)
+    assert hook("PreToolUse", dict(payload, tool_input={"file_path": str(small)})) is None
+    wide = write(project / "wide.json", "x" * 200_000)  # one line, but 200 KB
+    assert hook("PreToolUse", dict(payload, tool_input={"file_path": str(wide)})) is not None
+    bash = base(project, "PreToolUse", tool_name="Bash", tool_input={"command": "ls"})
+    assert hook("PreToolUse", bash) is None
+    gone = dict(payload, tool_input={"file_path": str(project / "nope")})
+    assert hook("PreToolUse", gone) is None
+
+
+def test_guard_limits_come_from_config(project: Path) -> None:
+    write(project / ".rubi" / "config.toml", "[hooks]\nguard_max_lines = 10\n")
+    f = write(project / "mid.py", "x = 1\n" * 4000)
+    payload = base(project, "PreToolUse", tool_name="Read", tool_input={"file_path": str(f)})
+    assert hook("PreToolUse", payload) is not None
+
+
+# -- SessionStart ----------------------------------------------------------------------
+def test_session_start_injects_the_map_then_the_handoff(project: Path) -> None:
+    write(project / ".git_placeholder", "")
+    out = hook("SessionStart", base(project, "SessionStart", source="startup"))
+    assert out is not None
+    ctx = out["hookSpecificOutput"]["additionalContext"]
+    assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "# Code map" in ctx and "Login tokens expire at midnight UTC" in ctx
+    assert len(ctx) < 10_000
+    app.save_handoff(app.locate(project / ".rubi"), "Ship login", "half done", ["fix tests"])
+    out = hook("SessionStart", base(project, "SessionStart", source="compact"))
+    assert out is not None
+    ctx = out["hookSpecificOutput"]["additionalContext"]
+    assert "Last handoff" in ctx and "fix tests" in ctx and "# Code map" not in ctx
+
+
+def test_no_vault_no_output(tmp_path: Path) -> None:
+    for event, extra in [
+        ("SessionStart", {"source": "startup"}),
+        ("UserPromptSubmit", {"prompt": "how does login work"}),
+        ("PostToolUse", {"tool_name": "Read", "tool_input": {}}),
+        ("Stop", {"stop_hook_active": False, "last_assistant_message": "hi"}),
+        ("PreCompact", {"trigger": "auto"}),
+        ("SessionEnd", {"reason": "other"}),
+    ]:
+        assert hook(event, {"cwd": str(tmp_path), "session_id": "s", **extra}) is None
+
+
+# -- UserPromptSubmit: recall -------------------------------------------------------------
+def test_recall_injects_relevant_notes_only(project: Path) -> None:
+    out = hook(
+        "UserPromptSubmit",
+        base(project, "UserPromptSubmit", prompt="why does the login token expire at night?"),
+    )
+    assert out is not None
+    ctx = out["hookSpecificOutput"]["additionalContext"]
+    assert "notes/gotcha-login-tokens-expire-at-midnight-utc" in ctx
+    assert "SQLite" not in ctx
+    assert len(ctx) / 4 <= 700
+    for prompt in ["thanks!", "/compact", "ok", "fix the CSS of the footer please", ""]:
+        assert hook("UserPromptSubmit", base(project, "UserPromptSubmit", prompt=prompt)) is None
+
+
+def test_recall_never_uses_system_message(project: Path) -> None:
+    out = hook(
+        "UserPromptSubmit", base(project, "UserPromptSubmit", prompt="login token expiry midnight")
+    )
+    assert out is not None and "systemMessage" not in out
+
+
+# -- PostToolUse: the meter ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", 17437),
+        ("5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", 26080),
+        ("GENERATED-cc2.1.197-mockapi.jsonl", 12012),
+        ("SYNTHETIC-v2-features.jsonl", 5204),
+    ],
+)
+def test_context_size_from_the_transcript_end(tmp_path: Path, name: str, expected: int) -> None:
+    assert current_context(transcript(tmp_path, name)) == expected
+
+
+def test_meter_asks_once_past_the_threshold(project: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")  # 26,080 tokens
+    write(project / ".rubi" / "config.toml", "[hooks]\ncontext_window = 30000\n")
+    payload = base(
+        project,
+        "PostToolUse",
+        transcript_path=str(t),
+        tool_name="Read",
+        tool_input={"file_path": "x"},
+        tool_response={},
+    )
+    out = hook("PostToolUse", payload)
+    assert out is not None
+    msg = out["hookSpecificOutput"]["additionalContext"]
+    assert "26,080 tokens" in msg and "register" in msg and "handoff" in msg
+    assert hook("PostToolUse", payload) is None  # once per session
+    sub = dict(payload, agent_id="a1", session_id="other")
+    assert hook("PostToolUse", sub) is None  # subagents do not count
+
+
+def test_meter_quiet_below_threshold(project: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+    payload = base(
+        project,
+        "PostToolUse",
+        transcript_path=str(t),
+        tool_name="Read",
+        tool_input={},
+        tool_response={},
+    )
+    assert hook("PostToolUse", payload) is None
+
+
+# -- Stop: harvest and capture ---------------------------------------------------------
+def test_harvest_after_heavy_exploration_never_loops(project: Path) -> None:
+    for i in range(10):
+        hook(
+            "PostToolUse",
+            base(
+                project,
+                "PostToolUse",
+                tool_name="Grep",
+                tool_input={"pattern": f"p{i}"},
+                tool_response={},
+            ),
+        )
+    stop = base(project, "Stop", stop_hook_active=False, last_assistant_message="Found it.")
+    out = hook("Stop", stop)
+    assert out is not None and out["decision"] == "block"
+    assert "Register 1-5 durable notes" in out["reason"]
+    assert hook("Stop", dict(stop, stop_hook_active=True)) is None
+    assert hook("Stop", stop) is None  # already asked for this exploration
+
+
+def test_register_resets_the_harvest(project: Path) -> None:
+    for _ in range(12):
+        hook(
+            "PostToolUse",
+            base(project, "PostToolUse", tool_name="Read", tool_input={}, tool_response={}),
+        )
+    hook(
+        "PostToolUse",
+        base(
+            project,
+            "PostToolUse",
+            tool_name="mcp__rubi__register",
+            tool_input={"notes": []},
+            tool_response={},
+        ),
+    )
+    stop = base(project, "Stop", stop_hook_active=False, last_assistant_message="done")
+    assert hook("Stop", stop) is None
+
+
+def test_capture_is_redacted_and_searchable(project: Path) -> None:
+    hook(
+        "UserPromptSubmit",
+        base(project, "UserPromptSubmit", prompt="deploy with password: hunter2secret to staging"),
+    )
+    hook(
+        "Stop",
+        base(
+            project,
+            "Stop",
+            stop_hook_active=False,
+            last_assistant_message="Deployed the zebrafish build to staging.",
+        ),
+    )
+    files = list((project / ".rubi" / "sessions").glob("*.md"))
+    assert len(files) == 1
+    text = files[0].read_text(encoding="utf-8")
+    assert "hunter2secret" not in text and "[REDACTED:password]" in text
+    assert "zebrafish build" in text
+    vault = app.locate(project / ".rubi")
+    assert app.search(vault, "zebrafish").hits == []  # not in default search
+    hits = app.search(vault, "zebrafish", scope="sessions").hits
+    assert hits and hits[0].path.startswith("sessions/")
+
+
+def test_session_end_captures_an_unanswered_prompt(project: Path) -> None:
+    hook("UserPromptSubmit", base(project, "UserPromptSubmit", prompt="start the quokka job"))
+    assert hook("SessionEnd", base(project, "SessionEnd", reason="other")) is None
+    [f] = (project / ".rubi" / "sessions").glob("*.md")
+    assert "start the quokka job" in f.read_text(encoding="utf-8")
+
+
+# -- PreCompact: the session record ------------------------------------------------------
+def test_pre_compact_record_covers_only_what_is_new(project: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+    payload = base(
+        project, "PreCompact", transcript_path=str(t), trigger="auto", custom_instructions=""
+    )
+    assert hook("PreCompact", payload) is None  # never blocks
+    [f] = (project / ".rubi" / "sessions").glob("*.md")
+    text = f.read_text(encoding="utf-8")
+    assert "## Record" in text and "**Files edited**" in text and "**Commands**" in text
+    assert hook("PreCompact", payload) is None
+    assert f.read_text(encoding="utf-8").count("## Record") == 1
+
+
+# -- fail open, stdout only JSON ----------------------------------------------------------
+def test_fail_open_logs_and_prints_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rubi.hooks import entry
+
+    out = io.StringIO()
+    assert entry.main(["SessionStart"], io.StringIO("{not json"), out) == 0
+    assert out.getvalue() == ""
+
+    def boom(ctx: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr("rubi.hooks.recall.handle", boom)
+    payload = json.dumps(base(project, "UserPromptSubmit", prompt="x y z"))
+    assert entry.main(["UserPromptSubmit"], io.StringIO(payload), out) == 0
+    assert out.getvalue() == ""
+    log = (project / ".rubi" / ".index" / "hooks.log").read_text(encoding="utf-8")
+    assert "kaboom" in log and "Traceback" in log
+    assert entry.main(["NoSuchEvent"], io.StringIO("{}"), out) == 0
+
+
+@pytest.mark.slow
+def test_hook_processes_print_only_json(project: Path, tmp_path: Path) -> None:
+    rubi = str(Path(sys.executable).with_name("rubi"))
+    t = transcript(tmp_path, "GENERATED-cc2.1.197-mockapi.jsonl")
+    cases = [
+        ("SessionStart", {"source": "startup"}),
+        ("UserPromptSubmit", {"prompt": "login token midnight"}),
+        ("PreToolUse", {"tool_name": "Read", "tool_input": {"file_path": str(t)}}),
+        ("PostToolUse", {"tool_name": "Read", "tool_input": {}, "tool_response": {}}),
+        ("Stop", {"stop_hook_active": False, "last_assistant_message": "ok"}),
+        ("PreCompact", {"trigger": "manual", "custom_instructions": "keep it"}),
+        ("SessionEnd", {"reason": "other"}),
+    ]
+    for event, extra in cases:
+        payload = base(project, event, transcript_path=str(t), **extra)
+        proc = subprocess.run(
+            [rubi, "hook", event],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, (event, proc.stderr)
+        if proc.stdout.strip():
+            json.loads(proc.stdout)
+    assert not (project / ".rubi" / ".index" / "hooks.log").exists()
