@@ -106,6 +106,9 @@ def init_project(project_dir: Path) -> InitReport:
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
             created.append(rel.as_posix())
+    from rubi.agentdocs import add_pointer
+
+    created += add_pointer(project_dir)
     return InitReport(vault, created)
 
 

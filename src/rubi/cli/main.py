@@ -32,6 +32,8 @@ _COMMANDS: dict[str, str] = {
     "handoff": "handoffcmds:handoff",
     "serve": "servecmds:serve",
     "hook": "hookcmds:hook",
+    "install": "installcmds:install",
+    "uninstall": "installcmds:uninstall",
     "xray": "xray:xray",
     "audit": "xray:audit",
 }

@@ -75,7 +75,7 @@ def build_server(paths: VaultPaths) -> MCPServer:
     def search(
         query: str,
         terms: list[str] | None = None,
-        scope: Literal["all", "notes", "code", "personal"] = "all",
+        scope: Literal["all", "notes", "code", "personal", "sessions"] = "all",
         budget_tokens: int = DEFAULT_BUDGET_TOKENS,
         include_superseded: bool = False,
     ) -> str:

@@ -1,0 +1,249 @@
+"""Wire rubi into Claude Code without the plugin, and take it out again exactly.
+
+``install`` adds rubi's hooks to ``.claude/settings.local.json`` (or the user's
+``~/.claude/settings.json`` with ``user=True``), the MCP server to the project's
+``.mcp.json`` (or ``~/.claude.json``), the early-compaction window to
+``~/.claude/settings.json`` (backed up first), and creates the personal vault. It only
+ever adds: hooks and servers already there are left alone, and running it twice
+changes nothing. What it added is recorded, so ``uninstall`` removes exactly that and
+restores the compaction window it replaced.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubi.atomic import atomic_write_text
+from rubi.errors import RubiError
+
+__all__ = [
+    "DEFAULT_COMPACT_WINDOW",
+    "HOOK_EVENTS",
+    "InstallReport",
+    "hook_groups",
+    "install",
+    "uninstall",
+]
+
+DEFAULT_COMPACT_WINDOW = 150_000
+"""Tokens at which Claude Code compacts early (``autoCompactWindow``): a long session
+past this spends most of its money re-reading context (see ``rubi xray``)."""
+
+HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
+    "SessionStart": ("startup|resume|clear|compact", 30),
+    "UserPromptSubmit": (None, 10),
+    "PreToolUse": ("Read", 5),
+    "PostToolUse": ("*", 5),
+    "Stop": (None, 10),
+    "PreCompact": (None, 30),
+    "SessionEnd": (None, 5),
+}
+"""Event → (matcher, timeout in seconds). The plugin's hooks/hooks.json says the same."""
+
+
+def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
+    """The matcher group rubi adds under each event."""
+    groups: dict[str, dict[str, Any]] = {}
+    for event, (matcher, timeout) in HOOK_EVENTS.items():
+        group: dict[str, Any] = {
+            "hooks": [{"type": "command", "command": f"{command} hook {event}", "timeout": timeout}]
+        }
+        if matcher:
+            group = {"matcher": matcher, **group}
+        groups[event] = group
+    return groups
+
+
+@dataclass
+class InstallReport:
+    """What changed (human-readable lines) and the record file."""
+
+    changes: list[str] = field(default_factory=list)
+    record: Path | None = None
+
+
+def _config_home() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
+    return Path(base) / "rubi" / "installs"
+
+
+def _record_path(settings_file: Path) -> Path:
+    digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
+    return _config_home() / f"{digest}.json"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise RubiError(
+            f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
+        ) from exc
+    if not isinstance(data, dict):
+        raise RubiError(f"{path}: expected a JSON object; rubi will not overwrite it")
+    return data
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
+    home = Path.home()
+    if user:
+        return home / ".claude" / "settings.json", home / ".claude.json", "mcpServers"
+    return project / ".claude" / "settings.local.json", project / ".mcp.json", "mcpServers"
+
+
+def install(
+    project: Path,
+    *,
+    user: bool = False,
+    compact_window: int | None = DEFAULT_COMPACT_WINDOW,
+    command: str = "rubi",
+) -> InstallReport:
+    """Add rubi's hooks, MCP server and compaction window (see the module docstring).
+
+    Args:
+        project: the project folder.
+        user: wire it for every project (user settings) instead of this project only.
+        compact_window: tokens for ``autoCompactWindow``; None leaves it alone.
+        command: how hooks and the server call rubi (``rubi`` on PATH by default).
+
+    Raises:
+        RubiError: a settings file is not valid JSON (nothing is written then).
+    """
+    settings_file, mcp_file, mcp_key = _paths(project, user)
+    user_settings = Path.home() / ".claude" / "settings.json"
+    record_file = _record_path(settings_file)
+    record = _load(record_file) if record_file.exists() else {}
+    report = InstallReport(record=record_file)
+
+    settings = _load(settings_file)
+    mcp = _load(mcp_file)
+    compact_target = _load(user_settings) if compact_window else {}
+
+    added_hooks: dict[str, Any] = record.get("hooks", {})
+    hooks = settings.setdefault("hooks", {})
+    for event, group in hook_groups(command).items():
+        groups = hooks.setdefault(event, [])
+        if group not in groups:
+            groups.append(copy.deepcopy(group))
+            added_hooks[event] = group
+            report.changes.append(f"{settings_file}: hook {event}")
+    if report.changes:
+        record.setdefault("settings_existed", settings_file.exists())
+        _save(settings_file, settings)
+
+    servers = mcp.setdefault(mcp_key, {})
+    server = {"type": "stdio", "command": command, "args": ["serve"]}
+    if "rubi" not in servers:
+        record.setdefault("mcp_existed", mcp_file.exists())
+        servers["rubi"] = server
+        record["mcp"] = server
+        _save(mcp_file, mcp)
+        report.changes.append(f"{mcp_file}: MCP server rubi")
+    elif servers["rubi"] != server and "mcp" not in record:
+        report.changes.append(f"{mcp_file}: an MCP server named rubi is already there; kept")
+
+    if compact_window and compact_target.get("autoCompactWindow") != compact_window:
+        if "compact" not in record:
+            record["compact"] = {
+                "present": "autoCompactWindow" in compact_target,
+                "value": compact_target.get("autoCompactWindow"),
+            }
+        if user_settings.exists():
+            backup = user_settings.with_name(
+                f"settings.json.rubi-backup-{time.strftime('%Y%m%d-%H%M%S')}"
+            )
+            shutil.copy2(user_settings, backup)
+            report.changes.append(f"{user_settings}: backed up to {backup.name}")
+        compact_target = _load(user_settings)  # after the backup, re-read what is there
+        compact_target["autoCompactWindow"] = compact_window
+        _save(user_settings, compact_target)
+        record["compact_set"] = compact_window
+        report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
+
+    from rubi.knowledge.personal import personal_paths
+
+    if personal_paths(None) is None:
+        personal_paths(None, create=True)
+        report.changes.append("created the personal vault")
+
+    record.update(
+        {
+            "settings_file": str(settings_file),
+            "mcp_file": str(mcp_file),
+            "mcp_key": mcp_key,
+            "hooks": added_hooks,
+        }
+    )
+    _save(record_file, record)
+    return report
+
+
+def uninstall(project: Path, *, user: bool = False) -> InstallReport:
+    """Remove what :func:`install` added and restore the compaction window it replaced.
+
+    Raises:
+        RubiError: nothing was installed there, or a settings file is not valid JSON.
+    """
+    settings_file, mcp_file, mcp_key = _paths(project, user)
+    record_file = _record_path(settings_file)
+    if not record_file.exists():
+        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
+    record = _load(record_file)
+    report = InstallReport(record=record_file)
+
+    settings = _load(settings_file)
+    hooks = settings.get("hooks", {})
+    for event, group in record.get("hooks", {}).items():
+        groups = hooks.get(event, [])
+        if group in groups:
+            groups.remove(group)
+            report.changes.append(f"{settings_file}: removed hook {event}")
+        if event in hooks and not hooks[event]:
+            del hooks[event]
+    if "hooks" in settings and not settings["hooks"]:
+        del settings["hooks"]
+    if settings or record.get("settings_existed", True):
+        _save(settings_file, settings)
+    elif settings_file.exists():
+        settings_file.unlink()
+
+    mcp = _load(mcp_file)
+    servers = mcp.get(mcp_key, {})
+    if "mcp" in record and servers.get("rubi") == record["mcp"]:
+        del servers["rubi"]
+        report.changes.append(f"{mcp_file}: removed MCP server rubi")
+        if not servers:
+            mcp.pop(mcp_key, None)
+        if mcp or record.get("mcp_existed", True):
+            _save(mcp_file, mcp)
+        elif mcp_file.exists():
+            mcp_file.unlink()
+
+    if "compact" in record:
+        user_settings = Path.home() / ".claude" / "settings.json"
+        current = _load(user_settings)
+        if current.get("autoCompactWindow") == record.get("compact_set"):
+            if record["compact"]["present"]:
+                current["autoCompactWindow"] = record["compact"]["value"]
+            else:
+                current.pop("autoCompactWindow", None)
+            _save(user_settings, current)
+            report.changes.append(f"{user_settings}: autoCompactWindow restored")
+    record_file.unlink()
+    return report

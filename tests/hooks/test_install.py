@@ -1,0 +1,120 @@
+"""rubi install / uninstall, the CLAUDE.md pointer, and the plugin's files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import frontmatter
+import pytest
+from click.testing import CliRunner
+from helpers import REPO, write
+
+from rubi import app
+from rubi.agentdocs import POINTER_START, add_pointer
+from rubi.cli.main import cli
+from rubi.errors import RubiError
+from rubi.install import HOOK_EVENTS, hook_groups, install, uninstall
+
+OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}
+
+
+def read(path: Path) -> dict:  # type: ignore[type-arg]
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_install_is_additive_idempotent_and_reversible(tmp_path: Path, isolated_home: Path) -> None:
+    project = tmp_path / "p"
+    settings = write(
+        project / ".claude" / "settings.local.json",
+        json.dumps({"hooks": {"PreToolUse": [OTHER_HOOK]}, "model": "opus"}),
+    )
+    user_settings = write(
+        isolated_home / ".claude" / "settings.json", json.dumps({"autoCompactWindow": 500000})
+    )
+    before = {p: p.read_text() for p in (settings, user_settings)}
+
+    report = install(project)
+    data = read(settings)
+    assert data["model"] == "opus"
+    assert OTHER_HOOK in data["hooks"]["PreToolUse"]
+    for event, group in hook_groups().items():
+        assert group in data["hooks"][event]
+        assert group["hooks"][0]["timeout"] == HOOK_EVENTS[event][1]
+    assert read(project / ".mcp.json")["mcpServers"]["rubi"]["args"] == ["serve"]
+    assert read(user_settings)["autoCompactWindow"] == 150_000
+    assert list(user_settings.parent.glob("settings.json.rubi-backup-*"))
+    assert (isolated_home / "rubi-vault" / "personal").is_dir()
+    assert any("hook SessionStart" in c for c in report.changes)
+
+    assert install(project).changes == []  # idempotent
+    assert sum(g == hook_groups()["Stop"] for g in read(settings)["hooks"]["Stop"]) == 1
+
+    uninstall(project)
+    assert {p: p.read_text() for p in (settings, user_settings)} == {
+        settings: json.dumps(json.loads(before[settings]), indent=2) + "\n",
+        user_settings: json.dumps(json.loads(before[user_settings]), indent=2) + "\n",
+    }
+    assert not (project / ".mcp.json").exists()  # it was created by install
+    with pytest.raises(RubiError, match="not installed"):
+        uninstall(project)
+
+
+def test_install_keeps_an_existing_rubi_server_and_refuses_bad_json(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    project = tmp_path / "p"
+    mcp = write(project / ".mcp.json", json.dumps({"mcpServers": {"rubi": {"command": "x"}}}))
+    install(project, compact_window=None)
+    assert read(mcp)["mcpServers"]["rubi"] == {"command": "x"}
+    assert not (isolated_home / ".claude" / "settings.json").exists()
+    uninstall(project)
+    assert read(mcp)["mcpServers"]["rubi"] == {"command": "x"}
+    write(project / ".claude" / "settings.local.json", "{broken")
+    with pytest.raises(RubiError, match="not valid JSON"):
+        install(project)
+
+
+def test_user_install(tmp_path: Path, isolated_home: Path) -> None:
+    install(tmp_path, user=True)
+    assert "Stop" in read(isolated_home / ".claude" / "settings.json")["hooks"]
+    assert "rubi" in read(isolated_home / ".claude.json")["mcpServers"]
+    uninstall(tmp_path, user=True)
+    assert "hooks" not in read(isolated_home / ".claude" / "settings.json")
+
+
+def test_cli_install(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
+    assert r.exit_code == 0 and "hook SessionStart" in r.output
+    r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path)])
+    assert r.exit_code == 0
+    r = CliRunner().invoke(cli, ["uninstall", "--project", str(tmp_path)])
+    assert r.exit_code == 0 and "removed hook Stop" in r.output
+
+
+def test_pointer_added_once(tmp_path: Path) -> None:
+    write(tmp_path / "AGENTS.md", "# Agents\n\nBe nice.\n")
+    assert add_pointer(tmp_path) == ["CLAUDE.md", "AGENTS.md"]
+    assert add_pointer(tmp_path) == []
+    assert (tmp_path / "AGENTS.md").read_text().startswith("# Agents\n\nBe nice.\n")
+    assert (tmp_path / "CLAUDE.md").read_text().count(POINTER_START) == 1
+    project = tmp_path / "q"
+    project.mkdir()
+    app.init_project(project)
+    assert POINTER_START in (project / "CLAUDE.md").read_text()
+    assert not (project / "AGENTS.md").exists()
+
+
+def test_plugin_files_match_the_installer() -> None:
+    plugin = read(REPO / ".claude-plugin" / "plugin.json")
+    assert plugin["name"] == "rubi"
+    market = read(REPO / ".claude-plugin" / "marketplace.json")
+    assert market["plugins"][0]["name"] == "rubi" and market["plugins"][0]["source"] == "./"
+    hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
+    assert hooks == {event: [group] for event, group in hook_groups().items()}
+    assert read(REPO / ".mcp.json")["mcpServers"]["rubi"]["args"] == ["serve"]
+    for name in ("memory", "handoff", "organize", "xray"):
+        post = frontmatter.load(REPO / "commands" / f"{name}.md")
+        assert post.metadata["description"] and post.content.strip()
+    agent = frontmatter.load(REPO / "agents" / "researcher.md")
+    assert agent.metadata["name"] == "researcher" and "mcp__rubi__search" in agent.metadata["tools"]
