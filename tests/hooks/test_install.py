@@ -8,13 +8,14 @@ from pathlib import Path
 import frontmatter
 import pytest
 from click.testing import CliRunner
-from helpers import REPO, write
 
 from rubi import app
 from rubi.agentdocs import POINTER_START, add_pointer
 from rubi.cli.main import cli
 from rubi.errors import RubiError
 from rubi.install import HOOK_EVENTS, hook_groups, install, uninstall
+
+from helpers import REPO, write
 
 OTHER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}
 
