@@ -8,6 +8,7 @@ the manifest last, so an interrupted run is simply redone next time.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -42,7 +43,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-STATE_FORMAT = 3
+STATE_FORMAT = 4
 """Bump when :class:`VaultState` changes shape; an older state forces a full build."""
 LOCK_TIMEOUT_S = 120.0
 """How long an index run waits for another one (another session, the watcher)."""
@@ -63,6 +64,39 @@ class FileEntry:
     sha256: str
     note_id: str | None
     problem: str | None = None
+    signature: str = ""
+    """:func:`graph_signature` of the parsed note."""
+
+
+def graph_signature(note: Note) -> str:
+    """A digest of everything in a note that the graph, the name table, the map or
+    the stale flags use (title, type, status, aliases, links, id, supersede fields,
+    files, commit, generated-page marker). Equal signatures: only the body changed, so
+    a re-index updates the text index alone (an appended session record, an edited
+    paragraph) instead of rebuilding the graph."""
+    import hashlib
+
+    from rubi.config import GENERATED_COMMENT
+
+    meta = note.metadata
+    parts = [
+        note.id,
+        note.title,
+        note.type,
+        note.status,
+        repr(note.aliases),
+        repr([(lk.target, lk.relation) for lk in note.links]),
+        repr([meta.get(k) for k in ("id", "supersedes", "superseded_by", "commit")]),
+        repr(note_files(note)),
+        str(GENERATED_COMMENT in note.body[:400]),
+        str(note.frontmatter_error),
+    ]
+    return hashlib.sha256("\x00".join(parts).encode("utf-8", "replace")).hexdigest()[:24]
+
+
+NOTES_BODY_KEPT = 400
+"""Characters of each body kept in ``notes.pickle`` (enough to tell a generated page);
+the full text is in the Whoosh index and on disk, and the pickle stays small."""
 
 
 @dataclass(slots=True)
@@ -219,6 +253,7 @@ def _index_locked(
     listing = scan_vault(paths.root)
     new = VaultState(attachments=listing.attachments)
     changed: dict[str, Note] = {}
+    graph_changed = False
     to_read = []
     for stat in listing.notes:
         prev = old.files.get(stat.path)
@@ -243,7 +278,7 @@ def _index_locked(
             continue
         if prev is not None and prev.sha256 == read.sha256 and prev.note_id is not None:
             new.files[stat.path] = FileEntry(
-                stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem
+                stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem, prev.signature
             )
             report.unchanged += 1
             continue
@@ -256,8 +291,13 @@ def _index_locked(
         problem = "; ".join(problems) or None
         if problem:
             report.warnings.append(ScanWarning(stat.path, problem))
-        new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, read.sha256, note.id, problem)
+        signature = graph_signature(note)
+        new.files[stat.path] = FileEntry(
+            stat.mtime_ns, stat.size, read.sha256, note.id, problem, signature
+        )
         changed[note.id] = note
+        if prev is None or prev.note_id != note.id or prev.signature != signature:
+            graph_changed = True
         if prev is None or prev.note_id is None:
             report.added += 1
         else:
@@ -282,10 +322,21 @@ def _index_locked(
             save_pickle(paths.state_file, new)
         return report
 
-    from rubi.graph.build import build_graph
     from rubi.index.documents import note_document
 
     docs = [*(note_document(n) for n in changed.values()), *code_docs]
+    if not (full or deletes or code_changed or attachments_changed or graph_changed) and (
+        paths.graph_file.exists() and paths.notes_file.exists()
+    ):
+        # Bodies changed, nothing the graph sees: update the text index only.
+        index.apply(docs, [])
+        index.close()
+        new.indexed_at = time.time()
+        save_pickle(paths.state_file, new)
+        return report
+
+    from rubi.graph.build import build_graph
+
     if full:
         index.rebuild(docs)
     elif docs or deletes or code_deletes:
@@ -303,7 +354,10 @@ def _index_locked(
         code_map = load_code_map(paths)
     save_graph(paths.graph_file, build_graph(notes, new.attachments, code_map))
     report.graph_rebuilt = True
-    save_pickle(paths.notes_file, notes)
+    save_pickle(
+        paths.notes_file,
+        {k: dataclasses.replace(n, body=n.body[:NOTES_BODY_KEPT]) for k, n in notes.items()},
+    )
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
     if code and code_map is not None and paths.project_root is not None:

@@ -1,7 +1,9 @@
 """UserPromptSubmit: recall notes that bear on the prompt, before Claude explores.
 
-Text match only (BM25F over notes; no graph, so the hook stays fast), and only what
-clears a relevance bar: a note must match at least :data:`MIN_MATCHED_TERMS` of the
+Text match only (BM25F over notes' own fields; no graph, and no re-scan of the vault:
+the session-start hook, ``register``, the MCP server and the watcher keep the index
+current), so the hook stays within its budget on every prompt. Only what clears a
+relevance bar is injected: a note must match at least :data:`MIN_MATCHED_TERMS` of the
 prompt's content words and :data:`MIN_COVERAGE` of them. Nothing is injected for
 slash commands, small talk or prompts that match nothing. At most
 ``recall_max_tokens`` (default 700) are injected.
@@ -9,7 +11,6 @@ slash commands, small talk or prompts that match nothing. At most
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from typing import Any
@@ -23,6 +24,8 @@ MIN_MATCHED_TERMS = 2
 MIN_COVERAGE = 0.3
 """Share of the prompt's content words a note must match (a long prompt may wander)."""
 MAX_NOTES = 5
+RECALL_FIELDS = ("title", "aliases", "tags", "headings", "body", "body_pt")
+"""Notes' own fields: no path or symbol fields (code is not recalled per prompt)."""
 SKIPPED_FOLDERS = ("sessions/", "modules/", "handoffs/")
 """Recall is for knowledge notes: not captured chats, generated pages or handoffs."""
 
@@ -36,22 +39,19 @@ _SMALL_TALK = re.compile(
 def recall_text(ctx: HookContext, prompt: str) -> str | None:
     """The recall block for ``prompt``, or None when nothing clears the bar."""
     assert ctx.vault is not None
-    from filelock import Timeout
-
     from rubi.index.analysis import analyze
     from rubi.index.store import SearchIndex
-    from rubi.indexing import index_vault
     from rubi.search.snippet import best_snippet
     from rubi.tokens import estimate_tokens
 
     terms = set(analyze(prompt))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    with contextlib.suppress(Timeout):
-        index_vault(ctx.vault, verify=False, code=False, lock_timeout_s=0.5)
     index = SearchIndex(ctx.vault.whoosh_dir)
     try:
-        hits = index.bm25(prompt, limit=20, kind="note", exclude_status=("superseded",))
+        hits = index.bm25(
+            prompt, limit=20, kind="note", exclude_status=("superseded",), fields=RECALL_FIELDS
+        )
     finally:
         index.close()
     needed = max(MIN_MATCHED_TERMS, math.ceil(MIN_COVERAGE * len(terms)))
