@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +24,7 @@ from rubi.index.version import SCHEMA_VERSION
 from rubi.model import Note, ScanWarning, note_files
 from rubi.paths import VaultPaths
 from rubi.storage import load_pickle, save_pickle
-from rubi.vault.scan import read_note_text, scan_vault
+from rubi.vault.scan import FileStat, VaultListing, read_note_text, scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -183,6 +183,7 @@ def index_vault(
     verify: bool = True,
     code: bool = True,
     lock_timeout_s: float = LOCK_TIMEOUT_S,
+    changed_paths: Collection[str] | None = None,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
@@ -212,7 +213,7 @@ def index_vault(
             on_wait()
         lock.acquire()
     try:
-        report = _index_locked(paths, full, progress, verify, code)
+        report = _index_locked(paths, full, progress, verify, code, changed_paths)
     finally:
         lock.release()
     report.seconds = time.perf_counter() - started
@@ -234,12 +235,45 @@ def _consistent(index: SearchIndex, state: VaultState) -> bool:
     return count == expected
 
 
+def _listing_from(root: Path, old: VaultState, changed: Collection[str]) -> VaultListing | None:
+    """The vault's listing from the manifest plus the changed paths, or None when a
+    full scan is needed (a folder was added, moved or removed)."""
+    import os
+    import stat as st
+
+    files = {p: FileStat(p, e.mtime_ns, e.size) for p, e in old.files.items()}
+    attachments = set(old.attachments)
+    for rel in changed:
+        rel = rel.strip("/")
+        if not rel or any(part.startswith(".") for part in rel.split("/")):
+            continue
+        try:
+            info = os.stat(os.path.join(root, rel))
+        except OSError:
+            info = None
+        if info is not None and st.S_ISDIR(info.st_mode):
+            return None
+        if info is None and any(p.startswith(rel + "/") for p in files):
+            return None  # a folder went away
+        if rel.lower().endswith(".md"):
+            if info is not None and st.S_ISREG(info.st_mode):
+                files[rel] = FileStat(rel, info.st_mtime_ns, info.st_size)
+            else:
+                files.pop(rel, None)
+        elif info is not None:
+            attachments.add(rel)
+        else:
+            attachments.discard(rel)
+    return VaultListing(sorted(files.values(), key=lambda f: f.path), sorted(attachments))
+
+
 def _index_locked(
     paths: VaultPaths,
     full: bool,
     progress: Progress | None,
     verify: bool = True,
     code: bool = True,
+    changed_paths: Collection[str] | None = None,
 ) -> IndexReport:
     # Whoosh is imported here, markdown parsing and the graph only when something
     # changed: the hooks' "nothing changed" run pays for a scan, not for libraries.
@@ -250,7 +284,11 @@ def _index_locked(
     if old is None or not index.exists() or (verify and not _consistent(index, old)):
         full, old = True, VaultState()
     report = IndexReport(full=full)
-    listing = scan_vault(paths.root)
+    listing = None
+    if changed_paths is not None and not full:
+        listing = _listing_from(paths.root, old, changed_paths)
+    if listing is None:
+        listing = scan_vault(paths.root)
     new = VaultState(attachments=listing.attachments)
     changed: dict[str, Note] = {}
     graph_changed = False

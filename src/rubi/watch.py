@@ -1,0 +1,211 @@
+"""``rubi watch``: keep the index and graph current while people edit notes in Obsidian
+and code changes.
+
+The watcher only turns file-system events into a change list; applying it is the same
+incremental path as ``rubi index`` (:func:`rubi.indexing.index_vault` with
+``changed_paths``). Events are debounced into batches, so a ``git checkout`` that
+touches 1,000 files is one index run. Its own writes (``.index/``), editor temp and
+swap files, ``.obsidian/`` and ``.git/`` are ignored. Index runs take the index lock,
+and every index file is replaced atomically, so readers (hooks, the MCP server) never
+see a half-written index.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubi.config import SKIP_DIRS
+from rubi.indexing import IndexReport, index_vault
+from rubi.paths import VaultPaths
+
+__all__ = [
+    "DEBOUNCE_MS",
+    "Batch",
+    "classify",
+    "ignored",
+    "watch",
+]
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 400
+"""Quiet time that closes a batch: long enough to gather a checkout, short enough that a
+saved note is searchable within about a second."""
+
+IGNORED_DIRS = frozenset(
+    {
+        *SKIP_DIRS,
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".idea",
+        ".vscode",
+        "dist",
+        "build",
+        ".tox",
+    }
+)
+_IGNORED_FILES = re.compile(
+    r"(\.sw[a-px]$|~$|^\.#|^#.*#$|^4913$|\.tmp$|\.crswap$|___jb_\w+___$|\.kate-swp$"
+    r"|^\.DS_Store$|\.part$|\.py[cod]$|^\.[^/]*\.tmp$)"
+)
+"""vim (.swp, 4913), emacs (.#x, #x#), VS Code (.crswap), JetBrains (___jb_tmp___),
+Kate, macOS, partial downloads, bytecode, and rubi's own atomic-write temp files."""
+
+
+def ignored(path: str) -> bool:
+    """True for paths the watcher never reacts to."""
+    parts = Path(path).parts
+    if any(p in IGNORED_DIRS for p in parts[:-1]):
+        return True
+    return bool(parts) and bool(_IGNORED_FILES.search(parts[-1]))
+
+
+@dataclass
+class Batch:
+    """What one debounced batch of events means for the index.
+
+    Attributes:
+        vault_paths: changed paths inside the vault, vault-relative.
+        code: something outside the vault changed (the code map must look).
+        events: how many events the batch held.
+    """
+
+    vault_paths: set[str] = field(default_factory=set)
+    code: bool = False
+    events: int = 0
+
+
+def classify(changes: Iterable[tuple[Any, str]], vault: VaultPaths) -> Batch | None:
+    """Sort a batch of ``(change, absolute path)`` events; None when all are ignored."""
+    batch = Batch()
+    root = vault.root.resolve()
+    project = vault.project_root.resolve() if vault.project_root else None
+    for _, raw in changes:
+        path = Path(raw)
+        try:
+            rel = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            rel = None
+        if rel is not None:
+            if ignored(rel):
+                continue
+            batch.vault_paths.add(rel)
+            batch.events += 1
+            continue
+        if project is None:
+            continue
+        try:
+            prel = path.resolve().relative_to(project).as_posix()
+        except ValueError:
+            continue
+        if ignored(prel):
+            continue
+        batch.code = True
+        batch.events += 1
+    return batch if batch.events else None
+
+
+def _apply(vault: VaultPaths, batch: Batch) -> IndexReport:
+    return index_vault(
+        vault,
+        verify=False,
+        code=batch.code,
+        changed_paths=batch.vault_paths if not batch.code else None,
+    )
+
+
+def watch(
+    vault: VaultPaths,
+    *,
+    changes: Iterable[Iterable[tuple[Any, str]]] | None = None,
+    on_report: Callable[[Batch, IndexReport], None] | None = None,
+    stop_event: threading.Event | None = None,
+    debounce_ms: int = DEBOUNCE_MS,
+    once: bool = False,
+    catch_up: bool = True,
+) -> int:
+    """Catch up, then apply every batch of changes until stopped.
+
+    Args:
+        vault: the vault (a project vault also watches the project's code).
+        changes: batches of ``(change, path)`` events; default: ``watchfiles.watch``
+            on the vault (and the project). Tests pass a scripted list.
+        on_report: called after each applied batch.
+        stop_event: set it to stop (SIGTERM and Ctrl-C set it too).
+        debounce_ms: quiet time that closes a batch, in milliseconds.
+        once: apply pending changes (one incremental index run) and return.
+        catch_up: start with one incremental index run (what changed while nobody
+            watched); tests that script every change turn it off.
+
+    Returns:
+        The number of index runs made (the catch-up run counts as one).
+
+    Raises:
+        RubiError: the vault cannot be indexed at all (the catch-up run); later
+            errors are logged and the watcher goes on.
+    """
+    applied = 0
+    if catch_up or once:
+        first = index_vault(vault, verify=True, code=True)
+        applied = 1
+        if on_report:
+            on_report(Batch(events=0, code=True), first)
+    if once:
+        return applied
+    stop = stop_event or threading.Event()
+    restore = _stop_on_signals(stop)
+    try:
+        if changes is None:
+            import watchfiles
+
+            roots = [vault.project_root or vault.root]
+            changes = watchfiles.watch(
+                *roots,
+                watch_filter=lambda change, path: not ignored(path),
+                debounce=debounce_ms,
+                stop_event=stop,
+                raise_interrupt=False,
+            )
+        for events in changes:
+            if stop.is_set():
+                break
+            batch = classify(events, vault)
+            if batch is None:
+                continue
+            try:
+                report = _apply(vault, batch)
+            except Exception:  # the watcher's fail-open edge: log it and keep watching
+                log.exception("applying %d changes failed; watching on", batch.events)
+                continue
+            applied += 1
+            if on_report:
+                on_report(batch, report)
+    finally:
+        restore()
+    return applied
+
+
+def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:
+    """Make SIGTERM set ``stop`` (main thread only); returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def handler(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore

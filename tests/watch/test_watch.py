@@ -1,0 +1,188 @@
+"""The watcher, driven by scripted change batches (no real timing), plus one test on
+the real file system with a bounded wait."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from watchfiles import Change
+
+from codemap.codemap_helpers import git
+from rubi import app
+from rubi.graph.store import load_graph
+from rubi.indexing import IndexReport
+from rubi.watch import Batch, classify, ignored, watch
+
+from helpers import write
+
+
+def ids(vault: Path, query: str) -> list[str]:
+    return [h.id for h in app.search(app.locate(vault), query, refresh=False).hits]
+
+
+Batches = list[set[tuple[Change, str]]]
+
+
+def run_batches(vault: Path, batches: Batches) -> list[tuple[Batch, IndexReport]]:
+    """Apply scripted batches (no catch-up run): one report per applied batch."""
+    seen: list[tuple[Batch, IndexReport]] = []
+    watch(
+        app.locate(vault),
+        changes=batches,
+        on_report=lambda b, r: seen.append((b, r)),
+        catch_up=False,
+    )
+    return seen
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    v = tmp_path / "v"
+    write(v / "a.md", "# Alpha\n\nsee [[b]]\n")
+    write(v / "b.md", "# Beta\n\nplain\n")
+    app.index(app.locate(v))
+    return v
+
+
+def test_add_edit_rename_delete_in_batches(vault: Path) -> None:
+    c = write(vault / "c.md", "# Gamma\n\nquokka [[a]]\n")
+    write(vault / "b.md", "# Beta\n\nnow about wombats\n")
+    seen = run_batches(vault, [{(Change.added, str(c)), (Change.modified, str(vault / "b.md"))}])
+    assert len(seen) == 1
+    batch, _ = seen[0]
+    assert batch.vault_paths == {"c.md", "b.md"}
+    assert ids(vault, "quokka")[0] == "c"
+    assert ids(vault, "wombats")[0] == "b"
+
+    (vault / "c.md").rename(vault / "c2.md")
+    run_batches(vault, [{(Change.deleted, str(c)), (Change.added, str(vault / "c2.md"))}])
+    assert ids(vault, "quokka")[0] == "c2"
+    g = load_graph(app.locate(vault).graph_file).graph
+    assert g.has_edge("c2", "a") and "c" not in g  # backlinks follow the rename
+
+    (vault / "c2.md").unlink()
+    run_batches(vault, [{(Change.deleted, str(vault / "c2.md"))}])
+    assert "c2" not in ids(vault, "quokka")
+
+
+def test_folder_move_falls_back_to_a_scan(vault: Path) -> None:
+    write(vault / "sub" / "x.md", "xylophone")
+    run_batches(vault, [{(Change.added, str(vault / "sub"))}])
+    assert ids(vault, "xylophone") == ["sub/x"]
+    (vault / "sub").rename(vault / "moved")
+    run_batches(
+        vault, [{(Change.deleted, str(vault / "sub")), (Change.added, str(vault / "moved"))}]
+    )
+    assert ids(vault, "xylophone") == ["moved/x"]
+
+
+def test_a_burst_is_one_index_run(vault: Path) -> None:
+    events = set()
+    for i in range(1000):
+        p = write(vault / "burst" / f"n{i}.md", f"# N{i}\n\nburstword{i}\n")
+        events.add((Change.added, str(p)))
+    seen = run_batches(vault, [events])
+    assert len(seen) == 1 and seen[0][1].added == 1000
+    assert ids(vault, "burstword999")[0] == "burst/n999"
+
+
+def test_editor_files_and_own_writes_are_ignored(vault: Path) -> None:
+    noise = [
+        ".index/whoosh/MAIN_1.seg",
+        ".obsidian/workspace.json",
+        ".git/index",
+        "a.md.swp",
+        ".a.md.swx",
+        "a.md~",
+        ".#a.md",
+        "#a.md#",
+        "4913",
+        "x.crswap",
+        "a.md___jb_tmp___",
+        ".a.md.k3j4.tmp",
+    ]
+    for rel in noise:
+        assert ignored(rel), rel
+    assert not ignored("notes/a.md")
+    paths = app.locate(vault)
+    assert classify([(Change.modified, str(vault / r)) for r in noise], paths) is None
+
+
+def test_code_changes_refresh_the_code_map(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    write(project / "pkg" / "app.py", "def run():\n    pass\n")
+    git(project, "init", "-q")
+    app.init_project(project)
+    vault = app.locate(project / ".rubi")
+    app.index(vault)
+    f = write(project / "pkg" / "util.py", "def SmartHelperThing():\n    pass\n")
+    seen: list[tuple[Batch, IndexReport]] = []
+    watch(
+        vault,
+        changes=[{(Change.added, str(f))}],
+        on_report=lambda b, r: seen.append((b, r)),
+        catch_up=False,
+    )
+    assert seen[0][0].code and seen[0][1].code_changed == 1
+    assert app.search(vault, "SmartHelperThing", refresh=False).hits[0].id == "pkg/util.py"
+
+
+def test_once_applies_pending_changes(vault: Path) -> None:
+    write(vault / "d.md", "pending narwhal")
+    assert watch(app.locate(vault), once=True) == 1
+    assert ids(vault, "narwhal") == ["d"]
+
+
+def test_a_failing_batch_is_logged_and_watching_goes_on(
+    vault: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import rubi.watch as w
+
+    calls = {"n": 0}
+    real = w._apply
+
+    def flaky(v: object, batch: Batch) -> IndexReport:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("disk hiccup")
+        return real(v, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(w, "_apply", flaky)
+    e = write(vault / "e.md", "okapi")
+    seen = run_batches(vault, [{(Change.added, str(e))}, {(Change.modified, str(e))}])
+    assert "disk hiccup" in caplog.text
+    assert len(seen) == 1 and ids(vault, "okapi") == ["e"]
+
+
+@pytest.mark.slow
+def test_real_file_system(vault: Path) -> None:
+    stop = threading.Event()
+    applied: list[Batch] = []
+    thread = threading.Thread(
+        target=watch,
+        args=(app.locate(vault),),
+        kwargs={
+            "stop_event": stop,
+            "debounce_ms": 100,
+            "on_report": lambda b, r: applied.append(b),
+        },
+        daemon=True,
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not applied and time.monotonic() < deadline:
+            time.sleep(0.05)  # the catch-up run
+        time.sleep(0.3)  # let the watcher subscribe
+        write(vault / "live.md", "# Live\n\nplatypus\n")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and ids(vault, "platypus") != ["live"]:
+            time.sleep(0.1)
+        assert ids(vault, "platypus") == ["live"]
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
