@@ -30,6 +30,7 @@ __all__ = [
     "InstallReport",
     "hook_groups",
     "install",
+    "rubi_command",
     "uninstall",
 ]
 
@@ -107,24 +108,42 @@ def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
     return project / ".claude" / "settings.local.json", project / ".mcp.json", "mcpServers"
 
 
+def rubi_command() -> str:
+    """How Claude Code should call rubi: ``rubi`` when that is on PATH and is this
+    installation, else the absolute path of this installation's ``rubi``."""
+    import sys
+
+    here = Path(sys.executable).with_name("rubi")
+    found = shutil.which("rubi")
+    if found and (not here.exists() or Path(found).resolve() == here.resolve()):
+        return "rubi"
+    return str(here) if here.exists() else "rubi"
+
+
 def install(
     project: Path,
     *,
     user: bool = False,
     compact_window: int | None = DEFAULT_COMPACT_WINDOW,
-    command: str = "rubi",
+    replace_compact_window: bool = False,
+    command: str | None = None,
 ) -> InstallReport:
     """Add rubi's hooks, MCP server and compaction window (see the module docstring).
 
     Args:
         project: the project folder.
         user: wire it for every project (user settings) instead of this project only.
-        compact_window: tokens for ``autoCompactWindow``; None leaves it alone.
-        command: how hooks and the server call rubi (``rubi`` on PATH by default).
+        compact_window: tokens for ``autoCompactWindow`` when none is set; None leaves
+            the setting alone.
+        replace_compact_window: also replace a window the user already set.
+        command: how hooks and the server call rubi (default :func:`rubi_command`: an
+            absolute path when this rubi is not the one on PATH, so hooks never fail
+            with "command not found").
 
     Raises:
         RubiError: a settings file is not valid JSON (nothing is written then).
     """
+    command = command or rubi_command()
     settings_file, mcp_file, mcp_key = _paths(project, user)
     user_settings = Path.home() / ".claude" / "settings.json"
     record_file = _record_path(settings_file)
@@ -158,6 +177,19 @@ def install(
     elif servers["rubi"] != server and "mcp" not in record:
         report.changes.append(f"{mcp_file}: an MCP server named rubi is already there; kept")
 
+    existing_window = compact_target.get("autoCompactWindow")
+    if (
+        compact_window
+        and existing_window is not None
+        and existing_window != compact_window
+        and not replace_compact_window
+        and "compact" not in record
+    ):
+        report.changes.append(
+            f"{user_settings}: autoCompactWindow {existing_window} kept "
+            "(rubi install --compact-window N --replace-compact-window to change it)"
+        )
+        compact_window = None
     if compact_window and compact_target.get("autoCompactWindow") != compact_window:
         if "compact" not in record:
             record["compact"] = {

@@ -37,6 +37,40 @@ def test_guard_denies_whole_reads_of_huge_files(project: Path) -> None:
     assert hook("PreToolUse", gone) is None
 
 
+def test_guard_ranges_images_and_pdfs(project: Path) -> None:
+    big = write(project / "big.py", "x = 1\n" * 1600)
+
+    def read(**args: object) -> dict[str, object] | None:
+        return hook(
+            "PreToolUse",
+            base(
+                project, "PreToolUse", tool_name="Read", tool_input={"file_path": str(big), **args}
+            ),
+        )
+
+    assert read(offset=1) is not None  # no limit: Claude Code reads 2,000 lines
+    assert read(limit=2000) is not None
+    assert read(offset=1, limit=300) is None
+    for name in ("shot.png", "paper.pdf", "blob.bin"):
+        f = write(project / name, b"\x89PNG\x00" + b"x" * 200_000)
+        out = hook(
+            "PreToolUse",
+            base(project, "PreToolUse", tool_name="Read", tool_input={"file_path": str(f)}),
+        )
+        assert out is None, name
+    pdf = write(project / "doc.pdf", b"%PDF" + b"\n" * 5000)
+    out = hook(
+        "PreToolUse",
+        base(
+            project,
+            "PreToolUse",
+            tool_name="Read",
+            tool_input={"file_path": str(pdf), "pages": "1-2"},
+        ),
+    )
+    assert out is None
+
+
 def test_guard_limits_come_from_config(project: Path) -> None:
     write(project / ".rubi" / "config.toml", "[hooks]\nguard_max_lines = 10\n")
     f = write(project / "mid.py", "x = 1\n" * 4000)
@@ -87,6 +121,26 @@ def test_recall_injects_relevant_notes_only(project: Path) -> None:
         assert hook("UserPromptSubmit", base(project, "UserPromptSubmit", prompt=prompt)) is None
 
 
+def test_recall_survives_a_pasted_traceback(project: Path) -> None:
+    prompt = (
+        "the login token expires at midnight and then this happens:\n"
+        + "\n".join(f'  File "/srv/app/module{i}.py", line {i}, in handler{i}' for i in range(30))
+        + "\nModuleNotFoundError: No module named 'asgiref'"
+    )
+    out = hook("UserPromptSubmit", base(project, "UserPromptSubmit", prompt=prompt))
+    assert out is not None
+    assert "gotcha-login-tokens" in out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_prompt_waiting_for_capture_is_stored_redacted(project: Path) -> None:
+    hook(
+        "UserPromptSubmit",
+        base(project, "UserPromptSubmit", prompt="use AKIAIOSFODNN7EXAMPLE for the login token"),
+    )
+    states = list((project / ".rubi" / ".index" / "hooks").glob("*.json"))
+    assert states and "AKIAIOSFODNN7EXAMPLE" not in states[0].read_text(encoding="utf-8")
+
+
 def test_recall_never_uses_system_message(project: Path) -> None:
     out = hook(
         "UserPromptSubmit", base(project, "UserPromptSubmit", prompt="login token expiry midnight")
@@ -126,6 +180,27 @@ def test_meter_asks_once_past_the_threshold(project: Path, tmp_path: Path) -> No
     assert hook("PostToolUse", payload) is None  # once per session
     sub = dict(payload, agent_id="a1", session_id="other")
     assert hook("PostToolUse", sub) is None  # subagents do not count
+
+
+def test_meter_asks_again_after_a_compaction(project: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+    write(project / ".rubi" / "config.toml", "[hooks]\ncontext_window = 30000\n")
+    payload = base(
+        project,
+        "PostToolUse",
+        transcript_path=str(t),
+        tool_name="Grep",
+        tool_input={},
+        tool_response={},
+    )
+    assert hook("PostToolUse", payload) is not None
+    with open(t, "a", encoding="utf-8") as fh:  # compacted: context unknown, then small
+        fh.write(json.dumps({"type": "system", "subtype": "compact_boundary"}) + "\n")
+    assert hook("PostToolUse", payload) is None
+    big = {"type": "assistant", "message": {"model": "m", "usage": {"input_tokens": 29000}}}
+    with open(t, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(big) + "\n")
+    assert hook("PostToolUse", payload) is not None  # the next climb is flagged again
 
 
 def test_meter_quiet_below_threshold(project: Path, tmp_path: Path) -> None:
@@ -215,6 +290,37 @@ def test_session_end_captures_an_unanswered_prompt(project: Path) -> None:
 
 
 # -- PreCompact: the session record ------------------------------------------------------
+def test_compact_restores_this_sessions_record(project: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+    hook("PreCompact", base(project, "PreCompact", transcript_path=str(t), trigger="auto"))
+    other = dict(
+        base(project, "Stop", stop_hook_active=False, last_assistant_message="x"),
+        session_id="99999999-other",
+    )
+    hook("UserPromptSubmit", dict(other, hook_event_name="UserPromptSubmit", prompt="hi there"))
+    hook("Stop", other)  # another session writes a newer record meanwhile
+    out = hook("SessionStart", base(project, "SessionStart", source="compact"))
+    assert out is not None
+    ctx = out["hookSpecificOutput"]["additionalContext"]
+    assert "Latest session record" in ctx and "**Files edited**" in ctx
+
+
+def test_slash_command_arguments_are_the_request(tmp_path: Path) -> None:
+    from rubi.sessions.turns import read_activity
+
+    t = tmp_path / "t.jsonl"
+    line = {
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": "<command-name>/fix</command-name>"
+            "<command-args>the login bug</command-args>",
+        },
+    }
+    t.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert read_activity(t).requests == ["/fix the login bug"]
+
+
 def test_pre_compact_record_covers_only_what_is_new(project: Path, tmp_path: Path) -> None:
     t = transcript(tmp_path, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
     payload = base(

@@ -13,7 +13,7 @@ from rubi import app
 from rubi.agentdocs import POINTER_START, add_pointer
 from rubi.cli.main import cli
 from rubi.errors import RubiError
-from rubi.install import HOOK_EVENTS, hook_groups, install, uninstall
+from rubi.install import HOOK_EVENTS, hook_groups, install, rubi_command, uninstall
 
 from helpers import REPO, write
 
@@ -35,7 +35,7 @@ def test_install_is_additive_idempotent_and_reversible(tmp_path: Path, isolated_
     )
     before = {p: p.read_text() for p in (settings, user_settings)}
 
-    report = install(project)
+    report = install(project, command="rubi")
     data = read(settings)
     assert data["model"] == "opus"
     assert OTHER_HOOK in data["hooks"]["PreToolUse"]
@@ -43,22 +43,45 @@ def test_install_is_additive_idempotent_and_reversible(tmp_path: Path, isolated_
         assert group in data["hooks"][event]
         assert group["hooks"][0]["timeout"] == HOOK_EVENTS[event][1]
     assert read(project / ".mcp.json")["mcpServers"]["rubi"]["args"] == ["serve"]
-    assert read(user_settings)["autoCompactWindow"] == 150_000
-    assert list(user_settings.parent.glob("settings.json.rubi-backup-*"))
+    assert read(user_settings)["autoCompactWindow"] == 500_000  # the user's own value is kept
+    assert any("autoCompactWindow 500000 kept" in c for c in report.changes)
     assert (isolated_home / "rubi-vault" / "personal").is_dir()
     assert any("hook SessionStart" in c for c in report.changes)
 
-    assert install(project).changes == []  # idempotent
+    assert [c for c in install(project, command="rubi").changes if "kept" not in c] == []
     assert sum(g == hook_groups()["Stop"] for g in read(settings)["hooks"]["Stop"]) == 1
 
     uninstall(project)
     assert {p: p.read_text() for p in (settings, user_settings)} == {
         settings: json.dumps(json.loads(before[settings]), indent=2) + "\n",
-        user_settings: json.dumps(json.loads(before[user_settings]), indent=2) + "\n",
+        user_settings: before[user_settings],  # never touched
     }
     assert not (project / ".mcp.json").exists()  # it was created by install
     with pytest.raises(RubiError, match="not installed"):
         uninstall(project)
+
+
+def test_replacing_the_window_is_explicit_and_reversible(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    user_settings = write(
+        isolated_home / ".claude" / "settings.json", json.dumps({"autoCompactWindow": 500000})
+    )
+    install(tmp_path, replace_compact_window=True)
+    assert read(user_settings)["autoCompactWindow"] == 150_000
+    assert list(user_settings.parent.glob("settings.json.rubi-backup-*"))
+    uninstall(tmp_path)
+    assert read(user_settings)["autoCompactWindow"] == 500_000
+
+
+def test_the_command_is_this_rubi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert rubi_command() == str(Path(sys.executable).with_name("rubi"))
+    install(tmp_path, compact_window=None)
+    hooks = read(tmp_path / ".claude" / "settings.local.json")["hooks"]
+    assert hooks["Stop"][0]["hooks"][0]["command"].startswith(str(Path(sys.executable).parent))
 
 
 def test_install_keeps_an_existing_rubi_server_and_refuses_bad_json(

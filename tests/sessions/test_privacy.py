@@ -9,6 +9,8 @@ from rubi.sessions.privacy import redact
 SECRETS = [
     # (text, the secret that must disappear)
     ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
+    ("set aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY now", "wJalrXUtnFEMI"),
+    ("my password is hunter2 by the way", "hunter2"),
     ("my key is AKIAIOSFODNN7EXAMPLE ok", "AKIAIOSFODNN7EXAMPLE"),
     ("export GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB", "ghp_1234567890"),
     (

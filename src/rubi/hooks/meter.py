@@ -54,12 +54,15 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
         state.explorations += 1
     message = None
     transcript = p.get("transcript_path")
-    if not state.meter_asked and transcript:
+    if transcript:
         from rubi.sessions.tail import current_context
 
         size = current_context(Path(str(transcript)))
         window = ctx.settings.context_window
-        if size is not None and size >= ctx.settings.meter_share * window:
+        threshold = ctx.settings.meter_share * window
+        if state.meter_asked and (size is None or size < threshold / 2):
+            state.meter_asked = False  # compacted: the next climb gets its own reminder
+        elif not state.meter_asked and size is not None and size >= threshold:
             state.meter_asked = True
             message = (
                 f"Context is at {size:,} tokens ({size / window:.0%} of the {window:,}-token "

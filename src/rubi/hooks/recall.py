@@ -23,6 +23,8 @@ MIN_MATCHED_TERMS = 2
 """One shared word ("config") is chance; two are a topic."""
 MIN_COVERAGE = 0.3
 """Share of the prompt's content words a note must match (a long prompt may wander)."""
+MAX_NEEDED_TERMS = 3
+"""A long prompt (a pasted traceback) need not be 30% covered: three shared words do."""
 MAX_NOTES = 5
 RECALL_FIELDS = ("title", "aliases", "tags", "headings", "body", "body_pt")
 """Notes' own fields: no path or symbol fields (code is not recalled per prompt)."""
@@ -54,7 +56,7 @@ def recall_text(ctx: HookContext, prompt: str) -> str | None:
         )
     finally:
         index.close()
-    needed = max(MIN_MATCHED_TERMS, math.ceil(MIN_COVERAGE * len(terms)))
+    needed = max(MIN_MATCHED_TERMS, min(MAX_NEEDED_TERMS, math.ceil(MIN_COVERAGE * len(terms))))
     lines: list[str] = []
     budget = ctx.settings.recall_max_tokens - 40
     for hit in hits:
@@ -89,8 +91,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     prompt = str(ctx.payload.get("prompt") or "")
     if ctx.vault is None:
         return None
+    from rubi.sessions.privacy import redact
+
     state = ctx.load_state()
-    state.prompt = prompt
+    state.prompt = redact(prompt[:20_000])  # never a secret on disk, even in a state file
     ctx.save_state(state)
     stripped = prompt.strip()
     if not stripped or stripped.startswith(("/", "!", "#")) or _SMALL_TALK.match(stripped):

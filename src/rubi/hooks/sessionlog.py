@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import overload
 
 from rubi.paths import VaultPaths
 
@@ -15,13 +16,26 @@ __all__ = ["SESSIONS_DIR", "append", "session_file"]
 SESSIONS_DIR = "sessions"
 
 
-def session_file(vault: VaultPaths, session_id: str, now: float | None = None) -> Path:
-    """The record file of ``session_id`` (created with its frontmatter if missing)."""
+@overload
+def session_file(vault: VaultPaths, session_id: str, now: float | None = None) -> Path: ...
+@overload
+def session_file(
+    vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool
+) -> Path | None: ...
+
+
+def session_file(
+    vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool = True
+) -> Path | None:
+    """The record file of ``session_id``, created with its frontmatter if missing
+    (None when missing and ``create`` is False)."""
     folder = vault.root / SESSIONS_DIR
-    short = re.sub(r"[^A-Za-z0-9]", "", session_id)[:8] or "unknown"
-    existing = sorted(folder.glob(f"*-{short}.md")) if folder.is_dir() else []
+    short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:36] or "unknown"
+    existing = sorted(folder.glob(f"????-??-??-{short}.md")) if folder.is_dir() else []
     if existing:
         return existing[0]
+    if not create:
+        return None
     when = time.gmtime(now if now is not None else time.time())
     day = time.strftime("%Y-%m-%d", when)
     path = folder / f"{day}-{short}.md"

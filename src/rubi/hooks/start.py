@@ -10,7 +10,7 @@ from typing import Any
 
 from rubi.config import MAP_PAGE
 from rubi.hooks.context import HookContext
-from rubi.hooks.sessionlog import SESSIONS_DIR
+from rubi.hooks.sessionlog import SESSIONS_DIR, session_file
 
 __all__ = ["MAX_CONTEXT_CHARS", "handle"]
 
@@ -59,7 +59,7 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             parts.append(
                 f"Last handoff (.rubi/handoffs/{handoff.name}):\n" + _read(handoff, HANDOFF_CHARS)
             )
-        record = _newest(root / SESSIONS_DIR)
+        record = session_file(ctx.vault, ctx.session_id, create=False)
         if record is not None:
             text = _read(record, 100_000)
             tail = text[text.rfind("## Record") :] if "## Record" in text else ""

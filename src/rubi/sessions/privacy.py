@@ -77,6 +77,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "named-secret",
+        re.compile(
+            rf"(?i)(\b{_SECRET_NAME}\s*[:=]\s*[\"']?)"
+            r"(?![\s\"']*(?:\[REDACTED|\$\{|\$[A-Z_]|<|https?://))"
+            r"([A-Za-z0-9+/_\-.~]{12,})"
+        ),
+    ),
+    (
+        "password",
+        re.compile(r"(?i)(\b(?:password|passwd|passphrase)\s+(?:is|was)\s+)([^\s\[$<{]{4,})"),
+    ),
+    (
         "inline-secret",
         re.compile(rf"(?i)([\"']{_SECRET_NAME}[\"']\s*:\s*[\"'])([^\"'\n]{{6,}})([\"'])"),
     ),
@@ -89,6 +101,7 @@ _KEEP: dict[str, tuple[int, int]] = {
     "assignment": (1, 4),
     "password": (1, 0),
     "inline-secret": (1, 3),
+    "named-secret": (1, 0),
 }
 """Per kind, the groups kept before and after the mark (0: none)."""
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 __all__ = ["Activity", "read_activity"]
 
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
@@ -118,6 +121,11 @@ def read_activity(path: Path, offset: int = 0, cwd: Path | None = None) -> Activ
                 and not line.get("isCompactSummary")
             ):
                 text = " ".join(_user_text(message).split())
+                args = _COMMAND_ARGS.search(text)
+                if args:  # a slash command: its arguments are the request
+                    command = _COMMAND_NAME.search(text)
+                    name = f"{command.group(1)} " if command else ""
+                    text = (name + args.group(1)).strip()
                 if text and not text.startswith("<"):
                     _add(activity.requests, text[:300])
             elif line.get("type") == "assistant":
