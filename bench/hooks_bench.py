@@ -39,14 +39,30 @@ def payloads(project: Path, transcript: Path, big_file: Path) -> dict[str, dict[
     base = {"session_id": "bench-0000", "cwd": str(project), "transcript_path": str(transcript)}
     return {
         "SessionStart": {**base, "hook_event_name": "SessionStart", "source": "startup"},
-        "UserPromptSubmit": {**base, "hook_event_name": "UserPromptSubmit",
-                             "prompt": "how do I sync my vault between two devices?"},
-        "PreToolUse": {**base, "hook_event_name": "PreToolUse", "tool_name": "Read",
-                       "tool_input": {"file_path": str(big_file)}},
-        "PostToolUse": {**base, "hook_event_name": "PostToolUse", "tool_name": "Read",
-                        "tool_input": {"file_path": str(big_file)}, "tool_response": {}},
-        "Stop": {**base, "hook_event_name": "Stop", "stop_hook_active": False,
-                 "last_assistant_message": "Done."},
+        "UserPromptSubmit": {
+            **base,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "how do I sync my vault between two devices?",
+        },
+        "PreToolUse": {
+            **base,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(big_file)},
+        },
+        "PostToolUse": {
+            **base,
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(big_file)},
+            "tool_response": {},
+        },
+        "Stop": {
+            **base,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "last_assistant_message": "Done.",
+        },
         "PreCompact": {**base, "hook_event_name": "PreCompact", "trigger": "auto"},
         "SessionEnd": {**base, "hook_event_name": "SessionEnd", "reason": "other"},
     }

@@ -18,6 +18,7 @@ from rubi.codemap.lang import (
     ruby,
     rust,
     styles,
+    swift,
 )
 from rubi.codemap.lang.base import RepoIndex, Resolution
 from rubi.codemap.lang.scope import scope_edges
@@ -32,7 +33,7 @@ __all__ = [
     "scope_edges",
 ]
 
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 """Bump when any parser's output changes: cached parses of older versions are dropped."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
@@ -52,6 +53,7 @@ _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "scss": styles.parse,
     "less": styles.parse,
     "dart": dart.parse,
+    "swift": swift.parse,
 }
 
 _RESOLVERS: dict[str, Callable[[str, Parsed, RepoIndex], Resolution]] = {

@@ -1,0 +1,74 @@
+"""The code-search benchmark script on a small repository with its own labels, so the
+scorer itself is tested (and the script keeps working) in CI."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from helpers import REPO, write
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("code_search", REPO / "bench" / "code_search.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["code_search"] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_scoring_rules(bench: ModuleType) -> None:
+    ndcg = bench.ndcg_at_10
+    indexed = {"lib/a.py", "lib/b.py", "lib/c.py"}
+    assert ndcg(["lib/a.py", "lib/b.py"], ["a.py", "b.py"], indexed) == (1.0, 0)
+    score, missing = ndcg(["lib/c.py", "lib/a.py"], ["a.py"], indexed)
+    assert math.isclose(score, 1 / math.log2(3)) and missing == 0
+    assert ndcg(["lib/a.py"], ["a.py", "gone.py"], indexed) == (1.0, 1)  # not in IDCG
+    assert ndcg(["lib/a.py"], ["gone.py"], indexed) == (0.0, 1)
+    assert not bench.matches("lib/xa.py", "a.py")
+    assert bench.target_path({"path": "/lib/a.py", "start_line": 1}) == "lib/a.py"
+    assert bench.category({"query": "Router"}) == "symbol"
+    assert bench.category({"query": "how does it work"}) == "architecture"
+    assert bench.category({"query": "path matching"}) == "semantic"
+    assert bench.expansion_terms("radix tree path matching")[:3] == [
+        "radix_tree",
+        "radixTree",
+        "RadixTree",
+    ]
+    assert bench.expansion_terms("Router") == []
+
+
+def test_end_to_end_on_a_small_labelled_repo(bench: ModuleType, tmp_path: Path) -> None:
+    repos = tmp_path / "repos"
+    root = repos / "tiny" / "src"
+    write(root / "router.py", "class TrieRouter:\n    def match_path(self, path):\n        pass\n")
+    write(root / "session.py", "def load_session_cookie(request):\n    return request.cookies\n")
+    write(root / "util.py", "def slugify(text):\n    return text.lower()\n")
+    data = tmp_path / "data"
+    write(data / "repos.json", json.dumps([{"name": "tiny", "benchmark_root": "src"}]))
+    write(
+        data / "annotations" / "tiny.json",
+        json.dumps(
+            [
+                {"query": "TrieRouter", "relevant": ["router.py"], "secondary": []},
+                {"query": "session cookie loading", "relevant": ["src/session.py"]},
+                {"query": "make a slug", "relevant": ["util.py"], "secondary": ["gone.py"]},
+            ]
+        ),
+    )
+    [result] = bench.run(repos, data, expand=False, only=None)
+    assert result.queries == 3 and result.files == 3
+    assert result.missing_targets == 1
+    assert result.per_query[0]["ndcg"] == 1.0 and result.per_query[1]["ndcg"] == 1.0
+    assert result.per_query[0]["results"][0] == "src/router.py"
+    out = tmp_path / "r.json"
+    assert bench.main([str(repos), "--data", str(data), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())[0]["name"] == "tiny"
