@@ -8,7 +8,6 @@ order (symbols, then files, modules, per-module files, notes) until it fits.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -16,6 +15,7 @@ from rubi.codemap.curated import curated_block
 from rubi.codemap.model import CodeFile, CodeMap, NoteRef
 from rubi.codemap.notes import files_for_note
 from rubi.config import GENERATED_COMMENT
+from rubi.filekinds import is_test_path
 from rubi.tokens import estimate_tokens
 
 __all__ = [
@@ -96,18 +96,6 @@ def _map_notes(code_map: CodeMap, notes: Sequence[NoteRef]) -> list[tuple[NoteRe
         picked.append((-rank, MAP_NOTE_TYPES.index(note.type), note.title, note.id, note, top))
     picked.sort(key=lambda item: item[:4])
     return [(item[4], item[5]) for item in picked]
-
-
-_TEST_PATH_RE = re.compile(
-    r"(^|/)(tests?|__tests__|specs?|testing)/|(^|/)test_[^/]*$|(^|/)conftest\.py$"
-    r"|_test\.\w+$|\.(test|spec)\.\w+$|Tests?\.(java|kt|cs)$"
-)
-
-
-def is_test_path(path: str) -> bool:
-    """True for test files (``tests/``, ``test_x.py``, ``x_test.go``, ``x.test.ts``,
-    ``XTest.java``): they use the code but are not what a newcomer should read first."""
-    return bool(_TEST_PATH_RE.search(path))
 
 
 def _rank_key(code_map: CodeMap, path: str) -> tuple[float, str]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import networkx as nx
 
 from rubi.codemap import CodeMap, files_for_note, graph_edges
+from rubi.filekinds import is_example_path, is_test_path
 from rubi.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 
@@ -72,6 +73,7 @@ def add_code_map(
             path=path,
             rank=code_map.file_rank.get(path, 0.0),
             imported_by=code_map.in_degree.get(path, 0),
+            secondary=is_test_path(path) or is_example_path(path),
         )
         keys = {normalize_name(path), normalize_name(path.rsplit("/", 1)[-1])}
         keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))

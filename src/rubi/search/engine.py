@@ -8,6 +8,7 @@ Fusion combines them without calibrating their scores; every hit keeps the reaso
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,11 @@ counts less than direct evidence."""
 GENERATED_PAGE_WEIGHT = 0.25
 """Fused-score multiplier for generated map and module pages: they repeat the titles
 of notes and files, and must not push those down."""
+SECONDARY_FILE_WEIGHT = 0.5
+"""Fused-score multiplier for tests, examples and benchmarks: they mention everything
+they exercise, so they match a query as well as the code itself, yet are rarely what
+the question is about (unless it says test, spec or example)."""
+_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
 SCOPES = ("all", "notes", "code", "personal", "sessions")
 _KIND_FOR_SCOPE = {
     "all": None,
@@ -215,9 +221,13 @@ def search_index(
         {"bm25": [h.id for h in bm25], "names": [m.id for m in names], "graph": graph_list},
         weights=LIST_WEIGHTS,
     )
+    wants_tests = bool(_TESTS_WANTED.search(" ".join([query, *terms])))
     for f in fused:
-        if g.nodes[f.id].get("generated"):
+        node = g.nodes[f.id]
+        if node.get("generated"):
             f.score *= GENERATED_PAGE_WEIGHT
+        elif node.get("secondary") and not wants_tests:
+            f.score *= SECONDARY_FILE_WEIGHT
     fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}

@@ -1,0 +1,25 @@
+"""Kinds of files that are rarely what a reader looks for first: tests and examples."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_example_path", "is_test_path"]
+
+_TEST_PATH_RE = re.compile(
+    r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
+    r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)\.\w+$|_spec\.rb$|Tests?\.(java|kt|cs|swift)$"
+)
+_EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?)/")
+
+
+def is_test_path(path: str) -> bool:
+    """True for test files (``tests/``, ``test_x.py``, ``x_test.go``, ``x.test.ts``,
+    ``x_spec.rb``, ``XTest.java``): they use the code but are not what a newcomer
+    should read first."""
+    return bool(_TEST_PATH_RE.search(path))
+
+
+def is_example_path(path: str) -> bool:
+    """True for examples, samples, demos and benchmarks."""
+    return bool(_EXAMPLE_PATH_RE.search(path))
