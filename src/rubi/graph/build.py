@@ -50,6 +50,10 @@ class GraphBuild:
     graph: nx.MultiDiGraph
     problems: list[LinkProblem] = field(default_factory=list)
     names: dict[str, list[str]] = field(default_factory=dict)
+    type_names: dict[str, list[str]] = field(default_factory=dict)
+    """Type names exactly as defined (``Router``, ``Deserialize``) → the files that
+    define them; matched case-sensitively, so a capitalised word in a query names the
+    type while the plain word in prose does not."""
 
 
 ATTACHMENT_EXTENSIONS = frozenset(
@@ -178,5 +182,7 @@ def build_graph(
     if code_map is not None:
         from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
 
-        add_code_map(g, names, code_map, notes)
+        type_names: dict[str, list[str]] = {}
+        add_code_map(g, names, code_map, notes, type_names)
+        return GraphBuild(g, problems, names, type_names)
     return GraphBuild(g, problems, names)

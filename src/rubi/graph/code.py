@@ -47,14 +47,36 @@ def module_id(name: str) -> str:
     return "module:" + name
 
 
+TYPE_KINDS = frozenset(
+    {
+        "class",
+        "struct",
+        "trait",
+        "interface",
+        "enum",
+        "type",
+        "protocol",
+        "actor",
+        "typealias",
+        "union",
+        "record",
+        "module",
+    }
+)
+"""Symbol kinds that define a type: their names count as named even when they are
+plain words (``Router``, ``Session``), matched with their capital."""
+
+
 def add_code_map(
     g: nx.MultiDiGraph,
     names: dict[str, list[str]],
     code_map: CodeMap,
     notes: Mapping[str, Note],
+    type_names: dict[str, list[str]] | None = None,
 ) -> None:
     """Add files, modules, their edges and the notes' ``about_file`` edges to ``g``,
-    and file names and symbols to the exact-name table ``names``."""
+    file names and symbols to the exact-name table ``names``, and type definitions to
+    ``type_names`` (case-sensitive)."""
     for name, module in code_map.modules.items():
         g.add_node(
             module_id(name),
@@ -79,6 +101,12 @@ def add_code_map(
         keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))
         for key in keys:
             names.setdefault(key, []).append(path)
+        if type_names is not None:
+            for sym in file.symbols:
+                if sym.kind in TYPE_KINDS and len(sym.name) >= 3 and sym.name[0].isupper():
+                    owners = type_names.setdefault(sym.name, [])
+                    if path not in owners:
+                        owners.append(path)
     for src, relation, dst, weight in graph_edges(code_map):
         target = module_id(dst) if relation == "in_module" else dst
         g.add_edge(src, target, key=relation, relation=relation, weight=weight)

@@ -202,7 +202,11 @@ def search_index(
         query, extra_terms=terms, limit=BM25_LIMIT, kind=kind, exclude_status=excluded
     )
     bm25 = [h for h in bm25 if h.id in g and eligible(h.id)]
-    names = [m for m in match_names(query, terms, build.names) if eligible(m.id)]
+    names = [
+        m
+        for m in match_names(query, terms, build.names, getattr(build, "type_names", None))
+        if eligible(m.id)
+    ]
 
     seeds: dict[str, float] = {}
     if bm25:

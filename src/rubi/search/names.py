@@ -17,6 +17,9 @@ __all__ = ["MAX_NAME_WORDS", "NameMatch", "match_names"]
 
 MAX_NAME_WORDS = 8
 """Longest name (in words) looked for inside a query."""
+MAX_TYPE_OWNERS = 3
+"""A type name defined in more files than this (``Error``, ``Config`` in every package)
+is not taken as naming any of them."""
 
 _WORD_RE = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;:!?]+")
 
@@ -34,7 +37,10 @@ def _words(text: str) -> list[str]:
 
 
 def match_names(
-    query: str, terms: Iterable[str], names: Mapping[str, list[str]]
+    query: str,
+    terms: Iterable[str],
+    names: Mapping[str, list[str]],
+    type_names: Mapping[str, list[str]] | None = None,
 ) -> list[NameMatch]:
     """Find names used in the query or given as terms.
 
@@ -42,6 +48,8 @@ def match_names(
         query: the user's query.
         terms: extra names or identifiers, each matched whole.
         names: normalized name → ids (from the graph build).
+        type_names: type names as written → defining files, matched case-sensitively
+            against the query's capitalised words and the terms (after ``names``).
 
     Returns:
         Matches, longest name first, one per id.
@@ -59,4 +67,12 @@ def match_names(
     for name in sorted(candidates, key=lambda n: (-len(n), n)):
         for doc_id in names.get(name, ()):
             found.setdefault(doc_id, NameMatch(doc_id, name))
+    if type_names:
+        written = [w.strip(".,:;!?()[]{}\"'`") for w in [*words, *terms]]
+        for word in sorted({w for w in written if w[:1].isupper()}, key=lambda w: (-len(w), w)):
+            owners = type_names.get(word, ())
+            if len(owners) > MAX_TYPE_OWNERS:
+                continue  # a name defined everywhere names nothing in particular
+            for doc_id in owners:
+                found.setdefault(doc_id, NameMatch(doc_id, word.casefold()))
     return list(found.values())
