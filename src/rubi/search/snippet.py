@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from rubi.index.analysis import analyze
-
 __all__ = ["SNIPPET_CHARS", "best_snippet"]
 
+MAX_LINES = 5000
+"""Lines looked at for a snippet: the head of a huge file is enough to show a match."""
 SNIPPET_CHARS = 180
 """Snippet length: about 45 tokens, one line in a terminal or a tool result."""
 
@@ -40,9 +40,12 @@ def best_snippet(
         The snippet, or the first prose line when nothing matches, or ``""``.
     """
     best, best_score, first = "", 0, ""
-    prefixes = {t[:3] for t in query_terms if len(t) >= 2}
+    # Stems match words that begin with them ("configur" in "configuration"); a
+    # substring test per stem is enough to pick a line and far cheaper than analysing
+    # every line of a big file.
+    stems = [t for t in query_terms if len(t) >= 2]
     in_fence = False
-    for raw in body.splitlines():
+    for raw in body.splitlines()[:MAX_LINES]:
         if code:
             line = " ".join(raw.split())
             if not line:
@@ -59,9 +62,7 @@ def best_snippet(
         if not first:
             first = line
         lowered = line.lower()
-        if not any(p in lowered for p in prefixes):
-            continue  # cheap test first: analysing every line of a big file is slow
-        score = len(query_terms.intersection(analyze(line)))
+        score = sum(1 for t in stems if t in lowered)
         if score > best_score:
             best, best_score = line, score
     text = best or first
