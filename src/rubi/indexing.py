@@ -502,23 +502,19 @@ def _map_code(
         report.code_files = len(old.code)
         return None, [], []
     # Imported here: the search path (notes only) never pays for the code map.
-    from rubi.codemap import build_code_map, read_text_slice, symbol_text
+    from rubi.codemap import build_code_map, comment_text, read_text_slice, symbol_text
     from rubi.index.documents import code_document
 
     new.code_fingerprint = fingerprint
     code_map = build_code_map(paths.project_root, paths.codemap_cache, progress=progress)
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     previous = {} if full else old.code
-    docs = [
-        code_document(
-            path,
-            file.language,
-            symbol_text(file),
-            read_text_slice(paths.project_root, path),
-        )
-        for path, file in code_map.files.items()
-        if previous.get(path) != file.sha256
-    ]
+    docs = []
+    for path, file in code_map.files.items():
+        if previous.get(path) == file.sha256:
+            continue
+        text = read_text_slice(paths.project_root, path)
+        docs.append(code_document(path, file.language, symbol_text(file), text, comment_text(text)))
     deletes = sorted(set(previous) - set(new.code))
     report.code_files = len(code_map.files)
     report.code_changed = len(docs)

@@ -15,7 +15,13 @@ if TYPE_CHECKING:
     from rubi.codemap.build import build_code_map
     from rubi.codemap.curated import SUMMARY_END, SUMMARY_START, extract_curated
     from rubi.codemap.errors import CodeMapError, CuratedSummaryError
-    from rubi.codemap.index_data import INDEX_TEXT_CHARS, graph_edges, read_text_slice, symbol_text
+    from rubi.codemap.index_data import (
+        INDEX_TEXT_CHARS,
+        comment_text,
+        graph_edges,
+        read_text_slice,
+        symbol_text,
+    )
     from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Module, NoteRef, Symbol
     from rubi.codemap.notes import files_for_note, normalize_repo_path
     from rubi.codemap.render import MAP_BUDGET_TOKENS, render_map
@@ -28,6 +34,7 @@ _WHERE: dict[str, str] = {
     "CodeMapError": "rubi.codemap.errors",
     "CuratedSummaryError": "rubi.codemap.errors",
     "INDEX_TEXT_CHARS": "rubi.codemap.index_data",
+    "comment_text": "rubi.codemap.index_data",
     "MAP_BUDGET_TOKENS": "rubi.codemap.render",
     "Module": "rubi.codemap.model",
     "NoteRef": "rubi.codemap.model",
@@ -71,6 +78,7 @@ __all__ = [
     "NoteRef",
     "Symbol",
     "build_code_map",
+    "comment_text",
     "extract_curated",
     "files_for_note",
     "graph_edges",

@@ -13,7 +13,23 @@ from pathlib import Path
 
 from rubi.codemap.model import CodeFile, CodeMap
 
-__all__ = ["INDEX_TEXT_CHARS", "graph_edges", "read_text_slice", "symbol_text"]
+__all__ = ["INDEX_TEXT_CHARS", "comment_text", "graph_edges", "read_text_slice", "symbol_text"]
+
+_COMMENT_LINE = re.compile(r"^\s*(?://+|#+(?![!\[])|/\*+|\*+(?!/)|--|;;+|%+)\s?(.*)$")
+_DOCSTRING = re.compile(r'("""|\'\'\')(.*?)\1', re.S)
+
+
+def comment_text(text: str) -> str:
+    """The prose of a source file: comment lines and docstrings, markers removed.
+
+    Natural-language questions ("panic recovery middleware") are answered by what the
+    comments say ("Recoverer is a middleware that recovers from panics"), which code
+    identifiers alone do not.
+    """
+    lines = [m.group(1) for m in map(_COMMENT_LINE.match, text.splitlines()) if m]
+    lines += [m.group(2) for m in _DOCSTRING.finditer(text)]
+    return "\n".join(line for line in lines if line.strip())
+
 
 INDEX_TEXT_CHARS = 20_000
 """Characters of a code file that go into the index: the head of a file (imports,

@@ -53,7 +53,7 @@ def note_document(note: Note) -> IndexDoc:
     )
 
 
-def code_document(path: str, language: str, symbols: str, text: str) -> IndexDoc:
+def code_document(path: str, language: str, symbols: str, text: str, docs: str = "") -> IndexDoc:
     """The index document for a code file.
 
     Args:
@@ -61,6 +61,7 @@ def code_document(path: str, language: str, symbols: str, text: str) -> IndexDoc
         language: the file's language (stored as its ``type``).
         symbols: its top-level definitions as one string of names.
         text: a bounded slice of its text.
+        docs: its comments and docstrings.
     """
     name = path.rsplit("/", 1)[-1]
     return IndexDoc(
@@ -73,6 +74,7 @@ def code_document(path: str, language: str, symbols: str, text: str) -> IndexDoc
             "title": name,
             "symbols": symbols,
             "path_text": _PATH_SPLIT.sub(" ", path),
+            "docs": docs,
             "body": text,
         },
     )

@@ -21,6 +21,7 @@ FIELD_BOOSTS: dict[str, float] = {
     "headings": 2.0,  # section names summarise what a note covers
     "symbols": 3.0,  # a named function or class is nearly as good as a title
     "path_text": 1.5,  # folder and file names carry topic words
+    "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
     "body_pt": 1.0,
 }
@@ -47,6 +48,7 @@ def build_schema() -> Schema:
         symbols=TEXT(analyzer=en, phrase=False),
         path_text=TEXT(analyzer=en, phrase=False),
         body=TEXT(analyzer=en, phrase=False),
+        docs=TEXT(analyzer=en, phrase=False),
         body_pt=TEXT(analyzer=pt, phrase=False),
         meta=STORED(),
     )
