@@ -114,6 +114,9 @@ def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
         for t in terms:
             word = word_for_term.get(t, t)
             best[word] = min(best.get(word, rank), rank)
+    # "sqlite" says it; its pieces "sq" and "lite" (from splitting SQLite) add nothing.
+    for word in [w for w in best if any(w != o and w in o for o in best)]:
+        del best[word]
     groups: dict[int, list[str]] = {}
     for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
         groups.setdefault(rank, []).append(word)
