@@ -33,3 +33,18 @@ def write(path: Path, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
+
+
+def rubi_project(root: Path, files: dict[str, str]) -> Path:
+    """A committed git repository holding ``files`` (path → text), with ``rubi init``
+    done: the shape of every project test."""
+    from codemap.codemap_helpers import git
+    from rubi import app
+
+    for rel, text in files.items():
+        write(root / rel, text)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    app.init_project(root)
+    return root

@@ -8,31 +8,27 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codemap.codemap_helpers import git
 from rubi import app
 from rubi.cli.main import cli
 from rubi.errors import RubiError
 from rubi.graph.store import load_graph
 from rubi.tokens import estimate_tokens
 
-from helpers import write
+from helpers import rubi_project, write
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    write(root / "pkg" / "__init__.py", "")
-    write(
-        root / "pkg" / "app.py",
-        "from pkg.util import helper\n\n\nclass SmartRouter:\n    pass\n\n\n"
-        "def dispatch_request(req):\n    return helper(req)\n",
+    root = rubi_project(
+        tmp_path / "proj",
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": "from pkg.util import helper\n\n\nclass SmartRouter:\n    pass\n\n\n"
+            "def dispatch_request(req):\n    return helper(req)\n",
+            "pkg/util.py": "def helper(x):\n    return x\n",
+            "pkg/cli.py": "from pkg.app import dispatch_request\n",
+        },
     )
-    write(root / "pkg" / "util.py", "def helper(x):\n    return x\n")
-    write(root / "pkg" / "cli.py", "from pkg.app import dispatch_request\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "init")
-    app.init_project(root)
     write(
         root / ".rubi" / "notes" / "decision-routing.md",
         "---\ntype: decision\nfiles: [pkg/app.py]\n---\n# Route with a trie\n\n"

@@ -18,12 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import git
 from e2e.fake_api import FakeMessagesAPI
 from rubi import app
 from rubi.install import install
 
-from helpers import REPO, write
+from helpers import REPO, rubi_project
 
 CLAUDE_CODE_VERSION = "2.1.197"
 CACHE = REPO / ".cache" / "claude-code"
@@ -63,12 +62,7 @@ def test_a_real_claude_code_session(tmp_path: Path) -> None:
     claude = claude_bin()
     if claude is None:
         pytest.skip("Claude Code CLI not installed (.ci/run installs it)")
-    project = tmp_path / "proj"
-    write(project / "src" / "auth.py", "def login():\n    pass\n")
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "init")
-    app.init_project(project)
+    project = rubi_project(tmp_path / "proj", {"src/auth.py": "def login():\n    pass\n"})
     app.register(
         app.locate(project / ".rubi"),
         [

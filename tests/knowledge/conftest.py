@@ -4,24 +4,19 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import git
 from rubi import app
 from rubi.paths import VaultPaths
 
-from helpers import write
+from helpers import rubi_project
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository with two source files and a project vault."""
-    root = tmp_path / "repo"
-    write(root / "src" / "auth.py", "def login():\n    pass\n")
-    write(root / "src" / "db.py", "def connect():\n    pass\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "init")
-    app.init_project(root)
-    return root
+    return rubi_project(
+        tmp_path / "repo",
+        {"src/auth.py": "def login():\n    pass\n", "src/db.py": "def connect():\n    pass\n"},
+    )
 
 
 @pytest.fixture

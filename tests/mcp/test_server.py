@@ -16,28 +16,25 @@ from typing import Any
 
 import pytest
 
-from codemap.codemap_helpers import git
 from mcp import Client, StdioServerParameters
 from rubi import app
 from rubi.mcp.server import TOOLS_TOKEN_BUDGET, build_server
 
-from helpers import SHARED_DATA, write
+from helpers import SHARED_DATA, rubi_project, write
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    write(root / "pkg" / "__init__.py", "")
-    write(
-        root / "pkg" / "router.py", "class SmartRouter:\n    def match(self, path):\n        pass\n"
+    root = rubi_project(
+        tmp_path / "proj",
+        {
+            "pkg/__init__.py": "",
+            "pkg/router.py": "class SmartRouter:\n    def match(self, path):\n        pass\n",
+            "pkg/app.py": "from pkg.router import SmartRouter\n\nrouter = SmartRouter()\n",
+        },
     )
-    write(root / "pkg" / "app.py", "from pkg.router import SmartRouter\n\nrouter = SmartRouter()\n")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "init")
-    app.init_project(root)
     app.register(
         app.locate(root / ".rubi"),
         [
