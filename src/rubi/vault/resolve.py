@@ -113,8 +113,10 @@ class LinkResolver:
                 return Resolution("resolved", self._by_path[k])
 
         if "/" in note_key:
+            # A path suffix ends in a file name: look among the notes of that name only.
             suffix = "/" + note_key
-            cands = [i for k, i in self._by_path.items() if k.endswith(suffix)]
+            same_name = self._by_name.get(posixpath.basename(note_key), ())
+            cands = [i for i in same_name if i.casefold().endswith(suffix)]
         else:
             cands = list(self._by_name.get(note_key, ()))
         if cands:
