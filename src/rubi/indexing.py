@@ -162,16 +162,39 @@ def load_state(paths: VaultPaths) -> VaultState | None:
     return state
 
 
+_NOTES_CACHE: dict[Path, tuple[int, int, dict[str, Note]]] = {}
+"""The notes cache as last read or written by this process, by file and its stat: the
+watcher and the MCP server re-index often and need not re-read it each time."""
+
+
 def load_notes(paths: VaultPaths) -> dict[str, Note]:
-    """The parsed notes saved by the last index run, by id (empty when absent)."""
+    """The parsed notes saved by the last index run, by id (empty when absent). The
+    caller gets its own dict (the notes themselves are immutable)."""
+    path = paths.notes_file
     try:
-        notes = load_pickle(paths.notes_file)
+        st = path.stat()
+        cached = _NOTES_CACHE.get(path)
+        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+            return dict(cached[2])
+        notes = load_pickle(path)
     except FileNotFoundError:
         return {}
     except Exception as exc:
-        log.warning("%s: unreadable (%s); notes will be re-read", paths.notes_file, exc)
+        log.warning("%s: unreadable (%s); notes will be re-read", path, exc)
         return {}
-    return notes if isinstance(notes, dict) else {}
+    if not isinstance(notes, dict):
+        return {}
+    _NOTES_CACHE.clear()
+    _NOTES_CACHE[path] = (st.st_mtime_ns, st.st_size, notes)
+    return dict(notes)
+
+
+def _save_notes(paths: VaultPaths, notes: dict[str, Note]) -> None:
+    trimmed = {k: dataclasses.replace(n, body=n.body[:NOTES_BODY_KEPT]) for k, n in notes.items()}
+    save_pickle(paths.notes_file, trimmed)
+    st = paths.notes_file.stat()
+    _NOTES_CACHE.clear()
+    _NOTES_CACHE[paths.notes_file] = (st.st_mtime_ns, st.st_size, trimmed)
 
 
 def index_vault(
@@ -392,10 +415,7 @@ def _index_locked(
         code_map = load_code_map(paths)
     save_graph(paths.graph_file, build_graph(notes, new.attachments, code_map))
     report.graph_rebuilt = True
-    save_pickle(
-        paths.notes_file,
-        {k: dataclasses.replace(n, body=n.body[:NOTES_BODY_KEPT]) for k, n in notes.items()},
-    )
+    _save_notes(paths, notes)
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
     if code and code_map is not None and paths.project_root is not None:
