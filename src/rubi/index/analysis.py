@@ -1,7 +1,9 @@
 """Text analysis for the index: the same chain for notes and code.
 
 ``tokenize → split identifiers → lower-case → fold accents → stop words → CJK bigrams
-→ stem``. Identifiers are split at camelCase, snake_case, kebab-case and dots, and
+→ stem``. English stemming is Porter2 plus one step for the agent nouns code is full
+of (:func:`stem_en`: ``router``, ``handler``, ``parser`` stem like ``routing``,
+``handling``, ``parsing``). Identifiers are split at camelCase, snake_case, kebab-case and dots, and
 the joined form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``,
 ``links`` and ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no
 spaces, become overlapping character bigrams (the usual approach, as in Lucene's
@@ -24,10 +26,10 @@ from whoosh.analysis import (
     StemFilter,
     StopFilter,
 )
-from whoosh.lang import stopwords_for_language
+from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
-__all__ = ["CJKBigramFilter", "IdentifierSplitFilter", "analyze", "text_analyzer"]
+__all__ = ["CJKBigramFilter", "IdentifierSplitFilter", "analyze", "stem_en", "text_analyzer"]
 
 _TOKEN_PATTERN = r"\w+(?:[.'’]\w+)*"
 """Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together."""
@@ -82,6 +84,38 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
                         yield t
 
 
+_porter2 = stemmer_for_language("en")
+
+
+def stem_en(word: str) -> str:
+    """English stem of ``word``: Porter2, then agent nouns folded into their verb.
+
+    Porter2 (M. F. Porter, "Snowball: A language for stemming algorithms", 2001; the
+    English stemmer, snowballstem.org/algorithms/english/stemmer.html) strips ``-er``
+    only inside the word's R2 region, so ``router``, ``handler``, ``parser`` and
+    ``logger`` keep it and never meet ``routing``, ``handling``, ``parsing`` and
+    ``logging``. Code names its types after the agent (``Router``, ``Logger``) while
+    questions name the activity ("routing", "logging"), so a stem still ending in
+    ``-er`` (six letters or more) is stemmed again as its ``-ing`` form: ``router`` →
+    ``routing`` → ``rout``, ``logger`` → ``logging`` → ``log``, ``wrapper`` → ``wrap``.
+    ``-ery`` nouns join their verb the same way (``recovery`` → ``recov``, like
+    ``recover`` and ``recoverer``). The price is a few false friends (``number`` →
+    ``numb``, ``header`` → ``head``), measured in docs/benchmarks.md.
+
+    Args:
+        word: one lower-case token.
+
+    Returns:
+        The stem (lower-case).
+    """
+    stem: str = _porter2(word)
+    if len(stem) >= 7 and stem.endswith("eri"):
+        stem = stem[:-1]
+    if len(stem) >= 6 and stem.endswith("er"):
+        stem = _porter2(stem[:-2] + "ing")
+    return stem
+
+
 def _stop_words(lang: str) -> frozenset[str]:
     # Each language drops only its own stop words: Portuguese "os" is a Python module.
     return frozenset(stopwords_for_language(lang))
@@ -101,7 +135,11 @@ def text_analyzer(lang: str = "en") -> Analyzer:
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=_stop_words(lang), minsize=2)
         | CJKBigramFilter()
-        | StemFilter(lang=lang, cachesize=50_000)
+        | (
+            StemFilter(stemfn=stem_en, cachesize=50_000)
+            if lang == "en"
+            else StemFilter(lang=lang, cachesize=50_000)
+        )
     )
 
 

@@ -1,0 +1,45 @@
+"""Text analysis: identifier splitting and the English stem (Porter2 + agent nouns)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rubi.index.analysis import analyze, identifier_parts, stem_en
+
+
+def test_identifiers_are_split_and_kept_whole() -> None:
+    assert identifier_parts("HTTPServer") == ["HTTP", "Server"]
+    terms = analyze("parseWikiLinks")
+    assert {"pars", "wiki", "link", "parsewikilink"} <= set(terms)
+
+
+@pytest.mark.parametrize(
+    ("agent", "activity"),
+    [
+        ("router", "routing"),
+        ("handler", "handling"),
+        ("parser", "parsing"),
+        ("logger", "logging"),
+        ("writer", "writing"),
+        ("wrapper", "wrapping"),
+        ("renderer", "rendering"),
+        ("recoverer", "recovery"),
+        ("scheduler", "scheduling"),
+    ],
+)
+def test_agent_nouns_meet_their_activity(agent: str, activity: str) -> None:
+    assert stem_en(agent) == stem_en(activity)
+    assert analyze(agent.capitalize()) == analyze(activity)
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [("connection", "connect"), ("validators", "valid"), ("query", "queri"), ("user", "user")],
+)
+def test_other_words_keep_their_porter2_stem(word: str, stem: str) -> None:
+    assert stem_en(word) == stem
+
+
+def test_filtering_and_filter_stay_together() -> None:
+    # Porter2 turns "filtering" into "filter"; the agent step must then treat both alike.
+    assert stem_en("filtering") == stem_en("filter") == stem_en("filters")
