@@ -9,7 +9,7 @@ from rubi.index.language import is_portuguese
 from rubi.index.store import IndexDoc
 from rubi.model import Note
 
-__all__ = ["code_document", "note_document"]
+__all__ = ["CODE_FIELDS", "code_document", "note_document"]
 
 _SKIP_META = frozenset({"title", "aliases", "alias", "tags", "tag", "type", "status", "id"})
 _PATH_SPLIT = re.compile(r"[/\\._-]+")
@@ -51,6 +51,10 @@ def note_document(note: Note) -> IndexDoc:
         status=note.status,
         fields=fields,
     )
+
+
+CODE_FIELDS = ("title", "symbols", "path_text", "docs", "body")
+"""The text fields a code file's document fills (a code-only search queries just these)."""
 
 
 def code_document(path: str, language: str, symbols: str, text: str, docs: str = "") -> IndexDoc:

@@ -218,7 +218,9 @@ class SearchIndex:
         ix = self._open()
         try:
             with ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1)) as searcher:
-                results = searcher.search(query, limit=limit, terms=True, filter=allow, mask=mask)
+                results = searcher.search(
+                    query, limit=limit, terms=True, filter=allow, mask=mask, optimize=False
+                )
                 hits: list[BM25Hit] = []
                 for hit in results:
                     matched: dict[str, set[str]] = {}

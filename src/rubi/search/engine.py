@@ -16,6 +16,7 @@ from pathlib import Path
 from rubi.errors import NoteParseError
 from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze, identifier_parts
+from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
 from rubi.search.fuse import rrf
@@ -202,7 +203,12 @@ def search_index(
         return include_superseded or attrs.get("status") != "superseded"
 
     bm25 = index.bm25(
-        query, extra_terms=terms, limit=BM25_LIMIT, kind=kind, exclude_status=excluded
+        query,
+        extra_terms=terms,
+        limit=BM25_LIMIT,
+        kind=kind,
+        exclude_status=excluded,
+        fields=CODE_FIELDS if kind == "file" else None,
     )
     bm25 = [h for h in bm25 if h.id in g and eligible(h.id)]
     names = [
