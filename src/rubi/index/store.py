@@ -24,6 +24,7 @@ from whoosh.scoring import BM25F
 from whoosh.writing import SegmentWriter
 
 from rubi.errors import IndexCorruptError
+from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
 from rubi.index.schema import FIELD_BOOSTS, build_schema
 
@@ -189,6 +190,8 @@ class SearchIndex:
         Args:
             text: the query in words; analysed like the documents.
             extra_terms: more words or identifiers (the agent's query expansion).
+                English terms are also expanded with programming abbreviations
+                (:func:`rubi.index.abbreviations.expansions`).
             limit: hits at most.
             kind: only documents of this kind (``note`` or ``file``), or all.
             exclude_status: statuses to leave out (``superseded``).
@@ -199,13 +202,16 @@ class SearchIndex:
             Hits by descending score; empty when no term survives analysis.
         """
         query_text = " ".join([text, *extra_terms])
-        subqueries = []
         wanted = set(fields) if fields is not None else set(FIELD_BOOSTS)
+        langs = {"pt" if f.endswith("_pt") else "en" for f in wanted}
+        terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
+        if "en" in terms:
+            terms["en"] += expansions(terms["en"])
+        subqueries = []
         for field_name, boost in FIELD_BOOSTS.items():
             if field_name not in wanted:
                 continue
-            lang = "pt" if field_name.endswith("_pt") else "en"
-            for term in dict.fromkeys(analyze(query_text, lang)):
+            for term in terms["pt" if field_name.endswith("_pt") else "en"]:
                 subqueries.append(Term(field_name, term, boost=boost))
         if not subqueries:
             return []

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rubi.errors import NoteParseError
 from rubi.graph.build import GraphBuild
+from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze, identifier_parts
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
@@ -245,7 +246,10 @@ def search_index(
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}
     word_for_term = _word_map(" ".join([query, *terms]))
-    query_terms = set(analyze(" ".join([query, *terms])))
+    analysed = list(dict.fromkeys(analyze(" ".join([query, *terms]))))
+    for term, written in expansions(analysed).items():
+        word_for_term.setdefault(term, written)
+    query_terms = {*analysed, *expansions(analysed)}
     hits: list[Hit] = []
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]

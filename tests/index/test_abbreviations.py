@@ -1,0 +1,41 @@
+"""Programming abbreviations expand query words both ways, by stem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rubi.index.abbreviations import ABBREVIATIONS, expansions
+from rubi.index.analysis import analyze
+from rubi.index.store import IndexDoc, SearchIndex
+
+
+def test_a_word_adds_its_short_forms_and_back() -> None:
+    assert expansions(analyze("implementations")) == {"impl": "impl"}
+    assert set(expansions(analyze("ctx"))) == {"context"}
+    # Members of one group reach each other: cfg → configuration and config.
+    assert set(expansions(analyze("cfg"))) == {"configur", "config", "conf"}
+
+
+def test_terms_already_in_the_query_are_not_repeated() -> None:
+    assert "impl" not in expansions(analyze("impl implementation"))
+    assert expansions(analyze("the quick brown fox")) == {}
+
+
+def test_table_leaves_out_keywords_and_most_two_letter_forms() -> None:
+    shorts = {s for forms in ABBREVIATIONS.values() for s in forms}
+    assert not shorts & {"def", "fn", "func", "var", "int", "struct"}
+    assert {s for s in shorts if len(s) <= 2} <= {"db", "id"}
+
+
+def test_search_finds_the_abbreviated_spelling(tmp_path: Path) -> None:
+    index = SearchIndex(tmp_path / "whoosh")
+    docs = [
+        IndexDoc(
+            "impls.rs", "file", "impls.rs", "rust", "active", {"body": "impl Serialize for u8"}
+        ),
+        IndexDoc("other.rs", "file", "other.rs", "rust", "active", {"body": "fn other() {}"}),
+    ]
+    index.rebuild(docs)
+    hits = index.bm25("serialize implementations")
+    assert [h.id for h in hits] == ["impls.rs"]
+    assert "impl" in hits[0].matched["body"]
