@@ -180,3 +180,19 @@ def test_test_paths_are_not_central(path: str, is_test: bool) -> None:
     from rubi.codemap.render import is_test_path
 
     assert is_test_path(path) is is_test
+
+
+def test_a_full_build_indexes_map_pages_in_the_same_pass(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    report = app.index(paths, full=True)
+    assert {"map.md", "modules/pkg.md"} <= set(report.pages_written)
+    # One commit: a single Whoosh segment, and the pages are notes of the graph.
+    assert len(list(paths.whoosh_dir.glob("*.seg"))) == 1
+    g = load_graph(paths.graph_file).graph
+    assert "map" in g and "modules/pkg" in g
+    hits = app.search(paths, "code map", scope="notes", refresh=False).hits
+    assert "map" in {h.id for h in hits}
+    # Nothing is left to do afterwards, and a second full build changes no page.
+    assert not app.index(paths).changed
+    again = app.index(paths, full=True)
+    assert again.pages_written == [] and len(list(paths.whoosh_dir.glob("*.seg"))) == 1

@@ -290,6 +290,94 @@ def _listing_from(root: Path, old: VaultState, changed: Collection[str]) -> Vaul
     return VaultListing(sorted(files.values(), key=lambda f: f.path), sorted(attachments))
 
 
+def _read_note(
+    paths: VaultPaths,
+    stat: FileStat,
+    prev: FileEntry | None,
+    new: VaultState,
+    report: IndexReport,
+) -> Note | None:
+    """Read and parse one changed note file into ``new``'s manifest.
+
+    Returns the note, or None when it could not be read (reported as a warning) or its
+    bytes are the same as before (counted unchanged).
+    """
+    try:
+        read = read_note_text(paths.root, stat.path)
+    except NoteParseError as exc:
+        report.warnings.append(ScanWarning(stat.path, exc.reason))
+        if "disappeared" not in exc.reason:
+            new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, "", None, exc.reason)
+        return None
+    if prev is not None and prev.sha256 == read.sha256 and prev.note_id is not None:
+        new.files[stat.path] = FileEntry(
+            stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem, prev.signature
+        )
+        report.unchanged += 1
+        return None
+    from rubi.markdown import parse_note
+
+    note = parse_note(read.text, stat.path, strict=False)
+    problems = [p for p in (read.problem, note.frontmatter_error) if p]
+    if note.frontmatter_error:
+        problems[-1] += "; indexed without its frontmatter"
+    problem = "; ".join(problems) or None
+    if problem:
+        report.warnings.append(ScanWarning(stat.path, problem))
+    new.files[stat.path] = FileEntry(
+        stat.mtime_ns, stat.size, read.sha256, note.id, problem, graph_signature(note)
+    )
+    return note
+
+
+def _write_pages(
+    paths: VaultPaths, code_map: CodeMap, notes: dict[str, Note], report: IndexReport
+) -> list[str]:
+    """Regenerate map.md and the module pages from ``notes``; the pages changed."""
+    from rubi.knowledge.stale import NoteFiles, stale_files
+    from rubi.mappages import note_refs, write_map_pages
+
+    assert paths.project_root is not None
+    stale = stale_files(
+        paths.project_root,
+        (NoteFiles(n.id, tuple(note_files(n)), _commit(n)) for n in notes.values()),
+        paths.stale_cache,
+    )
+    pages = write_map_pages(paths.root, code_map, note_refs(notes, stale))
+    report.warnings.extend(pages.warnings)
+    report.pages_written = pages.written + pages.removed
+    return report.pages_written
+
+
+def _pages_first(
+    paths: VaultPaths,
+    code_map: CodeMap,
+    notes: dict[str, Note],
+    new: VaultState,
+    report: IndexReport,
+) -> None:
+    """A full build writes the map pages before indexing and adds them to ``notes``
+    and the manifest: one Whoosh segment and one graph build, not two (a second
+    segment costs every later search a second pass over each term)."""
+    import os
+
+    from rubi.vault.scan import FileStat as Stat
+
+    for rel in _write_pages(paths, code_map, notes, report):
+        entry = new.files.pop(rel, None)
+        if entry is not None and entry.note_id is not None:
+            notes.pop(entry.note_id, None)
+        try:
+            info = os.stat(paths.root / rel)
+        except FileNotFoundError:
+            continue  # removed
+        note = _read_note(paths, Stat(rel, info.st_mtime_ns, info.st_size), None, new, report)
+        if note is not None:
+            notes[note.id] = note
+            if entry is None:
+                report.added += 1
+
+
 def _index_locked(
     paths: VaultPaths,
     full: bool,
@@ -330,34 +418,12 @@ def _index_locked(
         if progress and (i % 50 == 0 or i == total - 1):
             progress(i + 1, total)
         prev = old.files.get(stat.path)
-        try:
-            read = read_note_text(paths.root, stat.path)
-        except NoteParseError as exc:
-            report.warnings.append(ScanWarning(stat.path, exc.reason))
-            if "disappeared" not in exc.reason:
-                new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, "", None, exc.reason)
+        note = _read_note(paths, stat, prev, new, report)
+        if note is None:
             continue
-        if prev is not None and prev.sha256 == read.sha256 and prev.note_id is not None:
-            new.files[stat.path] = FileEntry(
-                stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem, prev.signature
-            )
-            report.unchanged += 1
-            continue
-        from rubi.markdown import parse_note
-
-        note = parse_note(read.text, stat.path, strict=False)
-        problems = [p for p in (read.problem, note.frontmatter_error) if p]
-        if note.frontmatter_error:
-            problems[-1] += "; indexed without its frontmatter"
-        problem = "; ".join(problems) or None
-        if problem:
-            report.warnings.append(ScanWarning(stat.path, problem))
-        signature = graph_signature(note)
-        new.files[stat.path] = FileEntry(
-            stat.mtime_ns, stat.size, read.sha256, note.id, problem, signature
-        )
         changed[note.id] = note
-        if prev is None or prev.note_id != note.id or prev.signature != signature:
+        entry = new.files[stat.path]
+        if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
             graph_changed = True
         if prev is None or prev.note_id is None:
             report.added += 1
@@ -370,6 +436,11 @@ def _index_locked(
     report.deleted = len(deletes)
     attachments_changed = new.attachments != old.attachments
     code_map, code_docs, code_deletes = _map_code(paths, old, new, report, full, code, progress)
+    pages_first = full and code and code_map is not None and paths.project_root is not None
+    if pages_first:
+        assert code_map is not None
+        _pages_first(paths, code_map, changed, new, report)
+        new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
     code_changed = bool(code_docs or code_deletes)
     if not (
         full
@@ -418,20 +489,15 @@ def _index_locked(
     _save_notes(paths, notes)
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
-    if code and code_map is not None and paths.project_root is not None:
-        from rubi.knowledge.stale import NoteFiles, stale_files
-        from rubi.mappages import note_refs, write_map_pages
-
-        stale = stale_files(
-            paths.project_root,
-            (NoteFiles(n.id, tuple(note_files(n)), _commit(n)) for n in notes.values()),
-            paths.stale_cache,
-        )
-        pages = write_map_pages(paths.root, code_map, note_refs(notes, stale))
-        report.warnings.extend(pages.warnings)
-        report.pages_written = pages.written + pages.removed
-        if report.pages_written:  # index the pages just written (they are notes too)
-            _index_locked(paths, False, None, False, code=False)
+    if (
+        code
+        and code_map is not None
+        and paths.project_root is not None
+        and not pages_first
+        and _write_pages(paths, code_map, notes, report)
+    ):
+        # index the pages just written (they are notes too)
+        _index_locked(paths, False, None, False, code=False)
     return report
 
 
