@@ -287,6 +287,17 @@ def print_table(results: list[RepoResult], expand: bool) -> None:
         "by category: "
         + ", ".join(f"{k} {statistics.mean(v):.3f} ({len(v)})" for k, v in sorted(cats.items()))
     )
+    weighted = [r for r in results if r.name in PUBLISHED and r.queries]
+    if weighted:
+        # Upstream's headline is the mean over queries; the same weighting of the
+        # published per-repository figures gives the comparable number.
+        n = sum(r.queries for r in weighted)
+        ours = sum(r.ndcg * r.queries for r in weighted) / n
+        theirs = sum(PUBLISHED[r.name][0] * r.queries for r in weighted) / n
+        console.print(
+            f"mean over queries: rubi {ours:.3f}, semble-hybrid (published, same weights) "
+            f"{theirs:.3f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
