@@ -25,3 +25,19 @@ def test_names_longest_first_and_terms() -> None:
     names = {"embed files": ["E"], "files": ["F"], "aliases": ["A"]}
     got = match_names("How do I embed files?", ["aliases"], names)
     assert [(m.id, m.name) for m in got] == [("E", "embed files"), ("A", "aliases"), ("F", "files")]
+
+
+def test_a_type_named_as_written_comes_before_a_property_of_the_same_name() -> None:
+    # Request.swift has a property `eventMonitor`; EventMonitor.swift defines the type.
+    names = {"eventmonitor": ["Core/Request.swift", "Features/EventMonitor.swift"]}
+    types = {"EventMonitor": ["Features/EventMonitor.swift"]}
+    got = match_names("events logged via EventMonitor", [], names, types)
+    assert [m.id for m in got] == ["Features/EventMonitor.swift", "Core/Request.swift"]
+    # Written in lower case, the query names no type: the table's order stands.
+    got = match_names("events logged via eventmonitor", [], names, types)
+    assert [m.id for m in got] == ["Core/Request.swift", "Features/EventMonitor.swift"]
+
+
+def test_a_type_name_defined_in_too_many_files_names_none_of_them() -> None:
+    types = {"Config": [f"pkg{i}/config.go" for i in range(5)]}
+    assert match_names("where is Config read", [], {}, types) == []

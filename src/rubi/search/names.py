@@ -63,10 +63,10 @@ def match_names(
         if term.strip():
             candidates.add(normalize_name(term))
             candidates.update(normalize_name(w) for w in _words(term))
-    found: dict[str, NameMatch] = {}
-    for name in sorted(candidates, key=lambda n: (-len(n), n)):
-        for doc_id in names.get(name, ()):
-            found.setdefault(doc_id, NameMatch(doc_id, name))
+    # Files defining a capitalised query word as written (``EventMonitor``, the type)
+    # come before files whose name matches only without case (``eventMonitor``, a
+    # property), among names of the same length.
+    exact: dict[str, str] = {}
     if type_names:
         written = [w.strip(".,:;!?()[]{}\"'`") for w in [*words, *terms]]
         for word in sorted({w for w in written if w[:1].isupper()}, key=lambda w: (-len(w), w)):
@@ -74,5 +74,12 @@ def match_names(
             if len(owners) > MAX_TYPE_OWNERS:
                 continue  # a name defined everywhere names nothing in particular
             for doc_id in owners:
-                found.setdefault(doc_id, NameMatch(doc_id, word.casefold()))
+                exact.setdefault(doc_id, word.casefold())
+    found: dict[str, NameMatch] = {}
+    for name in sorted(candidates, key=lambda n: (-len(n), n)):
+        ids = names.get(name, ())
+        for doc_id in sorted(ids, key=lambda i: exact.get(i) != name):
+            found.setdefault(doc_id, NameMatch(doc_id, name))
+    for doc_id, name in exact.items():
+        found.setdefault(doc_id, NameMatch(doc_id, name))
     return list(found.values())
