@@ -196,3 +196,19 @@ def test_a_full_build_indexes_map_pages_in_the_same_pass(project: Path) -> None:
     assert not app.index(paths).changed
     again = app.index(paths, full=True)
     assert again.pages_written == [] and len(list(paths.whoosh_dir.glob("*.seg"))) == 1
+
+
+def test_a_capitalised_function_is_named_by_a_one_word_query(tmp_path: Path) -> None:
+    root = rubi_project(
+        tmp_path / "api",
+        {
+            "api/params.py": "class Depends:\n    pass\n",
+            "api/functions.py": "def Depends(dependency=None):\n    return dependency\n",
+            "api/other.py": "from api.functions import Depends\n\nx = Depends()\ny = Depends()\n",
+        },
+    )
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    hits = app.search(paths, "Depends", scope="code", refresh=False).hits
+    assert {h.id for h in hits[:2]} == {"api/params.py", "api/functions.py"}
+    assert all(any(w.startswith('named: "Depends"') for w in h.why) for h in hits[:2])

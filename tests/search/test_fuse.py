@@ -41,3 +41,12 @@ def test_a_type_named_as_written_comes_before_a_property_of_the_same_name() -> N
 def test_a_type_name_defined_in_too_many_files_names_none_of_them() -> None:
     types = {"Config": [f"pkg{i}/config.go" for i in range(5)]}
     assert match_names("where is Config read", [], {}, types) == []
+
+
+def test_a_one_word_query_names_a_capitalised_function_too() -> None:
+    types = {"Depends": ["params.py"]}
+    defined = {"Depends": ["params.py", "param_functions.py"], "Query": ["param_functions.py"]}
+    got = match_names("Depends", [], {}, types, defined)
+    assert [m.id for m in got] == ["params.py", "param_functions.py"]
+    # Inside a longer query a capitalised word is often just the first word.
+    assert match_names("Query parameters", [], {}, types, defined) == []

@@ -54,6 +54,10 @@ class GraphBuild:
     """Type names exactly as defined (``Router``, ``Deserialize``) → the files that
     define them; matched case-sensitively, so a capitalised word in a query names the
     type while the plain word in prose does not."""
+    defined_names: dict[str, list[str]] = field(default_factory=dict)
+    """Capitalised symbol names of any kind exactly as defined (the function
+    ``Depends``, the method ``Context.Abort`` as ``Abort``) → the files that define
+    them; a query that is that one word names them."""
 
 
 ATTACHMENT_EXTENSIONS = frozenset(
@@ -183,6 +187,7 @@ def build_graph(
         from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
 
         type_names: dict[str, list[str]] = {}
-        add_code_map(g, names, code_map, notes, type_names)
-        return GraphBuild(g, problems, names, type_names)
+        defined_names: dict[str, list[str]] = {}
+        add_code_map(g, names, code_map, notes, type_names, defined_names)
+        return GraphBuild(g, problems, names, type_names, defined_names)
     return GraphBuild(g, problems, names)

@@ -67,16 +67,28 @@ TYPE_KINDS = frozenset(
 plain words (``Router``, ``Session``), matched with their capital."""
 
 
+def _capitalised(name: str) -> bool:
+    return len(name) >= 3 and name[0].isupper()
+
+
+def _add_owner(table: dict[str, list[str]], name: str, path: str) -> None:
+    owners = table.setdefault(name, [])
+    if path not in owners:
+        owners.append(path)
+
+
 def add_code_map(
     g: nx.MultiDiGraph,
     names: dict[str, list[str]],
     code_map: CodeMap,
     notes: Mapping[str, Note],
     type_names: dict[str, list[str]] | None = None,
+    defined_names: dict[str, list[str]] | None = None,
 ) -> None:
     """Add files, modules, their edges and the notes' ``about_file`` edges to ``g``,
-    file names and symbols to the exact-name table ``names``, and type definitions to
-    ``type_names`` (case-sensitive)."""
+    file names and symbols to the exact-name table ``names``, type definitions to
+    ``type_names`` and every capitalised symbol to ``defined_names`` (both
+    case-sensitive)."""
     for name, module in code_map.modules.items():
         g.add_node(
             module_id(name),
@@ -101,12 +113,12 @@ def add_code_map(
         keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))
         for key in keys:
             names.setdefault(key, []).append(path)
-        if type_names is not None:
-            for sym in file.symbols:
-                if sym.kind in TYPE_KINDS and len(sym.name) >= 3 and sym.name[0].isupper():
-                    owners = type_names.setdefault(sym.name, [])
-                    if path not in owners:
-                        owners.append(path)
+        for sym in file.symbols:
+            if type_names is not None and sym.kind in TYPE_KINDS and _capitalised(sym.name):
+                _add_owner(type_names, sym.name, path)
+            last = sym.name.rsplit(".", 1)[-1]
+            if defined_names is not None and _capitalised(last):
+                _add_owner(defined_names, last, path)
     for src, relation, dst, weight in graph_edges(code_map):
         target = module_id(dst) if relation == "in_module" else dst
         g.add_edge(src, target, key=relation, relation=relation, weight=weight)

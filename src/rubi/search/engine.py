@@ -214,7 +214,13 @@ def search_index(
     bm25 = [h for h in bm25 if h.id in g and eligible(h.id)]
     names = [
         m
-        for m in match_names(query, terms, build.names, getattr(build, "type_names", None))
+        for m in match_names(
+            query,
+            terms,
+            build.names,
+            getattr(build, "type_names", None),
+            getattr(build, "defined_names", None),
+        )
         if eligible(m.id)
     ]
 

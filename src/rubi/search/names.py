@@ -41,6 +41,7 @@ def match_names(
     terms: Iterable[str],
     names: Mapping[str, list[str]],
     type_names: Mapping[str, list[str]] | None = None,
+    defined_names: Mapping[str, list[str]] | None = None,
 ) -> list[NameMatch]:
     """Find names used in the query or given as terms.
 
@@ -50,6 +51,8 @@ def match_names(
         names: normalized name → ids (from the graph build).
         type_names: type names as written → defining files, matched case-sensitively
             against the query's capitalised words and the terms (after ``names``).
+        defined_names: capitalised symbol names of any kind → defining files, used
+            when the whole query is that one word (``Depends``: the function too).
 
     Returns:
         Matches, longest name first, one per id.
@@ -73,6 +76,12 @@ def match_names(
             owners = type_names.get(word, ())
             if len(owners) > MAX_TYPE_OWNERS:
                 continue  # a name defined everywhere names nothing in particular
+            for doc_id in owners:
+                exact.setdefault(doc_id, word.casefold())
+    if defined_names and len(words) == 1 and not any(t.strip() for t in terms):
+        word = words[0].strip(".,:;!?()[]{}\"'`")
+        owners = defined_names.get(word, ()) if word[:1].isupper() else ()
+        if len(owners) <= MAX_TYPE_OWNERS:
             for doc_id in owners:
                 exact.setdefault(doc_id, word.casefold())
     found: dict[str, NameMatch] = {}
