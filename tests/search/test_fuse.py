@@ -43,10 +43,16 @@ def test_a_type_name_defined_in_too_many_files_names_none_of_them() -> None:
     assert match_names("where is Config read", [], {}, types) == []
 
 
-def test_a_one_word_query_names_a_capitalised_function_too() -> None:
+def test_an_identifier_names_a_capitalised_function_too() -> None:
     types = {"Depends": ["params.py"]}
     defined = {"Depends": ["params.py", "param_functions.py"], "Query": ["param_functions.py"]}
     got = match_names("Depends", [], {}, types, defined)
     assert [m.id for m in got] == ["params.py", "param_functions.py"]
-    # Inside a longer query a capitalised word is often just the first word.
+    # The first word of a sentence is capitalised anyway; a capital inside one is not.
     assert match_names("Query parameters", [], {}, types, defined) == []
+    got = match_names("how Query and Depends combine", [], {}, types, defined)
+    assert {m.id for m in got} == {"params.py", "param_functions.py"}
+    # An acronym in prose is a word, unless it is the whole query.
+    defined["URL"] = ["url.swift"]
+    assert match_names("how URL parameters are encoded", [], {}, types, defined) == []
+    assert [m.id for m in match_names("URL", [], {}, types, defined)] == ["url.swift"]

@@ -78,12 +78,17 @@ def match_names(
                 continue  # a name defined everywhere names nothing in particular
             for doc_id in owners:
                 exact.setdefault(doc_id, word.casefold())
-    if defined_names and len(words) == 1 and not any(t.strip() for t in terms):
-        word = words[0].strip(".,:;!?()[]{}\"'`")
-        owners = defined_names.get(word, ()) if word[:1].isupper() else ()
-        if len(owners) <= MAX_TYPE_OWNERS:
-            for doc_id in owners:
-                exact.setdefault(doc_id, word.casefold())
+    if defined_names:
+        # A query of one word, or a capitalised word inside a sentence, is an
+        # identifier: the first word of a sentence is capitalised anyway, and an
+        # acronym in prose (URL, HTTP) is a word.
+        single = len(words) == 1 and not any(t.strip() for t in terms)
+        inner = words if single else [w for w in words[1:] if not w.isupper()]
+        for word in (w.strip(".,:;!?()[]{}\"'`") for w in inner):
+            owners = defined_names.get(word, ()) if word[:1].isupper() else ()
+            if len(owners) <= MAX_TYPE_OWNERS:
+                for doc_id in owners:
+                    exact.setdefault(doc_id, word.casefold())
     found: dict[str, NameMatch] = {}
     for name in sorted(candidates, key=lambda n: (-len(n), n)):
         ids = names.get(name, ())
