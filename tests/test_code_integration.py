@@ -212,3 +212,28 @@ def test_a_capitalised_function_is_named_by_a_one_word_query(tmp_path: Path) -> 
     hits = app.search(paths, "Depends", scope="code", refresh=False).hits
     assert {h.id for h in hits[:2]} == {"api/params.py", "api/functions.py"}
     assert all(any(w.startswith('named: "Depends"') for w in h.why) for h in hits[:2])
+
+
+def test_a_variant_file_ranks_below_its_twin_and_says_so(tmp_path: Path) -> None:
+    body = "def bind_json(x):\n    return x\n\n\ndef bind_form(x):\n    return x\n\n\n"
+    body += "def validate(x):\n    return x\n\n\ndef default_binding(x):\n    return x\n"
+    root = rubi_project(
+        tmp_path / "variants",
+        {
+            "binding/binding.py": body + "\n\ndef bind_msgpack(x):\n    return x\n",
+            "binding/binding_nomsgpack.py": body,
+            "binding/query.py": "def bind_query(x):\n    return x\n",
+        },
+    )
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    g = load_graph(paths.graph_file).graph
+    assert g.nodes["binding/binding.py"]["twins"] == ("binding/binding_nomsgpack.py",)
+    assert "twins" not in g.nodes["binding/query.py"]
+    hits = app.search(paths, "validate binding", scope="code", refresh=False).hits
+    ids = [h.id for h in hits]
+    twin = "binding/binding_nomsgpack.py"
+    first = min(ids.index("binding/binding.py"), ids.index(twin))
+    second = hits[max(ids.index("binding/binding.py"), ids.index(twin))]
+    assert ids[first] in {"binding/binding.py", twin} and second.id != ids[first]
+    assert f"variant of {ids[first]}" in second.why

@@ -17,7 +17,7 @@ from rubi.filekinds import is_example_path, is_test_path
 from rubi.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 
-__all__ = ["MIN_SYMBOL_NAME", "add_code_map", "module_id", "note_files"]
+__all__ = ["MIN_SYMBOL_NAME", "TWIN_JACCARD", "add_code_map", "module_id", "note_files", "twins"]
 
 MIN_SYMBOL_NAME = 4
 """Shorter symbol names (``app``, ``db``, ``T``) are too common to count as named."""
@@ -65,6 +65,44 @@ TYPE_KINDS = frozenset(
 )
 """Symbol kinds that define a type: their names count as named even when they are
 plain words (``Router``, ``Session``), matched with their capital."""
+
+
+TWIN_JACCARD = 0.8
+"""Files of one folder and language whose top-level symbol names overlap this much
+(Jaccard) are variants of one another: Go build-tag twins (``binding.go`` and
+``binding_nomsgpack.go``), per-platform files, a v1 kept beside a v2."""
+TWIN_MIN_SYMBOLS = 3
+"""Files with fewer top-level symbols are never called twins (too little to compare)."""
+
+
+def twins(code_map: CodeMap) -> dict[str, tuple[str, ...]]:
+    """File → the variant files it nearly duplicates (see :data:`TWIN_JACCARD`).
+
+    Pairs are found through an inverted index of symbol names per folder, so only
+    files sharing a name are compared.
+    """
+    by_folder: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for path, file in code_map.files.items():
+        names = {s.name for s in file.symbols}
+        if len(names) >= TWIN_MIN_SYMBOLS:
+            folder = path.rsplit("/", 1)[0] if "/" in path else ""
+            by_folder.setdefault((folder, file.language), {})[path] = names
+    out: dict[str, list[str]] = {}
+    for files in by_folder.values():
+        holders: dict[str, list[str]] = {}
+        for path, names in files.items():
+            for name in names:
+                holders.setdefault(name, []).append(path)
+        for path, names in files.items():
+            shared: dict[str, int] = {}
+            for name in names:
+                for other in holders[name]:
+                    if other != path:
+                        shared[other] = shared.get(other, 0) + 1
+            for other, common in shared.items():
+                if common / len(names | files[other]) >= TWIN_JACCARD:
+                    out.setdefault(path, []).append(other)
+    return {path: tuple(sorted(others)) for path, others in out.items()}
 
 
 def _capitalised(name: str) -> bool:
@@ -119,6 +157,8 @@ def add_code_map(
             last = sym.name.rsplit(".", 1)[-1]
             if defined_names is not None and _capitalised(last):
                 _add_owner(defined_names, last, path)
+    for path, others in twins(code_map).items():
+        g.nodes[path]["twins"] = others
     for src, relation, dst, weight in graph_edges(code_map):
         target = module_id(dst) if relation == "in_module" else dst
         g.add_edge(src, target, key=relation, relation=relation, weight=weight)

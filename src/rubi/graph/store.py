@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
 
-GRAPH_FORMAT = 8
+GRAPH_FORMAT = 9
 """Bump when :class:`GraphBuild` changes shape; an older file is rebuilt."""
 
 

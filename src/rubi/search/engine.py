@@ -54,6 +54,9 @@ SECONDARY_FILE_WEIGHT = 0.5
 """Fused-score multiplier for tests, examples and benchmarks: they mention everything
 they exercise, so they match a query as well as the code itself, yet are rarely what
 the question is about (unless it says test, spec or example)."""
+TWIN_WEIGHT = 0.5
+"""Fused-score multiplier for a file whose near-duplicate variant ranks above it
+(:func:`rubi.graph.code.twins`): the second copy of the same code adds little."""
 _TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
 SCOPES = ("all", "notes", "code", "personal", "sessions")
 _KIND_FOR_SCOPE = {
@@ -249,6 +252,15 @@ def search_index(
         elif node.get("secondary") and not wants_tests:
             f.score *= SECONDARY_FILE_WEIGHT
     fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
+    above: set[str] = set()
+    variant_of: dict[str, str] = {}
+    for f in fused:
+        twin = sorted(above.intersection(g.nodes[f.id].get("twins", ())))
+        if twin:
+            f.score *= TWIN_WEIGHT  # a variant of a file already above says little more
+            variant_of[f.id] = twin[0]
+        above.add(f.id)
+    fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}
     word_for_term = _word_map(" ".join([query, *terms]))
@@ -270,6 +282,8 @@ def search_index(
         if f.id in ppr.via:
             via = ppr.via[f.id]
             why.append(f'linked to "{g.nodes[via].get("title", via)}"')
+        if f.id in variant_of:
+            why.append(f"variant of {variant_of[f.id]}")
         if attrs.get("imported_by"):
             why.append(f"imported by {attrs['imported_by']}")
         path = str(attrs.get("path", f.id))
