@@ -267,7 +267,10 @@ def search_index(
     analysed = list(dict.fromkeys(analyze(" ".join([query, *terms]))))
     for term, written in expansions(analysed).items():
         word_for_term.setdefault(term, written)
-    query_terms = {*analysed, *expansions(analysed)}
+    groups = {t: t for t in analysed}
+    for term in analysed:
+        for other in expansions([term]):
+            groups.setdefault(other, term)
     hits: list[Hit] = []
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
@@ -299,22 +302,24 @@ def search_index(
                 status=str(attrs.get("status", "active")),
                 score=round(f.score, 6),
                 why=tuple(why),
-                snippet=_snippet(root, path, query_terms, markdown=not is_file),
+                snippet=_snippet(root, path, groups, markdown=not is_file),
                 superseded_by=attrs.get("superseded_by"),
             )
         )
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 
-def _snippet(root: Path, path: str, query_terms: set[str], *, markdown: bool = True) -> str:
+def _snippet(root: Path, path: str, groups: dict[str, str], *, markdown: bool = True) -> str:
+    """The snippet of one hit; ``groups`` maps each query term (and abbreviation) to the
+    query word it stands for."""
     try:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
     if not markdown:
-        return best_snippet(text[:200_000], query_terms, code=True)
+        return best_snippet(text[:200_000], list(groups), code=True, groups=groups)
     try:
         _, body = split_frontmatter(text.lstrip("\ufeff"), path)
     except NoteParseError:
         body = text
-    return best_snippet(body[:200_000], query_terms)
+    return best_snippet(body[:200_000], list(groups), groups=groups)

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 
 __all__ = ["SNIPPET_CHARS", "best_snippet"]
 
 MAX_LINES = 5000
 """Lines looked at for a snippet: the head of a huge file is enough to show a match."""
 CANDIDATE_MATCHES = 300
-"""Code: match positions turned into candidate lines, rarest stems first. A line that
-holds several query words nearly always holds a rare one, so a big file is never
-scanned line by line (10 snippets of 4,000-line files took 6 ms that way)."""
+"""Code: match positions turned into candidate lines, each stem with its share. A
+line that holds several query words holds one of those matches, so a big file is
+never scanned line by line (10 snippets of 4,000-line files took 6 ms that way); the
+price is that a best line of only frequent words, late in a file, can be missed for
+a good one."""
 SNIPPET_CHARS = 180
 """Snippet length: about 45 tokens, one line in a terminal or a tool result."""
+IMPORT_PENALTY = 0.5
+"""Score taken from an import line: on a tie, the line that uses a name beats the one
+that imports it."""
 
-_NOISE_RE = re.compile(r"^\s*(?:#{1,6}\s|>\s*\[!|---|```|\|)")
+_NOISE_RE = re.compile(r"^\s*(?:#{1,6}\s|>\s*\[!|---|```|\||<!--)")
 _MD_RE = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]|\*\*|`+|^\s*>+")
+_IMPORT_RE = re.compile(
+    r"\s*(?:import|from\s+\S+\s+import|use|using|require|package|extern\s+crate|#\s*include)\b"
+)
 
 
 def _clean(line: str) -> str:
@@ -28,28 +37,71 @@ def _clean(line: str) -> str:
     return " ".join(_MD_RE.sub(repl, line).split())
 
 
+def _core(stem: str) -> str:
+    """The text a stem is looked for as: Porter2 turns a final y into i (``queri``), so
+    the i is dropped and ``query`` is found."""
+    return stem[:-1] if len(stem) >= 4 and stem.endswith("i") else stem
+
+
+def _word_start(text: str, pos: int) -> bool:
+    """``pos`` begins a word of ``text``: after a non-letter, or at a camelCase capital
+    (``Route`` in ``SubRoute``), not inside a word (``rout`` in ``goroutine``)."""
+    if pos == 0:
+        return True
+    before = text[pos - 1]
+    return not before.isalpha() or (before.islower() and text[pos].isupper())
+
+
+def _find_word(text: str, lowered: str, core: str, start: int = 0, end: int = -1) -> int:
+    """The first position of ``core`` at a word start in ``text[start:end]`` (``lowered``
+    is ``text`` lower-cased, same length), or -1."""
+    end = len(lowered) if end < 0 else end
+    pos = lowered.find(core, start, end)
+    while pos >= 0 and not _word_start(text, pos):
+        pos = lowered.find(core, pos + 1, end)
+    return pos
+
+
+def _lower(text: str) -> str:
+    """``text`` lower-cased with offsets kept (a few characters lower-case to two)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
 def best_snippet(
-    body: str, query_terms: set[str], *, chars: int = SNIPPET_CHARS, code: bool = False
+    body: str,
+    query_terms: Collection[str],
+    *,
+    chars: int = SNIPPET_CHARS,
+    code: bool = False,
+    groups: Mapping[str, str] | None = None,
 ) -> str:
-    """The body line holding the most query terms, cleaned of markdown and cut to ``chars``.
+    """The body line holding the most query words, cleaned of markdown and cut to ``chars``.
+
+    A stem counts where it begins a word (``configur`` in "configuration", ``rout`` in
+    ``SubRouter`` but not in "goroutine").
 
     Args:
         body: the markdown body (no frontmatter), or source code when ``code``.
         query_terms: analysed query terms (as :func:`rubi.index.analysis.analyze` gives).
         chars: maximum length; a longer line is cut around its first match with ``…``.
         code: the text is source code: lines are kept as written (no markdown
-            cleaning, comments and fences count as text).
+            cleaning, comments and fences count as text), and import lines lose ties.
+        groups: term → the query word it stands for; terms of one group count once
+            per line (an abbreviation and its word: ``cfg``, ``config``, ``configur``).
 
     Returns:
         The snippet, or the first prose line when nothing matches, or ``""``.
     """
+    stems = [t for t in dict.fromkeys(query_terms) if len(t) >= 2]
+    group = {t: (groups or {}).get(t, t) for t in stems}
     if code:
-        return _cut(*_best_code_line(body, query_terms), query_terms, chars)
+        line, matched = _best_code_line(body, stems, group)
+        return _cut(line, matched, stems, chars)
     best, best_score, first = "", 0, ""
-    # Stems match words that begin with them ("configur" in "configuration"); a
-    # substring test per stem is enough to pick a line and far cheaper than analysing
-    # every line of a big file.
-    stems = [t for t in query_terms if len(t) >= 2]
+    cores = [(_core(t), group[t]) for t in stems]
     in_fence = False
     for raw in body.splitlines()[:MAX_LINES]:
         if raw.lstrip().startswith(("```", "~~~")):
@@ -62,50 +114,49 @@ def best_snippet(
             continue
         if not first:
             first = line
-        lowered = line.lower()
-        score = sum(1 for t in stems if t in lowered)
+        lowered = _lower(line)
+        score = len({g for c, g in cores if c in lowered and _find_word(line, lowered, c) >= 0})
         if score > best_score:
             best, best_score = line, score
-    return _cut(best or first, bool(best), query_terms, chars)
+    return _cut(best or first, bool(best), stems, chars)
 
 
-def _best_code_line(text: str, query_terms: set[str]) -> tuple[str, bool]:
-    """The line of source code holding the most query stems (ties: the line found
-    first from the rarest stem), whitespace collapsed; else the first non-blank line.
+def _best_code_line(text: str, stems: list[str], group: Mapping[str, str]) -> tuple[str, bool]:
+    """The line of source code holding the most query words (ties: the line found first
+    from the longest stem), whitespace collapsed; else the first non-blank line.
     Returns the line and whether it matched."""
-    head = text.split("\n", MAX_LINES)
-    if len(head) > MAX_LINES:
-        text = "\n".join(head[:MAX_LINES])
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a few characters lower-case to two; keep offsets true
-        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    counts = {t: lowered.count(t) for t in query_terms if len(t) >= 2}
-    present = sorted((t for t, n in counts.items() if n), key=lambda t: (counts[t], t))
+    lowered = _lower(text)
+    cores = {t: _core(t) for t in stems}
+    # Longer stems first: they are the rarer ones, and counting would scan every text.
+    present = sorted((t for t in stems if cores[t] in lowered), key=lambda t: (-len(t), t))
     starts: dict[int, None] = {}
-    budget = CANDIDATE_MATCHES
+    share = max(1, CANDIDATE_MATCHES // max(1, len(present)))
     for stem in present:
-        pos = lowered.find(stem)
-        while pos >= 0 and budget > 0:
-            start = lowered.rfind("\n", 0, pos) + 1
-            starts.setdefault(start, None)
-            budget -= 1
+        core, taken = cores[stem], 0
+        pos = _find_word(text, lowered, core)
+        while pos >= 0 and taken < share:
+            starts.setdefault(lowered.rfind("\n", 0, pos) + 1, None)
+            taken += 1
             end = lowered.find("\n", pos)
             if end < 0:
                 break
-            pos = lowered.find(stem, end)
-        if budget <= 0:
-            break
-    best, best_start, best_score = "", -1, 0
+            pos = _find_word(text, lowered, core, end)
+    best_start, best_score = -1, 0.0
     for start in starts:
         end = lowered.find("\n", start)
-        line = lowered[start : end if end >= 0 else len(lowered)]
-        score = sum(1 for t in present if t in line)
+        end = len(lowered) if end < 0 else end
+        line = lowered[start:end]
+        words = {
+            group[t]
+            for t in present
+            if cores[t] in line and _find_word(text, lowered, cores[t], start, end) >= 0
+        }
+        score = len(words) - (IMPORT_PENALTY if _IMPORT_RE.match(text, start, end) else 0.0)
         if score > best_score:
             best_start, best_score = start, score
     if best_start >= 0:
         end = text.find("\n", best_start)
-        best = " ".join(text[best_start : end if end >= 0 else len(text)].split())
-        return best, True
+        return " ".join(text[best_start : end if end >= 0 else len(text)].split()), True
     for raw in text.splitlines():
         line = " ".join(raw.split())
         if line:
@@ -113,14 +164,15 @@ def _best_code_line(text: str, query_terms: set[str]) -> tuple[str, bool]:
     return "", False
 
 
-def _cut(text: str, matched: bool, query_terms: set[str], chars: int) -> str:
+def _cut(text: str, matched: bool, stems: list[str], chars: int) -> str:
     """``text`` cut to ``chars``, around its first match when it matched."""
     if len(text) <= chars:
         return text
     start = 0
     if matched:
-        lowered = text.lower()
-        positions = [lowered.find(t[:4]) for t in query_terms if t[:4] and t[:4] in lowered]
+        lowered = _lower(text)
+        found = [_find_word(text, lowered, _core(t)) for t in stems]
+        positions = [p for p in found if p >= 0]
         if positions:
             start = max(0, min(positions) - chars // 4)
     cut = text[start : start + chars - 1].rstrip()
