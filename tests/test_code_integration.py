@@ -237,3 +237,20 @@ def test_a_variant_file_ranks_below_its_twin_and_says_so(tmp_path: Path) -> None
     second = hits[max(ids.index("binding/binding.py"), ids.index(twin))]
     assert ids[first] in {"binding/binding.py", twin} and second.id != ids[first]
     assert f"variant of {ids[first]}" in second.why
+
+
+def test_why_names_the_abbreviation_that_matched(tmp_path: Path) -> None:
+    root = rubi_project(
+        tmp_path / "abbr",
+        {
+            "web/app.py": "def create():\n    '''Build the application object.'''\n",
+            "web/other.py": "def unrelated():\n    return 1\n",
+        },
+    )
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    hit = app.search(paths, "application factory", scope="code", refresh=False).hits[0]
+    assert hit.id == "web/app.py"
+    why = next(w for w in hit.why if w.startswith("text match:"))
+    # "app" matched the file name; it stays beside "application" (not a piece of it).
+    assert "app (title)" in why and "application" in why

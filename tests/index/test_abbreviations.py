@@ -23,7 +23,7 @@ def test_terms_already_in_the_query_are_not_repeated() -> None:
 
 def test_table_leaves_out_keywords_and_most_two_letter_forms() -> None:
     shorts = {s for forms in ABBREVIATIONS.values() for s in forms}
-    assert not shorts & {"def", "fn", "func", "var", "int", "struct"}
+    assert not shorts & {"def", "fn", "func", "var", "let", "val", "class", "int", "struct"}
     assert {s for s in shorts if len(s) <= 2} <= {"db", "id"}
 
 
@@ -39,3 +39,7 @@ def test_search_finds_the_abbreviated_spelling(tmp_path: Path) -> None:
     hits = index.bm25("serialize implementations")
     assert [h.id for h in hits] == ["impls.rs"]
     assert "impl" in hits[0].matched["body"]
+
+
+def test_author_is_not_an_abbreviation_of_anything() -> None:
+    assert expansions(analyze("author of the commit")) == {}

@@ -43,3 +43,14 @@ def test_other_words_keep_their_porter2_stem(word: str, stem: str) -> None:
 def test_filtering_and_filter_stay_together() -> None:
     # Porter2 turns "filtering" into "filter"; the agent step must then treat both alike.
     assert stem_en("filtering") == stem_en("filter") == stem_en("filters")
+
+
+@pytest.mark.parametrize("word", ["letter", "former", "header", "number", "master", "folder"])
+def test_common_words_keep_their_porter2_stem_in_every_form(word: str) -> None:
+    assert stem_en(word) == stem_en(word + "s") == word
+
+
+def test_the_false_friend_list_keeps_letter_apart_from_let() -> None:
+    assert stem_en("letter") != stem_en("let")
+    assert stem_en("former") != stem_en("form")
+    assert stem_en("battery") != stem_en("bat")

@@ -9,10 +9,14 @@ Mining Abbreviation Expansions in Programs", MSR 2008). rubi keeps a fixed table
 abbreviations common across languages and expands at query time, both ways: a query
 word adds its short forms, a short form adds its word. The index is untouched.
 
-The table leaves out abbreviations that are keywords or built-in types of common
-languages (``def``, ``fn``, ``func``, ``var``, ``int``, ``struct``), because
-they would match nearly every file of that language, and two-letter forms other
-than ``db`` and ``id``, which mean too many things.
+The table leaves out the keywords that declare things in common languages (``def``,
+``fn``, ``func``, ``var``, ``let``, ``val``, ``class``, ``struct``, ``int``): they
+stand on nearly every line of a file and say nothing about its subject. Short forms
+that are also keywords or built-ins but name a concept stay (``impl``, ``async``,
+``str``, ``dict``, ``len``, ``del``): a query word for that concept should find them,
+and BM25's IDF keeps a form found in every file weak. Two-letter forms other than
+``db`` and ``id`` mean too many things and are left out, as is "authorization",
+whose stem ``author`` would send "author" to ``auth``.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "asynchronous": ("async",),
     "attribute": ("attr", "attrs"),
     "authentication": ("auth", "authn"),
-    "authorization": ("auth", "authz"),
     "buffer": ("buf",),
     "calculate": ("calc",),
     "certificate": ("cert",),
@@ -109,7 +112,6 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "template": ("tmpl", "tpl"),
     "transaction": ("txn",),
     "utility": ("util", "utils"),
-    "value": ("val",),
     "version": ("ver",),
 }
 """Word → its usual short forms in code. Matching is by stem, so a word stands for its

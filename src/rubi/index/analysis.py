@@ -86,6 +86,70 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
 
 _porter2 = stemmer_for_language("en")
 
+_NOT_AGENT_WORDS = (
+    # -er words that name no doer of a verb, where folding would meet another word
+    # (letter → let, former → form, header → head, master → mast)
+    "answer",
+    "banner",
+    "better",
+    "bitter",
+    "border",
+    "brother",
+    "butter",
+    "center",
+    "chapter",
+    "copper",
+    "corner",
+    "danger",
+    "dinner",
+    "father",
+    "feather",
+    "finger",
+    "flower",
+    "folder",
+    "former",
+    "gender",
+    "hammer",
+    "header",
+    "ladder",
+    "leather",
+    "letter",
+    "manner",
+    "master",
+    "matter",
+    "member",
+    "monster",
+    "mother",
+    "number",
+    "powder",
+    "proper",
+    "quarter",
+    "shower",
+    "silver",
+    "sister",
+    "summer",
+    "weather",
+    "whisper",
+    "winter",
+    "wonder",
+    "zipper",
+    # -ery words that are not the noun of an -er verb (battery → bat)
+    "artery",
+    "battery",
+    "cemetery",
+    "flattery",
+    "gallery",
+    "lottery",
+    "mystery",
+    "pottery",
+    "scenery",
+    "slavery",
+    "surgery",
+)
+_NOT_AGENTS = frozenset(_porter2(w) for w in _NOT_AGENT_WORDS)
+"""Porter2 stems :func:`stem_en` leaves alone: common words its agent-noun step would
+fold into a false friend."""
+
 
 def stem_en(word: str) -> str:
     """English stem of ``word``: Porter2, then agent nouns folded into their verb.
@@ -99,8 +163,9 @@ def stem_en(word: str) -> str:
     ``-er`` (six letters or more) is stemmed again as its ``-ing`` form: ``router`` →
     ``routing`` → ``rout``, ``logger`` → ``logging`` → ``log``, ``wrapper`` → ``wrap``.
     ``-ery`` nouns join their verb the same way (``recovery`` → ``recov``, like
-    ``recover`` and ``recoverer``). The price is a few false friends (``number`` →
-    ``numb``, ``header`` → ``head``), measured in docs/benchmarks.md.
+    ``recover`` and ``recoverer``). Common words where that would meet a false friend
+    (``letter`` → ``let``, ``header`` → ``head``, ``battery`` → ``bat``) keep their
+    Porter2 stem (a fixed list of common words; rarer ones still fold).
 
     Args:
         word: one lower-case token.
@@ -109,6 +174,8 @@ def stem_en(word: str) -> str:
         The stem (lower-case).
     """
     stem: str = _porter2(word)
+    if stem in _NOT_AGENTS:
+        return stem
     if len(stem) >= 7 and stem.endswith("eri"):
         stem = stem[:-1]
     if len(stem) >= 6 and stem.endswith("er"):

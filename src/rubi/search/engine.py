@@ -110,7 +110,7 @@ class SearchResult:
     candidates: int
 
 
-def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
+def _text_why(hit: BM25Hit, word_for_term: dict[str, str], pieces: set[str]) -> str:
     """``text match: embed (title); note, another`` — each word with the most telling
     field it matched in (a body match goes unsaid)."""
     best: dict[str, int] = {}
@@ -120,7 +120,8 @@ def _text_why(hit: BM25Hit, word_for_term: dict[str, str]) -> str:
             word = word_for_term.get(t, t)
             best[word] = min(best.get(word, rank), rank)
     # "sqlite" says it; its pieces "sq" and "lite" (from splitting SQLite) add nothing.
-    for word in [w for w in best if any(w != o and w in o for o in best)]:
+    # Other words stay, even inside a longer one ("app" beside "application").
+    for word in [w for w in best if w in pieces and any(w != o and w in o for o in best)]:
         del best[word]
     groups: dict[int, list[str]] = {}
     for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
@@ -154,6 +155,17 @@ def _word_map(text: str) -> dict[str, str]:
                     out.setdefault(term, part.lower())
             for term in analyze(word, lang):
                 out.setdefault(term, word.lower())
+    return out
+
+
+def _identifier_pieces(text: str) -> set[str]:
+    """The parts identifiers in ``text`` split into (``sq``, ``lite`` of ``SQLite``),
+    lower-cased; a plain word is not a piece."""
+    out: set[str] = set()
+    for raw in text.split():
+        parts = identifier_parts(raw.strip(".,;:!?\"'()"))
+        if len(parts) > 1:
+            out.update(p.lower() for p in parts)
     return out
 
 
@@ -264,6 +276,7 @@ def search_index(
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}
     word_for_term = _word_map(" ".join([query, *terms]))
+    pieces = _identifier_pieces(" ".join([query, *terms]))
     analysed = list(dict.fromkeys(analyze(" ".join([query, *terms]))))
     for term, written in expansions(analysed).items():
         word_for_term.setdefault(term, written)
@@ -281,7 +294,7 @@ def search_index(
             shown = shown or _as_written(name, [query, *terms])
             why.append(f'named: "{shown}"')
         if f.id in by_bm25:
-            why.append(_text_why(by_bm25[f.id], word_for_term))
+            why.append(_text_why(by_bm25[f.id], word_for_term, pieces))
         if f.id in ppr.via:
             via = ppr.via[f.id]
             why.append(f'linked to "{g.nodes[via].get("title", via)}"')
