@@ -3,7 +3,10 @@
 Usage::
 
     python bench/code_search.py REPOS_DIR [--data DIR] [--json results.json] [--expand]
-                                [--repos gin,chi] [--quiet]
+                                [--repos gin,chi]
+
+DIR (default: ``shared/data/code-search-bench`` beside the project folder) holds the
+benchmark's ``repos.json`` and ``annotations/``.
 
 REPOS_DIR holds one checkout per benchmark repository, named as in ``repos.json``
 (this script fetches nothing). Each repository's ``benchmark_root`` is indexed with
@@ -305,11 +308,15 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("repos_dir", type=Path)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--expand", action="store_true")
     parser.add_argument("--repos", default="")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args(argv)
+    if not (args.data / "repos.json").is_file():
+        parser.error(f"{args.data}: no repos.json; pass --data <benchmark data folder>")
+    if not args.repos_dir.is_dir():
+        parser.error(f"{args.repos_dir}: not a folder of checkouts")
     only = set(args.repos.split(",")) if args.repos else None
     results = run(args.repos_dir, args.data, args.expand, only)
     print_table(results, args.expand)

@@ -116,6 +116,12 @@ def test_map_cli(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0 and "From stdin." in runner.invoke(cli, ["map"]).output
     result = runner.invoke(cli, ["index", "--json"])
     assert json.loads(result.output)["code"]["files"] == 4
+    # A summary holding a marker would break the page: refused, page untouched.
+    before = (project / ".rubi" / "map.md").read_text(encoding="utf-8")
+    bad = "x <!-- rubi:summary:end --> y"
+    result = runner.invoke(cli, ["map", "--write-summary", bad])
+    assert result.exit_code != 0 and "marker" in result.output
+    assert (project / ".rubi" / "map.md").read_text(encoding="utf-8") == before
 
 
 def test_map_needs_a_project(tmp_path: Path) -> None:

@@ -273,8 +273,9 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
         The page written.
 
     Raises:
-        RubiError: a bad target, an empty text, or a page whose summary markers are
-            broken (fix them first; nothing is overwritten).
+        RubiError: a bad target, an empty text or one holding a summary marker, or a
+            page whose summary markers are broken (fix them first; nothing is
+            overwritten).
     """
     _project(paths)
     _ensure(paths, refresh=False)
@@ -288,6 +289,8 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
         raise RubiError("empty summary; write what a newcomer should know first")
     from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
 
+    if SUMMARY_START in text or SUMMARY_END in text:
+        raise RubiError("the summary contains a rubi:summary marker; remove it and retry")
     try:
         old = page.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
