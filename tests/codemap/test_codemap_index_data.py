@@ -17,6 +17,8 @@ def test_text_slice_symbols_and_edges(make_repo: Callable[..., Path]) -> None:
     )
     code_map = build_code_map(root)
     assert symbol_text(code_map.files["app.py"]) == "Flask Flask.dispatch_request dispatch_request"
+    # A generated file's thousands of symbols are cut to the first ones.
+    assert symbol_text(code_map.files["app.py"], max_symbols=1) == "Flask"
     assert read_text_slice(root, "util.py", max_chars=15) == "x = 1\nx = 1\n"
     assert read_text_slice(root, "gone.py") == ""
     assert list(graph_edges(code_map)) == [

@@ -13,7 +13,14 @@ from pathlib import Path
 
 from rubi.codemap.model import CodeFile, CodeMap
 
-__all__ = ["INDEX_TEXT_CHARS", "comment_text", "graph_edges", "read_text_slice", "symbol_text"]
+__all__ = [
+    "INDEX_SYMBOLS",
+    "INDEX_TEXT_CHARS",
+    "comment_text",
+    "graph_edges",
+    "read_text_slice",
+    "symbol_text",
+]
 
 _COMMENT_LINE = re.compile(r"^\s*(?://+|#+(?![!\[])|/\*+|\*+(?!/)|--|;;+|%+)\s?(.*)$")
 _DOCSTRING = re.compile(r'("""|\'\'\')(.*?)\1', re.S)
@@ -61,11 +68,18 @@ def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHAR
     return text[: cut + 1 if cut > 0 else max_chars]
 
 
-def symbol_text(file: CodeFile) -> str:
-    """A file's symbols as one searchable string: each name as written, and for
-    ``Class.method`` both parts (``Flask.dispatch_request Flask dispatch_request``)."""
+INDEX_SYMBOLS = 2_000
+"""Symbols of one file that go into the index, in source order: a hand-written file
+has far fewer; a generated one with 50,000 functions would spend most of an index
+run stemming names nobody asks for."""
+
+
+def symbol_text(file: CodeFile, max_symbols: int = INDEX_SYMBOLS) -> str:
+    """A file's first ``max_symbols`` symbols as one searchable string: each name as
+    written, and for ``Class.method`` both parts (``Flask.dispatch_request Flask
+    dispatch_request``)."""
     words: list[str] = []
-    for symbol in file.symbols:
+    for symbol in file.symbols[:max_symbols]:
         words.append(symbol.name)
         if "." in symbol.name:
             words.extend(part for part in re.split(r"[.:]+", symbol.name) if part)
