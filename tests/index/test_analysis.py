@@ -54,3 +54,10 @@ def test_the_false_friend_list_keeps_letter_apart_from_let() -> None:
     assert stem_en("letter") != stem_en("let")
     assert stem_en("former") != stem_en("form")
     assert stem_en("battery") != stem_en("bat")
+
+
+def test_language_names_with_symbols_survive() -> None:
+    assert analyze("C++ bindings and C# interop") == ["cpp", "bind", "csharp", "interop"]
+    # "C++" in a question meets the .cpp files; an increment in code is no language.
+    assert "cpp" in analyze("src/main.cpp")
+    assert analyze("x++ and ABC++") == ["abc"]

@@ -29,10 +29,21 @@ from whoosh.analysis import (
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
-__all__ = ["CJKBigramFilter", "IdentifierSplitFilter", "analyze", "stem_en", "text_analyzer"]
+__all__ = [
+    "CJKBigramFilter",
+    "IdentifierSplitFilter",
+    "LanguageNameFilter",
+    "analyze",
+    "stem_en",
+    "text_analyzer",
+]
 
-_TOKEN_PATTERN = r"\w+(?:[.'’]\w+)*"
-"""Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together."""
+_TOKEN_PATTERN = r"\b[CcFf](?:\+\+|#)(?![\w+#])|\w+(?:[.'’]\w+)*"
+"""Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together, and
+the language names C++, C# and F#, which would otherwise lose their symbols and then
+their one letter."""
+_LANGUAGE_NAMES = {"c++": "cpp", "c#": "csharp", "f#": "fsharp"}
+"""Language names spelled with symbols → the word their files and tools use."""
 
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
 """Pieces of an identifier: ``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2."""
@@ -63,6 +74,16 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
                 for part in parts:
                     t.text = part
                     yield t
+
+
+class LanguageNameFilter(Filter):  # type: ignore[misc]
+    """``C++`` → ``cpp``, ``C#`` → ``csharp``, ``F#`` → ``fsharp`` (after lower-casing),
+    so "C++ bindings" finds ``bindings.cpp``."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            t.text = _LANGUAGE_NAMES.get(t.text, t.text)
+            yield t
 
 
 class CJKBigramFilter(Filter):  # type: ignore[misc]
@@ -199,6 +220,7 @@ def text_analyzer(lang: str = "en") -> Analyzer:
         RegexTokenizer(_TOKEN_PATTERN)
         | IdentifierSplitFilter()
         | LowercaseFilter()
+        | LanguageNameFilter()
         | CharsetFilter(accent_map)
         | StopFilter(stoplist=_stop_words(lang), minsize=2)
         | CJKBigramFilter()
