@@ -1,10 +1,10 @@
-"""Text analysis: identifier splitting and the English stem (Porter2 + agent nouns)."""
+"""Text analysis: identifier splitting, the prose stem and the code stem (agent nouns)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rubi.index.analysis import analyze, identifier_parts, stem_en
+from rubi.index.analysis import analyze, identifier_parts, stem_code, stem_en
 
 
 def test_identifiers_are_split_and_kept_whole() -> None:
@@ -27,9 +27,21 @@ def test_identifiers_are_split_and_kept_whole() -> None:
         ("scheduler", "scheduling"),
     ],
 )
-def test_agent_nouns_meet_their_activity(agent: str, activity: str) -> None:
-    assert stem_en(agent) == stem_en(activity)
-    assert analyze(agent.capitalize()) == analyze(activity)
+def test_agent_nouns_meet_their_activity_in_code(agent: str, activity: str) -> None:
+    assert stem_code(agent) == stem_code(activity)
+    assert analyze(agent.capitalize(), "code") == analyze(activity, "code")
+
+
+@pytest.mark.parametrize(("agent", "activity"), [("viewer", "view"), ("switcher", "switch")])
+def test_prose_keeps_agent_nouns_apart(agent: str, activity: str) -> None:
+    # In a product's docs "Web viewer" and "Quick switcher" name features.
+    assert stem_en(agent) != stem_en(activity)
+    assert stem_code(agent) == stem_code(activity)
+
+
+def test_ery_nouns_meet_their_verb_in_prose_too() -> None:
+    assert stem_en("recovery") == stem_en("recover") == stem_code("recoverer")
+    assert stem_en("mastery") != stem_en("mast") and stem_code("mastery") != "mast"
 
 
 @pytest.mark.parametrize(
@@ -42,18 +54,18 @@ def test_other_words_keep_their_porter2_stem(word: str, stem: str) -> None:
 
 def test_filtering_and_filter_stay_together() -> None:
     # Porter2 turns "filtering" into "filter"; the agent step must then treat both alike.
-    assert stem_en("filtering") == stem_en("filter") == stem_en("filters")
+    assert stem_code("filtering") == stem_code("filter") == stem_code("filters")
 
 
 @pytest.mark.parametrize("word", ["letter", "former", "header", "number", "master", "folder"])
 def test_common_words_keep_their_porter2_stem_in_every_form(word: str) -> None:
-    assert stem_en(word) == stem_en(word + "s") == word
+    assert stem_code(word) == stem_code(word + "s") == word
 
 
 def test_the_false_friend_list_keeps_letter_apart_from_let() -> None:
-    assert stem_en("letter") != stem_en("let")
-    assert stem_en("former") != stem_en("form")
-    assert stem_en("battery") != stem_en("bat")
+    assert stem_code("letter") != stem_code("let")
+    assert stem_code("former") != stem_code("form")
+    assert stem_code("battery") != stem_code("bat")
 
 
 def test_language_names_with_symbols_survive() -> None:

@@ -6,8 +6,10 @@ stemmer joins the two. Expanding one into the other is the usual fix in source-c
 retrieval (vocabulary normalisation: D. Lawrie, D. Binkley and C. Morrell,
 "Normalizing Source Code Vocabulary", WCRE 2010; E. Hill et al., "AMAP: Automatically
 Mining Abbreviation Expansions in Programs", MSR 2008). rubi keeps a fixed table of
-abbreviations common across languages and expands at query time, both ways: a query
-word adds its short forms, a short form adds its word. The index is untouched.
+abbreviations common across languages and expands at query time, both ways, in the
+fields of code files only: a query word adds its short forms, a short form adds its
+word. The index is untouched. Notes are prose: there "info" is the info callout and
+"cmd" the key, not "information" and "command".
 
 The table leaves out the keywords that declare things in common languages (``def``,
 ``fn``, ``func``, ``var``, ``let``, ``val``, ``class``, ``struct``, ``int``): they
@@ -123,9 +125,9 @@ def _table() -> dict[str, dict[str, str]]:
     """Stem → {counterpart stem: counterpart as written}, every direction."""
     table: dict[str, dict[str, str]] = {}
     for word, shorts in ABBREVIATIONS.items():
-        group = {stem: word for stem in analyze(word)}
+        group = {stem: word for stem in analyze(word, "code")}
         for short in shorts:
-            for stem in analyze(short):
+            for stem in analyze(short, "code"):
                 group.setdefault(stem, short)
         # Every member of a group stands for the others: cfg → configuration, config.
         for stem in group:
@@ -139,7 +141,7 @@ def expansions(terms: list[str]) -> dict[str, str]:
     """The abbreviation counterparts of analysed query ``terms``.
 
     Args:
-        terms: index terms, as :func:`rubi.index.analysis.analyze` gives them.
+        terms: index terms of code fields, as ``analyze(text, "code")`` gives them.
 
     Returns:
         Counterpart term → the word it stands for as written (``impl`` → "impl" for

@@ -1,13 +1,14 @@
-"""Text analysis for the index: the same chain for notes and code.
+"""Text analysis for the index: one chain for notes and code, stemmed per field.
 
 ``tokenize → split identifiers → lower-case → fold accents → stop words → CJK bigrams
-→ stem``. English stemming is Porter2 plus one step for the agent nouns code is full
-of (:func:`stem_en`: ``router``, ``handler``, ``parser`` stem like ``routing``,
-``handling``, ``parsing``). Identifiers are split at camelCase, snake_case, kebab-case and dots, and
-the joined form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``,
-``links`` and ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no
-spaces, become overlapping character bigrams (the usual approach, as in Lucene's
-CJKBigramFilter). Arabic, Hebrew and other scripts pass through as words.
+→ stem``. English stemming is Porter2 with ``-ery`` nouns joined to their verb; code
+fields add one step for the agent nouns code is full of (:func:`stem_code`:
+``router``, ``handler``, ``parser`` stem like ``routing``, ``handling``, ``parsing``).
+Identifiers are split at camelCase, snake_case, kebab-case and dots, and the joined
+form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``, ``links`` and
+``parsewikilinks``. Chinese, Japanese and Korean runs, which have no spaces, become
+overlapping character bigrams (the usual approach, as in Lucene's CJKBigramFilter).
+Arabic, Hebrew and other scripts pass through as words.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 __all__ = [
+    "LANGUAGES",
     "CJKBigramFilter",
     "IdentifierSplitFilter",
     "LanguageNameFilter",
     "analyze",
+    "stem_code",
     "stem_en",
     "text_analyzer",
 ]
@@ -168,25 +171,19 @@ _NOT_AGENT_WORDS = (
     "surgery",
 )
 _NOT_AGENTS = frozenset(_porter2(w) for w in _NOT_AGENT_WORDS)
-"""Porter2 stems :func:`stem_en` leaves alone: common words its agent-noun step would
-fold into a false friend."""
+"""Porter2 stems left alone by :func:`stem_en` and :func:`stem_code`: common words
+their ``-ery`` and agent-noun steps would fold into a false friend."""
 
 
 def stem_en(word: str) -> str:
-    """English stem of ``word``: Porter2, then agent nouns folded into their verb.
+    """English stem of ``word`` for prose: Porter2, with ``-ery`` nouns joined to their
+    verb.
 
     Porter2 (M. F. Porter, "Snowball: A language for stemming algorithms", 2001; the
-    English stemmer, snowballstem.org/algorithms/english/stemmer.html) strips ``-er``
-    only inside the word's R2 region, so ``router``, ``handler``, ``parser`` and
-    ``logger`` keep it and never meet ``routing``, ``handling``, ``parsing`` and
-    ``logging``. Code names its types after the agent (``Router``, ``Logger``) while
-    questions name the activity ("routing", "logging"), so a stem still ending in
-    ``-er`` (six letters or more) is stemmed again as its ``-ing`` form: ``router`` →
-    ``routing`` → ``rout``, ``logger`` → ``logging`` → ``log``, ``wrapper`` → ``wrap``.
-    ``-ery`` nouns join their verb the same way (``recovery`` → ``recov``, like
-    ``recover`` and ``recoverer``). Common words where that would meet a false friend
-    (``letter`` → ``let``, ``header`` → ``head``, ``battery`` → ``bat``) keep their
-    Porter2 stem (a fixed list of common words; rarer ones still fold).
+    English stemmer, snowballstem.org/algorithms/english/stemmer.html) leaves
+    ``recovery`` as ``recoveri``, apart from ``recover``; here it becomes ``recov``
+    like the verb (and ``discovery``, ``delivery``). Common words that are no such
+    noun keep their stem (``battery``, ``gallery``).
 
     Args:
         word: one lower-case token.
@@ -197,9 +194,35 @@ def stem_en(word: str) -> str:
     stem: str = _porter2(word)
     if stem in _NOT_AGENTS:
         return stem
-    if len(stem) >= 7 and stem.endswith("eri"):
-        stem = stem[:-1]
-    if len(stem) >= 6 and stem.endswith("er"):
+    if len(stem) >= 7 and stem.endswith("eri") and stem[:-1] not in _NOT_AGENTS:
+        stem = _porter2(stem[:-3] + "ing")
+    return stem
+
+
+def stem_code(word: str) -> str:
+    """English stem of ``word`` in code: :func:`stem_en`, then agent nouns folded into
+    their activity.
+
+    Porter2 strips ``-er`` only inside the word's R2 region, so ``router``,
+    ``handler``, ``parser`` and ``logger`` keep it and never meet ``routing``,
+    ``handling``, ``parsing`` and ``logging``. Code names its types after the agent
+    (``Router``, ``Logger``) while questions name the activity ("routing", "logging"),
+    so a stem still ending in ``-er`` (six letters or more) is stemmed again as its
+    ``-ing`` form: ``router`` → ``routing`` → ``rout``, ``logger`` → ``log``,
+    ``wrapper`` → ``wrap``. Common words where that would meet a false friend
+    (``letter`` → ``let``, ``header`` → ``head``) keep their Porter2 stem (a fixed list;
+    rarer ones still fold). Prose is left alone: in a product's documentation "Web
+    viewer" and "Quick switcher" name features that the far more common "view" and
+    "switch" would drown.
+
+    Args:
+        word: one lower-case token.
+
+    Returns:
+        The stem (lower-case).
+    """
+    stem = stem_en(word)
+    if len(stem) >= 6 and stem.endswith("er") and stem not in _NOT_AGENTS:
         stem = _porter2(stem[:-2] + "ing")
     return stem
 
@@ -209,24 +232,30 @@ def _stop_words(lang: str) -> frozenset[str]:
     return frozenset(stopwords_for_language(lang))
 
 
+LANGUAGES = ("en", "pt", "code")
+"""Analysis chains: English prose, Portuguese prose, and code (English with the
+agent-noun step of :func:`stem_code`)."""
+
+
 @lru_cache(maxsize=4)
 def text_analyzer(lang: str = "en") -> Analyzer:
-    """The analyzer for text fields, stemming for ``lang`` (``en`` or ``pt``).
+    """The analyzer for text fields: ``en`` or ``pt`` prose, or ``code``.
 
     Raises:
         ValueError: a language whoosh has no stemmer for.
     """
+    stemmer = {"en": stem_en, "code": stem_code}.get(lang)
     return (
         RegexTokenizer(_TOKEN_PATTERN)
         | IdentifierSplitFilter()
         | LowercaseFilter()
         | LanguageNameFilter()
         | CharsetFilter(accent_map)
-        | StopFilter(stoplist=_stop_words(lang), minsize=2)
+        | StopFilter(stoplist=_stop_words("en" if lang == "code" else lang), minsize=2)
         | CJKBigramFilter()
         | (
-            StemFilter(stemfn=stem_en, cachesize=50_000)
-            if lang == "en"
+            StemFilter(stemfn=stemmer, cachesize=50_000)
+            if stemmer
             else StemFilter(lang=lang, cachesize=50_000)
         )
     )

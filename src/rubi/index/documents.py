@@ -53,7 +53,7 @@ def note_document(note: Note) -> IndexDoc:
     )
 
 
-CODE_FIELDS = ("title", "symbols", "path_text", "docs", "body")
+CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "code_body")
 """The text fields a code file's document fills (a code-only search queries just these)."""
 
 
@@ -75,10 +75,10 @@ def code_document(path: str, language: str, symbols: str, text: str, docs: str =
         type=language,
         status="active",
         fields={
-            "title": name,
+            "code_title": name,
             "symbols": symbols,
-            "path_text": _PATH_SPLIT.sub(" ", path),
+            "code_path": _PATH_SPLIT.sub(" ", path),
             "docs": docs,
-            "body": text,
+            "code_body": text,
         },
     )

@@ -11,44 +11,72 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from rubi.index.analysis import text_analyzer
 from rubi.index.version import SCHEMA_VERSION
 
-__all__ = ["FIELD_BOOSTS", "SCHEMA_VERSION", "TEXT_FIELDS", "build_schema"]
+__all__ = [
+    "FIELD_ANALYSIS",
+    "FIELD_BOOSTS",
+    "SCHEMA_VERSION",
+    "TEXT_FIELDS",
+    "build_schema",
+    "field_language",
+]
 
 
 FIELD_BOOSTS: dict[str, float] = {
+    # notes
     "title": 4.0,  # a query word in the title is the strongest single signal
     "aliases": 3.0,  # aliases are titles people chose on purpose
     "tags": 2.0,
     "headings": 2.0,  # section names summarise what a note covers
-    "symbols": 3.0,  # a named function or class is nearly as good as a title
     "path_text": 1.5,  # folder and file names carry topic words
-    "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
     "body_pt": 1.0,
+    # code files
+    "code_title": 4.0,  # the file name
+    "symbols": 3.0,  # a named function or class is nearly as good as a title
+    "code_path": 1.5,
+    "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
+    "code_body": 1.0,
 }
 """BM25F field weights (Robertson & Zaragoza 2009, section 3.5): multipliers on each
-field's BM25 term score, applied as query boosts."""
+field's BM25 term score, applied as query boosts. Code files have fields of their own,
+so their lengths and term statistics never mix with notes' and their words are stemmed
+as code (:data:`FIELD_ANALYSIS`)."""
+
+FIELD_ANALYSIS: dict[str, str] = {
+    "body_pt": "pt",
+    "code_title": "code",
+    "symbols": "code",
+    "code_path": "code",
+    "docs": "code",
+    "code_body": "code",
+}
+"""The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`);
+fields not named here are English prose (``en``)."""
 
 TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
 
 
+def field_language(field_name: str) -> str:
+    """The analysis chain of a text field: ``en``, ``pt`` or ``code``."""
+    return FIELD_ANALYSIS.get(field_name, "en")
+
+
 def build_schema() -> Schema:
     """The schema for the current :data:`SCHEMA_VERSION`."""
-    en = text_analyzer("en")
-    pt = text_analyzer("pt")
+    text = {
+        name: TEXT(
+            analyzer=text_analyzer(field_language(name)),
+            phrase=False,
+            stored=name == "title",
+        )
+        for name in TEXT_FIELDS
+    }
     return Schema(
         id=ID(stored=True, unique=True),
         kind=ID(stored=True),
         path=ID(stored=True),
         type=ID(stored=True),
         status=ID(stored=True),
-        title=TEXT(analyzer=en, phrase=False, stored=True),
-        aliases=TEXT(analyzer=en, phrase=False),
-        tags=TEXT(analyzer=en, phrase=False),
-        headings=TEXT(analyzer=en, phrase=False),
-        symbols=TEXT(analyzer=en, phrase=False),
-        path_text=TEXT(analyzer=en, phrase=False),
-        body=TEXT(analyzer=en, phrase=False),
-        docs=TEXT(analyzer=en, phrase=False),
-        body_pt=TEXT(analyzer=pt, phrase=False),
         meta=STORED(),
+        **text,
     )

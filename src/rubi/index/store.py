@@ -26,7 +26,7 @@ from whoosh.writing import SegmentWriter
 from rubi.errors import IndexCorruptError
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
-from rubi.index.schema import FIELD_BOOSTS, build_schema
+from rubi.index.schema import FIELD_BOOSTS, build_schema, field_language
 
 __all__ = ["BM25_B", "BM25_K1", "WRITER_LIMIT_MB", "BM25Hit", "IndexDoc", "SearchIndex"]
 
@@ -218,8 +218,8 @@ class SearchIndex:
         Args:
             text: the query in words; analysed like the documents.
             extra_terms: more words or identifiers (the agent's query expansion).
-                English terms are also expanded with programming abbreviations
-                (:func:`rubi.index.abbreviations.expansions`).
+                Terms for code fields are also expanded with programming
+                abbreviations (:func:`rubi.index.abbreviations.expansions`).
             limit: hits at most.
             kind: only documents of this kind (``note`` or ``file``), or all.
             exclude_status: statuses to leave out (``superseded``).
@@ -231,15 +231,15 @@ class SearchIndex:
         """
         query_text = " ".join([text, *extra_terms])
         wanted = set(fields) if fields is not None else set(FIELD_BOOSTS)
-        langs = {"pt" if f.endswith("_pt") else "en" for f in wanted}
+        langs = {field_language(f) for f in wanted}
         terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
-        if "en" in terms:
-            terms["en"] += expansions(terms["en"])
+        if "code" in terms:
+            terms["code"] += expansions(terms["code"])
         subqueries = []
         for field_name, boost in FIELD_BOOSTS.items():
             if field_name not in wanted:
                 continue
-            for term in terms["pt" if field_name.endswith("_pt") else "en"]:
+            for term in terms[field_language(field_name)]:
                 subqueries.append(Term(field_name, term, boost=boost))
         if not subqueries:
             return []

@@ -16,7 +16,7 @@ from pathlib import Path
 from rubi.errors import NoteParseError
 from rubi.graph.build import GraphBuild
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import analyze, identifier_parts
+from rubi.index.analysis import LANGUAGES, analyze, identifier_parts
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
@@ -69,6 +69,8 @@ _KIND_FOR_SCOPE = {
 _RESULT_KINDS = frozenset({"note", "file"})
 _WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
 """Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
+_WHY_NAME = {"code_title": "title", "code_path": "path_text"}
+"""Code files' own fields, named as their notes' counterparts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,7 @@ def _text_why(hit: BM25Hit, word_for_term: dict[str, str], pieces: set[str]) -> 
     field it matched in (a body match goes unsaid)."""
     best: dict[str, int] = {}
     for fname, terms in hit.matched.items():
+        fname = _WHY_NAME.get(fname, fname)
         rank = _WHY_FIELDS.index(fname) if fname in _WHY_FIELDS else len(_WHY_FIELDS)
         for t in terms:
             word = word_for_term.get(t, t)
@@ -149,7 +152,7 @@ def _word_map(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for raw in text.split():
         word = raw.strip(".,;:!?\"'()")
-        for lang in ("en", "pt"):
+        for lang in LANGUAGES:
             for part in identifier_parts(word):
                 for term in analyze(part, lang):
                     out.setdefault(term, part.lower())
@@ -277,13 +280,14 @@ def search_index(
     by_name = {m.id: m for m in names}
     word_for_term = _word_map(" ".join([query, *terms]))
     pieces = _identifier_pieces(" ".join([query, *terms]))
-    analysed = list(dict.fromkeys(analyze(" ".join([query, *terms]))))
-    for term, written in expansions(analysed).items():
-        word_for_term.setdefault(term, written)
-    groups = {t: t for t in analysed}
-    for term in analysed:
-        for other in expansions([term]):
-            groups.setdefault(other, term)
+    text = " ".join([query, *terms])
+    note_groups = {t: t for t in analyze(text)}
+    code_terms = list(dict.fromkeys(analyze(text, "code")))
+    code_groups = {t: t for t in code_terms}
+    for term in code_terms:
+        for other, written in expansions([term]).items():
+            code_groups.setdefault(other, term)
+            word_for_term.setdefault(other, written)
     hits: list[Hit] = []
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
@@ -315,7 +319,9 @@ def search_index(
                 status=str(attrs.get("status", "active")),
                 score=round(f.score, 6),
                 why=tuple(why),
-                snippet=_snippet(root, path, groups, markdown=not is_file),
+                snippet=_snippet(
+                    root, path, code_groups if is_file else note_groups, markdown=not is_file
+                ),
                 superseded_by=attrs.get("superseded_by"),
             )
         )
