@@ -17,6 +17,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "TEXT_FIELDS",
     "build_schema",
+    "field_kind",
     "field_language",
 ]
 
@@ -59,6 +60,11 @@ TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
 def field_language(field_name: str) -> str:
     """The analysis chain of a text field: ``en``, ``pt`` or ``code``."""
     return FIELD_ANALYSIS.get(field_name, "en")
+
+
+def field_kind(field_name: str) -> str:
+    """The kind of document that has a text field: ``file`` (code) or ``note``."""
+    return "file" if field_language(field_name) == "code" else "note"
 
 
 def build_schema() -> Schema:
