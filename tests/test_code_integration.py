@@ -260,3 +260,18 @@ def test_why_names_the_abbreviation_that_matched(tmp_path: Path) -> None:
     why = next(w for w in hit.why if w.startswith("text match:"))
     # "app" matched the file name; it stays beside "application" (not a piece of it).
     assert "app (title)" in why and "application" in why
+
+
+def test_a_search_after_an_index_format_change_keeps_the_code(project: Path) -> None:
+    from rubi.manifest import load_state
+    from rubi.storage import save_pickle
+
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    state = load_state(paths)
+    assert state is not None
+    state.schema = -1  # as if written by another version of rubi
+    save_pickle(paths.state_file, state)
+    # The search's refresh rebuilds everything: notes and code alike.
+    hits = app.search(paths, "dispatch_request", scope="code").hits
+    assert hits and hits[0].id == "pkg/app.py"

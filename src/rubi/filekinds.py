@@ -10,7 +10,7 @@ _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
     r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)\.\w+$|_spec\.rb$|Tests?\.(java|kt|cs|swift)$"
 )
-_EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?)/")
+_EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
 
 
 def is_test_path(path: str) -> bool:

@@ -253,6 +253,9 @@ def _index_locked(
     old = None if full else load_state(paths)
     if old is None or not index.exists() or (verify and not _consistent(index, old)):
         full, old = True, VaultState()
+    # A full build starts the index afresh: without the code map it would drop every
+    # code file (a search after an upgrade of the index format did just that).
+    code = code or full
     report = IndexReport(full=full)
     listing = None
     if changed_paths is not None and not full:
@@ -348,8 +351,10 @@ def _index_locked(
     save_notes(paths, notes)
     new.indexed_at = time.time()
     save_pickle(paths.state_file, new)
+    # The map pages list the notes about each file: rewrite them when the code changed,
+    # and when notes came, went or changed what the map shows (a registered gotcha).
     if (
-        code
+        (code_changed or graph_changed or deletes or (code and code_map is not None))
         and code_map is not None
         and paths.project_root is not None
         and not pages_first

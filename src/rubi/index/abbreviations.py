@@ -6,10 +6,11 @@ stemmer joins the two. Expanding one into the other is the usual fix in source-c
 retrieval (vocabulary normalisation: D. Lawrie, D. Binkley and C. Morrell,
 "Normalizing Source Code Vocabulary", WCRE 2010; E. Hill et al., "AMAP: Automatically
 Mining Abbreviation Expansions in Programs", MSR 2008). rubi keeps a fixed table of
-abbreviations common across languages and expands at query time, both ways, in the
-fields of code files only: a query word adds its short forms, a short form adds its
-word. The index is untouched. Notes are prose: there "info" is the info callout and
-"cmd" the key, not "information" and "command".
+abbreviations common across languages and expands at query time, both ways, in
+searches of code alone: a query word adds its short forms, a short form adds its word.
+The index is untouched. Notes are prose: there "info" is the info callout and "cmd"
+the key, not "information" and "command"; and in a search of notes and code together,
+code would gain a second match per concept over the notes.
 
 The table leaves out the keywords that declare things in common languages (``def``,
 ``fn``, ``func``, ``var``, ``let``, ``val``, ``class``, ``struct``, ``int``): they

@@ -53,8 +53,9 @@ def note_document(note: Note) -> IndexDoc:
     )
 
 
-CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "code_body")
-"""The text fields a code file's document fills (a code-only search queries just these)."""
+CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "body")
+"""The text fields a code-only search queries: a code file's name and path as code,
+its symbols, comments and text."""
 
 
 def code_document(path: str, language: str, symbols: str, text: str, docs: str = "") -> IndexDoc:
@@ -75,10 +76,12 @@ def code_document(path: str, language: str, symbols: str, text: str, docs: str =
         type=language,
         status="active",
         fields={
+            "title": name,
             "code_title": name,
             "symbols": symbols,
+            "path_text": _PATH_SPLIT.sub(" ", path),
             "code_path": _PATH_SPLIT.sub(" ", path),
             "docs": docs,
-            "code_body": text,
+            "body": text,
         },
     )

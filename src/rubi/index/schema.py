@@ -12,47 +12,49 @@ from rubi.index.analysis import text_analyzer
 from rubi.index.version import SCHEMA_VERSION
 
 __all__ = [
+    "CODE_SCOPE_FIELDS",
     "FIELD_ANALYSIS",
     "FIELD_BOOSTS",
     "SCHEMA_VERSION",
     "TEXT_FIELDS",
     "build_schema",
-    "field_kind",
     "field_language",
 ]
 
 
 FIELD_BOOSTS: dict[str, float] = {
-    # notes
-    "title": 4.0,  # a query word in the title is the strongest single signal
+    "title": 4.0,  # a query word in the title (a code file's name) is the strongest signal
     "aliases": 3.0,  # aliases are titles people chose on purpose
     "tags": 2.0,
     "headings": 2.0,  # section names summarise what a note covers
+    "symbols": 3.0,  # a named function or class is nearly as good as a title
     "path_text": 1.5,  # folder and file names carry topic words
+    "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
     "body_pt": 1.0,
-    # code files
-    "code_title": 4.0,  # the file name
-    "symbols": 3.0,  # a named function or class is nearly as good as a title
-    "code_path": 1.5,
-    "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
-    "code_body": 1.0,
+    "code_title": 4.0,  # a code file's name again, stemmed as code: code-only searches
+    "code_path": 1.5,  # its path again, stemmed as code: code-only searches
 }
 """BM25F field weights (Robertson & Zaragoza 2009, section 3.5): multipliers on each
-field's BM25 term score, applied as query boosts. Code files have fields of their own,
-so their lengths and term statistics never mix with notes' and their words are stemmed
-as code (:data:`FIELD_ANALYSIS`)."""
+field's BM25 term score, applied as query boosts. Notes and code files share title,
+path and body (one vocabulary and one set of statistics, so a search of both kinds
+favours neither by how many of it there are); aliases, tags and headings are notes'
+own, symbols and comments code files' own. A code file's name and path are indexed a
+second time, stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`)."""
 
 FIELD_ANALYSIS: dict[str, str] = {
     "body_pt": "pt",
-    "code_title": "code",
     "symbols": "code",
-    "code_path": "code",
     "docs": "code",
-    "code_body": "code",
+    "code_title": "code",
+    "code_path": "code",
 }
-"""The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`);
-fields not named here are English prose (``en``)."""
+"""The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`):
+code files' own fields are stemmed as code; fields not named here are English prose."""
+
+CODE_SCOPE_FIELDS = ("code_title", "code_path")
+"""Fields searched only when a search is of code alone: in a search of notes and code
+they would count a file's name twice."""
 
 TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
 
@@ -60,11 +62,6 @@ TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
 def field_language(field_name: str) -> str:
     """The analysis chain of a text field: ``en``, ``pt`` or ``code``."""
     return FIELD_ANALYSIS.get(field_name, "en")
-
-
-def field_kind(field_name: str) -> str:
-    """The kind of document that has a text field: ``file`` (code) or ``note``."""
-    return "file" if field_language(field_name) == "code" else "note"
 
 
 def build_schema() -> Schema:

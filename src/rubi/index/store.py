@@ -20,13 +20,13 @@ from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 from whoosh.qparser.common import QueryParserError
 from whoosh.query import Or, Term
-from whoosh.scoring import BM25F, BM25FScorer
+from whoosh.scoring import BM25F
 from whoosh.writing import SegmentWriter
 
 from rubi.errors import IndexCorruptError
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
-from rubi.index.schema import FIELD_BOOSTS, build_schema, field_kind, field_language
+from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
 
 __all__ = [
     "BM25_B",
@@ -34,7 +34,6 @@ __all__ = [
     "WRITER_LIMIT_MB",
     "BM25Hit",
     "IndexDoc",
-    "KindBM25F",
     "SearchIndex",
 ]
 
@@ -73,34 +72,6 @@ class BM25Hit:
     title: str
     type: str = "note"
     status: str = "active"
-
-
-class KindBM25F(BM25F):  # type: ignore[misc]
-    """BM25F whose average field length is taken over the documents that have the field.
-
-    Whoosh divides a field's total length by every document in the index. Notes and
-    code files have fields of their own, so that average would count each kind's
-    fields over both kinds: in a project of 30 notes and 200 code files every note
-    would look seven times longer than average and lose to code on length alone. BM25
-    (Robertson & Zaragoza 2009) normalises by the average length of the field in the
-    collection that has it; here that is the count of documents of the field's kind.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._kind_counts: dict[tuple[int, str], int] = {}
-
-    def scorer(self, searcher: Any, fieldname: str, text: Any, qf: float = 1) -> Any:
-        scorer = super().scorer(searcher, fieldname, text, qf=qf)
-        if isinstance(scorer, BM25FScorer):
-            parent = searcher.get_parent()
-            kind = field_kind(fieldname)
-            key = (id(parent), kind)
-            if key not in self._kind_counts:
-                self._kind_counts[key] = int(parent.doc_frequency("kind", kind))
-            if count := self._kind_counts[key]:
-                scorer.avgfl = parent.field_length(fieldname) / count or 1
-        return scorer
 
 
 def _matched_terms(
@@ -254,23 +225,28 @@ class SearchIndex:
         Args:
             text: the query in words; analysed like the documents.
             extra_terms: more words or identifiers (the agent's query expansion).
-                Terms for code fields are also expanded with programming
+                With ``kind="file"`` terms are also expanded with programming
                 abbreviations (:func:`rubi.index.abbreviations.expansions`).
             limit: hits at most.
             kind: only documents of this kind (``note`` or ``file``), or all.
             exclude_status: statuses to leave out (``superseded``).
-            fields: search only these fields (default: all text fields); fewer fields
-                is faster (the per-prompt recall searches notes' own fields only).
+            fields: search only these fields (default: every text field but
+                :data:`~rubi.index.schema.CODE_SCOPE_FIELDS`); fewer fields is faster
+                (the per-prompt recall searches notes' own fields only).
 
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
         query_text = " ".join([text, *extra_terms])
-        wanted = set(fields) if fields is not None else set(FIELD_BOOSTS)
+        wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
         langs = {field_language(f) for f in wanted}
         terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
-        if "code" in terms:
-            terms["code"] += expansions(terms["code"])
+        if kind == "file":
+            # A code-only search: programming abbreviations, in every field. In notes,
+            # or in a search of both kinds, words stay as written: there "info" is the
+            # info callout, and code would gain a second match per concept over notes.
+            for lang in terms:
+                terms[lang] += expansions(terms[lang])
         subqueries = []
         for field_name, boost in FIELD_BOOSTS.items():
             if field_name not in wanted:
@@ -287,7 +263,7 @@ class SearchIndex:
         mask = (Or(statuses) if len(statuses) > 1 else statuses[0]) if statuses else None
         ix = self._open()
         try:
-            with ix.searcher(weighting=KindBM25F(B=BM25_B, K1=BM25_K1)) as searcher:
+            with ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1)) as searcher:
                 results = searcher.search(
                     query, limit=limit, filter=allow, mask=mask, optimize=False
                 )
