@@ -354,7 +354,7 @@ def _index_locked(
     # The map pages list the notes about each file: rewrite them when the code changed,
     # and when notes came, went or changed what the map shows (a registered gotcha).
     if (
-        (code_changed or graph_changed or deletes or (code and code_map is not None))
+        (code or graph_changed or deletes)
         and code_map is not None
         and paths.project_root is not None
         and not pages_first

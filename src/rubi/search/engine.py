@@ -145,31 +145,26 @@ def _as_written(name: str, texts: Sequence[str]) -> str:
     return name
 
 
-def _word_map(text: str) -> dict[str, str]:
-    """Index term → the piece of the query it came from. An identifier's parts map to
-    themselves (``dispatch_request``'s ``request`` term → ``request``), so a why-line
-    never claims the whole identifier matched when only a part did."""
+def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
+    """Index term → the piece of the query it came from, and the pieces identifiers
+    split into. An identifier's parts map to themselves (``dispatch_request``'s
+    ``request`` term → ``request``), so a why-line never claims the whole identifier
+    matched when only a part did; the pieces (``sq``, ``lite`` of ``SQLite``) give way
+    to the whole in a why-line, other words do not."""
     out: dict[str, str] = {}
+    pieces: set[str] = set()
     for raw in text.split():
         word = raw.strip(".,;:!?\"'()")
+        parts = identifier_parts(word)
+        if len(parts) > 1:
+            pieces.update(p.lower() for p in parts)
         for lang in LANGUAGES:
-            for part in identifier_parts(word):
+            for part in parts:
                 for term in analyze(part, lang):
                     out.setdefault(term, part.lower())
             for term in analyze(word, lang):
                 out.setdefault(term, word.lower())
-    return out
-
-
-def _identifier_pieces(text: str) -> set[str]:
-    """The parts identifiers in ``text`` split into (``sq``, ``lite`` of ``SQLite``),
-    lower-cased; a plain word is not a piece."""
-    out: set[str] = set()
-    for raw in text.split():
-        parts = identifier_parts(raw.strip(".,;:!?\"'()"))
-        if len(parts) > 1:
-            out.update(p.lower() for p in parts)
-    return out
+    return out, pieces
 
 
 def search_index(
@@ -278,16 +273,16 @@ def search_index(
     fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
     by_bm25 = {h.id: h for h in bm25}
     by_name = {m.id: m for m in names}
-    word_for_term = _word_map(" ".join([query, *terms]))
-    pieces = _identifier_pieces(" ".join([query, *terms]))
+    word_for_term, pieces = _word_map(" ".join([query, *terms]))
     text = " ".join([query, *terms])
     note_groups = {t: t for t in analyze(text)}
     code_terms = list(dict.fromkeys(analyze(text, "code")))
     code_groups = {t: t for t in code_terms}
-    for term in code_terms:
-        for other, written in expansions([term]).items():
-            code_groups.setdefault(other, term)
-            word_for_term.setdefault(other, written)
+    if kind == "file":  # abbreviations were searched for: show and highlight them too
+        for term in code_terms:
+            for other, written in expansions([term]).items():
+                code_groups.setdefault(other, term)
+                word_for_term.setdefault(other, written)
     hits: list[Hit] = []
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
