@@ -1,0 +1,127 @@
+"""Path values from untrusted places (notes, hook JSON, MCP arguments, a cloned
+repository) made safe before a path join or a subprocess.
+
+Every function here is pure string and path work plus ``realpath``: nothing is read or
+written. Two rules hold everywhere in rubi:
+
+- a path named by input is taken relative to a root (the project or the vault) and
+  refused when it leaves that root (``..``, an absolute path elsewhere, a drive or UNC
+  name on Windows, a NUL byte);
+- a value passed to ``git`` is validated for its kind (a commit must be a hex object
+  id) and passed after ``--end-of-options``, so it can never be read as an option.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from rubi.errors import RubiError
+
+__all__ = [
+    "COMMIT_RE",
+    "UnsafePathError",
+    "is_commit_id",
+    "is_inside",
+    "project_relative",
+    "safe_child",
+]
+
+COMMIT_RE = re.compile(r"^[0-9a-f]{4,64}$")
+"""A git object id as notes record it: 4 to 64 lower-case hex digits (SHA-1 or
+SHA-256, full or abbreviated). Anything else (``--output=...``) is never given to git."""
+
+
+class UnsafePathError(RubiError):
+    """A path from input leaves the folder it must stay in, or is malformed."""
+
+
+def is_commit_id(value: object) -> bool:
+    """True when ``value`` is a string that looks like a git object id (:data:`COMMIT_RE`)."""
+    return isinstance(value, str) and COMMIT_RE.fullmatch(value) is not None
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """True when ``path``, with every symlink resolved, is ``root`` or below it.
+
+    Both are resolved with :func:`os.path.realpath`, so a symlink that points out of
+    ``root`` counts as outside. ``path`` need not exist.
+    """
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    try:
+        return os.path.commonpath([real_root, real]) == real_root
+    except ValueError:  # different drives on Windows
+        return False
+
+
+def _parts(value: str) -> tuple[str, ...] | None:
+    """The POSIX parts of a relative path, or None if it is absolute in any dialect."""
+    text = value.replace("\\", "/")
+    if text.startswith("/") or PureWindowsPath(value).drive or PureWindowsPath(value).root:
+        return None
+    return PurePosixPath(text).parts
+
+
+def project_relative(root: Path, value: str, *, cwd: Path | None = None, what: str = "path") -> str:
+    """Normalise a path given by input to a POSIX path relative to ``root``.
+
+    A relative ``value`` is taken from ``cwd`` when given (a CLI argument typed in a
+    subfolder), else from ``root`` (a value stored in a note). An absolute one must lie
+    inside ``root``. ``.`` and ``..`` parts are folded, a trailing ``/`` kept off; the
+    result is the path as ``git ls-files`` prints it. Symlinks are not resolved in the
+    result (it names the path the user typed), but one that leads out of ``root`` is
+    refused.
+
+    Args:
+        root: the project (or vault) folder, absolute.
+        value: the path as given.
+        cwd: the folder a relative path is taken from; None: ``root``.
+        what: how the message names the value (``--file``, ``files:`` ...).
+
+    Returns:
+        The relative POSIX path (``"."`` for ``root`` itself).
+
+    Raises:
+        UnsafePathError: empty, holds a NUL byte, or leaves ``root``.
+    """
+    raw = value.strip()
+    if not raw or "\x00" in raw:
+        raise UnsafePathError(f"{what} {value!r}: not a usable path; name a file in {root}")
+    root = Path(os.path.abspath(root))
+    base = Path(os.path.abspath(cwd)) if cwd is not None else root
+    expanded = Path(raw).expanduser() if raw.startswith("~") else Path(raw)
+    if expanded.is_absolute() or _parts(raw) is None:
+        candidate = Path(os.path.normpath(expanded))
+    else:
+        candidate = Path(os.path.normpath(base / raw.replace("\\", "/")))
+    try:
+        rel = candidate.relative_to(root)
+    except ValueError:
+        raise UnsafePathError(
+            f"{what} {value}: outside the project {root}; name a file inside it"
+        ) from None
+    if not is_inside(root, candidate):
+        raise UnsafePathError(
+            f"{what} {value}: a symlink that leads outside the project {root}; name the real file"
+        )
+    text = rel.as_posix()
+    return text or "."
+
+
+def safe_child(root: Path, name: str, *, what: str = "name") -> Path:
+    """``root / name`` for a name that came from input (a note id, a module slug, a
+    title used as a file name), refused when it would leave ``root``.
+
+    Raises:
+        UnsafePathError: ``name`` is empty, absolute, holds ``..`` parts or a NUL
+            byte, or resolves (through a symlink) outside ``root``.
+    """
+    parts = _parts(name) if name and "\x00" not in name else None
+    if not parts or any(p in ("..", "") for p in parts):
+        raise UnsafePathError(f"{what} {name!r}: not a name inside {root}")
+    path = root.joinpath(*parts)
+    if not is_inside(root, path):
+        raise UnsafePathError(f"{what} {name!r}: leads outside {root}")
+    return path
