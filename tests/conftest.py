@@ -13,10 +13,12 @@ from helpers import copy_vault
 def isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Point HOME and XDG_CACHE_HOME at a fresh folder so no test touches the user's."""
+    """Point HOME and the XDG cache and config folders at a fresh folder so no test
+    touches the user's."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
     return home
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 __all__ = [
     "CHARS_PER_TOKEN",
     "DEFAULT_BUDGET_TOKENS",
-    "INDEX_DIRNAME",
     "MAX_NOTE_BYTES",
     "SKIP_DIRS",
 ]
@@ -15,10 +14,8 @@ MAX_NOTE_BYTES = 1_000_000
 20 MB log pasted into a vault should not stall every re-index."""
 
 SKIP_DIRS = frozenset({".index", ".obsidian", ".git", ".trash", "node_modules", ".venv"})
-"""Folders a vault scan never enters (derived data, settings, version control)."""
-
-INDEX_DIRNAME = ".index"
-"""Derived data lives in ``<vault>/.index/``; deleting it loses nothing."""
+"""Folders a vault scan never enters (settings, version control, dependencies, and the
+``.index/`` folder where rubi before 0.3 kept derived data: never read now)."""
 
 DEFAULT_BUDGET_TOKENS = 1500
 """Search output budget: a compact ranked index costs about this much context."""

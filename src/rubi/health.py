@@ -31,6 +31,10 @@ class DoctorReport:
     missing_note_files: list[ScanWarning] = field(default_factory=list)
     pages: list[ScanWarning] = field(default_factory=list)
     code: list[ScanWarning] = field(default_factory=list)
+    ignored: list[ScanWarning] = field(default_factory=list)
+    """Things in the vault that rubi deliberately never reads (a ``.index/`` folder of
+    derived data, path settings in the project's ``config.toml``): reported so a person
+    can delete them; they do not make the vault unhealthy."""
 
     @property
     def ok(self) -> bool:
@@ -65,12 +69,36 @@ def _missing_note_files(paths: VaultPaths) -> list[ScanWarning]:
     if paths.project_root is None:
         return []
     out: list[ScanWarning] = []
+    from rubi.safepaths import UnsafePathError, project_relative
+
     for note in load_notes(paths).values():
         for entry in note_files(note):
-            rel = entry.strip().lstrip("./").rstrip("/")
-            if rel and not (paths.project_root / rel).exists():
+            try:
+                rel = project_relative(paths.project_root, entry, what="files:")
+            except UnsafePathError as exc:
+                out.append(ScanWarning(note.path, str(exc)))
+                continue
+            if rel != "." and not (paths.project_root / rel).exists():
                 out.append(ScanWarning(note.path, f"files: {entry} does not exist in the project"))
     return sorted(out, key=lambda w: (w.path, w.message))
+
+
+def _ignored(paths: VaultPaths) -> list[ScanWarning]:
+    from rubi.knowledge.personal import ignored_project_settings
+    from rubi.paths import LEGACY_INDEX_DIRNAME
+
+    out: list[ScanWarning] = []
+    legacy = paths.root / LEGACY_INDEX_DIRNAME
+    if legacy.is_dir() or legacy.is_symlink():
+        out.append(
+            ScanWarning(
+                LEGACY_INDEX_DIRNAME + "/",
+                "derived data inside the vault (an older rubi, or committed by someone); "
+                "rubi never reads it (its index lives in the user cache): delete the folder",
+            )
+        )
+    out.extend(ignored_project_settings(paths))
+    return out
 
 
 def check_vault(paths: VaultPaths) -> DoctorReport:
@@ -86,4 +114,5 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         missing_note_files=_missing_note_files(paths),
         pages=_page_problems(paths.root) if paths.project_root is not None else [],
         code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],
+        ignored=_ignored(paths),
     )

@@ -29,7 +29,7 @@ from rubi.manifest import (
     save_notes,
 )
 from rubi.model import Note, ScanWarning, note_files
-from rubi.paths import VaultPaths
+from rubi.paths import VaultPaths, ensure_private_dir
 from rubi.storage import load_pickle, save_pickle
 from rubi.vault.scan import FileStat, VaultListing, read_note_text, scan_vault
 
@@ -86,7 +86,7 @@ def index_vault(
         filelock.Timeout: another index run held the lock for ``LOCK_TIMEOUT_S``.
     """
     started = time.perf_counter()
-    paths.index_dir.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(paths.index_dir)
     lock = FileLock(str(paths.lock_file), timeout=lock_timeout_s)
     try:
         lock.acquire(timeout=min(0.2, lock_timeout_s))
@@ -250,6 +250,7 @@ def _index_locked(
     from rubi.index.store import SearchIndex
 
     index = SearchIndex(paths.whoosh_dir)
+    index.sweep()  # build folders and temp files a killed run left
     old = None if full else load_state(paths)
     if old is None or not index.exists() or (verify and not _consistent(index, old)):
         full, old = True, VaultState()

@@ -1,9 +1,16 @@
 """Where a vault and its derived data live.
 
 A project vault is the ``.rubi/`` folder found from the current folder upward; any
-folder of markdown (an Obsidian vault) can be named with ``--vault``. Derived data
-goes to ``<vault>/.index/``, or, when the vault is read-only, to a per-vault folder
-under the user cache (``$XDG_CACHE_HOME/rubi/indexes/``, default ``~/.cache``).
+folder of markdown (an Obsidian vault) can be named with ``--vault``.
+
+Derived data (the Whoosh index, the graph, caches, manifests, hook state and log) lives
+in the user's cache folder, one folder per vault keyed by the vault's resolved path:
+``platformdirs.user_cache_dir("rubi")/indexes/<name>-<sha256[:12]>`` (on Linux
+``$XDG_CACHE_HOME/rubi``, default ``~/.cache/rubi``). Never inside the vault: anything
+in a vault can arrive by ``git clone`` or a synced folder, and derived data is loaded
+with ``pickle`` (Whoosh's table of contents too), which runs what a file says. A
+``.index/`` folder left in a vault by an older rubi, or committed by someone, is never
+read; ``rubi doctor`` says it can be deleted. A read-only vault needs nothing special.
 """
 
 from __future__ import annotations
@@ -14,18 +21,37 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.config import INDEX_DIRNAME
 from rubi.errors import VaultNotFoundError
 
-__all__ = ["PROJECT_VAULT_DIRNAME", "VaultPaths", "cache_home", "find_vault"]
+__all__ = [
+    "LEGACY_INDEX_DIRNAME",
+    "PROJECT_VAULT_DIRNAME",
+    "VaultPaths",
+    "cache_home",
+    "ensure_private_dir",
+    "find_vault",
+    "index_dir_for",
+]
 
 PROJECT_VAULT_DIRNAME = ".rubi"
 
+LEGACY_INDEX_DIRNAME = ".index"
+"""Where rubi before 0.3 kept derived data inside the vault; now ignored (never read)."""
+
 
 def cache_home() -> Path:
-    """``$XDG_CACHE_HOME/rubi`` (default ``~/.cache/rubi``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "rubi"
+    """The user's rubi cache folder (``platformdirs.user_cache_dir("rubi")``; on Linux
+    ``$XDG_CACHE_HOME/rubi``, default ``~/.cache/rubi``)."""
+    from platformdirs import user_cache_path
+
+    return user_cache_path("rubi", appauthor=False)
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) readable by the user alone (mode 0700 where the OS
+    has modes); an existing folder is left as it is. Returns ``path``."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +101,15 @@ class VaultPaths:
         return self.index_dir / "index.lock"
 
 
-def _index_dir_for(root: Path) -> Path:
-    local = root / INDEX_DIRNAME
-    if local.is_dir() and os.access(local, os.W_OK):
-        return local
-    if not local.exists() and os.access(root, os.W_OK):
-        return local
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", root.name).strip("-")[:40] or "vault"
-    digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:12]
+def index_dir_for(root: Path) -> Path:
+    """The derived-data folder of the vault at ``root``: under :func:`cache_home`,
+    named after the vault (its project folder for a ``.rubi/`` vault) and keyed by
+    the SHA-256 of its resolved path, so two clones or worktrees never share one."""
+    real = Path(os.path.realpath(root))
+    name = real.parent.name if real.name == PROJECT_VAULT_DIRNAME else real.name
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:40] or "vault"
+    key = os.fsencode(str(real))
+    digest = hashlib.sha256(key).hexdigest()[:12]
     return cache_home() / "indexes" / f"{slug}-{digest}"
 
 
@@ -112,12 +139,12 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
         if (root / PROJECT_VAULT_DIRNAME).is_dir() and not any(root.glob("*.md")):
             # `--vault .` in a project: mean its .rubi/ vault.
             project, root = root, root / PROJECT_VAULT_DIRNAME
-        return VaultPaths(root, _index_dir_for(root), project)
+        return VaultPaths(root, index_dir_for(root), project)
     start = (cwd or Path.cwd()).resolve()
     for folder in (start, *start.parents):
         candidate = folder / PROJECT_VAULT_DIRNAME
         if candidate.is_dir():
-            return VaultPaths(candidate, _index_dir_for(candidate), folder)
+            return VaultPaths(candidate, index_dir_for(candidate), folder)
     raise VaultNotFoundError(
         f"{start}: no {PROJECT_VAULT_DIRNAME}/ here or above; run `rubi init` or pass --vault PATH"
     )

@@ -1,18 +1,57 @@
-"""Pickle files for derived data in ``.index/``: written atomically, read fast.
+"""Pickle files for derived data: written atomically, read fast, read only from the
+user's own cache folder.
 
-Pickle, because these files are derived, local and git-ignored (never shared or
-downloaded), and load several times faster than JSON.
+Pickle runs code named by the file, so it is safe only for files nobody else can
+write. Derived data therefore lives in the user cache (:func:`rubi.paths.cache_home`),
+never in a vault that can arrive by git or a synced folder, and :func:`load_pickle`
+enforces it: a path outside the cache folder, a file owned by another user, or one
+that others may write is refused before a byte is unpickled. Pickle, not JSON, because
+a 6,000-note graph loads several times faster.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import pickle
+import stat
 from pathlib import Path
 
 from rubi.atomic import atomic_write_bytes
+from rubi.errors import RubiError
 
-__all__ = ["load_pickle", "save_pickle"]
+__all__ = ["UntrustedCacheError", "check_trusted", "load_pickle", "save_pickle"]
+
+
+class UntrustedCacheError(RubiError):
+    """A derived-data file that rubi will not unpickle (outside the user cache, or
+    writable by someone else)."""
+
+
+def check_trusted(path: Path) -> None:
+    """Refuse ``path`` unless the current user alone could have written it.
+
+    Raises:
+        UntrustedCacheError: ``path`` is not inside :func:`rubi.paths.cache_home`
+            (symlinks resolved), or, where the OS has owners, is owned by another user
+            or writable by group or others.
+        FileNotFoundError: no such file.
+    """
+    from rubi.paths import cache_home
+    from rubi.safepaths import is_inside
+
+    if not is_inside(cache_home(), path):
+        raise UntrustedCacheError(
+            f"{path}: derived data outside the rubi cache folder is never loaded; "
+            "it can be deleted"
+        )
+    st = os.stat(path)
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and (st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        raise UntrustedCacheError(
+            f"{path}: owned or writable by another user; rubi does not load it "
+            "(delete it and run `rubi index`)"
+        )
 
 
 def save_pickle(path: Path, value: object) -> None:
@@ -29,8 +68,11 @@ def load_pickle(path: Path) -> object:
     freezing the result keeps later collections from scanning it.
 
     Raises:
-        FileNotFoundError: no such file; other exceptions from a damaged file.
+        FileNotFoundError: no such file.
+        UntrustedCacheError: the file is not the user's own cache (:func:`check_trusted`).
+        Exception: others from a damaged file.
     """
+    check_trusted(path)
     data = path.read_bytes()
     enabled = gc.isenabled()
     gc.disable()

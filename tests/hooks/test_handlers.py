@@ -137,7 +137,7 @@ def test_prompt_waiting_for_capture_is_stored_redacted(project: Path) -> None:
         "UserPromptSubmit",
         base(project, "UserPromptSubmit", prompt="use AKIAIOSFODNN7EXAMPLE for the login token"),
     )
-    states = list((project / ".rubi" / ".index" / "hooks").glob("*.json"))
+    states = list((app.locate(project / ".rubi").index_dir / "hooks").glob("*.json"))
     assert states and "AKIAIOSFODNN7EXAMPLE" not in states[0].read_text(encoding="utf-8")
 
 
@@ -351,7 +351,7 @@ def test_fail_open_logs_and_prints_nothing(project: Path, monkeypatch: pytest.Mo
     payload = json.dumps(base(project, "UserPromptSubmit", prompt="x y z"))
     assert entry.main(["UserPromptSubmit"], io.StringIO(payload), out) == 0
     assert out.getvalue() == ""
-    log = (project / ".rubi" / ".index" / "hooks.log").read_text(encoding="utf-8")
+    log = (app.locate(project / ".rubi").index_dir / "hooks.log").read_text(encoding="utf-8")
     assert "kaboom" in log and "Traceback" in log
     assert entry.main(["NoSuchEvent"], io.StringIO("{}"), out) == 0
 
@@ -381,4 +381,4 @@ def test_hook_processes_print_only_json(project: Path, tmp_path: Path) -> None:
         assert proc.returncode == 0, (event, proc.stderr)
         if proc.stdout.strip():
             json.loads(proc.stdout)
-    assert not (project / ".rubi" / ".index" / "hooks.log").exists()
+    assert not (app.locate(project / ".rubi").index_dir / "hooks.log").exists()

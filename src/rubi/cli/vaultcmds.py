@@ -168,6 +168,7 @@ def doctor(as_json: bool, vault: Path | None) -> None:
                 "missing_note_files": [str(w) for w in report.missing_note_files],
                 "pages": [str(w) for w in report.pages],
                 "code_skipped": [str(w) for w in report.code],
+                "ignored": [str(w) for w in report.ignored],
             }
         )
     else:
@@ -187,6 +188,8 @@ def doctor(as_json: bool, vault: Path | None) -> None:
             click.echo(f"page       {w}")
         for w in report.code:
             click.echo(f"code       {w}")
+        for w in report.ignored:
+            click.echo(f"ignored    {w}")
         counts = [
             (len(report.files), "file problem"),
             (len(report.missing), "unresolved link"),

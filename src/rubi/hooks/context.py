@@ -17,7 +17,8 @@ __all__ = ["HookContext", "SessionState", "log_file", "open_context"]
 
 
 def log_file(vault: VaultPaths | None) -> Path:
-    """``<vault>/.index/hooks.log``, else ``~/.cache/rubi/hooks.log``."""
+    """``hooks.log`` in the vault's derived-data folder (the user cache), else in the
+    rubi cache folder itself."""
     if vault is not None:
         return vault.index_dir / "hooks.log"
     from rubi.paths import cache_home
@@ -27,7 +28,8 @@ def log_file(vault: VaultPaths | None) -> Path:
 
 @dataclass
 class SessionState:
-    """Per-session counters kept between hook calls (``.index/hooks/<session>.json``).
+    """Per-session counters kept between hook calls (``hooks/<session>.json`` in the
+    vault's derived-data folder, in the user cache).
 
     Attributes:
         explorations: reads and searches since the last register.

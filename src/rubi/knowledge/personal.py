@@ -1,8 +1,10 @@
 """The personal vault: preferences and knowledge that follow a person across projects.
 
-Location: ``$RUBI_VAULT``, else ``personal_vault`` in the project's
-``.rubi/config.toml``, else ``~/rubi-vault/personal``. Created on first write; searched
-together with the project vault, its ids prefixed ``personal:``.
+Location: ``$RUBI_VAULT``, else ``personal_vault`` in the user config
+(:mod:`rubi.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
+``.rubi/config.toml``: a cloned repository must not choose which of the user's folders
+rubi indexes and writes into. Created on first write; searched together with the
+project vault, its ids prefixed ``personal:``.
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ import os
 import tomllib
 from pathlib import Path
 
+from rubi.model import ScanWarning
 from rubi.paths import VaultPaths, find_vault
+from rubi.userconfig import USER_PATH_SETTINGS, user_config_file, user_settings
 
-__all__ = ["DEFAULT_PERSONAL_VAULT", "PERSONAL_PREFIX", "personal_paths", "personal_root"]
+__all__ = [
+    "DEFAULT_PERSONAL_VAULT",
+    "PERSONAL_PREFIX",
+    "ignored_project_settings",
+    "personal_paths",
+    "personal_root",
+]
 
 log = logging.getLogger(__name__)
 
@@ -23,23 +33,35 @@ DEFAULT_PERSONAL_VAULT = Path("~/rubi-vault/personal")
 
 
 def personal_root(project: VaultPaths | None = None) -> Path:
-    """Where the personal vault is (it may not exist yet)."""
+    """Where the personal vault is (it may not exist yet): ``$RUBI_VAULT``, else the
+    user config's ``personal_vault``, else :data:`DEFAULT_PERSONAL_VAULT`. ``project``
+    is accepted for symmetry and never consulted (see the module docstring)."""
     env = os.environ.get("RUBI_VAULT")
     if env:
         return Path(env).expanduser()
-    if project is not None:
-        config = project.root / "config.toml"
-        try:
-            value = tomllib.loads(config.read_text(encoding="utf-8")).get("personal_vault")
-        except FileNotFoundError:
-            value = None
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            log.warning("%s: unreadable (%s); using the default personal vault", config, exc)
-            value = None
-        if isinstance(value, str) and value.strip():
-            return Path(value).expanduser()
+    value = user_settings().get("personal_vault")
+    if isinstance(value, str) and value.strip():
+        return Path(value).expanduser()
     return DEFAULT_PERSONAL_VAULT.expanduser()
 
+
+def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
+    """Path settings in the project's ``config.toml`` that rubi ignores, one warning
+    each (for ``rubi doctor``)."""
+    config = project.root / "config.toml"
+    try:
+        table = tomllib.loads(config.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    return [
+        ScanWarning(
+            "config.toml",
+            f"{key} is ignored in a project's config (a cloned repository must not choose "
+            f"the user's folders); set it in {user_config_file()} or the environment",
+        )
+        for key in USER_PATH_SETTINGS
+        if key in table
+    ]
 
 def personal_paths(project: VaultPaths | None = None, *, create: bool = False) -> VaultPaths | None:
     """The personal vault's paths; None when it does not exist and ``create`` is False.

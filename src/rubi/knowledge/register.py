@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from filelock import FileLock
 
+from rubi.atomic import sweep_temp_files
 from rubi.errors import RubiError
 from rubi.gitrepo import head
 from rubi.graph.build import note_names
@@ -28,7 +29,7 @@ from rubi.knowledge.rules import find_twin, successor
 from rubi.knowledge.slug import slugify
 from rubi.markdown import parse_note
 from rubi.model import Note
-from rubi.paths import VaultPaths
+from rubi.paths import VaultPaths, ensure_private_dir
 from rubi.vault.resolve import LinkResolver
 
 __all__ = ["NOTES_DIR", "Registered", "register", "utc_now"]
@@ -226,6 +227,7 @@ def _apply(vault: _Vault, item: NoteItem, old: Note | None, now: str) -> Registe
 
 
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
+    sweep_temp_files(paths.root / NOTES_DIR)  # what a killed register left
     index_vault(paths, verify=False, code=False)
     root = paths.project_root or paths.root
     return _Vault(paths, prefix, dict(load_notes(paths)), head(root))
@@ -266,7 +268,7 @@ def register(
                 personal = personal_paths(paths, create=True)
                 if personal is not None:
                     target, prefix = personal, PERSONAL_PREFIX
-            target.index_dir.mkdir(parents=True, exist_ok=True)
+            ensure_private_dir(target.index_dir)
             locks.enter_context(
                 FileLock(str(target.index_dir / "notes.lock"), timeout=LOCK_TIMEOUT_S)
             )
