@@ -1,6 +1,11 @@
 """The few git facts rubi needs, from the git CLI: HEAD, and which files changed
 after a commit (for stale notes). No git, no repository, a shallow or detached
-checkout: the answers degrade to "unknown", never to an error."""
+checkout: the answers degrade to "unknown", never to an error.
+
+Commits come from notes (``commit:`` frontmatter), which arrive by ``git clone``: only
+values that are hex object ids (:func:`rubi.safepaths.is_commit_id`) reach git, and
+always after ``--end-of-options``, so a note can never pass git an option
+(``--output=.git/config`` would otherwise write files)."""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import logging
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
+
+from rubi.safepaths import GIT_HARDENING, is_commit_id
 
 __all__ = ["GIT_TIMEOUT_S", "changes_since", "head"]
 
@@ -20,7 +27,7 @@ GIT_TIMEOUT_S = 10.0
 def _git(root: Path, *args: str) -> str | None:
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), *args],
+            ["git", *GIT_HARDENING, "-C", str(root), *args],
             capture_output=True,
             text=True,
             timeout=GIT_TIMEOUT_S,
@@ -47,23 +54,28 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
 
     Args:
         root: the repository.
-        commits: commit SHAs (full or abbreviated) as notes recorded them.
+        commits: commit SHAs (full or abbreviated) as notes recorded them; values that
+            are not hex object ids are ignored (never passed to git).
 
     Returns:
         ``{commit as given: {repository paths changed after it}}`` for every commit
         that is an ancestor of HEAD and present in this clone; commits git does not
         know (shallow clone, rewritten history) are left out. None without git.
     """
-    wanted = sorted({c for c in commits if c})
+    wanted = sorted({c for c in commits if is_commit_id(c)})
     if not wanted:
         return {}
     # The oldest known commit bounds the history read (one short call for the dates).
-    dates = _git(root, "show", "-s", "--format=%H %ct", *wanted)
+    dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *wanted)
     if dates is None:
-        known = [c for c in wanted if _git(root, "cat-file", "-e", f"{c}^{{commit}}") is not None]
+        known = [
+            c
+            for c in wanted
+            if _git(root, "cat-file", "-e", "--end-of-options", f"{c}^{{commit}}") is not None
+        ]
         if not known:
             return {} if head(root) else None
-        dates = _git(root, "show", "-s", "--format=%H %ct", *known) or ""
+        dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *known) or ""
     stamps = [line.split() for line in dates.splitlines() if line.strip()]
     if not stamps:
         return {}
@@ -78,8 +90,10 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
         "--format=%x00%H",
         "--name-only",
         "--no-renames",
+        "--end-of-options",
         "HEAD",
         f"^{oldest}^@",
+        "--",
     )
     if out is None:
         return None
@@ -97,7 +111,9 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
             break
         changed.update(files)
     for c in pending:  # not on the first-parent line (a side branch): compare trees
-        diff = _git(root, "diff", "--name-only", "--no-renames", c, "HEAD")
+        diff = _git(
+            root, "diff", "--name-only", "--no-renames", "--end-of-options", c, "HEAD", "--"
+        )
         if diff is not None:
             result[c] = {line for line in diff.splitlines() if line}
     return result

@@ -16,11 +16,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import TypeGuard
 
 from rubi.errors import RubiError
 
 __all__ = [
     "COMMIT_RE",
+    "GIT_HARDENING",
     "UnsafePathError",
     "is_commit_id",
     "is_inside",
@@ -33,11 +35,24 @@ COMMIT_RE = re.compile(r"^[0-9a-f]{4,64}$")
 SHA-256, full or abbreviated). Anything else (``--output=...``) is never given to git."""
 
 
+GIT_HARDENING = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "protocol.allow=never",
+)
+"""Options put before every git command rubi runs: even a repository whose
+``.git/config`` names an fsmonitor command (the way a planted config runs code) never
+has it run by rubi, and no git call of rubi's reaches the network."""
+
+
 class UnsafePathError(RubiError):
     """A path from input leaves the folder it must stay in, or is malformed."""
 
 
-def is_commit_id(value: object) -> bool:
+def is_commit_id(value: object) -> TypeGuard[str]:
     """True when ``value`` is a string that looks like a git object id (:data:`COMMIT_RE`)."""
     return isinstance(value, str) and COMMIT_RE.fullmatch(value) is not None
 

@@ -110,13 +110,43 @@ def test_memory_files_and_imports(project: Path) -> None:
     assert report.items[-3:] == tuple(unmeasured)  # unmeasured last
 
 
+def _approve(project: Path, names: list[str]) -> None:
+    """Record Claude Code's approval of project servers in the user's ~/.claude.json."""
+    user = Path.home() / ".claude.json"
+    data = json.loads(user.read_text(encoding="utf-8")) if user.is_file() else {}
+    entry = data.setdefault("projects", {}).setdefault(str(project.absolute()), {})
+    entry["enabledMcpjsonServers"] = names
+    user.write_text(json.dumps(data), encoding="utf-8")
+
+
 def test_probe_measures_tool_descriptions(project: Path) -> None:
+    _approve(project, ["fake"])
     report = audit(project, probe_mcp=True)
     fake = next(i for i in report.items if i.source.startswith("fake"))
     web = next(i for i in report.items if i.source.startswith("web"))
     assert fake.note == "2 tools"
     assert fake.tokens is not None and 200 <= fake.tokens <= 260
     assert web.tokens is None and "not probed" in web.note
+
+
+def test_probe_never_starts_an_unapproved_project_server(project: Path) -> None:
+    marker = project / "ran.txt"
+    evil = f"open({str(marker)!r}, 'w').write('x')"
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"evil": {"command": sys.executable, "args": ["-c", evil]}}}),
+        encoding="utf-8",
+    )
+    # Approvals a repository could ship itself do not count.
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"enableAllProjectMcpServers": True}), encoding="utf-8"
+    )
+    report = audit(project, probe_mcp=True)
+    item = next(i for i in report.items if i.source.startswith("evil"))
+    assert item.tokens is None and "not approved" in item.note
+    assert not marker.exists()
+    _approve(project, ["evil"])
+    audit(project, probe_mcp=True)
+    assert marker.exists()  # once the user approved it in Claude Code, it is probed
 
 
 def test_probe_reports_a_dead_server(tmp_path: Path) -> None:

@@ -150,7 +150,9 @@ def list_files(root: Path) -> FileListing:
 
 def _git_ls_files(root: Path) -> list[bytes] | None:
     """``git ls-files`` at ``root``, or None when git is missing or this is no repository."""
-    cmd = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    from rubi.safepaths import GIT_HARDENING
+
+    cmd = ["git", *GIT_HARDENING, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
     try:
         proc = subprocess.run(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.gitrepo import changes_since, head
+from rubi.safepaths import UnsafePathError, is_commit_id, project_relative
 from rubi.storage import load_pickle, save_pickle
 
 __all__ = ["NoteFiles", "stale_files"]
@@ -53,7 +54,7 @@ def stale_files(
     wanted = [n for n in notes if n.files]
     if not wanted:
         return {}
-    commits = sorted({n.commit for n in wanted if n.commit})
+    commits = sorted({n.commit for n in wanted if is_commit_id(n.commit)})
     changes: dict[str, set[str]] = {}
     if commits:
         changes = _cached_changes(project_root, commits, cache_file)
@@ -62,9 +63,14 @@ def stale_files(
         changed = changes.get(note.commit or "", set())
         bad = []
         for f in note.files:
-            rel = f.strip().removeprefix("./").lstrip("/")
-            if not rel:
+            try:
+                rel = project_relative(project_root, f, what="files:")
+            except UnsafePathError:
+                continue  # a path leaving the project is never looked at (doctor names it)
+            if rel == ".":
                 continue
+            if f.strip().endswith("/"):
+                rel += "/"  # a folder, shown as the note wrote it
             if not (project_root / rel).exists() or _changed(rel, changed):
                 bad.append(rel)
         if bad:

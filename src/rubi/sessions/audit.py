@@ -13,7 +13,12 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.sessions.claude_config import configured_hooks, mcp_servers, memory_files
+from rubi.sessions.claude_config import (
+    approved_project_servers,
+    configured_hooks,
+    mcp_servers,
+    memory_files,
+)
 from rubi.sessions.errors import TranscriptsNotFoundError
 from rubi.sessions.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
 from rubi.sessions.locate import discover_sessions, projects_dir
@@ -117,7 +122,10 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
     Args:
         directory: the project folder (where ``claude`` is started).
         probe_mcp: start each configured stdio MCP server to measure its tool
-            descriptions (runs the configured commands).
+            descriptions (runs the configured commands). A server from the
+            project's ``.mcp.json`` is started only when the user approved it in
+            Claude Code (:func:`approved_project_servers`): that file comes with the
+            repository.
 
     Returns:
         The audit; sizes are estimates (characters / 4).
@@ -127,11 +135,23 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
     for memory in memory_files(directory):
         note = "" if memory.always else "conditional: loads when matching files are used"
         items.append(AuditItem(memory.kind, str(memory.path), memory.tokens, memory.always, note))
+    approved = approved_project_servers(directory) if probe_mcp else set()
     for server in mcp_servers(directory):
         label = f"{server.name} ({server.scope}, {server.transport})"
         if not probe_mcp:
             items.append(
                 AuditItem("MCP server", label, None, note="tool descriptions: use --probe-mcp")
+            )
+            continue
+        if server.scope == "project" and approved is not None and server.name not in approved:
+            items.append(
+                AuditItem(
+                    "MCP server",
+                    label,
+                    None,
+                    note="not probed: the repository's .mcp.json names it and Claude Code "
+                    "has not approved it; approve it in Claude Code first",
+                )
             )
             continue
         result = probe_server(server)

@@ -27,6 +27,7 @@ __all__ = [
     "ConfiguredHook",
     "McpServer",
     "MemoryFile",
+    "approved_project_servers",
     "configured_hooks",
     "mcp_servers",
     "memory_files",
@@ -240,6 +241,37 @@ def mcp_servers(project: Path) -> list[McpServer]:
             names.add(server.name)
             found.append(server)
     return found
+
+
+def approved_project_servers(project: Path) -> set[str] | None:
+    """The project ``.mcp.json`` servers the user approved in Claude Code.
+
+    Claude Code asks before it starts a server from a repository's ``.mcp.json`` and
+    keeps the answer in the user's own files: ``enabledMcpjsonServers`` (or
+    ``enableAllProjectMcpServers: true``) in the project's entry of ``~/.claude.json``
+    or in ``~/.claude/settings.json``. Only those count: a project's
+    ``.claude/settings*.json`` arrives with the repository, as ``.mcp.json`` does.
+
+    Returns:
+        The approved names, or None when every project server is approved.
+    """
+    project = project.absolute()
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    user_file = Path(override).expanduser() if override else Path.home()
+    user = _json(user_file / ".claude.json")
+    projects = user.get("projects")
+    local = projects.get(str(project), {}) if isinstance(projects, dict) else {}
+    names: set[str] = set()
+    for block in (
+        local if isinstance(local, dict) else {},
+        _json(claude_config_dir() / "settings.json"),
+    ):
+        if block.get("enableAllProjectMcpServers") is True:
+            return None
+        enabled = block.get("enabledMcpjsonServers")
+        if isinstance(enabled, list):
+            names.update(str(n) for n in enabled)
+    return names
 
 
 def configured_hooks(project: Path) -> list[ConfiguredHook]:
