@@ -18,9 +18,17 @@ __all__ = ["serve"]
     "--host",
     default="127.0.0.1",
     show_default=True,
-    help="HTTP address (loopback unless you mean it).",
+    help="HTTP address; anything but loopback needs --allow-remote.",
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help=(
+        "Allow a non-loopback --host. Clients then need a bearer token: RUBI_HTTP_TOKEN,"
+        " or one generated and printed once."
+    ),
+)
 @click.option(
     "--project",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
@@ -28,9 +36,12 @@ __all__ = ["serve"]
     help="Project folder (default: the .rubi/ here or above).",
 )
 @handle_errors
-def serve(http: bool, host: str, port: int, project: Path | None) -> None:
-    """Run the MCP server for this project (stdio for Claude Code)."""
+def serve(http: bool, host: str, port: int, allow_remote: bool, project: Path | None) -> None:
+    """Run the MCP server for this project (stdio for Claude Code).
+
+    Over --http, RUBI_HTTP_TOKEN (when set) is a bearer token every request must send.
+    """
     from rubi.mcp.server import serve as run
 
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    run(project, http=http, host=host, port=port)
+    run(project, http=http, host=host, port=port, allow_remote=allow_remote)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from rubi import app
 from rubi.config import DEFAULT_BUDGET_TOKENS
 from rubi.errors import RubiError
+from rubi.mcp.http_access import bearer_auth, plan_http_access, run_http
 from rubi.paths import VaultPaths
 from rubi.search.render import render_compact
 
@@ -67,9 +68,18 @@ def _fail(exc: Exception) -> ToolError:
     return ToolError(str(exc))
 
 
-def build_server(paths: VaultPaths) -> MCPServer:
-    """The server for one project vault (opened once, kept for every call)."""
-    server = MCPServer("rubi", instructions=INSTRUCTIONS, log_level="WARNING")
+def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
+    """The server for one project vault (opened once, kept for every call).
+
+    Args:
+        paths: the project vault.
+        token: a bearer token every HTTP request must carry (checked by the MCP
+            library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
+    """
+    verifier, auth = bearer_auth(token)
+    server = MCPServer(
+        "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
+    )
 
     @server.tool(annotations=_RO, structured_output=False)
     def search(
@@ -177,15 +187,24 @@ def serve(
     http: bool = False,
     host: str = "127.0.0.1",
     port: int = 8765,
+    allow_remote: bool = False,
 ) -> None:
     """Run the server until the client goes away (stdio) or the process is stopped.
 
+    Over HTTP, a loopback ``host`` keeps the Host/Origin checks (and requires
+    ``RUBI_HTTP_TOKEN`` when it is set); any other address needs ``allow_remote`` and
+    a bearer token (see :mod:`rubi.mcp.http_access`).
+
     Raises:
-        RubiError: no project vault at ``project`` (or above the current folder).
+        RubiError: no project vault at ``project`` (or above the current folder), a
+            non-loopback ``host`` without ``allow_remote``, or ``allow_remote``
+            without ``http``, or a bad ``RUBI_HTTP_TOKEN``.
     """
+    if allow_remote and not http:
+        raise RubiError("--allow-remote applies to --http only (stdio never leaves this machine)")
+    access = plan_http_access(host, port, allow_remote=allow_remote) if http else None
     paths = app.locate(project / ".rubi" if project and (project / ".rubi").is_dir() else project)
-    server = build_server(paths)
-    if http:
-        server.run("streamable-http", host=host, port=port)
+    if access is None:
+        build_server(paths).run()
     else:
-        server.run()
+        run_http(build_server(paths, token=access.token), access)

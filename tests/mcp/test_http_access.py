@@ -1,0 +1,379 @@
+"""Who may reach ``rubi serve --http``: real HTTP requests against a real server.
+
+Every server runs in a subprocess on a free port; requests go to 127.0.0.1 only
+(the remote case binds 0.0.0.0 but is still reached through loopback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from rubi import app
+from rubi.cli.main import cli
+from rubi.errors import RubiError
+from rubi.mcp.http_access import (
+    TOKEN_ENV,
+    StaticTokenVerifier,
+    _same_origin,
+    is_loopback,
+    plan_http_access,
+)
+
+from helpers import rubi_project
+
+RUBI = str(Path(sys.executable).with_name("rubi"))
+TOKEN = "t0ken-for-tests-0123456789abcdef"
+EVIL = "http://evil.example.com"
+
+
+@pytest.fixture(autouse=True)
+def _no_token_in_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "class SmartRouter:\n    pass\n"})
+    paths = app.locate(root / ".rubi")
+    app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
+    app.index(paths)
+    return root
+
+
+# ---------------------------------------------------------------- the policy, no server
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("LOCALHOST", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.5", False),
+        ("myhost.lan", False),
+        ("localhost.evil.example.com", False),
+    ],
+)
+def test_is_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_a_remote_bind_needs_allow_remote() -> None:
+    with pytest.raises(RubiError, match=r"--host 0\.0\.0\.0 is not a loopback.*--allow-remote"):
+        plan_http_access("0.0.0.0", 8765, environ={})
+    loopback = plan_http_access("127.0.0.1", 8765, environ={})
+    assert loopback.token is None and not loopback.remote
+    assert loopback.transport_security.enable_dns_rebinding_protection
+
+
+def test_a_remote_bind_always_has_a_token() -> None:
+    generated = plan_http_access("0.0.0.0", 8765, allow_remote=True, environ={})
+    again = plan_http_access("0.0.0.0", 8765, allow_remote=True, environ={})
+    assert generated.remote and generated.token_generated
+    assert generated.token and len(generated.token) >= 40 and generated.token != again.token
+    chosen = plan_http_access("0.0.0.0", 8765, allow_remote=True, environ={TOKEN_ENV: TOKEN})
+    assert chosen.token == TOKEN and not chosen.token_generated
+    on_loopback = plan_http_access("localhost", 8765, environ={TOKEN_ENV: TOKEN})
+    assert on_loopback.token == TOKEN
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("short", "5 characters long"), ("has spaces in the token", "cannot carry")],
+)
+def test_a_bad_token_is_one_clear_line(value: str, message: str) -> None:
+    with pytest.raises(RubiError, match=message) as info:
+        plan_http_access("127.0.0.1", 8765, environ={TOKEN_ENV: value})
+    assert TOKEN_ENV in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_cli_refuses_a_remote_bind_in_one_line(project: Path) -> None:
+    r = CliRunner().invoke(cli, ["serve", "--http", "--host", "0.0.0.0", "--project", str(project)])
+    assert r.exit_code == 1
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "--allow-remote" in lines[0]
+    r = CliRunner().invoke(cli, ["serve", "--allow-remote", "--project", str(project)])
+    assert r.exit_code == 1 and "--http only" in r.output
+
+
+def test_the_token_is_compared_whole() -> None:
+    verifier = StaticTokenVerifier(TOKEN)
+
+    def check(given: str) -> bool:
+        return asyncio.run(verifier.verify_token(given)) is not None
+
+    assert check(TOKEN)
+    for wrong in ("", TOKEN[:-1], TOKEN + "x", TOKEN.upper(), "é" * 10, "\udcff"):
+        assert not check(wrong), wrong
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "same"),
+    [
+        ("http://127.0.0.1:8765", "127.0.0.1:8765", True),
+        ("https://rubi.example.com", "rubi.example.com", True),
+        ("http://rubi.example.com", "rubi.example.com:80", True),
+        ("http://Rubi.Example.com:8765", "rubi.example.com:8765", True),
+        (EVIL, "127.0.0.1:8765", False),
+        ("http://127.0.0.1:9999", "127.0.0.1:8765", False),
+        ("http://127.0.0.1", "127.0.0.1:8765", False),
+        ("null", "127.0.0.1:8765", False),
+        ("file://", "127.0.0.1:8765", False),
+        ("http://user@127.0.0.1:8765", "127.0.0.1:8765", False),
+        ("http://127.0.0.1:notaport", "127.0.0.1:8765", False),
+        ("http://127.0.0.1:8765", "", False),
+    ],
+)
+def test_same_origin(origin: str, host: str, same: bool) -> None:
+    assert _same_origin(origin, host) is same
+
+
+# ---------------------------------------------------------------- real servers
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    port: int
+    stderr: Path
+
+    def post(
+        self, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], str]:
+        """POST one JSON-RPC message to /mcp: (status, lower-cased headers, body)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        try:
+            conn.request(
+                "POST",
+                "/mcp",
+                json.dumps(body),
+                {
+                    "Content-Type": "application/json",
+                    "Accept": "application/json, text/event-stream",
+                    **(headers or {}),
+                },
+            )
+            response = conn.getresponse()
+            text = response.read().decode("utf-8")
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+        finally:
+            conn.close()
+
+
+@contextmanager
+def serving(
+    project: Path, tmp_path: Path, *args: str, token: str | None = None
+) -> Iterator[Server]:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}
+    if token is not None:
+        env[TOKEN_ENV] = token
+    stderr = tmp_path / f"serve-{port}.err"
+    with stderr.open("wb") as err:
+        proc = subprocess.Popen(
+            [RUBI, "serve", "--http", "--port", str(port), "--project", str(project), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=env,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"server exited: {stderr.read_text()}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        else:
+            pytest.fail("server did not listen within 30 s")
+        yield Server(port, stderr)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+
+
+def _register(title: str) -> dict[str, Any]:
+    note = {"type": "gotcha", "title": title, "body": "Planted by a request."}
+    return {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "register", "arguments": {"notes": [note]}},
+    }
+
+
+def _message(body: str) -> dict[str, Any]:
+    """The JSON-RPC reply in a JSON or server-sent-events body."""
+    for line in body.splitlines():
+        if line.startswith("data:"):
+            return dict(json.loads(line[5:]))
+    return dict(json.loads(body))
+
+
+def _session(server: Server, headers: dict[str, str]) -> dict[str, str]:
+    """Initialize a session; the headers later requests of it carry."""
+    status, reply_headers, body = server.post(INIT, headers)
+    assert status == 200, body
+    assert _message(body)["result"]["serverInfo"]["name"] == "rubi"
+    session = {**headers, "mcp-session-id": reply_headers["mcp-session-id"]}
+    status, _, _ = server.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+    assert status == 202
+    return session
+
+
+def _notes(project: Path) -> set[str]:
+    return {p.name for p in (project / ".rubi").rglob("*.md")}
+
+
+def _strip(headers: dict[str, str], *names: str) -> dict[str, str]:
+    return {k: v for k, v in headers.items() if k not in names}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+def test_loopback_with_a_token(project: Path, tmp_path: Path) -> None:
+    with serving(project, tmp_path, token=TOKEN) as server:
+        good = {"Authorization": f"Bearer {TOKEN}"}
+        session = _session(server, good)
+        before = _notes(project)
+
+        refused = {
+            "no token": (_strip(session, "Authorization"), 401),
+            "wrong token": ({**session, "Authorization": f"Bearer {TOKEN[:-1]}x"}, 401),
+            "not bearer": ({**session, "Authorization": f"Basic {TOKEN}"}, 401),
+            "foreign Origin": ({**session, "Origin": EVIL}, 403),
+            "foreign Host": ({**session, "Host": f"evil.example.com:{server.port}"}, 421),
+        }
+        for why, (headers, expected) in refused.items():
+            status, reply_headers, body = server.post(_register(f"planted {why}"), headers)
+            assert status == expected, (why, status, body)
+            if expected == 401:
+                assert reply_headers["www-authenticate"].startswith("Bearer ")
+        assert _notes(project) == before  # nothing was written by a refused request
+
+        status, _, body = server.post(_register("Allowed note"), session)
+        assert status == 200 and _message(body)["result"]["isError"] is False, body
+        assert _notes(project) - before == {"gotcha-allowed-note.md"}
+        search = {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": "trie"}},
+        }
+        status, _, body = server.post(search, session)
+        assert status == 200 and "decision-route-with-a-trie" in body
+    assert TOKEN not in server.stderr.read_text()  # a chosen token is never printed
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+def test_loopback_without_a_token_works_as_before(project: Path, tmp_path: Path) -> None:
+    with serving(project, tmp_path) as server:
+        session = _session(server, {})
+        status, _, body = server.post(_register("planted"), {**session, "Origin": EVIL})
+        assert status == 403, body
+        local = {**session, "Origin": f"http://localhost:{server.port}"}
+        status, _, body = server.post(_register("Local page"), local)
+        assert status == 200 and _message(body)["result"]["isError"] is False, body
+
+        async def sdk_client() -> Any:
+            from mcp import Client
+
+            async with Client(f"http://127.0.0.1:{server.port}/mcp") as c:
+                return await c.call_tool("search", {"query": "trie"})
+
+        result = asyncio.run(asyncio.wait_for(sdk_client(), timeout=30))
+        assert "decision-route-with-a-trie" in result.content[0].text
+    assert "gotcha-planted.md" not in _notes(project)
+    assert "rubi:" not in server.stderr.read_text()  # loopback, no token: nothing to announce
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(90)
+def test_remote_bind_needs_the_generated_token_and_keeps_the_origin_check(
+    project: Path, tmp_path: Path
+) -> None:
+    with serving(project, tmp_path, "--host", "0.0.0.0", "--allow-remote") as server:
+        deadline = time.monotonic() + 10
+        while "bearer token" not in server.stderr.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        announced = server.stderr.read_text()
+        token_lines = [line for line in announced.splitlines() if "bearer token" in line]
+        assert len(token_lines) == 1, announced
+        token = token_lines[0].rsplit(": ", 1)[1]
+        assert len(token) >= 40 and announced.count(token) == 1
+        assert "plain HTTP" in announced  # the warning
+
+        before = _notes(project)
+        for headers, expected in [
+            ({}, 401),
+            ({"Authorization": "Bearer " + "x" * len(token)}, 401),
+            ({"Authorization": f"Bearer {token}", "Origin": EVIL}, 403),
+            ({"Origin": EVIL}, 403),
+            (
+                {
+                    "Authorization": f"Bearer {token}",
+                    "Origin": f"http://localhost:{server.port}",  # not the Host it was sent to
+                },
+                403,
+            ),
+        ]:
+            status, _, body = server.post(INIT, headers)
+            assert status == expected, (headers, status, body)
+            status, _, body = server.post(_register("planted"), headers)
+            assert status == expected, (headers, status, body)
+        assert _notes(project) == before
+
+        good = {"Authorization": f"Bearer {token}"}
+        session = _session(server, good)
+        status, _, body = server.post(_register("From afar"), session)
+        assert status == 200 and _message(body)["result"]["isError"] is False, body
+        own = {**session, "Origin": f"http://127.0.0.1:{server.port}"}
+        status, _, body = server.post(_register("From its own page"), own)
+        assert status == 200, body
+        # the Host check is off for a remote bind (its names are not known in advance)
+        by_name = _session(server, {**good, "Host": f"rubi.example.com:{server.port}"})
+        assert by_name["mcp-session-id"]
+    assert _notes(project) - before == {"gotcha-from-afar.md", "gotcha-from-its-own-page.md"}
