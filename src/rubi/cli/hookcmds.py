@@ -26,7 +26,8 @@ def hook(event: str) -> None:
     """Answer a Claude Code hook: JSON in on stdin, JSON out on stdout.
 
     Wired by the plugin's hooks/hooks.json or `rubi install`. Fails open: any
-    internal error is logged to .rubi/.index/hooks.log and the hook prints nothing.
+    internal error is logged to hooks.log in the vault's cache folder and the hook
+    prints nothing.
     """
     from rubi.hooks.entry import main
 
