@@ -12,12 +12,13 @@ from click.testing import CliRunner
 from rubi.cli.main import cli
 from sessions.xray_builder import SAMPLE_CONTEXT, SAMPLES, SESSION, long_session
 
+from helpers import require_data
+
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A HOME whose ~/.claude/projects holds copies of the real samples."""
-    if not SAMPLES.is_dir():
-        pytest.skip(f"{SAMPLES} not present")
+    require_data(SAMPLES)
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)

@@ -8,19 +8,16 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from rubi.hooks.entry import main
 
-from helpers import SHARED_DATA
+from helpers import SHARED_DATA, require_data
 
 TRANSCRIPTS = SHARED_DATA / "transcripts"
 
 
 def transcript(tmp_path: Path, name: str) -> Path:
     src = TRANSCRIPTS / name
-    if not src.is_file():
-        pytest.skip(f"{src} not present")
+    require_data(src)
     dst = tmp_path / name
     shutil.copy(src, dst)
     return dst

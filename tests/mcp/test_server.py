@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 from rubi import app
 from rubi.mcp.server import TOOLS_TOKEN_BUDGET, build_server
 
-from helpers import SHARED_DATA, rubi_project, write
+from helpers import SHARED_DATA, require_data, rubi_project, write
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
 
@@ -180,8 +180,7 @@ def test_xray_tool(project: Path, isolated_home: Path) -> None:
     missing = run(project, body)
     assert missing.is_error
     sample = SHARED_DATA / "transcripts" / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
-    if not sample.is_file():
-        pytest.skip("shared transcripts not present")
+    require_data(sample)
     from rubi.sessions.locate import project_slug
 
     folder = isolated_home / ".claude" / "projects" / project_slug(project)

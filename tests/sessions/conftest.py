@@ -9,6 +9,8 @@ import pytest
 
 from sessions.xray_builder import SAMPLES
 
+from helpers import require_data
+
 
 @pytest.fixture
 def projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -28,8 +30,7 @@ def samples(projects: Path) -> Path:
     ``-path-to-Demo`` holds the two 1.0.x sessions, ``-path-to-project`` the 2.1.x ones
     (the SYNTHETIC session with its subagent folder).
     """
-    if not SAMPLES.is_dir():
-        pytest.skip(f"{SAMPLES} not present (set RUBI_SHARED_DATA to the shared data folder)")
+    require_data(SAMPLES)
     demo = projects / "-path-to-Demo"
     other = projects / "-path-to-project"
     demo.mkdir()

@@ -15,6 +15,8 @@ from rubi.sessions.locate import project_slug
 from rubi.sessions.mcp_probe import probe_server
 from sessions.xray_builder import SAMPLES
 
+from helpers import require_data
+
 FAKE_SERVER = """
 import json, sys
 print("a log line on stdout", flush=True)
@@ -158,8 +160,7 @@ def test_probe_reports_a_dead_server(tmp_path: Path) -> None:
 
 def test_transcripts_measure_startup_and_hooks(project: Path, projects: Path) -> None:
     sample = SAMPLES / "GENERATED-cc2.1.197-mockapi.jsonl"
-    if not sample.exists():
-        pytest.skip("shared samples not present")
+    require_data(sample)
     folder = projects / project_slug(project)
     folder.mkdir()
     shutil.copyfile(sample, folder / sample.name)
