@@ -15,7 +15,10 @@ import copy
 import hashlib
 import json
 import os
+import shlex
 import shutil
+import sys
+import sysconfig
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +31,7 @@ __all__ = [
     "DEFAULT_COMPACT_WINDOW",
     "HOOK_EVENTS",
     "InstallReport",
+    "hook_command",
     "hook_groups",
     "install",
     "rubi_command",
@@ -50,12 +54,33 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
 """Event → (matcher, timeout in seconds). The plugin's hooks/hooks.json says the same."""
 
 
+def hook_command(executable: str, event: str) -> str:
+    """The shell command of one hook: ``rubi hook EVENT`` when ``executable`` can be
+    run, and nothing at all (exit 0, no output) when it cannot.
+
+    Claude Code runs a hook's ``command`` through a POSIX shell on every prompt and
+    tool call; a bare ``rubi`` that is not on PATH (a venv not activated, a removed
+    install) would print ``rubi: not found`` to the user each time. ``command -v`` is
+    a shell built-in, so the guard costs no process; ``exec`` hands the exit status
+    and any timeout kill straight to rubi.
+
+    Args:
+        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here).
+        event: the Claude Code event name.
+    """
+    exe = shlex.quote(executable)
+    return f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}; fi"
+
+
 def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
-    """The matcher group rubi adds under each event."""
+    """The matcher group rubi adds under each event (``command``: the rubi executable,
+    see :func:`hook_command`)."""
     groups: dict[str, dict[str, Any]] = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict[str, Any] = {
-            "hooks": [{"type": "command", "command": f"{command} hook {event}", "timeout": timeout}]
+            "hooks": [
+                {"type": "command", "command": hook_command(command, event), "timeout": timeout}
+            ]
         }
         if matcher:
             group = {"matcher": matcher, **group}
@@ -108,16 +133,40 @@ def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
     return project / ".claude" / "settings.local.json", project / ".mcp.json", "mcpServers"
 
 
-def rubi_command() -> str:
-    """How Claude Code should call rubi: ``rubi`` when that is on PATH and is this
-    installation, else the absolute path of this installation's ``rubi``."""
-    import sys
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
-    here = Path(sys.executable).with_name("rubi")
+
+def rubi_command() -> str:
+    """How Claude Code should call rubi: the absolute path of the ``rubi`` console
+    script that is running, so hooks and the server work whatever PATH Claude Code
+    was started with (a venv that is not activated).
+
+    Looked for in order: ``sys.argv[0]`` when it is a ``rubi`` script (symlinks kept,
+    so a pipx link survives upgrades), this interpreter's scripts folder (the venv's
+    ``bin/``), then ``rubi`` on PATH. Falls back to plain ``rubi`` when none exists
+    (the hooks then do nothing, see :func:`hook_command`).
+
+    Returns:
+        An absolute path, unquoted (exec form; :func:`hook_command` quotes it for the
+        shell), or ``"rubi"``.
+    """
+    names = ("rubi.exe", "rubi") if os.name == "nt" else ("rubi",)
+    candidates: list[Path] = []
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 and Path(argv0).name.lower() in names:
+        located = argv0 if Path(argv0).name != argv0 else shutil.which(argv0)  # bare: PATH
+        if located:
+            candidates.append(Path(located))
+    for folder in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
+        candidates.extend(Path(folder) / name for name in names)
     found = shutil.which("rubi")
-    if found and (not here.exists() or Path(found).resolve() == here.resolve()):
-        return "rubi"
-    return str(here) if here.exists() else "rubi"
+    if found:
+        candidates.append(Path(found))
+    for path in candidates:
+        if _executable(path):
+            return str(path.absolute())
+    return "rubi"
 
 
 def install(
@@ -136,9 +185,9 @@ def install(
         compact_window: tokens for ``autoCompactWindow`` when none is set; None leaves
             the setting alone.
         replace_compact_window: also replace a window the user already set.
-        command: how hooks and the server call rubi (default :func:`rubi_command`: an
-            absolute path when this rubi is not the one on PATH, so hooks never fail
-            with "command not found").
+        command: the rubi executable hooks and the server call (default
+            :func:`rubi_command`: the absolute path of the running rubi, so they work
+            with any PATH; hooks stay silent if it goes away).
 
     Raises:
         RubiError: a settings file is not valid JSON (nothing is written then).
@@ -158,7 +207,13 @@ def install(
     hooks = settings.setdefault("hooks", {})
     for event, group in hook_groups(command).items():
         groups = hooks.setdefault(event, [])
-        if group not in groups:
+        previous = added_hooks.get(event)
+        if previous is not None and previous != group and previous in groups:
+            # an earlier install (another rubi, an older command form): update it in place
+            groups[groups.index(previous)] = copy.deepcopy(group)
+            added_hooks[event] = group
+            report.changes.append(f"{settings_file}: hook {event} updated")
+        elif group not in groups:
             groups.append(copy.deepcopy(group))
             added_hooks[event] = group
             report.changes.append(f"{settings_file}: hook {event}")
@@ -174,6 +229,11 @@ def install(
         record["mcp"] = server
         _save(mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi")
+    elif servers["rubi"] != server and servers["rubi"] == record.get("mcp"):
+        servers["rubi"] = server  # added by an earlier install: point it at this rubi
+        record["mcp"] = server
+        _save(mcp_file, mcp)
+        report.changes.append(f"{mcp_file}: MCP server rubi updated")
     elif servers["rubi"] != server and "mcp" not in record:
         report.changes.append(f"{mcp_file}: an MCP server named rubi is already there; kept")
 

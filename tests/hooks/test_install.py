@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import frontmatter
 import pytest
 from click.testing import CliRunner
 
+from hooks.hookhelpers import base
 from rubi import app
 from rubi.agentdocs import POINTER_START, add_pointer
 from rubi.cli.main import cli
@@ -75,13 +81,136 @@ def test_replacing_the_window_is_explicit_and_reversible(
 
 
 def test_the_command_is_this_rubi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     monkeypatch.setenv("PATH", "/nonexistent")
-    assert rubi_command() == str(Path(sys.executable).with_name("rubi"))
+    venv_rubi = str(Path(sys.executable).with_name("rubi"))
+    assert rubi_command() == venv_rubi
     install(tmp_path, compact_window=None)
     hooks = read(tmp_path / ".claude" / "settings.local.json")["hooks"]
-    assert hooks["Stop"][0]["hooks"][0]["command"].startswith(str(Path(sys.executable).parent))
+    assert hooks["Stop"][0]["hooks"][0]["command"] == (
+        f"if command -v {venv_rubi} >/dev/null 2>&1; then exec {venv_rubi} hook Stop; fi"
+    )
+    assert read(tmp_path / ".mcp.json")["mcpServers"]["rubi"]["command"] == venv_rubi
+
+
+# -- hooks without rubi on PATH --------------------------------------------------------
+
+SHELLS = [str(found) for name in ("sh", "bash", "dash") if (found := shutil.which(name))]
+"""Claude Code runs hook commands through a POSIX shell (bash; sh in the issue report);
+absolute paths, found before a test empties PATH."""
+CAT = shutil.which("cat") or "/bin/cat"
+
+
+def fake_rubi(folder: Path, status: int = 0) -> Path:
+    """An executable ``rubi`` that records its arguments and stdin, answers with a JSON
+    line and exits with ``status``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "rubi"
+    log = folder / "calls.txt"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s|" "$*" >> {shlex.quote(str(log))}\n'
+        f"{CAT} >> {shlex.quote(str(log))}\n"
+        "printf '{\"fake\": true}'\n"
+        f"exit {status}\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return script
+
+
+def run_hook(
+    shell: str, command: str, path: str, payload: str = "{}"
+) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PATH": path}
+    return subprocess.run(
+        [shell, "-c", command],
+        input=payload.encode(),
+        capture_output=True,
+        env=env,
+        timeout=30,
+        check=False,
+    )
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shell", SHELLS, ids=lambda path: Path(path).name)
+def test_plugin_hooks_are_silent_without_rubi_on_path(shell: str, tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    assert shutil.which("rubi", path=str(empty)) is None
+    # the unguarded command is what printed "rubi: not found" into the user's screen
+    bare = run_hook(shell, "rubi hook Stop", str(empty))
+    assert bare.returncode == 127 and b"not found" in bare.stderr
+    hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
+    assert set(hooks) == set(HOOK_EVENTS)
+    for event, groups in hooks.items():
+        result = run_hook(shell, groups[0]["hooks"][0]["command"], str(empty))
+        assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), event
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shell", SHELLS, ids=lambda path: Path(path).name)
+def test_plugin_hooks_run_rubi_and_keep_its_answer_and_status(shell: str, tmp_path: Path) -> None:
+    fake = fake_rubi(tmp_path / "bin", status=2)  # exit 2: a hook that blocks
+    command = read(REPO / "hooks" / "hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    result = run_hook(shell, command, str(fake.parent), payload='{"tool_name": "Read"}')
+    assert (result.returncode, result.stdout, result.stderr) == (2, b'{"fake": true}', b"")
+    assert (fake.parent / "calls.txt").read_text() == 'hook PreToolUse|{"tool_name": "Read"}'
+
+
+@pytest.mark.timeout(60)
+def test_install_writes_the_path_of_the_running_rubi(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_rubi(tmp_path / "my tools" / "bin")  # a space: quoted for the shell
+    monkeypatch.setattr(sys, "argv", [str(fake), "install"])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert rubi_command() == str(fake)
+    project = tmp_path / "p"
+    install(project, compact_window=None)
+    assert read(project / ".mcp.json")["mcpServers"]["rubi"]["command"] == str(fake)  # exec form
+    hooks = read(project / ".claude" / "settings.local.json")["hooks"]
+    command = hooks["Stop"][0]["hooks"][0]["command"]
+    assert shlex.quote(str(fake)) in command and shlex.quote(str(fake)) != str(fake)
+    for shell in SHELLS:
+        result = run_hook(shell, command, "/nonexistent", payload="{}")
+        assert (result.returncode, result.stdout, result.stderr) == (0, b'{"fake": true}', b"")
+    assert (fake.parent / "calls.txt").read_text() == "hook Stop|{}" * len(SHELLS)
+    fake.unlink()  # the venv went away: the installed hooks fall silent too
+    result = run_hook(SHELLS[0], command, "/nonexistent")
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_an_installed_hook_runs_the_real_rubi_with_an_empty_path(
+    project: Path, tmp_path: Path
+) -> None:
+    install(project, compact_window=None)
+    hooks = read(project / ".claude" / "settings.local.json")["hooks"]
+    command = hooks["UserPromptSubmit"][0]["hooks"][0]["command"]
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    result = run_hook(SHELLS[0], command, str(empty), payload=json.dumps(payload))
+    assert result.returncode == 0 and result.stderr == b"", result.stderr
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Login tokens expire at midnight UTC" in context
+
+
+def test_reinstall_points_what_it_added_at_this_rubi(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    install(project, command="/old/venv/bin/rubi", compact_window=None)
+    report = install(project, command="/new place/bin/rubi", compact_window=None)
+    assert any("hook Stop updated" in c for c in report.changes)
+    assert any("MCP server rubi updated" in c for c in report.changes)
+    hooks = read(project / ".claude" / "settings.local.json")["hooks"]
+    for event, group in hook_groups("/new place/bin/rubi").items():
+        assert hooks[event] == [group]  # replaced in place, not added twice
+    assert read(project / ".mcp.json")["mcpServers"]["rubi"]["command"] == "/new place/bin/rubi"
+    uninstall(project)
+    assert not (project / ".mcp.json").exists()
+    assert not (project / ".claude" / "settings.local.json").exists()  # install created it
 
 
 def test_install_keeps_an_existing_rubi_server_and_refuses_bad_json(
