@@ -76,10 +76,10 @@ def test_file_vanishing_mid_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     write(v / "b.md", "beta")
     real = scan.read_note_text
 
-    def flaky(root: Path, rel: str) -> scan.ReadResult:
+    def flaky(root: Path, rel: str, project_root: Path | None = None) -> scan.ReadResult:
         if rel == "b.md":
             os.unlink(root / rel)
-        return real(root, rel)
+        return real(root, rel, project_root)
 
     monkeypatch.setattr("rubi.indexing.read_note_text", flaky)
     rep = app.index(app.locate(v))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi.atomic import atomic_write_text
+from rubi.errors import RubiError
+from rubi.safeio import read_bytes
 
 __all__ = ["POINTER", "POINTER_END", "POINTER_START", "add_pointer"]
 
@@ -25,12 +27,17 @@ def add_pointer(project: Path) -> list[str]:
 
     Returns:
         The file names changed.
+
+    Raises:
+        RubiError: a file is refused by :mod:`rubi.safeio` (a symlink that leads out of
+            the project, a FIFO or device), is over 1 MB or is not UTF-8: it is left as
+            it is, since rewriting it could lose text or copy a file from elsewhere.
     """
     changed: list[str] = []
     for name, create in (("CLAUDE.md", True), ("AGENTS.md", False)):
         path = project / name
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _read(project, name)
         except FileNotFoundError:
             if not create:
                 continue
@@ -41,3 +48,30 @@ def add_pointer(project: Path) -> list[str]:
         atomic_write_text(path, new)
         changed.append(name)
     return changed
+
+
+MAX_AGENT_DOC_BYTES = 1_000_000
+"""A ``CLAUDE.md`` larger than this is not rewritten (it would be cut)."""
+
+
+def _read(project: Path, name: str) -> str:
+    """The text of ``project/name`` through :mod:`rubi.safeio`.
+
+    Raises:
+        FileNotFoundError: it does not exist.
+        RubiError: refused, too large, not UTF-8, or unreadable.
+    """
+    try:
+        got = read_bytes(project, name, limit=MAX_AGENT_DOC_BYTES)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise RubiError(f"{name}: cannot be read ({exc.strerror}); check its permissions") from exc
+    if got.truncated:
+        raise RubiError(f"{name}: larger than 1 MB; add the rubi pointer by hand")
+    try:
+        return got.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"{name}: not valid UTF-8 (byte {exc.start}); fix it, rubi will not rewrite it"
+        ) from exc

@@ -259,10 +259,41 @@ def map_text(paths: VaultPaths, module: str | None = None) -> str:
     _project(paths)
     _ensure(paths, refresh=False)
     page = paths.root / MAP_PAGE if module is None else _module_page(paths, module)
+    return _read_page(paths, page)
+
+
+def _read_page(paths: VaultPaths, page: Path) -> str:
+    """A generated page's text, read through :mod:`rubi.safeio` (a regular file inside
+    the project, at most ``MAX_NOTE_BYTES``).
+
+    Raises:
+        RubiError: not generated yet, refused (a symlink out of the project, a FIFO or
+            device), larger than the limit, not UTF-8, or unreadable.
+    """
+    from rubi.config import MAX_NOTE_BYTES
+    from rubi.safeio import read_bytes
+    from rubi.vault.scan import allowed_root
+
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    rel = page.relative_to(paths.root).as_posix()
     try:
-        return page.read_text(encoding="utf-8")
+        got = read_bytes(allowed, page, limit=MAX_NOTE_BYTES, label=rel, where=where)
     except FileNotFoundError as exc:
         raise RubiError(f"{page}: not generated yet; run `rubi index`") from exc
+    except OSError as exc:
+        raise RubiError(f"{rel}: cannot be read ({exc.strerror}); check its permissions") from exc
+    if got.truncated:
+        raise RubiError(
+            f"{rel}: larger than {MAX_NOTE_BYTES // 1_000_000} MB, not a page rubi generated; "
+            "move it away and run `rubi index`"
+        )
+    try:
+        return got.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"{rel}: not valid UTF-8 (byte {exc.start}); fix it or move it away and run "
+            "`rubi index`"
+        ) from exc
 
 
 def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
@@ -291,10 +322,7 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
 
     if SUMMARY_START in text or SUMMARY_END in text:
         raise RubiError("the summary contains a rubi:summary marker; remove it and retry")
-    try:
-        old = page.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise RubiError(f"{page}: not generated yet; run `rubi index`") from exc
+    old = _read_page(paths, page)
     extract_curated(old, page.name)  # raises on broken markers: never lose text
     start, end = old.index(SUMMARY_START), old.index(SUMMARY_END)
     new = old[: start + len(SUMMARY_START)] + "\n" + text.strip() + "\n" + old[end:]

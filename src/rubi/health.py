@@ -8,7 +8,6 @@ markers are broken (they are no longer regenerated), and code files the map skip
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rubi.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.build import LinkProblem
@@ -49,17 +48,27 @@ class DoctorReport:
         )
 
 
-def _page_problems(root: Path) -> list[ScanWarning]:
+def _page_problems(paths: VaultPaths) -> list[ScanWarning]:
+    """Generated pages whose summary markers are broken. Pages are read through
+    :mod:`rubi.safeio`; a refused page (a symlink out, a FIFO) is already reported by
+    the scan and skipped here."""
     from rubi.codemap import CuratedSummaryError, extract_curated
+    from rubi.config import MAX_NOTE_BYTES
+    from rubi.safeio import UnsafeFileError, read_text
+    from rubi.vault.scan import allowed_root
 
+    root = paths.root
+    allowed, where = allowed_root(root, paths.project_root)
     pages = [root / MAP_PAGE, *sorted((root / MODULES_DIR).glob("*.md"))]
     out: list[ScanWarning] = []
     for page in pages:
-        if not page.is_file():
-            continue
         rel = page.relative_to(root).as_posix()
         try:
-            extract_curated(page.read_text(encoding="utf-8", errors="replace"), rel)
+            text = read_text(allowed, page, limit=MAX_NOTE_BYTES, where=where)
+        except (OSError, UnsafeFileError):
+            continue
+        try:
+            extract_curated(text, rel)
         except CuratedSummaryError as exc:
             out.append(ScanWarning(rel, f"{exc.reason}; it is not regenerated until then"))
     return out
@@ -112,7 +121,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         ambiguous=[p for p in build.problems if p.status == "ambiguous"],
         missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],
         missing_note_files=_missing_note_files(paths),
-        pages=_page_problems(paths.root) if paths.project_root is not None else [],
+        pages=_page_problems(paths) if paths.project_root is not None else [],
         code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],
         ignored=_ignored(paths),
     )

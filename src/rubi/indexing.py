@@ -30,6 +30,7 @@ from rubi.manifest import (
 )
 from rubi.model import Note, ScanWarning, note_files
 from rubi.paths import VaultPaths, ensure_private_dir
+from rubi.safeio import has_surrogates
 from rubi.storage import load_pickle, save_pickle
 from rubi.vault.scan import FileStat, VaultListing, read_note_text, scan_vault
 
@@ -129,6 +130,8 @@ def _listing_from(root: Path, old: VaultState, changed: Collection[str]) -> Vaul
         rel = rel.strip("/")
         if not rel or any(part.startswith(".") for part in rel.split("/")):
             continue
+        if has_surrogates(rel):
+            return None  # a name that is not UTF-8: the full scan reports and skips it
         try:
             info = os.stat(os.path.join(root, rel))
         except OSError:
@@ -162,7 +165,7 @@ def _read_note(
     bytes are the same as before (counted unchanged).
     """
     try:
-        read = read_note_text(paths.root, stat.path)
+        read = read_note_text(paths.root, stat.path, paths.project_root)
     except NoteParseError as exc:
         report.warnings.append(ScanWarning(stat.path, exc.reason))
         if "disappeared" not in exc.reason:
@@ -262,7 +265,8 @@ def _index_locked(
     if changed_paths is not None and not full:
         listing = _listing_from(paths.root, old, changed_paths)
     if listing is None:
-        listing = scan_vault(paths.root)
+        listing = scan_vault(paths.root, paths.project_root)
+    report.warnings.extend(listing.warnings)
     new = VaultState(attachments=listing.attachments)
     changed: dict[str, Note] = {}
     graph_changed = False

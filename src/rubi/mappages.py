@@ -23,8 +23,10 @@ from rubi.codemap import (
     render_map,
     render_module_page,
 )
-from rubi.config import MAP_PAGE, MODULES_DIR
+from rubi.config import MAP_PAGE, MAX_NOTE_BYTES, MODULES_DIR
 from rubi.model import Note, ScanWarning, note_files
+from rubi.paths import PROJECT_VAULT_DIRNAME
+from rubi.safeio import UnsafeFileError, read_text
 
 __all__ = ["MAP_PAGE", "MODULES_DIR", "MapPagesReport", "note_refs", "write_map_pages"]
 
@@ -51,16 +53,33 @@ def note_refs(
     ]
 
 
-def _existing(path: Path) -> str | None:
+def _existing(vault: Path, path: Path) -> str | None:
+    """A page's text, or None when it does not exist. Read through :mod:`rubi.safeio`
+    (a regular file that stays inside the project or vault, at most 1 MB).
+
+    Raises:
+        UnsafeFileError: the page is refused (a symlink that leads out, a FIFO).
+        OSError: it cannot be read.
+    """
+    root = _allowed(vault)
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(root, path, limit=MAX_NOTE_BYTES, label=path.relative_to(vault).as_posix())
     except FileNotFoundError:
         return None
 
 
+def _allowed(vault: Path) -> Path:
+    """The folder a page must resolve into: the project holding a ``.rubi/`` vault."""
+    return vault.parent if vault.name == PROJECT_VAULT_DIRNAME else vault
+
+
 def _update(vault: Path, rel: str, render: object, report: MapPagesReport) -> None:
     page = vault / rel
-    old = _existing(page)
+    try:
+        old = _existing(vault, page)
+    except UnsafeFileError as exc:
+        report.warnings.append(ScanWarning(rel, f"{exc.reason}; page not regenerated"))
+        return
     try:
         curated = extract_curated(old, rel) if old is not None else None
     except CuratedSummaryError as exc:
@@ -103,7 +122,11 @@ def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) ->
             rel = f"{MODULES_DIR}/{page.name}"
             if rel in wanted:
                 continue
-            text = _existing(page) or ""
+            try:
+                text = _existing(vault, page) or ""
+            except UnsafeFileError as exc:
+                report.warnings.append(ScanWarning(rel, f"{exc.reason}; page left alone"))
+                continue
             try:
                 curated = extract_curated(text, rel)
             except CuratedSummaryError:

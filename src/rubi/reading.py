@@ -99,7 +99,7 @@ def read_note(
     """
     note_id = resolve_ref(build, ref)
     path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
-    read = read_note_text(vault_root, path)
+    read = read_note_text(vault_root, path, project_root)
     note = parse_note(read.text, path, strict=False)
     stale = note_stale(build, project_root, [note_id], stale_cache).get(note_id, ())
     succ = newest_successor(build, note_id) if note.status == "superseded" else None
@@ -144,9 +144,12 @@ def code_outline(project_root: Path, build: GraphBuild, path: str, code_map: obj
         raise NoteNotFoundError(f"{path}: not a mapped code file")
     file = code_map.files.get(path) if isinstance(code_map, CodeMap) else None
     attrs = g.nodes[path]
+    from rubi.codemap.files import MAX_FILE_BYTES
+    from rubi.safeio import UnsafeFileError, read_bytes
+
     try:
-        n_lines = (project_root / path).read_bytes().count(b"\n")
-    except OSError:
+        n_lines = read_bytes(project_root, path, limit=MAX_FILE_BYTES).data.count(b"\n")
+    except (OSError, UnsafeFileError):
         n_lines = 0
     importers = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "imports")
     notes = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "about_file")

@@ -13,6 +13,7 @@ from codemap.codemap_helpers import git, git_init, write_files
 from rubi.codemap import CodeMapError, build_code_map
 from rubi.codemap import build as build_module
 from rubi.codemap.files import MAX_FILE_BYTES
+from rubi.safeio import FileBytes
 
 GOOD = {"app.py": "import util\n", "util.py": "X = 1\n"}
 
@@ -133,17 +134,19 @@ def test_non_utf8_file_name(make_repo: Callable[..., Path]) -> None:
             git_init(root)
         code_map = build_code_map(root)
         assert sorted(code_map.files) == ["app.py", "util.py"]
-        assert [w.message for w in code_map.warnings] == ["file name is not UTF-8; skipped"]
+        assert [str(w) for w in code_map.warnings] == [
+            "caf\\xe9.py: file name is not UTF-8; skipped: rename it"
+        ]
 
 
 def test_unreadable_file(make_repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_repo(GOOD, use_git=False)
     real_read = build_module._read
 
-    def read(full: Path) -> tuple[bytes, os.stat_result]:
-        if full.name == "util.py":
+    def read(root: Path, path: str) -> FileBytes:
+        if path == "util.py":
             raise PermissionError(13, "Permission denied")
-        return real_read(full)
+        return real_read(root, path)
 
     monkeypatch.setattr(build_module, "_read", read)
     code_map = build_code_map(root)

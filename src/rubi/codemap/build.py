@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -25,6 +24,7 @@ from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, rank_files, rank_modules
 from rubi.model import ScanWarning
+from rubi.safeio import FileBytes, UnsafeFileError, read_bytes
 
 __all__ = ["PROGRESS_EVERY", "build_code_map"]
 
@@ -34,15 +34,17 @@ PROGRESS_EVERY = 64
 """Files between two progress callbacks (and one at the end)."""
 
 _MINIFIABLE = frozenset({"javascript", "typescript", "css", "scss", "less"})
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _read(full: Path) -> tuple[bytes, os.stat_result]:
-    """Read a file without following a symlink, with the stat of what was read."""
-    fd = os.open(full, _OPEN_FLAGS)
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        return fh.read(MAX_FILE_BYTES + 1), st
+def _read(root: Path, path: str) -> FileBytes:
+    """Read a listed file through :mod:`rubi.safeio` (inside ``root``, a regular file,
+    at most :data:`MAX_FILE_BYTES`), with the size and mtime of what was read.
+
+    Raises:
+        UnsafeFileError: it leads outside ``root`` or is not a regular file.
+        OSError: it cannot be read.
+    """
+    return read_bytes(root, path, limit=MAX_FILE_BYTES, label=path)
 
 
 def _parse(path: str, language: str, data: bytes) -> tuple[Parsed | None, str | None]:
@@ -90,25 +92,30 @@ def _scan(
             counts["reused"] += old.parsed is not None
         else:
             try:
-                data, st = _read(root / path)
+                got = _read(root, path)
+            except UnsafeFileError as exc:
+                warnings.append(ScanWarning(path, exc.reason))
+                counts["skipped"] += 1
+                continue
             except OSError as exc:
                 warnings.append(ScanWarning(path, f"cannot be read ({exc.strerror}); skipped"))
                 counts["skipped"] += 1
                 continue
-            if len(data) > MAX_FILE_BYTES:
+            if got.truncated:
                 warnings.append(ScanWarning(path, "grew over the size limit while read; skipped"))
                 counts["skipped"] += 1
                 continue
+            data = got.data
             sha = hashlib.sha256(data).hexdigest()
             counts["hashed"] += 1
             same = old if old and (old.sha256, old.language) == (sha, language) else None
             same = same or by_content.get((sha, language))
             if same is not None:
-                entry = replace(same, size=st.st_size, mtime_ns=st.st_mtime_ns)
+                entry = replace(same, size=got.size, mtime_ns=got.mtime_ns)
                 counts["reused"] += same.parsed is not None
             else:
                 parsed, skip = _parse(path, language, data)
-                entry = CacheEntry(sha, st.st_size, st.st_mtime_ns, language, parsed, skip)
+                entry = CacheEntry(sha, got.size, got.mtime_ns, language, parsed, skip)
                 counts["parsed"] += 1
         entries[path] = entry
         if entry.skip:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
 from rubi.model import ScanWarning
+from rubi.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
+from rubi.safepaths import is_inside
 
 __all__ = [
     "GIT_TIMEOUT_S",
@@ -43,6 +45,12 @@ generated bundles, fixtures and amalgamations that would only add noise and time
 MINIFIED_MEAN_LINE_CHARS = 300
 """A JS/CSS file of more than 4 kB whose lines average more than this is minified or
 generated; people keep lines under ~120 characters."""
+
+MAX_GITIGNORE_BYTES = 1_000_000
+"""A ``.gitignore`` is read up to this size (the largest real ones are a few kB)."""
+
+_NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
+_NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
 
 GIT_TIMEOUT_S = 60.0
 """``git ls-files`` answers in well under a second even on large repositories."""
@@ -142,8 +150,8 @@ def list_files(root: Path) -> FileListing:
             try:
                 paths.append(item.decode("utf-8"))
             except UnicodeDecodeError:
-                name = item.decode("utf-8", errors="replace")
-                warnings.append(ScanWarning(name, "file name is not UTF-8; skipped"))
+                name = item.decode("utf-8", errors="backslashreplace")
+                warnings.append(ScanWarning(name, _NOT_UTF8))
     kept = sorted({p for p in paths if not skipped_by_name(p)})
     return FileListing(kept, used_git, warnings)
 
@@ -169,33 +177,52 @@ def _git_ls_files(root: Path) -> list[bytes] | None:
 
 def _walk(root: Path, warnings: list[ScanWarning]) -> list[str]:
     """Every file under ``root`` that no ``.gitignore`` ignores; symlinked folders are
-    not entered (no loops)."""
+    not entered (no loops, nothing outside). A name that is not UTF-8 (file or folder)
+    is reported and skipped; a ``.gitignore`` is read through :mod:`rubi.safeio`."""
     rules = IgnoreRules()
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
         if ".gitignore" in filenames:
-            try:
-                text = (Path(dirpath) / ".gitignore").read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-            rules.add(parse_gitignore(text, prefix.rstrip("/")))
-        dirnames[:] = sorted(
-            d
-            for d in dirnames
-            if d not in SKIP_DIR_NAMES and not rules.ignored(prefix + d, is_dir=True)
-        )
-        for name in filenames:
-            if _has_surrogate(name):
-                shown = (
-                    (prefix + name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            rules.add(
+                parse_gitignore(
+                    _gitignore_text(root, prefix + ".gitignore", warnings), prefix.rstrip("/")
                 )
-                warnings.append(ScanWarning(shown, "file name is not UTF-8; skipped"))
+            )
+        kept: list[str] = []
+        for d in sorted(dirnames):
+            if has_surrogates(d):
+                warnings.append(ScanWarning(escaped_name(prefix + d) + "/", _NOT_UTF8_DIR))
+            elif d not in SKIP_DIR_NAMES and not rules.ignored(prefix + d, is_dir=True):
+                kept.append(d)
+        dirnames[:] = kept
+        for name in filenames:
+            if has_surrogates(name):
+                warnings.append(ScanWarning(escaped_name(prefix + name), _NOT_UTF8))
                 continue
             if not rules.ignored(prefix + name, is_dir=False):
                 found.append(prefix + name)
     return found
+
+
+def _gitignore_text(root: Path, rel: str, warnings: list[ScanWarning]) -> str:
+    """A ``.gitignore``'s text ("" when it cannot be used, with a warning when refused or
+    over :data:`MAX_GITIGNORE_BYTES`)."""
+    try:
+        got = read_bytes(root, rel, limit=MAX_GITIGNORE_BYTES)
+    except UnsafeFileError as exc:
+        warnings.append(ScanWarning(rel, exc.reason))
+        return ""
+    except OSError:
+        return ""
+    if got.truncated:
+        warnings.append(
+            ScanWarning(
+                rel, f"larger than {MAX_GITIGNORE_BYTES // 1_000_000} MB; only its start is used"
+            )
+        )
+    return got.data.decode("utf-8", errors="replace")
 
 
 def check_file(root: Path, path: str) -> tuple[os.stat_result | None, str | None]:
@@ -203,17 +230,25 @@ def check_file(root: Path, path: str) -> tuple[os.stat_result | None, str | None
 
     Returns:
         ``(stat, None)`` for a regular file small enough to map; ``(None, reason)`` for
-        one to leave out with a warning; ``(None, None)`` for one that is gone or is not
-        a file (a submodule, a deleted but tracked path), left out silently.
+        one to leave out with a warning (a symlink, a FIFO, device or socket, a file
+        over the size limit); ``(None, None)`` for one that is gone or is a folder (a
+        submodule, a deleted but tracked path), left out silently.
     """
     try:
         st = os.lstat(root / path)
     except OSError:
         return None, None
     if stat.S_ISLNK(st.st_mode):
+        if not is_inside(root, root / path):
+            return None, (
+                "a symlink that leads outside the project; rubi does not read it: "
+                "replace the link with the file itself"
+            )
         return None, "is a symbolic link; skipped (its target is mapped if it is in the repository)"
-    if not stat.S_ISREG(st.st_mode):
+    if stat.S_ISDIR(st.st_mode):
         return None, None
+    if not stat.S_ISREG(st.st_mode):
+        return None, refusal(root, root / path) or "is not a regular file; skipped"
     if st.st_size > MAX_FILE_BYTES:
         mb = st.st_size / 1_000_000
         return None, f"is {mb:.1f} MB, over the {MAX_FILE_BYTES // 1_000_000} MB limit; skipped"
@@ -252,12 +287,3 @@ def decode_source(data: bytes, language: str) -> SourceText:
         text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
         name = "UTF-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf-8-sig") else encoding
         return SourceText(text, f"is not valid {name}{where}; read with replacement characters")
-
-
-def _has_surrogate(name: str) -> bool:
-    """True for a name decoded with ``surrogateescape`` (its bytes were not UTF-8)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rubi.codemap.model import CodeFile, CodeMap
+from rubi.safeio import UnsafeFileError, read_bytes
 
 __all__ = [
     "INDEX_SYMBOLS",
@@ -54,12 +55,13 @@ def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHAR
 
     Returns:
         The text, cut after the last newline within the limit when there is one; "" when
-        the file cannot be read any more (it changed since the map was built).
+        the file cannot be read any more (it changed since the map was built) or is
+        refused by :mod:`rubi.safeio` (it now leads outside the repository, or is no
+        longer a regular file).
     """
     try:
-        with open(repo_root / path, "rb") as fh:
-            data = fh.read(max_chars * 4)
-    except OSError:
+        data = read_bytes(repo_root, path, limit=max_chars * 4).data
+    except (OSError, UnsafeFileError):
         return ""
     text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
     if len(text) <= max_chars:

@@ -96,6 +96,6 @@ def open_context(payload: dict[str, Any]) -> HookContext:
     return HookContext(
         payload,
         vault,
-        load_settings(vault.root if vault else None),
+        load_settings(vault.root if vault else None, vault.project_root if vault else None),
         str(payload.get("session_id") or ""),
     )

@@ -41,11 +41,15 @@ _SMALL_TALK = re.compile(
 def recall_text(ctx: HookContext, prompt: str) -> str | None:
     """The recall block for ``prompt``, or None when nothing clears the bar."""
     assert ctx.vault is not None
+    from rubi.config import MAX_NOTE_BYTES
     from rubi.index.analysis import analyze
     from rubi.index.store import SearchIndex
+    from rubi.safeio import UnsafeFileError, read_text
     from rubi.search.snippet import best_snippet
     from rubi.tokens import estimate_tokens
+    from rubi.vault.scan import allowed_root
 
+    allowed, _ = allowed_root(ctx.vault.root, ctx.vault.project_root)
     terms = set(analyze(prompt))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
@@ -66,9 +70,9 @@ def recall_text(ctx: HookContext, prompt: str) -> str | None:
         if len(matched) < needed:
             continue
         try:
-            body = (ctx.vault.root / hit.path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+            body = read_text(allowed, ctx.vault.root / hit.path, limit=MAX_NOTE_BYTES)
+        except (OSError, UnsafeFileError):
+            continue  # gone, or refused (a symlink out of the project, a FIFO): never shown
         snippet = best_snippet(body.split("\n---\n", 1)[-1], terms, chars=160)
         line = f"- [{hit.type}] {hit.title} (id {hit.id}): {snippet}"
         cost = estimate_tokens(line)

@@ -37,18 +37,21 @@ class HookSettings:
     recall_max_tokens: int = 700
 
 
-def load_settings(vault_root: Path | None) -> HookSettings:
-    """Defaults, then ``[hooks]`` of ``<vault>/config.toml``, then ``RUBI_CONTEXT_WINDOW``."""
+MAX_CONFIG_BYTES = 256_000
+"""A ``config.toml`` larger than this is not a config file (the template's is under
+2 kB); it is not read, and the defaults hold."""
+
+
+def load_settings(vault_root: Path | None, project_root: Path | None = None) -> HookSettings:
+    """Defaults, then ``[hooks]`` of ``<vault>/config.toml``, then ``RUBI_CONTEXT_WINDOW``.
+
+    The file is read through :mod:`rubi.safeio` (inside the project, or the vault when
+    ``project_root`` is None; a regular file; at most :data:`MAX_CONFIG_BYTES`). A file
+    that is refused, too large or not TOML is logged once and the defaults hold.
+    """
     settings = HookSettings()
     if vault_root is not None:
-        try:
-            table = tomllib.loads((vault_root / "config.toml").read_text(encoding="utf-8"))
-            raw = table.get("hooks", {})
-        except FileNotFoundError:
-            raw = {}
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            log.warning("%s: unreadable (%s); using default hook settings", vault_root, exc)
-            raw = {}
+        raw = _hooks_table(vault_root, project_root)
         known = {f.name for f in fields(HookSettings)}
         values: dict[str, Any] = {
             k: v for k, v in raw.items() if k in known and isinstance(v, (int, float))
@@ -58,3 +61,40 @@ def load_settings(vault_root: Path | None) -> HookSettings:
     if env.isdigit():
         settings = replace(settings, context_window=int(env))
     return settings
+
+
+def _hooks_table(vault_root: Path, project_root: Path | None) -> dict[str, Any]:
+    """The ``[hooks]`` table of the vault's ``config.toml``; {} when absent or unusable."""
+    from rubi.safeio import UnsafeFileError, read_bytes
+    from rubi.vault.scan import allowed_root
+
+    allowed, where = allowed_root(vault_root, project_root)
+    try:
+        got = read_bytes(
+            allowed,
+            vault_root / "config.toml",
+            limit=MAX_CONFIG_BYTES,
+            label="config.toml",
+            where=where,
+        )
+    except FileNotFoundError:
+        return {}
+    except UnsafeFileError as exc:
+        log.warning("%s; using default hook settings", exc)
+        return {}
+    except OSError as exc:
+        log.warning("%s: unreadable (%s); using default hook settings", vault_root, exc)
+        return {}
+    if got.truncated:
+        log.warning(
+            "config.toml: larger than %d bytes; not read, using default hook settings",
+            MAX_CONFIG_BYTES,
+        )
+        return {}
+    try:
+        table = tomllib.loads(got.data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        log.warning("config.toml: not valid TOML (%s); using default hook settings", exc)
+        return {}
+    raw = table.get("hooks", {})
+    return raw if isinstance(raw, dict) else {}

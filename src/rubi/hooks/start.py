@@ -5,14 +5,20 @@ latest session record instead."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from pathlib import Path
 from typing import Any
 
-from rubi.config import MAP_PAGE
+from rubi.config import MAP_PAGE, MAX_NOTE_BYTES
 from rubi.hooks.context import HookContext
 from rubi.hooks.sessionlog import SESSIONS_DIR, session_file
+from rubi.paths import VaultPaths
+from rubi.safeio import UnsafeFileError, read_text
+from rubi.vault.scan import allowed_root
 
 __all__ = ["MAX_CONTEXT_CHARS", "handle"]
+
+log = logging.getLogger(__name__)
 
 MAX_CONTEXT_CHARS = 9_000
 """Claude Code replaces hook output over 10,000 characters by a file path."""
@@ -22,10 +28,16 @@ HANDOFF_CHARS = 4_000
 RECORD_CHARS = 3_000
 
 
-def _read(path: Path, limit: int) -> str:
+def _read(vault: VaultPaths, path: Path, limit: int) -> str:
+    """The text of a vault page for the context, without its frontmatter, cut at
+    ``limit`` characters; "" when it is missing or refused (:mod:`rubi.safeio`: a
+    symlink out of the project, a FIFO or device, more than ``MAX_NOTE_BYTES``).
+    ``rubi index`` and ``rubi doctor`` report refused pages; a hook stays quiet."""
+    allowed, where = allowed_root(vault.root, vault.project_root)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_text(allowed, path, limit=MAX_NOTE_BYTES, where=where)
+    except (OSError, UnsafeFileError) as exc:
+        log.debug("%s: not read for the context (%s)", path, exc)
         return ""
     if text.startswith("---\n"):
         end = text.find("\n---\n", 4)
@@ -36,8 +48,14 @@ def _read(path: Path, limit: int) -> str:
 
 
 def _newest(folder: Path) -> Path | None:
-    pages = sorted(folder.glob("*.md")) if folder.is_dir() else []
-    return max(pages, key=lambda p: (p.stat().st_mtime_ns, p.name)) if pages else None
+    """The most recently modified page in ``folder`` (a broken link is passed over)."""
+    pages: list[tuple[int, str, Path]] = []
+    for page in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        try:
+            pages.append((page.stat().st_mtime_ns, page.name, page))
+        except OSError:
+            continue
+    return max(pages)[2] if pages else None
 
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
@@ -57,11 +75,12 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     if source in ("compact", "clear"):
         if handoff is not None:
             parts.append(
-                f"Last handoff (.rubi/handoffs/{handoff.name}):\n" + _read(handoff, HANDOFF_CHARS)
+                f"Last handoff (.rubi/handoffs/{handoff.name}):\n"
+                + _read(ctx.vault, handoff, HANDOFF_CHARS)
             )
         record = session_file(ctx.vault, ctx.session_id, create=False)
         if record is not None:
-            text = _read(record, 100_000)
+            text = _read(ctx.vault, record, 100_000)
             tail = text[text.rfind("## Record") :] if "## Record" in text else ""
             if tail:
                 parts.append(
@@ -69,7 +88,7 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
                     + tail[-RECORD_CHARS:]
                 )
     if not parts:
-        body = _read(root / MAP_PAGE, MAX_CONTEXT_CHARS)
+        body = _read(ctx.vault, root / MAP_PAGE, MAX_CONTEXT_CHARS)
         if body:
             parts.append("Project memory (rubi, .rubi/map.md):\n" + body)
         if handoff is not None:

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubi.atomic import create_exclusive
+from rubi.config import MAX_NOTE_BYTES
 from rubi.errors import RubiError
 from rubi.gitrepo import head
 from rubi.knowledge.notefile import render_note
 from rubi.paths import VaultPaths
+from rubi.safeio import read_text
+from rubi.vault.scan import allowed_root
 
 __all__ = ["HANDOFFS_DIR", "Handoff", "last_handoff", "save_handoff"]
 
@@ -91,11 +94,27 @@ def save_handoff(
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:
-    """The newest handoff, or None when there is none."""
+    """The newest handoff (by file name), or None when there is none.
+
+    Read through :mod:`rubi.safeio`: at most :data:`rubi.config.MAX_NOTE_BYTES`, and
+    only a regular file inside the project (or the vault).
+
+    Raises:
+        rubi.safeio.UnsafeFileError: the newest handoff is a symlink that leads out of
+            the project, or not a regular file (the message says what to do).
+        RubiError: it cannot be read.
+    """
     folder = paths.root / HANDOFFS_DIR
     pages = sorted(p for p in folder.glob("*.md")) if folder.is_dir() else []
     if not pages:
         return None
     newest = max(pages, key=lambda p: (p.stem[:15], len(p.stem), p.stem))
-    text = newest.read_text(encoding="utf-8", errors="replace")
-    return Handoff(f"{HANDOFFS_DIR}/{newest.name}", text, newest.stem[:15])
+    rel = f"{HANDOFFS_DIR}/{newest.name}"
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    try:
+        text = read_text(allowed, newest, limit=MAX_NOTE_BYTES, label=rel, where=where)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RubiError(f"{rel}: cannot be read ({exc.strerror}); check its permissions") from exc
+    return Handoff(rel, text, newest.stem[:15])

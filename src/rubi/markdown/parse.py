@@ -1,8 +1,14 @@
 """Parse one note's text into a :class:`rubi.model.Note` (pure: no file access).
 
-Frontmatter is read with ``python-frontmatter`` (YAML; unknown keys kept as they are),
-the body with ``markdown-it-py`` tokens so that links and tags inside code spans,
+Frontmatter is read with ``python-frontmatter`` (YAML only; unknown keys kept as they
+are), the body with ``markdown-it-py`` tokens so that links and tags inside code spans,
 fenced and indented code blocks are ignored.
+
+A note may come from a cloned repository, so its YAML is parsed under a budget (see
+:class:`SafeFrontmatterLoader`): a block over :data:`MAX_FRONTMATTER_BYTES`, an alias of
+a list or mapping ("billion laughs": 300 bytes that expand to a billion strings), or
+nesting deeper than :data:`MAX_FRONTMATTER_DEPTH` is refused like broken YAML: the note
+is reported and indexed from its body.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 import frontmatter
 import yaml
+from frontmatter.default_handlers import YAMLHandler
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -21,7 +28,13 @@ from rubi.errors import NoteParseError
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
 from rubi.model import DEFAULT_TYPE, LINKS_TO, NOTE_TYPES, Heading, Link, Note, note_id_for_path
 
-__all__ = ["parse_note", "split_frontmatter"]
+__all__ = [
+    "MAX_FRONTMATTER_BYTES",
+    "MAX_FRONTMATTER_DEPTH",
+    "SafeFrontmatterLoader",
+    "parse_note",
+    "split_frontmatter",
+]
 
 _MD = MarkdownIt("commonmark")
 """CommonMark without GFM tables, so a ``|`` inside ``[[a|b]]`` in a table row stays put."""
@@ -50,6 +63,90 @@ def _quote_placeholders(text: str) -> str | None:
     return None if fixed == block else fixed + text[m.end() :]
 
 
+MAX_FRONTMATTER_BYTES = 64_000
+"""A frontmatter block larger than this is not parsed (the note is indexed from its
+body, with a warning). Real frontmatter is a handful of keys: the largest block in the
+Obsidian Help, kepano and rubi's own vaults is under 1 kB, and a long ``aliases`` or
+``files:`` list of a few hundred entries stays under 20 kB. 64 kB leaves room for those
+while bounding what the YAML parser is given on every index run, search snippet and
+hook (64 kB of YAML parses in a few milliseconds)."""
+
+MAX_FRONTMATTER_DEPTH = 20
+"""Lists and mappings nested deeper than this are refused: frontmatter values are
+scalars, lists of scalars, or at most a few levels of mappings; a thousand-deep nest
+(libyaml accepts up to 1,000) would exhaust Python's recursion when the value is later
+flattened, pickled or rendered."""
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML was built with it (fast, nesting capped at 1,000);
+the pure-Python one otherwise."""
+
+
+class _BudgetExceeded(yaml.YAMLError):
+    """The frontmatter breaks a budget of :class:`SafeFrontmatterLoader`."""
+
+
+class SafeFrontmatterLoader(_Loader):  # type: ignore[misc,valid-type]
+    """PyYAML's safe loader (plain data, never code) that also refuses, before a single
+    value is built:
+
+    - an alias (``*name``) of a list or mapping: the "billion laughs" amplification
+      (nine aliases per level, nine levels: 328 bytes, 387 million strings once the
+      value is walked). Aliases of scalars are kept (they cannot amplify: each alias
+      is one input token);
+    - a list or mapping that contains itself (``&a [*a]``);
+    - nesting deeper than :data:`MAX_FRONTMATTER_DEPTH`.
+
+    The check walks the composed node graph (aliases are shared node objects there)
+    with an explicit stack, so it is linear in the input and never recurses.
+
+    Raises:
+        yaml.YAMLError: a budget is exceeded (a subclass of it), or the YAML is broken.
+    """
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        _check_nodes(node)
+        return super().construct_document(node)
+
+
+def _check_nodes(root: yaml.Node) -> None:
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            continue
+        if id(node) in seen:
+            raise _BudgetExceeded(
+                "an alias (*name) of a list or mapping; anchors may only repeat plain values"
+            )
+        seen.add(id(node))
+        if depth > MAX_FRONTMATTER_DEPTH:
+            raise _BudgetExceeded(f"lists or mappings nested deeper than {MAX_FRONTMATTER_DEPTH}")
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+
+
+class _SafeYAMLHandler(YAMLHandler):
+    """python-frontmatter's YAML handler with :class:`SafeFrontmatterLoader` and the
+    :data:`MAX_FRONTMATTER_BYTES` budget."""
+
+    def load(self, fm: str, **kwargs: object) -> Any:
+        # a UTF-8 character is at least one byte: the length check spares encoding 1 MB
+        if len(fm) > MAX_FRONTMATTER_BYTES or (
+            len(fm.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES
+        ):
+            raise _BudgetExceeded(f"larger than {MAX_FRONTMATTER_BYTES // 1000} kB")
+        return yaml.load(fm, Loader=SafeFrontmatterLoader)
+
+
+_YAML = _SafeYAMLHandler()
+
+
 def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     """Return ``(metadata, body)`` of a note's text.
 
@@ -59,8 +156,18 @@ def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     Raises:
         NoteParseError: the YAML is broken or is not a mapping.
     """
+    if not _YAML.detect(text):
+        return {}, text.strip()
     try:
-        post = frontmatter.loads(text)
+        post = frontmatter.loads(text, handler=_YAML)
+    except _BudgetExceeded as exc:
+        raise NoteParseError(
+            path, f"frontmatter refused ({exc}); fix it or remove the --- block"
+        ) from exc
+    except RecursionError as exc:  # the pure-Python parser on a deep nest
+        raise NoteParseError(
+            path, "frontmatter nested too deeply; fix it or remove the --- block"
+        ) from exc
     except yaml.YAMLError as exc:
         quoted = _quote_placeholders(text)
         if quoted is not None:

@@ -315,7 +315,11 @@ def search_index(
                 score=round(f.score, 6),
                 why=tuple(why),
                 snippet=_snippet(
-                    root, path, code_groups if is_file else note_groups, markdown=not is_file
+                    root,
+                    path,
+                    code_groups if is_file else note_groups,
+                    markdown=not is_file,
+                    allowed=project_root or vault_root,
                 ),
                 superseded_by=attrs.get("superseded_by"),
             )
@@ -323,12 +327,18 @@ def search_index(
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 
-def _snippet(root: Path, path: str, groups: dict[str, str], *, markdown: bool = True) -> str:
+def _snippet(
+    root: Path, path: str, groups: dict[str, str], *, markdown: bool = True, allowed: Path
+) -> str:
     """The snippet of one hit; ``groups`` maps each query term (and abbreviation) to the
-    query word it stands for."""
+    query word it stands for. The file is read through :mod:`rubi.safeio` (inside
+    ``allowed``, a regular file, its first 1 MB); "" when it is refused or gone."""
+    from rubi.config import MAX_NOTE_BYTES
+    from rubi.safeio import UnsafeFileError, read_text
+
     try:
-        text = (root / path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_text(allowed, root / path, limit=MAX_NOTE_BYTES)
+    except (OSError, UnsafeFileError):
         return ""
     if not markdown:
         return best_snippet(text[:200_000], list(groups), code=True, groups=groups)

@@ -1,17 +1,37 @@
-"""Find and read the notes of a vault without ever failing on one bad file."""
+"""Find and read the notes of a vault without ever failing on one bad file.
+
+A vault may arrive by ``git clone`` or a synced folder, so nothing in it is trusted:
+every read goes through :mod:`rubi.safeio` (inside the allowed root, regular files
+only, bounded), and the scan reports instead of following what leads out. The allowed
+root is the project for a project vault (``.rubi/notes`` may be a symlink to
+``docs/notes``) and the vault itself otherwise.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.config import MAX_NOTE_BYTES, SKIP_DIRS
 from rubi.errors import NoteParseError
+from rubi.model import ScanWarning
+from rubi.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
+from rubi.safepaths import is_inside
 
-__all__ = ["FileStat", "ReadResult", "VaultListing", "content_hash", "read_note_text", "scan_vault"]
+__all__ = [
+    "FileStat",
+    "ReadResult",
+    "VaultListing",
+    "allowed_root",
+    "content_hash",
+    "read_note_text",
+    "scan_vault",
+]
+
+_NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,40 +54,149 @@ class ReadResult:
 
 @dataclass(frozen=True, slots=True)
 class VaultListing:
-    """What a scan found: notes (``.md``, sorted by path) and other files (attachments)."""
+    """What a scan found: notes (``.md``, sorted by path), other files (attachments), and
+    files and folders it refused (a symlink that leads out, a FIFO or device named
+    ``.md``, a name that is not UTF-8), one warning each, sorted by path."""
 
     notes: list[FileStat]
     attachments: list[str]
+    warnings: list[ScanWarning] = field(default_factory=list)
 
 
-def scan_vault(root: Path) -> VaultListing:
+def allowed_root(vault_root: Path, project_root: Path | None) -> tuple[Path, str]:
+    """The folder a vault's files must resolve into, and how messages name it: the
+    project for a project vault, else the vault."""
+    if project_root is not None:
+        return project_root, "the project"
+    return vault_root, "the vault"
+
+
+def _folders(
+    dirpath: str,
+    dirnames: list[str],
+    prefix: str,
+    real_dirs: dict[str, str],
+    real_root: str,
+    allowed: Path,
+    where: str,
+    visited: set[str],
+    warnings: list[ScanWarning],
+) -> list[str]:
+    """The sub-folders of ``dirpath`` to enter, in order; reports the ones refused."""
+    plain: list[str] = []
+    linked: list[str] = []
+    for name in sorted(dirnames):
+        if name in SKIP_DIRS or name.startswith("."):
+            continue
+        if has_surrogates(name):
+            warnings.append(
+                ScanWarning(
+                    escaped_name(prefix + name) + "/",
+                    "folder name is not UTF-8; its files are skipped: rename it",
+                )
+            )
+            continue
+        (linked if os.path.islink(os.path.join(dirpath, name)) else plain).append(name)
+    keep: list[str] = []
+    for name in plain:  # real folders first: they keep their own names
+        real = os.path.join(real_dirs[dirpath], name)
+        if real not in visited:
+            visited.add(real)
+            real_dirs[os.path.join(dirpath, name)] = real
+            keep.append(name)
+    for name in linked:
+        full = os.path.join(dirpath, name)
+        if not is_inside(allowed, Path(full)):
+            warnings.append(
+                ScanWarning(
+                    prefix + name + "/",
+                    f"a symlink to a folder outside {where}; rubi does not read it: "
+                    "replace the link with the folder itself",
+                )
+            )
+            continue
+        real = os.path.realpath(full)
+        if not os.path.isdir(real):
+            continue
+        if real in visited or is_inside(Path(real_root), Path(real)):
+            continue  # a loop, or a folder the scan reaches under its own name
+        visited.add(real)
+        real_dirs[full] = real
+        keep.append(name)
+    return sorted(keep)
+
+
+def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
     """List the notes and attachments under ``root``.
 
-    Hidden folders and :data:`rubi.config.SKIP_DIRS` are not entered; symlinked
-    folders are not followed (no loops). A file that vanishes during the scan is
-    left out.
+    Hidden folders and :data:`rubi.config.SKIP_DIRS` are not entered. A symlinked
+    folder is followed when its target is inside the allowed root
+    (:func:`allowed_root`) and outside the vault (a folder inside the vault is listed
+    under its own name); each real folder is entered once (no loops, no duplicates).
+    A file that vanishes during the scan, or a broken symlink, is left out silently.
+
+    Args:
+        root: the vault folder.
+        project_root: the project holding the vault, or None.
+
+    Returns:
+        The :class:`VaultListing`; files that are refused are in its ``warnings``
+        (never read): a symlink (file or folder) that leads outside the allowed root,
+        a ``.md`` that is a FIFO, device or socket, a name that is not UTF-8.
     """
+    allowed, where = allowed_root(root, project_root)
     notes: list[FileStat] = []
     attachments: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+    warnings: list[ScanWarning] = []
+    if not is_inside(allowed, root):
+        warnings.append(
+            ScanWarning(
+                ".",
+                f"the vault folder {root.name} is a symlink to a folder outside {where}; "
+                "rubi does not read it: replace the link with the folder itself",
+            )
+        )
+        return VaultListing(notes, attachments, warnings)
+    real_root = os.path.realpath(root)
+    visited = {real_root}
+    real_dirs = {str(root): real_root}  # each folder entered → its real path
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
-        for name in filenames:
+        dirnames[:] = _folders(
+            dirpath, dirnames, prefix, real_dirs, real_root, allowed, where, visited, warnings
+        )
+        for name in sorted(filenames):
             if name.startswith("."):
                 continue
-            if not name.lower().endswith(".md"):
-                attachments.append(prefix + name)
+            rel = prefix + name
+            if has_surrogates(name):
+                warnings.append(ScanWarning(escaped_name(rel), _NOT_UTF8))
                 continue
+            if not name.lower().endswith(".md"):
+                attachments.append(rel)
+                continue
+            full = os.path.join(dirpath, name)
             try:
-                st = os.stat(os.path.join(dirpath, name))
+                st = os.lstat(full)
             except OSError:
                 continue
-            if stat.S_ISREG(st.st_mode):
-                notes.append(FileStat(prefix + name, st.st_mtime_ns, st.st_size))
+            if not stat.S_ISREG(st.st_mode):
+                reason = refusal(allowed, Path(full), where=where)
+                if reason is not None:
+                    warnings.append(ScanWarning(rel, reason))
+                    continue
+                try:
+                    st = os.stat(full)  # a symlink to a regular file inside the root
+                except OSError:
+                    continue  # a broken link
+                if not stat.S_ISREG(st.st_mode):
+                    continue
+            notes.append(FileStat(rel, st.st_mtime_ns, st.st_size))
     notes.sort(key=lambda f: f.path)
     attachments.sort()
-    return VaultListing(notes, attachments)
+    warnings.sort(key=lambda w: w.path)
+    return VaultListing(notes, attachments, warnings)
 
 
 def content_hash(data: bytes) -> str:
@@ -75,30 +204,45 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_note_text(root: Path, rel_path: str) -> ReadResult:
+def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) -> ReadResult:
     """Read a note's bytes and decode them for parsing.
 
-    Files over :data:`MAX_NOTE_BYTES` are cut at the last newline before the limit;
-    text that is not UTF-8 is decoded with replacement characters. Both are reported
-    in ``problem``, and the file itself is never touched.
+    The read goes through :func:`rubi.safeio.read_bytes`: the file must resolve inside
+    the allowed root (:func:`allowed_root`) and be a regular file, and at most
+    :data:`MAX_NOTE_BYTES` are read. A larger file is cut at the last newline before
+    the limit; text that is not UTF-8 is decoded with replacement characters. Both are
+    reported in ``problem``, and the file itself is never touched.
+
+    Args:
+        root: the vault folder.
+        rel_path: the note's vault-relative POSIX path.
+        project_root: the project holding the vault, or None.
 
     Raises:
-        NoteParseError: the file vanished, cannot be read, or is binary (has NUL bytes).
+        NoteParseError: the file vanished, cannot be read, is binary (has NUL bytes),
+            is refused (a symlink that leads out, a FIFO or device), or its name is
+            not UTF-8.
     """
+    if has_surrogates(rel_path):
+        raise NoteParseError(escaped_name(rel_path), _NOT_UTF8)
+    allowed, where = allowed_root(root, project_root)
     try:
-        with open(root / rel_path, "rb") as fh:
-            data = fh.read(MAX_NOTE_BYTES + 1)
-            rest = fh.read(1) if len(data) > MAX_NOTE_BYTES else b""
+        got = read_bytes(
+            allowed, root / rel_path, limit=MAX_NOTE_BYTES, label=rel_path, where=where
+        )
+    except UnsafeFileError as exc:
+        raise NoteParseError(rel_path, exc.reason) from exc
     except FileNotFoundError as exc:
         raise NoteParseError(rel_path, "disappeared while indexing; it is left out") from exc
     except OSError as exc:
         raise NoteParseError(
             rel_path, f"cannot be read ({exc.strerror}); check its permissions"
         ) from exc
+    data = got.data
     if b"\x00" in data:
         raise NoteParseError(rel_path, "is a binary file named .md; rename or remove it")
     problems: list[str] = []
-    if len(data) > MAX_NOTE_BYTES or rest:
+    if got.truncated:
         cut = data.rfind(b"\n", 0, MAX_NOTE_BYTES)
         data = data[: cut if cut > 0 else MAX_NOTE_BYTES]
         problems.append(f"larger than {MAX_NOTE_BYTES // 1_000_000} MB; only the start is indexed")

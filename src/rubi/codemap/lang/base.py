@@ -14,6 +14,7 @@ from typing import Any, TypeVar, cast
 
 from rubi.codemap.model import Parsed
 from rubi.model import ScanWarning
+from rubi.safeio import UnsafeFileError, read_bytes
 
 __all__ = [
     "MAX_MANIFEST_BYTES",
@@ -144,10 +145,15 @@ class RepoIndex:
         try:
             full = self.root / path
             if full.is_file() and not full.is_symlink():
-                if full.stat().st_size <= MAX_MANIFEST_BYTES:
-                    text = full.read_text(encoding="utf-8-sig", errors="replace")
-                else:
+                got = read_bytes(self.root, full, limit=MAX_MANIFEST_BYTES, label=path)
+                if got.truncated:
                     self.warnings.append(ScanWarning(path, "manifest too large; not read"))
+                else:
+                    text = got.data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        except UnsafeFileError as exc:
+            self.warnings.append(ScanWarning(path, exc.reason))
+        except FileNotFoundError:
+            pass
         except OSError as exc:
             self.warnings.append(ScanWarning(path, f"cannot be read ({exc.strerror})"))
         self._texts[path] = text
