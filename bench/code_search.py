@@ -31,6 +31,7 @@ import itertools
 import json
 import math
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -41,7 +42,7 @@ from typing import Any
 
 from rubi import app
 from rubi.indexing import load_code_map
-from rubi.paths import VaultPaths
+from rubi.paths import VaultPaths, index_dir_for
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "code-search-bench"
 TOP_K = 10
@@ -177,7 +178,17 @@ def run_repo(
     """Index ``root`` and score every entry."""
     vault_dir = Path(tempfile.mkdtemp(prefix=f"rubi-csb-{name}-")) / "vault"
     (vault_dir / "notes").mkdir(parents=True)
-    paths = VaultPaths(vault_dir, vault_dir / ".index", root)
+    paths = VaultPaths(vault_dir, index_dir_for(vault_dir), root)
+    try:
+        return _score_repo(name, paths, prefix, entries, expand)
+    finally:  # the index lives in the user cache: leave none behind
+        shutil.rmtree(paths.index_dir, ignore_errors=True)
+        shutil.rmtree(vault_dir.parent, ignore_errors=True)
+
+
+def _score_repo(
+    name: str, paths: VaultPaths, prefix: str, entries: list[dict[str, Any]], expand: bool
+) -> RepoResult:
     started = time.perf_counter()
     app.index(paths)
     result = RepoResult(name, index_s=time.perf_counter() - started)

@@ -7,6 +7,7 @@ from pathlib import Path
 from rubi.index.abbreviations import ABBREVIATIONS, expansions
 from rubi.index.analysis import analyze
 from rubi.index.store import IndexDoc, SearchIndex
+from rubi.paths import index_dir_for
 
 
 def test_a_word_adds_its_short_forms_and_back() -> None:
@@ -28,7 +29,7 @@ def test_table_leaves_out_keywords_and_most_two_letter_forms() -> None:
 
 
 def test_a_code_search_finds_the_abbreviated_spelling(tmp_path: Path) -> None:
-    index = SearchIndex(tmp_path / "whoosh")
+    index = SearchIndex(index_dir_for(tmp_path) / "whoosh")
     docs = [
         IndexDoc("impls.rs", "file", "impls.rs", "rust", "active", {"body": "impl Ser for u8"}),
         IndexDoc("other.rs", "file", "other.rs", "rust", "active", {"body": "fn other()"}),

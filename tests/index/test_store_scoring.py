@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi.index.store import IndexDoc, SearchIndex
+from rubi.paths import index_dir_for
 
 
 def _docs() -> list[IndexDoc]:
@@ -41,7 +42,7 @@ def _docs() -> list[IndexDoc]:
 
 
 def test_notes_are_not_penalised_for_being_few(tmp_path: Path) -> None:
-    index = SearchIndex(tmp_path / "whoosh")
+    index = SearchIndex(index_dir_for(tmp_path) / "whoosh")
     index.rebuild(_docs())
     hits = index.bm25("why Whoosh and not SQLite FTS5")
     assert [h.id for h in hits[:2]] == ["notes/why-whoosh", "src/engine.py"]
