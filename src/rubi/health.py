@@ -110,13 +110,21 @@ def _ignored(paths: VaultPaths) -> list[ScanWarning]:
     return out
 
 
+def _config_problems(paths: VaultPaths) -> list[ScanWarning]:
+    """``config.toml`` refused (a symlink out, a FIFO), too large or not TOML."""
+    from rubi.hooks.settings import read_config
+
+    _, problem = read_config(paths.root, paths.project_root)
+    return [ScanWarning("config.toml", problem)] if problem else []
+
+
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
     report = index_vault(paths)
     build = load_graph(paths.graph_file)
     code_map = load_code_map(paths) if paths.project_root is not None else None
     return DoctorReport(
-        files=sorted(report.warnings, key=lambda w: w.path),
+        files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),
         missing=[p for p in build.problems if p.status == "missing"],
         ambiguous=[p for p in build.problems if p.status == "ambiguous"],
         missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HookSettings", "load_settings"]
+__all__ = ["MAX_CONFIG_BYTES", "HookSettings", "load_settings", "read_config"]
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,28 @@ def load_settings(vault_root: Path | None, project_root: Path | None = None) -> 
 
 
 def _hooks_table(vault_root: Path, project_root: Path | None) -> dict[str, Any]:
-    """The ``[hooks]`` table of the vault's ``config.toml``; {} when absent or unusable."""
+    """The ``[hooks]`` table of the vault's ``config.toml``; {} when absent or unusable
+    (the problem is logged once; ``rubi doctor`` lists it)."""
+    table, problem = read_config(vault_root, project_root)
+    if problem is not None:
+        log.warning("config.toml: %s; using default hook settings", problem)
+    raw = table.get("hooks", {})
+    return raw if isinstance(raw, dict) else {}
+
+
+def read_config(
+    vault_root: Path, project_root: Path | None = None
+) -> tuple[dict[str, Any], str | None]:
+    """The vault's ``config.toml`` as a table, and what is wrong with it.
+
+    Read through :mod:`rubi.safeio`: a regular file inside the project (or the vault
+    when ``project_root`` is None), at most :data:`MAX_CONFIG_BYTES`.
+
+    Returns:
+        ``(table, None)``; ``({}, None)`` when there is no file; ``({}, problem)`` when
+        it is refused (a symlink that leads out, a FIFO or device), too large, not
+        TOML or unreadable: ``problem`` says so in a few words and what to do.
+    """
     from rubi.safeio import UnsafeFileError, read_bytes
     from rubi.vault.scan import allowed_root
 
@@ -78,23 +99,17 @@ def _hooks_table(vault_root: Path, project_root: Path | None) -> dict[str, Any]:
             where=where,
         )
     except FileNotFoundError:
-        return {}
+        return {}, None
     except UnsafeFileError as exc:
-        log.warning("%s; using default hook settings", exc)
-        return {}
+        return {}, exc.reason
     except OSError as exc:
-        log.warning("%s: unreadable (%s); using default hook settings", vault_root, exc)
-        return {}
+        return {}, f"cannot be read ({exc.strerror}); check its permissions"
     if got.truncated:
-        log.warning(
-            "config.toml: larger than %d bytes; not read, using default hook settings",
-            MAX_CONFIG_BYTES,
+        return {}, (
+            f"larger than {MAX_CONFIG_BYTES // 1000} kB; rubi does not read it: "
+            "a config is a few lines, fix it"
         )
-        return {}
     try:
-        table = tomllib.loads(got.data.decode("utf-8"))
+        return tomllib.loads(got.data.decode("utf-8")), None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        log.warning("config.toml: not valid TOML (%s); using default hook settings", exc)
-        return {}
-    raw = table.get("hooks", {})
-    return raw if isinstance(raw, dict) else {}
+        return {}, f"not valid TOML ({exc}); rubi uses its defaults until it is fixed"

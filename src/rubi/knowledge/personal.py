@@ -48,10 +48,15 @@ def personal_root(project: VaultPaths | None = None) -> Path:
 def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
     """Path settings in the project's ``config.toml`` that rubi ignores, one warning
     each (for ``rubi doctor``)."""
-    config = project.root / "config.toml"
-    try:
-        table = tomllib.loads(config.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, tomllib.TOMLDecodeError):
+    from rubi.safeio import UnsafeFileError, read_text
+    from rubi.userconfig import MAX_CONFIG_BYTES
+    from rubi.vault.scan import allowed_root
+
+    allowed, where = allowed_root(project.root, project.project_root)
+    try:  # a regular file inside the project, bounded (a FIFO would hang `rubi doctor`)
+        text = read_text(allowed, project.root / "config.toml", limit=MAX_CONFIG_BYTES, where=where)
+        table = tomllib.loads(text)
+    except (OSError, UnsafeFileError, tomllib.TOMLDecodeError):
         return []
     return [
         ScanWarning(
@@ -62,6 +67,7 @@ def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
         for key in USER_PATH_SETTINGS
         if key in table
     ]
+
 
 def personal_paths(project: VaultPaths | None = None, *, create: bool = False) -> VaultPaths | None:
     """The personal vault's paths; None when it does not exist and ``create`` is False.
