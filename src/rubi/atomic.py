@@ -1,18 +1,61 @@
-"""Atomic file writes: a temp file in the same folder, fsync, then rename.
+"""Whole writes: a file appears or changes completely or not at all.
 
-A reader sees the old file or the new one, never half of either (POSIX ``rename``;
-``os.replace`` on Windows).
+Every write goes to a temp file in the target's folder, is fsynced, and is then
+published in one step: ``os.replace`` to change a file (a reader sees the old file or
+the new one, never half of either), a hard link to create one (``link(2)`` fails when
+the name is taken, so a new file is never clobbered and never seen empty or partial).
+
+Temp files are named ``.<name>.rubi-<pid>-<host>-<random>.tmp``: a process killed
+mid-write leaves one behind, and the next write into that folder removes it once its
+owner is provably gone (same host, no such process) or it is older than
+:data:`DEBRIS_AGE_S`. A live writer's temp file is never touched.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
+import re
+import secrets
+import socket
 import stat
-import tempfile
+import time
 from pathlib import Path
 
-__all__ = ["ChangedMeanwhile", "atomic_write_bytes", "atomic_write_text", "create_exclusive"]
+__all__ = [
+    "DEBRIS_AGE_S",
+    "ChangedMeanwhile",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "create_exclusive",
+    "host_tag",
+    "owner_gone",
+    "sweep_temp_files",
+]
+
+DEBRIS_AGE_S = 3600.0
+"""Age (seconds, by mtime) past which a temp file or build folder whose owner cannot
+be checked (another host, Windows, an older rubi's name) is taken as left by a dead
+process. A live write publishes its temp file within seconds."""
+
+SWEEP_INTERVAL_S = 60.0
+"""A process sweeps one folder at most this often (the sweep is one ``scandir``)."""
+
+_NAME_MAX = 255
+_TEMP_RE = re.compile(r"^\.(?P<name>.+)\.rubi-(?P<pid>\d+)-(?P<host>[0-9a-f]{6})-[0-9a-z]+\.tmp$")
+# Temp files of older rubi versions (``tempfile.mkstemp``, no owner in the name):
+# removed by age only, and only for the kinds of file rubi writes.
+_LEGACY_TEMP_RE = re.compile(r"^\..+\.(?:md|pickle|json)\.[a-z0-9_]{8}\.tmp$")
+_LINK_UNSUPPORTED = {
+    getattr(errno, name)
+    for name in ("EPERM", "EOPNOTSUPP", "ENOTSUP", "ENOSYS", "EXDEV", "EMLINK")
+    if hasattr(errno, name)
+}
+"""``link(2)`` errors meaning "no hard links here" (FAT, some network and FUSE file
+systems), not "cannot write"."""
+_last_sweep: dict[str, float] = {}
 
 
 class ChangedMeanwhile(Exception):
@@ -23,6 +66,118 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def host_tag() -> str:
+    """Six hex digits naming this machine (a digest of its host name), so a temp
+    file's pid is only checked on the host that wrote it."""
+    return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+
+
+def owner_gone(pid: int, host: str) -> bool:
+    """True when process ``pid`` of host ``host`` (a :func:`host_tag`) surely no
+    longer runs: same host and no such process. False when it runs, or when that
+    cannot be known (another host; Windows, where ``os.kill`` would end the process)."""
+    if host != host_tag() or os.name == "nt" or pid <= 0:
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # PermissionError: it runs, as another user
+    return False
+
+
+def _temp_path(path: Path) -> Path:
+    tag = f"rubi-{os.getpid()}-{host_tag()}-{secrets.token_hex(4)}"
+    name = path.name
+    room = _NAME_MAX - len(f"..{tag}.tmp".encode())
+    if len(name.encode("utf-8", "surrogateescape")) > room:  # keep under NAME_MAX
+        name = name.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return path.with_name(f".{name}.{tag}.tmp")
+
+
+def _write_temp(path: Path, data: bytes, mode: int) -> Path:
+    """A new temp file beside ``path`` holding ``data``, fsynced, with ``mode``."""
+    while True:
+        tmp = _temp_path(path)
+        try:
+            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0))
+        except FileExistsError:  # pragma: no cover - 32 random bits collided
+            continue
+        break
+    try:
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename or link in ``folder`` durable (POSIX; best effort)."""
+    if os.name == "nt":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def sweep_temp_files(folder: Path, *, force: bool = False) -> list[Path]:
+    """Remove the temp files dead writers left in ``folder`` (not its subfolders).
+
+    A temp file goes when its owner is gone (:func:`owner_gone`) or it is older than
+    :data:`DEBRIS_AGE_S`; an older rubi's unnamed temp files go by age only. Runs at
+    most once per :data:`SWEEP_INTERVAL_S` per folder and process unless ``force``.
+
+    Returns:
+        The files removed. Never raises for an unreadable folder or a file that
+        another process removed first.
+    """
+    key = os.fspath(folder)
+    now = time.monotonic()
+    if not force and now - _last_sweep.get(key, -SWEEP_INTERVAL_S) < SWEEP_INTERVAL_S:
+        return []
+    _last_sweep[key] = now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    wall = time.time()
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(".") and name.endswith(".tmp")):
+            continue
+        m = _TEMP_RE.match(name)
+        if m is None and _LEGACY_TEMP_RE.match(name) is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        old = wall - info.st_mtime > DEBRIS_AGE_S
+        if not old and (m is None or not owner_gone(int(m["pid"]), m["host"])):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) -> None:
@@ -40,18 +195,14 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    sweep_temp_files(path.parent)
+    # Keep a replaced file's mode, else the umask default.
     try:
-        # mkstemp makes 0600 files; keep a replaced file's mode, else the umask default.
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    tmp = _write_temp(path, data, mode)
+    try:
         if expect is not None and path.read_bytes() != expect:
             raise ChangedMeanwhile(str(path))
         os.replace(tmp, path)
@@ -68,28 +219,91 @@ def atomic_write_text(path: Path, text: str, *, expect: str | None = None) -> No
     )
 
 
-def create_exclusive(path: Path, text: str) -> bool:
-    """Create ``path`` with ``text`` only if it does not exist yet, atomically.
+def _publish(tmp: Path, path: Path) -> bool:
+    """Give the complete ``tmp`` the name ``path`` unless that name is taken.
 
-    The name is claimed with ``O_CREAT | O_EXCL`` (two writers can never both get it),
-    then filled by an atomic replace, so no reader sees it half written.
+    A hard link is atomic and never replaces. Where the file system has no hard links:
+    on Windows ``os.rename`` (it refuses an existing name); elsewhere the name is
+    claimed with ``O_EXCL`` and the temp file renamed onto the still-empty claim (a
+    kill in between leaves an empty file, which :func:`create_exclusive` refills).
 
     Returns:
-        False when the file already existed (nothing written).
-
-    Raises:
-        OSError: the folder cannot be written.
+        False when ``path`` already existed.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except (OSError, NotImplementedError, AttributeError) as exc:
+        if isinstance(exc, OSError) and exc.errno not in _LINK_UNSUPPORTED:
+            raise
+    else:
+        return True
+    if os.name == "nt":
+        try:
+            os.rename(tmp, path)
+        except FileExistsError:
+            return False
+        return True
     try:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
     except FileExistsError:
         return False
     os.close(fd)
     try:
-        atomic_write_text(path, text)
+        if os.path.getsize(path) != 0:  # filled meanwhile: the name belongs to another
+            return False
+        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(path)
+            if os.path.getsize(path) == 0:
+                os.unlink(path)
         raise
+    return True
+
+
+def create_exclusive(path: Path, text: str) -> bool:
+    """Create ``path`` holding ``text``, complete, unless another file has the name.
+
+    The text is written to a temp file beside ``path`` and fsynced, then published
+    under ``path`` with a hard link, which fails when the name is taken: the file
+    appears whole or not at all, two writers never both get the name, and a process
+    that opens the new file the moment it appears (an editor, a sync tool appending)
+    works on the final content.
+
+    A file already at ``path`` holding exactly ``text`` counts as written (a retry
+    after a crash), and an empty one (a name claim left by a killed older rubi) is
+    filled, unless it changes meanwhile.
+
+    Returns:
+        True when ``path`` now holds ``text``; False when a different file has the name
+        (nothing written).
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sweep_temp_files(path.parent)
+    data = text.encode("utf-8")
+    if not path.exists():
+        tmp = _write_temp(path, data, 0o666 & ~_umask())
+        try:
+            if _publish(tmp, path):
+                _fsync_dir(path.parent)
+                return True
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    try:
+        current = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return False
+    if current == data:
+        return True
+    if current:
+        return False
+    try:
+        atomic_write_bytes(path, data, expect=b"")
+    except ChangedMeanwhile:
+        return False
     return True

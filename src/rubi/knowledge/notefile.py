@@ -137,6 +137,11 @@ def edit_note_text(
 def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
     """Write a new note as ``folder/<stem>.md``, or ``<stem>-2.md``… if taken.
 
+    The note appears complete or not at all (:func:`rubi.atomic.create_exclusive`). A
+    name counts as taken only by a different note: a file there with exactly the text
+    to write (a retry after a crash) is returned as written, and an empty one (left by
+    an older rubi killed mid-write) is filled.
+
     Args:
         folder: where notes go (created if missing).
         stem: the wanted file name without ``.md``.
@@ -144,12 +149,15 @@ def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
 
     Returns:
         The path written.
+
+    Raises:
+        OSError: the folder cannot be written.
     """
     n = 1
     while True:
         final = stem if n == 1 else f"{stem}-{n}"
         path = folder / f"{final}.md"
-        if not path.exists() and create_exclusive(path, render(final)):
+        if create_exclusive(path, render(final)):
             return path
         n += 1
 
