@@ -353,3 +353,43 @@ def test_non_utf8_names_are_reported_and_skipped(project: Path) -> None:
     assert code_ == 0 and "notes/honest" in out
     code_, out = cli_run("index", "--vault", str(vault))
     assert code_ == 0 and "warning: notes/\\xff.md: file name is not UTF-8" in out
+
+
+# -- files rubi rewrites: CLAUDE.md, the project's Claude Code settings ---------------
+@pytest.mark.timeout(60)
+def test_init_and_install_refuse_project_files_that_lead_out(tmp_path: Path, outside: Path) -> None:
+    """``rubi init`` appends a pointer to ``CLAUDE.md``; ``rubi install`` merges into
+    ``.mcp.json`` and ``.claude/settings.local.json``. Linked out of the project, each
+    would copy a private file into the project: refused on one line, nothing written."""
+    from rubi.install import install
+
+    write(outside / "creds.json", json.dumps({"token": TOKEN}))
+    root = tmp_path / "clone"
+    root.mkdir()
+    (root / "CLAUDE.md").symlink_to(outside / "id_rsa")
+    with pytest.raises(RubiError, match=r"CLAUDE\.md: a symlink to a file outside the project"):
+        app.init_project(root)
+    (root / "CLAUDE.md").unlink()
+    app.init_project(root)
+    (root / ".mcp.json").symlink_to(outside / "creds.json")
+    with pytest.raises(RubiError, match=r"\.mcp\.json: a symlink to a file outside the project"):
+        install(root, compact_window=None)
+    assert (root / ".mcp.json").is_symlink()
+    assert json.loads((outside / "creds.json").read_text()) == {"token": TOKEN}
+    assert not (root / ".claude" / "settings.local.json").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.timeout(60)
+def test_init_and_install_never_hang_on_a_fifo(tmp_path: Path) -> None:
+    from rubi.install import install
+
+    root = tmp_path / "clone"
+    (root / ".claude").mkdir(parents=True)
+    os.mkfifo(root / "CLAUDE.md")
+    with pytest.raises(RubiError, match=r"CLAUDE\.md: is a FIFO"):
+        app.init_project(root)
+    os.unlink(root / "CLAUDE.md")
+    os.mkfifo(root / ".claude" / "settings.local.json")
+    with pytest.raises(RubiError, match=r"settings\.local\.json: is a FIFO"):
+        install(root, compact_window=None)

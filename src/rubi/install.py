@@ -106,13 +106,45 @@ def _record_path(settings_file: Path) -> Path:
     return _config_home() / f"{digest}.json"
 
 
-def _load(path: Path) -> dict[str, Any]:
+MAX_SETTINGS_BYTES = 20_000_000
+"""A settings file larger than this is not read (nor overwritten). ``~/.claude.json``
+holds per-project history and grows to a few MB; 20 MB leaves room and still bounds
+what one command reads."""
+
+
+def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
+    """A JSON settings file as a dict ({} when absent).
+
+    Read through :mod:`rubi.safeio`: a regular file (never a FIFO or device), at most
+    :data:`MAX_SETTINGS_BYTES`; a project's file (``within`` the project) must also
+    resolve inside it, so a cloned ``.mcp.json`` linked to a file elsewhere is neither
+    read nor rewritten into the project.
+
+    Raises:
+        RubiError: refused, too large, not UTF-8, not valid JSON or not an object.
+    """
+    from rubi.safeio import read_bytes, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
+        if within is not None:
+            got = read_bytes(within, path, limit=MAX_SETTINGS_BYTES, label=str(path))
+        else:
+            got = read_regular(path, limit=MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return {}
+    except OSError as exc:
+        raise RubiError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
+    if got.truncated:
+        raise RubiError(
+            f"{path}: larger than {MAX_SETTINGS_BYTES // 1_000_000} MB; rubi will not overwrite it"
+        )
     try:
+        text = got.data.decode("utf-8")
         data = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); fix it, rubi will not overwrite it"
+        ) from exc
     except json.JSONDecodeError as exc:
         raise RubiError(
             f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
@@ -199,8 +231,9 @@ def install(
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
 
-    settings = _load(settings_file)
-    mcp = _load(mcp_file)
+    within = None if user else project  # a project's files must stay in the project
+    settings = _load(settings_file, within)
+    mcp = _load(mcp_file, within)
     compact_target = _load(user_settings) if compact_window else {}
 
     added_hooks: dict[str, Any] = record.get("hooks", {})
@@ -298,8 +331,9 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
         raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
     record = _load(record_file)
     report = InstallReport(record=record_file)
+    within = None if user else project  # a project's files must stay in the project
 
-    settings = _load(settings_file)
+    settings = _load(settings_file, within)
     hooks = settings.get("hooks", {})
     for event, group in record.get("hooks", {}).items():
         groups = hooks.get(event, [])
@@ -315,7 +349,7 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     elif settings_file.exists():
         settings_file.unlink()
 
-    mcp = _load(mcp_file)
+    mcp = _load(mcp_file, within)
     servers = mcp.get(mcp_key, {})
     if "mcp" in record and servers.get("rubi") == record["mcp"]:
         del servers["rubi"]

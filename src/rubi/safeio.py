@@ -38,6 +38,7 @@ __all__ = [
     "escaped_name",
     "has_surrogates",
     "read_bytes",
+    "read_regular",
     "read_text",
     "refusal",
 ]
@@ -201,7 +202,32 @@ def read_bytes(
     reason = refusal(root, full, where=where)
     if reason is not None:
         raise UnsafeFileError(name, reason)
-    fd = os.open(os.path.realpath(full), _OPEN_FLAGS)
+    return _read_open(os.path.realpath(full), name, limit)
+
+
+def read_regular(path: Path, *, limit: int, label: str | None = None) -> FileBytes:
+    """Read at most ``limit`` bytes of a file the user names or owns (``~/.claude``
+    settings, a transcript): no root to stay in (the user's own symlinks are followed),
+    but a FIFO, device, socket or folder is refused and the read is bounded.
+
+    Raises:
+        UnsafeFileError: it is not a regular file.
+        OSError: it does not exist (:class:`FileNotFoundError`) or cannot be read.
+    """
+    name = label if label is not None else str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None  # the open below raises the right error
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UnsafeFileError(name, _special(st.st_mode, os.path.islink(path)))
+    return _read_open(os.path.realpath(path), name, limit)
+
+
+def _read_open(real: str, name: str, limit: int) -> FileBytes:
+    """Open the resolved path ``real`` (see :data:`_OPEN_FLAGS`), refuse anything but a
+    regular file on the descriptor, and read at most ``limit`` bytes."""
+    fd = os.open(real, _OPEN_FLAGS)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
