@@ -14,6 +14,7 @@ written. Two rules hold everywhere in rubi:
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TypeGuard
@@ -27,6 +28,7 @@ __all__ = [
     "is_commit_id",
     "is_inside",
     "project_relative",
+    "relative_path",
     "safe_child",
 ]
 
@@ -71,6 +73,19 @@ def is_inside(root: Path, path: Path) -> bool:
         return False
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""Characters no path rubi accepts may hold: NUL ends a C string, a line break would
+split the line a path is written on (a handoff's file list, a log)."""
+
+
+def _show(value: str) -> str:
+    """``value`` as a message shows it: as typed, or quoted when it holds control
+    characters or lone surrogates (a message stays one line)."""
+    if _CONTROL.search(value) or re.search(r"[\ud800-\udfff]", value):
+        return repr(value)
+    return value
+
+
 def _parts(value: str) -> tuple[str, ...] | None:
     """The POSIX parts of a relative path, or None if it is absolute in any dialect."""
     text = value.replace("\\", "/")
@@ -79,15 +94,64 @@ def _parts(value: str) -> tuple[str, ...] | None:
     return PurePosixPath(text).parts
 
 
+def relative_path(value: str, *, what: str = "path") -> str:
+    """Normalise a relative path given by input without looking at any folder.
+
+    ``\\`` separators become ``/``, ``./`` and ``x/..`` are folded, a trailing ``/``
+    (a folder) is kept. For checks that have no root at hand; with one, use
+    :func:`project_relative`, which also refuses symlinks that lead out.
+
+    Returns:
+        The POSIX path, never ``"."``, never starting with ``/`` or ``..``.
+
+    Raises:
+        UnsafePathError: empty, absolute (POSIX, drive or UNC), climbs above its
+            start with ``..``, or holds a control character.
+    """
+    raw = value.strip()
+    if not raw or _CONTROL.search(raw):
+        raise UnsafePathError(f"{what} {_show(value)}: not a usable path; name a file")
+    if _parts(raw) is None or raw.startswith("~"):
+        raise UnsafePathError(
+            f"{what} {_show(value)}: an absolute path; give it relative to the project"
+        )
+    text = raw.replace("\\", "/")
+    folded = posixpath.normpath(text)
+    if folded == ".." or folded.startswith("../"):
+        raise UnsafePathError(f"{what} {_show(value)}: leaves the project; name a file inside it")
+    if folded == ".":
+        raise UnsafePathError(f"{what} {_show(value)}: names the project itself; name a file in it")
+    return folded + "/" if text.endswith("/") else folded
+
+
+def _relative_to(root: Path, candidate: Path) -> Path | None:
+    """``candidate`` relative to ``root``, lexically; if that fails, with the symlinks of
+    ``root`` and of ``candidate``'s folder resolved (a ``cwd`` is a physical path, a
+    root found by walking up may not be: ``/tmp`` → ``/private/tmp`` on macOS)."""
+    if not candidate.is_absolute():
+        return None  # a drive or UNC path read on POSIX (``C:\\x``): never here
+    try:
+        return candidate.relative_to(root)
+    except ValueError:
+        pass
+    real_root = Path(os.path.realpath(root))
+    for other in (candidate, Path(os.path.realpath(candidate.parent)) / candidate.name):
+        try:
+            return other.relative_to(real_root)
+        except ValueError:
+            continue
+    return None
+
+
 def project_relative(root: Path, value: str, *, cwd: Path | None = None, what: str = "path") -> str:
     """Normalise a path given by input to a POSIX path relative to ``root``.
 
     A relative ``value`` is taken from ``cwd`` when given (a CLI argument typed in a
-    subfolder), else from ``root`` (a value stored in a note). An absolute one must lie
-    inside ``root``. ``.`` and ``..`` parts are folded, a trailing ``/`` kept off; the
-    result is the path as ``git ls-files`` prints it. Symlinks are not resolved in the
-    result (it names the path the user typed), but one that leads out of ``root`` is
-    refused.
+    subfolder), else from ``root`` (a value stored in a note, an MCP argument). An
+    absolute one must lie inside ``root``. ``\\`` separators become ``/``, ``.`` and
+    ``..`` parts are folded, a trailing ``/`` kept off; the result is the path as
+    ``git ls-files`` prints it from ``root``. Symlinks are not resolved in the result
+    (it names the path the user typed), but one that leads out of ``root`` is refused.
 
     Args:
         root: the project (or vault) folder, absolute.
@@ -99,11 +163,13 @@ def project_relative(root: Path, value: str, *, cwd: Path | None = None, what: s
         The relative POSIX path (``"."`` for ``root`` itself).
 
     Raises:
-        UnsafePathError: empty, holds a NUL byte, or leaves ``root``.
+        UnsafePathError: empty, holds a control character (NUL, a line break), or
+            leaves ``root`` (``..``, an absolute path elsewhere, a drive or UNC name, a
+            symlink that points out).
     """
     raw = value.strip()
-    if not raw or "\x00" in raw:
-        raise UnsafePathError(f"{what} {value!r}: not a usable path; name a file in {root}")
+    if not raw or _CONTROL.search(raw):
+        raise UnsafePathError(f"{what} {_show(value)}: not a usable path; name a file in {root}")
     root = Path(os.path.abspath(root))
     base = Path(os.path.abspath(cwd)) if cwd is not None else root
     expanded = Path(raw).expanduser() if raw.startswith("~") else Path(raw)
@@ -111,15 +177,15 @@ def project_relative(root: Path, value: str, *, cwd: Path | None = None, what: s
         candidate = Path(os.path.normpath(expanded))
     else:
         candidate = Path(os.path.normpath(base / raw.replace("\\", "/")))
-    try:
-        rel = candidate.relative_to(root)
-    except ValueError:
+    rel = _relative_to(root, candidate)
+    if rel is None:
         raise UnsafePathError(
-            f"{what} {value}: outside the project {root}; name a file inside it"
-        ) from None
-    if not is_inside(root, candidate):
+            f"{what} {_show(value)}: outside the project {root}; name a file inside it"
+        )
+    if not is_inside(root, root / rel):
         raise UnsafePathError(
-            f"{what} {value}: a symlink that leads outside the project {root}; name the real file"
+            f"{what} {_show(value)}: a symlink that leads outside the project {root}; "
+            "name the real file"
         )
     text = rel.as_posix()
     return text or "."
@@ -130,10 +196,10 @@ def safe_child(root: Path, name: str, *, what: str = "name") -> Path:
     title used as a file name), refused when it would leave ``root``.
 
     Raises:
-        UnsafePathError: ``name`` is empty, absolute, holds ``..`` parts or a NUL
-            byte, or resolves (through a symlink) outside ``root``.
+        UnsafePathError: ``name`` is empty, absolute, holds ``..`` parts or a control
+            character (NUL, a line break), or resolves (through a symlink) outside ``root``.
     """
-    parts = _parts(name) if name and "\x00" not in name else None
+    parts = _parts(name) if name and not _CONTROL.search(name) else None
     if not parts or any(p in ("..", "") for p in parts):
         raise UnsafePathError(f"{what} {name!r}: not a name inside {root}")
     path = root.joinpath(*parts)
