@@ -1,0 +1,90 @@
+"""Benchmark the cost of a search against the number of distinct words it carries,
+to place and check the caps of :mod:`rubi.search.limits`.
+
+For each word count, the query is that many distinct words taken from the target's own
+text (so they match), and again that many made-up words (so they do not); each search
+runs in process on an index already built, best of ``--repeat``. The engine is called
+below the facade, so counts over :data:`~rubi.search.limits.MAX_QUERY_WORDS` are
+measured too, to show what the cap saves.
+
+Usage::
+
+    python bench/query_cap.py TARGET [--counts 10 50 100 200 400 1000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from rubi import app
+from rubi.paths import VaultPaths
+from rubi.search import limits
+
+
+def vocabulary(target: Path, n: int) -> list[str]:
+    """``n`` distinct words of the target's markdown and code, in a fixed random order."""
+    words: dict[str, None] = {}
+    for path in sorted(target.rglob("*")):
+        if path.suffix not in (".md", ".py", ".ts", ".js", ".go", ".rs") or ".venv" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="ignore")
+        except OSError:
+            continue
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9_]{2,}", text):
+            words.setdefault(word.lower(), None)
+    pool = sorted(words)
+    random.Random(7).shuffle(pool)
+    if len(pool) < n:
+        raise SystemExit(f"{target}: only {len(pool)} distinct words, {n} asked for")
+    return pool[:n]
+
+
+def timed(paths: VaultPaths, query: str, repeat: int) -> float:
+    """Best wall time of one search of the project's notes and code, in seconds. The
+    engine is called below the facade, so counts past the cap are measured too (the
+    cap's own check costs microseconds)."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        app._search_one(paths, query, (), 10, "all", False, prefix="")
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("target", type=Path, help="a project (with .rubi/) or a vault, indexed")
+    parser.add_argument("--counts", type=int, nargs="+", default=[10, 50, 100, 200, 400, 1000])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    target = args.target.resolve()
+    paths = app.locate(target / ".rubi" if (target / ".rubi").is_dir() else target)
+    app.index(paths)
+    words = vocabulary(target, max(args.counts))
+    table = Table(title=f"Search time by distinct words ({target.name})")
+    for column in ("words", "characters", "real words (s)", "made-up words (s)", "within cap"):
+        table.add_column(column, justify="right")
+    for count in args.counts:
+        real = " ".join(words[:count])
+        made_up = " ".join(f"zq{i:05d}x" for i in range(count))
+        within = count <= limits.MAX_QUERY_WORDS and len(real) <= limits.MAX_QUERY_CHARS
+        table.add_row(
+            f"{count:,}",
+            f"{len(real):,}",
+            f"{timed(paths, real, args.repeat):.3f}",
+            f"{timed(paths, made_up, args.repeat):.3f}",
+            "yes" if within else "no",
+        )
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""How much a search may ask for: the caps every door (CLI, MCP, HTTP) goes through.
+
+A search costs time per distinct word: each is analysed in every index language,
+looked up in every field, matched against the name table and explained in why-lines.
+Without a cap, 4,000 distinct words took 24 s and a 1 MB query kept the HTTP server
+busy for minutes, so :func:`check_query` refuses what no question needs, before
+anything is opened, with a message that says what to send instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rubi.errors import RubiError
+from rubi.index.analysis import identifier_parts
+
+__all__ = ["MAX_QUERY_CHARS", "MAX_QUERY_WORDS", "QueryTooLargeError", "check_query"]
+
+MAX_QUERY_CHARS = 4_000
+"""Characters of the query and its terms together. A question is a sentence and its
+terms a few dozen identifiers (a few hundred characters); 4,000 still takes a pasted
+error message or a short stack trace (about 1,000 tokens)."""
+
+MAX_QUERY_WORDS = 200
+"""Distinct words of the query and its terms together, case-folded, an identifier
+counted with its pieces (``HttpServerError`` is four: the engine searches each). The
+time of a search grows with this count: on this repository's index (38 notes, 211
+code files) 200 distinct words that all occur take 0.38 s, 1,000 take 1.4 s and
+2,000 take 2.2 s (``bench/query_cap.py``); a question has a few dozen."""
+
+_WORD = re.compile(r"\S+")
+
+
+class QueryTooLargeError(RubiError):
+    """A query (with its terms) over :data:`MAX_QUERY_CHARS` or :data:`MAX_QUERY_WORDS`."""
+
+
+def check_query(query: str, terms: Sequence[str] = ()) -> None:
+    """Refuse a query that would cost more than any question needs.
+
+    Args:
+        query: the question in words.
+        terms: related words and identifiers.
+
+    Raises:
+        RubiError: ``query`` is not text or ``terms`` not a list of text.
+        QueryTooLargeError: over :data:`MAX_QUERY_CHARS` characters or
+            :data:`MAX_QUERY_WORDS` distinct words and identifier pieces, query and
+            terms together.
+    """
+    if not isinstance(query, str):
+        raise RubiError("query: must be text")
+    if isinstance(terms, str) or not all(isinstance(t, str) for t in terms):
+        raise RubiError("terms: expected a list of words or identifiers")
+    chars = len(query) + sum(len(t) for t in terms)
+    if chars > MAX_QUERY_CHARS:
+        raise QueryTooLargeError(
+            f"query: {chars:,} characters with its terms; at most {MAX_QUERY_CHARS:,}: "
+            "search for the few words that matter (identifiers go in terms)"
+        )
+    words: set[str] = set()
+    for text in (query, *terms):
+        for word in _WORD.findall(text):
+            words.add(word.casefold())
+            words.update(p.casefold() for p in identifier_parts(word))
+        if len(words) > MAX_QUERY_WORDS:
+            raise QueryTooLargeError(
+                f"query: more than {MAX_QUERY_WORDS} distinct words with its terms "
+                "(identifiers count their pieces); "
+                "search for the few words that matter, or split it into several searches"
+            )
