@@ -87,7 +87,14 @@ class HookContext:
 
 
 def open_context(payload: dict[str, Any]) -> HookContext:
-    """The context for ``payload``: its vault is the ``.rubi/`` at or above ``cwd``."""
+    """The context for ``payload``: its vault is the ``.rubi/`` at or above ``cwd``.
+
+    ``session_id``, ``transcript_path`` and ``cwd`` are checked first
+    (:func:`rubi.hooks.payload.clean_payload`): a value that fails is dropped.
+    """
+    from rubi.hooks.payload import clean_payload
+
+    payload = clean_payload(payload)
     vault: VaultPaths | None
     try:
         vault = find_vault(cwd=Path(str(payload.get("cwd") or ".")))

@@ -50,10 +50,11 @@ def _log_failure(payload: dict[str, Any], event: str) -> None:
         from pathlib import Path
 
         from rubi.hooks.context import log_file
+        from rubi.hooks.payload import working_dir
         from rubi.paths import find_vault
 
         try:
-            vault = find_vault(cwd=Path(str(payload.get("cwd") or ".")))
+            vault = find_vault(cwd=Path(working_dir(payload.get("cwd")) or "."))
         except Exception:
             vault = None
         path = log_file(vault)

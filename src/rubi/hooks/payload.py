@@ -1,0 +1,71 @@
+"""The hook JSON's path-like values, checked before any handler uses them.
+
+Claude Code sends ``session_id``, ``transcript_path`` and ``cwd`` with every hook
+event. rubi names files after the first (a state file, a session record whose
+frontmatter holds it), reads the second and looks for a vault above the third, so
+each is checked once, here, and a value that fails is dropped (hooks fail open: the
+handler then does what it does without it):
+
+- ``session_id``: a short run of letters, digits, ``-`` and ``_`` (Claude Code's are
+  UUIDs), so it can neither leave the state folder nor add lines to a record;
+- ``transcript_path``: an absolute path to an existing regular ``.jsonl`` file (never
+  a FIFO or a device, which would block or never end);
+- ``cwd``: an absolute path to an existing folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from typing import Any
+
+__all__ = ["SESSION_ID_RE", "clean_payload", "session_id", "transcript_path", "working_dir"]
+
+SESSION_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
+"""What a session id may look like: it becomes part of file names and a frontmatter
+value, so no separators, dots, spaces or line breaks."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def session_id(value: Any) -> str:
+    """``value`` when it is a usable session id (:data:`SESSION_ID_RE`), else ``""``."""
+    return value if isinstance(value, str) and SESSION_ID_RE.fullmatch(value) else ""
+
+
+def _absolute(value: Any) -> str | None:
+    if not isinstance(value, str) or not value or _CONTROL.search(value):
+        return None
+    return value if os.path.isabs(value) else None
+
+
+def transcript_path(value: Any) -> str | None:
+    """``value`` when it names an existing regular ``.jsonl`` file by an absolute path."""
+    path = _absolute(value)
+    if path is None or not path.endswith(".jsonl"):
+        return None
+    try:
+        return path if stat.S_ISREG(os.stat(path).st_mode) else None
+    except (OSError, ValueError):
+        return None
+
+
+def working_dir(value: Any) -> str | None:
+    """``value`` when it names an existing folder by an absolute path."""
+    path = _absolute(value)
+    return path if path is not None and os.path.isdir(path) else None
+
+
+def clean_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``payload`` whose ``session_id``, ``transcript_path`` and ``cwd`` are
+    usable or absent (``session_id`` ``""``)."""
+    out = dict(payload)
+    out["session_id"] = session_id(payload.get("session_id"))
+    for key, check in (("transcript_path", transcript_path), ("cwd", working_dir)):
+        value = check(payload.get(key))
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
