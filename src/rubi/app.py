@@ -33,8 +33,11 @@ from rubi.knowledge.register import Registered
 from rubi.knowledge.register import register as knowledge_register
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.reading import LinkView, NoteView, resolve_ref
+from rubi.safepaths import safe_child
+from rubi.safetext import check_text
 from rubi.search.engine import SearchResult, search_index
 from rubi.search.fuse import rrf
+from rubi.search.limits import check_query
 
 __all__ = [
     "DoctorReport",
@@ -168,8 +171,12 @@ def search(
         on_wait: called if another index run holds the lock.
 
     Raises:
-        RubiError: empty query; ValueError for a bad ``scope`` or ``top_k``.
+        RubiError: empty query; QueryTooLargeError over
+            :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters or
+            :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
+            terms together); ValueError for a bad ``scope`` or ``top_k``.
     """
+    check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
     results: list[SearchResult] = []
@@ -245,7 +252,9 @@ def _module_page(paths: VaultPaths, module: str) -> Path:
     wanted = module.strip().strip("/").casefold()
     for m in code_map.modules.values():
         if wanted in (m.name.casefold(), m.slug.casefold(), m.folder.casefold()):
-            return paths.root / MODULES_DIR / f"{m.slug}.md"
+            # The slug comes from the code map (derived data), never from the caller;
+            # checked all the same, so no module page is read from outside the vault.
+            return safe_child(paths.root / MODULES_DIR, f"{m.slug}.md", what="module page")
     names = ", ".join(sorted(code_map.modules)[:12])
     raise RubiError(f"{module}: no such module; modules are: {names}")
 
@@ -304,9 +313,9 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
         The page written.
 
     Raises:
-        RubiError: a bad target, an empty text or one holding a summary marker, or a
-            page whose summary markers are broken (fix them first; nothing is
-            overwritten).
+        RubiError: a bad target, an empty text, one holding a summary marker or a
+            control character, or a page whose summary markers are broken (fix them
+            first; nothing is overwritten).
     """
     _project(paths)
     _ensure(paths, refresh=False)
@@ -316,6 +325,7 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
         page = _module_page(paths, target[7:])
     else:
         raise RubiError(f"{target}: target must be 'map' or 'module:<name>'")
+    check_text(text, "summary")
     if not text.strip():
         raise RubiError("empty summary; write what a newcomer should know first")
     from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
@@ -420,9 +430,15 @@ def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
 
 
 # -- knowledge ----------------------------------------------------------------------
-def register(paths: VaultPaths, items: Sequence[Any]) -> list[Registered]:
-    """Register knowledge (see :func:`rubi.knowledge.register.register`)."""
-    return knowledge_register(paths, items)
+def register(
+    paths: VaultPaths, items: Sequence[Any], *, cwd: Path | None = None
+) -> list[Registered]:
+    """Register knowledge (see :func:`rubi.knowledge.register.register`).
+
+    ``cwd``: the folder relative ``files`` are taken from (a CLI run in a subfolder);
+    None (MCP, JSON): the project root.
+    """
+    return knowledge_register(paths, items, cwd=cwd)
 
 
 def save_handoff(
@@ -432,10 +448,12 @@ def save_handoff(
     next_steps: Sequence[str] = (),
     files: Sequence[str] = (),
     notes: Sequence[str] = (),
+    *,
+    cwd: Path | None = None,
 ) -> Handoff:
     """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
-    picks it up at once."""
-    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes)
+    picks it up at once. ``cwd`` as for :func:`register`."""
+    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes, cwd=cwd)
     index_vault(paths, verify=False, code=False)
     return handoff
 

@@ -21,7 +21,7 @@ def handoff() -> None:
 @click.option("--goal", required=True, help="What the work is for.")
 @click.option("--state", required=True, help="Where it stands.")
 @click.option("--next", "next_steps", multiple=True, help="A next step (repeatable, in order).")
-@click.option("--file", "files", multiple=True, help="A file that matters (repeatable).")
+@click.option("--file", "files", multiple=True, help="A file that matters, from here (repeatable).")
 @click.option("--note", "notes", multiple=True, help="A note that matters (repeatable).")
 @vault_option
 @handle_errors
@@ -34,7 +34,9 @@ def save(
     vault: Path | None,
 ) -> None:
     """Save a handoff in .rubi/handoffs/."""
-    written = app.save_handoff(app.locate(vault), goal, state, next_steps, files, notes)
+    written = app.save_handoff(
+        app.locate(vault), goal, state, next_steps, files, notes, cwd=Path.cwd()
+    )
     click.echo(f"Saved {written.path}.")
 
 

@@ -36,7 +36,12 @@ def _links(specs: tuple[str, ...]) -> list[dict[str, str]]:
 @click.option("--type", "note_type", type=click.Choice(NOTE_TYPES), help="Kind of knowledge.")
 @click.option("--title", help="One line that says it.")
 @click.option("--body", help="Markdown text; '-' reads standard input.")
-@click.option("--file", "files", multiple=True, help="Repository path it is about (repeatable).")
+@click.option(
+    "--file",
+    "files",
+    multiple=True,
+    help="File it is about: a path from here, or absolute inside the project (repeatable).",
+)
 @click.option(
     "--link",
     "links",
@@ -51,7 +56,8 @@ def _links(specs: tuple[str, ...]) -> list[dict[str, str]]:
     "--from-json",
     "from_json",
     type=click.File("r", encoding="utf-8"),
-    help="A JSON list of note objects ('-' for standard input) instead of options.",
+    help="A JSON list of note objects ('-' for standard input) instead of options; "
+    "their files are relative to the project root.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @vault_option
@@ -75,17 +81,16 @@ def add(
     title about the same files) updates that note instead of adding a twin.
     """
     items: list[Any]
+    cwd: Path | None = None
     if from_json is not None:
         if any((note_type, title, body, files, links, supersedes, tags, personal)):
             raise click.UsageError("--from-json takes the whole note; give no other note option")
-        try:
-            data = json.load(from_json)
-        except json.JSONDecodeError as exc:
-            raise RubiError(f"--from-json: not JSON ({exc.msg} at line {exc.lineno})") from exc
+        data = _load_json(from_json)
         items = data if isinstance(data, list) else [data]
     else:
         if not note_type or not title:
             raise click.UsageError("give --type and --title (or --from-json)")
+        cwd = Path.cwd()  # --file paths are typed from here
         text = sys.stdin.read() if body == "-" else (body or "")
         items = [
             {
@@ -99,7 +104,7 @@ def add(
                 "scope": "personal" if personal else "project",
             }
         ]
-    results = app.register(app.locate(vault), items)
+    results = app.register(app.locate(vault), items, cwd=cwd)
     if as_json:
         print_json([_result(r) for r in results])
         return
@@ -109,6 +114,22 @@ def add(
             click.echo(f"         supersedes {old}")
         for target in r.dangling:
             click.echo(f"         link to {target!r} matches no note yet (left unresolved)")
+
+
+def _load_json(stream: Any) -> Any:
+    """The JSON document of ``--from-json``, or one line saying why it is not one."""
+    try:
+        return json.load(stream)
+    except json.JSONDecodeError as exc:
+        raise RubiError(f"--from-json: not JSON ({exc.msg} at line {exc.lineno})") from exc
+    except RecursionError:
+        raise RubiError(
+            "--from-json: nested too deeply to be a note; give a list of flat note objects"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"--from-json: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
 
 
 def _result(r: Any) -> dict[str, Any]:

@@ -9,14 +9,17 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from rubi.atomic import create_exclusive
 from rubi.config import MAX_NOTE_BYTES
 from rubi.errors import RubiError
 from rubi.gitrepo import head
+from rubi.knowledge.items import MAX_LIST_ITEMS, repo_path
 from rubi.knowledge.notefile import render_note
 from rubi.paths import VaultPaths
 from rubi.safeio import read_text
+from rubi.safetext import check_text, link_target, one_line
 from rubi.vault.scan import allowed_root
 
 __all__ = ["HANDOFFS_DIR", "Handoff", "last_handoff", "save_handoff"]
@@ -42,6 +45,7 @@ def save_handoff(
     notes: Sequence[str] = (),
     *,
     now: float | None = None,
+    cwd: Path | None = None,
 ) -> Handoff:
     """Write a handoff.
 
@@ -53,17 +57,23 @@ def save_handoff(
         files: repository paths that matter.
         notes: ids or titles of notes that matter (written as wikilinks).
         now: Unix time to stamp (default: now).
+        cwd: the folder relative ``files`` are taken from (the CLI's working folder);
+            None: the project root. Paths are stored relative to the project root.
 
     Returns:
         The :class:`Handoff` written.
 
     Raises:
-        RubiError: ``goal`` or ``state`` empty.
+        RubiError: ``goal`` or ``state`` empty; text that is not Unicode or holds
+            control characters; a step that is not one line of text; a file outside
+            the project; a note reference that cannot be written as a wikilink.
+            Nothing is written then.
     """
-    if not goal.strip():
-        raise RubiError("goal: required; say what the work is for")
-    if not state.strip():
-        raise RubiError("state: required; say where the work stands")
+    goal, state, next_steps, files, notes = _checked(goal, state, next_steps, files, notes)
+    files = [
+        repo_path(f, f"files[{i}]", paths.project_root or paths.root, cwd)
+        for i, f in enumerate(files)
+    ]
     when = time.gmtime(now if now is not None else time.time())
     created = time.strftime("%Y-%m-%dT%H:%M:%SZ", when)
     stem = time.strftime("%Y-%m-%d-%H%M", when)
@@ -74,16 +84,16 @@ def save_handoff(
             "## Next steps\n" + "\n".join(f"{i}. {s.strip()}" for i, s in enumerate(next_steps, 1))
         )
     if files:
-        body.append("## Files\n" + "\n".join(f"- `{f.strip()}`" for f in files))
+        body.append("## Files\n" + "\n".join(f"- `{f}`" for f in files))
     meta = {
         "type": "note",
         "status": "active",
-        "files": [f.strip() for f in files],
+        "files": list(files),
         "commit": head(paths.project_root or paths.root),
         "created": created,
         "tags": ["handoff"],
     }
-    links = [("relates_to", n.strip()) for n in notes if n.strip()]
+    links = [("relates_to", n) for n in notes]
     text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
     n = 1
     while True:  # the name is claimed exclusively: parallel saves never overwrite
@@ -91,6 +101,35 @@ def save_handoff(
         if create_exclusive(path, text):
             return Handoff(f"{HANDOFFS_DIR}/{path.name}", text, created)
         n += 1
+
+
+def _checked(
+    goal: str,
+    state: str,
+    next_steps: Sequence[str],
+    files: Sequence[str],
+    notes: Sequence[str],
+) -> tuple[str, str, list[str], list[str], list[str]]:
+    """The arguments checked: goal and state are text, a step one line, a note a link
+    target; blank entries dropped."""
+    for name, value in (("goal", goal), ("state", state)):
+        if not isinstance(value, str):
+            raise RubiError(f"{name}: must be text")
+        check_text(value, name)
+    if not goal.strip():
+        raise RubiError("goal: required; say what the work is for")
+    if not state.strip():
+        raise RubiError("state: required; say where the work stands")
+    lists: dict[str, list[str]] = {}
+    for name, values in (("next_steps", next_steps), ("files", files), ("notes", notes)):
+        if isinstance(values, str) or not all(isinstance(v, str) for v in values):
+            raise RubiError(f"{name}: expected a list of strings")
+        if len(values) > MAX_LIST_ITEMS:
+            raise RubiError(f"{name}: {len(values)} entries; at most {MAX_LIST_ITEMS}")
+        lists[name] = [v for v in values if v.strip()]
+    steps = [one_line(s, f"next_steps[{i}]") for i, s in enumerate(lists["next_steps"])]
+    refs = [link_target(n, f"notes[{i}]") for i, n in enumerate(lists["notes"])]
+    return goal, state, steps, lists["files"], refs
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:

@@ -1,23 +1,41 @@
 """Validate what a caller wants to register into :class:`NoteItem` values.
 
 Every problem is a :class:`rubi.errors.RubiError` naming the item and the field, and
-all items are checked before anything is written.
+all items are checked before anything is written. Items come from MCP arguments, CLI
+options and JSON files, so every value is untrusted: text must be Unicode without
+control characters (:mod:`rubi.safetext`), one-line fields stay one line, link targets
+cannot close or split a wikilink, and file paths are normalised relative to the
+project and refused when they leave it (:mod:`rubi.safepaths`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rubi.errors import RubiError
 from rubi.model import NOTE_TYPES
+from rubi.safepaths import project_relative, relative_path
+from rubi.safetext import check_text, link_target, one_line
 
-__all__ = ["MAX_BODY_CHARS", "MAX_TITLE_CHARS", "LinkSpec", "NoteItem", "parse_items"]
+__all__ = [
+    "MAX_BODY_CHARS",
+    "MAX_LIST_ITEMS",
+    "MAX_TITLE_CHARS",
+    "LinkSpec",
+    "NoteItem",
+    "parse_items",
+    "repo_path",
+]
 
 MAX_BODY_CHARS = 100_000
 """A note is knowledge, not a log: longer bodies are refused (split them)."""
 MAX_TITLE_CHARS = 200
+MAX_LIST_ITEMS = 200
+"""Files, links, tags or aliases of one item: a note about more is a list, not a note."""
 SCOPES = ("project", "personal")
 
 
@@ -55,28 +73,62 @@ class NoteItem:
     aliases: tuple[str, ...] = field(default=())
 
 
-def _strs(value: Any, where: str) -> tuple[str, ...]:
+def _strs(value: Any, where: str, *, fold: bool = True) -> tuple[str, ...]:
+    """A list of one-line strings (a lone string counts as a list of one), blanks
+    dropped; ``fold=False`` keeps each as given (a path: a line break in it is refused
+    later, not folded into a space)."""
     if value is None:
         return ()
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
         raise RubiError(f"{where}: expected a list of strings")
-    return tuple(v.strip() for v in value if v.strip())
+    if len(value) > MAX_LIST_ITEMS:
+        raise RubiError(f"{where}: {len(value)} entries; at most {MAX_LIST_ITEMS}")
+    out = (
+        one_line(v, f"{where}[{i}]") if fold else check_text(v, f"{where}[{i}]")
+        for i, v in enumerate(value)
+    )
+    return tuple(v for v in out if v.strip())
 
 
-def _repo_path(entry: str) -> str:
-    """One spelling per path: ``/`` separators, no ``./``; a folder keeps its ``/``."""
-    path = entry.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path.lstrip("/")
+def repo_path(entry: str, where: str, root: Path | None = None, cwd: Path | None = None) -> str:
+    """One spelling per path: relative to the project root with ``/`` separators, no
+    ``./``; a folder keeps its trailing ``/``.
+
+    Args:
+        entry: the path as given.
+        where: the field, for messages (``notes[0].files[1]``).
+        root: the project folder (or the vault's, outside a project); None: checked
+            without a folder (no ``..`` above the start, nothing absolute).
+        cwd: the folder a relative ``entry`` is taken from (a CLI in a subfolder);
+            None: ``root``.
+
+    Raises:
+        UnsafePathError: the path leaves the project (``../..``, an absolute path
+            elsewhere, a symlink out), names the project itself, or is not a path.
+    """
+    if root is None:
+        return relative_path(entry, what=where)
+    rel = project_relative(root, entry, cwd=cwd, what=where)
+    if rel == ".":
+        return relative_path(".", what=where)  # raises: the project is not a file
+    return rel + "/" if entry.strip().endswith(("/", "\\")) else rel
 
 
-def _item(raw: Any, n: int) -> NoteItem:
+def _files(value: Any, where: str, root: Path | None, cwd: Path | None) -> tuple[str, ...]:
+    return tuple(
+        dict.fromkeys(
+            repo_path(f, f"{where}[{i}]", root, cwd)
+            for i, f in enumerate(_strs(value, where, fold=False))
+        )
+    )
+
+
+def _item(raw: Any, n: int, root: Path | None, cwd: Path | None) -> NoteItem:
     where = f"notes[{n}]"
-    if isinstance(raw, NoteItem):
-        return raw
+    if isinstance(raw, NoteItem):  # built in code: checked all the same
+        raw = dataclasses.asdict(raw)
     if not isinstance(raw, Mapping):
         raise RubiError(f"{where}: expected an object with type, title and body")
     unknown = set(raw) - {
@@ -98,29 +150,40 @@ def _item(raw: Any, n: int) -> NoteItem:
     title = raw.get("title")
     if not isinstance(title, str) or not title.strip():
         raise RubiError(f"{where}.title: required, one line of text")
-    title = " ".join(title.split())
+    title = one_line(title, f"{where}.title")
     if len(title) > MAX_TITLE_CHARS:
         raise RubiError(f"{where}.title: {len(title)} characters; at most {MAX_TITLE_CHARS}")
     body = raw.get("body", "")
     if not isinstance(body, str):
         raise RubiError(f"{where}.body: must be text")
+    check_text(body, f"{where}.body")
     if len(body) > MAX_BODY_CHARS:
         raise RubiError(
             f"{where}.body: {len(body):,} characters; at most {MAX_BODY_CHARS:,}: split it "
             "into several notes"
         )
     links: list[LinkSpec] = []
-    for i, link in enumerate(raw.get("links") or ()):
+    raw_links = raw.get("links") or ()
+    if not isinstance(raw_links, Sequence) or isinstance(raw_links, (str, bytes)):
+        raise RubiError(f"{where}.links: expected a list of {{relation, target}}")
+    if len(raw_links) > MAX_LIST_ITEMS:
+        raise RubiError(f"{where}.links: {len(raw_links)} entries; at most {MAX_LIST_ITEMS}")
+    for i, link in enumerate(raw_links):
         if not isinstance(link, Mapping) or not isinstance(link.get("target"), str):
             raise RubiError(f"{where}.links[{i}]: expected {{relation, target}}")
+        if not isinstance(link.get("relation") or "", str):
+            raise RubiError(f"{where}.links[{i}].relation: one word, like about or fixes")
         relation = str(link.get("relation") or "relates_to").strip().lower().replace("-", "_")
         if not relation.replace("_", "").isalnum():
             raise RubiError(f"{where}.links[{i}].relation: one word, got {relation!r}")
-        if link["target"].strip():
-            links.append(LinkSpec(relation, link["target"].strip()))
+        target = link_target(link["target"], f"{where}.links[{i}].target")
+        if target:
+            links.append(LinkSpec(relation, target))
     supersedes = raw.get("supersedes")
     if supersedes is not None and (not isinstance(supersedes, str) or not supersedes.strip()):
         raise RubiError(f"{where}.supersedes: the id or title of the note it replaces")
+    if isinstance(supersedes, str):
+        supersedes = link_target(supersedes, f"{where}.supersedes")
     scope = raw.get("scope") or "project"
     if scope not in SCOPES:
         raise RubiError(f"{where}.scope: 'project' or 'personal', got {scope!r}")
@@ -128,19 +191,35 @@ def _item(raw: Any, n: int) -> NoteItem:
         type=kind,
         title=title,
         body=body.strip("\n"),
-        files=tuple(
-            dict.fromkeys(_repo_path(f) for f in _strs(raw.get("files"), f"{where}.files"))
-        ),
+        files=_files(raw.get("files"), f"{where}.files", root, cwd),
         links=tuple(links),
-        supersedes=supersedes.strip() if isinstance(supersedes, str) else None,
-        tags=tuple(t.lstrip("#") for t in _strs(raw.get("tags"), f"{where}.tags")),
+        supersedes=supersedes if isinstance(supersedes, str) else None,
+        tags=_tags(raw.get("tags"), f"{where}.tags"),
         scope=scope,
         aliases=_strs(raw.get("aliases"), f"{where}.aliases"),
     )
 
 
-def parse_items(raw: Sequence[Any]) -> list[NoteItem]:
+def _tags(value: Any, where: str) -> tuple[str, ...]:
+    """Tags without ``#``; a tag is one word (Obsidian ends a tag at a space)."""
+    tags = tuple(t.lstrip("#") for t in _strs(value, where))
+    for i, tag in enumerate(tags):
+        if not tag or " " in tag:
+            raise RubiError(f"{where}[{i}]: {tag!r} is not a tag; one word, like auth or db/pool")
+    return tags
+
+
+def parse_items(
+    raw: Sequence[Any], *, root: Path | None = None, cwd: Path | None = None
+) -> list[NoteItem]:
     """Validate every item.
+
+    Args:
+        raw: note objects (mappings) or :class:`NoteItem` values.
+        root: the project folder ``files`` are relative to (the vault's outside a
+            project); None: paths are only checked to be relative and not to climb out.
+        cwd: the folder relative ``files`` are taken from (the CLI's working folder);
+            None: ``root`` (MCP arguments and JSON files name paths from the root).
 
     Raises:
         RubiError: the first problem, naming ``notes[i].field``.
@@ -149,4 +228,4 @@ def parse_items(raw: Sequence[Any]) -> list[NoteItem]:
         raise RubiError("notes: expected a list of note objects")
     if not raw:
         raise RubiError("notes: empty; give at least one note")
-    return [_item(r, i) for i, r in enumerate(raw)]
+    return [_item(r, i, root, cwd) for i, r in enumerate(raw)]

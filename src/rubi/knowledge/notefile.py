@@ -17,12 +17,14 @@ import frontmatter
 
 from rubi.atomic import ChangedMeanwhile, atomic_write_text, create_exclusive
 from rubi.errors import RubiError
+from rubi.safetext import UnsafeTextError, link_target
 
 __all__ = [
     "LINKS_HEADING",
     "WRITE_ATTEMPTS",
     "NoteChangedError",
     "edit_note_text",
+    "link_line",
     "render_note",
     "rewrite",
     "write_new",
@@ -45,12 +47,19 @@ def _dump(meta: dict[str, Any], content: str) -> str:
 def render_note(
     meta: dict[str, Any], title: str, body: str, links: Sequence[tuple[str, str]]
 ) -> str:
-    """The markdown of a new note: frontmatter, ``# title``, body, ``## Links``."""
-    parts = [f"# {title}"]
+    """The markdown of a new note: frontmatter, ``# title``, body, ``## Links``.
+
+    The title is folded to one line and every link checked (:func:`link_line`), so
+    neither can add a heading, a frontmatter key or a typed link.
+
+    Raises:
+        UnsafeTextError: a link target or relation that would break its line.
+    """
+    parts = [f"# {' '.join(title.split())}"]
     if body.strip():
         parts.append(body.strip("\n"))
     if links:
-        parts.append(LINKS_HEADING + "\n" + "\n".join(f"- {r} [[{t}]]" for r, t in links))
+        parts.append(LINKS_HEADING + "\n" + "\n".join(link_line(r, t) for r, t in links))
     return _dump({k: v for k, v in meta.items() if v not in (None, [], "")}, "\n\n".join(parts))
 
 
@@ -65,8 +74,22 @@ def _append_body(content: str, addition: str) -> str:
     return head + "\n\n" + addition.strip("\n") + "\n\n" + content[m.start() :]
 
 
+def link_line(relation: str, target: str) -> str:
+    """``- relation [[target]]``, the line of a typed link.
+
+    Raises:
+        UnsafeTextError: ``relation`` is not one word, or ``target`` holds a line break
+            or a character that ends or splits a wikilink (``[ ] | # ^``): written, it
+            could forge a heading or another typed link (a note whose file name holds
+            them cannot be linked to by rubi; rename it).
+    """
+    if not relation or not relation.replace("_", "").isalnum():
+        raise UnsafeTextError(f"link relation {relation!r}: one word, like about or fixes")
+    return f"- {relation} [[{link_target(target, 'link target')}]]"
+
+
 def _add_links(content: str, links: Sequence[tuple[str, str]]) -> str:
-    lines = [f"- {r} [[{t}]]" for r, t in links]
+    lines = [link_line(r, t) for r, t in links]
     lines = [ln for ln in lines if ln not in content.splitlines()]
     if not lines:
         return content

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from filelock import FileLock
@@ -30,6 +31,7 @@ from rubi.knowledge.slug import slugify
 from rubi.markdown import parse_note
 from rubi.model import Note
 from rubi.paths import VaultPaths, ensure_private_dir
+from rubi.safetext import LINK_FORBIDDEN, link_target
 from rubi.vault.resolve import LinkResolver
 
 __all__ = ["NOTES_DIR", "Registered", "register", "utc_now"]
@@ -115,6 +117,7 @@ def _plan_supersedes(vault: _Vault, item: NoteItem, n: int) -> Note | None:
             f"notes[{n}].supersedes: {old.id} is already superseded by {vault.prefix}{newest}; "
             "supersede that one (the newest) instead"
         )
+    link_target(vault.link_text(old.id), f"notes[{n}].supersedes {old.path}")  # before writing
     return old
 
 
@@ -125,7 +128,10 @@ def _links(vault: _Vault, item: NoteItem) -> tuple[list[tuple[str, str]], list[s
     for link in item.links:
         res = resolver.resolve(link.target.removeprefix(vault.prefix))
         if res.target is not None and res.target in vault.notes:
-            out.append((link.relation, vault.link_text(res.target)))
+            text = vault.link_text(res.target)
+            # A file name that cannot sit inside [[...]]: link by the (checked) name given.
+            safe = not LINK_FORBIDDEN.intersection(text) and text == " ".join(text.split())
+            out.append((link.relation, text if safe else link.target))
         else:
             out.append((link.relation, link.target))
             dangling.append(link.target)
@@ -234,7 +240,11 @@ def _open(paths: VaultPaths, prefix: str) -> _Vault:
 
 
 def register(
-    paths: VaultPaths, items: Sequence[Any], *, now: str | None = None
+    paths: VaultPaths,
+    items: Sequence[Any],
+    *,
+    now: str | None = None,
+    cwd: Path | None = None,
 ) -> list[Registered]:
     """Write knowledge into the vault (personal items into the personal vault).
 
@@ -243,17 +253,21 @@ def register(
         items: note objects (mappings with type, title, body, and optionally files,
             links, supersedes, tags, aliases, scope) or :class:`NoteItem` values.
         now: the timestamp to stamp (default: the current UTC time).
+        cwd: the folder relative ``files`` are taken from (the CLI's working folder);
+            None: the project root (MCP arguments, JSON). Either way a path is stored
+            relative to the project root and refused when it leaves the project.
 
     Returns:
         One :class:`Registered` per item, in order.
 
     Raises:
-        RubiError: an invalid item, a ``supersedes`` that names no note or would loop,
-            or a note that cannot be parsed and so cannot be updated. Nothing is written
-            when validation fails.
+        RubiError: an invalid item (a file outside the project, text that is not
+            Unicode or would forge a note's structure), a ``supersedes`` that names no
+            note or would loop, or a note that cannot be parsed and so cannot be
+            updated. Nothing is written when validation fails.
         OSError: the vault folder cannot be written (the message names it).
     """
-    parsed = parse_items(items)
+    parsed = parse_items(items, root=paths.project_root or paths.root, cwd=cwd)
     stamp = now or utc_now()
     groups: dict[str, list[tuple[int, NoteItem]]] = {}
     for n, item in enumerate(parsed):
