@@ -22,7 +22,9 @@ from rubi import app
 from rubi.config import DEFAULT_BUDGET_TOKENS
 from rubi.errors import RubiError
 from rubi.mcp.http_access import bearer_auth, plan_http_access, run_http
+from rubi.mcp.stdio import RubiMCPServer
 from rubi.paths import VaultPaths
+from rubi.safetext import replace_surrogates
 from rubi.search.render import render_compact
 
 __all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server"]
@@ -65,7 +67,13 @@ class NoteIn(BaseModel):
 
 
 def _fail(exc: Exception) -> ToolError:
-    return ToolError(str(exc))
+    return ToolError(replace_surrogates(str(exc)))
+
+
+def _out(text: str) -> str:
+    """A tool's answer, always encodable: a file name that was not UTF-8 shows U+FFFD
+    instead of failing the reply (on every transport; see :mod:`rubi.mcp.stdio`)."""
+    return replace_surrogates(text)
 
 
 def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
@@ -77,7 +85,7 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
     """
     verifier, auth = bearer_auth(token)
-    server = MCPServer(
+    server = RubiMCPServer(
         "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
     )
 
@@ -102,7 +110,7 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
         except (RubiError, ValueError) as exc:
             raise _fail(exc) from exc
         budget = max(100, min(budget_tokens, MAX_BUDGET_TOKENS))
-        return render_compact(result, budget, open_hint="read(ids)").text
+        return _out(render_compact(result, budget, open_hint="read(ids)").text)
 
     @server.tool(annotations=_RO, structured_output=False)
     def read(ids: list[str]) -> str:
@@ -111,14 +119,14 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             raise ToolError("ids: give at least one id from search")
         found = app.read_many(paths, ids[:20])
         if all(err for _, err in found):
-            raise ToolError("; ".join(err or "" for _, err in found))
-        return "\n\n".join(text if not err else f"({err})" for text, err in found)
+            raise ToolError(_out("; ".join(err or "" for _, err in found)))
+        return _out("\n\n".join(text if not err else f"({err})" for text, err in found))
 
     @server.tool(name="map", annotations=_RO, structured_output=False)
     def map_(module: str | None = None) -> str:
         """The project's code map, or one module's page."""
         try:
-            return app.map_text(paths, module)
+            return _out(app.map_text(paths, module))
         except RubiError as exc:
             raise _fail(exc) from exc
 
@@ -135,7 +143,7 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             if r.dangling:
                 extra += f"; unresolved links: {', '.join(r.dangling)}"
             lines.append(f"{r.action} {r.id}{extra}")
-        return "\n".join(lines)
+        return _out("\n".join(lines))
 
     @server.tool(annotations=_WRITE, structured_output=False)
     def handoff(
@@ -150,11 +158,11 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
         try:
             if action == "last":
                 last = app.last_handoff(paths)
-                return last.text if last else "No handoff yet."
+                return _out(last.text) if last else "No handoff yet."
             written = app.save_handoff(
                 paths, goal, state, next_steps or (), files or (), notes or ()
             )
-            return f"Saved {written.path}."
+            return _out(f"Saved {written.path}.")
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
 
@@ -165,7 +173,7 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             page = app.write_summary(paths, target, text)
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
-        return f"Stored in {page.name}."
+        return _out(f"Stored in {page.name}.")
 
     @server.tool(annotations=_RO, structured_output=False)
     def xray(days: int = 30) -> str:
@@ -173,7 +181,7 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
         from rubi.sessions.xray import xray_summary
 
         try:
-            return xray_summary(days=days, project=paths.project_root)
+            return _out(xray_summary(days=days, project=paths.project_root))
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
 

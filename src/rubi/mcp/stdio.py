@@ -1,0 +1,299 @@
+"""The stdio transport made to answer every request, whatever bytes it carries.
+
+The MCP library parses each line of stdin with a strict JSON parser. A line it cannot
+read (a lone surrogate escape such as ``"\\ud800"`` in any argument, JSON nested past
+its depth limit) becomes an exception on the session's read stream, which the library
+only logs at debug level: the request is never answered and the client waits for ever.
+:class:`AnsweringReadStream` answers such a line instead, with a JSON-RPC error for the
+request's id when Python's own parser can still find it (else with id ``null``, as
+JSON-RPC 2.0 says for a parse error), so no tool can hang that way.
+
+The way out has the mirror problem: a reply holding a lone surrogate (say, a file name
+that was not UTF-8) cannot be encoded, and the library's stdout writer fails on it.
+:class:`UnicodeSafeWriteStream` replaces lone surrogates with U+FFFD before the reply
+leaves. Over HTTP the library already answers an unreadable body with a parse error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from types import TracebackType
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCMessage,
+    jsonrpc_message_adapter,
+)
+
+from rubi.safetext import has_lone_surrogate, replace_surrogates
+
+__all__ = [
+    "AnsweringReadStream",
+    "RubiMCPServer",
+    "UnicodeSafeWriteStream",
+    "unreadable_reply",
+]
+
+log = logging.getLogger(__name__)
+
+
+def _failure(exc: Exception) -> tuple[str | None, str]:
+    """The line a transport could not parse and why, when the error carries them
+    (pydantic's ``ValidationError`` keeps the whole input)."""
+    errors = getattr(exc, "errors", None)
+    try:
+        first = errors()[0] if callable(errors) else None
+    except Exception:  # not pydantic's shape
+        first = None
+    if not isinstance(first, dict):
+        return None, "malformed"
+    raw = first.get("input")
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    why = " ".join(str(first.get("msg") or "malformed").split())[:200]
+    return (raw if isinstance(raw, str) else None), why
+
+
+def _top_level(raw: str) -> dict[str, Any]:
+    """The ``id`` and ``method`` of a JSON object too deep (or too broken further on)
+    for ``json.loads``: one linear scan that tracks strings and nesting and decodes
+    only the values of those two keys at the top level."""
+    found: dict[str, Any] = {}
+    decoder = json.JSONDecoder()
+    i, depth, n = 0, 0, len(raw)
+    while i < n and len(found) < 2:
+        ch = raw[i]
+        if ch == '"':
+            try:
+                key, i = decoder.raw_decode(raw, i)  # a string: decoded flat
+            except ValueError:
+                break
+            if depth == 1 and key in ("id", "method"):
+                j = i
+                while j < n and raw[j] in " \t\r\n":
+                    j += 1
+                if j < n and raw[j] == ":":
+                    j += 1
+                    while j < n and raw[j] in " \t\r\n":
+                        j += 1
+                    try:
+                        value, i = decoder.raw_decode(raw, j)
+                    except (ValueError, RecursionError):
+                        break
+                    found.setdefault(key, value)
+            continue
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        i += 1
+    return found
+
+
+def _first_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in ``value`` holding a lone surrogate, walked
+    without recursion (the value may be nested deeply)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if has_lone_surrogate(item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def unreadable_reply(exc: Exception) -> JSONRPCError | None:
+    """The JSON-RPC error that answers a line the transport could not parse.
+
+    Returns:
+        An error for the request's id (``INVALID_PARAMS`` for a lone surrogate,
+        ``INVALID_REQUEST`` for another malformed request), an id-less error when no
+        id can be read (``PARSE_ERROR`` for a line that is not JSON), or None when the
+        line was a notification or a response (JSON-RPC answers neither).
+    """
+    raw, why = _failure(exc)
+    parsed: Any = None
+    if raw is not None:
+        try:
+            parsed = json.loads(raw)
+        except (ValueError, RecursionError):
+            parsed = _top_level(raw) if raw.lstrip().startswith("{") else None
+    if not isinstance(parsed, dict) or not parsed:
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(code=PARSE_ERROR, message="Parse error: not a JSON-RPC message"),
+        )
+    rid = parsed.get("id")
+    if "method" not in parsed and ("result" in parsed or "error" in parsed):
+        return None  # a response: JSON-RPC answers none
+    if "method" in parsed and "id" not in parsed:
+        return None  # a notification: JSON-RPC answers none
+    if isinstance(rid, bool) or not isinstance(rid, (int, str)):
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(code=INVALID_REQUEST, message="Invalid request: no usable id"),
+        )
+    if isinstance(rid, str) and has_lone_surrogate(rid):
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(code=PARSE_ERROR, message="Parse error: the request id is not text"),
+        )
+    if _first_surrogate(parsed) is not None:
+        message = (
+            f"request {rid}: an argument holds a lone surrogate (a \\ud800-\\udfff escape "
+            "without its pair), which is not a Unicode character; send valid UTF-8 text"
+        )
+        return JSONRPCError(
+            jsonrpc="2.0", id=rid, error=ErrorData(code=INVALID_PARAMS, message=message)
+        )
+    return JSONRPCError(
+        jsonrpc="2.0",
+        id=rid,
+        error=ErrorData(
+            code=INVALID_REQUEST,
+            message=f"request {rid}: not a valid MCP request ({replace_surrogates(why)})",
+        ),
+    )
+
+
+class AnsweringReadStream:
+    """A transport's read stream that answers the lines it could not parse
+    (:func:`unreadable_reply`) instead of passing their exceptions on.
+
+    Args:
+        inner: the transport's stream of ``SessionMessage | Exception``.
+        replies: the transport's write stream, where the answers go.
+    """
+
+    def __init__(self, inner: Any, replies: Any) -> None:
+        self._inner = inner
+        self._replies = replies
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last message (the library restores it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item  # type: ignore[no-any-return]
+            answer = unreadable_reply(item)
+            log.warning("unreadable MCP message: %s", "answered" if answer else "ignored")
+            if answer is not None:
+                await self._replies.send(SessionMessage(answer))
+
+    def __aiter__(self) -> AnsweringReadStream:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> AnsweringReadStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return replace_surrogates(value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
+
+
+def encodable(message: JSONRPCMessage) -> JSONRPCMessage:
+    """``message`` itself when it encodes as UTF-8 JSON, else a copy with every lone
+    surrogate replaced by U+FFFD."""
+    try:
+        message.model_dump_json(by_alias=True, exclude_unset=True)
+        return message
+    except ValueError:  # PydanticSerializationError: "surrogates not allowed"
+        data = message.model_dump(by_alias=True, exclude_unset=True)
+        return jsonrpc_message_adapter.validate_python(_without_surrogates(data))
+
+
+class UnicodeSafeWriteStream:
+    """A transport's write stream whose messages always encode (:func:`encodable`)."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def send(self, item: SessionMessage, /) -> None:
+        message = encodable(item.message)
+        if message is not item.message:
+            item = SessionMessage(message, metadata=item.metadata)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> UnicodeSafeWriteStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class RubiMCPServer(MCPServer):
+    """:class:`MCPServer` whose stdio transport answers every request
+    (:class:`AnsweringReadStream`) and never fails on a reply
+    (:class:`UnicodeSafeWriteStream`)."""
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdin and stdout (as :meth:`MCPServer.run_stdio_async`, with the
+        streams wrapped)."""
+        async with stdio_server() as (read_stream, write_stream):
+            safe_write = UnicodeSafeWriteStream(write_stream)
+            await self._lowlevel_server.run(
+                AnsweringReadStream(read_stream, safe_write),
+                safe_write,
+                self._lowlevel_server.create_initialization_options(),
+            )
