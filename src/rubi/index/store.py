@@ -1,4 +1,4 @@
-"""Open, update and query the Whoosh index in ``.index/whoosh/``.
+"""Open, update and query a vault's Whoosh index (``VaultPaths.whoosh_dir``).
 
 Scoring is BM25F (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25
 and Beyond", 2009) as implemented by Whoosh, with per-field boosts from
@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import secrets
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +23,13 @@ from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 from whoosh.qparser.common import QueryParserError
 from whoosh.query import Or, Term
-from whoosh.scoring import BM25F
 from whoosh.writing import SegmentWriter
 
+from rubi.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.errors import IndexCorruptError
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
+from rubi.index.deletions import LiveBM25F, merge_policy, total_stored_lengths
 from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
 
 __all__ = [
@@ -130,13 +134,16 @@ class SearchIndex:
         self.close()
         parent = self.directory.parent
         parent.mkdir(parents=True, exist_ok=True)
-        building = Path(tempfile.mkdtemp(prefix=f"{self.directory.name}.building-", dir=parent))
+        owner = f"{os.getpid()}-{host_tag()}-"
+        building = Path(
+            tempfile.mkdtemp(prefix=f"{self.directory.name}.building-{owner}", dir=parent)
+        )
         try:
             fresh = SearchIndex(building)
             fresh._ix = windex.create_in(str(building), build_schema())
             written = fresh.apply(docs, (), bulk=True)
             fresh.close()
-            old = parent / f"{self.directory.name}.old-{os.getpid()}"
+            old = parent / f"{self.directory.name}.old-{owner}{secrets.token_hex(4)}"
             if self.directory.exists():
                 os.replace(self.directory, old)
             os.replace(building, self.directory)
@@ -144,6 +151,47 @@ class SearchIndex:
         finally:
             shutil.rmtree(building, ignore_errors=True)
         return written
+
+    def sweep(self) -> list[Path]:
+        """Remove what killed runs left beside the index: build folders
+        (``<name>.building-<pid>-<host>-…``), swapped-out indexes (``<name>.old-…``)
+        and temp files, once their owner is gone or they are older than
+        :data:`~rubi.atomic.DEBRIS_AGE_S` (an older rubi's unnamed ones: by age only).
+
+        Files inside the index that a killed writer left are Whoosh's to remove: its
+        next commit deletes every segment file the table of contents does not list.
+
+        Returns:
+            The paths removed. Never raises.
+        """
+        parent = self.directory.parent
+        removed = [*sweep_temp_files(parent, force=True)]
+        pattern = re.compile(
+            rf"^{re.escape(self.directory.name)}\.(?P<kind>building|old)-"
+            r"(?:(?P<pid>\d+)-(?P<host>[0-9a-f]{6})-[0-9a-z_]+|(?P<legacy>[0-9a-z_]+))$"
+        )
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            return removed
+        now = time.time()
+        for entry in entries:
+            m = pattern.match(entry.name)
+            if m is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                age = now - entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue
+            gone = m["pid"] is not None and owner_gone(int(m["pid"]), m["host"])
+            if not gone and m["kind"] == "old" and (m["legacy"] or "").isdigit():
+                # an older rubi's ``.old-<pid>``: assume this host
+                gone = owner_gone(int(m["legacy"]), host_tag())
+            if gone or age > DEBRIS_AGE_S:
+                shutil.rmtree(entry.path, ignore_errors=True)
+                if not os.path.exists(entry.path):
+                    removed.append(Path(entry.path))
+        return removed
 
     def _open(self) -> Any:
         if self._ix is None:
@@ -182,6 +230,7 @@ class SearchIndex:
         """
         ix = self._open()
         writer: SegmentWriter = ix.writer(limitmb=WRITER_LIMIT_MB)
+        total_stored_lengths(writer)
         written = 0
         try:
             for doc_id in deletes:
@@ -202,8 +251,15 @@ class SearchIndex:
         except BaseException:
             writer.cancel()
             raise
-        writer.commit()
+        writer.commit(mergetype=merge_policy)
         return written
+
+    def deleted_share(self) -> float:
+        """The share of the index's documents that are deleted but still counted in
+        its statistics (0.0 right after a merge), between 0 and 1."""
+        ix = self._open()
+        total = int(ix.doc_count_all())
+        return (total - int(ix.doc_count())) / total if total else 0.0
 
     def doc_count(self) -> int:
         """Documents in the index."""
@@ -263,11 +319,14 @@ class SearchIndex:
         mask = (Or(statuses) if len(statuses) > 1 else statuses[0]) if statuses else None
         ix = self._open()
         try:
-            with ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1)) as searcher:
+            with ix.searcher(weighting=LiveBM25F(B=BM25_B, K1=BM25_K1)) as searcher:
                 results = searcher.search(
                     query, limit=limit, filter=allow, mask=mask, optimize=False
                 )
                 found = [(hit.docnum, float(hit.score), hit.fields()) for hit in results]
+                # Equal scores in id order, not in the order documents were added, so
+                # an index updated note by note ranks like a fresh build.
+                found.sort(key=lambda f: (-f[1], f[2]["id"]))
                 matched = _matched_terms(searcher.reader(), subqueries, [d for d, _, _ in found])
                 hits: list[BM25Hit] = []
                 for docnum, score, stored in found:

@@ -1,0 +1,180 @@
+"""Deleted documents and BM25F: an index updated note by note ranks like a fresh build.
+
+Whoosh never rewrites a segment to drop a document: a replaced or removed document is
+only marked deleted, and stays in the segment's statistics (document count, document
+frequencies, field-length totals) until the segment is merged. BM25F's idf and
+average field length then come out differently for the same files indexed fresh or
+edit by edit (after a long concurrent run, 29 of 46 top-10 lists differed).
+
+Three pieces make the two agree exactly:
+
+- :class:`LiveBM25F` scores with statistics of the live documents only: the deleted
+  documents' lengths and postings are subtracted, per searcher, for the query's terms.
+- :func:`total_stored_lengths` makes a writer total the per-document lengths it
+  stores (Whoosh stores a byte, about 3% resolution, but totalled the exact length,
+  so a merge, which copies the stored lengths, changed the totals).
+- :func:`merge_policy` merges every segment into one once more than
+  :data:`MERGE_DELETED_SHARE` of the documents are deleted, bounding the work the
+  subtraction does per query and the space deleted documents take.
+
+BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+Beyond" (2009); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
+"""
+
+from __future__ import annotations
+
+from math import log
+from typing import Any
+
+from whoosh.scoring import BM25F, BM25FScorer, WeightScorer
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.writing import MERGE_SMALL, OPTIMIZE
+
+__all__ = ["MERGE_DELETED_SHARE", "LiveBM25F", "merge_policy", "total_stored_lengths"]
+
+MERGE_DELETED_SHARE = 0.2
+"""Merge all segments into one when more than this share of the documents are
+deleted (Whoosh's OPTIMIZE). Rankings are exact at any share (:class:`LiveBM25F`);
+the merge bounds what deletions cost: the per-query subtraction grows with the deleted
+documents, and a merge costs about as much as re-indexing the vault's text (see
+docs/benchmarks.md, "Deleted documents")."""
+
+
+def total_stored_lengths(writer: Any) -> None:
+    """Make a Whoosh ``SegmentWriter`` total each field's length from the lengths it
+    stores per document (a byte each), so a fresh build and a merge total alike.
+
+    Whoosh adds the exact length to a segment's total but stores it rounded per
+    document; a merge copies the rounded lengths, so the same documents totalled 1.7%
+    longer merged than built fresh (Obsidian Help bodies) and ranked differently.
+    """
+    perdoc = writer.perdocwriter
+    add_field = perdoc.add_field
+    totals = perdoc._fieldlengths
+
+    def add_rounded(fieldname: str, fieldobj: Any, value: Any, length: int) -> None:
+        add_field(fieldname, fieldobj, value, length)
+        if length:
+            totals[fieldname] += byte_to_length(length_to_byte(length)) - length
+
+    perdoc.add_field = add_rounded
+
+
+def merge_policy(writer: Any, segments: list[Any]) -> list[Any]:
+    """Whoosh merge policy: every segment into one (OPTIMIZE) when more than
+    :data:`MERGE_DELETED_SHARE` of the documents are deleted, else Whoosh's usual
+    merge of small segments (MERGE_SMALL). Returns the segments kept as they are."""
+    total = sum(seg.doc_count_all() for seg in segments)
+    deleted = sum(seg.deleted_count() for seg in segments)
+    if total and deleted / total > MERGE_DELETED_SHARE:
+        return list(OPTIMIZE(writer, segments))
+    return list(MERGE_SMALL(writer, segments))
+
+
+class _Leaf:
+    """One segment with deletions: its reader and its deleted document numbers."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.deleted = sorted(reader.deleted_docs_set)
+        self.deleted_set = frozenset(self.deleted)
+
+    def deleted_with(self, fieldname: str, text: Any) -> int:
+        """How many deleted documents hold ``text`` in ``fieldname``."""
+        try:
+            live = self.reader.postings(fieldname, text)
+        except Exception:  # whoosh raises TermNotFound and kin
+            return 0
+        raw = getattr(live, "child", None)  # postings() wraps the raw list in a filter
+        if raw is None:  # pragma: no cover - an unwrapped list has no deleted documents
+            return 0
+        raw.reset()  # the filter moved it past the first deleted documents
+        if self.reader.doc_frequency(fieldname, text) <= len(self.deleted):
+            return sum(1 for docnum in raw.all_ids() if docnum in self.deleted_set)
+        count = 0
+        for docnum in self.deleted:  # skip through the postings to each deleted one
+            if not raw.is_active():
+                break
+            if raw.id() < docnum:
+                raw.skip_to(docnum)
+                if not raw.is_active():
+                    break
+            if raw.id() == docnum:
+                count += 1
+        return count
+
+
+class _LiveStats:
+    """Document count, document frequencies and field lengths of one reader's live
+    documents, computed on demand and kept for the reader's lifetime."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.doc_count = int(reader.doc_count())
+        self.leaves = [_Leaf(leaf) for leaf, _ in reader.leaf_readers() if leaf.has_deletions()]
+        self._lengths: dict[str, float] = {}
+
+    def doc_frequency(self, fieldname: str, text: Any) -> int:
+        df = int(self.reader.doc_frequency(fieldname, text))
+        return df - sum(leaf.deleted_with(fieldname, text) for leaf in self.leaves)
+
+    def avg_field_length(self, fieldname: str) -> float:
+        if fieldname not in self._lengths:
+            total = self.reader.field_length(fieldname)
+            for leaf in self.leaves:
+                # a length byte of 0 (an empty field) reads as None
+                total -= sum(leaf.reader.doc_field_length(d, fieldname) or 0 for d in leaf.deleted)
+            self._lengths[fieldname] = total / (self.doc_count or 1)
+        return self._lengths[fieldname]
+
+
+class _Scorer(BM25FScorer):  # type: ignore[misc]
+    def __init__(
+        self,
+        searcher: Any,
+        fieldname: str,
+        text: Any,
+        B: float,
+        K1: float,
+        qf: float,
+        avgfl: float,
+    ) -> None:
+        self.idf = searcher.get_parent().idf(fieldname, text)
+        self.avgfl = avgfl or 1
+        self.B = B
+        self.K1 = K1
+        self.qf = qf
+        self.setup(searcher, fieldname, text)
+
+
+class LiveBM25F(BM25F):  # type: ignore[misc]
+    """Whoosh's BM25F with the statistics of live documents only: ``N`` is the live
+    document count, ``df`` leaves out deleted documents, and a field's average length
+    is the live documents' total over ``N``. Equal to Whoosh's BM25F on an index
+    without deletions; the subtraction costs time only when there are some.
+
+    Args:
+        B: length normalisation (Whoosh's ``B``).
+        K1: term-frequency saturation (Whoosh's ``K1``).
+    """
+
+    def __init__(self, B: float, K1: float) -> None:
+        super().__init__(B=B, K1=K1)
+        self._stats: _LiveStats | None = None
+
+    def _live(self, searcher: Any) -> _LiveStats:
+        reader = searcher.get_parent().reader()
+        if self._stats is None or self._stats.reader is not reader:
+            self._stats = _LiveStats(reader)
+        return self._stats
+
+    def idf(self, searcher: Any, fieldname: str, text: Any) -> float:
+        stats = self._live(searcher)
+        return log(stats.doc_count / (stats.doc_frequency(fieldname, text) + 1)) + 1
+
+    def scorer(self, searcher: Any, fieldname: str, text: Any, qf: float = 1) -> Any:
+        if not searcher.schema[fieldname].scorable:
+            return WeightScorer.for_(searcher, fieldname, text)
+        B = self._field_B.get(fieldname, self.B)
+        avgfl = self._live(searcher).avg_field_length(fieldname)
+        return _Scorer(searcher, fieldname, text, B, self.K1, qf, avgfl)
