@@ -393,3 +393,23 @@ def test_init_and_install_never_hang_on_a_fifo(tmp_path: Path) -> None:
     os.mkfifo(root / ".claude" / "settings.local.json")
     with pytest.raises(RubiError, match=r"settings\.local\.json: is a FIFO"):
         install(root, compact_window=None)
+
+
+@pytest.mark.timeout(60)
+def test_a_vault_folder_linked_out_of_the_project_is_not_used(
+    tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cloned ``.rubi -> ~/private/diary``: rubi would index the diary and write its
+    map pages and notes there. It refuses the vault on one line; hooks stay silent."""
+    root = tmp_path / "clone"
+    write(root / "src" / "app.py", "def handler():\n    pass\n")
+    (root / ".rubi").symlink_to(outside / "diary")
+    before = sorted(p.name for p in (outside / "diary").iterdir())
+    with pytest.raises(RubiError, match=r"\.rubi: a symlink to a folder outside the project"):
+        app.locate(cwd=root)
+    monkeypatch.chdir(root)
+    code, out = cli_run("search", SECRET)
+    assert code != 0 and TOKEN not in out
+    assert "a symlink to a folder outside the project; rubi does not use it" in out
+    assert hook("SessionStart", root, source="startup") == ""
+    assert sorted(p.name for p in (outside / "diary").iterdir()) == before

@@ -125,8 +125,9 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
         The :class:`VaultPaths`.
 
     Raises:
-        VaultNotFoundError: ``vault`` is not an existing folder, or no ``.rubi/`` is
-            found above ``cwd``.
+        VaultNotFoundError: ``vault`` is not an existing folder, no ``.rubi/`` is
+            found above ``cwd``, or the one found is a symlink that leads outside its
+            project (a cloned repository must not make rubi write into another folder).
     """
     if vault is not None:
         root = Path(vault).expanduser()
@@ -144,6 +145,13 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
     for folder in (start, *start.parents):
         candidate = folder / PROJECT_VAULT_DIRNAME
         if candidate.is_dir():
+            from rubi.safepaths import is_inside
+
+            if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
+                raise VaultNotFoundError(
+                    f"{candidate}: a symlink to a folder outside the project; rubi does not "
+                    "use it: replace the link with the folder itself"
+                )
             return VaultPaths(candidate, index_dir_for(candidate), folder)
     raise VaultNotFoundError(
         f"{start}: no {PROJECT_VAULT_DIRNAME}/ here or above; run `rubi init` or pass --vault PATH"
