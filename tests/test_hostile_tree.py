@@ -413,3 +413,24 @@ def test_a_vault_folder_linked_out_of_the_project_is_not_used(
     assert "a symlink to a folder outside the project; rubi does not use it" in out
     assert hook("SessionStart", root, source="startup") == ""
     assert sorted(p.name for p in (outside / "diary").iterdir()) == before
+
+
+@pytest.mark.timeout(60)
+def test_module_pages_are_never_written_through_a_link_out(project: Path, outside: Path) -> None:
+    """``.rubi/modules -> ~/private/diary``: regenerating the map must neither write
+    pages into the diary nor delete any of its files."""
+    modules = project / ".rubi" / "modules"
+    if modules.exists():
+        for page in modules.iterdir():
+            page.unlink()
+        modules.rmdir()
+    modules.symlink_to(outside / "diary")
+    from rubi.codemap import SUMMARY_END, SUMMARY_START
+
+    # the shape of a stale page with an empty summary, which regeneration deletes
+    write(outside / "diary" / "old.md", f"# Old\n\n{SUMMARY_START}\n{SUMMARY_END}\n")
+    before = {p.name: p.read_bytes() for p in (outside / "diary").iterdir()}
+    report = app.index(app.locate(project / ".rubi"), full=True)
+    found = {w.path: w.message for w in report.warnings}
+    assert found["modules/"].startswith("a symlink to a folder outside the project")
+    assert {p.name: p.read_bytes() for p in (outside / "diary").iterdir()} == before
