@@ -33,11 +33,12 @@ from rubi.knowledge.register import Registered
 from rubi.knowledge.register import register as knowledge_register
 from rubi.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.reading import LinkView, NoteView, resolve_ref
-from rubi.safepaths import safe_child
+from rubi.safepaths import require_inside, safe_child
 from rubi.safetext import check_text
 from rubi.search.engine import SearchResult, search_index
 from rubi.search.fuse import rrf
 from rubi.search.limits import check_query
+from rubi.vault.scan import allowed_root
 
 __all__ = [
     "DoctorReport",
@@ -254,9 +255,18 @@ def _module_page(paths: VaultPaths, module: str) -> Path:
         if wanted in (m.name.casefold(), m.slug.casefold(), m.folder.casefold()):
             # The slug comes from the code map (derived data), never from the caller;
             # checked all the same, so no module page is read from outside the vault.
-            return safe_child(paths.root / MODULES_DIR, f"{m.slug}.md", what="module page")
+            page = safe_child(paths.root / MODULES_DIR, f"{m.slug}.md", what="module page")
+            return _inside(paths, page, f"{MODULES_DIR}/{m.slug}.md")
     names = ", ".join(sorted(code_map.modules)[:12])
     raise RubiError(f"{module}: no such module; modules are: {names}")
+
+
+def _inside(paths: VaultPaths, page: Path, rel: str) -> Path:
+    """``page``, checked to resolve inside the project (or the vault): a generated page
+    or its folder that a cloned tree made a link to elsewhere is neither read nor
+    written."""
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    return require_inside(allowed, page, what=rel, where=where)
 
 
 def map_text(paths: VaultPaths, module: str | None = None) -> str:
@@ -267,7 +277,11 @@ def map_text(paths: VaultPaths, module: str | None = None) -> str:
     """
     _project(paths)
     _ensure(paths, refresh=False)
-    page = paths.root / MAP_PAGE if module is None else _module_page(paths, module)
+    page = (
+        _inside(paths, paths.root / MAP_PAGE, MAP_PAGE)
+        if module is None
+        else _module_page(paths, module)
+    )
     return _read_page(paths, page)
 
 
@@ -320,7 +334,7 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
     _project(paths)
     _ensure(paths, refresh=False)
     if target == "map":
-        page = paths.root / MAP_PAGE
+        page = _inside(paths, paths.root / MAP_PAGE, MAP_PAGE)
     elif target.startswith("module:") and target[7:].strip():
         page = _module_page(paths, target[7:])
     else:

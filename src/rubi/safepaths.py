@@ -29,6 +29,7 @@ __all__ = [
     "is_inside",
     "project_relative",
     "relative_path",
+    "require_inside",
     "safe_child",
 ]
 
@@ -71,6 +72,22 @@ def is_inside(root: Path, path: Path) -> bool:
         return os.path.commonpath([real_root, real]) == real_root
     except ValueError:  # different drives on Windows
         return False
+
+
+def require_inside(root: Path, path: Path, *, what: str, where: str = "the project") -> Path:
+    """``path`` itself, after checking that it resolves (every symlink followed) inside
+    ``root``: a folder rubi is about to write into (``notes/``, ``handoffs/``) that a
+    cloned tree made a link to somewhere else is refused, so nothing is written outside.
+
+    Raises:
+        UnsafePathError: ``path`` resolves outside ``root``.
+    """
+    if not is_inside(root, path):
+        raise UnsafePathError(
+            f"{what}: a symlink that leads outside {where} ({os.path.realpath(path)}); "
+            "rubi writes only inside it: make it a folder of its own"
+        )
+    return path
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -5,6 +5,7 @@ note is one error line, refs used as paths never leave the vault."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import frontmatter
@@ -177,3 +178,27 @@ def test_map_module_never_leaves_the_vault(
     assert rubi("index").exit_code == 0
     one_error_line(rubi("map", module), "no such module")
     one_error_line(rubi("map", module, "--write-summary", "hi"), "no such module")
+
+
+def test_generated_pages_linked_out_of_the_project_are_neither_read_nor_written(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(project)
+    assert rubi("index").exit_code == 0
+    secret = write(
+        tmp_path / "secret.md", "top secret\n<!-- rubi:summary -->\n<!-- /rubi:summary -->\n"
+    )
+    before = secret.read_text(encoding="utf-8")
+    (project / ".rubi" / "map.md").unlink()
+    (project / ".rubi" / "map.md").symlink_to(secret)
+    one_error_line(rubi("map"), "map.md", "outside the project")
+    one_error_line(rubi("map", "--write-summary", "hi"), "map.md", "outside the project")
+    modules = project / ".rubi" / "modules"
+    shutil.rmtree(modules)
+    outside = tmp_path / "mods"
+    outside.mkdir()
+    modules.symlink_to(outside, target_is_directory=True)
+    one_error_line(rubi("map", "(root)"), "outside the project")
+    one_error_line(rubi("map", "(root)", "--write-summary", "hi"), "outside the project")
+    assert secret.read_text(encoding="utf-8") == before
+    assert list(outside.iterdir()) == []

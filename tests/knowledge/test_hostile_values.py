@@ -4,6 +4,7 @@ clear error, and nothing is written."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +184,30 @@ def test_a_handoff_step_stays_one_line(vault: VaultPaths, repo: Path) -> None:
     links = parse_note(written.text, written.path).links
     assert ("relates_to", "victim") in [(lk.relation, lk.target) for lk in links]
     assert "supersedes" not in {lk.relation for lk in links}
+
+
+@pytest.mark.parametrize("folder", ["notes", "handoffs"])
+def test_a_folder_linked_out_of_the_project_is_never_written(
+    vault: VaultPaths, repo: Path, tmp_path: Path, folder: str
+) -> None:
+    outside = tmp_path / "victim"
+    outside.mkdir()
+    target = vault.root / folder
+    shutil.rmtree(target, ignore_errors=True)
+    target.symlink_to(outside, target_is_directory=True)  # as a cloned tree may hold it
+    with pytest.raises(RubiError, match=rf"{folder}/: a symlink that leads outside the project"):
+        if folder == "notes":
+            app.register(vault, [note("Goes nowhere")])
+        else:
+            app.save_handoff(vault, "Ship", "half done")
+    assert list(outside.iterdir()) == []
+
+
+def test_a_notes_folder_linked_inside_the_project_works(vault: VaultPaths, repo: Path) -> None:
+    (repo / "docs" / "notes").mkdir(parents=True)
+    notes_dir = vault.root / "notes"
+    shutil.rmtree(notes_dir, ignore_errors=True)
+    notes_dir.symlink_to(repo / "docs" / "notes", target_is_directory=True)
+    [r] = app.register(vault, [note("Kept in docs")])
+    assert (repo / "docs" / "notes" / "gotcha-kept-in-docs.md").is_file()
+    assert r.path == "notes/gotcha-kept-in-docs.md"

@@ -19,6 +19,7 @@ from rubi.knowledge.items import MAX_LIST_ITEMS, repo_path
 from rubi.knowledge.notefile import render_note
 from rubi.paths import VaultPaths
 from rubi.safeio import read_text
+from rubi.safepaths import require_inside
 from rubi.safetext import check_text, link_target, one_line
 from rubi.vault.scan import allowed_root
 
@@ -66,8 +67,9 @@ def save_handoff(
     Raises:
         RubiError: ``goal`` or ``state`` empty; text that is not Unicode or holds
             control characters; a step that is not one line of text; a file outside
-            the project; a note reference that cannot be written as a wikilink.
-            Nothing is written then.
+            the project; a note reference that cannot be written as a wikilink; a
+            ``handoffs/`` folder that links outside the project. Nothing is written
+            then.
     """
     goal, state, next_steps, files, notes = _checked(goal, state, next_steps, files, notes)
     files = [
@@ -77,7 +79,10 @@ def save_handoff(
     when = time.gmtime(now if now is not None else time.time())
     created = time.strftime("%Y-%m-%dT%H:%M:%SZ", when)
     stem = time.strftime("%Y-%m-%d-%H%M", when)
-    folder = paths.root / HANDOFFS_DIR
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    folder = require_inside(
+        allowed, paths.root / HANDOFFS_DIR, what=f"{HANDOFFS_DIR}/", where=where
+    )
     body = [f"## Goal\n{goal.strip()}", f"## State\n{state.strip()}"]
     if next_steps:
         body.append(

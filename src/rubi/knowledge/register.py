@@ -31,8 +31,10 @@ from rubi.knowledge.slug import slugify
 from rubi.markdown import parse_note
 from rubi.model import Note
 from rubi.paths import VaultPaths, ensure_private_dir
+from rubi.safepaths import require_inside
 from rubi.safetext import LINK_FORBIDDEN, link_target
 from rubi.vault.resolve import LinkResolver
+from rubi.vault.scan import allowed_root
 
 __all__ = ["NOTES_DIR", "Registered", "register", "utc_now"]
 
@@ -286,6 +288,8 @@ def register(
             locks.enter_context(
                 FileLock(str(target.index_dir / "notes.lock"), timeout=LOCK_TIMEOUT_S)
             )
+            allowed, where = allowed_root(target.root, target.project_root)
+            require_inside(allowed, target.root / NOTES_DIR, what=f"{NOTES_DIR}/", where=where)
             vault = _open(target, prefix)
             plans = [(n, item, _plan_supersedes(vault, item, n)) for n, item in groups[scope]]
             planned.append((vault, plans))
