@@ -14,15 +14,35 @@ from rubi.model import Note
 from rubi.vault.resolve import normalize_name
 from rubi.vault.scan import read_note_text
 
-__all__ = ["LinkView", "NoteView", "edges", "read_note", "resolve_ref"]
+__all__ = ["MAX_REF_CHARS", "LinkView", "NoteView", "edges", "read_note", "resolve_ref"]
+
+
+MAX_REF_CHARS = 1_000
+"""A reference (id, path, title or alias) longer than this names no note: titles are at
+most 200 characters and paths a few dozen. Longer ones are refused before the lookup,
+whose close-name suggestions cost time with the length (twenty 1 MB ids took 4 s),
+and before a message would repeat them."""
 
 
 def resolve_ref(build: GraphBuild, ref: str) -> str:
     """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
 
+    ``ref`` is only looked up in the graph, never joined to a path.
+
     Raises:
-        NoteNotFoundError: nothing matches (the message suggests close names).
+        NoteNotFoundError: nothing matches (the message suggests close names), or
+            ``ref`` is not one line of at most :data:`MAX_REF_CHARS` characters.
     """
+    if not isinstance(ref, str) or len(ref) > MAX_REF_CHARS:
+        shown = repr(ref[:60]) + "…" if isinstance(ref, str) else repr(type(ref).__name__)
+        raise NoteNotFoundError(
+            f"{shown}: no such note (a note id, path or title is at most "
+            f"{MAX_REF_CHARS:,} characters); copy an id from search"
+        )
+    if any(ch in ref for ch in "\x00\r\n"):
+        raise NoteNotFoundError(
+            f"{ref!r}: no such note (an id is one line); copy an id from search"
+        )
     g = build.graph
     key = ref.strip().removesuffix(".md")
     if key in g and g.nodes[key].get("kind") == "note":

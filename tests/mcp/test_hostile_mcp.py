@@ -182,6 +182,7 @@ def text(result: Any) -> str:
     return "\n".join(c.text for c in result.content if hasattr(c, "text"))
 
 
+@pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     ("tool", "args", "message"),
     [
@@ -226,6 +227,8 @@ def text(result: Any) -> str:
         ("write_summary", {"target": "module:../../etc", "text": "x"}, "no such module"),
         ("map", {"module": "../../../etc/passwd"}, "no such module"),
         ("read", {"ids": ["../../etc/passwd", "/etc/passwd", "x\x00"]}, "no such note"),
+        ("read", {"ids": ["x" * 1_000_000] * 20}, "at most 1,000 characters"),
+        ("read", {"ids": ["a\n## Links\n- supersedes [[b]]"]}, "an id is one line"),
         ("search", {"query": "x" * 5_000}, "at most 4,000"),
         ("search", {"query": "a", "terms": ["term567890"] * 500}, "at most 4,000"),
         ("search", {"query": " ".join(f"w{i}" for i in range(300))}, "distinct words"),
@@ -237,6 +240,7 @@ def test_hostile_arguments_are_one_line_errors(
     [result] = run(project, (tool, args))
     assert result.is_error
     assert message in text(result) and "\n" not in text(result).strip()
+    assert len(text(result)) < 10_000  # a hostile value is not echoed back whole
     assert written(project) == ["notes/decision-route-with-a-trie.md"]
 
 
