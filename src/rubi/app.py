@@ -28,6 +28,7 @@ from rubi.knowledge.flags import annotate_hits
 from rubi.knowledge.handoff import Handoff
 from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
 from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
+from rubi.knowledge.items import MAX_BODY_CHARS
 from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
 from rubi.knowledge.register import Registered
 from rubi.knowledge.register import register as knowledge_register
@@ -241,12 +242,22 @@ def _project(paths: VaultPaths) -> Path:
     return paths.project_root
 
 
+MAX_MODULE_CHARS = 300
+"""A module is named by a folder path or its slug: longer names are refused before the
+lookup (and never echoed back whole)."""
+
+
 def _module_page(paths: VaultPaths, module: str) -> Path:
     """The page of the module named ``module`` (by name, slug or folder).
 
     Raises:
         RubiError: no code map yet, or no such module (the message lists some).
     """
+    if len(module) > MAX_MODULE_CHARS or any(ch in module for ch in "\x00\r\n"):
+        raise RubiError(
+            f"{module[:60]!r}: no such module (a module name is one line of at most "
+            f"{MAX_MODULE_CHARS} characters); `rubi map` lists them"
+        )
     code_map = load_code_map(paths)
     if code_map is None:
         raise RubiError(f"{paths.root}: no code map yet; run `rubi index`")
@@ -338,8 +349,13 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
     elif target.startswith("module:") and target[7:].strip():
         page = _module_page(paths, target[7:])
     else:
-        raise RubiError(f"{target}: target must be 'map' or 'module:<name>'")
+        raise RubiError(f"{target[:80]!r}: target must be 'map' or 'module:<name>'")
     check_text(text, "summary")
+    if len(text) > MAX_BODY_CHARS:
+        raise RubiError(
+            f"summary: {len(text):,} characters; at most {MAX_BODY_CHARS:,}: a summary is "
+            "what a newcomer reads first"
+        )
     if not text.strip():
         raise RubiError("empty summary; write what a newcomer should know first")
     from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated

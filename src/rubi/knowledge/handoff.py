@@ -15,7 +15,7 @@ from rubi.atomic import create_exclusive
 from rubi.config import MAX_NOTE_BYTES
 from rubi.errors import RubiError
 from rubi.gitrepo import head
-from rubi.knowledge.items import MAX_LIST_ITEMS, repo_path
+from rubi.knowledge.items import MAX_BODY_CHARS, MAX_LIST_ITEMS, repo_path
 from rubi.knowledge.notefile import render_note
 from rubi.paths import VaultPaths
 from rubi.safeio import read_text
@@ -133,6 +133,12 @@ def _checked(
             raise RubiError(f"{name}: {len(values)} entries; at most {MAX_LIST_ITEMS}")
         lists[name] = [v for v in values if v.strip()]
     steps = [one_line(s, f"next_steps[{i}]") for i, s in enumerate(lists["next_steps"])]
+    size = len(goal) + len(state) + sum(len(s) for s in steps)
+    if size > MAX_BODY_CHARS:
+        raise RubiError(
+            f"handoff: {size:,} characters of goal, state and steps; at most "
+            f"{MAX_BODY_CHARS:,}: say where the work stands, link notes for the rest"
+        )
     refs = [link_target(n, f"notes[{i}]") for i, n in enumerate(lists["notes"])]
     return goal, state, steps, lists["files"], refs
 
