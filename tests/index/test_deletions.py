@@ -133,3 +133,27 @@ def test_equal_scores_are_ordered_by_id(tmp_path: Path) -> None:
     index.rebuild(IndexDoc(i, "note", f"{i}.md", "note", "active", same) for i in ("c", "a", "b"))
     assert [h.id for h in index.bm25("same words")] == ["a", "b", "c"]
     index.close()
+
+
+def test_an_index_too_big_to_merge_inline_is_not_merged_and_ranks_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(deletions, "MERGE_MAX_TOKENS", 10)  # every index is "big"
+    optimized = []
+    monkeypatch.setattr(deletions, "OPTIMIZE", lambda w, segs: optimized.append(1) or [])
+    index = SearchIndex(cache_home() / "big" / "whoosh")
+    index.rebuild(_doc(i, 0) for i in range(40))
+    final = {i: _doc(i, 0) for i in range(40)}
+    for version in range(1, 31):
+        final[version % 40] = _doc(version % 40, version)
+        index.apply([final[version % 40]], [])
+    assert optimized == []  # 30 of 40 documents replaced, and no full merge
+    fresh = SearchIndex(cache_home() / "big-fresh" / "whoosh")
+    fresh.rebuild(final.values())
+    for query in ("alpha beta", "gamma", "theta zeta eta", "doc 7"):
+        got = [(h.id, h.score) for h in index.bm25(query)]
+        want = [(h.id, h.score) for h in fresh.bm25(query)]
+        assert [i for i, _ in got] == [i for i, _ in want], query
+        assert [s for _, s in got] == pytest.approx([s for _, s in want], rel=1e-12), query
+    index.close()
+    fresh.close()

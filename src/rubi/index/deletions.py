@@ -14,8 +14,8 @@ Three pieces make the two agree exactly:
   stores (Whoosh stores a byte, about 3% resolution, but totalled the exact length,
   so a merge, which copies the stored lengths, changed the totals).
 - :func:`merge_policy` merges every segment into one once more than
-  :data:`MERGE_DELETED_SHARE` of the documents are deleted, bounding the work the
-  subtraction does per query and the space deleted documents take.
+  :data:`MERGE_DELETED_SHARE` of the documents are deleted, for speed: deleted
+  documents and extra segments slow every query, and the subtraction grows with them.
 
 BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
 Beyond" (2009); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
@@ -30,14 +30,30 @@ from whoosh.scoring import BM25F, BM25FScorer, WeightScorer
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import MERGE_SMALL, OPTIMIZE
 
-__all__ = ["MERGE_DELETED_SHARE", "LiveBM25F", "merge_policy", "total_stored_lengths"]
+__all__ = [
+    "MERGE_DELETED_SHARE",
+    "MERGE_MAX_TOKENS",
+    "LiveBM25F",
+    "merge_due",
+    "merge_policy",
+    "total_stored_lengths",
+]
 
 MERGE_DELETED_SHARE = 0.2
 """Merge all segments into one when more than this share of the documents are
 deleted (Whoosh's OPTIMIZE). Rankings are exact at any share (:class:`LiveBM25F`);
-the merge bounds what deletions cost: the per-query subtraction grows with the deleted
-documents, and a merge costs about as much as re-indexing the vault's text (see
-docs/benchmarks.md, "Deleted documents")."""
+the merge is for speed: deleted documents and extra segments made BM25 2-3x slower
+per query, and the subtraction adds 2-3 ms up to a 23% share, 12 ms at 41% (Obsidian
+Help, 173 notes). A merge rewrites the whole index (1.3 s for those 173 notes, about
+as long as indexing them), so at 20% it costs about 40 ms per replaced document,
+amortized. Figures: docs/benchmarks.md, "Deleted documents"."""
+
+MERGE_MAX_TOKENS = 250_000
+"""No automatic merge of an index holding more tokens than this (all fields): a
+merge runs at about 50,000 tokens a second here (5 s at this size; 93-188 s for the
+6,280 notes of the whole Obsidian Help, 5 million tokens), which a hook or a
+``register`` call must not wait for. Such an index keeps its deleted documents
+(rankings stay exact) until ``rubi index --full`` rebuilds it."""
 
 
 def total_stored_lengths(writer: Any) -> None:
@@ -60,13 +76,25 @@ def total_stored_lengths(writer: Any) -> None:
     perdoc.add_field = add_rounded
 
 
-def merge_policy(writer: Any, segments: list[Any]) -> list[Any]:
-    """Whoosh merge policy: every segment into one (OPTIMIZE) when more than
-    :data:`MERGE_DELETED_SHARE` of the documents are deleted, else Whoosh's usual
-    merge of small segments (MERGE_SMALL). Returns the segments kept as they are."""
+def _tokens(segment: Any) -> int:
+    """Tokens in every field of a segment (Whoosh keeps the totals in its TOC)."""
+    return int(sum(getattr(segment, "_fieldlengths", {}).values()))
+
+
+def merge_due(segments: list[Any]) -> bool:
+    """True when more than :data:`MERGE_DELETED_SHARE` of the documents in
+    ``segments`` (Whoosh segments) are deleted."""
     total = sum(seg.doc_count_all() for seg in segments)
     deleted = sum(seg.deleted_count() for seg in segments)
-    if total and deleted / total > MERGE_DELETED_SHARE:
+    return bool(total) and deleted / total > MERGE_DELETED_SHARE
+
+
+def merge_policy(writer: Any, segments: list[Any]) -> list[Any]:
+    """Whoosh merge policy: every segment into one (OPTIMIZE) when a merge is due
+    (:func:`merge_due`) and the index is at most :data:`MERGE_MAX_TOKENS`, else
+    Whoosh's usual merge of small segments (MERGE_SMALL). Returns the segments kept
+    as they are."""
+    if merge_due(segments) and sum(_tokens(seg) for seg in segments) <= MERGE_MAX_TOKENS:
         return list(OPTIMIZE(writer, segments))
     return list(MERGE_SMALL(writer, segments))
 
