@@ -235,7 +235,9 @@ def _publish(tmp: Path, path: Path) -> bool:
     except FileExistsError:
         return False
     except (OSError, NotImplementedError, AttributeError) as exc:
-        if isinstance(exc, OSError) and exc.errno not in _LINK_UNSUPPORTED:
+        # Windows reports a file system without hard links (FAT) in several ways; its
+        # rename below refuses an existing name, and fails as clearly as link would.
+        if isinstance(exc, OSError) and os.name != "nt" and exc.errno not in _LINK_UNSUPPORTED:
             raise
     else:
         return True

@@ -179,3 +179,13 @@ def test_writers_appender_and_kills_leave_whole_notes_and_no_debris(vault: Vault
     for name in appended:  # ...and no append was lost to a later rename
         assert files[name].count("appended by a sync tool") == 1, name
     assert _debris(vault) == []
+
+
+def test_a_handoff_saved_again_after_a_crash_is_one_file(vault: VaultPaths) -> None:
+    from rubi.knowledge.handoff import save_handoff
+
+    first = save_handoff(vault, "Ship login", "Tests green", ["Open the PR"], now=1_800_000_000)
+    again = save_handoff(vault, "Ship login", "Tests green", ["Open the PR"], now=1_800_000_000)
+    other = save_handoff(vault, "Ship login", "Tests red", now=1_800_000_000)
+    assert again.path == first.path and other.path != first.path
+    assert len(list((vault.root / "handoffs").glob("*.md"))) == 2

@@ -13,16 +13,14 @@ Written atomically (temp file in the same folder, fsync, ``os.replace``).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubi.atomic import atomic_write_bytes
 from rubi.codemap.lang import PARSER_VERSION
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
 from rubi.model import ScanWarning
@@ -139,23 +137,12 @@ def save_cache(path: Path, entries: dict[str, CacheEntry]) -> ScanWarning | None
         for key, e in sorted(entries.items())
     }
     payload = {"format": CACHE_FORMAT, "parser": PARSER_VERSION, "files": files}
-    tmp_name: str | None = None
+    data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, separators=(",", ":"), ensure_ascii=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp_name, path)
-        tmp_name = None
+        atomic_write_bytes(path, data)  # a temp file named for its process, then rename
     except OSError as exc:
         logger.warning("cannot write code map cache %s: %s", path, exc)
         return ScanWarning(
             path.name, f"code map cache not written ({exc.strerror}); check the folder"
         )
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
     return None
