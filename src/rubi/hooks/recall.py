@@ -95,10 +95,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     prompt = str(ctx.payload.get("prompt") or "")
     if ctx.vault is None:
         return None
-    from rubi.sessions.privacy import redact
+    from rubi.hooks.capture import clean_turn
 
     state = ctx.load_state()
-    state.prompt = redact(prompt[:20_000])  # never a secret on disk, even in a state file
+    state.prompt = clean_turn(prompt)  # never a secret on disk, even in a state file
     ctx.save_state(state)
     stripped = prompt.strip()
     if not stripped or stripped.startswith(("/", "!", "#")) or _SMALL_TALK.match(stripped):
