@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import overload
 
 from rubi.paths import VaultPaths
+from rubi.safepaths import require_inside
 
 __all__ = ["SESSIONS_DIR", "append", "session_file"]
 
@@ -28,12 +29,18 @@ def session_file(
     vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool = True
 ) -> Path | None:
     """The record file of ``session_id``, created with its frontmatter if missing
-    (None when missing and ``create`` is False)."""
-    folder = vault.root / SESSIONS_DIR
+    (None when missing and ``create`` is False).
+
+    Raises:
+        UnsafePathError: ``sessions/`` or the record is a symlink that leads out of the
+            project (a cloned tree would otherwise receive the conversation).
+    """
+    root = vault.project_root or vault.root
+    folder = require_inside(root, vault.root / SESSIONS_DIR, what=SESSIONS_DIR + "/")
     short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:36] or "unknown"
     existing = sorted(folder.glob(f"????-??-??-{short}.md")) if folder.is_dir() else []
     if existing:
-        return existing[0]
+        return require_inside(root, existing[0], what=existing[0].name)
     if not create:
         return None
     when = time.gmtime(now if now is not None else time.time())
