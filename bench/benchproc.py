@@ -1,0 +1,270 @@
+"""Measuring processes, shared by the benchmark scripts in this folder.
+
+- :func:`run_child`: run a command as a fresh child process and return its wall time
+  (process start to exit, seen from the parent), its CPU time (user + sys from
+  ``os.wait4``: that child and the children it waited for, nothing else) and its peak
+  resident memory.
+- :func:`peak_rss_mb`: called by a child at its end to report its own peak RSS
+  (``VmHWM`` from ``/proc/self/status``). Not ``ru_maxrss``: on Linux a child
+  started with ``vfork``/``fork`` inherits the parent's high-water mark at ``exec``,
+  so ``ru_maxrss`` of a small child of a big parent reports the parent's peak.
+- :func:`cpu_seconds` / :func:`rss_mb`: CPU and resident memory of another running
+  process (an MCP server, a watcher), through psutil when installed, else ``/proc``.
+
+Linux first; elsewhere the figures fall back to ``resource`` (peak RSS then may
+include the parent's, as said above).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "RESULT_PREFIX",
+    "ChildRun",
+    "cpu_seconds",
+    "fmt_ms",
+    "fmt_s",
+    "pct",
+    "peak_rss_mb",
+    "report_result",
+    "rss_mb",
+    "run_child",
+    "spread",
+]
+
+RESULT_PREFIX = "BENCH-RESULT "
+"""A child prints one line ``BENCH-RESULT {json}`` on stdout to report figures."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChildRun:
+    """One finished child process.
+
+    Attributes:
+        wall_s: seconds from just before the process was started to its exit.
+        cpu_s: user + sys CPU seconds of the child (from ``wait4``).
+        maxrss_mb: ``ru_maxrss`` of the child in MiB (may include the parent's peak,
+            see the module docstring); prefer ``result["peak_rss_mb"]`` when present.
+        returncode: exit status (negative: killed by that signal).
+        stdout: its standard output (text, UTF-8 with replacement).
+        stderr: its standard error.
+        result: the JSON the child reported with :func:`report_result`, else {}.
+    """
+
+    wall_s: float
+    cpu_s: float
+    maxrss_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+    result: dict[str, Any]
+
+    @property
+    def peak_mb(self) -> float:
+        """The child's own peak RSS in MiB when it reported one, else ``maxrss_mb``."""
+        value = self.result.get("peak_rss_mb")
+        return float(value) if isinstance(value, int | float) else self.maxrss_mb
+
+
+def _maxrss_mb(value: float) -> float:
+    return value / (1024 * 1024) if sys.platform == "darwin" else value / 1024
+
+
+def run_child(
+    argv: Sequence[str],
+    *,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout_s: float | None = None,
+    check: bool = True,
+) -> ChildRun:
+    """Run ``argv`` as a child process and measure it.
+
+    Args:
+        argv: the command (no shell; pass ``["sh", "-c", line]`` for one).
+        stdin: bytes written to its standard input (then closed); None: no input.
+        cwd: its working folder.
+        env: its environment (default: this process's).
+        timeout_s: kill it (SIGKILL) after this many seconds.
+        check: raise when it exits non-zero.
+
+    Returns:
+        A :class:`ChildRun`.
+
+    Raises:
+        RuntimeError: ``check`` and a non-zero exit (the message holds the end of
+            its standard error), or the timeout was hit.
+    """
+    out: list[bytes] = []
+    err: list[bytes] = []
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+    )
+    so, se = proc.stdout, proc.stderr
+    assert so is not None and se is not None
+    readers = [
+        threading.Thread(target=lambda: out.append(so.read()), daemon=True),
+        threading.Thread(target=lambda: err.append(se.read()), daemon=True),
+    ]
+    if stdin is not None:
+
+        def feed() -> None:
+            assert proc.stdin is not None
+            try:
+                proc.stdin.write(stdin)
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+        readers.append(threading.Thread(target=feed, daemon=True))
+    for t in readers:
+        t.start()
+    timed_out = threading.Event()
+    timer: threading.Timer | None = None
+    if timeout_s is not None:
+
+        def kill() -> None:
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout_s, kill)
+        timer.start()
+    # wait4, not Popen.wait: the rusage of this one child, not of all children so far.
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    if timer is not None:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    for t in readers:
+        t.join()
+    stdout = b"".join(out).decode("utf-8", "replace")
+    stderr = b"".join(err).decode("utf-8", "replace")
+    if timed_out.is_set():
+        raise RuntimeError(f"{argv[0]}: killed after {timeout_s:.0f} s; stderr: {stderr[-500:]}")
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: exit {proc.returncode}; stderr: {stderr[-1500:]}")
+    result: dict[str, Any] = {}
+    for line in stdout.splitlines():
+        if line.startswith(RESULT_PREFIX):
+            result = json.loads(line[len(RESULT_PREFIX) :])
+    return ChildRun(
+        wall_s=wall,
+        cpu_s=usage.ru_utime + usage.ru_stime,
+        maxrss_mb=_maxrss_mb(usage.ru_maxrss),
+        returncode=proc.returncode,
+        stdout=stdout,
+        stderr=stderr,
+        result=result,
+    )
+
+
+def peak_rss_mb() -> float:
+    """This process's own peak RSS in MiB (``VmHWM``; else ``ru_maxrss``)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return _maxrss_mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def report_result(result: dict[str, Any]) -> None:
+    """Print ``result`` (plus this process's peak RSS) for :func:`run_child`."""
+    payload = {**result, "peak_rss_mb": peak_rss_mb()}
+    sys.stdout.write(RESULT_PREFIX + json.dumps(payload) + "\n")
+    sys.stdout.flush()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + sys CPU seconds used so far by the running process ``pid`` (its own
+    threads, not its children).
+
+    Raises:
+        OSError: no such process (or no ``/proc`` and no psutil).
+    """
+    try:
+        import psutil  # type: ignore[import-untyped]
+    except ImportError:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14, 15)
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the running process ``pid`` in MiB.
+
+    Raises:
+        OSError: no such process (or no ``/proc`` and no psutil).
+    """
+    try:
+        import psutil
+    except ImportError:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise OSError(f"/proc/{pid}/status: no VmRSS line") from None
+    return float(psutil.Process(pid).memory_info().rss) / (1024 * 1024)
+
+
+def pct(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank on the sorted values); NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
+
+
+def spread(values: Sequence[float]) -> dict[str, float]:
+    """``{"median", "min", "max", "n"}`` of ``values`` (NaN figures when empty)."""
+    if not values:
+        nan = float("nan")
+        return {"median": nan, "min": nan, "max": nan, "n": 0}
+    return {
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "n": len(values),
+    }
+
+
+def fmt_s(values: Sequence[float], digits: int = 2) -> str:
+    """``median (min–max) s``, or the one value when there is one; ``—`` when empty."""
+    if not values:
+        return "—"
+    s = spread(values)
+    if len(values) == 1:
+        return f"{s['median']:,.{digits}f} s"
+    return f"{s['median']:,.{digits}f} s ({s['min']:,.{digits}f}–{s['max']:,.{digits}f})"
+
+
+def fmt_ms(values: Sequence[float], digits: int = 0) -> str:
+    """Like :func:`fmt_s` for values in seconds, shown in milliseconds."""
+    if not values:
+        return "—"
+    ms = [v * 1000 for v in values]
+    s = spread(ms)
+    if len(ms) == 1:
+        return f"{s['median']:,.{digits}f} ms"
+    return f"{s['median']:,.{digits}f} ms ({s['min']:,.{digits}f}–{s['max']:,.{digits}f})"
