@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
+import sys
 from collections.abc import Callable, Iterator
 
 __all__ = ["CUT_MARGIN", "REDACTED", "redact", "redact_cut", "secret_name", "secret_spans"]
@@ -73,14 +75,16 @@ class _Rx:
     def groups(self) -> int:
         return self.rx.groups
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.rx.finditer(text)
+    def finditer(
+        self, text: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        return self.rx.finditer(text, pos, endpos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return self.rx.match(text, pos)
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.rx.search(text)
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.rx.search(text, pos, endpos)
 
     def split(self, text: str) -> list[str]:
         return self.rx.split(text)
@@ -110,13 +114,18 @@ def _tok(
     most: int = 0,
     flags: int = 0,
 ) -> _TokenRule:
-    if not gates:  # the literal the pattern starts with
-        literal = ""
-        for c in pattern:
-            if c in _META:
-                break
-            literal += c
-        gates = (literal.lower() if flags & re.I else literal,) if literal else ()
+    literal = ""  # the literal the pattern starts with
+    for c in pattern:
+        if c in _META:
+            break
+        literal += c
+    if not gates and literal:
+        gates = (literal.lower() if flags & re.I else literal,)
+    if bounded and not most:
+        # not inside a word, checked right after the literal: a position in the middle
+        # of a long run fails at once (linear time on adversarial text)
+        guard = f"(?<![A-Za-z0-9_]{re.escape(literal)})" if literal else "(?<![A-Za-z0-9_])"
+        pattern = literal + guard + pattern[len(literal) :]
     return kind, _Rx(pattern, flags), gates, bounded, back, most
 
 
@@ -174,7 +183,7 @@ _TOKENS: list[_TokenRule] = [
     _tok("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
     _tok(
         "openai-key",
-        r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{20,}",
+        r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,255}[0-9])[A-Za-z0-9_\-]{20,}",
     ),
     _tok(
         "stripe-key",
@@ -184,7 +193,8 @@ _TOKENS: list[_TokenRule] = [
     _tok("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/=]{24,}"),
     _tok(
         "huggingface-token",
-        rf"(?:hf_|api_org_)(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{{30,}}{_NE}",
+        rf"(?:hf_|api_org_)(?=[A-Za-z0-9]{{0,255}}[A-Z])(?=[A-Za-z0-9]{{0,255}}[a-z])"
+        rf"[A-Za-z0-9]{{30,}}{_NE}",
         gates=("hf_", "api_org_"),
     ),
     _tok("google-key", rf"AIza[0-9A-Za-z_\-]{{35}}{_NE_DASH}"),
@@ -229,7 +239,6 @@ _TOKENS: list[_TokenRule] = [
     _tok("replicate-token", rf"r8_[A-Za-z0-9]{{37}}{_NE}"),
     _tok("mapbox-token", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"),
     _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
-    _tok("private", r"<private>.*?</private>", bounded=False, flags=re.S | re.I),
     _tok(
         "private-key",
         r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
@@ -240,6 +249,17 @@ _TOKENS: list[_TokenRule] = [
         flags=re.S,
     ),
 ]
+
+
+def _private_spans(text: str, low: str) -> Iterator[Span]:
+    """``<private>…</private>`` (any case): each opening tag with the next closing one."""
+    start = low.find("<private>")
+    while start >= 0:
+        end = low.find("</private>", start + 9)
+        if end < 0:
+            return  # no closing tag: none of the later openings can close either
+        yield start, end + 10, "private"
+        start = low.find("<private>", end + 10)
 
 
 def _token_spans(text: str, low: str) -> Iterator[Span]:
@@ -353,18 +373,56 @@ _COOKIE = _Rx(r"(?i)(?<!set-)\bcookie[ \t]*:[ \t]*([^\r\n\"']+)")
 _SET_COOKIE = _Rx(r"(?i)\bset-cookie[ \t]*:[ \t]*[^=;\s]+=([^;\s\"']+)")
 _COOKIE_FLAG = _Rx(r"(?<![\w-])(?:-b|--cookie)[ \t]+[\"']?([^\"'\s]*=[^\"'\s]*)")
 _COOKIE_PAIR = _Rx(r"([^=;\s]+)=([^;\s]+)")
-_HTTP_CLIENT = _Rx(r"\b(?:curl|wget|https?|xh|httpie)\b")
-_USER_FLAG = _Rx(r"-(?:u|-user|U|-proxy-user|a|-auth)(?:[ \t]+|=)?[\"']?[^\s:\"']*:([^\s\"']+)")
 _QUOTED_OR_WORD = r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|(?!-)([^\s\"']+))"
-_MYSQL_P = _Rx(
-    r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mycli)\b"
-    r"[^\n]*?[ \t]-p(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"']+))"
-)
-_DASH_P = _Rx(
-    r"\b(?:sshpass|docker[ \t]+login|podman[ \t]+login|helm[ \t]+registry[ \t]+login)\b"
-    rf"[^\n]*?[ \t](?:-p|--password)(?:[ \t]+|=){_QUOTED_OR_WORD}"
-)
-_REDIS_A = _Rx(rf"\bredis-cli\b[^\n]*?[ \t]-a[ \t]+{_QUOTED_OR_WORD}")
+_COMMAND_FLAGS: list[tuple[tuple[str, ...], _Rx, _Rx]] = [
+    (
+        ("mysql", "mariadb", "mycli"),
+        _Rx(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mycli)\b"),
+        _Rx(r"[ \t]-p(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s\"']+))"),
+    ),
+    (
+        ("sshpass", "login"),
+        _Rx(r"\b(?:sshpass|docker[ \t]+login|podman[ \t]+login|helm[ \t]+registry[ \t]+login)\b"),
+        _Rx(rf"[ \t](?:-p|--password)(?:[ \t]+|=){_QUOTED_OR_WORD}"),
+    ),
+    (("redis-cli",), _Rx(r"\bredis-cli\b"), _Rx(rf"[ \t]-a[ \t]+{_QUOTED_OR_WORD}")),
+    (
+        ("curl", "wget", "http", "xh"),
+        _Rx(r"\b(?:curl|wget|https?|xh|httpie)\b"),
+        _Rx(r"[ \t]-(?:u|-user|U|-proxy-user|a|-auth)(?:[ \t]+|=)?[\"']?[^\s:\"']*:([^\s\"']+)"),
+    ),
+]
+"""``(gates, command, flag)``: on a line with ``command`` (found through one of the
+``gates``), the password that ``flag`` gives after it: ``mysql -pPW``, ``sshpass -p
+PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``curl -u user:PW``."""
+
+
+def _lines_with(low: str, gates: tuple[str, ...]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line holding one of ``gates``, each line once."""
+    lines: set[tuple[int, int]] = set()
+    for gate in gates:
+        i = low.find(gate)
+        while i >= 0:
+            start = low.rfind("\n", 0, i) + 1
+            end = low.find("\n", i)
+            end = len(low) if end < 0 else end
+            lines.add((start, end))
+            i = low.find(gate, end)
+    return sorted(lines)
+
+
+def _command_flag_spans(text: str, low: str) -> Iterator[Span]:
+    for gates, command, flag in _COMMAND_FLAGS:
+        for start, end in _lines_with(low, gates):
+            m = command.search(text, start, end)
+            if m is None:
+                continue
+            for f in flag.finditer(text, m.end(), end):
+                g = next(g for g in range(1, flag.groups + 1) if f.group(g))
+                if not _is_reference(f.group(g)):
+                    yield f.start(g), f.end(g), "password"
+
+
 _AUTH_PAIR = _Rx(
     r"\bauth[ \t]*=[ \t]*(?:\(|\[|\w*Auth\()[ \t]*([\"'])[^\"'\n]*\1[ \t]*,[ \t]*"
     r"(?:\"([^\"\n]+)\"|'([^'\n]+)')"
@@ -420,20 +478,7 @@ def _known_place_spans(text: str, low: str) -> Iterator[Span]:
                     if not _is_reference(pair.group(2)):
                         yield base + pair.start(2), base + pair.end(2), "cookie"
         yield from _group_spans(_SET_COOKIE, "cookie", text)
-    if any(c in low for c in ("curl", "wget", "http", "xh ")):
-        for m in _USER_FLAG.finditer(text):
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            before = text[line_start : m.start()]
-            if (
-                before[-1:] in (" ", "\t")
-                and _HTTP_CLIENT.search(before)
-                and not _is_reference(m.group(1))
-            ):
-                yield m.start(1), m.end(1), "password"
-    gates = ("mysql", "mariadb", "mycli")
-    yield from _group_spans(_MYSQL_P, "password", text, gates, low)
-    yield from _group_spans(_DASH_P, "password", text, ("sshpass", "login"), low)
-    yield from _group_spans(_REDIS_A, "password", text, ("redis-cli",), low)
+    yield from _command_flag_spans(text, low)
     yield from _group_spans(_OPENSSL_PASS, "password", text, ("pass:",), low)
     if "auth" in low:
         for m in _AUTH_PAIR.finditer(text):
@@ -469,7 +514,8 @@ def _aws_secret_spans(text: str, low: str) -> Iterator[Span]:
     if not anchors:
         return
     for m in _AWS_SECRET.finditer(text):
-        if any(abs(a - m.start()) <= AWS_CONTEXT_CHARS for a in anchors):
+        i = bisect.bisect_left(anchors, m.start() - AWS_CONTEXT_CHARS)
+        if i < len(anchors) and anchors[i] <= m.start() + AWS_CONTEXT_CHARS:
             yield m.start(), m.end(), "aws-secret"
 
 
@@ -560,12 +606,15 @@ def secret_name(name: str) -> str | None:
     return found
 
 
-_KV = _Rx(
-    r"(?P<head>(?<![\w.\-/$%])(?P<q>[\"']?)"
-    r"(?P<name>[A-Za-z_][\w.\-]{0,80}?)(?P=q)(?P<gap>[ \t]*)(?P<sep>:=|=>|[:=])[ \t]*)"
-    r"(?P<value>[bruBRU]{0,2}\"(?:[^\"\\\n]|\\.)*\"|[bruBRU]{0,2}'(?:[^'\\\n]|\\.)*'"
-    r"|[^\s\"'`,;&)\]}>]+)"
+_KV_HEAD = _Rx(
+    r"(?<![\w.\-/$%])(?P<q>[\"']?)"
+    r"(?P<name>[A-Za-z_][\w.\-]{0,80}?)(?P=q)(?P<gap>[ \t]*)(?P<sep>:=|=>|[:=])[ \t]*"
 )
+_KV_VALUE = _Rx(
+    r"[bruBRU]{0,2}\"(?:[^\"\\\n]|\\.){0,4096}\"|[bruBRU]{0,2}'(?:[^'\\\n]|\\.){0,4096}'"
+    r"|[^\s\"'`,;&)\]}>]+"
+)
+"""A value: a quoted string (up to 4 KB, on one line) or a run without spaces."""
 _HINTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _NUMBER = _Rx(r"^[+-]?[0-9][0-9_.,]*(?:[eE][+-]?[0-9]+)?[A-Za-z]{0,3}$")
@@ -652,51 +701,68 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
 
 
 def _kv_spans(text: str, low: str) -> Iterator[Span]:
+    covered = 0  # the values read so far: a hint inside one is not a name (linear time)
     for pos in _hint_starts(text, low):
-        at = pos - 1 if pos > 0 and text[pos - 1] in "\"'" else pos
-        m = _KV.match(text, at)
-        if m is None and at < pos:  # a quote that opens a value, not the name: 'x-api-key: …'
-            at = pos
-            m = _KV.match(text, at)
-        if m is None:
+        if pos < covered:
             continue
-        name, sep = m.group("name"), m.group("sep")
+        at = pos - 1 if pos > 0 and text[pos - 1] in "\"'" else pos
+        head = _KV_HEAD.match(text, at)
+        if head is None and at < pos:  # a quote that opens a value, not the name: 'x-api-key: …'
+            at = pos
+            head = _KV_HEAD.match(text, at)
+        if head is None:
+            continue
+        name, sep = head.group("name"), head.group("sep")
         strength = secret_name(name)
         if strength is None:
             continue
-        if sep == ":" and m.group("gap") and not m.group("q"):
+        if sep == ":" and head.group("gap") and not head.group("q"):
             continue  # `pass :meth:` is prose; YAML and headers have no space there
-        value = m.group("value")
-        spaced = m.group("gap") or m.group("head")[-1:] in (" ", "\t")
-        if sep == "=" and not spaced and not m.group("q"):
-            if text[m.end() : m.end() + 1] in (",", ")"):
-                style = "assign"  # a keyword argument: f(password=pw)
-            elif name.upper() == name:
-                style = "env"
-            elif _IDENT.match(value) and text[at - 1 : at] not in ("?", "&", ";"):
-                style = "assign"  # f(a=1,\n   secret=secret)
-            else:
-                style = "param"
-        elif sep in ("=", ":=", "=>"):
-            style = "assign"
-        else:
-            style = "colon"
-        line_end = text.find("\n", m.end())
-        after = text[m.end() : len(text) if line_end < 0 else line_end].strip()
-        if not _secret_value(value, strength, style, name, after):
+        m = _KV_VALUE.match(text, head.end())
+        if m is None:
             continue
-        start, end = m.start("value"), m.end("value")
-        if _is_quoted(value):
-            start, end = start + len(value) - len(value.lstrip("bruBRU")) + 1, end - 1
-        elif style in ("env", "colon"):
-            # the value of a line that the name starts runs to the end of the line
-            # (minus a comment): `password: abc,def` is one value
-            line_start = text.rfind("\n", 0, at) + 1
-            if text[line_start:at].strip() in ("", "-", "export"):
-                line_end = text.find("\n", end)
-                rest = text[end : len(text) if line_end < 0 else line_end]
-                end += len(re.split(r"[ \t]+#", rest, maxsplit=1)[0].rstrip())
-        yield start, end, strength
+        covered = m.end()
+        span = _kv_value_span(text, at, head, m, strength)
+        if span is not None:
+            covered = max(covered, span[1])
+            yield span
+
+
+def _kv_value_span(
+    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str
+) -> Span | None:
+    """The span of the value ``m`` after the name ``head``, or None when it is no secret."""
+    name, sep, value = head.group("name"), head.group("sep"), m.group(0)
+    spaced = head.group("gap") or head.group(0)[-1:] in (" ", "\t")
+    if sep == "=" and not spaced and not head.group("q"):
+        if text[m.end() : m.end() + 1] in (",", ")"):
+            style = "assign"  # a keyword argument: f(password=pw)
+        elif name.upper() == name:
+            style = "env"
+        elif _IDENT.match(value) and text[at - 1 : at] not in ("?", "&", ";"):
+            style = "assign"  # f(a=1,\n   secret=secret)
+        else:
+            style = "param"
+    elif sep in ("=", ":=", "=>"):
+        style = "assign"
+    else:
+        style = "colon"
+    after = text[m.end() : m.end() + 64].split("\n", 1)[0].strip()
+    if not _secret_value(value, strength, style, name, after):
+        return None
+    start, end = m.start(), m.end()
+    if _is_quoted(value):
+        return start + len(value) - len(value.lstrip("bruBRU")) + 1, end - 1, strength
+    if style in ("env", "colon"):
+        # the value of a line that the name starts runs to the end of the line (minus a
+        # comment): `password: abc,def` is one value
+        line_start = text.rfind("\n", max(0, at - 200), at) + 1
+        before = text[line_start:at].strip()
+        if (line_start > 0 or at < 200) and before in ("", "-", "export"):
+            line_end = text.find("\n", end)
+            rest = text[end : len(text) if line_end < 0 else line_end]
+            end += len(re.split(r"[ \t]+#", rest, maxsplit=1)[0].rstrip())
+    return start, end, strength
 
 
 _PROSE = _Rx(
@@ -736,6 +802,7 @@ def _prose_value(m: re.Match[str]) -> Span | None:
 
 _FINDERS: list[Callable[[str, str], Iterator[Span]]] = [
     _token_spans,
+    _private_spans,
     _pem_b64_spans,
     _known_place_spans,
     _aws_secret_spans,
