@@ -261,6 +261,11 @@ def _index_locked(
     # code file (a search after an upgrade of the index format did just that).
     code = code or full
     report = IndexReport(full=full)
+    if verify and not full:  # `rubi index`, `rubi health`: surfaces that show warnings
+        advice = index.compaction_advice()
+        index.close()
+        if advice:
+            report.warnings.append(ScanWarning(str(paths.whoosh_dir), advice))
     listing = None
     if changed_paths is not None and not full:
         listing = _listing_from(paths.root, old, changed_paths)

@@ -16,7 +16,7 @@ from rubi import app
 from rubi.index.store import IndexDoc, SearchIndex
 from rubi.paths import cache_home
 
-from helpers import copy_vault
+from helpers import copy_vault, write
 
 
 def _scores(paths: object, queries: list[str]) -> dict[str, list[tuple[str, float]]]:
@@ -157,3 +157,21 @@ def test_an_index_too_big_to_merge_inline_is_not_merged_and_ranks_exactly(
         assert [s for _, s in got] == pytest.approx([s for _, s in want], rel=1e-12), query
     index.close()
     fresh.close()
+
+
+def test_rubi_index_advises_a_full_build_when_copies_pile_up_in_a_big_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(deletions, "MERGE_MAX_TOKENS", 10)  # too big to merge inline
+    for i in range(60):
+        write(tmp_path / "v" / f"n{i}.md", f"# Note {i}\n\nwords about topic {i}\n")
+    paths = app.locate(tmp_path / "v")
+    assert not app.index(paths).warnings
+    for i in range(20):
+        with open(tmp_path / "v" / f"n{i}.md", "a", encoding="utf-8") as fh:
+            fh.write("\nmore words\n")
+    app.index(paths)
+    [warning] = app.index(paths).warnings  # `rubi index` shows it
+    assert "rubi index --full" in str(warning) and "25%" in str(warning)
+    app.index(paths, full=True)
+    assert not app.index(paths).warnings

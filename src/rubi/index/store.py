@@ -27,6 +27,7 @@ from whoosh.writing import SegmentWriter
 
 from rubi.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.errors import IndexCorruptError
+from rubi.index import deletions
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
 from rubi.index.deletions import LiveBM25F, merge_policy, total_stored_lengths
@@ -260,6 +261,23 @@ class SearchIndex:
         ix = self._open()
         total = int(ix.doc_count_all())
         return (total - int(ix.doc_count())) / total if total else 0.0
+
+    def compaction_advice(self) -> str | None:
+        """One line for the user when deleted copies have piled up in an index too big
+        to merge during an update (:data:`~rubi.index.deletions.MERGE_MAX_TOKENS`),
+        else None. Rankings stay exact; every search pays for the deleted copies."""
+        share = self.deleted_share()
+        if share <= deletions.MERGE_DELETED_SHARE:
+            return None
+        with self._open().reader() as reader:
+            tokens = sum(reader.field_length(name) for name in reader.schema.scorable_names())
+        if tokens <= deletions.MERGE_MAX_TOKENS:
+            return None  # the next update merges it
+        return (
+            f"{share:.0%} of the search index is old copies of edited files, which slow "
+            "every search; run `rubi index --full` to compact it (about as long as the "
+            "first index)"
+        )
 
     def doc_count(self) -> int:
         """Documents in the index."""
