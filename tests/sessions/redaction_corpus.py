@@ -46,20 +46,28 @@ def pieces(sample: dict[str, Any]) -> list[str]:
     return out
 
 
+def _without_secrets(sample: dict[str, Any]) -> str:
+    text: str = sample["text"]
+    for piece in sorted(pieces(sample), key=len, reverse=True):
+        text = text.replace(piece, "\0")
+    return text
+
+
+BACKGROUND = "\0".join(_without_secrets(s) for s in SECRETS)
+"""The corpus without its secrets: what may stay in any output."""
+
+
 def leaks(sample: dict[str, Any], output: str) -> list[str]:
     """The pieces of ``sample``'s secrets still present in ``output`` (empty: none).
 
-    A window that also occurs in the sample's text outside its secrets (a certificate
-    next to a key shares the key's first characters) is no evidence and is skipped.
+    A window that also occurs in the corpus outside its secrets (a certificate next to
+    a key shares the key's first characters) is no evidence and is skipped.
     """
-    background = sample["text"]
-    for piece in sorted(pieces(sample), key=len, reverse=True):
-        background = background.replace(piece, "\0")
     found = []
     for piece in pieces(sample):
         width = min(WINDOW, len(piece))
         windows = {piece[i : i + width] for i in range(len(piece) - width + 1)}
-        if any(w in output and w not in background for w in windows):
+        if any(w in output and w not in BACKGROUND for w in windows):
             found.append(piece)
     return found
 
