@@ -175,3 +175,58 @@ def test_rubi_index_advises_a_full_build_when_copies_pile_up_in_a_big_index(
     assert "rubi index --full" in str(warning) and "25%" in str(warning)
     app.index(paths, full=True)
     assert not app.index(paths).warnings
+
+
+def test_live_document_frequencies_match_a_count_of_live_postings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)
+    index = SearchIndex(cache_home() / "df" / "whoosh")
+    index.rebuild(_doc(i, 0) for i in range(400))  # posting lists of several blocks
+    rng = random.Random(11)
+    for batch in range(3):
+        index.apply([_doc(i, batch + 1) for i in rng.sample(range(400), 60)], [])
+    index.apply([], [f"d{i}" for i in rng.sample(range(400), 30)])
+    assert index.deleted_share() > 0.2
+    reader = windex.open_dir(str(index.directory)).reader()
+    try:
+        stats = deletions._LiveStats(reader)
+        assert stats.leaves and stats.doc_count == reader.doc_count()
+        checked = 0
+        for name in ("body", "title"):
+            for term in reader.lexicon(name):
+                live = sum(1 for _ in reader.postings(name, term).all_ids())
+                assert stats.doc_frequency(name, term) == live, (name, term)
+                checked += 1
+        assert checked > 10
+    finally:
+        reader.close()
+        index.close()
+
+
+def test_field_length_totals_leave_out_deleted_documents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)
+    final = {i: _doc(i, 0) for i in range(50)}
+    index = SearchIndex(cache_home() / "totals" / "whoosh")
+    index.rebuild(final.values())
+    for version in (1, 2):
+        changed = [_doc(i, version) for i in range(version, 50, 4)]
+        final.update((int(d.id[1:]), d) for d in changed)
+        index.apply(changed, [])
+    index.apply([], ["d0", "d9"])
+    del final[0], final[9]
+    assert index.deleted_share() > 0
+    fresh = SearchIndex(cache_home() / "totals-fresh" / "whoosh")
+    fresh.rebuild(final.values())
+    a = windex.open_dir(str(index.directory)).reader()
+    b = windex.open_dir(str(fresh.directory)).reader()
+    try:
+        for name in a.schema.scorable_names():
+            assert a.field_length(name) == b.field_length(name), name
+    finally:
+        a.close()
+        b.close()
+        index.close()
+        fresh.close()

@@ -8,14 +8,17 @@ edit by edit (after a long concurrent run, 29 of 46 top-10 lists differed).
 
 Three pieces make the two agree exactly:
 
-- :class:`LiveBM25F` scores with statistics of the live documents only: the deleted
-  documents' lengths and postings are subtracted, per searcher, for the query's terms.
-- :func:`total_stored_lengths` makes a writer total the per-document lengths it
-  stores (Whoosh stores a byte, about 3% resolution, but totalled the exact length,
-  so a merge, which copies the stored lengths, changed the totals).
-- :func:`merge_policy` merges every segment into one once more than
-  :data:`MERGE_DELETED_SHARE` of the documents are deleted, for speed: deleted
-  documents and extra segments slow every query, and the subtraction grows with them.
+- :func:`total_stored_lengths` makes a writer keep each segment's field-length totals
+  equal to the sum of its live documents' stored lengths (Whoosh totalled exact
+  lengths but stores rounded ones, so a merge changed the totals, and it never took a
+  deleted document's length off).
+- :class:`LiveBM25F` scores with the live document count and, for the query's terms,
+  document frequencies without the deleted documents in their postings.
+- Equal scores are ordered by id (in :meth:`rubi.index.store.SearchIndex.bm25`).
+
+:func:`merge_policy` merges every segment into one once more than
+:data:`MERGE_DELETED_SHARE` of the documents are deleted, for speed: deleted documents
+and extra segments slow every query, and the subtraction grows with them.
 
 BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
 Beyond" (2009); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
@@ -23,6 +26,7 @@ Beyond" (2009); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from math import log
 from typing import Any
 
@@ -42,11 +46,11 @@ __all__ = [
 MERGE_DELETED_SHARE = 0.2
 """Merge all segments into one when more than this share of the documents are
 deleted (Whoosh's OPTIMIZE). Rankings are exact at any share (:class:`LiveBM25F`);
-the merge is for speed: deleted documents and extra segments made BM25 2-3x slower
-per query, and the subtraction adds 2-3 ms up to a 23% share, 12 ms at 41% (Obsidian
-Help, 173 notes). A merge rewrites the whole index (1.3 s for those 173 notes, about
-as long as indexing them), so at 20% it costs about 40 ms per replaced document,
-amortized. Figures: docs/benchmarks.md, "Deleted documents"."""
+the merge is for speed: deleted documents and extra segments made BM25 up to 2-4x
+slower per query (Obsidian Help, 173 notes), and the subtraction adds 0-3.5 ms there
+(8 ms at a 40% share of 6,280 notes). A merge rewrites the whole index (about 1 s for
+those 173 notes, as long as indexing them), so at 20% it costs about 30-40 ms per
+replaced document, amortized. Figures: docs/benchmarks.md, "Deleted documents"."""
 
 MERGE_MAX_TOKENS = 250_000
 """No automatic merge of an index holding more tokens than this (all fields): a
@@ -57,12 +61,16 @@ merge runs at about 50,000 tokens a second here (5 s at this size; 93-188 s for 
 
 
 def total_stored_lengths(writer: Any) -> None:
-    """Make a Whoosh ``SegmentWriter`` total each field's length from the lengths it
-    stores per document (a byte each), so a fresh build and a merge total alike.
+    """Make a Whoosh ``SegmentWriter`` keep each segment's field-length totals equal to
+    the sum of its live documents' stored lengths, whatever was merged or deleted.
 
-    Whoosh adds the exact length to a segment's total but stores it rounded per
-    document; a merge copies the rounded lengths, so the same documents totalled 1.7%
-    longer merged than built fresh (Obsidian Help bodies) and ranked differently.
+    Whoosh stores a document's length rounded to a byte (about 3% resolution) but
+    added the exact length to the segment's total, and a merge copies the rounded
+    lengths, so the same documents totalled 1.7% longer merged than built fresh
+    (Obsidian Help bodies). Deleting a document left its length in the total. Here a
+    new document adds its rounded length, and a deleted one's stored lengths are taken
+    off its segment's totals (saved with the segment at commit), so BM25F's average
+    field length needs no work per query.
     """
     perdoc = writer.perdocwriter
     add_field = perdoc.add_field
@@ -74,6 +82,38 @@ def total_stored_lengths(writer: Any) -> None:
             totals[fieldname] += byte_to_length(length_to_byte(length)) - length
 
     perdoc.add_field = add_rounded
+
+    delete_document, commit, cancel = writer.delete_document, writer.commit, writer.cancel
+    readers: list[Any] = []  # one reader of the segments as they were, while needed
+    scorable = list(writer.schema.scorable_names())
+
+    def delete_taking_lengths(docnum: int, delete: bool = True) -> None:
+        segment, segdocnum = writer._segment_and_docnum(docnum)
+        if delete and not segment.is_deleted(segdocnum):
+            if not readers:
+                readers.append(writer.reader())
+            lengths = segment._fieldlengths
+            for name in scorable:
+                length = readers[0].doc_field_length(docnum, name) or 0
+                if length and name in lengths:
+                    lengths[name] = max(0, lengths[name] - length)
+        delete_document(docnum, delete)
+
+    def close_readers() -> None:
+        while readers:
+            readers.pop().close()
+
+    def commit_closing(*args: Any, **kwargs: Any) -> None:
+        close_readers()
+        commit(*args, **kwargs)
+
+    def cancel_closing() -> None:
+        close_readers()
+        cancel()
+
+    writer.delete_document = delete_taking_lengths
+    writer.commit = commit_closing
+    writer.cancel = cancel_closing
 
 
 def _tokens(segment: Any) -> int:
@@ -117,8 +157,27 @@ class _Leaf:
         if raw is None:  # pragma: no cover - an unwrapped list has no deleted documents
             return 0
         raw.reset()  # the filter moved it past the first deleted documents
-        if self.reader.doc_frequency(fieldname, text) <= len(self.deleted):
-            return sum(1 for docnum in raw.all_ids() if docnum in self.deleted_set)
+        if all(hasattr(raw, a) for a in ("_next_block", "_ids", "block_max_id", "block_min_id")):
+            return self._count_by_block(raw)
+        return self._count_by_skipping(raw)  # pragma: no cover - another codec's postings
+
+    def _count_by_block(self, raw: Any) -> int:
+        """Block by block (Whoosh's on-disk postings come in blocks of up to 128 ids
+        with the highest id in the block header): a block whose id range holds no
+        deleted document is passed without decoding; in the others the deleted ids are
+        counted with a set intersection."""
+        deleted, count, low = self.deleted, 0, -1
+        while raw.is_active():
+            high = raw.block_max_id()
+            at = bisect_right(deleted, low)
+            if at < len(deleted) and deleted[at] <= high:
+                raw.block_min_id()  # decodes the block's ids
+                count += len(self.deleted_set.intersection(raw._ids))
+            low = high
+            raw._next_block()
+        return count
+
+    def _count_by_skipping(self, raw: Any) -> int:
         count = 0
         for docnum in self.deleted:  # skip through the postings to each deleted one
             if not raw.is_active():
@@ -140,20 +199,14 @@ class _LiveStats:
         self.reader = reader
         self.doc_count = int(reader.doc_count())
         self.leaves = [_Leaf(leaf) for leaf, _ in reader.leaf_readers() if leaf.has_deletions()]
-        self._lengths: dict[str, float] = {}
 
     def doc_frequency(self, fieldname: str, text: Any) -> int:
         df = int(self.reader.doc_frequency(fieldname, text))
         return df - sum(leaf.deleted_with(fieldname, text) for leaf in self.leaves)
 
     def avg_field_length(self, fieldname: str) -> float:
-        if fieldname not in self._lengths:
-            total = self.reader.field_length(fieldname)
-            for leaf in self.leaves:
-                # a length byte of 0 (an empty field) reads as None
-                total -= sum(leaf.reader.doc_field_length(d, fieldname) or 0 for d in leaf.deleted)
-            self._lengths[fieldname] = total / (self.doc_count or 1)
-        return self._lengths[fieldname]
+        # The segments' totals count live documents only (total_stored_lengths).
+        return float(self.reader.field_length(fieldname)) / (self.doc_count or 1)
 
 
 class _Scorer(BM25FScorer):  # type: ignore[misc]
@@ -178,8 +231,9 @@ class _Scorer(BM25FScorer):  # type: ignore[misc]
 class LiveBM25F(BM25F):  # type: ignore[misc]
     """Whoosh's BM25F with the statistics of live documents only: ``N`` is the live
     document count, ``df`` leaves out deleted documents, and a field's average length
-    is the live documents' total over ``N``. Equal to Whoosh's BM25F on an index
-    without deletions; the subtraction costs time only when there are some.
+    is the live documents' total (kept by :func:`total_stored_lengths`) over ``N``.
+    Equal to Whoosh's BM25F on an index without deletions; the subtraction from
+    ``df`` costs time only when there are some.
 
     Args:
         B: length normalisation (Whoosh's ``B``).
