@@ -205,3 +205,18 @@ def test_temp_names_stay_within_name_max(tmp_path: Path) -> None:
     atomic_write_text(tmp_path / name, "x")
     assert (tmp_path / name).read_text(encoding="utf-8") == "x"
     assert create_exclusive(tmp_path / ("ü" * 120 + ".md"), "y")
+
+
+@posix_only
+def test_new_files_get_the_usual_mode_and_replaced_files_keep_theirs(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        assert create_exclusive(tmp_path / "new.md", "x")
+        atomic_write_text(tmp_path / "other.md", "y")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.md").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "other.md").stat().st_mode & 0o777 == 0o640
+    (tmp_path / "other.md").chmod(0o604)
+    atomic_write_text(tmp_path / "other.md", "z")
+    assert (tmp_path / "other.md").stat().st_mode & 0o777 == 0o604

@@ -62,12 +62,6 @@ class ChangedMeanwhile(Exception):
     """The file no longer held the expected content just before the rename."""
 
 
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
 def host_tag() -> str:
     """Six hex digits naming this machine (a digest of its host name), so a temp
     file's pid is only checked on the host that wrote it."""
@@ -100,17 +94,20 @@ def _temp_path(path: Path) -> Path:
     return path.with_name(f".{name}.{tag}.tmp")
 
 
-def _write_temp(path: Path, data: bytes, mode: int) -> Path:
-    """A new temp file beside ``path`` holding ``data``, fsynced, with ``mode``."""
+def _write_temp(path: Path, data: bytes, mode: int | None) -> Path:
+    """A new temp file beside ``path`` holding ``data``, fsynced, with ``mode`` (None:
+    a new file's usual mode, 0666 less the umask)."""
+    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0)
     while True:
         tmp = _temp_path(path)
         try:
-            fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0))
+            fd = os.open(tmp, flags, 0o666)
         except FileExistsError:  # pragma: no cover - 32 random bits collided
             continue
         break
     try:
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -196,11 +193,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep_temp_files(path.parent)
-    # Keep a replaced file's mode, else the umask default.
+    # Keep a replaced file's mode, else a new file's.
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = None
     tmp = _write_temp(path, data, mode)
     try:
         if expect is not None and path.read_bytes() != expect:
@@ -288,7 +285,7 @@ def create_exclusive(path: Path, text: str) -> bool:
     sweep_temp_files(path.parent)
     data = text.encode("utf-8")
     if not path.exists():
-        tmp = _write_temp(path, data, 0o666 & ~_umask())
+        tmp = _write_temp(path, data, None)
         try:
             if _publish(tmp, path):
                 _fsync_dir(path.parent)

@@ -89,10 +89,10 @@ def total_stored_lengths(writer: Any) -> None:
 
     def delete_taking_lengths(docnum: int, delete: bool = True) -> None:
         segment, segdocnum = writer._segment_and_docnum(docnum)
-        if delete and not segment.is_deleted(segdocnum):
+        lengths = getattr(segment, "_fieldlengths", None)
+        if delete and lengths is not None and not segment.is_deleted(segdocnum):
             if not readers:
                 readers.append(writer.reader())
-            lengths = segment._fieldlengths
             for name in scorable:
                 length = readers[0].doc_field_length(docnum, name) or 0
                 if length and name in lengths:
