@@ -33,7 +33,9 @@ from typing import Any
 __all__ = [
     "RESULT_PREFIX",
     "ChildRun",
+    "children_of",
     "cpu_seconds",
+    "fmt",
     "fmt_ms",
     "fmt_s",
     "pct",
@@ -228,6 +230,25 @@ def rss_mb(pid: int) -> float:
     return float(psutil.Process(pid).memory_info().rss) / (1024 * 1024)
 
 
+def children_of(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (psutil when installed, else ``/proc``)."""
+    try:
+        import psutil
+    except ImportError:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+        return found
+    return [c.pid for c in psutil.Process(pid).children()]
+
+
 def pct(values: Sequence[float], p: float) -> float:
     """The ``p``-th percentile (nearest rank on the sorted values); NaN when empty."""
     if not values:
@@ -249,22 +270,22 @@ def spread(values: Sequence[float]) -> dict[str, float]:
     }
 
 
-def fmt_s(values: Sequence[float], digits: int = 2) -> str:
-    """``median (min–max) s``, or the one value when there is one; ``—`` when empty."""
+def fmt(values: Sequence[float], unit: str, digits: int = 2, scale: float = 1.0) -> str:
+    """``median unit (min–max)`` of ``values`` × ``scale``, the value alone when there is
+    one, ``—`` when there is none."""
     if not values:
         return "—"
-    s = spread(values)
+    s = spread([v * scale for v in values])
     if len(values) == 1:
-        return f"{s['median']:,.{digits}f} s"
-    return f"{s['median']:,.{digits}f} s ({s['min']:,.{digits}f}–{s['max']:,.{digits}f})"
+        return f"{s['median']:,.{digits}f} {unit}"
+    return f"{s['median']:,.{digits}f} {unit} ({s['min']:,.{digits}f}–{s['max']:,.{digits}f})"
+
+
+def fmt_s(values: Sequence[float], digits: int = 2) -> str:
+    """:func:`fmt` in seconds."""
+    return fmt(values, "s", digits)
 
 
 def fmt_ms(values: Sequence[float], digits: int = 0) -> str:
-    """Like :func:`fmt_s` for values in seconds, shown in milliseconds."""
-    if not values:
-        return "—"
-    ms = [v * 1000 for v in values]
-    s = spread(ms)
-    if len(ms) == 1:
-        return f"{s['median']:,.{digits}f} ms"
-    return f"{s['median']:,.{digits}f} ms ({s['min']:,.{digits}f}–{s['max']:,.{digits}f})"
+    """:func:`fmt` of values in seconds, shown in milliseconds."""
+    return fmt(values, "ms", digits, 1000.0)

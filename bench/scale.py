@@ -78,7 +78,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchproc import cpu_seconds, fmt_s, pct, report_result, run_child, spread
+from benchproc import cpu_seconds, fmt, fmt_s, pct, report_result, run_child, spread
 from rich.console import Console
 from rich.table import Table
 
@@ -95,7 +95,8 @@ ATTACHMENT_EXTS = frozenset(
 POLL_S = 0.025
 
 _FM_RE = re.compile(r"\A(---[ \t]*\n)(.*?\n)?((?:---|\.\.\.)[ \t]*(?:\n|\Z))", re.S)
-_H1_RE = re.compile(r"^(#[ \t]+)(.+?)([ \t]*)$", re.M)
+_H1_RE = re.compile(r"#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
+_FENCE_RE = re.compile(r"[ ]{0,3}(```|~~~)")
 _WIKILINK_RE = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 
 
@@ -124,9 +125,23 @@ class SourceNote:
     title: str
     names: list[str]
 
-    @property
-    def stem(self) -> str:
-        return self.rel.rsplit("/", 1)[-1][:-3]
+
+def h1_span(text: str, start: int) -> tuple[int, int] | None:
+    """Where the text of the first ``# heading`` after ``start`` is (outside fenced
+    code), as (start, end) offsets in ``text``; None when there is none."""
+    fence: str | None = None
+    pos = start
+    for line in text[start:].splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        f = _FENCE_RE.match(bare)
+        if f:
+            fence = None if fence == f.group(1) else (fence or f.group(1))
+        elif fence is None:
+            m = _H1_RE.fullmatch(bare)
+            if m and m.group(1).strip():
+                return pos + m.start(1), pos + m.end(1)
+        pos += len(line)
+    return None
 
 
 def read_note(source: str, root: Path, path: Path) -> SourceNote:
@@ -147,8 +162,8 @@ def read_note(source: str, root: Path, path: Path) -> SourceNote:
         meta = loaded if isinstance(loaded, dict) else None
     title = str((meta or {}).get("title") or "").strip()
     if not title:
-        h1 = _H1_RE.search(text, fm_end)
-        title = h1.group(2).strip() if h1 else path.stem
+        span = h1_span(text, fm_end)
+        title = text[span[0] : span[1]] if span else path.stem
     names = [title]
     if meta:
         names += _strings(meta.get("aliases", meta.get("alias")))
@@ -293,10 +308,9 @@ def generate(pool: list[SourceNote], size: int, vault: Path, seed: int) -> Gener
             if renamed is not None:
                 dumped = yaml.safe_dump(renamed, sort_keys=False, allow_unicode=True)
                 head = "---\n" + dumped + "---\n"
-            if not (note.meta and note.meta.get("title")):
-                body = _H1_RE.sub(
-                    lambda m, s=sfx: m.group(1) + m.group(2) + s + m.group(3), body, 1
-                )
+            span = h1_span(body, 0)
+            if span and not (note.meta and note.meta.get("title")):
+                body = body[: span[1]] + sfx + body[span[1] :]
             text = head + body
 
         def rewire(
@@ -375,8 +389,8 @@ def child_index(vault: Path) -> None:
 def _split_note(text: str, stem: str) -> tuple[str, str]:
     m = _FM_RE.match(text)
     body = text[m.end() :] if m else text
-    h1 = _H1_RE.search(body)
-    return (h1.group(2).strip() if h1 else stem), body
+    span = h1_span(body, 0)
+    return (body[span[0] : span[1]] if span else stem), body
 
 
 def child_floor(vault: Path, out: Path) -> None:
@@ -652,7 +666,7 @@ def bench_size(
     size: int, pool: list[SourceNote], args: argparse.Namespace, workdir: Path, console: Console
 ) -> dict[str, Any]:
     """Every figure for one vault size (see the module docstring)."""
-    from rubi.paths import find_vault
+    from rubi.core.paths import find_vault
 
     env = child_env(workdir)
     vault = workdir / f"vault-{size}"
@@ -764,7 +778,7 @@ def size_table(r: dict[str, Any]) -> Table:
         table.add_column(col, justify="left" if col in ("measure", "goal") else "right")
     for name in ("full index", "whoosh floor"):
         if name in m:
-            other = f"peak {fmt_s(m[name]['peak_mb'], 0).removesuffix(' s')} MiB"
+            other = f"peak {fmt(m[name]['peak_mb'], 'MiB', 0)}"
             if name == "full index":
                 other += f", {r['index_mb']:,.0f} MiB on disk"
             else:
@@ -917,7 +931,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-watch", action="store_true", help="skip the watcher round trips")
     parser.add_argument("--save-timeout", type=float, default=600, help="seconds (default 600)")
     parser.add_argument("--timeout", type=float, default=4 * 3600, help="per child, seconds")
+    parser.add_argument("--from-json", type=Path, default=None, help="print the tables of a --json")
     args = parser.parse_args(argv)
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text(encoding="utf-8"))
+        console = Console(width=None if sys.stdout.isatty() else 150)
+        console.print(f"{saved['meta']['command']}  (rubi {saved['meta']['rubi']})")
+        for result in saved["sizes"]:
+            console.print(size_table(result))
+        console.print(summary_table(saved["sizes"]))
+        return 0
     if args.repeat < 1:
         parser.error("--repeat: at least 1")
     sizes = parse_sizes(args.sizes)
