@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from rubi import app
-from rubi.indexing import load_code_map
-from rubi.paths import VaultPaths, index_dir_for
+from rubi.core.paths import VaultPaths, index_dir_for
+from rubi.sync import load_code_map
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "code-search-bench"
 TOP_K = 10

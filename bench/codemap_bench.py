@@ -37,7 +37,7 @@ COMMENT = {
 def _child(repo: Path, cache: Path) -> None:
     """One measured run in this process; prints its figures as JSON."""
     from rubi.codemap import build_code_map, render_map
-    from rubi.tokens import estimate_tokens
+    from rubi.core.tokens import estimate_tokens
 
     started = time.perf_counter()
     code_map = build_code_map(repo, cache)

@@ -127,12 +127,15 @@ async def warm_and_cycles(
         out["search_wall"] = search_wall
         out["search_cpu_per_call"] = (cpu_seconds(pid) - cpu0) / calls
         read_wall: list[float] = []
+        read_errors = 0
         cpu0 = cpu_seconds(pid)
         for hit in hits:
             t = time.perf_counter()
-            await client.call_tool("read", {"ids": [hit]})
+            read = await client.call_tool("read", {"ids": [hit]})
             read_wall.append(time.perf_counter() - t)
+            read_errors += bool(read.is_error)
         out["read_wall"] = read_wall
+        out["read_errors"] = read_errors
         out["read_cpu_per_call"] = (cpu_seconds(pid) - cpu0) / len(hits) if hits else float("nan")
         rss = [rss_mb(pid)]
         cycle_wall: list[float] = []
@@ -241,8 +244,9 @@ def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
         "≤ 20 ms CPU",
     )
     rw = r["read_wall"]
+    errors = f", {r['read_errors']} failed" if r.get("read_errors") else ""
     table.add_row(
-        f"read ({len(rw)} calls) p50",
+        f"read ({len(rw)} calls{errors}) p50",
         f"{pct(rw, 50) * 1000:,.1f} ms" if rw else "—",
         f"{r['read_cpu_per_call'] * 1000:,.1f} ms/call",
         "",

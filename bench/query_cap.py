@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rubi import app
-from rubi.paths import VaultPaths
+from rubi.core.paths import VaultPaths
 from rubi.search import limits
 
 

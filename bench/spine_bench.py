@@ -49,7 +49,7 @@ from rich.table import Table
 
 import rubi
 from rubi import app
-from rubi.indexing import load_notes
+from rubi.sync import load_notes
 
 QUESTIONS = (
     "how do I sync my vault between devices",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rubi import atomic
-from rubi.atomic import (
+from rubi.core import atomic
+from rubi.core.atomic import (
     DEBRIS_AGE_S,
     atomic_write_text,
     create_exclusive,
@@ -39,7 +39,7 @@ def _dead_pid() -> int:
 KILLED_AT = """
 import os, signal, sys
 from pathlib import Path
-from rubi import atomic
+from rubi.core import atomic
 where, path = sys.argv[1], Path(sys.argv[2])
 def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)

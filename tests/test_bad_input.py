@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.errors import VaultNotFoundError
+from rubi.core.errors import VaultNotFoundError
 from rubi.vault import scan
 
 from helpers import write
@@ -81,7 +81,7 @@ def test_file_vanishing_mid_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             os.unlink(root / rel)
         return real(root, rel, project_root)
 
-    monkeypatch.setattr("rubi.indexing.read_note_text", flaky)
+    monkeypatch.setattr("rubi.sync.notes.read_note_text", flaky)
     rep = app.index(app.locate(v))
     assert rep.added == 1
     assert [w.path for w in rep.warnings] == ["b.md"]
@@ -122,7 +122,7 @@ def test_read_only_vault_indexes_into_the_user_cache(
     real_access = os.access
     # Simulate a read-only mount even when the tests run as root.
     monkeypatch.setattr(
-        "rubi.paths.os.access",
+        "rubi.core.paths.os.access",
         lambda p, mode: False if Path(p).is_relative_to(v) else real_access(p, mode),
     )
     paths = app.locate(v)

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
+from rubi.core.tokens import estimate_tokens
 from rubi.graph.store import load_graph
-from rubi.tokens import estimate_tokens
 
 from helpers import rubi_project, write
 
@@ -263,8 +263,8 @@ def test_why_names_the_abbreviation_that_matched(tmp_path: Path) -> None:
 
 
 def test_a_search_after_an_index_format_change_keeps_the_code(project: Path) -> None:
-    from rubi.manifest import load_state
-    from rubi.storage import save_pickle
+    from rubi.core.storage import save_pickle
+    from rubi.sync.manifest import load_state
 
     paths = app.locate(project / ".rubi")
     app.index(paths)

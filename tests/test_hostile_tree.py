@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from rubi import app
+from rubi.claude.hooks.entry import main as hook_main
 from rubi.cli.main import cli
-from rubi.errors import NoteNotFoundError, RubiError
-from rubi.hooks.entry import main as hook_main
-from rubi.safeio import UnsafeFileError
+from rubi.core.errors import NoteNotFoundError, RubiError
+from rubi.core.safeio import UnsafeFileError
 
 from helpers import rubi_project, write
 
@@ -192,7 +192,7 @@ def test_generated_pages_config_and_handoff_symlinks_out(project: Path, outside:
         app.last_handoff(paths)
     assert TOKEN not in hook("SessionStart", project, source="startup")
     assert TOKEN not in hook("SessionStart", project, source="compact")
-    from rubi.hooks.context import open_context
+    from rubi.claude.hooks.context import open_context
 
     (vault / "config.toml").unlink()
     (vault / "config.toml").symlink_to(outside / "hooks.toml")
@@ -288,7 +288,7 @@ def test_code_map_without_git_refuses_special_files(tmp_path: Path, outside: Pat
 @pytest.mark.timeout(60)
 def test_huge_note_is_read_up_to_the_cap(project: Path) -> None:
     """A 4 GB note (sparse: it costs no disk) is indexed from its first megabyte."""
-    from rubi.config import MAX_NOTE_BYTES
+    from rubi.core.config import MAX_NOTE_BYTES
 
     big = project / ".rubi" / "notes" / "huge.md"
     line = b"giantword filler text for the cap\n"
@@ -310,7 +310,7 @@ def test_huge_map_page_handoff_and_config_are_capped(project: Path) -> None:
     with open(vault / "config.toml", "wb") as fh:
         fh.write(b"[hooks]\nguard_max_lines = 5\n")
         fh.truncate(2 * 1024**3)
-    from rubi.hooks.context import open_context
+    from rubi.claude.hooks.context import open_context
 
     assert open_context({"cwd": str(project)}).settings.guard_max_lines == 800
     code, out = cli_run("doctor", "--vault", str(vault))
@@ -361,7 +361,7 @@ def test_init_and_install_refuse_project_files_that_lead_out(tmp_path: Path, out
     """``rubi init`` appends a pointer to ``CLAUDE.md``; ``rubi install`` merges into
     ``.mcp.json`` and ``.claude/settings.local.json``. Linked out of the project, each
     would copy a private file into the project: refused on one line, nothing written."""
-    from rubi.install import install
+    from rubi.claude.install import install
 
     write(outside / "creds.json", json.dumps({"token": TOKEN}))
     root = tmp_path / "clone"
@@ -382,7 +382,7 @@ def test_init_and_install_refuse_project_files_that_lead_out(tmp_path: Path, out
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 @pytest.mark.timeout(60)
 def test_init_and_install_never_hang_on_a_fifo(tmp_path: Path) -> None:
-    from rubi.install import install
+    from rubi.claude.install import install
 
     root = tmp_path / "clone"
     (root / ".claude").mkdir(parents=True)

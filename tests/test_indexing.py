@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from rubi import app
+from rubi.core.model import Note
 from rubi.graph.store import load_graph
 from rubi.index import documents
 from rubi.index.store import IndexDoc, SearchIndex
-from rubi.model import Note
 
 from helpers import write
 

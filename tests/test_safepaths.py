@@ -1,4 +1,4 @@
-"""rubi.safepaths and rubi.safetext: values from untrusted input made safe before a
+"""rubi.core.safepaths and rubi.core.safetext: values from untrusted input made safe before a
 path join, a git call or a write."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rubi.safepaths import (
+from rubi.core.safepaths import (
     UnsafePathError,
     is_commit_id,
     is_inside,
@@ -16,7 +16,7 @@ from rubi.safepaths import (
     relative_path,
     safe_child,
 )
-from rubi.safetext import (
+from rubi.core.safetext import (
     UnsafeTextError,
     check_text,
     has_lone_surrogate,

@@ -12,7 +12,7 @@ __all__ = ["main"]
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
-        from rubi.hooks.entry import main as hook_main
+        from rubi.claude.hooks.entry import main as hook_main
 
         raise SystemExit(hook_main(sys.argv[2:]))
     from rubi.cli.main import main as cli_main

@@ -2,7 +2,7 @@
 and code changes.
 
 The watcher only turns file-system events into a change list; applying it is the same
-incremental path as ``rubi index`` (:func:`rubi.indexing.index_vault` with
+incremental path as ``rubi index`` (:func:`rubi.sync.run.index_vault` with
 ``changed_paths``). Events are debounced into batches, so a ``git checkout`` that
 touches 1,000 files is one index run. Its own writes (``.index/``), editor temp and
 swap files, ``.obsidian/`` and ``.git/`` are ignored. Index runs take the index lock,
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubi.config import SKIP_DIRS
-from rubi.indexing import IndexReport, index_vault
-from rubi.paths import VaultPaths
+from rubi.core.config import SKIP_DIRS
+from rubi.core.paths import VaultPaths
+from rubi.sync import IndexReport, index_vault
 
 __all__ = [
     "DEBOUNCE_MS",

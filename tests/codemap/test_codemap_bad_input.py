@@ -13,7 +13,7 @@ from codemap.codemap_helpers import git, git_init, write_files
 from rubi.codemap import CodeMapError, build_code_map
 from rubi.codemap import build as build_module
 from rubi.codemap.files import MAX_FILE_BYTES
-from rubi.safeio import FileBytes
+from rubi.core.safeio import FileBytes
 
 GOOD = {"app.py": "import util\n", "util.py": "X = 1\n"}
 

@@ -19,7 +19,7 @@ from rubi.codemap import (
     render_map,
     render_module_page,
 )
-from rubi.tokens import estimate_tokens
+from rubi.core.tokens import estimate_tokens
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("RUBI_UPDATE_GOLDEN") == "1"

@@ -20,7 +20,7 @@ import pytest
 
 from e2e.fake_api import FakeMessagesAPI
 from rubi import app
-from rubi.install import install
+from rubi.claude.install import install
 
 from helpers import REPO, rubi_project
 

@@ -20,7 +20,7 @@ import pytest
 
 from e2e.fake_api import FakeMessagesAPI
 from e2e.test_claude_code import claude_bin
-from rubi.install import hook_groups
+from rubi.claude.install import hook_groups
 
 from helpers import REPO, rubi_project
 

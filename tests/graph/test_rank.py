@@ -4,7 +4,7 @@ import networkx as nx
 import pytest
 from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 
-from rubi.graph.rank import pagerank
+from rubi.core.pagerank import pagerank
 
 
 @pytest.mark.parametrize("personalization", [None, {0: 1.0}, {3: 2.0, 7: 1.0}])

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from rubi.hooks.entry import main
+from rubi.claude.hooks.entry import main
 
 from helpers import SHARED_DATA, require_data
 

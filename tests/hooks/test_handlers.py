@@ -338,7 +338,7 @@ def test_pre_compact_record_covers_only_what_is_new(project: Path, tmp_path: Pat
 def test_fail_open_logs_and_prints_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from rubi.hooks import entry
+    from rubi.claude.hooks import entry
 
     out = io.StringIO()
     assert entry.main(["SessionStart"], io.StringIO("{not json"), out) == 0
@@ -347,7 +347,7 @@ def test_fail_open_logs_and_prints_nothing(project: Path, monkeypatch: pytest.Mo
     def boom(ctx: object) -> None:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr("rubi.hooks.recall.handle", boom)
+    monkeypatch.setattr("rubi.claude.hooks.recall.handle", boom)
     payload = json.dumps(base(project, "UserPromptSubmit", prompt="x y z"))
     assert entry.main(["UserPromptSubmit"], io.StringIO(payload), out) == 0
     assert out.getvalue() == ""

@@ -12,7 +12,7 @@ import frontmatter
 import pytest
 
 from hooks.hookhelpers import base, hook
-from rubi.hooks.payload import clean_payload, session_id, transcript_path, working_dir
+from rubi.claude.hooks.payload import clean_payload, session_id, transcript_path, working_dir
 
 from helpers import write
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from hooks.hookhelpers import base
 from rubi import app
-from rubi.agentdocs import POINTER_START, add_pointer
+from rubi.app.agentdocs import POINTER_START, add_pointer
+from rubi.claude.install import HOOK_EVENTS, hook_groups, install, rubi_command, uninstall
 from rubi.cli.main import cli
-from rubi.errors import RubiError
-from rubi.install import HOOK_EVENTS, hook_groups, install, rubi_command, uninstall
+from rubi.core.errors import RubiError
 
 from helpers import REPO, write
 

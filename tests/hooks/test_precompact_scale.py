@@ -81,7 +81,7 @@ def test_the_record_covers_exactly_the_new_bytes(small_project: Path, tmp_path: 
 def test_the_time_budget_spreads_a_transcript_over_several_records(
     small_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rubi.hooks.record as record
+    import rubi.claude.hooks.record as record
 
     monkeypatch.setattr(record, "READ_BUDGET_S", 0.0)  # stop at the first check
     transcript = tmp_path / "t.jsonl"

@@ -14,7 +14,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook
 from rubi import app
-from rubi.hooks.capture import MAX_TURN_CHARS
+from rubi.claude.hooks.capture import MAX_TURN_CHARS
 from rubi.sessions.privacy import redact_cut
 from rubi.sessions.turns import COMMAND_CHARS, REQUEST_CHARS
 from sessions.redaction_corpus import ORDINARY, SECRETS, collapse, leaks, pieces, straddle

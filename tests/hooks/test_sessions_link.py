@@ -9,8 +9,8 @@ import pytest
 
 from hooks.hookhelpers import base, hook
 from rubi import app
-from rubi.hooks.sessionlog import session_file
-from rubi.safepaths import UnsafePathError
+from rubi.claude.hooks.sessionlog import session_file
+from rubi.core.safepaths import UnsafePathError
 
 
 @pytest.mark.timeout(60)

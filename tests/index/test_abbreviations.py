@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rubi.core.paths import index_dir_for
 from rubi.index.abbreviations import ABBREVIATIONS, expansions
 from rubi.index.analysis import analyze
 from rubi.index.store import IndexDoc, SearchIndex
-from rubi.paths import index_dir_for
 
 
 def test_a_word_adds_its_short_forms_and_back() -> None:

@@ -13,8 +13,8 @@ from whoosh.scoring import BM25F
 import rubi.index.deletions as deletions
 import rubi.index.store as store
 from rubi import app
+from rubi.core.paths import cache_home
 from rubi.index.store import IndexDoc, SearchIndex
-from rubi.paths import cache_home
 
 from helpers import copy_vault, write
 

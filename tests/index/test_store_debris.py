@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.atomic import DEBRIS_AGE_S, host_tag
+from rubi.core.atomic import DEBRIS_AGE_S, host_tag
+from rubi.core.paths import cache_home
 from rubi.index.store import SearchIndex
-from rubi.paths import cache_home
 
 from helpers import write
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rubi.core.paths import index_dir_for
 from rubi.index.store import IndexDoc, SearchIndex
-from rubi.paths import index_dir_for
 
 
 def _docs() -> list[IndexDoc]:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.paths import VaultPaths
+from rubi.core.paths import VaultPaths
 
 from helpers import rubi_project
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from rubi.core.paths import VaultPaths
 from rubi.markdown import parse_note
-from rubi.paths import VaultPaths
 
 WORKER = """
 import sys

@@ -12,9 +12,9 @@ import frontmatter
 import pytest
 
 from rubi import app
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
 from rubi.markdown import parse_note
-from rubi.paths import VaultPaths
 
 
 def note(title: str = "Hostile", body: str = "Body.", **extra: Any) -> dict[str, Any]:

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
 from rubi.markdown import parse_note
-from rubi.paths import VaultPaths
 
 
 def note(
@@ -237,7 +237,7 @@ def test_note_deleted_while_merging_is_created_anew(
     vault: VaultPaths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.register(vault, [note("Flaky test", "First.")])
-    from rubi.knowledge import register as reg
+    from rubi.app import registration as reg
 
     real = reg.rewrite
 
@@ -336,7 +336,7 @@ def test_an_edit_racing_a_hand_save_keeps_both(
         return real(text, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(notefile, "edit_note_text", edit_while_someone_saves)
-    monkeypatch.setattr("rubi.knowledge.register.edit_note_text", edit_while_someone_saves)
+    monkeypatch.setattr("rubi.app.registration.edit_note_text", edit_while_someone_saves)
     app.register(vault, [note("Race", "Second.")])
     text = path.read_text(encoding="utf-8")
     assert "Saved by hand." in text and "Second." in text

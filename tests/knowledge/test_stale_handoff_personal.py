@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from codemap.codemap_helpers import git
 from rubi import app
 from rubi.cli.main import cli
-from rubi.errors import RubiError
-from rubi.paths import VaultPaths
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
 
 from helpers import write
 

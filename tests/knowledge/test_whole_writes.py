@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from rubi import app
+from rubi.core.paths import VaultPaths
 from rubi.markdown import parse_note
-from rubi.paths import VaultPaths
 
 posix_only = pytest.mark.skipif(os.name == "nt", reason="SIGKILL and pids are POSIX here")
 
@@ -23,7 +23,8 @@ ITEM = {"type": "gotcha", "title": "Pool exhaustion under load", "body": "Raise 
 
 KILLED_REGISTER = """
 import os, signal, sys
-from rubi import app, atomic
+from rubi import app
+from rubi.core import atomic
 def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 if sys.argv[2] == "publish":

@@ -15,7 +15,7 @@ import pytest
 from watchfiles import Change
 
 from rubi import app
-from rubi.hooks.entry import main as hook_main
+from rubi.claude.hooks.entry import main as hook_main
 from rubi.markdown import parse_note
 from rubi.markdown.parse import MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH
 from rubi.watch import watch

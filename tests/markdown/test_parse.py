@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from rubi.errors import NoteParseError
+from rubi.core.errors import NoteParseError
+from rubi.core.model import Link
 from rubi.markdown import parse_link_text, parse_note
-from rubi.model import Link
 
 
 @pytest.mark.parametrize(

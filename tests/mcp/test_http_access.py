@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 from rubi.mcp.http_access import (
     TOKEN_ENV,
     StaticTokenVerifier,

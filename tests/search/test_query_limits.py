@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 from rubi.search.limits import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,

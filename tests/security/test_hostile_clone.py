@@ -182,8 +182,8 @@ def test_a_committed_index_is_never_opened_in_process(
 
 @pytest.mark.timeout(60)
 def test_load_pickle_refuses_anything_outside_the_user_cache(tmp_path: Path) -> None:
-    from rubi.paths import cache_home
-    from rubi.storage import UntrustedCacheError, load_pickle
+    from rubi.core.paths import cache_home
+    from rubi.core.storage import UntrustedCacheError, load_pickle
 
     marker = tmp_path / "m"
     planted = write(tmp_path / "vault" / ".index" / "graph.pickle", _payload(marker, "x"))
@@ -205,7 +205,7 @@ def test_load_pickle_refuses_anything_outside_the_user_cache(tmp_path: Path) -> 
 
 @pytest.mark.timeout(60)
 def test_git_never_gets_an_option_from_a_note(tmp_path: Path) -> None:
-    from rubi.gitrepo import changes_since
+    from rubi.core.gitrepo import changes_since
 
     repo = tmp_path / "r"
     write(repo / "a.txt", "a\n")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rubi.sessions.audit import audit
-from rubi.sessions.claude_config import McpServer
+from rubi.claude.audit import audit
+from rubi.claude.config import McpServer
+from rubi.claude.mcp_probe import probe_server
 from rubi.sessions.locate import project_slug
-from rubi.sessions.mcp_probe import probe_server
 from sessions.xray_builder import SAMPLES
 
 from helpers import require_data

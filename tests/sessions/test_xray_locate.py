@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 from rubi.sessions.locate import (
     discover_sessions,
     find_project_dir,

@@ -1,4 +1,4 @@
-"""rubi.safeio, the one door for reading files of a vault or project."""
+"""rubi.core.safeio, the one door for reading files of a vault or project."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rubi import safeio
-from rubi.safeio import UnsafeFileError, escaped_name, read_bytes, read_text, refusal
+from rubi.core import safeio
+from rubi.core.safeio import UnsafeFileError, escaped_name, read_bytes, read_text, refusal
 
 from helpers import write
 

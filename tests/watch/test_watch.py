@@ -13,7 +13,7 @@ from watchfiles import Change
 from codemap.codemap_helpers import git
 from rubi import app
 from rubi.graph.store import load_graph
-from rubi.indexing import IndexReport
+from rubi.sync import IndexReport
 from rubi.watch import Batch, classify, ignored, watch
 
 from helpers import write

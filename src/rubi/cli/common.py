@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 
 __all__ = [
     "console",

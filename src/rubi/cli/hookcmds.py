@@ -29,6 +29,6 @@ def hook(event: str) -> None:
     internal error is logged to hooks.log in the vault's cache folder and the hook
     prints nothing.
     """
-    from rubi.hooks.entry import main
+    from rubi.claude.hooks.entry import main
 
     main([event], sys.stdin, sys.stdout)

@@ -29,7 +29,7 @@ __all__ = ["install", "uninstall"]
 @handle_errors
 def install(user: bool, compact_window: int, project: Path) -> None:
     """Add rubi's hooks and MCP server to Claude Code's settings (idempotent)."""
-    from rubi.install import install as run
+    from rubi.claude.install import install as run
 
     report = run(project.resolve(), user=user, compact_window=compact_window or None)
     for line in report.changes or ["nothing to change: rubi is already installed"]:
@@ -47,7 +47,7 @@ def install(user: bool, compact_window: int, project: Path) -> None:
 @handle_errors
 def uninstall(user: bool, project: Path) -> None:
     """Remove exactly what `rubi install` added and restore the compaction window."""
-    from rubi.install import uninstall as run
+    from rubi.claude.install import uninstall as run
 
     for line in run(project.resolve(), user=user).changes or ["nothing to remove"]:
         click.echo(line)

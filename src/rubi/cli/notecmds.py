@@ -11,8 +11,8 @@ import click
 
 from rubi import app
 from rubi.cli.common import handle_errors, print_json, vault_option
-from rubi.errors import RubiError
-from rubi.model import NOTE_TYPES
+from rubi.core.errors import RubiError
+from rubi.core.model import NOTE_TYPES
 
 __all__ = ["note"]
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from rubi import app, reading
+from rubi import app
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
-from rubi.config import DEFAULT_BUDGET_TOKENS
+from rubi.core.config import DEFAULT_BUDGET_TOKENS
 from rubi.search.engine import SCOPES
 from rubi.search.render import render_compact, result_json
 
@@ -85,7 +85,7 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
             }
         )
         return
-    click.echo(reading.render_note_view(view))
+    click.echo(app.render_note_view(view))
 
 
 def _lv(lv: app.LinkView) -> dict[str, str]:

@@ -9,8 +9,8 @@ import click
 
 from rubi import app
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
-from rubi.indexing import IndexReport
-from rubi.paths import VaultPaths
+from rubi.core.paths import VaultPaths
+from rubi.sync import IndexReport
 
 __all__ = ["doctor", "index", "init", "reindex", "status"]
 

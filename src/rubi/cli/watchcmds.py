@@ -31,7 +31,7 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     Stops cleanly on Ctrl-C and SIGTERM. Run it in a terminal multiplexer or as a
     systemd user unit (see docs/watch.md).
     """
-    from rubi.indexing import IndexReport
+    from rubi.sync import IndexReport
     from rubi.watch import Batch
     from rubi.watch import watch as run
 

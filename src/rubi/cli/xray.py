@@ -259,7 +259,7 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
     """
     from rich.table import Table
 
-    from rubi.sessions.audit import audit as run_audit
+    from rubi.claude.audit import audit as run_audit
     from rubi.sessions.summary import format_tokens
 
     report = run_audit(directory, probe_mcp=probe_mcp)

@@ -23,8 +23,8 @@ from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, rank_files, rank_modules
-from rubi.model import ScanWarning
-from rubi.safeio import FileBytes, UnsafeFileError, read_bytes
+from rubi.core.model import ScanWarning
+from rubi.core.safeio import FileBytes, UnsafeFileError, read_bytes
 
 __all__ = ["PROGRESS_EVERY", "build_code_map"]
 
@@ -37,7 +37,7 @@ _MINIFIABLE = frozenset({"javascript", "typescript", "css", "scss", "less"})
 
 
 def _read(root: Path, path: str) -> FileBytes:
-    """Read a listed file through :mod:`rubi.safeio` (inside ``root``, a regular file,
+    """Read a listed file through :mod:`rubi.core.safeio` (inside ``root``, a regular file,
     at most :data:`MAX_FILE_BYTES`), with the size and mtime of what was read.
 
     Raises:

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubi.atomic import atomic_write_bytes
 from rubi.codemap.lang import PARSER_VERSION
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
-from rubi.model import ScanWarning
+from rubi.core.atomic import atomic_write_bytes
+from rubi.core.model import ScanWarning
 
 __all__ = ["CACHE_FORMAT", "RACY_WINDOW_NS", "CacheEntry", "load_cache", "save_cache"]
 

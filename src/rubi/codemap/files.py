@@ -17,9 +17,9 @@ from io import BytesIO
 from pathlib import Path
 
 from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
-from rubi.model import ScanWarning
-from rubi.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
-from rubi.safepaths import is_inside
+from rubi.core.model import ScanWarning
+from rubi.core.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
+from rubi.core.safepaths import is_inside
 
 __all__ = [
     "GIT_TIMEOUT_S",
@@ -158,7 +158,7 @@ def list_files(root: Path) -> FileListing:
 
 def _git_ls_files(root: Path) -> list[bytes] | None:
     """``git ls-files`` at ``root``, or None when git is missing or this is no repository."""
-    from rubi.safepaths import GIT_HARDENING
+    from rubi.core.safepaths import GIT_HARDENING
 
     cmd = ["git", *GIT_HARDENING, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
@@ -178,7 +178,7 @@ def _git_ls_files(root: Path) -> list[bytes] | None:
 def _walk(root: Path, warnings: list[ScanWarning]) -> list[str]:
     """Every file under ``root`` that no ``.gitignore`` ignores; symlinked folders are
     not entered (no loops, nothing outside). A name that is not UTF-8 (file or folder)
-    is reported and skipped; a ``.gitignore`` is read through :mod:`rubi.safeio`."""
+    is reported and skipped; a ``.gitignore`` is read through :mod:`rubi.core.safeio`."""
     rules = IgnoreRules()
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):

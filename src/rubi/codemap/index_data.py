@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rubi.codemap.model import CodeFile, CodeMap
-from rubi.safeio import UnsafeFileError, read_bytes
+from rubi.core.safeio import UnsafeFileError, read_bytes
 
 __all__ = [
     "INDEX_SYMBOLS",
@@ -56,7 +56,7 @@ def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHAR
     Returns:
         The text, cut after the last newline within the limit when there is one; "" when
         the file cannot be read any more (it changed since the map was built) or is
-        refused by :mod:`rubi.safeio` (it now leads outside the repository, or is no
+        refused by :mod:`rubi.core.safeio` (it now leads outside the repository, or is no
         longer a regular file).
     """
     try:

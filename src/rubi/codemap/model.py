@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rubi.model import ScanWarning
+from rubi.core.model import ScanWarning
 
 __all__ = [
     "BuildStats",

@@ -1,7 +1,7 @@
 """Rank files and modules by PageRank over the import graph.
 
 PageRank: Brin & Page, "The anatomy of a large-scale hypertextual Web search engine"
-(1998), computed by :func:`rubi.graph.rank.pagerank`. An edge points from the importer
+(1998), computed by :func:`rubi.core.pagerank.pagerank`. An edge points from the importer
 to the imported file, so rank flows to the files the code depends on.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rubi.graph.rank import pagerank
+from rubi.core.pagerank import pagerank
 
 __all__ = [
     "CODE_DAMPING",

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from rubi.codemap.curated import curated_block
 from rubi.codemap.model import CodeFile, CodeMap, NoteRef
 from rubi.codemap.notes import files_for_note
-from rubi.config import GENERATED_COMMENT
-from rubi.filekinds import is_test_path
-from rubi.tokens import estimate_tokens
+from rubi.core.config import GENERATED_COMMENT
+from rubi.core.filekinds import is_test_path
+from rubi.core.tokens import estimate_tokens
 
 __all__ = [
     "GENERATED_COMMENT",
@@ -167,7 +167,7 @@ def render_map(
         code_map: the ranked map.
         notes: the vault's notes (only active decisions and gotchas are listed).
         curated: the summary to keep (from :func:`rubi.codemap.extract_curated`), or None.
-        budget_tokens: the most the page may cost (``rubi.tokens.estimate_tokens``).
+        budget_tokens: the most the page may cost (``rubi.core.tokens.estimate_tokens``).
 
     Returns:
         Markdown: title, the curated summary block, a one-line census, modules by

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from rubi.config import GENERATED_COMMENT
-from rubi.model import Note, note_files
+from rubi.core.config import GENERATED_COMMENT
+from rubi.core.model import Note, note_files
 from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
 
 if TYPE_CHECKING:

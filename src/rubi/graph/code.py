@@ -13,8 +13,8 @@ from collections.abc import Mapping
 import networkx as nx
 
 from rubi.codemap import CodeMap, files_for_note, graph_edges
-from rubi.filekinds import is_example_path, is_test_path
-from rubi.model import Note, note_files
+from rubi.core.filekinds import is_example_path, is_test_path
+from rubi.core.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 
 __all__ = ["MIN_SYMBOL_NAME", "TWIN_JACCARD", "add_code_map", "module_id", "note_files", "twins"]

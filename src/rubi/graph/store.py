@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rubi.errors import IndexCorruptError
-from rubi.storage import load_pickle, save_pickle
+from rubi.core.errors import IndexCorruptError
+from rubi.core.storage import load_pickle, save_pickle
 
 if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild

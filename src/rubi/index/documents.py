@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rubi.core.model import Note
 from rubi.index.language import is_portuguese
 from rubi.index.store import IndexDoc
-from rubi.model import Note
 
 __all__ = ["CODE_FIELDS", "code_document", "note_document"]
 

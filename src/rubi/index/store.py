@@ -25,8 +25,8 @@ from whoosh.qparser.common import QueryParserError
 from whoosh.query import Or, Term
 from whoosh.writing import SegmentWriter
 
-from rubi.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
-from rubi.errors import IndexCorruptError
+from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
+from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
@@ -157,7 +157,7 @@ class SearchIndex:
         """Remove what killed runs left beside the index: build folders
         (``<name>.building-<pid>-<host>-…``), swapped-out indexes (``<name>.old-…``)
         and temp files, once their owner is gone or they are older than
-        :data:`~rubi.atomic.DEBRIS_AGE_S` (an older rubi's unnamed ones: by age only).
+        :data:`~rubi.core.atomic.DEBRIS_AGE_S` (an older rubi's unnamed ones: by age only).
 
         Files inside the index that a killed writer left are Whoosh's to remove: its
         next commit deletes every segment file the table of contents does not list.
@@ -198,6 +198,11 @@ class SearchIndex:
         if self._ix is None:
             if not self.exists():
                 raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
+            # Whoosh's table of contents is a pickle: only the user's own cache is opened.
+            from rubi.core.storage import check_trusted
+
+            for toc in self.directory.glob("*.toc"):
+                check_trusted(toc)
             try:
                 # Without mmap: Whoosh's mmap path copies whole segments into memory
                 # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.

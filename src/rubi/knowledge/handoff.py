@@ -11,17 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.atomic import create_exclusive
-from rubi.config import MAX_NOTE_BYTES
-from rubi.errors import RubiError
-from rubi.gitrepo import head
+from rubi.core.atomic import create_exclusive
+from rubi.core.config import MAX_NOTE_BYTES
+from rubi.core.errors import RubiError
+from rubi.core.gitrepo import head
+from rubi.core.paths import VaultPaths
+from rubi.core.safeio import allowed_root, read_text
+from rubi.core.safepaths import require_inside
+from rubi.core.safetext import check_text, link_target, one_line
 from rubi.knowledge.items import MAX_BODY_CHARS, MAX_LIST_ITEMS, repo_path
 from rubi.knowledge.notefile import render_note
-from rubi.paths import VaultPaths
-from rubi.safeio import read_text
-from rubi.safepaths import require_inside
-from rubi.safetext import check_text, link_target, one_line
-from rubi.vault.scan import allowed_root
 
 __all__ = ["HANDOFFS_DIR", "Handoff", "last_handoff", "save_handoff"]
 
@@ -146,11 +145,11 @@ def _checked(
 def last_handoff(paths: VaultPaths) -> Handoff | None:
     """The newest handoff (by file name), or None when there is none.
 
-    Read through :mod:`rubi.safeio`: at most :data:`rubi.config.MAX_NOTE_BYTES`, and
+    Read through :mod:`rubi.core.safeio`: at most :data:`rubi.core.config.MAX_NOTE_BYTES`, and
     only a regular file inside the project (or the vault).
 
     Raises:
-        rubi.safeio.UnsafeFileError: the newest handoff is a symlink that leads out of
+        rubi.core.safeio.UnsafeFileError: the newest handoff is a symlink that leads out of
             the project, or not a regular file (the message says what to do).
         RubiError: it cannot be read.
     """

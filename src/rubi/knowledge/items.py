@@ -1,11 +1,11 @@
 """Validate what a caller wants to register into :class:`NoteItem` values.
 
-Every problem is a :class:`rubi.errors.RubiError` naming the item and the field, and
+Every problem is a :class:`rubi.core.errors.RubiError` naming the item and the field, and
 all items are checked before anything is written. Items come from MCP arguments, CLI
 options and JSON files, so every value is untrusted: text must be Unicode without
-control characters (:mod:`rubi.safetext`), one-line fields stay one line, link targets
+control characters (:mod:`rubi.core.safetext`), one-line fields stay one line, link targets
 cannot close or split a wikilink, and file paths are normalised relative to the
-project and refused when they leave it (:mod:`rubi.safepaths`).
+project and refused when they leave it (:mod:`rubi.core.safepaths`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubi.errors import RubiError
-from rubi.model import NOTE_TYPES
-from rubi.safepaths import project_relative, relative_path
-from rubi.safetext import check_text, link_target, one_line
+from rubi.core.errors import RubiError
+from rubi.core.model import NOTE_TYPES
+from rubi.core.safepaths import project_relative, relative_path
+from rubi.core.safetext import check_text, link_target, one_line
 
 __all__ = [
     "MAX_BODY_CHARS",
@@ -52,7 +52,7 @@ class NoteItem:
     """One piece of knowledge to register.
 
     Attributes:
-        type: one of :data:`rubi.model.NOTE_TYPES`.
+        type: one of :data:`rubi.core.model.NOTE_TYPES`.
         title: one line.
         body: markdown.
         files: repository paths the knowledge is about.

@@ -15,9 +15,9 @@ from typing import Any
 
 import frontmatter
 
-from rubi.atomic import ChangedMeanwhile, atomic_write_text, create_exclusive
-from rubi.errors import RubiError
-from rubi.safetext import UnsafeTextError, link_target
+from rubi.core.atomic import ChangedMeanwhile, atomic_write_text, create_exclusive
+from rubi.core.errors import RubiError
+from rubi.core.safetext import UnsafeTextError, link_target
 
 __all__ = [
     "LINKS_HEADING",
@@ -160,7 +160,7 @@ def edit_note_text(
 def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
     """Write a new note as ``folder/<stem>.md``, or ``<stem>-2.md``… if taken.
 
-    The note appears complete or not at all (:func:`rubi.atomic.create_exclusive`). A
+    The note appears complete or not at all (:func:`rubi.core.atomic.create_exclusive`). A
     name counts as taken only by a different note: a file there with exactly the text
     to write (a retry after a crash) is returned as written, and an empty one (left by
     an older rubi killed mid-write) is filled.

@@ -1,7 +1,7 @@
 """The personal vault: preferences and knowledge that follow a person across projects.
 
 Location: ``$RUBI_VAULT``, else ``personal_vault`` in the user config
-(:mod:`rubi.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
+(:mod:`rubi.core.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
 ``.rubi/config.toml``: a cloned repository must not choose which of the user's folders
 rubi indexes and writes into. Created on first write; searched together with the
 project vault, its ids prefixed ``personal:``.
@@ -14,9 +14,9 @@ import os
 import tomllib
 from pathlib import Path
 
-from rubi.model import ScanWarning
-from rubi.paths import VaultPaths, find_vault
-from rubi.userconfig import USER_PATH_SETTINGS, user_config_file, user_settings
+from rubi.core.model import ScanWarning
+from rubi.core.paths import VaultPaths, find_vault
+from rubi.core.userconfig import USER_PATH_SETTINGS, user_config_file, user_settings
 
 __all__ = [
     "DEFAULT_PERSONAL_VAULT",
@@ -48,9 +48,8 @@ def personal_root(project: VaultPaths | None = None) -> Path:
 def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
     """Path settings in the project's ``config.toml`` that rubi ignores, one warning
     each (for ``rubi doctor``)."""
-    from rubi.safeio import UnsafeFileError, read_text
-    from rubi.userconfig import MAX_CONFIG_BYTES
-    from rubi.vault.scan import allowed_root
+    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.core.userconfig import MAX_CONFIG_BYTES
 
     allowed, where = allowed_root(project.root, project.project_root)
     try:  # a regular file inside the project, bounded (a FIFO would hang `rubi doctor`)

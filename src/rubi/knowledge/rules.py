@@ -23,11 +23,11 @@ import re
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
+from rubi.core.model import Note, note_files
 from rubi.index.analysis import analyze
 from rubi.knowledge.items import NoteItem
 from rubi.knowledge.slug import fold_latin_accents, title_key
-from rubi.model import Note, note_files
 
 __all__ = [
     "CLOSE_TITLE_RATIO",

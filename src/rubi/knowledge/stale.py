@@ -1,7 +1,7 @@
 """Stale notes: the files a note is about changed in git after the note's commit, or
 no longer exist.
 
-One ``git log`` per HEAD (see :func:`rubi.gitrepo.changes_since`), cached in
+One ``git log`` per HEAD (see :func:`rubi.core.gitrepo.changes_since`), cached in
 ``.index/stale.pickle`` keyed by HEAD and the commits asked about, so a search pays
 a file read, not a git call, until HEAD moves.
 """
@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.gitrepo import changes_since, head
-from rubi.safepaths import UnsafePathError, is_commit_id, project_relative
-from rubi.storage import load_pickle, save_pickle
+from rubi.core.gitrepo import changes_since, head
+from rubi.core.safepaths import UnsafePathError, is_commit_id, project_relative
+from rubi.core.storage import load_pickle, save_pickle
 
 __all__ = ["NoteFiles", "stale_files"]
 

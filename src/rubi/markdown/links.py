@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-from rubi.model import LINKS_TO, Link
+from rubi.core.model import LINKS_TO, Link
 
 __all__ = ["WIKILINK_RE", "find_wikilinks", "markdown_link", "parse_link_text"]
 

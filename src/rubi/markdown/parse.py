@@ -1,4 +1,4 @@
-"""Parse one note's text into a :class:`rubi.model.Note` (pure: no file access).
+"""Parse one note's text into a :class:`rubi.core.model.Note` (pure: no file access).
 
 Frontmatter is read with ``python-frontmatter`` (YAML only; unknown keys kept as they
 are), the body with ``markdown-it-py`` tokens so that links and tags inside code spans,
@@ -24,9 +24,17 @@ from frontmatter.default_handlers import YAMLHandler
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from rubi.errors import NoteParseError
+from rubi.core.errors import NoteParseError
+from rubi.core.model import (
+    DEFAULT_TYPE,
+    LINKS_TO,
+    NOTE_TYPES,
+    Heading,
+    Link,
+    Note,
+    note_id_for_path,
+)
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
-from rubi.model import DEFAULT_TYPE, LINKS_TO, NOTE_TYPES, Heading, Link, Note, note_id_for_path
 
 __all__ = [
     "MAX_FRONTMATTER_BYTES",

@@ -45,7 +45,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

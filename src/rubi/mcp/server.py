@@ -19,12 +19,12 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from rubi import app
-from rubi.config import DEFAULT_BUDGET_TOKENS
-from rubi.errors import RubiError
+from rubi.core.config import DEFAULT_BUDGET_TOKENS
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
+from rubi.core.safetext import replace_surrogates
 from rubi.mcp.http_access import bearer_auth, plan_http_access, run_http
 from rubi.mcp.stdio import RubiMCPServer
-from rubi.paths import VaultPaths
-from rubi.safetext import replace_surrogates
 from rubi.search.render import render_compact
 
 __all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server"]

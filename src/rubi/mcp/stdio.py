@@ -35,7 +35,7 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
-from rubi.safetext import has_lone_surrogate, replace_surrogates
+from rubi.core.safetext import has_lone_surrogate, replace_surrogates
 
 __all__ = [
     "AnsweringReadStream",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.errors import NoteParseError
+from rubi.core.errors import NoteParseError
 from rubi.graph.build import GraphBuild
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import LANGUAGES, analyze, identifier_parts
@@ -331,10 +331,10 @@ def _snippet(
     root: Path, path: str, groups: dict[str, str], *, markdown: bool = True, allowed: Path
 ) -> str:
     """The snippet of one hit; ``groups`` maps each query term (and abbreviation) to the
-    query word it stands for. The file is read through :mod:`rubi.safeio` (inside
+    query word it stands for. The file is read through :mod:`rubi.core.safeio` (inside
     ``allowed``, a regular file, its first 1 MB); "" when it is refused or gone."""
-    from rubi.config import MAX_NOTE_BYTES
-    from rubi.safeio import UnsafeFileError, read_text
+    from rubi.core.config import MAX_NOTE_BYTES
+    from rubi.core.safeio import UnsafeFileError, read_text
 
     try:
         text = read_text(allowed, root / path, limit=MAX_NOTE_BYTES)

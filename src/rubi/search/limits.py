@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 from rubi.index.analysis import identifier_parts
 
 __all__ = ["MAX_QUERY_CHARS", "MAX_QUERY_WORDS", "QueryTooLargeError", "check_query"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from rubi.graph.rank import pagerank
+from rubi.core.pagerank import pagerank
 
 __all__ = [
     "BACKLINK_WEIGHT",

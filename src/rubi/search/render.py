@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rubi.core.tokens import estimate_tokens
 from rubi.search.engine import Hit, SearchResult
-from rubi.tokens import estimate_tokens
 
 __all__ = ["Rendered", "render_compact", "render_hit", "result_json"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rubi.errors import RubiError
+from rubi.core.errors import RubiError
 
 __all__ = ["ReportWriteError", "TranscriptsNotFoundError"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from rubi.config import CHARS_PER_TOKEN
+from rubi.core.config import CHARS_PER_TOKEN
 from rubi.sessions.events import Attachment, Usage
 from rubi.sessions.settings import IMAGE_TOKENS
 

@@ -1,7 +1,7 @@
 """Find and read the notes of a vault without ever failing on one bad file.
 
 A vault may arrive by ``git clone`` or a synced folder, so nothing in it is trusted:
-every read goes through :mod:`rubi.safeio` (inside the allowed root, regular files
+every read goes through :mod:`rubi.core.safeio` (inside the allowed root, regular files
 only, bounded), and the scan reports instead of following what leads out. The allowed
 root is the project for a project vault (``.rubi/notes`` may be a symlink to
 ``docs/notes``) and the vault itself otherwise.
@@ -15,17 +15,23 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.config import MAX_NOTE_BYTES, SKIP_DIRS
-from rubi.errors import NoteParseError
-from rubi.model import ScanWarning
-from rubi.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
-from rubi.safepaths import is_inside
+from rubi.core.config import MAX_NOTE_BYTES, SKIP_DIRS
+from rubi.core.errors import NoteParseError
+from rubi.core.model import ScanWarning
+from rubi.core.safeio import (
+    UnsafeFileError,
+    allowed_root,
+    escaped_name,
+    has_surrogates,
+    read_bytes,
+    refusal,
+)
+from rubi.core.safepaths import is_inside
 
 __all__ = [
     "FileStat",
     "ReadResult",
     "VaultListing",
-    "allowed_root",
     "content_hash",
     "read_note_text",
     "scan_vault",
@@ -61,14 +67,6 @@ class VaultListing:
     notes: list[FileStat]
     attachments: list[str]
     warnings: list[ScanWarning] = field(default_factory=list)
-
-
-def allowed_root(vault_root: Path, project_root: Path | None) -> tuple[Path, str]:
-    """The folder a vault's files must resolve into, and how messages name it: the
-    project for a project vault, else the vault."""
-    if project_root is not None:
-        return project_root, "the project"
-    return vault_root, "the vault"
 
 
 def _folders(
@@ -129,7 +127,7 @@ def _folders(
 def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
     """List the notes and attachments under ``root``.
 
-    Hidden folders and :data:`rubi.config.SKIP_DIRS` are not entered. A symlinked
+    Hidden folders and :data:`rubi.core.config.SKIP_DIRS` are not entered. A symlinked
     folder is followed when its target is inside the allowed root
     (:func:`allowed_root`) and outside the vault (a folder inside the vault is listed
     under its own name); each real folder is entered once (no loops, no duplicates).
@@ -207,7 +205,7 @@ def content_hash(data: bytes) -> str:
 def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) -> ReadResult:
     """Read a note's bytes and decode them for parsing.
 
-    The read goes through :func:`rubi.safeio.read_bytes`: the file must resolve inside
+    The read goes through :func:`rubi.core.safeio.read_bytes`: the file must resolve inside
     the allowed root (:func:`allowed_root`) and be a regular file, and at most
     :data:`MAX_NOTE_BYTES` are read. A larger file is cut at the last newline before
     the limit; text that is not UTF-8 is decoded with replacement characters. Both are

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from rubi.codemap.model import Parsed
-from rubi.model import ScanWarning
-from rubi.safeio import UnsafeFileError, read_bytes
+from rubi.core.model import ScanWarning
+from rubi.core.safeio import UnsafeFileError, read_bytes
 
 __all__ = [
     "MAX_MANIFEST_BYTES",

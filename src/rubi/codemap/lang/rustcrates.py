@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rubi.codemap.lang.base import RepoIndex, join_path, load_toml
-from rubi.model import ScanWarning
+from rubi.core.model import ScanWarning
 
 __all__ = ["CrateRoot", "Crates", "module_dir", "module_file", "module_path"]
 

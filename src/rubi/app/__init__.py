@@ -1,0 +1,533 @@
+"""The one facade every surface calls: CLI, MCP server and hooks hold no logic.
+
+Functions take a :class:`rubi.core.paths.VaultPaths` (from :func:`locate`) and return
+plain values; errors are :class:`rubi.core.errors.RubiError` subclasses with one-line
+messages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rubi.app import reading
+from rubi.app.flags import annotate_hits
+from rubi.app.health import DoctorReport, check_vault
+from rubi.app.reading import LinkView, NoteView, render_note_view, resolve_ref
+from rubi.app.registration import Registered
+from rubi.app.registration import register as knowledge_register
+from rubi.core.atomic import atomic_write_text
+from rubi.core.config import MAP_PAGE, MODULES_DIR
+from rubi.core.errors import NoteNotFoundError, RubiError
+from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
+from rubi.core.safeio import allowed_root
+from rubi.core.safepaths import require_inside, safe_child
+from rubi.core.safetext import check_text
+from rubi.graph.build import GraphBuild
+from rubi.graph.store import load_graph
+from rubi.index.store import SearchIndex
+from rubi.knowledge.handoff import Handoff
+from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
+from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
+from rubi.knowledge.items import MAX_BODY_CHARS
+from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+from rubi.search.engine import SearchResult, search_index
+from rubi.search.fuse import rrf
+from rubi.search.limits import check_query
+from rubi.sync import IndexReport, index_vault, load_code_map, load_state
+
+__all__ = [
+    "DoctorReport",
+    "InitReport",
+    "LinkView",
+    "NoteView",
+    "VaultStatus",
+    "backlinks",
+    "doctor",
+    "index",
+    "init_project",
+    "last_handoff",
+    "links",
+    "locate",
+    "map_text",
+    "read_many",
+    "read_note",
+    "register",
+    "render_note_view",
+    "resolve_ref",
+    "save_handoff",
+    "search",
+    "status",
+    "write_summary",
+]
+
+Progress = Callable[[int, int], None]
+
+
+def locate(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPaths:
+    """The vault named by ``--vault``, else the ``.rubi/`` above ``cwd``."""
+    return find_vault(vault, cwd)
+
+
+# -- init ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class InitReport:
+    """The vault folder and the files ``init`` created (vault-relative; existing kept)."""
+
+    vault: Path
+    created: list[str]
+
+
+def _template_dir() -> Path:
+    packaged = Path(str(resources.files("rubi"))) / "vault_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "vault-template"
+
+
+def init_project(project_dir: Path) -> InitReport:
+    """Create ``<project_dir>/.rubi/`` from the vault template; never overwrite a file.
+
+    Raises:
+        RubiError: ``project_dir`` is not an existing folder.
+    """
+    if not project_dir.is_dir():
+        raise RubiError(f"{project_dir}: no such folder; run `rubi init` inside the project")
+    vault = project_dir / PROJECT_VAULT_DIRNAME
+    template = _template_dir()
+    created: list[str] = []
+    for src in sorted(template.rglob("*")):
+        rel = src.relative_to(template)
+        if "__pycache__" in rel.parts:
+            continue
+        dst = vault / rel
+        if src.is_dir():
+            dst.mkdir(parents=True, exist_ok=True)
+        elif not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+            created.append(rel.as_posix())
+    from rubi.app.agentdocs import add_pointer
+
+    created += add_pointer(project_dir)
+    return InitReport(vault, created)
+
+
+# -- index and search ---------------------------------------------------------------
+def index(
+    paths: VaultPaths,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> IndexReport:
+    """Bring the index and graph up to date (see :func:`rubi.sync.run.index_vault`)."""
+    return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
+
+
+def _ensure(
+    paths: VaultPaths,
+    refresh: bool,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> IndexReport | None:
+    first = not (paths.state_file.exists() and paths.graph_file.exists())
+    if first or refresh:
+        # Notes are cheap to check on every call; the code map is refreshed by
+        # `rubi index`, the session-start hook and the watcher (a large repository
+        # takes seconds), and on first use.
+        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+    return None
+
+
+def search(
+    paths: VaultPaths,
+    query: str,
+    *,
+    terms: Sequence[str] = (),
+    top_k: int = 10,
+    scope: str = "all",
+    include_superseded: bool = False,
+    refresh: bool = True,
+    progress: Progress | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> SearchResult:
+    """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
+
+    Args:
+        paths: the vault.
+        query: the question in words (non-empty).
+        terms: related words and identifiers (query expansion by the caller).
+        top_k: hits at most.
+        scope: ``all`` (project notes and code, and the personal vault), ``notes``
+            (notes of both vaults), ``code``, or ``personal`` (the personal vault only).
+        include_superseded: keep superseded notes (each points to its newest successor).
+        refresh: first bring the index up to date with the files (an unchanged vault
+            costs one scan of file sizes and times); a never-indexed vault is always
+            indexed first.
+        progress: passed to the indexer (a first index of a big vault takes a while).
+        on_wait: called if another index run holds the lock.
+
+    Raises:
+        RubiError: empty query; QueryTooLargeError over
+            :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters or
+            :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
+            terms together); ValueError for a bad ``scope`` or ``top_k``.
+    """
+    check_query(query, terms)
+    if not query.strip() and not any(t.strip() for t in terms):
+        raise RubiError("empty query; say what to look for")
+    results: list[SearchResult] = []
+    if scope != "personal":
+        _ensure(paths, refresh, progress, on_wait)
+        results.append(
+            _search_one(paths, query, terms, top_k, scope, include_superseded, prefix="")
+        )
+    personal = personal_paths(paths) if scope in ("all", "notes", "personal") else None
+    if personal is not None:
+        _ensure(personal, refresh)
+        results.append(
+            _search_one(personal, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX)
+        )
+    if not results:
+        return SearchResult(query, tuple(terms), [], 0)
+    if len(results) == 1:
+        return results[0]
+    fused = rrf({str(i): [h.id for h in r.hits] for i, r in enumerate(results)})
+    by_id = {h.id: h for r in results for h in r.hits}
+    hits = [by_id[f.id] for f in fused[:top_k]]
+    return SearchResult(query, tuple(terms), hits, sum(r.candidates for r in results))
+
+
+def _search_one(
+    paths: VaultPaths,
+    query: str,
+    terms: Sequence[str],
+    top_k: int,
+    scope: str,
+    include_superseded: bool,
+    prefix: str,
+) -> SearchResult:
+    build = load_graph(paths.graph_file)
+    idx = SearchIndex(paths.whoosh_dir)
+    try:
+        result = search_index(
+            idx,
+            build,
+            paths.root,
+            query,
+            project_root=paths.project_root,
+            terms=terms,
+            top_k=top_k,
+            scope=scope,
+            include_superseded=include_superseded,
+        )
+    finally:
+        idx.close()
+    hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
+    return dataclasses.replace(result, hits=hits)
+
+
+# -- the code map -------------------------------------------------------------------
+def _project(paths: VaultPaths) -> Path:
+    if paths.project_root is None:
+        raise RubiError(
+            f"{paths.root}: not a project vault; the code map lives in a project's "
+            ".rubi/ (run `rubi init` in the project)"
+        )
+    return paths.project_root
+
+
+MAX_MODULE_CHARS = 300
+"""A module is named by a folder path or its slug: longer names are refused before the
+lookup (and never echoed back whole)."""
+
+
+def _module_page(paths: VaultPaths, module: str) -> Path:
+    """The page of the module named ``module`` (by name, slug or folder).
+
+    Raises:
+        RubiError: no code map yet, or no such module (the message lists some).
+    """
+    if len(module) > MAX_MODULE_CHARS or any(ch in module for ch in "\x00\r\n"):
+        raise RubiError(
+            f"{module[:60]!r}: no such module (a module name is one line of at most "
+            f"{MAX_MODULE_CHARS} characters); `rubi map` lists them"
+        )
+    code_map = load_code_map(paths)
+    if code_map is None:
+        raise RubiError(f"{paths.root}: no code map yet; run `rubi index`")
+    wanted = module.strip().strip("/").casefold()
+    for m in code_map.modules.values():
+        if wanted in (m.name.casefold(), m.slug.casefold(), m.folder.casefold()):
+            # The slug comes from the code map (derived data), never from the caller;
+            # checked all the same, so no module page is read from outside the vault.
+            page = safe_child(paths.root / MODULES_DIR, f"{m.slug}.md", what="module page")
+            return _inside(paths, page, f"{MODULES_DIR}/{m.slug}.md")
+    names = ", ".join(sorted(code_map.modules)[:12])
+    raise RubiError(f"{module}: no such module; modules are: {names}")
+
+
+def _inside(paths: VaultPaths, page: Path, rel: str) -> Path:
+    """``page``, checked to resolve inside the project (or the vault): a generated page
+    or its folder that a cloned tree made a link to elsewhere is neither read nor
+    written."""
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    return require_inside(allowed, page, what=rel, where=where)
+
+
+def map_text(paths: VaultPaths, module: str | None = None) -> str:
+    """Level 0 (``map.md``) or one module's page, indexing first if never done.
+
+    Raises:
+        RubiError: not a project vault, or no such module.
+    """
+    _project(paths)
+    _ensure(paths, refresh=False)
+    page = (
+        _inside(paths, paths.root / MAP_PAGE, MAP_PAGE)
+        if module is None
+        else _module_page(paths, module)
+    )
+    return _read_page(paths, page)
+
+
+def _read_page(paths: VaultPaths, page: Path) -> str:
+    """A generated page's text, read through :mod:`rubi.core.safeio` (a regular file inside
+    the project, at most ``MAX_NOTE_BYTES``).
+
+    Raises:
+        RubiError: not generated yet, refused (a symlink out of the project, a FIFO or
+            device), larger than the limit, not UTF-8, or unreadable.
+    """
+    from rubi.core.config import MAX_NOTE_BYTES
+    from rubi.core.safeio import allowed_root, read_bytes
+
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    rel = page.relative_to(paths.root).as_posix()
+    try:
+        got = read_bytes(allowed, page, limit=MAX_NOTE_BYTES, label=rel, where=where)
+    except FileNotFoundError as exc:
+        raise RubiError(f"{page}: not generated yet; run `rubi index`") from exc
+    except OSError as exc:
+        raise RubiError(f"{rel}: cannot be read ({exc.strerror}); check its permissions") from exc
+    if got.truncated:
+        raise RubiError(
+            f"{rel}: larger than {MAX_NOTE_BYTES // 1_000_000} MB, not a page rubi generated; "
+            "move it away and run `rubi index`"
+        )
+    try:
+        return got.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"{rel}: not valid UTF-8 (byte {exc.start}); fix it or move it away and run "
+            "`rubi index`"
+        ) from exc
+
+
+def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
+    """Store a curated summary in ``map.md`` (``target="map"``) or a module page
+    (``target="module:<name>"``); regeneration keeps it.
+
+    Returns:
+        The page written.
+
+    Raises:
+        RubiError: a bad target, an empty text, one holding a summary marker or a
+            control character, or a page whose summary markers are broken (fix them
+            first; nothing is overwritten).
+    """
+    _project(paths)
+    _ensure(paths, refresh=False)
+    if target == "map":
+        page = _inside(paths, paths.root / MAP_PAGE, MAP_PAGE)
+    elif target.startswith("module:") and target[7:].strip():
+        page = _module_page(paths, target[7:])
+    else:
+        raise RubiError(f"{target[:80]!r}: target must be 'map' or 'module:<name>'")
+    check_text(text, "summary")
+    if len(text) > MAX_BODY_CHARS:
+        raise RubiError(
+            f"summary: {len(text):,} characters; at most {MAX_BODY_CHARS:,}: a summary is "
+            "what a newcomer reads first"
+        )
+    if not text.strip():
+        raise RubiError("empty summary; write what a newcomer should know first")
+    from rubi.codemap import SUMMARY_END, SUMMARY_START, extract_curated
+
+    if SUMMARY_START in text or SUMMARY_END in text:
+        raise RubiError("the summary contains a rubi:summary marker; remove it and retry")
+    old = _read_page(paths, page)
+    extract_curated(old, page.name)  # raises on broken markers: never lose text
+    start, end = old.index(SUMMARY_START), old.index(SUMMARY_END)
+    new = old[: start + len(SUMMARY_START)] + "\n" + text.strip() + "\n" + old[end:]
+    atomic_write_text(page, new)
+    index_vault(paths, verify=False, code=False)
+    return page
+
+
+# -- reading ------------------------------------------------------------------------
+def _graph(paths: VaultPaths) -> GraphBuild:
+    _ensure(paths, refresh=False)
+    return load_graph(paths.graph_file)
+
+
+def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:
+    """The vault a reference points into, the reference without prefix, the prefix."""
+    if ref.startswith(PERSONAL_PREFIX):
+        personal = personal_paths(paths)
+        if personal is None:
+            raise NoteNotFoundError(f"{ref}: there is no personal vault yet")
+        return personal, ref[len(PERSONAL_PREFIX) :], PERSONAL_PREFIX
+    return paths, ref, ""
+
+
+def read_note(paths: VaultPaths, ref: str) -> NoteView:
+    """Read a note in full by id, path, title or alias (``personal:`` for the personal
+    vault), with its links both ways and its flags.
+
+    Raises:
+        NoteNotFoundError: no such note.
+        NoteParseError: the file is gone or unreadable.
+    """
+    vault, local, prefix = _vault_for(paths, ref)
+    try:
+        return reading.read_note(
+            vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
+        )
+    except NoteNotFoundError:
+        personal = personal_paths(paths) if not prefix else None
+        if personal is None:
+            raise
+        try:  # a title or alias of a personal note, given without its prefix
+            return reading.read_note(
+                personal.root, _graph(personal), local, None, None, PERSONAL_PREFIX
+            )
+        except NoteNotFoundError:
+            pass
+        raise
+
+
+def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Read notes and code files by id, for agents: each note in full with its flags,
+    each code file as an outline (symbols with lines, imports, importers, notes).
+
+    Ids are looked up in the vault's graph only: a path outside the vault and the
+    project (``../../etc/passwd``, ``/etc/passwd``) is never read.
+
+    Returns:
+        ``[(text, None)]`` per id found, ``("", error message)`` per id not found.
+    """
+    out: list[tuple[str, str | None]] = []
+    for ref in ids:
+        try:
+            vault, local, _ = _vault_for(paths, ref)
+            build = _graph(vault)
+            node = build.graph.nodes.get(local.strip())
+            if node is not None and node.get("kind") == "file" and vault.project_root:
+                out.append(
+                    (
+                        reading.code_outline(
+                            vault.project_root, build, local.strip(), load_code_map(vault)
+                        ),
+                        None,
+                    )
+                )
+            else:
+                out.append((reading.render_note_view(read_note(paths, ref)), None))
+        except RubiError as exc:
+            out.append(("", str(exc)))
+    return out
+
+
+def links(paths: VaultPaths, ref: str) -> list[LinkView]:
+    """Outgoing links of a note (dangling targets included, ``kind='dangling'``)."""
+    vault, local, _ = _vault_for(paths, ref)
+    build = _graph(vault)
+    return reading.edges(build, reading.resolve_ref(build, local), incoming=False)
+
+
+def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
+    """Notes that link to a note."""
+    vault, local, _ = _vault_for(paths, ref)
+    build = _graph(vault)
+    return reading.edges(build, reading.resolve_ref(build, local), incoming=True)
+
+
+# -- knowledge ----------------------------------------------------------------------
+def register(
+    paths: VaultPaths, items: Sequence[Any], *, cwd: Path | None = None
+) -> list[Registered]:
+    """Register knowledge (see :func:`rubi.app.registration.register`).
+
+    ``cwd``: the folder relative ``files`` are taken from (a CLI run in a subfolder);
+    None (MCP, JSON): the project root.
+    """
+    return knowledge_register(paths, items, cwd=cwd)
+
+
+def save_handoff(
+    paths: VaultPaths,
+    goal: str,
+    state: str,
+    next_steps: Sequence[str] = (),
+    files: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    *,
+    cwd: Path | None = None,
+) -> Handoff:
+    """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
+    picks it up at once. ``cwd`` as for :func:`register`."""
+    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes, cwd=cwd)
+    index_vault(paths, verify=False, code=False)
+    return handoff
+
+
+def last_handoff(paths: VaultPaths) -> Handoff | None:
+    """The newest handoff of the project, or None."""
+    return knowledge_last_handoff(paths)
+
+
+# -- status and doctor --------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class VaultStatus:
+    """What the index holds. ``indexed_at`` is a Unix time (0 when never indexed)."""
+
+    vault: Path
+    index_dir: Path
+    notes: int
+    unreadable: int
+    links: int
+    dangling: int
+    ambiguous: int
+    indexed_at: float
+    index_bytes: int
+
+
+def status(paths: VaultPaths) -> VaultStatus:
+    """Summarise the index of the vault (indexing it first if it never was)."""
+    build = _graph(paths)
+    state = load_state(paths)
+    g = build.graph
+    size = sum(p.stat().st_size for p in paths.index_dir.rglob("*") if p.is_file())
+    return VaultStatus(
+        vault=paths.root,
+        index_dir=paths.index_dir,
+        notes=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "note"),
+        unreadable=sum(1 for e in state.files.values() if e.note_id is None) if state else 0,
+        links=g.number_of_edges(),
+        dangling=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "dangling"),
+        ambiguous=sum(1 for p in build.problems if p.status == "ambiguous"),
+        indexed_at=state.indexed_at if state else 0.0,
+        index_bytes=size,
+    )
+
+
+def doctor(paths: VaultPaths) -> DoctorReport:
+    """Check the vault (see :func:`rubi.app.health.check_vault`)."""
+    return check_vault(paths)

@@ -1,0 +1,134 @@
+"""``rubi doctor``: everything in a vault that needs a person's attention.
+
+Unreadable notes, links to notes and attachments that do not exist, ambiguous links,
+notes whose ``files:`` name nothing in the project, generated pages whose summary
+markers are broken (they are no longer regenerated), and code files the map skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rubi.core.config import MAP_PAGE, MODULES_DIR
+from rubi.core.model import ScanWarning, note_files
+from rubi.core.paths import VaultPaths
+from rubi.graph.build import LinkProblem
+from rubi.graph.store import load_graph
+from rubi.sync import index_vault, load_code_map, load_notes
+
+__all__ = ["DoctorReport", "check_vault"]
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    """What ``rubi doctor`` found; every list is sorted by path."""
+
+    files: list[ScanWarning]
+    missing: list[LinkProblem]
+    ambiguous: list[LinkProblem]
+    missing_attachments: list[LinkProblem] = field(default_factory=list)
+    missing_note_files: list[ScanWarning] = field(default_factory=list)
+    pages: list[ScanWarning] = field(default_factory=list)
+    code: list[ScanWarning] = field(default_factory=list)
+    ignored: list[ScanWarning] = field(default_factory=list)
+    """Things in the vault that rubi deliberately never reads (a ``.index/`` folder of
+    derived data, path settings in the project's ``config.toml``): reported so a person
+    can delete them; they do not make the vault unhealthy."""
+
+    @property
+    def ok(self) -> bool:
+        """Nothing to fix (skipped code files alone do not count: they are reported)."""
+        return not (
+            self.files
+            or self.missing
+            or self.ambiguous
+            or self.missing_attachments
+            or self.missing_note_files
+            or self.pages
+        )
+
+
+def _page_problems(paths: VaultPaths) -> list[ScanWarning]:
+    """Generated pages whose summary markers are broken. Pages are read through
+    :mod:`rubi.core.safeio`; a refused page (a symlink out, a FIFO) is already reported by
+    the scan and skipped here."""
+    from rubi.codemap import CuratedSummaryError, extract_curated
+    from rubi.core.config import MAX_NOTE_BYTES
+    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+
+    root = paths.root
+    allowed, where = allowed_root(root, paths.project_root)
+    pages = [root / MAP_PAGE, *sorted((root / MODULES_DIR).glob("*.md"))]
+    out: list[ScanWarning] = []
+    for page in pages:
+        rel = page.relative_to(root).as_posix()
+        try:
+            text = read_text(allowed, page, limit=MAX_NOTE_BYTES, where=where)
+        except (OSError, UnsafeFileError):
+            continue
+        try:
+            extract_curated(text, rel)
+        except CuratedSummaryError as exc:
+            out.append(ScanWarning(rel, f"{exc.reason}; it is not regenerated until then"))
+    return out
+
+
+def _missing_note_files(paths: VaultPaths) -> list[ScanWarning]:
+    if paths.project_root is None:
+        return []
+    out: list[ScanWarning] = []
+    from rubi.core.safepaths import UnsafePathError, project_relative
+
+    for note in load_notes(paths).values():
+        for entry in note_files(note):
+            try:
+                rel = project_relative(paths.project_root, entry, what="files:")
+            except UnsafePathError as exc:
+                out.append(ScanWarning(note.path, str(exc)))
+                continue
+            if rel != "." and not (paths.project_root / rel).exists():
+                out.append(ScanWarning(note.path, f"files: {entry} does not exist in the project"))
+    return sorted(out, key=lambda w: (w.path, w.message))
+
+
+def _ignored(paths: VaultPaths) -> list[ScanWarning]:
+    from rubi.core.paths import LEGACY_INDEX_DIRNAME
+    from rubi.knowledge.personal import ignored_project_settings
+
+    out: list[ScanWarning] = []
+    legacy = paths.root / LEGACY_INDEX_DIRNAME
+    if legacy.is_dir() or legacy.is_symlink():
+        out.append(
+            ScanWarning(
+                LEGACY_INDEX_DIRNAME + "/",
+                "derived data inside the vault (an older rubi, or committed by someone); "
+                "rubi never reads it (its index lives in the user cache): delete the folder",
+            )
+        )
+    out.extend(ignored_project_settings(paths))
+    return out
+
+
+def _config_problems(paths: VaultPaths) -> list[ScanWarning]:
+    """``config.toml`` refused (a symlink out, a FIFO), too large or not TOML."""
+    from rubi.core.hooksettings import read_config
+
+    _, problem = read_config(paths.root, paths.project_root)
+    return [ScanWarning("config.toml", problem)] if problem else []
+
+
+def check_vault(paths: VaultPaths) -> DoctorReport:
+    """Index the vault (notes and code), then collect its problems."""
+    report = index_vault(paths)
+    build = load_graph(paths.graph_file)
+    code_map = load_code_map(paths) if paths.project_root is not None else None
+    return DoctorReport(
+        files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),
+        missing=[p for p in build.problems if p.status == "missing"],
+        ambiguous=[p for p in build.problems if p.status == "ambiguous"],
+        missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],
+        missing_note_files=_missing_note_files(paths),
+        pages=_page_problems(paths) if paths.project_root is not None else [],
+        code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],
+        ignored=_ignored(paths),
+    )

@@ -1,0 +1,191 @@
+"""Read one note in full: find it by any name, its links both ways, its flags."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubi.app.flags import newest_successor, note_stale
+from rubi.core.errors import NoteNotFoundError
+from rubi.core.model import Note
+from rubi.graph.build import GraphBuild
+from rubi.markdown import parse_note
+from rubi.vault.resolve import normalize_name
+from rubi.vault.scan import read_note_text
+
+__all__ = ["MAX_REF_CHARS", "LinkView", "NoteView", "edges", "read_note", "resolve_ref"]
+
+
+MAX_REF_CHARS = 1_000
+"""A reference (id, path, title or alias) longer than this names no note: titles are at
+most 200 characters and paths a few dozen. Longer ones are refused before the lookup,
+whose close-name suggestions cost time with the length (twenty 1 MB ids took 4 s),
+and before a message would repeat them."""
+
+
+def resolve_ref(build: GraphBuild, ref: str) -> str:
+    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
+
+    ``ref`` is only looked up in the graph, never joined to a path.
+
+    Raises:
+        NoteNotFoundError: nothing matches (the message suggests close names), or
+            ``ref`` is not one line of at most :data:`MAX_REF_CHARS` characters.
+    """
+    if not isinstance(ref, str) or len(ref) > MAX_REF_CHARS:
+        shown = repr(ref[:60]) + "…" if isinstance(ref, str) else repr(type(ref).__name__)
+        raise NoteNotFoundError(
+            f"{shown}: no such note (a note id, path or title is at most "
+            f"{MAX_REF_CHARS:,} characters); copy an id from search"
+        )
+    if any(ch in ref for ch in "\x00\r\n"):
+        raise NoteNotFoundError(
+            f"{ref!r}: no such note (an id is one line); copy an id from search"
+        )
+    g = build.graph
+    key = ref.strip().removesuffix(".md")
+    if key in g and g.nodes[key].get("kind") == "note":
+        return key
+    lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
+    if key.casefold() in lowered:
+        return str(lowered[key.casefold()])
+    ids = [i for i in build.names.get(normalize_name(key), []) if g.nodes[i].get("kind") == "note"]
+    if ids:
+        return sorted(ids)[0]
+    titles = {str(a.get("title", n)): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
+    pool = list(lowered.values()) + list(titles)
+    close = difflib.get_close_matches(key, pool, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise NoteNotFoundError(f"{ref}: no such note{hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkView:
+    """One edge seen from a note: the other end, its title and kind, the relation."""
+
+    id: str
+    title: str
+    kind: str
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteView:
+    """A note read in full, with its links both ways and its flags.
+
+    Attributes:
+        id: the note id as the caller should use it (``personal:``-prefixed there).
+        stale: files the note is about that changed since its commit (or are gone).
+        superseded_by: the newest note of its supersede chain, when superseded.
+    """
+
+    note: Note
+    text: str
+    links: list[LinkView] = field(default_factory=list)
+    backlinks: list[LinkView] = field(default_factory=list)
+    id: str = ""
+    stale: tuple[str, ...] = ()
+    superseded_by: str | None = None
+
+
+def edges(build: GraphBuild, note_id: str, *, incoming: bool) -> list[LinkView]:
+    """A note's links (``incoming=False``) or backlinks, typed links first."""
+    g = build.graph
+    found = g.in_edges(note_id, keys=True) if incoming else g.out_edges(note_id, keys=True)
+    out: dict[tuple[str, str], LinkView] = {}
+    for u, v, rel in found:
+        other = u if incoming else v
+        attrs = g.nodes[other]
+        out[(other, rel)] = LinkView(
+            other, str(attrs.get("title", other)), str(attrs.get("kind", "")), rel
+        )
+    return sorted(out.values(), key=lambda lv: (lv.relation != "links_to", lv.relation, lv.id))
+
+
+def read_note(
+    vault_root: Path,
+    build: GraphBuild,
+    ref: str,
+    project_root: Path | None,
+    stale_cache: Path | None,
+    prefix: str = "",
+) -> NoteView:
+    """Read the note ``ref`` names from ``vault_root``.
+
+    Raises:
+        NoteNotFoundError: no such note.
+        NoteParseError: the file is gone or unreadable.
+    """
+    note_id = resolve_ref(build, ref)
+    path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
+    read = read_note_text(vault_root, path, project_root)
+    note = parse_note(read.text, path, strict=False)
+    stale = note_stale(build, project_root, [note_id], stale_cache).get(note_id, ())
+    succ = newest_successor(build, note_id) if note.status == "superseded" else None
+    return NoteView(
+        note,
+        read.text,
+        edges(build, note_id, incoming=False),
+        edges(build, note_id, incoming=True),
+        id=prefix + note_id,
+        stale=stale,
+        superseded_by=(prefix + succ) if succ else None,
+    )
+
+
+def render_note_view(view: NoteView) -> str:
+    """A note as an agent or a person reads it: flags first, the file, then backlinks."""
+    lines = []
+    if view.superseded_by:
+        lines.append(f"(superseded: read {view.superseded_by} instead)")
+    if view.stale:
+        lines.append(f"⚠ stale: {', '.join(view.stale)} changed since this note was written")
+    lines.append(f"# {view.note.path}\n")
+    lines.append(view.text.rstrip("\n"))
+    if view.backlinks:
+        lines.append(
+            "\n---\nLinked from: " + ", ".join(f"[[{lv.id}]]" for lv in view.backlinks[:30])
+        )
+    return "\n".join(lines)
+
+
+def code_outline(project_root: Path, build: GraphBuild, path: str, code_map: object) -> str:
+    """A code file's outline: language, size, who imports it, what it imports, its
+    top-level symbols with line numbers, and the notes about it.
+
+    Raises:
+        NoteNotFoundError: ``path`` is not a mapped code file.
+    """
+    from rubi.codemap import CodeMap
+
+    g = build.graph
+    if path not in g or g.nodes[path].get("kind") != "file":
+        raise NoteNotFoundError(f"{path}: not a mapped code file")
+    file = code_map.files.get(path) if isinstance(code_map, CodeMap) else None
+    attrs = g.nodes[path]
+    from rubi.codemap.files import MAX_FILE_BYTES
+    from rubi.core.safeio import UnsafeFileError, read_bytes
+
+    try:
+        n_lines = read_bytes(project_root, path, limit=MAX_FILE_BYTES).data.count(b"\n")
+    except (OSError, UnsafeFileError):
+        n_lines = 0
+    importers = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "imports")
+    notes = sorted(u for u, _, k in g.in_edges(path, keys=True) if k == "about_file")
+    lines = [f"# {path} ({attrs.get('type', '')}, {n_lines} lines)"]
+    if importers:
+        more = f" +{len(importers) - 15}" if len(importers) > 15 else ""
+        lines.append("imported by: " + ", ".join(importers[:15]) + more)
+    if file is not None:
+        if file.imports:
+            lines.append("imports: " + ", ".join(file.imports[:20]))
+        if file.external:
+            lines.append("external: " + ", ".join(file.external[:20]))
+        if file.symbols:
+            lines.append("symbols:")
+            lines += [f"- {s.kind} {s.name} (line {s.line})" for s in file.symbols[:200]]
+    if notes:
+        lines.append("notes: " + ", ".join(f"[[{n}]]" for n in notes))
+    lines.append(f"(read the text with a ranged read of {path})")
+    return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""``rubi hook <event>``: read the hook JSON on stdin, answer on stdout, fail open.
+
+Events (Claude Code names or kebab-case): SessionStart, UserPromptSubmit,
+PreToolUse, PostToolUse, Stop, PreCompact, SessionEnd. Exit status is always 0; an
+internal error is logged with its traceback and the hook prints nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+__all__ = ["HANDLERS", "main", "run"]
+
+HANDLERS = {
+    "sessionstart": "rubi.claude.hooks.start",
+    "userpromptsubmit": "rubi.claude.hooks.recall",
+    "pretooluse": "rubi.claude.hooks.guard",
+    "posttooluse": "rubi.claude.hooks.meter",
+    "stop": "rubi.claude.hooks.stop",
+    "precompact": "rubi.claude.hooks.record",
+    "sessionend": "rubi.claude.hooks.end",
+}
+"""Event (lower case, no dashes) → handler module with ``handle(context) -> dict | None``."""
+
+
+def _event_key(name: str) -> str:
+    return name.replace("-", "").replace("_", "").lower()
+
+
+def run(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """Handle one event (no error handling: :func:`main` adds it).
+
+    Raises:
+        KeyError: an unknown event.
+    """
+    from rubi.claude.hooks.context import open_context
+
+    module = importlib.import_module(HANDLERS[_event_key(event)])
+    result: dict[str, Any] | None = module.handle(open_context(payload))
+    return result
+
+
+def _log_failure(payload: dict[str, Any], event: str) -> None:
+    try:
+        import traceback
+        from pathlib import Path
+
+        from rubi.claude.hooks.context import log_file
+        from rubi.claude.hooks.payload import working_dir
+        from rubi.core.paths import find_vault
+
+        try:
+            vault = find_vault(cwd=Path(working_dir(payload.get("cwd")) or "."))
+        except Exception:
+            vault = None
+        path = log_file(vault)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+            fh.write(f"{stamp} {event}: failed\n{traceback.format_exc()}\n")
+    except Exception:  # fail open, even when the log cannot be written
+        pass
+
+
+def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the hook named by ``argv[0]`` (or by the payload's ``hook_event_name``).
+
+    Returns:
+        0, always: hooks fail open.
+    """
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    payload: dict[str, Any] = {}
+    event = argv[0] if argv else ""
+    try:
+        raw = stdin.read()
+        loaded = json.loads(raw) if raw.strip() else {}
+        payload = loaded if isinstance(loaded, dict) else {}
+        event = event or str(payload.get("hook_event_name") or "")
+        result = run(event, payload)
+        if result:
+            stdout.write(json.dumps(result, ensure_ascii=False))
+            stdout.flush()
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            return 0
+        _log_failure(payload, event)
+    return 0

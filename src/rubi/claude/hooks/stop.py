@@ -1,0 +1,36 @@
+"""Stop: capture the turn; after heavy exploration with nothing registered, ask once
+for 1–5 durable notes. Never loops (``stop_hook_active``), never blocks twice for the
+same exploration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rubi.claude.hooks.capture import capture_turn
+from rubi.claude.hooks.context import HookContext
+
+__all__ = ["handle"]
+
+
+def handle(ctx: HookContext) -> dict[str, Any] | None:
+    """Block once with a request for notes, or say nothing."""
+    if ctx.vault is None:
+        return None
+    p = ctx.payload
+    state = ctx.load_state()
+    answer = p.get("last_assistant_message")
+    capture_turn(ctx, state, str(answer) if isinstance(answer, str) else None)
+    result = None
+    if not p.get("stop_hook_active") and state.explorations >= ctx.settings.harvest_after:
+        result = {
+            "decision": "block",
+            "reason": (
+                f"This answer took {state.explorations} reads and searches and nothing was "
+                "saved to the project memory. Register 1-5 durable notes with the rubi "
+                "register tool: decisions made, bugs found, gotchas, how-tos, each with the "
+                "files it is about. Skip what is obvious from the code. Then stop."
+            ),
+        }
+        state.explorations = 0  # asked once for this exploration
+    ctx.save_state(state)
+    return result

@@ -1,0 +1,375 @@
+"""Wire rubi into Claude Code without the plugin, and take it out again exactly.
+
+``install`` adds rubi's hooks to ``.claude/settings.local.json`` (or the user's
+``~/.claude/settings.json`` with ``user=True``), the MCP server to the project's
+``.mcp.json`` (or ``~/.claude.json``), the early-compaction window to
+``~/.claude/settings.json`` (backed up first), and creates the personal vault. It only
+ever adds: hooks and servers already there are left alone, and running it twice
+changes nothing. What it added is recorded, so ``uninstall`` removes exactly that and
+restores the compaction window it replaced.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubi.core.atomic import atomic_write_text
+from rubi.core.errors import RubiError
+
+__all__ = [
+    "DEFAULT_COMPACT_WINDOW",
+    "HOOK_EVENTS",
+    "InstallReport",
+    "hook_command",
+    "hook_groups",
+    "install",
+    "rubi_command",
+    "uninstall",
+]
+
+DEFAULT_COMPACT_WINDOW = 150_000
+"""Tokens at which Claude Code compacts early (``autoCompactWindow``): a long session
+past this spends most of its money re-reading context (see ``rubi xray``)."""
+
+HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
+    "SessionStart": ("startup|resume|clear|compact", 30),
+    "UserPromptSubmit": (None, 10),
+    "PreToolUse": ("Read", 5),
+    "PostToolUse": ("*", 5),
+    "Stop": (None, 10),
+    "PreCompact": (None, 30),
+    "SessionEnd": (None, 5),
+}
+"""Event → (matcher, timeout in seconds). The plugin's hooks/hooks.json says the same."""
+
+
+def hook_command(executable: str, event: str) -> str:
+    """The shell command of one hook: ``rubi hook EVENT`` when ``executable`` can be
+    run, and nothing at all (exit 0, no output) when it cannot.
+
+    Claude Code runs a hook's ``command`` through a POSIX shell on every prompt and
+    tool call; a bare ``rubi`` that is not on PATH (a venv not activated, a removed
+    install) would print ``rubi: not found`` to the user each time. ``command -v`` is
+    a shell built-in, so the guard costs no process; ``exec`` hands the exit status
+    and any timeout kill straight to rubi.
+
+    Args:
+        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here).
+        event: the Claude Code event name.
+    """
+    exe = shlex.quote(executable)
+    return f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}; fi"
+
+
+def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
+    """The matcher group rubi adds under each event (``command``: the rubi executable,
+    see :func:`hook_command`)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for event, (matcher, timeout) in HOOK_EVENTS.items():
+        group: dict[str, Any] = {
+            "hooks": [
+                {"type": "command", "command": hook_command(command, event), "timeout": timeout}
+            ]
+        }
+        if matcher:
+            group = {"matcher": matcher, **group}
+        groups[event] = group
+    return groups
+
+
+@dataclass
+class InstallReport:
+    """What changed (human-readable lines) and the record file."""
+
+    changes: list[str] = field(default_factory=list)
+    record: Path | None = None
+
+
+def _config_home() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
+    return Path(base) / "rubi" / "installs"
+
+
+def _record_path(settings_file: Path) -> Path:
+    digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
+    return _config_home() / f"{digest}.json"
+
+
+MAX_SETTINGS_BYTES = 20_000_000
+"""A settings file larger than this is not read (nor overwritten). ``~/.claude.json``
+holds per-project history and grows to a few MB; 20 MB leaves room and still bounds
+what one command reads."""
+
+
+def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
+    """A JSON settings file as a dict ({} when absent).
+
+    Read through :mod:`rubi.core.safeio`: a regular file (never a FIFO or device), at most
+    :data:`MAX_SETTINGS_BYTES`; a project's file (``within`` the project) must also
+    resolve inside it, so a cloned ``.mcp.json`` linked to a file elsewhere is neither
+    read nor rewritten into the project.
+
+    Raises:
+        RubiError: refused, too large, not UTF-8, not valid JSON or not an object.
+    """
+    from rubi.core.safeio import read_bytes, read_regular
+
+    try:
+        if within is not None:
+            got = read_bytes(within, path, limit=MAX_SETTINGS_BYTES, label=str(path))
+        else:
+            got = read_regular(path, limit=MAX_SETTINGS_BYTES)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise RubiError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
+    if got.truncated:
+        raise RubiError(
+            f"{path}: larger than {MAX_SETTINGS_BYTES // 1_000_000} MB; rubi will not overwrite it"
+        )
+    try:
+        text = got.data.decode("utf-8")
+        data = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        raise RubiError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); fix it, rubi will not overwrite it"
+        ) from exc
+    except json.JSONDecodeError as exc:
+        raise RubiError(
+            f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
+        ) from exc
+    if not isinstance(data, dict):
+        raise RubiError(f"{path}: expected a JSON object; rubi will not overwrite it")
+    return data
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
+    home = Path.home()
+    if user:
+        return home / ".claude" / "settings.json", home / ".claude.json", "mcpServers"
+    return project / ".claude" / "settings.local.json", project / ".mcp.json", "mcpServers"
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def rubi_command() -> str:
+    """How Claude Code should call rubi: the absolute path of the ``rubi`` console
+    script that is running, so hooks and the server work whatever PATH Claude Code
+    was started with (a venv that is not activated).
+
+    Looked for in order: ``sys.argv[0]`` when it is a ``rubi`` script (symlinks kept,
+    so a pipx link survives upgrades), this interpreter's scripts folder (the venv's
+    ``bin/``), then ``rubi`` on PATH. Falls back to plain ``rubi`` when none exists
+    (the hooks then do nothing, see :func:`hook_command`).
+
+    Returns:
+        An absolute path, unquoted (exec form; :func:`hook_command` quotes it for the
+        shell), or ``"rubi"``.
+    """
+    names = ("rubi.exe", "rubi") if os.name == "nt" else ("rubi",)
+    candidates: list[Path] = []
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 and Path(argv0).name.lower() in names:
+        located = argv0 if Path(argv0).name != argv0 else shutil.which(argv0)  # bare: PATH
+        if located:
+            candidates.append(Path(located))
+    for folder in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
+        candidates.extend(Path(folder) / name for name in names)
+    found = shutil.which("rubi")
+    if found:
+        candidates.append(Path(found))
+    for path in candidates:
+        if _executable(path):
+            return str(path.absolute())
+    return "rubi"
+
+
+def install(
+    project: Path,
+    *,
+    user: bool = False,
+    compact_window: int | None = DEFAULT_COMPACT_WINDOW,
+    replace_compact_window: bool = False,
+    command: str | None = None,
+) -> InstallReport:
+    """Add rubi's hooks, MCP server and compaction window (see the module docstring).
+
+    Args:
+        project: the project folder.
+        user: wire it for every project (user settings) instead of this project only.
+        compact_window: tokens for ``autoCompactWindow`` when none is set; None leaves
+            the setting alone.
+        replace_compact_window: also replace a window the user already set.
+        command: the rubi executable hooks and the server call (default
+            :func:`rubi_command`: the absolute path of the running rubi, so they work
+            with any PATH; hooks stay silent if it goes away).
+
+    Raises:
+        RubiError: a settings file is not valid JSON (nothing is written then).
+    """
+    command = command or rubi_command()
+    settings_file, mcp_file, mcp_key = _paths(project, user)
+    user_settings = Path.home() / ".claude" / "settings.json"
+    record_file = _record_path(settings_file)
+    record = _load(record_file) if record_file.exists() else {}
+    report = InstallReport(record=record_file)
+
+    within = None if user else project  # a project's files must stay in the project
+    settings = _load(settings_file, within)
+    mcp = _load(mcp_file, within)
+    compact_target = _load(user_settings) if compact_window else {}
+
+    added_hooks: dict[str, Any] = record.get("hooks", {})
+    hooks = settings.setdefault("hooks", {})
+    for event, group in hook_groups(command).items():
+        groups = hooks.setdefault(event, [])
+        previous = added_hooks.get(event)
+        if previous is not None and previous != group and previous in groups:
+            # an earlier install (another rubi, an older command form): update it in place
+            groups[groups.index(previous)] = copy.deepcopy(group)
+            added_hooks[event] = group
+            report.changes.append(f"{settings_file}: hook {event} updated")
+        elif group not in groups:
+            groups.append(copy.deepcopy(group))
+            added_hooks[event] = group
+            report.changes.append(f"{settings_file}: hook {event}")
+    if report.changes:
+        record.setdefault("settings_existed", settings_file.exists())
+        _save(settings_file, settings)
+
+    servers = mcp.setdefault(mcp_key, {})
+    server = {"type": "stdio", "command": command, "args": ["serve"]}
+    if "rubi" not in servers:
+        record.setdefault("mcp_existed", mcp_file.exists())
+        servers["rubi"] = server
+        record["mcp"] = server
+        _save(mcp_file, mcp)
+        report.changes.append(f"{mcp_file}: MCP server rubi")
+    elif servers["rubi"] != server and servers["rubi"] == record.get("mcp"):
+        servers["rubi"] = server  # added by an earlier install: point it at this rubi
+        record["mcp"] = server
+        _save(mcp_file, mcp)
+        report.changes.append(f"{mcp_file}: MCP server rubi updated")
+    elif servers["rubi"] != server and "mcp" not in record:
+        report.changes.append(f"{mcp_file}: an MCP server named rubi is already there; kept")
+
+    existing_window = compact_target.get("autoCompactWindow")
+    if (
+        compact_window
+        and existing_window is not None
+        and existing_window != compact_window
+        and not replace_compact_window
+        and "compact" not in record
+    ):
+        report.changes.append(
+            f"{user_settings}: autoCompactWindow {existing_window} kept "
+            "(rubi install --compact-window N --replace-compact-window to change it)"
+        )
+        compact_window = None
+    if compact_window and compact_target.get("autoCompactWindow") != compact_window:
+        if "compact" not in record:
+            record["compact"] = {
+                "present": "autoCompactWindow" in compact_target,
+                "value": compact_target.get("autoCompactWindow"),
+            }
+        if user_settings.exists():
+            backup = user_settings.with_name(
+                f"settings.json.rubi-backup-{time.strftime('%Y%m%d-%H%M%S')}"
+            )
+            shutil.copy2(user_settings, backup)
+            report.changes.append(f"{user_settings}: backed up to {backup.name}")
+        compact_target = _load(user_settings)  # after the backup, re-read what is there
+        compact_target["autoCompactWindow"] = compact_window
+        _save(user_settings, compact_target)
+        record["compact_set"] = compact_window
+        report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
+
+    from rubi.knowledge.personal import personal_paths
+
+    if personal_paths(None) is None:
+        personal_paths(None, create=True)
+        report.changes.append("created the personal vault")
+
+    record.update(
+        {
+            "settings_file": str(settings_file),
+            "mcp_file": str(mcp_file),
+            "mcp_key": mcp_key,
+            "hooks": added_hooks,
+        }
+    )
+    _save(record_file, record)
+    return report
+
+
+def uninstall(project: Path, *, user: bool = False) -> InstallReport:
+    """Remove what :func:`install` added and restore the compaction window it replaced.
+
+    Raises:
+        RubiError: nothing was installed there, or a settings file is not valid JSON.
+    """
+    settings_file, mcp_file, mcp_key = _paths(project, user)
+    record_file = _record_path(settings_file)
+    if not record_file.exists():
+        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
+    record = _load(record_file)
+    report = InstallReport(record=record_file)
+    within = None if user else project  # a project's files must stay in the project
+
+    settings = _load(settings_file, within)
+    hooks = settings.get("hooks", {})
+    for event, group in record.get("hooks", {}).items():
+        groups = hooks.get(event, [])
+        if group in groups:
+            groups.remove(group)
+            report.changes.append(f"{settings_file}: removed hook {event}")
+        if event in hooks and not hooks[event]:
+            del hooks[event]
+    if "hooks" in settings and not settings["hooks"]:
+        del settings["hooks"]
+    if settings or record.get("settings_existed", True):
+        _save(settings_file, settings)
+    elif settings_file.exists():
+        settings_file.unlink()
+
+    mcp = _load(mcp_file, within)
+    servers = mcp.get(mcp_key, {})
+    if "mcp" in record and servers.get("rubi") == record["mcp"]:
+        del servers["rubi"]
+        report.changes.append(f"{mcp_file}: removed MCP server rubi")
+        if not servers:
+            mcp.pop(mcp_key, None)
+        if mcp or record.get("mcp_existed", True):
+            _save(mcp_file, mcp)
+        elif mcp_file.exists():
+            mcp_file.unlink()
+
+    if "compact" in record:
+        user_settings = Path.home() / ".claude" / "settings.json"
+        current = _load(user_settings)
+        if current.get("autoCompactWindow") == record.get("compact_set"):
+            if record["compact"]["present"]:
+                current["autoCompactWindow"] = record["compact"]["value"]
+            else:
+                current.pop("autoCompactWindow", None)
+            _save(user_settings, current)
+            report.changes.append(f"{user_settings}: autoCompactWindow restored")
+    record_file.unlink()
+    return report

@@ -1,0 +1,119 @@
+"""The few git facts rubi needs, from the git CLI: HEAD, and which files changed
+after a commit (for stale notes). No git, no repository, a shallow or detached
+checkout: the answers degrade to "unknown", never to an error.
+
+Commits come from notes (``commit:`` frontmatter), which arrive by ``git clone``: only
+values that are hex object ids (:func:`rubi.core.safepaths.is_commit_id`) reach git, and
+always after ``--end-of-options``, so a note can never pass git an option
+(``--output=.git/config`` would otherwise write files)."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from rubi.core.safepaths import GIT_HARDENING, is_commit_id
+
+__all__ = ["GIT_TIMEOUT_S", "changes_since", "head"]
+
+log = logging.getLogger(__name__)
+
+GIT_TIMEOUT_S = 10.0
+"""A git call that takes longer is abandoned (a hung credential prompt, a huge repo)."""
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        proc = subprocess.run(
+            ["git", *GIT_HARDENING, "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.debug("git %s failed: %s", args[0], exc)
+        return None
+    if proc.returncode != 0:
+        log.debug("git %s: %s", args[0], proc.stderr.strip())
+        return None
+    return proc.stdout
+
+
+def head(root: Path) -> str | None:
+    """The full SHA of HEAD, or None outside a repository (or without git)."""
+    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    return out.strip() if out else None
+
+
+def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | None:
+    """Files changed between each commit and HEAD, in one ``git log`` call.
+
+    Args:
+        root: the repository.
+        commits: commit SHAs (full or abbreviated) as notes recorded them; values that
+            are not hex object ids are ignored (never passed to git).
+
+    Returns:
+        ``{commit as given: {repository paths changed after it}}`` for every commit
+        that is an ancestor of HEAD and present in this clone; commits git does not
+        know (shallow clone, rewritten history) are left out. None without git.
+    """
+    wanted = sorted({c for c in commits if is_commit_id(c)})
+    if not wanted:
+        return {}
+    # The oldest known commit bounds the history read (one short call for the dates).
+    dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *wanted)
+    if dates is None:
+        known = [
+            c
+            for c in wanted
+            if _git(root, "cat-file", "-e", "--end-of-options", f"{c}^{{commit}}") is not None
+        ]
+        if not known:
+            return {} if head(root) else None
+        dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *known) or ""
+    stamps = [line.split() for line in dates.splitlines() if line.strip()]
+    if not stamps:
+        return {}
+    oldest = min(stamps, key=lambda p: int(p[1]))[0]
+    # --first-parent -m: a merge counts with everything it brought in (a branch commit
+    # older than the note, merged after it, still changes the note's files).
+    out = _git(
+        root,
+        "log",
+        "--first-parent",
+        "-m",
+        "--format=%x00%H",
+        "--name-only",
+        "--no-renames",
+        "--end-of-options",
+        "HEAD",
+        f"^{oldest}^@",
+        "--",
+    )
+    if out is None:
+        return None
+    changed: set[str] = set()
+    result: dict[str, set[str]] = {}
+    pending = set(wanted)
+    for block in out.split("\x00")[1:]:
+        lines = block.strip("\n").split("\n")
+        sha, files = lines[0].strip(), [f for f in lines[1:] if f]
+        for c in list(pending):
+            if sha.startswith(c):
+                result[c] = set(changed)
+                pending.discard(c)
+        if not pending:
+            break
+        changed.update(files)
+    for c in pending:  # not on the first-parent line (a side branch): compare trees
+        diff = _git(
+            root, "diff", "--name-only", "--no-renames", "--end-of-options", c, "HEAD", "--"
+        )
+        if diff is not None:
+            result[c] = {line for line in diff.splitlines() if line}
+    return result

@@ -1,0 +1,114 @@
+"""Hook thresholds: defaults, overridden by ``[hooks]`` in ``.rubi/config.toml``.
+
+```toml
+[hooks]
+context_window = 150000   # tokens; the meter's reference
+meter_share = 0.8         # ask for notes and a handoff past this share of the window
+harvest_after = 10        # reads/searches since the last register before Stop asks
+guard_max_lines = 800     # a whole-file Read of a bigger file is denied
+guard_max_bytes = 80000
+recall_max_tokens = 700
+```
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MAX_CONFIG_BYTES", "HookSettings", "load_settings", "read_config"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class HookSettings:
+    """See the module docstring; units are tokens, lines and bytes."""
+
+    context_window: int = 150_000
+    meter_share: float = 0.8
+    harvest_after: int = 10
+    guard_max_lines: int = 800
+    guard_max_bytes: int = 80_000
+    recall_max_tokens: int = 700
+
+
+MAX_CONFIG_BYTES = 256_000
+"""A ``config.toml`` larger than this is not a config file (the template's is under
+2 kB); it is not read, and the defaults hold."""
+
+
+def load_settings(vault_root: Path | None, project_root: Path | None = None) -> HookSettings:
+    """Defaults, then ``[hooks]`` of ``<vault>/config.toml``, then ``RUBI_CONTEXT_WINDOW``.
+
+    The file is read through :mod:`rubi.core.safeio` (inside the project, or the vault when
+    ``project_root`` is None; a regular file; at most :data:`MAX_CONFIG_BYTES`). A file
+    that is refused, too large or not TOML is logged once and the defaults hold.
+    """
+    settings = HookSettings()
+    if vault_root is not None:
+        raw = _hooks_table(vault_root, project_root)
+        known = {f.name for f in fields(HookSettings)}
+        values: dict[str, Any] = {
+            k: v for k, v in raw.items() if k in known and isinstance(v, (int, float))
+        }
+        settings = replace(settings, **values)
+    env = os.environ.get("RUBI_CONTEXT_WINDOW", "")
+    if env.isdigit():
+        settings = replace(settings, context_window=int(env))
+    return settings
+
+
+def _hooks_table(vault_root: Path, project_root: Path | None) -> dict[str, Any]:
+    """The ``[hooks]`` table of the vault's ``config.toml``; {} when absent or unusable
+    (the problem is logged once; ``rubi doctor`` lists it)."""
+    table, problem = read_config(vault_root, project_root)
+    if problem is not None:
+        log.warning("config.toml: %s; using default hook settings", problem)
+    raw = table.get("hooks", {})
+    return raw if isinstance(raw, dict) else {}
+
+
+def read_config(
+    vault_root: Path, project_root: Path | None = None
+) -> tuple[dict[str, Any], str | None]:
+    """The vault's ``config.toml`` as a table, and what is wrong with it.
+
+    Read through :mod:`rubi.core.safeio`: a regular file inside the project (or the vault
+    when ``project_root`` is None), at most :data:`MAX_CONFIG_BYTES`.
+
+    Returns:
+        ``(table, None)``; ``({}, None)`` when there is no file; ``({}, problem)`` when
+        it is refused (a symlink that leads out, a FIFO or device), too large, not
+        TOML or unreadable: ``problem`` says so in a few words and what to do.
+    """
+    from rubi.core.safeio import UnsafeFileError, allowed_root, read_bytes
+
+    allowed, where = allowed_root(vault_root, project_root)
+    try:
+        got = read_bytes(
+            allowed,
+            vault_root / "config.toml",
+            limit=MAX_CONFIG_BYTES,
+            label="config.toml",
+            where=where,
+        )
+    except FileNotFoundError:
+        return {}, None
+    except UnsafeFileError as exc:
+        return {}, exc.reason
+    except OSError as exc:
+        return {}, f"cannot be read ({exc.strerror}); check its permissions"
+    if got.truncated:
+        return {}, (
+            f"larger than {MAX_CONFIG_BYTES // 1000} kB; rubi does not read it: "
+            "a config is a few lines, fix it"
+        )
+    try:
+        return tomllib.loads(got.data.decode("utf-8")), None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {}, f"not valid TOML ({exc}); rubi uses its defaults until it is fixed"

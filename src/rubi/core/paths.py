@@ -1,0 +1,158 @@
+"""Where a vault and its derived data live.
+
+A project vault is the ``.rubi/`` folder found from the current folder upward; any
+folder of markdown (an Obsidian vault) can be named with ``--vault``.
+
+Derived data (the Whoosh index, the graph, caches, manifests, hook state and log) lives
+in the user's cache folder, one folder per vault keyed by the vault's resolved path:
+``platformdirs.user_cache_dir("rubi")/indexes/<name>-<sha256[:12]>`` (on Linux
+``$XDG_CACHE_HOME/rubi``, default ``~/.cache/rubi``). Never inside the vault: anything
+in a vault can arrive by ``git clone`` or a synced folder, and derived data is loaded
+with ``pickle`` (Whoosh's table of contents too), which runs what a file says. A
+``.index/`` folder left in a vault by an older rubi, or committed by someone, is never
+read; ``rubi doctor`` says it can be deleted. A read-only vault needs nothing special.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rubi.core.errors import VaultNotFoundError
+
+__all__ = [
+    "LEGACY_INDEX_DIRNAME",
+    "PROJECT_VAULT_DIRNAME",
+    "VaultPaths",
+    "cache_home",
+    "ensure_private_dir",
+    "find_vault",
+    "index_dir_for",
+]
+
+PROJECT_VAULT_DIRNAME = ".rubi"
+
+LEGACY_INDEX_DIRNAME = ".index"
+"""Where rubi before 0.3 kept derived data inside the vault; now ignored (never read)."""
+
+
+def cache_home() -> Path:
+    """The user's rubi cache folder (``platformdirs.user_cache_dir("rubi")``; on Linux
+    ``$XDG_CACHE_HOME/rubi``, default ``~/.cache/rubi``)."""
+    from platformdirs import user_cache_path
+
+    return user_cache_path("rubi", appauthor=False)
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) readable by the user alone (mode 0700 where the OS
+    has modes); an existing folder is left as it is. Returns ``path``."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class VaultPaths:
+    """The folders of one vault.
+
+    Attributes:
+        root: the vault folder (absolute).
+        index_dir: where derived data lives.
+        project_root: the folder holding ``.rubi/`` for a project vault, else None.
+    """
+
+    root: Path
+    index_dir: Path
+    project_root: Path | None = None
+
+    @property
+    def whoosh_dir(self) -> Path:
+        return self.index_dir / "whoosh"
+
+    @property
+    def state_file(self) -> Path:
+        return self.index_dir / "manifest.pickle"
+
+    @property
+    def notes_file(self) -> Path:
+        return self.index_dir / "notes.pickle"
+
+    @property
+    def codemap_file(self) -> Path:
+        return self.index_dir / "codemap.pickle"
+
+    @property
+    def codemap_cache(self) -> Path:
+        return self.index_dir / "codemap-cache.json"
+
+    @property
+    def stale_cache(self) -> Path:
+        return self.index_dir / "stale.pickle"
+
+    @property
+    def graph_file(self) -> Path:
+        return self.index_dir / "graph.pickle"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.index_dir / "index.lock"
+
+
+def index_dir_for(root: Path) -> Path:
+    """The derived-data folder of the vault at ``root``: under :func:`cache_home`,
+    named after the vault (its project folder for a ``.rubi/`` vault) and keyed by
+    the SHA-256 of its resolved path, so two clones or worktrees never share one."""
+    real = Path(os.path.realpath(root))
+    name = real.parent.name if real.name == PROJECT_VAULT_DIRNAME else real.name
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:40] or "vault"
+    key = os.fsencode(str(real))
+    digest = hashlib.sha256(key).hexdigest()[:12]
+    return cache_home() / "indexes" / f"{slug}-{digest}"
+
+
+def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPaths:
+    """Locate the vault to work on.
+
+    Args:
+        vault: an explicit vault folder (``--vault``); None to search for ``.rubi/``
+            from ``cwd`` upward.
+        cwd: where to start the upward search (default: the current folder).
+
+    Returns:
+        The :class:`VaultPaths`.
+
+    Raises:
+        VaultNotFoundError: ``vault`` is not an existing folder, no ``.rubi/`` is
+            found above ``cwd``, or the one found is a symlink that leads outside its
+            project (a cloned repository must not make rubi write into another folder).
+    """
+    if vault is not None:
+        root = Path(vault).expanduser()
+        if not root.exists():
+            raise VaultNotFoundError(f"{root}: no such folder; pass an existing vault folder")
+        if not root.is_dir():
+            raise VaultNotFoundError(f"{root}: not a folder; pass the vault folder, not a file")
+        root = root.resolve()
+        project = root.parent if root.name == PROJECT_VAULT_DIRNAME else None
+        if (root / PROJECT_VAULT_DIRNAME).is_dir() and not any(root.glob("*.md")):
+            # `--vault .` in a project: mean its .rubi/ vault.
+            project, root = root, root / PROJECT_VAULT_DIRNAME
+        return VaultPaths(root, index_dir_for(root), project)
+    start = (cwd or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / PROJECT_VAULT_DIRNAME
+        if candidate.is_dir():
+            from rubi.core.safepaths import is_inside
+
+            if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
+                raise VaultNotFoundError(
+                    f"{candidate}: a symlink to a folder outside the project; rubi does not "
+                    "use it: replace the link with the folder itself"
+                )
+            return VaultPaths(candidate, index_dir_for(candidate), folder)
+    raise VaultNotFoundError(
+        f"{start}: no {PROJECT_VAULT_DIRNAME}/ here or above; run `rubi init` or pass --vault PATH"
+    )

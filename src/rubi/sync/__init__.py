@@ -1,0 +1,26 @@
+"""Bring the derived data (Whoosh index, graph, code map, manifest, map pages) in
+line with the files: :func:`rubi.sync.index_vault` and the readers of what it saved."""
+
+from rubi.sync.code import code_fingerprint, load_code_map
+from rubi.sync.manifest import (
+    STATE_FORMAT,
+    FileEntry,
+    IndexReport,
+    VaultState,
+    load_notes,
+    load_state,
+)
+from rubi.sync.run import LOCK_TIMEOUT_S, index_vault
+
+__all__ = [
+    "LOCK_TIMEOUT_S",
+    "STATE_FORMAT",
+    "FileEntry",
+    "IndexReport",
+    "VaultState",
+    "code_fingerprint",
+    "index_vault",
+    "load_code_map",
+    "load_notes",
+    "load_state",
+]

@@ -1,0 +1,126 @@
+"""The code side of a sync: map the project's code when its files changed, turn
+changed files into index documents, and read the saved code map."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rubi.core.paths import VaultPaths
+from rubi.core.storage import load_pickle, save_pickle
+from rubi.sync.manifest import IndexReport, VaultState
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
+    from rubi.index.store import IndexDoc
+
+__all__ = ["code_fingerprint", "load_code_map", "map_code"]
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+
+_CODE_MAPS: dict[Path, tuple[int, int, CodeMap]] = {}
+
+
+def load_code_map(paths: VaultPaths) -> CodeMap | None:
+    """The code map saved by the last index run (cached while the file is unchanged),
+    or None."""
+    from rubi.codemap import CodeMap
+
+    path = paths.codemap_file
+    try:
+        st = path.stat()
+        cached = _CODE_MAPS.get(path)
+        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+            return cached[2]
+        loaded = load_pickle(path)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:
+        log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", path, exc)
+        return None
+    if not isinstance(loaded, CodeMap):
+        return None
+    _CODE_MAPS.clear()
+    _CODE_MAPS[path] = (st.st_mtime_ns, st.st_size, loaded)
+    return loaded
+
+
+def code_fingerprint(root: Path) -> str:
+    """A digest of the project's file list with each file's size and mtime: equal
+    digests mean no file was added, removed or touched. "" when it cannot be taken.
+
+    One ``git ls-files`` (or a walk) and one ``stat`` per file: about 0.1 s on a
+    10,000-file repository, against seconds for re-resolving and re-ranking the map.
+    """
+    import hashlib
+    import os
+
+    from rubi.codemap.files import list_files
+
+    try:
+        listing = list_files(root)
+    except OSError:
+        return ""
+    digest = hashlib.sha256()
+    base = str(root)
+    for rel in listing.paths:
+        try:
+            st = os.stat(os.path.join(base, rel))
+        except OSError:
+            continue
+        digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def map_code(
+    paths: VaultPaths,
+    old: VaultState,
+    new: VaultState,
+    report: IndexReport,
+    full: bool,
+    code: bool,
+    progress: Progress | None,
+) -> tuple[CodeMap | None, list[IndexDoc], list[str]]:
+    """Map the project's code when asked; return the map, the code documents to
+    (re)write and the code ids to delete. Records the new code manifest in ``new``."""
+    if paths.project_root is None or not code:
+        new.code = dict(old.code)
+        new.code_fingerprint = old.code_fingerprint
+        return None, [], []
+    fingerprint = code_fingerprint(paths.project_root)
+    if (
+        not full
+        and fingerprint
+        and fingerprint == old.code_fingerprint
+        and paths.codemap_file.exists()
+    ):
+        # Not one file listed, added, removed or touched: the map cannot have changed.
+        new.code, new.code_fingerprint = dict(old.code), fingerprint
+        report.code_files = len(old.code)
+        return None, [], []
+    # Imported here: the search path (notes only) never pays for the code map.
+    from rubi.codemap import build_code_map, comment_text, read_text_slice, symbol_text
+    from rubi.index.documents import code_document
+
+    new.code_fingerprint = fingerprint
+    code_map = build_code_map(paths.project_root, paths.codemap_cache, progress=progress)
+    new.code = {p: f.sha256 for p, f in code_map.files.items()}
+    previous = {} if full else old.code
+    docs = []
+    for path, file in code_map.files.items():
+        if previous.get(path) == file.sha256:
+            continue
+        text = read_text_slice(paths.project_root, path)
+        docs.append(code_document(path, file.language, symbol_text(file), text, comment_text(text)))
+    deletes = sorted(set(previous) - set(new.code))
+    report.code_files = len(code_map.files)
+    report.code_changed = len(docs)
+    report.code_deleted = len(deletes)
+    report.code_warnings = list(code_map.warnings)
+    if docs or deletes or full or not paths.codemap_file.exists():
+        save_pickle(paths.codemap_file, code_map)
+    return code_map, docs, deletes
