@@ -1,1 +1,1 @@
-"""The derived full-text index (Whoosh BM25F) and its manifest."""
+"""The derived full-text index (Whoosh BM25F): schema, analysis, documents, store."""

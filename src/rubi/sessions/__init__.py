@@ -1,1 +1,2 @@
-"""Claude Code sessions: transcript reading, the Token X-ray and the startup audit."""
+"""Claude Code sessions: transcript reading, redaction of captured text, and the
+Token X-ray. (The startup audit of a Claude Code setup lives in :mod:`rubi.claude`.)"""
