@@ -134,7 +134,7 @@ def main() -> int:
         raise SystemExit(f"{args.project}: no .rubi/ folder; run `rubi init` there first")
     commands = hook_commands(args.hooks)
     tmp = Path(tempfile.mkdtemp(prefix="rubi-hooks-bench-"))
-    from rubi.core.paths import find_vault
+    from rubi import app
 
     project = args.project.resolve()
     failures = ""
@@ -147,7 +147,7 @@ def main() -> int:
         env["CLAUDE_PROJECT_DIR"] = str(project)
         env["RUBI_VAULT"] = str(tmp / "no-personal-vault")
         run_child([RUBI, "index"], cwd=project, env=env)
-        index_dir = find_vault(cwd=project).index_dir
+        index_dir = app.locate(cwd=project).index_dir
         transcript = tmp / "transcript.jsonl"
         source = args.transcript or default_transcript()
         if source is not None:

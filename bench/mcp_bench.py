@@ -191,7 +191,7 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="rubi-mcp-bench-"))
     env = dict(os.environ, RUBI_VAULT=str(workdir / "no-personal-vault"))
     results: dict[str, Any] = {}
-    from rubi.core.paths import find_vault
+    from rubi import app
 
     try:
         for target in args.targets:
@@ -199,7 +199,7 @@ def main() -> int:
                 raise SystemExit(f"{target}: not a folder; pass a vault or a project folder")
             target = target.resolve()
             copy, index_cpu = prepare(target, workdir, args.in_place, env)
-            index_dir = find_vault(vault_root(copy)).index_dir
+            index_dir = app.locate(vault_root(copy)).index_dir
             params = StdioServerParameters(
                 command=RUBI, args=["serve", "--project", str(copy)], env=env, cwd=str(copy)
             )

@@ -666,7 +666,7 @@ def bench_size(
     size: int, pool: list[SourceNote], args: argparse.Namespace, workdir: Path, console: Console
 ) -> dict[str, Any]:
     """Every figure for one vault size (see the module docstring)."""
-    from rubi.core.paths import find_vault
+    from rubi import app
 
     env = child_env(workdir)
     vault = workdir / f"vault-{size}"
@@ -674,7 +674,7 @@ def bench_size(
         shutil.rmtree(vault)
     t0 = time.perf_counter()
     gen = generate(pool, size, vault, args.seed)
-    index_dir = find_vault(vault).index_dir
+    index_dir = app.locate(vault).index_dir
     out: dict[str, Any] = {
         "size": size,
         "notes": gen.notes,
@@ -873,22 +873,28 @@ def source_roots(args: argparse.Namespace) -> list[Path]:
 
 
 def git_describe() -> str:
+    """The commit of the rubi being measured (the checkout its package is imported
+    from, which ``PYTHONPATH`` may point elsewhere), plus whether its src/ has edits."""
+    import rubi
+
+    src = Path(rubi.__file__).resolve().parents[2]
     try:
         head = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            ["git", "-C", str(src), "rev-parse", "--short", "HEAD"],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(REPO), "status", "--porcelain", "--", "src"],
+            ["git", "-C", str(src), "status", "--porcelain", "--", "src"],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" + uncommitted changes in src/" if dirty else "")
+        return f"unknown (imported from {src})"
+    where = "" if src == REPO else f" (imported from {src})"
+    return head + (" + uncommitted changes in src/" if dirty else "") + where
 
 
 def parse_sizes(text: str) -> list[int]:
