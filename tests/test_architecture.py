@@ -41,23 +41,6 @@ SURFACE_MAY_IMPORT = ("rubi.app", "rubi.core", *SURFACES)
 point) the other surfaces it launches."""
 
 ONE_DOOR_EXCEPTIONS: dict[str, set[str]] = {
-    "rubi.claude.audit": {
-        "rubi.sessions.errors",
-        "rubi.sessions.events",
-        "rubi.sessions.locate",
-        "rubi.sessions.transcript",
-    },
-    "rubi.claude.config": {"rubi.sessions.locate"},
-    "rubi.claude.hooks.capture": {"rubi.sessions.privacy"},
-    "rubi.claude.hooks.meter": {"rubi.sessions.tail"},
-    "rubi.claude.hooks.recall": {"rubi.index.analysis", "rubi.index.store", "rubi.search.snippet"},
-    "rubi.claude.hooks.record": {
-        "rubi.knowledge.notefile",
-        "rubi.sessions.privacy",
-        "rubi.sessions.turns",
-    },
-    "rubi.claude.hooks.start": {"rubi.sync"},
-    "rubi.claude.install": {"rubi.knowledge.personal"},
     "rubi.cli.searchcmds": {"rubi.search.engine", "rubi.search.render"},
     "rubi.cli.vaultcmds": {"rubi.sync"},
     "rubi.cli.watchcmds": {"rubi.sync"},

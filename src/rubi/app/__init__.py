@@ -13,14 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rubi.app import reading
-from rubi.app.flags import annotate_hits
-from rubi.app.health import DoctorReport, check_vault
-from rubi.app.reading import LinkView, NoteView, render_note_view, resolve_ref
-from rubi.app.registration import Registered
-from rubi.app.registration import register as knowledge_register
 from rubi.core.atomic import atomic_write_text
 from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.errors import NoteNotFoundError, RubiError
@@ -28,18 +22,18 @@ from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside, safe_child
 from rubi.core.safetext import check_text
-from rubi.graph.build import GraphBuild
-from rubi.graph.store import load_graph
-from rubi.index.store import SearchIndex
-from rubi.knowledge.handoff import Handoff
-from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
-from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
-from rubi.knowledge.items import MAX_BODY_CHARS
-from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
-from rubi.search.engine import SearchResult, search_index
-from rubi.search.fuse import rrf
-from rubi.search.limits import check_query
-from rubi.sync import IndexReport, index_vault, load_code_map, load_state
+
+# The facade stays cheap to import (a hook pays every import on every call): the
+# engines below it are imported inside the functions that use them, and the names it
+# re-exports are looked up on first use (``__getattr__`` and ``_LAZY`` at the end).
+if TYPE_CHECKING:
+    from rubi.app.health import DoctorReport
+    from rubi.app.reading import LinkView, NoteView
+    from rubi.app.registration import Registered
+    from rubi.graph.build import GraphBuild
+    from rubi.knowledge.handoff import Handoff
+    from rubi.search.engine import SearchResult
+    from rubi.sync import IndexReport
 
 __all__ = [
     "DoctorReport",
@@ -127,6 +121,8 @@ def index(
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Bring the index and graph up to date (see :func:`rubi.sync.run.index_vault`)."""
+    from rubi.sync import index_vault
+
     return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
 
 
@@ -136,6 +132,8 @@ def _ensure(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport | None:
+    from rubi.sync import index_vault
+
     first = not (paths.state_file.exists() and paths.graph_file.exists())
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by
@@ -179,6 +177,11 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
             terms together); ValueError for a bad ``scope`` or ``top_k``.
     """
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+    from rubi.search.engine import SearchResult
+    from rubi.search.fuse import rrf
+    from rubi.search.limits import check_query
+
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
@@ -213,6 +216,11 @@ def _search_one(
     include_superseded: bool,
     prefix: str,
 ) -> SearchResult:
+    from rubi.app.flags import annotate_hits
+    from rubi.graph.store import load_graph
+    from rubi.index.store import SearchIndex
+    from rubi.search.engine import search_index
+
     build = load_graph(paths.graph_file)
     idx = SearchIndex(paths.whoosh_dir)
     try:
@@ -254,6 +262,8 @@ def _module_page(paths: VaultPaths, module: str) -> Path:
     Raises:
         RubiError: no code map yet, or no such module (the message lists some).
     """
+    from rubi.sync import load_code_map
+
     if len(module) > MAX_MODULE_CHARS or any(ch in module for ch in "\x00\r\n"):
         raise RubiError(
             f"{module[:60]!r}: no such module (a module name is one line of at most "
@@ -342,6 +352,9 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
             control character, or a page whose summary markers are broken (fix them
             first; nothing is overwritten).
     """
+    from rubi.knowledge.items import MAX_BODY_CHARS
+    from rubi.sync import index_vault
+
     _project(paths)
     _ensure(paths, refresh=False)
     if target == "map":
@@ -373,12 +386,16 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
 
 # -- reading ------------------------------------------------------------------------
 def _graph(paths: VaultPaths) -> GraphBuild:
+    from rubi.graph.store import load_graph
+
     _ensure(paths, refresh=False)
     return load_graph(paths.graph_file)
 
 
 def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:
     """The vault a reference points into, the reference without prefix, the prefix."""
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+
     if ref.startswith(PERSONAL_PREFIX):
         personal = personal_paths(paths)
         if personal is None:
@@ -395,6 +412,9 @@ def read_note(paths: VaultPaths, ref: str) -> NoteView:
         NoteNotFoundError: no such note.
         NoteParseError: the file is gone or unreadable.
     """
+    from rubi.app import reading
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+
     vault, local, prefix = _vault_for(paths, ref)
     try:
         return reading.read_note(
@@ -423,6 +443,9 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
     Returns:
         ``[(text, None)]`` per id found, ``("", error message)`` per id not found.
     """
+    from rubi.app import reading
+    from rubi.sync import load_code_map
+
     out: list[tuple[str, str | None]] = []
     for ref in ids:
         try:
@@ -447,6 +470,8 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
 
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Outgoing links of a note (dangling targets included, ``kind='dangling'``)."""
+    from rubi.app import reading
+
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
     return reading.edges(build, reading.resolve_ref(build, local), incoming=False)
@@ -454,6 +479,8 @@ def links(paths: VaultPaths, ref: str) -> list[LinkView]:
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Notes that link to a note."""
+    from rubi.app import reading
+
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
     return reading.edges(build, reading.resolve_ref(build, local), incoming=True)
@@ -468,6 +495,8 @@ def register(
     ``cwd``: the folder relative ``files`` are taken from (a CLI run in a subfolder);
     None (MCP, JSON): the project root.
     """
+    from rubi.app.registration import register as knowledge_register
+
     return knowledge_register(paths, items, cwd=cwd)
 
 
@@ -483,6 +512,9 @@ def save_handoff(
 ) -> Handoff:
     """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
     picks it up at once. ``cwd`` as for :func:`register`."""
+    from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
+    from rubi.sync import index_vault
+
     handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes, cwd=cwd)
     index_vault(paths, verify=False, code=False)
     return handoff
@@ -490,6 +522,8 @@ def save_handoff(
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:
     """The newest handoff of the project, or None."""
+    from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
+
     return knowledge_last_handoff(paths)
 
 
@@ -511,6 +545,8 @@ class VaultStatus:
 
 def status(paths: VaultPaths) -> VaultStatus:
     """Summarise the index of the vault (indexing it first if it never was)."""
+    from rubi.sync import load_state
+
     build = _graph(paths)
     state = load_state(paths)
     g = build.graph
@@ -530,4 +566,66 @@ def status(paths: VaultPaths) -> VaultStatus:
 
 def doctor(paths: VaultPaths) -> DoctorReport:
     """Check the vault (see :func:`rubi.app.health.check_vault`)."""
+    from rubi.app.health import check_vault
+
     return check_vault(paths)
+
+
+# -- for the Claude Code integration (hooks, installer, audit): recall, the session ---
+# -- record, the session-start context, the personal vault (each cheap to import; ---
+# -- Claude Code's folders and transcripts are in rubi.app.claudecode). -------------
+from rubi.app.recall import recall  # noqa: E402
+from rubi.app.sessionrecord import (  # noqa: E402
+    capture_turn,
+    clean_turn,
+    context_size,
+    link_files,
+    session_file,
+    write_record,
+)
+from rubi.app.startup import refresh_index, session_start_context  # noqa: E402
+
+__all__ += [
+    "capture_turn",
+    "clean_turn",
+    "context_size",
+    "ensure_personal_vault",
+    "link_files",
+    "recall",
+    "refresh_index",
+    "session_file",
+    "session_start_context",
+    "write_record",
+]
+
+# -- names re-exported from the heavy parts, imported on first use -----------------
+_LAZY: dict[str, str] = {
+    "DoctorReport": "rubi.app.health",
+    "Handoff": "rubi.knowledge.handoff",
+    "IndexReport": "rubi.sync",
+    "LinkView": "rubi.app.reading",
+    "NoteView": "rubi.app.reading",
+    "Registered": "rubi.app.registration",
+    "SearchResult": "rubi.search.engine",
+    "ensure_personal_vault": "rubi.app.claudecode",
+    "render_note_view": "rubi.app.reading",
+    "resolve_ref": "rubi.app.reading",
+}
+"""Re-exported name -> the module that defines it (imported when the name is first
+asked for: a hook that never renders a search never imports the search engine)."""
+
+if TYPE_CHECKING:
+    from rubi.app.claudecode import ensure_personal_vault
+    from rubi.app.reading import render_note_view, resolve_ref
+
+
+def __getattr__(name: str) -> Any:
+    """PEP 562: the names of :data:`_LAZY`, imported on first use and then cached."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

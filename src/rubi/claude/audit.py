@@ -13,6 +13,17 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubi.app.claudecode import (
+    MAIN_CHAIN,
+    ApiCall,
+    Attachment,
+    Compaction,
+    TranscriptReader,
+    TranscriptsNotFoundError,
+    UserText,
+    discover_sessions,
+    projects_dir,
+)
 from rubi.claude.config import (
     approved_project_servers,
     configured_hooks,
@@ -20,10 +31,6 @@ from rubi.claude.config import (
     memory_files,
 )
 from rubi.claude.mcp_probe import probe_server
-from rubi.sessions.errors import TranscriptsNotFoundError
-from rubi.sessions.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
-from rubi.sessions.locate import discover_sessions, projects_dir
-from rubi.sessions.transcript import TranscriptReader
 
 __all__ = ["AuditItem", "AuditReport", "audit"]
 

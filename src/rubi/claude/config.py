@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubi.app.claudecode import claude_config_dir, project_slug
 from rubi.core.config import CHARS_PER_TOKEN
-from rubi.sessions.locate import claude_config_dir, project_slug
 
 __all__ = [
     "ConfiguredHook",

@@ -97,8 +97,9 @@ class InstallReport:
 
 
 def _config_home() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
-    return Path(base) / "rubi" / "installs"
+    from rubi.core.paths import config_home
+
+    return config_home() / "installs"
 
 
 def _record_path(settings_file: Path) -> Path:
@@ -301,10 +302,9 @@ def install(
         record["compact_set"] = compact_window
         report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
 
-    from rubi.knowledge.personal import personal_paths
+    from rubi.app import ensure_personal_vault
 
-    if personal_paths(None) is None:
-        personal_paths(None, create=True)
+    if ensure_personal_vault():
         report.changes.append("created the personal vault")
 
     record.update(

@@ -1,4 +1,4 @@
-"""What every handler gets: the payload, the vault (if the project has one), the
+"""What every handler gets: the event, the vault (if the project has one), the
 settings, this session's small state file, and where to log."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubi.claude.hooks.event import HookEvent, parse_event
 from rubi.core.errors import RubiError
 from rubi.core.hooksettings import HookSettings, load_settings
 from rubi.core.paths import VaultPaths, find_vault
@@ -49,16 +50,20 @@ class SessionState:
 
 @dataclass
 class HookContext:
-    """One hook call."""
+    """One hook call: the event, the project's vault (None outside a project) and the
+    hook settings."""
 
-    payload: dict[str, Any]
+    event: HookEvent
     vault: VaultPaths | None
     settings: HookSettings
-    session_id: str
+
+    @property
+    def session_id(self) -> str:
+        return self.event.session_id
 
     @property
     def cwd(self) -> Path:
-        return Path(str(self.payload.get("cwd") or "."))
+        return self.event.folder
 
     def state_path(self) -> Path | None:
         if self.vault is None:
@@ -86,23 +91,19 @@ class HookContext:
         atomic_write_text(path, json.dumps(state.__dict__))
 
 
-def open_context(payload: dict[str, Any]) -> HookContext:
-    """The context for ``payload``: its vault is the ``.rubi/`` at or above ``cwd``.
-
-    ``session_id``, ``transcript_path`` and ``cwd`` are checked first
-    (:func:`rubi.claude.hooks.payload.clean_payload`): a value that fails is dropped.
-    """
-    from rubi.claude.hooks.payload import clean_payload
-
-    payload = clean_payload(payload)
+def open_context(payload: dict[str, Any] | HookEvent, name: str = "") -> HookContext:
+    """The context for one hook call: ``payload`` is the decoded hook JSON (parsed by
+    :func:`rubi.claude.hooks.event.parse_event`; a path-like value that fails its check
+    is dropped) or an event parsed already; its vault is the ``.rubi/`` at or above
+    ``cwd``."""
+    event = payload if isinstance(payload, HookEvent) else parse_event(payload, name)
     vault: VaultPaths | None
     try:
-        vault = find_vault(cwd=Path(str(payload.get("cwd") or ".")))
+        vault = find_vault(cwd=event.folder)
     except (RubiError, OSError):
         vault = None
     return HookContext(
-        payload,
+        event,
         vault,
         load_settings(vault.root if vault else None, vault.project_root if vault else None),
-        str(payload.get("session_id") or ""),
     )

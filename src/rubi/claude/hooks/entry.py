@@ -24,23 +24,22 @@ HANDLERS = {
     "precompact": "rubi.claude.hooks.record",
     "sessionend": "rubi.claude.hooks.end",
 }
-"""Event (lower case, no dashes) → handler module with ``handle(context) -> dict | None``."""
-
-
-def _event_key(name: str) -> str:
-    return name.replace("-", "").replace("_", "").lower()
+"""Event (:func:`rubi.claude.hooks.event.event_key`) → handler module with
+``handle(context) -> dict | None``."""
 
 
 def run(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    """Handle one event (no error handling: :func:`main` adds it).
+    """Handle one event (no error handling: :func:`main` adds it): ``payload`` is parsed
+    once into a :class:`~rubi.claude.hooks.event.HookEvent`, which the handler reads.
 
     Raises:
         KeyError: an unknown event.
     """
     from rubi.claude.hooks.context import open_context
+    from rubi.claude.hooks.event import event_key
 
-    module = importlib.import_module(HANDLERS[_event_key(event)])
-    result: dict[str, Any] | None = module.handle(open_context(payload))
+    module = importlib.import_module(HANDLERS[event_key(event)])
+    result: dict[str, Any] | None = module.handle(open_context(payload, event))
     return result
 
 

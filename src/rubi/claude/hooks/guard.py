@@ -39,11 +39,9 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     ``limit`` means Claude Code's default of 2,000) of a file over the line or byte
     limit. Images, PDFs (``pages``), notebooks and binary files pass.
     """
-    p = ctx.payload
-    if p.get("tool_name") != "Read":
+    if ctx.event.tool_name != "Read":
         return None
-    args = p.get("tool_input") if isinstance(p.get("tool_input"), dict) else {}
-    assert isinstance(args, dict)
+    args = ctx.event.tool_input
     path = str(args.get("file_path") or "")
     if not path or os.path.splitext(path)[1].lower() in PASS_THROUGH or args.get("pages"):
         return None

@@ -8,9 +8,10 @@ it learned and save a handoff, so that compaction loses nothing.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
+from rubi import app
 from rubi.claude.hooks.context import HookContext
 
 __all__ = ["EXPLORING_TOOLS", "handle", "is_exploration", "is_register"]
@@ -24,14 +25,14 @@ _EXPLORING_SHELL = re.compile(
 )
 
 
-def is_register(tool: str, args: dict[str, Any]) -> bool:
+def is_register(tool: str, args: Mapping[str, Any]) -> bool:
     """The call saved knowledge (the MCP register tool, or ``rubi note add``)."""
     if tool.startswith("mcp__") and tool.endswith("__register"):
         return True
     return tool == "Bash" and "rubi note add" in str(args.get("command") or "")
 
 
-def is_exploration(tool: str, args: dict[str, Any]) -> bool:
+def is_exploration(tool: str, args: Mapping[str, Any]) -> bool:
     """The call looked something up (a read, a search, a listing)."""
     if tool in EXPLORING_TOOLS or _EXPLORING_MCP.match(tool):
         return True
@@ -40,12 +41,10 @@ def is_exploration(tool: str, args: dict[str, Any]) -> bool:
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
     """Update the counters; ask for notes and a handoff once the context is large."""
-    p = ctx.payload
-    if ctx.vault is None or p.get("agent_id"):
+    event = ctx.event
+    if ctx.vault is None or event.agent_id:
         return None  # subagents have their own context
-    tool = str(p.get("tool_name") or "")
-    args = p.get("tool_input") if isinstance(p.get("tool_input"), dict) else {}
-    assert isinstance(args, dict)
+    tool, args = event.tool_name, event.tool_input
     state = ctx.load_state()
     before = (state.explorations, state.meter_asked)
     if is_register(tool, args):
@@ -53,11 +52,8 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     elif is_exploration(tool, args):
         state.explorations += 1
     message = None
-    transcript = p.get("transcript_path")
-    if transcript:
-        from rubi.sessions.tail import current_context
-
-        size = current_context(Path(str(transcript)))
+    if event.transcript_path is not None:
+        size = app.context_size(event.transcript_path)
         window = ctx.settings.context_window
         threshold = ctx.settings.meter_share * window
         if state.meter_asked and (size is None or size < threshold / 2):

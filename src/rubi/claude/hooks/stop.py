@@ -16,12 +16,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     """Block once with a request for notes, or say nothing."""
     if ctx.vault is None:
         return None
-    p = ctx.payload
     state = ctx.load_state()
-    answer = p.get("last_assistant_message")
-    capture_turn(ctx, state, str(answer) if isinstance(answer, str) else None)
+    capture_turn(ctx, state, ctx.event.last_assistant_message)
     result = None
-    if not p.get("stop_hook_active") and state.explorations >= ctx.settings.harvest_after:
+    if not ctx.event.stop_hook_active and state.explorations >= ctx.settings.harvest_after:
         result = {
             "decision": "block",
             "reason": (

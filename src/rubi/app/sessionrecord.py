@@ -1,0 +1,219 @@
+"""The session record in ``.rubi/sessions/<date>-<session>.md``: captured turns
+(redacted) and pre-compaction records. Git-ignored, searchable with
+``scope="sessions"``.
+
+Captured text is redacted before it is cut (:func:`rubi.sessions.privacy.redact_cut`),
+so a cut never leaves part of a secret. The transcript is read from a byte offset, in
+time linear in its size, within a time budget; what is left goes in the next record.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import overload
+
+from rubi.core.paths import VaultPaths
+from rubi.core.safepaths import require_inside
+
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_TURN_CHARS",
+    "SESSIONS_DIR",
+    "append",
+    "capture_turn",
+    "clean_turn",
+    "context_size",
+    "latest_record",
+    "link_files",
+    "session_file",
+    "write_record",
+]
+
+SESSIONS_DIR = "sessions"
+
+
+@overload
+def session_file(vault: VaultPaths, session_id: str, now: float | None = None) -> Path: ...
+@overload
+def session_file(
+    vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool
+) -> Path | None: ...
+
+
+def session_file(
+    vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool = True
+) -> Path | None:
+    """The record file of ``session_id``, created with its frontmatter if missing
+    (None when missing and ``create`` is False).
+
+    Raises:
+        UnsafePathError: ``sessions/`` or the record is a symlink that leads out of the
+            project (a cloned tree would otherwise receive the conversation).
+    """
+    root = vault.project_root or vault.root
+    folder = require_inside(root, vault.root / SESSIONS_DIR, what=SESSIONS_DIR + "/")
+    short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:36] or "unknown"
+    existing = sorted(folder.glob(f"????-??-??-{short}.md")) if folder.is_dir() else []
+    if existing:
+        return require_inside(root, existing[0], what=existing[0].name)
+    if not create:
+        return None
+    when = time.gmtime(now if now is not None else time.time())
+    day = time.strftime("%Y-%m-%d", when)
+    path = folder / f"{day}-{short}.md"
+    folder.mkdir(parents=True, exist_ok=True)
+    header = (
+        "---\ntype: note\ntags: [session]\n"
+        f"session_id: {session_id or 'unknown'}\n"
+        f"created: '{time.strftime('%Y-%m-%dT%H:%M:%SZ', when)}'\n---\n"
+        f"# Session {day} {short}\n"
+    )
+    try:
+        with open(path, "x", encoding="utf-8") as fh:
+            fh.write(header)
+    except FileExistsError:
+        pass
+    return path
+
+
+def append(path: Path, text: str) -> None:
+    """Append a block (appends of a few kilobytes land whole on local file systems)."""
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("\n" + text.rstrip("\n") + "\n")
+
+
+MAX_TURN_CHARS = 20_000
+"""Each side of a turn is cut here: the record is for finding, not for replaying."""
+MAX_ITEMS = 40
+"""Per list of a pre-compaction record: a record is a summary, not a log."""
+LINKED_FILES = 200
+"""Files added to the record's ``files:`` per record."""
+RECORD_HEADING = "## Record"
+
+
+def clean_turn(text: str) -> str:
+    """``text`` as it may be stored: redacted, then cut to :data:`MAX_TURN_CHARS`."""
+    from rubi.sessions.privacy import redact_cut
+
+    return redact_cut(text.strip(), MAX_TURN_CHARS)
+
+
+def capture_turn(paths: VaultPaths, session_id: str, prompt: str, answer: str | None) -> bool:
+    """Append one turn (``### HH:MM``, the prompt and the answer, each redacted and cut)
+    to the session's record; nothing when both are empty.
+
+    Returns:
+        Whether a turn was written.
+
+    Raises:
+        UnsafePathError: the record or ``sessions/`` leads out of the project.
+    """
+    if not prompt and not answer:
+        return False
+    block = [f"### {time.strftime('%H:%M', time.gmtime())}"]
+    if prompt:
+        block.append("**User:** " + clean_turn(prompt))
+    if answer:
+        block.append("**Claude:** " + clean_turn(answer))
+    append(session_file(paths, session_id), "\n\n".join(block))
+    return True
+
+
+def context_size(transcript: Path) -> int | None:
+    """Tokens in the session's context now (see :func:`rubi.sessions.tail.current_context`),
+    or None when unknown."""
+    from rubi.sessions.tail import current_context
+
+    return current_context(transcript)
+
+
+def latest_record(paths: VaultPaths, session_id: str, chars: int) -> tuple[str, str] | None:
+    """The session's record file name and the last ``chars`` characters from its first
+    pre-compaction record on; None when there is no record (or no pre-compaction
+    record, or it cannot be read)."""
+    from rubi.app.pages import page_text
+
+    path = session_file(paths, session_id, create=False)
+    if path is None:
+        return None
+    text = page_text(paths, path, 100_000)
+    at = text.rfind(RECORD_HEADING)
+    return (path.name, text[at:][-chars:]) if at >= 0 else None
+
+
+def _section(title: str, items: list[str], total: int, code: bool = False) -> str:
+    if not items:
+        return ""
+    shown = items[:MAX_ITEMS]
+    more = f"\n- … {total - len(shown)} more" if total > len(shown) else ""
+    tick = "`" if code else ""
+    return f"**{title}**\n" + "\n".join(f"- {tick}{s}{tick}" for s in shown) + more
+
+
+def write_record(
+    paths: VaultPaths,
+    session_id: str,
+    transcript: Path,
+    offset: int,
+    *,
+    cwd: Path | None,
+    trigger: str,
+    budget_s: float,
+) -> tuple[int, Path | None, list[str]]:
+    """Append an objective record of the transcript after byte ``offset`` (requests,
+    files read and edited, commands, notes written; redacted) to the session record.
+
+    Returns:
+        ``(end offset, record written or None, project-relative files to link)``: the
+        caller saves the offset first, then calls :func:`link_files`, so a record that
+        cannot be edited never stalls the next one.
+    """
+    from rubi.sessions.privacy import redact, redact_cut
+    from rubi.sessions.turns import COMMAND_CHARS, REQUEST_CHARS, read_activity
+
+    activity = read_activity(transcript, offset, cwd, budget_s=budget_s)
+    if activity.empty():
+        return activity.end_offset, None, []
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    requests = [
+        redact_cut(r, REQUEST_CHARS, collapse=True, more="…") for r in activity.requests[:MAX_ITEMS]
+    ]
+    commands = [
+        redact_cut(c, COMMAND_CHARS, collapse=True, more="…") for c in activity.commands[:MAX_ITEMS]
+    ]
+    read = [redact(f) for f in activity.files_read]
+    edited = [redact(f) for f in activity.files_edited]
+    notes = [redact(n) for n in activity.notes_written]
+    rest = "" if activity.complete else " — the rest goes in the next record"
+    parts = [
+        f"{RECORD_HEADING} {stamp} (before {trigger} compaction; transcript byte "
+        f"{offset}–{activity.end_offset}{rest})",
+        _section("Requests", requests, activity.total("requests")),
+        _section("Files read", read, activity.total("files_read"), code=True),
+        _section("Files edited", edited, activity.total("files_edited"), code=True),
+        _section("Commands", commands, activity.total("commands"), code=True),
+        _section("Notes written", notes, activity.total("notes_written")),
+    ]
+    path = session_file(paths, session_id)
+    append(path, "\n\n".join(p for p in parts if p))
+    files = [f for f in read + edited if "[REDACTED:" not in f]
+    return activity.end_offset, path, files
+
+
+def link_files(path: Path, files: list[str]) -> None:
+    """Add project-relative ``files`` to the record's ``files:`` so the graph links the
+    session to them (absolute paths are left out)."""
+    relative = [f for f in files if f and not f.startswith("/")]
+    if not relative:
+        return
+    from rubi.knowledge.notefile import edit_note_text, rewrite
+
+    rewrite(
+        path,
+        path.name,
+        lambda text: edit_note_text(
+            text, path.name, merge_lists={"files": relative[:LINKED_FILES]}
+        ),
+    )

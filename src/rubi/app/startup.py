@@ -1,0 +1,86 @@
+"""What an agent is given when a session starts: the index brought up to date, then the
+level-0 map; after a compaction or ``/clear``, the last handoff and the latest session
+record instead."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from rubi.core.paths import VaultPaths
+
+__all__ = ["HANDOFF_CHARS", "RECORD_CHARS", "refresh_index", "session_start_context"]
+
+log = logging.getLogger(__name__)
+
+HANDOFF_CHARS = 4_000
+RECORD_CHARS = 3_000
+RESUMED = ("compact", "clear")
+"""SessionStart sources after which the conversation so far is gone."""
+
+
+def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
+    """Bring notes and code map up to date without a full verify (nothing changed:
+    nothing done); waits at most ``lock_timeout_s`` for another run.
+
+    Returns:
+        False when another run held the lock (the index is answered from as it is).
+    """
+    from filelock import Timeout
+
+    from rubi.sync import index_vault
+
+    with contextlib.suppress(Timeout):
+        index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
+        return True
+    return False
+
+
+def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
+    """The newest handoff's vault-relative path and body (the rule of
+    :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
+    refused or unreadable is passed over quietly."""
+    from rubi.app.recall import note_body
+    from rubi.core.errors import RubiError
+    from rubi.core.safeio import UnsafeFileError
+    from rubi.knowledge.handoff import last_handoff
+
+    try:
+        found = last_handoff(paths)
+    except (RubiError, UnsafeFileError, OSError) as exc:
+        log.debug("last handoff not read for the context (%s)", exc)
+        return None
+    return (found.path, note_body(found.text, found.path)) if found is not None else None
+
+
+def session_start_context(
+    paths: VaultPaths, *, source: str, session_id: str, max_chars: int
+) -> str | None:
+    """The context for a starting session, at most ``max_chars`` characters, or None.
+
+    ``source`` ``compact`` or ``clear``: the last handoff and the end of the session's
+    latest pre-compaction record; otherwise (or when neither exists) the map
+    (``map.md``), with a pointer to the last handoff if there is one.
+    """
+    from rubi.app.pages import cut, page_text
+    from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
+    from rubi.core.config import MAP_PAGE
+
+    handoff = _handoff(paths)
+    parts: list[str] = []
+    if source in RESUMED:
+        if handoff is not None:
+            parts.append(f"Last handoff (.rubi/{handoff[0]}):\n" + cut(handoff[1], HANDOFF_CHARS))
+        record = latest_record(paths, session_id, RECORD_CHARS)
+        if record is not None:
+            parts.append(f"Latest session record (.rubi/{SESSIONS_DIR}/{record[0]}):\n{record[1]}")
+    if not parts:
+        body = page_text(paths, paths.root / MAP_PAGE, max_chars)
+        if body:
+            parts.append("Project memory (rubi, .rubi/map.md):\n" + body)
+        if handoff is not None:
+            parts.append(
+                f"A handoff from an earlier session is in .rubi/{handoff[0]} "
+                "(the rubi handoff tool with action=last shows it)."
+            )
+    return "\n\n".join(parts)[:max_chars] if parts else None
