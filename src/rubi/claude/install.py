@@ -319,20 +319,11 @@ def install(
     return report
 
 
-def uninstall(project: Path, *, user: bool = False) -> InstallReport:
-    """Remove what :func:`install` added and restore the compaction window it replaced.
-
-    Raises:
-        RubiError: nothing was installed there, or a settings file is not valid JSON.
-    """
-    settings_file, mcp_file, mcp_key = _paths(project, user)
-    record_file = _record_path(settings_file)
-    if not record_file.exists():
-        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
-    record = _load(record_file)
-    report = InstallReport(record=record_file)
-    within = None if user else project  # a project's files must stay in the project
-
+def _remove_hooks(
+    settings_file: Path, record: dict[str, Any], within: Path | None, report: InstallReport
+) -> None:
+    """Take the hook groups of ``record`` out of ``settings_file``; delete the file when
+    install created it and nothing else is left."""
     settings = _load(settings_file, within)
     hooks = settings.get("hooks", {})
     for event, group in record.get("hooks", {}).items():
@@ -349,27 +340,56 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     elif settings_file.exists():
         settings_file.unlink()
 
+
+def _remove_server(
+    mcp_file: Path, mcp_key: str, record: dict[str, Any], within: Path | None, report: InstallReport
+) -> None:
+    """Take the rubi MCP server out of ``mcp_file`` if it is still the one installed."""
     mcp = _load(mcp_file, within)
     servers = mcp.get(mcp_key, {})
-    if "mcp" in record and servers.get("rubi") == record["mcp"]:
-        del servers["rubi"]
-        report.changes.append(f"{mcp_file}: removed MCP server rubi")
-        if not servers:
-            mcp.pop(mcp_key, None)
-        if mcp or record.get("mcp_existed", True):
-            _save(mcp_file, mcp)
-        elif mcp_file.exists():
-            mcp_file.unlink()
+    if "mcp" not in record or servers.get("rubi") != record["mcp"]:
+        return
+    del servers["rubi"]
+    report.changes.append(f"{mcp_file}: removed MCP server rubi")
+    if not servers:
+        mcp.pop(mcp_key, None)
+    if mcp or record.get("mcp_existed", True):
+        _save(mcp_file, mcp)
+    elif mcp_file.exists():
+        mcp_file.unlink()
 
-    if "compact" in record:
-        user_settings = Path.home() / ".claude" / "settings.json"
-        current = _load(user_settings)
-        if current.get("autoCompactWindow") == record.get("compact_set"):
-            if record["compact"]["present"]:
-                current["autoCompactWindow"] = record["compact"]["value"]
-            else:
-                current.pop("autoCompactWindow", None)
-            _save(user_settings, current)
-            report.changes.append(f"{user_settings}: autoCompactWindow restored")
+
+def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> None:
+    """Put back the ``autoCompactWindow`` install replaced, unless changed since."""
+    if "compact" not in record:
+        return
+    user_settings = Path.home() / ".claude" / "settings.json"
+    current = _load(user_settings)
+    if current.get("autoCompactWindow") != record.get("compact_set"):
+        return
+    if record["compact"]["present"]:
+        current["autoCompactWindow"] = record["compact"]["value"]
+    else:
+        current.pop("autoCompactWindow", None)
+    _save(user_settings, current)
+    report.changes.append(f"{user_settings}: autoCompactWindow restored")
+
+
+def uninstall(project: Path, *, user: bool = False) -> InstallReport:
+    """Remove what :func:`install` added and restore the compaction window it replaced.
+
+    Raises:
+        RubiError: nothing was installed there, or a settings file is not valid JSON.
+    """
+    settings_file, mcp_file, mcp_key = _paths(project, user)
+    record_file = _record_path(settings_file)
+    if not record_file.exists():
+        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
+    record = _load(record_file)
+    report = InstallReport(record=record_file)
+    within = None if user else project  # a project's files must stay in the project
+    _remove_hooks(settings_file, record, within, report)
+    _remove_server(mcp_file, mcp_key, record, within, report)
+    _restore_compact_window(record, report)
     record_file.unlink()
     return report
