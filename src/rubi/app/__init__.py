@@ -11,7 +11,6 @@ import dataclasses
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +77,8 @@ class InitReport:
 
 
 def _template_dir() -> Path:
+    from importlib import resources
+
     packaged = Path(str(resources.files("rubi"))) / "vault_template"
     if packaged.is_dir():
         return packaged
