@@ -1,39 +1,65 @@
 """Run a hybrid search: BM25F, exact names, personalized PageRank, fused by RRF.
 
-ARCHITECTURE.md section 5. Each list ranks candidates its own way; Reciprocal Rank
-Fusion combines them without calibrating their scores; every hit keeps the reasons
-(``why``) that put it in the result.
+ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own function:
+
+1. the candidate lists — :func:`text_list` (BM25F), :func:`name_list` (exact names),
+   :func:`graph_list` (personalized PageRank seeded by both);
+2. fusion — :func:`fuse`: Reciprocal Rank Fusion, then the named re-weighting rules
+   of :mod:`rubi.search.rules`;
+3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
+   :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`) and a snippet
+   read only when a hit is shown.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import networkx as nx
 
 from rubi.core.errors import NoteParseError
 from rubi.graph.build import GraphBuild
-from rubi.index.abbreviations import expansions
-from rubi.index.analysis import LANGUAGES, analyze, identifier_parts
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
-from rubi.search.fuse import rrf
-from rubi.search.names import match_names
+from rubi.search.fuse import Fused, rrf
+from rubi.search.hits import Hit, SearchResult, Snippet, Why
+from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
+from rubi.search.reasons import QueryWords, named_why, query_words, text_why
+from rubi.search.render import why_line
+from rubi.search.rules import (
+    GENERATED_PAGE_WEIGHT,
+    SECONDARY_FILE_WEIGHT,
+    TWIN_WEIGHT,
+    node_weight,
+    variant_of,
+    wants_tests,
+)
 from rubi.search.snippet import best_snippet
-from rubi.vault.resolve import normalize_name
 
 __all__ = [
     "BM25_LIMIT",
+    "GENERATED_PAGE_WEIGHT",
     "LIST_WEIGHTS",
     "SCOPES",
+    "SECONDARY_FILE_WEIGHT",
     "SEED_COUNT",
+    "TWIN_WEIGHT",
+    "Candidates",
     "Hit",
     "SearchResult",
+    "Why",
+    "fuse",
+    "graph_list",
+    "make_hit",
+    "name_list",
     "search_index",
+    "text_list",
 ]
 
 log = logging.getLogger(__name__)
@@ -47,17 +73,6 @@ NAME_SEED_WEIGHT = 2.0
 LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7}
 """RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
 counts less than direct evidence."""
-GENERATED_PAGE_WEIGHT = 0.25
-"""Fused-score multiplier for generated map and module pages: they repeat the titles
-of notes and files, and must not push those down."""
-SECONDARY_FILE_WEIGHT = 0.5
-"""Fused-score multiplier for tests, examples and benchmarks: they mention everything
-they exercise, so they match a query as well as the code itself, yet are rarely what
-the question is about (unless it says test, spec or example)."""
-TWIN_WEIGHT = 0.5
-"""Fused-score multiplier for a file whose near-duplicate variant ranks above it
-(:func:`rubi.graph.code.twins`): the second copy of the same code adds little."""
-_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
 SCOPES = ("all", "notes", "code", "personal", "sessions")
 _KIND_FOR_SCOPE = {
     "all": None,
@@ -67,104 +82,190 @@ _KIND_FOR_SCOPE = {
     "sessions": "note",
 }
 _RESULT_KINDS = frozenset({"note", "file"})
-_WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
-"""Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
-_WHY_NAME = {"code_title": "title", "code_path": "path_text"}
-"""Code files' own fields, named as their notes' counterparts."""
+
+Eligible = Callable[[str], bool]
+"""Whether a graph node may be a hit of this search (kind, scope, status)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Hit:
-    """One search result.
+class Candidates:
+    """The three ranked lists of one search, best first, eligible nodes only.
 
     Attributes:
-        id: note id (vault-relative path without ``.md``) or code file path.
-        path: vault-relative path with ``.md`` (or the repository path of a file).
-        kind: ``note`` or ``file``.
-        score: the RRF score (comparable within one result list only).
-        why: reasons, e.g. ``text match: embed (title)``, ``named: "Aliases"``,
-            ``linked to "Embed files"``.
-        snippet: the passage that best matches the query.
-        superseded_by: the successor's id when this note is superseded.
-        stale: files of a note that changed since its commit (or are gone).
+        bm25: BM25F hits (at most :data:`BM25_LIMIT`).
+        names: exact-name matches, longest name first.
+        graph: node ids ranked by personalized PageRank (at most :data:`BM25_LIMIT`).
+        via: node → the seed the walk reached it from (its "linked to").
     """
 
-    id: str
-    path: str
-    title: str
-    kind: str
-    type: str
-    status: str
-    score: float
-    why: tuple[str, ...]
-    snippet: str
-    superseded_by: str | None = None
-    stale: tuple[str, ...] = ()
+    bm25: list[BM25Hit]
+    names: list[NameMatch]
+    graph: list[str]
+    via: Mapping[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """Hits (best first, at most ``top_k``) and how many candidates there were."""
+def _eligibility(g: nx.MultiDiGraph, scope: str, include_superseded: bool) -> Eligible:
+    kind = _KIND_FOR_SCOPE[scope]
 
-    query: str
-    terms: tuple[str, ...]
-    hits: list[Hit]
-    candidates: int
+    def eligible(node: str) -> bool:
+        attrs = g.nodes.get(node)
+        if attrs is None or attrs.get("kind") not in _RESULT_KINDS:
+            return False
+        if kind and attrs.get("kind") != kind:
+            return False
+        if bool(attrs.get("session")) != (scope == "sessions"):
+            return False  # captured sessions only when asked for
+        return include_superseded or attrs.get("status") != "superseded"
 
-
-def _text_why(hit: BM25Hit, word_for_term: dict[str, str], pieces: set[str]) -> str:
-    """``text match: embed (title); note, another`` — each word with the most telling
-    field it matched in (a body match goes unsaid)."""
-    best: dict[str, int] = {}
-    for fname, terms in hit.matched.items():
-        fname = _WHY_NAME.get(fname, fname)
-        rank = _WHY_FIELDS.index(fname) if fname in _WHY_FIELDS else len(_WHY_FIELDS)
-        for t in terms:
-            word = word_for_term.get(t, t)
-            best[word] = min(best.get(word, rank), rank)
-    # "sqlite" says it; its pieces "sq" and "lite" (from splitting SQLite) add nothing.
-    # Other words stay, even inside a longer one ("app" beside "application").
-    for word in [w for w in best if w in pieces and any(w != o and w in o for o in best)]:
-        del best[word]
-    groups: dict[int, list[str]] = {}
-    for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
-        groups.setdefault(rank, []).append(word)
-    parts = []
-    for rank, words in sorted(groups.items()):
-        label = f" ({_WHY_FIELDS[rank].removesuffix('_text')})" if rank < len(_WHY_FIELDS) else ""
-        parts.append(", ".join(words[:5]) + label)
-    return "text match: " + "; ".join(parts)
+    return eligible
 
 
-def _as_written(name: str, texts: Sequence[str]) -> str:
-    """``name`` (normalized) as the caller wrote it, e.g. ``SearchIndex``."""
-    for text in texts:
-        start = text.casefold().find(name)
-        if start >= 0 and len(text.casefold()) == len(text):
-            return text[start : start + len(name)]
-    return name
+def text_list(
+    index: SearchIndex,
+    g: nx.MultiDiGraph,
+    query: str,
+    terms: Sequence[str],
+    scope: str,
+    include_superseded: bool,
+    eligible: Eligible,
+) -> list[BM25Hit]:
+    """List 1: BM25F hits (at most :data:`BM25_LIMIT`; code fields in a code search)."""
+    kind = _KIND_FOR_SCOPE[scope]
+    bm25 = index.bm25(
+        query,
+        extra_terms=terms,
+        limit=BM25_LIMIT,
+        kind=kind,
+        exclude_status=() if include_superseded else ("superseded",),
+        fields=CODE_FIELDS if kind == "file" else None,
+    )
+    return [h for h in bm25 if h.id in g and eligible(h.id)]
 
 
-def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
-    """Index term → the piece of the query it came from, and the pieces identifiers
-    split into. An identifier's parts map to themselves (``dispatch_request``'s
-    ``request`` term → ``request``), so a why-line never claims the whole identifier
-    matched when only a part did; the pieces (``sq``, ``lite`` of ``SQLite``) give way
-    to the whole in a why-line, other words do not."""
-    out: dict[str, str] = {}
-    pieces: set[str] = set()
-    for raw in text.split():
-        word = raw.strip(".,;:!?\"'()")
-        parts = identifier_parts(word)
-        if len(parts) > 1:
-            pieces.update(p.lower() for p in parts)
-        for lang in LANGUAGES:
-            for part in parts:
-                for term in analyze(part, lang):
-                    out.setdefault(term, part.lower())
-            for term in analyze(word, lang):
-                out.setdefault(term, word.lower())
-    return out, pieces
+def name_list(
+    build: GraphBuild, query: str, terms: Sequence[str], eligible: Eligible
+) -> list[NameMatch]:
+    """List 2: notes and files named in the query or terms (:func:`match_names`)."""
+    found = match_names(
+        query,
+        terms,
+        build.names,
+        getattr(build, "type_names", None),
+        getattr(build, "defined_names", None),
+    )
+    return [m for m in found if eligible(m.id)]
+
+
+def graph_list(
+    g: nx.MultiDiGraph, bm25: Sequence[BM25Hit], names: Sequence[NameMatch], eligible: Eligible
+) -> tuple[list[str], dict[str, str]]:
+    """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
+    (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
+
+    Returns:
+        The ranked ids (at most :data:`BM25_LIMIT`) and node → seed it was reached
+        from. A node the walk reached only through others is not shown on the graph's
+        word alone: graph-only candidates must touch a seed, so every hit can say what
+        it is linked to.
+    """
+    seeds: dict[str, float] = {}
+    if bm25:
+        top = bm25[0].score or 1.0
+        for h in bm25[:SEED_COUNT]:
+            seeds[h.id] = h.score / top
+    for m in names:
+        seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
+    ppr = personalized_pagerank(g, seeds)
+    ranked = [n for n, _ in ppr.ranked if (n in seeds or n in ppr.via) and eligible(n)]
+    return ranked[:BM25_LIMIT], dict(ppr.via)
+
+
+def _rank_key(f: Fused) -> tuple[float, int, str]:
+    return (-f.score, min(f.ranks.values()), f.id)
+
+
+def fuse(
+    g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool
+) -> tuple[list[Fused], dict[str, str]]:
+    """RRF of the three lists (:data:`LIST_WEIGHTS`), then the rules of
+    :mod:`rubi.search.rules`: each node's own weight (:func:`node_weight`), a re-sort,
+    and half weight for a variant of a file ranked above it (:func:`variant_of`).
+
+    Returns:
+        The fused candidates, best first, and variant id → the twin above it.
+    """
+    fused = rrf(
+        {
+            "bm25": [h.id for h in cands.bm25],
+            "names": [m.id for m in cands.names],
+            "graph": cands.graph,
+        },
+        weights=LIST_WEIGHTS,
+    )
+    for f in fused:
+        f.score *= node_weight(g.nodes[f.id], tests_wanted)
+    fused.sort(key=_rank_key)
+    above: set[str] = set()
+    variants: dict[str, str] = {}
+    for f in fused:
+        twin = variant_of(g.nodes[f.id].get("twins", ()), above)
+        if twin is not None:
+            f.score *= TWIN_WEIGHT  # a variant of a file already above says little more
+            variants[f.id] = twin
+        above.add(f.id)
+    fused.sort(key=_rank_key)
+    return fused, variants
+
+
+def reasons_for(
+    f: Fused,
+    g: nx.MultiDiGraph,
+    cands: Candidates,
+    by_name: Mapping[str, NameMatch],
+    by_text: Mapping[str, BM25Hit],
+    words: QueryWords,
+    variants: Mapping[str, str],
+    texts: Sequence[str],
+) -> tuple[Why, ...]:
+    """The reasons of one fused candidate, in the order shown: named, text, linked,
+    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id)."""
+    attrs = g.nodes[f.id]
+    why: list[Why] = []
+    if f.id in by_name:
+        why.append(named_why(by_name[f.id].name, attrs, texts))
+    if f.id in by_text:
+        why.append(text_why(by_text[f.id], words))
+    if f.id in cands.via:
+        via = cands.via[f.id]
+        why.append(Why("linked", str(g.nodes[via].get("title", via))))
+    if f.id in variants:
+        why.append(Why("variant_of", variants[f.id]))
+    if attrs.get("imported_by"):
+        why.append(Why("imported_by", str(attrs["imported_by"])))
+    return tuple(why)
+
+
+def make_hit(
+    f: Fused,
+    attrs: Mapping[str, Any],
+    reasons: tuple[Why, ...],
+    snippet: Snippet,
+) -> Hit:
+    """One :class:`Hit` from a fused candidate, its node's attributes, its reasons and
+    its (unread) snippet; ``why`` holds the reasons rendered by :func:`why_line`."""
+    return Hit(
+        id=f.id,
+        path=str(attrs.get("path", f.id)),
+        title=str(attrs.get("title", f.id)),
+        kind=str(attrs.get("kind", "note")),
+        type=str(attrs.get("type", "note")),
+        status=str(attrs.get("status", "active")),
+        score=round(f.score, 6),
+        why=tuple(why_line(r) for r in reasons),
+        source=snippet,
+        superseded_by=attrs.get("superseded_by"),
+        reasons=reasons,
+    )
 
 
 def search_index(
@@ -188,12 +289,13 @@ def search_index(
         query: the question, in words.
         terms: related words and identifiers supplied by the caller (query expansion).
         top_k: hits to return at most (≥ 1).
-        scope: ``all``, ``notes`` or ``code``.
+        scope: ``all``, ``notes``, ``code``, ``personal`` or ``sessions``.
         include_superseded: keep superseded notes in the result.
         project_root: the project folder, to read snippets from code files.
 
     Returns:
-        A :class:`SearchResult`.
+        A :class:`SearchResult`; each hit's snippet is read from its file the first
+        time it is asked for (the renderer asks only for the hits it shows).
 
     Raises:
         ValueError: unknown ``scope`` or ``top_k`` < 1.
@@ -203,128 +305,40 @@ def search_index(
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1, got {top_k}")
     g = build.graph
-    kind = _KIND_FOR_SCOPE[scope]
-    excluded = () if include_superseded else ("superseded",)
-
-    def eligible(node: str) -> bool:
-        attrs = g.nodes.get(node)
-        if attrs is None or attrs.get("kind") not in _RESULT_KINDS:
-            return False
-        if kind and attrs.get("kind") != kind:
-            return False
-        if bool(attrs.get("session")) != (scope == "sessions"):
-            return False  # captured sessions only when asked for
-        return include_superseded or attrs.get("status") != "superseded"
-
-    bm25 = index.bm25(
-        query,
-        extra_terms=terms,
-        limit=BM25_LIMIT,
-        kind=kind,
-        exclude_status=excluded,
-        fields=CODE_FIELDS if kind == "file" else None,
-    )
-    bm25 = [h for h in bm25 if h.id in g and eligible(h.id)]
-    names = [
-        m
-        for m in match_names(
-            query,
-            terms,
-            build.names,
-            getattr(build, "type_names", None),
-            getattr(build, "defined_names", None),
-        )
-        if eligible(m.id)
-    ]
-
-    seeds: dict[str, float] = {}
-    if bm25:
-        top = bm25[0].score or 1.0
-        for h in bm25[:SEED_COUNT]:
-            seeds[h.id] = h.score / top
-    for m in names:
-        seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
-    ppr = personalized_pagerank(g, seeds)
-    # A node the walk reached only through others is not shown on the graph's word alone:
-    # graph-only candidates must touch a seed, so every hit can say what it is linked to.
-    graph_list = [n for n, _ in ppr.ranked if (n in seeds or n in ppr.via) and eligible(n)]
-    graph_list = graph_list[:BM25_LIMIT]
-
-    fused = rrf(
-        {"bm25": [h.id for h in bm25], "names": [m.id for m in names], "graph": graph_list},
-        weights=LIST_WEIGHTS,
-    )
-    wants_tests = bool(_TESTS_WANTED.search(" ".join([query, *terms])))
-    for f in fused:
-        node = g.nodes[f.id]
-        if node.get("generated"):
-            f.score *= GENERATED_PAGE_WEIGHT
-        elif node.get("secondary") and not wants_tests:
-            f.score *= SECONDARY_FILE_WEIGHT
-    fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
-    above: set[str] = set()
-    variant_of: dict[str, str] = {}
-    for f in fused:
-        twin = sorted(above.intersection(g.nodes[f.id].get("twins", ())))
-        if twin:
-            f.score *= TWIN_WEIGHT  # a variant of a file already above says little more
-            variant_of[f.id] = twin[0]
-        above.add(f.id)
-    fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.id))
-    by_bm25 = {h.id: h for h in bm25}
+    eligible = _eligibility(g, scope, include_superseded)
+    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible)
+    names = name_list(build, query, terms, eligible)
+    graph, via = graph_list(g, bm25, names, eligible)
+    cands = Candidates(bm25, names, graph, via)
+    texts = [query, *terms]
+    fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
+    words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
     by_name = {m.id: m for m in names}
-    word_for_term, pieces = _word_map(" ".join([query, *terms]))
-    text = " ".join([query, *terms])
-    note_groups = {t: t for t in analyze(text)}
-    code_terms = list(dict.fromkeys(analyze(text, "code")))
-    code_groups = {t: t for t in code_terms}
-    if kind == "file":  # abbreviations were searched for: show and highlight them too
-        for term in code_terms:
-            for other, written in expansions([term]).items():
-                code_groups.setdefault(other, term)
-                word_for_term.setdefault(other, written)
-    hits: list[Hit] = []
+    by_text = {h.id: h for h in bm25}
+    hits = []
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
-        why: list[str] = []
-        if f.id in by_name:
-            name = by_name[f.id].name
-            shown = attrs.get("title") if normalize_name(str(attrs.get("title"))) == name else None
-            shown = shown or _as_written(name, [query, *terms])
-            why.append(f'named: "{shown}"')
-        if f.id in by_bm25:
-            why.append(_text_why(by_bm25[f.id], word_for_term, pieces))
-        if f.id in ppr.via:
-            via = ppr.via[f.id]
-            why.append(f'linked to "{g.nodes[via].get("title", via)}"')
-        if f.id in variant_of:
-            why.append(f"variant of {variant_of[f.id]}")
-        if attrs.get("imported_by"):
-            why.append(f"imported by {attrs['imported_by']}")
-        path = str(attrs.get("path", f.id))
-        is_file = attrs.get("kind") == "file"
-        root = project_root if is_file and project_root is not None else vault_root
-        hits.append(
-            Hit(
-                id=f.id,
-                path=path,
-                title=str(attrs.get("title", f.id)),
-                kind=str(attrs.get("kind", "note")),
-                type=str(attrs.get("type", "note")),
-                status=str(attrs.get("status", "active")),
-                score=round(f.score, 6),
-                why=tuple(why),
-                snippet=_snippet(
-                    root,
-                    path,
-                    code_groups if is_file else note_groups,
-                    markdown=not is_file,
-                    allowed=project_root or vault_root,
-                ),
-                superseded_by=attrs.get("superseded_by"),
-            )
-        )
+        why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
+        snippet = _lazy_snippet(attrs, f.id, words, vault_root, project_root)
+        hits.append(make_hit(f, attrs, why, snippet))
     return SearchResult(query, tuple(terms), hits, len(fused))
+
+
+def _lazy_snippet(
+    attrs: Mapping[str, Any],
+    node: str,
+    words: QueryWords,
+    vault_root: Path,
+    project_root: Path | None,
+) -> Snippet:
+    """The snippet of one hit, to be read on first use: a code file from the project
+    (highlighting code terms), a note from the vault (prose terms)."""
+    path = str(attrs.get("path", node))
+    is_file = attrs.get("kind") == "file"
+    root = project_root if is_file and project_root is not None else vault_root
+    groups = words.code_groups if is_file else words.note_groups
+    allowed = project_root or vault_root
+    return Snippet(lambda: _snippet(root, path, groups, markdown=not is_file, allowed=allowed))
 
 
 def _snippet(

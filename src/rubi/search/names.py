@@ -36,6 +36,55 @@ def _words(text: str) -> list[str]:
     return [w.rstrip(".") for w in _WORD_RE.findall(text) if w.rstrip(".")]
 
 
+def _candidate_names(words: list[str], terms: Iterable[str]) -> set[str]:
+    """Every run of up to :data:`MAX_NAME_WORDS` query words, every term and its words,
+    normalized."""
+    candidates: set[str] = set()
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1):
+            candidates.add(normalize_name(" ".join(words[i:j])))
+    for term in terms:
+        if term.strip():
+            candidates.add(normalize_name(term))
+            candidates.update(normalize_name(w) for w in _words(term))
+    return candidates
+
+
+def _add_type_owners(
+    exact: dict[str, str],
+    words: list[str],
+    terms: Iterable[str],
+    type_names: Mapping[str, list[str]],
+) -> None:
+    """Files defining a capitalised query word or term as a type, longest word first
+    (a name defined in more than :data:`MAX_TYPE_OWNERS` files names none)."""
+    written = [w.strip(".,:;!?()[]{}\"'`") for w in [*words, *terms]]
+    for word in sorted({w for w in written if w[:1].isupper()}, key=lambda w: (-len(w), w)):
+        owners = type_names.get(word, ())
+        if len(owners) > MAX_TYPE_OWNERS:
+            continue  # a name defined everywhere names nothing in particular
+        for doc_id in owners:
+            exact.setdefault(doc_id, word.casefold())
+
+
+def _add_defined_owners(
+    exact: dict[str, str],
+    words: list[str],
+    terms: Iterable[str],
+    defined_names: Mapping[str, list[str]],
+) -> None:
+    """Files defining a capitalised word of any symbol kind. A query of one word, or a
+    capitalised word inside a sentence, is an identifier: the first word of a sentence
+    is capitalised anyway, and an acronym in prose (URL, HTTP) is a word."""
+    single = len(words) == 1 and not any(t.strip() for t in terms)
+    inner = words if single else [w for w in words[1:] if not w.isupper()]
+    for word in (w.strip(".,:;!?()[]{}\"'`") for w in inner):
+        owners = defined_names.get(word, ()) if word[:1].isupper() else ()
+        if len(owners) <= MAX_TYPE_OWNERS:
+            for doc_id in owners:
+                exact.setdefault(doc_id, word.casefold())
+
+
 def match_names(
     query: str,
     terms: Iterable[str],
@@ -57,38 +106,16 @@ def match_names(
     Returns:
         Matches, longest name first, one per id.
     """
-    candidates: set[str] = set()
     words = _words(query)
-    for i in range(len(words)):
-        for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1):
-            candidates.add(normalize_name(" ".join(words[i:j])))
-    for term in terms:
-        if term.strip():
-            candidates.add(normalize_name(term))
-            candidates.update(normalize_name(w) for w in _words(term))
+    candidates = _candidate_names(words, terms)
     # Files defining a capitalised query word as written (``EventMonitor``, the type)
     # come before files whose name matches only without case (``eventMonitor``, a
     # property), among names of the same length.
     exact: dict[str, str] = {}
     if type_names:
-        written = [w.strip(".,:;!?()[]{}\"'`") for w in [*words, *terms]]
-        for word in sorted({w for w in written if w[:1].isupper()}, key=lambda w: (-len(w), w)):
-            owners = type_names.get(word, ())
-            if len(owners) > MAX_TYPE_OWNERS:
-                continue  # a name defined everywhere names nothing in particular
-            for doc_id in owners:
-                exact.setdefault(doc_id, word.casefold())
+        _add_type_owners(exact, words, terms, type_names)
     if defined_names:
-        # A query of one word, or a capitalised word inside a sentence, is an
-        # identifier: the first word of a sentence is capitalised anyway, and an
-        # acronym in prose (URL, HTTP) is a word.
-        single = len(words) == 1 and not any(t.strip() for t in terms)
-        inner = words if single else [w for w in words[1:] if not w.isupper()]
-        for word in (w.strip(".,:;!?()[]{}\"'`") for w in inner):
-            owners = defined_names.get(word, ()) if word[:1].isupper() else ()
-            if len(owners) <= MAX_TYPE_OWNERS:
-                for doc_id in owners:
-                    exact.setdefault(doc_id, word.casefold())
+        _add_defined_owners(exact, words, terms, defined_names)
     found: dict[str, NameMatch] = {}
     for name in sorted(candidates, key=lambda n: (-len(n), n)):
         ids = names.get(name, ())

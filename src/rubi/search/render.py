@@ -11,9 +11,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from rubi.core.tokens import estimate_tokens
-from rubi.search.engine import Hit, SearchResult
+from rubi.search.hits import Hit, SearchResult, Why
 
-__all__ = ["Rendered", "render_compact", "render_hit", "result_json"]
+__all__ = ["WHY_FORMATS", "Rendered", "render_compact", "render_hit", "result_json", "why_line"]
+
+WHY_FORMATS = {
+    "named": 'named: "{}"',
+    "text": "text match: {}",
+    "linked": 'linked to "{}"',
+    "variant_of": "variant of {}",
+    "imported_by": "imported by {}",
+}
+"""How each kind of :class:`~rubi.search.hits.Why` reads (``{}`` is its text)."""
+
+
+def why_line(why: Why) -> str:
+    """One reason as shown: ``named: "Router"``, ``text match: router (title)``,
+    ``linked to "Embed files"``, ``variant of gin/binding.go``, ``imported by 12``.
+
+    Raises:
+        KeyError: a kind not in :data:`WHY_FORMATS`.
+    """
+    return WHY_FORMATS[why.kind].format(why.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,114 @@
+"""Notes QA: plain-language questions on a real vault, scored by the first relevant hit.
+
+Usage::
+
+    python bench/notes_qa.py [--data DIR] [--vaults DIR] [--json results.json] [--terms]
+
+DIR (default: ``shared/data/notes-qa`` beside the project folder) holds the question
+sets, ``<vault>.json``: a list of ``{"question", "relevant": [vault-relative paths]}``.
+Each set's vault (``shared/data/vaults/<vault>``) is copied to a temp folder, indexed
+as a user would (``rubi.app.index``) and every question goes through
+``rubi.app.search`` (the function the CLI and the MCP server call) with
+``scope="notes"``, ``top_k=10`` and no ``terms``. HOME and the XDG folders point
+into the temp folder, so no personal vault or user cache takes part.
+
+Scores (the data README): for each question the rank of the first relevant note among
+the hits; hits@1, hits@5 and MRR (reciprocal rank, 0 when no relevant note is in the
+top 10) over all questions. ``--json`` also writes each question's top-10 ids, to
+compare rankings before and after a change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+TOP_K = 10
+
+
+def first_rank(ids: list[str], relevant: list[str]) -> int | None:
+    """1-based rank of the first id whose note path is in ``relevant``, or None."""
+    wanted = {r.removesuffix(".md") for r in relevant}
+    return next((i for i, doc in enumerate(ids, start=1) if doc in wanted), None)
+
+
+def run_set(questions_file: Path, vaults: Path, work: Path) -> dict[str, Any]:
+    """Index the set's vault in ``work`` and score every question."""
+    from rubi import app
+
+    name = questions_file.stem
+    vault = work / name
+    shutil.copytree(vaults / name, vault)
+    paths = app.locate(vault)
+    app.index(paths)
+    app.search(paths, "warm up the caches", scope="notes", refresh=False)
+    entries = json.loads(questions_file.read_text(encoding="utf-8"))
+    per_query: list[dict[str, Any]] = []
+    times: list[float] = []
+    for entry in entries:
+        t0 = time.perf_counter()
+        hits = app.search(paths, entry["question"], top_k=TOP_K, scope="notes", refresh=False).hits
+        times.append((time.perf_counter() - t0) * 1000)
+        ids = [h.id for h in hits]
+        per_query.append(
+            {
+                "question": entry["question"],
+                "relevant": entry["relevant"],
+                "rank": first_rank(ids, entry["relevant"]),
+                "top10": ids,
+            }
+        )
+    ranks = [q["rank"] for q in per_query]
+    n = len(ranks) or 1
+    return {
+        "set": name,
+        "questions": len(ranks),
+        "hits@1": sum(1 for r in ranks if r == 1) / n,
+        "hits@5": sum(1 for r in ranks if r is not None and r <= 5) / n,
+        "mrr": sum(1 / r for r in ranks if r is not None) / n,
+        "p50_ms": statistics.median(times) if times else 0.0,
+        "per_query": per_query,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--data", type=Path, default=SHARED / "notes-qa")
+    parser.add_argument("--vaults", type=Path, default=SHARED / "vaults")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    sets = sorted(args.data.glob("*.json"))
+    if not sets:
+        parser.error(f"{args.data}: no question sets (*.json); pass --data <notes-qa folder>")
+    missing = [s.stem for s in sets if not (args.vaults / s.stem).is_dir()]
+    if missing:
+        parser.error(f"{args.vaults}: no vault {', '.join(missing)}; pass --vaults <folder>")
+    work = Path(tempfile.mkdtemp(prefix="rubi-notes-qa-"))
+    for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        os.environ[var] = str(work / var.lower())
+    try:
+        results = [run_set(s, args.vaults, work) for s in sets]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{'set':<22} {'questions':>9} {'hits@1':>7} {'hits@5':>7} {'MRR':>6} {'p50':>9}")
+    for r in results:
+        print(
+            f"{r['set']:<22} {r['questions']:>9} {r['hits@1']:>7.3f} {r['hits@5']:>7.3f} "
+            f"{r['mrr']:>6.3f} {r['p50_ms']:>6.1f} ms"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

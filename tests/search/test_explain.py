@@ -1,0 +1,110 @@
+"""The parts of a search one can explain: re-weighting rules, structured reasons and
+their rendering, snippets read only for the hits that are shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.search.hits import WHY_KINDS, Snippet, Why
+from rubi.search.render import WHY_FORMATS, render_compact, result_json, why_line
+from rubi.search.rules import (
+    GENERATED_PAGE_WEIGHT,
+    SECONDARY_FILE_WEIGHT,
+    node_weight,
+    variant_of,
+    wants_tests,
+)
+
+
+@pytest.mark.parametrize(
+    ("why", "line"),
+    [
+        (Why("named", "Router"), 'named: "Router"'),
+        (
+            Why("text", "router (title); middleware (path)"),
+            "text match: router (title); middleware (path)",
+        ),
+        (Why("linked", "Embed files"), 'linked to "Embed files"'),
+        (Why("variant_of", "binding/binding.go"), "variant of binding/binding.go"),
+        (Why("imported_by", "12"), "imported by 12"),
+    ],
+)
+def test_why_line_renders_each_kind(why: Why, line: str) -> None:
+    assert why_line(why) == line
+
+
+def test_every_kind_has_a_format() -> None:
+    assert set(WHY_FORMATS) == set(WHY_KINDS)
+    with pytest.raises(KeyError):
+        why_line(Why("vibes", "x"))
+
+
+@pytest.mark.parametrize(
+    ("node", "tests_wanted", "weight"),
+    [
+        ({}, False, 1.0),
+        ({"generated": True}, False, GENERATED_PAGE_WEIGHT),
+        ({"generated": True, "secondary": True}, False, GENERATED_PAGE_WEIGHT),
+        ({"secondary": True}, False, SECONDARY_FILE_WEIGHT),
+        ({"secondary": True}, True, 1.0),
+    ],
+)
+def test_node_weight_takes_the_first_rule_that_applies(
+    node: dict[str, bool], tests_wanted: bool, weight: float
+) -> None:
+    assert node_weight(node, tests_wanted) == weight
+
+
+def test_wants_tests_reads_whole_words() -> None:
+    assert wants_tests("where are the tests for routing")
+    assert wants_tests("an example of middleware")
+    assert not wants_tests("contest results")  # a word inside another is not asked for
+
+
+def test_variant_of_names_the_first_twin_above() -> None:
+    assert variant_of(("b.go", "a.go"), {"a.go", "b.go", "c.go"}) == "a.go"
+    assert variant_of(("b.go",), {"c.go"}) is None
+
+
+def test_snippet_is_read_once_on_first_use() -> None:
+    calls: list[int] = []
+
+    def read() -> str:
+        calls.append(1)
+        return "passage"
+
+    s = Snippet(read)
+    assert not s.is_read and calls == []
+    assert s.text == "passage" and s.text == "passage"
+    assert calls == [1] and s.is_read
+    assert Snippet.of("known").text == "known"
+
+
+@pytest.mark.timeout(60)
+def test_only_shown_hits_read_their_snippets(help_vault_indexed: Path) -> None:
+    paths = app.locate(help_vault_indexed)
+    result = app.search(paths, "keyboard shortcuts hotkeys", top_k=10, refresh=False)
+    assert len(result.hits) == 10
+    assert not any(h.source.is_read for h in result.hits)  # nothing read by the search
+    rendered = render_compact(result, 120)
+    shown = len(rendered.shown)
+    assert 0 < shown < 9
+    # The renderer reads the shown hits and the one that did not fit, no more.
+    assert [h.source.is_read for h in result.hits] == [True] * (shown + 1) + [False] * (
+        10 - shown - 1
+    )
+    assert all(h.snippet for h in rendered.shown)
+    data = result_json(result, 100_000)
+    assert [h["snippet"] for h in data["hits"]] == [h.snippet for h in result.hits]
+
+
+@pytest.mark.timeout(60)
+def test_reasons_stand_beside_the_why_lines(help_vault_indexed: Path) -> None:
+    result = app.search(app.locate(help_vault_indexed), "Aliases", refresh=False)
+    for hit in result.hits:
+        assert hit.why == tuple(why_line(r) for r in hit.reasons)
+        assert {r.kind for r in hit.reasons} <= set(WHY_KINDS)
+    assert result.hits[0].reasons[:2] == (Why("named", "Aliases"), Why("text", "aliases (title)"))
