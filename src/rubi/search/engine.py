@@ -13,7 +13,6 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +60,6 @@ __all__ = [
     "search_index",
     "text_list",
 ]
-
-log = logging.getLogger(__name__)
 
 BM25_LIMIT = 50
 """BM25 candidates fused; deeper ranks add nothing after RRF's 1/(k + rank)."""
