@@ -53,6 +53,12 @@ The children run with ``RUBI_VAULT`` pointing to a missing folder, so no persona
 takes part. The generated vaults (in ``--workdir``, default the system temp folder) and
 their derived-data folders are deleted at the end unless ``--keep``.
 
+To measure one commit while the working tree changes, clone it elsewhere, compile its
+bytecode (``python -m compileall -q CLONE/src``: without it, and with
+``PYTHONDONTWRITEBYTECODE`` set, every child recompiles rubi) and run this script with
+``PYTHONPATH=CLONE/src``; the children, ``rubi watch`` included, inherit it, and the
+tables name the commit measured. ``--from-json FILE`` prints the tables of a saved run.
+
 Internal modes (run by this script in child processes): ``_index VAULT``,
 ``_floor VAULT DIR``, ``_worker VAULT SPEC.json OUT.json``.
 """
@@ -265,101 +271,111 @@ def _rename_meta(meta: dict[str, Any], sfx: str) -> dict[str, Any] | None:
     return out if changed else None
 
 
-def generate(pool: list[SourceNote], size: int, vault: Path, seed: int) -> Generated:
-    """Write a vault of ``size`` notes copied round-robin from ``pool`` (see the module
-    docstring). Deterministic for a given pool, size and seed."""
+def _split_target(inner: str) -> tuple[str, str]:
+    """``Note#heading|shown`` → (``Note``, ``#heading|shown``); an escaped table pipe
+    (``[[Note\\|shown]]``) stays with the rest."""
+    cut = len(inner)
+    for mark in ("#", "|"):
+        at = inner.find(mark)
+        if at != -1:
+            cut = min(cut, at)
+    if cut and cut < len(inner) and inner[cut] == "|" and inner[cut - 1] == "\\":
+        cut -= 1
+    return inner[:cut], inner[cut:]
+
+
+def _renamed(note: SourceNote, sfx: str) -> str:
+    """The note's text with ``sfx`` appended to its frontmatter title, aliases and id
+    and to its first heading (when the title comes from it)."""
     import yaml
 
-    if not pool:
-        raise SystemExit("no source notes: check RUBI_SHARED_DATA or --source")
-    order = list(range(len(pool)))
-    random.Random(seed).shuffle(order)
-    position = {note: pos for pos, note in enumerate(order)}
-    n = len(pool)
-    resolvers: dict[str, Resolver] = {}
-    by_source: dict[str, list[tuple[int, SourceNote]]] = defaultdict(list)
-    for i, note in enumerate(pool):
-        by_source[note.source].append((i, note))
-    for source, members in by_source.items():
-        resolvers[source] = Resolver(members)
+    head, body = note.text[: note.fm_end], note.text[note.fm_end :]
+    renamed = _rename_meta(note.meta, sfx) if note.meta else None
+    if renamed is not None:
+        head = "---\n" + yaml.safe_dump(renamed, sort_keys=False, allow_unicode=True) + "---\n"
+    span = h1_span(body, 0)
+    if span and not (note.meta and note.meta.get("title")):
+        body = body[: span[1]] + sfx + body[span[1] :]
+    return head + body
 
-    def present(i: int, k: int) -> bool:
-        return k * n + position[i] < size
 
-    def out_rel(i: int, k: int) -> str:
-        note = pool[i]
+class _Copier:
+    """Places copy *k* of each pool note and rewires its links (see :func:`generate`)."""
+
+    def __init__(self, pool: list[SourceNote], size: int, seed: int) -> None:
+        self.pool, self.size, self.n = pool, size, len(pool)
+        self.order = list(range(len(pool)))
+        random.Random(seed).shuffle(self.order)
+        self.position = {note: pos for pos, note in enumerate(self.order)}
+        by_source: dict[str, list[tuple[int, SourceNote]]] = defaultdict(list)
+        for i, note in enumerate(pool):
+            by_source[note.source].append((i, note))
+        self.resolvers = {source: Resolver(members) for source, members in by_source.items()}
+        self.links: Counter[str] = Counter()
+
+    def present(self, i: int, k: int) -> bool:
+        return k * self.n + self.position[i] < self.size
+
+    def out_rel(self, i: int, k: int) -> str:
+        note = self.pool[i]
         folder, _, name = note.rel.rpartition("/")
         stem = name[:-3] + _suffix(k)
         return f"c{k:03d}/{note.source}/" + (f"{folder}/" if folder else "") + stem + ".md"
 
-    copies = (size + n - 1) // n
-    gen = Generated(vault, 0, copies, 0)
+    def text(self, i: int, k: int) -> str:
+        note = self.pool[i]
+        text = _renamed(note, _suffix(k)) if k else note.text
+        resolver = self.resolvers[note.source]
+        return _WIKILINK_RE.sub(lambda m: self.rewire(m, resolver, k), text)
+
+    def rewire(self, m: re.Match[str], resolver: Resolver, k: int) -> str:
+        target, rest = _split_target(m.group(1))
+        if not target.strip():
+            self.links["self"] += 1
+            return m.group(0)
+        hit = resolver.resolve(target)
+        if hit is None:
+            ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
+            if ext in ATTACHMENT_EXTS:
+                self.links["attachment"] += 1
+                return m.group(0)
+            self.links["dangling"] += 1
+            return "[[" + _with_suffix(target.rstrip(), _suffix(k)) + rest + "]]"
+        if self.present(hit, k):
+            self.links["note, same copy"] += 1
+            to = k
+        elif k:
+            self.links["note, previous copy"] += 1
+            to = k - 1
+        else:
+            self.links["note, not in this vault"] += 1
+            return m.group(0)
+        return "[[" + _with_suffix(target.rstrip(), _suffix(to)) + rest + "]]"
+
+
+def generate(pool: list[SourceNote], size: int, vault: Path, seed: int) -> Generated:
+    """Write a vault of ``size`` notes copied round-robin from ``pool`` (see the module
+    docstring). Deterministic for a given pool, size and seed."""
+    if not pool:
+        raise SystemExit("no source notes: check RUBI_SHARED_DATA or --source")
+    copier = _Copier(pool, size, seed)
+    gen = Generated(vault, 0, (size + len(pool) - 1) // len(pool), 0, copier.links)
     made: set[Path] = set()
     for g in range(size):
-        k, pos = divmod(g, n)
-        i = order[pos]
-        note = pool[i]
-        sfx = _suffix(k)
-        text = note.text
-        resolver = resolvers[note.source]
-        if k:
-            head, body = text[: note.fm_end], text[note.fm_end :]
-            renamed = _rename_meta(note.meta, sfx) if note.meta else None
-            if renamed is not None:
-                dumped = yaml.safe_dump(renamed, sort_keys=False, allow_unicode=True)
-                head = "---\n" + dumped + "---\n"
-            span = h1_span(body, 0)
-            if span and not (note.meta and note.meta.get("title")):
-                body = body[: span[1]] + sfx + body[span[1] :]
-            text = head + body
-
-        def rewire(
-            m: re.Match[str], k: int = k, sfx: str = sfx, resolver: Resolver = resolver
-        ) -> str:
-            inner = m.group(1)
-            cut = len(inner)
-            for mark in ("#", "|"):
-                at = inner.find(mark)
-                if at != -1:
-                    cut = min(cut, at)
-            if cut and cut < len(inner) and inner[cut] == "|" and inner[cut - 1] == "\\":
-                cut -= 1  # an escaped table pipe: [[Note\|shown]]
-            target, rest = inner[:cut], inner[cut:]
-            if not target.strip():
-                gen.links["self"] += 1
-                return m.group(0)
-            hit = resolver.resolve(target)
-            if hit is None:
-                ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
-                if ext in ATTACHMENT_EXTS:
-                    gen.links["attachment"] += 1
-                    return m.group(0)
-                gen.links["dangling"] += 1
-                return "[[" + _with_suffix(target.rstrip(), sfx) + rest + "]]"
-            if present(hit, k):
-                gen.links["note, same copy"] += 1
-                to = k
-            elif k:
-                gen.links["note, previous copy"] += 1
-                to = k - 1
-            else:
-                gen.links["note, not in this vault"] += 1
-                return m.group(0)
-            return "[[" + _with_suffix(target.rstrip(), _suffix(to)) + rest + "]]"
-
-        text = _WIKILINK_RE.sub(rewire, text)
-        rel = out_rel(i, k)
+        k, pos = divmod(g, len(pool))
+        i = copier.order[pos]
+        rel = copier.out_rel(i, k)
         path = vault / rel
         if path.parent not in made:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
-        data = text.encode("utf-8", "surrogateescape")
+        data = copier.text(i, k).encode("utf-8", "surrogateescape")
         path.write_bytes(data)
         gen.notes += 1
         gen.bytes += len(data)
         gen.ids.append(rel[:-3])
         if k == 0:
-            gen.titles.append(note.title)
+            gen.titles.append(pool[i].title)
     return gen
 
 
