@@ -40,19 +40,7 @@ SURFACE_MAY_IMPORT = ("rubi.app", "rubi.core", *SURFACES)
 """What a surface may import: the facade, the foundation, and (the CLI, the entry
 point) the other surfaces it launches."""
 
-ONE_DOOR_EXCEPTIONS: dict[str, set[str]] = {
-    "rubi.cli.searchcmds": {"rubi.search.engine", "rubi.search.render"},
-    "rubi.cli.vaultcmds": {"rubi.sync"},
-    "rubi.cli.watchcmds": {"rubi.sync"},
-    "rubi.cli.xray": {
-        "rubi.sessions.report_html",
-        "rubi.sessions.settings",
-        "rubi.sessions.summary",
-        "rubi.sessions.xray",
-    },
-    "rubi.mcp.server": {"rubi.search.render", "rubi.sessions.xray"},
-    "rubi.watch": {"rubi.sync"},
-}
+ONE_DOOR_EXCEPTIONS: dict[str, set[str]] = {}
 """Surface modules still reaching below the facade, with what they import; empty when
 every surface goes through ``rubi.app``."""
 

@@ -2,8 +2,8 @@
 and code changes.
 
 The watcher only turns file-system events into a change list; applying it is the same
-incremental path as ``rubi index`` (:func:`rubi.sync.run.index_vault` with
-``changed_paths``). Events are debounced into batches, so a ``git checkout`` that
+incremental path as ``rubi index``, through the facade (:func:`rubi.app.catch_up`,
+:func:`rubi.app.apply_changes`). Events are debounced into batches, so a ``git checkout`` that
 touches 1,000 files is one index run. Its own writes (``.index/``), editor temp and
 swap files, ``.obsidian/`` and ``.git/`` are ignored. Index runs take the index lock,
 and every index file is replaced atomically, so readers (hooks, the MCP server) never
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubi import app
 from rubi.core.config import SKIP_DIRS
 from rubi.core.paths import VaultPaths
-from rubi.sync import IndexReport, index_vault
 
 __all__ = [
     "DEBOUNCE_MS",
@@ -114,20 +114,15 @@ def classify(changes: Iterable[tuple[Any, str]], vault: VaultPaths) -> Batch | N
     return batch if batch.events else None
 
 
-def _apply(vault: VaultPaths, batch: Batch) -> IndexReport:
-    return index_vault(
-        vault,
-        verify=False,
-        code=batch.code,
-        changed_paths=batch.vault_paths if not batch.code else None,
-    )
+def _apply(vault: VaultPaths, batch: Batch) -> app.IndexReport:
+    return app.apply_changes(vault, batch.vault_paths, code=batch.code)
 
 
 def watch(
     vault: VaultPaths,
     *,
     changes: Iterable[Iterable[tuple[Any, str]]] | None = None,
-    on_report: Callable[[Batch, IndexReport], None] | None = None,
+    on_report: Callable[[Batch, app.IndexReport], None] | None = None,
     stop_event: threading.Event | None = None,
     debounce_ms: int = DEBOUNCE_MS,
     once: bool = False,
@@ -155,7 +150,7 @@ def watch(
     """
     applied = 0
     if catch_up or once:
-        first = index_vault(vault, verify=True, code=True)
+        first = app.catch_up(vault)
         applied = 1
         if on_report:
             on_report(Batch(events=0, code=True), first)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_text
-from rubi.core.config import MAP_PAGE, MODULES_DIR
+from rubi.core.config import DEFAULT_TOP_K, MAP_PAGE, MODULES_DIR
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.core.safeio import allowed_root
@@ -149,7 +149,7 @@ def search(
     query: str,
     *,
     terms: Sequence[str] = (),
-    top_k: int = 10,
+    top_k: int = DEFAULT_TOP_K,
     scope: str = "all",
     include_superseded: bool = False,
     refresh: bool = True,
@@ -572,6 +572,22 @@ def doctor(paths: VaultPaths) -> DoctorReport:
     return check_vault(paths)
 
 
+# -- for the CLI, the MCP server and the watcher: index reports, search output, ------
+# -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
+# rubi.app.results (SEARCH_SCOPES, render_search, search_json) imports the search
+# engine: looked up on use, through _LAZY below.
+from rubi.app.updates import apply_changes, catch_up  # noqa: E402
+
+__all__ += [
+    "SEARCH_SCOPES",
+    "IndexReport",
+    "apply_changes",
+    "catch_up",
+    "render_search",
+    "search_json",
+]
+
+
 # -- for the Claude Code integration (hooks, installer, audit): recall, the session ---
 # -- record, the session-start context, the personal vault (each cheap to import; ---
 # -- Claude Code's folders and transcripts are in rubi.app.claudecode). -------------
@@ -607,10 +623,13 @@ _LAZY: dict[str, str] = {
     "LinkView": "rubi.app.reading",
     "NoteView": "rubi.app.reading",
     "Registered": "rubi.app.registration",
+    "SEARCH_SCOPES": "rubi.app.results",
     "SearchResult": "rubi.search.engine",
     "ensure_personal_vault": "rubi.app.claudecode",
     "render_note_view": "rubi.app.reading",
+    "render_search": "rubi.app.results",
     "resolve_ref": "rubi.app.reading",
+    "search_json": "rubi.app.results",
 }
 """Re-exported name -> the module that defines it (imported when the name is first
 asked for: a hook that never renders a search never imports the search engine)."""
@@ -618,6 +637,7 @@ asked for: a hook that never renders a search never imports the search engine)."
 if TYPE_CHECKING:
     from rubi.app.claudecode import ensure_personal_vault
     from rubi.app.reading import render_note_view, resolve_ref
+    from rubi.app.results import SEARCH_SCOPES, render_search, search_json
 
 
 def __getattr__(name: str) -> Any:

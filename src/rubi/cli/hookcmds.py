@@ -7,21 +7,13 @@ import sys
 
 import click
 
-__all__ = ["hook"]
+from rubi.core.config import HOOK_EVENTS
 
-EVENTS = (
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "Stop",
-    "PreCompact",
-    "SessionEnd",
-)
+__all__ = ["hook"]
 
 
 @click.command()
-@click.argument("event", type=click.Choice(EVENTS, case_sensitive=False))
+@click.argument("event", type=click.Choice(HOOK_EVENTS, case_sensitive=False))
 def hook(event: str) -> None:
     """Answer a Claude Code hook: JSON in on stdin, JSON out on stdout.
 

@@ -12,7 +12,7 @@ import click
 from rubi import app
 from rubi.cli.common import handle_errors, print_json, vault_option
 from rubi.core.errors import RubiError
-from rubi.core.model import NOTE_TYPES
+from rubi.core.model import DEFAULT_RELATION, NOTE_TYPES
 
 __all__ = ["note"]
 
@@ -28,11 +28,24 @@ def _links(specs: tuple[str, ...]) -> list[dict[str, str]]:
         relation, sep, target = spec.partition(":")
         if not sep or not target.strip():
             raise click.BadParameter(f"{spec!r}: write RELATION:TARGET", param_hint="--link")
-        out.append({"relation": relation.strip() or "relates_to", "target": target.strip()})
+        out.append({"relation": relation.strip() or DEFAULT_RELATION, "target": target.strip()})
     return out
 
 
-@note.command("add")
+def _kinds() -> str:
+    """``a decision, bug, ... or note``: the note types, in their owner's order."""
+    *first, last = NOTE_TYPES
+    return f"a {', '.join(first)} or {last}"
+
+
+_ADD_HELP = f"""Register {_kinds()}.
+
+An item that says the same as an existing note (same type and title, or a close
+title about the same files) updates that note instead of adding a twin.
+"""
+
+
+@note.command("add", help=_ADD_HELP)
 @click.option("--type", "note_type", type=click.Choice(NOTE_TYPES), help="Kind of knowledge.")
 @click.option("--title", help="One line that says it.")
 @click.option("--body", help="Markdown text; '-' reads standard input.")
@@ -75,11 +88,7 @@ def add(
     as_json: bool,
     vault: Path | None,
 ) -> None:
-    """Register a decision, bug, gotcha, concept, how-to, preference, task or note.
-
-    An item that says the same as an existing note (same type and title, or a close
-    title about the same files) updates that note instead of adding a twin.
-    """
+    """Register knowledge (help: ``_ADD_HELP``, derived from ``NOTE_TYPES``)."""
     items: list[Any]
     cwd: Path | None = None
     if from_json is not None:

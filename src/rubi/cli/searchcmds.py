@@ -8,9 +8,7 @@ import click
 
 from rubi import app
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
-from rubi.core.config import DEFAULT_BUDGET_TOKENS
-from rubi.search.engine import SCOPES
-from rubi.search.render import render_compact, result_json
+from rubi.core.config import CHARS_PER_TOKEN, DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
 
 __all__ = ["backlinks", "links", "read", "search"]
 
@@ -18,15 +16,17 @@ __all__ = ["backlinks", "links", "read", "search"]
 @click.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--terms", "-t", multiple=True, help="Related word or identifier (repeatable).")
-@click.option("--top-k", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option(
+    "--top-k", type=click.IntRange(1, MAX_TOP_K), default=DEFAULT_TOP_K, show_default=True
+)
 @click.option(
     "--budget",
     type=click.IntRange(50, 100_000),
     default=DEFAULT_BUDGET_TOKENS,
     show_default=True,
-    help="Output budget in tokens (characters / 4).",
+    help=f"Output budget in tokens (characters / {CHARS_PER_TOKEN}).",
 )
-@click.option("--scope", type=click.Choice(SCOPES), default="all", show_default=True)
+@click.option("--scope", type=click.Choice(app.SEARCH_SCOPES), default="all", show_default=True)
 @click.option("--all", "include_superseded", is_flag=True, help="Include superseded notes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @vault_option
@@ -55,9 +55,9 @@ def search(
             on_wait=say_waiting,
         )
     if as_json:
-        print_json(result_json(result, budget))
+        print_json(app.search_json(result, budget))
     else:
-        click.echo(render_compact(result, budget).text)
+        click.echo(app.render_search(result, budget))
 
 
 @click.command()

@@ -10,7 +10,6 @@ import click
 from rubi import app
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.core.paths import VaultPaths
-from rubi.sync import IndexReport
 
 __all__ = ["doctor", "index", "init", "reindex", "status"]
 
@@ -39,7 +38,7 @@ def warn(warnings: list[object]) -> None:
         click.echo(f"warning: {w}", err=True)
 
 
-def _summary(report: IndexReport) -> str:
+def _summary(report: app.IndexReport) -> str:
     kind = "full" if report.full else "incremental"
     return (
         f"Indexed ({kind}): {report.added} added, {report.updated} updated, "

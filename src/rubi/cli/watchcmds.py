@@ -10,6 +10,7 @@ import click
 
 from rubi import app
 from rubi.cli.common import handle_errors, vault_option
+from rubi.watch import DEBOUNCE_MS
 
 __all__ = ["watch"]
 
@@ -19,7 +20,7 @@ __all__ = ["watch"]
 @click.option(
     "--debounce-ms",
     type=click.IntRange(50, 60_000),
-    default=400,
+    default=DEBOUNCE_MS,
     show_default=True,
     help="Quiet time that closes a batch of changes.",
 )
@@ -31,13 +32,12 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     Stops cleanly on Ctrl-C and SIGTERM. Run it in a terminal multiplexer or as a
     systemd user unit (see docs/watch.md).
     """
-    from rubi.sync import IndexReport
     from rubi.watch import Batch
     from rubi.watch import watch as run
 
     paths = app.locate(vault)
 
-    def report(batch: Batch, result: IndexReport) -> None:
+    def report(batch: Batch, result: app.IndexReport) -> None:
         stamp = time.strftime("%H:%M:%S")
         what = f"{batch.events} changes" if batch.events else "catch-up"
         click.echo(

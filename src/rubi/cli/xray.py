@@ -7,13 +7,9 @@ from typing import Any
 
 import click
 
+from rubi.app import xray as use_case
+from rubi.app.xray import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS, format_tokens
 from rubi.cli.common import console, err_console, handle_errors, print_json
-from rubi.sessions.settings import (
-    CLASS_LABELS,
-    DEFAULT_DAYS,
-    DEFAULT_HANDOFF_TOKENS,
-    DEFAULT_THRESHOLDS,
-)
 
 __all__ = ["audit", "xray"]
 
@@ -48,92 +44,112 @@ def _pct(part: float, whole: float) -> str:
     return "0.0%" if text == "-0.0%" else text
 
 
-def _print_report(report: Any, top: int) -> None:
+def _table(title: str, columns: tuple[str, ...], left: tuple[str, ...]) -> Any:
+    """A rich table titled ``title``; the ``left`` columns are text, the others numbers."""
     from rich.table import Table
 
-    from rubi.sessions.summary import first_change, format_tokens, summary_lines
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column, justify="left" if column in left else "right")
+    return table
 
-    out = console()
-    lines = summary_lines(report)
-    out.print(f"[bold]{lines[0]}[/bold]")
-    if not report.sessions:
-        return
-    cost = report.cost
-    classes = Table(title="Cost by token class", title_justify="left")
-    for column in ("class", "tokens", "price", "cost", "share"):
-        classes.add_column(column, justify="left" if column == "class" else "right")
+
+def _classes_table(report: Any) -> Any:
+    table = _table("Cost by token class", ("class", "tokens", "price", "cost", "share"), ("class",))
     for name, value in report.cost_by_class.items():
-        classes.add_row(
-            CLASS_LABELS[name],
+        table.add_row(
+            use_case.CLASS_LABELS[name],
             format_tokens(getattr(report.usage, name)),
             f"{getattr(report.prices, name):g}x",
             format_tokens(value),
-            _pct(value, cost),
+            _pct(value, report.cost),
         )
-    out.print(classes)
-    sessions = Table(title=f"Costliest sessions (of {len(report.sessions)})", title_justify="left")
-    for column in (
-        "session",
-        "folder",
-        "calls",
-        "peak",
-        "startup",
-        "cost",
-        "share",
-        "expiries",
-        "compactions",
-    ):
-        sessions.add_column(column, justify="left" if column in ("session", "folder") else "right")
+    return table
+
+
+def _sessions_table(report: Any, top: int) -> Any:
+    table = _table(
+        f"Costliest sessions (of {len(report.sessions)})",
+        (
+            "session",
+            "folder",
+            "calls",
+            "peak",
+            "startup",
+            "cost",
+            "share",
+            "expiries",
+            "compactions",
+        ),
+        ("session", "folder"),
+    )
     for s in report.sessions[:top]:
-        sessions.add_row(
+        table.add_row(
             s.session_id[:8],
             Path(s.cwd or s.project).name,
             str(len(s.main_calls)),
             format_tokens(s.peak_context),
             format_tokens(s.startup_tokens) if s.startup_tokens is not None else "-",
             format_tokens(s.cost),
-            _pct(s.cost, cost),
+            _pct(s.cost, report.cost),
             str(sum(1 for r in s.rewrites if r.expired)),
             str(len(s.compactions)),
         )
-    out.print(sessions)
-    tools = Table(title="Tool results by weight", title_justify="left")
-    for column in ("tool", "results", "tokens", "carried cost", "share"):
-        tools.add_column(column, justify="left" if column == "tool" else "right")
+    return table
+
+
+def _tools_table(report: Any, top: int) -> Any:
+    table = _table(
+        "Tool results by weight", ("tool", "results", "tokens", "carried cost", "share"), ("tool",)
+    )
     for name, w in report.tools[:top]:
-        tools.add_row(
+        table.add_row(
             name,
             str(w.calls),
             format_tokens(w.tokens),
             format_tokens(w.carried_cost),
-            _pct(w.carried_cost, cost),
+            _pct(w.carried_cost, report.cost),
         )
-    out.print(tools)
-    if report.rereads:
-        rereads = Table(title="Re-read files", title_justify="left")
-        for column in ("file", "extra reads", "extra tokens", "sessions"):
-            rereads.add_column(column, justify="left" if column == "file" else "right")
-        for r in report.rereads[:top]:
-            rereads.add_row(
-                r.path, str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions)
-            )
-        out.print(rereads)
-    replay = Table(
-        title=f"Early compaction replay (handoff {format_tokens(report.policy.handoff_tokens)})",
-        title_justify="left",
+    return table
+
+
+def _rereads_table(report: Any, top: int) -> Any:
+    table = _table("Re-read files", ("file", "extra reads", "extra tokens", "sessions"), ("file",))
+    for r in report.rereads[:top]:
+        table.add_row(r.path, str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions))
+    return table
+
+
+def _replay_table(report: Any) -> Any:
+    table = _table(
+        f"Early compaction replay (handoff {format_tokens(report.policy.handoff_tokens)})",
+        ("threshold", "sessions", "compactions", "saving", "share"),
+        (),
     )
-    for column in ("threshold", "sessions", "compactions", "saving", "share"):
-        replay.add_column(column, justify="right")
     for item in report.savings:
         best = " *" if report.best is item else ""
-        replay.add_row(
+        table.add_row(
             format_tokens(item.threshold) + best,
             str(item.sessions),
             str(item.compactions),
             format_tokens(item.saving),
-            _pct(item.saving, cost),
+            _pct(item.saving, report.cost),
         )
-    out.print(replay)
+    return table
+
+
+def _print_report(report: Any, top: int) -> None:
+    out = console()
+    lines = use_case.summary_lines(report)
+    out.print(f"[bold]{lines[0]}[/bold]")
+    if not report.sessions:
+        return
+    out.print(_classes_table(report))
+    out.print(_sessions_table(report, top))
+    out.print(_tools_table(report, top))
+    if report.rereads:
+        out.print(_rereads_table(report, top))
+    out.print(_replay_table(report))
     for line in lines:
         if line.startswith(("Sessions past", "Startup context", "Cache expiries")):
             out.print(line)
@@ -144,7 +160,7 @@ def _print_report(report: Any, top: int) -> None:
             f"[yellow]Skipped {stats.bad_lines} broken lines ({where}) and "
             f"{stats.unreadable_files} unreadable files.[/yellow]"
         )
-    out.print(f"[bold]First change:[/bold] {first_change(report)}")
+    out.print(f"[bold]First change:[/bold] {use_case.first_change(report)}")
 
 
 @click.command()
@@ -167,7 +183,9 @@ def _print_report(report: Any, top: int) -> None:
     multiple=True,
     metavar="TOKENS",
     callback=_tokens_option,
-    help="Compaction threshold to replay, e.g. 120k (repeatable). Default: 100k, 150k, 250k.",
+    help="Compaction threshold to replay, e.g. 120k (repeatable). Default: "
+    + ", ".join(format_tokens(t) for t in DEFAULT_THRESHOLDS)
+    + ".",
 )
 @click.option(
     "--handoff",
@@ -204,15 +222,10 @@ def xray(
     Costs are in input-token equivalents: cache read 0.1, cache write 1.25 (5 min)
     or 2 (1 hour), output 5.
     """
-    from rubi.sessions.report_html import write_html
-    from rubi.sessions.settings import ReplayPolicy
-    from rubi.sessions.xray import report_to_dict, scan
-
-    policy = ReplayPolicy(
-        thresholds=tuple(sorted(set(thresholds))) or DEFAULT_THRESHOLDS, handoff_tokens=handoff
-    )
     if as_json:
-        report = scan(days=days or None, project=project, policy=policy)
+        report = use_case.scan(
+            days=days, project=project, thresholds=thresholds, handoff_tokens=handoff
+        )
     else:
         from rich.progress import BarColumn, DownloadColumn, Progress
 
@@ -224,16 +237,17 @@ def xray(
             transient=True,
         ) as bar:
             task = bar.add_task("scan", total=None)
-            report = scan(
-                days=days or None,
+            report = use_case.scan(
+                days=days,
                 project=project,
-                policy=policy,
+                thresholds=thresholds,
+                handoff_tokens=handoff,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     if html_path is not None:
-        write_html(report, html_path)
+        use_case.write_html(report, html_path)
     if as_json:
-        print_json(report_to_dict(report))
+        print_json(use_case.report_dict(report))
         return
     _print_report(report, top)
     if html_path is not None:
@@ -260,7 +274,6 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
     from rich.table import Table
 
     from rubi.claude.audit import audit as run_audit
-    from rubi.sessions.summary import format_tokens
 
     report = run_audit(directory, probe_mcp=probe_mcp)
     if as_json:

@@ -5,7 +5,10 @@ from __future__ import annotations
 __all__ = [
     "CHARS_PER_TOKEN",
     "DEFAULT_BUDGET_TOKENS",
+    "DEFAULT_TOP_K",
+    "HOOK_EVENTS",
     "MAX_NOTE_BYTES",
+    "MAX_TOP_K",
     "SKIP_DIRS",
 ]
 
@@ -19,6 +22,26 @@ SKIP_DIRS = frozenset({".index", ".obsidian", ".git", ".trash", "node_modules", 
 
 DEFAULT_BUDGET_TOKENS = 1500
 """Search output budget: a compact ranked index costs about this much context."""
+
+DEFAULT_TOP_K = 10
+"""Search hits at most, unless the caller asks for another number (``rubi search
+--top-k``, :func:`rubi.app.search`)."""
+
+MAX_TOP_K = 200
+"""The most hits a caller may ask for: more is a dump, not a ranking."""
+
+HOOK_EVENTS: tuple[str, ...] = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "PreCompact",
+    "SessionEnd",
+)
+"""The Claude Code hook events rubi answers, in the order a session meets them:
+``rubi hook EVENT``'s choices, the installer's hook groups and the plugin's
+``hooks/hooks.json`` all list exactly these."""
 
 CHARS_PER_TOKEN = 4
 """Token estimate for budgets: characters / 4 (ARCHITECTURE.md, principle 4)."""

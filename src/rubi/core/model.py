@@ -6,21 +6,23 @@ Note identity is the vault-relative POSIX path without ``.md`` (``notes/decision
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 __all__ = [
+    "DEFAULT_RELATION",
     "DEFAULT_TYPE",
     "LINKS_TO",
     "NOTE_TYPES",
     "Heading",
     "Link",
     "Note",
+    "NoteType",
     "ScanWarning",
     "note_files",
     "note_id_for_path",
 ]
 
-NOTE_TYPES: tuple[str, ...] = (
+NoteType = Literal[
     "decision",
     "bug",
     "gotcha",
@@ -29,10 +31,17 @@ NOTE_TYPES: tuple[str, ...] = (
     "preference",
     "task",
     "note",
-)
+]
+"""The kinds of knowledge a note holds: the one list. The CLI's ``--type`` choices, the
+MCP ``register`` schema and the parser's accepted types derive from it."""
+NOTE_TYPES: tuple[str, ...] = get_args(NoteType)
+""":data:`NoteType` as a tuple, in its order."""
 DEFAULT_TYPE = "note"
 LINKS_TO = "links_to"
 """Relation of a wikilink that carries no type."""
+DEFAULT_RELATION = "relates_to"
+"""Relation of a registered link (``--link``, MCP ``register``, a handoff's notes) that
+names none."""
 
 
 @dataclass(frozen=True, slots=True)

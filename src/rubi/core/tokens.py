@@ -1,16 +1,21 @@
-"""Token estimates for budgets."""
+"""Token estimates for budgets: the one place that turns characters into tokens."""
 
 from __future__ import annotations
 
 from rubi.core.config import CHARS_PER_TOKEN
 
-__all__ = ["estimate_tokens"]
+__all__ = ["estimate_tokens", "tokens_for_chars"]
 
 
-def estimate_tokens(text: str) -> int:
-    """Estimated tokens in ``text``: ``ceil(len(text) / CHARS_PER_TOKEN)``.
+def tokens_for_chars(chars: int) -> int:
+    """Estimated tokens of ``chars`` characters: ``ceil(chars / CHARS_PER_TOKEN)``.
 
     Characters / 4 is the usual rule of thumb for English prose and code with
     Claude's tokenizer; it over-counts nothing badly enough to blow a budget.
     """
-    return -(-len(text) // CHARS_PER_TOKEN)
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def estimate_tokens(text: str) -> int:
+    """Estimated tokens in ``text`` (see :func:`tokens_for_chars`)."""
+    return tokens_for_chars(len(text))

@@ -15,6 +15,7 @@ from rubi.core.atomic import create_exclusive
 from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.errors import RubiError
 from rubi.core.gitrepo import head
+from rubi.core.model import DEFAULT_RELATION
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import allowed_root, read_text
 from rubi.core.safepaths import require_inside
@@ -97,7 +98,7 @@ def save_handoff(
         "created": created,
         "tags": ["handoff"],
     }
-    links = [("relates_to", n) for n in notes]
+    links = [(DEFAULT_RELATION, n) for n in notes]
     text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
     n = 1
     while True:  # the name is claimed exclusively: parallel saves never overwrite

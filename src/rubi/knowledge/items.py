@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.core.errors import RubiError
-from rubi.core.model import NOTE_TYPES
+from rubi.core.model import DEFAULT_RELATION, NOTE_TYPES
 from rubi.core.safepaths import project_relative, relative_path
 from rubi.core.safetext import check_text, link_target, one_line
 
@@ -173,7 +173,7 @@ def _item(raw: Any, n: int, root: Path | None, cwd: Path | None) -> NoteItem:
             raise RubiError(f"{where}.links[{i}]: expected {{relation, target}}")
         if not isinstance(link.get("relation") or "", str):
             raise RubiError(f"{where}.links[{i}].relation: one word, like about or fixes")
-        relation = str(link.get("relation") or "relates_to").strip().lower().replace("-", "_")
+        relation = str(link.get("relation") or DEFAULT_RELATION).strip().lower().replace("-", "_")
         if not relation.replace("_", "").isalnum():
             raise RubiError(f"{where}.links[{i}].relation: one word, got {relation!r}")
         target = link_target(link["target"], f"{where}.links[{i}].target")

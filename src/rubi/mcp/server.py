@@ -10,8 +10,9 @@ are raised so the client sees ``isError``. Nothing but protocol goes to stdout.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -21,11 +22,11 @@ from pydantic import BaseModel, Field
 from rubi import app
 from rubi.core.config import DEFAULT_BUDGET_TOKENS
 from rubi.core.errors import RubiError
+from rubi.core.model import DEFAULT_RELATION, NoteType
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import replace_surrogates
 from rubi.mcp.http_access import bearer_auth, plan_http_access, run_http
 from rubi.mcp.stdio import RubiMCPServer
-from rubi.search.render import render_compact
 
 __all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server"]
 
@@ -35,6 +36,11 @@ TOOLS_TOKEN_BUDGET = 1200
 """Schemas and descriptions of all tools together, in tokens (characters / 4)."""
 MAX_BUDGET_TOKENS = 20_000
 """A search result may not exceed this, whatever the caller asks."""
+MIN_BUDGET_TOKENS = 100
+"""A search result may take at least this, so a tiny budget still shows a hit."""
+SEARCH_TOP_K = 20
+"""Hits the ``search`` tool asks for: the token budget, not a count, decides how many
+an agent sees (the tool has no ``top_k`` to spend schema tokens on)."""
 
 INSTRUCTIONS = """\
 rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a map of \
@@ -50,13 +56,20 @@ _RO = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
+if TYPE_CHECKING:
+    Scope = str
+else:
+    Scope = Literal[app.SEARCH_SCOPES]
+    """The ``scope`` enum of the ``search`` tool: the facade's scopes, never a copy."""
+
+
 class Link(BaseModel):
-    relation: str = "relates_to"
+    relation: str = DEFAULT_RELATION
     target: str
 
 
 class NoteIn(BaseModel):
-    type: Literal["decision", "bug", "gotcha", "concept", "how-to", "preference", "task", "note"]
+    type: NoteType
     title: str
     body: str
     files: list[str] = Field(default_factory=list)
@@ -76,24 +89,11 @@ def _out(text: str) -> str:
     return replace_surrogates(text)
 
 
-def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
-    """The server for one project vault (opened once, kept for every call).
-
-    Args:
-        paths: the project vault.
-        token: a bearer token every HTTP request must carry (checked by the MCP
-            library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
-    """
-    verifier, auth = bearer_auth(token)
-    server = RubiMCPServer(
-        "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
-    )
-
-    @server.tool(annotations=_RO, structured_output=False)
+def _search_tool(paths: VaultPaths) -> Callable[..., str]:
     def search(
         query: str,
         terms: list[str] | None = None,
-        scope: Literal["all", "notes", "code", "personal", "sessions"] = "all",
+        scope: Scope = "all",
         budget_tokens: int = DEFAULT_BUDGET_TOKENS,
         include_superseded: bool = False,
     ) -> str:
@@ -103,16 +103,19 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
                 paths,
                 query,
                 terms=terms or (),
-                top_k=20,
+                top_k=SEARCH_TOP_K,
                 scope=scope,
                 include_superseded=include_superseded,
             )
         except (RubiError, ValueError) as exc:
             raise _fail(exc) from exc
-        budget = max(100, min(budget_tokens, MAX_BUDGET_TOKENS))
-        return _out(render_compact(result, budget, open_hint="read(ids)").text)
+        budget = max(MIN_BUDGET_TOKENS, min(budget_tokens, MAX_BUDGET_TOKENS))
+        return _out(app.render_search(result, budget, open_hint="read(ids)"))
 
-    @server.tool(annotations=_RO, structured_output=False)
+    return search
+
+
+def _read_tool(paths: VaultPaths) -> Callable[..., str]:
     def read(ids: list[str]) -> str:
         """Full text of notes, or outlines of code files, by id."""
         if not ids:
@@ -122,7 +125,10 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             raise ToolError(_out("; ".join(err or "" for _, err in found)))
         return _out("\n\n".join(text if not err else f"({err})" for text, err in found))
 
-    @server.tool(name="map", annotations=_RO, structured_output=False)
+    return read
+
+
+def _map_tool(paths: VaultPaths) -> Callable[..., str]:
     def map_(module: str | None = None) -> str:
         """The project's code map, or one module's page."""
         try:
@@ -130,22 +136,29 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
         except RubiError as exc:
             raise _fail(exc) from exc
 
-    @server.tool(annotations=_WRITE, structured_output=False)
+    return map_
+
+
+def _registered_line(r: Any) -> str:
+    extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
+    if r.dangling:
+        extra += f"; unresolved links: {', '.join(r.dangling)}"
+    return f"{r.action} {r.id}{extra}"
+
+
+def _register_tool(paths: VaultPaths) -> Callable[..., str]:
     def register(notes: list[NoteIn]) -> str:
         """Save durable knowledge; a same-titled note is updated, not duplicated."""
         try:
             done = app.register(paths, [n.model_dump(exclude_none=True) for n in notes])
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
-        lines = []
-        for r in done:
-            extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
-            if r.dangling:
-                extra += f"; unresolved links: {', '.join(r.dangling)}"
-            lines.append(f"{r.action} {r.id}{extra}")
-        return _out("\n".join(lines))
+        return _out("\n".join(_registered_line(r) for r in done))
 
-    @server.tool(annotations=_WRITE, structured_output=False)
+    return register
+
+
+def _handoff_tool(paths: VaultPaths) -> Callable[..., str]:
     def handoff(
         action: Literal["save", "last"],
         goal: str = "",
@@ -166,7 +179,10 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
 
-    @server.tool(annotations=_WRITE, structured_output=False)
+    return handoff
+
+
+def _write_summary_tool(paths: VaultPaths) -> Callable[..., str]:
     def write_summary(target: str, text: str) -> str:
         """Curated summary kept in the map ("map") or a module page ("module:<name>")."""
         try:
@@ -175,17 +191,48 @@ def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
             raise _fail(exc) from exc
         return _out(f"Stored in {page.name}.")
 
-    @server.tool(annotations=_RO, structured_output=False)
+    return write_summary
+
+
+def _xray_tool(paths: VaultPaths) -> Callable[..., str]:
     def xray(days: int = 30) -> str:
         """Where this project's Claude Code tokens went; what early compaction saves."""
-        from rubi.sessions.xray import xray_summary
+        from rubi.app import xray as use_case
 
         try:
-            return _out(xray_summary(days=days, project=paths.project_root))
+            return _out(use_case.summary(days=days, project=paths.project_root))
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
 
-    _ = (search, read, map_, register, handoff, write_summary, xray)
+    return xray
+
+
+_TOOLS: tuple[tuple[str, Callable[[VaultPaths], Callable[..., str]], ToolAnnotations], ...] = (
+    ("search", _search_tool, _RO),
+    ("read", _read_tool, _RO),
+    ("map", _map_tool, _RO),
+    ("register", _register_tool, _WRITE),
+    ("handoff", _handoff_tool, _WRITE),
+    ("write_summary", _write_summary_tool, _WRITE),
+    ("xray", _xray_tool, _RO),
+)
+"""Every tool: its name, the factory that binds it to a vault, its annotations."""
+
+
+def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
+    """The server for one project vault (opened once, kept for every call).
+
+    Args:
+        paths: the project vault.
+        token: a bearer token every HTTP request must carry (checked by the MCP
+            library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
+    """
+    verifier, auth = bearer_auth(token)
+    server = RubiMCPServer(
+        "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
+    )
+    for name, factory, hints in _TOOLS:
+        server.tool(name=name, annotations=hints, structured_output=False)(factory(paths))
     return server
 
 

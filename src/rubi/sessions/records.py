@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from rubi.core.config import CHARS_PER_TOKEN
+from rubi.core.tokens import tokens_for_chars
 from rubi.sessions.events import Attachment, Usage
 from rubi.sessions.settings import IMAGE_TOKENS
 
@@ -97,8 +98,8 @@ def text_chars(value: object) -> int:
 
 
 def tokens_of(chars: int) -> int:
-    """Estimated tokens of ``chars`` characters (characters / 4, rounded up)."""
-    return -(-chars // CHARS_PER_TOKEN)
+    """Estimated tokens of ``chars`` characters (see :func:`rubi.core.tokens.tokens_for_chars`)."""
+    return tokens_for_chars(chars)
 
 
 def attachment_event(attachment: dict[str, Any], index: int) -> Attachment | None:

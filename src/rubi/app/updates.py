@@ -1,0 +1,49 @@
+"""Keeping the derived data current while files change: what the watcher calls.
+
+Both functions are the incremental path of ``rubi index``
+(:func:`rubi.sync.run.index_vault`); they take the index lock, and every index file is
+replaced atomically, so readers never see a half-written index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rubi.core.paths import VaultPaths
+    from rubi.sync.manifest import IndexReport
+
+__all__ = ["apply_changes", "catch_up"]
+
+
+def catch_up(paths: VaultPaths) -> IndexReport:
+    """One incremental run that checks every note (sizes, times, then hashes) and the
+    project's code: what changed while nobody watched.
+
+    Raises:
+        OSError: the index folder cannot be written.
+        filelock.Timeout: another index run held the lock too long.
+    """
+    from rubi.sync import index_vault
+
+    return index_vault(paths, verify=True, code=True)
+
+
+def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> IndexReport:
+    """Apply one batch of changes.
+
+    Args:
+        paths: the vault.
+        notes: vault-relative POSIX paths that changed inside the vault; only these are
+            read again (when ``code`` is False).
+        code: something outside the vault changed: the code map looks at the project,
+            and the notes are checked in full (a checkout moves both).
+
+    Raises:
+        OSError: the index folder cannot be written.
+        filelock.Timeout: another index run held the lock too long.
+    """
+    from rubi.sync import index_vault
+
+    return index_vault(paths, verify=False, code=code, changed_paths=None if code else notes)

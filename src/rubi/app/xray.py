@@ -1,0 +1,103 @@
+"""The token X-ray as a use case: what ``rubi xray`` and the MCP ``xray`` tool call.
+
+A submodule of the facade imported on use (``from rubi.app import xray``): the
+transcript readers behind it are not paid for by a search or a hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rubi.sessions.settings import (
+    CLASS_LABELS,
+    DEFAULT_DAYS,
+    DEFAULT_HANDOFF_TOKENS,
+    DEFAULT_THRESHOLDS,
+    ReplayPolicy,
+)
+from rubi.sessions.summary import first_change, format_tokens, summary_lines
+
+if TYPE_CHECKING:
+    from rubi.sessions.aggregate import XrayReport
+
+__all__ = [
+    "CLASS_LABELS",
+    "DEFAULT_DAYS",
+    "DEFAULT_HANDOFF_TOKENS",
+    "DEFAULT_THRESHOLDS",
+    "first_change",
+    "format_tokens",
+    "report_dict",
+    "scan",
+    "summary",
+    "summary_lines",
+    "write_html",
+]
+
+
+def _days(days: int | None) -> int | None:
+    """``0`` (and None) mean every session, whatever its age."""
+    return days or None
+
+
+def scan(
+    *,
+    days: int | None = DEFAULT_DAYS,
+    project: Path | None = None,
+    thresholds: Sequence[int] = (),
+    handoff_tokens: int = DEFAULT_HANDOFF_TOKENS,
+    progress: Callable[[int, int], None] | None = None,
+) -> XrayReport:
+    """Read Claude Code's transcripts and build the X-ray
+    (see :func:`rubi.sessions.xray.scan`).
+
+    Args:
+        days: sessions active in the last ``days`` days; 0 or None for all.
+        project: only this project folder's sessions.
+        thresholds: compaction thresholds to replay, in tokens (duplicates dropped);
+            empty for :data:`DEFAULT_THRESHOLDS`.
+        handoff_tokens: the handoff size a replayed compaction resumes from, in tokens.
+        progress: called with bytes read and bytes in all.
+
+    Raises:
+        TranscriptsNotFoundError: the transcripts folder (or the project's) is missing.
+    """
+    from rubi.sessions.xray import scan as run_scan
+
+    policy = ReplayPolicy(
+        thresholds=tuple(sorted(set(thresholds))) or DEFAULT_THRESHOLDS,
+        handoff_tokens=handoff_tokens,
+    )
+    return run_scan(days=_days(days), project=project, policy=policy, progress=progress)
+
+
+def summary(*, days: int | None = DEFAULT_DAYS, project: Path | None = None) -> str:
+    """The short X-ray (about 10 lines of plain text, one finding per line) that the MCP
+    ``xray`` tool returns; ``days`` as for :func:`scan`.
+
+    Raises:
+        TranscriptsNotFoundError: the transcripts folder is missing.
+    """
+    from rubi.sessions.xray import xray_summary
+
+    return xray_summary(days=_days(days), project=project)
+
+
+def report_dict(report: XrayReport) -> dict[str, Any]:
+    """The report as one JSON-ready dict (``rubi xray --json``)."""
+    from rubi.sessions.report_json import report_to_dict
+
+    return report_to_dict(report)
+
+
+def write_html(report: XrayReport, path: Path) -> None:
+    """Write the self-contained HTML report with charts to ``path`` (atomically).
+
+    Raises:
+        ReportWriteError: ``path`` cannot be written.
+    """
+    from rubi.sessions.report_html import write_html as write
+
+    write(report, path)
