@@ -18,6 +18,7 @@ import pytest
 
 from mcp import Client, StdioServerParameters
 from rubi import app
+from rubi.core.tokens import tokens_for_chars
 from rubi.mcp.server import TOOLS_TOKEN_BUDGET, build_server
 
 from helpers import SHARED_DATA, require_data, rubi_project, write
@@ -72,7 +73,8 @@ def test_tools_are_few_cheap_and_annotated(project: Path) -> None:
     read_only = {t.name for t in tools if t.annotations and t.annotations.read_only_hint}
     assert read_only == {"search", "read", "map", "xray"}
     size = sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in tools)
-    assert size / 4 <= TOOLS_TOKEN_BUDGET, f"{size / 4:.0f} tokens of tool schemas"
+    tokens = tokens_for_chars(size)
+    assert tokens <= TOOLS_TOKEN_BUDGET, f"{tokens} tokens of tool schemas"
 
 
 def test_search_read_map(project: Path) -> None:
