@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from rubi import app
-from rubi.app.pages import page_text
+from rubi.app.pages import note_body, page_text
 from rubi.app.recall import needed_terms
 
-from helpers import write
+from helpers import VAULTS, require_data, write
 
 
 def test_recall_bar_and_budget(project: Path) -> None:
@@ -75,3 +77,42 @@ def test_session_record_capture_and_latest_record(project: Path, tmp_path: Path)
 def test_ensure_personal_vault_once() -> None:
     assert app.ensure_personal_vault() is True
     assert app.ensure_personal_vault() is False
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", ["kepano-obsidian", "obsidian-help-en"])
+def test_note_body_is_the_parsers_body_on_real_vaults(name: str) -> None:
+    """The hook path's cheap frontmatter split gives the body the note parser gives,
+    note for note, on real vaults (notes whose frontmatter does not parse are left
+    out: the parser refuses them and they are never indexed)."""
+    from rubi.core.errors import NoteParseError
+    from rubi.markdown.parse import split_frontmatter
+
+    vault = require_data(VAULTS / name)
+    compared = with_frontmatter = 0
+    for path in sorted(vault.rglob("*.md")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            body = split_frontmatter(text, path.name)[1]
+        except NoteParseError:
+            continue
+        assert note_body(text) == body, path.relative_to(vault)
+        compared += 1
+        with_frontmatter += text.startswith("---")
+    assert compared > 20 and with_frontmatter > 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\ntitle: X\n---\n# Body\n",
+        "# No frontmatter\n\ntext\n\n---\n\nafter a rule\n",
+        "---\ntitle: never closed\n# Body\n",
+        "----\ntitle: X\n-----   \n\n# Body\n---\nrule\n",
+        "",
+    ],
+)
+def test_note_body_edge_cases_match_the_parser(text: str) -> None:
+    from rubi.markdown.parse import split_frontmatter
+
+    assert note_body(text) == split_frontmatter(text, "x.md")[1]

@@ -8,7 +8,8 @@ notes' own fields), no graph, no re-scan of the vault (the session-start hook,
 a relevance bar is returned: a note must match at least :data:`MIN_MATCHED_TERMS` of
 the prompt's content words and :data:`MIN_COVERAGE` of them (at most
 :data:`MAX_NEEDED_TERMS`). Snippets are read only for the notes shown, through
-:mod:`rubi.core.safeio`, their frontmatter split off by the note parser.
+:mod:`rubi.core.safeio`, their frontmatter split off as the note parser splits it
+(:func:`rubi.app.pages.note_body`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = [
     "MIN_MATCHED_TERMS",
     "RECALL_FIELDS",
     "SKIPPED_FOLDERS",
-    "note_body",
+    "needed_terms",
     "recall",
 ]
 
@@ -47,18 +48,6 @@ HEADER_TOKENS = 40
 SNIPPET_CHARS = 160
 
 
-def note_body(text: str, label: str) -> str:
-    """``text`` without its frontmatter, as the note parser splits it (a note whose
-    frontmatter does not parse keeps its whole text, stripped)."""
-    from rubi.core.errors import NoteParseError
-    from rubi.markdown.parse import split_frontmatter
-
-    try:
-        return split_frontmatter(text, label)[1]
-    except NoteParseError:
-        return text.strip()
-
-
 def needed_terms(count: int) -> int:
     """How many of a prompt's ``count`` content words a note must match."""
     return max(MIN_MATCHED_TERMS, min(MAX_NEEDED_TERMS, math.ceil(MIN_COVERAGE * count)))
@@ -72,6 +61,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     Raises:
         OSError, whoosh errors: the index cannot be opened (the hook fails open).
     """
+    from rubi.app.pages import note_body
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
@@ -102,7 +92,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
             text = read_text(allowed, paths.root / hit.path, limit=MAX_NOTE_BYTES)
         except (OSError, UnsafeFileError):
             continue  # gone, or refused (a symlink out of the project, a FIFO): never shown
-        snippet = best_snippet(note_body(text, hit.path), terms, chars=SNIPPET_CHARS)
+        snippet = best_snippet(note_body(text), terms, chars=SNIPPET_CHARS)
         line = f"- [{hit.type}] {hit.title} (id {hit.id}): {snippet}"
         cost = estimate_tokens(line)
         if cost > budget:

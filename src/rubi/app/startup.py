@@ -40,7 +40,7 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     """The newest handoff's vault-relative path and body (the rule of
     :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
     refused or unreadable is passed over quietly."""
-    from rubi.app.recall import note_body
+    from rubi.app.pages import note_body
     from rubi.core.errors import RubiError
     from rubi.core.safeio import UnsafeFileError
     from rubi.knowledge.handoff import last_handoff
@@ -50,7 +50,7 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     except (RubiError, UnsafeFileError, OSError) as exc:
         log.debug("last handoff not read for the context (%s)", exc)
         return None
-    return (found.path, note_body(found.text, found.path)) if found is not None else None
+    return (found.path, note_body(found.text)) if found is not None else None
 
 
 def session_start_context(
