@@ -27,11 +27,23 @@ A hook fails open (exit 0, no output); a failure is logged to ``hooks.log`` in t
 vault's derived-data folder, and this script reports any line added there, so a hook
 that fast-fails cannot pass for a fast hook.
 
-Why this differs from the figures this script printed before (~180 ms for
-UserPromptSubmit; 469 ms measured end to end): it timed ``rubi hook <Event>`` spawned
-directly, wall time only, with a 9-word prompt, after two warm-up runs, in the
-project itself; Claude Code pays the shell, long prompts, and whatever load the
-machine has. CPU per call is printed so runs on a loaded machine stay comparable.
+Why the figure this script printed before (~180 ms p50 for UserPromptSubmit) and an
+end-to-end measurement (469 ms) disagree. The old script did spawn a fresh process per
+call with the JSON on stdin (not in process); it skipped the ``sh -c`` line and warmed
+up twice, but neither matters: in one interleaved run (flask + 76 notes, 20 calls
+each) the direct spawn and ``sh -c`` cost the same CPU (322 / 320 ms p50), the first
+call was not slower than the rest, and a fresh session id changed nothing. The code
+of the commit that printed ~180 ms, measured in that same run, costs what today's
+does (321 ms CPU p50). So the old figure was a wall time taken on a quieter machine,
+with no CPU time or floor beside it to compare; the hook itself costs about 300 ms of
+CPU here however it is started (python -c pass: 18 ms). What does move it: the
+machine's load (wall ≈ 3× CPU at a load of 7–10 on 2 cores), the prompt (a
+4,000-character prompt +85 ms CPU), and bytecode: with ``PYTHONDONTWRITEBYTECODE``
+set and no ``.pyc`` for rubi (an edited checkout) +35 ms CPU per call, and with no
+bytecode at all (an install that did not compile it, e.g. ``uv pip install`` without
+``--compile-bytecode``, where Python may not write it) 1.3 s CPU per call. Hence this
+script reports CPU beside wall and the floor in the same run, and checks ``hooks.log``
+for failures.
 """
 
 from __future__ import annotations
