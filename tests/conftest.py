@@ -1,12 +1,27 @@
-"""Shared fixtures: every test gets its own HOME and cache, and real vaults to copy."""
+"""Shared fixtures: every test gets its own HOME, cache and working folder, and real
+vaults to copy; the session fails if a test wrote into the repository."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import copy_vault
+from helpers import REPO, copy_vault, tree_changes, tree_state
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_untouched() -> Iterator[None]:
+    """Fail the session when a test created, changed or removed anything in the
+    repository tree (the repository's own ``.rubi/`` vault included)."""
+    before = tree_state(REPO)
+    yield
+    changes = tree_changes(before, tree_state(REPO), strict=bool(os.environ.get("CI")))
+    if changes:
+        shown = "\n".join(changes[:20]) + ("\n…" if len(changes) > 20 else "")
+        pytest.fail(f"the test suite wrote into the repository {REPO}:\n{shown}")
 
 
 @pytest.fixture(autouse=True)
@@ -21,6 +36,15 @@ def isolated_home(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def isolated_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run every test in its ``tmp_path``, outside the repository, so a command that
+    falls back to the working folder never finds (or writes) the repository's own
+    vault. A test that needs another folder chdirs there itself."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.fixture

@@ -57,3 +57,62 @@ def rubi_project(root: Path, files: dict[str, str]) -> Path:
     git(root, "commit", "-qm", "init")
     app.init_project(root)
     return root
+
+
+# Folders of the repository that tools (not tests) write to: the venv, caches of
+# Python, pytest, ruff, mypy and the benchmarks, and git's own.
+_TOOL_DIRS = frozenset(
+    {
+        ".git",
+        ".venv",
+        "__pycache__",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".mypy_cache",
+        ".benchmarks",
+        ".hypothesis",
+        "htmlcov",
+    }
+)
+# Outside CI, colleagues edit, save, add and delete files here while the suite runs.
+_SOURCE_DIRS = ("src/", "tests/", "docs/", "bench/")
+
+
+def tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    """(mtime in ns, size in bytes) of every file and folder under ``root``, keyed
+    by POSIX path relative to it, tool folders left out. Symlinks are recorded, not
+    followed; a folder's mtime changes when an entry is added or removed in it."""
+    state: dict[str, tuple[int, int]] = {}
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(root)
+        dirnames[:] = [d for d in dirnames if d not in _TOOL_DIRS and not d.endswith(".egg-info")]
+        for name in [*filenames, *dirnames]:
+            if name.startswith(".coverage"):  # pytest-cov's data file
+                continue
+            try:
+                st = Path(dirpath, name).lstat()
+            except OSError:
+                continue
+            state[(rel_dir / name).as_posix()] = (st.st_mtime_ns, st.st_size)
+    return state
+
+
+def tree_changes(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]], *, strict: bool
+) -> list[str]:
+    """What differs between two :func:`tree_state` readings: ``+ path``, ``- path`` and
+    ``~ path`` lines, sorted. ``strict`` (CI: a fresh clone nobody else touches) counts
+    everything; otherwise only the repository's own vault (``.rubi/``) and new files
+    outside the source folders count, since colleagues edit, save, add and delete
+    sources while the suite runs on a developer's machine."""
+
+    def vault(path: str) -> bool:
+        return strict or path == ".rubi" or path.startswith(".rubi/")
+
+    def new(path: str) -> bool:
+        return vault(path) or ("/" in path and not path.startswith(_SOURCE_DIRS))
+
+    added = [f"+ {p}" for p in after.keys() - before.keys() if new(p)]
+    removed = [f"- {p}" for p in before.keys() - after.keys() if vault(p)]
+    changed = [f"~ {p}" for p in before.keys() & after.keys() if before[p] != after[p] and vault(p)]
+    return sorted(added + removed + changed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rubi.codemap.files import skipped_by_name
@@ -60,3 +62,34 @@ def test_names_skipped_before_reading() -> None:
     assert skipped_by_name("pkg/testdata/case.go")
     assert not skipped_by_name("src/distance.py")
     assert not skipped_by_name("src/build.py")  # a file named like a folder
+
+
+def test_a_bad_line_is_left_out_and_the_others_apply() -> None:
+    rules = _rules("*.log\n[z-a]\n!\nkeep\\\n/build/\n")
+    assert rules.ignored("a.log", is_dir=False)
+    assert rules.ignored("build", is_dir=True)
+    assert not rules.ignored("keep", is_dir=False)
+
+
+def test_walk_without_git_nests_negates_and_keeps_folder_patterns_to_folders(
+    tmp_path: Path,
+) -> None:
+    from rubi.codemap.files import list_files
+
+    from helpers import write
+
+    for rel, text in {
+        ".gitignore": "*.tmp\ncache/\n",
+        "a.tmp": "",
+        "cache/x.py": "",
+        "cache.py": "",  # a file, not the folder
+        "pkg/.gitignore": "!keep.tmp\n/gen/\n",
+        "pkg/keep.tmp": "",
+        "pkg/drop.tmp": "",
+        "pkg/gen/g.py": "",
+        "gen/g.py": "",  # pkg's anchored /gen/ stays in pkg
+    }.items():
+        write(tmp_path / rel, text)
+    listing = list_files(tmp_path)
+    assert not listing.used_git
+    assert listing.paths == [".gitignore", "cache.py", "gen/g.py", "pkg/.gitignore", "pkg/keep.tmp"]

@@ -1,14 +1,15 @@
-"""A small ``.gitignore`` matcher for folders that are not git repositories.
+"""``.gitignore`` matching for folders that are not git repositories.
 
-Follows gitignore(5): blank lines and ``#`` comments are skipped, ``\\#``/``\\!`` escape,
-trailing spaces are dropped, ``!`` re-includes, a trailing ``/`` matches folders only,
-a pattern with a ``/`` before its end is anchored to its ``.gitignore``'s folder,
-``*``/``?``/``[...]`` never cross ``/``, and ``**`` spans folders. The last matching
-rule wins, deeper files after shallower ones. As in git, a file inside an ignored
-folder cannot be re-included (the walk never enters the folder).
+The matching itself is :class:`pathspec.GitIgnoreSpec` (gitignore(5): comments,
+escapes, trailing spaces, ``!`` re-includes, ``dir/`` matches folders only, a ``/``
+before the end anchors to the ``.gitignore``'s folder, ``*``/``?``/``[...]`` never
+cross ``/``, ``**`` spans folders). This module adds what one spec cannot know: which
+folder each ``.gitignore`` sits in. A file's rules apply to paths under its folder, the
+last matching rule wins, deeper files after shallower ones. As in git, a file inside an
+ignored folder cannot be re-included (the walk never enters the folder).
 
-Written here instead of depending on ``pathspec`` because the walk is only the fallback
-for folders without git; ``git ls-files`` does the real work everywhere else.
+The walk is only the fallback for folders without git; ``git ls-files`` does the real
+work everywhere else.
 """
 
 from __future__ import annotations
@@ -16,109 +17,53 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["IgnoreRule", "IgnoreRules", "parse_gitignore"]
+from pathspec import GitIgnoreSpec
+
+__all__ = ["IgnoreRules", "IgnoreSpec", "parse_gitignore"]
 
 
 @dataclass(frozen=True, slots=True)
-class IgnoreRule:
-    """One compiled line of a ``.gitignore``.
+class IgnoreSpec:
+    """The compiled lines of one ``.gitignore``.
 
     Attributes:
         base: folder of the ``.gitignore`` ("" for the root), POSIX, no trailing ``/``.
-        pattern: compiled against the path relative to ``base``.
-        negate: True for ``!pattern``.
-        dir_only: True when the pattern ended with ``/``.
+        spec: its patterns, matched against paths relative to ``base``.
     """
 
     base: str
-    pattern: re.Pattern[str]
-    negate: bool
-    dir_only: bool
+    spec: GitIgnoreSpec
 
 
-def _translate(glob: str) -> str:
-    """Regex source for a gitignore glob (without anchoring)."""
-    out: list[str] = []
-    i, n = 0, len(glob)
-    while i < n:
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        c = glob[i]
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "\\" and i + 1 < n:
-            i += 1
-            out.append(re.escape(glob[i]))
-        elif c == "[":
-            start = i + 2 if glob[i + 1 : i + 2] in ("!", "^") else i + 1
-            j = glob.find("]", start + 1)  # a "]" right after "[" or "[!" is literal
-            if j < 0:
-                out.append(re.escape(c))
-            else:
-                body = glob[i + 1 : j]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
-
-
-def parse_gitignore(text: str, base: str = "") -> list[IgnoreRule]:
-    """Compile the lines of one ``.gitignore``.
+def parse_gitignore(text: str, base: str = "") -> IgnoreSpec:
+    """Compile one ``.gitignore``.
 
     Args:
         text: the file's content.
         base: its folder, repository-relative POSIX ("" for the root).
 
     Returns:
-        Rules in file order; lines that cannot be compiled are skipped.
+        Its rules; a line that is not a valid pattern is left out (git ignores it too).
     """
-    rules: list[IgnoreRule] = []
-    for raw in text.splitlines():
-        line = raw.rstrip("\r")
-        if not line or line.startswith("#"):
-            continue
-        while line.endswith(" ") and not line.endswith("\\ "):
-            line = line[:-1]
-        negate = line.startswith("!")
-        if negate or line.startswith("\\!") or line.startswith("\\#"):
-            line = line[1:]
-        dir_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
-            continue
-        anchored = "/" in line
-        line = line.lstrip("/")
-        source = _translate(line)
-        prefix = "^" if anchored else "^(?:.*/)?"
+    lines: list[str] = []
+    for line in text.splitlines():
         try:
-            pattern = re.compile(prefix + source + "$", re.DOTALL)
-        except re.error:
+            GitIgnoreSpec.from_lines([line])
+        except (ValueError, re.error):  # GitIgnorePatternError is a ValueError
             continue
-        rules.append(IgnoreRule(base, pattern, negate, dir_only))
-    return rules
+        lines.append(line)
+    return IgnoreSpec(base.strip("/"), GitIgnoreSpec.from_lines(lines))
 
 
 class IgnoreRules:
     """The rules of every ``.gitignore`` met so far, in precedence order."""
 
     def __init__(self) -> None:
-        self._rules: list[IgnoreRule] = []
+        self._specs: list[IgnoreSpec] = []
 
-    def add(self, rules: list[IgnoreRule]) -> None:
-        """Append rules of a deeper (or later) ``.gitignore``; they take precedence."""
-        self._rules.extend(rules)
+    def add(self, spec: IgnoreSpec) -> None:
+        """Add a deeper (or later) ``.gitignore``; its rules take precedence."""
+        self._specs.append(spec)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """True when ``path`` (repository-relative POSIX) is ignored.
@@ -128,15 +73,14 @@ class IgnoreRules:
             is_dir: whether it is a folder (``dir/`` patterns match folders only).
         """
         result = False
-        for rule in self._rules:
-            if rule.dir_only and not is_dir:
-                continue
-            if rule.base:
-                if not path.startswith(rule.base + "/"):
+        for spec in self._specs:
+            if spec.base:
+                if not path.startswith(spec.base + "/"):
                     continue
-                rel = path[len(rule.base) + 1 :]
+                rel = path[len(spec.base) + 1 :]
             else:
                 rel = path
-            if rule.pattern.match(rel):
-                result = not rule.negate
+            include = spec.spec.check_file(rel + "/" if is_dir else rel).include
+            if include is not None:
+                result = include
         return result

@@ -47,6 +47,14 @@ def cache_home() -> Path:
     return user_cache_path("rubi", appauthor=False)
 
 
+def config_home() -> Path:
+    """The user's rubi config folder (``platformdirs.user_config_dir("rubi")``; on
+    Linux ``$XDG_CONFIG_HOME/rubi``, default ``~/.config/rubi``)."""
+    from platformdirs import user_config_path
+
+    return user_config_path("rubi", appauthor=False)
+
+
 def ensure_private_dir(path: Path) -> Path:
     """Create ``path`` (and parents) readable by the user alone (mode 0700 where the OS
     has modes); an existing folder is left as it is. Returns ``path``."""

@@ -147,38 +147,9 @@ def _item(raw: Any, n: int, root: Path | None, cwd: Path | None) -> NoteItem:
     kind = raw.get("type")
     if kind not in NOTE_TYPES:
         raise RubiError(f"{where}.type: must be one of {', '.join(NOTE_TYPES)}, got {kind!r}")
-    title = raw.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise RubiError(f"{where}.title: required, one line of text")
-    title = one_line(title, f"{where}.title")
-    if len(title) > MAX_TITLE_CHARS:
-        raise RubiError(f"{where}.title: {len(title)} characters; at most {MAX_TITLE_CHARS}")
-    body = raw.get("body", "")
-    if not isinstance(body, str):
-        raise RubiError(f"{where}.body: must be text")
-    check_text(body, f"{where}.body")
-    if len(body) > MAX_BODY_CHARS:
-        raise RubiError(
-            f"{where}.body: {len(body):,} characters; at most {MAX_BODY_CHARS:,}: split it "
-            "into several notes"
-        )
-    links: list[LinkSpec] = []
-    raw_links = raw.get("links") or ()
-    if not isinstance(raw_links, Sequence) or isinstance(raw_links, (str, bytes)):
-        raise RubiError(f"{where}.links: expected a list of {{relation, target}}")
-    if len(raw_links) > MAX_LIST_ITEMS:
-        raise RubiError(f"{where}.links: {len(raw_links)} entries; at most {MAX_LIST_ITEMS}")
-    for i, link in enumerate(raw_links):
-        if not isinstance(link, Mapping) or not isinstance(link.get("target"), str):
-            raise RubiError(f"{where}.links[{i}]: expected {{relation, target}}")
-        if not isinstance(link.get("relation") or "", str):
-            raise RubiError(f"{where}.links[{i}].relation: one word, like about or fixes")
-        relation = str(link.get("relation") or DEFAULT_RELATION).strip().lower().replace("-", "_")
-        if not relation.replace("_", "").isalnum():
-            raise RubiError(f"{where}.links[{i}].relation: one word, got {relation!r}")
-        target = link_target(link["target"], f"{where}.links[{i}].target")
-        if target:
-            links.append(LinkSpec(relation, target))
+    title = _title(raw.get("title"), f"{where}.title")
+    body = _body(raw.get("body", ""), f"{where}.body")
+    links = _links(raw.get("links") or (), f"{where}.links")
     supersedes = raw.get("supersedes")
     if supersedes is not None and (not isinstance(supersedes, str) or not supersedes.strip()):
         raise RubiError(f"{where}.supersedes: the id or title of the note it replaces")
@@ -192,12 +163,57 @@ def _item(raw: Any, n: int, root: Path | None, cwd: Path | None) -> NoteItem:
         title=title,
         body=body.strip("\n"),
         files=_files(raw.get("files"), f"{where}.files", root, cwd),
-        links=tuple(links),
+        links=links,
         supersedes=supersedes if isinstance(supersedes, str) else None,
         tags=_tags(raw.get("tags"), f"{where}.tags"),
         scope=scope,
         aliases=_strs(raw.get("aliases"), f"{where}.aliases"),
     )
+
+
+def _title(title: Any, where: str) -> str:
+    """A note's title: one line of text, at most :data:`MAX_TITLE_CHARS`."""
+    if not isinstance(title, str) or not title.strip():
+        raise RubiError(f"{where}: required, one line of text")
+    line = one_line(title, where)
+    if len(line) > MAX_TITLE_CHARS:
+        raise RubiError(f"{where}: {len(line)} characters; at most {MAX_TITLE_CHARS}")
+    return line
+
+
+def _body(body: Any, where: str) -> str:
+    """A note's body: text, at most :data:`MAX_BODY_CHARS`."""
+    if not isinstance(body, str):
+        raise RubiError(f"{where}: must be text")
+    check_text(body, where)
+    if len(body) > MAX_BODY_CHARS:
+        raise RubiError(
+            f"{where}: {len(body):,} characters; at most {MAX_BODY_CHARS:,}: split it "
+            "into several notes"
+        )
+    return body
+
+
+def _links(raw_links: Any, where: str) -> tuple[LinkSpec, ...]:
+    """Typed links ``[{relation, target}]``; the relation defaults to
+    :data:`DEFAULT_RELATION`, an empty target is dropped."""
+    if not isinstance(raw_links, Sequence) or isinstance(raw_links, (str, bytes)):
+        raise RubiError(f"{where}: expected a list of {{relation, target}}")
+    if len(raw_links) > MAX_LIST_ITEMS:
+        raise RubiError(f"{where}: {len(raw_links)} entries; at most {MAX_LIST_ITEMS}")
+    links: list[LinkSpec] = []
+    for i, link in enumerate(raw_links):
+        if not isinstance(link, Mapping) or not isinstance(link.get("target"), str):
+            raise RubiError(f"{where}[{i}]: expected {{relation, target}}")
+        if not isinstance(link.get("relation") or "", str):
+            raise RubiError(f"{where}[{i}].relation: one word, like about or fixes")
+        relation = str(link.get("relation") or DEFAULT_RELATION).strip().lower().replace("-", "_")
+        if not relation.replace("_", "").isalnum():
+            raise RubiError(f"{where}[{i}].relation: one word, got {relation!r}")
+        target = link_target(link["target"], f"{where}[{i}].target")
+        if target:
+            links.append(LinkSpec(relation, target))
+    return tuple(links)
 
 
 def _tags(value: Any, where: str) -> tuple[str, ...]:

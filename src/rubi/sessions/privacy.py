@@ -457,8 +457,8 @@ def _group_spans(
                 break
 
 
-def _known_place_spans(text: str, low: str) -> Iterator[Span]:
-    yield from _group_spans(_URL_PASSWORD, "url-password", text)
+def _header_spans(text: str, low: str) -> Iterator[Span]:
+    """Values of HTTP credential headers: Authorization, Bearer tokens, cookies."""
     if "authorization" in low:
         for m in _AUTH_HEADER.finditer(text):
             value = m.group("value")
@@ -479,6 +479,11 @@ def _known_place_spans(text: str, low: str) -> Iterator[Span]:
                     if not _is_reference(pair.group(2)):
                         yield base + pair.start(2), base + pair.end(2), "cookie"
         yield from _group_spans(_SET_COOKIE, "cookie", text)
+
+
+def _known_place_spans(text: str, low: str) -> Iterator[Span]:
+    yield from _group_spans(_URL_PASSWORD, "url-password", text)
+    yield from _header_spans(text, low)
     yield from _command_flag_spans(text, low)
     yield from _group_spans(_OPENSSL_PASS, "password", text, ("pass:",), low)
     if "auth" in low:
@@ -649,6 +654,20 @@ def _is_quoted(value: str) -> bool:
     return value[:1] in "\"'" or (value[:1] in "bruBRU" and value[1:2] in "\"'")
 
 
+def _quoted_secret(body: str, strength: str, name: str) -> bool:
+    """:func:`_secret_value` for a quoted value; ``body`` is inside the quotes."""
+    if not body or _is_reference(body) or "{" in body:
+        return False
+    words = _name_words(body)
+    if words and words == _name_words(name)[-len(words) :]:
+        return False  # a label: "password" for PASSWORD_FIELD
+    if (body.startswith(("http://", "https://")) and "@" not in body) or _path_like(body):
+        return False
+    if strength == "password":
+        return len(body) >= 3
+    return _credential_like(body, 8)
+
+
 def _secret_value(value: str, strength: str, style: str, name: str, after: str = "") -> bool:
     """Whether ``value`` (as written after the separator) is a literal secret.
 
@@ -668,17 +687,7 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
         after: the rest of the line after the value, stripped.
     """
     if _is_quoted(value):
-        body = value.lstrip("bruBRU")[1:-1]
-        if not body or _is_reference(body) or "{" in body:
-            return False
-        words = _name_words(body)
-        if words and words == _name_words(name)[-len(words) :]:
-            return False  # a label: "password" for PASSWORD_FIELD
-        if (body.startswith(("http://", "https://")) and "@" not in body) or _path_like(body):
-            return False
-        if strength == "password":
-            return len(body) >= 3
-        return _credential_like(body, 8)
+        return _quoted_secret(value.lstrip("bruBRU")[1:-1], strength, name)
     v = value
     if _is_reference(v) or v.lower() in _LITERALS:
         return False

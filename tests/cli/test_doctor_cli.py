@@ -1,0 +1,147 @@
+"""``rubi doctor`` on a project: every section, text and JSON, and the exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi.cli.main import cli
+
+from helpers import rubi_project, write
+
+SECTIONS = [
+    "files",
+    "missing",
+    "missing_attachments",
+    "ambiguous",
+    "missing_note_files",
+    "pages",
+    "code_skipped",
+    "ignored",
+]
+
+
+def doctor(vault: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["doctor", "--vault", str(vault), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return rubi_project(tmp_path / "p", {"src/app.py": "import util\n", "src/util.py": "X = 1\n"})
+
+
+def break_everything(root: Path) -> None:
+    """One problem of every kind doctor reports."""
+    vault = root / ".rubi"
+    write(
+        vault / "notes" / "a.md",
+        "---\ntype: note\nfiles: [src/gone.py]\n---\n# A\n\n"
+        "see [[nowhere]] and [[dup]] ![[missing.png]]\n",
+    )
+    write(vault / "notes" / "x" / "dup.md", "# Dup 1\n")
+    write(vault / "notes" / "y" / "dup.md", "# Dup 2\n")
+    write(root / "src" / "bad.py", b'x = "\xff\xfe"\n')
+    (vault / ".index").mkdir()
+    write(vault / "config.toml", "not = [toml\n")
+    page = vault / "map.md"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace("<!-- rubi:summary:end -->", ""),
+        encoding="utf-8",
+    )
+
+
+def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> None:
+    code, out = doctor(project / ".rubi")
+    assert code == 0
+    assert out.strip() == (
+        "0 file problems, 0 unresolved links, 0 ambiguous links, 0 missing attachments, "
+        "0 missing note files, 0 generated pages with broken summary markers, "
+        "0 code files skipped or partly read."
+    )
+    assert (project / ".rubi" / "map.md").is_file()  # doctor indexes first
+    code, out = doctor(project / ".rubi", "--json")
+    assert code == 0
+    assert json.loads(out) == {section: [] for section in SECTIONS}
+
+
+def test_every_section_in_text(project: Path) -> None:
+    doctor(project / ".rubi")  # generates map.md, which break_everything then damages
+    break_everything(project)
+    code, out = doctor(project / ".rubi")
+    assert code == 1
+    lines = out.splitlines()
+    assert "file       config.toml: not valid TOML" in out
+    assert "unresolved notes/a: [[nowhere]]" in lines
+    assert "attachment missing.png missing (embedded in notes/a)" in lines
+    assert "ambiguous  notes/a: [[dup]] → notes/x/dup (also notes/y/dup)" in lines
+    assert "files:     notes/a.md: files: src/gone.py does not exist in the project" in lines
+    assert any(line.startswith("page       map.md: summary markers are broken") for line in lines)
+    assert any(line.startswith("code       src/bad.py: is not valid UTF-8") for line in lines)
+    assert any(
+        line.startswith("ignored    .index/: derived data inside the vault") for line in lines
+    )
+    summary = lines[-1]
+    for part in (
+        "1 ambiguous link",
+        "1 missing attachment",
+        "1 missing note file",
+        "1 generated page with broken summary markers",
+        "1 code file skipped or partly read",
+    ):
+        assert part in summary
+    assert "0 " not in summary
+
+
+def test_every_section_in_json(project: Path) -> None:
+    doctor(project / ".rubi")
+    break_everything(project)
+    code, out = doctor(project / ".rubi", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert sorted(data) == sorted(SECTIONS)
+    assert {"source": "notes/a", "target": "nowhere"} in data["missing"]
+    assert data["missing_attachments"] == [{"source": "notes/a", "target": "missing.png"}]
+    assert data["ambiguous"] == [
+        {
+            "source": "notes/a",
+            "target": "dup",
+            "resolved_to": "notes/x/dup",
+            "candidates": ["notes/x/dup", "notes/y/dup"],
+        }
+    ]
+    assert {f["path"] for f in data["files"]} == {"config.toml", "map.md"}
+    assert data["missing_note_files"] == [
+        "notes/a.md: files: src/gone.py does not exist in the project"
+    ]
+    assert len(data["pages"]) == 1 and data["pages"][0].startswith("map.md: summary markers")
+    assert len(data["code_skipped"]) == 1 and data["code_skipped"][0].startswith("src/bad.py:")
+    assert len(data["ignored"]) == 1 and data["ignored"][0].startswith(".index/:")
+
+
+def test_skipped_code_and_ignored_folders_are_reported_but_healthy(project: Path) -> None:
+    write(project / "src" / "bad.py", b'x = "\xff"\n')
+    (project / ".rubi" / ".index").mkdir()
+    code, out = doctor(project / ".rubi")
+    assert code == 0
+    assert "code       src/bad.py" in out and "ignored    .index/" in out
+    assert out.splitlines()[-1].endswith("1 code file skipped or partly read.")
+
+
+def test_two_attachments_one_target_are_one_line(project: Path) -> None:
+    write(project / ".rubi" / "notes" / "a.md", "# A\n\n![[gone.png]]\n")
+    write(project / ".rubi" / "notes" / "b.md", "# B\n\n![[gone.png]]\n")
+    code, out = doctor(project / ".rubi")
+    assert code == 1
+    assert "attachment gone.png missing (embedded in notes/a and 1 more)" in out.splitlines()
+    assert "1 missing attachment," in out
+
+
+def test_no_vault_is_one_clear_line(tmp_path: Path) -> None:
+    code, out = doctor(tmp_path / "nowhere")
+    assert code != 0
+    assert len(out.strip().splitlines()) == 1 and "nowhere" in out

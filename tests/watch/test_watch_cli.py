@@ -1,0 +1,131 @@
+"""``rubi watch`` from the command line: ``--once``, and a real process that picks up
+a change, reports it and stops on SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi import app
+from rubi.cli.main import cli
+
+from helpers import write
+
+STAMP = r"\d\d:\d\d:\d\d"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    v = tmp_path / "v"
+    write(v / "a.md", "# Alpha\n\nsee [[b]]\n")
+    write(v / "b.md", "# Beta\n\nplain\n")
+    return v
+
+
+def hits(vault: Path, query: str) -> list[str]:
+    return [h.id for h in app.search(app.locate(vault), query, refresh=False).hits]
+
+
+def test_once_catches_up_and_reports_one_line(vault: Path) -> None:
+    result = CliRunner().invoke(cli, ["watch", "--once", "--vault", str(vault)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1
+    assert re.fullmatch(
+        STAMP + r" catch-up: 2 added, 0 updated, 0 deleted notes \(\d+\.\d\d s\)", lines[0]
+    )
+    assert hits(vault, "plain")[0] == "b"
+
+    write(vault / "c.md", "# Gamma\n\nokapi\n")
+    (vault / "a.md").unlink()
+    result = CliRunner().invoke(cli, ["watch", "--once", "--vault", str(vault)])
+    assert result.exit_code == 0
+    assert " catch-up: 1 added, 0 updated, 1 deleted notes (" in result.output
+    assert hits(vault, "okapi") == ["c"]
+
+
+def test_once_prints_index_warnings(vault: Path) -> None:
+    write(vault / "bad.md", b"# Bad\n\n\xff\xfe\n")
+    result = CliRunner().invoke(cli, ["watch", "--once", "--vault", str(vault)])
+    assert result.exit_code == 0
+    assert any(line.startswith("warning: bad.md") for line in result.output.splitlines()), (
+        result.output
+    )
+
+
+def test_bad_arguments_are_one_clear_line(tmp_path: Path, vault: Path) -> None:
+    result = CliRunner().invoke(cli, ["watch", "--debounce-ms", "5", "--vault", str(vault)])
+    assert result.exit_code == 2 and "--debounce-ms" in result.output
+    result = CliRunner().invoke(cli, ["watch", "--once", "--vault", str(tmp_path / "none")])
+    assert result.exit_code != 0 and "none" in result.output
+
+
+def _read_lines(stream: object, into: list[str]) -> None:
+    for line in iter(stream.readline, ""):  # type: ignore[attr-defined]
+        into.append(line.rstrip("\n"))
+
+
+def _wait_for(lines: list[str], pattern: str, seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for line in list(lines):
+            if re.search(pattern, line):
+                return line
+        time.sleep(0.05)
+    raise AssertionError(f"no line matching {pattern!r} in {seconds} s; got {lines}")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_running_watcher_picks_up_a_change_and_stops_on_sigterm(vault: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from rubi.entry import main; main()",
+            "watch",
+            "--debounce-ms",
+            "100",
+            "--vault",
+            str(vault),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=_read_lines, args=(proc.stderr, lines), daemon=True)
+    reader.start()
+    try:
+        _wait_for(lines, r"^Watching .*v \(Ctrl-C to stop\)$", 30)
+        _wait_for(lines, STAMP + r" catch-up: 2 added, 0 updated, 0 deleted notes", 30)
+        time.sleep(0.5)  # let the watcher subscribe
+        write(vault / "live.md", "# Live\n\nplatypus\n")
+        line = _wait_for(lines, STAMP + r" \d+ changes: ", 30)
+        assert re.fullmatch(
+            STAMP + r" \d+ changes: 1 added, 0 updated, 0 deleted notes \(\d+\.\d\d s\)", line
+        ), line
+        assert hits(vault, "platypus") == ["live"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reader.join(timeout=5)
+        assert proc.stdout is not None and proc.stderr is not None
+        stdout = proc.stdout.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert lines[-1] == "Stopped."
+    assert stdout == ""
