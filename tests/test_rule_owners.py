@@ -27,6 +27,7 @@ from rubi.core.config import (
     DEFAULT_TOP_K,
     HOOK_EVENTS,
     MAX_TOP_K,
+    SEARCH_SCOPES,
 )
 from rubi.core.model import DEFAULT_RELATION, DEFAULT_TYPE, NOTE_TYPES
 from rubi.core.tokens import estimate_tokens, tokens_for_chars
@@ -153,10 +154,10 @@ def test_search_defaults_mcp(mcp_tools: dict[str, dict[str, Any]]) -> None:
     assert props["budget_tokens"]["default"] == DEFAULT_BUDGET_TOKENS
 
 
-def test_scopes_the_engine_accepts_are_the_facade_s() -> None:
+def test_scopes_the_engine_accepts_are_the_owner_s() -> None:
     from rubi.search.engine import SCOPES
 
-    assert app.SEARCH_SCOPES == SCOPES
+    assert app.SEARCH_SCOPES == SCOPES == SEARCH_SCOPES
 
 
 def test_watch_debounce_default_is_the_watcher_s() -> None:

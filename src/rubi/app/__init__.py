@@ -574,8 +574,8 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- for the CLI, the MCP server and the watcher: index reports, search output, ------
 # -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
-# rubi.app.results (SEARCH_SCOPES, render_search, search_json) imports the search
-# engine: looked up on use, through _LAZY below.
+# rubi.app.results (SEARCH_SCOPES, render_search, search_json) is looked up on use,
+# through _LAZY below.
 from rubi.app.updates import apply_changes, catch_up  # noqa: E402
 
 __all__ += [

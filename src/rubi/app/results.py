@@ -1,21 +1,19 @@
-"""Search results for people and agents: the scopes a caller may ask for, and the
-compact text or JSON a surface prints (the ranking itself is :func:`rubi.app.search`).
+"""Search results for people and agents: the scopes a caller may ask for
+(:data:`rubi.core.config.SEARCH_SCOPES`), and the compact text or JSON a surface prints
+(the ranking itself is :func:`rubi.app.search`). Cheap to import: the renderer loads on
+use.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rubi.search.engine import SCOPES
+from rubi.core.config import SEARCH_SCOPES
 
 if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
 
 __all__ = ["SEARCH_SCOPES", "render_search", "search_json"]
-
-SEARCH_SCOPES: tuple[str, ...] = SCOPES
-"""What a search may cover (``rubi search --scope``, the MCP ``search`` tool):
-``all``, ``notes``, ``code``, ``personal``, ``sessions``; the engine owns the list."""
 
 
 def render_search(

@@ -9,6 +9,7 @@ __all__ = [
     "HOOK_EVENTS",
     "MAX_NOTE_BYTES",
     "MAX_TOP_K",
+    "SEARCH_SCOPES",
     "SKIP_DIRS",
 ]
 
@@ -29,6 +30,12 @@ DEFAULT_TOP_K = 10
 
 MAX_TOP_K = 200
 """The most hits a caller may ask for: more is a dump, not a ranking."""
+
+SEARCH_SCOPES: tuple[str, ...] = ("all", "notes", "code", "personal", "sessions")
+"""What a search may cover: ``all`` (project notes and code, and the personal vault),
+``notes`` (notes of both vaults), ``code``, ``personal`` (the personal vault only),
+``sessions`` (recorded sessions). The engine checks it; ``rubi search --scope`` and the
+MCP ``search`` tool offer exactly these (through :data:`rubi.app.SEARCH_SCOPES`)."""
 
 HOOK_EVENTS: tuple[str, ...] = (
     "SessionStart",

@@ -20,6 +20,7 @@ from typing import Any
 
 import networkx as nx
 
+from rubi.core.config import SEARCH_SCOPES
 from rubi.core.errors import NoteParseError
 from rubi.graph.build import GraphBuild
 from rubi.index.documents import CODE_FIELDS
@@ -70,7 +71,8 @@ NAME_SEED_WEIGHT = 2.0
 LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7}
 """RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
 counts less than direct evidence."""
-SCOPES = ("all", "notes", "code", "personal", "sessions")
+SCOPES = SEARCH_SCOPES
+"""What a search may cover; owned by :data:`rubi.core.config.SEARCH_SCOPES`."""
 _KIND_FOR_SCOPE = {
     "all": None,
     "notes": "note",
