@@ -83,6 +83,9 @@ def test_a_real_claude_code_session(tmp_path: Path) -> None:
         "ANTHROPIC_API_KEY": "sk-test-dummy",
         "DISABLE_AUTOUPDATER": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        # Claude Code connects MCP servers in the background and may send the first
+        # request before rubi serve is up; a falsy value makes it wait for them.
+        "MCP_CONNECTION_NONBLOCKING": "0",
     }
     old_home = os.environ.get("HOME")
     os.environ["HOME"] = str(home)
@@ -128,5 +131,5 @@ def test_a_real_claude_code_session(tmp_path: Path) -> None:
     # Stop captured the turn into the session record.
     sessions = list((project / ".rubi" / "sessions").glob("*.md"))
     assert sessions and "Why do login tokens expire" in sessions[0].read_text(encoding="utf-8")
-    log = project / ".rubi" / ".index" / "hooks.log"
+    log = app.locate(project / ".rubi").index_dir / "hooks.log"
     assert not log.exists(), log.read_text(encoding="utf-8")
