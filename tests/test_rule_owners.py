@@ -180,3 +180,25 @@ def test_token_estimate_has_one_rule(chars: int) -> None:
 def test_budget_help_states_the_estimate() -> None:
     help_text = _param(_command("search"), "budget").help or ""
     assert f"characters / {CHARS_PER_TOKEN}" in help_text
+
+
+def test_only_core_tokens_divides_by_chars_per_token() -> None:
+    """No module re-derives the estimate: a ``x // CHARS_PER_TOKEN`` outside
+    :mod:`rubi.core.tokens` is a copy of the rule (use ``tokens_for_chars``)."""
+    import ast
+
+    import rubi
+
+    src = Path(rubi.__file__).parent
+    copies = []
+    for path in sorted(src.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.FloorDiv | ast.Div)
+                and isinstance(node.right, ast.Name)
+                and node.right.id == "CHARS_PER_TOKEN"
+            ):
+                copies.append(path.relative_to(src).as_posix())
+    assert copies == ["core/tokens.py"]

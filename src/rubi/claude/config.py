@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.app.claudecode import claude_config_dir, project_slug
-from rubi.core.config import CHARS_PER_TOKEN
+from rubi.core.tokens import estimate_tokens
 
 __all__ = [
     "ConfiguredHook",
@@ -97,7 +97,7 @@ def _read(path: Path, max_lines: int | None = None) -> str | None:
 
 
 def _tokens(text: str) -> int:
-    return -(-len(text) // CHARS_PER_TOKEN)
+    return estimate_tokens(text)
 
 
 def _conditional(text: str) -> bool:

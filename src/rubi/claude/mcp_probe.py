@@ -24,7 +24,7 @@ from typing import Any
 
 from rubi import __version__
 from rubi.claude.config import McpServer
-from rubi.core.config import CHARS_PER_TOKEN
+from rubi.core.tokens import tokens_for_chars
 
 __all__ = ["PROBE_TIMEOUT_SECONDS", "ProbeResult", "probe_server"]
 
@@ -161,4 +161,4 @@ def probe_server(server: McpServer, *, timeout_s: float = PROBE_TIMEOUT_SECONDS)
         if not reader.is_alive():
             process.stdout.close()
     chars = sum(len(json.dumps(tool, ensure_ascii=False)) for tool in tools)
-    return ProbeResult(len(tools), -(-chars // CHARS_PER_TOKEN))
+    return ProbeResult(len(tools), tokens_for_chars(chars))

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from rubi.claude.hooks.context import HookContext
+from rubi.core.tokens import tokens_for_chars
 
 __all__ = ["handle"]
 
@@ -71,8 +72,8 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     search = ", or ask the rubi search tool for the file's symbols" if ctx.vault is not None else ""
     reason = (
         f"{os.path.basename(path)} is large ({shape}{size / 1000:,.0f} KB); reading it whole "
-        f"costs about {size // 4:,} tokens of context. Read the part you need with offset "
-        f"and limit (e.g. offset=1, limit=200), or find it first with Grep{search}."
+        f"costs about {tokens_for_chars(size):,} tokens of context. Read the part you need "
+        f"with offset and limit (e.g. offset=1, limit=200), or find it first with Grep{search}."
     )
     return {
         "hookSpecificOutput": {
