@@ -3,7 +3,8 @@ hooks fire, the recall reaches the model, and an MCP tool call reaches ``rubi se
 
 The CLI (npm ``@anthropic-ai/claude-code``, pinned to :data:`CLAUDE_CODE_VERSION`,
 the version the integration reference was verified with) is installed with npm into
-``.cache/claude-code`` on first run; ``RUBI_CLAUDE_BIN`` points to another one. The
+the user's cache (``rubi-tests/claude-code``, outside the repository; read at import,
+before the fixtures isolate HOME) on first run; ``RUBI_CLAUDE_BIN`` points to another one. The
 test is skipped only where npm itself is missing.
 """
 
@@ -17,15 +18,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from platformdirs import user_cache_path
 
 from e2e.fake_api import FakeMessagesAPI
 from rubi import app
 from rubi.claude.install import install
 
-from helpers import REPO, rubi_project
+from helpers import rubi_project
 
 CLAUDE_CODE_VERSION = "2.1.197"
-CACHE = REPO / ".cache" / "claude-code"
+CACHE = user_cache_path("rubi-tests", appauthor=False) / "claude-code"
 
 
 def claude_bin() -> str | None:
