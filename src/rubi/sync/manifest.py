@@ -135,6 +135,10 @@ def load_state(paths: VaultPaths) -> VaultState | None:
         state = load_pickle(paths.state_file)
     except FileNotFoundError:
         return None
+    except (ModuleNotFoundError, AttributeError) as exc:
+        # written by another version of rubi (its classes moved): an upgrade, not damage
+        log.info("%s: from another rubi version (%s); rebuilding the index", paths.state_file, exc)
+        return None
     except Exception as exc:
         log.warning("%s: unreadable (%s); rebuilding the index", paths.state_file, exc)
         return None
