@@ -79,14 +79,19 @@ _SOURCE_DIRS = ("src/", "tests/", "docs/", "bench/")
 
 
 def tree_state(root: Path) -> dict[str, tuple[int, int]]:
-    """(mtime in ns, size in bytes) of every file and folder under ``root``, keyed
-    by POSIX path relative to it, tool folders left out. Symlinks are recorded, not
-    followed; a folder's mtime changes when an entry is added or removed in it."""
+    """(mtime in ns, size in bytes) of every file under ``root``, and every folder
+    (recorded as present, (0, 0)), keyed by POSIX path relative to it, tool folders
+    (``__pycache__``, caches) left out. Symlinks are recorded, not followed. A
+    folder's own mtime is not compared: Python writing ``__pycache__/`` into a source
+    folder (any subprocess importing rubi) changes it, and entries added or removed
+    show up as paths anyway."""
     state: dict[str, tuple[int, int]] = {}
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         rel_dir = Path(dirpath).relative_to(root)
         dirnames[:] = [d for d in dirnames if d not in _TOOL_DIRS and not d.endswith(".egg-info")]
-        for name in [*filenames, *dirnames]:
+        for name in dirnames:
+            state[(rel_dir / name).as_posix()] = (0, 0)
+        for name in filenames:
             if name.startswith(".coverage"):  # pytest-cov's data file
                 continue
             try:

@@ -37,17 +37,18 @@ def test_the_repository_check_sees_writes(tmp_path: Path) -> None:
     write(tree / "build" / "out.txt", "")
     write(tree / ".venv" / "lib.py", "changed")  # a tool folder: never counted
     write(tree / ".coverage", "data")
+    write(tree / "src" / "__pycache__" / "m.cpython-311.pyc", b"\x00")  # any import does this
     after = tree_state(tree)
 
     assert tree_changes(before, after, strict=False) == [
         "+ .rubi/.index",
         "+ .rubi/.index/hooks.log",
         "+ build/out.txt",
-        "~ .rubi",
         "~ .rubi/map.md",
     ]
     strict = tree_changes(before, after, strict=True)
     assert "~ src/m.py" in strict and "+ src/new.py" in strict
     assert "~ pyproject.toml" in strict and "+ build" in strict
     assert not any(".venv" in line or ".coverage" in line for line in strict)
+    assert "~ src" not in strict and not any("__pycache__" in line for line in strict)
     assert tree_changes(after, tree_state(tree), strict=True) == []
