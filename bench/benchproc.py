@@ -205,7 +205,7 @@ def cpu_seconds(pid: int) -> float:
         OSError: no such process (or no ``/proc`` and no psutil).
     """
     try:
-        import psutil  # type: ignore[import-untyped]
+        import psutil
     except ImportError:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks = os.sysconf("SC_CLK_TCK")

@@ -81,6 +81,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -571,10 +572,10 @@ def child_worker(vault: Path, spec_file: Path, out_file: Path) -> None:
     app.search(paths, queries[0], refresh=False)
     for _ in range(repeat):
         for q in queries:
-            wall, cpu, _ = _timed(lambda q=q: app.search(paths, q, refresh=False, top_k=10))
+            wall, cpu, _ = _timed(partial(app.search, paths, q, refresh=False, top_k=10))
             add("search", wall, cpu)
         for q in queries[:3]:
-            wall, cpu, _ = _timed(lambda q=q: app.search(paths, q, top_k=10))
+            wall, cpu, _ = _timed(partial(app.search, paths, q, top_k=10))
             add("search, refreshing", wall, cpu)
 
     for r in range(repeat):
@@ -837,7 +838,7 @@ def size_table(r: dict[str, Any]) -> Table:
 
 def summary_table(results: list[dict[str, Any]]) -> Table:
     table = Table(title="rubi at scale: medians (CPU s unless said)")
-    cols = [
+    cols: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("notes", lambda r: f"{r['notes']:,}"),
         ("index CPU", lambda r: _med(r, "full index", "cpu", "{:.1f}")),
         ("index wall", lambda r: _med(r, "full index", "wall", "{:.1f}")),
