@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -174,7 +174,32 @@ def unreadable_reply(exc: Exception) -> JSONRPCError | None:
     )
 
 
-class AnsweringReadStream:
+class _WrappedStream:
+    """Closing and the async context protocol of a stream that wraps another
+    (``_inner``), shared by the two wrappers below."""
+
+    _inner: Any
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class AnsweringReadStream(_WrappedStream):
     """A transport's read stream that answers the lines it could not parse
     (:func:`unreadable_reply`) instead of passing their exceptions on.
 
@@ -211,23 +236,6 @@ class AnsweringReadStream:
         except (anyio.EndOfStream, anyio.ClosedResourceError):
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    def close(self) -> None:
-        self._inner.close()
-
-    async def __aenter__(self) -> AnsweringReadStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
 
 
 def _without_surrogates(value: Any) -> Any:
@@ -251,7 +259,7 @@ def encodable(message: JSONRPCMessage) -> JSONRPCMessage:
         return jsonrpc_message_adapter.validate_python(_without_surrogates(data))
 
 
-class UnicodeSafeWriteStream:
+class UnicodeSafeWriteStream(_WrappedStream):
     """A transport's write stream whose messages always encode (:func:`encodable`)."""
 
     def __init__(self, inner: Any) -> None:
@@ -263,23 +271,6 @@ class UnicodeSafeWriteStream:
             item = SessionMessage(message, metadata=item.metadata)
         await self._inner.send(item)
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    def close(self) -> None:
-        self._inner.close()
-
-    async def __aenter__(self) -> UnicodeSafeWriteStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
 
 
 class RubiMCPServer(MCPServer):
