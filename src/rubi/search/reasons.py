@@ -33,7 +33,7 @@ class QueryWords:
     Attributes:
         word_for_term: index term → the query word (or identifier piece, or
             abbreviation) it came from.
-        pieces: the pieces identifiers split into (``sq``, ``lite`` of ``SQLite``).
+        pieces: the pieces identifiers split into (``http``, ``server`` of ``HttpServer``).
         note_groups: prose terms (for note snippets), each its own group.
         code_groups: code terms and, in a code search, their abbreviations → the term
             they stand for (for code snippets).
@@ -76,7 +76,8 @@ def text_why(hit: BM25Hit, words: QueryWords) -> Why:
         for t in terms:
             word = words.word_for_term.get(t, t)
             best[word] = min(best.get(word, rank), rank)
-    # "sqlite" says it; its pieces "sq" and "lite" (from splitting SQLite) add nothing.
+    # "httpserver" says it; its pieces "http" and "server" (from splitting HttpServer)
+    # add nothing.
     # Other words stay, even inside a longer one ("app" beside "application").
     for word in [w for w in best if w in words.pieces and any(w != o and w in o for o in best)]:
         del best[word]
@@ -111,7 +112,7 @@ def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
     """Index term → the piece of the query it came from, and the pieces identifiers
     split into. An identifier's parts map to themselves (``dispatch_request``'s
     ``request`` term → ``request``), so a why-line never claims the whole identifier
-    matched when only a part did; the pieces (``sq``, ``lite`` of ``SQLite``) give way
+    matched when only a part did; the pieces (``http``, ``server`` of ``HttpServer``) give way
     to the whole in a why-line, other words do not."""
     out: dict[str, str] = {}
     pieces: set[str] = set()
