@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from rubi.core.config import GENERATED_COMMENT
-from rubi.core.model import Note, note_files
-from rubi.vault.resolve import LinkResolver, NoteNames, normalize_name
+from rubi.core.model import Note
+from rubi.vault.resolve import NoteNames, normalize_name
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -42,13 +41,15 @@ class GraphBuild:
 
     Attributes:
         graph: the MultiDiGraph.
-        problems: missing and ambiguous links, in note order.
+        problems_by_note: missing and ambiguous links by linking note
+            (:attr:`problems` lists them all).
         names: normalized title/alias/file name/frontmatter id → note ids, for
             exact-name search.
     """
 
     graph: nx.MultiDiGraph
-    problems: list[LinkProblem] = field(default_factory=list)
+    problems_by_note: dict[str, list[LinkProblem]] = field(default_factory=dict)
+    """Link problems by the note whose link it is."""
     names: dict[str, list[str]] = field(default_factory=dict)
     type_names: dict[str, list[str]] = field(default_factory=dict)
     """Type names exactly as defined (``Router``, ``Deserialize``) → the files that
@@ -59,48 +60,11 @@ class GraphBuild:
     ``Depends``, the method ``Context.Abort`` as ``Abort``) → the files that define
     them; a query that is that one word names them."""
 
-
-ATTACHMENT_EXTENSIONS = frozenset(
-    [
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "svg",
-        "webp",
-        "bmp",
-        "avif",
-        "heic",
-        "pdf",
-        "mp3",
-        "mp4",
-        "webm",
-        "wav",
-        "ogg",
-        "m4a",
-        "flac",
-        "mov",
-        "mkv",
-        "canvas",
-        "base",
-        "excalidraw",
-        "csv",
-        "json",
-        "txt",
-        "zip",
-    ]
-)
-"""Extensions Obsidian embeds as files: a missing one is a missing attachment, not a
-dangling note."""
-
-
-def _is_attachment(target: str) -> bool:
-    name = target.rsplit("/", 1)[-1]
-    return "." in name and name.rsplit(".", 1)[1].lower() in ATTACHMENT_EXTENSIONS
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+    @property
+    def problems(self) -> list[LinkProblem]:
+        """Every link problem (missing, ambiguous), in note id order."""
+        by_note = self.problems_by_note
+        return [p for k in sorted(by_note) for p in by_note[k]]
 
 
 def dangling_id(target: str) -> str:
@@ -132,62 +96,9 @@ def build_graph(
 
     Returns:
         A :class:`GraphBuild`. Self-links and same-note heading links add no edge.
+        Built by :class:`rubi.graph.live.LiveGraph`, the code that also applies
+        single changes.
     """
-    resolver = LinkResolver((note_names(n) for n in notes.values()), attachments)
-    g = nx.MultiDiGraph()
-    names: dict[str, list[str]] = {}
-    for note in notes.values():
-        g.add_node(
-            note.id,
-            kind="note",
-            title=note.title,
-            type=note.type,
-            status=note.status,
-            path=note.path,
-            generated=GENERATED_COMMENT in note.body[:400],
-            session=note.id.startswith("sessions/"),
-            superseded_by=_text(note.metadata.get("superseded_by")),
-            files=tuple(note_files(note)),
-            commit=_text(note.metadata.get("commit")),
-            fm_id=_text(note.metadata.get("id")),
-        )
-        nn = note_names(note)
-        keys = {normalize_name(note.title), normalize_name(note.id.rsplit("/", 1)[-1])}
-        keys.update(normalize_name(a) for a in note.aliases)
-        if nn.frontmatter_id:
-            keys.add(normalize_name(nn.frontmatter_id))
-        for key in keys:
-            if key:
-                names.setdefault(key, []).append(note.id)
-    problems: list[LinkProblem] = []
-    for note in notes.values():
-        for link in note.links:
-            res = resolver.resolve(link.target, note.id)
-            if res.status in ("self", "attachment"):
-                continue
-            if res.status == "missing" and _is_attachment(link.target):
-                problems.append(LinkProblem(note.id, link.target, "missing-attachment"))
-                continue
-            if res.status == "missing":
-                target = dangling_id(link.target)
-                if target not in g:
-                    g.add_node(target, kind="dangling", title=link.target.strip())
-                problems.append(LinkProblem(note.id, link.target, "missing"))
-            else:
-                assert res.target is not None
-                target = res.target
-                if res.status == "ambiguous":
-                    problems.append(
-                        LinkProblem(note.id, link.target, "ambiguous", target, res.candidates)
-                    )
-            if target == note.id:
-                continue
-            g.add_edge(note.id, target, key=link.relation, relation=link.relation)
-    if code_map is not None:
-        from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
+    from rubi.graph.live import LiveGraph
 
-        type_names: dict[str, list[str]] = {}
-        defined_names: dict[str, list[str]] = {}
-        add_code_map(g, names, code_map, notes, type_names, defined_names)
-        return GraphBuild(g, problems, names, type_names, defined_names)
-    return GraphBuild(g, problems, names)
+    return LiveGraph.from_notes(notes, attachments, code_map).build

@@ -11,13 +11,22 @@ candidates are recorded so ``rubi doctor`` can list it. No match: *missing*.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["LinkResolver", "NoteNames", "Resolution", "normalize_name"]
+__all__ = [
+    "LinkResolver",
+    "NoteNames",
+    "Resolution",
+    "alias_keys",
+    "lookup_keys",
+    "names_keys",
+    "normalize_name",
+]
 
 Status = Literal["resolved", "ambiguous", "missing", "attachment", "self"]
 
@@ -58,6 +67,44 @@ def _pick(cands: list[str], source_id: str) -> str:
     return min(pool, key=lambda c: (c.count("/"), len(c), c))
 
 
+def alias_keys(n: NoteNames) -> set[str]:
+    """The normalized title, aliases and frontmatter id ``n`` can be linked by."""
+    names = {normalize_name(n.title), *(normalize_name(a) for a in n.aliases)}
+    if n.frontmatter_id:
+        names.add(normalize_name(n.frontmatter_id))
+    names.discard("")
+    return names
+
+
+def lookup_keys(target: str, source_id: str) -> set[str]:
+    """The table keys a link's resolution reads: the file names it can match
+    (``b:``; paths, file names and attachments end in one) and its normalized text
+    (``a:``; titles and aliases). A note whose names touch none of them cannot change
+    where the link points, which is what lets a graph re-resolve only the links a
+    change can affect."""
+    t = target.strip().replace("\\", "/").lstrip("/").removeprefix("./")
+    key = t.casefold()
+    note_key = key[:-3] if key.endswith(".md") else key
+    keys = {"b:" + posixpath.basename(note_key), "a:" + normalize_name(t)}
+    if "/" in note_key:
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(source_id), note_key))
+        keys.add("b:" + posixpath.basename(joined))
+    return keys
+
+
+def names_keys(n: NoteNames) -> set[str]:
+    """The keys (as in :func:`lookup_keys`) under which ``n`` can be found."""
+    return {"b:" + posixpath.basename(n.id.casefold()), *("a:" + a for a in alias_keys(n))}
+
+
+def _discard(table: dict[str, list[str]], key: str, value: str) -> None:
+    values = table.get(key)
+    if values and value in values:
+        values.remove(value)
+        if not values:
+            del table[key]
+
+
 class LinkResolver:
     """Resolves link targets against a fixed set of notes and attachments.
 
@@ -67,24 +114,43 @@ class LinkResolver:
     """
 
     def __init__(self, notes: Iterable[NoteNames], attachments: Iterable[str] = ()) -> None:
-        self._by_path: dict[str, str] = {}
+        self._by_path: dict[str, list[str]] = {}
+        """Case-folded id → the ids (sorted; two differ only in case on a
+        case-sensitive file system, and the last in order wins, as it always has)."""
         self._by_name: dict[str, list[str]] = defaultdict(list)
         self._by_alias: dict[str, list[str]] = defaultdict(list)
-        self._att_by_path: dict[str, str] = {}
+        self._att_by_path: dict[str, list[str]] = {}
         self._att_by_name: dict[str, list[str]] = defaultdict(list)
         for n in notes:
-            key = n.id.casefold()
-            self._by_path[key] = n.id
-            self._by_name[posixpath.basename(key)].append(n.id)
-            names = {normalize_name(n.title), *(normalize_name(a) for a in n.aliases)}
-            if n.frontmatter_id:
-                names.add(normalize_name(n.frontmatter_id))
-            for name in names:
-                if name:
-                    self._by_alias[name].append(n.id)
+            self.add_note(n)
         for a in attachments:
-            self._att_by_path[a.casefold()] = a
-            self._att_by_name[posixpath.basename(a).casefold()].append(a)
+            self.add_attachment(a)
+
+    def add_note(self, n: NoteNames) -> None:
+        """Make ``n`` resolvable (a note that came or was renamed)."""
+        key = n.id.casefold()
+        bisect.insort(self._by_path.setdefault(key, []), n.id)
+        self._by_name[posixpath.basename(key)].append(n.id)
+        for name in alias_keys(n):
+            self._by_alias[name].append(n.id)
+
+    def remove_note(self, n: NoteNames) -> None:
+        """Forget ``n`` (exactly the names it was added with)."""
+        key = n.id.casefold()
+        _discard(self._by_path, key, n.id)
+        _discard(self._by_name, posixpath.basename(key), n.id)
+        for name in alias_keys(n):
+            _discard(self._by_alias, name, n.id)
+
+    def add_attachment(self, path: str) -> None:
+        """Make the non-markdown file ``path`` resolvable."""
+        bisect.insort(self._att_by_path.setdefault(path.casefold(), []), path)
+        self._att_by_name[posixpath.basename(path).casefold()].append(path)
+
+    def remove_attachment(self, path: str) -> None:
+        """Forget the non-markdown file ``path``."""
+        _discard(self._att_by_path, path.casefold(), path)
+        _discard(self._att_by_name, posixpath.basename(path).casefold(), path)
 
     def resolve(self, target: str, source_id: str = "") -> Resolution:
         """Resolve one link target written in note ``source_id``.
@@ -110,7 +176,7 @@ class LinkResolver:
             keys.append(posixpath.normpath(posixpath.join(posixpath.dirname(source_id), note_key)))
         for k in keys:
             if k in self._by_path:
-                return Resolution("resolved", self._by_path[k])
+                return Resolution("resolved", self._by_path[k][-1])
 
         if "/" in note_key:
             # A path suffix ends in a file name: look among the notes of that name only.
@@ -123,7 +189,7 @@ class LinkResolver:
             return self._choose(cands, source_id)
 
         if key in self._att_by_path:
-            return Resolution("attachment", self._att_by_path[key])
+            return Resolution("attachment", self._att_by_path[key][-1])
         att = self._att_by_name.get(posixpath.basename(key), [])
         if att:
             return Resolution("attachment", _pick(att, source_id))
