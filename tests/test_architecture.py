@@ -30,15 +30,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rubi.sessions",),  # transcripts, privacy, token X-ray
     ("rubi.app",),  # the one facade
     ("rubi.watch", "rubi.mcp", "rubi.claude"),  # surfaces
+    ("rubi.engine",),  # the resident engine: answers the hooks (rubi.claude) over a socket
     ("rubi.cli",),  # the command line, which launches the other surfaces
     ("rubi.entry",),  # the console script
 )
 """Lowest first."""
 
-SURFACES = ("rubi.watch", "rubi.mcp", "rubi.claude", "rubi.cli", "rubi.entry")
+SURFACES = ("rubi.watch", "rubi.mcp", "rubi.claude", "rubi.engine", "rubi.cli", "rubi.entry")
 SURFACE_MAY_IMPORT = ("rubi.app", "rubi.core", *SURFACES)
-"""What a surface may import: the facade, the foundation, and (the CLI, the entry
-point) the other surfaces it launches."""
+"""What a surface may import: the facade, the foundation, and (the engine, the CLI, the
+entry point) the other surfaces it launches or answers for."""
 
 ONE_DOOR_EXCEPTIONS: dict[str, set[str]] = {}
 """Surface modules still reaching below the facade, with what they import; empty when

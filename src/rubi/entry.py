@@ -1,20 +1,61 @@
 """The ``rubi`` console script. ``rubi hook <event>`` goes straight to the hook
 handlers without loading the CLI (click, rich): hooks run on every prompt and tool
-call, and pay every import."""
+call, and pay every import. When a resident engine serves the project's vault
+(``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
+it over a local socket and imports nothing of the search stack; otherwise it runs
+cold, in this process, with the same output."""
 
 from __future__ import annotations
 
+import io
 import sys
+from typing import TextIO
 
 __all__ = ["main"]
+
+
+class _Replay(io.StringIO):
+    """Stdin as already read (or the error reading it raised), for the cold path."""
+
+    def __init__(self, text: str | None, error: Exception | None) -> None:
+        super().__init__(text or "")
+        self._error = error
+
+    def read(self, size: int | None = -1) -> str:
+        if self._error is not None:
+            raise self._error
+        return super().read(size)
+
+
+def _hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> int:
+    """``rubi hook``: through the engine when one answers, else cold."""
+    event = argv[0] if argv else ""
+    raw: str | None = None
+    error: Exception | None = None
+    try:
+        raw = stdin.read()
+        from rubi.engine.client import hook_via_engine
+
+        output = hook_via_engine(event, raw)
+    except KeyboardInterrupt:
+        return 0  # as the cold path
+    except Exception as exc:  # reading stdin failed, or the client did: cold
+        error = exc if raw is None else None
+        output = None
+    if output is not None:
+        if output:
+            stdout.write(output)
+            stdout.flush()
+        return 0
+    from rubi.claude.hooks.entry import main as hook_main
+
+    return hook_main(argv, _Replay(raw, error), stdout)
 
 
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
-        from rubi.claude.hooks.entry import main as hook_main
-
-        raise SystemExit(hook_main(sys.argv[2:]))
+        raise SystemExit(_hook(sys.argv[2:], sys.stdin, sys.stdout))
     from rubi.cli.main import main as cli_main
 
     cli_main()

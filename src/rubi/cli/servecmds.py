@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from rubi.cli.common import handle_errors
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
 
 __all__ = ["serve"]
 
@@ -41,7 +43,21 @@ def serve(http: bool, host: str, port: int, allow_remote: bool, project: Path | 
 
     Over --http, RUBI_HTTP_TOKEN (when set) is a bearer token every request must send.
     """
+    from rubi.engine.server import running
     from rubi.mcp.server import serve as run
 
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    run(project, http=http, host=host, port=port, allow_remote=allow_remote)
+    with running(_vault(project)):  # answers this project's hooks (docs/engine.md)
+        run(project, http=http, host=host, port=port, allow_remote=allow_remote)
+
+
+def _vault(project: Path | None) -> VaultPaths | None:
+    """The vault ``rubi.mcp.server.serve`` opens, or None (it then reports why)."""
+    from rubi import app
+
+    try:
+        return app.locate(
+            project / ".rubi" if project and (project / ".rubi").is_dir() else project
+        )
+    except RubiError:
+        return None

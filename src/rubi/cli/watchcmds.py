@@ -52,7 +52,9 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     if not once:
         click.echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
-    with contextlib.suppress(KeyboardInterrupt):
+    from rubi.engine.server import running
+
+    with contextlib.suppress(KeyboardInterrupt), running(None if once else paths):
         run(paths, on_report=report, debounce_ms=debounce_ms, once=once)
     if not once:
         click.echo("Stopped.", err=True)

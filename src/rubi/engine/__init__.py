@@ -1,0 +1,16 @@
+"""The resident engine: one warm process per project vault answers Claude Code hooks
+over a local socket, so a hook costs a process start and a round trip instead of
+importing the search stack and opening the index every time.
+
+- :mod:`rubi.engine.address`: where an engine listens (a Unix socket in a private
+  runtime folder, one per vault) and how a hook finds it; stdlib only.
+- :mod:`rubi.engine.protocol`: the wire (one bounded JSON line each way), which
+  events go through an engine, what must match between a hook and the engine.
+- :mod:`rubi.engine.client`: the hook side; stdlib only, any failure means the
+  cold path.
+- :mod:`rubi.engine.server`: the engine, a background thread of ``rubi serve`` or
+  ``rubi watch``; exactly one per vault (a lock file), answering by running the same
+  hook handlers in process.
+
+See ``docs/engine.md``.
+"""

@@ -1,0 +1,123 @@
+"""The wire between a hook and the engine: one JSON line each way (stdlib only).
+
+Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
+
+    {"rubi": "hook", "protocol": 1, "build": BUILD, "env": {NAME: VALUE|null},
+     "vault": "/abs/project/.rubi", "event": "UserPromptSubmit", "input": "<hook JSON>"}
+
+``input`` is the hook's stdin as read; ``event`` its command-line argument (may be
+``""``: then the payload's ``hook_event_name`` names it, as in the cold path).
+``{"rubi": "ping", "protocol": 1}`` asks whether an engine answers.
+
+Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
+or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
+
+An engine answers only a hook that would behave exactly as it does: same rubi
+(:func:`build_id`), same environment for the variables rubi reads
+(:data:`ENV_KEYS`), same vault, an event in :data:`ENGINE_EVENTS`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+__all__ = [
+    "ENGINE_EVENTS",
+    "ENV_KEYS",
+    "MAX_REPLY_BYTES",
+    "MAX_REQUEST_BYTES",
+    "PROTOCOL",
+    "LineTooLong",
+    "build_id",
+    "engine_event",
+    "environment",
+    "read_line",
+]
+
+PROTOCOL = 1
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
+"""A hook's JSON larger than this (a PostToolUse carrying a huge tool result) runs cold."""
+MAX_REPLY_BYTES = 1024 * 1024
+"""Hook output is at most a few kB (Claude Code cuts ``additionalContext`` at 10,000
+characters); a longer reply is not an engine's."""
+ENGINE_EVENTS = frozenset({"userpromptsubmit", "pretooluse", "posttooluse", "stop", "sessionend"})
+"""Events an engine answers (:func:`rubi.claude.hooks.event.event_key` form). SessionStart
+(brings the index up to date) and PreCompact (reads a transcript, edits notes) run
+once in a while, write derived data or notes, and always run cold."""
+ENV_KEYS = (
+    "HOME",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "RUBI_VAULT",
+    "RUBI_CONTEXT_WINDOW",
+    "CLAUDE_CONFIG_DIR",
+    "TZ",
+)
+"""Environment variables that change what a hook does (where derived data and the
+user config live, the personal vault, the meter's window, Claude Code's folder, the
+time zone of captured turns): they must match between a hook and the engine."""
+
+
+class LineTooLong(ValueError):
+    """A peer sent more than the limit before a newline."""
+
+
+def build_id() -> str:
+    """Which rubi is running: its version and the folder it was imported from."""
+    import rubi
+
+    return f"{rubi.__version__} {os.path.dirname(os.path.abspath(rubi.__file__))}"
+
+
+def environment() -> dict[str, str | None]:
+    """The values of :data:`ENV_KEYS` here (None when unset)."""
+    return {key: os.environ.get(key) for key in ENV_KEYS}
+
+
+def _key(name: str) -> str:
+    return name.replace("-", "").replace("_", "").lower()
+
+
+def engine_event(argv_event: str, payload: Any) -> bool:
+    """The event this hook call handles (its argument, else the payload's
+    ``hook_event_name``, as the cold path picks it) is one an engine answers."""
+    name = argv_event
+    if not name and isinstance(payload, dict):
+        value = payload.get("hook_event_name")
+        name = value if isinstance(value, str) else ""
+    return _key(name) in ENGINE_EVENTS
+
+
+def read_line(sock: Any, limit: int, deadline: float) -> bytes:
+    """Bytes from ``sock`` up to and without the first newline.
+
+    Args:
+        sock: a connected ``socket.socket``.
+        limit: the most bytes accepted, newline included.
+        deadline: ``time.monotonic()`` by which the line must be complete.
+
+    Raises:
+        LineTooLong: ``limit`` bytes came without a newline.
+        TimeoutError: the deadline passed.
+        ConnectionError: the peer closed before a newline.
+    """
+    buf = bytearray()
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no complete line in time")
+        sock.settimeout(left)
+        chunk = sock.recv(min(1 << 16, limit + 1 - len(buf)))
+        if not chunk:
+            raise ConnectionError("closed before a complete line")
+        end = chunk.find(b"\n")
+        if end >= 0:
+            if len(buf) + end + 1 > limit:
+                raise LineTooLong(f"a line over {limit:,} bytes")
+            buf += chunk[:end]
+            return bytes(buf)
+        buf += chunk
+        if len(buf) >= limit:
+            raise LineTooLong(f"a line over {limit:,} bytes")

@@ -1,0 +1,309 @@
+"""The engine: a background thread that answers hooks for one project vault.
+
+Started by ``rubi serve`` and ``rubi watch`` (:func:`running`). Exactly one process
+per vault serves: the one holding an exclusive ``flock`` on the vault's lock file
+(:mod:`rubi.engine.address`); any other waits on standby and takes over when the
+holder exits, so an engine never races another. Holding the lock, it removes a socket
+file left by a dead engine (only when nothing answers on it), binds the socket (mode
+0600 in the 0700 runtime folder) and accepts connections.
+
+Each connection carries one request line (:mod:`rubi.engine.protocol`), read with a
+size limit and a deadline; on Linux the peer must be the same user (``SO_PEERCRED``).
+A request is checked like any untrusted input and refused with one JSON line when
+anything is off. A hook is answered by running :func:`rubi.claude.hooks.entry.main` in
+process on the request's stdin text, one hook at a time, so the output is the cold
+path's by construction; the engine only saves the imports and keeps modules warm.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import os
+import socket
+import stat
+import struct
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from rubi.core.paths import VaultPaths
+from rubi.engine.address import Address, address_for
+from rubi.engine.protocol import (
+    MAX_REQUEST_BYTES,
+    PROTOCOL,
+    LineTooLong,
+    build_id,
+    engine_event,
+    environment,
+    read_line,
+)
+
+__all__ = ["Engine", "answer", "running"]
+
+log = logging.getLogger(__name__)
+
+READ_TIMEOUT_S = 5.0
+"""A client must send its whole request within this."""
+HOOK_WAIT_S = 2.0
+"""A request waits this long for the hook before it (one at a time); then ``busy``."""
+MAX_CONNECTIONS = 16
+STANDBY_S = 2.0
+"""How often an engine on standby tries to take the lock."""
+WARM_MODULES = (
+    "rubi.claude.hooks.recall",
+    "rubi.claude.hooks.guard",
+    "rubi.claude.hooks.meter",
+    "rubi.claude.hooks.stop",
+    "rubi.claude.hooks.end",
+    "rubi.index.store",
+    "rubi.index.analysis",
+    "rubi.search.snippet",
+)
+"""Imported once the engine listens, so the first hook finds them loaded."""
+
+
+def _refuse(error: str) -> dict[str, Any]:
+    return {"ok": False, "error": error}
+
+
+def _run_hook(event: str, raw: str) -> str:
+    from rubi.claude.hooks.entry import main
+
+    out = io.StringIO()
+    main([event] if event else [], io.StringIO(raw), out)
+    return out.getvalue()
+
+
+def answer(line: bytes, vault: str, hook_lock: threading.Lock) -> dict[str, Any]:
+    """The reply to one request line for the engine of ``vault`` (a resolved path).
+
+    Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
+    """
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return _refuse("not a JSON line")
+    if not isinstance(request, dict) or request.get("protocol") != PROTOCOL:
+        return _refuse(f"not a rubi engine request of protocol {PROTOCOL}")
+    kind = request.get("rubi")
+    if kind == "ping":
+        return {"ok": True, "vault": vault, "pid": os.getpid()}
+    if kind != "hook":
+        return _refuse("unknown request")
+    event, raw = request.get("event"), request.get("input")
+    if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
+        return _refuse("bad event or input")
+    if request.get("build") != build_id():
+        return _refuse("another rubi build")
+    if request.get("env") != environment():
+        return _refuse("another environment")
+    if request.get("vault") != vault:
+        return _refuse("another vault")
+    try:
+        payload = json.loads(raw) if raw.strip() else None
+    except ValueError:
+        return _refuse("input is not JSON")
+    if not engine_event(event, payload):
+        return _refuse("event not answered by the engine")
+    if not hook_lock.acquire(timeout=HOOK_WAIT_S):
+        return _refuse("busy")
+    try:
+        return {"ok": True, "output": _run_hook(event, raw)}
+    finally:
+        hook_lock.release()
+
+
+def _peer_is_user(conn: socket.socket) -> bool:
+    """The peer runs as this user (Linux ``SO_PEERCRED``; elsewhere the 0700 runtime
+    folder is the check)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None or not sys.platform.startswith("linux"):
+        return True
+    try:
+        creds = conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("iII"))
+    except OSError:
+        return False
+    _pid, uid, _gid = struct.unpack("iII", creds)
+    return bool(uid == os.getuid())
+
+
+def _answers(path: str) -> bool:
+    """Something accepts connections on the socket at ``path``."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(0.5)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
+class Engine:
+    """The engine of one project vault, in a daemon thread of this process.
+
+    ``start()`` returns at once; the thread waits on standby while another process
+    serves the vault. ``stop()`` closes the socket, removes its file and releases the
+    lock. ``serving`` tells whether this process answers now.
+    """
+
+    def __init__(self, paths: VaultPaths, *, standby_s: float = STANDBY_S) -> None:
+        self.vault = os.path.realpath(paths.root)
+        self.standby_s = standby_s
+        self.serving = threading.Event()
+        self._stop = threading.Event()
+        self._hook_lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._thread: threading.Thread | None = None
+        self._listener: socket.socket | None = None
+
+    def start(self) -> Engine:
+        self._thread = threading.Thread(target=self._main, name="rubi-engine", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        self._stop.set()
+        listener = self._listener
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+
+    # -- the thread -------------------------------------------------------------
+    def _main(self) -> None:
+        try:
+            address = address_for(self.vault, create=True)
+            if address is None:
+                log.info("rubi engine: no private runtime folder; hooks run cold")
+                return
+            while not self._stop.is_set():
+                lock_fd = _try_lock(address.lock)
+                if lock_fd is not None:
+                    try:
+                        self._serve(address)
+                    except OSError as exc:
+                        log.info("rubi engine: cannot serve %s (%s)", address.socket, exc)
+                    finally:
+                        os.close(lock_fd)  # releases the flock
+                self._stop.wait(self.standby_s)
+        except Exception:  # the engine is an optimisation: never take the host down
+            log.exception("rubi engine stopped")
+
+    def _serve(self, address: Address) -> None:
+        path = address.socket
+        if os.path.lexists(path):
+            if _answers(path):
+                return  # someone serves without the lock (a foreign or old engine)
+            os.unlink(path)  # left by an engine that died
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        bound = -1
+        try:
+            listener.bind(path)
+            os.chmod(path, 0o600)
+            bound = os.stat(path).st_ino
+            listener.listen(MAX_CONNECTIONS)
+            listener.settimeout(0.5)
+            self._listener = listener
+            self.serving.set()
+            threading.Thread(target=_warm, name="rubi-engine-warm", daemon=True).start()
+            while not self._stop.is_set():
+                try:
+                    conn, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                except OSError:
+                    if self._stop.is_set():
+                        break
+                    raise
+                self._dispatch(conn)
+        finally:
+            self.serving.clear()
+            self._listener = None
+            listener.close()
+            with contextlib.suppress(OSError):
+                if os.stat(path).st_ino == bound:
+                    os.unlink(path)
+
+    def _dispatch(self, conn: socket.socket) -> None:
+        if not self._slots.acquire(blocking=False):
+            _reply(conn, _refuse("busy"))
+            conn.close()
+            return
+        threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        try:
+            with conn:
+                if not _peer_is_user(conn):
+                    _reply(conn, _refuse("another user"))
+                    return
+                try:
+                    line = read_line(conn, MAX_REQUEST_BYTES, time.monotonic() + READ_TIMEOUT_S)
+                except LineTooLong:
+                    _reply(conn, _refuse(f"request over {MAX_REQUEST_BYTES:,} bytes"))
+                    return
+                except (OSError, ValueError):
+                    return  # timed out or closed: nobody to answer
+                _reply(conn, answer(line, self.vault, self._hook_lock))
+        except Exception:
+            log.exception("rubi engine: a request failed")
+        finally:
+            self._slots.release()
+
+
+def _reply(conn: socket.socket, reply: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        conn.settimeout(READ_TIMEOUT_S)
+        conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
+
+
+def _try_lock(path: str) -> int | None:
+    """An fd holding an exclusive ``flock`` on ``path``, or None when another holds it."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _warm() -> None:
+    import importlib
+
+    for name in WARM_MODULES:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
+@contextlib.contextmanager
+def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
+    """An engine for ``paths`` while the block runs (None for no project vault, or where
+    engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
+    engine's sake: a host runs the same without one."""
+    from rubi.engine.address import supported
+
+    if paths is None or paths.project_root is None or not supported():
+        yield None
+        return
+    if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
+        yield None
+        return
+    engine = Engine(paths).start()
+    try:
+        yield engine
+    finally:
+        engine.stop()
