@@ -1,10 +1,9 @@
-"""The MCP server: a few cheap tools over :mod:`rubi.app`, for Claude Code and any
-MCP client, over stdio (default) or streamable HTTP.
+"""The MCP server: a few cheap tools over :mod:`rubi.app` (:mod:`rubi.mcp.tools`), for
+Claude Code and any MCP client, over stdio (default) or streamable HTTP.
 
-Every tool description is paid for on every request of every session, so the tools
-are few and their descriptions short (a test keeps all of them under
-:data:`TOOLS_TOKEN_BUDGET`). Tools return plain text the model reads well; errors
-are raised so the client sees ``isError``. Nothing but protocol goes to stdout.
+This module imports neither the MCP SDK nor pydantic: over stdio the handshake is
+answered before they are loaded (:mod:`rubi.mcp.startup`). Nothing but protocol goes
+to stdout.
 """
 
 from __future__ import annotations
@@ -12,35 +11,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING
 
 from rubi import app
-from rubi.core.config import DEFAULT_BUDGET_TOKENS
 from rubi.core.errors import RubiError
-from rubi.core.model import DEFAULT_RELATION, NoteType
 from rubi.core.paths import VaultPaths
-from rubi.core.safetext import replace_surrogates
-from rubi.mcp.http_access import bearer_auth, plan_http_access, run_http
-from rubi.mcp.stdio import RubiMCPServer
 
-__all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server"]
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+__all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server", "serve"]
 
 log = logging.getLogger(__name__)
 
 TOOLS_TOKEN_BUDGET = 1200
 """Schemas and descriptions of all tools together, in tokens (characters / 4)."""
-MAX_BUDGET_TOKENS = 20_000
-"""A search result may not exceed this, whatever the caller asks."""
-MIN_BUDGET_TOKENS = 100
-"""A search result may take at least this, so a tiny budget still shows a hit."""
-SEARCH_TOP_K = 20
-"""Hits the ``search`` tool asks for: the token budget, not a count, decides how many
-an agent sees (the tool has no ``top_k`` to spend schema tokens on)."""
 
 INSTRUCTIONS = """\
 rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a map of \
@@ -52,187 +37,33 @@ function, class and file names. Results are a compact index; read(ids) for full 
 gotchas, how-tos) with the files they are about; supersede notes that became wrong.
 - Before stopping or when context is large: handoff(action="save", ...)."""
 
-_RO = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-
-if TYPE_CHECKING:
-    Scope = str
-else:
-    Scope = Literal[app.SEARCH_SCOPES]
-    """The ``scope`` enum of the ``search`` tool: the facade's scopes, never a copy."""
-
-
-class Link(BaseModel):
-    relation: str = DEFAULT_RELATION
-    target: str
-
-
-class NoteIn(BaseModel):
-    type: NoteType
-    title: str
-    body: str
-    files: list[str] = Field(default_factory=list)
-    links: list[Link] = Field(default_factory=list)
-    supersedes: str | None = None
-    tags: list[str] = Field(default_factory=list)
-    scope: Literal["project", "personal"] = "project"
-
-
-def _fail(exc: Exception) -> ToolError:
-    return ToolError(replace_surrogates(str(exc)))
-
-
-def _out(text: str) -> str:
-    """A tool's answer, always encodable: a file name that was not UTF-8 shows U+FFFD
-    instead of failing the reply (on every transport; see :mod:`rubi.mcp.stdio`)."""
-    return replace_surrogates(text)
-
-
-def _search_tool(paths: VaultPaths) -> Callable[..., str]:
-    def search(
-        query: str,
-        terms: list[str] | None = None,
-        scope: Scope = "all",
-        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
-        include_superseded: bool = False,
-    ) -> str:
-        """Search notes and code: ranked ids with why each matched. Pass related terms."""
-        try:
-            result = app.search(
-                paths,
-                query,
-                terms=terms or (),
-                top_k=SEARCH_TOP_K,
-                scope=scope,
-                include_superseded=include_superseded,
-            )
-        except (RubiError, ValueError) as exc:
-            raise _fail(exc) from exc
-        budget = max(MIN_BUDGET_TOKENS, min(budget_tokens, MAX_BUDGET_TOKENS))
-        return _out(app.render_search(result, budget, open_hint="read(ids)"))
-
-    return search
-
-
-def _read_tool(paths: VaultPaths) -> Callable[..., str]:
-    def read(ids: list[str]) -> str:
-        """Full text of notes, or outlines of code files, by id."""
-        if not ids:
-            raise ToolError("ids: give at least one id from search")
-        found = app.read_many(paths, ids[:20])
-        if all(err for _, err in found):
-            raise ToolError(_out("; ".join(err or "" for _, err in found)))
-        return _out("\n\n".join(text if not err else f"({err})" for text, err in found))
-
-    return read
-
-
-def _map_tool(paths: VaultPaths) -> Callable[..., str]:
-    def map_(module: str | None = None) -> str:
-        """The project's code map, or one module's page."""
-        try:
-            return _out(app.map_text(paths, module))
-        except RubiError as exc:
-            raise _fail(exc) from exc
-
-    return map_
-
-
-def _registered_line(r: Any) -> str:
-    extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
-    if r.dangling:
-        extra += f"; unresolved links: {', '.join(r.dangling)}"
-    return f"{r.action} {r.id}{extra}"
-
-
-def _register_tool(paths: VaultPaths) -> Callable[..., str]:
-    def register(notes: list[NoteIn]) -> str:
-        """Save durable knowledge; a same-titled note is updated, not duplicated."""
-        try:
-            done = app.register(paths, [n.model_dump(exclude_none=True) for n in notes])
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-        return _out("\n".join(_registered_line(r) for r in done))
-
-    return register
-
-
-def _handoff_tool(paths: VaultPaths) -> Callable[..., str]:
-    def handoff(
-        action: Literal["save", "last"],
-        goal: str = "",
-        state: str = "",
-        next_steps: list[str] | None = None,
-        files: list[str] | None = None,
-        notes: list[str] | None = None,
-    ) -> str:
-        """Save where this session left off, or read the last handoff."""
-        try:
-            if action == "last":
-                last = app.last_handoff(paths)
-                return _out(last.text) if last else "No handoff yet."
-            written = app.save_handoff(
-                paths, goal, state, next_steps or (), files or (), notes or ()
-            )
-            return _out(f"Saved {written.path}.")
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-
-    return handoff
-
-
-def _write_summary_tool(paths: VaultPaths) -> Callable[..., str]:
-    def write_summary(target: str, text: str) -> str:
-        """Curated summary kept in the map ("map") or a module page ("module:<name>")."""
-        try:
-            page = app.write_summary(paths, target, text)
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-        return _out(f"Stored in {page.name}.")
-
-    return write_summary
-
-
-def _xray_tool(paths: VaultPaths) -> Callable[..., str]:
-    def xray(days: int = 30) -> str:
-        """Where this project's Claude Code tokens went; what early compaction saves."""
-        from rubi.app import xray as use_case
-
-        try:
-            return _out(use_case.summary(days=days, project=paths.project_root))
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-
-    return xray
-
-
-_TOOLS: tuple[tuple[str, Callable[[VaultPaths], Callable[..., str]], ToolAnnotations], ...] = (
-    ("search", _search_tool, _RO),
-    ("read", _read_tool, _RO),
-    ("map", _map_tool, _RO),
-    ("register", _register_tool, _WRITE),
-    ("handoff", _handoff_tool, _WRITE),
-    ("write_summary", _write_summary_tool, _WRITE),
-    ("xray", _xray_tool, _RO),
-)
-"""Every tool: its name, the factory that binds it to a vault, its annotations."""
-
-
-def build_server(paths: VaultPaths, *, token: str | None = None) -> MCPServer:
+def build_server(
+    paths: VaultPaths,
+    *,
+    token: str | None = None,
+    ready: Callable[[], None] | None = None,
+) -> MCPServer:
     """The server for one project vault (opened once, kept for every call).
+
+    Imports the MCP SDK (about 0.6 s of CPU the first time).
 
     Args:
         paths: the project vault.
         token: a bearer token every HTTP request must carry (checked by the MCP
             library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
+        ready: called first by every tool call, blocking until the server is warm
+            (see :mod:`rubi.mcp.startup`); None for nothing to wait for.
     """
+    from rubi.mcp.http_access import bearer_auth
+    from rubi.mcp.stdio import RubiMCPServer
+    from rubi.mcp.tools import add_tools
+
     verifier, auth = bearer_auth(token)
     server = RubiMCPServer(
         "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
     )
-    for name, factory, hints in _TOOLS:
-        server.tool(name=name, annotations=hints, structured_output=False)(factory(paths))
+    add_tools(server, paths, ready)
     return server
 
 
@@ -257,9 +88,17 @@ def serve(
     """
     if allow_remote and not http:
         raise RubiError("--allow-remote applies to --http only (stdio never leaves this machine)")
-    access = plan_http_access(host, port, allow_remote=allow_remote) if http else None
+    access = None
+    if http:
+        from rubi.mcp.http_access import plan_http_access
+
+        access = plan_http_access(host, port, allow_remote=allow_remote)
     paths = app.locate(project / ".rubi" if project and (project / ".rubi").is_dir() else project)
     if access is None:
-        build_server(paths).run()
+        from rubi.mcp.startup import serve_stdio
+
+        serve_stdio(paths, lambda ready: build_server(paths, ready=ready))
     else:
+        from rubi.mcp.http_access import run_http
+
         run_http(build_server(paths, token=access.token), access)

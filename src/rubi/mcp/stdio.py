@@ -12,6 +12,10 @@ The way out has the mirror problem: a reply holding a lone surrogate (say, a fil
 that was not UTF-8) cannot be encoded, and the library's stdout writer fails on it.
 :class:`UnicodeSafeWriteStream` replaces lone surrogates with U+FFFD before the reply
 leaves. Over HTTP the library already answers an unreadable body with a parse error.
+
+The wire is rubi's own (:func:`serve_wire`), not the library's ``stdio_server``: the
+server reads the lines the handshake took place on before the library was imported
+(:mod:`rubi.mcp.front`) and passes the rest of them on, unbuffered elsewhere.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from typing import Any, Self
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     INVALID_PARAMS,
@@ -32,15 +35,18 @@ from mcp.types import (
     ErrorData,
     JSONRPCError,
     JSONRPCMessage,
+    JSONRPCResponse,
     jsonrpc_message_adapter,
 )
 
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
+from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire
 
 __all__ = [
     "AnsweringReadStream",
     "RubiMCPServer",
     "UnicodeSafeWriteStream",
+    "serve_wire",
     "unreadable_reply",
 ]
 
@@ -237,7 +243,6 @@ class AnsweringReadStream(_WrappedStream):
             raise StopAsyncIteration from None
 
 
-
 def _without_surrogates(value: Any) -> Any:
     if isinstance(value, str):
         return replace_surrogates(value)
@@ -272,6 +277,79 @@ class UnicodeSafeWriteStream(_WrappedStream):
         await self._inner.send(item)
 
 
+def _parsed(line: bytes) -> SessionMessage | Exception:
+    """A line of the wire as the SDK's stdio transport reads it (an exception for a
+    line it cannot parse, answered by :class:`AnsweringReadStream`)."""
+    try:
+        text = line.decode("utf-8", errors="replace")
+        return SessionMessage(jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except Exception as exc:  # pydantic's ValidationError, as the SDK passes it on
+        return exc
+
+
+def _result_of(message: JSONRPCMessage) -> Any:
+    return json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)).get("result")
+
+
+async def serve_wire(
+    server: MCPServer, reader: LineReader, writer: LineWriter, handover: Handover | None = None
+) -> None:
+    """Serve ``server`` over a line-delimited JSON-RPC wire until its input ends.
+
+    Args:
+        server: the server.
+        reader: the wire's input, read in a worker thread.
+        writer: the wire's output.
+        handover: what :func:`rubi.mcp.front.greet` already answered: its lines are
+            fed first, and the SDK's own answer to the ``initialize`` request it
+            answered is dropped (compared first: a difference means the snapshot is
+            stale, and is logged).
+    """
+    lowlevel = server._lowlevel_server
+    read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    drop = handover.answered_id if handover is not None else None
+
+    async def pump_in() -> None:
+        async with read_send:
+            for line in handover.replay if handover is not None else ():
+                await read_send.send(_parsed(line))
+            while line := await anyio.to_thread.run_sync(reader.readline, abandon_on_cancel=True):
+                if line.strip():
+                    await read_send.send(_parsed(line))
+
+    async def pump_out() -> None:
+        nonlocal drop
+        async with write_recv:
+            async for item in write_recv:
+                message = item.message
+                if (
+                    drop is not None
+                    and isinstance(message, (JSONRPCResponse, JSONRPCError))
+                    and message.id == drop
+                ):
+                    drop = None
+                    if handover is not None and _result_of(message) != handover.answered:
+                        log.warning(
+                            "the SDK answers initialize differently from "
+                            "rubi/mcp/handshake.json; run python -m rubi.mcp.handshake"
+                        )
+                    continue
+                text = message.model_dump_json(by_alias=True, exclude_unset=True)
+                await anyio.to_thread.run_sync(writer.write, text)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pump_in)
+        tg.start_soon(pump_out)
+        safe_write = UnicodeSafeWriteStream(write_send)
+        await lowlevel.run(
+            AnsweringReadStream(read_recv, safe_write),
+            safe_write,
+            lowlevel.create_initialization_options(),
+        )
+        await safe_write.aclose()  # pump_out ends once it wrote what was sent
+        tg.cancel_scope.cancel()  # pump_in may still wait for input
+
 
 class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
@@ -280,11 +358,6 @@ class RubiMCPServer(MCPServer):
 
     async def run_stdio_async(self) -> None:
         """Serve over stdin and stdout (as :meth:`MCPServer.run_stdio_async`, with the
-        streams wrapped)."""
-        async with stdio_server() as (read_stream, write_stream):
-            safe_write = UnicodeSafeWriteStream(write_stream)
-            await self._lowlevel_server.run(
-                AnsweringReadStream(read_stream, safe_write),
-                safe_write,
-                self._lowlevel_server.create_initialization_options(),
-            )
+        streams wrapped; see :func:`serve_wire`)."""
+        wire_in, wire_out = claim_wire()
+        await serve_wire(self, LineReader(wire_in), LineWriter(wire_out))

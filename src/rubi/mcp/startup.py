@@ -1,0 +1,129 @@
+"""``rubi serve`` over stdio: the handshake answered at once, the rest after warm-up.
+
+A client (Claude Code) starts the server and sends ``initialize`` and ``tools/list``
+at once; its first request to the model goes out with whatever tools have arrived
+by then. So, in this order:
+
+1. the main thread answers the handshake and the list requests from a snapshot
+   (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds after start);
+2. meanwhile a :class:`Warmup` thread imports the MCP SDK and builds the server,
+   then warms the vault (a first search: the index, the graph, Whoosh and networkx
+   loaded);
+3. the first message the greeting cannot answer (a tool call) hands the connection
+   to the SDK, once it is built; a tool call made before warm-up ends waits for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rubi.core.paths import VaultPaths
+from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_handshake
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+__all__ = ["WARM_QUERY", "Builder", "Warmup", "serve_stdio"]
+
+log = logging.getLogger(__name__)
+
+WARM_QUERY = "project memory"
+"""The search that warms the vault (its hits are not used)."""
+
+Builder = Callable[[Callable[[], None]], "MCPServer"]
+"""Builds the server (importing the SDK), given what every tool calls first to wait
+for warm-up (:meth:`Warmup.ready`)."""
+
+
+class Warmup:
+    """Builds the server and warms the vault in a daemon thread (:meth:`start`).
+
+    Args:
+        paths: the project vault.
+        build: builds the server for it.
+    """
+
+    def __init__(self, paths: VaultPaths, build: Builder) -> None:
+        self.paths = paths
+        self._build = build
+        self.built = threading.Event()
+        """Set once :meth:`server` returns without waiting (built or failed)."""
+        self.warm = threading.Event()
+        """Set once the warm-up search is done (or failed: tools then report why)."""
+        self._server: MCPServer | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="rubi-warmup", daemon=True)
+
+    def start(self) -> Warmup:
+        self._thread.start()
+        return self
+
+    def ready(self) -> None:
+        """Block until the vault is warm (every tool calls this first)."""
+        self.warm.wait()
+
+    def server(self) -> MCPServer:
+        """The built server, once it is there.
+
+        Raises:
+            BaseException: whatever building it raised (an SDK that fails to import).
+        """
+        self.built.wait()
+        if self._server is None:
+            raise self._error or RuntimeError("the MCP server was not built")
+        return self._server
+
+    def _run(self) -> None:
+        try:
+            self._server = self._build(self.ready)
+        except BaseException as exc:  # handed to the main thread by server()
+            self._error = exc
+            return
+        finally:
+            self.built.set()
+        try:
+            warm_vault(self.paths)
+        except Exception as exc:  # the tool calls meet it again and report it
+            log.info("warm-up search failed: %s", exc)
+        finally:
+            self.warm.set()
+
+
+def warm_vault(paths: VaultPaths) -> None:
+    """Do once what every first tool call would: bring the index up to date and load
+    it, the graph and the search engine's modules (one search, hits unused).
+
+    Raises:
+        RubiError: the vault cannot be indexed or searched.
+    """
+    from rubi import app
+
+    app.search(paths, WARM_QUERY, top_k=1)
+
+
+def serve_stdio(paths: VaultPaths, build: Builder) -> None:
+    """Serve the vault over stdin and stdout until the client closes stdin.
+
+    Args:
+        paths: the project vault.
+        build: builds the server (in the warm-up thread).
+
+    Raises:
+        BaseException: the MCP SDK could not be imported or the server not built
+            (only once a message needs it).
+    """
+    wire_in, wire_out = claim_wire()
+    reader, writer = LineReader(wire_in), LineWriter(wire_out)
+    warmup = Warmup(paths, build).start()
+    handover = greet(reader, writer, load_handshake(), warmup.built)
+    if handover is None:
+        return  # the client left before it needed more than the handshake
+    server = warmup.server()  # first: two threads importing the SDK can deadlock
+    import anyio
+
+    from rubi.mcp.stdio import serve_wire
+
+    anyio.run(serve_wire, server, reader, writer, handover)

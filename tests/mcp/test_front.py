@@ -1,0 +1,178 @@
+"""The handshake answered before the MCP SDK is loaded (rubi.mcp.front): the same
+answers as the SDK, the hand-over to it, and no SDK import on the way there."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubi.mcp.front import (
+    Handover,
+    LineReader,
+    LineWriter,
+    greet,
+    load_handshake,
+)
+from rubi.mcp.handshake import render, snapshot
+
+INIT = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "t", "version": "1"},
+}
+
+
+def test_the_snapshot_is_what_the_sdk_answers() -> None:
+    shipped = Path(__file__).parents[2] / "src" / "rubi" / "mcp" / "handshake.json"
+    fresh = render(snapshot())
+    assert shipped.read_text(encoding="utf-8") == fresh, (
+        "rubi/mcp/handshake.json is stale: run `python -m rubi.mcp.handshake`"
+    )
+
+
+class Wire:
+    """The two ends of a greeting: what the client sends, what it gets back."""
+
+    def __init__(self) -> None:
+        self._in_r, self._in_w = os.pipe()
+        self._out_r, self._out_w = os.pipe()
+        self.reader = LineReader(self._in_r)
+        self.writer = LineWriter(self._out_w)
+
+    def send(self, *messages: dict[str, Any] | str) -> None:
+        for m in messages:
+            line = m if isinstance(m, str) else json.dumps(m)
+            os.write(self._in_w, line.encode("utf-8") + b"\n")
+
+    def end(self) -> None:
+        os.close(self._in_w)
+
+    def replies(self) -> list[dict[str, Any]]:
+        os.close(self._out_w)
+        with os.fdopen(self._out_r, "rb") as out:
+            return [json.loads(line) for line in out]
+
+    def close(self) -> None:
+        os.close(self._in_r)
+
+
+@pytest.fixture
+def wire() -> Iterator[Wire]:
+    w = Wire()
+    yield w
+    w.close()
+
+
+def request(rid: int, method: str, params: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        out["params"] = params
+    return out
+
+
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def test_the_handshake_is_answered_then_a_tool_call_is_handed_over(wire: Wire) -> None:
+    call = request(3, "tools/call", {"name": "search", "arguments": {"query": "x"}})
+    wire.send(request(0, "initialize", INIT), INITIALIZED, request(1, "tools/list"))
+    wire.send(request(2, "ping"), call)
+    handover = greet(wire.reader, wire.writer, load_handshake())
+    replies = wire.replies()
+    assert [r["id"] for r in replies] == [0, 1, 2]
+    assert replies[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert replies[0]["result"]["serverInfo"]["name"] == "rubi"
+    names = {t["name"] for t in replies[1]["result"]["tools"]}
+    assert {"search", "read", "register"} <= names
+    assert replies[2]["result"] == {}
+    assert handover is not None and handover.answered_id == 0
+    assert handover.answered == replies[0]["result"]
+    assert [json.loads(line) for line in handover.replay] == [
+        request(0, "initialize", INIT),
+        INITIALIZED,
+        call,
+    ]
+
+
+def test_an_unknown_revision_gets_the_latest_with_a_handshake(wire: Wire) -> None:
+    handshake = load_handshake()
+    assert handshake is not None
+    wire.send(request(0, "initialize", {**INIT, "protocolVersion": "1999-01-01"}))
+    wire.end()
+    assert greet(wire.reader, wire.writer, handshake) is None  # input ended
+    (reply,) = wire.replies()
+    assert reply["result"]["protocolVersion"] == handshake.latest
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "this is not json",
+        json.dumps(request(0, "tools/list")),  # before initialize
+        json.dumps(request(0, "initialize", {"capabilities": {}})),  # not the plain shape
+        json.dumps({"jsonrpc": "2.0", "id": True, "method": "initialize", "params": INIT}),
+        json.dumps(request(0, "server/discover")),
+    ],
+)
+def test_anything_unusual_goes_to_the_sdk_unanswered(wire: Wire, first: str) -> None:
+    wire.send(first)
+    handover = greet(wire.reader, wire.writer, load_handshake())
+    assert handover == Handover(replay=[first.encode("utf-8") + b"\n"])
+    assert wire.replies() == []
+
+
+def test_once_the_sdk_is_ready_it_answers_the_rest(wire: Wire) -> None:
+    done = threading.Event()
+    wire.send(request(0, "initialize", INIT))
+    done.set()
+    wire.send(request(1, "tools/list"))
+    handover = greet(wire.reader, wire.writer, load_handshake(), done)
+    assert handover is not None and handover.answered_id is None
+    assert wire.replies() == []
+
+
+def test_list_requests_with_parameters_go_to_the_sdk(wire: Wire) -> None:
+    wire.send(request(0, "initialize", INIT), request(1, "tools/list", {"cursor": "x"}))
+    handover = greet(wire.reader, wire.writer, load_handshake())
+    assert handover is not None and handover.answered_id == 0
+    assert [r["id"] for r in wire.replies()] == [0]
+    assert json.loads(handover.replay[-1])["params"] == {"cursor": "x"}
+
+
+def test_lines_are_read_whole_across_chunks() -> None:
+    r, w = os.pipe()
+    try:
+        reader = LineReader(r)
+        os.write(w, b'{"a":1}\n{"b":')
+        assert reader.readline() == b'{"a":1}\n'
+        os.write(w, b"2}\nlast")
+        os.close(w)
+        assert reader.readline() == b'{"b":2}\n'
+        assert reader.readline() == b"last"
+        assert reader.readline() == b""
+    finally:
+        os.close(r)
+
+
+def test_the_way_to_the_first_answer_imports_no_sdk() -> None:
+    code = (
+        "import sys\n"
+        "import rubi.cli.main, rubi.cli.servecmds, rubi.mcp.server, rubi.mcp.startup\n"
+        "from rubi.mcp.front import load_handshake\n"
+        "assert load_handshake() is not None\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "    ('mcp', 'mcp_types', 'pydantic', 'starlette', 'uvicorn', 'whoosh', 'networkx'))\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stdout
