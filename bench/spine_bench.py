@@ -49,7 +49,7 @@ from rich.table import Table
 
 import rubi
 from rubi import app
-from rubi.sync import load_notes
+from rubi.sync import notes_for
 
 QUESTIONS = (
     "how do I sync my vault between devices",
@@ -202,7 +202,7 @@ def dir_bytes(folder: Path) -> int:
 def build_queries(paths: Any, n: int, seed: int) -> list[str]:
     """``n`` queries: real titles and headings, round-robin over top-level folders
     (languages in Obsidian Help), plus :data:`QUESTIONS`."""
-    notes = load_notes(paths)
+    notes = notes_for(paths)
     by_lang: dict[str, list[str]] = defaultdict(list)
     for note_id, note in notes.items():
         lang = note_id.split("/", 1)[0] if "/" in note_id else "(root)"
@@ -331,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"min {ms(min(noop))}, max {ms(max(noop))}",
             )
         )
-        state = sorted(load_notes(paths))
+        state = sorted(notes_for(paths))
         target = vault / (state[len(state) // 2] + ".md")
         touched = []
         for i in range(3):

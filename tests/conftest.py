@@ -35,6 +35,9 @@ def isolated_home(
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
+    from rubi.sync import forget_sessions
+
+    forget_sessions()  # each test starts as a fresh process would
     return home
 
 

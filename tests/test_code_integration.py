@@ -12,7 +12,7 @@ from rubi import app
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 from rubi.core.tokens import estimate_tokens
-from rubi.graph.store import load_graph
+from rubi.sync import graph_for
 
 from helpers import rubi_project, write
 
@@ -53,7 +53,7 @@ def test_one_search_spans_notes_and_code(project: Path) -> None:
     assert 'linked to "Route with a trie"' in linked["pkg/app.py"]
     code_only = app.search(paths, "SmartRouter", scope="code", refresh=False).hits
     assert code_only and all(h.kind == "file" for h in code_only)
-    g = load_graph(paths.graph_file).graph
+    g = graph_for(paths).graph
     assert g.has_edge("notes/decision-routing", "pkg/app.py", key="about_file")
     assert g.has_edge("pkg/app.py", "pkg/util.py", key="imports")
     assert g.has_edge("pkg/app.py", "module:pkg", key="in_module")
@@ -88,7 +88,7 @@ def test_deleted_code_file_leaves_index_and_graph(project: Path) -> None:
     (project / "pkg" / "cli.py").unlink()
     report = app.index(paths)
     assert report.code_deleted == 1
-    assert "pkg/cli.py" not in load_graph(paths.graph_file).graph
+    assert "pkg/cli.py" not in graph_for(paths).graph
     assert all(h.id != "pkg/cli.py" for h in app.search(paths, "cli", refresh=False).hits)
 
 
@@ -194,7 +194,7 @@ def test_a_full_build_indexes_map_pages_in_the_same_pass(project: Path) -> None:
     assert {"map.md", "modules/pkg.md"} <= set(report.pages_written)
     # One commit: a single Whoosh segment, and the pages are notes of the graph.
     assert len(list(paths.whoosh_dir.glob("*.seg"))) == 1
-    g = load_graph(paths.graph_file).graph
+    g = graph_for(paths).graph
     assert "map" in g and "modules/pkg" in g
     hits = app.search(paths, "code map", scope="notes", refresh=False).hits
     assert "map" in {h.id for h in hits}
@@ -233,7 +233,7 @@ def test_a_variant_file_ranks_below_its_twin_and_says_so(tmp_path: Path) -> None
     )
     paths = app.locate(root / ".rubi")
     app.index(paths)
-    g = load_graph(paths.graph_file).graph
+    g = graph_for(paths).graph
     assert g.nodes["binding/binding.py"]["twins"] == ("binding/binding_nomsgpack.py",)
     assert "twins" not in g.nodes["binding/query.py"]
     hits = app.search(paths, "validate binding", scope="code", refresh=False).hits
@@ -263,15 +263,17 @@ def test_why_names_the_abbreviation_that_matched(tmp_path: Path) -> None:
 
 
 def test_a_search_after_an_index_format_change_keeps_the_code(project: Path) -> None:
-    from rubi.core.storage import save_pickle
-    from rubi.sync.manifest import load_state
+    from rubi.sync import forget_sessions
+    from rubi.sync.store import open_store
 
     paths = app.locate(project / ".rubi")
     app.index(paths)
-    state = load_state(paths)
-    assert state is not None
-    state.schema = -1  # as if written by another version of rubi
-    save_pickle(paths.state_file, state)
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    with store.transaction():
+        store.set_meta({"schema": -1})  # as if written by another version of rubi
+    store.close()
+    forget_sessions()  # a new process
     # The search's refresh rebuilds everything: notes and code alike.
     hits = app.search(paths, "dispatch_request", scope="code").hits
     assert hits and hits[0].id == "pkg/app.py"

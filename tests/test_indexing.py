@@ -7,15 +7,15 @@ import pytest
 
 from rubi import app
 from rubi.core.model import Note
-from rubi.graph.store import load_graph
 from rubi.index import documents
 from rubi.index.store import IndexDoc, SearchIndex
+from rubi.sync import graph_for
 
 from helpers import write
 
 
 def _ids(vault: Path) -> set[str]:
-    g = load_graph(app.locate(vault).graph_file).graph
+    g = graph_for(app.locate(vault)).graph
     return {n for n, a in g.nodes(data=True) if a["kind"] == "note"}
 
 
@@ -64,7 +64,7 @@ def test_add_edit_rename_delete(tmp_path: Path) -> None:
     rep = app.index(paths)
     assert rep.deleted == 1
     assert "b" not in _hits(vault, "quasars")
-    g = load_graph(paths.graph_file).graph
+    g = graph_for(paths).graph
     assert "b" not in g and "dangling:b" in g  # the link from a now dangles
 
 

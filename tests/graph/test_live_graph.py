@@ -18,8 +18,8 @@ import pytest
 
 from rubi.core.model import Note
 from rubi.core.pagerank import pagerank
-from rubi.graph.build import GraphBuild, build_graph
-from rubi.graph.live import LiveGraph
+from rubi.graph.build import GraphBuild
+from rubi.graph.live import LiveGraph, build_graph
 from rubi.markdown import parse_note
 
 NAMES = ["Plan", "plan", "Alpha", "Beta", "Gamma", "Delta", "Router", "Notes", "Index"]

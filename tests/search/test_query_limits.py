@@ -84,7 +84,7 @@ def test_the_facade_refuses_before_opening_anything(vault: Path) -> None:
     paths = app.locate(vault)
     with pytest.raises(QueryTooLargeError):
         app.search(paths, words(4_000))
-    assert not paths.state_file.exists()  # refused before the first index
+    assert not paths.store_file.exists()  # refused before the first index
     assert app.search(paths, "trie").hits[0].id == "trie"
     with pytest.raises(QueryTooLargeError):
         app.search(paths, "trie", terms=[words(300)], scope="notes")

@@ -12,8 +12,7 @@ from watchfiles import Change
 
 from codemap.codemap_helpers import git
 from rubi import app
-from rubi.graph.store import load_graph
-from rubi.sync import IndexReport
+from rubi.sync import IndexReport, graph_for
 from rubi.watch import Batch, classify, ignored, watch
 
 from helpers import write
@@ -60,7 +59,7 @@ def test_add_edit_rename_delete_in_batches(vault: Path) -> None:
     (vault / "c.md").rename(vault / "c2.md")
     run_batches(vault, [{(Change.deleted, str(c)), (Change.added, str(vault / "c2.md"))}])
     assert ids(vault, "quokka")[0] == "c2"
-    g = load_graph(app.locate(vault).graph_file).graph
+    g = graph_for(app.locate(vault)).graph
     assert g.has_edge("c2", "a") and "c" not in g  # backlinks follow the rename
 
     (vault / "c2.md").unlink()

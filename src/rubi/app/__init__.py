@@ -135,7 +135,7 @@ def _ensure(
 ) -> IndexReport | None:
     from rubi.sync import index_vault
 
-    first = not (paths.state_file.exists() and paths.graph_file.exists())
+    first = not (paths.store_file.exists() and paths.graph_file.exists())
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by
         # `rubi index`, the session-start hook and the watcher (a large repository
@@ -218,11 +218,11 @@ def _search_one(
     prefix: str,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
-    from rubi.graph.store import load_graph
     from rubi.index.store import SearchIndex
     from rubi.search.engine import search_index
+    from rubi.sync import graph_for
 
-    build = load_graph(paths.graph_file)
+    build = graph_for(paths)
     idx = SearchIndex(paths.whoosh_dir)
     try:
         result = search_index(
@@ -387,10 +387,10 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
 
 # -- reading ------------------------------------------------------------------------
 def _graph(paths: VaultPaths) -> GraphBuild:
-    from rubi.graph.store import load_graph
+    from rubi.sync import graph_for
 
     _ensure(paths, refresh=False)
-    return load_graph(paths.graph_file)
+    return graph_for(paths)
 
 
 def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:

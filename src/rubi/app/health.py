@@ -13,8 +13,7 @@ from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.model import ScanWarning, note_files
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
-from rubi.graph.store import load_graph
-from rubi.sync import index_vault, load_code_map, load_notes
+from rubi.sync import graph_for, index_vault, load_code_map, notes_for
 
 __all__ = ["DoctorReport", "check_vault"]
 
@@ -79,7 +78,7 @@ def _missing_note_files(paths: VaultPaths) -> list[ScanWarning]:
     out: list[ScanWarning] = []
     from rubi.core.safepaths import UnsafePathError, project_relative
 
-    for note in load_notes(paths).values():
+    for note in notes_for(paths).values():
         for entry in note_files(note):
             try:
                 rel = project_relative(paths.project_root, entry, what="files:")
@@ -120,7 +119,7 @@ def _config_problems(paths: VaultPaths) -> list[ScanWarning]:
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
     report = index_vault(paths)
-    build = load_graph(paths.graph_file)
+    build = graph_for(paths)
     code_map = load_code_map(paths) if paths.project_root is not None else None
     return DoctorReport(
         files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),

@@ -33,7 +33,7 @@ from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
 from rubi.knowledge.rules import find_twin, successor
 from rubi.knowledge.slug import slugify
 from rubi.markdown import parse_note
-from rubi.sync import LOCK_TIMEOUT_S, index_vault, load_notes
+from rubi.sync import LOCK_TIMEOUT_S, index_vault, notes_for
 from rubi.vault.resolve import LinkResolver
 
 __all__ = ["NOTES_DIR", "Registered", "register", "utc_now"]
@@ -238,7 +238,7 @@ def _open(paths: VaultPaths, prefix: str) -> _Vault:
     sweep_temp_files(paths.root / NOTES_DIR)  # what a killed register left
     index_vault(paths, verify=False, code=False)
     root = paths.project_root or paths.root
-    return _Vault(paths, prefix, dict(load_notes(paths)), head(root))
+    return _Vault(paths, prefix, notes_for(paths), head(root))
 
 
 def register(

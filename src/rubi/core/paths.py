@@ -81,12 +81,9 @@ class VaultPaths:
         return self.index_dir / "whoosh"
 
     @property
-    def state_file(self) -> Path:
-        return self.index_dir / "manifest.pickle"
-
-    @property
-    def notes_file(self) -> Path:
-        return self.index_dir / "notes.pickle"
+    def store_file(self) -> Path:
+        """The manifest and parsed notes, a row each (:mod:`rubi.sync.store`)."""
+        return self.index_dir / "store.sqlite"
 
     @property
     def codemap_file(self) -> Path:

@@ -1,4 +1,4 @@
-"""Build the link graph of a vault from its parsed notes.
+"""The shape of a vault's link graph (built and updated by :mod:`rubi.graph.live`).
 
 One ``networkx.MultiDiGraph`` (ARCHITECTURE.md section 4). Node kinds: ``note`` and
 ``dangling`` (a link target that matches no note); the code map adds ``file`` and
@@ -7,7 +7,6 @@ One ``networkx.MultiDiGraph`` (ARCHITECTURE.md section 4). Node kinds: ``note`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,9 +16,9 @@ from rubi.core.model import Note
 from rubi.vault.resolve import NoteNames, normalize_name
 
 if TYPE_CHECKING:
-    from rubi.codemap import CodeMap
+    pass
 
-__all__ = ["GraphBuild", "LinkProblem", "build_graph", "dangling_id", "note_names"]
+__all__ = ["GraphBuild", "LinkProblem", "dangling_id", "note_names"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,27 +77,3 @@ def note_names(note: Note) -> NoteNames:
     return NoteNames(
         note.id, note.title, note.aliases, str(fm_id) if isinstance(fm_id, str) else None
     )
-
-
-def build_graph(
-    notes: Mapping[str, Note],
-    attachments: Iterable[str] = (),
-    code_map: CodeMap | None = None,
-) -> GraphBuild:
-    """Resolve every link and build the graph.
-
-    Args:
-        notes: parsed notes by id.
-        attachments: vault-relative paths of non-markdown files (links to them are
-            neither edges nor problems).
-        code_map: the project's code map, whose files and modules join the graph
-            (see :mod:`rubi.graph.code`); None for a plain vault.
-
-    Returns:
-        A :class:`GraphBuild`. Self-links and same-note heading links add no edge.
-        Built by :class:`rubi.graph.live.LiveGraph`, the code that also applies
-        single changes.
-    """
-    from rubi.graph.live import LiveGraph
-
-    return LiveGraph.from_notes(notes, attachments, code_map).build

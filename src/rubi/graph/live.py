@@ -38,7 +38,7 @@ from rubi.vault.resolve import LinkResolver, NoteNames, lookup_keys, names_keys,
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
 
-__all__ = ["ATTACHMENT_EXTENSIONS", "GraphNote", "LiveGraph"]
+__all__ = ["ATTACHMENT_EXTENSIONS", "GraphNote", "LiveGraph", "build_graph"]
 
 ATTACHMENT_EXTENSIONS = frozenset(
     [
@@ -329,7 +329,7 @@ class LiveGraph:
 
     def _link(self, note_id: str) -> None:
         """Resolve ``note_id``'s links into edges and problems (as
-        :func:`rubi.graph.build.build_graph` does for one note)."""
+        :func:`build_graph` does for every note)."""
         rec = self.notes[note_id]
         g = self.build.graph
         problems: list[LinkProblem] = []
@@ -380,3 +380,23 @@ class LiveGraph:
         orphans = [n for n in self._maybe_orphans if n in g and g.in_degree(n) == 0]
         g.remove_nodes_from(orphans)
         self._maybe_orphans.clear()
+
+
+def build_graph(
+    notes: Mapping[str, Note],
+    attachments: Iterable[str] = (),
+    code_map: CodeMap | None = None,
+) -> GraphBuild:
+    """Resolve every link and build the graph.
+
+    Args:
+        notes: parsed notes by id.
+        attachments: vault-relative paths of non-markdown files (links to them are
+            neither edges nor problems).
+        code_map: the project's code map, whose files and modules join the graph
+            (see :mod:`rubi.graph.code`); None for a plain vault.
+
+    Returns:
+        A :class:`GraphBuild`. Self-links and same-note heading links add no edge.
+    """
+    return LiveGraph.from_notes(notes, attachments, code_map).build

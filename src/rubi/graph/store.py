@@ -1,4 +1,6 @@
-"""Save and load the derived graph (``.index/graph.pickle``)."""
+"""Save and load a graph snapshot (``graph.pickle``): a :class:`LiveGraph` and the
+store generation it reflects. The changes after that generation are replayed from
+the store by :mod:`rubi.sync.session`, so a save never rewrites the whole graph."""
 
 from __future__ import annotations
 
@@ -9,58 +11,40 @@ from rubi.core.errors import IndexCorruptError
 from rubi.core.storage import load_pickle, save_pickle
 
 if TYPE_CHECKING:
-    from rubi.graph.build import GraphBuild
+    from rubi.graph.live import LiveGraph
 
-__all__ = ["GRAPH_FORMAT", "load_graph", "save_graph"]
+__all__ = ["GRAPH_FORMAT", "load_snapshot", "save_snapshot"]
 
-GRAPH_FORMAT = 9
-"""Bump when :class:`GraphBuild` changes shape; an older file is rebuilt."""
-
-
-def save_graph(path: Path, build: GraphBuild) -> None:
-    """Write ``build`` to ``path`` atomically."""
-    save_pickle(path, (GRAPH_FORMAT, build))
+GRAPH_FORMAT = 10
+"""Bump when :class:`LiveGraph` or :class:`GraphBuild` change shape; an older file is
+rebuilt."""
 
 
-MAX_CACHED_GRAPHS = 4
-"""Graphs kept per process: the project's and the personal vault's, with room to spare."""
-_CACHE: dict[Path, tuple[int, int, GraphBuild]] = {}
-"""The last graph read per file, reused while the file is unchanged: a long-lived
-process (the MCP server, the watcher) reads the graph once per change, not per call."""
+def save_snapshot(path: Path, live: LiveGraph, gen: int) -> None:
+    """Write ``live`` as of store generation ``gen`` to ``path`` atomically."""
+    save_pickle(path, (GRAPH_FORMAT, gen, live))
 
 
-def load_graph(path: Path) -> GraphBuild:
-    """Read the graph saved by :func:`save_graph` (cached while the file is unchanged).
+def load_snapshot(path: Path) -> tuple[LiveGraph, int]:
+    """Read what :func:`save_snapshot` wrote: the graph and its generation.
 
     Raises:
         IndexCorruptError: missing, unreadable or of another format version.
     """
-    try:
-        st = path.stat()
-    except FileNotFoundError as exc:
-        raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
-    cached = _CACHE.get(path)
-    if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-        return cached[2]
-    build = _read(path)
-    if len(_CACHE) >= MAX_CACHED_GRAPHS:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[path] = (st.st_mtime_ns, st.st_size, build)
-    return build
-
-
-def _read(path: Path) -> GraphBuild:
     try:
         loaded = load_pickle(path)
     except FileNotFoundError as exc:
         raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
     except Exception as exc:
         raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
-    if not (isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == GRAPH_FORMAT):
-        raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
-    build = loaded[1]
-    from rubi.graph.build import GraphBuild  # networkx: only when a graph is needed
+    from rubi.graph.live import LiveGraph  # networkx: only when a graph is needed
 
-    if not isinstance(build, GraphBuild):
+    if not (
+        isinstance(loaded, tuple)
+        and len(loaded) == 3
+        and loaded[0] == GRAPH_FORMAT
+        and isinstance(loaded[1], int)
+        and isinstance(loaded[2], LiveGraph)
+    ):
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
-    return build
+    return loaded[2], loaded[1]

@@ -7,10 +7,16 @@ from rubi.sync.manifest import (
     FileEntry,
     IndexReport,
     VaultState,
-    load_notes,
     load_state,
 )
-from rubi.sync.run import LOCK_TIMEOUT_S, index_vault
+from rubi.sync.run import (
+    LOCK_TIMEOUT_S,
+    forget_sessions,
+    graph_for,
+    index_vault,
+    notes_for,
+    session_for,
+)
 
 __all__ = [
     "LOCK_TIMEOUT_S",
@@ -19,8 +25,11 @@ __all__ = [
     "IndexReport",
     "VaultState",
     "code_fingerprint",
+    "forget_sessions",
+    "graph_for",
     "index_vault",
     "load_code_map",
-    "load_notes",
     "load_state",
+    "notes_for",
+    "session_for",
 ]

@@ -1,23 +1,20 @@
 """The manifest of an index run: what the last run saw, and the parsed notes it kept.
 
-``state.pickle`` holds one :class:`FileEntry` per note (mtime, size, SHA-256, graph
-signature), small enough to load on every run; ``notes.pickle`` holds the parsed
-notes, read only when something changed. :mod:`rubi.sync.run` compares the vault with
-them and saves them last, so an interrupted run is simply redone.
+One :class:`FileEntry` per note file (mtime, size, SHA-256, graph signature) and the
+parsed notes, stored one row each in :mod:`rubi.sync.store`. A sync run compares the
+vault with them and commits its rows last, so an interrupted run is simply redone.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import VaultPaths
-from rubi.core.storage import load_pickle, save_pickle
 from rubi.graph.store import GRAPH_FORMAT
 from rubi.index.version import SCHEMA_VERSION
+from rubi.sync.store import STORE_FORMAT, Store, open_store
 
 __all__ = [
     "NOTES_BODY_KEPT",
@@ -26,9 +23,9 @@ __all__ = [
     "IndexReport",
     "VaultState",
     "graph_signature",
-    "load_notes",
     "load_state",
-    "save_notes",
+    "state_from_store",
+    "state_meta",
 ]
 
 log = logging.getLogger(__name__)
@@ -81,8 +78,8 @@ def graph_signature(note: Note) -> str:
 
 
 NOTES_BODY_KEPT = 400
-"""Characters of each body kept in ``notes.pickle`` (enough to tell a generated page);
-the full text is in the Whoosh index and on disk, and the pickle stays small."""
+"""Characters of each body kept in the store (enough to tell a generated page); the
+full text is in the Whoosh index and on disk, and the rows stay small."""
 
 
 @dataclass(slots=True)
@@ -103,6 +100,8 @@ class VaultState:
     """Indexed code files of the project: path → SHA-256."""
     code_fingerprint: str = ""
     """:func:`code_fingerprint` of the project when its code was last mapped."""
+    gen: int = 0
+    """The store's change counter as of this manifest (:mod:`rubi.sync.store`)."""
 
 
 @dataclass(slots=True)
@@ -129,60 +128,57 @@ class IndexReport:
         return bool(self.added or self.updated or self.deleted)
 
 
-def load_state(paths: VaultPaths) -> VaultState | None:
-    """The saved state, or None when absent, unreadable or of another version."""
-    try:
-        state = load_pickle(paths.state_file)
-    except FileNotFoundError:
-        return None
-    except (ModuleNotFoundError, AttributeError) as exc:
-        # written by another version of rubi (its classes moved): an upgrade, not damage
-        log.info("%s: from another rubi version (%s); rebuilding the index", paths.state_file, exc)
-        return None
-    except Exception as exc:
-        log.warning("%s: unreadable (%s); rebuilding the index", paths.state_file, exc)
-        return None
+def state_from_store(store: Store) -> VaultState | None:
+    """The manifest saved in ``store``, or None when empty or of another version."""
+    meta = store.meta()
     if (
-        not isinstance(state, VaultState)
-        or state.format != STATE_FORMAT
-        or state.schema != SCHEMA_VERSION
-        or getattr(state, "graph", None) != GRAPH_FORMAT
+        meta.get("state_format") != STATE_FORMAT
+        or meta.get("schema") != SCHEMA_VERSION
+        or meta.get("graph") != GRAPH_FORMAT
     ):
         return None
-    return state
+    files = {
+        path: FileEntry(mtime, size, sha, note_id, problem, signature or "")
+        for path, mtime, size, sha, note_id, problem, signature in store.files()
+    }
+    return VaultState(
+        files=files,
+        attachments=list(meta.get("attachments", [])),
+        indexed_at=float(meta.get("indexed_at", 0.0)),
+        code=dict(meta.get("code", {})),
+        code_fingerprint=str(meta.get("code_fingerprint", "")),
+        gen=int(meta.get("gen", 0)),
+    )
 
 
-_NOTES_CACHE: dict[Path, tuple[int, int, dict[str, Note]]] = {}
-"""The notes cache as last read or written by this process, by file and its stat: the
-watcher and the MCP server re-index often and need not re-read it each time."""
+def state_meta(state: VaultState) -> dict[str, object]:
+    """The meta values of ``state`` (what :func:`state_from_store` reads back)."""
+    return {
+        "store_format": STORE_FORMAT,
+        "state_format": STATE_FORMAT,
+        "schema": SCHEMA_VERSION,
+        "graph": GRAPH_FORMAT,
+        "attachments": state.attachments,
+        "indexed_at": state.indexed_at,
+        "code": state.code,
+        "code_fingerprint": state.code_fingerprint,
+        "gen": state.gen,
+    }
 
 
-def load_notes(paths: VaultPaths) -> dict[str, Note]:
-    """The parsed notes saved by the last index run, by id (empty when absent). The
-    caller gets its own dict (the notes themselves are immutable)."""
-    path = paths.notes_file
+def load_state(paths: VaultPaths) -> VaultState | None:
+    """The saved manifest, or None when absent, unreadable or of another version."""
     try:
-        st = path.stat()
-        cached = _NOTES_CACHE.get(path)
-        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-            return dict(cached[2])
-        notes = load_pickle(path)
-    except FileNotFoundError:
-        return {}
+        store = open_store(paths.store_file, create=False)
     except Exception as exc:
-        log.warning("%s: unreadable (%s); notes will be re-read", path, exc)
-        return {}
-    if not isinstance(notes, dict):
-        return {}
-    _NOTES_CACHE.clear()
-    _NOTES_CACHE[path] = (st.st_mtime_ns, st.st_size, notes)
-    return dict(notes)
-
-
-def save_notes(paths: VaultPaths, notes: dict[str, Note]) -> None:
-    """Save ``notes`` (bodies cut to :data:`NOTES_BODY_KEPT`) and remember them."""
-    trimmed = {k: dataclasses.replace(n, body=n.body[:NOTES_BODY_KEPT]) for k, n in notes.items()}
-    save_pickle(paths.notes_file, trimmed)
-    st = paths.notes_file.stat()
-    _NOTES_CACHE.clear()
-    _NOTES_CACHE[paths.notes_file] = (st.st_mtime_ns, st.st_size, trimmed)
+        log.warning("%s: unreadable (%s); rebuilding the index", paths.store_file, exc)
+        return None
+    if store is None:
+        return None
+    try:
+        return state_from_store(store)
+    except Exception as exc:
+        log.warning("%s: unreadable (%s); rebuilding the index", paths.store_file, exc)
+        return None
+    finally:
+        store.close()

@@ -1,0 +1,442 @@
+"""A sync session: the owned object that keeps a vault's manifest, parsed notes and
+live graph, and brings them in line with the files as plan → apply.
+
+One code path for ``rubi index``, first-use indexing, hooks, the MCP server and the
+watcher. A run takes the index lock, **plans** (:func:`rubi.sync.plan.plan_changes`:
+the vault's listing, or the paths a watcher reported, against the manifest) and
+**applies** once: changed notes are read and parsed, Whoosh gets one commit, the
+store (:mod:`rubi.sync.store`) gets the changed rows in one transaction, and the
+live graph (:class:`rubi.graph.live.LiveGraph`) the changed notes. The work is the
+change's, not the vault's: nothing whole-vault is rewritten on a save.
+
+A long-lived process (``rubi serve``, ``rubi watch``) keeps its session between runs,
+so it reads nothing back from disk; a session notices another process's runs by the
+store's change counter and replays their rows. The graph snapshot on disk is
+rewritten only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when
+the code map changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
+
+from rubi.core.errors import IndexCorruptError
+from rubi.core.model import Note, ScanWarning
+from rubi.core.paths import VaultPaths, ensure_private_dir
+from rubi.sync.code import load_code_map, map_code
+from rubi.sync.manifest import (
+    NOTES_BODY_KEPT,
+    IndexReport,
+    VaultState,
+    state_from_store,
+    state_meta,
+)
+from rubi.sync.notes import listing_from_changes, read_changed_note
+from rubi.sync.plan import Plan, plan_changes
+from rubi.sync.store import Store, open_store
+from rubi.vault.scan import scan_vault
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
+    from rubi.graph.build import GraphBuild
+    from rubi.graph.live import LiveGraph
+    from rubi.index.store import IndexDoc, SearchIndex
+
+__all__ = ["JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
+
+log = logging.getLogger(__name__)
+
+LOCK_TIMEOUT_S = 120.0
+"""How long an index run waits for another one (another session, the watcher)."""
+
+JOURNAL_MAX = 512
+"""Changed notes the store may hold beyond the graph snapshot before the snapshot is
+rewritten: a cold reader replays at most this many (about a millisecond each)."""
+
+Progress = Callable[[int, int], None]
+
+
+class SyncSession:
+    """The derived data of one vault, kept current (see the module docstring).
+
+    Thread-safe: runs and reads take one lock. Readers get the graph and notes as of
+    the last committed run (this process's or another's).
+    """
+
+    def __init__(self, paths: VaultPaths) -> None:
+        self.paths = paths
+        self._lock = threading.RLock()
+        self._state: VaultState | None = None
+        self._live: LiveGraph | None = None
+        self._live_gen = -1
+        self._snapshot_gen = -1
+        self._notes: dict[str, Note] | None = None
+        self._notes_gen = -1
+
+    # -- reading -------------------------------------------------------------------
+    def graph(self) -> GraphBuild:
+        """The graph as of the last committed run.
+
+        Raises:
+            IndexCorruptError: nothing indexed yet, or the store is unreadable.
+        """
+        with self._lock:
+            store = self._open(create=False)
+            try:
+                return self._graph(store).build
+            finally:
+                store.close()
+
+    def notes(self) -> dict[str, Note]:
+        """The parsed notes (bodies cut to :data:`NOTES_BODY_KEPT`) by id, as of the
+        last committed run; the caller gets its own dict.
+
+        Raises:
+            IndexCorruptError: nothing indexed yet, or the store is unreadable.
+        """
+        with self._lock:
+            store = self._open(create=False)
+            try:
+                return dict(self._all_notes(store))
+            finally:
+                store.close()
+
+    def _open(self, *, create: bool) -> Store:
+        try:
+            store = open_store(self.paths.store_file, create=create)
+        except sqlite3.Error as exc:
+            raise IndexCorruptError(
+                f"{self.paths.store_file}: unreadable ({exc}); run `rubi index --full`"
+            ) from exc
+        if store is None:
+            raise IndexCorruptError(f"{self.paths.store_file}: no index yet; run `rubi index`")
+        return store
+
+    def _all_notes(self, store: Store) -> dict[str, Note]:
+        gen, base = store.gen(), int(store.meta().get("base_gen", 0))
+        if self._notes is None or base > self._notes_gen:
+            self._notes = store.notes()
+        elif gen != self._notes_gen:
+            written, removed = store.changes_since(self._notes_gen)
+            for note_id in removed:
+                self._notes.pop(note_id, None)
+            self._notes.update(written)
+        self._notes_gen = gen
+        return self._notes
+
+    def _graph(self, store: Store) -> LiveGraph:
+        """The live graph, caught up with ``store``."""
+        from rubi.graph.store import load_snapshot, save_snapshot
+
+        gen, meta = store.gen(), store.meta()
+        base = int(meta.get("base_gen", 0))
+        if self._live is not None and self._live_gen == gen:
+            return self._live
+        if self._live is None or base > self._live_gen:
+            try:
+                self._live, self._snapshot_gen = load_snapshot(self.paths.graph_file)
+                self._live_gen = self._snapshot_gen
+            except IndexCorruptError as exc:
+                log.info("%s; rebuilding it from the notes", exc)
+                self._live = None
+            if self._live is not None and self._snapshot_gen < base:
+                self._live = None  # older than the last full build
+            if self._live is None:
+                from rubi.graph.live import LiveGraph
+
+                code_map = load_code_map(self.paths) if meta.get("code") else None
+                self._live = LiveGraph.from_notes(
+                    self._all_notes(store), meta.get("attachments", []), code_map
+                )
+                self._live_gen = self._snapshot_gen = gen
+                save_snapshot(self.paths.graph_file, self._live, gen)
+                return self._live
+        self._live.attach_code_map(lambda: load_code_map(self.paths))
+        if gen != self._live_gen:
+            written, removed = store.changes_since(self._live_gen)
+            attachments = set(meta.get("attachments", []))
+            self._live.apply(
+                written.values(),
+                removed,
+                sorted(attachments - self._live.attachments),
+                sorted(self._live.attachments - attachments),
+            )
+            self._live_gen = gen
+        return self._live
+
+    # -- running -------------------------------------------------------------------
+    def run(
+        self,
+        *,
+        full: bool = False,
+        progress: Progress | None = None,
+        on_wait: Callable[[], None] | None = None,
+        verify: bool = True,
+        code: bool = True,
+        lock_timeout_s: float = LOCK_TIMEOUT_S,
+        changed_paths: Collection[str] | None = None,
+    ) -> IndexReport:
+        """Bring the derived data in line with the files (see :func:`rubi.sync.index_vault`
+        for the arguments)."""
+        started = time.perf_counter()
+        ensure_private_dir(self.paths.index_dir)
+        lock = FileLock(str(self.paths.lock_file), timeout=lock_timeout_s)
+        try:
+            lock.acquire(timeout=min(0.2, lock_timeout_s))
+        except Timeout:
+            if on_wait:
+                on_wait()
+            lock.acquire()
+        try:
+            with self._lock:
+                report = self._run_locked(full, progress, verify, code, changed_paths)
+                if report.pages_written:
+                    # index the pages just written (they are notes too)
+                    again = self._run_locked(False, None, False, False, report.pages_written)
+                    report.warnings.extend(w for w in again.warnings if w not in report.warnings)
+        finally:
+            lock.release()
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _store_for_run(self) -> Store:
+        try:
+            return self._open(create=True)
+        except IndexCorruptError as exc:
+            log.warning("%s: starting the index afresh", exc)
+            for suffix in ("", "-wal", "-shm"):
+                self.paths.store_file.with_name(self.paths.store_file.name + suffix).unlink(
+                    missing_ok=True
+                )
+            self._state = self._live = self._notes = None
+            return self._open(create=True)
+
+    def _run_locked(
+        self,
+        full: bool,
+        progress: Progress | None,
+        verify: bool,
+        code: bool,
+        changed_paths: Collection[str] | None,
+    ) -> IndexReport:
+        # Whoosh is imported here, markdown parsing and the graph only when something
+        # changed: the hooks' "nothing changed" run pays for a scan, not for libraries.
+        from rubi.index.store import SearchIndex
+
+        store = self._store_for_run()
+        try:
+            index = SearchIndex(self.paths.whoosh_dir)
+            index.sweep()  # build folders and temp files a killed run left
+            old = None if full else self._current_state(store)
+            if old is None or not index.exists() or (verify and not _consistent(index, old)):
+                full, old = True, VaultState(gen=old.gen if old else store.gen())
+            report = IndexReport(full=full)
+            if verify and not full:  # `rubi index`, `rubi health`: surfaces that show warnings
+                advice = index.compaction_advice()
+                index.close()
+                if advice:
+                    report.warnings.append(ScanWarning(str(self.paths.whoosh_dir), advice))
+            listing = None
+            if changed_paths is not None and not full:
+                listing = listing_from_changes(self.paths.root, old, changed_paths)
+            if listing is None:
+                listing = scan_vault(self.paths.root, self.paths.project_root)
+            report.warnings.extend(listing.warnings)
+            plan = plan_changes(old, listing)
+            # A full build starts the index afresh: without the code map it would drop
+            # every code file.
+            self._apply(
+                store, index, old, plan, listing.attachments, report, full, code or full, progress
+            )
+        finally:
+            store.close()
+        return report
+
+    def _current_state(self, store: Store) -> VaultState | None:
+        if self._state is not None and self._state.gen == store.gen():
+            return self._state
+        self._state = state_from_store(store)
+        return self._state
+
+    def _apply(  # one apply step: each branch is one kind of derived data
+        self,
+        store: Store,
+        index: SearchIndex,
+        old: VaultState,
+        plan: Plan,
+        attachments: list[str],
+        report: IndexReport,
+        full: bool,
+        code: bool,
+        progress: Progress | None,
+    ) -> None:
+        paths = self.paths
+        new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
+        report.unchanged = len(plan.kept)
+        report.warnings.extend(
+            ScanWarning(p, e.problem) for p, e in sorted(plan.kept.items()) if e.problem
+        )
+        changed: dict[str, Note] = {}
+        relink = False
+        total = len(plan.to_read)
+        for i, stat in enumerate(plan.to_read):
+            if progress and (i % 50 == 0 or i == total - 1):
+                progress(i + 1, total)
+            prev = old.files.get(stat.path)
+            note = read_changed_note(paths, stat, prev, new, report)
+            if note is None:
+                continue
+            changed[note.id] = note
+            entry = new.files[stat.path]
+            if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
+                relink = True
+            if prev is None or prev.note_id is None:
+                report.added += 1
+            else:
+                report.updated += 1
+        old_ids = {e.note_id for e in old.files.values() if e.note_id is not None}
+        new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
+        deletes = sorted(old_ids - new_ids)
+        report.deleted = len(deletes)
+        code_map, code_docs, code_deletes = map_code(paths, old, new, report, full, code, progress)
+        pages_before = full and code_map is not None and paths.project_root is not None
+        if pages_before:
+            assert code_map is not None
+            from rubi.sync.pages import pages_first  # the code map: only when mapping
+
+            pages_first(paths, code_map, changed, new, report)
+        attachments_changed = new.attachments != old.attachments
+        code_changed = bool(code_docs or code_deletes)
+        graph_changed = bool(relink or deletes or attachments_changed or code_changed or full)
+        if not (full or report.changed or code_changed or attachments_changed):
+            if new.files != old.files or new.code_fingerprint != old.code_fingerprint:
+                # touched but identical files: remember their new mtimes
+                new.indexed_at = old.indexed_at
+                self._commit(store, old, new, {}, [], full=False)
+            return
+
+        from rubi.index.documents import note_document
+
+        docs: list[IndexDoc] = [*(note_document(n) for n in changed.values()), *code_docs]
+        if full:
+            index.rebuild(docs)
+        elif docs or deletes or code_deletes:
+            index.apply(docs, [*deletes, *code_deletes])
+        index.close()
+        new.indexed_at = time.time()
+        new.gen = old.gen + 1
+        self._commit(store, old, new, changed, deletes, full=full)
+        if not graph_changed:
+            return  # bodies changed, nothing the graph sees: the text index only
+        self._update_graph(store, new, changed, code_map, full)
+        report.graph_rebuilt = full
+        if code_map is None and new.code:
+            code_map = load_code_map(paths)
+        if code_map is not None and paths.project_root is not None and not pages_before:
+            from rubi.sync.pages import write_pages
+
+            write_pages(paths, code_map, self._all_notes(store), report)
+
+    def _commit(
+        self,
+        store: Store,
+        old: VaultState,
+        new: VaultState,
+        changed: dict[str, Note],
+        deletes: list[str],
+        *,
+        full: bool,
+    ) -> None:
+        """Write the run's rows in one transaction; the manifest is saved last, so an
+        interrupted run is redone."""
+        with store.transaction():
+            if full:
+                store.clear()
+            rows = [
+                (p, e.mtime_ns, e.size, e.sha256, e.note_id, e.problem, e.signature)
+                for p, e in new.files.items()
+                if full or old.files.get(p) != e
+            ]
+            store.put_files(rows)
+            if not full:
+                store.drop_files([p for p in old.files if p not in new.files])
+            store.put_notes(changed.values(), new.gen, NOTES_BODY_KEPT)
+            store.drop_notes(deletes, new.gen)
+            meta = state_meta(new)
+            if full:
+                meta["base_gen"] = new.gen
+            store.set_meta(meta)
+        self._state = new
+        if full:
+            self._notes, self._live = None, None
+        elif self._notes is not None and self._notes_gen == old.gen:
+            for note_id in deletes:
+                self._notes.pop(note_id, None)
+            for note in changed.values():
+                self._notes[note.id] = store_copy(note)
+            self._notes_gen = new.gen
+
+    def _update_graph(
+        self,
+        store: Store,
+        new: VaultState,
+        changed: dict[str, Note],
+        code_map: CodeMap | None,
+        full: bool,
+    ) -> None:
+        """Bring the live graph to this run: a full build adds every note; otherwise
+        the run's rows are replayed like any other journal (:meth:`_graph`)."""
+        from rubi.graph.live import LiveGraph
+        from rubi.graph.store import save_snapshot
+
+        if full:
+            self._live = LiveGraph.from_notes(
+                changed, new.attachments, code_map or load_code_map(self.paths)
+            )
+            self._live_gen = self._snapshot_gen = new.gen
+            save_snapshot(self.paths.graph_file, self._live, new.gen)
+            return
+        live = self._graph(store)  # caught up: this run's rows included
+        if code_map is not None:
+            live.set_code_map(code_map)
+            self._save_snapshot(store, live)
+        elif store.count_since(self._snapshot_gen) > JOURNAL_MAX:
+            self._save_snapshot(store, live)
+
+    def _save_snapshot(self, store: Store, live: LiveGraph) -> None:
+        from rubi.graph.store import save_snapshot
+
+        gen = store.gen()
+        save_snapshot(self.paths.graph_file, live, gen)
+        self._snapshot_gen = gen
+        with store.transaction():
+            store.forget_gone_before(gen)
+
+
+def store_copy(note: Note) -> Note:
+    """``note`` as the store keeps it (body cut to :data:`NOTES_BODY_KEPT`)."""
+    import dataclasses
+
+    return dataclasses.replace(note, body=note.body[:NOTES_BODY_KEPT])
+
+
+def _consistent(index: SearchIndex, state: VaultState) -> bool:
+    """True when the Whoosh index holds as many notes as the manifest says."""
+    try:
+        count = index.doc_count()
+    except IndexCorruptError as exc:
+        log.warning("%s", exc)
+        return False
+    finally:
+        index.close()
+    expected = sum(1 for e in state.files.values() if e.note_id is not None) + len(state.code)
+    if count != expected:
+        log.warning("index holds %d notes, manifest %d: rebuilding", count, expected)
+    return count == expected
