@@ -52,6 +52,8 @@ READ_TIMEOUT_S = 5.0
 HOOK_WAIT_S = 2.0
 """A request waits this long for the hook before it (one at a time); then ``busy``."""
 MAX_CONNECTIONS = 16
+DRAIN_S = 1.0
+"""After a reply, the peer's unread bytes are read and dropped for at most this long."""
 STANDBY_S = 2.0
 """How often an engine on standby tries to take the lock."""
 WARM_MODULES = (
@@ -133,13 +135,16 @@ def _peer_is_user(conn: socket.socket) -> bool:
 
 
 def _answers(path: str) -> bool:
-    """Something accepts connections on the socket at ``path``."""
+    """Something listens on the socket at ``path``: only a refused connection (nobody
+    bound to it) or a file that is gone counts as no; a full backlog counts as yes."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         probe.settimeout(0.5)
         try:
             probe.connect(path)
-        except OSError:
+        except (ConnectionRefusedError, FileNotFoundError):
             return False
+        except OSError:
+            return True
     return True
 
 
@@ -232,7 +237,7 @@ class Engine:
 
     def _dispatch(self, conn: socket.socket) -> None:
         if not self._slots.acquire(blocking=False):
-            _reply(conn, _refuse("busy"))
+            _reply(conn, _refuse("busy"), drain=False)  # never hold up the accept loop
             conn.close()
             return
         threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
@@ -257,10 +262,23 @@ class Engine:
             self._slots.release()
 
 
-def _reply(conn: socket.socket, reply: dict[str, Any]) -> None:
+def _reply(conn: socket.socket, reply: dict[str, Any], *, drain: bool = True) -> None:
+    """Send the reply line; with ``drain``, read what the peer still sends (for a while)
+    so that closing never resets the connection before the peer has read the line."""
     with contextlib.suppress(OSError):
         conn.settimeout(READ_TIMEOUT_S)
         conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
+        if not drain:
+            return
+        conn.shutdown(socket.SHUT_WR)
+        deadline = time.monotonic() + DRAIN_S
+        drained = 0
+        while drained < MAX_REQUEST_BYTES and time.monotonic() < deadline:
+            conn.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                break
+            drained += len(chunk)
 
 
 def _try_lock(path: str) -> int | None:
