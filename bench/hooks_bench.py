@@ -3,25 +3,38 @@ runs it: ``sh -c '<its command line>'`` in the project folder, the event's JSON 
 
 Usage::
 
-    python bench/hooks_bench.py PROJECT [--runs 20] [--transcript FILE] [--in-place]
+    python bench/hooks_bench.py PROJECT [--runs 20] [--engine serve|watch|none]
+        [--transcript FILE] [--in-place] [--no-index]
 
 PROJECT must hold a ``.rubi/`` vault. It is copied to a temporary folder (the Stop,
 PreCompact and SessionEnd hooks write session records into the vault; ``--in-place``
-skips the copy) and indexed once with ``rubi index``. The command of each event is
-read from ``hooks/hooks.json`` (``if command -v rubi ...; then exec rubi hook EVENT;
-fi``) and run with ``sh -c`` from the project folder with ``PATH`` starting at this
-interpreter's ``bin`` (so ``command -v rubi`` finds this checkout's ``rubi``) and
-``CLAUDE_PROJECT_DIR`` set, as Claude Code does. All events and the floor are
-interleaved run by run, so a change of machine load touches them alike.
+skips the copy) and indexed once with ``rubi index`` (``--no-index``: it is already).
+The command of each event is read from ``hooks/hooks.json`` (``if command -v rubi
+...; then exec rubi hook EVENT; fi``) and run with ``sh -c`` from the project folder
+with ``PATH`` starting at this interpreter's ``bin`` (so ``command -v rubi`` finds this
+checkout's ``rubi``) and ``CLAUDE_PROJECT_DIR`` set, as Claude Code does. All cases
+and the floor are interleaved run by run, so a change of machine load touches them
+alike.
 
-Per event: wall p50/p95 from just before the process is spawned to its exit (as the
+Each event runs twice: ``cold`` (no engine to be found: an empty runtime folder, so the
+client's look for one is included) and, for the events an engine answers, ``engine``
+(``rubi serve`` started for PROJECT, stdin held open and no MCP request sent, or
+``rubi watch`` with ``--engine watch``; see ``docs/engine.md``).
+
+Per case: wall p50/p95 from just before the process is spawned to its exit (as the
 agent waits for it), CPU per call p50/p95 (user + sys of the shell and the ``rubi``
-it ``exec``\\ s, from ``wait4``), and the bytes the hook printed. Beside them:
+it ``exec``\\ s, from ``wait4``), the engine's CPU per call (mean of the host's CPU
+during each call, from ``/proc``: 10 ms ticks, so only the mean means anything), and
+the bytes the hook printed. Beside them:
 - ``floor``: ``python -c pass`` with the same interpreter, the cost of any Python hook;
-- ``UserPromptSubmit, direct``: ``rubi hook UserPromptSubmit`` spawned without the
-  shell (what this script measured before; the shell costs a few ms);
-- ``UserPromptSubmit, long prompt``: a 4,000-character prompt (a pasted traceback or
-  spec), since recall analyses and searches every word of the prompt.
+- ``UserPromptSubmit, cold, direct``: ``rubi hook UserPromptSubmit`` spawned without
+  the shell (what this script measured before; the shell costs a few ms);
+- ``long prompt``: a 4,000-character prompt (a pasted traceback or spec), since recall
+  analyses and searches every word of the prompt.
+The last line says whether rubi's modules had compiled bytecode: a wheel install
+compiles it; an editable checkout under ``PYTHONDONTWRITEBYTECODE=1`` has none, and
+every hook then compiles rubi's source (measure a checkout with
+``PYTHONPYCACHEPREFIX`` and ``python -m compileall`` to see what users see).
 
 A hook fails open (exit 0, no output); a failure is logged to ``hooks.log`` in the
 vault's derived-data folder, and this script reports any line added there, so a hook
@@ -49,15 +62,19 @@ for failures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from benchproc import pct, run_child
+from benchproc import cpu_seconds, pct, run_child
 from rich.console import Console
 from rich.table import Table
 
@@ -128,6 +145,120 @@ def default_transcript() -> Path | None:
     return sample if sample.is_file() else None
 
 
+def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float) -> None:
+    """Until the engine at ``socket_path`` answers a ping (or raise SystemExit)."""
+    deadline = time.monotonic() + timeout_s
+    ping = json.dumps({"rubi": "ping", "protocol": 1}).encode() + b"\n"
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the engine host exited ({proc.returncode})")
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as sock:
+            sock.settimeout(1.0)
+            sock.connect(str(socket_path))
+            sock.sendall(ping)
+            if b'"ok": true' in sock.recv(4096):
+                return
+        time.sleep(0.1)
+    raise SystemExit(f"no engine answered at {socket_path} within {timeout_s:.0f} s")
+
+
+def start_engine(
+    host: str, project: Path, env: dict[str, str], runtime: Path
+) -> subprocess.Popen[bytes]:
+    """``rubi serve`` (stdin held open, no MCP request ever sent) or ``rubi watch`` in
+    ``project``, with its engine's runtime folder at ``runtime``; returns once it answers."""
+    from rubi.engine.address import Address
+
+    argv = [RUBI, "serve", "--project", str(project)] if host == "serve" else [RUBI, "watch"]
+    proc = subprocess.Popen(
+        argv,
+        cwd=project,
+        env={**env, "XDG_RUNTIME_DIR": str(runtime)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    vault = os.path.realpath(project / ".rubi")
+    wait_for_engine(Path(Address(vault, str(runtime / "rubi")).socket), proc, 60)
+    return proc
+
+
+def bytecode_note() -> str:
+    """Whether this run's rubi imports from compiled bytecode (a wheel install compiles
+    it; an editable checkout under ``PYTHONDONTWRITEBYTECODE=1`` has none)."""
+    import importlib.util
+
+    import rubi.entry
+
+    pyc = importlib.util.cache_from_source(rubi.entry.__file__)
+    state = "present" if os.path.exists(pyc) else "MISSING (each hook compiles rubi's source)"
+    prefix = f", PYTHONPYCACHEPREFIX={sys.pycache_prefix}" if sys.pycache_prefix else ""
+    return f"rubi bytecode: {state}{prefix}"
+
+
+Case = tuple[list[str], bytes, str]
+"""argv, stdin, mode (``cold``: no engine to find; ``engine``: the host's answers)."""
+
+
+def build_cases(
+    commands: dict[str, str], events: dict[str, dict[str, Any]], modes: tuple[str, ...]
+) -> dict[str, Case]:
+    """The floor, each configured event cold (and through the engine when it answers
+    that event), a long prompt, and UserPromptSubmit spawned without the shell."""
+    from rubi.engine.protocol import ENGINE_EVENTS
+
+    cases: dict[str, Case] = {
+        "floor: python -c pass": ([sys.executable, "-c", "pass"], b"", "cold")
+    }
+    ups = events["UserPromptSubmit"]
+    events = {**events, "UserPromptSubmit, long prompt": {**ups, "prompt": long_prompt()}}
+    for event, payload in events.items():
+        name = event.split(",")[0]
+        if name not in commands:
+            continue
+        for mode in modes:
+            if mode == "engine" and name.lower() not in ENGINE_EVENTS:
+                continue
+            label = event.replace(",", f", {mode},") if "," in event else f"{event}, {mode}"
+            cases[label] = (["sh", "-c", commands[name]], json.dumps(payload).encode(), mode)
+    cases["UserPromptSubmit, cold, direct (no sh)"] = (
+        [RUBI, "hook", "UserPromptSubmit"],
+        json.dumps(ups).encode(),
+        "cold",
+    )
+    return cases
+
+
+def measure(
+    cases: dict[str, Case],
+    rounds: int,
+    warmup: int,
+    project: Path,
+    env: dict[str, str],
+    runtimes: dict[str, Path],
+    host: subprocess.Popen[bytes] | None,
+) -> dict[str, dict[str, list[float]]]:
+    """Every case once per round, interleaved; the first ``warmup`` rounds unrecorded.
+    ``engine_cpu``: the host's CPU seconds during the call (its /proc ticks, 10 ms)."""
+    samples: dict[str, dict[str, list[float]]] = {
+        k: {"wall": [], "cpu": [], "out": [], "engine_cpu": []} for k in cases
+    }
+    for n in range(rounds):
+        for name, (argv, data, mode) in cases.items():
+            child_env = {**env, "XDG_RUNTIME_DIR": str(runtimes[mode])}
+            watched = host is not None and mode == "engine"
+            before = cpu_seconds(host.pid) if host is not None and watched else 0.0
+            run = run_child(argv, stdin=data, cwd=project, env=child_env)
+            after = cpu_seconds(host.pid) if host is not None and watched else 0.0
+            if n < warmup:
+                continue
+            samples[name]["wall"].append(run.wall_s)
+            samples[name]["cpu"].append(run.cpu_s)
+            samples[name]["out"].append(len(run.stdout.encode()))
+            samples[name]["engine_cpu"].append(after - before)
+    return samples
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -140,6 +271,13 @@ def main() -> int:
     )
     parser.add_argument("--hooks", type=Path, default=REPO / "hooks" / "hooks.json")
     parser.add_argument("--in-place", action="store_true", help="run in PROJECT itself (writes)")
+    parser.add_argument(
+        "--engine",
+        choices=("serve", "watch", "none"),
+        default="serve",
+        help="process that hosts the engine for the engine rows (default serve; none: cold only)",
+    )
+    parser.add_argument("--no-index", action="store_true", help="PROJECT is indexed already")
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
     args = parser.parse_args()
     if not (args.project / ".rubi").is_dir():
@@ -150,6 +288,7 @@ def main() -> int:
 
     project = args.project.resolve()
     failures = ""
+    host: subprocess.Popen[bytes] | None = None
     try:
         if not args.in_place:
             project = tmp / args.project.resolve().name
@@ -158,7 +297,13 @@ def main() -> int:
         env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
         env["CLAUDE_PROJECT_DIR"] = str(project)
         env["RUBI_VAULT"] = str(tmp / "no-personal-vault")
-        run_child([RUBI, "index"], cwd=project, env=env)
+        # Cold rows look for an engine in an empty runtime folder (the client's cost
+        # included); engine rows in the one the host's engine listens in.
+        runtimes = {"cold": tmp / "run-cold", "engine": tmp / "run-engine"}
+        for folder in runtimes.values():
+            folder.mkdir(mode=0o700)
+        if not args.no_index:
+            run_child([RUBI, "index"], cwd=project, env=env)
         index_dir = app.locate(cwd=project).index_dir
         transcript = tmp / "transcript.jsonl"
         source = args.transcript or default_transcript()
@@ -168,43 +313,20 @@ def main() -> int:
             transcript.write_text("", encoding="utf-8")
         big = tmp / "big.log"
         big.write_text("line\n" * 20_000, encoding="utf-8")
-        cases: dict[str, tuple[list[str], bytes]] = {
-            "floor: python -c pass": ([sys.executable, "-c", "pass"], b""),
-        }
-        events = payloads(project, transcript, big)
-        for event, payload in events.items():
-            if event in commands:
-                data = json.dumps(payload).encode()
-                cases[event] = (["sh", "-c", commands[event]], data)
-        ups = events["UserPromptSubmit"]
-        cases["UserPromptSubmit, direct (no sh)"] = (
-            [RUBI, "hook", "UserPromptSubmit"],
-            json.dumps(ups).encode(),
-        )
-        if "UserPromptSubmit" in commands:
-            cases["UserPromptSubmit, long prompt"] = (
-                ["sh", "-c", commands["UserPromptSubmit"]],
-                json.dumps({**ups, "prompt": long_prompt()}).encode(),
-            )
+        modes = ("cold",) if args.engine == "none" else ("cold", "engine")
+        cases = build_cases(commands, payloads(project, transcript, big), modes)
+        if "engine" in modes:
+            host = start_engine(args.engine, project, env, runtimes["engine"])
         log = index_dir / "hooks.log"
         log_before = log.stat().st_size if log.exists() else 0
-        samples: dict[str, dict[str, list[float]]] = {
-            k: {"wall": [], "cpu": [], "out": []} for k in cases
-        }
-        for n in range(args.warmup + args.runs):
-            for name, (argv, data) in cases.items():
-                run = run_child(argv, stdin=data, cwd=project, env=env)
-                if n < args.warmup:
-                    continue
-                samples[name]["wall"].append(run.wall_s)
-                samples[name]["cpu"].append(run.cpu_s)
-                samples[name]["out"].append(len(run.stdout.encode()))
+        samples = measure(cases, args.warmup + args.runs, args.warmup, project, env, runtimes, host)
         if log.exists() and log.stat().st_size > log_before:
             with open(log, encoding="utf-8", errors="replace") as fh:
                 fh.seek(log_before)
                 failures = fh.read()
-        console = Console(width=None if sys.stdout.isatty() else 150)
+        console = Console(width=None if sys.stdout.isatty() else 160)
         console.print(table(project.name, args, samples))
+        console.print(bytecode_note())
         if failures:
             console.print("[red]hooks failed (hooks.log):[/]\n" + failures[-3000:])
         if args.json:
@@ -212,6 +334,12 @@ def main() -> int:
         if not args.in_place:
             shutil.rmtree(index_dir, ignore_errors=True)
     finally:
+        if host is not None:
+            host.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                host.communicate(timeout=10)
+            if host.poll() is None:
+                host.kill()
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failures else 0
 
@@ -219,21 +347,24 @@ def main() -> int:
 def table(name: str, args: argparse.Namespace, samples: dict[str, dict[str, list[float]]]) -> Table:
     t = Table(
         title=f"rubi hooks end to end (sh -c from hooks.json, fresh process each), {name}, "
-        f"{args.runs} calls each, load {os.getloadavg()[0]:.1f}"
+        f"{args.runs} calls each, engine host: {args.engine}, load {os.getloadavg()[0]:.1f}"
     )
-    for col in ("hook", "wall p50", "wall p95", "CPU p50", "CPU p95", "out bytes", "goal p50"):
+    columns = ("hook", "wall p50", "wall p95", "CPU p50", "CPU p95", "engine CPU", "out bytes")
+    for col in (*columns, "goal p50"):
         t.add_column(col, justify="left" if col == "hook" else "right")
     for case, s in samples.items():
         event = case.split(",")[0]
         goal = GOAL_MS.get(event)
+        engine_cpu = sum(s["engine_cpu"]) / len(s["engine_cpu"]) if s["engine_cpu"] else 0.0
         t.add_row(
             case,
             f"{pct(s['wall'], 50) * 1000:,.0f} ms",
             f"{pct(s['wall'], 95) * 1000:,.0f} ms",
             f"{pct(s['cpu'], 50) * 1000:,.0f} ms",
             f"{pct(s['cpu'], 95) * 1000:,.0f} ms",
+            f"{engine_cpu * 1000:,.1f} ms" if ", engine" in case else "",
             f"{pct(s['out'], 50):,.0f}",
-            f"{goal} ms" if goal and case == event else "",
+            f"{goal} ms" if goal and case.count(",") == 1 else "",
         )
     return t
 
