@@ -12,11 +12,12 @@ see a half-written index.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "Batch",
     "classify",
     "ignored",
+    "in_background",
     "watch",
 ]
 
@@ -158,6 +160,7 @@ def watch(
         return applied
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
+    app.set_watched(vault, changes is None)  # real file events: reads need not scan
     try:
         if changes is None:
             import watchfiles
@@ -185,8 +188,35 @@ def watch(
             if on_report:
                 on_report(batch, report)
     finally:
+        app.set_watched(vault, False)
         restore()
     return applied
+
+
+@contextlib.contextmanager
+def in_background(vault: VaultPaths | None) -> Iterator[threading.Thread | None]:
+    """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
+    process then learns changes from file events, and its searches skip the scan of
+    every file. None, or a failure to start watching, leaves the process as it was
+    (searches then refresh by scanning)."""
+    if vault is None:
+        yield None
+        return
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            watch(vault, stop_event=stop)
+        except Exception:  # the fail-open edge: the server keeps serving, refreshing
+            log.exception("background watch of %s stopped", vault.root)
+
+    thread = threading.Thread(target=run, name="rubi-watch", daemon=True)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        stop.set()
+        thread.join(timeout=2.0)
 
 
 def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:

@@ -133,9 +133,11 @@ def _ensure(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport | None:
-    from rubi.sync import index_vault
+    from rubi.sync import index_vault, session_for
 
     first = not (paths.store_file.exists() and paths.graph_file.exists())
+    if refresh and not first and session_for(paths).watched:
+        return None  # a watcher in this process learns every change from file events
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by
         # `rubi index`, the session-start hook and the watcher (a large repository
@@ -155,6 +157,7 @@ def search(
     refresh: bool = True,
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
+    personal: bool | None = None,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -171,6 +174,10 @@ def search(
             indexed first.
         progress: passed to the indexer (a first index of a big vault takes a while).
         on_wait: called if another index run holds the lock.
+        personal: include the personal vault (scopes ``all`` and ``notes``); None: as
+            the configs say (:func:`rubi.knowledge.personal.personal_searched`). Its
+            hits rank below project hits of similar strength and take a share of
+            ``top_k`` (:mod:`rubi.search.merge`). Scope ``personal`` ignores it.
 
     Raises:
         RubiError: empty query; QueryTooLargeError over
@@ -178,34 +185,28 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
             terms together); ValueError for a bad ``scope`` or ``top_k``.
     """
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
     from rubi.search.engine import SearchResult
-    from rubi.search.fuse import rrf
     from rubi.search.limits import check_query
+    from rubi.search.merge import merge_personal
 
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
-    results: list[SearchResult] = []
+    project: SearchResult | None = None
     if scope != "personal":
         _ensure(paths, refresh, progress, on_wait)
-        results.append(
-            _search_one(paths, query, terms, top_k, scope, include_superseded, prefix="")
-        )
-    personal = personal_paths(paths) if scope in ("all", "notes", "personal") else None
-    if personal is not None:
-        _ensure(personal, refresh)
-        results.append(
-            _search_one(personal, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX)
-        )
-    if not results:
-        return SearchResult(query, tuple(terms), [], 0)
-    if len(results) == 1:
-        return results[0]
-    fused = rrf({str(i): [h.id for h in r.hits] for i, r in enumerate(results)})
-    by_id = {h.id: h for r in results for h in r.hits}
-    hits = [by_id[f.id] for f in fused[:top_k]]
-    return SearchResult(query, tuple(terms), hits, sum(r.candidates for r in results))
+        project = _search_one(paths, query, terms, top_k, scope, include_superseded, prefix="")
+    wanted = scope == "personal" or (
+        scope in ("all", "notes")
+        and (personal if personal is not None else personal_searched(paths))
+    )
+    vault = personal_paths(paths) if wanted else None
+    if vault is None:
+        return project or SearchResult(query, tuple(terms), [], 0)
+    _ensure(vault, refresh)
+    mine = _search_one(vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX)
+    return mine if project is None else merge_personal(project, mine, top_k)
 
 
 def _search_one(
@@ -576,7 +577,7 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 # -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
 # rubi.app.results (SEARCH_SCOPES, render_search, search_json) is looked up on use,
 # through _LAZY below.
-from rubi.app.updates import apply_changes, catch_up  # noqa: E402
+from rubi.app.updates import apply_changes, catch_up, set_watched  # noqa: E402
 
 __all__ += [
     "SEARCH_SCOPES",
@@ -585,6 +586,7 @@ __all__ += [
     "catch_up",
     "render_search",
     "search_json",
+    "set_watched",
 ]
 
 

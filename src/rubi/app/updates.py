@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
     from rubi.sync.manifest import IndexReport
 
-__all__ = ["apply_changes", "catch_up"]
+__all__ = ["apply_changes", "catch_up", "set_watched"]
 
 
 def catch_up(paths: VaultPaths) -> IndexReport:
@@ -36,9 +36,8 @@ def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> I
     Args:
         paths: the vault.
         notes: vault-relative POSIX paths that changed inside the vault; only these are
-            read again (when ``code`` is False).
-        code: something outside the vault changed: the code map looks at the project,
-            and the notes are checked in full (a checkout moves both).
+            read again (a folder among them makes the run scan the vault).
+        code: something outside the vault changed: the code map looks at the project.
 
     Raises:
         OSError: the index folder cannot be written.
@@ -46,4 +45,12 @@ def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> I
     """
     from rubi.sync import index_vault
 
-    return index_vault(paths, verify=False, code=code, changed_paths=None if code else notes)
+    return index_vault(paths, verify=False, code=code, changed_paths=notes)
+
+
+def set_watched(paths: VaultPaths, watched: bool) -> None:
+    """Say whether a watcher in this process applies every change to ``paths`` as it
+    happens; while it does, searches and reads skip their refreshing scan."""
+    from rubi.sync import session_for
+
+    session_for(paths).watched = watched

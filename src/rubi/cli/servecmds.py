@@ -45,9 +45,13 @@ def serve(http: bool, host: str, port: int, allow_remote: bool, project: Path | 
     """
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
+    from rubi.watch import in_background
 
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    with running(_vault(project)):  # answers this project's hooks (docs/engine.md)
+    vault = _vault(project)
+    # The engine answers this project's hooks (docs/engine.md); the background watch
+    # keeps the index current from file events, so no answer waits for a scan.
+    with running(vault), in_background(vault):
         run(project, http=http, host=host, port=port, allow_remote=allow_remote)
 
 

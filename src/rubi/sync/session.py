@@ -79,6 +79,9 @@ class SyncSession:
         self._snapshot_gen = -1
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
+        self.watched = False
+        """A watcher in this process applies every change as it happens (set by
+        :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
 
     # -- reading -------------------------------------------------------------------
     def graph(self) -> GraphBuild:

@@ -1,0 +1,51 @@
+"""``rubi serve``'s background watch: the process learns changes from file events,
+so a refreshing search finds a new note without scanning the vault."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import rubi.sync.session as session_module
+from rubi import app
+from rubi.sync import session_for
+from rubi.vault.scan import VaultListing
+from rubi.watch import in_background
+
+from helpers import write
+
+
+@pytest.mark.timeout(60)
+def test_a_watched_process_searches_without_scanning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    with in_background(paths):
+        deadline = time.monotonic() + 30
+        while not session_for(paths).watched and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert session_for(paths).watched
+        scans: list[Path] = []
+        real = session_module.scan_vault
+
+        def counting_scan(root: Path, project: Path | None = None) -> VaultListing:
+            scans.append(root)
+            return real(root, project)
+
+        monkeypatch.setattr(session_module, "scan_vault", counting_scan)
+        time.sleep(0.3)  # let the watcher start listening
+        write(vault / "beta.md", "# Beta\n\nA zanzibarish word.\n")
+        found: list[str] = []
+        while time.monotonic() < deadline:
+            found = [h.id for h in app.search(paths, "zanzibarish").hits]
+            if found:
+                break
+            time.sleep(0.05)
+        assert found == ["beta"]
+        assert scans == []  # the watcher read the one changed file; searches never scanned
+    assert not session_for(paths).watched
