@@ -262,7 +262,7 @@ def test_read_only_vault_is_a_clear_error(
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr("rubi.knowledge.notefile.create_exclusive", refuse)
-    monkeypatch.setattr("rubi.knowledge.notefile.atomic_write_text", refuse)
+    monkeypatch.setattr("rubi.knowledge.notefile.atomic_write_bytes", refuse)
     result = CliRunner().invoke(
         cli, ["note", "add", "--type", "gotcha", "--title", "x", "--vault", str(vault.root)]
     )

@@ -15,9 +15,10 @@ from typing import Any
 
 import frontmatter
 
-from rubi.core.atomic import ChangedMeanwhile, atomic_write_text, create_exclusive
+from rubi.core.atomic import ChangedMeanwhile, atomic_write_bytes, create_exclusive
 from rubi.core.errors import RubiError
 from rubi.core.safetext import UnsafeTextError, link_target
+from rubi.core.textlayout import split_layout
 
 __all__ = [
     "LINKS_HEADING",
@@ -188,25 +189,35 @@ def write_new(folder: Path, stem: str, render: Callable[[str], str]) -> Path:
 def rewrite(path: Path, rel: str, edit: Callable[[str], str]) -> str:
     """Apply ``edit`` to the note at ``path`` and write it atomically.
 
-    The file is read, edited, and read again just before the write; if it changed in
-    between (someone saved it), the edit is re-applied to the new text, up to
+    ``edit`` sees the note's text with ``\\n`` line endings and no byte order mark; the
+    file is written back in its own layout (CRLF or LF, its BOM, with or without a
+    final newline: :class:`rubi.core.textlayout.TextLayout`). The file is read, edited,
+    and its bytes compared again just before the write; if they changed in between
+    (someone saved it), the edit is re-applied to the new text, up to
     :data:`WRITE_ATTEMPTS` times.
 
     Returns:
-        The text written.
+        The text written, as ``edit`` returned it (``\\n`` line endings, no BOM).
 
     Raises:
         FileNotFoundError: the note is gone.
         NoteChangedError: it kept changing.
-        RubiError: from ``edit`` (an unparseable note).
+        RubiError: the note is not UTF-8, or from ``edit`` (an unparseable note);
+            either way it is left as it is.
     """
     for _ in range(WRITE_ATTEMPTS):
-        before = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        try:
+            before, layout = split_layout(raw)
+        except UnicodeDecodeError as exc:
+            raise RubiError(
+                f"{rel}: not UTF-8 (byte {exc.start}); rubi will not rewrite it: save it as UTF-8"
+            ) from exc
         after = edit(before)
         if after == before:
             return after
         try:
-            atomic_write_text(path, after, expect=before)
+            atomic_write_bytes(path, layout.encode(after), expect=raw)
         except ChangedMeanwhile:
             continue  # someone saved it meanwhile: apply the edit to their version
         return after
