@@ -59,7 +59,7 @@ __all__ = [
     "write_summary",
 ]
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, str], None]
 
 
 def locate(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPaths:

@@ -84,33 +84,53 @@ def say_waiting() -> None:
 
 
 @contextmanager
-def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr, shown once a run reads many notes."""
+def progress_bar(enabled: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A rich progress bar on stderr for a long index run: one stage at a time
+    (reading notes, mapping code, indexing text), each with items done of total,
+    items per second, elapsed time and an estimate of the time left. Shown only for
+    stages of at least :data:`PROGRESS_AFTER_NOTES` items."""
     if not enabled:
         yield None
         return
     bar: Any = None
     task: Any = None
+    stage_now = ""
 
-    def update(done: int, total: int) -> None:
-        nonlocal bar, task
+    def update(done: int, total: int, stage: str = "Indexing notes") -> None:
+        nonlocal bar, task, stage_now
+        if total < PROGRESS_AFTER_NOTES:
+            return
         if bar is None:
-            if total < PROGRESS_AFTER_NOTES:
-                return
             # Imported only when a long run needs it: rich.progress costs ~40 ms.
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             bar = Progress(
-                "[progress.description]{task.description}",
+                TextColumn("[progress.description]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
                 console=err_console(),
                 transient=True,
             )
-            task = bar.add_task("Indexing notes", total=total)
             bar.start()
-        bar.update(task, completed=done, total=total)
+        if stage != stage_now:
+            if task is not None:
+                bar.remove_task(task)
+            task = bar.add_task(stage, total=total, rate="")
+            stage_now = stage
+        speed = bar.tasks[-1].speed if bar.tasks else None
+        rate = f"{speed:,.0f}/s" if speed else ""
+        bar.update(task, completed=done, total=total, rate=rate)
 
     try:
         yield update

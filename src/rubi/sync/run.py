@@ -40,7 +40,7 @@ MAX_SESSIONS = 4
 _SESSIONS: OrderedDict[Path, SyncSession] = OrderedDict()
 _GUARD = threading.Lock()
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, str], None]
 
 
 def session_for(paths: VaultPaths) -> SyncSession:
@@ -78,8 +78,9 @@ def index_vault(
     Args:
         paths: the vault.
         full: drop the derived data and rebuild it from the files.
-        progress: called as ``progress(done, total)`` while changed notes are read
-            (``total`` counts only the notes that need reading) and while code is mapped.
+        progress: called as ``progress(done, total, stage)`` through a long run:
+            ``Reading notes`` (only the notes that need reading count), ``Mapping
+            code``, ``Indexing text``.
         on_wait: called once if another run holds the index lock (so a surface can
             say why it is waiting).
         verify: check the Whoosh index against the manifest (a full rebuild when they

@@ -22,7 +22,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -60,7 +60,9 @@ JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, str], None]
+"""Called as ``progress(done, total, stage)``; stages: ``Reading notes``, ``Mapping
+code``, ``Indexing text``."""
 
 
 class SyncSession:
@@ -291,7 +293,7 @@ class SyncSession:
         total = len(plan.to_read)
         for i, stat in enumerate(plan.to_read):
             if progress and (i % 50 == 0 or i == total - 1):
-                progress(i + 1, total)
+                progress(i + 1, total, "Reading notes")
             prev = old.files.get(stat.path)
             note = read_changed_note(paths, stat, prev, new, report)
             if note is None:
@@ -308,7 +310,9 @@ class SyncSession:
         new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
         deletes = sorted(old_ids - new_ids)
         report.deleted = len(deletes)
-        code_map, code_docs, code_deletes = map_code(paths, old, new, report, full, code, progress)
+        code_map, code_docs, code_deletes = map_code(
+            paths, old, new, report, full, code, _stage(progress, "Mapping code")
+        )
         pages_before = full and code_map is not None and paths.project_root is not None
         if pages_before:
             assert code_map is not None
@@ -328,10 +332,11 @@ class SyncSession:
         from rubi.index.documents import note_document
 
         docs: list[IndexDoc] = [*(note_document(n) for n in changed.values()), *code_docs]
+        counted = _counted(docs, _stage(progress, "Indexing text"))
         if full:
-            index.rebuild(docs)
+            index.rebuild(counted)
         elif docs or deletes or code_deletes:
-            index.apply(docs, [*deletes, *code_deletes])
+            index.apply(counted, [*deletes, *code_deletes])
         index.close()
         new.indexed_at = time.time()
         new.gen = old.gen + 1
@@ -421,6 +426,25 @@ class SyncSession:
         self._snapshot_gen = gen
         with store.transaction():
             store.forget_gone_before(gen)
+
+
+def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:
+    """``progress`` for one stage, as a ``(done, total)`` callback."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done, total: report(done, total, stage)
+
+
+def _counted(
+    docs: list[IndexDoc], progress: Callable[[int, int], None] | None
+) -> Iterator[IndexDoc]:
+    """``docs``, calling ``progress`` every 50 documents handed on (and at the end)."""
+    total = len(docs)
+    for i, doc in enumerate(docs, 1):
+        yield doc
+        if progress and (i % 50 == 0 or i == total):
+            progress(i, total)
 
 
 def store_copy(note: Note) -> Note:
