@@ -129,3 +129,21 @@ def test_a_running_watcher_picks_up_a_change_and_stops_on_sigterm(vault: Path) -
         proc.stderr.close()
     assert lines[-1] == "Stopped."
     assert stdout == ""
+
+
+def test_a_batch_reports_its_own_files_warnings_not_the_vaults() -> None:
+    from rubi.cli.watchcmds import MAX_WARNINGS_SHOWN, report_lines
+    from rubi.core.model import ScanWarning
+    from rubi.sync import IndexReport
+    from rubi.watch import Batch
+
+    old = [ScanWarning(f"old{i}.md", "not UTF-8") for i in range(30)]
+    result = IndexReport(updated=1, warnings=[*old, ScanWarning("new.md", "bad frontmatter")])
+    lines = report_lines(Batch({"new.md"}, events=1), result, "12:00:00")
+    assert lines == [
+        "12:00:00 1 changes: 0 added, 1 updated, 0 deleted notes (0.00 s)",
+        "warning: new.md: bad frontmatter",
+    ]
+    catch_up = report_lines(Batch(events=0), result, "12:00:00")
+    assert len(catch_up) == 1 + MAX_WARNINGS_SHOWN + 1
+    assert catch_up[-1] == "warning: … and 21 more; `rubi doctor` lists them all"

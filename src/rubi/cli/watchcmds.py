@@ -10,9 +10,12 @@ import click
 
 from rubi import app
 from rubi.cli.common import handle_errors, vault_option
-from rubi.watch import DEBOUNCE_MS
+from rubi.watch import DEBOUNCE_MS, Batch
 
-__all__ = ["watch"]
+__all__ = ["MAX_WARNINGS_SHOWN", "report_lines", "watch"]
+
+MAX_WARNINGS_SHOWN = 10
+"""Warnings printed per batch; the rest are counted (``rubi doctor`` lists them)."""
 
 
 @click.command()
@@ -32,23 +35,13 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     Stops cleanly on Ctrl-C and SIGTERM. Run it in a terminal multiplexer or as a
     systemd user unit (see docs/watch.md).
     """
-    from rubi.watch import Batch
     from rubi.watch import watch as run
 
     paths = app.locate(vault)
 
     def report(batch: Batch, result: app.IndexReport) -> None:
-        stamp = time.strftime("%H:%M:%S")
-        what = f"{batch.events} changes" if batch.events else "catch-up"
-        click.echo(
-            f"{stamp} {what}: {result.added} added, {result.updated} updated, "
-            f"{result.deleted} deleted notes"
-            + (f"; code {result.code_changed} changed" if result.code_changed else "")
-            + f" ({result.seconds:.2f} s)",
-            err=True,
-        )
-        for w in result.warnings:
-            click.echo(f"warning: {w}", err=True)
+        for line in report_lines(batch, result, time.strftime("%H:%M:%S")):
+            click.echo(line, err=True)
 
     if not once:
         click.echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
@@ -58,3 +51,22 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
         run(paths, on_report=report, debounce_ms=debounce_ms, once=once)
     if not once:
         click.echo("Stopped.", err=True)
+
+
+def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]:
+    """What ``rubi watch`` prints for one applied batch: one summary line, then the
+    warnings of the files in the batch only (the catch-up run, ``events == 0``, shows
+    the vault's once), at most :data:`MAX_WARNINGS_SHOWN` of them."""
+    what = f"{batch.events} changes" if batch.events else "catch-up"
+    lines = [
+        f"{stamp} {what}: {result.added} added, {result.updated} updated, "
+        f"{result.deleted} deleted notes"
+        + (f"; code {result.code_changed} changed" if result.code_changed else "")
+        + f" ({result.seconds:.2f} s)"
+    ]
+    fresh = [w for w in result.warnings if not batch.events or w.path in batch.vault_paths]
+    lines += [f"warning: {w}" for w in fresh[:MAX_WARNINGS_SHOWN]]
+    if len(fresh) > MAX_WARNINGS_SHOWN:
+        more = len(fresh) - MAX_WARNINGS_SHOWN
+        lines.append(f"warning: … and {more} more; `rubi doctor` lists them all")
+    return lines
