@@ -2,7 +2,8 @@
 
 Usage::
 
-    python bench/notes_qa.py [--data DIR] [--vaults DIR] [--json results.json] [--terms]
+    python bench/notes_qa.py [--data DIR] [--vaults DIR] [--json results.json]
+                             [--personal VAULT]
 
 DIR (default: ``shared/data/notes-qa`` beside the project folder) holds the question
 sets, ``<vault>.json``: a list of ``{"question", "relevant": [vault-relative paths]}``.
@@ -10,7 +11,10 @@ Each set's vault (``shared/data/vaults/<vault>``) is copied to a temp folder, in
 as a user would (``rubi.app.index``) and every question goes through
 ``rubi.app.search`` (the function the CLI and the MCP server call) with
 ``scope="notes"``, ``top_k=10`` and no ``terms``. HOME and the XDG folders point
-into the temp folder, so no personal vault or user cache takes part.
+into the temp folder, so no personal vault or user cache takes part, unless
+``--personal VAULT`` names one: a copy of it is then the personal vault, searched with
+each set's vault as a user's would be (a personal note that pushes the relevant project
+note down counts against the score).
 
 Scores (the data README): for each question the rank of the first relevant note among
 the hits; hits@1, hits@5 and MRR (reciprocal rank, 0 when no relevant note is in the
@@ -41,7 +45,9 @@ def first_rank(ids: list[str], relevant: list[str]) -> int | None:
     return next((i for i, doc in enumerate(ids, start=1) if doc in wanted), None)
 
 
-def run_set(questions_file: Path, vaults: Path, work: Path) -> dict[str, Any]:
+def run_set(
+    questions_file: Path, vaults: Path, work: Path, personal: Path | None = None
+) -> dict[str, Any]:
     """Index the set's vault in ``work`` and score every question."""
     from rubi import app
 
@@ -50,6 +56,11 @@ def run_set(questions_file: Path, vaults: Path, work: Path) -> dict[str, Any]:
     shutil.copytree(vaults / name, vault)
     paths = app.locate(vault)
     app.index(paths)
+    if personal is not None:
+        mine = work / f"{name}-personal"
+        shutil.copytree(personal, mine)
+        os.environ["RUBI_VAULT"] = str(mine)
+        app.index(app.locate(mine))
     app.search(paths, "warm up the caches", scope="notes", refresh=False)
     entries = json.loads(questions_file.read_text(encoding="utf-8"))
     per_query: list[dict[str, Any]] = []
@@ -85,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=SHARED / "notes-qa")
     parser.add_argument("--vaults", type=Path, default=SHARED / "vaults")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--personal", type=Path, default=None, help="a personal vault to copy")
     args = parser.parse_args(argv)
     sets = sorted(args.data.glob("*.json"))
     if not sets:
@@ -95,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="rubi-notes-qa-"))
     for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
         os.environ[var] = str(work / var.lower())
+    os.environ["RUBI_VAULT"] = str(work / "no-personal-vault")
     try:
-        results = [run_set(s, args.vaults, work) for s in sets]
+        results = [run_set(s, args.vaults, work, args.personal) for s in sets]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{'set':<22} {'questions':>9} {'hits@1':>7} {'hits@5':>7} {'MRR':>6} {'p50':>9}")

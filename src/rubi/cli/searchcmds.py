@@ -28,6 +28,12 @@ __all__ = ["backlinks", "links", "read", "search"]
 )
 @click.option("--scope", type=click.Choice(app.SEARCH_SCOPES), default="all", show_default=True)
 @click.option("--all", "include_superseded", is_flag=True, help="Include superseded notes.")
+@click.option(
+    "--no-personal",
+    "no_personal",
+    is_flag=True,
+    help="Leave the personal vault out (also: personal = false in a config.toml).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @vault_option
 @handle_errors
@@ -38,6 +44,7 @@ def search(
     budget: int,
     scope: str,
     include_superseded: bool,
+    no_personal: bool,
     as_json: bool,
     vault: Path | None,
 ) -> None:
@@ -53,6 +60,7 @@ def search(
             include_superseded=include_superseded,
             progress=progress,
             on_wait=say_waiting,
+            personal=False if no_personal else None,
         )
     if as_json:
         print_json(app.search_json(result, budget))

@@ -4,7 +4,10 @@ Location: ``$RUBI_VAULT``, else ``personal_vault`` in the user config
 (:mod:`rubi.core.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
 ``.rubi/config.toml``: a cloned repository must not choose which of the user's folders
 rubi indexes and writes into. Created on first write; searched together with the
-project vault, its ids prefixed ``personal:``.
+project vault, its ids prefixed ``personal:`` (:func:`rubi.search.merge.merge_personal`
+ranks it below the project), unless ``personal = false`` in the user config or the
+project's ``.rubi/config.toml`` leaves it out of searches (:func:`personal_searched`;
+turning it off is the one personal setting a project may make).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ __all__ = [
     "ignored_project_settings",
     "personal_paths",
     "personal_root",
+    "personal_searched",
 ]
 
 log = logging.getLogger(__name__)
@@ -66,6 +70,20 @@ def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
         for key in USER_PATH_SETTINGS
         if key in table
     ]
+
+
+def personal_searched(project: VaultPaths | None) -> bool:
+    """Whether searches include the personal vault: False when ``personal = false`` is
+    set in the user config or in ``project``'s ``config.toml`` (an unreadable project
+    config counts as unset; ``rubi doctor`` reports it)."""
+    if user_settings().get("personal") is False:
+        return False
+    if project is None:
+        return True
+    from rubi.core.hooksettings import read_config
+
+    table, _ = read_config(project.root, project.project_root)
+    return table.get("personal") is not False
 
 
 def personal_paths(project: VaultPaths | None = None, *, create: bool = False) -> VaultPaths | None:
