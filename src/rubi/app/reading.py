@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def resolve_ref(build: GraphBuild, ref: str) -> str:
             f"{ref!r}: no such note (an id is one line); copy an id from search"
         )
     g = build.graph
-    key = ref.strip().removesuffix(".md")
+    key = unicodedata.normalize("NFC", ref.strip().removesuffix(".md"))  # ids are NFC
     if key in g and g.nodes[key].get("kind") == "note":
         return key
     lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
@@ -54,7 +55,7 @@ def resolve_ref(build: GraphBuild, ref: str) -> str:
     if ids:
         return sorted(ids)[0]
     titles = {str(a.get("title", n)): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
-    pool = list(lowered.values()) + list(titles)
+    pool = list(dict.fromkeys([*lowered.values(), *titles]))  # a title is often its file name
     close = difflib.get_close_matches(key, pool, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise NoteNotFoundError(f"{ref}: no such note{hint}")

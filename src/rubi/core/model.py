@@ -1,10 +1,12 @@
 """Domain values shared by every layer: notes, links, headings, warnings.
 
-Note identity is the vault-relative POSIX path without ``.md`` (``notes/decision-x``).
+Note identity is the vault-relative POSIX path without ``.md`` (``notes/decision-x``),
+in Unicode NFC.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -84,8 +86,8 @@ class Note:
     """A parsed note. Built by :func:`rubi.markdown.parse_note`; never touches disk.
 
     Attributes:
-        id: vault-relative POSIX path without ``.md``.
-        path: vault-relative POSIX path with ``.md``.
+        id: vault-relative POSIX path without ``.md``, in Unicode NFC.
+        path: vault-relative POSIX path with ``.md``, as the file system names it.
         title: frontmatter ``title``, else the first H1, else the file name.
         type: one of :data:`NOTE_TYPES` (``note`` when absent or unknown).
         status: frontmatter ``status`` (``active`` when absent).
@@ -125,8 +127,14 @@ class ScanWarning:
 
 
 def note_id_for_path(path: str) -> str:
-    """Return the note id for a vault-relative POSIX path (``a/b.md`` → ``a/b``)."""
-    return path[:-3] if path.lower().endswith(".md") else path
+    """Return the note id for a vault-relative POSIX path (``a/b.md`` → ``a/b``).
+
+    The id is in Unicode NFC whatever form the file system gave the name in (macOS
+    hands names over decomposed, NFD), so a note has one id on every platform; the
+    note's ``path`` keeps the name as it is on disk.
+    """
+    stem = path[:-3] if path.lower().endswith(".md") else path
+    return stem if stem.isascii() else unicodedata.normalize("NFC", stem)
 
 
 def note_files(note: Note) -> list[str]:

@@ -33,7 +33,14 @@ from rubi.graph.build import (
     dangling_id,
     note_names,
 )
-from rubi.vault.resolve import LinkResolver, NoteNames, lookup_keys, names_keys, normalize_name
+from rubi.vault.resolve import (
+    LinkResolver,
+    NoteNames,
+    attachment_key,
+    lookup_keys,
+    names_keys,
+    normalize_name,
+)
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -234,12 +241,12 @@ class LiveGraph:
             if path in self.attachments:
                 self.attachments.discard(path)
                 self._resolver.remove_attachment(path)
-                touched_keys.add("b:" + path.rsplit("/", 1)[-1].casefold())
+                touched_keys.add(attachment_key(path))
         for path in attachments_added:
             if path not in self.attachments:
                 self.attachments.add(path)
                 self._resolver.add_attachment(path)
-                touched_keys.add("b:" + path.rsplit("/", 1)[-1].casefold())
+                touched_keys.add(attachment_key(path))
         for key in touched_keys:
             relink |= self._readers.get(key, set())
         relink -= set(gone)

@@ -14,6 +14,7 @@ is reported and indexed from its body.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import PurePosixPath
 from typing import Any
@@ -329,7 +330,7 @@ def parse_note(text: str, path: str, *, strict: bool = True) -> Note:
     title = str(meta.get("title") or "").strip()
     if not title:
         h1 = next((h.text for h in headings if h.level == 1 and h.text), "")
-        title = h1 or PurePosixPath(path).name.removesuffix(".md")
+        title = h1 or unicodedata.normalize("NFC", PurePosixPath(path).name.removesuffix(".md"))
     raw_type = str(meta.get("type") or "").strip().lower()
     aliases = _dedupe(s.strip() for s in _strings(meta.get("aliases", meta.get("alias"))))
     tags = _dedupe([*_tag_list(meta.get("tags", meta.get("tag"))), *inline_tags])

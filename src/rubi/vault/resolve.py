@@ -7,12 +7,17 @@ Order (Obsidian Help, "Internal links"; rubi adds the last step):
 When several notes match one step, the link is *ambiguous*: it is resolved as
 Obsidian would (same folder as the linking note, else the shortest path) and the
 candidates are recorded so ``rubi doctor`` can list it. No match: *missing*.
+
+Names are compared folded (:func:`fold`): case-folded and in Unicode NFC, so a file
+name macOS hands over decomposed (NFD: ``e`` followed by a combining accent) is
+found by a link typed composed (``[[Résumé]]``), and the other way round.
 """
 
 from __future__ import annotations
 
 import bisect
 import posixpath
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,6 +28,8 @@ __all__ = [
     "NoteNames",
     "Resolution",
     "alias_keys",
+    "attachment_key",
+    "fold",
     "lookup_keys",
     "names_keys",
     "normalize_name",
@@ -31,9 +38,17 @@ __all__ = [
 Status = Literal["resolved", "ambiguous", "missing", "attachment", "self"]
 
 
+def fold(text: str) -> str:
+    """``text`` case-folded and in Unicode NFC: ``Résumé`` composed (NFC) or
+    decomposed (NFD, as macOS file systems give names) both fold to ``résumé``."""
+    if text.isascii():
+        return text.casefold()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
+
+
 def normalize_name(name: str) -> str:
-    """Case-folded, whitespace-collapsed form used for every name comparison."""
-    return " ".join(name.casefold().split())
+    """Folded (:func:`fold`), whitespace-collapsed form used for every name comparison."""
+    return " ".join(fold(name).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +98,7 @@ def lookup_keys(target: str, source_id: str) -> set[str]:
     where the link points, which is what lets a graph re-resolve only the links a
     change can affect."""
     t = target.strip().replace("\\", "/").lstrip("/").removeprefix("./")
-    key = t.casefold()
+    key = fold(t)
     note_key = key[:-3] if key.endswith(".md") else key
     keys = {"b:" + posixpath.basename(note_key), "a:" + normalize_name(t)}
     if "/" in note_key:
@@ -94,7 +109,12 @@ def lookup_keys(target: str, source_id: str) -> set[str]:
 
 def names_keys(n: NoteNames) -> set[str]:
     """The keys (as in :func:`lookup_keys`) under which ``n`` can be found."""
-    return {"b:" + posixpath.basename(n.id.casefold()), *("a:" + a for a in alias_keys(n))}
+    return {"b:" + posixpath.basename(fold(n.id)), *("a:" + a for a in alias_keys(n))}
+
+
+def attachment_key(path: str) -> str:
+    """The key (as in :func:`lookup_keys`) under which the attachment ``path`` is found."""
+    return "b:" + posixpath.basename(fold(path))
 
 
 def _discard(table: dict[str, list[str]], key: str, value: str) -> None:
@@ -115,7 +135,7 @@ class LinkResolver:
 
     def __init__(self, notes: Iterable[NoteNames], attachments: Iterable[str] = ()) -> None:
         self._by_path: dict[str, list[str]] = {}
-        """Case-folded id → the ids (sorted; two differ only in case on a
+        """Folded id → the ids (sorted; two differ only in case on a
         case-sensitive file system, and the last in order wins, as it always has)."""
         self._by_name: dict[str, list[str]] = defaultdict(list)
         self._by_alias: dict[str, list[str]] = defaultdict(list)
@@ -128,7 +148,7 @@ class LinkResolver:
 
     def add_note(self, n: NoteNames) -> None:
         """Make ``n`` resolvable (a note that came or was renamed)."""
-        key = n.id.casefold()
+        key = fold(n.id)
         bisect.insort(self._by_path.setdefault(key, []), n.id)
         self._by_name[posixpath.basename(key)].append(n.id)
         for name in alias_keys(n):
@@ -136,7 +156,7 @@ class LinkResolver:
 
     def remove_note(self, n: NoteNames) -> None:
         """Forget ``n`` (exactly the names it was added with)."""
-        key = n.id.casefold()
+        key = fold(n.id)
         _discard(self._by_path, key, n.id)
         _discard(self._by_name, posixpath.basename(key), n.id)
         for name in alias_keys(n):
@@ -144,13 +164,15 @@ class LinkResolver:
 
     def add_attachment(self, path: str) -> None:
         """Make the non-markdown file ``path`` resolvable."""
-        bisect.insort(self._att_by_path.setdefault(path.casefold(), []), path)
-        self._att_by_name[posixpath.basename(path).casefold()].append(path)
+        key = fold(path)
+        bisect.insort(self._att_by_path.setdefault(key, []), path)
+        self._att_by_name[posixpath.basename(key)].append(path)
 
     def remove_attachment(self, path: str) -> None:
         """Forget the non-markdown file ``path``."""
-        _discard(self._att_by_path, path.casefold(), path)
-        _discard(self._att_by_name, posixpath.basename(path).casefold(), path)
+        key = fold(path)
+        _discard(self._att_by_path, key, path)
+        _discard(self._att_by_name, posixpath.basename(key), path)
 
     def resolve(self, target: str, source_id: str = "") -> Resolution:
         """Resolve one link target written in note ``source_id``.
@@ -168,7 +190,7 @@ class LinkResolver:
             return Resolution("self", None)
         t = t.lstrip("/")
         t = t.removeprefix("./")
-        key = t.casefold()
+        key = fold(t)
         note_key = key[:-3] if key.endswith(".md") else key
 
         keys = [note_key]
@@ -182,7 +204,7 @@ class LinkResolver:
             # A path suffix ends in a file name: look among the notes of that name only.
             suffix = "/" + note_key
             same_name = self._by_name.get(posixpath.basename(note_key), ())
-            cands = [i for i in same_name if i.casefold().endswith(suffix)]
+            cands = [i for i in same_name if fold(i).endswith(suffix)]
         else:
             cands = list(self._by_name.get(note_key, ()))
         if cands:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.core.config import MAX_NOTE_BYTES, SKIP_DIRS
 from rubi.core.errors import NoteParseError
-from rubi.core.model import ScanWarning
+from rubi.core.model import ScanWarning, note_id_for_path
 from rubi.core.safeio import (
     UnsafeFileError,
     allowed_root,
@@ -192,9 +193,36 @@ def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
                     continue
             notes.append(FileStat(rel, st.st_mtime_ns, st.st_size))
     notes.sort(key=lambda f: f.path)
+    notes = _one_per_id(notes, warnings)
     attachments.sort()
     warnings.sort(key=lambda w: w.path)
     return VaultListing(notes, attachments, warnings)
+
+
+def _one_per_id(notes: list[FileStat], warnings: list[ScanWarning]) -> list[FileStat]:
+    """``notes`` less the ones whose name differs from another's only in its Unicode
+    form (``Résumé.md`` composed and decomposed, possible on Linux): both would be one
+    note id (:func:`rubi.core.model.note_id_for_path`). The composed one is kept."""
+    by_id: dict[str, list[FileStat]] = {}
+    for f in notes:
+        if not f.path.isascii():
+            by_id.setdefault(note_id_for_path(f.path), []).append(f)
+    dropped: set[str] = set()
+    for same in by_id.values():
+        if len(same) < 2:
+            continue
+        keep = min(same, key=lambda f: (not unicodedata.is_normalized("NFC", f.path), f.path))
+        for f in same:
+            if f is not keep:
+                dropped.add(f.path)
+                warnings.append(
+                    ScanWarning(
+                        f.path,
+                        f"the same name as {keep.path} in another Unicode form; skipped: "
+                        "rename or remove one of them",
+                    )
+                )
+    return [f for f in notes if f.path not in dropped] if dropped else notes
 
 
 def content_hash(data: bytes) -> str:
