@@ -26,6 +26,7 @@ from rubi.core.safetext import check_text
 # engines below it are imported inside the functions that use them, and the names it
 # re-exports are looked up on first use (``__getattr__`` and ``_LAZY`` at the end).
 if TYPE_CHECKING:
+    from rubi.app.codeview import CodeView
     from rubi.app.health import DoctorReport
     from rubi.app.reading import LinkView, NoteView
     from rubi.app.registration import Registered
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from rubi.sync import IndexReport
 
 __all__ = [
+    "CodeView",
     "DoctorReport",
     "InitReport",
     "LinkView",
@@ -48,6 +50,7 @@ __all__ = [
     "links",
     "locate",
     "map_text",
+    "read_code",
     "read_many",
     "read_note",
     "register",
@@ -446,23 +449,16 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
         ``[(text, None)]`` per id found, ``("", error message)`` per id not found.
     """
     from rubi.app import reading
+    from rubi.app.codeview import read_code
     from rubi.sync import load_code_map
 
     out: list[tuple[str, str | None]] = []
     for ref in ids:
         try:
             vault, local, _ = _vault_for(paths, ref)
-            build = _graph(vault)
-            node = build.graph.nodes.get(local.strip())
-            if node is not None and node.get("kind") == "file" and vault.project_root:
-                out.append(
-                    (
-                        reading.code_outline(
-                            vault.project_root, build, local.strip(), load_code_map(vault)
-                        ),
-                        None,
-                    )
-                )
+            code = read_code(vault, _graph(vault), local, load_code_map(vault))
+            if code is not None:
+                out.append((code.outline, None))
             else:
                 out.append((reading.render_note_view(read_note(paths, ref)), None))
         except RubiError as exc:
@@ -470,22 +466,37 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
     return out
 
 
+def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
+    """The code file ``ref`` names (its id as search prints it: its project path), as
+    an outline with its links both ways; None when ``ref`` names no mapped code file
+    (then it may name a note: :func:`read_note`)."""
+    from rubi.app.codeview import read_code as code_view
+    from rubi.sync import load_code_map
+
+    vault, local, _ = _vault_for(paths, ref)
+    return code_view(vault, _graph(vault), local, load_code_map(vault))
+
+
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
-    """Outgoing links of a note (dangling targets included, ``kind='dangling'``)."""
+    """Outgoing links of a note (dangling targets included, ``kind='dangling'``), or
+    what a code file imports (``ref``: any id search prints)."""
     from rubi.app import reading
+    from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
-    return reading.edges(build, reading.resolve_ref(build, local), incoming=False)
+    return reading.edges(build, node_for(build, local), incoming=False)
 
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
-    """Notes that link to a note."""
+    """Notes that link to a note, or the files importing a code file and the notes
+    about it (``ref``: any id search prints)."""
     from rubi.app import reading
+    from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
-    return reading.edges(build, reading.resolve_ref(build, local), incoming=True)
+    return reading.edges(build, node_for(build, local), incoming=True)
 
 
 # -- knowledge ----------------------------------------------------------------------
@@ -619,6 +630,7 @@ __all__ += [
 
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
+    "CodeView": "rubi.app.codeview",
     "DoctorReport": "rubi.app.health",
     "Handoff": "rubi.knowledge.handoff",
     "IndexReport": "rubi.sync",

@@ -74,8 +74,26 @@ def search(
 @vault_option
 @handle_errors
 def read(ref: str, as_json: bool, vault: Path | None) -> None:
-    """Print a note in full (by id, path, title or alias) with its links."""
-    view = app.read_note(app.locate(vault), ref)
+    """Print a note in full (by id, path, title or alias) with its links, or a code
+    file's outline (by the id search prints: its path)."""
+    paths = app.locate(vault)
+    code = app.read_code(paths, ref)
+    if code is not None:
+        if as_json:
+            print_json(
+                {
+                    "id": code.id,
+                    "path": code.id,
+                    "kind": "file",
+                    "text": code.outline,
+                    "links": [_lv(lv) for lv in code.links],
+                    "backlinks": [_lv(lv) for lv in code.backlinks],
+                }
+            )
+        else:
+            click.echo(code.outline)
+        return
+    view = app.read_note(paths, ref)
     note = view.note
     if as_json:
         print_json(
@@ -117,7 +135,7 @@ def _print_links(items: list[app.LinkView], as_json: bool) -> None:
 @vault_option
 @handle_errors
 def links(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the links of a note, with their relation."""
+    """List the links of a note (or the imports of a code file), with their relation."""
     _print_links(app.links(app.locate(vault), ref), as_json)
 
 
@@ -127,5 +145,5 @@ def links(ref: str, as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the notes that link to a note."""
+    """List the notes that link to a note (or import or describe a code file)."""
     _print_links(app.backlinks(app.locate(vault), ref), as_json)
