@@ -4,17 +4,17 @@ and code changes.
 The watcher only turns file-system events into a change list; applying it is the same
 incremental path as ``rubi index``, through the facade (:func:`rubi.app.catch_up`,
 :func:`rubi.app.apply_changes`). Events are debounced into batches, so a ``git checkout`` that
-touches 1,000 files is one index run. Its own writes (``.index/``), editor temp and
-swap files, ``.obsidian/`` and ``.git/`` are ignored. Index runs take the index lock,
-and every index file is replaced atomically, so readers (hooks, the MCP server) never
-see a half-written index.
+touches 1,000 files is one index run. What it ignores is what the indexer skips
+(:mod:`rubi.core.treerules`, applied to paths relative to the vault or the project, so
+the folders above the vault never count), plus editor temp and swap files. Index runs
+take the index lock, and every index file is replaced atomically, so readers (hooks,
+the MCP server) never see a half-written index.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -23,14 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from rubi import app
-from rubi.core.config import SKIP_DIRS
 from rubi.core.paths import VaultPaths
+from rubi.core.treerules import code_path_skipped, editor_noise, vault_path_skipped
 
 __all__ = [
     "DEBOUNCE_MS",
     "Batch",
     "classify",
+    "event_filter",
     "ignored",
+    "ignored_code",
     "in_background",
     "watch",
 ]
@@ -41,34 +43,50 @@ DEBOUNCE_MS = 400
 """Quiet time that closes a batch: long enough to gather a checkout, short enough that a
 saved note is searchable within about a second."""
 
-IGNORED_DIRS = frozenset(
-    {
-        *SKIP_DIRS,
-        "__pycache__",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".idea",
-        ".vscode",
-        "dist",
-        "build",
-        ".tox",
-    }
-)
-_IGNORED_FILES = re.compile(
-    r"(\.sw[a-px]$|~$|^\.#|^#.*#$|^4913$|\.tmp$|\.crswap$|___jb_\w+___$|\.kate-swp$"
-    r"|^\.DS_Store$|\.part$|\.py[cod]$|^\.[^/]*\.tmp$)"
-)
-"""vim (.swp, 4913), emacs (.#x, #x#), VS Code (.crswap), JetBrains (___jb_tmp___),
-Kate, macOS, partial downloads, bytecode, and rubi's own atomic-write temp files."""
-
 
 def ignored(path: str) -> bool:
-    """True for paths the watcher never reacts to."""
-    parts = Path(path).parts
-    if any(p in IGNORED_DIRS for p in parts[:-1]):
-        return True
-    return bool(parts) and bool(_IGNORED_FILES.search(parts[-1]))
+    """True for a vault-relative path the watcher never reacts to: one the indexer
+    skips (:func:`rubi.core.treerules.vault_path_skipped`: hidden files and folders,
+    ``SKIP_DIRS``), or an editor's temp file (:func:`rubi.core.treerules.editor_noise`).
+    Folders above the vault do not count: a vault under ``build/`` is watched."""
+    name = path.replace("\\", "/").rstrip("/").rpartition("/")[2]
+    return vault_path_skipped(path) or editor_noise(name)
+
+
+def ignored_code(path: str) -> bool:
+    """True for a project-relative path whose change cannot touch the code map: under a
+    folder the code listing skips (:data:`rubi.core.treerules.CODE_SKIP_DIRS`), or an
+    editor's temp file."""
+    name = path.replace("\\", "/").rstrip("/").rpartition("/")[2]
+    return code_path_skipped(path) or editor_noise(name)
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def _place(raw: str, root: Path, project: Path | None) -> tuple[str, str] | None:
+    """``("vault", rel)`` or ``("code", rel)`` for an event's absolute path, None when
+    the watcher ignores it; each rule sees the path relative to its own root."""
+    path = Path(raw).resolve()
+    rel = _relative(path, root)
+    if rel is not None:
+        return None if ignored(rel) else ("vault", rel)
+    prel = _relative(path, project) if project is not None else None
+    if prel is None or ignored_code(prel):
+        return None
+    return "code", prel
+
+
+def event_filter(vault: VaultPaths) -> Callable[[Any, str], bool]:
+    """The ``watch_filter`` for :func:`watchfiles.watch`: keeps the events
+    :func:`classify` would not ignore (paths made relative to the vault or project)."""
+    root = vault.root.resolve()
+    project = vault.project_root.resolve() if vault.project_root else None
+    return lambda change, path: _place(path, root, project) is not None
 
 
 @dataclass
@@ -92,26 +110,13 @@ def classify(changes: Iterable[tuple[Any, str]], vault: VaultPaths) -> Batch | N
     root = vault.root.resolve()
     project = vault.project_root.resolve() if vault.project_root else None
     for _, raw in changes:
-        path = Path(raw)
-        try:
-            rel = path.resolve().relative_to(root).as_posix()
-        except ValueError:
-            rel = None
-        if rel is not None:
-            if ignored(rel):
-                continue
-            batch.vault_paths.add(rel)
-            batch.events += 1
+        place = _place(raw, root, project)
+        if place is None:
             continue
-        if project is None:
-            continue
-        try:
-            prel = path.resolve().relative_to(project).as_posix()
-        except ValueError:
-            continue
-        if ignored(prel):
-            continue
-        batch.code = True
+        if place[0] == "vault":
+            batch.vault_paths.add(place[1])
+        else:
+            batch.code = True
         batch.events += 1
     return batch if batch.events else None
 
@@ -168,7 +173,7 @@ def watch(
             roots = [vault.project_root or vault.root]
             changes = watchfiles.watch(
                 *roots,
-                watch_filter=lambda change, path: not ignored(path),
+                watch_filter=event_filter(vault),
                 debounce=debounce_ms,
                 stop_event=stop,
                 raise_interrupt=False,

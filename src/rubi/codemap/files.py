@@ -20,6 +20,7 @@ from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
 from rubi.core.safepaths import is_inside
+from rubi.core.treerules import CODE_SKIP_DIRS, code_path_skipped
 
 __all__ = [
     "GIT_TIMEOUT_S",
@@ -55,44 +56,9 @@ _NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
 GIT_TIMEOUT_S = 60.0
 """``git ls-files`` answers in well under a second even on large repositories."""
 
-SKIP_DIR_NAMES = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".rubi",
-        "node_modules",
-        "bower_components",
-        "jspm_packages",
-        "vendor",
-        "third_party",
-        "dist",
-        "build",
-        ".venv",
-        "venv",
-        "__pycache__",
-        "site-packages",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".next",
-        ".nuxt",
-        ".svelte-kit",
-        ".turbo",
-        ".parcel-cache",
-        ".gradle",
-        "Pods",
-        "fixtures",
-        "__fixtures__",
-        "__snapshots__",
-        "testdata",
-    }
-)
-"""Folders never mapped: version control, the vault, vendored dependencies, build
-output, virtual environments, tool caches, and test data (fixtures are code-shaped
-inputs, not code: typescript-eslint holds thousands, each importing made-up modules)."""
+SKIP_DIR_NAMES = CODE_SKIP_DIRS
+"""Folders never mapped (:data:`rubi.core.treerules.CODE_SKIP_DIRS`, the rule the
+watcher shares)."""
 
 _LOCK_NAMES = frozenset(
     {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "go.sum", "bun.lockb"}
@@ -120,10 +86,9 @@ class SourceText:
 
 def skipped_by_name(path: str) -> bool:
     """True for paths in :data:`SKIP_DIR_NAMES` folders, lock files and minified names."""
-    parts = path.split("/")
-    if any(part in SKIP_DIR_NAMES for part in parts[:-1]):
+    if code_path_skipped(path):
         return True
-    name = parts[-1].lower()
+    name = path.rpartition("/")[2].lower()
     return name in _LOCK_NAMES or name.endswith(".lock") or name.endswith(_MINIFIED_SUFFIXES)
 
 

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.config import MAX_NOTE_BYTES, SKIP_DIRS
+from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.errors import NoteParseError
 from rubi.core.model import ScanWarning, note_id_for_path
 from rubi.core.safeio import (
@@ -28,6 +28,7 @@ from rubi.core.safeio import (
     refusal,
 )
 from rubi.core.safepaths import is_inside
+from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
 
 __all__ = [
     "FileStat",
@@ -85,7 +86,7 @@ def _folders(
     plain: list[str] = []
     linked: list[str] = []
     for name in sorted(dirnames):
-        if name in SKIP_DIRS or name.startswith("."):
+        if vault_folder_skipped(name):
             continue
         if has_surrogates(name):
             warnings.append(
@@ -128,7 +129,8 @@ def _folders(
 def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
     """List the notes and attachments under ``root``.
 
-    Hidden folders and :data:`rubi.core.config.SKIP_DIRS` are not entered. A symlinked
+    Hidden folders and :data:`rubi.core.config.SKIP_DIRS` are not entered, hidden files
+    are left out (:mod:`rubi.core.treerules`, the rule the watcher shares). A symlinked
     folder is followed when its target is inside the allowed root
     (:func:`allowed_root`) and outside the vault (a folder inside the vault is listed
     under its own name); each real folder is entered once (no loops, no duplicates).
@@ -166,7 +168,7 @@ def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
             dirpath, dirnames, prefix, real_dirs, real_root, allowed, where, visited, warnings
         )
         for name in sorted(filenames):
-            if name.startswith("."):
+            if vault_file_skipped(name):
                 continue
             rel = prefix + name
             if has_surrogates(name):
