@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import stat
 import time
 
 from rubi.engine.address import address_for, find_vault_root
@@ -86,6 +86,10 @@ def hook_via_engine(
         if prepared is None:
             return None
         path, line = prepared
+        if not stat.S_ISSOCK(os.stat(path).st_mode):
+            return None
+        import socket  # only now: 3 ms of imports a hook without an engine skips
+
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(connect_timeout_s)
             sock.connect(path)
