@@ -111,7 +111,7 @@ def test_map_cli(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.startswith("# Code map")
     result = runner.invoke(cli, ["map", "pkg"])
-    assert result.exit_code == 0 and "## Files by rank" in result.output
+    assert result.exit_code == 0 and "## Files" in result.output
     result = runner.invoke(cli, ["map", "--write-summary", "-"], input="From stdin.\n")
     assert result.exit_code == 0 and "From stdin." in runner.invoke(cli, ["map"]).output
     result = runner.invoke(cli, ["index", "--json"])

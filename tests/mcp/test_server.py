@@ -99,7 +99,7 @@ def test_search_read_map(project: Path) -> None:
     assert "Prefix matching keeps routing" in text(read)
     assert "- class SmartRouter (line 1)" in text(read)
     assert text(full_map).startswith("# Code map")
-    assert "## Files by rank" in text(module)
+    assert "## Files" in text(module)
     assert not huge.is_error
 
 

@@ -211,7 +211,9 @@ class NoteRef:
         status: ``active`` or ``superseded``.
         files: the note's ``files:`` as written (repository paths; a path ending in
             ``/`` or naming a folder covers the files under it).
-        stale: files that changed since the note was written (shown with ⚠).
+
+    Nothing that differs between two clones of one commit (a stale flag depends on
+    the working tree): the pages made from it are committed.
     """
 
     id: str
@@ -219,4 +221,3 @@ class NoteRef:
     type: str
     status: str
     files: tuple[str, ...] = ()
-    stale: tuple[str, ...] = ()

@@ -4,6 +4,10 @@ Pure: strings in, string out. Deterministic: the same code and notes give the sa
 bytes (no dates, no floating-point ranks, ties broken by path), so regenerating it
 makes no git churn. Fitted to :data:`MAP_BUDGET_TOKENS` by dropping detail in a fixed
 order (symbols, then files, modules, per-module files, notes) until it fits.
+
+The page is committed, so what differs per person stays out of it: notes are listed
+by type and title, one a line, with no count of the others and no stale flag (that
+depends on each clone's working tree; search and read show it).
 """
 
 from __future__ import annotations
@@ -98,6 +102,11 @@ def _map_notes(code_map: CodeMap, notes: Sequence[NoteRef]) -> list[tuple[NoteRe
     return [(item[4], item[5]) for item in picked]
 
 
+def _note_order(note: NoteRef) -> tuple[int, str, str]:
+    """How listed notes are ordered: by type, then title (rank only picks which)."""
+    return (MAP_NOTE_TYPES.index(note.type), note.title.casefold(), note.id)
+
+
 def _rank_key(code_map: CodeMap, path: str) -> tuple[float, str]:
     return (-round(code_map.file_rank.get(path, 0.0), 12), path)
 
@@ -141,12 +150,12 @@ def _compose(
             lines.append(line)
     if notes and caps["notes"]:
         lines += ["", "## Decisions and gotchas"]
-        for note, central in notes[: caps["notes"]]:
+        shown = sorted(notes[: caps["notes"]], key=lambda item: _note_order(item[0]))
+        for note, central in shown:
             about = f" (`{central}`)" if central else ""
-            flag = f" ⚠ stale: `{note.stale[0]}` changed" if note.stale else ""
-            lines.append(f"- {note.type}: {link(note.id, note.title)}{about}{flag}")
+            lines.append(f"- {note.type}: {link(note.id, note.title)}{about}")
         if len(notes) > caps["notes"]:
-            lines.append(f"- … {len(notes) - caps['notes']} more: `rubi search decision`")
+            lines.append("- … more: `rubi search decision`, `rubi search gotcha`")
     lines += [
         "",
         'Search notes and code: `rubi search "words"`; a module\'s page: `rubi map <module>`.',
@@ -173,7 +182,8 @@ def render_map(
         Markdown: title, the curated summary block, a one-line census, modules by
         rank with their central files (wikilinks to ``modules/<slug>``), the most
         central files with "used by N" and key symbols, active decisions and gotchas
-        (wikilinks to the notes), and how to search. Within budget unless the curated
+        (the ones about the most central files, by type and title; wikilinks to the
+        notes), and how to search. Within budget unless the curated
         summary alone exceeds it (it is never cut). Files nothing imports are not
         "central" and are not listed there.
 

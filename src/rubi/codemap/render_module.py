@@ -2,6 +2,13 @@
 
 Pure and deterministic like level 0. Module pages link each other (``Used by`` and
 ``Uses``) and the map, so Obsidian's graph view draws the architecture.
+
+Pages are committed and two people regenerate them on their own branches, so every
+list is one item per line in an order that does not depend on rank (rank only picks
+which items a capped list shows): an import added changes the lines of the two files
+and modules it joins, not the order of the page, and two notes added on two branches
+are two inserted lines that merge (with the ``merge=union`` rule rubi ships for the
+pages, even when they are neighbours).
 """
 
 from __future__ import annotations
@@ -25,15 +32,16 @@ __all__ = [
 ]
 
 MODULE_PAGE_MAX_FILES = 30
-"""Files listed by rank; the rest are counted (a 200-file page is not read)."""
+"""Files listed (the most central, by path); the rest are counted (a 200-file page is
+not read)."""
 MODULE_PAGE_SYMBOL_FILES = 15
-"""Files whose symbols are listed, the most central first."""
+"""Files whose symbols are listed: the most central, by path."""
 MODULE_PAGE_SYMBOLS_PER_FILE = 10
 """Symbols listed per file."""
 MODULE_PAGE_MAX_EXTERNAL = 12
-"""External dependencies listed, the most used first."""
+"""External dependencies listed: the most used, by name."""
 MODULE_PAGE_MAX_NEIGHBOURS = 25
-"""Modules listed under ``Used by`` and under ``Uses``, the most linked first."""
+"""Modules listed under ``Used by`` and under ``Uses``: the most linked, by name."""
 
 
 def _relative(path: str, folder: str) -> str:
@@ -52,10 +60,11 @@ def render_module_page(
         curated: the summary to keep, or None.
 
     Returns:
-        Markdown: title, curated summary block, folder and census, files by rank
-        ("used by N, imports M"), modules that use it and that it uses (wikilinks
-        with import counts), external dependencies (with the number of files
-        importing each), symbols of its central files, and notes about its files.
+        Markdown: title, curated summary block, folder and census, its files ("used
+        by N, imports M"), modules that use it and that it uses (wikilinks with import
+        counts), external dependencies (with the number of files importing each),
+        symbols of its central files, and notes about its files; each list one item
+        per line, by path or name.
 
     Raises:
         CodeMapError: no module of that name.
@@ -65,15 +74,11 @@ def render_module_page(
         raise CodeMapError(f"{module}: no such module; `rubi map` lists the modules")
     mod = code_map.modules[module]
     ranked = code_map.ranked_files(module)
-    order = code_map.ranked_modules()
     folder = f"`{mod.folder}`" if mod.folder else "the repository root"
     lines = [f"# {module}", "", GENERATED_COMMENT, curated_block(curated), ""]
-    lines.append(
-        f"{folder} · {len(mod.files)} files · module {order.index(module) + 1} of "
-        f"{len(order)} by rank · {link('map', 'code map')}"
-    )
-    lines += ["", "## Files by rank"]
-    for path in ranked[:MODULE_PAGE_MAX_FILES]:
+    lines.append(f"{folder} · {len(mod.files)} files · {link('map', 'code map')}")
+    lines += ["", "## Files"]
+    for path in sorted(ranked[:MODULE_PAGE_MAX_FILES]):
         lines.append(
             f"- `{_relative(path, mod.folder)}` — used by {code_map.in_degree.get(path, 0)}, "
             f"imports {code_map.out_degree.get(path, 0)}"
@@ -84,12 +89,13 @@ def render_module_page(
     external = Counter(name for path in mod.files for name in code_map.files[path].external)
     if external:
         top = sorted(external.items(), key=lambda item: (-item[1], item[0]))
-        shown = [f"{name} ({n} file{'s' * (n != 1)})" for name, n in top[:MODULE_PAGE_MAX_EXTERNAL]]
+        lines += ["", "## External dependencies"]
+        for name, n in sorted(top[:MODULE_PAGE_MAX_EXTERNAL]):
+            lines.append(f"- {name} ({n} file{'s' * (n != 1)})")
         if len(top) > MODULE_PAGE_MAX_EXTERNAL:
-            shown.append(f"… {len(top) - MODULE_PAGE_MAX_EXTERNAL} more")
-        lines += ["", "## External dependencies", ", ".join(shown)]
+            lines.append(f"- … {len(top) - MODULE_PAGE_MAX_EXTERNAL} more")
     symbol_lines = []
-    for path in ranked[:MODULE_PAGE_SYMBOL_FILES]:
+    for path in sorted(ranked[:MODULE_PAGE_SYMBOL_FILES]):
         names = short_symbols(code_map.files[path], MODULE_PAGE_SYMBOLS_PER_FILE)
         if names:
             symbol_lines.append(f"- `{_relative(path, mod.folder)}`: " + ", ".join(names))
@@ -105,13 +111,13 @@ def render_module_page(
             flag = "" if note.status == "active" else f" ({note.status})"
             where = ", ".join(f"`{_relative(p, mod.folder)}`" for p in hits[:3])
             more = f" +{len(hits) - 3}" if len(hits) > 3 else ""
-            stale = " ⚠ stale" if note.stale else ""
-            lines.append(f"- {note.type}{flag}: {link(note.id, note.title)} — {where}{more}{stale}")
+            lines.append(f"- {note.type}{flag}: {link(note.id, note.title)} — {where}{more}")
     return "\n".join(lines) + "\n"
 
 
 def _neighbours(code_map: CodeMap, module: str) -> list[str]:
-    """``Used by`` and ``Uses`` sections: modules linked by import edges, by count."""
+    """``Used by`` and ``Uses`` sections: modules linked by import edges (the most
+    linked, by name)."""
     edges = code_map.module_edges()
     users = sorted(
         ((n, a) for (a, b), n in edges.items() if b == module), key=lambda x: (-x[0], x[1])
@@ -123,7 +129,8 @@ def _neighbours(code_map: CodeMap, module: str) -> list[str]:
     for title, items in (("Used by", users), ("Uses", used)):
         if items:
             lines += ["", f"## {title}"]
-            for n, name in items[:MODULE_PAGE_MAX_NEIGHBOURS]:
+            shown = sorted(items[:MODULE_PAGE_MAX_NEIGHBOURS], key=lambda x: x[1])
+            for n, name in shown:
                 target = code_map.modules[name]
                 plural = "s" if n != 1 else ""
                 lines.append(f"- {link('modules/' + target.slug, name)} — {n} import{plural}")

@@ -4,11 +4,17 @@
 Pages are rewritten only when their text changes (no git churn, no needless
 re-index), keep the curated summary block a person or the agent wrote, and a page
 whose summary markers are broken is left alone with a warning, so no text is lost.
+
+The pages are committed: the vault's ``.gitattributes`` (:data:`MERGE_RULES`, written
+by ``rubi init`` and by the first page write when missing) has git merge them by
+union, so two branches that each regenerated a page merge without a conflict and the
+next run rewrites the page from the merged notes and code.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +28,7 @@ from rubi.codemap import (
     render_map,
     render_module_page,
 )
-from rubi.core.atomic import atomic_write_text
+from rubi.core.atomic import atomic_write_text, create_exclusive
 from rubi.core.config import MAP_PAGE, MAX_NOTE_BYTES, MODULES_DIR
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths
@@ -31,10 +37,12 @@ from rubi.sync.manifest import IndexReport, VaultState
 from rubi.sync.notes import read_changed_note
 
 __all__ = [
+    "GITATTRIBUTES",
     "MAP_PAGE",
+    "MERGE_RULES",
     "MODULES_DIR",
     "MapPagesReport",
-    "note_commit",
+    "ensure_merge_rules",
     "note_refs",
     "pages_first",
     "write_map_pages",
@@ -42,6 +50,16 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+GITATTRIBUTES = ".gitattributes"
+MERGE_RULES = """\
+# Pages rubi generates from the notes and the code (`rubi index` rewrites them).
+# When two branches both changed one, git keeps the lines of both instead of
+# stopping at a conflict; the next `rubi index` puts the page right.
+/map.md merge=union
+/modules/*.md merge=union
+"""
+"""The vault's ``.gitattributes`` as ``rubi init`` writes it (the vault template's)."""
 
 
 @dataclass
@@ -53,12 +71,10 @@ class MapPagesReport:
     warnings: list[ScanWarning] = field(default_factory=list)
 
 
-def note_refs(
-    notes: Mapping[str, Note], stale: Mapping[str, tuple[str, ...]] | None = None
-) -> list[NoteRef]:
+def note_refs(notes: Mapping[str, Note]) -> list[NoteRef]:
     """What the map renderers need from each note (generated pages excluded)."""
     return [
-        NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)), (stale or {}).get(n.id, ()))
+        NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)))
         for n in notes.values()
         if n.id != MAP_PAGE.removesuffix(".md") and not n.id.startswith(MODULES_DIR + "/")
     ]
@@ -103,8 +119,25 @@ def _update(vault: Path, rel: str, render: object, report: MapPagesReport) -> No
         report.written.append(rel)
 
 
+def ensure_merge_rules(vault: Path) -> bool:
+    """Write :data:`MERGE_RULES` as ``vault/.gitattributes`` unless a file has that
+    name (a person's own rules are kept).
+
+    Returns:
+        True when the file was written.
+
+    Raises:
+        OSError: the vault cannot be written.
+    """
+    path = vault / GITATTRIBUTES
+    if os.path.lexists(path):
+        return False
+    return create_exclusive(path, MERGE_RULES)
+
+
 def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) -> MapPagesReport:
-    """Regenerate ``map.md`` and every module page under ``vault``.
+    """Regenerate ``map.md`` and every module page under ``vault``, and write the
+    merge rules for them when the vault has none (:func:`ensure_merge_rules`).
 
     Module pages of modules that no longer exist are removed, unless they hold a
     curated summary (then they stay, with a warning).
@@ -116,6 +149,7 @@ def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) ->
         OSError: the vault cannot be written.
     """
     report = MapPagesReport()
+    ensure_merge_rules(vault)
     _update(vault, MAP_PAGE, lambda cur: render_map(code_map, notes, cur), report)
     wanted = set()
     for name, module in code_map.modules.items():
@@ -152,25 +186,12 @@ def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) ->
     return report
 
 
-def note_commit(note: Note) -> str | None:
-    value = note.metadata.get("commit")
-    return value if isinstance(value, str) and value else None
-
-
 def write_pages(
     paths: VaultPaths, code_map: CodeMap, notes: dict[str, Note], report: IndexReport
 ) -> list[str]:
     """Regenerate map.md and the module pages from ``notes``; the pages changed."""
-    from rubi.knowledge.stale import NoteFiles, stale_files
-    from rubi.sync.pages import note_refs, write_map_pages
-
     assert paths.project_root is not None
-    stale = stale_files(
-        paths.project_root,
-        (NoteFiles(n.id, tuple(note_files(n)), note_commit(n)) for n in notes.values()),
-        paths.stale_cache,
-    )
-    pages = write_map_pages(paths.root, code_map, note_refs(notes, stale))
+    pages = write_map_pages(paths.root, code_map, note_refs(notes))
     report.warnings.extend(pages.warnings)
     report.pages_written = pages.written + pages.removed
     return report.pages_written
@@ -186,8 +207,6 @@ def pages_first(
     """A full build writes the map pages before indexing and adds them to ``notes``
     and the manifest: one Whoosh segment and one graph build, not two (a second
     segment costs every later search a second pass over each term)."""
-    import os
-
     from rubi.vault.scan import FileStat as Stat
 
     for rel in write_pages(paths, code_map, notes, report):
