@@ -41,7 +41,7 @@ from rubi.sync.manifest import (
 from rubi.sync.notes import listing_from_changes, read_changed_note
 from rubi.sync.plan import Plan, plan_changes
 from rubi.sync.store import Store, open_store
-from rubi.vault.scan import scan_vault
+from rubi.vault.scan import FileStat, scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -288,24 +288,22 @@ class SyncSession:
         report.warnings.extend(
             ScanWarning(p, e.problem) for p, e in sorted(plan.kept.items()) if e.problem
         )
-        changed: dict[str, Note] = {}
-        relink = False
-        total = len(plan.to_read)
-        for i, stat in enumerate(plan.to_read):
-            if progress and (i % 50 == 0 or i == total - 1):
-                progress(i + 1, total, "Reading notes")
-            prev = old.files.get(stat.path)
-            note = read_changed_note(paths, stat, prev, new, report)
-            if note is None:
-                continue
-            changed[note.id] = note
-            entry = new.files[stat.path]
-            if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
-                relink = True
-            if prev is None or prev.note_id is None:
-                report.added += 1
-            else:
-                report.updated += 1
+        reading = _Reading(paths, old, new, report)
+        changed = reading.changed
+        streamed = full and paths.project_root is None
+        if streamed:
+            # A full build of a plain vault streams: each note is read, parsed and
+            # handed to Whoosh before the next, and only its short copy is kept, so
+            # memory does not grow with the vault's text.
+            from rubi.index.documents import note_document
+
+            notes = reading.notes(plan.to_read, _stage(progress, "Indexing notes"), keep_short=True)
+            index.rebuild(note_document(n) for n in notes)
+            index.close()
+        else:
+            for _ in reading.notes(plan.to_read, _stage(progress, "Reading notes")):
+                pass
+        relink = reading.relink
         old_ids = {e.note_id for e in old.files.values() if e.note_id is not None}
         new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
         deletes = sorted(old_ids - new_ids)
@@ -331,9 +329,12 @@ class SyncSession:
 
         from rubi.index.documents import note_document
 
-        docs: list[IndexDoc] = [*(note_document(n) for n in changed.values()), *code_docs]
+        if streamed:
+            docs: list[IndexDoc] = list(code_docs)  # none: a plain vault has no code
+        else:
+            docs = [*(note_document(n) for n in changed.values()), *code_docs]
         counted = _counted(docs, _stage(progress, "Indexing text"))
-        if full:
+        if full and not streamed:
             index.rebuild(counted)
         elif docs or deletes or code_deletes:
             index.apply(counted, [*deletes, *code_deletes])
@@ -426,6 +427,46 @@ class SyncSession:
         self._snapshot_gen = gen
         with store.transaction():
             store.forget_gone_before(gen)
+
+
+class _Reading:
+    """Reads a run's changed note files into the new manifest and ``changed``,
+    counting what it finds in the report."""
+
+    def __init__(
+        self, paths: VaultPaths, old: VaultState, new: VaultState, report: IndexReport
+    ) -> None:
+        self.paths, self.old, self.new, self.report = paths, old, new, report
+        self.changed: dict[str, Note] = {}
+        self.relink = False
+        """A changed note differs in what the graph sees (or is new)."""
+
+    def notes(
+        self,
+        to_read: list[FileStat],
+        progress: Callable[[int, int], None] | None,
+        *,
+        keep_short: bool = False,
+    ) -> Iterator[Note]:
+        """Each note that changed, as read; ``keep_short`` keeps only the store's
+        short copy in ``changed`` (a streamed full build)."""
+        total = len(to_read)
+        for i, stat in enumerate(to_read):
+            if progress and (i % 50 == 0 or i == total - 1):
+                progress(i + 1, total)
+            prev = self.old.files.get(stat.path)
+            note = read_changed_note(self.paths, stat, prev, self.new, self.report)
+            if note is None:
+                continue
+            self.changed[note.id] = store_copy(note) if keep_short else note
+            entry = self.new.files[stat.path]
+            if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
+                self.relink = True
+            if prev is None or prev.note_id is None:
+                self.report.added += 1
+            else:
+                self.report.updated += 1
+            yield note
 
 
 def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:
