@@ -168,6 +168,9 @@ def open_store(path: Path, *, create: bool) -> Store | None:
     """
     if path.exists():
         check_trusted(path)
+        wal = path.with_name(path.name + "-wal")  # SQLite reads it as part of the file
+        if wal.exists():
+            check_trusted(wal)
     elif not create:
         return None
     conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
