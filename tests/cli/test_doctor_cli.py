@@ -21,6 +21,9 @@ SECTIONS = [
     "pages",
     "code_skipped",
     "ignored",
+    "obsidian_unresolved",
+    "conflicts",
+    "worktrees",
 ]
 
 
@@ -41,7 +44,11 @@ def break_everything(root: Path) -> None:
     write(
         vault / "notes" / "a.md",
         "---\ntype: note\nfiles: [src/gone.py]\n---\n# A\n\n"
-        "see [[nowhere]] and [[dup]] ![[missing.png]]\n",
+        "see [[nowhere]] and [[dup]] ![[missing.png]] and [[Dup 2]]\n",
+    )
+    write(
+        vault / "notes" / "c.md",
+        "# C\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n",
     )
     write(vault / "notes" / "x" / "dup.md", "# Dup 1\n")
     write(vault / "notes" / "y" / "dup.md", "# Dup 2\n")
@@ -59,7 +66,8 @@ def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> No
     code, out = doctor(project / ".rubi")
     assert code == 0
     assert out.strip() == (
-        "0 file problems, 0 unresolved links, 0 ambiguous links, 0 missing attachments, "
+        "0 file problems, 0 unresolved links, 0 ambiguous links, "
+        "0 links unresolved in Obsidian, 0 notes with conflict markers, 0 missing attachments, "
         "0 missing note files, 0 generated pages with broken summary markers, "
         "0 code files skipped or partly read."
     )
@@ -85,8 +93,17 @@ def test_every_section_in_text(project: Path) -> None:
     assert any(
         line.startswith("ignored    .index/: derived data inside the vault") for line in lines
     )
+    assert (
+        "obsidian   notes/a: [[Dup 2]] is unresolved in Obsidian (rubi finds notes/y/dup by "
+        "its title or alias; link its file name)" in lines
+    )
+    assert any(
+        line.startswith("conflict   notes/c.md: git conflict markers from line 3") for line in lines
+    )
     summary = lines[-1]
     for part in (
+        "1 link unresolved in Obsidian",
+        "1 note with conflict markers",
         "1 ambiguous link",
         "1 missing attachment",
         "1 missing note file",
@@ -121,6 +138,10 @@ def test_every_section_in_json(project: Path) -> None:
     assert len(data["pages"]) == 1 and data["pages"][0].startswith("map.md: summary markers")
     assert len(data["code_skipped"]) == 1 and data["code_skipped"][0].startswith("src/bad.py:")
     assert len(data["ignored"]) == 1 and data["ignored"][0].startswith(".index/:")
+    assert data["obsidian_unresolved"] == [
+        {"source": "notes/a", "target": "Dup 2", "rubi_resolves_to": "notes/y/dup"}
+    ]
+    assert [c["path"] for c in data["conflicts"]] == ["notes/c.md"]
 
 
 def test_skipped_code_and_ignored_folders_are_reported_but_healthy(project: Path) -> None:

@@ -1,8 +1,10 @@
 """``rubi doctor``: everything in a vault that needs a person's attention.
 
 Unreadable notes, links to notes and attachments that do not exist, ambiguous links,
-notes whose ``files:`` name nothing in the project, generated pages whose summary
-markers are broken (they are no longer regenerated), and code files the map skipped.
+links Obsidian leaves unresolved (rubi resolved them by title, alias or ``id``), git
+conflict markers left in notes, notes whose ``files:`` name nothing in the project,
+generated pages whose summary markers are broken (they are no longer regenerated), code
+files the map skipped, and notes another git worktree holds that this one lacks.
 """
 
 from __future__ import annotations
@@ -33,6 +35,15 @@ class DoctorReport:
     """Things in the vault that rubi deliberately never reads (a ``.index/`` folder of
     derived data, path settings in the project's ``config.toml``): reported so a person
     can delete them; they do not make the vault unhealthy."""
+    obsidian: list[LinkProblem] = field(default_factory=list)
+    """Links Obsidian leaves unresolved that rubi resolved by a note's title, alias or
+    frontmatter ``id`` (status ``obsidian``, ``resolved_to`` the note rubi picked):
+    broken for a person in Obsidian, so a problem; write the file name instead."""
+    conflicts: list[ScanWarning] = field(default_factory=list)
+    """Notes holding git conflict markers (an unfinished merge)."""
+    worktrees: list[ScanWarning] = field(default_factory=list)
+    """Other git worktrees whose vault holds notes this one lacks (one entry per
+    worktree, ``path`` its folder): information, not a problem (merge the branch)."""
 
     @property
     def ok(self) -> bool:
@@ -44,6 +55,8 @@ class DoctorReport:
             or self.missing_attachments
             or self.missing_note_files
             or self.pages
+            or self.obsidian
+            or self.conflicts
         )
 
 
@@ -116,10 +129,66 @@ def _config_problems(paths: VaultPaths) -> list[ScanWarning]:
     return [ScanWarning("config.toml", problem)] if problem else []
 
 
+def _obsidian_problems(paths: VaultPaths, attachments: list[str]) -> list[LinkProblem]:
+    from rubi.vault.obsidian import obsidian_unresolved
+
+    return [
+        LinkProblem(x.source, x.target, "obsidian", x.resolved_to)
+        for x in obsidian_unresolved(notes_for(paths).values(), attachments)
+    ]
+
+
+def _conflicts(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
+    """Notes holding git conflict markers (read through :mod:`rubi.core.safeio`; a note
+    that cannot be read is reported by the scan already)."""
+    from rubi.core.errors import NoteParseError
+    from rubi.vault.conflicts import conflict_line
+    from rubi.vault.scan import read_note_text
+
+    out: list[ScanWarning] = []
+    for rel in notes:
+        try:
+            text = read_note_text(paths.root, rel, paths.project_root).text
+        except NoteParseError:
+            continue
+        line = conflict_line(text)
+        if line is not None:
+            out.append(
+                ScanWarning(
+                    rel,
+                    f"git conflict markers from line {line} (an unfinished merge): keep the "
+                    "right text, delete the <<<<<<< ======= >>>>>>> lines",
+                )
+            )
+    return out
+
+
+def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
+    from rubi.knowledge.worktrees import MAX_LISTED, notes_elsewhere
+
+    out: list[ScanWarning] = []
+    for other in notes_elsewhere(paths):
+        shown = ", ".join(other.notes[:MAX_LISTED])
+        more = f" and {len(other.notes) - MAX_LISTED} more" if len(other.notes) > MAX_LISTED else ""
+        branch = f"branch {other.branch}" if other.branch else "a detached HEAD"
+        count = f"{len(other.notes)} note" + ("" if len(other.notes) == 1 else "s")
+        out.append(
+            ScanWarning(
+                str(other.worktree),
+                f"this worktree ({branch}) holds {count} this one lacks: {shown}{more}; "
+                "they arrive here when its branch is merged",
+            )
+        )
+    return out
+
+
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
+    from rubi.vault.scan import scan_vault
+
     report = index_vault(paths)
     build = graph_for(paths)
+    listing = scan_vault(paths.root, paths.project_root)
     code_map = load_code_map(paths) if paths.project_root is not None else None
     return DoctorReport(
         files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),
@@ -130,4 +199,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         pages=_page_problems(paths) if paths.project_root is not None else [],
         code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],
         ignored=_ignored(paths),
+        obsidian=_obsidian_problems(paths, listing.attachments),
+        conflicts=_conflicts(paths, [f.path for f in listing.notes]),
+        worktrees=_worktrees(paths),
     )

@@ -37,7 +37,8 @@ def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
 
 
 def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
-    """The newest handoff's vault-relative path and body (the rule of
+    """Where the newest handoff is (``.rubi/handoffs/…``, or under another worktree's
+    folder) and its body (the rule of
     :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
     refused or unreadable is passed over quietly."""
     from rubi.app.pages import note_body
@@ -50,7 +51,10 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     except (RubiError, UnsafeFileError, OSError) as exc:
         log.debug("last handoff not read for the context (%s)", exc)
         return None
-    return (found.path, note_body(found.text)) if found is not None else None
+    if found is None:
+        return None
+    where = f"{found.worktree}/.rubi/{found.path}" if found.worktree else f".rubi/{found.path}"
+    return where, note_body(found.text)
 
 
 def session_start_context(
@@ -70,7 +74,7 @@ def session_start_context(
     parts: list[str] = []
     if source in RESUMED:
         if handoff is not None:
-            parts.append(f"Last handoff (.rubi/{handoff[0]}):\n" + cut(handoff[1], HANDOFF_CHARS))
+            parts.append(f"Last handoff ({handoff[0]}):\n" + cut(handoff[1], HANDOFF_CHARS))
         record = latest_record(paths, session_id, RECORD_CHARS)
         if record is not None:
             parts.append(f"Latest session record (.rubi/{SESSIONS_DIR}/{record[0]}):\n{record[1]}")
@@ -80,7 +84,7 @@ def session_start_context(
             parts.append("Project memory (rubi, .rubi/map.md):\n" + body)
         if handoff is not None:
             parts.append(
-                f"A handoff from an earlier session is in .rubi/{handoff[0]} "
+                f"A handoff from an earlier session is in {handoff[0]} "
                 "(the rubi handoff tool with action=last shows it)."
             )
     return "\n\n".join(parts)[:max_chars] if parts else None

@@ -45,11 +45,21 @@ def save(
 @vault_option
 @handle_errors
 def show(as_json: bool, vault: Path | None) -> None:
-    """Print the last handoff (exit 1 when there is none)."""
+    """Print the last handoff of any git worktree of the project (exit 1 when there
+    is none)."""
     last = app.last_handoff(app.locate(vault))
     if last is None:
         raise click.ClickException("no handoff yet; save one with `rubi handoff save`")
     if as_json:
-        print_json({"path": last.path, "created": last.created, "text": last.text})
+        print_json(
+            {
+                "path": last.path,
+                "created": last.created,
+                "text": last.text,
+                "worktree": last.worktree or None,
+            }
+        )
     else:
+        if last.worktree:
+            click.echo(f"(saved in the worktree {last.worktree})")
         click.echo(last.text.rstrip("\n"))

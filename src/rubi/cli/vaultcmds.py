@@ -139,70 +139,98 @@ def status(as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def doctor(as_json: bool, vault: Path | None) -> None:
-    """List unreadable notes, unresolved links and ambiguous links.
+    """List unreadable notes, unresolved and ambiguous links, conflict markers.
 
-    Exits 1 when there is a problem, so scripts can check a vault.
+    Links Obsidian leaves unresolved (rubi also resolves titles and aliases) count as
+    problems; notes another git worktree holds that this one lacks are listed. Exits 1
+    when there is a problem, so scripts can check a vault.
     """
     report = app.doctor(app.locate(vault))
+    if as_json:
+        print_json(_doctor_json(report))
+    else:
+        _print_doctor(report)
+    if not report.ok:
+        raise SystemExit(1)
+
+
+def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
+    """The ``--json`` shape of a doctor report."""
+    return {
+        "files": [{"path": w.path, "problem": w.message} for w in report.files],
+        "missing": [{"source": p.source, "target": p.target} for p in report.missing],
+        "missing_attachments": [
+            {"source": p.source, "target": p.target} for p in report.missing_attachments
+        ],
+        "ambiguous": [
+            {
+                "source": p.source,
+                "target": p.target,
+                "resolved_to": p.resolved_to,
+                "candidates": list(p.candidates),
+            }
+            for p in report.ambiguous
+        ],
+        "missing_note_files": [str(w) for w in report.missing_note_files],
+        "pages": [str(w) for w in report.pages],
+        "code_skipped": [str(w) for w in report.code],
+        "ignored": [str(w) for w in report.ignored],
+        "obsidian_unresolved": [
+            {"source": p.source, "target": p.target, "rubi_resolves_to": p.resolved_to}
+            for p in report.obsidian
+        ],
+        "conflicts": [{"path": w.path, "problem": w.message} for w in report.conflicts],
+        "worktrees": [{"worktree": w.path, "notes": w.message} for w in report.worktrees],
+    }
+
+
+def _print_doctor(report: app.DoctorReport) -> None:
+    """A doctor report as text: one line per finding, then the counts."""
     attachments: dict[str, list[str]] = {}
     for p in report.missing_attachments:
         attachments.setdefault(p.target, []).append(p.source)
-    if as_json:
-        print_json(
-            {
-                "files": [{"path": w.path, "problem": w.message} for w in report.files],
-                "missing": [{"source": p.source, "target": p.target} for p in report.missing],
-                "missing_attachments": [
-                    {"source": p.source, "target": p.target} for p in report.missing_attachments
-                ],
-                "ambiguous": [
-                    {
-                        "source": p.source,
-                        "target": p.target,
-                        "resolved_to": p.resolved_to,
-                        "candidates": list(p.candidates),
-                    }
-                    for p in report.ambiguous
-                ],
-                "missing_note_files": [str(w) for w in report.missing_note_files],
-                "pages": [str(w) for w in report.pages],
-                "code_skipped": [str(w) for w in report.code],
-                "ignored": [str(w) for w in report.ignored],
-            }
+    for w in report.files:
+        click.echo(f"file       {w}")
+    for p in report.missing:
+        click.echo(f"unresolved {p.source}: [[{p.target}]]")
+    for target, sources in sorted(attachments.items()):
+        more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
+        click.echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
+    for p in report.ambiguous:
+        others = ", ".join(c for c in p.candidates if c != p.resolved_to)
+        click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+    for w in report.missing_note_files:
+        click.echo(f"files:     {w}")
+    for w in report.pages:
+        click.echo(f"page       {w}")
+    for w in report.code:
+        click.echo(f"code       {w}")
+    for w in report.ignored:
+        click.echo(f"ignored    {w}")
+    for p in report.obsidian:
+        click.echo(
+            f"obsidian   {p.source}: [[{p.target}]] is unresolved in Obsidian (rubi "
+            f"finds {p.resolved_to} by its title or alias; link its file name)"
         )
-    else:
-        for w in report.files:
-            click.echo(f"file       {w}")
-        for p in report.missing:
-            click.echo(f"unresolved {p.source}: [[{p.target}]]")
-        for target, sources in sorted(attachments.items()):
-            more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
-            click.echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
-        for p in report.ambiguous:
-            others = ", ".join(c for c in p.candidates if c != p.resolved_to)
-            click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
-        for w in report.missing_note_files:
-            click.echo(f"files:     {w}")
-        for w in report.pages:
-            click.echo(f"page       {w}")
-        for w in report.code:
-            click.echo(f"code       {w}")
-        for w in report.ignored:
-            click.echo(f"ignored    {w}")
-        counts = [
-            (len(report.files), "file problem"),
-            (len(report.missing), "unresolved link"),
-            (len(report.ambiguous), "ambiguous link"),
-            (len(attachments), "missing attachment"),
-            (len(report.missing_note_files), "missing note file"),
-            (len(report.pages), "generated page with broken summary markers"),
-            (len(report.code), "code file skipped or partly read"),
-        ]
-        many = {
-            "generated page with broken summary markers": "generated pages with broken "
-            "summary markers",
-            "code file skipped or partly read": "code files skipped or partly read",
-        }
-        click.echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
-    if not report.ok:
-        raise SystemExit(1)
+    for w in report.conflicts:
+        click.echo(f"conflict   {w}")
+    for w in report.worktrees:
+        click.echo(f"worktree   {w}")
+    counts = [
+        (len(report.files), "file problem"),
+        (len(report.missing), "unresolved link"),
+        (len(report.ambiguous), "ambiguous link"),
+        (len(report.obsidian), "link unresolved in Obsidian"),
+        (len(report.conflicts), "note with conflict markers"),
+        (len(attachments), "missing attachment"),
+        (len(report.missing_note_files), "missing note file"),
+        (len(report.pages), "generated page with broken summary markers"),
+        (len(report.code), "code file skipped or partly read"),
+    ]
+    many = {
+        "generated page with broken summary markers": "generated pages with broken summary markers",
+        "code file skipped or partly read": "code files skipped or partly read",
+        "link unresolved in Obsidian": "links unresolved in Obsidian",
+        "note with conflict markers": "notes with conflict markers",
+    }
+    click.echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")

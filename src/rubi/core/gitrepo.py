@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import subprocess
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.safepaths import GIT_HARDENING, is_commit_id
 
-__all__ = ["GIT_TIMEOUT_S", "changes_since", "head"]
+__all__ = ["GIT_TIMEOUT_S", "Worktree", "changes_since", "head", "worktrees"]
 
 log = logging.getLogger(__name__)
 
@@ -117,3 +118,36 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
         if diff is not None:
             result[c] = {line for line in diff.splitlines() if line}
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class Worktree:
+    """One working tree of a repository: its folder (absolute) and its branch
+    (``refs/heads/`` removed; "" when detached)."""
+
+    path: Path
+    branch: str
+
+
+def worktrees(root: Path) -> list[Worktree]:
+    """Every working tree of the repository holding ``root`` (``git worktree list``),
+    the main one first; [] outside a repository or without git. Worktrees whose folder
+    is gone (``prunable``) are left out."""
+    out = _git(root, "worktree", "list", "--porcelain")
+    if not out:
+        return []
+    found: list[Worktree] = []
+    for block in out.split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            key, _, value = line.partition(" ")
+            if key:
+                fields[key] = value
+        where = fields.get("worktree")
+        if not where or "bare" in fields or "prunable" in fields:
+            continue
+        branch = fields.get("branch", "").removeprefix("refs/heads/")
+        path = Path(where)
+        if path.is_dir():
+            found.append(Worktree(path, branch))
+    return found

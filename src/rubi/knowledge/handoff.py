@@ -1,7 +1,9 @@
 """Handoffs: where a session left off, so the next one (or a person) picks it up.
 
 ``handoffs/<YYYY-MM-DD-HHMM>.md`` in the project vault: goal, state, next steps, the
-files and notes that matter. The newest file name is the last handoff.
+files and notes that matter. The newest file name is the last handoff, looked for in
+every git worktree of the project on this machine (handoffs are the user's, not the
+branch's: :mod:`rubi.knowledge.worktrees`).
 """
 
 from __future__ import annotations
@@ -30,11 +32,14 @@ HANDOFFS_DIR = "handoffs"
 
 @dataclass(frozen=True, slots=True)
 class Handoff:
-    """A handoff on disk: vault-relative path, its markdown, and when it was written."""
+    """A handoff on disk: vault-relative path, its markdown, and when it was written;
+    ``worktree`` is the folder of the other git worktree it was saved in ("" for this
+    one)."""
 
     path: str
     text: str
     created: str
+    worktree: str = ""
 
 
 def save_handoff(
@@ -144,7 +149,8 @@ def _checked(
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:
-    """The newest handoff (by file name), or None when there is none.
+    """The newest handoff (by file name) of any git worktree of the project, this
+    worktree's on a tie (:attr:`Handoff.worktree` names another), or None.
 
     Read through :mod:`rubi.core.safeio`: at most :data:`rubi.core.config.MAX_NOTE_BYTES`, and
     only a regular file inside the project (or the vault).
@@ -154,17 +160,26 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
             the project, or not a regular file (the message says what to do).
         RubiError: it cannot be read.
     """
-    folder = paths.root / HANDOFFS_DIR
-    pages = sorted(p for p in folder.glob("*.md")) if folder.is_dir() else []
-    if not pages:
+    from rubi.knowledge.worktrees import other_vaults
+
+    places = [(paths.root, paths.project_root, "")]
+    places += [(o.vault, o.worktree, str(o.worktree)) for o in other_vaults(paths)]
+    found: list[tuple[tuple[str, int, str], Path, Path, Path | None, str]] = []
+    for vault, project, worktree in places:
+        folder = vault / HANDOFFS_DIR
+        for page in folder.glob("*.md") if folder.is_dir() else ():
+            found.append(
+                ((page.stem[:15], len(page.stem), page.stem), page, vault, project, worktree)
+            )
+    if not found:
         return None
-    newest = max(pages, key=lambda p: (p.stem[:15], len(p.stem), p.stem))
+    _, newest, vault, project, worktree = max(found, key=lambda f: f[0])
     rel = f"{HANDOFFS_DIR}/{newest.name}"
-    allowed, where = allowed_root(paths.root, paths.project_root)
+    allowed, where = allowed_root(vault, project)
     try:
         text = read_text(allowed, newest, limit=MAX_NOTE_BYTES, label=rel, where=where)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise RubiError(f"{rel}: cannot be read ({exc.strerror}); check its permissions") from exc
-    return Handoff(rel, text, newest.stem[:15])
+    return Handoff(rel, text, newest.stem[:15], worktree)

@@ -1,0 +1,102 @@
+"""Issue 19, item 8: git worktrees, with real ``git worktree``. Each worktree's index
+is its own; notes are the branch's (``rubi doctor`` says when another worktree holds
+notes this one lacks); handoffs and the personal vault are the user's, shared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codemap.codemap_helpers import git
+from rubi import app
+from rubi.cli.main import cli
+from rubi.core.gitrepo import worktrees
+from rubi.core.paths import VaultPaths
+from rubi.knowledge.handoff import save_handoff
+
+from helpers import rubi_project
+
+
+@pytest.fixture
+def two_trees(tmp_path: Path) -> tuple[VaultPaths, VaultPaths]:
+    """A project with its vault committed, and a second worktree on branch ``feature``."""
+    main = rubi_project(tmp_path / "main", {"src/app.py": "def run():\n    pass\n"})
+    git(main, "add", "-A")
+    git(main, "commit", "-qm", "vault")
+    git(main, "worktree", "add", "-q", "-b", "feature", str(tmp_path / "feature"))
+    return app.locate(main / ".rubi"), app.locate(tmp_path / "feature" / ".rubi")
+
+
+def _note(vault: VaultPaths, title: str, body: str) -> str:
+    return app.register(vault, [{"type": "gotcha", "title": title, "body": body}])[0].id
+
+
+def test_git_lists_both_worktrees(two_trees: tuple[VaultPaths, VaultPaths]) -> None:
+    _, feature = two_trees
+    found = worktrees(feature.project_root or feature.root)
+    assert len(found) == 2 and found[1].branch == "feature"
+    assert found[1].path.resolve() == (feature.project_root or feature.root).resolve()
+
+
+def test_each_worktree_has_its_own_index(two_trees: tuple[VaultPaths, VaultPaths]) -> None:
+    main, feature = two_trees
+    assert main.index_dir != feature.index_dir
+    _note(feature, "Feature flags need a restart", "zebrafish restart")
+    assert not app.search(main, "zebrafish").hits  # the branch's note, not merged yet
+    assert (
+        app.search(feature, "zebrafish").hits[0].id == "notes/gotcha-feature-flags-need-a-restart"
+    )
+
+
+def test_doctor_names_notes_another_worktree_holds(
+    two_trees: tuple[VaultPaths, VaultPaths],
+) -> None:
+    main, feature = two_trees
+    _note(feature, "Feature flags need a restart", "zebrafish restart")
+    report = app.doctor(main)
+    assert report.ok  # information, not a problem
+    [entry] = report.worktrees
+    assert Path(entry.path).resolve() == (feature.project_root or feature.root).resolve()
+    assert "branch feature" in entry.message
+    assert "notes/gotcha-feature-flags-need-a-restart.md" in entry.message
+    result = CliRunner().invoke(cli, ["doctor", "--vault", str(main.root)])
+    assert result.exit_code == 0, result.output
+    assert "worktree   " in result.output and "holds 1 note this one lacks" in result.output
+    # the other way round: main lacks nothing feature has... until main registers one
+    assert app.doctor(feature).worktrees == []
+    # merged: nothing left to report
+    git(feature.project_root or feature.root, "add", ".rubi/notes")
+    git(feature.project_root or feature.root, "commit", "-qm", "note")
+    git(main.project_root or main.root, "merge", "-q", "feature")
+    assert app.doctor(main).worktrees == []
+
+
+def test_the_last_handoff_is_the_newest_of_any_worktree(
+    two_trees: tuple[VaultPaths, VaultPaths],
+) -> None:
+    main, feature = two_trees
+    assert app.last_handoff(main) is None
+    save_handoff(feature, "Ship flags", "half done", now=1_800_000_000)
+    last = app.last_handoff(main)
+    assert last is not None and "Ship flags" in last.text
+    assert Path(last.worktree).resolve() == (feature.project_root or feature.root).resolve()
+    result = CliRunner().invoke(cli, ["handoff", "show", "--vault", str(main.root)])
+    assert result.exit_code == 0 and "(saved in the worktree " in result.output
+    save_handoff(main, "Fix login", "tests red", now=1_800_000_600)
+    last = app.last_handoff(main)
+    assert last is not None and "Fix login" in last.text and last.worktree == ""
+    assert app.last_handoff(feature).worktree != ""  # type: ignore[union-attr]
+
+
+def test_the_personal_vault_is_shared(
+    two_trees: tuple[VaultPaths, VaultPaths], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main, feature = two_trees
+    monkeypatch.setenv("RUBI_VAULT", str(tmp_path / "personal"))
+    item = {"type": "preference", "title": "Terse answers", "body": "okapi", "scope": "personal"}
+    app.register(feature, [item])
+    assert [h.id for h in app.search(main, "okapi", scope="personal").hits] == [
+        "personal:notes/preference-terse-answers"
+    ]
