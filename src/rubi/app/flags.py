@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+from rubi.core.paths import PROJECT_VAULT_DIRNAME
 from rubi.graph.build import GraphBuild
 from rubi.knowledge.stale import NoteFiles, stale_files
 from rubi.search.engine import Hit
@@ -37,14 +38,24 @@ def newest_successor(build: GraphBuild, note_id: str) -> str | None:
 
 
 def note_stale(
-    build: GraphBuild, project_root: Path | None, ids: Sequence[str], cache_file: Path | None
+    build: GraphBuild,
+    project_root: Path | None,
+    ids: Sequence[str],
+    cache_file: Path | None,
+    vault_root: Path | None = None,
 ) -> dict[str, tuple[str, ...]]:
-    """Stale files of the notes ``ids`` (only notes with ``files:`` can be stale)."""
+    """Stale files of the notes ``ids`` (only notes with ``files:`` can be stale) of
+    the project vault at ``vault_root`` (default: the project's ``.rubi/``)."""
     if project_root is None:
         return {}
+    root = vault_root or project_root / PROJECT_VAULT_DIRNAME
     g = build.graph
     wanted = [
-        NoteFiles(i, tuple(g.nodes[i].get("files") or ()), g.nodes[i].get("commit"))
+        NoteFiles(
+            i,
+            tuple(g.nodes[i].get("files") or ()),
+            root / str(g.nodes[i].get("path") or i + ".md"),
+        )
         for i in ids
         if i in g and g.nodes[i].get("kind") == "note"
     ]

@@ -122,7 +122,7 @@ def read_note(
     path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
     read = read_note_text(vault_root, path, project_root)
     note = parse_note(read.text, path, strict=False)
-    stale = note_stale(build, project_root, [note_id], stale_cache).get(note_id, ())
+    stale = note_stale(build, project_root, [note_id], stale_cache, vault_root).get(note_id, ())
     succ = newest_successor(build, note_id) if note.status == "superseded" else None
     return NoteView(
         note,

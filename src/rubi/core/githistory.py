@@ -1,0 +1,219 @@
+"""When each file last changed, by first-parent history, for stale notes.
+
+A note is stale when a file it is about changed after the note did. "After" is
+measured on HEAD's first-parent line: each first-parent commit is one step, a merge
+counting with everything it brought in (``git log --first-parent -m``), so a note and
+the fix it describes, committed together or merged together, changed at the same
+step and the note is not stale; a branch older than the note, merged after it, makes
+it stale.
+
+Nothing from a note reaches git as an option: paths are given after ``--`` with
+``--literal-pathspecs``, and git runs with :data:`rubi.core.safepaths.GIT_HARDENING`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import subprocess
+import threading
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubi.core.gitrepo import GIT_TIMEOUT_S
+from rubi.core.safepaths import GIT_HARDENING
+
+__all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
+
+log = logging.getLogger(__name__)
+
+_GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """What HEAD's first-parent history says about the files under some folders.
+
+    Attributes:
+        head: HEAD's commit id.
+        top: the repository's top folder (absolute, as git prints it).
+        blobs: repository path (POSIX, from ``top``) → blob id at HEAD, for every file
+            under the folders asked about.
+        last_change: repository path → the step of the newest first-parent commit
+            that changed it (0: HEAD's own commit, 1: its first parent…). Complete for
+            every ``.md`` path of ``blobs``, and for any other path as far back as the
+            oldest of them.
+    """
+
+    head: str
+    top: Path
+    blobs: dict[str, str] = field(default_factory=dict)
+    last_change: dict[str, int] = field(default_factory=dict)
+
+    def changed_since(self, path: str, step: int) -> bool:
+        """True when ``path`` (a repository path; ending in ``/``: any file under that
+        folder) changed in a first-parent commit newer than ``step``."""
+        if not path.endswith("/"):
+            return self.last_change.get(path, step) < step
+        return any(s < step for p, s in self.last_change.items() if p.startswith(path))
+
+
+def _run(root: Path, *args: str) -> str | None:
+    try:
+        proc = subprocess.run(
+            [*_GIT, "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.debug("git %s failed: %s", args[0], exc)
+        return None
+    if proc.returncode != 0:
+        log.debug("git %s: %s", args[0], proc.stderr.strip())
+        return None
+    return proc.stdout
+
+
+def _log_steps(root: Path) -> Iterator[list[str]]:
+    """The files of each first-parent commit from HEAD back, one list per step, read
+    as git writes them (the caller stops when it knows enough; git is then ended)."""
+    args = [*_GIT, "-C", str(root), "log", "--first-parent", "-m", "--no-renames"]
+    args += ["--format=%x00", "--name-only", "HEAD", "--"]
+    try:
+        proc = subprocess.Popen(
+            args,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+        )
+    except OSError as exc:
+        log.debug("git log failed: %s", exc)
+        return
+    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        files: list[str] | None = None
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if line.startswith("\x00"):
+                if files is not None:
+                    yield files
+                files = []
+            elif line and files is not None:
+                files.append(line)
+        if files is not None:
+            yield files
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def repo_path(top: Path, path: Path) -> str | None:
+    """``path`` (absolute; symlinks resolved) as a repository path: POSIX, from the
+    top folder ``top`` (``.`` for the top itself); None when it lies outside."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
+    if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+        return None
+    return Path(rel).as_posix()
+
+
+def history(root: Path, folders: Collection[Path]) -> History | None:
+    """First-parent history read back from HEAD until each markdown file under
+    ``folders`` has been seen changing (a shallow clone's oldest commit adds all).
+
+    Args:
+        root: a folder of the work tree.
+        folders: the folders holding the notes (absolute); their ``.md`` files are
+            complete in :attr:`History.last_change`. Folders outside the repository
+            are left out.
+
+    Returns:
+        The :class:`History`; None outside a repository, without commits or git, or
+        when git fails or times out (:data:`GIT_TIMEOUT_S`).
+    """
+    top_out = _run(root, "rev-parse", "--show-toplevel", "HEAD")
+    if top_out is None:
+        return None
+    lines = top_out.splitlines()
+    if len(lines) != 2:
+        return None
+    top, head = Path(lines[0]), lines[1].strip()
+    inside = {repo_path(top, f) for f in folders}
+    specs = sorted(r for r in inside if r is not None)
+    blobs: dict[str, str] = {}
+    if specs:
+        tree = _run(
+            top, "--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *specs
+        )
+        if tree is None:
+            return None
+        for entry in tree.split("\x00"):
+            meta, _, path = entry.partition("\t")
+            parts = meta.split()
+            if path and len(parts) == 3 and parts[1] == "blob":
+                blobs[path] = parts[2]
+    pending = {p for p in blobs if p.endswith(".md")}
+    last_change: dict[str, int] = {}
+    step = -1
+    for step, files in enumerate(_log_steps(top)):
+        for f in files:
+            if f not in last_change:
+                last_change[f] = step
+                pending.discard(f)
+        if not pending:
+            break
+    if pending:
+        if step < 0:
+            return None  # git log failed
+        log.debug("history ended before %d files were seen changing", len(pending))
+        for f in pending:  # a shallow clone lists every file at its oldest commit
+            last_change.setdefault(f, step)
+    return History(head, top, blobs, last_change)
+
+
+def blob_id(data: bytes, like: str) -> str:
+    """The git blob id of ``data``, in the hash of ``like`` (40 hex digits: SHA-1,
+    64: SHA-256): equal to the id at HEAD when the file is unchanged."""
+    header = f"blob {len(data)}\x00".encode()
+    digest = hashlib.sha256() if len(like) == 64 else hashlib.sha1(usedforsecurity=False)
+    digest.update(header + data)
+    return digest.hexdigest()
+
+
+def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
+    """The ``paths`` (repository paths) whose file differs from HEAD in the work tree:
+    modified, staged, added or untracked. One ``git status`` for all of them.
+
+    Returns:
+        The changed ones; None when git fails.
+    """
+    if not paths:
+        return set()
+    out = _run(
+        top,
+        "--literal-pathspecs",
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--no-renames",
+        "--",
+        *sorted(paths),
+    )
+    if out is None:
+        return None
+    changed = {e[3:] for e in out.split("\x00") if len(e) > 3 and e[2] == " "}
+    return changed & set(paths)
