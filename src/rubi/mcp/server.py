@@ -60,8 +60,15 @@ def build_server(
     from rubi.mcp.tools import add_tools
 
     verifier, auth = bearer_auth(token)
+    from rubi import __version__
+
     server = RubiMCPServer(
-        "rubi", instructions=INSTRUCTIONS, log_level="WARNING", token_verifier=verifier, auth=auth
+        "rubi",
+        version=__version__,  # serverInfo.version, which clients show and log
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        token_verifier=verifier,
+        auth=auth,
     )
     add_tools(server, paths, ready)
     return server
