@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rubi.core.errors import RubiError
 from rubi.sessions.settings import (
     CLASS_LABELS,
     DEFAULT_DAYS,
@@ -38,8 +39,17 @@ __all__ = [
 
 
 def _days(days: int | None) -> int | None:
-    """``0`` (and None) mean every session, whatever its age."""
-    return days or None
+    """The one meaning of ``days`` on every surface: ``0`` (and None) mean every
+    session, whatever its age; N > 0 the sessions active in the last N days.
+
+    Raises:
+        RubiError: ``days`` is negative (or not a whole number).
+    """
+    if days is None or days == 0:
+        return None
+    if isinstance(days, bool) or not isinstance(days, int) or days < 0:
+        raise RubiError(f"days: {days!r}; give 0 (all time) or a number of days")
+    return days
 
 
 def scan(
@@ -54,7 +64,7 @@ def scan(
     (see :func:`rubi.sessions.xray.scan`).
 
     Args:
-        days: sessions active in the last ``days`` days; 0 or None for all.
+        days: sessions active in the last ``days`` days; 0 or None for all time.
         project: only this project folder's sessions.
         thresholds: compaction thresholds to replay, in tokens (duplicates dropped);
             empty for :data:`DEFAULT_THRESHOLDS`.
@@ -63,6 +73,7 @@ def scan(
 
     Raises:
         TranscriptsNotFoundError: the transcripts folder (or the project's) is missing.
+        RubiError: ``days`` is negative.
     """
     from rubi.sessions.xray import scan as run_scan
 
@@ -79,6 +90,7 @@ def summary(*, days: int | None = DEFAULT_DAYS, project: Path | None = None) -> 
 
     Raises:
         TranscriptsNotFoundError: the transcripts folder is missing.
+        RubiError: ``days`` is negative.
     """
     from rubi.sessions.xray import xray_summary
 

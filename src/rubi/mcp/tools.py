@@ -190,7 +190,7 @@ def _write_summary_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
 
 def _xray_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
     def xray(days: int = 30) -> str:
-        """Where this project's Claude Code tokens went; what early compaction saves."""
+        """Where this project's Claude Code tokens went; what early compacting saves. days=0: all"""
         ready()
         from rubi.app import xray as use_case
 

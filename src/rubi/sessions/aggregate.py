@@ -39,12 +39,14 @@ class ThresholdSaving:
 
 @dataclass(frozen=True, slots=True)
 class ReRead:
-    """A file read more than once within sessions.
+    """A file whose same part was read again within a conversation (see
+    :class:`rubi.sessions.analyze.FileReads`: denied reads and reads of other parts
+    do not count).
 
     Attributes:
         path: the file path as the Read tool got it.
-        extra_reads: reads beyond the first in each session, summed.
-        extra_tokens: tokens of those extra reads (estimated).
+        extra_reads: repeated reads, summed over sessions.
+        extra_tokens: result tokens of those repeated reads.
         sessions: sessions that re-read it.
     """
 
@@ -117,12 +119,10 @@ def _rereads(sessions: Sequence[SessionStats]) -> tuple[ReRead, ...]:
     merged: dict[str, tuple[int, int, int]] = {}
     for session in sessions:
         for path, reads in session.reads.items():
-            if reads.reads < 2:
+            if not reads.repeats:
                 continue
-            extra = reads.reads - 1
-            tokens = reads.tokens * extra // reads.reads
             old = merged.get(path, (0, 0, 0))
-            merged[path] = (old[0] + extra, old[1] + tokens, old[2] + 1)
+            merged[path] = (old[0] + reads.repeats, old[1] + reads.repeat_tokens, old[2] + 1)
     found = [ReRead(path, *values) for path, values in merged.items()]
     return tuple(sorted(found, key=lambda r: (-r.extra_tokens, -r.extra_reads, r.path)))
 

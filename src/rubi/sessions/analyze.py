@@ -80,10 +80,21 @@ class ToolWeight:
 
 @dataclass(frozen=True, slots=True)
 class FileReads:
-    """Reads of one file with the Read tool: how many, and their result tokens."""
+    """Reads of one file with the Read tool.
+
+    Attributes:
+        reads: reads that returned the file (a denied or failed read is no read).
+        tokens: their result tokens.
+        repeats: reads of a part already read in the same conversation (the whole file
+            again, or the same ``offset``/``limit`` again); reading other parts of a
+            file is not a repeat.
+        repeat_tokens: the result tokens of those repeats.
+    """
 
     reads: int = 0
     tokens: int = 0
+    repeats: int = 0
+    repeat_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +117,8 @@ class SessionStats:
             the session starts from old context (a resumed copy, a compaction).
         rewrites: cache rewrites of the main chain, in order.
         tools: weight by tool name (all chains).
-        reads: Read-tool reads by file path (all chains).
+        reads: Read-tool reads by file path (all chains; denied and failed reads
+            left out).
         read_stats: what reading this session's files met.
         cost_main: cost of the main chain (input-token equivalents).
         cost_side: cost of subagents and sidechains.
@@ -178,8 +190,8 @@ class _Builder:
     compactions: list[Compaction] = field(default_factory=list)
     startup_text: int = 0
     fresh_start: bool = True
-    tool_names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
-    results: list[tuple[ToolResult, str, str | None]] = field(default_factory=list)
+    tool_names: dict[str, ToolUse] = field(default_factory=dict)
+    results: list[tuple[ToolResult, ToolUse | None]] = field(default_factory=list)
 
     def take(self, event: object, repeated: int = 0) -> None:
         if isinstance(event, ApiCall):
@@ -192,10 +204,9 @@ class _Builder:
                 self.side_usage = self.side_usage.plus(event.usage)
                 self.side_calls += 1
         elif isinstance(event, ToolUse):
-            self.tool_names[event.tool_use_id] = (event.name, event.file_path)
+            self.tool_names[event.tool_use_id] = event
         elif isinstance(event, ToolResult):
-            name, path = self.tool_names.get(event.tool_use_id, ("unknown", None))
-            self.results.append((event, name, path))
+            self.results.append((event, self.tool_names.get(event.tool_use_id)))
         elif isinstance(event, UserText):
             if event.chain == MAIN_CHAIN and event.call_index == 0:
                 self.startup_text += event.tokens
@@ -217,7 +228,9 @@ class _Builder:
     def tools(self) -> tuple[dict[str, ToolWeight], dict[str, FileReads]]:
         weights: dict[str, ToolWeight] = {}
         reads: dict[str, FileReads] = {}
-        for result, name, path in self.results:
+        seen: set[tuple[str, str, str]] = set()  # (chain, path, part) read so far
+        for result, use in self.results:
+            name = use.name if use is not None else "unknown"
             carried = self.segment_end(result.chain, result.call_index) - result.call_index
             cost = 0.0
             if carried > 0:
@@ -225,9 +238,18 @@ class _Builder:
                     self.prices.cache_write_5m + self.prices.cache_read * (carried - 1)
                 )
             weights[name] = weights.get(name, ToolWeight()).plus(ToolWeight(1, result.tokens, cost))
-            if name == "Read" and path:
-                old = reads.get(path, FileReads())
-                reads[path] = FileReads(old.reads + 1, old.tokens + result.tokens)
+            if use is None or name != "Read" or not use.file_path or result.error:
+                continue
+            key = (use.chain, use.file_path, use.part)
+            repeat = key in seen
+            seen.add(key)
+            old = reads.get(use.file_path, FileReads())
+            reads[use.file_path] = FileReads(
+                old.reads + 1,
+                old.tokens + result.tokens,
+                old.repeats + repeat,
+                old.repeat_tokens + (result.tokens if repeat else 0),
+            )
         return weights, reads
 
     def rewrites(self) -> list[CacheRewrite]:

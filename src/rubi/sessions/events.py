@@ -105,12 +105,18 @@ class ApiCall:
 
 @dataclass(frozen=True, slots=True)
 class ToolUse:
-    """A ``tool_use`` block: its id, tool name and, for file tools, the file path."""
+    """A ``tool_use`` block: its id, tool name and, for file tools, the file path.
+
+    ``part`` is the part of the file a read asked for: "" for the whole file, else its
+    range arguments as text (``offset=120 limit=40``, ``pages=1-3``), so two reads are
+    the same read only when they asked for the same part.
+    """
 
     chain: str
     tool_use_id: str
     name: str
     file_path: str | None
+    part: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +129,15 @@ class ToolResult:
         tokens: estimated tokens of its content (characters / 4, images counted flat).
         call_index: API calls the chain had started before it; the result is in the
             context of every later call of the chain until the next compaction.
+        error: the block is marked ``is_error`` (the tool failed or a hook or the user
+            denied it): nothing was read.
     """
 
     chain: str
     tool_use_id: str
     tokens: int
     call_index: int
+    error: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,8 @@ def _session_dict(session: SessionStats, report: XrayReport) -> dict[str, Any]:
             for name, w in sorted(session.tools.items())
         },
         "reads": {
-            path: {"reads": r.reads, "tokens": r.tokens} for path, r in session.reads.items()
+            path: {"reads": r.reads, "tokens": r.tokens, "repeats": r.repeats}
+            for path, r in session.reads.items()
         },
         "replay": [
             {"threshold": o.threshold, "compactions": o.compactions, "saving": round(o.saving, 1)}

@@ -177,16 +177,14 @@ class TranscriptReader:
                         continue
                     self._seen_tools.add(tool_id)
                     tool_input = block.get("input")
-                    file_path = (
-                        tool_input.get("file_path") or tool_input.get("notebook_path")
-                        if isinstance(tool_input, dict)
-                        else None
-                    )
+                    tool_input = tool_input if isinstance(tool_input, dict) else {}
+                    file_path = tool_input.get("file_path") or tool_input.get("notebook_path")
                     yield ToolUse(
                         chain,
                         tool_id,
                         str(block.get("name") or "unknown"),
                         file_path if isinstance(file_path, str) else None,
+                        _part(tool_input),
                     )
 
     def _user(self, record: dict[str, Any], chain: str, state: _FileState) -> Iterator[Event]:
@@ -215,11 +213,32 @@ class TranscriptReader:
                 if not isinstance(tool_id, str) or f"r:{tool_id}" in self._seen_tools:
                     continue
                 self._seen_tools.add(f"r:{tool_id}")
-                yield ToolResult(chain, tool_id, tokens_of(text_chars([block])), index)
+                yield ToolResult(
+                    chain,
+                    tool_id,
+                    tokens_of(text_chars([block])),
+                    index,
+                    block.get("is_error") is True,
+                )
             else:
                 chars += text_chars([block])
         if chars:
             yield UserText(chain, tokens_of(chars), index, meta)
+
+
+_PART_KEYS = ("offset", "limit", "pages")
+"""Read-tool arguments that ask for part of a file (lines from ``offset``, ``limit``
+lines, PDF ``pages``)."""
+
+
+def _part(tool_input: dict[str, Any]) -> str:
+    """The part of a file a tool call asked for, as text ("" for the whole file)."""
+    found = []
+    for key in _PART_KEYS:
+        value = tool_input.get(key)
+        if value is not None and not isinstance(value, bool | dict | list):
+            found.append(f"{key}={str(value)[:40]}")
+    return " ".join(found)
 
 
 class _FileState:
