@@ -42,19 +42,29 @@ def vault_option(func: F) -> F:
 
 
 def handle_errors(func: F) -> F:
-    """Turn library errors into one line on stderr and exit status 1."""
+    """Turn library errors into one line on stderr and exit status 1 (2 for a bad
+    value). A command run with ``--json`` (its ``as_json`` parameter) prints
+    ``{"error": "<the line>"}`` on stdout instead, with the same exit status."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        error: click.ClickException
         try:
             return func(*args, **kwargs)
         except RubiError as exc:
-            raise click.ClickException(str(exc)) from exc
+            error = click.ClickException(str(exc))
+            cause: Exception = exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
-            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+            error = click.ClickException(f"{where}{exc.strerror or exc}")
+            cause = exc
         except ValueError as exc:
-            raise click.UsageError(str(exc)) from exc
+            error = click.UsageError(str(exc))
+            cause = exc
+        if kwargs.get("as_json"):
+            print_json({"error": error.format_message()})
+            raise SystemExit(error.exit_code) from cause
+        raise error from cause
 
     return wrapper  # type: ignore[return-value]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rubi.cli.common import handle_errors
+from rubi.cli.common import handle_errors, vault_option
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
@@ -37,9 +37,18 @@ __all__ = ["serve"]
     default=None,
     help="Project folder (default: the .rubi/ here or above).",
 )
+@vault_option
 @handle_errors
-def serve(http: bool, host: str, port: int, allow_remote: bool, project: Path | None) -> None:
-    """Run the MCP server for this project (stdio for Claude Code).
+def serve(
+    http: bool,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    project: Path | None,
+    vault: Path | None,
+) -> None:
+    """Run the MCP server for this project (stdio for Claude Code), or for any vault
+    with --vault.
 
     Over --http, RUBI_HTTP_TOKEN (when set) is a bearer token every request must send.
     """
@@ -47,11 +56,17 @@ def serve(http: bool, host: str, port: int, allow_remote: bool, project: Path | 
     from rubi.mcp.server import serve as run
     from rubi.watch import in_background
 
+    if vault is not None:
+        if project is not None:
+            raise click.UsageError("give --project or --vault, not both")
+        if not vault.is_dir():
+            raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
+        project = vault  # the server opens a folder without .rubi/ as the vault itself
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    vault = _vault(project)
+    located = _vault(project)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan.
-    with running(vault), in_background(vault):
+    with running(located), in_background(located):
         run(project, http=http, host=host, port=port, allow_remote=allow_remote)
 
 

@@ -65,15 +65,26 @@ def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _one_line(rank: int, hit: Hit) -> str:
+    """The least a hit can be shown as: its rank, kind and id (to open it)."""
+    kind = f"{hit.type} file" if hit.kind == "file" else hit.type
+    return f"{rank}. [{kind}] {hit.id}"
+
+
 def _fit(result: SearchResult, budget_tokens: int) -> tuple[list[tuple[Hit, str]], int]:
+    """The hits' blocks that fit ``budget_tokens``, best first, and the tokens used;
+    the best hit is always there (without its snippet, or as one line of its id, when
+    even that does not fit)."""
     blocks: list[tuple[Hit, str]] = []
     used = 0
     for rank, hit in enumerate(result.hits, start=1):
         block = render_hit(rank, hit)
         cost = estimate_tokens(block) + 1
         if used + cost > budget_tokens:
-            short = render_hit(rank, hit, snippet=False)
-            if not blocks and estimate_tokens(short) <= budget_tokens:
+            if not blocks:  # however small the budget, the best hit is shown
+                short = render_hit(rank, hit, snippet=False)
+                if estimate_tokens(short) > budget_tokens:
+                    short = _one_line(rank, hit)
                 blocks.append((hit, short))
                 used += estimate_tokens(short) + 1
             break

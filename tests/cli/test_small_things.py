@@ -1,0 +1,93 @@
+"""Issue 19, item 10: the smaller things a user hits (``rubi serve --vault``, a tiny
+``--budget``, errors under ``--json``, ``rubi init`` and CLAUDE.md, handoff links,
+re-registering over a broken note, renamed notes' ids)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi.cli.main import cli
+
+from helpers import write
+
+RUBI = str(Path(sys.executable).with_name("rubi"))
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    v = tmp_path / "v"
+    write(v / "trie.md", "# Route with a trie\n\nThe router matches paths with a radix trie.\n")
+    write(v / "other.md", "# Other\n\nTrie again, and more text about routes.\n")
+    return v
+
+
+def test_serve_takes_a_vault(vault: Path) -> None:
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": "radix trie"}},
+        },
+    ]
+    replies = []
+    with subprocess.Popen(
+        [RUBI, "serve", "--vault", str(vault)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            if "id" in message:
+                replies.append(json.loads(proc.stdout.readline()))
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert [r.get("id") for r in replies] == [1, 2]
+    assert "trie" in replies[1]["result"]["content"][0]["text"]
+    code, _, err = _run("serve", "--vault", str(vault), "--project", str(vault))
+    assert code == 2 and "not both" in err
+
+
+def test_a_tiny_budget_still_shows_one_hit(vault: Path) -> None:
+    code, out, _ = _run("search", "trie", "--vault", str(vault), "--budget", "50")
+    assert code == 0
+    assert out.startswith("1. [note] ")
+    code, out, _ = _run("search", "trie", "--vault", str(vault), "--budget", "50", "--json")
+    assert code == 0 and len(json.loads(out)["hits"]) >= 1
+
+
+def test_errors_under_json_are_json(vault: Path) -> None:
+    code, out, err = _run("read", "no-such-note", "--vault", str(vault), "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert set(data) == {"error"} and "no such note" in data["error"]
+    code, out, _ = _run("search", "x" * 5000, "--vault", str(vault), "--json")
+    assert code == 1 and "error" in json.loads(out)
+    code, out, err = _run("read", "no-such-note", "--vault", str(vault))  # text: stderr
+    assert code == 1 and out == "" and "no such note" in err
