@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rubi import app
 from rubi.cli.main import cli
 
 from helpers import write
@@ -91,3 +92,35 @@ def test_errors_under_json_are_json(vault: Path) -> None:
     assert code == 1 and "error" in json.loads(out)
     code, out, err = _run("read", "no-such-note", "--vault", str(vault))  # text: stderr
     assert code == 1 and out == "" and "no such note" in err
+
+
+def test_init_says_what_it_added_to_claude_md(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    write(project / "CLAUDE.md", "# House rules\n\nTabs.\n")
+    code, out, _ = _run("init", str(project))
+    assert code == 0
+    assert "Appended a short 'Project memory (rubi)' section to CLAUDE.md" in out
+    assert (project / "CLAUDE.md").read_text().startswith("# House rules\n\nTabs.\n\n<!-- rubi")
+    code, out, _ = _run("init", str(project))
+    assert code == 0 and "CLAUDE.md" not in out  # already there: nothing said, nothing done
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    code, out, _ = _run("init", str(fresh))
+    assert "Created CLAUDE.md with a short 'Project memory (rubi)' section." in out
+
+
+def test_handoff_links_are_file_names_obsidian_resolves(tmp_path: Path) -> None:
+    v = tmp_path / "v"
+    write(v / "notes" / "decision-use-jwt.md", "---\naliases: [JWT]\n---\n# Use JWT\n")
+    write(v / "notes" / "a" / "plan.md", "# Plan A\n")
+    write(v / "notes" / "b" / "plan.md", "# Plan B\n")
+    paths = app.locate(v)
+    handoff = app.save_handoff(
+        paths, "Ship login", "tests red", notes=["Use JWT", "JWT", "Plan B", "Not a note"]
+    )
+    assert "[[decision-use-jwt]]" in handoff.text
+    assert "[[notes/b/plan]]" in handoff.text  # two notes named plan: the path
+    assert "[[Not a note]]" in handoff.text
+    assert "[[Use JWT]]" not in handoff.text
+    report = app.doctor(paths)
+    assert report.obsidian == []

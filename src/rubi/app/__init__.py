@@ -73,10 +73,13 @@ def locate(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPat
 # -- init ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class InitReport:
-    """The vault folder and the files ``init`` created (vault-relative; existing kept)."""
+    """The vault folder and the files ``init`` created (vault-relative; existing kept);
+    ``agent_docs``: the project's agent instructions it added a rubi section to, each
+    ``(file name, "created" or "appended")``."""
 
     vault: Path
     created: list[str]
+    agent_docs: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
 def _template_dir() -> Path:
@@ -112,8 +115,9 @@ def init_project(project_dir: Path) -> InitReport:
             created.append(rel.as_posix())
     from rubi.app.agentdocs import add_pointer
 
-    created += add_pointer(project_dir)
-    return InitReport(vault, created)
+    existed = {name for name in ("CLAUDE.md", "AGENTS.md") if (project_dir / name).exists()}
+    docs = [(n, "appended" if n in existed else "created") for n in add_pointer(project_dir)]
+    return InitReport(vault, created, docs)
 
 
 # -- index and search ---------------------------------------------------------------
@@ -524,13 +528,42 @@ def save_handoff(
     cwd: Path | None = None,
 ) -> Handoff:
     """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
-    picks it up at once. ``cwd`` as for :func:`register`."""
+    picks it up at once. ``cwd`` as for :func:`register`. Each note in ``notes`` (by id,
+    path, title or alias) is linked by its file name, as Obsidian resolves links (its
+    path when two notes share the name); one that names no note is linked as given."""
     from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
     from rubi.sync import index_vault
 
-    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, notes, cwd=cwd)
+    names = _file_links(paths, notes)
+    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, names, cwd=cwd)
     index_vault(paths, verify=False, code=False)
     return handoff
+
+
+def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
+    """``refs`` as link targets Obsidian resolves: the file name of the note each names
+    (its vault path when another note has that file name); unknown ones unchanged."""
+    from rubi.app.reading import resolve_ref
+    from rubi.vault.resolve import fold
+
+    if not refs or not all(isinstance(r, str) for r in refs):
+        return list(refs)  # the knowledge layer reports what is wrong with them
+    build = _graph(paths)
+    stems: dict[str, int] = {}
+    for node, attrs in build.graph.nodes(data=True):
+        if attrs.get("kind") == "note":
+            key = fold(str(node).rsplit("/", 1)[-1])
+            stems[key] = stems.get(key, 0) + 1
+    out: list[str] = []
+    for ref in refs:
+        try:
+            note_id = resolve_ref(build, ref)
+        except NoteNotFoundError:
+            out.append(ref)
+            continue
+        stem = note_id.rsplit("/", 1)[-1]
+        out.append(stem if stems.get(fold(stem), 0) == 1 else note_id)
+    return out
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:

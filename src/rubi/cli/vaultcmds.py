@@ -23,7 +23,15 @@ def init(project: Path) -> None:
     if report.created:
         click.echo(f"Created {report.vault} ({len(report.created)} files).")
     else:
-        click.echo(f"{report.vault} already exists; nothing changed.")
+        click.echo(f"{report.vault} already exists; nothing changed there.")
+    for name, how in report.agent_docs:
+        if how == "appended":
+            click.echo(
+                f"Appended a short 'Project memory (rubi)' section to {name} (between "
+                "<!-- rubi:start --> and <!-- rubi:end -->; delete it to opt out)."
+            )
+        else:
+            click.echo(f"Created {name} with a short 'Project memory (rubi)' section.")
     click.echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
 
 
