@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import os
 import shlex
 import shutil
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubi.core.atomic import atomic_write_text
+from rubi.claude import settingsfile
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -107,56 +106,24 @@ def _record_path(settings_file: Path) -> Path:
     return _config_home() / f"{digest}.json"
 
 
-MAX_SETTINGS_BYTES = 20_000_000
-"""A settings file larger than this is not read (nor overwritten). ``~/.claude.json``
-holds per-project history and grows to a few MB; 20 MB leaves room and still bounds
-what one command reads."""
-
-
 def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
-    """A JSON settings file as a dict ({} when absent).
-
-    Read through :mod:`rubi.core.safeio`: a regular file (never a FIFO or device), at most
-    :data:`MAX_SETTINGS_BYTES`; a project's file (``within`` the project) must also
-    resolve inside it, so a cloned ``.mcp.json`` linked to a file elsewhere is neither
-    read nor rewritten into the project.
-
-    Raises:
-        RubiError: refused, too large, not UTF-8, not valid JSON or not an object.
-    """
-    from rubi.core.safeio import read_bytes, read_regular
-
-    try:
-        if within is not None:
-            got = read_bytes(within, path, limit=MAX_SETTINGS_BYTES, label=str(path))
-        else:
-            got = read_regular(path, limit=MAX_SETTINGS_BYTES)
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise RubiError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from exc
-    if got.truncated:
-        raise RubiError(
-            f"{path}: larger than {MAX_SETTINGS_BYTES // 1_000_000} MB; rubi will not overwrite it"
-        )
-    try:
-        text = got.data.decode("utf-8")
-        data = json.loads(text) if text.strip() else {}
-    except UnicodeDecodeError as exc:
-        raise RubiError(
-            f"{path}: not valid UTF-8 (byte {exc.start}); fix it, rubi will not overwrite it"
-        ) from exc
-    except json.JSONDecodeError as exc:
-        raise RubiError(
-            f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
-        ) from exc
-    if not isinstance(data, dict):
-        raise RubiError(f"{path}: expected a JSON object; rubi will not overwrite it")
-    return data
+    """A JSON settings file as a dict (see :func:`rubi.claude.settingsfile.load`)."""
+    return settingsfile.load(path, within)
 
 
 def _save(path: Path, data: dict[str, Any]) -> None:
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    settingsfile.save(path, data)
+
+
+def _store(record_file: Path) -> Path:
+    """The record's private folder: originals of the files install changed."""
+    return record_file.with_suffix("")
+
+
+def _write(record: dict[str, Any], record_file: Path, path: Path, data: dict[str, Any]) -> None:
+    """Keep ``path`` as it was (once), then write ``data`` to it."""
+    settingsfile.remember(record, path, _store(record_file))
+    _save(path, data)
 
 
 def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
@@ -253,7 +220,7 @@ def install(
             report.changes.append(f"{settings_file}: hook {event}")
     if report.changes:
         record.setdefault("settings_existed", settings_file.exists())
-        _save(settings_file, settings)
+        _write(record, record_file, settings_file, settings)
 
     servers = mcp.setdefault(mcp_key, {})
     server = {"type": "stdio", "command": command, "args": ["serve"]}
@@ -261,12 +228,12 @@ def install(
         record.setdefault("mcp_existed", mcp_file.exists())
         servers["rubi"] = server
         record["mcp"] = server
-        _save(mcp_file, mcp)
+        _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi")
     elif servers["rubi"] != server and servers["rubi"] == record.get("mcp"):
         servers["rubi"] = server  # added by an earlier install: point it at this rubi
         record["mcp"] = server
-        _save(mcp_file, mcp)
+        _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi updated")
     elif servers["rubi"] != server and "mcp" not in record:
         report.changes.append(f"{mcp_file}: an MCP server named rubi is already there; kept")
@@ -285,20 +252,23 @@ def install(
         )
         compact_window = None
     if compact_window and compact_target.get("autoCompactWindow") != compact_window:
+        record.setdefault("compact_file_existed", user_settings.exists())
         if "compact" not in record:
             record["compact"] = {
                 "present": "autoCompactWindow" in compact_target,
                 "value": compact_target.get("autoCompactWindow"),
             }
-        if user_settings.exists():
+        original = record.get("originals", {}).get(str(user_settings.absolute()))
+        if user_settings.exists() and (original is None or original["existed"]):
             backup = user_settings.with_name(
                 f"settings.json.rubi-backup-{time.strftime('%Y%m%d-%H%M%S')}"
             )
             shutil.copy2(user_settings, backup)
-            report.changes.append(f"{user_settings}: backed up to {backup.name}")
+            record.setdefault("backups", []).append(str(backup))
+            report.changes.append(f"{user_settings}: backed up to {backup}")
         compact_target = _load(user_settings)  # after the backup, re-read what is there
         compact_target["autoCompactWindow"] = compact_window
-        _save(user_settings, compact_target)
+        _write(record, record_file, user_settings, compact_target)
         record["compact_set"] = compact_window
         report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
 
@@ -319,26 +289,48 @@ def install(
     return report
 
 
+def _touched(record: dict[str, Any], path: Path) -> bool:
+    """Whether install wrote ``path`` (its original is kept in the record)."""
+    return str(path.absolute()) in record.get("originals", {})
+
+
+def _give_back(
+    record: dict[str, Any],
+    path: Path,
+    data: dict[str, Any],
+    existed_key: str,
+    report: InstallReport,
+) -> None:
+    """Write what is left of ``path`` (:func:`rubi.claude.settingsfile.give_back`); a
+    record from before originals were kept falls back to the old rule: delete the file
+    when install created it and nothing is left."""
+    if _touched(record, path):
+        settingsfile.give_back(record, path, data, report.changes)
+    elif data or record.get(existed_key, True):
+        _save(path, data)
+    elif path.exists():
+        path.unlink()
+
+
 def _remove_hooks(
     settings_file: Path, record: dict[str, Any], within: Path | None, report: InstallReport
 ) -> None:
-    """Take the hook groups of ``record`` out of ``settings_file``; delete the file when
-    install created it and nothing else is left."""
+    """Take the hook groups of ``record`` out of ``settings_file``."""
     settings = _load(settings_file, within)
     hooks = settings.get("hooks", {})
+    removed = False
     for event, group in record.get("hooks", {}).items():
         groups = hooks.get(event, [])
         if group in groups:
             groups.remove(group)
+            removed = True
             report.changes.append(f"{settings_file}: removed hook {event}")
         if event in hooks and not hooks[event]:
             del hooks[event]
     if "hooks" in settings and not settings["hooks"]:
         del settings["hooks"]
-    if settings or record.get("settings_existed", True):
-        _save(settings_file, settings)
-    elif settings_file.exists():
-        settings_file.unlink()
+    if removed or _touched(record, settings_file):
+        _give_back(record, settings_file, settings, "settings_existed", report)
 
 
 def _remove_server(
@@ -353,10 +345,7 @@ def _remove_server(
     report.changes.append(f"{mcp_file}: removed MCP server rubi")
     if not servers:
         mcp.pop(mcp_key, None)
-    if mcp or record.get("mcp_existed", True):
-        _save(mcp_file, mcp)
-    elif mcp_file.exists():
-        mcp_file.unlink()
+    _give_back(record, mcp_file, mcp, "mcp_existed", report)
 
 
 def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> None:
@@ -371,8 +360,34 @@ def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> No
         current["autoCompactWindow"] = record["compact"]["value"]
     else:
         current.pop("autoCompactWindow", None)
-    _save(user_settings, current)
+    _give_back(record, user_settings, current, "compact_file_existed", report)
     report.changes.append(f"{user_settings}: autoCompactWindow restored")
+
+
+def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:
+    """Remove the visible backups of ``~/.claude/settings.json`` when the file is back
+    to the bytes it had; otherwise name each one that is kept."""
+    user_settings = Path.home() / ".claude" / "settings.json"
+    entry = record.get("originals", {}).get(str(user_settings.absolute()), {})
+    copy = Path(entry["copy"]) if entry.get("copy") else None
+    if entry and not entry.get("existed"):
+        restored = not user_settings.exists()
+    else:
+        restored = (
+            copy is not None
+            and copy.is_file()
+            and user_settings.is_file()
+            and copy.read_bytes() == user_settings.read_bytes()
+        )
+    for name in record.get("backups", []):
+        backup = Path(name)
+        if not backup.is_file():
+            continue
+        if restored:
+            backup.unlink()
+            report.changes.append(f"{backup}: removed (the settings are as before install)")
+        else:
+            report.changes.append(f"{backup}: backup kept (the settings changed since install)")
 
 
 def uninstall(project: Path, *, user: bool = False) -> InstallReport:
@@ -391,5 +406,7 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     _remove_hooks(settings_file, record, within, report)
     _remove_server(mcp_file, mcp_key, record, within, report)
     _restore_compact_window(record, report)
+    _settle_backups(record, report)
     record_file.unlink()
+    shutil.rmtree(_store(record_file), ignore_errors=True)
     return report
