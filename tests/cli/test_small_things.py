@@ -124,3 +124,52 @@ def test_handoff_links_are_file_names_obsidian_resolves(tmp_path: Path) -> None:
     assert "[[Use JWT]]" not in handoff.text
     report = app.doctor(paths)
     assert report.obsidian == []
+
+
+def _frontmatter(path: Path) -> dict[str, object]:
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    return dict(yaml.safe_load(text.split("---\n")[1]))
+
+
+def test_registering_over_a_note_with_broken_frontmatter_is_refused(tmp_path: Path) -> None:
+    v = tmp_path / "v"
+    (v / "notes").mkdir(parents=True)
+    paths = app.locate(v)
+    item = {"type": "gotcha", "title": "Tokens expire at midnight", "body": "UTC."}
+    [first] = app.register(paths, [item])
+    note = v / first.path
+    note.write_text(
+        note.read_text(encoding="utf-8").replace("type: gotcha", "type: [gotcha"), encoding="utf-8"
+    )
+    with pytest.raises(app.RubiError, match=r"notes/gotcha-tokens-expire-at-midnight\.md holds"):
+        app.register(paths, [item])
+    assert sorted(p.name for p in (v / "notes").iterdir()) == [note.name]
+
+
+def test_a_renamed_note_gets_its_id_back_in_step(tmp_path: Path) -> None:
+    v = tmp_path / "v"
+    (v / "notes").mkdir(parents=True)
+    paths = app.locate(v)
+    item = {"type": "gotcha", "title": "Tokens expire at midnight", "body": "UTC."}
+    [first] = app.register(paths, [item])
+    renamed = v / "notes" / "token-expiry.md"
+    (v / first.path).rename(renamed)  # as Obsidian renames: the id: stays behind
+    assert _frontmatter(renamed)["id"] == "gotcha-tokens-expire-at-midnight"
+    [merged] = app.register(paths, [{**item, "body": "Also in tests."}])
+    assert merged.path == "notes/token-expiry.md" and merged.action == "merged"
+    assert _frontmatter(renamed)["id"] == "token-expiry"
+    newer = {
+        "type": "gotcha",
+        "title": "Tokens expire hourly",
+        "body": "Now.",
+        "supersedes": "token-expiry",
+    }
+    [new] = app.register(paths, [newer])
+    new_fm = _frontmatter(v / new.path)
+    assert new_fm["supersedes"] == "token-expiry"
+    assert "[[token-expiry]]" in (v / new.path).read_text(encoding="utf-8")
+    assert _frontmatter(renamed)["superseded_by"] == new.path.removeprefix("notes/").removesuffix(
+        ".md"
+    )

@@ -226,8 +226,10 @@ def test_unparseable_note_is_never_rewritten(vault: VaultPaths) -> None:
     broken = "---\ntitle: [unclosed\ntype: decision\n---\n# Broken decision\n"
     path = vault.root / "notes" / "broken.md"
     path.write_text(broken, encoding="utf-8")
-    [r] = app.register(vault, [note("Broken decision")])
-    assert r.action == "created" and path.read_text(encoding="utf-8") == broken
+    with pytest.raises(RubiError, match=r"notes/broken\.md holds this title"):
+        app.register(vault, [note("Broken decision")])  # not a second note beside it
+    assert path.read_text(encoding="utf-8") == broken
+    assert [p.name for p in path.parent.glob("*.md")] == ["broken.md"]
     with pytest.raises(RubiError, match="cannot be parsed"):
         app.register(vault, [note("Replacement", supersedes="notes/broken")])
     assert path.read_text(encoding="utf-8") == broken

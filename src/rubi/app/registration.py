@@ -31,7 +31,7 @@ from rubi.knowledge.items import NoteItem, parse_items
 from rubi.knowledge.notefile import edit_note_text, render_note, rewrite, write_new
 from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
 from rubi.knowledge.rules import find_twin, successor
-from rubi.knowledge.slug import slugify
+from rubi.knowledge.slug import slugify, title_key
 from rubi.markdown import parse_note
 from rubi.sync import LOCK_TIMEOUT_S, index_vault, notes_for
 from rubi.vault.resolve import LinkResolver
@@ -80,8 +80,20 @@ class _Vault:
         return LinkResolver(note_names(n) for n in self.notes.values())
 
     def fm_id(self, note: Note) -> str:
-        value = note.metadata.get("id")
-        return value if isinstance(value, str) and value else note.id.rsplit("/", 1)[-1]
+        """How rubi names ``note`` in ``supersedes``/``superseded_by``: its file name
+        (an ``id:`` left behind by a rename in Obsidian no longer names it)."""
+        return note.id.rsplit("/", 1)[-1]
+
+    def by_name(self) -> dict[str, str]:
+        """``supersedes``/``superseded_by`` values → note ids: file names, and the
+        ``id:`` values older notes were named by."""
+        out: dict[str, str] = {}
+        for x in self.notes.values():
+            value = x.metadata.get("id")
+            if isinstance(value, str) and value:
+                out.setdefault(value, x.id)
+        out.update({self.fm_id(x): x.id for x in self.notes.values()})
+        return out
 
     def link_text(self, note_id: str) -> str:
         """How to write a link to ``note_id``: its file name if that is unambiguous."""
@@ -112,8 +124,7 @@ def _plan_supersedes(vault: _Vault, item: NoteItem, n: int) -> Note | None:
             f"{old.path}: its frontmatter cannot be parsed, so it cannot be marked superseded; "
             "fix the YAML first"
         )
-    by_name = {vault.fm_id(x): x.id for x in vault.notes.values()}
-    newest = successor(vault.notes, old.id, by_name)  # raises on a loop
+    newest = successor(vault.notes, old.id, vault.by_name())  # raises on a loop
     if newest != old.id:
         raise RubiError(
             f"notes[{n}].supersedes: {old.id} is already superseded by {vault.prefix}{newest}; "
@@ -121,6 +132,36 @@ def _plan_supersedes(vault: _Vault, item: NoteItem, n: int) -> Note | None:
         )
     link_target(vault.link_text(old.id), f"notes[{n}].supersedes {old.path}")  # before writing
     return old
+
+
+def _id_follows_file(note: Note) -> dict[str, str]:
+    """``{"id": file name}`` when ``note``'s ``id:`` differs from its file name (it was
+    renamed, in Obsidian or by hand): a note rubi rewrites gets its id back in step."""
+    value = note.metadata.get("id")
+    stem = note.id.rsplit("/", 1)[-1]
+    return {"id": stem} if isinstance(value, str) and value != stem else {}
+
+
+def _refuse_broken_twin(vault: _Vault, item: NoteItem, n: int) -> None:
+    """Raise when the note this item would merge into has frontmatter rubi cannot parse
+    (same title or file name): writing ``<name>-2.md`` beside it would split the
+    knowledge in two without a word.
+
+    Raises:
+        RubiError: naming the file to fix.
+    """
+    if find_twin(item, vault.notes.values()) is not None:
+        return
+    key, stem = title_key(item.title), slugify(item.type, item.title)
+    for note in sorted(vault.notes.values(), key=lambda x: x.id):
+        if note.frontmatter_error and (
+            title_key(note.title) == key or note.id.rsplit("/", 1)[-1] == stem
+        ):
+            raise RubiError(
+                f"notes[{n}]: {note.path} holds this title but its frontmatter cannot be "
+                f"parsed ({note.frontmatter_error}); fix its YAML and register again "
+                "(rubi does not write a second note beside it)"
+            )
 
 
 def _links(vault: _Vault, item: NoteItem) -> tuple[list[tuple[str, str]], list[str]]:
@@ -162,6 +203,7 @@ def _apply(vault: _Vault, item: NoteItem, old: Note | None, now: str) -> Registe
                     set_fields={
                         "updated": now,
                         **({"commit": vault.commit} if vault.commit else {}),
+                        **_id_follows_file(twin),
                     },
                     merge_lists={"files": item.files, "tags": item.tags, "aliases": item.aliases},
                     append_body=item.body,
@@ -218,7 +260,12 @@ def _apply(vault: _Vault, item: NoteItem, old: Note | None, now: str) -> Registe
             lambda text: edit_note_text(
                 text,
                 old.path,
-                set_fields={"status": "superseded", "superseded_by": new_fm, "updated": now},
+                set_fields={
+                    "status": "superseded",
+                    "superseded_by": new_fm,
+                    "updated": now,
+                    **_id_follows_file(old),
+                },
                 add_links=[("superseded_by", vault.link_text(written.id))],
             ),
         )
@@ -291,6 +338,8 @@ def register(
             allowed, where = allowed_root(target.root, target.project_root)
             require_inside(allowed, target.root / NOTES_DIR, what=f"{NOTES_DIR}/", where=where)
             vault = _open(target, prefix)
+            for n, item in groups[scope]:
+                _refuse_broken_twin(vault, item, n)
             plans = [(n, item, _plan_supersedes(vault, item, n)) for n, item in groups[scope]]
             planned.append((vault, plans))
         for vault, plans in planned:
