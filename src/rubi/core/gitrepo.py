@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rubi.core.safepaths import GIT_HARDENING, is_commit_id
 
-__all__ = ["GIT_TIMEOUT_S", "Worktree", "changes_since", "head", "worktrees"]
+__all__ = ["GIT_TIMEOUT_S", "Worktree", "changes_since", "head", "user_identity", "worktrees"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,17 @@ def _git(root: Path, *args: str) -> str | None:
         log.debug("git %s: %s", args[0], proc.stderr.strip())
         return None
     return proc.stdout
+
+
+def user_identity(root: Path) -> str:
+    """Who is working here, as git knows them: ``user.email`` (else ``user.name``) of
+    the repository holding ``root`` and the user's git config; "" when neither is set
+    or git is missing."""
+    for key in ("user.email", "user.name"):
+        out = _git(root, "config", "--get", key)
+        if out and out.strip():
+            return out.strip()
+    return ""
 
 
 def head(root: Path) -> str | None:

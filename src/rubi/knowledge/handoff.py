@@ -4,10 +4,20 @@
 files and notes that matter. The newest file name is the last handoff, looked for in
 every git worktree of the project on this machine (handoffs are the user's, not the
 branch's: :mod:`rubi.knowledge.worktrees`).
+
+Handoffs are each person's own. ``handoffs/.gitignore`` (:data:`HANDOFFS_GITIGNORE`,
+from the vault template, or written by the first save when missing) keeps them out of
+git unless someone adds one on purpose (``git add -f``); each handoff names its
+``author`` (git ``user.email``, else ``user.name``, else the login name), and
+:func:`last_handoff` passes over a handoff another person wrote, so a teammate's
+committed handoff is never "the last one" of this user. A handoff without an author
+(written before this rule) still counts. The SessionStart hook, the CLI and the MCP
+tool all ask :func:`last_handoff`: one rule for "the latest".
 """
 
 from __future__ import annotations
 
+import getpass
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +26,7 @@ from pathlib import Path
 from rubi.core.atomic import create_exclusive
 from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.errors import RubiError
-from rubi.core.gitrepo import head
+from rubi.core.gitrepo import head, user_identity
 from rubi.core.model import DEFAULT_RELATION
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import allowed_root, read_text
@@ -25,9 +35,52 @@ from rubi.core.safetext import check_text, link_target, one_line
 from rubi.knowledge.items import MAX_BODY_CHARS, MAX_LIST_ITEMS, repo_path
 from rubi.knowledge.notefile import render_note
 
-__all__ = ["HANDOFFS_DIR", "Handoff", "last_handoff", "save_handoff"]
+__all__ = [
+    "HANDOFFS_DIR",
+    "HANDOFFS_GITIGNORE",
+    "Handoff",
+    "author_of",
+    "current_author",
+    "last_handoff",
+    "save_handoff",
+]
 
 HANDOFFS_DIR = "handoffs"
+HANDOFFS_GITIGNORE = (
+    "# Handoffs are each person's own: git leaves them out unless you add one on\n"
+    "# purpose (git add -f .rubi/handoffs/<name>.md). To share them all, delete the\n"
+    "# line below.\n"
+    "*.md\n"
+)
+"""``handoffs/.gitignore`` as the vault template ships it and a first save writes it."""
+_AUTHOR_KEY = "author:"
+_FRONTMATTER_LINES = 40
+"""How far into a handoff its ``author:`` line is looked for."""
+
+
+def current_author(root: Path) -> str:
+    """Who saves a handoff here: git ``user.email``, else ``user.name``, else the
+    login name; "" when none is known."""
+    found = user_identity(root)
+    if found:
+        return found
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        return ""
+
+
+def author_of(text: str) -> str:
+    """The ``author:`` of a handoff's frontmatter ("" when it has none)."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return ""
+    for line in lines[1:_FRONTMATTER_LINES]:
+        if line.strip() == "---":
+            break
+        if line.startswith(_AUTHOR_KEY):
+            return line[len(_AUTHOR_KEY) :].strip().strip("'\"")
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +148,22 @@ def save_handoff(
         )
     if files:
         body.append("## Files\n" + "\n".join(f"- `{f}`" for f in files))
+    root = paths.project_root or paths.root
     meta = {
         "type": "note",
         "status": "active",
         "files": list(files),
-        "commit": head(paths.project_root or paths.root),
+        "commit": head(root),
         "created": created,
+        "author": current_author(root),
         "tags": ["handoff"],
     }
+    if not meta["author"]:
+        del meta["author"]
     links = [(DEFAULT_RELATION, n) for n in notes]
     text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
+    if not (folder / ".gitignore").exists():  # a user's own (or emptied) one is kept
+        create_exclusive(folder / ".gitignore", HANDOFFS_GITIGNORE)
     n = 1
     while True:  # the name is claimed exclusively: parallel saves never overwrite
         path = folder / (f"{stem}.md" if n == 1 else f"{stem}-{n}.md")
@@ -149,8 +208,9 @@ def _checked(
 
 
 def last_handoff(paths: VaultPaths) -> Handoff | None:
-    """The newest handoff (by file name) of any git worktree of the project, this
-    worktree's on a tie (:attr:`Handoff.worktree` names another), or None.
+    """The newest handoff (by file name) of any git worktree of the project that this
+    user wrote (or that names no author), this worktree's on a tie
+    (:attr:`Handoff.worktree` names another), or None.
 
     Read through :mod:`rubi.core.safeio`: at most :data:`rubi.core.config.MAX_NOTE_BYTES`, and
     only a regular file inside the project (or the vault).
@@ -171,15 +231,23 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
             found.append(
                 ((page.stem[:15], len(page.stem), page.stem), page, vault, project, worktree)
             )
-    if not found:
-        return None
-    _, newest, vault, project, worktree = max(found, key=lambda f: f[0])
-    rel = f"{HANDOFFS_DIR}/{newest.name}"
-    allowed, where = allowed_root(vault, project)
-    try:
-        text = read_text(allowed, newest, limit=MAX_NOTE_BYTES, label=rel, where=where)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise RubiError(f"{rel}: cannot be read ({exc.strerror}); check its permissions") from exc
-    return Handoff(rel, text, newest.stem[:15], worktree)
+    me: str | None = None
+    for _, newest, vault, project, worktree in sorted(found, key=lambda f: f[0], reverse=True):
+        rel = f"{HANDOFFS_DIR}/{newest.name}"
+        allowed, where = allowed_root(vault, project)
+        try:
+            text = read_text(allowed, newest, limit=MAX_NOTE_BYTES, label=rel, where=where)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise RubiError(
+                f"{rel}: cannot be read ({exc.strerror}); check its permissions"
+            ) from exc
+        author = author_of(text)
+        if author:
+            if me is None:
+                me = current_author(paths.project_root or paths.root)
+            if me and author != me:
+                continue  # a teammate's, committed on purpose: not this user's last
+        return Handoff(rel, text, newest.stem[:15], worktree)
+    return None

@@ -1,0 +1,121 @@
+"""Handoffs are each person's own: git leaves them out, a teammate's committed one is
+never "the last handoff", and the CLI, the MCP tool and SessionStart pick the same one.
+Real git, two people (two clones with their own ``user.email``)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codemap.codemap_helpers import git
+from rubi import app
+from rubi.cli.main import cli
+from rubi.knowledge.handoff import HANDOFFS_GITIGNORE, author_of
+
+from helpers import REPO, rubi_project, write
+
+MINUTE = 60.0
+T0 = 1_800_000_000.0
+
+
+def as_person(clone: Path, email: str) -> Path:
+    """Give ``clone`` its own git identity (repository config, as a person's clone has)."""
+    git(clone, "config", "user.email", email)
+    return clone
+
+
+def save(clone: Path, goal: str, when: float) -> str:
+    from rubi.knowledge.handoff import save_handoff
+
+    return save_handoff(app.locate(clone / ".rubi"), goal, "state", now=when).path
+
+
+def test_the_template_and_a_first_save_keep_handoffs_out_of_git(tmp_path: Path) -> None:
+    assert (REPO / "vault-template" / "handoffs" / ".gitignore").read_text() == HANDOFFS_GITIGNORE
+    project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
+    gitignore = project / ".rubi" / "handoffs" / ".gitignore"
+    assert gitignore.read_text() == HANDOFFS_GITIGNORE  # rubi init
+    gitignore.unlink()  # a vault from before the rule: the first save writes it
+    rel = save(project, "Ship login", T0)
+    assert gitignore.read_text() == HANDOFFS_GITIGNORE
+    assert author_of((project / ".rubi" / rel).read_text()) == "me@example.com"
+    git(project, "add", "-A")
+    staged = git(project, "diff", "--cached", "--name-only").split()
+    assert ".rubi/handoffs/.gitignore" in staged
+    assert f".rubi/{rel}" not in staged  # ignored
+    git(project, "add", "-f", f".rubi/{rel}")  # committed on purpose: git takes it
+    assert f".rubi/{rel}" in git(project, "diff", "--cached", "--name-only").split()
+
+
+def test_a_kept_gitignore_is_not_rewritten(tmp_path: Path) -> None:
+    project = rubi_project(tmp_path / "p", {"a.py": "x = 1\n"})
+    gitignore = write(project / ".rubi" / "handoffs" / ".gitignore", "# shared on purpose\n")
+    save(project, "g", T0)
+    assert gitignore.read_text() == "# shared on purpose\n"
+
+
+def test_a_teammates_committed_handoff_is_not_mine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin = rubi_project(tmp_path / "origin", {"a.py": "x = 1\n"})
+    git(origin, "add", "-A")
+    git(origin, "commit", "-qm", "rubi init")  # the vault is committed, as a team's is
+    git(origin, "config", "receive.denyCurrentBranch", "ignore")
+    mine = tmp_path / "mine"
+    subprocess.run(["git", "clone", "-q", str(origin), str(mine)], check=True)
+    as_person(mine, "me@example.com")
+    theirs = tmp_path / "theirs"
+    subprocess.run(["git", "clone", "-q", str(origin), str(theirs)], check=True)
+    as_person(theirs, "teammate@example.com")
+
+    my_rel = save(mine, "My goal", T0)
+    their_rel = save(theirs, "Their goal", T0 + 10 * MINUTE)  # newer
+    git(theirs, "add", "-f", f".rubi/{their_rel}")
+    git(theirs, "commit", "-qm", "share a handoff")
+    git(theirs, "push", "-q", "origin", "HEAD")
+    git(mine, "pull", "-q", "--no-rebase", "origin", "HEAD")
+    assert (mine / ".rubi" / their_rel).is_file()  # it arrived with the pull
+
+    vault = app.locate(mine / ".rubi")
+    last = app.last_handoff(vault)
+    assert last is not None and last.path == my_rel
+    context = app.session_start_context(vault, source="compact", session_id="s", max_chars=9000)
+    assert context is not None and f".rubi/{my_rel}" in context and "My goal" in context
+    assert "Their goal" not in context
+    monkeypatch.chdir(mine)
+    shown = CliRunner().invoke(cli, ["handoff", "show", "--json"])
+    assert shown.exit_code == 0 and f'"{my_rel}"' in shown.output
+
+    # the teammate sees their own
+    theirs_last = app.last_handoff(app.locate(theirs / ".rubi"))
+    assert theirs_last is not None and theirs_last.path == their_rel
+
+
+def test_a_handoff_without_an_author_still_counts(tmp_path: Path) -> None:
+    """Written before handoffs named their author: it counts, as before."""
+    project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
+    save(project, "Mine", T0)
+    old = write(
+        project / ".rubi" / "handoffs" / "2099-01-01-0000.md",
+        "---\ntype: note\ntags: [handoff]\n---\n# Handoff\n\n## Goal\nOld\n",
+    )
+    last = app.last_handoff(app.locate(project / ".rubi"))
+    assert last is not None and last.path == f"handoffs/{old.name}"
+
+
+def test_newest_by_name_everywhere_not_by_file_time(tmp_path: Path) -> None:
+    """One rule for "the latest": the file name, whatever the files' times say."""
+    import os
+
+    project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
+    older = save(project, "Older", T0)
+    newer = save(project, "Newer", T0 + MINUTE)
+    os.utime(project / ".rubi" / newer, (1, 1))  # touched long ago
+    vault = app.locate(project / ".rubi")
+    last = app.last_handoff(vault)
+    assert last is not None and last.path == newer != older
+    context = app.session_start_context(vault, source="clear", session_id="s", max_chars=9000)
+    assert context is not None and "Newer" in context and "Older" not in context
