@@ -8,7 +8,10 @@ Identifiers are split at camelCase, snake_case, kebab-case and dots, and the joi
 form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``, ``links`` and
 ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no spaces, become
 overlapping character bigrams (the usual approach, as in Lucene's CJKBigramFilter).
-Arabic, Hebrew and other scripts pass through as words.
+Russian and Arabic words are stemmed by their script, in every chain that stems
+English (Snowball's Russian stemmer; ISRI for Arabic, Taghva et al. 2005), so ``диск``
+meets ``диске`` and ``كتاب`` meets ``الكتب``; Hebrew and other scripts pass through as
+words.
 """
 
 from __future__ import annotations
@@ -109,6 +112,19 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
 
 
 _porter2 = stemmer_for_language("en")
+_russian = stemmer_for_language("ru")
+_arabic = stemmer_for_language("ar")
+
+
+def _script_stem(word: str) -> str | None:
+    """The stem of a Cyrillic (Russian Snowball) or Arabic-script (ISRI) word, judged
+    by its first letter; None for any other word."""
+    first = ord(word[0])
+    if 0x0400 <= first <= 0x04FF:
+        return str(_russian(word))
+    if 0x0600 <= first <= 0x06FF or 0x0750 <= first <= 0x077F:
+        return str(_arabic(word))
+    return None
 
 _NOT_AGENT_WORDS = (
     # -er words that name no doer of a verb, where folding would meet another word
@@ -177,7 +193,7 @@ their ``-ery`` and agent-noun steps would fold into a false friend."""
 
 def stem_en(word: str) -> str:
     """English stem of ``word`` for prose: Porter2, with ``-ery`` nouns joined to their
-    verb.
+    verb (a Cyrillic or Arabic word gets its own language's stem instead).
 
     Porter2 (M. F. Porter, "Snowball: A language for stemming algorithms", 2001; the
     English stemmer, snowballstem.org/algorithms/english/stemmer.html) leaves
@@ -191,6 +207,10 @@ def stem_en(word: str) -> str:
     Returns:
         The stem (lower-case).
     """
+    if word and not word.isascii():
+        other = _script_stem(word)
+        if other is not None:
+            return other
     stem: str = _porter2(word)
     if stem in _NOT_AGENTS:
         return stem
