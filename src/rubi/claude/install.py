@@ -33,6 +33,7 @@ __all__ = [
     "hook_command",
     "hook_groups",
     "install",
+    "record_path",
     "rubi_command",
     "uninstall",
 ]
@@ -101,7 +102,9 @@ def _config_home() -> Path:
     return config_home() / "installs"
 
 
-def _record_path(settings_file: Path) -> Path:
+def record_path(settings_file: Path) -> Path:
+    """Where rubi keeps what one install added to ``settings_file`` (and, in the folder
+    of the same name without ``.json``, the originals of the files it changed)."""
     digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
     return _config_home() / f"{digest}.json"
 
@@ -195,7 +198,7 @@ def install(
     command = command or rubi_command()
     settings_file, mcp_file, mcp_key = _paths(project, user)
     user_settings = Path.home() / ".claude" / "settings.json"
-    record_file = _record_path(settings_file)
+    record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
 
@@ -397,7 +400,7 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
         RubiError: nothing was installed there, or a settings file is not valid JSON.
     """
     settings_file, mcp_file, mcp_key = _paths(project, user)
-    record_file = _record_path(settings_file)
+    record_file = record_path(settings_file)
     if not record_file.exists():
         raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
     record = _load(record_file)

@@ -1,4 +1,5 @@
-"""``rubi install`` / ``rubi uninstall``: Claude Code wiring without the plugin."""
+"""``rubi install`` / ``rubi uninstall``: Claude Code wiring without the plugin, or the
+Gemini CLI's and the Codex CLI's (``--harness``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,24 @@ from rubi.cli.common import handle_errors
 __all__ = ["install", "uninstall"]
 
 
+HARNESS = click.option(
+    "--harness",
+    type=click.Choice(["claude", "gemini", "codex"]),
+    default="claude",
+    show_default=True,
+    help="The agent CLI to wire: Claude Code, Gemini CLI or Codex CLI.",
+)
+
+
 @click.command()
 @click.option("--user", is_flag=True, help="Wire rubi for every project (user settings).")
+@HARNESS
 @click.option(
     "--compact-window",
     type=click.IntRange(0, 1_000_000),
     default=150_000,
     show_default=True,
-    help="Claude Code's autoCompactWindow in tokens; 0 leaves it.",
+    help="Claude Code's autoCompactWindow in tokens; 0 leaves it (Claude Code only).",
 )
 @click.option(
     "--project",
@@ -27,17 +38,25 @@ __all__ = ["install", "uninstall"]
     help="Project folder (default: here).",
 )
 @handle_errors
-def install(user: bool, compact_window: int, project: Path) -> None:
-    """Add rubi's hooks and MCP server to Claude Code's settings (idempotent)."""
-    from rubi.claude.install import install as run
+def install(user: bool, harness: str, compact_window: int, project: Path) -> None:
+    """Add rubi's hooks and MCP server to Claude Code's settings (idempotent); with
+    --harness gemini or codex, the MCP server and the session-start and prompt-recall
+    hooks to that CLI's configuration."""
+    if harness != "claude":
+        from rubi.claude.harness import install_harness
 
-    report = run(project.resolve(), user=user, compact_window=compact_window or None)
+        report = install_harness(project.resolve(), harness, user=user)
+    else:
+        from rubi.claude.install import install as run
+
+        report = run(project.resolve(), user=user, compact_window=compact_window or None)
     for line in report.changes or ["nothing to change: rubi is already installed"]:
         click.echo(line)
 
 
 @click.command()
 @click.option("--user", is_flag=True, help="Remove the user-wide wiring.")
+@HARNESS
 @click.option(
     "--project",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
@@ -45,9 +64,16 @@ def install(user: bool, compact_window: int, project: Path) -> None:
     help="Project folder (default: here).",
 )
 @handle_errors
-def uninstall(user: bool, project: Path) -> None:
-    """Remove exactly what `rubi install` added and restore the compaction window."""
-    from rubi.claude.install import uninstall as run
+def uninstall(user: bool, harness: str, project: Path) -> None:
+    """Remove exactly what `rubi install` added and restore the compaction window;
+    every file comes back as it was."""
+    if harness != "claude":
+        from rubi.claude.harness import uninstall_harness
 
-    for line in run(project.resolve(), user=user).changes or ["nothing to remove"]:
+        report = uninstall_harness(project.resolve(), harness, user=user)
+    else:
+        from rubi.claude.install import uninstall as run
+
+        report = run(project.resolve(), user=user)
+    for line in report.changes or ["nothing to remove"]:
         click.echo(line)

@@ -1,0 +1,283 @@
+"""``rubi install --harness gemini|codex``: rubi's MCP server and the two hooks that
+give an agent its memory (the map at session start, recall on each prompt) in the
+Gemini CLI and the Codex CLI, and ``uninstall`` to take exactly that out again.
+
+Both CLIs send hook JSON shaped like Claude Code's (``session_id``, ``cwd``,
+``source``, ``prompt``) and read ``hookSpecificOutput.additionalContext`` back, so the
+hooks run the same ``rubi hook SessionStart`` / ``rubi hook UserPromptSubmit`` as
+Claude Code does (checked against the real CLIs: ``tests/e2e/test_other_harnesses.py``).
+
+- **Gemini CLI** (``settings.json``: ``.gemini/`` in the project, ``~/.gemini/`` with
+  ``user``): ``mcpServers.rubi``; hooks ``SessionStart`` and ``BeforeAgent`` (its
+  prompt event), timeouts in milliseconds. Project hooks run in trusted folders only.
+- **Codex CLI** (``.codex/`` in the project, ``$CODEX_HOME`` or ``~/.codex/`` with
+  ``user``): ``[mcp_servers.rubi]`` in ``config.toml`` (a block rubi appends and
+  removes whole, so the rest of the file keeps its bytes) and ``SessionStart`` /
+  ``UserPromptSubmit`` in ``hooks.json``, timeouts in seconds. Codex runs a new hook
+  only after the user trusts it once (``/hooks`` in ``codex``); a project's
+  ``.codex/`` is read in trusted projects only.
+
+Files are given back as :mod:`rubi.claude.settingsfile` describes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubi.claude import settingsfile
+from rubi.claude.install import InstallReport, hook_command, record_path, rubi_command
+from rubi.core.errors import RubiError
+
+__all__ = [
+    "HARNESSES",
+    "HARNESS_HOOKS",
+    "HarnessFiles",
+    "codex_block",
+    "harness_files",
+    "harness_hook_groups",
+    "install_harness",
+    "uninstall_harness",
+]
+
+HARNESSES = ("claude", "gemini", "codex")
+"""What ``rubi install --harness`` takes; ``claude`` is :mod:`rubi.claude.install`."""
+
+HARNESS_HOOKS: dict[str, dict[str, tuple[str, str | None, int]]] = {
+    "gemini": {
+        "SessionStart": ("SessionStart", None, 30_000),
+        "BeforeAgent": ("UserPromptSubmit", None, 10_000),
+    },
+    "codex": {
+        "SessionStart": ("SessionStart", "startup|resume|clear", 30),
+        "UserPromptSubmit": ("UserPromptSubmit", None, 10),
+    },
+}
+"""Harness event → (rubi's hook handler, matcher, timeout in the harness's unit:
+milliseconds for Gemini, seconds for Codex)."""
+
+_BLOCK_START = "# rubi: MCP server (`rubi uninstall --harness codex` removes this block)"
+
+
+@dataclass(frozen=True, slots=True)
+class HarnessFiles:
+    """Where a harness keeps what rubi adds: the file with the MCP server, the file
+    with the hooks (the same file for Gemini)."""
+
+    mcp: Path
+    hooks: Path
+
+
+def _codex_home() -> Path:
+    home = os.environ.get("CODEX_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".codex"
+
+
+def harness_files(harness: str, project: Path, user: bool) -> HarnessFiles:
+    """The configuration files of ``harness`` for ``project`` (or the user's).
+
+    Raises:
+        RubiError: an unknown harness.
+    """
+    if harness == "gemini":
+        folder = Path.home() / ".gemini" if user else project / ".gemini"
+        return HarnessFiles(folder / "settings.json", folder / "settings.json")
+    if harness == "codex":
+        folder = _codex_home() if user else project / ".codex"
+        return HarnessFiles(folder / "config.toml", folder / "hooks.json")
+    raise RubiError(f"--harness {harness}: one of {', '.join(HARNESSES)}")
+
+
+def harness_hook_groups(harness: str, command: str) -> dict[str, dict[str, Any]]:
+    """The matcher group rubi adds under each of ``harness``'s events."""
+    groups: dict[str, dict[str, Any]] = {}
+    for event, (handler, matcher, timeout) in HARNESS_HOOKS[harness].items():
+        group: dict[str, Any] = {
+            "hooks": [
+                {"type": "command", "command": hook_command(command, handler), "timeout": timeout}
+            ]
+        }
+        if matcher:
+            group = {"matcher": matcher, **group}
+        groups[event] = group
+    return groups
+
+
+def _toml_string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def codex_block(command: str) -> str:
+    """The ``[mcp_servers.rubi]`` block rubi appends to Codex's ``config.toml``."""
+    return (
+        f"\n{_BLOCK_START}\n[mcp_servers.rubi]\n"
+        f'command = {_toml_string(command)}\nargs = ["serve"]\n'
+    )
+
+
+def _within(project: Path, user: bool) -> Path | None:
+    return None if user else project  # a project's files must stay in the project
+
+
+def _add_hooks(
+    path: Path, groups: dict[str, dict[str, Any]], data: dict[str, Any], record: dict[str, Any]
+) -> list[str]:
+    """Add ``groups`` to ``data["hooks"]`` (an earlier install's updated in place)."""
+    changes: list[str] = []
+    added: dict[str, Any] = record.setdefault("hooks", {})
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
+    for event, group in groups.items():
+        present = hooks.setdefault(event, [])
+        previous = added.get(event)
+        if previous is not None and previous != group and previous in present:
+            present[present.index(previous)] = copy.deepcopy(group)
+            changes.append(f"{path}: hook {event} updated")
+        elif group not in present:
+            present.append(copy.deepcopy(group))
+            changes.append(f"{path}: hook {event}")
+        else:
+            continue
+        added[event] = group
+    return changes
+
+
+def install_harness(
+    project: Path, harness: str, *, user: bool = False, command: str | None = None
+) -> InstallReport:
+    """Add rubi's MCP server and hooks to ``harness`` (``gemini`` or ``codex``); only
+    ever adds, and running it twice changes nothing.
+
+    Args:
+        project: the project folder.
+        harness: ``gemini`` or ``codex``.
+        user: the user's configuration (every project) instead of the project's.
+        command: the rubi executable (default :func:`rubi.claude.install.rubi_command`).
+
+    Raises:
+        RubiError: an unknown harness; a configuration file that is not valid JSON or
+            TOML (nothing is written then).
+    """
+    command = command or rubi_command()
+    files = harness_files(harness, project, user)
+    within = _within(project, user)
+    record_file = record_path(files.mcp)
+    record = settingsfile.load(record_file) if record_file.exists() else {}
+    report = InstallReport(record=record_file)
+    store = record_file.with_suffix("")
+    groups = harness_hook_groups(harness, command)
+    if harness == "gemini":
+        data = settingsfile.load(files.mcp, within)
+        servers = data.setdefault("mcpServers", {})
+        server = {"command": command, "args": ["serve"]}
+        if "rubi" not in servers or servers["rubi"] == record.get("mcp"):
+            if servers.get("rubi") != server:
+                report.changes.append(f"{files.mcp}: MCP server rubi")
+            servers["rubi"] = server
+            record["mcp"] = server
+        else:
+            report.changes.append(f"{files.mcp}: an MCP server named rubi is already there; kept")
+        report.changes += _add_hooks(files.hooks, groups, data, record)
+        if any(not line.endswith("kept") for line in report.changes):
+            settingsfile.remember(record, files.mcp, store)
+            settingsfile.save(files.mcp, data)
+    else:
+        text = settingsfile.load_text(files.mcp, within) or ""
+        try:
+            servers = tomllib.loads(text).get("mcp_servers", {})
+        except tomllib.TOMLDecodeError as exc:
+            raise RubiError(
+                f"{files.mcp}: not valid TOML ({exc}); fix it, rubi will not overwrite it"
+            ) from exc
+        block = codex_block(command)
+        old = record.get("toml_block")
+        if old and old != block and old in text:
+            settingsfile.remember(record, files.mcp, store)
+            settingsfile.save_text(files.mcp, text.replace(old, block))
+            record["toml_block"] = block
+            report.changes.append(f"{files.mcp}: MCP server rubi updated")
+        elif "rubi" not in servers:
+            if text and not text.endswith("\n"):
+                block = "\n" + block  # what is appended is what uninstall takes out
+            settingsfile.remember(record, files.mcp, store)
+            settingsfile.save_text(files.mcp, text + block)
+            record["toml_block"] = block
+            report.changes.append(f"{files.mcp}: MCP server rubi")
+        elif not old:
+            report.changes.append(f"{files.mcp}: an MCP server named rubi is already there; kept")
+        hooks = settingsfile.load(files.hooks, within)
+        added = _add_hooks(files.hooks, groups, hooks, record)
+        if added:
+            settingsfile.remember(record, files.hooks, store)
+            settingsfile.save(files.hooks, hooks)
+            report.changes += added
+            report.changes.append(
+                f"{files.hooks}: Codex runs a new hook once you trust it (`/hooks` in codex)"
+            )
+    record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
+    settingsfile.save(record_file, record)
+    return report
+
+
+def _remove_hooks(data: dict[str, Any], record: dict[str, Any], path: Path) -> list[str]:
+    changes: list[str] = []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return changes
+    for event, group in record.get("hooks", {}).items():
+        present = hooks.get(event, [])
+        if group in present:
+            present.remove(group)
+            changes.append(f"{path}: removed hook {event}")
+        if event in hooks and not hooks[event]:
+            del hooks[event]
+    if not hooks:
+        del data["hooks"]
+    return changes
+
+
+def uninstall_harness(project: Path, harness: str, *, user: bool = False) -> InstallReport:
+    """Remove what :func:`install_harness` added; each file comes back as it was
+    (:func:`rubi.claude.settingsfile.give_back`).
+
+    Raises:
+        RubiError: nothing was installed there, or a file is not valid JSON.
+    """
+    files = harness_files(harness, project, user)
+    within = _within(project, user)
+    record_file = record_path(files.mcp)
+    if not record_file.exists():
+        raise RubiError(f"{files.mcp}: rubi was not installed here (no install record)")
+    record = settingsfile.load(record_file)
+    report = InstallReport(record=record_file)
+    if harness == "gemini":
+        data = settingsfile.load(files.mcp, within)
+        servers = data.get("mcpServers")
+        if isinstance(servers, dict) and "mcp" in record and servers.get("rubi") == record["mcp"]:
+            del servers["rubi"]
+            report.changes.append(f"{files.mcp}: removed MCP server rubi")
+            if not servers:
+                del data["mcpServers"]
+        report.changes += _remove_hooks(data, record, files.hooks)
+        settingsfile.give_back(record, files.mcp, data, report.changes)
+    else:
+        text = settingsfile.load_text(files.mcp, within)
+        block = record.get("toml_block")
+        if text is not None and block and block in text:
+            report.changes.append(f"{files.mcp}: removed MCP server rubi")
+            settingsfile.give_back(record, files.mcp, text.replace(block, "", 1), report.changes)
+        hooks = settingsfile.load(files.hooks, within)
+        removed = _remove_hooks(hooks, record, files.hooks)
+        if removed:
+            report.changes += removed
+            settingsfile.give_back(record, files.hooks, hooks, report.changes)
+    record_file.unlink()
+    shutil.rmtree(record_file.with_suffix(""), ignore_errors=True)
+    return report

@@ -1,0 +1,104 @@
+"""``rubi install --harness gemini|codex``: what lands in each CLI's files (in the
+shapes their documentation gives), idempotent, and reversible byte for byte."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi.claude.harness import HARNESS_HOOKS, install_harness, uninstall_harness
+from rubi.cli.main import cli
+from rubi.core.errors import RubiError
+
+from helpers import write
+
+CODEX_CONFIG = '# my codex\nmodel = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n'
+
+
+def hook_shape_ok(hooks: dict, events: set[str], unit_ms: bool) -> None:  # type: ignore[type-arg]
+    """Claude-style hooks: event → [{matcher?, hooks: [{type, command, timeout}]}]."""
+    assert set(hooks) == events
+    for groups in hooks.values():
+        for group in groups:
+            assert set(group) <= {"matcher", "hooks"}
+            for handler in group["hooks"]:
+                assert handler["type"] == "command" and " hook " in handler["command"]
+                assert (handler["timeout"] >= 1000) == unit_ms
+
+
+def test_gemini_project_install(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    report = install_harness(project, "gemini", command="/opt/rubi/bin/rubi")
+    settings = json.loads((project / ".gemini" / "settings.json").read_text())
+    assert settings["mcpServers"]["rubi"] == {"command": "/opt/rubi/bin/rubi", "args": ["serve"]}
+    hook_shape_ok(settings["hooks"], {"SessionStart", "BeforeAgent"}, unit_ms=True)
+    assert "hook UserPromptSubmit" in settings["hooks"]["BeforeAgent"][0]["hooks"][0]["command"]
+    assert any("MCP server rubi" in line for line in report.changes)
+    assert install_harness(project, "gemini", command="/opt/rubi/bin/rubi").changes == []
+    uninstall_harness(project, "gemini")
+    assert not (project / ".gemini").exists()  # created by install, gone with it
+
+
+def test_gemini_user_settings_come_back_byte_identical(tmp_path: Path, isolated_home: Path) -> None:
+    own = (
+        '{\n    "theme": "GitHub",\n    "security": {"auth": {"selectedType": "gemini-api-key"}}\n}'
+    )
+    settings = write(isolated_home / ".gemini" / "settings.json", own)
+    install_harness(tmp_path, "gemini", user=True, command="rubi")
+    data = json.loads(settings.read_text())
+    assert data["theme"] == "GitHub" and "rubi" in data["mcpServers"]
+    uninstall_harness(tmp_path, "gemini", user=True)
+    assert settings.read_text() == own
+
+
+def test_codex_user_install_appends_a_block_and_takes_it_out(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = isolated_home / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    config = write(home / "config.toml", CODEX_CONFIG)
+    report = install_harness(tmp_path, "codex", user=True, command='/opt/my "rubi"/rubi')
+    text = config.read_text()
+    assert text.startswith(CODEX_CONFIG)  # the user's part keeps its bytes
+    parsed = tomllib.loads(text)
+    assert parsed["model"] == "o3" and parsed["mcp_servers"]["docs"]["command"] == "docs-mcp"
+    assert parsed["mcp_servers"]["rubi"] == {"command": '/opt/my "rubi"/rubi', "args": ["serve"]}
+    hooks = json.loads((home / "hooks.json").read_text())["hooks"]
+    hook_shape_ok(hooks, set(HARNESS_HOOKS["codex"]), unit_ms=False)
+    assert hooks["SessionStart"][0]["matcher"] == "startup|resume|clear"
+    assert any("trust" in line for line in report.changes)
+    assert (
+        install_harness(tmp_path, "codex", user=True, command='/opt/my "rubi"/rubi').changes == []
+    )
+
+    uninstall_harness(tmp_path, "codex", user=True)
+    assert config.read_text() == CODEX_CONFIG
+    assert not (home / "hooks.json").exists()
+
+
+def test_codex_keeps_a_users_rubi_server_and_refuses_bad_toml(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    own = '[mcp_servers.rubi]\ncommand = "mine"\n'
+    config = write(project / ".codex" / "config.toml", own)
+    report = install_harness(project, "codex", command="rubi")
+    assert config.read_text() == own
+    assert any("already there; kept" in line for line in report.changes)
+    uninstall_harness(project, "codex")
+    assert config.read_text() == own
+    write(project / ".codex" / "config.toml", "[mcp_servers\n")
+    with pytest.raises(RubiError, match="not valid TOML"):
+        install_harness(project, "codex", command="rubi")
+
+
+def test_cli_harness_option(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["install", "--harness", "gemini", "--project", str(tmp_path)])
+    assert r.exit_code == 0 and "hook BeforeAgent" in r.output, r.output
+    r = CliRunner().invoke(cli, ["uninstall", "--harness", "gemini", "--project", str(tmp_path)])
+    assert r.exit_code == 0 and "removed MCP server rubi" in r.output
+    r = CliRunner().invoke(cli, ["uninstall", "--harness", "codex", "--project", str(tmp_path)])
+    assert r.exit_code == 1 and "not installed" in r.output
