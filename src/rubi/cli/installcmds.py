@@ -9,7 +9,7 @@ import click
 
 from rubi.cli.common import handle_errors
 
-__all__ = ["install", "uninstall"]
+__all__ = ["bundle", "install", "uninstall"]
 
 
 HARNESS = click.option(
@@ -77,3 +77,20 @@ def uninstall(user: bool, harness: str, project: Path) -> None:
         report = run(project.resolve(), user=user)
     for line in report.changes or ["nothing to remove"]:
         click.echo(line)
+
+
+@click.command()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=Path("rubi.mcpb"),
+    show_default=True,
+    help="The bundle file to write.",
+)
+@handle_errors
+def bundle(out: Path) -> None:
+    """Build a Claude Desktop extension (.mcpb) that runs this rubi for a project folder
+    chosen when it is installed (double-click the file, or Settings > Extensions)."""
+    from rubi.claude.bundle import build_bundle
+
+    click.echo(f"Wrote {build_bundle(out)}")

@@ -33,6 +33,7 @@ _COMMANDS: dict[str, str] = {
     "serve": "servecmds:serve",
     "hook": "hookcmds:hook",
     "install": "installcmds:install",
+    "bundle": "installcmds:bundle",
     "watch": "watchcmds:watch",
     "uninstall": "installcmds:uninstall",
     "xray": "xray:xray",
