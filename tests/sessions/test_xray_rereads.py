@@ -29,7 +29,7 @@ from sessions.xray_builder import SESSION, assistant, tool_result, usage, user, 
 
 from helpers import rubi_project
 
-BIG = "/work/demo/big.py"
+BIG = "/home/dev/demo/big.py"
 DENIED = "Read of big.py blocked by hook: 5,000 lines; read a range (offset/limit)."
 
 
