@@ -1,7 +1,7 @@
 """Bring the derived data (Whoosh index, graph, code map, manifest, map pages) in
 line with the files: :func:`rubi.sync.index_vault` and the readers of what it saved."""
 
-from rubi.sync.code import code_fingerprint, load_code_map
+from rubi.sync.code import code_fingerprint
 from rubi.sync.manifest import (
     STATE_FORMAT,
     FileEntry,
@@ -14,6 +14,7 @@ from rubi.sync.run import (
     forget_sessions,
     graph_for,
     index_vault,
+    load_code_map,
     notes_for,
     session_for,
 )

@@ -16,37 +16,27 @@ if TYPE_CHECKING:
     from rubi.codemap import CodeMap
     from rubi.index.store import IndexDoc
 
-__all__ = ["code_fingerprint", "load_code_map", "map_code"]
+__all__ = ["code_fingerprint", "map_code", "read_code_map"]
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
-_CODE_MAPS: dict[Path, tuple[int, int, CodeMap]] = {}
 
-
-def load_code_map(paths: VaultPaths) -> CodeMap | None:
-    """The code map saved by the last index run (cached while the file is unchanged),
-    or None."""
+def read_code_map(paths: VaultPaths) -> CodeMap | None:
+    """The code map saved by the last index run, or None (absent or unreadable).
+    Read it through :meth:`rubi.sync.session.SyncSession.code_map`, which keeps it."""
     from rubi.codemap import CodeMap
 
     path = paths.codemap_file
     try:
-        st = path.stat()
-        cached = _CODE_MAPS.get(path)
-        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-            return cached[2]
         loaded = load_pickle(path)
     except FileNotFoundError:
         return None
     except Exception as exc:
         log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", path, exc)
         return None
-    if not isinstance(loaded, CodeMap):
-        return None
-    _CODE_MAPS.clear()
-    _CODE_MAPS[path] = (st.st_mtime_ns, st.st_size, loaded)
-    return loaded
+    return loaded if isinstance(loaded, CodeMap) else None
 
 
 def code_fingerprint(root: Path) -> str:

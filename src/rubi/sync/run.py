@@ -22,6 +22,7 @@ from rubi.sync.manifest import IndexReport
 from rubi.sync.session import LOCK_TIMEOUT_S, SyncSession
 
 if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
     from rubi.graph.build import GraphBuild
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "forget_sessions",
     "graph_for",
     "index_vault",
+    "load_code_map",
     "notes_for",
     "session_for",
 ]
@@ -116,6 +118,11 @@ def graph_for(paths: VaultPaths) -> GraphBuild:
         IndexCorruptError: not indexed yet, or unreadable; run `rubi index`.
     """
     return session_for(paths).graph()
+
+
+def load_code_map(paths: VaultPaths) -> CodeMap | None:
+    """The project's code map as of the last index run, or None."""
+    return session_for(paths).code_map()
 
 
 def notes_for(paths: VaultPaths) -> dict[str, Note]:

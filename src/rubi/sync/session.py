@@ -30,7 +30,7 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.sync.code import load_code_map, map_code
+from rubi.sync.code import map_code, read_code_map
 from rubi.sync.manifest import (
     NOTES_BODY_KEPT,
     IndexReport,
@@ -81,6 +81,7 @@ class SyncSession:
         self._snapshot_gen = -1
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
+        self._code_map: tuple[tuple[int, int], CodeMap | None] | None = None
         self.watched = False
         """A watcher in this process applies every change as it happens (set by
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
@@ -112,6 +113,19 @@ class SyncSession:
                 return dict(self._all_notes(store))
             finally:
                 store.close()
+
+    def code_map(self) -> CodeMap | None:
+        """The project's code map as of the last run that mapped it (None for a plain
+        vault or before the first index); read again only when its file changed."""
+        with self._lock:
+            try:
+                st = self.paths.codemap_file.stat()
+            except FileNotFoundError:
+                return None
+            key = (st.st_mtime_ns, st.st_size)
+            if self._code_map is None or self._code_map[0] != key:
+                self._code_map = (key, read_code_map(self.paths))
+            return self._code_map[1]
 
     def _open(self, *, create: bool) -> Store:
         try:
@@ -156,14 +170,14 @@ class SyncSession:
             if self._live is None:
                 from rubi.graph.live import LiveGraph
 
-                code_map = load_code_map(self.paths) if meta.get("code") else None
+                code_map = self.code_map() if meta.get("code") else None
                 self._live = LiveGraph.from_notes(
                     self._all_notes(store), meta.get("attachments", []), code_map
                 )
                 self._live_gen = self._snapshot_gen = gen
                 save_snapshot(self.paths.graph_file, self._live, gen)
                 return self._live
-        self._live.attach_code_map(lambda: load_code_map(self.paths))
+        self._live.attach_code_map(self.code_map)
         if gen != self._live_gen:
             written, removed = store.changes_since(self._live_gen)
             attachments = set(meta.get("attachments", []))
@@ -290,6 +304,7 @@ class SyncSession:
         )
         reading = _Reading(paths, old, new, report)
         changed = reading.changed
+        vectors = _vector_sink(paths, full)  # hook: embeds what Whoosh is given
         streamed = full and paths.project_root is None
         if streamed:
             # A full build of a plain vault streams: each note is read, parsed and
@@ -298,7 +313,7 @@ class SyncSession:
             from rubi.index.documents import note_document
 
             notes = reading.notes(plan.to_read, _stage(progress, "Indexing notes"), keep_short=True)
-            index.rebuild(note_document(n) for n in notes)
+            index.rebuild(vectors.feed(note_document(n) for n in notes))
             index.close()
         else:
             for _ in reading.notes(plan.to_read, _stage(progress, "Reading notes")):
@@ -333,7 +348,7 @@ class SyncSession:
             docs: list[IndexDoc] = list(code_docs)  # none: a plain vault has no code
         else:
             docs = [*(note_document(n) for n in changed.values()), *code_docs]
-        counted = _counted(docs, _stage(progress, "Indexing text"))
+        counted = _counted(list(vectors.feed(docs)), _stage(progress, "Indexing text"))
         if full and not streamed:
             index.rebuild(counted)
         elif docs or deletes or code_deletes:
@@ -342,12 +357,13 @@ class SyncSession:
         new.indexed_at = time.time()
         new.gen = old.gen + 1
         self._commit(store, old, new, changed, deletes, full=full)
+        vectors.commit([*deletes, *code_deletes])  # hook: after the run's own rows
         if not graph_changed:
             return  # bodies changed, nothing the graph sees: the text index only
         self._update_graph(store, new, changed, code_map, full)
         report.graph_rebuilt = full
         if code_map is None and new.code:
-            code_map = load_code_map(paths)
+            code_map = self.code_map()
         if code_map is not None and paths.project_root is not None and not pages_before:
             from rubi.sync.pages import write_pages
 
@@ -406,9 +422,7 @@ class SyncSession:
         from rubi.graph.store import save_snapshot
 
         if full:
-            self._live = LiveGraph.from_notes(
-                changed, new.attachments, code_map or load_code_map(self.paths)
-            )
+            self._live = LiveGraph.from_notes(changed, new.attachments, code_map or self.code_map())
             self._live_gen = self._snapshot_gen = new.gen
             save_snapshot(self.paths.graph_file, self._live, new.gen)
             return
