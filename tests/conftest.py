@@ -37,9 +37,11 @@ def isolated_home(
     (home / "run").mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
+    from rubi.index.warm import forget_indexes
     from rubi.sync import forget_sessions
 
     forget_sessions()  # each test starts as a fresh process would
+    forget_indexes()
     return home
 
 

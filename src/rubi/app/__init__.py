@@ -226,26 +226,22 @@ def _search_one(
     prefix: str,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
-    from rubi.index.store import SearchIndex
+    from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.sync import graph_for
 
     build = graph_for(paths)
-    idx = SearchIndex(paths.whoosh_dir)
-    try:
-        result = search_index(
-            idx,
-            build,
-            paths.root,
-            query,
-            project_root=paths.project_root,
-            terms=terms,
-            top_k=top_k,
-            scope=scope,
-            include_superseded=include_superseded,
-        )
-    finally:
-        idx.close()
+    result = search_index(
+        index_at(paths.whoosh_dir),  # kept open in a long-lived process
+        build,
+        paths.root,
+        query,
+        project_root=paths.project_root,
+        terms=terms,
+        top_k=top_k,
+        scope=scope,
+        include_superseded=include_superseded,
+    )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits)
 

@@ -13,6 +13,7 @@ import re
 import secrets
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,8 +22,6 @@ from typing import Any
 
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
-from whoosh.qparser.common import QueryParserError
-from whoosh.query import Or, Term
 from whoosh.writing import SegmentWriter
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
@@ -30,8 +29,9 @@ from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
-from rubi.index.deletions import LiveBM25F, merge_policy, total_stored_lengths
+from rubi.index.deletions import merge_policy, total_stored_lengths
 from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
+from rubi.index.termscore import TermQuery, TermScorer
 
 __all__ = [
     "BM25_B",
@@ -40,6 +40,7 @@ __all__ = [
     "BM25Hit",
     "IndexDoc",
     "SearchIndex",
+    "query_clauses",
 ]
 
 log = logging.getLogger(__name__)
@@ -79,44 +80,56 @@ class BM25Hit:
     status: str = "active"
 
 
-def _matched_terms(
-    reader: Any, subqueries: list[Term], docnums: list[int]
-) -> dict[int, dict[str, tuple[str, ...]]]:
-    """Which query terms each of ``docnums`` holds, per field, read from the postings.
-
-    Asking Whoosh's collector for matched terms (``terms=True``) records them for every
-    matching document; skipping through each term's postings to the few hits kept is
-    about 1.4 ms cheaper per query on a 200-file repository.
-    """
-    wanted = sorted(set(docnums))
-    out: dict[int, dict[str, set[str]]] = {}
-    for sub in subqueries:
-        field_name, text = sub.fieldname, sub.text
-        if not wanted or (field_name, text) not in reader:
-            continue
-        postings = reader.postings(field_name, text)
-        for docnum in wanted:
-            if not postings.is_active():
-                break
-            if postings.id() < docnum:
-                postings.skip_to(docnum)
-                if not postings.is_active():
-                    break
-            if postings.id() == docnum:
-                out.setdefault(docnum, {}).setdefault(field_name, set()).add(text)
-    return {d: {f: tuple(sorted(ts)) for f, ts in fs.items()} for d, fs in out.items()}
+def query_clauses(
+    text: str,
+    *,
+    extra_terms: Iterable[str] = (),
+    kind: str | None = None,
+    fields: Iterable[str] | None = None,
+) -> list[TermQuery]:
+    """The terms :meth:`SearchIndex.bm25` sums for a query, in its order: each wanted
+    field (in :data:`FIELD_BOOSTS` order) with its boost, times each analysed word of
+    ``text`` and ``extra_terms`` (arguments as for :meth:`SearchIndex.bm25`)."""
+    query_text = " ".join([text, *extra_terms])
+    wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
+    langs = {field_language(f) for f in wanted}
+    terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
+    if kind == "file":
+        # A code-only search: programming abbreviations, in every field. In notes,
+        # or in a search of both kinds, words stay as written: there "info" is the
+        # info callout, and code would gain a second match per concept over notes.
+        for lang in terms:
+            terms[lang] += expansions(terms[lang])
+    return [
+        TermQuery(field_name, term, boost)
+        for field_name, boost in FIELD_BOOSTS.items()
+        if field_name in wanted
+        for term in terms[field_language(field_name)]
+    ]
 
 
 class SearchIndex:
     """The Whoosh index of one vault.
 
+    A search reads the index with its statistics in memory (:class:`TermScorer`).
+    With ``keep_open`` the reader and those statistics stay until :meth:`close`, and
+    the index is opened afresh when another commit or a rebuild replaced it: a
+    long-lived process keeps one such instance per vault (:mod:`rubi.index.warm`).
+    Thread-safe for searches.
+
     Args:
         directory: the folder holding the Whoosh files (created on demand).
+        keep_open: keep the reader open between searches (else each search closes it).
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, keep_open: bool = False) -> None:
         self.directory = directory
+        self.keep_open = keep_open
         self._ix: Any = None
+        self._lock = threading.RLock()
+        self._reader: Any = None
+        self._scorer: TermScorer | None = None
+        self._opened: tuple[int, int, int] | None = None
 
     # -- lifecycle ---------------------------------------------------------------
     def exists(self) -> bool:
@@ -216,9 +229,33 @@ class SearchIndex:
 
     def close(self) -> None:
         """Release the index (file handles are reopened on the next use)."""
-        if self._ix is not None:
-            self._ix.close()
-            self._ix = None
+        with self._lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = self._scorer = self._opened = None
+            if self._ix is not None:
+                self._ix.close()
+                self._ix = None
+
+    def _scoring(self) -> TermScorer:
+        """The scorer of the index as it is now: the one kept open, unless a commit
+        or a rebuild (a new folder in its place) came since it was opened."""
+        if self._scorer is not None and self._opened is not None:
+            try:
+                st = os.stat(self.directory)
+                now = (st.st_dev, st.st_ino, int(self._ix.latest_generation()))
+            except (OSError, ValueError):
+                now = None
+            if now == self._opened:
+                return self._scorer
+            self.close()
+        ix = self._open()  # raises when there is no index
+        folder = os.stat(self.directory)
+        reader = ix.reader()
+        self._reader = reader
+        self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1)
+        self._opened = (folder.st_dev, folder.st_ino, int(reader.generation()))
+        return self._scorer
 
     # -- writing -----------------------------------------------------------------
     def apply(
@@ -316,61 +353,37 @@ class SearchIndex:
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
-        query_text = " ".join([text, *extra_terms])
-        wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
-        langs = {field_language(f) for f in wanted}
-        terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
-        if kind == "file":
-            # A code-only search: programming abbreviations, in every field. In notes,
-            # or in a search of both kinds, words stay as written: there "info" is the
-            # info callout, and code would gain a second match per concept over notes.
-            for lang in terms:
-                terms[lang] += expansions(terms[lang])
-        subqueries = []
-        for field_name, boost in FIELD_BOOSTS.items():
-            if field_name not in wanted:
-                continue
-            for term in terms[field_language(field_name)]:
-                subqueries.append(Term(field_name, term, boost=boost))
-        if not subqueries:
+        clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
+        if not clauses:
             return []
-        query: Any = Or(subqueries)
-        # Scores summed into an array per term, as Whoosh does by itself below 5,000
-        # documents; above, its default (a binary tree of union matchers, built for
-        # block-max pruning, which is off) costs 3x on a 4,000-character prompt over
-        # 6,400 notes for the same hits and scores.
-        query.matcher_type = Or.ARRAY_MATCHER
-        # Filter and mask as document sets (Whoosh caches them), not as And/Not
-        # queries scored per document: 40% faster on 6,000 notes.
-        allow = Term("kind", kind) if kind else None
-        statuses = [Term("status", s) for s in exclude_status]
-        mask = (Or(statuses) if len(statuses) > 1 else statuses[0]) if statuses else None
-        ix = self._open()
-        try:
-            with ix.searcher(weighting=LiveBM25F(B=BM25_B, K1=BM25_K1)) as searcher:
-                results = searcher.search(
-                    query, limit=limit, filter=allow, mask=mask, optimize=False
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                allow = scorer.docs_with("kind", kind) if kind else None
+                mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
+                top = scorer.top(clauses, limit, allow=allow, mask=mask)
+                found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+            finally:
+                if not self.keep_open:
+                    self.close()
+        # Equal scores in id order, not in the order documents were added, so an index
+        # updated note by note ranks like a fresh build.
+        found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
+        hits: list[BM25Hit] = []
+        for doc, stored in found:
+            matched: dict[str, set[str]] = {}
+            for i in doc.matched:
+                matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
+            hits.append(
+                BM25Hit(
+                    id=stored["id"],
+                    score=doc.score,
+                    matched={f: tuple(sorted(ts)) for f, ts in matched.items()},
+                    kind=stored.get("kind", "note"),
+                    path=stored.get("path", ""),
+                    title=stored.get("title", ""),
+                    type=stored.get("type", "note"),
+                    status=stored.get("status", "active"),
                 )
-                found = [(hit.docnum, float(hit.score), hit.fields()) for hit in results]
-                # Equal scores in id order, not in the order documents were added, so
-                # an index updated note by note ranks like a fresh build.
-                found.sort(key=lambda f: (-f[1], f[2]["id"]))
-                matched = _matched_terms(searcher.reader(), subqueries, [d for d, _, _ in found])
-                hits: list[BM25Hit] = []
-                for docnum, score, stored in found:
-                    hits.append(
-                        BM25Hit(
-                            id=stored["id"],
-                            score=score,
-                            matched=matched.get(docnum, {}),
-                            kind=stored.get("kind", "note"),
-                            path=stored.get("path", ""),
-                            title=stored.get("title", ""),
-                            type=stored.get("type", "note"),
-                            status=stored.get("status", "active"),
-                        )
-                    )
-                return hits
-        except QueryParserError as exc:  # pragma: no cover - we build queries directly
-            log.debug("query failed: %s", exc)
-            return []
+            )
+        return hits

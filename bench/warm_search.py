@@ -1,0 +1,188 @@
+"""Warm search and recall in one long-lived process: what the resident engine pays per
+call once everything is loaded.
+
+Usage::
+
+    python bench/warm_search.py VAULT [--queries 40] [--repeat 5] [--seed 16]
+        [--dump rankings.json] [--compare rankings.json] [--profile]
+
+VAULT is indexed first if it never was (``app.search`` does that). The process then
+warms up (one search, one recall) and times, ``--repeat`` times each:
+
+- ``search``: ``app.search(refresh=False, top_k=10)`` over ``--queries`` note titles
+  drawn with ``--seed`` (as ``bench/scale.py`` draws them) and the plain questions of
+  :data:`QUESTIONS`;
+- ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
+  question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``.
+
+Per case: CPU p50/p95 (``time.process_time``, this process only) beside wall p50/p95;
+the machine may be loaded, so CPU is the figure to compare. ``--dump`` writes every
+query's ranked hit ids and scores and every recall block to a JSON file;
+``--compare`` checks them against such a file (a speed change must not move a
+ranking): it prints each difference and exits 1 when there is one. ``--profile``
+prints a cProfile of one pass of the searches instead of timing.
+
+``RUBI_VAULT`` is set to a missing folder unless already set, so no personal vault
+takes part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+QUESTIONS = (
+    "daily notes template",
+    "how to embed a file",
+    "callouts",
+    "sync my vault across devices",
+    "keyboard shortcuts for links",
+    "how do I sync my vault between two devices?",
+    "colored boxes for warnings and tips inside a note",
+    "see which notes point to the note I am reading",
+    "write math equations in a note",
+    "publish my notes as a website",
+)
+"""Plain questions (some from issue 17), searched and recalled beside the titles."""
+
+
+def long_prompt() -> str:
+    """The 4,000-character prompt of ``bench/hooks_bench.py``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from hooks_bench import long_prompt as hooks_long_prompt
+
+    return hooks_long_prompt()
+
+
+def pick_titles(vault: Path, count: int, seed: int) -> list[str]:
+    """``count`` note titles of ``vault`` drawn with ``seed`` (``bench/scale.py``'s rule)."""
+    from rubi import app
+    from rubi.sync import graph_for
+
+    g = graph_for(app.locate(vault)).graph
+    titles = [str(a.get("title", "")) for _, a in g.nodes(data=True) if a.get("kind") == "note"]
+    usable = sorted(
+        {t.strip() for t in titles if 2 <= len(t.strip()) <= 80 and re.search(r"\w\w", t)}
+    )
+    return random.Random(seed).sample(usable, min(count, len(usable)))
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """(wall s, CPU s, value) of one call."""
+    w, c = time.perf_counter(), time.process_time()
+    value = fn()
+    return time.perf_counter() - w, time.process_time() - c, value
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("vault", type=Path)
+    parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--dump", type=Path)
+    parser.add_argument("--compare", type=Path)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
+
+    from rubi import app
+
+    paths = app.locate(args.vault)
+    app.search(paths, "warm up", refresh=False)
+    queries = [*pick_titles(args.vault, args.queries, args.seed), *QUESTIONS]
+    prompts = {**{q: q for q in QUESTIONS}, "long prompt": long_prompt()}
+
+    def search(q: str) -> Any:
+        return app.search(paths, q, refresh=False, top_k=10)
+
+    def recall(p: str) -> str | None:
+        return app.recall(paths, p, max_tokens=700)
+
+    recall(QUESTIONS[0])
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.enable()
+        for q in queries:
+            search(q)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+        return 0
+
+    samples: dict[str, dict[str, list[float]]] = {}
+
+    def add(case: str, wall: float, cpu: float) -> None:
+        entry = samples.setdefault(case, {"wall": [], "cpu": []})
+        entry["wall"].append(wall)
+        entry["cpu"].append(cpu)
+
+    rankings: dict[str, Any] = {"search": {}, "recall": {}}
+    for _ in range(args.repeat):
+        for q in queries:
+            wall, cpu, result = timed(lambda q=q: search(q))
+            add("search", wall, cpu)
+            rankings["search"][q] = [[h.id, h.score] for h in result.hits]
+        for name, p in prompts.items():
+            wall, cpu, block = timed(lambda p=p: recall(p))
+            add("recall, long" if name == "long prompt" else "recall, short", wall, cpu)
+            rankings["recall"][name] = block
+
+    notes = len(pick_titles(args.vault, 10**9, 0))
+    print(f"{args.vault}: {notes} titled notes; {len(queries)} queries x {args.repeat}")
+    print(f"{'case':<16}{'CPU p50':>10}{'CPU p95':>10}{'wall p50':>10}{'wall p95':>10}{'n':>6}")
+    for case, s in samples.items():
+        c, w = [x * 1000 for x in s["cpu"]], [x * 1000 for x in s["wall"]]
+        print(
+            f"{case:<16}{statistics.median(c):>8.1f}ms{pct(c, 0.95):>8.1f}ms"
+            f"{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms{len(c):>6}"
+        )
+    if args.dump:
+        args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.compare:
+        return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
+    return 0
+
+
+def compare(old: dict[str, Any], new: dict[str, Any]) -> int:
+    """Print every query whose ranking or recall block differs; 1 when any does."""
+    differ = 0
+    for part in ("search", "recall"):
+        for key, was in old.get(part, {}).items():
+            now = new[part].get(key)
+            if now is None:
+                continue
+            if part == "search":
+                same = [i for i, _ in was] == [i for i, _ in now] and all(
+                    abs(a[1] - b[1]) <= 1e-6 * max(1.0, abs(a[1]))
+                    for a, b in zip(was, now, strict=True)
+                )
+            else:
+                same = was == now
+            if not same:
+                differ += 1
+                print(f"DIFF {part} {key!r}:\n  was {was}\n  now {now}")
+    print(f"compare: {differ} differences")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

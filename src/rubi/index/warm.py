@@ -1,0 +1,51 @@
+"""The search indexes this process keeps open, one per index folder.
+
+A search opens a vault's Whoosh index and reads its statistics into memory
+(:class:`rubi.index.store.SearchIndex`, :class:`rubi.index.termscore.TermScorer`); a
+long-lived process (``rubi serve``, ``rubi watch``, the engine) keeps them between
+searches, and the index reopens itself when a commit or a rebuild replaced it. At most
+:data:`MAX_OPEN` are kept, the least recently used closed first.
+
+On Windows nothing is kept open between searches: an open file there would stop
+another process's full rebuild from swapping the index folder.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from rubi.index.store import SearchIndex
+
+__all__ = ["KEEP_OPEN", "MAX_OPEN", "forget_indexes", "index_at"]
+
+MAX_OPEN = 4
+"""Indexes a process keeps open: the project's and the personal vault's, with room."""
+KEEP_OPEN = os.name != "nt"
+"""Keep an index open between searches (not on Windows: see the module docstring)."""
+
+_OPEN: OrderedDict[Path, SearchIndex] = OrderedDict()
+_GUARD = threading.Lock()
+
+
+def index_at(directory: Path) -> SearchIndex:
+    """This process's index of ``directory`` (made on first use; kept open between
+    searches where :data:`KEEP_OPEN`). Its searches raise IndexCorruptError when
+    the folder holds no readable index."""
+    with _GUARD:
+        index = _OPEN.get(directory)
+        if index is None:
+            index = _OPEN[directory] = SearchIndex(directory, keep_open=KEEP_OPEN)
+            while len(_OPEN) > MAX_OPEN:
+                _OPEN.popitem(last=False)[1].close()
+        _OPEN.move_to_end(directory)
+        return index
+
+
+def forget_indexes() -> None:
+    """Close every kept index (tests; a process about to delete derived data)."""
+    with _GUARD:
+        while _OPEN:
+            _OPEN.popitem()[1].close()

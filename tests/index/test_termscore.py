@@ -1,0 +1,144 @@
+"""Term-at-a-time BM25F equals Whoosh's own search, and a kept-open index follows the
+commits and rebuilds made after it was opened."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rubi.index.deletions as deletions
+import rubi.index.termscore as termscore
+from rubi import app
+from rubi.core.paths import cache_home
+from rubi.index.store import IndexDoc, SearchIndex, query_clauses
+from rubi.index.warm import forget_indexes, index_at
+from whoosh_reference import whoosh_bm25
+
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "sync",
+    "vault",
+]
+
+CODE_FIELDS = {"symbols": "sync_vault cfg", "docs": "configuration of the vault"}
+
+
+def _doc(i: int, version: int, rng: random.Random) -> IndexDoc:
+    body = " ".join(rng.choice(WORDS) for _ in range(3 + (i * 7 + version) % 40))
+    kind = "file" if i % 5 == 0 else "note"
+    return IndexDoc(
+        f"d{i:03d}",
+        kind,
+        f"d{i:03d}.md",
+        "python" if kind == "file" else "note",
+        "superseded" if i % 11 == 0 else "active",
+        {
+            "title": f"Doc {i} {WORDS[i % len(WORDS)]}",
+            "headings": WORDS[(i + version) % len(WORDS)] if i % 3 else "",
+            "body": body,
+            **(CODE_FIELDS if i % 5 == 0 else {}),
+        },
+    )
+
+
+QUERIES = [
+    ("alpha", {}),
+    ("sync vault", {}),
+    ("beta gamma delta", {"limit": 7}),
+    ("vault", {"kind": "note", "exclude_status": ("superseded",)}),
+    ("configuration sync", {"kind": "file", "extra_terms": ("cfg",)}),
+    ("theta lambda kappa doc", {"exclude_status": ("superseded",), "limit": 5}),
+    ("doc", {"fields": ("title", "body"), "limit": 100}),
+    ("no such words", {}),
+]
+
+
+def _compare(index: SearchIndex) -> None:
+    for text, opts in QUERIES:
+        got = index.bm25(text, **opts)  # type: ignore[arg-type]
+        clauses = query_clauses(
+            text,
+            extra_terms=opts.get("extra_terms", ()),  # type: ignore[arg-type]
+            kind=opts.get("kind"),  # type: ignore[arg-type]
+            fields=opts.get("fields"),  # type: ignore[arg-type]
+        )
+        want = whoosh_bm25(
+            index.directory,
+            [(c.field, c.text, c.boost) for c in clauses],
+            limit=int(opts.get("limit", 50)),  # type: ignore[call-overload]
+            kind=opts.get("kind"),  # type: ignore[arg-type]
+            exclude_status=opts.get("exclude_status", ()),  # type: ignore[arg-type]
+        )
+        assert [(h.id, h.score, h.matched) for h in got] == want, text
+
+
+def test_scores_equal_whoosh_over_segments_and_deletions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)  # deletions pile up
+    rng = random.Random(5)
+    index = SearchIndex(cache_home() / "ts" / "whoosh", keep_open=True)
+    index.rebuild(_doc(i, 0, rng) for i in range(300))  # postings of several blocks
+    _compare(index)
+    for version in range(1, 4):  # edits: more segments, deleted documents
+        index.apply([_doc(i, version, rng) for i in rng.sample(range(300), 40)], ["d007"])
+        _compare(index)
+    assert index.deleted_share() > 0
+    index.close()
+
+
+def test_a_kept_open_index_follows_commits_and_rebuilds() -> None:
+    rng = random.Random(1)
+    directory = cache_home() / "kept" / "whoosh"
+    writer = SearchIndex(directory)
+    writer.rebuild(_doc(i, 0, rng) for i in range(20))
+    kept = SearchIndex(directory, keep_open=True)
+    assert [h.id for h in kept.bm25("unheardof")] == []
+    writer.apply([IndexDoc("new", "note", "new.md", "note", "active", {"body": "unheardof"})], [])
+    assert [h.id for h in kept.bm25("unheardof")] == ["new"]  # a commit: reopened
+    writer.rebuild([IndexDoc("other", "note", "o.md", "note", "active", {"body": "unheardof"})])
+    assert [h.id for h in kept.bm25("unheardof")] == ["other"]  # a new folder: reopened
+    kept.close()
+    writer.close()
+
+
+def test_the_postings_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(termscore, "MAX_CACHED_POSTINGS", 50)
+    rng = random.Random(2)
+    index = SearchIndex(cache_home() / "bounded" / "whoosh", keep_open=True)
+    index.rebuild(_doc(i, 0, rng) for i in range(120))
+    for text, _ in QUERIES:
+        index.bm25(text)
+        scorer = index._scorer
+        assert scorer is not None
+        held = sum(len(p.docs) for p in scorer._postings.values())
+        assert scorer._cached == held and (held <= 50 or len(scorer._postings) == 1)
+    _compare(index)  # evictions change nothing
+    index.close()
+
+
+def test_app_search_keeps_the_index_open_and_sees_new_notes(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "one.md").write_text("# One\n\nabout quokkas\n", encoding="utf-8")
+    paths = app.locate(vault)
+    assert [h.id for h in app.search(paths, "quokkas").hits] == ["one"]
+    kept = index_at(paths.whoosh_dir)
+    assert kept._scorer is not None  # still open after the search
+    (vault / "two.md").write_text("# Two\n\nquokkas and wombats\n", encoding="utf-8")
+    assert {h.id for h in app.search(paths, "quokkas").hits} == {"one", "two"}
+    app.index(paths, full=True)  # a rebuild swaps the folder
+    assert [h.id for h in kept.bm25("wombats")] == ["two"]
+    assert app.search(paths, "wombats", refresh=False).hits[0].id == "two"
+    forget_indexes()
+    assert kept._scorer is None
