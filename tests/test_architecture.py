@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rubi.index",),  # Whoosh BM25F
     ("rubi.graph",),  # networkx graph of notes, files, modules
     ("rubi.knowledge",),  # note rules, note files, stale, handoffs, personal vault
+    ("rubi.semantic",),  # static embeddings: the dense channel's model and vectors
     ("rubi.search",),  # candidate lists, fusion, why-lines, rendering
     ("rubi.sync",),  # bring derived data in line with the files
     ("rubi.sessions",),  # transcripts, privacy, token X-ray

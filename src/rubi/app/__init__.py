@@ -228,6 +228,7 @@ def _search_one(
     from rubi.app.flags import annotate_hits
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
+    from rubi.semantic.dense import dense_index_for
     from rubi.sync import graph_for
 
     build = graph_for(paths)
@@ -241,6 +242,7 @@ def _search_one(
         top_k=top_k,
         scope=scope,
         include_superseded=include_superseded,
+        dense=dense_index_for(paths.index_dir),
     )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits)

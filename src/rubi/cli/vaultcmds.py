@@ -150,14 +150,21 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     """List unreadable notes, unresolved and ambiguous links, conflict markers.
 
     Links Obsidian leaves unresolved (rubi also resolves titles and aliases) count as
-    problems; notes another git worktree holds that this one lacks are listed. Exits 1
+    problems; notes another git worktree holds that this one lacks are listed. When
+    semantic search is off, the last line says why and how to turn it on. Exits 1
     when there is a problem, so scripts can check a vault.
     """
-    report = app.doctor(app.locate(vault))
+    from rubi.app.semantic import semantic_status
+
+    paths = app.locate(vault)
+    report = app.doctor(paths)
     if as_json:
         print_json(_doctor_json(report))
     else:
         _print_doctor(report)
+        semantic = semantic_status(paths)  # information, never a problem
+        if semantic.startswith("off"):
+            click.echo(f"semantic search {semantic}")
     if not report.ok:
         raise SystemExit(1)
 

@@ -3,7 +3,9 @@
 ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own function:
 
 1. the candidate lists — :func:`text_list` (BM25F), :func:`name_list` (exact names),
-   :func:`graph_list` (personalized PageRank seeded by both);
+   :func:`graph_list` (personalized PageRank seeded by both) and, when the
+   ``semantic`` extra is installed, :func:`rubi.search.dense.dense_list` (cosine
+   similarity of static embeddings, ``docs/semantic.md``);
 2. fusion — :func:`fuse`: Reciprocal Rank Fusion, then the named re-weighting rules
    of :mod:`rubi.search.rules`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -26,6 +28,7 @@ from rubi.graph.build import GraphBuild
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
+from rubi.search.dense import dense_list
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hits import Hit, SearchResult, Snippet, Why
 from rubi.search.names import NameMatch, match_names
@@ -41,6 +44,9 @@ from rubi.search.rules import (
     wants_tests,
 )
 from rubi.search.snippet import best_snippet
+
+if TYPE_CHECKING:
+    from rubi.semantic.dense import DenseIndex, DenseMatch
 
 __all__ = [
     "BM25_LIMIT",
@@ -68,9 +74,13 @@ SEED_COUNT = 8
 """Top BM25 hits that seed the personalized PageRank walk (with every name match)."""
 NAME_SEED_WEIGHT = 2.0
 """Teleport weight of a name match relative to the best text match (1.0)."""
-LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7}
+LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7, "dense": 1.0}
 """RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
-counts less than direct evidence."""
+counts less than direct evidence; the dense list (notes only; empty without the
+``semantic`` extra) finds what shares no word with the query (weights 0.3 to 1.0
+measured on notes-qa, 1.0 best: ``docs/semantic.md``)."""
+DENSE_SHOWN = 10
+"""A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
 """What a search may cover; owned by :data:`rubi.core.config.SEARCH_SCOPES`."""
 _KIND_FOR_SCOPE = {
@@ -88,19 +98,21 @@ Eligible = Callable[[str], bool]
 
 @dataclass(frozen=True, slots=True)
 class Candidates:
-    """The three ranked lists of one search, best first, eligible nodes only.
+    """The ranked lists of one search, best first, eligible nodes only.
 
     Attributes:
         bm25: BM25F hits (at most :data:`BM25_LIMIT`).
         names: exact-name matches, longest name first.
         graph: node ids ranked by personalized PageRank (at most :data:`BM25_LIMIT`).
         via: node → the seed the walk reached it from (its "linked to").
+        dense: documents close in meaning ([] when the channel is off).
     """
 
     bm25: list[BM25Hit]
     names: list[NameMatch]
     graph: list[str]
     via: Mapping[str, str]
+    dense: Sequence[DenseMatch] = ()
 
 
 def _eligibility(g: nx.MultiDiGraph, scope: str, include_superseded: bool) -> Eligible:
@@ -198,6 +210,7 @@ def fuse(
             "bm25": [h.id for h in cands.bm25],
             "names": [m.id for m in cands.names],
             "graph": cands.graph,
+            "dense": [m.id for m in cands.dense],
         },
         weights=LIST_WEIGHTS,
     )
@@ -237,6 +250,9 @@ def reasons_for(
     if f.id in cands.via:
         via = cands.via[f.id]
         why.append(Why("linked", str(g.nodes[via].get("title", via))))
+    if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
+        match = cands.dense[f.ranks["dense"] - 1]
+        why.append(Why("semantic", match.heading or str(attrs.get("title", f.id))))
     if f.id in variants:
         why.append(Why("variant_of", variants[f.id]))
     if attrs.get("imported_by"):
@@ -278,6 +294,7 @@ def search_index(
     scope: str = "all",
     include_superseded: bool = False,
     project_root: Path | None = None,
+    dense: DenseIndex | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -291,6 +308,8 @@ def search_index(
         scope: ``all``, ``notes``, ``code``, ``personal`` or ``sessions``.
         include_superseded: keep superseded notes in the result.
         project_root: the project folder, to read snippets from code files.
+        dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`);
+            None leaves the dense list empty.
 
     Returns:
         A :class:`SearchResult`; each hit's snippet is read from its file the first
@@ -308,7 +327,7 @@ def search_index(
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible)
     names = name_list(build, query, terms, eligible)
     graph, via = graph_list(g, bm25, names, eligible)
-    cands = Candidates(bm25, names, graph, via)
+    cands = Candidates(bm25, names, graph, via, dense_list(dense, query, terms, eligible))
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")

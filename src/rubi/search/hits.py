@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["WHY_KINDS", "Hit", "SearchResult", "Snippet", "Why"]
 
-WHY_KINDS = ("named", "text", "linked", "variant_of", "imported_by")
+WHY_KINDS = ("named", "text", "linked", "semantic", "variant_of", "imported_by")
 """The kinds of :class:`Why`, in the order a hit lists them."""
 
 
@@ -23,7 +23,9 @@ class Why:
         kind: one of :data:`WHY_KINDS` — ``named`` (the query names it: ``text`` is the
             name as shown), ``text`` (BM25 matched: ``text`` is
             ``word, word (field); word``), ``linked`` (the graph walk reached it from a
-            seed: ``text`` is that seed's title), ``variant_of`` (a near-duplicate of
+            seed: ``text`` is that seed's title), ``semantic`` (the dense list ranks
+            it among its first ten: ``text`` is its closest section's heading, or its
+            title), ``variant_of`` (a near-duplicate of
             the hit ``text`` ranked above it), ``imported_by`` (``text`` is how many
             files import it).
         text: the detail, without the kind's wording

@@ -19,6 +19,7 @@ WHY_FORMATS = {
     "named": 'named: "{}"',
     "text": "text match: {}",
     "linked": 'linked to "{}"',
+    "semantic": 'close in meaning: "{}"',
     "variant_of": "variant of {}",
     "imported_by": "imported by {}",
 }

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
     from rubi.index.store import IndexDoc, SearchIndex
+    from rubi.semantic.sync import VectorSink
 
 __all__ = ["JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
 
@@ -481,6 +482,17 @@ class _Reading:
             else:
                 self.report.updated += 1
             yield note
+
+
+# -- hook: derived data kept beside the index ------------------------------------------
+def _vector_sink(paths: VaultPaths, full: bool) -> VectorSink:
+    """The semantic vectors of one run (:class:`rubi.semantic.sync.VectorSink`): the
+    documents given to Whoosh pass through its ``feed``, and its ``commit`` follows the
+    run's own commit. A no-op without the ``semantic`` extra; never raises for its own
+    failures."""
+    from rubi.semantic.sync import VectorSink
+
+    return VectorSink(paths.index_dir, full=full)
 
 
 def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:

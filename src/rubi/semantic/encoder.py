@@ -1,0 +1,126 @@
+"""The static embedding model: a token → vector table and a WordPiece tokenizer.
+
+A text's embedding is the mean of its tokens' rows, L2-normalized (Model2Vec's
+``mean`` pooling); no neural network runs. The table is int8 with one float32 scale
+per row (``scripts/distill_semantic_model.py`` made it from all-MiniLM-L6-v2), loaded
+from package data with ``numpy.load(allow_pickle=False)``; the tokenizer is
+:mod:`rubi.semantic.wordpiece`. Needs numpy (the ``semantic`` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rubi.semantic.wordpiece import WordPiece
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float32]
+else:
+    Matrix = Any
+
+__all__ = ["MAX_TEXT_CHARS", "Encoder", "load_encoder", "weights_dir"]
+
+MAX_TEXT_CHARS = 4_000
+"""Characters of one text embedded at most (a mean of more tokens says little more)."""
+
+_LOCK = threading.Lock()
+_LOADED: list[Encoder] = []
+
+
+def weights_dir() -> Path:
+    """The folder of the shipped model (``vectors.npy``, ``scales.npy``,
+    ``vocab.txt``, ``model.json``)."""
+    return Path(__file__).with_name("weights")
+
+
+@dataclass(frozen=True, slots=True)
+class Encoder:
+    """A loaded model.
+
+    Attributes:
+        model_id: the model's name and version; cached vectors of another id are
+            recomputed.
+        dims: the vector length.
+    """
+
+    model_id: str
+    dims: int
+    _vectors: Any  # int8 (vocab, dims)
+    _scales: Any  # float32 (vocab,)
+    _tokenizer: WordPiece
+
+    def token_sums(self, texts: Sequence[str]) -> tuple[Matrix, Matrix]:
+        """The sum of each text's token vectors and its token count.
+
+        Returns:
+            ``(sums, counts)``: float32 arrays of shapes ``(len(texts), dims)`` and
+            ``(len(texts),)``; a text with no known token has a zero row and count 0.
+        """
+        import numpy as np
+
+        sums = np.zeros((len(texts), self.dims), dtype=np.float32)
+        counts = np.zeros(len(texts), dtype=np.float32)
+        for i, text in enumerate(texts):
+            ids = self._tokenizer.encode(text[:MAX_TEXT_CHARS])
+            if ids:
+                rows = self._vectors[ids].astype(np.float32)
+                sums[i] = np.einsum("i,ij->j", self._scales[ids], rows)  # no BLAS threads
+                counts[i] = len(ids)
+        return sums, counts
+
+    def encode(self, texts: Sequence[str]) -> Matrix:
+        """Unit vectors of ``texts``, shape ``(len(texts), dims)`` float32 (a zero row
+        for a text with no known token)."""
+        sums, _ = self.token_sums(texts)
+        return normalize(sums)
+
+
+def normalize(rows: Matrix) -> Matrix:
+    """``rows`` scaled to unit length (zero rows stay zero)."""
+    import numpy as np
+
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    result: Matrix = (rows / norms).astype(np.float32)
+    return result
+
+
+def load_encoder() -> Encoder:
+    """The shipped model, loaded once per process (thread-safe).
+
+    Raises:
+        ImportError: numpy is not installed.
+        OSError, ValueError: the weights are missing or malformed.
+    """
+    with _LOCK:
+        if not _LOADED:
+            _LOADED.append(_load(weights_dir()))
+        return _LOADED[0]
+
+
+def _load(folder: Path) -> Encoder:
+    import numpy as np
+
+    meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
+    vectors = np.load(folder / "vectors.npy", allow_pickle=False)
+    scales = np.load(folder / "scales.npy", allow_pickle=False)
+    if vectors.ndim != 2 or vectors.dtype != np.int8 or scales.shape != (vectors.shape[0],):
+        raise ValueError(f"{folder}: malformed model (vectors {vectors.shape}, {vectors.dtype})")
+    tokenizer = WordPiece.from_vocab_file(folder / "vocab.txt")
+    if len(tokenizer.vocab) != vectors.shape[0]:
+        raise ValueError(f"{folder}: {len(tokenizer.vocab)} tokens, {vectors.shape[0]} vectors")
+    return Encoder(
+        model_id=str(meta["id"]),
+        dims=int(vectors.shape[1]),
+        _vectors=vectors,
+        _scales=scales.astype(np.float32),
+        _tokenizer=tokenizer,
+    )

@@ -1,0 +1,38 @@
+"""What ``rubi doctor`` says about the dense channel: on or off, and how to change it."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from rubi.core.storage import UntrustedCacheError
+
+__all__ = ["status_line"]
+
+
+def status_line(index_dir: Path) -> str:
+    """One line: ``on: N documents embedded (model)``, or ``off: why; how to turn it
+    on`` (the extra missing, ``RUBI_SEMANTIC=0``, or nothing embedded yet)."""
+    from rubi import semantic
+    from rubi.semantic.sync import vectors_file
+    from rubi.semantic.vectors import open_vectors
+
+    missing = semantic.unavailable()
+    if missing:
+        return f"off: {missing}"
+    if os.environ.get(semantic.DISABLE_ENV, "1") == "0":
+        return f"off: {semantic.DISABLE_ENV}=0 is set"
+    try:
+        store = open_vectors(vectors_file(index_dir), create=False)
+    except (OSError, sqlite3.Error, UntrustedCacheError) as exc:
+        return f"off: the vectors are unreadable ({exc}); run `rubi index --full`"
+    if store is None:
+        return "off: nothing embedded yet; run `rubi index --full`"
+    try:
+        count, model = len(store.digests()), store.meta("model")
+    finally:
+        store.close()
+    if not count:
+        return "off: nothing embedded yet; run `rubi index --full`"
+    return f"on: {count} documents embedded ({model})"
