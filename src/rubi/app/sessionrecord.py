@@ -24,6 +24,7 @@ __all__ = [
     "append",
     "capture_turn",
     "clean_turn",
+    "context_reading",
     "context_size",
     "latest_record",
     "link_files",
@@ -129,6 +130,14 @@ def context_size(transcript: Path) -> int | None:
     return current_context(transcript)
 
 
+def context_reading(transcript: Path) -> tuple[int | None, str]:
+    """Tokens in the session's context now (None when unknown) and the model id that
+    answered last (``""`` when unknown); see :func:`rubi.sessions.tail.current_reading`."""
+    from rubi.sessions.tail import current_reading
+
+    return current_reading(transcript)
+
+
 def latest_record(paths: VaultPaths, session_id: str, chars: int) -> tuple[str, str] | None:
     """The session's record file name and the last ``chars`` characters from its first
     pre-compaction record on; None when there is no record (or no pre-compaction
@@ -150,6 +159,11 @@ def _section(title: str, items: list[str], total: int, code: bool = False) -> st
     more = f"\n- … {total - len(shown)} more" if total > len(shown) else ""
     tick = "`" if code else ""
     return f"**{title}**\n" + "\n".join(f"- {tick}{s}{tick}" for s in shown) + more
+
+
+def _before(trigger: str) -> str:
+    """What the record was written before: ``/clear``, or a manual or auto compaction."""
+    return "/clear" if trigger == "clear" else f"{trigger} compaction"
 
 
 def write_record(
@@ -188,7 +202,7 @@ def write_record(
     notes = [redact(n) for n in activity.notes_written]
     rest = "" if activity.complete else " — the rest goes in the next record"
     parts = [
-        f"{RECORD_HEADING} {stamp} (before {trigger} compaction; transcript byte "
+        f"{RECORD_HEADING} {stamp} (before {_before(trigger)}; transcript byte "
         f"{offset}–{activity.end_offset}{rest})",
         _section("Requests", requests, activity.total("requests")),
         _section("Files read", read, activity.total("files_read"), code=True),

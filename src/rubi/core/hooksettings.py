@@ -2,8 +2,8 @@
 
 ```toml
 [hooks]
-context_window = 150000   # tokens; the meter's reference
-meter_share = 0.8         # ask for notes and a handoff past this share of the window
+context_window = 0        # tokens; 0: the meter asks before Claude Code's own compaction
+meter_share = 0.8         # with a context_window: ask past this share of it (if earlier)
 harvest_after = 10        # reads/searches since the last register before Stop asks
 guard_max_lines = 800     # a whole-file Read of a bigger file is denied
 guard_max_bytes = 80000
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 class HookSettings:
     """See the module docstring; units are tokens, lines and bytes."""
 
-    context_window: int = 150_000
+    context_window: int = 0
     meter_share: float = 0.8
     harvest_after: int = 10
     guard_max_lines: int = 800

@@ -54,10 +54,19 @@ ENV_KEYS = (
     "RUBI_CONTEXT_WINDOW",
     "CLAUDE_CONFIG_DIR",
     "TZ",
+    # where Claude Code compacts (rubi.claude.hooks.compaction.ENV_READ)
+    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+    "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+    "DISABLE_AUTO_COMPACT",
+    "DISABLE_COMPACT",
+    "ANTHROPIC_MODEL",
 )
 """Environment variables that change what a hook does (where derived data and the
-user config live, the personal vault, the meter's window, Claude Code's folder, the
-time zone of captured turns): they must match between a hook and the engine."""
+user config live, the personal vault, the meter's window, Claude Code's folder and
+compaction settings, the time zone of captured turns): they must match between a hook
+and the engine."""
 
 
 class LineTooLong(ValueError):

@@ -143,6 +143,15 @@ class Handshake:
         """The result of ``method`` at ``version`` (None when not in the snapshot)."""
         return self.results.get(method, {}).get(version)
 
+    def with_instructions(self, instructions: str) -> Handshake:
+        """This snapshot with ``instructions`` in every ``initialize`` result."""
+        results = dict(self.results)
+        results["initialize"] = {
+            version: {**result, "instructions": instructions}
+            for version, result in self.results.get("initialize", {}).items()
+        }
+        return Handshake(self.mcp, self.latest, results)
+
 
 def load_handshake() -> Handshake | None:
     """The snapshot next to this module; None when it is missing or unreadable (the SDK
@@ -213,6 +222,12 @@ def _initialize_version(msg: dict[str, Any], handshake: Handshake) -> str | None
     return asked if handshake.answer("initialize", asked) is not None else handshake.latest
 
 
+def _not_found(writer: LineWriter, request_id: Any, method: str) -> None:
+    """Answer a list request the server has no handler for, as the SDK would."""
+    error = {"code": -32601, "message": "Method not found", "data": method}
+    writer.write(json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}))
+
+
 def greet(
     reader: LineReader,
     writer: LineWriter,
@@ -257,6 +272,9 @@ def greet(
                 result = {}
             elif method in LISTS:
                 result = handshake.answer(method, version)
+                if result is None and method not in handshake.results:
+                    _not_found(writer, msg["id"], method)  # a capability not advertised
+                    continue
         if result is None:
             handover.replay.append(line)
             return handover

@@ -20,7 +20,14 @@ from rubi.core.paths import VaultPaths
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["INSTRUCTIONS", "TOOLS_TOKEN_BUDGET", "build_server", "serve"]
+__all__ = [
+    "INSTRUCTIONS",
+    "NO_PROJECT_INSTRUCTIONS",
+    "TOOLS_TOKEN_BUDGET",
+    "build_server",
+    "open_vault",
+    "serve",
+]
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +35,20 @@ TOOLS_TOKEN_BUDGET = 1200
 """Schemas and descriptions of all tools together, in tokens (characters / 4)."""
 
 INSTRUCTIONS = """\
-rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a map of \
-the code, searched together.
-- Search before exploring the code: search(query, terms) with terms = synonyms, likely \
-function, class and file names. Results are a compact index; read(ids) for full text.
-- map() shows modules and central files; map(module) one module.
-- After work that took exploration, register 1-5 durable notes (decisions, bugs, \
-gotchas, how-tos) with the files they are about; supersede notes that became wrong.
-- Before stopping or when context is large: handoff(action="save", ...)."""
+rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a code map.
+- Before exploring code: search(query, terms=[synonyms, likely names]); read(ids) for \
+full text; map(module) for structure.
+- After exploring: register 1-5 durable notes with their files. Before stopping: \
+handoff(action="save")."""
+"""Told to the client once per session (Claude Code puts it in every request): what
+the tool descriptions do not already say, in as few words."""
+
+NO_PROJECT_INSTRUCTIONS = """\
+rubi is a project memory, but this project has none yet (no .rubi/ folder): offer the \
+user `rubi init` (then `rubi index`) in the project folder; the next session gets the \
+code map and notes. Until then the tools use the user's personal vault: search and \
+read its notes, register saves there."""
+"""The instructions outside a project (:func:`open_vault`)."""
 
 
 def build_server(
@@ -43,6 +56,7 @@ def build_server(
     *,
     token: str | None = None,
     ready: Callable[[], None] | None = None,
+    instructions: str = INSTRUCTIONS,
 ) -> MCPServer:
     """The server for one project vault (opened once, kept for every call).
 
@@ -54,6 +68,8 @@ def build_server(
             library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
         ready: called first by every tool call, blocking until the server is warm
             (see :mod:`rubi.mcp.startup`); None for nothing to wait for.
+        instructions: what the client is told about the server
+            (:data:`NO_PROJECT_INSTRUCTIONS` outside a project).
     """
     from rubi.mcp.http_access import bearer_auth
     from rubi.mcp.stdio import RubiMCPServer
@@ -88,8 +104,11 @@ def serve(
     ``RUBI_HTTP_TOKEN`` when it is set); any other address needs ``allow_remote`` and
     a bearer token (see :mod:`rubi.mcp.http_access`).
 
+    Outside a project (no ``.rubi/``) it serves the personal vault and says so in its
+    instructions (:func:`open_vault`).
+
     Raises:
-        RubiError: no project vault at ``project`` (or above the current folder), a
+        RubiError: ``project`` is not a folder, a
             non-loopback ``host`` without ``allow_remote``, or ``allow_remote``
             without ``http``, or a bad ``RUBI_HTTP_TOKEN``.
     """
@@ -100,12 +119,43 @@ def serve(
         from rubi.mcp.http_access import plan_http_access
 
         access = plan_http_access(host, port, allow_remote=allow_remote)
-    paths = app.locate(project / ".rubi" if project and (project / ".rubi").is_dir() else project)
+    paths, instructions = open_vault(project)
     if access is None:
         from rubi.mcp.startup import serve_stdio
 
-        serve_stdio(paths, lambda ready: build_server(paths, ready=ready))
+        serve_stdio(
+            paths,
+            lambda ready: build_server(paths, ready=ready, instructions=instructions),
+            instructions=None if instructions == INSTRUCTIONS else instructions,
+        )
     else:
         from rubi.mcp.http_access import run_http
 
-        run_http(build_server(paths, token=access.token), access)
+        run_http(build_server(paths, token=access.token, instructions=instructions), access)
+
+
+def open_vault(project: Path | None) -> tuple[VaultPaths, str]:
+    """The vault to serve and the instructions that go with it: the project's
+    (``project``, a vault folder, or the ``.rubi/`` above the current folder); in a
+    folder with none, the personal vault (created when missing) and
+    :data:`NO_PROJECT_INSTRUCTIONS`, so the server starts anywhere.
+
+    Raises:
+        RubiError: ``project`` is not an existing folder; the personal vault cannot be
+            opened or created.
+    """
+    from rubi.core.errors import VaultNotFoundError
+
+    target = project / ".rubi" if project and (project / ".rubi").is_dir() else project
+    try:
+        return app.locate(target), INSTRUCTIONS
+    except VaultNotFoundError:
+        if project is not None and not project.is_dir():
+            raise
+    from rubi.app.personalvault import open_personal_vault
+
+    try:
+        personal = open_personal_vault()
+    except RubiError as exc:
+        raise RubiError(f"no project vault here, and {exc}") from exc
+    return personal, NO_PROJECT_INSTRUCTIONS

@@ -104,12 +104,15 @@ def warm_vault(paths: VaultPaths) -> None:
     app.search(paths, WARM_QUERY, top_k=1)
 
 
-def serve_stdio(paths: VaultPaths, build: Builder) -> None:
+def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = None) -> None:
     """Serve the vault over stdin and stdout until the client closes stdin.
 
     Args:
         paths: the project vault.
         build: builds the server (in the warm-up thread).
+        instructions: instructions to answer ``initialize`` with instead of the
+            snapshot's (the server built by ``build`` must give the same); None: the
+            snapshot's.
 
     Raises:
         BaseException: the MCP SDK could not be imported or the server not built
@@ -118,7 +121,10 @@ def serve_stdio(paths: VaultPaths, build: Builder) -> None:
     wire_in, wire_out = claim_wire()
     reader, writer = LineReader(wire_in), LineWriter(wire_out)
     warmup = Warmup(paths, build).start()
-    handover = greet(reader, writer, load_handshake(), warmup.built)
+    handshake = load_handshake()
+    if handshake is not None and instructions is not None:
+        handshake = handshake.with_instructions(instructions)
+    handover = greet(reader, writer, handshake, warmup.built)
     if handover is None:
         return  # the client left before it needed more than the handshake
     server = warmup.server()  # first: two threads importing the SDK can deadlock

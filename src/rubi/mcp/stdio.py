@@ -43,6 +43,7 @@ from rubi.core.safetext import has_lone_surrogate, replace_surrogates
 from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire
 
 __all__ = [
+    "UNSERVED",
     "AnsweringReadStream",
     "RubiMCPServer",
     "UnicodeSafeWriteStream",
@@ -351,10 +352,32 @@ async def serve_wire(
         tg.cancel_scope.cancel()  # pump_in may still wait for input
 
 
+UNSERVED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
+"""Methods the SDK serves for every server and rubi has nothing behind: without their
+handlers the server does not advertise the ``prompts`` and ``resources`` capabilities,
+so a client adds no tools of its own to reach them (Claude Code adds three resource
+tools, about 500 tokens on every request, for a server that advertises resources)."""
+
+
 class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
     (:class:`AnsweringReadStream`) and never fails on a reply
-    (:class:`UnicodeSafeWriteStream`)."""
+    (:class:`UnicodeSafeWriteStream`), and that advertises tools only (no prompts, no
+    resources: :data:`UNSERVED`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        handlers = self._lowlevel_server._request_handlers
+        for method in UNSERVED:
+            handlers.pop(method, None)
 
     async def run_stdio_async(self) -> None:
         """Serve over stdin and stdout (as :meth:`MCPServer.run_stdio_async`, with the

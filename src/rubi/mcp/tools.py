@@ -230,6 +230,13 @@ def add_tools(server: MCPServer, paths: VaultPaths, ready: Ready | None = None) 
         ready: called at the start of every tool call, in the worker thread that runs
             it; it blocks until the server has warmed up (None: nothing to wait for).
     """
+    from rubi.mcp.schema import compact_schema
+
     for name, factory, hints in _TOOLS:
-        tool = factory(paths, ready or _nothing_to_wait_for)
-        server.tool(name=name, annotations=hints, structured_output=False)(tool)
+        fn = factory(paths, ready or _nothing_to_wait_for)
+        # the manager's add_tool returns the Tool, whose advertised schema is made
+        # short here (calls are still validated with the full pydantic model)
+        tool = server._tool_manager.add_tool(
+            fn, name=name, annotations=hints, structured_output=False
+        )
+        tool.parameters = compact_schema(tool.parameters)

@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-__all__ = ["MAX_TAIL_BYTES", "TAIL_CHUNK_BYTES", "current_context"]
+__all__ = ["MAX_TAIL_BYTES", "TAIL_CHUNK_BYTES", "current_context", "current_reading"]
 
 TAIL_CHUNK_BYTES = 64 * 1024
 MAX_TAIL_BYTES = 8 * 1024 * 1024
@@ -34,9 +34,9 @@ def _usage_total(line: dict[str, object]) -> int | None:
     return n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens")
 
 
-def _verdict(raw: bytes) -> int | bool | None:
-    """The context size this line settles, None if it settles "unknown", False if the
-    line says nothing."""
+def _verdict(raw: bytes) -> tuple[int, str] | bool | None:
+    """The context size this line settles and the model that answered, None if it
+    settles "unknown", False if the line says nothing."""
     try:
         line = json.loads(raw)
     except ValueError:
@@ -48,17 +48,28 @@ def _verdict(raw: bytes) -> int | bool | None:
     if line.get("type") != "assistant" or line.get("isSidechain") or line.get("isApiErrorMessage"):
         return False
     total = _usage_total(line)
-    return False if total is None else total
+    if total is None:
+        return False
+    message = line.get("message")
+    model = message.get("model") if isinstance(message, dict) else None
+    return total, model if isinstance(model, str) else ""
 
 
 def current_context(path: Path) -> int | None:
     """Tokens in the session's context now, or None when unknown (no answer yet, just
     compacted, unreadable file).
     """
+    return current_reading(path)[0]
+
+
+def current_reading(path: Path) -> tuple[int | None, str]:
+    """Tokens in the session's context now (None when unknown: no answer yet, just
+    compacted, unreadable file) and the model id of the answer that says so (``""``
+    when unknown)."""
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed by the with below
     except OSError:
-        return None
+        return None, ""
     with fh:
         end = fh.seek(0, os.SEEK_END)
         pos, carry, read = end, b"", 0
@@ -76,5 +87,5 @@ def current_context(path: Path) -> int | None:
                 verdict = _verdict(raw)
                 if verdict is False:
                     continue
-                return verdict if isinstance(verdict, int) else None
-    return None
+                return verdict if isinstance(verdict, tuple) else (None, "")
+    return None, ""

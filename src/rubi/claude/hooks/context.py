@@ -1,10 +1,20 @@
 """What every handler gets: the event, the vault (if the project has one), the
-settings, this session's small state file, and where to log."""
+settings, this session's small state file, and where to log.
+
+Claude Code runs the hooks of parallel tool calls at the same time, each in its own
+process (or one at a time in a resident engine, with the rest cold beside it), so the
+state file is only ever changed under its lock: :meth:`HookContext.session_state`
+reads it, lets the handler change it and writes it back while holding
+``hooks/<session>.lock``. Eight concurrent PostToolUse hooks count eight.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +24,13 @@ from rubi.core.errors import RubiError
 from rubi.core.hooksettings import HookSettings, load_settings
 from rubi.core.paths import VaultPaths, find_vault
 
-__all__ = ["HookContext", "SessionState", "log_file", "open_context"]
+__all__ = ["STATE_LOCK_WAIT_S", "HookContext", "SessionState", "log_file", "open_context"]
+
+log = logging.getLogger(__name__)
+
+STATE_LOCK_WAIT_S = 5.0
+"""A hook waits at most this long for another hook of the session to release its state
+(each holds it for a read and a write); past it the hook goes on without the lock."""
 
 
 def log_file(vault: VaultPaths | None) -> Path:
@@ -38,6 +54,10 @@ class SessionState:
         harvest_asked: Stop already asked since the last exploration spree.
         prompt: the last prompt not yet captured.
         record_offset: transcript bytes already summarised by PreCompact.
+        guard_denied: the whole-file reads the guard denied once (``path|offset|limit``
+            keys, oldest first); the same read again goes through.
+        model: the model SessionStart named (Claude Code sends it after a compaction
+            and on resume), ``""`` when none did.
     """
 
     explorations: int = 0
@@ -45,6 +65,8 @@ class SessionState:
     harvest_asked: bool = False
     prompt: str = ""
     record_offset: int = 0
+    guard_denied: list[str] = field(default_factory=list)
+    model: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -65,13 +87,32 @@ class HookContext:
     def cwd(self) -> Path:
         return self.event.folder
 
+    def for_session(self, session_id: str) -> HookContext:
+        """This context as seen by another session of the same project (its state)."""
+        if session_id == self.session_id:
+            return self
+        from dataclasses import replace
+
+        return HookContext(replace(self.event, session_id=session_id), self.vault, self.settings)
+
     def state_path(self) -> Path | None:
-        if self.vault is None:
+        """``hooks/<session>.json`` in the vault's derived-data folder, or in rubi's
+        cache folder outside a project (the Read guard keeps its denials there); None
+        without a session id outside a project."""
+        if self.vault is not None:
+            folder = self.vault.index_dir
+        elif self.session_id:
+            from rubi.core.paths import cache_home
+
+            folder = cache_home()
+        else:
             return None
         name = re.sub(r"[^A-Za-z0-9_.-]", "_", self.session_id or "unknown")[:80]
-        return self.vault.index_dir / "hooks" / f"{name}.json"
+        return folder / "hooks" / f"{name}.json"
 
     def load_state(self) -> SessionState:
+        """The session's state as last saved (a read only: change it through
+        :meth:`session_state`)."""
         path = self.state_path()
         if path is None:
             return SessionState()
@@ -79,16 +120,56 @@ class HookContext:
             raw = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return SessionState()
-        known = {k: raw[k] for k in SessionState.__dataclass_fields__ if k in raw}
+        if not isinstance(raw, dict):
+            return SessionState()
+        defaults = SessionState()
+        known = {
+            k: raw[k]
+            for k in SessionState.__dataclass_fields__
+            if k in raw and isinstance(raw[k], type(getattr(defaults, k)))
+        }
         return SessionState(**known)
 
     def save_state(self, state: SessionState) -> None:
+        """Write ``state`` (call it under :meth:`session_state`'s lock)."""
         path = self.state_path()
         if path is None:
             return
         from rubi.core.atomic import atomic_write_text
 
         atomic_write_text(path, json.dumps(state.__dict__))
+
+    @contextmanager
+    def session_state(self) -> Iterator[SessionState]:
+        """The state, read under the session's lock and written back (when changed) as
+        the block ends, before the lock is released; an exception in the block writes
+        nothing. Without a state file (no session id outside a project): a fresh state,
+        never saved.
+
+        Waits at most :data:`STATE_LOCK_WAIT_S` for the lock, then goes on without it
+        (a hook never hangs a session).
+        """
+        path = self.state_path()
+        if path is None:
+            yield SessionState()
+            return
+        from filelock import FileLock, Timeout
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(path.with_suffix(".lock")), timeout=STATE_LOCK_WAIT_S)
+        try:
+            lock.acquire()
+        except Timeout:
+            log.warning("session state %s: lock busy, updating without it", path.name)
+        try:
+            state = self.load_state()
+            before = json.dumps(state.__dict__)
+            yield state
+            if json.dumps(state.__dict__) != before:
+                self.save_state(state)
+        finally:
+            if lock.is_locked:
+                lock.release()
 
 
 def open_context(payload: dict[str, Any] | HookEvent, name: str = "") -> HookContext:

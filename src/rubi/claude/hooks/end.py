@@ -1,5 +1,7 @@
-"""SessionEnd: capture a prompt that got no answer (the session ended first). Kept
-tiny: Claude Code gives SessionEnd hooks about 1.5 s together."""
+"""SessionEnd: capture a prompt that got no answer (the session ended first); on
+``/clear``, leave the pointer the next SessionStart follows to this session's record
+(:mod:`rubi.claude.hooks.previous`). Kept tiny: Claude Code gives SessionEnd hooks
+about 1.5 s together."""
 
 from __future__ import annotations
 
@@ -15,8 +17,13 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     """Never outputs anything."""
     if ctx.vault is None:
         return None
-    state = ctx.load_state()
-    if state.prompt:
-        capture_turn(ctx, state, "(the session ended before an answer)")
-        ctx.save_state(state)
+    if ctx.event.reason == "clear":
+        from rubi.claude.hooks.previous import remember_cleared
+
+        remember_cleared(ctx)
+    if not ctx.load_state().prompt:
+        return None
+    with ctx.session_state() as state:
+        if state.prompt:
+            capture_turn(ctx, state, "(the session ended before an answer)")
     return None

@@ -45,6 +45,8 @@ class HookEvent:
             ``tool_response`` as sent, any JSON value).
         agent_id: set when a subagent made the tool call.
         source: SessionStart's ``startup``, ``resume``, ``clear`` or ``compact``.
+        model: SessionStart's model (Claude Code names it after a compaction and on
+            resume, e.g. ``claude-opus-4-8[1m]``), ``""`` when absent.
         trigger: PreCompact's ``manual`` or ``auto``.
         custom_instructions: PreCompact's ``/compact`` argument.
         stop_hook_active: Stop was already continued by a Stop hook.
@@ -62,6 +64,7 @@ class HookEvent:
     tool_response: Any = None
     agent_id: str = ""
     source: str = ""
+    model: str = ""
     trigger: str = ""
     custom_instructions: str = ""
     stop_hook_active: bool = False
@@ -104,6 +107,7 @@ def parse_event(payload: Any, name: str = "") -> HookEvent:
         tool_response=p.get("tool_response"),
         agent_id=_text(p, "agent_id"),
         source=_text(p, "source"),
+        model=_text(p, "model")[:200],
         trigger=_text(p, "trigger"),
         custom_instructions=_text(p, "custom_instructions"),
         stop_hook_active=p.get("stop_hook_active") is True,

@@ -1,5 +1,7 @@
-"""PreToolUse on Read: deny a whole-file read of a huge file, pointing to a ranged
-read or a search. A read with a small ``limit`` always passes."""
+"""PreToolUse on Read: deny a whole-file read of a huge file once, with the file's
+outline (symbols with their lines, from the code map) so a ranged read is one step
+away. A read with a small ``limit`` always passes, and so does the same read asked
+again in the session: the agent saw the outline and still wants the whole file."""
 
 from __future__ import annotations
 
@@ -9,7 +11,13 @@ from typing import Any
 from rubi.claude.hooks.context import HookContext
 from rubi.core.tokens import tokens_for_chars
 
-__all__ = ["handle"]
+__all__ = ["OUTLINE_CHARS", "REMEMBERED_DENIALS", "handle"]
+
+OUTLINE_CHARS = 2_500
+"""The outline in a denial's reason takes at most this many characters (~600 tokens:
+far less than the file)."""
+REMEMBERED_DENIALS = 50
+"""Denied reads a session remembers (the oldest are forgotten first)."""
 
 READ_DEFAULT_LINES = 2000
 """Claude Code's Read returns this many lines when no limit is given."""
@@ -68,13 +76,37 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             )
     if size <= limits.guard_max_bytes and lines <= limits.guard_max_lines:
         return None
+    key = f"{os.path.realpath(path)}|{args.get('offset')}|{limit}"
+    with ctx.session_state() as state:
+        if key in state.guard_denied:
+            state.guard_denied.remove(key)  # asked again: let it through, once
+            return None
+        state.guard_denied = [*state.guard_denied, key][-REMEMBERED_DENIALS:]
+    return _deny(ctx, path, size, lines)
+
+
+def _outline(ctx: HookContext, path: str, lines: int) -> str:
+    """The file's symbols with their lines, as a few lines of text ("" when unmapped)."""
+    if ctx.vault is None:
+        return ""
+    from rubi.app.fileoutline import outline_lines, symbol_ranges
+
+    ranges = symbol_ranges(ctx.vault, path, lines)
+    if not ranges:
+        return ""
+    return "\nIts symbols (from rubi's code map):\n" + "\n".join(
+        outline_lines(ranges, OUTLINE_CHARS)
+    )
+
+
+def _deny(ctx: HookContext, path: str, size: int, lines: int) -> dict[str, Any]:
     shape = f"{lines:,} lines, " if lines else ""
-    search = ", or ask the rubi search tool for the file's symbols" if ctx.vault is not None else ""
     reason = (
         f"{os.path.basename(path)} is large ({shape}{size / 1000:,.0f} KB); reading it whole "
         f"costs about {tokens_for_chars(size):,} tokens of context. Read the part you need "
-        f"with offset and limit (e.g. offset=1, limit=200), or find it first with Grep{search}."
-    )
+        "with offset and limit (e.g. offset=1, limit=200), or find it first with Grep. "
+        "Asking for the whole file again reads it."
+    ) + _outline(ctx, path, lines)
     return {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",

@@ -1,20 +1,36 @@
 """PostToolUse: count exploration for the harvest, and watch the context size.
 
-When the main conversation's context passes ``meter_share`` of ``context_window``
-(default 80% of 150,000 tokens), Claude is asked, once per session, to register what
-it learned and save a handoff, so that compaction loses nothing.
+Before the main conversation's context reaches the point where Claude Code compacts it
+(derived from the settings Claude Code reads, the model's window and Claude Code's own
+margins: :mod:`rubi.claude.hooks.compaction`), Claude is asked, once per climb, to
+register what it learned and save a handoff, so that compaction loses nothing. The
+counters are updated under the session's lock (parallel tool calls run their hooks at
+the same time).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rubi import app
 from rubi.claude.hooks.context import HookContext
 
-__all__ = ["EXPLORING_TOOLS", "handle", "is_exploration", "is_register"]
+if TYPE_CHECKING:
+    from rubi.claude.hooks.compaction import CompactionPoint
+
+__all__ = [
+    "EXPLORING_TOOLS",
+    "MIN_HEADROOM",
+    "ask_point",
+    "handle",
+    "headroom",
+    "is_exploration",
+    "is_register",
+]
+
+MIN_HEADROOM = 15_000
+"""The ask comes at least this many tokens before compaction."""
 
 EXPLORING_TOOLS = frozenset(
     {"Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "NotebookRead", "Task"}
@@ -39,36 +55,63 @@ def is_exploration(tool: str, args: Mapping[str, Any]) -> bool:
     return tool == "Bash" and bool(_EXPLORING_SHELL.match(str(args.get("command") or "")))
 
 
+def ask_point(ctx: HookContext, size: int | None, model: str) -> tuple[int, CompactionPoint]:
+    """The context size at which to ask, and where Claude Code compacts.
+
+    The ask comes :func:`headroom` tokens before the compaction point
+    (:func:`rubi.claude.hooks.compaction.compaction_point`); a ``[hooks]
+    context_window`` (or ``RUBI_CONTEXT_WINDOW``) set by the user asks at
+    ``meter_share`` of it when that is earlier.
+    """
+    from rubi.claude.hooks.compaction import compaction_point
+
+    project = ctx.vault.project_root if ctx.vault is not None else None
+    point = compaction_point(project or ctx.cwd, model, size)
+    at = point.at - headroom(point.at)
+    if ctx.settings.context_window > 0:
+        at = min(at, int(ctx.settings.meter_share * ctx.settings.context_window))
+    return at, point
+
+
+def headroom(compact_at: int) -> int:
+    """Tokens left between the ask and the compaction: room to register notes and save
+    a handoff, and for the tool result the meter has not seen yet (it reads the last
+    answer's usage): a tenth of the point, at least :data:`MIN_HEADROOM`."""
+    return max(MIN_HEADROOM, compact_at // 10)
+
+
 def handle(ctx: HookContext) -> dict[str, Any] | None:
-    """Update the counters; ask for notes and a handoff once the context is large."""
+    """Update the counters; ask for notes and a handoff before Claude Code compacts."""
     event = ctx.event
     if ctx.vault is None or event.agent_id:
         return None  # subagents have their own context
     tool, args = event.tool_name, event.tool_input
-    state = ctx.load_state()
-    before = (state.explorations, state.meter_asked)
-    if is_register(tool, args):
-        state.explorations = 0
-    elif is_exploration(tool, args):
-        state.explorations += 1
-    message = None
+    size, model = (None, "")
     if event.transcript_path is not None:
-        size = app.context_size(event.transcript_path)
-        window = ctx.settings.context_window
-        threshold = ctx.settings.meter_share * window
-        if state.meter_asked and (size is None or size < threshold / 2):
+        from rubi.app.sessionrecord import context_reading
+
+        size, model = context_reading(event.transcript_path)
+    message = None
+    with ctx.session_state() as state:
+        if is_register(tool, args):
+            state.explorations = 0
+        elif is_exploration(tool, args):
+            state.explorations += 1
+        if event.transcript_path is None:
+            return None
+        at, point = ask_point(ctx, size, state.model or model)
+        if state.meter_asked and (size is None or size < at / 2):
             state.meter_asked = False  # compacted: the next climb gets its own reminder
-        elif not state.meter_asked and size is not None and size >= threshold:
+        elif not state.meter_asked and size is not None and size >= at:
             state.meter_asked = True
+            where = "compacts" if point.auto else "fills its window"
             message = (
-                f"Context is at {size:,} tokens ({size / window:.0%} of the {window:,}-token "
-                "window rubi watches). Before it is compacted: register the durable "
-                "knowledge from this session with the rubi register tool (decisions, "
-                "bugs, gotchas, with their files), then save a handoff (rubi handoff "
-                "tool, action=save) with the goal, the state and the next steps."
+                f"Context is at {size:,} tokens; Claude Code {where} at about "
+                f"{point.at:,}. Before it does: register the durable knowledge from this "
+                "session with the rubi register tool (decisions, bugs, gotchas, with "
+                "their files), then save a handoff (rubi handoff tool, action=save) with "
+                "the goal, the state and the next steps."
             )
-    if (state.explorations, state.meter_asked) != before:
-        ctx.save_state(state)
     if message is None:
         return None
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message}}

@@ -36,9 +36,8 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     if ctx.vault is None:
         return None
     prompt = ctx.event.prompt
-    state = ctx.load_state()
-    state.prompt = app.clean_turn(prompt)  # never a secret on disk, even in a state file
-    ctx.save_state(state)
+    with ctx.session_state() as state:
+        state.prompt = app.clean_turn(prompt)  # never a secret on disk, even in a state file
     if is_chatter(prompt):
         return None
     text = app.recall(

@@ -8,13 +8,14 @@ is left is summarised by the next compaction.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rubi import app
 from rubi.app.sessionrecord import MAX_ITEMS
 from rubi.claude.hooks.context import HookContext
 
-__all__ = ["MAX_ITEMS", "READ_BUDGET_S", "handle"]
+__all__ = ["MAX_ITEMS", "READ_BUDGET_S", "handle", "write_session_record"]
 
 READ_BUDGET_S = 20.0
 """Seconds spent reading the transcript at most (Claude Code stops a hook after 60 s;
@@ -26,18 +27,35 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     transcript = ctx.event.transcript_path
     if ctx.vault is None or transcript is None:
         return None
-    state = ctx.load_state()
+    write_session_record(ctx, transcript, ctx.event.trigger or "auto", READ_BUDGET_S)
+    return None
+
+
+def write_session_record(
+    ctx: HookContext, transcript: Path, trigger: str, budget_s: float, session_id: str = ""
+) -> bool:
+    """Append the record of ``transcript`` from the session's saved offset on (the
+    session ``session_id``, else the event's), save the new offset, link the files.
+    The transcript is read outside the state lock (it may take seconds); the offset is
+    saved under it, never moved back.
+
+    Returns:
+        Whether a record was written.
+    """
+    assert ctx.vault is not None
+    sid = session_id or ctx.session_id
+    other = ctx.for_session(sid)
     end, path, files = app.write_record(
         ctx.vault,
-        ctx.session_id,
+        sid,
         transcript,
-        state.record_offset,
+        other.load_state().record_offset,
         cwd=ctx.cwd,
-        trigger=ctx.event.trigger or "auto",
-        budget_s=READ_BUDGET_S,
+        trigger=trigger,
+        budget_s=budget_s,
     )
-    state.record_offset = end
-    ctx.save_state(state)  # before linking: a note that cannot be edited never stalls it
+    with other.session_state() as state:  # before linking: a stuck note never stalls it
+        state.record_offset = max(state.record_offset, end)
     if path is not None:
         app.link_files(path, files)
-    return None
+    return path is not None

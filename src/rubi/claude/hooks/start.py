@@ -1,6 +1,11 @@
 """SessionStart: bring the index up to date (nothing changed: nothing done), then give
 Claude the level-0 map; after ``/compact`` or ``/clear``, the last handoff and the
-latest session record instead (:func:`rubi.app.session_start_context`)."""
+latest session record instead (:func:`rubi.app.session_start_context`).
+
+``/clear`` starts a new session id: the record is the cleared session's
+(:mod:`rubi.claude.hooks.previous`), first brought up to date from its transcript (no
+PreCompact ran before the ``/clear``). The model Claude Code names (after a compaction
+and on resume) is kept for the meter."""
 
 from __future__ import annotations
 
@@ -9,23 +14,46 @@ from typing import Any
 from rubi import app
 from rubi.claude.hooks.context import HookContext
 
-__all__ = ["HOOK_LOCK_WAIT_S", "MAX_CONTEXT_CHARS", "handle"]
+__all__ = ["CLEAR_RECORD_BUDGET_S", "HOOK_LOCK_WAIT_S", "MAX_CONTEXT_CHARS", "handle"]
 
 MAX_CONTEXT_CHARS = 9_000
 """Claude Code replaces hook output over 10,000 characters by a file path."""
 HOOK_LOCK_WAIT_S = 1.0
 """A hook never waits long for another index run."""
+CLEAR_RECORD_BUDGET_S = 10.0
+"""Seconds spent at most reading the cleared session's transcript for its record."""
+
+
+def _record_session(ctx: HookContext) -> str:
+    """The session whose record to restore: after ``/clear`` the cleared one (its
+    record written first), else this one."""
+    if ctx.event.source != "clear":
+        return ctx.session_id
+    from rubi.claude.hooks.previous import find_previous
+    from rubi.claude.hooks.record import write_session_record
+
+    previous = find_previous(ctx)
+    if previous is None:
+        return ctx.session_id
+    if previous.transcript is not None:
+        write_session_record(
+            ctx, previous.transcript, "clear", CLEAR_RECORD_BUDGET_S, previous.session_id
+        )
+    return previous.session_id
 
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
     """``additionalContext`` with the map (or the handoff after compact/clear)."""
     if ctx.vault is None:
         return None
+    if ctx.event.model:
+        with ctx.session_state() as state:
+            state.model = ctx.event.model
     app.refresh_index(ctx.vault, lock_timeout_s=HOOK_LOCK_WAIT_S)
     text = app.session_start_context(
         ctx.vault,
         source=ctx.event.source or "startup",
-        session_id=ctx.session_id,
+        session_id=_record_session(ctx),
         max_chars=MAX_CONTEXT_CHARS,
     )
     if text is None:

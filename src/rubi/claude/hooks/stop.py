@@ -16,19 +16,19 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     """Block once with a request for notes, or say nothing."""
     if ctx.vault is None:
         return None
-    state = ctx.load_state()
-    capture_turn(ctx, state, ctx.event.last_assistant_message)
     result = None
-    if not ctx.event.stop_hook_active and state.explorations >= ctx.settings.harvest_after:
-        result = {
-            "decision": "block",
-            "reason": (
-                f"This answer took {state.explorations} reads and searches and nothing was "
-                "saved to the project memory. Register 1-5 durable notes with the rubi "
-                "register tool: decisions made, bugs found, gotchas, how-tos, each with the "
-                "files it is about. Skip what is obvious from the code. Then stop."
-            ),
-        }
-        state.explorations = 0  # asked once for this exploration
-    ctx.save_state(state)
+    with ctx.session_state() as state:
+        capture_turn(ctx, state, ctx.event.last_assistant_message)
+        if not ctx.event.stop_hook_active and state.explorations >= ctx.settings.harvest_after:
+            result = {
+                "decision": "block",
+                "reason": (
+                    f"This answer took {state.explorations} reads and searches and nothing "
+                    "was saved to the project memory. Register 1-5 durable notes with the "
+                    "rubi register tool: decisions made, bugs found, gotchas, how-tos, each "
+                    "with the files it is about. Skip what is obvious from the code. Then "
+                    "stop."
+                ),
+            }
+            state.explorations = 0  # asked once for this exploration
     return result

@@ -1,0 +1,90 @@
+"""A code file's symbols with the lines each spans, from the code map the last index
+run saved: what the Read guard gives Claude with a denial, so a ranged read of the
+part it needs is one step away.
+
+Import it as a submodule (``from rubi.app.fileoutline import symbol_ranges``): it loads
+only the saved code map, never the search stack.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from rubi.core.paths import VaultPaths
+
+__all__ = ["SymbolRange", "outline_lines", "symbol_ranges"]
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRange:
+    """A top-level symbol and its lines: from its definition to the line before the
+    next symbol (the last runs to the end of the file); 1-based, inclusive."""
+
+    kind: str
+    name: str
+    start: int
+    end: int
+
+
+def _relative(paths: VaultPaths, file_path: str) -> str | None:
+    """``file_path`` (absolute, or relative to the project) as the code map names it
+    (``/``-separated, relative to the project), or None when outside the project."""
+    root = paths.project_root
+    if root is None:
+        return None
+    path = Path(file_path)
+    if not path.is_absolute():
+        return path.as_posix().removeprefix("./")
+    for base in (root, root.resolve()):
+        for candidate in (path, Path(os.path.realpath(path))):
+            try:
+                return candidate.relative_to(base).as_posix()
+            except ValueError:
+                continue
+    return None
+
+
+def symbol_ranges(paths: VaultPaths, file_path: str, total_lines: int) -> list[SymbolRange]:
+    """The symbols of ``file_path`` in the saved code map, each with its line span, in
+    file order; [] when the file is not mapped (outside the project, not indexed yet,
+    not code) or the map cannot be read.
+
+    Args:
+        paths: the project vault.
+        file_path: the file, absolute or relative to the project.
+        total_lines: the file's line count (the last symbol's end).
+    """
+    from rubi.sync import load_code_map
+
+    rel = _relative(paths, file_path)
+    code_map = load_code_map(paths) if rel is not None else None
+    file = code_map.files.get(rel) if code_map is not None and rel is not None else None
+    if file is None:
+        return []
+    symbols = sorted(file.symbols, key=lambda s: s.line)
+    out: list[SymbolRange] = []
+    for i, s in enumerate(symbols):
+        nxt = symbols[i + 1].line - 1 if i + 1 < len(symbols) else max(total_lines, s.line)
+        out.append(SymbolRange(s.kind, s.name, s.line, max(s.line, nxt)))
+    return out
+
+
+def outline_lines(ranges: list[SymbolRange], max_chars: int) -> list[str]:
+    """One line per symbol (``class Flask: lines 108-1536``) within ``max_chars`` in
+    all; the widest symbols are kept when they do not all fit (they are where a ranged
+    read is most needed), shown in file order, with a count of the rest."""
+    lines = [f"{r.kind} {r.name}: lines {r.start}-{r.end}" for r in ranges]
+    if sum(len(line) + 1 for line in lines) <= max_chars:
+        return lines
+    by_width = sorted(range(len(ranges)), key=lambda i: ranges[i].start - ranges[i].end)
+    kept: list[int] = []
+    used = 40  # room for the count line
+    for i in by_width:
+        if used + len(lines[i]) + 1 > max_chars:
+            break
+        kept.append(i)
+        used += len(lines[i]) + 1
+    shown = [lines[i] for i in sorted(kept)]
+    return [*shown, f"… {len(lines) - len(shown)} smaller symbols not listed"]

@@ -1,0 +1,31 @@
+"""The personal vault as a vault of its own: what the MCP server serves in a folder
+that has no project memory yet.
+
+Import it as a submodule (``from rubi.app.personalvault import open_personal_vault``):
+it loads neither the search stack nor the transcript readers.
+"""
+
+from __future__ import annotations
+
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
+
+__all__ = ["open_personal_vault"]
+
+
+def open_personal_vault() -> VaultPaths:
+    """The personal vault (``RUBI_VAULT``, default ``~/rubi-vault/personal``), created
+    when missing.
+
+    Raises:
+        RubiError: it cannot be created or opened (the reason is in the message).
+    """
+    from rubi.knowledge.personal import personal_paths
+
+    try:
+        found = personal_paths(None, create=True)
+    except OSError as exc:
+        raise RubiError(f"the personal vault cannot be created ({exc.strerror or exc})") from exc
+    if found is None:
+        raise RubiError("the personal vault cannot be opened")
+    return found
