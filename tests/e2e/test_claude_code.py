@@ -327,7 +327,7 @@ def test_parallel_reads_trigger_exactly_one_harvest(tmp_path: Path, claude: str)
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("compact_window", "growth"),
-    [(150_000, 5_000), (None, 25_000)],
+    [(150_000, 4_000), (None, 25_000)],
     ids=["install-window", "1m-model-no-window"],
 )
 def test_meter_asks_once_before_claude_code_compacts(

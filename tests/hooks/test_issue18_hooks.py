@@ -121,7 +121,7 @@ def _transcript(path: Path, tokens: int, model: str = "claude-opus-4-8") -> Path
 
 @pytest.mark.parametrize(
     ("settings", "below", "above"),
-    [({"autoCompactWindow": 150_000}, 101_000, 102_500), ({}, 860_000, 871_000)],
+    [({"autoCompactWindow": 150_000}, 91_000, 92_500), ({}, 860_000, 871_000)],
     ids=["install-window", "1m-no-window"],
 )
 def test_meter_asks_before_the_compaction_point(

@@ -29,8 +29,10 @@ __all__ = [
     "is_register",
 ]
 
-MIN_HEADROOM = 15_000
-"""The ask comes at least this many tokens before compaction."""
+MIN_HEADROOM = 25_000
+"""The ask comes at least this many tokens before compaction: a PostToolUse hook can
+read the transcript before Claude Code has written the last answer's usage (it is
+written asynchronously), so the size it sees may be two tool rounds behind."""
 
 EXPLORING_TOOLS = frozenset(
     {"Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "NotebookRead", "Task"}
@@ -75,8 +77,9 @@ def ask_point(ctx: HookContext, size: int | None, model: str) -> tuple[int, Comp
 
 def headroom(compact_at: int) -> int:
     """Tokens left between the ask and the compaction: room to register notes and save
-    a handoff, and for the tool result the meter has not seen yet (it reads the last
-    answer's usage): a tenth of the point, at least :data:`MIN_HEADROOM`."""
+    a handoff, and for the rounds the meter has not seen yet (it reads the last
+    usage written to the transcript): a tenth of the point, at least
+    :data:`MIN_HEADROOM`."""
     return max(MIN_HEADROOM, compact_at // 10)
 
 
