@@ -37,5 +37,10 @@ def test_search_finds_the_inflected_form(tmp_path: Path) -> None:
     write(vault / "ar.md", "# ملاحظة\n\nالبيانات محفوظة في الكتب القديمة.\n")
     write(vault / "en.md", "# Note\n\nNothing here.\n")
     paths = app.locate(vault)
-    assert [h.id for h in app.search(paths, "диск").hits] == ["ru"]
-    assert [h.id for h in app.search(paths, "كتاب").hits] == ["ar"]
+
+    def matched(query: str) -> list[str]:  # by its words, not only its meaning
+        hits = app.search(paths, query).hits
+        return [h.id for h in hits if any(r.kind == "text" for r in h.reasons)]
+
+    assert matched("диск") == ["ru"]
+    assert matched("كتاب") == ["ar"]
