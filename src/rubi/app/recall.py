@@ -1,15 +1,20 @@
 """Recall: the notes that bear on a prompt, as a short block for the agent's context.
 
-The UserPromptSubmit hook calls :func:`recall` on every prompt, so it stays cheap: text
-match only, over the search index's BM25F note list (the same
-:meth:`rubi.index.store.SearchIndex.bm25` list ``rubi search`` fuses, restricted to
-notes' own fields), no graph, no re-scan of the vault (the session-start hook,
-``register``, the MCP server and the watcher keep the index current). Only what clears
-a relevance bar is returned: a note must match at least :data:`MIN_MATCHED_TERMS` of
-the prompt's content words and :data:`MIN_COVERAGE` of them (at most
-:data:`MAX_NEEDED_TERMS`). Snippets are read only for the notes shown, through
-:mod:`rubi.core.safeio`, their frontmatter split off as the note parser splits it
-(:func:`rubi.app.pages.note_body`).
+The UserPromptSubmit hook calls :func:`recall` on every prompt. It is the search
+``rubi search`` runs (:func:`rubi.app.search`: BM25F, names, the graph walk and the
+dense channel, fused), over the project vault's notes, without a re-scan of the vault
+(the session-start hook, ``register``, the MCP server and the watcher keep the index
+current): one ranking everywhere. Of its first :data:`CANDIDATES` hits, only what
+clears a relevance bar is returned: a note must match at least
+:data:`MIN_MATCHED_TERMS` of the prompt's content words and :data:`MIN_COVERAGE` of
+them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channel
+alone brought in is not injected on its own. Snippets are read only for the notes
+shown, through :mod:`rubi.core.safeio`, their frontmatter split off as the note parser
+splits it (:func:`rubi.app.pages.note_body`).
+
+In a process that keeps the index open (the resident engine, ``rubi serve``) a
+recall costs a warm search; a cold hook process loads the search stack and the graph
+first.
 """
 
 from __future__ import annotations
@@ -19,11 +24,11 @@ import math
 from rubi.core.paths import VaultPaths
 
 __all__ = [
+    "CANDIDATES",
     "MAX_NEEDED_TERMS",
     "MAX_NOTES",
     "MIN_COVERAGE",
     "MIN_MATCHED_TERMS",
-    "RECALL_FIELDS",
     "SKIPPED_FOLDERS",
     "needed_terms",
     "recall",
@@ -36,8 +41,8 @@ MIN_COVERAGE = 0.3
 MAX_NEEDED_TERMS = 3
 """A long prompt (a pasted traceback) need not be 30% covered: three shared words do."""
 MAX_NOTES = 5
-RECALL_FIELDS = ("title", "aliases", "tags", "headings", "body", "body_pt")
-"""Notes' own fields: no path or symbol fields (code is not recalled per prompt)."""
+CANDIDATES = 20
+"""Hits of the search looked at for the bar, best first."""
 SKIPPED_FOLDERS = ("sessions/", "modules/", "handoffs/")
 """Recall is for knowledge notes: not captured chats, generated pages or handoffs."""
 HEADER = (
@@ -59,26 +64,25 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     ``max_tokens`` tokens (chars/4) with the header; None when nothing clears it.
 
     Raises:
-        OSError, whoosh errors: the index cannot be opened (the hook fails open).
+        RubiError, OSError, whoosh errors: the index cannot be read (the hook fails
+        open).
     """
+    from rubi.app import search
     from rubi.app.pages import note_body
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
     from rubi.index.analysis import analyze
-    from rubi.index.store import SearchIndex
+    from rubi.search.limits import fit_query
     from rubi.search.snippet import best_snippet
 
-    terms = set(analyze(prompt))
+    query = fit_query(prompt)  # a long prompt is searched for its first 200 words
+    terms = set(analyze(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    index = SearchIndex(paths.whoosh_dir)
-    try:
-        hits = index.bm25(
-            prompt, limit=20, kind="note", exclude_status=("superseded",), fields=RECALL_FIELDS
-        )
-    finally:
-        index.close()
+    if not (paths.store_file.exists() and paths.graph_file.exists()):
+        return None  # never indexed: a hook does not index a whole vault
+    hits = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False).hits
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)
     lines: list[str] = []
@@ -86,7 +90,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     for hit in hits:
         if hit.id == "map" or hit.id.startswith(SKIPPED_FOLDERS):
             continue
-        if len({t for ts in hit.matched.values() for t in ts} & terms) < needed:
+        if len(terms.intersection(hit.matched)) < needed:
             continue
         try:
             text = read_text(allowed, paths.root / hit.path, limit=MAX_NOTE_BYTES)

@@ -265,9 +265,11 @@ def make_hit(
     attrs: Mapping[str, Any],
     reasons: tuple[Why, ...],
     snippet: Snippet,
+    text: BM25Hit | None = None,
 ) -> Hit:
-    """One :class:`Hit` from a fused candidate, its node's attributes, its reasons and
-    its (unread) snippet; ``why`` holds the reasons rendered by :func:`why_line`."""
+    """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
+    (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
+    :func:`why_line`."""
     return Hit(
         id=f.id,
         path=str(attrs.get("path", f.id)),
@@ -280,6 +282,7 @@ def make_hit(
         source=snippet,
         superseded_by=attrs.get("superseded_by"),
         reasons=reasons,
+        matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
     )
 
 
@@ -338,7 +341,7 @@ def search_index(
         attrs = g.nodes[f.id]
         why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
         snippet = _lazy_snippet(attrs, f.id, words, vault_root, project_root)
-        hits.append(make_hit(f, attrs, why, snippet))
+        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id)))
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 

@@ -85,6 +85,8 @@ class Hit:
         superseded_by: the successor's id when this note is superseded.
         stale: files of a note that changed since its commit (or are gone).
         reasons: the structured reasons behind ``why``, in the same order.
+        matched: the analysed query terms its text match found (in any field),
+            sorted; empty when it is a hit for another reason only.
     """
 
     id: str
@@ -99,6 +101,7 @@ class Hit:
     superseded_by: str | None = None
     stale: tuple[str, ...] = ()
     reasons: tuple[Why, ...] = ()
+    matched: tuple[str, ...] = ()
 
     @property
     def snippet(self) -> str:

@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from rubi.core.errors import RubiError
 from rubi.index.analysis import identifier_parts
 
-__all__ = ["MAX_QUERY_CHARS", "MAX_QUERY_WORDS", "QueryTooLargeError", "check_query"]
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "MAX_QUERY_WORDS",
+    "QueryTooLargeError",
+    "check_query",
+    "fit_query",
+]
 
 MAX_QUERY_CHARS = 4_000
 """Characters of the query and its terms together. A question is a sentence and its
@@ -70,3 +76,25 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
                 "(identifiers count their pieces); "
                 "search for the few words that matter, or split it into several searches"
             )
+
+
+def fit_query(text: str) -> str:
+    """The longest start of ``text`` that :func:`check_query` accepts, cut after a
+    whole word: at most :data:`MAX_QUERY_CHARS` characters and
+    :data:`MAX_QUERY_WORDS` distinct words (counted as :func:`check_query` counts
+    them). For a prompt searched as it comes (the recall hook), not for a question
+    someone typed: that one is refused whole, with a message."""
+    if len(text) <= MAX_QUERY_CHARS:
+        cut = text
+    else:  # drop the word the limit splits
+        cut = text[:MAX_QUERY_CHARS]
+        if not (cut[-1].isspace() or text[MAX_QUERY_CHARS].isspace()):
+            cut = cut[: max((m.start() for m in _WORD.finditer(cut)), default=0)]
+    words: set[str] = set()
+    for m in _WORD.finditer(cut):
+        word = m.group()
+        more = {word.casefold(), *(p.casefold() for p in identifier_parts(word))}
+        if len(words | more) > MAX_QUERY_WORDS:
+            return cut[: m.start()].rstrip()
+        words |= more
+    return cut.rstrip()

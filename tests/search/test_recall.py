@@ -1,0 +1,73 @@
+"""Recall is rubi search with a relevance bar: the same ranking, notes that clear it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.search.limits import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_WORDS,
+    QueryTooLargeError,
+    check_query,
+    fit_query,
+)
+
+from helpers import write
+
+
+def _ids(block: str | None) -> list[str]:
+    return re.findall(r"\(id ([^)]+)\): ", block or "")
+
+
+def test_recall_lists_the_search_hits_that_clear_the_bar_in_search_order(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    write(vault / "sync.md", "# Sync settings\n\nHow the vault syncs between two devices.\n")
+    write(vault / "devices.md", "# Devices\n\nPhones and laptops. See [[sync]].\n")
+    write(vault / "other.md", "# Other\n\nNothing about it; the vault only.\n")
+    write(vault / "sessions/chat.md", "# Chat\n\nsync vault devices settings\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    prompt = "how do I sync my vault between two devices?"
+    block = app.recall(paths, prompt, max_tokens=700)
+    order = [h.id for h in app.search(paths, prompt, scope="notes", refresh=False).hits]
+    ids = _ids(block)
+    assert ids and ids == [i for i in order if i in ids]  # the search's own order
+    assert "other" not in ids  # one shared word: below the bar
+    assert not any(i.startswith("sessions/") for i in ids)
+
+
+def test_recall_of_a_never_indexed_vault_indexes_nothing(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# Alpha\n\nsync vault devices\n")
+    paths = app.locate(vault)
+    assert app.recall(paths, "sync vault devices", max_tokens=700) is None
+    assert not paths.store_file.exists()
+
+
+def test_a_long_prompt_is_searched_for_the_words_that_fit(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    write(vault / "sync.md", "# Sync settings\n\nHow the vault syncs between devices.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    words = " ".join(f"word{i}" for i in range(2 * MAX_QUERY_WORDS))
+    block = app.recall(paths, f"sync vault settings {words}", max_tokens=700)
+    assert _ids(block) == ["sync"]
+
+
+def test_fit_query_cuts_after_whole_words_within_the_caps() -> None:
+    assert fit_query("a short question") == "a short question"
+    many = " ".join(f"w{i}" for i in range(MAX_QUERY_WORDS + 50))
+    cut = fit_query(many)
+    check_query(cut)
+    assert many.startswith(cut)
+    with pytest.raises(QueryTooLargeError):  # one more word would not fit
+        check_query(many[: len(cut) + 1 + len(many[len(cut) + 1 :].split()[0]) + 1])
+    long = "word " * (MAX_QUERY_CHARS // 5) + "tail"
+    cut = fit_query(long)
+    check_query(cut)
+    assert long.startswith(cut) and len(cut) <= MAX_QUERY_CHARS and cut.endswith("word")
+    assert fit_query("x" * (MAX_QUERY_CHARS + 10)) == ""
