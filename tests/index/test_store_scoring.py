@@ -46,3 +46,22 @@ def test_notes_are_not_penalised_for_being_few(tmp_path: Path) -> None:
     index.rebuild(_docs())
     hits = index.bm25("why Whoosh and not SQLite FTS5")
     assert [h.id for h in hits[:2]] == ["notes/why-whoosh", "src/engine.py"]
+
+
+def test_a_title_word_most_documents_carry_weighs_its_document_idf(tmp_path: Path) -> None:
+    # "note" is in every body and in nine titles; "math" in one heading. Scored with
+    # the title field's own IDF, the nine titles came first for "math in a note".
+    def note(i: int, title: str, headings: str = "Overview\nDetails") -> IndexDoc:
+        body = f"a note about {title.lower()}, and what a note holds"
+        fields = {"title": title, "headings": headings, "body": body}
+        return IndexDoc(f"n{i}", "note", f"n{i}.md", "note", "active", fields)
+
+    docs = [note(i, f"Note topic {i}") for i in range(9)]
+    docs += [note(10 + i, f"Other {i}") for i in range(20)]
+    docs.append(note(99, "Advanced formatting", headings="Math\nDiagrams"))
+    index = SearchIndex(index_dir_for(tmp_path) / "whoosh")
+    index.rebuild(docs)
+    assert index.bm25("write math equations in a note")[0].id == "n99"
+    by_field = {(c.field, c.text): c.boost for c in index.scored_clauses("math note")}
+    assert by_field[("title", "note")] < 4.0 and by_field[("headings", "math")] == 2.0
+    assert by_field[("body", "note")] == 1.0

@@ -12,7 +12,7 @@ import rubi.index.deletions as deletions
 import rubi.index.termscore as termscore
 from rubi import app
 from rubi.core.paths import cache_home
-from rubi.index.store import IndexDoc, SearchIndex, query_clauses
+from rubi.index.store import IndexDoc, SearchIndex
 from rubi.index.warm import forget_indexes, index_at
 from whoosh_reference import whoosh_bm25
 
@@ -68,7 +68,7 @@ QUERIES = [
 def _compare(index: SearchIndex) -> None:
     for text, opts in QUERIES:
         got = index.bm25(text, **opts)  # type: ignore[arg-type]
-        clauses = query_clauses(
+        clauses = index.scored_clauses(
             text,
             extra_terms=opts.get("extra_terms", ()),  # type: ignore[arg-type]
             kind=opts.get("kind"),  # type: ignore[arg-type]

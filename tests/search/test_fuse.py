@@ -56,3 +56,13 @@ def test_an_identifier_names_a_capitalised_function_too() -> None:
     defined["URL"] = ["url.swift"]
     assert match_names("how URL parameters are encoded", [], {}, types, defined) == []
     assert [m.id for m in match_names("URL", [], {}, types, defined)] == ["url.swift"]
+
+
+def test_a_name_many_notes_carry_names_none_of_them() -> None:
+    # A speaker's name titling every captured conversation, beside a name one note has.
+    names = {"caroline": [f"sessions/s{i}" for i in range(12)], "adoption": ["notes/a"]}
+    got = match_names("when did Caroline go to the adoption meeting", [], names)
+    assert [(m.id, m.name) for m in got] == [("notes/a", "adoption")]
+    names["caroline"] = names["caroline"][:3]  # three carry it: still a name
+    got = match_names("Caroline", [], names)
+    assert [m.id for m in got] == ["sessions/s0", "sessions/s1", "sessions/s2"]

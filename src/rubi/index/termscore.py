@@ -27,7 +27,7 @@ import heapq
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from math import log
 from typing import Any
@@ -107,6 +107,7 @@ class TermScorer:
         self._cached = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._stored: dict[int, dict[str, Any]] = {}
+        self._df: dict[tuple[str, str], int] = {}
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
@@ -124,6 +125,55 @@ class TermScorer:
                 norms.append(array("d", [K1 * ((1 - B) + B * fl / avgfl) for fl in lengths]))
             self._norms[field] = norms
         return norms
+
+    def doc_frequency(self, field: str, text: str) -> int:
+        """Live documents holding ``text`` in ``field`` (cached; deleted documents are
+        left out as :class:`~rubi.index.deletions.LiveBM25F` leaves them out)."""
+        key = (field, text)
+        found = self._df.get(key)
+        if found is None:
+            found = 0
+            for leaf, _, deleted in self._leaves:
+                if (field, text) not in leaf:
+                    continue
+                if deleted:
+                    found += len(_leaf_postings(leaf, field, text, deleted)[0])
+                else:
+                    found += int(leaf.doc_frequency(field, text))
+            self._df[key] = found
+        return found
+
+    def idf(self, df: int) -> float:
+        """Whoosh's (and :class:`~rubi.index.deletions.LiveBM25F`'s) inverse document
+        frequency of a term ``df`` live documents hold: ``log(N / (df + 1)) + 1``."""
+        return log(self.doc_count / (df + 1)) + 1
+
+    def with_document_idf(
+        self, clauses: Sequence[TermQuery], shared: Collection[str]
+    ) -> list[TermQuery]:
+        """``clauses`` with the boost of each clause in a ``shared`` field scaled so
+        that its term weighs the IDF of the documents holding it in any of those
+        fields (the most in one field: BM25F's one IDF per term, Robertson & Zaragoza
+        2009 section 3.5), not the IDF of the field alone. A word half the vault's
+        bodies carry is no rarer in titles: "note" in nine titles of a help vault
+        outranked the one note whose heading was "Math" for "write math equations in
+        a note".
+
+        The boost scales by ``idf(df of the term) / idf(df in the field)`` (≤ 1), so
+        Whoosh given the returned clauses scores as this scorer does. Clauses of other
+        fields, and whose term no document holds, are returned as they are."""
+        most: dict[str, int] = {}
+        for c in clauses:
+            if c.field in shared:
+                df = self.doc_frequency(c.field, c.text)
+                most[c.text] = max(most.get(c.text, 0), df)
+        out: list[TermQuery] = []
+        for c in clauses:
+            df = self.doc_frequency(c.field, c.text) if c.field in shared else 0
+            if df and most[c.text] > df:
+                c = TermQuery(c.field, c.text, c.boost * self.idf(most[c.text]) / self.idf(df))
+            out.append(c)
+        return out
 
     # -- postings ----------------------------------------------------------------
     def postings(self, clause: TermQuery) -> Postings:
@@ -161,7 +211,7 @@ class TermScorer:
         if not df:
             return Postings(docs, scores)
         # Whoosh: idf = log(N / (df + 1)) + 1 (LiveBM25F), bm25() times the term's boost.
-        idf = log(self.doc_count / (df + 1)) + 1
+        idf = self.idf(df)
         k1p1, boost = self.K1 + 1, clause.boost
         for offset, ids, weights, norm in per_leaf:
             if boost != 1.0:
