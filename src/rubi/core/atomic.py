@@ -22,12 +22,15 @@ import secrets
 import socket
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = [
     "DEBRIS_AGE_S",
     "ChangedMeanwhile",
     "atomic_write_bytes",
+    "atomic_write_stream",
     "atomic_write_text",
     "create_exclusive",
     "host_tag",
@@ -94,9 +97,9 @@ def _temp_path(path: Path) -> Path:
     return path.with_name(f".{name}.{tag}.tmp")
 
 
-def _write_temp(path: Path, data: bytes, mode: int | None) -> Path:
-    """A new temp file beside ``path`` holding ``data``, fsynced, with ``mode`` (None:
-    a new file's usual mode, 0666 less the umask)."""
+def _write_temp(path: Path, data: bytes | Callable[[BinaryIO], None], mode: int | None) -> Path:
+    """A new temp file beside ``path`` holding ``data`` (or what ``data(file)`` writes),
+    fsynced, with ``mode`` (None: a new file's usual mode, 0666 less the umask)."""
     flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0)
     while True:
         tmp = _temp_path(path)
@@ -109,7 +112,10 @@ def _write_temp(path: Path, data: bytes, mode: int | None) -> Path:
         if mode is not None:
             os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if callable(data):
+                data(fh)
+            else:
+                fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
     except BaseException:
@@ -202,6 +208,29 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
     try:
         if expect is not None and path.read_bytes() != expect:
             raise ChangedMeanwhile(str(path))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_stream(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Replace ``path`` atomically with what ``write(file)`` writes to an open binary
+    file (a large pickle streamed to disk instead of built in memory first).
+
+    Raises:
+        OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
+        Exception: whatever ``write`` raises; ``path`` is unchanged.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sweep_temp_files(path.parent)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    tmp = _write_temp(path, write, mode)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

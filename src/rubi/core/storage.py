@@ -17,7 +17,7 @@ import pickle
 import stat
 from pathlib import Path
 
-from rubi.core.atomic import atomic_write_bytes
+from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
 
 __all__ = ["UntrustedCacheError", "check_trusted", "load_pickle", "save_pickle"]
@@ -42,8 +42,7 @@ def check_trusted(path: Path) -> None:
 
     if not is_inside(cache_home(), path):
         raise UntrustedCacheError(
-            f"{path}: derived data outside the rubi cache folder is never loaded; "
-            "it can be deleted"
+            f"{path}: derived data outside the rubi cache folder is never loaded; it can be deleted"
         )
     st = os.stat(path)
     getuid = getattr(os, "getuid", None)
@@ -55,8 +54,10 @@ def check_trusted(path: Path) -> None:
 
 
 def save_pickle(path: Path, value: object) -> None:
-    """Write ``value`` to ``path`` atomically (highest pickle protocol)."""
-    atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    """Write ``value`` to ``path`` atomically (highest pickle protocol), streamed to
+    the file: a 50,000-note graph is never held twice in memory, as objects and as
+    bytes."""
+    atomic_write_stream(path, lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_pickle(path: Path) -> object:
@@ -79,11 +80,11 @@ def load_pickle(path: Path) -> object:
         Exception: others from a damaged file.
     """
     check_trusted(path)
-    data = path.read_bytes()
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return pickle.loads(data)
+        with path.open("rb") as fh:  # streamed: the file's bytes are never held whole
+            return pickle.load(fh)
     finally:
         if enabled:
             gc.enable()

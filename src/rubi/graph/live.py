@@ -45,7 +45,7 @@ from rubi.vault.resolve import (
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
 
-__all__ = ["ATTACHMENT_EXTENSIONS", "GraphNote", "LiveGraph", "build_graph"]
+__all__ = ["ATTACHMENT_EXTENSIONS", "GraphNote", "LiveGraph", "build_graph", "node_attrs"]
 
 ATTACHMENT_EXTENSIONS = frozenset(
     [
@@ -92,37 +92,41 @@ def _text(value: object) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class GraphNote:
-    """What the graph keeps of one note: its names, node attributes, links
+    """What the graph keeps of one note to relink it later: its names, links
     (``(target as written, relation)``) and ``files:`` entries. Small: the graph of a
-    50,000-note vault keeps 50,000 of these, not the notes."""
+    50,000-note vault keeps 50,000 of these, not the notes (its node attributes live
+    on the graph's node only)."""
 
     names: NoteNames
-    attrs: tuple[tuple[str, Any], ...]
     links: tuple[tuple[str, str], ...]
     files: tuple[str, ...]
 
     @classmethod
     def of(cls, note: Note) -> GraphNote:
         """The graph's view of ``note``."""
-        attrs = {
-            "kind": "note",
-            "title": note.title,
-            "type": note.type,
-            "status": note.status,
-            "path": note.path,
-            "generated": GENERATED_COMMENT in note.body[:400],
-            "session": note.id.startswith("sessions/"),
-            "superseded_by": _text(note.metadata.get("superseded_by")),
-            "files": tuple(note_files(note)),
-            "commit": _text(note.metadata.get("commit")),
-            "fm_id": _text(note.metadata.get("id")),
-        }
         return cls(
             note_names(note),
-            tuple(attrs.items()),
             tuple((lk.target, lk.relation) for lk in note.links),
             tuple(note_files(note)),
         )
+
+
+def node_attrs(note: Note, files: tuple[str, ...]) -> dict[str, Any]:
+    """The attributes of ``note``'s node (``files``: its ``files:`` entries, shared
+    with its :class:`GraphNote`)."""
+    return {
+        "kind": "note",
+        "title": note.title,
+        "type": note.type,
+        "status": note.status,
+        "path": note.path,
+        "generated": GENERATED_COMMENT in note.body[:400],
+        "session": note.id.startswith("sessions/"),
+        "superseded_by": _text(note.metadata.get("superseded_by")),
+        "files": files,
+        "commit": _text(note.metadata.get("commit")),
+        "fm_id": _text(note.metadata.get("id")),
+    }
 
 
 def _name_keys(names: NoteNames) -> set[str]:
@@ -170,9 +174,9 @@ class LiveGraph:
         records = {k: GraphNote.of(notes[k]) for k in sorted(notes)}
         for rec in records.values():
             live._add_names(rec)
-        for rec in records.values():
-            live.notes[rec.names.id] = rec
-            live._add_node(rec)
+        for note_id, rec in records.items():
+            live.notes[note_id] = rec
+            live._add_node(note_id, node_attrs(notes[note_id], rec.files))
         for rec in records.values():
             live._link(rec.names.id)
         live.set_code_map(code_map)
@@ -234,7 +238,7 @@ class LiveGraph:
             if old is not None:
                 self._unlink(note.id)
             self.notes[note.id] = rec
-            self._add_node(rec)
+            self._add_node(note.id, node_attrs(note, rec.files))
             fresh.append(rec)
             relink.add(note.id)
         for path in attachments_removed:
@@ -279,12 +283,11 @@ class LiveGraph:
         self._rebuild_names()
 
     # -- internals -----------------------------------------------------------------
-    def _add_node(self, rec: GraphNote) -> None:
+    def _add_node(self, note_id: str, attrs: dict[str, Any]) -> None:
         g = self.build.graph
-        note_id = rec.names.id
         if note_id in g:
             g.nodes[note_id].clear()
-        g.add_node(note_id, **dict(rec.attrs))
+        g.add_node(note_id, **attrs)
 
     def _add_names(self, rec: GraphNote) -> None:
         self._resolver.add_note(rec.names)
