@@ -16,12 +16,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
 
-__all__ = ["DENSE_LIMIT", "dense_list"]
+__all__ = ["DENSE_LIMIT", "DENSE_MIN_SCORE", "dense_list"]
 
 log = logging.getLogger(__name__)
 
 DENSE_LIMIT = 50
 """Candidates the dense list contributes to the fusion."""
+
+DENSE_MIN_SCORE = 0.4
+"""A document less similar than this is not close in meaning, however few are closer.
+Without a floor the list always brought 50 candidates, so a word no note has
+(``zebrafish``) still returned notes. Set from queries about nothing in the vault
+(made-up and off-topic words on obsidian-help-en: best scores 0.08–0.50, most under
+0.36), not from the question sets the channel is measured on."""
 
 
 def dense_list(
@@ -38,7 +45,8 @@ def dense_list(
     from rubi.semantic.dense import query_vector
 
     try:
-        return dense.rank(query_vector(query, terms), eligible, DENSE_LIMIT)
+        found = dense.rank(query_vector(query, terms), eligible, DENSE_LIMIT)
     except (OSError, ValueError, ImportError, sqlite3.Error, UntrustedCacheError) as exc:
         log.warning("semantic channel skipped: %s", exc)
         return []
+    return [m for m in found if m.score >= DENSE_MIN_SCORE]
