@@ -14,7 +14,7 @@ import rubi.index.deletions as deletions
 from rubi import app
 from rubi.core.paths import cache_home
 from rubi.index.deletions import LiveBM25F
-from rubi.index.store import BM25_B, BM25_K1, IndexDoc, SearchIndex, query_clauses
+from rubi.index.store import BM25_B, BM25_K1, IndexDoc, SearchIndex
 from whoosh_reference import whoosh_bm25
 
 from helpers import copy_vault, write
@@ -80,7 +80,8 @@ def test_edits_and_deletes_rank_like_a_fresh_build(
     # to the last bit; Whoosh's stock statistics count the deleted documents, so the
     # same index scores differently with them (what the live statistics correct).
     def whoosh(q: str, weighting: object) -> list[tuple[str, float]]:
-        clauses = [(c.field, c.text, c.boost) for c in query_clauses(q)]
+        index = SearchIndex(paths.whoosh_dir)
+        clauses = [(c.field, c.text, c.boost) for c in index.scored_clauses(q)]
         found = whoosh_bm25(paths.whoosh_dir, clauses, limit=20, weighting=weighting)
         return [(i, s) for i, s, _ in found]
 

@@ -27,7 +27,7 @@ import heapq
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from math import log
 from typing import Any
@@ -281,23 +281,26 @@ class TermScorer:
         for p in lists:
             for d, s in zip(p.docs, p.scores, strict=True):
                 acc[d] = get(d, 0.0) + s
-        items: Iterator[tuple[int, float]] = (
-            (d, s)
-            for d, s in acc.items()
-            if s > 0 and (allow is None or d in allow) and d not in mask
-        )
-        best = heapq.nsmallest(limit, items, key=_rank)
-        return [
-            ScoredDoc(d, s, tuple(i for i, p in enumerate(lists) if _holds(p.docs, d)))
-            for d, s in best
-        ]
+        # Every sum is > 0 (idf > 0, tf > 0), as Whoosh's array matcher requires.
+        candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
+        if mask:
+            candidates = set(candidates) - mask
+        best = heapq.nsmallest(limit, [(-acc[d], d) for d in candidates])
+        top = {d for _, d in best}
+        holding: dict[int, list[int]] = {d: [] for d in top}
+        for i, p in enumerate(lists):
+            if not p.docs:
+                continue
+            if len(p.docs) <= 16 * len(top):  # short list: one pass in C
+                found: Iterable[int] = top.intersection(p.docs)
+            else:  # long list: look each hit up
+                found = [d for d in top if _holds(p.docs, d)]
+            for d in found:
+                holding[d].append(i)
+        return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in best]
 
 
 _NONE: frozenset[int] = frozenset()
-
-
-def _rank(item: tuple[int, float]) -> tuple[float, int]:
-    return (-item[1], item[0])
 
 
 def _holds(docs: array[int], docnum: int) -> bool:

@@ -11,12 +11,14 @@ win every query.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import mul, sub
+from typing import Any
 
 import networkx as nx
 
-from rubi.core.pagerank import pagerank
+from rubi.core.pagerank import MAX_ITERATIONS, TOLERANCE
 
 __all__ = [
     "BACKLINK_WEIGHT",
@@ -24,6 +26,7 @@ __all__ = [
     "MAX_WALK_NODES",
     "PPR_DAMPING",
     "RADIUS",
+    "RANK_DIGITS",
     "PPRResult",
     "personalized_pagerank",
 ]
@@ -38,6 +41,9 @@ MAX_WALK_NODES = 3000
 """Cap on the neighbourhood walked, so a seed next to a huge hub stays fast."""
 HUB_DEGREE = 200
 """A node with more links than this is not walked through (it is still ranked)."""
+RANK_DIGITS = 12
+"""Decimals a rank is compared at: the walk stops within 1e-6 of the exact ranks, and
+two equal ranks summed in another order differ in the 17th digit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,21 +93,72 @@ def personalized_pagerank(g: nx.MultiDiGraph, seeds: Mapping[str, float]) -> PPR
     if not start:
         return PPRResult([], {})
     nodes = _neighbourhood(g, start)
-    succ, pred = g._succ, g._pred  # adjacency dicts: 10x faster than subgraph views
-    indeg = {n: len(pred[n]) for n in nodes}
-    edges: list[tuple[str, str, float]] = []
-    for u in nodes:
-        for v in succ[u]:
-            if v in nodes and v != u:
-                edges.append((u, v, 1.0 / math.log2(2 + indeg[v])))
-                edges.append((v, u, BACKLINK_WEIGHT / math.log2(2 + indeg[u])))
-    ranks = pagerank(
-        nodes, edges, personalization={s: seeds[s] for s in start}, damping=PPR_DAMPING
-    )
+    ranks = _walk(sorted(nodes), g._succ, g._pred, {s: seeds[s] for s in start})
     via: dict[str, str] = {}
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
         for other in _neighbours(g, seed):
             if other not in seeds and other not in via:
                 via[other] = seed
-    ranked = sorted(ranks.items(), key=lambda kv: (-kv[1], kv[0]))
+    # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
+    # order the float noise of the sums picks.
+    ranked = sorted(ranks.items(), key=lambda kv: (-round(kv[1], RANK_DIGITS), kv[0]))
     return PPRResult([(n, r) for n, r in ranked if r > 0], via)
+
+
+def _walk(
+    order: Sequence[str], succ: Any, pred: Any, seeds: Mapping[str, float]
+) -> dict[str, float]:
+    """Personalized PageRank over the walk's nodes, as :func:`rubi.core.pagerank.pagerank`
+    defines it (teleport to ``seeds``, a dangling node's mass teleported, the same
+    damping, tolerance and iteration cap), computed by pulling: each node sums its
+    in-edges' shares in one C-level pass, rather than a Python step per edge.
+
+    Args:
+        order: the nodes walked (their order fixes the arithmetic's order).
+        succ, pred: the graph's adjacency (``g._succ``, ``g._pred``).
+        seeds: node in ``order`` → teleport weight (> 0).
+
+    Returns:
+        Node → rank, ranks summing to 1 (0 for a node nothing reaches).
+    """
+    index = {n: i for i, n in enumerate(order)}
+    ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
+    behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
+    out: list[dict[int, float]] = [{} for _ in order]
+    for i, u in enumerate(order):
+        for v in succ[u]:
+            j = index.get(v)
+            if j is None or j == i:
+                continue
+            forward, backward = out[i], out[j]
+            forward[j] = forward.get(j, 0.0) + ahead[j]
+            backward[i] = backward.get(i, 0.0) + behind[i]
+    sources: list[list[int]] = [[] for _ in order]
+    shares: list[list[float]] = [[] for _ in order]
+    dangling: list[int] = []
+    for i, targets in enumerate(out):
+        if not targets:
+            dangling.append(i)
+            continue
+        scale = PPR_DAMPING / sum(targets.values())
+        for j, w in targets.items():
+            sources[j].append(i)
+            shares[j].append(w * scale)
+    total = sum(seeds.values())
+    teleport = [(index[s], w / total) for s, w in seeds.items()]
+    rank = [0.0] * len(order)
+    for i, t in teleport:
+        rank[i] = t
+    pulls = list(zip(sources, shares, strict=True))
+    limit = len(order) * TOLERANCE
+    for _ in range(MAX_ITERATIONS):
+        get = rank.__getitem__
+        nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
+        restart = (1.0 - PPR_DAMPING) + PPR_DAMPING * sum(map(get, dangling), 0.0)
+        for i, t in teleport:
+            nxt[i] += restart * t
+        err = sum(map(abs, map(sub, nxt, rank)), 0.0)
+        rank = nxt
+        if err < limit:
+            break
+    return dict(zip(order, rank, strict=True))

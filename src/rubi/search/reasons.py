@@ -116,8 +116,8 @@ def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
     to the whole in a why-line, other words do not."""
     out: dict[str, str] = {}
     pieces: set[str] = set()
-    for raw in text.split():
-        word = raw.strip(".,;:!?\"'()")
+    words = dict.fromkeys(raw.strip(".,;:!?\"'()") for raw in text.split())
+    for word in words:  # a word said twice maps the same way: once is enough
         parts = identifier_parts(word)
         if len(parts) > 1:
             pieces.update(p.lower() for p in parts)

@@ -1,0 +1,57 @@
+"""The search's personalized PageRank: the ranks of rubi.core.pagerank, equal ranks in
+id order."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import networkx as nx
+import pytest
+
+from rubi.core.pagerank import pagerank
+from rubi.search.ppr import BACKLINK_WEIGHT, PPR_DAMPING, _neighbourhood, personalized_pagerank
+
+
+def _graph(seed: int, nodes: int = 120, links: int = 300) -> nx.MultiDiGraph:
+    rng = random.Random(seed)
+    g = nx.MultiDiGraph()
+    names = [f"n{i:03d}" for i in range(nodes)]
+    g.add_nodes_from(names)
+    for _ in range(links):
+        g.add_edge(rng.choice(names), rng.choice(names))  # self and parallel links too
+    return g
+
+
+def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
+    """The walk as it was written before: an edge list for rubi.core.pagerank."""
+    nodes = _neighbourhood(g, list(seeds))
+    indeg = {n: len(g._pred[n]) for n in nodes}
+    edges = []
+    for u in nodes:
+        for v in g._succ[u]:
+            if v in nodes and v != u:
+                edges.append((u, v, 1.0 / math.log2(2 + indeg[v])))
+                edges.append((v, u, BACKLINK_WEIGHT / math.log2(2 + indeg[u])))
+    return pagerank(nodes, edges, personalization=seeds, damping=PPR_DAMPING)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int) -> None:
+    g = _graph(seed)
+    rng = random.Random(seed)
+    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 4)}
+    want = _reference(g, seeds)
+    got = dict(personalized_pagerank(g, seeds).ranked)
+    assert set(got) == {n for n, r in want.items() if r > 0}
+    for node, rank in got.items():
+        assert rank == pytest.approx(want[node], rel=1e-9, abs=1e-15)
+
+
+def test_equal_ranks_come_in_id_order() -> None:
+    g = nx.MultiDiGraph()
+    leaves = ["d", "b", "e", "a", "c"]
+    for leaf in leaves:  # five leaves of one seed: one rank
+        g.add_edge("seed", leaf)
+    ranked = personalized_pagerank(g, {"seed": 1.0}).ranked
+    assert [n for n, _ in ranked] == ["seed", "a", "b", "c", "d", "e"]
