@@ -6,9 +6,10 @@ and positions roughly double the index.
 
 from __future__ import annotations
 
-from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.fields import ID, STORED, Schema
 
 from rubi.index.analysis import text_analyzer
+from rubi.index.textfield import TermText
 from rubi.index.version import SCHEMA_VERSION
 
 __all__ = [
@@ -67,11 +68,7 @@ def field_language(field_name: str) -> str:
 def build_schema() -> Schema:
     """The schema for the current :data:`SCHEMA_VERSION`."""
     text = {
-        name: TEXT(
-            analyzer=text_analyzer(field_language(name)),
-            phrase=False,
-            stored=name == "title",
-        )
+        name: TermText(text_analyzer(field_language(name)), stored=name == "title")
         for name in TEXT_FIELDS
     }
     return Schema(

@@ -1,0 +1,82 @@
+"""The analyzer's fast path (a table of the terms each word becomes) gives what the
+Whoosh filter chain gives, token for token, and the index field built on it gives the
+postings Whoosh's own ``TEXT`` field would."""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from whoosh.fields import TEXT
+
+from rubi.index import analysis
+from rubi.index.analysis import LANGUAGES, TermAnalyzer, _whoosh_chain, text_analyzer
+from rubi.index.textfield import TermText
+
+from helpers import VAULTS, require_data
+
+SAMPLES = [
+    "",
+    "C++ and C# and F# bindings; c++x stays a word",
+    "HTTPServer parse_v2 parseWikiLinks FOO_BAR fooBar app.py os.path it's",
+    "naïve résumé café Straße ÄÖÜ İstanbul",
+    "東京都庁 日本語テキスト 한국어 mixed漢字words",
+    "диске книги كتاب الكتب",
+    "the a of is to 1 2 x y router routing handlers recovery battery",
+    "Não é uma questão de você estar também nos dados",
+    "tabs\tand\nnewlines — dashes – and “quotes” ’apostrophes’",
+]
+
+
+def _chain_terms(text: str, lang: str) -> list[str]:
+    return [t.text for t in _whoosh_chain(lang)(text, mode="index")]
+
+
+def _corpus() -> list[str]:
+    root = require_data(VAULTS / "obsidian-help-en")
+    texts = [p.read_text(encoding="utf-8") for p in sorted(Path(root).rglob("*.md"))]
+    return SAMPLES + texts[:150]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_terms_equal_the_filter_chain(lang: str) -> None:
+    fresh = TermAnalyzer(lang)
+    for text in _corpus():
+        expected = _chain_terms(text, lang)
+        assert fresh.terms(text) == expected
+        assert fresh.term_counts(text) == dict(Counter(expected))
+        assert fresh.terms(text) == expected  # now from the table
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_called_as_a_whoosh_analyzer_it_is_the_chain(lang: str) -> None:
+    text = SAMPLES[2]
+    got = [(t.text, t.pos) for t in text_analyzer(lang)(text, positions=True)]
+    want = [(t.text, t.pos) for t in _whoosh_chain(lang)(text, positions=True)]
+    assert got == want
+
+
+def test_the_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "TERM_CACHE_SIZE", 5)
+    fresh = TermAnalyzer("en")
+    words = " ".join(f"word{i}" for i in range(40))
+    assert fresh.terms(words) == _chain_terms(words, "en")
+    assert len(fresh._table) <= 5
+
+
+def test_pickles_as_its_language_without_the_table() -> None:
+    shared = text_analyzer("code")
+    shared.terms("a table full of words " * 20)
+    data = pickle.dumps(shared)
+    assert len(data) < 200
+    assert pickle.loads(data) is shared
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_field_postings_equal_whoosh_text(lang: str) -> None:
+    ours = TermText(text_analyzer(lang))
+    stock = TEXT(analyzer=_whoosh_chain(lang), phrase=False)
+    for text in _corpus()[:40]:
+        assert sorted(ours.index(text)) == sorted(stock.index(text))
