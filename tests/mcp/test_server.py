@@ -69,9 +69,18 @@ def test_tools_are_few_cheap_and_annotated(project: Path) -> None:
 
     tools = run(project, body)
     names = {t.name for t in tools}
-    assert names == {"search", "read", "map", "register", "handoff", "write_summary", "xray"}
+    assert names == {
+        "search",
+        "read",
+        "timeline",
+        "map",
+        "register",
+        "handoff",
+        "write_summary",
+        "xray",
+    }
     read_only = {t.name for t in tools if t.annotations and t.annotations.read_only_hint}
-    assert read_only == {"search", "read", "map", "xray"}
+    assert read_only == {"search", "read", "timeline", "map", "xray"}
     size = sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in tools)
     tokens = tokens_for_chars(size)
     assert tokens <= TOOLS_TOKEN_BUDGET, f"{tokens} tokens of tool schemas"

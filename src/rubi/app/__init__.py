@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rubi.app.registration import Registered
     from rubi.graph.build import GraphBuild
     from rubi.knowledge.handoff import Handoff
+    from rubi.search.dates import DateWindow
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
@@ -165,6 +166,8 @@ def search(
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
     personal: bool | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -185,14 +188,18 @@ def search(
             the configs say (:func:`rubi.knowledge.personal.personal_searched`). Its
             hits rank below project hits of similar strength and take a share of
             ``top_k`` (:mod:`rubi.search.merge`). Scope ``personal`` ignores it.
+        since, until: keep only hits of these days or later / earlier
+            (``YYYY-MM-DD``, both included; each hit's day as :attr:`Hit.date`).
 
     Raises:
-        RubiError: empty query; QueryTooLargeError over
+        RubiError: empty query, or ``since``/``until`` not a day (or since after
+            until); QueryTooLargeError over
             :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters or
             :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
             terms together); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
+    from rubi.search.dates import DateWindow
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
     from rubi.search.merge import merge_personal
@@ -200,10 +207,16 @@ def search(
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
+    try:
+        window = DateWindow.of(since, until)
+    except ValueError as exc:
+        raise RubiError(str(exc)) from exc
     project: SearchResult | None = None
     if scope != "personal":
         _ensure(paths, refresh, progress, on_wait)
-        project = _search_one(paths, query, terms, top_k, scope, include_superseded, prefix="")
+        project = _search_one(
+            paths, query, terms, top_k, scope, include_superseded, prefix="", window=window
+        )
     wanted = scope == "personal" or (
         scope in ("all", "notes")
         and (personal if personal is not None else personal_searched(paths))
@@ -212,7 +225,9 @@ def search(
     if vault is None:
         return project or SearchResult(query, tuple(terms), [], 0)
     _ensure(vault, refresh)
-    mine = _search_one(vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX)
+    mine = _search_one(
+        vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX, window=window
+    )
     return mine if project is None else merge_personal(project, mine, top_k)
 
 
@@ -224,6 +239,7 @@ def _search_one(
     scope: str,
     include_superseded: bool,
     prefix: str,
+    window: DateWindow | None = None,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
     from rubi.index.warm import index_at
@@ -243,6 +259,7 @@ def _search_one(
         scope=scope,
         include_superseded=include_superseded,
         dense=dense_index_for(paths.index_dir),
+        window=window,
     )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits)

@@ -27,6 +27,7 @@ _COMMANDS: dict[str, str] = {
     "read": "searchcmds:read",
     "links": "searchcmds:links",
     "backlinks": "searchcmds:backlinks",
+    "timeline": "searchcmds:timeline",
     "map": "mapcmds:map_command",
     "note": "notecmds:note",
     "handoff": "handoffcmds:handoff",

@@ -1,4 +1,4 @@
-"""``rubi search``, ``read``, ``links``, ``backlinks``."""
+"""``rubi search``, ``read``, ``links``, ``backlinks``, ``timeline``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rubi import app
 from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.core.config import CHARS_PER_TOKEN, DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
 
-__all__ = ["backlinks", "links", "read", "search"]
+__all__ = ["backlinks", "links", "read", "search", "timeline"]
 
 
 @click.command()
@@ -34,6 +34,8 @@ __all__ = ["backlinks", "links", "read", "search"]
     is_flag=True,
     help="Leave the personal vault out (also: personal = false in a config.toml).",
 )
+@click.option("--since", metavar="YYYY-MM-DD", help="Only hits of this day or later.")
+@click.option("--until", metavar="YYYY-MM-DD", help="Only hits of this day or earlier.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @vault_option
 @handle_errors
@@ -45,10 +47,14 @@ def search(
     scope: str,
     include_superseded: bool,
     no_personal: bool,
+    since: str | None,
+    until: str | None,
     as_json: bool,
     vault: Path | None,
 ) -> None:
-    """Search notes by text, names and links. Indexes first if needed."""
+    """Search notes by text, names and links. Indexes first if needed. Each hit
+    shows its day (a note's updated/created, a code file's last commit, else the
+    file's time); --since/--until keep the hits of those days."""
     paths = app.locate(vault)
     with progress_bar(True) as progress:
         result = app.search(
@@ -61,6 +67,8 @@ def search(
             progress=progress,
             on_wait=say_waiting,
             personal=False if no_personal else None,
+            since=since,
+            until=until,
         )
     if as_json:
         print_json(app.search_json(result, budget))
@@ -147,3 +155,29 @@ def links(ref: str, as_json: bool, vault: Path | None) -> None:
 def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
     """List the notes that link to a note (or import or describe a code file)."""
     _print_links(app.backlinks(app.locate(vault), ref), as_json)
+
+
+@click.command()
+@click.argument("ref")
+@click.option(
+    "--days",
+    type=click.IntRange(0, 366),
+    default=3,
+    show_default=True,
+    help="Days on each side of REF's day.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
+    """What happened around a hit: the notes, handoffs and captured sessions (with
+    their turns) of the days around REF's day, newest first. REF is an id search
+    printed, a title, or a day (YYYY-MM-DD)."""
+    from rubi.app.timeline import render_timeline, timeline_json
+    from rubi.app.timeline import timeline as use_case
+
+    found = use_case(app.locate(vault), ref, days)
+    if as_json:
+        print_json(timeline_json(found))
+    else:
+        click.echo(render_timeline(found))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from rubi.core.config import GENERATED_COMMENT
+from rubi.core.days import note_day
 from rubi.core.model import Note, note_files
 from rubi.graph.build import (
     GraphBuild,
@@ -126,6 +127,7 @@ def node_attrs(note: Note, files: tuple[str, ...]) -> dict[str, Any]:
         "files": files,
         "commit": _text(note.metadata.get("commit")),
         "fm_id": _text(note.metadata.get("id")),
+        "date": note_day(note.metadata),
     }
 
 

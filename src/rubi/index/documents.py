@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rubi.core.days import spelled_days
 from rubi.core.model import Note
 from rubi.index.language import is_portuguese
 from rubi.index.store import IndexDoc
@@ -29,11 +30,16 @@ def note_document(note: Note) -> IndexDoc:
     """The index document for ``note``.
 
     The body field holds the markdown body plus the text of frontmatter properties
-    that are not indexed elsewhere (``author: ...``, ``genre: [...]``); Portuguese
-    notes also fill ``body_pt`` (Portuguese stemming).
+    that are not indexed elsewhere (``author: ...``, ``genre: [...]``) and every
+    ``YYYY-MM-DD`` date of the title and body in words
+    (:func:`rubi.core.days.spelled_days`); Portuguese notes also fill ``body_pt``
+    (Portuguese stemming).
     """
     extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
     body = note.body if not extra else note.body + "\n" + "\n".join(extra)
+    days = spelled_days(note.title + "\n" + body)
+    if days:  # "October 13, 2023" finds a record that wrote 2023-10-13
+        body += "\n" + days
     fields = {
         "title": note.title,
         "aliases": "\n".join(note.aliases),

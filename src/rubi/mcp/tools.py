@@ -84,8 +84,10 @@ def _search_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
         scope: Scope = "all",
         budget_tokens: int = DEFAULT_BUDGET_TOKENS,
         include_superseded: bool = False,
+        since: str | None = None,
+        until: str | None = None,
     ) -> str:
-        """Search notes and code: ranked ids with why each matched. Pass related terms."""
+        """Search notes and code: ranked ids, why, day. Pass related terms."""
         ready()
         try:
             result = app.search(
@@ -95,6 +97,8 @@ def _search_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
                 top_k=SEARCH_TOP_K,
                 scope=scope,
                 include_superseded=include_superseded,
+                since=since,
+                until=until,
             )
         except (RubiError, ValueError) as exc:
             raise _fail(exc) from exc
@@ -202,6 +206,21 @@ def _xray_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
     return xray
 
 
+def _timeline_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
+    def timeline(ref: str, days: int = 3) -> str:
+        """Notes, handoffs, sessions of the days around a hit id or YYYY-MM-DD."""
+        ready()
+        from rubi.app.timeline import render_timeline
+        from rubi.app.timeline import timeline as use_case
+
+        try:
+            return _out(render_timeline(use_case(paths, ref, days)))
+        except RubiError as exc:
+            raise _fail(exc) from exc
+
+    return timeline
+
+
 Factory = Callable[[VaultPaths, Ready], Callable[..., str]]
 """Binds a tool to a vault and to the wait for warm-up."""
 
@@ -209,6 +228,7 @@ _TOOLS: tuple[tuple[str, Factory, ToolAnnotations], ...] = (
     ("search", _search_tool, _RO),
     ("read", _read_tool, _RO),
     ("map", _map_tool, _RO),
+    ("timeline", _timeline_tool, _RO),
     ("register", _register_tool, _WRITE),
     ("handoff", _handoff_tool, _WRITE),
     ("write_summary", _write_summary_tool, _WRITE),

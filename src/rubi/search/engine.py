@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from rubi.graph.build import GraphBuild
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.markdown.parse import split_frontmatter
+from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hits import Hit, SearchResult, Snippet, Why
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BM25_LIMIT",
+    "DATED_BM25_LIMIT",
     "GENERATED_PAGE_WEIGHT",
     "LIST_WEIGHTS",
     "SCOPES",
@@ -70,6 +73,8 @@ __all__ = [
 
 BM25_LIMIT = 50
 """BM25 candidates fused; deeper ranks add nothing after RRF's 1/(k + rank)."""
+DATED_BM25_LIMIT = 500
+"""BM25 candidates asked for when a date window filters them (most may fall out)."""
 SEED_COUNT = 8
 """Top BM25 hits that seed the personalized PageRank walk (with every name match)."""
 NAME_SEED_WEIGHT = 2.0
@@ -115,8 +120,15 @@ class Candidates:
     dense: Sequence[DenseMatch] = ()
 
 
-def _eligibility(g: nx.MultiDiGraph, scope: str, include_superseded: bool) -> Eligible:
+def _eligibility(
+    g: nx.MultiDiGraph,
+    scope: str,
+    include_superseded: bool,
+    window: DateWindow | None = None,
+    days: Days | None = None,
+) -> Eligible:
     kind = _KIND_FOR_SCOPE[scope]
+    dated = window is not None and not window.open and days is not None
 
     def eligible(node: str) -> bool:
         attrs = g.nodes.get(node)
@@ -126,7 +138,9 @@ def _eligibility(g: nx.MultiDiGraph, scope: str, include_superseded: bool) -> El
             return False
         if bool(attrs.get("session")) != (scope == "sessions"):
             return False  # captured sessions only when asked for
-        return include_superseded or attrs.get("status") != "superseded"
+        if not include_superseded and attrs.get("status") == "superseded":
+            return False
+        return not dated or window.holds(days.of(node))  # type: ignore[union-attr]
 
     return eligible
 
@@ -139,18 +153,20 @@ def text_list(
     scope: str,
     include_superseded: bool,
     eligible: Eligible,
+    limit: int = BM25_LIMIT,
 ) -> list[BM25Hit]:
-    """List 1: BM25F hits (at most :data:`BM25_LIMIT`; code fields in a code search)."""
+    """List 1: BM25F hits (at most :data:`BM25_LIMIT` eligible; ``limit`` asked of
+    the index; code fields in a code search)."""
     kind = _KIND_FOR_SCOPE[scope]
     bm25 = index.bm25(
         query,
         extra_terms=terms,
-        limit=BM25_LIMIT,
+        limit=limit,
         kind=kind,
         exclude_status=() if include_superseded else ("superseded",),
         fields=CODE_FIELDS if kind == "file" else None,
     )
-    return [h for h in bm25 if h.id in g and eligible(h.id)]
+    return [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
 
 
 def name_list(
@@ -266,6 +282,7 @@ def make_hit(
     reasons: tuple[Why, ...],
     snippet: Snippet,
     text: BM25Hit | None = None,
+    day: Snippet | None = None,
 ) -> Hit:
     """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
     (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
@@ -283,6 +300,7 @@ def make_hit(
         superseded_by=attrs.get("superseded_by"),
         reasons=reasons,
         matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
+        day=day if day is not None else Snippet.of(""),
     )
 
 
@@ -298,6 +316,7 @@ def search_index(
     include_superseded: bool = False,
     project_root: Path | None = None,
     dense: DenseIndex | None = None,
+    window: DateWindow | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -313,6 +332,8 @@ def search_index(
         project_root: the project folder, to read snippets from code files.
         dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`);
             None leaves the dense list empty.
+        window: keep only hits whose day (:class:`~rubi.search.dates.Days`) lies in
+            it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
 
     Returns:
         A :class:`SearchResult`; each hit's snippet is read from its file the first
@@ -326,8 +347,11 @@ def search_index(
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1, got {top_k}")
     g = build.graph
-    eligible = _eligibility(g, scope, include_superseded)
-    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible)
+    days = Days(g.nodes, vault_root, project_root)
+    eligible = _eligibility(g, scope, include_superseded, window, days)
+    dated = window is not None and not window.open
+    limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
+    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
     names = name_list(build, query, terms, eligible)
     graph, via = graph_list(g, bm25, names, eligible)
     cands = Candidates(bm25, names, graph, via, dense_list(dense, query, terms, eligible))
@@ -337,12 +361,20 @@ def search_index(
     by_name = {m.id: m for m in names}
     by_text = {h.id: h for h in bm25}
     hits = []
+    shown = [f.id for f in fused[:top_k]]
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
         why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
         snippet = _lazy_snippet(attrs, f.id, words, vault_root, project_root)
-        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id)))
+        day = Snippet(partial(_day, days, shown, f.id))
+        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day))
     return SearchResult(query, tuple(terms), hits, len(fused))
+
+
+def _day(days: Days, shown: Sequence[str], node: str) -> str:
+    """The day of ``node``, the code files among ``shown`` found with it (one git log)."""
+    days.prefetch(shown)
+    return days.of(node)
 
 
 def _lazy_snippet(

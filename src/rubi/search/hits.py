@@ -37,8 +37,9 @@ class Why:
 
 
 class Snippet:
-    """A hit's passage, read on first use and kept (a search reads only the snippets
-    of the hits that are shown). ``Snippet.of(text)`` holds a known passage."""
+    """A hit's passage (or its day), read on first use and kept (a search reads only
+    the snippets of the hits that are shown). ``Snippet.of(text)`` holds a known
+    passage."""
 
     __slots__ = ("_read", "_text")
 
@@ -87,6 +88,7 @@ class Hit:
         reasons: the structured reasons behind ``why``, in the same order.
         matched: the analysed query terms its text match found (in any field),
             sorted; empty when it is a hit for another reason only.
+        day: its day, found when :attr:`date` is first asked for.
     """
 
     id: str
@@ -102,11 +104,19 @@ class Hit:
     stale: tuple[str, ...] = ()
     reasons: tuple[Why, ...] = ()
     matched: tuple[str, ...] = ()
+    day: Snippet = field(default_factory=lambda: Snippet.of(""), compare=False, repr=False)
 
     @property
     def snippet(self) -> str:
         """The passage that best matches the query (read from the file on first use)."""
         return self.source.text
+
+    @property
+    def date(self) -> str:
+        """Its day, ``YYYY-MM-DD`` ("" when unknown): a note's ``updated`` or
+        ``created`` frontmatter, a code file's last commit, else the file's
+        modification time (:mod:`rubi.search.dates`; found on first use)."""
+        return self.day.text
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """Render search results within a token budget: compact index first.
 
-Each hit is one header line ``N. [type] Title — path``, one ``why`` line and one
-snippet line; hits are added best-first until the next would overflow the budget,
-then a footer says how many were left out and how to open one.
+Each hit is one header line ``N. [type] Title — path · YYYY-MM-DD`` (its day), one
+``why`` line and one snippet line; hits are added best-first until the next would
+overflow the budget, then a footer says how many were left out and how to open one.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     else:
         vault, _, _ = hit.id.rpartition(":")  # personal:notes/x → shown as personal:<path>
         head = f"{rank}. [{hit.type}] {hit.title} — {vault + ':' if vault else ''}{hit.path}"
+    if hit.date:
+        head += f" · {hit.date}"
     if hit.status == "superseded":
         succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
         head += f"  (superseded{succ})"
@@ -119,7 +121,8 @@ def render_compact(
 
 def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
     """The ``--json`` shape: ``{"query", "hits": [{"id", "path", "title", "type",
-    "score", "why", "snippet", ...}], "tokens", "omitted"}``, hits within the budget."""
+    "score", "why", "snippet", "date", ...}], "tokens", "omitted"}``, hits within the
+    budget (``date``: the hit's day, "" when unknown)."""
     blocks, used = _fit(result, budget_tokens)
     hits = [
         {
@@ -132,6 +135,7 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
             "score": h.score,
             "why": list(h.why),
             "snippet": h.snippet,
+            "date": h.date,
             **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
             **({"stale": list(h.stale)} if h.stale else {}),
         }

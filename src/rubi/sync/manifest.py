@@ -54,12 +54,14 @@ class FileEntry:
 def graph_signature(note: Note) -> str:
     """A digest of everything in a note that the graph, the name table, the map or
     the stale flags use (title, type, status, aliases, links, id, supersede fields,
-    files, commit, generated-page marker). Equal signatures: only the body changed, so
-    a re-index updates the text index alone (an appended session record, an edited
-    paragraph) instead of rebuilding the graph."""
+    files, commit, day (``updated``/``created``), generated-page marker). Equal
+    signatures: only the body changed, so a re-index updates the text index alone
+    (an appended session record, an edited paragraph) instead of rebuilding the
+    graph."""
     import hashlib
 
     from rubi.core.config import GENERATED_COMMENT
+    from rubi.core.days import note_day
 
     meta = note.metadata
     parts = [
@@ -70,6 +72,7 @@ def graph_signature(note: Note) -> str:
         repr(note.aliases),
         repr([(lk.target, lk.relation) for lk in note.links]),
         repr([meta.get(k) for k in ("id", "supersedes", "superseded_by", "commit")]),
+        note_day(meta),
         repr(note_files(note)),
         str(GENERATED_COMMENT in note.body[:400]),
         str(note.frontmatter_error),

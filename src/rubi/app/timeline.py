@@ -1,0 +1,193 @@
+"""What happened around a hit: the notes, handoffs and captured sessions of the days
+around its day, newest first (the step between a search's compact index and a full
+``read``).
+
+A day is what search shows (:class:`rubi.search.dates.Days`): a note's ``updated`` or
+``created`` frontmatter, a code file's last commit, else the file's modification time.
+A captured session also lists its turns (its ``### HH:MM`` headings) with the start of
+each prompt.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
+
+__all__ = [
+    "DEFAULT_DAYS",
+    "MAX_DAYS",
+    "MAX_ENTRIES",
+    "Timeline",
+    "TimelineEntry",
+    "render_timeline",
+    "timeline",
+    "timeline_json",
+]
+
+DEFAULT_DAYS = 3
+"""Days on each side of the centre day shown by default."""
+MAX_DAYS = 366
+"""The widest window asked for (on each side)."""
+MAX_ENTRIES = 40
+"""Entries listed at most (the newest); the rest are counted."""
+MAX_TURNS = 12
+"""Turns listed per captured session (the last ones)."""
+TURN_PREVIEW_CHARS = 100
+"""Characters of a turn's prompt shown."""
+
+_TURN = re.compile(r"^### (\d{2}:\d{2})\s*$")
+_DAY_REF = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEntry:
+    """One note, handoff or captured session of the window.
+
+    Attributes:
+        day: its day, ``YYYY-MM-DD``.
+        kind: ``session``, ``handoff`` or the note's type.
+        id: its id (open it with ``rubi read``).
+        title: its title.
+        turns: a session's turns, ``HH:MM prompt…`` (the last :data:`MAX_TURNS`).
+    """
+
+    day: str
+    kind: str
+    id: str
+    title: str
+    turns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """The window around ``centre`` (``ref``'s day) and its entries, newest first."""
+
+    ref: str
+    centre: str
+    since: str
+    until: str
+    entries: list[TimelineEntry] = field(default_factory=list)
+    omitted: int = 0
+
+
+def _kind(node: str, attrs: Any) -> str:
+    if attrs.get("session"):
+        return "session"
+    if node.startswith("handoffs/"):
+        return "handoff"
+    return str(attrs.get("type", "note"))
+
+
+def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
+    """A session record's turns: ``HH:MM`` and the start of the prompt."""
+    from rubi.app.pages import page_text
+
+    try:
+        text = page_text(paths, paths.root / rel, 400_000)
+    except (OSError, RubiError):
+        return ()
+    turns: list[str] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _TURN.match(line)
+        if not m:
+            continue
+        prompt = next((x.strip() for x in lines[i + 1 : i + 6] if x.strip()), "")
+        prompt = prompt.removeprefix("**User:**").strip()
+        if len(prompt) > TURN_PREVIEW_CHARS:
+            prompt = prompt[:TURN_PREVIEW_CHARS].rstrip() + "…"
+        turns.append(f"{m[1]} {prompt}".rstrip())
+    return tuple(turns[-MAX_TURNS:])
+
+
+def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
+    """The notes, handoffs and captured sessions of the ``days`` days before and after
+    ``ref``'s day, newest first (at most :data:`MAX_ENTRIES`).
+
+    Args:
+        paths: the vault.
+        ref: an id search printed (a note, a handoff, a session record, a code file),
+            a note's title or alias, or a day ``YYYY-MM-DD``.
+        days: days on each side (0 to :data:`MAX_DAYS`).
+
+    Raises:
+        RubiError: ``days`` out of range, or ``ref`` is neither a day nor something
+            the vault holds, or has no day.
+    """
+    from rubi.search.dates import Days
+    from rubi.sync import graph_for
+    from rubi.vault.resolve import normalize_name
+
+    if not 0 <= days <= MAX_DAYS:
+        raise RubiError(f"days must be between 0 and {MAX_DAYS}, got {days}")
+    build = graph_for(paths)
+    g = build.graph
+    book = Days(g.nodes, paths.root, paths.project_root)
+    ref = ref.strip()
+    if _DAY_REF.match(ref):
+        centre = ref
+    else:
+        node = ref.removesuffix(".md") if ref.removesuffix(".md") in g else None
+        if node is None:
+            owners = build.names.get(normalize_name(ref), [])
+            node = owners[0] if len(owners) == 1 else None
+        if node is None or g.nodes[node].get("kind") not in ("note", "file"):
+            raise RubiError(f"{ref!r}: no note or file by that id, title or alias (or a day)")
+        centre = book.of(node)
+        if not centre:
+            raise RubiError(f"{ref!r} has no day (no date in its frontmatter, no file)")
+    try:
+        day = dt.date.fromisoformat(centre)
+    except ValueError as exc:
+        raise RubiError(f"{ref!r}: not a day as YYYY-MM-DD") from exc
+    since = (day - dt.timedelta(days=days)).isoformat()
+    until = (day + dt.timedelta(days=days)).isoformat()
+    found: list[tuple[str, str, Any]] = []
+    for node, attrs in g.nodes(data=True):
+        if attrs.get("kind") != "note" or attrs.get("generated"):
+            continue
+        when = book.of(node)
+        if since <= when <= until:
+            found.append((when, node, attrs))
+    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    entries = []
+    for when, node, attrs in found[:MAX_ENTRIES]:
+        kind = _kind(node, attrs)
+        turns = _turns(paths, str(attrs.get("path", node))) if kind == "session" else ()
+        entries.append(TimelineEntry(when, kind, node, str(attrs.get("title", node)), turns))
+    return Timeline(ref, centre, since, until, entries, max(len(found) - MAX_ENTRIES, 0))
+
+
+def render_timeline(t: Timeline) -> str:
+    """The timeline as text: a header line, then one line per entry (a session's
+    turns indented under it)."""
+    lines = [f"{t.since} … {t.until} around {t.ref} ({t.centre}), newest first:"]
+    if not t.entries:
+        lines.append("(nothing dated in these days)")
+    for e in t.entries:
+        lines.append(f"{e.day}  [{e.kind}] {e.title} — {e.id}")
+        lines.extend(f"    {turn}" for turn in e.turns)
+    if t.omitted:
+        lines.append(f"({t.omitted} older not shown; narrow the days)")
+    return "\n".join(lines)
+
+
+def timeline_json(t: Timeline) -> dict[str, Any]:
+    """The ``--json`` shape: ``{"ref", "centre", "since", "until", "entries": [{"day",
+    "kind", "id", "title", "turns"}], "omitted"}``."""
+    return {
+        "ref": t.ref,
+        "centre": t.centre,
+        "since": t.since,
+        "until": t.until,
+        "entries": [
+            {"day": e.day, "kind": e.kind, "id": e.id, "title": e.title, "turns": list(e.turns)}
+            for e in t.entries
+        ],
+        "omitted": t.omitted,
+    }

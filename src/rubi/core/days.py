@@ -1,0 +1,87 @@
+"""Days as rubi shows and compares them: ISO ``YYYY-MM-DD`` strings (UTC).
+
+Pure functions: a day from a frontmatter value or a file's modification time, and
+the dates of a text spelled out in words (``2023-10-13`` → ``October 13, 2023``) so
+that a question naming the day in words finds a record that wrote it in digits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MAX_SPELLED_DAYS", "file_day", "note_day", "parse_day", "spelled_days"]
+
+MAX_SPELLED_DAYS = 200
+"""Distinct dates of one text spelled out at most (a log full of dates adds no more)."""
+
+_DAY = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+_DAYS_IN_TEXT = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def _day(year: str, month: str, day: str) -> dt.date | None:
+    try:
+        return dt.date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def parse_day(value: Any) -> str:
+    """``value`` as an ISO day, or "" when it is none: a ``date`` or ``datetime`` (as
+    YAML gives them), or text starting ``YYYY-MM-DD`` (``2026-11-30T08:00:00Z``)."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        m = _DAY.match(value)
+        found = _day(m[1], m[2], m[3]) if m else None
+        return found.isoformat() if found else ""
+    return ""
+
+
+def note_day(metadata: Mapping[str, Any]) -> str:
+    """A note's day from its frontmatter: ``updated``, else ``created`` ("" when
+    neither holds a date)."""
+    return parse_day(metadata.get("updated")) or parse_day(metadata.get("created"))
+
+
+def file_day(path: Path) -> str:
+    """The UTC day ``path`` was last modified ("" when it cannot be read)."""
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return ""
+    return dt.datetime.fromtimestamp(mtime, dt.UTC).date().isoformat()
+
+
+def spelled_days(text: str) -> str:
+    """Each distinct ``YYYY-MM-DD`` date of ``text`` in words, one a line
+    (``October 13, 2023``), in order of first appearance, at most
+    :data:`MAX_SPELLED_DAYS`; "" when there is none."""
+    seen: dict[str, None] = {}
+    for m in _DAYS_IN_TEXT.finditer(text):
+        day = _day(m[1], m[2], m[3])
+        if day is not None:
+            seen.setdefault(f"{_MONTHS[day.month - 1]} {day.day}, {day.year}")
+            if len(seen) >= MAX_SPELLED_DAYS:
+                break
+    return "\n".join(seen)

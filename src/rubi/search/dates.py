@@ -1,0 +1,197 @@
+"""The date of a hit, and the window ``--since/--until`` keeps.
+
+A note's date is its ``updated`` frontmatter, else its ``created``, else its file's
+modification time; a code file's is the day of the newest commit that changed it
+(:func:`commit_days`), else its modification time. Days are ISO strings
+(``YYYY-MM-DD``, UTC), compared as strings.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import threading
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubi.core.days import file_day, parse_day
+from rubi.core.gitrepo import GIT_TIMEOUT_S
+from rubi.core.safepaths import GIT_HARDENING
+
+__all__ = ["DateWindow", "Days", "commit_days"]
+
+log = logging.getLogger(__name__)
+
+_GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
+
+
+_COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}
+_COMMIT_LOCK = threading.Lock()
+
+
+def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
+    """The day of the newest commit that changed each of ``paths`` (POSIX, relative
+    to ``root``); paths no commit changed (untracked) are left out.
+
+    One ``git log`` from HEAD back, read until every path asked for was seen; what it
+    found is kept for this process per folder and HEAD, so a later search asks git
+    again only about paths not seen yet. Nothing of a path reaches git: the log is
+    of the whole folder. {} outside a repository, without git, or when git fails.
+    """
+    head = _git_head(root)
+    if head is None:
+        return {}
+    key = (str(root), head)
+    with _COMMIT_LOCK:
+        known = _COMMIT_DAYS.setdefault(key, {})
+        missing = {p for p in paths if p not in known}
+        if missing:
+            _read_log(root, missing, known)
+            for p in missing:
+                known.setdefault(p, "")  # not in history: asked once
+        return {p: known[p] for p in paths if known.get(p)}
+
+
+def _git_head(root: Path) -> str | None:
+    try:
+        proc = subprocess.run(
+            [*_GIT, "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (proc.stdout.strip() or None) if proc.returncode == 0 else None
+
+
+def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
+    """Fill ``known`` from ``git log`` (newest first) until ``wanted`` were all seen."""
+    args = [*_GIT, "-C", str(root), "log", "--no-renames", "--relative"]
+    args += ["--format=%x00%cs", "--name-only", "HEAD", "--", "."]
+    try:
+        proc = subprocess.Popen(
+            args,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+        )
+    except OSError as exc:
+        log.debug("git log failed: %s", exc)
+        return
+    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        day = ""
+        left = set(wanted)
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if line.startswith("\x00"):
+                if not left:
+                    break
+                day = line[1:].strip()
+            elif line and day and line not in known:
+                known[line] = day
+                left.discard(line)
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@dataclass(frozen=True, slots=True)
+class DateWindow:
+    """The days a search keeps, both ends included ("" leaves an end open)."""
+
+    since: str = ""
+    until: str = ""
+
+    @classmethod
+    def of(cls, since: str | None, until: str | None) -> DateWindow:
+        """A window from two ``YYYY-MM-DD`` strings (either may be None or "").
+
+        Raises:
+            ValueError: a value that is not a day, or ``since`` after ``until``.
+        """
+        ends = []
+        for name, value in (("since", since), ("until", until)):
+            day = parse_day(value) if value else ""
+            if value and (not day or value.strip() != day):
+                raise ValueError(f"{name} must be a day as YYYY-MM-DD, got {value!r}")
+            ends.append(day)
+        if ends[0] and ends[1] and ends[0] > ends[1]:
+            raise ValueError(f"since ({ends[0]}) is after until ({ends[1]})")
+        return cls(ends[0], ends[1])
+
+    @property
+    def open(self) -> bool:
+        """True when the window keeps every day."""
+        return not self.since and not self.until
+
+    def holds(self, day: str) -> bool:
+        """Whether ``day`` lies in the window (an unknown day "" only in an open one)."""
+        if self.open:
+            return True
+        if not day:
+            return False
+        return (not self.since or day >= self.since) and (not self.until or day <= self.until)
+
+
+class Days:
+    """The days of one search's nodes, each found once: ``date`` from the node's
+    attributes (a note's frontmatter), else a code file's commit, else the file's
+    modification time. Code files asked for together share one ``git log``.
+
+    Args:
+        attrs: node id → its graph attributes.
+        vault_root: the vault folder (notes' paths are relative to it).
+        project_root: the project folder (code files' paths), or None.
+    """
+
+    def __init__(
+        self,
+        attrs: Mapping[str, Mapping[str, Any]],
+        vault_root: Path,
+        project_root: Path | None,
+    ) -> None:
+        self._attrs = attrs
+        self._vault = vault_root
+        self._project = project_root
+        self._found: dict[str, str] = {}
+
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Find the days of ``nodes`` now, code files in one ``git log``."""
+        code = {}
+        for node in nodes:
+            a = self._attrs.get(node, {})
+            if node not in self._found and not a.get("date") and a.get("kind") == "file":
+                code[node] = str(a.get("path", node))
+        if code and self._project is not None:
+            days = commit_days(self._project, set(code.values()))
+            for node, path in code.items():
+                self._found[node] = days.get(path) or file_day(self._project / path)
+
+    def of(self, node: str) -> str:
+        """The day of ``node`` ("" when none can be found)."""
+        found = self._found.get(node)
+        if found is None:
+            a = self._attrs.get(node, {})
+            found = parse_day(a.get("date"))
+            if not found and a.get("kind") == "file":
+                self.prefetch([node])
+                found = self._found.get(node, "")
+            elif not found:
+                found = file_day(self._vault / str(a.get("path", node)))
+            self._found[node] = found
+        return found

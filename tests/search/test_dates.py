@@ -1,0 +1,157 @@
+"""Every hit carries its day; --since/--until keep a window of days; a timeline lists
+what happened around a hit; a date written in digits is found in words (issue 17
+item 3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi import app
+from rubi.cli.main import cli
+from rubi.core.days import note_day, parse_day, spelled_days
+from rubi.core.errors import RubiError
+from rubi.search.dates import DateWindow
+
+from helpers import rubi_project, write
+
+
+def _note(vault: Path, name: str, body: str, **meta: str) -> None:
+    front = "".join(f"{k}: {v}\n" for k, v in meta.items())
+    write(vault / "notes" / f"{name}.md", f"---\n{front}---\n# {name}\n\n{body}\n")
+
+
+@pytest.fixture
+def dated_vault(tmp_path: Path) -> Path:
+    vault = tmp_path / "vault"
+    _note(vault, "Early quokka", "quokkas at the start", created="2026-01-05")
+    _note(vault, "Middle quokka", "quokkas in spring", created="2026-03-01", updated="2026-04-10")
+    _note(vault, "Late quokka", "quokkas in winter", updated="'2026-11-30T08:00:00Z'")
+    undated = write(vault / "notes" / "Undated quokka.md", "# Undated quokka\n\nquokkas\n")
+    stamp = dt.datetime(2025, 6, 1, 12, tzinfo=dt.UTC).timestamp()
+    os.utime(undated, (stamp, stamp))
+    return vault
+
+
+def test_days_from_frontmatter_values_and_text() -> None:
+    assert parse_day(dt.date(2023, 10, 13)) == "2023-10-13"
+    assert parse_day("2023-10-13T09:00:00Z") == "2023-10-13"
+    assert parse_day("2023-02-30") == parse_day("soon") == parse_day(3) == ""
+    assert note_day({"created": "2023-01-01", "updated": "2023-02-01"}) == "2023-02-01"
+    assert spelled_days("met on 2023-10-13, again 2023-10-13 and 2024-02-29; v1-2023-99-99") == (
+        "October 13, 2023\nFebruary 29, 2024"
+    )
+
+
+def test_a_window_is_checked() -> None:
+    assert DateWindow.of(None, "").open
+    assert DateWindow.of("2026-01-01", None).holds("2026-01-01")
+    assert not DateWindow.of("2026-01-01", None).holds("")
+    for since, until in (("2026-1-1", None), (None, "yesterday"), ("2026-02-01", "2026-01-01")):
+        with pytest.raises(ValueError):
+            DateWindow.of(since, until)
+
+
+def test_hits_carry_their_day_and_a_window_keeps_some(dated_vault: Path) -> None:
+    paths = app.locate(dated_vault)
+    days = {h.id: h.date for h in app.search(paths, "quokkas").hits}
+    assert days == {
+        "notes/Early quokka": "2026-01-05",
+        "notes/Middle quokka": "2026-04-10",  # updated before created
+        "notes/Late quokka": "2026-11-30",
+        "notes/Undated quokka": "2025-06-01",  # the file's time
+    }
+    kept = app.search(paths, "quokkas", since="2026-01-05", until="2026-04-10").hits
+    assert {h.id for h in kept} == {"notes/Early quokka", "notes/Middle quokka"}
+    assert [h.id for h in app.search(paths, "quokkas", since="2026-05-01").hits] == [
+        "notes/Late quokka"
+    ]
+    with pytest.raises(RubiError, match="since"):
+        app.search(paths, "quokkas", since="May")
+
+
+def test_the_cli_shows_days_and_filters(dated_vault: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(
+        cli, ["search", "quokkas", "--until", "2026-01-31", "--vault", str(dated_vault)]
+    )
+    assert out.exit_code == 0, out.output
+    assert "Early quokka — notes/Early quokka.md · 2026-01-05" in out.stdout
+    assert "Late quokka" not in out.stdout
+    got = runner.invoke(
+        cli, ["search", "quokkas", "--json", "--since", "2026-11-01", "--vault", str(dated_vault)]
+    )
+    assert [h["date"] for h in json.loads(got.stdout)["hits"]] == ["2026-11-30"]
+    bad = runner.invoke(
+        cli, ["search", "quokkas", "--since", "2026-13-01", "--vault", str(dated_vault)]
+    )
+    assert bad.exit_code != 0 and "YYYY-MM-DD" in bad.output
+
+
+def test_a_day_in_digits_is_found_in_words(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    write(
+        vault / "sessions" / "2023-10-13-abc.md",
+        "# Session\n\n### 10:00\n**User:** picnic plans on 2023-10-13\n",
+    )
+    write(vault / "notes" / "Other.md", "# Other\n\nOctober plans for a picnic in 2022\n")
+    paths = app.locate(vault)
+    hits = app.search(paths, "picnic on October 13, 2023", scope="sessions").hits
+    assert [h.id for h in hits] == ["sessions/2023-10-13-abc"]
+
+
+def test_a_code_file_is_dated_by_its_last_commit(tmp_path: Path) -> None:
+    from codemap.codemap_helpers import git
+
+    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "def route_zebra():\n    return 1\n"})
+    write(root / "pkg" / "router.py", "def route_zebra():\n    return 2\n")
+    env = {
+        "GIT_COMMITTER_DATE": "2024-02-03T10:00:00+00:00",
+        "GIT_AUTHOR_DATE": "2024-02-03T10:00:00+00:00",
+    }
+    os.environ.update(env)
+    try:
+        git(root, "commit", "-qam", "change")
+    finally:
+        for key in env:
+            os.environ.pop(key)
+    hits = app.search(app.locate(root / ".rubi"), "route zebra", scope="code").hits
+    assert [(h.id, h.date) for h in hits] == [("pkg/router.py", "2024-02-03")]
+
+
+def test_a_timeline_lists_the_days_around_a_hit(dated_vault: Path) -> None:
+    from rubi.app.timeline import render_timeline, timeline
+
+    write(
+        dated_vault / "sessions" / "2026-04-11-s1.md",
+        "---\ncreated: '2026-04-11T09:00:00Z'\n---\n# Session\n\n### 09:00\n"
+        "**User:** why do quokkas smile\n\n**Claude:** they do not\n\n### 09:05\n**User:** ok\n",
+    )
+    write(
+        dated_vault / "handoffs" / "2026-04-09-1200.md",
+        "---\ncreated: '2026-04-09'\n---\n# Handoff\n\nquokka survey next\n",
+    )
+    paths = app.locate(dated_vault)
+    app.index(paths)
+    t = timeline(paths, "notes/Middle quokka", days=2)
+    assert (t.centre, t.since, t.until) == ("2026-04-10", "2026-04-08", "2026-04-12")
+    assert [(e.day, e.kind, e.id) for e in t.entries] == [
+        ("2026-04-11", "session", "sessions/2026-04-11-s1"),
+        ("2026-04-10", "note", "notes/Middle quokka"),
+        ("2026-04-09", "handoff", "handoffs/2026-04-09-1200"),
+    ]
+    assert t.entries[0].turns == ("09:00 why do quokkas smile", "09:05 ok")
+    assert "2026-04-11  [session]" in render_timeline(t)
+    assert [e.id for e in timeline(paths, "2026-01-06", days=1).entries] == ["notes/Early quokka"]
+    with pytest.raises(RubiError):
+        timeline(paths, "no such note")
+    out = CliRunner().invoke(
+        cli, ["timeline", "Early quokka", "--json", "--vault", str(dated_vault)]
+    )
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["centre"] == "2026-01-05"
