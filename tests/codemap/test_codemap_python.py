@@ -52,6 +52,41 @@ def test_parse_imports_and_symbols() -> None:
     assert parsed.problems == ()
 
 
+def test_imports_in_every_kind_of_block_are_found() -> None:
+    source = (
+        "import a\n"
+        "class C:\n"
+        "    import b\n"
+        "    def m(self):\n"
+        "        for x in y:\n"
+        "            import c\n"
+        "        else:\n"
+        "            from d import e\n"
+        "async def f():\n"
+        "    async with z:\n"
+        "        while True:\n"
+        "            import g\n"
+        "try:\n"
+        "    import h\n"
+        "except ImportError:\n"
+        "    import i\n"
+        "else:\n"
+        "    import j\n"
+        "finally:\n"
+        "    import k\n"
+        "match v:\n"
+        "    case 1:\n"
+        "        from .l import (m, n)\n"
+        "lam = lambda: __import__('not_a_statement')\n"
+        "text = 'import not_code'\n"
+    )
+    targets = {(spec.kind, spec.target) for spec in parse(source).imports}
+    assert targets == {("import", name) for name in ("a", "b", "c", "g", "h", "i", "j", "k")} | {
+        ("from", "d"),
+        ("from", ".l"),
+    }
+
+
 def test_syntax_error_falls_back_to_patterns() -> None:
     parsed = parse("import os\nfrom pkg import mod\nprint 'python 2'\nclass Old:\n    pass\n")
     assert parsed.problems and "syntax error at line 3" in parsed.problems[0]

