@@ -1,55 +1,14 @@
-"""Reading what changed: the vault's listing from the manifest plus the paths a
-watcher reported, and one changed note read and parsed into the new manifest."""
+"""Reading what changed: one changed note read and parsed into the new manifest."""
 
 from __future__ import annotations
-
-from collections.abc import Collection
-from pathlib import Path
 
 from rubi.core.errors import NoteParseError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths
-from rubi.core.safeio import has_surrogates
 from rubi.sync.manifest import FileEntry, IndexReport, VaultState, graph_signature
-from rubi.vault.scan import FileStat, VaultListing, read_note_text
+from rubi.vault.scan import FileStat, read_note_text
 
-__all__ = ["listing_from_changes", "read_changed_note"]
-
-
-def listing_from_changes(
-    root: Path, old: VaultState, changed: Collection[str]
-) -> VaultListing | None:
-    """The vault's listing from the manifest plus the changed paths, or None when a
-    full scan is needed (a folder was added, moved or removed)."""
-    import os
-    import stat as st
-
-    files = {p: FileStat(p, e.mtime_ns, e.size) for p, e in old.files.items()}
-    attachments = set(old.attachments)
-    for rel in changed:
-        rel = rel.strip("/")
-        if not rel or any(part.startswith(".") for part in rel.split("/")):
-            continue
-        if has_surrogates(rel):
-            return None  # a name that is not UTF-8: the full scan reports and skips it
-        try:
-            info = os.stat(os.path.join(root, rel))
-        except OSError:
-            info = None
-        if info is not None and st.S_ISDIR(info.st_mode):
-            return None
-        if info is None and any(p.startswith(rel + "/") for p in files):
-            return None  # a folder went away
-        if rel.lower().endswith(".md"):
-            if info is not None and st.S_ISREG(info.st_mode):
-                files[rel] = FileStat(rel, info.st_mtime_ns, info.st_size)
-            else:
-                files.pop(rel, None)
-        elif info is not None:
-            attachments.add(rel)
-        else:
-            attachments.discard(rel)
-    return VaultListing(sorted(files.values(), key=lambda f: f.path), sorted(attachments))
+__all__ = ["read_changed_note"]
 
 
 def read_changed_note(

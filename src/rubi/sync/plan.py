@@ -3,12 +3,17 @@ reading a note. Pure: a listing and the old manifest in, a :class:`Plan` out."""
 
 from __future__ import annotations
 
+import os
+import stat as st
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from rubi.core.safeio import has_surrogates
 from rubi.sync.manifest import FileEntry, VaultState
 from rubi.vault.scan import FileStat, VaultListing
 
-__all__ = ["Plan", "plan_changes"]
+__all__ = ["Plan", "plan_changes", "plan_from_changes"]
 
 
 @dataclass
@@ -51,3 +56,55 @@ def plan_changes(old: VaultState, listing: VaultListing) -> Plan:
     plan.attachments_added = sorted(after - before)
     plan.attachments_removed = sorted(before - after)
     return plan
+
+
+def plan_from_changes(
+    root: Path, old: VaultState, changed: Collection[str]
+) -> tuple[Plan, list[str]] | None:
+    """The plan for the paths a watcher reported (vault-relative), and the vault's
+    attachments after them, without listing the vault: the work is the changed
+    paths', not the vault's. None when a full scan is needed (a folder came, went or
+    moved; a name that is not UTF-8, which the scan reports and skips)."""
+    plan = Plan(kept=dict(old.files))
+    attachments = set(old.attachments)
+    seen: set[str] = set()
+    for raw in changed:
+        rel = raw.strip("/")
+        if not rel or rel in seen or any(part.startswith(".") for part in rel.split("/")):
+            continue
+        seen.add(rel)
+        if has_surrogates(rel):
+            return None
+        try:
+            info: os.stat_result | None = os.stat(os.path.join(root, rel))
+        except OSError:
+            info = None
+        if info is not None and st.S_ISDIR(info.st_mode):
+            return None
+        if info is None and _holds(old, rel + "/"):
+            return None  # a folder went away
+        if rel.lower().endswith(".md"):
+            prev = plan.kept.pop(rel, None)
+            if info is not None and st.S_ISREG(info.st_mode):
+                stat = FileStat(rel, info.st_mtime_ns, info.st_size)
+                if prev is not None and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size):
+                    plan.kept[rel] = prev
+                else:
+                    plan.to_read.append(stat)
+            elif prev is not None:
+                plan.removed_paths.append(rel)
+        elif info is not None:
+            attachments.add(rel)
+        else:
+            attachments.discard(rel)
+    before = set(old.attachments)
+    plan.attachments_added = sorted(attachments - before)
+    plan.attachments_removed = sorted(before - attachments)
+    plan.to_read.sort(key=lambda s: s.path)
+    plan.removed_paths.sort()
+    return plan, sorted(attachments)
+
+
+def _holds(old: VaultState, prefix: str) -> bool:
+    """Some note of ``old`` lies under the folder ``prefix`` (ends in ``/``)."""
+    return any(p.startswith(prefix) for p in old.files)

@@ -38,8 +38,8 @@ from rubi.sync.manifest import (
     state_from_store,
     state_meta,
 )
-from rubi.sync.notes import listing_from_changes, read_changed_note
-from rubi.sync.plan import Plan, plan_changes
+from rubi.sync.notes import read_changed_note
+from rubi.sync.plan import Plan, plan_changes, plan_from_changes
 from rubi.sync.store import Store, open_store
 from rubi.vault.scan import FileStat, scan_vault
 
@@ -263,18 +263,17 @@ class SyncSession:
                 index.close()
                 if advice:
                     report.warnings.append(ScanWarning(str(self.paths.whoosh_dir), advice))
-            listing = None
+            planned = None
             if changed_paths is not None and not full:
-                listing = listing_from_changes(self.paths.root, old, changed_paths)
-            if listing is None:
+                planned = plan_from_changes(self.paths.root, old, changed_paths)
+            if planned is None:
                 listing = scan_vault(self.paths.root, self.paths.project_root)
-            report.warnings.extend(listing.warnings)
-            plan = plan_changes(old, listing)
+                report.warnings.extend(listing.warnings)
+                planned = plan_changes(old, listing), listing.attachments
+            plan, attachments = planned
             # A full build starts the index afresh: without the code map it would drop
             # every code file.
-            self._apply(
-                store, index, old, plan, listing.attachments, report, full, code or full, progress
-            )
+            self._apply(store, index, old, plan, attachments, report, full, code or full, progress)
         finally:
             store.close()
         return report
@@ -300,9 +299,9 @@ class SyncSession:
         paths = self.paths
         new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
         report.unchanged = len(plan.kept)
-        report.warnings.extend(
-            ScanWarning(p, e.problem) for p, e in sorted(plan.kept.items()) if e.problem
-        )
+        kept_problems = [(p, e.problem) for p, e in plan.kept.items() if e.problem]
+        report.warnings.extend(ScanWarning(p, problem) for p, problem in sorted(kept_problems))
+        touched = {s.path for s in plan.to_read}.union(plan.removed_paths)
         reading = _Reading(paths, old, new, report)
         changed = reading.changed
         vectors = _vector_sink(paths, full)  # hook: embeds what Whoosh is given
@@ -340,7 +339,7 @@ class SyncSession:
             if new.files != old.files or new.code_fingerprint != old.code_fingerprint:
                 # touched but identical files: remember their new mtimes
                 new.indexed_at = old.indexed_at
-                self._commit(store, old, new, {}, [], full=False)
+                self._commit(store, old, new, {}, [], full=False, touched=touched)
             return
 
         from rubi.index.documents import note_document
@@ -357,7 +356,7 @@ class SyncSession:
         index.close()
         new.indexed_at = time.time()
         new.gen = old.gen + 1
-        self._commit(store, old, new, changed, deletes, full=full)
+        self._commit(store, old, new, changed, deletes, full=full, touched=touched)
         vectors.commit([*deletes, *code_deletes])  # hook: after the run's own rows
         if not graph_changed:
             return  # bodies changed, nothing the graph sees: the text index only
@@ -379,20 +378,24 @@ class SyncSession:
         deletes: list[str],
         *,
         full: bool,
+        touched: Collection[str] = (),
     ) -> None:
-        """Write the run's rows in one transaction; the manifest is saved last, so an
-        interrupted run is redone."""
+        """Write the run's rows in one transaction (``touched``: the note paths the run
+        read or found gone); the manifest is saved last, so an interrupted run is
+        redone."""
         with store.transaction():
             if full:
                 store.clear()
+            # Only the paths this run read or lost can differ from the old manifest.
+            paths = new.files.keys() if full else touched
             rows = [
                 (p, e.mtime_ns, e.size, e.sha256, e.note_id, e.problem, e.signature)
-                for p, e in new.files.items()
-                if full or old.files.get(p) != e
+                for p in paths
+                if (e := new.files.get(p)) is not None and (full or old.files.get(p) != e)
             ]
             store.put_files(rows)
             if not full:
-                store.drop_files([p for p in old.files if p not in new.files])
+                store.drop_files([p for p in touched if p in old.files and p not in new.files])
             store.put_notes(changed.values(), new.gen, NOTES_BODY_KEPT)
             store.drop_notes(deletes, new.gen)
             meta = state_meta(new)
