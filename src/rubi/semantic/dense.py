@@ -48,21 +48,36 @@ class DenseMatch:
 
 
 class DenseIndex:
-    """The vectors file at ``path`` as matrices (thread-safe; see the module docstring)."""
+    """The vectors file at ``path`` as matrices (thread-safe; see the module docstring).
+
+    Each document has a slot: a row of the document matrix and a run of rows in the
+    passage matrix. Catching up with a write touches the slots of the documents it
+    wrote or removed (a changed document's passages go to the end of the passage
+    matrix, its old run is left dead); both matrices grow by doubling and are packed
+    again once half of either is dead. A save therefore costs the work of its notes,
+    not a rebuild of the vault's matrices.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
         self._signature: tuple[int, int, int] | None = None
-        self._rows: dict[str, tuple[int, tuple[str, ...], Any]] = {}  # id → gen, heads, vecs
-        self._ids: list[str] = []
+        self._gen = -1
+        self._base = -1
+        self._dims = 0
+        self._slot: dict[str, int] = {}
+        self._ids: list[str | None] = []
         self._heads: list[tuple[str, ...]] = []
-        self._docs: Any = None  # float32 (N, dims)
-        self._passages: Any = None  # float32 (M, dims)
-        self._starts: Any = None  # int64 (N,): each document's first passage row
+        self._docs: Any = None  # float32 (capacity, dims)
+        self._alive: Any = None  # bool (capacity,)
+        self._pstart: Any = None  # int64 (capacity,): the slot's first passage row
+        self._psize: Any = None  # int64 (capacity,)
+        self._passages: Any = None  # float32 (passage capacity, dims)
+        self._pused = 0
+        self._pdead = 0
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._slot)
 
     def refresh(self) -> None:
         """Catch up with the vectors file when it changed since the last look.
@@ -88,70 +103,144 @@ class DenseIndex:
 
         store = open_vectors(self.path, create=False)
         if store is None:
-            self._rows = {}
-        else:
-            try:
-                dims = int(store.meta("dims") or 0)
-                gens = store.gens()
-                for gone in [i for i in self._rows if i not in gens]:
-                    del self._rows[gone]
-                stale = [i for i, g in gens.items() if self._rows.get(i, (None,))[0] != g]
-                for row in store.rows(stale if len(stale) < len(gens) else None):
-                    vecs = np.frombuffer(row.vecs, dtype=np.float16).reshape(-1, dims)
-                    self._rows[row.id] = (row.gen, row.headings, vecs.astype(np.float32))
-            finally:
-                store.close()
-        self._build()
+            self._reset(0)
+            return
+        try:
+            dims = int(store.meta("dims") or 0)
+            base, gen = int(store.meta("base") or 0), store.gen()
+            if gen == self._gen:
+                return
+            if dims != self._dims or base > self._gen or self._docs is None:
+                self._reset(dims)
+                since = -1
+            else:
+                since = self._gen
+            rows, removed = store.changes_since(since)
+        finally:
+            store.close()
+        for doc_id in removed:
+            self._remove(doc_id)
+        for row in rows:
+            vecs = np.frombuffer(row.vecs, dtype=np.float16).reshape(-1, dims)
+            self._put(row.id, row.headings, vecs.astype(np.float32))
+        self._gen, self._base = gen, base
+        if self._pdead * 2 > max(self._pused, 1) or len(self._slot) * 2 < len(self._ids):
+            self._pack()
 
-    def _build(self) -> None:
+    def _reset(self, dims: int) -> None:
         import numpy as np
 
-        ids = sorted(self._rows)
-        self._ids = ids
-        self._heads = [self._rows[i][1] for i in ids]
-        if not ids:
-            self._docs = self._passages = self._starts = None
+        self._dims = dims
+        self._slot, self._ids, self._heads = {}, [], []
+        self._docs = np.zeros((16, max(dims, 1)), dtype=np.float32)
+        self._alive = np.zeros(16, dtype=bool)
+        self._pstart = np.zeros(16, dtype=np.int64)
+        self._psize = np.zeros(16, dtype=np.int64)
+        self._passages = np.zeros((64, max(dims, 1)), dtype=np.float32)
+        self._pused = self._pdead = 0
+        self._gen = -1
+
+    def _put(self, doc_id: str, heads: tuple[str, ...], vecs: Any) -> None:
+        import numpy as np
+
+        slot = self._slot.get(doc_id)
+        if slot is None:
+            slot = len(self._ids)
+            if slot == len(self._alive):  # grow by doubling
+                grow = len(self._alive)
+                self._docs = np.concatenate([self._docs, np.zeros_like(self._docs)])
+                self._alive = np.concatenate([self._alive, np.zeros(grow, dtype=bool)])
+                self._pstart = np.concatenate([self._pstart, np.zeros(grow, dtype=np.int64)])
+                self._psize = np.concatenate([self._psize, np.zeros(grow, dtype=np.int64)])
+            self._slot[doc_id] = slot
+            self._ids.append(doc_id)
+            self._heads.append(heads)
+        else:
+            self._pdead += int(self._psize[slot])
+            self._heads[slot] = heads
+        passages = vecs[1:]
+        need = self._pused + len(passages)
+        if need > len(self._passages):
+            size = max(need, 2 * len(self._passages))
+            grown = np.zeros((size, self._passages.shape[1]), dtype=np.float32)
+            grown[: self._pused] = self._passages[: self._pused]
+            self._passages = grown
+        self._passages[self._pused : need] = passages
+        self._docs[slot] = vecs[0]
+        self._pstart[slot], self._psize[slot] = self._pused, len(passages)
+        self._alive[slot] = True
+        self._pused = need
+
+    def _remove(self, doc_id: str) -> None:
+        slot = self._slot.pop(doc_id, None)
+        if slot is None:
             return
-        mats = [self._rows[i][2] for i in ids]
-        self._docs = np.ascontiguousarray(np.vstack([m[:1] for m in mats]))
-        self._passages = np.ascontiguousarray(np.vstack([m[1:] for m in mats]))
-        sizes = np.array([m.shape[0] - 1 for m in mats], dtype=np.int64)
-        self._starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self._alive[slot] = False
+        self._pdead += int(self._psize[slot])
+        self._psize[slot] = 0
+        self._ids[slot] = None
+
+    def _pack(self) -> None:
+        """Rebuild the matrices from the live slots only."""
+        import numpy as np
+
+        live = [(i, s) for i, s in self._slot.items()]
+        docs = self._docs[[s for _, s in live]] if live else self._docs[:0]
+        heads = [self._heads[s] for _, s in live]
+        runs = [self._passages[self._pstart[s] : self._pstart[s] + self._psize[s]] for _, s in live]
+        gen, base = self._gen, self._base
+        self._reset(self._dims)
+        for (doc_id, _), head, doc, run in zip(live, heads, docs, runs, strict=True):
+            self._put(doc_id, head, np.vstack([doc[None, :], run]))
+        self._gen, self._base = gen, base
 
     def rank(self, query: Any, eligible: Callable[[str], bool], limit: int) -> list[DenseMatch]:
         """The ``limit`` eligible documents closest to ``query`` (a unit vector of the
-        model's dims), best first; [] for a zero vector or an empty index."""
+        model's dims), best first (equal scores in id order); [] for a zero vector or
+        an empty index."""
         import numpy as np
 
-        with self._lock:
-            docs, passages, starts = self._docs, self._passages, self._starts
-            ids, heads = self._ids, self._heads
-        if docs is None or not np.any(query):
-            return []
-        whole = _dot(docs, query)
-        best = whole.copy()  # a note whose passages are not scored: its whole cosine
-        cands = _candidates(whole)
-        sizes = np.array([len(heads[i]) for i in cands], dtype=np.int64)
-        rows = np.concatenate(
-            [np.arange(starts[i], starts[i] + n) for i, n in zip(cands, sizes, strict=True)]
-        )
-        per_passage = _dot(passages[rows], query)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        best[cands] = np.maximum.reduceat(per_passage, offsets)
-        scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
-        where = dict(zip((int(i) for i in cands), (int(o) for o in offsets), strict=True))
         found: list[DenseMatch] = []
-        for i in _best_first(scores, limit):
-            doc_id = ids[i]
-            if not eligible(doc_id):
-                continue
-            heading = ""
-            if i in where:
-                o, n = where[i], len(heads[i])
-                heading = heads[i][int(np.argmax(per_passage[o : o + n]))]
-            found.append(DenseMatch(doc_id, float(scores[i]), heading))
-            if len(found) >= limit:
-                break
+        with self._lock:
+            if not self._slot or not np.any(query):
+                return []
+            n = len(self._ids)
+            alive = self._alive[:n]
+            whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
+            best = whole.copy()  # a note whose passages are not scored: its whole cosine
+            cands = _candidates(whole)
+            cands = cands[alive[cands] & (self._psize[cands] > 0)]
+            where: dict[int, tuple[int, int]] = {}
+            per_passage = np.zeros(0, dtype=np.float32)
+            if len(cands):
+                sizes = self._psize[cands]
+                rows = np.concatenate(
+                    [
+                        np.arange(self._pstart[i], self._pstart[i] + k)
+                        for i, k in zip(cands, sizes, strict=True)
+                    ]
+                )
+                per_passage = _dot(self._passages[rows], query)
+                offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+                best[cands] = np.maximum.reduceat(per_passage, offsets)
+                where = {
+                    int(i): (int(o), int(k)) for i, o, k in zip(cands, offsets, sizes, strict=True)
+                }
+            scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
+            for i in _best_first(scores, limit):
+                doc_id = self._ids[i]
+                if doc_id is None or not np.isfinite(scores[i]):
+                    break  # the dead slots come last
+                if not eligible(doc_id):
+                    continue
+                heading = ""
+                if i in where:
+                    o, k = where[i]
+                    heading = self._heads[i][int(np.argmax(per_passage[o : o + k]))]
+                found.append(DenseMatch(doc_id, float(scores[i]), heading))
+                if len(found) >= limit:
+                    break
+        found.sort(key=lambda m: (-m.score, m.id))
         return found
 
 

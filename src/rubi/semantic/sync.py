@@ -101,10 +101,13 @@ class VectorSink:
             self._encoder = load_encoder()
         return self._encoder
 
-    def _digests(self, model_id: str) -> dict[str, str]:
-        if self._known is None:
-            from rubi.semantic.vectors import open_vectors
+    def _digest(self, model_id: str, doc_id: str) -> str | None:
+        """The digest stored for ``doc_id`` under ``model_id``: a full run reads them
+        all once; an incremental run asks for its few documents one by one, so a save
+        does not read the digests of the whole vault."""
+        from rubi.semantic.vectors import open_vectors
 
+        if self._known is None and self.full:
             store = open_vectors(self.path, create=False)
             self._known = {}
             if store is not None:
@@ -113,7 +116,15 @@ class VectorSink:
                         self._known = store.digests()
                 finally:
                     store.close()
-        return self._known
+        if self._known is not None:
+            return self._known.get(doc_id)
+        store = open_vectors(self.path, create=False)
+        if store is None:
+            return None
+        try:
+            return store.digest(doc_id) if store.meta("model") == model_id else None
+        finally:
+            store.close()
 
     def _embed(self, doc: IndexDoc) -> None:
         import numpy as np
@@ -127,7 +138,7 @@ class VectorSink:
         self._fed.add(doc.id)
         passages = doc_passages(doc)
         digest = passages_digest(encoder.model_id, passages)
-        if self._digests(encoder.model_id).get(doc.id) == digest:
+        if self._digest(encoder.model_id, doc.id) == digest:
             return
         sums, _ = encoder.token_sums([p.text for p in passages])
         whole = sums.sum(axis=0, keepdims=True)  # every token of the document

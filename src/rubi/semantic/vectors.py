@@ -4,7 +4,10 @@ Table ``docs``: one row per index document (note or code file) — its kind, the
 digest of its passages (:func:`rubi.semantic.passages.passages_digest`), the headings
 of its passages (JSON), the ``gen`` of the write, and ``vecs``: float16 bytes of
 ``(1 + passages) × dims`` (row 0 the whole document, then one row per passage).
-Table ``meta``: the model id and dims, and ``gen``, a counter bumped by every write.
+Table ``meta``: the model id and dims, ``gen``, a counter bumped by every write, and
+``base``, the gen of the last write that emptied the file (a new model, a full run).
+Table ``gone``: ids removed, with the gen that removed them, so a reader catches up
+with the rows after its gen instead of reading every row.
 
 Plain numbers and text only (nothing is unpickled); the file is opened after
 :func:`rubi.core.storage.check_trusted` all the same, like every derived file. One
@@ -23,7 +26,7 @@ from rubi.core.storage import check_trusted
 
 __all__ = ["VECTORS_FORMAT", "VectorRow", "VectorStore", "open_vectors"]
 
-VECTORS_FORMAT = 1
+VECTORS_FORMAT = 2
 """Bump when the tables change shape; an older file is emptied."""
 
 _SCHEMA = """
@@ -31,6 +34,8 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS docs (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, digest TEXT NOT NULL,
     headings TEXT NOT NULL, gen INTEGER NOT NULL, vecs BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS docs_gen ON docs (gen);
+CREATE TABLE IF NOT EXISTS gone (id TEXT PRIMARY KEY, gen INTEGER NOT NULL);
 """
 
 
@@ -74,6 +79,27 @@ class VectorStore:
         """id → digest of every stored document."""
         return dict(self._conn.execute("SELECT id, digest FROM docs"))
 
+    def digest(self, doc_id: str) -> str | None:
+        """The digest stored for ``doc_id``, or None."""
+        row = self._conn.execute("SELECT digest FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return str(row[0]) if row else None
+
+    def changes_since(self, gen: int) -> tuple[list[VectorRow], list[str]]:
+        """Rows written and ids removed by writes after ``gen``."""
+        rows = [
+            VectorRow(doc_id, kind, tuple(json.loads(heads)), int(g), bytes(vecs))
+            for doc_id, kind, heads, g, vecs in self._conn.execute(
+                "SELECT id, kind, headings, gen, vecs FROM docs WHERE gen > ?", (gen,)
+            )
+        ]
+        written = {r.id for r in rows}
+        removed = [
+            i
+            for (i,) in self._conn.execute("SELECT id FROM gone WHERE gen > ?", (gen,))
+            if i not in written
+        ]
+        return rows, removed
+
     def gens(self) -> dict[str, int]:
         """id → gen of every stored document (what a reader compares to catch up)."""
         return {k: int(v) for k, v in self._conn.execute("SELECT id, gen FROM docs")}
@@ -112,9 +138,11 @@ class VectorStore:
             The new gen.
         """
         with self._conn:
-            if self.meta("model") != model_id or self.meta("dims") != str(dims):
-                self._conn.execute("DELETE FROM docs")
             gen = self.gen() + 1
+            emptied = self.meta("model") != model_id or self.meta("dims") != str(dims)
+            if emptied:
+                self._conn.execute("DELETE FROM docs")
+                self._conn.execute("DELETE FROM gone")
             self._conn.executemany(
                 "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?)",
                 (
@@ -122,12 +150,17 @@ class VectorStore:
                     for doc_id, kind, digest, heads, vecs in rows
                 ),
             )
-            self._conn.executemany("DELETE FROM docs WHERE id = ?", ((i,) for i in removed))
+            dropped = list(removed)
             if keep_only is not None:
-                gone = [
+                dropped += [
                     i for (i,) in self._conn.execute("SELECT id FROM docs") if i not in keep_only
                 ]
-                self._conn.executemany("DELETE FROM docs WHERE id = ?", ((i,) for i in gone))
+            self._conn.executemany("DELETE FROM docs WHERE id = ?", ((i,) for i in dropped))
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO gone VALUES (?, ?)", ((i, gen) for i in dropped)
+            )
+            if emptied:
+                self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('base', ?)", (str(gen),))
             for key, value in (("model", model_id), ("dims", str(dims)), ("gen", str(gen))):
                 self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         return gen
