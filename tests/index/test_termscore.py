@@ -142,3 +142,28 @@ def test_app_search_keeps_the_index_open_and_sees_new_notes(tmp_path: Path) -> N
     assert app.search(paths, "wombats", refresh=False).hits[0].id == "two"
     forget_indexes()
     assert kept._scorer is None
+
+
+def test_after_a_commit_only_the_new_segment_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    directory = cache_home() / "segments" / "whoosh"
+    writer = SearchIndex(directory)
+    writer.rebuild(_doc(i, 0, rng) for i in range(200))
+    kept = SearchIndex(directory, keep_open=True)
+    reads: list[str] = []
+    real = termscore._read_postings
+
+    def counting(leaf: object, *args: object) -> None:
+        reads.append(termscore._segment_id(leaf))
+        real(leaf, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(termscore, "_read_postings", counting)
+    assert kept.bm25("alpha beta quokka")
+    old = set(reads)
+    writer.apply([IndexDoc("new", "note", "new.md", "note", "active", {"body": "quokka"})], [])
+    reads.clear()
+    assert "new" in [h.id for h in kept.bm25("alpha beta quokka")]
+    assert reads and old.isdisjoint(reads)  # the old segment's postings were kept
+    _compare(kept)
+    kept.close()
+    writer.close()

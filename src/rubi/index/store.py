@@ -33,7 +33,7 @@ from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
 from rubi.index.deletions import merge_policy, total_stored_lengths
 from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
-from rubi.index.termscore import TermQuery, TermScorer
+from rubi.index.termscore import SegmentData, TermQuery, TermScorer
 
 __all__ = [
     "BM25_B",
@@ -126,7 +126,8 @@ class SearchIndex:
 
     A search reads the index with its statistics in memory (:class:`TermScorer`).
     With ``keep_open`` the reader and those statistics stay until :meth:`close`, and
-    the index is opened afresh when another commit or a rebuild replaced it: a
+    the index is opened afresh when another commit or a rebuild replaced it, keeping
+    what its unchanged segments hold (:class:`~rubi.index.termscore.SegmentData`): a
     long-lived process keeps one such instance per vault (:mod:`rubi.index.warm`).
     Thread-safe for searches.
 
@@ -142,6 +143,7 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._reader: Any = None
         self._scorer: TermScorer | None = None
+        self._segments = SegmentData()  # kept across reopens: segments do not change
         self._opened: tuple[int, int, int] | None = None
 
     # -- lifecycle ---------------------------------------------------------------
@@ -266,7 +268,7 @@ class SearchIndex:
         folder = os.stat(self.directory)
         reader = ix.reader()
         self._reader = reader
-        self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1)
+        self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1, segments=self._segments)
         self._opened = (folder.st_dev, folder.st_ino, int(reader.generation()))
         return self._scorer
 

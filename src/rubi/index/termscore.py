@@ -6,14 +6,18 @@ segment's length column on disk (three to five Python calls and a seek per posti
 :class:`TermScorer` gives the same hits with the same scores at a fraction of the
 cost, for as long as the reader it was built on is current:
 
-- each segment's field lengths are read once per field into an array, and each
-  document's BM25 length term ``K1 * ((1 - B) + B * fl / avgfl)`` is computed once;
+- each segment's field lengths are read once per field into an array;
 - a term's postings are read a block at a time (Whoosh's own blocks) and turned into
   an array of document numbers and one of boosted scores, kept in a cache bounded by
   :data:`MAX_CACHED_POSTINGS` postings (the recall hook and searches share words);
 - a query adds each term's scores into a dict, in the query's term order, so every
   float operation is Whoosh's (:func:`whoosh.scoring.bm25`, the term boost, the sum
   in the array union matcher's order): scores are equal to the last bit.
+
+What a segment holds never changes once it is written (a commit adds segments and
+marks documents deleted): its field lengths, its postings and its stored fields are
+kept in a :class:`SegmentData` that outlives the reader, so the reader opened after a
+commit (a captured turn, a saved note) reads only the new segment, not the vault.
 
 The statistics are those of :class:`rubi.index.deletions.LiveBM25F`: the live
 document count, document frequencies without deleted documents, a field's average
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -39,6 +43,7 @@ __all__ = [
     "UNKEPT_STORED",
     "Postings",
     "ScoredDoc",
+    "SegmentData",
     "TermQuery",
     "TermScorer",
 ]
@@ -82,6 +87,68 @@ class ScoredDoc:
     matched: tuple[int, ...]
 
 
+class SegmentData:
+    """Per segment (by its id), what no later commit changes: each field's stored
+    lengths, each term's postings (deleted documents included: a reader filters its
+    own), each document's stored fields but :data:`UNKEPT_STORED`. Postings are
+    bounded by :data:`MAX_CACHED_POSTINGS`, least recently used dropped first.
+    Not thread-safe: the owner serialises calls."""
+
+    def __init__(self) -> None:
+        self._lengths: dict[tuple[str, str], array[int]] = {}
+        self._postings: OrderedDict[tuple[str, str, str], tuple[array[int], array[float]]]
+        self._postings = OrderedDict()
+        self._held = 0
+        self._stored: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def keep(self, segments: Collection[str]) -> None:
+        """Forget every segment but ``segments`` (the ones a new reader holds)."""
+        for field in [k for k in self._lengths if k[0] not in segments]:
+            del self._lengths[field]
+        for term in [k for k in self._postings if k[0] not in segments]:
+            self._held -= len(self._postings.pop(term)[0])
+        for doc in [k for k in self._stored if k[0] not in segments]:
+            del self._stored[doc]
+
+    def lengths(self, segment: str, leaf: Any, field: str) -> array[int]:
+        """Each document's stored length of ``field`` in the segment."""
+        key = (segment, field)
+        found = self._lengths.get(key)
+        if found is None:
+            found = self._lengths[key] = array("l", _stored_lengths(leaf, field))
+        return found
+
+    def postings(
+        self, segment: str, leaf: Any, field: str, text: str
+    ) -> tuple[array[int], array[float]]:
+        """The term's postings in the segment, deleted documents included: (segment
+        document numbers ascending, term frequencies); empty when it has none."""
+        key = (segment, field, text)
+        found = self._postings.get(key)
+        if found is not None:
+            self._postings.move_to_end(key)
+            return found
+        ids: array[int] = array("i")
+        weights: array[float] = array("d")
+        if (field, text) in leaf:
+            _read_postings(leaf, field, text, ids, weights)
+        self._postings[key] = found = (ids, weights)
+        self._held += len(ids)
+        while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
+            self._held -= len(self._postings.popitem(last=False)[1][0])
+        return found
+
+    def stored(self, segment: str, leaf: Any, docnum: int) -> dict[str, Any]:
+        """A document's stored fields (the caller must not change the dict)."""
+        key = (segment, docnum)
+        found = self._stored.get(key)
+        if found is None:
+            fields = leaf.stored_fields(docnum)
+            found = {k: v for k, v in fields.items() if k not in UNKEPT_STORED}
+            self._stored[key] = found
+        return found
+
+
 class TermScorer:
     """Scores disjunctions of terms over one open Whoosh reader (see the module
     docstring). Not thread-safe: the owner serialises calls.
@@ -91,40 +158,38 @@ class TermScorer:
             the scorer is valid while it stays open and current.
         B: BM25 length normalisation.
         K1: BM25 term-frequency saturation.
+        segments: the segment data kept from the readers opened before (a new one
+            when None); what belongs to segments this reader lacks is dropped.
     """
 
-    def __init__(self, reader: Any, *, B: float, K1: float) -> None:
+    def __init__(
+        self, reader: Any, *, B: float, K1: float, segments: SegmentData | None = None
+    ) -> None:
         self.reader = reader
         self.B = B
         self.K1 = K1
         self.doc_count = int(reader.doc_count())
-        self._leaves: list[tuple[Any, int, frozenset[int]]] = [
-            (leaf, offset, frozenset(leaf.deleted_docs_set) if leaf.has_deletions() else _NONE)
+        self._leaves: list[tuple[Any, int, frozenset[int], str]] = [
+            (
+                leaf,
+                offset,
+                frozenset(leaf.deleted_docs_set) if leaf.has_deletions() else _NONE,
+                _segment_id(leaf),
+            )
             for leaf, offset in reader.leaf_readers()
         ]
-        self._norms: dict[str, list[array[float]]] = {}
+        self._offsets = [offset for _, offset, _, _ in self._leaves]
+        self.segments = segments if segments is not None else SegmentData()
+        self.segments.keep({segid for _, _, _, segid in self._leaves})
         self._postings: OrderedDict[tuple[str, str, float], Postings] = OrderedDict()
         self._cached = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
-        self._stored: dict[int, dict[str, Any]] = {}
         self._df: dict[tuple[str, str], int] = {}
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
         """The field's average length over live documents (LiveBM25F's), 1 when 0."""
         return float(self.reader.field_length(field)) / (self.doc_count or 1) or 1
-
-    def _field_norms(self, field: str) -> list[array[float]]:
-        """Per segment, each document's ``K1 * ((1 - B) + B * fl / avgfl)``."""
-        norms = self._norms.get(field)
-        if norms is None:
-            avgfl, B, K1 = self.avg_field_length(field), self.B, self.K1
-            norms = []
-            for leaf, _, _ in self._leaves:
-                lengths = _stored_lengths(leaf, field)
-                norms.append(array("d", [K1 * ((1 - B) + B * fl / avgfl) for fl in lengths]))
-            self._norms[field] = norms
-        return norms
 
     def doc_frequency(self, field: str, text: str) -> int:
         """Live documents holding ``text`` in ``field`` (cached; deleted documents are
@@ -133,13 +198,9 @@ class TermScorer:
         found = self._df.get(key)
         if found is None:
             found = 0
-            for leaf, _, deleted in self._leaves:
-                if (field, text) not in leaf:
-                    continue
-                if deleted:
-                    found += len(_leaf_postings(leaf, field, text, deleted)[0])
-                else:
-                    found += int(leaf.doc_frequency(field, text))
+            for leaf, _, deleted, segid in self._leaves:
+                ids = self.segments.postings(segid, leaf, field, text)[0]
+                found += len(ids) - (len(deleted.intersection(ids)) if deleted else 0)
             self._df[key] = found
         return found
 
@@ -193,42 +254,28 @@ class TermScorer:
 
     def _read(self, clause: TermQuery) -> Postings:
         field, text = clause.field, clause.text
-        per_leaf: list[tuple[int, list[int], list[float], array[float]]] = []
+        per_leaf: list[tuple[int, Sequence[int], Sequence[float], array[int]]] = []
         df = 0
-        norms = None
-        for i, (leaf, offset, deleted) in enumerate(self._leaves):
-            if (field, text) not in leaf:
-                continue
-            ids, weights = _leaf_postings(leaf, field, text, deleted)
-            if not ids:
-                continue
-            if norms is None:
-                norms = self._field_norms(field)
-            df += len(ids)
-            per_leaf.append((offset, ids, weights, norms[i]))
+        for leaf, offset, deleted, segid in self._leaves:
+            ids, weights = _live(*self.segments.postings(segid, leaf, field, text), deleted)
+            if ids:
+                df += len(ids)
+                per_leaf.append((offset, ids, weights, self.segments.lengths(segid, leaf, field)))
         docs: array[int] = array("i")
         scores: array[float] = array("d")
         if not df:
             return Postings(docs, scores)
-        # Whoosh: idf = log(N / (df + 1)) + 1 (LiveBM25F), bm25() times the term's boost.
-        idf = self.idf(df)
-        k1p1, boost = self.K1 + 1, clause.boost
-        for offset, ids, weights, norm in per_leaf:
-            if boost != 1.0:
-                scores.extend(
-                    [
-                        idf * ((tf * k1p1) / (tf + norm[d])) * boost
-                        for d, tf in zip(ids, weights, strict=True)
-                    ]
-                )
-            else:
-                scores.extend(
-                    [
-                        idf * ((tf * k1p1) / (tf + norm[d]))
-                        for d, tf in zip(ids, weights, strict=True)
-                    ]
-                )
-            docs.extend([d + offset for d in ids] if offset else ids)
+        # Whoosh's bm25(idf, tf, fl, avgfl, B, K1) with LiveBM25F's idf and avgfl, times
+        # the term's boost, written out so every float operation is the same.
+        idf, avgfl = self.idf(df), self.avg_field_length(field)
+        B, K1, k1p1, boost = self.B, self.K1, self.K1 + 1, clause.boost
+        for offset, ids, weights, lengths in per_leaf:
+            part = [
+                idf * ((tf * k1p1) / (tf + K1 * ((1 - B) + B * lengths[d] / avgfl)))
+                for d, tf in zip(ids, weights, strict=True)
+            ]
+            scores.extend([x * boost for x in part] if boost != 1.0 else part)
+            docs.extend([d + offset for d in ids])
         return Postings(docs, scores)
 
     # -- filters -----------------------------------------------------------------
@@ -239,9 +286,8 @@ class TermScorer:
         if found is None:
             found = frozenset(
                 d + offset
-                for leaf, offset, deleted in self._leaves
-                if (field, value) in leaf
-                for d in _leaf_postings(leaf, field, value, deleted)[0]
+                for leaf, offset, deleted, segid in self._leaves
+                for d in _live(*self.segments.postings(segid, leaf, field, value), deleted)[0]
             )
             self._docsets[key] = found
         return found
@@ -249,12 +295,8 @@ class TermScorer:
     def stored(self, docnum: int) -> dict[str, Any]:
         """A document's stored fields but :data:`UNKEPT_STORED` (cached; the caller
         must not change the dict)."""
-        found = self._stored.get(docnum)
-        if found is None:
-            fields = self.reader.stored_fields(docnum)
-            found = {k: v for k, v in fields.items() if k not in UNKEPT_STORED}
-            self._stored[docnum] = found
-        return found
+        leaf, offset, _, segid = self._leaves[bisect_right(self._offsets, docnum) - 1]
+        return self.segments.stored(segid, leaf, docnum - offset)
 
     # -- queries -----------------------------------------------------------------
     def top(
@@ -331,30 +373,47 @@ def _lengths_column() -> Any:
     return LENGTHS_COLUMN
 
 
-def _leaf_postings(
-    leaf: Any, field: str, text: str, deleted: frozenset[int]
-) -> tuple[list[int], list[float]]:
-    """A term's postings in one segment, deleted documents left out: (segment
-    document numbers ascending, term frequencies)."""
+def _segment_id(leaf: Any) -> str:
+    """The id of a segment reader's segment (a reader without one: its own id, so
+    nothing of it is shared with another reader)."""
+    segment = getattr(leaf, "segment", None)
+    found = getattr(segment(), "segid", None) if callable(segment) else None
+    return str(found) if found else f"reader-{id(leaf)}"
+
+
+def _live(
+    ids: array[int], weights: array[float], deleted: frozenset[int]
+) -> tuple[Sequence[int], Sequence[float]]:
+    """The postings of the documents not in ``deleted``."""
+    if not deleted or not ids:
+        return ids, weights
+    if len(deleted) < len(ids) // 8:  # few deleted: look each up in the sorted ids
+        if not any(_holds(ids, d) for d in deleted):
+            return ids, weights
+    elif deleted.isdisjoint(ids):
+        return ids, weights
+    kept = [(d, w) for d, w in zip(ids, weights, strict=True) if d not in deleted]
+    return [d for d, _ in kept], [w for _, w in kept]
+
+
+def _read_postings(
+    leaf: Any, field: str, text: str, ids: array[int], weights: array[float]
+) -> None:
+    """Append a term's postings in one segment, deleted documents included, to
+    ``ids`` (segment document numbers, ascending) and ``weights`` (frequencies)."""
     m = leaf.postings(field, text)
     if hasattr(m, "child"):  # the filter Whoosh puts over deleted documents
         m = m.child
         m.reset()  # the filter moved it past the first deleted documents
-    ids: list[int] = []
-    weights: list[float] = []
     if all(hasattr(m, a) for a in ("_read_ids", "_read_weights", "_next_block", "_atend")):
         while m.is_active():  # Whoosh's on-disk postings: a block (≤ 128) at a time
             m._read_ids()
             m._read_weights()
-            ids.extend(m._ids)
-            weights.extend(m._weights)
+            ids.extend(iter(m._ids))  # iter: Whoosh's arrays are of other kinds
+            weights.extend(iter(m._weights))
             m._next_block()
     else:  # inlined postings (a term in one document) and other matchers
         while m.is_active():
             ids.append(m.id())
             weights.append(m.weight())
             m.next()
-    if deleted:
-        kept = [(d, w) for d, w in zip(ids, weights, strict=True) if d not in deleted]
-        ids, weights = [d for d, _ in kept], [w for _, w in kept]
-    return ids, weights
