@@ -32,6 +32,8 @@ class Plan:
     removed_paths: list[str] = field(default_factory=list)
     attachments_added: list[str] = field(default_factory=list)
     attachments_removed: list[str] = field(default_factory=list)
+    scanned: bool = True
+    """Made from a listing of the whole vault (not from a watcher's paths)."""
 
     @property
     def empty(self) -> bool:
@@ -65,7 +67,7 @@ def plan_from_changes(
     attachments after them, without listing the vault: the work is the changed
     paths', not the vault's. None when a full scan is needed (a folder came, went or
     moved; a name that is not UTF-8, which the scan reports and skips)."""
-    plan = Plan(kept=dict(old.files))
+    plan = Plan(kept=dict(old.files), scanned=False)
     attachments = set(old.attachments)
     seen: set[str] = set()
     for raw in changed:

@@ -299,8 +299,9 @@ class SyncSession:
         paths = self.paths
         new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
         report.unchanged = len(plan.kept)
-        kept_problems = [(p, e.problem) for p, e in plan.kept.items() if e.problem]
-        report.warnings.extend(ScanWarning(p, problem) for p, problem in sorted(kept_problems))
+        if plan.scanned:  # a watcher's batch reports on its own files only
+            kept_problems = [(p, e.problem) for p, e in plan.kept.items() if e.problem]
+            report.warnings.extend(ScanWarning(p, m) for p, m in sorted(kept_problems))
         touched = {s.path for s in plan.to_read}.union(plan.removed_paths)
         reading = _Reading(paths, old, new, report)
         changed = reading.changed
@@ -319,9 +320,7 @@ class SyncSession:
             for _ in reading.notes(plan.to_read, _stage(progress, "Reading notes")):
                 pass
         relink = reading.relink
-        old_ids = {e.note_id for e in old.files.values() if e.note_id is not None}
-        new_ids = {e.note_id for e in new.files.values() if e.note_id is not None}
-        deletes = sorted(old_ids - new_ids)
+        deletes = _deleted_ids(old, new, touched, full)
         report.deleted = len(deletes)
         code_map, code_docs, code_deletes = map_code(
             paths, old, new, report, full, code, _stage(progress, "Mapping code")
@@ -496,6 +495,22 @@ def _vector_sink(paths: VaultPaths, full: bool) -> VectorSink:
     from rubi.semantic.sync import VectorSink
 
     return VectorSink(paths.index_dir, full=full)
+
+
+def _deleted_ids(
+    old: VaultState, new: VaultState, touched: Collection[str], full: bool
+) -> list[str]:
+    """Note ids the run removed: those of the touched paths that no entry of the new
+    manifest carries any more. The whole manifest is looked at only when a touched
+    path lost its id (two file names in different Unicode forms share one id)."""
+    if full:
+        gone = {e.note_id for e in old.files.values() if e.note_id is not None}
+    else:
+        gone = {e.note_id for p in touched if (e := old.files.get(p)) and e.note_id}
+        gone -= {e.note_id for p in touched if (e := new.files.get(p)) and e.note_id}
+    if gone:
+        gone -= {e.note_id for e in new.files.values() if e.note_id is not None}
+    return sorted(gone)
 
 
 def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:
