@@ -4,7 +4,7 @@ call once everything is loaded.
 Usage::
 
     python bench/warm_search.py VAULT [--queries 40] [--repeat 5] [--seed 16]
-        [--dump rankings.json] [--compare rankings.json] [--profile]
+        [--dump rankings.json] [--compare rankings.json] [--profile] [--changes]
 
 VAULT is indexed first if it never was (``app.search`` does that). The process then
 warms up (one search, one recall) and times, ``--repeat`` times each:
@@ -13,7 +13,11 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
   drawn with ``--seed`` (as ``bench/scale.py`` draws them) and the plain questions of
   :data:`QUESTIONS`;
 - ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
-  question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``.
+  question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``;
+- with ``--changes``, ``… after a change``: the same recalls, each right after a note
+  was written to ``VAULT/bench-turns/`` and indexed (``app.index``), as in a session
+  whose Stop hook records every turn: what a recall pays for a new index generation.
+  The notes are removed and the vault indexed again at the end.
 
 Per case: CPU p50/p95 (``time.process_time``, this process only) beside wall p50/p95;
 the machine may be loaded, so CPU is the figure to compare. ``--dump`` writes every
@@ -99,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path)
     parser.add_argument("--compare", type=Path)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--changes", action="store_true", help="also recall after changes")
     args = parser.parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
 
@@ -146,13 +151,16 @@ def main(argv: list[str] | None = None) -> int:
             add("recall, long" if name == "long prompt" else "recall, short", wall, cpu)
             rankings["recall"][name] = block
 
+    if args.changes:
+        after_changes(paths, args.vault / "bench-turns", prompts, args.repeat, add)
+
     notes = len(pick_titles(args.vault, 10**9, 0))
     print(f"{args.vault}: {notes} titled notes; {len(queries)} queries x {args.repeat}")
-    print(f"{'case':<16}{'CPU p50':>10}{'CPU p95':>10}{'wall p50':>10}{'wall p95':>10}{'n':>6}")
+    print(f"{'case':<32}{'CPU p50':>10}{'CPU p95':>10}{'wall p50':>10}{'wall p95':>10}{'n':>6}")
     for case, s in samples.items():
         c, w = [x * 1000 for x in s["cpu"]], [x * 1000 for x in s["wall"]]
         print(
-            f"{case:<16}{statistics.median(c):>8.1f}ms{pct(c, 0.95):>8.1f}ms"
+            f"{case:<32}{statistics.median(c):>8.1f}ms{pct(c, 0.95):>8.1f}ms"
             f"{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms{len(c):>6}"
         )
     if args.dump:
@@ -160,6 +168,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
     return 0
+
+
+def after_changes(
+    paths: Any,
+    folder: Path,
+    prompts: dict[str, str],
+    repeat: int,
+    add: Callable[[str, float, float], None],
+) -> None:
+    """Time each recall right after a new note was indexed (module docstring)."""
+    import shutil
+
+    from rubi import app
+
+    folder.mkdir(exist_ok=True)
+    try:
+        for r in range(repeat):
+            for n, (name, prompt) in enumerate(prompts.items()):
+                text = f"# Bench turn {r}-{n}\n\nWe talked about sync and templates.\n"
+                (folder / f"turn-{r}-{n}.md").write_text(text, encoding="utf-8")
+                app.index(paths)
+                wall, cpu, _ = timed(lambda p=prompt: app.recall(paths, p, max_tokens=700))
+                size = "long" if name == "long prompt" else "short"
+                add(f"recall, {size}, after a change", wall, cpu)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        app.index(paths)
 
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> int:
