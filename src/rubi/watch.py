@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +35,7 @@ __all__ = [
     "ignored",
     "ignored_code",
     "in_background",
+    "linked_folders",
     "watch",
 ]
 
@@ -68,11 +70,44 @@ def _relative(path: Path, root: Path) -> str | None:
         return None
 
 
-def _place(raw: str, root: Path, project: Path | None) -> tuple[str, str] | None:
+Links = tuple[tuple[Path, str], ...]
+"""Symlinked folders inside a vault: (resolved target, vault-relative link path)."""
+
+
+def linked_folders(root: Path, project: Path | None = None) -> Links:
+    """The folders inside the vault at ``root`` that are symlinks (``.rubi/notes`` →
+    ``docs/notes``) to a folder the scan follows (inside the project, or the vault),
+    with their resolved targets: an event on the target is a change of the vault at
+    the link's path, as the scan lists it."""
+    found: list[tuple[Path, str]] = []
+    base = root.resolve()
+    allowed = (project or root).resolve()
+    for folder, dirs, _ in os.walk(base):
+        for name in list(dirs):
+            path = Path(folder) / name
+            if path.is_symlink():
+                rel = path.relative_to(base).as_posix()
+                target = path.resolve()
+                if not ignored(rel + "/x") and _relative(target, allowed) is not None:
+                    found.append((target, rel))
+                dirs.remove(name)  # a link is not walked into (no loops)
+            elif ignored(Path(folder, name).relative_to(base).as_posix() + "/x"):
+                dirs.remove(name)
+    return tuple(found)
+
+
+def _place(raw: str, root: Path, project: Path | None, links: Links = ()) -> tuple[str, str] | None:
     """``("vault", rel)`` or ``("code", rel)`` for an event's absolute path, None when
-    the watcher ignores it; each rule sees the path relative to its own root."""
+    the watcher ignores it; each rule sees the path relative to its own root. A path
+    under the target of a symlinked vault folder (``links``) is the vault's."""
     path = Path(raw).resolve()
     rel = _relative(path, root)
+    for target, link in links:
+        if rel is not None:
+            break
+        inner = _relative(path, target)
+        if inner is not None:
+            rel = link if inner == "." else f"{link}/{inner}"
     if rel is not None:
         return None if ignored(rel) else ("vault", rel)
     prel = _relative(path, project) if project is not None else None
@@ -81,12 +116,12 @@ def _place(raw: str, root: Path, project: Path | None) -> tuple[str, str] | None
     return "code", prel
 
 
-def event_filter(vault: VaultPaths) -> Callable[[Any, str], bool]:
+def event_filter(vault: VaultPaths, links: Links = ()) -> Callable[[Any, str], bool]:
     """The ``watch_filter`` for :func:`watchfiles.watch`: keeps the events
     :func:`classify` would not ignore (paths made relative to the vault or project)."""
     root = vault.root.resolve()
     project = vault.project_root.resolve() if vault.project_root else None
-    return lambda change, path: _place(path, root, project) is not None
+    return lambda change, path: _place(path, root, project, links) is not None
 
 
 @dataclass
@@ -104,13 +139,16 @@ class Batch:
     events: int = 0
 
 
-def classify(changes: Iterable[tuple[Any, str]], vault: VaultPaths) -> Batch | None:
-    """Sort a batch of ``(change, absolute path)`` events; None when all are ignored."""
+def classify(
+    changes: Iterable[tuple[Any, str]], vault: VaultPaths, links: Links = ()
+) -> Batch | None:
+    """Sort a batch of ``(change, absolute path)`` events; None when all are ignored.
+    ``links``: the vault's symlinked folders (:func:`linked_folders`)."""
     batch = Batch()
     root = vault.root.resolve()
     project = vault.project_root.resolve() if vault.project_root else None
     for _, raw in changes:
-        place = _place(raw, root, project)
+        place = _place(raw, root, project, links)
         if place is None:
             continue
         if place[0] == "vault":
@@ -166,6 +204,7 @@ def watch(
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
     app.set_watched(vault, changes is None)  # real file events: reads need not scan
+    links = linked_folders(vault.root, vault.project_root)
     try:
         if changes is None:
             import watchfiles
@@ -173,7 +212,7 @@ def watch(
             roots = [vault.project_root or vault.root]
             changes = watchfiles.watch(
                 *roots,
-                watch_filter=event_filter(vault),
+                watch_filter=event_filter(vault, links),
                 debounce=debounce_ms,
                 stop_event=stop,
                 raise_interrupt=False,
@@ -181,7 +220,7 @@ def watch(
         for events in changes:
             if stop.is_set():
                 break
-            batch = classify(events, vault)
+            batch = classify(events, vault, links)
             if batch is None:
                 continue
             try:

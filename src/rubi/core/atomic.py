@@ -215,9 +215,12 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
         raise
 
 
-def atomic_write_stream(path: Path, write: Callable[[BinaryIO], None]) -> None:
+def atomic_write_stream(
+    path: Path, write: Callable[[BinaryIO], None], *, mode: int | None = None
+) -> None:
     """Replace ``path`` atomically with what ``write(file)`` writes to an open binary
-    file (a large pickle streamed to disk instead of built in memory first).
+    file (a large pickle streamed to disk instead of built in memory first), with
+    ``mode`` (None: the replaced file's, else a new file's usual mode).
 
     Raises:
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
@@ -225,10 +228,9 @@ def atomic_write_stream(path: Path, write: Callable[[BinaryIO], None]) -> None:
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep_temp_files(path.parent)
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
+    if mode is None:
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(os.stat(path).st_mode)
     tmp = _write_temp(path, write, mode)
     try:
         os.replace(tmp, path)

@@ -62,6 +62,7 @@ ENV_KEYS = (
     "DISABLE_AUTO_COMPACT",
     "DISABLE_COMPACT",
     "ANTHROPIC_MODEL",
+    "RUBI_SEMANTIC",  # the dense channel on or off changes recall's ranking
 )
 """Environment variables that change what a hook does (where derived data and the
 user config live, the personal vault, the meter's window, Claude Code's folder and

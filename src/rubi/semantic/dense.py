@@ -11,6 +11,7 @@ with the vectors file whenever it changed (new and changed rows only).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +27,8 @@ PASSAGE_CANDIDATES = 400
 """Notes (by whole-document cosine) whose passages are scored; the others count their
 whole cosine twice. Bounds the work of a search in a big vault (6,000 notes hold about
 30,000 passages)."""
+
+log = logging.getLogger(__name__)
 
 _INDEXES: dict[Path, DenseIndex] = {}
 _INDEXES_LOCK = threading.Lock()
@@ -290,7 +293,16 @@ def dense_index_for(index_dir: Path) -> DenseIndex | None:
         return None
     with _INDEXES_LOCK:
         index = _INDEXES.setdefault(path, DenseIndex(path))
-    index.refresh()
+    import sqlite3
+
+    from rubi.core.storage import UntrustedCacheError
+
+    try:
+        index.refresh()
+    except (OSError, sqlite3.Error, UntrustedCacheError) as exc:
+        # The channel fails open: a search without it beats no search.
+        log.warning("semantic channel skipped: %s", exc)
+        return None
     return index if len(index) else None
 
 

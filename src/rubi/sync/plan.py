@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat as st
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,8 +76,8 @@ def plan_from_changes(
         if not rel or rel in seen or any(part.startswith(".") for part in rel.split("/")):
             continue
         seen.add(rel)
-        if has_surrogates(rel):
-            return None
+        if has_surrogates(rel) or unicodedata.normalize("NFC", rel) != rel:
+            return None  # the scan reports a bad name, and keeps one note per id
         try:
             info: os.stat_result | None = os.stat(os.path.join(root, rel))
         except OSError:
@@ -108,5 +109,8 @@ def plan_from_changes(
 
 
 def _holds(old: VaultState, prefix: str) -> bool:
-    """Some note of ``old`` lies under the folder ``prefix`` (ends in ``/``)."""
-    return any(p.startswith(prefix) for p in old.files)
+    """Some note or attachment of ``old`` lies under the folder ``prefix`` (ends in
+    ``/``): a folder of images moved to Obsidian's ``.trash`` is one event."""
+    return any(p.startswith(prefix) for p in old.files) or any(
+        a.startswith(prefix) for a in old.attachments
+    )

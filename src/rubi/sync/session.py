@@ -442,8 +442,8 @@ class SyncSession:
         gen = store.gen()
         save_snapshot(self.paths.graph_file, live, gen)
         self._snapshot_gen = gen
-        with store.transaction():
-            store.forget_gone_before(gen)
+        # The store's removal rows stay: another process's session may be behind this
+        # snapshot and learns of a deleted note only from them (one row per id).
 
 
 class _Reading:

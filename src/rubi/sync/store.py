@@ -153,10 +153,6 @@ class Store:
             "INSERT OR REPLACE INTO gone (id, gen) VALUES (?, ?)", [(i, gen) for (i,) in rows]
         )
 
-    def forget_gone_before(self, gen: int) -> None:
-        """Drop removal records a saved graph snapshot already reflects."""
-        self._conn.execute("DELETE FROM gone WHERE gen <= ?", (gen,))
-
 
 def open_store(path: Path, *, create: bool) -> Store | None:
     """Open the store at ``path``; None when it does not exist and ``create`` is false,
@@ -168,9 +164,10 @@ def open_store(path: Path, *, create: bool) -> Store | None:
     """
     if path.exists():
         check_trusted(path)
-        wal = path.with_name(path.name + "-wal")  # SQLite reads it as part of the file
-        if wal.exists():
-            check_trusted(wal)
+        for suffix in ("-wal", "-shm"):  # SQLite reads them as part of the file
+            part = path.with_name(path.name + suffix)
+            if part.exists():
+                check_trusted(part)
     elif not create:
         return None
     conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)

@@ -1,0 +1,70 @@
+"""Regressions found by trying two processes on one vault: a note deleted by one
+process must leave every other process's graph, even after a snapshot was saved."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.core.storage import save_pickle
+from rubi.sync import forget_sessions
+from rubi.sync.manifest import FileEntry, VaultState
+from rubi.sync.plan import plan_from_changes
+from rubi.sync.session import SyncSession
+
+from helpers import write
+
+
+def test_a_deletion_reaches_a_session_behind_a_new_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.sync.session as session_module
+
+    monkeypatch.setattr(session_module, "JOURNAL_MAX", 0)  # every change saves a snapshot
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# A\n\n[[b]] [[c]]\n")
+    write(vault / "b.md", "# B\n")
+    write(vault / "c.md", "# C\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    behind = SyncSession(paths)  # another process, caught up before the deletion
+    assert "b" in behind.graph().graph
+    (vault / "b.md").unlink()
+    app.apply_changes(paths, ["b.md"], code=False)
+    write(vault / "c.md", "# C\n\n[[a]]\n")
+    app.apply_changes(paths, ["c.md"], code=False)  # a later snapshot, past the deletion
+    graph = behind.graph().graph
+    assert "b" not in graph and "dangling:b" in graph
+    assert "b" not in behind.notes()
+    forget_sessions()
+    assert "b" not in SyncSession(paths).graph().graph
+
+
+def test_moving_a_folder_of_attachments_away_needs_a_scan(tmp_path: Path) -> None:
+    write(tmp_path / "Pics.md", "![[pic.png]]\n")
+    info = (tmp_path / "Pics.md").stat()
+    old = VaultState(
+        files={"Pics.md": FileEntry(info.st_mtime_ns, info.st_size, "x", "Pics")},
+        attachments=["imgs/pic.png"],
+    )
+    assert plan_from_changes(tmp_path, old, ["imgs"]) is None
+
+
+def test_a_decomposed_file_name_needs_a_scan(tmp_path: Path) -> None:
+    name = unicodedata.normalize("NFD", "Résumé.md")
+    write(tmp_path / name, "# R\n")
+    assert plan_from_changes(tmp_path, VaultState(), [name]) is None
+
+
+def test_a_pickle_with_a_refused_mode_is_replaced_by_a_private_one(tmp_path: Path) -> None:
+    from rubi.core.paths import cache_home
+
+    path = cache_home() / "indexes" / "x" / "graph.pickle"
+    save_pickle(path, {"a": 1})
+    os.chmod(path, 0o646)
+    save_pickle(path, {"a": 2})
+    assert path.stat().st_mode & 0o777 == 0o600
