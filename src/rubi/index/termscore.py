@@ -40,6 +40,7 @@ from whoosh.util.numeric import byte_to_length
 
 __all__ = [
     "MAX_CACHED_POSTINGS",
+    "MAX_CACHED_STORED",
     "UNKEPT_STORED",
     "Postings",
     "ScoredDoc",
@@ -51,6 +52,10 @@ __all__ = [
 MAX_CACHED_POSTINGS = 1_000_000
 """Postings (document number and score: 12 bytes each) the scorer keeps for terms
 already read; the least recently used terms are dropped beyond it."""
+
+MAX_CACHED_STORED = 20_000
+"""Documents whose stored fields :class:`SegmentData` keeps (about 0.5 KB each); all
+are forgotten when more are asked for."""
 
 UNKEPT_STORED = frozenset({"meta"})
 """Stored fields :meth:`TermScorer.stored` leaves out (a hit needs none of them)."""
@@ -91,7 +96,8 @@ class SegmentData:
     """Per segment (by its id), what no later commit changes: each field's stored
     lengths, each term's postings (deleted documents included: a reader filters its
     own), each document's stored fields but :data:`UNKEPT_STORED`. Postings are
-    bounded by :data:`MAX_CACHED_POSTINGS`, least recently used dropped first.
+    bounded by :data:`MAX_CACHED_POSTINGS`, least recently used dropped first, stored
+    fields by :data:`MAX_CACHED_STORED`.
     Not thread-safe: the owner serialises calls."""
 
     def __init__(self) -> None:
@@ -145,6 +151,8 @@ class SegmentData:
         if found is None:
             fields = leaf.stored_fields(docnum)
             found = {k: v for k, v in fields.items() if k not in UNKEPT_STORED}
+            if len(self._stored) >= MAX_CACHED_STORED:
+                self._stored.clear()
             self._stored[key] = found
         return found
 
