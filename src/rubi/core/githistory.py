@@ -16,20 +16,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import subprocess
-import threading
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.gitrepo import GIT_TIMEOUT_S
-from rubi.core.safepaths import GIT_HARDENING
+from rubi.core.gitrepo import git_lines, git_output
 
 __all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
 
 log = logging.getLogger(__name__)
 
-_GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,65 +56,29 @@ class History:
         return any(s < step for p, s in self.last_change.items() if p.startswith(path))
 
 
-def _run(root: Path, *args: str) -> str | None:
-    try:
-        proc = subprocess.run(
-            [*_GIT, "-C", str(root), *args],
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.debug("git %s failed: %s", args[0], exc)
-        return None
-    if proc.returncode != 0:
-        log.debug("git %s: %s", args[0], proc.stderr.strip())
-        return None
-    return proc.stdout
-
-
 def _log_steps(root: Path) -> Iterator[list[str]]:
     """The files of each first-parent commit from HEAD back, one list per step, read
     as git writes them (the caller stops when it knows enough; git is then ended)."""
-    args = [*_GIT, "-C", str(root), "log", "--first-parent", "-m", "--no-renames"]
-    args += ["--format=%x00", "--name-only", "HEAD", "--"]
-    try:
-        proc = subprocess.Popen(
-            args,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            errors="surrogateescape",
-        )
-    except OSError as exc:
-        log.debug("git log failed: %s", exc)
-        return
-    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        files: list[str] | None = None
-        for line in proc.stdout:
-            line = line.rstrip("\n")
-            if line.startswith("\x00"):
-                if files is not None:
-                    yield files
-                files = []
-            elif line and files is not None:
-                files.append(line)
-        if files is not None:
-            yield files
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+    files: list[str] | None = None
+    for line in git_lines(
+        root,
+        "log",
+        "--first-parent",
+        "-m",
+        "--no-renames",
+        "--format=%x00",
+        "--name-only",
+        "HEAD",
+        "--",
+    ):
+        if line.startswith("\x00"):
+            if files is not None:
+                yield files
+            files = []
+        elif line and files is not None:
+            files.append(line)
+    if files is not None:
+        yield files
 
 
 def repo_path(top: Path, path: Path) -> str | None:
@@ -144,7 +104,7 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
         The :class:`History`; None outside a repository, without commits or git, or
         when git fails or times out (:data:`GIT_TIMEOUT_S`).
     """
-    top_out = _run(root, "rev-parse", "--show-toplevel", "HEAD")
+    top_out = git_output(root, "rev-parse", "--show-toplevel", "HEAD")
     if top_out is None:
         return None
     lines = top_out.splitlines()
@@ -155,7 +115,7 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
     specs = sorted(r for r in inside if r is not None)
     blobs: dict[str, str] = {}
     if specs:
-        tree = _run(
+        tree = git_output(
             top, "--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *specs
         )
         if tree is None:
@@ -202,7 +162,7 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
     """
     if not paths:
         return set()
-    out = _run(
+    out = git_output(
         top,
         "--literal-pathspecs",
         "status",

@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import logging
 import subprocess
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.safepaths import GIT_HARDENING, is_commit_id
 
-__all__ = ["GIT_TIMEOUT_S", "Worktree", "changes_since", "head", "user_identity", "worktrees"]
+__all__ = [
+    "GIT",
+    "GIT_TIMEOUT_S",
+    "Worktree",
+    "changes_since",
+    "git_lines",
+    "git_output",
+    "head",
+    "user_identity",
+    "worktrees",
+]
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +36,17 @@ GIT_TIMEOUT_S = 10.0
 """A git call that takes longer is abandoned (a hung credential prompt, a huge repo)."""
 
 
-def _git(root: Path, *args: str) -> str | None:
+GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
+"""Every git call: hardened (:data:`~rubi.core.safepaths.GIT_HARDENING`), file names
+printed as they are (not octal-quoted)."""
+
+
+def git_output(root: Path, *args: str) -> str | None:
+    """The standard output of ``git -C root ARGS`` (stdin closed, at most
+    :data:`GIT_TIMEOUT_S`), or None when git is missing, fails or times out."""
     try:
         proc = subprocess.run(
-            ["git", *GIT_HARDENING, "-C", str(root), *args],
+            [*GIT, "-C", str(root), *args],
             capture_output=True,
             text=True,
             timeout=GIT_TIMEOUT_S,
@@ -42,6 +60,41 @@ def _git(root: Path, *args: str) -> str | None:
         log.debug("git %s: %s", args[0], proc.stderr.strip())
         return None
     return proc.stdout
+
+
+def git_lines(root: Path, *args: str) -> Iterator[str]:
+    """The output lines of ``git -C root ARGS`` (newline removed) as git writes them,
+    for a caller that stops reading when it knows enough: git is then ended. Nothing
+    when git is missing; git is killed after :data:`GIT_TIMEOUT_S`."""
+    try:
+        proc = subprocess.Popen(
+            [*GIT, "-C", str(root), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+        )
+    except OSError as exc:
+        log.debug("git %s failed: %s", args[0], exc)
+        return
+    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            yield line.rstrip("\n")
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+_git = git_output
 
 
 def user_identity(root: Path) -> str:

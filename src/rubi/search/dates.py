@@ -9,7 +9,6 @@ modification time; a code file's is the day of the newest commit that changed it
 from __future__ import annotations
 
 import logging
-import subprocess
 import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -17,14 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from rubi.core.days import file_day, parse_day
-from rubi.core.gitrepo import GIT_TIMEOUT_S
-from rubi.core.safepaths import GIT_HARDENING
+from rubi.core.gitrepo import git_lines, git_output
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
 log = logging.getLogger(__name__)
 
-_GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
 
 
 _COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}
@@ -55,59 +52,32 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
 
 
 def _git_head(root: Path) -> str | None:
-    try:
-        proc = subprocess.run(
-            [*_GIT, "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (proc.stdout.strip() or None) if proc.returncode == 0 else None
+    out = git_output(root, "rev-parse", "HEAD")
+    return (out.strip() or None) if out is not None else None
 
 
 def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
     """Fill ``known`` from ``git log`` (newest first) until ``wanted`` were all seen."""
-    args = [*_GIT, "-C", str(root), "log", "--no-renames", "--relative"]
-    args += ["--format=%x00%cs", "--name-only", "HEAD", "--", "."]
-    try:
-        proc = subprocess.Popen(
-            args,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            errors="surrogateescape",
-        )
-    except OSError as exc:
-        log.debug("git log failed: %s", exc)
-        return
-    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        day = ""
-        left = set(wanted)
-        for line in proc.stdout:
-            line = line.rstrip("\n")
-            if line.startswith("\x00"):
-                if not left:
-                    break
-                day = line[1:].strip()
-            elif line and day and line not in known:
-                known[line] = day
-                left.discard(line)
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+    day = ""
+    left = set(wanted)
+    for line in git_lines(
+        root,
+        "log",
+        "--no-renames",
+        "--relative",
+        "--format=%x00%cs",
+        "--name-only",
+        "HEAD",
+        "--",
+        ".",
+    ):
+        if line.startswith("\x00"):
+            if not left:
+                break
+            day = line[1:].strip()
+        elif line and day and line not in known:
+            known[line] = day
+            left.discard(line)
 
 
 @dataclass(frozen=True, slots=True)
