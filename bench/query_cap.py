@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rubi import app
+from rubi.app import searching
 from rubi.core.paths import VaultPaths
 from rubi.search import limits
 
@@ -54,7 +55,7 @@ def timed(paths: VaultPaths, query: str, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        app._search_one(paths, query, (), 10, "all", False, prefix="")
+        searching._search_one(paths, query, (), 10, "all", False, prefix="")
         best = min(best, time.perf_counter() - started)
     return best
 

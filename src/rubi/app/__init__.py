@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_text
-from rubi.core.config import DEFAULT_TOP_K, MAP_PAGE, MODULES_DIR
+from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 from rubi.core.safeio import allowed_root
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from rubi.app.registration import Registered
     from rubi.graph.build import GraphBuild
     from rubi.knowledge.handoff import Handoff
-    from rubi.search.dates import DateWindow
-    from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
 __all__ = [
@@ -135,134 +133,10 @@ def index(
     return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
 
 
-def _ensure(
-    paths: VaultPaths,
-    refresh: bool,
-    progress: Progress | None = None,
-    on_wait: Callable[[], None] | None = None,
-) -> IndexReport | None:
-    from rubi.sync import index_vault, session_for
-
-    first = not (paths.store_file.exists() and paths.graph_file.exists())
-    if refresh and not first and session_for(paths).watched:
-        return None  # a watcher in this process learns every change from file events
-    if first or refresh:
-        # Notes are cheap to check on every call; the code map is refreshed by
-        # `rubi index`, the session-start hook and the watcher (a large repository
-        # takes seconds), and on first use.
-        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
-    return None
-
-
-def search(
-    paths: VaultPaths,
-    query: str,
-    *,
-    terms: Sequence[str] = (),
-    top_k: int = DEFAULT_TOP_K,
-    scope: str = "all",
-    include_superseded: bool = False,
-    refresh: bool = True,
-    progress: Progress | None = None,
-    on_wait: Callable[[], None] | None = None,
-    personal: bool | None = None,
-    since: str | None = None,
-    until: str | None = None,
-) -> SearchResult:
-    """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
-
-    Args:
-        paths: the vault.
-        query: the question in words (non-empty).
-        terms: related words and identifiers (query expansion by the caller).
-        top_k: hits at most.
-        scope: ``all`` (project notes and code, and the personal vault), ``notes``
-            (notes of both vaults), ``code``, or ``personal`` (the personal vault only).
-        include_superseded: keep superseded notes (each points to its newest successor).
-        refresh: first bring the index up to date with the files (an unchanged vault
-            costs one scan of file sizes and times); a never-indexed vault is always
-            indexed first.
-        progress: passed to the indexer (a first index of a big vault takes a while).
-        on_wait: called if another index run holds the lock.
-        personal: include the personal vault (scopes ``all`` and ``notes``); None: as
-            the configs say (:func:`rubi.knowledge.personal.personal_searched`). Its
-            hits rank below project hits of similar strength and take a share of
-            ``top_k`` (:mod:`rubi.search.merge`). Scope ``personal`` ignores it.
-        since, until: keep only hits of these days or later / earlier
-            (``YYYY-MM-DD``, both included; each hit's day as :attr:`Hit.date`).
-
-    Raises:
-        RubiError: empty query, or ``since``/``until`` not a day (or since after
-            until); QueryTooLargeError over
-            :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters or
-            :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
-            terms together); ValueError for a bad ``scope`` or ``top_k``.
-    """
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
-    from rubi.search.dates import DateWindow
-    from rubi.search.engine import SearchResult
-    from rubi.search.limits import check_query
-    from rubi.search.merge import merge_personal
-
-    check_query(query, terms)
-    if not query.strip() and not any(t.strip() for t in terms):
-        raise RubiError("empty query; say what to look for")
-    try:
-        window = DateWindow.of(since, until)
-    except ValueError as exc:
-        raise RubiError(str(exc)) from exc
-    project: SearchResult | None = None
-    if scope != "personal":
-        _ensure(paths, refresh, progress, on_wait)
-        project = _search_one(
-            paths, query, terms, top_k, scope, include_superseded, prefix="", window=window
-        )
-    wanted = scope == "personal" or (
-        scope in ("all", "notes")
-        and (personal if personal is not None else personal_searched(paths))
-    )
-    vault = personal_paths(paths) if wanted else None
-    if vault is None:
-        return project or SearchResult(query, tuple(terms), [], 0)
-    _ensure(vault, refresh)
-    mine = _search_one(
-        vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX, window=window
-    )
-    return mine if project is None else merge_personal(project, mine, top_k)
-
-
-def _search_one(
-    paths: VaultPaths,
-    query: str,
-    terms: Sequence[str],
-    top_k: int,
-    scope: str,
-    include_superseded: bool,
-    prefix: str,
-    window: DateWindow | None = None,
-) -> SearchResult:
-    from rubi.app.flags import annotate_hits
-    from rubi.index.warm import index_at
-    from rubi.search.engine import search_index
-    from rubi.semantic.dense import dense_index_for
-    from rubi.sync import graph_for
-
-    build = graph_for(paths)
-    result = search_index(
-        index_at(paths.whoosh_dir),  # kept open in a long-lived process
-        build,
-        paths.root,
-        query,
-        project_root=paths.project_root,
-        terms=terms,
-        top_k=top_k,
-        scope=scope,
-        include_superseded=include_superseded,
-        dense=dense_index_for(paths.index_dir),
-        window=window,
-    )
-    hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
-    return dataclasses.replace(result, hits=hits)
+# search and the index check every reader runs first: rubi.app.searching (recall
+# calls the same search, and must not import this package).
+from rubi.app.searching import ensure_index as _ensure  # noqa: E402
+from rubi.app.searching import search  # noqa: E402
 
 
 # -- the code map -------------------------------------------------------------------

@@ -67,8 +67,8 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         RubiError, OSError, whoosh errors: the index cannot be read (the hook fails
         open).
     """
-    from rubi.app import search
     from rubi.app.pages import note_body
+    from rubi.app.searching import search
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
