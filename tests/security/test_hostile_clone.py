@@ -174,9 +174,7 @@ def test_a_committed_index_is_never_opened_in_process(
     clone, markers = hostile_clone
     paths = app.locate(clone / ".rubi")
     assert not paths.index_dir.is_relative_to(clone)
-    assert [h.id for h in app.search(paths, "threadpoolword").hits][:1] == [
-        "notes/decision-serve"
-    ]
+    assert [h.id for h in app.search(paths, "threadpoolword").hits][:1] == ["notes/decision-serve"]
     assert os.listdir(markers) == []
 
 

@@ -27,7 +27,6 @@ __all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
 log = logging.getLogger(__name__)
 
 
-
 @dataclass(frozen=True, slots=True)
 class History:
     """What HEAD's first-parent history says about the files under some folders.

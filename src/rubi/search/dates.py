@@ -23,7 +23,6 @@ __all__ = ["DateWindow", "Days", "commit_days"]
 log = logging.getLogger(__name__)
 
 
-
 _COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}
 _COMMIT_LOCK = threading.Lock()
 
