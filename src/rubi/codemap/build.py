@@ -151,11 +151,39 @@ def _resolve(
     return dict(sorted(edges.items())), external
 
 
+def _shape(parsed: Parsed) -> tuple[object, ...]:
+    """What resolution, grouping and ranking read of a parse: everything but the
+    symbols' lines."""
+    names = tuple((s.name, s.kind) for s in parsed.symbols)
+    return (parsed.imports, names, parsed.package, parsed.idents, parsed.problems)
+
+
+def _same_shape(
+    previous: CodeMap,
+    code: dict[str, tuple[str, Parsed]],
+    cache: dict[str, CacheEntry],
+    entries: dict[str, CacheEntry],
+) -> list[str] | None:
+    """The files whose content changed, when every one of them kept its shape
+    (:func:`_shape`) and the file set is the same as in ``previous``; else None."""
+    if code.keys() != previous.files.keys():
+        return None
+    changed = [p for p in code if entries[p].sha256 != previous.files[p].sha256]
+    for path in changed:
+        old = cache.get(path)
+        if old is None or old.parsed is None or old.language != code[path][0]:
+            return None
+        if _shape(old.parsed) != _shape(code[path][1]):
+            return None
+    return changed
+
+
 def build_code_map(
     repo_root: Path,
     cache_path: Path | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    previous: CodeMap | None = None,
 ) -> CodeMap:
     """Map a repository's code: files, imports, symbols, modules and ranks.
 
@@ -170,6 +198,12 @@ def build_code_map(
             something changed; None for no cache.
         progress: called with ``(files done, files total)`` every
             :data:`PROGRESS_EVERY` files and once at the end of the file scan.
+        previous: the map this run updates. When the same files are mapped and every
+            changed one kept its imports, package, identifiers and symbol names (an
+            edit inside a function body), resolution, grouping and ranking cannot
+            change: the previous map is kept with those files' new hashes, sizes and
+            symbol lines (``stats.reused_shape``), which turns a one-file edit in a
+            10,000-file repository from seconds into milliseconds.
 
     Returns:
         The :class:`CodeMap`. Bad files never stop the run: each is reported in
@@ -186,6 +220,31 @@ def build_code_map(
     warnings.extend(listing.warnings)
     entries, counts = _scan(repo_root, listing.paths, cache, warnings, progress)
     code = {p: (e.language, e.parsed) for p, e in entries.items() if e.parsed is not None}
+    kept = _same_shape(previous, code, cache, entries) if previous is not None else None
+    if previous is not None and kept is not None:
+        if cache_path is not None and (counts["hashed"] or set(entries) != set(cache)):
+            problem = save_cache(cache_path, entries)
+            if problem:
+                warnings.append(problem)
+        files = dict(previous.files)
+        for path in kept:
+            files[path] = replace(
+                files[path],
+                size=entries[path].size,
+                sha256=entries[path].sha256,
+                symbols=code[path][1].symbols,
+            )
+        stats = replace(
+            previous.stats,
+            listed=len(listing.paths),
+            parsed=counts["parsed"],
+            reused=counts["reused"],
+            hashed=counts["hashed"],
+            skipped=counts["skipped"],
+            elapsed_ms=(time.perf_counter() - started) * 1000.0,
+            reused_shape=True,
+        )
+        return replace(previous, files=files, stats=stats)
     edges, external = _resolve(repo_root, code, listing.paths, warnings)
     module_of, modules = group_modules(code, listing.paths)
     paths = sorted(code)

@@ -132,6 +132,7 @@ class BuildStats:
         skipped: files left out with a warning (binary, too large, symlink...).
         elapsed_ms: wall time of the run.
         used_git: True when the listing came from ``git ls-files``.
+        reused_shape: see the field.
     """
 
     listed: int = 0
@@ -142,6 +143,9 @@ class BuildStats:
     skipped: int = 0
     elapsed_ms: float = 0.0
     used_git: bool = False
+    reused_shape: bool = False
+    """Every changed file kept its shape: the previous map's resolution, modules and
+    ranks were kept (see ``previous`` in :func:`rubi.codemap.build_code_map`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -264,6 +264,12 @@ class LiveGraph:
         self._drop_orphan_dangling()
         return len(relink)
 
+    def keep_code_map(self, code_map: CodeMap) -> None:
+        """Take ``code_map`` for later ``files:`` matching without touching the graph:
+        it maps the same files with the same edges, modules and symbol names as the
+        one the graph holds (``code_map.stats.reused_shape``)."""
+        self._code_map = code_map
+
     def set_code_map(self, code_map: CodeMap | None) -> None:
         """Replace the code map's files, modules and edges (and the notes'
         ``about_file`` edges) with those of ``code_map``."""

@@ -74,9 +74,12 @@ def map_code(
     full: bool,
     code: bool,
     progress: Progress | None,
+    previous: CodeMap | None = None,
 ) -> tuple[CodeMap | None, list[IndexDoc], list[str]]:
     """Map the project's code when asked; return the map, the code documents to
-    (re)write and the code ids to delete. Records the new code manifest in ``new``."""
+    (re)write and the code ids to delete. Records the new code manifest in ``new``.
+    ``previous``: the map this run updates (kept whole when no changed file changed
+    shape: see :func:`rubi.codemap.build_code_map`)."""
     if paths.project_root is None or not code:
         new.code = dict(old.code)
         new.code_fingerprint = old.code_fingerprint
@@ -97,16 +100,21 @@ def map_code(
     from rubi.index.documents import code_document
 
     new.code_fingerprint = fingerprint
-    code_map = build_code_map(paths.project_root, paths.codemap_cache, progress=progress)
+    code_map = build_code_map(
+        paths.project_root,
+        paths.codemap_cache,
+        progress=progress,
+        previous=None if full else previous,
+    )
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
-    previous = {} if full else old.code
+    indexed = {} if full else old.code
     docs = []
     for path, file in code_map.files.items():
-        if previous.get(path) == file.sha256:
+        if indexed.get(path) == file.sha256:
             continue
         text = read_text_slice(paths.project_root, path)
         docs.append(code_document(path, file.language, symbol_text(file), text, comment_text(text)))
-    deletes = sorted(set(previous) - set(new.code))
+    deletes = sorted(set(indexed) - set(new.code))
     report.code_files = len(code_map.files)
     report.code_changed = len(docs)
     report.code_deleted = len(deletes)

@@ -323,7 +323,14 @@ class SyncSession:
         deletes = _deleted_ids(old, new, touched, full)
         report.deleted = len(deletes)
         code_map, code_docs, code_deletes = map_code(
-            paths, old, new, report, full, code, _stage(progress, "Mapping code")
+            paths,
+            old,
+            new,
+            report,
+            full,
+            code,
+            _stage(progress, "Mapping code"),
+            previous=None if full or not code else self.code_map(),
         )
         pages_before = full and code_map is not None and paths.project_root is not None
         if pages_before:
@@ -430,7 +437,9 @@ class SyncSession:
             save_snapshot(self.paths.graph_file, self._live, new.gen)
             return
         live = self._graph(store)  # caught up: this run's rows included
-        if code_map is not None:
+        if code_map is not None and code_map.stats.reused_shape:
+            live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
+        elif code_map is not None:
             live.set_code_map(code_map)
             self._save_snapshot(store, live)
         elif store.count_since(self._snapshot_gen) > JOURNAL_MAX:
