@@ -296,6 +296,24 @@ def test_a_request_the_engine_would_answer_differently_is_refused(
     assert reply["ok"] is False and reply["error"]
 
 
+def test_a_hook_from_another_project_is_refused(project: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "other-project"
+    elsewhere.mkdir()
+    raw = json.dumps({"session_id": "s1", "cwd": str(elsewhere), "prompt": "login tokens"})
+    line = json.dumps(request(project, "UserPromptSubmit", raw)).encode()
+    reply = answer(line, os.path.realpath(project / ".rubi"), threading.Lock())
+    assert reply == {"ok": False, "error": "the hook's folder is not this engine's project"}
+    inside = json.dumps({"session_id": "s1", "cwd": str(project / "src"), "prompt": "x"})
+    line = json.dumps(request(project, "UserPromptSubmit", inside)).encode()
+    assert answer(line, os.path.realpath(project / ".rubi"), threading.Lock())["ok"] is True
+
+
+def test_json_nested_past_the_recursion_limit_is_refused(project: Path) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    reply = answer(deep, os.path.realpath(project / ".rubi"), threading.Lock())
+    assert reply["ok"] is False
+
+
 def test_the_engine_runs_one_hook_at_a_time_and_says_busy(project: Path) -> None:
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "tool_name": "Grep"})
     line = json.dumps(request(project, "PostToolUse", raw)).encode()

@@ -88,7 +88,7 @@ def answer(line: bytes, vault: str, hook_lock: threading.Lock) -> dict[str, Any]
     """
     try:
         request = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # nesting past the recursion limit too
         return _refuse("not a JSON line")
     if not isinstance(request, dict) or request.get("protocol") != PROTOCOL:
         return _refuse(f"not a rubi engine request of protocol {PROTOCOL}")
@@ -108,16 +108,33 @@ def answer(line: bytes, vault: str, hook_lock: threading.Lock) -> dict[str, Any]
         return _refuse("another vault")
     try:
         payload = json.loads(raw) if raw.strip() else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return _refuse("input is not JSON")
     if not engine_event(event, payload):
         return _refuse("event not answered by the engine")
+    if not _cwd_in(payload, vault):
+        return _refuse("the hook's folder is not this engine's project")
     if not hook_lock.acquire(timeout=HOOK_WAIT_S):
         return _refuse("busy")
     try:
         return {"ok": True, "output": _run_hook(event, raw)}
     finally:
         hook_lock.release()
+
+
+def _cwd_in(payload: Any, vault: str) -> bool:
+    """The payload's ``cwd`` (when it names one) lies in the project of ``vault`` (its
+    parent for a ``.rubi`` vault): the engine answers for the project whose hooks it
+    serves, whatever the request's own ``vault`` field says."""
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    if not isinstance(cwd, str) or not cwd:
+        return True  # the hook itself then uses the process's folder, as cold
+    project = os.path.dirname(vault) if os.path.basename(vault) == ".rubi" else vault
+    try:
+        where = os.path.realpath(cwd)
+    except (OSError, ValueError):
+        return False
+    return where == project or where.startswith(project.rstrip(os.sep) + os.sep)
 
 
 def _peer_is_user(conn: socket.socket) -> bool:
