@@ -55,3 +55,15 @@ def git_init(root: Path, *, commit: bool = False) -> Path:
 def edges_of(code_map: CodeMap) -> set[tuple[str, str]]:
     """The import graph as a set of (importer, imported)."""
     return set(code_map.edges)
+
+
+HOUR_NS = 3600 * 1_000_000_000
+
+
+def age_files(root: Path) -> None:
+    """Date every file an hour back, as files are unless just edited (so a file written
+    in the same clock tick as the cache still counts as changed)."""
+    for path in root.rglob("*"):
+        if path.is_file() and ".git" not in path.parts:
+            st = path.stat()
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - HOUR_NS))

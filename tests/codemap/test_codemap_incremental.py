@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from codemap.codemap_helpers import age_files
 from rubi.codemap import build_code_map
 from rubi.codemap.cache import CACHE_FORMAT, load_cache
 
@@ -21,21 +22,10 @@ FILES = {
 }
 
 
-HOUR_NS = 3600 * 1_000_000_000
-
-
-def _age(root: Path) -> None:
-    """Date every file an hour back, as files are unless just edited."""
-    for path in root.rglob("*"):
-        if path.is_file() and ".git" not in path.parts:
-            st = path.stat()
-            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - HOUR_NS))
-
-
 @pytest.fixture
 def repo(make_repo: Callable[..., Path]) -> Path:
     root = make_repo(FILES)
-    _age(root)
+    age_files(root)
     return root
 
 

@@ -4,12 +4,12 @@ keeps the previous map's resolution and ranks, and gives the map a full build gi
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from codemap.codemap_helpers import age_files
 from rubi.codemap import build_code_map
 from rubi.codemap.model import CodeMap
 
@@ -19,14 +19,6 @@ FILES = {
     "pkg/b.py": "import os\n\n\ndef helper():\n    return os.sep\n",
     "pkg/c.py": "from .a import run\n\n\nclass Runner:\n    pass\n",
 }
-HOUR_NS = 3600 * 1_000_000_000
-
-
-def _age(root: Path) -> None:
-    for path in root.rglob("*"):
-        if path.is_file() and ".git" not in path.parts:
-            st = path.stat()
-            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - HOUR_NS))
 
 
 def _same(a: CodeMap, b: CodeMap) -> None:
@@ -38,7 +30,7 @@ def _same(a: CodeMap, b: CodeMap) -> None:
 @pytest.fixture
 def repo(make_repo: Callable[..., Path]) -> Path:
     root = make_repo(FILES)
-    _age(root)
+    age_files(root)
     return root
 
 
