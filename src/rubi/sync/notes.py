@@ -1,14 +1,24 @@
-"""Reading what changed: one changed note read and parsed into the new manifest."""
+"""Reading what changed: one changed note read and parsed into the new manifest, the
+changed notes of a run, and the note ids a run removed."""
 
 from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Collection, Iterator
 
 from rubi.core.errors import NoteParseError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths
-from rubi.sync.manifest import FileEntry, IndexReport, VaultState, graph_signature
+from rubi.sync.manifest import (
+    NOTES_BODY_KEPT,
+    FileEntry,
+    IndexReport,
+    VaultState,
+    graph_signature,
+)
 from rubi.vault.scan import FileStat, read_note_text
 
-__all__ = ["read_changed_note"]
+__all__ = ["ChangedNotes", "deleted_ids", "read_changed_note", "store_copy"]
 
 
 def read_changed_note(
@@ -49,3 +59,64 @@ def read_changed_note(
         stat.mtime_ns, stat.size, read.sha256, note.id, problem, graph_signature(note)
     )
     return note
+
+
+class ChangedNotes:
+    """Reads a run's changed note files into the new manifest and ``changed``,
+    counting what it finds in the report (the reading half of a sync apply)."""
+
+    def __init__(
+        self, paths: VaultPaths, old: VaultState, new: VaultState, report: IndexReport
+    ) -> None:
+        self.paths, self.old, self.new, self.report = paths, old, new, report
+        self.changed: dict[str, Note] = {}
+        self.relink = False
+        """A changed note differs in what the graph sees (or is new)."""
+
+    def notes(
+        self,
+        to_read: list[FileStat],
+        progress: Callable[[int, int], None] | None,
+        *,
+        keep_short: bool = False,
+    ) -> Iterator[Note]:
+        """Each note that changed, as read; ``keep_short`` keeps only the store's
+        short copy in ``changed`` (a streamed full build)."""
+        total = len(to_read)
+        for i, stat in enumerate(to_read):
+            if progress and (i % 50 == 0 or i == total - 1):
+                progress(i + 1, total)
+            prev = self.old.files.get(stat.path)
+            note = read_changed_note(self.paths, stat, prev, self.new, self.report)
+            if note is None:
+                continue
+            self.changed[note.id] = store_copy(note) if keep_short else note
+            entry = self.new.files[stat.path]
+            if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
+                self.relink = True
+            if prev is None or prev.note_id is None:
+                self.report.added += 1
+            else:
+                self.report.updated += 1
+            yield note
+
+
+def deleted_ids(
+    old: VaultState, new: VaultState, touched: Collection[str], full: bool
+) -> list[str]:
+    """Note ids the run removed: those of the touched paths that no entry of the new
+    manifest carries any more. The whole manifest is looked at only when a touched
+    path lost its id (two file names in different Unicode forms share one id)."""
+    if full:
+        gone = {e.note_id for e in old.files.values() if e.note_id is not None}
+    else:
+        gone = {e.note_id for p in touched if (e := old.files.get(p)) and e.note_id}
+        gone -= {e.note_id for p in touched if (e := new.files.get(p)) and e.note_id}
+    if gone:
+        gone -= {e.note_id for e in new.files.values() if e.note_id is not None}
+    return sorted(gone)
+
+
+def store_copy(note: Note) -> Note:
+    """``note`` as the store keeps it (body cut to :data:`NOTES_BODY_KEPT`)."""
+    return dataclasses.replace(note, body=note.body[:NOTES_BODY_KEPT])

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from rubi.core.model import Note
 from rubi.core.paths import VaultPaths
 from rubi.sync.manifest import IndexReport
+from rubi.sync.progress import Progress
 from rubi.sync.session import LOCK_TIMEOUT_S, SyncSession
 
 if TYPE_CHECKING:
@@ -41,8 +42,6 @@ MAX_SESSIONS = 4
 
 _SESSIONS: OrderedDict[Path, SyncSession] = OrderedDict()
 _GUARD = threading.Lock()
-
-Progress = Callable[[int, int, str], None]
 
 
 def session_for(paths: VaultPaths) -> SyncSession:

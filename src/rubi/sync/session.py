@@ -22,7 +22,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -38,10 +38,11 @@ from rubi.sync.manifest import (
     state_from_store,
     state_meta,
 )
-from rubi.sync.notes import read_changed_note
+from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
+from rubi.sync.progress import Progress, counted, stage
 from rubi.sync.store import Store, open_store
-from rubi.vault.scan import FileStat, scan_vault
+from rubi.vault.scan import scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -60,10 +61,6 @@ LOCK_TIMEOUT_S = 120.0
 JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
-
-Progress = Callable[[int, int, str], None]
-"""Called as ``progress(done, total, stage)``; stages: ``Reading notes``, ``Mapping
-code``, ``Indexing text``."""
 
 
 class SyncSession:
@@ -303,7 +300,7 @@ class SyncSession:
             kept_problems = [(p, e.problem) for p, e in plan.kept.items() if e.problem]
             report.warnings.extend(ScanWarning(p, m) for p, m in sorted(kept_problems))
         touched = {s.path for s in plan.to_read}.union(plan.removed_paths)
-        reading = _Reading(paths, old, new, report)
+        reading = ChangedNotes(paths, old, new, report)
         changed = reading.changed
         vectors = _vector_sink(paths, full)  # hook: embeds what Whoosh is given
         streamed = full and paths.project_root is None
@@ -313,14 +310,14 @@ class SyncSession:
             # memory does not grow with the vault's text.
             from rubi.index.documents import note_document
 
-            notes = reading.notes(plan.to_read, _stage(progress, "Indexing notes"), keep_short=True)
+            notes = reading.notes(plan.to_read, stage(progress, "Indexing notes"), keep_short=True)
             index.rebuild(vectors.feed(note_document(n) for n in notes))
             index.close()
         else:
-            for _ in reading.notes(plan.to_read, _stage(progress, "Reading notes")):
+            for _ in reading.notes(plan.to_read, stage(progress, "Reading notes")):
                 pass
         relink = reading.relink
-        deletes = _deleted_ids(old, new, touched, full)
+        deletes = deleted_ids(old, new, touched, full)
         report.deleted = len(deletes)
         code_map, code_docs, code_deletes = map_code(
             paths,
@@ -329,7 +326,7 @@ class SyncSession:
             report,
             full,
             code,
-            _stage(progress, "Mapping code"),
+            stage(progress, "Mapping code"),
             previous=None if full or not code else self.code_map(),
         )
         pages_before = full and code_map is not None and paths.project_root is not None
@@ -354,11 +351,11 @@ class SyncSession:
             docs: list[IndexDoc] = list(code_docs)  # none: a plain vault has no code
         else:
             docs = [*(note_document(n) for n in changed.values()), *code_docs]
-        counted = _counted(list(vectors.feed(docs)), _stage(progress, "Indexing text"))
+        to_write = counted(list(vectors.feed(docs)), stage(progress, "Indexing text"))
         if full and not streamed:
-            index.rebuild(counted)
+            index.rebuild(to_write)
         elif docs or deletes or code_deletes:
-            index.apply(counted, [*deletes, *code_deletes])
+            index.apply(to_write, [*deletes, *code_deletes])
         index.close()
         new.indexed_at = time.time()
         new.gen = old.gen + 1
@@ -455,46 +452,6 @@ class SyncSession:
         # snapshot and learns of a deleted note only from them (one row per id).
 
 
-class _Reading:
-    """Reads a run's changed note files into the new manifest and ``changed``,
-    counting what it finds in the report."""
-
-    def __init__(
-        self, paths: VaultPaths, old: VaultState, new: VaultState, report: IndexReport
-    ) -> None:
-        self.paths, self.old, self.new, self.report = paths, old, new, report
-        self.changed: dict[str, Note] = {}
-        self.relink = False
-        """A changed note differs in what the graph sees (or is new)."""
-
-    def notes(
-        self,
-        to_read: list[FileStat],
-        progress: Callable[[int, int], None] | None,
-        *,
-        keep_short: bool = False,
-    ) -> Iterator[Note]:
-        """Each note that changed, as read; ``keep_short`` keeps only the store's
-        short copy in ``changed`` (a streamed full build)."""
-        total = len(to_read)
-        for i, stat in enumerate(to_read):
-            if progress and (i % 50 == 0 or i == total - 1):
-                progress(i + 1, total)
-            prev = self.old.files.get(stat.path)
-            note = read_changed_note(self.paths, stat, prev, self.new, self.report)
-            if note is None:
-                continue
-            self.changed[note.id] = store_copy(note) if keep_short else note
-            entry = self.new.files[stat.path]
-            if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
-                self.relink = True
-            if prev is None or prev.note_id is None:
-                self.report.added += 1
-            else:
-                self.report.updated += 1
-            yield note
-
-
 # -- hook: derived data kept beside the index ------------------------------------------
 def _vector_sink(paths: VaultPaths, full: bool) -> VectorSink:
     """The semantic vectors of one run (:class:`rubi.semantic.sync.VectorSink`): the
@@ -504,48 +461,6 @@ def _vector_sink(paths: VaultPaths, full: bool) -> VectorSink:
     from rubi.semantic.sync import VectorSink
 
     return VectorSink(paths.index_dir, full=full)
-
-
-def _deleted_ids(
-    old: VaultState, new: VaultState, touched: Collection[str], full: bool
-) -> list[str]:
-    """Note ids the run removed: those of the touched paths that no entry of the new
-    manifest carries any more. The whole manifest is looked at only when a touched
-    path lost its id (two file names in different Unicode forms share one id)."""
-    if full:
-        gone = {e.note_id for e in old.files.values() if e.note_id is not None}
-    else:
-        gone = {e.note_id for p in touched if (e := old.files.get(p)) and e.note_id}
-        gone -= {e.note_id for p in touched if (e := new.files.get(p)) and e.note_id}
-    if gone:
-        gone -= {e.note_id for e in new.files.values() if e.note_id is not None}
-    return sorted(gone)
-
-
-def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:
-    """``progress`` for one stage, as a ``(done, total)`` callback."""
-    if progress is None:
-        return None
-    report = progress
-    return lambda done, total: report(done, total, stage)
-
-
-def _counted(
-    docs: list[IndexDoc], progress: Callable[[int, int], None] | None
-) -> Iterator[IndexDoc]:
-    """``docs``, calling ``progress`` every 50 documents handed on (and at the end)."""
-    total = len(docs)
-    for i, doc in enumerate(docs, 1):
-        yield doc
-        if progress and (i % 50 == 0 or i == total):
-            progress(i, total)
-
-
-def store_copy(note: Note) -> Note:
-    """``note`` as the store keeps it (body cut to :data:`NOTES_BODY_KEPT`)."""
-    import dataclasses
-
-    return dataclasses.replace(note, body=note.body[:NOTES_BODY_KEPT])
 
 
 def _consistent(index: SearchIndex, state: VaultState) -> bool:
