@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -121,3 +125,43 @@ def tree_changes(
     removed = [f"- {p}" for p in before.keys() - after.keys() if vault(p)]
     changed = [f"~ {p}" for p in before.keys() & after.keys() if before[p] != after[p] and vault(p)]
     return sorted(added + removed + changed)
+
+
+@contextmanager
+def real_watcher(vault: Path) -> Iterator[None]:
+    """``rubi.watch.watch`` on the real file system in a thread for the block: started,
+    its catch-up run done and subscribed (a short wait), stopped and joined after."""
+    from rubi import app
+    from rubi.watch import watch
+
+    stop = threading.Event()
+    applied: list[object] = []
+    thread = threading.Thread(
+        target=watch,
+        args=(app.locate(vault),),
+        kwargs={
+            "stop_event": stop,
+            "debounce_ms": 100,
+            "on_report": lambda b, r: applied.append(b),
+        },
+        daemon=True,
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not applied and time.monotonic() < deadline:
+            time.sleep(0.05)  # the catch-up run
+        time.sleep(0.3)  # let the watcher subscribe
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def wait_until(check: Callable[[], bool], seconds: float = 20.0) -> bool:
+    """Poll ``check`` every 0.1 s until it holds or ``seconds`` pass; its last answer."""
+    deadline = time.monotonic() + seconds
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return check()

@@ -3,8 +3,6 @@ the real file system with a bounded wait."""
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from rubi import app
 from rubi.sync import IndexReport, graph_for
 from rubi.watch import Batch, classify, ignored, watch
 
-from helpers import write
+from helpers import real_watcher, wait_until, write
 
 
 def ids(vault: Path, query: str) -> list[str]:
@@ -158,30 +156,6 @@ def test_a_failing_batch_is_logged_and_watching_goes_on(
 
 @pytest.mark.slow
 def test_real_file_system(vault: Path) -> None:
-    stop = threading.Event()
-    applied: list[Batch] = []
-    thread = threading.Thread(
-        target=watch,
-        args=(app.locate(vault),),
-        kwargs={
-            "stop_event": stop,
-            "debounce_ms": 100,
-            "on_report": lambda b, r: applied.append(b),
-        },
-        daemon=True,
-    )
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not applied and time.monotonic() < deadline:
-            time.sleep(0.05)  # the catch-up run
-        time.sleep(0.3)  # let the watcher subscribe
+    with real_watcher(vault):
         write(vault / "live.md", "# Live\n\nplatypus\n")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and ids(vault, "platypus") != ["live"]:
-            time.sleep(0.1)
-        assert ids(vault, "platypus") == ["live"]
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
+        assert wait_until(lambda: ids(vault, "platypus") == ["live"])

@@ -5,8 +5,6 @@ both indexed and watched."""
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from rubi.core.treerules import vault_path_skipped
 from rubi.vault.scan import scan_vault
 from rubi.watch import Batch, classify, event_filter, ignored, watch
 
-from helpers import write
+from helpers import real_watcher, wait_until, write
 
 PARENTS = ["build", "dist", ".idea", ".vscode", ".tox", "__pycache__", "node_modules"]
 
@@ -102,30 +100,6 @@ def test_real_watcher_on_a_vault_under_build(tmp_path: Path) -> None:
     vault = tmp_path / "build" / "v"
     write(vault / "a.md", "# Alpha\n")
     app.index(app.locate(vault))
-    stop = threading.Event()
-    applied: list[Batch] = []
-    thread = threading.Thread(
-        target=watch,
-        args=(app.locate(vault),),
-        kwargs={
-            "stop_event": stop,
-            "debounce_ms": 100,
-            "on_report": lambda b, r: applied.append(b),
-        },
-        daemon=True,
-    )
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not applied and time.monotonic() < deadline:
-            time.sleep(0.05)  # the catch-up run
-        time.sleep(0.3)  # let the watcher subscribe
+    with real_watcher(vault):
         write(vault / "build" / "live.md", "# Live\n\nplatypus\n")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and _ids(vault, "platypus") != ["build/live"]:
-            time.sleep(0.1)
-        assert _ids(vault, "platypus") == ["build/live"]
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
+        assert wait_until(lambda: _ids(vault, "platypus") == ["build/live"])
