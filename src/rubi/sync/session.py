@@ -137,7 +137,7 @@ class SyncSession:
         return store
 
     def _all_notes(self, store: Store) -> dict[str, Note]:
-        gen, base = store.gen(), int(store.meta().get("base_gen", 0))
+        gen, base = store.gen(), int(store.meta_value("base_gen", 0))
         if self._notes is None or base > self._notes_gen:
             self._notes = store.notes()
         elif gen != self._notes_gen:
@@ -152,10 +152,11 @@ class SyncSession:
         """The live graph, caught up with ``store``."""
         from rubi.graph.store import load_snapshot, save_snapshot
 
-        gen, meta = store.gen(), store.meta()
-        base = int(meta.get("base_gen", 0))
+        gen = store.gen()
         if self._live is not None and self._live_gen == gen:
-            return self._live
+            return self._live  # the common case of every search: one small query
+        base = int(store.meta_value("base_gen", 0))
+        attachments = set(store.meta_value("attachments", []))
         if self._live is None or base > self._live_gen:
             try:
                 self._live, self._snapshot_gen = load_snapshot(self.paths.graph_file)
@@ -168,17 +169,14 @@ class SyncSession:
             if self._live is None:
                 from rubi.graph.live import LiveGraph
 
-                code_map = self.code_map() if meta.get("code") else None
-                self._live = LiveGraph.from_notes(
-                    self._all_notes(store), meta.get("attachments", []), code_map
-                )
+                code_map = self.code_map() if store.meta_value("code") else None
+                self._live = LiveGraph.from_notes(self._all_notes(store), attachments, code_map)
                 self._live_gen = self._snapshot_gen = gen
                 save_snapshot(self.paths.graph_file, self._live, gen)
                 return self._live
         self._live.attach_code_map(self.code_map)
         if gen != self._live_gen:
             written, removed = store.changes_since(self._live_gen)
-            attachments = set(meta.get("attachments", []))
             self._live.apply(
                 written.values(),
                 removed,

@@ -69,6 +69,12 @@ class Store:
         rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
         return {k: json.loads(v) for k, v in rows}
 
+    def meta_value(self, key: str, default: Any = None) -> Any:
+        """One meta value, decoded (``default`` when absent): cheaper than :meth:`meta`,
+        which decodes the code manifest of a large project too."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
     def gen(self) -> int:
         """The change counter (0 for an empty store)."""
         row = self._conn.execute("SELECT value FROM meta WHERE key = 'gen'").fetchone()
@@ -171,13 +177,17 @@ def open_store(path: Path, *, create: bool) -> Store | None:
     elif not create:
         return None
     conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.executescript(_SCHEMA)
     store = Store(conn)
-    if path.exists() and create:
+    if create:  # a reader (every search) leaves the file's settings and tables alone
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(_SCHEMA)
         path.chmod(0o600)
-    fmt = conn.execute("SELECT value FROM meta WHERE key = 'store_format'").fetchone()
+    try:
+        fmt = conn.execute("SELECT value FROM meta WHERE key = 'store_format'").fetchone()
+    except sqlite3.OperationalError:  # no tables yet: a first run is creating them
+        store.close()
+        return None
     if fmt is None:
         if conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] and not create:
             store.close()
