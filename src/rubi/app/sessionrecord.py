@@ -101,9 +101,18 @@ def clean_turn(text: str) -> str:
     return redact_cut(text.strip(), MAX_TURN_CHARS)
 
 
-def capture_turn(paths: VaultPaths, session_id: str, prompt: str, answer: str | None) -> bool:
+def capture_turn(
+    paths: VaultPaths,
+    session_id: str,
+    prompt: str,
+    answer: str | None,
+    now: float | None = None,
+) -> bool:
     """Append one turn (``### HH:MM``, the prompt and the answer, each redacted and cut)
     to the session's record; nothing when both are empty.
+
+    ``now`` (seconds since the epoch, UTC; default: the current time) is the turn's
+    time and, for a new record, its day (replaying a past conversation).
 
     Returns:
         Whether a turn was written.
@@ -113,12 +122,12 @@ def capture_turn(paths: VaultPaths, session_id: str, prompt: str, answer: str | 
     """
     if not prompt and not answer:
         return False
-    block = [f"### {time.strftime('%H:%M', time.gmtime())}"]
+    block = [f"### {time.strftime('%H:%M', time.gmtime(now))}"]
     if prompt:
         block.append("**User:** " + clean_turn(prompt))
     if answer:
         block.append("**Claude:** " + clean_turn(answer))
-    append(session_file(paths, session_id), "\n\n".join(block))
+    append(session_file(paths, session_id, now), "\n\n".join(block))
     return True
 
 
