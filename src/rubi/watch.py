@@ -71,18 +71,20 @@ def _relative(path: Path, root: Path) -> str | None:
 
 
 Links = tuple[tuple[Path, str], ...]
-"""Symlinked folders inside a vault: (resolved target, vault-relative link path)."""
+"""Symlinks inside a vault, to folders or to note files: (resolved target,
+vault-relative link path)."""
 
 
 def linked_folders(root: Path, project: Path | None = None) -> Links:
-    """The folders inside the vault at ``root`` that are symlinks (``.rubi/notes`` →
-    ``docs/notes``) to a folder the scan follows (inside the project, or the vault),
-    with their resolved targets: an event on the target is a change of the vault at
-    the link's path, as the scan lists it."""
+    """The symlinks inside the vault at ``root`` that the scan follows (their targets
+    are inside the project, or the vault), with their resolved targets: folders
+    (``.rubi/notes`` → ``docs/notes``) and note files (``.rubi/api.md`` →
+    ``docs/api.md``). An event on a target is a change of the vault at the link's
+    path, as the scan lists it."""
     found: list[tuple[Path, str]] = []
     base = root.resolve()
     allowed = (project or root).resolve()
-    for folder, dirs, _ in os.walk(base):
+    for folder, dirs, files in os.walk(base):
         for name in list(dirs):
             path = Path(folder) / name
             if path.is_symlink():
@@ -93,21 +95,49 @@ def linked_folders(root: Path, project: Path | None = None) -> Links:
                 dirs.remove(name)  # a link is not walked into (no loops)
             elif ignored(Path(folder, name).relative_to(base).as_posix() + "/x"):
                 dirs.remove(name)
+        for name in files:
+            path = Path(folder) / name
+            if path.is_symlink() and name.lower().endswith(".md"):
+                rel = path.relative_to(base).as_posix()
+                target = path.resolve()
+                if not ignored(rel) and _relative(target, allowed) is not None:
+                    found.append((target, rel))
     return tuple(found)
+
+
+def _through_links(path: Path, links: Links) -> list[str]:
+    """The vault paths at which the real ``path`` is seen through ``links``."""
+    seen: list[str] = []
+    for target, link in links:
+        inner = _relative(path, target)
+        if inner is not None:
+            seen.append(link if inner == "." else f"{link}/{inner}")
+    return seen
+
+
+def _real_folder(raw: str) -> Path:
+    """``raw`` with its folder resolved and its own name kept: an event on a symlink
+    in the vault is the link's, not its target's."""
+    path = Path(raw)
+    return path.parent.resolve() / path.name
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
 
 
 def _place(raw: str, root: Path, project: Path | None, links: Links = ()) -> tuple[str, str] | None:
     """``("vault", rel)`` or ``("code", rel)`` for an event's absolute path, None when
     the watcher ignores it; each rule sees the path relative to its own root. A path
-    under the target of a symlinked vault folder (``links``) is the vault's."""
-    path = Path(raw).resolve()
+    under the target of a vault symlink (``links``) is the vault's."""
+    path = _real_folder(raw)
     rel = _relative(path, root)
-    for target, link in links:
-        if rel is not None:
-            break
-        inner = _relative(path, target)
-        if inner is not None:
-            rel = link if inner == "." else f"{link}/{inner}"
+    if rel is None:
+        linked = _through_links(path, links)
+        rel = linked[0] if linked else None
     if rel is not None:
         return None if ignored(rel) else ("vault", rel)
     prel = _relative(path, project) if project is not None else None
@@ -116,12 +146,16 @@ def _place(raw: str, root: Path, project: Path | None, links: Links = ()) -> tup
     return "code", prel
 
 
-def event_filter(vault: VaultPaths, links: Links = ()) -> Callable[[Any, str], bool]:
+def event_filter(
+    vault: VaultPaths, links: Links | Callable[[], Links] = ()
+) -> Callable[[Any, str], bool]:
     """The ``watch_filter`` for :func:`watchfiles.watch`: keeps the events
-    :func:`classify` would not ignore (paths made relative to the vault or project)."""
+    :func:`classify` would not ignore (paths made relative to the vault or project).
+    ``links``: the vault's symlinks, or a function giving the current ones."""
     root = vault.root.resolve()
     project = vault.project_root.resolve() if vault.project_root else None
-    return lambda change, path: _place(path, root, project, links) is not None
+    current = links if callable(links) else lambda: links
+    return lambda change, path: _place(path, root, project, current()) is not None
 
 
 @dataclass
@@ -153,6 +187,10 @@ def classify(
             continue
         if place[0] == "vault":
             batch.vault_paths.add(place[1])
+            # the same file seen through a link elsewhere in the vault changed too
+            batch.vault_paths.update(
+                rel for rel in _through_links(Path(raw).resolve(), links) if not ignored(rel)
+            )
         else:
             batch.code = True
         batch.events += 1
@@ -204,7 +242,7 @@ def watch(
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
     app.set_watched(vault, changes is None)  # real file events: reads need not scan
-    links = linked_folders(vault.root, vault.project_root)
+    links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
     try:
         if changes is None:
             import watchfiles
@@ -212,7 +250,7 @@ def watch(
             roots = [vault.project_root or vault.root]
             changes = watchfiles.watch(
                 *roots,
-                watch_filter=event_filter(vault, links),
+                watch_filter=event_filter(vault, lambda: links[0]),
                 debounce=debounce_ms,
                 stop_event=stop,
                 raise_interrupt=False,
@@ -220,9 +258,11 @@ def watch(
         for events in changes:
             if stop.is_set():
                 break
-            batch = classify(events, vault, links)
+            batch = classify(events, vault, links[0])
             if batch is None:
                 continue
+            if any(_is_link(vault.root / rel) for rel in batch.vault_paths):
+                links[0] = linked_folders(vault.root, vault.project_root)
             try:
                 report = _apply(vault, batch)
             except Exception:  # the watcher's fail-open edge: log it and keep watching
