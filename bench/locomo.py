@@ -1,0 +1,330 @@
+"""LoCoMo: which dialog turns an agent gets back when it searches captured sessions.
+
+Usage::
+
+    python bench/locomo.py LOCOMO_JSON [--conversations conv-26,conv-30] [--all]
+                           [--top-k 10] [--no-names] [--json results.json]
+
+LOCOMO_JSON is ``data/locomo10.json`` of snap-research/LoCoMo (CC BY-NC: this script
+fetches nothing and copies nothing into the project). By default the five development
+conversations run (:data:`DEV`); ``--all`` runs all ten, a held-out figure.
+
+How a conversation becomes captured sessions (each conversation a fresh project made
+by ``rubi.app.init_project``, HOME and the XDG folders in a temp folder):
+
+- each LoCoMo session is one session record, written by
+  :func:`rubi.app.sessionrecord.capture_turn` (the function the capture hook calls)
+  under the session id ``<sample>-s<N>``, dated by ``session_<N>_date_time``;
+- the conversation's first speaker (``speaker_a``) is the user and the second the
+  assistant: a turn is a run of consecutive utterances of the first speaker (the
+  prompt, ``**User:**``) and the run of the second speaker's that follows (the answer,
+  ``**Claude:**``); a session that opens with the second speaker opens with an
+  answer-only turn. Turn N of a session is stamped a minute after turn N-1;
+- each utterance is one line of its side, ``<speaker>: <text>`` (LoCoMo's two sides
+  are both people and its questions name them; ``--no-names`` writes the text alone),
+  with a shared image's caption after it as ``(shared <caption>)``, as the paper's
+  retrieval unit ``<speaker> said, "<text>"`` adds it;
+- dialog ids (``D1:3``) are never written: they are recovered by matching the text a
+  hit shows against the utterances of its session record.
+
+Then every question goes through ``rubi.app.search(paths, question, scope="sessions",
+top_k=K)``, and evidence recall is scored at the dialog-turn level as the paper does:
+the retrieved units are, in rank order, each hit's passages when the hit carries them
+(``Hit.passages``, each passage counting as one unit and covering the utterances its
+text holds) and otherwise the one line its snippet shows; recall@k is the share of a
+question's evidence ids among the utterances of the first k units; a question with no
+evidence counts 1.0; every category counts. Evidence ids are read leniently
+(``D8:6; D9:17`` is two ids, ``D30:05`` is ``D30:5``, ``D:11:26`` is ``D11:26``).
+Also reported: how often the session record of every evidence turn is among the first
+5 hits (``file@5``: the answer is in a file the agent was shown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEV = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")
+"""The conversations used while developing; the other five are held out."""
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+"""LoCoMo's question categories (the numbers in ``locomo10.json``)."""
+PUBLISHED = {"DRAGON": (56.7, 66.2), "BM25": (43.0, 51.0)}
+"""Published retrieval figures on all ten conversations, R@5 / R@10 (per cent)."""
+TURN_SECONDS = 60
+_WHEN = "%I:%M %p on %d %B, %Y"
+_EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
+_LABEL = re.compile(r"^(?:User|Claude):\s*")
+
+
+# -- the conversation as captured sessions ------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    """One LoCoMo dialog turn and the line it was captured as."""
+
+    dia_id: str
+    line: str
+
+
+@dataclass(slots=True)
+class Record:
+    """One session record: its file name (set once written) and its utterances."""
+
+    session_id: str
+    when: float
+    turns: list[tuple[list[Utterance], list[Utterance]]] = field(default_factory=list)
+    name: str = ""
+
+
+def session_time(text: str) -> float:
+    """``1:56 pm on 8 May, 2023`` as seconds since the epoch (read as UTC)."""
+    stamp = dt.datetime.strptime(" ".join(text.split()), _WHEN)
+    return stamp.replace(tzinfo=dt.UTC).timestamp()
+
+
+def utterance_line(turn: dict[str, Any], names: bool) -> str:
+    """The line one utterance is captured as (see the module docstring)."""
+    text = " ".join(str(turn.get("text", "")).split())
+    caption = turn.get("blip_caption")
+    if caption:
+        text += f" (shared {' '.join(str(caption).split())})"
+    return f"{turn['speaker']}: {text}" if names else text
+
+
+def records(conversation: dict[str, Any], sample: str, names: bool = True) -> list[Record]:
+    """The session records of one LoCoMo conversation, in session order."""
+    first = conversation["speaker_a"]
+    found: list[Record] = []
+    numbers = sorted(
+        int(k.split("_")[1])
+        for k, v in conversation.items()
+        if re.fullmatch(r"session_\d+", k) and isinstance(v, list) and v
+    )
+    for n in numbers:
+        record = Record(f"{sample}-s{n}", session_time(conversation[f"session_{n}_date_time"]))
+        prompt: list[Utterance] = []
+        answer: list[Utterance] = []
+        for turn in conversation[f"session_{n}"]:
+            said = Utterance(str(turn["dia_id"]), utterance_line(turn, names))
+            if turn["speaker"] == first:
+                if answer:
+                    record.turns.append((prompt, answer))
+                    prompt, answer = [], []
+                prompt.append(said)
+            else:
+                answer.append(said)
+        if prompt or answer:
+            record.turns.append((prompt, answer))
+        found.append(record)
+    return found
+
+
+def capture(paths: Any, record: Record) -> None:
+    """Write ``record`` through the capture hook's function, turn by turn."""
+    from rubi.app.sessionrecord import capture_turn, session_file
+
+    for i, (prompt, answer) in enumerate(record.turns):
+        capture_turn(
+            paths,
+            record.session_id,
+            "\n".join(u.line for u in prompt),
+            "\n".join(u.line for u in answer) or None,
+            now=record.when + i * TURN_SECONDS,
+        )
+    record.name = session_file(paths, record.session_id, create=False).name  # type: ignore[union-attr]
+
+
+# -- matching what a hit shows to dialog ids ------------------------------------------
+def normal(text: str) -> str:
+    """``text`` as compared: markdown emphasis, a ``User:``/``Claude:`` label and cut
+    marks dropped, whitespace collapsed, lower case."""
+    text = text.replace("**", "").replace("…", " ")
+    return " ".join(_LABEL.sub("", text.strip()).split()).lower()
+
+
+class Lines:
+    """The utterances of each session record, by file name, for text matching."""
+
+    def __init__(self, written: Iterable[Record]) -> None:
+        self._by_file: dict[str, list[tuple[str, str]]] = {}
+        for record in written:
+            lines = [(normal(u.line), u.dia_id) for p, a in record.turns for u in (*p, *a)]
+            self._by_file[record.name] = lines
+
+    def of_snippet(self, file_name: str, snippet: str) -> list[str]:
+        """The dialog id of the line ``snippet`` shows (the first that holds it)."""
+        shown = normal(snippet)
+        if not shown:
+            return []
+        for line, dia_id in self._by_file.get(file_name, []):
+            if shown in line:
+                return [dia_id]
+        return []
+
+    def of_passage(self, file_name: str, text: str) -> list[str]:
+        """The dialog ids of every utterance a passage's text holds (its first 60
+        characters are enough: a long passage may be cut)."""
+        shown = normal(text)
+        return [d for line, d in self._by_file.get(file_name, []) if line[:60] in shown]
+
+
+def units(hit: Any, lines: Lines) -> Iterator[list[str]]:
+    """The retrieved units of one hit, each as the dialog ids it covers: its passages
+    when it has them, else its snippet's line."""
+    name = str(hit.path).rsplit("/", 1)[-1]
+    passages = getattr(hit, "passages", None)
+    if passages:
+        for p in passages:
+            yield lines.of_passage(name, str(getattr(p, "text", p)))
+    else:
+        yield lines.of_snippet(name, hit.snippet)
+
+
+def evidence_ids(evidence: Sequence[str]) -> set[str]:
+    """LoCoMo evidence read leniently (see the module docstring)."""
+    return {f"D{m[1]}:{m[2]}" for e in evidence for m in _EVIDENCE.finditer(str(e))}
+
+
+def recall(retrieved: Sequence[list[str]], wanted: set[str], k: int) -> float:
+    """Share of ``wanted`` among the ids of the first ``k`` units (1.0 when empty)."""
+    if not wanted:
+        return 1.0
+    got = {d for unit in retrieved[:k] for d in unit}
+    return len(wanted & got) / len(wanted)
+
+
+# -- running -------------------------------------------------------------------------
+def run_conversation(sample: dict[str, Any], work: Path, top_k: int, names: bool) -> dict[str, Any]:
+    """Capture one conversation in a fresh project and score its questions."""
+    from rubi import app
+
+    name = str(sample["sample_id"])
+    project = work / name
+    project.mkdir()
+    app.init_project(project)
+    paths = app.locate(project / ".rubi")
+    written = records(sample["conversation"], name, names)
+    for record in written:
+        capture(paths, record)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    app.index(paths)
+    index_cpu, index_wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    lines = Lines(written)
+    file_of = {u.dia_id: r.name for r in written for p, a in r.turns for u in (*p, *a)}
+    app.search(paths, "warm up the caches", scope="sessions", refresh=False)
+    questions: list[dict[str, Any]] = []
+    times: list[float] = []
+    for qa in sample["qa"]:
+        t0 = time.perf_counter()
+        hits = app.search(
+            paths, str(qa["question"]), scope="sessions", top_k=top_k, refresh=False
+        ).hits
+        retrieved = [u for hit in hits for u in units(hit, lines)]
+        times.append((time.perf_counter() - t0) * 1000)
+        wanted = evidence_ids(qa.get("evidence", []))
+        files = {file_of.get(d, "") for d in wanted}
+        shown = {str(h.path).rsplit("/", 1)[-1] for h in hits[:5]}
+        questions.append(
+            {
+                "question": qa["question"],
+                "category": int(qa["category"]),
+                "evidence": sorted(wanted),
+                "r5": recall(retrieved, wanted, 5),
+                "r10": recall(retrieved, wanted, 10),
+                "file5": 1.0 if files <= shown else 0.0,
+                "units": retrieved[:10],
+            }
+        )
+    return {
+        "conversation": name,
+        "sessions": len(written),
+        "turns": sum(len(r.turns) for r in written),
+        "index_cpu_s": index_cpu,
+        "index_wall_s": index_wall,
+        "p50_ms": statistics.median(times) if times else 0.0,
+        "questions": questions,
+    }
+
+
+def summary(questions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """R@5, R@10 and file@5 in per cent, overall and per category."""
+
+    def score(qs: Sequence[dict[str, Any]]) -> dict[str, float]:
+        n = len(qs) or 1
+        return {
+            "n": len(qs),
+            "r5": 100 * sum(q["r5"] for q in qs) / n,
+            "r10": 100 * sum(q["r10"] for q in qs) / n,
+            "file5": 100 * sum(q["file5"] for q in qs) / n,
+        }
+
+    by: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for q in questions:
+        by[q["category"]].append(q)
+    return {
+        "all": score(questions),
+        "categories": {CATEGORIES.get(c, str(c)): score(by[c]) for c in sorted(by)},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("data", type=Path, help="LoCoMo's locomo10.json")
+    parser.add_argument("--conversations", default=",".join(DEV))
+    parser.add_argument("--all", action="store_true", help="all ten (held-out figure)")
+    parser.add_argument("--top-k", type=int, default=10)
+    parser.add_argument("--no-names", action="store_true", help="utterances without speaker")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    data = json.loads(args.data.read_text(encoding="utf-8"))
+    wanted = None if args.all else set(args.conversations.split(","))
+    samples = [s for s in data if wanted is None or s["sample_id"] in wanted]
+    if not samples:
+        parser.error(f"no conversation of {sorted(wanted or [])} in {args.data}")
+    work = Path(tempfile.mkdtemp(prefix="rubi-locomo-"))
+    for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        os.environ[var] = str(work / var.lower())
+    os.environ["RUBI_VAULT"] = str(work / "no-personal-vault")
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    try:
+        results = [run_conversation(s, work, args.top_k, not args.no_names) for s in samples]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    semantic = os.environ.get("RUBI_SEMANTIC", "1") != "0"
+    print(f"{'conversation':<13} {'questions':>9} {'R@5':>6} {'R@10':>6} {'file@5':>7} {'p50':>9}")
+    for r in results:
+        s = summary(r["questions"])["all"]
+        print(
+            f"{r['conversation']:<13} {s['n']:>9} {s['r5']:>6.1f} {s['r10']:>6.1f} "
+            f"{s['file5']:>7.1f} {r['p50_ms']:>6.1f} ms"
+        )
+    total = summary([q for r in results for q in r["questions"]])
+    a = total["all"]
+    print(f"{'all':<13} {a['n']:>9} {a['r5']:>6.1f} {a['r10']:>6.1f} {a['file5']:>7.1f}")
+    for cat, s in total["categories"].items():
+        print(f"  {cat:<11} {s['n']:>9} {s['r5']:>6.1f} {s['r10']:>6.1f} {s['file5']:>7.1f}")
+    for name, (r5, r10) in PUBLISHED.items():
+        print(f"  published {name} (all ten): R@5 {r5} / R@10 {r10}")
+    print(f"dense channel {'on' if semantic else 'off'}; {cpu:.1f} s CPU, {wall:.1f} s wall")
+    if args.json:
+        args.json.write_text(
+            json.dumps({"summary": total, "conversations": results}, indent=1), encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

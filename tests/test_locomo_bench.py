@@ -1,0 +1,129 @@
+"""The LoCoMo benchmark script on a small conversation of LoCoMo's shape, so the
+mapping to captured sessions and the scorer are tested (the data set is not shipped)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from helpers import REPO
+
+CONVERSATION = {
+    "speaker_a": "Caroline",
+    "speaker_b": "Melanie",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Caroline", "dia_id": "D1:1", "text": "Hey Mel! How have you been?"},
+        {"speaker": "Melanie", "dia_id": "D1:2", "text": "Swamped with the kids & work."},
+        {"speaker": "Caroline", "dia_id": "D1:3", "text": "I went to a support group yesterday."},
+        {
+            "speaker": "Caroline",
+            "dia_id": "D1:4",
+            "text": "It was so powerful.",
+            "blip_caption": "a photo of a rainbow flag",
+        },
+        {"speaker": "Melanie", "dia_id": "D1:5", "text": "That sounds great!"},
+    ],
+    "session_2_date_time": "7:55 pm on 25 May, 2023",
+    "session_2": [
+        {"speaker": "Melanie", "dia_id": "D2:1", "text": "I ran a charity race for mental health."},
+        {"speaker": "Caroline", "dia_id": "D2:2", "text": "Wow, well done!"},
+    ],
+}
+QA = [
+    {
+        "question": "When did Caroline go to the support group?",
+        "answer": "7 May 2023",
+        "evidence": ["D1:3"],
+        "category": 2,
+    },
+    {
+        "question": "What did Melanie run for?",
+        "answer": "mental health",
+        "evidence": ["D2:1"],
+        "category": 4,
+    },
+    {"question": "Anything?", "answer": "", "evidence": [], "category": 5},
+]
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("locomo", REPO / "bench" / "locomo.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["locomo"] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_sessions_become_turns_of_prompt_and_answer_runs(bench: ModuleType) -> None:
+    first, second = bench.records(CONVERSATION, "conv-x")
+    assert first.session_id == "conv-x-s1" and second.session_id == "conv-x-s2"
+    ids = [([u.dia_id for u in p], [u.dia_id for u in a]) for p, a in first.turns]
+    assert ids == [(["D1:1"], ["D1:2"]), (["D1:3", "D1:4"], ["D1:5"])]
+    assert first.turns[1][0][1].line == (
+        "Caroline: It was so powerful. (shared a photo of a rainbow flag)"
+    )
+    assert [([u.dia_id for u in p], [u.dia_id for u in a]) for p, a in second.turns] == [
+        ([], ["D2:1"]),  # the session opens with the second speaker: an answer only
+        (["D2:2"], []),
+    ]
+    plain = bench.records(CONVERSATION, "conv-x", names=False)[0]
+    assert plain.turns[0][0][0].line == "Hey Mel! How have you been?"
+
+
+def test_evidence_is_read_leniently_and_recall_counts_units(bench: ModuleType) -> None:
+    assert bench.evidence_ids(["D8:6; D9:17", "D30:05", "D:11:26", "D"]) == {
+        "D8:6",
+        "D9:17",
+        "D30:5",
+        "D11:26",
+    }
+    units = [["D1:1"], [], ["D1:3", "D1:4"], ["D2:1"]]
+    assert bench.recall(units, {"D1:3", "D2:1"}, 3) == 0.5
+    assert bench.recall(units, {"D1:3", "D2:1"}, 4) == 1.0
+    assert bench.recall([], set(), 5) == 1.0
+
+
+def test_lines_match_snippets_and_passages(bench: ModuleType) -> None:
+    written = bench.records(CONVERSATION, "conv-x")
+    written[0].name = "2023-05-08-conv-x-s1.md"
+    lines = bench.Lines(written)
+    name = written[0].name
+    assert lines.of_snippet(name, "User: Caroline: I went to a support group yesterday.") == [
+        "D1:3"
+    ]
+    assert lines.of_snippet(name, "…a support group yesterday.") == ["D1:3"]
+    assert lines.of_snippet("other.md", "a support group") == []
+    passage = (
+        "### 13:57\n\n**User:** Caroline: I went to a support group yesterday.\n"
+        "Caroline: It was so powerful. (shared a photo of a rainbow flag)\n\n"
+        "**Claude:** Melanie: That sounds great!"
+    )
+    assert lines.of_passage(name, passage) == ["D1:3", "D1:4", "D1:5"]
+
+
+def test_the_script_scores_a_conversation_end_to_end(
+    bench: ModuleType,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for var in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "RUBI_VAULT"):
+        monkeypatch.setenv(var, str(tmp_path / var.lower()))  # the script sets them: restored
+    data = tmp_path / "locomo.json"
+    sample = {"sample_id": "conv-x", "conversation": CONVERSATION, "qa": QA}
+    data.write_text(json.dumps([sample]), encoding="utf-8")
+    out = tmp_path / "out.json"
+    assert bench.main([str(data), "--conversations", "conv-x", "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    questions = result["conversations"][0]["questions"]
+    assert [q["r10"] for q in questions] == [1.0, 1.0, 1.0]
+    assert result["summary"]["all"]["n"] == 3
+    assert "R@5" in capsys.readouterr().out
