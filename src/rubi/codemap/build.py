@@ -9,10 +9,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from rubi.codemap.cache import CacheEntry, load_cache, save_cache
+from rubi.codemap.cache import CacheEntry, ParseCache, open_cache
 from rubi.codemap.errors import CodeMapError
 from rubi.codemap.files import (
     MAX_FILE_BYTES,
+    FileListing,
     check_file,
     decode_source,
     list_files,
@@ -64,16 +65,68 @@ def _parse(path: str, language: str, data: bytes) -> tuple[Parsed | None, str | 
     return parsed, None
 
 
+def _read_entry(
+    root: Path,
+    path: str,
+    language: str,
+    old: CacheEntry | None,
+    cache: ParseCache,
+    by_content: dict[tuple[str, str], str],
+    warnings: list[ScanWarning],
+    counts: dict[str, int],
+) -> CacheEntry | None:
+    """Read and hash one file whose stat changed (or whose cached parse is missing);
+    reuse a cached parse of the same content, else parse. None: left out (warned)."""
+    try:
+        got = _read(root, path)
+    except UnsafeFileError as exc:
+        warnings.append(ScanWarning(path, exc.reason))
+        counts["skipped"] += 1
+        return None
+    except OSError as exc:
+        warnings.append(ScanWarning(path, f"cannot be read ({exc.strerror}); skipped"))
+        counts["skipped"] += 1
+        return None
+    if got.truncated:
+        warnings.append(ScanWarning(path, "grew over the size limit while read; skipped"))
+        counts["skipped"] += 1
+        return None
+    data = got.data
+    sha = hashlib.sha256(data).hexdigest()
+    counts["hashed"] += 1
+    if old is not None and (old.sha256, old.language) == (sha, language) and not old.mapped:
+        return replace(old, size=got.size, mtime_ns=got.mtime_ns)
+    same = path if old is not None and (old.sha256, old.language) == (sha, language) else None
+    same = same or by_content.get((sha, language))
+    if same is not None:
+        parsed = cache.parses([same]).get(same)
+        if parsed is not None:
+            counts["reused"] += 1
+            return CacheEntry(sha, got.size, got.mtime_ns, language, parsed, None, parsed.problems)
+    parsed, skip = _parse(path, language, data)
+    counts["parsed"] += 1
+    problems = parsed.problems if parsed is not None else ()
+    return CacheEntry(sha, got.size, got.mtime_ns, language, parsed, skip, problems)
+
+
 def _scan(
     root: Path,
     paths: list[str],
-    cache: dict[str, CacheEntry],
+    cache: ParseCache,
     warnings: list[ScanWarning],
     progress: Callable[[int, int], None] | None,
-) -> tuple[dict[str, CacheEntry], dict[str, int]]:
-    """Stat, hash and parse what changed; reuse the rest. Returns the new cache and counts."""
-    by_content = {(e.sha256, e.language): e for e in cache.values() if e.parsed is not None}
+) -> tuple[dict[str, CacheEntry], dict[str, CacheEntry], dict[str, int]]:
+    """Stat, hash and parse what changed; reuse the rest.
+
+    Returns:
+        ``(entries, changed, counts)``: every file's entry (a reused one without its
+        parse decoded), the entries to write back to the cache (with their parses),
+        and counts.
+    """
+    old_entries = cache.entries
+    by_content = {(e.sha256, e.language): p for p, e in old_entries.items() if e.mapped}
     entries: dict[str, CacheEntry] = {}
+    changed: dict[str, CacheEntry] = {}
     counts = {"parsed": 0, "reused": 0, "hashed": 0, "skipped": 0}
     candidates = [(p, lang) for p in paths if (lang := language_of(p))]
     total = len(candidates)
@@ -86,44 +139,49 @@ def _scan(
                 warnings.append(ScanWarning(path, reason))
                 counts["skipped"] += 1
             continue
-        old = cache.get(path)
+        old = old_entries.get(path)
         if old and (old.size, old.mtime_ns, old.language) == (st.st_size, st.st_mtime_ns, language):
             entry = old
-            counts["reused"] += old.parsed is not None
+            counts["reused"] += old.mapped
         else:
-            try:
-                got = _read(root, path)
-            except UnsafeFileError as exc:
-                warnings.append(ScanWarning(path, exc.reason))
-                counts["skipped"] += 1
+            got = _read_entry(root, path, language, old, cache, by_content, warnings, counts)
+            if got is None:
                 continue
-            except OSError as exc:
-                warnings.append(ScanWarning(path, f"cannot be read ({exc.strerror}); skipped"))
-                counts["skipped"] += 1
-                continue
-            if got.truncated:
-                warnings.append(ScanWarning(path, "grew over the size limit while read; skipped"))
-                counts["skipped"] += 1
-                continue
-            data = got.data
-            sha = hashlib.sha256(data).hexdigest()
-            counts["hashed"] += 1
-            same = old if old and (old.sha256, old.language) == (sha, language) else None
-            same = same or by_content.get((sha, language))
-            if same is not None:
-                entry = replace(same, size=got.size, mtime_ns=got.mtime_ns)
-                counts["reused"] += same.parsed is not None
-            else:
-                parsed, skip = _parse(path, language, data)
-                entry = CacheEntry(sha, got.size, got.mtime_ns, language, parsed, skip)
-                counts["parsed"] += 1
+            entry = changed[path] = got
         entries[path] = entry
         if entry.skip:
             warnings.append(ScanWarning(path, entry.skip))
             counts["skipped"] += 1
-        elif entry.parsed is not None:
-            warnings.extend(ScanWarning(path, problem) for problem in entry.parsed.problems)
-    return entries, counts
+        else:
+            warnings.extend(ScanWarning(path, problem) for problem in entry.problems)
+    return entries, changed, counts
+
+
+def _parses(
+    root: Path,
+    paths: list[str],
+    entries: dict[str, CacheEntry],
+    changed: dict[str, CacheEntry],
+    cache: ParseCache,
+    counts: dict[str, int],
+) -> dict[str, tuple[str, Parsed]]:
+    """``{path: (language, parse)}`` of mapped ``paths``: from the scan, else decoded
+    from the cache; a file whose cached parse is missing or malformed is read and
+    parsed again (its entry joins ``changed``, so the row is rewritten)."""
+    out = {p: (entries[p].language, e.parsed) for p in paths if (e := entries[p]).parsed}
+    wanted = [p for p in paths if p not in out and entries[p].mapped]
+    for path, parsed in cache.parses(wanted).items():
+        out[path] = (entries[path].language, parsed)
+    for path in wanted:
+        if path in out:
+            continue
+        entry = _read_entry(root, path, entries[path].language, None, cache, {}, [], counts)
+        if entry is None:
+            continue
+        entries[path] = changed[path] = entry
+        if entry.parsed is not None:
+            out[path] = (entry.language, entry.parsed)
+    return out
 
 
 def _resolve(
@@ -158,52 +216,36 @@ def _shape(parsed: Parsed) -> tuple[object, ...]:
     return (parsed.imports, names, parsed.package, parsed.idents, parsed.problems)
 
 
-def _same_shape(
-    previous: CodeMap,
-    code: dict[str, tuple[str, Parsed]],
-    cache: dict[str, CacheEntry],
-    entries: dict[str, CacheEntry],
-) -> list[str] | None:
-    """The files whose content changed, when every one of them kept its shape
-    (:func:`_shape`) and the file set is the same as in ``previous``; else None."""
-    if code.keys() != previous.files.keys():
-        return None
-    changed = [p for p in code if entries[p].sha256 != previous.files[p].sha256]
-    for path in changed:
-        old = cache.get(path)
-        if old is None or old.parsed is None or old.language != code[path][0]:
-            return None
-        if _shape(old.parsed) != _shape(code[path][1]):
-            return None
-    return changed
-
-
 def build_code_map(
     repo_root: Path,
     cache_path: Path | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
     previous: CodeMap | None = None,
+    listing: FileListing | None = None,
 ) -> CodeMap:
     """Map a repository's code: files, imports, symbols, modules and ranks.
 
     Incremental: a file whose size and mtime match the cache is not read; a changed
     stat with unchanged content (same SHA-256) reuses the cached parse; only new
-    content is parsed. Resolution, grouping and ranking always run over the whole
-    repository (they are fast and depend on every file).
+    content is parsed. Resolution, grouping and ranking run over the whole
+    repository (they depend on every file) unless ``previous`` can be kept.
 
     Args:
         repo_root: the repository (a git work tree, or any folder).
-        cache_path: the per-file cache (JSON), read if present and rewritten when
-            something changed; None for no cache.
+        cache_path: the per-file parse cache (SQLite, :mod:`rubi.codemap.cache`): its
+            rows are read if present and the changed ones written; None for no cache.
         progress: called with ``(files done, files total)`` every
             :data:`PROGRESS_EVERY` files and once at the end of the file scan.
         previous: the map this run updates. When the same files are mapped and every
             changed one kept its imports, package, identifiers and symbol names (an
             edit inside a function body), resolution, grouping and ranking cannot
             change: the previous map is kept with those files' new hashes, sizes and
-            symbol lines (``stats.reused_shape``), which turns a one-file edit in a
-            10,000-file repository from seconds into milliseconds.
+            symbol lines (``stats.reused_shape``), and only the changed files' parses
+            are decoded, which turns a one-file edit in a 10,000-file repository
+            from seconds into milliseconds.
+        listing: the repository's files as :func:`rubi.codemap.files.list_files`
+            returned them this run (the caller listed them already); None to list.
 
     Returns:
         The :class:`CodeMap`. Bad files never stop the run: each is reported in
@@ -215,36 +257,98 @@ def build_code_map(
     started = time.perf_counter()
     if not repo_root.is_dir():
         raise CodeMapError(f"{repo_root}: not a folder; pass the repository's root folder")
-    listing = list_files(repo_root)
-    cache, warnings = load_cache(cache_path)
-    warnings.extend(listing.warnings)
-    entries, counts = _scan(repo_root, listing.paths, cache, warnings, progress)
-    code = {p: (e.language, e.parsed) for p, e in entries.items() if e.parsed is not None}
-    kept = _same_shape(previous, code, cache, entries) if previous is not None else None
-    if previous is not None and kept is not None:
-        if cache_path is not None and (counts["hashed"] or set(entries) != set(cache)):
-            problem = save_cache(cache_path, entries)
-            if problem:
-                warnings.append(problem)
-        files = dict(previous.files)
-        for path in kept:
-            files[path] = replace(
-                files[path],
-                size=entries[path].size,
-                sha256=entries[path].sha256,
-                symbols=code[path][1].symbols,
-            )
-        stats = replace(
-            previous.stats,
-            listed=len(listing.paths),
-            parsed=counts["parsed"],
-            reused=counts["reused"],
-            hashed=counts["hashed"],
-            skipped=counts["skipped"],
-            elapsed_ms=(time.perf_counter() - started) * 1000.0,
-            reused_shape=True,
+    if listing is None:
+        listing = list_files(repo_root)
+    cache = open_cache(cache_path)
+    try:
+        warnings = [*cache.warnings, *listing.warnings]
+        entries, changed, counts = _scan(repo_root, listing.paths, cache, warnings, progress)
+        kept = _kept(previous, entries, changed, cache) if previous is not None else None
+        if previous is not None and kept is not None:
+            code = _parses(repo_root, kept, entries, changed, cache, counts)
+            code_map = _update(previous, kept, entries, code, listing, counts, started)
+        else:
+            mapped = sorted(p for p, e in entries.items() if e.mapped)
+            code = _parses(repo_root, mapped, entries, changed, cache, counts)
+            code_map = _full(repo_root, code, entries, listing, counts, warnings, started)
+        problem = cache.write(changed, [p for p in cache.entries if p not in entries])
+    finally:
+        cache.close()
+    if problem:
+        code_map = replace(code_map, warnings=sorted({*code_map.warnings, problem}, key=_order))
+    return code_map
+
+
+def _order(w: ScanWarning) -> tuple[str, str]:
+    return (w.path, w.message)
+
+
+def _kept(
+    previous: CodeMap,
+    entries: dict[str, CacheEntry],
+    changed: dict[str, CacheEntry],
+    cache: ParseCache,
+) -> list[str] | None:
+    """The files whose content changed, when every one of them kept its shape
+    (:func:`_shape`) and the mapped files are those of ``previous``; else None."""
+    mapped = {p for p, e in entries.items() if e.mapped}
+    if mapped != previous.files.keys():
+        return None
+    paths = sorted(p for p in mapped if entries[p].sha256 != previous.files[p].sha256)
+    old = cache.parses(paths)  # the rows still hold what the previous map was built from
+    for path in paths:
+        entry = entries[path]
+        before = old.get(path)
+        if before is None or entry.parsed is None or cache.entries[path].language != entry.language:
+            return None
+        if cache.entries[path].sha256 != previous.files[path].sha256:
+            return None  # the cache moved on without the map: rebuild
+        if _shape(before) != _shape(entry.parsed):
+            return None
+    return paths
+
+
+def _update(
+    previous: CodeMap,
+    kept: list[str],
+    entries: dict[str, CacheEntry],
+    code: dict[str, tuple[str, Parsed]],
+    listing: FileListing,
+    counts: dict[str, int],
+    started: float,
+) -> CodeMap:
+    """``previous`` with the kept-shape files' new hashes, sizes and symbol lines."""
+    files = dict(previous.files)
+    for path in kept:
+        files[path] = replace(
+            files[path],
+            size=entries[path].size,
+            sha256=entries[path].sha256,
+            symbols=code[path][1].symbols,
         )
-        return replace(previous, files=files, stats=stats)
+    stats = replace(
+        previous.stats,
+        listed=len(listing.paths),
+        parsed=counts["parsed"],
+        reused=counts["reused"],
+        hashed=counts["hashed"],
+        skipped=counts["skipped"],
+        elapsed_ms=(time.perf_counter() - started) * 1000.0,
+        reused_shape=True,
+    )
+    return replace(previous, files=files, stats=stats)
+
+
+def _full(
+    repo_root: Path,
+    code: dict[str, tuple[str, Parsed]],
+    entries: dict[str, CacheEntry],
+    listing: FileListing,
+    counts: dict[str, int],
+    warnings: list[ScanWarning],
+    started: float,
+) -> CodeMap:
+    """Resolve, group and rank every mapped file."""
     edges, external = _resolve(repo_root, code, listing.paths, warnings)
     module_of, modules = group_modules(code, listing.paths)
     paths = sorted(code)
@@ -265,10 +369,6 @@ def build_code_map(
         )
         for p in paths
     }
-    if cache_path is not None and (counts["hashed"] or set(entries) != set(cache)):
-        problem = save_cache(cache_path, entries)
-        if problem:
-            warnings.append(problem)
     stats = BuildStats(
         listed=len(listing.paths),
         mapped=len(files),
@@ -287,7 +387,7 @@ def build_code_map(
         module_rank=rank_modules(module_of, edges),
         in_degree=indeg,
         out_degree=outdeg,
-        warnings=sorted(set(warnings), key=lambda w: (w.path, w.message)),
+        warnings=sorted(set(warnings), key=_order),
         stats=stats,
     )
     return replace(code_map, module_links=code_map.module_edges())

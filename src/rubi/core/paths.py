@@ -91,7 +91,8 @@ class VaultPaths:
 
     @property
     def codemap_cache(self) -> Path:
-        return self.index_dir / "codemap-cache.json"
+        """The per-file parse cache (:mod:`rubi.codemap.cache`)."""
+        return self.index_dir / "codemap-cache.sqlite"
 
     @property
     def stale_cache(self) -> Path:

@@ -14,6 +14,7 @@ from rubi.sync.manifest import IndexReport, VaultState
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
+    from rubi.codemap.files import FileListing
     from rubi.index.store import IndexDoc
 
 __all__ = ["code_fingerprint", "map_code", "read_code_map"]
@@ -39,22 +40,24 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
     return loaded if isinstance(loaded, CodeMap) else None
 
 
-def code_fingerprint(root: Path) -> str:
+def code_fingerprint(root: Path, listing: FileListing | None = None) -> str:
     """A digest of the project's file list with each file's size and mtime: equal
     digests mean no file was added, removed or touched. "" when it cannot be taken.
 
-    One ``git ls-files`` (or a walk) and one ``stat`` per file: about 0.1 s on a
-    10,000-file repository, against seconds for re-resolving and re-ranking the map.
+    One ``git ls-files`` (or a walk; none when ``listing`` is given) and one ``stat``
+    per file: about 0.1 s on a 10,000-file repository, against seconds for
+    re-resolving and re-ranking the map.
     """
     import hashlib
     import os
 
-    from rubi.codemap.files import list_files
+    if listing is None:
+        from rubi.codemap.files import list_files
 
-    try:
-        listing = list_files(root)
-    except OSError:
-        return ""
+        try:
+            listing = list_files(root)
+        except OSError:
+            return ""
     digest = hashlib.sha256()
     base = str(root)
     for rel in listing.paths:
@@ -84,7 +87,13 @@ def map_code(
         new.code = dict(old.code)
         new.code_fingerprint = old.code_fingerprint
         return None, [], []
-    fingerprint = code_fingerprint(paths.project_root)
+    from rubi.codemap.files import list_files
+
+    try:
+        listing = list_files(paths.project_root)  # one listing a run, shared with the map
+    except OSError:
+        listing = None
+    fingerprint = code_fingerprint(paths.project_root, listing) if listing is not None else ""
     if (
         not full
         and fingerprint
@@ -100,11 +109,13 @@ def map_code(
     from rubi.index.documents import code_document
 
     new.code_fingerprint = fingerprint
+    (paths.index_dir / "codemap-cache.json").unlink(missing_ok=True)  # format 1, one JSON file
     code_map = build_code_map(
         paths.project_root,
         paths.codemap_cache,
         progress=progress,
         previous=None if full else previous,
+        listing=listing,
     )
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     indexed = {} if full else old.code
