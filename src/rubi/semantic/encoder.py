@@ -13,6 +13,7 @@ import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,20 +61,30 @@ class Encoder:
     def token_sums(self, texts: Sequence[str]) -> tuple[Matrix, Matrix]:
         """The sum of each text's token vectors and its token count.
 
+        The texts' tokens are looked up in one gather; each text's rows are then summed
+        by itself, in token order, so a text's sum does not depend on the other texts
+        in the batch (it equals the sum of that text alone, to the last bit).
+
         Returns:
             ``(sums, counts)``: float32 arrays of shapes ``(len(texts), dims)`` and
             ``(len(texts),)``; a text with no known token has a zero row and count 0.
         """
         import numpy as np
 
+        encode = self._tokenizer.encode
+        ids = [encode(text[:MAX_TEXT_CHARS]) for text in texts]
+        lengths = [len(i) for i in ids]
         sums = np.zeros((len(texts), self.dims), dtype=np.float32)
-        counts = np.zeros(len(texts), dtype=np.float32)
-        for i, text in enumerate(texts):
-            ids = self._tokenizer.encode(text[:MAX_TEXT_CHARS])
-            if ids:
-                rows = self._vectors[ids].astype(np.float32)
-                sums[i] = np.einsum("i,ij->j", self._scales[ids], rows)  # no BLAS threads
-                counts[i] = len(ids)
+        counts = np.array(lengths, dtype=np.float32)
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.intp, count=sum(lengths))
+        rows = self._vectors[flat]  # int8: einsum converts it in cache-sized buffers
+        scales = self._scales[flat]
+        end = 0
+        for i, length in enumerate(lengths):
+            start, end = end, end + length
+            if length:
+                # einsum, not a matrix product: no BLAS threads, a fixed summation order
+                sums[i] = np.einsum("i,ij->j", scales[start:end], rows[start:end])
         return sums, counts
 
     def encode(self, texts: Sequence[str]) -> Matrix:

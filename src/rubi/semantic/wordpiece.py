@@ -7,7 +7,15 @@ at white space and punctuation, each word cut greedily into the longest vocabula
 pieces (``##`` marks a piece inside a word), a word with no cut ``[UNK]``. Written
 here so the ``semantic`` extra needs numpy alone (the ``tokenizers`` package brings a
 model-hub client with it); it gave the same ids as the reference on every line of the
-shared vaults (12,248 lines), three times faster with its word cache.
+shared vaults (12,248 lines).
+
+Two ways to the same ids. :meth:`WordPiece.encode_whole` runs the steps above on the
+whole text (the definition). :meth:`WordPiece.encode`, the one the model uses, cuts
+the text at white space first and remembers the ids of each distinct chunk, so a
+chunk seen before ("the", "note.", "[[Daily") costs one dict lookup and only new
+chunks are normalized and split. Every step is per character or per word, and white
+space ends a word and the context of a lower-case final sigma, so the chunks' ids
+joined are the whole text's (tests compare the two on real notes).
 """
 
 from __future__ import annotations
@@ -24,6 +32,15 @@ MAX_WORD_CHARS = 100
 _CACHE_MAX = 200_000
 """Distinct words whose pieces are remembered."""
 
+_CHUNKS_MAX = 200_000
+"""Distinct white-space-separated chunks whose ids are remembered (then new chunks are
+computed and not kept)."""
+
+# White space that normalization drops (control characters) where other white space
+# becomes a space; str.split() would cut at it, so it goes first.
+_DROPPED_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85]")
+_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
 # Words: runs of letters and digits (and marks and symbols, which BERT keeps inside
 # words); punctuation, ASCII symbols and CJK ideographs one character each.
 _CJK = (
@@ -38,9 +55,16 @@ def _is_punct(ch: str) -> bool:
     return unicodedata.category(ch).startswith("P")
 
 
-def _clean(text: str) -> str:
-    """Control characters out, white space as spaces, lower case, accents stripped."""
-    if not text.isascii():
+def _clean(text: str, *, ascii_text: bool | None = None) -> str:
+    """Control characters out, white space as spaces, lower case, accents stripped.
+
+    An all-ASCII text (``ascii_text``, by default ``text.isascii()``) is only lower-cased:
+    its control characters stay, as they always have here (BERT's normalizer drops
+    them; the cached vectors were made this way, so :meth:`WordPiece.encode` keeps it).
+    """
+    if ascii_text is None:
+        ascii_text = text.isascii()
+    if not ascii_text:
         text = "".join(
             " " if ch.isspace() else ch
             for ch in text
@@ -62,6 +86,7 @@ class WordPiece:
         self.vocab = vocab
         self.unk_id = vocab[unk]
         self._cache: dict[str, list[int]] = {}
+        self._chunks: dict[str, tuple[int, ...]] = {}
 
     @classmethod
     def from_vocab_file(cls, path: Path) -> WordPiece:
@@ -76,10 +101,11 @@ class WordPiece:
             tokens.pop()
         return cls({t: i for i, t in enumerate(tokens)})
 
-    def words(self, text: str) -> list[str]:
-        """The pre-tokenized words of ``text`` (normalized, split at punctuation)."""
+    def words(self, text: str, *, ascii_text: bool | None = None) -> list[str]:
+        """The pre-tokenized words of ``text`` (normalized, split at punctuation);
+        ``ascii_text`` as for :func:`_clean`."""
         found = []
-        for token in _SPLIT.findall(_clean(text)):
+        for token in _SPLIT.findall(_clean(text, ascii_text=ascii_text)):
             if token.isascii() or not any(_is_punct(ch) for ch in token):
                 found.append(token)
             else:  # Unicode punctuation inside a run: one token each
@@ -87,10 +113,35 @@ class WordPiece:
         return found
 
     def encode(self, text: str) -> list[int]:
-        """The vocabulary ids of ``text`` (no special tokens)."""
+        """The vocabulary ids of ``text`` (no special tokens): those of
+        :meth:`encode_whole`, computed chunk by chunk with a cache (module docstring)."""
+        ascii_text = text.isascii()
+        if not ascii_text:
+            text = _DROPPED_SPACE.sub("", text)
+        ids: list[int] = []
+        chunks = self._chunks
+        for chunk in text.split():
+            found = chunks.get(chunk)
+            if found is None:
+                # a control character makes a chunk's ids depend on the whole text
+                # (see _clean): such a chunk is cut in the text's way and not kept
+                control = _ASCII_CONTROL.search(chunk) is not None
+                words = self.words(chunk, ascii_text=ascii_text if control else None)
+                found = tuple(self._ids(words))
+                if not control and len(chunks) < _CHUNKS_MAX:
+                    chunks[chunk] = found
+            ids += found
+        return ids
+
+    def encode_whole(self, text: str) -> list[int]:
+        """The vocabulary ids of ``text`` by the steps of the module docstring applied to
+        the whole text: the reference :meth:`encode` equals."""
+        return self._ids(self.words(text))
+
+    def _ids(self, words: list[str]) -> list[int]:
         ids: list[int] = []
         cache = self._cache
-        for word in self.words(text):
+        for word in words:
             pieces = cache.get(word)
             if pieces is None:
                 pieces = self._pieces(word)
