@@ -11,6 +11,8 @@ importing the search stack and opening the index every time.
 - :mod:`rubi.engine.server`: the engine, a background thread of ``rubi serve`` or
   ``rubi watch``; exactly one per vault (a lock file), answering by running the same
   hook handlers in process.
+- :mod:`rubi.engine.rewarm`: while idle, the last recall replayed after an index
+  change, so the next prompt finds the new reader scored.
 
 See ``docs/engine.md``.
 """

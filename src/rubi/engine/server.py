@@ -42,6 +42,7 @@ from rubi.engine.protocol import (
     environment,
     read_line,
 )
+from rubi.engine.rewarm import Rewarm
 
 __all__ = ["Engine", "answer", "running"]
 
@@ -54,6 +55,8 @@ HOOK_WAIT_S = 2.0
 MAX_CONNECTIONS = 16
 DRAIN_S = 1.0
 """After a reply, the peer's unread bytes are read and dropped for at most this long."""
+IDLE_S = 0.5
+"""A quiet spell this long lets the engine rewarm recall after an index change."""
 STANDBY_S = 2.0
 """How often an engine on standby tries to take the lock."""
 WARM_MODULES = (
@@ -81,8 +84,11 @@ def _run_hook(event: str, raw: str) -> str:
     return out.getvalue()
 
 
-def answer(line: bytes, vault: str, hook_lock: threading.Lock) -> dict[str, Any]:
-    """The reply to one request line for the engine of ``vault`` (a resolved path).
+def answer(
+    line: bytes, vault: str, hook_lock: threading.Lock, rewarm: Rewarm | None = None
+) -> dict[str, Any]:
+    """The reply to one request line for the engine of ``vault`` (a resolved path);
+    ``rewarm`` is told of each hook answered.
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -117,7 +123,10 @@ def answer(line: bytes, vault: str, hook_lock: threading.Lock) -> dict[str, Any]
     if not hook_lock.acquire(timeout=HOOK_WAIT_S):
         return _refuse("busy")
     try:
-        return {"ok": True, "output": _run_hook(event, raw)}
+        output = _run_hook(event, raw)
+        if rewarm is not None:
+            rewarm.seen(event, payload)
+        return {"ok": True, "output": output}
     finally:
         hook_lock.release()
 
@@ -179,6 +188,7 @@ class Engine:
         self.serving = threading.Event()
         self._stop = threading.Event()
         self._hook_lock = threading.Lock()
+        self._rewarm = Rewarm()
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
         self._listener: socket.socket | None = None
@@ -230,7 +240,7 @@ class Engine:
             os.chmod(path, 0o600)
             bound = os.stat(path).st_ino
             listener.listen(MAX_CONNECTIONS)
-            listener.settimeout(0.5)
+            listener.settimeout(IDLE_S)
             self._listener = listener
             self.serving.set()
             threading.Thread(target=_warm, name="rubi-engine-warm", daemon=True).start()
@@ -238,6 +248,7 @@ class Engine:
                 try:
                     conn, _ = listener.accept()
                 except TimeoutError:
+                    self._idle()
                     continue
                 except OSError:
                     if self._stop.is_set():
@@ -251,6 +262,16 @@ class Engine:
             with contextlib.suppress(OSError):
                 if os.stat(path).st_ino == bound:
                     os.unlink(path)
+
+    def _idle(self) -> None:
+        """No request for :data:`IDLE_S`: recall the last prompt again if the index
+        changed since (:mod:`rubi.engine.rewarm`), unless a hook runs."""
+        if not self._hook_lock.acquire(blocking=False):
+            return
+        try:
+            self._rewarm.idle()
+        finally:
+            self._hook_lock.release()
 
     def _dispatch(self, conn: socket.socket) -> None:
         if not self._slots.acquire(blocking=False):
@@ -272,7 +293,7 @@ class Engine:
                     return
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
-                _reply(conn, answer(line, self.vault, self._hook_lock))
+                _reply(conn, answer(line, self.vault, self._hook_lock, self._rewarm))
         except Exception:
             log.exception("rubi engine: a request failed")
         finally:
