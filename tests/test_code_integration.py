@@ -12,7 +12,7 @@ from rubi import app
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 from rubi.core.tokens import estimate_tokens
-from rubi.sync import graph_for
+from rubi.sync import graph_for, load_code_map
 
 from helpers import rubi_project, write
 
@@ -90,6 +90,27 @@ def test_deleted_code_file_leaves_index_and_graph(project: Path) -> None:
     assert report.code_deleted == 1
     assert "pkg/cli.py" not in graph_for(paths).graph
     assert all(h.id != "pkg/cli.py" for h in app.search(paths, "cli", refresh=False).hits)
+
+
+def test_a_body_edit_reindexes_the_file_only(project: Path) -> None:
+    """An edit that keeps the file's shape (imports, names) changes its text in the
+    index: no map page is rewritten and the graph snapshot is not rewritten."""
+    paths = app.locate(project / ".rubi")
+    app.index(paths)
+    pages = {p: p.read_bytes() for p in (project / ".rubi").rglob("*.md")}
+    snapshot = paths.graph_file.stat().st_mtime_ns
+    app_py = project / "pkg" / "app.py"
+    app_py.write_text(app_py.read_text() + "# quixotic comment\n", encoding="utf-8")
+    report = app.index(paths)
+    assert report.code_changed == 1 and report.pages_written == []
+    assert {p: p.read_bytes() for p in (project / ".rubi").rglob("*.md")} == pages
+    assert paths.graph_file.stat().st_mtime_ns == snapshot
+    hits = app.search(paths, "quixotic", refresh=False).hits
+    assert hits and hits[0].id == "pkg/app.py"
+    assert "pkg/app.py" in graph_for(paths).graph
+    code_map = load_code_map(paths)
+    assert code_map is not None and code_map.stats.reused_shape
+    assert code_map.files["pkg/app.py"].size == app_py.stat().st_size
 
 
 def test_broken_summary_markers_are_never_overwritten(project: Path) -> None:

@@ -38,6 +38,11 @@ class Symbol:
     kind: str
     line: int
 
+    def __reduce__(self) -> tuple[type[Symbol], tuple[str, str, int]]:
+        # Pickled as a constructor call: a large map holds ~100,000 symbols, and the
+        # dataclass state protocol (fields() per object) tripled its save and load.
+        return (Symbol, (self.name, self.kind, self.line))
+
 
 @dataclass(frozen=True, slots=True)
 class ImportSpec:
@@ -100,6 +105,22 @@ class CodeFile:
     imports: tuple[str, ...]
     external: tuple[str, ...]
     symbols: tuple[Symbol, ...]
+
+    def __reduce__(self) -> tuple[type[CodeFile], tuple[object, ...]]:
+        # A constructor call, like :class:`Symbol`.
+        return (
+            CodeFile,
+            (
+                self.path,
+                self.language,
+                self.size,
+                self.sha256,
+                self.module,
+                self.imports,
+                self.external,
+                self.symbols,
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)
