@@ -335,7 +335,10 @@ class SyncSession:
             pages_first(paths, code_map, changed, new, report)
         attachments_changed = new.attachments != old.attachments
         code_changed = bool(code_docs or code_deletes)
-        graph_changed = bool(relink or deletes or attachments_changed or code_changed or full)
+        # A code edit that kept every changed file's shape changes the text index only:
+        # the graph's code nodes and the map pages are made of what the map kept.
+        reshaped = code_changed and not (code_map is not None and code_map.stats.reused_shape)
+        graph_changed = bool(relink or deletes or attachments_changed or reshaped or full)
         if not (full or report.changed or code_changed or attachments_changed):
             if new.files != old.files or new.code_fingerprint != old.code_fingerprint:
                 # touched but identical files: remember their new mtimes
