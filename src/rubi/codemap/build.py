@@ -71,7 +71,7 @@ def _read_entry(
     language: str,
     old: CacheEntry | None,
     cache: ParseCache,
-    by_content: dict[tuple[str, str], str],
+    reuse: bool,
     warnings: list[ScanWarning],
     counts: dict[str, int],
 ) -> CacheEntry | None:
@@ -97,7 +97,8 @@ def _read_entry(
     if old is not None and (old.sha256, old.language) == (sha, language) and not old.mapped:
         return replace(old, size=got.size, mtime_ns=got.mtime_ns)
     same = path if old is not None and (old.sha256, old.language) == (sha, language) else None
-    same = same or by_content.get((sha, language))
+    if same is None and reuse:
+        same = cache.path_of(sha, language)
     if same is not None:
         parsed = cache.parses([same]).get(same)
         if parsed is not None:
@@ -124,7 +125,6 @@ def _scan(
         and counts.
     """
     old_entries = cache.entries
-    by_content = {(e.sha256, e.language): p for p, e in old_entries.items() if e.mapped}
     entries: dict[str, CacheEntry] = {}
     changed: dict[str, CacheEntry] = {}
     counts = {"parsed": 0, "reused": 0, "hashed": 0, "skipped": 0}
@@ -144,7 +144,7 @@ def _scan(
             entry = old
             counts["reused"] += old.mapped
         else:
-            got = _read_entry(root, path, language, old, cache, by_content, warnings, counts)
+            got = _read_entry(root, path, language, old, cache, True, warnings, counts)
             if got is None:
                 continue
             entry = changed[path] = got
@@ -175,7 +175,7 @@ def _parses(
     for path in wanted:
         if path in out:
             continue
-        entry = _read_entry(root, path, entries[path].language, None, cache, {}, [], counts)
+        entry = _read_entry(root, path, entries[path].language, None, cache, False, [], counts)
         if entry is None:
             continue
         entries[path] = changed[path] = entry

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -158,7 +159,10 @@ def _entry(row: tuple[Any, ...]) -> CacheEntry | None:
             and (skip is None or isinstance(skip, str))
             and (skip is not None or has_parse)
         )
-        decoded = _strs(json.loads(problems)) if ok and isinstance(problems, str) else None
+        if not ok or not isinstance(problems, str):
+            decoded = None
+        else:
+            decoded = () if problems == "[]" else _strs(json.loads(problems))
     except (ValueError, TypeError):
         decoded = None
     if decoded is None:
@@ -179,6 +183,16 @@ class ParseCache:
         self._conn = conn
         self.entries: dict[str, CacheEntry] = {}
         self.warnings: list[ScanWarning] = []
+        self._by_content: dict[tuple[str, str], str] | None = None
+
+    def path_of(self, sha256: str, language: str) -> str | None:
+        """A mapped file whose cached parse is of this content, or None (a renamed or
+        copied file reuses it). The lookup table is built on first use."""
+        if self._by_content is None:
+            self._by_content = {
+                (e.sha256, e.language): p for p, e in self.entries.items() if e.skip is None
+            }
+        return self._by_content.get((sha256, language))
 
     def parses(self, paths: Iterable[str]) -> dict[str, Parsed]:
         """The cached parses of ``paths``; a path without a row, left out, or whose
@@ -261,6 +275,8 @@ class ParseCache:
 
 def _connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # the user's alone, like pickles
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
