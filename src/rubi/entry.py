@@ -3,7 +3,9 @@ handlers without loading the CLI (click, rich): hooks run on every prompt and to
 call, and pay every import. When a resident engine serves the project's vault
 (``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
 it over a local socket and imports nothing of the search stack; otherwise it runs
-cold, in this process, with the same output."""
+cold, in this process, with the same output. ``rubi search`` and ``rubi read`` are
+tried through the engine the same way (the same output and exit status), before click
+is imported; without an engine they run cold."""
 
 from __future__ import annotations
 
@@ -55,10 +57,50 @@ def _hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> int:
     return hook_main(argv, _Replay(raw, error), stdout)
 
 
+def _utf8(stream: TextIO) -> bool:
+    encoding = str(getattr(stream, "encoding", "") or "").lower().replace("_", "-")
+    return encoding in ("utf-8", "utf8")
+
+
+def _command(argv: list[str], stdout: TextIO | None, stderr: TextIO | None) -> int | None:
+    """``rubi search`` / ``rubi read`` answered by the engine: its output written here,
+    its exit status returned; None when the command must run cold (through click)."""
+    if stdout is None or stderr is None or not (_utf8(stdout) and _utf8(stderr)):
+        return None
+    try:
+        from rubi.engine.client import cli_via_engine
+
+        result = cli_via_engine(
+            argv,
+            tty=(stdout.isatty(), stderr.isatty()),
+            errors=(str(stdout.errors), str(stderr.errors)),
+        )
+    except Exception:  # the client failed: cold, which shows any real problem
+        return None
+    if result is None:
+        return None
+    out, err, code = result
+    if err:
+        stderr.write(err)
+        stderr.flush()
+    if out:
+        stdout.write(out)
+        stdout.flush()
+    return code
+
+
+_ENGINE_COMMANDS = ("search", "read")
+"""Commands tried through the engine first (:data:`rubi.engine.protocol.CLI_COMMANDS`)."""
+
+
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
         raise SystemExit(_hook(sys.argv[2:], sys.stdin, sys.stdout))
+    if sys.argv[1:2] and sys.argv[1] in _ENGINE_COMMANDS:
+        code = _command(sys.argv[1:], sys.stdout, sys.stderr)
+        if code is not None:
+            raise SystemExit(code)
     from rubi.cli.main import main as cli_main
 
     cli_main()

@@ -52,6 +52,7 @@ def serve(
 
     Over --http, RUBI_HTTP_TOKEN (when set) is a bearer token every request must send.
     """
+    from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
     from rubi.watch import in_background
@@ -66,7 +67,7 @@ def serve(
     located = _vault(project)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan.
-    with running(located), in_background(located):
+    with running(located, run_for_engine), in_background(located):
         run(project, http=http, host=host, port=port, allow_remote=allow_remote)
 
 

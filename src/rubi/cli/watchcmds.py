@@ -45,9 +45,11 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     if not once:
         click.echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
+    from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
 
-    with contextlib.suppress(KeyboardInterrupt), running(None if once else paths):
+    engine_for = None if once else paths
+    with contextlib.suppress(KeyboardInterrupt), running(engine_for, run_for_engine):
         run(paths, on_report=report, debounce_ms=debounce_ms, once=once)
     if not once:
         click.echo("Stopped.", err=True)

@@ -20,6 +20,7 @@ __all__ = [
     "Address",
     "address_for",
     "find_vault_root",
+    "project_vault",
     "runtime_dir",
     "supported",
 ]
@@ -103,6 +104,22 @@ def find_vault_root(cwd: str) -> str | None:
         candidate = os.path.join(folder, VAULT_DIRNAME)
         if os.path.isdir(candidate):
             return os.path.realpath(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def project_vault(cwd: str) -> str | None:
+    """The vault the cold CLI finds from ``cwd`` (:func:`rubi.core.paths.find_vault`),
+    when the engine's vault path names it exactly: the first ``.rubi/`` above the
+    resolved folder, itself no link (a linked ``.rubi`` resolves elsewhere, and the
+    cold path keeps the unresolved name: such a project runs cold)."""
+    folder = os.path.realpath(cwd)
+    while True:
+        candidate = os.path.join(folder, VAULT_DIRNAME)
+        if os.path.isdir(candidate):
+            return candidate if os.path.realpath(candidate) == candidate else None
         parent = os.path.dirname(folder)
         if parent == folder:
             return None

@@ -1,10 +1,12 @@
-"""The hook side of the engine (stdlib only, imported by every ``rubi hook`` call).
+"""The client side of the engine (stdlib only, imported by every ``rubi hook`` call and
+every ``rubi search`` and ``rubi read``).
 
 :func:`hook_via_engine` sends one hook call to the engine of its vault and returns what
 the hook would print, or None: no engine, an event engines do not answer, a payload
 without a usable ``cwd``, an engine of another rubi or environment, a refusal, a
-timeout, a connection that breaks. None means: run the hook cold. Nothing here ever
-starts an engine.
+timeout, a connection that breaks. None means: run the hook cold.
+:func:`cli_via_engine` does the same for a command. Nothing here ever starts an
+engine.
 """
 
 from __future__ import annotations
@@ -14,23 +16,37 @@ import os
 import stat
 import time
 
-from rubi.engine.address import address_for, find_vault_root
+from rubi.engine.address import address_for, find_vault_root, project_vault
 from rubi.engine.protocol import (
+    CLI_ERRORS,
     MAX_REPLY_BYTES,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     build_id,
+    cli_argv_ok,
     engine_event,
     environment,
     read_line,
 )
 
-__all__ = ["CONNECT_TIMEOUT_S", "REPLY_TIMEOUT_S", "hook_via_engine"]
+__all__ = [
+    "CLI_REPLY_TIMEOUT_S",
+    "CONNECT_TIMEOUT_S",
+    "REPLY_TIMEOUT_S",
+    "cli_via_engine",
+    "hook_via_engine",
+]
 
 CONNECT_TIMEOUT_S = 0.25
 REPLY_TIMEOUT_S = 3.0
 """How long a hook waits for the engine before running cold (Claude Code gives the
 tool hooks 5 s, the prompt hook 10 s, in ``hooks/hooks.json``)."""
+CLI_REPLY_TIMEOUT_S = 30.0
+"""How long a command waits for the engine (a search may wait for the index lock)."""
+
+
+def _off() -> bool:
+    return os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false")
 
 
 def _request(event: str, raw: str) -> tuple[str, bytes] | None:
@@ -79,31 +95,96 @@ def hook_via_engine(
         event: the hook's command-line argument (``""`` when none was given).
         raw: the hook's stdin, as read.
     """
-    if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
+    if _off():
         return None
     try:
         prepared = _request(event, raw)
         if prepared is None:
             return None
-        path, line = prepared
-        if not stat.S_ISSOCK(os.stat(path).st_mode):
-            return None
-        # Only now, and the C module alone: ``socket`` costs a hook ~3 ms of imports
-        # (selectors, enums of every constant); ``_socket`` 0.3 ms, with the same calls.
-        import _socket
-
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-        try:
-            sock.settimeout(connect_timeout_s)
-            sock.connect(path)
-            sock.settimeout(reply_timeout_s)
-            sock.sendall(line)
-            reply = json.loads(read_line(sock, MAX_REPLY_BYTES, time.monotonic() + reply_timeout_s))
-        finally:
-            sock.close()
+        reply = _exchange(*prepared, connect_timeout_s, reply_timeout_s)
     except (OSError, ValueError):
         return None  # no engine, a stale socket, a timeout, a broken or bad reply
-    if not isinstance(reply, dict) or reply.get("ok") is not True:
+    if reply is None:
         return None
     output = reply.get("output")
     return output if isinstance(output, str) else None
+
+
+def _exchange(
+    path: str, line: bytes, connect_timeout_s: float, reply_timeout_s: float
+) -> dict[str, object] | None:
+    """Send ``line`` to the socket at ``path``; the reply when it says ``ok``.
+
+    Raises:
+        OSError, ValueError: no engine, a timeout, a broken or malformed reply.
+    """
+    if not stat.S_ISSOCK(os.stat(path).st_mode):
+        return None
+    # Only now, and the C module alone: ``socket`` costs a hook ~3 ms of imports
+    # (selectors, enums of every constant); ``_socket`` 0.3 ms, with the same calls.
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(connect_timeout_s)
+        sock.connect(path)
+        sock.settimeout(reply_timeout_s)
+        sock.sendall(line)
+        reply = json.loads(read_line(sock, MAX_REPLY_BYTES, time.monotonic() + reply_timeout_s))
+    finally:
+        sock.close()
+    return reply if isinstance(reply, dict) and reply.get("ok") is True else None
+
+
+def cli_via_engine(
+    argv: list[str],
+    *,
+    tty: tuple[bool, bool] = (False, False),
+    errors: tuple[str, str] = ("strict", "backslashreplace"),
+    connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    reply_timeout_s: float = CLI_REPLY_TIMEOUT_S,
+) -> tuple[str, str, int] | None:
+    """``rubi ARGV`` run by the engine of the project vault above the current folder:
+    (what it printed on stdout, on stderr, its exit status); None when it must run
+    cold (no engine, a command or option the engine does not run, another build or
+    environment, a refusal, a timeout).
+
+    Args:
+        argv: the arguments after ``rubi``.
+        tty: whether this process's stdout and stderr are terminals.
+        errors: their encoding error handlers (both streams UTF-8, else the caller
+            runs cold).
+    """
+    if _off() or not set(errors) <= CLI_ERRORS or not cli_argv_ok(argv):
+        return None
+    if any(key.startswith("_RUBI_COMPLETE") for key in os.environ):
+        return None  # shell completion: click's own path
+    try:
+        cwd = os.getcwd()
+        vault = project_vault(cwd)
+        address = address_for(vault) if vault is not None else None
+        if address is None:
+            return None
+        request = {
+            "rubi": "cli",
+            "protocol": PROTOCOL,
+            "build": build_id(),
+            "env": environment(),
+            "vault": address.vault,
+            "cwd": cwd,
+            "argv": argv,
+            "tty": [bool(tty[0]), bool(tty[1])],
+            "errors": [errors[0], errors[1]],
+        }
+        line = json.dumps(request).encode("ascii") + b"\n"
+        if len(line) > MAX_REQUEST_BYTES:
+            return None
+        reply = _exchange(address.socket, line, connect_timeout_s, reply_timeout_s)
+    except (OSError, ValueError):
+        return None
+    if reply is None:
+        return None
+    out, err, code = reply.get("stdout"), reply.get("stderr"), reply.get("code")
+    if not (isinstance(out, str) and isinstance(err, str) and type(code) is int):
+        return None
+    return out, err, code

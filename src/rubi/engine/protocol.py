@@ -9,6 +9,15 @@ Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
 ``""``: then the payload's ``hook_event_name`` names it, as in the cold path).
 ``{"rubi": "ping", "protocol": 1}`` asks whether an engine answers.
 
+A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
+
+    {"rubi": "cli", "protocol": 1, "build": BUILD, "env": {NAME: VALUE|null},
+     "vault": "/abs/project/.rubi", "cwd": "/abs/folder", "argv": ["search", ...],
+     "tty": [STDOUT_IS_TTY, STDERR_IS_TTY], "errors": ["strict", "backslashreplace"]}
+
+answered ``{"ok": true, "stdout": TEXT, "stderr": TEXT, "code": STATUS}``: what the
+command printed and its exit status (:mod:`rubi.engine.clirun`).
+
 Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
 or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
 
@@ -27,6 +36,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "CLI_COMMANDS",
     "ENGINE_EVENTS",
     "ENV_KEYS",
     "MAX_REPLY_BYTES",
@@ -34,6 +44,7 @@ __all__ = [
     "PROTOCOL",
     "LineTooLong",
     "build_id",
+    "cli_argv_ok",
     "engine_event",
     "environment",
     "read_line",
@@ -49,6 +60,13 @@ ENGINE_EVENTS = frozenset({"userpromptsubmit", "pretooluse", "posttooluse", "sto
 """Events an engine answers (:func:`rubi.claude.hooks.event.event_key` form). SessionStart
 (brings the index up to date) and PreCompact (reads a transcript, edits notes) run
 once in a while, write derived data or notes, and always run cold."""
+CLI_COMMANDS = frozenset({"search", "read"})
+"""Commands an engine runs for the CLI: read-only, printed text only, the ones an agent
+calls all the time."""
+MAX_CLI_ARGS = 256
+CLI_ERRORS = frozenset({"strict", "surrogateescape", "replace", "backslashreplace"})
+"""Encoding error handlers a client's streams may have (the engine's capture uses
+theirs)."""
 ENV_KEYS = (
     "HOME",
     "XDG_CACHE_HOME",
@@ -101,6 +119,20 @@ def engine_event(argv_event: str, payload: Any) -> bool:
         value = payload.get("hook_event_name")
         name = value if isinstance(value, str) else ""
     return _key(name) in ENGINE_EVENTS
+
+
+def cli_argv_ok(argv: Any) -> bool:
+    """``argv`` (the arguments after ``rubi``) is a command the engine may run: one of
+    :data:`CLI_COMMANDS` first, no ``--vault`` (the engine's vault is the one found from
+    the client's folder), no help (``-h``, ``--help``), at most :data:`MAX_CLI_ARGS`
+    strings without NUL."""
+    if not isinstance(argv, list) or not argv or len(argv) > MAX_CLI_ARGS:
+        return False
+    if not all(isinstance(arg, str) and "\x00" not in arg for arg in argv):
+        return False
+    if argv[0] not in CLI_COMMANDS:
+        return False
+    return not any(arg in ("-h", "--help") or arg.startswith("--vault") for arg in argv)
 
 
 def read_line(sock: Any, limit: int, deadline: float) -> bytes:

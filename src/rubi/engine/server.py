@@ -10,9 +10,11 @@ file left by a dead engine (only when nothing answers on it), binds the socket (
 Each connection carries one request line (:mod:`rubi.engine.protocol`), read with a
 size limit and a deadline; on Linux the peer must be the same user (``SO_PEERCRED``).
 A request is checked like any untrusted input and refused with one JSON line when
-anything is off. A hook is answered by running :func:`rubi.claude.hooks.entry.main` in
-process on the request's stdin text, one hook at a time, so the output is the cold
-path's by construction; the engine only saves the imports and keeps modules warm.
+anything is off. A command (``rubi search``, ``rubi read``) runs in process through
+:mod:`rubi.engine.clirun`, its output captured. A hook is answered by running
+:func:`rubi.claude.hooks.entry.main` in process on the request's stdin text, one hook
+at a time, so the output is the cold path's by construction; the engine only saves
+the imports and keeps modules warm.
 """
 
 from __future__ import annotations
@@ -29,20 +31,25 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubi.core.paths import VaultPaths
-from rubi.engine.address import Address, address_for
+from rubi.engine.address import Address, address_for, project_vault
 from rubi.engine.protocol import (
+    CLI_ERRORS,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     LineTooLong,
     build_id,
+    cli_argv_ok,
     engine_event,
     environment,
     read_line,
 )
 from rubi.engine.rewarm import Rewarm
+
+if TYPE_CHECKING:
+    from rubi.engine.clirun import Command
 
 __all__ = ["Engine", "answer", "running"]
 
@@ -85,10 +92,15 @@ def _run_hook(event: str, raw: str) -> str:
 
 
 def answer(
-    line: bytes, vault: str, hook_lock: threading.Lock, rewarm: Rewarm | None = None
+    line: bytes,
+    vault: str,
+    hook_lock: threading.Lock,
+    rewarm: Rewarm | None = None,
+    commands: Command | None = None,
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
-    ``rewarm`` is told of each hook answered.
+    ``rewarm`` is told of each hook answered; ``commands`` runs a ``rubi`` command
+    (none: commands are refused).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -101,17 +113,27 @@ def answer(
     kind = request.get("rubi")
     if kind == "ping":
         return {"ok": True, "vault": vault, "pid": os.getpid()}
-    if kind != "hook":
+    if kind not in ("hook", "cli"):
         return _refuse("unknown request")
-    event, raw = request.get("event"), request.get("input")
-    if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
-        return _refuse("bad event or input")
     if request.get("build") != build_id():
         return _refuse("another rubi build")
     if request.get("env") != environment():
         return _refuse("another environment")
     if request.get("vault") != vault:
         return _refuse("another vault")
+    if kind == "cli":
+        if commands is None:
+            return _refuse("this engine runs no commands")
+        return _answer_cli(request, vault, hook_lock, commands)
+    return _answer_hook(request, vault, hook_lock, rewarm)
+
+
+def _answer_hook(
+    request: dict[str, Any], vault: str, hook_lock: threading.Lock, rewarm: Rewarm | None
+) -> dict[str, Any]:
+    event, raw = request.get("event"), request.get("input")
+    if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
+        return _refuse("bad event or input")
     try:
         payload = json.loads(raw) if raw.strip() else None
     except (ValueError, RecursionError):
@@ -129,6 +151,43 @@ def answer(
         return {"ok": True, "output": output}
     finally:
         hook_lock.release()
+
+
+def _answer_cli(
+    request: dict[str, Any], vault: str, hook_lock: threading.Lock, commands: Command
+) -> dict[str, Any]:
+    """Run a ``rubi search`` or ``rubi read`` for a client (:mod:`rubi.engine.clirun`)."""
+    from rubi.engine.clirun import install, run_cli
+
+    argv, cwd, tty, errors = (request.get(k) for k in ("argv", "cwd", "tty", "errors"))
+    if not cli_argv_ok(argv) or not isinstance(argv, list):
+        return _refuse("not a command the engine runs")
+    if not (isinstance(tty, list) and len(tty) == 2 and all(type(t) is bool for t in tty)):
+        return _refuse("bad tty")
+    if not (isinstance(errors, list) and len(errors) == 2 and set(errors) <= CLI_ERRORS):
+        return _refuse("bad errors")
+    if not isinstance(cwd, str) or "\x00" in cwd or not os.path.isabs(cwd):
+        return _refuse("bad cwd")
+    try:
+        found = project_vault(cwd)
+    except (OSError, ValueError):
+        found = None
+    if found != vault:
+        return _refuse("the command's folder is not this engine's project")
+    if not install():
+        return _refuse("this engine's streams cannot be captured")
+    if not hook_lock.acquire(timeout=HOOK_WAIT_S):
+        return _refuse("busy")
+    try:
+        result = run_cli(
+            commands, list(argv), vault, tty=(tty[0], tty[1]), errors=(errors[0], errors[1])
+        )
+    except Exception as exc:  # the client runs the command cold and shows the failure
+        log.debug("rubi engine: a command failed", exc_info=True)
+        return _refuse(f"the command failed ({type(exc).__name__})")
+    finally:
+        hook_lock.release()
+    return {"ok": True, "stdout": result.stdout, "stderr": result.stderr, "code": result.code}
 
 
 def _cwd_in(payload: Any, vault: str) -> bool:
@@ -182,8 +241,11 @@ class Engine:
     lock. ``serving`` tells whether this process answers now.
     """
 
-    def __init__(self, paths: VaultPaths, *, standby_s: float = STANDBY_S) -> None:
+    def __init__(
+        self, paths: VaultPaths, *, standby_s: float = STANDBY_S, commands: Command | None = None
+    ) -> None:
         self.vault = os.path.realpath(paths.root)
+        self.commands = commands
         self.standby_s = standby_s
         self.serving = threading.Event()
         self._stop = threading.Event()
@@ -293,7 +355,8 @@ class Engine:
                     return
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
-                _reply(conn, answer(line, self.vault, self._hook_lock, self._rewarm))
+                reply = answer(line, self.vault, self._hook_lock, self._rewarm, self.commands)
+                _reply(conn, reply)
         except Exception:
             log.exception("rubi engine: a request failed")
         finally:
@@ -346,10 +409,11 @@ def _warm() -> None:
 
 
 @contextlib.contextmanager
-def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
+def running(paths: VaultPaths | None, commands: Command | None = None) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
-    engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
-    engine's sake: a host runs the same without one."""
+    engines are not supported; ``RUBI_ENGINE=0`` turns it off), running ``commands``
+    for ``rubi search`` and ``rubi read`` clients (:mod:`rubi.engine.clirun`) when
+    given. Never raises for the engine's sake: a host runs the same without one."""
     from rubi.engine.address import supported
 
     if paths is None or paths.project_root is None or not supported():
@@ -358,7 +422,7 @@ def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
         yield None
         return
-    engine = Engine(paths).start()
+    engine = Engine(paths, commands=commands).start()
     try:
         yield engine
     finally:
