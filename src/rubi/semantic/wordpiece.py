@@ -29,12 +29,12 @@ __all__ = ["MAX_WORD_CHARS", "WordPiece"]
 MAX_WORD_CHARS = 100
 """A longer word is ``[UNK]`` (BERT's ``max_input_chars_per_word``)."""
 
-_CACHE_MAX = 200_000
-"""Distinct words whose pieces are remembered."""
+_CACHE_MAX = 100_000
+"""Distinct words whose pieces are remembered (for chunks not seen before)."""
 
-_CHUNKS_MAX = 200_000
+_CHUNKS_MAX = 100_000
 """Distinct white-space-separated chunks whose ids are remembered (then new chunks are
-computed and not kept)."""
+computed and not kept): about 15 MB when full, and a vault's common chunks come early."""
 
 # White space that normalization drops (control characters) where other white space
 # becomes a space; str.split() would cut at it, so it goes first.
@@ -85,7 +85,7 @@ class WordPiece:
     def __init__(self, vocab: dict[str, int], unk: str = "[UNK]") -> None:
         self.vocab = vocab
         self.unk_id = vocab[unk]
-        self._cache: dict[str, list[int]] = {}
+        self._cache: dict[str, tuple[int, ...]] = {}
         self._chunks: dict[str, tuple[int, ...]] = {}
 
     @classmethod
@@ -150,12 +150,12 @@ class WordPiece:
             ids.extend(pieces)
         return ids
 
-    def _pieces(self, word: str) -> list[int]:
+    def _pieces(self, word: str) -> tuple[int, ...]:
         if len(word) > MAX_WORD_CHARS:
-            return [self.unk_id]
+            return (self.unk_id,)
         whole = self.vocab.get(word)
         if whole is not None:
-            return [whole]
+            return (whole,)
         pieces: list[int] = []
         start = 0
         while start < len(word):
@@ -168,6 +168,6 @@ class WordPiece:
                     break
                 end -= 1
             else:
-                return [self.unk_id]
+                return (self.unk_id,)
             start = end
-        return pieces
+        return tuple(pieces)
