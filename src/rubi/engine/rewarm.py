@@ -19,7 +19,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubi.claude.hooks.context import HookContext
 
 __all__ = ["Rewarm"]
 
@@ -38,6 +41,7 @@ class Rewarm:
         self._payload: dict[str, Any] | None = None
         self._event = ""
         self._stamp: tuple[int, ...] | None = None
+        self._context: HookContext | None = None
         self._mutex = threading.Lock()
 
     def seen(self, event: str, payload: Any) -> None:
@@ -55,19 +59,24 @@ class Rewarm:
             return
         with self._mutex:
             self._payload, self._event = payload, event
-            self._stamp = None  # the recall just ran: the stamp is taken on the next idle
+            self._context = None  # found on the next idle, which also takes the stamp
+            self._stamp = None
 
     def idle(self) -> bool:
-        """Replay the last recall when the index changed since it ran; True when it did."""
+        """Replay the last recall when the index changed since it ran; True when it did.
+        Costs two ``stat`` calls when nothing changed (the engine calls it every
+        :data:`rubi.engine.server.IDLE_S` while idle)."""
         with self._mutex:
-            payload, event = self._payload, self._event
+            payload, event, ctx = self._payload, self._event, self._context
         if payload is None:
             return False
         try:
-            from rubi.claude.hooks.context import open_context
-            from rubi.claude.hooks.recall import MAX_PROMPT_CHARS
+            if ctx is None:
+                from rubi.claude.hooks.context import open_context
 
-            ctx = open_context(payload, event)
+                ctx = open_context(payload, event)  # the hook's vault and settings
+                with self._mutex:
+                    self._context = ctx
             if ctx.vault is None:
                 return False
             stamp = _stamp(ctx.vault.whoosh_dir, ctx.vault.store_file)
@@ -79,6 +88,7 @@ class Rewarm:
                     return False
                 self._stamp = stamp
             from rubi.app.recall import recall
+            from rubi.claude.hooks.recall import MAX_PROMPT_CHARS
 
             prompt = str(payload.get("prompt", "")).strip()[:MAX_PROMPT_CHARS]
             recall(ctx.vault, prompt, max_tokens=ctx.settings.recall_max_tokens)
