@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GRAPH_FORMAT", "load_snapshot", "save_snapshot"]
 
-GRAPH_FORMAT = 11
+GRAPH_FORMAT = 12
 """Bump when :class:`LiveGraph` or :class:`GraphBuild` change shape; an older file is
 rebuilt."""
 

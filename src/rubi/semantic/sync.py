@@ -20,7 +20,7 @@ from typing import Any
 from rubi.core.storage import UntrustedCacheError
 from rubi.index.store import IndexDoc
 
-__all__ = ["VECTORS_FILE", "VectorSink", "vectors_file"]
+__all__ = ["FLUSH_ROWS", "VECTORS_FILE", "VectorSink", "vectors_file"]
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,10 @@ VECTORS_FILE = "semantic.sqlite"
 """The vectors' file name inside a vault's index folder."""
 
 _FAILURES = (OSError, ValueError, ImportError, sqlite3.Error, UntrustedCacheError)
+
+FLUSH_ROWS = 1000
+"""Embedded documents held before they are written (a full run of a large vault
+writes as it goes: 50,000 notes' vectors and headings are ≈ 150 MB in memory)."""
 
 
 def vectors_file(index_dir: Path) -> Path:
@@ -69,11 +73,16 @@ class VectorSink:
                 except _FAILURES as exc:
                     self._fail(exc)
             yield doc
+            if self.active and len(self._rows) >= FLUSH_ROWS:
+                self._write((), keep_only=None)
 
     def commit(self, removed: Sequence[str]) -> None:
         """Store what was fed, forget ``removed`` (and, in a full run, every id not fed)."""
         if not self.active or not (self._rows or removed or self.full):
             return
+        self._write(removed, keep_only=self._fed if self.full else None)
+
+    def _write(self, removed: Sequence[str], *, keep_only: set[str] | None) -> None:
         from rubi.semantic.vectors import open_vectors
 
         try:
@@ -86,7 +95,7 @@ class VectorSink:
                     removed,
                     model_id=encoder.model_id,
                     dims=encoder.dims,
-                    keep_only=self._fed if self.full else None,
+                    keep_only=keep_only,
                 )
             finally:
                 store.close()

@@ -78,10 +78,10 @@ class ChangedNotes:
         to_read: list[FileStat],
         progress: Callable[[int, int], None] | None,
         *,
-        keep_short: bool = False,
+        sink: Callable[[Note], None] | None = None,
     ) -> Iterator[Note]:
-        """Each note that changed, as read; ``keep_short`` keeps only the store's
-        short copy in ``changed`` (a streamed full build)."""
+        """Each note that changed, as read; kept in ``changed``, or given to ``sink``
+        instead (a streamed full build, :class:`rubi.sync.streamed.StreamedNotes`)."""
         total = len(to_read)
         for i, stat in enumerate(to_read):
             if progress and (i % 50 == 0 or i == total - 1):
@@ -90,7 +90,10 @@ class ChangedNotes:
             note = read_changed_note(self.paths, stat, prev, self.new, self.report)
             if note is None:
                 continue
-            self.changed[note.id] = store_copy(note) if keep_short else note
+            if sink is None:
+                self.changed[note.id] = note
+            else:
+                sink(note)
             entry = self.new.files[stat.path]
             if prev is None or prev.note_id != note.id or prev.signature != entry.signature:
                 self.relink = True

@@ -22,7 +22,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -42,12 +42,13 @@ from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
 from rubi.sync.progress import Progress, counted, stage
 from rubi.sync.store import Store, open_store
+from rubi.sync.streamed import StreamedNotes
 from rubi.vault.scan import scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
     from rubi.graph.build import GraphBuild
-    from rubi.graph.live import LiveGraph
+    from rubi.graph.live import GraphRecord, LiveGraph
     from rubi.index.store import IndexDoc, SearchIndex
     from rubi.semantic.sync import VectorSink
 
@@ -270,6 +271,7 @@ class SyncSession:
             # every code file.
             self._apply(store, index, old, plan, attachments, report, full, code or full, progress)
         finally:
+            store.rollback()  # a streamed build's rows, when it failed before its commit
             store.close()
         return report
 
@@ -301,16 +303,22 @@ class SyncSession:
         reading = ChangedNotes(paths, old, new, report)
         changed = reading.changed
         vectors = _vector_sink(paths, full)  # hook: embeds what Whoosh is given
-        streamed = full and paths.project_root is None
-        if streamed:
-            # A full build of a plain vault streams: each note is read, parsed and
-            # handed to Whoosh before the next, and only its short copy is kept, so
-            # memory does not grow with the vault's text.
+        streamed: StreamedNotes | None = None
+        if full and paths.project_root is None:
+            # A full build of a plain vault streams: each note is read, parsed, handed
+            # to Whoosh and written to the store (in a transaction the manifest's
+            # commit closes) before the next, and only its graph record is kept, so
+            # memory does not grow with the vault's notes.
             from rubi.index.documents import note_document
 
-            notes = reading.notes(plan.to_read, stage(progress, "Indexing notes"), keep_short=True)
+            store.begin()
+            store.clear()
+            streamed = StreamedNotes(store, old.gen + 1)
+            indexing = stage(progress, "Indexing notes")
+            notes = reading.notes(plan.to_read, indexing, sink=streamed.add)
             index.rebuild(vectors.feed(note_document(n) for n in notes))
             index.close()
+            streamed.flush()
         else:
             for _ in reading.notes(plan.to_read, stage(progress, "Reading notes")):
                 pass
@@ -348,23 +356,28 @@ class SyncSession:
 
         from rubi.index.documents import note_document
 
-        if streamed:
+        if streamed is not None:
             docs: list[IndexDoc] = list(code_docs)  # none: a plain vault has no code
         else:
             docs = [*(note_document(n) for n in changed.values()), *code_docs]
         to_write = counted(list(vectors.feed(docs)), stage(progress, "Indexing text"))
-        if full and not streamed:
+        if full and streamed is None:
             index.rebuild(to_write)
         elif docs or deletes or code_deletes:
             index.apply(to_write, [*deletes, *code_deletes])
         index.close()
         new.indexed_at = time.time()
         new.gen = old.gen + 1
-        self._commit(store, old, new, changed, deletes, full=full, touched=touched)
+        self._commit(
+            store, old, new, changed, deletes, full=full, touched=touched, cleared=bool(streamed)
+        )
         vectors.commit([*deletes, *code_deletes])  # hook: after the run's own rows
+        del vectors
         if not graph_changed:
             return  # bodies changed, nothing the graph sees: the text index only
-        self._update_graph(store, new, changed, code_map, full)
+        records = streamed.records if streamed is not None else None
+        del streamed
+        self._update_graph(store, new, changed, code_map, full, records)
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
@@ -383,12 +396,14 @@ class SyncSession:
         *,
         full: bool,
         touched: Collection[str] = (),
+        cleared: bool = False,
     ) -> None:
         """Write the run's rows in one transaction (``touched``: the note paths the run
-        read or found gone); the manifest is saved last, so an interrupted run is
-        redone."""
+        read or found gone; ``cleared``: a streamed full build cleared the store and
+        wrote its notes in the transaction this commits); the manifest is saved last,
+        so an interrupted run is redone."""
         with store.transaction():
-            if full:
+            if full and not cleared:
                 store.clear()
             # Only the paths this run read or lost can differ from the old manifest.
             paths = new.files.keys() if full else touched
@@ -420,17 +435,22 @@ class SyncSession:
         self,
         store: Store,
         new: VaultState,
-        changed: dict[str, Note],
+        changed: Mapping[str, Note],
         code_map: CodeMap | None,
         full: bool,
+        records: Mapping[str, GraphRecord] | None = None,
     ) -> None:
-        """Bring the live graph to this run: a full build adds every note; otherwise
-        the run's rows are replayed like any other journal (:meth:`_graph`)."""
-        from rubi.graph.live import LiveGraph
+        """Bring the live graph to this run: a full build adds every note (``changed``,
+        or a streamed build's graph ``records``); otherwise the run's rows are
+        replayed like any other journal (:meth:`_graph`)."""
+        from rubi.graph.live import LiveGraph, graph_record
         from rubi.graph.store import save_snapshot
 
         if full:
-            self._live = LiveGraph.from_notes(changed, new.attachments, code_map or self.code_map())
+            if records is None:
+                records = {k: graph_record(n) for k, n in changed.items()}
+            code_map = code_map or self.code_map()
+            self._live = LiveGraph.from_records(records, new.attachments, code_map)
             self._live_gen = self._snapshot_gen = new.gen
             save_snapshot(self.paths.graph_file, self._live, new.gen)
             return

@@ -114,14 +114,27 @@ class Store:
     # -- writing ---------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[Store]:
-        """One atomic write: everything inside commits together or not at all."""
-        self._conn.execute("BEGIN IMMEDIATE")
+        """One atomic write: everything inside commits together or not at all. Inside
+        a transaction :meth:`begin` opened, it joins it (and commits it)."""
+        if not self._conn.in_transaction:
+            self.begin()
         try:
             yield self
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self.rollback()
             raise
         self._conn.execute("COMMIT")
+
+    def begin(self) -> None:
+        """Open a write transaction that the next :meth:`transaction` block commits
+        (a streamed full build writes its note rows as it reads them); :meth:`rollback`
+        or closing the store drops it."""
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def rollback(self) -> None:
+        """Drop the open transaction's writes, if one is open."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
 
     def clear(self) -> None:
         """Drop every row (a full rebuild)."""
@@ -146,11 +159,17 @@ class Store:
         self._conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in paths])
 
     def put_notes(self, notes: Iterable[Note], gen: int, body_kept: int) -> None:
-        rows = [(n.id, gen, _dump(n, body_kept)) for n in notes]
+        ids: list[tuple[str]] = []
+
+        def rows() -> Iterator[tuple[str, int, bytes]]:  # one pickle in memory at a time
+            for n in notes:
+                ids.append((n.id,))
+                yield n.id, gen, _dump(n, body_kept)
+
         self._conn.executemany(
-            "INSERT OR REPLACE INTO notes (id, gen, data) VALUES (?, ?, ?)", rows
+            "INSERT OR REPLACE INTO notes (id, gen, data) VALUES (?, ?, ?)", rows()
         )
-        self._conn.executemany("DELETE FROM gone WHERE id = ?", [(r[0],) for r in rows])
+        self._conn.executemany("DELETE FROM gone WHERE id = ?", ids)
 
     def drop_notes(self, ids: Iterable[str], gen: int) -> None:
         rows = [(i,) for i in ids]
