@@ -134,11 +134,13 @@ def test_golden_fails_when_a_why_line_changes(
 def test_golden_fails_when_a_snippet_changes(
     code_project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rubi.search import engine
+    from rubi.search import hittext, render
 
     if UPDATE:
         pytest.skip("regenerating the golden files")
-    original = engine.best_snippet
-    monkeypatch.setattr(engine, "best_snippet", lambda *a, **k: original(*a, **k).upper())
+    original = hittext.best_snippet
+    monkeypatch.setattr(hittext, "best_snippet", lambda *a, **k: original(*a, **k).upper())
+    shown = render.excerpt  # the passage text shown where the budget allows
+    monkeypatch.setattr(render, "excerpt", lambda *a, **k: shown(*a, **k).upper())
     with pytest.raises(AssertionError, match=r"code-named\.txt changed"):
         _check("code-named", CODE_CASES["code-named"], code_project)

@@ -11,6 +11,7 @@ import dataclasses
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from rubi.core.safetext import check_text
 if TYPE_CHECKING:
     from rubi.app.codeview import CodeView
     from rubi.app.health import DoctorReport
+    from rubi.app.passageread import PartView
     from rubi.app.reading import LinkView, NoteView
     from rubi.app.registration import Registered
     from rubi.graph.build import GraphBuild
@@ -40,6 +42,7 @@ __all__ = [
     "InitReport",
     "LinkView",
     "NoteView",
+    "PartView",
     "VaultStatus",
     "backlinks",
     "doctor",
@@ -52,6 +55,7 @@ __all__ = [
     "read_code",
     "read_many",
     "read_note",
+    "read_part",
     "register",
     "render_note_view",
     "resolve_ref",
@@ -333,7 +337,9 @@ def read_note(paths: VaultPaths, ref: str) -> NoteView:
 
 def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | None]]:
     """Read notes and code files by id, for agents: each note in full with its flags,
-    each code file as an outline (symbols with lines, imports, importers, notes).
+    each code file as an outline (symbols with lines, imports, importers, notes),
+    each passage id (``note#Heading``, ``src/app.py#L10-40``) as that part
+    (:func:`read_part`).
 
     Ids are looked up in the vault's graph only: a path outside the vault and the
     project (``../../etc/passwd``, ``/etc/passwd``) is never read.
@@ -343,11 +349,16 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
     """
     from rubi.app import reading
     from rubi.app.codeview import read_code
+    from rubi.app.passageread import render_part
     from rubi.sync import load_code_map
 
     out: list[tuple[str, str | None]] = []
     for ref in ids:
         try:
+            part = read_part(paths, ref)
+            if part is not None:
+                out.append((render_part(part), None))
+                continue
             vault, local, _ = _vault_for(paths, ref)
             code = read_code(vault, _graph(vault), local, load_code_map(vault))
             if code is not None:
@@ -357,6 +368,41 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
         except RubiError as exc:
             out.append(("", str(exc)))
     return out
+
+
+def read_part(paths: VaultPaths, ref: str) -> PartView | None:
+    """The part of a note or code file a passage id names (``note#Heading``,
+    ``note#Parent#Heading``, ``note#L12-30``, ``src/app.py#L120-168``,
+    ``src/app.py#Flask``; ``personal:`` for the personal vault), or None when ``ref``
+    names a whole note or file, or has no ``#`` (then :func:`read_note` or
+    :func:`read_code` opens it).
+
+    Raises:
+        NoteNotFoundError: what comes before the ``#`` names nothing, or the anchor
+            names no part of it (the message lists the file's sections).
+        NoteParseError: the file is gone or unreadable.
+    """
+    from rubi.app.passageread import code_symbols, read_file_text, split_part
+    from rubi.app.passageread import read_part as part_of
+
+    if "#" not in ref:
+        return None
+    vault, local, prefix = _vault_for(paths, ref)
+    build = _graph(vault)
+    found = split_part(build, local)
+    if found is None:
+        return None
+    node, anchor = found
+    reader = read_file_text(vault.root, vault.project_root)
+    return part_of(build, node, anchor, reader, partial(code_symbols, vault), prefix)
+
+
+def _whole(build: GraphBuild, ref: str) -> str:
+    """``ref`` without a passage's anchor: the note or file a passage id is part of."""
+    from rubi.app.passageread import split_part
+
+    found = split_part(build, ref)
+    return found[0] if found is not None else ref
 
 
 def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
@@ -372,24 +418,24 @@ def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
 
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Outgoing links of a note (dangling targets included, ``kind='dangling'``), or
-    what a code file imports (``ref``: any id search prints)."""
+    what a code file imports (``ref``: any id search prints; a passage id's file)."""
     from rubi.app import reading
     from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
-    return reading.edges(build, node_for(build, local), incoming=False)
+    return reading.edges(build, node_for(build, _whole(build, local)), incoming=False)
 
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Notes that link to a note, or the files importing a code file and the notes
-    about it (``ref``: any id search prints)."""
+    about it (``ref``: any id search prints; a passage id's file)."""
     from rubi.app import reading
     from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
     build = _graph(vault)
-    return reading.edges(build, node_for(build, local), incoming=True)
+    return reading.edges(build, node_for(build, _whole(build, local)), incoming=True)
 
 
 # -- knowledge ----------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rubi.core.config import DEFAULT_TOP_K
@@ -133,6 +134,7 @@ def _search_one(
     window: DateWindow | None = None,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
+    from rubi.app.passageread import code_symbols
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.semantic.dense import dense_index_for
@@ -151,6 +153,7 @@ def _search_one(
         include_superseded=include_superseded,
         dense=dense_index_for(paths.index_dir),
         window=window,
+        symbols=partial(code_symbols, paths),
     )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits)

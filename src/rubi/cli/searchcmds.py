@@ -83,8 +83,13 @@ def search(
 @handle_errors
 def read(ref: str, as_json: bool, vault: Path | None) -> None:
     """Print a note in full (by id, path, title or alias) with its links, or a code
-    file's outline (by the id search prints: its path)."""
+    file's outline (by the id search prints: its path), or one part of either by a
+    passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol)."""
     paths = app.locate(vault)
+    part = app.read_part(paths, ref)
+    if part is not None:
+        _print_part(part, as_json)
+        return
     code = app.read_code(paths, ref)
     if code is not None:
         if as_json:
@@ -120,6 +125,25 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
         )
         return
     click.echo(app.render_note_view(view))
+
+
+def _print_part(part: app.PartView, as_json: bool) -> None:
+    from rubi.app.passageread import render_part
+
+    if as_json:
+        print_json(
+            {
+                "id": part.id,
+                "parent": part.parent,
+                "title": part.title,
+                "kind": part.kind,
+                "heading": part.heading,
+                "lines": [part.start, part.end],
+                "text": part.text,
+            }
+        )
+    else:
+        click.echo(render_part(part))
 
 
 def _lv(lv: app.LinkView) -> dict[str, str]:

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,12 +52,8 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
-WRITER_LIMIT_MB = 64
-"""Postings (in Whoosh's estimate of their size in memory, MB) the writer's pool holds
-before it sorts them into a temporary run on disk; the runs are merged at commit. A
-full build holds a pool this big at most, whatever the vault's size: at 20,000 notes,
-64 against 128 held 80 MiB less for the same CPU (``docs/benchmarks.md``, "issue 16:
-memory")."""
+WRITER_LIMIT_MB = 256
+"""Memory Whoosh may buffer before flushing a segment during a full build."""
 SHARED_IDF_FIELDS = frozenset(
     {"title", "aliases", "tags", "headings", "path_text", "body", "body_pt"}
 )
@@ -360,6 +356,23 @@ class SearchIndex:
         with self._lock:
             try:
                 return self._scoring().with_document_idf(clauses, SHARED_IDF_FIELDS)
+            finally:
+                if not self.keep_open:
+                    self.close()
+
+    def term_idf(
+        self, terms: Iterable[str], fields: Sequence[str] = ("body",)
+    ) -> dict[str, float]:
+        """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
+        live documents holding it in one of ``fields`` (the passage chooser weighs a
+        query's words with it, :mod:`rubi.search.passages`)."""
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                return {
+                    t: scorer.idf(max(scorer.doc_frequency(f, t) for f in fields))
+                    for t in dict.fromkeys(terms)
+                }
             finally:
                 if not self.keep_open:
                     self.close()

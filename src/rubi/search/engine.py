@@ -9,8 +9,8 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
 2. fusion — :func:`fuse`: Reciprocal Rank Fusion, then the named re-weighting rules
    of :mod:`rubi.search.rules`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
-   :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`) and a snippet
-   read only when a hit is shown.
+   :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
+   passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
 """
 
 from __future__ import annotations
@@ -24,15 +24,14 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from rubi.core.config import SEARCH_SCOPES
-from rubi.core.errors import NoteParseError
 from rubi.graph.build import GraphBuild
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
-from rubi.markdown.parse import split_frontmatter
 from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
 from rubi.search.fuse import Fused, rrf
-from rubi.search.hits import Hit, SearchResult, Snippet, Why
+from rubi.search.hits import Hit, Passages, SearchResult, Snippet, Why
+from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import QueryWords, named_why, query_words, text_why
@@ -45,7 +44,6 @@ from rubi.search.rules import (
     variant_of,
     wants_tests,
 )
-from rubi.search.snippet import best_snippet
 
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
@@ -283,6 +281,7 @@ def make_hit(
     snippet: Snippet,
     text: BM25Hit | None = None,
     day: Snippet | None = None,
+    parts: Passages | None = None,
 ) -> Hit:
     """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
     (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
@@ -301,6 +300,7 @@ def make_hit(
         reasons=reasons,
         matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
         day=day if day is not None else Snippet.of(""),
+        parts=parts if parts is not None else Passages.of(),
     )
 
 
@@ -317,6 +317,7 @@ def search_index(
     project_root: Path | None = None,
     dense: DenseIndex | None = None,
     window: DateWindow | None = None,
+    symbols: SymbolLines | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -334,10 +335,13 @@ def search_index(
             None leaves the dense list empty.
         window: keep only hits whose day (:class:`~rubi.search.dates.Days`) lies in
             it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
+        symbols: a code file's id → its top-level symbols, to cut it into passages
+            by symbol (None: by lines).
 
     Returns:
-        A :class:`SearchResult`; each hit's snippet is read from its file the first
-        time it is asked for (the renderer asks only for the hits it shows).
+        A :class:`SearchResult`; each hit's passages and snippet are read from its
+        file the first time they are asked for (the renderer asks only for the hits
+        it shows).
 
     Raises:
         ValueError: unknown ``scope`` or ``top_k`` < 1.
@@ -362,12 +366,16 @@ def search_index(
     by_text = {h.id: h for h in bm25}
     hits = []
     shown = [f.id for f in fused[:top_k]]
+    weights = TermWeights.of_index(index, list(words.note_groups), list(words.code_groups))
+    closest = {m.id: m.heading for m in cands.dense}
     for f in fused[:top_k]:
         attrs = g.nodes[f.id]
         why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
-        snippet = _lazy_snippet(attrs, f.id, words, vault_root, project_root)
+        parts, snippet = _lazy_parts(
+            attrs, f.id, words, weights, vault_root, project_root, symbols, closest
+        )
         day = Snippet(partial(_day, days, shown, f.id))
-        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day))
+        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts))
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 
@@ -377,40 +385,28 @@ def _day(days: Days, shown: Sequence[str], node: str) -> str:
     return days.of(node)
 
 
-def _lazy_snippet(
+def _lazy_parts(
     attrs: Mapping[str, Any],
     node: str,
     words: QueryWords,
+    weights: TermWeights,
     vault_root: Path,
     project_root: Path | None,
-) -> Snippet:
-    """The snippet of one hit, to be read on first use: a code file from the project
-    (highlighting code terms), a note from the vault (prose terms)."""
+    symbols: SymbolLines | None,
+    closest: Mapping[str, str],
+) -> tuple[Passages, Snippet]:
+    """The passages and snippet of one hit, to be read on first use: a code file from
+    the project (code terms), a note from the vault (prose terms)."""
     path = str(attrs.get("path", node))
     is_file = attrs.get("kind") == "file"
     root = project_root if is_file and project_root is not None else vault_root
-    groups = words.code_groups if is_file else words.note_groups
-    allowed = project_root or vault_root
-    return Snippet(lambda: _snippet(root, path, groups, markdown=not is_file, allowed=allowed))
-
-
-def _snippet(
-    root: Path, path: str, groups: dict[str, str], *, markdown: bool = True, allowed: Path
-) -> str:
-    """The snippet of one hit; ``groups`` maps each query term (and abbreviation) to the
-    query word it stands for. The file is read through :mod:`rubi.core.safeio` (inside
-    ``allowed``, a regular file, its first 1 MB); "" when it is refused or gone."""
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import UnsafeFileError, read_text
-
-    try:
-        text = read_text(allowed, root / path, limit=MAX_NOTE_BYTES)
-    except (OSError, UnsafeFileError):
-        return ""
-    if not markdown:
-        return best_snippet(text[:200_000], list(groups), code=True, groups=groups)
-    try:
-        _, body = split_frontmatter(text.lstrip("\ufeff"), path)
-    except NoteParseError:
-        body = text
-    return best_snippet(body[:200_000], list(groups), groups=groups)
+    kind = "code" if is_file else "session" if attrs.get("session") else "note"
+    return hit_parts(
+        node,
+        FileText(project_root or vault_root, root / path),
+        words.code_groups if is_file else words.note_groups,
+        weights,
+        kind=kind,
+        symbols=symbols,
+        dense_heading=closest.get(node, ""),
+    )

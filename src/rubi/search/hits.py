@@ -6,10 +6,11 @@ reasons into text without importing the engine (which uses the renderer).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["WHY_KINDS", "Hit", "SearchResult", "Snippet", "Why"]
+__all__ = ["WHY_KINDS", "Hit", "Passage", "Passages", "SearchResult", "Snippet", "Why"]
 
 WHY_KINDS = ("named", "text", "linked", "semantic", "variant_of", "imported_by")
 """The kinds of :class:`Why`, in the order a hit lists them."""
@@ -71,6 +72,76 @@ class Snippet:
 
 
 @dataclass(frozen=True, slots=True)
+class Passage:
+    """The part of a hit's file that answers the query best (or next best).
+
+    Attributes:
+        id: ``<parent>#<anchor>``: ``notes/callouts#Supported types``,
+            ``src/flask/app.py#L108-167``, ``.rubi/sessions/2026-05-01-ab12#14 05~2``
+            (anchors: :mod:`rubi.search.sections`); ``rubi read`` and the MCP ``read``
+            open it.
+        parent: the hit's id (the whole file).
+        anchor: the part after ``#``.
+        heading: the section's heading as written, a code part's symbol name, a
+            turn's time; "" for text before the first heading or lines outside symbols.
+        kind: ``section`` (a note's heading section), ``turn`` (a captured session's
+            turn), ``symbol`` (a code symbol or part of one), ``lines`` (other lines).
+        start, end: its lines in the file, 1-based and inclusive (a turn without an
+            answer runs on to the end of the turn after it).
+        text: its lines as written (at most
+            :data:`rubi.search.passages.MAX_PASSAGE_CHARS` characters).
+        score: how well it matched (the query's words weighted by their IDF,
+            comparable within one hit only); 0 when nothing in the file matched.
+        focus: the line (in the file) that matched best; ``start`` when none did.
+    """
+
+    id: str
+    parent: str
+    anchor: str
+    heading: str
+    kind: str
+    start: int
+    end: int
+    text: str
+    score: float = 0.0
+    focus: int = 0
+
+    def rebased(self, parent: str) -> Passage:
+        """The same passage under another parent id (a ``personal:`` prefix added)."""
+        if parent == self.parent:
+            return self
+        return dataclasses.replace(self, parent=parent, id=f"{parent}#{self.anchor}")
+
+
+class Passages:
+    """A hit's passages, found on first use and kept (only shown hits are cut into
+    passages). ``Passages.of(items)`` holds known passages."""
+
+    __slots__ = ("_find", "_items")
+
+    def __init__(self, find: Callable[[], tuple[Passage, ...]]) -> None:
+        self._find: Callable[[], tuple[Passage, ...]] | None = find
+        self._items: tuple[Passage, ...] = ()
+
+    @classmethod
+    def of(cls, items: tuple[Passage, ...] = ()) -> Passages:
+        """Passages already known."""
+        found = cls(tuple)
+        found._find, found._items = None, items
+        return found
+
+    @property
+    def items(self) -> tuple[Passage, ...]:
+        """The passages, best first (() when the file is refused or gone)."""
+        if self._find is not None:
+            self._items, self._find = self._find(), None
+        return self._items
+
+    def __repr__(self) -> str:
+        return f"Passages({self._items!r})" if self._find is None else "Passages(<unread>)"
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One search result.
 
@@ -89,6 +160,7 @@ class Hit:
         matched: the analysed query terms its text match found (in any field),
             sorted; empty when it is a hit for another reason only.
         day: its day, found when :attr:`date` is first asked for.
+        parts: its passages, found when :attr:`passages` is first asked for.
     """
 
     id: str
@@ -105,6 +177,15 @@ class Hit:
     reasons: tuple[Why, ...] = ()
     matched: tuple[str, ...] = ()
     day: Snippet = field(default_factory=lambda: Snippet.of(""), compare=False, repr=False)
+    parts: Passages = field(default_factory=Passages.of, compare=False, repr=False)
+
+    @property
+    def passages(self) -> tuple[Passage, ...]:
+        """The parts of the file that match best, best first: the best heading
+        section of a note, symbol or lines of a code file, turn of a captured session,
+        and the others that match nearly as well (:mod:`rubi.search.passages`); each
+        one's ``parent`` is this hit's id. Read from the file on first use."""
+        return tuple(p.rebased(self.id) for p in self.parts.items)
 
     @property
     def snippet(self) -> str:

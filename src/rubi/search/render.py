@@ -1,19 +1,42 @@
-"""Render search results within a token budget: compact index first.
+"""Render search results within a token budget: compact index first, then passages.
 
 Each hit is one header line ``N. [type] Title — path · YYYY-MM-DD`` (its day), one
-``why`` line and one snippet line; hits are added best-first until the next would
-overflow the budget, then a footer says how many were left out and how to open one.
+``why`` line, its best passage's id (``§ note#Heading``) and one snippet line; hits are
+added best-first until the next would overflow the budget. What budget is left then
+fills with passages: each shown hit's best passage replaces its snippet line (up to
+:data:`PASSAGE_CHARS` characters of it, best line first), then the hits' other
+passages follow, until the budget is spent. A footer says how many hits were left
+out and how to open one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from rubi.core.config import CHARS_PER_TOKEN
 from rubi.core.tokens import estimate_tokens
-from rubi.search.hits import Hit, SearchResult, Why
+from rubi.search.hits import Hit, Passage, SearchResult, Why
+from rubi.search.passages import excerpt
 
-__all__ = ["WHY_FORMATS", "Rendered", "render_compact", "render_hit", "result_json", "why_line"]
+__all__ = [
+    "MIN_PASSAGE_TOKENS",
+    "PASSAGE_CHARS",
+    "WHY_FORMATS",
+    "Rendered",
+    "render_compact",
+    "render_hit",
+    "result_json",
+    "why_line",
+]
+
+PASSAGE_CHARS = 1_000
+"""Characters of one passage's text shown at most (about 250 tokens): a section, a
+function or a turn; ``read`` opens the rest."""
+MIN_PASSAGE_TOKENS = 40
+"""Budget left under which no more passage text is added (a line or two of it would
+say less than the snippet already does)."""
 
 WHY_FORMATS = {
     "named": 'named: "{}"',
@@ -46,8 +69,17 @@ class Rendered:
     omitted: int
 
 
-def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
-    """The lines for one hit (no trailing newline)."""
+def _passage_line(p: Passage) -> str:
+    """``§ id``, with a code part's symbol: ``§ src/app.py#L108-167 (Flask)``."""
+    return f"   § {p.id}" + (f" ({p.heading})" if p.kind == "symbol" and p.heading else "")
+
+
+def render_hit(
+    rank: int, hit: Hit, *, snippet: bool = True, texts: Mapping[int, str] | None = None
+) -> str:
+    """The lines for one hit (no trailing newline): header, why, its best passage's id
+    and its snippet; ``texts`` (passage index → text to show) puts passage text in
+    place of the snippet (index 0) and adds the other passages it names."""
     if hit.kind == "file":
         head = f"{rank}. [{hit.type} file] {hit.path}"
     else:
@@ -63,7 +95,19 @@ def render_hit(rank: int, hit: Hit, *, snippet: bool = True) -> str:
     lines = [head]
     if hit.why:
         lines.append("   why: " + "; ".join(hit.why))
-    if snippet and hit.snippet:
+    if not snippet:
+        return "\n".join(lines)
+    texts = texts or {}
+    passages = hit.passages
+    for i, p in enumerate(passages):
+        if i and i not in texts:
+            continue
+        lines.append(_passage_line(p))
+        if i in texts:
+            lines += ["   > " + line for line in texts[i].split("\n") if line.strip()]
+        elif hit.snippet:
+            lines.append("   > " + hit.snippet)
+    if not passages and hit.snippet:
         lines.append("   > " + hit.snippet)
     return "\n".join(lines)
 
@@ -74,26 +118,67 @@ def _one_line(rank: int, hit: Hit) -> str:
     return f"{rank}. [{kind}] {hit.id}"
 
 
-def _fit(result: SearchResult, budget_tokens: int) -> tuple[list[tuple[Hit, str]], int]:
+@dataclass(slots=True)
+class _Shown:
+    """A hit as the budget lets it be shown: its block, and the passage texts in it."""
+
+    rank: int
+    hit: Hit
+    block: str
+    full: bool = True
+    texts: dict[int, str] = field(default_factory=dict)
+
+
+def _fit(result: SearchResult, budget_tokens: int) -> tuple[list[_Shown], int]:
     """The hits' blocks that fit ``budget_tokens``, best first, and the tokens used;
     the best hit is always there (without its snippet, or as one line of its id, when
-    even that does not fit)."""
-    blocks: list[tuple[Hit, str]] = []
+    even that does not fit). Then passages fill what is left (:func:`_fill`)."""
+    shown: list[_Shown] = []
     used = 0
     for rank, hit in enumerate(result.hits, start=1):
         block = render_hit(rank, hit)
         cost = estimate_tokens(block) + 1
         if used + cost > budget_tokens:
-            if not blocks:  # however small the budget, the best hit is shown
+            if not shown:  # however small the budget, the best hit is shown
                 short = render_hit(rank, hit, snippet=False)
                 if estimate_tokens(short) > budget_tokens:
                     short = _one_line(rank, hit)
-                blocks.append((hit, short))
+                shown.append(_Shown(rank, hit, short, full=False))
                 used += estimate_tokens(short) + 1
             break
-        blocks.append((hit, block))
+        shown.append(_Shown(rank, hit, block))
         used += cost
-    return blocks, used
+    return shown, _fill(shown, used, budget_tokens)
+
+
+def _fill(shown: list[_Shown], used: int, budget_tokens: int) -> int:
+    """Add passage text to ``shown`` while the budget lasts: each hit's best passage
+    in rank order, then the others; returns the tokens used."""
+    for first in (True, False):
+        for s in shown:
+            if not s.full:
+                continue
+            count = len(s.hit.passages)
+            for i in [0] if first else range(1, count):
+                if i >= count:
+                    continue
+                left = budget_tokens - used
+                if left < MIN_PASSAGE_TOKENS:
+                    return used
+                before = estimate_tokens(s.block) + 1
+                chars = min(PASSAGE_CHARS, left * CHARS_PER_TOKEN)
+                for _ in range(3):  # shrink to what fits: the id line costs too
+                    texts = {**s.texts, i: excerpt(s.hit.passages[i], chars)}
+                    block = render_hit(s.rank, s.hit, texts=texts)
+                    cost = estimate_tokens(block) + 1 - before
+                    if cost <= left:
+                        s.block, s.texts = block, texts
+                        used += cost
+                        break
+                    chars -= (cost - left) * CHARS_PER_TOKEN + 8
+                    if chars < MIN_PASSAGE_TOKENS * CHARS_PER_TOKEN // 2:
+                        break
+    return used
 
 
 def render_compact(
@@ -111,19 +196,36 @@ def render_compact(
     """
     if not result.hits:
         return Rendered(f'No match for "{result.query}".', [], 0, 0)
-    blocks, _ = _fit(result, max(budget_tokens - 20, 1))
-    omitted = result.candidates - len(blocks)
-    text = "\n".join(b for _, b in blocks)
+    shown, _ = _fit(result, max(budget_tokens - 24, 1))
+    omitted = result.candidates - len(shown)
+    text = "\n".join(s.block for s in shown)
     if omitted > 0:
-        text += f"\n({omitted} more not shown; open one with `{open_hint}`)"
-    return Rendered(text, [h for h, _ in blocks], estimate_tokens(text), max(omitted, 0))
+        text += f"\n({omitted} more not shown; open one with `{open_hint}`, a § id opens its part)"
+    return Rendered(text, [s.hit for s in shown], estimate_tokens(text), max(omitted, 0))
+
+
+def _passage_json(p: Passage, shown: str | None) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "parent": p.parent,
+        "anchor": p.anchor,
+        "heading": p.heading,
+        "kind": p.kind,
+        "lines": [p.start, p.end],
+        "score": p.score,
+        "text": shown or "",
+        "cut": shown is not None and len(shown) < len(p.text),
+    }
 
 
 def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
     """The ``--json`` shape: ``{"query", "hits": [{"id", "path", "title", "type",
-    "score", "why", "snippet", "date", ...}], "tokens", "omitted"}``, hits within the
-    budget (``date``: the hit's day, "" when unknown)."""
-    blocks, used = _fit(result, budget_tokens)
+    "score", "why", "snippet", "date", "passages", ...}], "tokens", "omitted"}``, hits
+    within the budget (``date``: the hit's day, "" when unknown). Each passage is
+    ``{"id", "parent", "anchor", "heading", "kind", "lines": [start, end], "score",
+    "text", "cut"}``: ``text`` is what the budget let in ("" when none; ``cut`` when
+    less than the whole passage)."""
+    shown, used = _fit(result, budget_tokens)
     hits = [
         {
             "id": h.id,
@@ -136,10 +238,12 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
             "why": list(h.why),
             "snippet": h.snippet,
             "date": h.date,
+            "passages": [_passage_json(p, s.texts.get(i)) for i, p in enumerate(h.passages)],
             **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
             **({"stale": list(h.stale)} if h.stale else {}),
         }
-        for h, _ in blocks
+        for s in shown
+        for h in [s.hit]
     ]
     return {
         "query": result.query,

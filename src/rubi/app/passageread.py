@@ -1,0 +1,192 @@
+"""Open one part of a note or code file by the passage id search printed for it:
+``note#Heading``, ``note#Parent#Heading``, ``note#L12-30``, ``.rubi/sessions/…#14 05~2``,
+``src/app.py#L120-168``, ``src/app.py#Flask`` (anchors: :mod:`rubi.search.sections`).
+
+A reference is a part only when it is not a whole note or file itself and what comes
+before its first ``#`` is one: ``read`` of a plain id still opens the whole file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rubi.app.codeview import code_node
+from rubi.app.reading import resolve_ref
+from rubi.core.errors import NoteNotFoundError, NoteParseError
+from rubi.core.paths import VaultPaths
+from rubi.graph.build import GraphBuild
+from rubi.search.sections import (
+    Section,
+    code_sections,
+    file_lines,
+    find_section,
+    note_sections,
+)
+
+__all__ = [
+    "PartView",
+    "code_symbols",
+    "read_file_text",
+    "read_part",
+    "render_part",
+    "split_part",
+]
+
+SHOWN_SECTIONS = 12
+"""Sections a bad anchor's message lists at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class PartView:
+    """One part of a file as ``rubi read`` shows it.
+
+    Attributes:
+        id: the passage id as the caller should use it (``personal:``-prefixed there).
+        parent: the whole file's id (``rubi read`` of it opens the file).
+        title: the parent's title (a code file's: its path).
+        kind: ``note`` or ``file``.
+        heading: the section's heading, or the code symbol's name ("" for plain lines).
+        start, end: the lines shown, 1-based and inclusive (a note's section with its
+            subsections); total: the file's lines.
+        text: those lines.
+    """
+
+    id: str
+    parent: str
+    title: str
+    kind: str
+    heading: str
+    start: int
+    end: int
+    total: int
+    text: str
+
+
+def split_part(build: GraphBuild, ref: str) -> tuple[str, str] | None:
+    """``(node, anchor)`` when ``ref`` names a part of a note or code file, None when
+    it names a whole one or has no ``#``.
+
+    Raises:
+        NoteNotFoundError: nothing before the ``#`` names a note or code file.
+    """
+    if not isinstance(ref, str) or "#" not in ref:
+        return None
+    if code_node(build, ref) is not None or _note(build, ref) is not None:
+        return None
+    base, _, anchor = ref.partition("#")
+    node = code_node(build, base) or resolve_ref(build, base)
+    return node, anchor
+
+
+def _note(build: GraphBuild, ref: str) -> str | None:
+    try:
+        return resolve_ref(build, ref)
+    except NoteNotFoundError:
+        return None
+
+
+def read_part(
+    build: GraphBuild,
+    node: str,
+    anchor: str,
+    read: Callable[[str, str], str],
+    symbols: Callable[[str], Sequence[tuple[str, int]]],
+    prefix: str = "",
+) -> PartView:
+    """The part ``anchor`` names of ``node``.
+
+    Args:
+        build: the vault's graph.
+        node: a note id or code file id (from :func:`split_part`).
+        anchor: what follows the ``#``.
+        read: ``(kind, path)`` → the file's text (``kind``: ``note`` or ``file``).
+        symbols: a code file's id → its top-level symbols, ``(name, line)``.
+        prefix: put before ids shown (``personal:``).
+
+    Raises:
+        NoteNotFoundError: no such part (one line naming the file's sections).
+        NoteParseError: the file is gone or unreadable.
+    """
+    attrs = build.graph.nodes[node]
+    kind = "file" if attrs.get("kind") == "file" else "note"
+    path = str(attrs.get("path", node))
+    text = read(kind, path)
+    lines = file_lines(text)
+    parts = code_sections(lines, symbols(node)) if kind == "file" else note_sections(text)
+    found = find_section(parts, anchor, len(lines))
+    if found is None:
+        raise NoteNotFoundError(_no_such(prefix + node, anchor, parts, kind))
+    end = found.tree_end if found.kind == "section" else found.end
+    return PartView(
+        id=f"{prefix}{node}#{found.anchor}",
+        parent=prefix + node,
+        title=str(attrs.get("title", node)) if kind == "note" else node,
+        kind=kind,
+        heading=found.heading,
+        start=found.start,
+        end=end,
+        total=len(lines),
+        text="\n".join(lines[found.start - 1 : end]),
+    )
+
+
+def _no_such(parent: str, anchor: str, parts: Sequence[Section], kind: str) -> str:
+    """One line: the anchor names nothing, and what does."""
+    if kind == "file":
+        named = [s for s in parts if s.kind == "symbol"]
+        names = list(dict.fromkeys(s.heading for s in named))
+        listed = ", ".join(names[:SHOWN_SECTIONS]) or "none"
+        more = f" +{len(names) - SHOWN_SECTIONS}" if len(names) > SHOWN_SECTIONS else ""
+        return f"{parent}#{anchor}: no such part; give lines (#L10-40) or a symbol ({listed}{more})"
+    heads = [s.anchor for s in parts if s.kind == "section"]
+    listed = ", ".join(heads[:SHOWN_SECTIONS]) or "none"
+    more = f" +{len(heads) - SHOWN_SECTIONS}" if len(heads) > SHOWN_SECTIONS else ""
+    return f"{parent}#{anchor}: no such section; its sections: {listed}{more} (or #L10-40)"
+
+
+def render_part(view: PartView) -> str:
+    """A part as an agent or a person reads it: its id and place, its parent, its lines."""
+    where = f"lines {view.start}-{view.end} of {view.total}"
+    name = f"{view.heading}, " if view.kind == "file" and view.heading else ""
+    head = f"# {view.id} ({name}{where})"
+    parent = f'in "{view.title}" [[{view.parent}]]' if view.kind == "note" else f"in {view.parent}"
+    return "\n".join([head, f"{parent}; read {view.parent} for the whole file", "", view.text])
+
+
+def read_file_text(vault_root: Path, project_root: Path | None) -> Callable[[str, str], str]:
+    """The ``read`` of :func:`read_part` for one vault: a note through the vault's
+    reader (:func:`rubi.vault.scan.read_note_text`), a code file from the project
+    through :mod:`rubi.core.safeio`.
+
+    Raises (from the returned function):
+        NoteParseError: the file is gone, refused or unreadable.
+    """
+
+    def read(kind: str, path: str) -> str:
+        if kind == "note":
+            from rubi.vault.scan import read_note_text
+
+            return read_note_text(vault_root, path, project_root).text.lstrip("\ufeff")
+        from rubi.codemap.files import MAX_FILE_BYTES
+        from rubi.core.safeio import UnsafeFileError, read_text
+
+        if project_root is None:
+            raise NoteParseError(path, "no project to read it from")
+        try:
+            return read_text(project_root, project_root / path, limit=MAX_FILE_BYTES)
+        except (OSError, UnsafeFileError) as exc:
+            raise NoteParseError(path, f"cannot be read ({exc})") from exc
+
+    return read
+
+
+def code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
+    """A code file's top-level symbols as the last index run mapped them,
+    ``(name, 1-based line)`` in file order; [] when unknown."""
+    from rubi.sync import load_code_map
+
+    code_map = load_code_map(paths)
+    file = code_map.files.get(file_id) if code_map is not None else None
+    return [(s.name, s.line) for s in file.symbols] if file is not None else []

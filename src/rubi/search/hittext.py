@@ -1,0 +1,146 @@
+"""What a shown hit reads from its file: the file once, its passages
+(:mod:`rubi.search.passages`) and its snippet line, taken from its best passage.
+
+Everything here runs on first use, for the hits a renderer shows: a search that
+prints ten hits reads ten files and asks the index for its words' IDF once.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
+
+from rubi.core.errors import NoteParseError
+from rubi.markdown.parse import split_frontmatter
+from rubi.search.hits import Passage, Passages, Snippet
+from rubi.search.passages import choose
+from rubi.search.snippet import best_snippet
+
+__all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts"]
+
+log = logging.getLogger(__name__)
+
+SymbolLines = Callable[[str], Sequence[tuple[str, int]]]
+"""A code file's id → its top-level symbols, ``(name, 1-based line)`` ([] unknown)."""
+
+MAX_TEXT_CHARS = 200_000
+"""Characters of a file cut into passages (and searched for a snippet)."""
+
+
+class FileText:
+    """A hit's file, read on first use through :mod:`rubi.core.safeio` (inside
+    ``allowed``, a regular file, its first 1 MB) and kept; "" when refused or gone."""
+
+    __slots__ = ("_allowed", "_path", "_text")
+
+    def __init__(self, allowed: Path, path: Path) -> None:
+        self._allowed, self._path = allowed, path
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The file's text (its first :data:`MAX_TEXT_CHARS` characters)."""
+        if self._text is None:
+            from rubi.core.config import MAX_NOTE_BYTES
+            from rubi.core.safeio import UnsafeFileError, read_text
+
+            try:
+                read = read_text(self._allowed, self._path, limit=MAX_NOTE_BYTES)
+            except (OSError, UnsafeFileError):
+                read = ""
+            self._text = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
+        return self._text
+
+
+class TermWeights:
+    """The IDF of a search's words in the index, asked for once, on first use; each
+    word weighs 1.0 when the index cannot say."""
+
+    __slots__ = ("_ask", "_found")
+
+    def __init__(self, ask: Callable[[], Mapping[str, float]]) -> None:
+        self._ask: Callable[[], Mapping[str, float]] | None = ask
+        self._found: Mapping[str, float] = {}
+
+    @property
+    def idf(self) -> Mapping[str, float]:
+        """Term → IDF."""
+        if self._ask is not None:
+            ask, self._ask = self._ask, None
+            try:
+                self._found = ask()
+            except (OSError, ValueError, sqlite3.Error) as exc:  # an index gone mid-search
+                log.warning("passage weights skipped: %s", exc)
+        return self._found
+
+    @classmethod
+    def of_index(
+        cls, index: object, note_terms: Collection[str], code_terms: Collection[str]
+    ) -> TermWeights:
+        """Weights from ``index`` (a :class:`~rubi.index.store.SearchIndex`): prose
+        terms by their body IDF, code terms by the most of body and symbols."""
+
+        def ask() -> dict[str, float]:
+            term_idf = getattr(index, "term_idf", None)
+            if term_idf is None:
+                return {}
+            found = dict(term_idf(code_terms, ("body", "symbols"))) if code_terms else {}
+            found.update(term_idf(note_terms, ("body",)) if note_terms else {})
+            return found
+
+        return cls(ask)
+
+
+def hit_parts(
+    node: str,
+    file: FileText,
+    groups: dict[str, str],
+    weights: TermWeights,
+    *,
+    kind: str,
+    symbols: SymbolLines | None = None,
+    dense_heading: str = "",
+) -> tuple[Passages, Snippet]:
+    """A hit's lazy passages and snippet.
+
+    Args:
+        node: the hit's id.
+        file: its file.
+        groups: analysed query term → the query word it stands for.
+        weights: the search's term weights.
+        kind: ``note``, ``session`` or ``code``.
+        symbols: where a code file's symbols come from (None: cut by lines).
+        dense_heading: the dense channel's closest section of this note ("" none).
+    """
+
+    def passages() -> tuple[Passage, ...]:
+        text = file.text
+        if not text:
+            return ()
+        marks = symbols(node) if symbols is not None and kind == "code" else ()
+        return choose(
+            node, text, groups, weights.idf, kind=kind, symbols=marks, dense_heading=dense_heading
+        )
+
+    found = Passages(passages)
+
+    def snippet() -> str:
+        text = file.text
+        if not text:
+            return ""
+        best = found.items[0] if found.items else None
+        if kind == "code":
+            body = best.text if best is not None and best.score > 0 else text
+            return best_snippet(body, list(groups), code=True, groups=groups)
+        if best is not None and best.score > 0:
+            body = best.text
+        else:
+            try:
+                _, body = split_frontmatter(text, node)
+            except NoteParseError:
+                body = text
+        return best_snippet(body, list(groups), groups=groups)
+
+    return found, Snippet(snippet)

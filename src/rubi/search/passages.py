@@ -1,0 +1,250 @@
+"""Choose a hit's passages: the parts of its file (:mod:`rubi.search.sections`) where
+the query's words are, weighted by how rare the index says they are.
+
+Each part is scored as a small BM25 document: for each query word (a group of terms:
+a word and its abbreviations count once), its IDF in the index times the saturated
+count of its occurrences in the part, the part's length against the file's average
+part; a word in a section's heading counts :data:`HEADING_WEIGHT` more. The dense
+channel's closest section, when there is one, gains :data:`DENSE_SHARE` of the best
+score. The best part is the hit's passage; others within :data:`EXTRA_SHARE` of it are
+added (at most :data:`MAX_PASSAGES`): a captured session often holds the topic in one
+turn and the answer in another. A turn whose words matched in its prompt, with no
+answer in it, runs on to the end of the next turn (the reply).
+
+Only shown hits are cut (the engine calls :func:`choose` lazily); occurrences are
+found with ``str.find`` from the rarest word on, as the snippet finder does.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+from rubi.search.hits import Passage
+from rubi.search.sections import (
+    Section,
+    code_sections,
+    file_lines,
+    line_anchor,
+    note_sections,
+)
+from rubi.search.snippet import _core, _find_word, _lower
+
+__all__ = [
+    "DENSE_SHARE",
+    "EXTRA_SHARE",
+    "HEADING_WEIGHT",
+    "MAX_PASSAGES",
+    "MAX_PASSAGE_CHARS",
+    "choose",
+    "excerpt",
+]
+
+MAX_PASSAGES = 3
+"""Passages one hit carries at most."""
+EXTRA_SHARE = 0.6
+"""A part scoring at least this share of the best part is a passage too."""
+HEADING_WEIGHT = 1.0
+"""A query word in a section's heading adds this times its IDF (the index weighs the
+headings field twice the body)."""
+DENSE_SHARE = 0.5
+"""The dense channel's closest section gains this share of the best part's score (a
+whole IDF when nothing matched by word)."""
+MAX_PASSAGE_CHARS = 8_000
+"""Characters of a passage's text kept (a renderer shows less)."""
+MAX_OCCURRENCES = 2_000
+"""Occurrences of one term counted at most (the head of a huge file is enough)."""
+K1 = 1.2
+"""BM25 term-frequency saturation."""
+B = 0.75
+"""BM25 length normalization."""
+
+_TURN = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+"""A captured turn's heading: its time (``### 14:05``)."""
+_USER = "**User:**"
+_CLAUDE = "**Claude:**"
+
+
+@dataclass(slots=True)
+class _Scored:
+    section: Section
+    score: float
+    focus: int
+
+
+def choose(
+    parent: str,
+    text: str,
+    groups: Mapping[str, str],
+    idf: Mapping[str, float],
+    *,
+    kind: str = "note",
+    symbols: Sequence[tuple[str, int]] = (),
+    dense_heading: str = "",
+) -> tuple[Passage, ...]:
+    """The passages of the file ``parent`` (its full ``text``), best first.
+
+    Args:
+        parent: the hit's id (each passage's id is ``parent#anchor``).
+        text: the file as read (a note with its frontmatter).
+        groups: analysed query term → the query word it stands for (a group counts once).
+        idf: term → its IDF in the index (1.0 for a term not given).
+        kind: ``note``, ``session`` (a captured session: heading sections are turns)
+            or ``code`` (parts from ``symbols``).
+        symbols: a code file's top-level symbols, ``(name, 1-based line)``.
+        dense_heading: the heading of the section the dense channel found closest
+            ("" when none).
+
+    Returns:
+        At most :data:`MAX_PASSAGES` passages; one (the first part) when no word
+        matched; () for an empty file.
+    """
+    lines = file_lines(text)
+    if kind == "code":
+        parts = code_sections(lines, symbols)
+    else:
+        parts = [s for s in note_sections(text) if _has_text(lines, s)]
+    if not parts:
+        return ()
+    scored = _score(lines, text, parts, groups, idf, kind == "code")
+    best = max((s.score for s in scored), default=0.0)
+    if dense_heading and kind != "code":
+        closest = next((s for s in scored if s.section.heading == dense_heading), None)
+        if closest is not None:
+            closest.score += DENSE_SHARE * best if best > 0 else 1.0
+            best = max(best, closest.score)
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i].score, i))
+    chosen = [scored[order[0]]]
+    for i in order[1:MAX_PASSAGES]:
+        if best > 0 and scored[i].score >= EXTRA_SHARE * best:
+            chosen.append(scored[i])
+    return tuple(_passage(parent, lines, parts, s, kind) for s in chosen)
+
+
+def _has_text(lines: Sequence[str], s: Section) -> bool:
+    """Whether a part holds any line besides its heading."""
+    first = s.start if s.kind == "section" else s.start - 1
+    return any(line.strip() for line in lines[first : s.end])
+
+
+def _score(
+    lines: Sequence[str],
+    text: str,
+    parts: Sequence[Section],
+    groups: Mapping[str, str],
+    idf: Mapping[str, float],
+    code: bool,
+) -> list[_Scored]:
+    """Each part's score and its best line (module docstring)."""
+    lowered = _lower(text)
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    part_of_line = [-1] * (len(lines) + 2)
+    for n, s in enumerate(parts):
+        part_of_line[s.start : min(s.end, len(lines)) + 1] = [n] * (
+            min(s.end, len(lines)) + 1 - s.start
+        )
+    counts: list[dict[str, int]] = [{} for _ in parts]
+    in_heading: list[set[str]] = [set() for _ in parts]
+    words_at: list[dict[int, set[str]]] = [{} for _ in parts]  # part → line → groups
+    weight: dict[str, float] = {}
+    terms = sorted((t for t in groups if len(t) >= 2), key=lambda t: (-len(t), t))
+    for term in terms:
+        core, group = _core(term), groups[term]
+        weight[group] = max(weight.get(group, 0.0), idf.get(term, 1.0))
+        if core not in lowered:
+            continue
+        per_part: dict[int, int] = {}
+        pos, taken = _find_word(text, lowered, core), 0
+        while pos >= 0 and taken < MAX_OCCURRENCES:
+            ln = bisect_right(starts, pos)  # 1-based line of pos
+            n = part_of_line[ln] if ln < len(part_of_line) else -1
+            if n >= 0:
+                per_part[n] = per_part.get(n, 0) + 1
+                words_at[n].setdefault(ln, set()).add(group)
+                if not code and ln == parts[n].start and parts[n].kind == "section":
+                    in_heading[n].add(group)
+            taken += 1
+            pos = _find_word(text, lowered, core, pos + len(core))
+        for n, c in per_part.items():
+            counts[n][group] = max(counts[n].get(group, 0), c)
+    sizes = [max(1, starts[min(s.end, len(lines))] - starts[s.start - 1]) for s in parts]
+    avg = sum(sizes) / len(sizes)
+    out: list[_Scored] = []
+    for n, s in enumerate(parts):
+        norm = K1 * (1 - B + B * sizes[n] / avg)
+        score = sum(weight[g] * c * (K1 + 1) / (c + norm) for g, c in counts[n].items())
+        score += sum(HEADING_WEIGHT * weight[g] for g in in_heading[n])
+        at = words_at[n]
+        focus = max(at, key=lambda ln: (sum(weight[g] for g in at[ln]), -ln), default=s.start)
+        out.append(_Scored(s, score, focus))
+    return out
+
+
+def _passage(
+    parent: str, lines: Sequence[str], parts: Sequence[Section], s: _Scored, kind: str
+) -> Passage:
+    section, end = s.section, s.section.end
+    is_turn = kind == "session" and bool(_TURN.match(section.heading))
+    if is_turn:
+        own = "\n".join(lines[section.start - 1 : end])
+        if _USER in own and _CLAUDE not in own:
+            later = [p for p in parts if p.start > section.start]
+            if later:
+                end = later[0].end  # the reply is the next turn
+    while end > section.start and not lines[end - 1].strip():
+        end -= 1  # blank lines before the next heading are no part of it
+    passage_kind = "turn" if is_turn else section.kind
+    body = "\n".join(lines[section.start - 1 : end])[:MAX_PASSAGE_CHARS]
+    anchor = section.anchor
+    if section.kind != "section":  # lines: the anchor names the lines shown
+        anchor = line_anchor(section.start, end)
+    return Passage(
+        id=f"{parent}#{anchor}",
+        parent=parent,
+        anchor=anchor,
+        heading=section.heading,
+        kind=passage_kind,
+        start=section.start,
+        end=end,
+        text=body,
+        score=round(s.score, 4),
+        focus=s.focus,
+    )
+
+
+def excerpt(passage: Passage, chars: int) -> str:
+    """At most ``chars`` characters of ``passage.text``: all of it when it fits, else
+    its heading line, then the lines from the one before its best line on, cut with
+    ``…``. A turn keeps room for the start of its answer (half of ``chars``) when the
+    best line is in the prompt."""
+    text = passage.text
+    if len(text) <= chars:
+        return text
+    lines = text.split("\n")
+    titled = passage.kind in ("section", "turn") and lines[0].lstrip().startswith("#")
+    head = lines[0] if titled else ""
+    at = max(1 if head else 0, passage.focus - passage.start - 1)
+    answer = next((i for i, line in enumerate(lines) if line.startswith(_CLAUDE)), -1)
+    reply = ""
+    if passage.kind == "turn" and answer > at:
+        reply = _cut("\n".join(lines[answer:]), chars // 2)
+    room = chars - len(head) - len(reply) - 2
+    middle = _cut("\n".join(lines[at : answer if reply else None]), max(room, 0))
+    return "\n".join(p for p in (head, middle, reply) if p)
+
+
+def _cut(text: str, chars: int) -> str:
+    """``text`` within ``chars`` characters, cut at a space where one is near."""
+    text = text.strip("\n")
+    if len(text) <= chars:
+        return text
+    if chars <= 1:
+        return ""
+    cut = text[: chars - 1]
+    space = cut.rfind(" ")
+    if space > chars * 0.7:
+        cut = cut[:space]
+    return cut.rstrip() + "…"

@@ -1,0 +1,229 @@
+"""Passage-level hits: the part of a note, session or code file that answers, its id,
+opening it with ``read``, and the budget filling with passages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rubi import app
+from rubi.cli.main import cli
+from rubi.core.errors import NoteNotFoundError
+from rubi.search.hits import Passage
+from rubi.search.passages import choose, excerpt
+from rubi.search.render import render_compact, result_json
+
+from helpers import rubi_project, write
+
+GROUPS = {"math": "math", "note": "note"}
+
+MATH_NOTE = """---
+tags: [syntax]
+---
+# Formatting
+
+Every note can hold formatting. A note is text. Notes are notes.
+
+## Tables
+
+A table in a note. Another note line.
+
+## Math
+
+Write math with dollar signs in any note.
+
+```md
+# math inside a fence is text
+$$ e = mc^2 $$
+```
+"""
+
+SESSION = """---
+type: note
+tags: [session]
+---
+# Session 2026-05-01 ab12
+
+### 14:05
+
+**User:** where did we put the quokka migration script?
+
+**Claude:** In scripts/migrate.py, next to the seeds.
+
+### 14:05
+
+**User:** and the zebrafish fixtures?
+
+### 14:06
+
+**Claude:** They live in tests/fixtures/zebrafish.json.
+
+### 14:09
+
+**User:** thanks
+
+**Claude:** You are welcome.
+"""
+
+
+def test_a_rare_word_outweighs_a_common_one() -> None:
+    # "note" is in every section, three times in Tables; "math" is rare in the vault.
+    found = choose("Formatting", MATH_NOTE, GROUPS, {"math": 4.0, "note": 1.1})
+    assert found[0].anchor == "Math"
+    assert found[0].id == "Formatting#Math" and found[0].parent == "Formatting"
+    assert found[0].kind == "section"
+    lines = MATH_NOTE.split("\n")
+    assert lines[found[0].start - 1] == "## Math"
+    assert lines[found[0].focus - 1] == "Write math with dollar signs in any note."
+    assert found[0].text.startswith("## Math") and "mc^2" in found[0].text
+
+
+def test_the_dense_channel_picks_when_no_word_matches() -> None:
+    found = choose("Formatting", MATH_NOTE, {"zebra": "zebra"}, {}, dense_heading="Tables")
+    assert [p.anchor for p in found] == ["Tables"]
+    plain = choose("Formatting", MATH_NOTE, {"zebra": "zebra"}, {})
+    assert [p.anchor for p in plain] == ["Formatting"] and plain[0].score == 0
+
+
+def test_a_session_turn_and_the_reply_in_the_next_turn() -> None:
+    groups = {"zebrafish": "zebrafish", "fixtur": "fixtur"}
+    found = choose("sessions/s", SESSION, groups, {}, kind="session")
+    best = found[0]
+    assert best.kind == "turn" and best.anchor == "14 05~2"
+    # The prompt has no answer: the passage runs on through the next turn's reply.
+    assert "**User:** and the zebrafish fixtures?" in best.text
+    assert "tests/fixtures/zebrafish.json" in best.text
+    assert (
+        best.end
+        == SESSION.split("\n").index("**Claude:** They live in tests/fixtures/zebrafish.json.") + 1
+    )
+
+
+def test_several_turns_of_one_session_when_they_match_alike() -> None:
+    text = (
+        SESSION + "\n### 15:00\n\n**User:** the quokka migration again\n\n**Claude:** Same place.\n"
+    )
+    groups = {"quokka": "quokka", "migrat": "migrat"}
+    found = choose("sessions/s", text, groups, {}, kind="session")
+    assert [p.anchor for p in found[:2]] == ["14 05", "15 00"] or [p.anchor for p in found[:2]] == [
+        "15 00",
+        "14 05",
+    ]
+
+
+def test_an_excerpt_keeps_the_heading_the_best_line_and_a_turns_answer() -> None:
+    long_prompt = "**User:** " + "filler words " * 80 + "where is the quokka?"
+    text = f"### 10:00\n\n{long_prompt}\n\n**Claude:** " + "It is in the zoo. " * 30
+    p = Passage("s#10 00", "s", "10 00", "10:00", "turn", 1, 5, text, 1.0, focus=3)
+    shown = excerpt(p, 400)
+    assert len(shown) <= 400
+    assert shown.startswith("### 10:00")
+    assert "**Claude:** It is in the zoo." in shown
+    assert excerpt(p, 10_000) == text
+
+
+# -- through the search -------------------------------------------------------------
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    write(root / "notes" / "Formatting.md", MATH_NOTE)
+    write(root / "notes" / "Other.md", "# Other\n\nA note about notes, and a note.\n")
+    write(root / "notes" / "Linker.md", "# Linker\n\nSee [[Formatting]] for a note.\n")
+    write(root / "sessions" / "2026-05-01-ab12.md", SESSION)
+    return root
+
+
+def test_a_hit_carries_its_passage_and_read_opens_it(vault: Path) -> None:
+    paths = app.locate(vault)
+    hit = app.search(paths, "math in a note", scope="notes").hits[0]
+    assert hit.id == "notes/Formatting"
+    best = hit.passages[0]
+    assert best.id == "notes/Formatting#Math" and best.parent == hit.id
+    part = app.read_part(paths, best.id)
+    assert part is not None and part.parent == hit.id
+    assert part.text.startswith("## Math") and "mc^2" in part.text
+    assert app.read_part(paths, hit.id) is None  # the whole note: read_note opens it
+    assert app.read_note(paths, hit.id).note.id == "notes/Formatting"
+    # links and backlinks of a passage are its note's
+    assert [lv.id for lv in app.backlinks(paths, best.id)] == ["notes/Linker"]
+
+
+def test_a_session_hit_points_to_its_turn(vault: Path) -> None:
+    paths = app.locate(vault)
+    hit = app.search(paths, "zebrafish fixtures", scope="sessions").hits[0]
+    turn = hit.passages[0]
+    assert turn.id == "sessions/2026-05-01-ab12#14 05~2" and turn.kind == "turn"
+    part = app.read_part(paths, turn.id)
+    assert part is not None and part.text.startswith("### 14:05\n\n**User:** and the zebrafish")
+
+
+def test_a_bad_anchor_is_one_clear_line(vault: Path) -> None:
+    paths = app.locate(vault)
+    with pytest.raises(NoteNotFoundError) as info:
+        app.read_part(paths, "notes/Formatting#Nope")
+    message = str(info.value)
+    assert "\n" not in message
+    assert "no such section" in message and "Tables, Math" in message
+    with pytest.raises(NoteNotFoundError):
+        app.read_part(paths, "notes/Missing#Math")
+    found = app.read_many(paths, ["notes/Formatting#Math", "notes/Formatting#Nope"])
+    assert found[0][1] is None and "## Math" in found[0][0]
+    assert found[1][0] == "" and "no such section" in (found[1][1] or "")
+
+
+def test_cli_read_of_a_passage_id_round_trips_from_search_json(vault: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli, ["search", "math", "--json", "--vault", str(vault)])
+    assert out.exit_code == 0, out.output
+    hit = json.loads(out.stdout)["hits"][0]
+    passage = hit["passages"][0]
+    assert passage["parent"] == hit["id"] and passage["id"] == hit["id"] + "#Math"
+    assert passage["text"].startswith("## Math")
+    read = runner.invoke(cli, ["read", passage["id"], "--vault", str(vault)])
+    assert read.exit_code == 0, read.output
+    assert read.stdout.startswith("# notes/Formatting#Math (lines 12-19 of 19)")
+    assert "## Math" in read.stdout
+    whole = runner.invoke(cli, ["read", hit["id"], "--vault", str(vault)])
+    assert "## Tables" in whole.stdout
+    bad = runner.invoke(cli, ["read", "notes/Formatting#Nope", "--vault", str(vault)])
+    assert bad.exit_code != 0 and "no such section" in bad.output
+
+
+def test_the_budget_fills_with_passages_and_stops_there(vault: Path) -> None:
+    paths = app.locate(vault)
+    result = app.search(paths, "math note", scope="notes")
+    roomy = render_compact(result, 1500)
+    assert "   § notes/Formatting#Math" in roomy.text
+    assert "   > Write math with dollar signs in any note." in roomy.text
+    assert "$$ e = mc^2 $$" in roomy.text  # the passage, not just its best line
+    for budget in (60, 120, 200, 400, 1500):
+        shown = result_json(result, budget)
+        assert shown["tokens"] <= budget
+        assert render_compact(result, budget).tokens <= budget
+    tight = result_json(result, 60)
+    assert all(not p["text"] for h in tight["hits"] for p in h["passages"])
+    full = result_json(result, 1500)["hits"][0]["passages"][0]
+    assert "mc^2" in full["text"] and not full["cut"]
+
+
+def test_a_code_hit_points_to_its_symbol_and_read_opens_it(tmp_path: Path) -> None:
+    helper = "def unrelated():\n    return 0\n\n\n" * 10
+    body = "def parse_zanzibar(text):\n    '''Parse a zanzibar tuple.'''\n    return text\n"
+    root = rubi_project(tmp_path / "proj", {"pkg/parser.py": "import os\n\n\n" + helper + body})
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    hit = app.search(paths, "zanzibar parser", scope="code").hits[0]
+    best = hit.passages[0]
+    assert best.kind == "symbol" and best.heading == "parse_zanzibar"
+    start = 3 + 4 * 10 + 1
+    assert best.id == f"pkg/parser.py#L{start}-{start + 2}"
+    by_lines = app.read_part(paths, best.id)
+    by_name = app.read_part(paths, "pkg/parser.py#parse_zanzibar")
+    assert by_lines is not None and by_name is not None
+    assert by_lines.text == by_name.text and by_lines.text.startswith("def parse_zanzibar")
+    with pytest.raises(NoteNotFoundError) as info:
+        app.read_part(paths, "pkg/parser.py#nothing_here")
+    assert "parse_zanzibar" in str(info.value)
