@@ -123,15 +123,24 @@ class WordPiece:
         for chunk in text.split():
             found = chunks.get(chunk)
             if found is None:
-                # a control character makes a chunk's ids depend on the whole text
-                # (see _clean): such a chunk is cut in the text's way and not kept
-                control = _ASCII_CONTROL.search(chunk) is not None
-                words = self.words(chunk, ascii_text=ascii_text if control else None)
-                found = tuple(self._ids(words))
-                if not control and len(chunks) < _CHUNKS_MAX:
+                found, keep = self._chunk_ids(chunk, ascii_text)
+                if keep and len(chunks) < _CHUNKS_MAX:
                     chunks[chunk] = found
             ids += found
         return ids
+
+    def _chunk_ids(self, chunk: str, ascii_text: bool) -> tuple[tuple[int, ...], bool]:
+        """The ids of one chunk of a text (``ascii_text``: the whole text is ASCII), and
+        whether they may be cached: an ASCII chunk with a control character is cut in
+        its text's way (see :func:`_clean`), so its ids depend on the text."""
+        if not chunk.isascii():
+            return tuple(self._ids(self.words(chunk, ascii_text=False))), True
+        low = chunk.lower()
+        if low.isalnum():  # one word: the common case
+            return tuple(self._ids([low])), True
+        if _ASCII_CONTROL.search(chunk) is None:
+            return tuple(self._ids(_SPLIT.findall(low))), True
+        return tuple(self._ids(self.words(chunk, ascii_text=ascii_text))), False
 
     def encode_whole(self, text: str) -> list[int]:
         """The vocabulary ids of ``text`` by the steps of the module docstring applied to
