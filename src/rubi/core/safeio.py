@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.errors import RubiError
-from rubi.core.safepaths import is_inside
+from rubi.core.safepaths import resolve_inside
 
 __all__ = [
     "FileBytes",
@@ -161,16 +161,22 @@ def refusal(root: Path, path: Path | str, *, where: str = "the project") -> str 
         file inside ``root`` and for a path that does not exist (the read then raises
         :class:`FileNotFoundError`).
     """
-    full = root / path
-    if not is_inside(root, full):
-        return _outside(full, where)
+    return _check(root, root / path, where)[0]
+
+
+def _check(root: Path, full: Path, where: str) -> tuple[str | None, str]:
+    """:func:`refusal` of ``full``, and its real path (resolved once: a deep path costs
+    an ``lstat`` per folder)."""
+    inside, real = resolve_inside(root, full)
+    if not inside:
+        return _outside(full, where), real
     try:
-        st = os.stat(full)
+        st = os.stat(real)
     except OSError:
-        return None
+        return None, real
     if not stat.S_ISREG(st.st_mode):
-        return _special(st.st_mode, os.path.islink(full))
-    return None
+        return _special(st.st_mode, os.path.islink(full)), real
+    return None, real
 
 
 def read_bytes(
@@ -200,10 +206,10 @@ def read_bytes(
     """
     full = root / path
     name = label if label is not None else _label(root, full)
-    reason = refusal(root, full, where=where)
+    reason, real = _check(root, full, where)
     if reason is not None:
         raise UnsafeFileError(name, reason)
-    return _read_open(os.path.realpath(full), name, limit)
+    return _read_open(real, name, limit)
 
 
 def read_regular(path: Path, *, limit: int, label: str | None = None) -> FileBytes:

@@ -30,6 +30,7 @@ __all__ = [
     "project_relative",
     "relative_path",
     "require_inside",
+    "resolve_inside",
     "safe_child",
 ]
 
@@ -66,12 +67,18 @@ def is_inside(root: Path, path: Path) -> bool:
     Both are resolved with :func:`os.path.realpath`, so a symlink that points out of
     ``root`` counts as outside. ``path`` need not exist.
     """
+    return resolve_inside(root, path)[0]
+
+
+def resolve_inside(root: Path, path: Path) -> tuple[bool, str]:
+    """:func:`is_inside`, and the real path of ``path`` (every symlink resolved), so
+    that a caller about to open it resolves it once (an ``lstat`` per folder)."""
     real_root = os.path.realpath(root)
     real = os.path.realpath(path)
     try:
-        return os.path.commonpath([real_root, real]) == real_root
+        return os.path.commonpath([real_root, real]) == real_root, real
     except ValueError:  # different drives on Windows
-        return False
+        return False, real
 
 
 def require_inside(root: Path, path: Path, *, what: str, where: str = "the project") -> Path:
