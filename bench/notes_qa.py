@@ -20,6 +20,13 @@ Scores (the data README): for each question the rank of the first relevant note 
 the hits; hits@1, hits@5 and MRR (reciprocal rank, 0 when no relevant note is in the
 top 10) over all questions. ``--json`` also writes each question's top-10 ids, to
 compare rankings before and after a change.
+
+Answer in passage: ``bench/notes_qa_sections.json`` names, per set and question, the
+section(s) of the relevant note that answer it (passage anchors: a heading as a link
+writes it, or ``L<a>-<b>`` for a note's text before its first heading; labelled here by
+reading the notes). Over the questions whose relevant note is in the top 10 and that
+have a label, ``passage@1`` is the share whose relevant hit's best passage is one of
+them, ``passage@3`` the share where any of its passages (at most 3) is.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SECTIONS = Path(__file__).resolve().parent / "notes_qa_sections.json"
 TOP_K = 10
 
 
@@ -45,8 +53,23 @@ def first_rank(ids: list[str], relevant: list[str]) -> int | None:
     return next((i for i, doc in enumerate(ids, start=1) if doc in wanted), None)
 
 
+def answer_in_passage(
+    hit: Any, wanted: list[str] | None
+) -> tuple[bool | None, bool | None, list[str]]:
+    """Whether the hit's best passage, and any of its passages, is a wanted section
+    (None, None when there is no label or no hit), and its passages' anchors."""
+    anchors = [p.anchor for p in getattr(hit, "passages", ())] if hit is not None else []
+    if hit is None or not wanted:
+        return None, None, anchors
+    return bool(anchors) and anchors[0] in wanted, any(a in wanted for a in anchors), anchors
+
+
 def run_set(
-    questions_file: Path, vaults: Path, work: Path, personal: Path | None = None
+    questions_file: Path,
+    vaults: Path,
+    work: Path,
+    personal: Path | None = None,
+    sections: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Index the set's vault in ``work`` and score every question."""
     from rubi import app
@@ -70,17 +93,28 @@ def run_set(
         hits = app.search(paths, entry["question"], top_k=TOP_K, scope="notes", refresh=False).hits
         times.append((time.perf_counter() - t0) * 1000)
         ids = [h.id for h in hits]
+        rank = first_rank(ids, entry["relevant"])
+        hit = hits[rank - 1] if rank is not None else None
+        at1, at3, anchors = answer_in_passage(hit, (sections or {}).get(entry["question"]))
         per_query.append(
             {
                 "question": entry["question"],
                 "relevant": entry["relevant"],
-                "rank": first_rank(ids, entry["relevant"]),
+                "rank": rank,
                 "top10": ids,
+                "passages": anchors,
+                "passage@1": at1,
+                "passage@3": at3,
             }
         )
     ranks = [q["rank"] for q in per_query]
     n = len(ranks) or 1
+    labelled = [q for q in per_query if q["passage@1"] is not None]
+    m = len(labelled) or 1
     return {
+        "labelled": len(labelled),
+        "passage@1": sum(1 for q in labelled if q["passage@1"]) / m,
+        "passage@3": sum(1 for q in labelled if q["passage@3"]) / m,
         "set": name,
         "questions": len(ranks),
         "hits@1": sum(1 for r in ranks if r == 1) / n,
@@ -109,14 +143,19 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[var] = str(work / var.lower())
     os.environ["RUBI_VAULT"] = str(work / "no-personal-vault")
     try:
-        results = [run_set(s, args.vaults, work, args.personal) for s in sets]
+        labels = json.loads(SECTIONS.read_text(encoding="utf-8")) if SECTIONS.is_file() else {}
+        results = [run_set(s, args.vaults, work, args.personal, labels.get(s.stem)) for s in sets]
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{'set':<22} {'questions':>9} {'hits@1':>7} {'hits@5':>7} {'MRR':>6} {'p50':>9}")
+    print(
+        f"{'set':<22} {'questions':>9} {'hits@1':>7} {'hits@5':>7} {'MRR':>6} {'p50':>9}"
+        f" {'passage@1':>10} {'passage@3':>10}"
+    )
     for r in results:
         print(
             f"{r['set']:<22} {r['questions']:>9} {r['hits@1']:>7.3f} {r['hits@5']:>7.3f} "
             f"{r['mrr']:>6.3f} {r['p50_ms']:>6.1f} ms"
+            f" {r['passage@1']:>10.3f} {r['passage@3']:>10.3f}  (of {r['labelled']} labelled)"
         )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
