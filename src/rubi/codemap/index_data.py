@@ -18,6 +18,7 @@ __all__ = [
     "INDEX_SYMBOLS",
     "INDEX_TEXT_CHARS",
     "comment_text",
+    "drop_license_header",
     "graph_edges",
     "read_text_slice",
     "symbol_text",
@@ -39,6 +40,30 @@ def comment_text(text: str) -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
+_HEADER = re.compile(r"\A\s*(?:/\*.*?\*/|(?:[ \t]*(?://|#)[^\n]*(?:\n|\Z))+)", re.S)
+_LICENSE = re.compile(
+    r"copyright|spdx-license-identifier|licensed under|permission is hereby granted", re.I
+)
+
+
+_HEADER_BYTES = 8192
+"""Bytes read beyond the slice so that a license header (a GPL one is about 1 kB) is
+not cut inside its comment."""
+
+
+def drop_license_header(text: str) -> str:
+    """``text`` without its license header: the first comment block (``/* … */``, or
+    consecutive ``//`` or ``#`` lines) when it names a copyright or a license.
+
+    The same dozen lines head every file of many projects (spring-framework: 95% of its
+    files), so they find nothing, and they were a quarter of a code file's index terms.
+    """
+    found = _HEADER.match(text)
+    if found is None or not _LICENSE.search(found.group(0)):
+        return text
+    return text[found.end() :].lstrip("\n")
+
+
 INDEX_TEXT_CHARS = 20_000
 """Characters of a code file that go into the index: the head of a file (imports,
 docstring, main definitions) carries most of its searchable words; whole generated
@@ -46,7 +71,8 @@ files would bloat the index."""
 
 
 def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHARS) -> str:
-    """The first ``max_chars`` characters of a mapped file, decoded leniently.
+    """The first ``max_chars`` characters of a mapped file, decoded leniently, after
+    its license header (:func:`drop_license_header`).
 
     Args:
         repo_root: the repository.
@@ -60,10 +86,10 @@ def read_text_slice(repo_root: Path, path: str, max_chars: int = INDEX_TEXT_CHAR
         longer a regular file).
     """
     try:
-        data = read_bytes(repo_root, path, limit=max_chars * 4).data
+        data = read_bytes(repo_root, path, limit=max_chars * 4 + _HEADER_BYTES).data
     except (OSError, UnsafeFileError):
         return ""
-    text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
+    text = drop_license_header(data.decode("utf-8", errors="replace").lstrip("\ufeff"))
     if len(text) <= max_chars:
         return text
     cut = text.rfind("\n", 0, max_chars)
