@@ -135,6 +135,7 @@ def _search_one(
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
     from rubi.app.passageread import code_symbols
+    from rubi.core.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.semantic.dense import dense_index_for
@@ -147,7 +148,7 @@ def _search_one(
         paths.root,
         query,
         project_root=paths.project_root,
-        terms=terms,
+        terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
         top_k=top_k,
         scope=scope,
         include_superseded=include_superseded,
@@ -156,4 +157,4 @@ def _search_one(
         symbols=partial(code_symbols, paths),
     )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
-    return dataclasses.replace(result, hits=hits)
+    return dataclasses.replace(result, hits=hits, terms=tuple(terms))

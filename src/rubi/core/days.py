@@ -1,8 +1,10 @@
 """Days as rubi shows and compares them: ISO ``YYYY-MM-DD`` strings (UTC).
 
-Pure functions: a day from a frontmatter value or a file's modification time, and
-the dates of a text spelled out in words (``2023-10-13`` → ``October 13, 2023``) so
-that a question naming the day in words finds a record that wrote it in digits.
+Pure functions: a day from a frontmatter value or a file's modification time, the
+dates of a text spelled out in words (``2023-10-13`` → ``October 13, 2023``) so
+that a question naming the day in words finds a record that wrote it in digits, and
+each day of a text as one word (``20231013``) that a question naming the day shares
+with the text however each writes it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_SPELLED_DAYS", "file_day", "note_day", "parse_day", "spelled_days"]
+__all__ = ["MAX_SPELLED_DAYS", "day_keys", "file_day", "note_day", "parse_day", "spelled_days"]
 
 MAX_SPELLED_DAYS = 200
 """Distinct dates of one text spelled out at most (a log full of dates adds no more)."""
@@ -85,3 +87,36 @@ def spelled_days(text: str) -> str:
             if len(seen) >= MAX_SPELLED_DAYS:
                 break
     return "\n".join(seen)
+
+
+_MONTH_RE = "|".join(_MONTHS) + "|" + "|".join(m[:3] for m in _MONTHS) + "|Sept"
+_ORD = r"(?:st|nd|rd|th)?"
+_SPELLED_MD = re.compile(
+    rf"(?<!week of )\b(?P<m1>{_MONTH_RE})\.?\s+(?P<d1>\d{{1,2}}){_ORD},?\s+(?P<y1>\d{{4}})\b"
+    rf"|\b(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\.?,?\s+(?P<y2>\d{{4}})\b",
+    re.IGNORECASE,
+)
+
+
+def _month_number(name: str) -> int:
+    return [m[:3].lower() for m in _MONTHS].index(name[:3].lower()) + 1
+
+
+def day_keys(text: str) -> list[str]:
+    """Each distinct day of ``text`` as one searchable word, ``YYYYMMDD``, in order
+    of first appearance, at most :data:`MAX_SPELLED_DAYS`: ISO dates (``2023-05-07``)
+    and dates in words (``May 7, 2023``, ``7 May 2023``, ``7th of May, 2023``; not
+    the Monday of ``week of May 1, 2023``). A question naming a day and the text that
+    holds it share the word, where the day's number alone (``7``) is too short to be
+    indexed and its month and year are shared by every day of the month."""
+    seen: dict[str, None] = {}
+    for m in _DAYS_IN_TEXT.finditer(text):
+        day = _day(m[1], m[2], m[3])
+        if day is not None:
+            seen.setdefault(day.strftime("%Y%m%d"))
+    for m in _SPELLED_MD.finditer(text):
+        month = _month_number(m["m1"] or m["m2"])
+        day = _day(m["y1"] or m["y2"], str(month), m["d1"] or m["d2"])
+        if day is not None:
+            seen.setdefault(day.strftime("%Y%m%d"))
+    return list(seen)[:MAX_SPELLED_DAYS]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rubi.core.days import spelled_days
+from rubi.core.days import day_keys, parse_day, spelled_days
 from rubi.core.model import Note
+from rubi.core.relativedays import resolved_days
 from rubi.index.language import is_portuguese
 from rubi.index.store import IndexDoc
 
@@ -32,8 +33,11 @@ def note_document(note: Note) -> IndexDoc:
     The body field holds the markdown body plus the text of frontmatter properties
     that are not indexed elsewhere (``author: ...``, ``genre: [...]``) and every
     ``YYYY-MM-DD`` date of the title and body in words
-    (:func:`rubi.core.days.spelled_days`); Portuguese notes also fill ``body_pt``
-    (Portuguese stemming).
+    (:func:`rubi.core.days.spelled_days`); ``days`` holds what the body's relative
+    times ("yesterday", "last month") name and every day as one word ``YYYYMMDD``
+    (:func:`_days`; a search adds the word of each day its query names); Portuguese
+    notes also fill ``body_pt`` (Portuguese stemming). Only the indexed text: the
+    note's file is never changed.
     """
     extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
     body = note.body if not extra else note.body + "\n" + "\n".join(extra)
@@ -48,6 +52,7 @@ def note_document(note: Note) -> IndexDoc:
         "path_text": _PATH_SPLIT.sub(" ", note.id),
         "body": body,
         "body_pt": (note.title + "\n" + body) if is_portuguese(body) else "",
+        "days": _days(note, body),
     }
     return IndexDoc(
         id=note.id,
@@ -57,6 +62,21 @@ def note_document(note: Note) -> IndexDoc:
         status=note.status,
         fields=fields,
     )
+
+
+def _days(note: Note, body: str) -> str:
+    """The ``days`` field: what the body's relative times name
+    (:func:`rubi.core.relativedays.resolved_days`), resolved against the note's
+    ``created`` day, else its ``updated`` day (a captured session's ``created`` is its
+    first turn's), then every day of the title, ``body`` (as indexed) and those as one
+    word ``YYYYMMDD`` (:func:`rubi.core.days.day_keys`). A field of its own: the dense
+    channel embeds the body, and these words are for matching, not meaning."""
+    from datetime import date
+
+    day = parse_day(note.metadata.get("created")) or parse_day(note.metadata.get("updated"))
+    resolved = resolved_days(note.body, date.fromisoformat(day)) if day else ""
+    keys = day_keys(f"{note.title}\n{body}\n{resolved}")
+    return f"{resolved}\n{' '.join(keys)}".strip()
 
 
 CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "body")

@@ -33,6 +33,7 @@ FIELD_BOOSTS: dict[str, float] = {
     "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
     "body_pt": 1.0,
+    "days": 1.0,  # a note's days as words (relative times resolved, YYYYMMDD keys)
     "code_title": 4.0,  # a code file's name again, stemmed as code: code-only searches
     "code_path": 1.5,  # its path again, stemmed as code: code-only searches
 }
@@ -41,7 +42,10 @@ field's BM25 term score, applied as query boosts. Notes and code files share tit
 path and body (one vocabulary and one set of statistics, so a search of both kinds
 favours neither by how many of it there are); aliases, tags and headings are notes'
 own, symbols and comments code files' own. A code file's name and path are indexed a
-second time, stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`)."""
+second time, stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`).
+A note's ``days`` are words made for matching days (``20230507``; see
+:func:`rubi.index.documents.note_document`), kept out of the body the dense channel
+embeds."""
 
 FIELD_ANALYSIS: dict[str, str] = {
     "body_pt": "pt",
