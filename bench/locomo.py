@@ -36,7 +36,10 @@ question's evidence ids among the utterances of the first k units; a question wi
 evidence counts 1.0; every category counts. Evidence ids are read leniently
 (``D8:6; D9:17`` is two ids, ``D30:05`` is ``D30:5``, ``D:11:26`` is ``D11:26``).
 Also reported: how often the session record of every evidence turn is among the first
-5 hits (``file@5``: the answer is in a file the agent was shown).
+5 hits (``file@5``: the answer is in a file the agent was shown), and how many dialog
+turns a retrieved unit covers on average (1 for a snippet line; a captured turn's
+passage holds the prompt's and the answer's utterances, so k passages show more than
+the paper's k utterances).
 """
 
 from __future__ import annotations
@@ -270,10 +273,12 @@ def summary(questions: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "file5": 100 * sum(q["file5"] for q in qs) / n,
         }
 
+    shown = [len(u) for q in questions for u in q["units"][:5]]
     by: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for q in questions:
         by[q["category"]].append(q)
     return {
+        "turns_per_unit": statistics.mean(shown) if shown else 0.0,
         "all": score(questions),
         "categories": {CATEGORIES.get(c, str(c)): score(by[c]) for c in sorted(by)},
     }
@@ -316,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'all':<13} {a['n']:>9} {a['r5']:>6.1f} {a['r10']:>6.1f} {a['file5']:>7.1f}")
     for cat, s in total["categories"].items():
         print(f"  {cat:<11} {s['n']:>9} {s['r5']:>6.1f} {s['r10']:>6.1f} {s['file5']:>7.1f}")
+    print(f"  dialog turns per retrieved unit (first 5 units): {total['turns_per_unit']:.2f}")
     for name, (r5, r10) in PUBLISHED.items():
         print(f"  published {name} (all ten): R@5 {r5} / R@10 {r10}")
     print(f"dense channel {'on' if semantic else 'off'}; {cpu:.1f} s CPU, {wall:.1f} s wall")
