@@ -227,3 +227,21 @@ def test_a_code_hit_points_to_its_symbol_and_read_opens_it(tmp_path: Path) -> No
     with pytest.raises(NoteNotFoundError) as info:
         app.read_part(paths, "pkg/parser.py#nothing_here")
     assert "parse_zanzibar" in str(info.value)
+
+
+def test_a_personal_hit_s_passage_ids_carry_the_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "proj" / "notes" / "P.md", "# Proj\n\nnothing here\n")
+    care = "# Quokka care\n\n## Feeding\n\nQuokkas eat leaves and grass.\n\n## Sleep\n\nBy day.\n"
+    write(tmp_path / "mine" / "notes" / "Q.md", care)
+    monkeypatch.setenv("RUBI_VAULT", str(tmp_path / "mine"))
+    paths = app.locate(tmp_path / "proj")
+    hit = app.search(paths, "what do quokkas eat", scope="notes", personal=True).hits[0]
+    assert hit.id == "personal:notes/Q"
+    assert [(p.id, p.parent) for p in hit.passages] == [
+        ("personal:notes/Q#Feeding", "personal:notes/Q")
+    ]
+    part = app.read_part(paths, "personal:notes/Q#Feeding")
+    assert part is not None and part.parent == "personal:notes/Q"
+    assert part.text.startswith("## Feeding")
