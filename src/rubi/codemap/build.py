@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -116,6 +117,7 @@ def _scan(
     cache: ParseCache,
     warnings: list[ScanWarning],
     progress: Callable[[int, int], None] | None,
+    stats: Mapping[str, os.stat_result] | None = None,
 ) -> tuple[dict[str, CacheEntry], dict[str, CacheEntry], dict[str, int]]:
     """Stat, hash and parse what changed; reuse the rest.
 
@@ -133,7 +135,7 @@ def _scan(
     for done, (path, language) in enumerate(candidates, start=1):
         if progress and (done % PROGRESS_EVERY == 0 or done == total):
             progress(done, total)
-        st, reason = check_file(root, path)
+        st, reason = check_file(root, path, stats)
         if st is None:
             if reason:
                 warnings.append(ScanWarning(path, reason))
@@ -223,6 +225,7 @@ def build_code_map(
     progress: Callable[[int, int], None] | None = None,
     previous: CodeMap | None = None,
     listing: FileListing | None = None,
+    stats: Mapping[str, os.stat_result] | None = None,
 ) -> CodeMap:
     """Map a repository's code: files, imports, symbols, modules and ranks.
 
@@ -246,6 +249,8 @@ def build_code_map(
             from seconds into milliseconds.
         listing: the repository's files as :func:`rubi.codemap.files.list_files`
             returned them this run (the caller listed them already); None to list.
+        stats: :func:`rubi.codemap.files.stat_files` of ``listing`` this run (the
+            caller took them already); None to stat each file here.
 
     Returns:
         The :class:`CodeMap`. Bad files never stop the run: each is reported in
@@ -262,7 +267,7 @@ def build_code_map(
     cache = open_cache(cache_path)
     try:
         warnings = [*cache.warnings, *listing.warnings]
-        entries, changed, counts = _scan(repo_root, listing.paths, cache, warnings, progress)
+        entries, changed, counts = _scan(repo_root, listing.paths, cache, warnings, progress, stats)
         kept = _kept(previous, entries, changed, cache) if previous is not None else None
         if previous is not None and kept is not None:
             code = _parses(repo_root, kept, entries, changed, cache, counts)

@@ -12,6 +12,7 @@ import os
 import stat
 import subprocess
 import tokenize
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -34,6 +35,7 @@ __all__ = [
     "list_files",
     "looks_minified",
     "skipped_by_name",
+    "stat_files",
 ]
 
 logger = logging.getLogger(__name__)
@@ -190,8 +192,24 @@ def _gitignore_text(root: Path, rel: str, warnings: list[ScanWarning]) -> str:
     return got.data.decode("utf-8", errors="replace")
 
 
-def check_file(root: Path, path: str) -> tuple[os.stat_result | None, str | None]:
-    """Stat a listed file without following symlinks.
+def stat_files(root: Path, paths: Iterable[str]) -> dict[str, os.stat_result]:
+    """``{path: lstat}`` of the listed files that exist (a symlink's own stat): taken
+    once a run, for the code fingerprint and the map's scan both."""
+    base = str(root)
+    out: dict[str, os.stat_result] = {}
+    for rel in paths:
+        try:
+            out[rel] = os.lstat(os.path.join(base, rel))  # strings: 10,000 Paths cost 0.1 s
+        except OSError:
+            continue
+    return out
+
+
+def check_file(
+    root: Path, path: str, stats: Mapping[str, os.stat_result] | None = None
+) -> tuple[os.stat_result | None, str | None]:
+    """Stat a listed file without following symlinks (or take its stat from ``stats``,
+    :func:`stat_files` of this run, where a missing path is a file that is gone).
 
     Returns:
         ``(stat, None)`` for a regular file small enough to map; ``(None, reason)`` for
@@ -199,10 +217,16 @@ def check_file(root: Path, path: str) -> tuple[os.stat_result | None, str | None
         over the size limit); ``(None, None)`` for one that is gone or is a folder (a
         submodule, a deleted but tracked path), left out silently.
     """
-    try:
-        st = os.lstat(os.path.join(root, path))  # a string join: 10,000 Paths cost 0.1 s
-    except OSError:
-        return None, None
+    if stats is not None:
+        found = stats.get(path)
+        if found is None:
+            return None, None
+        st = found
+    else:
+        try:
+            st = os.lstat(os.path.join(root, path))
+        except OSError:
+            return None, None
     if stat.S_ISLNK(st.st_mode):
         if not is_inside(root, root / path):
             return None, (
