@@ -4,7 +4,7 @@ runs it: ``sh -c '<its command line>'`` in the project folder, the event's JSON 
 Usage::
 
     python bench/hooks_bench.py PROJECT [--runs 20] [--engine serve|watch|none]
-        [--transcript FILE] [--in-place] [--no-index]
+        [--transcript FILE] [--in-place] [--no-index] [--pause SECONDS]
 
 PROJECT must hold a ``.rubi/`` vault. It is copied to a temporary folder (the Stop,
 PreCompact and SessionEnd hooks write session records into the vault; ``--in-place``
@@ -26,7 +26,10 @@ agent waits for it), CPU per call p50/p95 (user + sys of the shell and the ``rub
 it ``exec``\\ s, from ``wait4``), the engine's CPU per call (mean of the host's CPU
 during each call, from ``/proc``: 10 ms ticks, so only the mean means anything), and
 the bytes the hook printed. Beside them:
-- ``floor``: ``python -c pass`` with the same interpreter, the cost of any Python hook;
+- ``floor``: ``python -c pass`` with the same interpreter, the cost of any Python hook
+  (and ``python -I -S -c pass``: without ``site``, which a console script cannot skip);
+- ``rubi search``: the CLI as an agent's shell tool runs it, cold and through the engine
+  (``docs/engine.md``): the same bytes printed either way;
 - ``UserPromptSubmit, cold, direct``: ``rubi hook UserPromptSubmit`` spawned without
   the shell (what this script measured before; the shell costs a few ms);
 - ``long prompt``: a 4,000-character prompt (a pasted traceback or spec), since recall
@@ -89,6 +92,8 @@ GOAL_MS = {
 }
 """Issue 16: UserPromptSubmit ≤ 60 ms p50; the other hooks ≤ 40 ms p50."""
 SHORT_PROMPT = "how do I sync my vault between two devices?"
+SEARCH_WORDS = ("sync", "vault", "devices")
+"""``rubi search`` as an agent runs it from its shell tool (engine and cold rows)."""
 
 
 def long_prompt() -> str:
@@ -208,7 +213,8 @@ def build_cases(
     from rubi.engine.protocol import ENGINE_EVENTS
 
     cases: dict[str, Case] = {
-        "floor: python -c pass": ([sys.executable, "-c", "pass"], b"", "cold")
+        "floor: python -c pass": ([sys.executable, "-c", "pass"], b"", "cold"),
+        "floor: python -I -S -c pass": ([sys.executable, "-I", "-S", "-c", "pass"], b"", "cold"),
     }
     ups = events["UserPromptSubmit"]
     events = {**events, "UserPromptSubmit, long prompt": {**ups, "prompt": long_prompt()}}
@@ -226,6 +232,8 @@ def build_cases(
         json.dumps(ups).encode(),
         "cold",
     )
+    for mode in modes:  # the CLI an agent calls through its shell tool
+        cases[f"rubi search, {mode}"] = ([RUBI, "search", *SEARCH_WORDS], b"", mode)
     return cases
 
 
@@ -237,9 +245,13 @@ def measure(
     env: dict[str, str],
     runtimes: dict[str, Path],
     host: subprocess.Popen[bytes] | None,
+    pause_s: float = 0.0,
 ) -> dict[str, dict[str, list[float]]]:
     """Every case once per round, interleaved; the first ``warmup`` rounds unrecorded.
-    ``engine_cpu``: the host's CPU seconds during the call (its /proc ticks, 10 ms)."""
+    ``engine_cpu``: the host's CPU seconds during the call (its /proc ticks, 10 ms).
+    ``pause_s``: a quiet spell before each call (a session's hooks are seconds apart;
+    back to back, the host's watcher and the engine's rewarm fall inside the next
+    call)."""
     samples: dict[str, dict[str, list[float]]] = {
         k: {"wall": [], "cpu": [], "out": [], "engine_cpu": []} for k in cases
     }
@@ -247,6 +259,8 @@ def measure(
         for name, (argv, data, mode) in cases.items():
             child_env = {**env, "XDG_RUNTIME_DIR": str(runtimes[mode])}
             watched = host is not None and mode == "engine"
+            if pause_s:
+                time.sleep(pause_s)
             before = cpu_seconds(host.pid) if host is not None and watched else 0.0
             run = run_child(argv, stdin=data, cwd=project, env=child_env)
             after = cpu_seconds(host.pid) if host is not None and watched else 0.0
@@ -278,6 +292,9 @@ def main() -> int:
         help="process that hosts the engine for the engine rows (default serve; none: cold only)",
     )
     parser.add_argument("--no-index", action="store_true", help="PROJECT is indexed already")
+    parser.add_argument(
+        "--pause", type=float, default=0.0, help="seconds of quiet before each call (0)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
     args = parser.parse_args()
     if not (args.project / ".rubi").is_dir():
@@ -319,7 +336,9 @@ def main() -> int:
             host = start_engine(args.engine, project, env, runtimes["engine"])
         log = index_dir / "hooks.log"
         log_before = log.stat().st_size if log.exists() else 0
-        samples = measure(cases, args.warmup + args.runs, args.warmup, project, env, runtimes, host)
+        samples = measure(
+            cases, args.warmup + args.runs, args.warmup, project, env, runtimes, host, args.pause
+        )
         if log.exists() and log.stat().st_size > log_before:
             with open(log, encoding="utf-8", errors="replace") as fh:
                 fh.seek(log_before)

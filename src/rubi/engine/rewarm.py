@@ -3,7 +3,7 @@
 A search on a new index generation (a captured turn or a saved note, applied by the
 watcher of the process that hosts the engine) reopens the reader and rescores the
 postings of every query word against the new statistics: on 6,442 notes the first
-recall after a change cost +28 ms CPU for a short prompt and +60 ms for a
+recall after a change cost +12 ms CPU for a short prompt and +45–60 ms for a
 4,000-character one. In a session the change comes from the Stop hook at the end of a
 turn and the next prompt comes seconds later, so the engine pays that cost in between:
 when it has been idle for a moment and the index changed since the last recall, it
