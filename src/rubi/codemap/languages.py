@@ -6,8 +6,6 @@ are mapped (rank, module, index) with no imports and no symbols.
 
 from __future__ import annotations
 
-import posixpath
-
 __all__ = ["EXTENSIONS", "RESOLVED_LANGUAGES", "language_of"]
 
 EXTENSIONS: dict[str, str] = {
@@ -102,8 +100,10 @@ def language_of(path: str) -> str | None:
     Returns:
         A language name from :data:`EXTENSIONS`, or None (docs, data, images, locks).
     """
-    name = posixpath.basename(path)
+    name = path.rpartition("/")[2]  # string methods: called for every listed file
     special = _SPECIAL_NAMES.get(name)
     if special:
         return special
-    return EXTENSIONS.get(posixpath.splitext(name)[1].lower())
+    stem = name.lstrip(".")  # leading dots start no extension (os.path.splitext's rule)
+    dot = stem.rfind(".")
+    return EXTENSIONS.get(stem[dot:].lower()) if dot >= 0 else None
