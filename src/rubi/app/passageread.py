@@ -8,6 +8,7 @@ before its first ``#`` is one: ``read`` of a plain id still opens the whole file
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +19,13 @@ from rubi.core.errors import NoteNotFoundError, NoteParseError
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import GraphBuild
 from rubi.search.sections import (
+    TURN_HEADING,
     Section,
     code_sections,
     file_lines,
     find_section,
     note_sections,
+    turn_end,
 )
 
 __all__ = [
@@ -36,6 +39,9 @@ __all__ = [
 
 SHOWN_SECTIONS = 12
 """Sections a bad anchor's message lists at most."""
+SHOWN_CHARS = 80
+"""Characters of a bad reference an error line repeats at most."""
+_LINES = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +82,10 @@ def split_part(build: GraphBuild, ref: str) -> tuple[str, str] | None:
     if code_node(build, ref) is not None or _note(build, ref) is not None:
         return None
     base, _, anchor = ref.partition("#")
+    if not base.strip():
+        raise NoteNotFoundError(
+            f"{_shown(ref)}: name the note or file before the # (note#Heading, path#L10-40)"
+        )
     node = code_node(build, base) or resolve_ref(build, base)
     return node, anchor
 
@@ -114,11 +124,17 @@ def read_part(
     path = str(attrs.get("path", node))
     text = read(kind, path)
     lines = file_lines(text)
-    parts = code_sections(lines, symbols(node)) if kind == "file" else note_sections(text)
-    found = find_section(parts, anchor, len(lines))
+    session = kind == "note" and bool(attrs.get("session"))
+    if kind == "file":
+        parts = code_sections(lines, symbols(node))
+    else:
+        parts = note_sections(text, session=session)
+    found = find_section(parts, anchor, len(lines), lines)
     if found is None:
-        raise NoteNotFoundError(_no_such(prefix + node, anchor, parts, kind))
+        raise NoteNotFoundError(_no_such(prefix + node, anchor, parts, kind, len(lines)))
     end = found.tree_end if found.kind == "section" else found.end
+    if session and TURN_HEADING.match(found.heading):
+        end = turn_end(lines, parts, found)  # as search shows it: with its reply
     return PartView(
         id=f"{prefix}{node}#{found.anchor}",
         parent=prefix + node,
@@ -132,8 +148,24 @@ def read_part(
     )
 
 
-def _no_such(parent: str, anchor: str, parts: Sequence[Section], kind: str) -> str:
+def _shown(text: str) -> str:
+    """``text`` as an error line repeats it: at most :data:`SHOWN_CHARS` characters."""
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+def _no_such(parent: str, anchor: str, parts: Sequence[Section], kind: str, total: int) -> str:
     """One line: the anchor names nothing, and what does."""
+    anchor = _shown(anchor)
+    lines = _LINES.match(anchor.strip())
+    if lines:
+        a, b = int(lines.group(1)), int(lines.group(2) or lines.group(1))
+        if total == 0:
+            return f"{parent}#{anchor}: the file is empty; read {parent}"
+        if a < 1 or b < a:
+            return f"{parent}#{anchor}: lines count from 1, first to last (#L10-40)"
+        return f"{parent}#{anchor}: the file has {total} lines; give lines from 1 to {total}"
+    if anchor.strip().startswith("^"):
+        return f"{parent}#{anchor}: no block carries this id (^id at a line's end); read {parent}"
     if kind == "file":
         named = [s for s in parts if s.kind == "symbol"]
         names = list(dict.fromkeys(s.heading for s in named))

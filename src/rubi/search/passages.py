@@ -17,7 +17,6 @@ found with ``str.find`` from the rarest word on, as the snippet finder does.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,11 +24,13 @@ from itertools import accumulate
 
 from rubi.search.hits import Passage
 from rubi.search.sections import (
+    TURN_HEADING,
     Section,
     code_sections,
     file_lines,
     line_anchor,
     note_sections,
+    turn_end,
 )
 from rubi.search.snippet import _core, _find_word, _lower
 
@@ -66,9 +67,6 @@ K1 = 1.2
 B = 0.75
 """BM25 length normalization."""
 
-_TURN = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
-"""A captured turn's heading: its time (``### 14:05``)."""
-_USER = "**User:**"
 _CLAUDE = "**Claude:**"
 
 
@@ -110,7 +108,8 @@ def choose(
     if kind == "code":
         parts = code_sections(lines, symbols)
     else:
-        parts = [s for s in note_sections(text) if _has_text(lines, s)]
+        sections = note_sections(text, session=kind == "session")
+        parts = [s for s in sections if _has_text(lines, s)]
     if not parts:
         return ()
     scored = _score(lines, text, parts, groups, idf, kind == "code")
@@ -191,13 +190,9 @@ def _passage(
     parent: str, lines: Sequence[str], parts: Sequence[Section], s: _Scored, kind: str
 ) -> Passage:
     section, end = s.section, s.section.end
-    is_turn = kind == "session" and bool(_TURN.match(section.heading))
+    is_turn = kind == "session" and bool(TURN_HEADING.match(section.heading))
     if is_turn:
-        own = "\n".join(lines[section.start - 1 : end])
-        if _USER in own and _CLAUDE not in own:
-            later = [p for p in parts if p.start > section.start]
-            if later:
-                end = later[0].end  # the reply is the next turn
+        end = turn_end(lines, parts, section)  # a prompt's reply may be the next turn
     while end > section.start and not lines[end - 1].strip():
         end -= 1  # blank lines before the next heading are no part of it
     passage_kind = "turn" if is_turn else section.kind

@@ -17,19 +17,31 @@ Anchors (``docs/search.md``, "Passage ids"):
 - the text before the first heading, and any range of lines, is ``L12-30`` (1-based,
   inclusive, lines of the whole file, frontmatter included);
 - in a code file a part is its lines, ``L120-168``; a symbol's name (``Flask``,
-  ``Context.Abort``) also opens it.
+  ``Context.Abort``) also opens it;
+- a heading with nothing a link can hold (``## ::``), or longer than
+  :data:`MAX_ANCHOR_CHARS` as a link, is addressed by its lines;
+- a captured session's sections are its turns (``### 14:05``): headings inside a
+  turn (an answer's ``## Summary``) are the turn's text.
+
+Finding a part again (:func:`find_section`) is lenient the way Obsidian's link
+matching is: case, Unicode normalization (NFC) and punctuation do not matter
+(``How large can each vault be`` opens ``### How large can each vault be?``), and
+``^id`` opens the block carrying that Obsidian block id.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "CODE_WINDOW",
+    "MAX_ANCHOR_CHARS",
+    "TURN_HEADING",
     "Section",
     "code_sections",
     "file_lines",
@@ -37,6 +49,7 @@ __all__ = [
     "line_anchor",
     "link_text",
     "note_sections",
+    "turn_end",
 ]
 
 CODE_WINDOW = 60
@@ -46,11 +59,24 @@ _WINDOW_SLACK = 15
 """A part of a long symbol ends at a blank line within this many lines of the window's
 end, where there is one (functions and paragraphs end there)."""
 
+MAX_ANCHOR_CHARS = 200
+"""A heading longer than this as a link is addressed by its lines: an id is printed
+with every hit that shows it, and a hostile 5,000-character heading would fill the
+budget with one id."""
+
+TURN_HEADING = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+"""A captured session's turn heading: its time (``### 14:05``)."""
+_USER = "**User:**"
+_CLAUDE = "**Claude:**"
+
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _UNLINKABLE = re.compile(r"%%|\[\[|\]\]|[#|^:]")
 _LINES = re.compile(r"^L(\d{1,9})(?:-L?(\d{1,9}))?$", re.IGNORECASE)
 _ORDINAL = re.compile(r"^(.*)~(\d{1,6})$")
+_NOT_WORD = re.compile(r"[^\w]+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+_BLOCK_ID = re.compile(r"^\^([A-Za-z0-9-]{1,100})$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +92,7 @@ class Section:
             section runs to the line before the next heading of any level.
         tree_end: the line before the next heading of the same or a higher level (the
             section with its subsections, what ``rubi read note#Heading`` prints).
-        kind: ``section``, ``lines`` or ``symbol``.
+        kind: ``section``, ``lines``, ``symbol`` or ``block`` (an Obsidian ``^id``).
     """
 
     anchor: str
@@ -99,7 +125,13 @@ def link_text(heading: str) -> str:
 
 
 def _fold(text: str) -> str:
-    return link_text(text).casefold()
+    return link_text(unicodedata.normalize("NFC", text)).casefold()
+
+
+def _loose(text: str) -> str:
+    """``text`` as Obsidian matches a link's heading: letters, digits and ``_`` only
+    (NFC, any case), runs of anything else one space."""
+    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFC", text)).casefold().split())
 
 
 def _body_start(lines: Sequence[str]) -> int:
@@ -111,10 +143,9 @@ def _body_start(lines: Sequence[str]) -> int:
     return 0
 
 
-def _headings(lines: Sequence[str], first: int) -> list[tuple[int, int, str]]:
-    """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
-    inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
-    found: list[tuple[int, int, str]] = []
+def _unfenced(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:
+    """``(index, line)`` of each line from ``first`` on outside fenced code (```` ``` ````
+    or ``~~~``; the fence lines themselves left out)."""
     fence = ""
     for i in range(first, len(lines)):
         line = lines[i]
@@ -126,21 +157,34 @@ def _headings(lines: Sequence[str], first: int) -> list[tuple[int, int, str]]:
             elif mark.startswith(fence) and not line.strip()[len(mark) :].strip():
                 fence = ""
             continue
-        if fence:
-            continue
+        if not fence:
+            yield i, line
+
+
+def _headings(lines: Sequence[str], first: int) -> list[tuple[int, int, str]]:
+    """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
+    inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
+    found: list[tuple[int, int, str]] = []
+    for i, line in _unfenced(lines, first):
         h = _HEADING.match(line)
         if h and h.group(2).strip():
             found.append((i, len(h.group(1)), h.group(2).strip()))
     return found
 
 
-def note_sections(text: str) -> list[Section]:
+def note_sections(text: str, *, session: bool = False) -> list[Section]:
     """The parts of a markdown file (frontmatter included in ``text``), in file order:
     the text before the first heading (when it holds any, anchor ``L<a>-<b>``) and one
-    section per heading, each with a unique anchor (module docstring)."""
+    section per heading, each with a unique anchor (module docstring). In a captured
+    ``session`` only its title (a first heading of level 1) and its turns
+    (:data:`TURN_HEADING`) are headings."""
     lines = file_lines(text)
     first = _body_start(lines)
     heads = _headings(lines, first)
+    if session:
+        heads = [
+            h for n, h in enumerate(heads) if TURN_HEADING.match(h[2]) or (n == 0 and h[1] == 1)
+        ]
     out: list[Section] = []
     lead_end = heads[0][0] if heads else len(lines)
     if any(line.strip() for line in lines[first:lead_end]):
@@ -151,7 +195,8 @@ def note_sections(text: str) -> list[Section]:
     for n, (i, level, heading) in enumerate(heads):
         while stack and stack[-1][0] >= level:
             stack.pop()
-        chains.append([link_text(h) for _, h in stack] + [link_text(heading)])
+        parents = [t for t in (link_text(h) for _, h in stack) if t]
+        chains.append([*parents, link_text(heading)])
         stack.append((level, heading))
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
         tree_end = next((j for j, lv, _ in heads[n + 1 :] if lv <= level), len(lines))
@@ -174,11 +219,17 @@ def _with_anchors(parts: list[Section], chains: list[list[str]]) -> list[Section
             out.append(part)
             continue
         name = chains[k][-1]
+        k += 1
+        if not name or len(name) > MAX_ANCHOR_CHARS:
+            anchor = line_anchor(part.start, part.end)
+            taken.add(anchor.casefold())
+            out.append(_replace_anchor(part, anchor))
+            continue
         seen[name.casefold()] += 1
         nth = seen[name.casefold()]
         options: list[str] = [name] if nth == 1 else []
-        if nth > 1 and whole[folded[k]] == 1:
-            options += _chain_anchor(chains[k], folded, folded[k], tails)
+        if nth > 1 and whole[folded[k - 1]] == 1:
+            options += _chain_anchor(chains[k - 1], folded, folded[k - 1], tails)
         anchor = next(
             (o for o in options if o.casefold() not in taken),
             None,
@@ -189,7 +240,6 @@ def _with_anchors(parts: list[Section], chains: list[list[str]]) -> list[Section
         )
         taken.add(anchor.casefold())
         out.append(_replace_anchor(part, anchor))
-        k += 1
     return out
 
 
@@ -254,13 +304,20 @@ def _windows(lines: Sequence[str], start: int, end: int) -> list[tuple[int, int]
     return out
 
 
-def find_section(sections: Sequence[Section], anchor: str, total_lines: int) -> Section | None:
+def find_section(
+    sections: Sequence[Section],
+    anchor: str,
+    total_lines: int,
+    lines: Sequence[str] = (),
+) -> Section | None:
     """The part ``anchor`` names, or None. Tried in turn: an anchor as given, the same
-    ignoring case and the characters a link cannot hold, an Obsidian heading chain
-    (``Parent#Heading``: the heading under those parents, in order, levels skipped
-    allowed), ``Heading~n`` (its n-th occurrence), a line range ``L12-30`` / ``L12``
-    (any lines of the file), then a code symbol's name (``Abort`` also finds
-    ``Context.Abort``)."""
+    ignoring case, Unicode normalization and the characters a link cannot hold, an
+    Obsidian heading chain (``Parent#Heading``: the heading under those parents, in
+    order, levels skipped allowed), ``Heading~n`` (its n-th occurrence), a line range
+    ``L12-30`` / ``L12`` (any lines of the file), an Obsidian block id ``^id`` (in
+    ``lines``, the file's), a code symbol's name (``Abort`` also finds
+    ``Context.Abort``), then a heading equal ignoring punctuation (Obsidian's link
+    matching: ``Can I sync`` finds ``Can I sync?``)."""
     key = anchor.strip()
     if not key:
         return None
@@ -278,15 +335,68 @@ def find_section(sections: Sequence[Section], anchor: str, total_lines: int) -> 
     if m:
         a = int(m.group(1))
         b = int(m.group(2)) if m.group(2) else a
-        if 1 <= a <= b and a <= max(total_lines, 1):
-            b = min(b, max(total_lines, 1))
+        if 1 <= a <= b and a <= total_lines:
+            b = min(b, total_lines)
             return Section(line_anchor(a, b), "", 0, a, b, b, "lines")
         return None
-    return _by_symbol(sections, key)
+    block = _BLOCK_ID.match(key)
+    if block:
+        return _by_block(lines, block.group(1))
+    found = _by_symbol(sections, key)
+    if found is not None:
+        return found
+    loose = _loose(key)
+    if not loose:
+        return None
+    same = (s for s in sections if s.kind == "section" and _loose(s.heading) == loose)
+    return next(same, None) or _by_chain(sections, key, _loose)
 
 
-def _by_chain(sections: Sequence[Section], key: str) -> Section | None:
-    parts = [_fold(p) for p in key.split("#") if p.strip()]
+def _by_block(lines: Sequence[str], block_id: str) -> Section | None:
+    """The block carrying Obsidian's block id ``^block_id``: the paragraph or item
+    whose last line ends with it, or, when the id stands on its own line (after a
+    table, a quote or a list), the block above it. Lines in fenced code never carry one."""
+    mark = "^" + block_id.casefold()
+    first = _body_start(lines)
+    for i, line in _unfenced(lines, first):
+        words = line.split()
+        if not words or words[-1].casefold() != mark:
+            continue
+        if _LIST_ITEM.match(line):
+            return Section("^" + block_id, "", 0, i + 1, i + 1, i + 1, "block")
+        last = i
+        if len(words) == 1:  # the id on its own line names the block above it
+            last = i - 1
+            while last >= first and not lines[last].strip():
+                last -= 1
+            if last < first:
+                return Section("^" + block_id, "", 0, i + 1, i + 1, i + 1, "block")
+        start = last
+        while start > first and lines[start - 1].strip() and not _HEADING.match(lines[start - 1]):
+            start -= 1
+        return Section("^" + block_id, "", 0, start + 1, i + 1, i + 1, "block")
+    return None
+
+
+def turn_end(lines: Sequence[str], parts: Sequence[Section], section: Section) -> int:
+    """Where a captured turn's passage ends: its own last line, or, when it holds a
+    prompt (``**User:**``) and no answer, the next part's (the reply came as the next
+    turn). Blank lines at the end are left out."""
+    end = section.end
+    own = "\n".join(lines[section.start - 1 : end])
+    if _USER in own and _CLAUDE not in own:
+        later = [p for p in parts if p.start > section.start]
+        if later:
+            end = later[0].end
+    while end > section.start and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _by_chain(
+    sections: Sequence[Section], key: str, fold: Callable[[str], str] = _fold
+) -> Section | None:
+    parts = [fold(p) for p in key.split("#") if p.strip()]
     if len(parts) < 2:
         return None
     stack: list[tuple[int, str]] = []
@@ -295,9 +405,9 @@ def _by_chain(sections: Sequence[Section], key: str) -> Section | None:
             continue
         while stack and stack[-1][0] >= s.level:
             stack.pop()
-        if _fold(s.heading) == parts[-1] and _subsequence(parts[:-1], [h for _, h in stack]):
+        if fold(s.heading) == parts[-1] and _subsequence(parts[:-1], [h for _, h in stack]):
             return s
-        stack.append((s.level, _fold(s.heading)))
+        stack.append((s.level, fold(s.heading)))
     return None
 
 
