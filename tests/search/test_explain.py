@@ -108,3 +108,21 @@ def test_reasons_stand_beside_the_why_lines(help_vault_indexed: Path) -> None:
         assert hit.why == tuple(why_line(r) for r in hit.reasons)
         assert {r.kind for r in hit.reasons} <= set(WHY_KINDS)
     assert result.hits[0].reasons[:2] == (Why("named", "Aliases"), Why("text", "aliases (title)"))
+
+
+def test_a_paragraph_long_title_does_not_spend_the_budget(tmp_path: Path) -> None:
+    """A note whose first heading is a whole paragraph is shown with its title cut,
+    so the other hits still fit a small budget."""
+    from rubi.search.render import TITLE_CHARS
+
+    from helpers import write
+
+    vault = tmp_path / "v"
+    write(vault / "long.md", "# " + "wombat burrow " * 350 + "\n\nwombat facts\n")
+    write(vault / "short.md", "# Wombat care\n\nfeeding a wombat\n")
+    result = app.search(app.locate(vault), "wombat", top_k=5)
+    assert {h.id for h in result.hits} == {"long", "short"}
+    rendered = render_compact(result, 1000)
+    assert len(rendered.shown) == 2
+    assert all(len(line) < TITLE_CHARS + 100 for line in rendered.text.splitlines())
+    assert "…" in rendered.text

@@ -23,6 +23,7 @@ from rubi.search.passages import excerpt
 __all__ = [
     "MIN_PASSAGE_TOKENS",
     "PASSAGE_CHARS",
+    "TITLE_CHARS",
     "WHY_FORMATS",
     "Rendered",
     "render_compact",
@@ -37,6 +38,10 @@ function or a turn; ``read`` opens the rest."""
 MIN_PASSAGE_TOKENS = 40
 """Budget left under which no more passage text is added (a line or two of it would
 say less than the snippet already does)."""
+
+TITLE_CHARS = 160
+"""Characters of a title (or a reason's detail) shown at most: a note whose first
+heading is a whole paragraph must not spend the budget on its header."""
 
 WHY_FORMATS = {
     "named": 'named: "{}"',
@@ -56,7 +61,12 @@ def why_line(why: Why) -> str:
     Raises:
         KeyError: a kind not in :data:`WHY_FORMATS`.
     """
-    return WHY_FORMATS[why.kind].format(why.text)
+    return WHY_FORMATS[why.kind].format(_capped(why.text))
+
+
+def _capped(text: str, limit: int = TITLE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +94,8 @@ def render_hit(
         head = f"{rank}. [{hit.type} file] {hit.path}"
     else:
         vault, _, _ = hit.id.rpartition(":")  # personal:notes/x → shown as personal:<path>
-        head = f"{rank}. [{hit.type}] {hit.title} — {vault + ':' if vault else ''}{hit.path}"
+        title = _capped(hit.title)
+        head = f"{rank}. [{hit.type}] {title} — {vault + ':' if vault else ''}{hit.path}"
     if hit.date:
         head += f" · {hit.date}"
     if hit.status == "superseded":
