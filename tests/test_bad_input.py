@@ -85,7 +85,7 @@ def test_file_vanishing_mid_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     rep = app.index(app.locate(v))
     assert rep.added == 1
     assert [w.path for w in rep.warnings] == ["b.md"]
-    assert "disappeared" in rep.warnings[0].message
+    assert rep.warnings[0].message == scan.GONE
 
 
 def test_link_cycle_and_self_link(tmp_path: Path) -> None:

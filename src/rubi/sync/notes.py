@@ -16,7 +16,7 @@ from rubi.sync.manifest import (
     VaultState,
     graph_signature,
 )
-from rubi.vault.scan import FileStat, read_note_text
+from rubi.vault.scan import GONE, FileStat, read_note_text
 
 __all__ = ["ChangedNotes", "deleted_ids", "read_changed_note", "store_copy"]
 
@@ -37,7 +37,7 @@ def read_changed_note(
         read = read_note_text(paths.root, stat.path, paths.project_root)
     except NoteParseError as exc:
         report.warnings.append(ScanWarning(stat.path, exc.reason))
-        if "disappeared" not in exc.reason:
+        if exc.reason != GONE:
             new.files[stat.path] = FileEntry(stat.mtime_ns, stat.size, "", None, exc.reason)
         return None
     if prev is not None and prev.sha256 == read.sha256 and prev.note_id is not None:

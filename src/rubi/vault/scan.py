@@ -31,6 +31,7 @@ from rubi.core.safepaths import is_inside
 from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
 
 __all__ = [
+    "GONE",
     "FileStat",
     "ReadResult",
     "VaultListing",
@@ -38,6 +39,9 @@ __all__ = [
     "read_note_text",
     "scan_vault",
 ]
+
+GONE = "is gone (deleted or moved since the vault was listed); `rubi index` updates the index"
+"""The reason a listed note that is no longer there is left out (or cannot be read)."""
 
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
 
@@ -261,7 +265,7 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
     except UnsafeFileError as exc:
         raise NoteParseError(rel_path, exc.reason) from exc
     except FileNotFoundError as exc:
-        raise NoteParseError(rel_path, "disappeared while indexing; it is left out") from exc
+        raise NoteParseError(rel_path, GONE) from exc
     except OSError as exc:
         raise NoteParseError(
             rel_path, f"cannot be read ({exc.strerror}); check its permissions"
