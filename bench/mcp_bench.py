@@ -73,9 +73,10 @@ def first_hit(answer: str) -> str | None:
     """The id of the first hit of a compact search answer (see ``render_compact``)."""
     line = answer.split("\n", 1)[0]
     if " — " in line:
-        return line.split(" — ", 1)[1].split("  ")[0].removesuffix(".md")
+        path = line.split(" — ", 1)[1].split("  ")[0].split(" · ")[0]  # · its day
+        return path.removesuffix(".md")
     if "] " in line:
-        return line.split("] ", 1)[1].strip()
+        return line.split("] ", 1)[1].split(" · ")[0].strip()
     return None
 
 
