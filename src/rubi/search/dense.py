@@ -1,5 +1,6 @@
 """List 4 of the hybrid search: documents close in meaning to the query
-(:mod:`rubi.semantic`), for the words a question shares with no note.
+(:mod:`rubi.semantic`), for the words a question shares with no note, and how much
+the list counts in the fusion (:func:`dense_weight`).
 
 Off (an empty list) when the ``semantic`` extra is not installed, ``RUBI_SEMANTIC=0``,
 or the vault has no vectors yet; a failure to read the vectors is logged and treated
@@ -11,12 +12,22 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
 
-__all__ = ["DENSE_LIMIT", "DENSE_MIN_SCORE", "dense_list"]
+__all__ = [
+    "DENSE_FULL_GAP",
+    "DENSE_GAP_RANK",
+    "DENSE_LIMIT",
+    "DENSE_MIN_GAP",
+    "DENSE_MIN_SCORE",
+    "DenseList",
+    "dense_list",
+    "dense_weight",
+]
 
 log = logging.getLogger(__name__)
 
@@ -30,17 +41,70 @@ Without a floor the list always brought 50 candidates, so a word no note has
 (made-up and off-topic words on obsidian-help-en: best scores 0.08–0.50, most under
 0.36), not from the question sets the channel is measured on."""
 
+DENSE_GAP_RANK = 10
+"""The list's confidence compares its best score with the score of this rank (the
+last eligible document when fewer are eligible), floor or not."""
+DENSE_MIN_GAP = 0.05
+"""A best score at most this far (in cosine) above rank :data:`DENSE_GAP_RANK`'s stands
+out from nothing: the list weighs 0 and the search ranks as with the channel off."""
+DENSE_FULL_GAP = 0.10
+"""From this gap up the list weighs 1 (its full :data:`rubi.search.engine.LIST_WEIGHTS`
+weight); linear between the two gaps. Measured on notes QA and the LoCoMo development
+conversations (``docs/benchmarks.md``, "issue 17: fusing the dense channel"): the
+conversations of one pair of people are all close in meaning to any question about
+them (median gap 0.03), the Obsidian Help notes that answer a question stand out
+(median gap 0.12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DenseList:
+    """The dense list of one search.
+
+    Attributes:
+        matches: the eligible documents at least :data:`DENSE_MIN_SCORE` similar, best
+            first (at most :data:`DENSE_LIMIT`).
+        weight: how much the list counts in the fusion, 0 to 1 (:func:`dense_weight`).
+    """
+
+    matches: tuple[DenseMatch, ...] = ()
+    weight: float = 0.0
+
+
+def dense_weight(scores: Sequence[float]) -> float:
+    """The dense list's confidence: how far its best score stands above the score at
+    rank :data:`DENSE_GAP_RANK` (the last when there are fewer), mapped to 0 at or
+    below :data:`DENSE_MIN_GAP` and 1 at or above :data:`DENSE_FULL_GAP`, linearly
+    between.
+
+    Args:
+        scores: the eligible documents' cosines, best first, before the
+            :data:`DENSE_MIN_SCORE` floor.
+
+    Returns:
+        A weight in [0, 1]; 0 for fewer than two scores (one document ranks alone).
+
+    A static model scores every document of one kind alike when they share a topic:
+    ranked by RRF, a flat list of near-equal cosines still gives its first document
+    the weight of a BM25 first, and so reorders what the words found.
+    """
+    if len(scores) < 2:
+        return 0.0
+    gap = scores[0] - scores[min(DENSE_GAP_RANK, len(scores)) - 1]
+    share = (gap - DENSE_MIN_GAP) / (DENSE_FULL_GAP - DENSE_MIN_GAP)
+    return min(1.0, max(0.0, share))
+
 
 def dense_list(
     dense: DenseIndex | None,
     query: str,
     terms: Sequence[str],
     eligible: Callable[[str], bool],
-) -> list[DenseMatch]:
-    """The eligible documents closest to the query and terms, best first (at most
-    :data:`DENSE_LIMIT`); [] when ``dense`` is None."""
+) -> DenseList:
+    """The eligible documents closest to the query and terms and the list's weight
+    (:class:`DenseList`); an empty list when ``dense`` is None or the vectors cannot
+    be read."""
     if dense is None:
-        return []
+        return DenseList()
     from rubi.core.storage import UntrustedCacheError
     from rubi.semantic.dense import query_vector
 
@@ -48,5 +112,6 @@ def dense_list(
         found = dense.rank(query_vector(query, terms), eligible, DENSE_LIMIT)
     except (OSError, ValueError, ImportError, sqlite3.Error, UntrustedCacheError) as exc:
         log.warning("semantic channel skipped: %s", exc)
-        return []
-    return [m for m in found if m.score >= DENSE_MIN_SCORE]
+        return DenseList()
+    matches = tuple(m for m in found if m.score >= DENSE_MIN_SCORE)
+    return DenseList(matches, dense_weight([m.score for m in found]) if matches else 0.0)

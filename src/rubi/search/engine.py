@@ -6,8 +6,9 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
    :func:`graph_list` (personalized PageRank seeded by both) and, when the
    ``semantic`` extra is installed, :func:`rubi.search.dense.dense_list` (cosine
    similarity of static embeddings, ``docs/semantic.md``);
-2. fusion — :func:`fuse`: Reciprocal Rank Fusion, then the named re-weighting rules
-   of :mod:`rubi.search.rules`;
+2. fusion — :func:`fuse`: Reciprocal Rank Fusion (the dense list weighed by its
+   confidence, :func:`rubi.search.dense.dense_weight`), then the named re-weighting
+   rules of :mod:`rubi.search.rules`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
    :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
    passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
@@ -80,8 +81,10 @@ NAME_SEED_WEIGHT = 2.0
 LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7, "dense": 1.0}
 """RRF weights: the graph list re-ranks neighbours of the text and name matches, so it
 counts less than direct evidence; the dense list (notes only; empty without the
-``semantic`` extra) finds what shares no word with the query (weights 0.3 to 1.0
-measured on notes-qa, 1.0 best: ``docs/semantic.md``)."""
+``semantic`` extra) finds what shares no word with the query, and its weight here is
+multiplied by its confidence in each search (:func:`rubi.search.dense.dense_weight`:
+0 when its best document does not stand out, as in a vault of conversations on one
+topic; ``docs/semantic.md``)."""
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
@@ -109,6 +112,9 @@ class Candidates:
         graph: node ids ranked by personalized PageRank (at most :data:`BM25_LIMIT`).
         via: node → the seed the walk reached it from (its "linked to").
         dense: documents close in meaning ([] when the channel is off).
+        dense_weight: the dense list's confidence, 0 to 1
+            (:func:`rubi.search.dense.dense_weight`); its RRF weight is
+            :data:`LIST_WEIGHTS`' times this, and at 0 the list takes no part.
     """
 
     bm25: list[BM25Hit]
@@ -116,6 +122,7 @@ class Candidates:
     graph: list[str]
     via: Mapping[str, str]
     dense: Sequence[DenseMatch] = ()
+    dense_weight: float = 1.0
 
 
 def _eligibility(
@@ -212,22 +219,24 @@ def _rank_key(f: Fused) -> tuple[float, int, str]:
 def fuse(
     g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool
 ) -> tuple[list[Fused], dict[str, str]]:
-    """RRF of the three lists (:data:`LIST_WEIGHTS`), then the rules of
-    :mod:`rubi.search.rules`: each node's own weight (:func:`node_weight`), a re-sort,
-    and half weight for a variant of a file ranked above it (:func:`variant_of`).
+    """RRF of the lists (:data:`LIST_WEIGHTS`; the dense list's times
+    ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.rules`:
+    each node's own weight (:func:`node_weight`), a re-sort, and half weight for a
+    variant of a file ranked above it (:func:`variant_of`).
 
     Returns:
         The fused candidates, best first, and variant id → the twin above it.
     """
-    fused = rrf(
-        {
-            "bm25": [h.id for h in cands.bm25],
-            "names": [m.id for m in cands.names],
-            "graph": cands.graph,
-            "dense": [m.id for m in cands.dense],
-        },
-        weights=LIST_WEIGHTS,
-    )
+    lists = {
+        "bm25": [h.id for h in cands.bm25],
+        "names": [m.id for m in cands.names],
+        "graph": cands.graph,
+    }
+    weights = dict(LIST_WEIGHTS)
+    if cands.dense_weight > 0:
+        lists["dense"] = [m.id for m in cands.dense]
+        weights["dense"] *= cands.dense_weight
+    fused = rrf(lists, weights=weights)
     for f in fused:
         f.score *= node_weight(g.nodes[f.id], tests_wanted)
     fused.sort(key=_rank_key)
@@ -358,7 +367,8 @@ def search_index(
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
     names = name_list(build, query, terms, eligible)
     graph, via = graph_list(g, bm25, names, eligible)
-    cands = Candidates(bm25, names, graph, via, dense_list(dense, query, terms, eligible))
+    near = dense_list(dense, query, terms, eligible)
+    cands = Candidates(bm25, names, graph, via, near.matches, near.weight)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
