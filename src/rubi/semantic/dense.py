@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DOC_WEIGHT", "DenseIndex", "DenseMatch", "dense_index_for"]
+__all__ = ["DOC_WEIGHT", "DenseIndex", "DenseMatch", "DenseRanking", "dense_index_for"]
 
 DOC_WEIGHT = 0.5
 """Weight of the whole-document cosine; the best passage's gets the rest."""
@@ -48,6 +48,20 @@ class DenseMatch:
     id: str
     score: float
     heading: str
+
+
+@dataclass(frozen=True, slots=True)
+class DenseRanking:
+    """What :meth:`DenseIndex.ranked` found.
+
+    Attributes:
+        matches: the eligible documents closest to the query, best first.
+        median: the median score of every document in the index, eligible or not
+            (the background a match stands out from; 0.0 when nothing was scored).
+    """
+
+    matches: list[DenseMatch]
+    median: float
 
 
 class DenseIndex:
@@ -201,12 +215,16 @@ class DenseIndex:
         """The ``limit`` eligible documents closest to ``query`` (a unit vector of the
         model's dims), best first (equal scores in id order); [] for a zero vector or
         an empty index."""
+        return self.ranked(query, eligible, limit).matches
+
+    def ranked(self, query: Any, eligible: Callable[[str], bool], limit: int) -> DenseRanking:
+        """:meth:`rank`'s matches and the median score of every live document."""
         import numpy as np
 
         found: list[DenseMatch] = []
         with self._lock:
             if not self._slot or not np.any(query):
-                return []
+                return DenseRanking([], 0.0)
             n = len(self._ids)
             alive = self._alive[:n]
             whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
@@ -230,6 +248,7 @@ class DenseIndex:
                     int(i): (int(o), int(k)) for i, o, k in zip(cands, offsets, sizes, strict=True)
                 }
             scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
+            median = float(np.median(scores[alive]))
             for i in _best_first(scores, limit):
                 doc_id = self._ids[i]
                 if doc_id is None or not np.isfinite(scores[i]):
@@ -244,7 +263,7 @@ class DenseIndex:
                 if len(found) >= limit:
                     break
         found.sort(key=lambda m: (-m.score, m.id))
-        return found
+        return DenseRanking(found, median)
 
 
 def _best_first(scores: Any, limit: int) -> Iterator[int]:
@@ -299,7 +318,7 @@ def dense_index_for(index_dir: Path) -> DenseIndex | None:
 
     try:
         index.refresh()
-    except (OSError, sqlite3.Error, UntrustedCacheError) as exc:
+    except (OSError, ValueError, sqlite3.Error, UntrustedCacheError) as exc:
         # The channel fails open: a search without it beats no search.
         log.warning("semantic channel skipped: %s", exc)
         return None
