@@ -1,81 +1,75 @@
 """The dense list's weight in the fusion: its confidence, from how far its best cosine
-stands above its tenth (``rubi.search.dense.dense_weight``)."""
+stands above the median document's (``rubi.search.dense.dense_weight``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
 import pytest
 
+from rubi import app, semantic
 from rubi.index.store import BM25Hit
-from rubi.search import dense as dense_mod
 from rubi.search.dense import (
     DENSE_FULL_GAP,
-    DENSE_GAP_RANK,
     DENSE_MIN_GAP,
     DENSE_MIN_SCORE,
+    DenseList,
     dense_list,
     dense_weight,
 )
 from rubi.search.engine import Candidates, fuse
 from rubi.search.fuse import RRF_K
-from rubi.semantic.dense import DenseMatch
+from rubi.semantic.dense import DenseMatch, DenseRanking
 
 
-def _scores(best: float, tenth: float) -> list[float]:
-    """Twelve cosines, best first, with ``best`` first and ``tenth`` at rank 10."""
-    step = (best - tenth) / (DENSE_GAP_RANK - 1)
-    return [best - step * i for i in range(DENSE_GAP_RANK)] + [tenth - 0.01, tenth - 0.02]
+def test_a_match_that_does_not_stand_out_weighs_nothing() -> None:
+    assert dense_weight(0.60, 0.60) == 0.0
+    assert dense_weight(0.60, 0.60 - DENSE_MIN_GAP) == pytest.approx(0.0)
+    assert dense_weight(0.40, 0.50) == 0.0  # below the background: never negative
 
 
-def test_a_flat_list_weighs_nothing_and_a_standout_weighs_fully() -> None:
-    assert dense_weight(_scores(0.60, 0.60 - DENSE_MIN_GAP)) == pytest.approx(0.0)
-    assert dense_weight(_scores(0.60, 0.58)) == 0.0
-    assert dense_weight(_scores(0.80, 0.80 - DENSE_FULL_GAP)) == pytest.approx(1.0)
-    assert dense_weight(_scores(0.80, 0.40)) == 1.0  # capped
-    middle = 0.70 - (DENSE_MIN_GAP + DENSE_FULL_GAP) / 2
-    assert dense_weight(_scores(0.70, middle)) == pytest.approx(0.5)
-
-
-def test_the_gap_is_to_rank_ten_or_the_last() -> None:
-    # Ranks 11 and 12 far below change nothing: rank 10 is the reference.
-    flat = [0.6] * DENSE_GAP_RANK
-    assert dense_weight([*flat, 0.1, 0.0]) == 0.0
-    # Fewer than ten: the last one is; one score alone has nothing to stand out from.
-    assert dense_weight([0.7, 0.5]) == 1.0
-    assert dense_weight([0.7, 0.68, 0.67]) == 0.0
-    assert dense_weight([0.9]) == 0.0
-    assert dense_weight([]) == 0.0
+def test_a_match_far_above_the_median_weighs_fully_and_linearly_between() -> None:
+    assert dense_weight(0.80, 0.80 - DENSE_FULL_GAP) == pytest.approx(1.0)
+    assert dense_weight(0.90, 0.20) == 1.0  # capped
+    middle = (DENSE_MIN_GAP + DENSE_FULL_GAP) / 2
+    assert dense_weight(0.70, 0.70 - middle) == pytest.approx(0.5)
 
 
 class _FakeIndex:
     """A stand-in for :class:`rubi.semantic.dense.DenseIndex` with fixed matches."""
 
-    def __init__(self, scores: Sequence[float]) -> None:
+    def __init__(self, scores: Sequence[float], median: float) -> None:
         self.found = [DenseMatch(f"n{i}", s, "") for i, s in enumerate(scores)]
+        self.median = median
 
-    def rank(self, query: Any, eligible: Any, limit: int) -> list[DenseMatch]:
-        return [m for m in self.found if eligible(m.id)][:limit]
+    def ranked(self, query: Any, eligible: Any, limit: int) -> DenseRanking:
+        return DenseRanking([m for m in self.found if eligible(m.id)][:limit], self.median)
 
 
-def test_dense_list_weighs_by_the_scores_under_the_floor_too(
+def test_dense_list_keeps_the_floor_and_weighs_by_the_best_eligible(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import rubi.semantic.dense as semantic_dense
 
     monkeypatch.setattr(semantic_dense, "query_vector", lambda q, t: [1.0])
-    # Two notes pass the floor; the tenth (under it) is the reference: they stand out.
-    scores = [0.62, 0.55, *[0.3] * 10]
-    got = dense_list(_FakeIndex(scores), "q", (), lambda _id: True)  # type: ignore[arg-type]
+    index: Any = _FakeIndex([0.62, 0.55, 0.3, 0.2], median=0.25)
+    got = dense_list(index, "q", (), lambda _id: True)
     assert [m.id for m in got.matches] == ["n0", "n1"]
     assert all(m.score >= DENSE_MIN_SCORE for m in got.matches)
-    assert got.weight == 1.0
+    assert got.weight == 1.0  # 0.62 is 0.37 above the median
+    # n0 not eligible: n1 is the best, 0.30 above the median.
+    got = dense_list(index, "q", (), lambda i: i != "n0")
+    assert got.weight == dense_weight(0.55, 0.25)
+    # A flat index: every document near the best.
+    flat: Any = _FakeIndex([0.62, 0.61, 0.60, 0.60], median=0.60)
+    assert dense_list(flat, "q", (), lambda _id: True).weight == 0.0
     # Nothing passes the floor: no list, no weight.
-    got = dense_list(_FakeIndex([0.39, 0.1]), "q", (), lambda _id: True)  # type: ignore[arg-type]
-    assert got.matches == () and got.weight == 0.0
-    assert dense_list(None, "q", (), lambda _id: True) == dense_mod.DenseList()
+    low: Any = _FakeIndex([0.39, 0.1], median=0.1)
+    assert dense_list(low, "q", (), lambda _id: True) == DenseList()
+    assert dense_list(None, "q", (), lambda _id: True) == DenseList()
 
 
 def _candidates(weight: float) -> Candidates:
@@ -108,3 +102,38 @@ def test_fuse_scales_the_dense_list_by_its_weight() -> None:
     # At full weight the reversed dense list ties the three; at half the words lead.
     assert [f.id for f in half] == ["a", "b", "c"]
     assert half[0].ranks == {"bm25": 1, "dense": 3}
+
+
+@pytest.mark.skipif(
+    semantic.unavailable() is not None, reason="the semantic extra is not installed"
+)
+def test_on_a_real_vault_the_answer_stands_out_and_copies_do_not_hide_it(
+    help_vault: Path,
+) -> None:
+    from rubi.semantic.dense import dense_index_for, query_vector
+
+    paths = app.locate(help_vault)
+    app.index(paths)
+    index = dense_index_for(paths.index_dir)
+    assert index is not None
+    query = query_vector("a new journal page for each day", [])
+    found = index.ranked(query, lambda _: True, 10)
+    every = index.ranked(query, lambda _: True, len(index)).matches
+    assert found.matches == every[:10]
+    scores = sorted(m.score for m in every)
+    assert found.median == pytest.approx(
+        (scores[len(scores) // 2] + scores[(len(scores) - 1) // 2]) / 2
+    )
+    weight = dense_weight(found.matches[0].score, found.median)
+    assert 0.0 < weight <= 1.0
+    # Ten copies of the answer leave the background (and so the weight) as it was.
+    daily = (help_vault / "Plugins" / "Daily notes.md").read_text(encoding="utf-8")
+    for i in range(10):
+        (help_vault / "Plugins" / f"Daily notes {i}.md").write_text(daily, encoding="utf-8")
+    app.index(paths)
+    index = dense_index_for(paths.index_dir)
+    assert index is not None
+    again = index.ranked(query, lambda _: True, 20)
+    assert all(m.id.startswith("Plugins/Daily notes") for m in again.matches[:11])
+    assert abs(again.median - found.median) < 0.01
+    assert dense_weight(again.matches[0].score, again.median) == pytest.approx(weight, abs=0.1)

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DENSE_FULL_GAP",
-    "DENSE_GAP_RANK",
     "DENSE_LIMIT",
     "DENSE_MIN_GAP",
     "DENSE_MIN_SCORE",
@@ -41,19 +40,18 @@ Without a floor the list always brought 50 candidates, so a word no note has
 (made-up and off-topic words on obsidian-help-en: best scores 0.08–0.50, most under
 0.36), not from the question sets the channel is measured on."""
 
-DENSE_GAP_RANK = 10
-"""The list's confidence compares its best score with the score of this rank (the
-last eligible document when fewer are eligible), floor or not."""
-DENSE_MIN_GAP = 0.05
-"""A best score at most this far (in cosine) above rank :data:`DENSE_GAP_RANK`'s stands
-out from nothing: the list weighs 0 and the search ranks as with the channel off."""
-DENSE_FULL_GAP = 0.10
+DENSE_MIN_GAP = 0.10
+"""A best match at most this far (in cosine) above the median document of the index
+stands out from nothing: the list weighs 0 and the search ranks as with the channel
+off."""
+DENSE_FULL_GAP = 0.20
 """From this gap up the list weighs 1 (its full :data:`rubi.search.engine.LIST_WEIGHTS`
 weight); linear between the two gaps. Measured on notes QA and the LoCoMo development
 conversations (``docs/benchmarks.md``, "issue 17: fusing the dense channel"): the
 conversations of one pair of people are all close in meaning to any question about
-them (median gap 0.03), the Obsidian Help notes that answer a question stand out
-(median gap 0.12)."""
+them (gap to the median: median 0.06, three quarters under 0.08), while on Obsidian
+Help the note that answers a question stands out (three quarters over 0.23); any
+bounds from 0.08-0.12 to 0.15-0.20 ranked the same to within one question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,27 +68,27 @@ class DenseList:
     weight: float = 0.0
 
 
-def dense_weight(scores: Sequence[float]) -> float:
-    """The dense list's confidence: how far its best score stands above the score at
-    rank :data:`DENSE_GAP_RANK` (the last when there are fewer), mapped to 0 at or
-    below :data:`DENSE_MIN_GAP` and 1 at or above :data:`DENSE_FULL_GAP`, linearly
-    between.
+def dense_weight(best: float, median: float) -> float:
+    """The dense list's confidence: how far its best score stands above the median
+    score of every document in the index, mapped to 0 at or below
+    :data:`DENSE_MIN_GAP` and 1 at or above :data:`DENSE_FULL_GAP`, linearly between.
 
     Args:
-        scores: the eligible documents' cosines, best first, before the
-            :data:`DENSE_MIN_SCORE` floor.
+        best: the best eligible document's cosine.
+        median: the median cosine of every document in the index (the background;
+            :attr:`rubi.semantic.dense.DenseRanking.median`).
 
     Returns:
-        A weight in [0, 1]; 0 for fewer than two scores (one document ranks alone).
+        A weight in [0, 1].
 
-    A static model scores every document of one kind alike when they share a topic:
-    ranked by RRF, a flat list of near-equal cosines still gives its first document
-    the weight of a BM25 first, and so reorders what the words found.
+    Why: a static model scores every document alike when they share one topic (the
+    sessions of one conversation), and ranked by RRF a flat list of near-equal
+    cosines still gave its first document the weight of a BM25 first, reordering
+    what the words found. The median, not the score of a rank, is the background:
+    ten near-copies of the answer (a vault's notes copied, templates) leave the
+    median where it was, where the tenth score would come up to the best.
     """
-    if len(scores) < 2:
-        return 0.0
-    gap = scores[0] - scores[min(DENSE_GAP_RANK, len(scores)) - 1]
-    share = (gap - DENSE_MIN_GAP) / (DENSE_FULL_GAP - DENSE_MIN_GAP)
+    share = (best - median - DENSE_MIN_GAP) / (DENSE_FULL_GAP - DENSE_MIN_GAP)
     return min(1.0, max(0.0, share))
 
 
@@ -109,9 +107,11 @@ def dense_list(
     from rubi.semantic.dense import query_vector
 
     try:
-        found = dense.rank(query_vector(query, terms), eligible, DENSE_LIMIT)
+        found = dense.ranked(query_vector(query, terms), eligible, DENSE_LIMIT)
     except (OSError, ValueError, ImportError, sqlite3.Error, UntrustedCacheError) as exc:
         log.warning("semantic channel skipped: %s", exc)
         return DenseList()
-    matches = tuple(m for m in found if m.score >= DENSE_MIN_SCORE)
-    return DenseList(matches, dense_weight([m.score for m in found]) if matches else 0.0)
+    matches = tuple(m for m in found.matches if m.score >= DENSE_MIN_SCORE)
+    if not matches:
+        return DenseList()
+    return DenseList(matches, dense_weight(matches[0].score, found.median))
