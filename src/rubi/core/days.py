@@ -92,10 +92,14 @@ def spelled_days(text: str) -> str:
 _MONTH_RE = "|".join(_MONTHS) + "|" + "|".join(m[:3] for m in _MONTHS) + "|Sept"
 _ORD = r"(?:st|nd|rd|th)?"
 _SPELLED_MD = re.compile(
-    rf"(?<!week of )\b(?P<m1>{_MONTH_RE})\.?\s+(?P<d1>\d{{1,2}}){_ORD},?\s+(?P<y1>\d{{4}})\b"
-    rf"|\b(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\.?,?\s+(?P<y2>\d{{4}})\b",
+    rf"(?<!week of )\b(?P<m1>{_MONTH_RE})\.?\s+(?P<d1>\d{{1,2}}){_ORD},?\s+(?P<y1>\d{{4}})\Z"
+    rf"|\b(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH_RE})\.?,?\s+(?P<y2>\d{{4}})\Z",
     re.IGNORECASE,
 )
+"""A date in words that ends where the search ends (at a year)."""
+_YEAR = re.compile(r"\b\d{4}\b")
+_SPELLED_REACH = 64
+"""Characters before a year a date in words may start (``28th of September, 2023`` is 23)."""
 
 
 def _month_number(name: str) -> int:
@@ -114,9 +118,12 @@ def day_keys(text: str) -> list[str]:
         day = _day(m[1], m[2], m[3])
         if day is not None:
             seen.setdefault(day.strftime("%Y%m%d"))
-    for m in _SPELLED_MD.finditer(text):
-        month = _month_number(m["m1"] or m["m2"])
-        day = _day(m["y1"] or m["y2"], str(month), m["d1"] or m["d2"])
+    for year in _YEAR.finditer(text):  # a date in words ends with its year: look there
+        w = _SPELLED_MD.search(text, max(0, year.start() - _SPELLED_REACH), year.end())
+        if w is None:
+            continue
+        month = _month_number(w["m1"] or w["m2"])
+        day = _day(w["y1"] or w["y2"], str(month), w["d1"] or w["d2"])
         if day is not None:
             seen.setdefault(day.strftime("%Y%m%d"))
     return list(seen)[:MAX_SPELLED_DAYS]
