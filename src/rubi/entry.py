@@ -75,18 +75,56 @@ def _command(argv: list[str], stdout: TextIO | None, stderr: TextIO | None) -> i
             tty=(stdout.isatty(), stderr.isatty()),
             errors=(str(stdout.errors), str(stderr.errors)),
         )
+    except KeyboardInterrupt:  # Ctrl-C while the engine works: as click says it
+        return _aborted(stderr)
     except Exception:  # the client failed: cold, which shows any real problem
         return None
     if result is None:
         return None
     out, err, code = result
-    if err:
-        stderr.write(err)
-        stderr.flush()
-    if out:
-        stdout.write(out)
-        stdout.flush()
+    try:
+        if err:
+            stderr.write(err)
+            stderr.flush()
+        if out:
+            stdout.write(out)
+            stdout.flush()
+    except KeyboardInterrupt:
+        return _aborted(stderr)
+    except OSError as exc:  # a closed pipe (`| head`), a full disk: as cold
+        return _unwritable(exc, stdout, stderr)
     return code
+
+
+def _aborted(stderr: TextIO) -> int:
+    """Ctrl-C during a command the engine answers: click's ``Aborted!``, status 1."""
+    try:
+        stderr.write("\nAborted!\n")
+        stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 1
+
+
+def _unwritable(exc: OSError, stdout: TextIO, stderr: TextIO) -> int:
+    """The engine's answer could not be written: one line as the cold command's error
+    handler prints it (``Error: Broken pipe``), status 1. Stdout is pointed at the null
+    device so that the interpreter's final flush of what is left stays quiet."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+    where = f"{exc.filename}: " if exc.filename else ""
+    try:
+        stderr.write(f"Error: {where}{exc.strerror or exc}\n")
+        stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 1
 
 
 _ENGINE_COMMANDS = ("search", "read")
