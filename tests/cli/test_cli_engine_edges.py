@@ -1,19 +1,26 @@
-"""``rubi search`` and ``rubi read`` through the engine when things go wrong: a closed
-pipe, Ctrl-C. Each ends with one line, as cold, never a traceback."""
+"""``rubi search`` and ``rubi read`` through the engine when things go wrong: an engine
+that accepts but never answers, one that answers oddly, a closed pipe, Ctrl-C. Each
+falls back to the cold path or ends with one line, never a traceback or a long wait."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
+import socket
 import tempfile
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from rubi import entry
 from rubi.engine import client
+from rubi.engine.address import address_for
+from rubi.engine.protocol import ACK, LineReader
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -36,6 +43,86 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / ".rubi").mkdir(parents=True)
     monkeypatch.chdir(root)
     return root
+
+
+@contextlib.contextmanager
+def fake_engine(project: Path, reply: Callable[[socket.socket], object]) -> Iterator[None]:
+    """A listener on the project's engine socket: each connection's request line is
+    read, then ``reply`` is called with the connection."""
+    address = address_for(str(project / ".rubi"), create=True)
+    assert address is not None
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address.socket)
+    listener.listen(4)
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                LineReader(conn).line(1 << 24, time.monotonic() + 30)
+                reply(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield
+    done.set()
+    listener.shutdown(socket.SHUT_RDWR)
+    listener.close()
+    thread.join(5)
+
+
+def test_an_engine_that_never_acknowledges_costs_the_ack_timeout(project: Path) -> None:
+    """An engine suspended with Ctrl-Z still accepts connections; the command runs cold
+    after the short acknowledgement timeout, not the whole reply timeout."""
+    release = threading.Event()
+    with fake_engine(project, lambda conn: release.wait(30)):
+        result = client.cli_via_engine(["search", "x"], ack_timeout_s=0.2, reply_timeout_s=3600.0)
+        release.set()
+        assert result is None
+
+
+def test_an_acknowledged_answer_is_read_after_the_ack(project: Path) -> None:
+    answer = b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 0}\n'
+    with fake_engine(project, lambda conn: conn.sendall(ACK + answer)):
+        assert client.cli_via_engine(["search", "x"]) == ("hit\n", "", 0)
+
+
+def test_an_answer_without_an_ack_is_taken(project: Path) -> None:
+    """An engine of the same build from before the acknowledgement answers at once."""
+    answer = b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 3}\n'
+    with fake_engine(project, lambda conn: conn.sendall(answer)):
+        assert client.cli_via_engine(["search", "x"]) == ("hit\n", "", 3)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 99999999999}\n',
+        b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": -1}\n',
+        b'{"ok": true, "stdout": 5, "stderr": null, "code": 0}\n',
+        b'{"ok": true, "stdout": "partial',
+        b"\xff not json\n",
+        ACK,
+        ACK + ACK,
+    ],
+)
+def test_a_strange_answer_runs_cold(project: Path, answer: bytes) -> None:
+    with fake_engine(project, lambda conn: conn.sendall(answer)):
+        assert client.cli_via_engine(["search", "x"]) is None
+
+
+def test_line_reader_keeps_what_follows_a_newline() -> None:
+    left, right = socket.socketpair()
+    with left, right:
+        right.sendall(b"one\ntwo\nthr")
+        right.sendall(b"ee\n")
+        reader = LineReader(left)
+        lines = [reader.line(64, time.monotonic() + 30) for _ in range(3)]
+    assert lines == [b"one", b"two", b"three"]
 
 
 class _Stream(io.TextIOWrapper):

@@ -18,18 +18,20 @@ import time
 
 from rubi.engine.address import address_for, find_vault_root, project_vault
 from rubi.engine.protocol import (
+    ACK,
     CLI_ERRORS,
     MAX_REPLY_BYTES,
     MAX_REQUEST_BYTES,
     PROTOCOL,
+    LineReader,
     build_id,
     cli_argv_ok,
     engine_event,
     environment,
-    read_line,
 )
 
 __all__ = [
+    "CLI_ACK_TIMEOUT_S",
     "CLI_REPLY_TIMEOUT_S",
     "CONNECT_TIMEOUT_S",
     "REPLY_TIMEOUT_S",
@@ -42,7 +44,12 @@ REPLY_TIMEOUT_S = 3.0
 """How long a hook waits for the engine before running cold (Claude Code gives the
 tool hooks 5 s, the prompt hook 10 s, in ``hooks/hooks.json``)."""
 CLI_REPLY_TIMEOUT_S = 30.0
-"""How long a command waits for the engine (a search may wait for the index lock)."""
+"""How long a command waits for the engine's answer once the engine acknowledged it (a
+first search of a large vault may take seconds)."""
+CLI_ACK_TIMEOUT_S = 1.5
+"""How long a command waits for the engine to acknowledge it (:data:`ACK`, sent before
+the command runs) before running cold: an engine that accepts connections but does
+not work (suspended with Ctrl-Z, stuck) costs this, not the whole reply timeout."""
 
 
 def _off() -> bool:
@@ -111,9 +118,16 @@ def hook_via_engine(
 
 
 def _exchange(
-    path: str, line: bytes, connect_timeout_s: float, reply_timeout_s: float
+    path: str,
+    line: bytes,
+    connect_timeout_s: float,
+    reply_timeout_s: float,
+    ack_timeout_s: float | None = None,
 ) -> dict[str, object] | None:
-    """Send ``line`` to the socket at ``path``; the reply when it says ``ok``.
+    """Send ``line`` to the socket at ``path``; the reply when it says ``ok``. With
+    ``ack_timeout_s``, the first line must come within it: an acknowledgement
+    (:data:`ACK`), after which the reply has ``reply_timeout_s``, or the reply itself
+    (a refusal).
 
     Raises:
         OSError, ValueError: no engine, a timeout, a broken or malformed reply.
@@ -130,7 +144,12 @@ def _exchange(
         sock.connect(path)
         sock.settimeout(reply_timeout_s)
         sock.sendall(line)
-        reply = json.loads(read_line(sock, MAX_REPLY_BYTES, time.monotonic() + reply_timeout_s))
+        reader = LineReader(sock)
+        first = ack_timeout_s if ack_timeout_s is not None else reply_timeout_s
+        got = reader.line(MAX_REPLY_BYTES, time.monotonic() + first)
+        if ack_timeout_s is not None and got == ACK.rstrip(b"\n"):
+            got = reader.line(MAX_REPLY_BYTES, time.monotonic() + reply_timeout_s)
+        reply = json.loads(got)
     finally:
         sock.close()
     return reply if isinstance(reply, dict) and reply.get("ok") is True else None
@@ -143,6 +162,7 @@ def cli_via_engine(
     errors: tuple[str, str] = ("strict", "backslashreplace"),
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
     reply_timeout_s: float = CLI_REPLY_TIMEOUT_S,
+    ack_timeout_s: float = CLI_ACK_TIMEOUT_S,
 ) -> tuple[str, str, int] | None:
     """``rubi ARGV`` run by the engine of the project vault above the current folder:
     (what it printed on stdout, on stderr, its exit status); None when it must run
@@ -154,6 +174,8 @@ def cli_via_engine(
         tty: whether this process's stdout and stderr are terminals.
         errors: their encoding error handlers (both streams UTF-8, else the caller
             runs cold).
+        ack_timeout_s: how long the engine has to acknowledge the command (seconds).
+        reply_timeout_s: how long it then has to answer (seconds).
     """
     if _off() or not set(errors) <= CLI_ERRORS or not cli_argv_ok(argv):
         return None
@@ -179,12 +201,14 @@ def cli_via_engine(
         line = json.dumps(request).encode("ascii") + b"\n"
         if len(line) > MAX_REQUEST_BYTES:
             return None
-        reply = _exchange(address.socket, line, connect_timeout_s, reply_timeout_s)
+        reply = _exchange(address.socket, line, connect_timeout_s, reply_timeout_s, ack_timeout_s)
     except (OSError, ValueError):
         return None
     if reply is None:
         return None
     out, err, code = reply.get("stdout"), reply.get("stderr"), reply.get("code")
     if not (isinstance(out, str) and isinstance(err, str) and type(code) is int):
+        return None
+    if not 0 <= code <= 255:  # an exit status; anything else is not an engine's answer
         return None
     return out, err, code

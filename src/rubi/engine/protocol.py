@@ -16,7 +16,11 @@ A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
      "tty": [STDOUT_IS_TTY, STDERR_IS_TTY], "errors": ["strict", "backslashreplace"]}
 
 answered ``{"ok": true, "stdout": TEXT, "stderr": TEXT, "code": STATUS}``: what the
-command printed and its exit status (:mod:`rubi.engine.clirun`).
+command printed and its exit status (:mod:`rubi.engine.clirun`). Before it runs the
+command (which may take seconds), the engine sends :data:`ACK` (``{"ok": true,
+"accepted": true}``) as soon as it has read and checked the request: a client that sees
+no acknowledgement quickly (an engine suspended with Ctrl-Z still accepts connections)
+runs the command cold instead of waiting out the whole reply timeout.
 
 Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
 or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
@@ -36,12 +40,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "ACK",
     "CLI_COMMANDS",
     "ENGINE_EVENTS",
     "ENV_KEYS",
     "MAX_REPLY_BYTES",
     "MAX_REQUEST_BYTES",
     "PROTOCOL",
+    "LineReader",
     "LineTooLong",
     "build_id",
     "cli_argv_ok",
@@ -91,6 +97,10 @@ compaction settings, the time zone of captured turns): they must match between a
 and the engine."""
 
 
+ACK = b'{"ok": true, "accepted": true}\n'
+"""The line an engine sends when it starts running a command for a client."""
+
+
 class LineTooLong(ValueError):
     """A peer sent more than the limit before a newline."""
 
@@ -135,8 +145,55 @@ def cli_argv_ok(argv: Any) -> bool:
     return not any(arg in ("-h", "--help") or arg.startswith("--vault") for arg in argv)
 
 
+class LineReader:
+    """The lines a peer sends on one connection, in turn: what came after a newline is
+    kept for the next :meth:`line` (an engine's acknowledgement and its answer may
+    arrive in one read)."""
+
+    __slots__ = ("_buf", "_sock")
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._buf = bytearray()
+
+    def line(self, limit: int, deadline: float) -> bytes:
+        """Bytes up to and without the next newline.
+
+        Args:
+            limit: the most bytes accepted, newline included.
+            deadline: ``time.monotonic()`` by which the line must be complete.
+
+        Raises:
+            LineTooLong: ``limit`` bytes came without a newline.
+            TimeoutError: the deadline passed.
+            ConnectionError: the peer closed before a newline.
+        """
+        buf = self._buf
+        scanned = 0
+        while True:
+            end = buf.find(b"\n", scanned)
+            if end >= 0:
+                if end + 1 > limit:
+                    raise LineTooLong(f"a line over {limit:,} bytes")
+                line = bytes(buf[:end])
+                del buf[: end + 1]
+                return line
+            if len(buf) >= limit:
+                raise LineTooLong(f"a line over {limit:,} bytes")
+            scanned = len(buf)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no complete line in time")
+            self._sock.settimeout(left)
+            chunk = self._sock.recv(min(1 << 16, limit + 1 - len(buf)))
+            if not chunk:
+                raise ConnectionError("closed before a complete line")
+            buf += chunk
+
+
 def read_line(sock: Any, limit: int, deadline: float) -> bytes:
-    """Bytes from ``sock`` up to and without the first newline.
+    """Bytes from ``sock`` up to and without the first newline (what follows it is
+    dropped; :class:`LineReader` keeps it).
 
     Args:
         sock: a connected ``socket.socket``.
@@ -148,21 +205,4 @@ def read_line(sock: Any, limit: int, deadline: float) -> bytes:
         TimeoutError: the deadline passed.
         ConnectionError: the peer closed before a newline.
     """
-    buf = bytearray()
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("no complete line in time")
-        sock.settimeout(left)
-        chunk = sock.recv(min(1 << 16, limit + 1 - len(buf)))
-        if not chunk:
-            raise ConnectionError("closed before a complete line")
-        end = chunk.find(b"\n")
-        if end >= 0:
-            if len(buf) + end + 1 > limit:
-                raise LineTooLong(f"a line over {limit:,} bytes")
-            buf += chunk[:end]
-            return bytes(buf)
-        buf += chunk
-        if len(buf) >= limit:
-            raise LineTooLong(f"a line over {limit:,} bytes")
+    return LineReader(sock).line(limit, deadline)

@@ -30,12 +30,13 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.paths import VaultPaths
 from rubi.engine.address import Address, address_for, project_vault
 from rubi.engine.protocol import (
+    ACK,
     CLI_ERRORS,
     MAX_REQUEST_BYTES,
     PROTOCOL,
@@ -97,10 +98,12 @@ def answer(
     hook_lock: threading.Lock,
     rewarm: Rewarm | None = None,
     commands: Command | None = None,
+    ack: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
     ``rewarm`` is told of each hook answered; ``commands`` runs a ``rubi`` command
-    (none: commands are refused).
+    (none: commands are refused); ``ack`` is called once a command is checked, just
+    before it runs (the engine then sends :data:`rubi.engine.protocol.ACK`).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -124,7 +127,7 @@ def answer(
     if kind == "cli":
         if commands is None:
             return _refuse("this engine runs no commands")
-        return _answer_cli(request, vault, hook_lock, commands)
+        return _answer_cli(request, vault, hook_lock, commands, ack)
     return _answer_hook(request, vault, hook_lock, rewarm)
 
 
@@ -154,7 +157,11 @@ def _answer_hook(
 
 
 def _answer_cli(
-    request: dict[str, Any], vault: str, hook_lock: threading.Lock, commands: Command
+    request: dict[str, Any],
+    vault: str,
+    hook_lock: threading.Lock,
+    commands: Command,
+    ack: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Run a ``rubi search`` or ``rubi read`` for a client (:mod:`rubi.engine.clirun`)."""
     from rubi.engine.clirun import install, run_cli
@@ -176,6 +183,8 @@ def _answer_cli(
         return _refuse("the command's folder is not this engine's project")
     if not install():
         return _refuse("this engine's streams cannot be captured")
+    if ack is not None:
+        ack()
     if not hook_lock.acquire(timeout=HOOK_WAIT_S):
         return _refuse("busy")
     try:
@@ -355,7 +364,9 @@ class Engine:
                     return
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
-                reply = answer(line, self.vault, self._hook_lock, self._rewarm, self.commands)
+                reply = answer(
+                    line, self.vault, self._hook_lock, self._rewarm, self.commands, _acker(conn)
+                )
                 _reply(conn, reply)
         except Exception:
             log.exception("rubi engine: a request failed")
@@ -380,6 +391,18 @@ def _reply(conn: socket.socket, reply: dict[str, Any], *, drain: bool = True) ->
             if not chunk:
                 break
             drained += len(chunk)
+
+
+def _acker(conn: socket.socket) -> Callable[[], None]:
+    """Sends :data:`~rubi.engine.protocol.ACK` on ``conn`` (a client that left is the
+    reply's concern)."""
+
+    def ack() -> None:
+        with contextlib.suppress(OSError):
+            conn.settimeout(READ_TIMEOUT_S)
+            conn.sendall(ACK)
+
+    return ack
 
 
 def _try_lock(path: str) -> int | None:
