@@ -1,11 +1,13 @@
-"""``rubi search`` and ``rubi read`` through the engine when things go wrong: an engine
-that accepts but never answers, one that answers oddly, a closed pipe, Ctrl-C. Each
-falls back to the cold path or ends with one line, never a traceback or a long wait."""
+"""``rubi search``, ``rubi read`` and hooks through the engine when things go wrong: an
+engine that accepts but never answers, one that answers oddly, a closed pipe, Ctrl-C.
+Each falls back to the cold path or ends with one line, never a traceback or a long
+wait."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import socket
@@ -73,6 +75,7 @@ def fake_engine(project: Path, reply: Callable[[socket.socket], object]) -> Iter
     listener.shutdown(socket.SHUT_RDWR)
     listener.close()
     thread.join(5)
+    os.unlink(address.socket)
 
 
 def test_an_engine_that_never_acknowledges_costs_the_ack_timeout(project: Path) -> None:
@@ -157,3 +160,22 @@ def test_ctrl_c_while_the_engine_works_says_aborted(monkeypatch: pytest.MonkeyPa
     stderr, err = _stderr()
     assert entry._command(["search", "x"], stdout, stderr) == 1
     assert err.getvalue() == b"\nAborted!\n" and out.getvalue() == b""
+
+
+def _hook_input(project: Path) -> str:
+    return json.dumps({"hook_event_name": "PreToolUse", "cwd": str(project), "tool_name": "x"})
+
+
+def test_a_hook_waits_for_the_ack_not_the_whole_reply(project: Path) -> None:
+    release = threading.Event()
+    with fake_engine(project, lambda conn: release.wait(30)):
+        result = client.hook_via_engine(
+            "PreToolUse", _hook_input(project), ack_timeout_s=0.2, reply_timeout_s=3600.0
+        )
+        release.set()
+    assert result is None
+    answer = b'{"ok": true, "output": "said"}\n'
+    with fake_engine(project, lambda conn: conn.sendall(ACK + answer)):
+        assert client.hook_via_engine("PreToolUse", _hook_input(project)) == "said"
+    with fake_engine(project, lambda conn: conn.sendall(answer)):  # no ack: taken too
+        assert client.hook_via_engine("PreToolUse", _hook_input(project)) == "said"

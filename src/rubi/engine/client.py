@@ -34,6 +34,7 @@ __all__ = [
     "CLI_ACK_TIMEOUT_S",
     "CLI_REPLY_TIMEOUT_S",
     "CONNECT_TIMEOUT_S",
+    "HOOK_ACK_TIMEOUT_S",
     "REPLY_TIMEOUT_S",
     "cli_via_engine",
     "hook_via_engine",
@@ -41,11 +42,15 @@ __all__ = [
 
 CONNECT_TIMEOUT_S = 0.25
 REPLY_TIMEOUT_S = 3.0
-"""How long a hook waits for the engine before running cold (Claude Code gives the
-tool hooks 5 s, the prompt hook 10 s, in ``hooks/hooks.json``)."""
+"""How long a hook waits for the engine's answer before running cold (Claude Code gives
+the tool hooks 5 s, the prompt hook 10 s, in ``hooks/hooks.json``)."""
+HOOK_ACK_TIMEOUT_S = 1.0
+"""How long a hook waits for the engine to acknowledge it (:data:`ACK`, sent before the
+hook runs): an engine that accepts connections but does not work (``rubi watch``
+suspended with Ctrl-Z) costs each hook this, not :data:`REPLY_TIMEOUT_S`."""
 CLI_REPLY_TIMEOUT_S = 30.0
-"""How long a command waits for the engine's answer once the engine acknowledged it (a
-first search of a large vault may take seconds)."""
+"""How long a command waits for the engine's answer (a first search of a large vault
+may take seconds)."""
 CLI_ACK_TIMEOUT_S = 1.5
 """How long a command waits for the engine to acknowledge it (:data:`ACK`, sent before
 the command runs) before running cold: an engine that accepts connections but does
@@ -94,6 +99,7 @@ def hook_via_engine(
     *,
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
     reply_timeout_s: float = REPLY_TIMEOUT_S,
+    ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
 ) -> str | None:
     """What the hook prints (``""`` for nothing), as answered by the engine; None when
     the hook must run cold.
@@ -108,7 +114,7 @@ def hook_via_engine(
         prepared = _request(event, raw)
         if prepared is None:
             return None
-        reply = _exchange(*prepared, connect_timeout_s, reply_timeout_s)
+        reply = _exchange(*prepared, connect_timeout_s, reply_timeout_s, ack_timeout_s)
     except (OSError, ValueError):
         return None  # no engine, a stale socket, a timeout, a broken or bad reply
     if reply is None:
@@ -124,10 +130,10 @@ def _exchange(
     reply_timeout_s: float,
     ack_timeout_s: float | None = None,
 ) -> dict[str, object] | None:
-    """Send ``line`` to the socket at ``path``; the reply when it says ``ok``. With
-    ``ack_timeout_s``, the first line must come within it: an acknowledgement
-    (:data:`ACK`), after which the reply has ``reply_timeout_s``, or the reply itself
-    (a refusal).
+    """Send ``line`` to the socket at ``path``; the reply when it says ``ok``, within
+    ``reply_timeout_s`` of sending. With ``ack_timeout_s``, the first line must come
+    within that: an acknowledgement (:data:`ACK`) that the reply follows, or the reply
+    itself (a refusal, an engine of the same build from before acknowledgements).
 
     Raises:
         OSError, ValueError: no engine, a timeout, a broken or malformed reply.
@@ -144,11 +150,12 @@ def _exchange(
         sock.connect(path)
         sock.settimeout(reply_timeout_s)
         sock.sendall(line)
+        sent = time.monotonic()
         reader = LineReader(sock)
-        first = ack_timeout_s if ack_timeout_s is not None else reply_timeout_s
-        got = reader.line(MAX_REPLY_BYTES, time.monotonic() + first)
-        if ack_timeout_s is not None and got == ACK.rstrip(b"\n"):
-            got = reader.line(MAX_REPLY_BYTES, time.monotonic() + reply_timeout_s)
+        first = min(ack_timeout_s, reply_timeout_s) if ack_timeout_s is not None else None
+        got = reader.line(MAX_REPLY_BYTES, sent + (reply_timeout_s if first is None else first))
+        if first is not None and got == ACK.rstrip(b"\n"):
+            got = reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)
         reply = json.loads(got)
     finally:
         sock.close()
@@ -175,7 +182,7 @@ def cli_via_engine(
         errors: their encoding error handlers (both streams UTF-8, else the caller
             runs cold).
         ack_timeout_s: how long the engine has to acknowledge the command (seconds).
-        reply_timeout_s: how long it then has to answer (seconds).
+        reply_timeout_s: how long it has to answer (seconds, from the request).
     """
     if _off() or not set(errors) <= CLI_ERRORS or not cli_argv_ok(argv):
         return None

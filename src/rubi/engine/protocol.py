@@ -16,14 +16,16 @@ A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
      "tty": [STDOUT_IS_TTY, STDERR_IS_TTY], "errors": ["strict", "backslashreplace"]}
 
 answered ``{"ok": true, "stdout": TEXT, "stderr": TEXT, "code": STATUS}``: what the
-command printed and its exit status (:mod:`rubi.engine.clirun`). Before it runs the
-command (which may take seconds), the engine sends :data:`ACK` (``{"ok": true,
-"accepted": true}``) as soon as it has read and checked the request: a client that sees
-no acknowledgement quickly (an engine suspended with Ctrl-Z still accepts connections)
-runs the command cold instead of waiting out the whole reply timeout.
+command printed and its exit status (:mod:`rubi.engine.clirun`).
 
 Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
 or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
+
+Before it runs a hook or a command, the engine sends :data:`ACK` (``{"ok": true,
+"accepted": true}``) as soon as it has read and checked the request, then the reply: a
+client that sees no acknowledgement quickly (an engine suspended with Ctrl-Z still
+accepts connections) runs cold instead of waiting out the whole reply timeout. A
+refusal comes without one.
 
 An engine answers only a hook that would behave exactly as it does: same rubi
 (:func:`build_id`), same environment for the variables rubi reads
@@ -98,7 +100,7 @@ and the engine."""
 
 
 ACK = b'{"ok": true, "accepted": true}\n'
-"""The line an engine sends when it starts running a command for a client."""
+"""The line an engine sends when it starts running a hook or command for a client."""
 
 
 class LineTooLong(ValueError):

@@ -102,8 +102,8 @@ def answer(
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
     ``rewarm`` is told of each hook answered; ``commands`` runs a ``rubi`` command
-    (none: commands are refused); ``ack`` is called once a command is checked, just
-    before it runs (the engine then sends :data:`rubi.engine.protocol.ACK`).
+    (none: commands are refused); ``ack`` is called once a hook or command is checked,
+    just before it runs (the engine then sends :data:`rubi.engine.protocol.ACK`).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -128,11 +128,15 @@ def answer(
         if commands is None:
             return _refuse("this engine runs no commands")
         return _answer_cli(request, vault, hook_lock, commands, ack)
-    return _answer_hook(request, vault, hook_lock, rewarm)
+    return _answer_hook(request, vault, hook_lock, rewarm, ack)
 
 
 def _answer_hook(
-    request: dict[str, Any], vault: str, hook_lock: threading.Lock, rewarm: Rewarm | None
+    request: dict[str, Any],
+    vault: str,
+    hook_lock: threading.Lock,
+    rewarm: Rewarm | None,
+    ack: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     event, raw = request.get("event"), request.get("input")
     if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
@@ -145,6 +149,8 @@ def _answer_hook(
         return _refuse("event not answered by the engine")
     if not _cwd_in(payload, vault):
         return _refuse("the hook's folder is not this engine's project")
+    if ack is not None:
+        ack()
     if not hook_lock.acquire(timeout=HOOK_WAIT_S):
         return _refuse("busy")
     try:
