@@ -16,14 +16,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_SPELLED_DAYS", "day_keys", "file_day", "note_day", "parse_day", "spelled_days"]
+__all__ = [
+    "MAX_SPELLED_DAYS",
+    "MONTHS",
+    "day_keys",
+    "file_day",
+    "note_day",
+    "parse_day",
+    "spelled_days",
+]
 
 MAX_SPELLED_DAYS = 200
 """Distinct dates of one text spelled out at most (a log full of dates adds no more)."""
 
 _DAY = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
 _DAYS_IN_TEXT = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_MONTHS = (
+MONTHS = (
     "January",
     "February",
     "March",
@@ -37,6 +45,7 @@ _MONTHS = (
     "November",
     "December",
 )
+"""Month names in English, January first."""
 
 
 def _day(year: str, month: str, day: str) -> dt.date | None:
@@ -83,13 +92,13 @@ def spelled_days(text: str) -> str:
     for m in _DAYS_IN_TEXT.finditer(text):
         day = _day(m[1], m[2], m[3])
         if day is not None:
-            seen.setdefault(f"{_MONTHS[day.month - 1]} {day.day}, {day.year}")
+            seen.setdefault(f"{MONTHS[day.month - 1]} {day.day}, {day.year}")
             if len(seen) >= MAX_SPELLED_DAYS:
                 break
     return "\n".join(seen)
 
 
-_MONTH_RE = "|".join(_MONTHS) + "|" + "|".join(m[:3] for m in _MONTHS) + "|Sept"
+_MONTH_RE = "|".join(MONTHS) + "|" + "|".join(m[:3] for m in MONTHS) + "|Sept"
 _ORD = r"(?:st|nd|rd|th)?"
 _SPELLED_MD = re.compile(
     rf"(?<!week of )\b(?P<m1>{_MONTH_RE})\.?\s+(?P<d1>\d{{1,2}}){_ORD},?\s+(?P<y1>\d{{4}})\Z"
@@ -103,7 +112,7 @@ _SPELLED_REACH = 64
 
 
 def _month_number(name: str) -> int:
-    return [m[:3].lower() for m in _MONTHS].index(name[:3].lower()) + 1
+    return [m[:3].lower() for m in MONTHS].index(name[:3].lower()) + 1
 
 
 def day_keys(text: str) -> list[str]:

@@ -24,25 +24,13 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
+from rubi.core.days import MONTHS
+
 __all__ = ["MAX_RESOLVED", "resolve_relative", "resolved_days"]
 
 MAX_RESOLVED = 500
 """Relative phrases of one text resolved at most (a long log adds no more)."""
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NUMBERS = {
     "a": 1,
@@ -80,7 +68,7 @@ _SHIFT = {"last": -1, "past": -1, "this": 0, "next": 1, "coming": 1}
 
 
 def _day(d: dt.date) -> str:
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
+    return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 def _year(year: int) -> str:
@@ -92,7 +80,7 @@ def _year(year: int) -> str:
 def _month(year: int, month: int) -> str:
     """``month`` of ``year`` (month may run past 1-12: it carries into the year)."""
     y, m = divmod(year * 12 + month - 1, 12)
-    return f"{_MONTHS[m]} {_year(y)}"
+    return f"{MONTHS[m]} {_year(y)}"
 
 
 def _monday(d: dt.date) -> dt.date:
