@@ -55,6 +55,20 @@ def isolated_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short private runtime folder for resident engines (Unix socket paths are
+    limited to ~104 bytes, too short for ``tmp_path``), with ``RUBI_ENGINE`` unset."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="rt"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.delenv("RUBI_ENGINE", raising=False)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
 def help_vault(tmp_path: Path) -> Path:
     """A writable copy of the English Obsidian Help vault (173 notes)."""
     return copy_vault("obsidian-help-en", tmp_path)

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +23,7 @@ from rubi.engine.server import Engine, answer
 
 from helpers import write
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
 
 RUN = """
 import os, sys
@@ -43,16 +41,6 @@ with open(os.environ["RUBI_TEST_MARK"], "w") as fh:
 os._exit(code if isinstance(code, int) else 1)
 """
 """``rubi ARGS`` as the console script runs it; writes whether click was imported."""
-
-
-@pytest.fixture(autouse=True)
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short private runtime folder (Unix socket paths are limited to ~104 bytes)."""
-    folder = Path(tempfile.mkdtemp(prefix="rt"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.delenv("RUBI_ENGINE", raising=False)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

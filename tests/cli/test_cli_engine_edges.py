@@ -9,9 +9,7 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import socket
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,17 +22,7 @@ from rubi.engine import client
 from rubi.engine.address import address_for
 from rubi.engine.protocol import ACK, LineReader
 
-pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(autouse=True)
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short private runtime folder (Unix socket paths are limited to ~104 bytes)."""
-    folder = Path(tempfile.mkdtemp(prefix="rt"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.delenv("RUBI_ENGINE", raising=False)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("runtime")]
 
 
 @pytest.fixture

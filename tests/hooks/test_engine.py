@@ -10,7 +10,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,17 +29,7 @@ from rubi.engine.protocol import ENGINE_EVENTS, PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
 from rubi.entry import _hook
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(autouse=True)
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short private runtime folder (Unix socket paths are limited to ~104 bytes)."""
-    folder = Path(tempfile.mkdtemp(prefix="rt"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.delenv("RUBI_ENGINE", raising=False)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
 
 def vault_of(project: Path) -> VaultPaths:
