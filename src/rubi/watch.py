@@ -165,11 +165,13 @@ class Batch:
     Attributes:
         vault_paths: changed paths inside the vault, vault-relative.
         code: something outside the vault changed (the code map must look).
+        code_paths: those changes, project-relative.
         events: how many events the batch held.
     """
 
     vault_paths: set[str] = field(default_factory=set)
     code: bool = False
+    code_paths: set[str] = field(default_factory=set)
     events: int = 0
 
 
@@ -193,12 +195,13 @@ def classify(
             )
         else:
             batch.code = True
+            batch.code_paths.add(place[1])
         batch.events += 1
     return batch if batch.events else None
 
 
 def _apply(vault: VaultPaths, batch: Batch) -> app.IndexReport:
-    return app.apply_changes(vault, batch.vault_paths, code=batch.code)
+    return app.apply_changes(vault, batch.vault_paths, code=batch.code, code_paths=batch.code_paths)
 
 
 def watch(

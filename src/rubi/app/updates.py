@@ -30,7 +30,13 @@ def catch_up(paths: VaultPaths) -> IndexReport:
     return index_vault(paths, verify=True, code=True)
 
 
-def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> IndexReport:
+def apply_changes(
+    paths: VaultPaths,
+    notes: Collection[str],
+    *,
+    code: bool,
+    code_paths: Collection[str] | None = None,
+) -> IndexReport:
     """Apply one batch of changes.
 
     Args:
@@ -38,6 +44,9 @@ def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> I
         notes: vault-relative POSIX paths that changed inside the vault; only these are
             read again (a folder among them makes the run scan the vault).
         code: something outside the vault changed: the code map looks at the project.
+        code_paths: what changed outside the vault, project-relative, when the caller
+            saw every change (a watcher); the project is then not listed again for
+            an edit of files it already lists. None: list it.
 
     Raises:
         OSError: the index folder cannot be written.
@@ -45,7 +54,7 @@ def apply_changes(paths: VaultPaths, notes: Collection[str], *, code: bool) -> I
     """
     from rubi.sync import index_vault
 
-    return index_vault(paths, verify=False, code=code, changed_paths=notes)
+    return index_vault(paths, verify=False, code=code, changed_paths=notes, changed_code=code_paths)
 
 
 def set_watched(paths: VaultPaths, watched: bool) -> None:

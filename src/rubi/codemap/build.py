@@ -6,7 +6,7 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from rubi.codemap.rank import degrees, rank_files, rank_modules
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import FileBytes, UnsafeFileError, read_bytes
 
-__all__ = ["PROGRESS_EVERY", "build_code_map"]
+__all__ = ["PROGRESS_EVERY", "build_code_map", "update_code_map"]
 
 logger = logging.getLogger(__name__)
 
@@ -271,7 +271,7 @@ def build_code_map(
         kept = _kept(previous, entries, changed, cache) if previous is not None else None
         if previous is not None and kept is not None:
             code = _parses(repo_root, kept, entries, changed, cache, counts)
-            code_map = _update(previous, kept, entries, code, listing, counts, started)
+            code_map = _update(previous, kept, entries, code, len(listing.paths), counts, started)
         else:
             mapped = sorted(p for p, e in entries.items() if e.mapped)
             code = _parses(repo_root, mapped, entries, changed, cache, counts)
@@ -299,7 +299,15 @@ def _kept(
     mapped = {p for p, e in entries.items() if e.mapped}
     if mapped != previous.files.keys():
         return None
-    paths = sorted(p for p in mapped if entries[p].sha256 != previous.files[p].sha256)
+    return _same_shape(previous, sorted(mapped), entries, cache)
+
+
+def _same_shape(
+    previous: CodeMap, mapped: list[str], entries: dict[str, CacheEntry], cache: ParseCache
+) -> list[str] | None:
+    """Those of ``mapped`` (all on ``previous``) whose content changed, when every one
+    of them kept its shape; else None."""
+    paths = [p for p in mapped if entries[p].sha256 != previous.files[p].sha256]
     old = cache.parses(paths)  # the rows still hold what the previous map was built from
     for path in paths:
         entry = entries[path]
@@ -313,16 +321,72 @@ def _kept(
     return paths
 
 
+def update_code_map(
+    repo_root: Path,
+    cache_path: Path | None,
+    previous: CodeMap,
+    changed: Collection[str],
+    stats: Mapping[str, os.stat_result],
+) -> CodeMap | None:
+    """``previous`` brought up to date for the ``changed`` files alone, without listing
+    or scanning the repository: what a watcher does for an edit it saw.
+
+    Args:
+        repo_root: the repository.
+        cache_path: the per-file parse cache (only the changed files' rows are read
+            and written); None for no cache.
+        previous: the map as of just before the change (the cache's rows of the
+            changed files must be what it was built from).
+        changed: repository-relative paths of the files that changed, every one of
+            them on ``previous`` (files that are not mapped code do not count).
+        stats: this run's ``lstat`` of at least the changed files
+            (:func:`rubi.codemap.files.stat_files`); a missing one is a file that went.
+
+    Returns:
+        The map with the changed files' new hashes, sizes and symbol lines
+        (``stats.reused_shape``) when every one of them is still a regular, readable
+        file that kept its shape (:func:`_shape`: an edit inside a function body, a
+        comment); None when the map must be built again (:func:`build_code_map`):
+        a file went or is new, was left out, changed shape, or the cache moved on.
+    """
+    started = time.perf_counter()
+    paths = sorted(set(changed))
+    if any(p not in previous.files for p in paths):
+        return None
+    cache = open_cache(cache_path, only=paths)
+    try:
+        if cache.warnings or len(cache.entries) != len(paths):
+            return None  # a row missing or unreadable: the full build mends it
+        warnings: list[ScanWarning] = []
+        entries, fresh, counts = _scan(repo_root, paths, cache, warnings, None, stats)
+        if entries.keys() != set(paths) or not all(e.mapped for e in entries.values()):
+            return None  # gone or left out (a new problem changes the shape)
+        kept = _same_shape(previous, paths, entries, cache)
+        if kept is None:
+            return None
+        code = _parses(repo_root, kept, entries, fresh, cache, counts)
+        if any(p not in code for p in kept):
+            return None
+        code_map = _update(previous, kept, entries, code, previous.stats.listed, counts, started)
+        problem = cache.write(fresh, [])
+    finally:
+        cache.close()
+    if problem:
+        code_map = replace(code_map, warnings=sorted({*code_map.warnings, problem}, key=_order))
+    return code_map
+
+
 def _update(
     previous: CodeMap,
     kept: list[str],
     entries: dict[str, CacheEntry],
     code: dict[str, tuple[str, Parsed]],
-    listing: FileListing,
+    listed: int,
     counts: dict[str, int],
     started: float,
 ) -> CodeMap:
-    """``previous`` with the kept-shape files' new hashes, sizes and symbol lines."""
+    """``previous`` with the kept-shape files' new hashes, sizes and symbol lines
+    (``listed``: the files the repository lists)."""
     files = dict(previous.files)
     for path in kept:
         files[path] = replace(
@@ -333,7 +397,7 @@ def _update(
         )
     stats = replace(
         previous.stats,
-        listed=len(listing.paths),
+        listed=listed,
         parsed=counts["parsed"],
         reused=counts["reused"],
         hashed=counts["hashed"],

@@ -27,7 +27,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -299,19 +299,30 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _rows(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
-    return conn.execute(
-        "SELECT path, sha256, size, mtime_ns, language, skip, problems, parsed IS NOT NULL "
-        "FROM files"
-    ).fetchall()
+_COLUMNS = "SELECT path, sha256, size, mtime_ns, language, skip, problems, parsed IS NOT NULL "
 
 
-def open_cache(path: Path | None) -> ParseCache:
-    """Open (or create) the cache at ``path`` and read every row's stat columns.
+def _rows(conn: sqlite3.Connection, only: Collection[str] | None = None) -> list[tuple[Any, ...]]:
+    if only is None:
+        return conn.execute(_COLUMNS + "FROM files").fetchall()
+    wanted = sorted(set(only))
+    rows: list[tuple[Any, ...]] = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        sql = _COLUMNS + "FROM files WHERE path IN ({})".format(",".join("?" * len(chunk)))
+        rows.extend(conn.execute(sql, chunk).fetchall())
+    return rows
+
+
+def open_cache(path: Path | None, only: Collection[str] | None = None) -> ParseCache:
+    """Open (or create) the cache at ``path`` and read every row's stat columns (or
+    only the rows of the paths in ``only``: an update of a few known files).
 
     Args:
         path: the cache file (SQLite); its folder is created if missing. None for no
             cache: nothing is remembered and nothing written.
+        only: read just these paths' rows; ``entries`` then holds no other file (and
+            :meth:`ParseCache.path_of` finds no other file's parse).
 
     Returns:
         A :class:`ParseCache`. A file that is not a readable database is removed and
@@ -325,7 +336,7 @@ def open_cache(path: Path | None) -> ParseCache:
     try:
         try:
             conn = _connect(path)
-            rows = _rows(conn)
+            rows = _rows(conn, only)
         except sqlite3.OperationalError:
             raise  # cannot open or locked: not a damaged file, never deleted
         except sqlite3.DatabaseError as exc:

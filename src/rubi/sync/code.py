@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping
+import stat
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,31 +16,134 @@ from rubi.core.storage import load_pickle, save_pickle
 from rubi.sync.manifest import IndexReport, VaultState
 
 if TYPE_CHECKING:
-    from rubi.codemap import CodeMap
     from rubi.codemap.files import FileListing
+    from rubi.codemap.model import BuildStats, CodeFile, CodeMap
     from rubi.index.store import IndexDoc
 
-__all__ = ["code_fingerprint", "map_code", "read_code_map"]
+__all__ = [
+    "DELTA_MAX",
+    "CodeListing",
+    "CodeMapDelta",
+    "CodeRun",
+    "code_fingerprint",
+    "code_map_key",
+    "delta_file",
+    "map_code",
+    "read_code_map",
+    "save_code_map",
+]
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
 
-def read_code_map(paths: VaultPaths) -> CodeMap | None:
-    """The code map saved by the last index run, or None (absent or unreadable).
-    Read it through :meth:`rubi.sync.session.SyncSession.code_map`, which keeps it."""
-    from rubi.codemap import CodeMap
+DELTA_MAX = 256
+"""Files a code-map delta may hold before the whole map is written again."""
 
-    path = paths.codemap_file
+
+def delta_file(paths: VaultPaths) -> Path:
+    """The code map's delta beside it (:func:`save_code_map`)."""
+    return paths.codemap_file.with_name("codemap-delta.pickle")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeMapDelta:
+    """Files that kept their shape since the saved map was written: their new
+    entries, and the map's build figures as of the last run.
+
+    Attributes:
+        base: ``(inode, mtime_ns, size)`` of the map file this delta applies to; a
+            delta of another map file is ignored.
+        files: the changed files' entries, by path.
+        stats: the build figures of the last run.
+    """
+
+    base: tuple[int, int, int]
+    files: dict[str, CodeFile]
+    stats: BuildStats
+
+
+def _key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _read_delta(paths: VaultPaths, base: tuple[int, int, int]) -> CodeMapDelta | None:
     try:
-        loaded = load_pickle(path)
+        loaded = load_pickle(delta_file(paths))
     except FileNotFoundError:
         return None
     except Exception as exc:
-        log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", path, exc)
+        log.warning("%s: unreadable (%s); the code map is read without it", delta_file(paths), exc)
         return None
-    return loaded if isinstance(loaded, CodeMap) else None
+    if isinstance(loaded, CodeMapDelta) and loaded.base == base:
+        return loaded
+    return None
+
+
+def read_code_map(paths: VaultPaths) -> CodeMap | None:
+    """The code map saved by the last index run (its file and its delta), or None
+    (absent or unreadable). Read it through
+    :meth:`rubi.sync.session.SyncSession.code_map`, which keeps it."""
+    from rubi.codemap import CodeMap
+
+    path = paths.codemap_file
+    for _ in range(3):  # the map replaced while read: read again
+        try:
+            before = _key(path.stat())
+            loaded = load_pickle(path)
+            if _key(path.stat()) != before:
+                continue
+        except FileNotFoundError:
+            return None
+        except Exception as exc:
+            log.warning("%s: unreadable (%s); run `rubi index` to rebuild it", path, exc)
+            return None
+        if not isinstance(loaded, CodeMap):
+            return None
+        delta = _read_delta(paths, before)
+        if delta is None:
+            return loaded
+        return replace(loaded, files={**loaded.files, **delta.files}, stats=delta.stats)
+    return None
+
+
+def code_map_key(paths: VaultPaths) -> tuple[object, ...] | None:
+    """What changes when the saved code map (or its delta) is written; None when
+    there is no map."""
+    try:
+        base = _key(paths.codemap_file.stat())
+    except FileNotFoundError:
+        return None
+    try:
+        delta: tuple[int, int, int] | None = _key(delta_file(paths).stat())
+    except FileNotFoundError:
+        delta = None
+    return (base, delta)
+
+
+def save_code_map(paths: VaultPaths, code_map: CodeMap, changed: Collection[str]) -> None:
+    """Save ``code_map``. A map that kept its shape (``stats.reused_shape``: only the
+    ``changed`` files' hashes, sizes and symbol lines differ from the saved one) is
+    saved as a delta beside the map file when the delta stays under
+    :data:`DELTA_MAX` files: an edit writes kilobytes, not the whole map. Otherwise
+    the map file is written and the delta removed."""
+    base_file, extra = paths.codemap_file, delta_file(paths)
+    if code_map.stats.reused_shape:
+        try:
+            base = _key(base_file.stat())
+        except FileNotFoundError:
+            base = None
+        if base is not None:
+            delta = _read_delta(paths, base)
+            if delta is not None or not extra.exists():
+                files = dict(delta.files) if delta is not None else {}
+                files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
+                if len(files) <= DELTA_MAX:
+                    save_pickle(extra, CodeMapDelta(base, files, code_map.stats))
+                    return
+    save_pickle(base_file, code_map)
+    extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
 
 
 def code_fingerprint(
@@ -73,6 +178,63 @@ def code_fingerprint(
     return digest.hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class CodeListing:
+    """The project's files as one run listed and stat-ed them: where a watcher's next
+    run starts from, when the events it saw are all that changed.
+
+    Attributes:
+        listing: :func:`rubi.codemap.files.list_files` of that run.
+        stats: :func:`rubi.codemap.files.stat_files` of it (``lstat``, by path).
+        listed: ``listing.paths`` as a set.
+    """
+
+    listing: FileListing
+    stats: dict[str, os.stat_result]
+    listed: frozenset[str]
+
+
+@dataclass(slots=True)
+class CodeRun:
+    """What :func:`map_code` did.
+
+    Attributes:
+        code_map: the map, or None when the code was not mapped (nothing changed, or
+            not asked).
+        docs: the code documents to (re)write in the text index.
+        deletes: the code ids to delete from it.
+        listing: the files this run saw (None when it did not list them).
+        saved: the map was written to its file this run.
+    """
+
+    code_map: CodeMap | None = None
+    docs: list[IndexDoc] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+    listing: CodeListing | None = None
+    saved: bool = False
+
+
+def _restat(
+    root: Path, held: CodeListing, changed: Collection[str]
+) -> dict[str, os.stat_result] | None:
+    """``held``'s stats with the ``changed`` files stat-ed again, when the listing
+    itself cannot have changed: every changed path is a listed file that is still a
+    regular file, and none is a ``.gitignore``. None: list the project again."""
+    stats = dict(held.stats)
+    base = str(root)
+    for rel in changed:
+        if rel not in held.listed or rel.rpartition("/")[2] == ".gitignore":
+            return None
+        try:
+            info = os.lstat(os.path.join(base, rel))
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        stats[rel] = info
+    return stats
+
+
 def map_code(
     paths: VaultPaths,
     old: VaultState,
@@ -82,23 +244,48 @@ def map_code(
     code: bool,
     progress: Progress | None,
     previous: CodeMap | None = None,
-) -> tuple[CodeMap | None, list[IndexDoc], list[str]]:
-    """Map the project's code when asked; return the map, the code documents to
-    (re)write and the code ids to delete. Records the new code manifest in ``new``.
-    ``previous``: the map this run updates (kept whole when no changed file changed
-    shape: see :func:`rubi.codemap.build_code_map`)."""
+    *,
+    held: CodeListing | None = None,
+    changed: Collection[str] | None = None,
+) -> CodeRun:
+    """Map the project's code when asked; the map, the code documents to (re)write and
+    the code ids to delete (:class:`CodeRun`). Records the new code manifest in
+    ``new``.
+
+    Args:
+        previous: the map this run updates (kept whole when no changed file changed
+            shape: see :func:`rubi.codemap.build_code_map`).
+        held: the listing of the last run (:attr:`CodeRun.listing`) and ``changed``
+            the project-relative paths a watcher saw change since: when every one is
+            a listed file still there, the project is not listed again, only those
+            files stat-ed, and a kept-shape edit of mapped files reads only their
+            rows of the parse cache (:func:`rubi.codemap.build.update_code_map`).
+    """
     if paths.project_root is None or not code:
         new.code = dict(old.code)
         new.code_fingerprint = old.code_fingerprint
-        return None, [], []
+        return CodeRun()
     from rubi.codemap.files import list_files, stat_files
 
-    try:
-        listing = list_files(paths.project_root)  # one listing a run, shared with the map
-    except OSError:
-        listing = None
-    stats = stat_files(paths.project_root, listing.paths) if listing is not None else None
-    fingerprint = code_fingerprint(paths.project_root, listing, stats) if stats is not None else ""
+    root = paths.project_root
+    restated = None
+    if held is not None and changed is not None and not full:
+        restated = _restat(root, held, changed)
+    listing: FileListing | None
+    stats: dict[str, os.stat_result] | None
+    seen = None
+    if held is not None and restated is not None:
+        listing, stats = held.listing, restated
+        seen = CodeListing(listing, stats, held.listed)
+    else:
+        try:
+            listing = list_files(root)  # one listing a run, shared with the map
+        except OSError:
+            listing = None
+        stats = stat_files(root, listing.paths) if listing is not None else None
+        if listing is not None and stats is not None:
+            seen = CodeListing(listing, stats, frozenset(listing.paths))
+    fingerprint = code_fingerprint(root, listing, stats) if stats is not None else ""
     if (
         not full
         and fingerprint
@@ -108,34 +295,46 @@ def map_code(
         # Not one file listed, added, removed or touched: the map cannot have changed.
         new.code, new.code_fingerprint = dict(old.code), fingerprint
         report.code_files = len(old.code)
-        return None, [], []
+        return CodeRun(listing=seen)
     # Imported here: the search path (notes only) never pays for the code map.
     from rubi.codemap import build_code_map, comment_text, read_text_slice, symbol_text
+    from rubi.codemap.build import update_code_map
+    from rubi.codemap.languages import language_of
     from rubi.index.documents import code_document
 
     new.code_fingerprint = fingerprint
     (paths.index_dir / "codemap-cache.json").unlink(missing_ok=True)  # format 1, one JSON file
-    code_map = build_code_map(
-        paths.project_root,
-        paths.codemap_cache,
-        progress=progress,
-        previous=None if full else previous,
-        listing=listing,
-        stats=stats,
-    )
+    code_map = None
+    if restated is not None and previous is not None and changed is not None:
+        # An edit the watcher saw. Files that are not mapped code (and never were: not
+        # a language the map reads) leave the map as it is.
+        mapped = [p for p in changed if p in previous.files]
+        others = [p for p in changed if p not in previous.files]
+        if all(language_of(p) is None for p in others):
+            code_map = update_code_map(root, paths.codemap_cache, previous, mapped, restated)
+    if code_map is None:
+        code_map = build_code_map(
+            root,
+            paths.codemap_cache,
+            progress=progress,
+            previous=None if full else previous,
+            listing=listing,
+            stats=stats,
+        )
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     indexed = {} if full else old.code
     docs = []
     for path, file in code_map.files.items():
         if indexed.get(path) == file.sha256:
             continue
-        text = read_text_slice(paths.project_root, path)
+        text = read_text_slice(root, path)
         docs.append(code_document(path, file.language, symbol_text(file), text, comment_text(text)))
     deletes = sorted(set(indexed) - set(new.code))
     report.code_files = len(code_map.files)
     report.code_changed = len(docs)
     report.code_deleted = len(deletes)
     report.code_warnings = list(code_map.warnings)
-    if docs or deletes or full or not paths.codemap_file.exists():
-        save_pickle(paths.codemap_file, code_map)
-    return code_map, docs, deletes
+    saved = bool(docs or deletes or full or not paths.codemap_file.exists())
+    if saved:
+        save_code_map(paths, code_map, [d.id for d in docs])
+    return CodeRun(code_map, docs, deletes, seen, saved)

@@ -73,6 +73,7 @@ def index_vault(
     code: bool = True,
     lock_timeout_s: float = LOCK_TIMEOUT_S,
     changed_paths: Collection[str] | None = None,
+    changed_code: Collection[str] | None = None,
 ) -> IndexReport:
     """Index the vault incrementally (or from scratch with ``full``).
 
@@ -90,6 +91,9 @@ def index_vault(
         lock_timeout_s: how long to wait for another run.
         changed_paths: vault-relative paths a watcher saw change; the run reads those
             instead of scanning the vault (a folder change still scans).
+        changed_code: project-relative paths outside the vault a watcher saw change
+            (with ``code``): when they are all files the last run listed, the project
+            is not listed again (:func:`rubi.sync.code.map_code`).
 
     Returns:
         An :class:`IndexReport`; per-file problems are in ``warnings`` (the files
@@ -107,6 +111,7 @@ def index_vault(
         code=code,
         lock_timeout_s=lock_timeout_s,
         changed_paths=changed_paths,
+        changed_code=changed_code,
     )
 
 

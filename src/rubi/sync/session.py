@@ -30,7 +30,7 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.sync.code import map_code, read_code_map
+from rubi.sync.code import CodeListing, CodeRun, code_map_key, map_code, read_code_map
 from rubi.sync.manifest import (
     NOTES_BODY_KEPT,
     IndexReport,
@@ -80,7 +80,10 @@ class SyncSession:
         self._snapshot_gen = -1
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
-        self._code_map: tuple[tuple[int, int], CodeMap | None] | None = None
+        self._code_map: tuple[tuple[object, ...], CodeMap | None] | None = None
+        self._code_listing: CodeListing | None = None
+        """The project's files as the last code run saw them; a watcher's run starts
+        from it and the paths it saw change (None: list the project again)."""
         self.watched = False
         """A watcher in this process applies every change as it happens (set by
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
@@ -117,11 +120,9 @@ class SyncSession:
         """The project's code map as of the last run that mapped it (None for a plain
         vault or before the first index); read again only when its file changed."""
         with self._lock:
-            try:
-                st = self.paths.codemap_file.stat()
-            except FileNotFoundError:
+            key = code_map_key(self.paths)
+            if key is None:
                 return None
-            key = (st.st_mtime_ns, st.st_size)
             if self._code_map is None or self._code_map[0] != key:
                 self._code_map = (key, read_code_map(self.paths))
             return self._code_map[1]
@@ -198,6 +199,7 @@ class SyncSession:
         code: bool = True,
         lock_timeout_s: float = LOCK_TIMEOUT_S,
         changed_paths: Collection[str] | None = None,
+        changed_code: Collection[str] | None = None,
     ) -> IndexReport:
         """Bring the derived data in line with the files (see :func:`rubi.sync.index_vault`
         for the arguments)."""
@@ -212,7 +214,7 @@ class SyncSession:
             lock.acquire()
         try:
             with self._lock:
-                report = self._run_locked(full, progress, verify, code, changed_paths)
+                report = self._run_locked(full, progress, verify, code, changed_paths, changed_code)
                 if report.pages_written:
                     # index the pages just written (they are notes too)
                     again = self._run_locked(False, None, False, False, report.pages_written)
@@ -241,6 +243,7 @@ class SyncSession:
         verify: bool,
         code: bool,
         changed_paths: Collection[str] | None,
+        changed_code: Collection[str] | None = None,
     ) -> IndexReport:
         # Whoosh is imported here, markdown parsing and the graph only when something
         # changed: the hooks' "nothing changed" run pays for a scan, not for libraries.
@@ -269,7 +272,18 @@ class SyncSession:
             plan, attachments = planned
             # A full build starts the index afresh: without the code map it would drop
             # every code file.
-            self._apply(store, index, old, plan, attachments, report, full, code or full, progress)
+            self._apply(
+                store,
+                index,
+                old,
+                plan,
+                attachments,
+                report,
+                full,
+                code or full,
+                progress,
+                changed_code,
+            )
         finally:
             store.rollback()  # a streamed build's rows, when it failed before its commit
             store.close()
@@ -292,6 +306,7 @@ class SyncSession:
         full: bool,
         code: bool,
         progress: Progress | None,
+        changed_code: Collection[str] | None = None,
     ) -> None:
         paths = self.paths
         new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
@@ -325,16 +340,8 @@ class SyncSession:
         relink = reading.relink
         deletes = deleted_ids(old, new, touched, full)
         report.deleted = len(deletes)
-        code_map, code_docs, code_deletes = map_code(
-            paths,
-            old,
-            new,
-            report,
-            full,
-            code,
-            stage(progress, "Mapping code"),
-            previous=None if full or not code else self.code_map(),
-        )
+        code_run = self._map_code(old, new, report, full, code, progress, changed_code)
+        code_map, code_docs, code_deletes = code_run.code_map, code_run.docs, code_run.deletes
         pages_before = full and code_map is not None and paths.project_root is not None
         if pages_before:
             assert code_map is not None
@@ -385,6 +392,41 @@ class SyncSession:
             from rubi.sync.pages import write_pages
 
             write_pages(paths, code_map, self._all_notes(store), report)
+
+    def _map_code(
+        self,
+        old: VaultState,
+        new: VaultState,
+        report: IndexReport,
+        full: bool,
+        code: bool,
+        progress: Progress | None,
+        changed_code: Collection[str] | None,
+    ) -> CodeRun:
+        """The code side of a run (:func:`rubi.sync.code.map_code`); keeps the map it
+        saved and the listing it saw, so the next run neither reads the map back nor
+        lists the project when a watcher says what changed."""
+        if not code or self.paths.project_root is None:
+            return map_code(self.paths, old, new, report, full, code, None)
+        held, self._code_listing = self._code_listing, None  # kept only if this run ends
+        previous = None if full else self.code_map()
+        code_run = map_code(
+            self.paths,
+            old,
+            new,
+            report,
+            full,
+            code,
+            stage(progress, "Mapping code"),
+            previous=previous,
+            held=held,
+            changed=changed_code,
+        )
+        if code_run.saved and code_run.code_map is not None:
+            key = code_map_key(self.paths)
+            self._code_map = None if key is None else (key, code_run.code_map)
+        self._code_listing = code_run.listing
+        return code_run
 
     def _commit(
         self,

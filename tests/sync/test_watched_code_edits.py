@@ -1,0 +1,173 @@
+"""A code edit a watcher saw (``app.apply_changes`` with ``code_paths``): the project is
+not listed again, only the changed files' parse-cache rows are read, and a kept-shape
+edit saves a delta beside the code map; every other process reads the same map as a
+full build gives."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from codemap.codemap_helpers import age_files
+from rubi import app
+from rubi.codemap import build_code_map
+from rubi.codemap.build import update_code_map
+from rubi.codemap.files import stat_files
+from rubi.codemap.model import CodeMap
+from rubi.sync import forget_sessions
+from rubi.sync.code import DELTA_MAX, delta_file, read_code_map
+from rubi.sync.session import SyncSession
+
+from helpers import rubi_project, write
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/app.py": "from pkg.util import helper\n\n\nclass SmartRouter:\n    pass\n\n\n"
+    "def dispatch_request(req):\n    return helper(req)\n",
+    "pkg/util.py": "def helper(x):\n    return x\n",
+    "pkg/cli.py": "from pkg.app import dispatch_request\n",
+    "README.txt": "a project\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = rubi_project(tmp_path / "proj", FILES)
+    age_files(root)
+    app.index(app.locate(root / ".rubi"))
+    return root
+
+
+def _same(a: CodeMap, b: CodeMap) -> None:
+    for f in dataclasses.fields(CodeMap):
+        if f.name not in ("stats", "warnings"):
+            assert getattr(a, f.name) == getattr(b, f.name), f.name
+
+
+def _full(root: Path, tmp_path: Path) -> CodeMap:
+    return build_code_map(root, tmp_path / "fresh-cache.sqlite")
+
+
+def _hit(root: Path, word: str) -> list[str]:
+    paths = app.locate(root / ".rubi")
+    return [h.id for h in app.search(paths, word, refresh=False).hits]
+
+
+def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    import rubi.codemap.files as files
+
+    def no_listing(root: Path) -> object:
+        raise AssertionError("the project was listed again")
+
+    listing = files.list_files
+    monkeypatch.setattr(files, "list_files", no_listing)
+    map_before = paths.codemap_file.read_bytes()
+    app_py = project / "pkg" / "app.py"
+    app_py.write_text(app_py.read_text() + "# quixotic comment\n", encoding="utf-8")
+    report = app.apply_changes(paths, [], code=True, code_paths=["pkg/app.py"])
+    assert report.code_changed == 1
+    assert _hit(project, "quixotic")[0] == "pkg/app.py"
+    assert paths.codemap_file.read_bytes() == map_before  # the delta holds the edit
+    assert delta_file(paths).exists()
+    cold = read_code_map(paths)  # what another process reads
+    assert cold is not None and cold.stats.reused_shape
+    assert cold.files["pkg/app.py"].size == app_py.stat().st_size
+    _same(cold, _full(project, tmp_path))
+    monkeypatch.setattr(files, "list_files", listing)
+    forget_sessions()
+    assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
+
+
+def test_an_import_edit_rewrites_the_map_and_drops_the_delta(project: Path, tmp_path: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    util = project / "pkg" / "util.py"
+    util.write_text(util.read_text() + "# first\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
+    assert delta_file(paths).exists()
+    util.write_text("import pkg.cli\n\n\ndef helper(x):\n    return x\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
+    assert not delta_file(paths).exists()
+    cold = read_code_map(paths)
+    assert cold is not None and ("pkg/util.py", "pkg/cli.py") in cold.edges
+    _same(cold, _full(project, tmp_path))
+
+
+def test_new_and_deleted_files_are_listed_again(project: Path, tmp_path: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    write(project / "pkg" / "extra.py", "from pkg.util import helper\n# zanzibar\n")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/extra.py"])
+    assert _hit(project, "zanzibar")[0] == "pkg/extra.py"
+    (project / "pkg" / "cli.py").unlink()
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/cli.py"])
+    cold = read_code_map(paths)
+    assert cold is not None and "pkg/cli.py" not in cold.files and "pkg/extra.py" in cold.files
+    _same(cold, _full(project, tmp_path))
+
+
+def test_many_edits_fold_the_delta_into_the_map(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.sync.code as code
+
+    monkeypatch.setattr(code, "DELTA_MAX", 1)
+    assert DELTA_MAX > 1
+    paths = app.locate(project / ".rubi")
+    for n, rel in enumerate(["pkg/app.py", "pkg/util.py", "pkg/app.py"]):
+        path = project / rel
+        path.write_text(path.read_text() + f"# edit {n}\n", encoding="utf-8")
+        app.apply_changes(paths, [], code=True, code_paths=[rel])
+        if n == 1:  # two files: over the limit, the map was written whole
+            assert not delta_file(paths).exists()
+    cold = read_code_map(paths)
+    assert cold is not None
+    _same(cold, _full(project, tmp_path))
+
+
+def test_a_delta_of_another_map_is_ignored(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app_py = project / "pkg" / "app.py"
+    app_py.write_text(app_py.read_text() + "# one\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/app.py"])
+    delta = delta_file(paths).read_bytes()
+    forget_sessions()
+    app.index(paths, full=True)  # a new map file: the old delta is not its own
+    delta_file(paths).write_bytes(delta)
+    cold = read_code_map(paths)
+    full = SyncSession(paths).code_map()
+    assert cold is not None and full is not None
+    assert cold.files["pkg/app.py"] == full.files["pkg/app.py"]
+    assert not cold.stats.reused_shape
+
+
+def test_update_code_map_declines_what_it_cannot_keep(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache.sqlite"
+    first = build_code_map(project, cache)
+    stats = stat_files(project, ["pkg/app.py", "pkg/util.py"])
+    assert update_code_map(project, cache, first, ["pkg/new.py"], stats) is None  # not mapped
+    util = project / "pkg" / "util.py"
+    util.write_text("import os\n\n\ndef helper(x):\n    return x\n", encoding="utf-8")
+    stats = stat_files(project, ["pkg/util.py"])
+    assert update_code_map(project, cache, first, ["pkg/util.py"], stats) is None  # an import
+    util.write_text("def helper(x):\n    # a body edit\n    return x\n", encoding="utf-8")
+    stats = stat_files(project, ["pkg/util.py"])
+    kept = update_code_map(project, cache, first, ["pkg/util.py"], stats)
+    assert kept is not None and kept.stats.reused_shape
+    _same(kept, _full(project, tmp_path))
+    assert update_code_map(project, cache, first, ["pkg/util.py"], {}) is None  # gone
+
+
+def test_the_watcher_passes_the_code_paths(project: Path) -> None:
+    from rubi.watch import classify
+
+    paths = app.locate(project / ".rubi")
+    events = [(None, str(project / "pkg" / "app.py")), (None, str(paths.root / "notes" / "x.md"))]
+    batch = classify(events, paths)
+    assert batch is not None
+    assert batch.code and batch.code_paths == {"pkg/app.py"}
+    assert batch.vault_paths == {"notes/x.md"}
