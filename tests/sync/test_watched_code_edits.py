@@ -171,3 +171,24 @@ def test_the_watcher_passes_the_code_paths(project: Path) -> None:
     assert batch is not None
     assert batch.code and batch.code_paths == {"pkg/app.py"}
     assert batch.vault_paths == {"notes/x.md"}
+
+
+def test_a_temp_file_that_came_and_went_lists_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.codemap.files as files
+
+    paths = app.locate(project / ".rubi")
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    listed: list[Path] = []
+    listing = files.list_files
+    monkeypatch.setattr(files, "list_files", lambda root: listed.append(root) or listing(root))
+    util = project / "pkg" / "util.py"
+    util.write_text(util.read_text() + "# quokka\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py", "pkg/util.py.build-tmp"])
+    assert listed == [] and _hit(project, "quokka")[0] == "pkg/util.py"
+    (project / "pkg").rename(project / "lib")  # a folder moved: its old path is gone
+    app.apply_changes(paths, [], code=True, code_paths=["pkg", "lib"])
+    assert listed == [project]
+    cold = read_code_map(paths)
+    assert cold is not None and "lib/util.py" in cold.files and "pkg/util.py" not in cold.files

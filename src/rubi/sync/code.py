@@ -219,20 +219,31 @@ def _restat(
 ) -> dict[str, os.stat_result] | None:
     """``held``'s stats with the ``changed`` files stat-ed again, when the listing
     itself cannot have changed: every changed path is a listed file that is still a
-    regular file, and none is a ``.gitignore``. None: list the project again."""
+    regular file (or an unlisted one that came and went: a tool's temp file), and
+    none is a ``.gitignore``. None: list the project again."""
     stats = dict(held.stats)
     base = str(root)
     for rel in changed:
-        if rel not in held.listed or rel.rpartition("/")[2] == ".gitignore":
+        if rel.rpartition("/")[2] == ".gitignore":
             return None
+        path = os.path.join(base, rel)
+        if rel not in held.listed:
+            if os.path.lexists(path) or _holds(held, rel + "/"):
+                return None  # new, or a folder that went or moved
+            continue
         try:
-            info = os.lstat(os.path.join(base, rel))
+            info = os.lstat(path)
         except OSError:
             return None
         if not stat.S_ISREG(info.st_mode):
             return None
         stats[rel] = info
     return stats
+
+
+def _holds(held: CodeListing, prefix: str) -> bool:
+    """Some listed file lies under the folder ``prefix`` (ends in ``/``)."""
+    return any(p.startswith(prefix) for p in held.listing.paths)
 
 
 def map_code(
