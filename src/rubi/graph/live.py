@@ -377,10 +377,14 @@ class LiveGraph:
 
     # -- internals -----------------------------------------------------------------
     def _add_node(self, note_id: str, attrs: dict[str, Any]) -> None:
+        """Make ``attrs`` (a fresh dict the caller gives up) the attributes of the node
+        ``note_id``: the dict itself, not a copy (networkx's ``add_node`` copies it,
+        and a streamed full build's records held a second dict per note until the
+        graph was saved)."""
         g = self.build.graph
-        if note_id in g:
-            g.nodes[note_id].clear()
-        g.add_node(note_id, **attrs)
+        if note_id not in g:
+            g.add_node(note_id)
+        g._node[note_id] = attrs
 
     def _add_names(self, rec: GraphNote) -> None:
         self._resolver.add_note(rec.names)
