@@ -364,9 +364,7 @@ class SearchIndex:
                 if not self.keep_open:
                     self.close()
 
-    def term_idf(
-        self, terms: Iterable[str], fields: Sequence[str] = ("body",)
-    ) -> dict[str, float]:
+    def term_idf(self, terms: Iterable[str], fields: Sequence[str] = ("body",)) -> dict[str, float]:
         """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
         live documents holding it in one of ``fields`` (the passage chooser weighs a
         query's words with it, :mod:`rubi.search.passages`)."""
