@@ -82,6 +82,29 @@ _TOOL_DIRS = frozenset(
 _SOURCE_DIRS = ("src/", "tests/", "docs/", "bench/")
 
 
+def login_project(root: Path, code: str = "def login():\n    pass\n") -> Path:
+    """A project at ``root`` with ``src/auth.py`` (``code``), a gotcha about login
+    tokens that names it and a decision, indexed: what the engine tests ask about."""
+    from rubi import app
+
+    write(root / "src" / "auth.py", code)
+    app.init_project(root)
+    app.register(
+        app.locate(root / ".rubi"),
+        [
+            {
+                "type": "gotcha",
+                "title": "Login tokens expire at midnight UTC",
+                "body": "Refresh the login token before midnight UTC or the session drops.",
+                "files": ["src/auth.py"],
+            },
+            {"type": "decision", "title": "Use SQLite for the cache", "body": "No server."},
+        ],
+    )
+    app.index(app.locate(root / ".rubi"))
+    return root
+
+
 def tree_state(root: Path) -> dict[str, tuple[int, int]]:
     """(mtime in ns, size in bytes) of every file under ``root``, and every folder
     (recorded as present, (0, 0)), keyed by POSIX path relative to it, tool folders

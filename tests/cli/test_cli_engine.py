@@ -21,7 +21,7 @@ from rubi.engine.client import cli_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, cli_argv_ok, environment
 from rubi.engine.server import Engine, answer
 
-from helpers import write
+from helpers import login_project
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
 
@@ -45,23 +45,7 @@ os._exit(code if isinstance(code, int) else 1)
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    write(root / "src" / "auth.py", "def login():\n    '''Log in.'''\n    return 1\n")
-    app.init_project(root)
-    app.register(
-        app.locate(root / ".rubi"),
-        [
-            {
-                "type": "gotcha",
-                "title": "Login tokens expire at midnight UTC",
-                "body": "Refresh the login token before midnight UTC or the session drops.",
-                "files": ["src/auth.py"],
-            },
-            {"type": "decision", "title": "Use SQLite for the cache", "body": "No server."},
-        ],
-    )
-    app.index(app.locate(root / ".rubi"))
-    return root
+    return login_project(tmp_path / "proj", "def login():\n    '''Log in.'''\n    return 1\n")
 
 
 @pytest.fixture
