@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
-from rubi.claude.install import InstallReport, hook_command, record_path, rubi_command
+from rubi.claude.install import InstallReport, hook_group, record_path, rubi_command
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -96,17 +96,10 @@ def harness_files(harness: str, project: Path, user: bool) -> HarnessFiles:
 
 def harness_hook_groups(harness: str, command: str) -> dict[str, dict[str, Any]]:
     """The matcher group rubi adds under each of ``harness``'s events."""
-    groups: dict[str, dict[str, Any]] = {}
-    for event, (handler, matcher, timeout) in HARNESS_HOOKS[harness].items():
-        group: dict[str, Any] = {
-            "hooks": [
-                {"type": "command", "command": hook_command(command, handler), "timeout": timeout}
-            ]
-        }
-        if matcher:
-            group = {"matcher": matcher, **group}
-        groups[event] = group
-    return groups
+    return {
+        event: hook_group(command, handler, matcher, timeout)
+        for event, (handler, matcher, timeout) in HARNESS_HOOKS[harness].items()
+    }
 
 
 def _toml_string(value: str) -> str:

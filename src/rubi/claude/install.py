@@ -31,6 +31,7 @@ __all__ = [
     "HOOK_EVENTS",
     "InstallReport",
     "hook_command",
+    "hook_group",
     "hook_groups",
     "install",
     "record_path",
@@ -75,17 +76,18 @@ def hook_command(executable: str, event: str) -> str:
 def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
     """The matcher group rubi adds under each event (``command``: the rubi executable,
     see :func:`hook_command`)."""
-    groups: dict[str, dict[str, Any]] = {}
-    for event, (matcher, timeout) in HOOK_EVENTS.items():
-        group: dict[str, Any] = {
-            "hooks": [
-                {"type": "command", "command": hook_command(command, event), "timeout": timeout}
-            ]
-        }
-        if matcher:
-            group = {"matcher": matcher, **group}
-        groups[event] = group
-    return groups
+    return {
+        event: hook_group(command, event, matcher, timeout)
+        for event, (matcher, timeout) in HOOK_EVENTS.items()
+    }
+
+
+def hook_group(command: str, handler: str, matcher: str | None, timeout: int) -> dict[str, Any]:
+    """One matcher group: run ``command``'s hook ``handler`` (see :func:`hook_command`)
+    for events matching ``matcher`` (None: all), within ``timeout`` (the harness's
+    unit), as ``{"matcher"?: str, "hooks": [{"type", "command", "timeout"}]}``."""
+    hook = {"type": "command", "command": hook_command(command, handler), "timeout": timeout}
+    return {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
 
 
 @dataclass
