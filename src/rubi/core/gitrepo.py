@@ -94,15 +94,12 @@ def git_lines(root: Path, *args: str) -> Iterator[str]:
             proc.stdout.close()
 
 
-_git = git_output
-
-
 def user_identity(root: Path) -> str:
     """Who is working here, as git knows them: ``user.email`` (else ``user.name``) of
     the repository holding ``root`` and the user's git config; "" when neither is set
     or git is missing."""
     for key in ("user.email", "user.name"):
-        out = _git(root, "config", "--get", key)
+        out = git_output(root, "config", "--get", key)
         if out and out.strip():
             return out.strip()
     return ""
@@ -110,7 +107,7 @@ def user_identity(root: Path) -> str:
 
 def head(root: Path) -> str | None:
     """The full SHA of HEAD, or None outside a repository (or without git)."""
-    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    out = git_output(root, "rev-parse", "--verify", "-q", "HEAD")
     return out.strip() if out else None
 
 
@@ -131,23 +128,23 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
     if not wanted:
         return {}
     # The oldest known commit bounds the history read (one short call for the dates).
-    dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *wanted)
+    dates = git_output(root, "show", "-s", "--format=%H %ct", "--end-of-options", *wanted)
     if dates is None:
         known = [
             c
             for c in wanted
-            if _git(root, "cat-file", "-e", "--end-of-options", f"{c}^{{commit}}") is not None
+            if git_output(root, "cat-file", "-e", "--end-of-options", f"{c}^{{commit}}") is not None
         ]
         if not known:
             return {} if head(root) else None
-        dates = _git(root, "show", "-s", "--format=%H %ct", "--end-of-options", *known) or ""
+        dates = git_output(root, "show", "-s", "--format=%H %ct", "--end-of-options", *known) or ""
     stamps = [line.split() for line in dates.splitlines() if line.strip()]
     if not stamps:
         return {}
     oldest = min(stamps, key=lambda p: int(p[1]))[0]
     # --first-parent -m: a merge counts with everything it brought in (a branch commit
     # older than the note, merged after it, still changes the note's files).
-    out = _git(
+    out = git_output(
         root,
         "log",
         "--first-parent",
@@ -176,7 +173,7 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
             break
         changed.update(files)
     for c in pending:  # not on the first-parent line (a side branch): compare trees
-        diff = _git(
+        diff = git_output(
             root, "diff", "--name-only", "--no-renames", "--end-of-options", c, "HEAD", "--"
         )
         if diff is not None:
@@ -197,7 +194,7 @@ def worktrees(root: Path) -> list[Worktree]:
     """Every working tree of the repository holding ``root`` (``git worktree list``),
     the main one first; [] outside a repository or without git. Worktrees whose folder
     is gone (``prunable``) are left out."""
-    out = _git(root, "worktree", "list", "--porcelain")
+    out = git_output(root, "worktree", "list", "--porcelain")
     if not out:
         return []
     found: list[Worktree] = []
