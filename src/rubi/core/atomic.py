@@ -183,6 +183,31 @@ def sweep_temp_files(folder: Path, *, force: bool = False) -> list[Path]:
     return removed
 
 
+def _replace(
+    path: Path,
+    data: bytes | Callable[[BinaryIO], None],
+    mode: int | None,
+    expect: bytes | None,
+) -> None:
+    """Replace ``path`` with ``data`` (or what ``data(file)`` writes) through a temp
+    file, with ``mode`` (None: the replaced file's, else a new file's usual mode),
+    when ``path`` still holds ``expect`` (None: whatever it holds)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sweep_temp_files(path.parent)
+    if mode is None:
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+    tmp = _write_temp(path, data, mode)
+    try:
+        if expect is not None and path.read_bytes() != expect:
+            raise ChangedMeanwhile(str(path))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` atomically, creating parent folders.
 
@@ -197,22 +222,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
         ChangedMeanwhile: ``expect`` did not match; nothing was written.
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sweep_temp_files(path.parent)
-    # Keep a replaced file's mode, else a new file's.
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
-    tmp = _write_temp(path, data, mode)
-    try:
-        if expect is not None and path.read_bytes() != expect:
-            raise ChangedMeanwhile(str(path))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    _replace(path, data, None, expect)
 
 
 def atomic_write_stream(
@@ -226,18 +236,7 @@ def atomic_write_stream(
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
         Exception: whatever ``write`` raises; ``path`` is unchanged.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sweep_temp_files(path.parent)
-    if mode is None:
-        with contextlib.suppress(FileNotFoundError):
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-    tmp = _write_temp(path, write, mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    _replace(path, write, mode, None)
 
 
 def atomic_write_text(path: Path, text: str, *, expect: str | None = None) -> None:
