@@ -23,6 +23,7 @@ __all__ = [
     "file_day",
     "note_day",
     "parse_day",
+    "spell_day",
     "spelled_days",
 ]
 
@@ -84,6 +85,11 @@ def file_day(path: Path) -> str:
     return dt.datetime.fromtimestamp(mtime, dt.UTC).date().isoformat()
 
 
+def spell_day(day: dt.date) -> str:
+    """``day`` in words, as :func:`spelled_days` writes it (``October 13, 2023``)."""
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
 def spelled_days(text: str) -> str:
     """Each distinct ``YYYY-MM-DD`` date of ``text`` in words, one a line
     (``October 13, 2023``), in order of first appearance, at most
@@ -92,7 +98,7 @@ def spelled_days(text: str) -> str:
     for m in _DAYS_IN_TEXT.finditer(text):
         day = _day(m[1], m[2], m[3])
         if day is not None:
-            seen.setdefault(f"{MONTHS[day.month - 1]} {day.day}, {day.year}")
+            seen.setdefault(spell_day(day))
             if len(seen) >= MAX_SPELLED_DAYS:
                 break
     return "\n".join(seen)

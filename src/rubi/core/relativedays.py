@@ -24,7 +24,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from rubi.core.days import MONTHS
+from rubi.core.days import MONTHS, spell_day
 
 __all__ = ["MAX_RESOLVED", "resolve_relative", "resolved_days"]
 
@@ -67,10 +67,6 @@ _PHRASE = re.compile(
 _SHIFT = {"last": -1, "past": -1, "this": 0, "next": 1, "coming": 1}
 
 
-def _day(d: dt.date) -> str:
-    return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
-
-
 def _year(year: int) -> str:
     if not dt.MINYEAR <= year <= dt.MAXYEAR:
         raise ValueError(f"year {year} out of range")
@@ -100,34 +96,34 @@ def _weekday(anchor: dt.date, rel: str, weekday: int) -> dt.date:
 def _resolve(m: re.Match[str], anchor: dt.date) -> list[str]:
     days = dt.timedelta
     if m["before"]:
-        return [_day(anchor - days(2))]
+        return [spell_day(anchor - days(2))]
     if m["after"]:
-        return [_day(anchor + days(2))]
+        return [spell_day(anchor + days(2))]
     if m["yesterday"]:
-        return [_day(anchor - days(1))]
+        return [spell_day(anchor - days(1))]
     if m["today"]:
-        return [_day(anchor)]
+        return [spell_day(anchor)]
     if m["tomorrow"]:
-        return [_day(anchor + days(1))]
+        return [spell_day(anchor + days(1))]
     if m["unit"]:
         n = int(m["n"]) if m["n"].isdigit() else _NUMBERS[" ".join(m["n"].lower().split())]
         n = -n if m["dir"].lower() == "ago" else n
         unit = m["unit"].lower()
         if unit == "day":
-            return [_day(anchor + days(n))]
+            return [spell_day(anchor + days(n))]
         if unit == "week":
-            return ["week of " + _day(_monday(anchor + days(7 * n)))]
+            return ["week of " + spell_day(_monday(anchor + days(7 * n)))]
         if unit == "month":
             return [_month(anchor.year, anchor.month + n)]
         return [_year(anchor.year + n)]
     shift, what = _SHIFT[m["rel"].lower()], m["what"].lower()
     if what in _WEEKDAYS:
-        return [_day(_weekday(anchor, m["rel"].lower(), _WEEKDAYS.index(what)))]
+        return [spell_day(_weekday(anchor, m["rel"].lower(), _WEEKDAYS.index(what)))]
     if what == "weekend":
         saturday = _monday(anchor) + days(5 + 7 * shift)
-        return [_day(saturday), _day(saturday + days(1))]
+        return [spell_day(saturday), spell_day(saturday + days(1))]
     if what == "week":
-        return ["week of " + _day(_monday(anchor) + days(7 * shift))]
+        return ["week of " + spell_day(_monday(anchor) + days(7 * shift))]
     if what == "month":
         return [_month(anchor.year, anchor.month + shift)]
     return [_year(anchor.year + shift)]
