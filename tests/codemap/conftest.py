@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import Files, git_init, write_files
+from codemap.codemap_helpers import Files, age_files, git_init, write_files
 from rubi.codemap import CodeMap, build_code_map
 
 
@@ -35,3 +35,12 @@ def build(make_repo: Callable[..., Path]) -> Callable[..., CodeMap]:
         return build_code_map(make_repo(files, use_git=use_git))
 
     return factory
+
+
+@pytest.fixture
+def repo(make_repo: Callable[..., Path], request: pytest.FixtureRequest) -> Path:
+    """A repository of the test module's ``FILES``, every file dated an hour back
+    (:func:`age_files`), as files are unless just edited."""
+    root = make_repo(request.module.FILES)
+    age_files(root)
+    return root

@@ -24,13 +24,6 @@ FILES = {
 }
 
 
-@pytest.fixture
-def repo(make_repo: Callable[..., Path]) -> Path:
-    root = make_repo(FILES)
-    age_files(root)
-    return root
-
-
 def _same(a: CodeMap, b: CodeMap) -> None:
     assert a.files == b.files and a.edges == b.edges and a.modules == b.modules
     assert a.file_rank == b.file_rank and a.warnings == b.warnings

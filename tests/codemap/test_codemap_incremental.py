@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from codemap.codemap_helpers import age_files
 from rubi.codemap import build_code_map
 from rubi.codemap.cache import CACHE_FORMAT, CacheEntry, open_cache
 
@@ -29,13 +25,6 @@ FILES = {
     "web/app.ts": "import { x } from './x'\n",
     "web/x.ts": "export const x = 1\n",
 }
-
-
-@pytest.fixture
-def repo(make_repo: Callable[..., Path]) -> Path:
-    root = make_repo(FILES)
-    age_files(root)
-    return root
 
 
 def test_second_run_reads_nothing(repo: Path, tmp_path: Path) -> None:

@@ -4,12 +4,8 @@ keeps the previous map's resolution and ranks, and gives the map a full build gi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from codemap.codemap_helpers import age_files
 from rubi.codemap import build_code_map
 from rubi.codemap.model import CodeMap
 
@@ -25,13 +21,6 @@ def _same(a: CodeMap, b: CodeMap) -> None:
     for f in dataclasses.fields(CodeMap):
         if f.name != "stats":
             assert getattr(a, f.name) == getattr(b, f.name), f.name
-
-
-@pytest.fixture
-def repo(make_repo: Callable[..., Path]) -> Path:
-    root = make_repo(FILES)
-    age_files(root)
-    return root
 
 
 def test_a_body_edit_keeps_the_shape(repo: Path, tmp_path: Path) -> None:
