@@ -130,7 +130,8 @@ def test_a_timeline_lists_the_days_around_a_hit(dated_vault: Path) -> None:
     write(
         dated_vault / "sessions" / "2026-04-11-s1.md",
         "---\ncreated: '2026-04-11T09:00:00Z'\n---\n# Session\n\n### 09:00\n"
-        "**User:** why do quokkas smile\n\n**Claude:** they do not\n\n### 09:05\n**User:** ok\n",
+        "**User:** why do quokkas smile\n\n**Claude:** they do not\n```\n### 10:00\n```\n\n"
+        "### 09:05\n**User:** ok\n",
     )
     write(
         dated_vault / "handoffs" / "2026-04-09-1200.md",

@@ -40,7 +40,6 @@ MAX_TURNS = 12
 TURN_PREVIEW_CHARS = 100
 """Characters of a turn's prompt shown."""
 
-_TURN = re.compile(r"^### (\d{2}:\d{2})\s*$")
 _DAY_REF = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -86,22 +85,23 @@ def _kind(node: str, attrs: Any) -> str:
 def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
     """A session record's turns: ``HH:MM`` and the start of the prompt."""
     from rubi.app.pages import page_text
+    from rubi.search.sections import TURN_HEADING, file_lines, note_sections
 
     try:
         text = page_text(paths, paths.root / rel, 400_000)
     except (OSError, RubiError):
         return ()
+    lines = file_lines(text)
     turns: list[str] = []
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        m = _TURN.match(line)
-        if not m:
+    for part in note_sections(text, session=True):
+        if not TURN_HEADING.match(part.heading):
             continue
-        prompt = next((x.strip() for x in lines[i + 1 : i + 6] if x.strip()), "")
+        after = lines[part.start : min(part.start + 5, part.end)]
+        prompt = next((x.strip() for x in after if x.strip()), "")
         prompt = prompt.removeprefix("**User:**").strip()
         if len(prompt) > TURN_PREVIEW_CHARS:
             prompt = prompt[:TURN_PREVIEW_CHARS].rstrip() + "…"
-        turns.append(f"{m[1]} {prompt}".rstrip())
+        turns.append(f"{part.heading} {prompt}".rstrip())
     return tuple(turns[-MAX_TURNS:])
 
 
