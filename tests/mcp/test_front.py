@@ -10,24 +10,17 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from mcp_wire import INIT, Wire, request
 from rubi.mcp.front import (
     Handover,
     LineReader,
-    LineWriter,
     greet,
     load_handshake,
 )
 from rubi.mcp.handshake import render, snapshot
-
-INIT = {
-    "protocolVersion": "2025-06-18",
-    "capabilities": {},
-    "clientInfo": {"name": "t", "version": "1"},
-}
 
 
 def test_the_snapshot_is_what_the_sdk_answers() -> None:
@@ -38,44 +31,11 @@ def test_the_snapshot_is_what_the_sdk_answers() -> None:
     )
 
 
-class Wire:
-    """The two ends of a greeting: what the client sends, what it gets back."""
-
-    def __init__(self) -> None:
-        self._in_r, self._in_w = os.pipe()
-        self._out_r, self._out_w = os.pipe()
-        self.reader = LineReader(self._in_r)
-        self.writer = LineWriter(self._out_w)
-
-    def send(self, *messages: dict[str, Any] | str) -> None:
-        for m in messages:
-            line = m if isinstance(m, str) else json.dumps(m)
-            os.write(self._in_w, line.encode("utf-8") + b"\n")
-
-    def end(self) -> None:
-        os.close(self._in_w)
-
-    def replies(self) -> list[dict[str, Any]]:
-        os.close(self._out_w)
-        with os.fdopen(self._out_r, "rb") as out:
-            return [json.loads(line) for line in out]
-
-    def close(self) -> None:
-        os.close(self._in_r)
-
-
 @pytest.fixture
 def wire() -> Iterator[Wire]:
     w = Wire()
     yield w
     w.close()
-
-
-def request(rid: int, method: str, params: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-    if params is not None:
-        out["params"] = params
-    return out
 
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}

@@ -5,54 +5,14 @@ short schemas, and a server that starts in a folder without ``.rubi/``."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from rubi.mcp.front import LineReader, LineWriter, greet, load_handshake
+from mcp_wire import INIT, Wire, request
+from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.schema import compact_schema
 from rubi.mcp.server import INSTRUCTIONS, NO_PROJECT_INSTRUCTIONS, open_vault
-
-
-class Wire:
-    """Both ends of a greeting over pipes."""
-
-    def __init__(self) -> None:
-        self._in_r, self._in_w = os.pipe()
-        self._out_r, self._out_w = os.pipe()
-        self.reader = LineReader(self._in_r)
-        self.writer = LineWriter(self._out_w)
-
-    def send(self, *messages: dict[str, Any]) -> None:
-        for m in messages:
-            os.write(self._in_w, json.dumps(m).encode("utf-8") + b"\n")
-
-    def end(self) -> None:
-        os.close(self._in_w)
-
-    def replies(self) -> list[dict[str, Any]]:
-        os.close(self._out_w)
-        with os.fdopen(self._out_r, "rb") as out:
-            return [json.loads(line) for line in out]
-
-    def close(self) -> None:
-        os.close(self._in_r)
-
-
-def request(rid: int, method: str, params: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-    if params is not None:
-        out["params"] = params
-    return out
-
-
-INIT = {
-    "protocolVersion": "2025-06-18",
-    "capabilities": {},
-    "clientInfo": {"name": "t", "version": "1"},
-}
 
 
 def test_only_tools_are_advertised() -> None:
