@@ -9,12 +9,29 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("RUBI_SHARED_DATA", REPO.parent / "shared" / "data"))
 VAULTS = SHARED_DATA / "vaults"
+
+
+def load_script(rel: str) -> ModuleType:
+    """The repository's script at ``rel`` (``bench/locomo.py``) imported as a module
+    named after its file (registered in ``sys.modules``: dataclasses look their module
+    up there)."""
+    import importlib.util
+    import sys
+
+    name = Path(rel).stem
+    spec = importlib.util.spec_from_file_location(name, REPO / rel)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def require_data(path: Path) -> Path:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import click
 
 from rubi.cli.main import cli
 
-from helpers import REPO
+from helpers import load_script
 
 
 def test_every_command_has_a_help_text() -> None:
@@ -21,9 +18,5 @@ def test_every_command_has_a_help_text() -> None:
 
 
 def test_cli_reference_is_up_to_date() -> None:
-    spec = importlib.util.spec_from_file_location("cli_docs", REPO / "scripts" / "cli_docs.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["cli_docs"] = module
-    spec.loader.exec_module(module)
+    module = load_script("scripts/cli_docs.py")
     assert module.main(["--check"]) == 0, "run: python scripts/cli_docs.py"

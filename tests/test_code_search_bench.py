@@ -3,26 +3,19 @@ scorer itself is tested (and the script keeps working) in CI."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from helpers import REPO, write
+from helpers import load_script, write
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("code_search", REPO / "bench" / "code_search.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["code_search"] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/code_search.py")
 
 
 def test_scoring_rules(bench: ModuleType) -> None:

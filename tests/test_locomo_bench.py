@@ -3,15 +3,13 @@ mapping to captured sessions and the scorer are tested (the data set is not ship
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from helpers import REPO
+from helpers import load_script
 
 CONVERSATION = {
     "speaker_a": "Caroline",
@@ -54,12 +52,7 @@ QA = [
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("locomo", REPO / "bench" / "locomo.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["locomo"] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/locomo.py")
 
 
 def test_sessions_become_turns_of_prompt_and_answer_runs(bench: ModuleType) -> None:
