@@ -81,3 +81,20 @@ def test_wordpiece_cuts_words_into_vocabulary_pieces() -> None:
     assert wp.encode("Playing, CAFÉ") == [1, 2, 3, 4]
     assert wp.encode("zzz") == [0]
     assert wp.words("naïve-ok") == ["naive", "-", "ok"]
+
+
+def test_passages_are_the_heading_sections_search_cuts() -> None:
+    from rubi.index.store import IndexDoc
+    from rubi.semantic.passages import doc_passages
+
+    filler = "words about the section. " * 4
+    body = (
+        f"lead {filler}\n# Setup\n{filler}\n```sh\n# not a heading\n```\n"
+        f"## Using C#\n{filler}\n~~~\n## still code\n~~~\n"
+    )
+    doc = IndexDoc("n", "note", "n.md", "note", "", {"title": "Guide", "body": body})
+    passages = doc_passages(doc)
+    assert [p.heading for p in passages] == ["", "Setup", "Using C#"]
+    assert passages[1].text.startswith("Guide: Setup\n")
+    assert "# not a heading" in passages[1].text
+    assert "## still code" in passages[2].text

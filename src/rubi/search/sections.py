@@ -46,6 +46,7 @@ __all__ = [
     "code_sections",
     "file_lines",
     "find_section",
+    "headings",
     "line_anchor",
     "link_text",
     "note_sections",
@@ -161,7 +162,7 @@ def _unfenced(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:
             yield i, line
 
 
-def _headings(lines: Sequence[str], first: int) -> list[tuple[int, int, str]]:
+def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]:
     """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
     inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
     found: list[tuple[int, int, str]] = []
@@ -180,7 +181,7 @@ def note_sections(text: str, *, session: bool = False) -> list[Section]:
     (:data:`TURN_HEADING`) are headings."""
     lines = file_lines(text)
     first = _body_start(lines)
-    heads = _headings(lines, first)
+    heads = headings(lines, first)
     if session:
         heads = [
             h for n, h in enumerate(heads) if TURN_HEADING.match(h[2]) or (n == 0 and h[1] == 1)

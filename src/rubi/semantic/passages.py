@@ -8,10 +8,10 @@ numpy, no model.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
 from rubi.index.store import IndexDoc
+from rubi.search.sections import headings
 
 __all__ = [
     "MAX_PASSAGES",
@@ -28,9 +28,6 @@ MAX_PASSAGE_CHARS = 2_000
 """Characters of one passage's text embedded at most."""
 MIN_SECTION_CHARS = 80
 """A section with less text than this joins the passage before it."""
-
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,23 +59,15 @@ def passages_digest(model_id: str, passages: list[Passage]) -> str:
 
 
 def _sections(body: str) -> list[tuple[str, list[str]]]:
-    """``(heading, lines)`` per heading section; headings inside fenced code are text."""
-    sections: list[tuple[str, list[str]]] = [("", [])]
-    fence = ""
-    for line in body.splitlines():
-        m = _FENCE.match(line)
-        if m:
-            mark = m.group(1)
-            if not fence:
-                fence = mark[0] * len(mark)
-            elif mark.startswith(fence):
-                fence = ""
-        elif not fence:
-            h = _HEADING.match(line)
-            if h:
-                sections.append((h.group(2).strip(), []))
-                continue
-        sections[-1][1].append(line)
+    """``(heading, lines)`` per heading section, the text before the first heading
+    first (heading ""); headings inside fenced code are text
+    (:func:`rubi.search.sections.headings`, the sections search and ``read`` cut)."""
+    lines = body.splitlines()
+    heads = headings(lines)
+    sections = [("", lines[: heads[0][0] if heads else len(lines)])]
+    for n, (i, _level, heading) in enumerate(heads):
+        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
+        sections.append((heading, lines[i + 1 : end]))
     return sections
 
 
