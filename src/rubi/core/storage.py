@@ -11,16 +11,24 @@ a 6,000-note graph loads several times faster.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
 
-__all__ = ["UntrustedCacheError", "check_trusted", "load_pickle", "save_pickle"]
+__all__ = [
+    "UntrustedCacheError",
+    "check_trusted",
+    "collector_paused",
+    "load_pickle",
+    "save_pickle",
+]
 
 
 class UntrustedCacheError(RubiError):
@@ -83,11 +91,18 @@ def load_pickle(path: Path) -> object:
         Exception: others from a damaged file.
     """
     check_trusted(path)
+    with collector_paused(), path.open("rb") as fh:  # streamed: never held whole
+        return pickle.load(fh)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The garbage collector paused inside the block (for unpickling: see
+    :func:`load_pickle`), and enabled again after it if it was enabled before."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        with path.open("rb") as fh:  # streamed: the file's bytes are never held whole
-            return pickle.load(fh)
+        yield
     finally:
         if enabled:
             gc.enable()

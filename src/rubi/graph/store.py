@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
-import gc
 import pickle
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -46,7 +45,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import IndexCorruptError
-from rubi.core.storage import check_trusted
+from rubi.core.storage import check_trusted, collector_paused
 
 if TYPE_CHECKING:
     from rubi.graph.live import LiveGraph
@@ -219,22 +218,16 @@ class _Writer:
 
 def _load(path: Path) -> tuple[Any, Any]:
     """The generation and the live graph; the collector is paused while unpickling
-    (see :func:`rubi.core.storage.load_pickle`).
+    (:func:`rubi.core.storage.collector_paused`).
 
     Raises:
         _OldFormat: another format's header or an entry of an unknown shape.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with path.open("rb") as fh:
-            header = pickle.load(fh)
-            if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
-                raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
-            return header[1], _Reader(fh, _classes()).entry()
-    finally:
-        if enabled:
-            gc.enable()
+    with collector_paused(), path.open("rb") as fh:
+        header = pickle.load(fh)
+        if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
+            raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
+        return header[1], _Reader(fh, _classes()).entry()
 
 
 class _Reader:
