@@ -99,15 +99,8 @@ def runtime_dir(*, create: bool = False) -> str | None:
 def find_vault_root(cwd: str) -> str | None:
     """The resolved path of the first ``.rubi/`` folder at or above ``cwd`` (resolved
     first, as :func:`rubi.core.paths.find_vault` walks), or None."""
-    folder = os.path.realpath(cwd)
-    while True:
-        candidate = os.path.join(folder, VAULT_DIRNAME)
-        if os.path.isdir(candidate):
-            return os.path.realpath(candidate)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    candidate = _first_vault(cwd)
+    return os.path.realpath(candidate) if candidate is not None else None
 
 
 def project_vault(cwd: str) -> str | None:
@@ -115,11 +108,20 @@ def project_vault(cwd: str) -> str | None:
     when the engine's vault path names it exactly: the first ``.rubi/`` above the
     resolved folder, itself no link (a linked ``.rubi`` resolves elsewhere, and the
     cold path keeps the unresolved name: such a project runs cold)."""
+    candidate = _first_vault(cwd)
+    if candidate is None:
+        return None
+    return candidate if os.path.realpath(candidate) == candidate else None
+
+
+def _first_vault(cwd: str) -> str | None:
+    """``<folder>/.rubi`` for the first folder at or above ``cwd`` (resolved) that has
+    one (not itself resolved), or None."""
     folder = os.path.realpath(cwd)
     while True:
         candidate = os.path.join(folder, VAULT_DIRNAME)
         if os.path.isdir(candidate):
-            return candidate if os.path.realpath(candidate) == candidate else None
+            return candidate
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
