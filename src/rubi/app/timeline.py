@@ -85,7 +85,7 @@ def _kind(node: str, attrs: Any) -> str:
 def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
     """A session record's turns: ``HH:MM`` and the start of the prompt."""
     from rubi.app.pages import page_text
-    from rubi.search.sections import TURN_HEADING, file_lines, note_sections
+    from rubi.search.sections import TURN_HEADING, USER_MARK, file_lines, note_sections
 
     try:
         text = page_text(paths, paths.root / rel, 400_000)
@@ -98,7 +98,7 @@ def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
             continue
         after = lines[part.start : min(part.start + 5, part.end)]
         prompt = next((x.strip() for x in after if x.strip()), "")
-        prompt = prompt.removeprefix("**User:**").strip()
+        prompt = prompt.removeprefix(USER_MARK).strip()
         if len(prompt) > TURN_PREVIEW_CHARS:
             prompt = prompt[:TURN_PREVIEW_CHARS].rstrip() + "…"
         turns.append(f"{part.heading} {prompt}".rstrip())

@@ -24,6 +24,7 @@ from itertools import accumulate
 
 from rubi.search.hits import Passage
 from rubi.search.sections import (
+    CLAUDE_MARK,
     TURN_HEADING,
     Section,
     code_sections,
@@ -66,8 +67,6 @@ K1 = 1.2
 """BM25 term-frequency saturation."""
 B = 0.75
 """BM25 length normalization."""
-
-_CLAUDE = "**Claude:**"
 
 
 @dataclass(slots=True)
@@ -226,7 +225,7 @@ def excerpt(passage: Passage, chars: int) -> str:
     titled = passage.kind in ("section", "turn") and lines[0].lstrip().startswith("#")
     head = lines[0] if titled else ""
     at = max(1 if head else 0, passage.focus - passage.start - 1)
-    answer = next((i for i, line in enumerate(lines) if line.startswith(_CLAUDE)), -1)
+    answer = next((i for i, line in enumerate(lines) if line.startswith(CLAUDE_MARK)), -1)
     reply = ""
     if passage.kind == "turn" and answer > at:
         reply = _cut("\n".join(lines[answer:]), chars // 2)

@@ -39,9 +39,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "CLAUDE_MARK",
     "CODE_WINDOW",
     "MAX_ANCHOR_CHARS",
     "TURN_HEADING",
+    "USER_MARK",
     "Section",
     "code_sections",
     "file_lines",
@@ -67,8 +69,10 @@ budget with one id."""
 
 TURN_HEADING = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 """A captured session's turn heading: its time (``### 14:05``)."""
-_USER = "**User:**"
-_CLAUDE = "**Claude:**"
+USER_MARK = "**User:**"
+"""What starts a captured turn's prompt."""
+CLAUDE_MARK = "**Claude:**"
+"""What starts a captured turn's answer."""
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -385,7 +389,7 @@ def turn_end(lines: Sequence[str], parts: Sequence[Section], section: Section) -
     turn). Blank lines at the end are left out."""
     end = section.end
     own = "\n".join(lines[section.start - 1 : end])
-    if _USER in own and _CLAUDE not in own:
+    if USER_MARK in own and CLAUDE_MARK not in own:
         later = [p for p in parts if p.start > section.start]
         if later:
             end = later[0].end
