@@ -27,7 +27,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,16 +203,12 @@ class ParseCache:
             return {}
         out: dict[str, Parsed] = {}
         bad = 0
-        query = "SELECT path, parsed FROM files WHERE path IN ({})"
         try:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                sql = query.format(",".join("?" * len(chunk)))
-                for path, text in self._conn.execute(sql, chunk):
-                    try:
-                        out[path] = _parsed_from_json(text)
-                    except (ValueError, TypeError, KeyError, AttributeError):
-                        bad += 1
+            for path, text in _select_paths(self._conn, "SELECT path, parsed ", wanted):
+                try:
+                    out[path] = _parsed_from_json(text)
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    bad += 1
         except sqlite3.Error as exc:
             logger.warning("code map cache %s unreadable (%s)", self.path, exc)
             return out
@@ -305,13 +301,18 @@ _COLUMNS = "SELECT path, sha256, size, mtime_ns, language, skip, problems, parse
 def _rows(conn: sqlite3.Connection, only: Collection[str] | None = None) -> list[tuple[Any, ...]]:
     if only is None:
         return conn.execute(_COLUMNS + "FROM files").fetchall()
-    wanted = sorted(set(only))
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        sql = _COLUMNS + "FROM files WHERE path IN ({})".format(",".join("?" * len(chunk)))
-        rows.extend(conn.execute(sql, chunk).fetchall())
-    return rows
+    return list(_select_paths(conn, _COLUMNS, sorted(set(only))))
+
+
+def _select_paths(
+    conn: sqlite3.Connection, select: str, paths: list[str]
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``select`` (columns, ending in a space) from ``files`` for
+    ``paths``, asked 500 paths at a time (SQLite's limit on bound parameters)."""
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        yield from conn.execute(f"{select}FROM files WHERE path IN ({marks})", chunk)
 
 
 def open_cache(path: Path | None, only: Collection[str] | None = None) -> ParseCache:
