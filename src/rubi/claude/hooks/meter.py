@@ -102,10 +102,13 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             state.explorations += 1
         if event.transcript_path is None:
             return None
+        if size is None:  # no reading (just compacted): no settings to read for a point
+            state.meter_asked = False  # the next climb gets its own reminder
+            return None
         at, point = ask_point(ctx, size, state.model or model)
-        if state.meter_asked and (size is None or size < at / 2):
+        if state.meter_asked and size < at / 2:
             state.meter_asked = False  # compacted: the next climb gets its own reminder
-        elif not state.meter_asked and size is not None and size >= at:
+        elif not state.meter_asked and size >= at:
             state.meter_asked = True
             where = "compacts" if point.auto else "fills its window"
             message = (
