@@ -8,7 +8,6 @@ before its first ``#`` is one: ``read`` of a plain id still opens the whole file
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from rubi.core.errors import NoteNotFoundError, NoteParseError
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import GraphBuild
 from rubi.search.sections import (
+    LINES_ANCHOR,
     TURN_HEADING,
     Section,
     code_sections,
@@ -41,7 +41,6 @@ SHOWN_SECTIONS = 12
 """Sections a bad anchor's message lists at most."""
 SHOWN_CHARS = 80
 """Characters of a bad reference an error line repeats at most."""
-_LINES = re.compile(r"^L(\d+)(?:-L?(\d+))?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +155,7 @@ def _shown(text: str) -> str:
 def _no_such(parent: str, anchor: str, parts: Sequence[Section], kind: str, total: int) -> str:
     """One line: the anchor names nothing, and what does."""
     anchor = _shown(anchor)
-    lines = _LINES.match(anchor.strip())
+    lines = LINES_ANCHOR.match(anchor.strip())
     if lines:
         a, b = int(lines.group(1)), int(lines.group(2) or lines.group(1))
         if total == 0:

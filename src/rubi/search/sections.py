@@ -41,6 +41,7 @@ from dataclasses import dataclass
 __all__ = [
     "CLAUDE_MARK",
     "CODE_WINDOW",
+    "LINES_ANCHOR",
     "MAX_ANCHOR_CHARS",
     "TURN_HEADING",
     "USER_MARK",
@@ -77,7 +78,8 @@ CLAUDE_MARK = "**Claude:**"
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _UNLINKABLE = re.compile(r"%%|\[\[|\]\]|[#|^:]")
-_LINES = re.compile(r"^L(\d{1,9})(?:-L?(\d{1,9}))?$", re.IGNORECASE)
+LINES_ANCHOR = re.compile(r"^L(\d{1,9})(?:-L?(\d{1,9}))?$", re.IGNORECASE)
+"""A lines anchor, ``L12-30`` or ``L12`` (groups: first and last line)."""
 _ORDINAL = re.compile(r"^(.*)~(\d{1,6})$")
 _NOT_WORD = re.compile(r"[^\w]+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
@@ -336,7 +338,7 @@ def find_section(
     found = _by_chain(sections, key) or _by_ordinal(sections, key)
     if found is not None:
         return found
-    m = _LINES.match(key)
+    m = LINES_ANCHOR.match(key)
     if m:
         a = int(m.group(1))
         b = int(m.group(2)) if m.group(2) else a
