@@ -279,13 +279,19 @@ def build_code_map(
         problem = cache.write(changed, [p for p in cache.entries if p not in entries])
     finally:
         cache.close()
-    if problem:
-        code_map = replace(code_map, warnings=sorted({*code_map.warnings, problem}, key=_order))
-    return code_map
+    return _with_warning(code_map, problem)
 
 
 def _order(w: ScanWarning) -> tuple[str, str]:
     return (w.path, w.message)
+
+
+def _with_warning(code_map: CodeMap, problem: ScanWarning | None) -> CodeMap:
+    """``code_map`` with ``problem`` (the cache could not be written) among its
+    warnings, in order."""
+    if problem is None:
+        return code_map
+    return replace(code_map, warnings=sorted({*code_map.warnings, problem}, key=_order))
 
 
 def _kept(
@@ -371,9 +377,7 @@ def update_code_map(
         problem = cache.write(fresh, [])
     finally:
         cache.close()
-    if problem:
-        code_map = replace(code_map, warnings=sorted({*code_map.warnings, problem}, key=_order))
-    return code_map
+    return _with_warning(code_map, problem)
 
 
 def _update(
