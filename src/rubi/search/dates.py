@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.core.days import file_day, parse_day
-from rubi.core.gitrepo import git_lines, git_output
+from rubi.core.gitrepo import git_lines, head
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
@@ -36,10 +36,10 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
     again only about paths not seen yet. Nothing of a path reaches git: the log is
     of the whole folder. {} outside a repository, without git, or when git fails.
     """
-    head = _git_head(root)
-    if head is None:
+    commit = head(root)
+    if not commit:
         return {}
-    key = (str(root), head)
+    key = (str(root), commit)
     with _COMMIT_LOCK:
         known = _COMMIT_DAYS.setdefault(key, {})
         missing = {p for p in paths if p not in known}
@@ -48,11 +48,6 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
             for p in missing:
                 known.setdefault(p, "")  # not in history: asked once
         return {p: known[p] for p in paths if known.get(p)}
-
-
-def _git_head(root: Path) -> str | None:
-    out = git_output(root, "rev-parse", "HEAD")
-    return (out.strip() or None) if out is not None else None
 
 
 def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
