@@ -68,8 +68,7 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
     words: set[str] = set()
     for text in (query, *terms):
         for word in _WORD.findall(text):
-            words.add(word.casefold())
-            words.update(p.casefold() for p in identifier_parts(word))
+            words |= _counted(word)
         if len(words) > MAX_QUERY_WORDS:
             raise QueryTooLargeError(
                 f"query: more than {MAX_QUERY_WORDS} distinct words with its terms "
@@ -92,9 +91,14 @@ def fit_query(text: str) -> str:
             cut = cut[: max((m.start() for m in _WORD.finditer(cut)), default=0)]
     words: set[str] = set()
     for m in _WORD.finditer(cut):
-        word = m.group()
-        more = {word.casefold(), *(p.casefold() for p in identifier_parts(word))}
+        more = _counted(m.group())
         if len(words | more) > MAX_QUERY_WORDS:
             return cut[: m.start()].rstrip()
         words |= more
     return cut.rstrip()
+
+
+def _counted(word: str) -> set[str]:
+    """What one word adds to the distinct words a query is limited to: the word and
+    its identifier pieces, case-folded."""
+    return {word.casefold(), *(p.casefold() for p in identifier_parts(word))}
