@@ -68,7 +68,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         open).
     """
     from rubi.app.pages import note_body
-    from rubi.app.searching import search
+    from rubi.app.searching import indexed, search
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
@@ -80,7 +80,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     terms = set(analyze(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    if not (paths.store_file.exists() and paths.graph_file.exists()):
+    if not indexed(paths):
         return None  # never indexed: a hook does not index a whole vault
     hits = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False).hits
     needed = needed_terms(len(terms))

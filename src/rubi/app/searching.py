@@ -19,9 +19,14 @@ if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "search"]
+__all__ = ["ensure_index", "indexed", "search"]
 
 Progress = Callable[[int, int, str], None]
+
+
+def indexed(paths: VaultPaths) -> bool:
+    """Whether ``paths`` was ever indexed (its index store and graph exist)."""
+    return paths.store_file.exists() and paths.graph_file.exists()
 
 
 def ensure_index(
@@ -35,7 +40,7 @@ def ensure_index(
     when nothing ran."""
     from rubi.sync import index_vault, session_for
 
-    first = not (paths.store_file.exists() and paths.graph_file.exists())
+    first = not indexed(paths)
     if refresh and not first and session_for(paths).watched:
         return None  # a watcher in this process learns every change from file events
     if first or refresh:
