@@ -84,11 +84,12 @@ def _refuse(error: str) -> dict[str, Any]:
     return {"ok": False, "error": error}
 
 
-def _run_hook(event: str, raw: str) -> str:
-    from rubi.claude.hooks.entry import main
+def _run_hook(event: str, payload: Any) -> str:
+    """What the hook prints for ``payload`` (the decoded hook JSON, parsed once)."""
+    from rubi.claude.hooks.entry import respond
 
     out = io.StringIO()
-    main([event] if event else [], io.StringIO(raw), out)
+    respond(event, payload if isinstance(payload, dict) else {}, out)
     return out.getvalue()
 
 
@@ -154,7 +155,7 @@ def _answer_hook(
     if not hook_lock.acquire(timeout=HOOK_WAIT_S):
         return _refuse("busy")
     try:
-        output = _run_hook(event, raw)
+        output = _run_hook(event, payload)
         if rewarm is not None:
             rewarm.seen(event, payload)
         return {"ok": True, "output": output}

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-__all__ = ["HANDLERS", "main", "run"]
+__all__ = ["HANDLERS", "main", "respond", "run"]
 
 HANDLERS = {
     "sessionstart": "rubi.claude.hooks.start",
@@ -72,13 +72,26 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         0, always: hooks fail open.
     """
     stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    payload: dict[str, Any] = {}
     event = argv[0] if argv else ""
     try:
         raw = stdin.read()
         loaded = json.loads(raw) if raw.strip() else {}
-        payload = loaded if isinstance(loaded, dict) else {}
+    except BaseException as exc:
+        if not isinstance(exc, KeyboardInterrupt):
+            _log_failure({}, event)
+        return 0
+    return respond(event, loaded if isinstance(loaded, dict) else {}, stdout or sys.stdout)
+
+
+def respond(event: str, payload: dict[str, Any], stdout: TextIO) -> int:
+    """Run the hook ``event`` (``""``: the payload's ``hook_event_name``) for a payload
+    already decoded (the engine has parsed it to check it) and write its answer to
+    ``stdout``, as :func:`main` does.
+
+    Returns:
+        0, always: hooks fail open.
+    """
+    try:
         event = event or str(payload.get("hook_event_name") or "")
         result = run(event, payload)
         if result:
