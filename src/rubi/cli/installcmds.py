@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from rubi.claude.harness import HARNESSES
 from rubi.cli.common import handle_errors
 
 __all__ = ["bundle", "install", "uninstall"]
@@ -14,7 +15,7 @@ __all__ = ["bundle", "install", "uninstall"]
 
 HARNESS = click.option(
     "--harness",
-    type=click.Choice(["claude", "gemini", "codex"]),
+    type=click.Choice(HARNESSES),
     default="claude",
     show_default=True,
     help="The agent CLI to wire: Claude Code, Gemini CLI or Codex CLI.",
