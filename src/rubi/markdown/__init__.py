@@ -1,6 +1,24 @@
-"""Pure markdown parsing: text in, :class:`rubi.core.model.Note` out. No file access."""
+"""Pure markdown parsing: text in, :class:`rubi.core.model.Note` out. No file access.
 
-from rubi.markdown.links import parse_link_text
-from rubi.markdown.parse import parse_note
+The package imports its parts on first use (``parse_note`` loads markdown-it and YAML;
+:mod:`rubi.markdown.headings` needs neither)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubi.markdown.links import parse_link_text
+    from rubi.markdown.parse import parse_note
 
 __all__ = ["parse_link_text", "parse_note"]
+
+_HOMES = {"parse_link_text": "rubi.markdown.links", "parse_note": "rubi.markdown.parse"}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name not in _HOMES:
+        raise AttributeError(f"module 'rubi.markdown' has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOMES[name]), name)

@@ -35,8 +35,10 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from rubi.markdown.headings import HEADING, body_start, headings, unfenced
 
 __all__ = [
     "CLAUDE_MARK",
@@ -49,7 +51,6 @@ __all__ = [
     "code_sections",
     "file_lines",
     "find_section",
-    "headings",
     "line_anchor",
     "link_text",
     "note_sections",
@@ -75,8 +76,6 @@ USER_MARK = "**User:**"
 CLAUDE_MARK = "**Claude:**"
 """What starts a captured turn's answer."""
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _UNLINKABLE = re.compile(r"%%|\[\[|\]\]|[#|^:]")
 LINES_ANCHOR = re.compile(r"^L(\d{1,9})(?:-L?(\d{1,9}))?$", re.IGNORECASE)
 """A lines anchor, ``L12-30`` or ``L12`` (groups: first and last line)."""
@@ -141,44 +140,6 @@ def _loose(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFC", text)).casefold().split())
 
 
-def _body_start(lines: Sequence[str]) -> int:
-    """The index of the first body line: after a ``---`` frontmatter block, if any."""
-    if lines and lines[0].rstrip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].rstrip() in ("---", "..."):
-                return i + 1
-    return 0
-
-
-def _unfenced(lines: Sequence[str], first: int) -> Iterator[tuple[int, str]]:
-    """``(index, line)`` of each line from ``first`` on outside fenced code (```` ``` ````
-    or ``~~~``; the fence lines themselves left out)."""
-    fence = ""
-    for i in range(first, len(lines)):
-        line = lines[i]
-        m = _FENCE.match(line)
-        if m:
-            mark = m.group(1)
-            if not fence:
-                fence = mark[0] * len(mark)
-            elif mark.startswith(fence) and not line.strip()[len(mark) :].strip():
-                fence = ""
-            continue
-        if not fence:
-            yield i, line
-
-
-def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]:
-    """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
-    inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
-    found: list[tuple[int, int, str]] = []
-    for i, line in _unfenced(lines, first):
-        h = _HEADING.match(line)
-        if h and h.group(2).strip():
-            found.append((i, len(h.group(1)), h.group(2).strip()))
-    return found
-
-
 def note_sections(text: str, *, session: bool = False) -> list[Section]:
     """The parts of a markdown file (frontmatter included in ``text``), in file order:
     the text before the first heading (when it holds any, anchor ``L<a>-<b>``) and one
@@ -186,7 +147,7 @@ def note_sections(text: str, *, session: bool = False) -> list[Section]:
     ``session`` only its title (a first heading of level 1) and its turns
     (:data:`TURN_HEADING`) are headings."""
     lines = file_lines(text)
-    first = _body_start(lines)
+    first = body_start(lines)
     heads = headings(lines, first)
     if session:
         heads = [
@@ -364,8 +325,8 @@ def _by_block(lines: Sequence[str], block_id: str) -> Section | None:
     whose last line ends with it, or, when the id stands on its own line (after a
     table, a quote or a list), the block above it. Lines in fenced code never carry one."""
     mark = "^" + block_id.casefold()
-    first = _body_start(lines)
-    for i, line in _unfenced(lines, first):
+    first = body_start(lines)
+    for i, line in unfenced(lines, first):
         words = line.split()
         if not words or words[-1].casefold() != mark:
             continue
@@ -379,7 +340,7 @@ def _by_block(lines: Sequence[str], block_id: str) -> Section | None:
             if last < first:
                 return Section("^" + block_id, "", 0, i + 1, i + 1, i + 1, "block")
         start = last
-        while start > first and lines[start - 1].strip() and not _HEADING.match(lines[start - 1]):
+        while start > first and lines[start - 1].strip() and not HEADING.match(lines[start - 1]):
             start -= 1
         return Section("^" + block_id, "", 0, start + 1, i + 1, i + 1, "block")
     return None

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 
 from rubi.index.store import IndexDoc
-from rubi.search.sections import headings
+from rubi.markdown.headings import headings
 
 __all__ = [
     "MAX_PASSAGES",
@@ -61,7 +61,7 @@ def passages_digest(model_id: str, passages: list[Passage]) -> str:
 def _sections(body: str) -> list[tuple[str, list[str]]]:
     """``(heading, lines)`` per heading section, the text before the first heading
     first (heading ""); headings inside fenced code are text
-    (:func:`rubi.search.sections.headings`, the sections search and ``read`` cut)."""
+    (:func:`rubi.markdown.headings.headings`, the sections search and ``read`` cut)."""
     lines = body.splitlines()
     heads = headings(lines)
     sections = [("", lines[: heads[0][0] if heads else len(lines)])]
