@@ -8,16 +8,30 @@ Node ids: a file is its repository path (``src/app.py``), a module is
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
 import networkx as nx
 
-from rubi.codemap import CodeMap, files_for_note, graph_edges
+from rubi.codemap import CodeFile, CodeMap, files_for_note, graph_edges
 from rubi.core.filekinds import is_example_path, is_test_path
 from rubi.core.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 
-__all__ = ["MIN_SYMBOL_NAME", "TWIN_JACCARD", "add_code_map", "module_id", "note_files", "twins"]
+__all__ = [
+    "MIN_SYMBOL_NAME",
+    "TWIN_JACCARD",
+    "add_code_map",
+    "file_attrs",
+    "file_defined_names",
+    "file_name_keys",
+    "file_type_names",
+    "module_attrs",
+    "module_id",
+    "note_files",
+    "twin_group",
+    "twins",
+]
 
 MIN_SYMBOL_NAME = 4
 """Shorter symbol names (``app``, ``db``, ``T``) are too common to count as named."""
@@ -75,18 +89,23 @@ TWIN_MIN_SYMBOLS = 3
 """Files with fewer top-level symbols are never called twins (too little to compare)."""
 
 
-def twins(code_map: CodeMap) -> dict[str, tuple[str, ...]]:
+def twins(
+    code_map: CodeMap, groups: Collection[tuple[str, str]] | None = None
+) -> dict[str, tuple[str, ...]]:
     """File → the variant files it nearly duplicates (see :data:`TWIN_JACCARD`).
 
     Pairs are found through an inverted index of symbol names per folder, so only
-    files sharing a name are compared.
+    files sharing a name are compared. ``groups``: only the files of these
+    :func:`twin_group` keys (a file's twins are in its own group), None for all.
     """
     by_folder: dict[tuple[str, str], dict[str, set[str]]] = {}
     for path, file in code_map.files.items():
+        group = twin_group(path, file.language)
+        if groups is not None and group not in groups:
+            continue
         names = {s.name for s in file.symbols}
         if len(names) >= TWIN_MIN_SYMBOLS:
-            folder = path.rsplit("/", 1)[0] if "/" in path else ""
-            by_folder.setdefault((folder, file.language), {})[path] = names
+            by_folder.setdefault(group, {})[path] = names
     out: dict[str, list[str]] = {}
     for files in by_folder.values():
         holders: dict[str, list[str]] = {}
@@ -105,6 +124,11 @@ def twins(code_map: CodeMap) -> dict[str, tuple[str, ...]]:
     return {path: tuple(sorted(others)) for path, others in out.items()}
 
 
+def twin_group(path: str, language: str) -> tuple[str, str]:
+    """The ``(folder, language)`` a file's twins are looked for in."""
+    return (path.rsplit("/", 1)[0] if "/" in path else "", language)
+
+
 def _capitalised(name: str) -> bool:
     return len(name) >= 3 and name[0].isupper()
 
@@ -113,6 +137,54 @@ def _add_owner(table: dict[str, list[str]], name: str, path: str) -> None:
     owners = table.setdefault(name, [])
     if path not in owners:
         owners.append(path)
+
+
+def file_attrs(code_map: CodeMap, path: str) -> dict[str, Any]:
+    """The attributes of file ``path``'s node (without ``twins``, which depend on
+    its neighbours: :func:`twins`)."""
+    return {
+        "kind": "file",
+        "title": path,
+        "type": code_map.files[path].language,
+        "status": "active",
+        "path": path,
+        "rank": code_map.file_rank.get(path, 0.0),
+        "imported_by": code_map.in_degree.get(path, 0),
+        "secondary": is_test_path(path) or is_example_path(path),
+    }
+
+
+def module_attrs(code_map: CodeMap, name: str) -> dict[str, Any]:
+    """The attributes of module ``name``'s node."""
+    return {
+        "kind": "module",
+        "title": name,
+        "path": code_map.modules[name].folder,
+        "rank": code_map.module_rank.get(name, 0.0),
+    }
+
+
+def file_name_keys(path: str, file: CodeFile) -> set[str]:
+    """The exact-name table keys a file is found by: its path, its file name and its
+    symbols' names (:func:`symbol_names`), normalized."""
+    keys = {normalize_name(path), normalize_name(path.rsplit("/", 1)[-1])}
+    keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))
+    return keys
+
+
+def file_type_names(file: CodeFile) -> list[str]:
+    """The type names a file defines, as written (see ``GraphBuild.type_names``),
+    each once, in source order."""
+    return list(
+        dict.fromkeys(s.name for s in file.symbols if s.kind in TYPE_KINDS and _capitalised(s.name))
+    )
+
+
+def file_defined_names(file: CodeFile) -> list[str]:
+    """The capitalised symbol names a file defines (the last part of a qualified
+    name; see ``GraphBuild.defined_names``), each once, in source order."""
+    lasts = (s.name.rsplit(".", 1)[-1] for s in file.symbols)
+    return list(dict.fromkeys(n for n in lasts if _capitalised(n)))
 
 
 def add_code_map(
@@ -126,37 +198,20 @@ def add_code_map(
     """Add files, modules, their edges and the notes' ``about_file`` edges to ``g``,
     file names and symbols to the exact-name table ``names``, type definitions to
     ``type_names`` and every capitalised symbol to ``defined_names`` (both
-    case-sensitive)."""
-    for name, module in code_map.modules.items():
-        g.add_node(
-            module_id(name),
-            kind="module",
-            title=name,
-            path=module.folder,
-            rank=code_map.module_rank.get(name, 0.0),
-        )
+    case-sensitive). The tables' owner lists are in the map's file order (path
+    order)."""
+    for name in code_map.modules:
+        g.add_node(module_id(name), **module_attrs(code_map, name))
     for path, file in code_map.files.items():
-        g.add_node(
-            path,
-            kind="file",
-            title=path,
-            type=file.language,
-            status="active",
-            path=path,
-            rank=code_map.file_rank.get(path, 0.0),
-            imported_by=code_map.in_degree.get(path, 0),
-            secondary=is_test_path(path) or is_example_path(path),
-        )
-        keys = {normalize_name(path), normalize_name(path.rsplit("/", 1)[-1])}
-        keys.update(normalize_name(n) for s in file.symbols for n in symbol_names(s.name))
-        for key in keys:
+        g.add_node(path, **file_attrs(code_map, path))
+        for key in file_name_keys(path, file):
             names.setdefault(key, []).append(path)
-        for sym in file.symbols:
-            if type_names is not None and sym.kind in TYPE_KINDS and _capitalised(sym.name):
-                _add_owner(type_names, sym.name, path)
-            last = sym.name.rsplit(".", 1)[-1]
-            if defined_names is not None and _capitalised(last):
-                _add_owner(defined_names, last, path)
+        if type_names is not None:
+            for name in file_type_names(file):
+                _add_owner(type_names, name, path)
+        if defined_names is not None:
+            for name in file_defined_names(file):
+                _add_owner(defined_names, name, path)
     for path, others in twins(code_map).items():
         g.nodes[path]["twins"] = others
     for src, relation, dst, weight in graph_edges(code_map):

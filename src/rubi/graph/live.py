@@ -46,6 +46,7 @@ from rubi.vault.resolve import (
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
+    from rubi.graph.codediff import CodeChange
 
 __all__ = [
     "ATTACHMENT_EXTENSIONS",
@@ -56,6 +57,10 @@ __all__ = [
     "graph_record",
     "node_attrs",
 ]
+
+REBUILD_SHARE = 0.25
+"""Past this share of the map's files changed, :meth:`LiveGraph.set_code_map` builds
+the code nodes afresh instead of moving them."""
 
 ATTACHMENT_EXTENSIONS = frozenset(
     [
@@ -208,6 +213,23 @@ def _name_keys(names: NoteNames) -> set[str]:
     return keys
 
 
+def _names_any(entries: tuple[str, ...], paths: set[str]) -> bool:
+    """True when a ``files:`` entry can name one of ``paths`` (the path itself or a
+    folder above it: what :func:`rubi.codemap.files_for_note` matches)."""
+    from rubi.codemap.notes import normalize_repo_path
+
+    for entry in entries:
+        path = normalize_repo_path(entry)
+        if not path:
+            continue
+        if path in paths:
+            return True
+        prefix = path.rstrip("/") + "/"
+        if any(p.startswith(prefix) for p in paths):
+            return True
+    return False
+
+
 class LiveGraph:
     """A vault's graph, name tables and link problems, updated per change.
 
@@ -230,6 +252,10 @@ class LiveGraph:
         self._note_names: dict[str, list[str]] = {}
         self._code_names: dict[str, list[str]] = {}
         self._code_map: CodeMap | None = None
+        """The map ``files:`` entries are matched against."""
+        self._graph_map: CodeMap | None = None
+        """The map whose files, modules, edges and names the graph holds (None: not
+        known, as in a graph read back from disk)."""
         self._code_map_loader: Callable[[], CodeMap | None] | None = None
 
     # -- building ------------------------------------------------------------------
@@ -272,10 +298,12 @@ class LiveGraph:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_code_map"] = None  # saved on its own (rubi.sync.code)
+        state["_graph_map"] = None
         state["_code_map_loader"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("_graph_map", None)
         self.__dict__.update(state)
 
     def attach_code_map(self, loader: Callable[[], CodeMap | None]) -> None:
@@ -353,18 +381,49 @@ class LiveGraph:
         """Take ``code_map`` for later ``files:`` matching without touching the graph:
         it maps the same files with the same edges, modules and symbol names as the
         one the graph holds (``code_map.stats.reused_shape``)."""
-        self._code_map = code_map
+        self._code_map = self._graph_map = code_map
 
-    def set_code_map(self, code_map: CodeMap | None) -> None:
-        """Replace the code map's files, modules and edges (and the notes'
-        ``about_file`` edges) with those of ``code_map``."""
+    def set_code_map(self, code_map: CodeMap | None, previous: CodeMap | None = None) -> None:
+        """Make the graph's files, modules and edges, the name tables and the notes'
+        ``about_file`` edges those of ``code_map``.
+
+        Moved from the map the graph holds (the last one set or kept here, or else
+        ``previous``, the map a graph read back from disk was saved with, when its file
+        nodes are that map's) as the work the change implies
+        (:mod:`rubi.graph.codediff`); built afresh when the graph holds no map it knows
+        or more than :data:`REBUILD_SHARE` of the files changed.
+        """
+        held = self._graph_map
+        if held is None and previous is not None and self._holds(previous):
+            held = previous
+        if held is not None and code_map is not None:
+            from rubi.graph.codediff import code_change
+
+            change = code_change(held, code_map)
+            if change.size <= REBUILD_SHARE * max(len(code_map.files), 1):
+                self._move_code_map(held, code_map, change)
+                return
+        self._rebuild_code_map(code_map)
+
+    def _holds(self, code_map: CodeMap) -> bool:
+        """True when the graph's file nodes are exactly ``code_map``'s files."""
+        files = code_map.files
+        count = 0
+        for node, kind in self.build.graph.nodes(data="kind"):
+            if kind == "file":
+                if node not in files:
+                    return False
+                count += 1
+        return count == len(files)
+
+    def _rebuild_code_map(self, code_map: CodeMap | None) -> None:
         g = self.build.graph
         code_nodes = [n for n, k in g.nodes(data="kind") if k in ("file", "module")]
         g.remove_nodes_from(code_nodes)
         self._code_names = {}
         self.build.type_names = {}
         self.build.defined_names = {}
-        self._code_map = code_map
+        self._code_map = self._graph_map = code_map
         if code_map is not None:
             from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
 
@@ -374,6 +433,28 @@ class LiveGraph:
             for note_id in sorted(self.notes):
                 self._about_files(note_id)
         self._rebuild_names()
+
+    def _move_code_map(self, held: CodeMap, code_map: CodeMap, change: CodeChange) -> None:
+        from rubi.graph.codediff import CodeTables, apply_code_change
+
+        tables = CodeTables(self._code_names, self.build.type_names, self.build.defined_names)
+        apply_code_change(self.build.graph, tables, held, code_map, change)
+        self._code_map = self._graph_map = code_map
+        for key in tables.touched:
+            self._set_names(key)
+        moved = {*change.added, *change.removed}
+        if not moved:
+            return
+        g = self.build.graph
+        for note_id in sorted(self.notes):
+            rec = self.notes[note_id]
+            if not rec.files or not _names_any(rec.files, moved):
+                continue
+            stale = [
+                (note_id, v, k) for _, v, k in g.out_edges(note_id, keys=True) if k == "about_file"
+            ]
+            g.remove_edges_from(stale)
+            self._about_files(note_id)
 
     # -- internals -----------------------------------------------------------------
     def _add_node(self, note_id: str, attrs: dict[str, Any]) -> None:

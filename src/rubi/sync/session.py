@@ -340,6 +340,10 @@ class SyncSession:
         relink = reading.relink
         deletes = deleted_ids(old, new, touched, full)
         report.deleted = len(deletes)
+        # the map the graph was last given, for moving its code nodes to the new one
+        # (what _map_code starts from anyway: no extra read)
+        mapping = code and not full and paths.project_root is not None
+        previous_map = self.code_map() if mapping else None
         code_run = self._map_code(old, new, report, full, code, progress, changed_code)
         code_map, code_docs, code_deletes = code_run.code_map, code_run.docs, code_run.deletes
         pages_before = full and code_map is not None and paths.project_root is not None
@@ -384,7 +388,7 @@ class SyncSession:
             return  # bodies changed, nothing the graph sees: the text index only
         records = streamed.records if streamed is not None else None
         del streamed
-        self._update_graph(store, new, changed, code_map, full, records)
+        self._update_graph(store, new, changed, code_map, full, records, previous_map)
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
@@ -481,10 +485,12 @@ class SyncSession:
         code_map: CodeMap | None,
         full: bool,
         records: Mapping[str, GraphRecord] | None = None,
+        previous_map: CodeMap | None = None,
     ) -> None:
         """Bring the live graph to this run: a full build adds every note (``changed``,
         or a streamed build's graph ``records``); otherwise the run's rows are
-        replayed like any other journal (:meth:`_graph`)."""
+        replayed like any other journal (:meth:`_graph`) and a changed code map moves
+        the graph's code nodes from ``previous_map`` (the map before this run)."""
         from rubi.graph.live import LiveGraph, graph_record
         from rubi.graph.store import save_snapshot
 
@@ -500,7 +506,7 @@ class SyncSession:
         if code_map is not None and code_map.stats.reused_shape:
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
         elif code_map is not None:
-            live.set_code_map(code_map)
+            live.set_code_map(code_map, previous_map)
             self._save_snapshot(store, live)
         elif store.count_since(self._snapshot_gen) > JOURNAL_MAX:
             self._save_snapshot(store, live)
