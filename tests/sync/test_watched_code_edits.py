@@ -41,8 +41,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def _same(a: CodeMap, b: CodeMap) -> None:
+    """Equal maps; ranks within the rank tolerance (an updated map's PageRank starts
+    from the ranks before the edit, so it stops elsewhere near the same fixed point)."""
     for f in dataclasses.fields(CodeMap):
-        if f.name not in ("stats", "warnings"):
+        if f.name in ("file_rank", "module_rank"):
+            assert getattr(a, f.name) == pytest.approx(getattr(b, f.name), abs=1e-6), f.name
+        elif f.name not in ("stats", "warnings"):
             assert getattr(a, f.name) == getattr(b, f.name), f.name
 
 

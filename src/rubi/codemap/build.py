@@ -7,7 +7,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rubi.codemap.cache import CacheEntry, ParseCache, open_cache
@@ -20,15 +20,16 @@ from rubi.codemap.files import (
     list_files,
     looks_minified,
 )
-from rubi.codemap.lang import RepoIndex, parse_source, resolve_file, scope_edges
+from rubi.codemap.lang import parse_source
 from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, rank_files, rank_modules
+from rubi.codemap.resolution import Resolved, resolve_all
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import FileBytes, UnsafeFileError, read_bytes
 
-__all__ = ["PROGRESS_EVERY", "build_code_map", "update_code_map"]
+__all__ = ["PROGRESS_EVERY", "BuildParts", "build_code_map", "build_parts", "update_code_map"]
 
 logger = logging.getLogger(__name__)
 
@@ -186,31 +187,6 @@ def _parses(
     return out
 
 
-def _resolve(
-    root: Path, code: dict[str, tuple[str, Parsed]], listed: list[str], warnings: list[ScanWarning]
-) -> tuple[dict[tuple[str, str], float], dict[str, tuple[str, ...]]]:
-    """Import edges and external dependencies of every file."""
-    repo = RepoIndex(root, code, listed)
-    edges: dict[tuple[str, str], float] = {}
-    external: dict[str, tuple[str, ...]] = {}
-    for path in sorted(code):
-        language, parsed = code[path]
-        try:
-            result = resolve_file(language, path, parsed, repo)
-        except Exception as exc:  # a resolver bug on one file must not stop the map
-            logger.warning("resolver failed on %s", path, exc_info=True)
-            warnings.append(ScanWarning(path, f"imports not resolved ({type(exc).__name__})"))
-            continue
-        for target, weight in sorted(result.targets.items()):
-            if target != path and target in code:
-                edges[(path, target)] = weight
-        external[path] = tuple(sorted(result.external))
-    for key, weight in scope_edges(code).items():
-        edges[key] = min(1.0, edges.get(key, 0.0) + weight)
-    warnings.extend(repo.warnings)
-    return dict(sorted(edges.items())), external
-
-
 def _shape(parsed: Parsed) -> tuple[object, ...]:
     """What resolution, grouping and ranking read of a parse: everything but the
     symbols' lines."""
@@ -259,27 +235,69 @@ def build_code_map(
     Raises:
         CodeMapError: ``repo_root`` does not exist or is not a folder.
     """
+    return build_parts(repo_root, cache_path, progress, previous, listing, stats)[0]
+
+
+@dataclass(slots=True)
+class BuildParts:
+    """What a full build resolved from, for a process that keeps it
+    (:mod:`rubi.codemap.incremental`).
+
+    Attributes:
+        entries: every candidate file's cache entry (mapped or left out; parses
+            not kept), by path.
+        scan_warnings: the warnings of each candidate file, by path.
+        listing: the files listed.
+        resolved: every mapped file's parse, resolution and out-edges.
+        module_of: ``{path: module name}``.
+    """
+
+    entries: dict[str, CacheEntry]
+    scan_warnings: dict[str, list[ScanWarning]]
+    listing: FileListing
+    resolved: Resolved
+    module_of: dict[str, str]
+
+
+def build_parts(
+    repo_root: Path,
+    cache_path: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    previous: CodeMap | None = None,
+    listing: FileListing | None = None,
+    stats: Mapping[str, os.stat_result] | None = None,
+) -> tuple[CodeMap, BuildParts | None]:
+    """:func:`build_code_map` (same arguments), with what it resolved from when it
+    built the map in full (None when it kept ``previous``'s resolution)."""
     started = time.perf_counter()
     if not repo_root.is_dir():
         raise CodeMapError(f"{repo_root}: not a folder; pass the repository's root folder")
     if listing is None:
         listing = list_files(repo_root)
     cache = open_cache(cache_path)
+    parts = None
     try:
         warnings = [*cache.warnings, *listing.warnings]
+        first = len(warnings)
         entries, changed, counts = _scan(repo_root, listing.paths, cache, warnings, progress, stats)
         kept = _kept(previous, entries, changed, cache) if previous is not None else None
         if previous is not None and kept is not None:
             code = _parses(repo_root, kept, entries, changed, cache, counts)
             code_map = _update(previous, kept, entries, code, len(listing.paths), counts, started)
         else:
+            by_path: dict[str, list[ScanWarning]] = {}
+            for warning in warnings[first:]:
+                by_path.setdefault(warning.path, []).append(warning)
             mapped = sorted(p for p, e in entries.items() if e.mapped)
             code = _parses(repo_root, mapped, entries, changed, cache, counts)
-            code_map = _full(repo_root, code, entries, listing, counts, warnings, started)
+            code_map, parts = _full(repo_root, code, entries, listing, counts, warnings, started)
+            parts.scan_warnings = by_path
         problem = cache.write(changed, [p for p in cache.entries if p not in entries])
     finally:
         cache.close()
-    return _with_warning(code_map, problem)
+    if parts is not None:
+        parts.entries = {p: replace(e, parsed=None) if e.parsed else e for p, e in entries.items()}
+    return _with_warning(code_map, problem), parts
 
 
 def _order(w: ScanWarning) -> tuple[str, str]:
@@ -420,15 +438,15 @@ def _full(
     counts: dict[str, int],
     warnings: list[ScanWarning],
     started: float,
-) -> CodeMap:
+) -> tuple[CodeMap, BuildParts]:
     """Resolve, group and rank every mapped file."""
-    edges, external = _resolve(repo_root, code, listing.paths, warnings)
+    resolved = resolve_all(repo_root, code, listing.paths)
+    edges = resolved.edges()
+    external = resolved.external()
+    warnings.extend(resolved.warnings())
     module_of, modules = group_modules(code, listing.paths)
     paths = sorted(code)
     indeg, outdeg = degrees(paths, edges)
-    imports: dict[str, list[str]] = {p: [] for p in paths}
-    for src, dst in edges:
-        imports[src].append(dst)
     files = {
         p: CodeFile(
             path=p,
@@ -436,7 +454,7 @@ def _full(
             size=entries[p].size,
             sha256=entries[p].sha256,
             module=module_of[p],
-            imports=tuple(sorted(imports[p])),
+            imports=tuple(resolved.out[p]),
             external=external.get(p, ()),
             symbols=code[p][1].symbols,
         )
@@ -463,4 +481,5 @@ def _full(
         warnings=sorted(set(warnings), key=_order),
         stats=stats,
     )
-    return replace(code_map, module_links=code_map.module_edges())
+    code_map = replace(code_map, module_links=code_map.module_edges())
+    return code_map, BuildParts({}, {}, listing, resolved, module_of)

@@ -5,14 +5,19 @@ PageRank: Brin & Page, "The anatomy of a large-scale hypertextual Web search eng
 Haveliwala, "Topic-sensitive PageRank" (2002).
 
 Written here rather than taken from networkx because ``networkx.pagerank`` needs
-SciPy and NumPy (about 60 MB) for a loop that is a few lines on dicts, and because
+SciPy and NumPy (about 60 MB) for a loop that is a few lines on lists, and because
 hooks pay every import on every prompt.
+
+The nodes are numbered once and each iteration *pulls*: a node sums its in-edges'
+shares in one C-level pass (``sum(map(mul, ...))``) instead of a Python step per edge.
+A warm start (``start``: the ranks of a graph that differs by a few edges, such as
+the code map before an edit) converges in a few iterations instead of tens.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
+from operator import mul, sub
 from typing import TypeVar
 
 __all__ = ["DAMPING", "MAX_ITERATIONS", "TOLERANCE", "pagerank"]
@@ -35,6 +40,7 @@ def pagerank(
     damping: float = DAMPING,
     max_iterations: int = MAX_ITERATIONS,
     tolerance: float = TOLERANCE,
+    start: Mapping[N, float] | None = None,
 ) -> dict[N, float]:
     """Rank nodes by (personalized) PageRank.
 
@@ -47,6 +53,11 @@ def pagerank(
         damping: probability of following an edge, in (0, 1).
         max_iterations: power iterations at most.
         tolerance: convergence threshold on the mean absolute change per node.
+        start: where the iteration starts (e.g. the ranks before a small change of
+            the graph); nodes it lacks start at their teleport weight, and the vector
+            is scaled to sum 1. None, or nothing positive: the teleport distribution
+            (personalized) or uniform. The result is the same fixed point within
+            ``tolerance``; only the number of iterations differs.
 
     Returns:
         ``{node: rank}``, ranks summing to 1. Dangling nodes (no out-edges) send their
@@ -57,45 +68,83 @@ def pagerank(
     """
     if not 0.0 < damping < 1.0:
         raise ValueError(f"damping must be in (0, 1), got {damping}")
-    out: dict[N, dict[N, float]] = defaultdict(dict)
-    all_nodes: dict[N, None] = dict.fromkeys(nodes)
+    index: dict[N, int] = {}
+    for node in nodes:
+        index.setdefault(node, len(index))
+    out: list[dict[int, float]] = [{} for _ in index]
     for src, dst, w in edges:
-        all_nodes.setdefault(src)
-        all_nodes.setdefault(dst)
-        if w > 0 and src != dst:
-            out[src][dst] = out[src].get(dst, 0.0) + w
-    n = len(all_nodes)
+        i = index.setdefault(src, len(index))
+        j = index.setdefault(dst, len(index))
+        while len(out) < len(index):
+            out.append({})
+        if w > 0 and i != j:
+            targets = out[i]
+            targets[j] = targets.get(j, 0.0) + w
+    n = len(index)
     if n == 0:
         return {}
-    teleport: dict[N, float]
-    total_p = sum(max(v, 0.0) for v in (personalization or {}).values())
-    if personalization and total_p > 0:
-        teleport = {k: v / total_p for k, v in personalization.items() if v > 0 and k in all_nodes}
-        if not teleport:
-            teleport = dict.fromkeys(all_nodes, 1.0 / n)
-    else:
-        teleport = dict.fromkeys(all_nodes, 1.0 / n)
-    norm = {src: (sum(d.values()), d) for src, d in out.items()}
-    rank: dict[N, float] = dict(teleport) if personalization else dict.fromkeys(all_nodes, 1.0 / n)
+    order = list(index)
+    teleport = _teleport(index, personalization)
+    sources: list[list[int]] = [[] for _ in order]
+    shares: list[list[float]] = [[] for _ in order]
+    dangling: list[int] = []
+    for i, targets in enumerate(out):
+        if not targets:
+            dangling.append(i)
+            continue
+        scale = damping / sum(targets.values())
+        for j, w in targets.items():
+            sources[j].append(i)
+            shares[j].append(w * scale)
+    rank = _start(index, teleport, start, bool(personalization))
+    pulls = list(zip(sources, shares, strict=True))
+    limit = n * tolerance
     for _ in range(max_iterations):
-        nxt: dict[N, float] = defaultdict(float)
-        dangling = 0.0
-        for node, r in rank.items():
-            if r == 0.0:
-                continue
-            entry = norm.get(node)
-            if entry is None:
-                dangling += r
-                continue
-            total, targets = entry
-            share = damping * r / total
-            for dst, w in targets.items():
-                nxt[dst] += share * w
-        restart = (1.0 - damping) + damping * dangling
-        for node, t in teleport.items():
-            nxt[node] += restart * t
-        err = sum(abs(nxt.get(k, 0.0) - rank.get(k, 0.0)) for k in all_nodes)
+        get = rank.__getitem__
+        nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
+        restart = (1.0 - damping) + damping * sum(map(get, dangling), 0.0)
+        for i, t in teleport:
+            nxt[i] += restart * t
+        err = sum(map(abs, map(sub, nxt, rank)), 0.0)
         rank = nxt
-        if err < n * tolerance:
+        if err < limit:
             break
-    return {k: rank.get(k, 0.0) for k in all_nodes}
+    return dict(zip(order, rank, strict=True))
+
+
+def _teleport(
+    index: Mapping[N, int], personalization: Mapping[N, float] | None
+) -> list[tuple[int, float]]:
+    """``(node number, teleport weight)`` of the nodes the walk jumps to (weights sum 1)."""
+    n = len(index)
+    total = sum(max(v, 0.0) for v in (personalization or {}).values())
+    if personalization and total > 0:
+        chosen = [(index[k], v / total) for k, v in personalization.items() if v > 0 and k in index]
+        if chosen:
+            return chosen
+    return [(i, 1.0 / n) for i in range(n)]
+
+
+def _start(
+    index: Mapping[N, int],
+    teleport: list[tuple[int, float]],
+    start: Mapping[N, float] | None,
+    personalized: bool,
+) -> list[float]:
+    """The first rank vector: ``start`` (nodes it lacks at their teleport weight, scaled
+    to sum 1), else the teleport distribution (personalized) or uniform."""
+    n = len(index)
+    if start is not None:
+        base = [0.0] * n
+        for i, t in teleport:
+            base[i] = t
+        rank = [max(start.get(node, base[i]), 0.0) for node, i in index.items()]
+        total = sum(rank)
+        if total > 0:
+            return [r / total for r in rank]
+    if personalized:
+        rank = [0.0] * n
+        for i, t in teleport:
+            rank[i] = t
+        return rank
+    return [1.0 / n] * n

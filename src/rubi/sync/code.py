@@ -17,6 +17,7 @@ from rubi.sync.manifest import IndexReport, VaultState
 
 if TYPE_CHECKING:
     from rubi.codemap.files import FileListing
+    from rubi.codemap.incremental import MapMemory
     from rubi.codemap.model import BuildStats, CodeFile, CodeMap
     from rubi.index.store import IndexDoc
 
@@ -205,6 +206,8 @@ class CodeRun:
         deletes: the code ids to delete from it.
         listing: the files this run saw (None when it did not list them).
         saved: the map was written to its file this run.
+        memory: what ``code_map`` was resolved from, when this run built it in full or
+            updated a memory (:mod:`rubi.codemap.incremental`); None otherwise.
     """
 
     code_map: CodeMap | None = None
@@ -212,6 +215,7 @@ class CodeRun:
     deletes: list[str] = field(default_factory=list)
     listing: CodeListing | None = None
     saved: bool = False
+    memory: MapMemory | None = None
 
 
 def _restat(
@@ -258,6 +262,7 @@ def map_code(
     *,
     held: CodeListing | None = None,
     changed: Collection[str] | None = None,
+    memory: MapMemory | None = None,
 ) -> CodeRun:
     """Map the project's code when asked; the map, the code documents to (re)write and
     the code ids to delete (:class:`CodeRun`). Records the new code manifest in
@@ -271,6 +276,14 @@ def map_code(
             a listed file still there, the project is not listed again, only those
             files stat-ed, and a kept-shape edit of mapped files reads only their
             rows of the parse cache (:func:`rubi.codemap.build.update_code_map`).
+        memory: what ``previous`` was resolved from (a long-lived session keeps it):
+            an edit that changes files' shape re-resolves only what it can reach
+            (:func:`rubi.codemap.incremental.reshape_code_map`). Used, and changed in
+            place, only when its map is ``previous``.
+
+    A manifest the resolvers read (:func:`rubi.codemap.resolution.is_manifest`) that
+    the watcher saw change, or that is newer than the saved map, has the map built in
+    full: no code file changed, but any import may now lead elsewhere.
     """
     if paths.project_root is None or not code:
         new.code = dict(old.code)
@@ -308,30 +321,14 @@ def map_code(
         report.code_files = len(old.code)
         return CodeRun(listing=seen)
     # Imported here: the search path (notes only) never pays for the code map.
-    from rubi.codemap import build_code_map, comment_text, read_text_slice, symbol_text
-    from rubi.codemap.build import update_code_map
-    from rubi.codemap.languages import language_of
+    from rubi.codemap import comment_text, read_text_slice, symbol_text
     from rubi.index.documents import code_document
 
     new.code_fingerprint = fingerprint
     (paths.index_dir / "codemap-cache.json").unlink(missing_ok=True)  # format 1, one JSON file
-    code_map = None
-    if restated is not None and previous is not None and changed is not None:
-        # An edit the watcher saw. Files that are not mapped code (and never were: not
-        # a language the map reads) leave the map as it is.
-        mapped = [p for p in changed if p in previous.files]
-        others = [p for p in changed if p not in previous.files]
-        if all(language_of(p) is None for p in others):
-            code_map = update_code_map(root, paths.codemap_cache, previous, mapped, restated)
-    if code_map is None:
-        code_map = build_code_map(
-            root,
-            paths.codemap_cache,
-            progress=progress,
-            previous=None if full else previous,
-            listing=listing,
-            stats=stats,
-        )
+    code_map, kept = _map(
+        paths, progress, previous, memory, full, listing, stats, restated, changed
+    )
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     indexed = {} if full else old.code
     docs = []
@@ -345,7 +342,88 @@ def map_code(
     report.code_changed = len(docs)
     report.code_deleted = len(deletes)
     report.code_warnings = list(code_map.warnings)
-    saved = bool(docs or deletes or full or not paths.codemap_file.exists())
+    saved = bool(
+        docs
+        or deletes
+        or full
+        or not code_map.stats.reused_shape  # resolved again (a manifest, a file left out)
+        or not paths.codemap_file.exists()
+    )
     if saved:
         save_code_map(paths, code_map, [d.id for d in docs])
-    return CodeRun(code_map, docs, deletes, seen, saved)
+    return CodeRun(code_map, docs, deletes, seen, saved, kept)
+
+
+def _map(
+    paths: VaultPaths,
+    progress: Progress | None,
+    previous: CodeMap | None,
+    memory: MapMemory | None,
+    full: bool,
+    listing: FileListing | None,
+    stats: Mapping[str, os.stat_result] | None,
+    restated: Mapping[str, os.stat_result] | None,
+    changed: Collection[str] | None,
+) -> tuple[CodeMap, MapMemory | None]:
+    """The map of this run (see :func:`map_code`) and, when it was built in full or
+    from ``memory``, what it was resolved from."""
+    from rubi.codemap.build import build_parts, update_code_map
+    from rubi.codemap.incremental import remember, reshape_code_map
+    from rubi.codemap.languages import language_of
+
+    root = paths.project_root
+    assert root is not None
+    if memory is not None and memory.code_map is not previous:
+        memory = None
+    if full or previous is None or _manifest_moved(paths, listing, stats, changed):
+        previous = memory = None
+    if memory is not None and listing is not None and stats is not None:
+        got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats, changed or ())
+        if got is not None:
+            return got
+        previous = None  # a manifest changed, or the cache is unreadable: in full
+    elif restated is not None and previous is not None and changed is not None:
+        # An edit the watcher saw. Files that are not mapped code (and never were: not
+        # a language the map reads) leave the map as it is.
+        mapped = [p for p in changed if p in previous.files]
+        others = [p for p in changed if p not in previous.files]
+        if all(language_of(p) is None for p in others):
+            code_map = update_code_map(root, paths.codemap_cache, previous, mapped, restated)
+            if code_map is not None:
+                return code_map, None
+    code_map, parts = build_parts(
+        root,
+        paths.codemap_cache,
+        progress=progress,
+        previous=previous,
+        listing=listing,
+        stats=stats,
+    )
+    if parts is not None and stats is not None:
+        return code_map, remember(code_map, parts, stats)
+    return code_map, None
+
+
+def _manifest_moved(
+    paths: VaultPaths,
+    listing: FileListing | None,
+    stats: Mapping[str, os.stat_result] | None,
+    changed: Collection[str] | None,
+) -> bool:
+    """A manifest the resolvers read was seen to change, or is newer than the saved
+    map (a cold run sees no events): the map's resolution cannot be kept."""
+    from rubi.codemap.resolution import is_manifest
+
+    if changed is not None and any(is_manifest(p) for p in changed):
+        return True
+    if listing is None or stats is None:
+        return False
+    try:
+        saved = paths.codemap_file.stat().st_mtime_ns
+    except OSError:
+        return False
+    return any(
+        (st := stats.get(p)) is not None and st.st_mtime_ns > saved
+        for p in listing.paths
+        if is_manifest(p)
+    )

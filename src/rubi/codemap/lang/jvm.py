@@ -17,7 +17,7 @@ from rubi.codemap.lang.base import RepoIndex, Resolution
 from rubi.codemap.lang.text import LineIndex, blank_strings, identifiers, strip_comments
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
-__all__ = ["parse", "resolve"]
+__all__ = ["changed_names", "looks_up", "packages_index", "parse", "resolve"]
 
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.M)
 _IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(\.\*)?\s*(?:as\s+\w+\s*)?;?\s*$", re.M)
@@ -198,3 +198,40 @@ def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
             pkg = list(itertools.takewhile(lambda p: not p[:1].isupper(), parts))
             result.external.add(".".join(pkg) or name)
     return result
+
+
+def packages_index(repo: RepoIndex) -> object:
+    """The index :func:`resolve` reads (declared names and packages of the JVM files),
+    built once per :class:`RepoIndex`; opaque, for :func:`changed_names`."""
+    return repo.memo("jvm", _Packages)
+
+
+def changed_names(before: object, after: object) -> tuple[frozenset[str], frozenset[str]]:
+    """What differs between two :func:`packages_index` results: ``(names, packages)``,
+    the fully qualified names that lead elsewhere (or nowhere) and the packages whose
+    files differ. A JVM file's resolution depends on its own parse and on the answers
+    to these lookups only, so a file that looks up none of them (:func:`looks_up`)
+    resolves as before."""
+    assert isinstance(before, _Packages) and isinstance(after, _Packages)
+    names = {
+        k for k in before.fqn.keys() | after.fqn.keys() if before.fqn.get(k) != after.fqn.get(k)
+    }
+    packages = {
+        k
+        for k in before.packages.keys() | after.packages.keys()
+        if before.packages.get(k) != after.packages.get(k)
+    }
+    return frozenset(names), frozenset(packages)
+
+
+def looks_up(parsed: Parsed, names: frozenset[str], packages: frozenset[str]) -> bool:
+    """True when :func:`resolve` of a file with this parse may read one of ``names``
+    or ``packages`` (every lookup it can make, whether or not an earlier one hits)."""
+    for spec in parsed.imports:
+        if spec.kind == "wildcard" and spec.target in packages:
+            return True
+        parts = spec.target.split(".")
+        for k in range(len(parts), max(len(parts) - 3, 0), -1):
+            if ".".join(parts[:k]) in names:
+                return True
+    return False

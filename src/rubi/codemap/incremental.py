@@ -1,0 +1,339 @@
+"""Bring a code map up to date after an edit that changes files' shape, without
+decoding every parse or resolving every file again.
+
+A long-lived process (the watcher, ``rubi serve``'s engine) keeps a
+:class:`MapMemory`: what its last full build resolved from (every mapped file's parse,
+the :class:`~rubi.codemap.lang.RepoIndex`, each file's resolution and out-edges, the
+modules, every listed file's stat). :func:`reshape_code_map` then reads only the files
+whose stat changed and redoes only what those changes can reach:
+
+- **a file's imports or identifiers changed, its definitions did not** (language,
+  package, symbol names and kinds, and the imports other files follow through it:
+  Python's ``from`` and JavaScript's ``export ... from``): the index answers every
+  resolver's question as before, so only the changed files are resolved again, with
+  the kept index, and the same-package references of their packages are redone;
+- **a file came, went, or changed its definitions; a non-code file came or went**: a
+  new index over the kept parses; Java and Kotlin files are resolved again only when
+  they look up a name or package whose file changed (:func:`rubi.codemap.lang.jvm.
+  changed_names`: their resolver reads nothing else), files of other languages all
+  (their resolvers read paths, folders and manifests); modules are grouped again;
+- **a manifest the resolvers read changed** (``go.mod``, ``package.json``, a
+  ``tsconfig``...): None, the caller builds the map in full.
+
+Ranks start from the previous map's (:func:`rubi.codemap.rank.rank_files`), so they
+converge in a few iterations; they equal a full build's within the rank tolerance.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rubi.codemap.build import BuildParts, _parses, _scan, _shape, _with_warning
+from rubi.codemap.cache import CacheEntry, open_cache
+from rubi.codemap.files import FileListing
+from rubi.codemap.lang import RepoIndex, jvm
+from rubi.codemap.languages import language_of
+from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
+from rubi.codemap.modules import group_modules
+from rubi.codemap.rank import degrees, rank_files, rank_modules
+from rubi.codemap.resolution import Resolved
+from rubi.core.model import ScanWarning
+
+__all__ = ["MapMemory", "definitions", "remember", "reshape_code_map"]
+
+Stamp = tuple[int, int, int]
+"""``(size, mtime_ns, file type)`` of a listed file."""
+
+_FOLLOWED = frozenset({"from", "export"})
+"""Import kinds that other files' resolution follows through a file (Python's
+re-exports, JavaScript barrels)."""
+_JVM = frozenset({"java", "kotlin"})
+
+
+@dataclass(slots=True)
+class MapMemory:
+    """What :attr:`code_map` was built from (see the module docstring).
+
+    Attributes:
+        code_map: the map this memory describes; valid only for it.
+        entries: every candidate file's cache entry (no parse), by path.
+        scan_warnings: each candidate file's warnings, by path.
+        listing: the listing the map was built from.
+        stamps: every listed file's :data:`Stamp`.
+        resolved: parses, index, resolutions and out-edges.
+        module_of: ``{path: module name}``.
+    """
+
+    code_map: CodeMap
+    entries: dict[str, CacheEntry]
+    scan_warnings: dict[str, list[ScanWarning]]
+    listing: FileListing
+    stamps: dict[str, Stamp]
+    resolved: Resolved
+    module_of: dict[str, str]
+
+
+def _stamps(listing: FileListing, stats: Mapping[str, os.stat_result]) -> dict[str, Stamp]:
+    return {
+        p: (st.st_size, st.st_mtime_ns, stat.S_IFMT(st.st_mode))
+        for p in listing.paths
+        if (st := stats.get(p)) is not None
+    }
+
+
+def remember(
+    code_map: CodeMap, parts: BuildParts, stats: Mapping[str, os.stat_result]
+) -> MapMemory:
+    """The memory of a full build (:func:`rubi.codemap.build.build_parts`), with
+    ``stats`` the build's :func:`rubi.codemap.files.stat_files` of every listed file."""
+    return MapMemory(
+        code_map,
+        parts.entries,
+        parts.scan_warnings,
+        parts.listing,
+        _stamps(parts.listing, stats),
+        parts.resolved,
+        parts.module_of,
+    )
+
+
+def definitions(language: str, parsed: Parsed) -> tuple[object, ...]:
+    """What other files' resolution reads of a file's parse: its language, package,
+    symbol names and kinds, and the imports they follow through it."""
+    names = tuple((s.name, s.kind) for s in parsed.symbols)
+    followed: tuple[ImportSpec, ...] = tuple(i for i in parsed.imports if i.kind in _FOLLOWED)
+    return (language, parsed.package, names, followed)
+
+
+def _manifest_changed(memory: MapMemory, changed: Collection[str]) -> bool:
+    """A file the resolvers read (a manifest) changed, came or went."""
+    texts = memory.resolved.repo._texts
+    return any(p in texts for p in changed)
+
+
+def reshape_code_map(
+    repo_root: Path,
+    cache_path: Path | None,
+    memory: MapMemory,
+    listing: FileListing,
+    stats: Mapping[str, os.stat_result],
+    changed: Collection[str] = (),
+) -> tuple[CodeMap, MapMemory] | None:
+    """``memory.code_map`` brought up to date from ``listing`` and ``stats``.
+
+    Args:
+        repo_root: the repository.
+        cache_path: the parse cache (only the changed files' rows are read and
+            written); None for no cache.
+        memory: the memory of the map to update; updated in place (do not use it
+            again when this returns None).
+        listing: the repository's files now.
+        stats: :func:`rubi.codemap.files.stat_files` of ``listing`` now.
+        changed: paths known to have changed (a watcher's events), besides those
+            whose stat differs.
+
+    Returns:
+        ``(map, memory)``; the map has ``stats.reused_shape`` when no file changed
+        shape (:func:`rubi.codemap.build._shape`) and none came or went. None when
+        the map must be built in full: a manifest changed, or the cache could not be
+        read.
+    """
+    started = time.perf_counter()
+    stamps = _stamps(listing, stats)
+    old_stamps = memory.stamps
+    listed_changed = listing.paths != memory.listing.paths
+    if listed_changed:
+        touched = {
+            p for p in stamps.keys() | old_stamps.keys() if stamps.get(p) != old_stamps.get(p)
+        }
+    else:
+        touched = {p for p, s in stamps.items() if old_stamps.get(p) != s}
+    touched.update(p for p in changed if p in stamps or p in old_stamps)
+    if _manifest_changed(memory, touched):
+        return None
+    candidates = sorted(p for p in touched if language_of(p))
+    present = [p for p in candidates if p in stamps]
+    cache = open_cache(cache_path, only=candidates)
+    try:
+        if cache.warnings:
+            return None
+        scanned: list[ScanWarning] = []
+        entries, fresh, counts = _scan(repo_root, present, cache, scanned, None, stats)
+        mapped_now = [p for p in present if p in entries and entries[p].mapped]
+        parses = _parses(repo_root, mapped_now, entries, fresh, cache, counts)
+        gone_rows = [p for p in candidates if p in cache.entries and p not in entries]
+        problem = cache.write(fresh, gone_rows)
+    finally:
+        cache.close()
+    code = memory.resolved.code
+    before = {p: code[p] for p in candidates if p in code}
+    after = {p: parses[p] for p in mapped_now if p in parses}
+    for path in candidates:
+        memory.scan_warnings.pop(path, None)
+        memory.entries.pop(path, None)
+    for warning in scanned:
+        memory.scan_warnings.setdefault(warning.path, []).append(warning)
+    for path, entry in entries.items():
+        memory.entries[path] = replace(entry, parsed=None) if entry.parsed else entry
+    memory.stamps = stamps
+    same_files = before.keys() == after.keys()
+    if (
+        same_files
+        and not listed_changed
+        and all(_shape(before[p][1]) == _shape(after[p][1]) for p in after)
+    ):
+        code.update(after)
+        return _kept_shape(memory, listing, after, counts, started, problem)
+    _reresolve(repo_root, memory, listing, before, after, listed_changed or not same_files)
+    code_map = _assemble(memory, listing, after, counts, started)
+    memory.code_map = _with_warning(code_map, problem)
+    memory.listing = listing
+    return memory.code_map, memory
+
+
+def _kept_shape(
+    memory: MapMemory,
+    listing: FileListing,
+    after: dict[str, tuple[str, Parsed]],
+    counts: dict[str, int],
+    started: float,
+    problem: ScanWarning | None,
+) -> tuple[CodeMap, MapMemory]:
+    """The map with the kept-shape files' new hashes, sizes and symbol lines."""
+    previous = memory.code_map
+    files = dict(previous.files)
+    for path, (_, parsed) in after.items():
+        entry = memory.entries[path]
+        files[path] = replace(
+            files[path], size=entry.size, sha256=entry.sha256, symbols=parsed.symbols
+        )
+    stats = replace(
+        _stats(previous.stats, listing, counts, started), mapped=len(files), reused_shape=True
+    )
+    code_map = replace(previous, files=files, stats=stats)
+    memory.code_map = _with_warning(code_map, problem)
+    memory.listing = listing
+    return memory.code_map, memory
+
+
+def _stats(
+    previous: BuildStats, listing: FileListing, counts: dict[str, int], started: float
+) -> BuildStats:
+    return replace(
+        previous,
+        listed=len(listing.paths),
+        parsed=counts["parsed"],
+        reused=counts["reused"],
+        hashed=counts["hashed"],
+        skipped=counts["skipped"],
+        elapsed_ms=(time.perf_counter() - started) * 1000.0,
+        used_git=listing.used_git,
+        reused_shape=False,
+    )
+
+
+def _reresolve(
+    repo_root: Path,
+    memory: MapMemory,
+    listing: FileListing,
+    before: dict[str, tuple[str, Parsed]],
+    after: dict[str, tuple[str, Parsed]],
+    files_changed: bool,
+) -> set[str]:
+    """Update the parses, resolutions and references for the changed files; the
+    files whose out-edges may have changed."""
+    resolved = memory.resolved
+    code = resolved.code
+    redefined = files_changed or any(
+        definitions(*before[p]) != definitions(*after[p]) for p in after
+    )
+    gone = [p for p in before if p not in after]
+    old_jvm = jvm.packages_index(resolved.repo) if redefined else None
+    for path in gone:
+        del code[path]
+    code.update(after)
+    resolved.forget(gone)
+    redo: set[str] = set(after)
+    if redefined:
+        resolved.repo = RepoIndex(repo_root, code, listing.paths)
+        assert old_jvm is not None
+        names, packages = jvm.changed_names(old_jvm, jvm.packages_index(resolved.repo))
+        for path, (language, parsed) in code.items():
+            if language not in _JVM or jvm.looks_up(parsed, names, packages):
+                redo.add(path)
+    resolved.resolve(sorted(redo))
+    reach = redo | resolved.rescope([*before, *after])
+    if gone:
+        lost = set(gone)
+        reach.update(p for p, out in resolved.out.items() if not lost.isdisjoint(out))
+    resolved.join(sorted(reach))
+    return reach
+
+
+def _assemble(
+    memory: MapMemory,
+    listing: FileListing,
+    after: dict[str, tuple[str, Parsed]],
+    counts: dict[str, int],
+    started: float,
+) -> CodeMap:
+    """The map from the memory's resolution, files regrouped when files came or went,
+    ranks started from the previous map's."""
+    previous = memory.code_map
+    resolved = memory.resolved
+    code = resolved.code
+    paths = sorted(code)
+    if paths != sorted(previous.files) or listing.paths != memory.listing.paths:
+        memory.module_of, modules = group_modules(code, listing.paths)
+    else:
+        modules = previous.modules
+    module_of = memory.module_of
+    edges = resolved.edges()
+    indeg, outdeg = degrees(paths, edges)
+    files: dict[str, CodeFile] = {}
+    for path in paths:
+        old = previous.files.get(path)
+        imports = tuple(resolved.out[path])
+        resolution = resolved.files.get(path)
+        external = resolution[1] if resolution is not None else ()
+        if (
+            old is not None
+            and path not in after
+            and old.module == module_of[path]
+            and old.imports == imports
+            and old.external == external
+        ):
+            files[path] = old
+            continue
+        entry = memory.entries[path]
+        files[path] = CodeFile(
+            path=path,
+            language=code[path][0],
+            size=entry.size,
+            sha256=entry.sha256,
+            module=module_of[path],
+            imports=imports,
+            external=external,
+            symbols=code[path][1].symbols,
+        )
+    warnings = [*listing.warnings, *resolved.warnings()]
+    for found in memory.scan_warnings.values():
+        warnings.extend(found)
+    stats = replace(_stats(previous.stats, listing, counts, started), mapped=len(files))
+    code_map = CodeMap(
+        files=files,
+        modules=modules,
+        edges=edges,
+        file_rank=rank_files(paths, edges, start=previous.file_rank),
+        module_rank=rank_modules(module_of, edges, start=previous.module_rank),
+        in_degree=indeg,
+        out_degree=outdeg,
+        warnings=sorted(set(warnings), key=lambda w: (w.path, w.message)),
+        stats=stats,
+    )
+    return replace(code_map, module_links=code_map.module_edges())
