@@ -47,6 +47,7 @@ from rubi.vault.scan import scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
+    from rubi.codemap.incremental import MapMemory
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import GraphRecord, LiveGraph
     from rubi.index.store import IndexDoc, SearchIndex
@@ -84,6 +85,10 @@ class SyncSession:
         self._code_listing: CodeListing | None = None
         """The project's files as the last code run saw them; a watcher's run starts
         from it and the paths it saw change (None: list the project again)."""
+        self._code_memory: MapMemory | None = None
+        """What the code map was resolved from (:mod:`rubi.codemap.incremental`), kept
+        since this process last built it in full: an edit that changes files' shape
+        then re-resolves only what it can reach."""
         self.watched = False
         """A watcher in this process applies every change as it happens (set by
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
@@ -413,6 +418,7 @@ class SyncSession:
         if not code or self.paths.project_root is None:
             return map_code(self.paths, old, new, report, full, code, None)
         held, self._code_listing = self._code_listing, None  # kept only if this run ends
+        memory, self._code_memory = self._code_memory, None  # changed in place by the run
         previous = None if full else self.code_map()
         code_run = map_code(
             self.paths,
@@ -425,11 +431,13 @@ class SyncSession:
             previous=previous,
             held=held,
             changed=changed_code,
+            memory=memory,
         )
-        if code_run.saved and code_run.code_map is not None:
+        if (code_run.saved or code_run.memory) and code_run.code_map is not None:
             key = code_map_key(self.paths)
             self._code_map = None if key is None else (key, code_run.code_map)
         self._code_listing = code_run.listing
+        self._code_memory = memory if code_run.code_map is None else code_run.memory
         return code_run
 
     def _commit(
