@@ -58,6 +58,10 @@ in CommonMark: escapes, code spans, emphasis, entities, autolinks and inline HTM
 and inline links and images (``](``). Reference links need a reference definition in
 the note as well; without one, a ``[`` that is not followed by ``](`` stays text."""
 
+_CODE_SPANS_ONLY = re.compile(r"[\\*_&<]|\]\(")
+""":data:`_INLINE_MARKUP` but code spans: content with backticks and none of these is
+text, line breaks and code spans (:func:`_code_span_text`)."""
+
 _LINE_BREAK = re.compile(r" *\n[ \t]*")
 """A line break inside a block as markdown-it reads it: the spaces before it are
 dropped (two or more make a hard break, fewer a soft one, both a newline here), and
@@ -256,9 +260,51 @@ def _parse_inline(token: Token, env: dict[str, Any]) -> str:
     content = token.content
     if "references" not in env and not _INLINE_MARKUP.search(content):
         return _LINE_BREAK.sub("\n", content) if "\n" in content else content
+    if "references" not in env and not _CODE_SPANS_ONLY.search(content):
+        return _code_span_text(content)
     token.children = []
     _MD.inline.parse(content, _MD, env, token.children)
     return _inline_text(token)
+
+
+def _breaks(text: str) -> str:
+    return _LINE_BREAK.sub("\n", text) if "\n" in text else text
+
+
+def _code_span_text(content: str) -> str:
+    """:func:`_inline_text` of content whose only markup is code spans, read without
+    the inline parser: markdown-it's backtick rule (a run of backticks opens a code
+    span closed by the next run of the same length; a run with none is text) and
+    its line breaks (:data:`_LINE_BREAK`) in the text between spans."""
+    last_run: dict[int, int] = {}  # run length -> start of its last run
+    pos = 0
+    while (start := content.find("`", pos)) != -1:
+        pos = start + 1
+        while pos < len(content) and content[pos] == "`":
+            pos += 1
+        last_run[pos - start] = start
+    parts: list[str] = []
+    text_from = pos = 0
+    while (start := content.find("`", pos)) != -1:
+        pos = start + 1
+        while pos < len(content) and content[pos] == "`":
+            pos += 1
+        length = pos - start
+        if last_run[length] < pos:
+            continue  # no closing run: the backticks are text
+        end = pos
+        while True:
+            close = content.find("`", end)
+            end = close + 1
+            while end < len(content) and content[end] == "`":
+                end += 1
+            if end - close == length:
+                break
+        parts.append(_breaks(content[text_from:start]))
+        parts.append(" \x00 ")
+        text_from = pos = end
+    parts.append(_breaks(content[text_from:]))
+    return "".join(parts)
 
 
 def _inline_text(token: Token) -> str:
