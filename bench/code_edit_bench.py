@@ -23,8 +23,9 @@ then the watcher applies the undo too. For each change:
 - **apply CPU**: the watcher thread's own CPU in ``app.apply_changes`` for the batch.
 
 The changes: a comment appended to one file (``--file``, default a small Java file in
-spring-core), an import added to it (the map re-resolved), a new file, a deleted file,
-then ``--edits`` comment edits in a row (p50 and max). ``python -c pass`` is timed in
+spring-core), an import added to it (the map re-resolved), the import removed again
+(the second shape-changing edit of the session), a new file, a deleted file, then
+``--edits`` comment edits in a row (p50 and max). ``python -c pass`` is timed in
 the same run as the floor of a cold process. ``--profile OUT``: cProfile the
 watcher's ``apply`` of every batch into ``OUT`` (pstats), the figures then include
 the profiler's overhead.
@@ -206,6 +207,14 @@ def run(repo: Path, rel: str, edits: int, profile: cProfile.Profile | None) -> l
             target.write_text(f"{text[:cut]}\n{IMPORT_LINE}// zqximportword\n{text[cut:]}", "utf-8")
 
         rows.append(measure(bench, "import added", add_import, "zqximportword", rel, True))
+
+        def remove_import() -> None:
+            text = target.read_text(encoding="utf-8")
+            target.write_text(text.replace(f"\n{IMPORT_LINE}// zqximportword\n", ""), "utf-8")
+
+        # The second edit that changes the file's shape: a resident session has
+        # what the first one resolved from (rubi.codemap.incremental).
+        rows.append(measure(bench, "import removed", remove_import, "zqximportword", rel, False))
         match = _PACKAGE.search(original.decode("utf-8"))
         package = match.group(0).strip().rstrip(";") if match else "package zqx"
 

@@ -196,3 +196,46 @@ def test_a_temp_file_that_came_and_went_lists_nothing(
     assert listed == [project]
     cold = read_code_map(paths)
     assert cold is not None and "lib/util.py" in cold.files and "pkg/util.py" not in cold.files
+
+
+def test_shape_edits_after_the_first_use_the_sessions_memory(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.codemap.build as build
+
+    paths = app.locate(project / ".rubi")
+    util = project / "pkg" / "util.py"
+    util.write_text("import pkg.cli\n\n\ndef helper(x):\n    return x\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])  # built in full, kept
+    full_builds: list[int] = []
+    real = build.build_parts
+
+    def counted(root: Path, cache: Path, *args: object, **kwargs: object) -> object:
+        if cache == paths.codemap_cache:  # the session's, not a fresh build's
+            full_builds.append(1)
+        return real(root, cache, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build, "build_parts", counted)
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/util.py", "def helper(x):\n    return x\n"),  # an import removed
+        ("pkg/extra.py", "from pkg.util import helper\n"),  # a new file
+        ("pkg/cli.py", None),  # a file deleted
+        ("pkg/app.py", "from pkg.extra import helper\n\n\nclass SmartRouter:\n    pass\n"),
+    ]
+    for number, (rel, text) in enumerate(steps):
+        if text is None:
+            (project / rel).unlink()
+        else:
+            write(project / rel, text)
+        app.apply_changes(paths, [], code=True, code_paths=[rel])
+        cold = read_code_map(paths)
+        fresh = build_code_map(project, tmp_path / f"fresh-{number}.sqlite")
+        assert cold is not None and cold.warnings == fresh.warnings
+        _same(cold, fresh)
+    assert full_builds == []
+    write(project / "package.json", '{"name": "proj"}\n')  # a manifest: built in full
+    app.apply_changes(paths, [], code=True, code_paths=["package.json"])
+    assert full_builds == [1]
+    cold = read_code_map(paths)
+    assert cold is not None
+    _same(cold, _full(project, tmp_path))
