@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rubi.codemap.curated import curated_block
 from rubi.codemap.errors import CodeMapError
 from rubi.codemap.model import CodeMap, NoteRef
-from rubi.codemap.notes import notes_about
+from rubi.codemap.notes import files_for_note
 from rubi.codemap.render import GENERATED_COMMENT, link, short_symbols
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "MODULE_PAGE_MAX_NEIGHBOURS",
     "MODULE_PAGE_SYMBOLS_PER_FILE",
     "MODULE_PAGE_SYMBOL_FILES",
+    "PageIndex",
+    "page_index",
     "render_module_page",
 ]
 
@@ -44,12 +47,44 @@ MODULE_PAGE_MAX_NEIGHBOURS = 25
 """Modules listed under ``Used by`` and under ``Uses``: the most linked, by name."""
 
 
+@dataclass(frozen=True, slots=True)
+class PageIndex:
+    """What every module page reads from the whole map and notes, computed once for a
+    run of pages (:func:`page_index`).
+
+    Attributes:
+        users: module → ``(imports, module)`` of the modules importing it.
+        used: module → ``(imports, module)`` of the modules it imports.
+        about: each note with a mapped file, with its files (``files_for_note``), in
+            the notes' order.
+    """
+
+    users: dict[str, list[tuple[int, str]]]
+    used: dict[str, list[tuple[int, str]]]
+    about: list[tuple[NoteRef, tuple[str, ...]]]
+
+
+def page_index(code_map: CodeMap, notes: Sequence[NoteRef]) -> PageIndex:
+    """The :class:`PageIndex` of ``code_map`` and ``notes``."""
+    users: dict[str, list[tuple[int, str]]] = {}
+    used: dict[str, list[tuple[int, str]]] = {}
+    for (a, b), n in code_map.module_edges().items():
+        users.setdefault(b, []).append((n, a))
+        used.setdefault(a, []).append((n, b))
+    about = [(note, files) for note in notes if (files := files_for_note(code_map, note.files))]
+    return PageIndex(users, used, about)
+
+
 def _relative(path: str, folder: str) -> str:
     return path[len(folder) + 1 :] if folder and path.startswith(folder + "/") else path
 
 
 def render_module_page(
-    code_map: CodeMap, module: str, notes: Sequence[NoteRef], curated: str | None
+    code_map: CodeMap,
+    module: str,
+    notes: Sequence[NoteRef],
+    curated: str | None,
+    index: PageIndex | None = None,
 ) -> str:
     """Render one module's page.
 
@@ -58,6 +93,8 @@ def render_module_page(
         module: the module's name (a key of ``code_map.modules``).
         notes: the vault's notes; those about the module's files are listed.
         curated: the summary to keep, or None.
+        index: :func:`page_index` of ``code_map`` and ``notes`` when rendering many
+            pages (computed here when None).
 
     Returns:
         Markdown: title, curated summary block, folder and census, its files ("used
@@ -72,6 +109,8 @@ def render_module_page(
     """
     if module not in code_map.modules:
         raise CodeMapError(f"{module}: no such module; `rubi map` lists the modules")
+    if index is None:
+        index = page_index(code_map, notes)
     mod = code_map.modules[module]
     ranked = code_map.ranked_files(module)
     folder = f"`{mod.folder}`" if mod.folder else "the repository root"
@@ -85,7 +124,7 @@ def render_module_page(
         )
     if len(ranked) > MODULE_PAGE_MAX_FILES:
         lines.append(f"- … {len(ranked) - MODULE_PAGE_MAX_FILES} more files")
-    lines += _neighbours(code_map, module)
+    lines += _neighbours(code_map, module, index)
     external = Counter(name for path in mod.files for name in code_map.files[path].external)
     if external:
         top = sorted(external.items(), key=lambda item: (-item[1], item[0]))
@@ -101,7 +140,12 @@ def render_module_page(
             symbol_lines.append(f"- `{_relative(path, mod.folder)}`: " + ", ".join(names))
     if symbol_lines:
         lines += ["", "## Symbols", *symbol_lines]
-    about = notes_about(code_map, notes, mod.files)
+    wanted = set(mod.files)
+    about = [
+        (note, hits)
+        for note, files in index.about
+        if (hits := tuple(p for p in files if p in wanted))
+    ]
     if about:
         lines += ["", "## Notes"]
         about.sort(
@@ -115,16 +159,11 @@ def render_module_page(
     return "\n".join(lines) + "\n"
 
 
-def _neighbours(code_map: CodeMap, module: str) -> list[str]:
+def _neighbours(code_map: CodeMap, module: str, index: PageIndex) -> list[str]:
     """``Used by`` and ``Uses`` sections: modules linked by import edges (the most
     linked, by name)."""
-    edges = code_map.module_edges()
-    users = sorted(
-        ((n, a) for (a, b), n in edges.items() if b == module), key=lambda x: (-x[0], x[1])
-    )
-    used = sorted(
-        ((n, b) for (a, b), n in edges.items() if a == module), key=lambda x: (-x[0], x[1])
-    )
+    users = sorted(index.users.get(module, ()), key=lambda x: (-x[0], x[1]))
+    used = sorted(index.used.get(module, ()), key=lambda x: (-x[0], x[1]))
     lines: list[str] = []
     for title, items in (("Used by", users), ("Uses", used)):
         if items:

@@ -206,12 +206,10 @@ def _move_imports(
 ) -> None:
     """Add, reweight and remove ``imports`` edges from ``before`` to ``after`` (an
     edge of a removed file went with its node)."""
-    if before is after:
+    if before is after or before == after:
         return
     succ = g._succ
-    for (src, dst), weight in after.items():
-        if before.get((src, dst)) == weight:
-            continue
+    for (src, dst), weight in after.items() - before.items():
         keys = succ[src].get(dst) if src in succ else None
         data = keys.get("imports") if keys is not None else None
         if data is None:

@@ -257,6 +257,9 @@ class LiveGraph:
         """The map whose files, modules, edges and names the graph holds (None: not
         known, as in a graph read back from disk)."""
         self._code_map_loader: Callable[[], CodeMap | None] | None = None
+        self.code_stamp = 0
+        """Which code map the code nodes are: the store generation of the run that last
+        changed them (the store's ``code_graph`` meta value then; 0 before any)."""
 
     # -- building ------------------------------------------------------------------
     @classmethod
@@ -304,6 +307,7 @@ class LiveGraph:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_graph_map", None)
+        state.setdefault("code_stamp", 0)
         self.__dict__.update(state)
 
     def attach_code_map(self, loader: Callable[[], CodeMap | None]) -> None:

@@ -28,6 +28,7 @@ from rubi.codemap import (
     render_map,
     render_module_page,
 )
+from rubi.codemap.render_module import page_index
 from rubi.core.atomic import atomic_write_text, create_exclusive
 from rubi.core.config import MAP_PAGE, MAX_NOTE_BYTES, MODULES_DIR
 from rubi.core.model import Note, ScanWarning, note_files
@@ -152,13 +153,14 @@ def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) ->
     ensure_merge_rules(vault)
     _update(vault, MAP_PAGE, lambda cur: render_map(code_map, notes, cur), report)
     wanted = set()
+    index = page_index(code_map, notes)
     for name, module in code_map.modules.items():
         rel = f"{MODULES_DIR}/{module.slug}.md"
         wanted.add(rel)
         _update(
             vault,
             rel,
-            lambda cur, name=name: render_module_page(code_map, name, notes, cur),
+            lambda cur, name=name: render_module_page(code_map, name, notes, cur, index),
             report,
         )
     folder = vault / MODULES_DIR

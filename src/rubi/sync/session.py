@@ -64,6 +64,16 @@ JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
 
+SNAPSHOT_DELAY_S = 5.0
+"""A watching session writes the graph snapshot this long after the last change of the
+code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a run
+of edits writes it once). Until then another process finds the snapshot's code nodes
+older than the store says (:data:`CODE_STAMP`) and moves them itself."""
+
+CODE_STAMP = "code_graph"
+"""Store meta key: the generation of the run that last changed the code map's shape
+(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
+
 
 class SyncSession:
     """The derived data of one vault, kept current (see the module docstring).
@@ -79,6 +89,10 @@ class SyncSession:
         self._live: LiveGraph | None = None
         self._live_gen = -1
         self._snapshot_gen = -1
+        self._snapshot_timer: threading.Timer | None = None
+        self._snapshot_stamp = -1
+        """The code stamp of the graph snapshot on disk, as this process last read or
+        wrote it."""
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
         self._code_map: tuple[tuple[object, ...], CodeMap | None] | None = None
@@ -155,19 +169,38 @@ class SyncSession:
         self._notes_gen = gen
         return self._notes
 
-    def _graph(self, store: Store) -> LiveGraph:
-        """The live graph, caught up with ``store``."""
-        from rubi.graph.store import load_snapshot, save_snapshot
-
+    def _graph(
+        self, store: Store, previous_map: CodeMap | None = None, *, reader: bool = True
+    ) -> LiveGraph:
+        """The live graph, caught up with ``store``: its notes and, when the code map
+        changed shape since (:data:`CODE_STAMP`), its code nodes, moved from the map
+        they were made of (``previous_map`` when the graph does not know it). A
+        ``reader`` (not a run) that had to move them in a graph read back from disk
+        writes the snapshot again, so the next process need not."""
         gen = store.gen()
         if self._live is not None and self._live_gen == gen:
             return self._live  # the common case of every search: one small query
+        live = self._caught_up(store, gen)
+        stamp = int(store.meta_value(CODE_STAMP, 0))
+        if live.code_stamp != stamp:
+            stale_snapshot = live.code_stamp == self._snapshot_stamp
+            live.set_code_map(self.code_map(), previous_map)
+            live.code_stamp = stamp
+            if reader and stale_snapshot and not self.watched:
+                self._write_snapshot()
+        return live
+
+    def _caught_up(self, store: Store, gen: int) -> LiveGraph:
+        """The live graph with the store's notes up to ``gen``."""
+        from rubi.graph.store import load_snapshot, save_snapshot
+
         base = int(store.meta_value("base_gen", 0))
         attachments = set(store.meta_value("attachments", []))
         if self._live is None or base > self._live_gen:
             try:
                 self._live, self._snapshot_gen = load_snapshot(self.paths.graph_file)
                 self._live_gen = self._snapshot_gen
+                self._snapshot_stamp = self._live.code_stamp
             except IndexCorruptError as exc:
                 log.info("%s; rebuilding it from the notes", exc)
                 self._live = None
@@ -178,6 +211,8 @@ class SyncSession:
 
                 code_map = self.code_map() if store.meta_value("code") else None
                 self._live = LiveGraph.from_notes(self._all_notes(store), attachments, code_map)
+                self._live.code_stamp = int(store.meta_value(CODE_STAMP, 0))
+                self._snapshot_stamp = self._live.code_stamp
                 self._live_gen = self._snapshot_gen = gen
                 save_snapshot(self.paths.graph_file, self._live, gen)
                 return self._live
@@ -361,9 +396,11 @@ class SyncSession:
         code_changed = bool(code_docs or code_deletes)
         # A code edit that kept every changed file's shape changes the text index only:
         # the graph's code nodes and the map pages are made of what the map kept.
-        reshaped = code_changed and not (code_map is not None and code_map.stats.reused_shape)
+        # (A map built again with no code file changed, as after a manifest edit, also
+        # changed shape.)
+        reshaped = code_map is not None and not code_map.stats.reused_shape
         graph_changed = bool(relink or deletes or attachments_changed or reshaped or full)
-        if not (full or report.changed or code_changed or attachments_changed):
+        if not (full or report.changed or code_changed or attachments_changed or reshaped):
             if new.files != old.files or new.code_fingerprint != old.code_fingerprint:
                 # touched but identical files: remember their new mtimes
                 new.indexed_at = old.indexed_at
@@ -385,7 +422,15 @@ class SyncSession:
         new.indexed_at = time.time()
         new.gen = old.gen + 1
         self._commit(
-            store, old, new, changed, deletes, full=full, touched=touched, cleared=bool(streamed)
+            store,
+            old,
+            new,
+            changed,
+            deletes,
+            full=full,
+            touched=touched,
+            cleared=bool(streamed),
+            reshaped=reshaped,
         )
         vectors.commit([*deletes, *code_deletes])  # hook: after the run's own rows
         del vectors
@@ -393,7 +438,7 @@ class SyncSession:
             return  # bodies changed, nothing the graph sees: the text index only
         records = streamed.records if streamed is not None else None
         del streamed
-        self._update_graph(store, new, changed, code_map, full, records, previous_map)
+        self._update_graph(store, new, changed, code_map, full, records, previous_map, reshaped)
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
@@ -451,11 +496,13 @@ class SyncSession:
         full: bool,
         touched: Collection[str] = (),
         cleared: bool = False,
+        reshaped: bool = False,
     ) -> None:
         """Write the run's rows in one transaction (``touched``: the note paths the run
         read or found gone; ``cleared``: a streamed full build cleared the store and
-        wrote its notes in the transaction this commits); the manifest is saved last,
-        so an interrupted run is redone."""
+        wrote its notes in the transaction this commits; ``reshaped``: the code map
+        changed shape, :data:`CODE_STAMP`); the manifest is saved last, so an
+        interrupted run is redone."""
         with store.transaction():
             if full and not cleared:
                 store.clear()
@@ -471,9 +518,11 @@ class SyncSession:
                 store.drop_files([p for p in touched if p in old.files and p not in new.files])
             store.put_notes(changed.values(), new.gen, NOTES_BODY_KEPT)
             store.drop_notes(deletes, new.gen)
-            meta = state_meta(new)
+            meta: dict[str, object] = dict(state_meta(new))
             if full:
                 meta["base_gen"] = new.gen
+            if full or reshaped:
+                meta[CODE_STAMP] = new.gen
             store.set_meta(meta)
         self._state = new
         if full:
@@ -494,11 +543,13 @@ class SyncSession:
         full: bool,
         records: Mapping[str, GraphRecord] | None = None,
         previous_map: CodeMap | None = None,
+        reshaped: bool = False,
     ) -> None:
         """Bring the live graph to this run: a full build adds every note (``changed``,
         or a streamed build's graph ``records``); otherwise the run's rows are
-        replayed like any other journal (:meth:`_graph`) and a changed code map moves
-        the graph's code nodes from ``previous_map`` (the map before this run)."""
+        replayed like any other journal and the code nodes moved to the new map when
+        it changed shape (``reshaped``; from ``previous_map``, the map before this run,
+        when the graph does not know its map: :meth:`_graph`)."""
         from rubi.graph.live import LiveGraph, graph_record
         from rubi.graph.store import save_snapshot
 
@@ -507,16 +558,16 @@ class SyncSession:
                 records = {k: graph_record(n) for k, n in changed.items()}
             code_map = code_map or self.code_map()
             self._live = LiveGraph.from_records(records, new.attachments, code_map)
+            self._live.code_stamp = self._snapshot_stamp = new.gen
             self._live_gen = self._snapshot_gen = new.gen
             save_snapshot(self.paths.graph_file, self._live, new.gen)
             return
-        live = self._graph(store)  # caught up: this run's rows included
+        live = self._graph(store, previous_map, reader=False)  # this run's rows and map
         if code_map is not None and code_map.stats.reused_shape:
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
-        elif code_map is not None:
-            live.set_code_map(code_map, previous_map)
-            self._save_snapshot(store, live)
-        elif store.count_since(self._snapshot_gen) > JOURNAL_MAX:
+        elif reshaped and self.watched:
+            self._snapshot_later()
+        elif reshaped or store.count_since(self._snapshot_gen) > JOURNAL_MAX:
             self._save_snapshot(store, live)
 
     def _save_snapshot(self, store: Store, live: LiveGraph) -> None:
@@ -524,9 +575,49 @@ class SyncSession:
 
         gen = store.gen()
         save_snapshot(self.paths.graph_file, live, gen)
-        self._snapshot_gen = gen
+        self._snapshot_gen, self._snapshot_stamp = gen, live.code_stamp
         # The store's removal rows stay: another process's session may be behind this
         # snapshot and learns of a deleted note only from them (one row per id).
+
+    def _snapshot_later(self) -> None:
+        """Write the snapshot :data:`SNAPSHOT_DELAY_S` from now (again from now when
+        one is pending): a watching session's runs of edits write it once."""
+        if self._snapshot_timer is not None:
+            self._snapshot_timer.cancel()
+        timer = threading.Timer(SNAPSHOT_DELAY_S, self.flush_snapshot)
+        timer.daemon = True
+        self._snapshot_timer = timer
+        timer.start()
+
+    def flush_snapshot(self) -> None:
+        """Write the graph snapshot now when the graph is ahead of it (a pending
+        :meth:`_snapshot_later`). Never raises for a write that fails (logged): the
+        next reader moves the code nodes itself."""
+        with self._lock:
+            if self._snapshot_timer is not None:
+                self._snapshot_timer.cancel()
+                self._snapshot_timer = None
+            live = self._live
+            if live is None or (
+                self._live_gen <= self._snapshot_gen and live.code_stamp == self._snapshot_stamp
+            ):
+                return
+            self._write_snapshot()
+
+    def _write_snapshot(self) -> None:
+        """Write the live graph as of the generation it holds (not the store's: a
+        reader holds no index lock, another run may have committed since); a failed
+        write is logged (the next reader catches up from the older snapshot)."""
+        from rubi.graph.store import save_snapshot
+
+        live, gen = self._live, self._live_gen
+        assert live is not None
+        try:
+            save_snapshot(self.paths.graph_file, live, gen)
+        except OSError as exc:
+            log.warning("%s: graph snapshot not written (%s)", self.paths.graph_file, exc)
+            return
+        self._snapshot_gen, self._snapshot_stamp = gen, live.code_stamp
 
 
 # -- hook: derived data kept beside the index ------------------------------------------
