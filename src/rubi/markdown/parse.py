@@ -52,6 +52,18 @@ _MD_BLOCKS = MarkdownIt("commonmark").disable("inline")
 """The same parser stopping at blocks: :func:`_walk_body` parses the inline content of
 each block itself, and only where it can hold markup (:data:`_INLINE_MARKUP`)."""
 
+_MD_SPANS = MarkdownIt("commonmark")
+_MD_SPANS.inline.ruler.enableOnly(["text", "newline", "backticks", "emphasis"])
+"""The same inline parser with only the rules that can match content without escapes,
+entities, ``<`` or ``](`` (:data:`_SPANS_ONLY`): line breaks, code spans and
+emphasis. Links and images need ``](`` or a reference definition, autolinks and HTML
+``<``; the rules left out would find nothing there, and cost most of the parse (the
+link rule scans for the end of every ``[``)."""
+
+_SPANS_ONLY = re.compile(r"[\\&<]|\]\(")
+"""What :data:`_MD_SPANS` cannot parse: escapes, entities, autolinks and inline HTML,
+inline links and images."""
+
 _INLINE_MARKUP = re.compile(r"[\\`*_&<]|\]\(")
 """What can make a block's inline content more than text, softbreaks and hardbreaks
 in CommonMark: escapes, code spans, emphasis, entities, autolinks and inline HTML,
@@ -262,8 +274,9 @@ def _parse_inline(token: Token, env: dict[str, Any]) -> str:
         return _LINE_BREAK.sub("\n", content) if "\n" in content else content
     if "references" not in env and not _CODE_SPANS_ONLY.search(content):
         return _code_span_text(content)
+    md = _MD_SPANS if "references" not in env and not _SPANS_ONLY.search(content) else _MD
     token.children = []
-    _MD.inline.parse(content, _MD, env, token.children)
+    md.inline.parse(content, md, env, token.children)
     return _inline_text(token)
 
 
