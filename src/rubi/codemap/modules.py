@@ -110,6 +110,16 @@ def slugify(name: str) -> str:
     return re.sub(r"-{2,}", "-", slug) or "module"
 
 
+def _dirname(path: str) -> str:
+    """``posixpath.dirname`` of a normalised relative path, without its generality."""
+    return path.rpartition("/")[0]
+
+
+def _basename(path: str) -> str:
+    """``posixpath.basename`` of a normalised relative path."""
+    return path.rpartition("/")[2]
+
+
 class _Layout:
     """The folders of the code files, their package roots, and what is significant."""
 
@@ -118,62 +128,70 @@ class _Layout:
         self.total: dict[str, int] = defaultdict(int)
         self.children: dict[str, set[str]] = defaultdict(set)
         for path in paths:
-            folder = posixpath.dirname(path)
-            self.own[folder] += 1
+            self.own[_dirname(path)] += 1
+        for start, count in list(self.own.items()):
+            folder = start
             while True:
-                self.total[folder] += 1
+                self.total[folder] += count
                 if not folder:
                     break
-                parent = posixpath.dirname(folder)
+                parent = _dirname(folder)
                 self.children[parent].add(folder)
                 folder = parent
         self.packages: set[str] = set()
         for path in listed:
-            name = posixpath.basename(path)
+            name = _basename(path)
             if name in MANIFESTS or name.endswith(_MANIFEST_SUFFIXES):
-                self.packages.add(posixpath.dirname(path))
+                self.packages.add(_dirname(path))
         self.anchors = self.packages | {""}
         for folder in list(self.total):
-            if posixpath.basename(posixpath.dirname(folder)) in CONTAINERS and folder:
+            if _basename(_dirname(folder)) in CONTAINERS and folder:
                 self.anchors.add(folder)
         code = set(paths)
         for path in sorted(code):
-            package = posixpath.dirname(path)
-            parent = posixpath.dirname(package)
-            if posixpath.basename(path) != "__init__.py" or not package:
+            package = _dirname(path)
+            parent = _dirname(package)
+            if _basename(path) != "__init__.py" or not package:
                 continue
             if posixpath.join(parent, "__init__.py") in code or (
                 not parent and "__init__.py" in code
             ):
                 continue  # a subpackage
-            outer = posixpath.dirname(parent) if posixpath.basename(parent) in SOURCE_DIRS else None
+            outer = _dirname(parent) if _basename(parent) in SOURCE_DIRS else None
             if parent in self.anchors or (outer is not None and outer in self.anchors):
                 self.packages.add(package)
                 self.anchors.add(package)
         self._anchor: dict[str, str] = {}
+        self._significant: dict[str, bool] = {}
 
     def anchor_of(self, folder: str) -> str:
         """The package root enclosing ``folder`` (itself if it is one)."""
         if folder not in self._anchor:
             self._anchor[folder] = (
-                folder if folder in self.anchors else self.anchor_of(posixpath.dirname(folder))
+                folder if folder in self.anchors else self.anchor_of(_dirname(folder))
             )
         return self._anchor[folder]
 
     def significant(self, folder: str) -> bool:
         """Whether ``folder``'s own segment counts as depth and shows in names."""
+        known = self._significant.get(folder)
+        if known is None:
+            known = self._significant[folder] = self._is_significant(folder)
+        return known
+
+    def _is_significant(self, folder: str) -> bool:
         if folder in self.anchors:
             return True
-        name = posixpath.basename(folder)
+        name = _basename(folder)
         if name in SOURCE_DIRS:
             return False
         if self.own.get(folder, 0) == 0 and len(self.children.get(folder, ())) == 1:
             return False  # pass-through
-        parent = posixpath.dirname(folder)
-        grand = posixpath.dirname(parent)
-        if posixpath.basename(parent) in _JVM_DIRS and name in _TLDS:
+        parent = _dirname(folder)
+        grand = _dirname(parent)
+        if _basename(parent) in _JVM_DIRS and name in _TLDS:
             return False
-        return not (posixpath.basename(grand) in _JVM_DIRS and posixpath.basename(parent) in _TLDS)
+        return not (_basename(grand) in _JVM_DIRS and _basename(parent) in _TLDS)
 
     def below(self, folder: str) -> list[str]:
         """Significant segments between ``folder``'s package root and ``folder``."""
@@ -181,20 +199,18 @@ class _Layout:
         segments: list[str] = []
         while folder != anchor:
             if self.significant(folder):
-                segments.append(posixpath.basename(folder))
-            folder = posixpath.dirname(folder)
+                segments.append(_basename(folder))
+            folder = _dirname(folder)
         return segments[::-1]
 
     def eligible(self, folder: str) -> bool:
         """Whether ``folder`` can hold a module (rule 3 above)."""
         if folder in self.anchors:
             return True
-        if posixpath.basename(folder) in SOURCE_DIRS:  # src/ of the repository is the
+        if _basename(folder) in SOURCE_DIRS:  # src/ of the repository is the
             # product, apart from the root's scripts and configs; elsewhere it is
             # part of its package
-            return (
-                posixpath.dirname(folder) == self.anchor_of(folder) == "" and self.own[folder] > 0
-            )
+            return _dirname(folder) == self.anchor_of(folder) == "" and self.own[folder] > 0
         if not self.significant(folder):
             return False
         return (
@@ -213,7 +229,7 @@ class _Layout:
             for i, p in enumerate(parts)
             if not (i == 0 and p in _NAME_STRIP) and p not in SOURCE_DIRS
         ]
-        return "/".join(head + self.below(folder)) or posixpath.basename(folder)
+        return "/".join(head + self.below(folder)) or _basename(folder)
 
 
 def group_modules(
@@ -234,12 +250,12 @@ def group_modules(
 
     def home(folder: str) -> str:
         if folder not in memo:
-            memo[folder] = folder if layout.eligible(folder) else home(posixpath.dirname(folder))
+            memo[folder] = folder if layout.eligible(folder) else home(_dirname(folder))
         return memo[folder]
 
     members: dict[str, list[str]] = defaultdict(list)
     for path in files:
-        members[home(posixpath.dirname(path))].append(path)
+        members[home(_dirname(path))].append(path)
     changed = True
     while changed:  # a merge can leave its target tiny too: repeat until stable
         changed = False
@@ -249,7 +265,7 @@ def group_modules(
         for folder in sorted(members, key=lambda f: (-f.count("/") - bool(f), f)):
             small = sizes[layout.display(folder)] < MIN_MODULE_FILES
             if folder and folder not in layout.packages and small:
-                members[home(posixpath.dirname(folder))].extend(members.pop(folder))
+                members[home(_dirname(folder))].extend(members.pop(folder))
                 changed = True
     return _named(members, layout)
 

@@ -227,11 +227,16 @@ def changed_names(before: object, after: object) -> tuple[frozenset[str], frozen
 def looks_up(parsed: Parsed, names: frozenset[str], packages: frozenset[str]) -> bool:
     """True when :func:`resolve` of a file with this parse may read one of ``names``
     or ``packages`` (every lookup it can make, whether or not an earlier one hits)."""
+    if not names and not packages:
+        return False
     for spec in parsed.imports:
         if spec.kind == "wildcard" and spec.target in packages:
             return True
-        parts = spec.target.split(".")
-        for k in range(len(parts), max(len(parts) - 3, 0), -1):
-            if ".".join(parts[:k]) in names:
+        prefix = spec.target  # the name, then without its last one and two parts
+        for _ in range(3):
+            if prefix in names:
                 return True
+            prefix, dot, _last = prefix.rpartition(".")
+            if not dot:
+                break
     return False
