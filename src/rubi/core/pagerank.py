@@ -17,6 +17,7 @@ the code map before an edit) converges in a few iterations instead of tens.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
+from itertools import repeat
 from operator import mul, sub
 from typing import TypeVar
 
@@ -68,18 +69,7 @@ def pagerank(
     """
     if not 0.0 < damping < 1.0:
         raise ValueError(f"damping must be in (0, 1), got {damping}")
-    index: dict[N, int] = {}
-    for node in nodes:
-        index.setdefault(node, len(index))
-    out: list[dict[int, float]] = [{} for _ in index]
-    for src, dst, w in edges:
-        i = index.setdefault(src, len(index))
-        j = index.setdefault(dst, len(index))
-        while len(out) < len(index):
-            out.append({})
-        if w > 0 and i != j:
-            targets = out[i]
-            targets[j] = targets.get(j, 0.0) + w
+    index, out = _adjacency(nodes, edges)
     n = len(index)
     if n == 0:
         return {}
@@ -96,20 +86,64 @@ def pagerank(
         for j, w in targets.items():
             sources[j].append(i)
             shares[j].append(w * scale)
-    rank = _start(index, teleport, start, bool(personalization))
-    pulls = list(zip(sources, shares, strict=True))
+    # Nodes something links to first: the others only get their teleport share, so
+    # an iteration pulls for the first ``pulled`` nodes and appends the rest.
+    perm = [j for j in range(n) if sources[j]]
+    pulled = len(perm)
+    perm.extend(j for j in range(n) if not sources[j])
+    pos = [0] * n
+    for new, old in enumerate(perm):
+        pos[old] = new
+    get_pos = pos.__getitem__
+    pulls = [(list(map(get_pos, sources[j])), shares[j]) for j in perm[:pulled]]
+    dangling = list(map(get_pos, dangling))
+    uniform = len(teleport) == n and personalization is None
+    tele = [(pos[i], t) for i, t in teleport]
+    start_rank = _start(index, teleport, start, bool(personalization))
+    rank = list(map(start_rank.__getitem__, perm))
     limit = n * tolerance
+    rest = n - pulled
     for _ in range(max_iterations):
         get = rank.__getitem__
         nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
         restart = (1.0 - damping) + damping * sum(map(get, dangling), 0.0)
-        for i, t in teleport:
-            nxt[i] += restart * t
+        if uniform:
+            jump = restart / n
+            nxt = list(map(jump.__add__, nxt))
+            nxt.extend(repeat(jump, rest))
+        else:
+            nxt.extend(repeat(0.0, rest))
+            for i, t in tele:
+                nxt[i] += restart * t
         err = sum(map(abs, map(sub, nxt, rank)), 0.0)
         rank = nxt
         if err < limit:
             break
-    return dict(zip(order, rank, strict=True))
+    return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+
+
+def _adjacency(
+    nodes: Iterable[N], edges: Iterable[tuple[N, N, float]]
+) -> tuple[dict[N, int], list[dict[int, float]]]:
+    """Nodes numbered in order (``nodes``, then those only named in ``edges``) and each
+    node's out-edges ``{target number: summed weight}`` (no self-loops, weights > 0)."""
+    index: dict[N, int] = {}
+    for node in nodes:
+        index.setdefault(node, len(index))
+    out: list[dict[int, float]] = [{} for _ in index]
+    for src, dst, w in edges:
+        i = index.get(src)
+        if i is None:
+            i = index[src] = len(index)
+            out.append({})
+        j = index.get(dst)
+        if j is None:
+            j = index[dst] = len(index)
+            out.append({})
+        if w > 0 and i != j:
+            targets = out[i]
+            targets[j] = targets.get(j, 0.0) + w
+    return index, out
 
 
 def _teleport(
