@@ -1,0 +1,65 @@
+"""A first load of the vectors file fills the matrices at once (``DenseIndex._fill``)
+and ranks exactly as the row-by-row load; the median a ranking reports is numpy's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rubi import app, semantic
+from rubi.semantic.dense import DenseIndex, _median, query_vector
+from rubi.semantic.sync import vectors_file
+
+from helpers import copy_vault
+
+pytestmark = pytest.mark.skipif(
+    semantic.unavailable() is not None, reason="the semantic extra is not installed"
+)
+
+QUERIES = [
+    "a new journal page for each day",
+    "colored boxes for warnings and tips",
+    "publish notes as a website",
+]
+
+
+def _row_by_row(path: Path) -> DenseIndex:
+    index = DenseIndex(path)
+    index._fill = lambda rows, dims: False
+    index.refresh()
+    return index
+
+
+def test_a_filled_index_equals_one_loaded_row_by_row(tmp_path: Path) -> None:
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    filled, rows = DenseIndex(path), _row_by_row(path)
+    filled.refresh()
+    n = len(filled._ids)
+    assert n > 16  # past the row-by-row load's first growth
+    assert filled._ids == rows._ids and filled._slot == rows._slot
+    assert filled._heads == rows._heads
+    assert np.array_equal(filled._docs[:n], rows._docs[:n])
+    assert np.array_equal(filled._pstart[:n], rows._pstart[:n])
+    assert np.array_equal(filled._psize[:n], rows._psize[:n])
+    assert np.array_equal(filled._passages[: filled._pused], rows._passages[: rows._pused])
+    for q in QUERIES:
+        vector = query_vector(q, [])
+        assert filled.ranked(vector, lambda _: True, 30) == rows.ranked(vector, lambda _: True, 30)
+        odd = lambda doc_id: len(doc_id) % 2 == 1  # noqa: E731
+        assert filled.ranked(vector, odd, 5) == rows.ranked(vector, odd, 5)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 7, 10, 101, 1000])
+def test_median_is_numpys(size: int) -> None:
+    rng = np.random.default_rng(size)
+    values = rng.standard_normal(size).astype(np.float32)
+    assert _median(values) == float(np.median(values))
+    values[0] = values[-1]  # ties
+    assert _median(values) == float(np.median(values))
+    values[size // 2] = np.nan
+    assert np.isnan(_median(values))
+    assert np.isnan(_median(np.zeros(0, dtype=np.float32)))
