@@ -112,8 +112,8 @@ def definitions(language: str, parsed: Parsed) -> tuple[object, ...]:
 
 def _manifest_changed(memory: MapMemory, changed: Collection[str]) -> bool:
     """A file the resolvers read (a manifest) changed, came or went."""
-    texts = memory.resolved.repo._texts
-    return any(p in texts for p in changed)
+    read = memory.resolved.repo.read_paths()
+    return not read.isdisjoint(changed)
 
 
 def reshape_code_map(

@@ -159,6 +159,11 @@ class RepoIndex:
         self._texts[path] = text
         return text
 
+    def read_paths(self) -> frozenset[str]:
+        """The paths :meth:`read_text` was asked for so far (manifests, read or not):
+        resolution made against this index depends on their content."""
+        return frozenset(self._texts)
+
     def read_json(self, path: str, *, comments: bool = False) -> dict[str, Any] | None:
         """A JSON (or JSONC) manifest as a dict; None (with a warning) when invalid."""
         text = self.read_text(path)
