@@ -233,7 +233,7 @@ def test_a_small_change_moves_the_graph_instead_of_rebuilding_it() -> None:
 
 def test_a_graph_read_back_moves_from_the_map_it_was_saved_with() -> None:
     """A snapshot holds no map: the session passes the previous one, used only when
-    the graph's files are that map's."""
+    it has the shape the graph was saved with (its digest)."""
     rng = random.Random(3)
     files = {p: _file(rng, p) for p in (f"src/lib/m{i}.py" for i in range(10))}
     notes = _notes()
@@ -249,6 +249,12 @@ def test_a_graph_read_back_moves_from_the_map_it_was_saved_with() -> None:
     live.__setstate__(live.__getstate__())
     live.set_code_map(other, previous=old)  # not the graph's map: built afresh
     _assert_same(live, notes, other)
+    # The same files with another edge: not the graph's map either.
+    same_files = _code_map(rng, dict(other.files), {("a.py", "b.py"): 1.0})
+    live.__setstate__(live.__getstate__())
+    live.set_code_map(other, previous=same_files)
+    _assert_same(live, notes, other)
+    assert live._map_digest is None and live._graph_map is other
 
 
 def test_no_map_removes_the_code_nodes() -> None:

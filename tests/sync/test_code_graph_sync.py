@@ -207,3 +207,23 @@ def test_a_reader_moves_a_stale_snapshot_and_writes_it(project: Path) -> None:
     assert _graph_of(SyncSession(paths)) == want
     assert paths.graph_file.read_bytes() != stale
     assert _graph_of(SyncSession(paths)) == want
+
+
+def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> None:
+    """The snapshot holds the map before the watcher's edit, the disk the map after it:
+    the next process's own shape edit must not move the graph from the wrong map."""
+    paths = app.locate(project / ".rubi")
+    watcher = SyncSession(paths)
+    watcher.watched = True
+    watcher.run()
+    before = paths.graph_file.read_bytes()
+    _edit(project, "pkg/cli.py", "from pkg.app import dispatch_request\nimport lib.store\n")
+    watcher.run()  # an import edit: the same files, another edge
+    assert watcher._snapshot_timer is not None
+    watcher._snapshot_timer.cancel()  # stopped before its deferred write
+    assert paths.graph_file.read_bytes() == before
+    later = SyncSession(paths)
+    _edit(project, "pkg/util.py", "import lib.store\n\ndef helper(x):\n    return x\n")
+    later.run()
+    assert _graph_of(later) == _scratch(later)
+    assert _graph_of(SyncSession(paths)) == _scratch(later)

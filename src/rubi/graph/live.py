@@ -256,6 +256,9 @@ class LiveGraph:
         self._graph_map: CodeMap | None = None
         """The map whose files, modules, edges and names the graph holds (None: not
         known, as in a graph read back from disk)."""
+        self._map_digest: bytes | None = None
+        """:func:`rubi.graph.codediff.shape_digest` of that map, kept in the snapshot
+        (the map itself is not): a graph read back moves from a map of that digest."""
         self._code_map_loader: Callable[[], CodeMap | None] | None = None
         self.code_stamp = 0
         """Which code map the code nodes are: the store generation of the run that last
@@ -302,11 +305,16 @@ class LiveGraph:
         state = dict(self.__dict__)
         state["_code_map"] = None  # saved on its own (rubi.sync.code)
         state["_graph_map"] = None
+        if self._graph_map is not None:
+            from rubi.graph.codediff import shape_digest
+
+            state["_map_digest"] = shape_digest(self._graph_map)
         state["_code_map_loader"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state.setdefault("_graph_map", None)
+        state.setdefault("_map_digest", None)
         state.setdefault("code_stamp", 0)
         self.__dict__.update(state)
 
@@ -392,14 +400,17 @@ class LiveGraph:
         ``about_file`` edges those of ``code_map``.
 
         Moved from the map the graph holds (the last one set or kept here, or else
-        ``previous``, the map a graph read back from disk was saved with, when its file
-        nodes are that map's) as the work the change implies
+        ``previous`` when it is of the shape a graph read back from disk was saved with:
+        :func:`~rubi.graph.codediff.shape_digest`) as the work the change implies
         (:mod:`rubi.graph.codediff`); built afresh when the graph holds no map it knows
         or more than :data:`REBUILD_SHARE` of the files changed.
         """
         held = self._graph_map
-        if held is None and previous is not None and self._holds(previous):
-            held = previous
+        if held is None and previous is not None and self._map_digest is not None:
+            from rubi.graph.codediff import shape_digest
+
+            if shape_digest(previous) == self._map_digest:
+                held = previous
         if held is not None and code_map is not None:
             from rubi.graph.codediff import code_change
 
@@ -409,17 +420,6 @@ class LiveGraph:
                 return
         self._rebuild_code_map(code_map)
 
-    def _holds(self, code_map: CodeMap) -> bool:
-        """True when the graph's file nodes are exactly ``code_map``'s files."""
-        files = code_map.files
-        count = 0
-        for node, kind in self.build.graph.nodes(data="kind"):
-            if kind == "file":
-                if node not in files:
-                    return False
-                count += 1
-        return count == len(files)
-
     def _rebuild_code_map(self, code_map: CodeMap | None) -> None:
         g = self.build.graph
         code_nodes = [n for n, k in g.nodes(data="kind") if k in ("file", "module")]
@@ -428,6 +428,7 @@ class LiveGraph:
         self.build.type_names = {}
         self.build.defined_names = {}
         self._code_map = self._graph_map = code_map
+        self._map_digest = None
         if code_map is not None:
             from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
 
@@ -444,6 +445,7 @@ class LiveGraph:
         tables = CodeTables(self._code_names, self.build.type_names, self.build.defined_names)
         apply_code_change(self.build.graph, tables, held, code_map, change)
         self._code_map = self._graph_map = code_map
+        self._map_digest = None
         for key in tables.touched:
             self._set_names(key)
         moved = {*change.added, *change.removed}
