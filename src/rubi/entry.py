@@ -52,9 +52,27 @@ def _hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> int:
             stdout.write(output)
             stdout.flush()
         return 0
+    _one_thread()
     from rubi.claude.hooks.entry import main as hook_main
 
     return hook_main(argv, _Replay(raw, error), stdout)
+
+
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Read by numpy's BLAS when numpy is imported (OpenBLAS, or MKL and OpenMP builds)."""
+
+
+def _one_thread() -> None:
+    """Before a cold hook imports numpy: no BLAS thread pool, unless the user set one.
+    OpenBLAS starts a thread per core when numpy is imported (about 30 ms of CPU on
+    2 cores, a third of numpy's import), and a hook process has no use for it: rubi's
+    vector arithmetic calls no BLAS routine (einsum and reductions,
+    :func:`rubi.semantic.dense._dot`), so every answer is the same. The hook's child
+    processes (git) inherit the setting."""
+    import os
+
+    for name in _BLAS_THREADS:
+        os.environ.setdefault(name, "1")
 
 
 def _utf8(stream: TextIO) -> bool:

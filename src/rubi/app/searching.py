@@ -139,7 +139,6 @@ def _search_one(
     window: DateWindow | None = None,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits
-    from rubi.app.passageread import code_symbols
     from rubi.core.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
@@ -159,7 +158,16 @@ def _search_one(
         include_superseded=include_superseded,
         dense=dense_index_for(paths.index_dir),
         window=window,
-        symbols=partial(code_symbols, paths),
+        symbols=partial(_code_symbols, paths),
     )
     hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
+
+
+def _code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
+    """:func:`rubi.app.passageread.code_symbols`, its module imported on the first call
+    only: it loads the note reader (markdown-it, YAML: 40–50 ms), which a search that
+    shows no code passage (the recall hook's) never needs."""
+    from rubi.app.passageread import code_symbols
+
+    return code_symbols(paths, file_id)

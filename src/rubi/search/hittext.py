@@ -13,7 +13,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 from rubi.core.errors import NoteParseError
-from rubi.markdown.parse import split_frontmatter
 from rubi.search.hits import Passage, Passages, Snippet
 from rubi.search.passages import choose
 from rubi.search.snippet import best_snippet
@@ -137,6 +136,10 @@ def hit_parts(
         if best is not None and best.score > 0:
             body = best.text
         else:
+            # Only here: the parser loads markdown-it and YAML (40–50 ms of imports a
+            # recall hook, which never shows this snippet, would pay).
+            from rubi.markdown.parse import split_frontmatter
+
             try:
                 _, body = split_frontmatter(text, node)
             except NoteParseError:

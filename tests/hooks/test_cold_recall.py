@@ -1,0 +1,43 @@
+"""The recall hook run cold, in a process of its own (no engine): the answer the
+handlers give in process, without the modules it has no use for (the note parser,
+YAML, ``numpy.ma``) and without a BLAS thread pool."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hooks.hookhelpers import base, hook
+
+_COLD = """
+import io, os, sys
+from rubi.entry import _hook
+out = io.StringIO()
+_hook(["UserPromptSubmit"], sys.stdin, out)
+heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading")
+print(out.getvalue())
+print(" ".join(m for m in heavy if m in sys.modules))
+print(os.environ.get("OPENBLAS_NUM_THREADS", ""))
+"""
+
+
+def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    run = subprocess.run(
+        [sys.executable, "-c", _COLD],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**env, "RUBI_ENGINE": "0"},
+        cwd=project,
+    )
+    answer, loaded, threads = run.stdout.rsplit("\n", 3)[:3]
+    assert json.loads(answer) == hook("UserPromptSubmit", payload)
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
+    assert loaded == ""
+    assert threads == "1"
