@@ -32,6 +32,7 @@ from rubi.index import deletions
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
 from rubi.index.deletions import merge_policy, total_stored_lengths
+from rubi.index.flushlengths import cache_flush_lengths
 from rubi.index.pool import RunPool
 from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
 from rubi.index.termscore import SegmentData, TermQuery, TermScorer
@@ -294,6 +295,7 @@ class SearchIndex:
         ix = self._open()
         writer: SegmentWriter = ix.writer(limitmb=WRITER_LIMIT_MB)
         writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
+        cache_flush_lengths(writer)
         total_stored_lengths(writer)
         written = 0
         try:
