@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import age_files
+from codemap.codemap_helpers import age_files, git_init
 from rubi.codemap import CodeMap, build_code_map
 from rubi.codemap.build import build_parts
 from rubi.codemap.files import list_files, stat_files
@@ -115,6 +115,7 @@ def repo(tmp_path: Path) -> Repo:
     root = tmp_path / "repo"
     for rel, content in FILES.items():
         write(root / rel, content)
+    git_init(root)  # a deleted file stays listed until the deletion is committed
     age_files(root)
     return Repo(root, tmp_path / "cache.sqlite")
 

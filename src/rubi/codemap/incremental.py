@@ -147,12 +147,8 @@ def reshape_code_map(
     stamps = _stamps(listing, stats)
     old_stamps = memory.stamps
     listed_changed = listing.paths != memory.listing.paths
-    if listed_changed:
-        touched = {
-            p for p in stamps.keys() | old_stamps.keys() if stamps.get(p) != old_stamps.get(p)
-        }
-    else:
-        touched = {p for p, s in stamps.items() if old_stamps.get(p) != s}
+    # Both ways: a file git still lists (deleted, not yet committed) has no stat.
+    touched = {p for p in stamps.keys() | old_stamps.keys() if stamps.get(p) != old_stamps.get(p)}
     touched.update(p for p in changed if p in stamps or p in old_stamps)
     if _manifest_changed(memory, touched):
         return None
