@@ -52,7 +52,7 @@ def _hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> int:
             stdout.write(output)
             stdout.flush()
         return 0
-    _one_thread()
+    _one_shot(event)
     from rubi.claude.hooks.entry import main as hook_main
 
     return hook_main(argv, _Replay(raw, error), stdout)
@@ -62,17 +62,30 @@ _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """Read by numpy's BLAS when numpy is imported (OpenBLAS, or MKL and OpenMP builds)."""
 
 
-def _one_thread() -> None:
-    """Before a cold hook imports numpy: no BLAS thread pool, unless the user set one.
-    OpenBLAS starts a thread per core when numpy is imported (about 30 ms of CPU on
-    2 cores, a third of numpy's import), and a hook process has no use for it: rubi's
-    vector arithmetic calls no BLAS routine (einsum and reductions,
-    :func:`rubi.semantic.dense._dot`), so every answer is the same. The hook's child
-    processes (git) inherit the setting."""
+def _one_shot(event: str) -> None:
+    """Settings for a hook process that runs cold, once, then exits.
+
+    - No BLAS thread pool, unless the user set one: OpenBLAS starts a thread per core
+      when numpy is imported (about 30 ms of CPU on 2 cores, a third of numpy's
+      import), and rubi's vector arithmetic calls no BLAS routine (einsum and
+      reductions, :func:`rubi.semantic.dense._dot`), so every answer is the same. The
+      hook's child processes (git) inherit the setting.
+    - No cyclic garbage collector for the events an engine answers (the prompt and
+      tool hooks: short, they never index): the collector walked every object the
+      imports and the graph snapshot had made, again and again, for garbage a process
+      that exits within a second need not free (a third of the recall hook's CPU at
+      6,400 notes). SessionStart and PreCompact, which may index or summarise at
+      length, keep it."""
     import os
 
     for name in _BLAS_THREADS:
         os.environ.setdefault(name, "1")
+    from rubi.engine.protocol import engine_event
+
+    if engine_event(event, None):
+        import gc
+
+        gc.disable()
 
 
 def _utf8(stream: TextIO) -> bool:
