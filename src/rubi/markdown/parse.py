@@ -368,12 +368,15 @@ def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str]]:
             if pending_heading is not None:
                 headings.append(Heading(pending_heading, text.replace("\x00", "").strip(), line))
                 pending_heading = None
-            relation = LINKS_TO
-            if list_depth > 0 and tokens[i - 1].type == "paragraph_open":
-                relation = item_relation(text) or LINKS_TO
-            links.extend(find_wikilinks(text, relation=relation, line=line))
-            links.extend(_markdown_links(tok, line))
-            tags.extend(_TAG_RE.findall(WIKILINK_RE.sub(" ", text)))
+            if "[[" in text:  # a wikilink, and a typed list item's mark
+                relation = LINKS_TO
+                if list_depth > 0 and tokens[i - 1].type == "paragraph_open":
+                    relation = item_relation(text) or LINKS_TO
+                links.extend(find_wikilinks(text, relation=relation, line=line))
+            if tok.children:
+                links.extend(_markdown_links(tok, line))
+            if "#" in text:  # a tag's mark (the text without its wikilinks)
+                tags.extend(_TAG_RE.findall(WIKILINK_RE.sub(" ", text)))
     return headings, links, tags
 
 
