@@ -7,6 +7,7 @@ Node ids: a file is its repository path (``src/app.py``), a module is
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = [
     "file_defined_names",
     "file_name_keys",
     "file_type_names",
+    "group_files",
     "module_attrs",
     "module_id",
     "note_files",
@@ -99,10 +101,9 @@ def twins(
     :func:`twin_group` keys (a file's twins are in its own group), None for all.
     """
     by_folder: dict[tuple[str, str], dict[str, set[str]]] = {}
-    for path, file in code_map.files.items():
+    for path in code_map.files if groups is None else group_files(code_map, groups):
+        file = code_map.files[path]
         group = twin_group(path, file.language)
-        if groups is not None and group not in groups:
-            continue
         names = {s.name for s in file.symbols}
         if len(names) >= TWIN_MIN_SYMBOLS:
             by_folder.setdefault(group, {})[path] = names
@@ -122,6 +123,23 @@ def twins(
                 if common / len(names | files[other]) >= TWIN_JACCARD:
                     out.setdefault(path, []).append(other)
     return {path: tuple(sorted(others)) for path, others in out.items()}
+
+
+def group_files(code_map: CodeMap, groups: Collection[tuple[str, str]]) -> list[str]:
+    """The paths of the map's files in ``groups`` (:func:`twin_group` keys), found by
+    bisection of the sorted paths per folder (the root folder's by a scan)."""
+    paths = sorted(code_map.files)  # linear: the map's files are in path order
+    folders = {folder for folder, _ in groups}
+    if "" in folders:
+        candidates = paths
+    else:
+        candidates = []
+        for folder in sorted(folders):
+            start = bisect.bisect_left(paths, folder + "/")
+            end = bisect.bisect_left(paths, folder + "0")  # "0" sorts right after "/"
+            candidates.extend(paths[start:end])
+    files = code_map.files
+    return [p for p in candidates if twin_group(p, files[p].language) in groups]
 
 
 def twin_group(path: str, language: str) -> tuple[str, str]:

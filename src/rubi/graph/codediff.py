@@ -27,6 +27,7 @@ from rubi.graph.code import (
     file_defined_names,
     file_name_keys,
     file_type_names,
+    group_files,
     module_attrs,
     module_id,
     twin_group,
@@ -148,9 +149,7 @@ def _set_twins(g: nx.MultiDiGraph, new: CodeMap, groups: Collection[tuple[str, s
     if not groups:
         return
     found = twins(new, groups)
-    for path, file in new.files.items():
-        if twin_group(path, file.language) not in groups:
-            continue
+    for path in group_files(new, groups):
         attrs = g._node[path]
         others = found.get(path)
         if others:

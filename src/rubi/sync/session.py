@@ -256,8 +256,11 @@ class SyncSession:
             with self._lock:
                 report = self._run_locked(full, progress, verify, code, changed_paths, changed_code)
                 if report.pages_written:
-                    # index the pages just written (they are notes too)
-                    again = self._run_locked(False, None, False, False, report.pages_written)
+                    # index the pages just written (they are notes too); they are not
+                    # rendered again (pages list no generated page: the same text)
+                    again = self._run_locked(
+                        False, None, False, False, report.pages_written, pages=False
+                    )
                     report.warnings.extend(w for w in again.warnings if w not in report.warnings)
         finally:
             lock.release()
@@ -284,6 +287,8 @@ class SyncSession:
         code: bool,
         changed_paths: Collection[str] | None,
         changed_code: Collection[str] | None = None,
+        *,
+        pages: bool = True,
     ) -> IndexReport:
         # Whoosh is imported here, markdown parsing and the graph only when something
         # changed: the hooks' "nothing changed" run pays for a scan, not for libraries.
@@ -323,6 +328,7 @@ class SyncSession:
                 code or full,
                 progress,
                 changed_code,
+                pages=pages,
             )
         finally:
             store.rollback()  # a streamed build's rows, when it failed before its commit
@@ -347,6 +353,8 @@ class SyncSession:
         code: bool,
         progress: Progress | None,
         changed_code: Collection[str] | None = None,
+        *,
+        pages: bool = True,
     ) -> None:
         paths = self.paths
         new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
@@ -442,7 +450,7 @@ class SyncSession:
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
-        if code_map is not None and paths.project_root is not None and not pages_before:
+        if code_map is not None and paths.project_root is not None and pages and not pages_before:
             from rubi.sync.pages import write_pages
 
             write_pages(paths, code_map, self._all_notes(store), report)
