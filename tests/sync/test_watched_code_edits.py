@@ -88,18 +88,37 @@ def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
-def test_an_import_edit_rewrites_the_map_and_drops_the_delta(project: Path, tmp_path: Path) -> None:
+def test_an_import_edit_saves_the_maps_new_shape_in_the_delta(
+    project: Path, tmp_path: Path
+) -> None:
     paths = app.locate(project / ".rubi")
+    map_before = paths.codemap_file.read_bytes()
     util = project / "pkg" / "util.py"
     util.write_text(util.read_text() + "# first\n", encoding="utf-8")
     app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
     assert delta_file(paths).exists()
     util.write_text("import pkg.cli\n\n\ndef helper(x):\n    return x\n", encoding="utf-8")
     app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
-    assert not delta_file(paths).exists()
+    assert paths.codemap_file.read_bytes() == map_before  # the delta holds the new shape
     cold = read_code_map(paths)
     assert cold is not None and ("pkg/util.py", "pkg/cli.py") in cold.edges
     _same(cold, _full(project, tmp_path))
+    util.write_text(
+        "import pkg.cli\n\n\ndef helper(x):\n    # kept shape\n    return x\n", encoding="utf-8"
+    )
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
+    cold = read_code_map(paths)  # a kept-shape edit keeps the delta's shape
+    assert (
+        cold is not None and cold.stats.reused_shape and ("pkg/util.py", "pkg/cli.py") in cold.edges
+    )
+    _same(cold, _full(project, tmp_path))
+    (project / "pkg" / "cli.py").unlink()  # a file gone, in the delta too
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/cli.py"])
+    cold = read_code_map(paths)
+    assert cold is not None and "pkg/cli.py" not in cold.files
+    _same(cold, _full(project, tmp_path))
+    forget_sessions()
+    assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
 def test_new_and_deleted_files_are_listed_again(project: Path, tmp_path: Path) -> None:

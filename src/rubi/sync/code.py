@@ -50,19 +50,25 @@ def delta_file(paths: VaultPaths) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class CodeMapDelta:
-    """Files that kept their shape since the saved map was written: their new
-    entries, and the map's build figures as of the last run.
+    """What changed since the saved map was written: the changed files' new entries,
+    the map's build figures as of the last run and, once files changed shape, the
+    map's other fields.
 
     Attributes:
         base: ``(inode, mtime_ns, size)`` of the map file this delta applies to; a
             delta of another map file is ignored.
-        files: the changed files' entries, by path.
+        files: the changed (or new) files' entries, by path.
         stats: the build figures of the last run.
+        removed: files no longer on the map.
+        rest: when files changed shape (imports, files come or gone): the map as it
+            is now with no ``files``; None when every change kept the shape.
     """
 
     base: tuple[int, int, int]
     files: dict[str, CodeFile]
     stats: BuildStats
+    removed: tuple[str, ...] = ()
+    rest: CodeMap | None = None
 
 
 def _key(st: os.stat_result) -> tuple[int, int, int]:
@@ -105,7 +111,13 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
         delta = _read_delta(paths, before)
         if delta is None:
             return loaded
-        return replace(loaded, files={**loaded.files, **delta.files}, stats=delta.stats)
+        files = {**loaded.files, **delta.files}
+        rest: CodeMap | None = getattr(delta, "rest", None)  # none in an older rubi's delta
+        if rest is None:
+            return replace(loaded, files=files, stats=delta.stats)
+        for path in getattr(delta, "removed", ()):
+            files.pop(path, None)
+        return replace(rest, files=dict(sorted(files.items())), stats=delta.stats)
     return None
 
 
@@ -123,28 +135,64 @@ def code_map_key(paths: VaultPaths) -> tuple[object, ...] | None:
     return (base, delta)
 
 
-def save_code_map(paths: VaultPaths, code_map: CodeMap, changed: Collection[str]) -> None:
-    """Save ``code_map``. A map that kept its shape (``stats.reused_shape``: only the
-    ``changed`` files' hashes, sizes and symbol lines differ from the saved one) is
-    saved as a delta beside the map file when the delta stays under
-    :data:`DELTA_MAX` files: an edit writes kilobytes, not the whole map. Otherwise
-    the map file is written and the delta removed."""
+def save_code_map(
+    paths: VaultPaths,
+    code_map: CodeMap,
+    changed: Collection[str],
+    previous: CodeMap | None = None,
+) -> None:
+    """Save ``code_map``, as a delta beside the map file when the delta stays under
+    :data:`DELTA_MAX` files: an edit writes kilobytes, not the whole map.
+
+    A map that kept its shape (``stats.reused_shape``: only the ``changed`` files'
+    hashes, sizes and symbol lines differ from the saved one) adds those files to the
+    delta. A map that changed shape adds the files whose entries differ from
+    ``previous`` (the map as saved before this run) and the map's other fields; with
+    no ``previous``, or past the limit, the map file is written and the delta removed.
+    """
     base_file, extra = paths.codemap_file, delta_file(paths)
-    if code_map.stats.reused_shape:
+    if code_map.stats.reused_shape or previous is not None:
         try:
             base = _key(base_file.stat())
         except FileNotFoundError:
             base = None
-        if base is not None:
-            delta = _read_delta(paths, base)
-            if delta is not None or not extra.exists():
-                files = dict(delta.files) if delta is not None else {}
-                files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
-                if len(files) <= DELTA_MAX:
-                    save_pickle(extra, CodeMapDelta(base, files, code_map.stats))
-                    return
+        delta = _read_delta(paths, base) if base is not None else None
+        if base is not None and (delta is not None or not extra.exists()):
+            saved = _delta(base, delta, code_map, changed, previous)
+            if saved is not None:
+                save_pickle(extra, saved)
+                return
     save_pickle(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
+
+
+def _delta(
+    base: tuple[int, int, int],
+    delta: CodeMapDelta | None,
+    code_map: CodeMap,
+    changed: Collection[str],
+    previous: CodeMap | None,
+) -> CodeMapDelta | None:
+    """The delta that brings the map file to ``code_map`` (None: past the limit)."""
+    files = dict(delta.files) if delta is not None else {}
+    removed = set(getattr(delta, "removed", ())) if delta is not None else set()
+    rest = getattr(delta, "rest", None) if delta is not None else None
+    if code_map.stats.reused_shape:
+        files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
+    else:
+        assert previous is not None
+        for path, entry in code_map.files.items():
+            old = previous.files.get(path)
+            if old is not entry and old != entry:
+                files[path] = entry
+        for path in previous.files.keys() - code_map.files.keys():
+            files.pop(path, None)
+            removed.add(path)
+        removed -= code_map.files.keys()
+        rest = replace(code_map, files={})
+    if len(files) + len(removed) > DELTA_MAX:
+        return None
+    return CodeMapDelta(base, files, code_map.stats, tuple(sorted(removed)), rest)
 
 
 def code_fingerprint(
@@ -350,7 +398,7 @@ def map_code(
         or not paths.codemap_file.exists()
     )
     if saved:
-        save_code_map(paths, code_map, [d.id for d in docs])
+        save_code_map(paths, code_map, [d.id for d in docs], previous)
     return CodeRun(code_map, docs, deletes, seen, saved, kept)
 
 
