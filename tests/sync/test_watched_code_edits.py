@@ -258,3 +258,6 @@ def test_shape_edits_after_the_first_use_the_sessions_memory(
     cold = read_code_map(paths)
     assert cold is not None
     _same(cold, _full(project, tmp_path))
+    write(project / "pkg" / "util.py", "import pkg.app\n")  # the manifest is older now
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
+    assert full_builds == [1]

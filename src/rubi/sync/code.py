@@ -3,6 +3,7 @@ changed files into index documents, and read the saved code map."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -470,6 +471,8 @@ def _manifest_moved(
         saved = paths.codemap_file.stat().st_mtime_ns
     except OSError:
         return False
+    with contextlib.suppress(OSError):  # the map as saved last: the delta after its file
+        saved = max(saved, delta_file(paths).stat().st_mtime_ns)
     return any(
         (st := stats.get(p)) is not None and st.st_mtime_ns > saved
         for p in listing.paths
