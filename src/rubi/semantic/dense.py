@@ -73,7 +73,8 @@ class DenseIndex:
     Each document has a slot: a row of the document matrix and a run of rows in the
     passage matrix. Catching up with a write touches the slots of the documents it
     wrote or removed (a changed document's passages go to the end of the passage
-    matrix, its old run is left dead); both matrices grow by doubling and are packed
+    matrix, its old run is left dead); passages are kept in float16, as stored, and
+    converted for the candidates of a search only; both matrices grow by doubling and are packed
     again once half of either is dead. A save therefore costs the work of its notes,
     not a rebuild of the vault's matrices.
     """
@@ -92,7 +93,7 @@ class DenseIndex:
         self._alive: Any = None  # bool (capacity,)
         self._pstart: Any = None  # int64 (capacity,): the slot's first passage row
         self._psize: Any = None  # int64 (capacity,)
-        self._passages: Any = None  # float32 (passage capacity, dims)
+        self._passages: Any = None  # float16 as stored (passage capacity, dims)
         self._pused = 0
         self._pdead = 0
 
@@ -149,10 +150,13 @@ class DenseIndex:
             self._pack()
 
     def _fill(self, rows: Sequence[VectorRow], dims: int) -> bool:
-        """Load ``rows`` into the empty index just :meth:`_reset` at once: the matrices
-        :meth:`_put` would build row by row (slots and passages in ``rows``' order, the
-        same float32 values), in one conversion instead of one per document (200 of
-        the 210 ms CPU a first search paid at 6,400 notes). False, with nothing
+        """Load ``rows`` into the empty index just :meth:`_reset` at once, with the
+        slots, ids and vectors :meth:`_put` would give them row by row. The file's
+        float16 bytes are copied once into the passage matrix, where each document's
+        whole-document row stays, unused, before its passages (not counted dead: the
+        waste is half the document matrix's size); only the document rows are
+        converted to float32. A cold process (the recall hook) paid for three copies
+        of every vector, two of them float32. False, with nothing
         changed, when a row is not one or more whole vectors or an id repeats: the
         row-by-row path then reports it as it always did."""
         import numpy as np
@@ -163,21 +167,22 @@ class DenseIndex:
         sizes = [len(row.vecs) // width for row in rows]
         if any(n < 1 or len(row.vecs) != n * width for row, n in zip(rows, sizes, strict=True)):
             return False
-        flat = np.frombuffer(b"".join(row.vecs for row in rows), dtype=np.float16)
-        matrix = flat.reshape(-1, dims).astype(np.float32)
         counts = np.array(sizes, dtype=np.int64)
         first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        is_doc = np.zeros(len(matrix), dtype=bool)
-        is_doc[first] = True
-        self._docs = matrix[is_doc]
-        self._passages = matrix[~is_doc]
-        self._psize = counts - 1
-        self._pstart = np.concatenate([[0], np.cumsum(self._psize)[:-1]]).astype(np.int64)
+        every = np.empty((int(counts.sum()), dims), dtype=np.float16)
+        view = every.data.cast("B")
+        at = 0
+        for row in rows:
+            view[at : at + len(row.vecs)] = row.vecs
+            at += len(row.vecs)
+        self._docs = every[first].astype(np.float32)
+        self._passages = every
+        self._pstart, self._psize = first + 1, counts - 1
         self._alive = np.ones(len(rows), dtype=bool)
         self._ids = [row.id for row in rows]
         self._slot = {row.id: i for i, row in enumerate(rows)}
         self._heads = [row.headings for row in rows]
-        self._pused, self._pdead = len(self._passages), 0
+        self._pused, self._pdead = len(every), 0
         return True
 
     def _reset(self, dims: int) -> None:
@@ -189,7 +194,7 @@ class DenseIndex:
         self._alive = np.zeros(16, dtype=bool)
         self._pstart = np.zeros(16, dtype=np.int64)
         self._psize = np.zeros(16, dtype=np.int64)
-        self._passages = np.zeros((64, max(dims, 1)), dtype=np.float32)
+        self._passages = np.zeros((64, max(dims, 1)), dtype=np.float16)
         self._pused = self._pdead = 0
         self._gen = -1
 
@@ -215,7 +220,7 @@ class DenseIndex:
         need = self._pused + len(passages)
         if need > len(self._passages):
             size = max(need, 2 * len(self._passages))
-            grown = np.zeros((size, self._passages.shape[1]), dtype=np.float32)
+            grown = np.zeros((size, self._passages.shape[1]), dtype=np.float16)
             grown[: self._pused] = self._passages[: self._pused]
             self._passages = grown
         self._passages[self._pused : need] = passages
@@ -277,7 +282,7 @@ class DenseIndex:
                         for i, k in zip(cands, sizes, strict=True)
                     ]
                 )
-                per_passage = _dot(self._passages[rows], query)
+                per_passage = _dot(self._passages[rows].astype(np.float32), query)
                 offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
                 best[cands] = np.maximum.reduceat(per_passage, offsets)
                 where = {
