@@ -17,7 +17,7 @@ from rubi.codemap.build import update_code_map
 from rubi.codemap.files import stat_files
 from rubi.codemap.model import CodeMap
 from rubi.sync import forget_sessions
-from rubi.sync.code import DELTA_MAX, delta_file, read_code_map
+from rubi.sync.code import DELTA_MAX, delta_file, edits_file, read_code_map
 from rubi.sync.session import SyncSession
 
 from helpers import rubi_project, write
@@ -106,7 +106,10 @@ def test_an_import_edit_saves_the_maps_new_shape_in_the_delta(
     util.write_text(
         "import pkg.cli\n\n\ndef helper(x):\n    # kept shape\n    return x\n", encoding="utf-8"
     )
+    shape = delta_file(paths).read_bytes()
     app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
+    assert delta_file(paths).read_bytes() == shape  # the edit went beside it
+    assert edits_file(paths).exists()
     cold = read_code_map(paths)  # a kept-shape edit keeps the delta's shape
     assert (
         cold is not None and cold.stats.reused_shape and ("pkg/util.py", "pkg/cli.py") in cold.edges
@@ -116,6 +119,7 @@ def test_an_import_edit_saves_the_maps_new_shape_in_the_delta(
     app.apply_changes(paths, [], code=True, code_paths=["pkg/cli.py"])
     cold = read_code_map(paths)
     assert cold is not None and "pkg/cli.py" not in cold.files
+    assert not edits_file(paths).exists()  # folded into the new delta
     _same(cold, _full(project, tmp_path))
     forget_sessions()
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo

@@ -30,6 +30,7 @@ __all__ = [
     "code_fingerprint",
     "code_map_key",
     "delta_file",
+    "edits_file",
     "map_code",
     "read_code_map",
     "save_code_map",
@@ -47,6 +48,12 @@ DELTA_MAX = 256
 def delta_file(paths: VaultPaths) -> Path:
     """The code map's delta beside it (:func:`save_code_map`)."""
     return paths.codemap_file.with_name("codemap-delta.pickle")
+
+
+def edits_file(paths: VaultPaths) -> Path:
+    """Kept-shape edits since a delta that holds a new shape, tied to that delta
+    (:func:`save_code_map`): a comment edit need not write the shape again."""
+    return paths.codemap_file.with_name("codemap-edits.pickle")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +83,46 @@ def _key(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def _read_delta(paths: VaultPaths, base: tuple[int, int, int]) -> CodeMapDelta | None:
+def _read_delta(
+    paths: VaultPaths, base: tuple[int, int, int], file: Path | None = None
+) -> CodeMapDelta | None:
+    """The delta in ``file`` (the map's delta by default) when it applies to the file
+    whose key is ``base``."""
+    file = file or delta_file(paths)
     try:
-        loaded = load_pickle(delta_file(paths))
+        loaded = load_pickle(file)
     except FileNotFoundError:
         return None
     except Exception as exc:
-        log.warning("%s: unreadable (%s); the code map is read without it", delta_file(paths), exc)
+        log.warning("%s: unreadable (%s); the code map is read without it", file, exc)
         return None
     if isinstance(loaded, CodeMapDelta) and loaded.base == base:
         return loaded
     return None
+
+
+def _file_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        return _key(path.stat())
+    except FileNotFoundError:
+        return None
+
+
+def _read_deltas(
+    paths: VaultPaths, base: tuple[int, int, int]
+) -> tuple[CodeMapDelta | None, CodeMapDelta | None] | None:
+    """The map's delta and the kept-shape edits tied to it; None when the delta was
+    replaced while read (read again)."""
+    key = _file_key(delta_file(paths))
+    delta = _read_delta(paths, base) if key is not None else None
+    if delta is None:
+        return None, None
+    if _file_key(delta_file(paths)) != key:
+        return None
+    edits = None
+    if getattr(delta, "rest", None) is not None and key is not None:
+        edits = _read_delta(paths, key, edits_file(paths))
+    return delta, edits
 
 
 def read_code_map(paths: VaultPaths) -> CodeMap | None:
@@ -109,7 +145,10 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             return None
         if not isinstance(loaded, CodeMap):
             return None
-        delta = _read_delta(paths, before)
+        deltas = _read_deltas(paths, before)
+        if deltas is None:
+            continue
+        delta, edits = deltas
         if delta is None:
             return loaded
         files = {**loaded.files, **delta.files}
@@ -118,7 +157,11 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             return replace(loaded, files=files, stats=delta.stats)
         for path in getattr(delta, "removed", ()):
             files.pop(path, None)
-        return replace(rest, files=dict(sorted(files.items())), stats=delta.stats)
+        stats = delta.stats
+        if edits is not None:
+            files.update(edits.files)
+            stats = edits.stats
+        return replace(rest, files=dict(sorted(files.items())), stats=stats)
     return None
 
 
@@ -129,11 +172,7 @@ def code_map_key(paths: VaultPaths) -> tuple[object, ...] | None:
         base = _key(paths.codemap_file.stat())
     except FileNotFoundError:
         return None
-    try:
-        delta: tuple[int, int, int] | None = _key(delta_file(paths).stat())
-    except FileNotFoundError:
-        delta = None
-    return (base, delta)
+    return (base, _file_key(delta_file(paths)), _file_key(edits_file(paths)))
 
 
 def save_code_map(
@@ -151,31 +190,44 @@ def save_code_map(
     ``previous`` (the map as saved before this run) and the map's other fields; with
     no ``previous``, or past the limit, the map file is written and the delta removed.
     """
-    base_file, extra = paths.codemap_file, delta_file(paths)
+    base_file, extra, later = paths.codemap_file, delta_file(paths), edits_file(paths)
     if code_map.stats.reused_shape or previous is not None:
-        try:
-            base = _key(base_file.stat())
-        except FileNotFoundError:
-            base = None
-        delta = _read_delta(paths, base) if base is not None else None
-        if base is not None and (delta is not None or not extra.exists()):
-            saved = _delta(base, delta, code_map, changed, previous)
-            if saved is not None:
-                save_pickle(extra, saved)
-                return
+        base = _file_key(base_file)
+        deltas = _read_deltas(paths, base) if base is not None else None
+        if base is not None and deltas is not None and (deltas[0] or not extra.exists()):
+            delta, edits = deltas
+            key = _file_key(extra)
+            shaped = delta is not None and getattr(delta, "rest", None) is not None
+            if code_map.stats.reused_shape and shaped and delta is not None:
+                assert key is not None
+                files = dict(edits.files) if edits is not None else {}
+                files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
+                if len(delta.files) + len(files) + len(delta.removed) <= DELTA_MAX:
+                    save_pickle(later, CodeMapDelta(key, files, code_map.stats))
+                    return
+            else:
+                saved = _delta(base, delta, edits, code_map, changed, previous)
+                if saved is not None:
+                    save_pickle(extra, saved)
+                    later.unlink(missing_ok=True)  # tied to the delta replaced
+                    return
     save_pickle(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
+    later.unlink(missing_ok=True)
 
 
 def _delta(
     base: tuple[int, int, int],
     delta: CodeMapDelta | None,
+    edits: CodeMapDelta | None,
     code_map: CodeMap,
     changed: Collection[str],
     previous: CodeMap | None,
 ) -> CodeMapDelta | None:
     """The delta that brings the map file to ``code_map`` (None: past the limit)."""
     files = dict(delta.files) if delta is not None else {}
+    if edits is not None:
+        files.update(edits.files)
     removed = set(getattr(delta, "removed", ())) if delta is not None else set()
     rest = getattr(delta, "rest", None) if delta is not None else None
     if code_map.stats.reused_shape:
