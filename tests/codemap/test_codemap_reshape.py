@@ -186,6 +186,11 @@ STEPS: list[tuple[str, Step]] = [
     ),
     ("a non-code file added", lambda r: r.write("docs/notes.txt", "notes\n")),
     ("a code file turned binary", lambda r: r.write("go/args.go", b"\x00\x01binary")),
+    ("a TypeScript file turned binary", lambda r: r.write("ts/src/page.ts", b"\x00binary")),
+    (  # left out for another reason: only the warnings change
+        "a left-out file minified",
+        lambda r: r.write("ts/src/page.ts", "export const p = 1;" * 400),
+    ),
     (
         "a Go file added to a package",
         lambda r: r.write("go/run.go", "package tool\n\nfunc Run(c *Command) { NoArgs(c) }\n"),

@@ -211,10 +211,19 @@ def _kept_shape(
     stats = replace(
         _stats(previous.stats, listing, counts, started), mapped=len(files), reused_shape=True
     )
-    code_map = replace(previous, files=files, stats=stats)
+    # (A file left out for another reason, or a listing warning, changes no shape.)
+    code_map = replace(previous, files=files, stats=stats, warnings=_warnings(memory, listing))
     memory.code_map = _with_warning(code_map, problem)
     memory.listing = listing
     return memory.code_map, memory
+
+
+def _warnings(memory: MapMemory, listing: FileListing) -> list[ScanWarning]:
+    """The map's warnings: the listing's, each file's, the resolvers'; sorted."""
+    warnings = [*listing.warnings, *memory.resolved.warnings()]
+    for found in memory.scan_warnings.values():
+        warnings.extend(found)
+    return sorted(set(warnings), key=lambda w: (w.path, w.message))
 
 
 def _stats(
@@ -317,9 +326,7 @@ def _assemble(
             external=external,
             symbols=code[path][1].symbols,
         )
-    warnings = [*listing.warnings, *resolved.warnings()]
-    for found in memory.scan_warnings.values():
-        warnings.extend(found)
+    warnings = _warnings(memory, listing)
     stats = replace(_stats(previous.stats, listing, counts, started), mapped=len(files))
     code_map = CodeMap(
         files=files,
@@ -329,7 +336,7 @@ def _assemble(
         module_rank=rank_modules(module_of, edges, start=previous.module_rank),
         in_degree=indeg,
         out_degree=outdeg,
-        warnings=sorted(set(warnings), key=lambda w: (w.path, w.message)),
+        warnings=warnings,
         stats=stats,
     )
     return replace(code_map, module_links=code_map.module_edges())
