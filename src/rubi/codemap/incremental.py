@@ -144,12 +144,27 @@ def reshape_code_map(
         read.
     """
     started = time.perf_counter()
-    stamps = _stamps(listing, stats)
     old_stamps = memory.stamps
-    listed_changed = listing.paths != memory.listing.paths
-    # Both ways: a file git still lists (deleted, not yet committed) has no stat.
-    touched = {p for p in stamps.keys() | old_stamps.keys() if stamps.get(p) != old_stamps.get(p)}
-    touched.update(p for p in changed if p in stamps or p in old_stamps)
+    if changed and listing is memory.listing:
+        # The listing the memory was made from, and a watcher that says what changed
+        # (``stats`` are the last run's with those files stat-ed again).
+        listed_changed = False
+        stamps = dict(old_stamps)
+        for path in changed:
+            st = stats.get(path)
+            if st is None:
+                stamps.pop(path, None)
+            else:
+                stamps[path] = (st.st_size, st.st_mtime_ns, stat.S_IFMT(st.st_mode))
+        touched = {p for p in changed if stamps.get(p) != old_stamps.get(p)}
+    else:
+        stamps = _stamps(listing, stats)
+        listed_changed = listing.paths != memory.listing.paths
+        # Both ways: a file git still lists (deleted, not yet committed) has no stat.
+        touched = {
+            p for p in stamps.keys() | old_stamps.keys() if stamps.get(p) != old_stamps.get(p)
+        }
+        touched.update(p for p in changed if p in stamps or p in old_stamps)
     if _manifest_changed(memory, touched):
         return None
     candidates = sorted(p for p in touched if language_of(p))

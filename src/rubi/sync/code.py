@@ -476,7 +476,9 @@ def _map(
     assert root is not None
     if memory is not None and memory.code_map is not previous:
         memory = None
-    if full or previous is None or _manifest_moved(paths, listing, stats, changed):
+    # With the listing held, only the files the watcher named were stat-ed again.
+    listed_now = listing if restated is None else None
+    if full or previous is None or _manifest_moved(paths, listed_now, stats, changed):
         previous = memory = None
     if memory is not None and listing is not None and stats is not None:
         got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats, changed or ())
@@ -511,8 +513,9 @@ def _manifest_moved(
     stats: Mapping[str, os.stat_result] | None,
     changed: Collection[str] | None,
 ) -> bool:
-    """A manifest the resolvers read was seen to change, or is newer than the saved
-    map (a cold run sees no events): the map's resolution cannot be kept."""
+    """A manifest the resolvers read was seen to change, or (with ``listing``: the
+    project listed this run) is newer than the saved map (a cold run sees no events):
+    the map's resolution cannot be kept."""
     from rubi.codemap.resolution import is_manifest
 
     if changed is not None and any(is_manifest(p) for p in changed):
