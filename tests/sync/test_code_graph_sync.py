@@ -22,6 +22,7 @@ from rubi import app
 from rubi.codemap import render_map, render_module_page
 from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.live import LiveGraph
+from rubi.sync import forget_sessions, session_for
 from rubi.sync.pages import note_refs
 from rubi.sync.session import CODE_STAMP, SyncSession
 
@@ -227,3 +228,20 @@ def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> Non
     later.run()
     assert _graph_of(later) == _scratch(later)
     assert _graph_of(SyncSession(paths)) == _scratch(later)
+
+
+def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    app.set_watched(paths, True)
+    session = session_for(paths)
+    app.apply_changes(paths, [], code=True)
+    before = paths.graph_file.read_bytes()
+    _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
+    app.apply_changes(paths, [], code=True)
+    assert session._snapshot_timer is not None  # deferred
+    assert paths.graph_file.read_bytes() == before
+    app.set_watched(paths, False)  # the watcher stops
+    assert session._snapshot_timer is None
+    assert paths.graph_file.read_bytes() != before
+    forget_sessions()
+    assert _graph_of(SyncSession(paths)) == _scratch(session)

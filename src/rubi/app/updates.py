@@ -59,7 +59,11 @@ def apply_changes(
 
 def set_watched(paths: VaultPaths, watched: bool) -> None:
     """Say whether a watcher in this process applies every change to ``paths`` as it
-    happens; while it does, searches and reads skip their refreshing scan."""
+    happens; while it does, searches and reads skip their refreshing scan. A watcher
+    that stops writes the graph snapshot it deferred (``SyncSession.flush_snapshot``)."""
     from rubi.sync import session_for
 
-    session_for(paths).watched = watched
+    session = session_for(paths)
+    session.watched = watched
+    if not watched:
+        session.flush_snapshot()
