@@ -216,11 +216,11 @@ def add_code_map(
     """Add files, modules, their edges and the notes' ``about_file`` edges to ``g``,
     file names and symbols to the exact-name table ``names``, type definitions to
     ``type_names`` and every capitalised symbol to ``defined_names`` (both
-    case-sensitive). The tables' owner lists are in the map's file order (path
-    order)."""
+    case-sensitive). The tables' owner lists are in path order."""
     for name in code_map.modules:
         g.add_node(module_id(name), **module_attrs(code_map, name))
-    for path, file in code_map.files.items():
+    for path in sorted(code_map.files):  # path order (a map read back with a delta
+        file = code_map.files[path]  # lists its new files last): the owner lists' order
         g.add_node(path, **file_attrs(code_map, path))
         for key in file_name_keys(path, file):
             names.setdefault(key, []).append(path)
