@@ -41,3 +41,38 @@ def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> No
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
     assert threads == "1 False"  # no BLAS pool, no cyclic collector in a one-shot hook
+
+
+_MAIN = """
+import atexit, sys, threading
+mark = sys.argv[1]
+atexit.register(lambda: open(mark, "w").write("ran"))
+if sys.argv[2] == "thread":  # a thread that is not a daemon outlives the hook
+    threading.Thread(target=threading.Event().wait, args=(0.5,)).start()
+sys.argv = ["rubi", "hook", "UserPromptSubmit"]
+from rubi.entry import main
+main()
+"""
+
+
+def test_a_short_cold_hook_leaves_at_once_with_its_answer_and_atexit(
+    project: Path, tmp_path: Path
+) -> None:
+    """The console script ends a short cold hook's process without the interpreter's
+    teardown (``rubi.entry._leave``): the answer is printed whole, the status is 0 and
+    the ``atexit`` functions run; with a thread still running it exits as usual."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    for case in ("plain", "thread"):
+        marker = tmp_path / f"atexit-{case}"
+        run = subprocess.run(
+            [sys.executable, "-c", _MAIN, str(marker), case],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "RUBI_ENGINE": "0"},
+            cwd=project,
+        )
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout) == expected
+        assert marker.read_text() == "ran"
