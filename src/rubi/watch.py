@@ -225,7 +225,9 @@ def watch(
         debounce_ms: quiet time that closes a batch, in milliseconds.
         once: apply pending changes (one incremental index run) and return.
         catch_up: start with one incremental index run (what changed while nobody
-            watched); tests that script every change turn it off.
+            watched), then make the code map's memory in a background thread
+            (:func:`rubi.app.remember_code`); tests that script every change turn
+            it off.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -242,6 +244,8 @@ def watch(
             on_report(Batch(events=0, code=True), first)
     if once:
         return applied
+    if catch_up and vault.project_root is not None:
+        _remember_code(vault)
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
     app.set_watched(vault, changes is None)  # real file events: reads need not scan
@@ -278,6 +282,17 @@ def watch(
         app.set_watched(vault, False)
         restore()
     return applied
+
+
+def _remember_code(vault: VaultPaths) -> threading.Thread:
+    """Make the code map's memory in a daemon thread (:func:`rubi.app.remember_code`),
+    off the path of the batches: the first edit that changes a file's shape then
+    updates the map instead of building it in full."""
+    thread = threading.Thread(
+        target=app.remember_code, args=(vault,), name="rubi-remember-code", daemon=True
+    )
+    thread.start()
+    return thread
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from codemap.codemap_helpers import age_files, git_init
 from rubi.codemap import CodeMap, build_code_map
 from rubi.codemap.build import build_parts
 from rubi.codemap.files import list_files, stat_files
-from rubi.codemap.incremental import MapMemory, remember, reshape_code_map
+from rubi.codemap.incremental import MapMemory, memory_of, remember, reshape_code_map
 from rubi.codemap.lang import jvm
 
 from helpers import write
@@ -220,6 +220,34 @@ def test_every_step_equals_a_full_build(repo: Repo, tmp_path: Path) -> None:
         except AssertionError as exc:
             raise AssertionError(f"after {name!r}: {exc}") from exc
     assert repo.full_builds == 1  # the manifest alone
+
+
+def test_a_memory_made_from_the_cache_serves_every_step(repo: Repo, tmp_path: Path) -> None:
+    """What a watcher makes after its catch-up run (a map read back from disk): the
+    same steps, none built in full but the manifest's."""
+    listing = list_files(repo.root)
+    stats = stat_files(repo.root, listing.paths)
+    saved = build_code_map(repo.root, repo.cache, listing=listing, stats=stats)
+    made = memory_of(repo.root, repo.cache, saved, listing, stats)
+    assert made is not None and made.code_map is saved
+    kept = repo.memory
+    assert made.resolved.out == kept.resolved.out and made.module_of == kept.module_of
+    assert made.stamps == kept.stamps and made.scan_warnings == kept.scan_warnings
+    repo.memory = made
+    test_every_step_equals_a_full_build(repo, tmp_path)
+
+
+def test_no_memory_of_a_map_the_files_moved_on_from(repo: Repo) -> None:
+    listing = list_files(repo.root)
+    stats = stat_files(repo.root, listing.paths)
+    saved = build_code_map(repo.root, repo.cache, listing=listing, stats=stats)
+    repo.write("py/pkg/util.py", "import os\n")
+    moved = build_code_map(repo.root, repo.cache)  # the cache's rows are the new file's
+    assert memory_of(repo.root, repo.cache, saved, listing, stats) is None
+    assert memory_of(repo.root, None, saved, listing, stats) is None
+    listing = list_files(repo.root)
+    stats = stat_files(repo.root, listing.paths)
+    assert memory_of(repo.root, repo.cache, moved, listing, stats) is not None
 
 
 def test_shape_kinds(repo: Repo) -> None:

@@ -265,3 +265,55 @@ def test_shape_edits_after_the_first_use_the_sessions_memory(
     write(project / "pkg" / "util.py", "import pkg.app\n")  # the manifest is older now
     app.apply_changes(paths, [], code=True, code_paths=["pkg/util.py"])
     assert full_builds == [1]
+
+
+def test_a_watcher_makes_the_memory_after_its_catch_up(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher started on a project (the map read back from disk, no memory) makes
+    the memory in the background after its catch-up run: its first shape-changing
+    edits (an import, a new file, a deletion) update the map instead of building it."""
+    import time
+    from collections.abc import Iterator
+
+    import rubi.codemap.build as build
+    from rubi.sync import session_for
+    from rubi.watch import watch
+
+    forget_sessions()  # a new process: the map is on disk only
+    paths = app.locate(project / ".rubi")
+    session = session_for(paths)
+    full_builds: list[int] = []
+    real = build.build_parts
+
+    def counted(root: Path, cache: Path, *args: object, **kwargs: object) -> object:
+        if cache == paths.codemap_cache:
+            full_builds.append(1)
+        return real(root, cache, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build, "build_parts", counted)
+    steps: list[tuple[str, str | None]] = [
+        ("pkg/util.py", "import pkg.cli\n\n\ndef helper(x):\n    return x\n"),  # an import
+        ("pkg/extra.py", "from pkg.util import helper\n"),  # a new file
+        ("pkg/cli.py", None),  # a file deleted
+    ]
+
+    def changes() -> Iterator[list[tuple[object, str]]]:
+        deadline = time.monotonic() + 60
+        while not session.code_memory_held:  # made in the background after the catch-up
+            assert time.monotonic() < deadline, "no memory made"
+            time.sleep(0.01)
+        for rel, text in steps:
+            if text is None:
+                (project / rel).unlink()
+            else:
+                write(project / rel, text)
+            yield [(None, str(project / rel))]
+
+    watch(paths, changes=changes())
+    assert full_builds == []
+    cold = read_code_map(paths)
+    fresh = _full(project, tmp_path)
+    assert cold is not None and cold.warnings == fresh.warnings
+    assert "pkg/extra.py" in cold.files and "pkg/cli.py" not in cold.files
+    _same(cold, fresh)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
     from rubi.sync.manifest import IndexReport
 
-__all__ = ["apply_changes", "catch_up", "set_watched"]
+__all__ = ["apply_changes", "catch_up", "remember_code", "set_watched"]
 
 
 def catch_up(paths: VaultPaths) -> IndexReport:
@@ -67,3 +67,14 @@ def set_watched(paths: VaultPaths, watched: bool) -> None:
     session.watched = watched
     if not watched:
         session.flush_snapshot()
+
+
+def remember_code(paths: VaultPaths) -> bool:
+    """Make what the code map was resolved from, once, after a watcher's catch-up run
+    (``SyncSession.remember_code``): the first edit that changes a file's imports, or
+    adds or deletes a file, then updates the map instead of building it in full. Takes
+    no index lock; slow (seconds on a large project), so call it in a background
+    thread. True when the session holds it; never raises."""
+    from rubi.sync import session_for
+
+    return session_for(paths).remember_code()

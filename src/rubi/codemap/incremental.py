@@ -41,10 +41,10 @@ from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, rank_files, rank_modules
-from rubi.codemap.resolution import Resolved
+from rubi.codemap.resolution import Resolved, resolve_all
 from rubi.core.model import ScanWarning
 
-__all__ = ["MapMemory", "definitions", "remember", "reshape_code_map"]
+__all__ = ["MapMemory", "definitions", "memory_of", "remember", "reshape_code_map"]
 
 Stamp = tuple[int, int, int]
 """``(size, mtime_ns, file type)`` of a listed file."""
@@ -99,6 +99,76 @@ def remember(
         _stamps(parts.listing, stats),
         parts.resolved,
         parts.module_of,
+    )
+
+
+def memory_of(
+    repo_root: Path,
+    cache_path: Path | None,
+    code_map: CodeMap,
+    listing: FileListing,
+    stats: Mapping[str, os.stat_result],
+) -> MapMemory | None:
+    """The memory of a map built earlier (read back from disk, or kept by a run that
+    did not build it in full), made again from the parse cache without ranking: what a
+    long-lived process builds once after its first run, off the path of edits, so
+    that its first shape-changing edit need not build the map in full.
+
+    Reads every candidate file's cache row and mapped parse (nothing is written),
+    resolves and groups every file, and checks the result against ``code_map``.
+
+    Args:
+        repo_root: the repository.
+        cache_path: the parse cache the map was built with (None: no memory).
+        code_map: the map to remember; the memory holds this very object.
+        listing: the listing ``code_map`` was made from.
+        stats: :func:`rubi.codemap.files.stat_files` of ``listing`` as that run took
+            them (a file changed since is then seen by the next edit, as it should).
+
+    Returns:
+        The memory, or None when the cache or the files no longer give ``code_map``
+        (a file changed since its row was written, a row missing, the cache
+        unreadable): the next shape-changing edit then builds the map in full.
+    """
+    if cache_path is None:
+        return None
+    cache = open_cache(cache_path)
+    try:
+        if cache.warnings:
+            return None
+        scanned: list[ScanWarning] = []
+        entries, fresh, counts = _scan(repo_root, listing.paths, cache, scanned, None, stats)
+        mapped = [p for p, e in entries.items() if e.mapped]
+        files = code_map.files
+        if len(mapped) != len(files) or any(
+            (f := files.get(p)) is None or f.sha256 != entries[p].sha256 for p in mapped
+        ):
+            return None
+        code = _parses(repo_root, sorted(mapped), entries, fresh, cache, counts)
+    finally:
+        cache.close()
+    if len(code) != len(files):
+        return None
+    resolved = resolve_all(repo_root, code, listing.paths)
+    if resolved.edges() != code_map.edges:
+        return None
+    module_of, _ = group_modules(code, listing.paths)
+    for path, file in files.items():
+        resolution = resolved.files.get(path)
+        external = resolution[1] if resolution is not None else ()
+        if module_of[path] != file.module or external != file.external:
+            return None
+    by_path: dict[str, list[ScanWarning]] = {}
+    for warning in scanned:
+        by_path.setdefault(warning.path, []).append(warning)
+    return MapMemory(
+        code_map,
+        {p: replace(e, parsed=None) if e.parsed else e for p, e in entries.items()},
+        by_path,
+        listing,
+        _stamps(listing, stats),
+        resolved,
+        module_of,
     )
 
 

@@ -70,6 +70,10 @@ code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a 
 of edits writes it once). Until then another process finds the snapshot's code nodes
 older than the store says (:data:`CODE_STAMP`) and moves them itself."""
 
+REMEMBER_TRIES = 3
+"""Times :meth:`SyncSession.remember_code` makes the memory again when a run replaced
+the map while it was made."""
+
 CODE_STAMP = "code_graph"
 """Store meta key: the generation of the run that last changed the code map's shape
 (the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
@@ -492,6 +496,69 @@ class SyncSession:
         self._code_listing = code_run.listing
         self._code_memory = memory if code_run.code_map is None else code_run.memory
         return code_run
+
+    def remember_code(self) -> bool:
+        """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
+        this session holds the listing of its last code run and no memory, so that its
+        first shape-changing edit re-resolves only what it can reach instead of
+        building the map in full. For a long-lived process, after its first run, in a
+        background thread: the session's lock is held only to read what the run left
+        and to keep the result, never while the memory is made (about 1.5 s of CPU
+        and 70 MiB held for a 10,000-file repository), and no index lock is taken. A
+        run that ends in the meantime leaves its own memory or a newer map: the one
+        made here is then dropped.
+
+        Returns:
+            True when the session holds a memory afterwards (tried
+            :data:`REMEMBER_TRIES` times while runs replace the map). Never raises
+            (logged).
+        """
+        for _ in range(REMEMBER_TRIES):
+            held = self._remember_code_once()
+            if held is not None:
+                return held
+        return False
+
+    def _remember_code_once(self) -> bool | None:
+        """One try of :meth:`remember_code`; None when a run came between (try again)."""
+        root = self.paths.project_root
+        if root is None:
+            return False
+        with self._lock:
+            if self._code_memory is not None:
+                return True
+            held = self._code_listing
+            code_map = self.code_map() if held is not None else None
+        if held is None or code_map is None:
+            return False
+        from rubi.codemap.incremental import memory_of
+
+        try:
+            memory = memory_of(root, self.paths.codemap_cache, code_map, held.listing, held.stats)
+        except Exception:  # an optimisation: the first shape edit builds in full instead
+            log.warning("code map memory not made", exc_info=True)
+            return False
+        if memory is None:
+            log.info("code map memory not made: the map moved on since it was saved")
+            return False
+        with self._lock:
+            if self._code_memory is not None:
+                return True
+            current = self._code_listing
+            if (
+                current is None
+                or current.listing is not held.listing
+                or self._code_map is None
+                or self._code_map[1] is not code_map
+            ):
+                return None  # a run came between: its map is not this one
+            self._code_memory = memory
+            return True
+
+    @property
+    def code_memory_held(self) -> bool:
+        """This session holds the code map's memory (:meth:`remember_code`)."""
+        return self._code_memory is not None
 
     def _commit(
         self,
