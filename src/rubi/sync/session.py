@@ -11,9 +11,11 @@ change's, not the vault's: nothing whole-vault is rewritten on a save.
 
 A long-lived process (``rubi serve``, ``rubi watch``) keeps its session between runs,
 so it reads nothing back from disk; a session notices another process's runs by the
-store's change counter and replays their rows. The graph snapshot on disk is
-rewritten only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when
-the code map changed.
+store's change counter and replays their rows, and a code map that changed shape by
+the store's code stamp (:data:`CODE_STAMP`). The graph snapshot on disk is rewritten
+only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when the code
+map changed shape (a watching session: :data:`SNAPSHOT_DELAY_S` after the last such
+change).
 """
 
 from __future__ import annotations
