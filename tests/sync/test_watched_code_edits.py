@@ -216,9 +216,53 @@ def test_a_temp_file_that_came_and_went_lists_nothing(
     assert listed == [] and _hit(project, "quokka")[0] == "pkg/util.py"
     (project / "pkg").rename(project / "lib")  # a folder moved: its old path is gone
     app.apply_changes(paths, [], code=True, code_paths=["pkg", "lib"])
-    assert listed == [project]
+    assert listed == []  # the two folders listed again alone
     cold = read_code_map(paths)
     assert cold is not None and "lib/util.py" in cold.files and "pkg/util.py" not in cold.files
+    (project / ".gitignore").write_text("*.log\n", encoding="utf-8")
+    app.apply_changes(paths, [], code=True, code_paths=[".gitignore"])
+    assert listed == [project]  # new rules: the whole project
+
+
+def test_new_and_gone_paths_are_listed_as_list_files_lists_them(project: Path) -> None:
+    """The held listing updated for the paths a watcher named (``_restat``) equals a
+    listing of the whole project: ignored files, tracked files gone, untracked files
+    gone, new folders, names with glob characters."""
+    from rubi.codemap.files import list_files
+    from rubi.sync.code import CodeListing, _restat
+
+    def held() -> CodeListing:
+        listing = list_files(project)
+        stats = stat_files(project, listing.paths)
+        return CodeListing(listing, stats, frozenset(listing.paths))
+
+    write(project / ".gitignore", "*.log\nbuild-out/\n")
+    before = held()
+    write(project / "pkg" / "new.py", "x = 1\n")
+    write(project / "pkg" / "debug.log", "ignored\n")
+    write(project / "build-out" / "gen.py", "ignored = 1\n")
+    write(project / "more" / "deep" / "a[1].py", "y = 2\n")
+    write(project / "more" / "b.py", "z = 3\n")
+    (project / "pkg" / "cli.py").unlink()  # tracked: git still lists it
+    write(project / "*.py", "star = 1\n")
+    changed = ["pkg/new.py", "pkg/debug.log", "build-out", "build-out/gen.py", "more", "pkg/cli.py"]
+    got = _restat(project, before, [*changed, "*.py"])
+    assert got is not None
+    now = held()
+    assert got.listing.paths == now.listing.paths and got.listed == now.listed
+    assert got.stats.keys() == now.stats.keys()
+    assert "pkg/cli.py" in got.listed and "pkg/cli.py" not in got.stats
+    (project / "more" / "b.py").unlink()  # untracked: no longer listed
+    (project / "more").rename(project / "moved")
+    again = _restat(project, got, ["more/b.py", "more", "moved"])
+    assert again is not None
+    now = held()
+    assert again.listing.paths == now.listing.paths and again.stats.keys() == now.stats.keys()
+    assert "moved/deep/a[1].py" in again.listed
+    app_py = project / "pkg" / "app.py"
+    app_py.write_text(app_py.read_text() + "# edit\n", encoding="utf-8")
+    kept = _restat(project, again, ["pkg/app.py"])
+    assert kept is not None and kept.listing is again.listing  # nothing came or went
 
 
 def test_shape_edits_after_the_first_use_the_sessions_memory(

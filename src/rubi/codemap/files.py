@@ -12,7 +12,7 @@ import os
 import stat
 import subprocess
 import tokenize
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -33,6 +33,7 @@ __all__ = [
     "check_file",
     "decode_source",
     "list_files",
+    "list_under",
     "looks_minified",
     "skipped_by_name",
     "stat_files",
@@ -123,11 +124,52 @@ def list_files(root: Path) -> FileListing:
     return FileListing(kept, used_git, warnings)
 
 
-def _git_ls_files(root: Path) -> list[bytes] | None:
-    """``git ls-files`` at ``root``, or None when git is missing or this is no repository."""
+LIST_UNDER_MAX = 64
+"""Paths :func:`list_under` takes at most (more: list the whole repository)."""
+
+
+def list_under(root: Path, rels: Collection[str]) -> list[str] | None:
+    """What :func:`list_files` lists of the git repository at ``root`` at or under
+    each of ``rels`` (repository-relative POSIX paths of files or folders, present or
+    gone), sorted: one ``git ls-files`` limited to them (literal paths), the same
+    rules (``.gitignore`` files, git's excludes, tracked files that are gone).
+
+    Returns:
+        The paths; None when git does not answer, a name is not UTF-8, or there are
+        more than :data:`LIST_UNDER_MAX` paths (list the repository instead).
+    """
+    if not rels:
+        return []
+    if len(rels) > LIST_UNDER_MAX:
+        return None
+    raw = _git_ls_files(root, sorted(rels))
+    if raw is None:
+        return None
+    try:
+        paths = {item.decode("utf-8") for item in raw}
+    except UnicodeDecodeError:
+        return None
+    return sorted(p for p in paths if not skipped_by_name(p))
+
+
+def _git_ls_files(root: Path, only: Collection[str] = ()) -> list[bytes] | None:
+    """``git ls-files`` at ``root`` (limited to the literal paths ``only`` when given),
+    or None when git is missing or this is no repository."""
     from rubi.core.safepaths import GIT_HARDENING
 
-    cmd = ["git", *GIT_HARDENING, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    literal = ["--literal-pathspecs"] if only else []
+    cmd = [
+        "git",
+        *literal,
+        *GIT_HARDENING,
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+    ]
+    if only:
+        cmd += ["--", *only]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
     try:
         proc = subprocess.run(

@@ -319,31 +319,73 @@ class CodeRun:
     memory: MapMemory | None = None
 
 
-def _restat(
-    root: Path, held: CodeListing, changed: Collection[str]
-) -> dict[str, os.stat_result] | None:
-    """``held``'s stats with the ``changed`` files stat-ed again, when the listing
-    itself cannot have changed: every changed path is a listed file that is still a
-    regular file (or an unlisted one that came and went: a tool's temp file), and
-    none is a ``.gitignore``. None: list the project again."""
+def _restat(root: Path, held: CodeListing, changed: Collection[str]) -> CodeListing | None:
+    """``held`` brought up to date for the ``changed`` paths alone, when the watcher
+    saw every change: a listed file still a regular file is stat-ed again; a new path,
+    a listed file gone, or a folder that came, went or moved is listed again by one
+    ``git ls-files`` limited to those paths (:func:`rubi.codemap.files.list_under`:
+    the rules :func:`rubi.codemap.files.list_files` applies), not the whole project;
+    an unlisted path that came and went (a tool's temp file) changes nothing.
+
+    Returns:
+        The listing (``held.listing`` itself when no path came or went) and stats;
+        None to list the project again: a ``.gitignore`` changed, a listed file is no
+        longer a regular file, the listing came without git or with warnings, git
+        did not answer.
+    """
     stats = dict(held.stats)
     base = str(root)
+    relist: list[str] = []
     for rel in changed:
         if rel.rpartition("/")[2] == ".gitignore":
             return None
         path = os.path.join(base, rel)
         if rel not in held.listed:
             if os.path.lexists(path) or _holds(held, rel + "/"):
-                return None  # new, or a folder that went or moved
+                relist.append(rel)  # new, or a folder that came, went or moved
             continue
         try:
             info = os.lstat(path)
+        except FileNotFoundError:
+            relist.append(rel)  # gone (git may still list it: tracked)
+            continue
         except OSError:
             return None
         if not stat.S_ISREG(info.st_mode):
             return None
         stats[rel] = info
-    return stats
+    if not relist:
+        return CodeListing(held.listing, stats, held.listed)
+    return _relisted(root, held, stats, relist)
+
+
+def _relisted(
+    root: Path, held: CodeListing, stats: dict[str, os.stat_result], relist: list[str]
+) -> CodeListing | None:
+    """``held`` with the paths at or under ``relist`` listed again (see :func:`_restat`)."""
+    from rubi.codemap.files import FileListing, list_under
+
+    if not held.listing.used_git or held.listing.warnings:
+        return None
+    found = list_under(root, relist)
+    if found is None:
+        return None
+    exact = set(relist)
+    folders = tuple(r + "/" for r in relist)
+    paths = set(found)
+    for rel in held.listing.paths:
+        if rel in exact or rel.startswith(folders):
+            stats.pop(rel, None)
+        else:
+            paths.add(rel)
+    base = str(root)
+    for rel in found:
+        try:
+            stats[rel] = os.lstat(os.path.join(base, rel))
+        except OSError:
+            stats.pop(rel, None)
+    listing = FileListing(sorted(paths), True, held.listing.warnings)
+    return CodeListing(listing, stats, frozenset(listing.paths))
 
 
 def _holds(held: CodeListing, prefix: str) -> bool:
@@ -393,15 +435,14 @@ def map_code(
     from rubi.codemap.files import list_files, stat_files
 
     root = paths.project_root
-    restated = None
+    seen = None
     if held is not None and changed is not None and not full:
-        restated = _restat(root, held, changed)
+        seen = _restat(root, held, changed)
+    restated = seen.stats if seen is not None else None
     listing: FileListing | None
     stats: dict[str, os.stat_result] | None
-    seen = None
-    if held is not None and restated is not None:
-        listing, stats = held.listing, restated
-        seen = CodeListing(listing, stats, held.listed)
+    if seen is not None:
+        listing, stats = seen.listing, seen.stats
     else:
         try:
             listing = list_files(root)  # one listing a run, shared with the map
