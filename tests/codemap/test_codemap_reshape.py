@@ -16,7 +16,7 @@ from rubi.codemap import CodeMap, build_code_map
 from rubi.codemap.build import build_parts
 from rubi.codemap.files import list_files, stat_files
 from rubi.codemap.incremental import MapMemory, memory_of, remember, reshape_code_map
-from rubi.codemap.lang import jvm
+from rubi.codemap.lang import RepoIndex, jvm
 
 from helpers import write
 
@@ -96,7 +96,24 @@ class Repo:
             self.memory = remember(code_map, parts, stats)
             return code_map
         code_map, self.memory = got
+        self.check_indexes()
         return code_map
+
+    def check_indexes(self) -> None:
+        """The JVM index and the lookups, updated in place, equal fresh ones."""
+        resolved = self.memory.resolved
+        if "jvm" in resolved.repo._memo:  # made this step, or kept from the last
+            kept = jvm.packages_index(resolved.repo)
+            fresh = jvm.packages_index(
+                RepoIndex(self.root, resolved.code, self.memory.listing.paths)
+            )
+            assert isinstance(kept, jvm._Packages) and isinstance(fresh, jvm._Packages)
+            assert kept.fqn == fresh.fqn and kept.owners == fresh.owners
+            assert dict(kept.packages) == dict(fresh.packages)
+        lookups = self.memory.lookups
+        if lookups is not None:
+            again = jvm.Lookups(resolved.code)
+            assert lookups.names == again.names and lookups.packages == again.packages
 
 
 def assert_same(updated: CodeMap, fresh: CodeMap) -> None:

@@ -67,6 +67,8 @@ class MapMemory:
         stamps: every listed file's :data:`Stamp`.
         resolved: parses, index, resolutions and out-edges.
         module_of: ``{path: module name}``.
+        lookups: what each JVM file looks up (:class:`rubi.codemap.lang.jvm.Lookups`),
+            made on the first edit that needs it.
     """
 
     code_map: CodeMap
@@ -76,6 +78,7 @@ class MapMemory:
     stamps: dict[str, Stamp]
     resolved: Resolved
     module_of: dict[str, str]
+    lookups: jvm.Lookups | None = None
 
 
 def _stamps(listing: FileListing, stats: Mapping[str, os.stat_result]) -> dict[str, Stamp]:
@@ -169,6 +172,7 @@ def memory_of(
         _stamps(listing, stats),
         resolved,
         module_of,
+        jvm.Lookups(code),
     )
 
 
@@ -344,6 +348,15 @@ def _reresolve(
     )
     gone = [p for p in before if p not in after]
     old_jvm = jvm.packages_index(resolved.repo) if redefined else None
+    lookups = memory.lookups
+    if lookups is None:
+        lookups = memory.lookups = jvm.Lookups(code)
+    for path, (language, parsed) in before.items():
+        if language in _JVM:
+            lookups.discard(path, parsed)
+    for path, (language, parsed) in after.items():
+        if language in _JVM:
+            lookups.add(path, parsed)
     for path in gone:
         del code[path]
     code.update(after)
@@ -352,10 +365,12 @@ def _reresolve(
     if redefined:
         resolved.repo = RepoIndex(repo_root, code, listing.paths)
         assert old_jvm is not None
-        names, packages = jvm.changed_names(old_jvm, jvm.packages_index(resolved.repo))
-        for path, (language, parsed) in code.items():
-            if language not in _JVM or jvm.looks_up(parsed, names, packages):
-                redo.add(path)
+        changes = {p: (before.get(p), after.get(p)) for p in before.keys() | after.keys()}
+        index, names, packages = jvm.updated_index(old_jvm, changes)
+        resolved.repo.remember("jvm", index)
+        redo.update(p for p, (language, _) in code.items() if language not in _JVM)
+        redo.update(lookups.users(names, packages))
+        redo.intersection_update(code)
     resolved.resolve(sorted(redo))
     reach = redo | resolved.rescope([*before, *after])
     if gone:

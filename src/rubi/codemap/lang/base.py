@@ -181,3 +181,8 @@ class RepoIndex:
         if key not in self._memo:
             self._memo[key] = factory(self)
         return cast(T, self._memo[key])
+
+    def remember(self, key: str, value: object) -> None:
+        """Give :meth:`memo` the index ``key`` made elsewhere (brought up to date from
+        another :class:`RepoIndex`'s for these files)."""
+        self._memo[key] = value

@@ -8,16 +8,29 @@ enclosing class; ``a.b.*`` imports the whole package (weight shared).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import posixpath
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 
 from rubi.codemap.lang.base import RepoIndex, Resolution
 from rubi.codemap.lang.text import LineIndex, blank_strings, identifiers, strip_comments
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
-__all__ = ["changed_names", "looks_up", "packages_index", "parse", "resolve"]
+__all__ = [
+    "Lookups",
+    "changed_names",
+    "looks_up",
+    "packages_index",
+    "parse",
+    "resolve",
+    "updated_index",
+]
+
+FileParse = tuple[str, Parsed]
+"""``(language, parse)`` of a mapped file."""
 
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.M)
 _IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(\.\*)?\s*(?:as\s+\w+\s*)?;?\s*$", re.M)
@@ -153,22 +166,157 @@ def parse(text: str, language: str = "java") -> Parsed:
     )
 
 
-class _Packages:
-    """Fully qualified names and packages declared by the JVM files."""
+_JVM = frozenset({"java", "kotlin"})
 
-    def __init__(self, repo: RepoIndex) -> None:
+
+def _declared(path: str, parsed: Parsed) -> set[str]:
+    """The fully qualified names a JVM file declares: its stem and its top-level
+    declarations, in its package."""
+    prefix = parsed.package + "." if parsed.package else ""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    names = {prefix + stem}
+    names.update(prefix + s.name for s in parsed.symbols if "." not in s.name)
+    return names
+
+
+class _Packages:
+    """Fully qualified names and packages declared by the JVM files.
+
+    Attributes:
+        fqn: ``{name: path}``, the first path (sorted) that declares the name.
+        packages: ``{package: paths}``, sorted, of the packages with files.
+        owners: ``{name: paths}``, sorted: every path that declares the name.
+    """
+
+    def __init__(self, repo: RepoIndex | None = None) -> None:
         self.fqn: dict[str, str] = {}
         self.packages: dict[str, list[str]] = defaultdict(list)
+        self.owners: dict[str, list[str]] = {}
+        if repo is None:
+            return
         for path, (language, parsed) in sorted(repo.code.items()):
-            if language not in ("java", "kotlin"):
+            if language not in _JVM:
                 continue
-            prefix = parsed.package + "." if parsed.package else ""
             self.packages[parsed.package].append(path)
-            stem = posixpath.splitext(posixpath.basename(path))[0]
-            self.fqn.setdefault(prefix + stem, path)
-            for symbol in parsed.symbols:
-                if "." not in symbol.name:
-                    self.fqn.setdefault(prefix + symbol.name, path)
+            for name in _declared(path, parsed):
+                self.owners.setdefault(name, []).append(path)
+        self.fqn = {name: paths[0] for name, paths in self.owners.items()}
+
+
+def _without(table: dict[str, list[str]], key: str, path: str) -> None:
+    paths = [p for p in table.get(key, ()) if p != path]
+    if paths:
+        table[key] = paths
+    else:
+        table.pop(key, None)
+
+
+def _with(table: dict[str, list[str]], key: str, path: str) -> None:
+    paths = list(table.get(key, ()))
+    if path not in paths:
+        bisect.insort(paths, path)
+    table[key] = paths
+
+
+def updated_index(
+    before: object, changes: Mapping[str, tuple[FileParse | None, FileParse | None]]
+) -> tuple[object, frozenset[str], frozenset[str]]:
+    """A :func:`packages_index` result brought up to date for files that came, went
+    or changed, without going over the others; ``before`` is left as it was.
+
+    Args:
+        before: the index of the files as they were.
+        changes: ``{path: ((language, parse) before or None, after or None)}``.
+
+    Returns:
+        ``(index, names, packages)``: the new index (give it to
+        :meth:`RepoIndex.remember`) and what :func:`changed_names` of the two gives.
+    """
+    assert isinstance(before, _Packages)
+    index = _Packages()
+    index.owners = dict(before.owners)
+    index.packages = defaultdict(list, before.packages)
+    names: set[str] = set()
+    packages: set[str] = set()
+    for path, (old, new) in changes.items():
+        if old is not None and old[0] in _JVM:
+            _without(index.packages, old[1].package, path)
+            packages.add(old[1].package)
+            for name in _declared(path, old[1]):
+                _without(index.owners, name, path)
+                names.add(name)
+        if new is not None and new[0] in _JVM:
+            _with(index.packages, new[1].package, path)
+            packages.add(new[1].package)
+            for name in _declared(path, new[1]):
+                _with(index.owners, name, path)
+                names.add(name)
+    index.fqn = dict(before.fqn)
+    for name in names:
+        owners = index.owners.get(name)
+        if owners:
+            index.fqn[name] = owners[0]
+        else:
+            index.fqn.pop(name, None)
+    moved = frozenset(n for n in names if before.fqn.get(n) != index.fqn.get(n))
+    regrouped = frozenset(p for p in packages if before.packages.get(p) != index.packages.get(p))
+    return index, moved, regrouped
+
+
+class Lookups:
+    """Which JVM files may look up which names and packages (:func:`looks_up`,
+    inverted): the files to resolve again when names or packages change, without
+    going over every file. Updated with :meth:`add` and :meth:`discard`."""
+
+    def __init__(self, code: Mapping[str, FileParse] | None = None) -> None:
+        self.names: dict[str, set[str]] = {}
+        self.packages: dict[str, set[str]] = {}
+        for path, (language, parsed) in (code or {}).items():
+            if language in _JVM:
+                self.add(path, parsed)
+
+    @staticmethod
+    def _keys(parsed: Parsed) -> tuple[list[str], list[str]]:
+        names: list[str] = []
+        packages: list[str] = []
+        for spec in parsed.imports:
+            if spec.kind == "wildcard":
+                packages.append(spec.target)
+            prefix = spec.target  # as looks_up: the name, then without one and two parts
+            for _ in range(3):
+                names.append(prefix)
+                prefix, dot, _last = prefix.rpartition(".")
+                if not dot:
+                    break
+        return names, packages
+
+    def add(self, path: str, parsed: Parsed) -> None:
+        """Count ``path`` (a JVM file) with this parse."""
+        names, packages = self._keys(parsed)
+        for name in names:
+            self.names.setdefault(name, set()).add(path)
+        for package in packages:
+            self.packages.setdefault(package, set()).add(path)
+
+    def discard(self, path: str, parsed: Parsed) -> None:
+        """Forget ``path`` as counted with this parse."""
+        names, packages = self._keys(parsed)
+        for table, keys in ((self.names, names), (self.packages, packages)):
+            for key in keys:
+                found = table.get(key)
+                if found is not None:
+                    found.discard(path)
+                    if not found:
+                        del table[key]
+
+    def users(self, names: frozenset[str], packages: frozenset[str]) -> set[str]:
+        """The files for which :func:`looks_up` of ``names`` and ``packages`` is True."""
+        out: set[str] = set()
+        for name in names:
+            out.update(self.names.get(name, ()))
+        for package in packages:
+            out.update(self.packages.get(package, ()))
+        return out
 
 
 def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
