@@ -66,3 +66,20 @@ def test_median_is_numpys(size: int) -> None:
     values[size // 2] = np.nan
     assert np.isnan(_median(values))
     assert np.isnan(_median(np.zeros(0, dtype=np.float32)))
+
+
+def test_a_resident_index_ranks_alike_before_and_after_its_passages_are_converted(
+    tmp_path: Path,
+) -> None:
+    """The first search takes its candidates' float16 rows; the second converts the
+    passage matrix to float32 once: the same matches and scores, every time."""
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    index = DenseIndex(vectors_file(paths.index_dir))
+    index.refresh()
+    vector = query_vector(QUERIES[0], [])
+    first = index.ranked(vector, lambda _: True, 30)
+    assert index._passages.dtype == np.float16
+    assert index.ranked(vector, lambda _: True, 30) == first
+    assert index._passages.dtype == np.float32
+    assert index.ranked(vector, lambda _: True, 30) == first

