@@ -395,6 +395,16 @@ class LiveGraph:
         one the graph holds (``code_map.stats.reused_shape``)."""
         self._code_map = self._graph_map = code_map
 
+    def recognize_code_map(self, code_map: CodeMap, digest: bytes) -> bool:
+        """Take ``code_map`` as the map a graph read back from disk was made of, when
+        ``digest`` (its :func:`~rubi.graph.codediff.shape_digest`, taken by the caller)
+        is the one the graph was saved with: the next :meth:`set_code_map` moves the
+        code nodes from it without taking the digest itself. True when taken."""
+        if self._graph_map is None and digest == self._map_digest:
+            self._graph_map = code_map
+            return True
+        return self._graph_map is code_map
+
     def set_code_map(self, code_map: CodeMap | None, previous: CodeMap | None = None) -> None:
         """Make the graph's files, modules and edges, the name tables and the notes'
         ``about_file`` edges those of ``code_map``.

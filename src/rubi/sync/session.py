@@ -555,7 +555,31 @@ class SyncSession:
             ):
                 return None  # a run came between: its map is not this one
             self._code_memory = memory
-            return True
+        try:
+            self._warm_graph(code_map)
+        except Exception:  # an optimisation: the first run loads the graph instead
+            log.warning("graph not loaded ahead", exc_info=True)
+        return True
+
+    def _warm_graph(self, code_map: CodeMap) -> None:
+        """Load the live graph (what the first run that changes it would load) and have
+        it recognize ``code_map`` as the map its code nodes were made of (the digest is
+        taken outside the lock), so the first shape-changing edit only moves them."""
+        from rubi.graph.codediff import shape_digest
+
+        digest = shape_digest(code_map)
+        with self._lock:
+            try:
+                store = self._open(create=False)
+            except IndexCorruptError:
+                return
+            try:
+                live = self._graph(store)
+                current = self._code_map
+                if current is not None and current[1] is code_map:
+                    live.recognize_code_map(code_map, digest)
+            finally:
+                store.close()
 
     @property
     def code_memory_held(self) -> bool:
