@@ -225,9 +225,9 @@ def watch(
         debounce_ms: quiet time that closes a batch, in milliseconds.
         once: apply pending changes (one incremental index run) and return.
         catch_up: start with one incremental index run (what changed while nobody
-            watched), then make the code map's memory in a background thread
-            (:func:`rubi.app.remember_code`); tests that script every change turn
-            it off.
+            watched), then make the code map's memory and import what the first
+            batches need, in a background thread (:func:`rubi.app.remember_code`,
+            :data:`WARM_MODULES`); tests that script every change turn it off.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -244,8 +244,8 @@ def watch(
             on_report(Batch(events=0, code=True), first)
     if once:
         return applied
-    if catch_up and vault.project_root is not None:
-        _remember_code(vault)
+    if catch_up:
+        _prepare(vault)
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
     app.set_watched(vault, changes is None)  # real file events: reads need not scan
@@ -284,13 +284,38 @@ def watch(
     return applied
 
 
-def _remember_code(vault: VaultPaths) -> threading.Thread:
-    """Make the code map's memory in a daemon thread (:func:`rubi.app.remember_code`),
-    off the path of the batches: the first edit that changes a file's shape then
-    updates the map instead of building it in full."""
-    thread = threading.Thread(
-        target=app.remember_code, args=(vault,), name="rubi-remember-code", daemon=True
-    )
+WARM_MODULES = ("rubi.markdown.parse",)
+"""Imported after the catch-up run: the first note (or map page) a batch indexes
+would import them."""
+SEMANTIC_WARM_MODULES = ("numpy", "rubi.semantic.encoder", "rubi.semantic.passages")
+"""Imported too when the semantic channel is on (:func:`rubi.semantic.enabled`): the
+first note a batch embeds would import them."""
+
+
+def _prepare(vault: VaultPaths) -> threading.Thread:
+    """In a daemon thread, off the path of the batches: make the code map's memory
+    (:func:`rubi.app.remember_code`: the first edit that changes a file's shape then
+    updates the map instead of building it in full) and import what the first
+    batches would (:data:`WARM_MODULES`)."""
+
+    def run() -> None:
+        if vault.project_root is not None:
+            app.remember_code(vault)
+        import importlib
+
+        names = list(WARM_MODULES)
+        with contextlib.suppress(Exception):
+            from rubi import semantic
+
+            if semantic.enabled():
+                names.extend(SEMANTIC_WARM_MODULES)
+        for name in names:
+            try:
+                importlib.import_module(name)
+            except Exception:  # an optimisation: the batch imports it instead
+                log.debug("%s not imported ahead", name, exc_info=True)
+
+    thread = threading.Thread(target=run, name="rubi-prepare", daemon=True)
     thread.start()
     return thread
 
