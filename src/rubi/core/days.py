@@ -25,13 +25,17 @@ __all__ = [
     "parse_day",
     "spell_day",
     "spelled_days",
+    "text_days",
 ]
 
 MAX_SPELLED_DAYS = 200
 """Distinct dates of one text spelled out at most (a log full of dates adds no more)."""
 
 _DAY = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
-_DAYS_IN_TEXT = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_DAYS_IN_TEXT = re.compile(r"(\d)(?<![\d-]\d)(\d{3})-(\d{2})-(\d{2})(?!\d)")
+"""``YYYY-MM-DD`` not after a digit or ``-``, not before a digit. The look behind comes
+after the first digit so that the pattern starts with a digit class, which the regex
+engine skips to (three times faster than a leading look behind)."""
 MONTHS = (
     "January",
     "February",
@@ -90,18 +94,26 @@ def spell_day(day: dt.date) -> str:
     return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
 
 
-def spelled_days(text: str) -> str:
+def text_days(text: str) -> list[dt.date]:
+    """Each distinct valid ``YYYY-MM-DD`` date of ``text`` (not after a digit or
+    ``-``, not before a digit), in order of first appearance; one scan of ``text``
+    that :func:`spelled_days` and :func:`day_keys` can share."""
+    seen: dict[dt.date, None] = {}
+    for m in _DAYS_IN_TEXT.finditer(text):
+        day = _day(m[1] + m[2], m[3], m[4])
+        if day is not None:
+            seen.setdefault(day)
+    return list(seen)
+
+
+def spelled_days(text: str, days: list[dt.date] | None = None) -> str:
     """Each distinct ``YYYY-MM-DD`` date of ``text`` in words, one a line
     (``October 13, 2023``), in order of first appearance, at most
-    :data:`MAX_SPELLED_DAYS`; "" when there is none."""
-    seen: dict[str, None] = {}
-    for m in _DAYS_IN_TEXT.finditer(text):
-        day = _day(m[1], m[2], m[3])
-        if day is not None:
-            seen.setdefault(spell_day(day))
-            if len(seen) >= MAX_SPELLED_DAYS:
-                break
-    return "\n".join(seen)
+    :data:`MAX_SPELLED_DAYS`; "" when there is none. ``days``: ``text_days(text)``
+    when the caller has it (``text`` is then not scanned)."""
+    if days is None:
+        days = text_days(text)
+    return "\n".join(spell_day(day) for day in days[:MAX_SPELLED_DAYS])
 
 
 _MONTH_RE = "|".join(MONTHS) + "|" + "|".join(m[:3] for m in MONTHS) + "|Sept"
@@ -112,7 +124,9 @@ _SPELLED_MD = re.compile(
     re.IGNORECASE,
 )
 """A date in words that ends where the search ends (at a year)."""
-_YEAR = re.compile(r"\b\d{4}\b")
+_YEAR = re.compile(r"\d(?<!\w\d)\d{3}\b")
+"""Four digits between word boundaries (``\\b\\d{4}\\b``, written to start with a digit
+class, as :data:`_DAYS_IN_TEXT`)."""
 _SPELLED_REACH = 64
 """Characters before a year a date in words may start (``28th of September, 2023`` is 23)."""
 
@@ -121,18 +135,18 @@ def _month_number(name: str) -> int:
     return [m[:3].lower() for m in MONTHS].index(name[:3].lower()) + 1
 
 
-def day_keys(text: str) -> list[str]:
+def day_keys(text: str, iso_days: list[dt.date] | None = None) -> list[str]:
     """Each distinct day of ``text`` as one searchable word, ``YYYYMMDD``, in order
     of first appearance, at most :data:`MAX_SPELLED_DAYS`: ISO dates (``2023-05-07``)
     and dates in words (``May 7, 2023``, ``7 May 2023``, ``7th of May, 2023``; not
     the Monday of ``week of May 1, 2023``). A question naming a day and the text that
     holds it share the word, where the day's number alone (``7``) is too short to be
-    indexed and its month and year are shared by every day of the month."""
-    seen: dict[str, None] = {}
-    for m in _DAYS_IN_TEXT.finditer(text):
-        day = _day(m[1], m[2], m[3])
-        if day is not None:
-            seen.setdefault(day.strftime("%Y%m%d"))
+    indexed and its month and year are shared by every day of the month.
+    ``iso_days``: ``text_days(text)`` when the caller has it (the ISO dates are then
+    not looked for again)."""
+    if iso_days is None:
+        iso_days = text_days(text)
+    seen: dict[str, None] = dict.fromkeys(day.strftime("%Y%m%d") for day in iso_days)
     for year in _YEAR.finditer(text):  # a date in words ends with its year: look there
         w = _SPELLED_MD.search(text, max(0, year.start() - _SPELLED_REACH), year.end())
         if w is None:

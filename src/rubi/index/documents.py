@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
-from rubi.core.days import day_keys, parse_day, spelled_days
+from rubi.core.days import day_keys, parse_day, spelled_days, text_days
 from rubi.core.model import Note
 from rubi.core.relativedays import resolved_days
 from rubi.index.language import is_portuguese
@@ -41,7 +42,8 @@ def note_document(note: Note) -> IndexDoc:
     """
     extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
     body = note.body if not extra else note.body + "\n" + "\n".join(extra)
-    days = spelled_days(note.title + "\n" + body)
+    iso_days = text_days(note.title + "\n" + body)  # one scan for both fields
+    days = spelled_days("", iso_days)
     if days:  # "October 13, 2023" finds a record that wrote 2023-10-13
         body += "\n" + days
     fields = {
@@ -52,7 +54,7 @@ def note_document(note: Note) -> IndexDoc:
         "path_text": _PATH_SPLIT.sub(" ", note.id),
         "body": body,
         "body_pt": (note.title + "\n" + body) if is_portuguese(body) else "",
-        "days": _days(note, body),
+        "days": _days(note, body, iso_days),
     }
     return IndexDoc(
         id=note.id,
@@ -64,18 +66,20 @@ def note_document(note: Note) -> IndexDoc:
     )
 
 
-def _days(note: Note, body: str) -> str:
+def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
     """The ``days`` field: what the body's relative times name
     (:func:`rubi.core.relativedays.resolved_days`), resolved against the note's
     ``created`` day, else its ``updated`` day (a captured session's ``created`` is its
     first turn's), then every day of the title, ``body`` (as indexed) and those as one
     word ``YYYYMMDD`` (:func:`rubi.core.days.day_keys`). A field of its own: the dense
-    channel embeds the body, and these words are for matching, not meaning."""
-    from datetime import date
+    channel embeds the body, and these words are for matching, not meaning.
 
+    ``iso_days`` are the ISO dates of the title and the body before its dates in
+    words were added: those of the whole text too, as neither the dates in words nor
+    ``resolved`` hold a ``-`` (``tests/index/test_note_days.py``)."""
     day = parse_day(note.metadata.get("created")) or parse_day(note.metadata.get("updated"))
-    resolved = resolved_days(note.body, date.fromisoformat(day)) if day else ""
-    keys = day_keys(f"{note.title}\n{body}\n{resolved}")
+    resolved = resolved_days(note.body, dt.date.fromisoformat(day)) if day else ""
+    keys = day_keys(f"{note.title}\n{body}\n{resolved}", iso_days)
     return f"{resolved}\n{' '.join(keys)}".strip()
 
 

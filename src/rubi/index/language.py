@@ -67,6 +67,8 @@ _EN = frozenset(
         "by",
     ]
 )
+_EN_ONLY = _EN - _PT
+"""English stop words that are not Portuguese ones too (``as`` votes Portuguese)."""
 _WORD_RE = re.compile(r"[^\W\d_]+")
 MIN_VOTES = 5
 """Portuguese stop words needed before a note counts as Portuguese at all."""
@@ -75,10 +77,8 @@ MIN_VOTES = 5
 def is_portuguese(text: str, sample_chars: int = 20_000) -> bool:
     """True when Portuguese stop words outnumber English ones in the first
     ``sample_chars`` characters and there are at least :data:`MIN_VOTES` of them."""
-    pt = en = 0
-    for word in _WORD_RE.findall(text[:sample_chars].lower()):
-        if word in _PT:
-            pt += 1
-        elif word in _EN:
-            en += 1
-    return pt >= MIN_VOTES and pt > en
+    words = _WORD_RE.findall(text[:sample_chars].lower())
+    pt = sum(map(_PT.__contains__, words))  # counted in C, not a Python loop
+    if pt < MIN_VOTES:
+        return False
+    return pt > sum(map(_EN_ONLY.__contains__, words))

@@ -1,0 +1,143 @@
+"""The dates of a note's text, scanned once for its body and its ``days`` field, give
+what one scan per function gave (the reference scans below are the former ones)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+from rubi.core.days import (
+    MAX_SPELLED_DAYS,
+    day_keys,
+    spell_day,
+    spelled_days,
+    text_days,
+)
+from rubi.core.relativedays import resolved_days
+from rubi.index.language import _EN, _PT, MIN_VOTES, is_portuguese
+
+_REF_ISO = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_REF_YEAR = re.compile(r"\b\d{4}\b")
+_REF_WORD = re.compile(r"[^\W\d_]+")
+
+_PIECES = [
+    "2023-10-13",
+    "2024-02-29",
+    "2023-02-30",
+    "0999-01-05",
+    "12023-10-13",
+    "x2023-01-01",
+    "_2023-01-01",
+    "-2023-01-01",
+    "2023-01-011",
+    "\u0661\u0662\u0663\u0664-\u0660\u0661-\u0660\u0662",  # Arabic-Indic digits
+    "2023",
+    "May 7, 2023",
+    "7 May 2023",
+    "7th of May, 2023",
+    "week of May 1, 2023",
+    "Sept. 3 2021",
+    "yesterday",
+    "last week",
+    "two days ago",
+    " ",
+    "\n",
+    "-",
+    "a",
+    "\u00e9",
+    "\u00b2",
+    "0",
+    "9",
+    "12",
+    ",",
+    "_",
+    "x",
+    "de",
+    "que",
+    "n\u00e3o",
+    "the",
+    "and",
+    "as",
+]
+
+
+def _ref_date(y: str, m: str, d: str) -> dt.date | None:
+    try:
+        return dt.date(int(y), int(m), int(d))
+    except ValueError:
+        return None
+
+
+def _ref_spelled(text: str) -> str:
+    seen: dict[str, None] = {}
+    for m in _REF_ISO.finditer(text):
+        day = _ref_date(m[1], m[2], m[3])
+        if day is not None:
+            seen.setdefault(spell_day(day))
+            if len(seen) >= MAX_SPELLED_DAYS:
+                break
+    return "\n".join(seen)
+
+
+def _ref_iso_keys(text: str) -> list[str]:
+    days = (_ref_date(m[1], m[2], m[3]) for m in _REF_ISO.finditer(text))
+    return list(dict.fromkeys(d.strftime("%Y%m%d") for d in days if d is not None))
+
+
+def _ref_portuguese(text: str, sample_chars: int = 20_000) -> bool:
+    pt = en = 0
+    for word in _REF_WORD.findall(text[:sample_chars].lower()):
+        if word in _PT:
+            pt += 1
+        elif word in _EN:
+            en += 1
+    return pt >= MIN_VOTES and pt > en
+
+
+def _texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choices(_PIECES, k=rng.randint(0, 60))) for _ in range(count)]
+
+
+def test_one_scan_gives_what_each_function_found() -> None:
+    for text in _texts(3000, 16):
+        iso = text_days(text)
+        assert spelled_days(text) == spelled_days("", iso) == _ref_spelled(text)
+        keys = day_keys(text, iso)
+        assert keys == day_keys(text)
+        assert keys[: len(_ref_iso_keys(text))] == _ref_iso_keys(text)[:MAX_SPELLED_DAYS]
+
+
+def test_years_are_four_digits_between_word_boundaries() -> None:
+    from rubi.core import days
+
+    for text in _texts(3000, 17):
+        assert days._YEAR.findall(text) == _REF_YEAR.findall(text)
+
+
+def test_what_a_note_appends_holds_no_iso_date() -> None:
+    """The index document scans the title and body for ISO dates once and gives
+    those to ``day_keys`` for a text that also holds the dates in words and the
+    resolved relative days."""
+    for i, text in enumerate(_texts(3000, 18)):
+        anchor = dt.date(2023, 5, 1 + i % 28)
+        whole = f"T\n{text}\n{spelled_days(text)}\n{resolved_days(text, anchor)}"
+        assert text_days(whole) == text_days(f"T\n{text}")
+
+
+def test_many_dates_are_capped_the_same() -> None:
+    start = dt.date(2020, 1, 1)
+    text = " ".join((start + dt.timedelta(days=i)).isoformat() for i in range(450))
+    text += " " + text  # repeated: still 450 distinct
+    assert spelled_days(text) == _ref_spelled(text)
+    assert len(spelled_days(text).splitlines()) == MAX_SPELLED_DAYS
+    assert day_keys(text) == _ref_iso_keys(text)[:MAX_SPELLED_DAYS]
+
+
+def test_portuguese_vote_unchanged() -> None:
+    for text in _texts(3000, 19):
+        assert is_portuguese(text) == _ref_portuguese(text)
+        assert is_portuguese(text, 40) == _ref_portuguese(text, 40)
+    assert is_portuguese("de que não uma para com os as")
+    assert not is_portuguese("de que não uma the and is to of in")
