@@ -35,6 +35,7 @@ from rubi.core.model import (
     Note,
     note_id_for_path,
 )
+from rubi.markdown.blockrules import dispatch_by_first_char
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
 
 __all__ = [
@@ -50,7 +51,10 @@ _MD = MarkdownIt("commonmark")
 
 _MD_BLOCKS = MarkdownIt("commonmark").disable("inline")
 """The same parser stopping at blocks: :func:`_walk_body` parses the inline content of
-each block itself, and only where it can hold markup (:data:`_INLINE_MARKUP`)."""
+each block itself, and only where it can hold markup (:data:`_INLINE_MARKUP`). Its
+block rules are tried by a line's first character
+(:func:`rubi.markdown.blockrules.dispatch_by_first_char`: the same tokens)."""
+dispatch_by_first_char(_MD_BLOCKS)
 
 _MD_SPANS = MarkdownIt("commonmark")
 _MD_SPANS.inline.ruler.enableOnly(["text", "newline", "backticks", "emphasis"])
