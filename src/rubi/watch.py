@@ -228,7 +228,8 @@ def watch(
         catch_up: start with one incremental index run (what changed while nobody
             watched), then make the code map's memory and import what the first
             batches need, in a background thread (:func:`rubi.app.remember_code`,
-            :data:`WARM_MODULES`); tests that script every change turn it off.
+            :func:`rubi.app.import_ahead`); tests that script every change turn
+            it off.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -285,38 +286,18 @@ def watch(
     return applied
 
 
-WARM_MODULES = ("rubi.markdown.parse",)
-"""Imported after the catch-up run: the first note (or map page) a batch indexes
-would import them."""
-SEMANTIC_WARM_MODULES = ("numpy", "rubi.semantic.encoder", "rubi.semantic.passages")
-"""Imported too when the semantic channel is on (:func:`rubi.semantic.enabled`): the
-first note a batch embeds would import them."""
-
-
 def _prepare(vault: VaultPaths, *, freeze: bool) -> threading.Thread:
     """In a daemon thread, off the path of the batches: make the code map's memory
     (:func:`rubi.app.remember_code`: the first edit that changes a file's shape then
     updates the map instead of building it in full) and import what the first
-    batches would (:data:`WARM_MODULES`); then, with ``freeze`` (a watcher of real
+    batches would (:func:`rubi.app.import_ahead`); then, with ``freeze`` (a watcher of real
     file events, a long-lived process), freeze what the process holds for the garbage
     collector (:func:`gc.freeze`)."""
 
     def run() -> None:
         if vault.project_root is not None:
             app.remember_code(vault)
-        import importlib
-
-        names = list(WARM_MODULES)
-        with contextlib.suppress(Exception):
-            from rubi import semantic
-
-            if semantic.enabled():
-                names.extend(SEMANTIC_WARM_MODULES)
-        for name in names:
-            try:
-                importlib.import_module(name)
-            except Exception:  # an optimisation: the batch imports it instead
-                log.debug("%s not imported ahead", name, exc_info=True)
+        app.import_ahead()
         # What the process holds from now on (the memory, the graph, the modules) is
         # moved out of the cyclic collector's generations: its full collections,
         # which an edit's new map triggers, then walk the edit's objects only, not

@@ -410,13 +410,20 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 # -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
 # rubi.app.results (SEARCH_SCOPES, render_search, search_json) is looked up on use,
 # through _LAZY below.
-from rubi.app.updates import apply_changes, catch_up, remember_code, set_watched  # noqa: E402
+from rubi.app.updates import (  # noqa: E402
+    apply_changes,
+    catch_up,
+    import_ahead,
+    remember_code,
+    set_watched,
+)
 
 __all__ += [
     "SEARCH_SCOPES",
     "IndexReport",
     "apply_changes",
     "catch_up",
+    "import_ahead",
     "remember_code",
     "render_search",
     "search_json",

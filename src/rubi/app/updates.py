@@ -1,12 +1,15 @@
 """Keeping the derived data current while files change: what the watcher calls.
 
-Both functions are the incremental path of ``rubi index``
+:func:`catch_up` and :func:`apply_changes` are the incremental path of ``rubi index``
 (:func:`rubi.sync.run.index_vault`); they take the index lock, and every index file is
-replaced atomically, so readers never see a half-written index.
+replaced atomically, so readers never see a half-written index. :func:`remember_code`
+and :func:`import_ahead` prepare a watching process for its first edits, in the
+background, without the index lock.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
@@ -14,7 +17,24 @@ if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
     from rubi.sync.manifest import IndexReport
 
-__all__ = ["apply_changes", "catch_up", "remember_code", "set_watched"]
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "SEMANTIC_WARM_MODULES",
+    "WARM_MODULES",
+    "apply_changes",
+    "catch_up",
+    "import_ahead",
+    "remember_code",
+    "set_watched",
+]
+
+WARM_MODULES = ("rubi.markdown.parse",)
+"""Imported by :func:`import_ahead`: the first note (or map page) a batch indexes would
+import them."""
+SEMANTIC_WARM_MODULES = ("numpy", "rubi.semantic.encoder", "rubi.semantic.passages")
+"""Imported too when the semantic channel is on (:func:`rubi.semantic.enabled`): the
+first note a batch embeds would import them."""
 
 
 def catch_up(paths: VaultPaths) -> IndexReport:
@@ -78,3 +98,25 @@ def remember_code(paths: VaultPaths) -> bool:
     from rubi.sync import session_for
 
     return session_for(paths).remember_code()
+
+
+def import_ahead() -> None:
+    """Import what a watcher's first batches would (:data:`WARM_MODULES`, and
+    :data:`SEMANTIC_WARM_MODULES` when the semantic channel is on), after its catch-up
+    run in a background thread. Never raises (a module that fails is imported, or
+    fails, in the batch that needs it)."""
+    import importlib
+
+    names = list(WARM_MODULES)
+    try:
+        from rubi import semantic
+
+        if semantic.enabled():
+            names.extend(SEMANTIC_WARM_MODULES)
+    except Exception:  # an optimisation: nothing is lost
+        log.debug("semantic channel not checked", exc_info=True)
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            log.debug("%s not imported ahead", name, exc_info=True)
