@@ -141,3 +141,54 @@ def test_portuguese_vote_unchanged() -> None:
         assert is_portuguese(text, 40) == _ref_portuguese(text, 40)
     assert is_portuguese("de que não uma para com os as")
     assert not is_portuguese("de que não uma the and is to of in")
+
+
+_PHRASE_PIECES = [
+    "Yesterday",
+    "LAST night",
+    "the Day Before yesterday",
+    "Two days Ago",
+    "12 weeks from now",
+    "a Couple of months ago",
+    "Next Friday",
+    "this WEEKEND",
+    "past Year",
+    "coming monday",
+    "Today",
+    "tonight",
+    "This Morning",
+    " ",
+    "\n",
+    "x",
+    "_",
+    "1",
+    ",",
+    "\u00e9",
+    "\u212a",  # KELVIN SIGN: matches k only ignoring case (non-ASCII text)
+]
+
+
+def _ref_resolve(text: str, anchor: dt.date) -> list[tuple[int, int, list[str]]]:
+    from rubi.core import relativedays as R
+
+    out = []
+    for i, m in enumerate(R._PHRASE.finditer(text)):
+        if i >= R.MAX_RESOLVED:
+            break
+        try:
+            out.append((m.start(), m.end(), R._resolve(m, anchor)))
+        except (OverflowError, ValueError, IndexError):
+            continue
+    return out
+
+
+def test_relative_phrases_of_ascii_text_found_as_before() -> None:
+    from rubi.core.relativedays import resolve_relative
+
+    rng = random.Random(20)
+    anchor = dt.date(2023, 5, 8)
+    for _ in range(3000):
+        text = "".join(rng.choices(_PHRASE_PIECES, k=rng.randint(0, 30)))
+        assert list(resolve_relative(text, anchor)) == _ref_resolve(text, anchor), text
+    many = "yesterday " * 700
+    assert list(resolve_relative(many, anchor)) == _ref_resolve(many, anchor)

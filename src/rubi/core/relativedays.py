@@ -64,6 +64,11 @@ _PHRASE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
+_PHRASE_LOWER = re.compile(_PHRASE.pattern)
+""":data:`_PHRASE` without ``IGNORECASE``, for ASCII text lower-cased: the same matches
+at the same places (an ASCII letter matches its other case alone, and lower-casing
+ASCII keeps every length), found twice as fast. :func:`_resolve` reads every group
+in lower case."""
 _SHIFT = {"last": -1, "past": -1, "this": 0, "next": 1, "coming": 1}
 
 
@@ -134,7 +139,8 @@ def resolve_relative(text: str, anchor: dt.date) -> Iterator[tuple[int, int, lis
     and what it resolves to against ``anchor`` (the day the text was written), in
     order, at most :data:`MAX_RESOLVED`. Dates that fall outside years 1-9999 are
     skipped."""
-    for i, m in enumerate(_PHRASE.finditer(text)):
+    found = _PHRASE_LOWER.finditer(text.lower()) if text.isascii() else _PHRASE.finditer(text)
+    for i, m in enumerate(found):
         if i >= MAX_RESOLVED:
             return
         try:
