@@ -100,8 +100,11 @@ class Repo:
         return code_map
 
     def check_indexes(self) -> None:
-        """The JVM index and the lookups, updated in place, equal fresh ones."""
+        """The JVM index and the lookups, updated in place, equal fresh ones; the
+        edges are in order (ranks and module weights are summed in it)."""
         resolved = self.memory.resolved
+        edges = list(self.memory.code_map.edges)
+        assert edges == sorted(edges)
         if "jvm" in resolved.repo._memo:  # made this step, or kept from the last
             kept = jvm.packages_index(resolved.repo)
             fresh = jvm.packages_index(

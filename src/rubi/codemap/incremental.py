@@ -40,7 +40,7 @@ from rubi.codemap.lang import RepoIndex, jvm
 from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
 from rubi.codemap.modules import group_modules
-from rubi.codemap.rank import degrees, rank_files, rank_modules
+from rubi.codemap.rank import degrees, module_tables, rank_files, rank_module_graph
 from rubi.codemap.resolution import Resolved, resolve_all
 from rubi.core.model import ScanWarning
 
@@ -428,15 +428,16 @@ def _assemble(
         )
     warnings = _warnings(memory, listing)
     stats = replace(_stats(previous.stats, listing, counts, started), mapped=len(files))
-    code_map = CodeMap(
+    weights, links = module_tables(module_of, edges, ordered=True)  # edges() is sorted
+    return CodeMap(
         files=files,
         modules=modules,
         edges=edges,
-        file_rank=rank_files(paths, edges, start=previous.file_rank),
-        module_rank=rank_modules(module_of, edges, start=previous.module_rank),
+        file_rank=rank_files(paths, edges, start=previous.file_rank, ordered=True),
+        module_rank=rank_module_graph(module_of, weights, start=previous.module_rank),
         in_degree=indeg,
         out_degree=outdeg,
         warnings=warnings,
         stats=stats,
+        module_links=links,
     )
-    return replace(code_map, module_links=code_map.module_edges())

@@ -16,7 +16,9 @@ __all__ = [
     "CODE_MAX_ITERATIONS",
     "CODE_TOLERANCE",
     "degrees",
+    "module_tables",
     "rank_files",
+    "rank_module_graph",
     "rank_modules",
 ]
 
@@ -48,6 +50,8 @@ def rank_files(
     files: list[str],
     edges: Mapping[tuple[str, str], float],
     start: Mapping[str, float] | None = None,
+    *,
+    ordered: bool = False,
 ) -> dict[str, float]:
     """PageRank of every file over the weighted import edges.
 
@@ -58,10 +62,13 @@ def rank_files(
             instead of tens); None to start uniform. Either way the ranks are the
             same within :data:`CODE_TOLERANCE`.
 
+        ordered: ``edges`` is sorted already (the same ranks; no sort).
+
     Returns:
         ``{path: rank}`` summing to 1 (empty for no files).
     """
-    triples = [(src, dst, w) for (src, dst), w in sorted(edges.items())]
+    items = edges.items() if ordered else sorted(edges.items())
+    triples = [(src, dst, w) for (src, dst), w in items]
     return _pagerank(files, triples, start)
 
 
@@ -84,11 +91,33 @@ def rank_modules(
     Returns:
         ``{module: rank}`` summing to 1.
     """
+    weights, _ = module_tables(module_of, edges)
+    return rank_module_graph(module_of, weights, start)
+
+
+def module_tables(
+    module_of: Mapping[str, str], edges: Mapping[tuple[str, str], float], *, ordered: bool = False
+) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], int]]:
+    """File edges summed between modules, in one pass: ``(weights, counts)``, each
+    ``{(from, to): ...}`` (edges inside a module dropped); counts sorted, as
+    :meth:`rubi.codemap.model.CodeMap.module_edges` gives them. ``ordered``: ``edges``
+    is sorted already (the weights are summed in sorted order either way)."""
     weights: dict[tuple[str, str], float] = {}
-    for (src, dst), w in sorted(edges.items()):
+    counts: dict[tuple[str, str], int] = {}
+    for (src, dst), w in edges.items() if ordered else sorted(edges.items()):
         key = (module_of[src], module_of[dst])
         if key[0] != key[1]:
             weights[key] = weights.get(key, 0.0) + w
+            counts[key] = counts.get(key, 0) + 1
+    return weights, dict(sorted(counts.items()))
+
+
+def rank_module_graph(
+    module_of: Mapping[str, str],
+    weights: Mapping[tuple[str, str], float],
+    start: Mapping[str, float] | None = None,
+) -> dict[str, float]:
+    """:func:`rank_modules` from the module weights :func:`module_tables` gave."""
     nodes = sorted(set(module_of.values()))
     triples = [(a, b, w) for (a, b), w in sorted(weights.items())]
     return _pagerank(nodes, triples, start)
