@@ -247,7 +247,7 @@ def watch(
     if once:
         return applied
     if catch_up:
-        _prepare(vault, freeze=changes is None)  # not in a scripted run (tests)
+        _prepare(vault, collect=changes is None)  # not in a scripted run (tests)
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
     app.set_watched(vault, changes is None)  # real file events: reads need not scan
@@ -286,27 +286,26 @@ def watch(
     return applied
 
 
-def _prepare(vault: VaultPaths, *, freeze: bool) -> threading.Thread:
+def _prepare(vault: VaultPaths, *, collect: bool) -> threading.Thread:
     """In a daemon thread, off the path of the batches: make the code map's memory
     (:func:`rubi.app.remember_code`: the first edit that changes a file's shape then
     updates the map instead of building it in full) and import what the first
-    batches would (:func:`rubi.app.import_ahead`); then, with ``freeze`` (a watcher of real
-    file events, a long-lived process), freeze what the process holds for the garbage
-    collector (:func:`gc.freeze`)."""
+    batches would (:func:`rubi.app.import_ahead`); then, with ``collect`` (a watcher of
+    real file events, a long-lived process), run a full garbage collection."""
 
     def run() -> None:
         if vault.project_root is not None:
             app.remember_code(vault)
         app.import_ahead()
-        # What the process holds from now on (the memory, the graph, the modules) is
-        # moved out of the cyclic collector's generations: its full collections,
-        # which an edit's new map triggers, then walk the edit's objects only, not
-        # millions of kept ones (0.1-0.3 s each on spring-framework). The cost: a
-        # reference cycle among these objects is never freed (they are acyclic
-        # parses, tables and a graph the process keeps to the end).
-        if freeze:
+        # A full collection here, off the path of the batches: the millions of objects
+        # just made (the memory, the graph, the modules) then count as the old
+        # generation, and the collector's next full pass waits until a quarter as
+        # many again have survived, instead of falling inside the first edit (0.1-0.3 s
+        # on spring-framework). Not gc.freeze(): a graph this process replaces later
+        # (networkx caches views that point back at their graph: a cycle) would never
+        # be freed, the unbounded growth issue 16 removed.
+        if collect:
             gc.collect()
-            gc.freeze()
 
     thread = threading.Thread(target=run, name="rubi-prepare", daemon=True)
     thread.start()
