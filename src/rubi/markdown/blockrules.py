@@ -43,10 +43,14 @@ def dispatch_by_first_char(md: MarkdownIt) -> None:
     ruler (enable, disable, a plugin) compiles the chains again, as markdown-it
     does, without the dispatch."""
     ruler = md.block.ruler
-    names = {rule.fn: rule.name for rule in ruler.__rules__}
-    ruler.getRules("")  # compiles every chain
-    cache = ruler.__cache__
-    assert cache is not None
+    try:  # markdown-it's own fields: another release may lay them out otherwise
+        names = {rule.fn: rule.name for rule in ruler.__rules__}
+        ruler.getRules("")  # compiles every chain
+        cache = ruler.__cache__
+    except (AttributeError, TypeError):
+        return  # the stock chains: slower, the same tokens
+    if not isinstance(cache, dict):
+        return
     for chain, rules in cache.items():
         cache[chain] = [_dispatcher(rules, [names.get(rule, "") for rule in rules])]
 
