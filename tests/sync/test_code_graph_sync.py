@@ -245,3 +245,47 @@ def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> Non
     assert paths.graph_file.read_bytes() != before
     forget_sessions()
     assert _graph_of(SyncSession(paths)) == _scratch(session)
+
+
+def _indexed(paths: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The store's notes and the text index's stored documents, by id."""
+    from whoosh import index as whoosh_index
+
+    ix = whoosh_index.open_dir(str(paths.whoosh_dir))
+    try:
+        with ix.searcher() as searcher:
+            docs = {d["id"]: d for d in searcher.all_stored_fields()}
+    finally:
+        ix.close()
+    return SyncSession(paths).notes(), docs
+
+
+def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_path: Path) -> None:
+    """The pages a reshaped map rewrites are indexed by the edit's own run (one store
+    generation, no second run), and what is indexed equals a full build's."""
+    import shutil
+
+    paths = app.locate(project / ".rubi")
+    session = SyncSession(paths)
+    session.run()
+    runs: list[bool] = []
+    run_locked = session._run_locked
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(True)
+        return run_locked(*args, **kwargs)
+
+    session._run_locked = counted  # type: ignore[method-assign]
+    for number, (what, changes) in enumerate(EDITS):
+        for rel, text in changes.items():
+            _edit(project, rel, text)
+        runs.clear()
+        report = session.run()
+        assert report.pages_written, what
+        assert len(runs) == 1, what
+        copy = tmp_path / f"copy-{number}"
+        shutil.copytree(project, copy, symlinks=True)
+        fresh = app.locate(copy / ".rubi")
+        full = app.index(fresh, full=True)
+        assert full.pages_written == [], what  # the edit's pages are a full render's
+        assert _indexed(paths) == _indexed(fresh), what

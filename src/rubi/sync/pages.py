@@ -35,7 +35,7 @@ from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths
 from rubi.core.safeio import UnsafeFileError, read_text
 from rubi.sync.manifest import IndexReport, VaultState
-from rubi.sync.notes import read_changed_note
+from rubi.sync.notes import ChangedNotes, read_changed_note
 
 __all__ = [
     "GITATTRIBUTES",
@@ -46,6 +46,7 @@ __all__ = [
     "ensure_merge_rules",
     "note_refs",
     "pages_first",
+    "pages_in_run",
     "write_map_pages",
     "write_pages",
 ]
@@ -225,3 +226,41 @@ def pages_first(
             notes[note.id] = note
             if entry is None:
                 report.added += 1
+
+
+def pages_in_run(
+    paths: VaultPaths,
+    code_map: CodeMap,
+    notes: dict[str, Note],
+    reading: ChangedNotes,
+    touched: set[str],
+) -> None:
+    """An incremental run writes the map pages before indexing, as a full build does
+    (:func:`pages_first`), and reads those it wrote into its changed notes: one
+    Whoosh commit, one store commit and one graph update, not a second run for them.
+
+    Args:
+        paths: the project vault.
+        code_map: the map the run made.
+        notes: every note as the run leaves it (the pages are rendered from them).
+        reading: the run's reader (new manifest, changed notes, relink flag); its
+            report's counts are left as they were (the pages are not the run's notes).
+        touched: the run's touched paths; the pages written or removed are added.
+    """
+    from rubi.vault.scan import FileStat as Stat
+
+    report = reading.report
+    counts = (report.added, report.updated, report.unchanged)
+    written = write_pages(paths, code_map, notes, report)
+    to_read: list[Stat] = []
+    for rel in written:
+        touched.add(rel)
+        reading.new.files.pop(rel, None)
+        try:
+            info = os.stat(paths.root / rel)
+        except FileNotFoundError:
+            continue  # removed: deleted_ids finds its note among the touched paths
+        to_read.append(Stat(rel, info.st_mtime_ns, info.st_size))
+    for _ in reading.notes(to_read, None):
+        pass
+    report.added, report.updated, report.unchanged = counts

@@ -109,6 +109,8 @@ class SyncSession:
         """What the code map was resolved from (:mod:`rubi.codemap.incremental`), kept
         since this process last built it in full: an edit that changes files' shape
         then re-resolves only what it can reach."""
+        self._pages_indexed = False
+        """The map pages the current run wrote were indexed by that run itself."""
         self.watched = False
         """A watcher in this process applies every change as it happens (set by
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
@@ -260,8 +262,9 @@ class SyncSession:
             lock.acquire()
         try:
             with self._lock:
+                self._pages_indexed = False
                 report = self._run_locked(full, progress, verify, code, changed_paths, changed_code)
-                if report.pages_written:
+                if report.pages_written and not self._pages_indexed:
                     # index the pages just written (they are notes too); they are not
                     # rendered again (pages list no generated page: the same text)
                     again = self._run_locked(
@@ -406,6 +409,11 @@ class SyncSession:
             from rubi.sync.pages import pages_first  # the code map: only when mapping
 
             pages_first(paths, code_map, changed, new, report)
+        folded = pages and streamed is None and not full
+        if folded and code_map is not None and not code_map.stats.reused_shape:
+            deletes = self._pages_in_run(store, code_map, old, new, reading, touched, deletes)
+            relink = reading.relink
+            self._pages_indexed = pages_before = True
         attachments_changed = new.attachments != old.attachments
         code_changed = bool(code_docs or code_deletes)
         # A code edit that kept every changed file's shape changes the text index only:
@@ -460,6 +468,31 @@ class SyncSession:
             from rubi.sync.pages import write_pages
 
             write_pages(paths, code_map, self._all_notes(store), report)
+
+    def _pages_in_run(
+        self,
+        store: Store,
+        code_map: CodeMap,
+        old: VaultState,
+        new: VaultState,
+        reading: ChangedNotes,
+        touched: set[str],
+        deletes: list[str],
+    ) -> list[str]:
+        """The pages of a reshaped map written now and read with the run's notes, as
+        a full build does (:func:`rubi.sync.pages.pages_in_run`): no second run for
+        them (its Whoosh and store commits and graph update). Returns the run's
+        deleted note ids with the pages removed."""
+        if self.paths.project_root is None:
+            return deletes
+        from rubi.sync.pages import pages_in_run
+
+        rendered_from = dict(self._all_notes(store))  # as of the last commit
+        for note_id in deletes:
+            rendered_from.pop(note_id, None)
+        rendered_from.update(reading.changed)
+        pages_in_run(self.paths, code_map, rendered_from, reading, touched)
+        return deleted_ids(old, new, touched, False)
 
     def _map_code(
         self,
