@@ -21,6 +21,7 @@ at a time (the index lock); readers see the last committed run (write-ahead log)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import pickle
@@ -190,9 +191,9 @@ def open_store(path: Path, *, create: bool) -> Store | None:
     if path.exists():
         check_trusted(path)
         for suffix in ("-wal", "-shm"):  # SQLite reads them as part of the file
-            part = path.with_name(path.name + suffix)
-            if part.exists():
-                check_trusted(part)
+            # none, or another process's last close removed it: nothing to check
+            with contextlib.suppress(FileNotFoundError):
+                check_trusted(path.with_name(path.name + suffix))
     elif not create:
         return None
     conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
