@@ -16,8 +16,9 @@ the code map before an edit) converges in a few iterations instead of tens.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
-from itertools import repeat
+from itertools import chain, repeat
 from operator import mul, sub
 from typing import TypeVar
 
@@ -75,27 +76,43 @@ def pagerank(
         return {}
     order = list(index)
     teleport = _teleport(index, personalization)
-    sources: list[list[int]] = [[] for _ in order]
-    shares: list[list[float]] = [[] for _ in order]
-    dangling: list[int] = []
-    for i, targets in enumerate(out):
-        if not targets:
-            dangling.append(i)
-            continue
-        scale = damping / sum(targets.values())
-        for j, w in targets.items():
-            sources[j].append(i)
-            shares[j].append(w * scale)
+    # The in-edges of every node, as tuples: a tuple of numbers is no container the
+    # cyclic garbage collector keeps tracking, while the lists of lists this was made
+    # of (two per node) outlived enough young collections to count towards a full one
+    # (on a large code map, a full collection every few shape edits).
+    totals = list(map(sum, map(dict.values, out)))  # no edge: 0 (weights are > 0)
+    dangling = [i for i, total in enumerate(totals) if not total]
+    scale = [damping / total if total else 0.0 for total in totals]
+    heads = list(chain.from_iterable(out))
+    tails = list(chain.from_iterable(map(repeat, range(n), map(len, out))))
+    weights = list(
+        map(mul, chain.from_iterable(map(dict.values, out)), map(scale.__getitem__, tails))
+    )
+    # by target, sources ascending within one (a stable sort of edges made in source
+    # order): the order the sums are taken in
+    by_target = sorted(range(len(heads)), key=heads.__getitem__)
+    heads = list(map(heads.__getitem__, by_target))
     # Nodes something links to first: the others only get their teleport share, so
     # an iteration pulls for the first ``pulled`` nodes and appends the rest.
-    perm = [j for j in range(n) if sources[j]]
+    linked = bytearray(n)
+    for j in heads:
+        linked[j] = 1
+    perm = [j for j in range(n) if linked[j]]
     pulled = len(perm)
-    perm.extend(j for j in range(n) if not sources[j])
+    perm.extend(j for j in range(n) if not linked[j])
     pos = [0] * n
     for new, old in enumerate(perm):
         pos[old] = new
     get_pos = pos.__getitem__
-    pulls = [(list(map(get_pos, sources[j])), shares[j]) for j in perm[:pulled]]
+    sources = tuple(map(get_pos, map(tails.__getitem__, by_target)))
+    shares = tuple(map(weights.__getitem__, by_target))
+    del tails, weights, by_target
+    pulls: list[tuple[tuple[int, ...], tuple[float, ...]]] = []
+    at = 0
+    for j in perm[:pulled]:
+        end = bisect_right(heads, j, at)
+        pulls.append((sources[at:end], shares[at:end]))
+        at = end
     dangling = list(map(get_pos, dangling))
     uniform = len(teleport) == n and personalization is None
     tele = [(pos[i], t) for i, t in teleport]
