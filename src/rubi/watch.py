@@ -254,16 +254,7 @@ def watch(
     links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
     try:
         if changes is None:
-            import watchfiles
-
-            roots = [vault.project_root or vault.root]
-            changes = watchfiles.watch(
-                *roots,
-                watch_filter=event_filter(vault, lambda: links[0]),
-                debounce=debounce_ms,
-                stop_event=stop,
-                raise_interrupt=False,
-            )
+            changes = _file_events(vault, event_filter(vault, lambda: links[0]), debounce_ms, stop)
         for events in changes:
             if stop.is_set():
                 break
@@ -284,6 +275,50 @@ def watch(
         app.set_watched(vault, False)
         restore()
     return applied
+
+
+RESTART_PAUSE_S = 1.0
+"""Wait before watching again after the file-event source failed (no busy loop when
+it fails again at once)."""
+
+
+def _file_events(
+    vault: VaultPaths,
+    watch_filter: Callable[[Any, str], bool],
+    debounce_ms: int,
+    stop: threading.Event,
+) -> Iterator[set[tuple[Any, str]]]:
+    """Batches of file events under the project (or vault) from ``watchfiles``, until
+    ``stop`` is set. When the event source fails (watchfiles raises a RuntimeError for
+    an event it cannot hand over, e.g. a file name that is not UTF-8), one warning
+    names the error, an incremental run picks up what it missed, and watching starts
+    again: a bad name never stops the watcher (nor ``rubi serve``'s engine)."""
+    import watchfiles
+
+    root = vault.project_root or vault.root
+    while not stop.is_set():
+        try:
+            yield from watchfiles.watch(
+                root,
+                watch_filter=watch_filter,
+                debounce=debounce_ms,
+                stop_event=stop,
+                raise_interrupt=False,
+            )
+            return
+        except RuntimeError as exc:
+            log.warning(
+                "%s: file events failed (%s); a file name that is not UTF-8? Rename it. "
+                "Catching up and watching again",
+                root,
+                exc,
+            )
+        if stop.wait(RESTART_PAUSE_S):
+            return
+        try:
+            app.catch_up(vault)
+        except Exception:  # the watcher's fail-open edge, as for a batch
+            log.exception("catching up after the event source failed; watching on")
 
 
 def _prepare(vault: VaultPaths, *, collect: bool) -> threading.Thread:

@@ -3,6 +3,9 @@ the real file system with a bounded wait."""
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -159,3 +162,18 @@ def test_real_file_system(vault: Path) -> None:
     with real_watcher(vault):
         write(vault / "live.md", "# Live\n\nplatypus\n")
         assert wait_until(lambda: ids(vault, "platypus") == ["live"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8: Linux file systems")
+def test_a_file_name_that_is_not_utf8_does_not_stop_the_watcher(
+    vault: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with real_watcher(vault):
+        fd = os.open(os.fsencode(str(vault)) + b"/bad_\xff.md", os.O_WRONLY | os.O_CREAT, 0o644)
+        os.write(fd, b"# Bad name\n")
+        os.close(fd)
+        time.sleep(0.5)
+        write(vault / "after.md", "# After\n\nquokka\n")
+        assert wait_until(lambda: ids(vault, "quokka") == ["after"])
+    assert "not UTF-8? Rename it" in caplog.text
