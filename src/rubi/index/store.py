@@ -54,11 +54,13 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
-WRITER_LIMIT_MB = 64
+WRITER_LIMIT_MB = 32
 """Postings (in Whoosh's estimate of their size in memory, MB) the writer's pool holds
 before it sorts them into a temporary run on disk; the runs are merged at commit. A
 full build holds a pool this big at most, whatever the vault's size: at 20,000 notes,
-64 against 128 held 80 MiB less for the same CPU (``docs/benchmarks.md``, "issue 16:
+64 against 128 held 80 MiB less for the same CPU; with the pool's cheap spills
+(:mod:`rubi.index.pool`), 32 against 64 held 27 MiB less at 5,000 notes and 14 MiB
+less at 50,000 (387 → 374 MiB peak), CPU the same (``docs/benchmarks.md``, "issue 16:
 memory")."""
 SHARED_IDF_FIELDS = frozenset(
     {"title", "aliases", "tags", "headings", "path_text", "body", "body_pt"}
