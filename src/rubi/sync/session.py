@@ -14,8 +14,9 @@ so it reads nothing back from disk; a session notices another process's runs by 
 store's change counter and replays their rows, and a code map that changed shape by
 the store's code stamp (:data:`CODE_STAMP`). The graph snapshot on disk is rewritten
 only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when the code
-map changed shape (a watching session: :data:`SNAPSHOT_DELAY_S` after the last such
-change).
+map changed shape (a watching session: :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`
+after the last such change). The snapshot's bookkeeping is :mod:`rubi.sync.snapshots`;
+the code a session keeps between runs, :mod:`rubi.sync.codememory`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.sync.code import CodeListing, CodeRun, code_map_key, map_code, read_code_map
+from rubi.sync.code import CodeRun
+from rubi.sync.codememory import CodeMemory
 from rubi.sync.manifest import (
     NOTES_BODY_KEPT,
     IndexReport,
@@ -43,13 +45,13 @@ from rubi.sync.manifest import (
 from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
 from rubi.sync.progress import Progress, counted, stage
+from rubi.sync.snapshots import Snapshots
 from rubi.sync.store import Store, open_store
 from rubi.sync.streamed import StreamedNotes
 from rubi.vault.scan import scan_vault
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
-    from rubi.codemap.incremental import MapMemory
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import GraphRecord, LiveGraph
     from rubi.index.store import IndexDoc, SearchIndex
@@ -65,16 +67,6 @@ LOCK_TIMEOUT_S = 120.0
 JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
-
-SNAPSHOT_DELAY_S = 5.0
-"""A watching session writes the graph snapshot this long after the last change of the
-code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a run
-of edits writes it once). Until then another process finds the snapshot's code nodes
-older than the store says (:data:`CODE_STAMP`) and moves them itself."""
-
-REMEMBER_TRIES = 3
-"""Times :meth:`SyncSession.remember_code` makes the memory again when a run replaced
-the map while it was made."""
 
 CODE_STAMP = "code_graph"
 """Store meta key: the generation of the run that last changed the code map's shape
@@ -94,21 +86,10 @@ class SyncSession:
         self._state: VaultState | None = None
         self._live: LiveGraph | None = None
         self._live_gen = -1
-        self._snapshot_gen = -1
-        self._snapshot_timer: threading.Timer | None = None
-        self._snapshot_stamp = -1
-        """The code stamp of the graph snapshot on disk, as this process last read or
-        wrote it."""
+        self._snapshots = Snapshots(paths.graph_file)
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
-        self._code_map: tuple[tuple[object, ...], CodeMap | None] | None = None
-        self._code_listing: CodeListing | None = None
-        """The project's files as the last code run saw them; a watcher's run starts
-        from it and the paths it saw change (None: list the project again)."""
-        self._code_memory: MapMemory | None = None
-        """What the code map was resolved from (:mod:`rubi.codemap.incremental`), kept
-        since this process last built it in full: an edit that changes files' shape
-        then re-resolves only what it can reach."""
+        self._code = CodeMemory(paths, self._lock)
         self._pages_indexed = False
         """The map pages the current run wrote were indexed by that run itself."""
         self.watched = False
@@ -146,13 +127,7 @@ class SyncSession:
     def code_map(self) -> CodeMap | None:
         """The project's code map as of the last run that mapped it (None for a plain
         vault or before the first index); read again only when its file changed."""
-        with self._lock:
-            key = code_map_key(self.paths)
-            if key is None:
-                return None
-            if self._code_map is None or self._code_map[0] != key:
-                self._code_map = (key, read_code_map(self.paths))
-            return self._code_map[1]
+        return self._code.code_map()
 
     def _open(self, *, create: bool) -> Store:
         try:
@@ -191,28 +166,25 @@ class SyncSession:
         live = self._caught_up(store, gen)
         stamp = int(store.meta_value(CODE_STAMP, 0))
         if live.code_stamp != stamp:
-            stale_snapshot = live.code_stamp == self._snapshot_stamp
+            stale_snapshot = live.code_stamp == self._snapshots.stamp
             live.set_code_map(self.code_map(), previous_map)
             live.code_stamp = stamp
             if reader and stale_snapshot and not self.watched:
-                self._write_snapshot()
+                self._snapshots.write(live, self._live_gen)
         return live
 
     def _caught_up(self, store: Store, gen: int) -> LiveGraph:
         """The live graph with the store's notes up to ``gen``."""
-        from rubi.graph.store import load_snapshot, save_snapshot
-
         base = int(store.meta_value("base_gen", 0))
         attachments = set(store.meta_value("attachments", []))
         if self._live is None or base > self._live_gen:
             try:
-                self._live, self._snapshot_gen = load_snapshot(self.paths.graph_file)
-                self._live_gen = self._snapshot_gen
-                self._snapshot_stamp = self._live.code_stamp
+                self._live = self._snapshots.load()
+                self._live_gen = self._snapshots.gen
             except IndexCorruptError as exc:
                 log.info("%s; rebuilding it from the notes", exc)
                 self._live = None
-            if self._live is not None and self._snapshot_gen < base:
+            if self._live is not None and self._snapshots.gen < base:
                 self._live = None  # older than the last full build
             if self._live is None:
                 from rubi.graph.live import LiveGraph
@@ -220,9 +192,9 @@ class SyncSession:
                 code_map = self.code_map() if store.meta_value("code") else None
                 self._live = LiveGraph.from_notes(self._all_notes(store), attachments, code_map)
                 self._live.code_stamp = int(store.meta_value(CODE_STAMP, 0))
-                self._snapshot_stamp = self._live.code_stamp
-                self._live_gen = self._snapshot_gen = gen
-                save_snapshot(self.paths.graph_file, self._live, gen)
+                self._live_gen = gen
+                self._snapshots.mark(gen, self._live.code_stamp)
+                self._snapshots.save(self._live, gen)
                 return self._live
         self._live.attach_code_map(self.code_map)
         if gen != self._live_gen:
@@ -504,33 +476,8 @@ class SyncSession:
         progress: Progress | None,
         changed_code: Collection[str] | None,
     ) -> CodeRun:
-        """The code side of a run (:func:`rubi.sync.code.map_code`); keeps the map it
-        saved and the listing it saw, so the next run neither reads the map back nor
-        lists the project when a watcher says what changed."""
-        if not code or self.paths.project_root is None:
-            return map_code(self.paths, old, new, report, full, code, None)
-        held, self._code_listing = self._code_listing, None  # kept only if this run ends
-        memory, self._code_memory = self._code_memory, None  # changed in place by the run
-        previous = None if full else self.code_map()
-        code_run = map_code(
-            self.paths,
-            old,
-            new,
-            report,
-            full,
-            code,
-            stage(progress, "Mapping code"),
-            previous=previous,
-            held=held,
-            changed=changed_code,
-            memory=memory,
-        )
-        if (code_run.saved or code_run.memory) and code_run.code_map is not None:
-            key = code_map_key(self.paths)
-            self._code_map = None if key is None else (key, code_run.code_map)
-        self._code_listing = code_run.listing
-        self._code_memory = memory if code_run.code_map is None else code_run.memory
-        return code_run
+        """The code side of a run (:meth:`rubi.sync.codememory.CodeMemory.map_code`)."""
+        return self._code.map_code(old, new, report, full, code, progress, changed_code)
 
     def remember_code(self) -> bool:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
@@ -545,54 +492,10 @@ class SyncSession:
 
         Returns:
             True when the session holds a memory afterwards (tried
-            :data:`REMEMBER_TRIES` times while runs replace the map). Never raises
-            (logged).
+            :data:`~rubi.sync.codememory.REMEMBER_TRIES` times while runs replace
+            the map). Never raises (logged).
         """
-        for _ in range(REMEMBER_TRIES):
-            held = self._remember_code_once()
-            if held is not None:
-                return held
-        return False
-
-    def _remember_code_once(self) -> bool | None:
-        """One try of :meth:`remember_code`; None when a run came between (try again)."""
-        root = self.paths.project_root
-        if root is None:
-            return False
-        with self._lock:
-            if self._code_memory is not None:
-                return True
-            held = self._code_listing
-            code_map = self.code_map() if held is not None else None
-        if held is None or code_map is None:
-            return False
-        from rubi.codemap.incremental import memory_of
-
-        try:
-            memory = memory_of(root, self.paths.codemap_cache, code_map, held.listing, held.stats)
-        except Exception:  # an optimisation: the first shape edit builds in full instead
-            log.warning("code map memory not made", exc_info=True)
-            return False
-        if memory is None:
-            log.info("code map memory not made: the map moved on since it was saved")
-            return False
-        with self._lock:
-            if self._code_memory is not None:
-                return True
-            current = self._code_listing
-            if (
-                current is None
-                or current.listing is not held.listing
-                or self._code_map is None
-                or self._code_map[1] is not code_map
-            ):
-                return None  # a run came between: its map is not this one
-            self._code_memory = memory
-        try:
-            self._warm_graph(code_map)
-        except Exception:  # an optimisation: the first run loads the graph instead
-            log.warning("graph not loaded ahead", exc_info=True)
-        return True
+        return self._code.remember(self._warm_graph)
 
     def _warm_graph(self, code_map: CodeMap) -> None:
         """Load the live graph (what the first run that changes it would load) and have
@@ -608,8 +511,7 @@ class SyncSession:
                 return
             try:
                 live = self._graph(store)
-                current = self._code_map
-                if current is not None and current[1] is code_map:
+                if self._code.is_current(code_map):
                     live.recognize_code_map(code_map, digest)
             finally:
                 store.close()
@@ -617,7 +519,7 @@ class SyncSession:
     @property
     def code_memory_held(self) -> bool:
         """This session holds the code map's memory (:meth:`remember_code`)."""
-        return self._code_memory is not None
+        return self._code.held
 
     def _commit(
         self,
@@ -685,73 +587,36 @@ class SyncSession:
         it changed shape (``reshaped``; from ``previous_map``, the map before this run,
         when the graph does not know its map: :meth:`_graph`)."""
         from rubi.graph.live import LiveGraph, graph_record
-        from rubi.graph.store import save_snapshot
 
         if full:
             if records is None:
                 records = {k: graph_record(n) for k, n in changed.items()}
             code_map = code_map or self.code_map()
             self._live = LiveGraph.from_records(records, new.attachments, code_map)
-            self._live.code_stamp = self._snapshot_stamp = new.gen
-            self._live_gen = self._snapshot_gen = new.gen
-            save_snapshot(self.paths.graph_file, self._live, new.gen)
+            self._live.code_stamp = self._live_gen = new.gen
+            self._snapshots.mark(new.gen, new.gen)
+            self._snapshots.save(self._live, new.gen)
             return
         live = self._graph(store, previous_map, reader=False)  # this run's rows and map
         if code_map is not None and code_map.stats.reused_shape:
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
         elif reshaped and self.watched:
-            self._snapshot_later()
-        elif reshaped or store.count_since(self._snapshot_gen) > JOURNAL_MAX:
-            self._save_snapshot(store, live)
-
-    def _save_snapshot(self, store: Store, live: LiveGraph) -> None:
-        from rubi.graph.store import save_snapshot
-
-        gen = store.gen()
-        save_snapshot(self.paths.graph_file, live, gen)
-        self._snapshot_gen, self._snapshot_stamp = gen, live.code_stamp
-        # The store's removal rows stay: another process's session may be behind this
-        # snapshot and learns of a deleted note only from them (one row per id).
-
-    def _snapshot_later(self) -> None:
-        """Write the snapshot :data:`SNAPSHOT_DELAY_S` from now (again from now when
-        one is pending): a watching session's runs of edits write it once."""
-        if self._snapshot_timer is not None:
-            self._snapshot_timer.cancel()
-        timer = threading.Timer(SNAPSHOT_DELAY_S, self.flush_snapshot)
-        timer.daemon = True
-        self._snapshot_timer = timer
-        timer.start()
+            self._snapshots.later(self.flush_snapshot)  # one write for a run of edits
+        elif reshaped or store.count_since(self._snapshots.gen) > JOURNAL_MAX:
+            # The store's removal rows stay: another process's session may be behind
+            # this snapshot and learns of a deleted note only from them (one per id).
+            self._snapshots.save(live, store.gen())
 
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending
-        :meth:`_snapshot_later`). Never raises for a write that fails (logged): the
-        next reader moves the code nodes itself."""
+        deferred write, :meth:`rubi.sync.snapshots.Snapshots.later`). Never raises for
+        a write that fails (logged): the next reader moves the code nodes itself."""
         with self._lock:
-            if self._snapshot_timer is not None:
-                self._snapshot_timer.cancel()
-                self._snapshot_timer = None
+            self._snapshots.cancel()
             live = self._live
-            if live is None or (
-                self._live_gen <= self._snapshot_gen and live.code_stamp == self._snapshot_stamp
-            ):
+            if live is None or not self._snapshots.behind(live, self._live_gen):
                 return
-            self._write_snapshot()
-
-    def _write_snapshot(self) -> None:
-        """Write the live graph as of the generation it holds (not the store's: a
-        reader holds no index lock, another run may have committed since); a failed
-        write is logged (the next reader catches up from the older snapshot)."""
-        from rubi.graph.store import save_snapshot
-
-        live, gen = self._live, self._live_gen
-        assert live is not None
-        try:
-            save_snapshot(self.paths.graph_file, live, gen)
-        except OSError as exc:
-            log.warning("%s: graph snapshot not written (%s)", self.paths.graph_file, exc)
-            return
-        self._snapshot_gen, self._snapshot_stamp = gen, live.code_stamp
+            self._snapshots.write(live, self._live_gen)
 
 
 # -- hook: derived data kept beside the index ------------------------------------------

@@ -1,0 +1,164 @@
+"""What a sync session keeps of the project's code between runs: the code map it last
+read or saved, the listing its last code run saw, and the code map's memory
+(:mod:`rubi.codemap.incremental`) with the background step that makes it.
+
+A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`CodeMemory` and
+shares its lock with it: the next run neither reads the map back nor lists the project
+when a watcher says what changed, and an edit that changes files' shape re-resolves
+only what it can reach.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from rubi.core.paths import VaultPaths
+from rubi.sync.code import CodeListing, CodeRun, code_map_key, map_code, read_code_map
+from rubi.sync.manifest import IndexReport, VaultState
+from rubi.sync.progress import Progress, stage
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
+    from rubi.codemap.incremental import MapMemory
+
+__all__ = ["REMEMBER_TRIES", "CodeMemory"]
+
+log = logging.getLogger(__name__)
+
+REMEMBER_TRIES = 3
+"""Times :meth:`CodeMemory.remember` makes the memory again when a run replaced the
+map while it was made."""
+
+
+class CodeMemory:
+    """The code a session keeps (see the module docstring); guarded by the session's
+    ``lock`` (re-entrant), which :meth:`remember` holds only to read and keep."""
+
+    def __init__(self, paths: VaultPaths, lock: threading.RLock) -> None:
+        self.paths = paths
+        self._lock = lock
+        self._code_map: tuple[tuple[object, ...], CodeMap | None] | None = None
+        """The map last read or saved, with the key of its file (:func:`code_map_key`)."""
+        self._listing: CodeListing | None = None
+        """The project's files as the last code run saw them; a watcher's run starts
+        from it and the paths it saw change (None: list the project again)."""
+        self._memory: MapMemory | None = None
+        """What the code map was resolved from (:mod:`rubi.codemap.incremental`), kept
+        since this process last built it in full: an edit that changes files' shape
+        then re-resolves only what it can reach."""
+
+    @property
+    def held(self) -> bool:
+        """The code map's memory is held (:meth:`remember`)."""
+        return self._memory is not None
+
+    def code_map(self) -> CodeMap | None:
+        """The project's code map as of the last run that mapped it (None for a plain
+        vault or before the first index); read again only when its file changed."""
+        with self._lock:
+            key = code_map_key(self.paths)
+            if key is None:
+                return None
+            if self._code_map is None or self._code_map[0] != key:
+                self._code_map = (key, read_code_map(self.paths))
+            return self._code_map[1]
+
+    def is_current(self, code_map: CodeMap) -> bool:
+        """``code_map`` is the map kept now (no run replaced it). Call under the lock."""
+        return self._code_map is not None and self._code_map[1] is code_map
+
+    def map_code(
+        self,
+        old: VaultState,
+        new: VaultState,
+        report: IndexReport,
+        full: bool,
+        code: bool,
+        progress: Progress | None,
+        changed_code: Collection[str] | None,
+    ) -> CodeRun:
+        """The code side of a run (:func:`rubi.sync.code.map_code`); keeps the map it
+        saved and the listing it saw, so the next run neither reads the map back nor
+        lists the project when a watcher says what changed. Call under the lock."""
+        if not code or self.paths.project_root is None:
+            return map_code(self.paths, old, new, report, full, code, None)
+        held, self._listing = self._listing, None  # kept only if this run ends
+        memory, self._memory = self._memory, None  # changed in place by the run
+        previous = None if full else self.code_map()
+        code_run = map_code(
+            self.paths,
+            old,
+            new,
+            report,
+            full,
+            code,
+            stage(progress, "Mapping code"),
+            previous=previous,
+            held=held,
+            changed=changed_code,
+            memory=memory,
+        )
+        if (code_run.saved or code_run.memory) and code_run.code_map is not None:
+            key = code_map_key(self.paths)
+            self._code_map = None if key is None else (key, code_run.code_map)
+        self._listing = code_run.listing
+        self._memory = memory if code_run.code_map is None else code_run.memory
+        return code_run
+
+    def remember(self, warm: Callable[[CodeMap], None]) -> bool:
+        """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
+        the listing of the last code run is held and no memory, then call ``warm``
+        with the map it was made of (outside the lock; its failure is logged). See
+        :meth:`rubi.sync.session.SyncSession.remember_code`.
+
+        Returns:
+            True when a memory is held afterwards (tried :data:`REMEMBER_TRIES` times
+            while runs replace the map). Never raises (logged).
+        """
+        for _ in range(REMEMBER_TRIES):
+            held = self._remember_once(warm)
+            if held is not None:
+                return held
+        return False
+
+    def _remember_once(self, warm: Callable[[CodeMap], None]) -> bool | None:
+        """One try of :meth:`remember`; None when a run came between (try again)."""
+        root = self.paths.project_root
+        if root is None:
+            return False
+        with self._lock:
+            if self._memory is not None:
+                return True
+            held = self._listing
+            code_map = self.code_map() if held is not None else None
+        if held is None or code_map is None:
+            return False
+        from rubi.codemap.incremental import memory_of
+
+        try:
+            memory = memory_of(root, self.paths.codemap_cache, code_map, held.listing, held.stats)
+        except Exception:  # an optimisation: the first shape edit builds in full instead
+            log.warning("code map memory not made", exc_info=True)
+            return False
+        if memory is None:
+            log.info("code map memory not made: the map moved on since it was saved")
+            return False
+        with self._lock:
+            if self._memory is not None:
+                return True
+            current = self._listing
+            if (
+                current is None
+                or current.listing is not held.listing
+                or not self.is_current(code_map)
+            ):
+                return None  # a run came between: its map is not this one
+            self._memory = memory
+        try:
+            warm(code_map)
+        except Exception:  # an optimisation: the first run loads the graph instead
+            log.warning("graph not loaded ahead", exc_info=True)
+        return True

@@ -1,0 +1,105 @@
+"""The graph snapshot on disk of one sync session: which generation and code stamp it
+holds, and its deferred rewrite.
+
+A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`Snapshots`. The
+snapshot is rewritten when the journal behind it grows long, or when the code map
+changed shape; a watching session defers that rewrite :data:`SNAPSHOT_DELAY_S` after
+the last such change, so a run of edits writes it once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rubi.graph.live import LiveGraph
+
+__all__ = ["SNAPSHOT_DELAY_S", "Snapshots"]
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_DELAY_S = 5.0
+"""A watching session writes the graph snapshot this long after the last change of the
+code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a run
+of edits writes it once). Until then another process finds the snapshot's code nodes
+older than the store says (:data:`rubi.sync.session.CODE_STAMP`) and moves them
+itself."""
+
+
+class Snapshots:
+    """The graph snapshot at ``graph_file`` as this process last read or wrote it.
+
+    Not locked itself: the owning session calls it under its own lock (the deferred
+    write's timer calls the session's ``flush``, which takes that lock).
+    """
+
+    def __init__(self, graph_file: Path) -> None:
+        self.graph_file = graph_file
+        self.gen = -1
+        """The store generation the snapshot on disk holds (-1: not known)."""
+        self.stamp = -1
+        """The code stamp of the snapshot on disk, as this process last read or
+        wrote it."""
+        self.timer: threading.Timer | None = None
+        """The pending deferred write (:meth:`later`), if any."""
+
+    def load(self) -> LiveGraph:
+        """The live graph read back from the snapshot; records its generation and
+        code stamp.
+
+        Raises:
+            IndexCorruptError: no snapshot, or an unreadable or untrusted one.
+        """
+        from rubi.graph.store import load_snapshot
+
+        live, self.gen = load_snapshot(self.graph_file)
+        self.stamp = live.code_stamp
+        return live
+
+    def mark(self, gen: int, stamp: int) -> None:
+        """Record that the snapshot on disk holds generation ``gen`` and code stamp
+        ``stamp``."""
+        self.gen, self.stamp = gen, stamp
+
+    def save(self, live: LiveGraph, gen: int) -> None:
+        """Write ``live`` as of generation ``gen`` and record it.
+
+        Raises:
+            OSError: the write failed (nothing recorded).
+        """
+        from rubi.graph.store import save_snapshot
+
+        save_snapshot(self.graph_file, live, gen)
+        self.mark(gen, live.code_stamp)
+
+    def write(self, live: LiveGraph, gen: int) -> None:
+        """:meth:`save`, with a failed write logged instead of raised (the next reader
+        catches up from the older snapshot)."""
+        try:
+            self.save(live, gen)
+        except OSError as exc:
+            log.warning("%s: graph snapshot not written (%s)", self.graph_file, exc)
+
+    def behind(self, live: LiveGraph, live_gen: int) -> bool:
+        """True when ``live`` (at generation ``live_gen``) is ahead of the snapshot:
+        newer notes, or code nodes of another code stamp."""
+        return live_gen > self.gen or live.code_stamp != self.stamp
+
+    def later(self, flush: Callable[[], None]) -> None:
+        """Call ``flush`` :data:`SNAPSHOT_DELAY_S` from now (again from now when a
+        call is pending), in a daemon timer thread."""
+        self.cancel()
+        timer = threading.Timer(SNAPSHOT_DELAY_S, flush)
+        timer.daemon = True
+        self.timer = timer
+        timer.start()
+
+    def cancel(self) -> None:
+        """Drop the pending deferred write, if any."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
