@@ -17,7 +17,7 @@ from rubi.codemap.build import update_code_map
 from rubi.codemap.files import stat_files
 from rubi.codemap.model import CodeMap
 from rubi.sync import forget_sessions
-from rubi.sync.code import DELTA_MAX, delta_file, edits_file, read_code_map
+from rubi.sync.codestore import DELTA_MAX, delta_file, edits_file, read_code_map
 from rubi.sync.session import SyncSession
 
 from helpers import rubi_project, write
@@ -140,9 +140,9 @@ def test_new_and_deleted_files_are_listed_again(project: Path, tmp_path: Path) -
 def test_many_edits_fold_the_delta_into_the_map(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rubi.sync.code as code
+    import rubi.sync.codestore as codestore
 
-    monkeypatch.setattr(code, "DELTA_MAX", 1)
+    monkeypatch.setattr(codestore, "DELTA_MAX", 1)
     assert DELTA_MAX > 1
     paths = app.locate(project / ".rubi")
     for n, rel in enumerate(["pkg/app.py", "pkg/util.py", "pkg/app.py"]):
@@ -367,3 +367,18 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
     assert cold is not None and cold.warnings == fresh.warnings
     assert "pkg/extra.py" in cold.files and "pkg/cli.py" not in cold.files
     _same(cold, fresh)
+
+
+def test_a_delta_pickled_under_the_old_module_name_still_loads() -> None:
+    """Deltas saved before the code map's store moved to ``rubi.sync.codestore`` name
+    their class ``rubi.sync.code.CodeMapDelta``; unpickling looks it up there."""
+    import io
+    import pickle
+
+    from rubi.sync import code, codestore
+
+    found = pickle.Unpickler.find_class  # what pickle.load resolves a class name with
+    assert found(pickle.Unpickler(io.BytesIO()), "rubi.sync.code", "CodeMapDelta") is (
+        codestore.CodeMapDelta
+    )
+    assert code.CodeMapDelta is codestore.CodeMapDelta

@@ -16,7 +16,8 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
-from rubi.sync.code import CodeListing, CodeRun, code_map_key, map_code, read_code_map
+from rubi.sync.code import CodeListing, CodeRun, map_code
+from rubi.sync.codestore import code_map_key, read_code_map
 from rubi.sync.manifest import IndexReport, VaultState
 from rubi.sync.progress import Progress, stage
 
