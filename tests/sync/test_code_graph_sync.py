@@ -130,7 +130,7 @@ def test_shape_edits_move_the_graph_to_what_a_rebuild_gives(
     rebuild = LiveGraph._rebuild_code_map
 
     def counted(self: LiveGraph, *args: Any) -> None:
-        if self is session._live:
+        if self is session._graphs.live:
             rebuilds.append(self)
         rebuild(self, *args)
 
@@ -220,8 +220,8 @@ def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> Non
     before = paths.graph_file.read_bytes()
     _edit(project, "pkg/cli.py", "from pkg.app import dispatch_request\nimport lib.store\n")
     watcher.run()  # an import edit: the same files, another edge
-    assert watcher._snapshots.timer is not None
-    watcher._snapshots.timer.cancel()  # stopped before its deferred write
+    assert watcher._graphs.snapshots.timer is not None
+    watcher._graphs.snapshots.timer.cancel()  # stopped before its deferred write
     assert paths.graph_file.read_bytes() == before
     later = SyncSession(paths)
     _edit(project, "pkg/util.py", "import lib.store\n\ndef helper(x):\n    return x\n")
@@ -238,10 +238,10 @@ def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> Non
     before = paths.graph_file.read_bytes()
     _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
     app.apply_changes(paths, [], code=True)
-    assert session._snapshots.timer is not None  # deferred
+    assert session._graphs.snapshots.timer is not None  # deferred
     assert paths.graph_file.read_bytes() == before
     app.set_watched(paths, False)  # the watcher stops
-    assert session._snapshots.timer is None
+    assert session._graphs.snapshots.timer is None
     assert paths.graph_file.read_bytes() != before
     forget_sessions()
     assert _graph_of(SyncSession(paths)) == _scratch(session)

@@ -89,9 +89,9 @@ def test_edits_applied_one_by_one_equal_a_full_index(tmp_path: Path, seed: int) 
 def test_a_long_journal_is_folded_into_a_new_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rubi.sync.session as session_module
+    import rubi.sync.sessiongraph as graph_module
 
-    monkeypatch.setattr(session_module, "JOURNAL_MAX", 3)
+    monkeypatch.setattr(graph_module, "JOURNAL_MAX", 3)
     vault = copy_vault("kepano-obsidian", tmp_path)
     paths = app.locate(vault)
     app.index(paths)

@@ -22,9 +22,9 @@ from helpers import write
 def test_a_deletion_reaches_a_session_behind_a_new_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rubi.sync.session as session_module
+    import rubi.sync.sessiongraph as graph_module
 
-    monkeypatch.setattr(session_module, "JOURNAL_MAX", 0)  # every change saves a snapshot
+    monkeypatch.setattr(graph_module, "JOURNAL_MAX", 0)  # every change saves a snapshot
     vault = tmp_path / "v"
     write(vault / "a.md", "# A\n\n[[b]] [[c]]\n")
     write(vault / "b.md", "# B\n")

@@ -347,11 +347,11 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
         while not session.code_memory_held:  # made in the background after the catch-up
             assert time.monotonic() < deadline, "no memory made"
             time.sleep(0.01)
-        live = session._live  # then the graph, loaded ahead, knows the map it was made of
+        live = session._graphs.live  # then the graph, loaded ahead, knows the map it was made of
         while live is None or live._graph_map is None:
             assert time.monotonic() < deadline, "no graph loaded"
             time.sleep(0.01)
-            live = session._live
+            live = session._graphs.live
         assert live._graph_map is session.code_map()
         for rel, text in steps:
             if text is None:

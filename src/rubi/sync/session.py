@@ -15,8 +15,9 @@ store's change counter and replays their rows, and a code map that changed shape
 the store's code stamp (:data:`CODE_STAMP`). The graph snapshot on disk is rewritten
 only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when the code
 map changed shape (a watching session: :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`
-after the last such change). The snapshot's bookkeeping is :mod:`rubi.sync.snapshots`;
-the code a session keeps between runs, :mod:`rubi.sync.codememory`.
+after the last such change). The live graph and its snapshot are
+:mod:`rubi.sync.sessiongraph`; the code a session keeps between runs,
+:mod:`rubi.sync.codememory`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -33,7 +34,6 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.sync.code import CodeRun
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.manifest import (
     NOTES_BODY_KEPT,
@@ -45,7 +45,7 @@ from rubi.sync.manifest import (
 from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
 from rubi.sync.progress import Progress, counted, stage
-from rubi.sync.snapshots import Snapshots
+from rubi.sync.sessiongraph import CODE_STAMP, JOURNAL_MAX, SessionGraph
 from rubi.sync.store import Store, open_store
 from rubi.sync.streamed import StreamedNotes
 from rubi.vault.scan import scan_vault
@@ -53,24 +53,16 @@ from rubi.vault.scan import scan_vault
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
     from rubi.graph.build import GraphBuild
-    from rubi.graph.live import GraphRecord, LiveGraph
+    from rubi.graph.live import LiveGraph
     from rubi.index.store import IndexDoc, SearchIndex
     from rubi.semantic.sync import VectorSink
 
-__all__ = ["JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
+__all__ = ["CODE_STAMP", "JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
 
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_S = 120.0
 """How long an index run waits for another one (another session, the watcher)."""
-
-JOURNAL_MAX = 512
-"""Changed notes the store may hold beyond the graph snapshot before the snapshot is
-rewritten: a cold reader replays at most this many (about a millisecond each)."""
-
-CODE_STAMP = "code_graph"
-"""Store meta key: the generation of the run that last changed the code map's shape
-(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
 
 
 class SyncSession:
@@ -84,12 +76,10 @@ class SyncSession:
         self.paths = paths
         self._lock = threading.RLock()
         self._state: VaultState | None = None
-        self._live: LiveGraph | None = None
-        self._live_gen = -1
-        self._snapshots = Snapshots(paths.graph_file)
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
         self._code = CodeMemory(paths, self._lock)
+        self._graphs = SessionGraph(paths.graph_file, self.code_map, self._all_notes)
         self._pages_indexed = False
         """The map pages the current run wrote were indexed by that run itself."""
         self.watched = False
@@ -155,58 +145,8 @@ class SyncSession:
     def _graph(
         self, store: Store, previous_map: CodeMap | None = None, *, reader: bool = True
     ) -> LiveGraph:
-        """The live graph, caught up with ``store``: its notes and, when the code map
-        changed shape since (:data:`CODE_STAMP`), its code nodes, moved from the map
-        they were made of (``previous_map`` when the graph does not know it). A
-        ``reader`` (not a run) that had to move them in a graph read back from disk
-        writes the snapshot again, so the next process need not."""
-        gen = store.gen()
-        if self._live is not None and self._live_gen == gen:
-            return self._live  # the common case of every search: one small query
-        live = self._caught_up(store, gen)
-        stamp = int(store.meta_value(CODE_STAMP, 0))
-        if live.code_stamp != stamp:
-            stale_snapshot = live.code_stamp == self._snapshots.stamp
-            live.set_code_map(self.code_map(), previous_map)
-            live.code_stamp = stamp
-            if reader and stale_snapshot and not self.watched:
-                self._snapshots.write(live, self._live_gen)
-        return live
-
-    def _caught_up(self, store: Store, gen: int) -> LiveGraph:
-        """The live graph with the store's notes up to ``gen``."""
-        base = int(store.meta_value("base_gen", 0))
-        attachments = set(store.meta_value("attachments", []))
-        if self._live is None or base > self._live_gen:
-            try:
-                self._live = self._snapshots.load()
-                self._live_gen = self._snapshots.gen
-            except IndexCorruptError as exc:
-                log.info("%s; rebuilding it from the notes", exc)
-                self._live = None
-            if self._live is not None and self._snapshots.gen < base:
-                self._live = None  # older than the last full build
-            if self._live is None:
-                from rubi.graph.live import LiveGraph
-
-                code_map = self.code_map() if store.meta_value("code") else None
-                self._live = LiveGraph.from_notes(self._all_notes(store), attachments, code_map)
-                self._live.code_stamp = int(store.meta_value(CODE_STAMP, 0))
-                self._live_gen = gen
-                self._snapshots.mark(gen, self._live.code_stamp)
-                self._snapshots.save(self._live, gen)
-                return self._live
-        self._live.attach_code_map(self.code_map)
-        if gen != self._live_gen:
-            written, removed = store.changes_since(self._live_gen)
-            self._live.apply(
-                written.values(),
-                removed,
-                sorted(attachments - self._live.attachments),
-                sorted(self._live.attachments - attachments),
-            )
-            self._live_gen = gen
-        return self._live
+        """The live graph, caught up with ``store`` (:meth:`SessionGraph.get`)."""
+        return self._graphs.get(store, previous_map, reader=reader, watched=self.watched)
 
     # -- running -------------------------------------------------------------------
     def run(
@@ -257,7 +197,8 @@ class SyncSession:
                 self.paths.store_file.with_name(self.paths.store_file.name + suffix).unlink(
                     missing_ok=True
                 )
-            self._state = self._live = self._notes = None
+            self._state = self._notes = None
+            self._graphs.drop()
             return self._open(create=True)
 
     def _run_locked(
@@ -373,7 +314,7 @@ class SyncSession:
         # (what _map_code starts from anyway: no extra read)
         mapping = code and not full and paths.project_root is not None
         previous_map = self.code_map() if mapping else None
-        code_run = self._map_code(old, new, report, full, code, progress, changed_code)
+        code_run = self._code.map_code(old, new, report, full, code, progress, changed_code)
         code_map, code_docs, code_deletes = code_run.code_map, code_run.docs, code_run.deletes
         pages_before = full and code_map is not None and paths.project_root is not None
         if pages_before:
@@ -432,7 +373,17 @@ class SyncSession:
             return  # bodies changed, nothing the graph sees: the text index only
         records = streamed.records if streamed is not None else None
         del streamed
-        self._update_graph(store, new, changed, code_map, full, records, previous_map, reshaped)
+        self._graphs.update(
+            store,
+            new,
+            changed,
+            code_map,
+            full,
+            records=records,
+            previous_map=previous_map,
+            reshaped=reshaped,
+            later=self.flush_snapshot if self.watched else None,
+        )
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
@@ -465,19 +416,6 @@ class SyncSession:
         rendered_from.update(reading.changed)
         pages_in_run(self.paths, code_map, rendered_from, reading, touched)
         return deleted_ids(old, new, touched, False)
-
-    def _map_code(
-        self,
-        old: VaultState,
-        new: VaultState,
-        report: IndexReport,
-        full: bool,
-        code: bool,
-        progress: Progress | None,
-        changed_code: Collection[str] | None,
-    ) -> CodeRun:
-        """The code side of a run (:meth:`rubi.sync.codememory.CodeMemory.map_code`)."""
-        return self._code.map_code(old, new, report, full, code, progress, changed_code)
 
     def remember_code(self) -> bool:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
@@ -562,7 +500,8 @@ class SyncSession:
             store.set_meta(meta)
         self._state = new
         if full:
-            self._notes, self._live = None, None
+            self._notes = None
+            self._graphs.drop()
         elif self._notes is not None and self._notes_gen == old.gen:
             for note_id in deletes:
                 self._notes.pop(note_id, None)
@@ -570,53 +509,12 @@ class SyncSession:
                 self._notes[note.id] = store_copy(note)
             self._notes_gen = new.gen
 
-    def _update_graph(
-        self,
-        store: Store,
-        new: VaultState,
-        changed: Mapping[str, Note],
-        code_map: CodeMap | None,
-        full: bool,
-        records: Mapping[str, GraphRecord] | None = None,
-        previous_map: CodeMap | None = None,
-        reshaped: bool = False,
-    ) -> None:
-        """Bring the live graph to this run: a full build adds every note (``changed``,
-        or a streamed build's graph ``records``); otherwise the run's rows are
-        replayed like any other journal and the code nodes moved to the new map when
-        it changed shape (``reshaped``; from ``previous_map``, the map before this run,
-        when the graph does not know its map: :meth:`_graph`)."""
-        from rubi.graph.live import LiveGraph, graph_record
-
-        if full:
-            if records is None:
-                records = {k: graph_record(n) for k, n in changed.items()}
-            code_map = code_map or self.code_map()
-            self._live = LiveGraph.from_records(records, new.attachments, code_map)
-            self._live.code_stamp = self._live_gen = new.gen
-            self._snapshots.mark(new.gen, new.gen)
-            self._snapshots.save(self._live, new.gen)
-            return
-        live = self._graph(store, previous_map, reader=False)  # this run's rows and map
-        if code_map is not None and code_map.stats.reused_shape:
-            live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
-        elif reshaped and self.watched:
-            self._snapshots.later(self.flush_snapshot)  # one write for a run of edits
-        elif reshaped or store.count_since(self._snapshots.gen) > JOURNAL_MAX:
-            # The store's removal rows stay: another process's session may be behind
-            # this snapshot and learns of a deleted note only from them (one per id).
-            self._snapshots.save(live, store.gen())
-
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending
         deferred write, :meth:`rubi.sync.snapshots.Snapshots.later`). Never raises for
         a write that fails (logged): the next reader moves the code nodes itself."""
         with self._lock:
-            self._snapshots.cancel()
-            live = self._live
-            if live is None or not self._snapshots.behind(live, self._live_gen):
-                return
-            self._snapshots.write(live, self._live_gen)
+            self._graphs.flush()
 
 
 # -- hook: derived data kept beside the index ------------------------------------------

@@ -26,7 +26,7 @@ SNAPSHOT_DELAY_S = 5.0
 """A watching session writes the graph snapshot this long after the last change of the
 code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a run
 of edits writes it once). Until then another process finds the snapshot's code nodes
-older than the store says (:data:`rubi.sync.session.CODE_STAMP`) and moves them
+older than the store says (:data:`rubi.sync.sessiongraph.CODE_STAMP`) and moves them
 itself."""
 
 
