@@ -179,6 +179,17 @@ def run_child(
     )
 
 
+def pass_floor() -> tuple[float, float]:
+    """(wall, CPU) seconds of ``python -c pass`` with this interpreter: the floor of
+    any cold Python process, measured in the same run as what it is compared with."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (kids.ru_utime + kids.ru_stime)
+
+
 def peak_rss_mb() -> float:
     """This process's own peak RSS in MiB (``VmHWM``; else ``ru_maxrss``)."""
     try:

@@ -42,13 +42,14 @@ import cProfile
 import re
 import resource
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from benchproc import pass_floor
 
 from rubi import app, watch
 from rubi.core.paths import VaultPaths
@@ -180,16 +181,6 @@ def measure(
     wall = time.perf_counter() - t0
     cpu_at, apply_cpu, at = bench.reports[seen]
     return Row(what, wall, at - t0, cpu_at - cpu0, apply_cpu, len(bench.reports) - seen)
-
-
-def _floor() -> tuple[float, float]:
-    """(wall, CPU) of ``python -c pass``, the floor of any cold process."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime + after.ru_stime) - (kids.ru_utime + kids.ru_stime)
 
 
 def run(repo: Path, rel: str, edits: int, profile: cProfile.Profile | None) -> list[Row]:
@@ -327,9 +318,9 @@ def main() -> int:
     args = parser.parse_args()
     repo: Path = args.repo.resolve()
     profile = cProfile.Profile() if args.profile else None
-    floor = _floor()
+    floor = pass_floor()
     rows = run(repo, args.file, args.edits, profile)
-    floor2 = _floor()
+    floor2 = pass_floor()
     print(_fmt(rows, min(floor, floor2)))
     if profile is not None:
         profile.dump_stats(str(args.profile))

@@ -29,13 +29,13 @@ import cProfile
 import re
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from benchproc import pass_floor
 
 from rubi import app
 from rubi.codemap import CodeMap, build_code_map
@@ -53,18 +53,6 @@ def _timed(step: Callable[[], object]) -> tuple[float, float]:
     c0, t0 = time.process_time(), time.perf_counter()
     step()
     return time.process_time() - c0, time.perf_counter() - t0
-
-
-def _floor() -> tuple[float, float]:
-    """(CPU, wall) of ``python -c pass``."""
-    import resource
-
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime + after.ru_stime) - (kids.ru_utime + kids.ru_stime), wall
 
 
 def _edited_map(repo: Path, rel: str, line: str, old: CodeMap, cache: Path) -> CodeMap:
@@ -115,7 +103,8 @@ def run(repo: Path, rel: str, line: str, repeat: int, profile: cProfile.Profile 
             if profile is not None:
                 profile.disable()
             add("snapshot", _timed(partial(save_snapshot, snap, live, 0)))
-            add("floor: python -c pass", _floor())
+            wall, cpu = pass_floor()
+            add("floor: python -c pass", (cpu, wall))
     finally:
         shutil.rmtree(pages)
     print("| step | CPU p50 | wall p50 | CPU min–max |")
