@@ -86,3 +86,21 @@ def test_every_id_search_prints_opens(project: Path) -> None:
         for command in ("read", "links", "backlinks"):
             code, out = _run(command, hit_id)
             assert code == 0, f"rubi {command} {hit_id}: {out}"
+
+
+def test_a_code_part_opens_as_search_prints_it(project: Path) -> None:
+    code, out = _run("search", "template rendered signal", "--json", "--top-k", "20")
+    assert code == 0, out
+    parts = [
+        p for h in json.loads(out)["hits"] if h["kind"] == "file" for p in h.get("passages", [])
+    ]
+    line_ids = [p["id"] for p in parts if "#L" in p["id"]]
+    assert line_ids, parts
+    part = line_ids[0]
+    code, plain = _run("read", part)
+    assert code == 0, plain
+    code, shown = _run("read", f"{part} (template_rendered)")  # the § line, copied whole
+    assert code == 0, shown
+    assert shown == plain
+    code, out = _run("read", f"{part.split('#')[0]}#L1-2 (x) trailing")
+    assert code != 0 and "no such part" in out

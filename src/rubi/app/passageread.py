@@ -8,6 +8,7 @@ before its first ``#`` is one: ``read`` of a plain id still opens the whole file
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,11 @@ class PartView:
     text: str
 
 
+_SHOWN_LINES = re.compile(r"^(L\d{1,9}(?:-L?\d{1,9})?)\s+\([^()]*\)\s*$", re.IGNORECASE)
+"""A code part as search prints it, the symbol's name after the lines: ``L10-40
+(Name)``; the name is only shown, the lines are the id."""
+
+
 def split_part(build: GraphBuild, ref: str) -> tuple[str, str] | None:
     """``(node, anchor)`` when ``ref`` names a part of a note or code file, None when
     it names a whole one or has no ``#``.
@@ -126,6 +132,7 @@ def read_part(
     session = kind == "note" and bool(attrs.get("session"))
     if kind == "file":
         parts = code_sections(lines, symbols(node))
+        anchor = _SHOWN_LINES.sub(r"\1", anchor)  # the § line's form: path#L10-40 (Name)
     else:
         parts = note_sections(text, session=session)
     found = find_section(parts, anchor, len(lines), lines)
