@@ -59,11 +59,19 @@ def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]
     """What ``rubi watch`` prints for one applied batch: one summary line, then the
     warnings of the files in the batch only (the catch-up run, ``events == 0``, shows
     the vault's once), at most :data:`MAX_WARNINGS_SHOWN` of them."""
-    what = f"{batch.events} changes" if batch.events else "catch-up"
+    if batch.events:
+        what = f"{batch.events} change" + ("s" if batch.events != 1 else "")
+    else:
+        what = "catch-up"
+    code = [
+        f"{n} {kind}"
+        for n, kind in ((result.code_changed, "changed"), (result.code_deleted, "deleted"))
+        if n
+    ]
     lines = [
         f"{stamp} {what}: {result.added} added, {result.updated} updated, "
         f"{result.deleted} deleted notes"
-        + (f"; code {result.code_changed} changed" if result.code_changed else "")
+        + (f"; code files {', '.join(code)}" if code else "")
         + f" ({result.seconds:.2f} s)"
     ]
     fresh = [w for w in result.warnings if not batch.events or w.path in batch.vault_paths]
