@@ -10,7 +10,19 @@ import networkx as nx
 import pytest
 
 from rubi.core.pagerank import pagerank
+from rubi.search import ppr
 from rubi.search.ppr import BACKLINK_WEIGHT, PPR_DAMPING, _neighbourhood, personalized_pagerank
+
+WALKS = ["python", "numpy"]
+
+
+@pytest.fixture(params=WALKS)
+def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test runs with both walks: pure Python and numpy (the semantic extra)."""
+    if request.param == "numpy":
+        pytest.importorskip("numpy")
+    monkeypatch.setattr(ppr, "_numpy_walk", lambda: request.param == "numpy")
+    return str(request.param)
 
 
 def _graph(seed: int, nodes: int = 120, links: int = 300) -> nx.MultiDiGraph:
@@ -37,7 +49,7 @@ def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int) -> None:
+def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int, walk: str) -> None:
     g = _graph(seed)
     rng = random.Random(seed)
     seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 4)}
@@ -48,10 +60,40 @@ def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int) -> None:
         assert rank == pytest.approx(want[node], rel=1e-9, abs=1e-15)
 
 
-def test_equal_ranks_come_in_id_order() -> None:
+def test_equal_ranks_come_in_id_order(walk: str) -> None:
     g = nx.MultiDiGraph()
     leaves = ["d", "b", "e", "a", "c"]
     for leaf in leaves:  # five leaves of one seed: one rank
         g.add_edge("seed", leaf)
     ranked = personalized_pagerank(g, {"seed": 1.0}).ranked
     assert [n for n, _ in ranked] == ["seed", "a", "b", "c", "d", "e"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_two_walks_rank_alike_on_a_larger_graph(seed: int) -> None:
+    pytest.importorskip("numpy")
+    g = _graph(seed, nodes=2000, links=9000)
+    rng = random.Random(seed)
+    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 6)}
+    nodes = sorted(_neighbourhood(g, list(seeds)))
+    python = ppr._walk(nodes, g._succ, g._pred, seeds)
+    numpy = ppr._walk_numpy(nodes, g._succ, g._pred, seeds)
+    assert python.keys() == numpy.keys()
+    for node, rank in python.items():
+        assert numpy[node] == pytest.approx(rank, rel=1e-12, abs=1e-18)
+
+
+def test_the_walk_uses_numpy_only_with_the_dense_channel(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rubi import semantic
+
+    monkeypatch.setattr(semantic, "enabled", lambda: False)
+    assert ppr._numpy_walk() is False
+    monkeypatch.setattr(semantic, "enabled", lambda: True)
+    assert ppr._numpy_walk() is True
+
+
+def test_a_seed_without_links_keeps_all_the_mass(walk: str) -> None:
+    g = nx.MultiDiGraph()
+    g.add_node("alone")
+    g.add_edge("alone", "alone")  # a self link is not walked
+    assert personalized_pagerank(g, {"alone": 0.3}).ranked == [("alone", 1.0)]
