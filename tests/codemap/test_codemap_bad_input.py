@@ -11,7 +11,7 @@ import pytest
 
 from codemap.codemap_helpers import git, git_init, write_files
 from rubi.codemap import CodeMapError, build_code_map
-from rubi.codemap import build as build_module
+from rubi.codemap import scan as scan_module
 from rubi.codemap.files import MAX_FILE_BYTES
 from rubi.core.safeio import FileBytes
 
@@ -141,14 +141,14 @@ def test_non_utf8_file_name(make_repo: Callable[..., Path]) -> None:
 
 def test_unreadable_file(make_repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_repo(GOOD, use_git=False)
-    real_read = build_module._read
+    real_read = scan_module._read
 
     def read(root: Path, path: str) -> FileBytes:
         if path == "util.py":
             raise PermissionError(13, "Permission denied")
         return real_read(root, path)
 
-    monkeypatch.setattr(build_module, "_read", read)
+    monkeypatch.setattr(scan_module, "_read", read)
     code_map = build_code_map(root)
     message = _messages(code_map.warnings)["util.py"]
     assert message == "cannot be read (Permission denied); skipped"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import time
@@ -13,151 +12,19 @@ from pathlib import Path
 from rubi.codemap.cache import CacheEntry, ParseCache, open_cache
 from rubi.codemap.errors import CodeMapError
 from rubi.codemap.files import (
-    MAX_FILE_BYTES,
     FileListing,
-    check_file,
-    decode_source,
     list_files,
-    looks_minified,
 )
-from rubi.codemap.lang import parse_source
-from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, rank_files, rank_modules
 from rubi.codemap.resolution import Resolved, resolve_all
+from rubi.codemap.scan import PROGRESS_EVERY, read_entry, scan_files
 from rubi.core.model import ScanWarning
-from rubi.core.safeio import FileBytes, UnsafeFileError, read_bytes
 
 __all__ = ["PROGRESS_EVERY", "BuildParts", "build_code_map", "build_parts", "update_code_map"]
 
 logger = logging.getLogger(__name__)
-
-PROGRESS_EVERY = 64
-"""Files between two progress callbacks (and one at the end)."""
-
-_MINIFIABLE = frozenset({"javascript", "typescript", "css", "scss", "less"})
-
-
-def _read(root: Path, path: str) -> FileBytes:
-    """Read a listed file through :mod:`rubi.core.safeio` (inside ``root``, a regular file,
-    at most :data:`MAX_FILE_BYTES`), with the size and mtime of what was read.
-
-    Raises:
-        UnsafeFileError: it leads outside ``root`` or is not a regular file.
-        OSError: it cannot be read.
-    """
-    return read_bytes(root, path, limit=MAX_FILE_BYTES, label=path)
-
-
-def _parse(path: str, language: str, data: bytes) -> tuple[Parsed | None, str | None]:
-    """Parse bytes, or say why the file is left out."""
-    if b"\x00" in data:
-        return None, "contains NUL bytes (binary); skipped"
-    if language in _MINIFIABLE and looks_minified(data):
-        return None, "looks minified or generated (very long lines); skipped"
-    source = decode_source(data, language)
-    try:
-        parsed = parse_source(language, source.text)
-    except Exception as exc:  # a parser bug on one odd file must not stop the map
-        logger.warning("parser failed on %s", path, exc_info=True)
-        parsed = Parsed(problems=(f"could not be parsed ({type(exc).__name__}); no imports read",))
-    if source.problem:
-        parsed = replace(parsed, problems=(source.problem, *parsed.problems))
-    return parsed, None
-
-
-def _read_entry(
-    root: Path,
-    path: str,
-    language: str,
-    old: CacheEntry | None,
-    cache: ParseCache,
-    reuse: bool,
-    warnings: list[ScanWarning],
-    counts: dict[str, int],
-) -> CacheEntry | None:
-    """Read and hash one file whose stat changed (or whose cached parse is missing);
-    reuse a cached parse of the same content, else parse. None: left out (warned)."""
-    try:
-        got = _read(root, path)
-    except UnsafeFileError as exc:
-        warnings.append(ScanWarning(path, exc.reason))
-        counts["skipped"] += 1
-        return None
-    except OSError as exc:
-        warnings.append(ScanWarning(path, f"cannot be read ({exc.strerror}); skipped"))
-        counts["skipped"] += 1
-        return None
-    if got.truncated:
-        warnings.append(ScanWarning(path, "grew over the size limit while read; skipped"))
-        counts["skipped"] += 1
-        return None
-    data = got.data
-    sha = hashlib.sha256(data).hexdigest()
-    counts["hashed"] += 1
-    if old is not None and (old.sha256, old.language) == (sha, language) and not old.mapped:
-        return replace(old, size=got.size, mtime_ns=got.mtime_ns)
-    same = path if old is not None and (old.sha256, old.language) == (sha, language) else None
-    if same is None and reuse:
-        same = cache.path_of(sha, language)
-    if same is not None:
-        parsed = cache.parses([same]).get(same)
-        if parsed is not None:
-            counts["reused"] += 1
-            return CacheEntry(sha, got.size, got.mtime_ns, language, parsed, None, parsed.problems)
-    parsed, skip = _parse(path, language, data)
-    counts["parsed"] += 1
-    problems = parsed.problems if parsed is not None else ()
-    return CacheEntry(sha, got.size, got.mtime_ns, language, parsed, skip, problems)
-
-
-def _scan(
-    root: Path,
-    paths: list[str],
-    cache: ParseCache,
-    warnings: list[ScanWarning],
-    progress: Callable[[int, int], None] | None,
-    stats: Mapping[str, os.stat_result] | None = None,
-) -> tuple[dict[str, CacheEntry], dict[str, CacheEntry], dict[str, int]]:
-    """Stat, hash and parse what changed; reuse the rest.
-
-    Returns:
-        ``(entries, changed, counts)``: every file's entry (a reused one without its
-        parse decoded), the entries to write back to the cache (with their parses),
-        and counts.
-    """
-    old_entries = cache.entries
-    entries: dict[str, CacheEntry] = {}
-    changed: dict[str, CacheEntry] = {}
-    counts = {"parsed": 0, "reused": 0, "hashed": 0, "skipped": 0}
-    candidates = [(p, lang) for p in paths if (lang := language_of(p))]
-    total = len(candidates)
-    for done, (path, language) in enumerate(candidates, start=1):
-        if progress and (done % PROGRESS_EVERY == 0 or done == total):
-            progress(done, total)
-        st, reason = check_file(root, path, stats)
-        if st is None:
-            if reason:
-                warnings.append(ScanWarning(path, reason))
-                counts["skipped"] += 1
-            continue
-        old = old_entries.get(path)
-        if old and (old.size, old.mtime_ns, old.language) == (st.st_size, st.st_mtime_ns, language):
-            entry = old
-            counts["reused"] += old.mapped
-        else:
-            got = _read_entry(root, path, language, old, cache, True, warnings, counts)
-            if got is None:
-                continue
-            entry = changed[path] = got
-        entries[path] = entry
-        if entry.skip:
-            warnings.append(ScanWarning(path, entry.skip))
-            counts["skipped"] += 1
-        else:
-            warnings.extend(ScanWarning(path, problem) for problem in entry.problems)
-    return entries, changed, counts
 
 
 def _parses(
@@ -178,7 +45,7 @@ def _parses(
     for path in wanted:
         if path in out:
             continue
-        entry = _read_entry(root, path, entries[path].language, None, cache, False, [], counts)
+        entry = read_entry(root, path, entries[path].language, None, cache, False, [], counts)
         if entry is None:
             continue
         entries[path] = changed[path] = entry
@@ -279,7 +146,9 @@ def build_parts(
     try:
         warnings = [*cache.warnings, *listing.warnings]
         first = len(warnings)
-        entries, changed, counts = _scan(repo_root, listing.paths, cache, warnings, progress, stats)
+        entries, changed, counts = scan_files(
+            repo_root, listing.paths, cache, warnings, progress, stats
+        )
         kept = _kept(previous, entries, changed, cache) if previous is not None else None
         if previous is not None and kept is not None:
             code = _parses(repo_root, kept, entries, changed, cache, counts)
@@ -382,7 +251,7 @@ def update_code_map(
         if cache.warnings or len(cache.entries) != len(paths):
             return None  # a row missing or unreadable: the full build mends it
         warnings: list[ScanWarning] = []
-        entries, fresh, counts = _scan(repo_root, paths, cache, warnings, None, stats)
+        entries, fresh, counts = scan_files(repo_root, paths, cache, warnings, None, stats)
         if entries.keys() != set(paths) or not all(e.mapped for e in entries.values()):
             return None  # gone or left out (a new problem changes the shape)
         kept = _same_shape(previous, paths, entries, cache)

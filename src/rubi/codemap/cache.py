@@ -186,6 +186,14 @@ class ParseCache:
         self.warnings: list[ScanWarning] = []
         self._by_content: dict[tuple[str, str], str] | None = None
 
+    def detached(self) -> ParseCache:
+        """The same rows with no database behind them, for a forked child (a SQLite
+        connection must not cross a ``fork``): cached entries whose stat is unchanged
+        are reused, while a file whose parse would be decoded is parsed again."""
+        view = ParseCache(self.path, None)
+        view.entries = self.entries
+        return view
+
     def path_of(self, sha256: str, language: str) -> str | None:
         """A mapped file whose cached parse is of this content, or None (a renamed or
         copied file reuses it). The lookup table is built on first use."""

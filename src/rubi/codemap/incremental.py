@@ -33,7 +33,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rubi.codemap.build import BuildParts, _parses, _scan, _shape, _with_warning
+from rubi.codemap.build import BuildParts, _parses, _shape, _with_warning
 from rubi.codemap.cache import CacheEntry, open_cache
 from rubi.codemap.files import FileListing
 from rubi.codemap.lang import RepoIndex, jvm
@@ -42,6 +42,7 @@ from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, module_tables, rank_files, rank_module_graph
 from rubi.codemap.resolution import Resolved, resolve_all
+from rubi.codemap.scan import scan_files
 from rubi.core.model import ScanWarning
 
 __all__ = ["MapMemory", "definitions", "memory_of", "remember", "reshape_code_map"]
@@ -140,7 +141,7 @@ def memory_of(
         if cache.warnings:
             return None
         scanned: list[ScanWarning] = []
-        entries, fresh, counts = _scan(repo_root, listing.paths, cache, scanned, None, stats)
+        entries, fresh, counts = scan_files(repo_root, listing.paths, cache, scanned, None, stats)
         mapped = [p for p, e in entries.items() if e.mapped]
         files = code_map.files
         if len(mapped) != len(files) or any(
@@ -248,7 +249,7 @@ def reshape_code_map(
         if cache.warnings:
             return None
         scanned: list[ScanWarning] = []
-        entries, fresh, counts = _scan(repo_root, present, cache, scanned, None, stats)
+        entries, fresh, counts = scan_files(repo_root, present, cache, scanned, None, stats)
         mapped_now = [p for p in present if p in entries and entries[p].mapped]
         parses = _parses(repo_root, mapped_now, entries, fresh, cache, counts)
         gone_rows = [p for p in candidates if p in cache.entries and p not in entries]

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from whoosh.writing import SegmentWriter
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
-from rubi.index import deletions
+from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
 from rubi.index.deletions import merge_policy, total_stored_lengths
@@ -54,6 +54,11 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
+PROGRESS_EVERY = 50
+"""Documents written between two progress reports."""
+Counter = Callable[[int, int], None]
+"""A progress callback, ``progress(done, total)``."""
+
 WRITER_LIMIT_MB = 32
 """Postings (in Whoosh's estimate of their size in memory, MB) the writer's pool holds
 before it sorts them into a temporary run on disk; the runs are merged at commit. A
@@ -159,11 +164,14 @@ class SearchIndex:
         """True when an index is present in the directory."""
         return self.directory.is_dir() and bool(windex.exists_in(str(self.directory)))
 
-    def rebuild(self, docs: Iterable[IndexDoc]) -> int:
+    def rebuild(self, docs: Iterable[IndexDoc], *, progress: Counter | None = None) -> int:
         """Build a new index from ``docs`` beside the current one, then swap it in.
 
         The current index stays intact and searchable until the new one is committed,
-        so an interrupted rebuild (Ctrl-C, a crash) leaves the old index as it was.
+        so an interrupted rebuild (Ctrl-C, a crash) leaves the old index as it was. A
+        large list of documents is written in two processes
+        (:mod:`rubi.index.twoprocess`); ``progress(done, total)`` is called as a list's
+        documents are written.
 
         Returns:
             The number of documents written.
@@ -178,7 +186,18 @@ class SearchIndex:
         try:
             fresh = SearchIndex(building)
             fresh._ix = windex.create_in(str(building), build_schema())
-            written = fresh.apply(docs, (), bulk=True)
+            if isinstance(docs, Sequence) and len(docs) > 1 and twoprocess.wanted(docs):
+                written = twoprocess.write_in_two(
+                    fresh._ix,
+                    docs,
+                    lambda lock: _new_writer(fresh._ix, lock=lock),
+                    lambda writer, part, whole: _add_docs(
+                        writer, part, bulk=True, progress=progress if whole else None, whole=whole
+                    ),
+                    merge_policy,
+                )
+            else:
+                written = fresh.apply(docs, (), bulk=True, progress=progress)
             fresh.close()
             old = parent / f"{self.directory.name}.old-{owner}{secrets.token_hex(4)}"
             if self.directory.exists():
@@ -282,7 +301,12 @@ class SearchIndex:
 
     # -- writing -----------------------------------------------------------------
     def apply(
-        self, upserts: Iterable[IndexDoc], deletes: Iterable[str], *, bulk: bool = False
+        self,
+        upserts: Iterable[IndexDoc],
+        deletes: Iterable[str],
+        *,
+        bulk: bool = False,
+        progress: Counter | None = None,
     ) -> int:
         """Add or replace documents and delete others, in one commit.
 
@@ -290,32 +314,19 @@ class SearchIndex:
             upserts: documents to write (replacing any with the same id).
             deletes: ids to remove.
             bulk: the index was just created (skip the per-document delete).
+            progress: called as ``progress(done, total)`` every
+                :data:`PROGRESS_EVERY` documents and at the end, when ``upserts`` is a
+                list.
 
         Returns:
             The number of documents written.
         """
         ix = self._open()
-        writer: SegmentWriter = ix.writer(limitmb=WRITER_LIMIT_MB)
-        writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
-        cache_flush_lengths(writer)
-        total_stored_lengths(writer)
-        written = 0
+        writer = _new_writer(ix)
         try:
             for doc_id in deletes:
                 writer.delete_by_term("id", doc_id)
-            for doc in upserts:
-                values = {k: v for k, v in doc.fields.items() if v}
-                put = writer.add_document if bulk else writer.update_document
-                put(
-                    id=doc.id,
-                    kind=doc.kind,
-                    path=doc.path,
-                    type=doc.type,
-                    status=doc.status,
-                    meta=dict(doc.meta),
-                    **values,
-                )
-                written += 1
+            written = _add_docs(writer, upserts, bulk=bulk, progress=progress)
         except BaseException:
             writer.cancel()
             raise
@@ -447,3 +458,55 @@ class SearchIndex:
                 )
             )
         return hits
+
+
+def _new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:
+    """A Whoosh writer as rubi writes: :class:`RunPool`, lengths read once per field at
+    flush, field-length totals of the live documents (``lock=False``: under a parent
+    writer's lock, for :mod:`rubi.index.twoprocess`)."""
+    writer: SegmentWriter = (
+        ix.writer(limitmb=WRITER_LIMIT_MB)
+        if lock
+        else SegmentWriter(ix, _lk=False, limitmb=WRITER_LIMIT_MB)
+    )
+    writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
+    cache_flush_lengths(writer)
+    total_stored_lengths(writer)
+    return writer
+
+
+def _add_docs(
+    writer: SegmentWriter,
+    docs: Iterable[IndexDoc],
+    *,
+    bulk: bool,
+    progress: Counter | None = None,
+    whole: int | None = None,
+) -> int:
+    """Add (``bulk``: to a new index) or replace ``docs``; returns how many.
+
+    ``progress`` is called every :data:`PROGRESS_EVERY` documents of a list. A part
+    of a two-process build (:mod:`rubi.index.twoprocess`) passes the ``whole``
+    build's size and reports its own share scaled to it, since both parts hold about
+    the same text."""
+    put = writer.add_document if bulk else writer.update_document
+    written = 0
+    report = None
+    if progress is not None and isinstance(docs, Sequence) and docs:
+        report = progress, len(docs), whole or len(docs)
+    for doc in docs:
+        values = {k: v for k, v in doc.fields.items() if v}
+        put(
+            id=doc.id,
+            kind=doc.kind,
+            path=doc.path,
+            type=doc.type,
+            status=doc.status,
+            meta=dict(doc.meta),
+            **values,
+        )
+        written += 1
+        if report is not None and (written % PROGRESS_EVERY == 0 or written == report[1]):
+            call, mine, whole = report
+            call(min(whole, round(written * whole / mine)), whole)
+    return written

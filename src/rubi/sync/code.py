@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
+from rubi.sync.codedocs import RunDocuments
 from rubi.sync.codestore import CodeMapDelta, delta_file, save_code_map
 from rubi.sync.manifest import IndexReport, VaultState
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from rubi.codemap.files import FileListing
     from rubi.codemap.incremental import MapMemory
     from rubi.codemap.model import CodeMap
-    from rubi.index.store import IndexDoc
 
 __all__ = ["CodeListing", "CodeMapDelta", "CodeRun", "code_fingerprint", "map_code"]
 
@@ -92,7 +92,7 @@ class CodeRun:
     """
 
     code_map: CodeMap | None = None
-    docs: list[IndexDoc] = field(default_factory=list)
+    docs: RunDocuments = field(default_factory=lambda: RunDocuments(Path(), []))
     deletes: list[str] = field(default_factory=list)
     listing: CodeListing | None = None
     saved: bool = False
@@ -242,10 +242,6 @@ def map_code(
         new.code, new.code_fingerprint = dict(old.code), fingerprint
         report.code_files = len(old.code)
         return CodeRun(listing=seen)
-    # Imported here: the search path (notes only) never pays for the code map.
-    from rubi.codemap import comment_text, read_text_slice, symbol_text
-    from rubi.index.documents import code_document
-
     new.code_fingerprint = fingerprint
     (paths.index_dir / "codemap-cache.json").unlink(missing_ok=True)  # format 1, one JSON file
     code_map, kept = _map(
@@ -253,12 +249,8 @@ def map_code(
     )
     new.code = {p: f.sha256 for p, f in code_map.files.items()}
     indexed = {} if full else old.code
-    docs = []
-    for path, file in code_map.files.items():
-        if indexed.get(path) == file.sha256:
-            continue
-        text = read_text_slice(root, path)
-        docs.append(code_document(path, file.language, symbol_text(file), text, comment_text(text)))
+    # made as the index writer reads them (in whichever process writes them)
+    docs = RunDocuments(root, [f for p, f in code_map.files.items() if indexed.get(p) != f.sha256])
     deletes = sorted(set(indexed) - set(new.code))
     report.code_files = len(code_map.files)
     report.code_changed = len(docs)
@@ -272,7 +264,7 @@ def map_code(
         or not paths.codemap_file.exists()
     )
     if saved:
-        save_code_map(paths, code_map, [d.id for d in docs], previous)
+        save_code_map(paths, code_map, docs.ids, previous)
     return CodeRun(code_map, docs, deletes, seen, saved, kept)
 
 

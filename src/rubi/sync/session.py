@@ -44,7 +44,7 @@ from rubi.sync.manifest import (
 )
 from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
-from rubi.sync.progress import Progress, counted, stage
+from rubi.sync.progress import Progress, stage
 from rubi.sync.sessiongraph import CODE_STAMP, JOURNAL_MAX, SessionGraph
 from rubi.sync.store import Store, open_store
 from rubi.sync.streamed import StreamedNotes
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from rubi.codemap import CodeMap
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
-    from rubi.index.store import IndexDoc, SearchIndex
+    from rubi.index.store import SearchIndex
     from rubi.semantic.sync import VectorSink
 
 __all__ = ["CODE_STAMP", "JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
@@ -344,15 +344,14 @@ class SyncSession:
 
         from rubi.index.documents import note_document
 
-        if streamed is not None:
-            docs: list[IndexDoc] = list(code_docs)  # none: a plain vault has no code
-        else:
-            docs = [*(note_document(n) for n in changed.values()), *code_docs]
-        to_write = counted(list(vectors.feed(docs)), stage(progress, "Indexing text"))
+        # Code documents are made as the index reads them (vectors are for notes only).
+        note_docs = [] if streamed is not None else [note_document(n) for n in changed.values()]
+        to_write = code_docs.joined(list(vectors.feed(note_docs)))
+        indexing = stage(progress, "Indexing text")
         if full and streamed is None:
-            index.rebuild(to_write)
-        elif docs or deletes or code_deletes:
-            index.apply(to_write, [*deletes, *code_deletes])
+            index.rebuild(to_write, progress=indexing)
+        elif to_write or deletes or code_deletes:
+            index.apply(to_write, [*deletes, *code_deletes], progress=indexing)
         index.close()
         new.indexed_at = time.time()
         new.gen = old.gen + 1
