@@ -167,3 +167,22 @@ def test_after_a_commit_only_the_new_segment_is_read(monkeypatch: pytest.MonkeyP
     _compare(kept)
     kept.close()
     writer.close()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_best_are_those_of_a_full_sort(seed: int) -> None:
+    import heapq
+    import random
+
+    from rubi.index.termscore import _best
+
+    rng = random.Random(seed)
+    acc = {
+        d: float(rng.choice([0.5, 1.0, 1.5, rng.random()])) for d in rng.sample(range(5000), 800)
+    }
+    for limit in (1, 10, 50, 2000):
+        want = heapq.nsmallest(limit, [(-s, d) for d, s in acc.items()])
+        assert _best(acc, acc.keys(), limit, whole=True) == want  # ties: lower number first
+        some = {d for d in acc if d % 3}
+        want = heapq.nsmallest(limit, [(-acc[d], d) for d in some])
+        assert _best(acc, some, limit, whole=False) == want

@@ -97,3 +97,15 @@ def test_a_seed_without_links_keeps_all_the_mass(walk: str) -> None:
     g.add_node("alone")
     g.add_edge("alone", "alone")  # a self link is not walked
     assert personalized_pagerank(g, {"alone": 0.3}).ranked == [("alone", 1.0)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_linked_only_keeps_the_seeds_and_their_neighbours_in_order(seed: int, walk: str) -> None:
+    g = _graph(seed)
+    rng = random.Random(seed)
+    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 3)}
+    whole = personalized_pagerank(g, seeds)
+    near = personalized_pagerank(g, seeds, linked_only=True)
+    assert near.via == whole.via
+    want = [(n, r) for n, r in whole.ranked if n in seeds or n in whole.via]
+    assert near.ranked == want and len(want) < len(whole.ranked)

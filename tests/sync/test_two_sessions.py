@@ -68,3 +68,41 @@ def test_a_pickle_with_a_refused_mode_is_replaced_by_a_private_one(tmp_path: Pat
     os.chmod(path, 0o646)
     save_pickle(path, {"a": 2})
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_quiet_store_is_not_opened_again_and_a_commit_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.sync.session as session_module
+
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# A\n\n[[b]]\n")
+    write(vault / "b.md", "# B\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    store = paths.store_file
+    old = 1_000_000_000  # the files last changed long ago: their stat can be trusted
+    for f in (store, store.with_name(store.name + "-wal")):
+        if f.exists():
+            os.utime(f, ns=(old, old))
+    opened: list[Path] = []
+    real_open = session_module.open_store
+
+    def counting(path: Path, *, create: bool):  # type: ignore[no-untyped-def]
+        opened.append(path)
+        return real_open(path, create=create)
+
+    monkeypatch.setattr(session_module, "open_store", counting)
+    reader = SyncSession(paths)  # another process
+
+    def read() -> tuple[set[str], int]:
+        before = len(opened)
+        nodes = set(reader.graph().graph)
+        return nodes, len(opened) - before
+
+    assert read() == ({"a", "b"}, 1)
+    assert read() == ({"a", "b"}, 0)  # the second read trusted the stat
+    write(vault / "c.md", "# C\n\n[[a]]\n")
+    app.apply_changes(paths, ["c.md"], code=False)  # a commit by another process
+    assert read() == ({"a", "b", "c"}, 1)
+    assert read() == ({"a", "b", "c"}, 1)  # just written: not trusted until older

@@ -13,6 +13,40 @@ from rubi.core.safeio import UnsafeFileError, escaped_name, read_bytes, read_tex
 from helpers import write
 
 
+@pytest.fixture(autouse=True, params=["fast", "careful"])
+def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every rule holds both ways: the Linux fast path (where the open descriptor
+    leads) and the careful one (every folder resolved first)."""
+    if request.param == "careful":
+        monkeypatch.setattr(safeio, "_FAST_OPEN_FLAGS", None)
+    elif safeio._FAST_OPEN_FLAGS is None:
+        pytest.skip("no /proc/self/fd here")
+    return str(request.param)
+
+
+def test_a_plain_read_takes_the_fast_path(
+    tmp_path: Path, way: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if way != "fast":
+        pytest.skip("the fast path only")
+    root = tmp_path / "root"
+    write(root / "deep" / "er" / "a.md", "text")
+    (root / "link").symlink_to(root / "deep")
+
+    def careful(*args: object) -> None:
+        raise AssertionError("the careful path was taken")
+
+    monkeypatch.setattr(safeio, "_check", careful)
+    assert read_text(root, "deep/er/a.md", limit=10) == "text"
+    assert read_text(root, "link/er/a.md", limit=10) == "text"  # a link inside
+    monkeypatch.undo()
+    write(tmp_path / "outside.md", "secret")
+    (root / "out.md").symlink_to(tmp_path / "outside.md")
+    with pytest.raises(UnsafeFileError) as err:
+        read_bytes(root, "out.md", limit=10)
+    assert "outside" in str(err.value)
+
+
 def test_reads_up_to_the_limit_and_says_when_there_was_more(tmp_path: Path) -> None:
     write(tmp_path / "a.txt", b"0123456789")
     got = read_bytes(tmp_path, "a.txt", limit=4)

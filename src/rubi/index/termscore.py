@@ -335,7 +335,7 @@ class TermScorer:
         candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
         if mask:
             candidates = set(candidates) - mask
-        best = heapq.nsmallest(limit, [(-acc[d], d) for d in candidates])
+        best = _best(acc, candidates, limit, whole=allow is None and not mask)
         top = {d for _, d in best}
         holding: dict[int, list[int]] = {d: [] for d in top}
         for i, p in enumerate(lists):
@@ -351,6 +351,26 @@ class TermScorer:
 
 
 _NONE: frozenset[int] = frozenset()
+
+
+def _best(
+    acc: dict[int, float], candidates: Collection[int], limit: int, *, whole: bool
+) -> list[tuple[float, int]]:
+    """``heapq.nsmallest(limit, [(-acc[d], d) for d in candidates])``: the ``limit``
+    best scores, ties by the lower document number. The ``limit``-th best score is
+    found on the bare floats first, so only the documents scoring at least that make a
+    tuple (a query of common words matches thousands). ``whole``: the candidates are
+    all of ``acc``."""
+    if len(candidates) <= limit:
+        return sorted((-acc[d], d) for d in candidates)
+    scores = acc.values() if whole else [acc[d] for d in candidates]
+    floor = heapq.nlargest(limit, scores)[-1]
+    if whole:
+        pool = [(-s, d) for d, s in acc.items() if s >= floor]
+    else:
+        pool = [(-acc[d], d) for d in candidates if acc[d] >= floor]
+    pool.sort()
+    return pool[:limit]
 
 
 def _holds(docs: array[int], docnum: int) -> bool:

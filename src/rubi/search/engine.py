@@ -207,8 +207,8 @@ def graph_list(
             seeds[h.id] = h.score / top
     for m in names:
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
-    ppr = personalized_pagerank(g, seeds)
-    ranked = [n for n, _ in ppr.ranked if (n in seeds or n in ppr.via) and eligible(n)]
+    ppr = personalized_pagerank(g, seeds, linked_only=True)
+    ranked = [n for n, _ in ppr.ranked if eligible(n)]
     return ranked[:BM25_LIMIT], dict(ppr.via)
 
 

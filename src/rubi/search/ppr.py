@@ -15,7 +15,7 @@ both give the ranks of :func:`rubi.core.pagerank.pagerank` to within float round
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import mul, sub
 from typing import Any
@@ -83,12 +83,17 @@ def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     return seen
 
 
-def personalized_pagerank(g: nx.MultiDiGraph, seeds: Mapping[str, float]) -> PPRResult:
+def personalized_pagerank(
+    g: nx.MultiDiGraph, seeds: Mapping[str, float], *, linked_only: bool = False
+) -> PPRResult:
     """Rank the nodes near ``seeds``.
 
     Args:
         g: the vault graph.
         seeds: node → teleport weight (> 0); nodes absent from ``g`` are ignored.
+        linked_only: rank only the seeds and the nodes linked to one (those
+            :attr:`PPRResult.via` names), not every node the walk reached: the same
+            ranks, less sorting.
 
     Returns:
         A :class:`PPRResult`; empty when no seed is in the graph.
@@ -106,7 +111,10 @@ def personalized_pagerank(g: nx.MultiDiGraph, seeds: Mapping[str, float]) -> PPR
                 via[other] = seed
     # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
     # order the float noise of the sums picks.
-    ranked = sorted(ranks.items(), key=lambda kv: (-round(kv[1], RANK_DIGITS), kv[0]))
+    pairs: Iterable[tuple[str, float]] = ranks.items()
+    if linked_only:
+        pairs = [(n, r) for n, r in pairs if n in seeds or n in via]
+    ranked = sorted(pairs, key=lambda kv: (-round(kv[1], RANK_DIGITS), kv[0]))
     return PPRResult([(n, r) for n, r in ranked if r > 0], via)
 
 

@@ -282,19 +282,19 @@ class DenseIndex:
             where: dict[int, tuple[int, int]] = {}
             per_passage = np.zeros(0, dtype=np.float32)
             if len(cands):
-                sizes = self._psize[cands]
-                rows = np.concatenate(
-                    [
-                        np.arange(self._pstart[i], self._pstart[i] + k)
-                        for i, k in zip(cands, sizes, strict=True)
-                    ]
-                )
-                per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
+                sizes = self._psize[cands].astype(np.int64)
                 offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+                # each candidate's passage rows, one after another (no loop per document)
+                rows = np.repeat(self._pstart[cands] - offsets, sizes) + np.arange(sizes.sum())
+                per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
                 best[cands] = np.maximum.reduceat(per_passage, offsets)
-                where = {
-                    int(i): (int(o), int(k)) for i, o, k in zip(cands, offsets, sizes, strict=True)
-                }
+                where = dict(
+                    zip(
+                        cands.tolist(),
+                        zip(offsets.tolist(), sizes.tolist(), strict=True),
+                        strict=True,
+                    )
+                )
             scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
             median = _median(scores[alive])
             for i in _best_first(scores, limit):

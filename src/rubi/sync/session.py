@@ -46,7 +46,7 @@ from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes
 from rubi.sync.progress import Progress, stage
 from rubi.sync.sessiongraph import CODE_STAMP, JOURNAL_MAX, SessionGraph
-from rubi.sync.store import Store, open_store
+from rubi.sync.store import Stamp, Store, open_store, quiet_stamp
 from rubi.sync.streamed import StreamedNotes
 from rubi.vault.scan import scan_vault
 
@@ -80,6 +80,9 @@ class SyncSession:
         self._notes_gen = -1
         self._code = CodeMemory(paths, self._lock)
         self._graphs = SessionGraph(paths.graph_file, self.code_map, self._all_notes)
+        self._quiet: Stamp | None = None
+        """The store's :func:`~rubi.sync.store.quiet_stamp` when :meth:`graph` last
+        read it."""
         self._pages_indexed = False
         """The map pages the current run wrote were indexed by that run itself."""
         self.watched = False
@@ -94,11 +97,19 @@ class SyncSession:
             IndexCorruptError: nothing indexed yet, or the store is unreadable.
         """
         with self._lock:
+            # Taken before the store is read: a commit in between changes it, so the
+            # next call reads the store again.
+            stamp = quiet_stamp(self.paths.store_file)
+            live = self._graphs.live
+            if stamp is not None and stamp == self._quiet and live is not None:
+                return live.build  # nobody committed since the last read
             store = self._open(create=False)
             try:
-                return self._graph(store).build
+                build = self._graph(store).build
             finally:
                 store.close()
+            self._quiet = stamp
+            return build
 
     def notes(self) -> dict[str, Note]:
         """The parsed notes (bodies cut to :data:`NOTES_BODY_KEPT`) by id, as of the
