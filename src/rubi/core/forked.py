@@ -9,11 +9,14 @@ process's copy writing to its own pipe (nothing from a tree is ever unpickled).
 Only on Linux with two or more cores, and not when ``RUBI_PROCS=1``: elsewhere
 ``fork`` without ``exec`` is unsafe (macOS) or missing (Windows). Callers check
 :func:`available` and keep their one-process path; a failed child is reported, never
-raised, so the caller does the child's half itself and nothing is lost.
+raised, so the caller does the child's half itself and nothing is lost. The child never
+outlives this process (killed with it, ``prctl(PR_SET_PDEATHSIG)``): an orphan would go
+on holding the locks, sockets and folders it shares with it.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import pickle
@@ -44,7 +47,13 @@ def available() -> bool:
     """True when :func:`in_two` may run here (see the module docstring)."""
     if os.environ.get(PROCS_ENV, "").strip() == "1":
         return False
-    return sys.platform == "linux" and hasattr(os, "fork") and (os.cpu_count() or 1) >= 2
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return False
+    try:  # the cores this process may run on (``taskset``, a container's cpuset)
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return cores >= 2
 
 
 def in_two(child: Callable[[], A], here: Callable[[], B]) -> tuple[A | ChildFailed, B]:
@@ -62,6 +71,8 @@ def in_two(child: Callable[[], A], here: Callable[[], B]) -> tuple[A | ChildFail
     Raises:
         Whatever ``here`` raises (the child is killed first).
     """
+    parent = os.getpid()
+    prctl = _prctl()
     read_end, write_end = os.pipe()
     with warnings.catch_warnings():
         # Python 3.12+ warns that a forked child of a threaded process may deadlock:
@@ -71,23 +82,59 @@ def in_two(child: Callable[[], A], here: Callable[[], B]) -> tuple[A | ChildFail
         pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
         os.close(read_end)
-        _child(child, write_end)
+        _child(child, write_end, lambda: _die_with(parent, prctl))
     os.close(write_end)
+    reaped = False
     try:
         mine = here()
-        theirs = _collect(read_end, pid)
+        payload = _read_all(read_end)
+        _, status = os.waitpid(pid, 0)
+        reaped = True  # from here on the pid may be another process's: never kill it
+        theirs: A | ChildFailed = _answer(payload, os.waitstatus_to_exitcode(status))
     except BaseException:
-        _stop(pid)
+        if not reaped:
+            _stop(pid)
         raise
     finally:
         os.close(read_end)
     return theirs, mine
 
 
-def _child(job: Callable[[], object], write_end: int) -> None:  # pragma: no cover
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option: the signal a child gets when the thread that forked it ends."""
+
+
+@functools.cache
+def _prctl() -> Callable[[int, int], int] | None:
+    """libc's ``prctl``, looked up here before a fork (the child imports nothing), or
+    None where it cannot be had."""
+    try:
+        import ctypes
+
+        func: Callable[[int, int], int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError, ImportError):
+        return None
+    return func
+
+
+def _die_with(parent: int, prctl: Callable[[int, int], int] | None) -> None:  # pragma: no cover
+    """In the child: be killed when ``parent`` dies (SIGKILL, SIGTERM, a crash) rather
+    than go on alone, holding the locks, sockets and folders it shares with it; leave at
+    once when it is already gone."""
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _child(
+    job: Callable[[], object], write_end: int, setup: Callable[[], None]
+) -> None:  # pragma: no cover
     status = 1
     try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child at once
+        setup()  # in here: whatever happens, the child leaves by os._exit below
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # as the parent does
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child at once
         gc.disable()
         payload = pickle.dumps((True, job()), protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
@@ -100,15 +147,17 @@ def _child(job: Callable[[], object], write_end: int) -> None:  # pragma: no cov
         os._exit(status)
 
 
-def _collect(read_end: int, pid: int) -> ChildFailed | A:
+def _read_all(read_end: int) -> bytes:
     chunks = []
     while chunk := os.read(read_end, 1 << 20):
         chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if not chunks:
+    return b"".join(chunks)
+
+
+def _answer(payload: bytes, code: int) -> ChildFailed | A:
+    if not payload:
         return ChildFailed(f"the second process ended with status {code} and no answer")
-    ok, value = pickle.loads(b"".join(chunks))  # our own child, our own pipe
+    ok, value = pickle.loads(payload)  # our own child, our own pipe
     if not ok:
         return ChildFailed(str(value))
     return value  # type: ignore[no-any-return]
