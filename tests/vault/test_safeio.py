@@ -130,3 +130,22 @@ def test_escaped_name_shows_the_bytes() -> None:
     assert safeio.has_surrogates(name)
     assert escaped_name(name) == "notes/caf\\xe9-\\xff.md"
     assert not safeio.has_surrogates("notes/café.md")
+
+
+def test_a_root_link_that_follows_its_moved_project_is_resolved_again(tmp_path: Path) -> None:
+    """The root is a link (``current -> x/project``); the project moves to ``y/`` and
+    the link follows it, while another folder takes the project's old place. A link
+    of the project into that folder leads outside it: the real path remembered for the
+    root must not let it through."""
+    write(tmp_path / "x" / "project" / "a.md", "inside")
+    root = tmp_path / "current"
+    root.symlink_to(tmp_path / "x" / "project")
+    assert read_text(root, "a.md", limit=100) == "inside"  # the root's real path is known
+    (tmp_path / "x").rename(tmp_path / "y")
+    root.unlink()
+    root.symlink_to(tmp_path / "y" / "project")
+    write(tmp_path / "x" / "project" / "secret.txt", "SECRET")  # someone else's folder
+    (tmp_path / "y" / "project" / "leak.md").symlink_to(tmp_path / "x" / "project" / "secret.txt")
+    with pytest.raises(UnsafeFileError, match=r"^leak\.md: a symlink to a file outside"):
+        read_bytes(root, "leak.md", limit=100)
+    assert read_text(root, "a.md", limit=100) == "inside"

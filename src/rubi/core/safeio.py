@@ -236,15 +236,24 @@ def read_bytes(
 _PROC_FD = "/proc/self/fd"
 _real_roots: dict[str, tuple[int, int, str]] = {}
 """A root's real path by the path given, with the folder's device and inode it was
-resolved for (a root swapped for another folder is resolved again)."""
+resolved for."""
 
 
 def _real_root(root: Path) -> str:
+    """The real path of the folder ``root`` leads to, resolved again unless the path
+    remembered still leads to that very folder: a root swapped for another folder, or a
+    folder on the way moved (``root`` a link that now leads to the moved project, while
+    another folder took its old place) is resolved again."""
     key = os.fspath(root)
     st = os.stat(key)
     known = _real_roots.get(key)
     if known is not None and known[:2] == (st.st_dev, st.st_ino):
-        return known[2]
+        try:
+            there = os.stat(known[2])
+        except OSError:
+            there = None
+        if there is not None and (there.st_dev, there.st_ino) == known[:2]:
+            return known[2]
     real = os.path.realpath(key)
     _real_roots[key] = (st.st_dev, st.st_ino, real)
     return real
