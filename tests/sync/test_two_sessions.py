@@ -106,3 +106,25 @@ def test_a_quiet_store_is_not_opened_again_and_a_commit_is_seen(
     app.apply_changes(paths, ["c.md"], code=False)  # a commit by another process
     assert read() == ({"a", "b", "c"}, 1)
     assert read() == ({"a", "b", "c"}, 1)  # just written: not trusted until older
+
+
+@pytest.mark.timeout(30)
+def test_a_write_that_keeps_size_and_mtime_still_changes_the_stamp(tmp_path: Path) -> None:
+    """The store rewritten at the same size with its modification time set back (a copy
+    that keeps times over the same file, a writer whose clock is behind): a reader
+    trusting the stamp would serve the old graph until the next commit."""
+    from rubi.sync.store import quiet_stamp
+
+    store = tmp_path / "store.sqlite"
+    store.write_bytes(b"a" * 4096)
+    old = 1_000_000_000
+    os.utime(store, ns=(old, old))
+    before = quiet_stamp(store)
+    assert before is not None
+    changed = store.stat().st_ctime_ns
+    while store.stat().st_ctime_ns == changed:  # until the file system's clock ticks
+        store.write_bytes(b"b" * 4096)
+        os.utime(store, ns=(old, old))
+    after = store.stat()
+    assert (after.st_size, after.st_mtime_ns) == (4096, old)
+    assert quiet_stamp(store) != before

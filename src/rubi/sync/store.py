@@ -188,18 +188,20 @@ changing (a file system stamps times at a clock tick, and a write-ahead log is
 rewritten in place at the same size): git's "racily clean" rule."""
 
 
-Stamp = tuple[tuple[int, int, int, int] | None, ...]
+Stamp = tuple[tuple[int, int, int, int, int] | None, ...]
 
 
 def quiet_stamp(path: Path) -> Stamp | None:
     """What the store at ``path`` and its write-ahead log look like on disk (device,
-    inode, size and modification time of each), or None when either changed within
-    :data:`QUIET_AFTER_S`. Two equal stamps mean nobody committed in between, so a
+    inode, size, modification and change time of each), or None when either changed
+    within :data:`QUIET_AFTER_S`. Two equal stamps mean nobody committed in between, so a
     reader that saw the store's generation at the first need not open it again
-    (opening and asking costs about 0.7 ms; two ``stat`` calls, a few µs)."""
+    (opening and asking costs about 0.7 ms; two ``stat`` calls, a few µs). The change
+    time is the kernel's own: a write whose modification time was set back (a copy that
+    keeps times over the same file, a clock set back) still changes the stamp."""
     now = time.time_ns()
     racy = now - int(QUIET_AFTER_S * 1e9)
-    parts: list[tuple[int, int, int, int] | None] = []
+    parts: list[tuple[int, int, int, int, int] | None] = []
     for name in (path, path.with_name(path.name + "-wal")):
         try:
             st = os.stat(name)
@@ -210,7 +212,7 @@ def quiet_stamp(path: Path) -> Stamp | None:
             return None
         if st.st_mtime_ns > racy:
             return None
-        parts.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
+        parts.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
     return tuple(parts)
 
 
