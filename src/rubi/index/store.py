@@ -490,6 +490,12 @@ def _add_docs(
     build's size and reports its own share scaled to it, since both parts hold about
     the same text."""
     put = writer.add_document if bulk else writer.update_document
+    if isinstance(docs, Sequence) and not isinstance(docs, list):
+        # Documents made on read (rubi.sync.codedocs) are all made first: making them
+        # between the writer's documents cost a fifth more CPU on spring-framework
+        # (the collector walking the writer's pooled postings), and a generator (a
+        # streamed build) stays a generator.
+        docs = list(docs)
     written = 0
     report = None
     if progress is not None and isinstance(docs, Sequence) and docs:
