@@ -35,6 +35,13 @@ def _graph(seed: int, nodes: int = 120, links: int = 300) -> nx.MultiDiGraph:
     return g
 
 
+def _case(seed: int, count: int, **size: int) -> tuple[nx.MultiDiGraph, dict[str, float]]:
+    """A random graph and ``count`` seeds of random weights."""
+    g = _graph(seed, **size)
+    rng = random.Random(seed)
+    return g, {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), count)}
+
+
 def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
     """The walk as it was written before: an edge list for rubi.core.pagerank."""
     nodes = _neighbourhood(g, list(seeds))
@@ -50,9 +57,7 @@ def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int, walk: str) -> None:
-    g = _graph(seed)
-    rng = random.Random(seed)
-    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 4)}
+    g, seeds = _case(seed, 4)
     want = _reference(g, seeds)
     got = dict(personalized_pagerank(g, seeds).ranked)
     assert set(got) == {n for n, r in want.items() if r > 0}
@@ -72,9 +77,7 @@ def test_equal_ranks_come_in_id_order(walk: str) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_the_two_walks_rank_alike_on_a_larger_graph(seed: int) -> None:
     pytest.importorskip("numpy")
-    g = _graph(seed, nodes=2000, links=9000)
-    rng = random.Random(seed)
-    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 6)}
+    g, seeds = _case(seed, 6, nodes=2000, links=9000)
     nodes = sorted(_neighbourhood(g, list(seeds)))
     python = ppr._walk(nodes, g._succ, g._pred, seeds)
     numpy = ppr._walk_numpy(nodes, g._succ, g._pred, seeds)
@@ -101,9 +104,7 @@ def test_a_seed_without_links_keeps_all_the_mass(walk: str) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_linked_only_keeps_the_seeds_and_their_neighbours_in_order(seed: int, walk: str) -> None:
-    g = _graph(seed)
-    rng = random.Random(seed)
-    seeds = {n: rng.uniform(0.1, 2.0) for n in rng.sample(sorted(g.nodes), 3)}
+    g, seeds = _case(seed, 3)
     whole = personalized_pagerank(g, seeds)
     near = personalized_pagerank(g, seeds, linked_only=True)
     assert near.via == whole.via
