@@ -53,3 +53,55 @@ def test_two_processes_map_as_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     again = build_code_map(root, tmp_path / "two.sqlite")
     assert again.files == one.files
     assert again.stats.parsed == 0
+
+
+def test_a_moved_tree_reuses_its_parses_in_both_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every path is new to the cache after ``git mv rubi lib`` but every content is
+    known: the child, which cannot decode a cached parse, leaves those to this process
+    instead of parsing its half again; the map, the warnings and the counts are one
+    process's."""
+    root = _repo(tmp_path)
+    monkeypatch.setenv(forked.PROCS_ENV, "1")
+    build_code_map(root, tmp_path / "one.sqlite")
+    build_code_map(root, tmp_path / "two.sqlite")
+    (root / "rubi").rename(root / "lib")
+    git_init(root)
+    one = build_code_map(root, tmp_path / "one.sqlite")
+    monkeypatch.delenv(forked.PROCS_ENV)
+    monkeypatch.setattr(scan_module, "FORK_MIN_FILES", 10)
+    two = build_code_map(root, tmp_path / "two.sqlite")
+    assert two.files == one.files
+    assert two.warnings == one.warnings
+    counts = ("parsed", "reused", "hashed", "skipped")
+    assert [getattr(two.stats, c) for c in counts] == [getattr(one.stats, c) for c in counts]
+    assert one.stats.reused > 200 and one.stats.parsed < 5
+    again = build_code_map(root, tmp_path / "two.sqlite")  # the cache holds every parse
+    assert again.files == one.files
+    assert again.stats.parsed == 0
+
+
+def test_a_cached_parse_that_does_not_decode_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child left a moved file's parse to this process, where the cached row turns
+    out malformed: the file is parsed here, as one process would."""
+    from rubi.codemap.cache import ParseCache
+
+    root = _repo(tmp_path)
+    monkeypatch.setenv(forked.PROCS_ENV, "1")
+    fresh = build_code_map(root, tmp_path / "one.sqlite")
+    build_code_map(root, tmp_path / "two.sqlite")
+    (root / "rubi").rename(root / "lib")
+    git_init(root)
+    monkeypatch.setattr(ParseCache, "parses", lambda self, paths: {})  # every row malformed
+    one = build_code_map(root, tmp_path / "one.sqlite")
+    monkeypatch.delenv(forked.PROCS_ENV)
+    monkeypatch.setattr(scan_module, "FORK_MIN_FILES", 10)
+    two = build_code_map(root, tmp_path / "two.sqlite")
+    assert two.files == one.files
+    assert len(one.files) == len(fresh.files)
+    assert two.warnings == one.warnings
+    assert (two.stats.parsed, two.stats.reused) == (one.stats.parsed, one.stats.reused)
+    assert one.stats.reused == 0

@@ -75,9 +75,14 @@ def read_entry(
     reuse: bool,
     warnings: list[ScanWarning],
     counts: dict[str, int],
+    deferred: dict[str, str] | None = None,
 ) -> CacheEntry | None:
     """Read and hash one file whose stat changed (or whose cached parse is missing);
-    reuse a cached parse of the same content, else parse. None: left out (warned)."""
+    reuse a cached parse of the same content, else parse. None: left out (warned).
+
+    ``deferred`` (a child's scan, whose cache cannot decode parses): a file whose
+    content has a cached parse gets an entry without it, and ``deferred[path]`` names
+    the file whose parse it takes (:func:`_fill_deferred`)."""
     try:
         got = _read(root, path)
     except UnsafeFileError as exc:
@@ -100,6 +105,11 @@ def read_entry(
     same = path if old is not None and (old.sha256, old.language) == (sha, language) else None
     if same is None and reuse:
         same = cache.path_of(sha, language)
+    if same is not None and deferred is not None and same in cache.entries:
+        deferred[path] = same
+        counts["reused"] += 1
+        problems = cache.entries[same].problems
+        return CacheEntry(sha, got.size, got.mtime_ns, language, None, None, problems)
     if same is not None:
         parsed = cache.parses([same]).get(same)
         if parsed is not None:
@@ -121,6 +131,8 @@ class _Part:
         default_factory=lambda: {"parsed": 0, "reused": 0, "hashed": 0, "skipped": 0}
     )
     warnings: list[ScanWarning] = field(default_factory=list)
+    deferred: dict[str, str] = field(default_factory=dict)
+    """Path → the path whose cached parse its entry takes (see :func:`read_entry`)."""
 
 
 def scan_files(
@@ -151,12 +163,13 @@ def scan_files(
         # whose stat is unchanged, and parses the rest.
         detached = cache.detached()
         theirs, mine = forked.in_two(
-            lambda: _scan_part(root, first, detached, stats, None, total),
+            lambda: _scan_part(root, first, detached, stats, None, total, defer=True),
             lambda: _scan_part(root, rest, cache, stats, progress, total),
         )
         if isinstance(theirs, forked.ChildFailed):
             logger.warning("the second parsing process failed (%s); parsing here", theirs.reason)
             theirs = _scan_part(root, first, cache, stats, None, total)
+        _fill_deferred(root, theirs, cache)
         part = theirs
         part.entries.update(mine.entries)
         part.changed.update(mine.changed)
@@ -190,10 +203,14 @@ def _scan_part(
     stats: Mapping[str, os.stat_result] | None,
     progress: Callable[[int, int], None] | None,
     total: int,
+    *,
+    defer: bool = False,
 ) -> _Part:
     """:func:`scan_files` of some of the files; ``progress`` gets this part's count
-    scaled to the ``total`` of the whole scan."""
+    scaled to the ``total`` of the whole scan. ``defer``: parses cached for another
+    path are left for the parent to decode (:attr:`_Part.deferred`)."""
     part = _Part()
+    deferred = part.deferred if defer else None
     old_entries = cache.entries
     entries, changed, counts, warnings = part.entries, part.changed, part.counts, part.warnings
     mine = len(candidates)
@@ -211,7 +228,7 @@ def _scan_part(
             entry = old
             counts["reused"] += old.mapped
         else:
-            got = read_entry(root, path, language, old, cache, True, warnings, counts)
+            got = read_entry(root, path, language, old, cache, True, warnings, counts, deferred)
             if got is None:
                 continue
             entry = changed[path] = got
@@ -222,3 +239,26 @@ def _scan_part(
         else:
             warnings.extend(ScanWarning(path, problem) for problem in entry.problems)
     return part
+
+
+def _fill_deferred(root: Path, part: _Part, cache: ParseCache) -> None:
+    """Give the entries a child left without their parse (:attr:`_Part.deferred`) the
+    cached parse of the same content, decoded here where the cache's database is open,
+    as one process reuses it; a parse that does not decode is made again."""
+    if not part.deferred:
+        return
+    parses = cache.parses(set(part.deferred.values()))
+    for path, same in part.deferred.items():
+        entry = part.changed[path]
+        parsed = parses.get(same)
+        if parsed is None:  # as read_entry does when the cached parse does not decode
+            part.counts["reused"] -= 1
+            part.counts["parsed"] += 1
+            try:
+                data = _read(root, path).data
+            except (OSError, UnsafeFileError):  # gone since the child read it
+                data = b""
+            parsed, _ = _parse(path, entry.language, data)
+        filled = replace(entry, parsed=parsed, problems=parsed.problems if parsed else ())
+        part.changed[path] = part.entries[path] = filled
+    part.deferred.clear()
