@@ -135,3 +135,16 @@ def test_a_child_keeps_ignoring_ctrl_c_when_its_parent_does() -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
     assert theirs == "still here"
+
+
+def test_a_child_the_kernel_reaped_still_answers() -> None:
+    """SIGCHLD ignored (a disposition inherited from whatever started rubi): the kernel
+    reaps the child, and waitpid finds no child; the answer in the pipe still counts."""
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        theirs, mine = forked.in_two(lambda: "child", lambda: "here")
+        failed, _ = forked.in_two(lambda: os._exit(3), lambda: None)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    assert (theirs, mine) == ("child", "here")
+    assert isinstance(failed, forked.ChildFailed)

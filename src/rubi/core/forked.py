@@ -88,9 +88,9 @@ def in_two(child: Callable[[], A], here: Callable[[], B]) -> tuple[A | ChildFail
     try:
         mine = here()
         payload = _read_all(read_end)
-        _, status = os.waitpid(pid, 0)
+        code = _wait(pid)
         reaped = True  # from here on the pid may be another process's: never kill it
-        theirs: A | ChildFailed = _answer(payload, os.waitstatus_to_exitcode(status))
+        theirs: A | ChildFailed = _answer(payload, code)
     except BaseException:
         if not reaped:
             _stop(pid)
@@ -145,6 +145,17 @@ def _child(
             out.write(payload)
     finally:
         os._exit(status)
+
+
+def _wait(pid: int) -> int:
+    """The child's exit code, once it has ended. Where SIGCHLD is ignored (a disposition
+    inherited from whatever started rubi) the kernel reaps the child itself, and
+    ``waitpid`` waits for it, then says there is no child: its code is unknown (-1)."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return -1
+    return os.waitstatus_to_exitcode(status)
 
 
 def _read_all(read_end: int) -> bytes:
