@@ -161,3 +161,41 @@ def test_git_is_called_with_hardening_and_no_prompt(
     argv = log.read_text(encoding="utf-8").split()
     assert argv[-4:] == ["rev-parse", "--verify", "-q", "HEAD"]
     assert argv[argv.index("-C") + 1] == str(root)
+
+
+def _age(root: Path) -> None:
+    """Date every file under .git an hour back, as they are unless just written."""
+    past = os.stat(root).st_mtime - 3600
+    for folder, _, names in os.walk(root / ".git"):
+        for name in names:
+            os.utime(os.path.join(folder, name), (past, past))
+
+
+def test_head_asks_git_again_only_when_head_may_have_moved(
+    repo: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, (one, _, three) = repo
+    _age(root)
+    calls: list[tuple[str, ...]] = []
+    real = gitrepo.git_output
+
+    def counting(where: Path, *args: str) -> str | None:
+        calls.append(args)
+        return real(where, *args)
+
+    monkeypatch.setattr(gitrepo, "git_output", counting)
+    assert head(root) == three
+    asked = len(calls)
+    assert head(root) == three and len(calls) == asked  # nothing moved: git not asked
+    four = commit(root, {"c.py": "4\n"}, "four")  # the branch file is replaced
+    assert head(root) == four
+    git(root, "checkout", "-q", one)  # a detached HEAD: HEAD itself is rewritten
+    assert head(root) == one
+    _age(root)
+    assert head(root) == one
+    asked = len(calls)
+    assert head(root) == one and len(calls) == asked
+    git(root, "checkout", "-q", "main")
+    git(root, "pack-refs", "--all")  # the branch moves into packed-refs
+    _age(root)
+    assert head(root) == four and len(calls) > asked

@@ -10,8 +10,11 @@ always after ``--end-of-options``, so a note can never pass git an option
 from __future__ import annotations
 
 import logging
+import os
+import re
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,9 +109,69 @@ def user_identity(root: Path) -> str:
 
 
 def head(root: Path) -> str | None:
-    """The full SHA of HEAD, or None outside a repository (or without git)."""
+    """The full SHA of HEAD, or None outside a repository (or without git).
+
+    Asked of git once, then again only when HEAD may have moved: ``HEAD``, the branch
+    file it names and ``packed-refs`` are remembered by inode, size and modification
+    time (git replaces each by a rename, so a move gives a new inode), while all are
+    older than :data:`QUIET_AFTER_S`. A search's stale flags ask for HEAD; a spawn of
+    git from a large long-lived process costs milliseconds."""
+    key = _head_key(root)
+    known = _heads.get(str(root))
+    if key is not None and known is not None and known[0] == key:
+        return known[1]
     out = git_output(root, "rev-parse", "--verify", "-q", "HEAD")
-    return out.strip() if out else None
+    sha = out.strip() if out else None
+    if key is not None:
+        _heads[str(root)] = (key, sha)
+    return sha
+
+
+QUIET_AFTER_S = 2.0
+"""A file changed less recently may change again without its stat changing (git's
+"racily clean" rule)."""
+
+_REF = re.compile(r"refs/[A-Za-z0-9._/-]+")
+_heads: dict[str, tuple[object, str | None]] = {}
+_git_dirs: dict[str, tuple[Path, Path] | None] = {}
+
+
+def _head_key(root: Path) -> object | None:
+    """What HEAD's files look like now, or None when they cannot vouch for HEAD (no
+    repository, a reftable store, a file changed within :data:`QUIET_AFTER_S`)."""
+    if str(root) not in _git_dirs:  # once a root: where its HEAD and refs live
+        out = git_output(root, "rev-parse", "--absolute-git-dir", "--git-common-dir")
+        lines = out.splitlines() if out else []
+        found = (Path(lines[0]), (root / lines[1]).resolve()) if len(lines) == 2 else None
+        _git_dirs[str(root)] = found
+    dirs = _git_dirs[str(root)]
+    if dirs is None:
+        return None
+    git_dir, common = dirs
+    try:
+        text = (git_dir / "HEAD").read_bytes()[:512]
+    except OSError:
+        return None
+    files = [git_dir / "HEAD", common / "packed-refs", common / "reftable"]
+    if text.startswith(b"ref: "):
+        ref = text[5:].strip().decode("ascii", "replace")
+        if not _REF.fullmatch(ref) or ".." in ref:
+            return None
+        files.append(common / ref)
+    racy = time.time_ns() - int(QUIET_AFTER_S * 1e9)
+    stats: list[tuple[int, int, int, int] | None] = []
+    for f in files:
+        try:
+            st = os.stat(f)
+        except FileNotFoundError:
+            stats.append(None)
+            continue
+        except OSError:
+            return None
+        if st.st_mtime_ns > racy or f.name == "reftable":
+            return None  # a reftable store rewrites its tables in place of files
+        stats.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
+    return text, tuple(stats)
 
 
 def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | None:
