@@ -159,7 +159,14 @@ def test_git_is_called_with_hardening_and_no_prompt(
     monkeypatch.setenv("PATH", str(tmp_path / "fakebin") + os.pathsep + real)
     assert head(root) is None  # stdin is closed: `read` fails at once instead of hanging
     argv = log.read_text(encoding="utf-8").split()
-    assert argv[-4:] == ["rev-parse", "--verify", "-q", "HEAD"]
+    assert argv[-6:] == [
+        "rev-parse",
+        "--absolute-git-dir",
+        "--git-common-dir",
+        "--verify",
+        "-q",
+        "HEAD",
+    ]
     assert argv[argv.index("-C") + 1] == str(root)
 
 
@@ -184,7 +191,8 @@ def test_head_asks_git_again_only_when_head_may_have_moved(
         return real(where, *args)
 
     monkeypatch.setattr(gitrepo, "git_output", counting)
-    assert head(root) == three
+    assert head(root) == three  # a process's first question also asks where HEAD lives
+    assert head(root) == three  # remembered from here
     asked = len(calls)
     assert head(root) == three and len(calls) == asked  # nothing moved: git not asked
     four = commit(root, {"c.py": "4\n"}, "four")  # the branch file is replaced

@@ -116,14 +116,25 @@ def head(root: Path) -> str | None:
     time (git replaces each by a rename, so a move gives a new inode), while all are
     older than :data:`QUIET_AFTER_S`. A search's stale flags ask for HEAD; a spawn of
     git from a large long-lived process costs milliseconds."""
-    key = _head_key(root)
-    known = _heads.get(str(root))
+    where = str(root)
+    dirs = _git_dirs.get(where)
+    if dirs is None:  # a process's first question: where HEAD lives too, in the same call
+        out = git_output(
+            root, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--verify", "-q", "HEAD"
+        )
+        lines = out.splitlines() if out else []
+        if len(lines) != 3:
+            return None  # no git, no repository, or no commit yet
+        _git_dirs[where] = (Path(lines[0]), (root / lines[1]).resolve())
+        return lines[2].strip()  # not remembered: HEAD's files may have moved since
+    key = _head_key(*dirs)  # looked at before git is asked, never after
+    known = _heads.get(where)
     if key is not None and known is not None and known[0] == key:
         return known[1]
     out = git_output(root, "rev-parse", "--verify", "-q", "HEAD")
     sha = out.strip() if out else None
     if key is not None:
-        _heads[str(root)] = (key, sha)
+        _heads[where] = (key, sha)
     return sha
 
 
@@ -133,21 +144,13 @@ QUIET_AFTER_S = 2.0
 
 _REF = re.compile(r"refs/[A-Za-z0-9._/-]+")
 _heads: dict[str, tuple[object, str | None]] = {}
-_git_dirs: dict[str, tuple[Path, Path] | None] = {}
+_git_dirs: dict[str, tuple[Path, Path]] = {}
+"""A work tree's git folder and common folder (where HEAD and the refs live)."""
 
 
-def _head_key(root: Path) -> object | None:
-    """What HEAD's files look like now, or None when they cannot vouch for HEAD (no
-    repository, a reftable store, a file changed within :data:`QUIET_AFTER_S`)."""
-    if str(root) not in _git_dirs:  # once a root: where its HEAD and refs live
-        out = git_output(root, "rev-parse", "--absolute-git-dir", "--git-common-dir")
-        lines = out.splitlines() if out else []
-        found = (Path(lines[0]), (root / lines[1]).resolve()) if len(lines) == 2 else None
-        _git_dirs[str(root)] = found
-    dirs = _git_dirs[str(root)]
-    if dirs is None:
-        return None
-    git_dir, common = dirs
+def _head_key(git_dir: Path, common: Path) -> object | None:
+    """What HEAD's files look like now, or None when they cannot vouch for HEAD (a
+    reftable store, a file changed within :data:`QUIET_AFTER_S`)."""
     try:
         text = (git_dir / "HEAD").read_bytes()[:512]
     except OSError:
