@@ -46,7 +46,7 @@ def _segment_files(directory: Path) -> dict[str, bytes]:
 def test_same_segment(monkeypatch: pytest.MonkeyPatch) -> None:
     cached = SearchIndex(cache_home() / "lengths-test" / "cached")
     cached.rebuild(_docs())
-    monkeypatch.setattr("rubi.index.store.cache_flush_lengths", lambda writer: None)
+    monkeypatch.setattr("rubi.index.writing.cache_flush_lengths", lambda writer: None)
     plain = SearchIndex(cache_home() / "lengths-test" / "plain")
     plain.rebuild(_docs())
     got, want = _segment_files(cached.directory), _segment_files(plain.directory)

@@ -2,7 +2,7 @@
 
 A Whoosh writer collects every posting ``(field, term bytes, docnum, weight, value
 bytes)`` in a pool, sorts it and hands it to the codec at commit. Past
-:data:`rubi.index.store.WRITER_LIMIT_MB` the pool sorts what it holds into a run on
+:data:`rubi.index.writing.WRITER_LIMIT_MB` the pool sorts what it holds into a run on
 disk, and the commit merges the runs. Whoosh's pool pickles each posting into its run
 one call at a time, reads them back one at a time, writes the postings still in memory
 into one more run before merging, and merges posting by posting: at 5,000 notes the

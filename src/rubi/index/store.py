@@ -17,25 +17,23 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
-from whoosh.writing import SegmentWriter
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import analyze
-from rubi.index.deletions import merge_policy, total_stored_lengths
-from rubi.index.flushlengths import cache_flush_lengths
-from rubi.index.pool import RunPool
+from rubi.index.deletions import merge_policy
 from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
 from rubi.index.termscore import SegmentData, TermQuery, TermScorer
+from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
 
 __all__ = [
     "BM25_B",
@@ -54,19 +52,6 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
-PROGRESS_EVERY = 50
-"""Documents written between two progress reports."""
-Counter = Callable[[int, int], None]
-"""A progress callback, ``progress(done, total)``."""
-
-WRITER_LIMIT_MB = 32
-"""Postings (in Whoosh's estimate of their size in memory, MB) the writer's pool holds
-before it sorts them into a temporary run on disk; the runs are merged at commit. A
-full build holds a pool this big at most, whatever the vault's size: at 20,000 notes,
-64 against 128 held 80 MiB less for the same CPU; with the pool's cheap spills
-(:mod:`rubi.index.pool`), 32 against 64 held 27 MiB less at 5,000 notes and 14 MiB
-less at 50,000 (387 → 374 MiB peak), CPU the same (``docs/benchmarks.md``, "issue 16:
-memory")."""
 SHARED_IDF_FIELDS = frozenset(
     {"title", "aliases", "tags", "headings", "path_text", "body", "body_pt"}
 )
@@ -190,8 +175,8 @@ class SearchIndex:
                 written = twoprocess.write_in_two(
                     fresh._ix,
                     docs,
-                    lambda lock: _new_writer(fresh._ix, lock=lock),
-                    lambda writer, part, whole: _add_docs(
+                    lambda lock: new_writer(fresh._ix, lock=lock),
+                    lambda writer, part, whole: add_docs(
                         writer, part, bulk=True, progress=progress if whole else None, whole=whole
                     ),
                     merge_policy,
@@ -322,11 +307,11 @@ class SearchIndex:
             The number of documents written.
         """
         ix = self._open()
-        writer = _new_writer(ix)
+        writer = new_writer(ix)
         try:
             for doc_id in deletes:
                 writer.delete_by_term("id", doc_id)
-            written = _add_docs(writer, upserts, bulk=bulk, progress=progress)
+            written = add_docs(writer, upserts, bulk=bulk, progress=progress)
         except BaseException:
             writer.cancel()
             raise
@@ -458,61 +443,3 @@ class SearchIndex:
                 )
             )
         return hits
-
-
-def _new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:
-    """A Whoosh writer as rubi writes: :class:`RunPool`, lengths read once per field at
-    flush, field-length totals of the live documents (``lock=False``: under a parent
-    writer's lock, for :mod:`rubi.index.twoprocess`)."""
-    writer: SegmentWriter = (
-        ix.writer(limitmb=WRITER_LIMIT_MB)
-        if lock
-        else SegmentWriter(ix, _lk=False, limitmb=WRITER_LIMIT_MB)
-    )
-    writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
-    cache_flush_lengths(writer)
-    total_stored_lengths(writer)
-    return writer
-
-
-def _add_docs(
-    writer: SegmentWriter,
-    docs: Iterable[IndexDoc],
-    *,
-    bulk: bool,
-    progress: Counter | None = None,
-    whole: int | None = None,
-) -> int:
-    """Add (``bulk``: to a new index) or replace ``docs``; returns how many.
-
-    ``progress`` is called every :data:`PROGRESS_EVERY` documents of a list. A part
-    of a two-process build (:mod:`rubi.index.twoprocess`) passes the ``whole``
-    build's size and reports its own share scaled to it, since both parts hold about
-    the same text."""
-    put = writer.add_document if bulk else writer.update_document
-    if isinstance(docs, Sequence) and not isinstance(docs, list):
-        # Documents made on read (rubi.sync.codedocs) are all made first: making them
-        # between the writer's documents cost a fifth more CPU on spring-framework
-        # (the collector walking the writer's pooled postings), and a generator (a
-        # streamed build) stays a generator.
-        docs = list(docs)
-    written = 0
-    report = None
-    if progress is not None and isinstance(docs, Sequence) and docs:
-        report = progress, len(docs), whole or len(docs)
-    for doc in docs:
-        values = {k: v for k, v in doc.fields.items() if v}
-        put(
-            id=doc.id,
-            kind=doc.kind,
-            path=doc.path,
-            type=doc.type,
-            status=doc.status,
-            meta=dict(doc.meta),
-            **values,
-        )
-        written += 1
-        if report is not None and (written % PROGRESS_EVERY == 0 or written == report[1]):
-            call, mine, whole = report
-            call(min(whole, round(written * whole / mine)), whole)
-    return written
