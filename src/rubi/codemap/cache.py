@@ -34,6 +34,7 @@ from typing import Any
 
 from rubi.codemap.lang import PARSER_VERSION
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
+from rubi.core.filestamp import RACY_WINDOW_NS  # a file this recently changed: hashed again
 from rubi.core.model import ScanWarning
 
 __all__ = [
@@ -49,10 +50,6 @@ logger = logging.getLogger(__name__)
 
 CACHE_FORMAT = 2
 """Layout version of the cache; another one is dropped and rebuilt (1 was one JSON file)."""
-RACY_WINDOW_NS = 2_000_000_000
-"""A file modified this shortly before its row is written may change again within
-the file system's timestamp granularity without changing its stat (git's "racily
-clean" problem), so its stat is not trusted: the next run hashes it again."""
 BUSY_TIMEOUT_S = 10.0
 """How long a write waits for another process's write to finish."""
 

@@ -10,15 +10,14 @@ always after ``--end-of-options``, so a note can never pass git an option
 from __future__ import annotations
 
 import logging
-import os
 import re
 import subprocess
 import threading
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubi.core.filestamp import quiet_stamp
 from rubi.core.safepaths import GIT_HARDENING, is_commit_id
 
 __all__ = [
@@ -112,10 +111,10 @@ def head(root: Path) -> str | None:
     """The full SHA of HEAD, or None outside a repository (or without git).
 
     Asked of git once, then again only when HEAD may have moved: ``HEAD``, the branch
-    file it names and ``packed-refs`` are remembered by inode, size and modification
-    time (git replaces each by a rename, so a move gives a new inode), while all are
-    older than :data:`QUIET_AFTER_S`. A search's stale flags ask for HEAD; a spawn of
-    git from a large long-lived process costs milliseconds."""
+    file it names and ``packed-refs`` are remembered by their stamp
+    (:func:`rubi.core.filestamp.quiet_stamp`: git replaces each by a rename, so a move
+    gives a new inode). A search's stale flags and dates ask for HEAD; a spawn of git
+    from a large long-lived process costs milliseconds."""
     where = str(root)
     dirs = _git_dirs.get(where)
     if dirs is None:  # a process's first question: where HEAD lives too, in the same call
@@ -138,10 +137,6 @@ def head(root: Path) -> str | None:
     return sha
 
 
-QUIET_AFTER_S = 2.0
-"""A file changed less recently may change again without its stat changing (git's
-"racily clean" rule)."""
-
 _REF = re.compile(r"refs/[A-Za-z0-9._/-]+")
 _heads: dict[str, tuple[object, str | None]] = {}
 _git_dirs: dict[str, tuple[Path, Path]] = {}
@@ -150,31 +145,22 @@ _git_dirs: dict[str, tuple[Path, Path]] = {}
 
 def _head_key(git_dir: Path, common: Path) -> object | None:
     """What HEAD's files look like now, or None when they cannot vouch for HEAD (a
-    reftable store, a file changed within :data:`QUIET_AFTER_S`)."""
+    reftable store, a file changed within
+    :data:`~rubi.core.filestamp.QUIET_AFTER_S`)."""
     try:
         text = (git_dir / "HEAD").read_bytes()[:512]
     except OSError:
         return None
-    files = [git_dir / "HEAD", common / "packed-refs", common / "reftable"]
+    if (common / "reftable").exists():
+        return None  # a reftable store rewrites its tables, not a file per ref
+    files = [git_dir / "HEAD", common / "packed-refs"]
     if text.startswith(b"ref: "):
         ref = text[5:].strip().decode("ascii", "replace")
         if not _REF.fullmatch(ref) or ".." in ref:
             return None
         files.append(common / ref)
-    racy = time.time_ns() - int(QUIET_AFTER_S * 1e9)
-    stats: list[tuple[int, int, int, int] | None] = []
-    for f in files:
-        try:
-            st = os.stat(f)
-        except FileNotFoundError:
-            stats.append(None)
-            continue
-        except OSError:
-            return None
-        if st.st_mtime_ns > racy or f.name == "reftable":
-            return None  # a reftable store rewrites its tables in place of files
-        stats.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
-    return text, tuple(stats)
+    stamp = quiet_stamp(files)
+    return None if stamp is None else (text, stamp)
 
 
 def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | None:

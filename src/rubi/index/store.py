@@ -171,7 +171,7 @@ class SearchIndex:
         try:
             fresh = SearchIndex(building)
             fresh._ix = windex.create_in(str(building), build_schema())
-            if isinstance(docs, Sequence) and len(docs) > 1 and twoprocess.wanted(docs):
+            if isinstance(docs, Sequence) and twoprocess.wanted(docs):
                 written = twoprocess.write_in_two(
                     fresh._ix,
                     docs,

@@ -24,19 +24,19 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import pickle
 import sqlite3
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rubi.core import filestamp
+from rubi.core.filestamp import Stamp
 from rubi.core.model import Note
 from rubi.core.storage import check_trusted
 
-__all__ = ["QUIET_AFTER_S", "STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
+__all__ = ["STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
 
 STORE_FORMAT = 1
 """Bump when the tables change shape; an older store is dropped and rebuilt."""
@@ -182,38 +182,12 @@ class Store:
         )
 
 
-QUIET_AFTER_S = 2.0
-"""A store file changed less than this long ago may change again without its stat
-changing (a file system stamps times at a clock tick, and a write-ahead log is
-rewritten in place at the same size): git's "racily clean" rule."""
-
-
-Stamp = tuple[tuple[int, int, int, int, int] | None, ...]
-
-
 def quiet_stamp(path: Path) -> Stamp | None:
-    """What the store at ``path`` and its write-ahead log look like on disk (device,
-    inode, size, modification and change time of each), or None when either changed
-    within :data:`QUIET_AFTER_S`. Two equal stamps mean nobody committed in between, so a
-    reader that saw the store's generation at the first need not open it again
-    (opening and asking costs about 0.7 ms; two ``stat`` calls, a few µs). The change
-    time is the kernel's own: a write whose modification time was set back (a copy that
-    keeps times over the same file, a clock set back) still changes the stamp."""
-    now = time.time_ns()
-    racy = now - int(QUIET_AFTER_S * 1e9)
-    parts: list[tuple[int, int, int, int, int] | None] = []
-    for name in (path, path.with_name(path.name + "-wal")):
-        try:
-            st = os.stat(name)
-        except FileNotFoundError:
-            parts.append(None)
-            continue
-        except OSError:
-            return None
-        if st.st_mtime_ns > racy:
-            return None
-        parts.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-    return tuple(parts)
+    """The stamp (:func:`rubi.core.filestamp.quiet_stamp`) of the store at ``path`` and
+    its write-ahead log: two equal stamps mean nobody committed in between, so a reader
+    that saw the store's generation at the first need not open it again (opening and
+    asking costs about 0.7 ms)."""
+    return filestamp.quiet_stamp((path, path.with_name(path.name + "-wal")))
 
 
 def open_store(path: Path, *, create: bool) -> Store | None:

@@ -239,17 +239,13 @@ def updated_index(
     names: set[str] = set()
     packages: set[str] = set()
     for path, (old, new) in changes.items():
-        if old is not None and old[0] in _JVM:
-            _without(index.packages, old[1].package, path)
-            packages.add(old[1].package)
-            for name in _declared(path, old[1]):
-                _without(index.owners, name, path)
-                names.add(name)
-        if new is not None and new[0] in _JVM:
-            _with(index.packages, new[1].package, path)
-            packages.add(new[1].package)
-            for name in _declared(path, new[1]):
-                _with(index.owners, name, path)
+        for side, change in ((old, _without), (new, _with)):  # the old parse out first
+            if side is None or side[0] not in _JVM:
+                continue
+            change(index.packages, side[1].package, path)
+            packages.add(side[1].package)
+            for name in _declared(path, side[1]):
+                change(index.owners, name, path)
                 names.add(name)
     index.fqn = dict(before.fqn)
     for name in names:
