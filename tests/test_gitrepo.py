@@ -207,3 +207,28 @@ def test_head_asks_git_again_only_when_head_may_have_moved(
     git(root, "pack-refs", "--all")  # the branch moves into packed-refs
     _age(root)
     assert head(root) == four and len(calls) > asked
+
+
+def test_a_folder_outside_git_asks_git_once_until_a_repository_appears(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Most Obsidian vaults are in no repository: their searches must not spawn git
+    each time, and a ``git init`` later (here, or in a folder above) is still seen."""
+    monkeypatch.delenv("GIT_DIR", raising=False)
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository above
+    root = tmp_path / "outer" / "vault"
+    root.mkdir(parents=True)
+    calls: list[tuple[str, ...]] = []
+    real = gitrepo.git_output
+
+    def counting(where: Path, *args: str) -> str | None:
+        calls.append(args)
+        return real(where, *args)
+
+    monkeypatch.setattr(gitrepo, "git_output", counting)
+    assert head(root) is None and len(calls) == 1
+    assert head(root) is None and head(root) is None and len(calls) == 1
+    git(tmp_path / "outer", "init", "-q", "-b", "main")  # a repository above the vault
+    sha = commit(tmp_path / "outer", {"vault/a.md": "a\n"}, "one")
+    assert head(root) == sha

@@ -245,3 +245,28 @@ def test_a_personal_hit_s_passage_ids_carry_the_prefix(
     part = app.read_part(paths, "personal:notes/Q#Feeding")
     assert part is not None and part.parent == "personal:notes/Q"
     assert part.text.startswith("## Feeding")
+
+
+def test_a_file_cut_again_gives_the_same_passages_and_a_changed_file_its_own() -> None:
+    """The layout memo is keyed by the text: a repeat is served from it, an edit is a
+    new key, and the memo keeps within its character budget."""
+    from rubi.search import passages
+
+    text = "# Title\n\nintro\n\n## Sync\n\nthe sync plan and apply\n\n## Other\n\nnothing\n"
+    groups, idf = {"sync": "sync"}, {"sync": 2.0}
+    first = choose("n", text, groups, idf)
+    assert choose("n", text, groups, idf) == first and first[0].anchor == "Sync"
+    edited = (
+        text.replace("## Sync", "## Plan")
+        .replace("the sync plan", "the plan")
+        .replace("nothing", "a sync")
+    )
+    assert choose("n", edited, groups, idf)[0].anchor == "Other"
+    memo = passages._Layouts(budget=2000)
+    texts = [f"# T{i}\n\n" + "word " * 20 + "\n" for i in range(20)]
+    for t in texts:
+        assert memo.get(t, "note", ()) == passages._layout(t, "note", ())
+    assert 0 < memo._chars <= 2000 and texts[-1] in {k[0] for k in memo._kept}
+    assert texts[0] not in {k[0] for k in memo._kept}  # the least recently used went
+    memo.get("x" * 300, "note", ())  # over an eighth of the budget: never kept
+    assert "x" * 300 not in {k[0] for k in memo._kept}

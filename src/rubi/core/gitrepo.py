@@ -10,6 +10,7 @@ always after ``--end-of-options``, so a note can never pass git an option
 from __future__ import annotations
 
 import logging
+import os
 import re
 import subprocess
 import threading
@@ -118,11 +119,15 @@ def head(root: Path) -> str | None:
     where = str(root)
     dirs = _git_dirs.get(where)
     if dirs is None:  # a process's first question: where HEAD lives too, in the same call
+        if where in _outside and not _may_be_inside(root):
+            return None
         out = git_output(
             root, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--verify", "-q", "HEAD"
         )
         lines = out.splitlines() if out else []
         if len(lines) != 3:
+            if not _may_be_inside(root):
+                _outside.add(where)
             return None  # no git, no repository, or no commit yet
         _git_dirs[where] = (Path(lines[0]), (root / lines[1]).resolve())
         return lines[2].strip()  # not remembered: HEAD's files may have moved since
@@ -135,6 +140,20 @@ def head(root: Path) -> str | None:
     if key is not None:
         _heads[where] = (key, sha)
     return sha
+
+
+_outside: set[str] = set()
+"""Folders git placed in no repository: asked again once one may hold them."""
+
+
+def _may_be_inside(root: Path) -> bool:
+    """Whether ``root`` may be in a git repository: a ``.git`` in it or a folder above,
+    or git told where to look (``GIT_DIR``, ``GIT_WORK_TREE``). A few stats: a vault
+    outside git (most Obsidian vaults) would spawn git for nothing on every search."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return True
+    here = Path(os.path.abspath(root))
+    return any(os.path.lexists(folder / ".git") for folder in (here, *here.parents))
 
 
 _REF = re.compile(r"refs/[A-Za-z0-9._/-]+")

@@ -15,6 +15,9 @@ HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 """An ATX heading line: group 1 its ``#`` marks, group 2 its text (a closing run of
 ``#`` after white space left out, CommonMark's rule)."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_MARKS = "#`~"
+"""What a heading or a fence line starts with after its indent: :func:`headings` looks
+at no other line (most lines of a note)."""
 
 
 def body_start(lines: Sequence[str]) -> int:
@@ -49,7 +52,22 @@ def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]
     """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
     inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
     found: list[tuple[int, int, str]] = []
-    for i, line in unfenced(lines, first):
+    fence = ""
+    for i in range(first, len(lines)):
+        line = lines[i]
+        mark = line.lstrip(" ")[:1]
+        if not mark or mark not in _MARKS:
+            continue  # neither a heading nor a fence: text, fenced or not
+        m = _FENCE.match(line)
+        if m:  # as unfenced() does
+            run = m.group(1)
+            if not fence:
+                fence = run[0] * len(run)
+            elif run.startswith(fence) and not line.strip()[len(run) :].strip():
+                fence = ""
+            continue
+        if fence:
+            continue
         h = HEADING.match(line)
         if h and h.group(2).strip():
             found.append((i, len(h.group(1)), h.group(2).strip()))

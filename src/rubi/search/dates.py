@@ -133,11 +133,16 @@ class Days:
         self._vault = vault_root
         self._project = project_root
         self._found: dict[str, str] = {}
+        self._asked: set[str] = set()
 
     def prefetch(self, nodes: Collection[str]) -> None:
-        """Find the days of ``nodes`` now, code files in one ``git log``."""
+        """Find the days of ``nodes`` now, code files in one ``git log`` (a node asked
+        for before is not looked at again: every shown hit asks for all of them)."""
         code = {}
         for node in nodes:
+            if node in self._asked:
+                continue
+            self._asked.add(node)
             a = self._attrs.get(node, {})
             if node not in self._found and not a.get("date") and a.get("kind") == "file":
                 code[node] = str(a.get("path", node))

@@ -17,7 +17,9 @@ found with ``str.find`` from the rarest word on, as the snippet finder does.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -103,15 +105,11 @@ def choose(
         At most :data:`MAX_PASSAGES` passages; one (the first part) when no word
         matched; () for an empty file.
     """
-    lines = file_lines(text)
-    if kind == "code":
-        parts = code_sections(lines, symbols)
-    else:
-        sections = note_sections(text, session=kind == "session")
-        parts = [s for s in sections if _has_text(lines, s)]
+    layout = _layout_of(text, kind, tuple(symbols))
+    lines, parts = layout.lines, layout.parts
     if not parts:
         return ()
-    scored = _score(lines, text, parts, groups, idf, kind == "code")
+    scored = _score(layout, text, groups, idf, kind == "code")
     best = max((s.score for s in scored), default=0.0)
     if dense_heading and kind != "code":
         closest = next((s for s in scored if s.section.heading == dense_heading), None)
@@ -126,6 +124,82 @@ def choose(
     return tuple(_passage(parent, lines, parts, s, kind) for s in chosen)
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """What :func:`choose` needs of a file whatever the query: its lines, its parts
+    that hold text, the text lower-cased (:func:`~rubi.search.snippet._lower`), each
+    line's start offset (``starts[i]``: line ``i + 1``), each line's part
+    (``part_of_line[ln]``, -1 for none; 1-based lines) and each part's size in
+    characters."""
+
+    lines: list[str]
+    parts: list[Section]
+    lowered: str
+    starts: list[int]
+    part_of_line: list[int]
+    sizes: list[int]
+    average_size: float
+
+
+def _layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> _Layout:
+    lines = file_lines(text)
+    if kind == "code":
+        parts = code_sections(lines, symbols)
+    else:
+        sections = note_sections(text, session=kind == "session")
+        parts = [s for s in sections if _has_text(lines, s)]
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    part_of_line = [-1] * (len(lines) + 2)
+    for n, s in enumerate(parts):
+        last = min(s.end, len(lines))
+        part_of_line[s.start : last + 1] = [n] * (last + 1 - s.start)
+    sizes = [max(1, starts[min(s.end, len(lines))] - starts[s.start - 1]) for s in parts]
+    average = sum(sizes) / len(sizes) if sizes else 1.0
+    return _Layout(lines, parts, _lower(text), starts, part_of_line, sizes, average)
+
+
+class _Layouts:
+    """The layouts of the files cut most recently, by their text and how they are cut
+    (a pure memo: a file that changed is a new key, so nothing here is ever stale).
+    An agent's searches keep showing the same few notes; a layout costs about twice
+    the scoring it saves. Kept up to :data:`LAYOUT_MEMO_CHARS` characters of text,
+    the least recently used dropped first; safe across threads."""
+
+    def __init__(self, budget: int) -> None:
+        self._budget = budget
+        self._chars = 0
+        self._kept: OrderedDict[tuple[str, str, tuple[tuple[str, int], ...]], _Layout] = (
+            OrderedDict()
+        )
+        self._guard = threading.Lock()
+
+    def get(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> _Layout:
+        key = (text, kind, symbols)
+        with self._guard:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        made = _layout(text, kind, symbols)
+        if len(text) <= self._budget // 8:
+            with self._guard:
+                if key not in self._kept:
+                    self._kept[key] = made
+                    self._chars += len(text)
+                while self._chars > self._budget:
+                    (old, _, _), _ = self._kept.popitem(last=False)
+                    self._chars -= len(old)
+        return made
+
+
+LAYOUT_MEMO_CHARS = 4_000_000
+"""Characters of file text whose layouts a process keeps (:class:`_Layouts`; with the
+lines and the lower-cased copy, about three times this in memory); a file over an
+eighth of it is never kept."""
+_LAYOUTS = _Layouts(LAYOUT_MEMO_CHARS)
+_layout_of = _LAYOUTS.get
+
+
 def _has_text(lines: Sequence[str], s: Section) -> bool:
     """Whether a part holds any line besides its heading."""
     first = s.start if s.kind == "section" else s.start - 1
@@ -133,21 +207,15 @@ def _has_text(lines: Sequence[str], s: Section) -> bool:
 
 
 def _score(
-    lines: Sequence[str],
+    layout: _Layout,
     text: str,
-    parts: Sequence[Section],
     groups: Mapping[str, str],
     idf: Mapping[str, float],
     code: bool,
 ) -> list[_Scored]:
     """Each part's score and its best line (module docstring)."""
-    lowered = _lower(text)
-    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
-    part_of_line = [-1] * (len(lines) + 2)
-    for n, s in enumerate(parts):
-        part_of_line[s.start : min(s.end, len(lines)) + 1] = [n] * (
-            min(s.end, len(lines)) + 1 - s.start
-        )
+    lowered, starts, part_of_line = layout.lowered, layout.starts, layout.part_of_line
+    parts, sizes, avg = layout.parts, layout.sizes, layout.average_size
     counts: list[dict[str, int]] = [{} for _ in parts]
     in_heading: list[set[str]] = [set() for _ in parts]
     words_at: list[dict[int, set[str]]] = [{} for _ in parts]  # part → line → groups
@@ -172,8 +240,6 @@ def _score(
             pos = _find_word(text, lowered, core, pos + len(core))
         for n, c in per_part.items():
             counts[n][group] = max(counts[n].get(group, 0), c)
-    sizes = [max(1, starts[min(s.end, len(lines))] - starts[s.start - 1]) for s in parts]
-    avg = sum(sizes) / len(sizes)
     out: list[_Scored] = []
     for n, s in enumerate(parts):
         norm = K1 * (1 - B + B * sizes[n] / avg)

@@ -113,7 +113,9 @@ class Section:
 def file_lines(text: str) -> list[str]:
     """``text``'s lines as an editor numbers them: split at ``\n`` (a ``\r`` before
     it dropped), no empty last line for a final newline."""
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line.removesuffix("\r") for line in lines]
     if lines and not lines[-1]:
         lines.pop()
     return lines
