@@ -84,8 +84,15 @@ def _compare(index: SearchIndex) -> None:
         assert [(h.id, h.score, h.matched) for h in got] == want, text
 
 
-def test_scores_equal_whoosh_over_segments_and_deletions(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("summed_with", ["dict", "numpy"])
+def test_scores_equal_whoosh_over_segments_and_deletions(
+    monkeypatch: pytest.MonkeyPatch, summed_with: str
+) -> None:
     monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)  # deletions pile up
+    if summed_with == "numpy":
+        import numpy  # noqa: F401  (loaded: the scorer sums with it)
+
+    monkeypatch.setattr(termscore, "NUMPY_POSTINGS", 0 if summed_with == "numpy" else 10**9)
     rng = random.Random(5)
     index = SearchIndex(cache_home() / "ts" / "whoosh", keep_open=True)
     index.rebuild(_doc(i, 0, rng) for i in range(300))  # postings of several blocks
@@ -186,3 +193,31 @@ def test_the_best_are_those_of_a_full_sort(seed: int) -> None:
         some = {d for d in acc if d % 3}
         want = heapq.nsmallest(limit, [(-acc[d], d) for d in some])
         assert _best(acc, some, limit, whole=False) == want
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
+    """Scores in several clauses (ties, sums whose float order matters), a mask."""
+    from array import array
+
+    from rubi.index.termscore import Postings, _best, _best_numpy
+
+    np = pytest.importorskip("numpy")
+    rng = random.Random(seed)
+    lists = []
+    for _ in range(rng.randint(1, 6)):
+        docs = sorted(rng.sample(range(3000), rng.randint(0, 900)))
+        scores = [rng.choice([0.5, 1.0, 0.1 + 0.2, rng.random() * 7]) for _ in docs]
+        lists.append(Postings(array("i", docs), array("d", scores)))
+    acc: dict[int, float] = {}
+    for p in lists:
+        for d, s in zip(p.docs, p.scores, strict=True):
+            acc[d] = acc.get(d, 0.0) + s
+    mask = frozenset(rng.sample(range(3200), 100))
+    for limit in (1, 10, 50, 5000):
+        assert _best_numpy(np, lists, limit, frozenset()) == _best(
+            acc, acc.keys(), limit, whole=True
+        )
+        assert _best_numpy(np, lists, limit, mask) == _best(
+            acc, set(acc) - mask, limit, whole=False
+        )

@@ -10,18 +10,22 @@ import networkx as nx
 import pytest
 
 from rubi.core.pagerank import pagerank
-from rubi.search import ppr
+from rubi.search import adjacency, ppr
 from rubi.search.ppr import BACKLINK_WEIGHT, PPR_DAMPING, _neighbourhood, personalized_pagerank
 
-WALKS = ["python", "numpy"]
+WALKS = ["python", "numpy", "arrays"]
 
 
 @pytest.fixture(params=WALKS)
 def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test runs with both walks: pure Python and numpy (the semantic extra)."""
-    if request.param == "numpy":
+    """Each test runs with every walk: pure Python, numpy (the semantic extra) with the
+    links gathered per search, and numpy with the graph's kept arrays
+    (:mod:`rubi.search.adjacency`, built from the first search here)."""
+    if request.param != "python":
         pytest.importorskip("numpy")
-    monkeypatch.setattr(ppr, "_numpy_walk", lambda: request.param == "numpy")
+    monkeypatch.setattr(ppr, "_numpy_walk", lambda: request.param != "python")
+    built = 1 if request.param == "arrays" else 10**9
+    monkeypatch.setattr(adjacency, "BUILD_AFTER_SEARCHES", built)
     return str(request.param)
 
 
@@ -81,6 +85,13 @@ def test_the_two_walks_rank_alike_on_a_larger_graph(seed: int) -> None:
     nodes = sorted(_neighbourhood(g, list(seeds)))
     python = ppr._walk(nodes, g._succ, g._pred, seeds)
     numpy = ppr._walk_numpy(nodes, g._succ, g._pred, seeds)
+    adjacency.BUILD_AFTER_SEARCHES, kept = 1, adjacency.BUILD_AFTER_SEARCHES
+    try:
+        arrays = adjacency.adjacency(g)
+    finally:
+        adjacency.BUILD_AFTER_SEARCHES = kept
+    assert arrays is not None  # the same links, in the same order: the same sums
+    assert ppr._walk_numpy(nodes, g._succ, g._pred, seeds, arrays) == numpy
     assert python.keys() == numpy.keys()
     for node, rank in python.items():
         assert numpy[node] == pytest.approx(rank, rel=1e-12, abs=1e-18)

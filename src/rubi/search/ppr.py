@@ -10,6 +10,8 @@ win every query.
 The walk runs on numpy when the semantic extra is installed (a sparse product per
 iteration, 3× faster on obsidian-hub's neighbourhoods) and in pure Python otherwise;
 both give the ranks of :func:`rubi.core.pagerank.pagerank` to within float rounding.
+A long-lived process walking an unchanged graph gathers the neighbourhood's links from
+arrays kept with the graph (:mod:`rubi.search.adjacency`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 import networkx as nx
 
 from rubi.core.pagerank import MAX_ITERATIONS, TOLERANCE
+from rubi.search.adjacency import Adjacency, adjacency, links_within
 
 __all__ = [
     "BACKLINK_WEIGHT",
@@ -102,8 +105,11 @@ def personalized_pagerank(
     if not start:
         return PPRResult([], {})
     nodes = _neighbourhood(g, start)
-    walk = _walk_numpy if _numpy_walk() else _walk
-    ranks = walk(sorted(nodes), g._succ, g._pred, {s: seeds[s] for s in start})
+    order, weights = sorted(nodes), {s: seeds[s] for s in start}
+    if _numpy_walk():
+        ranks = _walk_numpy(order, g._succ, g._pred, weights, adjacency(g))
+    else:
+        ranks = _walk(order, g._succ, g._pred, weights)
     via: dict[str, str] = {}
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
         for other in _neighbours(g, seed):
@@ -187,30 +193,38 @@ def _numpy_walk() -> bool:
 
 
 def _walk_numpy(
-    order: Sequence[str], succ: Any, pred: Any, seeds: Mapping[str, float]
+    order: Sequence[str],
+    succ: Any,
+    pred: Any,
+    seeds: Mapping[str, float],
+    adj: Adjacency | None = None,
 ) -> dict[str, float]:
     """:func:`_walk` as sparse products: the walk's links become arrays of (source,
     target, weight) entries, a link and its backlink each an entry, and an iteration is
-    one ``numpy.bincount`` of the sources' shares by target. Same arguments and result;
-    the ranks agree with :func:`_walk` to about 1e-15 (sums taken in another order)."""
+    one ``numpy.bincount`` of the sources' shares by target. Same arguments and result
+    (``adj``: the graph's arrays, when kept, to gather the links from); the ranks agree
+    with :func:`_walk` to about 1e-15 (sums taken in another order)."""
     import numpy as np
 
     n = len(order)
     index = {node: i for i, node in enumerate(order)}
-    get = index.get
-    heads: list[int] = []
-    tails: list[int] = []
-    for i, u in enumerate(order):
-        inside = [j for j in map(get, succ[u]) if j is not None and j != i]
-        if inside:
-            tails += inside
-            heads += [i] * len(inside)
-    if not heads:  # nothing to walk: the ranks are the teleport's
+    if adj is not None:
+        head, tail, in_degree = links_within(adj, order)
+    else:
+        get = index.get
+        heads: list[int] = []
+        tails: list[int] = []
+        for i, u in enumerate(order):
+            inside = [j for j in map(get, succ[u]) if j is not None and j != i]
+            if inside:
+                tails += inside
+                heads += [i] * len(inside)
+        head = np.array(heads, dtype=np.intp)
+        tail = np.array(tails, dtype=np.intp)
+        in_degree = np.fromiter(map(len, map(pred.__getitem__, order)), dtype=np.float64, count=n)
+    if not len(head):  # nothing to walk: the ranks are the teleport's
         return _walk(order, succ, pred, seeds)
-    in_degree = np.fromiter(map(len, map(pred.__getitem__, order)), dtype=np.float64, count=n)
     ahead = 1.0 / np.log2(2.0 + in_degree)  # a link into the node
-    head = np.array(heads, dtype=np.intp)
-    tail = np.array(tails, dtype=np.intp)
     source = np.concatenate((head, tail))  # a link followed, then read backwards
     target = np.concatenate((tail, head))
     weight = np.concatenate((ahead[tail], BACKLINK_WEIGHT * ahead[head]))

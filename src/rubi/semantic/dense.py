@@ -12,6 +12,7 @@ with the vectors file whenever it changed (new and changed rows only).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -279,8 +280,8 @@ class DenseIndex:
             best = whole.copy()  # a note whose passages are not scored: its whole cosine
             cands = _candidates(whole)
             cands = cands[alive[cands] & (self._psize[cands] > 0)]
-            where: dict[int, tuple[int, int]] = {}
             per_passage = np.zeros(0, dtype=np.float32)
+            offsets = np.zeros(0, dtype=np.int64)
             if len(cands):
                 sizes = self._psize[cands].astype(np.int64)
                 offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -288,46 +289,53 @@ class DenseIndex:
                 rows = np.repeat(self._pstart[cands] - offsets, sizes) + np.arange(sizes.sum())
                 per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
                 best[cands] = np.maximum.reduceat(per_passage, offsets)
-                where = dict(
-                    zip(
-                        cands.tolist(),
-                        zip(offsets.tolist(), sizes.tolist(), strict=True),
-                        strict=True,
-                    )
-                )
             scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
             median = _median(scores[alive])
-            for i in _best_first(scores, limit):
+            chosen: list[tuple[int, float]] = []
+            for i, score in _best_first(scores, limit):
                 doc_id = self._ids[i]
-                if doc_id is None or not np.isfinite(scores[i]):
+                if doc_id is None or not math.isfinite(score):
                     break  # the dead slots come last
-                if not eligible(doc_id):
-                    continue
-                heading = ""
-                if i in where:
-                    o, k = where[i]
-                    heading = self._heads[i][int(np.argmax(per_passage[o : o + k]))]
-                found.append(DenseMatch(doc_id, float(scores[i]), heading))
-                if len(found) >= limit:
-                    break
+                if eligible(doc_id):
+                    chosen.append((i, score))
+                    if len(chosen) >= limit:
+                        break
+            if chosen:
+                slots = np.array([i for i, _ in chosen], dtype=np.intp)
+                at = np.searchsorted(cands, slots)  # cands are in slot order
+                scored = (
+                    (at < len(cands)) & (cands[np.minimum(at, len(cands) - 1)] == slots)
+                    if len(cands)
+                    else np.zeros(len(slots), dtype=bool)
+                )
+                for (i, score), k, has in zip(chosen, at.tolist(), scored.tolist(), strict=True):
+                    heading = ""
+                    if has:  # its closest passage's heading
+                        o = int(offsets[k])
+                        run = per_passage[o : o + int(self._psize[i])]
+                        heading = self._heads[i][int(np.argmax(run))]
+                    found.append(DenseMatch(self._ids[i] or "", score, heading))
         found.sort(key=lambda m: (-m.score, m.id))
         return DenseRanking(found, median)
 
 
-def _best_first(scores: Any, limit: int) -> Iterator[int]:
-    """Indexes of ``scores`` best first: the top ``4 × limit`` by a partial sort (the
-    eligible ones are nearly always among them), then the rest."""
+def _best_first(scores: Any, limit: int) -> Iterator[tuple[int, float]]:
+    """``(index, score)`` of ``scores`` best first (as Python numbers): the top
+    ``4 × limit`` by a partial sort (the eligible ones are nearly always among them),
+    then the rest."""
     import numpy as np
 
     head = 4 * limit
     if len(scores) <= head:
-        yield from (int(i) for i in np.argsort(-scores, kind="stable"))
+        order = np.argsort(-scores, kind="stable")
+        yield from zip(order.tolist(), scores[order].tolist(), strict=True)
         return
     top = np.argpartition(-scores, head)[:head]
     top = top[np.argsort(-scores[top], kind="stable")]
-    yield from (int(i) for i in top)
+    yield from zip(top.tolist(), scores[top].tolist(), strict=True)
     rest = np.setdiff1d(np.arange(len(scores)), top, assume_unique=True)
-    yield from (int(i) for i in rest[np.argsort(-scores[rest], kind="stable")])
+    rest = rest[np.argsort(-scores[rest], kind="stable")]
+    yield from zip(rest.tolist(), scores[rest].tolist(), strict=True)
 
 
 def _median(values: Any) -> float:
