@@ -242,6 +242,9 @@ def _score(
             counts[n][group] = max(counts[n].get(group, 0), c)
     out: list[_Scored] = []
     for n, s in enumerate(parts):
+        if not counts[n]:  # no query word in it (nor, then, in its heading)
+            out.append(_Scored(s, 0, s.start))  # 0 as the sums of nothing were
+            continue
         norm = K1 * (1 - B + B * sizes[n] / avg)
         score = sum(weight[g] * c * (K1 + 1) / (c + norm) for g, c in counts[n].items())
         score += sum(HEADING_WEIGHT * weight[g] for g in in_heading[n])
