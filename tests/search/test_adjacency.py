@@ -63,6 +63,12 @@ def test_arrays_are_built_on_the_second_search_of_a_version_and_kept() -> None:
     assert kept is not None and arrays_of(g) is kept
 
 
+def test_a_larger_graph_waits_for_more_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(adjacency, "NODES_PER_SEARCH", 60)  # 300 nodes: 5 searches
+    g = _graph(1)
+    assert [arrays_of(g) is None for _ in range(5)] == [True] * 4 + [False]
+
+
 CHANGES = [
     lambda g: g.add_edge("n_new", "n_other"),
     lambda g: g.add_node("lonely"),
