@@ -270,3 +270,25 @@ def test_a_file_cut_again_gives_the_same_passages_and_a_changed_file_its_own() -
     assert texts[0] not in {k[0] for k in memo._kept}  # the least recently used went
     memo.get("x" * 300, "note", ())  # over an eighth of the budget: never kept
     assert "x" * 300 not in {k[0] for k in memo._kept}
+
+
+def test_the_layout_memo_bounds_its_memory_whatever_the_files_shape() -> None:
+    """A file of short lines or of many headings holds many times its text in its
+    layout (a line's offset and part, a section's anchor): the memo charges those too,
+    so what it keeps stays within a few bytes a budgeted character."""
+    import tracemalloc
+
+    from rubi.search import passages
+
+    budget = 200_000
+    for unit in ("\n", "# a\nb\n"):
+        tracemalloc.start()
+        try:
+            memo = passages._Layouts(budget=budget)
+            for i in range(800):
+                memo.get(f"{i}\n" + unit * (240 // len(unit)), "note", ())
+            held, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert memo._chars <= budget
+        assert held < 8 * budget, (unit, held)

@@ -162,15 +162,17 @@ class _Layouts:
     """The layouts of the files cut most recently, by their text and how they are cut
     (a pure memo: a file that changed is a new key, so nothing here is ever stale).
     An agent's searches keep showing the same few notes; a layout costs about twice
-    the scoring it saves. Kept up to :data:`LAYOUT_MEMO_CHARS` characters of text,
-    the least recently used dropped first; safe across threads."""
+    the scoring it saves. Kept up to :data:`LAYOUT_MEMO_CHARS` characters, each layout
+    charged by :func:`_charge` (its lines and parts too: a file of short lines or many
+    headings holds many times its text), the least recently used dropped first; safe
+    across threads."""
 
     def __init__(self, budget: int) -> None:
         self._budget = budget
         self._chars = 0
-        self._kept: OrderedDict[tuple[str, str, tuple[tuple[str, int], ...]], _Layout] = (
-            OrderedDict()
-        )
+        self._kept: OrderedDict[
+            tuple[str, str, tuple[tuple[str, int], ...]], tuple[_Layout, int]
+        ] = OrderedDict()
         self._guard = threading.Lock()
 
     def get(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> _Layout:
@@ -179,22 +181,36 @@ class _Layouts:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
-                return found
+                return found[0]
         made = _layout(text, kind, symbols)
-        if len(text) <= self._budget // 8:
+        charge = _charge(text, made)
+        if charge <= self._budget // 8:
             with self._guard:
                 if key not in self._kept:
-                    self._kept[key] = made
-                    self._chars += len(text)
+                    self._kept[key] = (made, charge)
+                    self._chars += charge
                 while self._chars > self._budget:
-                    (old, _, _), _ = self._kept.popitem(last=False)
-                    self._chars -= len(old)
+                    _, (_, gone) = self._kept.popitem(last=False)
+                    self._chars -= gone
         return made
 
 
+LINE_CHARS = 16
+"""What :class:`_Layouts` charges a layout for each line, in characters of text: a
+line's string, offset and part cost about 60 bytes beside its characters."""
+PART_CHARS = 72
+"""What :class:`_Layouts` charges a layout for each part, in characters of text (a
+section with its anchor and heading: about 300 bytes)."""
+
+
+def _charge(text: str, layout: _Layout) -> int:
+    """What keeping ``layout`` costs, in characters: about a quarter of its bytes."""
+    return len(text) + LINE_CHARS * len(layout.lines) + PART_CHARS * len(layout.parts)
+
+
 LAYOUT_MEMO_CHARS = 4_000_000
-"""Characters of file text whose layouts a process keeps (:class:`_Layouts`; with the
-lines and the lower-cased copy, about three times this in memory); a file over an
+"""Characters (:func:`_charge`) whose layouts a process keeps (:class:`_Layouts`):
+about four times this in bytes, whatever the files' shape; a layout charged over an
 eighth of it is never kept."""
 _LAYOUTS = _Layouts(LAYOUT_MEMO_CHARS)
 _layout_of = _LAYOUTS.get
