@@ -232,3 +232,23 @@ def test_a_folder_outside_git_asks_git_once_until_a_repository_appears(
     git(tmp_path / "outer", "init", "-q", "-b", "main")  # a repository above the vault
     sha = commit(tmp_path / "outer", {"vault/a.md": "a\n"}, "one")
     assert head(root) == sha
+
+
+def test_a_folder_reached_through_a_symlink_sees_a_repository_made_above_its_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git looks for a repository above the folder's real path: a vault opened through
+    a symlink (``~/notes`` → a project's folder) is in the repository made above its
+    target, though no ``.git`` is above the link."""
+    monkeypatch.delenv("GIT_DIR", raising=False)
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository above
+    project = tmp_path / "project"
+    (project / "notes").mkdir(parents=True)
+    (tmp_path / "links").mkdir()
+    link = tmp_path / "links" / "notes"
+    link.symlink_to(project / "notes", target_is_directory=True)
+    assert head(link) is None
+    git(project, "init", "-q", "-b", "main")
+    sha = commit(project, {"notes/a.md": "a\n"}, "one")
+    assert head(link) == sha

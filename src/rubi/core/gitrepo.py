@@ -148,12 +148,17 @@ _outside: set[str] = set()
 
 def _may_be_inside(root: Path) -> bool:
     """Whether ``root`` may be in a git repository: a ``.git`` in it or a folder above,
-    or git told where to look (``GIT_DIR``, ``GIT_WORK_TREE``). A few stats: a vault
-    outside git (most Obsidian vaults) would spawn git for nothing on every search."""
+    as written or as its real path (git looks above the real one: a vault reached
+    through a symlink), or git told where to look (``GIT_DIR``, ``GIT_WORK_TREE``). A
+    few stats: a vault outside git (most Obsidian vaults) would spawn git for nothing
+    on every search."""
     if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
         return True
-    here = Path(os.path.abspath(root))
-    return any(os.path.lexists(folder / ".git") for folder in (here, *here.parents))
+    written = os.path.abspath(root)
+    for here in {Path(written), Path(os.path.realpath(written))}:
+        if any(os.path.lexists(folder / ".git") for folder in (here, *here.parents)):
+            return True
+    return False
 
 
 _REF = re.compile(r"refs/[A-Za-z0-9._/-]+")
