@@ -150,3 +150,41 @@ def test_a_walk_with_arrays_ranks_as_the_graph_walk_after_edits(
 
 def personalized(g: nx.MultiDiGraph, seeds: dict[str, float]) -> list[tuple[str, float]]:
     return ppr.personalized_pagerank(g, seeds).ranked
+
+
+def test_a_walk_between_a_change_and_its_cache_clear_gathers_from_the_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """networkx clears the cache after it changed the graph: a search in another thread
+    that runs in between (a watcher's save) reads a node the kept arrays do not know,
+    and walks the graph as it is instead of failing."""
+    import linecache
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    monkeypatch.setattr(ppr, "_numpy_walk", lambda: True)
+    monkeypatch.setattr(adjacency, "BUILD_AFTER_SEARCHES", 1)
+    g = _graph(5)
+    seed = sorted(g.nodes)[0]
+    personalized(g, {seed: 1.0})
+    assert arrays_of(g) is not None
+    during: list[list[tuple[str, float]]] = []
+    add_edge = nx.MultiDiGraph.add_edge.__code__
+
+    def at_clear(frame: FrameType, event: str, arg: Any) -> Any:
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+        if event == "line" and not during and "_clear_cache" in line:
+            during.append(personalized(g, {seed: 1.0}))  # the other thread's search
+        return at_clear
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        return at_clear if frame.f_code is add_edge else None
+
+    sys.settrace(tracer)
+    try:
+        g.add_edge(seed, "fresh", key="links")
+    finally:
+        sys.settrace(None)
+    assert during and "fresh" in dict(during[0])
+    assert during[0] == personalized(g.copy(), {seed: 1.0})

@@ -16,6 +16,7 @@ arrays kept with the graph (:mod:`rubi.search.adjacency`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -208,8 +209,14 @@ def _walk_numpy(
 
     n = len(order)
     index = {node: i for i, node in enumerate(order)}
+    gathered = None
     if adj is not None:
-        head, tail, in_degree = links_within(adj, order)
+        # KeyError: a node the arrays do not know, another thread's change that networkx
+        # has made but not yet cleared the cache of: the links are gathered from the graph.
+        with contextlib.suppress(KeyError):
+            gathered = links_within(adj, order)
+    if gathered is not None:
+        head, tail, in_degree = gathered
     else:
         get = index.get
         heads: list[int] = []
