@@ -221,3 +221,28 @@ def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
         assert _best_numpy(np, lists, limit, mask) == _best(
             acc, set(acc) - mask, limit, whole=False
         )
+
+
+def test_a_numpy_another_thread_is_still_importing_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``rubi watch`` imports numpy in a background thread while the engine answers a
+    search: ``sys.modules`` then holds a half-made numpy (no ``bincount`` yet), which
+    the scorer must leave alone and sum with the dict."""
+    import sys
+    import types
+    from importlib.machinery import ModuleSpec
+
+    monkeypatch.setattr(termscore, "NUMPY_POSTINGS", 0)
+    index = SearchIndex(cache_home() / "ts-half" / "whoosh", keep_open=True)
+    rng = random.Random(6)
+    index.rebuild(_doc(i, 0, rng) for i in range(40))
+    want = [(h.id, h.score) for h in index.bm25("alpha beta")]
+    half = types.ModuleType("numpy")
+    half.__spec__ = ModuleSpec("numpy", None)
+    half.__spec__._initializing = True  # type: ignore[attr-defined]  (as importlib marks it)
+    monkeypatch.setitem(sys.modules, "numpy", half)
+    try:
+        assert want and [(h.id, h.score) for h in index.bm25("alpha beta")] == want
+    finally:
+        index.close()

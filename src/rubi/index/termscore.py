@@ -333,7 +333,7 @@ class TermScorer:
             mask: never these documents.
         """
         lists = [self.postings(c) for c in clauses]
-        np = sys.modules.get("numpy")  # never imported for this (a cold hook)
+        np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
             best = _best_numpy(np, lists, limit, mask)
         else:
@@ -382,6 +382,16 @@ def _best(
         pool = [(-acc[d], d) for d in candidates if acc[d] >= floor]
     pool.sort()
     return pool[:limit]
+
+
+def _loaded_numpy() -> Any:
+    """numpy when this process has imported it, else None (never imported for this: a
+    cold hook). A module another thread is still importing is in ``sys.modules`` half
+    made (no ``bincount`` yet): None too."""
+    np = sys.modules.get("numpy")
+    if np is None or getattr(getattr(np, "__spec__", None), "_initializing", False):
+        return None
+    return np
 
 
 def _best_numpy(
