@@ -188,3 +188,60 @@ def test_a_walk_between_a_change_and_its_cache_clear_gathers_from_the_graph(
         sys.settrace(None)
     assert during and "fresh" in dict(during[0])
     assert during[0] == personalized(g.copy(), {seed: 1.0})
+
+
+BUILD_CHANGES = [
+    lambda g: g.add_edge(sorted(g.nodes)[0], "fresh", key="links"),
+    lambda g: g.remove_edge(*next(iter(g.edges(keys=True)))),
+    lambda g: g.remove_node(sorted(g.nodes)[7]),
+]
+
+
+@pytest.mark.parametrize("line", ["counts", "targets", "in_degree"])
+@pytest.mark.parametrize("change", range(len(BUILD_CHANGES)))
+def test_a_change_while_the_arrays_are_built_leaves_the_walk_to_the_graph(
+    line: str, change: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another thread's save between two steps of the build (a switch of threads may
+    come at any line): the arrays are not used, and the walk is the one that reads the
+    changed graph, as the walk without arrays was."""
+    import linecache
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    monkeypatch.setattr(ppr, "_numpy_walk", lambda: True)
+    monkeypatch.setattr(adjacency, "BUILD_AFTER_SEARCHES", 1)
+    seed = {sorted(_graph(6).nodes)[0]: 1.0}
+
+    def reading_after_change(g: nx.MultiDiGraph) -> None:
+        BUILD_CHANGES[change](g)  # the walk without arrays: it reads the changed graph
+
+    g = _graph(6)
+    monkeypatch.setattr(ppr, "adjacency", reading_after_change)
+    want = personalized(g, seed)
+    monkeypatch.setattr(ppr, "adjacency", arrays_of)
+    g = _graph(6)
+    done: list[bool] = []
+
+    def at_line(frame: FrameType, event: str, arg: Any) -> Any:
+        text = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+        if event == "line" and not done and text.startswith(f"{line} ="):
+            done.append(True)
+            BUILD_CHANGES[change](g)
+        return at_line
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        return at_line if frame.f_code is adjacency._build.__code__ else None
+
+    sys.settrace(tracer)
+    try:
+        got = personalized(g, seed)
+    finally:
+        sys.settrace(None)
+    assert done and got == want
+    fresh = arrays_of(g)  # the next search: arrays of the graph as it is now
+    order = sorted(g.nodes)
+    assert fresh is not None
+    heads, tails, _ = links_within(fresh, order)
+    assert (heads.tolist(), tails.tolist()) == _links_by_python(g, order)

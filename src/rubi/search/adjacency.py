@@ -64,8 +64,8 @@ class Adjacency:
 
 def adjacency(g: Any) -> Adjacency | None:
     """The arrays of ``g`` as it is now, or None when none are kept for it: not yet
-    (fewer searches of this version than the module docstring says) or networkx keeps
-    no cache. Needs numpy."""
+    (fewer searches of this version than the module docstring says), networkx keeps
+    no cache, or another thread changed the graph while they were built. Needs numpy."""
     cache = getattr(g, "__networkx_cache__", None)
     if not isinstance(cache, dict):
         return None  # networkx before 3.3: nothing tells when the graph changed
@@ -76,7 +76,12 @@ def adjacency(g: Any) -> Adjacency | None:
     version.searches += 1
     if version.searches < max(BUILD_AFTER_SEARCHES, len(g._succ) // NODES_PER_SEARCH):
         return None
-    built = _build(g, version)
+    try:
+        built = _build(g, version)
+    except (KeyError, ValueError, RuntimeError):  # another thread changed it while read
+        return None
+    if cache.get(_VERSION) is not version:
+        return None  # changed while read (its version cleared): the walk reads the graph
     cache[_ARRAYS] = built  # used only while the version is still the cache's
     return built
 
@@ -90,11 +95,9 @@ def _build(g: Any, version: _Version) -> Adjacency:
     counts = np.fromiter(map(len, succ.values()), dtype=np.intp, count=len(nodes))
     starts = np.zeros(len(nodes) + 1, dtype=np.intp)
     np.cumsum(counts, out=starts[1:])
-    targets = np.fromiter(
-        map(row.__getitem__, chain.from_iterable(succ.values())),
-        dtype=np.intp,
-        count=int(starts[-1]),
-    )
+    targets = np.fromiter(map(row.__getitem__, chain.from_iterable(succ.values())), dtype=np.intp)
+    if len(targets) != starts[-1]:
+        raise ValueError("links changed while read")
     in_degree = np.fromiter(
         map(len, map(pred.__getitem__, nodes)), dtype=np.float64, count=len(nodes)
     )
