@@ -4,9 +4,13 @@ calls instead of a Python step per link.
 
 Kept in the graph's own cache (``G.__networkx_cache__``, networkx 3.3 and later), which
 networkx clears on every change made through the graph's methods (``add_edge``,
-``remove_node``, ...): a change is never served old arrays. A search takes a version
-token from the cache before it reads the graph, and arrays built under a token that a
-change has since cleared are not used again.
+``remove_node``, ...). A build takes a version token from the cache before it reads
+the graph, and its arrays are kept only if that token is still the cache's when it
+ends (a change meanwhile, in another thread: the walk reads the graph instead); kept
+arrays are used while their token is the cache's. networkx clears the cache at the end
+of a change, so a search in another thread in between can still be handed the arrays
+of the graph before it: :func:`links_within` then raises ``KeyError`` for a node they
+do not know, and the walk reads the graph, as a search always could mid-change.
 
 Building costs a pass over every node and link (8.6 ms at 6,837 nodes and 37,905
 links) and saves about 1.5 ms a walk, so the arrays are built once one version of the
@@ -108,7 +112,11 @@ def links_within(adj: Adjacency, order: Sequence[str]) -> tuple[Any, Any, Any]:
     """The links among the nodes ``order`` (all in the graph), as the walk numbers
     them (a node's position in ``order``): ``(heads, tails, in_degree)``, one entry per
     link ``heads[k] → tails[k]`` (a self-link left out) in the order of ``order`` and
-    of each node's successors, and each node's in-degree in the whole graph."""
+    of each node's successors, and each node's in-degree in the whole graph.
+
+    Raises:
+        KeyError: a node of ``order`` the arrays do not know (the graph changed after
+            they were built, its cache not yet cleared)."""
     import numpy as np
 
     n = len(order)
