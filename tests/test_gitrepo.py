@@ -178,11 +178,8 @@ def _age(root: Path) -> None:
             os.utime(os.path.join(folder, name), (past, past))
 
 
-def test_head_asks_git_again_only_when_head_may_have_moved(
-    repo: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root, (one, _, three) = repo
-    _age(root)
+def _git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The arguments of every git call from here on (git still runs)."""
     calls: list[tuple[str, ...]] = []
     real = gitrepo.git_output
 
@@ -191,6 +188,15 @@ def test_head_asks_git_again_only_when_head_may_have_moved(
         return real(where, *args)
 
     monkeypatch.setattr(gitrepo, "git_output", counting)
+    return calls
+
+
+def test_head_asks_git_again_only_when_head_may_have_moved(
+    repo: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, (one, _, three) = repo
+    _age(root)
+    calls = _git_calls(monkeypatch)
     assert head(root) == three  # a process's first question also asks where HEAD lives
     assert head(root) == three  # remembered from here
     asked = len(calls)
@@ -219,14 +225,7 @@ def test_a_folder_outside_git_asks_git_once_until_a_repository_appears(
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository above
     root = tmp_path / "outer" / "vault"
     root.mkdir(parents=True)
-    calls: list[tuple[str, ...]] = []
-    real = gitrepo.git_output
-
-    def counting(where: Path, *args: str) -> str | None:
-        calls.append(args)
-        return real(where, *args)
-
-    monkeypatch.setattr(gitrepo, "git_output", counting)
+    calls = _git_calls(monkeypatch)
     assert head(root) is None and len(calls) == 1
     assert head(root) is None and head(root) is None and len(calls) == 1
     git(tmp_path / "outer", "init", "-q", "-b", "main")  # a repository above the vault

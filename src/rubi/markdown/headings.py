@@ -38,14 +38,21 @@ def unfenced(lines: Sequence[str], first: int = 0) -> Iterator[tuple[int, str]]:
         line = lines[i]
         m = _FENCE.match(line)
         if m:
-            mark = m.group(1)
-            if not fence:
-                fence = mark[0] * len(mark)
-            elif mark.startswith(fence) and not line.strip()[len(mark) :].strip():
-                fence = ""
+            fence = _after_fence(fence, line, m.group(1))
             continue
         if not fence:
             yield i, line
+
+
+def _after_fence(fence: str, line: str, run: str) -> str:
+    """The fence open after the fence line ``line`` (its run of marks ``run``), given
+    the one open before it (``fence``, "" for none): opened, closed or unchanged. A
+    fence closes on a run of its own mark at least as long with nothing after it."""
+    if not fence:
+        return run[0] * len(run)
+    if run.startswith(fence) and not line.strip()[len(run) :].strip():
+        return ""
+    return fence
 
 
 def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]:
@@ -60,11 +67,7 @@ def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]
             continue  # neither a heading nor a fence: text, fenced or not
         m = _FENCE.match(line)
         if m:  # as unfenced() does
-            run = m.group(1)
-            if not fence:
-                fence = run[0] * len(run)
-            elif run.startswith(fence) and not line.strip()[len(run) :].strip():
-                fence = ""
+            fence = _after_fence(fence, line, m.group(1))
             continue
         if fence:
             continue
