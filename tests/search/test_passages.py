@@ -250,7 +250,7 @@ def test_a_personal_hit_s_passage_ids_carry_the_prefix(
 def test_a_file_cut_again_gives_the_same_passages_and_a_changed_file_its_own() -> None:
     """The layout memo is keyed by the text: a repeat is served from it, an edit is a
     new key, and the memo keeps within its character budget."""
-    from rubi.search import passages
+    from rubi.search import layout
 
     text = "# Title\n\nintro\n\n## Sync\n\nthe sync plan and apply\n\n## Other\n\nnothing\n"
     groups, idf = {"sync": "sync"}, {"sync": 2.0}
@@ -262,10 +262,10 @@ def test_a_file_cut_again_gives_the_same_passages_and_a_changed_file_its_own() -
         .replace("nothing", "a sync")
     )
     assert choose("n", edited, groups, idf)[0].anchor == "Other"
-    memo = passages._Layouts(budget=2000)
+    memo = layout.Layouts(budget=2000)
     texts = [f"# T{i}\n\n" + "word " * 20 + "\n" for i in range(20)]
     for t in texts:
-        assert memo.get(t, "note", ()) == passages._layout(t, "note", ())
+        assert memo.get(t, "note", ()) == layout.layout(t, "note", ())
     assert 0 < memo._chars <= 2000 and texts[-1] in {k[0] for k in memo._kept}
     assert texts[0] not in {k[0] for k in memo._kept}  # the least recently used went
     memo.get("x" * 300, "note", ())  # over an eighth of the budget: never kept
@@ -278,13 +278,13 @@ def test_the_layout_memo_bounds_its_memory_whatever_the_files_shape() -> None:
     so what it keeps stays within a few bytes a budgeted character."""
     import tracemalloc
 
-    from rubi.search import passages
+    from rubi.search import layout
 
     budget = 200_000
     for unit in ("\n", "# a\nb\n"):
         tracemalloc.start()
         try:
-            memo = passages._Layouts(budget=budget)
+            memo = layout.Layouts(budget=budget)
             for i in range(800):
                 memo.get(f"{i}\n" + unit * (240 // len(unit)), "note", ())
             held, _ = tracemalloc.get_traced_memory()

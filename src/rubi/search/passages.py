@@ -12,30 +12,27 @@ turn and the answer in another. A turn whose words matched in its prompt, with n
 answer in it, runs on to the end of the next turn (the reply).
 
 Only shown hits are cut (the engine calls :func:`choose` lazily); occurrences are
-found with ``str.find`` from the rarest word on, as the snippet finder does.
+found with ``str.find`` from the rarest word on, as the snippet finder does. What does
+not depend on the query (the file's lines and parts) is its layout, kept in a memo
+(:mod:`rubi.search.layout`).
 """
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 
 from rubi.search.hits import Passage
+from rubi.search.layout import Layout, layout_of
 from rubi.search.sections import (
     CLAUDE_MARK,
     TURN_HEADING,
     Section,
-    code_sections,
-    file_lines,
     line_anchor,
-    note_sections,
     turn_end,
 )
-from rubi.search.snippet import _core, _find_word, _lower
+from rubi.search.snippet import _core, _find_word
 
 __all__ = [
     "DENSE_SHARE",
@@ -105,7 +102,7 @@ def choose(
         At most :data:`MAX_PASSAGES` passages; one (the first part) when no word
         matched; () for an empty file.
     """
-    layout = _layout_of(text, kind, tuple(symbols))
+    layout = layout_of(text, kind, tuple(symbols))
     lines, parts = layout.lines, layout.parts
     if not parts:
         return ()
@@ -124,106 +121,8 @@ def choose(
     return tuple(_passage(parent, lines, parts, s, kind) for s in chosen)
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """What :func:`choose` needs of a file whatever the query: its lines, its parts
-    that hold text, the text lower-cased (:func:`~rubi.search.snippet._lower`), each
-    line's start offset (``starts[i]``: line ``i + 1``), each line's part
-    (``part_of_line[ln]``, -1 for none; 1-based lines) and each part's size in
-    characters."""
-
-    lines: list[str]
-    parts: list[Section]
-    lowered: str
-    starts: list[int]
-    part_of_line: list[int]
-    sizes: list[int]
-    average_size: float
-
-
-def _layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> _Layout:
-    lines = file_lines(text)
-    if kind == "code":
-        parts = code_sections(lines, symbols)
-    else:
-        sections = note_sections(text, session=kind == "session")
-        parts = [s for s in sections if _has_text(lines, s)]
-    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
-    part_of_line = [-1] * (len(lines) + 2)
-    for n, s in enumerate(parts):
-        last = min(s.end, len(lines))
-        part_of_line[s.start : last + 1] = [n] * (last + 1 - s.start)
-    sizes = [max(1, starts[min(s.end, len(lines))] - starts[s.start - 1]) for s in parts]
-    average = sum(sizes) / len(sizes) if sizes else 1.0
-    return _Layout(lines, parts, _lower(text), starts, part_of_line, sizes, average)
-
-
-class _Layouts:
-    """The layouts of the files cut most recently, by their text and how they are cut
-    (a pure memo: a file that changed is a new key, so nothing here is ever stale).
-    An agent's searches keep showing the same few notes; a layout costs about twice
-    the scoring it saves. Kept up to :data:`LAYOUT_MEMO_CHARS` characters, each layout
-    charged by :func:`_charge` (its lines and parts too: a file of short lines or many
-    headings holds many times its text), the least recently used dropped first; safe
-    across threads."""
-
-    def __init__(self, budget: int) -> None:
-        self._budget = budget
-        self._chars = 0
-        self._kept: OrderedDict[
-            tuple[str, str, tuple[tuple[str, int], ...]], tuple[_Layout, int]
-        ] = OrderedDict()
-        self._guard = threading.Lock()
-
-    def get(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> _Layout:
-        key = (text, kind, symbols)
-        with self._guard:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found[0]
-        made = _layout(text, kind, symbols)
-        charge = _charge(text, made)
-        if charge <= self._budget // 8:
-            with self._guard:
-                if key not in self._kept:
-                    self._kept[key] = (made, charge)
-                    self._chars += charge
-                while self._chars > self._budget:
-                    _, (_, gone) = self._kept.popitem(last=False)
-                    self._chars -= gone
-        return made
-
-
-LINE_CHARS = 16
-"""What :class:`_Layouts` charges a layout for each line, in characters of text: a
-line's string, offset and part cost about 60 bytes beside its characters."""
-PART_CHARS = 72
-"""What :class:`_Layouts` charges a layout for each part, in characters of text (a
-section with its anchor and heading: about 300 bytes)."""
-
-
-def _charge(text: str, layout: _Layout) -> int:
-    """What keeping ``layout`` costs, in characters: about a quarter of its bytes."""
-    return len(text) + LINE_CHARS * len(layout.lines) + PART_CHARS * len(layout.parts)
-
-
-LAYOUT_MEMO_CHARS = 4_000_000
-"""Characters (:func:`_charge`) whose layouts a process keeps (:class:`_Layouts`):
-about four times this in bytes, whatever the files' shape; a layout charged over an
-eighth of it is never kept."""
-_LAYOUTS = _Layouts(LAYOUT_MEMO_CHARS)
-_layout_of = _LAYOUTS.get
-
-
-def _has_text(lines: Sequence[str], s: Section) -> bool:
-    """Whether a part holds any line besides its heading."""
-    first = s.start if s.kind == "section" else s.start - 1
-    return any(line.strip() for line in lines[first : s.end])
-
-
 def _score(
-    layout: _Layout,
+    layout: Layout,
     text: str,
     groups: Mapping[str, str],
     idf: Mapping[str, float],
