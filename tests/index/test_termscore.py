@@ -246,3 +246,14 @@ def test_a_numpy_another_thread_is_still_importing_is_not_used(
         assert want and [(h.id, h.score) for h in index.bm25("alpha beta")] == want
     finally:
         index.close()
+
+
+def test_an_index_of_no_documents_answers_nothing_then_follows_its_first_commit() -> None:
+    """An empty vault (a personal vault with no notes yet) has an index of no segments,
+    whose reader has no generation: every search crashed with a TypeError."""
+    index = SearchIndex(cache_home() / "empty" / "whoosh", keep_open=True)
+    index.rebuild([])
+    assert index.bm25("deploy") == [] and index.bm25("deploy") == []
+    index.apply([IndexDoc("d001", "note", "d001.md", "note", "active", {"body": "deploy"})], [])
+    assert [h.id for h in index.bm25("deploy")] == ["d001"]
+    index.close()

@@ -278,10 +278,17 @@ class SearchIndex:
             self.close()
         ix = self._open()  # raises when there is no index
         folder = os.stat(self.directory)
+        latest = int(ix.latest_generation())  # before the reader: a commit between reopens
         reader = ix.reader()
         self._reader = reader
         self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1, segments=self._segments)
-        self._opened = (folder.st_dev, folder.st_ino, int(reader.generation()))
+        # An index of no documents (an empty vault) gives a reader without a generation.
+        generation = reader.generation()
+        self._opened = (
+            folder.st_dev,
+            folder.st_ino,
+            latest if generation is None else int(generation),
+        )
         return self._scorer
 
     # -- writing -----------------------------------------------------------------
