@@ -219,10 +219,10 @@ def read_bytes(
         OSError: it does not exist (:class:`FileNotFoundError`) or cannot be read.
     """
     full = root / path
-    fd = _open_inside(root, full)
-    if fd is not None:
+    opened = _open_inside(root, full)
+    if opened is not None:
+        fd, st = opened
         try:
-            st = os.fstat(fd)
             return _read_fd(fd, st, limit)
         finally:
             os.close(fd)
@@ -259,14 +259,14 @@ def _real_root(root: Path) -> str:
     return real
 
 
-def _open_inside(root: Path, full: Path) -> int | None:
+def _open_inside(root: Path, full: Path) -> tuple[int, os.stat_result] | None:
     """The fast way to the rules of the module docstring, on Linux: refuse by ``stat``
     (links followed) anything but a regular file before opening, open, and ask the
     kernel where the open descriptor leads (``/proc/self/fd``): a regular file inside
-    the root's real path is read from that descriptor. Two system calls instead of an
-    ``lstat`` per folder of the path, twice. Anything else (a refusal to explain, a
-    file that is gone, no ``/proc``) returns None: the careful path decides and says
-    why."""
+    the root's real path is read from that descriptor (returned with its ``fstat``).
+    Two system calls instead of an ``lstat`` per folder of the path, twice. Anything
+    else (a refusal to explain, a file that is gone, no ``/proc``) returns None: the
+    careful path decides and says why."""
     if _FAST_OPEN_FLAGS is None:
         return None
     try:
@@ -279,8 +279,10 @@ def _open_inside(root: Path, full: Path) -> int | None:
     try:
         real = os.readlink(f"{_PROC_FD}/{fd}")
         inside = real == real_root or real.startswith(real_root.rstrip("/") + "/")
-        if inside and stat.S_ISREG(os.fstat(fd).st_mode):
-            return fd
+        if inside:
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode):
+                return fd, st
     except OSError:
         pass
     os.close(fd)
