@@ -15,9 +15,8 @@ HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 """An ATX heading line: group 1 its ``#`` marks, group 2 its text (a closing run of
 ``#`` after white space left out, CommonMark's rule)."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_MARKS = "#`~"
-"""What a heading or a fence line starts with after its indent: :func:`headings` looks
-at no other line (most lines of a note)."""
+_FENCE_MARKS = "`~"
+"""What a fence line starts with after its indent."""
 
 
 def body_start(lines: Sequence[str]) -> int:
@@ -29,48 +28,39 @@ def body_start(lines: Sequence[str]) -> int:
     return 0
 
 
-def unfenced(lines: Sequence[str], first: int = 0) -> Iterator[tuple[int, str]]:
+def unfenced(
+    lines: Sequence[str], first: int = 0, *, starting: str | None = None
+) -> Iterator[tuple[int, str]]:
     """``(index, line)`` of each line from ``first`` on outside fenced code (```` ``` ````
     or ``~~~``; the fence lines themselves left out). A fence closes on a run of its
-    own mark at least as long with nothing after it (CommonMark)."""
+    own mark at least as long with nothing after it (CommonMark). ``starting``: only
+    the lines whose first character after their indent is one of these (the others
+    are not looked at, most lines of a note: a fence line starts with a fence mark)."""
     fence = ""
     for i in range(first, len(lines)):
         line = lines[i]
+        lead = ""
+        if starting is not None:
+            lead = line.lstrip(" ")[:1]
+            if not lead or (lead not in starting and lead not in _FENCE_MARKS):
+                continue
         m = _FENCE.match(line)
         if m:
-            fence = _after_fence(fence, line, m.group(1))
+            mark = m.group(1)
+            if not fence:
+                fence = mark[0] * len(mark)
+            elif mark.startswith(fence) and not line.strip()[len(mark) :].strip():
+                fence = ""
             continue
-        if not fence:
+        if not fence and (starting is None or lead in starting):
             yield i, line
-
-
-def _after_fence(fence: str, line: str, run: str) -> str:
-    """The fence open after the fence line ``line`` (its run of marks ``run``), given
-    the one open before it (``fence``, "" for none): opened, closed or unchanged. A
-    fence closes on a run of its own mark at least as long with nothing after it."""
-    if not fence:
-        return run[0] * len(run)
-    if run.startswith(fence) and not line.strip()[len(run) :].strip():
-        return ""
-    return fence
 
 
 def headings(lines: Sequence[str], first: int = 0) -> list[tuple[int, int, str]]:
     """``(line index, level, heading)`` of each ATX heading from ``first`` on; lines
     inside fenced code (```` ``` ```` or ``~~~``) are text, whatever they start with."""
     found: list[tuple[int, int, str]] = []
-    fence = ""
-    for i in range(first, len(lines)):
-        line = lines[i]
-        mark = line.lstrip(" ")[:1]
-        if not mark or mark not in _MARKS:
-            continue  # neither a heading nor a fence: text, fenced or not
-        m = _FENCE.match(line)
-        if m:  # as unfenced() does
-            fence = _after_fence(fence, line, m.group(1))
-            continue
-        if fence:
-            continue
+    for i, line in unfenced(lines, first, starting="#"):
         h = HEADING.match(line)
         if h and h.group(2).strip():
             found.append((i, len(h.group(1)), h.group(2).strip()))
