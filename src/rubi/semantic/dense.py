@@ -291,30 +291,21 @@ class DenseIndex:
                 best[cands] = np.maximum.reduceat(per_passage, offsets)
             scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
             median = _median(scores[alive])
-            chosen: list[tuple[int, float]] = []
+            first = dict(zip(cands.tolist(), offsets.tolist(), strict=True))  # passage rows
             for i, score in _best_first(scores, limit):
                 doc_id = self._ids[i]
                 if doc_id is None or not math.isfinite(score):
                     break  # the dead slots come last
-                if eligible(doc_id):
-                    chosen.append((i, score))
-                    if len(chosen) >= limit:
-                        break
-            if chosen:
-                slots = np.array([i for i, _ in chosen], dtype=np.intp)
-                at = np.searchsorted(cands, slots)  # cands are in slot order
-                scored = (
-                    (at < len(cands)) & (cands[np.minimum(at, len(cands) - 1)] == slots)
-                    if len(cands)
-                    else np.zeros(len(slots), dtype=bool)
-                )
-                for (i, score), k, has in zip(chosen, at.tolist(), scored.tolist(), strict=True):
-                    heading = ""
-                    if has:  # its closest passage's heading
-                        o = int(offsets[k])
-                        run = per_passage[o : o + int(self._psize[i])]
-                        heading = self._heads[i][int(np.argmax(run))]
-                    found.append(DenseMatch(self._ids[i] or "", score, heading))
+                if not eligible(doc_id):
+                    continue
+                heading = ""
+                o = first.get(i)
+                if o is not None:  # its passages were scored: the closest one's heading
+                    run = per_passage[o : o + int(self._psize[i])]
+                    heading = self._heads[i][int(np.argmax(run))]
+                found.append(DenseMatch(doc_id, score, heading))
+                if len(found) >= limit:
+                    break
         found.sort(key=lambda m: (-m.score, m.id))
         return DenseRanking(found, median)
 
