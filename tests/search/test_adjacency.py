@@ -27,7 +27,7 @@ def _graph(seed: int) -> nx.MultiDiGraph:
 
 
 def _links_by_python(g: nx.MultiDiGraph, order: list[str]) -> tuple[list[int], list[int]]:
-    """The walk's own per-node loop (ppr._walk_numpy without arrays)."""
+    """A per-node loop over the graph (an independent reference)."""
     index = {n: i for i, n in enumerate(order)}
     heads: list[int] = []
     tails: list[int] = []
@@ -218,9 +218,9 @@ def test_a_change_while_the_arrays_are_built_leaves_the_walk_to_the_graph(
         BUILD_CHANGES[change](g)  # the walk without arrays: it reads the changed graph
 
     g = _graph(6)
-    monkeypatch.setattr(ppr, "adjacency", reading_after_change)
+    monkeypatch.setattr(adjacency, "adjacency", reading_after_change)
     want = personalized(g, seed)
-    monkeypatch.setattr(ppr, "adjacency", arrays_of)
+    monkeypatch.setattr(adjacency, "adjacency", arrays_of)
     g = _graph(6)
     done: list[bool] = []
 

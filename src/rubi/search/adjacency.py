@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-__all__ = ["BUILD_AFTER_SEARCHES", "NODES_PER_SEARCH", "Adjacency", "adjacency", "links_within"]
+__all__ = [
+    "BUILD_AFTER_SEARCHES",
+    "NODES_PER_SEARCH",
+    "Adjacency",
+    "adjacency",
+    "links_among",
+    "links_within",
+]
 
 BUILD_AFTER_SEARCHES = 2
 """Searches of one version of the graph after which its arrays are built, at least."""
@@ -131,3 +138,31 @@ def links_within(adj: Adjacency, order: Sequence[str]) -> tuple[Any, Any, Any]:
     tails = local[cols]
     keep = (tails >= 0) & (tails != heads)
     return heads[keep], tails[keep], adj.in_degree[rows]
+
+
+def links_among(g: Any, order: Sequence[str]) -> tuple[Any, Any, Any]:
+    """:func:`links_within` for the graph ``g`` as it is now: from its kept arrays when
+    it has them (:func:`adjacency`), else read from the graph, a Python step per link
+    (the same links in the same order either way). Needs numpy."""
+    import numpy as np
+
+    adj = adjacency(g)
+    if adj is not None:
+        try:
+            return links_within(adj, order)
+        except KeyError:  # a change networkx has made but not yet cleared the cache of
+            pass
+    succ, pred = g._succ, g._pred
+    index = {node: i for i, node in enumerate(order)}
+    get = index.get
+    heads: list[int] = []
+    tails: list[int] = []
+    for i, u in enumerate(order):
+        inside = [j for j in map(get, succ[u]) if j is not None and j != i]
+        if inside:
+            tails += inside
+            heads += [i] * len(inside)
+    in_degree = np.fromiter(
+        map(len, map(pred.__getitem__, order)), dtype=np.float64, count=len(order)
+    )
+    return np.array(heads, dtype=np.intp), np.array(tails, dtype=np.intp), in_degree

@@ -16,7 +16,6 @@ arrays kept with the graph (:mod:`rubi.search.adjacency`).
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from typing import Any
 import networkx as nx
 
 from rubi.core.pagerank import MAX_ITERATIONS, TOLERANCE
-from rubi.search.adjacency import Adjacency, adjacency, links_within
+from rubi.search.adjacency import links_among
 
 __all__ = [
     "BACKLINK_WEIGHT",
@@ -107,9 +106,10 @@ def personalized_pagerank(
         return PPRResult([], {})
     nodes = _neighbourhood(g, start)
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
-    if _numpy_walk():
-        ranks = _walk_numpy(order, g._succ, g._pred, weights, adjacency(g))
-    else:
+    links = links_among(g, order) if _numpy_walk() else None
+    if links is not None and len(links[0]):
+        ranks = _walk_numpy(order, links, weights)
+    else:  # pure Python, or nothing to walk (the ranks are the teleport's)
         ranks = _walk(order, g._succ, g._pred, weights)
     via: dict[str, str] = {}
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
@@ -194,43 +194,18 @@ def _numpy_walk() -> bool:
 
 
 def _walk_numpy(
-    order: Sequence[str],
-    succ: Any,
-    pred: Any,
-    seeds: Mapping[str, float],
-    adj: Adjacency | None = None,
+    order: Sequence[str], links: tuple[Any, Any, Any], seeds: Mapping[str, float]
 ) -> dict[str, float]:
     """:func:`_walk` as sparse products: the walk's links become arrays of (source,
     target, weight) entries, a link and its backlink each an entry, and an iteration is
-    one ``numpy.bincount`` of the sources' shares by target. Same arguments and result
-    (``adj``: the graph's arrays, when kept, to gather the links from); the ranks agree
-    with :func:`_walk` to about 1e-15 (sums taken in another order)."""
+    one ``numpy.bincount`` of the sources' shares by target. ``links``: the links among
+    ``order`` (:func:`rubi.search.adjacency.links_among`, at least one); the ranks
+    agree with :func:`_walk` to about 1e-15 (sums taken in another order)."""
     import numpy as np
 
     n = len(order)
     index = {node: i for i, node in enumerate(order)}
-    gathered = None
-    if adj is not None:
-        # KeyError: a node the arrays do not know, another thread's change that networkx
-        # has made but not yet cleared the cache of: the links are gathered from the graph.
-        with contextlib.suppress(KeyError):
-            gathered = links_within(adj, order)
-    if gathered is not None:
-        head, tail, in_degree = gathered
-    else:
-        get = index.get
-        heads: list[int] = []
-        tails: list[int] = []
-        for i, u in enumerate(order):
-            inside = [j for j in map(get, succ[u]) if j is not None and j != i]
-            if inside:
-                tails += inside
-                heads += [i] * len(inside)
-        head = np.array(heads, dtype=np.intp)
-        tail = np.array(tails, dtype=np.intp)
-        in_degree = np.fromiter(map(len, map(pred.__getitem__, order)), dtype=np.float64, count=n)
-    if not len(head):  # nothing to walk: the ranks are the teleport's
-        return _walk(order, succ, pred, seeds)
+    head, tail, in_degree = links
     ahead = 1.0 / np.log2(2.0 + in_degree)  # a link into the node
     source = np.concatenate((head, tail))  # a link followed, then read backwards
     target = np.concatenate((tail, head))
