@@ -6,12 +6,17 @@ Usage::
     python bench/warm_search.py VAULT [--queries 40] [--repeat 5] [--seed 16]
         [--dump rankings.json] [--compare rankings.json] [--profile] [--changes]
 
-VAULT is indexed first if it never was (``app.search`` does that). The process then
+VAULT is a vault folder, or a project with ``.rubi/`` (searched with its code, as
+``rubi serve`` opens it); it is indexed first if it never was (``app.search`` does
+that). The process then
 warms up (one search, one recall) and times, ``--repeat`` times each:
 
 - ``search``: ``app.search(refresh=False, top_k=10)`` over ``--queries`` note titles
   drawn with ``--seed`` (as ``bench/scale.py`` draws them) and the plain questions of
   :data:`QUESTIONS`;
+- ``search + rendering, MCP``: what the MCP ``search`` tool runs for the same queries:
+  ``app.search(top_k=20)`` and ``app.render_search`` within the default 1,500 tokens
+  (each shown hit's file read and cut into passages);
 - ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
   question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``;
 - with ``--changes``, ``… after a change``: the same recalls, each right after a note
@@ -21,9 +26,10 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
 
 Per case: CPU p50/p95 (``time.process_time``, this process only) beside wall p50/p95;
 the machine may be loaded, so CPU is the figure to compare. ``--dump`` writes every
-query's ranked hit ids and scores and every recall block to a JSON file;
-``--compare`` checks them against such a file (a speed change must not move a
-ranking): it prints each difference and exits 1 when there is one. ``--profile``
+query's ranked hit ids and scores, every rendered MCP answer and every recall block
+to a JSON file; ``--compare`` checks them against such a file (a speed change must not
+move a ranking or a byte of an answer): it prints each difference and exits 1 when
+there is one. ``--profile``
 prints a cProfile of one pass of the searches instead of timing.
 
 ``RUBI_VAULT`` is set to a missing folder unless already set, so no personal vault
@@ -67,12 +73,12 @@ def long_prompt() -> str:
     return hooks_long_prompt()
 
 
-def pick_titles(vault: Path, count: int, seed: int) -> list[str]:
-    """``count`` note titles of ``vault`` drawn with ``seed`` (``bench/scale.py``'s rule)."""
-    from rubi import app
+def pick_titles(paths: Any, count: int, seed: int) -> list[str]:
+    """``count`` note titles of the vault at ``paths`` drawn with ``seed``
+    (``bench/scale.py``'s rule)."""
     from rubi.sync import graph_for
 
-    g = graph_for(app.locate(vault)).graph
+    g = graph_for(paths).graph
     titles = [str(a.get("title", "")) for _, a in g.nodes(data=True) if a.get("kind") == "note"]
     usable = sorted(
         {t.strip() for t in titles if 2 <= len(t.strip()) <= 80 and re.search(r"\w\w", t)}
@@ -108,10 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
 
     from rubi import app
+    from rubi.core.config import DEFAULT_BUDGET_TOKENS
+    from rubi.mcp.tools import SEARCH_TOP_K
 
-    paths = app.locate(args.vault)
+    # a project (its .rubi/ and its code, as `rubi serve --project` opens it), else a vault
+    rubi_dir = args.vault / ".rubi"
+    paths = app.locate(cwd=args.vault) if rubi_dir.is_dir() else app.locate(args.vault)
     app.search(paths, "warm up", refresh=False)
-    queries = [*pick_titles(args.vault, args.queries, args.seed), *QUESTIONS]
+    queries = [*pick_titles(paths, args.queries, args.seed), *QUESTIONS]
     prompts = {**{q: q for q in QUESTIONS}, "long prompt": long_prompt()}
 
     def search(q: str) -> Any:
@@ -119,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def recall(p: str) -> str | None:
         return app.recall(paths, p, max_tokens=700)
+
+    def answer(q: str) -> str:  # the MCP search tool's work (rubi.mcp.tools)
+        found = app.search(paths, q, refresh=False, top_k=SEARCH_TOP_K)
+        return app.render_search(found, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
 
     recall(QUESTIONS[0])
     if args.profile:
@@ -140,21 +154,12 @@ def main(argv: list[str] | None = None) -> int:
         entry["wall"].append(wall)
         entry["cpu"].append(cpu)
 
-    rankings: dict[str, Any] = {"search": {}, "recall": {}}
-    for _ in range(args.repeat):
-        for q in queries:
-            wall, cpu, result = timed(lambda q=q: search(q))
-            add("search", wall, cpu)
-            rankings["search"][q] = [[h.id, h.score] for h in result.hits]
-        for name, p in prompts.items():
-            wall, cpu, block = timed(lambda p=p: recall(p))
-            add("recall, long" if name == "long prompt" else "recall, short", wall, cpu)
-            rankings["recall"][name] = block
+    rankings = run_cases(queries, prompts, args.repeat, (search, answer, recall), add)
 
     if args.changes:
         after_changes(paths, args.vault / "bench-turns", prompts, args.repeat, add)
 
-    notes = len(pick_titles(args.vault, 10**9, 0))
+    notes = len(pick_titles(paths, 10**9, 0))
     print(f"{args.vault}: {notes} titled notes; {len(queries)} queries x {args.repeat}")
     print(f"{'case':<32}{'CPU p50':>10}{'CPU p95':>10}{'wall p50':>10}{'wall p95':>10}{'n':>6}")
     for case, s in samples.items():
@@ -168,6 +173,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
     return 0
+
+
+def run_cases(
+    queries: list[str],
+    prompts: dict[str, str],
+    repeat: int,
+    calls: tuple[Callable[[str], Any], Callable[[str], str], Callable[[str], str | None]],
+    add: Callable[[str, float, float], None],
+) -> dict[str, Any]:
+    """Time the searches, the MCP answers and the recalls ``repeat`` times (module
+    docstring); returns what ``--dump`` writes."""
+    search, answer, recall = calls
+    rankings: dict[str, Any] = {"search": {}, "rendered": {}, "recall": {}}
+    for _ in range(repeat):
+        for q in queries:
+            wall, cpu, result = timed(lambda q=q: search(q))
+            add("search", wall, cpu)
+            rankings["search"][q] = [[h.id, h.score] for h in result.hits]
+        for q in queries:
+            wall, cpu, text = timed(lambda q=q: answer(q))
+            add("search + rendering, MCP", wall, cpu)
+            rankings["rendered"][q] = text
+        for name, p in prompts.items():
+            wall, cpu, block = timed(lambda p=p: recall(p))
+            add("recall, long" if name == "long prompt" else "recall, short", wall, cpu)
+            rankings["recall"][name] = block
+    return rankings
 
 
 def after_changes(
@@ -200,9 +232,9 @@ def after_changes(
 def compare(old: dict[str, Any], new: dict[str, Any]) -> int:
     """Print every query whose ranking or recall block differs; 1 when any does."""
     differ = 0
-    for part in ("search", "recall"):
+    for part in ("search", "rendered", "recall"):
         for key, was in old.get(part, {}).items():
-            now = new[part].get(key)
+            now = new.get(part, {}).get(key)
             if now is None:
                 continue
             if part == "search":
