@@ -292,3 +292,23 @@ def test_the_layout_memo_bounds_its_memory_whatever_the_files_shape() -> None:
             tracemalloc.stop()
         assert memo._chars <= budget
         assert held < 8 * budget, (unit, held)
+
+
+def test_a_crlf_file_gets_the_passages_and_scores_of_its_lf_twin() -> None:
+    """Occurrences are found in the text as read: with CRLF line ends each line is one
+    character longer than its line, and the offsets of the lines must say so (a CRLF
+    note scored its sections on shifted lines, and gained a passage)."""
+    lf = (
+        "---\ntags: [a]\n---\n# Callouts\n\nintro text\n\n## Foldable callouts\n\n"
+        + "Add a minus sign to collapse a foldable callout by default.\n" * 6
+        + "\n## Nested callouts\n\n"
+        + "Callouts nest inside other callouts, line after line.\n" * 12
+    )
+    crlf = lf.replace("\n", "\r\n")
+    groups = {"callout": "callout", "fold": "foldable", "minus": "minus"}
+    idf = {"callout": 1.0, "fold": 3.0, "minus": 3.0}
+    want = choose("n", lf, groups, idf)
+    got = choose("n", crlf, groups, idf)
+    assert [(p.anchor, p.score, p.start, p.end, p.focus) for p in got] == [
+        (p.anchor, p.score, p.start, p.end, p.focus) for p in want
+    ]

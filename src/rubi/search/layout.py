@@ -33,9 +33,10 @@ __all__ = [
 class Layout:
     """What :func:`rubi.search.passages.choose` needs of a file whatever the query:
     its lines, its parts that hold text, the text lower-cased
-    (:func:`~rubi.search.snippet._lower`), each line's start offset (``starts[i]``:
-    line ``i + 1``), each line's part (``part_of_line[ln]``, -1 for none; 1-based
-    lines) and each part's size in characters."""
+    (:func:`~rubi.search.snippet._lower`), each line's start offset in the text
+    (``starts[i]``: line ``i + 1``; a CRLF counted), each line's part
+    (``part_of_line[ln]``, -1 for none; 1-based lines) and each part's size in
+    characters of its lines."""
 
     lines: list[str]
     parts: list[Section]
@@ -57,12 +58,18 @@ def layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout
     else:
         sections = note_sections(text, session=kind == "session")
         parts = [s for s in sections if _has_text(lines, s)]
-    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    ends = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    # offsets in ``text`` itself: a CRLF line is one character longer than its line
+    starts = (
+        list(accumulate((len(raw) + 1 for raw in text.split("\n")), initial=0))
+        if "\r" in text
+        else ends
+    )
     part_of_line = [-1] * (len(lines) + 2)
     for n, s in enumerate(parts):
         last = min(s.end, len(lines))
         part_of_line[s.start : last + 1] = [n] * (last + 1 - s.start)
-    sizes = [max(1, starts[min(s.end, len(lines))] - starts[s.start - 1]) for s in parts]
+    sizes = [max(1, ends[min(s.end, len(lines))] - ends[s.start - 1]) for s in parts]
     average = sum(sizes) / len(sizes) if sizes else 1.0
     return Layout(lines, parts, _lower(text), starts, part_of_line, sizes, average)
 
