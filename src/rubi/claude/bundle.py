@@ -14,12 +14,14 @@ project of its own.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from rubi.claude.install import rubi_command
+from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
 
 __all__ = ["LAUNCHER", "MANIFEST_VERSION", "build_bundle", "manifest"]
@@ -105,6 +107,10 @@ def launcher(command: str) -> str:
 def build_bundle(out: Path, *, command: str | None = None) -> Path:
     """Write the ``.mcpb`` bundle to ``out`` (replaced if it exists).
 
+    The bundle is written whole (:func:`rubi.core.atomic.atomic_write_stream`): a
+    temp file beside ``out`` renamed onto it, so a symlink put at ``out`` after the
+    check below is replaced itself, never followed.
+
     Args:
         out: the bundle file (``.mcpb``).
         command: the rubi executable (default :func:`rubi.claude.install.rubi_command`).
@@ -113,21 +119,31 @@ def build_bundle(out: Path, *, command: str | None = None) -> Path:
         ``out``.
 
     Raises:
-        RubiError: ``out`` cannot be written.
+        RubiError: ``out`` is a symlink (a cloned tree's ``rubi.mcpb`` linked to
+            ``~/.bashrc`` would otherwise be overwritten with a zip), or cannot be
+            written.
     """
+    if os.path.islink(out):
+        raise RubiError(
+            f"{out}: a symlink (to {os.readlink(out)}); rubi bundle does not write "
+            "through links: remove it or give --out another file"
+        )
     command = command or rubi_command()
     entries = {
         "manifest.json": json.dumps(manifest(command), indent=2) + "\n",
         LAUNCHER: launcher(command),
     }
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
+
+    def write(fh: BinaryIO) -> None:
+        with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
             for name, text in entries.items():
                 info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
                 info.external_attr = (0o755 if name == LAUNCHER else 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 bundle.writestr(info, text)
+
+    try:
+        atomic_write_stream(out, write)
     except OSError as exc:
         raise RubiError(f"{out}: cannot be written ({exc.strerror})") from exc
     return out
