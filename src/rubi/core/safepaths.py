@@ -27,6 +27,7 @@ __all__ = [
     "UnsafePathError",
     "is_commit_id",
     "is_inside",
+    "link_outside",
     "project_relative",
     "relative_path",
     "require_inside",
@@ -95,6 +96,33 @@ def require_inside(root: Path, path: Path, *, what: str, where: str = "the proje
             "rubi writes only inside it: make it a folder of its own"
         )
     return path
+
+
+def link_outside(root: Path, path: Path) -> Path | None:
+    """The first symlink on the way from ``root`` down to ``path`` (``path`` itself
+    included, a dangling link too) that leads outside ``root``; None when there is none.
+
+    ``path`` must be ``root`` or below it, lexically. Only the parts below ``root`` are
+    looked at: a ``root`` reached through a link of its own is the user's choice.
+    """
+    real_root = os.path.realpath(root)
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return path
+    here = root
+    for part in parts:
+        here = here / part
+        if not os.path.islink(here):
+            continue
+        real = os.path.realpath(here)
+        try:
+            inside = os.path.commonpath([real_root, real]) == real_root
+        except ValueError:  # another drive on Windows
+            inside = False
+        if not inside:
+            return here
+    return None
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
