@@ -9,6 +9,7 @@ time linear in its size, within a time budget; what is left goes in the next rec
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -33,6 +34,13 @@ __all__ = [
 ]
 
 SESSIONS_DIR = "sessions"
+
+RECORD_MODE = 0o600
+"""A record holds the conversation: readable by its owner only. Given to ``open(2)``
+(never a ``chmod`` after), so no other user can open it in between, whatever the umask."""
+FOLDER_MODE = 0o700
+"""``sessions/`` when rubi creates it."""
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 @overload
@@ -64,7 +72,8 @@ def session_file(
     when = time.gmtime(now if now is not None else time.time())
     day = time.strftime("%Y-%m-%d", when)
     path = folder / f"{day}-{short}.md"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=FOLDER_MODE, exist_ok=True)
     header = (
         "---\ntype: note\ntags: [session]\n"
         f"session_id: {session_id or 'unknown'}\n"
@@ -72,17 +81,24 @@ def session_file(
         f"# Session {day} {short}\n"
     )
     try:
-        with open(path, "x", encoding="utf-8") as fh:
-            fh.write(header)
+        fd = os.open(path, _CREATE_FLAGS | os.O_EXCL, RECORD_MODE)
     except FileExistsError:
-        pass
+        return path
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(header.encode("utf-8"))
     return path
 
 
 def append(path: Path, text: str) -> None:
-    """Append a block (appends of a few kilobytes land whole on local file systems)."""
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write("\n" + text.rstrip("\n") + "\n")
+    """Append a block (appends of a few kilobytes land whole on local file systems); a
+    record missing meanwhile is created :data:`RECORD_MODE`.
+
+    Raises:
+        OSError: the record cannot be written.
+    """
+    fd = os.open(path, _CREATE_FLAGS | os.O_APPEND, RECORD_MODE)
+    with os.fdopen(fd, "ab") as fh:
+        fh.write(("\n" + text.rstrip("\n") + "\n").encode("utf-8"))
 
 
 MAX_TURN_CHARS = 20_000
