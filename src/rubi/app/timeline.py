@@ -141,12 +141,7 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         centre = book.of(node)
         if not centre:
             raise RubiError(f"{ref!r} has no day (no date in its frontmatter, no file)")
-    try:
-        day = dt.date.fromisoformat(centre)
-    except ValueError as exc:
-        raise RubiError(f"{ref!r}: not a day as YYYY-MM-DD") from exc
-    since = (day - dt.timedelta(days=days)).isoformat()
-    until = (day + dt.timedelta(days=days)).isoformat()
+    since, until = _window(ref, centre, days)
     found: list[tuple[str, str, Any]] = []
     for node, attrs in g.nodes(data=True):
         if attrs.get("kind") != "note" or attrs.get("generated"):
@@ -161,6 +156,31 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         turns = _turns(paths, str(attrs.get("path", node))) if kind == "session" else ()
         entries.append(TimelineEntry(when, kind, node, str(attrs.get("title", node)), turns))
     return Timeline(ref, centre, since, until, entries, max(len(found) - MAX_ENTRIES, 0))
+
+
+def _window(ref: str, centre: str, days: int) -> tuple[str, str]:
+    """The first and last day (``YYYY-MM-DD``) of the ``days`` days on each side of
+    ``centre``.
+
+    Raises:
+        RubiError: ``centre`` is not a day, or the window leaves the calendar
+            (0001-01-01 to 9999-12-31): one line naming the days allowed.
+    """
+    try:
+        day = dt.date.fromisoformat(centre)
+    except ValueError as exc:
+        raise RubiError(f"{ref!r}: not a day as YYYY-MM-DD") from exc
+    step = dt.timedelta(days=days)
+    try:
+        return (day - step).isoformat(), (day + step).isoformat()
+    except OverflowError:
+        first = (dt.date.min + step).isoformat()
+        last = (dt.date.max - step).isoformat()
+        raise RubiError(
+            f"{ref!r}: {days} days around {centre} leave the calendar "
+            f"({dt.date.min.isoformat()} to {dt.date.max.isoformat()}); with {days} days "
+            f"give a day from {first} to {last}, or fewer days"
+        ) from None
 
 
 def render_timeline(t: Timeline) -> str:
