@@ -36,6 +36,10 @@ code files) 200 distinct words that all occur take 0.38 s, 1,000 take 1.4 s and
 2,000 take 2.2 s (``bench/query_cap.py``); a question has a few dozen."""
 
 _WORD = re.compile(r"\S+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Characters no question holds: NUL and the other C0 and C1 controls (a terminal's
+escape sequences among them), all but tab and line breaks (a pasted stack trace)."""
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class QueryTooLargeError(RubiError):
@@ -50,7 +54,9 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
         terms: related words and identifiers.
 
     Raises:
-        RubiError: ``query`` is not text or ``terms`` not a list of text.
+        RubiError: ``query`` is not text or ``terms`` not a list of text, or one of
+            them holds a control character (NUL, an escape; tab and line breaks are
+            fine) or a lone surrogate (not Unicode).
         QueryTooLargeError: over :data:`MAX_QUERY_CHARS` characters or
             :data:`MAX_QUERY_WORDS` distinct words and identifier pieces, query and
             terms together.
@@ -59,6 +65,9 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
         raise RubiError("query: must be text")
     if isinstance(terms, str) or not all(isinstance(t, str) for t in terms):
         raise RubiError("terms: expected a list of words or identifiers")
+    for i, text in enumerate((query, *terms)):
+        what = "query" if i == 0 else f"terms[{i - 1}]"
+        _check_characters(text, what)
     chars = len(query) + sum(len(t) for t in terms)
     if chars > MAX_QUERY_CHARS:
         raise QueryTooLargeError(
@@ -77,12 +86,30 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
             )
 
 
+def _check_characters(text: str, what: str) -> None:
+    """Refuse a control character or a lone surrogate in ``text``, naming where."""
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        raise RubiError(
+            f"{what}: holds the control character U+{ord(bad.group()):04X} at character "
+            f"{bad.start() + 1}; search with words only (remove NUL bytes and escapes)"
+        )
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        raise RubiError(
+            f"{what}: holds a lone surrogate (U+{ord(bad.group()):04X}) at character "
+            f"{bad.start() + 1}, not Unicode text; send the words as UTF-8"
+        )
+
+
 def fit_query(text: str) -> str:
     """The longest start of ``text`` that :func:`check_query` accepts, cut after a
-    whole word: at most :data:`MAX_QUERY_CHARS` characters and
-    :data:`MAX_QUERY_WORDS` distinct words (counted as :func:`check_query` counts
-    them). For a prompt searched as it comes (the recall hook), not for a question
-    someone typed: that one is refused whole, with a message."""
+    whole word, with each control character and lone surrogate made a space: at most
+    :data:`MAX_QUERY_CHARS` characters and :data:`MAX_QUERY_WORDS` distinct words
+    (counted as :func:`check_query` counts them). For a prompt searched as it comes
+    (the recall hook), not for a question someone typed: that one is refused whole,
+    with a message."""
+    text = _SURROGATE.sub(" ", _CONTROL.sub(" ", text))
     if len(text) <= MAX_QUERY_CHARS:
         cut = text
     else:  # drop the word the limit splits
