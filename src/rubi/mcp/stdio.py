@@ -367,6 +367,24 @@ so a client adds no tools of its own to reach them (Claude Code adds three resou
 tools, about 500 tokens on every request, for a server that advertises resources)."""
 
 
+MAX_SHOWN_ERRORS = 3
+"""Arguments a refusal names at most."""
+
+
+def invalid_arguments(exc: Any) -> str:
+    """One line for a pydantic ``ValidationError`` of a tool's arguments:
+    ``argument: what is wrong`` for each (at most :data:`MAX_SHOWN_ERRORS`), and what
+    to do; the values themselves are not repeated (they may be huge)."""
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    parts = []
+    for error in errors[:MAX_SHOWN_ERRORS]:
+        where = ".".join(str(p) for p in error.get("loc", ())) or "arguments"
+        parts.append(f"{where}: {str(error.get('msg', 'invalid')).splitlines()[0]}")
+    if len(errors) > MAX_SHOWN_ERRORS:
+        parts.append(f"{len(errors) - MAX_SHOWN_ERRORS} more")
+    return replace_surrogates("; ".join(parts)[:1_000]) + " (see the tool's input schema)"
+
+
 class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
     (:class:`AnsweringReadStream`) and never fails on a reply
@@ -378,6 +396,21 @@ class RubiMCPServer(MCPServer):
         handlers = self._lowlevel_server._request_handlers
         for method in UNSERVED:
             handlers.pop(method, None)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """:meth:`MCPServer.call_tool`, with arguments that fail the tool's schema (a
+        ``budget_tokens`` of ``1e400``, a string for a list) refused on one line that
+        names each argument, never pydantic's multi-line report with the input in it."""
+        from mcp.server.mcpserver.exceptions import ToolError
+        from pydantic import ValidationError
+
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: {invalid_arguments(cause)}") from None
 
     async def run_stdio_async(self) -> None:
         """Serve over stdin and stdout (as :meth:`MCPServer.run_stdio_async`, with the

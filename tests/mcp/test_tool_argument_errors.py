@@ -1,0 +1,63 @@
+"""Arguments that fail a tool's schema (a budget of ``1e400``, a string for a list)
+are refused on one line naming the argument, not with pydantic's multi-line report."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp import Client
+from rubi import app
+from rubi.mcp.server import build_server
+
+from helpers import rubi_project
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return rubi_project(tmp_path_factory.mktemp("a") / "proj", {"pkg/router.py": "X = 1\n"})
+
+
+def _call(project: Path, tool: str, args: dict[str, Any]) -> tuple[bool, str]:
+    async def main() -> Any:
+        async with Client(build_server(app.locate(project / ".rubi"))) as client:
+            return await client.call_tool(tool, args)
+
+    result = asyncio.run(main())
+    return result.is_error, "\n".join(c.text for c in result.content if hasattr(c, "text"))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("tool", "args", "message"),
+    [
+        ("search", {"query": "a", "budget_tokens": float("inf")}, "budget_tokens: "),
+        ("search", {"query": "a", "budget_tokens": 1e400}, "budget_tokens: "),
+        ("search", {"query": "a", "budget_tokens": float("nan")}, "budget_tokens: "),
+        ("search", {"query": "a", "budget_tokens": 2.5}, "budget_tokens: "),
+        ("search", {"query": "a", "terms": "not a list"}, "terms: "),
+        ("search", {"query": "a", "scope": "everything"}, "scope: "),
+        ("timeline", {"ref": "2020-01-01", "days": "x" * 100_000}, "days: "),
+        ("read", {"ids": 5}, "ids: "),
+    ],
+)
+def test_schema_failures_are_one_line_naming_the_argument(
+    project: Path, tool: str, args: dict[str, Any], message: str
+) -> None:
+    is_error, text = _call(project, tool, args)
+    assert is_error
+    assert message in text
+    assert "\n" not in text.strip()
+    assert "validation error" not in text and "pydantic.dev" not in text
+    assert len(text) < 1_200  # the value is not echoed back
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("budget", [-5, 0, 10**30])
+def test_a_budget_out_of_range_is_held_to_the_range(project: Path, budget: int) -> None:
+    is_error, text = _call(project, "search", {"query": "router", "budget_tokens": budget})
+    assert not is_error, text
+    assert len(text) <= 20_000 * 4 + 200
