@@ -27,9 +27,11 @@ copies (a relation's attribute dict, titles, link texts: 11% more memory for the
 loaded graph). Frozen slotted records are pickled as a call of their class
 (:func:`_records`).
 
-The snapshot must be trusted before it is read (:func:`rubi.core.storage.check_trusted`):
-an ``obj`` or ``graph`` entry may only name the classes of :func:`_classes`, but the
-rows are plain pickles.
+The snapshot must be trusted before it is read (:func:`rubi.core.storage.check_trusted`),
+and every pickle in it, header and rows, is read by :class:`_AllowListUnpickler`, a
+second barrier: a pickle may name only the builtins and records rubi stores
+(:func:`_allowed_globals`), so a planted file that calls ``os.system`` is refused
+unrun. An ``obj`` or ``graph`` entry may only name the classes of :func:`_classes`.
 """
 
 from __future__ import annotations
@@ -62,6 +64,46 @@ CHUNK = 4096
 
 class _OldFormat(Exception):
     """The file is not of this format (an older rubi's, or damaged)."""
+
+
+class _ForbiddenGlobal(Exception):
+    """A pickle named a global that a snapshot never holds."""
+
+    def __init__(self, module: str, name: str) -> None:
+        super().__init__(f"{module}.{name}")
+        self.module = module
+        self.name = name
+
+
+_BUILTINS = frozenset(
+    {"bool", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"}
+)
+"""The builtins a snapshot's pickles may name (``list``: a ``defaultdict(list)``'s
+factory; the others for values written by reduction)."""
+
+
+def _allowed_globals() -> frozenset[tuple[str, str]]:
+    """``(module, name)`` of every global a snapshot's pickles may name: the records of
+    :func:`_records` and :data:`_BUILTINS`."""
+    return frozenset(
+        {(cls.__module__, cls.__qualname__) for cls in _records()}
+        | {("builtins", name) for name in _BUILTINS}
+    )
+
+
+class _AllowListUnpickler(pickle.Unpickler):
+    """An unpickler that resolves only :func:`_allowed_globals`; any other global
+    (``os.system``, ``builtins.eval``, a class of some other module) raises
+    :class:`_ForbiddenGlobal` before it is imported or called."""
+
+    def __init__(self, fh: IO[bytes], allowed: frozenset[tuple[str, str]]) -> None:
+        super().__init__(fh)
+        self._allowed = allowed
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in self._allowed:
+            raise _ForbiddenGlobal(module, name)
+        return super().find_class(module, name)
 
 
 def _records() -> tuple[type, ...]:
@@ -130,6 +172,11 @@ def load_snapshot(path: Path) -> tuple[LiveGraph, int]:
         raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
     except _OldFormat as exc:
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`") from exc
+    except _ForbiddenGlobal as exc:
+        raise IndexCorruptError(
+            f"{path}: names {exc}, which no graph snapshot holds; not loaded (nothing in it "
+            "ran): run `rubi index --full`"
+        ) from None
     except Exception as exc:
         raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
     from rubi.graph.live import LiveGraph
@@ -222,26 +269,31 @@ def _load(path: Path) -> tuple[Any, Any]:
 
     Raises:
         _OldFormat: another format's header or an entry of an unknown shape.
+        _ForbiddenGlobal: a pickle names a global outside :func:`_allowed_globals`.
     """
+    allowed = _allowed_globals()
     with collector_paused(), path.open("rb") as fh:
-        header = pickle.load(fh)
+        header = _AllowListUnpickler(fh, allowed).load()
         if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
             raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
-        return header[1], _Reader(fh, _classes()).entry()
+        return header[1], _Reader(fh, _classes(), allowed).entry()
 
 
 class _Reader:
     """Reads back what :class:`_Writer` wrote."""
 
-    def __init__(self, fh: IO[bytes], classes: dict[str, type]) -> None:
+    def __init__(
+        self, fh: IO[bytes], classes: dict[str, type], allowed: frozenset[tuple[str, str]]
+    ) -> None:
         self._fh = fh
         self._classes = classes
+        self._allowed = allowed
         self._ids: list[str] | None = None
         """The graph's node ids in order, once its nodes are read: what the
         persistent ids of the pickles after them name."""
 
     def _next(self) -> Any:
-        unpickler = pickle.Unpickler(self._fh)
+        unpickler = _AllowListUnpickler(self._fh, self._allowed)
         if self._ids is not None:
             unpickler.persistent_load = self._ids.__getitem__  # type: ignore[method-assign]
         return unpickler.load()
