@@ -144,8 +144,8 @@ def _read_token_file(path: Path) -> str | None:
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # made next (or the folder cannot be made: that error says so)
     except OSError as exc:
         raise RubiError(f"{path}: cannot be read ({exc.strerror}); {_delete_it(path)}") from exc
     if stat.S_ISLNK(st.st_mode):
