@@ -280,8 +280,13 @@ def announce(access: HttpAccess, say: Callable[[str], None]) -> None:
         return
     if access.token_created:
         say(f"rubi: made a new bearer token in {access.token_file} (readable by you alone)")
-    where = f"${TOKEN_ENV}" if access.token_file is None else "$(rubi serve --show-token)"
-    say(f'rubi: clients of {url} must send the header "Authorization: Bearer {where}"')
+    if access.token_file is None:
+        say(f'rubi: clients of {url} must send the header "Authorization: Bearer ${TOKEN_ENV}"')
+        return
+    say(
+        f'rubi: clients of {url} must send the header "Authorization: Bearer '
+        f'$(rubi serve --show-token)" (the token kept in {access.token_file})'
+    )
 
 
 def run_http(
