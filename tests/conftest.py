@@ -28,12 +28,13 @@ def repository_untouched() -> Iterator[None]:
 def isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Point HOME and the XDG cache, config and runtime folders at a fresh folder so no
+    """Point HOME and the XDG cache, config, state and runtime folders at a fresh folder so no
     test touches the user's (an engine a test starts listens under the test's home)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     (home / "run").mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)

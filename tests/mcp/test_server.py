@@ -265,8 +265,14 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
-def test_http_on_loopback(project: Path) -> None:
+def test_http_on_loopback_with_the_kept_token(project: Path) -> None:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from rubi.mcp.http_token import resolve_token
+
     port = _free_port()
+    token = resolve_token()[0]  # what the server requires: RUBI_HTTP_TOKEN or the kept one
     proc = subprocess.Popen(
         [RUBI, "serve", "--http", "--port", str(port), "--project", str(project)],
         stdout=subprocess.DEVNULL,
@@ -284,7 +290,12 @@ def test_http_on_loopback(project: Path) -> None:
             pytest.fail("server did not listen within 30 s")
 
         async def main() -> Any:
-            async with Client(f"http://127.0.0.1:{port}/mcp") as c:
+            url = f"http://127.0.0.1:{port}/mcp"
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                create_mcp_http_client(headers=headers) as http,
+                Client(streamable_http_client(url, http_client=http)) as c,
+            ):
                 return await c.call_tool("search", {"query": "trie"})
 
         result = asyncio.run(main())

@@ -26,10 +26,20 @@ __all__ = ["serve"]
 @click.option(
     "--allow-remote",
     is_flag=True,
+    help="Allow a non-loopback --host (plain HTTP: put a TLS proxy in front).",
+)
+@click.option(
+    "--no-token",
+    is_flag=True,
     help=(
-        "Allow a non-loopback --host. Clients then need a bearer token: RUBI_HTTP_TOKEN,"
-        " or one generated and printed once."
+        "Serve loopback --http without a bearer token: every local user and program can"
+        " then use the server."
     ),
+)
+@click.option(
+    "--show-token",
+    is_flag=True,
+    help="Print the bearer token --http requires (made if missing) and exit.",
 )
 @click.option(
     "--project",
@@ -44,14 +54,23 @@ def serve(
     host: str,
     port: int,
     allow_remote: bool,
+    no_token: bool,
+    show_token: bool,
     project: Path | None,
     vault: Path | None,
 ) -> None:
     """Run the MCP server for this project (stdio for Claude Code), or for any vault
     with --vault.
 
-    Over --http, RUBI_HTTP_TOKEN (when set) is a bearer token every request must send.
+    Over --http every request must send "Authorization: Bearer TOKEN": TOKEN is
+    RUBI_HTTP_TOKEN when set, else the one kept in http-token in the user's state
+    folder (mode 0600), which --show-token prints.
     """
+    if show_token:
+        from rubi.mcp.http_token import resolve_token
+
+        click.echo(resolve_token()[0])
+        return
     from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
@@ -68,7 +87,14 @@ def serve(
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan.
     with running(located, run_for_engine), in_background(located):
-        run(project, http=http, host=host, port=port, allow_remote=allow_remote)
+        run(
+            project,
+            http=http,
+            host=host,
+            port=port,
+            allow_remote=allow_remote,
+            no_token=no_token,
+        )
 
 
 def _vault(project: Path | None) -> VaultPaths | None:

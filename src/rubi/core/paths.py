@@ -31,6 +31,7 @@ __all__ = [
     "ensure_private_dir",
     "find_vault",
     "index_dir_for",
+    "state_home",
 ]
 
 PROJECT_VAULT_DIRNAME = ".rubi"
@@ -53,6 +54,15 @@ def config_home() -> Path:
     from platformdirs import user_config_path
 
     return user_config_path("rubi", appauthor=False)
+
+
+def state_home() -> Path:
+    """The user's rubi state folder (``platformdirs.user_state_dir("rubi")``; on Linux
+    ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``): what must outlive a
+    cleared cache, such as the HTTP server's bearer token."""
+    from platformdirs import user_state_path
+
+    return user_state_path("rubi", appauthor=False)
 
 
 def ensure_private_dir(path: Path) -> Path:

@@ -2,38 +2,42 @@
 Host/Origin checks.
 
 The MCP server can write notes into the project vault, so anything that can reach
-its HTTP port can change the project's memory. The policy:
+its HTTP port can change the project's memory. Host and Origin checks stop a web page,
+not another program: on a shared machine every local user can connect to a loopback
+port. So every server requires a bearer token by default (:mod:`rubi.mcp.http_token`:
+``RUBI_HTTP_TOKEN``, or the one kept in a 0600 file in the user's state folder). The
+policy:
 
-* **Loopback** (``127.0.0.0/8``, ``::1``, ``localhost``): the MCP library's
-  DNS-rebinding protection (:class:`~mcp.server.transport_security.TransportSecuritySettings`):
-  the ``Host`` header must name a loopback address (else 421) and a browser ``Origin``
-  must be a loopback origin (else 403). A bearer token is optional: required when
-  ``RUBI_HTTP_TOKEN`` is set.
+* **Loopback** (``127.0.0.0/8``, ``::1``, ``localhost``): the token, plus the MCP
+  library's DNS-rebinding protection
+  (:class:`~mcp.server.transport_security.TransportSecuritySettings`): the ``Host``
+  header must name a loopback address (else 421) and a browser ``Origin`` must be a
+  loopback origin (else 403). ``no_token`` (``--no-token``) drops the token on
+  loopback only, with a warning: every local user and process can then use the server.
 * **Any other address** needs an explicit ``allow_remote`` (``--allow-remote``) and
-  always a bearer token: ``RUBI_HTTP_TOKEN``, or one made with
-  :func:`secrets.token_urlsafe` and printed once to stderr. The ``Host`` header is not
-  checked (the names a remote server is reached by are not known in advance, and a
-  DNS-rebinding page cannot know the token), but a browser ``Origin`` that is not the
-  server's own (scheme and ``Host`` of the request) is refused with 403. Requests
-  without ``Origin`` (CLI clients, other programs) pass with the token.
+  always the token. The ``Host`` header is not checked (the names a remote server is
+  reached by are not known in advance, and a DNS-rebinding page cannot know the
+  token), but a browser ``Origin`` that is not the server's own (scheme and ``Host`` of
+  the request) is refused with 403. Requests without ``Origin`` (CLI clients, other
+  programs) pass with the token.
 
 The token is checked by the MCP library's bearer middleware (401 with a
 ``WWW-Authenticate`` header when it is missing or wrong) through
-:class:`StaticTokenVerifier`, which compares in constant time
-(:func:`hmac.compare_digest`). The token authenticates; it does not encrypt: plain
-HTTP across an untrusted network needs a TLS proxy or an SSH tunnel.
+:class:`StaticTokenVerifier` (:func:`~rubi.mcp.http_token.token_matches`: whole, in
+constant time). The scheme name ``Bearer`` is matched in any case, as RFC 9110 wants;
+the token itself exactly. Whitespace around a header value is not part of it (RFC 9110
+§5.5): the HTTP parser drops it before any check. The token authenticates; it does not
+encrypt: plain HTTP across an untrusted network needs a TLS proxy or an SSH tunnel.
 """
 
 from __future__ import annotations
 
-import hmac
 import ipaddress
 import os
-import re
-import secrets
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -46,6 +50,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rubi.core.errors import RubiError
+from rubi.mcp.http_token import MIN_TOKEN_LENGTH, TOKEN_ENV, resolve_token, token_matches
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -64,13 +69,6 @@ __all__ = [
     "run_http",
 ]
 
-TOKEN_ENV = "RUBI_HTTP_TOKEN"
-"""Environment variable holding the bearer token HTTP clients must send."""
-MIN_TOKEN_LENGTH = 16
-"""Shortest token accepted from ``RUBI_HTTP_TOKEN`` (a generated one has 43 characters)."""
-
-_TOKEN_CHARS = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
-"""RFC 6750 ``b64token``: what may follow ``Bearer `` in an Authorization header."""
 _CLIENT_ID = "rubi-http-token"
 _LOOPBACK_NAMES = frozenset({"localhost"})
 
@@ -99,16 +97,19 @@ class HttpAccess:
         host: the bind address, as given.
         port: the TCP port.
         remote: ``host`` is not loopback (the Origin check is rubi's own then).
-        token: the bearer token every request must carry, or None (loopback only).
-        token_generated: ``token`` was made here (and printed once), not read from
-            ``RUBI_HTTP_TOKEN``.
+        token: the bearer token every request must carry; None only with ``--no-token``
+            on loopback.
+        token_file: the file ``token`` is kept in, or None (``RUBI_HTTP_TOKEN``, or no
+            token).
+        token_created: the token file was made just now.
     """
 
     host: str
     port: int
     remote: bool
     token: str | None
-    token_generated: bool = False
+    token_file: Path | None = None
+    token_created: bool = False
 
     @property
     def transport_security(self) -> TransportSecuritySettings:
@@ -127,27 +128,14 @@ class HttpAccess:
         )
 
 
-def _check_token(token: str) -> str:
-    if len(token) < MIN_TOKEN_LENGTH:
-        raise RubiError(
-            f"{TOKEN_ENV} is {len(token)} characters long: use at least {MIN_TOKEN_LENGTH} "
-            "random ones (python -c 'import secrets; print(secrets.token_urlsafe(32))'), "
-            "or unset it"
-        )
-    if not _TOKEN_CHARS.fullmatch(token):
-        raise RubiError(
-            f"{TOKEN_ENV} holds characters a bearer token cannot carry: use letters, digits "
-            "and - . _ ~ + / only (python -c 'import secrets; print(secrets.token_urlsafe(32))')"
-        )
-    return token
-
-
 def plan_http_access(
     host: str,
     port: int,
     *,
     allow_remote: bool = False,
+    no_token: bool = False,
     environ: Mapping[str, str] | None = None,
+    token_file: Path | None = None,
 ) -> HttpAccess:
     """Decide how the HTTP server at ``host:port`` admits requests (module docstring).
 
@@ -155,42 +143,51 @@ def plan_http_access(
         host: the bind address (``--host``).
         port: the TCP port (``--port``).
         allow_remote: the user asked for a non-loopback bind (``--allow-remote``).
+        no_token: the user asked for no token (``--no-token``; loopback only).
         environ: where ``RUBI_HTTP_TOKEN`` is read (default :data:`os.environ`).
+        token_file: where the token is kept when ``RUBI_HTTP_TOKEN`` is not set
+            (default :func:`~rubi.mcp.http_token.default_token_file`).
 
     Returns:
-        The access plan; a remote bind without ``RUBI_HTTP_TOKEN`` gets a generated
-        token (``token_generated``).
+        The access plan: with a token (``RUBI_HTTP_TOKEN``, else the token file's, made
+        when missing), or without one for ``no_token``.
 
     Raises:
-        RubiError: a non-loopback ``host`` without ``allow_remote``, or a
-            ``RUBI_HTTP_TOKEN`` that is set but too short or not a bearer token.
+        RubiError: a non-loopback ``host`` without ``allow_remote``; ``no_token`` with
+            a non-loopback ``host`` or with ``RUBI_HTTP_TOKEN`` set; a bad
+            ``RUBI_HTTP_TOKEN`` or token file (see
+            :func:`~rubi.mcp.http_token.resolve_token`).
     """
-    env = os.environ if environ is None else environ
     remote = not is_loopback(host)
     if remote and not allow_remote:
         raise RubiError(
             f"--host {host} is not a loopback address: anyone who can reach it could read "
             "and change this project's memory; add --allow-remote to serve it with a "
-            f"bearer token ({TOKEN_ENV} or a generated one)"
+            "bearer token"
         )
-    raw = env.get(TOKEN_ENV)
-    token = _check_token(raw) if raw is not None and raw != "" else None
-    if token is None and remote:
-        return HttpAccess(host, port, remote, secrets.token_urlsafe(32), token_generated=True)
-    return HttpAccess(host, port, remote, token)
+    if no_token:
+        if remote:
+            raise RubiError(
+                f"--no-token is for a loopback --host only: {host} would let anyone who can "
+                "reach it read and change this project's memory; drop --no-token"
+            )
+        if (os.environ if environ is None else environ).get(TOKEN_ENV):
+            raise RubiError(f"--no-token and {TOKEN_ENV} contradict each other: drop one")
+        return HttpAccess(host, port, remote, None)
+    token, path, created = resolve_token(environ, token_file)
+    return HttpAccess(host, port, remote, token, token_file=path, token_created=created)
 
 
 class StaticTokenVerifier:
-    """The MCP library's ``TokenVerifier`` for one shared secret, compared in constant
-    time (:func:`hmac.compare_digest`, on UTF-8 bytes so any header text compares)."""
+    """The MCP library's ``TokenVerifier`` for one shared secret, matched whole and in
+    constant time (:func:`~rubi.mcp.http_token.token_matches`)."""
 
     def __init__(self, token: str) -> None:
-        self._expected = token.encode("utf-8")
+        self._expected = token
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The access grant for the right token, None for any other."""
-        given = token.encode("utf-8", "surrogatepass")
-        if not hmac.compare_digest(given, self._expected):
+        if not token_matches(token, self._expected):
             return None
         return AccessToken(token=token, client_id=_CLIENT_ID, scopes=[])
 
@@ -266,17 +263,30 @@ def http_app(server: MCPServer, access: HttpAccess) -> ASGIApp:
 
 
 def announce(access: HttpAccess, say: Callable[[str], None]) -> None:
-    """Tell the user, on stderr, where the server listens and what it needs."""
+    """Tell the user, on stderr, where the server listens and what clients need. The
+    token itself is never printed (server logs are often read by others):
+    ``rubi serve --show-token`` prints it on demand."""
     url = f"http://{access.host}:{access.port}/mcp"
     if access.remote:
         say(
             f"rubi: serving {url} to other machines over plain HTTP; "
             "across untrusted networks put it behind a TLS proxy or an SSH tunnel"
         )
-    if access.token_generated:
-        say(f"rubi: bearer token (shown once; set {TOKEN_ENV} to choose it): {access.token}")
-    if access.token is not None:
-        say('rubi: clients must send the header "Authorization: Bearer <token>"')
+    if access.token is None:
+        say(
+            f"rubi: warning: --no-token: every user and program on this machine can search, "
+            f"read and change this project's memory through {url}"
+        )
+        return
+    if access.token_created:
+        say(f"rubi: made a new bearer token in {access.token_file} (readable by you alone)")
+    if access.token_file is None:
+        say(f'rubi: clients of {url} must send the header "Authorization: Bearer ${TOKEN_ENV}"')
+        return
+    say(
+        f'rubi: clients of {url} must send the header "Authorization: Bearer '
+        f'$(rubi serve --show-token)" (the token kept in {access.token_file})'
+    )
 
 
 def run_http(

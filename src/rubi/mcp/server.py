@@ -97,28 +97,33 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
     allow_remote: bool = False,
+    no_token: bool = False,
 ) -> None:
     """Run the server until the client goes away (stdio) or the process is stopped.
 
-    Over HTTP, a loopback ``host`` keeps the Host/Origin checks (and requires
-    ``RUBI_HTTP_TOKEN`` when it is set); any other address needs ``allow_remote`` and
-    a bearer token (see :mod:`rubi.mcp.http_access`).
+    Over HTTP every request needs a bearer token (``RUBI_HTTP_TOKEN``, or the one kept
+    in the user's state folder), unless ``no_token`` on loopback; a loopback ``host``
+    keeps the Host/Origin checks; any other address needs ``allow_remote`` (see
+    :mod:`rubi.mcp.http_access`).
 
     Outside a project (no ``.rubi/``) it serves the personal vault and says so in its
     instructions (:func:`open_vault`).
 
     Raises:
         RubiError: ``project`` is not a folder, a
-            non-loopback ``host`` without ``allow_remote``, or ``allow_remote``
-            without ``http``, or a bad ``RUBI_HTTP_TOKEN``.
+            non-loopback ``host`` without ``allow_remote``, ``allow_remote`` or
+            ``no_token`` without ``http``, ``no_token`` off loopback, or a bad
+            ``RUBI_HTTP_TOKEN`` or token file.
     """
     if allow_remote and not http:
         raise RubiError("--allow-remote applies to --http only (stdio never leaves this machine)")
+    if no_token and not http:
+        raise RubiError("--no-token applies to --http only (stdio needs no token)")
     access = None
     if http:
         from rubi.mcp.http_access import plan_http_access
 
-        access = plan_http_access(host, port, allow_remote=allow_remote)
+        access = plan_http_access(host, port, allow_remote=allow_remote, no_token=no_token)
     paths, instructions = open_vault(project)
     if access is None:
         from rubi.mcp.startup import serve_stdio
