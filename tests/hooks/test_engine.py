@@ -196,7 +196,7 @@ def test_a_second_engine_for_the_vault_stands_by_and_takes_over(
     try:
         assert not second.serving.wait(0.5)
         reply = json.loads(
-            send(address_of(project).socket, b'{"rubi": "ping", "protocol": 1}\n')[0]
+            send(address_of(project).socket, b'{"rubi": "ping", "protocol": 2}\n')[0]
         )
         assert reply["ok"] is True
         engine.stop()
@@ -253,8 +253,8 @@ def test_an_oversized_request_is_refused_with_one_line(
         b"not json\n",
         b"[1, 2]\n",
         b'{"rubi": "hook", "protocol": 99}\n',
-        b'{"rubi": "shell", "protocol": 1}\n',
-        b'{"rubi": "hook", "protocol": 1, "event": ["x"], "input": 3}\n',
+        b'{"rubi": "shell", "protocol": 2}\n',
+        b'{"rubi": "hook", "protocol": 2, "event": ["x"], "input": 3}\n',
         b"\xff\xfe\n",
     ],
 )

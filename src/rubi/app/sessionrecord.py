@@ -27,6 +27,7 @@ __all__ = [
     "clean_turn",
     "context_reading",
     "context_size",
+    "last_answer_id",
     "latest_record",
     "link_files",
     "session_file",
@@ -161,6 +162,14 @@ def context_reading(transcript: Path) -> tuple[int | None, str]:
     from rubi.sessions.tail import current_reading
 
     return current_reading(transcript)
+
+
+def last_answer_id(transcript: Path) -> str:
+    """The ``uuid`` of the transcript's last answer (``""`` when unknown); see
+    :func:`rubi.sessions.tail.last_answer_id`."""
+    from rubi.sessions.tail import last_answer_id as last_id
+
+    return last_id(transcript)
 
 
 def latest_record(paths: VaultPaths, session_id: str, chars: int) -> tuple[str, str] | None:

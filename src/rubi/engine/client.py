@@ -3,8 +3,11 @@ every ``rubi search`` and ``rubi read``).
 
 :func:`hook_via_engine` sends one hook call to the engine of its vault and returns what
 the hook would print, or None: no engine, an event engines do not answer, a payload
-without a usable ``cwd``, an engine of another rubi or environment, a refusal, a
-timeout, a connection that breaks. None means: run the hook cold.
+without a usable ``cwd``, an engine of another rubi or environment, a refusal, no
+acknowledgement in time, a connection that breaks before it. None means: run the hook
+cold. Once the engine has acknowledged the hook and this side has confirmed
+(:data:`~rubi.engine.protocol.GO`), the hook is the engine's: a late or lost answer
+means the hook prints nothing, never that it runs a second time, cold.
 :func:`cli_via_engine` does the same for a command. Nothing here ever starts an
 engine.
 """
@@ -20,6 +23,7 @@ from rubi.engine.address import address_for, find_vault_root, project_vault
 from rubi.engine.protocol import (
     ACK,
     CLI_ERRORS,
+    GO,
     MAX_REPLY_BYTES,
     MAX_REQUEST_BYTES,
     PROTOCOL,
@@ -28,6 +32,7 @@ from rubi.engine.protocol import (
     cli_argv_ok,
     engine_event,
     environment,
+    event_key,
 )
 
 __all__ = [
@@ -35,15 +40,19 @@ __all__ = [
     "CLI_REPLY_TIMEOUT_S",
     "CONNECT_TIMEOUT_S",
     "HOOK_ACK_TIMEOUT_S",
+    "HOOK_BUDGET_S",
     "REPLY_TIMEOUT_S",
     "cli_via_engine",
     "hook_via_engine",
 ]
 
 CONNECT_TIMEOUT_S = 0.25
-REPLY_TIMEOUT_S = 3.0
-"""How long a hook waits for the engine's answer before running cold (Claude Code gives
-the tool hooks 5 s, the prompt hook 10 s, in ``hooks/hooks.json``)."""
+REPLY_TIMEOUT_S = 4.0
+"""How long a hook the engine has acknowledged waits for its answer (seconds from the
+request) unless :data:`HOOK_BUDGET_S` names its event; then it prints nothing."""
+HOOK_BUDGET_S = {"userpromptsubmit": 9.0, "stop": 9.0}
+"""The same for the events Claude Code gives 10 s (``hooks/hooks.json``; the tool hooks
+and SessionEnd get 5 s): a second less, for this process's start and exit."""
 HOOK_ACK_TIMEOUT_S = 1.0
 """How long a hook waits for the engine to acknowledge it (:data:`ACK`, sent before the
 hook runs): an engine that accepts connections but does not work (``rubi watch``
@@ -61,8 +70,9 @@ def _off() -> bool:
     return os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false")
 
 
-def _request(event: str, raw: str) -> tuple[str, bytes] | None:
-    """The engine's socket path and the request line, or None (cold)."""
+def _request(event: str, raw: str) -> tuple[str, bytes, float] | None:
+    """The engine's socket path, the request line and how long the answer may take
+    (seconds, :data:`HOOK_BUDGET_S`), or None (cold)."""
     try:
         payload = json.loads(raw) if raw.strip() else None
     except ValueError:
@@ -90,7 +100,9 @@ def _request(event: str, raw: str) -> tuple[str, bytes] | None:
         "input": raw,
     }
     line = json.dumps(request).encode("ascii") + b"\n"
-    return (address.socket, line) if len(line) <= MAX_REQUEST_BYTES else None
+    if len(line) > MAX_REQUEST_BYTES:
+        return None
+    return address.socket, line, HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
 
 
 def hook_via_engine(
@@ -98,15 +110,19 @@ def hook_via_engine(
     raw: str,
     *,
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
-    reply_timeout_s: float = REPLY_TIMEOUT_S,
+    reply_timeout_s: float | None = None,
     ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
 ) -> str | None:
     """What the hook prints (``""`` for nothing), as answered by the engine; None when
-    the hook must run cold.
+    the hook must run cold: only when the engine did not take it (no engine, a refusal,
+    no acknowledgement within ``ack_timeout_s``). A hook the engine took prints what it
+    answers within ``reply_timeout_s``, else nothing (``""``).
 
     Args:
         event: the hook's command-line argument (``""`` when none was given).
         raw: the hook's stdin, as read.
+        reply_timeout_s: seconds from the request to the answer (default: the event's
+            budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
     """
     if _off():
         return None
@@ -114,13 +130,62 @@ def hook_via_engine(
         prepared = _request(event, raw)
         if prepared is None:
             return None
-        reply = _exchange(*prepared, connect_timeout_s, reply_timeout_s, ack_timeout_s)
+        path, line, budget_s = prepared
+        if not stat.S_ISSOCK(os.stat(path).st_mode):
+            return None
     except (OSError, ValueError):
-        return None  # no engine, a stale socket, a timeout, a broken or bad reply
-    if reply is None:
+        return None  # no engine, a stale socket
+    wait_s = budget_s if reply_timeout_s is None else reply_timeout_s
+    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s)
+
+
+def _output(reply: object) -> str | None:
+    """The hook output of a reply line already decoded; None when it is not an answer."""
+    if not isinstance(reply, dict) or reply.get("ok") is not True:
         return None
     output = reply.get("output")
     return output if isinstance(output, str) else None
+
+
+def _hook_exchange(
+    path: str, line: bytes, connect_timeout_s: float, ack_timeout_s: float, reply_timeout_s: float
+) -> str | None:
+    """One hook through the engine at ``path`` (:func:`hook_via_engine`'s result).
+
+    The engine's first line must come within ``ack_timeout_s``: an answer without an
+    acknowledgement is taken as it is (a refusal: None, cold); an acknowledgement is
+    confirmed with :data:`GO`, after which any failure is ``""`` (the engine runs the
+    hook; it must not run here too)."""
+    import _socket  # not ``socket``: see _exchange
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        try:
+            sock.settimeout(connect_timeout_s)
+            sock.connect(path)
+            sock.settimeout(reply_timeout_s)
+            sock.sendall(line)
+            sent = time.monotonic()
+            reader = LineReader(sock)
+            first = reader.line(MAX_REPLY_BYTES, sent + min(ack_timeout_s, reply_timeout_s))
+            if first != ACK.rstrip(b"\n"):
+                return _output(json.loads(first))
+        except (OSError, ValueError):
+            return None  # no engine, no acknowledgement in time, a broken or bad reply
+        try:
+            sock.sendall(GO)
+        except OSError:  # the engine hung up: it runs nothing unconfirmed, unless it
+            try:  # had answered already (then that answer stands)
+                return _output(json.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
+            except (OSError, ValueError):
+                return None
+        try:
+            answer = _output(json.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
+        except (OSError, ValueError):
+            answer = None  # late, lost or malformed: the engine has the hook
+        return answer if answer is not None else ""
+    finally:
+        sock.close()
 
 
 def _exchange(

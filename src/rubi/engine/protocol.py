@@ -2,16 +2,16 @@
 
 Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
 
-    {"rubi": "hook", "protocol": 1, "build": BUILD, "env": {NAME: VALUE|null},
+    {"rubi": "hook", "protocol": 2, "build": BUILD, "env": {NAME: VALUE|null},
      "vault": "/abs/project/.rubi", "event": "UserPromptSubmit", "input": "<hook JSON>"}
 
 ``input`` is the hook's stdin as read; ``event`` its command-line argument (may be
 ``""``: then the payload's ``hook_event_name`` names it, as in the cold path).
-``{"rubi": "ping", "protocol": 1}`` asks whether an engine answers.
+``{"rubi": "ping", "protocol": 2}`` asks whether an engine answers.
 
 A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
 
-    {"rubi": "cli", "protocol": 1, "build": BUILD, "env": {NAME: VALUE|null},
+    {"rubi": "cli", "protocol": 2, "build": BUILD, "env": {NAME: VALUE|null},
      "vault": "/abs/project/.rubi", "cwd": "/abs/folder", "argv": ["search", ...],
      "tty": [STDOUT_IS_TTY, STDERR_IS_TTY], "errors": ["strict", "backslashreplace"]}
 
@@ -21,11 +21,19 @@ command printed and its exit status (:mod:`rubi.engine.clirun`).
 Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
 or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
 
-Before it runs a hook or a command, the engine sends :data:`ACK` (``{"ok": true,
-"accepted": true}``) as soon as it has read and checked the request, then the reply: a
-client that sees no acknowledgement quickly (an engine suspended with Ctrl-Z still
-accepts connections) runs cold instead of waiting out the whole reply timeout. A
-refusal comes without one.
+Before it runs a command, the engine sends :data:`ACK` (``{"ok": true, "accepted":
+true}``) as soon as it has read and checked the request, then the reply: a client that
+sees no acknowledgement quickly (an engine suspended with Ctrl-Z still accepts
+connections) runs cold instead of waiting out the whole reply timeout. A refusal comes
+without one.
+
+A hook is never run twice (once by the engine, once cold by a client that gave up
+waiting), so it takes one more step: the engine sends :data:`ACK` once the request is
+checked and the engine's hook slot is its own, and runs the hook only when the client
+answers :data:`GO`. A client that has sent :data:`GO` never runs the hook cold: it
+waits for the reply within the hook's budget and otherwise prints nothing. A client
+that saw no :data:`ACK` in time closes the connection and runs cold; the engine, which
+then reads no :data:`GO`, runs nothing.
 
 An engine answers only a hook that would behave exactly as it does: same rubi
 (:func:`build_id`), same environment for the variables rubi reads
@@ -46,6 +54,7 @@ __all__ = [
     "CLI_COMMANDS",
     "ENGINE_EVENTS",
     "ENV_KEYS",
+    "GO",
     "MAX_REPLY_BYTES",
     "MAX_REQUEST_BYTES",
     "PROTOCOL",
@@ -55,10 +64,11 @@ __all__ = [
     "cli_argv_ok",
     "engine_event",
     "environment",
+    "event_key",
     "read_line",
 ]
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
 """A hook's JSON larger than this (a PostToolUse carrying a huge tool result) runs cold."""
 MAX_REPLY_BYTES = 1024 * 1024
@@ -100,7 +110,11 @@ and the engine."""
 
 
 ACK = b'{"ok": true, "accepted": true}\n'
-"""The line an engine sends when it starts running a hook or command for a client."""
+"""The line an engine sends when it starts running a command, or is ready to run a
+hook, for a client."""
+GO = b'{"go": true}\n'
+"""The line a hook's client sends back on :data:`ACK`: from then on the hook is the
+engine's alone to run."""
 
 
 class LineTooLong(ValueError):
@@ -123,14 +137,19 @@ def _key(name: str) -> str:
     return name.replace("-", "").replace("_", "").lower()
 
 
-def engine_event(argv_event: str, payload: Any) -> bool:
-    """The event this hook call handles (its argument, else the payload's
-    ``hook_event_name``, as the cold path picks it) is one an engine answers."""
+def event_key(argv_event: str, payload: Any) -> str:
+    """The event this hook call handles, in :data:`ENGINE_EVENTS` form: its argument,
+    else the payload's ``hook_event_name``, as the cold path picks it."""
     name = argv_event
     if not name and isinstance(payload, dict):
         value = payload.get("hook_event_name")
         name = value if isinstance(value, str) else ""
-    return _key(name) in ENGINE_EVENTS
+    return _key(name)
+
+
+def engine_event(argv_event: str, payload: Any) -> bool:
+    """The event this hook call handles (:func:`event_key`) is one an engine answers."""
+    return event_key(argv_event, payload) in ENGINE_EVENTS
 
 
 def cli_argv_ok(argv: Any) -> bool:

@@ -13,8 +13,10 @@ A request is checked like any untrusted input and refused with one JSON line whe
 anything is off. A command (``rubi search``, ``rubi read``) runs in process through
 :mod:`rubi.engine.clirun`, its output captured. A hook is answered by running
 :func:`rubi.claude.hooks.entry.main` in process on the request's stdin text, one hook
-at a time, so the output is the cold path's by construction; the engine only saves
-the imports and keeps modules warm.
+at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
+only saves the imports and keeps modules warm. A hook runs only once its client has
+confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
+up waiting costs the engine nothing.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.paths import VaultPaths
@@ -38,6 +40,7 @@ from rubi.engine.address import Address, address_for, project_vault
 from rubi.engine.protocol import (
     ACK,
     CLI_ERRORS,
+    GO,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     LineTooLong,
@@ -52,7 +55,7 @@ from rubi.engine.rewarm import Rewarm
 if TYPE_CHECKING:
     from rubi.engine.clirun import Command
 
-__all__ = ["Engine", "answer", "running"]
+__all__ = ["Engine", "Peer", "Slot", "answer", "running"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,10 @@ READ_TIMEOUT_S = 5.0
 """A client must send its whole request within this."""
 HOOK_WAIT_S = 2.0
 """A request waits this long for the hook before it (one at a time); then ``busy``."""
+OVERRUN_S = 5.0
+"""A hook running longer than this is past every client's budget (Claude Code stops the
+tool hooks at 5 s): requests arriving meanwhile are refused ``busy`` at once (their
+clients run cold) instead of each waiting :data:`HOOK_WAIT_S` behind it."""
 MAX_CONNECTIONS = 16
 DRAIN_S = 1.0
 """After a reply, the peer's unread bytes are read and dropped for at most this long."""
@@ -84,6 +91,60 @@ def _refuse(error: str) -> dict[str, Any]:
     return {"ok": False, "error": error}
 
 
+class Slot:
+    """The engine's one hook slot (hooks and commands run one at a time), and since when
+    its holder has held it: a holder past :data:`OVERRUN_S` is stuck, and nobody queues
+    behind it."""
+
+    def __init__(self, lock: threading.Lock | None = None) -> None:
+        self._lock = lock if lock is not None else threading.Lock()
+        self._since: float | None = None
+
+    def take(self, wait_s: float) -> bool:
+        """Hold the slot, waiting at most ``wait_s`` seconds (none when its holder has
+        overrun); False when it stayed taken."""
+        since = self._since
+        if since is not None and time.monotonic() - since > OVERRUN_S:
+            return False
+        taken = self._lock.acquire(timeout=wait_s) if wait_s > 0 else self._lock.acquire(False)
+        if not taken:
+            return False
+        self._since = time.monotonic()
+        return True
+
+    def give(self) -> None:
+        """Free the slot (its holder only)."""
+        self._since = None
+        self._lock.release()
+
+
+class Peer:
+    """The client of one connection, as a request's handling sees it."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+
+    def ack(self) -> None:
+        """Send :data:`~rubi.engine.protocol.ACK` (a client that left is the reply's
+        concern)."""
+        with contextlib.suppress(OSError):
+            self._conn.settimeout(READ_TIMEOUT_S)
+            self._conn.sendall(ACK)
+
+    def commit(self) -> bool:
+        """Send :data:`~rubi.engine.protocol.ACK` and wait (at most
+        :data:`READ_TIMEOUT_S`) for the client's :data:`~rubi.engine.protocol.GO`:
+        True when it came, so that the client will not run the hook cold; False when the
+        client left, timed out or sent anything else (then nothing may run)."""
+        try:
+            self._conn.settimeout(READ_TIMEOUT_S)
+            self._conn.sendall(ACK)
+            line = read_line(self._conn, len(GO), time.monotonic() + READ_TIMEOUT_S)
+        except (OSError, ValueError):
+            return False
+        return line == GO.rstrip(b"\n")
+
+
 def _run_hook(event: str, payload: Any) -> str:
     """What the hook prints for ``payload`` (the decoded hook JSON, parsed once)."""
     from rubi.claude.hooks.entry import respond
@@ -96,18 +157,21 @@ def _run_hook(event: str, payload: Any) -> str:
 def answer(
     line: bytes,
     vault: str,
-    hook_lock: threading.Lock,
+    hook_lock: threading.Lock | Slot,
     rewarm: Rewarm | None = None,
     commands: Command | None = None,
-    ack: Callable[[], None] | None = None,
+    peer: Peer | None = None,
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
-    ``rewarm`` is told of each hook answered; ``commands`` runs a ``rubi`` command
-    (none: commands are refused); ``ack`` is called once a hook or command is checked,
-    just before it runs (the engine then sends :data:`rubi.engine.protocol.ACK`).
+    ``hook_lock`` is the engine's hook slot; ``rewarm`` is told of each hook answered;
+    ``commands`` runs a ``rubi`` command (none: commands are refused); ``peer`` is the
+    client (none: a hook or command runs without acknowledgement): a command is
+    acknowledged once checked, a hook runs only once its client has confirmed
+    (:meth:`Peer.commit`).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
+    slot = hook_lock if isinstance(hook_lock, Slot) else Slot(hook_lock)
     try:
         request = json.loads(line)
     except (ValueError, RecursionError):  # nesting past the recursion limit too
@@ -128,16 +192,16 @@ def answer(
     if kind == "cli":
         if commands is None:
             return _refuse("this engine runs no commands")
-        return _answer_cli(request, vault, hook_lock, commands, ack)
-    return _answer_hook(request, vault, hook_lock, rewarm, ack)
+        return _answer_cli(request, vault, slot, commands, peer)
+    return _answer_hook(request, vault, slot, rewarm, peer)
 
 
 def _answer_hook(
     request: dict[str, Any],
     vault: str,
-    hook_lock: threading.Lock,
+    slot: Slot,
     rewarm: Rewarm | None,
-    ack: Callable[[], None] | None = None,
+    peer: Peer | None = None,
 ) -> dict[str, Any]:
     event, raw = request.get("event"), request.get("input")
     if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
@@ -150,25 +214,25 @@ def _answer_hook(
         return _refuse("event not answered by the engine")
     if not _cwd_in(payload, vault):
         return _refuse("the hook's folder is not this engine's project")
-    if ack is not None:
-        ack()
-    if not hook_lock.acquire(timeout=HOOK_WAIT_S):
-        return _refuse("busy")
+    if not slot.take(HOOK_WAIT_S):
+        return _refuse("busy")  # not acknowledged: the client runs the hook cold
     try:
+        if peer is not None and not peer.commit():
+            return _refuse("not confirmed")  # the client left (and may run it cold)
         output = _run_hook(event, payload)
         if rewarm is not None:
             rewarm.seen(event, payload)
         return {"ok": True, "output": output}
     finally:
-        hook_lock.release()
+        slot.give()
 
 
 def _answer_cli(
     request: dict[str, Any],
     vault: str,
-    hook_lock: threading.Lock,
+    slot: Slot,
     commands: Command,
-    ack: Callable[[], None] | None = None,
+    peer: Peer | None = None,
 ) -> dict[str, Any]:
     """Run a ``rubi search`` or ``rubi read`` for a client (:mod:`rubi.engine.clirun`)."""
     from rubi.engine.clirun import install, run_cli
@@ -190,9 +254,9 @@ def _answer_cli(
         return _refuse("the command's folder is not this engine's project")
     if not install():
         return _refuse("this engine's streams cannot be captured")
-    if ack is not None:
-        ack()
-    if not hook_lock.acquire(timeout=HOOK_WAIT_S):
+    if peer is not None:
+        peer.ack()
+    if not slot.take(HOOK_WAIT_S):
         return _refuse("busy")
     try:
         result = run_cli(
@@ -202,7 +266,7 @@ def _answer_cli(
         log.debug("rubi engine: a command failed", exc_info=True)
         return _refuse(f"the command failed ({type(exc).__name__})")
     finally:
-        hook_lock.release()
+        slot.give()
     return {"ok": True, "stdout": result.stdout, "stderr": result.stderr, "code": result.code}
 
 
@@ -265,7 +329,7 @@ class Engine:
         self.standby_s = standby_s
         self.serving = threading.Event()
         self._stop = threading.Event()
-        self._hook_lock = threading.Lock()
+        self._slot = Slot()
         self._rewarm = Rewarm()
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
@@ -344,12 +408,12 @@ class Engine:
     def _idle(self) -> None:
         """No request for :data:`IDLE_S`: recall the last prompt again if the index
         changed since (:mod:`rubi.engine.rewarm`), unless a hook runs."""
-        if not self._hook_lock.acquire(blocking=False):
+        if not self._slot.take(0):
             return
         try:
             self._rewarm.idle()
         finally:
-            self._hook_lock.release()
+            self._slot.give()
 
     def _dispatch(self, conn: socket.socket) -> None:
         if not self._slots.acquire(blocking=False):
@@ -372,7 +436,7 @@ class Engine:
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
                 reply = answer(
-                    line, self.vault, self._hook_lock, self._rewarm, self.commands, _acker(conn)
+                    line, self.vault, self._slot, self._rewarm, self.commands, Peer(conn)
                 )
                 _reply(conn, reply)
         except Exception:
@@ -398,18 +462,6 @@ def _reply(conn: socket.socket, reply: dict[str, Any], *, drain: bool = True) ->
             if not chunk:
                 break
             drained += len(chunk)
-
-
-def _acker(conn: socket.socket) -> Callable[[], None]:
-    """Sends :data:`~rubi.engine.protocol.ACK` on ``conn`` (a client that left is the
-    reply's concern)."""
-
-    def ack() -> None:
-        with contextlib.suppress(OSError):
-            conn.settimeout(READ_TIMEOUT_S)
-            conn.sendall(ACK)
-
-    return ack
 
 
 def _try_lock(path: str) -> int | None:

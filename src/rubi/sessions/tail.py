@@ -10,9 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["MAX_TAIL_BYTES", "TAIL_CHUNK_BYTES", "current_context", "current_reading"]
+__all__ = [
+    "MAX_TAIL_BYTES",
+    "TAIL_CHUNK_BYTES",
+    "current_context",
+    "current_reading",
+    "last_answer_id",
+]
 
 TAIL_CHUNK_BYTES = 64 * 1024
 MAX_TAIL_BYTES = 8 * 1024 * 1024
@@ -66,11 +74,44 @@ def current_reading(path: Path) -> tuple[int | None, str]:
     """Tokens in the session's context now (None when unknown: no answer yet, just
     compacted, unreadable file) and the model id of the answer that says so (``""``
     when unknown)."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed by the with below
-    except OSError:
-        return None, ""
-    with fh:
+    for raw in _backwards(path):
+        verdict = _verdict(raw)
+        if verdict is False:
+            continue
+        return verdict if isinstance(verdict, tuple) else (None, "")
+    return None, ""
+
+
+def last_answer_id(path: Path) -> str:
+    """The ``uuid`` of the transcript's last main-chain assistant line (the answer a
+    Stop hook reports), ``""`` when none is found within :data:`MAX_TAIL_BYTES` of the
+    end or the file cannot be read."""
+    for raw in _backwards(path):
+        if b'"assistant"' not in raw:
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(line, dict) or line.get("type") != "assistant":
+            continue
+        if line.get("isSidechain"):
+            continue
+        uuid = line.get("uuid")
+        return uuid if isinstance(uuid, str) else ""
+    return ""
+
+
+def _backwards(path: Path) -> Iterator[bytes]:
+    """The file's non-blank lines, last first, within :data:`MAX_TAIL_BYTES` of its end
+    (nothing for a file that is not a regular file or cannot be read)."""
+    try:  # a FIFO's open must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
         end = fh.seek(0, os.SEEK_END)
         pos, carry, read = end, b"", 0
         while pos > 0 and read < MAX_TAIL_BYTES:
@@ -82,10 +123,5 @@ def current_reading(path: Path) -> tuple[int | None, str]:
             lines = chunk.split(b"\n")
             carry = lines[0] if pos > 0 else b""
             for raw in reversed(lines[1:] if pos > 0 else lines):
-                if not raw.strip():
-                    continue
-                verdict = _verdict(raw)
-                if verdict is False:
-                    continue
-                return verdict if isinstance(verdict, tuple) else (None, "")
-    return None, ""
+                if raw.strip():
+                    yield raw

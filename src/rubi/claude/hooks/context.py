@@ -58,6 +58,8 @@ class SessionState:
             keys, oldest first); the same read again goes through.
         model: the model SessionStart named (Claude Code sends it after a compaction
             and on resume), ``""`` when none did.
+        captured: keys of the answers captured last (:func:`rubi.claude.hooks.capture.turn_key`,
+            oldest first): a turn captured already is not captured again.
     """
 
     explorations: int = 0
@@ -67,6 +69,7 @@ class SessionState:
     record_offset: int = 0
     guard_denied: list[str] = field(default_factory=list)
     model: str = ""
+    captured: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

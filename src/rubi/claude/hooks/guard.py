@@ -6,12 +6,13 @@ again in the session: the agent saw the outline and still wants the whole file."
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 from rubi.claude.hooks.context import HookContext
 from rubi.core.tokens import tokens_for_chars
 
-__all__ = ["OUTLINE_CHARS", "REMEMBERED_DENIALS", "handle"]
+__all__ = ["COUNT_BYTES", "OUTLINE_CHARS", "REMEMBERED_DENIALS", "handle", "measure"]
 
 OUTLINE_CHARS = 2_500
 """The outline in a denial's reason takes at most this many characters (~600 tokens:
@@ -39,6 +40,76 @@ PASS_THROUGH = frozenset(
     ]
 )
 """Images, PDFs and notebooks: Read renders them (pages, not lines); never guarded."""
+COUNT_BYTES = 4 * 1024 * 1024
+"""A file over the byte limit is denied whatever its lines; its lines are still counted
+for the denial's text and outline, but only within this many bytes (a 16 GB log, a
+1 GB file without a newline, is never read whole)."""
+_CHUNK = 64 * 1024
+_BINARY_PROBE = 8192
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+"""A FIFO's open never waits for a writer; a terminal never becomes ours."""
+
+
+def measure(path: str, max_lines: int, max_bytes: int) -> tuple[int, int] | None:
+    """What the guard needs to know of the file at ``path``, reading as little as that
+    takes: its size in bytes and its newlines, counted only as far as they matter.
+
+    - A file of at most ``max_lines`` bytes cannot have more lines: nothing is read.
+    - A file of at most ``max_bytes`` bytes is read until ``max_lines + 1`` newlines
+      are seen (then it is over the limit) or to its end.
+    - A larger file is over the limit whatever its lines: they are counted within
+      :data:`COUNT_BYTES` only; 0 when that did not reach its end (unknown).
+
+    Returns:
+        ``(size, lines)``; None when the guard has nothing to say: the file cannot be
+        opened, is not a regular file (a FIFO, a device), or is binary (a NUL in its
+        first 8 KiB).
+    """
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        size = st.st_size
+        if size <= max_lines:
+            return size, 0
+        head = os.read(fd, _BINARY_PROBE)
+        if b"\x00" in head:
+            return None  # binary: Read shows what it can; lines mean nothing
+        if size <= max_bytes:
+            return size, _newlines(fd, head, stop_after=max_lines + 1, budget=max_bytes)
+        lines = _newlines(fd, head, stop_after=None, budget=COUNT_BYTES)
+        return size, max(lines, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _newlines(fd: int, head: bytes, *, stop_after: int | None, budget: int) -> int:
+    """Newlines in ``head`` and what follows it on ``fd``, reading at most ``budget``
+    bytes in all; stops once ``stop_after`` are counted. -1 when the budget ran out
+    before the end of the file (the count is unknown)."""
+    count = head.count(b"\n")
+    spent = len(head)
+    while stop_after is None or count < stop_after:
+        if spent >= budget:
+            return count if stop_after is not None else -1
+        chunk = os.read(fd, min(_CHUNK, budget - spent))
+        if not chunk:
+            break
+        spent += len(chunk)
+        count += chunk.count(b"\n")
+    return count
 
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
@@ -61,19 +132,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
         return None  # a ranged read of a reasonable size
     if not os.path.isabs(path):
         path = os.path.join(str(ctx.cwd), path)
-    try:
-        size = os.path.getsize(path)
-    except OSError:
+    measured = measure(path, limits.guard_max_lines, limits.guard_max_bytes)
+    if measured is None:
         return None
-    lines = 0
-    if size > limits.guard_max_lines:  # a smaller file cannot have more lines than that
-        with open(path, "rb") as fh:
-            head = fh.read(8192)
-            if b"\x00" in head:
-                return None  # binary: Read shows what it can; lines mean nothing
-            lines = head.count(b"\n") + sum(
-                chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b"")
-            )
+    size, lines = measured
     if size <= limits.guard_max_bytes and lines <= limits.guard_max_lines:
         return None
     key = f"{os.path.realpath(path)}|{args.get('offset')}|{limit}"

@@ -1,12 +1,12 @@
-"""Stop: capture the turn; after heavy exploration with nothing registered, ask once
-for 1–5 durable notes. Never loops (``stop_hook_active``), never blocks twice for the
-same exploration."""
+"""Stop: capture the turn (once, however often Stop runs for it); after heavy
+exploration with nothing registered, ask once for 1–5 durable notes. Never loops
+(``stop_hook_active``), never blocks twice for the same exploration."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rubi.claude.hooks.capture import capture_turn
+from rubi.claude.hooks.capture import capture_answer
 from rubi.claude.hooks.context import HookContext
 
 __all__ = ["handle"]
@@ -18,7 +18,7 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
         return None
     result = None
     with ctx.session_state() as state:
-        capture_turn(ctx, state, ctx.event.last_assistant_message)
+        capture_answer(ctx, state, ctx.event.last_assistant_message)
         if not ctx.event.stop_hook_active and state.explorations >= ctx.settings.harvest_after:
             result = {
                 "decision": "block",
