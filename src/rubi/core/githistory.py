@@ -8,7 +8,7 @@ step and the note is not stale; a branch older than the note, merged after it, m
 it stale.
 
 Nothing from a note reaches git as an option: paths are given after ``--`` with
-``--literal-pathspecs``, and git runs with :data:`rubi.core.safepaths.GIT_HARDENING`.
+``--literal-pathspecs``, and git runs with :data:`rubi.core.githardening.GIT_HARDENING`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.gitrepo import git_lines, git_output
+from rubi.core.gitrepo import filter_overrides, git_lines, git_output
 
 __all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
 
@@ -156,13 +156,21 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
     """The ``paths`` (repository paths) whose file differs from HEAD in the work tree:
     modified, staged, added or untracked. One ``git status`` for all of them.
 
+    The repository's filter programs are turned off
+    (:func:`rubi.core.gitrepo.filter_overrides`): a file a filter would change counts
+    as changed.
+
     Returns:
-        The changed ones; None when git fails.
+        The changed ones; None when git fails or a filter cannot be turned off.
     """
     if not paths:
         return set()
+    filters = filter_overrides(top)  # status hashes changed files through filters
+    if filters is None:
+        return None
     out = git_output(
         top,
+        *filters,
         "--literal-pathspecs",
         "status",
         "--porcelain=v1",
