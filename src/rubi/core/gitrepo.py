@@ -25,6 +25,7 @@ from rubi.core.githardening import (
     driver_overrides,
     git_environment,
 )
+from rubi.core.safeio import has_surrogates
 from rubi.core.safepaths import is_commit_id
 
 __all__ = [
@@ -351,7 +352,7 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
     pending = set(wanted)
     for block in out.split("\x00")[1:]:
         lines = block.strip("\n").split("\n")
-        sha, files = lines[0].strip(), [f for f in lines[1:] if f]
+        sha, files = lines[0].strip(), [f for f in lines[1:] if f and not has_surrogates(f)]
         for c in list(pending):
             if sha.startswith(c):
                 result[c] = set(changed)
@@ -364,7 +365,7 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
             root, "diff", "--name-only", "--no-renames", "--end-of-options", c, "HEAD", "--"
         )
         if diff is not None:
-            result[c] = {line for line in diff.splitlines() if line}
+            result[c] = {line for line in diff.splitlines() if line and not has_surrogates(line)}
     return result
 
 
