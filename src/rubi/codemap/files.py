@@ -56,10 +56,11 @@ MAX_GITIGNORE_BYTES = 1_000_000
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
 _NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
 
-GIT_TIMEOUT_S = 30.0
+GIT_TIMEOUT_S = 10.0
 """``git ls-files`` answers in well under a second even on large repositories; one
 that takes this long is stuck (a FIFO among the ``.gitignore`` files), and git is then
-not asked about the tree again in this process (:func:`rubi.core.gitrepo.stalled`)."""
+not asked about the tree again in this process (:func:`rubi.core.gitrepo.stalled`). A
+hook is a process of its own and pays it once: under Claude Code's 30 s limit."""
 
 SKIP_DIR_NAMES = CODE_SKIP_DIRS
 """Folders never mapped (:data:`rubi.core.treerules.CODE_SKIP_DIRS`, the rule the
