@@ -171,3 +171,26 @@ def test_transcripts_measure_startup_and_hooks(project: Path, projects: Path) ->
     assert {"skill listing", "agent listing", "hook output"} <= kinds
     assert "SessionStart hook" not in kinds  # its output was seen in the transcript
     assert report.unattributed == 12007 - report.counted_tokens
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs: POSIX")
+@pytest.mark.timeout(30)
+def test_fifos_named_as_claude_code_settings_are_reported_not_read(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    project = tmp_path / "unpacked"
+    (project / ".claude").mkdir(parents=True)
+    fifos = [project / ".mcp.json", project / ".claude" / "settings.json"]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    report = audit(project)
+    unreadable = [i for i in report.items if i.kind == "unreadable file"]
+    assert [i.source for i in unreadable] == [str(f) for f in fifos]
+    assert all("FIFO" in i.note and "\n" not in i.note for i in unreadable)
+    rubi = str(Path(sys.executable).with_name("rubi"))
+    done = subprocess.run(
+        [rubi, "audit", "--json"], cwd=project, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("FIFO") == 2

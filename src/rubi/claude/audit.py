@@ -143,7 +143,8 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
         note = "" if memory.always else "conditional: loads when matching files are used"
         items.append(AuditItem(memory.kind, str(memory.path), memory.tokens, memory.always, note))
     approved = approved_project_servers(directory) if probe_mcp else set()
-    for server in mcp_servers(directory):
+    refused: list[tuple[Path, str]] = []
+    for server in mcp_servers(directory, refused):
         label = f"{server.name} ({server.scope}, {server.transport})"
         if not probe_mcp:
             items.append(
@@ -178,7 +179,7 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
         items.append(
             AuditItem(label, attachment.name or attachment.kind, attachment.tokens, note=note)
         )
-    for hook in configured_hooks(directory):
+    for hook in configured_hooks(directory, refused):
         if hook.event not in seen_events:
             items.append(
                 AuditItem(
@@ -188,6 +189,8 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
                     note=f"output not seen in transcripts ({hook.source})",
                 )
             )
+    for path, reason in dict(refused).items():  # a file read twice is said once
+        items.append(AuditItem("unreadable file", str(path), None, note=reason))
     measured = sorted(
         (i for i in items if i.tokens is not None), key=lambda i: (not i.counted, -(i.tokens or 0))
     )

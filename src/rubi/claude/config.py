@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.app.claudecode import claude_config_dir, project_slug
+from rubi.core.safeio import UnsafeFileError, read_regular
 from rubi.core.tokens import estimate_tokens
 
 __all__ = [
@@ -86,14 +87,25 @@ class ConfiguredHook:
     source: Path
 
 
-def _read(path: Path, max_lines: int | None = None) -> str | None:
+def _read(
+    path: Path, max_lines: int | None = None, refused: list[tuple[Path, str]] | None = None
+) -> str | None:
+    """A configuration file's text (at most :data:`MAX_MEMORY_BYTES`, or its first
+    ``max_lines`` lines), read through :func:`rubi.core.safeio.read_regular`: None
+    when absent or unreadable; a FIFO, socket, device or folder (which would block or
+    fail the read) is not opened, and is added to ``refused`` with why."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            if max_lines is None:
-                return handle.read(MAX_MEMORY_BYTES)
-            return "".join(line for _, line in zip(range(max_lines), handle, strict=False))
+        data = read_regular(path, limit=MAX_MEMORY_BYTES).data
+    except UnsafeFileError as exc:
+        if refused is not None:
+            refused.append((path, exc.reason))
+        return None
     except OSError:
         return None
+    text = data.decode("utf-8", errors="replace")
+    if max_lines is None:
+        return text
+    return "".join(text.splitlines(keepends=True)[:max_lines])
 
 
 def _tokens(text: str) -> int:
@@ -183,8 +195,8 @@ def memory_files(project: Path) -> list[MemoryFile]:
     return found
 
 
-def _json(path: Path) -> dict[str, Any]:
-    text = _read(path)
+def _json(path: Path, refused: list[tuple[Path, str]] | None = None) -> dict[str, Any]:
+    text = _read(path, refused=refused)
     if text is None:
         return {}
     try:
@@ -214,12 +226,14 @@ def _servers(block: object, scope: str) -> Iterator[McpServer]:
         )
 
 
-def mcp_servers(project: Path) -> list[McpServer]:
+def mcp_servers(project: Path, refused: list[tuple[Path, str]] | None = None) -> list[McpServer]:
     """MCP servers configured for ``project``: project ``.mcp.json``, then the local and
     user scopes of ``~/.claude.json`` (``$CLAUDE_CONFIG_DIR/.claude.json`` when set).
 
     Args:
         project: the project folder.
+        refused: where a file that is not a regular file (a FIFO from an archive) is
+            added, with why, instead of being read.
 
     Returns:
         The servers; a name defined in several scopes appears once, closest scope first.
@@ -227,14 +241,14 @@ def mcp_servers(project: Path) -> list[McpServer]:
     project = project.absolute()
     override = os.environ.get("CLAUDE_CONFIG_DIR")
     user_file = Path(override).expanduser() if override else Path.home()
-    user = _json(user_file / ".claude.json")
+    user = _json(user_file / ".claude.json", refused)
     projects = user.get("projects")
     local = projects.get(str(project), {}) if isinstance(projects, dict) else {}
     found: list[McpServer] = []
     names: set[str] = set()
     for server in [
         *_servers(local.get("mcpServers") if isinstance(local, dict) else None, "local"),
-        *_servers(_json(project / ".mcp.json").get("mcpServers"), "project"),
+        *_servers(_json(project / ".mcp.json", refused).get("mcpServers"), "project"),
         *_servers(user.get("mcpServers"), "user"),
     ]:
         if server.name not in names:
@@ -274,11 +288,14 @@ def approved_project_servers(project: Path) -> set[str] | None:
     return names
 
 
-def configured_hooks(project: Path) -> list[ConfiguredHook]:
+def configured_hooks(
+    project: Path, refused: list[tuple[Path, str]] | None = None
+) -> list[ConfiguredHook]:
     """Command hooks on startup events (``STARTUP_HOOK_EVENTS``) in the settings files.
 
     Args:
         project: the project folder.
+        refused: as for :func:`mcp_servers`.
 
     Returns:
         Hooks from ``~/.claude/settings.json``, ``.claude/settings.json`` and
@@ -292,7 +309,7 @@ def configured_hooks(project: Path) -> list[ConfiguredHook]:
     ]
     found: list[ConfiguredHook] = []
     for path in files:
-        hooks = _json(path).get("hooks")
+        hooks = _json(path, refused).get("hooks")
         if not isinstance(hooks, dict):
             continue
         for event in STARTUP_HOOK_EVENTS:

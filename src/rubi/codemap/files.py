@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import stat
-import subprocess
 import tokenize
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from io import BytesIO
 from pathlib import Path
 
 from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
+from rubi.core.gitrepo import git_bytes
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
 from rubi.core.safepaths import is_inside
@@ -56,8 +56,11 @@ MAX_GITIGNORE_BYTES = 1_000_000
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
 _NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
 
-GIT_TIMEOUT_S = 60.0
-"""``git ls-files`` answers in well under a second even on large repositories."""
+GIT_TIMEOUT_S = 10.0
+"""``git ls-files`` answers in well under a second even on large repositories; one
+that takes this long is stuck (a FIFO among the ``.gitignore`` files), and git is then
+not asked about the tree again in this process (:func:`rubi.core.gitrepo.stalled`). A
+hook is a process of its own and pays it once: under Claude Code's 30 s limit."""
 
 SKIP_DIR_NAMES = CODE_SKIP_DIRS
 """Folders never mapped (:data:`rubi.core.treerules.CODE_SKIP_DIRS`, the rule the
@@ -107,9 +110,12 @@ def list_files(root: Path) -> FileListing:
         Symlinks and paths that no longer exist may still be listed; the caller
         checks each file before reading it.
     """
-    raw = _git_ls_files(root)
-    used_git = raw is not None
     warnings: list[ScanWarning] = []
+    refused = _unreadable_excludes(root)
+    if refused is not None and refused[0] != ".gitignore":  # the walk reports that one
+        warnings.append(ScanWarning(*refused))
+    raw = _git_ls_files(root) if refused is None else None
+    used_git = raw is not None
     if raw is None:
         paths = _walk(root, warnings)
     else:
@@ -154,34 +160,57 @@ def list_under(root: Path, rels: Collection[str]) -> list[str] | None:
 
 def _git_ls_files(root: Path, only: Collection[str] = ()) -> list[bytes] | None:
     """``git ls-files`` at ``root`` (limited to the literal paths ``only`` when given),
-    or None when git is missing or this is no repository."""
-    from rubi.core.safepaths import GIT_HARDENING
-
+    or None when git is missing, this is no repository, git stalled in this tree
+    before (:func:`rubi.core.gitrepo.stalled`), or a file git would read for its
+    excludes is not a regular file (:func:`_unreadable_excludes`: git would wait on a
+    FIFO until its timeout)."""
+    if _unreadable_excludes(root) is not None:
+        return None
     literal = ["--literal-pathspecs"] if only else []
-    cmd = [
-        "git",
-        *literal,
-        *GIT_HARDENING,
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-    ]
+    args = [*literal, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
     if only:
-        cmd += ["--", *only]
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        proc = subprocess.run(
-            cmd, cwd=root, capture_output=True, timeout=GIT_TIMEOUT_S, check=False, env=env
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        logger.debug("git ls-files unavailable in %s: %s", root, exc)
+        args += ["--", *only]
+    out = git_bytes(root, *args, timeout_s=GIT_TIMEOUT_S)
+    if out is None:
         return None
-    if proc.returncode != 0:
-        logger.debug("git ls-files failed in %s: %s", root, proc.stderr[:200])
-        return None
-    return [p for p in proc.stdout.split(b"\0") if p]
+    return [p for p in out.split(b"\0") if p]
+
+
+def _unreadable_excludes(root: Path) -> tuple[str, str] | None:
+    """The first file ``git ls-files --exclude-standard`` reads at ``root`` that is
+    not a regular file (a FIFO, socket or device: git would block opening it), and
+    why; None when all are regular or absent. Looked at: ``.gitignore``,
+    ``.git/info/exclude`` and ``core.excludesFile``."""
+    found: list[tuple[str, Path]] = [
+        (".gitignore", root / ".gitignore"),
+        (".git/info/exclude", root / ".git" / "info" / "exclude"),
+    ]
+    configured = git_bytes(root, "config", "--path", "--get", "core.excludesFile")
+    if configured and configured.strip():
+        path = Path(os.fsdecode(configured.strip()))
+        found.append(("core.excludesFile " + str(path), root / path))
+    for label, path in found:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            return label, (
+                f"is not a regular file ({_kind_of(st.st_mode)}); git would wait on it, so "
+                "the files are listed without git: make it a regular file"
+            )
+    return None
+
+
+def _kind_of(mode: int) -> str:
+    """What a non-regular file is, in a word or two."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "a device"
 
 
 def _walk(root: Path, warnings: list[ScanWarning]) -> list[str]:

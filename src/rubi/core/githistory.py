@@ -8,7 +8,8 @@ step and the note is not stale; a branch older than the note, merged after it, m
 it stale.
 
 Nothing from a note reaches git as an option: paths are given after ``--`` with
-``--literal-pathspecs``, and git runs with :data:`rubi.core.safepaths.GIT_HARDENING`.
+``--literal-pathspecs``, and git runs with :data:`rubi.core.githardening.GIT_HARDENING`.
+A file name git prints that is not UTF-8 is left out (the vault scan reports it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.gitrepo import git_lines, git_output
+from rubi.core.gitrepo import filter_overrides, git_lines, git_output
+from rubi.core.safeio import escaped_name, has_surrogates
 
 __all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
 
@@ -74,8 +76,8 @@ def _log_steps(root: Path) -> Iterator[list[str]]:
             if files is not None:
                 yield files
             files = []
-        elif line and files is not None:
-            files.append(line)
+        elif line and files is not None and not has_surrogates(line):
+            files.append(line)  # a name that is not UTF-8 is no note's nor file's
     if files is not None:
         yield files
 
@@ -119,11 +121,7 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
         )
         if tree is None:
             return None
-        for entry in tree.split("\x00"):
-            meta, _, path = entry.partition("\t")
-            parts = meta.split()
-            if path and len(parts) == 3 and parts[1] == "blob":
-                blobs[path] = parts[2]
+        blobs = _blobs(tree)
     pending = {p for p in blobs if p.endswith(".md")}
     last_change: dict[str, int] = {}
     step = -1
@@ -143,6 +141,20 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
     return History(head, top, blobs, last_change)
 
 
+def _blobs(tree: str) -> dict[str, str]:
+    """``{path: blob id}`` from ``git ls-tree -r -z`` output; a name that is not UTF-8
+    is left out."""
+    blobs: dict[str, str] = {}
+    for entry in tree.split("\x00"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if has_surrogates(path):
+            log.debug("%s: file name is not UTF-8; left out", escaped_name(path))
+        elif path and len(parts) == 3 and parts[1] == "blob":
+            blobs[path] = parts[2]
+    return blobs
+
+
 def blob_id(data: bytes, like: str) -> str:
     """The git blob id of ``data``, in the hash of ``like`` (40 hex digits: SHA-1,
     64: SHA-256): equal to the id at HEAD when the file is unchanged."""
@@ -156,13 +168,21 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
     """The ``paths`` (repository paths) whose file differs from HEAD in the work tree:
     modified, staged, added or untracked. One ``git status`` for all of them.
 
+    The repository's filter programs are turned off
+    (:func:`rubi.core.gitrepo.filter_overrides`): a file a filter would change counts
+    as changed.
+
     Returns:
-        The changed ones; None when git fails.
+        The changed ones; None when git fails or a filter cannot be turned off.
     """
     if not paths:
         return set()
+    filters = filter_overrides(top)  # status hashes changed files through filters
+    if filters is None:
+        return None
     out = git_output(
         top,
+        *filters,
         "--literal-pathspecs",
         "status",
         "--porcelain=v1",
@@ -174,5 +194,7 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
     )
     if out is None:
         return None
-    changed = {e[3:] for e in out.split("\x00") if len(e) > 3 and e[2] == " "}
+    changed = {
+        e[3:] for e in out.split("\x00") if len(e) > 3 and e[2] == " " and not has_surrogates(e)
+    }
     return changed & set(paths)

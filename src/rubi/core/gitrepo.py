@@ -19,16 +19,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.filestamp import quiet_stamp
-from rubi.core.safepaths import GIT_HARDENING, is_commit_id
+from rubi.core.githardening import (
+    DRIVER_PROGRAM_KEYS,
+    GIT_HARDENING,
+    driver_overrides,
+    git_environment,
+)
+from rubi.core.safeio import has_surrogates
+from rubi.core.safepaths import is_commit_id
 
 __all__ = [
     "GIT",
     "GIT_TIMEOUT_S",
     "Worktree",
     "changes_since",
+    "filter_overrides",
+    "git_bytes",
     "git_lines",
     "git_output",
     "head",
+    "stalled",
     "user_identity",
     "worktrees",
 ]
@@ -36,39 +46,114 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 GIT_TIMEOUT_S = 10.0
-"""A git call that takes longer is abandoned (a hung credential prompt, a huge repo)."""
+"""A git call that takes longer is abandoned (a hung credential prompt, a huge repo, a
+FIFO where git reads a file); git is then not asked about that tree again in this
+process (:func:`stalled`)."""
 
 
 GIT = ("git", *GIT_HARDENING, "-c", "core.quotePath=false")
-"""Every git call: hardened (:data:`~rubi.core.safepaths.GIT_HARDENING`), file names
+"""Every git call: hardened (:data:`~rubi.core.githardening.GIT_HARDENING`), file names
 printed as they are (not octal-quoted)."""
 
+_stalled: dict[str, str] = {}
+"""Real paths of the trees where a git call timed out in this process, with the
+command that did."""
+_stalled_lock = threading.Lock()
 
-def git_output(root: Path, *args: str) -> str | None:
-    """The standard output of ``git -C root ARGS`` (stdin closed, at most
-    :data:`GIT_TIMEOUT_S`), or None when git is missing, fails or times out."""
+
+def stalled(root: Path) -> bool:
+    """True when a git call timed out in ``root`` or a folder above it in this process:
+    git is not asked about that tree again (a FIFO ``.gitignore`` would make every
+    call wait for the whole timeout)."""
+    if not _stalled:
+        return False
+    real = os.path.realpath(root)
+    with _stalled_lock:
+        return any(real == t or real.startswith(t.rstrip(os.sep) + os.sep) for t in _stalled)
+
+
+def _stall(root: Path, args: tuple[str, ...], timeout_s: float) -> None:
+    """Remember that git timed out in ``root``, and say so once per tree."""
+    real = os.path.realpath(root)
+    with _stalled_lock:
+        first = real not in _stalled
+        _stalled.setdefault(real, args[0] if args else "git")
+    if first:
+        log.warning(
+            "%s: git %s did not answer within %.0f s; rubi does not ask git about this "
+            "folder again in this run (look for a FIFO or a hung file among .gitignore, "
+            ".gitattributes and .git/info/exclude)",
+            root,
+            _command(args),
+            timeout_s,
+        )
+
+
+def _command(args: tuple[str, ...]) -> str:
+    """The git command of ``args`` (the first word that is not an option before it)."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "-c":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return "git"
+
+
+def _run(root: Path, args: tuple[str, ...], timeout_s: float) -> tuple[int, bytes] | None:
+    """``git -C root ARGS`` run hardened with stdin closed: its exit code and standard
+    output, or None when git is missing, times out, or timed out before in this tree."""
+    if stalled(root):
+        return None
     try:
         proc = subprocess.run(
             [*GIT, "-C", str(root), *args],
             capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
+            timeout=timeout_s,
             check=False,
             stdin=subprocess.DEVNULL,
+            env=git_environment(),
         )
+    except subprocess.TimeoutExpired:
+        _stall(root, args, timeout_s)
+        return None
     except (OSError, subprocess.SubprocessError) as exc:
-        log.debug("git %s failed: %s", args[0], exc)
+        log.debug("git %s failed: %s", _command(args), exc)
         return None
     if proc.returncode != 0:
-        log.debug("git %s: %s", args[0], proc.stderr.strip())
+        log.debug("git %s: %s", _command(args), proc.stderr[:300].decode("utf-8", "replace"))
+    return proc.returncode, proc.stdout
+
+
+def git_bytes(root: Path, *args: str, timeout_s: float | None = None) -> bytes | None:
+    """The standard output of ``git -C root ARGS`` as bytes (stdin closed, hardened,
+    at most ``timeout_s``, default :data:`GIT_TIMEOUT_S`), or None when git is missing,
+    fails, times out, or timed out before in this tree (:func:`stalled`)."""
+    done = _run(root, args, GIT_TIMEOUT_S if timeout_s is None else timeout_s)
+    if done is None or done[0] != 0:
         return None
-    return proc.stdout
+    return done[1]
+
+
+def git_output(root: Path, *args: str) -> str | None:
+    """:func:`git_bytes` as text: UTF-8, a byte that is not UTF-8 (a file name from
+    another system) kept as a lone surrogate (``surrogateescape``), so one odd name
+    never fails the whole answer; callers skip such names
+    (:func:`rubi.core.safeio.has_surrogates`)."""
+    out = git_bytes(root, *args)
+    return None if out is None else out.decode("utf-8", errors="surrogateescape")
 
 
 def git_lines(root: Path, *args: str) -> Iterator[str]:
     """The output lines of ``git -C root ARGS`` (newline removed) as git writes them,
-    for a caller that stops reading when it knows enough: git is then ended. Nothing
-    when git is missing; git is killed after :data:`GIT_TIMEOUT_S`."""
+    for a caller that stops reading when it knows enough: git is then ended. Names that
+    are not UTF-8 are decoded as in :func:`git_output`. Nothing when git is missing or
+    the tree :func:`stalled`; git is killed after :data:`GIT_TIMEOUT_S` (and the tree
+    then counts as stalled)."""
+    if stalled(root):
+        return
     try:
         proc = subprocess.Popen(
             [*GIT, "-C", str(root), *args],
@@ -78,11 +163,19 @@ def git_lines(root: Path, *args: str) -> Iterator[str]:
             text=True,
             encoding="utf-8",
             errors="surrogateescape",
+            env=git_environment(),
         )
     except OSError as exc:
-        log.debug("git %s failed: %s", args[0], exc)
+        log.debug("git %s failed: %s", _command(args), exc)
         return
-    watchdog = threading.Timer(GIT_TIMEOUT_S, proc.kill)
+    timed_out = threading.Event()
+
+    def _kill() -> None:
+        timed_out.set()
+        proc.kill()
+
+    limit = GIT_TIMEOUT_S
+    watchdog = threading.Timer(limit, _kill)
     watchdog.start()
     try:
         assert proc.stdout is not None
@@ -95,6 +188,25 @@ def git_lines(root: Path, *args: str) -> Iterator[str]:
         proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+        if timed_out.is_set():
+            _stall(root, args, limit)
+
+
+def filter_overrides(root: Path) -> list[str] | None:
+    """``-c`` options that turn off every filter program the repository at ``root``
+    defines (:func:`~rubi.core.githardening.driver_overrides`), for a command that may
+    hash work-tree files (``status``): [] when it defines none; None when one cannot be
+    turned off or git does not answer (then do not run that command)."""
+    done = _run(
+        root,
+        ("config", "-z", "--name-only", "--get-regexp", DRIVER_PROGRAM_KEYS),
+        GIT_TIMEOUT_S,
+    )
+    if done is None or done[0] not in (0, 1):  # 1: no such setting
+        return None
+    out = done[1] if done[0] == 0 else b""
+    names = [n.decode("utf-8", "surrogateescape") for n in out.split(b"\0") if n]
+    return driver_overrides(names)
 
 
 def user_identity(root: Path) -> str:
@@ -240,7 +352,7 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
     pending = set(wanted)
     for block in out.split("\x00")[1:]:
         lines = block.strip("\n").split("\n")
-        sha, files = lines[0].strip(), [f for f in lines[1:] if f]
+        sha, files = lines[0].strip(), [f for f in lines[1:] if f and not has_surrogates(f)]
         for c in list(pending):
             if sha.startswith(c):
                 result[c] = set(changed)
@@ -253,7 +365,7 @@ def changes_since(root: Path, commits: Iterable[str]) -> dict[str, set[str]] | N
             root, "diff", "--name-only", "--no-renames", "--end-of-options", c, "HEAD", "--"
         )
         if diff is not None:
-            result[c] = {line for line in diff.splitlines() if line}
+            result[c] = {line for line in diff.splitlines() if line and not has_surrogates(line)}
     return result
 
 

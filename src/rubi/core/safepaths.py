@@ -23,7 +23,6 @@ from rubi.core.errors import RubiError
 
 __all__ = [
     "COMMIT_RE",
-    "GIT_HARDENING",
     "UnsafePathError",
     "is_commit_id",
     "is_inside",
@@ -38,19 +37,6 @@ __all__ = [
 COMMIT_RE = re.compile(r"^[0-9a-f]{4,64}$")
 """A git object id as notes record it: 4 to 64 lower-case hex digits (SHA-1 or
 SHA-256, full or abbreviated). Anything else (``--output=...``) is never given to git."""
-
-
-GIT_HARDENING = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.untrackedCache=false",
-    "-c",
-    "protocol.allow=never",
-)
-"""Options put before every git command rubi runs: even a repository whose
-``.git/config`` names an fsmonitor command (the way a planted config runs code) never
-has it run by rubi, and no git call of rubi's reaches the network."""
 
 
 class UnsafePathError(RubiError):

@@ -17,6 +17,7 @@ from typing import Any
 
 from rubi.core.days import file_day, parse_day
 from rubi.core.gitrepo import git_lines, head
+from rubi.core.safeio import has_surrogates
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
@@ -69,7 +70,7 @@ def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
             if not left:
                 break
             day = line[1:].strip()
-        elif line and day and line not in known:
+        elif line and day and line not in known and not has_surrogates(line):
             known[line] = day
             left.discard(line)
 
