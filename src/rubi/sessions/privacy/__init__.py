@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from rubi.sessions.privacy.names import kv_spans, prose_spans, secret_name
+from rubi.sessions.privacy.names import kv_spans, markup_spans, prose_spans, secret_name
 from rubi.sessions.privacy.patterns import CUT_MARGIN, REDACTED, Span
 from rubi.sessions.privacy.places import aws_secret_spans, known_place_spans
 from rubi.sessions.privacy.tokens import pem_b64_spans, private_spans, token_spans
@@ -52,6 +52,7 @@ _FINDERS: list[Callable[[str, str], Iterator[Span]]] = [
     known_place_spans,
     aws_secret_spans,
     kv_spans,
+    markup_spans,
     prose_spans,
 ]
 
