@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,6 @@ from helpers import write
 
 BATCH = 50
 """Notes per register call."""
-MARK = re.compile(r"\[REDACTED:[\w.\-]+\]")
 HANDOFF_BATCH = 8
 """Samples per handoff (its state: the samples, a blank line apart)."""
 
@@ -66,9 +64,7 @@ def _count(kind: str, leaked: list[str], changed: list[str]) -> None:
 
 def _leaked(stored: str) -> list[str]:
     """The secret samples of which a piece is in ``stored`` (ordinary snippets, stored
-    as given, are taken out first: ``tskey-auth-…`` in prose is no leak; so are the
-    marks, whose kinds share pieces with token prefixes: ``-client-``)."""
-    stored = MARK.sub("\0", stored)
+    as given, are taken out first: ``tskey-auth-…`` in prose is no leak)."""
     for sample in sorted(ORDINARY, key=lambda s: len(s["text"]), reverse=True):
         stored = stored.replace(sample["text"].strip(), "\0")
     return [f"{i} {s['kind']}" for i, s in enumerate(SECRETS) if leaks(s, stored)]
