@@ -27,9 +27,12 @@ The token formats follow the vendors' documentation and the rule sets of gitleak
 detect-secrets; docs/privacy.md gives the corpus figures and why rubi keeps its own
 table instead of depending on detect-secrets.
 
-The detectors live in submodules, one concern each: :mod:`.tokens` (1),
-:mod:`.places` (2) and :mod:`.names` (3), over :mod:`.values` (literal or code) and
-:mod:`.patterns` (lazily compiled patterns); this module runs them.
+The detectors live in submodules, one concern each: :mod:`.tokens` (1, with the
+formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2) and :mod:`.names`
+(3, also PHP ``define()`` and XML elements), over :mod:`.values` (literal or code) and
+:mod:`.patterns` (lazily compiled patterns); this module runs them. :mod:`.vaulttext`
+applies them to text bound for the vault (``<private>`` removed, secrets reported by
+line and kind).
 """
 
 from __future__ import annotations
