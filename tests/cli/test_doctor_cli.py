@@ -23,6 +23,7 @@ SECTIONS = [
     "ignored",
     "obsidian_unresolved",
     "conflicts",
+    "secrets",
     "worktrees",
 ]
 
@@ -50,6 +51,10 @@ def break_everything(root: Path) -> None:
         vault / "notes" / "c.md",
         "# C\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n",
     )
+    write(
+        vault / "notes" / "s.md",
+        "# S\n\nthe CI key:\nexport AWS_ACCESS_KEY_ID=AKIAFAKE0EXAMPLE0KEY\n",
+    )
     write(vault / "notes" / "x" / "dup.md", "# Dup 1\n")
     write(vault / "notes" / "y" / "dup.md", "# Dup 2\n")
     write(root / "src" / "bad.py", b'x = "\xff\xfe"\n')
@@ -67,7 +72,8 @@ def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> No
     assert code == 0
     assert out.strip() == (
         "0 file problems, 0 unresolved links, 0 ambiguous links, "
-        "0 links unresolved in Obsidian, 0 notes with conflict markers, 0 missing attachments, "
+        "0 links unresolved in Obsidian, 0 notes with conflict markers, 0 secrets in notes, "
+        "0 missing attachments, "
         "0 missing note files, 0 generated pages with broken summary markers, "
         "0 code files skipped or partly read."
     )
@@ -100,8 +106,10 @@ def test_every_section_in_text(project: Path) -> None:
     assert any(
         line.startswith("conflict   notes/c.md: git conflict markers from line 3") for line in lines
     )
+    assert "secret     notes/s.md: line 4: a secret (aws-key); replace it with " in out
     summary = lines[-1]
     for part in (
+        "1 secret in notes",
         "1 link unresolved in Obsidian",
         "1 note with conflict markers",
         "1 ambiguous link",
@@ -142,6 +150,29 @@ def test_every_section_in_json(project: Path) -> None:
         {"source": "notes/a", "target": "Dup 2", "rubi_resolves_to": "notes/y/dup"}
     ]
     assert [c["path"] for c in data["conflicts"]] == ["notes/c.md"]
+    assert [c["path"] for c in data["secrets"]] == ["notes/s.md"]
+
+
+def test_secrets_in_notes_are_reported_by_line_and_kind_and_left_alone(project: Path) -> None:
+    token = "glpat-" + "FAKEexample0token0value"
+    note = project / ".rubi" / "notes" / "ci.md"
+    text = f"# CI\n\nalready scrubbed: [REDACTED:aws-key]\n\nthe runner uses {token}\n"
+    write(note, text)
+    before = note.read_bytes()
+    code, out = doctor(project / ".rubi")
+    assert code == 1
+    assert "secret     notes/ci.md: line 5: a secret (gitlab-token)" in out
+    assert out.count("secret     ") == 1  # a mark is no secret
+    assert token not in out
+    assert note.read_bytes() == before
+    code, out = doctor(project / ".rubi", "--json")
+    assert json.loads(out)["secrets"] == [
+        {
+            "path": "notes/ci.md",
+            "problem": "line 5: a secret (gitlab-token); replace it with [REDACTED:gitlab-token] "
+            "and rotate it if the note was ever pushed",
+        }
+    ]
 
 
 def test_skipped_code_and_ignored_folders_are_reported_but_healthy(project: Path) -> None:

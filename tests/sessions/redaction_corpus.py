@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 CORPUS_FILE = Path(__file__).with_name("data") / "redaction_corpus.json"
+MARK = re.compile(r"\[REDACTED:[\w.\-]+\]")
+"""A mark rubi writes in place of a secret."""
 WINDOW = 8
 """Characters of a secret that, found in the output, make it a leak."""
 FILLER_WORD = "lorem "
@@ -61,8 +63,11 @@ def leaks(sample: dict[str, Any], output: str) -> list[str]:
     """The pieces of ``sample``'s secrets still present in ``output`` (empty: none).
 
     A window that also occurs in the corpus outside its secrets (a certificate next to
-    a key shares the key's first characters) is no evidence and is skipped.
+    a key shares the key's first characters) is no evidence and is skipped, and so is
+    one inside a ``[REDACTED:<kind>]`` mark (``azure-client-secret`` holds the
+    ``-client-`` of ``tskey-client-…``).
     """
+    output = MARK.sub("\0", output)
     found = []
     for piece in pieces(sample):
         width = min(WINDOW, len(piece))

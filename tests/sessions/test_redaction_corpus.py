@@ -21,8 +21,8 @@ from sessions.redaction_corpus import (
 
 
 def test_the_corpus_is_large_and_varied() -> None:
-    assert len(SECRETS) >= 80 and len(ORDINARY) >= 80
-    assert len({s["kind"] for s in SECRETS}) >= 30
+    assert len(SECRETS) >= 120 and len(ORDINARY) >= 100
+    assert len({s["kind"] for s in SECRETS}) >= 100
     assert all(pieces(s) for s in SECRETS), "every secret sample names what must go"
     assert all(pieces(s)[0] in s["text"] for s in SECRETS)
 

@@ -40,6 +40,7 @@ __all__ = [
     "PartView",
     "VaultStatus",
     "backlinks",
+    "describe_redacted",
     "doctor",
     "index",
     "init_project",
@@ -170,6 +171,7 @@ def index(
 from rubi.app.mappages import map_text, write_summary  # noqa: E402
 from rubi.app.searching import ensure_index as _ensure  # noqa: E402
 from rubi.app.searching import search  # noqa: E402
+from rubi.app.secretguard import describe as describe_redacted  # noqa: E402
 
 
 # -- reading ------------------------------------------------------------------------
@@ -349,16 +351,41 @@ def save_handoff(
     cwd: Path | None = None,
 ) -> Handoff:
     """Write a handoff (see :func:`rubi.knowledge.handoff.save_handoff`); the index
-    picks it up at once. ``cwd`` as for :func:`register`. Each note in ``notes`` (by id,
+    picks it up at once. ``cwd`` as for :func:`register`. A secret in the goal, the
+    state or a step is written as ``[REDACTED:<kind>]`` and listed in the result's
+    ``redacted``. Each note in ``notes`` (by id,
     path, title or alias) is linked by its file name, as Obsidian resolves links (its
     path when two notes share the name); one that names no note is linked as given."""
     from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
     from rubi.sync import index_vault
 
     names = _file_links(paths, notes)
-    handoff = knowledge_save_handoff(paths, goal, state, next_steps, files, names, cwd=cwd)
+    goal, state, steps, redacted = _scrub_handoff(goal, state, next_steps)
+    handoff = knowledge_save_handoff(paths, goal, state, steps, files, names, cwd=cwd)
     index_vault(paths, verify=False, code=False)
-    return handoff
+    return dataclasses.replace(handoff, redacted=tuple(redacted)) if redacted else handoff
+
+
+def _scrub_handoff(goal: Any, state: Any, next_steps: Any) -> tuple[Any, Any, Any, list[str]]:
+    """Goal, state and steps with their secrets redacted (:mod:`rubi.app.secretguard`);
+    values that are not text are passed on for the knowledge layer to refuse."""
+    from rubi.app.secretguard import scrub_text
+
+    redacted: list[str] = []
+    if isinstance(goal, str):
+        goal, found = scrub_text(goal, "goal")
+        redacted += found
+    if isinstance(state, str):
+        state, found = scrub_text(state, "state")
+        redacted += found
+    if not isinstance(next_steps, str) and all(isinstance(s, str) for s in next_steps):
+        steps = []
+        for i, step in enumerate(next_steps):
+            step, found = scrub_text(step, f"next_steps[{i}]")
+            steps.append(step)
+            redacted += found
+        next_steps = steps
+    return goal, state, next_steps, redacted
 
 
 def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:

@@ -2,9 +2,10 @@
 
 Unreadable notes, links to notes and attachments that do not exist, ambiguous links,
 links Obsidian leaves unresolved (rubi resolved them by title, alias or ``id``), git
-conflict markers left in notes, notes whose ``files:`` name nothing in the project,
-generated pages whose summary markers are broken (they are no longer regenerated), code
-files the map skipped, and notes another git worktree holds that this one lacks.
+conflict markers left in notes, secrets in notes (reported by line and kind, never
+changed), notes whose ``files:`` name nothing in the project, generated pages whose
+summary markers are broken (they are no longer regenerated), code files the map
+skipped, and notes another git worktree holds that this one lacks.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ class DoctorReport:
     broken for a person in Obsidian, so a problem; write the file name instead."""
     conflicts: list[ScanWarning] = field(default_factory=list)
     """Notes holding git conflict markers (an unfinished merge)."""
+    secrets: list[ScanWarning] = field(default_factory=list)
+    """Secrets in notes (one entry per secret: the note, its line and kind, never the
+    value), found by the rules of session capture; the notes are left as they are."""
     worktrees: list[ScanWarning] = field(default_factory=list)
     """Other git worktrees whose vault holds notes this one lacks (one entry per
     worktree, ``path`` its folder): information, not a problem (merge the branch)."""
@@ -57,6 +61,7 @@ class DoctorReport:
             or self.pages
             or self.obsidian
             or self.conflicts
+            or self.secrets
         )
 
 
@@ -163,6 +168,29 @@ def _conflicts(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
     return out
 
 
+def _secrets(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
+    """Secrets already in notes (read through :mod:`rubi.core.safeio`, not changed)."""
+    from rubi.core.errors import NoteParseError
+    from rubi.sessions.privacy.vaulttext import find_secrets
+    from rubi.vault.scan import read_note_text
+
+    out: list[ScanWarning] = []
+    for rel in notes:
+        try:
+            text = read_note_text(paths.root, rel, paths.project_root).text
+        except NoteParseError:
+            continue
+        for found in find_secrets(text):
+            out.append(
+                ScanWarning(
+                    rel,
+                    f"line {found.line}: a secret ({found.kind}); replace it with "
+                    f"[REDACTED:{found.kind}] and rotate it if the note was ever pushed",
+                )
+            )
+    return out
+
+
 def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
     from rubi.knowledge.worktrees import MAX_LISTED, notes_elsewhere
 
@@ -201,5 +229,6 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         ignored=_ignored(paths),
         obsidian=_obsidian_problems(paths, listing.attachments),
         conflicts=_conflicts(paths, [f.path for f in listing.notes]),
+        secrets=_secrets(paths, [f.path for f in listing.notes]),
         worktrees=_worktrees(paths),
     )

@@ -4,6 +4,7 @@ page, read safely (:func:`map_text`), and a curated summary written into one
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.app.searching import ensure_index as _ensure
@@ -15,7 +16,16 @@ from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside, safe_child
 from rubi.core.safetext import check_text
 
-__all__ = ["MAX_MODULE_CHARS", "map_text", "write_summary"]
+__all__ = ["MAX_MODULE_CHARS", "StoredSummary", "map_text", "write_summary"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSummary:
+    """A summary written: the page, and the secrets redacted from it
+    (``"summary line <n>: <kind>"``, never a value)."""
+
+    path: Path
+    redacted: tuple[str, ...] = ()
 
 
 def _project(paths: VaultPaths) -> Path:
@@ -116,12 +126,13 @@ def _read_page(paths: VaultPaths, page: Path) -> str:
         ) from exc
 
 
-def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
+def write_summary(paths: VaultPaths, target: str, text: str) -> StoredSummary:
     """Store a curated summary in ``map.md`` (``target="map"``) or a module page
-    (``target="module:<name>"``); regeneration keeps it.
+    (``target="module:<name>"``); regeneration keeps it. A secret in ``text`` is
+    written as ``[REDACTED:<kind>]`` (:mod:`rubi.app.secretguard`).
 
     Returns:
-        The page written.
+        The page written and what was redacted.
 
     Raises:
         RubiError: a bad target, an empty text, one holding a summary marker or a
@@ -151,10 +162,13 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Path:
 
     if SUMMARY_START in text or SUMMARY_END in text:
         raise RubiError("the summary contains a rubi:summary marker; remove it and retry")
+    from rubi.app.secretguard import scrub_text
+
+    text, redacted = scrub_text(text, "summary")
     old = _read_page(paths, page)
     extract_curated(old, page.name)  # raises on broken markers: never lose text
     start, end = old.index(SUMMARY_START), old.index(SUMMARY_END)
     new = old[: start + len(SUMMARY_START)] + "\n" + text.strip() + "\n" + old[end:]
     atomic_write_text(page, new)
     index_vault(paths, verify=False, code=False)
-    return page
+    return StoredSummary(page, tuple(redacted))

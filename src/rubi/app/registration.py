@@ -3,7 +3,9 @@
 ``register(paths, items)`` is what the MCP tool ``register`` and ``rubi note add``
 call. All items are validated and every ``supersedes`` target resolved before the
 first write; writes hold the vault's note lock, are atomic, and never rewrite a
-note whose frontmatter cannot be parsed.
+note whose frontmatter cannot be parsed. A secret in a body is written as
+``[REDACTED:<kind>]`` (:mod:`rubi.app.secretguard`) and reported in
+:attr:`Registered.redacted`.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import posixpath
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from filelock import FileLock
 
+from rubi.app.secretguard import refuse_secret, scrub_text
 from rubi.core.atomic import sweep_temp_files
 from rubi.core.errors import RubiError
 from rubi.core.gitrepo import head
@@ -54,6 +57,8 @@ class Registered:
         title: the note's title.
         superseded: ids of notes this one now supersedes.
         dangling: link targets that matched no note (written as unresolved links).
+        redacted: the secrets written as ``[REDACTED:<kind>]`` or removed
+            (``<private>`` spans), as ``"body line <n>: <kind>"``; never a value.
     """
 
     action: Action
@@ -62,6 +67,7 @@ class Registered:
     title: str
     superseded: tuple[str, ...] = ()
     dangling: tuple[str, ...] = ()
+    redacted: tuple[str, ...] = ()
 
 
 def utc_now() -> str:
@@ -281,6 +287,21 @@ def _apply(vault: _Vault, item: NoteItem, old: Note | None, now: str) -> Registe
     )
 
 
+def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
+    """``item`` with the secrets of its body redacted, and what was redacted.
+
+    Raises:
+        RubiError: a title, alias or tag holds a secret (a name is not rewritten).
+    """
+    refuse_secret(item.title, f"notes[{n}].title")
+    for i, alias in enumerate(item.aliases):
+        refuse_secret(alias, f"notes[{n}].aliases[{i}]")
+    for i, tag in enumerate(item.tags):
+        refuse_secret(tag, f"notes[{n}].tags[{i}]")
+    body, redacted = scrub_text(item.body, "body")
+    return (replace(item, body=body) if redacted else item), tuple(redacted)
+
+
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
     sweep_temp_files(paths.root / NOTES_DIR)  # what a killed register left
     index_vault(paths, verify=False, code=False)
@@ -311,12 +332,17 @@ def register(
 
     Raises:
         RubiError: an invalid item (a file outside the project, text that is not
-            Unicode or would forge a note's structure), a ``supersedes`` that names no
+            Unicode or would forge a note's structure, a title, alias or tag holding a
+            secret), a ``supersedes`` that names no
             note or would loop, or a note that cannot be parsed and so cannot be
             updated. Nothing is written when validation fails.
         OSError: the vault folder cannot be written (the message names it).
     """
-    parsed = parse_items(items, root=paths.project_root or paths.root, cwd=cwd)
+    scrubbed = [
+        _scrubbed(item, n)
+        for n, item in enumerate(parse_items(items, root=paths.project_root or paths.root, cwd=cwd))
+    ]
+    parsed = [item for item, _ in scrubbed]
     stamp = now or utc_now()
     groups: dict[str, list[tuple[int, NoteItem]]] = {}
     for n, item in enumerate(parsed):
@@ -344,6 +370,6 @@ def register(
             planned.append((vault, plans))
         for vault, plans in planned:
             for n, item, old in plans:
-                results[n] = _apply(vault, item, old, stamp)
+                results[n] = replace(_apply(vault, item, old, stamp), redacted=scrubbed[n][1])
             index_vault(vault.paths, verify=False, code=False)
     return [results[n] for n in range(len(parsed))]

@@ -38,6 +38,8 @@ def save(
         app.locate(vault), goal, state, next_steps, files, notes, cwd=Path.cwd()
     )
     click.echo(f"Saved {written.path}.")
+    if written.redacted:
+        click.echo(app.describe_redacted(written.redacted).capitalize() + ".")
 
 
 @handoff.command("show")

@@ -30,7 +30,9 @@ def map_command(module: str | None, summary: str | None, vault: Path | None) -> 
     if summary is not None:
         text = sys.stdin.read() if summary == "-" else summary
         target = "map" if module is None else f"module:{module}"
-        page = app.write_summary(paths, target, text)
-        click.echo(f"Summary stored in {page}.")
+        stored = app.write_summary(paths, target, text)
+        click.echo(f"Summary stored in {stored.path}.")
+        if stored.redacted:
+            click.echo(app.describe_redacted(stored.redacted).capitalize() + ".")
         return
     click.echo(app.map_text(paths, module).rstrip("\n"))

@@ -123,6 +123,8 @@ def add(
             click.echo(f"         supersedes {old}")
         for target in r.dangling:
             click.echo(f"         link to {target!r} matches no note yet (left unresolved)")
+        if r.redacted:
+            click.echo(f"         {app.describe_redacted(r.redacted)}")
 
 
 def _load_json(stream: Any) -> Any:
@@ -149,4 +151,5 @@ def _result(r: Any) -> dict[str, Any]:
         "title": r.title,
         "superseded": list(r.superseded),
         "dangling": list(r.dangling),
+        "redacted": list(r.redacted),
     }

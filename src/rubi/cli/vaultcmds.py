@@ -195,6 +195,7 @@ def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
             for p in report.obsidian
         ],
         "conflicts": [{"path": w.path, "problem": w.message} for w in report.conflicts],
+        "secrets": [{"path": w.path, "problem": w.message} for w in report.secrets],
         "worktrees": [{"worktree": w.path, "notes": w.message} for w in report.worktrees],
     }
 
@@ -229,6 +230,8 @@ def _print_doctor(report: app.DoctorReport) -> None:
         )
     for w in report.conflicts:
         click.echo(f"conflict   {w}")
+    for w in report.secrets:
+        click.echo(f"secret     {w}")
     for w in report.worktrees:
         click.echo(f"worktree   {w}")
     counts = [
@@ -237,6 +240,7 @@ def _print_doctor(report: app.DoctorReport) -> None:
         (len(report.ambiguous), "ambiguous link"),
         (len(report.obsidian), "link unresolved in Obsidian"),
         (len(report.conflicts), "note with conflict markers"),
+        (len(report.secrets), "secret in notes"),
         (len(attachments), "missing attachment"),
         (len(report.missing_note_files), "missing note file"),
         (len(report.pages), "generated page with broken summary markers"),
@@ -247,5 +251,6 @@ def _print_doctor(report: app.DoctorReport) -> None:
         "code file skipped or partly read": "code files skipped or partly read",
         "link unresolved in Obsidian": "links unresolved in Obsidian",
         "note with conflict markers": "notes with conflict markers",
+        "secret in notes": "secrets in notes",
     }
     click.echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")

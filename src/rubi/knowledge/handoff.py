@@ -87,12 +87,14 @@ def author_of(text: str) -> str:
 class Handoff:
     """A handoff on disk: vault-relative path, its markdown, and when it was written;
     ``worktree`` is the folder of the other git worktree it was saved in ("" for this
-    one)."""
+    one); ``redacted``: what a save took out of the text it was given (``"state line
+    2: password"``, never a value)."""
 
     path: str
     text: str
     created: str
     worktree: str = ""
+    redacted: tuple[str, ...] = ()
 
 
 def save_handoff(

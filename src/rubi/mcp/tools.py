@@ -138,6 +138,8 @@ def _registered_line(r: Any) -> str:
     extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
     if r.dangling:
         extra += f"; unresolved links: {', '.join(r.dangling)}"
+    if r.redacted:
+        extra += f"; {app.describe_redacted(r.redacted)}"
     return f"{r.action} {r.id}{extra}"
 
 
@@ -172,7 +174,12 @@ def _handoff_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
             written = app.save_handoff(
                 paths, goal, state, next_steps or (), files or (), notes or ()
             )
-            return _out(f"Saved {written.path}.")
+            told = (
+                f" {app.describe_redacted(written.redacted).capitalize()}."
+                if written.redacted
+                else ""
+            )
+            return _out(f"Saved {written.path}.{told}")
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
 
@@ -187,7 +194,8 @@ def _write_summary_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
             page = app.write_summary(paths, target, text)
         except (RubiError, OSError) as exc:
             raise _fail(exc) from exc
-        return _out(f"Stored in {page.name}.")
+        told = f" {app.describe_redacted(page.redacted).capitalize()}." if page.redacted else ""
+        return _out(f"Stored in {page.path.name}.{told}")
 
     return write_summary
 

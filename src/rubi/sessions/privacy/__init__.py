@@ -27,16 +27,19 @@ The token formats follow the vendors' documentation and the rule sets of gitleak
 detect-secrets; docs/privacy.md gives the corpus figures and why rubi keeps its own
 table instead of depending on detect-secrets.
 
-The detectors live in submodules, one concern each: :mod:`.tokens` (1),
-:mod:`.places` (2) and :mod:`.names` (3), over :mod:`.values` (literal or code) and
-:mod:`.patterns` (lazily compiled patterns); this module runs them.
+The detectors live in submodules, one concern each: :mod:`.tokens` (1, with the
+formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2) and :mod:`.names`
+(3, also PHP ``define()`` and XML elements), over :mod:`.values` (literal or code) and
+:mod:`.patterns` (lazily compiled patterns); this module runs them. :mod:`.vaulttext`
+applies them to text bound for the vault (``<private>`` removed, secrets reported by
+line and kind).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from rubi.sessions.privacy.names import kv_spans, prose_spans, secret_name
+from rubi.sessions.privacy.names import kv_spans, markup_spans, prose_spans, secret_name
 from rubi.sessions.privacy.patterns import CUT_MARGIN, REDACTED, Span
 from rubi.sessions.privacy.places import aws_secret_spans, known_place_spans
 from rubi.sessions.privacy.tokens import pem_b64_spans, private_spans, token_spans
@@ -52,6 +55,7 @@ _FINDERS: list[Callable[[str, str], Iterator[Span]]] = [
     known_place_spans,
     aws_secret_spans,
     kv_spans,
+    markup_spans,
     prose_spans,
 ]
 

@@ -18,7 +18,7 @@ from rubi.sessions.privacy.values import (
     random_token,
 )
 
-__all__ = ["kv_spans", "prose_spans", "secret_name"]
+__all__ = ["kv_spans", "markup_spans", "prose_spans", "secret_name"]
 
 # -- 3. name = value ---------------------------------------------------------------------
 
@@ -88,8 +88,10 @@ def secret_name(name: str) -> str | None:
         return None
     found: str | None = None
     for i, w in enumerate(words):
-        if w in ("pass", "pwd"):  # also a Python keyword and a shell variable
-            found = found or "secret"
+        if w in ("pass", "pwd") and (i == 0 or i < len(words) - 1):
+            found = found or "secret"  # alone also a Python keyword and a shell variable
+        elif w in ("pass", "pwd"):
+            found = "password"  # the last of several words: ansible_become_pass, db_pwd
         elif w in _PASSWORD_WORDS or w.endswith(("password", "passwd", "passphrase")):
             found = "password"
         elif (
@@ -158,7 +160,9 @@ def _quoted_secret(body: str, strength: str, name: str) -> bool:
         return False
     if strength == "password":
         return len(body) >= 3
-    return credential_like(body, 8)
+    # a generated key may hold parentheses (Django's SECRET_KEY alphabet); code in
+    # quotes is told apart by its other characters
+    return credential_like(body.replace("(", "").replace(")", ""), 8)
 
 
 def _secret_value(value: str, strength: str, style: str, name: str, after: str = "") -> bool:
@@ -216,6 +220,8 @@ def kv_spans(text: str, low: str) -> Iterator[Span]:
         if head is None:
             continue
         name, sep = head.group("name"), head.group("sep")
+        if _in_arn(text, at):
+            continue  # arn:aws:secretsmanager:…:secret:prod/db-AbCdEf names a secret
         strength = secret_name(name)
         if strength is None:
             continue
@@ -229,6 +235,18 @@ def kv_spans(text: str, low: str) -> Iterator[Span]:
         if span is not None:
             covered = max(covered, span[1])
             yield span
+
+
+def _in_arn(text: str, at: int) -> bool:
+    """Whether ``at`` is inside an ARN or URN (``arn:aws:…:secret:name``): a word after
+    a colon there is a resource type, not a key."""
+    if at == 0 or text[at - 1] != ":":
+        return False
+    start = at - 1
+    limit = max(0, at - 256)
+    while start > limit and not text[start - 1].isspace() and text[start - 1] not in "\"'`=":
+        start -= 1
+    return text[start : start + 4].lower() in ("arn:", "urn:")
 
 
 def _kv_value_span(
@@ -266,6 +284,40 @@ def _kv_value_span(
             rest = text[end : len(text) if line_end < 0 else line_end]
             end += len(re.split(r"[ \t]+#", rest, maxsplit=1)[0].rstrip())
     return start, end, strength
+
+
+_DEFINE = Rx(
+    r"define[ \t]*\([ \t]*([\"'])(?P<name>[A-Za-z_]\w{0,80})\1[ \t]*,[ \t]*"
+    r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.){1,1024})\"|'(?P<sq>(?:[^'\\\n]|\\.){1,1024})')",
+    re.I,
+)
+"""PHP ``define('DB_PASSWORD', 'value')`` (WordPress' ``wp-config.php``)."""
+_ELEMENT = Rx(
+    r"<(?P<name>[A-Za-z_][\w.\-]{0,80})(?:[ \t][^<>\n]{0,200})?>"
+    r"(?P<value>[^<>\n]{1,1024})</(?P=name)>"
+)
+"""An XML element holding one line of text: ``<password>value</password>``
+(Maven's ``settings.xml``, Tomcat, .NET configs)."""
+
+
+def markup_spans(text: str, low: str) -> Iterator[Span]:
+    """Values of secret names in PHP ``define()`` calls and XML elements."""
+    if "define" in low:
+        for m in _DEFINE.finditer(text):
+            strength = secret_name(m.group("name"))
+            g = "dq" if m.group("dq") is not None else "sq"
+            if strength and _quoted_secret(m.group(g), strength, m.group("name")):
+                yield m.start(g), m.end(g), strength
+    if "</" in low and any(h in low for h in _HINTS):
+        for m in _ELEMENT.finditer(text):
+            strength = secret_name(m.group("name"))
+            value = m.group("value")
+            if (
+                strength
+                and value.strip()
+                and _quoted_secret(value.strip(), strength, m.group("name"))
+            ):
+                yield m.start("value"), m.end("value"), strength
 
 
 _PROSE = Rx(

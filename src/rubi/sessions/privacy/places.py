@@ -17,7 +17,7 @@ __all__ = ["aws_secret_spans", "known_place_spans"]
 _URL_PASSWORD = Rx(r"://[^\s:/@?#\"'<>\[\]]*:([^\s@/\"'<>]{1,256})@")
 _AUTH_HEADER = Rx(
     r"(?i)\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-    r"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|sso-key|key|negotiate|ntlm|hmac)"
+    r"(?P<scheme>(?:bearer|basic|token|digest|apikey|api-key|sso-key|key|negotiate|ntlm|hmac|ssws|bot)"
     r"[ \t]+)?(?P<value>[^\s\"',;]{8,})"
 )
 _BEARER = Rx(r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)")

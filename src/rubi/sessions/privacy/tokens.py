@@ -8,54 +8,20 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from rubi.sessions.privacy.patterns import WORD, Rx, Span
+from rubi.sessions.privacy.gitleaks import GITLEAKS_TOKENS
+from rubi.sessions.privacy.patterns import WORD, Rx, Span, TokenRule, token_rule
 
 __all__ = ["pem_b64_spans", "private_spans", "token_spans"]
 
 # -- 1. tokens with a known shape --------------------------------------------------------
-
-_TokenRule = tuple[str, Rx, tuple[str, ...], bool, str, int]
-"""``(kind, pattern, gates, bounded, back_chars, back_max)``: the pattern runs only
-when one of ``gates`` occurs in the text (in its lower-case copy for a
-case-insensitive pattern); a match must not follow a word character when
-``bounded``; the span reaches back over up to ``back_max`` characters of
-``back_chars`` (for formats whose literal part is in the middle)."""
-
-_META = frozenset("\\[](){}.?*+|^$")
-
-
-def _tok(
-    kind: str,
-    pattern: str,
-    *,
-    gates: tuple[str, ...] = (),
-    bounded: bool = True,
-    back: str = "",
-    most: int = 0,
-    flags: int = 0,
-) -> _TokenRule:
-    literal = ""  # the literal the pattern starts with
-    for c in pattern:
-        if c in _META:
-            break
-        literal += c
-    if not gates and literal:
-        gates = (literal.lower() if flags & re.I else literal,)
-    if bounded and not most:
-        # not inside a word, checked right after the literal: a position in the middle
-        # of a long run fails at once (linear time on adversarial text)
-        guard = f"(?<![A-Za-z0-9_]{re.escape(literal)})" if literal else "(?<![A-Za-z0-9_])"
-        pattern = literal + guard + pattern[len(literal) :]
-    return kind, Rx(pattern, flags), gates, bounded, back, most
-
 
 _HEX = "0123456789abcdef"
 _B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _NE = r"(?![A-Za-z0-9_])"  # token end
 _NE_DASH = r"(?![A-Za-z0-9_\-])"
 
-_TOKENS: list[_TokenRule] = [
-    _tok(
+_TOKENS: list[TokenRule] = [
+    token_rule(
         "aws-key",
         rf"A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)[0-9A-Z]{{16}}{_NE}",
         gates=(
@@ -72,94 +38,100 @@ _TOKENS: list[_TokenRule] = [
             "APKA",
         ),
     ),
-    _tok(
+    token_rule(
         "aws-session-token",
         r"(?:IQoJb3JpZ2luX2Vj|F[wQ]oGZXIvYXdzE)[A-Za-z0-9+/=]{20,}",
         gates=("IQoJb3JpZ2luX2Vj", "oGZXIvYXdzE"),
     ),
-    _tok("github-token", rf"gh[pousr]_[A-Za-z0-9]{{36,255}}{_NE}"),
-    _tok("github-token", rf"github_pat_[A-Za-z0-9_]{{22,255}}{_NE}"),
-    _tok("gitlab-token", r"gl(?:pat|ptt|dt|rt|cbt|ft|imt|soat|oas)-[A-Za-z0-9_\-.]{20,}"),
-    _tok("slack-token", r"xox(?:[abposre]|e\.xox[a-z])-[A-Za-z0-9\-]{10,}"),
-    _tok("slack-token", r"xapp-[A-Za-z0-9\-]{10,}"),
-    _tok(
+    token_rule("github-token", rf"gh[pousr]_[A-Za-z0-9]{{36,255}}{_NE}"),
+    token_rule("github-token", rf"github_pat_[A-Za-z0-9_]{{22,255}}{_NE}"),
+    token_rule("gitlab-token", r"gl(?:pat|ptt|dt|rt|cbt|ft|imt|soat|oas)-[A-Za-z0-9_\-.]{20,}"),
+    token_rule("slack-token", r"xox(?:[abposre]|e\.xox[a-z])-[A-Za-z0-9\-]{10,}"),
+    token_rule("slack-token", r"xapp-[A-Za-z0-9\-]{10,}"),
+    token_rule(
         "slack-webhook",
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]+",
         bounded=False,
     ),
-    _tok(
+    token_rule(
         "discord-webhook",
         r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d+)?/webhooks/"
         r"\d+/[A-Za-z0-9_\-]+",
         gates=("discord",),
         bounded=False,
     ),
-    _tok(
+    token_rule(
         "discord-token",
         rf"[MNO](?=[A-Za-z0-9_\-]{{0,26}}[0-9])[A-Za-z0-9_\-]{{23,27}}\.[A-Za-z0-9_\-]{{6}}"
         rf"\.[A-Za-z0-9_\-]{{27,40}}{_NE_DASH}",
         gates=("M", "N", "O"),
     ),
-    _tok("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
-    _tok(
+    token_rule("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    token_rule(
         "openai-key",
         r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,255}[0-9])[A-Za-z0-9_\-]{20,}",
     ),
-    _tok(
+    token_rule(
         "stripe-key",
         rf"[sr]k_(?:live|test)_[A-Za-z0-9]{{16,}}{_NE}",
         gates=("k_live_", "k_test_"),
     ),
-    _tok("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/=]{24,}"),
-    _tok(
+    token_rule("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/=]{24,}"),
+    token_rule(
         "huggingface-token",
         rf"(?:hf_|api_org_)(?=[A-Za-z0-9]{{0,255}}[A-Z])(?=[A-Za-z0-9]{{0,255}}[a-z])"
         rf"[A-Za-z0-9]{{30,}}{_NE}",
         gates=("hf_", "api_org_"),
     ),
-    _tok("google-key", rf"AIza[0-9A-Za-z_\-]{{35}}{_NE_DASH}"),
-    _tok("google-oauth-token", r"ya29\.[0-9A-Za-z_\-]{20,}"),
-    _tok("google-client-secret", r"GOCSPX-[0-9A-Za-z_\-]{20,}"),
-    _tok("npm-token", rf"npm_[A-Za-z0-9]{{36}}{_NE}"),
-    _tok("pypi-token", r"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBp)[A-Za-z0-9_\-]{50,}"),
-    _tok("sendgrid-key", rf"SG\.[A-Za-z0-9_\-]{{22}}\.[A-Za-z0-9_\-]{{43}}{_NE_DASH}"),
-    _tok("twilio-key", rf"SK[0-9a-fA-F]{{32}}{_NE}"),
-    _tok("mailgun-key", rf"key-[0-9a-f]{{32}}{_NE}"),
-    _tok("mailchimp-key", rf"-us(?<=[0-9a-f]{{32}}-us)[0-9]{{1,2}}{_NE}", back=_HEX, most=32),
-    _tok("shopify-token", rf"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{{32}}{_NE}"),
-    _tok("digitalocean-token", rf"do[opr]_v1_[a-f0-9]{{64}}{_NE}"),
-    _tok(
+    token_rule("google-key", rf"AIza[0-9A-Za-z_\-]{{35}}{_NE_DASH}"),
+    token_rule("google-oauth-token", r"ya29\.[0-9A-Za-z_\-]{20,}"),
+    token_rule("google-client-secret", r"GOCSPX-[0-9A-Za-z_\-]{20,}"),
+    token_rule("npm-token", rf"npm_[A-Za-z0-9]{{36}}{_NE}"),
+    token_rule("pypi-token", r"pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBp)[A-Za-z0-9_\-]{50,}"),
+    token_rule("sendgrid-key", rf"SG\.[A-Za-z0-9_\-]{{22}}\.[A-Za-z0-9_\-]{{43}}{_NE_DASH}"),
+    token_rule("twilio-key", rf"SK[0-9a-fA-F]{{32}}{_NE}"),
+    token_rule("mailgun-key", rf"key-[0-9a-f]{{32}}{_NE}"),
+    token_rule("mailchimp-key", rf"-us(?<=[0-9a-f]{{32}}-us)[0-9]{{1,2}}{_NE}", back=_HEX, most=32),
+    token_rule("shopify-token", rf"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{{32}}{_NE}"),
+    token_rule("digitalocean-token", rf"do[opr]_v1_[a-f0-9]{{64}}{_NE}"),
+    token_rule(
         "telegram-token",
         rf":AA(?<=[0-9]{{8}}:AA)[A-Za-z0-9_\-]{{33}}{_NE_DASH}",
         back="0123456789",
         most=10,
     ),
-    _tok("vault-token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
-    _tok("databricks-token", rf"dapi[a-f0-9]{{32}}(?:-[0-9])?{_NE}"),
-    _tok("linear-key", rf"lin_(?:api|oauth)_[A-Za-z0-9]{{40}}{_NE}"),
-    _tok(
+    token_rule("vault-token", r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    token_rule("databricks-token", rf"dapi[a-f0-9]{{32}}(?:-[0-9])?{_NE}"),
+    token_rule("linear-key", rf"lin_(?:api|oauth)_[A-Za-z0-9]{{40}}{_NE}"),
+    token_rule(
         "notion-token",
         rf"(?:secret_[A-Za-z0-9]{{43}}|ntn_[A-Za-z0-9]{{40,}}){_NE}",
         gates=("secret_", "ntn_"),
     ),
-    _tok("age-secret-key", rf"AGE-SECRET-KEY-1[0-9A-Z]{{58}}{_NE}"),
-    _tok("grafana-token", r"gl(?:sa|c)_[A-Za-z0-9_=+/\-]{32,}"),
-    _tok("sentry-token", r"sntr[ysu]_[A-Za-z0-9_=+/\-]{40,}"),
-    _tok("postman-key", rf"PMAK-[a-f0-9]{{24}}-[a-f0-9]{{34}}{_NE}"),
-    _tok("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{100,}"),
-    _tok("doppler-token", rf"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}"),
-    _tok("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}"),
-    _tok(
+    token_rule("age-secret-key", rf"AGE-SECRET-KEY-1[0-9A-Z]{{58}}{_NE}"),
+    token_rule("grafana-token", r"gl(?:sa|c)_[A-Za-z0-9_=+/\-]{32,}"),
+    token_rule("sentry-token", r"sntr[ysu]_[A-Za-z0-9_=+/\-]{40,}"),
+    token_rule("postman-key", rf"PMAK-[a-f0-9]{{24}}-[a-f0-9]{{34}}{_NE}"),
+    token_rule("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{100,}"),
+    token_rule("doppler-token", rf"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}"),
+    token_rule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}"),
+    token_rule(
         "azure-client-secret",
         r"Q~(?<=[A-Za-z0-9_~.\-]{3}[0-9]Q~)[A-Za-z0-9_~.\-]{31,34}",
         back=_B64URL + "~.",
         most=4,
     ),
-    _tok("groq-key", rf"gsk_[A-Za-z0-9]{{40,}}{_NE}"),
-    _tok("replicate-token", rf"r8_[A-Za-z0-9]{{37}}{_NE}"),
-    _tok("mapbox-token", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"),
-    _tok("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
-    _tok(
+    token_rule("groq-key", rf"gsk_[A-Za-z0-9]{{40,}}{_NE}"),
+    token_rule("replicate-token", rf"r8_[A-Za-z0-9]{{37}}{_NE}"),
+    token_rule("mapbox-token", r"sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"),
+    token_rule(
+        "tailscale-key",
+        rf"tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{{6,}}-[A-Za-z0-9]{{20,}}{_NE}",
+    ),
+    token_rule("okta-token", rf"SSWS[ \t]+00[A-Za-z0-9_\-]{{40}}{_NE_DASH}"),
+    token_rule("discord-token", rf"mfa\.[A-Za-z0-9_\-]{{80,90}}{_NE_DASH}"),
+    token_rule("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
+    token_rule(
         "private-key",
         r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
         r"(?=.{0,300}?[A-Za-z0-9+/]{16})"  # a key body follows (not a mere mention)
@@ -169,6 +141,9 @@ _TOKENS: list[_TokenRule] = [
         flags=re.S,
     ),
 ]
+
+
+_ALL_TOKENS = _TOKENS + GITLEAKS_TOKENS
 
 
 def private_spans(text: str, low: str) -> Iterator[Span]:
@@ -183,7 +158,7 @@ def private_spans(text: str, low: str) -> Iterator[Span]:
 
 
 def token_spans(text: str, low: str) -> Iterator[Span]:
-    for kind, pattern, gates, bounded, back, most in _TOKENS:
+    for kind, pattern, gates, bounded, back, most in _ALL_TOKENS:
         if gates:
             haystack = low if pattern.flags & re.I else text
             if not any(g in haystack for g in gates):

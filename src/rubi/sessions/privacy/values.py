@@ -18,7 +18,12 @@ __all__ = [
 
 # -- values: literal or not ----------------------------------------------------------------
 
-_REFERENCE = Rx(r"^(?:\$|%[A-Za-z_]|\{|<|\[|\*{3,}|x{3,}$|X{3,}$|\.{3}|…|process\.env|os\.environ)")
+_REFERENCE = Rx(
+    r"^(?:\$|%[A-Za-z_]\w*%|%[-#0 +]*[0-9.]*[sdifrxXeEgGc](?![A-Za-z0-9])|%[({]|\{|<|\[|\*{3,}"
+    r"|x{3,}$|X{3,}$|\.{3}|…|process\.env|os\.environ)"
+)
+"""A reference, not a value: ``$VAR``, ``%VAR%`` (not ``%aB3…``, a password may start
+with ``%``), a ``%s`` format field, ``{{ var }}``, ``<token>``, ``[…]``, masks."""
 _MASK = Rx(r"^[^A-Za-z0-9]*(?:\*{3,}|•{3,}|x{3,}|X{3,})[^A-Za-z0-9]*$")
 _PLACEHOLDER = Rx(
     r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your[\w\-]*|changeme|change[\-_]me|"
@@ -28,7 +33,7 @@ _PLACEHOLDER = Rx(
 
 
 def is_reference(value: str) -> bool:
-    """A value that only stands for a secret: ``$VAR``, ``${VAR}``, ``%VAR%``,
+    """A value that only stands for a secret: ``$VAR``, ``${VAR}``, ``%VAR%``, ``%s``,
     ``{{ var }}``, ``<token>``, ``***``, ``YOUR_API_KEY``, ``changeme``, ``pass``."""
     v = value.strip("\"'`")
     return not v or bool(_REFERENCE.match(v) or _MASK.match(v) or _PLACEHOLDER.match(v))
