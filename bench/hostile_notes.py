@@ -16,8 +16,8 @@ Shapes (sizes are what is written to disk; rubi reads at most the first 1 MB):
 - ``big-100mb``: a 100 MB note of prose (only its first 1 MB is read);
 - ``headings``: 1e6 ``#`` heading lines (cut to 1 MB when read);
 - ``links``: 1e5 unresolved ``[[wikilinks]]``, ``tags``: 1e5 distinct ``#tags``;
-- ``aliases``: 1e5 aliases in frontmatter (past the frontmatter budget) and a
-  ``tags:`` list of 4,000 (within it);
+- ``aliases``: 1e5 aliases in frontmatter (past the frontmatter budget, so indexed
+  from its body), ``aliases-fit``: 5,000 (within it);
 - ``nest-list``/``nest-quote``: lists and block quotes 10,000 deep;
 - ``emphasis``: ``*a **b`` repeated (an emphasis bomb);
 - ``camel``: a 1 MB camelCase identifier with no spaces;
@@ -57,7 +57,8 @@ def _headings() -> str:
 
 
 def _links() -> str:
-    return f"{WORD}\n\n" + " ".join(f"[[missing {i}]]" for i in range(100_000))
+    lines = (" ".join(f"[[m{i:x}{j}]]" for j in range(10)) for i in range(10_000))
+    return f"{WORD}\n\n" + "\n".join(lines) + "\n"
 
 
 def _tags() -> str:
@@ -69,9 +70,9 @@ def _aliases() -> str:
     return f"---\naliases:\n{many}---\n{WORD}\n"
 
 
-def _tags_frontmatter() -> str:
-    many = "".join(f"  - t{i}\n" for i in range(4_000))
-    return f"---\ntags:\n{many}---\n{WORD}\n"
+def _aliases_fit() -> str:
+    many = "".join(f"  - a{i}\n" for i in range(5_000))
+    return f"---\naliases:\n{many}---\n{WORD}\n"
 
 
 def _nest_list() -> str:
@@ -109,7 +110,7 @@ SHAPES: dict[str, Callable[[], str]] = {
     "links": _links,
     "tags": _tags,
     "aliases": _aliases,
-    "tags-frontmatter": _tags_frontmatter,
+    "aliases-fit": _aliases_fit,
     "nest-list": _nest_list,
     "nest-quote": _nest_quote,
     "emphasis": _emphasis,
