@@ -14,6 +14,7 @@ from rubi.markdown.limits import (
     MAX_HEADINGS,
     MAX_LINKS,
     MAX_TAGS,
+    MAX_TITLE_CHARS,
     bound_note,
 )
 
@@ -95,4 +96,20 @@ def test_headings_of_too_many_distinct_words_keep_those_within() -> None:
     assert bounded.headings == note.headings[:2]
     assert problem == (
         f"headings of more than {MAX_DISTINCT_WORDS:,} distinct words: the first 2 indexed"
+    )
+
+
+def test_a_first_line_of_too_many_distinct_words_is_cut_at_the_word_past() -> None:
+    body = " ".join(f"w{i}" for i in range(MAX_DISTINCT_WORDS + 10)) + "\nnext line\n"
+    bounded, _ = bound_note(dataclasses.replace(PLAIN, body=body))
+    assert bounded.body == body[: body.index(f" w{MAX_DISTINCT_WORDS}") + 1]
+
+
+def test_a_title_too_long_is_cut() -> None:
+    note = parse_note("# " + "long " * MAX_TITLE_CHARS + "\n\nbody\n", "n.md")
+    bounded, problem = bound_note(note)
+    assert bounded.title == note.title[:MAX_TITLE_CHARS]
+    assert problem == (
+        f"a title of {len(note.title):,} characters, over the limit of {MAX_TITLE_CHARS:,}: "
+        f"its first {MAX_TITLE_CHARS:,} indexed"
     )

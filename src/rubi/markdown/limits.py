@@ -4,9 +4,9 @@ A note may come from a clone or an archive, and one note of hostile shape (100,0
 ``#tags``, a million headings, 100,000 unresolved links, a megabyte of distinct
 words) made every step after parsing pay per item: each distinct word is a posting
 list of its own in the index, each link target a graph node, each heading a section.
-:func:`bound_note` keeps the first items of each kind up to a limit and cuts the body
-where it reaches :data:`MAX_DISTINCT_WORDS`; the note is indexed with the rest, and
-the caller reports the one problem it returns.
+:func:`bound_note` keeps the first items of each kind up to a limit and cuts the title
+and the body where they reach :data:`MAX_TITLE_CHARS` and :data:`MAX_DISTINCT_WORDS`;
+the note is indexed with the rest, and the caller reports the one problem it returns.
 
 The limits are far above real notes: the largest in the Obsidian Help, kepano and
 rubi's own vaults have 6 tags, 58 links, 162 headings and 8 aliases, and a megabyte
@@ -27,6 +27,7 @@ __all__ = [
     "MAX_HEADINGS",
     "MAX_LINKS",
     "MAX_TAGS",
+    "MAX_TITLE_CHARS",
     "bound_note",
 ]
 
@@ -43,6 +44,10 @@ MAX_HEADINGS = 5_000
 MAX_ALIASES = 1_000
 """Aliases kept per note."""
 
+MAX_TITLE_CHARS = 1_000
+"""Characters of the title kept (a title comes from frontmatter or the first H1, and
+is shown with every hit): real titles are a line, file names at most 255 bytes."""
+
 MAX_DISTINCT_WORDS = 20_000
 """Distinct words (``\\w+`` runs, as written) in the indexed text of the body and of
 the headings: each is a term with a posting list of its own. The body is cut at the
@@ -54,7 +59,8 @@ _WORD_RE = re.compile(r"\w+")
 
 def _words_cut(text: str, limit: int) -> int | None:
     """The offset where ``text`` is cut to hold at most ``limit`` distinct words: the
-    start of the line of the first word past the limit; None when it holds no more."""
+    start of the line of the first word past the limit (of that word, when its line is
+    the first); None when it holds no more."""
     if len(text) <= limit:  # a word is one character at least
         return None
     seen: set[str] = set()
@@ -62,7 +68,7 @@ def _words_cut(text: str, limit: int) -> int | None:
     for m in _WORD_RE.finditer(text):
         add(m.group())
         if len(seen) > limit:
-            return text.rfind("\n", 0, m.start()) + 1
+            return text.rfind("\n", 0, m.start()) + 1 or m.start()
     return None
 
 
@@ -88,7 +94,8 @@ def bound_note(note: Note) -> tuple[Note, str | None]:
 
     Returns:
         ``(note, problem)``: the same note and None when it is within every limit;
-        else a copy holding the first :data:`MAX_TAGS` tags, :data:`MAX_LINKS` links,
+        else a copy holding the first :data:`MAX_TITLE_CHARS` characters of its
+        title, the first :data:`MAX_TAGS` tags, :data:`MAX_LINKS` links,
         :data:`MAX_ALIASES` aliases and :data:`MAX_HEADINGS` headings (fewer when
         their text passes :data:`MAX_DISTINCT_WORDS`), its body cut at a line end
         to at most :data:`MAX_DISTINCT_WORDS` distinct words, and one line naming
@@ -102,6 +109,12 @@ def bound_note(note: Note) -> tuple[Note, str | None]:
         if len(items) > limit:
             changes[field] = items[:limit]
             said.append(_over(len(items), limit, field, f"the first {limit:,}"))
+    if len(note.title) > MAX_TITLE_CHARS:
+        changes["title"] = note.title[:MAX_TITLE_CHARS]
+        said.append(
+            f"a title of {len(note.title):,} characters, over the limit of "
+            f"{MAX_TITLE_CHARS:,}: its first {MAX_TITLE_CHARS:,} indexed"
+        )
     headings = note.headings
     if len(headings) > MAX_HEADINGS:
         said.append(_over(len(headings), MAX_HEADINGS, "headings", f"the first {MAX_HEADINGS:,}"))
