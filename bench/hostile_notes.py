@@ -16,6 +16,8 @@ Shapes (sizes are what is written to disk; rubi reads at most the first 1 MB):
 - ``big-100mb``: a 100 MB note of prose (only its first 1 MB is read);
 - ``headings``: 1e6 ``#`` heading lines (cut to 1 MB when read);
 - ``links``: 1e5 unresolved ``[[wikilinks]]``, ``tags``: 1e5 distinct ``#tags``;
+- ``words``: 130,000 distinct words; ``wide-heading``: one H1 (the title) of 100,000
+  distinct words;
 - ``aliases``: 1e5 aliases in frontmatter (past the frontmatter budget, so indexed
   from its body), ``aliases-fit``: 5,000 (within it);
 - ``nest-list``/``nest-quote``: lists and block quotes 10,000 deep;
@@ -65,6 +67,15 @@ def _tags() -> str:
     return f"{WORD}\n\n" + " ".join(f"#t{i}" for i in range(100_000))
 
 
+def _words() -> str:
+    lines = (" ".join(f"w{i * 10 + j}" for j in range(10)) for i in range(13_000))
+    return f"{WORD}\n\n" + "\n".join(lines) + "\n"
+
+
+def _wide_heading() -> str:
+    return f"# {' '.join(f'h{i}' for i in range(100_000))}\n\n{WORD}\n"
+
+
 def _aliases() -> str:
     many = "".join(f"  - alias {i}\n" for i in range(100_000))
     return f"---\naliases:\n{many}---\n{WORD}\n"
@@ -109,6 +120,8 @@ SHAPES: dict[str, Callable[[], str]] = {
     "headings": _headings,
     "links": _links,
     "tags": _tags,
+    "words": _words,
+    "wide-heading": _wide_heading,
     "aliases": _aliases,
     "aliases-fit": _aliases_fit,
     "nest-list": _nest_list,
