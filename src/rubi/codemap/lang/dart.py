@@ -11,7 +11,7 @@ from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
 __all__ = ["parse", "resolve"]
 
-_DIRECTIVE = re.compile(r"^\s*(import|export|part)\s+['\"]([^'\"\n]+)['\"]", re.M)
+_DIRECTIVE = re.compile(r"^[^\S\n]*(import|export|part)\s+['\"]([^'\"\n]+)['\"]", re.M)
 _TYPE = re.compile(
     r"^(?:(?:abstract|base|final|sealed|interface|macro)\s+)*"
     r"(class|mixin|enum|extension|typedef)\s+(\w+)",

@@ -1,0 +1,38 @@
+"""A source file of thousands of blank or indented lines parses in time linear in its
+size: a pattern that starts a line with ``\\s*`` under ``re.M`` crossed every blank
+line after each line start, so 40,000 indented empty lines took minutes in Java,
+Kotlin, PHP and Swift (Go and Dart had such patterns too). The imports found stay the
+same."""
+
+from __future__ import annotations
+
+import pytest
+
+from rubi.codemap.lang import parse_source
+
+BLANK = "\n    " * 40_000
+"""40,000 lines holding four spaces each (200 kB)."""
+
+
+@pytest.mark.parametrize("language", ["java", "kotlin", "php", "swift"])
+@pytest.mark.timeout(20)
+def test_forty_thousand_indented_blank_lines_parse_at_once(language: str) -> None:
+    parsed = parse_source(language, BLANK)
+    assert parsed.imports == ()
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "target"),
+    [
+        ("java", "package a.b;\n\n   \n  import a.b.C;\nclass D {}\n", "a.b.C"),
+        ("kotlin", "\n  \n  import a.b.C\n", "a.b.C"),
+        ("php", "<?php\n\n   \n  use App\\Models\\User;\n", "App\\Models\\User"),
+        ("swift", "\n  \n  import Foundation\n", "Foundation"),
+        ("dart", "\n  \n  import 'package:a/b.dart';\n", "package:a/b.dart"),
+        ("go", 'package a\n\nimport (\n\n   \n  "fmt"\n)\n', "fmt"),
+    ],
+)
+def test_an_indented_import_after_blank_lines_is_still_found(
+    language: str, source: str, target: str
+) -> None:
+    assert [spec.target for spec in parse_source(language, source).imports] == [target]
