@@ -107,7 +107,7 @@ def _combining() -> str:
 
 
 def _frontmatter() -> str:
-    lines = "".join(f"key{i}: value number {i}\n" for i in range(2_800))
+    lines = "".join(f"key{i}: value number {i}\n" for i in range(2_400))
     return f"---\n{lines}---\n{WORD}\n"
 
 
