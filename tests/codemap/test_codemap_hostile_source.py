@@ -36,3 +36,31 @@ def test_an_indented_import_after_blank_lines_is_still_found(
     language: str, source: str, target: str
 ) -> None:
     assert [spec.target for spec in parse_source(language, source).imports] == [target]
+
+
+@pytest.mark.parametrize(
+    "source", ["import a\n" * 22_000, "export {\n" * 22_000], ids=["import", "export"]
+)
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+@pytest.mark.timeout(20)
+def test_thousands_of_unfinished_import_and_export_clauses_parse_at_once(
+    language: str, source: str
+) -> None:
+    """Each ``import`` without ``from`` (each ``export {`` without ``}``) scanned on to
+    the end of the file for one."""
+    parsed = parse_source(language, source)
+    assert parsed.imports == () and parsed.symbols == ()
+
+
+def test_import_clauses_that_hold_dollar_names_and_span_lines_still_parse() -> None:
+    source = (
+        'import $import, {\n  a,\n  b as c,\n} from "./m";\nimport x from "y"\n'
+        'export { q } from "z"\nexport {\n  r,\n  s as t,\n}\n'
+    )
+    parsed = parse_source("typescript", source)
+    assert [(s.kind, s.target, s.names) for s in parsed.imports] == [
+        ("import", "./m", ("a", "b")),
+        ("import", "y", ()),
+        ("export", "z", ("q",)),
+    ]
+    assert [s.name for s in parsed.symbols] == ["r", "t"]
