@@ -1,8 +1,10 @@
-"""A source file of thousands of blank or indented lines parses in time linear in its
-size: a pattern that starts a line with ``\\s*`` under ``re.M`` crossed every blank
-line after each line start, so 40,000 indented empty lines took minutes in Java,
-Kotlin, PHP and Swift (Go and Dart had such patterns too). The imports found stay the
-same."""
+"""Hostile source files parse in time linear in their size, and ordinary code gives
+the same imports and symbols. Patterns that started a line with ``\\s*`` under
+``re.M`` crossed every blank line after each line start (40,000 indented empty lines
+took minutes in Java, Kotlin, PHP and Swift); a JS/TS import clause or export list
+scanned to the end of the file from every ``import``/``export {``; Dart's function
+pattern let its return type and the spaces before the name share a run of spaces, and
+scanned on for a ``>`` or ``)`` from every candidate."""
 
 from __future__ import annotations
 
@@ -64,3 +66,57 @@ def test_import_clauses_that_hold_dollar_names_and_span_lines_still_parse() -> N
         ("export", "z", ("q",)),
     ]
     assert [s.name for s in parsed.symbols] == ["r", "t"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [" " * 200_000 + "x\n", BLANK, "fn a<" * 160_000, "a f(\n" * 40_000],
+    ids=["spaces", "blank-lines", "angles", "open-parens"],
+)
+@pytest.mark.timeout(20)
+def test_dart_functions_are_found_in_time_linear_in_the_file(source: str) -> None:
+    assert parse_source("dart", source).symbols == ()
+
+
+DART = """\
+void main() {
+  runApp(const MyApp());
+}
+
+int add(int a, int b) => a + b;
+
+Map<String, List<int>> group<T>(List<T> items) {
+  return {};
+}
+
+Stream<int> count() async* {
+  yield 1;
+}
+
+class MyApp extends StatelessWidget {
+  @override
+  Widget build(BuildContext context) {
+    return const Text('x');
+  }
+
+  void _onTap(
+    int index,
+  ) {}
+}
+
+String? maybe() => null;
+"""
+
+
+def test_dart_functions_of_ordinary_code_are_found() -> None:
+    symbols = [(s.name, s.kind, s.line) for s in parse_source("dart", DART).symbols]
+    assert symbols == [
+        ("main", "function", 1),
+        ("add", "function", 5),
+        ("group", "function", 7),
+        ("count", "function", 11),
+        ("MyApp", "class", 15),
+        ("build", "function", 17),
+        ("_onTap", "function", 21),
+        ("maybe", "function", 26),
+    ]
