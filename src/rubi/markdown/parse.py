@@ -257,12 +257,12 @@ def _tag_list(value: Any) -> list[str]:
 
 
 def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
+    """``items`` in order without the repeats of one in another case (the first
+    spelling kept): linear, one casefolded key per item."""
+    first: dict[str, str] = {}
     for item in items:
-        key = item.casefold()
-        if key not in {k.casefold() for k in seen}:
-            seen[item] = None
-    return tuple(seen)
+        first.setdefault(item.casefold(), item)
+    return tuple(first.values())
 
 
 def _parse_inline(token: Token, env: dict[str, Any]) -> str:

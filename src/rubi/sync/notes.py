@@ -30,8 +30,9 @@ def read_changed_note(
 ) -> Note | None:
     """Read and parse one changed note file into ``new``'s manifest.
 
-    Returns the note, or None when it could not be read (reported as a warning) or its
-    bytes are the same as before (counted unchanged).
+    Returns the note within the per-note limits (:func:`rubi.markdown.limits.bound_note`:
+    what it left out is reported as a warning), or None when it could not be read
+    (reported as a warning) or its bytes are the same as before (counted unchanged).
     """
     try:
         read = read_note_text(paths.root, stat.path, paths.project_root)
@@ -47,11 +48,15 @@ def read_changed_note(
         report.unchanged += 1
         return None
     from rubi.markdown import parse_note
+    from rubi.markdown.limits import bound_note
 
     note = parse_note(read.text, stat.path, strict=False)
     problems = [p for p in (read.problem, note.frontmatter_error) if p]
     if note.frontmatter_error:
         problems[-1] += "; indexed without its frontmatter"
+    note, over = bound_note(note)
+    if over:
+        problems.append(over)
     problem = "; ".join(problems) or None
     if problem:
         report.warnings.append(ScanWarning(stat.path, problem))

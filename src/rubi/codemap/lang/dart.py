@@ -11,7 +11,7 @@ from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
 __all__ = ["parse", "resolve"]
 
-_DIRECTIVE = re.compile(r"^\s*(import|export|part)\s+['\"]([^'\"\n]+)['\"]", re.M)
+_DIRECTIVE = re.compile(r"^[^\S\n]*(import|export|part)\s+['\"]([^'\"\n]+)['\"]", re.M)
 _TYPE = re.compile(
     r"^(?:(?:abstract|base|final|sealed|interface|macro)\s+)*"
     r"(class|mixin|enum|extension|typedef)\s+(\w+)",
@@ -19,9 +19,14 @@ _TYPE = re.compile(
 )
 _FUNCTION = re.compile(
     r"^(?!(?:return|import|export|part|library|if|else|for|while)\b)"
-    r"[\w<>?,\[\] ]+?\s+(\w+)\s*(?:<[^>]*>)?\([^;{]*\)\s*(?:async\*?|sync\*)?\s*(?:\{|=>)",
+    r"(?:[ ][^\S\n]++|[\w<>?,\[\] ]*?[\w<>?,\[\]][^\S\n]++)(\w+)"
+    r"[^\S\n]*(?:<[^>\n]{0,500}>)?\([^;{]{0,5000}\)\s*(?:async\*?|sync\*)?\s*(?:\{|=>)",
     re.M,
 )
+"""A top-level function: its return type and name on one line (the name's line), its
+parameters within 5,000 characters. Each part is bounded, and the type cannot end in
+the spaces before the name, so a line of spaces, thousands of blank lines or a long
+run of ``<`` cost time linear in the file."""
 _VALUE = re.compile(r"^(final|const|var|late\s+final)\s+(?:[\w<>?,]+\s+)?(\w+)\s*=", re.M)
 _PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([\w-]+)", re.M)
 

@@ -86,7 +86,7 @@ KEYWORDS = frozenset(
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _IMPORT_ONE = re.compile(r"^import\s+(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
 _IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.M | re.S)
-_IMPORT_LINE = re.compile(r"^\s*(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
+_IMPORT_LINE = re.compile(r"^[^\S\n]*(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
 _FUNC = re.compile(r"^func\s+(\w+)\s*[\[(]", re.M)
 _METHOD = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)", re.M)
 _TYPE = re.compile(r"^type\s+(\w+)(?:\[[^\]]*\])?\s+(struct|interface)?", re.M)
@@ -142,7 +142,7 @@ def parse(text: str) -> Parsed:
 
 
 _MODULE = re.compile(r"^module\s+\"?([^\s\"]+)\"?", re.M)
-_REPLACE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s+=>\s+(\.\.?/\S*)\s*$", re.M)
+_REPLACE = re.compile(r"^[^\S\n]*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s+=>\s+(\.\.?/\S*)\s*$", re.M)
 
 
 def _modules(repo: RepoIndex) -> list[tuple[str, str]]:

@@ -32,8 +32,10 @@ __all__ = [
 FileParse = tuple[str, Parsed]
 """``(language, parse)`` of a mapped file."""
 
-_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.M)
-_IMPORT = re.compile(r"^\s*import\s+(static\s+)?([\w.]+?)(\.\*)?\s*(?:as\s+\w+\s*)?;?\s*$", re.M)
+_PACKAGE = re.compile(r"^[^\S\n]*package\s+([\w.]+)", re.M)
+_IMPORT = re.compile(
+    r"^[^\S\n]*import\s+(static\s+)?([\w.]+?)(\.\*)?\s*(?:as\s+\w+\s*)?;?\s*$", re.M
+)
 _JAVA_TYPE = re.compile(
     r"^(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp)\s+)*"
     r"(class|interface|enum|record|@interface)\s+(\w+)",

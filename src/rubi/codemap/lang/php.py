@@ -17,9 +17,11 @@ from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
 __all__ = ["parse", "resolve"]
 
-_NAMESPACE = re.compile(r"^\s*namespace\s+([\w\\]+)\s*[;{]", re.M)
+_NAMESPACE = re.compile(r"^[^\S\n]*namespace\s+([\w\\]+)\s*[;{]", re.M)
 _USE = re.compile(
-    r"^\s*use\s+(?:function\s+|const\s+)?\\?([\w\\]+?)\\?(?:\{([^}]*)\})?(?:\s+as\s+\w+)?\s*;", re.M
+    r"^[^\S\n]*use\s+(?:function\s+|const\s+)?\\?([\w\\]+?)\\?"
+    r"(?:\{([^}]*)\})?(?:\s+as\s+\w+)?\s*;",
+    re.M,
 )
 _REQUIRE = re.compile(
     r"\b(?:require|require_once|include|include_once)\s*\(?\s*"

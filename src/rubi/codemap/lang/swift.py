@@ -25,7 +25,7 @@ _TYPE = re.compile(
     re.M,
 )
 _FUNC = re.compile(rf"^[ \t]*{_MODIFIERS}(func|init|subscript)\s*([A-Za-z_]\w*)?", re.M)
-_IMPORT = re.compile(r"^\s*(?:@\w+\s+)?import\s+(?:\w+\s+)?([\w.]+)", re.M)
+_IMPORT = re.compile(r"^[^\S\n]*(?:@\w+\s+)?import\s+(?:\w+\s+)?([\w.]+)", re.M)
 MAX_SYMBOLS = 300
 
 

@@ -1,0 +1,122 @@
+"""Hostile source files parse in time linear in their size, and ordinary code gives
+the same imports and symbols. Patterns that started a line with ``\\s*`` under
+``re.M`` crossed every blank line after each line start (40,000 indented empty lines
+took minutes in Java, Kotlin, PHP and Swift); a JS/TS import clause or export list
+scanned to the end of the file from every ``import``/``export {``; Dart's function
+pattern let its return type and the spaces before the name share a run of spaces, and
+scanned on for a ``>`` or ``)`` from every candidate."""
+
+from __future__ import annotations
+
+import pytest
+
+from rubi.codemap.lang import parse_source
+
+BLANK = "\n    " * 40_000
+"""40,000 lines holding four spaces each (200 kB)."""
+
+
+@pytest.mark.parametrize("language", ["java", "kotlin", "php", "swift"])
+@pytest.mark.timeout(20)
+def test_forty_thousand_indented_blank_lines_parse_at_once(language: str) -> None:
+    parsed = parse_source(language, BLANK)
+    assert parsed.imports == ()
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "target"),
+    [
+        ("java", "package a.b;\n\n   \n  import a.b.C;\nclass D {}\n", "a.b.C"),
+        ("kotlin", "\n  \n  import a.b.C\n", "a.b.C"),
+        ("php", "<?php\n\n   \n  use App\\Models\\User;\n", "App\\Models\\User"),
+        ("swift", "\n  \n  import Foundation\n", "Foundation"),
+        ("dart", "\n  \n  import 'package:a/b.dart';\n", "package:a/b.dart"),
+        ("go", 'package a\n\nimport (\n\n   \n  "fmt"\n)\n', "fmt"),
+    ],
+)
+def test_an_indented_import_after_blank_lines_is_still_found(
+    language: str, source: str, target: str
+) -> None:
+    assert [spec.target for spec in parse_source(language, source).imports] == [target]
+
+
+@pytest.mark.parametrize(
+    "source", ["import a\n" * 22_000, "export {\n" * 22_000], ids=["import", "export"]
+)
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+@pytest.mark.timeout(20)
+def test_thousands_of_unfinished_import_and_export_clauses_parse_at_once(
+    language: str, source: str
+) -> None:
+    """Each ``import`` without ``from`` (each ``export {`` without ``}``) scanned on to
+    the end of the file for one."""
+    parsed = parse_source(language, source)
+    assert parsed.imports == () and parsed.symbols == ()
+
+
+def test_import_clauses_that_hold_dollar_names_and_span_lines_still_parse() -> None:
+    source = (
+        'import $import, {\n  a,\n  b as c,\n} from "./m";\nimport x from "y"\n'
+        'export { q } from "z"\nexport {\n  r,\n  s as t,\n}\n'
+    )
+    parsed = parse_source("typescript", source)
+    assert [(s.kind, s.target, s.names) for s in parsed.imports] == [
+        ("import", "./m", ("a", "b")),
+        ("import", "y", ()),
+        ("export", "z", ("q",)),
+    ]
+    assert [s.name for s in parsed.symbols] == ["r", "t"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [" " * 200_000 + "x\n", BLANK, "fn a<" * 160_000, "a f(\n" * 40_000],
+    ids=["spaces", "blank-lines", "angles", "open-parens"],
+)
+@pytest.mark.timeout(20)
+def test_dart_functions_are_found_in_time_linear_in_the_file(source: str) -> None:
+    assert parse_source("dart", source).symbols == ()
+
+
+DART = """\
+void main() {
+  runApp(const MyApp());
+}
+
+int add(int a, int b) => a + b;
+
+Map<String, List<int>> group<T>(List<T> items) {
+  return {};
+}
+
+Stream<int> count() async* {
+  yield 1;
+}
+
+class MyApp extends StatelessWidget {
+  @override
+  Widget build(BuildContext context) {
+    return const Text('x');
+  }
+
+  void _onTap(
+    int index,
+  ) {}
+}
+
+String? maybe() => null;
+"""
+
+
+def test_dart_functions_of_ordinary_code_are_found() -> None:
+    symbols = [(s.name, s.kind, s.line) for s in parse_source("dart", DART).symbols]
+    assert symbols == [
+        ("main", "function", 1),
+        ("add", "function", 5),
+        ("group", "function", 7),
+        ("count", "function", 11),
+        ("MyApp", "class", 15),
+        ("build", "function", 17),
+        ("_onTap", "function", 21),
+        ("maybe", "function", 26),
+    ]
