@@ -303,7 +303,9 @@ def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
 
 
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
-    sweep_temp_files(paths.root / NOTES_DIR)  # what a killed register left
+    # what a killed register left: every register looks (a scan of one folder), not
+    # once a minute per process as other writes do, so a retry finds its folder clean
+    sweep_temp_files(paths.root / NOTES_DIR, force=True)
     index_vault(paths, verify=False, code=False)
     root = paths.project_root or paths.root
     return _Vault(paths, prefix, notes_for(paths), head(root))
