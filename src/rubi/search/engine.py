@@ -386,6 +386,7 @@ def search_index(
         )
         day = Snippet(partial(_day, days, shown, f.id))
         hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts))
+    days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 
