@@ -150,3 +150,52 @@ def test_searches_and_reads_never_fail_while_watched_saves_change_the_graph(
     assert failures == [], (
         f"{len(failures)} of {sum(rounds)} reads failed; the first:\n{failures[0]}"
     )
+
+
+def test_a_save_waits_for_a_reader_s_block_and_the_next_block_sees_it(
+    tmp_path: Path,
+) -> None:
+    from rubi.sync import reading_graph
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "a.md").write_text("# A\n\n[[b]]\n", encoding="utf-8")
+    (root / "b.md").write_text("# B\n", encoding="utf-8")
+    paths = app.locate(root)
+    app.index(paths)
+    (root / "c.md").write_text("# C\n\n[[a]]\n", encoding="utf-8")
+    saved = threading.Event()
+
+    def save() -> None:
+        app.apply_changes(paths, ["c.md"], code=False)
+        saved.set()
+
+    with reading_graph(paths) as build:
+        nodes = sorted(build.graph)
+        writer = threading.Thread(target=save)
+        writer.start()
+        assert not saved.wait(0.5)  # the save's graph change waits for this block
+        with reading_graph(paths) as nested:  # a nested block: the same version
+            assert nested is build
+        assert sorted(build.graph) == nodes
+    writer.join(10)
+    assert saved.is_set()
+    with reading_graph(paths) as build:
+        assert "c" in build.graph and build.graph.has_edge("c", "a")
+
+
+def test_asking_for_the_code_map_or_a_run_while_reading_the_graph_is_refused(
+    tmp_path: Path,
+) -> None:
+    from rubi.sync import index_vault, load_code_map, notes_for, reading_graph
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "a.md").write_text("# A\n", encoding="utf-8")
+    paths = app.locate(root)
+    app.index(paths)
+    with reading_graph(paths):
+        for ask in (load_code_map, notes_for, index_vault):
+            with pytest.raises(RuntimeError, match="while the graph is read"):
+                ask(paths)
+    assert notes_for(paths)  # and allowed after the block
