@@ -82,16 +82,21 @@ class SyncSession:
         self.paths = paths
         self._lock = threading.RLock()
         self._graph_lock = ReadWriteLock()
-        """Shared by the readers of the live graph (:meth:`reading`), taken alone by
-        whatever changes it, always inside ``_lock`` (lock order: ``_lock``, then this;
-        a reader must not ask for ``_lock`` while it reads: :meth:`reading`)."""
+        """Shared by the readers of the live graph (:meth:`reading`), taken alone for
+        each change made to it in place (:class:`~rubi.sync.sessiongraph.SessionGraph`:
+        a save's or another process's journal applied, code nodes moved), always
+        inside ``_lock`` (lock order: ``_lock``, then this; so a reader must not ask
+        for ``_lock`` while it reads). A snapshot written or a graph built afresh only
+        reads or replaces the graph: readers go on meanwhile."""
         self._leased = threading.local()
         """The build a thread reads inside :meth:`reading` (a nested read gets it)."""
         self._state: VaultState | None = None
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
         self._code = CodeMemory(paths, self._lock)
-        self._graphs = SessionGraph(paths.graph_file, self.code_map, self._all_notes)
+        self._graphs = SessionGraph(
+            paths.graph_file, self.code_map, self._all_notes, self._graph_lock.writing
+        )
         self._quiet: Stamp | None = None
         """The store's :func:`~rubi.sync.store.quiet_stamp` when :meth:`graph` last
         read it."""
@@ -151,8 +156,7 @@ class SyncSession:
                 return live.build  # nobody committed since the last read
             store = self._open(create=False)
             try:
-                with self._graph_lock.writing():  # catching up changes the live graph
-                    build = self._graph(store).build
+                build = self._graph(store).build  # a catch-up waits for the readers
             finally:
                 store.close()
             self._quiet = stamp
@@ -442,18 +446,17 @@ class SyncSession:
             return  # bodies changed, nothing the graph sees: the text index only
         records = streamed.records if streamed is not None else None
         del streamed
-        with self._graph_lock.writing():  # readers see the graph before or after it
-            self._graphs.update(
-                store,
-                new,
-                changed,
-                code_map,
-                full,
-                records=records,
-                previous_map=previous_map,
-                reshaped=reshaped,
-                later=self.flush_snapshot if self.watched else None,
-            )
+        self._graphs.update(  # its change waits for the readers, who see before or after
+            store,
+            new,
+            changed,
+            code_map,
+            full,
+            records=records,
+            previous_map=previous_map,
+            reshaped=reshaped,
+            later=self.flush_snapshot if self.watched else None,
+        )
         report.graph_rebuilt = full
         if code_map is None and new.code:
             code_map = self.code_map()
@@ -518,10 +521,9 @@ class SyncSession:
             except IndexCorruptError:
                 return
             try:
-                with self._graph_lock.writing():
-                    live = self._graph(store)
-                    if self._code.is_current(code_map):
-                        live.recognize_code_map(code_map, digest)
+                live = self._graph(store)
+                if self._code.is_current(code_map):
+                    live.recognize_code_map(code_map, digest)
             finally:
                 store.close()
 
