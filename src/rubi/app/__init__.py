@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -22,6 +23,8 @@ from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 # engines below it are imported inside the functions that use them, and the names it
 # re-exports are looked up on first use (``__getattr__`` and ``_LAZY`` at the end).
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from rubi.app.codeview import CodeView
     from rubi.app.health import DoctorReport
     from rubi.app.passageread import PartView
@@ -175,11 +178,14 @@ from rubi.app.secretguard import describe as describe_redacted  # noqa: E402
 
 
 # -- reading ------------------------------------------------------------------------
-def _graph(paths: VaultPaths) -> GraphBuild:
-    from rubi.sync import graph_for
+def _graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
+    """The vault's graph held still for a ``with`` block (indexed first if it never
+    was): :func:`rubi.sync.reading_graph`, whose rule holds in the block (no code map,
+    notes or index run asked for there)."""
+    from rubi.sync import reading_graph
 
     _ensure(paths, refresh=False)
-    return graph_for(paths)
+    return reading_graph(paths)
 
 
 def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:
@@ -207,17 +213,17 @@ def read_note(paths: VaultPaths, ref: str) -> NoteView:
 
     vault, local, prefix = _vault_for(paths, ref)
     try:
-        return reading.read_note(
-            vault.root, _graph(vault), local, vault.project_root, vault.stale_cache, prefix
-        )
+        with _graph(vault) as build:
+            found = reading.find_note(build, local, vault.project_root, vault.root)
+        return reading.read_found(vault.root, found, vault.project_root, vault.stale_cache, prefix)
     except NoteNotFoundError:
         personal = personal_paths(paths) if not prefix else None
         if personal is None:
             raise
         try:  # a title or alias of a personal note, given without its prefix
-            return reading.read_note(
-                personal.root, _graph(personal), local, None, None, PERSONAL_PREFIX
-            )
+            with _graph(personal) as build:
+                found = reading.find_note(build, local, None, personal.root)
+            return reading.read_found(personal.root, found, None, None, PERSONAL_PREFIX)
         except NoteNotFoundError:
             pass
         raise
@@ -248,7 +254,9 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
                 out.append((render_part(part), None))
                 continue
             vault, local, _ = _vault_for(paths, ref)
-            code = read_code(vault, _graph(vault), local, load_code_map(vault))
+            code_map = load_code_map(vault)
+            with _graph(vault) as build:
+                code = read_code(vault, build, local, code_map)
             if code is not None:
                 out.append((code.outline, None))
             else:
@@ -270,19 +278,21 @@ def read_part(paths: VaultPaths, ref: str) -> PartView | None:
             names no part of it (the message lists the file's sections).
         NoteParseError: the file is gone or unreadable.
     """
-    from rubi.app.passageread import code_symbols, read_file_text, split_part
+    from rubi.app.passageread import read_file_text, split_part, symbols_of
     from rubi.app.passageread import read_part as part_of
+    from rubi.sync import load_code_map
 
     if "#" not in ref:
         return None
     vault, local, prefix = _vault_for(paths, ref)
-    build = _graph(vault)
-    found = split_part(build, local)
-    if found is None:
-        return None
-    node, anchor = found
-    reader = read_file_text(vault.root, vault.project_root)
-    return part_of(build, node, anchor, reader, partial(code_symbols, vault), prefix)
+    code_map = load_code_map(vault)  # asked for before the graph is read
+    with _graph(vault) as build:
+        found = split_part(build, local)
+        if found is None:
+            return None
+        node, anchor = found
+        reader = read_file_text(vault.root, vault.project_root)
+        return part_of(build, node, anchor, reader, partial(symbols_of, code_map), prefix)
 
 
 def _whole(build: GraphBuild, ref: str) -> str:
@@ -301,7 +311,9 @@ def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
     from rubi.sync import load_code_map
 
     vault, local, _ = _vault_for(paths, ref)
-    return code_view(vault, _graph(vault), local, load_code_map(vault))
+    code_map = load_code_map(vault)
+    with _graph(vault) as build:
+        return code_view(vault, build, local, code_map)
 
 
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
@@ -311,8 +323,8 @@ def links(paths: VaultPaths, ref: str) -> list[LinkView]:
     from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
-    build = _graph(vault)
-    return reading.edges(build, node_for(build, _whole(build, local)), incoming=False)
+    with _graph(vault) as build:
+        return reading.edges(build, node_for(build, _whole(build, local)), incoming=False)
 
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
@@ -322,8 +334,8 @@ def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
     from rubi.app.codeview import node_for
 
     vault, local, _ = _vault_for(paths, ref)
-    build = _graph(vault)
-    return reading.edges(build, node_for(build, _whole(build, local)), incoming=True)
+    with _graph(vault) as build:
+        return reading.edges(build, node_for(build, _whole(build, local)), incoming=True)
 
 
 # -- knowledge ----------------------------------------------------------------------
@@ -396,21 +408,21 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
 
     if not refs or not all(isinstance(r, str) for r in refs):
         return list(refs)  # the knowledge layer reports what is wrong with them
-    build = _graph(paths)
     stems: dict[str, int] = {}
-    for node, attrs in build.graph.nodes(data=True):
-        if attrs.get("kind") == "note":
-            key = fold(str(node).rsplit("/", 1)[-1])
-            stems[key] = stems.get(key, 0) + 1
     out: list[str] = []
-    for ref in refs:
-        try:
-            note_id = resolve_ref(build, ref)
-        except NoteNotFoundError:
-            out.append(ref)
-            continue
-        stem = note_id.rsplit("/", 1)[-1]
-        out.append(stem if stems.get(fold(stem), 0) == 1 else note_id)
+    with _graph(paths) as build:
+        for node, attrs in build.graph.nodes(data=True):
+            if attrs.get("kind") == "note":
+                key = fold(str(node).rsplit("/", 1)[-1])
+                stems[key] = stems.get(key, 0) + 1
+        for ref in refs:
+            try:
+                note_id = resolve_ref(build, ref)
+            except NoteNotFoundError:
+                out.append(ref)
+                continue
+            stem = note_id.rsplit("/", 1)[-1]
+            out.append(stem if stems.get(fold(stem), 0) == 1 else note_id)
     return out
 
 
@@ -441,18 +453,21 @@ def status(paths: VaultPaths) -> VaultStatus:
     """Summarise the index of the vault (indexing it first if it never was)."""
     from rubi.sync import load_state
 
-    build = _graph(paths)
+    with _graph(paths) as build:
+        g = build.graph
+        kinds = Counter(k for _, k in g.nodes(data="kind"))
+        links = g.number_of_edges()
+        ambiguous = sum(1 for p in build.problems if p.status == "ambiguous")
     state = load_state(paths)
-    g = build.graph
     size = sum(p.stat().st_size for p in paths.index_dir.rglob("*") if p.is_file())
     return VaultStatus(
         vault=paths.root,
         index_dir=paths.index_dir,
-        notes=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "note"),
+        notes=kinds["note"],
         unreadable=sum(1 for e in state.files.values() if e.note_id is None) if state else 0,
-        links=g.number_of_edges(),
-        dangling=sum(1 for _, a in g.nodes(data=True) if a.get("kind") == "dangling"),
-        ambiguous=sum(1 for p in build.problems if p.status == "ambiguous"),
+        links=links,
+        dangling=kinds["dangling"],
+        ambiguous=ambiguous,
         indexed_at=state.indexed_at if state else 0.0,
         index_bytes=size,
     )

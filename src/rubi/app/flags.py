@@ -13,7 +13,14 @@ from rubi.knowledge.stale import NoteFiles, stale_files
 from rubi.search.engine import Hit
 from rubi.vault.resolve import normalize_name
 
-__all__ = ["annotate_hits", "newest_successor", "note_stale"]
+__all__ = [
+    "HitFlags",
+    "annotate_hits",
+    "hit_flags",
+    "newest_successor",
+    "note_stale",
+    "stale_inputs",
+]
 
 MAX_CHAIN = 50
 """Longest supersede chain followed (a longer one is a loop someone wrote by hand)."""
@@ -37,20 +44,21 @@ def newest_successor(build: GraphBuild, note_id: str) -> str | None:
     return None if current == note_id else current
 
 
-def note_stale(
+def stale_inputs(
     build: GraphBuild,
     project_root: Path | None,
     ids: Sequence[str],
-    cache_file: Path | None,
     vault_root: Path | None = None,
-) -> dict[str, tuple[str, ...]]:
-    """Stale files of the notes ``ids`` (only notes with ``files:`` can be stale) of
-    the project vault at ``vault_root`` (default: the project's ``.rubi/``)."""
+) -> list[NoteFiles]:
+    """What the stale check of the notes ``ids`` needs from the graph (their ``files:``
+    and paths; only notes with ``files:`` can be stale) for the project vault at
+    ``vault_root`` (default: the project's ``.rubi/``): taken while the graph is read,
+    checked after (:func:`stale_files` runs git)."""
     if project_root is None:
-        return {}
+        return []
     root = vault_root or project_root / PROJECT_VAULT_DIRNAME
     g = build.graph
-    wanted = [
+    return [
         NoteFiles(
             i,
             tuple(g.nodes[i].get("files") or ()),
@@ -59,21 +67,49 @@ def note_stale(
         for i in ids
         if i in g and g.nodes[i].get("kind") == "note"
     ]
-    return stale_files(project_root, wanted, cache_file)
+
+
+def note_stale(
+    project_root: Path | None, notes: Sequence[NoteFiles], cache_file: Path | None
+) -> dict[str, tuple[str, ...]]:
+    """Stale files of ``notes`` (:func:`stale_inputs`) by note id."""
+    if project_root is None or not notes:
+        return {}
+    return stale_files(project_root, notes, cache_file)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HitFlags:
+    """What flagging a search's hits needs from the graph (:func:`hit_flags`)."""
+
+    stale_inputs: list[NoteFiles]
+    successors: dict[str, str]
+    """Superseded hit id → the newest note of its chain."""
+
+
+def hit_flags(hits: Sequence[Hit], build: GraphBuild, project_root: Path | None) -> HitFlags:
+    """The graph's part of :func:`annotate_hits`, taken while the graph is read."""
+    successors: dict[str, str] = {}
+    for h in hits:
+        succ = newest_successor(build, h.id) if h.status == "superseded" else None
+        if succ:
+            successors[h.id] = succ
+    return HitFlags(stale_inputs(build, project_root, [h.id for h in hits]), successors)
 
 
 def annotate_hits(
     hits: Sequence[Hit],
-    build: GraphBuild,
+    flags: HitFlags,
     project_root: Path | None,
     cache_file: Path | None,
     prefix: str = "",
 ) -> list[Hit]:
-    """Hits with ``stale`` and the newest ``superseded_by`` filled in, ids prefixed."""
-    stale = note_stale(build, project_root, [h.id for h in hits], cache_file)
+    """Hits with ``stale`` and the newest ``superseded_by`` filled in, ids prefixed
+    (``flags``: :func:`hit_flags` of them)."""
+    stale = note_stale(project_root, flags.stale_inputs, cache_file)
     out = []
     for h in hits:
-        succ = newest_successor(build, h.id) if h.status == "superseded" else None
+        succ = flags.successors.get(h.id)
         out.append(
             dataclasses.replace(
                 h,

@@ -16,7 +16,7 @@ from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.model import ScanWarning, note_files
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
-from rubi.sync import graph_for, index_vault, load_code_map, notes_for
+from rubi.sync import index_vault, load_code_map, notes_for, reading_graph
 
 __all__ = ["DoctorReport", "check_vault"]
 
@@ -215,14 +215,15 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
     from rubi.vault.scan import scan_vault
 
     report = index_vault(paths)
-    build = graph_for(paths)
+    with reading_graph(paths) as build:
+        problems = build.problems
     listing = scan_vault(paths.root, paths.project_root)
     code_map = load_code_map(paths) if paths.project_root is not None else None
     return DoctorReport(
         files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),
-        missing=[p for p in build.problems if p.status == "missing"],
-        ambiguous=[p for p in build.problems if p.status == "ambiguous"],
-        missing_attachments=[p for p in build.problems if p.status == "missing-attachment"],
+        missing=[p for p in problems if p.status == "missing"],
+        ambiguous=[p for p in problems if p.status == "ambiguous"],
+        missing_attachments=[p for p in problems if p.status == "missing-attachment"],
         missing_note_files=_missing_note_files(paths),
         pages=_page_problems(paths) if paths.project_root is not None else [],
         code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],

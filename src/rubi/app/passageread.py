@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubi.app.codeview import code_node
 from rubi.app.reading import resolve_ref
@@ -29,6 +30,9 @@ from rubi.search.sections import (
     turn_end,
 )
 
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
+
 __all__ = [
     "PartView",
     "code_symbols",
@@ -36,6 +40,7 @@ __all__ = [
     "read_part",
     "render_part",
     "split_part",
+    "symbols_of",
 ]
 
 SHOWN_SECTIONS = 12
@@ -225,6 +230,10 @@ def code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
     ``(name, 1-based line)`` in file order; [] when unknown."""
     from rubi.sync import load_code_map
 
-    code_map = load_code_map(paths)
+    return symbols_of(load_code_map(paths), file_id)
+
+
+def symbols_of(code_map: CodeMap | None, file_id: str) -> list[tuple[str, int]]:
+    """:func:`code_symbols` from ``code_map`` (None: no map, no symbols)."""
     file = code_map.files.get(file_id) if code_map is not None else None
     return [(s.name, s.line) for s in file.symbols] if file is not None else []

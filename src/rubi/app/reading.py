@@ -7,15 +7,26 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.app.flags import newest_successor, note_stale
+from rubi.app.flags import newest_successor, note_stale, stale_inputs
 from rubi.core.errors import NoteNotFoundError
 from rubi.core.model import Note
 from rubi.graph.build import GraphBuild
+from rubi.knowledge.stale import NoteFiles
 from rubi.markdown import parse_note
 from rubi.vault.resolve import normalize_name
 from rubi.vault.scan import read_note_text
 
-__all__ = ["MAX_REF_CHARS", "LinkView", "NoteView", "edges", "read_note", "resolve_ref"]
+__all__ = [
+    "MAX_REF_CHARS",
+    "FoundNote",
+    "LinkView",
+    "NoteView",
+    "edges",
+    "find_note",
+    "read_found",
+    "read_note",
+    "resolve_ref",
+]
 
 
 MAX_REF_CHARS = 1_000
@@ -104,6 +115,66 @@ def edges(build: GraphBuild, note_id: str, *, incoming: bool) -> list[LinkView]:
     return sorted(out.values(), key=lambda lv: (lv.relation != "links_to", lv.relation, lv.id))
 
 
+@dataclass(frozen=True, slots=True)
+class FoundNote:
+    """What reading a note needs from the graph (:func:`find_note`), taken while the
+    graph is read; the file is read after (:func:`read_found`)."""
+
+    note_id: str
+    path: str
+    links: list[LinkView]
+    backlinks: list[LinkView]
+    successor: str | None
+    stale_inputs: list[NoteFiles]
+
+
+def find_note(
+    build: GraphBuild, ref: str, project_root: Path | None, vault_root: Path
+) -> FoundNote:
+    """The note ``ref`` names, its links both ways, the newest note of its supersede
+    chain (if it is superseded) and its stale check's input.
+
+    Raises:
+        NoteNotFoundError: no such note.
+    """
+    note_id = resolve_ref(build, ref)
+    return FoundNote(
+        note_id,
+        str(build.graph.nodes[note_id].get("path", note_id + ".md")),
+        edges(build, note_id, incoming=False),
+        edges(build, note_id, incoming=True),
+        newest_successor(build, note_id),
+        stale_inputs(build, project_root, [note_id], vault_root),
+    )
+
+
+def read_found(
+    vault_root: Path,
+    found: FoundNote,
+    project_root: Path | None,
+    stale_cache: Path | None,
+    prefix: str = "",
+) -> NoteView:
+    """Read the note :func:`find_note` found from ``vault_root``, with its flags.
+
+    Raises:
+        NoteParseError: the file is gone or unreadable.
+    """
+    read = read_note_text(vault_root, found.path, project_root)
+    note = parse_note(read.text, found.path, strict=False)
+    stale = note_stale(project_root, found.stale_inputs, stale_cache).get(found.note_id, ())
+    succ = found.successor if note.status == "superseded" else None
+    return NoteView(
+        note,
+        read.text,
+        found.links,
+        found.backlinks,
+        id=prefix + found.note_id,
+        stale=stale,
+        superseded_by=(prefix + succ) if succ else None,
+    )
+
+
 def read_note(
     vault_root: Path,
     build: GraphBuild,
@@ -112,27 +183,15 @@ def read_note(
     stale_cache: Path | None,
     prefix: str = "",
 ) -> NoteView:
-    """Read the note ``ref`` names from ``vault_root``.
+    """Read the note ``ref`` names from ``vault_root`` (:func:`find_note`, then
+    :func:`read_found`).
 
     Raises:
         NoteNotFoundError: no such note.
         NoteParseError: the file is gone or unreadable.
     """
-    note_id = resolve_ref(build, ref)
-    path = str(build.graph.nodes[note_id].get("path", note_id + ".md"))
-    read = read_note_text(vault_root, path, project_root)
-    note = parse_note(read.text, path, strict=False)
-    stale = note_stale(build, project_root, [note_id], stale_cache, vault_root).get(note_id, ())
-    succ = newest_successor(build, note_id) if note.status == "superseded" else None
-    return NoteView(
-        note,
-        read.text,
-        edges(build, note_id, incoming=False),
-        edges(build, note_id, incoming=True),
-        id=prefix + note_id,
-        stale=stale,
-        superseded_by=(prefix + succ) if succ else None,
-    )
+    found = find_note(build, ref, project_root, vault_root)
+    return read_found(vault_root, found, project_root, stale_cache, prefix)
 
 
 def render_note_view(view: NoteView) -> str:

@@ -138,29 +138,34 @@ def _search_one(
     prefix: str,
     window: DateWindow | None = None,
 ) -> SearchResult:
-    from rubi.app.flags import annotate_hits
+    from rubi.app.flags import annotate_hits, hit_flags
     from rubi.core.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.semantic.dense import dense_index_for
-    from rubi.sync import graph_for
+    from rubi.sync import reading_graph
 
-    build = graph_for(paths)
-    result = search_index(
-        index_at(paths.whoosh_dir),  # kept open in a long-lived process
-        build,
-        paths.root,
-        query,
-        project_root=paths.project_root,
-        terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
-        top_k=top_k,
-        scope=scope,
-        include_superseded=include_superseded,
-        dense=dense_index_for(paths.index_dir),
-        window=window,
-        symbols=partial(_code_symbols, paths),
-    )
-    hits = annotate_hits(result.hits, build, paths.project_root, paths.stale_cache, prefix)
+    index, dense = index_at(paths.whoosh_dir), dense_index_for(paths.index_dir)
+    # One version of the graph for the whole search: a save the watcher applies
+    # meanwhile waits for it (the hits keep what they show of the graph; their days,
+    # snippets and passages are read later without it).
+    with reading_graph(paths) as build:
+        result = search_index(
+            index,  # kept open in a long-lived process
+            build,
+            paths.root,
+            query,
+            project_root=paths.project_root,
+            terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
+            top_k=top_k,
+            scope=scope,
+            include_superseded=include_superseded,
+            dense=dense,
+            window=window,
+            symbols=partial(_code_symbols, paths),
+        )
+        flags = hit_flags(result.hits, build, paths.project_root)
+    hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 
 

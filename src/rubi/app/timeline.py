@@ -120,32 +120,38 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
             the vault holds, or has no day.
     """
     from rubi.search.dates import Days
-    from rubi.sync import graph_for
+    from rubi.sync import reading_graph
     from rubi.vault.resolve import normalize_name
 
     if not 0 <= days <= MAX_DAYS:
         raise RubiError(f"days must be between 0 and {MAX_DAYS}, got {days}")
-    build = graph_for(paths)
-    g = build.graph
-    book = Days(g.nodes, paths.root, paths.project_root)
     ref = ref.strip()
-    if _DAY_REF.match(ref):
+    node: str | None = None
+    with reading_graph(paths) as build:  # the graph's part; days are found after it
+        g = build.graph
+        if not _DAY_REF.match(ref):
+            node = ref.removesuffix(".md") if ref.removesuffix(".md") in g else None
+            if node is None:
+                owners = build.names.get(normalize_name(ref), [])
+                node = owners[0] if len(owners) == 1 else None
+            if node is None or g.nodes[node].get("kind") not in ("note", "file"):
+                raise RubiError(f"{ref!r}: no note or file by that id, title or alias (or a day)")
+        notes = {
+            n: a
+            for n, a in g.nodes(data=True)
+            if a.get("kind") == "note" and not a.get("generated")
+        }
+        held = notes if node is None or node in notes else {**notes, node: g.nodes[node]}
+    book = Days(held, paths.root, paths.project_root)
+    if node is None:
         centre = ref
     else:
-        node = ref.removesuffix(".md") if ref.removesuffix(".md") in g else None
-        if node is None:
-            owners = build.names.get(normalize_name(ref), [])
-            node = owners[0] if len(owners) == 1 else None
-        if node is None or g.nodes[node].get("kind") not in ("note", "file"):
-            raise RubiError(f"{ref!r}: no note or file by that id, title or alias (or a day)")
         centre = book.of(node)
         if not centre:
             raise RubiError(f"{ref!r} has no day (no date in its frontmatter, no file)")
     since, until = _window(ref, centre, days)
     found: list[tuple[str, str, Any]] = []
-    for node, attrs in g.nodes(data=True):
-        if attrs.get("kind") != "note" or attrs.get("generated"):
-            continue
+    for node, attrs in notes.items():
         when = book.of(node)
         if since <= when <= until:
             found.append((when, node, attrs))

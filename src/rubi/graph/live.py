@@ -234,8 +234,9 @@ class LiveGraph:
     """A vault's graph, name tables and link problems, updated per change.
 
     ``build`` is the :class:`~rubi.graph.build.GraphBuild` searches read; it is
-    changed in place by :meth:`apply`. Not thread-safe: one writer (the sync
-    session) applies changes; readers take it between applies.
+    changed in place by :meth:`apply` and :meth:`set_code_map`. Not thread-safe: the
+    sync session makes those changes while no reader reads the graph
+    (:meth:`rubi.sync.session.SyncSession.reading`).
     """
 
     def __init__(self, attachments: Iterable[str] = ()) -> None:

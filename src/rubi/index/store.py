@@ -38,6 +38,7 @@ from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
 __all__ = [
     "BM25_B",
     "BM25_K1",
+    "OPEN_TRIES",
     "SHARED_IDF_FIELDS",
     "WRITER_LIMIT_MB",
     "BM25Hit",
@@ -52,6 +53,9 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
+OPEN_TRIES = 3
+"""Times the index is opened while commits in another thread or process replace the
+generation being opened (its table of contents or a merged segment gone meanwhile)."""
 SHARED_IDF_FIELDS = frozenset(
     {"title", "aliases", "tags", "headings", "path_text", "body", "body_pt"}
 )
@@ -241,17 +245,28 @@ class SearchIndex:
             # Whoosh's table of contents is a pickle: only the user's own cache is opened.
             from rubi.core.storage import check_trusted
 
-            for toc in self.directory.glob("*.toc"):
-                check_trusted(toc)
-            try:
-                # Without mmap: Whoosh's mmap path copies whole segments into memory
-                # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.
-                storage = FileStorage(str(self.directory), supports_mmap=False)
-                self._ix = storage.open_index()
-            except Exception as exc:  # whoosh raises many kinds on a damaged index
-                raise IndexCorruptError(
-                    f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
-                ) from exc
+            for attempt in range(OPEN_TRIES):
+                for toc in self.directory.glob("*.toc"):
+                    try:
+                        check_trusted(toc)
+                    except FileNotFoundError:
+                        continue  # a generation a commit removed since the listing
+                try:
+                    # Without mmap: Whoosh's mmap path copies whole segments into memory
+                    # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.
+                    storage = FileStorage(str(self.directory), supports_mmap=False)
+                    self._ix = storage.open_index()
+                    break
+                except FileNotFoundError as exc:
+                    if attempt + 1 < OPEN_TRIES:
+                        continue  # a commit replaced the generation being opened
+                    raise IndexCorruptError(
+                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
+                    ) from exc
+                except Exception as exc:  # whoosh raises many kinds on a damaged index
+                    raise IndexCorruptError(
+                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
+                    ) from exc
         return self._ix
 
     def close(self) -> None:
@@ -276,10 +291,17 @@ class SearchIndex:
             if now == self._opened:
                 return self._scorer
             self.close()
-        ix = self._open()  # raises when there is no index
-        folder = os.stat(self.directory)
-        latest = int(ix.latest_generation())  # before the reader: a commit between reopens
-        reader = ix.reader()
+        for attempt in range(OPEN_TRIES):
+            ix = self._open()  # raises when there is no index
+            folder = os.stat(self.directory)
+            latest = int(ix.latest_generation())  # before the reader: a commit between reopens
+            try:
+                reader = ix.reader()
+                break
+            except FileNotFoundError:  # a commit merged away a segment of that generation
+                self.close()
+                if attempt + 1 == OPEN_TRIES:
+                    raise
         self._reader = reader
         self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1, segments=self._segments)
         # An index of no documents (an empty vault) gives a reader without a generation.

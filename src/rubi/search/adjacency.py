@@ -4,13 +4,10 @@ calls instead of a Python step per link.
 
 Kept in the graph's own cache (``G.__networkx_cache__``, networkx 3.3 and later), which
 networkx clears on every change made through the graph's methods (``add_edge``,
-``remove_node``, ...). A build takes a version token from the cache before it reads
-the graph, and its arrays are kept only if that token is still the cache's when it
-ends (a change meanwhile, in another thread: the walk reads the graph instead); kept
-arrays are used while their token is the cache's. networkx clears the cache at the end
-of a change, so a search in another thread in between can still be handed the arrays
-of the graph before it: :func:`links_within` then raises ``KeyError`` for a node they
-do not know, and the walk reads the graph, as a search always could mid-change.
+``remove_node``, ...). A build takes a version token from the cache, and kept arrays
+are used while their token is the cache's. Nothing changes the graph while a walk
+reads it: a search holds the live graph still for its whole run
+(:meth:`rubi.sync.session.SyncSession.reading`), and a save's change waits for it.
 
 Building costs a pass over every node and link (8.6 ms at 6,837 nodes and 37,905
 links) and saves about 1.5 ms a walk, so the arrays are built once one version of the
@@ -75,24 +72,19 @@ class Adjacency:
 
 def adjacency(g: Any) -> Adjacency | None:
     """The arrays of ``g`` as it is now, or None when none are kept for it: not yet
-    (fewer searches of this version than the module docstring says), networkx keeps
-    no cache, or another thread changed the graph while they were built. Needs numpy."""
+    (fewer searches of this version than the module docstring says), or networkx keeps
+    no cache. ``g`` must not change while this runs. Needs numpy."""
     cache = getattr(g, "__networkx_cache__", None)
     if not isinstance(cache, dict):
         return None  # networkx before 3.3: nothing tells when the graph changed
-    version = cache.setdefault(_VERSION, _Version())  # before the graph is read
+    version = cache.setdefault(_VERSION, _Version())
     kept = cache.get(_ARRAYS)
     if isinstance(kept, Adjacency) and kept.version is version:
         return kept
     version.searches += 1
     if version.searches < max(BUILD_AFTER_SEARCHES, len(g._succ) // NODES_PER_SEARCH):
         return None
-    try:
-        built = _build(g, version)
-    except (KeyError, ValueError, RuntimeError):  # another thread changed it while read
-        return None
-    if cache.get(_VERSION) is not version:
-        return None  # changed while read (its version cleared): the walk reads the graph
+    built = _build(g, version)
     cache[_ARRAYS] = built  # used only while the version is still the cache's
     return built
 
@@ -106,9 +98,11 @@ def _build(g: Any, version: _Version) -> Adjacency:
     counts = np.fromiter(map(len, succ.values()), dtype=np.intp, count=len(nodes))
     starts = np.zeros(len(nodes) + 1, dtype=np.intp)
     np.cumsum(counts, out=starts[1:])
-    targets = np.fromiter(map(row.__getitem__, chain.from_iterable(succ.values())), dtype=np.intp)
-    if len(targets) != starts[-1]:
-        raise ValueError("links changed while read")
+    targets = np.fromiter(
+        map(row.__getitem__, chain.from_iterable(succ.values())),
+        dtype=np.intp,
+        count=int(starts[-1]),
+    )
     in_degree = np.fromiter(
         map(len, map(pred.__getitem__, nodes)), dtype=np.float64, count=len(nodes)
     )
@@ -122,8 +116,7 @@ def links_within(adj: Adjacency, order: Sequence[str]) -> tuple[Any, Any, Any]:
     of each node's successors, and each node's in-degree in the whole graph.
 
     Raises:
-        KeyError: a node of ``order`` the arrays do not know (the graph changed after
-            they were built, its cache not yet cleared)."""
+        KeyError: a node of ``order`` the arrays do not know (not in the graph)."""
     import numpy as np
 
     n = len(order)
@@ -143,15 +136,13 @@ def links_within(adj: Adjacency, order: Sequence[str]) -> tuple[Any, Any, Any]:
 def links_among(g: Any, order: Sequence[str]) -> tuple[Any, Any, Any]:
     """:func:`links_within` for the graph ``g`` as it is now: from its kept arrays when
     it has them (:func:`adjacency`), else read from the graph, a Python step per link
-    (the same links in the same order either way). Needs numpy."""
+    (the same links in the same order either way). ``g`` must not change while this
+    runs. Needs numpy."""
     import numpy as np
 
     adj = adjacency(g)
     if adj is not None:
-        try:
-            return links_within(adj, order)
-        except KeyError:  # a change networkx has made but not yet cleared the cache of
-            pass
+        return links_within(adj, order)
     succ, pred = g._succ, g._pred
     index = {node: i for i, node in enumerate(order)}
     get = index.get

@@ -152,6 +152,13 @@ class Days:
             for node, path in code.items():
                 self._found[node] = days.get(path) or file_day(self._project / path)
 
+    def keep(self, nodes: Collection[str]) -> None:
+        """Keep the attributes of ``nodes`` as they are now and forget the others' (a
+        search's hits, whose days the renderer asks for after the search let go of
+        the graph, which a save may then change)."""
+        attrs = self._attrs
+        self._attrs = {n: attrs.get(n, {}) for n in nodes}
+
     def of(self, node: str) -> str:
         """The day of ``node`` ("" when none can be found)."""
         found = self._found.get(node)

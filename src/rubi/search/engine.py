@@ -332,7 +332,9 @@ def search_index(
 
     Args:
         index: the opened Whoosh index.
-        build: the graph and name table.
+        build: the graph and name table, which nothing may change until this returns
+            (a live graph is read inside :meth:`rubi.sync.session.SyncSession.reading`);
+            the hits read nothing of it afterwards.
         vault_root: the vault folder, to read snippets from hits' files.
         query: the question, in words.
         terms: related words and identifiers supplied by the caller (query expansion).
@@ -386,6 +388,7 @@ def search_index(
         )
         day = Snippet(partial(_day, days, shown, f.id))
         hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts))
+    days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(query, tuple(terms), hits, len(fused))
 
 

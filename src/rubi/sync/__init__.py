@@ -16,6 +16,7 @@ from rubi.sync.run import (
     index_vault,
     load_code_map,
     notes_for,
+    reading_graph,
     session_for,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "load_code_map",
     "load_state",
     "notes_for",
+    "reading_graph",
     "session_for",
 ]

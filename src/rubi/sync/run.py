@@ -1,5 +1,5 @@
-"""The doors into sync: :func:`index_vault` for a run, :func:`graph_for` and
-:func:`notes_for` for what the last run saved.
+"""The doors into sync: :func:`index_vault` for a run, :func:`reading_graph`,
+:func:`graph_for` and :func:`notes_for` for what the last run saved.
 
 Each goes through the vault's :class:`~rubi.sync.session.SyncSession`. A process
 keeps one session per vault (:func:`session_for`, at most :data:`MAX_SESSIONS`, the
@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ __all__ = [
     "index_vault",
     "load_code_map",
     "notes_for",
+    "reading_graph",
     "session_for",
 ]
 
@@ -115,8 +117,21 @@ def index_vault(
     )
 
 
+def reading_graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
+    """The vault's graph as of the last index run, held still for a ``with`` block
+    (:meth:`~rubi.sync.session.SyncSession.reading`): what every reader that may run
+    beside a watcher (the MCP server, the engine) reads the graph through. Get the
+    code map and the notes before the block, not inside it.
+
+    Raises:
+        IndexCorruptError: not indexed yet, or unreadable; run `rubi index`.
+    """
+    return session_for(paths).reading()
+
+
 def graph_for(paths: VaultPaths) -> GraphBuild:
-    """The vault's graph as of the last index run.
+    """The vault's graph as of the last index run, for a caller no other thread runs
+    beside (a reader beside a watcher uses :func:`reading_graph`).
 
     Raises:
         IndexCorruptError: not indexed yet, or unreadable; run `rubi index`.

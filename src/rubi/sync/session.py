@@ -26,7 +26,8 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
@@ -34,6 +35,7 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
+from rubi.core.rwlock import ReadWriteLock
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.manifest import (
     NOTES_BODY_KEPT,
@@ -69,17 +71,32 @@ class SyncSession:
     """The derived data of one vault, kept current (see the module docstring).
 
     Thread-safe: runs and reads take one lock. Readers get the graph and notes as of
-    the last committed run (this process's or another's).
+    the last committed run (this process's or another's). The live graph is changed
+    in place by a run (and by a read that catches up with another process's runs), so
+    a reader in a thread of its own reads it inside :meth:`reading`, which holds
+    those changes off; a change waits for the readers of the moment, and readers that
+    come meanwhile wait for it.
     """
 
     def __init__(self, paths: VaultPaths) -> None:
         self.paths = paths
         self._lock = threading.RLock()
+        self._graph_lock = ReadWriteLock()
+        """Shared by the readers of the live graph (:meth:`reading`), taken alone for
+        each change made to it in place (:class:`~rubi.sync.sessiongraph.SessionGraph`:
+        a save's or another process's journal applied, code nodes moved), always
+        inside ``_lock`` (lock order: ``_lock``, then this; so a reader must not ask
+        for ``_lock`` while it reads). A snapshot written or a graph built afresh only
+        reads or replaces the graph: readers go on meanwhile."""
+        self._leased = threading.local()
+        """The build a thread reads inside :meth:`reading` (a nested read gets it)."""
         self._state: VaultState | None = None
         self._notes: dict[str, Note] | None = None
         self._notes_gen = -1
         self._code = CodeMemory(paths, self._lock)
-        self._graphs = SessionGraph(paths.graph_file, self.code_map, self._all_notes)
+        self._graphs = SessionGraph(
+            paths.graph_file, self.code_map, self._all_notes, self._graph_lock.writing
+        )
         self._quiet: Stamp | None = None
         """The store's :func:`~rubi.sync.store.quiet_stamp` when :meth:`graph` last
         read it."""
@@ -90,11 +107,45 @@ class SyncSession:
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
 
     # -- reading -------------------------------------------------------------------
-    def graph(self) -> GraphBuild:
-        """The graph as of the last committed run.
+    @contextmanager
+    def reading(self) -> Iterator[GraphBuild]:
+        """The graph as of the last committed run, unchanged for the block: a run in
+        another thread changes the live graph only once the block has ended, so the
+        block reads one version of it (nodes, links, attributes, name tables, link
+        problems) however long it iterates. A nested block in the same thread gets
+        the same build.
+
+        Inside the block, ask for nothing that takes the session's lock (a run, the
+        code map, the notes): a run holding it may be waiting for this block to end.
+        Get them before the block. Hold it for reads, not for file or network I/O
+        that can take long (a waiting run holds back every new reader).
 
         Raises:
             IndexCorruptError: nothing indexed yet, or the store is unreadable.
+        """
+        held: GraphBuild | None = getattr(self._leased, "build", None)
+        if held is not None:
+            yield held
+            return
+        build = self.graph()
+        with self._graph_lock.reading():
+            # A run may have replaced the graph (a full build, a snapshot read back)
+            # between the two lines above: the one it replaced is changed by no one
+            # any more, and the next block gets the new one.
+            self._leased.build = build
+            try:
+                yield build
+            finally:
+                self._leased.build = None
+
+    def graph(self) -> GraphBuild:
+        """The graph as of the last committed run, to read while no other thread
+        runs this session (a thread of its own reads in :meth:`reading`).
+
+        Raises:
+            IndexCorruptError: nothing indexed yet, or the store is unreadable.
+            RuntimeError: called inside :meth:`reading` of this session when the graph
+                must catch up with another process's run (use the block's build).
         """
         with self._lock:
             # Taken before the store is read: a commit in between changes it, so the
@@ -105,7 +156,7 @@ class SyncSession:
                 return live.build  # nobody committed since the last read
             store = self._open(create=False)
             try:
-                build = self._graph(store).build
+                build = self._graph(store).build  # a catch-up waits for the readers
             finally:
                 store.close()
             self._quiet = stamp
@@ -118,6 +169,7 @@ class SyncSession:
         Raises:
             IndexCorruptError: nothing indexed yet, or the store is unreadable.
         """
+        self._not_reading("the notes")
         with self._lock:
             store = self._open(create=False)
             try:
@@ -127,8 +179,18 @@ class SyncSession:
 
     def code_map(self) -> CodeMap | None:
         """The project's code map as of the last run that mapped it (None for a plain
-        vault or before the first index); read again only when its file changed."""
+        vault or before the first index); read again only when its file changed.
+
+        Raises:
+            RuntimeError: called inside :meth:`reading` (get it before the block)."""
+        self._not_reading("the code map")
         return self._code.code_map()
+
+    def _not_reading(self, what: str) -> None:
+        """Refuse what takes the session's lock inside :meth:`reading`: a run holding
+        the lock may be waiting for that block to end, and would wait forever."""
+        if self._graph_lock.reading_here():
+            raise RuntimeError(f"{what} asked for while the graph is read; ask before it")
 
     def _open(self, *, create: bool) -> Store:
         try:
@@ -174,6 +236,7 @@ class SyncSession:
     ) -> IndexReport:
         """Bring the derived data in line with the files (see :func:`rubi.sync.index_vault`
         for the arguments)."""
+        self._not_reading("an index run")
         started = time.perf_counter()
         ensure_private_dir(self.paths.index_dir)
         lock = FileLock(str(self.paths.lock_file), timeout=lock_timeout_s)
@@ -383,7 +446,7 @@ class SyncSession:
             return  # bodies changed, nothing the graph sees: the text index only
         records = streamed.records if streamed is not None else None
         del streamed
-        self._graphs.update(
+        self._graphs.update(  # its change waits for the readers, who see before or after
             store,
             new,
             changed,

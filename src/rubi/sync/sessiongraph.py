@@ -3,14 +3,19 @@ that changed shape, and its snapshot on disk (:mod:`rubi.sync.snapshots`) writte
 when it falls behind.
 
 A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`SessionGraph` and
-calls it under its own lock; nothing here locks. Another process's runs reach it as the
-store's journal (changed notes since a generation) and code stamp (:data:`CODE_STAMP`).
+calls it under its own lock. The two changes made to the live graph in place (a
+journal applied, code nodes moved) are made inside the session's ``changing`` block,
+which waits for the graph's readers of the moment; everything else here (a graph built
+or read back, a snapshot written) makes a new graph or only reads it. Another
+process's runs reach it as the store's journal (changed notes since a generation) and
+code stamp (:data:`CODE_STAMP`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +49,8 @@ class SessionGraph:
         graph_file: the snapshot's file.
         code_map: the project's current code map (None for a plain vault).
         all_notes: the store's notes as of its generation (a full rebuild's input).
+        changing: a block in which the live graph may be changed in place (no reader
+            reads it meanwhile).
     """
 
     def __init__(
@@ -51,12 +58,14 @@ class SessionGraph:
         graph_file: Path,
         code_map: Callable[[], CodeMap | None],
         all_notes: Callable[[Store], Mapping[str, Note]],
+        changing: Callable[[], AbstractContextManager[None]],
     ) -> None:
         self.live: LiveGraph | None = None
         self.gen = -1
         self.snapshots = Snapshots(graph_file)
         self._code_map = code_map
         self._all_notes = all_notes
+        self._changing = changing
 
     def drop(self) -> None:
         """Forget the graph (a full build replaced everything behind it)."""
@@ -83,7 +92,9 @@ class SessionGraph:
         stamp = int(store.meta_value(CODE_STAMP, 0))
         if live.code_stamp != stamp:
             stale_snapshot = live.code_stamp == self.snapshots.stamp
-            live.set_code_map(self._code_map(), previous_map)
+            code_map = self._code_map()
+            with self._changing():
+                live.set_code_map(code_map, previous_map)
             live.code_stamp = stamp
             if reader and stale_snapshot and not watched:
                 self.snapshots.write(live, self.gen)
@@ -115,12 +126,13 @@ class SessionGraph:
         self.live.attach_code_map(self._code_map)
         if gen != self.gen:
             written, removed = store.changes_since(self.gen)
-            self.live.apply(
-                written.values(),
-                removed,
-                sorted(attachments - self.live.attachments),
-                sorted(self.live.attachments - attachments),
-            )
+            with self._changing():
+                self.live.apply(
+                    written.values(),
+                    removed,
+                    sorted(attachments - self.live.attachments),
+                    sorted(self.live.attachments - attachments),
+                )
             self.gen = gen
         return self.live
 
