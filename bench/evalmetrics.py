@@ -81,7 +81,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "refused", "off_topic", "off_answered", "off_above_floor", "off_top_score_median",
         "on_top_score_median", "mean_ms", "p95_ms"}``; rank metrics are over on-topic
         queries (0.0 when there are none); ``off_above_floor`` is "n/a" when the system
-        has no floor; top-score medians are None without scored results.
+        has no floor; ``off_answered`` and the top-score medians are None without
+        off-topic queries or scored results.
     """
     on = [o for o in outcomes if o.relevant]
     off = [o for o in outcomes if not o.relevant]
@@ -104,7 +105,7 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "ndcg": sum(ndcg(o.results, o.relevant) for o in on) / n,
         "refused": sum(1 for o in outcomes if o.refused),
         "off_topic": len(off),
-        "off_answered": sum(1 for o in off if o.results) / len(off) if off else 0.0,
+        "off_answered": sum(1 for o in off if o.results) / len(off) if off else None,
         "off_above_floor": above,
         "off_top_score_median": _top_median(off),
         "on_top_score_median": _top_median(on),
