@@ -78,7 +78,12 @@ def build_systems(
     bm25 = Bm25System(docs) if {"bm25s", "rrf"} & set(names) else None
     if bm25 is not None:
         notes.append(f"bm25s stemmer: {bm25.stemmer}; {len(docs)} documents")
-    dense = DenseModel(docs) if "rrf" in names else None
+    from rubi.semantic import unavailable
+
+    missing = unavailable()
+    if missing and {"rrf", "rubi-semantic"} & set(names):
+        notes.append(f"dense model unavailable ({missing}): no rrf; rubi-semantic = rubi")
+    dense = DenseModel(docs) if "rrf" in names and not missing else None
     for name in names:
         if name == "rubi":
             out[name] = RubiSystem(paths, scope, semantic=False).search

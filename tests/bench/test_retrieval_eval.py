@@ -119,6 +119,16 @@ def test_metrics_match_hand_computed_values(metrics: ModuleType) -> None:
     assert math.isclose(s["p95_ms"], 5.75)  # between 5 and 6 at 0.95 * 5 = 4.75
 
 
+def test_rrf_sums_one_over_sixty_plus_rank_with_equal_weights(ev: ModuleType) -> None:
+    import evalsystems
+
+    fused = evalsystems.rrf([["a", "b"], ["b", "c"]], 10)
+    assert fused.ids == ("b", "a", "c")
+    assert math.isclose(fused.scores[0], 1 / 62 + 1 / 61)
+    assert math.isclose(fused.scores[1], 1 / 61) and math.isclose(fused.scores[2], 1 / 62)
+    assert evalsystems.rrf([["a", "b"], ["b", "a"]], 1).ids == ("a",)  # a tie goes by id
+
+
 def test_split_rule_is_the_sha256_parity_and_a_wrong_split_is_refused(
     tmp_path: Path, evalset: ModuleType
 ) -> None:
