@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -37,6 +38,8 @@ from typing import Any
 SPLIT_RULE = "sha256(name + ':' + id) first hex digit even -> dev, odd -> test"
 KINDS = ("notes", "issues")
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
+# the checkout is untrusted: no hook and no fsmonitor command from its .git/config run
+GIT_SAFE = ("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 SET_FIELDS: dict[str, type] = {
     "name": str,
@@ -213,16 +216,22 @@ def check_paths(meta: dict[str, Any], lines: list[str], checkout: Path, where: s
     return problems
 
 
+def _git_env() -> dict[str, str]:
+    """The environment minus every ``GIT_*`` variable, with no system or global config."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    return env | {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
 def _git_head(checkout: Path) -> str | None:
     if not (checkout / ".git").exists():
         return None
     done = subprocess.run(
-        ["git", "-c", "safe.directory=*", "rev-parse", "HEAD"],
+        [*GIT_SAFE, "rev-parse", "--verify", "HEAD"],
         cwd=checkout,
         capture_output=True,
         text=True,
         check=False,
-        env={"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin"},
+        env=_git_env(),
     )
     return done.stdout.strip() if done.returncode == 0 else None
 
@@ -250,7 +259,7 @@ def check_set(folder: Path, checkout: Path | None = None) -> list[str]:
     try:
         lines = queries_path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError:
-        return problems + [f"{queries_path}: not UTF-8; re-save it as UTF-8"]
+        return [*problems, f"{queries_path}: not UTF-8; re-save it as UTF-8"]
     problems += check_queries(meta, lines, str(queries_path))
     if checkout is not None:
         problems += check_paths(meta, lines, checkout, str(queries_path))
