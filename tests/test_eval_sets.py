@@ -156,8 +156,19 @@ def test_relevant_paths_must_be_regular_files_inside_the_checkout(
     outside.write_text("# outside\n", encoding="utf-8")
     (notes / "link.md").symlink_to(outside)
     os.mkfifo(notes / "pipe.md")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "x.md").write_text("# x\n", encoding="utf-8")
+    (notes / "linked-dir").symlink_to(tmp_path / "elsewhere")
     ids = both_splits(name)
-    targets = ["real.md", "link.md", "missing.md", "folder.md", "pipe.md", "../outside.md"]
+    targets = [
+        "real.md",
+        "link.md",
+        "missing.md",
+        "folder.md",
+        "pipe.md",
+        "../outside.md",
+        "linked-dir/x.md",
+    ]
     relevant = {qid: [targets[i]] for i, qid in enumerate(ids[: len(targets)])}
     relevant.update({qid: ["real.md"] for qid in ids[len(targets) :]})
     folder = write_set(tmp_path / name, check, rows_for(name, relevant))
@@ -165,7 +176,7 @@ def test_relevant_paths_must_be_regular_files_inside_the_checkout(
     problems = check.check_set(folder, checkout)
 
     flagged = {t for t in targets if any(repr(t) in p for p in problems)}
-    assert flagged == {"link.md", "missing.md", "folder.md", "pipe.md", "../outside.md"}
+    assert flagged == set(targets) - {"real.md"}
     assert check.check_set(folder) == [p for p in problems if "'../outside.md'" in p]
 
 
