@@ -152,8 +152,10 @@ def default_transcript() -> Path | None:
 
 def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float) -> None:
     """Until the engine at ``socket_path`` answers a ping (or raise SystemExit)."""
+    from rubi.engine.protocol import PROTOCOL  # the rubi measured: the one on sys.path
+
     deadline = time.monotonic() + timeout_s
-    ping = json.dumps({"rubi": "ping", "protocol": 1}).encode() + b"\n"
+    ping = json.dumps({"rubi": "ping", "protocol": PROTOCOL}).encode() + b"\n"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the engine host exited ({proc.returncode})")
