@@ -238,6 +238,33 @@ def test_a_filter_the_repository_requires_is_turned_off_not_failed(tmp_path: Pat
     assert changed_in_worktree(root, ["src/app.py"]) == set()
 
 
+def test_a_nested_repositorys_filter_never_runs_when_the_work_tree_is_checked(
+    tmp_path: Path,
+) -> None:
+    """A repository inside the project (a submodule as an archive carries it) has its
+    own ``.git/config``, which the project's filter overrides never read: the work-tree
+    check must not look into it at all."""
+    root, _ = _repository(tmp_path)
+    sub = root / "vendor" / "lib"
+    write(sub / "lib.py", "def helper():\n    return 1\n")
+    write(sub / ".gitattributes", "*.py filter=inner\n")
+    git(sub, "init", "-q", "-b", "main")
+    git(sub, "add", "-A")
+    git(sub, "commit", "-qm", "inner")
+    git(root, "add", "vendor/lib")
+    git(root, "commit", "-qm", "with a submodule")
+    canary = tmp_path / "canary"
+    tell = _script(tmp_path / "tell", f"touch {canary}; cat")
+    git(sub, "config", "filter.inner.clean", str(tell))
+    git(sub, "config", "filter.inner.process", str(tell))
+    git(sub, "config", "filter.inner.required", "true")
+    later = os.stat(sub / "lib.py").st_mtime + 120  # same bytes, newer: git must hash it
+    os.utime(sub / "lib.py", (later, later))
+    changed = changed_in_worktree(root, ["vendor/lib", "src/app.py"])
+    assert not canary.exists(), "the nested repository's filter ran"
+    assert changed == set()
+
+
 def test_a_folder_laid_out_as_a_bare_repository_is_not_a_repository(tmp_path: Path) -> None:
     root, _ = _repository(tmp_path)
     bare = tmp_path / "unpacked"

@@ -14,6 +14,7 @@ from rubi.core.safepaths import (
     is_inside,
     project_relative,
     relative_path,
+    require_inside,
     safe_child,
 )
 from rubi.core.safetext import (
@@ -264,3 +265,20 @@ def test_link_targets_that_would_forge_structure_are_refused(value: str) -> None
     with pytest.raises(UnsafeTextError) as err:
         link_target(value, "notes[0].links[0].target")
     assert "\n" not in str(err.value)
+
+
+def test_a_linked_file_is_refused_with_the_advice_for_a_file(root: Path, tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.md").write_text("theirs\n")
+    (root / "map.md").symlink_to(tmp_path / "elsewhere.md")
+    with pytest.raises(UnsafePathError) as refused:
+        require_inside(root, root / "map.md", what="map.md")
+    assert str(refused.value).endswith("replace the link with a file of its own")
+
+
+def test_a_linked_folder_is_refused_with_the_advice_for_a_folder(
+    root: Path, tmp_path: Path
+) -> None:
+    (root / "handoffs").symlink_to(tmp_path, target_is_directory=True)
+    with pytest.raises(UnsafePathError) as refused:
+        require_inside(root, root / "handoffs", what="handoffs/")
+    assert str(refused.value).endswith("replace the link with a folder of its own")

@@ -281,6 +281,11 @@ RESTART_PAUSE_S = 1.0
 """Wait before watching again after the file-event source failed (no busy loop when
 it fails again at once)."""
 
+RESTART_PAUSE_MAX_S = 60.0
+"""The longest wait between restarts: a source that fails again before it hands over
+a batch (a folder name that is not UTF-8 fails it at start, every time) waits twice as
+long each time, up to this; the catch-up at each restart still picks up every change."""
+
 
 def _file_events(
     vault: VaultPaths,
@@ -291,30 +296,42 @@ def _file_events(
     """Batches of file events under the project (or vault) from ``watchfiles``, until
     ``stop`` is set. When the event source fails (watchfiles raises a RuntimeError for
     an event it cannot hand over, e.g. a file name that is not UTF-8), one warning
-    names the error, an incremental run picks up what it missed, and watching starts
-    again: a bad name never stops the watcher (nor ``rubi serve``'s engine)."""
+    names the error (the same error again is not repeated), an incremental run picks up
+    what it missed, and watching starts again: a bad name never stops the watcher (nor
+    ``rubi serve``'s engine). A source that keeps failing before its first batch is
+    restarted ever more slowly (:data:`RESTART_PAUSE_MAX_S`), so the watcher falls back
+    to a catch-up a minute instead of one a second."""
     import watchfiles
 
     root = vault.project_root or vault.root
+    pause = RESTART_PAUSE_S
+    said: set[str] = set()
     while not stop.is_set():
+        delivered = False
         try:
-            yield from watchfiles.watch(
+            for batch in watchfiles.watch(
                 root,
                 watch_filter=watch_filter,
                 debounce=debounce_ms,
                 stop_event=stop,
                 raise_interrupt=False,
-            )
+            ):
+                delivered = True
+                yield batch
             return
         except RuntimeError as exc:
-            log.warning(
-                "%s: file events failed (%s); a file name that is not UTF-8? Rename it. "
-                "Catching up and watching again",
-                root,
-                exc,
-            )
-        if stop.wait(RESTART_PAUSE_S):
+            if str(exc) not in said:
+                said.add(str(exc))
+                log.warning(
+                    "%s: file events failed (%s); a file name that is not UTF-8? Rename "
+                    "it. Catching up and watching again",
+                    root,
+                    exc,
+                )
+        pause = RESTART_PAUSE_S if delivered else pause
+        if stop.wait(pause):
             return
+        pause = min(pause * 2, RESTART_PAUSE_MAX_S)
         try:
             app.catch_up(vault)
         except Exception:  # the watcher's fail-open edge, as for a batch

@@ -202,3 +202,32 @@ def test_generated_pages_linked_out_of_the_project_are_neither_read_nor_written(
     one_error_line(rubi("map", "(root)", "--write-summary", "hi"), "outside the project")
     assert secret.read_text(encoding="utf-8") == before
     assert list(outside.iterdir()) == []
+
+
+ESCAPES = (
+    "\x1b]0;owned\x07"  # sets the terminal's title
+    "\x1b]8;;https://example.invalid\x1b\\here\x1b]8;;\x1b\\"  # a disguised hyperlink
+    "\x1b]52;c;Y3VybCB4IHwgc2g=\x07"  # writes the clipboard
+    "\x9b2J"  # C1 CSI: clears the screen
+    "\rspoof"  # returns over the line
+)
+
+
+def test_a_notes_terminal_escapes_are_shown_not_run(tmp_path: Path) -> None:
+    root = rubi_project(
+        tmp_path / "proj",
+        {
+            ".rubi/notes/gotcha-escapes.md": "---\ntype: gotcha\n---\n"
+            f"# Wombat escapes {ESCAPES}\n\nWombat body {ESCAPES}\n",
+        },
+    )
+    outputs = []
+    for args in (["search", "wombat"], ["read", "gotcha-escapes"], ["search", "wombat", "--json"]):
+        result = rubi(*args, "--vault", str(root / ".rubi"))
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    for text in outputs:
+        assert not set(text) & {"\x1b", "\x07", "\x9b", "\r"}, repr(text[:400])
+    assert "\\x1b]0;owned\\x07" in outputs[1]  # shown, as its escapes
+    assert json.loads(outputs[2])  # the JSON still parses
+    assert "\\u009b2J" in outputs[2]

@@ -177,3 +177,28 @@ def test_a_file_name_that_is_not_utf8_does_not_stop_the_watcher(
         write(vault / "after.md", "# After\n\nquokka\n")
         assert wait_until(lambda: ids(vault, "quokka") == ["after"])
     assert "not UTF-8? Rename it" in caplog.text
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8: Linux file systems")
+def test_a_folder_name_that_is_not_utf8_is_reported_once_and_restarts_slow_down(
+    vault: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder named in Latin-1 fails the event source at start, every start: the
+    watcher says so once and restarts ever more slowly, still catching up each time."""
+    os.mkdir(os.fsencode(str(vault)) + b"/caf\xe9")
+    catch_ups: list[float] = []
+    real_catch_up = app.catch_up
+
+    def counted(*args: object, **kwargs: object) -> object:
+        catch_ups.append(time.monotonic())
+        return real_catch_up(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app, "catch_up", counted)
+    with real_watcher(vault):
+        write(vault / "later.md", "# Later\n\nwombat\n")
+        time.sleep(3.6)  # restarts after 1 s, then 2 s more (a second apart before)
+    warnings = [r for r in caplog.records if "file events failed" in r.getMessage()]
+    assert len(warnings) == 1
+    restarts = catch_ups[1:]  # the first is the watcher's start
+    assert 1 <= len(restarts) <= 2
+    assert ids(vault, "wombat") == ["later"]  # the catch-up after the failure saw it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,9 +14,11 @@ from typing import Any, TypeVar
 import click
 
 from rubi.core.errors import RubiError
+from rubi.core.safetext import terminal_text
 
 __all__ = [
     "console",
+    "echo",
     "err_console",
     "handle_errors",
     "print_json",
@@ -52,11 +55,11 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except RubiError as exc:
-            error = click.ClickException(str(exc))
+            error = click.ClickException(terminal_text(str(exc)))
             cause: Exception = exc
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
-            error = click.ClickException(f"{where}{exc.strerror or exc}")
+            error = click.ClickException(terminal_text(f"{where}{exc.strerror or exc}"))
             cause = exc
         except ValueError as exc:
             error = click.UsageError(str(exc))
@@ -69,9 +72,22 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` of ``message`` with what a terminal would act on shown as escapes
+    (:func:`rubi.core.safetext.terminal_text`): every line of human output goes
+    through here, since notes, titles and file names arrive with a clone."""
+    click.echo(terminal_text(message), err=err, nl=nl)
+
+
 def print_json(value: Any) -> None:
-    """Print one JSON document on stdout (UTF-8, not ASCII-escaped)."""
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    """Print one JSON document on stdout (UTF-8, not ASCII-escaped). JSON escapes C0
+    controls itself; DEL and C1 controls, which it leaves raw, are written as ``\\u``
+    escapes too, so no string in it acts on a terminal."""
+    text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    click.echo(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+_RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
 
 
 def console() -> Any:
@@ -90,7 +106,7 @@ def err_console() -> Any:
 
 def say_waiting() -> None:
     """Tell the user why nothing happens while another run holds the index lock."""
-    click.echo("Waiting for another rubi index run to finish…", err=True)
+    echo("Waiting for another rubi index run to finish…", err=True)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, print_json, vault_option
+from rubi.cli.common import echo, handle_errors, print_json, vault_option
 
 __all__ = ["handoff"]
 
@@ -37,9 +37,9 @@ def save(
     written = app.save_handoff(
         app.locate(vault), goal, state, next_steps, files, notes, cwd=Path.cwd()
     )
-    click.echo(f"Saved {written.path}.")
+    echo(f"Saved {written.path}.")
     if written.redacted:
-        click.echo(app.describe_redacted(written.redacted).capitalize() + ".")
+        echo(app.describe_redacted(written.redacted).capitalize() + ".")
 
 
 @handoff.command("show")
@@ -63,5 +63,5 @@ def show(as_json: bool, vault: Path | None) -> None:
         )
     else:
         if last.worktree:
-            click.echo(f"(saved in the worktree {last.worktree})")
-        click.echo(last.text.rstrip("\n"))
+            echo(f"(saved in the worktree {last.worktree})")
+        echo(last.text.rstrip("\n"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rubi.claude.harness import HARNESSES
-from rubi.cli.common import handle_errors
+from rubi.cli.common import echo, handle_errors
 
 __all__ = ["bundle", "install", "uninstall"]
 
@@ -52,7 +52,7 @@ def install(user: bool, harness: str, compact_window: int, project: Path) -> Non
 
         report = run(project.resolve(), user=user, compact_window=compact_window or None)
     for line in report.changes or ["nothing to change: rubi is already installed"]:
-        click.echo(line)
+        echo(line)
 
 
 @click.command()
@@ -77,7 +77,7 @@ def uninstall(user: bool, harness: str, project: Path) -> None:
 
         report = run(project.resolve(), user=user)
     for line in report.changes or ["nothing to remove"]:
-        click.echo(line)
+        echo(line)
 
 
 @click.command()
@@ -94,4 +94,4 @@ def bundle(out: Path) -> None:
     chosen when it is installed (double-click the file, or Settings > Extensions)."""
     from rubi.claude.bundle import build_bundle
 
-    click.echo(f"Wrote {build_bundle(out)}")
+    echo(f"Wrote {build_bundle(out)}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, vault_option
+from rubi.cli.common import echo, handle_errors, vault_option
 
 __all__ = ["map_command"]
 
@@ -31,8 +31,8 @@ def map_command(module: str | None, summary: str | None, vault: Path | None) -> 
         text = sys.stdin.read() if summary == "-" else summary
         target = "map" if module is None else f"module:{module}"
         stored = app.write_summary(paths, target, text)
-        click.echo(f"Summary stored in {stored.path}.")
+        echo(f"Summary stored in {stored.path}.")
         if stored.redacted:
-            click.echo(app.describe_redacted(stored.redacted).capitalize() + ".")
+            echo(app.describe_redacted(stored.redacted).capitalize() + ".")
         return
-    click.echo(app.map_text(paths, module).rstrip("\n"))
+    echo(app.map_text(paths, module).rstrip("\n"))

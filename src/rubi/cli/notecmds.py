@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, print_json, vault_option
+from rubi.cli.common import echo, handle_errors, print_json, vault_option
 from rubi.core.errors import RubiError
 from rubi.core.model import DEFAULT_RELATION, NOTE_TYPES
 
@@ -118,13 +118,13 @@ def add(
         print_json([_result(r) for r in results])
         return
     for r in results:
-        click.echo(f"{r.action:<8} {r.id}  ({r.title})")
+        echo(f"{r.action:<8} {r.id}  ({r.title})")
         for old in r.superseded:
-            click.echo(f"         supersedes {old}")
+            echo(f"         supersedes {old}")
         for target in r.dangling:
-            click.echo(f"         link to {target!r} matches no note yet (left unresolved)")
+            echo(f"         link to {target!r} matches no note yet (left unresolved)")
         if r.redacted:
-            click.echo(f"         {app.describe_redacted(r.redacted)}")
+            echo(f"         {app.describe_redacted(r.redacted)}")
 
 
 def _load_json(stream: Any) -> Any:

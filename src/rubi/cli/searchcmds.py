@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
+from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.core.config import CHARS_PER_TOKEN, DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
 
 __all__ = ["backlinks", "links", "read", "search", "timeline"]
@@ -73,7 +73,7 @@ def search(
     if as_json:
         print_json(app.search_json(result, budget))
     else:
-        click.echo(app.render_search(result, budget))
+        echo(app.render_search(result, budget))
 
 
 @click.command()
@@ -104,7 +104,7 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
                 }
             )
         else:
-            click.echo(code.outline)
+            echo(code.outline)
         return
     view = app.read_note(paths, ref)
     note = view.note
@@ -124,7 +124,7 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
             }
         )
         return
-    click.echo(app.render_note_view(view))
+    echo(app.render_note_view(view))
 
 
 def _print_part(part: app.PartView, as_json: bool) -> None:
@@ -143,7 +143,7 @@ def _print_part(part: app.PartView, as_json: bool) -> None:
             }
         )
     else:
-        click.echo(render_part(part))
+        echo(render_part(part))
 
 
 def _lv(lv: app.LinkView) -> dict[str, str]:
@@ -155,10 +155,10 @@ def _print_links(items: list[app.LinkView], as_json: bool) -> None:
         print_json([_lv(lv) for lv in items])
         return
     if not items:
-        click.echo("(none)")
+        echo("(none)")
     for lv in items:
         mark = "  (unresolved)" if lv.kind == "dangling" else ""
-        click.echo(f"{lv.relation:<12} {lv.id}{mark}")
+        echo(f"{lv.relation:<12} {lv.id}{mark}")
 
 
 @click.command()
@@ -204,4 +204,4 @@ def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
     if as_json:
         print_json(timeline_json(found))
     else:
-        click.echo(render_timeline(found))
+        echo(render_timeline(found))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rubi.cli.common import handle_errors, vault_option
+from rubi.cli.common import echo, handle_errors, vault_option
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
@@ -69,7 +69,7 @@ def serve(
     if show_token:
         from rubi.mcp.http_token import resolve_token
 
-        click.echo(resolve_token()[0])
+        echo(resolve_token()[0])
         return
     from rubi.cli.main import run_for_engine
     from rubi.engine.server import running

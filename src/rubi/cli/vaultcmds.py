@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, print_json, progress_bar, say_waiting, vault_option
+from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.core.paths import VaultPaths
 
 __all__ = ["doctor", "index", "init", "reindex", "status"]
@@ -21,18 +21,18 @@ def init(project: Path) -> None:
     """Create the project vault .rubi/ in PROJECT (default: here)."""
     report = app.init_project(project)
     if report.created:
-        click.echo(f"Created {report.vault} ({len(report.created)} files).")
+        echo(f"Created {report.vault} ({len(report.created)} files).")
     else:
-        click.echo(f"{report.vault} already exists; nothing changed there.")
+        echo(f"{report.vault} already exists; nothing changed there.")
     for name, how in report.agent_docs:
         if how == "appended":
-            click.echo(
+            echo(
                 f"Appended a short 'Project memory (rubi)' section to {name} (between "
                 "<!-- rubi:start --> and <!-- rubi:end -->; delete it to opt out)."
             )
         else:
-            click.echo(f"Created {name} with a short 'Project memory (rubi)' section.")
-    click.echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
+            echo(f"Created {name} with a short 'Project memory (rubi)' section.")
+    echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
 
 
 def plural(n: int, what: str, many: str | None = None) -> str:
@@ -43,7 +43,7 @@ def plural(n: int, what: str, many: str | None = None) -> str:
 def warn(warnings: list[object]) -> None:
     """Print one line per warning on stderr."""
     for w in warnings:
-        click.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
 
 
 def _summary(report: app.IndexReport) -> str:
@@ -89,7 +89,7 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
             }
         )
     else:
-        click.echo(_summary(report))
+        echo(_summary(report))
 
 
 @click.command()
@@ -139,7 +139,7 @@ def status(as_json: bool, vault: Path | None) -> None:
         return
     width = max(len(k) for k in data)
     for key, value in data.items():
-        click.echo(f"{key.replace('_', ' '):<{width}}  {value}")
+        echo(f"{key.replace('_', ' '):<{width}}  {value}")
 
 
 @click.command()
@@ -164,7 +164,7 @@ def doctor(as_json: bool, vault: Path | None) -> None:
         _print_doctor(report)
         semantic = semantic_status(paths)  # information, never a problem
         if semantic.startswith("off"):
-            click.echo(f"semantic search {semantic}")
+            echo(f"semantic search {semantic}")
     if not report.ok:
         raise SystemExit(1)
 
@@ -206,34 +206,34 @@ def _print_doctor(report: app.DoctorReport) -> None:
     for p in report.missing_attachments:
         attachments.setdefault(p.target, []).append(p.source)
     for w in report.files:
-        click.echo(f"file       {w}")
+        echo(f"file       {w}")
     for p in report.missing:
-        click.echo(f"unresolved {p.source}: [[{p.target}]]")
+        echo(f"unresolved {p.source}: [[{p.target}]]")
     for target, sources in sorted(attachments.items()):
         more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
-        click.echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
+        echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
     for p in report.ambiguous:
         others = ", ".join(c for c in p.candidates if c != p.resolved_to)
-        click.echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+        echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
     for w in report.missing_note_files:
-        click.echo(f"files:     {w}")
+        echo(f"files:     {w}")
     for w in report.pages:
-        click.echo(f"page       {w}")
+        echo(f"page       {w}")
     for w in report.code:
-        click.echo(f"code       {w}")
+        echo(f"code       {w}")
     for w in report.ignored:
-        click.echo(f"ignored    {w}")
+        echo(f"ignored    {w}")
     for p in report.obsidian:
-        click.echo(
+        echo(
             f"obsidian   {p.source}: [[{p.target}]] is unresolved in Obsidian (rubi "
             f"finds {p.resolved_to} by its title or alias; link its file name)"
         )
     for w in report.conflicts:
-        click.echo(f"conflict   {w}")
+        echo(f"conflict   {w}")
     for w in report.secrets:
-        click.echo(f"secret     {w}")
+        echo(f"secret     {w}")
     for w in report.worktrees:
-        click.echo(f"worktree   {w}")
+        echo(f"worktree   {w}")
     counts = [
         (len(report.files), "file problem"),
         (len(report.missing), "unresolved link"),
@@ -253,4 +253,4 @@ def _print_doctor(report: app.DoctorReport) -> None:
         "note with conflict markers": "notes with conflict markers",
         "secret in notes": "secrets in notes",
     }
-    click.echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
+    echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import handle_errors, vault_option
+from rubi.cli.common import echo, handle_errors, vault_option
 from rubi.watch import DEBOUNCE_MS, Batch
 
 __all__ = ["MAX_WARNINGS_SHOWN", "report_lines", "watch"]
@@ -41,10 +41,10 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     def report(batch: Batch, result: app.IndexReport) -> None:
         for line in report_lines(batch, result, time.strftime("%H:%M:%S")):
-            click.echo(line, err=True)
+            echo(line, err=True)
 
     if not once:
-        click.echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
+        echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
     from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
 
@@ -52,7 +52,7 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     with contextlib.suppress(KeyboardInterrupt), running(engine_for, run_for_engine):
         run(paths, on_report=report, debounce_ms=debounce_ms, once=once)
     if not once:
-        click.echo("Stopped.", err=True)
+        echo("Stopped.", err=True)
 
 
 def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]:

@@ -170,7 +170,10 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
 
     The repository's filter programs are turned off
     (:func:`rubi.core.gitrepo.filter_overrides`): a file a filter would change counts
-    as changed.
+    as changed. Submodules are not looked into (``--ignore-submodules=all``): git
+    would run ``status`` in each with the nested repository's own ``.git/config``,
+    whose filters the overrides never saw (a nested repository arrives with an archive
+    as easily as a note does).
 
     Returns:
         The changed ones; None when git fails or a filter cannot be turned off.
@@ -189,6 +192,7 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
         "-z",
         "--untracked-files=all",
         "--no-renames",
+        "--ignore-submodules=all",
         "--",
         *sorted(paths),
     )

@@ -72,14 +72,16 @@ def require_inside(root: Path, path: Path, *, what: str, where: str = "the proje
     """``path`` itself, after checking that it resolves (every symlink followed) inside
     ``root``: a folder rubi is about to write into (``notes/``, ``handoffs/``) that a
     cloned tree made a link to somewhere else is refused, so nothing is written outside.
+    ``what`` names the path in the message; one ending in ``/`` is a folder.
 
     Raises:
         UnsafePathError: ``path`` resolves outside ``root``.
     """
     if not is_inside(root, path):
+        kind = "folder" if what.endswith("/") else "file"
         raise UnsafePathError(
             f"{what}: a symlink that leads outside {where} ({os.path.realpath(path)}); "
-            "rubi writes only inside it: make it a folder of its own"
+            f"rubi writes only inside it: replace the link with a {kind} of its own"
         )
     return path
 

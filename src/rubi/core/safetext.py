@@ -30,6 +30,7 @@ __all__ = [
     "link_target",
     "one_line",
     "replace_surrogates",
+    "terminal_text",
 ]
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -49,6 +50,21 @@ for the same reason)."""
 class UnsafeTextError(RubiError):
     """A text value from input is not plain Unicode text, or would change the structure
     of the note it is written into."""
+
+
+_TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\r(?!\n)")
+"""What a terminal acts on rather than shows: C0 controls but tab and line feed (ESC
+starts colour, cursor, title, hyperlink and clipboard sequences; BEL ends some), DEL,
+C1 controls (U+009B is a CSI of its own) and a carriage return that is not part of a
+line break (it returns over the text before it)."""
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every character a terminal would act on (:data:`_TERMINAL_CONTROL`)
+    shown as its escape (``\\x1b``, ``\\r``), for human output of text that arrived
+    with a clone (a note's title or body, a file name): ``rubi search`` or ``rubi
+    read`` in a terminal never runs an escape sequence a note holds."""
+    return _TERMINAL_CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def has_lone_surrogate(text: str) -> bool:
