@@ -18,7 +18,10 @@ retrieval system here):
 - ``fix_commit`` and ``base_commit`` exist, and ``base_commit`` is the fix's first
   parent;
 - every ``relevant`` file is in ``relevant_all`` and exists at ``fix_commit``;
-- the query starts with the title.
+- the query starts with the title;
+- the optional ``truncated`` field, when present, is ``true`` or ``false`` (``true``
+  marks an issue whose opening post was kept only up to a cut in a trailing log,
+  traceback or template checklist).
 
 Prints one line per problem (``<set>/queries.jsonl:<line>: <id>: <what is wrong>``),
 then a count line on stderr. Exit status: 0 when nothing is wrong, 1 when a problem
@@ -160,6 +163,8 @@ def check_task(task: dict[str, Any], set_name: str, repo: Repo | None) -> list[s
     title, query = task.get("title"), task.get("query")
     if not isinstance(title, str) or not isinstance(query, str) or not query.startswith(title):
         problems.append("query does not start with the title")
+    if "truncated" in task and not isinstance(task["truncated"], bool):
+        problems.append(f"truncated is {task['truncated']!r}, give true or false")
     relevant = as_list(task.get("relevant"))
     relevant_all = as_list(task.get("relevant_all"))
     if not relevant:
