@@ -93,3 +93,55 @@ def test_a_fifo_gitignore_deeper_down_costs_one_timeout_a_run(
     assert len(timed_out) == 1, timed_out
     said = [r.getMessage() for r in caplog.records if "did not answer" in r.getMessage()]
     assert len(said) == 1 and str(root) in said[0]
+
+
+def _forget_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a new process knows of stalled trees: nothing."""
+    monkeypatch.setattr(gitrepo, "_stalled", {})
+    monkeypatch.setattr(gitrepo, "_looked_up", {})
+
+
+@pytest.mark.timeout(120)
+def test_a_fifo_gitignore_found_after_a_timeout_spares_later_processes_the_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = rubi_project(tmp_path / "proj", {"src/app.py": "def serve():\n    pass\n"})
+    write(root / "vendor" / "deep" / "lib.py", "z = 3\n")
+    os.mkfifo(root / "vendor" / "deep" / ".gitignore")
+    timed_out = _count_timeouts(monkeypatch)
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    assert len(timed_out) == 1, timed_out
+
+    # a later process: the hook of the next prompt, a CLI call
+    proc = subprocess.run(
+        [sys.executable, "-c", "from rubi.entry import main; main()", "index"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=100,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "vendor/deep/.gitignore is not a regular file" in proc.stderr
+    assert "did not answer" not in proc.stderr
+
+    # mended: git is asked again, and the note of it is gone
+    _forget_this_process(monkeypatch)
+    (root / "vendor" / "deep" / ".gitignore").unlink()
+    write(root / "vendor" / "deep" / ".gitignore", "*.log\n")
+    assert not gitrepo.stalled(root)
+    assert list_files(root).used_git
+    assert len(timed_out) == 1
+
+
+def test_a_timeout_without_a_blocking_file_is_not_remembered_for_other_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = rubi_project(tmp_path / "proj", {"src/app.py": "x = 1\n"})
+    monkeypatch.setattr(gitrepo, "_stalled", {})
+    gitrepo._stall(root, ("status",), 0.1)  # as a loaded machine's slow git would
+    assert gitrepo.stalled(root)
+    _forget_this_process(monkeypatch)
+    assert not gitrepo.stalled(root)
+    assert list_files(root).used_git

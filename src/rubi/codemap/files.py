@@ -59,8 +59,9 @@ _NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
 GIT_TIMEOUT_S = 10.0
 """``git ls-files`` answers in well under a second even on large repositories; one
 that takes this long is stuck (a FIFO among the ``.gitignore`` files), and git is then
-not asked about the tree again in this process (:func:`rubi.core.gitrepo.stalled`). A
-hook is a process of its own and pays it once: under Claude Code's 30 s limit."""
+not asked about the tree again in this process (:func:`rubi.core.gitrepo.stalled`),
+nor in later ones while the FIFO found behind the timeout is there
+(:mod:`rubi.core.gitblock`): a hook is a process of its own."""
 
 SKIP_DIR_NAMES = CODE_SKIP_DIRS
 """Folders never mapped (:data:`rubi.core.treerules.CODE_SKIP_DIRS`, the rule the

@@ -59,34 +59,70 @@ _stalled: dict[str, str] = {}
 """Real paths of the trees where a git call timed out in this process, with the
 command that did."""
 _stalled_lock = threading.Lock()
+_looked_up: dict[str, bool] = {}
+"""Folders whose written-down blocker (:func:`rubi.core.gitblock.blocked`) was looked
+up in this process, and the answer."""
 
 
 def stalled(root: Path) -> bool:
-    """True when a git call timed out in ``root`` or a folder above it in this process:
-    git is not asked about that tree again (a FIFO ``.gitignore`` would make every
-    call wait for the whole timeout)."""
-    if not _stalled:
-        return False
+    """True when git is not to be asked about ``root``: a git call timed out in it or
+    a folder above it in this process, or an earlier process found a FIFO
+    ``.gitignore``/``.gitattributes`` in it that is still there
+    (:func:`rubi.core.gitblock.blocked`; looked up once per folder and process)."""
+    if _stalled and _under_stalled(os.path.realpath(root)):
+        return True
+    key = os.fspath(root)
+    known = _looked_up.get(key)
+    if known is not None:
+        return known
     real = os.path.realpath(root)
+    from rubi.core.gitblock import blocked
+
+    blocker = blocked(real)
+    with _stalled_lock:
+        _looked_up[key] = blocker is not None
+        if blocker is not None and real not in _stalled:
+            _stalled[real] = "blocked"
+            log.warning(
+                "%s: %s is not a regular file, so git would wait on it: rubi lists and "
+                "dates this folder's files without git; make it a regular file",
+                root,
+                blocker,
+            )
+    return blocker is not None
+
+
+def _under_stalled(real: str) -> bool:
     with _stalled_lock:
         return any(real == t or real.startswith(t.rstrip(os.sep) + os.sep) for t in _stalled)
 
 
 def _stall(root: Path, args: tuple[str, ...], timeout_s: float) -> None:
-    """Remember that git timed out in ``root``, and say so once per tree."""
+    """Remember that git timed out in ``root``, say so once per tree, and look for the
+    file that made git wait, written down for later processes when found
+    (:mod:`rubi.core.gitblock`)."""
     real = os.path.realpath(root)
     with _stalled_lock:
         first = real not in _stalled
         _stalled.setdefault(real, args[0] if args else "git")
-    if first:
-        log.warning(
-            "%s: git %s did not answer within %.0f s; rubi does not ask git about this "
-            "folder again in this run (look for a FIFO or a hung file among .gitignore, "
-            ".gitattributes and .git/info/exclude)",
-            root,
-            _command(args),
-            timeout_s,
-        )
+    if not first:
+        return
+    from rubi.core.gitblock import find_blocker, remember
+
+    blocker = find_blocker(Path(real))
+    if blocker is not None:
+        remember(real, blocker)
+    log.warning(
+        "%s: git %s did not answer within %.0f s; rubi does not ask git about this "
+        "folder again %s",
+        root,
+        _command(args),
+        timeout_s,
+        f"while {blocker} is not a regular file: make it one"
+        if blocker is not None
+        else "in this run (look for a FIFO or a hung file among .gitignore, "
+        ".gitattributes and .git/info/exclude)",
+    )
 
 
 def _command(args: tuple[str, ...]) -> str:
