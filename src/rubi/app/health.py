@@ -143,14 +143,23 @@ def _obsidian_problems(paths: VaultPaths, attachments: list[str]) -> list[LinkPr
     ]
 
 
-def _conflicts(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
-    """Notes holding git conflict markers (read through :mod:`rubi.core.safeio`; a note
-    that cannot be read is reported by the scan already)."""
+def _text_problems(
+    paths: VaultPaths, notes: list[str]
+) -> tuple[list[ScanWarning], list[ScanWarning]]:
+    """Notes holding git conflict markers, and secrets already in notes: each note read
+    once (through :mod:`rubi.core.safeio`; never changed; a note that cannot be read is
+    reported by the scan already).
+
+    Returns:
+        ``(conflicts, secrets)``, in the order of ``notes``.
+    """
     from rubi.core.errors import NoteParseError
+    from rubi.sessions.privacy.vaulttext import find_secrets
     from rubi.vault.conflicts import conflict_line
     from rubi.vault.scan import read_note_text
 
-    out: list[ScanWarning] = []
+    conflicts: list[ScanWarning] = []
+    secrets: list[ScanWarning] = []
     for rel in notes:
         try:
             text = read_note_text(paths.root, rel, paths.project_root).text
@@ -158,37 +167,22 @@ def _conflicts(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
             continue
         line = conflict_line(text)
         if line is not None:
-            out.append(
+            conflicts.append(
                 ScanWarning(
                     rel,
                     f"git conflict markers from line {line} (an unfinished merge): keep the "
                     "right text, delete the <<<<<<< ======= >>>>>>> lines",
                 )
             )
-    return out
-
-
-def _secrets(paths: VaultPaths, notes: list[str]) -> list[ScanWarning]:
-    """Secrets already in notes (read through :mod:`rubi.core.safeio`, not changed)."""
-    from rubi.core.errors import NoteParseError
-    from rubi.sessions.privacy.vaulttext import find_secrets
-    from rubi.vault.scan import read_note_text
-
-    out: list[ScanWarning] = []
-    for rel in notes:
-        try:
-            text = read_note_text(paths.root, rel, paths.project_root).text
-        except NoteParseError:
-            continue
-        for found in find_secrets(text):
-            out.append(
-                ScanWarning(
-                    rel,
-                    f"line {found.line}: a secret ({found.kind}); replace it with "
-                    f"[REDACTED:{found.kind}] and rotate it if the note was ever pushed",
-                )
+        secrets.extend(
+            ScanWarning(
+                rel,
+                f"line {found.line}: a secret ({found.kind}); replace it with "
+                f"[REDACTED:{found.kind}] and rotate it if the note was ever pushed",
             )
-    return out
+            for found in find_secrets(text)
+        )
+    return conflicts, secrets
 
 
 def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
@@ -218,6 +212,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
     with reading_graph(paths) as build:
         problems = build.problems
     listing = scan_vault(paths.root, paths.project_root)
+    conflicts, secrets = _text_problems(paths, [f.path for f in listing.notes])
     code_map = load_code_map(paths) if paths.project_root is not None else None
     return DoctorReport(
         files=sorted([*report.warnings, *_config_problems(paths)], key=lambda w: w.path),
@@ -229,7 +224,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         code=sorted(code_map.warnings, key=lambda w: w.path) if code_map else [],
         ignored=_ignored(paths),
         obsidian=_obsidian_problems(paths, listing.attachments),
-        conflicts=_conflicts(paths, [f.path for f in listing.notes]),
-        secrets=_secrets(paths, [f.path for f in listing.notes]),
+        conflicts=conflicts,
+        secrets=secrets,
         worktrees=_worktrees(paths),
     )

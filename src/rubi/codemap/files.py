@@ -19,7 +19,14 @@ from pathlib import Path
 from rubi.codemap.gitignore import IgnoreRules, parse_gitignore
 from rubi.core.gitrepo import git_bytes
 from rubi.core.model import ScanWarning
-from rubi.core.safeio import UnsafeFileError, escaped_name, has_surrogates, read_bytes, refusal
+from rubi.core.safeio import (
+    UnsafeFileError,
+    escaped_name,
+    file_kind,
+    has_surrogates,
+    read_bytes,
+    refusal,
+)
 from rubi.core.safepaths import is_inside
 from rubi.core.treerules import CODE_SKIP_DIRS, code_path_skipped
 
@@ -197,21 +204,10 @@ def _unreadable_excludes(root: Path) -> tuple[str, str] | None:
             continue
         if not stat.S_ISREG(st.st_mode):
             return label, (
-                f"is not a regular file ({_kind_of(st.st_mode)}); git would wait on it, so "
+                f"is not a regular file ({file_kind(st.st_mode)}); git would wait on it, so "
                 "the files are listed without git: make it a regular file"
             )
     return None
-
-
-def _kind_of(mode: int) -> str:
-    """What a non-regular file is, in a word or two."""
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "a device"
 
 
 def _walk(root: Path, warnings: list[ScanWarning]) -> list[str]:

@@ -113,8 +113,7 @@ def _stall(root: Path, args: tuple[str, ...], timeout_s: float) -> None:
     if blocker is not None:
         remember(real, blocker)
     log.warning(
-        "%s: git %s did not answer within %.0f s; rubi does not ask git about this "
-        "folder again %s",
+        "%s: git %s did not answer within %.0f s; rubi does not ask git about this folder again %s",
         root,
         _command(args),
         timeout_s,

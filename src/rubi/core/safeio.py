@@ -43,6 +43,7 @@ __all__ = [
     "UnsafeFileError",
     "allowed_root",
     "escaped_name",
+    "file_kind",
     "has_surrogates",
     "read_bytes",
     "read_regular",
@@ -122,7 +123,9 @@ def escaped_name(name: str) -> str:
     return raw.decode("utf-8", "backslashreplace")
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in a few words (``a FIFO (named
+    pipe)``, ``a socket``, ``a folder``...), from its ``st_mode``."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -137,7 +140,7 @@ def _kind(mode: int) -> str:
 
 
 def _special(mode: int, via_link: bool) -> str:
-    what = _kind(mode)
+    what = file_kind(mode)
     if via_link:
         return f"a symlink to {what}, not a regular file; rubi does not read it: remove the link"
     return f"is {what}, not a regular file; rubi does not read it: remove it"
