@@ -147,6 +147,8 @@ class Analyzer:
         self.lang = lang.lower().split("-")[0] or "en"
         self.cjk = self.lang in CJK_LANGUAGES
         self._stopwords: Any = self.lang if self.lang in BM25S_STOPWORDS else None
+        # bm25s's own list for the code (the one bm25s.tokenize uses for words), applied
+        # to CJK bigrams too: a bigram that is a listed word (怎么, 什么) is dropped
         self._stop: frozenset[str] = frozenset(
             bm25s.tokenization._infer_stopwords(self._stopwords) if self._stopwords else ()
         )
