@@ -4,9 +4,12 @@
   channel on or off by ``RUBI_SEMANTIC`` (the switch ``docs/semantic.md`` gives for
   benchmarks); a query rubi refuses (too long) counts as refused, with no results.
 - :class:`Bm25System`: plain BM25 from the ``bm25s`` library with its default
-  parameters, English stop words, and its English Snowball stemmer when PyStemmer is
-  installed (:attr:`Bm25System.stemmer` says which); one document per note (file name
-  stem + its text) or per code file (path + its text).
+  parameters over the tokens of an :class:`Analyzer` for the set's language: that
+  language's Snowball stemmer (PyStemmer) where Snowball has one, bm25s's stop words
+  for it where bm25s has them (else none), and for Chinese, Japanese and Korean
+  overlapping character bigrams of each CJK run (as Lucene's CJK bigram filter does;
+  Latin words kept as words); one document per note (file name stem + its text) or per
+  code file (path + its text). :attr:`Bm25System.analysis` says what was used.
 - :class:`DenseModel`: the static model rubi ships, each document and the query
   embedded whole (the encoder reads at most its first 4,000 characters), cosine.
 - :func:`rrf`: Reciprocal Rank Fusion, k = 60, equal weights, of ranked lists.
@@ -19,14 +22,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 __all__ = [
+    "CJK_LANGUAGES",
     "RRF_DEPTH",
     "RRF_K",
+    "Analyzer",
     "Bm25System",
     "DenseModel",
     "Document",
@@ -41,6 +47,34 @@ __all__ = [
 RRF_K = 60
 RRF_DEPTH = 100
 """Documents of each list that take part in the fusion."""
+CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+"""Languages written without spaces between words (Korean spaces words, but its
+syllable blocks are bigrammed by the same rule in Lucene's CJK analyzer): their CJK
+runs are cut into overlapping character bigrams."""
+SNOWBALL = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech",
+    "da": "danish", "nl": "dutch", "en": "english", "eo": "esperanto", "et": "estonian",
+    "fi": "finnish", "fr": "french", "de": "german", "el": "greek", "hi": "hindi",
+    "hu": "hungarian", "id": "indonesian", "ga": "irish", "it": "italian",
+    "lt": "lithuanian", "ne": "nepali", "no": "norwegian", "nb": "norwegian",
+    "fa": "persian", "pl": "polish", "pt": "portuguese", "ro": "romanian",
+    "ru": "russian", "sr": "serbian", "st": "sesotho", "es": "spanish", "sv": "swedish",
+    "ta": "tamil", "tr": "turkish", "yi": "yiddish",
+}  # fmt: skip
+"""ISO 639-1 code -> Snowball algorithm name (used when ``Stemmer.algorithms()`` has it)."""
+BM25S_STOPWORDS = frozenset(
+    {"en", "de", "nl", "fr", "es", "pt", "it", "ru", "sv", "no", "zh", "tr", "ko", "da"}
+)
+"""The language codes ``bm25s.tokenize`` has a stop word list for (bm25s 0.2-0.3)."""
+_CJK = (
+    "\u1100-\u11ff\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff\u3130-\u318f"
+    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+)
+"""Hangul jamo, hiragana, katakana (not its middle dot), compatibility jamo, CJK
+ideographs (extension A, unified, compatibility) and Hangul syllables."""
+_CJK_RUN = re.compile(f"([{_CJK}]+)")
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+"""bm25s's own token pattern: a run of two or more word characters."""
 MAX_FILE_BYTES = 2_000_000
 """A larger file is read up to this many bytes (both baselines see the same text)."""
 
@@ -95,37 +129,95 @@ def code_documents(root: Path, files: Sequence[str]) -> list[Document]:
     return docs
 
 
-class Bm25System:
-    """BM25 (bm25s defaults) over ``docs``."""
+class Analyzer:
+    """Tokens for BM25 in one language ``lang`` (an ISO 639-1 code), the same for
+    documents and queries: lower case; stop words of ``lang`` where bm25s has a list
+    (:data:`BM25S_STOPWORDS`); the Snowball stemmer of ``lang`` where PyStemmer has one
+    (:data:`SNOWBALL`); for :data:`CJK_LANGUAGES`, each CJK run cut into overlapping
+    character bigrams (a one-character run kept as it is), the text between runs split
+    into words of two or more word characters, unstemmed. Bigrams are the usual
+    dictionary-free baseline for CJK retrieval (Kwok 1997, "Comparing representations
+    in Chinese information retrieval"; Lucene's ``CJKBigramFilter``).
+    :attr:`description` says what was used."""
 
-    def __init__(self, docs: Sequence[Document]) -> None:
+    def __init__(self, lang: str = "en") -> None:
         import bm25s
 
-        try:
-            import Stemmer
-
-            self._stem: Any = Stemmer.Stemmer("english")
-            self.stemmer = "PyStemmer english"
-        except ImportError:
-            self._stem = None
-            self.stemmer = "none (PyStemmer not installed)"
         self._bm25s = bm25s
+        self.lang = lang.lower().split("-")[0] or "en"
+        self.cjk = self.lang in CJK_LANGUAGES
+        self._stopwords: Any = self.lang if self.lang in BM25S_STOPWORDS else None
+        # bm25s's own list for the code (the one bm25s.tokenize uses for words), applied
+        # to CJK bigrams too: a bigram that is a listed word (怎么, 什么) is dropped
+        self._stop: frozenset[str] = frozenset(
+            bm25s.tokenization._infer_stopwords(self._stopwords) if self._stopwords else ()
+        )
+        self._stem: Any = None
+        stemmer = "none (Snowball has no stemmer for it)"
+        algorithm = SNOWBALL.get(self.lang)
+        if self.cjk:
+            stemmer = "none (CJK)"
+        elif algorithm:
+            try:
+                import Stemmer
+
+                if algorithm in Stemmer.algorithms():
+                    self._stem = Stemmer.Stemmer(algorithm)
+                    stemmer = f"PyStemmer {algorithm}"
+            except ImportError:
+                stemmer = "none (PyStemmer not installed)"
+        self.stemmer = stemmer
+        stop = f"bm25s {self.lang}" if self._stopwords else "none"
+        tokens = "CJK character bigrams + words" if self.cjk else "words"
+        self.description = (
+            f"lang {self.lang}; stemmer {stemmer}; stop words {stop}; tokens {tokens}"
+        )
+
+    def tokens(self, texts: list[str]) -> list[list[str]]:
+        """Each text's tokens, in order."""
+        if not self.cjk:
+            out: list[list[str]] = self._bm25s.tokenize(
+                texts,
+                stopwords=self._stopwords,
+                stemmer=self._stem,
+                show_progress=False,
+                return_ids=False,
+            )
+            return out
+        return [self._cjk_tokens(t) for t in texts]
+
+    def _cjk_tokens(self, text: str) -> list[str]:
+        out: list[str] = []
+        for i, part in enumerate(_CJK_RUN.split(text.lower())):
+            if i % 2 == 0:  # between CJK runs: words, as bm25s splits them
+                out.extend(_WORD.findall(part))
+            elif len(part) == 1:
+                out.append(part)
+            else:
+                out.extend(part[j : j + 2] for j in range(len(part) - 1))
+        return [t for t in out if t not in self._stop]
+
+
+class Bm25System:
+    """BM25 (bm25s defaults) over ``docs``, tokens of an :class:`Analyzer` for ``lang``."""
+
+    def __init__(self, docs: Sequence[Document], lang: str = "en") -> None:
+        import bm25s
+
+        self.analyzer = Analyzer(lang)
+        self.stemmer = self.analyzer.stemmer
+        self.analysis = self.analyzer.description
         self._ids = [d.id for d in docs]
         self._model = bm25s.BM25()
         if docs:
-            self._model.index(self._tokens([d.text for d in docs]), show_progress=False)
-
-    def _tokens(self, texts: list[str]) -> Any:
-        return self._bm25s.tokenize(
-            texts, stopwords="en", stemmer=self._stem, show_progress=False, return_ids=False
-        )
+            self._model.index(self.analyzer.tokens([d.text for d in docs]), show_progress=False)
 
     def search(self, query: str, k: int) -> Searched:
         """The top ``k`` documents with a positive score."""
         if not self._ids:
             return Searched((), ())
         found = self._model.retrieve(
-            self._tokens([query]), k=min(k, len(self._ids)), show_progress=False
+            self.analyzer.tokens([query]), k=min(k, len(self._ids)), show_progress=False
         )
         pairs = [
             (self._ids[int(i)], float(s))

@@ -28,18 +28,31 @@ by ``rubi.app.init_project``, HOME and the XDG folders in a temp folder):
   hit shows against the utterances of its session record.
 
 Then every question goes through ``rubi.app.search(paths, question, scope="sessions",
-top_k=K)``, and evidence recall is scored at the dialog-turn level as the paper does:
-the retrieved units are, in rank order, each hit's passages when the hit carries them
-(``Hit.passages``, each passage counting as one unit and covering the utterances its
-text holds) and otherwise the one line its snippet shows; recall@k is the share of a
-question's evidence ids among the utterances of the first k units; a question with no
-evidence counts 1.0; every category counts. Evidence ids are read leniently
-(``D8:6; D9:17`` is two ids, ``D30:05`` is ``D30:5``, ``D:11:26`` is ``D11:26``).
-Also reported: how often the session record of every evidence turn is among the first
-5 hits (``file@5``: the answer is in a file the agent was shown), and how many dialog
-turns a retrieved unit covers on average (1 for a snippet line; a captured turn's
-passage holds the prompt's and the answer's utterances, so k passages show more than
-the paper's k utterances).
+top_k=K)``, and evidence recall is scored at the dialog-turn level, the paper's unit
+(Maharana et al. 2024, "Evaluating Very Long-Term Conversational Memory of LLM Agents":
+recall@k of the evidence among the first k dialog turns retrieved):
+
+- **turn unit (the headline, comparable with the paper):** the retrieved dialog turns
+  in rank order are, hit by hit, each of its passages' utterances (``Hit.passages``,
+  best passage first) ranked within the passage: the utterance on the passage's best
+  line (``Passage.focus``, where rubi found the query's rarest words) first, then the
+  others in the order they were said; a hit without passages gives the one line its
+  snippet shows. An utterance already retrieved is not counted again. R@k is the share
+  of a question's evidence ids among the first k turns.
+- **passage unit (kept beside it, labelled "passages"):** each passage counts as one
+  unit covering every utterance its text holds (about two: a captured turn holds the
+  prompt's and the answer's), so k passages show about twice the paper's k turns; this
+  was the bench's only figure before the turn unit (up to issue 28).
+
+A question with no evidence counts 1.0; every category counts. Evidence ids are read
+leniently (``D8:6; D9:17`` is two ids, ``D30:05`` is ``D30:5``, ``D:11:26`` is
+``D11:26``). Also reported: how often the session record of every evidence turn is
+among the first 5 hits (``file@5``: the answer is in a file the agent was shown), and
+how many dialog turns a passage covers on average (1 for a snippet line).
+
+The last line says whether the dense channel was on: on only when the ``semantic``
+extra and the model's weights are installed and ``RUBI_SEMANTIC`` is not ``0``
+(:func:`rubi.semantic.enabled`); otherwise it says why it was off.
 """
 
 from __future__ import annotations
@@ -176,6 +189,17 @@ class Lines:
                 return [dia_id]
         return []
 
+    def of_line(self, file_name: str, line: str) -> str | None:
+        """The dialog id of the utterance one line of a passage is (its first 60
+        characters found in the line), None for a heading or blank line."""
+        shown = normal(line)
+        if not shown:
+            return None
+        for said, dia_id in self._by_file.get(file_name, []):
+            if said[:60] in shown:
+                return dia_id
+        return None
+
     def of_passage(self, file_name: str, text: str) -> list[str]:
         """The dialog ids of every utterance a passage's text holds (its first 60
         characters are enough: a long passage may be cut)."""
@@ -193,6 +217,35 @@ def units(hit: Any, lines: Lines) -> Iterator[list[str]]:
             yield lines.of_passage(name, str(getattr(p, "text", p)))
     else:
         yield lines.of_snippet(name, hit.snippet)
+
+
+def ranked_turns(passage: Any, name: str, lines: Lines) -> list[str]:
+    """The dialog ids of one passage's utterances ranked within it: the one on its best
+    line (``focus``) first, then the others in the order they were said."""
+    ids = lines.of_passage(name, str(getattr(passage, "text", passage)))
+    text = str(getattr(passage, "text", ""))
+    at = int(getattr(passage, "focus", 0)) - int(getattr(passage, "start", 0))
+    rows = text.split("\n")
+    best = lines.of_line(name, rows[at]) if 0 <= at < len(rows) else None
+    if best is not None and best in ids:
+        ids.remove(best)
+        ids.insert(0, best)
+    return ids
+
+
+def turns(hits: Sequence[Any], lines: Lines) -> list[str]:
+    """The dialog turns the hits show, in rank order, each once (the turn unit: see
+    the module docstring)."""
+    out: dict[str, None] = {}
+    for hit in hits:
+        name = str(hit.path).rsplit("/", 1)[-1]
+        passages = getattr(hit, "passages", None)
+        if passages:
+            for p in passages:
+                out.update(dict.fromkeys(ranked_turns(p, name, lines)))
+        else:
+            out.update(dict.fromkeys(lines.of_snippet(name, hit.snippet)))
+    return list(out)
 
 
 def evidence_ids(evidence: Sequence[str]) -> set[str]:
@@ -235,6 +288,7 @@ def run_conversation(sample: dict[str, Any], work: Path, top_k: int, names: bool
             paths, str(qa["question"]), scope="sessions", top_k=top_k, refresh=False
         ).hits
         retrieved = [u for hit in hits for u in units(hit, lines)]
+        shown_turns = [[d] for d in turns(hits, lines)]
         times.append((time.perf_counter() - t0) * 1000)
         wanted = evidence_ids(qa.get("evidence", []))
         files = {file_of.get(d, "") for d in wanted}
@@ -244,9 +298,12 @@ def run_conversation(sample: dict[str, Any], work: Path, top_k: int, names: bool
                 "question": qa["question"],
                 "category": int(qa["category"]),
                 "evidence": sorted(wanted),
-                "r5": recall(retrieved, wanted, 5),
-                "r10": recall(retrieved, wanted, 10),
+                "r5": recall(shown_turns, wanted, 5),
+                "r10": recall(shown_turns, wanted, 10),
+                "passage_r5": recall(retrieved, wanted, 5),
+                "passage_r10": recall(retrieved, wanted, 10),
                 "file5": 1.0 if files <= shown else 0.0,
+                "turns": [t[0] for t in shown_turns[:10]],
                 "units": retrieved[:10],
             }
         )
@@ -262,26 +319,36 @@ def run_conversation(sample: dict[str, Any], work: Path, top_k: int, names: bool
 
 
 def summary(questions: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """R@5, R@10 and file@5 in per cent, overall and per category."""
+    """R@5 and R@10 at the turn unit (``r5``, ``r10``) and at the passage unit
+    (``passage_r5``, ``passage_r10``), and file@5, in per cent, overall and per
+    category."""
 
     def score(qs: Sequence[dict[str, Any]]) -> dict[str, float]:
         n = len(qs) or 1
-        return {
-            "n": len(qs),
-            "r5": 100 * sum(q["r5"] for q in qs) / n,
-            "r10": 100 * sum(q["r10"] for q in qs) / n,
-            "file5": 100 * sum(q["file5"] for q in qs) / n,
-        }
+        keys = ("r5", "r10", "passage_r5", "passage_r10", "file5")
+        return {"n": len(qs), **{key: 100 * sum(q[key] for q in qs) / n for key in keys}}
 
     shown = [len(u) for q in questions for u in q["units"][:5]]
     by: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for q in questions:
         by[q["category"]].append(q)
     return {
+        "unit": "r5/r10: dialog turns (the paper's unit); passage_r5/r10: passages",
         "turns_per_unit": statistics.mean(shown) if shown else 0.0,
         "all": score(questions),
         "categories": {CATEGORIES.get(c, str(c)): score(by[c]) for c in sorted(by)},
     }
+
+
+def dense_channel() -> str:
+    """``on`` when the dense channel ran, else ``off (<why>)``: ``RUBI_SEMANTIC=0``, or
+    the extra or the model's weights missing (a plain install)."""
+    from rubi.semantic import DISABLE_ENV, unavailable
+
+    if os.environ.get(DISABLE_ENV, "1") == "0":
+        return f"off ({DISABLE_ENV}=0)"
+    missing = unavailable()
+    return f"off ({missing})" if missing else "on"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -308,23 +375,27 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    semantic = os.environ.get("RUBI_SEMANTIC", "1") != "0"
-    print(f"{'conversation':<13} {'questions':>9} {'R@5':>6} {'R@10':>6} {'file@5':>7} {'p50':>9}")
+    print("R@k: evidence among the first k dialog turns (the paper's unit); passages:")
+    print("the same with each passage (about 2 turns) one unit, as before issue 28")
+    head = ("R@5", "R@10", "R@5 psg", "R@10 psg", "file@5")
+    print(
+        f"{'conversation':<13} {'questions':>9} " + " ".join(f"{h:>8}" for h in head) + "      p50"
+    )
+
+    def row(label: str, s: dict[str, float]) -> str:
+        keys = ("r5", "r10", "passage_r5", "passage_r10", "file5")
+        return f"{label:<13} {s['n']:>9} " + " ".join(f"{s[k]:>8.1f}" for k in keys)
+
     for r in results:
-        s = summary(r["questions"])["all"]
-        print(
-            f"{r['conversation']:<13} {s['n']:>9} {s['r5']:>6.1f} {s['r10']:>6.1f} "
-            f"{s['file5']:>7.1f} {r['p50_ms']:>6.1f} ms"
-        )
+        print(f"{row(r['conversation'], summary(r['questions'])['all'])} {r['p50_ms']:>6.1f} ms")
     total = summary([q for r in results for q in r["questions"]])
-    a = total["all"]
-    print(f"{'all':<13} {a['n']:>9} {a['r5']:>6.1f} {a['r10']:>6.1f} {a['file5']:>7.1f}")
+    print(row("all", total["all"]))
     for cat, s in total["categories"].items():
-        print(f"  {cat:<11} {s['n']:>9} {s['r5']:>6.1f} {s['r10']:>6.1f} {s['file5']:>7.1f}")
-    print(f"  dialog turns per retrieved unit (first 5 units): {total['turns_per_unit']:.2f}")
+        print(row(f"  {cat}", s))
+    print(f"  dialog turns per passage (first 5 passages): {total['turns_per_unit']:.2f}")
     for name, (r5, r10) in PUBLISHED.items():
-        print(f"  published {name} (all ten): R@5 {r5} / R@10 {r10}")
-    print(f"dense channel {'on' if semantic else 'off'}; {cpu:.1f} s CPU, {wall:.1f} s wall")
+        print(f"  published {name} (all ten, dialog turns): R@5 {r5} / R@10 {r10}")
+    print(f"dense channel {dense_channel()}; {cpu:.1f} s CPU, {wall:.1f} s wall")
     if args.json:
         args.json.write_text(
             json.dumps({"summary": total, "conversations": results}, indent=1), encoding="utf-8"

@@ -19,11 +19,14 @@ their answers; ``--corpus`` is a checkout of its source at the set's commit:
 
 Systems (:mod:`evalsystems`): ``rubi`` (the dense channel off: ``RUBI_SEMANTIC=0``),
 ``rubi-semantic`` (on), ``bm25s`` and ``rrf`` (RRF k=60 of bm25s and the model rubi
-ships). Figures (:mod:`evalmetrics`): MRR@10, hits@1/5/10, NDCG@10 over on-topic
-queries; for off-topic queries (no relevant document) how often a system answered at
-all and above its relevance floor ("n/a": none has one) with the median top score;
-mean and p95 ms a query. Issues sets add the title alone as the query
-(``/title``) and every changed file as relevant (``/all-files``).
+ships). The baselines analyse text in the set's language (the first of set.json's
+``languages``): its Snowball stemmer and bm25s stop words where they exist, CJK
+character bigrams for zh/ja/ko; the run prints which. Figures (:mod:`evalmetrics`):
+MRR@10, hits@1/5/10, NDCG@10 over on-topic queries; for off-topic queries (no
+relevant document) how often a system answered at all and above its relevance floor
+("n/a": none has one) with the median top score; mean and p95 ms a query. Issues sets
+add the title alone as the query (``/title``) and every changed file as relevant
+(``/all-files``).
 
 The test half is reported once, at the end of the work: ``--split test`` and
 ``--split all`` need ``--final``, and the run says that the test half was looked at.
@@ -69,15 +72,27 @@ def pick(queries: Sequence[Query], split: str) -> list[Query]:
     return [q for q in queries if split == "all" or q.split == split]
 
 
+def set_language(evalset: EvalSet) -> str:
+    """The language the baselines analyse a set's documents and queries in: the first
+    of its ``languages`` (a set lists its main language first), English without one."""
+    return evalset.languages[0] if evalset.languages else "en"
+
+
 def build_systems(
-    names: Sequence[str], docs: Sequence[Document], paths: Any, scope: str, notes: list[str]
+    names: Sequence[str],
+    docs: Sequence[Document],
+    paths: Any,
+    scope: str,
+    notes: list[str],
+    lang: str = "en",
 ) -> dict[str, Search]:
-    """A search function per system name, over ``docs`` (baselines) and the index of
-    ``paths`` (rubi); ``notes`` collects one line per baseline setting to print."""
+    """A search function per system name, over ``docs`` (baselines, analysed in
+    ``lang``) and the index of ``paths`` (rubi); ``notes`` collects one line per
+    baseline setting to print."""
     out: dict[str, Search] = {}
-    bm25 = Bm25System(docs) if {"bm25s", "rrf"} & set(names) else None
+    bm25 = Bm25System(docs, lang) if {"bm25s", "rrf"} & set(names) else None
     if bm25 is not None:
-        notes.append(f"bm25s stemmer: {bm25.stemmer}; {len(docs)} documents")
+        notes.append(f"bm25s (and rrf's BM25): {bm25.analysis}; {len(docs)} documents")
     from rubi.semantic import unavailable
 
     missing = unavailable()
@@ -173,7 +188,7 @@ def run_notes(
         index_paths(paths, "rubi-semantic" in names)
         indexed = sorted(n.path for n in notes_for(paths).values())
         docs = note_documents(vault, indexed)
-        systems = build_systems(names, docs, paths, "notes", notes)
+        systems = build_systems(names, docs, paths, "notes", notes, set_language(evalset))
         return [r for q in evalset.queries for r in ask(systems, evalset, q, k, {})]
     finally:
         shutil.rmtree(paths.index_dir, ignore_errors=True)
@@ -200,7 +215,7 @@ def run_issues(
                 index_paths(paths, "rubi-semantic" in names)
                 code_map = load_code_map(paths)
                 docs = code_documents(tree, list(code_map.files) if code_map else [])
-                systems = build_systems(names, docs, paths, "code", notes)
+                systems = build_systems(names, docs, paths, "code", notes, set_language(evalset))
                 extra = {"checked_out": commit, "worktree": str(tree)}
                 for q in tasks:
                     records += ask(systems, evalset, q, k, extra)

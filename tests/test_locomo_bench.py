@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -102,6 +102,69 @@ def test_lines_match_snippets_and_passages(bench: ModuleType) -> None:
     assert lines.of_passage(name, passage) == ["D1:3", "D1:4", "D1:5"]
 
 
+TURN = (
+    "### 13:57\n\n**User:** Caroline: I went to a support group yesterday.\n"
+    "Caroline: It was so powerful. (shared a photo of a rainbow flag)\n\n"
+    "**Claude:** Melanie: That sounds great!"
+)
+
+
+def passage(text: str, start: int, focus: int) -> SimpleNamespace:
+    return SimpleNamespace(text=text, start=start, focus=focus)
+
+
+def test_the_turn_unit_ranks_a_passages_utterances_from_its_best_line(
+    bench: ModuleType,
+) -> None:
+    written = bench.records(CONVERSATION, "conv-x")
+    written[0].name, written[1].name = "s1.md", "s2.md"
+    lines = bench.Lines(written)
+    # the turn's lines in the file are 20 (heading) to 25 (answer); its best line is 25
+    assert bench.ranked_turns(passage(TURN, 20, 25), "s1.md", lines) == ["D1:5", "D1:3", "D1:4"]
+    assert bench.ranked_turns(passage(TURN, 20, 23), "s1.md", lines) == ["D1:4", "D1:3", "D1:5"]
+    # a focus on the heading (or outside the text) keeps the order they were said in
+    assert bench.ranked_turns(passage(TURN, 20, 20), "s1.md", lines) == ["D1:3", "D1:4", "D1:5"]
+    assert bench.ranked_turns(passage(TURN, 20, 99), "s1.md", lines) == ["D1:3", "D1:4", "D1:5"]
+    first = "### 13:56\n\n**User:** Caroline: Hey Mel! How have you been?\n\n" + (
+        "**Claude:** Melanie: Swamped with the kids & work."
+    )
+    hits = [
+        SimpleNamespace(
+            path=".rubi/sessions/s1.md",
+            passages=(passage(TURN, 20, 22), passage(first, 10, 14)),
+            snippet="",
+        ),
+        SimpleNamespace(path=".rubi/sessions/s1.md", passages=(passage(TURN, 20, 25),), snippet=""),
+        SimpleNamespace(path=".rubi/sessions/s2.md", passages=(), snippet="a charity race"),
+    ]
+    shown = bench.turns(hits, lines)
+    # hit by hit, passage by passage, each utterance once; a snippet is one turn
+    assert shown == ["D1:3", "D1:4", "D1:5", "D1:2", "D1:1", "D2:1"]
+    # the same hits at the two units: k passages hold about twice k turns
+    units = [u for h in hits for u in bench.units(h, lines)]
+    assert units[:2] == [["D1:3", "D1:4", "D1:5"], ["D1:1", "D1:2"]]
+    wanted = {"D1:5", "D1:1"}
+    assert bench.recall(units, wanted, 2) == 1.0
+    assert bench.recall([[d] for d in shown], wanted, 2) == 0.0
+    assert bench.recall([[d] for d in shown], wanted, 3) == 0.5
+    assert bench.recall([[d] for d in shown], wanted, 5) == 1.0
+
+
+def test_the_dense_channel_line_says_what_was_on(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.semantic
+
+    monkeypatch.setenv("RUBI_SEMANTIC", "0")
+    assert bench.dense_channel() == "off (RUBI_SEMANTIC=0)"
+    monkeypatch.delenv("RUBI_SEMANTIC")
+    # a plain install: no numpy, so the channel is off although nothing turned it off
+    monkeypatch.setattr(rubi.semantic, "_MISSING", ["numpy is not installed (pip install …)"])
+    assert bench.dense_channel() == "off (numpy is not installed (pip install …))"
+    monkeypatch.setattr(rubi.semantic, "_MISSING", [None])
+    assert bench.dense_channel() == "on"
+
+
 def test_the_script_scores_a_conversation_end_to_end(
     bench: ModuleType,
     tmp_path: Path,
@@ -118,5 +181,11 @@ def test_the_script_scores_a_conversation_end_to_end(
     result = json.loads(out.read_text(encoding="utf-8"))
     questions = result["conversations"][0]["questions"]
     assert [q["r10"] for q in questions] == [1.0, 1.0, 1.0]
+    assert [q["passage_r10"] for q in questions] == [1.0, 1.0, 1.0]
+    assert all(len(q["turns"]) <= 10 for q in questions)
+    assert "D1:3" in questions[0]["turns"][:5]
     assert result["summary"]["all"]["n"] == 3
-    assert "R@5" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "R@k: evidence among the first k dialog turns (the paper's unit)" in printed
+    assert "R@10 psg" in printed and "dialog turns per passage" in printed
+    assert "dense channel on;" in printed or "dense channel off (" in printed

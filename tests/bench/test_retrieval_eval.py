@@ -55,7 +55,14 @@ NOTES = {
 }
 
 
-def make_set(root: Path, name: str, kind: str, lines: list[dict[str, Any]], split: Any) -> Path:
+def make_set(
+    root: Path,
+    name: str,
+    kind: str,
+    lines: list[dict[str, Any]],
+    split: Any,
+    languages: tuple[str, ...] = ("en",),
+) -> Path:
     folder = root / "sets" / name
     meta = {
         "name": name,
@@ -63,7 +70,7 @@ def make_set(root: Path, name: str, kind: str, lines: list[dict[str, Any]], spli
         "description": "handmade",
         "license": "CC0",
         "sources": [{"repo": "someone/vault", "commit": "a" * 40, "folder": ""}],
-        "languages": ["en"],
+        "languages": list(languages),
         "split_rule": "sha256(name + ':' + id) first hex digit even -> dev, odd -> test",
         "made": "2026-01-01",
     }
@@ -184,7 +191,10 @@ def test_notes_set_scores_every_system_on_the_same_notes(
     args = ["--set", str(folder), "--corpus", str(corpus), "--split", "all", "--final"]
     assert ev.main([*args, "--json", str(out_json), "--dump", str(dump)]) == 0
     printed = capsys.readouterr().out
-    assert "bm25s stemmer: PyStemmer english; 5 documents" in printed
+    assert (
+        "bm25s (and rrf's BM25): lang en; stemmer PyStemmer english; stop words bm25s en;"
+        " tokens words; 5 documents"
+    ) in printed
     figures = json.loads(out_json.read_text())["figures"]["all"]
     assert set(figures) == {"rubi", "rubi-semantic", "bm25s", "rrf"}
     bm25 = figures["bm25s"]  # each question shares its rare words with one note only
@@ -202,6 +212,107 @@ def test_notes_set_scores_every_system_on_the_same_notes(
         "handmade", "font"
     )
     assert (corpus / "Appearance.md").read_text() == NOTES["Appearance.md"]  # untouched
+
+
+ZH_NOTES = {
+    "WebSocket.md": "# WebSocket\n\n网页和服务器之间保持一条双向的长连接，可以实时收发消息。\n",
+    "垃圾回收.md": "# 垃圾回收\n\n引擎会自动释放不再使用的对象所占用的内存。\n",
+    "JSON.md": "# JSON 方法\n\n用 JSON.stringify 把对象转换成字符串，用 JSON.parse 还原。\n",
+    "日期.md": "# 日期和时间\n\n用 Date 对象获取当前的日期。\n",
+}
+ZH_QUERIES = [
+    {"id": "ws", "query": "网页怎么和服务器实时收发消息？", "relevant": ["WebSocket.md"]},
+    {"id": "gc", "query": "引擎怎么释放内存？", "relevant": ["垃圾回收.md"]},
+    {"id": "json", "query": "怎么把对象变成字符串再还原回来", "relevant": ["JSON.md"]},
+    {"id": "date", "query": "获取当前日期", "relevant": ["日期.md"]},
+    {"id": "food", "query": "红烧肉的做法", "relevant": []},
+]  # fmt: skip
+RU_NOTES = {
+    "Свойства объекта.md": "# Свойства объекта\n\nОператор delete убирает свойство из объекта.\n",
+    "Массивы.md": "# Массивы\n\nМетод sort упорядочивает элементы массива.\n",
+    "Промисы.md": "# Промисы\n\nОшибка в промисе попадает в ближайший обработчик catch.\n",
+    "Даты.md": "# Даты\n\nОбъект Date хранит дату и время.\n",
+    "Вопросы.md": "# Вопросы\n\nКак это сделать? Как и для чего? Как быть, если не как у всех?\n",
+}
+RU_QUERIES = [
+    {"id": "del", "query": "как удалить свойство у объектов", "relevant": ["Свойства объекта.md"]},
+    {"id": "sort", "query": "как отсортировать массивы", "relevant": ["Массивы.md"]},
+    {"id": "err", "query": "ошибки промисов", "relevant": ["Промисы.md"]},
+    {"id": "date", "query": "как узнать дату", "relevant": ["Даты.md"]},
+    {"id": "food", "query": "рецепт борща", "relevant": []},
+]  # fmt: skip
+
+
+def test_the_analyzer_follows_the_language(ev: ModuleType) -> None:
+    import evalsystems
+
+    zh = evalsystems.Analyzer("zh")
+    # overlapping bigrams of each CJK run, a lone character kept, Latin words as words
+    assert zh.tokens(["网页连接 书 JSON.parse 还原"]) == [
+        ["网页", "页连", "连接", "书", "json", "parse", "还原"]
+    ]
+    assert "怎么" not in zh.tokens(["怎么还原"])[0]  # a bigram on bm25s's Chinese stop list
+    assert zh.description == (
+        "lang zh; stemmer none (CJK); stop words bm25s zh; tokens CJK character bigrams + words"
+    )
+    assert evalsystems.Analyzer("ja").tokens(["キャッシュを消す"]) == [
+        ["キャ", "ャッ", "ッシ", "シュ", "ュを", "を消", "消す"]
+    ]
+    ru = evalsystems.Analyzer("ru")
+    assert ru.tokens(["Как отсортировать массивы"]) == ru.tokens(["отсортировать массива"])
+    assert ru.stemmer == "PyStemmer russian"
+    es = evalsystems.Analyzer("es")
+    assert es.tokens(["la lista de las funciones"]) == es.tokens(["listas funcion"])
+    assert evalsystems.Analyzer("en").tokens(["the notes"]) == [["note"]]
+    unknown = evalsystems.Analyzer("xx")  # no stemmer, no stop words: words as written
+    assert unknown.tokens(["Les Notes"]) == [["les", "notes"]]
+    assert unknown.description.startswith("lang xx; stemmer none (Snowball has no stemmer")
+
+
+@pytest.mark.parametrize(
+    ("lang", "notes", "queries", "analysis"),
+    [
+        ("zh", ZH_NOTES, ZH_QUERIES, "lang zh; stemmer none (CJK); stop words bm25s zh;"
+         " tokens CJK character bigrams + words"),
+        ("ru", RU_NOTES, RU_QUERIES, "lang ru; stemmer PyStemmer russian; stop words bm25s ru;"
+         " tokens words"),
+    ],
+)  # fmt: skip
+def test_the_baselines_analyse_the_set_in_its_language(
+    tmp_path: Path,
+    ev: ModuleType,
+    evalset: ModuleType,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    notes: dict[str, str],
+    queries: list[dict[str, Any]],
+    analysis: str,
+) -> None:
+    import evalsystems
+
+    corpus = tmp_path / "corpus"
+    for rel, text in notes.items():
+        write(corpus / rel, text)
+    lines = [{**q, "lang": lang} for q in queries]
+    folder = make_set(tmp_path, f"tiny-{lang}", "notes", lines, evalset.split_of, (lang,))
+    out = tmp_path / "out.json"
+    args = ["--set", str(folder), "--corpus", str(corpus), "--split", "all", "--final"]
+    assert ev.main([*args, "--systems", "bm25s,rrf", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    line = f"bm25s (and rrf's BM25): {analysis}; {len(notes)} documents"
+    assert line in printed
+    result = json.loads(out.read_text())
+    assert result["notes"][0] == line
+    bm25 = result["figures"]["all"]["bm25s"]
+    # every question's words (inflected, or unspaced) meet its note's only once analysed
+    assert (bm25["on_topic"], bm25["mrr"], bm25["off_answered"]) == (4, 1.0, 0.0)
+    assert result["figures"]["all"]["rrf"]["mrr"] > 0.5  # the same tokens feed rrf's BM25
+    docs = [evalsystems.Document(rel, f"{Path(rel).stem}\n{t}") for rel, t in notes.items()]
+    english = evalsystems.Bm25System(docs, "en")
+    native = evalsystems.Bm25System(docs, lang)
+    asked = queries[0]["query"] if lang == "zh" else "ошибки промисов"
+    assert english.search(asked, 10).ids == ()  # one unspaced run / other word forms
+    assert native.search(asked, 10).ids[0] == ("WebSocket.md" if lang == "zh" else "Промисы.md")
 
 
 def git(repo: Path, *args: str) -> str:
