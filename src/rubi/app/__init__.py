@@ -359,11 +359,29 @@ def save_handoff(
     from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
     from rubi.sync import index_vault
 
+    _refuse_secret_names(files, "files")
+    _refuse_secret_names(notes, "notes")
     names = _file_links(paths, notes)
     goal, state, steps, redacted = _scrub_handoff(goal, state, next_steps)
     handoff = knowledge_save_handoff(paths, goal, state, steps, files, names, cwd=cwd)
     index_vault(paths, verify=False, code=False)
     return dataclasses.replace(handoff, redacted=tuple(redacted)) if redacted else handoff
+
+
+def _refuse_secret_names(values: Any, name: str) -> None:
+    """Raise when one of ``values`` (a handoff's files or notes: names, written as
+    given) holds a secret; values that are not a list of text are left for the
+    knowledge layer to refuse.
+
+    Raises:
+        RubiError: ``"<name>[<i>]: holds a secret (<kind>); …"``.
+    """
+    from rubi.app.secretguard import refuse_secret
+
+    if isinstance(values, str) or not all(isinstance(v, str) for v in values):
+        return
+    for i, value in enumerate(values):
+        refuse_secret(value, f"{name}[{i}]")
 
 
 def _scrub_handoff(goal: Any, state: Any, next_steps: Any) -> tuple[Any, Any, Any, list[str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -291,15 +291,42 @@ def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
     """``item`` with the secrets of its body redacted, and what was redacted.
 
     Raises:
-        RubiError: a title, alias or tag holds a secret (a name is not rewritten).
+        RubiError: a title, alias, tag, file or link target holds a secret (a name
+            is not rewritten; a file and an unresolved link are written as given).
     """
     refuse_secret(item.title, f"notes[{n}].title")
     for i, alias in enumerate(item.aliases):
         refuse_secret(alias, f"notes[{n}].aliases[{i}]")
     for i, tag in enumerate(item.tags):
         refuse_secret(tag, f"notes[{n}].tags[{i}]")
+    for i, file in enumerate(item.files):
+        refuse_secret(file, f"notes[{n}].files[{i}]")
+    for i, link in enumerate(item.links):
+        refuse_secret(link.target, f"notes[{n}].links[{i}].target")
     body, redacted = scrub_text(item.body, "body")
     return (replace(item, body=body) if redacted else item), tuple(redacted)
+
+
+def _refuse_secret_files(items: Sequence[Any]) -> None:
+    """Raise when a ``files`` entry holds a secret as given, before it is normalised
+    (``postgres://user:pw@host`` becomes ``postgres:/user:pw@host``, which no longer
+    reads as a URL with a password). Entries that are not text are left for
+    :func:`parse_items` to refuse.
+
+    Raises:
+        RubiError: ``"notes[<n>].files[<i>]: holds a secret (<kind>); …"``.
+    """
+    for n, item in enumerate(items):
+        files = item.files if isinstance(item, NoteItem) else None
+        if isinstance(item, Mapping):
+            files = item.get("files")
+        if isinstance(files, str):
+            files = [files]
+        if not isinstance(files, (list, tuple)):
+            continue
+        for i, file in enumerate(files):
+            if isinstance(file, str):
+                refuse_secret(file, f"notes[{n}].files[{i}]")
 
 
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
@@ -340,6 +367,7 @@ def register(
             updated. Nothing is written when validation fails.
         OSError: the vault folder cannot be written (the message names it).
     """
+    _refuse_secret_files(items)
     scrubbed = [
         _scrubbed(item, n)
         for n, item in enumerate(parse_items(items, root=paths.project_root or paths.root, cwd=cwd))
