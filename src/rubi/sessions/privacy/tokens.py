@@ -113,7 +113,11 @@ _TOKENS: list[TokenRule] = [
     token_rule("sentry-token", r"sntr[ysu]_[A-Za-z0-9_=+/\-]{40,}"),
     token_rule("postman-key", rf"PMAK-[a-f0-9]{{24}}-[a-f0-9]{{34}}{_NE}"),
     token_rule("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{100,}"),
-    token_rule("doppler-token", rf"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}"),
+    token_rule(
+        "doppler-token",
+        # a service token names its config: dp.st.prd.<token>
+        rf"dp\.(?:pt|st(?:\.[a-z0-9_\-]{{1,60}})?|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}",
+    ),
     token_rule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}"),
     token_rule(
         "azure-client-secret",
