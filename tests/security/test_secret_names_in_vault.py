@@ -120,3 +120,20 @@ def test_ordinary_files_and_links_are_stored_as_given(project: Path) -> None:
     assert not done[0].redacted
     stored = _vault_text(project)
     assert "src/auth/token_refresh.py" in stored and "password policy" in stored
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("tags", [f"export GITHUB_TOKEN={TOKEN}"]),
+        ("links", [{"relation": "about", "target": f"[default] token={TOKEN}"}]),
+    ],
+)
+def test_a_secret_in_a_name_that_is_also_malformed_is_not_quoted_back(
+    project: Path, field: str, value: object
+) -> None:
+    paths = app.locate(project / ".rubi")
+    note = {"type": "note", "title": "Deploy notes", "body": "x", field: value}
+    with pytest.raises(RubiError) as caught:
+        app.register(paths, [note])
+    _assert_kept_out(project, str(caught.value), f"notes[0].{field}[0]")

@@ -307,26 +307,43 @@ def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
     return (replace(item, body=body) if redacted else item), tuple(redacted)
 
 
-def _refuse_secret_files(items: Sequence[Any]) -> None:
-    """Raise when a ``files`` entry holds a secret as given, before it is normalised
-    (``postgres://user:pw@host`` becomes ``postgres:/user:pw@host``, which no longer
-    reads as a URL with a password). Entries that are not text are left for
-    :func:`parse_items` to refuse.
+def _refuse_secret_names(items: Sequence[Any]) -> None:
+    """Raise when a name of an item as given (its title, an alias, a tag, a file, a
+    link target) holds a secret: before the item is validated, whose errors quote
+    the value, and before a file is normalised (``postgres://user:pw@host`` becomes
+    ``postgres:/user:pw@host``, which no longer reads as a URL with a password).
+    Values that are not text are left for :func:`parse_items` to refuse.
 
     Raises:
-        RubiError: ``"notes[<n>].files[<i>]: holds a secret (<kind>); …"``.
+        RubiError: ``"notes[<n>].<field>: holds a secret (<kind>); …"``.
     """
     for n, item in enumerate(items):
-        files = item.files if isinstance(item, NoteItem) else None
-        if isinstance(item, Mapping):
-            files = item.get("files")
-        if isinstance(files, str):
-            files = [files]
-        if not isinstance(files, (list, tuple)):
+        if isinstance(item, NoteItem):
+            fields: dict[str, Any] = {
+                "title": item.title,
+                "aliases": item.aliases,
+                "tags": item.tags,
+                "files": item.files,
+                "links": [{"target": link.target} for link in item.links],
+            }
+        elif isinstance(item, Mapping):
+            fields = dict(item)
+        else:
             continue
-        for i, file in enumerate(files):
-            if isinstance(file, str):
-                refuse_secret(file, f"notes[{n}].files[{i}]")
+        for field_name in ("title", "aliases", "tags", "files", "links"):
+            values = fields.get(field_name)
+            if isinstance(values, str):
+                values = [values]
+            if not isinstance(values, (list, tuple)):
+                continue
+            for i, value in enumerate(values):
+                where = f"notes[{n}].{field_name}[{i}]"
+                if isinstance(value, Mapping):
+                    value, where = value.get("target"), f"{where}.target"
+                if field_name == "title":
+                    where = f"notes[{n}].title"
+                if isinstance(value, str):
+                    refuse_secret(value, where)
 
 
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
@@ -367,7 +384,7 @@ def register(
             updated. Nothing is written when validation fails.
         OSError: the vault folder cannot be written (the message names it).
     """
-    _refuse_secret_files(items)
+    _refuse_secret_names(items)
     scrubbed = [
         _scrubbed(item, n)
         for n, item in enumerate(parse_items(items, root=paths.project_root or paths.root, cwd=cwd))
