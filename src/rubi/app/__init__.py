@@ -377,8 +377,11 @@ def _refuse_secret_names(values: Any, name: str) -> None:
         RubiError: ``"<name>[<i>]: holds a secret (<kind>); …"``.
     """
     from rubi.app.secretguard import refuse_secret
+    from rubi.knowledge.items import MAX_LIST_ITEMS
 
-    if isinstance(values, str) or not all(isinstance(v, str) for v in values):
+    if isinstance(values, str) or len(values) > MAX_LIST_ITEMS:
+        return  # the knowledge layer refuses it, before any work per entry
+    if not all(isinstance(v, str) for v in values):
         return
     for i, value in enumerate(values):
         refuse_secret(value, f"{name}[{i}]")
@@ -410,9 +413,10 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
     """``refs`` as link targets Obsidian resolves: the file name of the note each names
     (its vault path when another note has that file name); unknown ones unchanged."""
     from rubi.app.reading import resolve_ref
+    from rubi.knowledge.items import MAX_LIST_ITEMS
     from rubi.vault.resolve import fold
 
-    if not refs or not all(isinstance(r, str) for r in refs):
+    if not refs or len(refs) > MAX_LIST_ITEMS or not all(isinstance(r, str) for r in refs):
         return list(refs)  # the knowledge layer reports what is wrong with them
     build = _graph(paths)
     stems: dict[str, int] = {}

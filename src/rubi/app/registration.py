@@ -30,7 +30,7 @@ from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside
 from rubi.core.safetext import LINK_FORBIDDEN, link_target
 from rubi.graph.build import note_names
-from rubi.knowledge.items import NoteItem, parse_items
+from rubi.knowledge.items import MAX_LIST_ITEMS, NoteItem, parse_items
 from rubi.knowledge.notefile import edit_note_text, render_note, rewrite, write_new
 from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
 from rubi.knowledge.rules import find_twin, successor
@@ -317,6 +317,8 @@ def _refuse_secret_names(items: Sequence[Any]) -> None:
     Raises:
         RubiError: ``"notes[<n>].<field>: holds a secret (<kind>); …"``.
     """
+    if isinstance(items, (str, bytes)):
+        return  # parse_items refuses it
     for n, item in enumerate(items):
         if isinstance(item, NoteItem):
             fields: dict[str, Any] = {
@@ -334,8 +336,8 @@ def _refuse_secret_names(items: Sequence[Any]) -> None:
             values = fields.get(field_name)
             if isinstance(values, str):
                 values = [values]
-            if not isinstance(values, (list, tuple)):
-                continue
+            if not isinstance(values, (list, tuple)) or len(values) > MAX_LIST_ITEMS:
+                continue  # parse_items refuses what is not a short list
             for i, value in enumerate(values):
                 where = f"notes[{n}].{field_name}[{i}]"
                 if isinstance(value, Mapping):
