@@ -371,11 +371,32 @@ def save_handoff(
     from rubi.knowledge.handoff import save_handoff as knowledge_save_handoff
     from rubi.sync import index_vault
 
+    _refuse_secret_names(files, "files")
+    _refuse_secret_names(notes, "notes")
     names = _file_links(paths, notes)
     goal, state, steps, redacted = _scrub_handoff(goal, state, next_steps)
     handoff = knowledge_save_handoff(paths, goal, state, steps, files, names, cwd=cwd)
     index_vault(paths, verify=False, code=False)
     return dataclasses.replace(handoff, redacted=tuple(redacted)) if redacted else handoff
+
+
+def _refuse_secret_names(values: Any, name: str) -> None:
+    """Raise when one of ``values`` (a handoff's files or notes: names, written as
+    given) holds a secret; values that are not a list of text are left for the
+    knowledge layer to refuse.
+
+    Raises:
+        RubiError: ``"<name>[<i>]: holds a secret (<kind>); …"``.
+    """
+    from rubi.app.secretguard import refuse_secret
+    from rubi.knowledge.items import MAX_LIST_ITEMS
+
+    if isinstance(values, str) or len(values) > MAX_LIST_ITEMS:
+        return  # the knowledge layer refuses it, before any work per entry
+    if not all(isinstance(v, str) for v in values):
+        return
+    for i, value in enumerate(values):
+        refuse_secret(value, f"{name}[{i}]")
 
 
 def _scrub_handoff(goal: Any, state: Any, next_steps: Any) -> tuple[Any, Any, Any, list[str]]:
@@ -404,9 +425,10 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
     """``refs`` as link targets Obsidian resolves: the file name of the note each names
     (its vault path when another note has that file name); unknown ones unchanged."""
     from rubi.app.reading import resolve_ref
+    from rubi.knowledge.items import MAX_LIST_ITEMS
     from rubi.vault.resolve import fold
 
-    if not refs or not all(isinstance(r, str) for r in refs):
+    if not refs or len(refs) > MAX_LIST_ITEMS or not all(isinstance(r, str) for r in refs):
         return list(refs)  # the knowledge layer reports what is wrong with them
     stems: dict[str, int] = {}
     out: list[str] = []

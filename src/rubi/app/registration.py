@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,7 +30,7 @@ from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside
 from rubi.core.safetext import LINK_FORBIDDEN, link_target
 from rubi.graph.build import note_names
-from rubi.knowledge.items import NoteItem, parse_items
+from rubi.knowledge.items import MAX_LIST_ITEMS, NoteItem, parse_items
 from rubi.knowledge.notefile import edit_note_text, render_note, rewrite, write_new
 from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
 from rubi.knowledge.rules import find_twin, successor
@@ -291,15 +291,61 @@ def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
     """``item`` with the secrets of its body redacted, and what was redacted.
 
     Raises:
-        RubiError: a title, alias or tag holds a secret (a name is not rewritten).
+        RubiError: a title, alias, tag, file or link target holds a secret (a name
+            is not rewritten; a file and an unresolved link are written as given).
     """
     refuse_secret(item.title, f"notes[{n}].title")
     for i, alias in enumerate(item.aliases):
         refuse_secret(alias, f"notes[{n}].aliases[{i}]")
     for i, tag in enumerate(item.tags):
         refuse_secret(tag, f"notes[{n}].tags[{i}]")
+    for i, file in enumerate(item.files):
+        refuse_secret(file, f"notes[{n}].files[{i}]")
+    for i, link in enumerate(item.links):
+        refuse_secret(link.target, f"notes[{n}].links[{i}].target")
     body, redacted = scrub_text(item.body, "body")
     return (replace(item, body=body) if redacted else item), tuple(redacted)
+
+
+def _refuse_secret_names(items: Sequence[Any]) -> None:
+    """Raise when a name of an item as given (its title, an alias, a tag, a file, a
+    link target) holds a secret: before the item is validated, whose errors quote
+    the value, and before a file is normalised (``postgres://user:pw@host`` becomes
+    ``postgres:/user:pw@host``, which no longer reads as a URL with a password).
+    Values that are not text are left for :func:`parse_items` to refuse.
+
+    Raises:
+        RubiError: ``"notes[<n>].<field>: holds a secret (<kind>); …"``.
+    """
+    if isinstance(items, (str, bytes)):
+        return  # parse_items refuses it
+    for n, item in enumerate(items):
+        if isinstance(item, NoteItem):
+            fields: dict[str, Any] = {
+                "title": item.title,
+                "aliases": item.aliases,
+                "tags": item.tags,
+                "files": item.files,
+                "links": [{"target": link.target} for link in item.links],
+            }
+        elif isinstance(item, Mapping):
+            fields = dict(item)
+        else:
+            continue
+        for field_name in ("title", "aliases", "tags", "files", "links"):
+            values = fields.get(field_name)
+            if isinstance(values, str):
+                values = [values]
+            if not isinstance(values, (list, tuple)) or len(values) > MAX_LIST_ITEMS:
+                continue  # parse_items refuses what is not a short list
+            for i, value in enumerate(values):
+                where = f"notes[{n}].{field_name}[{i}]"
+                if isinstance(value, Mapping):
+                    value, where = value.get("target"), f"{where}.target"
+                if field_name == "title":
+                    where = f"notes[{n}].title"
+                if isinstance(value, str):
+                    refuse_secret(value, where)
 
 
 def _open(paths: VaultPaths, prefix: str) -> _Vault:
@@ -340,6 +386,7 @@ def register(
             updated. Nothing is written when validation fails.
         OSError: the vault folder cannot be written (the message names it).
     """
+    _refuse_secret_names(items)
     scrubbed = [
         _scrubbed(item, n)
         for n, item in enumerate(parse_items(items, root=paths.project_root or paths.root, cwd=cwd))

@@ -24,9 +24,20 @@ def scrub_text(text: str, where: str) -> tuple[str, list[str]]:
     Returns:
         ``(text to store, what was redacted)``; ``text`` itself and ``[]`` when it
         holds no secret.
-    """
-    from rubi.sessions.privacy.vaulttext import scrub
 
+    Raises:
+        RubiError: a ``<private>`` tag is never closed (``"<where> line <n>: …"``):
+            removing the rest of the text would lose what follows a forgotten
+            ``</private>``.
+    """
+    from rubi.sessions.privacy.vaulttext import scrub, unclosed_private
+
+    line = unclosed_private(text)
+    if line is not None:
+        raise RubiError(
+            f"{where} line {line}: <private> is never closed; end the private part "
+            "with </private> (or write the tag as code: `<private>`)"
+        )
     out, found = scrub(text)
     return out, [f"{where} line {f.line}: {f.kind}" for f in found]
 

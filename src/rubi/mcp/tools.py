@@ -36,6 +36,10 @@ MAX_BUDGET_TOKENS = 20_000
 """A search result may not exceed this, whatever the caller asks."""
 MIN_BUDGET_TOKENS = 100
 """A search result may take at least this, so a tiny budget still shows a hit."""
+MAX_REGISTER_NOTES = 200
+"""Notes one ``register`` call may hold: each costs a look at every note of the vault
+(20,000 in one call kept the server busy for minutes); ``rubi note add --from-json``
+has no such limit."""
 SEARCH_TOP_K = 20
 """Hits the ``search`` tool asks for: the token budget, not a count, decides how many
 an agent sees (the tool has no ``top_k`` to spend schema tokens on)."""
@@ -147,6 +151,11 @@ def _register_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
     def register(notes: list[NoteIn]) -> str:
         """Save durable knowledge; a same-titled note is updated, not duplicated."""
         ready()
+        if len(notes) > MAX_REGISTER_NOTES:
+            raise ToolError(
+                f"notes: {len(notes):,} notes; at most {MAX_REGISTER_NOTES} per call: "
+                "register them in several calls"
+            )
         try:
             done = app.register(paths, [n.model_dump(exclude_none=True) for n in notes])
         except (RubiError, OSError) as exc:

@@ -165,6 +165,16 @@ def _quoted_secret(body: str, strength: str, name: str) -> bool:
     return credential_like(body.replace("(", "").replace(")", ""), 8)
 
 
+def _mixed(value: str) -> bool:
+    """Capitals, small letters and digits all present: ``Hunter2.Prod``, not
+    ``settings.SECRET_KEY`` or ``config.db2.password``."""
+    return (
+        any(c.isdigit() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+    )
+
+
 def _secret_value(value: str, strength: str, style: str, name: str, after: str = "") -> bool:
     """Whether ``value`` (as written after the separator) is a literal secret.
 
@@ -190,8 +200,10 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
         return False
     if _NUMBER.match(v) and not (strength == "password" and v.isdigit() and len(v) >= 6):
         return False
-    if any(c in v for c in "([{") or DOTTED.match(v) or path_like(v):
+    if any(c in v for c in "([{") or path_like(v):
         return False
+    if DOTTED.match(v) and not (style in ("env", "param") and _mixed(v)):
+        return False  # obj.attr; but in a .env line or a query `Hunter2.Prod` is a value
     if v.startswith(("http://", "https://")):
         return False
     if style == "env":

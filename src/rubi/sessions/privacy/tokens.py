@@ -113,7 +113,11 @@ _TOKENS: list[TokenRule] = [
     token_rule("sentry-token", r"sntr[ysu]_[A-Za-z0-9_=+/\-]{40,}"),
     token_rule("postman-key", rf"PMAK-[a-f0-9]{{24}}-[a-f0-9]{{34}}{_NE}"),
     token_rule("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{100,}"),
-    token_rule("doppler-token", rf"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}"),
+    token_rule(
+        "doppler-token",
+        # a service token names its config: dp.st.prd.<token>
+        rf"dp\.(?:pt|st(?:\.[a-z0-9_\-]{{1,60}})?|sa|ct|scim|audit)\.[A-Za-z0-9]{{40,}}{_NE}",
+    ),
     token_rule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}"),
     token_rule(
         "azure-client-secret",
@@ -146,15 +150,32 @@ _TOKENS: list[TokenRule] = [
 _ALL_TOKENS = _TOKENS + GITLEAKS_TOKENS
 
 
+_PRIVATE_TAG = Rx(r"</?private>")
+"""An opening or closing ``<private>`` tag (matched in the lowercased text)."""
+
+
 def private_spans(text: str, low: str) -> Iterator[Span]:
-    """``<private>…</private>`` (any case): each opening tag with the next closing one."""
-    start = low.find("<private>")
-    while start >= 0:
-        end = low.find("</private>", start + 9)
-        if end < 0:
-            return  # no closing tag: none of the later openings can close either
-        yield start, end + 10, "private"
-        start = low.find("<private>", end + 10)
+    """``<private>…</private>`` (any case), outermost spans only: a nested span ends
+    with the closing tag that matches its outermost opening, and a span never closed
+    runs to the end of the text. A tag written as code (`` `<private>` ``) is text
+    about the tag, not a tag; a closing tag with nothing open is ignored."""
+    if "<private>" not in low:
+        return
+    depth, start = 0, 0
+    for m in _PRIVATE_TAG.rx.finditer(low):
+        at, end = m.start(), m.end()
+        if at > 0 and low[at - 1] == "`" and low[end : end + 1] == "`":
+            continue
+        if low[at + 1] != "/":
+            if depth == 0:
+                start = at
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                yield start, end, "private"
+    if depth > 0:
+        yield start, len(text), "private"
 
 
 def token_spans(text: str, low: str) -> Iterator[Span]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rubi.sessions.privacy.patterns import REDACTED, Span
 
-__all__ = ["Found", "find_secrets", "scrub"]
+__all__ = ["Found", "find_secrets", "scrub", "unclosed_private"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +74,19 @@ def scrub(text: str) -> tuple[str, list[Found]]:
         pos = end
     out.append(text[pos:])
     return "".join(out), _found(text, spans)
+
+
+def unclosed_private(text: str) -> int | None:
+    """The 1-based line of a ``<private>`` tag that is never closed, or None.
+
+    Capture hides everything after such a tag; text bound for the vault is refused
+    instead, so that a note does not lose the rest of its body to a forgotten
+    ``</private>``.
+    """
+    from rubi.sessions.privacy.tokens import private_spans
+
+    low = text.lower()
+    for start, end, _kind in private_spans(text, low):
+        if end == len(text) and not low.endswith("</private>"):
+            return text.count("\n", 0, start) + 1
+    return None

@@ -1,0 +1,48 @@
+"""Text bound for the vault with a ``<private>`` tag never closed is refused with one
+line naming the field and the line; nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.app.secretguard import scrub_text
+from rubi.core.errors import RubiError
+
+from helpers import write
+
+
+def test_an_unclosed_private_tag_is_refused_with_its_field_and_line() -> None:
+    with pytest.raises(RubiError) as caught:
+        scrub_text("first\nsecond <private> pin 4821\nthird", "body")
+    message = str(caught.value)
+    assert message.startswith("body line 2: <private> is never closed")
+    assert "4821" not in message
+
+
+def test_register_and_handoff_write_nothing_for_an_unclosed_private_tag(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root / "README.md", "# demo\n")
+    app.init_project(root)
+    paths = app.locate(root / ".rubi")
+    body = "Deploy.\n<private>the staging pin is 4821\nUse make deploy."
+    with pytest.raises(RubiError, match="body line 2"):
+        app.register(paths, [{"type": "note", "title": "Deploy", "body": body}])
+    with pytest.raises(RubiError, match="state line 2"):
+        app.save_handoff(paths, "ship", body)
+    stored = [p.read_text() for p in (root / ".rubi").rglob("*.md")]
+    assert not any("4821" in text for text in stored)
+    assert not list((root / ".rubi" / "notes").glob("*.md"))
+
+
+def test_a_closed_and_a_nested_span_are_removed_from_a_note(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root / "README.md", "# demo\n")
+    app.init_project(root)
+    paths = app.locate(root / ".rubi")
+    body = "a <private>outer <private>inner</private> pin 4821</private> b"
+    done = app.register(paths, [{"type": "note", "title": "Deploy", "body": body}])
+    text = (root / ".rubi" / done[0].path).read_text()
+    assert "4821" not in text and "a  b" in text
