@@ -66,9 +66,18 @@ def state_home() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) readable by the user alone (mode 0700 where the OS
-    has modes); an existing folder is left as it is. Returns ``path``."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create ``path`` and each missing folder above it readable by the user alone
+    (mode 0700 where the OS has modes: ``mkdir -p`` would make the parents 0755, and
+    ``~/.cache/rubi/indexes`` would list every project's name to other users); an
+    existing folder is left as it is. Returns ``path``."""
+    missing: list[Path] = []
+    here = path
+    while not here.exists() and here.parent != here:
+        missing.append(here)
+        here = here.parent
+    for folder in reversed(missing):
+        folder.mkdir(exist_ok=True, mode=0o700)
+    path.mkdir(exist_ok=True, mode=0o700)
     return path
 
 
