@@ -17,7 +17,7 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ import networkx as nx
 
 from rubi.core.config import SEARCH_SCOPES
 from rubi.graph.build import GraphBuild
+from rubi.index.analysis import analyze
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.search.dates import DateWindow, Days
@@ -35,16 +36,20 @@ from rubi.search.hits import Hit, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
-from rubi.search.reasons import QueryWords, named_why, query_words, text_why
+from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
 from rubi.search.render import why_line
 from rubi.search.rules import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    identifier_like,
+    name_idf,
+    name_votes,
     node_weight,
     variant_of,
     wants_tests,
 )
+from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
@@ -175,9 +180,17 @@ def text_list(
 
 
 def name_list(
-    build: GraphBuild, query: str, terms: Sequence[str], eligible: Eligible
+    build: GraphBuild,
+    query: str,
+    terms: Sequence[str],
+    eligible: Eligible,
+    index: SearchIndex | None = None,
 ) -> list[NameMatch]:
-    """List 2: notes and files named in the query or terms (:func:`match_names`)."""
+    """List 2: notes and files named in the query or terms (:func:`match_names`), each
+    note named in plain words kept only when the name is rare in ``index``'s text
+    (:func:`rubi.search.rules.name_votes`; its IDF kept as the match's ``rarity``)
+    or the name is the whole query (its analysed terms) or one whole term. Without
+    ``index`` every match is kept."""
     found = match_names(
         query,
         terms,
@@ -185,7 +198,27 @@ def name_list(
         getattr(build, "type_names", None),
         getattr(build, "defined_names", None),
     )
-    return [m for m in found if eligible(m.id)]
+    found = [m for m in found if eligible(m.id)]
+    if index is None:
+        return found
+    texts = [query, *terms]
+    asked = set(analyze(query))
+    given = {normalize_name(t) for t in terms}
+    kept: list[NameMatch] = []
+    rarity: dict[str, float] = {}
+    for m in found:
+        kind = str(build.graph.nodes[m.id].get("kind", "note"))
+        written = as_written(m.name, texts)
+        words = analyze(m.name)
+        whole = m.name in given or (bool(asked) and asked <= set(words))
+        if kind == "file" or whole or identifier_like(written):
+            kept.append(m)  # no rarity measured: the why-line says nothing more
+            continue
+        if m.name not in rarity:
+            rarity[m.name] = name_idf(words, index.term_idf(words)) if words else 0.0
+        if name_votes(written, rarity[m.name], kind, whole=whole):
+            kept.append(replace(m, rarity=rarity[m.name]))
+    return kept
 
 
 def graph_list(
@@ -267,7 +300,8 @@ def reasons_for(
     attrs = g.nodes[f.id]
     why: list[Why] = []
     if f.id in by_name:
-        why.append(named_why(by_name[f.id].name, attrs, texts))
+        named = by_name[f.id]
+        why.append(named_why(named.name, attrs, texts, named.rarity))
     if f.id in by_text:
         why.append(text_why(by_text[f.id], words))
     if f.id in cands.via:
@@ -367,7 +401,7 @@ def search_index(
     dated = window is not None and not window.open
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
-    names = name_list(build, query, terms, eligible)
+    names = name_list(build, query, terms, eligible, index)
     graph, via = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight)
