@@ -120,6 +120,7 @@ class Candidates:
         dense_weight: the dense list's confidence, 0 to 1
             (:func:`rubi.search.dense.dense_weight`); its RRF weight is
             :data:`LIST_WEIGHTS`' times this, and at 0 the list takes no part.
+        dense_evidence: what ``dense_weight`` was measured on, for the why-line.
     """
 
     bm25: list[BM25Hit]
@@ -128,6 +129,7 @@ class Candidates:
     via: Mapping[str, str]
     dense: Sequence[DenseMatch] = ()
     dense_weight: float = 1.0
+    dense_evidence: str = ""
 
 
 def _eligibility(
@@ -309,7 +311,13 @@ def reasons_for(
         why.append(Why("linked", str(g.nodes[via].get("title", via))))
     if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
         match = cands.dense[f.ranks["dense"] - 1]
-        why.append(Why("semantic", match.heading or str(attrs.get("title", f.id))))
+        why.append(
+            Why(
+                "semantic",
+                match.heading or str(attrs.get("title", f.id)),
+                cands.dense_evidence,
+            )
+        )
     if f.id in variants:
         why.append(Why("variant_of", variants[f.id]))
     if attrs.get("imported_by"):
@@ -404,7 +412,7 @@ def search_index(
     names = name_list(build, query, terms, eligible, index)
     graph, via = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
-    cands = Candidates(bm25, names, graph, via, near.matches, near.weight)
+    cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
