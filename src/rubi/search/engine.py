@@ -42,7 +42,9 @@ from rubi.search.rules import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    graph_votes,
     identifier_like,
+    linked_seeds,
     name_idf,
     name_votes,
     node_weight,
@@ -121,6 +123,8 @@ class Candidates:
             (:func:`rubi.search.dense.dense_weight`); its RRF weight is
             :data:`LIST_WEIGHTS`' times this, and at 0 the list takes no part.
         dense_evidence: what ``dense_weight`` was measured on, for the why-line.
+        graph_evidence: how many of the graph's seeds link to another seed, for
+            the why-line (:func:`rubi.search.rules.linked_seeds`).
     """
 
     bm25: list[BM25Hit]
@@ -130,6 +134,7 @@ class Candidates:
     dense: Sequence[DenseMatch] = ()
     dense_weight: float = 1.0
     dense_evidence: str = ""
+    graph_evidence: str = ""
 
 
 def _eligibility(
@@ -225,15 +230,19 @@ def name_list(
 
 def graph_list(
     g: nx.MultiDiGraph, bm25: Sequence[BM25Hit], names: Sequence[NameMatch], eligible: Eligible
-) -> tuple[list[str], dict[str, str]]:
+) -> tuple[list[str], dict[str, str], str]:
     """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
 
     Returns:
-        The ranked ids (at most :data:`BM25_LIMIT`) and node → seed it was reached
-        from. A node the walk reached only through others is not shown on the graph's
-        word alone: graph-only candidates must touch a seed, so every hit can say what
-        it is linked to.
+        The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
+        from, and how many seeds link to another seed
+        (:func:`rubi.search.rules.linked_seeds`), as the why-line says it
+        (``3 of 8 seeds linked``, ``1 seed``). A node the walk reached only through
+        others is not shown on the graph's word alone: graph-only candidates must
+        touch a seed, so every hit can say what it is linked to; and they are shown
+        only when the seeds agree (:func:`rubi.search.rules.graph_votes`), else the
+        list ranks the seeds alone.
     """
     seeds: dict[str, float] = {}
     if bm25:
@@ -243,8 +252,17 @@ def graph_list(
     for m in names:
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds, linked_only=True)
+    walked = [s for s in seeds if s in g]
+    linked = linked_seeds(walked, partial(_neighbours, g))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
-    return ranked[:BM25_LIMIT], dict(ppr.via)
+    said = f"{linked} of {len(walked)} seeds linked" if len(walked) > 1 else "1 seed"
+    if not graph_votes(linked, len(walked)):
+        return [n for n in ranked if n in seeds][:BM25_LIMIT], {}, said
+    return ranked[:BM25_LIMIT], dict(ppr.via), said
+
+
+def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
+    return set(g._succ[node]) | set(g._pred[node])
 
 
 def _rank_key(f: Fused) -> tuple[float, int, str]:
@@ -308,7 +326,7 @@ def reasons_for(
         why.append(text_why(by_text[f.id], words))
     if f.id in cands.via:
         via = cands.via[f.id]
-        why.append(Why("linked", str(g.nodes[via].get("title", via))))
+        why.append(Why("linked", str(g.nodes[via].get("title", via)), cands.graph_evidence))
     if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
         match = cands.dense[f.ranks["dense"] - 1]
         why.append(
@@ -410,9 +428,9 @@ def search_index(
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
     names = name_list(build, query, terms, eligible, index)
-    graph, via = graph_list(g, bm25, names, eligible)
+    graph, via, linked = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
-    cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence)
+    cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
