@@ -6,9 +6,12 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
    :func:`graph_list` (personalized PageRank seeded by both) and, when the
    ``semantic`` extra is installed, :func:`rubi.search.dense.dense_list` (cosine
    similarity of static embeddings, ``docs/semantic.md``);
-2. fusion — :func:`fuse`: Reciprocal Rank Fusion (the dense list weighed by its
-   confidence, :func:`rubi.search.dense.dense_weight`), then the named re-weighting
-   rules of :mod:`rubi.search.rules`;
+2. fusion — :func:`fuse`: Reciprocal Rank Fusion (Cormack et al. 2009), each list
+   voting only with evidence from this query and vault — a note's name when it is
+   rare (:func:`rubi.search.rules.name_votes`), the graph's neighbours when its seeds
+   link to one another (:func:`rubi.search.rules.graph_votes`), the dense list by
+   its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
+   re-weighting rules of :mod:`rubi.search.rules`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
    :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
    passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
