@@ -137,3 +137,13 @@ def test_on_a_real_vault_the_answer_stands_out_and_copies_do_not_hide_it(
     assert all(m.id.startswith("Plugins/Daily notes") for m in again.matches[:11])
     assert abs(again.median - found.median) < 0.01
     assert dense_weight(again.matches[0].score, again.median) == pytest.approx(weight, abs=0.1)
+
+
+def test_the_dense_list_says_what_its_weight_was_measured_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rubi.semantic.dense as semantic_dense
+
+    monkeypatch.setattr(semantic_dense, "query_vector", lambda q, t: [1.0])
+    index: Any = _FakeIndex([0.62, 0.55], median=0.25)
+    assert dense_list(index, "q", (), lambda _id: True).evidence == "gap 0.37"

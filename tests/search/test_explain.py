@@ -89,7 +89,9 @@ def test_only_shown_hits_read_their_snippets(help_vault_indexed: Path) -> None:
     result = app.search(paths, "keyboard shortcuts hotkeys", top_k=10, refresh=False)
     assert len(result.hits) == 10
     assert not any(h.source.is_read for h in result.hits)  # nothing read by the search
-    rendered = render_compact(result, 120)
+    # 150 tokens: the first hit's why-line says why its name voted (rare: idf …), and
+    # the first block must fit whole for the renderer to try the next one.
+    rendered = render_compact(result, 150)
     shown = len(rendered.shown)
     assert 0 < shown < 9
     # The renderer reads the shown hits and the one that did not fit, no more.
@@ -107,7 +109,22 @@ def test_reasons_stand_beside_the_why_lines(help_vault_indexed: Path) -> None:
     for hit in result.hits:
         assert hit.why == tuple(why_line(r) for r in hit.reasons)
         assert {r.kind for r in hit.reasons} <= set(WHY_KINDS)
+    # The whole query is the name: it votes whatever its words' rarity.
     assert result.hits[0].reasons[:2] == (Why("named", "Aliases"), Why("text", "aliases (title)"))
+    # Inside a longer question a word found in more than 1 note in 20 names nothing
+    # (rubi.search.rules.name_votes): the note of that title matches as text.
+    longer = app.search(
+        app.locate(help_vault_indexed), "where do aliases show up in search", refresh=False
+    )
+    assert all(r.kind != "named" for h in longer.hits for r in h.reasons)
+    named = app.search(
+        app.locate(help_vault_indexed), "edit keyboard shortcuts of a plugin", refresh=False
+    )
+    first = named.hits[0].reasons[0]
+    # A rare name inside a longer question votes, and its reason says what was measured.
+    assert (first.kind, first.text) == ("named", "keyboard shortcuts")
+    assert first.evidence.startswith("rare: idf ")
+    assert named.hits[0].why[0].startswith('named: "keyboard shortcuts" (rare: idf ')
 
 
 def test_a_paragraph_long_title_does_not_spend_the_budget(tmp_path: Path) -> None:

@@ -62,10 +62,13 @@ class DenseList:
         matches: the eligible documents at least :data:`DENSE_MIN_SCORE` similar, best
             first (at most :data:`DENSE_LIMIT`).
         weight: how much the list counts in the fusion, 0 to 1 (:func:`dense_weight`).
+        evidence: what the weight was measured on, for the why-line: the best match's
+            gap above the median document (``gap 0.18``).
     """
 
     matches: tuple[DenseMatch, ...] = ()
     weight: float = 0.0
+    evidence: str = ""
 
 
 def dense_weight(best: float, median: float) -> float:
@@ -114,4 +117,5 @@ def dense_list(
     matches = tuple(m for m in found.matches if m.score >= DENSE_MIN_SCORE)
     if not matches:
         return DenseList()
-    return DenseList(matches, dense_weight(matches[0].score, found.median))
+    evidence = f"gap {matches[0].score - found.median:.2f}"
+    return DenseList(matches, dense_weight(matches[0].score, found.median), evidence)

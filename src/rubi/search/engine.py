@@ -6,9 +6,12 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
    :func:`graph_list` (personalized PageRank seeded by both) and, when the
    ``semantic`` extra is installed, :func:`rubi.search.dense.dense_list` (cosine
    similarity of static embeddings, ``docs/semantic.md``);
-2. fusion — :func:`fuse`: Reciprocal Rank Fusion (the dense list weighed by its
-   confidence, :func:`rubi.search.dense.dense_weight`), then the named re-weighting
-   rules of :mod:`rubi.search.rules`;
+2. fusion — :func:`fuse`: Reciprocal Rank Fusion (Cormack et al. 2009), each list
+   voting only with evidence from this query and vault — a note's name when it is
+   rare (:func:`rubi.search.rules.name_votes`), the graph's neighbours when its seeds
+   link to one another (:func:`rubi.search.rules.graph_votes`), the dense list by
+   its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
+   re-weighting rules of :mod:`rubi.search.rules`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
    :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
    passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
@@ -17,7 +20,7 @@ ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own functi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +29,7 @@ import networkx as nx
 
 from rubi.core.config import SEARCH_SCOPES
 from rubi.graph.build import GraphBuild
+from rubi.index.analysis import analyze
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.search.dates import DateWindow, Days
@@ -35,16 +39,22 @@ from rubi.search.hits import Hit, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
-from rubi.search.reasons import QueryWords, named_why, query_words, text_why
+from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
 from rubi.search.render import why_line
 from rubi.search.rules import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    graph_votes,
+    identifier_like,
+    linked_seeds,
+    name_idf,
+    name_votes,
     node_weight,
     variant_of,
     wants_tests,
 )
+from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
@@ -115,6 +125,9 @@ class Candidates:
         dense_weight: the dense list's confidence, 0 to 1
             (:func:`rubi.search.dense.dense_weight`); its RRF weight is
             :data:`LIST_WEIGHTS`' times this, and at 0 the list takes no part.
+        dense_evidence: what ``dense_weight`` was measured on, for the why-line.
+        graph_evidence: how many of the graph's seeds link to another seed, for
+            the why-line (:func:`rubi.search.rules.linked_seeds`).
     """
 
     bm25: list[BM25Hit]
@@ -123,6 +136,8 @@ class Candidates:
     via: Mapping[str, str]
     dense: Sequence[DenseMatch] = ()
     dense_weight: float = 1.0
+    dense_evidence: str = ""
+    graph_evidence: str = ""
 
 
 def _eligibility(
@@ -175,9 +190,17 @@ def text_list(
 
 
 def name_list(
-    build: GraphBuild, query: str, terms: Sequence[str], eligible: Eligible
+    build: GraphBuild,
+    query: str,
+    terms: Sequence[str],
+    eligible: Eligible,
+    index: SearchIndex | None = None,
 ) -> list[NameMatch]:
-    """List 2: notes and files named in the query or terms (:func:`match_names`)."""
+    """List 2: notes and files named in the query or terms (:func:`match_names`), each
+    note named in plain words kept only when the name is rare in ``index``'s text
+    (:func:`rubi.search.rules.name_votes`; its IDF kept as the match's ``rarity``)
+    or the name is the whole query (its analysed terms) or one whole term. Without
+    ``index`` every match is kept."""
     found = match_names(
         query,
         terms,
@@ -185,20 +208,44 @@ def name_list(
         getattr(build, "type_names", None),
         getattr(build, "defined_names", None),
     )
-    return [m for m in found if eligible(m.id)]
+    found = [m for m in found if eligible(m.id)]
+    if index is None:
+        return found
+    texts = [query, *terms]
+    asked = set(analyze(query))
+    given = {normalize_name(t) for t in terms}
+    kept: list[NameMatch] = []
+    rarity: dict[str, float] = {}
+    for m in found:
+        kind = str(build.graph.nodes[m.id].get("kind", "note"))
+        written = as_written(m.name, texts)
+        words = analyze(m.name)
+        whole = m.name in given or (bool(asked) and asked <= set(words))
+        if kind == "file" or whole or identifier_like(written):
+            kept.append(m)  # no rarity measured: the why-line says nothing more
+            continue
+        if m.name not in rarity:
+            rarity[m.name] = name_idf(words, index.term_idf(words)) if words else 0.0
+        if name_votes(written, rarity[m.name], kind, whole=whole):
+            kept.append(replace(m, rarity=rarity[m.name]))
+    return kept
 
 
 def graph_list(
     g: nx.MultiDiGraph, bm25: Sequence[BM25Hit], names: Sequence[NameMatch], eligible: Eligible
-) -> tuple[list[str], dict[str, str]]:
+) -> tuple[list[str], dict[str, str], str]:
     """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
 
     Returns:
-        The ranked ids (at most :data:`BM25_LIMIT`) and node → seed it was reached
-        from. A node the walk reached only through others is not shown on the graph's
-        word alone: graph-only candidates must touch a seed, so every hit can say what
-        it is linked to.
+        The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
+        from, and how many seeds link to another seed
+        (:func:`rubi.search.rules.linked_seeds`), as the why-line says it
+        (``3 of 8 seeds linked``, ``1 seed``). A node the walk reached only through
+        others is not shown on the graph's word alone: graph-only candidates must
+        touch a seed, so every hit can say what it is linked to; and they are shown
+        only when the seeds agree (:func:`rubi.search.rules.graph_votes`), else the
+        list ranks the seeds alone.
     """
     seeds: dict[str, float] = {}
     if bm25:
@@ -208,8 +255,17 @@ def graph_list(
     for m in names:
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds, linked_only=True)
+    walked = [s for s in seeds if s in g]
+    linked = linked_seeds(walked, partial(_neighbours, g))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
-    return ranked[:BM25_LIMIT], dict(ppr.via)
+    said = f"{linked} of {len(walked)} seeds linked" if len(walked) > 1 else "1 seed"
+    if not graph_votes(linked, len(walked)):
+        return [n for n in ranked if n in seeds][:BM25_LIMIT], {}, said
+    return ranked[:BM25_LIMIT], dict(ppr.via), said
+
+
+def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
+    return set(g._succ[node]) | set(g._pred[node])
 
 
 def _rank_key(f: Fused) -> tuple[float, int, str]:
@@ -267,15 +323,22 @@ def reasons_for(
     attrs = g.nodes[f.id]
     why: list[Why] = []
     if f.id in by_name:
-        why.append(named_why(by_name[f.id].name, attrs, texts))
+        named = by_name[f.id]
+        why.append(named_why(named.name, attrs, texts, named.rarity))
     if f.id in by_text:
         why.append(text_why(by_text[f.id], words))
     if f.id in cands.via:
         via = cands.via[f.id]
-        why.append(Why("linked", str(g.nodes[via].get("title", via))))
+        why.append(Why("linked", str(g.nodes[via].get("title", via)), cands.graph_evidence))
     if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
         match = cands.dense[f.ranks["dense"] - 1]
-        why.append(Why("semantic", match.heading or str(attrs.get("title", f.id))))
+        why.append(
+            Why(
+                "semantic",
+                match.heading or str(attrs.get("title", f.id)),
+                cands.dense_evidence,
+            )
+        )
     if f.id in variants:
         why.append(Why("variant_of", variants[f.id]))
     if attrs.get("imported_by"):
@@ -367,10 +430,10 @@ def search_index(
     dated = window is not None and not window.open
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
-    names = name_list(build, query, terms, eligible)
-    graph, via = graph_list(g, bm25, names, eligible)
+    names = name_list(build, query, terms, eligible, index)
+    graph, via, linked = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
-    cands = Candidates(bm25, names, graph, via, near.matches, near.weight)
+    cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")

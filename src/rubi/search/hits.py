@@ -31,10 +31,14 @@ class Why:
             files import it).
         text: the detail, without the kind's wording
             (:func:`rubi.search.render.why_line` adds it).
+        evidence: why the list behind this reason had a vote in this search (the rule
+            of :mod:`rubi.search.rules` and what it measured, ``rare: idf 5.6``),
+            or "" when the list always votes.
     """
 
     kind: str
     text: str
+    evidence: str = ""
 
 
 class Snippet:

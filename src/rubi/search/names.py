@@ -7,6 +7,7 @@ ids). Longer names rank first: "Embed files" says more than "Files".
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -32,10 +33,13 @@ _WORD_RE = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;:!?]+")
 
 @dataclass(frozen=True, slots=True)
 class NameMatch:
-    """A note or file whose name appears in the query: its id and the name matched."""
+    """A note or file whose name appears in the query: its id, the name matched and
+    how rare the name is in the vault's text (its words' IDFs summed,
+    :func:`rubi.search.rules.name_idf`; ``inf`` until measured)."""
 
     id: str
     name: str
+    rarity: float = math.inf
 
 
 def _words(text: str) -> list[str]:

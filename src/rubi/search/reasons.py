@@ -8,6 +8,7 @@ how many files import it); this module turns that into ``Why`` values and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -91,12 +92,17 @@ def text_why(hit: BM25Hit, words: QueryWords) -> Why:
     return Why("text", "; ".join(parts))
 
 
-def named_why(name: str, attrs: Mapping[str, object], texts: Sequence[str]) -> Why:
+def named_why(
+    name: str, attrs: Mapping[str, object], texts: Sequence[str], rarity: float = math.inf
+) -> Why:
     """``Why("named", shown)``: the note's title when the match was its title, else
-    ``name`` as the caller wrote it in ``texts`` (the query and terms)."""
+    ``name`` as the caller wrote it in ``texts`` (the query and terms); a name of plain
+    words measured rare (finite ``rarity``, :func:`rubi.search.rules.name_votes`) says
+    so: ``rare: idf 5.6``."""
     title = attrs.get("title")
     shown = str(title) if title and normalize_name(str(title)) == name else None
-    return Why("named", shown or as_written(name, texts))
+    evidence = f"rare: idf {rarity:.1f}" if math.isfinite(rarity) else ""
+    return Why("named", shown or as_written(name, texts), evidence)
 
 
 def as_written(name: str, texts: Sequence[str]) -> str:

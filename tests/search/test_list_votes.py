@@ -1,0 +1,90 @@
+"""Candidate lists vote only with evidence (rubi.search.rules): an exact name when it
+is rare in the vault, the whole query or an identifier; the graph's neighbours when
+its seeds link to one another."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import pytest
+
+from rubi.index.store import BM25Hit
+from rubi.search.engine import graph_list
+from rubi.search.rules import (
+    GRAPH_MIN_LINKED_SEEDS,
+    NAME_MIN_IDF,
+    graph_votes,
+    identifier_like,
+    linked_seeds,
+    name_idf,
+    name_votes,
+)
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("binding.go", True),
+        ("RouterGroup", True),
+        ("dispatch_request", True),
+        ("2-factor", True),
+        ("Engineering", False),
+        ("random note", False),
+        ("vs code", False),
+    ],
+)
+def test_identifiers_are_told_from_words(written: str, expected: bool) -> None:
+    assert identifier_like(written) is expected
+
+
+def test_a_names_rarity_sums_its_words_idf() -> None:
+    idf = {"random": 4.4, "note": 1.2}
+    assert name_idf(["random", "note"], idf) == pytest.approx(5.6)
+    assert name_idf(["random", "random"], idf) == pytest.approx(4.4)  # counted once
+    assert name_idf(["zebrafish"], idf) == math.inf  # unknown to the index: rare
+    assert name_idf([], idf) == 0.0  # stop words only
+
+
+def test_a_common_word_names_no_note_unless_it_is_the_whole_query() -> None:
+    common, rare = NAME_MIN_IDF - 0.1, NAME_MIN_IDF
+    assert not name_votes("engineering", common, "note")
+    assert name_votes("engineering", common, "note", whole=True)
+    assert name_votes("random note", rare, "note")
+    assert name_votes("context", common, "file")  # a file's name is an identifier
+    assert name_votes("RouterGroup", common, "note")
+    # The threshold: as rare as a word in 1 document in 20 (IDF = log(N / df) + 1).
+    assert math.isclose(NAME_MIN_IDF, 1 + math.log(20))
+
+
+def test_seeds_agree_when_they_link_to_one_another() -> None:
+    links = {"a": {"b"}, "b": {"a", "x"}, "c": {"y"}, "x": {"b"}, "y": {"c"}}
+    assert linked_seeds(["a", "b", "c"], lambda n: links.get(n, set())) == 2
+    assert linked_seeds(["c"], lambda n: links.get(n, set())) == 0
+
+
+def test_the_graph_brings_neighbours_only_when_its_seeds_agree() -> None:
+    assert graph_votes(GRAPH_MIN_LINKED_SEEDS, 8)
+    assert not graph_votes(GRAPH_MIN_LINKED_SEEDS - 1, 8)
+    assert graph_votes(2, 2)  # fewer seeds than the bar: all of them must link
+    assert not graph_votes(0, 2)
+    assert graph_votes(0, 1)  # a lone seed: its links are all the graph knows
+
+
+def test_unrelated_seeds_rank_alone_in_the_graph_list() -> None:
+    """Eight text hits, none linked to another: their neighbours stay out and no hit
+    says it is linked; link three of them and the neighbours come in."""
+    g = nx.MultiDiGraph()
+    for i in range(8):
+        g.add_node(f"s{i}", kind="note", title=f"s{i}")
+        g.add_node(f"n{i}", kind="note", title=f"n{i}")
+        g.add_edge(f"s{i}", f"n{i}")
+    hits = [BM25Hit(f"s{i}", 8.0 - i, {}, "note", f"s{i}.md", f"s{i}") for i in range(8)]
+    ranked, via, said = graph_list(g, hits, [], lambda _id: True)
+    assert (
+        set(ranked) == {f"s{i}" for i in range(8)} and via == {} and said == "0 of 8 seeds linked"
+    )
+    g.add_edge("s0", "s1")
+    g.add_edge("s1", "s2")
+    ranked, via, said = graph_list(g, hits, [], lambda _id: True)
+    assert "n0" in ranked and via["n0"] == "s0" and said == "3 of 8 seeds linked"
