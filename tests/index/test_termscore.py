@@ -3,6 +3,7 @@ index follows the commits and rebuilds made after it was opened."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -200,7 +201,7 @@ def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
     """Words of several clauses (ties, sums whose float order matters), a mask."""
     from array import array
 
-    from rubi.index.termscore import Postings, Word, _best, _best_numpy, _word_sums
+    from rubi.index.termscore import Postings, _best, _best_numpy, _word_sums
 
     np = pytest.importorskip("numpy")
     rng = random.Random(seed)
@@ -212,17 +213,18 @@ def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
     order = list(range(len(lists)))
     rng.shuffle(order)  # a word's clauses need not be next to each other
     cuts = sorted(rng.sample(range(1, len(lists)), rng.randint(0, len(lists) - 1)))
-    words = [
-        Word(rng.choice([1.0, rng.random() * 5]), tuple(order[a:b]))
-        for a, b in zip([0, *cuts], [*cuts, len(lists)], strict=True)
-    ]
-    acc = _word_sums(lists, words, 1.2)
+    words = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(lists)], strict=True)]
+
+    def idf(df: int) -> float:
+        return math.log(3000 / (df + 1)) + 1
+
+    acc = _word_sums(lists, words, idf, 1.2)
     mask = frozenset(rng.sample(range(3200), 100))
     for limit in (1, 10, 50, 5000):
-        assert _best_numpy(np, lists, words, 1.2, limit, frozenset()) == _best(
+        assert _best_numpy(np, lists, words, idf, 1.2, limit, frozenset()) == _best(
             acc, acc.keys(), limit, whole=True
         )
-        assert _best_numpy(np, lists, words, 1.2, limit, mask) == _best(
+        assert _best_numpy(np, lists, words, idf, 1.2, limit, mask) == _best(
             acc, set(acc) - mask, limit, whole=False
         )
 
@@ -232,12 +234,12 @@ def test_a_word_saturates_once_over_its_fields() -> None:
     one saturation, so a word in a title and a body adds less than two words."""
     from array import array
 
-    from rubi.index.termscore import Postings, Word, _word_sums
+    from rubi.index.termscore import Postings, _word_sums
 
     title = Postings(array("i", [1, 2]), array("d", [4.0, 4.0]))
     body = Postings(array("i", [1, 3]), array("d", [1.0, 1.0]))
-    other = Postings(array("i", [3]), array("d", [1.0]))
-    one = _word_sums([title, body, other], [Word(2.0, (0, 1)), Word(2.0, (2,))], 1.2)
+    other = Postings(array("i", [3, 4, 5]), array("d", [1.0, 1.0, 1.0]))
+    one = _word_sums([title, body, other], [(0, 1), (2,)], lambda df: 2.0, 1.2)
     assert one[1] == 2.0 * 5.0 / (1.2 + 5.0)  # title and body: one saturation
     assert one[2] == 2.0 * 4.0 / (1.2 + 4.0)
     assert one[3] == 2.0 * 1.0 / 2.2 + 2.0 * 1.0 / 2.2  # two words, each its own

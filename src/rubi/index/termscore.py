@@ -48,7 +48,7 @@ import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 from typing import Any
@@ -65,7 +65,6 @@ __all__ = [
     "SegmentData",
     "TermQuery",
     "TermScorer",
-    "Word",
 ]
 
 MAX_CACHED_POSTINGS = 1_000_000
@@ -230,7 +229,6 @@ class TermScorer:
         self._cached = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._df: dict[tuple[str, str], int] = {}
-        self._word_df: dict[frozenset[tuple[str, str]], int] = {}
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
@@ -247,19 +245,6 @@ class TermScorer:
                 ids = self.segments.postings(segid, leaf, field, text)[0]
                 found += len(ids) - (len(deleted.intersection(ids)) if deleted else 0)
             self._df[key] = found
-        return found
-
-    def word_frequency(self, clauses: Sequence[TermQuery]) -> int:
-        """Live documents holding any of ``clauses`` (one word's terms in its fields):
-        BM25F's one document frequency per word (cached)."""
-        key = frozenset((c.field, c.text) for c in clauses)
-        found = self._word_df.get(key)
-        if found is None:
-            if len(key) == 1:
-                found = self.doc_frequency(*next(iter(key)))
-            else:
-                found = len(set().union(*(self.postings(c).docs for c in clauses)))
-            self._word_df[key] = found
         return found
 
     def idf(self, df: int) -> float:
@@ -328,18 +313,6 @@ class TermScorer:
         return self.segments.stored(segid, leaf, docnum - offset)
 
     # -- queries -----------------------------------------------------------------
-    def words(self, clauses: Sequence[TermQuery]) -> list[Word]:
-        """The query's words: each one's IDF and its clauses (indexes into
-        ``clauses``), in order of first appearance."""
-        members: dict[int, list[int]] = {}
-        for i, c in enumerate(clauses):
-            members.setdefault(c.word, []).append(i)
-        words = []
-        for idxs in members.values():
-            df = self.word_frequency([clauses[i] for i in idxs])
-            words.append(Word(self.idf(df) if df else 0.0, tuple(idxs)))  # 0: no postings
-        return words
-
     def top(
         self,
         clauses: Sequence[TermQuery],
@@ -359,12 +332,15 @@ class TermScorer:
             mask: never these documents.
         """
         lists = [self.postings(c) for c in clauses]
-        words = self.words(clauses)
+        members: dict[int, list[int]] = {}
+        for i, c in enumerate(clauses):
+            members.setdefault(c.word, []).append(i)
+        words = [tuple(m) for m in members.values()]
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, self.K1, limit, mask)
+            best = _best_numpy(np, lists, words, self.idf, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, self.K1)
+            acc = _word_sums(lists, words, self.idf, self.K1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
@@ -384,29 +360,29 @@ class TermScorer:
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in best]
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """One query word of a query's clauses: its IDF and its clauses' indexes."""
-
-    idf: float
-    clauses: tuple[int, ...]
-
-
-def _word_sums(lists: Sequence[Postings], words: Sequence[Word], K1: float) -> dict[int, float]:
-    """Each document's BM25F score: per word, ``tf~`` added clause by clause, then
-    ``idf * tf~ / (K1 + tf~)`` added word by word."""
+def _word_sums(
+    lists: Sequence[Postings],
+    words: Sequence[Sequence[int]],
+    idf: Callable[[int], float],
+    K1: float,
+) -> dict[int, float]:
+    """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
+    ``tf~`` added clause by clause, then ``idf(df) * tf~ / (K1 + tf~)`` added word by
+    word, ``df`` the documents holding the word in any clause (its ``tf~`` > 0)."""
     acc: dict[int, float] = {}
     get = acc.get
     for word in words:
         tf: dict[int, float] = {}
         tget = tf.get
-        for i in word.clauses:
+        for i in word:
             p = lists[i]
             for d, x in zip(p.docs, p.weights, strict=True):
                 tf[d] = tget(d, 0.0) + x
-        idf = word.idf
+        if not tf:
+            continue
+        w = idf(len(tf))
         for d, t in tf.items():
-            acc[d] = get(d, 0.0) + idf * t / (K1 + t)
+            acc[d] = get(d, 0.0) + w * t / (K1 + t)
     return acc
 
 
@@ -446,7 +422,8 @@ def _loaded_numpy() -> Any:
 def _best_numpy(
     np: Any,
     lists: Sequence[Postings],
-    words: Sequence[Word],
+    words: Sequence[Sequence[int]],
+    idf: Callable[[int], float],
     K1: float,
     limit: int,
     mask: frozenset[int],
@@ -469,13 +446,14 @@ def _best_numpy(
         at += len(p.docs)
     acc = np.zeros(len(cands))
     for word in words:
-        parts = [i for i in word.clauses if lists[i].docs]
+        parts = [i for i in word if lists[i].docs]
         if not parts:
             continue
         where = np.concatenate([inverse[starts[i] : starts[i] + len(lists[i].docs)] for i in parts])
         weights = np.concatenate([np.frombuffer(lists[i].weights, dtype=np.float64) for i in parts])
         tf = np.bincount(where, weights=weights, minlength=len(cands))
-        acc += word.idf * tf / (K1 + tf)
+        w = idf(int(np.count_nonzero(tf)))  # frequencies are > 0: the word's documents
+        acc += w * tf / (K1 + tf)
     if mask:
         kept = ~np.isin(cands, np.fromiter(mask, dtype=np.intp, count=len(mask)))
         cands, acc = cands[kept], acc[kept]
