@@ -17,6 +17,7 @@ __all__ = [
     "FIELD_ANALYSIS",
     "FIELD_BOOSTS",
     "SCHEMA_VERSION",
+    "SOLO_FIELDS",
     "TEXT_FIELDS",
     "build_schema",
     "field_language",
@@ -56,6 +57,17 @@ FIELD_ANALYSIS: dict[str, str] = {
 }
 """The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`):
 code files' own fields are stemmed as code; fields not named here are English prose."""
+
+SOLO_FIELDS = frozenset({"symbols", "docs", "code_title", "code_path"})
+"""Code's own fields, where each query term weighs on its own: with the field's IDF
+and its own saturation, its score added to the word's BM25F score over the other
+fields (as every field was scored before BM25F proper).
+What a file defines or names is evidence of another kind than how often its code
+mentions a word (an identifier's words recur in every caller's body, so a word rare
+among definitions is common in bodies): folded into one saturation with the body,
+code search fell from 0.915 to 0.854 NDCG@10 and issue -> files dev MRR from 0.551 to
+0.485; on their own both stay (0.914, 0.557; a word's terms saturating together in
+each: 0.911, 0.528). ``docs/benchmarks.md``, "BM25F proper"."""
 
 CODE_SCOPE_FIELDS = ("code_title", "code_path")
 """Fields searched only when a search is of code alone: in a search of notes and code

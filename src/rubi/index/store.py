@@ -31,7 +31,13 @@ from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import query_words
 from rubi.index.deletions import merge_policy
-from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
+from rubi.index.schema import (
+    CODE_SCOPE_FIELDS,
+    FIELD_BOOSTS,
+    SOLO_FIELDS,
+    build_schema,
+    field_language,
+)
 from rubi.index.termscore import SegmentData, TermQuery, TermScorer
 from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
 
@@ -96,9 +102,10 @@ def query_clauses(
 ) -> list[TermQuery]:
     """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
     :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
-    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``; the
-    clause's ``word`` numbers the word, so a word's clauses in every field saturate
-    together). Arguments as for :meth:`SearchIndex.bm25`."""
+    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). The
+    clause's ``word`` numbers what saturates together: a word's clauses in every field
+    but :data:`~rubi.index.schema.SOLO_FIELDS`; a clause in one of those, alone.
+    Arguments as for :meth:`SearchIndex.bm25`."""
     query_text = " ".join([text, *extra_terms])
     wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
     langs = sorted({field_language(f) for f in wanted})
@@ -115,13 +122,17 @@ def query_clauses(
                     if other not in have:
                         word.setdefault(lang, []).append(other)
                         have.add(other)
-    return [
-        TermQuery(field_name, term, boost, i)
-        for field_name, boost in FIELD_BOOSTS.items()
-        if field_name in wanted
-        for i, word in enumerate(words)
-        for term in word.get(field_language(field_name), ())
-    ]
+    ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
+    clauses: list[TermQuery] = []
+    for field_name, boost in FIELD_BOOSTS.items():
+        if field_name not in wanted:
+            continue
+        solo = field_name in SOLO_FIELDS
+        for i, word in enumerate(words):
+            for term in word.get(field_language(field_name), ()):
+                key = (i, field_name, term) if solo else (i, "", "")
+                clauses.append(TermQuery(field_name, term, boost, ids.setdefault(key, len(ids))))
+    return clauses
 
 
 class SearchIndex:
