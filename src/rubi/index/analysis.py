@@ -323,6 +323,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall
         self._table: dict[str, tuple[str, ...]] = {}
+        self._surface_terms: dict[str, str | None] = {}  # term_of's, as _table
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return text_analyzer, (self.lang,)
@@ -372,12 +373,17 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
     def term_of(self, surface: str) -> str | None:
         """The term a token of :meth:`surface` becomes in this chain (None: a stop
         word)."""
+        if surface in self._surface_terms:
+            return self._surface_terms[surface]
         _, _, _, _, stop, _, stem = self._filters
         token = Token(removestops=True, mode="query")
         token.text = surface
         token.boost = 1.0
         got = [t.text for t in stem(stop(iter((token,)))) if not t.stopped]
-        return got[0] if got else None
+        found = got[0] if got else None
+        if len(self._surface_terms) < TERM_CACHE_SIZE:
+            self._surface_terms[surface] = found
+        return found
 
     def terms(self, text: str) -> list[str]:
         """The terms of ``text`` in order, duplicates kept (what the chain yields)."""

@@ -429,31 +429,29 @@ def _best_numpy(
     mask: frozenset[int],
 ) -> list[tuple[float, int]]:
     """:func:`_best` of :func:`_word_sums` over every document but ``mask``, with
-    numpy: ``numpy.unique`` numbers the documents, ``numpy.bincount`` adds each word's
-    frequencies per document in the order given (clause by clause, as the dict does),
-    and the words' scores are added word by word (adding 0.0 where a document lacks a
-    word leaves its sum as it was), so the sums, and the hits, are equal to the last
-    bit. Ties by the lower document number. The cost follows the postings and the
-    words, not the index's size."""
-    held = [p for p in lists if p.docs]
+    numpy: ``numpy.unique`` numbers the documents, then the (word, document) pairs;
+    ``numpy.bincount`` adds each pair's frequencies in the order given (clause by
+    clause, as the dict does), then each document's saturated word scores in word
+    order (pairs sort word first), so the sums, and the hits, are equal to the last
+    bit. Ties by the lower document number. The cost follows the postings, not the
+    index's size."""
+    at = {i: n for n, word in enumerate(words) for i in word}  # clause -> its word
+    held = [i for word in words for i in word if lists[i].docs]  # in the dict's order
     if not held:
         return []
-    docs = np.concatenate([np.frombuffer(p.docs, dtype=np.intc) for p in held])
+    docs = np.concatenate([np.frombuffer(lists[i].docs, dtype=np.intc) for i in held])
+    weights = np.concatenate([np.frombuffer(lists[i].weights, dtype=np.float64) for i in held])
     cands, inverse = np.unique(docs, return_inverse=True)
-    starts, at = [], 0
-    for p in lists:
-        starts.append(at)
-        at += len(p.docs)
-    acc = np.zeros(len(cands))
-    for word in words:
-        parts = [i for i in word if lists[i].docs]
-        if not parts:
-            continue
-        where = np.concatenate([inverse[starts[i] : starts[i] + len(lists[i].docs)] for i in parts])
-        weights = np.concatenate([np.frombuffer(lists[i].weights, dtype=np.float64) for i in parts])
-        tf = np.bincount(where, weights=weights, minlength=len(cands))
-        w = idf(int(np.count_nonzero(tf)))  # frequencies are > 0: the word's documents
-        acc += w * tf / (K1 + tf)
+    n = len(cands)
+    word_of = np.repeat(
+        np.array([at[i] for i in held], dtype=np.int64), [len(lists[i].docs) for i in held]
+    )
+    pairs, where = np.unique(word_of * n + inverse, return_inverse=True)
+    tf = np.bincount(where, weights=weights)
+    pair_word, pair_doc = pairs // n, pairs % n
+    df = np.bincount(pair_word, minlength=len(words))
+    idfs = np.array([idf(int(x)) if x else 0.0 for x in df.tolist()])
+    acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
     if mask:
         kept = ~np.isin(cands, np.fromiter(mask, dtype=np.intp, count=len(mask)))
         cands, acc = cands[kept], acc[kept]
