@@ -5,7 +5,8 @@ Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension to multiple weighted
 fields": for each query word, ``tf~ = sum_f w_f * tf_f / ((1 - b_f) + b_f * len_f /
 avglen_f)`` over its clauses, ``score = idf * tf~ / (k1 + tf~)``, summed over the
 words; ``idf = log(N / (df + 1)) + 1`` with ``df`` the live documents holding the
-word in any field. Sums run in the clauses' order, as the scorer's do.
+word in any field. A clause ``alone`` is a word of its own whose boost multiplies its
+saturated score. Sums run in the clauses' order, as the scorer's do.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def reference_bm25f(
                 continue
             score = 0.0
             matched: dict[str, set[str]] = {}
-            for w, cs in words.items():
+            for word, cs in words.items():
                 tf = 0.0
                 for c in cs:
                     f = freqs[c.field, c.text].get(d)
@@ -71,10 +72,12 @@ def reference_bm25f(
                     b = field_B.get(c.field, B)
                     avg = float(reader.field_length(c.field)) / (reader.doc_count() or 1) or 1
                     length = reader.doc_field_length(d, c.field)
-                    tf = tf + (c.boost * f) / ((1 - b) + b * length / avg)
+                    w = 1.0 if c.alone else c.boost
+                    tf = tf + (w * f) / ((1 - b) + b * length / avg)
                     matched.setdefault(c.field, set()).add(c.text)
                 if tf:
-                    score = score + idf[w] * tf / (K1 + tf)
+                    scale = cs[0].boost if cs[0].alone else 1.0  # an alone clause's boost
+                    score = score + scale * idf[word] * tf / (K1 + tf)
             if score:
                 scored.append((-score, d, stored["id"], matched))
     ix.close()

@@ -131,7 +131,8 @@ def query_clauses(
         for i, word in enumerate(words):
             for term in word.get(field_language(field_name), ()):
                 key = (i, field_name, term) if solo else (i, "", "")
-                clauses.append(TermQuery(field_name, term, boost, ids.setdefault(key, len(ids))))
+                word_id = ids.setdefault(key, len(ids))
+                clauses.append(TermQuery(field_name, term, boost, word_id, alone=solo))
     return clauses
 
 

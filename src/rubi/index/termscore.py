@@ -92,12 +92,15 @@ _LENGTHS = tuple(byte_to_length(b) for b in range(256))
 class TermQuery:
     """One clause: the term ``text`` in ``field``, whose frequency weighs ``boost``
     (the field's BM25F weight), a term of the query's word number ``word`` (a word's
-    clauses saturate together)."""
+    clauses saturate together). ``alone``: the clause is its word's only one and
+    ``boost`` multiplies its saturated score instead (a field scored as its own BM25,
+    :data:`rubi.index.schema.SOLO_FIELDS`)."""
 
     field: str
     text: str
     boost: float
     word: int
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +259,7 @@ class TermScorer:
     def postings(self, clause: TermQuery) -> Postings:
         """The clause's live postings with their weighted, normalised frequencies
         (cached)."""
-        key = (clause.field, clause.text, clause.boost)
+        key = (clause.field, clause.text, 1.0 if clause.alone else clause.boost)
         found = self._postings.get(key)
         if found is not None:
             self._postings.move_to_end(key)
@@ -280,7 +283,7 @@ class TermScorer:
         weights: array[float] = array("d")
         if not per_leaf:
             return Postings(docs, weights)
-        avgfl, w = self.avg_field_length(field), clause.boost
+        avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
         B = self.field_B.get(field, self.B)
         for offset, ids, tfs, lengths in per_leaf:
             weights.extend(
@@ -336,11 +339,12 @@ class TermScorer:
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
+        scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, self.idf, self.K1, limit, mask)
+            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, self.idf, self.K1)
+            acc = _word_sums(lists, words, scales, self.idf, self.K1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
@@ -363,15 +367,17 @@ class TermScorer:
 def _word_sums(
     lists: Sequence[Postings],
     words: Sequence[Sequence[int]],
+    scales: Sequence[float],
     idf: Callable[[int], float],
     K1: float,
 ) -> dict[int, float]:
     """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
-    ``tf~`` added clause by clause, then ``idf(df) * tf~ / (K1 + tf~)`` added word by
-    word, ``df`` the documents holding the word in any clause (its ``tf~`` > 0)."""
+    ``tf~`` added clause by clause, then ``scale * idf(df) * tf~ / (K1 + tf~)`` added
+    word by word, ``df`` the documents holding the word in any clause (its ``tf~`` >
+    0), ``scale`` the word's in ``scales`` (1, or an alone clause's boost)."""
     acc: dict[int, float] = {}
     get = acc.get
-    for word in words:
+    for word, scale in zip(words, scales, strict=True):
         tf: dict[int, float] = {}
         tget = tf.get
         for i in word:
@@ -380,7 +386,7 @@ def _word_sums(
                 tf[d] = tget(d, 0.0) + x
         if not tf:
             continue
-        w = idf(len(tf))
+        w = scale * idf(len(tf))
         for d, t in tf.items():
             acc[d] = get(d, 0.0) + w * t / (K1 + t)
     return acc
@@ -423,6 +429,7 @@ def _best_numpy(
     np: Any,
     lists: Sequence[Postings],
     words: Sequence[Sequence[int]],
+    scales: Sequence[float],
     idf: Callable[[int], float],
     K1: float,
     limit: int,
@@ -450,7 +457,9 @@ def _best_numpy(
     tf = np.bincount(where, weights=weights)
     pair_word, pair_doc = pairs // n, pairs % n
     df = np.bincount(pair_word, minlength=len(words))
-    idfs = np.array([idf(int(x)) if x else 0.0 for x in df.tolist()])
+    idfs = np.array(
+        [s * idf(int(x)) if x else 0.0 for s, x in zip(scales, df.tolist(), strict=True)]
+    )
     acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
     if mask:
         kept = ~np.isin(cands, np.fromiter(mask, dtype=np.intp, count=len(mask)))
