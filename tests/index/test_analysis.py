@@ -73,3 +73,29 @@ def test_language_names_with_symbols_survive() -> None:
     # "C++" in a question meets the .cpp files; an increment in code is no language.
     assert "cpp" in analyze("src/main.cpp")
     assert analyze("x++ and ABC++") == ["abc"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I parseWikiLinks in the router and routing?",
+        "为什么使用缓存 C++ and café, 2 x_y",
+        "what is the de la para как для диске",
+        "sync_vault cfg configuration HTTPServer os.path",
+    ],
+)
+def test_query_words_hold_each_chains_terms_once(text: str) -> None:
+    from rubi.index.analysis import query_words
+
+    words = query_words(text, ["en", "pt", "code"])
+    for lang in ("en", "pt", "code"):
+        terms = [t for w in words for t in w.get(lang, ())]
+        assert sorted(terms) == sorted(set(analyze(text, lang))), lang
+
+
+def test_tokens_that_meet_in_one_chain_are_one_query_word() -> None:
+    from rubi.index.analysis import query_words
+
+    words = query_words("router routing parseWikiLinks", ["en", "code"])
+    assert words[0] == {"en": ["router", "rout"], "code": ["rout"]}  # meet in code
+    assert [w["en"] for w in words[1:]] == [["parsewikilink"], ["pars"], ["wiki"], ["link"]]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi.core.paths import index_dir_for
-from rubi.index.store import IndexDoc, SearchIndex
+from rubi.index.schema import SOLO_FIELDS
+from rubi.index.store import IndexDoc, SearchIndex, query_clauses
 
 
 def _docs() -> list[IndexDoc]:
@@ -62,6 +63,16 @@ def test_a_title_word_most_documents_carry_weighs_its_document_idf(tmp_path: Pat
     index = SearchIndex(index_dir_for(tmp_path) / "whoosh")
     index.rebuild(docs)
     assert index.bm25("write math equations in a note")[0].id == "n99"
-    by_field = {(c.field, c.text): c.boost for c in index.scored_clauses("math note")}
-    assert by_field[("title", "note")] < 4.0 and by_field[("headings", "math")] == 2.0
-    assert by_field[("body", "note")] == 1.0
+    # BM25F: one IDF per word, of the documents holding it in any field, and a
+    # word's clauses in every field are one word.
+    clauses = [c for c in query_clauses("math note") if c.field not in SOLO_FIELDS]
+    assert len({c.word for c in clauses}) == 2
+    assert {c.word for c in clauses if c.text == "note"} == {1}
+
+
+def test_a_word_saturates_once_in_prose_fields_and_on_its_own_in_code_fields() -> None:
+    clauses = query_clauses("parse config", kind="file", fields=["body", "symbols", "code_title"])
+    body = {c.text: c.word for c in clauses if c.field == "body"}
+    assert body["config"] == body["cfg"] != body["pars"]  # an abbreviation joins its word
+    solo = [c.word for c in clauses if c.field != "body"]
+    assert len(set(solo)) == len(solo) and not set(solo) & set(body.values())

@@ -1,8 +1,9 @@
-"""Term-at-a-time BM25F equals Whoosh's own search, and a kept-open index follows the
-commits and rebuilds made after it was opened."""
+"""Term-at-a-time BM25F equals a plain implementation of BM25F proper, and a kept-open
+index follows the commits and rebuilds made after it was opened."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -10,11 +11,11 @@ import pytest
 
 import rubi.index.deletions as deletions
 import rubi.index.termscore as termscore
+from bm25f_reference import reference_bm25f
 from rubi import app
 from rubi.core.paths import cache_home
-from rubi.index.store import IndexDoc, SearchIndex
+from rubi.index.store import IndexDoc, SearchIndex, query_clauses
 from rubi.index.warm import forget_indexes, index_at
-from whoosh_reference import whoosh_bm25
 
 WORDS = [
     "alpha",
@@ -68,15 +69,15 @@ QUERIES = [
 def _compare(index: SearchIndex) -> None:
     for text, opts in QUERIES:
         got = index.bm25(text, **opts)  # type: ignore[arg-type]
-        clauses = index.scored_clauses(
+        clauses = query_clauses(
             text,
             extra_terms=opts.get("extra_terms", ()),  # type: ignore[arg-type]
             kind=opts.get("kind"),  # type: ignore[arg-type]
             fields=opts.get("fields"),  # type: ignore[arg-type]
         )
-        want = whoosh_bm25(
+        want = reference_bm25f(
             index.directory,
-            [(c.field, c.text, c.boost) for c in clauses],
+            clauses,
             limit=int(opts.get("limit", 50)),  # type: ignore[call-overload]
             kind=opts.get("kind"),  # type: ignore[arg-type]
             exclude_status=opts.get("exclude_status", ()),  # type: ignore[arg-type]
@@ -85,7 +86,7 @@ def _compare(index: SearchIndex) -> None:
 
 
 @pytest.mark.parametrize("summed_with", ["dict", "numpy"])
-def test_scores_equal_whoosh_over_segments_and_deletions(
+def test_scores_equal_the_reference_over_segments_and_deletions(
     monkeypatch: pytest.MonkeyPatch, summed_with: str
 ) -> None:
     monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)  # deletions pile up
@@ -197,30 +198,54 @@ def test_the_best_are_those_of_a_full_sort(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
-    """Scores in several clauses (ties, sums whose float order matters), a mask."""
+    """Words of several clauses (ties, sums whose float order matters), a mask."""
     from array import array
 
-    from rubi.index.termscore import Postings, _best, _best_numpy
+    from rubi.index.termscore import Postings, _best, _best_numpy, _word_sums
 
     np = pytest.importorskip("numpy")
     rng = random.Random(seed)
     lists = []
-    for _ in range(rng.randint(1, 6)):
+    for _ in range(rng.randint(1, 8)):
         docs = sorted(rng.sample(range(3000), rng.randint(0, 900)))
-        scores = [rng.choice([0.5, 1.0, 0.1 + 0.2, rng.random() * 7]) for _ in docs]
-        lists.append(Postings(array("i", docs), array("d", scores)))
-    acc: dict[int, float] = {}
-    for p in lists:
-        for d, s in zip(p.docs, p.scores, strict=True):
-            acc[d] = acc.get(d, 0.0) + s
+        weights = [rng.choice([0.5, 1.0, 0.1 + 0.2, rng.random() * 7]) for _ in docs]
+        lists.append(Postings(array("i", docs), array("d", weights)))
+    order = list(range(len(lists)))
+    rng.shuffle(order)  # a word's clauses need not be next to each other
+    cuts = sorted(rng.sample(range(1, len(lists)), rng.randint(0, len(lists) - 1)))
+    words = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(lists)], strict=True)]
+
+    def idf(df: int) -> float:
+        return math.log(3000 / (df + 1)) + 1
+
+    scales = [rng.choice([1.0, 1.5, 3.0]) for _ in words]  # alone clauses' boosts
+    acc = _word_sums(lists, words, scales, idf, 1.2)
     mask = frozenset(rng.sample(range(3200), 100))
     for limit in (1, 10, 50, 5000):
-        assert _best_numpy(np, lists, limit, frozenset()) == _best(
+        assert _best_numpy(np, lists, words, scales, idf, 1.2, limit, frozenset()) == _best(
             acc, acc.keys(), limit, whole=True
         )
-        assert _best_numpy(np, lists, limit, mask) == _best(
+        assert _best_numpy(np, lists, words, scales, idf, 1.2, limit, mask) == _best(
             acc, set(acc) - mask, limit, whole=False
         )
+
+
+def test_a_word_saturates_once_over_its_fields() -> None:
+    """BM25F proper: a word's weighted frequencies in every field are added before
+    one saturation, so a word in a title and a body adds less than two words."""
+    from array import array
+
+    from rubi.index.termscore import Postings, _word_sums
+
+    title = Postings(array("i", [1, 2]), array("d", [4.0, 4.0]))
+    body = Postings(array("i", [1, 3]), array("d", [1.0, 1.0]))
+    other = Postings(array("i", [3, 4, 5]), array("d", [1.0, 1.0, 1.0]))
+    one = _word_sums([title, body, other], [(0, 1), (2,)], [1.0, 1.0], lambda df: 2.0, 1.2)
+    assert one[1] == 2.0 * 5.0 / (1.2 + 5.0)  # title and body: one saturation
+    assert one[2] == 2.0 * 4.0 / (1.2 + 4.0)
+    assert one[3] == 2.0 * 1.0 / 2.2 + 2.0 * 1.0 / 2.2  # two words, each its own
+    assert one[1] < 2.0  # at most the word's IDF, however many fields hold it
+    assert one[3] > one[2]  # two words in a body outweigh one in a title
 
 
 def test_a_numpy_another_thread_is_still_importing_is_not_used(

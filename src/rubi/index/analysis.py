@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "LanguageNameFilter",
     "TermAnalyzer",
     "analyze",
+    "query_words",
     "stem_code",
     "stem_en",
     "text_analyzer",
@@ -322,6 +323,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall
         self._table: dict[str, tuple[str, ...]] = {}
+        self._surface_terms: dict[str, str | None] = {}  # term_of's, as _table
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return text_analyzer, (self.lang,)
@@ -349,6 +351,39 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         if len(self._table) < TERM_CACHE_SIZE:
             self._table[word] = got
         return got
+
+    def surface(self, text: str) -> list[str]:
+        """The tokens of ``text`` before stop words and stemming, in order: words and
+        an identifier's parts, lower-cased and accent-folded, CJK runs as bigrams; the
+        same in every chain (its stop words and stemmer come after)."""
+        split, lower, names, fold, stop, cjk, _ = self._filters
+        out: list[str] = []
+        for word in self._findall(text):
+            token = Token(removestops=True, mode="query")
+            token.text = word
+            token.boost = 1.0
+            stream: Iterator[Any] = iter((token,))
+            for f in (split, lower, names, fold):
+                stream = f(stream)
+            # The stop filter's size floor comes before the bigrams, as in the chain.
+            stream = (t for t in stream if len(t.text) >= stop.min)
+            out += [t.text for t in cjk(stream)]
+        return out
+
+    def term_of(self, surface: str) -> str | None:
+        """The term a token of :meth:`surface` becomes in this chain (None: a stop
+        word)."""
+        if surface in self._surface_terms:
+            return self._surface_terms[surface]
+        _, _, _, _, stop, _, stem = self._filters
+        token = Token(removestops=True, mode="query")
+        token.text = surface
+        token.boost = 1.0
+        got = [t.text for t in stem(stop(iter((token,)))) if not t.stopped]
+        found = got[0] if got else None
+        if len(self._surface_terms) < TERM_CACHE_SIZE:
+            self._surface_terms[surface] = found
+        return found
 
     def terms(self, text: str) -> list[str]:
         """The terms of ``text`` in order, duplicates kept (what the chain yields)."""
@@ -392,3 +427,37 @@ def text_analyzer(lang: str = "en") -> TermAnalyzer:
 def analyze(text: str, lang: str = "en") -> list[str]:
     """The terms ``text`` becomes in the index, in order (duplicates kept)."""
     return text_analyzer(lang).terms(text)
+
+
+def query_words(text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
+    """The words of a query as BM25F weighs them, in order of first appearance: each
+    token of ``text`` (:meth:`TermAnalyzer.surface`: a word, an identifier's part, a
+    CJK bigram) with the terms it becomes in each chain of ``langs`` that keeps it.
+    Tokens that become one term in some chain are one word (``routing`` and
+    ``router`` meet in the code chain): their fields saturate together. Tokens every
+    chain drops are left out. Per chain, the terms are those of :func:`analyze`,
+    without repeats."""
+    chains = [text_analyzer(lang) for lang in dict.fromkeys(langs)]
+    if not chains:
+        return []
+    surfaces = list(dict.fromkeys(chains[0].surface(text)))
+    per = [{c.lang: t for c in chains if (t := c.term_of(s)) is not None} for s in surfaces]
+    parent = list(range(len(per)))  # union-find: tokens sharing a term, lowest first
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = i = parent[parent[i]]
+        return i
+
+    first: dict[tuple[str, str], int] = {}
+    for i, terms in enumerate(per):
+        for key in terms.items():
+            a, b = root(i), root(first.setdefault(key, i))
+            parent[max(a, b)] = min(a, b)
+    words: dict[int, dict[str, list[str]]] = {}
+    for i, terms in enumerate(per):
+        word = words.setdefault(root(i), {}) if terms else {}
+        for lang, term in terms.items():
+            if term not in word.setdefault(lang, []):
+                word[lang].append(term)
+    return [w for w in words.values() if w]

@@ -12,16 +12,18 @@ Three pieces make the two agree exactly:
   equal to the sum of its live documents' stored lengths (Whoosh totalled exact
   lengths but stores rounded ones, so a merge changed the totals, and it never took a
   deleted document's length off).
-- :class:`LiveBM25F` scores with the live document count and, for the query's terms,
-  document frequencies without the deleted documents in their postings.
+- The scorer (:class:`rubi.index.termscore.TermScorer`) uses the live document count
+  and, for the query's words, document frequencies without the deleted documents in
+  their postings; :class:`LiveBM25F` is Whoosh's own per-field BM25F with the same
+  live statistics (for comparisons: rubi's ranking is BM25F proper, in the scorer).
 - Equal scores are ordered by id (in :meth:`rubi.index.store.SearchIndex.bm25`).
 
 :func:`merge_policy` merges every segment into one once more than
 :data:`MERGE_DELETED_SHARE` of the documents are deleted, for speed: deleted documents
 and extra segments slow every query, and the subtraction grows with them.
 
-BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
-Beyond" (2009); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
+BM25F: Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple weighted
+fields" (2004); the idf is Whoosh's, ``log(N / (df + 1)) + 1``.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ __all__ = [
     "FIELD_ANALYSIS",
     "FIELD_BOOSTS",
     "SCHEMA_VERSION",
+    "SOLO_FIELDS",
     "TEXT_FIELDS",
     "build_schema",
     "field_language",
@@ -24,12 +25,12 @@ __all__ = [
 
 
 FIELD_BOOSTS: dict[str, float] = {
-    "title": 4.0,  # a query word in the title (a code file's name) is the strongest signal
-    "aliases": 3.0,  # aliases are titles people chose on purpose
-    "tags": 2.0,
-    "headings": 2.0,  # section names summarise what a note covers
+    "title": 1.0,  # prose fields weigh 1 each: higher title weights did no better
+    "aliases": 1.0,
+    "tags": 1.0,
+    "headings": 1.0,
     "symbols": 3.0,  # a named function or class is nearly as good as a title
-    "path_text": 1.5,  # folder and file names carry topic words
+    "path_text": 1.0,
     "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
     "body_pt": 1.0,
@@ -37,15 +38,24 @@ FIELD_BOOSTS: dict[str, float] = {
     "code_title": 4.0,  # a code file's name again, stemmed as code: code-only searches
     "code_path": 1.5,  # its path again, stemmed as code: code-only searches
 }
-"""BM25F field weights (Robertson & Zaragoza 2009, section 3.5): multipliers on each
-field's BM25 term score, applied as query boosts. Notes and code files share title,
-path and body (one vocabulary and one set of statistics, so a search of both kinds
-favours neither by how many of it there are); aliases, tags and headings are notes'
-own, symbols and comments code files' own. A code file's name and path are indexed a
-second time, stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`).
-A note's ``days`` are words made for matching days (``20230507``; see
+"""BM25F field weights ``w_f`` (Robertson, Zaragoza & Taylor 2004): a query word's
+frequency in a field, length-normalised by the field's average length, counts
+``w_f`` times in the word's ``tf~`` before its one saturation
+(:mod:`rubi.index.termscore`). The prose fields weigh 1 each: on the development
+halves of five unseen sets (two knowledge bases, three languages) titles ×4, aliases
+×3, tags and headings ×2 and paths ×1.5 did no better (MRR within 0.003 of equal
+weights on each), ×8 titles no better either, and equal weights were best on the
+tuned-on notes-qa (0.760 against 0.744); a field still counts by its own length, so a
+word in a three-word title weighs more than one in a long body. Code's own fields
+(:data:`SOLO_FIELDS`) weigh each term on its own, ``w_f`` times its field's BM25
+score, as before BM25F proper. Notes and code files share title, path and body
+(one vocabulary and one set of statistics, so a search of both kinds favours neither
+by how many of it there are); aliases, tags and headings are notes' own, symbols and
+comments code files' own. A code file's name and path are indexed a second time,
+stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`). A note's
+``days`` are words made for matching days (``20230507``; see
 :func:`rubi.index.documents.note_document`), kept out of the body the dense channel
-embeds."""
+embeds. Figures: ``docs/benchmarks.md``, "BM25F proper"."""
 
 FIELD_ANALYSIS: dict[str, str] = {
     "body_pt": "pt",
@@ -56,6 +66,17 @@ FIELD_ANALYSIS: dict[str, str] = {
 }
 """The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`):
 code files' own fields are stemmed as code; fields not named here are English prose."""
+
+SOLO_FIELDS = frozenset({"symbols", "docs", "code_title", "code_path"})
+"""Code's own fields, where each query term is scored as before BM25F proper: a BM25
+of its own in the field (the field's IDF and saturation) times the field's weight,
+added to the word's BM25F score over the prose fields. What a file defines or is
+named is evidence of another kind than how often its code mentions a word (an
+identifier's words recur in every caller's body, so a word rare among definitions is
+common in bodies): folded into one saturation with the body, code search fell from
+0.915 to 0.854 NDCG@10 and issue -> files dev MRR from 0.551 to 0.485 (title alone
+0.711 -> 0.646); scored alone it is 0.915 and 0.525 (0.711). ``docs/benchmarks.md``,
+"BM25F proper"."""
 
 CODE_SCOPE_FIELDS = ("code_title", "code_path")
 """Fields searched only when a search is of code alone: in a search of notes and code

@@ -1,10 +1,10 @@
 """Open, update and query a vault's Whoosh index (``VaultPaths.whoosh_dir``).
 
-Scoring is BM25F (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25
-and Beyond", 2009) as implemented by Whoosh, with per-field boosts from
-:data:`rubi.index.schema.FIELD_BOOSTS` and one IDF per term: the boost of a term in a
-prose field is scaled to the IDF of the documents holding the term in any of them
-(:data:`SHARED_IDF_FIELDS`, :meth:`rubi.index.termscore.TermScorer.with_document_idf`).
+Scoring is BM25F proper (Robertson, Zaragoza & Taylor 2004; Zaragoza et al. 2004),
+in rubi's own term-at-a-time scorer (:mod:`rubi.index.termscore`): for each query
+word, its frequencies in every field, weighted by :data:`rubi.index.schema.FIELD_BOOSTS`
+and length-normalised, are added before one saturation, with one IDF per word (the
+documents holding it in any field).
 """
 
 from __future__ import annotations
@@ -29,17 +29,23 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import analyze
+from rubi.index.analysis import query_words
 from rubi.index.deletions import merge_policy
-from rubi.index.schema import CODE_SCOPE_FIELDS, FIELD_BOOSTS, build_schema, field_language
+from rubi.index.schema import (
+    CODE_SCOPE_FIELDS,
+    FIELD_BOOSTS,
+    SOLO_FIELDS,
+    build_schema,
+    field_language,
+)
 from rubi.index.termscore import SegmentData, TermQuery, TermScorer
 from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
 
 __all__ = [
     "BM25_B",
+    "BM25_FIELD_B",
     "BM25_K1",
     "OPEN_TRIES",
-    "SHARED_IDF_FIELDS",
     "WRITER_LIMIT_MB",
     "BM25Hit",
     "IndexDoc",
@@ -53,19 +59,11 @@ BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
+BM25_FIELD_B: dict[str, float] = {}
+"""Length normalisation of the fields that have their own (the others: :data:`BM25_B`)."""
 OPEN_TRIES = 3
 """Times the index is opened while commits in another thread or process replace the
 generation being opened (its table of contents or a merged segment gone meanwhile)."""
-SHARED_IDF_FIELDS = frozenset(
-    {"title", "aliases", "tags", "headings", "path_text", "body", "body_pt"}
-)
-"""Fields whose terms weigh one IDF, that of the documents holding the term in any of
-them (:meth:`TermScorer.with_document_idf`): the prose fields notes and code share
-and notes' own. Code's own fields (symbols, comments, its name and path stemmed as
-code) keep their field's IDF: an identifier's words recur in the body of every file
-that calls it, so how many bodies hold a word says nothing about a definition (code
-search 0.915 → 0.905 NDCG@10 when they shared it; notes QA MRR 0.713 → 0.751 from
-the prose fields, ``docs/benchmarks.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,25 +100,40 @@ def query_clauses(
     kind: str | None = None,
     fields: Iterable[str] | None = None,
 ) -> list[TermQuery]:
-    """The terms :meth:`SearchIndex.bm25` sums for a query, in its order: each wanted
-    field (in :data:`FIELD_BOOSTS` order) with its boost, times each analysed word of
-    ``text`` and ``extra_terms`` (arguments as for :meth:`SearchIndex.bm25`)."""
+    """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
+    :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
+    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). The
+    clause's ``word`` numbers what saturates together: a word's clauses in every field
+    but :data:`~rubi.index.schema.SOLO_FIELDS`; a clause in one of those, alone.
+    Arguments as for :meth:`SearchIndex.bm25`."""
     query_text = " ".join([text, *extra_terms])
     wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
-    langs = {field_language(f) for f in wanted}
-    terms = {lang: list(dict.fromkeys(analyze(query_text, lang))) for lang in langs}
+    langs = sorted({field_language(f) for f in wanted})
+    words = query_words(query_text, langs)
     if kind == "file":
-        # A code-only search: programming abbreviations, in every field. In notes,
-        # or in a search of both kinds, words stay as written: there "info" is the
-        # info callout, and code would gain a second match per concept over notes.
-        for lang in terms:
-            terms[lang] += expansions(terms[lang])
-    return [
-        TermQuery(field_name, term, boost)
-        for field_name, boost in FIELD_BOOSTS.items()
-        if field_name in wanted
-        for term in terms[field_language(field_name)]
-    ]
+        # A code-only search: programming abbreviations, in every field, as more
+        # terms of the word they abbreviate or spell out. In notes, or in a search
+        # of both kinds, words stay as written: there "info" is the info callout,
+        # and code would gain a second match per concept over notes.
+        for lang in langs:
+            have = {t for word in words for t in word.get(lang, ())}
+            for word in words:
+                for other in expansions(word.get(lang, [])):
+                    if other not in have:
+                        word.setdefault(lang, []).append(other)
+                        have.add(other)
+    ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
+    clauses: list[TermQuery] = []
+    for field_name, boost in FIELD_BOOSTS.items():
+        if field_name not in wanted:
+            continue
+        solo = field_name in SOLO_FIELDS
+        for i, word in enumerate(words):
+            for term in word.get(field_language(field_name), ()):
+                key = (i, field_name, term) if solo else (i, "", "")
+                word_id = ids.setdefault(key, len(ids))
+                clauses.append(TermQuery(field_name, term, boost, word_id, alone=solo))
+    return clauses
 
 
 class SearchIndex:
@@ -303,7 +316,9 @@ class SearchIndex:
                 if attempt + 1 == OPEN_TRIES:
                     raise
         self._reader = reader
-        self._scorer = TermScorer(reader, B=BM25_B, K1=BM25_K1, segments=self._segments)
+        self._scorer = TermScorer(
+            reader, B=BM25_B, K1=BM25_K1, field_B=BM25_FIELD_B, segments=self._segments
+        )
         # An index of no documents (an empty vault) gives a reader without a generation.
         generation = reader.generation()
         self._opened = (
@@ -376,25 +391,6 @@ class SearchIndex:
         return int(self._open().doc_count())
 
     # -- reading -----------------------------------------------------------------
-    def scored_clauses(
-        self,
-        text: str,
-        *,
-        extra_terms: Iterable[str] = (),
-        kind: str | None = None,
-        fields: Iterable[str] | None = None,
-    ) -> list[TermQuery]:
-        """The clauses :meth:`bm25` sums for these arguments: :func:`query_clauses`
-        with each term's boost scaled to its document IDF
-        (:meth:`TermScorer.with_document_idf`)."""
-        clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
-        with self._lock:
-            try:
-                return self._scoring().with_document_idf(clauses, SHARED_IDF_FIELDS)
-            finally:
-                if not self.keep_open:
-                    self.close()
-
     def term_idf(self, terms: Iterable[str], fields: Sequence[str] = ("body",)) -> dict[str, float]:
         """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
         live documents holding it in one of ``fields`` (the passage chooser weighs a
@@ -443,7 +439,6 @@ class SearchIndex:
         with self._lock:
             scorer = self._scoring()
             try:
-                clauses = scorer.with_document_idf(clauses, SHARED_IDF_FIELDS)
                 allow = scorer.docs_with("kind", kind) if kind else None
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)

@@ -1,25 +1,41 @@
 """BM25F term at a time over an open Whoosh reader, with its statistics in memory.
 
+The model is BM25F proper (Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension
+to multiple weighted fields"; Zaragoza, Craswell, Taylor, Saria & Robertson 2004 for
+its parameters): for each query word, the field-weighted, length-normalised term
+frequencies are added before one saturation,
+
+    tf~ = sum over fields f of  w_f * tf_f / ((1 - b_f) + b_f * len_f / avglen_f)
+    score(word) = idf(word) * tf~ / (k1 + tf~)
+
+and a document's score is the sum over the query's words. ``idf`` is Whoosh's,
+``log(N / (df + 1)) + 1``, with ``df`` the live documents holding the word in any
+field (the union of its clauses' postings) and ``N`` the live document count. A
+word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
+analysed differently (code, Portuguese) give one word different terms, and they
+saturate together. A word in a short title then adds at most one word's worth, where
+a title score per field, multiplied by its boost and summed, outweighed a note
+matching most of a question in its body.
+
 Whoosh scores a disjunction document at a time: every posting of every query term
 goes through a matcher, a scorer and a read of the document's field length from the
-segment's length column on disk (three to five Python calls and a seek per posting).
-:class:`TermScorer` gives the same hits with the same scores at a fraction of the
-cost, for as long as the reader it was built on is current:
+segment's length column on disk. :class:`TermScorer` scores term at a time:
 
 - each segment's field lengths are read once per field into an array;
 - a term's postings are read a block at a time (Whoosh's own blocks) and turned into
-  an array of document numbers and one of boosted scores, kept in a cache bounded by
-  :data:`MAX_CACHED_POSTINGS` postings (the recall hook and searches share words);
-- a query adds each term's scores into a dict, in the query's term order, so every
-  float operation is Whoosh's (:func:`whoosh.scoring.bm25`, the term boost, the sum
-  in the array union matcher's order): scores are equal to the last bit.
+  an array of document numbers and one of weighted, normalised frequencies, kept in a
+  cache bounded by :data:`MAX_CACHED_POSTINGS` postings (the recall hook and searches
+  share words);
+- a query adds each word's frequencies, then its saturated scores, into a dict (or,
+  from :data:`NUMPY_POSTINGS` postings, numpy arrays, in the same order: the same
+  bits), clause by clause in the query's order.
 
 What a segment holds never changes once it is written (a commit adds segments and
 marks documents deleted): its field lengths, its postings and its stored fields are
 kept in a :class:`SegmentData` that outlives the reader, so the reader opened after a
 commit (a captured turn, a saved note) reads only the new segment, not the vault.
 
-The statistics are those of :class:`rubi.index.deletions.LiveBM25F`: the live
+The statistics are those of live documents (:mod:`rubi.index.deletions`): the live
 document count, document frequencies without deleted documents, a field's average
 length from the segments' live totals. The top hits are Whoosh's ``TopCollector``
 choice: highest score first, the lower document number on a tie.
@@ -32,7 +48,7 @@ import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 from typing import Any
@@ -74,20 +90,27 @@ _LENGTHS = tuple(byte_to_length(b) for b in range(256))
 
 @dataclass(frozen=True, slots=True)
 class TermQuery:
-    """One clause of the disjunction: ``text`` in ``field``, its score times ``boost``."""
+    """One clause: the term ``text`` in ``field``, whose frequency weighs ``boost``
+    (the field's BM25F weight), a term of the query's word number ``word`` (a word's
+    clauses saturate together). ``alone``: the clause is its word's only one and
+    ``boost`` multiplies its saturated score instead (a field scored as its own BM25,
+    :data:`rubi.index.schema.SOLO_FIELDS`)."""
 
     field: str
     text: str
     boost: float
+    word: int
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Postings:
-    """A term's live postings: ascending global document numbers and, beside each,
-    its boosted BM25F score."""
+    """A clause's live postings: ascending global document numbers and, beside each,
+    the term's frequency weighted and length-normalised
+    (``boost * tf / ((1 - b) + b * len / avglen)``: its share of the word's ``tf~``)."""
 
     docs: array[int]
-    scores: array[float]
+    weights: array[float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,24 +189,32 @@ class SegmentData:
 
 
 class TermScorer:
-    """Scores disjunctions of terms over one open Whoosh reader (see the module
+    """Scores queries of words by BM25F over one open Whoosh reader (see the module
     docstring). Not thread-safe: the owner serialises calls.
 
     Args:
         reader: an open Whoosh ``IndexReader`` (a segment or a multi-segment reader);
             the scorer is valid while it stays open and current.
-        B: BM25 length normalisation.
-        K1: BM25 term-frequency saturation.
+        B: BM25F length normalisation ``b_f`` of the fields ``field_B`` leaves out.
+        K1: BM25F saturation ``k1`` of a word's combined frequency.
+        field_B: ``b_f`` of the fields given their own.
         segments: the segment data kept from the readers opened before (a new one
             when None); what belongs to segments this reader lacks is dropped.
     """
 
     def __init__(
-        self, reader: Any, *, B: float, K1: float, segments: SegmentData | None = None
+        self,
+        reader: Any,
+        *,
+        B: float,
+        K1: float,
+        field_B: Mapping[str, float] | None = None,
+        segments: SegmentData | None = None,
     ) -> None:
         self.reader = reader
         self.B = B
         self.K1 = K1
+        self.field_B = dict(field_B or {})
         self.doc_count = int(reader.doc_count())
         self._leaves: list[tuple[Any, int, frozenset[int], str]] = [
             (
@@ -204,12 +235,11 @@ class TermScorer:
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
-        """The field's average length over live documents (LiveBM25F's), 1 when 0."""
+        """The field's average length over live documents, 1 when 0."""
         return float(self.reader.field_length(field)) / (self.doc_count or 1) or 1
 
     def doc_frequency(self, field: str, text: str) -> int:
-        """Live documents holding ``text`` in ``field`` (cached; deleted documents are
-        left out as :class:`~rubi.index.deletions.LiveBM25F` leaves them out)."""
+        """Live documents holding ``text`` in ``field`` (cached)."""
         key = (field, text)
         found = self._df.get(key)
         if found is None:
@@ -221,41 +251,15 @@ class TermScorer:
         return found
 
     def idf(self, df: int) -> float:
-        """Whoosh's (and :class:`~rubi.index.deletions.LiveBM25F`'s) inverse document
-        frequency of a term ``df`` live documents hold: ``log(N / (df + 1)) + 1``."""
+        """Whoosh's inverse document frequency of a word ``df`` live documents hold:
+        ``log(N / (df + 1)) + 1``."""
         return log(self.doc_count / (df + 1)) + 1
-
-    def with_document_idf(
-        self, clauses: Sequence[TermQuery], shared: Collection[str]
-    ) -> list[TermQuery]:
-        """``clauses`` with the boost of each clause in a ``shared`` field scaled so
-        that its term weighs the IDF of the documents holding it in any of those
-        fields (the most in one field: BM25F's one IDF per term, Robertson & Zaragoza
-        2009 section 3.5), not the IDF of the field alone. A word half the vault's
-        bodies carry is no rarer in titles: "note" in nine titles of a help vault
-        outranked the one note whose heading was "Math" for "write math equations in
-        a note".
-
-        The boost scales by ``idf(df of the term) / idf(df in the field)`` (≤ 1), so
-        Whoosh given the returned clauses scores as this scorer does. Clauses of other
-        fields, and whose term no document holds, are returned as they are."""
-        most: dict[str, int] = {}
-        for c in clauses:
-            if c.field in shared:
-                df = self.doc_frequency(c.field, c.text)
-                most[c.text] = max(most.get(c.text, 0), df)
-        out: list[TermQuery] = []
-        for c in clauses:
-            df = self.doc_frequency(c.field, c.text) if c.field in shared else 0
-            if df and most[c.text] > df:
-                c = TermQuery(c.field, c.text, c.boost * self.idf(most[c.text]) / self.idf(df))
-            out.append(c)
-        return out
 
     # -- postings ----------------------------------------------------------------
     def postings(self, clause: TermQuery) -> Postings:
-        """The clause's live postings with their boosted scores (cached)."""
-        key = (clause.field, clause.text, clause.boost)
+        """The clause's live postings with their weighted, normalised frequencies
+        (cached)."""
+        key = (clause.field, clause.text, 1.0 if clause.alone else clause.boost)
         found = self._postings.get(key)
         if found is not None:
             self._postings.move_to_end(key)
@@ -271,28 +275,25 @@ class TermScorer:
     def _read(self, clause: TermQuery) -> Postings:
         field, text = clause.field, clause.text
         per_leaf: list[tuple[int, Sequence[int], Sequence[float], array[int]]] = []
-        df = 0
         for leaf, offset, deleted, segid in self._leaves:
-            ids, weights = _live(*self.segments.postings(segid, leaf, field, text), deleted)
+            ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
-                df += len(ids)
-                per_leaf.append((offset, ids, weights, self.segments.lengths(segid, leaf, field)))
+                per_leaf.append((offset, ids, tfs, self.segments.lengths(segid, leaf, field)))
         docs: array[int] = array("i")
-        scores: array[float] = array("d")
-        if not df:
-            return Postings(docs, scores)
-        # Whoosh's bm25(idf, tf, fl, avgfl, B, K1) with LiveBM25F's idf and avgfl, times
-        # the term's boost, written out so every float operation is the same.
-        idf, avgfl = self.idf(df), self.avg_field_length(field)
-        B, K1, k1p1, boost = self.B, self.K1, self.K1 + 1, clause.boost
-        for offset, ids, weights, lengths in per_leaf:
-            part = [
-                idf * ((tf * k1p1) / (tf + K1 * ((1 - B) + B * lengths[d] / avgfl)))
-                for d, tf in zip(ids, weights, strict=True)
-            ]
-            scores.extend([x * boost for x in part] if boost != 1.0 else part)
+        weights: array[float] = array("d")
+        if not per_leaf:
+            return Postings(docs, weights)
+        avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
+        B = self.field_B.get(field, self.B)
+        for offset, ids, tfs, lengths in per_leaf:
+            weights.extend(
+                [
+                    (w * tf) / ((1 - B) + B * lengths[d] / avgfl)
+                    for d, tf in zip(ids, tfs, strict=True)
+                ]
+            )
             docs.extend([d + offset for d in ids])
-        return Postings(docs, scores)
+        return Postings(docs, weights)
 
     # -- filters -----------------------------------------------------------------
     def docs_with(self, field: str, value: str) -> frozenset[int]:
@@ -323,27 +324,28 @@ class TermScorer:
         allow: frozenset[int] | None = None,
         mask: frozenset[int] = frozenset(),
     ) -> list[ScoredDoc]:
-        """The ``limit`` best documents for the disjunction of ``clauses``: highest
-        score first, the lower document number first on a tie (Whoosh's choice).
+        """The ``limit`` best documents for the query of ``clauses``: highest score
+        first, the lower document number first on a tie (Whoosh's choice).
 
         Args:
-            clauses: the terms, in the order Whoosh would sum them (duplicates count
-                twice, as they do in Whoosh).
+            clauses: the terms, grouped into words by their ``word``; a word's
+                frequencies are added in the clauses' order.
             limit: hits at most (≥ 1).
             allow: only these documents, or all.
             mask: never these documents.
         """
         lists = [self.postings(c) for c in clauses]
+        members: dict[int, list[int]] = {}
+        for i, c in enumerate(clauses):
+            members.setdefault(c.word, []).append(i)
+        words = [tuple(m) for m in members.values()]
+        scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, limit, mask)
+            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask)
         else:
-            acc: dict[int, float] = {}
-            get = acc.get
-            for p in lists:
-                for d, s in zip(p.docs, p.scores, strict=True):
-                    acc[d] = get(d, 0.0) + s
-            # Every sum is > 0 (idf > 0, tf > 0), as Whoosh's array matcher requires.
+            acc = _word_sums(lists, words, scales, self.idf, self.K1)
+            # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
                 candidates = set(candidates) - mask
@@ -360,6 +362,34 @@ class TermScorer:
             for d in found:
                 holding[d].append(i)
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in best]
+
+
+def _word_sums(
+    lists: Sequence[Postings],
+    words: Sequence[Sequence[int]],
+    scales: Sequence[float],
+    idf: Callable[[int], float],
+    K1: float,
+) -> dict[int, float]:
+    """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
+    ``tf~`` added clause by clause, then ``scale * idf(df) * tf~ / (K1 + tf~)`` added
+    word by word, ``df`` the documents holding the word in any clause (its ``tf~`` >
+    0), ``scale`` the word's in ``scales`` (1, or an alone clause's boost)."""
+    acc: dict[int, float] = {}
+    get = acc.get
+    for word, scale in zip(words, scales, strict=True):
+        tf: dict[int, float] = {}
+        tget = tf.get
+        for i in word:
+            p = lists[i]
+            for d, x in zip(p.docs, p.weights, strict=True):
+                tf[d] = tget(d, 0.0) + x
+        if not tf:
+            continue
+        w = scale * idf(len(tf))
+        for d, t in tf.items():
+            acc[d] = get(d, 0.0) + w * t / (K1 + t)
+    return acc
 
 
 _NONE: frozenset[int] = frozenset()
@@ -396,20 +426,41 @@ def _loaded_numpy() -> Any:
 
 
 def _best_numpy(
-    np: Any, lists: Sequence[Postings], limit: int, mask: frozenset[int]
+    np: Any,
+    lists: Sequence[Postings],
+    words: Sequence[Sequence[int]],
+    scales: Sequence[float],
+    idf: Callable[[int], float],
+    K1: float,
+    limit: int,
+    mask: frozenset[int],
 ) -> list[tuple[float, int]]:
-    """:func:`_best` of the postings' sums over every document but ``mask``, with
-    numpy: ``numpy.unique`` numbers the documents, ``numpy.bincount`` adds each one's
-    scores in the order given (clause by clause, as the dict does), so the sums, and
-    the hits, are equal to the last bit. Ties by the lower document number. The cost
-    follows the postings, not the index's size."""
-    held = [p for p in lists if p.docs]
+    """:func:`_best` of :func:`_word_sums` over every document but ``mask``, with
+    numpy: ``numpy.unique`` numbers the documents, then the (word, document) pairs;
+    ``numpy.bincount`` adds each pair's frequencies in the order given (clause by
+    clause, as the dict does), then each document's saturated word scores in word
+    order (pairs sort word first), so the sums, and the hits, are equal to the last
+    bit. Ties by the lower document number. The cost follows the postings, not the
+    index's size."""
+    at = {i: n for n, word in enumerate(words) for i in word}  # clause -> its word
+    held = [i for word in words for i in word if lists[i].docs]  # in the dict's order
     if not held:
         return []
-    docs = np.concatenate([np.frombuffer(p.docs, dtype=np.intc) for p in held])
-    scores = np.concatenate([np.frombuffer(p.scores, dtype=np.float64) for p in held])
+    docs = np.concatenate([np.frombuffer(lists[i].docs, dtype=np.intc) for i in held])
+    weights = np.concatenate([np.frombuffer(lists[i].weights, dtype=np.float64) for i in held])
     cands, inverse = np.unique(docs, return_inverse=True)
-    acc = np.bincount(inverse, weights=scores)
+    n = len(cands)
+    word_of = np.repeat(
+        np.array([at[i] for i in held], dtype=np.int64), [len(lists[i].docs) for i in held]
+    )
+    pairs, where = np.unique(word_of * n + inverse, return_inverse=True)
+    tf = np.bincount(where, weights=weights)
+    pair_word, pair_doc = pairs // n, pairs % n
+    df = np.bincount(pair_word, minlength=len(words))
+    idfs = np.array(
+        [s * idf(int(x)) if x else 0.0 for s, x in zip(scales, df.tolist(), strict=True)]
+    )
+    acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
     if mask:
         kept = ~np.isin(cands, np.fromiter(mask, dtype=np.intp, count=len(mask)))
         cands, acc = cands[kept], acc[kept]
