@@ -111,6 +111,25 @@ _TOKENS: list[TokenRule] = [
     token_rule("age-secret-key", rf"AGE-SECRET-KEY-1[0-9A-Z]{{58}}{_NE}"),
     token_rule("grafana-token", r"gl(?:sa|c)_[A-Za-z0-9_=+/\-]{32,}"),
     token_rule("sentry-token", r"sntr[ysu]_[A-Za-z0-9_=+/\-]{40,}"),
+    token_rule(
+        "sentry-dsn-key",  # https://<32 hex>@o1.ingest.sentry.io/2: the key before the @
+        r"@(?<=[0-9a-f]{32}@)(?=[A-Za-z0-9.\-]*sentry)",
+        gates=("sentry",),
+        back=_HEX,
+        most=32,
+    ),
+    token_rule(
+        "twilio-auth-token",  # Client('AC<sid>', '<token>'): the token beside its account
+        rf"AC[0-9a-f]{{32}}['\"]\s*,\s*['\"][0-9a-f]{{32}}{_NE}",
+    ),
+    token_rule(
+        "password-hash",  # crypt(3) hashes of htpasswd, shadow and bcrypt: crackable
+        r"\$(?:apr1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}"
+        r"|2[aby]\$[0-9]{2}\$[./0-9A-Za-z]{53}"
+        r"|[56]\$(?:rounds=[0-9]+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86})",
+        gates=("$apr1$", "$2a$", "$2b$", "$2y$", "$5$", "$6$"),
+        bounded=False,
+    ),
     token_rule("postman-key", rf"PMAK-[a-f0-9]{{24}}-[a-f0-9]{{34}}{_NE}"),
     token_rule("atlassian-token", r"ATATT3[A-Za-z0-9_\-=]{100,}"),
     token_rule(
