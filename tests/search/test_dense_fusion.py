@@ -1,5 +1,6 @@
 """The dense list's weight in the fusion: its confidence, from how far its best cosine
-stands above the median document's (``rubi.search.dense.dense_weight``)."""
+stands above the median document's and above the list's own first ten
+(``rubi.search.dense.dense_weight``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rubi.search.dense import (
     DENSE_FULL_GAP,
     DENSE_MIN_GAP,
     DENSE_MIN_SCORE,
+    DENSE_PEERS,
     DenseList,
     dense_list,
     dense_weight,
@@ -36,6 +38,27 @@ def test_a_match_far_above_the_median_weighs_fully_and_linearly_between() -> Non
     assert dense_weight(0.90, 0.20) == 1.0  # capped
     middle = (DENSE_MIN_GAP + DENSE_FULL_GAP) / 2
     assert dense_weight(0.70, 0.70 - middle) == pytest.approx(0.5)
+
+
+def test_a_best_match_that_does_not_lead_its_own_list_weighs_nothing() -> None:
+    # Far above the vault's median, but ten near-equal candidates: no first to vote.
+    alike = [0.80, 0.79, 0.79, 0.78, 0.78, 0.78, 0.77, 0.77, 0.77, 0.76]
+    assert dense_weight(0.80, 0.30) == 1.0
+    assert dense_weight(0.80, 0.30, alike) == 0.0
+
+
+def test_the_weight_is_the_smaller_of_the_two_separations() -> None:
+    middle = (DENSE_MIN_GAP + DENSE_FULL_GAP) / 2
+    # Leads its list (the other nine 0.30 lower) by more than the full gap ...
+    leading = [0.80] + [0.50] * (DENSE_PEERS - 1)
+    assert dense_weight(0.80, 0.30, leading) == 1.0
+    # ... but only halfway above the median: the median decides.
+    assert dense_weight(0.80, 0.80 - middle, leading) == pytest.approx(0.5)
+    # Far above the median, halfway ahead of the mean of its first ten.
+    lead = [0.80] + [0.80 - middle * DENSE_PEERS / (DENSE_PEERS - 1)] * (DENSE_PEERS - 1)
+    assert dense_weight(0.80, 0.30, lead) == pytest.approx(0.5)
+    # Only the first DENSE_PEERS count: more low documents change nothing.
+    assert dense_weight(0.80, 0.30, lead + [0.0] * 40) == pytest.approx(0.5)
 
 
 class _FakeIndex:
@@ -62,13 +85,19 @@ def test_dense_list_keeps_the_floor_and_weighs_by_the_best_eligible(
     assert got.weight == 1.0  # 0.62 is 0.37 above the median
     # n0 not eligible: n1 is the best, 0.30 above the median.
     got = dense_list(index, "q", (), lambda i: i != "n0")
-    assert got.weight == dense_weight(0.55, 0.25)
+    assert got.weight == dense_weight(0.55, 0.25, [0.55, 0.3, 0.2])
     # A flat index: every document near the best.
     flat: Any = _FakeIndex([0.62, 0.61, 0.60, 0.60], median=0.60)
     assert dense_list(flat, "q", (), lambda _id: True).weight == 0.0
     # Nothing passes the floor: no list, no weight.
     low: Any = _FakeIndex([0.39, 0.1], median=0.1)
     assert dense_list(low, "q", (), lambda _id: True) == DenseList()
+    # Far above the median, but the nearest documents (floor or not) are as close.
+    alike: Any = _FakeIndex([0.62, 0.61, 0.60, 0.39, 0.38, 0.1], median=0.1)
+    assert dense_list(alike, "q", (), lambda _id: True).weight == dense_weight(
+        0.62, 0.1, [0.62, 0.61, 0.60, 0.39, 0.38, 0.1]
+    )
+    assert 0.0 < dense_list(alike, "q", (), lambda _id: True).weight < 1.0
     assert dense_list(None, "q", (), lambda _id: True) == DenseList()
 
 
@@ -137,6 +166,10 @@ def test_on_a_real_vault_the_answer_stands_out_and_copies_do_not_hide_it(
     assert all(m.id.startswith("Plugins/Daily notes") for m in again.matches[:11])
     assert abs(again.median - found.median) < 0.01
     assert dense_weight(again.matches[0].score, again.median) == pytest.approx(weight, abs=0.1)
+    # But the copies are the list's whole first ten: it no longer leads, and the
+    # text list, which finds the copies too, ranks alone (``dense_weight``).
+    nearest = [m.score for m in again.matches]
+    assert dense_weight(again.matches[0].score, again.median, nearest) == 0.0
 
 
 def test_the_dense_list_says_what_its_weight_was_measured_on(
@@ -146,4 +179,4 @@ def test_the_dense_list_says_what_its_weight_was_measured_on(
 
     monkeypatch.setattr(semantic_dense, "query_vector", lambda q, t: [1.0])
     index: Any = _FakeIndex([0.62, 0.55], median=0.25)
-    assert dense_list(index, "q", (), lambda _id: True).evidence == "gap 0.37"
+    assert dense_list(index, "q", (), lambda _id: True).evidence == "gap 0.37, lead 0.04"

@@ -93,8 +93,9 @@ LIST_WEIGHTS = {"bm25": 1.0, "names": 1.0, "graph": 0.7, "dense": 1.0}
 counts less than direct evidence; the dense list (notes only; empty without the
 ``semantic`` extra) finds what shares no word with the query, and its weight here is
 multiplied by its confidence in each search (:func:`rubi.search.dense.dense_weight`:
-0 when its best document does not stand out, as in a vault of conversations on one
-topic; ``docs/semantic.md``)."""
+0 when its best document does not stand out from the vault, as in a vault of
+conversations on one topic, or from the list's own first ten, as on vaults where the
+model finds many notes alike; ``docs/semantic.md``)."""
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
