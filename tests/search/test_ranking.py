@@ -54,7 +54,11 @@ def _ids(vault: Path, query: str, terms: tuple[str, ...] = (), k: int = 5) -> li
             (),
             "Obsidian Publish/Introduction to Obsidian Publish",
             5,
-            marks=pytest.mark.xfail(strict=True, reason="the dense list does not lead"),
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a known miss: BM25F ranks four other Publish notes above the introduction, and the "
+                "dense list, which has it first, does not lead its flat first ten",
+            ),
         ),
     ],
 )
