@@ -56,8 +56,11 @@ def _ids(vault: Path, query: str, terms: tuple[str, ...] = (), k: int = 5) -> li
             5,
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="a known miss: BM25F ranks four other Publish notes above the introduction, and the "
-                "dense list, which has it first, does not lead its flat first ten",
+                reason=(
+                    "a known miss: BM25F ranks four other Publish notes above the "
+                    "introduction, and the dense list, which has it first, does not lead "
+                    "its flat first ten"
+                ),
             ),
         ),
     ],
