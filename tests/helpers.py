@@ -205,3 +205,13 @@ def wait_until(check: Callable[[], bool], seconds: float = 20.0) -> bool:
     while not check() and time.monotonic() < deadline:
         time.sleep(0.1)
     return check()
+
+
+def vault_text(project: Path) -> str:
+    """Every markdown file of the project's vault (``.rubi/``), as git would see it, joined."""
+    vault = project / ".rubi"
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(vault.rglob("*"))
+        if p.is_file() and ".index" not in p.relative_to(vault).parts and p.suffix == ".md"
+    )

@@ -16,7 +16,7 @@ from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 from rubi.mcp.server import build_server
 
-from helpers import write
+from helpers import vault_text, write
 
 TOKEN = "ghp_R7kLm2Nq9Xv4Tz8Wb1Yc6Pd3Hf5Js0Ga2Ue7"
 URL_PASSWORD = "Tr0ub4dorHorse"
@@ -28,29 +28,11 @@ NAMES = [
 SECRETS = [TOKEN, URL_PASSWORD, NAMES[2]]
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    write(root / "README.md", "# demo\n")
-    app.init_project(root)
-    app.index(app.locate(root / ".rubi"))
-    return root
-
-
-def _vault_text(project: Path) -> str:
-    vault = project / ".rubi"
-    return "\n".join(
-        p.read_text(encoding="utf-8", errors="replace")
-        for p in sorted(vault.rglob("*"))
-        if p.is_file() and p.suffix == ".md"
-    )
-
-
 def _assert_kept_out(project: Path, message: str, field: str) -> None:
     assert field in message and "holds a secret" in message, message
     for secret in SECRETS:
         assert secret not in message
-    stored = _vault_text(project)
+    stored = vault_text(project)
     for secret in SECRETS:
         assert secret not in stored
 
@@ -118,7 +100,7 @@ def test_ordinary_files_and_links_are_stored_as_given(project: Path) -> None:
         ],
     )
     assert not done[0].redacted
-    stored = _vault_text(project)
+    stored = vault_text(project)
     assert "src/auth/token_refresh.py" in stored and "password policy" in stored
 
 

@@ -20,31 +20,12 @@ from rubi.cli.main import cli
 from rubi.mcp.server import build_server
 from sessions.redaction_corpus import ORDINARY, SECRETS, leaks, pieces
 
-from helpers import write
+from helpers import vault_text
 
 BATCH = 50
 """Notes per register call."""
 HANDOFF_BATCH = 8
 """Samples per handoff (its state: the samples, a blank line apart)."""
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    write(root / "README.md", "# demo\n")
-    app.init_project(root)
-    app.index(app.locate(root / ".rubi"))
-    return root
-
-
-def _vault_text(project: Path) -> str:
-    """Every file under the vault that git would see (not the derived index)."""
-    vault = project / ".rubi"
-    return "\n".join(
-        p.read_text(encoding="utf-8")
-        for p in sorted(vault.rglob("*"))
-        if p.is_file() and ".index" not in p.relative_to(vault).parts and p.suffix == ".md"
-    )
 
 
 def _notes(samples: list[dict[str, Any]], tag: str) -> list[dict[str, str]]:
@@ -102,7 +83,7 @@ def test_mcp_register_stores_no_secret_and_every_ordinary_snippet(project: Path)
         return answers
 
     answers = "\n".join(asyncio.run(main()))
-    stored = _vault_text(project)
+    stored = vault_text(project)
     leaked, changed = _leaked(stored), _changed(stored)
     _count("MCP register", leaked, changed)
     assert (leaked, changed) == ([], [])
@@ -125,7 +106,7 @@ def test_note_add_stores_no_secret_and_every_ordinary_snippet(
     vault = str(project / ".rubi")
     result = CliRunner().invoke(cli, ["note", "add", "--from-json", str(batch), "--vault", vault])
     assert result.exit_code == 0, result.output
-    stored = _vault_text(project)
+    stored = vault_text(project)
     leaked, changed = _leaked(stored), _changed(stored)
     _count("rubi note add", leaked, changed)
     assert (leaked, changed) == ([], [])
@@ -214,6 +195,6 @@ def test_mcp_handoff_and_summary_report_what_was_redacted(project: Path) -> None
     saved, summary = asyncio.run(main())
     assert "Redacted 1 secret (state line 2: github-token)" in saved
     assert "Redacted 1 secret (summary line 1: github-token)" in summary
-    stored = _vault_text(project)
+    stored = vault_text(project)
     assert secret not in stored and secret not in saved + summary
     assert "[REDACTED:github-token]" in stored
