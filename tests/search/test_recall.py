@@ -48,7 +48,7 @@ def test_recall_of_a_never_indexed_vault_indexes_nothing(tmp_path: Path) -> None
     assert not paths.store_file.exists()
 
 
-def test_a_long_prompt_is_searched_for_the_words_that_fit(tmp_path: Path) -> None:
+def test_a_long_prompt_is_searched_for_its_words_the_index_holds(tmp_path: Path) -> None:
     vault = tmp_path / "v"
     write(vault / "sync.md", "# Sync settings\n\nHow the vault syncs between devices.\n")
     paths = app.locate(vault)
