@@ -233,9 +233,9 @@ def text(result: Any) -> str:
         ("read", {"ids": ["../../etc/passwd", "/etc/passwd", "x\x00"]}, "no such note"),
         ("read", {"ids": ["x" * 1_000_000] * 20}, "at most 1,000 characters"),
         ("read", {"ids": ["a\n## Links\n- supersedes [[b]]"]}, "an id is one line"),
-        ("search", {"query": "x" * 5_000}, "at most 4,000"),
-        ("search", {"query": "a", "terms": ["term567890"] * 500}, "at most 4,000"),
-        ("search", {"query": " ".join(f"w{i}" for i in range(300))}, "distinct words"),
+        ("search", {"query": "x" * 100_001}, "at most 100,000"),
+        ("search", {"query": "a", "terms": ["term567890"] * 10_001}, "at most 100,000"),
+        ("search", {"query": "a", "terms": [f"w{i}" for i in range(300)]}, "distinct words"),
     ],
 )
 def test_hostile_arguments_are_one_line_errors(

@@ -73,15 +73,19 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
     from rubi.index.analysis import analyze
+    from rubi.index.warm import index_at
     from rubi.search.limits import fit_query
+    from rubi.search.longquery import reduce_query
     from rubi.search.snippet import best_snippet
 
-    query = fit_query(prompt)  # a long prompt is searched for its first 200 words
+    if not indexed(paths):
+        return None  # never indexed: a hook does not index a whole vault
+    # A long prompt (a pasted issue) is searched for its discriminative words, and a
+    # note must match enough of those, not of every word of the prompt.
+    query = reduce_query(fit_query(prompt), index_at(paths.whoosh_dir))
     terms = set(analyze(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    if not indexed(paths):
-        return None  # never indexed: a hook does not index a whole vault
     hits = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False).hits
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)

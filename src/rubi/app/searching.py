@@ -91,9 +91,10 @@ def search(
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
             until); QueryTooLargeError over
-            :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters or
-            :data:`~rubi.search.limits.MAX_QUERY_WORDS` distinct words (query and
-            terms together); ValueError for a bad ``scope`` or ``top_k``.
+            :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters (query and terms
+            together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
+            distinct words (a query of many words is reduced to its discriminative
+            ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
     from rubi.search.dates import DateWindow
@@ -142,10 +143,12 @@ def _search_one(
     from rubi.core.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
+    from rubi.search.longquery import reduce_query
     from rubi.semantic.dense import dense_index_for
     from rubi.sync import reading_graph
 
     index, dense = index_at(paths.whoosh_dir), dense_index_for(paths.index_dir)
+    query = reduce_query(query, index)  # a long one: its discriminative words in this index
     # One version of the graph for the whole search: a save the watcher applies
     # meanwhile waits for it (the hits keep what they show of the graph; their days,
     # snippets and passages are read later without it).

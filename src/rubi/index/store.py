@@ -406,6 +406,18 @@ class SearchIndex:
                 if not self.keep_open:
                     self.close()
 
+    def term_df(self, terms: Iterable[str], field: str = "body") -> tuple[int, dict[str, int]]:
+        """Live documents, and how many of them hold each analysed term in ``field``
+        (a long query keeps its rarest words by these, :mod:`rubi.search.longquery`)."""
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                found = {t: scorer.doc_frequency(field, t) for t in dict.fromkeys(terms)}
+                return scorer.doc_count, found
+            finally:
+                if not self.keep_open:
+                    self.close()
+
     def bm25(
         self,
         text: str,

@@ -3,8 +3,11 @@
 A search costs time per distinct word: each is analysed in every index language,
 looked up in every field, matched against the name table and explained in why-lines.
 Without a cap, 4,000 distinct words took 24 s and a 1 MB query kept the HTTP server
-busy for minutes, so :func:`check_query` refuses what no question needs, before
-anything is opened, with a message that says what to send instead.
+busy for minutes. A long query is not refused for its words: it is reduced to its
+most discriminative ones (:mod:`rubi.search.longquery`), which bounds the words a
+search weighs. :func:`check_query` refuses only what no question or pasted issue
+needs, before anything is opened: more than :data:`MAX_QUERY_CHARS` characters, terms
+of more than :data:`MAX_QUERY_WORDS` distinct words, control characters.
 """
 
 from __future__ import annotations
@@ -23,15 +26,17 @@ __all__ = [
     "fit_query",
 ]
 
-MAX_QUERY_CHARS = 4_000
-"""Characters of the query and its terms together. A question is a sentence and its
-terms a few dozen identifiers (a few hundred characters); 4,000 still takes a pasted
-error message or a short stack trace (about 1,000 tokens)."""
+MAX_QUERY_CHARS = 100_000
+"""Characters of the query and its terms together. GitHub caps an issue's body at
+65,536 characters, so any issue with its title, or a long stack trace, fits; reading
+100,000 characters into words takes a few milliseconds, and the reduction weighs at
+most :data:`~rubi.search.longquery.MAX_SCANNED_WORDS` of them. More is a file or a
+dump, not a question."""
 
 MAX_QUERY_WORDS = 200
-"""Distinct words of the query and its terms together, case-folded, an identifier
-counted with its pieces (``HttpServerError`` is four: the engine searches each). The
-time of a search grows with this count: on this repository's index (38 notes, 211
+"""Distinct words of the terms, and of what a long query is reduced to, case-folded, an
+identifier counted with its pieces (``HttpServerError`` is four: the engine searches
+each). The time of a search grows with this count: on this repository's index (38 notes, 211
 code files) 200 distinct words that all occur take 0.38 s, 1,000 take 1.4 s and
 2,000 take 2.2 s (``bench/query_cap.py``); a question has a few dozen."""
 
@@ -43,7 +48,8 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class QueryTooLargeError(RubiError):
-    """A query (with its terms) over :data:`MAX_QUERY_CHARS` or :data:`MAX_QUERY_WORDS`."""
+    """A query (with its terms) over :data:`MAX_QUERY_CHARS`, or terms over
+    :data:`MAX_QUERY_WORDS`."""
 
 
 def check_query(query: str, terms: Sequence[str] = ()) -> None:
@@ -57,9 +63,10 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
         RubiError: ``query`` is not text or ``terms`` not a list of text, or one of
             them holds a control character (NUL, an escape; tab and line breaks are
             fine) or a lone surrogate (not Unicode).
-        QueryTooLargeError: over :data:`MAX_QUERY_CHARS` characters or
-            :data:`MAX_QUERY_WORDS` distinct words and identifier pieces, query and
-            terms together.
+        QueryTooLargeError: over :data:`MAX_QUERY_CHARS` characters, query and
+            terms together, or terms of over :data:`MAX_QUERY_WORDS` distinct words
+            and identifier pieces. A query of many words is not refused: the search
+            reduces it (:func:`rubi.search.longquery.reduce_query`).
     """
     if not isinstance(query, str):
         raise RubiError("query: must be text")
@@ -75,14 +82,14 @@ def check_query(query: str, terms: Sequence[str] = ()) -> None:
             "search for the few words that matter (identifiers go in terms)"
         )
     words: set[str] = set()
-    for text in (query, *terms):
+    for text in terms:
         for word in _WORD.findall(text):
             words |= _counted(word)
         if len(words) > MAX_QUERY_WORDS:
             raise QueryTooLargeError(
-                f"query: more than {MAX_QUERY_WORDS} distinct words with its terms "
+                f"terms: more than {MAX_QUERY_WORDS} distinct words "
                 "(identifiers count their pieces); "
-                "search for the few words that matter, or split it into several searches"
+                "give the few that matter, or split them into several searches"
             )
 
 
@@ -105,23 +112,15 @@ def _check_characters(text: str, what: str) -> None:
 def fit_query(text: str) -> str:
     """The longest start of ``text`` that :func:`check_query` accepts, cut after a
     whole word, with each control character and lone surrogate made a space: at most
-    :data:`MAX_QUERY_CHARS` characters and :data:`MAX_QUERY_WORDS` distinct words
-    (counted as :func:`check_query` counts them). For a prompt searched as it comes
-    (the recall hook), not for a question someone typed: that one is refused whole,
-    with a message."""
+    :data:`MAX_QUERY_CHARS` characters (the search then reduces a long one to its
+    discriminative words). For a prompt searched as it comes (the recall hook), not
+    for a question someone typed: that one is refused whole, with a message."""
     text = _SURROGATE.sub(" ", _CONTROL.sub(" ", text))
     if len(text) <= MAX_QUERY_CHARS:
-        cut = text
-    else:  # drop the word the limit splits
-        cut = text[:MAX_QUERY_CHARS]
-        if not (cut[-1].isspace() or text[MAX_QUERY_CHARS].isspace()):
-            cut = cut[: max((m.start() for m in _WORD.finditer(cut)), default=0)]
-    words: set[str] = set()
-    for m in _WORD.finditer(cut):
-        more = _counted(m.group())
-        if len(words | more) > MAX_QUERY_WORDS:
-            return cut[: m.start()].rstrip()
-        words |= more
+        return text.rstrip()
+    cut = text[:MAX_QUERY_CHARS]  # drop the word the limit splits
+    if not (cut[-1].isspace() or text[MAX_QUERY_CHARS].isspace()):
+        cut = cut[: max((m.start() for m in _WORD.finditer(cut)), default=0)]
     return cut.rstrip()
 
 

@@ -1,0 +1,93 @@
+"""A long query is reduced to its discriminative words in the index, not refused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from rubi import app
+from rubi.index.warm import index_at
+from rubi.search.limits import MAX_QUERY_WORDS
+from rubi.search.longquery import (
+    KEPT_WORDS,
+    LONG_QUERY_WORDS,
+    is_identifier,
+    reduce_query,
+    written_words,
+)
+
+from helpers import write
+
+
+class Counts:
+    """An index of ``total`` documents where each term in ``df`` is held that often."""
+
+    def __init__(self, total: int, df: dict[str, int]) -> None:
+        self.total, self.df, self.asked = total, df, 0
+
+    def term_df(self, terms: Iterable[str], field: str = "body") -> tuple[int, dict[str, int]]:
+        found = {t: self.df.get(t, 0) for t in terms}
+        self.asked += len(found)
+        return self.total, found
+
+
+COMMON = [f"common{chr(97 + i)}{chr(97 + j)}" for i in range(6) for j in range(6)]
+
+
+def test_a_question_is_left_as_written() -> None:
+    question = "how do I sync my vault between two devices?"
+    assert reduce_query(question, Counts(10, {})) == question
+
+
+def test_a_long_query_keeps_names_and_rare_words_in_written_order() -> None:
+    body = " ".join(COMMON)  # 36 words every document holds but one
+    text = f"Crash on save\n\nwhen I call `flush_all` {body} the zebra parse_tree.py breaks"
+    df = {c: 9 for c in COMMON} | {"zebra": 1, "break": 5, "call": 8, "crash": 2, "save": 9}
+    df |= {"flush_all": 1, "flush": 3, "all": 9, "parse_tree.pi": 1, "pars": 4, "tree": 4}
+    kept = reduce_query(text, Counts(10, df)).split()
+    assert len(kept) == KEPT_WORDS
+    # identifiers first, then the rarest of the rest; a stop word ("on") has no terms
+    for word in ("flush_all", "parse_tree.py", "zebra", "Crash", "breaks"):
+        assert word in kept, word
+    assert "on" not in kept and "commonff" not in kept  # equal IDF: the earlier word
+    assert kept.index("Crash") < kept.index("flush_all") < kept.index("zebra")
+
+
+def test_words_no_document_holds_are_dropped() -> None:
+    text = " ".join(f"unknown{i}" for i in range(100)) + " trie"
+    assert reduce_query(text, Counts(10, {"trie": 1})) == "trie"
+
+
+def test_the_reduction_is_deterministic_and_bounded() -> None:
+    many = " ".join(f"W{i}x{i}Name{i}" for i in range(5_000))  # 4 pieces each
+    counts = Counts(100, {})
+    counts.df = {f"w{i}x{i}name{i}": 1 + i % 50 for i in range(5_000)}
+    first = reduce_query(many, counts)
+    assert first == reduce_query(many, counts)
+    assert len(first.split()) <= KEPT_WORDS
+    pieces = {p for w in first.split() for p in (w.casefold(), *w.casefold().split("x"))}
+    assert len(pieces) <= MAX_QUERY_WORDS
+    assert counts.asked <= 2 * 2_000 * 5  # only the first scanned words are looked up
+
+
+def test_names_are_recognised() -> None:
+    for name in ("snake_case", "camelCase", "ValueError", "attr.s", "src/a/b.py", "_private"):
+        assert is_identifier(name), name
+    for word in ("plain", "3.7", "Title", "e-mail"):
+        assert not is_identifier(word), word
+    written = written_words("Title words: plain `quoted` call() and plain again.")
+    assert written == ["Title", "words", "plain", "quoted", "call", "and", "again"]
+    assert len(written) < LONG_QUERY_WORDS
+
+
+def test_a_pasted_issue_finds_the_note_its_names_point_to(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    write(vault / "flush.md", "# Flushing\n\nThe `flush_all` writer drains the queue.\n")
+    for i in range(6):
+        write(vault / f"n{i}.md", f"# Note {i}\n\nWhen using this it seems broken, see below.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    filler = " ".join(COMMON)
+    issue = f"It seems broken when using this\n\nSee below: `flush_all` {filler} seems broken."
+    assert reduce_query(issue, index_at(paths.whoosh_dir)) != issue
+    assert app.search(paths, issue, scope="notes").hits[0].id == "flush"
