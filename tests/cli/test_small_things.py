@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
+from rubi.search.limits import MAX_QUERY_CHARS
 
 from helpers import write
 
@@ -88,7 +89,8 @@ def test_errors_under_json_are_json(vault: Path) -> None:
     assert code == 1
     data = json.loads(out)
     assert set(data) == {"error"} and "no such note" in data["error"]
-    code, out, _ = _run("search", "x" * 5000, "--vault", str(vault), "--json")
+    too_long = "x" * (MAX_QUERY_CHARS + 1)
+    code, out, _ = _run("search", too_long, "--vault", str(vault), "--json")
     assert code == 1 and "error" in json.loads(out)
     code, out, err = _run("read", "no-such-note", "--vault", str(vault))  # text: stderr
     assert code == 1 and out == "" and "no such note" in err
