@@ -81,7 +81,12 @@ class IndexDoc:
 
 @dataclass(frozen=True, slots=True)
 class BM25Hit:
-    """A BM25F match: document id, score, and the query terms it matched per field."""
+    """A BM25F match: document id, score, the query terms it matched per field, and
+    ``coverage``: the share of the query's IDF mass its matched words hold (0 to 1:
+    the sum of the IDFs of the query words it holds in any field over that of every
+    query word, a word no document holds counting with the highest IDF), the
+    scale-free evidence the relevance floor reads (:func:`rubi.search.rules.relevant`).
+    """
 
     id: str
     score: float
@@ -91,6 +96,7 @@ class BM25Hit:
     title: str
     type: str = "note"
     status: str = "active"
+    coverage: float = 0.0
 
 
 def query_clauses(
@@ -132,7 +138,9 @@ def query_clauses(
             for term in word.get(field_language(field_name), ()):
                 key = (i, field_name, term) if solo else (i, "", "")
                 word_id = ids.setdefault(key, len(ids))
-                clauses.append(TermQuery(field_name, term, boost, word_id, alone=solo))
+                clauses.append(
+                    TermQuery(field_name, term, boost, word_id, alone=solo, origin=i)
+                )
     return clauses
 
 
@@ -443,17 +451,21 @@ class SearchIndex:
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+                idfs = scorer.word_idfs(clauses) if top else {}
             finally:
                 if not self.keep_open:
                     self.close()
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
+        mass = sum(idfs.values()) or 1.0
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
+            held: set[int] = set()
             for i in doc.matched:
                 matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
+                held.add(clauses[i].origin if clauses[i].origin >= 0 else clauses[i].word)
             hits.append(
                 BM25Hit(
                     id=stored["id"],
@@ -464,6 +476,7 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
+                    coverage=sum(idfs[w] for w in held) / mass,
                 )
             )
         return hits

@@ -24,6 +24,7 @@ __all__ = [
     "GENERATED_PAGE_WEIGHT",
     "GRAPH_MIN_LINKED_SEEDS",
     "NAME_MIN_IDF",
+    "RELEVANCE_FLOOR",
     "SECONDARY_FILE_WEIGHT",
     "TWIN_WEIGHT",
     "generated_page",
@@ -33,6 +34,7 @@ __all__ = [
     "name_idf",
     "name_votes",
     "node_weight",
+    "relevant",
     "secondary_file",
     "variant_of",
     "wants_tests",
@@ -171,3 +173,19 @@ def graph_votes(linked: int, seeds: int) -> bool:
     "issue 28: lists that vote only with evidence").
     """
     return seeds <= 1 or linked >= min(GRAPH_MIN_LINKED_SEEDS, seeds)
+
+
+RELEVANCE_FLOOR = 0.5
+"""The share of a query's IDF mass (:attr:`rubi.index.store.BM25Hit.coverage`) one
+text hit must match for a search to count as having found something: below it, the
+best hit holds fewer of the query's discriminative words than it misses. Measured on
+the development halves (``docs/benchmarks.md``, "issue 28: a relevance floor")."""
+
+
+def relevant(coverage: float, named: int) -> bool:
+    """Whether a search found something worth showing: a text hit matching at least
+    :data:`RELEVANCE_FLOOR` of the query's IDF mass, or a note or file the query
+    names (a name match that voted, :func:`name_votes`). A scale-free measure (a
+    share of the query, not a raw score), so one floor holds in any vault; it labels
+    a result and never drops a hit."""
+    return coverage >= RELEVANCE_FLOOR or named > 0
