@@ -98,6 +98,7 @@ class Searched:
     refused: bool = False
     relevant: bool | None = None
     coverage: float | None = None
+    evidence: dict[str, float] | None = None
 
 
 def _read_text(path: Path) -> str | None:
@@ -310,4 +311,5 @@ class RubiSystem:
             tuple(h.score for h in hits),
             relevant=result.relevant,
             coverage=result.coverage,
+            evidence={"cjk": result.cjk, "named": result.named},
         )

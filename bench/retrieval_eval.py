@@ -161,6 +161,7 @@ def ask(
                         "refused": found.refused,
                         "relevant_said": found.relevant,
                         "coverage": found.coverage,
+                        "evidence": found.evidence,
                         "ms": round(ms, 3),
                         **extra,
                     }

@@ -29,7 +29,7 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import query_words
+from rubi.index.analysis import is_cjk, query_words
 from rubi.index.deletions import merge_policy
 from rubi.index.schema import (
     CODE_SCOPE_FIELDS,
@@ -86,6 +86,8 @@ class BM25Hit:
     the sum of the IDFs of the query words it holds in any field over that of every
     query word, a word no document holds counting with the highest IDF), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.rules.relevant`).
+    ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
+    where the floor does not apply.
     """
 
     id: str
@@ -97,6 +99,7 @@ class BM25Hit:
     type: str = "note"
     status: str = "active"
     coverage: float = 0.0
+    cjk: float = 0.0
 
 
 def query_clauses(
@@ -129,6 +132,11 @@ def query_clauses(
                         word.setdefault(lang, []).append(other)
                         have.add(other)
     ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
+    # A word some chain drops (a stop word of English, Portuguese or code) is a
+    # function word of one of the query's languages: it is scored where it is kept,
+    # but is no part of the query's IDF mass (TermQuery.origin -1), else the English
+    # "where" kept by the Portuguese chain would count as a word no note holds.
+    content = [all(word.get(lang) for lang in langs) for word in words]
     clauses: list[TermQuery] = []
     for field_name, boost in FIELD_BOOSTS.items():
         if field_name not in wanted:
@@ -139,7 +147,9 @@ def query_clauses(
                 key = (i, field_name, term) if solo else (i, "", "")
                 word_id = ids.setdefault(key, len(ids))
                 clauses.append(
-                    TermQuery(field_name, term, boost, word_id, alone=solo, origin=i)
+                    TermQuery(
+                        field_name, term, boost, word_id, alone=solo, origin=i if content[i] else -1
+                    )
                 )
     return clauses
 
@@ -459,13 +469,16 @@ class SearchIndex:
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
         mass = sum(idfs.values()) or 1.0
+        bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
+        cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
             held: set[int] = set()
             for i in doc.matched:
                 matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
-                held.add(clauses[i].origin if clauses[i].origin >= 0 else clauses[i].word)
+                if clauses[i].origin >= 0:
+                    held.add(clauses[i].origin)
             hits.append(
                 BM25Hit(
                     id=stored["id"],
@@ -477,6 +490,7 @@ class SearchIndex:
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
                     coverage=sum(idfs[w] for w in held) / mass,
+                    cjk=cjk,
                 )
             )
         return hits

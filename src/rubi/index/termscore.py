@@ -95,9 +95,9 @@ class TermQuery:
     clauses saturate together). ``alone``: the clause is its word's only one and
     ``boost`` multiplies its saturated score instead (a field scored as its own BM25,
     :data:`rubi.index.schema.SOLO_FIELDS`). ``origin``: the query word the clause
-    comes from (a word's solo clauses have ``word`` numbers of their own; -1: not
-    said), for the share of the query a document matches
-    (:meth:`TermScorer.word_idfs`)."""
+    comes from (a word's solo clauses have ``word`` numbers of their own), for the
+    share of the query's IDF mass a document matches (:meth:`TermScorer.word_idfs`);
+    -1: the clause counts in no such share."""
 
     field: str
     text: str
@@ -260,14 +260,13 @@ class TermScorer:
         return log(self.doc_count / (df + 1)) + 1
 
     def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
-        """Each query word's IDF (by the clauses' ``origin``, their ``word`` when it is
-        not said): ``df`` the live documents holding it in any of its clauses, 0 for
-        a word no document holds (the highest IDF: the vault has nothing on it)."""
+        """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
+        out): ``df`` the live documents holding it in any of its clauses, 0 for a word
+        no document holds (the highest IDF: the vault has nothing on it)."""
         docs: dict[int, set[int]] = {}
         for c in clauses:
-            docs.setdefault(c.origin if c.origin >= 0 else c.word, set()).update(
-                self.postings(c).docs
-            )
+            if c.origin >= 0:
+                docs.setdefault(c.origin, set()).update(self.postings(c).docs)
         return {w: self.idf(len(d)) for w, d in docs.items()}
 
     # -- postings ----------------------------------------------------------------

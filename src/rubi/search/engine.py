@@ -461,8 +461,9 @@ def search_index(
         hits,
         len(fused),
         coverage=round(coverage, 6),
+        cjk=round(bm25[0].cjk, 6) if bm25 else 0.0,
         named=len(names),
-        relevant=relevant(coverage, len(names)),
+        relevant=relevant(coverage, len(names), bm25[0].cjk if bm25 else 0.0),
     )
 
 

@@ -209,7 +209,8 @@ class SearchResult:
     """Hits (best first, at most ``top_k``) and how many candidates there were.
 
     ``coverage`` is the largest share of the query's IDF mass one text hit matched
-    (:attr:`rubi.index.store.BM25Hit.coverage`; 1.0 when not measured), ``named``
+    (:attr:`rubi.index.store.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
+    share of the query's IDF mass in CJK bigrams, ``named``
     how many notes or files the query named (the name list's voting matches).
     ``relevant`` says whether any of it clears the relevance floor
     (:func:`rubi.search.rules.relevant`): False labels the hits as weak matches
@@ -221,5 +222,6 @@ class SearchResult:
     hits: list[Hit]
     candidates: int
     coverage: float = 1.0
+    cjk: float = 0.0
     named: int = 0
     relevant: bool = True

@@ -72,6 +72,7 @@ def merge_personal(project: SearchResult, personal: SearchResult, top_k: int) ->
         hits,
         project.candidates + personal.candidates,
         coverage=max(project.coverage, personal.coverage),
+        cjk=project.cjk,
         named=project.named + personal.named,
         relevant=project.relevant or personal.relevant,
     )

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = [
+    "CJK_UNMEASURED",
     "GENERATED_PAGE_WEIGHT",
     "GRAPH_MIN_LINKED_SEEDS",
     "NAME_MIN_IDF",
@@ -177,15 +178,23 @@ def graph_votes(linked: int, seeds: int) -> bool:
 
 RELEVANCE_FLOOR = 0.5
 """The share of a query's IDF mass (:attr:`rubi.index.store.BM25Hit.coverage`) one
-text hit must match for a search to count as having found something: below it, the
-best hit holds fewer of the query's discriminative words than it misses. Measured on
-the development halves (``docs/benchmarks.md``, "issue 28: a relevance floor")."""
+text hit must match for a search to count as having found something: the best hit
+must hold more of the query's distinctive words, IDF-weighted, than it misses. On the
+development halves it labels 4 of 8 off-topic questions of the alphabetic sets and
+none of their 80 on-topic ones (``docs/benchmarks.md``, "issue 28: a relevance
+floor")."""
+CJK_UNMEASURED = 0.5
+"""Share of a query's IDF mass in CJK bigrams above which the floor is not applied:
+overlapping bigrams of unsegmented text include bigrams across word boundaries, so a
+Chinese question's best answer holds 24–50% of its mass, no more than off-topic
+questions do (``docs/benchmarks.md``): there the share does not tell them apart."""
 
 
-def relevant(coverage: float, named: int) -> bool:
+def relevant(coverage: float, named: int, cjk: float = 0.0) -> bool:
     """Whether a search found something worth showing: a text hit matching at least
     :data:`RELEVANCE_FLOOR` of the query's IDF mass, or a note or file the query
-    names (a name match that voted, :func:`name_votes`). A scale-free measure (a
-    share of the query, not a raw score), so one floor holds in any vault; it labels
-    a result and never drops a hit."""
-    return coverage >= RELEVANCE_FLOOR or named > 0
+    names (a name match that voted, :func:`name_votes`), or a query mostly of CJK
+    bigrams (``cjk`` > :data:`CJK_UNMEASURED`: not measured). A scale-free measure
+    (a share of the query, not a raw score), so one floor holds in any vault; it
+    labels a result and never drops a hit."""
+    return coverage >= RELEVANCE_FLOOR or named > 0 or cjk > CJK_UNMEASURED
