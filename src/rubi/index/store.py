@@ -83,8 +83,10 @@ class IndexDoc:
 class BM25Hit:
     """A BM25F match: document id, score, the query terms it matched per field, and
     ``coverage``: the share of the query's IDF mass its matched words hold (0 to 1:
-    the sum of the IDFs of the query words it holds in any field over that of every
-    query word, a word no document holds counting with the highest IDF), the
+    the sum of the IDFs of the query's content words it holds in any field over that
+    of all of them, a word no document holds counting with the highest IDF; the
+    question's words and the caller's extra terms each measured alone, the larger
+    share kept), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.rules.relevant`).
     ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
     where the floor does not apply.
@@ -152,6 +154,35 @@ def query_clauses(
                     )
                 )
     return clauses
+
+
+def _word_groups(
+    clauses: Sequence[TermQuery],
+    text: str,
+    extra_terms: Iterable[str],
+    kind: str | None,
+    fields: Iterable[str] | None,
+    idfs: Mapping[int, float],
+) -> list[set[int]]:
+    """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
+    of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
+    so a hit may cover either), each group non-empty."""
+    extra = " ".join(extra_terms)
+    out = []
+    for part in (text, extra):
+        if not part.strip():
+            continue
+        terms = {c.text for c in query_clauses(part, kind=kind, fields=fields)}
+        group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
+        if group:
+            out.append(group)
+    return out
+
+
+def _coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, float]) -> float:
+    """The largest share of one group's IDF mass (:func:`_word_groups`) in ``held``."""
+    shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
+    return max(shares, default=0.0)
 
 
 class SearchIndex:
@@ -451,6 +482,7 @@ class SearchIndex:
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
+        extra_terms = tuple(extra_terms)
         clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
         if not clauses:
             return []
@@ -471,6 +503,7 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -489,7 +522,7 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
-                    coverage=sum(idfs[w] for w in held) / mass,
+                    coverage=_coverage(held, groups, idfs),
                     cjk=cjk,
                 )
             )
