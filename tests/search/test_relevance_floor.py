@@ -14,7 +14,7 @@ import pytest
 from rubi import app
 from rubi.index.store import SearchIndex, query_clauses
 from rubi.search.render import NOTHING_RELEVANT
-from rubi.search.rules import RELEVANCE_FLOOR, relevant
+from rubi.search.rules import CJK_UNMEASURED, RELEVANCE_FLOOR, relevant
 
 from helpers import write
 
@@ -26,6 +26,15 @@ def test_the_floor_reads_the_share_of_the_query_or_a_named_note() -> None:
     assert relevant(RELEVANCE_FLOOR, 0)
     assert not relevant(RELEVANCE_FLOOR - 0.01, 0)
     assert relevant(0.0, 1)  # a note the query names is evidence enough
+    assert relevant(0.1, 0, cjk=CJK_UNMEASURED + 0.1)  # mostly CJK bigrams: not measured
+    assert not relevant(0.1, 0, cjk=CJK_UNMEASURED)
+
+
+def test_extra_terms_are_measured_apart_from_the_question(help_vault_indexed: Path) -> None:
+    paths = app.locate(help_vault_indexed)
+    query = "the kitchen faucet keeps dripping"
+    assert not app.search(paths, query, refresh=False).relevant
+    assert app.search(paths, query, terms=["callouts"], refresh=False).relevant
 
 
 def test_an_off_topic_question_is_labelled_and_keeps_its_hits(help_vault_indexed: Path) -> None:
