@@ -463,7 +463,12 @@ def search_index(
         coverage=round(coverage, 6),
         cjk=round(bm25[0].cjk, 6) if bm25 else 0.0,
         named=len(names),
-        relevant=relevant(coverage, len(names), bm25[0].cjk if bm25 else 0.0),
+        relevant=relevant(
+            coverage,
+            len(names),
+            bm25[0].cjk if bm25 else 0.0,
+            code=_KIND_FOR_SCOPE[scope] == "file",
+        ),
     )
 
 
