@@ -79,8 +79,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     Returns:
         ``{"queries", "on_topic", "mrr", "hits@1", "hits@5", "hits@10", "ndcg",
         "refused", "off_topic", "off_answered", "off_above_floor", "off_top_score_median",
-        "on_top_score_median", "mean_ms", "p95_ms"}``; rank metrics are over on-topic
-        queries (0.0 when there are none); ``off_above_floor`` is "n/a" when the system
+        "on_top_score_median", "on_below_floor", "mean_ms", "p95_ms"}``; rank metrics
+        are over on-topic queries (0.0 when there are none); ``off_above_floor`` (the
+        share of off-topic queries the system called answered) and ``on_below_floor``
+        (the share of on-topic ones it called unanswered) are "n/a" when the system
         has no floor; ``off_answered`` and the top-score medians are None without
         off-topic queries or scored results.
     """
@@ -93,6 +95,12 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "n/a"
         if not off or any(f is None for f in floors)
         else sum(1 for f in floors if f) / len(off)
+    )
+    on_floors = [o.above_floor for o in on]
+    below: str | float = (
+        "n/a"
+        if not on or any(f is None for f in on_floors)
+        else sum(1 for f in on_floors if not f) / len(on)
     )
     times = [o.ms for o in outcomes]
     return {
@@ -109,6 +117,7 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "off_above_floor": above,
         "off_top_score_median": _top_median(off),
         "on_top_score_median": _top_median(on),
+        "on_below_floor": below,
         "mean_ms": statistics.fmean(times) if times else 0.0,
         "p95_ms": percentile(times, 0.95),
     }

@@ -89,11 +89,16 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Searched:
-    """One answer: ids best first, their scores, and whether the system refused."""
+    """One answer: ids best first, their scores, whether the system refused, and,
+    for a system with a relevance floor, whether it calls the answer relevant and the
+    measure it decided on (None: no floor)."""
 
     ids: tuple[str, ...]
     scores: tuple[float, ...]
     refused: bool = False
+    relevant: bool | None = None
+    coverage: float | None = None
+    evidence: dict[str, float] | None = None
 
 
 def _read_text(path: Path) -> str | None:
@@ -290,14 +295,21 @@ class RubiSystem:
 
         with semantic_switch(self._semantic):
             try:
-                hits = app.search(
+                result = app.search(
                     self._paths,
                     query,
                     top_k=k,
                     scope=self._scope,
                     refresh=False,
                     personal=False,
-                ).hits
+                )
             except RubiError:
-                return Searched((), (), refused=True)
-        return Searched(tuple(h.path for h in hits), tuple(h.score for h in hits))
+                return Searched((), (), refused=True, relevant=False, coverage=0.0)
+        hits = result.hits
+        return Searched(
+            tuple(h.path for h in hits),
+            tuple(h.score for h in hits),
+            relevant=result.relevant,
+            coverage=result.coverage,
+            evidence={"cjk": result.cjk, "named": result.named},
+        )

@@ -24,7 +24,9 @@ ships). The baselines analyse text in the set's language (the first of set.json'
 character bigrams for zh/ja/ko; the run prints which. Figures (:mod:`evalmetrics`):
 MRR@10, hits@1/5/10, NDCG@10 over on-topic queries; for off-topic queries (no
 relevant document) how often a system answered at all and above its relevance floor
-("n/a": none has one) with the median top score; mean and p95 ms a query. Issues sets
+("n/a": none has one) with the median top score, and how often an on-topic query
+fell below the floor (``on <floor``: answers the floor would hide from the recall
+hook); mean and p95 ms a query. Issues sets
 add the title alone as the query (``/title``) and every changed file as relevant
 (``/all-files``).
 
@@ -157,6 +159,9 @@ def ask(
                         "results": list(found.ids),
                         "scores": [round(s, 6) for s in found.scores],
                         "refused": found.refused,
+                        "relevant_said": found.relevant,
+                        "coverage": found.coverage,
+                        "evidence": found.evidence,
                         "ms": round(ms, 3),
                         **extra,
                     }
@@ -240,6 +245,7 @@ def summaries(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
                         tuple(r["relevant"]),
                         r["ms"],
                         r["refused"],
+                        _above_floor(r),
                     )
                     for r in chosen
                     if r["system"] == s
@@ -248,6 +254,15 @@ def summaries(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
             for s in systems
         }
     return out
+
+
+def _above_floor(record: Record) -> int | None:
+    """How many results the system called relevant: all or none by its floor's label
+    (None: the system has no floor, or the record predates it)."""
+    said = record.get("relevant_said")
+    if said is None:
+        return None
+    return len(record["results"]) if said else 0
 
 
 def _fmt(value: Any) -> str:
@@ -270,6 +285,7 @@ def table(title: str, figures: dict[str, Any]) -> str:
         ("off n", "off_topic"),
         ("off answered", "off_answered"),
         ("off >floor", "off_above_floor"),
+        ("on <floor", "on_below_floor"),
         ("off top", "off_top_score_median"),
         ("on top", "on_top_score_median"),
     ]

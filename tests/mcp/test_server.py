@@ -112,6 +112,20 @@ def test_search_read_map(project: Path) -> None:
     assert not huge.is_error
 
 
+def test_search_says_when_nothing_is_relevant(project: Path) -> None:
+    from rubi.search.render import NOTHING_RELEVANT
+
+    async def body(c: Client) -> list[Any]:
+        return [
+            await c.call_tool("search", {"query": "fix the dripping kitchen faucet of the router"}),
+            await c.call_tool("search", {"query": "route with a trie"}),
+        ]
+
+    off, on = run(project, body)
+    assert text(off).splitlines()[0] == NOTHING_RELEVANT and "1. " in text(off)
+    assert NOTHING_RELEVANT not in text(on)
+
+
 @pytest.mark.parametrize(
     ("tool", "args", "message"),
     [

@@ -8,9 +8,12 @@ current): one ranking everywhere. Of its first :data:`CANDIDATES` hits, only wha
 clears a relevance bar is returned: a note must match at least
 :data:`MIN_MATCHED_TERMS` of the prompt's content words and :data:`MIN_COVERAGE` of
 them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channel
-alone brought in is not injected on its own. Snippets are read only for the notes
-shown, through :mod:`rubi.core.safeio`, their frontmatter split off as the note parser
-splits it (:func:`rubi.app.pages.note_body`).
+alone brought in is not injected on its own; and nothing is when the search as a
+whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
+:func:`rubi.search.rules.relevant`: no note holds enough of the prompt's
+distinctive words), unless the prompt is long (:data:`LONG_PROMPT_TERMS`). Snippets
+are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
+split off as the note parser splits it (:func:`rubi.app.pages.note_body`).
 
 In a process that keeps the index open (the resident engine, ``rubi serve``) a
 recall costs a warm search; a cold hook process loads the search stack and the graph
@@ -25,6 +28,7 @@ from rubi.core.paths import VaultPaths
 
 __all__ = [
     "CANDIDATES",
+    "LONG_PROMPT_TERMS",
     "MAX_NEEDED_TERMS",
     "MAX_NOTES",
     "MIN_COVERAGE",
@@ -40,6 +44,11 @@ MIN_COVERAGE = 0.3
 """Share of the prompt's content words a note must match (a long prompt may wander)."""
 MAX_NEEDED_TERMS = 3
 """A long prompt (a pasted traceback) need not be 30% covered: three shared words do."""
+LONG_PROMPT_TERMS = math.ceil(MAX_NEEDED_TERMS / MIN_COVERAGE)
+"""Content words from which a prompt is long: :func:`needed_terms` stops growing with
+it. A long prompt (a pasted traceback, an issue) is held to the three-word bar alone,
+not to the relevance floor: its many words no note holds would keep recall silent
+whatever the vault has on its topic."""
 MAX_NOTES = 5
 CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
@@ -86,7 +95,10 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     terms = set(analyze(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    hits = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False).hits
+    result = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False)
+    if not result.relevant and len(terms) <= LONG_PROMPT_TERMS:
+        return None  # below the relevance floor: the vault has nothing on this prompt
+    hits = result.hits
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)
     lines: list[str] = []

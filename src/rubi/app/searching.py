@@ -121,7 +121,7 @@ def search(
     )
     vault = personal_paths(paths) if wanted else None
     if vault is None:
-        return project or SearchResult(query, tuple(terms), [], 0)
+        return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)
     ensure_index(vault, refresh)
     mine = _search_one(
         vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX, window=window

@@ -42,6 +42,7 @@ __all__ = [
     "LanguageNameFilter",
     "TermAnalyzer",
     "analyze",
+    "is_cjk",
     "query_words",
     "stem_code",
     "stem_en",
@@ -94,6 +95,11 @@ class LanguageNameFilter(Filter):  # type: ignore[misc]
         for t in tokens:
             t.text = _LANGUAGE_NAMES.get(t.text, t.text)
             yield t
+
+
+def is_cjk(term: str) -> bool:
+    """Whether ``term`` holds Han, kana or Hangul (a CJK bigram or unigram)."""
+    return _CJK_RE.search(term) is not None
 
 
 class CJKBigramFilter(Filter):  # type: ignore[misc]

@@ -29,7 +29,7 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import query_words
+from rubi.index.analysis import is_cjk, query_words
 from rubi.index.deletions import merge_policy
 from rubi.index.schema import (
     CODE_SCOPE_FIELDS,
@@ -81,7 +81,16 @@ class IndexDoc:
 
 @dataclass(frozen=True, slots=True)
 class BM25Hit:
-    """A BM25F match: document id, score, and the query terms it matched per field."""
+    """A BM25F match: document id, score, the query terms it matched per field, and
+    ``coverage``: the share of the query's IDF mass its matched words hold (0 to 1:
+    the sum of the IDFs of the query's content words it holds in any field over that
+    of all of them, a word no document holds counting with the highest IDF; the
+    question's words and the caller's extra terms each measured alone, the larger
+    share kept), the
+    scale-free evidence the relevance floor reads (:func:`rubi.search.rules.relevant`).
+    ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
+    where the floor does not apply.
+    """
 
     id: str
     score: float
@@ -91,6 +100,8 @@ class BM25Hit:
     title: str
     type: str = "note"
     status: str = "active"
+    coverage: float = 0.0
+    cjk: float = 0.0
 
 
 def query_clauses(
@@ -123,6 +134,11 @@ def query_clauses(
                         word.setdefault(lang, []).append(other)
                         have.add(other)
     ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
+    # A word some chain drops (a stop word of English, Portuguese or code) is a
+    # function word of one of the query's languages: it is scored where it is kept,
+    # but is no part of the query's IDF mass (TermQuery.origin -1), else the English
+    # "where" kept by the Portuguese chain would count as a word no note holds.
+    content = [all(word.get(lang) for lang in langs) for word in words]
     clauses: list[TermQuery] = []
     for field_name, boost in FIELD_BOOSTS.items():
         if field_name not in wanted:
@@ -132,8 +148,41 @@ def query_clauses(
             for term in word.get(field_language(field_name), ()):
                 key = (i, field_name, term) if solo else (i, "", "")
                 word_id = ids.setdefault(key, len(ids))
-                clauses.append(TermQuery(field_name, term, boost, word_id, alone=solo))
+                clauses.append(
+                    TermQuery(
+                        field_name, term, boost, word_id, alone=solo, origin=i if content[i] else -1
+                    )
+                )
     return clauses
+
+
+def _word_groups(
+    clauses: Sequence[TermQuery],
+    text: str,
+    extra_terms: Iterable[str],
+    kind: str | None,
+    fields: Iterable[str] | None,
+    idfs: Mapping[int, float],
+) -> list[set[int]]:
+    """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
+    of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
+    so a hit may cover either), each group non-empty."""
+    extra = " ".join(extra_terms)
+    out = []
+    for part in (text, extra):
+        if not part.strip():
+            continue
+        terms = {c.text for c in query_clauses(part, kind=kind, fields=fields)}
+        group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
+        if group:
+            out.append(group)
+    return out
+
+
+def _coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, float]) -> float:
+    """The largest share of one group's IDF mass (:func:`_word_groups`) in ``held``."""
+    shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
+    return max(shares, default=0.0)
 
 
 class SearchIndex:
@@ -445,6 +494,7 @@ class SearchIndex:
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
+        extra_terms = tuple(extra_terms)
         clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
         if not clauses:
             return []
@@ -455,17 +505,25 @@ class SearchIndex:
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+                idfs = scorer.word_idfs(clauses) if top else {}
             finally:
                 if not self.keep_open:
                     self.close()
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
+        mass = sum(idfs.values()) or 1.0
+        bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
+        cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
+            held: set[int] = set()
             for i in doc.matched:
                 matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
+                if clauses[i].origin >= 0:
+                    held.add(clauses[i].origin)
             hits.append(
                 BM25Hit(
                     id=stored["id"],
@@ -476,6 +534,8 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
+                    coverage=_coverage(held, groups, idfs),
+                    cjk=cjk,
                 )
             )
         return hits

@@ -94,13 +94,17 @@ class TermQuery:
     (the field's BM25F weight), a term of the query's word number ``word`` (a word's
     clauses saturate together). ``alone``: the clause is its word's only one and
     ``boost`` multiplies its saturated score instead (a field scored as its own BM25,
-    :data:`rubi.index.schema.SOLO_FIELDS`)."""
+    :data:`rubi.index.schema.SOLO_FIELDS`). ``origin``: the query word the clause
+    comes from (a word's solo clauses have ``word`` numbers of their own), for the
+    share of the query's IDF mass a document matches (:meth:`TermScorer.word_idfs`);
+    -1: the clause counts in no such share."""
 
     field: str
     text: str
     boost: float
     word: int
     alone: bool = False
+    origin: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +258,16 @@ class TermScorer:
         """Whoosh's inverse document frequency of a word ``df`` live documents hold:
         ``log(N / (df + 1)) + 1``."""
         return log(self.doc_count / (df + 1)) + 1
+
+    def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
+        """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
+        out): ``df`` the live documents holding it in any of its clauses, 0 for a word
+        no document holds (the highest IDF: the vault has nothing on it)."""
+        docs: dict[int, set[int]] = {}
+        for c in clauses:
+            if c.origin >= 0:
+                docs.setdefault(c.origin, set()).update(self.postings(c).docs)
+        return {w: self.idf(len(d)) for w, d in docs.items()}
 
     # -- postings ----------------------------------------------------------------
     def postings(self, clause: TermQuery) -> Postings:

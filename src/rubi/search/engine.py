@@ -51,6 +51,7 @@ from rubi.search.rules import (
     name_idf,
     name_votes,
     node_weight,
+    relevant,
     variant_of,
     wants_tests,
 )
@@ -453,7 +454,22 @@ def search_index(
         day = Snippet(partial(_day, days, shown, f.id))
         hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts))
     days.keep(shown)  # their days are found when shown: after the graph is let go
-    return SearchResult(query, tuple(terms), hits, len(fused))
+    coverage = max((h.coverage for h in bm25), default=0.0)
+    return SearchResult(
+        query,
+        tuple(terms),
+        hits,
+        len(fused),
+        coverage=round(coverage, 6),
+        cjk=round(bm25[0].cjk, 6) if bm25 else 0.0,
+        named=len(names),
+        relevant=relevant(
+            coverage,
+            len(names),
+            bm25[0].cjk if bm25 else 0.0,
+            code=_KIND_FOR_SCOPE[scope] == "file",
+        ),
+    )
 
 
 def _day(days: Days, shown: Sequence[str], node: str) -> str:

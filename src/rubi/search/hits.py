@@ -206,9 +206,22 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Hits (best first, at most ``top_k``) and how many candidates there were."""
+    """Hits (best first, at most ``top_k``) and how many candidates there were.
+
+    ``coverage`` is the largest share of the query's IDF mass one text hit matched
+    (:attr:`rubi.index.store.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
+    share of the query's IDF mass in CJK bigrams, ``named``
+    how many notes or files the query named (the name list's voting matches).
+    ``relevant`` says whether any of it clears the relevance floor
+    (:func:`rubi.search.rules.relevant`): False labels the hits as weak matches
+    (they are still returned) and keeps the recall hook silent.
+    """
 
     query: str
     terms: tuple[str, ...]
     hits: list[Hit]
     candidates: int
+    coverage: float = 1.0
+    cjk: float = 0.0
+    named: int = 0
+    relevant: bool = True

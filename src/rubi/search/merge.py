@@ -67,5 +67,12 @@ def merge_personal(project: SearchResult, personal: SearchResult, top_k: int) ->
     tagged.sort(key=lambda t: (-t[0], t[1], t[2]))
     hits = [t[3] for t in tagged[:top_k]]
     return SearchResult(
-        project.query, project.terms, hits, project.candidates + personal.candidates
+        project.query,
+        project.terms,
+        hits,
+        project.candidates + personal.candidates,
+        coverage=max(project.coverage, personal.coverage),
+        cjk=project.cjk,
+        named=project.named + personal.named,
+        relevant=project.relevant or personal.relevant,
     )

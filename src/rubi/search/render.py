@@ -22,6 +22,7 @@ from rubi.search.passages import excerpt
 
 __all__ = [
     "MIN_PASSAGE_TOKENS",
+    "NOTHING_RELEVANT",
     "PASSAGE_CHARS",
     "TITLE_CHARS",
     "WHY_FORMATS",
@@ -38,6 +39,12 @@ function or a turn; ``read`` opens the rest."""
 MIN_PASSAGE_TOKENS = 40
 """Budget left under which no more passage text is added (a line or two of it would
 say less than the snippet already does)."""
+
+NOTHING_RELEVANT = (
+    "Nothing relevant: no note or file matches most of the query's distinctive words; "
+    "the closest matches follow."
+)
+"""The line a text result starts with when no hit clears the relevance floor."""
 
 TITLE_CHARS = 160
 """Characters of a title (or a reason's detail) shown at most: a note whose first
@@ -206,13 +213,19 @@ def render_compact(
         open_hint: how the reader opens a hit in full.
 
     Returns:
-        A :class:`Rendered`; ``text`` says so when there is no hit.
+        A :class:`Rendered`; ``text`` says so when there is no hit, and begins with
+        :data:`NOTHING_RELEVANT` when no hit clears the relevance floor
+        (:attr:`SearchResult.relevant`: the hits are still listed, as weak matches).
     """
     if not result.hits:
         return Rendered(f'No match for "{result.query}".', [], 0, 0)
-    shown, _ = _fit(result, max(budget_tokens - 24, 1))
+    weak = not result.relevant
+    reserve = 24 + (estimate_tokens(NOTHING_RELEVANT) + 1 if weak else 0)
+    shown, _ = _fit(result, max(budget_tokens - reserve, 1))
     omitted = result.candidates - len(shown)
     text = "\n".join(s.block for s in shown)
+    if weak:
+        text = f"{NOTHING_RELEVANT}\n{text}"
     if omitted > 0:
         text += f"\n({omitted} more not shown; open one with `{open_hint}`, a § id opens its part)"
     return Rendered(text, [s.hit for s in shown], estimate_tokens(text), max(omitted, 0))
@@ -233,9 +246,12 @@ def _passage_json(p: Passage, shown: str | None) -> dict[str, Any]:
 
 
 def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
-    """The ``--json`` shape: ``{"query", "hits": [{"id", "path", "title", "type",
-    "score", "why", "snippet", "date", "passages", ...}], "tokens", "omitted"}``, hits
-    within the budget (``date``: the hit's day, "" when unknown). Each passage is
+    """The ``--json`` shape: ``{"query", "relevant", "coverage", "hits": [{"id", "path",
+    "title", "type", "score", "why", "snippet", "date", "passages", ...}], "tokens",
+    "omitted"}``, hits within the budget (``relevant``: false when no hit clears the
+    relevance floor, :attr:`SearchResult.relevant`, the hits then weak matches;
+    ``coverage``: the best text hit's share of the query's IDF mass; ``date``: the
+    hit's day, "" when unknown). Each passage is
     ``{"id", "parent", "anchor", "heading", "kind", "lines": [start, end], "score",
     "text", "cut"}``: ``text`` is what the budget let in ("" when none; ``cut`` when
     less than the whole passage)."""
@@ -262,6 +278,8 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
     return {
         "query": result.query,
         "terms": list(result.terms),
+        "relevant": result.relevant,
+        "coverage": round(result.coverage, 3),
         "hits": hits,
         "tokens": used,
         "omitted": max(result.candidates - len(hits), 0),

@@ -21,9 +21,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = [
+    "CJK_UNMEASURED",
     "GENERATED_PAGE_WEIGHT",
     "GRAPH_MIN_LINKED_SEEDS",
     "NAME_MIN_IDF",
+    "RELEVANCE_FLOOR",
     "SECONDARY_FILE_WEIGHT",
     "TWIN_WEIGHT",
     "generated_page",
@@ -33,6 +35,7 @@ __all__ = [
     "name_idf",
     "name_votes",
     "node_weight",
+    "relevant",
     "secondary_file",
     "variant_of",
     "wants_tests",
@@ -171,3 +174,33 @@ def graph_votes(linked: int, seeds: int) -> bool:
     "issue 28: lists that vote only with evidence").
     """
     return seeds <= 1 or linked >= min(GRAPH_MIN_LINKED_SEEDS, seeds)
+
+
+RELEVANCE_FLOOR = 0.5
+"""The share of a query's IDF mass (:attr:`rubi.index.store.BM25Hit.coverage`) one
+text hit must match for a search to count as having found something: the best hit
+must hold more of the query's distinctive words, IDF-weighted, than it misses. On the
+development halves it labels 4 of 8 off-topic questions of the alphabetic sets and
+none of their 80 on-topic ones (``docs/benchmarks.md``, "issue 28: a relevance
+floor")."""
+CJK_UNMEASURED = 0.5
+"""Share of a query's IDF mass in CJK bigrams above which the floor is not applied:
+overlapping bigrams of unsegmented text include bigrams across word boundaries, so a
+Chinese question's best answer holds 24–50% of its mass, no more than off-topic
+questions do (``docs/benchmarks.md``): there the share does not tell them apart."""
+
+
+def relevant(coverage: float, named: int, cjk: float = 0.0, *, code: bool = False) -> bool:
+    """Whether a search found something worth showing: a text hit matching at least
+    :data:`RELEVANCE_FLOOR` of the query's IDF mass, or a note or file the query
+    names (a name match that voted, :func:`name_votes`), or a query mostly of CJK
+    bigrams (``cjk`` > :data:`CJK_UNMEASURED`: not measured), or a search of code
+    alone (``code``: not measured; a question in words shares few of them with the
+    file that answers it: on the development halves the floor labelled 7 of the code
+    search benchmark's 160 questions and 4 of 9 issues whose files ranked 1–5, and
+    no off-topic code question exists to measure a gain on). A scale-free measure
+    (a share of the query, not a raw score), so one floor holds in any vault; it
+    labels a result and never drops a hit."""
+    if code:
+        return True
+    return coverage >= RELEVANCE_FLOOR or named > 0 or cjk > CJK_UNMEASURED

@@ -2,7 +2,8 @@
 
 The prompt is kept (redacted) for capture; then :func:`rubi.app.recall` gives the notes
 that clear its relevance bar, at most ``recall_max_tokens`` (default 700). Nothing is
-injected for slash commands, small talk or prompts that match nothing.
+injected for slash commands, small talk or prompts that match nothing, nor when the
+search falls below the relevance floor (the vault has nothing on the prompt).
 """
 
 from __future__ import annotations
