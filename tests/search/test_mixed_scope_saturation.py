@@ -57,7 +57,10 @@ custom analysis would need a C tokenizer.
 
 
 def test_the_note_holding_every_word_outranks_code_repeating_one(tmp_path: Path) -> None:
-    root = rubi_project(tmp_path / "proj", {"src/sqlite_cache.py": STORE, "src/other.py": "x = 1\n", "src/more.py": "y = 2\n"})
+    root = rubi_project(
+        tmp_path / "proj",
+        {"src/sqlite_cache.py": STORE, "src/other.py": "x = 1\n", "src/more.py": "y = 2\n"},
+    )
     write(root / ".rubi" / "notes" / "decision-whoosh.md", DECISION)
     paths = app.locate(root / ".rubi")
     app.index(paths)
