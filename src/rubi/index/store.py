@@ -175,6 +175,9 @@ def _word_groups(
     of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
     so a hit may cover either), each group non-empty."""
     extra = " ".join(extra_terms)
+    if not extra.strip():  # the question alone (recall, most searches): analysed once
+        group = {c.origin for c in clauses if c.origin in idfs}
+        return [group] if group else []
     out = []
     for part in (text, extra):
         if not part.strip():
