@@ -1,0 +1,234 @@
+"""Whole Claude Code sessions with rubi and without, side by side: the real CLI
+(npm ``@anthropic-ai/claude-code``) against the scripted fake Messages API of the
+end-to-end tests, one prompt that reads ten files, ``claude -p``.
+
+Usage::
+
+    python bench/session_bench.py PROJECT [--pairs 5] [--notes VAULT_FOLDER]
+        [--claude PATH] [--json OUT]
+
+PROJECT is a folder of code (a checkout). It is copied twice into a temporary folder:
+``bare`` (no ``.rubi/``, no ``CLAUDE.md``) and ``rubi`` (``rubi init`` then ``rubi
+index``, with ``--notes``'s markdown files copied into ``.rubi/notes/`` first, for a
+project with thousands of notes). The rubi session loads this checkout as a plugin
+(``claude --plugin-dir <checkout>``: its ``hooks/hooks.json`` and ``.mcp.json``, so
+Claude Code starts ``rubi serve`` itself, as a user who installed the plugin has it),
+with ``PATH`` starting at this interpreter's ``bin`` so the hooks and the server are
+this checkout's ``rubi``. Each user has a fresh ``HOME``; the index is built once
+before the runs (what a second session meets: no server running, index on disk).
+
+The two cases alternate run by run (``bare, rubi, bare, rubi, ...``), so a change of
+machine load touches both alike. Per case: wall p50 and max from spawn to exit, CPU
+(user + sys of ``claude`` and every child it waited for, ``rubi serve`` and the hooks
+included, from ``wait4``), the requests the API received, and whether rubi's tools
+reached the first request (a run where they did not is reported, not hidden). Last:
+the ratio of the medians, against the goal of 1.25 (issue "first seconds"), and the
+floor ``python -c pass`` from the same run.
+
+Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
+cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
+it). Nothing is downloaded here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from e2e.fake_api import FakeMessagesAPI  # noqa: E402
+
+GOAL = 1.25
+"""With rubi at most 1.25 times the session without it (median wall)."""
+SKIP = {".git", ".rubi", ".venv", "node_modules", "CLAUDE.md", "__pycache__"}
+
+
+def find_claude(given: str | None) -> str:
+    """The Claude Code CLI: ``given``, ``RUBI_CLAUDE_BIN``, or the tests' cache."""
+    if given:
+        return given
+    if os.environ.get("RUBI_CLAUDE_BIN"):
+        return os.environ["RUBI_CLAUDE_BIN"]
+    from platformdirs import user_cache_path
+
+    local = user_cache_path("rubi-tests", appauthor=False) / "claude-code"
+    found = local / "node_modules" / ".bin" / "claude"
+    if not found.exists():
+        sys.exit(f"{found}: no Claude Code CLI; run the e2e tests once or pass --claude")
+    return str(found)
+
+
+def copy_project(src: Path, dest: Path) -> Path:
+    """``src`` without version control, vault or virtualenvs."""
+    shutil.copytree(src, dest, ignore=lambda _d, names: [n for n in names if n in SKIP])
+    return dest
+
+
+def pick_files(project: Path, count: int = 10) -> list[Path]:
+    """``count`` source files of the project, the largest first but under 40 kB (a
+    Read of a huge file is the guard's case, not this bench's)."""
+    files = [
+        p
+        for p in project.rglob("*")
+        if p.is_file()
+        and p.suffix in {".py", ".go", ".ts", ".js", ".rs", ".java", ".md"}
+        and p.stat().st_size < 40_000
+        and ".rubi" not in p.parts
+    ]
+    files.sort(key=lambda p: (-p.stat().st_size, str(p)))
+    return files[:count]
+
+
+def rubi_env(home: Path, extra_path: str = "") -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "CLAUDE", "RUBI"))}
+    env["HOME"] = str(home)
+    env["XDG_CACHE_HOME"] = str(home / ".cache")
+    env["XDG_CONFIG_HOME"] = str(home / ".config")
+    env["XDG_RUNTIME_DIR"] = str(home / "run")
+    (home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{extra_path or env.get('PATH', '')}"
+    return env
+
+
+def prepare_rubi(project: Path, home: Path, notes: Path | None) -> None:
+    """``rubi init`` and a first ``rubi index`` (with ``notes`` copied in)."""
+    env = rubi_env(home)
+    rubi = str(Path(sys.executable).parent / "rubi")
+    subprocess.run([rubi, "init"], cwd=project, env=env, check=True, capture_output=True)
+    if notes is not None:
+        target = project / ".rubi" / "notes" / "imported"
+        for md in notes.rglob("*.md"):
+            if any(part.startswith(".") for part in md.relative_to(notes).parts):
+                continue
+            out = target / md.relative_to(notes)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(md, out)
+    subprocess.run([rubi, "index"], cwd=project, env=env, check=True, capture_output=True)
+
+
+def one_session(
+    claude: str, project: Path, home: Path, with_rubi: bool, files: list[Path]
+) -> dict[str, Any]:
+    """One ``claude -p`` session; wall, CPU and what the API saw."""
+    api = FakeMessagesAPI().start()
+    env = rubi_env(home)
+    env.update(
+        {
+            "ANTHROPIC_API_KEY": "sk-test-dummy",
+            "ANTHROPIC_BASE_URL": api.url,
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+    )
+    prompt = "Read these files READ:" + ",".join(str(project / f) for f in files)
+    args = [claude, "-p", prompt, "--output-format", "json"]
+    if with_rubi:
+        args += ["--plugin-dir", str(ROOT)]
+    args += ["--allowedTools", "Read"]
+    start = time.perf_counter()
+    try:
+        child = subprocess.Popen(
+            args, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        _pid, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        out = child.stdout.read() if child.stdout else b""
+        err = child.stderr.read() if child.stderr else b""
+    finally:
+        api.stop()
+    first = next((b for b in api.requests if b.get("tools")), {})
+    tools = {str(t.get("name")) for t in first.get("tools") or []}
+    ok = os.waitstatus_to_exitcode(status) == 0
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "requests": len(api.requests),
+        "rubi_tools": any(n.startswith("mcp__rubi__") for n in tools),
+        "ok": ok,
+        "error": "" if ok else (err or out).decode("utf-8", "replace")[-300:],
+    }
+
+
+def floor(runs: int = 5) -> float:
+    walls = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("project", type=Path)
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--notes", type=Path, default=None, help="markdown to add as notes")
+    parser.add_argument("--claude", default=None)
+    parser.add_argument("--json", type=Path, default=None, help="write every run here")
+    args = parser.parse_args(argv)
+    claude = find_claude(args.claude)
+    with tempfile.TemporaryDirectory(prefix="rubi-session-bench-") as tmp:
+        work = Path(tmp)
+        bare = copy_project(args.project, work / "bare" / args.project.name)
+        withr = copy_project(args.project, work / "rubi" / args.project.name)
+        files = [p.relative_to(bare) for p in pick_files(bare)]
+        homes = {"bare": work / "home-bare", "rubi": work / "home-rubi"}
+        for home in homes.values():
+            home.mkdir()
+        t0 = time.process_time()
+        prepare_rubi(withr, homes["rubi"], args.notes)
+        notes = sum(1 for _ in (withr / ".rubi").rglob("*.md"))
+        print(f"project {args.project.name}: {len(files)} files read, {notes} notes in .rubi/")
+        runs: dict[str, list[dict[str, Any]]] = {"bare": [], "rubi": []}
+        for i in range(args.pairs):
+            for case, folder in (("bare", bare), ("rubi", withr)):
+                got = one_session(claude, folder, homes[case], case == "rubi", files)
+                runs[case].append(got)
+                flag = "" if got["ok"] else f"  FAILED: {got['error']}"
+                if case == "rubi" and not got["rubi_tools"]:
+                    flag += "  (rubi's tools missing from the first request)"
+                print(
+                    f"  pair {i + 1} {case:4}: wall {got['wall']:.2f} s, "
+                    f"cpu {got['cpu']:.2f} s, {got['requests']} requests{flag}",
+                    flush=True,
+                )
+        del t0
+        base = floor()
+        print()
+        print("| case | wall p50 (s) | wall max (s) | CPU p50 (s) | runs ok |")
+        print("|---|---|---|---|---|")
+        med = {}
+        for case, got in runs.items():
+            walls = [r["wall"] for r in got]
+            cpus = [r["cpu"] for r in got]
+            med[case] = (statistics.median(walls), statistics.median(cpus))
+            ok = sum(1 for r in got if r["ok"])
+            print(
+                f"| {case} | {med[case][0]:.2f} | {max(walls):.2f} | "
+                f"{med[case][1]:.2f} | {ok}/{len(got)} |"
+            )
+        ratio_wall = med["rubi"][0] / med["bare"][0]
+        ratio_cpu = med["rubi"][1] / med["bare"][1]
+        print(
+            f"\nwith rubi / without: wall {ratio_wall:.2f}x, CPU {ratio_cpu:.2f}x "
+            f"(goal <= {GOAL}x); floor python -c pass {base * 1000:.0f} ms; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        if args.json:
+            args.json.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
