@@ -1,7 +1,8 @@
 """rubi: a project memory for AI coding agents.
 
 The vault (plain markdown with frontmatter and wikilinks) is the truth; the index,
-graph and maps under ``.index/`` are derived from it and can be rebuilt at any time.
+graph, vectors and caches are derived from it, kept in the user's cache folder (never
+in the vault: ``docs/architecture.md``), and can be rebuilt at any time.
 """
 
 __version__ = "0.1.0"

@@ -79,8 +79,8 @@ vault-relative link path)."""
 def linked_folders(root: Path, project: Path | None = None) -> Links:
     """The symlinks inside the vault at ``root`` that the scan follows (their targets
     are inside the project, or the vault), with their resolved targets: folders
-    (``.rubi/notes`` → ``docs/notes``) and note files (``.rubi/api.md`` →
-    ``docs/api.md``). An event on a target is a change of the vault at the link's
+    (``.rubi/notes`` → ``design/notes``) and note files (``.rubi/api.md`` →
+    ``design/api.md``). An event on a target is a change of the vault at the link's
     path, as the scan lists it."""
     found: list[tuple[Path, str]] = []
     base = root.resolve()

@@ -19,7 +19,7 @@ MAX_NOTE_BYTES = 1_000_000
 
 SKIP_DIRS = frozenset({".index", ".obsidian", ".git", ".trash", "node_modules", ".venv"})
 """Folders a vault scan never enters (settings, version control, dependencies, and the
-``.index/`` folder where rubi before 0.3 kept derived data: never read now)."""
+``.index/`` folder an early rubi kept derived data in: never read now)."""
 
 DEFAULT_BUDGET_TOKENS = 1500
 """Search output budget: a compact ranked index costs about this much context."""
@@ -51,7 +51,8 @@ HOOK_EVENTS: tuple[str, ...] = (
 ``hooks/hooks.json`` all list exactly these."""
 
 CHARS_PER_TOKEN = 4
-"""Token estimate for budgets: characters / 4 (ARCHITECTURE.md, principle 4)."""
+"""Token estimate for budgets: characters / 4 (the usual rule of thumb for English prose and
+code; a budget needs only an estimate)."""
 
 MAP_PAGE = "map.md"
 """Level 0 of a project vault: the generated code map, in the vault root."""

@@ -37,7 +37,7 @@ __all__ = [
 PROJECT_VAULT_DIRNAME = ".rubi"
 
 LEGACY_INDEX_DIRNAME = ".index"
-"""Where rubi before 0.3 kept derived data inside the vault; now ignored (never read)."""
+"""Where an early rubi kept derived data inside the vault; now ignored (never read)."""
 
 
 def cache_home() -> Path:

@@ -1,6 +1,6 @@
 """The shape of a vault's link graph (built and updated by :mod:`rubi.graph.live`).
 
-One ``networkx.MultiDiGraph`` (ARCHITECTURE.md section 4). Node kinds: ``note`` and
+One ``networkx.MultiDiGraph`` (``docs/architecture.md``). Node kinds: ``note`` and
 ``dangling`` (a link target that matches no note); the code map adds ``file`` and
 ``module``. Edge key and ``relation`` attribute: ``links_to`` or a typed relation.
 """

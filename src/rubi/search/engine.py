@@ -1,6 +1,6 @@
 """Run a hybrid search: BM25F, exact names, personalized PageRank, fused by RRF.
 
-ARCHITECTURE.md section 5 and ``docs/search.md``. The steps, each its own function:
+``docs/search.md``. The steps, each its own function:
 
 1. the candidate lists — :func:`text_list` (BM25F), :func:`name_list` (exact names),
    :func:`graph_list` (personalized PageRank seeded by both) and, when the

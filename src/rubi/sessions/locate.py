@@ -1,6 +1,6 @@
 """Find Claude Code transcripts: the projects folder, a project's folder, its sessions.
 
-Layout (``shared/docs/claude-code-integration.md`` section 2)::
+Layout (as Claude Code 2.1 writes it, observed on real sessions)::
 
     <config>/projects/<slug>/<session-id>.jsonl                 the session
     <config>/projects/<slug>/<session-id>/subagents/agent-*.jsonl  its subagents (2.x)
