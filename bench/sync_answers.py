@@ -181,7 +181,9 @@ def _code(source: Path, work: Path) -> None:
     _pages(project, "code deleted")
     _answers(paths, CODE_QUERIES[8:], "code deleted")
     with files[0].open("a", encoding="utf-8") as f:
-        f.write("\n\nfrom pathlib import Path\n\n\ndef watched_helper() -> Path:\n    return Path()\n")
+        f.write(
+            "\n\nfrom pathlib import Path\n\n\ndef watched_helper() -> Path:\n    return Path()\n"
+        )
     note = project / ".rubi" / "notes" / "watched.md"
     note.write_text("# Watched\n\nAbout [[map]] and resolve links.\n", encoding="utf-8")
     changed_code = [files[0].relative_to(project).as_posix()]
