@@ -17,12 +17,12 @@ the code map before an edit) converges in a few iterations instead of tens.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import mul, sub
 from typing import TypeVar
 
-__all__ = ["DAMPING", "MAX_ITERATIONS", "TOLERANCE", "pagerank"]
+__all__ = ["DAMPING", "MAX_ITERATIONS", "TOLERANCE", "pagerank", "pagerank_numbered"]
 
 N = TypeVar("N", bound=Hashable)
 
@@ -71,10 +71,52 @@ def pagerank(
     if not 0.0 < damping < 1.0:
         raise ValueError(f"damping must be in (0, 1), got {damping}")
     index, out = _adjacency(nodes, edges)
+    return pagerank_numbered(
+        list(index),
+        out,
+        personalization=personalization,
+        damping=damping,
+        max_iterations=max_iterations,
+        tolerance=tolerance,
+        start=start,
+    )
+
+
+def pagerank_numbered(
+    order: Sequence[N],
+    out: Sequence[dict[int, float]],
+    *,
+    personalization: Mapping[N, float] | None = None,
+    damping: float = DAMPING,
+    max_iterations: int = MAX_ITERATIONS,
+    tolerance: float = TOLERANCE,
+    start: Mapping[N, float] | None = None,
+) -> dict[N, float]:
+    """:func:`pagerank` of a graph its caller numbered already: the same iteration and
+    the same float sums as :func:`pagerank` given ``order`` as its nodes and the edges
+    in the order ``out`` holds them, without building ``out`` from an edge list (a
+    caller holding the graph's adjacency builds it in one pass).
+
+    Args:
+        order: the nodes; node ``order[i]`` is number ``i``.
+        out: per node number, its out-edges ``{target number: summed weight}``, with
+            no self-loop and every weight > 0 (not checked).
+        personalization, damping, max_iterations, tolerance, start: as :func:`pagerank`.
+
+    Returns:
+        ``{node: rank}``, as :func:`pagerank`.
+
+    Raises:
+        ValueError: ``damping`` outside (0, 1), or ``out`` not one entry per node.
+    """
+    if not 0.0 < damping < 1.0:
+        raise ValueError(f"damping must be in (0, 1), got {damping}")
+    if len(out) != len(order):
+        raise ValueError(f"{len(out)} adjacency entries for {len(order)} nodes")
+    index = {node: i for i, node in enumerate(order)}
     n = len(index)
     if n == 0:
         return {}
-    order = list(index)
     teleport = _teleport(index, personalization)
     # The in-edges of every node, as tuples: a tuple of numbers is no container the
     # cyclic garbage collector keeps tracking, while the lists of lists this was made
