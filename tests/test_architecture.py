@@ -214,8 +214,6 @@ COMPLEX_FUNCTIONS: dict[str, str] = {
     "rubi.sessions.privacy.names:_secret_value": "each form of a secret's value checked inline",
     "rubi.sessions.transcript:TranscriptReader._assistant": "each block kind of a message",
     "rubi.sessions.turns:read_activity": "each kind of transcript line in one reader",
-    "rubi.sync.code:map_code": "the code side of a run: listing, reuse and saving in one",
-    "rubi.sync.code:_map": "a full, incremental or memory-driven map chosen inline",
 }
 """Functions over :data:`MAX_COMPLEXITY` today (``module:qualified name``), each with
 why: a list that only shrinks (a function split below the limit must leave it)."""
