@@ -61,8 +61,10 @@ class PPRResult:
     via: dict[str, str]
 
 
-def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
-    return set(g.succ[node]) | set(g.pred[node])
+def _linked(succ: Adjacency, pred: Adjacency, node: str) -> set[str]:
+    """The nodes ``node`` links to or is linked from (views taken once by the caller:
+    each ``g.succ`` makes a new one)."""
+    return set(succ[node]) | set(pred[node])
 
 
 def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
@@ -71,10 +73,11 @@ def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     hops away through it, which says nothing."""
     seen = set(seeds)
     frontier = list(seeds)
+    succ, pred = g.succ, g.pred
     for _ in range(RADIUS):
         nxt: list[str] = []
         for node in frontier:
-            others = _neighbours(g, node)
+            others = _linked(succ, pred, node)
             if len(others) > HUB_DEGREE and node not in seeds:
                 continue
             for other in sorted(others - seen):
@@ -108,8 +111,9 @@ def personalized_pagerank(
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
     ranks = _walk(order, g.succ, g.pred, weights)
     via: dict[str, str] = {}
+    succ, pred = g.succ, g.pred
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
-        for other in _neighbours(g, seed):
+        for other in _linked(succ, pred, seed):
             if other not in seeds and other not in via:
                 via[other] = seed
     # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
