@@ -13,6 +13,8 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 import rubi
 
 SRC = Path(rubi.__file__).parent
@@ -176,3 +178,150 @@ def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     tree = ast.parse("def f():\n    from rubi.cli import main\n")
     found = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert [n.module for n in found] == ["rubi.cli"]
+
+
+# -- size: modules a reader can hold, functions a reader can follow ---------------------
+MAX_MODULE_LINES = 500
+MAX_COMPLEXITY = 20
+"""Cyclomatic complexity as radon counts it (:func:`_complexity`)."""
+
+LONG_MODULES: dict[str, str] = {
+    "rubi.app.__init__": "the facade's reading, writing and status doors in one module",
+    "rubi.engine.server": "the resident engine's socket loop, requests and lifetime together",
+    "rubi.graph.live": "the live graph's building, applying and code-map moves in one class",
+    "rubi.index.store": "the Whoosh index's build, commit and search paths in one class",
+    "rubi.index.termscore": "the term-at-a-time scorer, its statistics and its top-k",
+    "rubi.search.engine": "the candidate lists, fusion and the search's door together",
+}
+"""Modules over :data:`MAX_MODULE_LINES` lines today, each with why it is long: a list
+that only shrinks (a module split below the limit must leave it)."""
+
+COMPLEX_FUNCTIONS: dict[str, str] = {
+    "rubi.claude.audit:audit": "every check of an install in one pass",
+    "rubi.claude.install:install": "every file an install writes, decided in one function",
+    "rubi.codemap.incremental:reshape_code_map": "each kind of file change re-resolved inline",
+    "rubi.codemap.lang.php:resolve": "PHP's use, require and namespace forms in one resolver",
+    "rubi.codemap.lang.rust:resolve": "Rust's crate, self, super and mod paths in one resolver",
+    "rubi.codemap.modules:_Layout.__init__": "every project layout's source roots detected inline",
+    "rubi.codemap.render_module:render_module_page": "each section of a module page inline",
+    "rubi.core.gitrepo:changes_since": "git's rename, copy and status codes parsed inline",
+    "rubi.index.termscore:TermScorer.top": "the hot loop of scoring, kept flat for speed",
+    "rubi.knowledge.stale:stale_files": "each way a note's file can be stale, checked inline",
+    "rubi.mcp.front:greet": "the MCP greeting's parts, each optional",
+    "rubi.search.passages:_score": "each field a passage can match in, scored inline",
+    "rubi.sessions.aggregate:build_report": "every section of the token X-ray in one pass",
+    "rubi.sessions.privacy.names:secret_name": "each form of a secret's name checked inline",
+    "rubi.sessions.privacy.names:_secret_value": "each form of a secret's value checked inline",
+    "rubi.sessions.transcript:TranscriptReader._assistant": "each block kind of a message",
+    "rubi.sessions.turns:read_activity": "each kind of transcript line in one reader",
+}
+"""Functions over :data:`MAX_COMPLEXITY` today (``module:qualified name``), each with
+why: a list that only shrinks (a function split below the limit must leave it)."""
+
+
+def _complexity(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """McCabe's cyclomatic complexity as radon counts it (``radon cc``, its
+    ``ComplexityVisitor``): 1, plus 1 per ``if``/``elif`` and conditional expression,
+    per loop (and its ``else``), per ``except`` (and a ``try``'s ``else``), per
+    comprehension and each of its ``if`` clauses, per ``assert``, per ``match`` case
+    but one when a case is a bare capture or ``_``, and one per operand after the
+    first of each ``and``/``or`` (which ruff's C901 leaves out). A nested function or
+    class counts on its own, not in its parent; a lambda's body counts in the function
+    holding it."""
+    total = 1
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.If | ast.IfExp | ast.Assert):
+            total += 1
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            total += 1 + bool(node.orelse)
+        elif isinstance(node, ast.Try | getattr(ast, "TryStar", ast.Try)):
+            total += len(node.handlers) + bool(node.orelse)
+        elif isinstance(node, ast.BoolOp):
+            total += len(node.values) - 1
+        elif isinstance(node, ast.comprehension):
+            total += 1 + len(node.ifs)
+        elif isinstance(node, ast.Match):  # a bare capture or ``_`` is the default
+            default = any(getattr(c.pattern, "pattern", False) is None for c in node.cases)
+            total += max(0, len(node.cases) - default)
+        stack.extend(ast.iter_child_nodes(node))
+    return total
+
+
+def _functions(
+    tree: ast.AST, prefix: str = ""
+) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function and method under ``tree``, by qualified name (``Class.method``,
+    ``outer.inner``)."""
+    found: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append((f"{prefix}{node.name}", node))
+            found.extend(_functions(node, f"{prefix}{node.name}."))
+        elif isinstance(node, ast.ClassDef):
+            found.extend(_functions(node, f"{prefix}{node.name}."))
+        else:
+            found.extend(_functions(node, prefix))
+    return found
+
+
+def _sources() -> list[tuple[str, str]]:
+    """Every rubi module's name (``rubi.sync.session``, ``rubi.app.__init__``) and text."""
+    return [
+        (".".join(path.relative_to(SRC.parent).with_suffix("").parts), path.read_text("utf-8"))
+        for path in sorted(SRC.rglob("*.py"))
+    ]
+
+
+def test_no_module_is_longer_than_the_limit() -> None:
+    long = {m for m, text in _sources() if len(text.splitlines()) > MAX_MODULE_LINES}
+    assert sorted(long - set(LONG_MODULES)) == [], "split it, or say why in LONG_MODULES"
+    assert sorted(set(LONG_MODULES) - long) == [], "now short enough: drop it from the list"
+
+
+def test_no_function_is_more_complex_than_the_limit() -> None:
+    complex_ = {
+        f"{module}:{name}": _complexity(function)
+        for module, text in _sources()
+        for name, function in _functions(ast.parse(text))
+        if _complexity(function) > MAX_COMPLEXITY
+    }
+    assert {k: v for k, v in complex_.items() if k not in COMPLEX_FUNCTIONS} == {}
+    assert sorted(set(COMPLEX_FUNCTIONS) - set(complex_)) == [], "now simple: drop it"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f():\n    return 1\n", 1),
+        (
+            "def f(a):\n    if a:\n        return 1\n    elif a > 2:\n        return 2\n    else:\n"
+            "        return 3\n",
+            3,
+        ),
+        ("def f(a, b, c):\n    return a and b or c\n", 3),
+        ("def f(xs):\n    for x in xs:\n        pass\n    else:\n        pass\n", 3),
+        (
+            "def f():\n    try:\n        pass\n    except KeyError:\n        pass\n"
+            "    except ValueError:\n        pass\n    else:\n        pass\n    finally:\n"
+            "        pass\n",
+            4,
+        ),
+        ("def f(xs):\n    return [x for x in xs if x if x > 1]\n", 4),
+        ("def f(a):\n    assert a\n    return 1 if a else 2\n", 3),
+        ("def f(a):\n    def g(b):\n        if b:\n            return 1\n    return g\n", 1),
+        ("def f(a):\n    return lambda b: b if a else None\n", 2),
+        (
+            "def f(a):\n    match a:\n        case 1:\n            pass\n        case 2:\n"
+            "            pass\n        case _:\n            pass\n",
+            3,
+        ),
+        ("def f(a):\n    while a:\n        with a:\n            a = a or None\n", 3),
+    ],
+)
+def test_complexity_is_counted_as_radon_counts_it(source: str, expected: int) -> None:
+    _, function = _functions(ast.parse(source))[0]  # the outer one
+    assert _complexity(function) == expected

@@ -1,32 +1,22 @@
-"""The search's personalized PageRank: the ranks of rubi.core.pagerank, equal ranks in
-id order."""
+"""The search's personalized PageRank: the ranks of rubi.core.pagerank (the one
+PageRank, whatever extras are installed), equal ranks in id order, read through
+networkx's public views."""
 
 from __future__ import annotations
 
+import ast
 import math
 import random
+from pathlib import Path
 
 import networkx as nx
 import pytest
 
 from rubi.core.pagerank import pagerank
-from rubi.search import adjacency, ppr
+from rubi.search import ppr
 from rubi.search.ppr import BACKLINK_WEIGHT, PPR_DAMPING, _neighbourhood, personalized_pagerank
 
-WALKS = ["python", "numpy", "arrays"]
-
-
-@pytest.fixture(params=WALKS)
-def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test runs with every walk: pure Python, numpy (the semantic extra) with the
-    links gathered per search, and numpy with the graph's kept arrays
-    (:mod:`rubi.search.adjacency`, built from the first search here)."""
-    if request.param != "python":
-        pytest.importorskip("numpy")
-    monkeypatch.setattr(ppr, "_numpy_walk", lambda: request.param != "python")
-    built = 1 if request.param == "arrays" else 10**9
-    monkeypatch.setattr(adjacency, "BUILD_AFTER_SEARCHES", built)
-    return str(request.param)
+from helpers import copy_vault
 
 
 def _graph(seed: int, nodes: int = 120, links: int = 300) -> nx.MultiDiGraph:
@@ -49,10 +39,10 @@ def _case(seed: int, count: int, **size: int) -> tuple[nx.MultiDiGraph, dict[str
 def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
     """The walk as it was written before: an edge list for rubi.core.pagerank."""
     nodes = _neighbourhood(g, list(seeds))
-    indeg = {n: len(g._pred[n]) for n in nodes}
+    indeg = {n: len(g.pred[n]) for n in nodes}
     edges = []
     for u in nodes:
-        for v in g._succ[u]:
+        for v in g.succ[u]:
             if v in nodes and v != u:
                 edges.append((u, v, 1.0 / math.log2(2 + indeg[v])))
                 edges.append((v, u, BACKLINK_WEIGHT / math.log2(2 + indeg[u])))
@@ -60,7 +50,7 @@ def _reference(g: nx.MultiDiGraph, seeds: dict[str, float]) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int, walk: str) -> None:
+def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int) -> None:
     g, seeds = _case(seed, 4)
     want = _reference(g, seeds)
     got = dict(personalized_pagerank(g, seeds).ranked)
@@ -69,7 +59,7 @@ def test_the_walk_gives_the_ranks_of_the_edge_list_pagerank(seed: int, walk: str
         assert rank == pytest.approx(want[node], rel=1e-9, abs=1e-15)
 
 
-def test_equal_ranks_come_in_id_order(walk: str) -> None:
+def test_equal_ranks_come_in_id_order() -> None:
     g = nx.MultiDiGraph()
     leaves = ["d", "b", "e", "a", "c"]
     for leaf in leaves:  # five leaves of one seed: one rank
@@ -78,35 +68,7 @@ def test_equal_ranks_come_in_id_order(walk: str) -> None:
     assert [n for n, _ in ranked] == ["seed", "a", "b", "c", "d", "e"]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_the_two_walks_rank_alike_on_a_larger_graph(seed: int) -> None:
-    pytest.importorskip("numpy")
-    g, seeds = _case(seed, 6, nodes=2000, links=9000)
-    nodes = sorted(_neighbourhood(g, list(seeds)))
-    python = ppr._walk(nodes, g._succ, g._pred, seeds)
-    numpy = ppr._walk_numpy(nodes, adjacency.links_among(g, nodes), seeds)  # read from g
-    adjacency.BUILD_AFTER_SEARCHES, kept = 1, adjacency.BUILD_AFTER_SEARCHES
-    try:
-        arrays = adjacency.adjacency(g)
-        assert arrays is not None  # the same links, in the same order: the same sums
-        assert ppr._walk_numpy(nodes, adjacency.links_among(g, nodes), seeds) == numpy
-    finally:
-        adjacency.BUILD_AFTER_SEARCHES = kept
-    assert python.keys() == numpy.keys()
-    for node, rank in python.items():
-        assert numpy[node] == pytest.approx(rank, rel=1e-12, abs=1e-18)
-
-
-def test_the_walk_uses_numpy_only_with_the_dense_channel(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rubi import semantic
-
-    monkeypatch.setattr(semantic, "enabled", lambda: False)
-    assert ppr._numpy_walk() is False
-    monkeypatch.setattr(semantic, "enabled", lambda: True)
-    assert ppr._numpy_walk() is True
-
-
-def test_a_seed_without_links_keeps_all_the_mass(walk: str) -> None:
+def test_a_seed_without_links_keeps_all_the_mass() -> None:
     g = nx.MultiDiGraph()
     g.add_node("alone")
     g.add_edge("alone", "alone")  # a self link is not walked
@@ -114,10 +76,69 @@ def test_a_seed_without_links_keeps_all_the_mass(walk: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_linked_only_keeps_the_seeds_and_their_neighbours_in_order(seed: int, walk: str) -> None:
+def test_linked_only_keeps_the_seeds_and_their_neighbours_in_order(seed: int) -> None:
     g, seeds = _case(seed, 3)
     whole = personalized_pagerank(g, seeds)
     near = personalized_pagerank(g, seeds, linked_only=True)
     assert near.via == whole.via
     want = [(n, r) for n, r in whole.ranked if n in seeds or n in whole.via]
     assert near.ranked == want and len(want) < len(whole.ranked)
+
+
+def _out_edges(g: nx.MultiDiGraph, order: list[str]) -> list[tuple[str, str, float]]:
+    """The walk's links as an edge list, in the order the walk gathers them."""
+    inside = set(order)
+    edges = []
+    for u in order:
+        for v in g.succ[u]:
+            if v in inside and v != u:
+                edges.append((u, v, 1.0 / math.log2(2 + len(g.pred[v]))))
+                edges.append((v, u, BACKLINK_WEIGHT / math.log2(2 + len(g.pred[u]))))
+    return edges
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_walk_gives_exactly_the_ranks_of_the_one_pagerank(seed: int) -> None:
+    g, seeds = _case(seed, 5, nodes=600, links=2400)
+    order = sorted(_neighbourhood(g, list(seeds)))
+    want = pagerank(order, _out_edges(g, order), personalization=seeds, damping=PPR_DAMPING)
+    assert ppr._walk(order, g.succ, g.pred, seeds) == want
+
+
+def _seed_sets(nodes: list[str]) -> list[dict[str, float]]:
+    rng = random.Random(7)
+    return [
+        {n: rng.uniform(0.1, 2.0) for n in rng.sample(nodes, k)}
+        for k in (1, 2, 3, 5, 8)
+        for _ in range(12)
+    ]
+
+
+@pytest.mark.parametrize("vault", ["obsidian-help-en", "kepano-obsidian"])
+def test_the_semantic_extra_does_not_change_the_ranks(
+    vault: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubi import app, semantic
+    from rubi.sync import graph_for
+
+    paths = app.locate(copy_vault(vault, tmp_path))
+    app.index(paths)
+    g = graph_for(paths).graph
+    cases = _seed_sets(sorted(g.nodes))
+    monkeypatch.setattr(semantic, "enabled", lambda: False)
+    without = [personalized_pagerank(g, seeds) for seeds in cases]
+    monkeypatch.setattr(semantic, "enabled", lambda: True)
+    with_extra = [personalized_pagerank(g, seeds) for seeds in cases]
+    assert with_extra == without  # the same floats, not only the same order
+
+
+def test_the_search_reads_no_private_networkx_attribute() -> None:
+    private = {"_succ", "_pred", "_adj", "_node"}
+    folder = Path(ppr.__file__).parent
+    found = [
+        f"{path.name}:{node.lineno} {node.attr}"
+        for path in sorted(folder.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in private
+    ]
+    assert found == []

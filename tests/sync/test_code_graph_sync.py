@@ -289,3 +289,63 @@ def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_p
         full = app.index(fresh, full=True)
         assert full.pages_written == [], what  # the edit's pages are a full render's
         assert _indexed(paths) == _indexed(fresh), what
+
+
+NOTE_EDITS: list[tuple[str, dict[str, str | None]]] = [
+    (
+        "a note about a file added",
+        {".rubi/notes/trie.md": "---\ntype: decision\nfiles: [pkg/util.py]\n---\n# Helpers\n"},
+    ),
+    (
+        "a listed note retitled",
+        {".rubi/notes/routing.md": "---\ntype: decision\nfiles: [pkg/app.py]\n---\n# Radix\n"},
+    ),
+    ("a listed note deleted", {".rubi/notes/lib.md": None}),
+]
+
+
+def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
+    project: Path, tmp_path: Path
+) -> None:
+    """A note the map pages list, added, retitled or deleted without a code change:
+    the pages it rewrites are indexed by its own run (one store generation, no second
+    run), and what is indexed equals a full build's."""
+    import shutil
+
+    from rubi.sync.store import open_store
+
+    paths = app.locate(project / ".rubi")
+    session = SyncSession(paths)
+    session.run()
+    runs: list[bool] = []
+    run_locked = session._run_locked
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(True)
+        return run_locked(*args, **kwargs)
+
+    session._run_locked = counted  # type: ignore[method-assign]
+
+    def generation() -> int:
+        store = open_store(paths.store_file, create=False)
+        assert store is not None
+        try:
+            return store.gen()
+        finally:
+            store.close()
+
+    for number, (what, changes) in enumerate(NOTE_EDITS):
+        for rel, text in changes.items():
+            _edit(project, rel, text)
+        runs.clear()
+        before = generation()
+        report = session.run()
+        assert report.pages_written, what
+        assert (len(runs), generation()) == (1, before + 1), what
+        copy = tmp_path / f"copy-{number}"
+        shutil.copytree(project, copy, symlinks=True)
+        fresh = app.locate(copy / ".rubi")
+        full = app.index(fresh, full=True)
+        assert full.pages_written == [], what
+        assert _indexed(paths) == _indexed(fresh), what
+        assert _graph_of(session) == _scratch(session), what

@@ -9,12 +9,13 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+import traceback
 
 import click
 
 from rubi import __version__
 
-__all__ = ["cli", "main", "run_for_engine"]
+__all__ = ["CommandLoadError", "cli", "main", "run_for_engine"]
 
 _COMMANDS: dict[str, str] = {
     # name: "module:attribute" under rubi.cli
@@ -42,6 +43,11 @@ _COMMANDS: dict[str, str] = {
 }
 
 
+class CommandLoadError(click.ClickException):
+    """A command's module failed to import, or does not define the command: a broken
+    install or a bug, shown as such (exit 1) rather than as an unknown command."""
+
+
 class LazyGroup(click.Group):
     """A group that imports a command's module only when that command runs."""
 
@@ -49,15 +55,29 @@ class LazyGroup(click.Group):
         return sorted({*super().list_commands(ctx), *_COMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in _COMMANDS:
-            module_name, attr = _COMMANDS[cmd_name].split(":")
-            try:
-                module = importlib.import_module(f"rubi.cli.{module_name}")
-            except ModuleNotFoundError:
-                return None
-            command = getattr(module, attr, None)
-            return command if isinstance(command, click.Command) else None
-        return super().get_command(ctx, cmd_name)
+        """The command named ``cmd_name``; None for a name rubi does not have (click
+        then says ``No such command``, exit 2).
+
+        Raises:
+            CommandLoadError: the command's module raised while it was imported (its
+                traceback is printed to stderr first), or lacks the command.
+        """
+        if cmd_name not in _COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module_name, attr = _COMMANDS[cmd_name].split(":")
+        qualified = f"rubi.cli.{module_name}"
+        try:
+            module = importlib.import_module(qualified)
+        except Exception as exc:
+            traceback.print_exc(file=sys.stderr)
+            raise CommandLoadError(
+                f"the '{cmd_name}' command could not be loaded ({qualified}): "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        command = getattr(module, attr, None)
+        if not isinstance(command, click.Command):
+            raise CommandLoadError(f"{qualified} defines no command '{attr}' for '{cmd_name}'")
+        return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

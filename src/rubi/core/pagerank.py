@@ -17,12 +17,12 @@ the code map before an edit) converges in a few iterations instead of tens.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import mul, sub
 from typing import TypeVar
 
-__all__ = ["DAMPING", "MAX_ITERATIONS", "TOLERANCE", "pagerank"]
+__all__ = ["DAMPING", "MAX_ITERATIONS", "TOLERANCE", "pagerank", "pagerank_numbered"]
 
 N = TypeVar("N", bound=Hashable)
 
@@ -71,11 +71,92 @@ def pagerank(
     if not 0.0 < damping < 1.0:
         raise ValueError(f"damping must be in (0, 1), got {damping}")
     index, out = _adjacency(nodes, edges)
+    return pagerank_numbered(
+        list(index),
+        out,
+        personalization=personalization,
+        damping=damping,
+        max_iterations=max_iterations,
+        tolerance=tolerance,
+        start=start,
+    )
+
+
+def pagerank_numbered(
+    order: Sequence[N],
+    out: Sequence[dict[int, float]],
+    *,
+    personalization: Mapping[N, float] | None = None,
+    damping: float = DAMPING,
+    max_iterations: int = MAX_ITERATIONS,
+    tolerance: float = TOLERANCE,
+    start: Mapping[N, float] | None = None,
+) -> dict[N, float]:
+    """:func:`pagerank` of a graph its caller numbered already: the same iteration and
+    the same float sums as :func:`pagerank` given ``order`` as its nodes and the edges
+    in the order ``out`` holds them, without building ``out`` from an edge list (a
+    caller holding the graph's adjacency builds it in one pass).
+
+    Args:
+        order: the nodes; node ``order[i]`` is number ``i``.
+        out: per node number, its out-edges ``{target number: summed weight}``, with
+            no self-loop and every weight > 0 (not checked).
+        personalization, damping, max_iterations, tolerance, start: as :func:`pagerank`.
+
+    Returns:
+        ``{node: rank}``, as :func:`pagerank`.
+
+    Raises:
+        ValueError: ``damping`` outside (0, 1), or ``out`` not one entry per node.
+    """
+    if not 0.0 < damping < 1.0:
+        raise ValueError(f"damping must be in (0, 1), got {damping}")
+    if len(out) != len(order):
+        raise ValueError(f"{len(out)} adjacency entries for {len(order)} nodes")
+    index = {node: i for i, node in enumerate(order)}
     n = len(index)
     if n == 0:
         return {}
-    order = list(index)
     teleport = _teleport(index, personalization)
+    pulls, dangling, perm, pos = _pulls(out, damping)
+    pulled = len(pulls)
+    uniform = len(teleport) == n and personalization is None
+    tele = [(pos[i], t) for i, t in teleport]
+    start_rank = _start(index, teleport, start, bool(personalization))
+    rank = list(map(start_rank.__getitem__, perm))
+    limit = n * tolerance
+    rest = n - pulled
+    for _ in range(max_iterations):
+        get = rank.__getitem__
+        nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
+        restart = (1.0 - damping) + damping * sum(map(get, dangling), 0.0)
+        if uniform:
+            jump = restart / n
+            nxt = list(map(jump.__add__, nxt))
+            nxt.extend(repeat(jump, rest))
+        else:
+            nxt.extend(repeat(0.0, rest))
+            for i, t in tele:
+                nxt[i] += restart * t
+        err = sum(map(abs, map(sub, nxt, rank)), 0.0)
+        rank = nxt
+        if err < limit:
+            break
+    return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+
+
+_Pulls = list[tuple[tuple[int, ...], tuple[float, ...]]]
+
+
+def _pulls(
+    out: Sequence[dict[int, float]], damping: float
+) -> tuple[_Pulls, list[int], list[int], list[int]]:
+    """What one iteration pulls: per node something links to, its in-edges' sources
+    (as positions in the permutation) and their damped shares, sources ascending; the
+    dangling nodes' positions; the permutation (node numbers: those something links to
+    first, in number order, then the others, which only get their teleport share); and
+    each node number's position in it."""
+    n = len(out)
     # The in-edges of every node, as tuples: a tuple of numbers is no container the
     # cyclic garbage collector keeps tracking, while the lists of lists this was made
     # of (two per node) outlived enough young collections to count towards a full one
@@ -107,36 +188,13 @@ def pagerank(
     sources = tuple(map(get_pos, map(tails.__getitem__, by_target)))
     shares = tuple(map(weights.__getitem__, by_target))
     del tails, weights, by_target
-    pulls: list[tuple[tuple[int, ...], tuple[float, ...]]] = []
+    pulls: _Pulls = []
     at = 0
     for j in perm[:pulled]:
         end = bisect_right(heads, j, at)
         pulls.append((sources[at:end], shares[at:end]))
         at = end
-    dangling = list(map(get_pos, dangling))
-    uniform = len(teleport) == n and personalization is None
-    tele = [(pos[i], t) for i, t in teleport]
-    start_rank = _start(index, teleport, start, bool(personalization))
-    rank = list(map(start_rank.__getitem__, perm))
-    limit = n * tolerance
-    rest = n - pulled
-    for _ in range(max_iterations):
-        get = rank.__getitem__
-        nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
-        restart = (1.0 - damping) + damping * sum(map(get, dangling), 0.0)
-        if uniform:
-            jump = restart / n
-            nxt = list(map(jump.__add__, nxt))
-            nxt.extend(repeat(jump, rest))
-        else:
-            nxt.extend(repeat(0.0, rest))
-            for i, t in tele:
-                nxt[i] += restart * t
-        err = sum(map(abs, map(sub, nxt, rank)), 0.0)
-        rank = nxt
-        if err < limit:
-            break
-    return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+    return pulls, list(map(get_pos, dangling)), perm, pos
 
 
 def _adjacency(

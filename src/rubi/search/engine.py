@@ -267,7 +267,7 @@ def graph_list(
 
 
 def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
-    return set(g._succ[node]) | set(g._pred[node])
+    return set(g.succ[node]) | set(g.pred[node])
 
 
 def _rank_key(f: Fused) -> tuple[float, int, str]:

@@ -7,11 +7,9 @@ evidence too, at :data:`BACKLINK_WEIGHT`), and makes hubs cheap to enter
 (weight ``1 / log2(2 + in-degree)``) so that a note everything links to does not
 win every query.
 
-The walk runs on numpy when the semantic extra is installed (a sparse product per
-iteration, 3× faster on obsidian-hub's neighbourhoods) and in pure Python otherwise;
-both give the ranks of :func:`rubi.core.pagerank.pagerank` to within float rounding.
-A long-lived process walking an unchanged graph gathers the neighbourhood's links from
-arrays kept with the graph (:mod:`rubi.search.adjacency`).
+The ranks are those of :func:`rubi.core.pagerank.pagerank`, rubi's one PageRank (the
+code map's ranks are too): the same float sums whatever extras are installed, so the
+ranking never depends on them. The graph is read through networkx's public views.
 """
 
 from __future__ import annotations
@@ -19,13 +17,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import mul, sub
 from typing import Any
 
 import networkx as nx
 
-from rubi.core.pagerank import MAX_ITERATIONS, TOLERANCE
-from rubi.search.adjacency import links_among
+from rubi.core.pagerank import pagerank_numbered
 
 __all__ = [
     "BACKLINK_WEIGHT",
@@ -53,6 +49,10 @@ RANK_DIGITS = 12
 two equal ranks summed in another order differ in the 17th digit."""
 
 
+Adjacency = Mapping[str, Any]
+"""A networkx adjacency view: node → its neighbours (``g.succ``, ``g.pred``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PPRResult:
     """Ranked nodes (best first, seeds included) and, per node, its strongest seed."""
@@ -61,8 +61,10 @@ class PPRResult:
     via: dict[str, str]
 
 
-def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
-    return set(g._succ[node]) | set(g._pred[node])
+def _linked(succ: Adjacency, pred: Adjacency, node: str) -> set[str]:
+    """The nodes ``node`` links to or is linked from (views taken once by the caller:
+    each ``g.succ`` makes a new one)."""
+    return set(succ[node]) | set(pred[node])
 
 
 def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
@@ -71,10 +73,11 @@ def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     hops away through it, which says nothing."""
     seen = set(seeds)
     frontier = list(seeds)
+    succ, pred = g.succ, g.pred
     for _ in range(RADIUS):
         nxt: list[str] = []
         for node in frontier:
-            others = _neighbours(g, node)
+            others = _linked(succ, pred, node)
             if len(others) > HUB_DEGREE and node not in seeds:
                 continue
             for other in sorted(others - seen):
@@ -106,14 +109,11 @@ def personalized_pagerank(
         return PPRResult([], {})
     nodes = _neighbourhood(g, start)
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
-    links = links_among(g, order) if _numpy_walk() else None
-    if links is not None and len(links[0]):
-        ranks = _walk_numpy(order, links, weights)
-    else:  # pure Python, or nothing to walk (the ranks are the teleport's)
-        ranks = _walk(order, g._succ, g._pred, weights)
+    ranks = _walk(order, g.succ, g.pred, weights)
     via: dict[str, str] = {}
+    succ, pred = g.succ, g.pred
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
-        for other in _neighbours(g, seed):
+        for other in _linked(succ, pred, seed):
             if other not in seeds and other not in via:
                 via[other] = seed
     # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
@@ -126,16 +126,18 @@ def personalized_pagerank(
 
 
 def _walk(
-    order: Sequence[str], succ: Any, pred: Any, seeds: Mapping[str, float]
+    order: Sequence[str], succ: Adjacency, pred: Adjacency, seeds: Mapping[str, float]
 ) -> dict[str, float]:
-    """Personalized PageRank over the walk's nodes, as :func:`rubi.core.pagerank.pagerank`
-    defines it (teleport to ``seeds``, a dangling node's mass teleported, the same
-    damping, tolerance and iteration cap), computed by pulling: each node sums its
-    in-edges' shares in one C-level pass, rather than a Python step per edge.
+    """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_numbered`, rubi's one
+    PageRank) over the walk's nodes: teleport to ``seeds``, :data:`PPR_DAMPING`, a link
+    into a node weighted ``1 / log2(2 + its in-degree)`` and read backwards at
+    :data:`BACKLINK_WEIGHT` of that. The out-edges are gathered here in one pass over
+    the nodes' successors (the ranks :func:`rubi.core.pagerank.pagerank` gives for the
+    same links as an edge list, without numbering each link's two ends again).
 
     Args:
         order: the nodes walked (their order fixes the arithmetic's order).
-        succ, pred: the graph's adjacency (``g._succ``, ``g._pred``).
+        succ, pred: the graph's public adjacency views (``g.succ``, ``g.pred``).
         seeds: node in ``order`` → teleport weight (> 0).
 
     Returns:
@@ -153,82 +155,4 @@ def _walk(
             forward, backward = out[i], out[j]
             forward[j] = forward.get(j, 0.0) + ahead[j]
             backward[i] = backward.get(i, 0.0) + behind[i]
-    sources: list[list[int]] = [[] for _ in order]
-    shares: list[list[float]] = [[] for _ in order]
-    dangling: list[int] = []
-    for i, targets in enumerate(out):
-        if not targets:
-            dangling.append(i)
-            continue
-        scale = PPR_DAMPING / sum(targets.values())
-        for j, w in targets.items():
-            sources[j].append(i)
-            shares[j].append(w * scale)
-    total = sum(seeds.values())
-    teleport = [(index[s], w / total) for s, w in seeds.items()]
-    rank = [0.0] * len(order)
-    for i, t in teleport:
-        rank[i] = t
-    pulls = list(zip(sources, shares, strict=True))
-    limit = len(order) * TOLERANCE
-    for _ in range(MAX_ITERATIONS):
-        get = rank.__getitem__
-        nxt = [sum(map(mul, map(get, src), share), 0.0) for src, share in pulls]
-        restart = (1.0 - PPR_DAMPING) + PPR_DAMPING * sum(map(get, dangling), 0.0)
-        for i, t in teleport:
-            nxt[i] += restart * t
-        err = sum(map(abs, map(sub, nxt, rank)), 0.0)
-        rank = nxt
-        if err < limit:
-            break
-    return dict(zip(order, rank, strict=True))
-
-
-def _numpy_walk() -> bool:
-    """Walk with numpy when the semantic extra runs here: numpy is then imported by the
-    dense channel anyway, and the choice is the same in a cold hook and in the engine
-    (``RUBI_SEMANTIC=0`` keeps both in pure Python)."""
-    from rubi import semantic
-
-    return semantic.enabled()
-
-
-def _walk_numpy(
-    order: Sequence[str], links: tuple[Any, Any, Any], seeds: Mapping[str, float]
-) -> dict[str, float]:
-    """:func:`_walk` as sparse products: the walk's links become arrays of (source,
-    target, weight) entries, a link and its backlink each an entry, and an iteration is
-    one ``numpy.bincount`` of the sources' shares by target. ``links``: the links among
-    ``order`` (:func:`rubi.search.adjacency.links_among`, at least one); the ranks
-    agree with :func:`_walk` to about 1e-15 (sums taken in another order)."""
-    import numpy as np
-
-    n = len(order)
-    index = {node: i for i, node in enumerate(order)}
-    head, tail, in_degree = links
-    ahead = 1.0 / np.log2(2.0 + in_degree)  # a link into the node
-    source = np.concatenate((head, tail))  # a link followed, then read backwards
-    target = np.concatenate((tail, head))
-    weight = np.concatenate((ahead[tail], BACKLINK_WEIGHT * ahead[head]))
-    out_weight = np.bincount(source, weights=weight, minlength=n)
-    dangling = np.flatnonzero(out_weight == 0.0)
-    scale = np.zeros(n)
-    np.divide(PPR_DAMPING, out_weight, out=scale, where=out_weight != 0.0)
-    share = weight * scale[source]
-    total = sum(seeds.values())
-    jump_to = np.array([index[s] for s in seeds], dtype=np.intp)
-    jump = np.array([w / total for w in seeds.values()], dtype=np.float64)
-    rank = np.zeros(n)
-    rank[jump_to] = jump
-    limit = n * TOLERANCE
-    for _ in range(MAX_ITERATIONS):
-        nxt = np.bincount(target, weights=rank[source] * share, minlength=n).astype(
-            np.float64, copy=False
-        )
-        restart = (1.0 - PPR_DAMPING) + PPR_DAMPING * float(rank[dangling].sum())
-        nxt[jump_to] += restart * jump
-        err = float(np.abs(nxt - rank).sum())
-        rank = nxt
-        if err < limit:
-            break
-    return dict(zip(order, rank.tolist(), strict=True))
+    return pagerank_numbered(order, out, personalization=seeds, damping=PPR_DAMPING)

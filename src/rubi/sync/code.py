@@ -212,25 +212,16 @@ def map_code(
         new.code = dict(old.code)
         new.code_fingerprint = old.code_fingerprint
         return CodeRun()
-    from rubi.codemap.files import list_files, stat_files
-
     root = paths.project_root
-    seen = None
+    seen, restated = None, None
     if held is not None and changed is not None and not full:
         seen = _restat(root, held, changed)
-    restated = seen.stats if seen is not None else None
-    listing: FileListing | None
-    stats: dict[str, os.stat_result] | None
     if seen is not None:
-        listing, stats = seen.listing, seen.stats
+        restated = seen.stats
     else:
-        try:
-            listing = list_files(root)  # one listing a run, shared with the map
-        except OSError:
-            listing = None
-        stats = stat_files(root, listing.paths) if listing is not None else None
-        if listing is not None and stats is not None:
-            seen = CodeListing(listing, stats, frozenset(listing.paths))
+        seen = _list(root)
+    listing = seen.listing if seen is not None else None
+    stats = seen.stats if seen is not None else None
     fingerprint = code_fingerprint(root, listing, stats) if stats is not None else ""
     if (
         not full
@@ -247,15 +238,7 @@ def map_code(
     code_map, kept = _map(
         paths, progress, previous, memory, full, listing, stats, restated, changed
     )
-    new.code = {p: f.sha256 for p, f in code_map.files.items()}
-    indexed = {} if full else old.code
-    # made as the index writer reads them (in whichever process writes them)
-    docs = RunDocuments(root, [f for p, f in code_map.files.items() if indexed.get(p) != f.sha256])
-    deletes = sorted(set(indexed) - set(new.code))
-    report.code_files = len(code_map.files)
-    report.code_changed = len(docs)
-    report.code_deleted = len(deletes)
-    report.code_warnings = list(code_map.warnings)
+    docs, deletes = _documents(root, code_map, old, new, report, full)
     saved = bool(
         docs
         or deletes
@@ -266,6 +249,39 @@ def map_code(
     if saved:
         save_code_map(paths, code_map, docs.ids, previous)
     return CodeRun(code_map, docs, deletes, seen, saved, kept)
+
+
+def _list(root: Path) -> CodeListing | None:
+    """The project's files listed and stat-ed (None when it cannot be listed)."""
+    from rubi.codemap.files import list_files, stat_files
+
+    try:
+        listing = list_files(root)  # one listing a run, shared with the map
+    except OSError:
+        return None
+    return CodeListing(listing, stat_files(root, listing.paths), frozenset(listing.paths))
+
+
+def _documents(
+    root: Path,
+    code_map: CodeMap,
+    old: VaultState,
+    new: VaultState,
+    report: IndexReport,
+    full: bool,
+) -> tuple[RunDocuments, list[str]]:
+    """Record ``code_map``'s files in ``new`` and ``report``; the code documents to
+    (re)write (made as the index writer reads them, in whichever process writes them)
+    and the code ids to delete."""
+    new.code = {p: f.sha256 for p, f in code_map.files.items()}
+    indexed = {} if full else old.code
+    docs = RunDocuments(root, [f for p, f in code_map.files.items() if indexed.get(p) != f.sha256])
+    deletes = sorted(set(indexed) - set(new.code))
+    report.code_files = len(code_map.files)
+    report.code_changed = len(docs)
+    report.code_deleted = len(deletes)
+    report.code_warnings = list(code_map.warnings)
+    return docs, deletes
 
 
 def _map(
@@ -281,9 +297,8 @@ def _map(
 ) -> tuple[CodeMap, MapMemory | None]:
     """The map of this run (see :func:`map_code`) and, when it was built in full or
     from ``memory``, what it was resolved from."""
-    from rubi.codemap.build import build_parts, update_code_map
+    from rubi.codemap.build import build_parts
     from rubi.codemap.incremental import remember, reshape_code_map
-    from rubi.codemap.languages import language_of
 
     root = paths.project_root
     assert root is not None
@@ -299,14 +314,9 @@ def _map(
             return got
         previous = None  # a manifest changed, or the cache is unreadable: in full
     elif restated is not None and previous is not None and changed is not None:
-        # An edit the watcher saw. Files that are not mapped code (and never were: not
-        # a language the map reads) leave the map as it is.
-        mapped = [p for p in changed if p in previous.files]
-        others = [p for p in changed if p not in previous.files]
-        if all(language_of(p) is None for p in others):
-            code_map = update_code_map(root, paths.codemap_cache, previous, mapped, restated)
-            if code_map is not None:
-                return code_map, None
+        code_map = _updated(paths, previous, changed, restated)
+        if code_map is not None:
+            return code_map, None
     code_map, parts = build_parts(
         root,
         paths.codemap_cache,
@@ -318,6 +328,27 @@ def _map(
     if parts is not None and stats is not None:
         return code_map, remember(code_map, parts, stats)
     return code_map, None
+
+
+def _updated(
+    paths: VaultPaths,
+    previous: CodeMap,
+    changed: Collection[str],
+    restated: Mapping[str, os.stat_result],
+) -> CodeMap | None:
+    """The map after an edit the watcher saw, updated from ``previous`` when every
+    changed file is mapped code or a file no language of the map reads (those leave
+    the map as it is); None when it must be built again
+    (:func:`rubi.codemap.build.update_code_map`)."""
+    from rubi.codemap.build import update_code_map
+    from rubi.codemap.languages import language_of
+
+    assert paths.project_root is not None
+    mapped = [p for p in changed if p in previous.files]
+    others = [p for p in changed if p not in previous.files]
+    if any(language_of(p) is not None for p in others):
+        return None
+    return update_code_map(paths.project_root, paths.codemap_cache, previous, mapped, restated)
 
 
 def _manifest_moved(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
@@ -109,47 +109,48 @@ class CodeMemory:
         self._memory = memory if code_run.code_map is None else code_run.memory
         return code_run
 
-    def remember(self, warm: Callable[[CodeMap], None]) -> bool:
+    def remember(self) -> tuple[bool, CodeMap | None]:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
-        the listing of the last code run is held and no memory, then call ``warm``
-        with the map it was made of (outside the lock; its failure is logged). See
+        the listing of the last code run is held and no memory. See
         :meth:`rubi.sync.session.SyncSession.remember_code`.
 
         Returns:
-            True when a memory is held afterwards (tried :data:`REMEMBER_TRIES` times
-            while runs replace the map). Never raises (logged).
+            Whether a memory is held afterwards (tried :data:`REMEMBER_TRIES` times
+            while runs replace the map), and the map a memory was made of here (None
+            when none was made): the caller may load the graph ahead for it. Never
+            raises (logged).
         """
         for _ in range(REMEMBER_TRIES):
-            held = self._remember_once(warm)
-            if held is not None:
-                return held
-        return False
+            made = self._remember_once()
+            if made is not None:
+                return made
+        return False, None
 
-    def _remember_once(self, warm: Callable[[CodeMap], None]) -> bool | None:
+    def _remember_once(self) -> tuple[bool, CodeMap | None] | None:
         """One try of :meth:`remember`; None when a run came between (try again)."""
         root = self.paths.project_root
         if root is None:
-            return False
+            return False, None
         with self._lock:
             if self._memory is not None:
-                return True
+                return True, None
             held = self._listing
             code_map = self.code_map() if held is not None else None
         if held is None or code_map is None:
-            return False
+            return False, None
         from rubi.codemap.incremental import memory_of
 
         try:
             memory = memory_of(root, self.paths.codemap_cache, code_map, held.listing, held.stats)
         except Exception:  # an optimisation: the first shape edit builds in full instead
             log.warning("code map memory not made", exc_info=True)
-            return False
+            return False, None
         if memory is None:
             log.info("code map memory not made: the map moved on since it was saved")
-            return False
+            return False, None
         with self._lock:
             if self._memory is not None:
-                return True
+                return True, None
             current = self._listing
             if (
                 current is None
@@ -158,8 +159,4 @@ class CodeMemory:
             ):
                 return None  # a run came between: its map is not this one
             self._memory = memory
-        try:
-            warm(code_map)
-        except Exception:  # an optimisation: the first run loads the graph instead
-            log.warning("graph not loaded ahead", exc_info=True)
-        return True
+        return True, code_map

@@ -1,10 +1,11 @@
 """Reading what changed: one changed note read and parsed into the new manifest, the
-changed notes of a run, and the note ids a run removed."""
+changed notes of a run, and the note ids a run removed; and the stored notes a session
+keeps in memory (:class:`NoteCache`)."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 from rubi.core.errors import NoteParseError
 from rubi.core.model import Note, ScanWarning
@@ -16,9 +17,10 @@ from rubi.sync.manifest import (
     VaultState,
     graph_signature,
 )
+from rubi.sync.store import Store
 from rubi.vault.scan import GONE, FileStat, read_note_text
 
-__all__ = ["ChangedNotes", "deleted_ids", "read_changed_note", "store_copy"]
+__all__ = ["ChangedNotes", "NoteCache", "deleted_ids", "read_changed_note", "store_copy"]
 
 
 def read_changed_note(
@@ -128,3 +130,45 @@ def deleted_ids(
 def store_copy(note: Note) -> Note:
     """``note`` as the store keeps it (body cut to :data:`NOTES_BODY_KEPT`)."""
     return dataclasses.replace(note, body=note.body[:NOTES_BODY_KEPT])
+
+
+class NoteCache:
+    """The store's notes (bodies cut to :data:`NOTES_BODY_KEPT`) by id, kept in memory
+    and brought up to the store's generation by replaying its journal; a full build's
+    generation (``base_gen``) reads them all again. Not thread-safe: used under the
+    session's lock."""
+
+    def __init__(self) -> None:
+        self._notes: dict[str, Note] | None = None
+        self._gen = -1
+
+    def notes(self, store: Store) -> dict[str, Note]:
+        """The notes as of ``store``'s generation (the cache's own dict: copy it to
+        change it)."""
+        gen, base = store.gen(), int(store.meta_value("base_gen", 0))
+        if self._notes is None or base > self._gen:
+            self._notes = store.notes()
+        elif gen != self._gen:
+            written, removed = store.changes_since(self._gen)
+            for note_id in removed:
+                self._notes.pop(note_id, None)
+            self._notes.update(written)
+        self._gen = gen
+        return self._notes
+
+    def drop(self) -> None:
+        """Forget the notes (the store was rebuilt or deleted)."""
+        self._notes = None
+
+    def committed(
+        self, old_gen: int, new_gen: int, changed: Mapping[str, Note], deletes: Collection[str]
+    ) -> None:
+        """Follow a run this process committed, when the cache was at ``old_gen``
+        (else the next :meth:`notes` replays the journal)."""
+        if self._notes is None or self._gen != old_gen:
+            return
+        for note_id in deletes:
+            self._notes.pop(note_id, None)
+        for note in changed.values():
+            self._notes[note.id] = store_copy(note)
+        self._gen = new_gen

@@ -1,5 +1,6 @@
-"""The plan of a sync run: what changed on disk since the manifest, decided without
-reading a note. Pure: a listing and the old manifest in, a :class:`Plan` out."""
+"""The plan of a sync run, decided before a note is read: what kind of run it is
+(:class:`RunPlan`, one frozen value) and what changed on disk since the manifest
+(:class:`Plan`). Pure: flags, a listing and the old manifest in, plans out."""
 
 from __future__ import annotations
 
@@ -9,12 +10,84 @@ import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from rubi.core.safeio import has_surrogates
 from rubi.sync.manifest import FileEntry, VaultState
 from rubi.vault.scan import FileStat, VaultListing
 
-__all__ = ["Plan", "plan_changes", "plan_from_changes"]
+__all__ = ["Plan", "RunKind", "RunPlan", "plan_changes", "plan_from_changes", "plan_run"]
+
+RunKind = Literal["streamed", "full", "incremental", "watched"]
+"""``streamed``: a full build of a plain vault, each note written as it is read;
+``full``: a full build of a project vault (code mapped, map pages written first);
+``incremental``: the vault listed and compared with the manifest; ``watched``: the
+paths a watcher reported compared with it, the vault not listed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What kind of run this is and which derived data it may change, decided once
+    from the caller's flags and the vault's kind (:func:`plan_run`); what the run then
+    finds (notes that relink, a code map that changed shape) decides the rest.
+
+    Attributes:
+        kind: see :data:`RunKind`.
+        code: the code side of the run looks at the project's code files (asked, or a
+            full build); without it the manifest's code entries are kept as they are.
+        project: a project vault (``.rubi/`` beside code): code and map pages.
+        verify: Whoosh is checked against the manifest, compaction advice reported.
+    """
+
+    kind: RunKind
+    code: bool
+    project: bool
+    verify: bool
+
+    @property
+    def full(self) -> bool:
+        """The derived data is built afresh from the files."""
+        return self.kind in ("streamed", "full")
+
+    @property
+    def streamed(self) -> bool:
+        """Notes go to Whoosh and the store as they are read (memory flat in the
+        vault's size); only their graph records are kept."""
+        return self.kind == "streamed"
+
+    @property
+    def moves_code_nodes(self) -> bool:
+        """The graph's code nodes may move from the map before the run to its new one
+        (an incremental run of a project that maps code)."""
+        return self.code and not self.full and self.project
+
+    @property
+    def pages_first(self) -> bool:
+        """A full build of a project writes the map pages before indexing and indexes
+        them with the notes (:func:`rubi.sync.pages.pages_first`)."""
+        return self.kind == "full"
+
+    @property
+    def pages_in_run(self) -> bool:
+        """An incremental run of a project writes the map pages before indexing, when
+        the code map changed shape or the notes changed the graph, and indexes them
+        with its own notes (:func:`rubi.sync.pages.pages_in_run`)."""
+        return self.project and not self.full
+
+
+def plan_run(*, full: bool, code: bool, verify: bool, project: bool, watched: bool) -> RunPlan:
+    """The :class:`RunPlan` of a run.
+
+    Args:
+        full: build afresh (asked, or the derived data is missing or inconsistent).
+        code: look at the project's code files.
+        verify: check Whoosh against the manifest.
+        project: the vault is a project's ``.rubi/``.
+        watched: a watcher's changed paths are given (used unless ``full``).
+    """
+    fresh: RunKind = "full" if project else "streamed"
+    kind: RunKind = fresh if full else "watched" if watched else "incremental"
+    return RunPlan(kind, code=code or full, project=project, verify=verify)
 
 
 @dataclass

@@ -1,12 +1,14 @@
 """A sync session: the owned object that keeps a vault's manifest, parsed notes and
-live graph, and brings them in line with the files as plan → apply.
+live graph, and brings them in line with the files as plan → steps.
 
 One code path for ``rubi index``, first-use indexing, hooks, the MCP server and the
-watcher. A run takes the index lock, **plans** (:func:`rubi.sync.plan.plan_changes`:
-the vault's listing, or the paths a watcher reported, against the manifest) and
-**applies** once: changed notes are read and parsed, Whoosh gets one commit, the
-store (:mod:`rubi.sync.store`) gets the changed rows in one transaction, and the
-live graph (:class:`rubi.graph.live.LiveGraph`) the changed notes. The work is the
+watcher. A run takes the index lock, **plans** once (:mod:`rubi.sync.plan`: the run's
+kind as one frozen :class:`~rubi.sync.plan.RunPlan`, and what differs on disk: the
+vault's listing, or the paths a watcher reported, against the manifest) and takes its
+**steps** in order, each once (:mod:`rubi.sync.steps`): changed notes are read and
+parsed, the map pages written and read with them when they change, Whoosh gets one
+commit, the store (:mod:`rubi.sync.store`) the changed rows in one transaction, and
+the live graph (:class:`rubi.graph.live.LiveGraph`) the changed notes. The work is the
 change's, not the vault's: nothing whole-vault is rewritten on a save.
 
 A long-lived process (``rubi serve``, ``rubi watch``) keeps its session between runs,
@@ -37,19 +39,13 @@ from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
 from rubi.core.rwlock import ReadWriteLock
 from rubi.sync.codememory import CodeMemory
-from rubi.sync.manifest import (
-    NOTES_BODY_KEPT,
-    IndexReport,
-    VaultState,
-    state_from_store,
-    state_meta,
-)
-from rubi.sync.notes import ChangedNotes, deleted_ids, store_copy
-from rubi.sync.plan import Plan, plan_changes, plan_from_changes
-from rubi.sync.progress import Progress, stage
+from rubi.sync.manifest import IndexReport, VaultState, state_from_store
+from rubi.sync.notes import NoteCache
+from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run
+from rubi.sync.progress import Progress
 from rubi.sync.sessiongraph import CODE_STAMP, JOURNAL_MAX, SessionGraph
+from rubi.sync.steps import SyncRun, commit_rows
 from rubi.sync.store import Stamp, Store, open_store, quiet_stamp
-from rubi.sync.streamed import StreamedNotes
 from rubi.vault.scan import scan_vault
 
 if TYPE_CHECKING:
@@ -57,7 +53,6 @@ if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
     from rubi.index.store import SearchIndex
-    from rubi.semantic.sync import VectorSink
 
 __all__ = ["CODE_STAMP", "JOURNAL_MAX", "LOCK_TIMEOUT_S", "SyncSession"]
 
@@ -91,17 +86,14 @@ class SyncSession:
         self._leased = threading.local()
         """The build a thread reads inside :meth:`reading` (a nested read gets it)."""
         self._state: VaultState | None = None
-        self._notes: dict[str, Note] | None = None
-        self._notes_gen = -1
+        self._notes = NoteCache()
         self._code = CodeMemory(paths, self._lock)
         self._graphs = SessionGraph(
-            paths.graph_file, self.code_map, self._all_notes, self._graph_lock.writing
+            paths.graph_file, self._code, self._notes, self._lock, self._graph_lock.writing
         )
         self._quiet: Stamp | None = None
         """The store's :func:`~rubi.sync.store.quiet_stamp` when :meth:`graph` last
         read it."""
-        self._pages_indexed = False
-        """The map pages the current run wrote were indexed by that run itself."""
         self.watched = False
         """A watcher in this process applies every change as it happens (set by
         :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
@@ -173,7 +165,7 @@ class SyncSession:
         with self._lock:
             store = self._open(create=False)
             try:
-                return dict(self._all_notes(store))
+                return dict(self._notes.notes(store))
             finally:
                 store.close()
 
@@ -202,18 +194,6 @@ class SyncSession:
         if store is None:
             raise IndexCorruptError(f"{self.paths.store_file}: no index yet; run `rubi index`")
         return store
-
-    def _all_notes(self, store: Store) -> dict[str, Note]:
-        gen, base = store.gen(), int(store.meta_value("base_gen", 0))
-        if self._notes is None or base > self._notes_gen:
-            self._notes = store.notes()
-        elif gen != self._notes_gen:
-            written, removed = store.changes_since(self._notes_gen)
-            for note_id in removed:
-                self._notes.pop(note_id, None)
-            self._notes.update(written)
-        self._notes_gen = gen
-        return self._notes
 
     def _graph(
         self, store: Store, previous_map: CodeMap | None = None, *, reader: bool = True
@@ -248,15 +228,7 @@ class SyncSession:
             lock.acquire()
         try:
             with self._lock:
-                self._pages_indexed = False
                 report = self._run_locked(full, progress, verify, code, changed_paths, changed_code)
-                if report.pages_written and not self._pages_indexed:
-                    # index the pages just written (they are notes too); they are not
-                    # rendered again (pages list no generated page: the same text)
-                    again = self._run_locked(
-                        False, None, False, False, report.pages_written, pages=False
-                    )
-                    report.warnings.extend(w for w in again.warnings if w not in report.warnings)
         finally:
             lock.release()
         report.seconds = time.perf_counter() - started
@@ -271,7 +243,8 @@ class SyncSession:
                 self.paths.store_file.with_name(self.paths.store_file.name + suffix).unlink(
                     missing_ok=True
                 )
-            self._state = self._notes = None
+            self._state = None
+            self._notes.drop()
             self._graphs.drop()
             return self._open(create=True)
 
@@ -283,9 +256,9 @@ class SyncSession:
         code: bool,
         changed_paths: Collection[str] | None,
         changed_code: Collection[str] | None = None,
-        *,
-        pages: bool = True,
     ) -> IndexReport:
+        """One run under both locks: plan it (:mod:`rubi.sync.plan`), then take its
+        steps (:meth:`_take_steps`)."""
         # Whoosh is imported here, markdown parsing and the graph only when something
         # changed: the hooks' "nothing changed" run pays for a scan, not for libraries.
         from rubi.index.store import SearchIndex
@@ -294,42 +267,56 @@ class SyncSession:
         try:
             index = SearchIndex(self.paths.whoosh_dir)
             index.sweep()  # build folders and temp files a killed run left
-            old = None if full else self._current_state(store)
-            if old is None or not index.exists() or (verify and not _consistent(index, old)):
-                full, old = True, VaultState(gen=old.gen if old else store.gen())
+            old, full = self._starting_state(store, index, full, verify)
             report = IndexReport(full=full)
             if verify and not full:  # `rubi index`, `rubi health`: surfaces that show warnings
                 advice = index.compaction_advice()
                 index.close()
                 if advice:
                     report.warnings.append(ScanWarning(str(self.paths.whoosh_dir), advice))
-            planned = None
-            if changed_paths is not None and not full:
-                planned = plan_from_changes(self.paths.root, old, changed_paths)
-            if planned is None:
-                listing = scan_vault(self.paths.root, self.paths.project_root)
-                report.warnings.extend(listing.warnings)
-                planned = plan_changes(old, listing), listing.attachments
-            plan, attachments = planned
-            # A full build starts the index afresh: without the code map it would drop
-            # every code file.
-            self._apply(
-                store,
-                index,
-                old,
-                plan,
-                attachments,
-                report,
-                full,
-                code or full,
-                progress,
-                changed_code,
-                pages=pages,
+            changes, attachments = self._changes(old, full, changed_paths, report)
+            plan = plan_run(
+                full=full,
+                code=code,
+                verify=verify,
+                project=self.paths.project_root is not None,
+                watched=not changes.scanned,
             )
+            run = SyncRun(
+                self.paths, plan, store, index, old, changes, attachments, report, progress
+            )
+            self._take_steps(run, changed_code)
         finally:
             store.rollback()  # a streamed build's rows, when it failed before its commit
             store.close()
         return report
+
+    def _starting_state(
+        self, store: Store, index: SearchIndex, full: bool, verify: bool
+    ) -> tuple[VaultState, bool]:
+        """The manifest a run starts from, and whether it builds afresh: asked, nothing
+        indexed, or (``verify``) Whoosh disagreeing with the manifest."""
+        old = None if full else self._current_state(store)
+        if old is None or not index.exists() or (verify and not _consistent(index, old)):
+            return VaultState(gen=old.gen if old else store.gen()), True
+        return old, full
+
+    def _changes(
+        self,
+        old: VaultState,
+        full: bool,
+        changed_paths: Collection[str] | None,
+        report: IndexReport,
+    ) -> tuple[Plan, list[str]]:
+        """What differs on disk, and the vault's attachments: from a watcher's paths
+        when it gave them and they suffice, else from a listing of the vault."""
+        if changed_paths is not None and not full:
+            planned = plan_from_changes(self.paths.root, old, changed_paths)
+            if planned is not None:
+                return planned
+        listing = scan_vault(self.paths.root, self.paths.project_root)
+        report.warnings.extend(listing.warnings)
+        return plan_changes(old, listing), listing.attachments
 
     def _current_state(self, store: Store) -> VaultState | None:
         if self._state is not None and self._state.gen == store.gen():
@@ -337,158 +324,68 @@ class SyncSession:
         self._state = state_from_store(store)
         return self._state
 
-    def _apply(  # one apply step: each branch is one kind of derived data
-        self,
-        store: Store,
-        index: SearchIndex,
-        old: VaultState,
-        plan: Plan,
-        attachments: list[str],
-        report: IndexReport,
-        full: bool,
-        code: bool,
-        progress: Progress | None,
-        changed_code: Collection[str] | None = None,
-        *,
-        pages: bool = True,
-    ) -> None:
-        paths = self.paths
-        new = VaultState(files=dict(plan.kept), attachments=attachments, gen=old.gen)
-        report.unchanged = len(plan.kept)
-        if plan.scanned:  # a watcher's batch reports on its own files only
-            kept_problems = [(p, e.problem) for p, e in plan.kept.items() if e.problem]
-            report.warnings.extend(ScanWarning(p, m) for p, m in sorted(kept_problems))
-        touched = {s.path for s in plan.to_read}.union(plan.removed_paths)
-        reading = ChangedNotes(paths, old, new, report)
-        changed = reading.changed
-        vectors = _vector_sink(paths, full)  # hook: embeds what Whoosh is given
-        streamed: StreamedNotes | None = None
-        if full and paths.project_root is None:
-            # A full build of a plain vault streams: each note is read, parsed, handed
-            # to Whoosh and written to the store (in a transaction the manifest's
-            # commit closes) before the next, and only its graph record is kept, so
-            # memory does not grow with the vault's notes.
-            from rubi.index.documents import note_document
-
-            store.begin()
-            store.clear()
-            streamed = StreamedNotes(store, old.gen + 1)
-            indexing = stage(progress, "Indexing notes")
-            notes = reading.notes(plan.to_read, indexing, sink=streamed.add)
-            index.rebuild(vectors.feed(note_document(n) for n in notes))
-            index.close()
-            streamed.flush()
-        else:
-            for _ in reading.notes(plan.to_read, stage(progress, "Reading notes")):
-                pass
-        relink = reading.relink
-        deletes = deleted_ids(old, new, touched, full)
-        report.deleted = len(deletes)
-        # the map the graph was last given, for moving its code nodes to the new one
-        # (what _map_code starts from anyway: no extra read)
-        mapping = code and not full and paths.project_root is not None
-        previous_map = self.code_map() if mapping else None
-        code_run = self._code.map_code(old, new, report, full, code, progress, changed_code)
-        code_map, code_docs, code_deletes = code_run.code_map, code_run.docs, code_run.deletes
-        pages_before = full and code_map is not None and paths.project_root is not None
-        if pages_before:
-            assert code_map is not None
-            from rubi.sync.pages import pages_first  # the code map: only when mapping
-
-            pages_first(paths, code_map, changed, new, report)
-        folded = pages and streamed is None and not full
-        if folded and code_map is not None and not code_map.stats.reused_shape:
-            deletes = self._pages_in_run(store, code_map, old, new, reading, touched, deletes)
-            relink = reading.relink
-            self._pages_indexed = pages_before = True
-        attachments_changed = new.attachments != old.attachments
-        code_changed = bool(code_docs or code_deletes)
-        # A code edit that kept every changed file's shape changes the text index only:
-        # the graph's code nodes and the map pages are made of what the map kept.
-        # (A map built again with no code file changed, as after a manifest edit, also
-        # changed shape.)
-        reshaped = code_map is not None and not code_map.stats.reused_shape
-        graph_changed = bool(relink or deletes or attachments_changed or reshaped or full)
-        if not (full or report.changed or code_changed or attachments_changed or reshaped):
-            if new.files != old.files or new.code_fingerprint != old.code_fingerprint:
-                # touched but identical files: remember their new mtimes
-                new.indexed_at = old.indexed_at
-                self._commit(store, old, new, {}, [], full=False, touched=touched)
+    def _take_steps(self, run: SyncRun, changed_code: Collection[str] | None) -> None:
+        """The run's steps in order (:mod:`rubi.sync.steps`); each is taken once."""
+        plan = run.plan
+        run.read_notes()
+        run.find_deletes()
+        # the map the graph was last given, to move its code nodes to the new one
+        # (what the code run starts from anyway: no extra read)
+        previous_map = self._code.code_map() if plan.moves_code_nodes else None
+        code_run = self._code.map_code(
+            run.old, run.new, run.report, plan.full, plan.code, run.progress, changed_code
+        )
+        run.take_code(code_run, previous_map)
+        pages_map = self._pages_map(run) if run.wants_pages else None
+        if pages_map is not None:
+            run.write_pages(pages_map, self._notes.notes(run.store))
+        if not run.changed_anything:
+            if run.keep_times():  # touched but identical files: remember their times
+                commit_rows(run.store, run.old, run.new, {}, [], full=False, touched=run.touched)
+                self._committed(run.old, run.new, {}, [], full=False)
             return
-
-        from rubi.index.documents import note_document
-
-        # Code documents are made as the index reads them (vectors are for notes only).
-        note_docs = [] if streamed is not None else [note_document(n) for n in changed.values()]
-        to_write = code_docs.joined(list(vectors.feed(note_docs)))
-        indexing = stage(progress, "Indexing text")
-        if full and streamed is None:
-            index.rebuild(to_write, progress=indexing)
-        elif to_write or deletes or code_deletes:
-            index.apply(to_write, [*deletes, *code_deletes], progress=indexing)
-        index.close()
-        new.indexed_at = time.time()
-        new.gen = old.gen + 1
-        self._commit(
-            store,
-            old,
-            new,
-            changed,
-            deletes,
-            full=full,
-            touched=touched,
-            cleared=bool(streamed),
-            reshaped=reshaped,
-        )
-        vectors.commit([*deletes, *code_deletes])  # hook: after the run's own rows
-        del vectors
-        if not graph_changed:
+        run.index_text()
+        run.commit_rows()
+        self._committed(run.old, run.new, run.changed, run.deletes, full=plan.full)
+        run.commit_vectors()
+        if not run.graph_changed:
             return  # bodies changed, nothing the graph sees: the text index only
-        records = streamed.records if streamed is not None else None
-        del streamed
         self._graphs.update(  # its change waits for the readers, who see before or after
-            store,
-            new,
-            changed,
-            code_map,
-            full,
-            records=records,
-            previous_map=previous_map,
-            reshaped=reshaped,
-            later=self.flush_snapshot if self.watched else None,
+            run.store,
+            run.new,
+            run.changed,
+            run.code_map,
+            plan.full,
+            records=run.graph_records(),
+            previous_map=run.previous_map,
+            reshaped=run.reshaped,
+            watched=self.watched,
         )
-        report.graph_rebuilt = full
-        if code_map is None and new.code:
-            code_map = self.code_map()
-        if code_map is not None and paths.project_root is not None and pages and not pages_before:
-            from rubi.sync.pages import write_pages
+        run.report.graph_rebuilt = plan.full
 
-            write_pages(paths, code_map, self._all_notes(store), report)
+    def _pages_map(self, run: SyncRun) -> CodeMap | None:
+        """The code map a run's pages are rendered from: the run's, else the one kept
+        (when the manifest has code)."""
+        if run.code_map is not None:
+            return run.code_map
+        return self._code.code_map() if run.new.code else None
 
-    def _pages_in_run(
+    def _committed(
         self,
-        store: Store,
-        code_map: CodeMap,
         old: VaultState,
         new: VaultState,
-        reading: ChangedNotes,
-        touched: set[str],
+        changed: dict[str, Note],
         deletes: list[str],
-    ) -> list[str]:
-        """The pages of a reshaped map written now and read with the run's notes, as
-        a full build does (:func:`rubi.sync.pages.pages_in_run`): no second run for
-        them (its Whoosh and store commits and graph update). Returns the run's
-        deleted note ids with the pages removed."""
-        if self.paths.project_root is None:
-            return deletes
-        from rubi.sync.pages import pages_in_run
-
-        rendered_from = dict(self._all_notes(store))  # as of the last commit
-        for note_id in deletes:
-            rendered_from.pop(note_id, None)
-        rendered_from.update(reading.changed)
-        pages_in_run(self.paths, code_map, rendered_from, reading, touched)
-        return deleted_ids(old, new, touched, False)
+        *,
+        full: bool,
+    ) -> None:
+        """Follow a commit of this session's in what it keeps (manifest, notes, graph)."""
+        self._state = new
+        if full:
+            self._notes.drop()
+            self._graphs.drop()
+        else:
+            self._notes.committed(old.gen, new.gen, changed, deletes)
 
     def remember_code(self) -> bool:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
@@ -506,7 +403,13 @@ class SyncSession:
             :data:`~rubi.sync.codememory.REMEMBER_TRIES` times while runs replace
             the map). Never raises (logged).
         """
-        return self._code.remember(self._warm_graph)
+        held, made = self._code.remember()
+        if made is not None:
+            try:
+                self._warm_graph(made)
+            except Exception:  # an optimisation: the first run loads the graph instead
+                log.warning("graph not loaded ahead", exc_info=True)
+        return held
 
     def _warm_graph(self, code_map: CodeMap) -> None:
         """Load the live graph (what the first run that changes it would load) and have
@@ -532,73 +435,11 @@ class SyncSession:
         """This session holds the code map's memory (:meth:`remember_code`)."""
         return self._code.held
 
-    def _commit(
-        self,
-        store: Store,
-        old: VaultState,
-        new: VaultState,
-        changed: dict[str, Note],
-        deletes: list[str],
-        *,
-        full: bool,
-        touched: Collection[str] = (),
-        cleared: bool = False,
-        reshaped: bool = False,
-    ) -> None:
-        """Write the run's rows in one transaction (``touched``: the note paths the run
-        read or found gone; ``cleared``: a streamed full build cleared the store and
-        wrote its notes in the transaction this commits; ``reshaped``: the code map
-        changed shape, :data:`CODE_STAMP`); the manifest is saved last, so an
-        interrupted run is redone."""
-        with store.transaction():
-            if full and not cleared:
-                store.clear()
-            # Only the paths this run read or lost can differ from the old manifest.
-            paths = new.files.keys() if full else touched
-            rows = [
-                (p, e.mtime_ns, e.size, e.sha256, e.note_id, e.problem, e.signature)
-                for p in paths
-                if (e := new.files.get(p)) is not None and (full or old.files.get(p) != e)
-            ]
-            store.put_files(rows)
-            if not full:
-                store.drop_files([p for p in touched if p in old.files and p not in new.files])
-            store.put_notes(changed.values(), new.gen, NOTES_BODY_KEPT)
-            store.drop_notes(deletes, new.gen)
-            meta: dict[str, object] = dict(state_meta(new))
-            if full:
-                meta["base_gen"] = new.gen
-            if full or reshaped:
-                meta[CODE_STAMP] = new.gen
-            store.set_meta(meta)
-        self._state = new
-        if full:
-            self._notes = None
-            self._graphs.drop()
-        elif self._notes is not None and self._notes_gen == old.gen:
-            for note_id in deletes:
-                self._notes.pop(note_id, None)
-            for note in changed.values():
-                self._notes[note.id] = store_copy(note)
-            self._notes_gen = new.gen
-
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending
         deferred write, :meth:`rubi.sync.snapshots.Snapshots.later`). Never raises for
         a write that fails (logged): the next reader moves the code nodes itself."""
-        with self._lock:
-            self._graphs.flush()
-
-
-# -- hook: derived data kept beside the index ------------------------------------------
-def _vector_sink(paths: VaultPaths, full: bool) -> VectorSink:
-    """The semantic vectors of one run (:class:`rubi.semantic.sync.VectorSink`): the
-    documents given to Whoosh pass through its ``feed``, and its ``commit`` follows the
-    run's own commit. A no-op without the ``semantic`` extra; never raises for its own
-    failures."""
-    from rubi.semantic.sync import VectorSink
-
-    return VectorSink(paths.index_dir, full=full)
+        self._graphs.flush_locked()
 
 
 def _consistent(index: SearchIndex, state: VaultState) -> bool:

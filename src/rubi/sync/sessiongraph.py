@@ -3,17 +3,21 @@ that changed shape, and its snapshot on disk (:mod:`rubi.sync.snapshots`) writte
 when it falls behind.
 
 A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`SessionGraph` and
-calls it under its own lock. The two changes made to the live graph in place (a
-journal applied, code nodes moved) are made inside the session's ``changing`` block,
-which waits for the graph's readers of the moment; everything else here (a graph built
-or read back, a snapshot written) makes a new graph or only reads it. Another
-process's runs reach it as the store's journal (changed notes since a generation) and
-code stamp (:data:`CODE_STAMP`).
+calls it under its own lock, which it shares with it (a deferred snapshot write takes
+it from a timer thread); the graph gets the code map and the stored notes from the
+session's :class:`~rubi.sync.codememory.CodeMemory` and
+:class:`~rubi.sync.notes.NoteCache`, never from the session. The two changes made to
+the live graph in place (a journal applied, code nodes moved) are made inside the
+session's ``changing`` block, which waits for the graph's readers of the moment;
+everything else here (a graph built or read back, a snapshot written) makes a new
+graph or only reads it. Another process's runs reach it as the store's journal
+(changed notes since a generation) and code stamp (:data:`CODE_STAMP`).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -21,6 +25,8 @@ from typing import TYPE_CHECKING
 
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note
+from rubi.sync.codememory import CodeMemory
+from rubi.sync.notes import NoteCache
 from rubi.sync.snapshots import Snapshots
 from rubi.sync.store import Store
 
@@ -47,8 +53,9 @@ class SessionGraph:
 
     Args:
         graph_file: the snapshot's file.
-        code_map: the project's current code map (None for a plain vault).
-        all_notes: the store's notes as of its generation (a full rebuild's input).
+        code: the project's code map as of the last run (None for a plain vault).
+        notes: the store's notes as of its generation (a full rebuild's input).
+        lock: the session's lock, taken by a deferred snapshot write.
         changing: a block in which the live graph may be changed in place (no reader
             reads it meanwhile).
     """
@@ -56,15 +63,17 @@ class SessionGraph:
     def __init__(
         self,
         graph_file: Path,
-        code_map: Callable[[], CodeMap | None],
-        all_notes: Callable[[Store], Mapping[str, Note]],
+        code: CodeMemory,
+        notes: NoteCache,
+        lock: threading.RLock,
         changing: Callable[[], AbstractContextManager[None]],
     ) -> None:
         self.live: LiveGraph | None = None
         self.gen = -1
         self.snapshots = Snapshots(graph_file)
-        self._code_map = code_map
-        self._all_notes = all_notes
+        self._code = code
+        self._notes = notes
+        self._lock = lock
         self._changing = changing
 
     def drop(self) -> None:
@@ -92,7 +101,7 @@ class SessionGraph:
         stamp = int(store.meta_value(CODE_STAMP, 0))
         if live.code_stamp != stamp:
             stale_snapshot = live.code_stamp == self.snapshots.stamp
-            code_map = self._code_map()
+            code_map = self._code.code_map()
             with self._changing():
                 live.set_code_map(code_map, previous_map)
             live.code_stamp = stamp
@@ -116,14 +125,14 @@ class SessionGraph:
             if self.live is None:
                 from rubi.graph.live import LiveGraph
 
-                code_map = self._code_map() if store.meta_value("code") else None
-                self.live = LiveGraph.from_notes(self._all_notes(store), attachments, code_map)
+                code_map = self._code.code_map() if store.meta_value("code") else None
+                self.live = LiveGraph.from_notes(self._notes.notes(store), attachments, code_map)
                 self.live.code_stamp = int(store.meta_value(CODE_STAMP, 0))
                 self.gen = gen
                 self.snapshots.mark(gen, self.live.code_stamp)
                 self.snapshots.save(self.live, gen)
                 return self.live
-        self.live.attach_code_map(self._code_map)
+        self.live.attach_code_map(self._code.code_map)
         if gen != self.gen:
             written, removed = store.changes_since(self.gen)
             with self._changing():
@@ -147,21 +156,21 @@ class SessionGraph:
         records: Mapping[str, GraphRecord] | None = None,
         previous_map: CodeMap | None = None,
         reshaped: bool = False,
-        later: Callable[[], None] | None = None,
+        watched: bool = False,
     ) -> None:
         """Bring the live graph to a run: a full build adds every note (``changed``,
         or a streamed build's graph ``records``); otherwise the run's rows are
         replayed like any other journal and the code nodes moved to the new map when
         it changed shape (``reshaped``; from ``previous_map``, the map before the run,
-        when the graph does not know its map: :meth:`get`). With ``later`` (a watching
-        session's flush), a shape change's snapshot is written by it after
+        when the graph does not know its map: :meth:`get`). In a ``watched`` session, a
+        shape change's snapshot is written by :meth:`flush_locked` after
         :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`, once for a run of edits."""
         from rubi.graph.live import LiveGraph, graph_record
 
         if full:
             if records is None:
                 records = {k: graph_record(n) for k, n in changed.items()}
-            code_map = code_map or self._code_map()
+            code_map = code_map or self._code.code_map()
             self.live = LiveGraph.from_records(records, new.attachments, code_map)
             self.live.code_stamp = self.gen = new.gen
             self.snapshots.mark(new.gen, new.gen)
@@ -170,16 +179,22 @@ class SessionGraph:
         live = self.get(store, previous_map, reader=False)  # the run's rows and map
         if code_map is not None and code_map.stats.reused_shape:
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
-        elif reshaped and later is not None:
-            self.snapshots.later(later)
+        elif reshaped and watched:
+            self.snapshots.later(self.flush_locked)
         elif reshaped or store.count_since(self.snapshots.gen) > JOURNAL_MAX:
             # The store's removal rows stay: another process's session may be behind
             # this snapshot and learns of a deleted note only from them (one per id).
             self.snapshots.save(live, store.gen())
 
+    def flush_locked(self) -> None:
+        """:meth:`flush` under the session's lock (a deferred write's timer thread)."""
+        with self._lock:
+            self.flush()
+
     def flush(self) -> None:
         """Write the snapshot now when the graph is ahead of it, cancelling a pending
-        deferred write. Never raises for a write that fails (logged)."""
+        deferred write. Call under the session's lock. Never raises for a write that
+        fails (logged)."""
         self.snapshots.cancel()
         live = self.live
         if live is None or not self.snapshots.behind(live, self.gen):
