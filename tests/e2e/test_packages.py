@@ -11,16 +11,23 @@ The CLIs (pinned) come from npm into the user's cache (``e2e/npm_cli.py``).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from e2e.fake_agent_apis import FakeResponsesAPI
+from e2e.fake_agent_apis import FakeGeminiAPI, FakeResponsesAPI
+from e2e.fake_api import FakeMessagesAPI
 from e2e.npm_cli import cli_env, npm_cli
-from e2e.test_claude_code import CLAUDE_CODE_VERSION
+from e2e.test_claude_code import (
+    CLAUDE_CODE_VERSION,
+    main_requests,
+    request_tokens,
+    run_claude,
+    tool_names,
+)
 from e2e.test_other_harnesses import (
     CODEX_CLI_VERSION,
     GEMINI_CLI_VERSION,
@@ -30,7 +37,7 @@ from e2e.test_other_harnesses import (
 )
 from rubi import app
 
-from helpers import REPO
+from helpers import REPO, rubi_project
 
 SKILLS = ["handoff", "memory", "organize", "register", "xray"]
 PACKAGE = (".claude-plugin", ".codex-plugin", ".agents", ".mcp.json", "skills", "hooks",
@@ -41,7 +48,7 @@ PACKAGE = (".claude-plugin", ".codex-plugin", ".agents", ".mcp.json", "skills", 
 def checkout(tmp_path: Path) -> Path:
     """A copy of the repository's package files (symlinks kept as links)."""
     root = tmp_path / "rubi-checkout"
-    root.mkdir()
+    root.mkdir(parents=True)
     for name in PACKAGE:
         src = REPO / name
         if src.is_dir():
@@ -171,10 +178,95 @@ def test_a_codex_session_with_the_plugin_gets_the_map_the_recall_and_the_tools(
     assert proc.returncode == 0, proc.stderr[-3000:]
     bodies = [json.dumps(b) for b in api.requests if b.get("input")]
     assert bodies, api.paths
-    assert "Project memory (rubi" in bodies[0]  # the plugin's SessionStart hook
+    assert "Project memory (rubi, .rubi/map.md)" in bodies[0]  # the plugin's SessionStart hook
     assert "notes/gotcha-login-tokens-expire-at-midnight-utc" in bodies[0]  # its recall
     answered = [b for b in bodies if "function_call_output" in b]
     assert answered and NOTE in answered[-1]  # the plugin's server answered
     log = app.locate(project / ".rubi").index_dir / "hooks.log"
     assert not log.exists(), log.read_text(encoding="utf-8")
-    assert os.environ.get("HOME") != str(home)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_gemini_session_with_the_extension_gets_the_map_the_recall_and_the_tools(
+    tmp_path: Path,
+) -> None:
+    gemini = npm_cli("gemini-cli", "@google/gemini-cli", GEMINI_CLI_VERSION, "gemini")
+    repo, home = checkout(tmp_path), tmp_path / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}), encoding="utf-8"
+    )
+    project = project_with_a_note(tmp_path / "proj")
+    trust = {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    run([gemini, "extensions", "install", str(repo / "gemini"), "--consent"], home, tmp_path,
+        **trust)  # fmt: skip
+    api = FakeGeminiAPI().start()
+    try:
+        env = cli_env(home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=api.url, **trust)
+        proc = subprocess.run(
+            [gemini, "-p", PROMPT.format(tool="mcp_rubi_search"), "--output-format", "json", "-y"],
+            cwd=project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        api.stop()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    main = [
+        json.dumps(b)
+        for b, path in zip(api.requests, api.paths, strict=True)
+        if "streamGenerateContent" in path
+    ]
+    assert main, api.paths
+    first = main[0]
+    assert "mcp_rubi_search" in first  # the extension's server
+    assert "Project memory (rubi, .rubi/map.md)" in first  # its SessionStart hook: the map
+    assert "Search it before exploring" in first  # its context file
+    assert "notes/gotcha-login-tokens-expire-at-midnight-utc" in first  # its recall
+    assert "Search rubi's project memory before exploring code" in first  # its skills
+    answered = [b for b in main if "functionResponse" in b]
+    assert answered and NOTE in answered[-1]
+    log = app.locate(project / ".rubi").index_dir / "hooks.log"
+    assert not log.exists(), log.read_text(encoding="utf-8")
+
+
+def first_request_with_plugin(tmp_path: Path, name: str, skills: bool) -> dict[str, Any]:
+    """The first main request of ``claude -p`` with the plugin installed from a copy of
+    the repository (without its skills when ``skills`` is false)."""
+    claude = npm_cli("claude-code", "@anthropic-ai/claude-code", CLAUDE_CODE_VERSION, "claude")
+    repo = checkout(tmp_path / name)
+    if not skills:
+        shutil.rmtree(repo / "skills")
+    home = tmp_path / name / "home"
+    home.mkdir()
+    env = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    run([claude, "plugin", "marketplace", "add", str(repo)], home, repo, **env)
+    run([claude, "plugin", "install", "rubi@rubi"], home, repo, **env)
+    project = rubi_project(tmp_path / name / "proj", {"src/auth.py": "def login():\n    pass\n"})
+    api = FakeMessagesAPI().start()
+    try:
+        run_claude(claude, project, home, api, ["hello"])
+    finally:
+        api.stop()
+    return main_requests(api)[0]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_plugin_skills_reach_claude_code_and_what_they_cost(tmp_path: Path) -> None:
+    """Prints the tokens the skills add to the first request (run with ``-s``)."""
+    body = first_request_with_plugin(tmp_path, "with", skills=True)
+    text = json.dumps(body)
+    for name in SKILLS:
+        assert f"rubi:{name}" in text, name
+    assert "Search rubi's project memory before exploring code" in text
+    assert any(n.startswith("mcp__plugin_rubi_rubi__") for n in tool_names(body))
+    without = first_request_with_plugin(tmp_path, "without", skills=False)
+    assert "rubi:memory" not in json.dumps(without)
+    cost = request_tokens(body)["total"] - request_tokens(without)["total"]
+    print(f"\nthe plugin's {len(SKILLS)} skills add {cost} tokens to the first request")
+    assert 0 < cost <= 60 * len(SKILLS)
