@@ -181,6 +181,7 @@ def test_a_codex_session_with_the_plugin_gets_the_map_the_recall_and_the_tools(
     # the plugin's own SessionStart hook, once: Claude Code's hooks/hooks.json is not run
     assert bodies[0].count("Project memory (rubi, .rubi/map.md)") == 1
     assert "notes/gotcha-login-tokens-expire-at-midnight-utc" in bodies[0]  # its recall
+    assert "Search rubi's project memory before exploring code" in bodies[0]  # its skills
     answered = [b for b in bodies if "function_call_output" in b]
     assert answered and NOTE in answered[-1]  # the plugin's server answered
     log = app.locate(project / ".rubi").index_dir / "hooks.log"
