@@ -50,8 +50,8 @@ def test_bundle_replaces_a_regular_file_whole(tmp_path: Path) -> None:
     out = tmp_path / "rubi.mcpb"
     out.write_bytes(b"old bundle")
 
-    build_bundle(out, command="/usr/bin/rubi")
+    build_bundle(out, tools=[("search", "Search.")])
 
     with zipfile.ZipFile(out) as bundle:
-        assert set(bundle.namelist()) == {"manifest.json", "server/rubi-serve"}
+        assert {"manifest.json", "server/main.py", "pyproject.toml"} <= set(bundle.namelist())
     assert [p.name for p in tmp_path.iterdir()] == ["rubi.mcpb"]  # no temp file left

@@ -1,13 +1,15 @@
-"""``rubi bundle``: the Claude Desktop extension (.mcpb) passes the official ``mcpb``
-tool's checks (npm ``@anthropic-ai/mcpb``, pinned), and its launcher starts this rubi's
-MCP server for the chosen project (an ``initialize`` answered over stdio)."""
+"""``rubi bundle``: the Claude Desktop extension (.mcpb) carries rubi's project
+(pyproject, src, no tests, .git or venv) for the host's uv to run, its launcher runs
+the bundled rubi whatever else is installed, its manifest lists every tool of the
+server, and it passes the official ``mcpb`` tool's checks (npm ``@anthropic-ai/mcpb``,
+pinned)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -15,13 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from e2e.npm_cli import npm_cli
-from rubi.claude.bundle import LAUNCHER
+from rubi.claude.bundle import ENTRY_POINT, bundle_files
 from rubi.cli.main import cli
+from rubi.mcp.front import load_handshake
 
-from helpers import rubi_project
+from helpers import REPO, rubi_project
 
 MCPB_VERSION = "2.1.2"
-RUBI = str(Path(sys.executable).with_name("rubi"))
 
 
 def build(tmp_path: Path) -> Path:
@@ -31,19 +33,47 @@ def build(tmp_path: Path) -> Path:
     return out
 
 
-def test_the_bundle_launches_this_rubi_for_the_chosen_project(tmp_path: Path) -> None:
-    bundle = build(tmp_path)
-    with zipfile.ZipFile(bundle) as z:
-        assert sorted(z.namelist()) == ["manifest.json", LAUNCHER]
+def test_the_bundle_carries_the_project_for_uv_and_nothing_else(tmp_path: Path) -> None:
+    with zipfile.ZipFile(build(tmp_path)) as z:
+        names = set(z.namelist())
         manifest = json.loads(z.read("manifest.json"))
-        assert (z.getinfo(LAUNCHER).external_attr >> 16) & 0o111  # executable
-        z.extractall(tmp_path / "unpacked")
-    assert manifest["server"]["mcp_config"]["args"] == ["${user_config.project}"]
+        pyproject = tomllib.loads(z.read("pyproject.toml").decode())
+    assert {"pyproject.toml", "README.md", "LICENSE", ENTRY_POINT} <= names
+    assert {"src/rubi/__init__.py", "src/rubi/mcp/handshake.json"} <= names
+    assert "vault-template/README.md" in names  # the wheel's force-include needs it
+    assert any(n.startswith("src/rubi/semantic/weights/") for n in names)
+    assert not [n for n in names if n.split("/")[0] in {"tests", ".git", ".venv", "bench"}]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+    assert pyproject["project"]["name"] == "rubi-memory"
+    assert manifest["manifest_version"] == "0.4"
+    server = manifest["server"]
+    assert server["type"] == "uv" and server["entry_point"] == ENTRY_POINT
+    assert server["mcp_config"]["command"] == "uv"
+    assert server["mcp_config"]["args"][-2:] == ["--project", "${user_config.project}"]
     assert manifest["user_config"]["project"]["type"] == "directory"
-    win = manifest["server"]["mcp_config"]["platform_overrides"]["win32"]
-    assert win["args"][:2] == ["serve", "--project"]
-    if shutil.which("sh") is None:
-        pytest.skip("no POSIX shell to run the launcher")
+
+
+def test_the_manifest_lists_every_tool_the_server_lists(tmp_path: Path) -> None:
+    with zipfile.ZipFile(build(tmp_path)) as z:
+        manifest = json.loads(z.read("manifest.json"))
+    handshake = load_handshake()
+    assert handshake is not None
+    listed = handshake.answer("tools/list", handshake.latest)["tools"]
+    assert [(t["name"], t["description"]) for t in manifest["tools"]] == [
+        (t["name"], t["description"]) for t in listed
+    ]
+    assert "timeline" in [t["name"] for t in manifest["tools"]]
+
+
+def test_the_launcher_serves_the_bundled_rubi_for_the_chosen_project(tmp_path: Path) -> None:
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(build(tmp_path)) as z:
+        z.extractall(unpacked)
+    marker = unpacked / "src" / "rubi" / "__init__.py"
+    marker.write_text(
+        marker.read_text(encoding="utf-8") + "\nimport sys\nsys.stderr.write('bundled rubi\\n')\n",
+        encoding="utf-8",
+    )
     project = rubi_project(tmp_path / "proj", {"a.py": "x = 1\n"})
     hello = {
         "jsonrpc": "2.0",
@@ -56,7 +86,9 @@ def test_the_bundle_launches_this_rubi_for_the_chosen_project(tmp_path: Path) ->
         },
     }
     proc = subprocess.run(
-        ["sh", str(tmp_path / "unpacked" / LAUNCHER), str(project)],
+        # -I: no PYTHONPATH, no user site; the venv's own rubi is still importable,
+        # so only the launcher's path makes the bundled copy run
+        [sys.executable, "-I", str(unpacked / ENTRY_POINT), "--project", str(project)],
         input=json.dumps(hello) + "\n",
         capture_output=True,
         text=True,
@@ -64,6 +96,24 @@ def test_the_bundle_launches_this_rubi_for_the_chosen_project(tmp_path: Path) ->
     )
     first = json.loads(proc.stdout.splitlines()[0])
     assert first["id"] == 0 and first["result"]["serverInfo"]["name"] == "rubi", proc.stderr
+    assert "bundled rubi" in proc.stderr
+
+
+def test_an_installed_rubi_bundles_its_package_with_a_pyproject_from_its_metadata(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    site = tmp_path / "site-packages" / "rubi"
+    shutil.copytree(REPO / "src" / "rubi", site)
+    files = bundle_files(site)
+    pyproject = tomllib.loads(str(files["pyproject.toml"]))
+    assert pyproject["project"]["name"] == "rubi-memory"
+    assert any(d.startswith("mcp") for d in pyproject["project"]["dependencies"])
+    assert not [d for d in pyproject["project"]["dependencies"] if "extra" in d]
+    assert pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["src/rubi"]
+    assert files["src/rubi/__init__.py"] == site / "__init__.py"
+    assert not [n for n in files if n.startswith(("vault-template/", "tests/"))]
 
 
 @pytest.mark.slow
@@ -96,3 +146,11 @@ def test_the_official_mcpb_tool_accepts_the_bundle(tmp_path: Path) -> None:
         timeout=120,
     )
     assert bad.returncode != 0
+    # and the uv server type is a 0.4 manifest's: under 0.3 it is refused
+    old = json.loads((unpacked / "manifest.json").read_text())
+    old["manifest_version"] = "0.3"
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    refused = subprocess.run(
+        [mcpb, "validate", str(tmp_path / "old.json")], capture_output=True, text=True, timeout=120
+    )
+    assert refused.returncode != 0

@@ -264,8 +264,9 @@ def test_plugin_files_match_the_installer() -> None:
     hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
     assert hooks == {event: [group] for event, group in hook_groups().items()}
     assert read(REPO / ".mcp.json")["mcpServers"]["rubi"]["args"] == ["serve"]
-    for name in ("memory", "handoff", "organize", "xray"):
-        post = frontmatter.load(REPO / "commands" / f"{name}.md")
+    for name in ("memory", "register", "handoff", "organize", "xray"):
+        post = frontmatter.load(REPO / "skills" / name / "SKILL.md")
+        assert post.metadata["name"] == name
         assert post.metadata["description"] and post.content.strip()
     agent = frontmatter.load(REPO / "agents" / "researcher.md")
     assert agent.metadata["name"] == "researcher" and "mcp__rubi__search" in agent.metadata["tools"]

@@ -1,63 +1,80 @@
 """``rubi bundle``: a Claude Desktop extension (``.mcpb``, the MCP Bundle format) that
-starts this machine's ``rubi serve`` for a project folder the user picks.
+carries rubi itself and runs on a machine without it.
 
-The bundle holds ``manifest.json`` (manifest version :data:`MANIFEST_VERSION`,
-checked with the official ``mcpb validate``: ``tests/e2e/test_mcpb_bundle.py``) and a
-launcher, ``server/rubi-serve``, that runs the ``rubi`` the bundle was built with
-(:func:`rubi.claude.install.rubi_command`; on Windows the manifest calls it directly).
-rubi is not copied in: its dependencies are compiled per platform, so a bundle
-targets the machine it was built on. Claude Desktop asks for the project folder when
-the extension is installed (``user_config.project``) and starts no server in a
-project of its own.
+The bundle is an MCPB manifest (version :data:`MANIFEST_VERSION`, server type ``uv``;
+checked with the official ``mcpb validate``: ``tests/e2e/test_mcpb_bundle.py``) beside
+the project it runs: ``pyproject.toml`` (its dependencies), ``src/rubi`` (the code, the
+vault template and the semantic model), ``README.md`` and ``LICENSE``, and a launcher,
+:data:`ENTRY_POINT`, that starts that code's ``rubi serve``. The host installs Python
+and the dependencies with uv (``uv run --directory <bundle> server/main.py``), so no
+rubi, Python or compiler is needed on the machine; tests, ``.git`` and virtual
+environments never go in. Claude Desktop asks for the project folder when the
+extension is installed (``user_config.project``).
+
+The manifest lists every tool the server offers, as the server describes them (the
+caller passes them in: see ``rubi.cli.installcmds.bundle``). MCPB manifest reference:
+https://github.com/modelcontextprotocol/mcpb/blob/main/MANIFEST.md
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shlex
 import zipfile
+from collections.abc import Iterator, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from rubi.claude.install import rubi_command
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
 
-__all__ = ["LAUNCHER", "MANIFEST_VERSION", "build_bundle", "manifest"]
+__all__ = ["ENTRY_POINT", "MANIFEST_VERSION", "build_bundle", "bundle_files", "manifest"]
 
-MANIFEST_VERSION = "0.3"
-LAUNCHER = "server/rubi-serve"
-"""The bundle's entry point: a POSIX shell script."""
+MANIFEST_VERSION = "0.4"
+"""The first MCPB manifest version with the ``uv`` server type."""
+ENTRY_POINT = "server/main.py"
+"""The bundle's launcher: puts the bundled ``src`` first and runs ``rubi serve``."""
+DISTRIBUTION = "rubi-memory"
 
 DESCRIPTION = (
     "Project memory: a markdown vault of decisions, bugs and gotchas plus a map of the "
     "code, searched together."
 )
-TOOLS = (
-    ("search", "Search notes and code: ranked ids with why each matched."),
-    ("read", "Full text of notes, or outlines of code files, by id."),
-    ("map", "The project's code map, or one module's page."),
-    ("register", "Write decisions, bugs, gotchas and how-tos as notes."),
-    ("handoff", "Save where this session left off, or read the last handoff."),
-    ("write_summary", "Curated summary kept in the map or a module page."),
-    ("xray", "Where this project's Claude Code tokens went."),
-)
-"""What the manifest lists (the server itself answers ``tools/list``)."""
+SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".venv", "venv", ".mypy_cache", ".ruff_cache"})
+SKIPPED_SUFFIXES = (".pyc", ".pyo")
+
+LAUNCHER = '''\
+"""Starts the rubi this bundle carries (``rubi bundle``): ``rubi serve`` with the
+arguments given, on the code in ../src whatever else is installed."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from rubi.entry import main  # noqa: E402
+
+sys.argv = ["rubi", "serve", *sys.argv[1:]]
+main()
+'''
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
-        return version("rubi-memory")
-    except PackageNotFoundError:
-        return "0.0.0"
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        from rubi import __version__
+
+        return __version__
 
 
-def manifest(command: str) -> dict[str, Any]:
-    """The bundle's ``manifest.json`` for the rubi executable ``command``."""
-    serve_args = ["serve", "--project", "${user_config.project}"]
+def manifest(tools: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The bundle's ``manifest.json``.
+
+    Args:
+        tools: the server's tools as (name, description), in its order.
+    """
     return {
         "manifest_version": MANIFEST_VERSION,
         "name": "rubi",
@@ -68,15 +85,21 @@ def manifest(command: str) -> dict[str, Any]:
         "license": "MIT",
         "keywords": ["memory", "knowledge", "search", "obsidian", "mcp"],
         "server": {
-            "type": "binary",
-            "entry_point": LAUNCHER,
+            "type": "uv",
+            "entry_point": ENTRY_POINT,
             "mcp_config": {
-                "command": "${__dirname}/" + LAUNCHER,
-                "args": ["${user_config.project}"],
-                "platform_overrides": {"win32": {"command": command, "args": serve_args}},
+                "command": "uv",
+                "args": [
+                    "run",
+                    "--directory",
+                    "${__dirname}",
+                    ENTRY_POINT,
+                    "--project",
+                    "${user_config.project}",
+                ],
             },
         },
-        "tools": [{"name": name, "description": text} for name, text in TOOLS],
+        "tools": [{"name": name, "description": text} for name, text in tools],
         "user_config": {
             "project": {
                 "type": "directory",
@@ -85,26 +108,82 @@ def manifest(command: str) -> dict[str, Any]:
                 "required": True,
             }
         },
-        "compatibility": {"platforms": ["darwin", "linux", "win32"]},
+        "compatibility": {
+            "platforms": ["darwin", "linux", "win32"],
+            "runtimes": {"python": ">=3.11"},
+        },
     }
 
 
-def launcher(command: str) -> str:
-    """``server/rubi-serve``: run ``command serve --project <folder>``, or say on
-    stderr that rubi is gone (Claude Desktop shows the server's stderr in its log)."""
-    exe = shlex.quote(command)
+def _tree(root: Path, prefix: str) -> Iterator[tuple[str, Path]]:
+    """Regular files under ``root`` as (name in the bundle, path); links, caches and
+    compiled files skipped."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.is_symlink() or not path.is_file() or name.endswith(SKIPPED_SUFFIXES):
+                continue
+            yield f"{prefix}/{path.relative_to(root).as_posix()}", path
+
+
+def _installed_pyproject(package: Path) -> str:
+    """A ``pyproject.toml`` for an installed rubi (no checkout beside it): its name,
+    version and requirements from the installed distribution's metadata."""
+    try:
+        dist = metadata.distribution(DISTRIBUTION)
+        requires = [r for r in dist.requires or [] if "extra ==" not in r]
+        python = dist.metadata["Requires-Python"] or ">=3.11"
+    except metadata.PackageNotFoundError as exc:
+        raise RubiError(
+            f"{package}: rubi is neither a checkout nor an installed {DISTRIBUTION}; "
+            "run rubi bundle from a checkout"
+        ) from exc
+    deps = "".join(f"    {json.dumps(r)},\n" for r in requires)
     return (
-        "#!/bin/sh\n"
-        "# Starts the rubi this bundle was built with (rubi bundle).\n"
-        f"if ! command -v {exe} >/dev/null 2>&1; then\n"
-        f"  echo 'rubi: {command} not found; install rubi and run rubi bundle again' >&2\n"
-        "  exit 127\n"
-        "fi\n"
-        f'exec {exe} serve --project "$1"\n'
+        '[build-system]\nrequires = ["hatchling>=1.24"]\nbuild-backend = "hatchling.build"\n\n'
+        f'[project]\nname = "{DISTRIBUTION}"\nversion = "{_version()}"\n'
+        f"requires-python = {json.dumps(python)}\ndependencies = [\n{deps}]\n\n"
+        '[project.scripts]\nrubi = "rubi.entry:main"\n\n'
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/rubi"]\n'
     )
 
 
-def build_bundle(out: Path, *, command: str | None = None) -> Path:
+def bundle_files(package: Path | None = None) -> dict[str, Path | str]:
+    """What the bundle carries besides its manifest: name in the bundle → a file to
+    copy, or text.
+
+    From a checkout (``package`` is ``<checkout>/src/rubi`` beside a
+    ``pyproject.toml``): that pyproject, README, LICENSE, ``src/rubi`` and the vault
+    template it builds in. From an installed rubi: the installed package (template
+    included) and a ``pyproject.toml`` made from its metadata.
+
+    Args:
+        package: the ``rubi`` package folder (default: the running one).
+
+    Raises:
+        RubiError: neither a checkout nor an installed distribution.
+    """
+    import rubi
+
+    package = package or Path(rubi.__file__).resolve().parent
+    files: dict[str, Path | str] = {}
+    checkout = package.parent.parent
+    if package.parent.name == "src" and (checkout / "pyproject.toml").is_file():
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            if (checkout / name).is_file():
+                files[name] = checkout / name
+        files.update(_tree(checkout / "vault-template", "vault-template"))
+    else:
+        files["pyproject.toml"] = _installed_pyproject(package)
+    files.update(_tree(package, "src/rubi"))
+    files[ENTRY_POINT] = LAUNCHER
+    return files
+
+
+def build_bundle(
+    out: Path, *, tools: Sequence[tuple[str, str]], package: Path | None = None
+) -> Path:
     """Write the ``.mcpb`` bundle to ``out`` (replaced if it exists).
 
     The bundle is written whole (:func:`rubi.core.atomic.atomic_write_stream`): a
@@ -113,7 +192,8 @@ def build_bundle(out: Path, *, command: str | None = None) -> Path:
 
     Args:
         out: the bundle file (``.mcpb``).
-        command: the rubi executable (default :func:`rubi.claude.install.rubi_command`).
+        tools: the server's tools as (name, description), listed in the manifest.
+        package: the ``rubi`` package to carry (default: the running one).
 
     Returns:
         ``out``.
@@ -121,26 +201,26 @@ def build_bundle(out: Path, *, command: str | None = None) -> Path:
     Raises:
         RubiError: ``out`` is a symlink (a cloned tree's ``rubi.mcpb`` linked to
             ``~/.bashrc`` would otherwise be overwritten with a zip), or cannot be
-            written.
+            written; or no rubi source to carry (:func:`bundle_files`).
     """
     if os.path.islink(out):
         raise RubiError(
             f"{out}: a symlink (to {os.readlink(out)}); rubi bundle does not write "
             "through links: remove it or give --out another file"
         )
-    command = command or rubi_command()
-    entries = {
-        "manifest.json": json.dumps(manifest(command), indent=2) + "\n",
-        LAUNCHER: launcher(command),
+    entries: dict[str, Path | str] = {
+        "manifest.json": json.dumps(manifest(tools), indent=2) + "\n",
+        **bundle_files(package),
     }
 
     def write(fh: BinaryIO) -> None:
         with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
-            for name, text in entries.items():
+            for name, content in entries.items():
                 info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if name == LAUNCHER else 0o644) << 16
+                info.external_attr = 0o644 << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
-                bundle.writestr(info, text)
+                data = content.read_bytes() if isinstance(content, Path) else content
+                bundle.writestr(info, data)
 
     try:
         atomic_write_stream(out, write)

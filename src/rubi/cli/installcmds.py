@@ -90,8 +90,21 @@ def uninstall(user: bool, harness: str, project: Path) -> None:
 )
 @handle_errors
 def bundle(out: Path) -> None:
-    """Build a Claude Desktop extension (.mcpb) that runs this rubi for a project folder
-    chosen when it is installed (double-click the file, or Settings > Extensions)."""
+    """Build a Claude Desktop extension (.mcpb) that carries this rubi and runs it with
+    uv on any machine, for a project folder chosen when it is installed (double-click
+    the file, or Settings > Extensions)."""
     from rubi.claude.bundle import build_bundle
 
-    echo(f"Wrote {build_bundle(out)}")
+    echo(f"Wrote {build_bundle(out, tools=server_tools())}")
+
+
+def server_tools() -> list[tuple[str, str]]:
+    """The MCP server's tools as (name, description), in the order it lists them."""
+    import anyio
+
+    from rubi.core.paths import VaultPaths
+    from rubi.mcp.server import build_server
+
+    nowhere = Path("unused")  # the tools are only described, never called
+    server = build_server(VaultPaths(root=nowhere, index_dir=nowhere))
+    return [(t.name, t.description or "") for t in anyio.run(server.list_tools)]
