@@ -27,6 +27,7 @@ from rubi.claude import settingsfile
 from rubi.core.errors import RubiError
 
 __all__ = [
+    "APPROVAL_KEYS",
     "DEFAULT_COMPACT_WINDOW",
     "HOOK_EVENTS",
     "InstallReport",
@@ -334,8 +335,33 @@ def _remove_hooks(
             del hooks[event]
     if "hooks" in settings and not settings["hooks"]:
         del settings["hooks"]
+    if within is not None and "mcp" in record:
+        removed = _forget_approval(settings, settings_file, report) or removed
     if removed or _touched(record, settings_file):
         _give_back(record, settings_file, settings, "settings_existed", report)
+
+
+APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers")
+"""Where Claude Code keeps the user's answer about a project's ``.mcp.json`` server,
+in ``.claude/settings.local.json``: a consequence of the server install added."""
+
+
+def _forget_approval(settings: dict[str, Any], settings_file: Path, report: InstallReport) -> bool:
+    """Take rubi's name out of Claude Code's approval lists in ``settings`` (the lists
+    go when nothing else is in them); True when something went."""
+    removed = False
+    for key in APPROVAL_KEYS:
+        names = settings.get(key)
+        if not isinstance(names, list) or "rubi" not in names:
+            continue
+        kept = [name for name in names if name != "rubi"]
+        if kept:
+            settings[key] = kept
+        else:
+            del settings[key]
+        removed = True
+        report.changes.append(f"{settings_file}: removed rubi from {key}")
+    return removed
 
 
 def _remove_server(

@@ -9,8 +9,9 @@ then decides, after rubi's additions are taken out:
   bytes are written back, so the file is byte-identical to before install;
 - the file did not exist and nothing is left (``{}``, or only blank text): it is
   deleted, and so are the folders install created for it, when empty;
-- the user changed other things since: the file is written with its own indentation
-  (the original kept in the record is removed with the record).
+- the user changed other things since: only the members rubi changed are edited in
+  the file's text, every other byte stays (:mod:`rubi.claude.jsonedit`); the
+  original kept in the record is removed with the record.
 """
 
 from __future__ import annotations
@@ -120,14 +121,22 @@ def dump(data: dict[str, Any], like: str | None = None) -> str:
 
 
 def save(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` to ``path`` atomically, in the style the file already has."""
+    """Write ``data`` to ``path`` atomically, keeping the file's bytes where its
+    content did not change: only the top-level members that differ are rewritten
+    (:func:`rubi.claude.jsonedit.edit_members`); a file that is not one JSON object
+    is written whole, in the style it had (:func:`dump`)."""
+    from rubi.claude.jsonedit import edit_members
+
     current = None
     if path.is_file():
         try:
             current = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             current = None
-    atomic_write_text(path, dump(data, current))
+    edited = edit_members(current, data) if current is not None else None
+    if edited is not None and edited == current:
+        return  # it already holds data: not a byte rewritten
+    atomic_write_text(path, edited if edited is not None else dump(data, current))
 
 
 def save_text(path: Path, text: str) -> None:
