@@ -33,6 +33,7 @@ __all__ = [
     "load",
     "load_text",
     "remember",
+    "remove_created_dirs",
     "save",
     "save_text",
 ]
@@ -233,3 +234,21 @@ def give_back(
         save(path, left)
     else:
         save_text(path, left)
+
+
+def remove_created_dirs(record: dict[str, Any], changes: list[str]) -> None:
+    """Remove the folders install created for any of its files (``.codex/``,
+    ``.claude/``) that are empty now, deepest first; a line per folder removed goes to
+    ``changes``. A folder that holds anything stays, and so do the folders above it."""
+    folders: list[str] = []
+    for entry in record.get("originals", {}).values():
+        folders.extend(f for f in entry.get("created_dirs", []) if f not in folders)
+    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        path = Path(folder)
+        if not path.is_dir():
+            continue
+        try:
+            path.rmdir()
+        except OSError:
+            continue
+        changes.append(f"{folder}: removed (install created it)")
