@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compact_schema"]
+__all__ = ["compact_schema", "tool_tokens"]
 
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -50,3 +50,15 @@ def compact_schema(schema: Any) -> Any:
         else:
             out[key] = value
     return out
+
+
+def tool_tokens(tool: dict[str, Any]) -> int:
+    """What one tool of a ``tools/list`` answer costs a client in every request: its
+    JSON as the server sends it (compact separators, UTF-8 kept), in tokens
+    (characters / 4, :func:`rubi.core.tokens.tokens_for_chars`). The README's table
+    of tools is held to this by ``tests/test_docs.py``."""
+    import json
+
+    from rubi.core.tokens import tokens_for_chars
+
+    return tokens_for_chars(len(json.dumps(tool, ensure_ascii=False, separators=(",", ":"))))
