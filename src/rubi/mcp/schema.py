@@ -54,11 +54,8 @@ def compact_schema(schema: Any) -> Any:
 
 def tool_tokens(tool: dict[str, Any]) -> int:
     """What one tool of a ``tools/list`` answer costs a client in every request: its
-    JSON as the server sends it (compact separators, UTF-8 kept), in tokens
-    (characters / 4, :func:`rubi.core.tokens.tokens_for_chars`). The README's table
-    of tools is held to this by ``tests/test_docs.py``."""
-    import json
+    JSON as the server sends it, in tokens (:func:`rubi.core.tokens.json_tokens`). The
+    README's table of tools is held to this by ``tests/test_docs.py``."""
+    from rubi.core.tokens import json_tokens
 
-    from rubi.core.tokens import tokens_for_chars
-
-    return tokens_for_chars(len(json.dumps(tool, ensure_ascii=False, separators=(",", ":"))))
+    return json_tokens(tool)
