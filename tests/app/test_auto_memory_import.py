@@ -125,3 +125,15 @@ def test_a_dry_run_writes_nothing(project: tuple[Path, Path]) -> None:
     result = CliRunner().invoke(cli, ["import", "--dry-run"])
     assert result.exit_code == 0 and "would import feedback_testing.md" in result.output
     assert not list((root / ".rubi" / "notes").glob("*.md"))
+
+
+def test_a_file_whose_title_holds_a_secret_is_skipped_with_the_reason(
+    project: tuple[Path, Path],
+) -> None:
+    root, memory = project
+    write(memory / "project_keys.md", f"---\nname: Deploy with {TOKEN}\ntype: project\n---\nx\n")
+    result = CliRunner().invoke(cli, ["import"])
+    assert result.exit_code == 0, result.output
+    assert "skipped project_keys.md:" in result.output
+    assert "4 files imported" in result.output and "1 skipped" in result.output
+    assert TOKEN not in "\n".join(_notes(root).values())
