@@ -20,7 +20,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 
 
 def _help(args: list[str]) -> str:
-    result = CliRunner().invoke(cli, [*args, "--help"], terminal_width=88)
+    result = CliRunner().invoke(cli, [*args, "--help"], prog_name="rubi", terminal_width=88)
     return result.output.rstrip()
 
 

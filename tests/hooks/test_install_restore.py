@@ -115,3 +115,32 @@ def test_cli_names_every_removal(tmp_path: Path, isolated_home: Path) -> None:
     r = CliRunner().invoke(cli, ["uninstall", "--project", str(project)])
     assert r.exit_code == 0, r.output
     assert f"{isolated_home / '.claude' / 'settings.json'}: removed" in r.output
+
+
+def test_install_makes_no_personal_vault_and_uninstall_leaves_no_empty_folder(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (isolated_home / ".config").mkdir(exist_ok=True)  # as in every home
+    before = snapshot(isolated_home, project)
+    install(project, command="/opt/venv/bin/rubi", compact_window=None)
+    assert not (isolated_home / "rubi-vault").exists()
+    mcp = json.loads((project / ".mcp.json").read_text())
+    assert mcp["mcpServers"]["rubi"]["command"] == "rubi"  # no path of this machine
+    uninstall(project)
+    assert snapshot(isolated_home, project) == before  # no empty installs/ folder
+
+
+def test_codex_uninstall_leaves_no_empty_codex_folder(tmp_path: Path, isolated_home: Path) -> None:
+    from rubi.claude.harness import install_harness, uninstall_harness
+
+    project = tmp_path / "p"
+    project.mkdir()
+    (isolated_home / ".config").mkdir(exist_ok=True)  # as in every home
+    before = snapshot(isolated_home, project)
+    install_harness(project, "codex", command="rubi")
+    assert (project / ".codex").is_dir()
+    out = uninstall_harness(project, "codex")
+    assert snapshot(isolated_home, project) == before
+    assert any(line.endswith(".codex: removed (install created it)") for line in out.changes)

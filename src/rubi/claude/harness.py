@@ -32,7 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
-from rubi.claude.install import InstallReport, hook_group, record_path, rubi_command
+from rubi.claude.install import (
+    InstallReport,
+    hook_group,
+    record_path,
+    remove_empty_records,
+    rubi_command,
+)
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -273,4 +279,6 @@ def uninstall_harness(project: Path, harness: str, *, user: bool = False) -> Ins
             settingsfile.give_back(record, files.hooks, hooks, report.changes)
     record_file.unlink()
     shutil.rmtree(record_file.with_suffix(""), ignore_errors=True)
+    settingsfile.remove_created_dirs(record, report.changes)
+    remove_empty_records()
     return report

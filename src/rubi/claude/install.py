@@ -3,10 +3,16 @@
 ``install`` adds rubi's hooks to ``.claude/settings.local.json`` (or the user's
 ``~/.claude/settings.json`` with ``user=True``), the MCP server to the project's
 ``.mcp.json`` (or ``~/.claude.json``), the early-compaction window to
-``~/.claude/settings.json`` (backed up first), and creates the personal vault. It only
-ever adds: hooks and servers already there are left alone, and running it twice
-changes nothing. What it added is recorded, so ``uninstall`` removes exactly that and
-restores the compaction window it replaced.
+``~/.claude/settings.json`` (backed up first). It only ever adds: hooks and servers
+already there are left alone, and running it twice changes nothing. What it added is
+recorded, so ``uninstall`` removes exactly that (and the empty folders it made) and
+restores the compaction window it replaced. The personal vault is not made here: it
+is made the first time something is saved to it.
+
+The hooks go to files of this machine and call the running rubi by its absolute path
+(a venv need not be activated). The project's ``.mcp.json`` is meant to be committed,
+so its server calls plain ``rubi`` from PATH (:data:`SHARED_COMMAND`): a path of this
+machine would break every teammate's clone; install says so when rubi is not on PATH.
 """
 
 from __future__ import annotations
@@ -27,17 +33,23 @@ from rubi.claude import settingsfile
 from rubi.core.errors import RubiError
 
 __all__ = [
+    "APPROVAL_KEYS",
     "DEFAULT_COMPACT_WINDOW",
     "HOOK_EVENTS",
+    "SHARED_COMMAND",
     "InstallReport",
     "hook_command",
     "hook_group",
     "hook_groups",
     "install",
     "record_path",
+    "remove_empty_records",
     "rubi_command",
     "uninstall",
 ]
+
+SHARED_COMMAND = "rubi"
+"""The command a project's ``.mcp.json`` runs: found on PATH on every machine."""
 
 DEFAULT_COMPACT_WINDOW = 150_000
 """Tokens at which Claude Code compacts early (``autoCompactWindow``): a long session
@@ -92,10 +104,12 @@ def hook_group(command: str, handler: str, matcher: str | None, timeout: int) ->
 
 @dataclass
 class InstallReport:
-    """What changed (human-readable lines) and the record file."""
+    """What changed (human-readable lines), the record file, and what the user should
+    know although nothing changed for it (``notes``: one line each)."""
 
     changes: list[str] = field(default_factory=list)
     record: Path | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def _config_home() -> Path:
@@ -190,9 +204,10 @@ def install(
         compact_window: tokens for ``autoCompactWindow`` when none is set; None leaves
             the setting alone.
         replace_compact_window: also replace a window the user already set.
-        command: the rubi executable hooks and the server call (default
-            :func:`rubi_command`: the absolute path of the running rubi, so they work
-            with any PATH; hooks stay silent if it goes away).
+        command: the rubi executable hooks call, and the server of the user's
+            ``~/.claude.json`` (default :func:`rubi_command`: the absolute path of the
+            running rubi, so they work with any PATH; hooks stay silent if it goes
+            away). A project's ``.mcp.json`` always gets :data:`SHARED_COMMAND`.
 
     Raises:
         RubiError: a settings file is not valid JSON (nothing is written then).
@@ -228,7 +243,8 @@ def install(
         _write(record, record_file, settings_file, settings)
 
     servers = mcp.setdefault(mcp_key, {})
-    server = {"type": "stdio", "command": command, "args": ["serve"]}
+    server_command = command if user else SHARED_COMMAND
+    server = {"type": "stdio", "command": server_command, "args": ["serve"]}
     if "rubi" not in servers:
         record.setdefault("mcp_existed", mcp_file.exists())
         servers["rubi"] = server
@@ -277,10 +293,12 @@ def install(
         record["compact_set"] = compact_window
         report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
 
-    from rubi.app import ensure_personal_vault
-
-    if ensure_personal_vault():
-        report.changes.append("created the personal vault")
+    if not user and servers.get("rubi") == server and shutil.which(SHARED_COMMAND) is None:
+        report.notes.append(
+            f"{mcp_file}: the server runs `rubi` from PATH, and rubi is not on PATH: "
+            "install it with `pipx install` or `uv tool install` (README), or put "
+            f"{Path(command).parent if os.path.isabs(command) else 'its folder'} on PATH"
+        )
 
     record.update(
         {
@@ -334,8 +352,33 @@ def _remove_hooks(
             del hooks[event]
     if "hooks" in settings and not settings["hooks"]:
         del settings["hooks"]
+    if within is not None and "mcp" in record:
+        removed = _forget_approval(settings, settings_file, report) or removed
     if removed or _touched(record, settings_file):
         _give_back(record, settings_file, settings, "settings_existed", report)
+
+
+APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers")
+"""Where Claude Code keeps the user's answer about a project's ``.mcp.json`` server,
+in ``.claude/settings.local.json``: a consequence of the server install added."""
+
+
+def _forget_approval(settings: dict[str, Any], settings_file: Path, report: InstallReport) -> bool:
+    """Take rubi's name out of Claude Code's approval lists in ``settings`` (the lists
+    go when nothing else is in them); True when something went."""
+    removed = False
+    for key in APPROVAL_KEYS:
+        names = settings.get(key)
+        if not isinstance(names, list) or "rubi" not in names:
+            continue
+        kept = [name for name in names if name != "rubi"]
+        if kept:
+            settings[key] = kept
+        else:
+            del settings[key]
+        removed = True
+        report.changes.append(f"{settings_file}: removed rubi from {key}")
+    return removed
 
 
 def _remove_server(
@@ -414,4 +457,17 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     _settle_backups(record, report)
     record_file.unlink()
     shutil.rmtree(_store(record_file), ignore_errors=True)
+    settingsfile.remove_created_dirs(record, report.changes)
+    remove_empty_records()
     return report
+
+
+def remove_empty_records() -> None:
+    """Remove rubi's install-record folder (and rubi's config folder above it) when
+    the last record went and nothing else is in them."""
+    folder = _config_home()
+    for empty in (folder, folder.parent):
+        try:
+            empty.rmdir()
+        except OSError:
+            return  # not empty, or not there

@@ -9,8 +9,9 @@ then decides, after rubi's additions are taken out:
   bytes are written back, so the file is byte-identical to before install;
 - the file did not exist and nothing is left (``{}``, or only blank text): it is
   deleted, and so are the folders install created for it, when empty;
-- the user changed other things since: the file is written with its own indentation
-  (the original kept in the record is removed with the record).
+- the user changed other things since: only the members rubi changed are edited in
+  the file's text, every other byte stays (:mod:`rubi.claude.jsonedit`); the
+  original kept in the record is removed with the record.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "load",
     "load_text",
     "remember",
+    "remove_created_dirs",
     "save",
     "save_text",
 ]
@@ -120,14 +122,22 @@ def dump(data: dict[str, Any], like: str | None = None) -> str:
 
 
 def save(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` to ``path`` atomically, in the style the file already has."""
+    """Write ``data`` to ``path`` atomically, keeping the file's bytes where its
+    content did not change: only the top-level members that differ are rewritten
+    (:func:`rubi.claude.jsonedit.edit_members`); a file that is not one JSON object
+    is written whole, in the style it had (:func:`dump`)."""
+    from rubi.claude.jsonedit import edit_members
+
     current = None
     if path.is_file():
         try:
             current = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             current = None
-    atomic_write_text(path, dump(data, current))
+    edited = edit_members(current, data) if current is not None else None
+    if edited is not None and edited == current:
+        return  # it already holds data: not a byte rewritten
+    atomic_write_text(path, edited if edited is not None else dump(data, current))
 
 
 def save_text(path: Path, text: str) -> None:
@@ -224,3 +234,21 @@ def give_back(
         save(path, left)
     else:
         save_text(path, left)
+
+
+def remove_created_dirs(record: dict[str, Any], changes: list[str]) -> None:
+    """Remove the folders install created for any of its files (``.codex/``,
+    ``.claude/``) that are empty now, deepest first; a line per folder removed goes to
+    ``changes``. A folder that holds anything stays, and so do the folders above it."""
+    folders: list[str] = []
+    for entry in record.get("originals", {}).values():
+        folders.extend(f for f in entry.get("created_dirs", []) if f not in folders)
+    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        path = Path(folder)
+        if not path.is_dir():
+            continue
+        try:
+            path.rmdir()
+        except OSError:
+            continue
+        changes.append(f"{folder}: removed (install created it)")

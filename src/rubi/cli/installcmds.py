@@ -53,6 +53,8 @@ def install(user: bool, harness: str, compact_window: int, project: Path) -> Non
         report = run(project.resolve(), user=user, compact_window=compact_window or None)
     for line in report.changes or ["nothing to change: rubi is already installed"]:
         echo(line)
+    for line in report.notes:
+        echo(f"Note: {line}")
 
 
 @click.command()

@@ -40,6 +40,8 @@ _COMMANDS: dict[str, str] = {
     "uninstall": "installcmds:uninstall",
     "xray": "xray:xray",
     "audit": "xray:audit",
+    "cost": "xray:cost",
+    "import": "importcmds:import_command",
 }
 
 

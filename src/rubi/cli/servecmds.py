@@ -45,7 +45,7 @@ __all__ = ["serve"]
     "--project",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
     default=None,
-    help="Project folder (default: the .rubi/ here or above).",
+    help="Project folder: its .rubi/ is looked for there and above (default: here).",
 )
 @vault_option
 @handle_errors
@@ -81,14 +81,14 @@ def serve(
             raise click.UsageError("give --project or --vault, not both")
         if not vault.is_dir():
             raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
-        project = vault  # the server opens a folder without .rubi/ as the vault itself
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    located = _vault(project)
+    located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan.
     with running(located, run_for_engine), in_background(located):
         run(
             project,
+            vault=vault,
             http=http,
             host=host,
             port=port,
@@ -97,13 +97,12 @@ def serve(
         )
 
 
-def _vault(project: Path | None) -> VaultPaths | None:
-    """The vault ``rubi.mcp.server.serve`` opens, or None (it then reports why)."""
+def _vault(project: Path | None, vault: Path | None) -> VaultPaths | None:
+    """The project vault ``rubi.mcp.server.serve`` opens, or None (it then serves the
+    personal vault, or reports why)."""
     from rubi import app
 
     try:
-        return app.locate(
-            project / ".rubi" if project and (project / ".rubi").is_dir() else project
-        )
+        return app.locate(vault) if vault is not None else app.locate(None, cwd=project)
     except RubiError:
         return None

@@ -151,9 +151,12 @@ def doctor(as_json: bool, vault: Path | None) -> None:
 
     Links Obsidian leaves unresolved (rubi also resolves titles and aliases) count as
     problems; notes another git worktree holds that this one lacks are listed. When
-    semantic search is off, the last line says why and how to turn it on. Exits 1
+    semantic search is off, the last line says why and how to turn it on; when Claude
+    Code's auto memory of the project holds files not imported, it suggests `rubi
+    import`. Exits 1
     when there is a problem, so scripts can check a vault.
     """
+    from rubi.app.automemory import pending_files
     from rubi.app.semantic import semantic_status
 
     paths = app.locate(vault)
@@ -165,6 +168,13 @@ def doctor(as_json: bool, vault: Path | None) -> None:
         semantic = semantic_status(paths)  # information, never a problem
         if semantic.startswith("off"):
             echo(f"semantic search {semantic}")
+        memory, pending = pending_files(paths)  # information too
+        if pending:
+            echo(
+                f"Claude Code's auto memory of this project ({memory}) holds "
+                f"{len(pending)} file{'s' if len(pending) != 1 else ''} not in this vault: "
+                "`rubi import` turns them into notes (the originals stay as they are)"
+            )
     if not report.ok:
         raise SystemExit(1)
 

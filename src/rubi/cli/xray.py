@@ -11,7 +11,7 @@ from rubi.app import xray as use_case
 from rubi.app.xray import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS, format_tokens
 from rubi.cli.common import console, err_console, handle_errors, print_json
 
-__all__ = ["audit", "xray"]
+__all__ = ["audit", "cost", "xray"]
 
 
 def parse_tokens(text: str) -> int:
@@ -321,3 +321,43 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
             f"{format_tokens(report.unattributed or 0)} of it is Claude Code's system prompt, "
             "built-in tools and anything not itemized."
         )
+
+
+@click.command()
+@click.option(
+    "--session",
+    default=None,
+    metavar="ID",
+    help="The session (its id, or the first characters of it); default: the newest.",
+)
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The newest session of this project folder (default: of any project).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@handle_errors
+def cost(session: str | None, project: Path | None, as_json: bool) -> None:
+    """Show in one line what rubi cost a Claude Code session and what it saved.
+
+    Costs: rubi's tool schemas in every request, the context its hooks added, its tool
+    results; saved: whole-file reads of huge files the guard denied, less what was then
+    read of them. In input-token equivalents, priced as `rubi xray` prices them. The
+    next session start shows the same line for the session that ended.
+    """
+    import dataclasses
+
+    from rubi.app.sessioncost import session_cost
+
+    found = session_cost(session=session, project=project)
+    if as_json:
+        print_json(
+            {
+                **dataclasses.asdict(found.cost),
+                "cost": found.cost.cost,
+                "line": found.line,
+            }
+        )
+        return
+    console().print(found.line, markup=False, highlight=False)

@@ -8,6 +8,7 @@ harvest_after = 10        # reads/searches since the last register before Stop a
 guard_max_lines = 800     # a whole-file Read of a bigger file is denied
 guard_max_bytes = 80000
 recall_max_tokens = 700
+cost_line = 1             # 0: no line, at the next session start, of what rubi cost the last
 ```
 """
 
@@ -35,6 +36,7 @@ class HookSettings:
     guard_max_lines: int = 800
     guard_max_bytes: int = 80_000
     recall_max_tokens: int = 700
+    cost_line: int = 1
 
 
 MAX_CONFIG_BYTES = 256_000

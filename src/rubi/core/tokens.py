@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rubi.core.config import CHARS_PER_TOKEN
 
-__all__ = ["estimate_tokens", "tokens_for_chars"]
+__all__ = ["estimate_tokens", "json_tokens", "tokens_for_chars"]
 
 
 def tokens_for_chars(chars: int) -> int:
@@ -19,3 +19,11 @@ def tokens_for_chars(chars: int) -> int:
 def estimate_tokens(text: str) -> int:
     """Estimated tokens in ``text`` (see :func:`tokens_for_chars`)."""
     return tokens_for_chars(len(text))
+
+
+def json_tokens(value: object) -> int:
+    """Estimated tokens of ``value`` as JSON on the wire: compact separators, UTF-8 kept
+    (what an MCP server sends for a tool of its ``tools/list``)."""
+    import json
+
+    return estimate_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))

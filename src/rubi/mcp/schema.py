@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compact_schema"]
+__all__ = ["compact_schema", "tool_tokens"]
 
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -50,3 +50,12 @@ def compact_schema(schema: Any) -> Any:
         else:
             out[key] = value
     return out
+
+
+def tool_tokens(tool: dict[str, Any]) -> int:
+    """What one tool of a ``tools/list`` answer costs a client in every request: its
+    JSON as the server sends it, in tokens (:func:`rubi.core.tokens.json_tokens`). The
+    README's table of tools is held to this by ``tests/test_docs.py``."""
+    from rubi.core.tokens import json_tokens
+
+    return json_tokens(tool)

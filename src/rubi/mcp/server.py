@@ -81,7 +81,7 @@ def build_server(
     server = RubiMCPServer(
         "rubi",
         version=__version__,  # serverInfo.version, which clients show and log
-        instructions=INSTRUCTIONS,
+        instructions=instructions,
         log_level="WARNING",
         token_verifier=verifier,
         auth=auth,
@@ -93,6 +93,7 @@ def build_server(
 def serve(
     project: Path | None = None,
     *,
+    vault: Path | None = None,
     http: bool = False,
     host: str = "127.0.0.1",
     port: int = 8765,
@@ -106,8 +107,9 @@ def serve(
     keeps the Host/Origin checks; any other address needs ``allow_remote`` (see
     :mod:`rubi.mcp.http_access`).
 
-    Outside a project (no ``.rubi/``) it serves the personal vault and says so in its
-    instructions (:func:`open_vault`).
+    ``project`` is a project folder (its ``.rubi/`` is looked for there and above);
+    ``vault`` a vault folder served as it is. Outside a project (no ``.rubi/``) it
+    serves the personal vault and says so in its instructions (:func:`open_vault`).
 
     Raises:
         RubiError: ``project`` is not a folder, a
@@ -124,7 +126,7 @@ def serve(
         from rubi.mcp.http_access import plan_http_access
 
         access = plan_http_access(host, port, allow_remote=allow_remote, no_token=no_token)
-    paths, instructions = open_vault(project)
+    paths, instructions = open_vault(project, vault=vault)
     if access is None:
         from rubi.mcp.startup import serve_stdio
 
@@ -139,24 +141,30 @@ def serve(
         run_http(build_server(paths, token=access.token, instructions=instructions), access)
 
 
-def open_vault(project: Path | None) -> tuple[VaultPaths, str]:
-    """The vault to serve and the instructions that go with it: the project's
-    (``project``, a vault folder, or the ``.rubi/`` above the current folder); in a
-    folder with none, the personal vault (created when missing) and
-    :data:`NO_PROJECT_INSTRUCTIONS`, so the server starts anywhere.
+def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
+    """The vault to serve and the instructions that go with it.
+
+    ``vault`` (``--vault``) is served as it is. Otherwise the project's ``.rubi/`` is
+    looked for in ``project`` (``--project``; default: the current folder) and the
+    folders above it, exactly as every other command looks for it; a project folder
+    is never served as a vault itself. In a folder with none: the personal vault
+    (created when missing) and :data:`NO_PROJECT_INSTRUCTIONS`, so the server starts
+    anywhere and offers ``rubi init``.
 
     Raises:
-        RubiError: ``project`` is not an existing folder; the personal vault cannot be
-            opened or created.
+        RubiError: ``project`` or ``vault`` is not an existing folder; the personal
+            vault cannot be opened or created.
     """
     from rubi.core.errors import VaultNotFoundError
 
-    target = project / ".rubi" if project and (project / ".rubi").is_dir() else project
+    if vault is not None:
+        return app.locate(vault), INSTRUCTIONS
+    if project is not None and not project.is_dir():
+        raise RubiError(f"{project}: no such folder; pass an existing project folder")
     try:
-        return app.locate(target), INSTRUCTIONS
+        return app.locate(None, cwd=project), INSTRUCTIONS
     except VaultNotFoundError:
-        if project is not None and not project.is_dir():
-            raise
+        pass
     from rubi.app.personalvault import open_personal_vault
 
     try:

@@ -2,7 +2,7 @@
 vectors of every note and its heading sections cached beside the index, and cosine
 similarity as a fourth ranked list of the hybrid search (``docs/semantic.md``).
 
-It needs the optional extra ``pip install 'rubi-memory[semantic]'`` (numpy); without
+It needs the optional extra ``semantic`` (numpy: :data:`INSTALL_HINT`); without
 it the channel is off and everything else works.
 Nothing is downloaded at run time: the weights are package data
 (``rubi/semantic/weights``).
@@ -23,7 +23,10 @@ from __future__ import annotations
 
 __all__ = ["DISABLE_ENV", "INSTALL_HINT", "enabled", "unavailable"]
 
-INSTALL_HINT = "pip install 'rubi-memory[semantic]'"
+INSTALL_HINT = (
+    "add numpy to rubi's environment: `pipx inject rubi-memory numpy`, "
+    "or `pip install -e '.[semantic]'` in a checkout"
+)
 """How a user turns the channel on."""
 
 DISABLE_ENV = "RUBI_SEMANTIC"

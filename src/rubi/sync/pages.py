@@ -34,6 +34,7 @@ from rubi.core.config import MAP_PAGE, MAX_NOTE_BYTES, MODULES_DIR
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths
 from rubi.core.safeio import UnsafeFileError, read_text
+from rubi.sync.committed import shared_note
 from rubi.sync.manifest import IndexReport, VaultState
 from rubi.sync.notes import ChangedNotes, read_changed_note
 
@@ -73,12 +74,17 @@ class MapPagesReport:
     warnings: list[ScanWarning] = field(default_factory=list)
 
 
-def note_refs(notes: Mapping[str, Note]) -> list[NoteRef]:
-    """What the map renderers need from each note (generated pages excluded)."""
+def note_refs(notes: Mapping[str, Note], vault: Path | None = None) -> list[NoteRef]:
+    """What the map renderers need from each note: generated pages excluded, and, given
+    the ``vault`` folder, the notes git does not share (handoffs, captured sessions:
+    :func:`rubi.sync.committed.shared_note`), which committed pages never list."""
+    shared = shared_note(vault) if vault is not None else None
     return [
         NoteRef(n.id, n.title, n.type, n.status, tuple(note_files(n)))
         for n in notes.values()
-        if n.id != MAP_PAGE.removesuffix(".md") and not n.id.startswith(MODULES_DIR + "/")
+        if n.id != MAP_PAGE.removesuffix(".md")
+        and not n.id.startswith(MODULES_DIR + "/")
+        and (shared is None or shared(n.id))
     ]
 
 
@@ -194,7 +200,7 @@ def write_pages(
 ) -> list[str]:
     """Regenerate map.md and the module pages from ``notes``; the pages changed."""
     assert paths.project_root is not None
-    pages = write_map_pages(paths.root, code_map, note_refs(notes))
+    pages = write_map_pages(paths.root, code_map, note_refs(notes, paths.root))
     report.warnings.extend(pages.warnings)
     report.pages_written = pages.written + pages.removed
     return report.pages_written

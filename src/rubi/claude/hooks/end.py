@@ -1,4 +1,6 @@
-"""SessionEnd: capture a prompt that got no answer (the session ended first); on
+"""SessionEnd: leave the pointer the next SessionStart follows to show what rubi cost
+this session (:mod:`rubi.claude.hooks.costline`); capture a prompt that got no answer
+(the session ended first); on
 ``/clear``, leave the pointer the next SessionStart follows to this session's record
 (:mod:`rubi.claude.hooks.previous`). Kept tiny: Claude Code gives SessionEnd hooks
 about 1.5 s together."""
@@ -17,6 +19,9 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     """Never outputs anything."""
     if ctx.vault is None:
         return None
+    from rubi.claude.hooks.costline import remember_ended
+
+    remember_ended(ctx)
     if ctx.event.reason == "clear":
         from rubi.claude.hooks.previous import remember_cleared
 

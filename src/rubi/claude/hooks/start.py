@@ -5,7 +5,8 @@ latest session record instead (:func:`rubi.app.session_start_context`).
 ``/clear`` starts a new session id: the record is the cleared session's
 (:mod:`rubi.claude.hooks.previous`), first brought up to date from its transcript (no
 PreCompact ran before the ``/clear``). The model Claude Code names (after a compaction
-and on resume) is kept for the meter."""
+and on resume) is kept for the meter. The user sees, once, what rubi cost the session
+that ended last (:mod:`rubi.claude.hooks.costline`)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     if ctx.event.model:
         with ctx.session_state() as state:
             state.model = ctx.event.model
+    from rubi.claude.hooks.costline import last_session_line
+
     app.refresh_index(ctx.vault, lock_timeout_s=HOOK_LOCK_WAIT_S)
     text = app.session_start_context(
         ctx.vault,
@@ -56,6 +59,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
         session_id=_record_session(ctx),
         max_chars=MAX_CONTEXT_CHARS,
     )
-    if text is None:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+    out: dict[str, Any] = {}
+    if text is not None:
+        out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}
+    line = last_session_line(ctx)  # for the user, never in Claude's context
+    if line is not None:
+        out["systemMessage"] = line
+    return out or None

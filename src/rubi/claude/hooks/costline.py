@@ -1,0 +1,74 @@
+"""The line of what rubi cost the last session and what it saved
+(:func:`rubi.app.sessioncost.transcript_cost`), shown to the user once.
+
+Claude Code discards what a SessionEnd hook says, and gives it about 1.5 s; so
+SessionEnd only leaves a pointer (``hooks/ended.json`` in the vault's derived-data
+folder: the session id and its transcript), and the next SessionStart of the project
+reads that transcript and shows the line as its ``systemMessage`` (shown to the user,
+never to Claude), then drops the pointer. ``[hooks] cost_line = 0`` turns it off;
+``rubi cost`` shows the line on demand.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from rubi.claude.hooks.context import HookContext
+
+__all__ = ["MAX_TRANSCRIPT_BYTES", "POINTER_FILE", "last_session_line", "remember_ended"]
+
+log = logging.getLogger(__name__)
+
+POINTER_FILE = "ended.json"
+MAX_TRANSCRIPT_BYTES = 20_000_000
+"""A longer transcript is not read at session start (it would take seconds); `rubi
+cost` still measures it."""
+
+
+def _pointer(ctx: HookContext) -> Path | None:
+    return ctx.vault.index_dir / "hooks" / POINTER_FILE if ctx.vault is not None else None
+
+
+def remember_ended(ctx: HookContext) -> None:
+    """Leave the pointer to this (ending) session for the next SessionStart."""
+    path = _pointer(ctx)
+    transcript = ctx.event.transcript_path
+    if path is None or not ctx.session_id or transcript is None or not ctx.settings.cost_line:
+        return
+    from rubi.core.atomic import atomic_write_text
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(
+        path, json.dumps({"session_id": ctx.session_id, "transcript_path": str(transcript)})
+    )
+
+
+def last_session_line(ctx: HookContext) -> str | None:
+    """The line about the session that ended last in this project, once (the pointer
+    is dropped); None without one, for this same session, or when the transcript is
+    gone, too long or unreadable."""
+    path = _pointer(ctx)
+    if path is None or not ctx.settings.cost_line:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("session_id") == ctx.session_id:
+        return None
+    path.unlink(missing_ok=True)
+    session = data.get("session_id")
+    transcript = data.get("transcript_path")
+    if not isinstance(session, str) or not isinstance(transcript, str):
+        return None
+    from rubi.app.sessioncost import transcript_cost
+
+    try:
+        if Path(transcript).stat().st_size > MAX_TRANSCRIPT_BYTES:
+            return None
+        return transcript_cost(Path(transcript), session).line
+    except OSError as exc:
+        log.info("no cost line for the last session: %s", exc)
+        return None
