@@ -93,9 +93,6 @@ def test_the_vault_template_describes_where_the_index_really_is() -> None:
     assert "cache folder" in text
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the bundle's manifest lists 7 of the 8 tools until its rewrite lands"
-)
 def test_the_bundle_manifest_lists_the_servers_tools(tmp_path: Path) -> None:
     out = tmp_path / "rubi.mcpb"
     result = CliRunner().invoke(cli, ["bundle", "--out", str(out)])
