@@ -43,7 +43,7 @@ def test_a_long_query_keeps_names_and_rare_words_in_written_order() -> None:
     body = " ".join(COMMON)  # 36 words every document holds but one
     text = f"Crash on save\n\nwhen I call `flush_all` {body} the zebra parse_tree.py breaks"
     df = {c: 9 for c in COMMON} | {"zebra": 1, "break": 5, "call": 8, "crash": 2, "save": 9}
-    df |= {"flush_all": 1, "flush": 3, "all": 9, "parse_tree.pi": 1, "pars": 4, "tree": 4}
+    df |= {"flush_al": 1, "flush": 3, "all": 9, "parse_tree.pi": 1, "pars": 4, "tree": 4}
     kept = reduce_query(text, Counts(10, df)).split()
     assert len(kept) == KEPT_WORDS
     # identifiers first, then the rarest of the rest; a stop word ("on") has no terms
@@ -91,3 +91,16 @@ def test_a_pasted_issue_finds_the_note_its_names_point_to(tmp_path: Path) -> Non
     issue = f"It seems broken when using this\n\nSee below: `flush_all` {filler} seems broken."
     assert reduce_query(issue, index_at(paths.whoosh_dir)) != issue
     assert app.search(paths, issue, scope="notes").hits[0].id == "flush"
+
+
+def test_paths_the_index_does_not_hold_come_after_the_words() -> None:
+    """A pasted traceback's paths (``srv/app/module7.py``) are code, but no document
+    holds them: only their pieces could match (``py``, ``app``), so the prompt's own
+    rare words are kept before them."""
+    frames = " ".join(f"srv/app/module{i}.py" for i in range(40))
+    text = f"the login token expires at midnight {frames}"
+    df = {"login": 2, "token": 2, "expir": 3, "midnight": 1, "py": 9, "app": 9, "srv": 1}
+    df |= {"modul": 8}
+    kept = reduce_query(text, Counts(10, df)).split()
+    assert kept[:4] == ["login", "token", "expires", "midnight"]
+    assert len(kept) == KEPT_WORDS

@@ -9,7 +9,9 @@ keeps only :data:`KEPT_WORDS` of them, chosen the way term selection for query
 expansion chooses (Robertson 1990, "On term selection for query expansion"; the
 "query scrubbing" of long queries in Kumaran & Carvalho 2009, "Reducing long queries
 using query quality predictors"): identifiers and exception names first (camelCase,
-snake_case, dotted names, file paths: words no prose writer coins), then the rest, each
+snake_case, dotted names, file paths: words no prose writer coins) that this index holds
+whole, then plain words, then identifiers it does not hold (only their pieces could
+match), each
 group by its inverse document frequency in this index (``log(N / (df + 1)) + 1``, the
 scorer's own, :meth:`rubi.index.termscore.TermScorer.idf`), rarest first. A word no
 document holds is left out (it cannot match). The kept words stay in the order they
@@ -116,7 +118,7 @@ def reduce_query(query: str, index: Frequencies) -> str:
         if not held:
             continue  # a stop word, or no document holds it: it cannot match
         idf = math.log(total / (min(held) + 1)) + 1
-        ranked.append((0 if is_identifier(word) else 1, -idf, position, word))
+        ranked.append((_group(word, analysed[word], df), -idf, position, word))
     ranked.sort()
     kept: list[tuple[int, str]] = []
     counted: set[str] = set()
@@ -129,6 +131,17 @@ def reduce_query(query: str, index: Frequencies) -> str:
         if len(kept) >= KEPT_WORDS:
             break
     return " ".join(word for _, word in sorted(kept))
+
+
+def _group(word: str, terms: list[str], df: dict[str, int]) -> int:
+    """0: an identifier this index names (written as code, and its whole form, its
+    longest analysed term, held by some document: ``core.pi`` of ``src/click/core.py``,
+    ``modulenotfounderror``); 1: a word; 2: an identifier from somewhere else (the paths
+    of a pasted traceback), which would match only through pieces every file holds
+    (``py``, ``app``): weighed after the words, not before them."""
+    if not is_identifier(word) or not terms:
+        return 1
+    return 0 if df.get(max(terms, key=len), 0) > 0 else 2
 
 
 def _counted(word: str) -> set[str]:
