@@ -34,10 +34,10 @@ from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
-from rubi.search.duplicates import Body, body_of, collapse
+from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
-from rubi.search.hits import Hit, Passages, SearchResult, Snippet, Why
-from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts
+from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
+from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
@@ -56,6 +56,7 @@ from rubi.search.rules import (
     variant_of,
     wants_tests,
 )
+from rubi.search.turns import POOL_FACTOR, rank_turns
 from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
@@ -101,6 +102,9 @@ model finds many notes alike; ``docs/semantic.md``)."""
 COLLAPSE_WINDOW = 3
 """Candidates read for stubs and near-duplicates: this many times ``top_k`` at most
 (:func:`rubi.search.duplicates.collapse`)."""
+SESSION_TURNS = 10
+"""Turns of one session candidate that compete in a search of sessions at most
+(:mod:`rubi.search.turns`)."""
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
@@ -454,17 +458,28 @@ def search_index(
         top_k,
         top_k * COLLAPSE_WINDOW,
     )
-    shown = [s.lead for s in slots]
     weights = TermWeights.of_index(index, list(words.note_groups), list(words.code_groups))
     closest = {m.id: m.heading for m in cands.dense}
+    turns: dict[str, Passages] = {}
+    if scope == "sessions":
+        slots, scores = _session_slots(
+            fused, g, files, words, weights, closest, vault_root, top_k, turns
+        )
+    else:
+        scores = {s.lead: fused[s.first].score for s in slots}
+    shown = [s.lead for s in slots]
     for slot in slots:
-        f = replace(by_id[slot.lead], score=fused[slot.first].score)
+        f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
         if slot.also:
             why = (*why, Why("also", ", ".join(slot.also)))
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        parts, snippet = _lazy_parts(attrs, f.id, file, words, weights, symbols, closest)
+        if f.id in turns:
+            parts = turns[f.id]
+            snippet = passage_snippet(f.id, file, parts, words.note_groups, "session")
+        else:
+            parts, snippet = _lazy_parts(attrs, f.id, file, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
         hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
@@ -491,6 +506,44 @@ def _day(days: Days, shown: Sequence[str], node: str) -> str:
     """The day of ``node``, the code files among ``shown`` found with it (one git log)."""
     days.prefetch(shown)
     return days.of(node)
+
+
+def _session_slots(
+    fused: Sequence[Fused],
+    g: nx.MultiDiGraph,
+    files: dict[str, FileText],
+    words: QueryWords,
+    weights: TermWeights,
+    closest: Mapping[str, str],
+    vault_root: Path,
+    top_k: int,
+    turns: dict[str, Passages],
+) -> tuple[list[Slot], dict[str, float]]:
+    """The places of a search of captured sessions: the first
+    :data:`~rubi.search.turns.POOL_FACTOR` ``× top_k`` candidates ranked by their
+    best turn (:func:`rubi.search.turns.rank_turns`), each with the turns it shows
+    (filled into ``turns``), and each one's score (its best turn's)."""
+
+    def turns_of(node: str) -> tuple[Passage, ...]:
+        file = _file_of(files, g.nodes[node], node, vault_root, None)
+        found, _ = hit_parts(
+            node,
+            file,
+            words.note_groups,
+            weights,
+            kind="session",
+            dense_heading=closest.get(node, ""),
+            most=SESSION_TURNS,
+            share=0.0,
+        )
+        return found.items
+
+    ranked = rank_turns([f.id for f in fused[: top_k * POOL_FACTOR]], turns_of, top_k)
+    for r in ranked:
+        turns[r.id] = Passages.of(r.turns)
+    place = {f.id: i for i, f in enumerate(fused)}
+    slots = [Slot(r.id, (), place[r.id]) for r in ranked]
+    return slots, {r.id: r.score for r in ranked}
 
 
 def _file_of(
