@@ -137,6 +137,8 @@ def test_near_duplicates_are_measured_by_shingle_jaccard() -> None:
     close = base.replace("w50 ", "x ")  # 5 of 96 shingles differ
     far = " ".join(f"w{i}" for i in range(40)) + " " + " ".join(f"v{i}" for i in range(60))
     assert same_note(body_of("a", base), body_of("b", close))
+    repeats = close + " " + " ".join(f"w{i}" for i in range(30))  # its opening twice
+    assert same_note(body_of("a", base), body_of("b", repeats))  # 30% more words, a copy
     assert not same_note(body_of("a", base), body_of("b", far))
     assert NEAR_DUPLICATE_JACCARD > 0.67  # pages from one template (0.61-0.67) stay apart
 
