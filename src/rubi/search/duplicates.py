@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -54,6 +55,9 @@ their words); computing every candidate's shingles doubled a recall's CPU."""
 STUB_WORDS = 5
 """A body with fewer words than this (headings, frontmatter and link targets aside)
 is a stub."""
+
+MEMO_BODIES = 256
+"""Bodies kept by :func:`body_of` (a few KB each)."""
 
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s.*)?$", re.MULTILINE)
@@ -98,9 +102,12 @@ class Slot:
     first: int
 
 
+@lru_cache(maxsize=MEMO_BODIES)
 def body_of(title: str, text: str) -> Body:
     """The :class:`Body` of a note titled ``title`` whose file reads ``text``
-    (frontmatter included or not)."""
+    (frontmatter included or not); the last :data:`MEMO_BODIES` are kept (a process
+    that searches one vault again and again, the engine or the MCP server, meets the
+    same candidates: their words are found once)."""
     body = _FRONTMATTER.sub("", text, count=1)
     body = _LINK_TARGET.sub("]", _HEADING.sub("", body))
     return Body(title, _WORD.findall(body.lower()))
