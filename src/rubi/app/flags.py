@@ -116,6 +116,7 @@ def annotate_hits(
                 id=prefix + h.id,
                 stale=stale.get(h.id, ()),
                 superseded_by=(prefix + succ) if succ else h.superseded_by,
+                also=tuple(prefix + a for a in h.also),
             )
         )
     return out

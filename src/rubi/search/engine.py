@@ -34,9 +34,10 @@ from rubi.index.documents import CODE_FIELDS
 from rubi.index.store import BM25Hit, SearchIndex
 from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
+from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
-from rubi.search.hits import Hit, Passages, SearchResult, Snippet, Why
-from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts
+from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
+from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
@@ -55,6 +56,7 @@ from rubi.search.rules import (
     variant_of,
     wants_tests,
 )
+from rubi.search.turns import POOL_FACTOR, rank_turns
 from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
@@ -97,6 +99,12 @@ multiplied by its confidence in each search (:func:`rubi.search.dense.dense_weig
 0 when its best document does not stand out from the vault, as in a vault of
 conversations on one topic, or from the list's own first ten, as on vaults where the
 model finds many notes alike; ``docs/semantic.md``)."""
+COLLAPSE_WINDOW = 3
+"""Candidates read for stubs and near-duplicates: this many times ``top_k`` at most
+(:func:`rubi.search.duplicates.collapse`)."""
+SESSION_TURNS = 10
+"""Turns of one session candidate that compete in a search of sessions at most
+(:mod:`rubi.search.turns`)."""
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
@@ -441,25 +449,47 @@ def search_index(
     words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
     by_name = {m.id: m for m in names}
     by_text = {h.id: h for h in bm25}
+    by_id = {f.id: f for f in fused}
     hits = []
-    shown = [f.id for f in fused[:top_k]]
+    files: dict[str, FileText] = {}
+    slots = collapse(
+        [f.id for f in fused],
+        partial(_note_body, g, files, vault_root, project_root),
+        top_k,
+        top_k * COLLAPSE_WINDOW,
+    )
     weights = TermWeights.of_index(index, list(words.note_groups), list(words.code_groups))
     closest = {m.id: m.heading for m in cands.dense}
-    for f in fused[:top_k]:
+    turns: dict[str, Passages] = {}
+    if scope == "sessions":
+        slots, scores = _session_slots(
+            fused, g, files, words, weights, closest, vault_root, top_k, turns
+        )
+    else:
+        scores = {s.lead: fused[s.first].score for s in slots}
+    shown = [s.lead for s in slots]
+    for slot in slots:
+        f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
-        parts, snippet = _lazy_parts(
-            attrs, f.id, words, weights, vault_root, project_root, symbols, closest
-        )
+        if slot.also:
+            why = (*why, Why("also", ", ".join(slot.also)))
+        file = _file_of(files, attrs, f.id, vault_root, project_root)
+        if f.id in turns:
+            parts = turns[f.id]
+            snippet = passage_snippet(f.id, file, parts, words.note_groups, "session")
+        else:
+            parts, snippet = _lazy_parts(attrs, f.id, file, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
-        hits.append(make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts))
+        hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
+        hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
     coverage = max((h.coverage for h in bm25), default=0.0)
     return SearchResult(
         query,
         tuple(terms),
         hits,
-        len(fused),
+        len(fused) - sum(len(s.also) for s in slots),
         coverage=round(coverage, 6),
         cjk=round(bm25[0].cjk, 6) if bm25 else 0.0,
         named=len(names),
@@ -478,25 +508,93 @@ def _day(days: Days, shown: Sequence[str], node: str) -> str:
     return days.of(node)
 
 
+def _session_slots(
+    fused: Sequence[Fused],
+    g: nx.MultiDiGraph,
+    files: dict[str, FileText],
+    words: QueryWords,
+    weights: TermWeights,
+    closest: Mapping[str, str],
+    vault_root: Path,
+    top_k: int,
+    turns: dict[str, Passages],
+) -> tuple[list[Slot], dict[str, float]]:
+    """The places of a search of captured sessions: the first
+    :data:`~rubi.search.turns.POOL_FACTOR` ``× top_k`` candidates ranked by their
+    best turn (:func:`rubi.search.turns.rank_turns`), each with the turns it shows
+    (filled into ``turns``), and each one's score (its best turn's)."""
+
+    def turns_of(node: str) -> tuple[Passage, ...]:
+        file = _file_of(files, g.nodes[node], node, vault_root, None)
+        found, _ = hit_parts(
+            node,
+            file,
+            words.note_groups,
+            weights,
+            kind="session",
+            dense_heading=closest.get(node, ""),
+            most=SESSION_TURNS,
+            share=0.0,
+        )
+        return found.items
+
+    ranked = rank_turns([f.id for f in fused[: top_k * POOL_FACTOR]], turns_of, top_k)
+    for r in ranked:
+        turns[r.id] = Passages.of(r.turns)
+    place = {f.id: i for i, f in enumerate(fused)}
+    slots = [Slot(r.id, (), place[r.id]) for r in ranked]
+    return slots, {r.id: r.score for r in ranked}
+
+
+def _file_of(
+    files: dict[str, FileText],
+    attrs: Mapping[str, Any],
+    node: str,
+    vault_root: Path,
+    project_root: Path | None,
+) -> FileText:
+    """The hit's file, made once per search (read on first use): a code file from the
+    project, a note from the vault."""
+    if node not in files:
+        path = str(attrs.get("path", node))
+        is_file = attrs.get("kind") == "file"
+        root = project_root if is_file and project_root is not None else vault_root
+        files[node] = FileText(project_root or vault_root, root / path)
+    return files[node]
+
+
+def _note_body(
+    g: nx.MultiDiGraph,
+    files: dict[str, FileText],
+    vault_root: Path,
+    project_root: Path | None,
+    node: str,
+) -> Body | None:
+    """A note's :class:`~rubi.search.duplicates.Body` (None for a code file, a
+    captured session or a file that cannot be read: never collapsed)."""
+    attrs = g.nodes[node]
+    if attrs.get("kind") != "note" or attrs.get("session"):
+        return None
+    text = _file_of(files, attrs, node, vault_root, project_root).text
+    return body_of(str(attrs.get("title", node)), text) if text else None
+
+
 def _lazy_parts(
     attrs: Mapping[str, Any],
     node: str,
+    file: FileText,
     words: QueryWords,
     weights: TermWeights,
-    vault_root: Path,
-    project_root: Path | None,
     symbols: SymbolLines | None,
     closest: Mapping[str, str],
 ) -> tuple[Passages, Snippet]:
-    """The passages and snippet of one hit, to be read on first use: a code file from
-    the project (code terms), a note from the vault (prose terms)."""
-    path = str(attrs.get("path", node))
+    """The passages and snippet of one hit, to be read on first use from ``file``
+    (code terms for a code file, prose terms for a note)."""
     is_file = attrs.get("kind") == "file"
-    root = project_root if is_file and project_root is not None else vault_root
     kind = "code" if is_file else "session" if attrs.get("session") else "note"
     return hit_parts(
         node,
-        FileText(project_root or vault_root, root / path),
+        file,
         words.code_groups if is_file else words.note_groups,
         weights,
         kind=kind,

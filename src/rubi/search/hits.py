@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["WHY_KINDS", "Hit", "Passage", "Passages", "SearchResult", "Snippet", "Why"]
 
-WHY_KINDS = ("named", "text", "linked", "semantic", "variant_of", "imported_by")
+WHY_KINDS = ("named", "text", "linked", "semantic", "variant_of", "imported_by", "also")
 """The kinds of :class:`Why`, in the order a hit lists them."""
 
 
@@ -28,7 +28,8 @@ class Why:
             it among its first ten: ``text`` is its closest section's heading, or its
             title), ``variant_of`` (a near-duplicate of
             the hit ``text`` ranked above it), ``imported_by`` (``text`` is how many
-            files import it).
+            files import it), ``also`` (``text`` names the stubs and near-duplicates
+            of this note collapsed into its place: :mod:`rubi.search.duplicates`).
         text: the detail, without the kind's wording
             (:func:`rubi.search.render.why_line` adds it).
         evidence: why the list behind this reason had a vote in this search (the rule
@@ -165,6 +166,9 @@ class Hit:
             sorted; empty when it is a hit for another reason only.
         day: its day, found when :attr:`date` is first asked for.
         parts: its passages, found when :attr:`passages` is first asked for.
+        also: ids of the stubs and near-duplicates of this note collapsed into its
+            place (:mod:`rubi.search.duplicates`), best-ranked first; each can be
+            read by id.
     """
 
     id: str
@@ -182,6 +186,7 @@ class Hit:
     matched: tuple[str, ...] = ()
     day: Snippet = field(default_factory=lambda: Snippet.of(""), compare=False, repr=False)
     parts: Passages = field(default_factory=Passages.of, compare=False, repr=False)
+    also: tuple[str, ...] = ()
 
     @property
     def passages(self) -> tuple[Passage, ...]:

@@ -10,14 +10,16 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rubi.core.errors import NoteParseError
 from rubi.search.hits import Passage, Passages, Snippet
 from rubi.search.passages import choose
 from rubi.search.snippet import best_snippet
 
-__all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts"]
+__all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts", "passage_snippet"]
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,8 @@ def hit_parts(
     kind: str,
     symbols: SymbolLines | None = None,
     dense_heading: str = "",
+    most: int | None = None,
+    share: float | None = None,
 ) -> tuple[Passages, Snippet]:
     """A hit's lazy passages and snippet.
 
@@ -112,7 +116,14 @@ def hit_parts(
         kind: ``note``, ``session`` or ``code``.
         symbols: where a code file's symbols come from (None: cut by lines).
         dense_heading: the dense channel's closest section of this note ("" none).
+        most, share: how many passages at most, and how close to the best
+            (:func:`rubi.search.passages.choose`; None: its defaults).
     """
+    limits: dict[str, Any] = {}
+    if most is not None:
+        limits["most"] = most
+    if share is not None:
+        limits["share"] = share
 
     def passages() -> tuple[Passage, ...]:
         text = file.text
@@ -120,30 +131,47 @@ def hit_parts(
             return ()
         marks = symbols(node) if symbols is not None and kind == "code" else ()
         return choose(
-            node, text, groups, weights.idf, kind=kind, symbols=marks, dense_heading=dense_heading
+            node,
+            text,
+            groups,
+            weights.idf,
+            kind=kind,
+            symbols=marks,
+            dense_heading=dense_heading,
+            **limits,
         )
 
     found = Passages(passages)
+    return found, passage_snippet(node, file, found, groups, kind)
 
-    def snippet() -> str:
-        text = file.text
-        if not text:
-            return ""
-        best = found.items[0] if found.items else None
-        if kind == "code":
-            body = best.text if best is not None and best.score > 0 else text
-            return best_snippet(body, list(groups), code=True, groups=groups)
-        if best is not None and best.score > 0:
-            body = best.text
-        else:
-            # Only here: the parser loads markdown-it and YAML (40–50 ms of imports a
-            # recall hook, which never shows this snippet, would pay).
-            from rubi.markdown.parse import split_frontmatter
 
-            try:
-                _, body = split_frontmatter(text, node)
-            except NoteParseError:
-                body = text
-        return best_snippet(body, list(groups), groups=groups)
+def passage_snippet(
+    node: str, file: FileText, found: Passages, groups: dict[str, str], kind: str
+) -> Snippet:
+    """The snippet of the hit ``node`` whose passages are ``found`` (its first, the
+    best): the line of it that matches best, read on first use."""
+    return Snippet(partial(_snippet, node, file, found, groups, kind))
 
-    return found, Snippet(snippet)
+
+def _snippet(node: str, file: FileText, found: Passages, groups: dict[str, str], kind: str) -> str:
+    """The line of ``found``'s best passage that matches ``groups`` best (of the whole
+    file, frontmatter aside, when no passage matched)."""
+    text = file.text
+    if not text:
+        return ""
+    best = found.items[0] if found.items else None
+    if kind == "code":
+        body = best.text if best is not None and best.score > 0 else text
+        return best_snippet(body, list(groups), code=True, groups=groups)
+    if best is not None and best.score > 0:
+        body = best.text
+    else:
+        # Only here: the parser loads markdown-it and YAML (40–50 ms of imports a
+        # recall hook, which never shows this snippet, would pay).
+        from rubi.markdown.parse import split_frontmatter
+
+        try:
+            _, body = split_frontmatter(text, node)
+        except NoteParseError:
+            body = text
+    return best_snippet(body, list(groups), groups=groups)

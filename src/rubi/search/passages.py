@@ -84,6 +84,8 @@ def choose(
     kind: str = "note",
     symbols: Sequence[tuple[str, int]] = (),
     dense_heading: str = "",
+    most: int = MAX_PASSAGES,
+    share: float = EXTRA_SHARE,
 ) -> tuple[Passage, ...]:
     """The passages of the file ``parent`` (its full ``text``), best first.
 
@@ -97,10 +99,14 @@ def choose(
         symbols: a code file's top-level symbols, ``(name, 1-based line)``.
         dense_heading: the heading of the section the dense channel found closest
             ("" when none).
+        most: passages at most (:data:`MAX_PASSAGES`).
+        share: a part after the best is a passage when it scores above 0 and at
+            least this share of the best (:data:`EXTRA_SHARE`; 0: every part that
+            matched, as :mod:`rubi.search.turns` ranks a session's turns).
 
     Returns:
-        At most :data:`MAX_PASSAGES` passages; one (the first part) when no word
-        matched; () for an empty file.
+        At most ``most`` passages; one (the first part) when no word matched; () for
+        an empty file.
     """
     layout = layout_of(text, kind, tuple(symbols))
     lines, parts = layout.lines, layout.parts
@@ -115,8 +121,8 @@ def choose(
             best = max(best, closest.score)
     order = sorted(range(len(scored)), key=lambda i: (-scored[i].score, i))
     chosen = [scored[order[0]]]
-    for i in order[1:MAX_PASSAGES]:
-        if best > 0 and scored[i].score >= EXTRA_SHARE * best:
+    for i in order[1:most]:
+        if best > 0 and scored[i].score > 0 and scored[i].score >= share * best:
             chosen.append(scored[i])
     return tuple(_passage(parent, lines, parts, s, kind) for s in chosen)
 

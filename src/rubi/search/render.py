@@ -57,6 +57,7 @@ WHY_FORMATS = {
     "semantic": 'close in meaning: "{}"',
     "variant_of": "variant of {}",
     "imported_by": "imported by {}",
+    "also": "also: {}",
 }
 """How each kind of :class:`~rubi.search.hits.Why` reads (``{}`` is its text)."""
 
@@ -254,7 +255,9 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
     hit's day, "" when unknown). Each passage is
     ``{"id", "parent", "anchor", "heading", "kind", "lines": [start, end], "score",
     "text", "cut"}``: ``text`` is what the budget let in ("" when none; ``cut`` when
-    less than the whole passage)."""
+    less than the whole passage). ``also`` (only when there are some): the ids of the
+    stubs and near-duplicates collapsed into the hit's place
+    (:mod:`rubi.search.duplicates`)."""
     shown, used = _fit(result, budget_tokens)
     hits = [
         {
@@ -271,6 +274,7 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
             "passages": [_passage_json(p, s.texts.get(i)) for i, p in enumerate(h.passages)],
             **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
             **({"stale": list(h.stale)} if h.stale else {}),
+            **({"also": list(h.also)} if h.also else {}),
         }
         for s in shown
         for h in [s.hit]
