@@ -475,11 +475,7 @@ def search_index(
         if slot.also:
             why = (*why, Why("also", ", ".join(slot.also)))
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        if f.id in turns:
-            parts = turns[f.id]
-            snippet = passage_snippet(f.id, file, parts, words.note_groups, "session")
-        else:
-            parts, snippet = _lazy_parts(attrs, f.id, file, words, weights, symbols, closest)
+        parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
         hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
@@ -577,6 +573,24 @@ def _note_body(
         return None
     text = _file_of(files, attrs, node, vault_root, project_root).text
     return body_of(str(attrs.get("title", node)), text) if text else None
+
+
+def _parts_of(
+    attrs: Mapping[str, Any],
+    node: str,
+    file: FileText,
+    turns: Mapping[str, Passages],
+    words: QueryWords,
+    weights: TermWeights,
+    symbols: SymbolLines | None,
+    closest: Mapping[str, str],
+) -> tuple[Passages, Snippet]:
+    """A hit's passages and snippet: a captured session's ranked turns
+    (:mod:`rubi.search.turns`) when the search chose them, else read on first use."""
+    if node in turns:
+        parts = turns[node]
+        return parts, passage_snippet(node, file, parts, words.note_groups, "session")
+    return _lazy_parts(attrs, node, file, words, weights, symbols, closest)
 
 
 def _lazy_parts(
