@@ -158,6 +158,8 @@ def run_child(
     proc.returncode = os.waitstatus_to_exitcode(status)
     for t in readers:
         t.join()
+    so.close()
+    se.close()
     stdout = b"".join(out).decode("utf-8", "replace")
     stderr = b"".join(err).decode("utf-8", "replace")
     if timed_out.is_set():

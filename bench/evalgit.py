@@ -5,6 +5,13 @@ no pager, no network: :mod:`rubi.core.githardening`) and with every filter drive
 repository's config names turned off (a checkout runs ``smudge`` and ``process``
 filters), so nothing a downloaded repository carries runs. The worktree is removed
 (and pruned) when the block ends, whatever happens in it.
+
+A partial copy of a repository (a snapshot that left out its largest files, a partial
+clone) lacks some blobs, and ``git worktree add`` refuses such a commit outright. The
+checkout therefore builds the index from the commit's trees (which are always there),
+drops the entries whose blob is absent, and writes the rest: the worktree holds every
+file the repository can give, the absent ones are named on stderr in one line, and
+``git ls-files`` does not list them.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import contextlib
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,17 +50,18 @@ def _location(repo: Path) -> list[str]:
     return ["-C", str(repo)]
 
 
-def _git(repo: Path, *args: str, extra: list[str] | None = None) -> str:
+def _git(repo: Path, *args: str, extra: list[str] | None = None, stdin: str | None = None) -> str:
     cmd = ["git", *GIT_HARDENING, *(extra or []), *_location(repo), *args]
     try:
         done = subprocess.run(
             cmd,
             capture_output=True,
             text=True,
-            errors="replace",
+            errors="surrogateescape",
             env=git_environment(),
             timeout=CHECKOUT_TIMEOUT_S,
-            stdin=subprocess.DEVNULL,
+            input=stdin,
+            stdin=subprocess.DEVNULL if stdin is None else None,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -84,9 +93,39 @@ def _git_config_names(repo: Path) -> list[str]:
     return [n.decode("utf-8", "surrogateescape") for n in done.stdout.split(b"\0") if n]
 
 
+def absent_blobs(repo: Path, commit: str) -> list[str]:
+    """The paths of ``commit`` whose blob ``repo`` does not hold, sorted.
+
+    One ``git ls-tree -r`` and one ``git cat-file --batch-check`` (which answers
+    ``<id> missing`` for an object it cannot read). Submodule entries are not blobs
+    and are never listed.
+
+    Raises:
+        GitError: git failed on either command.
+    """
+    listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
+    paths: dict[str, list[str]] = {}
+    for entry in listing.split("\0"):
+        meta, _, path = entry.partition("\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == "blob" and path:
+            paths.setdefault(fields[2], []).append(path)
+    if not paths:
+        return []
+    answer = _git(repo, "cat-file", "--batch-check", stdin="".join(f"{b}\n" for b in paths))
+    absent = [
+        path
+        for line in answer.splitlines()
+        if line.endswith(" missing")
+        for path in paths.get(line.split(" ", 1)[0], [])
+    ]
+    return sorted(absent)
+
+
 @contextlib.contextmanager
 def checkout(repo: Path, commit: str) -> Iterator[Path]:
-    """A detached worktree of ``repo`` at ``commit`` in a new temporary folder.
+    """A detached worktree of ``repo`` at ``commit`` in a new temporary folder (every
+    file whose blob ``repo`` holds; :func:`absent_blobs` names the others).
 
     Raises:
         GitError: ``commit`` is not 40 hex digits, ``repo`` does not have it, or git
@@ -98,7 +137,18 @@ def checkout(repo: Path, commit: str) -> Iterator[Path]:
     holder = Path(tempfile.mkdtemp(prefix="rubi-eval-wt-"))
     tree = holder / "tree"
     try:
-        _git(repo, "worktree", "add", "--detach", str(tree), commit, extra=filters)
+        _git(repo, "worktree", "add", "--no-checkout", "--detach", str(tree), commit)
+        absent = absent_blobs(repo, commit)
+        _git(tree, "read-tree", commit)
+        if absent:
+            _git(tree, "update-index", "--force-remove", "-z", "--stdin",
+                 stdin="".join(f"{p}\0" for p in absent))  # fmt: skip
+            print(
+                f"{repo}@{commit[:10]}: {len(absent)} file(s) absent from the repository's "
+                f"objects left out of the checkout (first: {absent[0]})",
+                file=sys.stderr,
+            )
+        _git(tree, "checkout-index", "--all", extra=filters)
         head = _git(tree, "rev-parse", "HEAD").strip()
         if head != commit:
             raise GitError(f"{repo}: the worktree is at {head}, not {commit}")

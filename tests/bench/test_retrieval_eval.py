@@ -388,3 +388,29 @@ def test_issue_tasks_run_at_their_base_commit_in_a_removed_worktree(
     assert listed.count("worktree ") == 1
     assert not marker.exists()
     assert git(repo, "rev-parse", "HEAD") == second and git(repo, "status", "--porcelain") == ""
+
+
+def test_a_checkout_leaves_out_files_whose_blob_the_repository_lacks(
+    tmp_path: Path, ev: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import evalgit
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    write(repo / "src/solar.py", "def irradiance(x):\n    return x\n")
+    write(repo / "data/big.h5", "a large data file a snapshot left out\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    commit = git(repo, "rev-parse", "HEAD")
+    blob = git(repo, "rev-parse", "HEAD:data/big.h5")
+    (repo / ".git/objects" / blob[:2] / blob[2:]).unlink()  # a partial copy's missing blob
+
+    assert evalgit.absent_blobs(repo / ".git", commit) == ["data/big.h5"]
+    with evalgit.checkout(repo / ".git", commit) as tree:
+        assert (tree / "src/solar.py").read_text() == "def irradiance(x):\n    return x\n"
+        assert not (tree / "data/big.h5").exists()
+        assert git(tree, "ls-files") == "src/solar.py"
+        assert git(tree, "rev-parse", "HEAD") == commit
+    assert "1 file(s) absent" in capsys.readouterr().err
+    assert not tree.exists()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rubi import app
+from rubi.app.recall import MAX_FILES
 from rubi.search.limits import (
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
@@ -16,7 +17,7 @@ from rubi.search.limits import (
     fit_query,
 )
 
-from helpers import write
+from helpers import rubi_project, write
 
 
 def _ids(block: str | None) -> list[str]:
@@ -70,3 +71,63 @@ def test_fit_query_cuts_after_whole_words_within_the_caps() -> None:
     assert fit_query("x" * (MAX_QUERY_CHARS + 10)) == ""
     with pytest.raises(QueryTooLargeError):
         check_query("x" * (MAX_QUERY_CHARS + 10))
+
+
+CODE = {
+    "shell/quoting.py": "def parse_quoted_string(text):\n"
+    '    """Split a shell line on its quotes; an escaped quote stays inside."""\n'
+    "    return text.split('\"')\n",
+    "shell/history.py": "def load_history(path):\n"
+    '    """Read the saved command lines; change how often they are saved here."""\n'
+    "    return open(path).read().splitlines()\n",
+    "shell/engine.py": "# The engine runs each command line; oil it with care, often.\n"
+    "def run_line(line):\n    return line\n",
+}
+ISSUE = (
+    "parse_quoted_string splits escaped quotes\n\nCalling it on a shell command line that "
+    "holds an escaped quote splits the quoted text in two; the escaped quote should stay "
+    "inside the string. Seen with bash and zsh history lines since the last release."
+)
+
+
+def _code_project(tmp_path: Path) -> Path:
+    root = rubi_project(tmp_path / "proj", CODE)
+    app.index(app.locate(root / ".rubi"))
+    return root
+
+
+def _files(block: str | None) -> list[str]:
+    return re.findall(r"^- ([\w./-]+)#L\d+-\d+", block or "", re.M)
+
+
+def test_recall_names_the_code_files_a_long_issue_is_about(tmp_path: Path) -> None:
+    paths = app.locate(_code_project(tmp_path) / ".rubi")
+    block = app.recall(paths, ISSUE, max_tokens=700)
+    files = _files(block)
+    assert files and files[0] == "shell/quoting.py"
+    assert "(parse_quoted_string)" in (block or "")
+    assert len(files) <= MAX_FILES
+
+
+def test_recall_names_a_file_for_a_short_prompt_naming_its_symbol(tmp_path: Path) -> None:
+    paths = app.locate(_code_project(tmp_path) / ".rubi")
+    block = app.recall(paths, "why does parse_quoted_string split escaped quotes?", max_tokens=700)
+    assert _files(block)[:1] == ["shell/quoting.py"]
+
+
+def test_recall_names_no_file_for_a_short_question_in_plain_words(tmp_path: Path) -> None:
+    paths = app.locate(_code_project(tmp_path) / ".rubi")
+    # three of its content words are in one file's comment: chance, not a topic
+    assert app.recall(paths, "How often should I change the engine oil?", max_tokens=700) is None
+
+
+def test_notes_cannot_crowd_the_files_out_of_the_budget(tmp_path: Path) -> None:
+    root = _code_project(tmp_path)
+    for n in range(8):
+        write(root / ".rubi" / "notes" / f"quotes-{n}.md",
+              f"# Escaped quotes {n}\n\n{ISSUE} " + "More on shell quoting. " * 20)  # fmt: skip
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    block = app.recall(paths, ISSUE, max_tokens=200)
+    assert _ids(block) and _files(block)[:1] == ["shell/quoting.py"]
+    assert len(block or "") / 4 <= 200 + 10

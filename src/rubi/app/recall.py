@@ -15,6 +15,27 @@ distinctive words), unless the prompt is long (:data:`LONG_PROMPT_TERMS`). Snipp
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
 split off as the note parser splits it (:func:`rubi.app.pages.note_body`).
 
+In a project with a code map the same prompt also searches the code (``scope`` code, the
+search ``rubi search --scope code`` runs), and up to :data:`MAX_FILES` files are named,
+each with its best-matching part (``path#Lstart-end`` and the symbol): a GitHub issue
+or a traceback, the first prompt of many sessions, is about files before any note
+exists on it. A file clears the same per-hit bar as a note (:func:`needed_terms` of the
+prompt's content words), and the prompt must carry evidence that it is about this code
+at all: it is long (more than :data:`LONG_PROMPT_TERMS` content words: an issue, a
+log), or it writes a word as code (:func:`rubi.search.longquery.is_identifier`:
+``parse_quoted``, ``Config.load``, ``app.py``) and the search's name list matched a
+file or symbol of this project (:attr:`rubi.search.hits.SearchResult.named`). A short
+question in plain words gets no files: the relevance floor does not hold for code
+(:func:`rubi.search.rules.relevant`), a source file's comments share common words with
+anything ("How often should I change the engine oil in my car?" matched 3 of its 5
+content words in one file of jinja, half the question's IDF mass), and a plain word
+can be a file's name (``engine`` and ``engine.py``), which the name list always lets
+vote. Such a question costs no code search. What the bar cannot do: a long prompt
+about another code base (another repository's issue) shares as many words with this
+one's files as its own issues do, and gets files too. The files' lines are costed
+first, from the same ``max_tokens`` budget, so notes cannot crowd them out. Measured by
+``bench/issue_recall.py`` (``docs/benchmarks.md``, "issue 28: recall names files").
+
 In a process that keeps the index open (the resident engine, ``rubi serve``) a
 recall costs a warm search; a cold hook process loads the search stack and the graph
 first.
@@ -28,7 +49,9 @@ from rubi.core.paths import VaultPaths
 
 __all__ = [
     "CANDIDATES",
+    "FILES_HEADER",
     "LONG_PROMPT_TERMS",
+    "MAX_FILES",
     "MAX_NEEDED_TERMS",
     "MAX_NOTES",
     "MIN_COVERAGE",
@@ -60,6 +83,14 @@ HEADER = (
 )
 HEADER_TOKENS = 40
 SNIPPET_CHARS = 160
+MAX_FILES = 3
+"""Code files named at most: on the development halves of the issue sets (31 issues)
+a changed file was first in rubi's code search for 61% of them and in the first three
+for 81% (``bench/retrieval_eval.py``); three lines cost about 60 tokens."""
+FILES_HEADER = (
+    "Files of this project that match this request (rubi code search; the part that "
+    "matches best after '#'):\n"
+)
 
 
 def needed_terms(count: int) -> int:
@@ -69,23 +100,21 @@ def needed_terms(count: int) -> int:
 
 def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     """The recall block for ``prompt``: one line per note that clears the bar
-    (``- [type] title (id ID): snippet``), at most :data:`MAX_NOTES` notes and about
-    ``max_tokens`` tokens (chars/4) with the header; None when nothing clears it.
+    (``- [type] title (id ID): snippet``), at most :data:`MAX_NOTES` notes, then (in a
+    project with a code map) one line per code file that clears it (``- path#Lx-y
+    (symbol)``, at most :data:`MAX_FILES`), each list under its header, about
+    ``max_tokens`` tokens (chars/4) in all; None when nothing clears it.
 
     Raises:
         RubiError, OSError, whoosh errors: the index cannot be read (the hook fails
         open).
     """
-    from rubi.app.pages import note_body
-    from rubi.app.searching import indexed, search
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.app.searching import indexed
     from rubi.core.tokens import estimate_tokens
     from rubi.index.analysis import analyze
     from rubi.index.warm import index_at
     from rubi.search.limits import fit_query
     from rubi.search.longquery import reduce_query
-    from rubi.search.snippet import best_snippet
 
     if not indexed(paths):
         return None  # never indexed: a hook does not index a whole vault
@@ -95,15 +124,36 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     terms = set(analyze(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
+    files = _file_lines(paths, query, terms) if paths.project_root is not None else []
+    budget = max_tokens - HEADER_TOKENS
+    if files:
+        budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
+    notes = _note_lines(paths, query, terms, budget)
+    blocks = []
+    if notes:
+        blocks.append(HEADER + "\n".join(notes))
+    if files:
+        blocks.append(FILES_HEADER + "\n".join(files))
+    return "\n\n".join(blocks) or None
+
+
+def _note_lines(paths: VaultPaths, query: str, terms: set[str], budget: int) -> list[str]:
+    """The recall lines of the notes that clear the bar, best first, within ``budget``
+    tokens; none below the relevance floor (a short prompt)."""
+    from rubi.app.pages import note_body
+    from rubi.app.searching import search
+    from rubi.core.config import MAX_NOTE_BYTES
+    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.core.tokens import estimate_tokens
+    from rubi.search.snippet import best_snippet
+
     result = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False)
     if not result.relevant and len(terms) <= LONG_PROMPT_TERMS:
-        return None  # below the relevance floor: the vault has nothing on this prompt
-    hits = result.hits
+        return []  # below the relevance floor: the vault has nothing on this prompt
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)
     lines: list[str] = []
-    budget = max_tokens - HEADER_TOKENS
-    for hit in hits:
+    for hit in result.hits:
         if hit.id == "map" or hit.id.startswith(SKIPPED_FOLDERS):
             continue
         if len(terms.intersection(hit.matched)) < needed:
@@ -121,4 +171,32 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         budget -= cost
         if len(lines) >= MAX_NOTES:
             break
-    return HEADER + "\n".join(lines) if lines else None
+    return lines
+
+
+def _file_lines(paths: VaultPaths, query: str, terms: set[str]) -> list[str]:
+    """The recall lines of the code files that clear the bar (at most
+    :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
+    prompt is short and does not name code of this project (no word written as an
+    identifier, or none the name list matched)."""
+    from rubi.app.searching import search
+    from rubi.search.longquery import is_identifier, written_words
+
+    short = len(terms) <= LONG_PROMPT_TERMS
+    if short and not any(is_identifier(w) for w in written_words(query)):
+        return []  # a short question in plain words: no evidence it is about this code
+    result = search(paths, query, scope="code", top_k=CANDIDATES, refresh=False, personal=False)
+    if short and not result.named:
+        return []  # it writes code, but no name of this project's
+    needed = needed_terms(len(terms))
+    lines: list[str] = []
+    for hit in result.hits:
+        if len(terms.intersection(hit.matched)) < needed:
+            continue
+        best = hit.passages[0] if hit.passages else None
+        where = best.id if best is not None and best.parent == hit.id else hit.path
+        symbol = f" ({best.heading})" if best is not None and best.heading else ""
+        lines.append(f"- {where}{symbol}")
+        if len(lines) >= MAX_FILES:
+            break
+    return lines

@@ -1,9 +1,12 @@
-"""UserPromptSubmit: recall notes that bear on the prompt, before Claude explores.
+"""UserPromptSubmit: recall notes and code files that bear on the prompt, before Claude
+explores.
 
 The prompt is kept (redacted) for capture; then :func:`rubi.app.recall` gives the notes
-that clear its relevance bar, at most ``recall_max_tokens`` (default 700). Nothing is
-injected for slash commands, small talk or prompts that match nothing, nor when the
-search falls below the relevance floor (the vault has nothing on the prompt).
+that clear its relevance bar and, in a project with a code map, the files that do (an
+issue or a traceback pasted as the prompt names its files), at most
+``recall_max_tokens`` (default 700). Nothing is injected for slash commands, small talk
+or prompts that match nothing, nor when the search falls below the relevance floor
+(the vault has nothing on the prompt); a short question in plain words names no file.
 """
 
 from __future__ import annotations
