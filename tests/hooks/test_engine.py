@@ -45,7 +45,7 @@ def address_of(project: Path) -> Address:
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
     running = Engine(vault_of(project)).start()
-    assert running.serving.wait(10)
+    assert running.serving.wait(10) and running.ready.wait(30)
     yield running
     running.stop()
 
@@ -123,7 +123,7 @@ def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
     big.write_text("line\n" * 5_000, encoding="utf-8")
     running = Engine(vault_of(twin)).start()
     try:
-        assert running.serving.wait(10)
+        assert running.serving.wait(10) and running.ready.wait(30)
         shown = []
         for (event, raw_cold), (_, raw_twin) in zip(
             session_cases(project, t, big), session_cases(twin, t, big), strict=True
@@ -216,7 +216,7 @@ def test_a_stale_socket_means_cold_then_is_replaced(project: Path) -> None:
     assert through_entry("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     running = Engine(vault_of(project)).start()
     try:
-        assert running.serving.wait(10)
+        assert running.serving.wait(10) and running.ready.wait(30)
         assert hook_via_engine("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     finally:
         running.stop()
