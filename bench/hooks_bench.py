@@ -150,8 +150,11 @@ def default_transcript() -> Path | None:
     return sample if sample.is_file() else None
 
 
-def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float) -> None:
-    """Until the engine at ``socket_path`` answers a ping (or raise SystemExit)."""
+def wait_for_engine(
+    socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float, ready: bool = True
+) -> None:
+    """Until the engine at ``socket_path`` answers a ping (with ``ready``: says it has
+    loaded everything, ``rubi.engine.warmup``), or raise SystemExit."""
     from rubi.engine.protocol import PROTOCOL  # the rubi measured: the one on sys.path
 
     deadline = time.monotonic() + timeout_s
@@ -163,7 +166,8 @@ def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s:
             sock.settimeout(1.0)
             sock.connect(str(socket_path))
             sock.sendall(ping)
-            if b'"ok": true' in sock.recv(4096):
+            reply = sock.recv(4096)
+            if b'"ok": true' in reply and (not ready or b'"ready": false' not in reply):
                 return
         time.sleep(0.1)
     raise SystemExit(f"no engine answered at {socket_path} within {timeout_s:.0f} s")

@@ -21,7 +21,7 @@ from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, Slot, answer
 from rubi.engine.warmup import Warmup
 
-from .test_engine import cold
+from .test_engine import address_of, cold, send
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -82,6 +82,12 @@ def _hook_process(project: Path, event: str, raw: str) -> str:
     return done.stdout
 
 
+def _ping(project: Path) -> dict[str, Any]:
+    reply = json.loads(send(address_of(project).socket, b'{"rubi": "ping", "protocol": 2}\n')[0])
+    assert isinstance(reply, dict) and reply["ok"] is True
+    return reply
+
+
 def _prompt(project: Path) -> str:
     return json.dumps(
         {"session_id": "s-warm", "cwd": str(project), "prompt": "when do login tokens expire?"}
@@ -96,9 +102,10 @@ def test_a_recall_the_starting_engine_has_not_loaded_runs_cold_in_the_hook_proce
     assert "Login tokens expire" in expected
     assert _hook_process(project, "UserPromptSubmit", raw) == expected
     assert ran == []  # refused before any acknowledgement: never run in the engine
-    assert not starting.ready.is_set()
+    assert _ping(project)["ready"] is False
     held.set()
     assert starting.ready.wait(30)
+    assert _ping(project)["ready"] is True
     assert _hook_process(project, "UserPromptSubmit", raw) == expected
     assert ran == ["UserPromptSubmit"]
 

@@ -7,7 +7,9 @@ Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
 
 ``input`` is the hook's stdin as read; ``event`` its command-line argument (may be
 ``""``: then the payload's ``hook_event_name`` names it, as in the cold path).
-``{"rubi": "ping", "protocol": 2}`` asks whether an engine answers.
+``{"rubi": "ping", "protocol": 2}`` asks whether an engine answers (``{"ok": true,
+"vault": ..., "pid": ..., "ready": BOOL}``; ``ready``: it has loaded everything a
+request may need, ``rubi.engine.warmup``).
 
 A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
 

@@ -176,7 +176,8 @@ def answer(
         return _refuse(f"not a rubi engine request of protocol {PROTOCOL}")
     kind = request.get("rubi")
     if kind == "ping":
-        return {"ok": True, "vault": vault, "pid": os.getpid()}
+        ready = warmup is None or warmup.search.is_set()
+        return {"ok": True, "vault": vault, "pid": os.getpid(), "ready": ready}
     if kind not in ("hook", "cli"):
         return _refuse("unknown request")
     if request.get("build") != build_id():
