@@ -82,6 +82,8 @@ def _one_shot(event: str) -> bool:
       that exits within a second need not free (a third of the recall hook's CPU at
       6,400 notes). SessionStart and PreCompact, which may index or summarise at
       length, keep it.
+    - The recall's vectors read on demand (:func:`rubi.semantic.dense.load_on_demand`):
+      the documents' rows, then the passages of the one search's candidates only.
 
     Returns:
         Whether ``event`` is one of those short hooks."""
@@ -89,13 +91,17 @@ def _one_shot(event: str) -> bool:
 
     for name in _BLAS_THREADS:
         os.environ.setdefault(name, "1")
-    from rubi.engine.protocol import engine_event
+    from rubi.engine.protocol import engine_event, event_key
 
     if not engine_event(event, None):
         return False
     import gc
 
     gc.disable()
+    if event_key(event, None) == "userpromptsubmit":
+        from rubi.semantic.dense import load_on_demand
+
+        load_on_demand()
     return True
 
 
