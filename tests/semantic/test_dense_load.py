@@ -27,7 +27,7 @@ QUERIES = [
 
 
 def _row_by_row(path: Path) -> DenseIndex:
-    index = DenseIndex(path)
+    index = DenseIndex(path, on_demand=False)
     index._fill = lambda rows, dims: False
     index.refresh()
     return index
@@ -37,7 +37,7 @@ def test_a_filled_index_equals_one_loaded_row_by_row(tmp_path: Path) -> None:
     paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
     app.index(paths)
     path = vectors_file(paths.index_dir)
-    filled, rows = DenseIndex(path), _row_by_row(path)
+    filled, rows = DenseIndex(path, on_demand=False), _row_by_row(path)
     filled.refresh()
     n = len(filled._ids)
     assert n > 16  # past the row-by-row load's first growth
@@ -75,7 +75,7 @@ def test_a_resident_index_ranks_alike_before_and_after_its_passages_are_converte
     passage matrix to float32 once: the same matches and scores, every time."""
     paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
     app.index(paths)
-    index = DenseIndex(vectors_file(paths.index_dir))
+    index = DenseIndex(vectors_file(paths.index_dir), on_demand=False)
     index.refresh()
     vector = query_vector(QUERIES[0], [])
     first = index.ranked(vector, lambda _: True, 30)
