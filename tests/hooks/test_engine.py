@@ -272,7 +272,7 @@ def test_a_malformed_request_is_refused_with_one_line(
         {"build": "0.0.1 /elsewhere"},
         {"env": {"RUBI_CONTEXT_WINDOW": "1"}},
         {"vault": "/somewhere/else/.rubi"},
-        {"event": "SessionStart"},
+        {"event": "PreCompact"},
         {"event": "x" * 100},
         {"input": "{not json"},
     ],
@@ -360,8 +360,8 @@ def test_the_client_falls_back_when_the_engine_fails_mid_request(
 def test_no_engine_for_events_it_does_not_answer_or_payloads_without_cwd(
     project: Path, engine: Engine
 ) -> None:
-    start = json.dumps({"session_id": "s1", "cwd": str(project), "source": "startup"})
-    assert hook_via_engine("SessionStart", start) is None
+    compact = json.dumps({"session_id": "s1", "cwd": str(project), "trigger": "auto"})
+    assert hook_via_engine("PreCompact", compact) is None
     relative = json.dumps({"session_id": "s1", "cwd": "proj", "prompt": "login tokens"})
     assert hook_via_engine("UserPromptSubmit", relative) is None
     assert hook_via_engine("UserPromptSubmit", "not json") is None

@@ -21,14 +21,19 @@ RESUMED = ("compact", "clear")
 
 def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     """Bring notes and code map up to date without a full verify (nothing changed:
-    nothing done); waits at most ``lock_timeout_s`` for another run.
+    nothing done); waits at most ``lock_timeout_s`` for another run. Nothing to do in
+    a process whose watcher applies every change to ``paths`` (the engine's host,
+    ``rubi serve`` and ``rubi watch``): it caught up when it started.
 
     Returns:
         False when another run held the lock (the index is answered from as it is).
     """
     from filelock import Timeout
 
-    from rubi.sync import index_vault
+    from rubi.sync import index_vault, session_for
+
+    if session_for(paths).watched:
+        return True
 
     with contextlib.suppress(Timeout):
         index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)

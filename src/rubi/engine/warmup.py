@@ -11,8 +11,8 @@ is loaded, and refuses it before (no acknowledgement: the client runs it cold at
 
 1. the hook modules (the tool hooks, Stop and SessionEnd): :attr:`Warmup.hooks`;
 2. the search stack and this vault's index, graph and vectors, loaded by one search
-   whose result is dropped (the recall, ``rubi search`` and ``rubi read``):
-   :attr:`Warmup.search`.
+   whose result is dropped (the recall, SessionStart, ``rubi search`` and ``rubi
+   read``): :attr:`Warmup.search`.
 
 Loading runs once per process, in a daemon thread (:meth:`Warmup.start`); a failure
 counts as loaded (the request then fails in the engine as it would cold, and the
@@ -56,8 +56,10 @@ SEARCH_MODULES = (
 """What the recall and the engine's commands import."""
 PRIME_QUERY = "project notes"
 """The search that loads the vault's index, graph and vectors (its result is dropped)."""
-_SEARCHING = frozenset({"userpromptsubmit"})
-"""Hook events that search (:func:`rubi.engine.protocol.event_key` form)."""
+_SEARCHING = frozenset({"sessionstart", "userpromptsubmit"})
+"""Hook events that read the vault's derived data (:func:`rubi.engine.protocol.event_key`
+form): the recall searches; SessionStart waits until the host's watcher may have
+caught up, for which the first search is a fair mark."""
 
 
 def needs_search(kind: str, event: str = "") -> bool:
