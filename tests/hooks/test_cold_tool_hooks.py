@@ -1,4 +1,4 @@
-"""The hooks Claude Code runs around every tool call, run cold in a process of their own
+"""The hooks Claude Code runs around every tool call and turn, run cold in a process of their own
 (no engine): the answer the handlers give in process, and none of the modules they have
 no use for (each a few ms of a process that lives for tens): the ``filelock`` package
 (the session state's lock is one ``flock``), ``logging`` (only when something is
@@ -78,6 +78,20 @@ def test_a_cold_tool_hook_answers_as_in_process_without_modules_it_does_not_need
     assert output == ""  # a small file: the read goes ahead
     if event == "PostToolUse":  # the read was counted under the session's lock
         assert open_context(payload, event).load_state().explorations == 1
+
+
+@pytest.mark.parametrize("event", ["Stop", "SessionEnd"])
+def test_a_cold_stop_or_session_end_loads_no_lock_package_logging_or_openssl(
+    project: Path, event: str
+) -> None:
+    payload = base(
+        project, event, stop_hook_active=False, last_assistant_message="Done.", reason="other"
+    )
+    output, loaded = _cold(project, event, payload)
+    assert loaded & (UNNEEDED - {"typing"}) == set()  # the session record's overloads
+    assert output == ""
+    if event == "Stop":  # the answer was captured, under the session's lock
+        assert open_context(payload, event).load_state().captured
 
 
 def test_a_cold_guard_denies_a_huge_read_once(project: Path, tmp_path: Path) -> None:

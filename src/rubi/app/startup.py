@@ -5,13 +5,10 @@ record instead."""
 from __future__ import annotations
 
 import contextlib
-import logging
 
 from rubi.core.paths import VaultPaths
 
 __all__ = ["HANDOFF_CHARS", "RECORD_CHARS", "refresh_index", "session_start_context"]
-
-log = logging.getLogger(__name__)
 
 HANDOFF_CHARS = 4_000
 RECORD_CHARS = 3_000
@@ -54,7 +51,9 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     try:
         found = last_handoff(paths)
     except (RubiError, UnsafeFileError, OSError) as exc:
-        log.debug("last handoff not read for the context (%s)", exc)
+        import logging  # only now: a hook that reads the handoff never loads it
+
+        logging.getLogger(__name__).debug("last handoff not read for the context (%s)", exc)
         return None
     if found is None:
         return None
