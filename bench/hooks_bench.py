@@ -215,10 +215,18 @@ def measure_starting(
     serves, whatever it has loaded), runs the hook at once, then stops the host.
     ``wall``/``cpu``: the hook process (as :func:`measure`); ``ready_s``: how long the
     engine took from then on to say it had loaded everything (what a hook taken by a
-    starting engine would wait behind)."""
+    starting engine would wait behind); ``host_cpu``: the host's CPU seconds from its
+    start to then (its threads together: the MCP SDK's import, the watcher's catch-up,
+    the engine's loading)."""
     from rubi.engine.address import Address
 
-    samples: dict[str, list[float]] = {"wall": [], "cpu": [], "out": [], "ready_s": []}
+    samples: dict[str, list[float]] = {
+        "wall": [],
+        "cpu": [],
+        "out": [],
+        "ready_s": [],
+        "host_cpu": [],
+    }
     vault = os.path.realpath(project / ".rubi")
     socket_path = Path(Address(vault, str(runtime / "rubi")).socket)
     child_env = {**env, "XDG_RUNTIME_DIR": str(runtime)}
@@ -238,6 +246,7 @@ def measure_starting(
             started = time.monotonic()
             wait_for_engine(socket_path, proc, 120, ready=True)
             samples["ready_s"].append(time.monotonic() - started)
+            samples["host_cpu"].append(cpu_seconds(proc.pid))
             samples["wall"].append(run.wall_s)
             samples["cpu"].append(run.cpu_s)
             samples["out"].append(len(run.stdout.encode()))
@@ -471,7 +480,11 @@ def table(name: str, args: argparse.Namespace, samples: dict[str, dict[str, list
             f"{pct(s['cpu'], 95) * 1000:,.0f} ms",
             f"{engine_cpu * 1000:,.1f} ms"
             if ", engine" in case and not ready
-            else (f"ready +{pct(ready, 50):.1f} s" if ready else ""),
+            else (
+                f"ready +{pct(ready, 50):.1f} s, host {pct(s['host_cpu'], 50):.2f} s CPU"
+                if ready
+                else ""
+            ),
             f"{pct(s['out'], 50):,.0f}",
             f"{pct(s['wall'], 50) / floor_s:,.1f}×" if floor_s else "",
             f"{goal} ms" if goal and case.count(",") == 1 else "",
