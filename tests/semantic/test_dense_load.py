@@ -137,3 +137,19 @@ def test_a_file_rewritten_between_load_and_search_is_read_again_whole(tmp_path: 
     lazy._load_all = counted  # type: ignore[method-assign]
     assert lazy.ranked(vector, lambda _: True, 30) == after.ranked(vector, lambda _: True, 30)
     assert reloads == [True] and not lazy._lazy
+
+
+def test_a_file_gone_bad_between_load_and_search_leaves_the_channel_empty(
+    tmp_path: Path,
+) -> None:
+    """The dense channel fails open: a vectors file overwritten with garbage after the
+    documents were loaded gives no dense match, not an error."""
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    lazy = DenseIndex(path, on_demand=True)
+    lazy.refresh()
+    assert lazy._lazy and len(lazy)
+    with open(path, "r+b") as fh:  # the same file, its bytes no database
+        fh.write(b"\0" * 4096)
+    assert lazy.ranked(query_vector(QUERIES[0], []), lambda _: True, 30).matches == []

@@ -280,9 +280,19 @@ class DenseIndex:
         return np.frombuffer(b"".join(parts), dtype=np.float16).reshape(-1, self._dims)
 
     def _load_all(self) -> None:
-        """Drop what is loaded and load the whole file (passages too)."""
+        """Drop what is loaded and load the whole file (passages too); an unreadable
+        file leaves the index empty (the channel fails open, as in
+        :func:`dense_index_for`)."""
+        import sqlite3
+
+        from rubi.core.storage import UntrustedCacheError
+
         self._reset(self._dims)
-        self._load_changes()
+        try:
+            self._load_changes()
+        except (OSError, ValueError, sqlite3.Error, UntrustedCacheError) as exc:
+            log.warning("semantic channel skipped: %s", exc)
+            self._reset(self._dims)
 
     def _heading(self, slot: int, passage: int) -> str:
         if self._lazy:
