@@ -4,7 +4,7 @@ runs it: ``sh -c '<its command line>'`` in the project folder, the event's JSON 
 Usage::
 
     python bench/hooks_bench.py PROJECT [--runs 20] [--engine serve|watch|none]
-        [--transcript FILE] [--in-place] [--no-index] [--pause SECONDS]
+        [--transcript FILE] [--in-place] [--no-index] [--pause SECONDS] [--starting N]
 
 PROJECT must hold a ``.rubi/`` vault. It is copied to a temporary folder (the Stop,
 PreCompact and SessionEnd hooks write session records into the vault; ``--in-place``
@@ -27,13 +27,20 @@ it ``exec``\\ s, from ``wait4``), the engine's CPU per call (mean of the host's 
 during each call, from ``/proc``: 10 ms ticks, so only the mean means anything), and
 the bytes the hook printed. Beside them:
 - ``floor``: ``python -c pass`` with the same interpreter, the cost of any Python hook
-  (and ``python -I -S -c pass``: without ``site``, which a console script cannot skip);
+  (and ``python -S -c pass``, ``python -I -S -c pass``: without ``site``, which a
+  console script cannot skip); ``× floor`` is each row's wall p50 over the first's;
 - ``rubi search``: the CLI as an agent's shell tool runs it, cold and through the engine
   (``docs/engine.md``): the same bytes printed either way;
 - ``UserPromptSubmit, cold, direct``: ``rubi hook UserPromptSubmit`` spawned without
   the shell (what this script measured before; the shell costs a few ms);
 - ``long prompt``: a 4,000-character prompt (a pasted traceback or spec), since recall
-  analyses and searches every word of the prompt.
+  analyses and searches every word of the prompt;
+- ``UserPromptSubmit, engine just started`` (``--starting N``): the prompt hook sent
+  the moment a freshly started host's engine answers a ping, as a session's first
+  prompt meets the ``rubi serve`` Claude Code has just started; beside it, how long
+  the engine then took to say it had loaded everything (``ready``). A starting engine
+  refuses what it has not loaded yet, so the hook answers cold (the engine's host
+  competes for the CPU meanwhile); before that it waited behind the host's start.
 The last line says whether rubi's modules had compiled bytecode: a wheel install
 compiles it; an editable checkout under ``PYTHONDONTWRITEBYTECODE=1`` has none, and
 every hook then compiles rubi's source (measure a checkout with
@@ -150,8 +157,11 @@ def default_transcript() -> Path | None:
     return sample if sample.is_file() else None
 
 
-def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float) -> None:
-    """Until the engine at ``socket_path`` answers a ping (or raise SystemExit)."""
+def wait_for_engine(
+    socket_path: Path, proc: subprocess.Popen[bytes], timeout_s: float, ready: bool = True
+) -> None:
+    """Until the engine at ``socket_path`` answers a ping (with ``ready``: says it has
+    loaded everything, ``rubi.engine.warmup``), or raise SystemExit."""
     from rubi.engine.protocol import PROTOCOL  # the rubi measured: the one on sys.path
 
     deadline = time.monotonic() + timeout_s
@@ -163,7 +173,8 @@ def wait_for_engine(socket_path: Path, proc: subprocess.Popen[bytes], timeout_s:
             sock.settimeout(1.0)
             sock.connect(str(socket_path))
             sock.sendall(ping)
-            if b'"ok": true' in sock.recv(4096):
+            reply = sock.recv(4096)
+            if b'"ok": true' in reply and (not ready or b'"ready": false' not in reply):
                 return
         time.sleep(0.1)
     raise SystemExit(f"no engine answered at {socket_path} within {timeout_s:.0f} s")
@@ -188,6 +199,64 @@ def start_engine(
     vault = os.path.realpath(project / ".rubi")
     wait_for_engine(Path(Address(vault, str(runtime / "rubi")).socket), proc, 60)
     return proc
+
+
+def measure_starting(
+    host: str,
+    project: Path,
+    env: dict[str, str],
+    runtime: Path,
+    command: str,
+    payload: bytes,
+    runs: int,
+) -> dict[str, list[float]]:
+    """The prompt hook sent to an engine that has just started: each run starts the
+    host (``rubi serve`` or ``rubi watch``), waits until its engine answers a ping (it
+    serves, whatever it has loaded), runs the hook at once, then stops the host.
+    ``wall``/``cpu``: the hook process (as :func:`measure`); ``ready_s``: how long the
+    engine took from then on to say it had loaded everything (what a hook taken by a
+    starting engine would wait behind); ``host_cpu``: the host's CPU seconds from its
+    start to then (its threads together: the MCP SDK's import, the watcher's catch-up,
+    the engine's loading)."""
+    from rubi.engine.address import Address
+
+    samples: dict[str, list[float]] = {
+        "wall": [],
+        "cpu": [],
+        "out": [],
+        "ready_s": [],
+        "host_cpu": [],
+    }
+    vault = os.path.realpath(project / ".rubi")
+    socket_path = Path(Address(vault, str(runtime / "rubi")).socket)
+    child_env = {**env, "XDG_RUNTIME_DIR": str(runtime)}
+    for _ in range(runs):
+        argv = [RUBI, "serve", "--project", str(project)] if host == "serve" else [RUBI, "watch"]
+        proc = subprocess.Popen(
+            argv,
+            cwd=project,
+            env=child_env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for_engine(socket_path, proc, 60, ready=False)
+            run = run_child(["sh", "-c", command], stdin=payload, cwd=project, env=child_env)
+            started = time.monotonic()
+            wait_for_engine(socket_path, proc, 120, ready=True)
+            samples["ready_s"].append(time.monotonic() - started)
+            samples["host_cpu"].append(cpu_seconds(proc.pid))
+            samples["wall"].append(run.wall_s)
+            samples["cpu"].append(run.cpu_s)
+            samples["out"].append(len(run.stdout.encode()))
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.communicate(timeout=10)
+            if proc.poll() is None:
+                proc.kill()
+    return samples
 
 
 def bytecode_note() -> str:
@@ -216,6 +285,7 @@ def build_cases(
 
     cases: dict[str, Case] = {
         "floor: python -c pass": ([sys.executable, "-c", "pass"], b"", "cold"),
+        "floor: python -S -c pass": ([sys.executable, "-S", "-c", "pass"], b"", "cold"),
         "floor: python -I -S -c pass": ([sys.executable, "-I", "-S", "-c", "pass"], b"", "cold"),
     }
     ups = events["UserPromptSubmit"]
@@ -298,6 +368,12 @@ def main() -> int:
         "--pause", type=float, default=0.0, help="seconds of quiet before each call (0)"
     )
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
+    parser.add_argument(
+        "--starting",
+        type=int,
+        default=0,
+        help="also run UserPromptSubmit this many times against a just-started engine (0)",
+    )
     args = parser.parse_args()
     if not (args.project / ".rubi").is_dir():
         raise SystemExit(f"{args.project}: no .rubi/ folder; run `rubi init` there first")
@@ -341,6 +417,20 @@ def main() -> int:
         samples = measure(
             cases, args.warmup + args.runs, args.warmup, project, env, runtimes, host, args.pause
         )
+        if args.starting and args.engine != "none":
+            host.terminate()
+            host.communicate(timeout=10)
+            host = None
+            ups = cases["UserPromptSubmit, engine"]
+            samples["UserPromptSubmit, engine just started"] = measure_starting(
+                args.engine,
+                project,
+                env,
+                runtimes["engine"],
+                commands["UserPromptSubmit"],
+                ups[1],
+                args.starting,
+            )
         if log.exists() and log.stat().st_size > log_before:
             with open(log, encoding="utf-8", errors="replace") as fh:
                 fh.seek(log_before)
@@ -371,20 +461,32 @@ def table(name: str, args: argparse.Namespace, samples: dict[str, dict[str, list
         f"{args.runs} calls each, engine host: {args.engine}, load {os.getloadavg()[0]:.1f}"
     )
     columns = ("hook", "wall p50", "wall p95", "CPU p50", "CPU p95", "engine CPU", "out bytes")
-    for col in (*columns, "goal p50"):
+    for col in (*columns, "× floor", "goal p50"):
         t.add_column(col, justify="left" if col == "hook" else "right")
+    floor = samples.get("floor: python -c pass", {}).get("wall") or [0.0]
+    floor_s = pct(floor, 50)
     for case, s in samples.items():
         event = case.split(",")[0]
         goal = GOAL_MS.get(event)
-        engine_cpu = sum(s["engine_cpu"]) / len(s["engine_cpu"]) if s["engine_cpu"] else 0.0
+        engine_cpu = (
+            sum(s.get("engine_cpu", [])) / len(s["engine_cpu"]) if s.get("engine_cpu") else 0.0
+        )
+        ready = s.get("ready_s")
         t.add_row(
             case,
             f"{pct(s['wall'], 50) * 1000:,.0f} ms",
             f"{pct(s['wall'], 95) * 1000:,.0f} ms",
             f"{pct(s['cpu'], 50) * 1000:,.0f} ms",
             f"{pct(s['cpu'], 95) * 1000:,.0f} ms",
-            f"{engine_cpu * 1000:,.1f} ms" if ", engine" in case else "",
+            f"{engine_cpu * 1000:,.1f} ms"
+            if ", engine" in case and not ready
+            else (
+                f"ready +{pct(ready, 50):.1f} s, host {pct(s['host_cpu'], 50):.2f} s CPU"
+                if ready
+                else ""
+            ),
             f"{pct(s['out'], 50):,.0f}",
+            f"{pct(s['wall'], 50) / floor_s:,.1f}×" if floor_s else "",
             f"{goal} ms" if goal and case.count(",") == 1 else "",
         )
     return t

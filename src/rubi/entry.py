@@ -68,6 +68,10 @@ _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 """Read by numpy's BLAS when numpy is imported (OpenBLAS, or MKL and OpenMP builds)."""
 
 
+_LONG = frozenset({"sessionstart"})
+"""Events an engine answers that may still index at length when cold: a usual process."""
+
+
 def _one_shot(event: str) -> bool:
     """Settings for a hook process that runs cold, once, then exits.
 
@@ -82,6 +86,8 @@ def _one_shot(event: str) -> bool:
       that exits within a second need not free (a third of the recall hook's CPU at
       6,400 notes). SessionStart and PreCompact, which may index or summarise at
       length, keep it.
+    - The recall's vectors read on demand (:func:`rubi.app.searching.one_search`):
+      the documents' rows, then the passages of the one search's candidates only.
 
     Returns:
         Whether ``event`` is one of those short hooks."""
@@ -89,13 +95,17 @@ def _one_shot(event: str) -> bool:
 
     for name in _BLAS_THREADS:
         os.environ.setdefault(name, "1")
-    from rubi.engine.protocol import engine_event
+    from rubi.engine.protocol import engine_event, event_key
 
-    if not engine_event(event, None):
+    if not engine_event(event, None) or event_key(event, None) in _LONG:
         return False
     import gc
 
     gc.disable()
+    if event_key(event, None) == "userpromptsubmit":
+        from rubi.app.searching import one_search
+
+        one_search()
     return True
 
 
@@ -213,6 +223,10 @@ def main() -> None:
         code = _command(sys.argv[1:], sys.stdout, sys.stderr)
         if code is not None:
             raise SystemExit(code)
+        if sys.argv[1] == "search":  # one search in this process: its candidates' vectors
+            from rubi.app.searching import one_search
+
+            one_search()
     from rubi.cli.main import main as cli_main
 
     cli_main()

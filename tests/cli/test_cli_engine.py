@@ -51,7 +51,7 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
     running = Engine(app.locate(project / ".rubi"), commands=run_for_engine).start()
-    assert running.serving.wait(10)
+    assert running.serving.wait(10) and running.ready.wait(30)
     yield running
     running.stop()
 

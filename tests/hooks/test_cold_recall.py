@@ -1,6 +1,7 @@
 """The recall hook run cold, in a process of its own (no engine): the answer the
 handlers give in process, without the modules it has no use for (the note parser,
-YAML, ``numpy.ma``), a BLAS thread pool or the cyclic garbage collector."""
+YAML, ``numpy.ma``), a BLAS thread pool or the cyclic garbage collector, and with the
+vectors of the candidates only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 from hooks.hookhelpers import base, hook
+from rubi import semantic
 
 _COLD = """
 import gc, io, os, sys
@@ -21,6 +23,8 @@ heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading")
 print(out.getvalue())
 print(" ".join(m for m in heavy if m in sys.modules))
 print(os.environ.get("OPENBLAS_NUM_THREADS", ""), gc.isenabled())
+dense = sys.modules.get("rubi.semantic.dense")
+print(sorted({i._lazy for i in dense._INDEXES.values()}) if dense else [])
 """
 
 
@@ -36,11 +40,13 @@ def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> No
         env={**env, "RUBI_ENGINE": "0"},
         cwd=project,
     )
-    answer, loaded, threads = run.stdout.rsplit("\n", 3)[:3]
+    answer, loaded, threads, lazy = run.stdout.rsplit("\n", 4)[:4]
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
     assert threads == "1 False"  # no BLAS pool, no cyclic collector in a one-shot hook
+    if semantic.unavailable() is None:  # the vectors: documents, then the candidates'
+        assert lazy == "[True]"
 
 
 _MAIN = """

@@ -45,7 +45,7 @@ def address_of(project: Path) -> Address:
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
     running = Engine(vault_of(project)).start()
-    assert running.serving.wait(10)
+    assert running.serving.wait(10) and running.ready.wait(30)
     yield running
     running.stop()
 
@@ -123,7 +123,7 @@ def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
     big.write_text("line\n" * 5_000, encoding="utf-8")
     running = Engine(vault_of(twin)).start()
     try:
-        assert running.serving.wait(10)
+        assert running.serving.wait(10) and running.ready.wait(30)
         shown = []
         for (event, raw_cold), (_, raw_twin) in zip(
             session_cases(project, t, big), session_cases(twin, t, big), strict=True
@@ -216,7 +216,7 @@ def test_a_stale_socket_means_cold_then_is_replaced(project: Path) -> None:
     assert through_entry("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     running = Engine(vault_of(project)).start()
     try:
-        assert running.serving.wait(10)
+        assert running.serving.wait(10) and running.ready.wait(30)
         assert hook_via_engine("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     finally:
         running.stop()
@@ -272,7 +272,7 @@ def test_a_malformed_request_is_refused_with_one_line(
         {"build": "0.0.1 /elsewhere"},
         {"env": {"RUBI_CONTEXT_WINDOW": "1"}},
         {"vault": "/somewhere/else/.rubi"},
-        {"event": "SessionStart"},
+        {"event": "PreCompact"},
         {"event": "x" * 100},
         {"input": "{not json"},
     ],
@@ -360,8 +360,8 @@ def test_the_client_falls_back_when_the_engine_fails_mid_request(
 def test_no_engine_for_events_it_does_not_answer_or_payloads_without_cwd(
     project: Path, engine: Engine
 ) -> None:
-    start = json.dumps({"session_id": "s1", "cwd": str(project), "source": "startup"})
-    assert hook_via_engine("SessionStart", start) is None
+    compact = json.dumps({"session_id": "s1", "cwd": str(project), "trigger": "auto"})
+    assert hook_via_engine("PreCompact", compact) is None
     relative = json.dumps({"session_id": "s1", "cwd": "proj", "prompt": "login tokens"})
     assert hook_via_engine("UserPromptSubmit", relative) is None
     assert hook_via_engine("UserPromptSubmit", "not json") is None

@@ -32,7 +32,7 @@ ANSWER = "The login token now expires at midnight UTC."
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
     running = Engine(app.locate(project / ".rubi")).start()
-    assert running.serving.wait(10)
+    assert running.serving.wait(10) and running.ready.wait(30)
     yield running
     running.stop()
 

@@ -27,7 +27,7 @@ QUERIES = [
 
 
 def _row_by_row(path: Path) -> DenseIndex:
-    index = DenseIndex(path)
+    index = DenseIndex(path, on_demand=False)
     index._fill = lambda rows, dims: False
     index.refresh()
     return index
@@ -37,7 +37,7 @@ def test_a_filled_index_equals_one_loaded_row_by_row(tmp_path: Path) -> None:
     paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
     app.index(paths)
     path = vectors_file(paths.index_dir)
-    filled, rows = DenseIndex(path), _row_by_row(path)
+    filled, rows = DenseIndex(path, on_demand=False), _row_by_row(path)
     filled.refresh()
     n = len(filled._ids)
     assert n > 16  # past the row-by-row load's first growth
@@ -75,7 +75,7 @@ def test_a_resident_index_ranks_alike_before_and_after_its_passages_are_converte
     passage matrix to float32 once: the same matches and scores, every time."""
     paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
     app.index(paths)
-    index = DenseIndex(vectors_file(paths.index_dir))
+    index = DenseIndex(vectors_file(paths.index_dir), on_demand=False)
     index.refresh()
     vector = query_vector(QUERIES[0], [])
     first = index.ranked(vector, lambda _: True, 30)
@@ -83,3 +83,73 @@ def test_a_resident_index_ranks_alike_before_and_after_its_passages_are_converte
     assert index.ranked(vector, lambda _: True, 30) == first
     assert index._passages.dtype == np.float32
     assert index.ranked(vector, lambda _: True, 30) == first
+
+
+def test_an_index_loaded_on_demand_ranks_as_one_loaded_whole(tmp_path: Path) -> None:
+    """A one-shot process loads the documents' rows and reads its candidates' passages
+    for its first search; a second search loads the whole file: the same matches,
+    scores and headings as an index loaded whole, every time."""
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    odd = lambda doc_id: len(doc_id) % 2 == 1  # noqa: E731
+    for q in QUERIES:
+        vector = query_vector(q, [])
+        for eligible, limit in ((lambda _: True, 30), (odd, 5)):
+            whole = DenseIndex(path, on_demand=False)
+            whole.refresh()
+            expected = whole.ranked(vector, eligible, limit)
+            lazy = DenseIndex(path, on_demand=True)
+            lazy.refresh()
+            assert lazy._lazy and np.array_equal(lazy._docs, whole._docs[: len(lazy._ids)])
+            assert lazy.ranked(vector, eligible, limit) == expected
+            assert lazy.ranked(vector, eligible, limit) == expected
+            assert not lazy._lazy  # the second search loaded everything
+
+
+def test_a_file_rewritten_between_load_and_search_is_read_again_whole(tmp_path: Path) -> None:
+    """The passages read for a search must be those of the rows loaded: a write in
+    between (the watcher re-embedding a note) makes the search load the file anew, and
+    it ranks as an index loaded after the write."""
+    vault = copy_vault("kepano-obsidian", tmp_path)
+    paths = app.locate(vault)
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    lazy = DenseIndex(path, on_demand=True)
+    lazy.refresh()
+    assert lazy._lazy
+    note = next(p for p in sorted(vault.rglob("*.md")) if p.stat().st_size > 500)
+    note.write_text(
+        note.read_text(encoding="utf-8") + "\n\n## Tips\n\ncolored boxes for warnings\n",
+        encoding="utf-8",
+    )
+    app.index(paths)
+    vector = query_vector(QUERIES[1], [])
+    after = DenseIndex(path, on_demand=False)
+    after.refresh()
+    reloads: list[bool] = []
+    load_all = lazy._load_all
+
+    def counted() -> None:
+        reloads.append(True)
+        load_all()
+
+    lazy._load_all = counted  # type: ignore[method-assign]
+    assert lazy.ranked(vector, lambda _: True, 30) == after.ranked(vector, lambda _: True, 30)
+    assert reloads == [True] and not lazy._lazy
+
+
+def test_a_file_gone_bad_between_load_and_search_leaves_the_channel_empty(
+    tmp_path: Path,
+) -> None:
+    """The dense channel fails open: a vectors file overwritten with garbage after the
+    documents were loaded gives no dense match, not an error."""
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    lazy = DenseIndex(path, on_demand=True)
+    lazy.refresh()
+    assert lazy._lazy and len(lazy)
+    with open(path, "r+b") as fh:  # the same file, its bytes no database
+        fh.write(b"\0" * 4096)
+    assert lazy.ranked(query_vector(QUERIES[0], []), lambda _: True, 30).matches == []

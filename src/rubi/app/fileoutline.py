@@ -56,11 +56,13 @@ def symbol_ranges(paths: VaultPaths, file_path: str, total_lines: int) -> list[S
         file_path: the file, absolute or relative to the project.
         total_lines: the file's line count (the last symbol's end).
     """
+    rel = _relative(paths, file_path)
+    if rel is None:
+        return []  # outside the project: the code map (and its loader) is not needed
     from rubi.sync import load_code_map
 
-    rel = _relative(paths, file_path)
-    code_map = load_code_map(paths) if rel is not None else None
-    file = code_map.files.get(rel) if code_map is not None and rel is not None else None
+    code_map = load_code_map(paths)
+    file = code_map.files.get(rel) if code_map is not None else None
     if file is None:
         return []
     symbols = sorted(file.symbols, key=lambda s: s.line)

@@ -19,9 +19,19 @@ if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "indexed", "search"]
+__all__ = ["ensure_index", "indexed", "one_search", "search"]
 
 Progress = Callable[[int, int, str], None]
+
+
+def one_search() -> None:
+    """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
+    search``): the dense channel's vectors are read on demand, the documents' rows and
+    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`);
+    the rankings are the same."""
+    from rubi.semantic.dense import load_on_demand
+
+    load_on_demand()
 
 
 def indexed(paths: VaultPaths) -> bool:

@@ -5,13 +5,10 @@ record instead."""
 from __future__ import annotations
 
 import contextlib
-import logging
 
 from rubi.core.paths import VaultPaths
 
 __all__ = ["HANDOFF_CHARS", "RECORD_CHARS", "refresh_index", "session_start_context"]
-
-log = logging.getLogger(__name__)
 
 HANDOFF_CHARS = 4_000
 RECORD_CHARS = 3_000
@@ -21,14 +18,19 @@ RESUMED = ("compact", "clear")
 
 def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     """Bring notes and code map up to date without a full verify (nothing changed:
-    nothing done); waits at most ``lock_timeout_s`` for another run.
+    nothing done); waits at most ``lock_timeout_s`` for another run. Nothing to do in
+    a process whose watcher applies every change to ``paths`` (the engine's host,
+    ``rubi serve`` and ``rubi watch``): it caught up when it started.
 
     Returns:
         False when another run held the lock (the index is answered from as it is).
     """
     from filelock import Timeout
 
-    from rubi.sync import index_vault
+    from rubi.sync import index_vault, session_for
+
+    if session_for(paths).watched:
+        return True
 
     with contextlib.suppress(Timeout):
         index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
@@ -49,7 +51,9 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     try:
         found = last_handoff(paths)
     except (RubiError, UnsafeFileError, OSError) as exc:
-        log.debug("last handoff not read for the context (%s)", exc)
+        import logging  # only now: a hook that reads the handoff never loads it
+
+        logging.getLogger(__name__).debug("last handoff not read for the context (%s)", exc)
         return None
     if found is None:
         return None

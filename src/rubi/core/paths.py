@@ -15,12 +15,12 @@ read; ``rubi doctor`` says it can be deleted. A read-only vault needs nothing sp
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubi.core.digest import sha256_hex
 from rubi.core.errors import VaultNotFoundError
 
 __all__ = [
@@ -134,7 +134,7 @@ def index_dir_for(root: Path) -> Path:
     name = real.parent.name if real.name == PROJECT_VAULT_DIRNAME else real.name
     slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:40] or "vault"
     key = os.fsencode(str(real))
-    digest = hashlib.sha256(key).hexdigest()[:12]
+    digest = sha256_hex(key)[:12]
     return cache_home() / "indexes" / f"{slug}-{digest}"
 
 

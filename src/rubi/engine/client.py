@@ -50,9 +50,9 @@ CONNECT_TIMEOUT_S = 0.25
 REPLY_TIMEOUT_S = 4.0
 """How long a hook the engine has acknowledged waits for its answer (seconds from the
 request) unless :data:`HOOK_BUDGET_S` names its event; then it prints nothing."""
-HOOK_BUDGET_S = {"userpromptsubmit": 9.0, "stop": 9.0}
-"""The same for the events Claude Code gives 10 s (``hooks/hooks.json``; the tool hooks
-and SessionEnd get 5 s): a second less, for this process's start and exit."""
+HOOK_BUDGET_S = {"sessionstart": 29.0, "userpromptsubmit": 9.0, "stop": 9.0}
+"""The same for the events Claude Code gives 30 s and 10 s (``hooks/hooks.json``; the
+tool hooks and SessionEnd get 5 s): a second less, for this process's start and exit."""
 HOOK_ACK_TIMEOUT_S = 1.0
 """How long a hook waits for the engine to acknowledge it (:data:`ACK`, sent before the
 hook runs): an engine that accepts connections but does not work (``rubi watch``

@@ -7,7 +7,9 @@ Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
 
 ``input`` is the hook's stdin as read; ``event`` its command-line argument (may be
 ``""``: then the payload's ``hook_event_name`` names it, as in the cold path).
-``{"rubi": "ping", "protocol": 2}`` asks whether an engine answers.
+``{"rubi": "ping", "protocol": 2}`` asks whether an engine answers (``{"ok": true,
+"vault": ..., "pid": ..., "ready": BOOL}``; ``ready``: it has loaded everything a
+request may need, ``rubi.engine.warmup``).
 
 A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
 
@@ -74,10 +76,14 @@ MAX_REQUEST_BYTES = 8 * 1024 * 1024
 MAX_REPLY_BYTES = 1024 * 1024
 """Hook output is at most a few kB (Claude Code cuts ``additionalContext`` at 10,000
 characters); a longer reply is not an engine's."""
-ENGINE_EVENTS = frozenset({"userpromptsubmit", "pretooluse", "posttooluse", "stop", "sessionend"})
+ENGINE_EVENTS = frozenset(
+    {"sessionstart", "userpromptsubmit", "pretooluse", "posttooluse", "stop", "sessionend"}
+)
 """Events an engine answers (:func:`rubi.claude.hooks.event.event_key` form). SessionStart
-(brings the index up to date) and PreCompact (reads a transcript, edits notes) run
-once in a while, write derived data or notes, and always run cold."""
+through an engine skips bringing the index up to date when the engine's host watches
+the vault (its watcher applies every change: ``rubi.app.startup.refresh_index``), so
+it costs what reading the map costs; cold it indexes first. PreCompact (reads a
+transcript, edits notes) runs once in a while and always runs cold."""
 CLI_COMMANDS = frozenset({"search", "read"})
 """Commands an engine runs for the CLI: read-only, printed text only, the ones an agent
 calls all the time."""

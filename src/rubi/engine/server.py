@@ -16,7 +16,9 @@ anything is off. A command (``rubi search``, ``rubi read``) runs in process thro
 at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
 only saves the imports and keeps modules warm. A hook runs only once its client has
 confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
-up waiting costs the engine nothing.
+up waiting costs the engine nothing. A starting engine refuses, unacknowledged, each
+request whose modules or vault data it is still loading (:mod:`rubi.engine.warmup`):
+its client answers cold at once instead of waiting behind the host's own start.
 """
 
 from __future__ import annotations
@@ -48,9 +50,11 @@ from rubi.engine.protocol import (
     cli_argv_ok,
     engine_event,
     environment,
+    event_key,
     read_line,
 )
 from rubi.engine.rewarm import Rewarm
+from rubi.engine.warmup import Warmup
 
 if TYPE_CHECKING:
     from rubi.engine.clirun import Command
@@ -74,17 +78,6 @@ IDLE_S = 0.5
 """A quiet spell this long lets the engine rewarm recall after an index change."""
 STANDBY_S = 2.0
 """How often an engine on standby tries to take the lock."""
-WARM_MODULES = (
-    "rubi.claude.hooks.recall",
-    "rubi.claude.hooks.guard",
-    "rubi.claude.hooks.meter",
-    "rubi.claude.hooks.stop",
-    "rubi.claude.hooks.end",
-    "rubi.index.store",
-    "rubi.index.analysis",
-    "rubi.search.snippet",
-)
-"""Imported once the engine listens, so the first hook finds them loaded."""
 
 
 def _refuse(error: str) -> dict[str, Any]:
@@ -161,13 +154,16 @@ def answer(
     rewarm: Rewarm | None = None,
     commands: Command | None = None,
     peer: Peer | None = None,
+    warmup: Warmup | None = None,
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
     ``hook_lock`` is the engine's hook slot; ``rewarm`` is told of each hook answered;
     ``commands`` runs a ``rubi`` command (none: commands are refused); ``peer`` is the
     client (none: a hook or command runs without acknowledgement): a command is
     acknowledged once checked, a hook runs only once its client has confirmed
-    (:meth:`Peer.commit`).
+    (:meth:`Peer.commit`); ``warmup`` says what the engine has loaded (none: all): a
+    request whose modules or vault data are still loading is refused ``warming up``,
+    unacknowledged, and its client runs it cold (:mod:`rubi.engine.warmup`).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -180,7 +176,8 @@ def answer(
         return _refuse(f"not a rubi engine request of protocol {PROTOCOL}")
     kind = request.get("rubi")
     if kind == "ping":
-        return {"ok": True, "vault": vault, "pid": os.getpid()}
+        ready = warmup is None or warmup.search.is_set()
+        return {"ok": True, "vault": vault, "pid": os.getpid(), "ready": ready}
     if kind not in ("hook", "cli"):
         return _refuse("unknown request")
     if request.get("build") != build_id():
@@ -192,8 +189,10 @@ def answer(
     if kind == "cli":
         if commands is None:
             return _refuse("this engine runs no commands")
+        if warmup is not None and not warmup.ready("cli"):
+            return _refuse("warming up")
         return _answer_cli(request, vault, slot, commands, peer)
-    return _answer_hook(request, vault, slot, rewarm, peer)
+    return _answer_hook(request, vault, slot, rewarm, peer, warmup)
 
 
 def _answer_hook(
@@ -202,6 +201,7 @@ def _answer_hook(
     slot: Slot,
     rewarm: Rewarm | None,
     peer: Peer | None = None,
+    warmup: Warmup | None = None,
 ) -> dict[str, Any]:
     event, raw = request.get("event"), request.get("input")
     if not isinstance(event, str) or len(event) > 64 or not isinstance(raw, str):
@@ -214,6 +214,8 @@ def _answer_hook(
         return _refuse("event not answered by the engine")
     if not _cwd_in(payload, vault):
         return _refuse("the hook's folder is not this engine's project")
+    if warmup is not None and not warmup.ready("hook", event_key(event, payload)):
+        return _refuse("warming up")  # not acknowledged: the client runs the hook cold
     if not slot.take(HOOK_WAIT_S):
         return _refuse("busy")  # not acknowledged: the client runs the hook cold
     try:
@@ -318,7 +320,10 @@ class Engine:
 
     ``start()`` returns at once; the thread waits on standby while another process
     serves the vault. ``stop()`` closes the socket, removes its file and releases the
-    lock. ``serving`` tells whether this process answers now.
+    lock. ``serving`` tells whether this process answers now; ``warmup`` what it has
+    loaded (from when it first serves): it refuses each request until what that
+    request needs is loaded (:mod:`rubi.engine.warmup`), and ``ready`` is set once
+    everything is.
     """
 
     def __init__(
@@ -331,6 +336,8 @@ class Engine:
         self._stop = threading.Event()
         self._slot = Slot()
         self._rewarm = Rewarm()
+        self.warmup = Warmup(paths)
+        self.ready = self.warmup.search
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
         self._listener: socket.socket | None = None
@@ -385,7 +392,7 @@ class Engine:
             listener.settimeout(IDLE_S)
             self._listener = listener
             self.serving.set()
-            threading.Thread(target=_warm, name="rubi-engine-warm", daemon=True).start()
+            self.warmup.start()
             while not self._stop.is_set():
                 try:
                     conn, _ = listener.accept()
@@ -436,7 +443,13 @@ class Engine:
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
                 reply = answer(
-                    line, self.vault, self._slot, self._rewarm, self.commands, Peer(conn)
+                    line,
+                    self.vault,
+                    self._slot,
+                    self._rewarm,
+                    self.commands,
+                    Peer(conn),
+                    self.warmup,
                 )
                 _reply(conn, reply)
         except Exception:
@@ -480,14 +493,6 @@ def _try_lock(path: str) -> int | None:
         os.close(fd)
         raise
     return fd
-
-
-def _warm() -> None:
-    import importlib
-
-    for name in WARM_MODULES:
-        with contextlib.suppress(Exception):
-            importlib.import_module(name)
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ with the vectors file whenever it changed (new and changed rows only).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -21,9 +22,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rubi.semantic.vectors import VectorRow
+    from rubi.semantic.vectors import VectorRow, VectorStore
 
-__all__ = ["DOC_WEIGHT", "DenseIndex", "DenseMatch", "DenseRanking", "dense_index_for"]
+__all__ = [
+    "DOC_WEIGHT",
+    "DenseIndex",
+    "DenseMatch",
+    "DenseRanking",
+    "dense_index_for",
+    "load_on_demand",
+]
 
 DOC_WEIGHT = 0.5
 """Weight of the whole-document cosine; the best passage's gets the rest."""
@@ -36,6 +44,18 @@ log = logging.getLogger(__name__)
 
 _INDEXES: dict[Path, DenseIndex] = {}
 _INDEXES_LOCK = threading.Lock()
+_ON_DEMAND = False
+
+
+def load_on_demand(on: bool = True) -> None:
+    """For a process that searches once (a cold recall hook): each :class:`DenseIndex`
+    made from now on first loads its documents' whole-document rows only, and its
+    first search reads the passages of its candidates from the file (at 6,300 notes
+    0.7 MB of 25 MB); a second search loads everything. The rankings are the same
+    either way (the same float16 values, converted and multiplied in the same order).
+    """
+    global _ON_DEMAND
+    _ON_DEMAND = on
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +103,14 @@ class DenseIndex:
     1.5 ms less per search at 6,400 notes). Every conversion is exact.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, on_demand: bool | None = None) -> None:
+        """``on_demand``: passages read for the first search only (see
+        :func:`load_on_demand`, whose setting is the default)."""
         self.path = path
+        self._on_demand = _ON_DEMAND if on_demand is None else on_demand
+        self._lazy = False  # documents only: passages read per search from the file
+        self._raw_heads: list[str] = []  # lazy: each document's headings as stored
+        self._doc_gens: list[int] = []  # lazy: the gen of each document's row
         self._lock = threading.Lock()
         self._signature: tuple[int, int, int] | None = None
         self._gen = -1
@@ -136,11 +162,14 @@ class DenseIndex:
             base, gen = int(store.meta("base") or 0), store.gen()
             if gen == self._gen:
                 return
-            if dims != self._dims or base > self._gen or self._docs is None:
+            if dims != self._dims or base > self._gen or self._docs is None or self._lazy:
                 self._reset(dims)
                 since = -1
             else:
                 since = self._gen
+            if since < 0 and self._on_demand and not self._searched and self._documents(store):
+                self._gen, self._base = gen, base
+                return
             rows, removed = store.changes_since(since)
         finally:
             store.close()
@@ -190,9 +219,91 @@ class DenseIndex:
         self._pused, self._pdead = len(every), 0
         return True
 
+    def _documents(self, store: VectorStore) -> bool:
+        """Load the whole-document rows of ``store`` into the empty index just
+        :meth:`_reset`, in the order and with the values :meth:`_fill` gives them, and
+        no passage (:meth:`_candidate_passages` reads a search's). False, with nothing
+        changed, when a row is not one or more whole vectors or an id repeats (the
+        full load then reports it)."""
+        import numpy as np
+
+        dims = self._dims
+        width = 2 * dims
+        docs = store.documents(dims) if dims > 0 else []
+        if not docs or len({d[0] for d in docs}) != len(docs):
+            return False
+        if any(len(head) != width or size < width or size % width for *_, head, size in docs):
+            return False
+        first = np.frombuffer(b"".join(d[3] for d in docs), dtype=np.float16)
+        self._docs = first.reshape(-1, dims).astype(np.float32)
+        self._psize = np.array([d[4] // width - 1 for d in docs], dtype=np.int64)
+        self._pstart = np.zeros(len(docs), dtype=np.int64)
+        self._alive = np.ones(len(docs), dtype=bool)
+        self._ids = [d[0] for d in docs]
+        self._slot = {d[0]: i for i, d in enumerate(docs)}
+        self._raw_heads = [d[1] for d in docs]
+        self._doc_gens = [d[2] for d in docs]
+        self._lazy = True
+        return True
+
+    def _candidate_passages(self, cands: Any) -> Any:
+        """The passage rows of the documents ``cands`` (slots), one after another, as
+        float16 ``(rows, dims)``, read from the file; None when the file no longer
+        holds a candidate as it was loaded (rewritten or removed since)."""
+        import sqlite3
+
+        import numpy as np
+
+        from rubi.core.storage import UntrustedCacheError
+        from rubi.semantic.vectors import open_vectors
+
+        slots = cands.tolist()
+        ids = [self._ids[c] for c in slots]
+        try:
+            store = open_vectors(self.path, create=False)
+            if store is None:
+                return None
+            try:
+                got = store.vectors_of(i for i in ids if i is not None)
+            finally:
+                store.close()
+        except (OSError, sqlite3.Error, UntrustedCacheError):
+            return None
+        width = 2 * self._dims
+        parts: list[bytes] = []
+        for slot, doc_id in zip(slots, ids, strict=True):
+            row = got.get(doc_id) if doc_id is not None else None
+            expected = (int(self._psize[slot]) + 1) * width
+            if row is None or row[0] != self._doc_gens[slot] or len(row[1]) != expected:
+                return None
+            parts.append(row[1][width:])
+        return np.frombuffer(b"".join(parts), dtype=np.float16).reshape(-1, self._dims)
+
+    def _load_all(self) -> None:
+        """Drop what is loaded and load the whole file (passages too); an unreadable
+        file leaves the index empty (the channel fails open, as in
+        :func:`dense_index_for`)."""
+        import sqlite3
+
+        from rubi.core.storage import UntrustedCacheError
+
+        self._reset(self._dims)
+        try:
+            self._load_changes()
+        except (OSError, ValueError, sqlite3.Error, UntrustedCacheError) as exc:
+            log.warning("semantic channel skipped: %s", exc)
+            self._reset(self._dims)
+
+    def _heading(self, slot: int, passage: int) -> str:
+        if self._lazy:
+            return str(json.loads(self._raw_heads[slot])[passage])
+        return self._heads[slot][passage]
+
     def _reset(self, dims: int) -> None:
         import numpy as np
 
+        self._lazy = False
+        self._raw_heads, self._doc_gens = [], []
         self._dims = dims
         self._slot, self._ids, self._heads = {}, [], []
         self._docs = np.zeros((16, max(dims, 1)), dtype=np.float32)
@@ -267,45 +378,64 @@ class DenseIndex:
         """:meth:`rank`'s matches and the median score of every live document."""
         import numpy as np
 
-        found: list[DenseMatch] = []
         with self._lock:
             if not self._slot or not np.any(query):
                 return DenseRanking([], 0.0)
-            if self._searched and self._passages.dtype != np.float32:
-                self._passages = self._passages.astype(np.float32)  # resident: see the class
-            self._searched = True
-            n = len(self._ids)
-            alive = self._alive[:n]
-            whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
-            best = whole.copy()  # a note whose passages are not scored: its whole cosine
-            cands = _candidates(whole)
-            cands = cands[alive[cands] & (self._psize[cands] > 0)]
-            per_passage = np.zeros(0, dtype=np.float32)
-            offsets = np.zeros(0, dtype=np.int64)
-            if len(cands):
-                sizes = self._psize[cands].astype(np.int64)
-                offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-                # each candidate's passage rows, one after another (no loop per document)
+            if self._lazy and self._searched:
+                self._load_all()  # a second search: a resident process keeps it all
+                if not self._slot:
+                    return DenseRanking([], 0.0)
+            return self._ranked(query, eligible, limit)
+
+    def _ranked(self, query: Any, eligible: Callable[[str], bool], limit: int) -> DenseRanking:
+        """:meth:`ranked` under the lock, the index not empty."""
+        import numpy as np
+
+        found: list[DenseMatch] = []
+        if self._searched and not self._lazy and self._passages.dtype != np.float32:
+            self._passages = self._passages.astype(np.float32)  # resident: see the class
+        self._searched = True
+        n = len(self._ids)
+        alive = self._alive[:n]
+        whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
+        best = whole.copy()  # a note whose passages are not scored: its whole cosine
+        cands = _candidates(whole)
+        cands = cands[alive[cands] & (self._psize[cands] > 0)]
+        per_passage = np.zeros(0, dtype=np.float32)
+        offsets = np.zeros(0, dtype=np.int64)
+        if len(cands):
+            sizes = self._psize[cands].astype(np.int64)
+            offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+            # each candidate's passage rows, one after another (no loop per document)
+            if self._lazy:
+                block = self._candidate_passages(cands)
+                if block is None:  # the file changed since the load: all of it, now
+                    self._load_all()
+                    if not self._slot:
+                        return DenseRanking([], 0.0)
+                    return self._ranked(query, eligible, limit)
+                per_passage = _dot(block.astype(np.float32), query)
+            else:
                 rows = np.repeat(self._pstart[cands] - offsets, sizes) + np.arange(sizes.sum())
                 per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
-                best[cands] = np.maximum.reduceat(per_passage, offsets)
-            scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
-            median = _median(scores[alive])
-            first = dict(zip(cands.tolist(), offsets.tolist(), strict=True))  # passage rows
-            for i, score in _best_first(scores, limit):
-                doc_id = self._ids[i]
-                if doc_id is None or not math.isfinite(score):
-                    break  # the dead slots come last
-                if not eligible(doc_id):
-                    continue
-                heading = ""
-                o = first.get(i)
-                if o is not None:  # its passages were scored: the closest one's heading
-                    run = per_passage[o : o + int(self._psize[i])]
-                    heading = self._heads[i][int(np.argmax(run))]
-                found.append(DenseMatch(doc_id, score, heading))
-                if len(found) >= limit:
-                    break
+            best[cands] = np.maximum.reduceat(per_passage, offsets)
+        scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
+        median = _median(scores[alive])
+        first = dict(zip(cands.tolist(), offsets.tolist(), strict=True))  # passage rows
+        for i, score in _best_first(scores, limit):
+            doc_id = self._ids[i]
+            if doc_id is None or not math.isfinite(score):
+                break  # the dead slots come last
+            if not eligible(doc_id):
+                continue
+            heading = ""
+            o = first.get(i)
+            if o is not None:  # its passages were scored: the closest one's heading
+                run = per_passage[o : o + int(self._psize[i])]
+                heading = self._heading(i, int(np.argmax(run)))
+            found.append(DenseMatch(doc_id, score, heading))
+            if len(found) >= limit:
+                break
         found.sort(key=lambda m: (-m.score, m.id))
         return DenseRanking(found, median)
 

@@ -100,6 +100,35 @@ class VectorStore:
         ]
         return rows, removed
 
+    def documents(self, dims: int) -> list[tuple[str, str, int, bytes, int]]:
+        """Every stored document without its passages: ``(id, headings as stored
+        (JSON), gen, its whole-document vector (the first ``2 × dims`` bytes of
+        ``vecs``), the length of ``vecs`` in bytes)``. What a process that searches
+        once needs of the file (the passages of its candidates it reads with
+        :meth:`vectors_of`)."""
+        return [
+            (str(doc_id), str(heads), int(g), bytes(head), int(size))
+            for doc_id, heads, g, head, size in self._conn.execute(
+                # the rows in the order of changes_since(-1)'s (the same plan)
+                "SELECT id, headings, gen, substr(vecs, 1, ?), length(vecs) FROM docs "
+                "WHERE gen > ?",
+                (2 * dims, -1),
+            )
+        ]
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, tuple[int, bytes]]:
+        """id → (gen, vecs) of the stored documents among ``ids``."""
+        out: dict[str, tuple[int, bytes]] = {}
+        wanted = list(ids)
+        for at in range(0, len(wanted), 500):  # SQLite's bound-parameter limit
+            chunk = wanted[at : at + 500]
+            marks = ",".join("?" * len(chunk))
+            for doc_id, g, vecs in self._conn.execute(
+                f"SELECT id, gen, vecs FROM docs WHERE id IN ({marks})", chunk
+            ):
+                out[str(doc_id)] = (int(g), bytes(vecs))
+        return out
+
     def gens(self) -> dict[str, int]:
         """id → gen of every stored document (what a reader compares to catch up)."""
         return {k: int(v) for k, v in self._conn.execute("SELECT id, gen FROM docs")}

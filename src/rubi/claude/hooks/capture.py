@@ -8,12 +8,12 @@ two processes racing) write it once (:func:`capture_answer`)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from rubi import app
 from rubi.app.sessionrecord import MAX_TURN_CHARS
 from rubi.claude.hooks.context import HookContext, SessionState
+from rubi.core.digest import sha256_hex
 
 __all__ = [
     "MAX_TURN_CHARS",
@@ -37,7 +37,7 @@ def turn_key(transcript: Path | None, answer: str | None) -> str:
 
     uuid = last_answer_id(transcript) if transcript is not None else ""
     text = f"{uuid}\0{answer or ''}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(text).hexdigest()[:16]
+    return sha256_hex(text)[:16]
 
 
 def capture_answer(ctx: HookContext, state: SessionState, answer: str | None) -> bool:

@@ -1,0 +1,114 @@
+"""The hooks Claude Code runs around every tool call and turn, run cold in a process of their own
+(no engine): the answer the handlers give in process, and none of the modules they have
+no use for (each a few ms of a process that lives for tens): the ``filelock`` package
+(the session state's lock is one ``flock``), ``logging`` (only when something is
+logged), ``typing``, ``tomllib`` (only when a ``config.toml`` exists), ``hashlib``
+(OpenSSL), ``socket``, nor anything of the search stack."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hooks.hookhelpers import base, hook
+from rubi.claude.hooks.context import open_context
+
+_COLD = """
+import io, json, sys
+before = set(sys.modules)
+from rubi.entry import _hook
+out = io.StringIO()
+_hook([sys.argv[1]], sys.stdin, out)
+loaded = sorted({m.split(".")[0] for m in set(sys.modules) - before})
+print(json.dumps([out.getvalue(), loaded]))
+"""
+UNNEEDED = {
+    "filelock",
+    "logging",
+    "typing",
+    "tomllib",
+    "hashlib",
+    "_hashlib",
+    "socket",
+    "whoosh",
+    "networkx",
+    "numpy",
+    "click",
+    "rich",
+}
+
+
+def _cold(project: Path, event: str, payload: dict[str, Any]) -> tuple[str, set[str]]:
+    run = subprocess.run(
+        [sys.executable, "-c", _COLD, event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "RUBI_ENGINE": "0"},
+        cwd=project,
+    )
+    output, loaded = json.loads(run.stdout)
+    return output, set(loaded)
+
+
+def _payloads(project: Path, big: Path) -> dict[str, dict[str, Any]]:
+    read = {"tool_name": "Read", "tool_input": {"file_path": str(big)}}
+    return {
+        "PreToolUse": base(project, "PreToolUse", **read),
+        "PostToolUse": base(project, "PostToolUse", **read, tool_response={}),
+    }
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+def test_a_cold_tool_hook_answers_as_in_process_without_modules_it_does_not_need(
+    project: Path, tmp_path: Path, event: str
+) -> None:
+    small = project / "README.md"
+    small.write_text("# readme\n", encoding="utf-8")
+    payload = _payloads(project, small)[event]
+    output, loaded = _cold(project, event, payload)
+    assert loaded & UNNEEDED == set()
+    assert output == ""  # a small file: the read goes ahead
+    if event == "PostToolUse":  # the read was counted under the session's lock
+        assert open_context(payload, event).load_state().explorations == 1
+
+
+@pytest.mark.parametrize("event", ["Stop", "SessionEnd"])
+def test_a_cold_stop_or_session_end_loads_no_lock_package_logging_or_openssl(
+    project: Path, event: str
+) -> None:
+    payload = base(
+        project, event, stop_hook_active=False, last_assistant_message="Done.", reason="other"
+    )
+    output, loaded = _cold(project, event, payload)
+    assert loaded & (UNNEEDED - {"typing"}) == set()  # the session record's overloads
+    assert output == ""
+    if event == "Stop":  # the answer was captured, under the session's lock
+        assert open_context(payload, event).load_state().captured
+
+
+def test_a_cold_guard_denies_a_huge_read_once(project: Path, tmp_path: Path) -> None:
+    big = tmp_path / "big.log"
+    big.write_text("line\n" * 5_000, encoding="utf-8")
+    payload = _payloads(project, big)["PreToolUse"]
+    output, _ = _cold(project, "PreToolUse", payload)
+    assert json.loads(output)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert hook("PreToolUse", payload) is None  # asked again: the kept denial lets it pass
+
+
+def test_a_config_file_is_still_read_by_a_cold_hook(project: Path, tmp_path: Path) -> None:
+    (project / ".rubi" / "config.toml").write_text(
+        "[hooks]\nguard_max_lines = 100000\nguard_max_bytes = 100000000\n", encoding="utf-8"
+    )
+    big = tmp_path / "big.log"
+    big.write_text("line\n" * 5_000, encoding="utf-8")
+    output, loaded = _cold(project, "PreToolUse", _payloads(project, big)["PreToolUse"])
+    assert output == ""  # the file's limits let the read through
+    assert "tomllib" in loaded

@@ -1,0 +1,177 @@
+"""A starting engine takes a request only once what it needs is loaded: before, the
+engine refuses it unacknowledged and the hook (or command) runs cold in its own process
+at once, never in the engine as well; afterwards the engine answers it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubi import app
+from rubi.engine import server, warmup
+from rubi.engine.client import cli_via_engine
+from rubi.engine.protocol import PROTOCOL, build_id, environment
+from rubi.engine.server import Engine, Slot, answer
+from rubi.engine.warmup import Warmup
+
+from .test_engine import address_of, cold, send
+
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
+
+HOOK = "import sys\nfrom rubi.entry import main\nsys.argv = ['rubi', 'hook', sys.argv[1]]\nmain()\n"
+"""``rubi hook EVENT`` as the console script runs it, in a process of its own."""
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Engines started in the test stop in the middle of their warm-up (hook modules
+    loaded, the vault's first search not run) until the event is set."""
+    gate = threading.Event()
+
+    def prime(paths: Any) -> None:
+        gate.wait(60)
+
+    monkeypatch.setattr(warmup, "prime_search", prime)
+    yield gate
+    gate.set()
+
+
+@pytest.fixture
+def ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The hooks the engine ran, in order."""
+    calls: list[str] = []
+    real = server._run_hook
+
+    def spy(event: str, payload: Any) -> str:
+        calls.append(event)
+        return real(event, payload)
+
+    monkeypatch.setattr(server, "_run_hook", spy)
+    return calls
+
+
+@pytest.fixture
+def starting(project: Path, held: threading.Event) -> Iterator[Engine]:
+    running = Engine(app.locate(project / ".rubi"), commands=_no_commands).start()
+    assert running.serving.wait(10) and running.warmup.hooks.wait(30)
+    yield running
+    running.stop()
+
+
+def _no_commands(*args: Any) -> Any:
+    raise AssertionError("the engine ran a command while warming up")
+
+
+def _hook_process(project: Path, event: str, raw: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", HOOK, event],
+        input=raw,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _ping(project: Path) -> dict[str, Any]:
+    reply = json.loads(send(address_of(project).socket, b'{"rubi": "ping", "protocol": 2}\n')[0])
+    assert isinstance(reply, dict) and reply["ok"] is True
+    return reply
+
+
+def _prompt(project: Path) -> str:
+    return json.dumps(
+        {"session_id": "s-warm", "cwd": str(project), "prompt": "when do login tokens expire?"}
+    )
+
+
+def test_a_recall_the_starting_engine_has_not_loaded_runs_cold_in_the_hook_process(
+    project: Path, starting: Engine, held: threading.Event, ran: list[str]
+) -> None:
+    raw = _prompt(project)
+    expected = cold("UserPromptSubmit", raw)
+    assert "Login tokens expire" in expected
+    assert _hook_process(project, "UserPromptSubmit", raw) == expected
+    assert ran == []  # refused before any acknowledgement: never run in the engine
+    assert _ping(project)["ready"] is False
+    held.set()
+    assert starting.ready.wait(30)
+    assert _ping(project)["ready"] is True
+    assert _hook_process(project, "UserPromptSubmit", raw) == expected
+    assert ran == ["UserPromptSubmit"]
+
+
+def test_the_tool_hooks_go_to_the_engine_once_their_modules_are_loaded(
+    project: Path, starting: Engine, ran: list[str], tmp_path: Path
+) -> None:
+    big = tmp_path / "big.log"
+    big.write_text("line\n" * 5_000, encoding="utf-8")
+    raw = json.dumps(
+        {
+            "session_id": "s-warm",
+            "cwd": str(project),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(big)},
+        }
+    )
+    output = _hook_process(project, "PreToolUse", raw)
+    assert '"permissionDecision": "deny"' in output
+    assert ran == ["PreToolUse"]
+    assert not starting.ready.is_set()  # the search is still loading
+
+
+def test_a_command_the_starting_engine_has_not_loaded_runs_cold(
+    project: Path, starting: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    assert cli_via_engine(["search", "login", "tokens"]) is None
+
+
+def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: Path) -> None:
+    vault = app.locate(project / ".rubi")
+    loading = Warmup(vault)
+    acked: list[str] = []
+
+    class Peer:
+        def ack(self) -> None:
+            acked.append("ack")
+
+        def commit(self) -> bool:
+            acked.append("commit")
+            return True
+
+    def request(**fields: Any) -> bytes:
+        base = {
+            "protocol": PROTOCOL,
+            "build": build_id(),
+            "env": environment(),
+            "vault": str(Path(vault.root).resolve()),
+        }
+        return json.dumps({**base, **fields}).encode()
+
+    hook = request(rubi="hook", event="UserPromptSubmit", input=_prompt(project))
+    command = request(
+        rubi="cli",
+        argv=["search", "x"],
+        cwd=str(project),
+        tty=[False, False],
+        errors=["strict", "strict"],
+    )
+    vault_dir = str(Path(vault.root).resolve())
+    for line in (hook, command):
+        reply = answer(line, vault_dir, Slot(), None, _no_commands, Peer(), loading)  # type: ignore[arg-type]
+        assert reply == {"ok": False, "error": "warming up"}
+    assert acked == []
+    loading.hooks.set()
+    reply = answer(hook, vault_dir, Slot(), None, None, Peer(), loading)  # type: ignore[arg-type]
+    assert reply == {"ok": False, "error": "warming up"}  # the recall needs the search
