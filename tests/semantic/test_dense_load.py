@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from rubi import app, semantic
-from rubi.semantic.dense import DenseIndex, _median, query_vector
+from rubi.semantic.arith import median as _median
+from rubi.semantic.dense import DenseIndex, query_vector
 from rubi.semantic.sync import vectors_file
 
 from helpers import copy_vault

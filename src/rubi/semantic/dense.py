@@ -16,10 +16,13 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from rubi.semantic.arith import best_first, candidates, dot
+from rubi.semantic.arith import median as cosine_median
 
 if TYPE_CHECKING:
     from rubi.semantic.vectors import VectorRow, VectorStore
@@ -35,11 +38,6 @@ __all__ = [
 
 DOC_WEIGHT = 0.5
 """Weight of the whole-document cosine; the best passage's gets the rest."""
-PASSAGE_CANDIDATES = 400
-"""Notes (by whole-document cosine) whose passages are scored; the others count their
-whole cosine twice. Bounds the work of a search in a big vault (6,000 notes hold about
-30,000 passages)."""
-
 log = logging.getLogger(__name__)
 
 _INDEXES: dict[Path, DenseIndex] = {}
@@ -397,9 +395,9 @@ class DenseIndex:
         self._searched = True
         n = len(self._ids)
         alive = self._alive[:n]
-        whole = np.where(alive, _dot(self._docs[:n], query), -np.inf)
+        whole = np.where(alive, dot(self._docs[:n], query), -np.inf)
         best = whole.copy()  # a note whose passages are not scored: its whole cosine
-        cands = _candidates(whole)
+        cands = candidates(whole)
         cands = cands[alive[cands] & (self._psize[cands] > 0)]
         per_passage = np.zeros(0, dtype=np.float32)
         offsets = np.zeros(0, dtype=np.int64)
@@ -414,15 +412,15 @@ class DenseIndex:
                     if not self._slot:
                         return DenseRanking([], 0.0)
                     return self._ranked(query, eligible, limit)
-                per_passage = _dot(block.astype(np.float32), query)
+                per_passage = dot(block.astype(np.float32), query)
             else:
                 rows = np.repeat(self._pstart[cands] - offsets, sizes) + np.arange(sizes.sum())
-                per_passage = _dot(self._passages[rows].astype(np.float32, copy=False), query)
+                per_passage = dot(self._passages[rows].astype(np.float32, copy=False), query)
             best[cands] = np.maximum.reduceat(per_passage, offsets)
         scores = DOC_WEIGHT * whole + (1.0 - DOC_WEIGHT) * best
-        median = _median(scores[alive])
+        median = cosine_median(scores[alive])
         first = dict(zip(cands.tolist(), offsets.tolist(), strict=True))  # passage rows
-        for i, score in _best_first(scores, limit):
+        for i, score in best_first(scores, limit):
             doc_id = self._ids[i]
             if doc_id is None or not math.isfinite(score):
                 break  # the dead slots come last
@@ -438,61 +436,6 @@ class DenseIndex:
                 break
         found.sort(key=lambda m: (-m.score, m.id))
         return DenseRanking(found, median)
-
-
-def _best_first(scores: Any, limit: int) -> Iterator[tuple[int, float]]:
-    """``(index, score)`` of ``scores`` best first (as Python numbers): the top
-    ``4 × limit`` by a partial sort (the eligible ones are nearly always among them),
-    then the rest."""
-    import numpy as np
-
-    head = 4 * limit
-    if len(scores) <= head:
-        order = np.argsort(-scores, kind="stable")
-        yield from zip(order.tolist(), scores[order].tolist(), strict=True)
-        return
-    top = np.argpartition(-scores, head)[:head]
-    top = top[np.argsort(-scores[top], kind="stable")]
-    yield from zip(top.tolist(), scores[top].tolist(), strict=True)
-    rest = np.setdiff1d(np.arange(len(scores)), top, assume_unique=True)
-    rest = rest[np.argsort(-scores[rest], kind="stable")]
-    yield from zip(rest.tolist(), scores[rest].tolist(), strict=True)
-
-
-def _median(values: Any) -> float:
-    """``float(np.median(values))`` of a 1-D float array, computed as numpy computes it
-    (a partition, the mean of the middle one or two, NaN when any value is NaN) but
-    without ``np.median``'s check for masked arrays, which imports ``numpy.ma`` (20–30 ms
-    of CPU a one-shot recall hook paid). NaN for an empty array."""
-    import numpy as np
-
-    size = len(values)
-    if size == 0:
-        return float("nan")
-    half = size // 2
-    kth = [half - 1, half, -1] if size % 2 == 0 else [half, -1]
-    part = np.partition(values, kth)
-    if np.isnan(part[-1]):
-        return float("nan")
-    middle = part[half - 1 : half + 1] if size % 2 == 0 else part[half : half + 1]
-    return float(np.mean(middle))
-
-
-def _dot(rows: Any, vector: Any) -> Any:
-    """``rows @ vector`` without BLAS: OpenBLAS's threads spin on a busy machine and
-    made a 6,000 × 256 product cost 4–8 ms of CPU instead of 0.3–0.5 ms."""
-    import numpy as np
-
-    return np.einsum("ij,j->i", rows, vector)
-
-
-def _candidates(whole: Any) -> Any:
-    """Indexes of the :data:`PASSAGE_CANDIDATES` best whole-document cosines."""
-    import numpy as np
-
-    if len(whole) <= PASSAGE_CANDIDATES:
-        return np.arange(len(whole))
-    return np.sort(np.argpartition(-whole, PASSAGE_CANDIDATES)[:PASSAGE_CANDIDATES])
 
 
 def dense_index_for(index_dir: Path) -> DenseIndex | None:

@@ -12,14 +12,12 @@ never to Claude), then drops the pointer. ``[hooks] cost_line = 0`` turns it off
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 from rubi.claude.hooks.context import HookContext
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "POINTER_FILE", "last_session_line", "remember_ended"]
 
-log = logging.getLogger(__name__)
 
 POINTER_FILE = "ended.json"
 MAX_TRANSCRIPT_BYTES = 20_000_000
@@ -70,5 +68,7 @@ def last_session_line(ctx: HookContext) -> str | None:
             return None
         return transcript_cost(Path(transcript), session).line
     except OSError as exc:
-        log.info("no cost line for the last session: %s", exc)
+        import logging  # only here: a cold SessionEnd loads no logging
+
+        logging.getLogger(__name__).info("no cost line for the last session: %s", exc)
         return None
