@@ -4,13 +4,16 @@ A client (Claude Code) starts the server and sends ``initialize`` and ``tools/li
 at once; its first request to the model goes out with whatever tools have arrived
 by then. So, in this order:
 
-1. the main thread answers the handshake and the list requests from a snapshot
-   (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds after start);
-2. meanwhile a :class:`Warmup` thread imports the MCP SDK and builds the server,
-   then warms the vault (a first search: the index, the graph, Whoosh and networkx
-   loaded);
-3. the first message the greeting cannot answer (a tool call) hands the connection
-   to the SDK, once it is built; a tool call made before warm-up ends waits for it.
+1. the main thread answers the handshake (either protocol era) and the list requests
+   from a snapshot (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds
+   after start);
+2. meanwhile a :class:`Warmup` thread warms the vault (a first search: the index, the
+   graph, Whoosh and networkx loaded), then imports the MCP SDK and builds the
+   server: a first tool call needs the former, never the latter;
+3. a tool call with plain arguments that comes before the SDK is there is answered in
+   the greeting too, once the vault is warm (:mod:`rubi.mcp.early`);
+4. the first message the greeting cannot answer hands the connection to the SDK, once
+   it is built; after that the SDK answers everything.
 """
 
 from __future__ import annotations
@@ -78,18 +81,17 @@ class Warmup:
 
     def _run(self) -> None:
         try:
-            self._server = self._build(self.ready)
-        except BaseException as exc:  # handed to the main thread by server()
-            self._error = exc
-            return
-        finally:
-            self.built.set()
-        try:
             warm_vault(self.paths)
         except Exception as exc:  # the tool calls meet it again and report it
             log.info("warm-up search failed: %s", exc)
         finally:
             self.warm.set()
+        try:
+            self._server = self._build(self.ready)
+        except BaseException as exc:  # handed to the main thread by server()
+            self._error = exc
+        finally:
+            self.built.set()
 
 
 def warm_vault(paths: VaultPaths) -> None:
@@ -124,7 +126,12 @@ def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = No
     handshake = load_handshake()
     if handshake is not None and instructions is not None:
         handshake = handshake.with_instructions(instructions)
-    handover = greet(reader, writer, handshake, warmup.built)
+    early = None
+    if handshake is not None:
+        from rubi.mcp.early import EarlyCalls
+
+        early = EarlyCalls(paths, handshake, warmup.ready)
+    handover = greet(reader, writer, handshake, warmup.built, early)
     if handover is None:
         return  # the client left before it needed more than the handshake
     server = warmup.server()  # first: two threads importing the SDK can deadlock
