@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from rubi.core.paths import VaultPaths
@@ -74,11 +75,20 @@ class EarlyCalls:
         handshake: the snapshot (the tools' input schemas; the fields a 2026-07-28
             result carries besides the tool's own).
         ready: called before a tool runs; blocks until the vault is warm.
+        serving: entered while a tool runs (the warm-up holds the SDK's import back
+            meanwhile); None for nothing.
     """
 
-    def __init__(self, paths: VaultPaths, handshake: Handshake, ready: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        paths: VaultPaths,
+        handshake: Handshake,
+        ready: Callable[[], None],
+        serving: Callable[[], AbstractContextManager[None]] | None = None,
+    ) -> None:
         self._paths = paths
         self._ready = ready
+        self._serving = serving or nullcontext
         self._schemas: dict[str, Any] = {}
         self._modern_extra: dict[str, Any] = {}
         for version, listed in handshake.results.get("tools/list", {}).items():
@@ -92,22 +102,29 @@ class EarlyCalls:
         body = calls.BODIES.get(name)
         if body is None or not plain_arguments(arguments, self._schemas.get(name)):
             return None
-        self._ready()
-        result: dict[str, Any]
-        try:
-            answer = body(self._paths, **arguments)
-        except calls.ToolFailure as exc:
-            result = _error(f"Error executing tool {name}: {exc}")
-        except Exception:  # a crash: its text stays on the server, as with the SDK
-            log.exception("Tool %r raised an unexpected exception", name)
-            result = _error(f"Error executing tool {name}")
-        else:
-            result = {"content": [{"type": "text", "text": answer.text}], "isError": False}
-            if answer.data is not None:
-                result["structuredContent"] = answer.data
+        with self._serving():
+            self._ready()
+            result = self._run(name, body, arguments)
         if modern:
             result.update(self._modern_extra)
         return {"result": result}
+
+    def _run(self, name: str, body: Callable[..., calls.Answer], arguments: Any) -> dict[str, Any]:
+        """The ``CallToolResult`` of ``body`` on ``arguments``, as the SDK makes it."""
+        try:
+            answer = body(self._paths, **arguments)
+        except calls.ToolFailure as exc:
+            return _error(f"Error executing tool {name}: {exc}")
+        except Exception:  # a crash: its text stays on the server, as with the SDK
+            log.exception("Tool %r raised an unexpected exception", name)
+            return _error(f"Error executing tool {name}")
+        result: dict[str, Any] = {
+            "content": [{"type": "text", "text": answer.text}],
+            "isError": False,
+        }
+        if answer.data is not None:
+            result["structuredContent"] = answer.data
+        return result
 
 
 def _error(text: str) -> dict[str, Any]:
