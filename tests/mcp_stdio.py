@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Self
 
-__all__ = ["HANDSHAKE_ERA", "MODERN_ERA", "RUBI", "Served", "envelope"]
+__all__ = ["CLIENT", "HANDSHAKE_ERA", "MODERN_ERA", "RUBI", "Served", "envelope"]
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
 HANDSHAKE_ERA = "2025-11-25"

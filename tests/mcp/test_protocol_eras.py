@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from mcp_project import small_project
-from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, Served, envelope
+from mcp_stdio import CLIENT, HANDSHAKE_ERA, MODERN_ERA, Served, envelope
 from mcp_wire import INIT, Wire, request
 from rubi.mcp.front import greet, load_handshake
 
@@ -98,4 +98,8 @@ def test_the_sdk_serves_a_2026_client_after_the_greeting(tmp_path: Path) -> None
         assert result["resultType"] == "complete"
         assert "decision-route-with-a-trie" in result["content"][0]["text"]
         again = served.ask("server/discover")["result"]
+        handshake = {"protocolVersion": HANDSHAKE_ERA, "capabilities": {}, "clientInfo": CLIENT}
+        served.send(request(50, "initialize", handshake))
+        refused = served.reply(50)
     assert again["capabilities"] == {"tools": {"listChanged": False}}
+    assert refused["error"]["data"]["supported"] == [MODERN_ERA]  # no handshake in this era
