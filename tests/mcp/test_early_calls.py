@@ -97,8 +97,8 @@ def test_a_tool_call_is_answered_in_the_greeting(tmp_path: Path, wire: Wire) -> 
     assert waited == [True, True]  # each call waited for the warm vault first
     assert found["result"]["isError"] is False
     assert "decision-route-with-a-trie" in found["result"]["content"][0]["text"]
-    hits = found["result"]["structuredContent"]["hits"]
-    assert hits[0]["id"] == "notes/decision-route-with-a-trie"
+    ids = found["result"]["structuredContent"]["ids"]
+    assert ids[0] == "notes/decision-route-with-a-trie"
     assert missing["result"]["isError"] is True
     assert missing["result"]["content"][0]["text"].startswith("Error executing tool read: ")
 

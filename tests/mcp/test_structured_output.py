@@ -4,6 +4,7 @@ matching it beside their text (MCP 2025-06-18), to clients of both eras, over st
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,12 @@ def test_data_tools_return_what_their_output_schema_declares(tmp_path: Path, era
             jsonschema.Draft202012Validator.check_schema(schema)
 
         found = checked(served.call("search", {"query": "trie routing"}), schemas["search"])
-        ids = [h["id"] for h in found["hits"]]
+        ids = found["ids"]
         assert "notes/decision-route-with-a-trie" in ids
         assert found["query"] == "trie routing"
         text = served.call("search", {"query": "trie routing"})["content"][0]["text"]
-        assert all(i in text for i in ids)  # the data holds the hits the text shows
+        assert found["text"] == text  # a client showing the model the data loses nothing
+        assert all(i in text for i in ids)  # the ids of the hits the text shows
 
         read = checked(served.call("read", {"ids": [ids[0], "no-such-note"]}), schemas["read"])
         assert [i["id"] for i in read["items"]] == [ids[0], "no-such-note"]
@@ -58,3 +60,22 @@ def test_data_tools_return_what_their_output_schema_declares(tmp_path: Path, era
 
         page = served.call("map", {})
         assert page["isError"] is False and "structuredContent" not in page
+
+
+@pytest.mark.parametrize("budget", [300, 800, 1500])
+def test_the_search_data_fits_the_budget_the_model_may_be_shown(
+    tmp_path: Path, budget: int
+) -> None:
+    from rubi import app
+    from rubi.core.tokens import estimate_tokens
+    from rubi.mcp import calls
+
+    project = small_project(tmp_path / "proj")
+    for i in range(30):  # enough long hits to fill any budget
+        note = {"type": "note", "title": f"Routing note {i}", "body": "route trie " * 120}
+        app.register(app.locate(project / ".rubi"), [note])
+    answer = calls.search(app.locate(project / ".rubi"), "route trie", budget_tokens=budget)
+    assert answer.data is not None and len(answer.data["ids"]) >= 2
+    shown = estimate_tokens(json.dumps(answer.data, ensure_ascii=False))
+    assert budget * 0.8 <= shown <= budget  # Claude Code shows the model this JSON
+    assert answer.data["text"] == answer.text

@@ -27,33 +27,34 @@ def render_search(
     return render_compact(result, budget_tokens, open_hint=open_hint).text
 
 
+STRUCTURED_FIELDS_TOKENS = 16
+"""Tokens of the fixed part of :func:`search_answer`'s data (its keys, ``relevant``,
+``omitted``, the JSON around the text)."""
+
+
 def search_answer(
     result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
 ) -> tuple[str, dict[str, Any]]:
-    """The text of :func:`render_search` and, from the same rendering, the hits it
-    shows as data: ``{"query", "relevant", "hits": [{"id", "path", "title", "type",
-    "kind", "date", "score", "why", "passages", "superseded_by"?}], "omitted"}``
-    (``passages``: the ids of the parts shown; ``omitted``: ranked hits not shown)."""
+    """The text of :func:`render_search` and, from the same rendering, the answer as
+    data: ``{"query", "relevant", "ids", "omitted", "text"}``: the ids of the hits the
+    text shows, best first, the number of ranked hits it leaves out, and the text
+    itself (titles, days, reasons and passages are there once). The data as JSON fits
+    ``budget_tokens`` too: a client may show the model the data instead of the text
+    (Claude Code does), so the text leaves room for the rest of it."""
+    import json
+
+    from rubi.core.tokens import estimate_tokens
     from rubi.search.render import render_compact
 
-    shown = render_compact(result, budget_tokens, open_hint=open_hint)
-    hits = [
-        {
-            "id": h.id,
-            "path": h.path,
-            "title": h.title,
-            "type": h.type,
-            "kind": h.kind,
-            "date": h.date,
-            "score": h.score,
-            "why": list(h.why),
-            "passages": [p.id for p in h.passages],
-            **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
-        }
-        for h in shown.shown
-    ]
-    data = {"query": result.query, "relevant": result.relevant, "hits": hits}
-    return shown.text, {**data, "omitted": shown.omitted}
+    def id_tokens(hit: Any) -> int:
+        return estimate_tokens(json.dumps(hit.id, ensure_ascii=False)) + 1
+
+    fixed = STRUCTURED_FIELDS_TOKENS + estimate_tokens(json.dumps(result.query))
+    budget = max(budget_tokens - fixed, 1)
+    shown = render_compact(result, budget, open_hint=open_hint, extra=id_tokens)
+    ids = [h.id for h in shown.shown]
+    data = {"query": result.query, "relevant": result.relevant, "ids": ids}
+    return shown.text, {**data, "omitted": shown.omitted, "text": shown.text}
 
 
 def search_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:

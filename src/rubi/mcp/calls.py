@@ -2,6 +2,11 @@
 the tools that return data, the same answer as data (MCP 2025-06-18 structured
 output: ``structuredContent`` matching the tool's ``outputSchema``).
 
+The data is the whole answer, not a digest of it: a client may show the model the
+structured content instead of the text (Claude Code 2.1 sends the model the JSON of
+``structuredContent`` and drops the text blocks), so ``search`` carries its rendered
+text too, and ``read`` the full text of each id.
+
 :mod:`rubi.mcp.tools` registers these with the SDK; :mod:`rubi.mcp.early` answers a
 call with them before the SDK is loaded. Both turn :class:`ToolFailure` into a tool
 error (``isError``) whose text is ``Error executing tool <name>: <message>``.
@@ -256,26 +261,12 @@ def _object(required: Sequence[str], **properties: dict[str, Any]) -> dict[str, 
 
 OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
     "search": _object(
-        ("query", "relevant", "hits", "omitted"),
+        ("query", "relevant", "ids", "omitted", "text"),
         query=_STR,
         relevant={"type": "boolean"},
-        hits={
-            "type": "array",
-            "items": _object(
-                ("id", "path", "title", "type", "kind", "date", "score", "why", "passages"),
-                id=_STR,
-                path=_STR,
-                title=_STR,
-                type=_STR,
-                kind=_STR,
-                date=_STR,
-                score={"type": "number"},
-                why=_STRS,
-                passages=_STRS,
-                superseded_by=_STR,
-            ),
-        },
+        ids=_STRS,
         omitted=_INT,
+        text=_STR,
     ),
     "read": _object(
         ("items",),
