@@ -7,7 +7,7 @@ Usage::
 TARGET is a vault folder or a project with ``.rubi/``. It is copied to a temporary
 folder (``register`` writes notes; ``--in-place`` skips the copy) and indexed once in
 a child process, as a vault is before Claude Code starts. The server is started as
-``rubi serve --project COPY`` (a plain vault folder is accepted there too) through the
+``rubi serve --project COPY`` (``--vault COPY`` for a plain vault folder) through the
 MCP SDK's stdio client with the ``initialize`` handshake, as in
 ``tests/mcp/test_server.py``. Figures (CPU of the server process is read from psutil
 when installed, else ``/proc/<pid>/stat``):
@@ -98,6 +98,13 @@ def server_pid(before: set[int]) -> int:
 
 def vault_root(target: Path) -> Path:
     return target / ".rubi" if (target / ".rubi").is_dir() else target
+
+
+def serve_args(target: Path) -> list[str]:
+    """``rubi serve`` for a project (its ``.rubi/``) or a plain vault folder."""
+    if (target / ".rubi").is_dir():
+        return ["serve", "--project", str(target)]
+    return ["serve", "--vault", str(target)]
 
 
 def queries_for(target: Path, count: int, seed: int) -> list[str]:
@@ -325,11 +332,11 @@ def main() -> int:
             copy, index_cpu = prepare(target, workdir, args.in_place, env)
             index_dir = app.locate(vault_root(copy)).index_dir
             params = StdioServerParameters(
-                command=RUBI, args=["serve", "--project", str(copy)], env=env, cwd=str(copy)
+                command=RUBI, args=serve_args(copy), env=env, cwd=str(copy)
             )
             queries = queries_for(copy, args.queries, args.seed)
             random.Random(args.seed).shuffle(queries)
-            argv = [RUBI, "serve", "--project", str(copy)]
+            argv = [RUBI, *serve_args(copy)]
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}
             floor = []
             for i in range(args.starts):
