@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rubi import app
     from rubi.core.config import DEFAULT_BUDGET_TOKENS
-    from rubi.mcp.tools import SEARCH_TOP_K
+    from rubi.mcp.calls import SEARCH_TOP_K
 
     # a project (its .rubi/ and its code, as `rubi serve --project` opens it), else a vault
     rubi_dir = args.vault / ".rubi"

@@ -207,7 +207,6 @@ COMPLEX_FUNCTIONS: dict[str, str] = {
     "rubi.core.gitrepo:changes_since": "git's rename, copy and status codes parsed inline",
     "rubi.index.termscore:TermScorer.top": "the hot loop of scoring, kept flat for speed",
     "rubi.knowledge.stale:stale_files": "each way a note's file can be stale, checked inline",
-    "rubi.mcp.front:greet": "the MCP greeting's parts, each optional",
     "rubi.search.passages:_score": "each field a passage can match in, scored inline",
     "rubi.sessions.aggregate:build_report": "every section of the token X-ray in one pass",
     "rubi.sessions.privacy.names:secret_name": "each form of a secret's name checked inline",

@@ -248,6 +248,16 @@ def test_a_real_claude_code_session(tmp_path: Path, claude: str) -> None:
     # The MCP tool call reached rubi serve and its answer went back to the model.
     results = [b for b in bodies if "tool_result" in b]
     assert results and "Login tokens expire at midnight UTC" in results[-1]
+    # Claude Code shows the model the tool's structured content: the passages are there
+    tool_results = [
+        json.dumps(block["content"])
+        for body in api.requests
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert tool_results and "Refresh the login token before midnight UTC" in tool_results[-1]
     # Stop captured the turn into the session record.
     sessions = list((project / ".rubi" / "sessions").glob("*.md"))
     assert sessions and "Why do login tokens expire" in sessions[0].read_text(encoding="utf-8")

@@ -15,8 +15,8 @@ from rubi import app
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 from rubi.knowledge.items import MAX_LIST_ITEMS
+from rubi.mcp.calls import MAX_REGISTER_NOTES
 from rubi.mcp.server import build_server
-from rubi.mcp.tools import MAX_REGISTER_NOTES
 
 from helpers import write
 

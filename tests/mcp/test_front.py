@@ -54,7 +54,7 @@ def test_the_handshake_is_answered_then_a_tool_call_is_handed_over(wire: Wire) -
     assert {"search", "read", "register"} <= names
     assert replies[2]["result"] == {}
     assert handover is not None and handover.answered_id == 0
-    assert handover.answered == replies[0]["result"]
+    assert handover.answered == {"result": replies[0]["result"]}
     assert [json.loads(line) for line in handover.replay] == [
         request(0, "initialize", INIT),
         INITIALIZED,

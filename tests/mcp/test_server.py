@@ -19,7 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from rubi import app
 from rubi.core.tokens import tokens_for_chars
-from rubi.mcp.server import TOOLS_TOKEN_BUDGET, build_server
+from rubi.mcp.server import OUTPUT_SCHEMAS_TOKEN_BUDGET, TOOLS_TOKEN_BUDGET, build_server
 
 from helpers import SHARED_DATA, require_data, rubi_project, write
 
@@ -81,9 +81,12 @@ def test_tools_are_few_cheap_and_annotated(project: Path) -> None:
     }
     read_only = {t.name for t in tools if t.annotations and t.annotations.read_only_hint}
     assert read_only == {"search", "read", "timeline", "map", "xray"}
-    size = sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in tools)
-    tokens = tokens_for_chars(size)
+    dumps = [t.model_dump(by_alias=True, exclude_none=True) for t in tools]
+    to_model = [{k: v for k, v in d.items() if k != "outputSchema"} for d in dumps]
+    tokens = tokens_for_chars(sum(len(json.dumps(d)) for d in to_model))
     assert tokens <= TOOLS_TOKEN_BUDGET, f"{tokens} tokens of tool schemas"
+    outputs = tokens_for_chars(sum(len(json.dumps(d.get("outputSchema", ""))) for d in dumps))
+    assert outputs <= OUTPUT_SCHEMAS_TOKEN_BUDGET, f"{outputs} tokens of output schemas"
 
 
 def test_search_read_map(project: Path) -> None:

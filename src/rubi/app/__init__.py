@@ -505,7 +505,7 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- for the CLI, the MCP server and the watcher: index reports, search output, ------
 # -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
-# rubi.app.results (SEARCH_SCOPES, render_search, search_json) is looked up on use,
+# rubi.app.results (SEARCH_SCOPES, render_search, search_answer, search_json) is looked up on use,
 # through _LAZY below.
 from rubi.app.updates import (  # noqa: E402
     apply_changes,
@@ -523,6 +523,7 @@ __all__ += [
     "import_ahead",
     "remember_code",
     "render_search",
+    "search_answer",
     "search_json",
     "set_watched",
 ]
@@ -570,6 +571,7 @@ _LAZY: dict[str, str] = {
     "render_note_view": "rubi.app.reading",
     "render_search": "rubi.app.results",
     "resolve_ref": "rubi.app.reading",
+    "search_answer": "rubi.app.results",
     "search_json": "rubi.app.results",
 }
 """Re-exported name -> the module that defines it (imported when the name is first
@@ -578,7 +580,7 @@ asked for: a hook that never renders a search never imports the search engine)."
 if TYPE_CHECKING:
     from rubi.app.claudecode import ensure_personal_vault
     from rubi.app.reading import render_note_view, resolve_ref
-    from rubi.app.results import SEARCH_SCOPES, render_search, search_json
+    from rubi.app.results import SEARCH_SCOPES, render_search, search_answer, search_json
 
 
 def __getattr__(name: str) -> Any:

@@ -13,7 +13,7 @@ from rubi.core.config import SEARCH_SCOPES
 if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
 
-__all__ = ["SEARCH_SCOPES", "render_search", "search_json"]
+__all__ = ["SEARCH_SCOPES", "render_search", "search_answer", "search_json"]
 
 
 def render_search(
@@ -25,6 +25,36 @@ def render_search(
     from rubi.search.render import render_compact
 
     return render_compact(result, budget_tokens, open_hint=open_hint).text
+
+
+STRUCTURED_FIELDS_TOKENS = 16
+"""Tokens of the fixed part of :func:`search_answer`'s data (its keys, ``relevant``,
+``omitted``, the JSON around the text)."""
+
+
+def search_answer(
+    result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
+) -> tuple[str, dict[str, Any]]:
+    """The text of :func:`render_search` and, from the same rendering, the answer as
+    data: ``{"query", "relevant", "ids", "omitted", "text"}``: the ids of the hits the
+    text shows, best first, the number of ranked hits it leaves out, and the text
+    itself (titles, days, reasons and passages are there once). The data as JSON fits
+    ``budget_tokens`` too: a client may show the model the data instead of the text
+    (Claude Code does), so the text leaves room for the rest of it."""
+    import json
+
+    from rubi.core.tokens import estimate_tokens
+    from rubi.search.render import render_compact
+
+    def id_tokens(hit: Any) -> int:
+        return estimate_tokens(json.dumps(hit.id, ensure_ascii=False)) + 1
+
+    fixed = STRUCTURED_FIELDS_TOKENS + estimate_tokens(json.dumps(result.query))
+    budget = max(budget_tokens - fixed, 1)
+    shown = render_compact(result, budget, open_hint=open_hint, extra=id_tokens)
+    ids = [h.id for h in shown.shown]
+    data = {"query": result.query, "relevant": result.relevant, "ids": ids}
+    return shown.text, {**data, "omitted": shown.omitted, "text": shown.text}
 
 
 def search_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:

@@ -6,10 +6,14 @@ answered ``initialize`` and ``tools/list``, or when they have not answered yet (
 tools are missing from that request). :func:`greet` answers those from
 ``handshake.json``, a snapshot of what the SDK answers for these tools (written by
 ``python -m rubi.mcp.handshake``; a test fails when it no longer matches), while the
-SDK is imported in another thread. The first message it cannot answer itself (a tool
-call, anything unusual) ends the greeting: the SDK then serves the rest of the
-connection, after being shown the ``initialize`` exchange so its state matches
-(:class:`Handover`).
+SDK is imported in another thread. Both protocol eras are answered: the ``initialize``
+handshake (up to 2025-11-25) and the stateless requests of 2026-07-28, which carry
+the protocol version, client info and capabilities in each request's ``_meta``
+(``server/discover`` instead of a handshake). A tool call with plain arguments is
+answered too when an answerer is given (:mod:`rubi.mcp.early`: the tool's own body,
+without the SDK). The first message it cannot answer itself (anything unusual) ends
+the greeting: the SDK then serves the rest of the connection, after being shown the
+first exchange so its state (its era) matches (:class:`Handover`).
 
 Only the stdlib is imported here.
 """
@@ -19,11 +23,16 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 __all__ = [
+    "CLIENT_CAPABILITIES_KEY",
+    "CLIENT_INFO_KEY",
+    "VERSION_KEY",
+    "Answerer",
     "Handover",
     "Handshake",
     "LineReader",
@@ -39,6 +48,16 @@ READ_CHUNK = 1 << 16
 LISTS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
 """The list requests answered from the snapshot (a client asks them all right after the
 handshake, and may wait for every answer before it sends its first request)."""
+
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+"""The keys of a 2026-07-28 request's ``_meta`` envelope (the version key marks the
+era: no handshake-era request carries it)."""
+
+Answerer = Callable[[str, dict[str, Any], bool], "dict[str, Any] | None"]
+"""Answers a tool call before the SDK is there: ``(tool name, arguments, modern era)``
+→ the JSON-RPC ``{"result": ...}``, or None to leave the call to the SDK."""
 
 
 def claim_wire() -> tuple[int, int]:
@@ -131,26 +150,42 @@ class Handshake:
     Attributes:
         mcp: the SDK version the snapshot was taken with.
         latest: the revision chosen when the client asks for one not listed.
-        results: per method (``initialize`` and :data:`LISTS`), the result for each
-            revision.
+        results: per method (``initialize``, ``server/discover``, :data:`LISTS`,
+            ``ping``), the result for each revision.
+        errors: per method, the error for each revision where the SDK answers one
+            (a list of what the server does not serve).
+        modern: the revisions of the per-request envelope (2026-07-28 on).
     """
 
     mcp: str
     latest: str
     results: dict[str, dict[str, Any]]
+    errors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    modern: tuple[str, ...] = ()
 
     def answer(self, method: str, version: str) -> Any:
         """The result of ``method`` at ``version`` (None when not in the snapshot)."""
         return self.results.get(method, {}).get(version)
 
+    def reply(self, method: str, version: str) -> dict[str, Any] | None:
+        """``{"result": ...}`` or ``{"error": ...}`` for ``method`` at ``version``, as
+        the SDK answers it; None when the snapshot does not say."""
+        result = self.answer(method, version)
+        if result is not None:
+            return {"result": result}
+        error = self.errors.get(method, {}).get(version)
+        return {"error": error} if error is not None else None
+
     def with_instructions(self, instructions: str) -> Handshake:
-        """This snapshot with ``instructions`` in every ``initialize`` result."""
+        """This snapshot with ``instructions`` in every ``initialize`` and
+        ``server/discover`` result."""
         results = dict(self.results)
-        results["initialize"] = {
-            version: {**result, "instructions": instructions}
-            for version, result in self.results.get("initialize", {}).items()
-        }
-        return Handshake(self.mcp, self.latest, results)
+        for method in ("initialize", "server/discover"):
+            results[method] = {
+                version: {**result, "instructions": instructions}
+                for version, result in self.results.get(method, {}).items()
+            }
+        return Handshake(self.mcp, self.latest, results, self.errors, self.modern)
 
 
 def load_handshake() -> Handshake | None:
@@ -159,7 +194,13 @@ def load_handshake() -> Handshake | None:
     try:
         raw = resources.files(__package__ or "rubi.mcp").joinpath("handshake.json").read_bytes()
         data = json.loads(raw)
-        return Handshake(str(data["mcp"]), str(data["latest"]), dict(data["results"]))
+        return Handshake(
+            str(data["mcp"]),
+            str(data["latest"]),
+            dict(data["results"]),
+            dict(data.get("errors", {})),
+            tuple(str(v) for v in data.get("modern", ())),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -169,13 +210,16 @@ class Handover:
     """What the SDK needs to serve the rest of a connection :func:`greet` began.
 
     Attributes:
-        replay: raw lines to feed the SDK first, in order: the ``initialize`` request
-            already answered (its answer from the SDK must be dropped: see
-            ``answered_id``), the ``notifications/initialized`` that followed, then the
-            line the greeting could not answer.
-        answered_id: the id of the ``initialize`` request answered here, or None when
-            the SDK answers it itself.
-        answered: the result given to that request (to compare with the SDK's).
+        replay: raw lines to feed the SDK first, in order: the request that opened the
+            connection's era, already answered (``initialize``, or a 2026-07-28
+            ``server/discover`` or list request; the SDK's answer to it must be
+            dropped: see ``answered_id``), the ``notifications/initialized`` that
+            followed a handshake, then the line the greeting could not answer.
+        answered_id: the id of that opening request, or None when there is none (the
+            SDK answers the first request itself, or the first was a tool call, which
+            is never run twice).
+        answered: the reply given to it, ``{"result": ...}`` or ``{"error": ...}``
+            (to compare with the SDK's).
     """
 
     replay: list[bytes] = field(default_factory=list)
@@ -222,10 +266,40 @@ def _initialize_version(msg: dict[str, Any], handshake: Handshake) -> str | None
     return asked if handshake.answer("initialize", asked) is not None else handshake.latest
 
 
-def _not_found(writer: LineWriter, request_id: Any, method: str) -> None:
-    """Answer a list request the server has no handler for, as the SDK would."""
-    error = {"code": -32601, "message": "Method not found", "data": method}
-    writer.write(json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}))
+def _envelope_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
+    """The revision of a 2026-07-28 request whose ``_meta`` is the plain envelope
+    (a revision of the snapshot, client capabilities, client info with a name and a
+    version when given, nothing else), else None (the SDK then answers, errors
+    included)."""
+    params = msg.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict) or "id" not in msg:
+        return None
+    if not set(meta) <= {VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY}:
+        return None
+    version, info = meta.get(VERSION_KEY), meta.get(CLIENT_INFO_KEY, {"name": "", "version": ""})
+    if not (
+        isinstance(version, str)
+        and version in handshake.modern
+        and isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    ):
+        return None
+    return version
+
+
+def _tool_call(msg: dict[str, Any], allowed: set[str]) -> tuple[str, dict[str, Any]] | None:
+    """The tool name and arguments of a ``tools/call`` whose parameters hold only
+    ``allowed`` keys, ``name`` a string and ``arguments`` an object when given."""
+    params = msg.get("params")
+    if not isinstance(params, dict) or not set(params) <= allowed:
+        return None
+    name, arguments = params.get("name"), params.get("arguments", {})
+    if not isinstance(name, str) or not isinstance(arguments, dict):
+        return None
+    return name, arguments
 
 
 def greet(
@@ -233,8 +307,10 @@ def greet(
     writer: LineWriter,
     handshake: Handshake | None,
     done: threading.Event | None = None,
+    answerer: Answerer | None = None,
 ) -> Handover | None:
-    """Answer the handshake, the list requests and pings until a message needs the SDK.
+    """Answer the handshake (either era), the list requests, pings and, with an
+    ``answerer``, tool calls, until a message needs the SDK.
 
     Args:
         reader: the wire's input.
@@ -242,12 +318,13 @@ def greet(
         handshake: the snapshot to answer from (None: answer nothing, hand over at once).
         done: once set (the SDK is ready), the next message is handed over instead of
             answered here.
+        answerer: answers a tool call (None: tool calls go to the SDK).
 
     Returns:
         The :class:`Handover` for the SDK, or None when the input ended first.
     """
     handover = Handover()
-    version: str | None = None
+    era = _Era()
     while True:
         line = reader.readline()
         if not line:
@@ -258,29 +335,64 @@ def greet(
         if msg is None or handshake is None or (done is not None and done.is_set()):
             handover.replay.append(line)
             return handover
-        method = msg["method"]
-        result: Any = None
-        if version is None:
-            if method == "initialize":
-                version = _initialize_version(msg, handshake)
-                result = handshake.answer("initialize", version) if version else None
-        elif method == "notifications/initialized" and "id" not in msg:
+        if era.initialized(msg):
             handover.replay.append(line)
             continue
-        elif "id" in msg and _plain_params(msg):
-            if method == "ping":
-                result = {}
-            elif method in LISTS:
-                result = handshake.answer(method, version)
-                if result is None and method not in handshake.results:
-                    _not_found(writer, msg["id"], method)  # a capability not advertised
-                    continue
-        if result is None:
+        reply, opening = era.reply(msg, handshake, answerer)
+        if reply is None:
             handover.replay.append(line)
             return handover
-        if method == "initialize":
+        if opening:
             handover.replay.append(line)
             handover.answered_id = msg["id"]
-            handover.answered = result
-        reply = {"jsonrpc": "2.0", "id": msg["id"], "result": result}
-        writer.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
+            handover.answered = reply
+        message = {"jsonrpc": "2.0", "id": msg["id"], **reply}
+        writer.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
+@dataclass
+class _Era:
+    """The connection's protocol revision once its first request opened it, and
+    whether it is of the per-request envelope (2026-07-28 on)."""
+
+    version: str | None = None
+    modern: bool = False
+
+    def initialized(self, msg: dict[str, Any]) -> bool:
+        """``msg`` is the ``notifications/initialized`` that follows a handshake."""
+        handshaken = self.version is not None and not self.modern
+        return handshaken and msg["method"] == "notifications/initialized" and "id" not in msg
+
+    def reply(
+        self, msg: dict[str, Any], handshake: Handshake, answerer: Answerer | None
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """The reply to request ``msg`` (None: the SDK's to answer), and whether it
+        opened the era."""
+        method = msg["method"]
+        if self.version is None and method == "initialize":
+            self.version = _initialize_version(msg, handshake)
+            return (handshake.reply(method, self.version) if self.version else None), True
+        if self.version is None or self.modern:
+            return self._modern(msg, handshake, answerer)
+        if "id" in msg and method == "tools/call":
+            call = _tool_call(msg, {"name", "arguments"})
+            return (answerer(*call, False) if answerer and call else None), False
+        if "id" in msg and _plain_params(msg) and method != "initialize":
+            return handshake.reply(method, self.version), False
+        return None, False
+
+    def _modern(
+        self, msg: dict[str, Any], handshake: Handshake, answerer: Answerer | None
+    ) -> tuple[dict[str, Any] | None, bool]:
+        asked = _envelope_version(msg, handshake)
+        if asked is None or asked != (self.version or asked):
+            return None, False
+        reply, opening = None, False
+        if msg["method"] == "tools/call":
+            call = _tool_call(msg, {"name", "arguments", "_meta"})
+            reply = answerer(*call, True) if answerer and call else None
+        elif set(msg["params"]) == {"_meta"}:
+            reply, opening = handshake.reply(msg["method"], asked), self.version is None
+        if reply is not None:
+            self.version, self.modern = asked, True
+        return reply, opening

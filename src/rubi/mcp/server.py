@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "INSTRUCTIONS",
     "NO_PROJECT_INSTRUCTIONS",
+    "OUTPUT_SCHEMAS_TOKEN_BUDGET",
     "TOOLS_TOKEN_BUDGET",
     "build_server",
     "open_vault",
@@ -32,7 +33,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TOOLS_TOKEN_BUDGET = 1200
-"""Schemas and descriptions of all tools together, in tokens (characters / 4)."""
+"""Input schemas and descriptions of all tools together, in tokens (characters / 4):
+what a client puts in every request to the model."""
+
+OUTPUT_SCHEMAS_TOKEN_BUDGET = 600
+"""The ``outputSchema`` of all tools together, in tokens: listed by ``tools/list`` for
+the client to validate ``structuredContent``, never sent to the model (a client's
+request to the model carries each tool's name, description and input schema)."""
 
 INSTRUCTIONS = """\
 rubi is this project's memory: notes (decisions, bugs, gotchas, how-tos) and a code map.

@@ -4,20 +4,25 @@ A client (Claude Code) starts the server and sends ``initialize`` and ``tools/li
 at once; its first request to the model goes out with whatever tools have arrived
 by then. So, in this order:
 
-1. the main thread answers the handshake and the list requests from a snapshot
-   (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds after start);
-2. meanwhile a :class:`Warmup` thread imports the MCP SDK and builds the server,
-   then warms the vault (a first search: the index, the graph, Whoosh and networkx
-   loaded);
-3. the first message the greeting cannot answer (a tool call) hands the connection
-   to the SDK, once it is built; a tool call made before warm-up ends waits for it.
+1. the main thread answers the handshake (either protocol era) and the list requests
+   from a snapshot (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds
+   after start);
+2. meanwhile a :class:`Warmup` thread warms the vault (a first search: the index, the
+   graph, Whoosh and networkx loaded), then imports the MCP SDK and builds the
+   server: a first tool call needs the former, never the latter;
+3. a tool call with plain arguments that comes before the SDK is there is answered in
+   the greeting too, once the vault is warm (:mod:`rubi.mcp.early`);
+4. the first message the greeting cannot answer hands the connection to the SDK, once
+   it is built; after that the SDK answers everything.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
@@ -26,7 +31,7 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["WARM_QUERY", "Builder", "Warmup", "serve_stdio"]
+__all__ = ["WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +44,11 @@ for warm-up (:meth:`Warmup.ready`)."""
 
 
 class Warmup:
-    """Builds the server and warms the vault in a daemon thread (:meth:`start`).
+    """Warms the vault, then builds the server, in a daemon thread (:meth:`start`).
+
+    The build (the SDK's import, about 0.6 s of CPU) waits while a tool call is being
+    answered in the greeting (:meth:`serving`): both need the interpreter, and the
+    call is what the client waits for.
 
     Args:
         paths: the project vault.
@@ -55,6 +64,8 @@ class Warmup:
         """Set once the warm-up search is done (or failed: tools then report why)."""
         self._server: MCPServer | None = None
         self._error: BaseException | None = None
+        self._calls = 0
+        self._idle = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="rubi-warmup", daemon=True)
 
     def start(self) -> Warmup:
@@ -64,6 +75,18 @@ class Warmup:
     def ready(self) -> None:
         """Block until the vault is warm (every tool calls this first)."""
         self.warm.wait()
+
+    @contextmanager
+    def serving(self) -> Iterator[None]:
+        """Hold the build back while a tool call is answered in the greeting."""
+        with self._idle:
+            self._calls += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._calls -= 1
+                self._idle.notify_all()
 
     def server(self) -> MCPServer:
         """The built server, once it is there.
@@ -78,18 +101,19 @@ class Warmup:
 
     def _run(self) -> None:
         try:
-            self._server = self._build(self.ready)
-        except BaseException as exc:  # handed to the main thread by server()
-            self._error = exc
-            return
-        finally:
-            self.built.set()
-        try:
             warm_vault(self.paths)
         except Exception as exc:  # the tool calls meet it again and report it
             log.info("warm-up search failed: %s", exc)
         finally:
             self.warm.set()
+        with self._idle:
+            self._idle.wait_for(lambda: self._calls == 0)
+        try:
+            self._server = self._build(self.ready)
+        except BaseException as exc:  # handed to the main thread by server()
+            self._error = exc
+        finally:
+            self.built.set()
 
 
 def warm_vault(paths: VaultPaths) -> None:
@@ -102,6 +126,19 @@ def warm_vault(paths: VaultPaths) -> None:
     from rubi import app
 
     app.search(paths, WARM_QUERY, top_k=1)
+
+
+BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""What NumPy's linear algebra libraries read for their thread count at import."""
+
+
+def one_blas_thread() -> None:
+    """Have NumPy's BLAS start one thread, unless the user chose a count: a search
+    multiplies one vector by the vault's vectors, which one thread does in well under
+    a millisecond, while starting a thread per core costs the server's first answer
+    tens of milliseconds of CPU (more on a busy machine)."""
+    if not any(os.environ.get(name) for name in BLAS_THREADS_VARIABLES):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = None) -> None:
@@ -120,11 +157,17 @@ def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = No
     """
     wire_in, wire_out = claim_wire()
     reader, writer = LineReader(wire_in), LineWriter(wire_out)
+    one_blas_thread()
     warmup = Warmup(paths, build).start()
     handshake = load_handshake()
     if handshake is not None and instructions is not None:
         handshake = handshake.with_instructions(instructions)
-    handover = greet(reader, writer, handshake, warmup.built)
+    early = None
+    if handshake is not None:
+        from rubi.mcp.early import EarlyCalls
+
+        early = EarlyCalls(paths, handshake, warmup.ready, warmup.serving)
+    handover = greet(reader, writer, handshake, warmup.built, early)
     if handover is None:
         return  # the client left before it needed more than the handshake
     server = warmup.server()  # first: two threads importing the SDK can deadlock

@@ -288,8 +288,10 @@ def _parsed(line: bytes) -> SessionMessage | Exception:
         return exc
 
 
-def _result_of(message: JSONRPCMessage) -> Any:
-    return json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)).get("result")
+def _reply_of(message: JSONRPCMessage) -> dict[str, Any]:
+    """``{"result": ...}`` or ``{"error": ...}`` of a response, as on the wire."""
+    wire = json.loads(message.model_dump_json(by_alias=True, exclude_unset=True))
+    return {k: wire[k] for k in ("result", "error") if k in wire}
 
 
 async def serve_wire(
@@ -302,9 +304,9 @@ async def serve_wire(
         reader: the wire's input, read in a worker thread.
         writer: the wire's output.
         handover: what :func:`rubi.mcp.front.greet` already answered: its lines are
-            fed first, and the SDK's own answer to the ``initialize`` request it
-            answered is dropped (compared first: a difference means the snapshot is
-            stale, and is logged).
+            fed first, and the SDK's own answer to the request that opened the era
+            (``initialize``, or a 2026-07-28 discover or list request) is dropped
+            (compared first: a difference means the snapshot is stale, and is logged).
     """
     lowlevel = server._lowlevel_server
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -330,9 +332,9 @@ async def serve_wire(
                     and message.id == drop
                 ):
                     drop = None
-                    if handover is not None and _result_of(message) != handover.answered:
+                    if handover is not None and _reply_of(message) != handover.answered:
                         log.warning(
-                            "the SDK answers initialize differently from "
+                            "the SDK answers the first request differently from "
                             "rubi/mcp/handshake.json; run python -m rubi.mcp.handshake"
                         )
                     continue
@@ -367,6 +369,13 @@ so a client adds no tools of its own to reach them (Claude Code adds three resou
 tools, about 500 tokens on every request, for a server that advertises resources)."""
 
 
+LIST_TTL_MS = 24 * 3600 * 1000
+"""How long a 2026-07-28 client may keep ``server/discover`` and ``tools/list`` (their
+``ttlMs``): the tools, their schemas and the capabilities are fixed for the life of the
+server process (``listChanged`` is false in both eras), so a day; 0, the SDK's
+default, would tell the client to ask again before every use."""
+
+
 MAX_SHOWN_ERRORS = 3
 """Arguments a refusal names at most."""
 
@@ -389,9 +398,16 @@ class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
     (:class:`AnsweringReadStream`) and never fails on a reply
     (:class:`UnicodeSafeWriteStream`), and that advertises tools only (no prompts, no
-    resources: :data:`UNSERVED`)."""
+    resources: :data:`UNSERVED`), whose list never changes: no ``subscriptions/listen``
+    (2026-07-28; so ``listChanged`` is false there too, as in the handshake era) and
+    :data:`LIST_TTL_MS` as the lists' ``ttlMs``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from mcp.server import CacheHint
+
+        hint = CacheHint(ttl_ms=LIST_TTL_MS, scope="private")
+        kwargs.setdefault("cache_hints", {"server/discover": hint, "tools/list": hint})
+        kwargs.setdefault("subscriptions", False)
         super().__init__(*args, **kwargs)
         handlers = self._lowlevel_server._request_handlers
         for method in UNSERVED:

@@ -3,7 +3,9 @@
 Every tool description is paid for on every request of every session, so the tools
 are few and their descriptions short (a test keeps all of them under
 :data:`rubi.mcp.server.TOOLS_TOKEN_BUDGET`). Tools return plain text the model reads
-well; errors are raised so the client sees ``isError``.
+well and, those that return data, the same as ``structuredContent`` under a declared
+``outputSchema`` (:mod:`rubi.mcp.calls`, where the bodies are); errors are raised so
+the client sees ``isError``.
 
 This module imports the MCP SDK and pydantic (about half a second); the server
 answers the handshake before it is imported (see :mod:`rubi.mcp.front`), so a change
@@ -17,32 +19,19 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from rubi import app
 from rubi.core.config import DEFAULT_BUDGET_TOKENS
-from rubi.core.errors import RubiError
 from rubi.core.model import DEFAULT_RELATION, NoteType
 from rubi.core.paths import VaultPaths
-from rubi.core.safetext import replace_surrogates
+from rubi.mcp import calls
 
 __all__ = ["add_tools"]
 
 Ready = Callable[[], None]
 """Called first by every tool: returns once the server is warm (blocks until then)."""
-
-MAX_BUDGET_TOKENS = 20_000
-"""A search result may not exceed this, whatever the caller asks."""
-MIN_BUDGET_TOKENS = 100
-"""A search result may take at least this, so a tiny budget still shows a hit."""
-MAX_REGISTER_NOTES = 200
-"""Notes one ``register`` call may hold: each costs a look at every note of the vault
-(20,000 in one call kept the server busy for minutes); ``rubi note add --from-json``
-has no such limit."""
-SEARCH_TOP_K = 20
-"""Hits the ``search`` tool asks for: the token budget, not a count, decides how many
-an agent sees (the tool has no ``top_k`` to spend schema tokens on)."""
 
 _RO = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -71,17 +60,25 @@ class NoteIn(BaseModel):
     scope: Literal["project", "personal"] = "project"
 
 
-def _fail(exc: Exception) -> ToolError:
-    return ToolError(replace_surrogates(str(exc)))
+def _result(name: str, ready: Ready, **arguments: Any) -> CallToolResult:
+    """Run the body of tool ``name`` (:data:`rubi.mcp.calls.BODIES`) once warm: its
+    text, and its data as ``structuredContent`` when it has any.
+
+    Raises:
+        ToolError: the body's :class:`~rubi.mcp.calls.ToolFailure`.
+    """
+    ready()
+    try:
+        answer = calls.BODIES[name](arguments.pop("paths"), **arguments)
+    except calls.ToolFailure as exc:
+        raise ToolError(str(exc)) from exc
+    content: list[ContentBlock] = [TextContent(type="text", text=answer.text)]
+    if answer.data is None:
+        return CallToolResult(content=content)
+    return CallToolResult(content=content, structured_content=answer.data)
 
 
-def _out(text: str) -> str:
-    """A tool's answer, always encodable: a file name that was not UTF-8 shows U+FFFD
-    instead of failing the reply (on every transport; see :mod:`rubi.mcp.stdio`)."""
-    return replace_surrogates(text)
-
-
-def _search_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
+def _search_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
     def search(
         query: str,
         terms: list[str] | None = None,
@@ -90,82 +87,50 @@ def _search_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
         include_superseded: bool = False,
         since: str | None = None,
         until: str | None = None,
-    ) -> str:
+    ) -> CallToolResult:
         """Search notes and code: ranked ids, why, day. Pass related terms."""
-        ready()
-        try:
-            result = app.search(
-                paths,
-                query,
-                terms=terms or (),
-                top_k=SEARCH_TOP_K,
-                scope=scope,
-                include_superseded=include_superseded,
-                since=since,
-                until=until,
-            )
-        except (RubiError, ValueError) as exc:
-            raise _fail(exc) from exc
-        budget = max(MIN_BUDGET_TOKENS, min(budget_tokens, MAX_BUDGET_TOKENS))
-        return _out(app.render_search(result, budget, open_hint="read(ids)"))
+        return _result(
+            "search",
+            ready,
+            paths=paths,
+            query=query,
+            terms=terms,
+            scope=scope,
+            budget_tokens=budget_tokens,
+            include_superseded=include_superseded,
+            since=since,
+            until=until,
+        )
 
     return search
 
 
-def _read_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def read(ids: list[str]) -> str:
+def _read_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def read(ids: list[str]) -> CallToolResult:
         """Full text of notes, or outlines of code files, by id."""
-        ready()
-        if not ids:
-            raise ToolError("ids: give at least one id from search")
-        found = app.read_many(paths, ids[:20])
-        if all(err for _, err in found):
-            raise ToolError(_out("; ".join(err or "" for _, err in found)))
-        return _out("\n\n".join(text if not err else f"({err})" for text, err in found))
+        return _result("read", ready, paths=paths, ids=ids)
 
     return read
 
 
-def _map_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def map_(module: str | None = None) -> str:
+def _map_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def map_(module: str | None = None) -> CallToolResult:
         """The project's code map, or one module's page."""
-        ready()
-        try:
-            return _out(app.map_text(paths, module))
-        except RubiError as exc:
-            raise _fail(exc) from exc
+        return _result("map", ready, paths=paths, module=module)
 
     return map_
 
 
-def _registered_line(r: Any) -> str:
-    extra = f"; supersedes {', '.join(r.superseded)}" if r.superseded else ""
-    if r.dangling:
-        extra += f"; unresolved links: {', '.join(r.dangling)}"
-    if r.redacted:
-        extra += f"; {app.describe_redacted(r.redacted)}"
-    return f"{r.action} {r.id}{extra}"
-
-
-def _register_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def register(notes: list[NoteIn]) -> str:
+def _register_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def register(notes: list[NoteIn]) -> CallToolResult:
         """Save durable knowledge; a same-titled note is updated, not duplicated."""
-        ready()
-        if len(notes) > MAX_REGISTER_NOTES:
-            raise ToolError(
-                f"notes: {len(notes):,} notes; at most {MAX_REGISTER_NOTES} per call: "
-                "register them in several calls"
-            )
-        try:
-            done = app.register(paths, [n.model_dump(exclude_none=True) for n in notes])
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-        return _out("\n".join(_registered_line(r) for r in done))
+        dumped = [n.model_dump(exclude_none=True) for n in notes]
+        return _result("register", ready, paths=paths, notes=dumped)
 
     return register
 
 
-def _handoff_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
+def _handoff_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
     def handoff(
         action: Literal["save", "last"],
         goal: str = "",
@@ -173,72 +138,48 @@ def _handoff_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
         next_steps: list[str] | None = None,
         files: list[str] | None = None,
         notes: list[str] | None = None,
-    ) -> str:
+    ) -> CallToolResult:
         """Save where this session left off, or read the last handoff."""
-        ready()
-        try:
-            if action == "last":
-                last = app.last_handoff(paths)
-                return _out(last.text) if last else "No handoff yet."
-            written = app.save_handoff(
-                paths, goal, state, next_steps or (), files or (), notes or ()
-            )
-            told = (
-                f" {app.describe_redacted(written.redacted).capitalize()}."
-                if written.redacted
-                else ""
-            )
-            return _out(f"Saved {written.path}.{told}")
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
+        return _result(
+            "handoff",
+            ready,
+            paths=paths,
+            action=action,
+            goal=goal,
+            state=state,
+            next_steps=next_steps,
+            files=files,
+            notes=notes,
+        )
 
     return handoff
 
 
-def _write_summary_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def write_summary(target: str, text: str) -> str:
+def _write_summary_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def write_summary(target: str, text: str) -> CallToolResult:
         """Curated summary kept in the map ("map") or a module page ("module:<name>")."""
-        ready()
-        try:
-            page = app.write_summary(paths, target, text)
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
-        told = f" {app.describe_redacted(page.redacted).capitalize()}." if page.redacted else ""
-        return _out(f"Stored in {page.path.name}.{told}")
+        return _result("write_summary", ready, paths=paths, target=target, text=text)
 
     return write_summary
 
 
-def _xray_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def xray(days: int = 30) -> str:
+def _xray_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def xray(days: int = 30) -> CallToolResult:
         """Where this project's Claude Code tokens went; what early compacting saves. days=0: all"""
-        ready()
-        from rubi.app import xray as use_case
-
-        try:
-            return _out(use_case.summary(days=days, project=paths.project_root))
-        except (RubiError, OSError) as exc:
-            raise _fail(exc) from exc
+        return _result("xray", ready, paths=paths, days=days)
 
     return xray
 
 
-def _timeline_tool(paths: VaultPaths, ready: Ready) -> Callable[..., str]:
-    def timeline(ref: str, days: int = 3) -> str:
+def _timeline_tool(paths: VaultPaths, ready: Ready) -> Callable[..., CallToolResult]:
+    def timeline(ref: str, days: int = 3) -> CallToolResult:
         """Notes, handoffs, sessions of the days around a hit id or YYYY-MM-DD."""
-        ready()
-        from rubi.app.timeline import render_timeline
-        from rubi.app.timeline import timeline as use_case
-
-        try:
-            return _out(render_timeline(use_case(paths, ref, days)))
-        except RubiError as exc:
-            raise _fail(exc) from exc
+        return _result("timeline", ready, paths=paths, ref=ref, days=days)
 
     return timeline
 
 
-Factory = Callable[[VaultPaths, Ready], Callable[..., str]]
+Factory = Callable[[VaultPaths, Ready], Callable[..., CallToolResult]]
 """Binds a tool to a vault and to the wait for warm-up."""
 
 _TOOLS: tuple[tuple[str, Factory, ToolAnnotations], ...] = (
@@ -277,3 +218,5 @@ def add_tools(server: MCPServer, paths: VaultPaths, ready: Ready | None = None) 
             fn, name=name, annotations=hints, structured_output=False
         )
         tool.parameters = compact_schema(tool.parameters)
+        # data tools publish what their structuredContent holds (MCP 2025-06-18)
+        tool.fn_metadata.output_schema = calls.OUTPUT_SCHEMAS.get(name)

@@ -11,7 +11,7 @@ out and how to open one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,15 +151,18 @@ class _Shown:
     texts: dict[int, str] = field(default_factory=dict)
 
 
-def _fit(result: SearchResult, budget_tokens: int) -> tuple[list[_Shown], int]:
+def _fit(
+    result: SearchResult, budget_tokens: int, extra: Callable[[Hit], int] | None = None
+) -> tuple[list[_Shown], int]:
     """The hits' blocks that fit ``budget_tokens``, best first, and the tokens used;
     the best hit is always there (without its snippet, or as one line of its id, when
-    even that does not fit). Then passages fill what is left (:func:`_fill`)."""
+    even that does not fit). Then passages fill what is left (:func:`_fill`).
+    ``extra``: what each shown hit costs beyond its block (tokens)."""
     shown: list[_Shown] = []
     used = 0
     for rank, hit in enumerate(result.hits, start=1):
         block = render_hit(rank, hit)
-        cost = estimate_tokens(block) + 1
+        cost = estimate_tokens(block) + 1 + (extra(hit) if extra else 0)
         if used + cost > budget_tokens:
             if not shown:  # however small the budget, the best hit is shown
                 short = render_hit(rank, hit, snippet=False)
@@ -204,7 +207,11 @@ def _fill(shown: list[_Shown], used: int, budget_tokens: int) -> int:
 
 
 def render_compact(
-    result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
+    result: SearchResult,
+    budget_tokens: int,
+    *,
+    open_hint: str = "rubi read <id>",
+    extra: Callable[[Hit], int] | None = None,
 ) -> Rendered:
     """Render ``result`` as text within ``budget_tokens`` (characters / 4).
 
@@ -212,6 +219,8 @@ def render_compact(
         result: the search result.
         budget_tokens: the most tokens the text may take (the footer included).
         open_hint: how the reader opens a hit in full.
+        extra: what each shown hit costs beyond its text, in tokens, for a caller
+            that sends more than the text within the same budget (None: nothing).
 
     Returns:
         A :class:`Rendered`; ``text`` says so when there is no hit, and begins with
@@ -222,7 +231,7 @@ def render_compact(
         return Rendered(f'No match for "{result.query}".', [], 0, 0)
     weak = not result.relevant
     reserve = 24 + (estimate_tokens(NOTHING_RELEVANT) + 1 if weak else 0)
-    shown, _ = _fit(result, max(budget_tokens - reserve, 1))
+    shown, _ = _fit(result, max(budget_tokens - reserve, 1), extra)
     omitted = result.candidates - len(shown)
     text = "\n".join(s.block for s in shown)
     if weak:

@@ -1,0 +1,131 @@
+"""Tool calls answered before the MCP SDK is loaded.
+
+A client may call a tool right after ``tools/list`` (a script, a headless session, a
+benchmark): the SDK's import and the server's build take longer than a search of a
+small vault. :class:`EarlyCalls` answers such a call in the greeting
+(:func:`rubi.mcp.front.greet`) with the tool's own body (:mod:`rubi.mcp.calls`),
+the same reply the SDK would give (a test compares them), once the arguments are of a
+plain shape it can check against the tool's advertised input schema: strings,
+integers, booleans, lists of strings, enums, nothing unknown, every required one
+there. Anything else (an argument the SDK would coerce or refuse, a tool whose schema
+uses references) goes to the SDK, which validates it with the tool's full model.
+
+Only the stdlib and what the tools need (:mod:`rubi.app`) are imported here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from rubi.core.paths import VaultPaths
+from rubi.core.safetext import has_lone_surrogate
+from rubi.mcp import calls
+from rubi.mcp.front import Handshake
+
+__all__ = ["EarlyCalls", "plain_arguments"]
+
+log = logging.getLogger(__name__)
+
+_SIMPLE = {"string": str, "boolean": bool}
+
+
+def _plain_value(value: Any, schema: dict[str, Any]) -> bool:
+    """``value`` is of the plain shape ``schema`` describes (see the module's doc)."""
+    kind = schema.get("type")
+    if not set(schema) <= {"type", "default", "enum", "items"}:
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "array":
+        items = schema.get("items")
+        return (
+            isinstance(value, list)
+            and items == {"type": "string"}
+            and all(isinstance(v, str) and not has_lone_surrogate(v) for v in value)
+        )
+    expected = _SIMPLE.get(kind) if isinstance(kind, str) else None
+    if expected is None or not isinstance(value, expected):
+        return False
+    return not (isinstance(value, str) and has_lone_surrogate(value))
+
+
+def plain_arguments(arguments: dict[str, Any], schema: Any) -> bool:
+    """Every argument is a property of ``schema`` (a tool's ``inputSchema``) of a plain
+    shape, and every required property is there."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or "$defs" in schema:
+        return False
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict) or not set(arguments) <= set(properties):
+        return False
+    if not set(schema.get("required", ())) <= set(arguments):
+        return False
+    return all(_plain_value(v, properties[k]) for k, v in arguments.items())
+
+
+class EarlyCalls:
+    """Answers tool calls for :func:`rubi.mcp.front.greet` (an ``Answerer``).
+
+    Args:
+        paths: the project vault.
+        handshake: the snapshot (the tools' input schemas; the fields a 2026-07-28
+            result carries besides the tool's own).
+        ready: called before a tool runs; blocks until the vault is warm.
+        serving: entered while a tool runs (the warm-up holds the SDK's import back
+            meanwhile); None for nothing.
+    """
+
+    def __init__(
+        self,
+        paths: VaultPaths,
+        handshake: Handshake,
+        ready: Callable[[], None],
+        serving: Callable[[], AbstractContextManager[None]] | None = None,
+    ) -> None:
+        self._paths = paths
+        self._ready = ready
+        self._serving = serving or nullcontext
+        self._schemas: dict[str, Any] = {}
+        self._modern_extra: dict[str, Any] = {}
+        for version, listed in handshake.results.get("tools/list", {}).items():
+            for tool in listed.get("tools", ()):
+                self._schemas.setdefault(tool.get("name"), tool.get("inputSchema"))
+            if version in handshake.modern:
+                self._modern_extra = {k: listed[k] for k in ("resultType", "_meta") if k in listed}
+
+    def __call__(self, name: str, arguments: dict[str, Any], modern: bool) -> dict[str, Any] | None:
+        """The JSON-RPC reply to a call of tool ``name``, or None to leave it to the SDK."""
+        body = calls.BODIES.get(name)
+        if body is None or not plain_arguments(arguments, self._schemas.get(name)):
+            return None
+        with self._serving():
+            self._ready()
+            result = self._run(name, body, arguments)
+        if modern:
+            result.update(self._modern_extra)
+        return {"result": result}
+
+    def _run(self, name: str, body: Callable[..., calls.Answer], arguments: Any) -> dict[str, Any]:
+        """The ``CallToolResult`` of ``body`` on ``arguments``, as the SDK makes it."""
+        try:
+            answer = body(self._paths, **arguments)
+        except calls.ToolFailure as exc:
+            return _error(f"Error executing tool {name}: {exc}")
+        except Exception:  # a crash: its text stays on the server, as with the SDK
+            log.exception("Tool %r raised an unexpected exception", name)
+            return _error(f"Error executing tool {name}")
+        result: dict[str, Any] = {
+            "content": [{"type": "text", "text": answer.text}],
+            "isError": False,
+        }
+        if answer.data is not None:
+            result["structuredContent"] = answer.data
+        return result
+
+
+def _error(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": True}

@@ -1,0 +1,157 @@
+"""A tool call that comes before the MCP SDK is loaded is answered by the tool's own
+body in the greeting (rubi.mcp.early), with the reply the SDK gives; arguments of
+any shape the SDK would coerce or refuse are left to the SDK."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_project import small_project
+from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, Served, envelope
+from mcp_wire import INIT, Wire, request
+from rubi import app
+from rubi.mcp.early import EarlyCalls, plain_arguments
+from rubi.mcp.front import greet, load_handshake
+
+SEARCH_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string"},
+        "terms": {"items": {"type": "string"}, "type": "array"},
+        "scope": {"default": "all", "enum": ["all", "notes"], "type": "string"},
+        "budget_tokens": {"default": 1500, "type": "integer"},
+        "include_superseded": {"default": False, "type": "boolean"},
+    },
+    "required": ["query"],
+}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"query": "x"},
+        {"query": "x", "terms": ["a", "b"], "scope": "notes", "budget_tokens": 10**30},
+        {"query": "x", "include_superseded": True},
+    ],
+)
+def test_plain_arguments_are_answered_early(arguments: dict[str, Any]) -> None:
+    assert plain_arguments(arguments, SEARCH_SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},  # the required query missing
+        {"query": 3},
+        {"query": "x", "budget_tokens": "800"},  # the SDK coerces it
+        {"query": "x", "budget_tokens": 800.0},
+        {"query": "x", "budget_tokens": True},
+        {"query": "x", "include_superseded": 1},
+        {"query": "x", "terms": "a"},
+        {"query": "x", "terms": ["a", 1]},
+        {"query": "x", "scope": "everything"},
+        {"query": "x", "unknown": 1},
+        {"query": "\ud800"},  # a lone surrogate: the SDK refuses the line
+    ],
+)
+def test_other_arguments_go_to_the_sdk(arguments: dict[str, Any]) -> None:
+    assert not plain_arguments(arguments, SEARCH_SCHEMA)
+
+
+def test_a_schema_with_references_goes_to_the_sdk() -> None:
+    handshake = load_handshake()
+    assert handshake is not None
+    tools = handshake.results["tools/list"][handshake.latest]["tools"]
+    (register,) = [t for t in tools if t["name"] == "register"]
+    note = {"type": "note", "title": "t", "body": "b"}
+    assert not plain_arguments({"notes": [note]}, register["inputSchema"])
+
+
+@pytest.fixture
+def wire() -> Iterator[Wire]:
+    w = Wire()
+    yield w
+    w.close()
+
+
+def test_a_tool_call_is_answered_in_the_greeting(tmp_path: Path, wire: Wire) -> None:
+    project = small_project(tmp_path / "proj")
+    handshake = load_handshake()
+    assert handshake is not None
+    waited: list[bool] = []
+    early = EarlyCalls(app.locate(project / ".rubi"), handshake, lambda: waited.append(True))
+    call = {"name": "search", "arguments": {"query": "trie"}}
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    wire.send(request(0, "initialize", INIT), initialized)
+    wire.send(request(1, "tools/call", call))
+    wire.send(request(2, "tools/call", {"name": "read", "arguments": {"ids": ["nope"]}}))
+    wire.end()
+    assert greet(wire.reader, wire.writer, handshake, None, early) is None  # all answered
+    _, found, missing = wire.replies()
+    assert waited == [True, True]  # each call waited for the warm vault first
+    assert found["result"]["isError"] is False
+    assert "decision-route-with-a-trie" in found["result"]["content"][0]["text"]
+    ids = found["result"]["structuredContent"]["ids"]
+    assert ids[0] == "notes/decision-route-with-a-trie"
+    assert missing["result"]["isError"] is True
+    assert missing["result"]["content"][0]["text"].startswith("Error executing tool read: ")
+
+
+CALLS = [
+    ("search", {"query": "trie"}),
+    ("read", {"ids": ["notes/decision-route-with-a-trie", "nope"]}),
+    ("read", {"ids": ["nope"]}),
+    ("map", {"module": "pkg"}),
+    ("timeline", {"ref": "not-a-day-or-id"}),
+]
+
+
+def sdk_call(served: Served, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The same call with a progress token in its ``_meta``: a shape only the SDK
+    answers."""
+    meta: dict[str, Any] = {"progressToken": "p"}
+    if served.era == MODERN_ERA:
+        meta = {**envelope(), **meta}
+    served.send(request(99, "tools/call", {"name": name, "arguments": arguments, "_meta": meta}))
+    reply = served.reply(99)
+    return reply["result"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("era", [HANDSHAKE_ERA, MODERN_ERA])
+def test_an_early_answer_is_the_sdks_answer(tmp_path: Path, era: str) -> None:
+    project = small_project(tmp_path / "proj")
+    with Served(project, era) as served:
+        served.open()
+        early = [served.call(name, arguments) for name, arguments in CALLS]
+        late = [sdk_call(served, name, arguments) for name, arguments in CALLS]
+    assert early == late
+    assert [r["isError"] for r in early] == [False, False, True, False, True]
+
+
+def test_an_early_search_imports_no_sdk(tmp_path: Path) -> None:
+    project = small_project(tmp_path / "proj")
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from rubi import app\n"
+        "from rubi.mcp.early import EarlyCalls\n"
+        "from rubi.mcp.front import load_handshake\n"
+        f"paths = app.locate(Path({str(project / '.rubi')!r}))\n"
+        "early = EarlyCalls(paths, load_handshake(), lambda: None)\n"
+        "reply = early('search', {'query': 'trie'}, False)\n"
+        "assert reply['result']['isError'] is False, reply\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "    ('mcp', 'mcp_types', 'pydantic', 'starlette', 'uvicorn'))\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == "[]", done.stdout
