@@ -71,8 +71,9 @@ def test_the_search_data_fits_the_budget_the_model_may_be_shown(
     from rubi.mcp import calls
 
     project = small_project(tmp_path / "proj")
-    for i in range(30):  # enough long hits to fill any budget
-        note = {"type": "note", "title": f"Routing note {i}", "body": "route trie " * 120}
+    for i in range(30):  # enough long hits to fill any budget, none a copy of another
+        body = " ".join(f"route trie step{i}x{j}" for j in range(80))
+        note = {"type": "note", "title": f"Routing note {i}", "body": body}
         app.register(app.locate(project / ".rubi"), [note])
     answer = calls.search(app.locate(project / ".rubi"), "route trie", budget_tokens=budget)
     assert answer.data is not None and len(answer.data["ids"]) >= 2
