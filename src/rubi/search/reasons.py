@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import LANGUAGES, analyze, identifier_parts
+from rubi.index.analysis import LANGUAGES, analyze, identifier_parts, is_cjk
 from rubi.index.store import BM25Hit
 from rubi.vault.resolve import normalize_name
 
@@ -119,7 +119,10 @@ def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
     split into. An identifier's parts map to themselves (``dispatch_request``'s
     ``request`` term → ``request``), so a why-line never claims the whole identifier
     matched when only a part did; the pieces (``http``, ``server`` of ``HttpServer``) give way
-    to the whole in a why-line, other words do not."""
+    to the whole in a why-line, other words do not. A CJK bigram maps to itself: Chinese
+    and Japanese have no spaces, so the "word" around it is often the whole question.
+    Terms are mapped in every chain (:data:`~rubi.index.analysis.LANGUAGES`), English
+    first: a note's words are its language's terms."""
     out: dict[str, str] = {}
     pieces: set[str] = set()
     words = dict.fromkeys(raw.strip(".,;:!?\"'()") for raw in text.split())
@@ -127,10 +130,10 @@ def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
         parts = identifier_parts(word)
         if len(parts) > 1:
             pieces.update(p.lower() for p in parts)
-        for lang in LANGUAGES:
+        for lang in ("en", *(lang for lang in LANGUAGES if lang != "en")):
             for part in parts:
                 for term in analyze(part, lang):
-                    out.setdefault(term, part.lower())
+                    out.setdefault(term, term if is_cjk(term) else part.lower())
             for term in analyze(word, lang):
-                out.setdefault(term, word.lower())
+                out.setdefault(term, term if is_cjk(term) else word.lower())
     return out, pieces

@@ -1,0 +1,84 @@
+"""Searching a vault of notes in several languages: why-lines name what matched, and
+an index written before notes had a language is rebuilt with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rubi import app
+from rubi.core.paths import VaultPaths
+from rubi.index.store import IndexDoc, SearchIndex
+
+from helpers import write
+
+
+def _vault(root: Path) -> Path:
+    write(
+        root / "闭包.md",
+        "# 闭包\n\n闭包是一个函数以及它可以访问的外部变量。使用闭包可以保存状态。\n",
+    )
+    write(root / "数组.md", "# 数组\n\n数组用来存储有序的集合。可以使用下标访问元素。\n")
+    write(
+        root / "canciones.md",
+        "# Canciones\n\nUna lista de las canciones que escuchamos en casa, con el nombre "
+        "de cada autor y el año en que salió la canción.\n",
+    )
+    write(root / "readme.md", "# Readme\n\nThis vault holds notes about the house and its songs.\n")
+    return root
+
+
+def test_a_chinese_why_line_names_the_bigrams_that_matched(tmp_path: Path) -> None:
+    paths = app.locate(_vault(tmp_path / "v"))
+    app.index(paths)
+    hits = app.search(paths, "如何使用闭包保存状态", refresh=False).hits
+    assert hits[0].id == "闭包"
+    why = next(w for w in hits[0].why if w.startswith("text match:"))
+    assert "闭包" in why and "使用" in why
+    assert "如何使用闭包保存状态" not in why  # not the whole unsegmented question
+
+
+def test_a_spanish_why_line_names_the_words_not_the_function_words(tmp_path: Path) -> None:
+    paths = app.locate(_vault(tmp_path / "v"))
+    app.index(paths)
+    hits = app.search(paths, "¿dónde está la lista de canciones?", refresh=False).hits
+    assert hits[0].id == "canciones"
+    why = next(w for w in hits[0].why if w.startswith("text match:"))
+    assert "canciones" in why and "lista" in why
+    assert not {"la", "de"} & {w.strip() for part in why.split(";") for w in part.split(",")}
+
+
+def _stored_languages(paths: VaultPaths) -> dict[str, str]:
+    index = SearchIndex(paths.whoosh_dir)
+    try:
+        with index._open().searcher() as searcher:
+            return {f["id"]: f.get("lang", "") for f in searcher.all_stored_fields()}
+    finally:
+        index.close()
+
+
+def test_an_index_of_an_older_format_is_rebuilt_with_each_notes_language(tmp_path: Path) -> None:
+    from rubi.sync import forget_sessions
+    from rubi.sync.store import open_store
+
+    paths = app.locate(_vault(tmp_path / "v"))
+    app.index(paths)
+    assert _stored_languages(paths) == {
+        "闭包": "zh",
+        "数组": "zh",
+        "canciones": "es",
+        "readme": "en",
+    }
+    # An index as an older rubi wrote it: every note analysed as English.
+    SearchIndex(paths.whoosh_dir).rebuild(
+        [IndexDoc(i, "note", f"{i}.md", "note", "active", {"title": i}) for i in ("canciones",)]
+    )
+    assert _stored_languages(paths) == {"canciones": "en"}
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    with store.transaction():
+        store.set_meta({"schema": 14})  # the format before notes had a language
+    store.close()
+    forget_sessions()  # a new process
+    hits = app.search(paths, "canción").hits  # the search's refresh rebuilds
+    assert hits and hits[0].id == "canciones"
+    assert _stored_languages(paths)["canciones"] == "es"
