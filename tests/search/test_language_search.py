@@ -33,8 +33,9 @@ def test_a_chinese_why_line_names_the_bigrams_that_matched(tmp_path: Path) -> No
     hits = app.search(paths, "如何使用闭包保存状态", refresh=False).hits
     assert hits[0].id == "闭包"
     why = next(w for w in hits[0].why if w.startswith("text match:"))
-    assert "闭包" in why and "使用" in why
-    assert "如何使用闭包保存状态" not in why  # not the whole unsegmented question
+    # The matched bigrams, those that overlap in the question joined into their run.
+    assert "闭包 (title)" in why and "保存状态" in why
+    assert "如何" not in why  # not the whole unsegmented question: 如何 did not match
 
 
 def test_a_spanish_why_line_names_the_words_not_the_function_words(tmp_path: Path) -> None:
@@ -45,6 +46,16 @@ def test_a_spanish_why_line_names_the_words_not_the_function_words(tmp_path: Pat
     why = next(w for w in hits[0].why if w.startswith("text match:"))
     assert "canciones" in why and "lista" in why
     assert not {"la", "de"} & {w.strip() for part in why.split(";") for w in part.split(",")}
+
+
+def test_overlapping_bigrams_are_joined_into_the_run_they_spell() -> None:
+    from rubi.search.reasons import _joined_bigrams
+
+    question = "如何把一个对象转换成字符串发送到服务器"
+    found = ["一个", "个对", "务器", "发送", "服务", "到服"]
+    assert _joined_bigrams(found, question) == ["一个对", "发送", "到服务器"]
+    assert _joined_bigrams(["闭包", "使用"], "如何使用闭包") == ["闭包", "使用"]
+    assert _joined_bigrams(["cache", "闭包"], "闭包 cache") == ["cache", "闭包"]
 
 
 def _stored_languages(paths: VaultPaths) -> dict[str, str]:

@@ -38,12 +38,14 @@ class QueryWords:
         note_groups: prose terms (for note snippets), each its own group.
         code_groups: code terms and, in a code search, their abbreviations → the term
             they stand for (for code snippets).
+        text: the query and its terms as written (where CJK bigrams are joined back).
     """
 
     word_for_term: dict[str, str]
     pieces: set[str]
     note_groups: dict[str, str] = field(default_factory=dict)
     code_groups: dict[str, str] = field(default_factory=dict)
+    text: str = ""
 
 
 def query_words(query: str, terms: Sequence[str], code_only: bool) -> QueryWords:
@@ -58,6 +60,7 @@ def query_words(query: str, terms: Sequence[str], code_only: bool) -> QueryWords
         pieces,
         note_groups={t: t for t in analyze(text)},
         code_groups={t: t for t in code_terms},
+        text=text,
     )
     if code_only:
         for term in code_terms:
@@ -86,10 +89,33 @@ def text_why(hit: BM25Hit, words: QueryWords) -> Why:
     for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
         groups.setdefault(rank, []).append(word)
     parts = []
-    for rank, group in sorted(groups.items()):
+    for rank, found in sorted(groups.items()):
+        group = _joined_bigrams(found, words.text)
         label = f" ({_WHY_FIELDS[rank].removesuffix('_text')})" if rank < len(_WHY_FIELDS) else ""
         parts.append(", ".join(group[:5]) + label)
     return Why("text", "; ".join(parts))
+
+
+def _joined_bigrams(words: list[str], text: str) -> list[str]:
+    """``words`` with the CJK bigrams that overlap in ``text`` joined into the run they
+    spell there (``服务``, ``务器`` → ``服务器``), in the run's place; other words as
+    they are."""
+    grams = {w for w in words if len(w) == 2 and is_cjk(w)}
+    if len(grams) < 2:
+        return words
+    runs: dict[str, list[str]] = {}  # first bigram -> the run it starts
+    i = 0
+    while i < len(text) - 1:
+        if text[i : i + 2] not in grams:
+            i += 1
+            continue
+        j = i
+        while text[j + 1 : j + 3] in grams:
+            j += 1
+        runs[text[i : i + 2]] = [text[i : j + 2], *(text[k : k + 2] for k in range(i + 1, j + 1))]
+        i = j + 1
+    inside = {g for run in runs.values() for g in run[1:]}
+    return [runs[w][0] if w in runs else w for w in words if w not in inside]
 
 
 def named_why(
