@@ -9,9 +9,7 @@ keeps only :data:`KEPT_WORDS` of them, chosen the way term selection for query
 expansion chooses (Robertson 1990, "On term selection for query expansion"; the
 "query scrubbing" of long queries in Kumaran & Carvalho 2009, "Reducing long queries
 using query quality predictors"): identifiers and exception names first (camelCase,
-snake_case, dotted names, file paths: words no prose writer coins) that this index holds
-whole, then plain words, then identifiers it does not hold (only their pieces could
-match), each
+snake_case, dotted names, file paths: words no prose writer coins), then the rest, each
 group by its inverse document frequency in this index (``log(N / (df + 1)) + 1``, the
 scorer's own, :meth:`rubi.index.termscore.TermScorer.idf`), rarest first. A word no
 document holds is left out (it cannot match). The kept words stay in the order they
@@ -62,6 +60,8 @@ _TOKEN = re.compile(r"[^\s`'\"()\[\]{}<>,;!?*=|#@$%^&~+\\]+")
 """A written word: a run between spaces and the punctuation that surrounds words and
 call arguments; dots, slashes, underscores, hyphens and colons stay inside it (a
 dotted name, a path, ``snake_case``, ``--flag``, ``mod:func``)."""
+_DIGITS = re.compile(r"[0-9]+")
+"""A run of digits: words that differ only here are one word (:func:`written_words`)."""
 _EDGE = ".:-/"
 """Stripped from a word's ends: a sentence's full stop, a label's colon, a flag's dashes."""
 _IDENTIFIER = re.compile(r"[A-Za-z0-9]_|_[A-Za-z0-9]|[a-z0-9][A-Z]|[A-Za-z0-9][./][A-Za-z_]")
@@ -81,13 +81,16 @@ class Frequencies(Protocol):
 def written_words(text: str) -> list[str]:
     """The distinct written words of ``text``, in order of first appearance (case kept,
     the first spelling), at most :data:`MAX_SCANNED_WORDS`, each shorter than
-    :data:`MAX_WORD_CHARS`."""
+    :data:`MAX_WORD_CHARS`. Words that differ only in their digits are one word, its
+    first spelling: the frames of a pasted traceback (``app/module7.py``, line numbers,
+    ``handler12``) or numbered names say one thing, and counted apart they would fill
+    every place of a reduced query and push out the words around them."""
     seen: dict[str, str] = {}
     for m in _TOKEN.finditer(text):
         word = m.group().strip(_EDGE)
         if not word or len(word) > MAX_WORD_CHARS:
             continue
-        seen.setdefault(word.casefold(), word)
+        seen.setdefault(_DIGITS.sub("0", word.casefold()), word)
         if len(seen) >= MAX_SCANNED_WORDS:
             break
     return list(seen.values())
@@ -107,9 +110,9 @@ def reduce_query(query: str, index: Frequencies) -> str:
     identifier pieces."""
     from rubi.search.limits import MAX_QUERY_WORDS
 
-    words = written_words(query)
-    if len(words) <= LONG_QUERY_WORDS:
+    if not _longer_than(query, LONG_QUERY_WORDS):
         return query
+    words = written_words(query)
     analysed = {w: analyze(w) for w in words}
     total, df = index.term_df(t for terms in analysed.values() for t in terms)
     ranked: list[tuple[int, float, int, str]] = []
@@ -118,7 +121,7 @@ def reduce_query(query: str, index: Frequencies) -> str:
         if not held:
             continue  # a stop word, or no document holds it: it cannot match
         idf = math.log(total / (min(held) + 1)) + 1
-        ranked.append((_group(word, analysed[word], df), -idf, position, word))
+        ranked.append((0 if is_identifier(word) else 1, -idf, position, word))
     ranked.sort()
     kept: list[tuple[int, str]] = []
     counted: set[str] = set()
@@ -133,15 +136,18 @@ def reduce_query(query: str, index: Frequencies) -> str:
     return " ".join(word for _, word in sorted(kept))
 
 
-def _group(word: str, terms: list[str], df: dict[str, int]) -> int:
-    """0: an identifier this index names (written as code, and its whole form, its
-    longest analysed term, held by some document: ``core.pi`` of ``src/click/core.py``,
-    ``modulenotfounderror``); 1: a word; 2: an identifier from somewhere else (the paths
-    of a pasted traceback), which would match only through pieces every file holds
-    (``py``, ``app``): weighed after the words, not before them."""
-    if not is_identifier(word) or not terms:
-        return 1
-    return 0 if df.get(max(terms, key=len), 0) > 0 else 2
+def _longer_than(text: str, count: int) -> bool:
+    """Whether ``text`` has more than ``count`` distinct written words (case-folded;
+    numbered variants count apart here: 30 frames are a long prompt, reduced to their
+    first)."""
+    seen: set[str] = set()
+    for m in _TOKEN.finditer(text):
+        word = m.group().strip(_EDGE)
+        if word and len(word) <= MAX_WORD_CHARS:
+            seen.add(word.casefold())
+            if len(seen) > count:
+                return True
+    return False
 
 
 def _counted(word: str) -> set[str]:
