@@ -22,9 +22,9 @@ from rubi import app
 from rubi.codemap import render_map, render_module_page
 from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.live import LiveGraph
-from rubi.sync import forget_sessions, session_for
+from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.pages import note_refs
-from rubi.sync.session import CODE_STAMP, SyncSession
+from rubi.sync.vaultsync import CODE_STAMP, VaultSync
 
 from helpers import rubi_project, write
 
@@ -81,7 +81,7 @@ def _state(live: LiveGraph) -> dict[str, Any]:
     }
 
 
-def _scratch(session: SyncSession) -> dict[str, Any]:
+def _scratch(session: VaultSync) -> dict[str, Any]:
     """The graph built from nothing from the session's notes and map."""
     store = session._open(create=False)
     try:
@@ -91,7 +91,7 @@ def _scratch(session: SyncSession) -> dict[str, Any]:
     return _state(LiveGraph.from_notes(session.notes(), attachments, session.code_map()))
 
 
-def _graph_of(session: SyncSession) -> dict[str, Any]:
+def _graph_of(session: VaultSync) -> dict[str, Any]:
     store = session._open(create=False)
     try:
         return _state(session._graph(store))
@@ -99,7 +99,7 @@ def _graph_of(session: SyncSession) -> dict[str, Any]:
         store.close()
 
 
-def _assert_pages_rendered_in_full(root: Path, session: SyncSession) -> None:
+def _assert_pages_rendered_in_full(root: Path, session: VaultSync) -> None:
     code_map = session.code_map()
     assert code_map is not None
     notes = note_refs(session.notes())
@@ -124,7 +124,7 @@ def test_shape_edits_move_the_graph_to_what_a_rebuild_gives(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
+    session = VaultSync(paths)
     session.run()
     rebuilds: list[LiveGraph] = []
     rebuild = LiveGraph._rebuild_code_map
@@ -141,7 +141,7 @@ def test_shape_edits_move_the_graph_to_what_a_rebuild_gives(
         session.run()
         want = _scratch(session)
         assert _graph_of(session) == want, what
-        assert _graph_of(SyncSession(paths)) == want, what  # another process: the snapshot
+        assert _graph_of(VaultSync(paths)) == want, what  # another process: the snapshot
         _assert_pages_rendered_in_full(project, session)
     assert rebuilds == []  # every edit moved the code nodes
     g = session.graph().graph
@@ -153,7 +153,7 @@ def test_a_watching_session_writes_the_snapshot_later(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    writer = SyncSession(paths)
+    writer = VaultSync(paths)
     writer.watched = True
     writer.run()
     started: list[Callable[[], None]] = []
@@ -169,7 +169,7 @@ def test_a_watching_session_writes_the_snapshot_later(
         def cancel(self) -> None:
             pass
 
-    monkeypatch.setattr("rubi.sync.session.threading.Timer", Timer)
+    monkeypatch.setattr("rubi.sync.vaultsync.threading.Timer", Timer)
     before = paths.graph_file.stat().st_mtime_ns
     _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
     writer.run()
@@ -178,11 +178,11 @@ def test_a_watching_session_writes_the_snapshot_later(
     assert _graph_of(writer) == want
     # Another process reads the older snapshot, finds its code nodes behind the store's
     # stamp and moves them (a reader does not write the snapshot for a watcher).
-    reader = SyncSession(paths)
+    reader = VaultSync(paths)
     assert _graph_of(reader) == want
     started[-1]()  # the timer fires
     assert paths.graph_file.stat().st_mtime_ns != before
-    fresh = SyncSession(paths)
+    fresh = VaultSync(paths)
     store = fresh._open(create=False)
     try:
         live = fresh._graph(store)
@@ -196,7 +196,7 @@ def test_a_reader_moves_a_stale_snapshot_and_writes_it(project: Path) -> None:
     """A snapshot older than the store's code stamp (a watcher stopped before its
     deferred write): the first reader moves the code nodes and writes it back."""
     paths = app.locate(project / ".rubi")
-    writer = SyncSession(paths)
+    writer = VaultSync(paths)
     writer.watched = True
     writer.run()
     stale = paths.graph_file.read_bytes()
@@ -205,16 +205,16 @@ def test_a_reader_moves_a_stale_snapshot_and_writes_it(project: Path) -> None:
     writer.flush_snapshot()
     paths.graph_file.write_bytes(stale)  # as if the deferred write never happened
     want = _scratch(writer)
-    assert _graph_of(SyncSession(paths)) == want
+    assert _graph_of(VaultSync(paths)) == want
     assert paths.graph_file.read_bytes() != stale
-    assert _graph_of(SyncSession(paths)) == want
+    assert _graph_of(VaultSync(paths)) == want
 
 
 def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> None:
     """The snapshot holds the map before the watcher's edit, the disk the map after it:
     the next process's own shape edit must not move the graph from the wrong map."""
     paths = app.locate(project / ".rubi")
-    watcher = SyncSession(paths)
+    watcher = VaultSync(paths)
     watcher.watched = True
     watcher.run()
     before = paths.graph_file.read_bytes()
@@ -223,17 +223,17 @@ def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> Non
     assert watcher._graphs.snapshots.timer is not None
     watcher._graphs.snapshots.timer.cancel()  # stopped before its deferred write
     assert paths.graph_file.read_bytes() == before
-    later = SyncSession(paths)
+    later = VaultSync(paths)
     _edit(project, "pkg/util.py", "import lib.store\n\ndef helper(x):\n    return x\n")
     later.run()
     assert _graph_of(later) == _scratch(later)
-    assert _graph_of(SyncSession(paths)) == _scratch(later)
+    assert _graph_of(VaultSync(paths)) == _scratch(later)
 
 
 def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> None:
     paths = app.locate(project / ".rubi")
     app.set_watched(paths, True)
-    session = session_for(paths)
+    session = vault_sync_for(paths)
     app.apply_changes(paths, [], code=True)
     before = paths.graph_file.read_bytes()
     _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
@@ -243,8 +243,8 @@ def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> Non
     app.set_watched(paths, False)  # the watcher stops
     assert session._graphs.snapshots.timer is None
     assert paths.graph_file.read_bytes() != before
-    forget_sessions()
-    assert _graph_of(SyncSession(paths)) == _scratch(session)
+    forget_vault_syncs()
+    assert _graph_of(VaultSync(paths)) == _scratch(session)
 
 
 def _indexed(paths: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -257,7 +257,7 @@ def _indexed(paths: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             docs = {d["id"]: d for d in searcher.all_stored_fields()}
     finally:
         ix.close()
-    return SyncSession(paths).notes(), docs
+    return VaultSync(paths).notes(), docs
 
 
 def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_path: Path) -> None:
@@ -266,7 +266,7 @@ def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_p
     import shutil
 
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
+    session = VaultSync(paths)
     session.run()
     runs: list[bool] = []
     run_locked = session._run_locked
@@ -312,10 +312,10 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
     run), and what is indexed equals a full build's."""
     import shutil
 
-    from rubi.sync.store import open_store
+    from rubi.sync.rows import open_store
 
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
+    session = VaultSync(paths)
     session.run()
     runs: list[bool] = []
     run_locked = session._run_locked

@@ -11,12 +11,12 @@ import pytest
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.index.store import SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.sync.code import CodeRun
 from rubi.sync.manifest import IndexReport, VaultState, state_from_store
 from rubi.sync.plan import RunPlan, plan_changes, plan_run
+from rubi.sync.rows import Store, open_store
 from rubi.sync.steps import SyncRun
-from rubi.sync.store import Store, open_store
 from rubi.vault.scan import scan_vault
 
 from helpers import write

@@ -16,9 +16,9 @@ from rubi.codemap import build_code_map
 from rubi.codemap.build import update_code_map
 from rubi.codemap.files import stat_files
 from rubi.codemap.model import CodeMap
-from rubi.sync import forget_sessions
+from rubi.sync import forget_vault_syncs
 from rubi.sync.codestore import DELTA_MAX, delta_file, edits_file, read_code_map
-from rubi.sync.session import SyncSession
+from rubi.sync.vaultsync import VaultSync
 
 from helpers import rubi_project, write
 
@@ -84,7 +84,7 @@ def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
     assert cold.files["pkg/app.py"].size == app_py.stat().st_size
     _same(cold, _full(project, tmp_path))
     monkeypatch.setattr(files, "list_files", listing)
-    forget_sessions()
+    forget_vault_syncs()
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
@@ -121,7 +121,7 @@ def test_an_import_edit_saves_the_maps_new_shape_in_the_delta(
     assert cold is not None and "pkg/cli.py" not in cold.files
     assert not edits_file(paths).exists()  # folded into the new delta
     _same(cold, _full(project, tmp_path))
-    forget_sessions()
+    forget_vault_syncs()
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
@@ -162,11 +162,11 @@ def test_a_delta_of_another_map_is_ignored(project: Path) -> None:
     app_py.write_text(app_py.read_text() + "# one\n", encoding="utf-8")
     app.apply_changes(paths, [], code=True, code_paths=["pkg/app.py"])
     delta = delta_file(paths).read_bytes()
-    forget_sessions()
+    forget_vault_syncs()
     app.index(paths, full=True)  # a new map file: the old delta is not its own
     delta_file(paths).write_bytes(delta)
     cold = read_code_map(paths)
-    full = SyncSession(paths).code_map()
+    full = VaultSync(paths).code_map()
     assert cold is not None and full is not None
     assert cold.files["pkg/app.py"] == full.files["pkg/app.py"]
     assert not cold.stats.reused_shape
@@ -321,12 +321,12 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
     from collections.abc import Iterator
 
     import rubi.codemap.build as build
-    from rubi.sync import session_for
+    from rubi.sync import vault_sync_for
     from rubi.watch import watch
 
-    forget_sessions()  # a new process: the map is on disk only
+    forget_vault_syncs()  # a new process: the map is on disk only
     paths = app.locate(project / ".rubi")
-    session = session_for(paths)
+    session = vault_sync_for(paths)
     full_builds: list[int] = []
     real = build.build_parts
 

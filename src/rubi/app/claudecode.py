@@ -8,10 +8,10 @@ readers load only when a settings or audit command runs, never on a hook's path.
 
 from __future__ import annotations
 
-from rubi.sessions.errors import TranscriptsNotFoundError
-from rubi.sessions.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
-from rubi.sessions.locate import claude_config_dir, discover_sessions, project_slug, projects_dir
-from rubi.sessions.transcript import TranscriptReader
+from rubi.transcripts.errors import TranscriptsNotFoundError
+from rubi.transcripts.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
+from rubi.transcripts.locate import claude_config_dir, discover_sessions, project_slug, projects_dir
+from rubi.transcripts.transcript import TranscriptReader
 
 __all__ = [
     "MAIN_CHAIN",

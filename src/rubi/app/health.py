@@ -154,7 +154,7 @@ def _text_problems(
         ``(conflicts, secrets)``, in the order of ``notes``.
     """
     from rubi.core.errors import NoteParseError
-    from rubi.sessions.privacy.vaulttext import find_secrets
+    from rubi.transcripts.privacy.vaulttext import find_secrets
     from rubi.vault.conflicts import conflict_line
     from rubi.vault.scan import read_note_text
 

@@ -10,10 +10,10 @@ clears a relevance bar is returned: a note must match at least
 them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channel
 alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
-:func:`rubi.search.rules.relevant`: no note holds enough of the prompt's
+:func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
 distinctive words), unless the prompt is long (:data:`LONG_PROMPT_TERMS`). Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
-split off as the note parser splits it (:func:`rubi.app.pages.note_body`).
+split off as the note parser splits it (:func:`rubi.app.pagetext.note_body`).
 
 In a process that keeps the index open (the resident engine, ``rubi serve``) a
 recall costs a warm search; a cold hook process loads the search stack and the graph
@@ -76,7 +76,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         RubiError, OSError, whoosh errors: the index cannot be read (the hook fails
         open).
     """
-    from rubi.app.pages import note_body
+    from rubi.app.pagetext import note_body
     from rubi.app.searching import indexed, search
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text

@@ -41,7 +41,7 @@ def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     folder) and its body (the rule of
     :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
     refused or unreadable is passed over quietly."""
-    from rubi.app.pages import note_body
+    from rubi.app.pagetext import note_body
     from rubi.core.errors import RubiError
     from rubi.core.safeio import UnsafeFileError
     from rubi.knowledge.handoff import last_handoff
@@ -66,7 +66,7 @@ def session_start_context(
     latest pre-compaction record; otherwise (or when neither exists) the map
     (``map.md``), with a pointer to the last handoff if there is one.
     """
-    from rubi.app.pages import cut, page_text
+    from rubi.app.pagetext import cut, page_text
     from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
     from rubi.core.config import MAP_PAGE
 

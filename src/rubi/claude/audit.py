@@ -24,7 +24,7 @@ from rubi.app.claudecode import (
     discover_sessions,
     projects_dir,
 )
-from rubi.claude.config import (
+from rubi.claude.claudeconfig import (
     approved_project_servers,
     configured_hooks,
     mcp_servers,

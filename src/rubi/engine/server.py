@@ -80,7 +80,7 @@ WARM_MODULES = (
     "rubi.claude.hooks.meter",
     "rubi.claude.hooks.stop",
     "rubi.claude.hooks.end",
-    "rubi.index.store",
+    "rubi.index.searchindex",
     "rubi.index.analysis",
     "rubi.search.snippet",
 )

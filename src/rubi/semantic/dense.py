@@ -380,7 +380,7 @@ def dense_index_for(index_dir: Path) -> DenseIndex | None:
         index = _INDEXES.setdefault(path, DenseIndex(path))
     import sqlite3
 
-    from rubi.core.storage import UntrustedCacheError
+    from rubi.core.picklefiles import UntrustedCacheError
 
     try:
         index.refresh()

@@ -2,7 +2,7 @@
 read or saved, the listing its last code run saw, and the code map's memory
 (:mod:`rubi.codemap.incremental`) with the background step that makes it.
 
-A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`CodeMemory` and
+A session (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`CodeMemory` and
 shares its lock with it: the next run neither reads the map back nor lists the project
 when a watcher says what changed, and an edit that changes files' shape re-resolves
 only what it can reach.
@@ -112,7 +112,7 @@ class CodeMemory:
     def remember(self) -> tuple[bool, CodeMap | None]:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
         the listing of the last code run is held and no memory. See
-        :meth:`rubi.sync.session.SyncSession.remember_code`.
+        :meth:`rubi.sync.vaultsync.VaultSync.remember_code`.
 
         Returns:
             Whether a memory is held afterwards (tried :data:`REMEMBER_TRIES` times

@@ -17,7 +17,7 @@ from rubi.sync.manifest import (
     VaultState,
     graph_signature,
 )
-from rubi.sync.store import Store
+from rubi.sync.rows import Store
 from rubi.vault.scan import GONE, FileStat, read_note_text
 
 __all__ = ["ChangedNotes", "NoteCache", "deleted_ids", "read_changed_note", "store_copy"]
