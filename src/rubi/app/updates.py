@@ -83,10 +83,10 @@ def set_watched(paths: VaultPaths, watched: bool) -> None:
     that stops writes the graph snapshot it deferred (``VaultSync.flush_snapshot``)."""
     from rubi.sync import vault_sync_for
 
-    session = vault_sync_for(paths)
-    session.watched = watched
+    vault_sync = vault_sync_for(paths)
+    vault_sync.watched = watched
     if not watched:
-        session.flush_snapshot()
+        vault_sync.flush_snapshot()
 
 
 def remember_code(paths: VaultPaths) -> bool:
@@ -94,7 +94,7 @@ def remember_code(paths: VaultPaths) -> bool:
     (``VaultSync.remember_code``): the first edit that changes a file's imports, or
     adds or deletes a file, then updates the map instead of building it in full. Takes
     no index lock; slow (seconds on a large project), so call it in a background
-    thread. True when the session holds it; never raises."""
+    thread. True when the vault sync holds it; never raises."""
     from rubi.sync import vault_sync_for
 
     return vault_sync_for(paths).remember_code()

@@ -235,7 +235,7 @@ class LiveGraph:
 
     ``build`` is the :class:`~rubi.graph.build.GraphBuild` searches read; it is
     changed in place by :meth:`apply` and :meth:`set_code_map`. Not thread-safe: the
-    sync session makes those changes while no reader reads the graph
+    vault sync makes those changes while no reader reads the graph
     (:meth:`rubi.sync.vaultsync.VaultSync.reading`).
     """
 

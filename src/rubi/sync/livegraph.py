@@ -1,14 +1,14 @@
-"""The live graph a sync session keeps: caught up with the store, moved to a code map
+"""The live graph a vault sync keeps: caught up with the store, moved to a code map
 that changed shape, and its snapshot on disk (:mod:`rubi.sync.snapshots`) written
 when it falls behind.
 
-A session (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`GraphKeeper` and
+A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`GraphKeeper` and
 calls it under its own lock, which it shares with it (a deferred snapshot write takes
 it from a timer thread); the graph gets the code map and the stored notes from the
-session's :class:`~rubi.sync.codememory.CodeMemory` and
-:class:`~rubi.sync.notes.NoteCache`, never from the session. The two changes made to
+vault sync's :class:`~rubi.sync.codememory.CodeMemory` and
+:class:`~rubi.sync.notes.NoteCache`, never from the vault sync. The two changes made to
 the live graph in place (a journal applied, code nodes moved) are made inside the
-session's ``changing`` block, which waits for the graph's readers of the moment;
+vault sync's ``changing`` block, which waits for the graph's readers of the moment;
 everything else here (a graph built or read back, a snapshot written) makes a new
 graph or only reads it. Another process's runs reach it as the store's journal
 (changed notes since a generation) and code stamp (:data:`CODE_STAMP`).
@@ -55,7 +55,7 @@ class GraphKeeper:
         graph_file: the snapshot's file.
         code: the project's code map as of the last run (None for a plain vault).
         notes: the store's notes as of its generation (a full rebuild's input).
-        lock: the session's lock, taken by a deferred snapshot write.
+        lock: the vault sync's lock, taken by a deferred snapshot write.
         changing: a block in which the live graph may be changed in place (no reader
             reads it meanwhile).
     """
@@ -162,7 +162,7 @@ class GraphKeeper:
         or a streamed build's graph ``records``); otherwise the run's rows are
         replayed like any other journal and the code nodes moved to the new map when
         it changed shape (``reshaped``; from ``previous_map``, the map before the run,
-        when the graph does not know its map: :meth:`get`). In a ``watched`` session, a
+        when the graph does not know its map: :meth:`get`). In a ``watched`` vault sync, a
         shape change's snapshot is written by :meth:`flush_locked` after
         :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`, once for a run of edits."""
         from rubi.graph.live import LiveGraph, graph_record
@@ -182,18 +182,18 @@ class GraphKeeper:
         elif reshaped and watched:
             self.snapshots.later(self.flush_locked)
         elif reshaped or store.count_since(self.snapshots.gen) > JOURNAL_MAX:
-            # The store's removal rows stay: another process's session may be behind
+            # The store's removal rows stay: another process's vault sync may be behind
             # this snapshot and learns of a deleted note only from them (one per id).
             self.snapshots.save(live, store.gen())
 
     def flush_locked(self) -> None:
-        """:meth:`flush` under the session's lock (a deferred write's timer thread)."""
+        """:meth:`flush` under the vault sync's lock (a deferred write's timer thread)."""
         with self._lock:
             self.flush()
 
     def flush(self) -> None:
         """Write the snapshot now when the graph is ahead of it, cancelling a pending
-        deferred write. Call under the session's lock. Never raises for a write that
+        deferred write. Call under the vault sync's lock. Never raises for a write that
         fails (logged)."""
         self.snapshots.cancel()
         live = self.live

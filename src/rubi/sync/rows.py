@@ -11,7 +11,7 @@ A save changes one note; the store writes that note's rows, not the vault's. Tab
 
 ``gen`` counts the runs that changed the graph. A graph snapshot saved at gen *g*
 plus the ``notes`` and ``gone`` rows after *g* is the current graph
-(:mod:`rubi.sync.graphfile`), and a long-lived session that saw gen *g* catches up
+(:mod:`rubi.sync.livegraph`), and a long-lived vault sync that saw gen *g* catches up
 with the same rows after another process indexed.
 
 The file lives in the user's cache folder like every derived file and is opened only

@@ -2,7 +2,7 @@
 :func:`graph_for` and :func:`notes_for` for what the last run saved.
 
 Each goes through the vault's :class:`~rubi.sync.vaultsync.VaultSync`. A process
-keeps one session per vault (:func:`vault_sync_for`, at most :data:`MAX_VAULT_SYNCS`, the
+keeps one vault sync per vault (:func:`vault_sync_for`, at most :data:`MAX_VAULT_SYNCS`, the
 least recently used dropped), so a long-lived process (the MCP server, the watcher,
 the engine) keeps the manifest, notes and graph in memory between runs, and a
 one-shot command builds them once.
@@ -47,20 +47,20 @@ _GUARD = threading.Lock()
 
 
 def vault_sync_for(paths: VaultPaths) -> VaultSync:
-    """This process's session of the vault at ``paths`` (made on first use)."""
+    """This process's vault sync of the vault at ``paths`` (made on first use)."""
     with _GUARD:
-        session = _VAULT_SYNCS.get(paths.index_dir)
-        if session is None or session.paths != paths:
-            session = VaultSync(paths)
-            _VAULT_SYNCS[paths.index_dir] = session
+        vault_sync = _VAULT_SYNCS.get(paths.index_dir)
+        if vault_sync is None or vault_sync.paths != paths:
+            vault_sync = VaultSync(paths)
+            _VAULT_SYNCS[paths.index_dir] = vault_sync
             while len(_VAULT_SYNCS) > MAX_VAULT_SYNCS:
                 _VAULT_SYNCS.popitem(last=False)
         _VAULT_SYNCS.move_to_end(paths.index_dir)
-        return session
+        return vault_sync
 
 
 def forget_vault_syncs() -> None:
-    """Drop every session (tests; a process that deleted derived data by hand)."""
+    """Drop every vault sync (tests; a process that deleted derived data by hand)."""
     with _GUARD:
         _VAULT_SYNCS.clear()
 

@@ -4,7 +4,7 @@ takes them, over the state they pass on (:class:`SyncRun`):
 1. :meth:`SyncRun.read_notes`: read and parse the changed notes (a streamed build
    also indexes and stores each as it goes);
 2. :meth:`SyncRun.find_deletes`: the note ids gone;
-3. :meth:`SyncRun.take_code`: what the code side of the run made (the session's
+3. :meth:`SyncRun.take_code`: what the code side of the run made (the vault sync's
    :class:`~rubi.sync.codememory.CodeMemory` maps the code);
 4. :meth:`SyncRun.write_pages`: the map pages, written before indexing and read with
    the run's notes (a full build of a project; an incremental run whose code map
@@ -13,11 +13,11 @@ takes them, over the state they pass on (:class:`SyncRun`):
    is False: only the manifest's times are kept, :meth:`SyncRun.keep_times`);
 6. :func:`commit_rows`: the store's rows in one transaction, the manifest last; then
    the semantic vectors (:meth:`SyncRun.commit_vectors`);
-7. the live graph, when :attr:`SyncRun.graph_changed` (the session's
+7. the live graph, when :attr:`SyncRun.graph_changed` (the vault sync's
    :class:`~rubi.sync.livegraph.GraphKeeper`).
 
 Each step reads what the steps before it left and the frozen
-:class:`~rubi.sync.plan.RunPlan`; none calls back into the session.
+:class:`~rubi.sync.plan.RunPlan`; none calls back into the vault sync.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A sync session: the owned object that keeps a vault's manifest, parsed notes and
+"""A vault sync: the owned object that keeps a vault's manifest, parsed notes and
 live graph, and brings them in line with the files as plan → steps.
 
 One code path for ``rubi index``, first-use indexing, hooks, the MCP server and the
@@ -11,14 +11,14 @@ commit, the store (:mod:`rubi.sync.rows`) the changed rows in one transaction, a
 the live graph (:class:`rubi.graph.live.LiveGraph`) the changed notes. The work is the
 change's, not the vault's: nothing whole-vault is rewritten on a save.
 
-A long-lived process (``rubi serve``, ``rubi watch``) keeps its session between runs,
-so it reads nothing back from disk; a session notices another process's runs by the
+A long-lived process (``rubi serve``, ``rubi watch``) keeps its vault sync between runs,
+so it reads nothing back from disk; a vault sync notices another process's runs by the
 store's change counter and replays their rows, and a code map that changed shape by
 the store's code stamp (:data:`CODE_STAMP`). The graph snapshot on disk is rewritten
 only when the journal behind it grows long (:data:`JOURNAL_MAX`), or when the code
-map changed shape (a watching session: :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`
+map changed shape (a watching vault sync: :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`
 after the last such change). The live graph and its snapshot are
-:mod:`rubi.sync.livegraph`; the code a session keeps between runs,
+:mod:`rubi.sync.livegraph`; the code a vault sync keeps between runs,
 :mod:`rubi.sync.codememory`.
 """
 
@@ -59,7 +59,7 @@ __all__ = ["CODE_STAMP", "JOURNAL_MAX", "LOCK_TIMEOUT_S", "VaultSync"]
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_S = 120.0
-"""How long an index run waits for another one (another session, the watcher)."""
+"""How long an index run waits for another one (another process, the watcher)."""
 
 
 class VaultSync:
@@ -107,7 +107,7 @@ class VaultSync:
         problems) however long it iterates. A nested block in the same thread gets
         the same build.
 
-        Inside the block, ask for nothing that takes the session's lock (a run, the
+        Inside the block, ask for nothing that takes the vault sync's lock (a run, the
         code map, the notes): a run holding it may be waiting for this block to end.
         Get them before the block. Hold it for reads, not for file or network I/O
         that can take long (a waiting run holds back every new reader).
@@ -132,11 +132,11 @@ class VaultSync:
 
     def graph(self) -> GraphBuild:
         """The graph as of the last committed run, to read while no other thread
-        runs this session (a thread of its own reads in :meth:`reading`).
+        runs this vault sync (a thread of its own reads in :meth:`reading`).
 
         Raises:
             IndexCorruptError: nothing indexed yet, or the store is unreadable.
-            RuntimeError: called inside :meth:`reading` of this session when the graph
+            RuntimeError: called inside :meth:`reading` of this vault sync when the graph
                 must catch up with another process's run (use the block's build).
         """
         with self._lock:
@@ -179,7 +179,7 @@ class VaultSync:
         return self._code.code_map()
 
     def _not_reading(self, what: str) -> None:
-        """Refuse what takes the session's lock inside :meth:`reading`: a run holding
+        """Refuse what takes the vault sync's lock inside :meth:`reading`: a run holding
         the lock may be waiting for that block to end, and would wait forever."""
         if self._graph_lock.reading_here():
             raise RuntimeError(f"{what} asked for while the graph is read; ask before it")
@@ -379,7 +379,7 @@ class VaultSync:
         *,
         full: bool,
     ) -> None:
-        """Follow a commit of this session's in what it keeps (manifest, notes, graph)."""
+        """Follow a commit of this vault sync's in what it keeps (manifest, notes, graph)."""
         self._state = new
         if full:
             self._notes.drop()
@@ -389,17 +389,17 @@ class VaultSync:
 
     def remember_code(self) -> bool:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
-        this session holds the listing of its last code run and no memory, so that its
+        this vault sync holds the listing of its last code run and no memory, so that its
         first shape-changing edit re-resolves only what it can reach instead of
         building the map in full. For a long-lived process, after its first run, in a
-        background thread: the session's lock is held only to read what the run left
+        background thread: the vault sync's lock is held only to read what the run left
         and to keep the result, never while the memory is made (about 1.5 s of CPU
         and 70 MiB held for a 10,000-file repository), and no index lock is taken. A
         run that ends in the meantime leaves its own memory or a newer map: the one
         made here is then dropped.
 
         Returns:
-            True when the session holds a memory afterwards (tried
+            True when the vault sync holds a memory afterwards (tried
             :data:`~rubi.sync.codememory.REMEMBER_TRIES` times while runs replace
             the map). Never raises (logged).
         """
@@ -432,7 +432,7 @@ class VaultSync:
 
     @property
     def code_memory_held(self) -> bool:
-        """This session holds the code map's memory (:meth:`remember_code`)."""
+        """This vault sync holds the code map's memory (:meth:`remember_code`)."""
         return self._code.held
 
     def flush_snapshot(self) -> None:
