@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.app.claudecode import (
+from rubi.app import (
     MAIN_CHAIN,
     ApiCall,
     Attachment,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubi.app.claudecode import claude_config_dir, project_slug
+from rubi.app import claude_config_dir, project_slug
 from rubi.core.safeio import UnsafeFileError, read_regular
 from rubi.core.tokens import estimate_tokens
 
