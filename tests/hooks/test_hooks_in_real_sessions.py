@@ -1,4 +1,4 @@
-"""Hooks under the conditions of real sessions (issue 18, items 1–4): parallel tool
+"""Hooks under the conditions of real sessions: parallel tool
 calls, Claude Code's compaction point, ``/clear``, and the read guard's second try."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the server costs a client and where it starts (issue 18, items 5 and 6): tools
+"""What the server costs a client and where it starts: tools
 only (no prompts or resources advertised, so Claude Code adds no resource tools),
 short schemas, and a server that starts in a folder without ``.rubi/``."""
 

@@ -76,7 +76,7 @@ def store(vault: VaultPaths) -> Iterator[Store]:
 
 
 def _run(paths: VaultPaths, store: Store, plan: RunPlan) -> SyncRun:
-    """A run as the session makes one (a full build starts from an empty manifest)."""
+    """A run as the vault sync makes one (a full build starts from an empty manifest)."""
     old = VaultState(gen=store.gen()) if plan.full else state_from_store(store)
     assert old is not None
     changes = plan_changes(old, listing := scan_vault(paths.root))

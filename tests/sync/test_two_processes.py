@@ -19,7 +19,7 @@ from rubi.sync.vaultsync import VaultSync
 from helpers import write
 
 
-def test_a_deletion_reaches_a_session_behind_a_new_snapshot(
+def test_a_deletion_reaches_a_process_behind_a_new_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import rubi.sync.livegraph as graph_module
@@ -73,7 +73,7 @@ def test_a_pickle_with_a_refused_mode_is_replaced_by_a_private_one(tmp_path: Pat
 def test_a_quiet_store_is_not_opened_again_and_a_commit_is_seen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rubi.sync.vaultsync as session_module
+    import rubi.sync.vaultsync as vaultsync_module
 
     vault = tmp_path / "v"
     write(vault / "a.md", "# A\n\n[[b]]\n")
@@ -86,13 +86,13 @@ def test_a_quiet_store_is_not_opened_again_and_a_commit_is_seen(
         if f.exists():
             os.utime(f, ns=(old, old))
     opened: list[Path] = []
-    real_open = session_module.open_store
+    real_open = vaultsync_module.open_store
 
     def counting(path: Path, *, create: bool):  # type: ignore[no-untyped-def]
         opened.append(path)
         return real_open(path, create=create)
 
-    monkeypatch.setattr(session_module, "open_store", counting)
+    monkeypatch.setattr(vaultsync_module, "open_store", counting)
     reader = VaultSync(paths)  # another process
 
     def read() -> tuple[set[str], int]:
@@ -109,7 +109,7 @@ def test_a_quiet_store_is_not_opened_again_and_a_commit_is_seen(
 
 
 @pytest.mark.timeout(30)
-def test_a_write_that_keeps_size_and_mtime_still_changes_the_stamp(tmp_path: Path) -> None:
+def test_a_write_that_keeps_size_and_mtime_changes_the_stamp(tmp_path: Path) -> None:
     """The store rewritten at the same size with its modification time set back (a copy
     that keeps times over the same file, a writer whose clock is behind): a reader
     trusting the stamp would serve the old graph until the next commit."""

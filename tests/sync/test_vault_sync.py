@@ -1,6 +1,6 @@
-"""The sync session end to end on a real vault: edits applied change by change leave
-the same derived data as a full index of the same files, for the session that applied
-them, for a second session that only reads the store (another process), and for a
+"""The vault sync end to end on a real vault: edits applied change by change leave
+the same derived data as a full index of the same files, for the vault sync that applied
+them, for a second vault sync that only reads the store (another process), and for a
 cold reader that starts from the graph snapshot and replays the store's journal."""
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the vault sync lists once
     import rubi.codemap.files as files
 
     def no_listing(root: Path) -> object:
@@ -206,7 +206,7 @@ def test_a_temp_file_that_came_and_went_lists_nothing(
     import rubi.codemap.files as files
 
     paths = app.locate(project / ".rubi")
-    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the vault sync lists once
     listed: list[Path] = []
     listing = files.list_files
     monkeypatch.setattr(files, "list_files", lambda root: listed.append(root) or listing(root))
@@ -265,7 +265,7 @@ def test_new_and_gone_paths_are_listed_as_list_files_lists_them(project: Path) -
     assert kept is not None and kept.listing is again.listing  # nothing came or went
 
 
-def test_shape_edits_after_the_first_use_the_sessions_memory(
+def test_shape_edits_after_the_first_use_the_kept_code_memory(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import rubi.codemap.build as build
@@ -278,7 +278,7 @@ def test_shape_edits_after_the_first_use_the_sessions_memory(
     real = build.build_parts
 
     def counted(root: Path, cache: Path, *args: object, **kwargs: object) -> object:
-        if cache == paths.codemap_cache:  # the session's, not a fresh build's
+        if cache == paths.codemap_cache:  # the vault sync's, not a fresh build's
             full_builds.append(1)
         return real(root, cache, *args, **kwargs)  # type: ignore[arg-type]
 
@@ -326,7 +326,7 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
 
     forget_vault_syncs()  # a new process: the map is on disk only
     paths = app.locate(project / ".rubi")
-    session = vault_sync_for(paths)
+    vault_sync = vault_sync_for(paths)
     full_builds: list[int] = []
     real = build.build_parts
 
@@ -344,15 +344,15 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
 
     def changes() -> Iterator[list[tuple[object, str]]]:
         deadline = time.monotonic() + 60
-        while not session.code_memory_held:  # made in the background after the catch-up
+        while not vault_sync.code_memory_held:  # made in the background after the catch-up
             assert time.monotonic() < deadline, "no memory made"
             time.sleep(0.01)
-        live = session._graphs.live  # then the graph, loaded ahead, knows the map it was made of
+        live = vault_sync._graphs.live  # then the graph, loaded ahead, knows the map it was made of
         while live is None or live._graph_map is None:
             assert time.monotonic() < deadline, "no graph loaded"
             time.sleep(0.01)
-            live = session._graphs.live
-        assert live._graph_map is session.code_map()
+            live = vault_sync._graphs.live
+        assert live._graph_map is vault_sync.code_map()
         for rel, text in steps:
             if text is None:
                 (project / rel).unlink()
@@ -369,7 +369,7 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
     _same(cold, fresh)
 
 
-def test_a_delta_pickled_under_the_old_module_name_still_loads() -> None:
+def test_a_delta_pickled_under_its_former_module_name_loads() -> None:
     """Deltas saved before the code map's store moved to ``rubi.sync.codestore`` name
     their class ``rubi.sync.code.CodeMapDelta``; unpickling looks it up there."""
     import io
