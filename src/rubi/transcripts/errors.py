@@ -1,4 +1,4 @@
-"""Errors of the sessions package (transcripts, X-ray, audit)."""
+"""Errors of the transcripts package (transcripts, X-ray, audit)."""
 
 from __future__ import annotations
 
