@@ -11,8 +11,8 @@ import pytest
 
 from mcp_wire import INIT, Wire, request
 from rubi.mcp.front import greet, load_handshake
-from rubi.mcp.schema import compact_schema
 from rubi.mcp.server import INSTRUCTIONS, NO_PROJECT_INSTRUCTIONS, open_vault
+from rubi.mcp.toolschema import compact_schema
 
 
 def test_only_tools_are_advertised() -> None:

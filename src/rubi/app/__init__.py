@@ -37,7 +37,7 @@ from rubi.app.sessionrecord import (
     session_file,
     write_record,
 )
-from rubi.app.startup import refresh_index, session_start_context
+from rubi.app.sessionstart import refresh_index, session_start_context
 from rubi.app.updates import apply_changes, catch_up, import_ahead, remember_code, set_watched
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault

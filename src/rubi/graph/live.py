@@ -216,7 +216,7 @@ def _name_keys(names: NoteNames) -> set[str]:
 def _names_any(entries: tuple[str, ...], paths: set[str]) -> bool:
     """True when a ``files:`` entry can name one of ``paths`` (the path itself or a
     folder above it: what :func:`rubi.codemap.files_for_note` matches)."""
-    from rubi.codemap.notes import normalize_repo_path
+    from rubi.codemap.notefiles import normalize_repo_path
 
     for entry in entries:
         path = normalize_repo_path(entry)
