@@ -130,9 +130,9 @@ class Bench:
     def _wait_memory(self) -> tuple[float, float] | None:
         """(wall, CPU) from the catch-up's report until the session holds the code
         map's memory, made in the background (None: this rubi makes none)."""
-        from rubi.sync import session_for
+        from rubi.sync import vault_sync_for
 
-        session = session_for(self.vault)
+        session = vault_sync_for(self.vault)
         if not hasattr(session, "code_memory_held"):
             return None
         cpu0, _, t0 = self.reports[0]

@@ -39,9 +39,9 @@ from benchproc import pass_floor
 
 from rubi import app
 from rubi.codemap import CodeMap, build_code_map
-from rubi.graph.store import save_snapshot
+from rubi.graph.snapshot import save_snapshot
 from rubi.sync.pages import note_refs, write_map_pages
-from rubi.sync.session import SyncSession
+from rubi.sync.vaultsync import VaultSync
 
 DEFAULT_FILE = "spring-core/src/main/java/org/springframework/aot/AotDetector.java"
 DEFAULT_IMPORT = "import org.springframework.util.ClassUtils;\n"
@@ -71,7 +71,7 @@ def _edited_map(repo: Path, rel: str, line: str, old: CodeMap, cache: Path) -> C
 
 def run(repo: Path, rel: str, line: str, repeat: int, profile: cProfile.Profile | None) -> None:
     vault = app.locate(cwd=repo)
-    session = SyncSession(vault)
+    session = VaultSync(vault)
     old = session.code_map()
     assert old is not None, "no code map: run `rubi index` first"
     live = session._graph(session._open(create=False))

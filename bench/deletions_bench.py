@@ -36,9 +36,9 @@ from whoosh import index as windex
 from whoosh.scoring import BM25F
 
 import rubi.index.deletions as deletions
-import rubi.index.store as store
+import rubi.index.searchindex as store
 from rubi import app
-from rubi.index.store import SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 
 def bm25_ms(paths: Any, queries: list[str], live: bool) -> float:

@@ -41,7 +41,7 @@ def corpus(kb: int) -> list[str]:
 
 
 def warm(turns: list[str], runs: int) -> tuple[list[float], int]:
-    from rubi.sessions.privacy import redact, secret_spans
+    from rubi.transcripts.privacy import redact, secret_spans
 
     for t in turns:
         redact(t)  # compile what the text needs
@@ -60,7 +60,7 @@ sys.path[:0] = [{bench!r}]
 from redact_bench import corpus
 turns = corpus({kb})
 start = time.perf_counter()
-from rubi.sessions.privacy import redact
+from rubi.transcripts.privacy import redact
 for t in turns:
     redact(t)
 print(time.perf_counter() - start)

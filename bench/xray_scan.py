@@ -202,8 +202,8 @@ def generate(root: Path, size_mb: int) -> tuple[int, int]:
 CHILD = """
 import json, sys, time
 from pathlib import Path
-from rubi.sessions.xray import scan
-from rubi.sessions.report_html import write_html
+from rubi.transcripts.xray import scan
+from rubi.transcripts.report_html import write_html
 start = time.perf_counter()
 report = scan(days=None, root=Path(sys.argv[1]))
 elapsed = time.perf_counter() - start

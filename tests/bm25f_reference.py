@@ -17,7 +17,7 @@ from pathlib import Path
 
 from whoosh import index as windex
 
-from rubi.index.store import BM25_B, BM25_FIELD_B, BM25_K1
+from rubi.index.searchindex import BM25_B, BM25_FIELD_B, BM25_K1
 from rubi.index.termscore import TermQuery
 
 

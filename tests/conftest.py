@@ -39,9 +39,9 @@ def isolated_home(
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
     from rubi.index.warm import forget_indexes
-    from rubi.sync import forget_sessions
+    from rubi.sync import forget_vault_syncs
 
-    forget_sessions()  # each test starts as a fresh process would
+    forget_vault_syncs()  # each test starts as a fresh process would
     forget_indexes()
     return home
 

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rubi.semantic",),  # static embeddings: the dense channel's model and vectors
     ("rubi.search",),  # candidate lists, fusion, why-lines, rendering
     ("rubi.sync",),  # bring derived data in line with the files
-    ("rubi.sessions",),  # transcripts, privacy, token X-ray
+    ("rubi.transcripts",),  # transcripts, privacy, token X-ray
     ("rubi.app",),  # the one facade
     ("rubi.watch", "rubi.mcp", "rubi.claude"),  # surfaces
     ("rubi.engine",),  # the resident engine: answers the hooks (rubi.claude) over a socket
@@ -189,7 +189,7 @@ LONG_MODULES: dict[str, str] = {
     "rubi.app.__init__": "the facade's reading, writing and status doors in one module",
     "rubi.engine.server": "the resident engine's socket loop, requests and lifetime together",
     "rubi.graph.live": "the live graph's building, applying and code-map moves in one class",
-    "rubi.index.store": "the Whoosh index's build, commit and search paths in one class",
+    "rubi.index.searchindex": "the Whoosh index's build, commit and search paths in one class",
     "rubi.index.termscore": "the term-at-a-time scorer, its statistics and its top-k",
     "rubi.search.engine": "the candidate lists, fusion and the search's door together",
 }
@@ -208,11 +208,15 @@ COMPLEX_FUNCTIONS: dict[str, str] = {
     "rubi.index.termscore:TermScorer.top": "the hot loop of scoring, kept flat for speed",
     "rubi.knowledge.stale:stale_files": "each way a note's file can be stale, checked inline",
     "rubi.search.passages:_score": "each field a passage can match in, scored inline",
-    "rubi.sessions.aggregate:build_report": "every section of the token X-ray in one pass",
-    "rubi.sessions.privacy.names:secret_name": "each form of a secret's name checked inline",
-    "rubi.sessions.privacy.names:_secret_value": "each form of a secret's value checked inline",
-    "rubi.sessions.transcript:TranscriptReader._assistant": "each block kind of a message",
-    "rubi.sessions.turns:read_activity": "each kind of transcript line in one reader",
+    "rubi.transcripts.aggregate:build_report": "every section of the token X-ray in one pass",
+    "rubi.transcripts.privacy.secretnames:secret_name": (
+        "each form of a secret's name checked inline"
+    ),
+    "rubi.transcripts.privacy.secretnames:_secret_value": (
+        "each form of a secret's value checked inline"
+    ),
+    "rubi.transcripts.transcript:TranscriptReader._assistant": "each block kind of a message",
+    "rubi.transcripts.turns:read_activity": "each kind of transcript line in one reader",
 }
 """Functions over :data:`MAX_COMPLEXITY` today (``module:qualified name``), each with
 why: a list that only shrinks (a function split below the limit must leave it)."""
@@ -268,7 +272,7 @@ def _functions(
 
 
 def _sources() -> list[tuple[str, str]]:
-    """Every rubi module's name (``rubi.sync.session``, ``rubi.app.__init__``) and text."""
+    """Every rubi module's name (``rubi.sync.vaultsync``, ``rubi.app.__init__``) and text."""
     return [
         (".".join(path.relative_to(SRC.parent).with_suffix("").parts), path.read_text("utf-8"))
         for path in sorted(SRC.rglob("*.py"))

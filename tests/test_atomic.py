@@ -101,7 +101,7 @@ def test_an_empty_claim_left_by_an_older_rubi_is_filled(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == "# Filled\n"
 
 
-def test_without_hard_links_the_fallback_still_never_clobbers(
+def test_without_hard_links_the_fallback_never_clobbers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def no_links(src: object, dst: object) -> None:

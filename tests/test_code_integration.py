@@ -285,8 +285,8 @@ def test_why_names_the_abbreviation_that_matched(tmp_path: Path) -> None:
 
 
 def test_a_search_after_an_index_format_change_keeps_the_code(project: Path) -> None:
-    from rubi.sync import forget_sessions
-    from rubi.sync.store import open_store
+    from rubi.sync import forget_vault_syncs
+    from rubi.sync.rows import open_store
 
     paths = app.locate(project / ".rubi")
     app.index(paths)
@@ -295,7 +295,7 @@ def test_a_search_after_an_index_format_change_keeps_the_code(project: Path) -> 
     with store.transaction():
         store.set_meta({"schema": -1})  # as if written by another version of rubi
     store.close()
-    forget_sessions()  # a new process
+    forget_vault_syncs()  # a new process
     # The search's refresh rebuilds everything: notes and code alike.
     hits = app.search(paths, "dispatch_request", scope="code").hits
     assert hits and hits[0].id == "pkg/app.py"

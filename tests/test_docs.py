@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from rubi.cli.main import cli
 from rubi.mcp.front import load_handshake
-from rubi.mcp.schema import tool_tokens
+from rubi.mcp.toolschema import tool_tokens
 
 from helpers import REPO
 

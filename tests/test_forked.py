@@ -137,7 +137,7 @@ def test_a_child_keeps_ignoring_ctrl_c_when_its_parent_does() -> None:
     assert theirs == "still here"
 
 
-def test_a_child_the_kernel_reaped_still_answers() -> None:
+def test_a_child_the_kernel_reaped_answers() -> None:
     """SIGCHLD ignored (a disposition inherited from whatever started rubi): the kernel
     reaps the child, and waitpid finds no child; the answer in the pipe still counts."""
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)

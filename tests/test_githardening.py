@@ -317,7 +317,7 @@ def test_index_search_and_recall_on_a_repository_planting_every_setting(tmp_path
     assert not canary.exists()
 
 
-def test_the_users_global_config_still_answers(tmp_path: Path, isolated_home: Path) -> None:
+def test_the_users_global_config_answers(tmp_path: Path, isolated_home: Path) -> None:
     root, _ = _repository(tmp_path)
     write(isolated_home / ".gitconfig", "[user]\n\temail = me@example.org\n")
     assert user_identity(root) == "me@example.org"

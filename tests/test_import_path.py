@@ -9,7 +9,7 @@ import sys
 def test_search_path_does_not_import_the_code_map_or_rich() -> None:
     code = (
         "import sys, rubi.app, rubi.search.engine, rubi.cli.searchcmds;"
-        "print(' '.join(m for m in ('rubi.codemap', 'rich.progress', 'rubi.sessions')"
+        "print(' '.join(m for m in ('rubi.codemap', 'rich.progress', 'rubi.transcripts')"
         " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -25,7 +25,7 @@ def test_hook_path_imports_no_engine_it_does_not_use() -> None:
         " rubi.claude.hooks.recall, rubi.claude.hooks.guard, rubi.claude.hooks.meter,"
         " rubi.claude.hooks.stop;"
         "print(' '.join(m for m in ('networkx', 'rubi.graph', 'rubi.sync', 'rubi.search.engine',"
-        " 'rubi.sessions.transcript', 'rubi.markdown', 'yaml', 'whoosh', 'rich')"
+        " 'rubi.transcripts.transcript', 'rubi.markdown', 'yaml', 'whoosh', 'rich')"
         " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,7 +8,7 @@ import pytest
 from rubi import app
 from rubi.core.model import Note
 from rubi.index import documents
-from rubi.index.store import IndexDoc, SearchIndex
+from rubi.index.searchindex import IndexDoc, SearchIndex
 from rubi.sync import graph_for
 
 from helpers import write

@@ -169,7 +169,7 @@ def test_watch_debounce_default_is_the_watcher_s() -> None:
 # -- the token estimate -------------------------------------------------------------
 @pytest.mark.parametrize("chars", [0, 1, 3, 4, 5, 399, 400, 401, 10_001])
 def test_token_estimate_has_one_rule(chars: int) -> None:
-    from rubi.sessions.records import tokens_of
+    from rubi.transcripts.records import tokens_of
 
     expected = -(-chars // CHARS_PER_TOKEN)
     assert tokens_for_chars(chars) == expected

@@ -99,7 +99,7 @@ def test_paths_that_leave_the_project_are_refused(root: Path, value: str) -> Non
     assert message.startswith("--file ") and "\n" not in message
 
 
-def test_a_relative_path_from_a_subfolder_may_still_leave(root: Path) -> None:
+def test_a_relative_path_from_a_subfolder_may_not_leave_the_project(root: Path) -> None:
     with pytest.raises(UnsafePathError, match="outside the project"):
         project_relative(root, "../../secret.txt", cwd=root / "src")
 

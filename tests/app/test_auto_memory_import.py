@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from rubi.sessions.locate import project_slug
+from rubi.transcripts.locate import project_slug
 
 from helpers import rubi_project, write
 

@@ -1,4 +1,4 @@
-"""Issue 19, item 6: every id ``rubi search`` prints opens with ``rubi read``,
+"""Every id ``rubi search`` prints opens with ``rubi read``,
 ``links`` and ``backlinks``, code files included (as the MCP ``read`` tool opens them)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19, item 10: the smaller things a user hits (``rubi serve --vault``, a tiny
+"""The smaller things a user hits (``rubi serve --vault``, a tiny
 ``--budget``, errors under ``--json``, ``rubi init`` and CLAUDE.md, handoff links,
 re-registering over a broken note, renamed notes' ids)."""
 
@@ -76,7 +76,7 @@ def test_serve_takes_a_vault(vault: Path) -> None:
     assert code == 2 and "not both" in err
 
 
-def test_a_tiny_budget_still_shows_one_hit(vault: Path) -> None:
+def test_a_tiny_budget_shows_one_hit(vault: Path) -> None:
     code, out, _ = _run("search", "trie", "--vault", str(vault), "--budget", "50")
     assert code == 0
     assert out.startswith("1. [note] ")

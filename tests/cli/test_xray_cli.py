@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from sessions.xray_builder import SAMPLE_CONTEXT, SAMPLES, SESSION, long_session
+from transcripts.xray_builder import SAMPLE_CONTEXT, SAMPLES, SESSION, long_session
 
 from helpers import require_data
 

@@ -45,7 +45,7 @@ CACHE = user_cache_path("rubi-tests", appauthor=False) / "claude-code"
 RESOURCE_TOOLS = {"ListMcpResourcesTool", "ReadMcpResourceTool", "SubscribeMcpResourceTool"}
 """The tools Claude Code adds for a server that advertises resources."""
 RUBI_TOKEN_GOAL = 1_600
-"""What rubi may add to the first request, map included (issue 18)."""
+"""What rubi may add to the first request, map included."""
 HARVEST = "Register 1-5 durable notes"
 METER = "Before it does: register"
 

@@ -15,7 +15,7 @@ import pytest
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note
 from rubi.core.paths import cache_home
-from rubi.graph import store
+from rubi.graph import snapshot
 from rubi.graph.live import LiveGraph, build_graph
 from rubi.markdown import parse_note
 
@@ -52,14 +52,14 @@ def snapshot_path() -> Path:
     return cache_home() / "indexes" / "vault-1" / "graph.pickle"
 
 
-@pytest.mark.parametrize("chunk", [1, 3, store.CHUNK])
+@pytest.mark.parametrize("chunk", [1, 3, snapshot.CHUNK])
 def test_a_snapshot_reads_back_the_graph_it_saved(
     chunk: int, snapshot_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "CHUNK", chunk)
+    monkeypatch.setattr(snapshot, "CHUNK", chunk)
     live = LiveGraph.from_notes(_notes(), ["spec.pdf"])
-    store.save_snapshot(snapshot_path, live, 42)
-    loaded, gen = store.load_snapshot(snapshot_path)
+    snapshot.save_snapshot(snapshot_path, live, 42)
+    loaded, gen = snapshot.load_snapshot(snapshot_path)
     assert gen == 42
     assert _state(loaded) == _state(live)
     g = loaded.build.graph
@@ -70,10 +70,10 @@ def test_a_snapshot_reads_back_the_graph_it_saved(
 def test_a_loaded_snapshot_applies_changes_like_the_graph_it_came_from(
     snapshot_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "CHUNK", 2)
+    monkeypatch.setattr(snapshot, "CHUNK", 2)
     notes = _notes()
-    store.save_snapshot(snapshot_path, LiveGraph.from_notes(notes, ["spec.pdf"]), 1)
-    live, _ = store.load_snapshot(snapshot_path)
+    snapshot.save_snapshot(snapshot_path, LiveGraph.from_notes(notes, ["spec.pdf"]), 1)
+    live, _ = snapshot.load_snapshot(snapshot_path)
     renamed = parse_note("---\naliases: [Delta]\n---\n# Beta\n\n[[plan]]\n", "beta.md")
     new = parse_note("# Missing one\n\n[[alpha]]\n", "Missing one.md")
     notes.update({renamed.id: renamed, new.id: new})
@@ -94,20 +94,20 @@ def test_a_snapshot_of_the_previous_format_is_rebuilt(snapshot_path: Path) -> No
         pickle.dump({}, fh)
         pickle.dump({}, fh)
     with pytest.raises(IndexCorruptError, match="old format"):
-        store.load_snapshot(snapshot_path)
+        snapshot.load_snapshot(snapshot_path)
 
 
 def test_an_unknown_class_in_a_snapshot_is_refused(snapshot_path: Path) -> None:
     snapshot_path.parent.mkdir(parents=True)
     with snapshot_path.open("wb") as fh:
-        pickle.dump((store.GRAPH_FORMAT, 5), fh)
+        pickle.dump((snapshot.GRAPH_FORMAT, 5), fh)
         pickle.dump(("obj", "Popen", []), fh)
     with pytest.raises(IndexCorruptError, match="old format"):
-        store.load_snapshot(snapshot_path)
+        snapshot.load_snapshot(snapshot_path)
 
 
 def test_a_snapshot_outside_the_user_cache_is_never_read(tmp_path: Path) -> None:
     planted = tmp_path / "vault" / ".index" / "graph.pickle"
-    store.save_snapshot(planted, LiveGraph.from_notes(_notes()), 1)
+    snapshot.save_snapshot(planted, LiveGraph.from_notes(_notes()), 1)
     with pytest.raises(IndexCorruptError, match="never loaded"):
-        store.load_snapshot(planted)
+        snapshot.load_snapshot(planted)

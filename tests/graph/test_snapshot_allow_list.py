@@ -13,8 +13,8 @@ import pytest
 
 from rubi.core.errors import IndexCorruptError
 from rubi.core.paths import cache_home
-from rubi.core.storage import check_trusted
-from rubi.graph import store
+from rubi.core.picklefiles import check_trusted
+from rubi.graph import snapshot
 from rubi.graph.live import LiveGraph
 from rubi.markdown import parse_note
 
@@ -49,7 +49,7 @@ def test_a_planted_os_system_call_is_refused_and_never_runs(
 ) -> None:
     canary = tmp_path / "canary"
     evil = _Planted(canary)
-    header = (store.GRAPH_FORMAT, 1)
+    header = (snapshot.GRAPH_FORMAT, 1)
     shapes: dict[str, tuple[object, ...]] = {
         "header": (evil,),
         "row": (header, ("value", evil)),
@@ -58,7 +58,7 @@ def test_a_planted_os_system_call_is_refused_and_never_runs(
     _plant(snapshot_path, *shapes[where])
 
     with pytest.raises(IndexCorruptError) as caught:
-        store.load_snapshot(snapshot_path)
+        snapshot.load_snapshot(snapshot_path)
 
     message = str(caught.value)
     assert message.startswith(f"{snapshot_path}: names ")
@@ -72,9 +72,9 @@ def test_a_planted_builtin_outside_the_list_is_refused(snapshot_path: Path) -> N
         def __reduce__(self) -> tuple[object, tuple[str]]:
             return eval, ("1 + 1",)
 
-    _plant(snapshot_path, (store.GRAPH_FORMAT, 1), ("value", Evaluated()))
+    _plant(snapshot_path, (snapshot.GRAPH_FORMAT, 1), ("value", Evaluated()))
     with pytest.raises(IndexCorruptError, match=r"names builtins\.eval"):
-        store.load_snapshot(snapshot_path)
+        snapshot.load_snapshot(snapshot_path)
 
 
 def test_every_global_a_saved_snapshot_names_is_on_the_list(snapshot_path: Path) -> None:
@@ -85,6 +85,6 @@ def test_every_global_a_saved_snapshot_names_is_on_the_list(snapshot_path: Path)
     live = LiveGraph.from_notes(
         {k: parse_note(v, k + ".md") for k, v in texts.items()}, ["spec.pdf"]
     )
-    store.save_snapshot(snapshot_path, live, 7)
-    loaded, gen = store.load_snapshot(snapshot_path)
+    snapshot.save_snapshot(snapshot_path, live, 7)
+    loaded, gen = snapshot.load_snapshot(snapshot_path)
     assert gen == 7 and set(loaded.build.graph.nodes) == set(live.build.graph.nodes)

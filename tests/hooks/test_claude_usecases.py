@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.app.pages import note_body, page_text
+from rubi.app.pagetext import note_body, page_text
 from rubi.app.recall import needed_terms
 
 from helpers import VAULTS, require_data, write

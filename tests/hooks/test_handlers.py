@@ -11,7 +11,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook, transcript
 from rubi import app
-from rubi.sessions.tail import current_context
+from rubi.transcripts.tail import current_context
 
 from helpers import write
 
@@ -306,7 +306,7 @@ def test_compact_restores_this_sessions_record(project: Path, tmp_path: Path) ->
 
 
 def test_slash_command_arguments_are_the_request(tmp_path: Path) -> None:
-    from rubi.sessions.turns import read_activity
+    from rubi.transcripts.turns import read_activity
 
     t = tmp_path / "t.jsonl"
     line = {

@@ -12,7 +12,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook
 from rubi import app
-from rubi.sessions.turns import read_activity
+from rubi.transcripts.turns import read_activity
 
 from helpers import write
 

@@ -15,9 +15,9 @@ import pytest
 from hooks.hookhelpers import base, hook
 from rubi import app
 from rubi.claude.hooks.capture import MAX_TURN_CHARS
-from rubi.sessions.privacy import redact_cut
-from rubi.sessions.turns import COMMAND_CHARS, REQUEST_CHARS
-from sessions.redaction_corpus import ORDINARY, SECRETS, collapse, leaks, pieces, straddle
+from rubi.transcripts.privacy import redact_cut
+from rubi.transcripts.turns import COMMAND_CHARS, REQUEST_CHARS
+from transcripts.redaction_corpus import ORDINARY, SECRETS, collapse, leaks, pieces, straddle
 
 from helpers import write
 

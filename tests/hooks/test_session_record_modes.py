@@ -12,7 +12,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook
 from rubi import app
-from rubi.claude.hooks.sessionlog import append, session_file
+from rubi.app.sessionrecord import append, session_file
 
 
 @pytest.fixture(params=[0o022, 0o000], ids=["umask-022", "umask-000"])

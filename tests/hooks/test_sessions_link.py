@@ -9,7 +9,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook
 from rubi import app
-from rubi.claude.hooks.sessionlog import session_file
+from rubi.app.sessionrecord import session_file
 from rubi.core.safepaths import UnsafePathError
 
 

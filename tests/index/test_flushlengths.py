@@ -10,7 +10,7 @@ from whoosh import index as windex
 
 from rubi.core.paths import cache_home
 from rubi.index.flushlengths import CachedLengths
-from rubi.index.store import IndexDoc, SearchIndex
+from rubi.index.searchindex import IndexDoc, SearchIndex
 
 
 def _docs() -> list[IndexDoc]:

@@ -182,7 +182,7 @@ def _ref_resolve(text: str, anchor: dt.date) -> list[tuple[int, int, list[str]]]
     return out
 
 
-def test_relative_phrases_of_ascii_text_found_as_before() -> None:
+def test_relative_phrases_of_ascii_text_are_found() -> None:
     from rubi.core.relativedays import resolve_relative
 
     rng = random.Random(20)

@@ -11,7 +11,7 @@ from whoosh.writing import PostingPool
 
 from rubi.core.paths import cache_home
 from rubi.index.pool import Posting, RunPool
-from rubi.index.store import IndexDoc, SearchIndex
+from rubi.index.searchindex import IndexDoc, SearchIndex
 
 
 def _postings(rng: random.Random, docs: int, monotonic: bool) -> list[Posting]:

@@ -1,4 +1,4 @@
-"""Issue 19, item 10: Russian and Arabic words are stemmed (Snowball Russian, ISRI
+"""Russian and Arabic words are stemmed (Snowball Russian, ISRI
 Arabic), so ``диск`` finds ``диске`` in notes and in code comments."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rubi import app
 from rubi.index.documents import note_document
-from rubi.index.store import SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.markdown import parse_note
 
 COMMITS = 150

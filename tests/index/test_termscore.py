@@ -14,7 +14,7 @@ import rubi.index.termscore as termscore
 from bm25f_reference import reference_bm25f
 from rubi import app
 from rubi.core.paths import cache_home
-from rubi.index.store import IndexDoc, SearchIndex, query_clauses
+from rubi.index.searchindex import IndexDoc, SearchIndex, query_clauses
 from rubi.index.warm import forget_indexes, index_at
 
 WORDS = [
@@ -248,7 +248,7 @@ def test_a_word_saturates_once_over_its_fields() -> None:
     assert one[3] > one[2]  # two words in a body outweigh one in a title
 
 
-def test_a_numpy_another_thread_is_still_importing_is_not_used(
+def test_a_numpy_another_thread_is_importing_is_not_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``rubi watch`` imports numpy in a background thread while the engine answers a

@@ -94,7 +94,7 @@ def test_a_teammates_committed_handoff_is_not_mine(
     assert theirs_last is not None and theirs_last.path == their_rel
 
 
-def test_a_handoff_without_an_author_still_counts(tmp_path: Path) -> None:
+def test_a_handoff_without_an_author_counts(tmp_path: Path) -> None:
     """Written before handoffs named their author: it counts, as before."""
     project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
     save(project, "Mine", T0)

@@ -1,4 +1,4 @@
-"""Issue 19, item 8: git worktrees, with real ``git worktree``. Each worktree's index
+"""Git worktrees, with real ``git worktree``. Each worktree's index
 is its own; notes are the branch's (``rubi doctor`` says when another worktree holds
 notes this one lacks); handoffs and the personal vault are the user's, shared."""
 

@@ -81,7 +81,7 @@ def test_the_reasons_name_the_budget() -> None:
     assert "alias (*name) of a list or mapping" in reason("self-ref")
 
 
-def test_ordinary_frontmatter_still_parses() -> None:
+def test_ordinary_frontmatter_parses() -> None:
     text = (
         "---\ntitle: Plain\ntags: [a, b]\nowner: &who alice\nreviewer: *who\n"
         "nested: {x: {y: [1, 2]}}\ncreated: {{date}}\n---\nbody\n"

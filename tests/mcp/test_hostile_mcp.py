@@ -299,7 +299,7 @@ def test_unreadable_reply_names_the_request() -> None:
     assert isinstance(reply, JSONRPCError) and reply.id is None
 
 
-def test_a_reply_holding_a_lone_surrogate_still_encodes() -> None:
+def test_a_reply_holding_a_lone_surrogate_encodes() -> None:
     message = JSONRPCResponse(
         jsonrpc="2.0", id=1, result={"content": [{"type": "text", "text": "caf\udce9.md"}]}
     )

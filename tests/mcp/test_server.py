@@ -209,7 +209,7 @@ def test_xray_tool(project: Path, isolated_home: Path) -> None:
     assert missing.is_error
     sample = SHARED_DATA / "transcripts" / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
     require_data(sample)
-    from rubi.sessions.locate import project_slug
+    from rubi.transcripts.locate import project_slug
 
     folder = isolated_home / ".claude" / "projects" / project_slug(project)
     folder.mkdir(parents=True)

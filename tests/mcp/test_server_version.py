@@ -1,4 +1,4 @@
-"""Issue 19, item 10: the MCP server reports rubi's version (it was empty)."""
+"""The MCP server reports rubi's version."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every hit carries its day; --since/--until keep a window of days; a timeline lists
-what happened around a hit; a date written in digits is found in words (issue 17
-item 3)."""
+what happened around a hit; a date written in digits is found in
+words."""
 
 from __future__ import annotations
 

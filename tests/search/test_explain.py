@@ -10,7 +10,7 @@ import pytest
 from rubi import app
 from rubi.search.hits import WHY_KINDS, Snippet, Why
 from rubi.search.render import WHY_FORMATS, render_compact, result_json, why_line
-from rubi.search.rules import (
+from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     node_weight,
@@ -112,7 +112,7 @@ def test_reasons_stand_beside_the_why_lines(help_vault_indexed: Path) -> None:
     # The whole query is the name: it votes whatever its words' rarity.
     assert result.hits[0].reasons[:2] == (Why("named", "Aliases"), Why("text", "aliases (title)"))
     # Inside a longer question a word found in more than 1 note in 20 names nothing
-    # (rubi.search.rules.name_votes): the note of that title matches as text.
+    # (rubi.search.reweighting.name_votes): the note of that title matches as text.
     longer = app.search(
         app.locate(help_vault_indexed), "where do aliases show up in search", refresh=False
     )

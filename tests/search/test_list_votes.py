@@ -1,4 +1,4 @@
-"""Candidate lists vote only with evidence (rubi.search.rules): an exact name when it
+"""Candidate lists vote only with evidence (rubi.search.reweighting): an exact name when it
 is rare in the vault, the whole query or an identifier; the graph's neighbours when
 its seeds link to one another."""
 
@@ -9,9 +9,9 @@ import math
 import networkx as nx
 import pytest
 
-from rubi.index.store import BM25Hit
+from rubi.index.searchindex import BM25Hit
 from rubi.search.engine import graph_list
-from rubi.search.rules import (
+from rubi.search.reweighting import (
     GRAPH_MIN_LINKED_SEEDS,
     NAME_MIN_IDF,
     graph_votes,

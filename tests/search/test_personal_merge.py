@@ -1,4 +1,4 @@
-"""Issue 19, item 5: personal notes rank below the project's hits of similar strength,
+"""Personal notes rank below the project's hits of similar strength,
 take a share of the slots, and can be left out (``--no-personal``, ``personal = false``)."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def flask_like(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> VaultPaths:
     return app.locate(repo / ".rubi")
 
 
-def test_project_code_first_personal_note_still_found(flask_like: VaultPaths) -> None:
+def test_project_code_first_and_the_personal_note_found(flask_like: VaultPaths) -> None:
     ids = [h.id for h in app.search(flask_like, "how are templates rendered").hits]
     assert ids[0] == "src/flask/templating.py"
     assert "personal:notes/blog-ideas" in ids

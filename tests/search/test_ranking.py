@@ -47,7 +47,7 @@ def _ids(vault: Path, query: str, terms: tuple[str, ...] = (), k: int = 5) -> li
         ("keyboard shortcuts hotkeys", (), "User interface/Hotkeys", 3),
         # Found by the dense list alone (its first), whose first ten are all
         # Publish notes within 0.04 of one another: since the list must lead its
-        # own first ten to vote (``dense_weight``, issue 28) it does not, and the
+        # own first ten to vote (``dense_weight``) it does not, and the
         # words rank other Publish notes. A known loss, kept visible.
         pytest.param(
             "publish my notes as a website",

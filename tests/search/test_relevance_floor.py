@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.index.store import SearchIndex, query_clauses
+from rubi.index.searchindex import SearchIndex, query_clauses
 from rubi.search.render import NOTHING_RELEVANT
-from rubi.search.rules import CJK_UNMEASURED, RELEVANCE_FLOOR, relevant
+from rubi.search.reweighting import CJK_UNMEASURED, RELEVANCE_FLOOR, relevant
 
 from helpers import write
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from rubi import app
 from rubi.app.sessionrecord import capture_turn
 from rubi.search.hits import Passage
-from rubi.search.turns import rank_turns
+from rubi.search.turnranking import rank_turns
 
 DAY = 1_683_000_000.0  # early May 2023
 

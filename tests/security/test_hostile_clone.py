@@ -181,7 +181,7 @@ def test_a_committed_index_is_never_opened_in_process(
 @pytest.mark.timeout(60)
 def test_load_pickle_refuses_anything_outside_the_user_cache(tmp_path: Path) -> None:
     from rubi.core.paths import cache_home
-    from rubi.core.storage import UntrustedCacheError, load_pickle
+    from rubi.core.picklefiles import UntrustedCacheError, load_pickle
 
     marker = tmp_path / "m"
     planted = write(tmp_path / "vault" / ".index" / "graph.pickle", _payload(marker, "x"))

@@ -18,7 +18,7 @@ from mcp import Client
 from rubi import app
 from rubi.cli.main import cli
 from rubi.mcp.server import build_server
-from sessions.redaction_corpus import ORDINARY, SECRETS, leaks, pieces
+from transcripts.redaction_corpus import ORDINARY, SECRETS, leaks, pieces
 
 from helpers import vault_text
 

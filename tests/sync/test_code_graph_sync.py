@@ -3,9 +3,9 @@ process sees the same graph and pages as a build from scratch.
 
 Through ``app.index`` (a run per edit, as a watcher's batch or ``rubi index`` makes):
 files added, deleted, an import added, a symbol renamed, a new package. After each,
-the session's graph equals :meth:`LiveGraph.from_notes` of its notes and map, a fresh
-process (a new session) reads that graph too, and the map pages equal a full render.
-A watching session writes the snapshot later (:data:`SNAPSHOT_DELAY_S`); meanwhile
+the vault sync's graph equals :meth:`LiveGraph.from_notes` of its notes and map, a fresh
+process (a new vault sync) reads that graph too, and the map pages equal a full render.
+A watching vault sync writes the snapshot later (:data:`SNAPSHOT_DELAY_S`); meanwhile
 another process finds its code nodes older than the store says and moves them.
 """
 
@@ -22,9 +22,9 @@ from rubi import app
 from rubi.codemap import render_map, render_module_page
 from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.graph.live import LiveGraph
-from rubi.sync import forget_sessions, session_for
+from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.pages import note_refs
-from rubi.sync.session import CODE_STAMP, SyncSession
+from rubi.sync.vaultsync import CODE_STAMP, VaultSync
 
 from helpers import rubi_project, write
 
@@ -81,28 +81,28 @@ def _state(live: LiveGraph) -> dict[str, Any]:
     }
 
 
-def _scratch(session: SyncSession) -> dict[str, Any]:
-    """The graph built from nothing from the session's notes and map."""
-    store = session._open(create=False)
+def _scratch(vault_sync: VaultSync) -> dict[str, Any]:
+    """The graph built from nothing from the vault sync's notes and map."""
+    store = vault_sync._open(create=False)
     try:
         attachments = store.meta_value("attachments", [])
     finally:
         store.close()
-    return _state(LiveGraph.from_notes(session.notes(), attachments, session.code_map()))
+    return _state(LiveGraph.from_notes(vault_sync.notes(), attachments, vault_sync.code_map()))
 
 
-def _graph_of(session: SyncSession) -> dict[str, Any]:
-    store = session._open(create=False)
+def _graph_of(vault_sync: VaultSync) -> dict[str, Any]:
+    store = vault_sync._open(create=False)
     try:
-        return _state(session._graph(store))
+        return _state(vault_sync._graph(store))
     finally:
         store.close()
 
 
-def _assert_pages_rendered_in_full(root: Path, session: SyncSession) -> None:
-    code_map = session.code_map()
+def _assert_pages_rendered_in_full(root: Path, vault_sync: VaultSync) -> None:
+    code_map = vault_sync.code_map()
     assert code_map is not None
-    notes = note_refs(session.notes())
+    notes = note_refs(vault_sync.notes())
     vault = root / ".rubi"
     assert (vault / MAP_PAGE).read_text(encoding="utf-8") == render_map(code_map, notes, None)
     for name, module in code_map.modules.items():
@@ -124,13 +124,13 @@ def test_shape_edits_move_the_graph_to_what_a_rebuild_gives(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
-    session.run()
+    vault_sync = VaultSync(paths)
+    vault_sync.run()
     rebuilds: list[LiveGraph] = []
     rebuild = LiveGraph._rebuild_code_map
 
     def counted(self: LiveGraph, *args: Any) -> None:
-        if self is session._graphs.live:
+        if self is vault_sync._graphs.live:
             rebuilds.append(self)
         rebuild(self, *args)
 
@@ -138,22 +138,22 @@ def test_shape_edits_move_the_graph_to_what_a_rebuild_gives(
     for what, changes in EDITS:
         for rel, text in changes.items():
             _edit(project, rel, text)
-        session.run()
-        want = _scratch(session)
-        assert _graph_of(session) == want, what
-        assert _graph_of(SyncSession(paths)) == want, what  # another process: the snapshot
-        _assert_pages_rendered_in_full(project, session)
+        vault_sync.run()
+        want = _scratch(vault_sync)
+        assert _graph_of(vault_sync) == want, what
+        assert _graph_of(VaultSync(paths)) == want, what  # another process: the snapshot
+        _assert_pages_rendered_in_full(project, vault_sync)
     assert rebuilds == []  # every edit moved the code nodes
-    g = session.graph().graph
+    g = vault_sync.graph().graph
     assert g.has_edge("notes/later", "pkg/extra.py", key="about_file")
     assert not any(n.startswith("web/") for n in g)
 
 
-def test_a_watching_session_writes_the_snapshot_later(
+def test_a_watching_vault_sync_writes_the_snapshot_later(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    writer = SyncSession(paths)
+    writer = VaultSync(paths)
     writer.watched = True
     writer.run()
     started: list[Callable[[], None]] = []
@@ -169,7 +169,7 @@ def test_a_watching_session_writes_the_snapshot_later(
         def cancel(self) -> None:
             pass
 
-    monkeypatch.setattr("rubi.sync.session.threading.Timer", Timer)
+    monkeypatch.setattr("rubi.sync.vaultsync.threading.Timer", Timer)
     before = paths.graph_file.stat().st_mtime_ns
     _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
     writer.run()
@@ -178,11 +178,11 @@ def test_a_watching_session_writes_the_snapshot_later(
     assert _graph_of(writer) == want
     # Another process reads the older snapshot, finds its code nodes behind the store's
     # stamp and moves them (a reader does not write the snapshot for a watcher).
-    reader = SyncSession(paths)
+    reader = VaultSync(paths)
     assert _graph_of(reader) == want
     started[-1]()  # the timer fires
     assert paths.graph_file.stat().st_mtime_ns != before
-    fresh = SyncSession(paths)
+    fresh = VaultSync(paths)
     store = fresh._open(create=False)
     try:
         live = fresh._graph(store)
@@ -196,7 +196,7 @@ def test_a_reader_moves_a_stale_snapshot_and_writes_it(project: Path) -> None:
     """A snapshot older than the store's code stamp (a watcher stopped before its
     deferred write): the first reader moves the code nodes and writes it back."""
     paths = app.locate(project / ".rubi")
-    writer = SyncSession(paths)
+    writer = VaultSync(paths)
     writer.watched = True
     writer.run()
     stale = paths.graph_file.read_bytes()
@@ -205,16 +205,16 @@ def test_a_reader_moves_a_stale_snapshot_and_writes_it(project: Path) -> None:
     writer.flush_snapshot()
     paths.graph_file.write_bytes(stale)  # as if the deferred write never happened
     want = _scratch(writer)
-    assert _graph_of(SyncSession(paths)) == want
+    assert _graph_of(VaultSync(paths)) == want
     assert paths.graph_file.read_bytes() != stale
-    assert _graph_of(SyncSession(paths)) == want
+    assert _graph_of(VaultSync(paths)) == want
 
 
 def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> None:
     """The snapshot holds the map before the watcher's edit, the disk the map after it:
     the next process's own shape edit must not move the graph from the wrong map."""
     paths = app.locate(project / ".rubi")
-    watcher = SyncSession(paths)
+    watcher = VaultSync(paths)
     watcher.watched = True
     watcher.run()
     before = paths.graph_file.read_bytes()
@@ -223,28 +223,28 @@ def test_a_run_after_a_watcher_stopped_before_its_snapshot(project: Path) -> Non
     assert watcher._graphs.snapshots.timer is not None
     watcher._graphs.snapshots.timer.cancel()  # stopped before its deferred write
     assert paths.graph_file.read_bytes() == before
-    later = SyncSession(paths)
+    later = VaultSync(paths)
     _edit(project, "pkg/util.py", "import lib.store\n\ndef helper(x):\n    return x\n")
     later.run()
     assert _graph_of(later) == _scratch(later)
-    assert _graph_of(SyncSession(paths)) == _scratch(later)
+    assert _graph_of(VaultSync(paths)) == _scratch(later)
 
 
 def test_a_watcher_that_stops_writes_its_deferred_snapshot(project: Path) -> None:
     paths = app.locate(project / ".rubi")
     app.set_watched(paths, True)
-    session = session_for(paths)
+    vault_sync = vault_sync_for(paths)
     app.apply_changes(paths, [], code=True)
     before = paths.graph_file.read_bytes()
     _edit(project, "pkg/extra.py", "from pkg.util import helper\n")
     app.apply_changes(paths, [], code=True)
-    assert session._graphs.snapshots.timer is not None  # deferred
+    assert vault_sync._graphs.snapshots.timer is not None  # deferred
     assert paths.graph_file.read_bytes() == before
     app.set_watched(paths, False)  # the watcher stops
-    assert session._graphs.snapshots.timer is None
+    assert vault_sync._graphs.snapshots.timer is None
     assert paths.graph_file.read_bytes() != before
-    forget_sessions()
-    assert _graph_of(SyncSession(paths)) == _scratch(session)
+    forget_vault_syncs()
+    assert _graph_of(VaultSync(paths)) == _scratch(vault_sync)
 
 
 def _indexed(paths: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -257,7 +257,7 @@ def _indexed(paths: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             docs = {d["id"]: d for d in searcher.all_stored_fields()}
     finally:
         ix.close()
-    return SyncSession(paths).notes(), docs
+    return VaultSync(paths).notes(), docs
 
 
 def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_path: Path) -> None:
@@ -266,21 +266,21 @@ def test_a_shape_edit_indexes_its_map_pages_in_the_same_run(project: Path, tmp_p
     import shutil
 
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
-    session.run()
+    vault_sync = VaultSync(paths)
+    vault_sync.run()
     runs: list[bool] = []
-    run_locked = session._run_locked
+    run_locked = vault_sync._run_locked
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         runs.append(True)
         return run_locked(*args, **kwargs)
 
-    session._run_locked = counted  # type: ignore[method-assign]
+    vault_sync._run_locked = counted  # type: ignore[method-assign]
     for number, (what, changes) in enumerate(EDITS):
         for rel, text in changes.items():
             _edit(project, rel, text)
         runs.clear()
-        report = session.run()
+        report = vault_sync.run()
         assert report.pages_written, what
         assert len(runs) == 1, what
         copy = tmp_path / f"copy-{number}"
@@ -312,19 +312,19 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
     run), and what is indexed equals a full build's."""
     import shutil
 
-    from rubi.sync.store import open_store
+    from rubi.sync.rows import open_store
 
     paths = app.locate(project / ".rubi")
-    session = SyncSession(paths)
-    session.run()
+    vault_sync = VaultSync(paths)
+    vault_sync.run()
     runs: list[bool] = []
-    run_locked = session._run_locked
+    run_locked = vault_sync._run_locked
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         runs.append(True)
         return run_locked(*args, **kwargs)
 
-    session._run_locked = counted  # type: ignore[method-assign]
+    vault_sync._run_locked = counted  # type: ignore[method-assign]
 
     def generation() -> int:
         store = open_store(paths.store_file, create=False)
@@ -339,7 +339,7 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
             _edit(project, rel, text)
         runs.clear()
         before = generation()
-        report = session.run()
+        report = vault_sync.run()
         assert report.pages_written, what
         assert (len(runs), generation()) == (1, before + 1), what
         copy = tmp_path / f"copy-{number}"
@@ -348,4 +348,4 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
         full = app.index(fresh, full=True)
         assert full.pages_written == [], what
         assert _indexed(paths) == _indexed(fresh), what
-        assert _graph_of(session) == _scratch(session), what
+        assert _graph_of(vault_sync) == _scratch(vault_sync), what

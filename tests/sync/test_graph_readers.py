@@ -1,5 +1,5 @@
 """Searches and reads in several threads while saves are applied in another, on the
-same in-process session, as in an MCP server beside its watcher: every reader sees one
+same in-process vault sync, as in an MCP server beside its watcher: every reader sees one
 consistent version of the live graph, so none fails, whatever a save does to it
 meanwhile (an embedded file pasted or deleted and every note relinked, a hub note
 renamed, links rewritten and appended, notes deleted and created)."""

@@ -11,12 +11,12 @@ import pytest
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.index.store import SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.sync.code import CodeRun
 from rubi.sync.manifest import IndexReport, VaultState, state_from_store
 from rubi.sync.plan import RunPlan, plan_changes, plan_run
+from rubi.sync.rows import Store, open_store
 from rubi.sync.steps import SyncRun
-from rubi.sync.store import Store, open_store
 from rubi.vault.scan import scan_vault
 
 from helpers import write
@@ -76,7 +76,7 @@ def store(vault: VaultPaths) -> Iterator[Store]:
 
 
 def _run(paths: VaultPaths, store: Store, plan: RunPlan) -> SyncRun:
-    """A run as the session makes one (a full build starts from an empty manifest)."""
+    """A run as the vault sync makes one (a full build starts from an empty manifest)."""
     old = VaultState(gen=store.gen()) if plan.full else state_from_store(store)
     assert old is not None
     changes = plan_changes(old, listing := scan_vault(paths.root))

@@ -16,9 +16,9 @@ from rubi.codemap import build_code_map
 from rubi.codemap.build import update_code_map
 from rubi.codemap.files import stat_files
 from rubi.codemap.model import CodeMap
-from rubi.sync import forget_sessions
+from rubi.sync import forget_vault_syncs
 from rubi.sync.codestore import DELTA_MAX, delta_file, edits_file, read_code_map
-from rubi.sync.session import SyncSession
+from rubi.sync.vaultsync import VaultSync
 
 from helpers import rubi_project, write
 
@@ -63,7 +63,7 @@ def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = app.locate(project / ".rubi")
-    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the vault sync lists once
     import rubi.codemap.files as files
 
     def no_listing(root: Path) -> object:
@@ -84,7 +84,7 @@ def test_a_kept_shape_edit_lists_nothing_and_saves_a_delta(
     assert cold.files["pkg/app.py"].size == app_py.stat().st_size
     _same(cold, _full(project, tmp_path))
     monkeypatch.setattr(files, "list_files", listing)
-    forget_sessions()
+    forget_vault_syncs()
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
@@ -121,7 +121,7 @@ def test_an_import_edit_saves_the_maps_new_shape_in_the_delta(
     assert cold is not None and "pkg/cli.py" not in cold.files
     assert not edits_file(paths).exists()  # folded into the new delta
     _same(cold, _full(project, tmp_path))
-    forget_sessions()
+    forget_vault_syncs()
     assert app.index(paths).code_changed == 0  # a cold run agrees: nothing to redo
 
 
@@ -162,11 +162,11 @@ def test_a_delta_of_another_map_is_ignored(project: Path) -> None:
     app_py.write_text(app_py.read_text() + "# one\n", encoding="utf-8")
     app.apply_changes(paths, [], code=True, code_paths=["pkg/app.py"])
     delta = delta_file(paths).read_bytes()
-    forget_sessions()
+    forget_vault_syncs()
     app.index(paths, full=True)  # a new map file: the old delta is not its own
     delta_file(paths).write_bytes(delta)
     cold = read_code_map(paths)
-    full = SyncSession(paths).code_map()
+    full = VaultSync(paths).code_map()
     assert cold is not None and full is not None
     assert cold.files["pkg/app.py"] == full.files["pkg/app.py"]
     assert not cold.stats.reused_shape
@@ -206,7 +206,7 @@ def test_a_temp_file_that_came_and_went_lists_nothing(
     import rubi.codemap.files as files
 
     paths = app.locate(project / ".rubi")
-    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the session lists once
+    app.apply_changes(paths, [], code=True, code_paths=["README.txt"])  # the vault sync lists once
     listed: list[Path] = []
     listing = files.list_files
     monkeypatch.setattr(files, "list_files", lambda root: listed.append(root) or listing(root))
@@ -265,7 +265,7 @@ def test_new_and_gone_paths_are_listed_as_list_files_lists_them(project: Path) -
     assert kept is not None and kept.listing is again.listing  # nothing came or went
 
 
-def test_shape_edits_after_the_first_use_the_sessions_memory(
+def test_shape_edits_after_the_first_use_the_kept_code_memory(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import rubi.codemap.build as build
@@ -278,7 +278,7 @@ def test_shape_edits_after_the_first_use_the_sessions_memory(
     real = build.build_parts
 
     def counted(root: Path, cache: Path, *args: object, **kwargs: object) -> object:
-        if cache == paths.codemap_cache:  # the session's, not a fresh build's
+        if cache == paths.codemap_cache:  # the vault sync's, not a fresh build's
             full_builds.append(1)
         return real(root, cache, *args, **kwargs)  # type: ignore[arg-type]
 
@@ -321,12 +321,12 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
     from collections.abc import Iterator
 
     import rubi.codemap.build as build
-    from rubi.sync import session_for
+    from rubi.sync import vault_sync_for
     from rubi.watch import watch
 
-    forget_sessions()  # a new process: the map is on disk only
+    forget_vault_syncs()  # a new process: the map is on disk only
     paths = app.locate(project / ".rubi")
-    session = session_for(paths)
+    vault_sync = vault_sync_for(paths)
     full_builds: list[int] = []
     real = build.build_parts
 
@@ -344,15 +344,15 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
 
     def changes() -> Iterator[list[tuple[object, str]]]:
         deadline = time.monotonic() + 60
-        while not session.code_memory_held:  # made in the background after the catch-up
+        while not vault_sync.code_memory_held:  # made in the background after the catch-up
             assert time.monotonic() < deadline, "no memory made"
             time.sleep(0.01)
-        live = session._graphs.live  # then the graph, loaded ahead, knows the map it was made of
+        live = vault_sync._graphs.live  # then the graph, loaded ahead, knows the map it was made of
         while live is None or live._graph_map is None:
             assert time.monotonic() < deadline, "no graph loaded"
             time.sleep(0.01)
-            live = session._graphs.live
-        assert live._graph_map is session.code_map()
+            live = vault_sync._graphs.live
+        assert live._graph_map is vault_sync.code_map()
         for rel, text in steps:
             if text is None:
                 (project / rel).unlink()
@@ -369,7 +369,7 @@ def test_a_watcher_makes_the_memory_after_its_catch_up(
     _same(cold, fresh)
 
 
-def test_a_delta_pickled_under_the_old_module_name_still_loads() -> None:
+def test_a_delta_pickled_under_its_former_module_name_loads() -> None:
     """Deltas saved before the code map's store moved to ``rubi.sync.codestore`` name
     their class ``rubi.sync.code.CodeMapDelta``; unpickling looks it up there."""
     import io

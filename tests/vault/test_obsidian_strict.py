@@ -1,4 +1,4 @@
-"""Issue 19, item 9: ``rubi doctor`` lists every link Obsidian leaves unresolved (rubi
+"""``rubi doctor`` lists every link Obsidian leaves unresolved (rubi
 also resolves titles, aliases and frontmatter ids; search keeps that), and git
 conflict markers left in notes."""
 
@@ -37,7 +37,7 @@ def test_links_obsidian_leaves_unresolved() -> None:
     ]
 
 
-def test_search_still_resolves_a_title_link(tmp_path: Path) -> None:
+def test_search_resolves_a_title_link(tmp_path: Path) -> None:
     vault = tmp_path / "v"
     write(vault / "Projects" / "Plan.md", "# The Plan\n\nquokka\n")
     write(vault / "Source.md", "# Source\n\nsee [[The Plan]]\n")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import rubi.sync.session as session_module
+import rubi.sync.vaultsync as session_module
 from rubi import app
-from rubi.sync import session_for
+from rubi.sync import vault_sync_for
 from rubi.vault.scan import VaultListing
 from rubi.watch import in_background
 
@@ -27,9 +27,9 @@ def test_a_watched_process_searches_without_scanning(
     app.index(paths)
     with in_background(paths):
         deadline = time.monotonic() + 30
-        while not session_for(paths).watched and time.monotonic() < deadline:
+        while not vault_sync_for(paths).watched and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert session_for(paths).watched
+        assert vault_sync_for(paths).watched
         scans: list[Path] = []
         real = session_module.scan_vault
 
@@ -48,4 +48,4 @@ def test_a_watched_process_searches_without_scanning(
             time.sleep(0.05)
         assert found == ["beta"]
         assert scans == []  # the watcher read the one changed file; searches never scanned
-    assert not session_for(paths).watched
+    assert not vault_sync_for(paths).watched

@@ -1,4 +1,4 @@
-"""Issue 19, item 7: the watcher and the indexer share one ignore rule, applied to
+"""The watcher and the indexer share one ignore rule, applied to
 paths relative to the vault (or project): a vault kept under a folder named ``build``
 (or ``dist``, ``.idea``, ``__pycache__``) is watched, and notes in ``<vault>/build/`` are
 both indexed and watched."""

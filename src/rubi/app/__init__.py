@@ -15,12 +15,32 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+# The facade stays cheap to import (a hook pays every import on every call): the
+# engines below it are imported inside the functions that use them. The use cases
+# imported here are as cheap (search and the index check every reader runs first,
+# the code map's pages, the watcher's updates, and for the Claude Code integration
+# recall, the session record, the session-start context and the personal vault); the
+# names of the heavy parts are looked up on first use (``__getattr__`` and ``_LAZY``
+# at the end). The X-ray is the submodule rubi.app.xray, imported on use.
+from rubi.app.mappages import map_text, write_summary
+from rubi.app.personalvault import ensure_personal_vault
+from rubi.app.recall import recall
+from rubi.app.searching import ensure_index as _ensure
+from rubi.app.searching import search
+from rubi.app.secretguard import describe as describe_redacted
+from rubi.app.sessionrecord import (
+    capture_turn,
+    clean_turn,
+    context_size,
+    link_files,
+    session_file,
+    write_record,
+)
+from rubi.app.sessionstart import refresh_index, session_start_context
+from rubi.app.updates import apply_changes, catch_up, import_ahead, remember_code, set_watched
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 
-# The facade stays cheap to import (a hook pays every import on every call): the
-# engines below it are imported inside the functions that use them, and the names it
-# re-exports are looked up on first use (``__getattr__`` and ``_LAZY`` at the end).
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -36,32 +56,64 @@ if TYPE_CHECKING:
     from rubi.sync import IndexReport
 
 __all__ = [
+    "MAIN_CHAIN",
+    "SEARCH_SCOPES",
+    "ApiCall",
+    "Attachment",
     "CodeView",
+    "Compaction",
     "DoctorReport",
+    "IndexReport",
     "InitReport",
     "LinkView",
     "NoteView",
     "PartView",
+    "TranscriptReader",
+    "TranscriptsNotFoundError",
+    "UserText",
     "VaultStatus",
+    "apply_changes",
     "backlinks",
+    "capture_turn",
+    "catch_up",
+    "claude_config_dir",
+    "clean_turn",
+    "context_size",
     "describe_redacted",
+    "discover_sessions",
     "doctor",
+    "ensure_personal_vault",
+    "import_ahead",
     "index",
     "init_project",
     "last_handoff",
+    "link_files",
     "links",
     "locate",
     "map_text",
+    "project_slug",
+    "projects_dir",
     "read_code",
     "read_many",
     "read_note",
     "read_part",
+    "recall",
+    "refresh_index",
     "register",
+    "remember_code",
     "render_note_view",
+    "render_search",
     "resolve_ref",
     "save_handoff",
     "search",
+    "search_answer",
+    "search_json",
+    "semantic_status",
+    "session_file",
+    "session_start_context",
+    "set_watched",
     "status",
+    "write_record",
     "write_summary",
 ]
 
@@ -167,15 +219,6 @@ def index(
     from rubi.sync import index_vault
 
     return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
-
-
-# Search and the index check every reader runs first are rubi.app.searching (recall
-# calls the same search, and must not import this package); the code map's pages are
-# rubi.app.mappages.
-from rubi.app.mappages import map_text, write_summary  # noqa: E402
-from rubi.app.searching import ensure_index as _ensure  # noqa: E402
-from rubi.app.searching import search  # noqa: E402
-from rubi.app.secretguard import describe as describe_redacted  # noqa: E402
 
 
 # -- reading ------------------------------------------------------------------------
@@ -503,59 +546,6 @@ def doctor(paths: VaultPaths) -> DoctorReport:
     return check_vault(paths)
 
 
-# -- for the CLI, the MCP server and the watcher: index reports, search output, ------
-# -- watcher runs. The X-ray is the submodule rubi.app.xray, imported on use. --------
-# rubi.app.results (SEARCH_SCOPES, render_search, search_answer, search_json) is looked up on use,
-# through _LAZY below.
-from rubi.app.updates import (  # noqa: E402
-    apply_changes,
-    catch_up,
-    import_ahead,
-    remember_code,
-    set_watched,
-)
-
-__all__ += [
-    "SEARCH_SCOPES",
-    "IndexReport",
-    "apply_changes",
-    "catch_up",
-    "import_ahead",
-    "remember_code",
-    "render_search",
-    "search_answer",
-    "search_json",
-    "set_watched",
-]
-
-
-# -- for the Claude Code integration (hooks, installer, audit): recall, the session ---
-# -- record, the session-start context, the personal vault (each cheap to import; ---
-# -- Claude Code's folders and transcripts are in rubi.app.claudecode). -------------
-from rubi.app.recall import recall  # noqa: E402
-from rubi.app.sessionrecord import (  # noqa: E402
-    capture_turn,
-    clean_turn,
-    context_size,
-    link_files,
-    session_file,
-    write_record,
-)
-from rubi.app.startup import refresh_index, session_start_context  # noqa: E402
-
-__all__ += [
-    "capture_turn",
-    "clean_turn",
-    "context_size",
-    "ensure_personal_vault",
-    "link_files",
-    "recall",
-    "refresh_index",
-    "session_file",
-    "session_start_context",
-    "write_record",
-]
-
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
     "CodeView": "rubi.app.codeview",
@@ -567,20 +557,42 @@ _LAZY: dict[str, str] = {
     "Registered": "rubi.app.registration",
     "SEARCH_SCOPES": "rubi.app.results",
     "SearchResult": "rubi.search.engine",
-    "ensure_personal_vault": "rubi.app.claudecode",
     "render_note_view": "rubi.app.reading",
     "render_search": "rubi.app.results",
     "resolve_ref": "rubi.app.reading",
     "search_answer": "rubi.app.results",
     "search_json": "rubi.app.results",
+    "semantic_status": "rubi.app.health",
+    # Claude Code's folders and transcripts, which the settings reader and the startup
+    # audit read (never loaded on a hook's path)
+    "MAIN_CHAIN": "rubi.transcripts.events",
+    "ApiCall": "rubi.transcripts.events",
+    "Attachment": "rubi.transcripts.events",
+    "Compaction": "rubi.transcripts.events",
+    "UserText": "rubi.transcripts.events",
+    "TranscriptReader": "rubi.transcripts.transcript",
+    "TranscriptsNotFoundError": "rubi.transcripts.errors",
+    "claude_config_dir": "rubi.transcripts.locate",
+    "discover_sessions": "rubi.transcripts.locate",
+    "project_slug": "rubi.transcripts.locate",
+    "projects_dir": "rubi.transcripts.locate",
 }
 """Re-exported name -> the module that defines it (imported when the name is first
 asked for: a hook that never renders a search never imports the search engine)."""
 
 if TYPE_CHECKING:
-    from rubi.app.claudecode import ensure_personal_vault
+    from rubi.app.health import semantic_status
     from rubi.app.reading import render_note_view, resolve_ref
     from rubi.app.results import SEARCH_SCOPES, render_search, search_answer, search_json
+    from rubi.transcripts.errors import TranscriptsNotFoundError
+    from rubi.transcripts.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
+    from rubi.transcripts.locate import (
+        claude_config_dir,
+        discover_sessions,
+        project_slug,
+        projects_dir,
+    )
+    from rubi.transcripts.transcript import TranscriptReader
 
 
 def __getattr__(name: str) -> Any:

@@ -2,7 +2,7 @@
 
 Claude Code keeps what it learns about a project in
 ``<config>/projects/<slug of the git root>/memory/`` (``<config>``: ``$CLAUDE_CONFIG_DIR``
-or ``~/.claude``; the slug as :func:`rubi.sessions.locate.project_slug` makes it):
+or ``~/.claude``; the slug as :func:`rubi.transcripts.locate.project_slug` makes it):
 ``MEMORY.md``, an index of one-line pointers loaded into every session, and topic
 files, each with frontmatter ``name``, ``description`` and ``type`` (``user``,
 ``feedback``, ``project``, ``reference``). Older versions kept everything in
@@ -105,7 +105,7 @@ def memory_dir(paths: VaultPaths, folder: Path | None = None) -> Path | None:
         return folder if folder.is_dir() else None
     if paths.project_root is None:
         return None
-    from rubi.sessions.locate import project_slug, projects_dir
+    from rubi.transcripts.locate import project_slug, projects_dir
 
     candidate = projects_dir() / project_slug(paths.project_root) / "memory"
     return candidate if candidate.is_dir() else None

@@ -18,7 +18,7 @@ from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
 from rubi.sync import index_vault, load_code_map, notes_for, reading_graph
 
-__all__ = ["DoctorReport", "check_vault"]
+__all__ = ["DoctorReport", "check_vault", "semantic_status"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def _text_problems(
         ``(conflicts, secrets)``, in the order of ``notes``.
     """
     from rubi.core.errors import NoteParseError
-    from rubi.sessions.privacy.vaulttext import find_secrets
+    from rubi.transcripts.privacy.vaulttext import find_secrets
     from rubi.vault.conflicts import conflict_line
     from rubi.vault.scan import read_note_text
 
@@ -228,3 +228,11 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         secrets=secrets,
         worktrees=_worktrees(paths),
     )
+
+
+def semantic_status(paths: VaultPaths) -> str:
+    """One line: ``on: N documents embedded (model)``, or ``off: why`` with how to
+    turn it on (:func:`rubi.semantic.status.status_line`)."""
+    from rubi.semantic.status import status_line
+
+    return status_line(paths.index_dir)

@@ -1,8 +1,7 @@
 """The personal vault as a vault of its own: what the MCP server serves in a folder
-that has no project memory yet.
+that has no project memory yet, and what the installer creates.
 
-Import it as a submodule (``from rubi.app.personalvault import open_personal_vault``):
-it loads neither the search stack nor the transcript readers.
+Cheap to import: it loads neither the search stack nor the transcript readers.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
-__all__ = ["open_personal_vault"]
+__all__ = ["ensure_personal_vault", "open_personal_vault"]
 
 
 def open_personal_vault() -> VaultPaths:
@@ -29,3 +28,20 @@ def open_personal_vault() -> VaultPaths:
     if found is None:
         raise RubiError("the personal vault cannot be opened")
     return found
+
+
+def ensure_personal_vault() -> bool:
+    """Create the personal vault unless it exists.
+
+    Returns:
+        Whether it was created.
+
+    Raises:
+        OSError: it cannot be created.
+    """
+    from rubi.knowledge.personal import personal_paths
+
+    if personal_paths(None) is not None:
+        return False
+    personal_paths(None, create=True)
+    return True

@@ -10,10 +10,10 @@ clears a relevance bar is returned: a note must match at least
 them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channel
 alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
-:func:`rubi.search.rules.relevant`: no note holds enough of the prompt's
+:func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
 distinctive words), unless the prompt is long (:data:`LONG_PROMPT_TERMS`). Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
-split off as the note parser splits it (:func:`rubi.app.pages.note_body`).
+split off as the note parser splits it (:func:`rubi.app.pagetext.note_body`).
 
 In a project with a code map the same prompt also searches the code (``scope`` code, the
 search ``rubi search --scope code`` runs), and up to :data:`MAX_FILES` files are named,
@@ -26,7 +26,7 @@ log), or it writes a word as code (:func:`rubi.search.longquery.is_identifier`:
 ``parse_quoted``, ``Config.load``, ``app.py``) and the search's name list matched a
 file or symbol of this project (:attr:`rubi.search.hits.SearchResult.named`). A short
 question in plain words gets no files: the relevance floor does not hold for code
-(:func:`rubi.search.rules.relevant`), a source file's comments share common words with
+(:func:`rubi.search.reweighting.relevant`), a source file's comments share common words with
 anything ("How often should I change the engine oil in my car?" matched 3 of its 5
 content words in one file of jinja, half the question's IDF mass), and a plain word
 can be a file's name (``engine`` and ``engine.py``), which the name list always lets
@@ -140,7 +140,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
 def _note_lines(paths: VaultPaths, query: str, terms: set[str], budget: int) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
     tokens; none below the relevance floor (a short prompt)."""
-    from rubi.app.pages import note_body
+    from rubi.app.pagetext import note_body
     from rubi.app.searching import search
     from rubi.core.config import MAX_NOTE_BYTES
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text

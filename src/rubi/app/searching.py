@@ -48,10 +48,10 @@ def ensure_index(
     """Index ``paths`` first when it never was, and when ``refresh`` asks (skipped
     while a watcher in this process applies every change); the run's report, or None
     when nothing ran."""
-    from rubi.sync import index_vault, session_for
+    from rubi.sync import index_vault, vault_sync_for
 
     first = not indexed(paths)
-    if refresh and not first and session_for(paths).watched:
+    if refresh and not first and vault_sync_for(paths).watched:
         return None  # a watcher in this process learns every change from file events
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by

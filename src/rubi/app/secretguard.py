@@ -1,7 +1,7 @@
 """What keeps secrets out of the files a team commits: every text an agent or a
 person asks rubi to store in the vault (``register``, ``rubi note add``, handoffs,
 map summaries) passes :func:`scrub_text` first, with the rules of session capture
-(:mod:`rubi.sessions.privacy`). A secret becomes ``[REDACTED:<kind>]``, a
+(:mod:`rubi.transcripts.privacy`). A secret becomes ``[REDACTED:<kind>]``, a
 ``<private>…</private>`` span is removed, and the caller is told the field, line and
 kind, never the value. A name (a title, an alias, a tag) is never rewritten: one that
 holds a secret is refused with one line."""
@@ -30,7 +30,7 @@ def scrub_text(text: str, where: str) -> tuple[str, list[str]]:
             removing the rest of the text would lose what follows a forgotten
             ``</private>``.
     """
-    from rubi.sessions.privacy.vaulttext import scrub, unclosed_private
+    from rubi.transcripts.privacy.vaulttext import scrub, unclosed_private
 
     line = unclosed_private(text)
     if line is not None:
@@ -49,7 +49,7 @@ def refuse_secret(text: str, where: str) -> None:
     Raises:
         RubiError: naming the field and the kind.
     """
-    from rubi.sessions.privacy.vaulttext import find_secrets
+    from rubi.transcripts.privacy.vaulttext import find_secrets
 
     found = find_secrets(text)
     if found:

@@ -1,5 +1,5 @@
 """One line per Claude Code session: what rubi cost it and what it saved
-(:mod:`rubi.sessions.rubicost`), for ``rubi cost`` and the next SessionStart."""
+(:mod:`rubi.transcripts.rubicost`), for ``rubi cost`` and the next SessionStart."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.errors import RubiError
-from rubi.sessions.rubicost import RubiCost
+from rubi.transcripts.rubicost import RubiCost
 
 __all__ = ["SessionCost", "cost_line", "schema_tokens", "session_cost", "transcript_cost"]
 
@@ -77,11 +77,11 @@ def transcript_cost(transcript: Path, session_id: str | None = None) -> SessionC
     Raises:
         OSError: the transcript cannot be read.
     """
-    from rubi.sessions.analyze import analyze_session
-    from rubi.sessions.locate import SessionFiles
-    from rubi.sessions.rubicost import measure_rubi
-    from rubi.sessions.settings import PriceRatios
-    from rubi.sessions.transcript import TranscriptReader
+    from rubi.transcripts.analyze import analyze_session
+    from rubi.transcripts.locate import SessionFiles
+    from rubi.transcripts.rubicost import measure_rubi
+    from rubi.transcripts.settings import PriceRatios
+    from rubi.transcripts.transcript import TranscriptReader
 
     st = transcript.stat()
     files = SessionFiles(
@@ -101,7 +101,7 @@ def session_cost(*, session: str | None = None, project: Path | None = None) -> 
         TranscriptsNotFoundError: no transcripts folder (or none for ``project``).
         RubiError: no session matches, or the id prefix matches several.
     """
-    from rubi.sessions.locate import discover_sessions, projects_dir
+    from rubi.transcripts.locate import discover_sessions, projects_dir
 
     found = discover_sessions(projects_dir(), project=project if session is None else None)
     found = [s for s in found if s.main is not None]

@@ -2,7 +2,7 @@
 (redacted) and pre-compaction records. Git-ignored, searchable with
 ``scope="sessions"``.
 
-Captured text is redacted before it is cut (:func:`rubi.sessions.privacy.redact_cut`),
+Captured text is redacted before it is cut (:func:`rubi.transcripts.privacy.redact_cut`),
 so a cut never leaves part of a secret. The transcript is read from a byte offset, in
 time linear in its size, within a time budget; what is left goes in the next record.
 """
@@ -113,7 +113,7 @@ RECORD_HEADING = "## Record"
 
 def clean_turn(text: str) -> str:
     """``text`` as it may be stored: redacted, then cut to :data:`MAX_TURN_CHARS`."""
-    from rubi.sessions.privacy import redact_cut
+    from rubi.transcripts.privacy import redact_cut
 
     return redact_cut(text.strip(), MAX_TURN_CHARS)
 
@@ -149,25 +149,25 @@ def capture_turn(
 
 
 def context_size(transcript: Path) -> int | None:
-    """Tokens in the session's context now (see :func:`rubi.sessions.tail.current_context`),
+    """Tokens in the session's context now (see :func:`rubi.transcripts.tail.current_context`),
     or None when unknown."""
-    from rubi.sessions.tail import current_context
+    from rubi.transcripts.tail import current_context
 
     return current_context(transcript)
 
 
 def context_reading(transcript: Path) -> tuple[int | None, str]:
     """Tokens in the session's context now (None when unknown) and the model id that
-    answered last (``""`` when unknown); see :func:`rubi.sessions.tail.current_reading`."""
-    from rubi.sessions.tail import current_reading
+    answered last (``""`` when unknown); see :func:`rubi.transcripts.tail.current_reading`."""
+    from rubi.transcripts.tail import current_reading
 
     return current_reading(transcript)
 
 
 def last_answer_id(transcript: Path) -> str:
     """The ``uuid`` of the transcript's last answer (``""`` when unknown); see
-    :func:`rubi.sessions.tail.last_answer_id`."""
-    from rubi.sessions.tail import last_answer_id as last_id
+    :func:`rubi.transcripts.tail.last_answer_id`."""
+    from rubi.transcripts.tail import last_answer_id as last_id
 
     return last_id(transcript)
 
@@ -176,7 +176,7 @@ def latest_record(paths: VaultPaths, session_id: str, chars: int) -> tuple[str, 
     """The session's record file name and the last ``chars`` characters from its first
     pre-compaction record on; None when there is no record (or no pre-compaction
     record, or it cannot be read)."""
-    from rubi.app.pages import page_text
+    from rubi.app.pagetext import page_text
 
     path = session_file(paths, session_id, create=False)
     if path is None:
@@ -218,8 +218,8 @@ def write_record(
         caller saves the offset first, then calls :func:`link_files`, so a record that
         cannot be edited never stalls the next one.
     """
-    from rubi.sessions.privacy import redact, redact_cut
-    from rubi.sessions.turns import COMMAND_CHARS, REQUEST_CHARS, read_activity
+    from rubi.transcripts.privacy import redact, redact_cut
+    from rubi.transcripts.turns import COMMAND_CHARS, REQUEST_CHARS, read_activity
 
     activity = read_activity(transcript, offset, cwd, budget_s=budget_s)
     if activity.empty():

@@ -84,7 +84,7 @@ def _kind(node: str, attrs: Any) -> str:
 
 def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
     """A session record's turns: ``HH:MM`` and the start of the prompt."""
-    from rubi.app.pages import page_text
+    from rubi.app.pagetext import page_text
     from rubi.search.sections import TURN_HEADING, USER_MARK, file_lines, note_sections
 
     try:

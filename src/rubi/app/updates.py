@@ -79,24 +79,24 @@ def apply_changes(
 def set_watched(paths: VaultPaths, watched: bool) -> None:
     """Say whether a watcher in this process applies every change to ``paths`` as it
     happens; while it does, searches and reads skip their refreshing scan. A watcher
-    that stops writes the graph snapshot it deferred (``SyncSession.flush_snapshot``)."""
-    from rubi.sync import session_for
+    that stops writes the graph snapshot it deferred (``VaultSync.flush_snapshot``)."""
+    from rubi.sync import vault_sync_for
 
-    session = session_for(paths)
-    session.watched = watched
+    vault_sync = vault_sync_for(paths)
+    vault_sync.watched = watched
     if not watched:
-        session.flush_snapshot()
+        vault_sync.flush_snapshot()
 
 
 def remember_code(paths: VaultPaths) -> bool:
     """Make what the code map was resolved from, once, after a watcher's catch-up run
-    (``SyncSession.remember_code``): the first edit that changes a file's imports, or
+    (``VaultSync.remember_code``): the first edit that changes a file's imports, or
     adds or deletes a file, then updates the map instead of building it in full. Takes
     no index lock; slow (seconds on a large project), so call it in a background
-    thread. True when the session holds it; never raises."""
-    from rubi.sync import session_for
+    thread. True when the vault sync holds it; never raises."""
+    from rubi.sync import vault_sync_for
 
-    return session_for(paths).remember_code()
+    return vault_sync_for(paths).remember_code()
 
 
 def import_ahead() -> None:

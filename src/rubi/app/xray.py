@@ -11,17 +11,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.errors import RubiError
-from rubi.sessions.settings import (
+from rubi.transcripts.settings import (
     CLASS_LABELS,
     DEFAULT_DAYS,
     DEFAULT_HANDOFF_TOKENS,
     DEFAULT_THRESHOLDS,
     ReplayPolicy,
 )
-from rubi.sessions.summary import first_change, format_tokens, summary_lines
+from rubi.transcripts.summary import first_change, format_tokens, summary_lines
 
 if TYPE_CHECKING:
-    from rubi.sessions.aggregate import XrayReport
+    from rubi.transcripts.aggregate import XrayReport
 
 __all__ = [
     "CLASS_LABELS",
@@ -61,7 +61,7 @@ def scan(
     progress: Callable[[int, int], None] | None = None,
 ) -> XrayReport:
     """Read Claude Code's transcripts and build the X-ray
-    (see :func:`rubi.sessions.xray.scan`).
+    (see :func:`rubi.transcripts.xray.scan`).
 
     Args:
         days: sessions active in the last ``days`` days; 0 or None for all time.
@@ -75,7 +75,7 @@ def scan(
         TranscriptsNotFoundError: the transcripts folder (or the project's) is missing.
         RubiError: ``days`` is negative.
     """
-    from rubi.sessions.xray import scan as run_scan
+    from rubi.transcripts.xray import scan as run_scan
 
     policy = ReplayPolicy(
         thresholds=tuple(sorted(set(thresholds))) or DEFAULT_THRESHOLDS,
@@ -92,14 +92,14 @@ def summary(*, days: int | None = DEFAULT_DAYS, project: Path | None = None) -> 
         TranscriptsNotFoundError: the transcripts folder is missing.
         RubiError: ``days`` is negative.
     """
-    from rubi.sessions.xray import xray_summary
+    from rubi.transcripts.xray import xray_summary
 
     return xray_summary(days=_days(days), project=project)
 
 
 def report_dict(report: XrayReport) -> dict[str, Any]:
     """The report as one JSON-ready dict (``rubi xray --json``)."""
-    from rubi.sessions.report_json import report_to_dict
+    from rubi.transcripts.report_json import report_to_dict
 
     return report_to_dict(report)
 
@@ -110,6 +110,6 @@ def write_html(report: XrayReport, path: Path) -> None:
     Raises:
         ReportWriteError: ``path`` cannot be written.
     """
-    from rubi.sessions.report_html import write_html as write
+    from rubi.transcripts.report_html import write_html as write
 
     write(report, path)

@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.app.claudecode import (
+from rubi.app import (
     MAIN_CHAIN,
     ApiCall,
     Attachment,
@@ -24,7 +24,7 @@ from rubi.app.claudecode import (
     discover_sessions,
     projects_dir,
 )
-from rubi.claude.config import (
+from rubi.claude.claudeconfig import (
     approved_project_servers,
     configured_hooks,
     mcp_servers,

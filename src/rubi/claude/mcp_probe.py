@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rubi import __version__
-from rubi.claude.config import McpServer
+from rubi.claude.claudeconfig import McpServer
 from rubi.core.tokens import tokens_for_chars
 
 __all__ = ["PROBE_TIMEOUT_SECONDS", "ProbeResult", "probe_server"]

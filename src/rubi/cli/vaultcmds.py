@@ -156,8 +156,8 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     import`. Exits 1
     when there is a problem, so scripts can check a vault.
     """
+    from rubi.app import semantic_status
     from rubi.app.automemory import pending_files
-    from rubi.app.semantic import semantic_status
 
     paths = app.locate(vault)
     report = app.doctor(paths)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         symbol_text,
     )
     from rubi.codemap.model import BuildStats, CodeFile, CodeMap, Module, NoteRef, Symbol
-    from rubi.codemap.notes import files_for_note, normalize_repo_path
+    from rubi.codemap.notefiles import files_for_note, normalize_repo_path
     from rubi.codemap.render import MAP_BUDGET_TOKENS, render_map
     from rubi.codemap.render_module import render_module_page
 
@@ -43,9 +43,9 @@ _WHERE: dict[str, str] = {
     "Symbol": "rubi.codemap.model",
     "build_code_map": "rubi.codemap.build",
     "extract_curated": "rubi.codemap.curated",
-    "files_for_note": "rubi.codemap.notes",
+    "files_for_note": "rubi.codemap.notefiles",
     "graph_edges": "rubi.codemap.index_data",
-    "normalize_repo_path": "rubi.codemap.notes",
+    "normalize_repo_path": "rubi.codemap.notefiles",
     "read_text_slice": "rubi.codemap.index_data",
     "render_map": "rubi.codemap.render",
     "render_module_page": "rubi.codemap.render_module",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from rubi.codemap.curated import curated_block
 from rubi.codemap.model import CodeFile, CodeMap, NoteRef
-from rubi.codemap.notes import files_for_note
+from rubi.codemap.notefiles import files_for_note
 from rubi.core.config import GENERATED_COMMENT
 from rubi.core.filekinds import is_test_path
 from rubi.core.tokens import estimate_tokens

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from rubi.codemap.curated import curated_block
 from rubi.codemap.errors import CodeMapError
 from rubi.codemap.model import CodeMap, NoteRef
-from rubi.codemap.notes import files_for_note
+from rubi.codemap.notefiles import files_for_note
 from rubi.codemap.render import GENERATED_COMMENT, link, short_symbols
 
 __all__ = [

@@ -101,7 +101,7 @@ class VaultPaths:
 
     @property
     def store_file(self) -> Path:
-        """The manifest and parsed notes, a row each (:mod:`rubi.sync.store`)."""
+        """The manifest and parsed notes, a row each (:mod:`rubi.sync.rows`)."""
         return self.index_dir / "store.sqlite"
 
     @property

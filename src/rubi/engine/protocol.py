@@ -81,7 +81,7 @@ ENGINE_EVENTS = frozenset(
 )
 """Events an engine answers (:func:`rubi.claude.hooks.event.event_key` form). SessionStart
 through an engine skips bringing the index up to date when the engine's host watches
-the vault (its watcher applies every change: ``rubi.app.startup.refresh_index``), so
+the vault (its watcher applies every change: ``rubi.app.sessionstart.refresh_index``), so
 it costs what reading the map costs; cold it indexes first. PreCompact (reads a
 transcript, edits notes) runs once in a while and always runs cold."""
 CLI_COMMANDS = frozenset({"search", "read"})

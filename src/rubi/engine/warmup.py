@@ -48,7 +48,7 @@ SEARCH_MODULES = (
     "rubi.claude.hooks.recall",
     "rubi.app.recall",
     "rubi.app.searching",
-    "rubi.index.store",
+    "rubi.index.searchindex",
     "rubi.index.analysis",
     "rubi.search.engine",
     "rubi.search.snippet",

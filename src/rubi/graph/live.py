@@ -216,7 +216,7 @@ def _name_keys(names: NoteNames) -> set[str]:
 def _names_any(entries: tuple[str, ...], paths: set[str]) -> bool:
     """True when a ``files:`` entry can name one of ``paths`` (the path itself or a
     folder above it: what :func:`rubi.codemap.files_for_note` matches)."""
-    from rubi.codemap.notes import normalize_repo_path
+    from rubi.codemap.notefiles import normalize_repo_path
 
     for entry in entries:
         path = normalize_repo_path(entry)
@@ -235,8 +235,8 @@ class LiveGraph:
 
     ``build`` is the :class:`~rubi.graph.build.GraphBuild` searches read; it is
     changed in place by :meth:`apply` and :meth:`set_code_map`. Not thread-safe: the
-    sync session makes those changes while no reader reads the graph
-    (:meth:`rubi.sync.session.SyncSession.reading`).
+    vault sync makes those changes while no reader reads the graph
+    (:meth:`rubi.sync.vaultsync.VaultSync.reading`).
     """
 
     def __init__(self, attachments: Iterable[str] = ()) -> None:

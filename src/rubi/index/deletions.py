@@ -16,7 +16,7 @@ Three pieces make the two agree exactly:
   and, for the query's words, document frequencies without the deleted documents in
   their postings; :class:`LiveBM25F` is Whoosh's own per-field BM25F with the same
   live statistics (for comparisons: rubi's ranking is BM25F proper, in the scorer).
-- Equal scores are ordered by id (in :meth:`rubi.index.store.SearchIndex.bm25`).
+- Equal scores are ordered by id (in :meth:`rubi.index.searchindex.SearchIndex.bm25`).
 
 :func:`merge_policy` merges every segment into one once more than
 :data:`MERGE_DELETED_SHARE` of the documents are deleted, for speed: deleted documents

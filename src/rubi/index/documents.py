@@ -10,7 +10,7 @@ from rubi.core.days import day_keys, parse_day, spelled_days, text_days
 from rubi.core.model import Note
 from rubi.core.relativedays import resolved_days
 from rubi.index.language import is_portuguese
-from rubi.index.store import IndexDoc
+from rubi.index.searchindex import IndexDoc
 
 __all__ = ["CODE_FIELDS", "code_document", "note_document"]
 

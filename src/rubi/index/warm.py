@@ -1,7 +1,7 @@
 """The search indexes this process keeps open, one per index folder.
 
 A search opens a vault's Whoosh index and reads its statistics into memory
-(:class:`rubi.index.store.SearchIndex`, :class:`rubi.index.termscore.TermScorer`); a
+(:class:`rubi.index.searchindex.SearchIndex`, :class:`rubi.index.termscore.TermScorer`); a
 long-lived process (``rubi serve``, ``rubi watch``, the engine) keeps them between
 searches, and the index reopens itself when a commit or a rebuild replaced it. At most
 :data:`MAX_OPEN` are kept, the least recently used closed first.
@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from rubi.index.store import SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 __all__ = ["KEEP_OPEN", "MAX_OPEN", "forget_indexes", "index_at"]
 

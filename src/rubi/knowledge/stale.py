@@ -29,9 +29,9 @@ from pathlib import Path
 from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.githistory import History, blob_id, changed_in_worktree, history, repo_path
 from rubi.core.gitrepo import head
+from rubi.core.picklefiles import load_pickle, save_pickle
 from rubi.core.safeio import read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
-from rubi.core.storage import load_pickle, save_pickle
 
 __all__ = ["NoteFiles", "stale_files"]
 

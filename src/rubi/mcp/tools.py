@@ -208,7 +208,7 @@ def add_tools(server: MCPServer, paths: VaultPaths, ready: Ready | None = None) 
         ready: called at the start of every tool call, in the worker thread that runs
             it; it blocks until the server has warmed up (None: nothing to wait for).
     """
-    from rubi.mcp.schema import compact_schema
+    from rubi.mcp.toolschema import compact_schema
 
     for name, factory, hints in _TOOLS:
         fn = factory(paths, ready or _nothing_to_wait_for)

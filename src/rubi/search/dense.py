@@ -145,7 +145,7 @@ def dense_list(
     be read."""
     if dense is None:
         return DenseList()
-    from rubi.core.storage import UntrustedCacheError
+    from rubi.core.picklefiles import UntrustedCacheError
     from rubi.semantic.dense import query_vector
 
     try:

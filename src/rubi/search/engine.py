@@ -8,10 +8,10 @@
    similarity of static embeddings, ``docs/semantic.md``);
 2. fusion — :func:`fuse`: Reciprocal Rank Fusion (Cormack et al. 2009), each list
    voting only with evidence from this query and vault — a note's name when it is
-   rare (:func:`rubi.search.rules.name_votes`), the graph's neighbours when its seeds
-   link to one another (:func:`rubi.search.rules.graph_votes`), the dense list by
+   rare (:func:`rubi.search.reweighting.name_votes`), the graph's neighbours when its seeds
+   link to one another (:func:`rubi.search.reweighting.graph_votes`), the dense list by
    its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
-   re-weighting rules of :mod:`rubi.search.rules`;
+   re-weighting rules of :mod:`rubi.search.reweighting`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
    :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
    passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
@@ -31,7 +31,7 @@ from rubi.core.config import SEARCH_SCOPES
 from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze
 from rubi.index.documents import CODE_FIELDS
-from rubi.index.store import BM25Hit, SearchIndex
+from rubi.index.searchindex import BM25Hit, SearchIndex
 from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
@@ -42,7 +42,7 @@ from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
 from rubi.search.render import why_line
-from rubi.search.rules import (
+from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
@@ -56,7 +56,7 @@ from rubi.search.rules import (
     variant_of,
     wants_tests,
 )
-from rubi.search.turns import POOL_FACTOR, rank_turns
+from rubi.search.turnranking import POOL_FACTOR, rank_turns
 from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ COLLAPSE_WINDOW = 3
 (:func:`rubi.search.duplicates.collapse`)."""
 SESSION_TURNS = 10
 """Turns of one session candidate that compete in a search of sessions at most
-(:mod:`rubi.search.turns`)."""
+(:mod:`rubi.search.turnranking`)."""
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
@@ -137,7 +137,7 @@ class Candidates:
             :data:`LIST_WEIGHTS`' times this, and at 0 the list takes no part.
         dense_evidence: what ``dense_weight`` was measured on, for the why-line.
         graph_evidence: how many of the graph's seeds link to another seed, for
-            the why-line (:func:`rubi.search.rules.linked_seeds`).
+            the why-line (:func:`rubi.search.reweighting.linked_seeds`).
     """
 
     bm25: list[BM25Hit]
@@ -208,7 +208,7 @@ def name_list(
 ) -> list[NameMatch]:
     """List 2: notes and files named in the query or terms (:func:`match_names`), each
     note named in plain words kept only when the name is rare in ``index``'s text
-    (:func:`rubi.search.rules.name_votes`; its IDF kept as the match's ``rarity``)
+    (:func:`rubi.search.reweighting.name_votes`; its IDF kept as the match's ``rarity``)
     or the name is the whole query (its analysed terms) or one whole term. Without
     ``index`` every match is kept."""
     found = match_names(
@@ -250,11 +250,11 @@ def graph_list(
     Returns:
         The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
         from, and how many seeds link to another seed
-        (:func:`rubi.search.rules.linked_seeds`), as the why-line says it
+        (:func:`rubi.search.reweighting.linked_seeds`), as the why-line says it
         (``3 of 8 seeds linked``, ``1 seed``). A node the walk reached only through
         others is not shown on the graph's word alone: graph-only candidates must
         touch a seed, so every hit can say what it is linked to; and they are shown
-        only when the seeds agree (:func:`rubi.search.rules.graph_votes`), else the
+        only when the seeds agree (:func:`rubi.search.reweighting.graph_votes`), else the
         list ranks the seeds alone.
     """
     seeds: dict[str, float] = {}
@@ -286,7 +286,7 @@ def fuse(
     g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool
 ) -> tuple[list[Fused], dict[str, str]]:
     """RRF of the lists (:data:`LIST_WEIGHTS`; the dense list's times
-    ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.rules`:
+    ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.reweighting`:
     each node's own weight (:func:`node_weight`), a re-sort, and half weight for a
     variant of a file ranked above it (:func:`variant_of`).
 
@@ -406,7 +406,7 @@ def search_index(
     Args:
         index: the opened Whoosh index.
         build: the graph and name table, which nothing may change until this returns
-            (a live graph is read inside :meth:`rubi.sync.session.SyncSession.reading`);
+            (a live graph is read inside :meth:`rubi.sync.vaultsync.VaultSync.reading`);
             the hits read nothing of it afterwards.
         vault_root: the vault folder, to read snippets from hits' files.
         query: the question, in words.
@@ -516,8 +516,8 @@ def _session_slots(
     turns: dict[str, Passages],
 ) -> tuple[list[Slot], dict[str, float]]:
     """The places of a search of captured sessions: the first
-    :data:`~rubi.search.turns.POOL_FACTOR` ``× top_k`` candidates ranked by their
-    best turn (:func:`rubi.search.turns.rank_turns`), each with the turns it shows
+    :data:`~rubi.search.turnranking.POOL_FACTOR` ``× top_k`` candidates ranked by their
+    best turn (:func:`rubi.search.turnranking.rank_turns`), each with the turns it shows
     (filled into ``turns``), and each one's score (its best turn's)."""
 
     def turns_of(node: str) -> tuple[Passage, ...]:
@@ -586,7 +586,7 @@ def _parts_of(
     closest: Mapping[str, str],
 ) -> tuple[Passages, Snippet]:
     """A hit's passages and snippet: a captured session's ranked turns
-    (:mod:`rubi.search.turns`) when the search chose them, else read on first use."""
+    (:mod:`rubi.search.turnranking`) when the search chose them, else read on first use."""
     if node in turns:
         parts = turns[node]
         return parts, passage_snippet(node, file, parts, words.note_groups, "session")

@@ -33,7 +33,7 @@ class Why:
         text: the detail, without the kind's wording
             (:func:`rubi.search.render.why_line` adds it).
         evidence: why the list behind this reason had a vote in this search (the rule
-            of :mod:`rubi.search.rules` and what it measured, ``rare: idf 5.6``),
+            of :mod:`rubi.search.reweighting` and what it measured, ``rare: idf 5.6``),
             or "" when the list always votes.
     """
 
@@ -214,11 +214,11 @@ class SearchResult:
     """Hits (best first, at most ``top_k``) and how many candidates there were.
 
     ``coverage`` is the largest share of the query's IDF mass one text hit matched
-    (:attr:`rubi.index.store.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
+    (:attr:`rubi.index.searchindex.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
     share of the query's IDF mass in CJK bigrams, ``named``
     how many notes or files the query named (the name list's voting matches).
     ``relevant`` says whether any of it clears the relevance floor
-    (:func:`rubi.search.rules.relevant`): False labels the hits as weak matches
+    (:func:`rubi.search.reweighting.relevant`): False labels the hits as weak matches
     (they are still returned) and keeps the recall hook silent.
     """
 

@@ -80,7 +80,7 @@ class TermWeights:
     def of_index(
         cls, index: object, note_terms: Collection[str], code_terms: Collection[str]
     ) -> TermWeights:
-        """Weights from ``index`` (a :class:`~rubi.index.store.SearchIndex`): prose
+        """Weights from ``index`` (a :class:`~rubi.index.searchindex.SearchIndex`): prose
         terms by their body IDF, code terms by the most of body and symbols."""
 
         def ask() -> dict[str, float]:

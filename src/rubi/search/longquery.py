@@ -71,7 +71,7 @@ name, a file path)."""
 
 
 class Frequencies(Protocol):
-    """What the reduction reads of an index (:meth:`rubi.index.store.SearchIndex.term_df`)."""
+    """What the reduction reads of an index (:meth:`rubi.index.searchindex.SearchIndex.term_df`)."""
 
     def term_df(self, terms: Iterable[str], field: str = "body") -> tuple[int, dict[str, int]]:
         """Live documents, and each analysed term's document frequency in ``field``."""

@@ -35,7 +35,7 @@ _WORD_RE = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;:!?]+")
 class NameMatch:
     """A note or file whose name appears in the query: its id, the name matched and
     how rare the name is in the vault's text (its words' IDFs summed,
-    :func:`rubi.search.rules.name_idf`; ``inf`` until measured)."""
+    :func:`rubi.search.reweighting.name_idf`; ``inf`` until measured)."""
 
     id: str
     name: str

@@ -102,7 +102,7 @@ def choose(
         most: passages at most (:data:`MAX_PASSAGES`).
         share: a part after the best is a passage when it scores above 0 and at
             least this share of the best (:data:`EXTRA_SHARE`; 0: every part that
-            matched, as :mod:`rubi.search.turns` ranks a session's turns).
+            matched, as :mod:`rubi.search.turnranking` ranks a session's turns).
 
     Returns:
         At most ``most`` passages; one (the first part) when no word matched; () for

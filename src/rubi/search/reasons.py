@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import LANGUAGES, analyze, identifier_parts, is_cjk
-from rubi.index.store import BM25Hit
+from rubi.index.searchindex import BM25Hit
 from rubi.vault.resolve import normalize_name
 
 from .hits import Why
@@ -123,7 +123,7 @@ def named_why(
 ) -> Why:
     """``Why("named", shown)``: the note's title when the match was its title, else
     ``name`` as the caller wrote it in ``texts`` (the query and terms); a name of plain
-    words measured rare (finite ``rarity``, :func:`rubi.search.rules.name_votes`) says
+    words measured rare (finite ``rarity``, :func:`rubi.search.reweighting.name_votes`) says
     so: ``rare: idf 5.6``."""
     title = attrs.get("title")
     shown = str(title) if title and normalize_name(str(title)) == name else None

@@ -252,7 +252,7 @@ class DenseIndex:
 
         import numpy as np
 
-        from rubi.core.storage import UntrustedCacheError
+        from rubi.core.picklefiles import UntrustedCacheError
         from rubi.semantic.vectors import open_vectors
 
         slots = cands.tolist()
@@ -283,7 +283,7 @@ class DenseIndex:
         :func:`dense_index_for`)."""
         import sqlite3
 
-        from rubi.core.storage import UntrustedCacheError
+        from rubi.core.picklefiles import UntrustedCacheError
 
         self._reset(self._dims)
         try:
@@ -453,7 +453,7 @@ def dense_index_for(index_dir: Path) -> DenseIndex | None:
         index = _INDEXES.setdefault(path, DenseIndex(path))
     import sqlite3
 
-    from rubi.core.storage import UntrustedCacheError
+    from rubi.core.picklefiles import UntrustedCacheError
 
     try:
         index.refresh()

@@ -6,7 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from rubi.core.storage import UntrustedCacheError
+from rubi.core.picklefiles import UntrustedCacheError
 
 __all__ = ["status_line"]
 

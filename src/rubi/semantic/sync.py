@@ -1,5 +1,5 @@
 """Keep the cached vectors in step with the index: the sync apply step
-(:meth:`rubi.sync.session.SyncSession._apply`) passes the documents it indexes
+(:meth:`rubi.sync.vaultsync.VaultSync._apply`) passes the documents it indexes
 through a :class:`VectorSink` and commits it after its own rows.
 
 Notes only: code files are not embedded (on the code-search benchmark the channel
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from rubi.core.storage import UntrustedCacheError
-from rubi.index.store import IndexDoc
+from rubi.core.picklefiles import UntrustedCacheError
+from rubi.index.searchindex import IndexDoc
 
 __all__ = ["FLUSH_ROWS", "VECTORS_FILE", "VectorSink", "vectors_file"]
 

@@ -10,7 +10,7 @@ Table ``gone``: ids removed, with the gen that removed them, so a reader catches
 with the rows after its gen instead of reading every row.
 
 Plain numbers and text only (nothing is unpickled); the file is opened after
-:func:`rubi.core.storage.check_trusted` all the same, like every derived file. One
+:func:`rubi.core.picklefiles.check_trusted` all the same, like every derived file. One
 writer at a time (the sync run holds the index lock); a reader sees the last commit.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.core.storage import check_trusted
+from rubi.core.picklefiles import check_trusted
 
 __all__ = ["VECTORS_FORMAT", "VectorRow", "VectorStore", "open_vectors"]
 

@@ -11,13 +11,13 @@ from rubi.sync.manifest import (
 )
 from rubi.sync.run import (
     LOCK_TIMEOUT_S,
-    forget_sessions,
+    forget_vault_syncs,
     graph_for,
     index_vault,
     load_code_map,
     notes_for,
     reading_graph,
-    session_for,
+    vault_sync_for,
 )
 
 __all__ = [
@@ -27,12 +27,12 @@ __all__ = [
     "IndexReport",
     "VaultState",
     "code_fingerprint",
-    "forget_sessions",
+    "forget_vault_syncs",
     "graph_for",
     "index_vault",
     "load_code_map",
     "load_state",
     "notes_for",
     "reading_graph",
-    "session_for",
+    "vault_sync_for",
 ]

@@ -199,7 +199,7 @@ def map_code(
             a listed file still there, the project is not listed again, only those
             files stat-ed, and a kept-shape edit of mapped files reads only their
             rows of the parse cache (:func:`rubi.codemap.build.update_code_map`).
-        memory: what ``previous`` was resolved from (a long-lived session keeps it):
+        memory: what ``previous`` was resolved from (a long-lived vault sync keeps it):
             an edit that changes files' shape re-resolves only what it can reach
             (:func:`rubi.codemap.incremental.reshape_code_map`). Used, and changed in
             place, only when its map is ``previous``.

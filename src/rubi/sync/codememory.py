@@ -1,8 +1,8 @@
-"""What a sync session keeps of the project's code between runs: the code map it last
+"""What a vault sync keeps of the project's code between runs: the code map it last
 read or saved, the listing its last code run saw, and the code map's memory
 (:mod:`rubi.codemap.incremental`) with the background step that makes it.
 
-A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`CodeMemory` and
+A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`CodeMemory` and
 shares its lock with it: the next run neither reads the map back nor lists the project
 when a watcher says what changed, and an edit that changes files' shape re-resolves
 only what it can reach.
@@ -35,7 +35,7 @@ map while it was made."""
 
 
 class CodeMemory:
-    """The code a session keeps (see the module docstring); guarded by the session's
+    """The code a vault sync keeps (see the module docstring); guarded by the vault sync's
     ``lock`` (re-entrant), which :meth:`remember` holds only to read and keep."""
 
     def __init__(self, paths: VaultPaths, lock: threading.RLock) -> None:
@@ -112,7 +112,7 @@ class CodeMemory:
     def remember(self) -> tuple[bool, CodeMap | None]:
         """Make the code map's memory (:func:`rubi.codemap.incremental.memory_of`) when
         the listing of the last code run is held and no memory. See
-        :meth:`rubi.sync.session.SyncSession.remember_code`.
+        :meth:`rubi.sync.vaultsync.VaultSync.remember_code`.
 
         Returns:
             Whether a memory is held afterwards (tried :data:`REMEMBER_TRIES` times

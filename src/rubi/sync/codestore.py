@@ -1,7 +1,7 @@
 """The saved code map: its pickle beside the index, and the deltas that keep an edit's
 write to kilobytes (:func:`save_code_map`, :func:`read_code_map`).
 
-The files are the user's cache (:func:`rubi.core.storage.load_pickle` refuses others).
+The files are the user's cache (:func:`rubi.core.picklefiles.load_pickle` refuses others).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
-from rubi.core.storage import load_pickle, save_pickle
+from rubi.core.picklefiles import load_pickle, save_pickle
 
 if TYPE_CHECKING:
     from rubi.codemap.model import BuildStats, CodeFile, CodeMap
@@ -119,7 +119,7 @@ def _read_deltas(
 def read_code_map(paths: VaultPaths) -> CodeMap | None:
     """The code map saved by the last index run (its file and its delta), or None
     (absent or unreadable). Read it through
-    :meth:`rubi.sync.session.SyncSession.code_map`, which keeps it."""
+    :meth:`rubi.sync.vaultsync.VaultSync.code_map`, which keeps it."""
     from rubi.codemap import CodeMap
 
     path = paths.codemap_file

@@ -1,7 +1,7 @@
 """The manifest of an index run: what the last run saw, and the parsed notes it kept.
 
 One :class:`FileEntry` per note file (mtime, size, SHA-256, graph signature) and the
-parsed notes, stored one row each in :mod:`rubi.sync.store`. A sync run compares the
+parsed notes, stored one row each in :mod:`rubi.sync.rows`. A sync run compares the
 vault with them and commits its rows last, so an interrupted run is simply redone.
 """
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import VaultPaths
-from rubi.graph.store import GRAPH_FORMAT
+from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.index.version import SCHEMA_VERSION
-from rubi.sync.store import STORE_FORMAT, Store, open_store
+from rubi.sync.rows import STORE_FORMAT, Store, open_store
 
 __all__ = [
     "NOTES_BODY_KEPT",
@@ -104,7 +104,7 @@ class VaultState:
     code_fingerprint: str = ""
     """:func:`code_fingerprint` of the project when its code was last mapped."""
     gen: int = 0
-    """The store's change counter as of this manifest (:mod:`rubi.sync.store`)."""
+    """The store's change counter as of this manifest (:mod:`rubi.sync.rows`)."""
 
 
 @dataclass(slots=True)

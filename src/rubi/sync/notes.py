@@ -1,5 +1,5 @@
 """Reading what changed: one changed note read and parsed into the new manifest, the
-changed notes of a run, and the note ids a run removed; and the stored notes a session
+changed notes of a run, and the note ids a run removed; and the stored notes a vault sync
 keeps in memory (:class:`NoteCache`)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rubi.sync.manifest import (
     VaultState,
     graph_signature,
 )
-from rubi.sync.store import Store
+from rubi.sync.rows import Store
 from rubi.vault.scan import GONE, FileStat, read_note_text
 
 __all__ = ["ChangedNotes", "NoteCache", "deleted_ids", "read_changed_note", "store_copy"]
@@ -136,7 +136,7 @@ class NoteCache:
     """The store's notes (bodies cut to :data:`NOTES_BODY_KEPT`) by id, kept in memory
     and brought up to the store's generation by replaying its journal; a full build's
     generation (``base_gen``) reads them all again. Not thread-safe: used under the
-    session's lock."""
+    vault sync's lock."""
 
     def __init__(self) -> None:
         self._notes: dict[str, Note] | None = None

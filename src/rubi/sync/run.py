@@ -1,8 +1,8 @@
 """The doors into sync: :func:`index_vault` for a run, :func:`reading_graph`,
 :func:`graph_for` and :func:`notes_for` for what the last run saved.
 
-Each goes through the vault's :class:`~rubi.sync.session.SyncSession`. A process
-keeps one session per vault (:func:`session_for`, at most :data:`MAX_SESSIONS`, the
+Each goes through the vault's :class:`~rubi.sync.vaultsync.VaultSync`. A process
+keeps one vault sync per vault (:func:`vault_sync_for`, at most :data:`MAX_VAULT_SYNCS`, the
 least recently used dropped), so a long-lived process (the MCP server, the watcher,
 the engine) keeps the manifest, notes and graph in memory between runs, and a
 one-shot command builds them once.
@@ -21,7 +21,7 @@ from rubi.core.model import Note
 from rubi.core.paths import VaultPaths
 from rubi.sync.manifest import IndexReport
 from rubi.sync.progress import Progress
-from rubi.sync.session import LOCK_TIMEOUT_S, SyncSession
+from rubi.sync.vaultsync import LOCK_TIMEOUT_S, VaultSync
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
@@ -29,40 +29,40 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LOCK_TIMEOUT_S",
-    "MAX_SESSIONS",
-    "forget_sessions",
+    "MAX_VAULT_SYNCS",
+    "forget_vault_syncs",
     "graph_for",
     "index_vault",
     "load_code_map",
     "notes_for",
     "reading_graph",
-    "session_for",
+    "vault_sync_for",
 ]
 
-MAX_SESSIONS = 4
+MAX_VAULT_SYNCS = 4
 """Sessions a process keeps: the project's and the personal vault's, with room."""
 
-_SESSIONS: OrderedDict[Path, SyncSession] = OrderedDict()
+_VAULT_SYNCS: OrderedDict[Path, VaultSync] = OrderedDict()
 _GUARD = threading.Lock()
 
 
-def session_for(paths: VaultPaths) -> SyncSession:
-    """This process's session of the vault at ``paths`` (made on first use)."""
+def vault_sync_for(paths: VaultPaths) -> VaultSync:
+    """This process's vault sync of the vault at ``paths`` (made on first use)."""
     with _GUARD:
-        session = _SESSIONS.get(paths.index_dir)
-        if session is None or session.paths != paths:
-            session = SyncSession(paths)
-            _SESSIONS[paths.index_dir] = session
-            while len(_SESSIONS) > MAX_SESSIONS:
-                _SESSIONS.popitem(last=False)
-        _SESSIONS.move_to_end(paths.index_dir)
-        return session
+        vault_sync = _VAULT_SYNCS.get(paths.index_dir)
+        if vault_sync is None or vault_sync.paths != paths:
+            vault_sync = VaultSync(paths)
+            _VAULT_SYNCS[paths.index_dir] = vault_sync
+            while len(_VAULT_SYNCS) > MAX_VAULT_SYNCS:
+                _VAULT_SYNCS.popitem(last=False)
+        _VAULT_SYNCS.move_to_end(paths.index_dir)
+        return vault_sync
 
 
-def forget_sessions() -> None:
-    """Drop every session (tests; a process that deleted derived data by hand)."""
+def forget_vault_syncs() -> None:
+    """Drop every vault sync (tests; a process that deleted derived data by hand)."""
     with _GUARD:
-        _SESSIONS.clear()
+        _VAULT_SYNCS.clear()
 
 
 def index_vault(
@@ -105,7 +105,7 @@ def index_vault(
         OSError: the index folder cannot be written.
         filelock.Timeout: another index run held the lock for ``lock_timeout_s``.
     """
-    return session_for(paths).run(
+    return vault_sync_for(paths).run(
         full=full,
         progress=progress,
         on_wait=on_wait,
@@ -119,14 +119,14 @@ def index_vault(
 
 def reading_graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
     """The vault's graph as of the last index run, held still for a ``with`` block
-    (:meth:`~rubi.sync.session.SyncSession.reading`): what every reader that may run
+    (:meth:`~rubi.sync.vaultsync.VaultSync.reading`): what every reader that may run
     beside a watcher (the MCP server, the engine) reads the graph through. Get the
     code map and the notes before the block, not inside it.
 
     Raises:
         IndexCorruptError: not indexed yet, or unreadable; run `rubi index`.
     """
-    return session_for(paths).reading()
+    return vault_sync_for(paths).reading()
 
 
 def graph_for(paths: VaultPaths) -> GraphBuild:
@@ -136,12 +136,12 @@ def graph_for(paths: VaultPaths) -> GraphBuild:
     Raises:
         IndexCorruptError: not indexed yet, or unreadable; run `rubi index`.
     """
-    return session_for(paths).graph()
+    return vault_sync_for(paths).graph()
 
 
 def load_code_map(paths: VaultPaths) -> CodeMap | None:
     """The project's code map as of the last index run, or None."""
-    return session_for(paths).code_map()
+    return vault_sync_for(paths).code_map()
 
 
 def notes_for(paths: VaultPaths) -> dict[str, Note]:
@@ -150,6 +150,6 @@ def notes_for(paths: VaultPaths) -> dict[str, Note]:
     from rubi.core.errors import IndexCorruptError
 
     try:
-        return session_for(paths).notes()
+        return vault_sync_for(paths).notes()
     except IndexCorruptError:
         return {}

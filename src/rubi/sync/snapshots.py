@@ -1,9 +1,9 @@
-"""The graph snapshot on disk of one sync session: which generation and code stamp it
+"""The graph snapshot on disk of one vault sync: which generation and code stamp it
 holds, and its deferred rewrite.
 
-A session (:class:`rubi.sync.session.SyncSession`) owns one :class:`Snapshots`. The
+A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`Snapshots`. The
 snapshot is rewritten when the journal behind it grows long, or when the code map
-changed shape; a watching session defers that rewrite :data:`SNAPSHOT_DELAY_S` after
+changed shape; a watching vault sync defers that rewrite :data:`SNAPSHOT_DELAY_S` after
 the last such change, so a run of edits writes it once.
 """
 
@@ -23,18 +23,18 @@ __all__ = ["SNAPSHOT_DELAY_S", "Snapshots"]
 log = logging.getLogger(__name__)
 
 SNAPSHOT_DELAY_S = 5.0
-"""A watching session writes the graph snapshot this long after the last change of the
+"""A watching vault sync writes the graph snapshot this long after the last change of the
 code map's shape, not at every one (0.3 s of CPU on a 10,000-file repository; a run
 of edits writes it once). Until then another process finds the snapshot's code nodes
-older than the store says (:data:`rubi.sync.sessiongraph.CODE_STAMP`) and moves them
+older than the store says (:data:`rubi.sync.livegraph.CODE_STAMP`) and moves them
 itself."""
 
 
 class Snapshots:
     """The graph snapshot at ``graph_file`` as this process last read or wrote it.
 
-    Not locked itself: the owning session calls it under its own lock (the deferred
-    write's timer calls the session's ``flush``, which takes that lock).
+    Not locked itself: the owning vault sync calls it under its own lock (the deferred
+    write's timer calls the vault sync's ``flush``, which takes that lock).
     """
 
     def __init__(self, graph_file: Path) -> None:
@@ -54,7 +54,7 @@ class Snapshots:
         Raises:
             IndexCorruptError: no snapshot, or an unreadable or untrusted one.
         """
-        from rubi.graph.store import load_snapshot
+        from rubi.graph.snapshot import load_snapshot
 
         live, self.gen = load_snapshot(self.graph_file)
         self.stamp = live.code_stamp
@@ -71,7 +71,7 @@ class Snapshots:
         Raises:
             OSError: the write failed (nothing recorded).
         """
-        from rubi.graph.store import save_snapshot
+        from rubi.graph.snapshot import save_snapshot
 
         save_snapshot(self.graph_file, live, gen)
         self.mark(gen, live.code_stamp)

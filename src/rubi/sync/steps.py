@@ -1,10 +1,10 @@
-"""The steps of one sync run, in the order :meth:`rubi.sync.session.SyncSession.run`
+"""The steps of one sync run, in the order :meth:`rubi.sync.vaultsync.VaultSync.run`
 takes them, over the state they pass on (:class:`SyncRun`):
 
 1. :meth:`SyncRun.read_notes`: read and parse the changed notes (a streamed build
    also indexes and stores each as it goes);
 2. :meth:`SyncRun.find_deletes`: the note ids gone;
-3. :meth:`SyncRun.take_code`: what the code side of the run made (the session's
+3. :meth:`SyncRun.take_code`: what the code side of the run made (the vault sync's
    :class:`~rubi.sync.codememory.CodeMemory` maps the code);
 4. :meth:`SyncRun.write_pages`: the map pages, written before indexing and read with
    the run's notes (a full build of a project; an incremental run whose code map
@@ -13,11 +13,11 @@ takes them, over the state they pass on (:class:`SyncRun`):
    is False: only the manifest's times are kept, :meth:`SyncRun.keep_times`);
 6. :func:`commit_rows`: the store's rows in one transaction, the manifest last; then
    the semantic vectors (:meth:`SyncRun.commit_vectors`);
-7. the live graph, when :attr:`SyncRun.graph_changed` (the session's
-   :class:`~rubi.sync.sessiongraph.SessionGraph`).
+7. the live graph, when :attr:`SyncRun.graph_changed` (the vault sync's
+   :class:`~rubi.sync.livegraph.GraphKeeper`).
 
 Each step reads what the steps before it left and the frozen
-:class:`~rubi.sync.plan.RunPlan`; none calls back into the session.
+:class:`~rubi.sync.plan.RunPlan`; none calls back into the vault sync.
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ from typing import TYPE_CHECKING
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths
 from rubi.sync.code import CodeRun
+from rubi.sync.livegraph import CODE_STAMP
 from rubi.sync.manifest import NOTES_BODY_KEPT, IndexReport, VaultState, state_meta
 from rubi.sync.notes import ChangedNotes, deleted_ids
 from rubi.sync.plan import Plan, RunPlan
 from rubi.sync.progress import Progress, stage
-from rubi.sync.sessiongraph import CODE_STAMP
-from rubi.sync.store import Store
+from rubi.sync.rows import Store
 from rubi.sync.streamed import StreamedNotes
 
 if TYPE_CHECKING:
     from rubi.codemap import CodeMap
     from rubi.graph.live import GraphRecord
-    from rubi.index.store import SearchIndex
+    from rubi.index.searchindex import SearchIndex
     from rubi.semantic.sync import VectorSink
 
 __all__ = ["SyncRun", "commit_rows"]

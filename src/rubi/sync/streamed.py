@@ -1,9 +1,9 @@
 """What a streamed full build keeps of each note: nothing but its graph record.
 
 A full build of a plain vault reads each note, hands it to Whoosh and drops it
-(:meth:`rubi.sync.session.SyncSession._apply`). :class:`StreamedNotes` takes each
+(:meth:`rubi.sync.vaultsync.VaultSync._apply`). :class:`StreamedNotes` takes each
 note on its way: its store row is written at once, in the run's open transaction
-(:meth:`rubi.sync.store.Store.begin`, committed with the manifest), and its graph
+(:meth:`rubi.sync.rows.Store.begin`, committed with the manifest), and its graph
 record (:func:`rubi.graph.live.graph_record`, a few hundred bytes) is kept for the
 graph built at the end. Memory then grows by the graph, not by the parsed notes
 (about 2.4 KB a note of 50,000 even with bodies cut short).
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rubi.core.model import Note
 from rubi.sync.manifest import NOTES_BODY_KEPT
-from rubi.sync.store import Store
+from rubi.sync.rows import Store
 
 if TYPE_CHECKING:
     from rubi.graph.live import GraphRecord

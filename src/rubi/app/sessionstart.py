@@ -1,0 +1,94 @@
+"""What an agent is given when a session starts: the index brought up to date, then the
+level-0 map; after a compaction or ``/clear``, the last handoff and the latest session
+record instead."""
+
+from __future__ import annotations
+
+import contextlib
+
+from rubi.core.paths import VaultPaths
+
+__all__ = ["HANDOFF_CHARS", "RECORD_CHARS", "refresh_index", "session_start_context"]
+
+HANDOFF_CHARS = 4_000
+RECORD_CHARS = 3_000
+RESUMED = ("compact", "clear")
+"""SessionStart sources after which the conversation so far is gone."""
+
+
+def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
+    """Bring notes and code map up to date without a full verify (nothing changed:
+    nothing done); waits at most ``lock_timeout_s`` for another run. Nothing to do in
+    a process whose watcher applies every change to ``paths`` (the engine's host,
+    ``rubi serve`` and ``rubi watch``): it caught up when it started.
+
+    Returns:
+        False when another run held the lock (the index is answered from as it is).
+    """
+    from filelock import Timeout
+
+    from rubi.sync import index_vault, vault_sync_for
+
+    if vault_sync_for(paths).watched:
+        return True
+
+    with contextlib.suppress(Timeout):
+        index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
+        return True
+    return False
+
+
+def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
+    """Where the newest handoff is (``.rubi/handoffs/…``, or under another worktree's
+    folder) and its body (the rule of
+    :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
+    refused or unreadable is passed over quietly."""
+    from rubi.app.pagetext import note_body
+    from rubi.core.errors import RubiError
+    from rubi.core.safeio import UnsafeFileError
+    from rubi.knowledge.handoff import last_handoff
+
+    try:
+        found = last_handoff(paths)
+    except (RubiError, UnsafeFileError, OSError) as exc:
+        import logging  # only now: a hook that reads the handoff never loads it
+
+        logging.getLogger(__name__).debug("last handoff not read for the context (%s)", exc)
+        return None
+    if found is None:
+        return None
+    where = f"{found.worktree}/.rubi/{found.path}" if found.worktree else f".rubi/{found.path}"
+    return where, note_body(found.text)
+
+
+def session_start_context(
+    paths: VaultPaths, *, source: str, session_id: str, max_chars: int
+) -> str | None:
+    """The context for a starting session, at most ``max_chars`` characters, or None.
+
+    ``source`` ``compact`` or ``clear``: the last handoff and the end of the session's
+    latest pre-compaction record; otherwise (or when neither exists) the map
+    (``map.md``), with a pointer to the last handoff if there is one.
+    """
+    from rubi.app.pagetext import cut, page_text
+    from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
+    from rubi.core.config import MAP_PAGE
+
+    handoff = _handoff(paths)
+    parts: list[str] = []
+    if source in RESUMED:
+        if handoff is not None:
+            parts.append(f"Last handoff ({handoff[0]}):\n" + cut(handoff[1], HANDOFF_CHARS))
+        record = latest_record(paths, session_id, RECORD_CHARS)
+        if record is not None:
+            parts.append(f"Latest session record (.rubi/{SESSIONS_DIR}/{record[0]}):\n{record[1]}")
+    if not parts:
+        body = page_text(paths, paths.root / MAP_PAGE, max_chars)
+        if body:
+            parts.append("Project memory (rubi, .rubi/map.md):\n" + body)
+        if handoff is not None:
+            parts.append(
+                f"A handoff from an earlier session is in {handoff[0]} "
+                "(the rubi handoff tool with action=last shows it)."
+            )
+    return "\n\n".join(parts)[:max_chars] if parts else None

@@ -1,0 +1,551 @@
+"""Open, update and query a vault's Whoosh index (``VaultPaths.whoosh_dir``).
+
+Scoring is BM25F proper (Robertson, Zaragoza & Taylor 2004; Zaragoza et al. 2004),
+in rubi's own term-at-a-time scorer (:mod:`rubi.index.termscore`): for each query
+word, its frequencies in every field, weighted by :data:`rubi.index.schema.FIELD_BOOSTS`
+and length-normalised, are added before one saturation, with one IDF per word (the
+documents holding it in any field).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as windex
+from whoosh.filedb.filestore import FileStorage
+
+from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
+from rubi.core.errors import IndexCorruptError
+from rubi.index import deletions, twoprocess
+from rubi.index.abbreviations import expansions
+from rubi.index.analysis import is_cjk, query_words
+from rubi.index.deletions import merge_policy
+from rubi.index.schema import (
+    CODE_SCOPE_FIELDS,
+    FIELD_BOOSTS,
+    SOLO_FIELDS,
+    build_schema,
+    field_language,
+)
+from rubi.index.termscore import SegmentData, TermQuery, TermScorer
+from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
+
+__all__ = [
+    "BM25_B",
+    "BM25_FIELD_B",
+    "BM25_K1",
+    "OPEN_TRIES",
+    "WRITER_LIMIT_MB",
+    "BM25Hit",
+    "IndexDoc",
+    "SearchIndex",
+    "query_clauses",
+]
+
+log = logging.getLogger(__name__)
+
+BM25_K1 = 1.2
+"""Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
+BM25_B = 0.75
+"""Length normalisation (the usual 0.75)."""
+BM25_FIELD_B: dict[str, float] = {}
+"""Length normalisation of the fields that have their own (the others: :data:`BM25_B`)."""
+OPEN_TRIES = 3
+"""Times the index is opened while commits in another thread or process replace the
+generation being opened (its table of contents or a merged segment gone meanwhile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexDoc:
+    """One document to index. ``fields`` maps schema field names to text."""
+
+    id: str
+    kind: str
+    path: str
+    type: str
+    status: str
+    fields: Mapping[str, str]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Hit:
+    """A BM25F match: document id, score, the query terms it matched per field, and
+    ``coverage``: the share of the query's IDF mass its matched words hold (0 to 1:
+    the sum of the IDFs of the query's content words it holds in any field over that
+    of all of them, a word no document holds counting with the highest IDF; the
+    question's words and the caller's extra terms each measured alone, the larger
+    share kept), the
+    scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
+    ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
+    where the floor does not apply.
+    """
+
+    id: str
+    score: float
+    matched: dict[str, tuple[str, ...]]
+    kind: str
+    path: str
+    title: str
+    type: str = "note"
+    status: str = "active"
+    coverage: float = 0.0
+    cjk: float = 0.0
+
+
+def query_clauses(
+    text: str,
+    *,
+    extra_terms: Iterable[str] = (),
+    kind: str | None = None,
+    fields: Iterable[str] | None = None,
+) -> list[TermQuery]:
+    """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
+    :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
+    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). The
+    clause's ``word`` numbers what saturates together: a word's clauses in every field,
+    but in a search of code alone (``kind="file"``) a clause in one of
+    :data:`~rubi.index.schema.SOLO_FIELDS`, alone.
+    Arguments as for :meth:`SearchIndex.bm25`."""
+    query_text = " ".join([text, *extra_terms])
+    wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
+    langs = sorted({field_language(f) for f in wanted})
+    words = query_words(query_text, langs)
+    if kind == "file":
+        # A code-only search: programming abbreviations, in every field, as more
+        # terms of the word they abbreviate or spell out. In notes, or in a search
+        # of both kinds, words stay as written: there "info" is the info callout,
+        # and code would gain a second match per concept over notes.
+        for lang in langs:
+            have = {t for word in words for t in word.get(lang, ())}
+            for word in words:
+                for other in expansions(word.get(lang, [])):
+                    if other not in have:
+                        word.setdefault(lang, []).append(other)
+                        have.add(other)
+    ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
+    # A word some chain drops (a stop word of English, Portuguese or code) is a
+    # function word of one of the query's languages: it is scored where it is kept,
+    # but is no part of the query's IDF mass (TermQuery.origin -1), else the English
+    # "where" kept by the Portuguese chain would count as a word no note holds.
+    content = [all(word.get(lang) for lang in langs) for word in words]
+    clauses: list[TermQuery] = []
+    for field_name, boost in FIELD_BOOSTS.items():
+        if field_name not in wanted:
+            continue
+        # Code's own fields saturate apart only in a search of code alone (measured
+        # there: folded in, code search fell 0.915 -> 0.854). In a search of notes and
+        # code together every document gets one saturation per word (BM25F proper), or
+        # a code file whose symbols and comments repeat one common word outranks the
+        # note that holds every word of the question (the README's first question put
+        # the answer 14th). Cost measured: code search with --scope all 0.871 -> 0.842.
+        solo = field_name in SOLO_FIELDS and kind == "file"
+        for i, word in enumerate(words):
+            for term in word.get(field_language(field_name), ()):
+                key = (i, field_name, term) if solo else (i, "", "")
+                word_id = ids.setdefault(key, len(ids))
+                clauses.append(
+                    TermQuery(
+                        field_name, term, boost, word_id, alone=solo, origin=i if content[i] else -1
+                    )
+                )
+    return clauses
+
+
+def _word_groups(
+    clauses: Sequence[TermQuery],
+    text: str,
+    extra_terms: Iterable[str],
+    kind: str | None,
+    fields: Iterable[str] | None,
+    idfs: Mapping[int, float],
+) -> list[set[int]]:
+    """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
+    of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
+    so a hit may cover either), each group non-empty."""
+    extra = " ".join(extra_terms)
+    if not extra.strip():  # the question alone (recall, most searches): analysed once
+        group = {c.origin for c in clauses if c.origin in idfs}
+        return [group] if group else []
+    out = []
+    for part in (text, extra):
+        if not part.strip():
+            continue
+        terms = {c.text for c in query_clauses(part, kind=kind, fields=fields)}
+        group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
+        if group:
+            out.append(group)
+    return out
+
+
+def _coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, float]) -> float:
+    """The largest share of one group's IDF mass (:func:`_word_groups`) in ``held``."""
+    shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
+    return max(shares, default=0.0)
+
+
+class SearchIndex:
+    """The Whoosh index of one vault.
+
+    A search reads the index with its statistics in memory (:class:`TermScorer`).
+    With ``keep_open`` the reader and those statistics stay until :meth:`close`, and
+    the index is opened afresh when another commit or a rebuild replaced it, keeping
+    what its unchanged segments hold (:class:`~rubi.index.termscore.SegmentData`): a
+    long-lived process keeps one such instance per vault (:mod:`rubi.index.warm`).
+    Thread-safe for searches.
+
+    Args:
+        directory: the folder holding the Whoosh files (created on demand).
+        keep_open: keep the reader open between searches (else each search closes it).
+    """
+
+    def __init__(self, directory: Path, *, keep_open: bool = False) -> None:
+        self.directory = directory
+        self.keep_open = keep_open
+        self._ix: Any = None
+        self._lock = threading.RLock()
+        self._reader: Any = None
+        self._scorer: TermScorer | None = None
+        self._segments = SegmentData()  # kept across reopens: segments do not change
+        self._opened: tuple[int, int, int] | None = None
+
+    # -- lifecycle ---------------------------------------------------------------
+    def exists(self) -> bool:
+        """True when an index is present in the directory."""
+        return self.directory.is_dir() and bool(windex.exists_in(str(self.directory)))
+
+    def rebuild(self, docs: Iterable[IndexDoc], *, progress: Counter | None = None) -> int:
+        """Build a new index from ``docs`` beside the current one, then swap it in.
+
+        The current index stays intact and searchable until the new one is committed,
+        so an interrupted rebuild (Ctrl-C, a crash) leaves the old index as it was. A
+        large list of documents is written in two processes
+        (:mod:`rubi.index.twoprocess`); ``progress(done, total)`` is called as a list's
+        documents are written.
+
+        Returns:
+            The number of documents written.
+        """
+        self.close()
+        parent = self.directory.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        owner = f"{os.getpid()}-{host_tag()}-"
+        building = Path(
+            tempfile.mkdtemp(prefix=f"{self.directory.name}.building-{owner}", dir=parent)
+        )
+        try:
+            fresh = SearchIndex(building)
+            fresh._ix = windex.create_in(str(building), build_schema())
+            if isinstance(docs, Sequence) and twoprocess.wanted(docs):
+                written = twoprocess.write_in_two(
+                    fresh._ix,
+                    docs,
+                    lambda lock: new_writer(fresh._ix, lock=lock),
+                    lambda writer, part, whole: add_docs(
+                        writer, part, bulk=True, progress=progress if whole else None, whole=whole
+                    ),
+                    merge_policy,
+                )
+            else:
+                written = fresh.apply(docs, (), bulk=True, progress=progress)
+            fresh.close()
+            old = parent / f"{self.directory.name}.old-{owner}{secrets.token_hex(4)}"
+            if self.directory.exists():
+                os.replace(self.directory, old)
+            os.replace(building, self.directory)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+        return written
+
+    def sweep(self) -> list[Path]:
+        """Remove what killed runs left beside the index: build folders
+        (``<name>.building-<pid>-<host>-…``), swapped-out indexes (``<name>.old-…``)
+        and temp files, once their owner is gone or they are older than
+        :data:`~rubi.core.atomic.DEBRIS_AGE_S` (an older rubi's unnamed ones: by age only).
+
+        Files inside the index that a killed writer left are Whoosh's to remove: its
+        next commit deletes every segment file the table of contents does not list.
+
+        Returns:
+            The paths removed. Never raises.
+        """
+        parent = self.directory.parent
+        removed = [*sweep_temp_files(parent, force=True)]
+        pattern = re.compile(
+            rf"^{re.escape(self.directory.name)}\.(?P<kind>building|old)-"
+            r"(?:(?P<pid>\d+)-(?P<host>[0-9a-f]{6})-[0-9a-z_]+|(?P<legacy>[0-9a-z_]+))$"
+        )
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            return removed
+        now = time.time()
+        for entry in entries:
+            m = pattern.match(entry.name)
+            if m is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                age = now - entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue
+            gone = m["pid"] is not None and owner_gone(int(m["pid"]), m["host"])
+            if not gone and m["kind"] == "old" and (m["legacy"] or "").isdigit():
+                # an older rubi's ``.old-<pid>``: assume this host
+                gone = owner_gone(int(m["legacy"]), host_tag())
+            if gone or age > DEBRIS_AGE_S:
+                shutil.rmtree(entry.path, ignore_errors=True)
+                if not os.path.exists(entry.path):
+                    removed.append(Path(entry.path))
+        return removed
+
+    def _open(self) -> Any:
+        if self._ix is None:
+            if not self.exists():
+                raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
+            # Whoosh's table of contents is a pickle: only the user's own cache is opened.
+            from rubi.core.picklefiles import check_trusted
+
+            for attempt in range(OPEN_TRIES):
+                for toc in self.directory.glob("*.toc"):
+                    try:
+                        check_trusted(toc)
+                    except FileNotFoundError:
+                        continue  # a generation a commit removed since the listing
+                try:
+                    # Without mmap: Whoosh's mmap path copies whole segments into memory
+                    # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.
+                    storage = FileStorage(str(self.directory), supports_mmap=False)
+                    self._ix = storage.open_index()
+                    break
+                except FileNotFoundError as exc:
+                    if attempt + 1 < OPEN_TRIES:
+                        continue  # a commit replaced the generation being opened
+                    raise IndexCorruptError(
+                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
+                    ) from exc
+                except Exception as exc:  # whoosh raises many kinds on a damaged index
+                    raise IndexCorruptError(
+                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
+                    ) from exc
+        return self._ix
+
+    def close(self) -> None:
+        """Release the index (file handles are reopened on the next use)."""
+        with self._lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = self._scorer = self._opened = None
+            if self._ix is not None:
+                self._ix.close()
+                self._ix = None
+
+    def _scoring(self) -> TermScorer:
+        """The scorer of the index as it is now: the one kept open, unless a commit
+        or a rebuild (a new folder in its place) came since it was opened."""
+        if self._scorer is not None and self._opened is not None:
+            try:
+                st = os.stat(self.directory)
+                now = (st.st_dev, st.st_ino, int(self._ix.latest_generation()))
+            except (OSError, ValueError):
+                now = None
+            if now == self._opened:
+                return self._scorer
+            self.close()
+        for attempt in range(OPEN_TRIES):
+            ix = self._open()  # raises when there is no index
+            folder = os.stat(self.directory)
+            latest = int(ix.latest_generation())  # before the reader: a commit between reopens
+            try:
+                reader = ix.reader()
+                break
+            except FileNotFoundError:  # a commit merged away a segment of that generation
+                self.close()
+                if attempt + 1 == OPEN_TRIES:
+                    raise
+        self._reader = reader
+        self._scorer = TermScorer(
+            reader, B=BM25_B, K1=BM25_K1, field_B=BM25_FIELD_B, segments=self._segments
+        )
+        # An index of no documents (an empty vault) gives a reader without a generation.
+        generation = reader.generation()
+        self._opened = (
+            folder.st_dev,
+            folder.st_ino,
+            latest if generation is None else int(generation),
+        )
+        return self._scorer
+
+    # -- writing -----------------------------------------------------------------
+    def apply(
+        self,
+        upserts: Iterable[IndexDoc],
+        deletes: Iterable[str],
+        *,
+        bulk: bool = False,
+        progress: Counter | None = None,
+    ) -> int:
+        """Add or replace documents and delete others, in one commit.
+
+        Args:
+            upserts: documents to write (replacing any with the same id).
+            deletes: ids to remove.
+            bulk: the index was just created (skip the per-document delete).
+            progress: called as ``progress(done, total)`` every
+                :data:`PROGRESS_EVERY` documents and at the end, when ``upserts`` is a
+                list.
+
+        Returns:
+            The number of documents written.
+        """
+        ix = self._open()
+        writer = new_writer(ix)
+        try:
+            for doc_id in deletes:
+                writer.delete_by_term("id", doc_id)
+            written = add_docs(writer, upserts, bulk=bulk, progress=progress)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit(mergetype=merge_policy)
+        return written
+
+    def deleted_share(self) -> float:
+        """The share of the index's documents that are deleted but still counted in
+        its statistics (0.0 right after a merge), between 0 and 1."""
+        ix = self._open()
+        total = int(ix.doc_count_all())
+        return (total - int(ix.doc_count())) / total if total else 0.0
+
+    def compaction_advice(self) -> str | None:
+        """One line for the user when deleted copies have piled up in an index too big
+        to merge during an update (:data:`~rubi.index.deletions.MERGE_MAX_TOKENS`),
+        else None. Rankings stay exact; every search pays for the deleted copies."""
+        share = self.deleted_share()
+        if share <= deletions.MERGE_DELETED_SHARE:
+            return None
+        with self._open().reader() as reader:
+            tokens = sum(reader.field_length(name) for name in reader.schema.scorable_names())
+        if tokens <= deletions.MERGE_MAX_TOKENS:
+            return None  # the next update merges it
+        return (
+            f"{share:.0%} of the search index is old copies of edited files, which slow "
+            "every search; run `rubi index --full` to compact it (about as long as the "
+            "first index)"
+        )
+
+    def doc_count(self) -> int:
+        """Documents in the index."""
+        return int(self._open().doc_count())
+
+    # -- reading -----------------------------------------------------------------
+    def term_idf(self, terms: Iterable[str], fields: Sequence[str] = ("body",)) -> dict[str, float]:
+        """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
+        live documents holding it in one of ``fields`` (the passage chooser weighs a
+        query's words with it, :mod:`rubi.search.passages`)."""
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                return {
+                    t: scorer.idf(max(scorer.doc_frequency(f, t) for f in fields))
+                    for t in dict.fromkeys(terms)
+                }
+            finally:
+                if not self.keep_open:
+                    self.close()
+
+    def term_df(self, terms: Iterable[str], field: str = "body") -> tuple[int, dict[str, int]]:
+        """Live documents, and how many of them hold each analysed term in ``field``
+        (a long query keeps its rarest words by these, :mod:`rubi.search.longquery`)."""
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                found = {t: scorer.doc_frequency(field, t) for t in dict.fromkeys(terms)}
+                return scorer.doc_count, found
+            finally:
+                if not self.keep_open:
+                    self.close()
+
+    def bm25(
+        self,
+        text: str,
+        *,
+        extra_terms: Iterable[str] = (),
+        limit: int = 50,
+        kind: str | None = None,
+        exclude_status: Iterable[str] = (),
+        fields: Iterable[str] | None = None,
+    ) -> list[BM25Hit]:
+        """Rank documents for ``text`` by BM25F over every text field.
+
+        Args:
+            text: the query in words; analysed like the documents.
+            extra_terms: more words or identifiers (the agent's query expansion).
+                With ``kind="file"`` terms are also expanded with programming
+                abbreviations (:func:`rubi.index.abbreviations.expansions`).
+            limit: hits at most.
+            kind: only documents of this kind (``note`` or ``file``), or all.
+            exclude_status: statuses to leave out (``superseded``).
+            fields: search only these fields (default: every text field but
+                :data:`~rubi.index.schema.CODE_SCOPE_FIELDS`); fewer fields is faster
+                (the per-prompt recall searches notes' own fields only).
+
+        Returns:
+            Hits by descending score; empty when no term survives analysis.
+        """
+        extra_terms = tuple(extra_terms)
+        clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
+        if not clauses:
+            return []
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                allow = scorer.docs_with("kind", kind) if kind else None
+                mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
+                top = scorer.top(clauses, limit, allow=allow, mask=mask)
+                found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+                idfs = scorer.word_idfs(clauses) if top else {}
+            finally:
+                if not self.keep_open:
+                    self.close()
+        # Equal scores in id order, not in the order documents were added, so an index
+        # updated note by note ranks like a fresh build.
+        found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
+        mass = sum(idfs.values()) or 1.0
+        bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
+        cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs)
+        hits: list[BM25Hit] = []
+        for doc, stored in found:
+            matched: dict[str, set[str]] = {}
+            held: set[int] = set()
+            for i in doc.matched:
+                matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
+                if clauses[i].origin >= 0:
+                    held.add(clauses[i].origin)
+            hits.append(
+                BM25Hit(
+                    id=stored["id"],
+                    score=doc.score,
+                    matched={f: tuple(sorted(ts)) for f, ts in matched.items()},
+                    kind=stored.get("kind", "note"),
+                    path=stored.get("path", ""),
+                    title=stored.get("title", ""),
+                    type=stored.get("type", "note"),
+                    status=stored.get("status", "active"),
+                    coverage=_coverage(held, groups, idfs),
+                    cjk=cjk,
+                )
+            )
+        return hits

@@ -1,0 +1,206 @@
+"""Re-weighting rules applied to fused scores, each with the measurement that kept it.
+
+After Reciprocal Rank Fusion (:mod:`rubi.search.fuse`) a candidate's score is
+multiplied by the weight of the rules that apply to it. Every rule was kept because
+the mean NDCG@10 of ``bench/code_search.py`` over its 9 repositories rose
+(``docs/benchmarks.md``, "Experiments"); a rule that did not raise it was dropped.
+
+Before fusion, a candidate list votes only with evidence from this query and this
+vault: an exact-name match counts only when the name is rare in the vault's text or
+written as an identifier (:func:`name_votes`); the link graph brings in neighbours
+only when its seeds are linked to one another (:func:`graph_votes`). The rules and
+the development-half figures that kept them are in ``docs/benchmarks.md``, "issue 28:
+lists that vote only with evidence".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "CJK_UNMEASURED",
+    "GENERATED_PAGE_WEIGHT",
+    "GRAPH_MIN_LINKED_SEEDS",
+    "NAME_MIN_IDF",
+    "RELEVANCE_FLOOR",
+    "SECONDARY_FILE_WEIGHT",
+    "TWIN_WEIGHT",
+    "generated_page",
+    "graph_votes",
+    "identifier_like",
+    "linked_seeds",
+    "name_idf",
+    "name_votes",
+    "node_weight",
+    "relevant",
+    "secondary_file",
+    "variant_of",
+    "wants_tests",
+]
+
+GENERATED_PAGE_WEIGHT = 0.25
+"""Fused-score multiplier for generated map and module pages."""
+SECONDARY_FILE_WEIGHT = 0.5
+"""Fused-score multiplier for tests, examples and benchmarks."""
+TWIN_WEIGHT = 0.5
+"""Fused-score multiplier for a near-duplicate variant of a file ranked above it."""
+
+NAME_MIN_IDF = 1.0 + math.log(20)
+"""A name written as plain words names a note only when its words, IDFs summed
+(``log(N / (df + 1)) + 1`` each, :meth:`rubi.index.searchindex.SearchIndex.term_idf`), are
+at least as rare as one word found in 1 document in 20: a note titled with a word
+every twentieth note uses ("Engineering", "Product", "Tools") is not what a question
+using that word is about."""
+
+GRAPH_MIN_LINKED_SEEDS = 3
+"""Seeds (top text hits and named notes) that must each link to another seed before
+the graph list may bring in their neighbours: at least two links among the seeds, so
+more than one pair of the text's matches agree on a neighbourhood."""
+
+_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
+
+
+def wants_tests(text: str) -> bool:
+    """Whether the query (with its terms) asks for tests, specs, examples, benchmarks
+    or fixtures, which turns :func:`secondary_file` off."""
+    return bool(_TESTS_WANTED.search(text))
+
+
+def generated_page(node: Mapping[str, Any]) -> float | None:
+    """×:data:`GENERATED_PAGE_WEIGHT` for a generated map or module page, else None
+    (the rule does not apply).
+
+    Why: a generated page repeats the titles of the notes and files it lists, so it
+    matches their names as well as they do and pushed them down (found in the code
+    map's new-user trial, commit "Code map fixes from a new-user trial"; the pages
+    exist only in project vaults, so the code-search benchmark, which indexes code
+    alone, does not measure it).
+    """
+    return GENERATED_PAGE_WEIGHT if node.get("generated") else None
+
+
+def secondary_file(node: Mapping[str, Any], tests_wanted: bool) -> float | None:
+    """×:data:`SECONDARY_FILE_WEIGHT` for a test, example or benchmark file unless the
+    query asks for them (:func:`wants_tests`), else None.
+
+    Why: such files mention everything they exercise, so they match a query as well as
+    the code itself yet are rarely what it is about. Measured: mean NDCG@10 over the 9
+    benchmark repositories 0.822 → 0.861 (``docs/benchmarks.md``, "tests, examples,
+    benchmarks weigh half unless the query asks for them").
+    """
+    return SECONDARY_FILE_WEIGHT if node.get("secondary") and not tests_wanted else None
+
+
+def node_weight(node: Mapping[str, Any], tests_wanted: bool) -> float:
+    """The multiplier of the first rule that applies to ``node`` (a generated page is
+    never also weighed as a test), 1.0 when none does."""
+    for weight in (generated_page(node), secondary_file(node, tests_wanted)):
+        if weight is not None:
+            return weight
+    return 1.0
+
+
+def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
+    """The first (by id) near-duplicate of a file among the ids ranked ``above`` it, or
+    None; such a file weighs :data:`TWIN_WEIGHT` and says "variant of …".
+
+    Why: per-platform and build-tag twins (``binding.go`` / ``binding_nomsgpack.go``:
+    same folder and language, top-level symbol names overlapping ≥ 80%,
+    :func:`rubi.graph.code.twins`) add little after the first copy. Measured: mean
+    NDCG@10 0.913 → 0.914 (``docs/benchmarks.md``, "near-duplicate variants").
+    """
+    found = sorted(above.intersection(twins))
+    return found[0] if found else None
+
+
+_IDENTIFIER = re.compile(r"[^\W_]*[_./\\:#@$-][^\W_]|[a-z0-9][A-Z]|\d")
+"""Signs that a word was written as a name, not as prose: inner punctuation
+(``binding.go``, ``dispatch_request``), an inner capital (``RouterGroup``), a digit."""
+
+
+def identifier_like(written: str) -> bool:
+    """Whether ``written`` (a name as the caller wrote it) looks like an identifier or
+    a file name rather than dictionary words (:data:`_IDENTIFIER`)."""
+    return bool(_IDENTIFIER.search(written.strip()))
+
+
+def name_idf(terms: Iterable[str], idf: Mapping[str, float]) -> float:
+    """How rare a name is in the vault: the sum of its analysed terms' IDFs (a term the
+    index does not know counts as rare: ``inf``). 0.0 for a name made of stop words
+    only."""
+    return sum(idf.get(t, math.inf) for t in dict.fromkeys(terms))
+
+
+def name_votes(written: str, idf: float, kind: str, *, whole: bool = False) -> bool:
+    """Whether an exact-name match votes: a file's name (a file or symbol name: an
+    identifier by nature), a name written as an identifier (:func:`identifier_like`)
+    and a name that is the whole query or one whole term the caller gave (``whole``:
+    ``Aliases`` asked alone) always do; any other note named in plain words only when
+    the name's :func:`name_idf` is at least :data:`NAME_MIN_IDF`.
+
+    Why: the names list fired on dictionary words that happen to title a note
+    ("engineering", "product", "python" inside a longer question) and its vote put
+    those notes above the answer. Measured on the development halves (MRR@10, plain /
+    semantic): sourcegraph handbook 0.188 / 0.258 → 0.219 / 0.347, nikitavoloboev wiki
+    0.282 / 0.257 → 0.338 / 0.285, ru 0.318 → 0.361, zh 0.566 / 0.381 → 0.608 / 0.385,
+    es unchanged; code search unchanged (0.915); notes-qa 0.751 / 0.775 → 0.734 /
+    0.792 (``docs/benchmarks.md``, "issue 28: lists that vote only with evidence").
+    """
+    return kind == "file" or whole or identifier_like(written) or idf >= NAME_MIN_IDF
+
+
+def linked_seeds(seeds: Iterable[str], neighbours: Callable[[str], Iterable[str]]) -> int:
+    """How many of ``seeds`` link (either way: ``neighbours``) to another seed."""
+    chosen = set(seeds)
+    return sum(1 for s in chosen if any(o != s and o in chosen for o in neighbours(s)))
+
+
+def graph_votes(linked: int, seeds: int) -> bool:
+    """Whether the graph list may bring in the neighbours of its ``seeds`` (how many):
+    when at least :data:`GRAPH_MIN_LINKED_SEEDS` of them (all of them, when fewer)
+    link to another seed (:func:`linked_seeds`), or when there is one seed (nothing
+    to disagree with: a lone match's links are all the graph knows); otherwise the
+    list ranks the seeds alone.
+
+    Why: on a thinly linked vault the top text hits are often unrelated notes whose
+    titles share a word with the question; walking from them brought their index
+    pages and neighbours, which say nothing about the question. Seeds that link to
+    one another are evidence that the walk is in the right neighbourhood. Measured
+    on the development halves (MRR@10 semantic): handbook 0.347 → 0.354, wiki
+    0.285 → 0.286, the others and code search unchanged (``docs/benchmarks.md``,
+    "issue 28: lists that vote only with evidence").
+    """
+    return seeds <= 1 or linked >= min(GRAPH_MIN_LINKED_SEEDS, seeds)
+
+
+RELEVANCE_FLOOR = 0.5
+"""The share of a query's IDF mass (:attr:`rubi.index.searchindex.BM25Hit.coverage`) one
+text hit must match for a search to count as having found something: the best hit
+must hold more of the query's distinctive words, IDF-weighted, than it misses. On the
+development halves it labels 4 of 8 off-topic questions of the alphabetic sets and
+none of their 80 on-topic ones (``docs/benchmarks.md``, "issue 28: a relevance
+floor")."""
+CJK_UNMEASURED = 0.5
+"""Share of a query's IDF mass in CJK bigrams above which the floor is not applied:
+overlapping bigrams of unsegmented text include bigrams across word boundaries, so a
+Chinese question's best answer holds 24–50% of its mass, no more than off-topic
+questions do (``docs/benchmarks.md``): there the share does not tell them apart."""
+
+
+def relevant(coverage: float, named: int, cjk: float = 0.0, *, code: bool = False) -> bool:
+    """Whether a search found something worth showing: a text hit matching at least
+    :data:`RELEVANCE_FLOOR` of the query's IDF mass, or a note or file the query
+    names (a name match that voted, :func:`name_votes`), or a query mostly of CJK
+    bigrams (``cjk`` > :data:`CJK_UNMEASURED`: not measured), or a search of code
+    alone (``code``: not measured; a question in words shares few of them with the
+    file that answers it: on the development halves the floor labelled 7 of the code
+    search benchmark's 160 questions and 4 of 9 issues whose files ranked 1–5, and
+    no off-topic code question exists to measure a gain on). A scale-free measure
+    (a share of the query, not a raw score), so one floor holds in any vault; it
+    labels a result and never drops a hit."""
+    if code:
+        return True
+    return coverage >= RELEVANCE_FLOOR or named > 0 or cjk > CJK_UNMEASURED

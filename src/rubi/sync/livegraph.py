@@ -1,0 +1,202 @@
+"""The live graph a vault sync keeps: caught up with the store, moved to a code map
+that changed shape, and its snapshot on disk (:mod:`rubi.sync.snapshots`) written
+when it falls behind.
+
+A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`GraphKeeper` and
+calls it under its own lock, which it shares with it (a deferred snapshot write takes
+it from a timer thread); the graph gets the code map and the stored notes from the
+vault sync's :class:`~rubi.sync.codememory.CodeMemory` and
+:class:`~rubi.sync.notes.NoteCache`, never from the vault sync. The two changes made to
+the live graph in place (a journal applied, code nodes moved) are made inside the
+vault sync's ``changing`` block, which waits for the graph's readers of the moment;
+everything else here (a graph built or read back, a snapshot written) makes a new
+graph or only reads it. Another process's runs reach it as the store's journal
+(changed notes since a generation) and code stamp (:data:`CODE_STAMP`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rubi.core.errors import IndexCorruptError
+from rubi.core.model import Note
+from rubi.sync.codememory import CodeMemory
+from rubi.sync.notes import NoteCache
+from rubi.sync.rows import Store
+from rubi.sync.snapshots import Snapshots
+
+if TYPE_CHECKING:
+    from rubi.codemap import CodeMap
+    from rubi.graph.live import GraphRecord, LiveGraph
+    from rubi.sync.manifest import VaultState
+
+__all__ = ["CODE_STAMP", "JOURNAL_MAX", "GraphKeeper"]
+
+log = logging.getLogger(__name__)
+
+JOURNAL_MAX = 512
+"""Changed notes the store may hold beyond the graph snapshot before the snapshot is
+rewritten: a cold reader replays at most this many (about a millisecond each)."""
+
+CODE_STAMP = "code_graph"
+"""Store meta key: the generation of the run that last changed the code map's shape
+(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
+
+
+class GraphKeeper:
+    """The live graph of one vault as of a store generation, and its snapshot.
+
+    Args:
+        graph_file: the snapshot's file.
+        code: the project's code map as of the last run (None for a plain vault).
+        notes: the store's notes as of its generation (a full rebuild's input).
+        lock: the vault sync's lock, taken by a deferred snapshot write.
+        changing: a block in which the live graph may be changed in place (no reader
+            reads it meanwhile).
+    """
+
+    def __init__(
+        self,
+        graph_file: Path,
+        code: CodeMemory,
+        notes: NoteCache,
+        lock: threading.RLock,
+        changing: Callable[[], AbstractContextManager[None]],
+    ) -> None:
+        self.live: LiveGraph | None = None
+        self.gen = -1
+        self.snapshots = Snapshots(graph_file)
+        self._code = code
+        self._notes = notes
+        self._lock = lock
+        self._changing = changing
+
+    def drop(self) -> None:
+        """Forget the graph (a full build replaced everything behind it)."""
+        self.live = None
+
+    def get(
+        self,
+        store: Store,
+        previous_map: CodeMap | None = None,
+        *,
+        reader: bool = True,
+        watched: bool = False,
+    ) -> LiveGraph:
+        """The live graph, caught up with ``store``: its notes and, when the code map
+        changed shape since (:data:`CODE_STAMP`), its code nodes, moved from the map
+        they were made of (``previous_map`` when the graph does not know it). A
+        ``reader`` (not a run) that had to move them in a graph read back from disk
+        writes the snapshot again, so the next process need not (not when ``watched``:
+        a watcher writes it itself)."""
+        gen = store.gen()
+        if self.live is not None and self.gen == gen:
+            return self.live  # the common case of every search: one small query
+        live = self._caught_up(store, gen)
+        stamp = int(store.meta_value(CODE_STAMP, 0))
+        if live.code_stamp != stamp:
+            stale_snapshot = live.code_stamp == self.snapshots.stamp
+            code_map = self._code.code_map()
+            with self._changing():
+                live.set_code_map(code_map, previous_map)
+            live.code_stamp = stamp
+            if reader and stale_snapshot and not watched:
+                self.snapshots.write(live, self.gen)
+        return live
+
+    def _caught_up(self, store: Store, gen: int) -> LiveGraph:
+        """The live graph with the store's notes up to ``gen``."""
+        base = int(store.meta_value("base_gen", 0))
+        attachments = set(store.meta_value("attachments", []))
+        if self.live is None or base > self.gen:
+            try:
+                self.live = self.snapshots.load()
+                self.gen = self.snapshots.gen
+            except IndexCorruptError as exc:
+                log.info("%s; rebuilding it from the notes", exc)
+                self.live = None
+            if self.live is not None and self.snapshots.gen < base:
+                self.live = None  # older than the last full build
+            if self.live is None:
+                from rubi.graph.live import LiveGraph
+
+                code_map = self._code.code_map() if store.meta_value("code") else None
+                self.live = LiveGraph.from_notes(self._notes.notes(store), attachments, code_map)
+                self.live.code_stamp = int(store.meta_value(CODE_STAMP, 0))
+                self.gen = gen
+                self.snapshots.mark(gen, self.live.code_stamp)
+                self.snapshots.save(self.live, gen)
+                return self.live
+        self.live.attach_code_map(self._code.code_map)
+        if gen != self.gen:
+            written, removed = store.changes_since(self.gen)
+            with self._changing():
+                self.live.apply(
+                    written.values(),
+                    removed,
+                    sorted(attachments - self.live.attachments),
+                    sorted(self.live.attachments - attachments),
+                )
+            self.gen = gen
+        return self.live
+
+    def update(
+        self,
+        store: Store,
+        new: VaultState,
+        changed: Mapping[str, Note],
+        code_map: CodeMap | None,
+        full: bool,
+        *,
+        records: Mapping[str, GraphRecord] | None = None,
+        previous_map: CodeMap | None = None,
+        reshaped: bool = False,
+        watched: bool = False,
+    ) -> None:
+        """Bring the live graph to a run: a full build adds every note (``changed``,
+        or a streamed build's graph ``records``); otherwise the run's rows are
+        replayed like any other journal and the code nodes moved to the new map when
+        it changed shape (``reshaped``; from ``previous_map``, the map before the run,
+        when the graph does not know its map: :meth:`get`). In a ``watched`` vault sync, a
+        shape change's snapshot is written by :meth:`flush_locked` after
+        :data:`~rubi.sync.snapshots.SNAPSHOT_DELAY_S`, once for a run of edits."""
+        from rubi.graph.live import LiveGraph, graph_record
+
+        if full:
+            if records is None:
+                records = {k: graph_record(n) for k, n in changed.items()}
+            code_map = code_map or self._code.code_map()
+            self.live = LiveGraph.from_records(records, new.attachments, code_map)
+            self.live.code_stamp = self.gen = new.gen
+            self.snapshots.mark(new.gen, new.gen)
+            self.snapshots.save(self.live, new.gen)
+            return
+        live = self.get(store, previous_map, reader=False)  # the run's rows and map
+        if code_map is not None and code_map.stats.reused_shape:
+            live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
+        elif reshaped and watched:
+            self.snapshots.later(self.flush_locked)
+        elif reshaped or store.count_since(self.snapshots.gen) > JOURNAL_MAX:
+            # The store's removal rows stay: another process's vault sync may be behind
+            # this snapshot and learns of a deleted note only from them (one per id).
+            self.snapshots.save(live, store.gen())
+
+    def flush_locked(self) -> None:
+        """:meth:`flush` under the vault sync's lock (a deferred write's timer thread)."""
+        with self._lock:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the snapshot now when the graph is ahead of it, cancelling a pending
+        deferred write. Call under the vault sync's lock. Never raises for a write that
+        fails (logged)."""
+        self.snapshots.cancel()
+        live = self.live
+        if live is None or not self.snapshots.behind(live, self.gen):
+            return
+        self.snapshots.write(live, self.gen)

@@ -1,0 +1,232 @@
+"""The manifest and the parsed notes, one record per note, in SQLite.
+
+A save changes one note; the store writes that note's rows, not the vault's. Tables:
+
+- ``meta``: key → JSON value (formats, the change counter ``gen``, ``indexed_at``,
+  attachments, the code files and fingerprint);
+- ``files``: one :class:`~rubi.sync.manifest.FileEntry` per note file;
+- ``notes``: one parsed note per id (pickled, body cut to
+  :data:`~rubi.sync.manifest.NOTES_BODY_KEPT`), with the ``gen`` that wrote it;
+- ``gone``: ids removed, with the ``gen`` that removed them.
+
+``gen`` counts the runs that changed the graph. A graph snapshot saved at gen *g*
+plus the ``notes`` and ``gone`` rows after *g* is the current graph
+(:mod:`rubi.sync.livegraph`), and a long-lived vault sync that saw gen *g* catches up
+with the same rows after another process indexed.
+
+The file lives in the user's cache folder like every derived file and is opened only
+after :func:`rubi.core.picklefiles.check_trusted` (its note rows are pickles). One writer
+at a time (the index lock); readers see the last committed run (write-ahead log).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import pickle
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rubi.core import filestamp
+from rubi.core.filestamp import Stamp
+from rubi.core.model import Note
+from rubi.core.picklefiles import check_trusted
+
+__all__ = ["STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
+
+STORE_FORMAT = 1
+"""Bump when the tables change shape; an older store is dropped and rebuilt."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT,
+    note_id TEXT, problem TEXT, signature TEXT);
+CREATE TABLE IF NOT EXISTS notes (id TEXT PRIMARY KEY, gen INTEGER, data BLOB);
+CREATE INDEX IF NOT EXISTS notes_gen ON notes (gen);
+CREATE TABLE IF NOT EXISTS gone (id TEXT PRIMARY KEY, gen INTEGER);
+"""
+
+
+def _dump(note: Note, body_kept: int) -> bytes:
+    trimmed = dataclasses.replace(note, body=note.body[:body_kept])
+    return pickle.dumps(trimmed, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class Store:
+    """An open store (see the module docstring). Use :func:`open_store`."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # -- meta ------------------------------------------------------------------------
+    def meta(self) -> dict[str, Any]:
+        """Every meta value, decoded."""
+        rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
+        return {k: json.loads(v) for k, v in rows}
+
+    def meta_value(self, key: str, default: Any = None) -> Any:
+        """One meta value, decoded (``default`` when absent): cheaper than :meth:`meta`,
+        which decodes the code manifest of a large project too."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def gen(self) -> int:
+        """The change counter (0 for an empty store)."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'gen'").fetchone()
+        return int(json.loads(row[0])) if row else 0
+
+    # -- reading ---------------------------------------------------------------------
+    def files(self) -> Iterator[tuple[Any, ...]]:
+        """Rows ``(path, mtime_ns, size, sha256, note_id, problem, signature)``."""
+        yield from self._conn.execute(
+            "SELECT path, mtime_ns, size, sha256, note_id, problem, signature FROM files"
+        )
+
+    def notes(self) -> dict[str, Note]:
+        """Every saved note by id."""
+        out: dict[str, Note] = {}
+        for note_id, data in self._conn.execute("SELECT id, data FROM notes"):
+            out[note_id] = pickle.loads(data)
+        return out
+
+    def changes_since(self, gen: int) -> tuple[dict[str, Note], list[str]]:
+        """Notes written and ids removed by runs after ``gen``."""
+        written = {
+            note_id: pickle.loads(data)
+            for note_id, data in self._conn.execute(
+                "SELECT id, data FROM notes WHERE gen > ?", (gen,)
+            )
+        }
+        removed = [r[0] for r in self._conn.execute("SELECT id FROM gone WHERE gen > ?", (gen,))]
+        return written, [r for r in removed if r not in written]
+
+    def count_since(self, gen: int) -> int:
+        """How many note rows runs after ``gen`` wrote or removed (the journal's length)."""
+        a = self._conn.execute("SELECT COUNT(*) FROM notes WHERE gen > ?", (gen,)).fetchone()
+        b = self._conn.execute("SELECT COUNT(*) FROM gone WHERE gen > ?", (gen,)).fetchone()
+        return int(a[0]) + int(b[0])
+
+    # -- writing ---------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """One atomic write: everything inside commits together or not at all. Inside
+        a transaction :meth:`begin` opened, it joins it (and commits it)."""
+        if not self._conn.in_transaction:
+            self.begin()
+        try:
+            yield self
+        except BaseException:
+            self.rollback()
+            raise
+        self._conn.execute("COMMIT")
+
+    def begin(self) -> None:
+        """Open a write transaction that the next :meth:`transaction` block commits
+        (a streamed full build writes its note rows as it reads them); :meth:`rollback`
+        or closing the store drops it."""
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def rollback(self) -> None:
+        """Drop the open transaction's writes, if one is open."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def clear(self) -> None:
+        """Drop every row (a full rebuild)."""
+        for table in ("meta", "files", "notes", "gone"):
+            self._conn.execute(f"DELETE FROM {table}")  # fixed names
+
+    def set_meta(self, values: dict[str, Any]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            [(k, json.dumps(v)) for k, v in values.items()],
+        )
+
+    def put_files(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO files "
+            "(path, mtime_ns, size, sha256, note_id, problem, signature) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    def drop_files(self, paths: Iterable[str]) -> None:
+        self._conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in paths])
+
+    def put_notes(self, notes: Iterable[Note], gen: int, body_kept: int) -> None:
+        ids: list[tuple[str]] = []
+
+        def rows() -> Iterator[tuple[str, int, bytes]]:  # one pickle in memory at a time
+            for n in notes:
+                ids.append((n.id,))
+                yield n.id, gen, _dump(n, body_kept)
+
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO notes (id, gen, data) VALUES (?, ?, ?)", rows()
+        )
+        self._conn.executemany("DELETE FROM gone WHERE id = ?", ids)
+
+    def drop_notes(self, ids: Iterable[str], gen: int) -> None:
+        rows = [(i,) for i in ids]
+        self._conn.executemany("DELETE FROM notes WHERE id = ?", rows)
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO gone (id, gen) VALUES (?, ?)", [(i, gen) for (i,) in rows]
+        )
+
+
+def quiet_stamp(path: Path) -> Stamp | None:
+    """The stamp (:func:`rubi.core.filestamp.quiet_stamp`) of the store at ``path`` and
+    its write-ahead log: two equal stamps mean nobody committed in between, so a reader
+    that saw the store's generation at the first need not open it again (opening and
+    asking costs about 0.7 ms)."""
+    return filestamp.quiet_stamp((path, path.with_name(path.name + "-wal")))
+
+
+def open_store(path: Path, *, create: bool) -> Store | None:
+    """Open the store at ``path``; None when it does not exist and ``create`` is false,
+    or when it is of another format (the caller rebuilds).
+
+    Raises:
+        UntrustedCacheError: ``path`` is not in the user's own cache folder.
+        sqlite3.Error: a damaged file.
+    """
+    if path.exists():
+        check_trusted(path)
+        for suffix in ("-wal", "-shm"):  # SQLite reads them as part of the file
+            # none, or another process's last close removed it: nothing to check
+            with contextlib.suppress(FileNotFoundError):
+                check_trusted(path.with_name(path.name + suffix))
+    elif not create:
+        return None
+    conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
+    store = Store(conn)
+    if create:  # a reader (every search) leaves the file's settings and tables alone
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(_SCHEMA)
+        path.chmod(0o600)
+    try:
+        fmt = conn.execute("SELECT value FROM meta WHERE key = 'store_format'").fetchone()
+    except sqlite3.OperationalError:  # no tables yet: a first run is creating them
+        store.close()
+        return None
+    if fmt is None:
+        if conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] and not create:
+            store.close()
+            return None
+        return store
+    if json.loads(fmt[0]) != STORE_FORMAT:
+        if not create:
+            store.close()
+            return None
+        with store.transaction():
+            store.clear()
+    return store

@@ -1,0 +1,93 @@
+"""The redaction corpus: real-looking secrets all go; ordinary prose and code stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from rubi.transcripts.privacy import redact
+
+SECRETS = [
+    # (text, the secret that must disappear)
+    ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
+    ("set aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY now", "wJalrXUtnFEMI"),
+    ("my password is hunter2 by the way", "hunter2"),
+    ("my key is AKIAIOSFODNN7EXAMPLE ok", "AKIAIOSFODNN7EXAMPLE"),
+    ("export GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB", "ghp_1234567890"),
+    (
+        "use github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0",
+        "github_pat_11",
+    ),
+    ("glpat-abcdefghij1234567890", "glpat-abcdef"),
+    ("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-1234"),
+    ("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX", "T000/B000"),
+    ("key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789-AAAA", "sk-ant-api03"),
+    ("OPENAI: sk-proj-abcdefghijklmnopqrstuvwxyz012345", "sk-proj-abc"),
+    ("stripe sk_live_51HabcdefghijklmnopQRSTUV", "sk_live_51H"),
+    ("maps AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA123"),
+    ("npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm_abcdef"),
+    ("SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789abcdefg", "SG.abcdef"),
+    (
+        "token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+        ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "dozjgNryP4J3",
+    ),
+    (
+        'curl -H "Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456" x',
+        "abcdefghijklmnopqrstuvwxyz123456",
+    ),
+    ("DATABASE_URL=postgres://admin:hunter2secret@db.example.com/app", "hunter2secret"),
+    ("connect to mongodb+srv://user:pa55w0rd@cluster0.mongodb.net", "pa55w0rd"),
+    ("redis://:verysecret@localhost:6379/0", "verysecret"),
+    ("password: s3cr3t-P4ss", "s3cr3t-P4ss"),
+    ("  db_password: 'correct horse battery'", "correct horse battery"),
+    ("api_key = 'abcd1234efgh5678'", "abcd1234efgh5678"),
+    ('{"client_secret": "abcdef123456"}', "abcdef123456"),
+    ('"apiKey": "AbC123xyz789"', "AbC123xyz789"),
+    ("SECRET_KEY=django-insecure-abc123", "django-insecure"),
+    ("<private>my home address is 1 Main St</private>", "1 Main St"),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+        "-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXkt",
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA",
+    ),
+]
+
+BENIGN = [
+    "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709",
+    "uuid 123e4567-e89b-12d3-a456-426614174000",
+    "![img](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk)",
+    'password = os.environ["DB_PASSWORD"]',
+    "TOKEN_URL = https://auth.example.com/token",
+    "def get_token(): return session.token",
+    "The token is valid for a day; rotate the password monthly.",
+    "api_key: ${API_KEY}",
+    "PASSWORD=",
+    "secret: null",
+    "Run `pytest -k token` to test the auth module.",
+    "https://example.com/docs?page=2",
+    "git@github.com:owner/repo.git",
+    "from jwt import decode  # PyJWT",
+    "The Bearer scheme is described in RFC 6750.",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRETS)
+def test_secrets_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_text_around_a_secret_is_kept() -> None:
+    out = redact("Deploy with password: hunter2\nthen restart the server")
+    assert out == "Deploy with password: [REDACTED:password]\nthen restart the server"
