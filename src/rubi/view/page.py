@@ -27,7 +27,8 @@ h2{font-size:16px;margin:4px 0 8px}.muted{color:#667}
 #graph{width:100%;height:560px;border:1px solid #e3e6eb;background:#fbfcfd}
 #graph line{stroke:#b7bfcc;stroke-width:1}#graph line.imports{stroke:#e0a458}
 #graph circle{stroke:#fff;stroke-width:1}#graph text{font-size:9px;fill:#334}
-.k-note{fill:#3b6fd8}.k-map{fill:#8a94a6}.k-file{fill:#e07a2f}.k-module{fill:#3aa675}
+.k-note{fill:#3b6fd8;background:#3b6fd8}.k-map{fill:#8a94a6;background:#8a94a6}
+.k-file{fill:#e07a2f;background:#e07a2f}.k-module{fill:#3aa675;background:#3aa675}
 .legend span{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 10px}
 ol li{margin:6px 0}.why{color:#2d6a3e;font-size:12px}.id{color:#667;font-size:12px}
 input{font:inherit;padding:3px 6px}iframe{width:100%;height:700px;border:0}
@@ -53,7 +54,7 @@ function layout(nodes, edges, w, h) {
     const a = i * 2.399963, r = Math.sqrt(i + 0.5) / Math.sqrt(n) * Math.min(w, h) * 0.45;
     pos.set(d.id, {x: w / 2 + r * Math.cos(a), y: h / 2 + r * Math.sin(a), dx: 0, dy: 0});
   });
-  const k = Math.sqrt(w * h / Math.max(n, 1)) * 0.6;
+  const k = Math.sqrt(w * h / Math.max(n, 1)) * 0.3;
   const ps = [...pos.values()];
   for (let step = 0, t = w / 10; step < 200; step++, t *= 0.98) {
     for (const p of ps) { p.dx = 0; p.dy = 0; }
@@ -68,7 +69,8 @@ function layout(nodes, edges, w, h) {
       const f = d / k; a.dx -= dx * f; a.dy -= dy * f; b.dx += dx * f; b.dy += dy * f;
     }
     for (const p of ps) {
-      p.dx += (w / 2 - p.x) * 0.02; p.dy += (h / 2 - p.y) * 0.02;
+      const cx = w / 2 - p.x, cy = h / 2 - p.y, g = Math.sqrt(cx * cx + cy * cy) / k * 0.1;
+      p.dx += cx * g; p.dy += cy * g;
       const d = Math.sqrt(p.dx * p.dx + p.dy * p.dy) + 0.01, m = Math.min(d, t);
       p.x = Math.max(8, Math.min(w - 8, p.x + p.dx / d * m));
       p.y = Math.max(8, Math.min(h - 8, p.y + p.dy / d * m));
