@@ -55,7 +55,7 @@ function layout(nodes, edges, w, h) {
     pos.set(d.id, {x: w / 2 + r * Math.cos(a), y: h / 2 + r * Math.sin(a), dx: 0, dy: 0});
   });
   const k = Math.sqrt(w * h / Math.max(n, 1)) * 0.3;
-  const ps = [...pos.values()];
+  const ps = [...pos.values()], pull = 0.3 / Math.sqrt(n + 1);
   for (let step = 0, t = w / 10; step < 200; step++, t *= 0.98) {
     for (const p of ps) { p.dx = 0; p.dy = 0; }
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
@@ -69,7 +69,7 @@ function layout(nodes, edges, w, h) {
       const f = d / k; a.dx -= dx * f; a.dy -= dy * f; b.dx += dx * f; b.dy += dy * f;
     }
     for (const p of ps) {
-      const cx = w / 2 - p.x, cy = h / 2 - p.y, g = Math.sqrt(cx * cx + cy * cy) / k * 0.1;
+      const cx = w / 2 - p.x, cy = h / 2 - p.y, g = Math.sqrt(cx * cx + cy * cy) / k * pull;
       p.dx += cx * g; p.dy += cy * g;
       const d = Math.sqrt(p.dx * p.dx + p.dy * p.dy) + 0.01, m = Math.min(d, t);
       p.x = Math.max(8, Math.min(w - 8, p.x + p.dx / d * m));
