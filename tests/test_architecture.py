@@ -32,14 +32,22 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rubi.sync",),  # bring derived data in line with the files
     ("rubi.transcripts",),  # transcripts, privacy, token X-ray
     ("rubi.app",),  # the one facade
-    ("rubi.watch", "rubi.mcp", "rubi.claude"),  # surfaces
+    ("rubi.watch", "rubi.mcp", "rubi.claude", "rubi.view"),  # surfaces
     ("rubi.engine",),  # the resident engine: answers the hooks (rubi.claude) over a socket
     ("rubi.cli",),  # the command line, which launches the other surfaces
     ("rubi.entry",),  # the console script
 )
 """Lowest first."""
 
-SURFACES = ("rubi.watch", "rubi.mcp", "rubi.claude", "rubi.engine", "rubi.cli", "rubi.entry")
+SURFACES = (
+    "rubi.watch",
+    "rubi.mcp",
+    "rubi.claude",
+    "rubi.view",
+    "rubi.engine",
+    "rubi.cli",
+    "rubi.entry",
+)
 SURFACE_MAY_IMPORT = ("rubi.app", "rubi.core", *SURFACES)
 """What a surface may import: the facade, the foundation, and (the engine, the CLI, the
 entry point) the other surfaces it launches or answers for."""

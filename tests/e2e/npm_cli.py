@@ -29,11 +29,18 @@ def npm_cli(folder: str, package: str, version: str, binary: str) -> str:
         version: the pinned version.
         binary: the executable in ``node_modules/.bin``.
     """
+    return str(npm_file(folder, package, version, Path("node_modules", ".bin", binary)))
+
+
+def npm_file(folder: str, package: str, version: str, rel: Path) -> Path:
+    """The file ``rel`` (under the install prefix) of ``package@version``, installed on
+    first use; for packages without an executable (``@sparticuz/chromium``), ``rel``
+    is e.g. its ``package.json``. Skipped or failed as the module docstring says."""
     prefix = CACHE / folder
-    local = prefix / "node_modules" / ".bin" / binary
+    local = prefix / rel
     stamp = prefix / f".installed-{version}"
     if local.exists() and stamp.exists():
-        return str(local)
+        return local
     npm = shutil.which("npm")
     command = [
         str(npm),
@@ -61,7 +68,7 @@ def npm_cli(folder: str, package: str, version: str, binary: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     stamp.touch()
-    return str(local)
+    return local
 
 
 def cli_env(home: Path, **extra: str) -> dict[str, str]:

@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_THRESHOLDS",
     "first_change",
     "format_tokens",
+    "render_html",
     "report_dict",
     "scan",
     "summary",
@@ -102,6 +103,14 @@ def report_dict(report: XrayReport) -> dict[str, Any]:
     from rubi.transcripts.report_json import report_to_dict
 
     return report_to_dict(report)
+
+
+def render_html(report: XrayReport) -> str:
+    """The self-contained HTML report with charts (inline CSS and SVG, no scripts), as
+    one string: what :func:`write_html` writes and ``rubi view`` serves."""
+    from rubi.transcripts.report_html import render_html as render
+
+    return render(report)
 
 
 def write_html(report: XrayReport, path: Path) -> None:

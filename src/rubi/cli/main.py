@@ -42,6 +42,7 @@ _COMMANDS: dict[str, str] = {
     "audit": "xray:audit",
     "cost": "xray:cost",
     "import": "importcmds:import_command",
+    "view": "viewcmds:view",
 }
 
 

@@ -32,7 +32,6 @@ encrypt: plain HTTP across an untrusted network needs a TLS proxy or an SSH tunn
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -50,6 +49,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rubi.core.errors import RubiError
+from rubi.core.loopback import is_loopback, loopback_names
 from rubi.mcp.http_token import MIN_TOKEN_LENGTH, TOKEN_ENV, resolve_token, token_matches
 
 if TYPE_CHECKING:
@@ -70,23 +70,6 @@ __all__ = [
 ]
 
 _CLIENT_ID = "rubi-http-token"
-_LOOPBACK_NAMES = frozenset({"localhost"})
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (an IP literal or a name) only listens on this machine.
-
-    ``localhost`` and addresses in ``127.0.0.0/8`` or ``::1`` are loopback; any other
-    name is not (it is not resolved: a name can point anywhere), nor are the wildcard
-    addresses ``0.0.0.0`` and ``::``.
-    """
-    name = host.strip().lower()
-    if name in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -115,16 +98,15 @@ class HttpAccess:
     def transport_security(self) -> TransportSecuritySettings:
         """The MCP library's Host/Origin settings: on for loopback (its own defaults
         plus ``host``), off for a remote bind (where :class:`SameOriginMiddleware`
-        checks the Origin and the token stands in for the Host check)."""
+        checks the Origin and the token stands in for the Host check). The names are
+        :func:`rubi.core.loopback.loopback_names`, shared with ``rubi view``."""
         if self.remote:
             return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        name = self.host.strip("[]")
-        netloc = f"[{name}]" if ":" in name else name
-        hosts = ["127.0.0.1", "localhost", "[::1]", netloc]
+        hosts = loopback_names(self.host)
         return TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
-            allowed_hosts=[f"{h}:*" for h in dict.fromkeys(hosts)],
-            allowed_origins=[f"http://{h}:*" for h in dict.fromkeys(hosts)],
+            allowed_hosts=[f"{h}:*" for h in hosts],
+            allowed_origins=[f"http://{h}:*" for h in hosts],
         )
 
 
