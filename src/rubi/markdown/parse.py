@@ -37,6 +37,7 @@ from rubi.core.model import (
     note_id_for_path,
 )
 from rubi.markdown.blockrules import dispatch_by_first_char
+from rubi.markdown.linkdest import fast_helpers
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
 
 __all__ = [
@@ -52,7 +53,13 @@ _WEB_URL = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
 
 
 class _Parser(MarkdownIt):
-    """markdown-it's parser, except that web and mail links are not normalized."""
+    """markdown-it's parser, except that web and mail links are not normalized and
+    link destinations are read by :func:`rubi.markdown.linkdest.parse_link_destination`
+    (the same results)."""
+
+    def __init__(self, config: str) -> None:
+        super().__init__(config)
+        self.helpers = fast_helpers()
 
     def normalizeLink(self, url: str) -> str:
         """markdown-it's ``normalizeLink`` (URL parse, punycode host, percent-encode),
