@@ -10,7 +10,6 @@ same values (the reader's own answers, ``None`` for a zero length byte included)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["CachedLengths", "cache_flush_lengths"]
@@ -41,18 +40,6 @@ class CachedLengths:
             lengths = [ask(d, fieldname, 0) for d in range(self._doc_count)]
             self._fields[fieldname] = lengths
         return lengths[docnum]
-
-    def field_lengths(self, docnums: Sequence[int], fieldname: str) -> list[Any]:
-        """``doc_field_length(d, fieldname)`` for each of ``docnums``, in order."""
-        lengths = self._fields.get(fieldname)
-        if lengths is None:
-            self.doc_field_length(0, fieldname)
-            lengths = self._fields.get(fieldname)
-        if lengths is None:  # no documents
-            return [self._reader.doc_field_length(d, fieldname, 0) for d in docnums]
-        count = self._doc_count
-        ask = self._reader.doc_field_length
-        return [lengths[d] if 0 <= d < count else ask(d, fieldname, 0) for d in docnums]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._reader, name)

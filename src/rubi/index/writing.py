@@ -12,7 +12,6 @@ from whoosh.writing import SegmentWriter
 from rubi.index.deletions import total_stored_lengths
 from rubi.index.flushlengths import cache_flush_lengths
 from rubi.index.pool import RunPool
-from rubi.index.termwriter import bulk_postings
 
 __all__ = ["PROGRESS_EVERY", "WRITER_LIMIT_MB", "Counter", "Doc", "add_docs", "new_writer"]
 
@@ -53,9 +52,8 @@ memory")."""
 
 def new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:
     """A Whoosh writer as rubi writes: :class:`RunPool`, lengths read once per field at
-    flush, each term's postings written at once (:mod:`rubi.index.termwriter`),
-    field-length totals of the live documents (``lock=False``: under a parent writer's
-    lock, for :mod:`rubi.index.twoprocess`)."""
+    flush, field-length totals of the live documents (``lock=False``: under a parent
+    writer's lock, for :mod:`rubi.index.twoprocess`)."""
     writer: SegmentWriter = (
         ix.writer(limitmb=WRITER_LIMIT_MB)
         if lock
@@ -63,7 +61,6 @@ def new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:
     )
     writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
     cache_flush_lengths(writer)
-    bulk_postings(writer)
     total_stored_lengths(writer)
     return writer
 
