@@ -9,7 +9,7 @@ JSON line per search of the engine: the query, each list (text with its BM25F
 scores, names, graph, dense with its cosines), the dense list's weight and the
 median cosine it was measured against, every listed node's path (what the
 evaluation's ``relevant`` names). Offline fusion of these lists is how
-``docs/benchmarks.md`` ("issue 28: the dense list's vote") chose what to build; the
+``docs/benchmarks-history.md`` ("issue 28: the dense list's vote") chose what to build; the
 rules chosen were then measured by full ``retrieval_eval.py`` runs.
 """
 

@@ -9,7 +9,7 @@ Usage::
 
     .venv/bin/python bench/codemap_bench.py /tmp/repos/flask /tmp/repos/hono ...
 
-Prints a markdown table (the one in docs/benchmarks.md, section "Code map").
+Prints a markdown table (the one in docs/benchmarks-history.md, section "Code map").
 """
 
 from __future__ import annotations

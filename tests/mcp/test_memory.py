@@ -2,8 +2,9 @@
 tools, as an agent session makes them, do not pile up old graphs or caches.
 
 The bound is loose (the exact figures are in ``bench/mcp_bench.py`` and
-docs/benchmarks.md): with ``gc.freeze()`` in the pickle loader every reloaded graph
-stayed alive, about 0.7 MiB per cycle on this vault, so 150 cycles grew by ~100 MiB.
+docs/benchmarks-history.md, "issue 16: MCP server"): with ``gc.freeze()`` in the
+pickle loader every reloaded graph stayed alive, about 0.7 MiB per cycle on this
+vault, so 150 cycles grew by ~100 MiB.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ vote. Such a question costs no code search. What the bar cannot do: a long promp
 about another code base (another repository's issue) shares as many words with this
 one's files as its own issues do, and gets files too. The files' lines are costed
 first, from the same ``max_tokens`` budget, so notes cannot crowd them out. Measured by
-``bench/issue_recall.py`` (``docs/benchmarks.md``, "issue 28: recall names files").
+``bench/issue_recall.py`` (``docs/benchmarks-history.md``, "Recall on issue prompts").
 
 In a process that keeps the index open (the resident engine, ``rubi serve``) a
 recall costs a warm search; a cold hook process loads the search stack and the graph

@@ -52,7 +52,7 @@ the merge is for speed: deleted documents and extra segments made BM25 up to 2-4
 slower per query (Obsidian Help, 173 notes), and the subtraction adds 0-3.5 ms there
 (8 ms at a 40% share of 6,280 notes). A merge rewrites the whole index (about 1 s for
 those 173 notes, as long as indexing them), so at 20% it costs about 30-40 ms per
-replaced document, amortized. Figures: docs/benchmarks.md, "Deleted documents"."""
+replaced document, amortized. Figures: docs/benchmarks-history.md, "Deleted documents"."""
 
 MERGE_MAX_TOKENS = 250_000
 """No automatic merge of an index holding more tokens than this (all fields): a

@@ -55,7 +55,7 @@ comments code files' own. A code file's name and path are indexed a second time,
 stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`). A note's
 ``days`` are words made for matching days (``20230507``; see
 :func:`rubi.index.documents.note_document`), kept out of the body the dense channel
-embeds. Figures: ``docs/benchmarks.md``, "BM25F proper"."""
+embeds. Figures: ``docs/benchmarks-history.md``, "issue 28: BM25F proper"."""
 
 FIELD_ANALYSIS: dict[str, str] = {
     "body_pt": "pt",
@@ -75,8 +75,8 @@ named is evidence of another kind than how often its code mentions a word (an
 identifier's words recur in every caller's body, so a word rare among definitions is
 common in bodies): folded into one saturation with the body, code search fell from
 0.915 to 0.854 NDCG@10 and issue -> files dev MRR from 0.551 to 0.485 (title alone
-0.711 -> 0.646); scored alone it is 0.915 and 0.525 (0.711). ``docs/benchmarks.md``,
-"BM25F proper"."""
+0.711 -> 0.646); scored alone it is 0.915 and 0.525 (0.711). ``docs/benchmarks-history.md``,
+"issue 28: BM25F proper"."""
 
 CODE_SCOPE_FIELDS = ("code_title", "code_path")
 """Fields searched only when a search is of code alone: in a search of notes and code

@@ -46,8 +46,8 @@ before it sorts them into a temporary run on disk; the runs are merged at commit
 full build holds a pool this big at most, whatever the vault's size: at 20,000 notes,
 64 against 128 held 80 MiB less for the same CPU; with the pool's cheap spills
 (:mod:`rubi.index.pool`), 32 against 64 held 27 MiB less at 5,000 notes and 14 MiB
-less at 50,000 (387 → 374 MiB peak), CPU the same (``docs/benchmarks.md``, "issue 16:
-memory")."""
+less at 50,000 (387 → 374 MiB peak), CPU the same (``docs/benchmarks-history.md``,
+"issue 16: memory, third pass")."""
 
 
 def new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:

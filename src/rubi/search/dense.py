@@ -50,7 +50,7 @@ off."""
 DENSE_FULL_GAP = 0.20
 """From this gap up the list weighs 1 (its full :data:`rubi.search.engine.LIST_WEIGHTS`
 weight); linear between the two gaps. Measured on notes QA and the LoCoMo development
-conversations (``docs/benchmarks.md``, "issue 17: fusing the dense channel"): the
+conversations (``docs/benchmarks-history.md``, "issue 17: fusing the dense channel"): the
 conversations of one pair of people are all close in meaning to any question about
 them (gap to the median: median 0.06, three quarters under 0.08), while on Obsidian
 Help the note that answers a question stands out (three quarters over 0.23); bounds
@@ -125,7 +125,7 @@ def dense_weight(best: float, median: float, nearest: Sequence[float] = ()) -> f
     the list takes no part there, and votes on 7 of the 11 development questions of
     the notes set it was built on (lead 0.11-0.27). Ten copies of the answer now
     silence it; the text list, which finds the copies too, then ranks alone
-    (``docs/benchmarks.md``, "issue 28: the dense list's vote").
+    (``docs/benchmarks-history.md``, "issue 28: the dense list's vote").
     """
     weight = _ramp(best - median)
     top = list(nearest[:DENSE_PEERS])

@@ -3,14 +3,14 @@
 After Reciprocal Rank Fusion (:mod:`rubi.search.fuse`) a candidate's score is
 multiplied by the weight of the rules that apply to it. Every rule was kept because
 the mean NDCG@10 of ``bench/code_search.py`` over its 9 repositories rose
-(``docs/benchmarks.md``, "Experiments"); a rule that did not raise it was dropped.
+(``docs/benchmarks-history.md``, "Experiments"); a rule that did not raise it was dropped.
 
 Before fusion, a candidate list votes only with evidence from this query and this
 vault: an exact-name match counts only when the name is rare in the vault's text or
 written as an identifier (:func:`name_votes`); the link graph brings in neighbours
 only when its seeds are linked to one another (:func:`graph_votes`). The rules and
-the development-half figures that kept them are in ``docs/benchmarks.md``, "issue 28:
-lists that vote only with evidence".
+the development-half figures that kept them are in ``docs/benchmarks-history.md``,
+"issue 28: lists that vote only with evidence".
 """
 
 from __future__ import annotations
@@ -88,8 +88,8 @@ def secondary_file(node: Mapping[str, Any], tests_wanted: bool) -> float | None:
 
     Why: such files mention everything they exercise, so they match a query as well as
     the code itself yet are rarely what it is about. Measured: mean NDCG@10 over the 9
-    benchmark repositories 0.822 → 0.861 (``docs/benchmarks.md``, "tests, examples,
-    benchmarks weigh half unless the query asks for them").
+    benchmark repositories 0.822 → 0.861 (``docs/benchmarks-history.md``, "Experiments": tests,
+    examples and benchmarks weigh half unless the query asks for them).
     """
     return SECONDARY_FILE_WEIGHT if node.get("secondary") and not tests_wanted else None
 
@@ -110,7 +110,7 @@ def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
     Why: per-platform and build-tag twins (``binding.go`` / ``binding_nomsgpack.go``:
     same folder and language, top-level symbol names overlapping ≥ 80%,
     :func:`rubi.graph.code.twins`) add little after the first copy. Measured: mean
-    NDCG@10 0.913 → 0.914 (``docs/benchmarks.md``, "near-duplicate variants").
+    NDCG@10 0.913 → 0.914 (``docs/benchmarks-history.md``, "Experiments").
     """
     found = sorted(above.intersection(twins))
     return found[0] if found else None
@@ -147,7 +147,7 @@ def name_votes(written: str, idf: float, kind: str, *, whole: bool = False) -> b
     semantic): sourcegraph handbook 0.188 / 0.258 → 0.219 / 0.347, nikitavoloboev wiki
     0.282 / 0.257 → 0.338 / 0.285, ru 0.318 → 0.361, zh 0.566 / 0.381 → 0.608 / 0.385,
     es unchanged; code search unchanged (0.915); notes-qa 0.751 / 0.775 → 0.734 /
-    0.792 (``docs/benchmarks.md``, "issue 28: lists that vote only with evidence").
+    0.792 (``docs/benchmarks-history.md``, "issue 28: lists that vote only with evidence").
     """
     return kind == "file" or whole or identifier_like(written) or idf >= NAME_MIN_IDF
 
@@ -170,7 +170,7 @@ def graph_votes(linked: int, seeds: int) -> bool:
     pages and neighbours, which say nothing about the question. Seeds that link to
     one another are evidence that the walk is in the right neighbourhood. Measured
     on the development halves (MRR@10 semantic): handbook 0.347 → 0.354, wiki
-    0.285 → 0.286, the others and code search unchanged (``docs/benchmarks.md``,
+    0.285 → 0.286, the others and code search unchanged (``docs/benchmarks-history.md``,
     "issue 28: lists that vote only with evidence").
     """
     return seeds <= 1 or linked >= min(GRAPH_MIN_LINKED_SEEDS, seeds)
@@ -181,13 +181,14 @@ RELEVANCE_FLOOR = 0.5
 text hit must match for a search to count as having found something: the best hit
 must hold more of the query's distinctive words, IDF-weighted, than it misses. On the
 development halves it labels 4 of 8 off-topic questions of the alphabetic sets and
-none of their 80 on-topic ones (``docs/benchmarks.md``, "issue 28: a relevance
-floor")."""
+none of their 80 on-topic ones (``docs/benchmarks-history.md``, "issue 28: a
+relevance floor")."""
 CJK_UNMEASURED = 0.5
 """Share of a query's IDF mass in CJK bigrams above which the floor is not applied:
 overlapping bigrams of unsegmented text include bigrams across word boundaries, so a
 Chinese question's best answer holds 24–50% of its mass, no more than off-topic
-questions do (``docs/benchmarks.md``): there the share does not tell them apart."""
+questions do (``docs/benchmarks-history.md``, "issue 28: a relevance floor"): there the
+share does not tell them apart."""
 
 
 def relevant(coverage: float, named: int, cjk: float = 0.0, *, code: bool = False) -> bool:

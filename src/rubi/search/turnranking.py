@@ -20,7 +20,7 @@ Measured with ``bench/locomo.py`` (five development conversations, 999 questions
 turn unit, dense channel off): R@5/R@10 58.3/65.0 with files ranked as by the fused
 list and up to three turns a hit, 59.3/69.3 with turns ranked so (dense channel on:
 59.0/65.5 and 61.2/70.8); flat in ``k``, the pool and the turns a session brings.
-``docs/benchmarks.md``, "issue 28: stubs, duplicates and LoCoMo", gives the table of
+``docs/benchmarks-history.md``, "issue 28: stubs, duplicates and LoCoMo", gives the table of
 what was tried.
 """
 
