@@ -123,3 +123,11 @@ def test_the_readmes_demo_question_is_answered_first_on_a_plain_install(
     monkeypatch.chdir(clone)
     hits = app.search(app.locate(), demo.group(1), top_k=3).hits
     assert [h.id for h in hits][:1] == [DEMO_ANSWER], [h.id for h in hits]
+
+
+def test_the_cost_line_counts_the_tools_as_the_readme_does() -> None:
+    """``rubi cost``'s schema figure is the README's tools total: the schemas the model
+    is sent (no ``outputSchema``), not the whole ``tools/list`` answer."""
+    from rubi.app.sessioncost import schema_tokens
+
+    assert schema_tokens() == sum(_server_tools().values())

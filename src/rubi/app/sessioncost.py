@@ -27,9 +27,10 @@ class SessionCost:
 
 def schema_tokens() -> int:
     """Tokens of rubi's tool schemas in one request: the server's ``tools/list`` at the
-    newest protocol revision (:func:`rubi.core.tokens.json_tokens` per tool); 0 when
-    the snapshot cannot be read."""
-    from rubi.core.tokens import json_tokens
+    newest protocol revision, as the client sends it to the model
+    (:func:`rubi.core.tokens.tool_tokens` per tool: without ``outputSchema``, which the
+    client keeps to itself); 0 when the snapshot cannot be read."""
+    from rubi.core.tokens import tool_tokens
 
     try:
         data = json.loads(HANDSHAKE.read_text(encoding="utf-8"))
@@ -37,7 +38,7 @@ def schema_tokens() -> int:
         tools = answers[max(answers)]["tools"]
     except (OSError, ValueError, KeyError, TypeError):
         return 0
-    return sum(json_tokens(tool) for tool in tools)
+    return sum(tool_tokens(tool) for tool in tools)
 
 
 def _k(value: float) -> str:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from rubi.core.config import CHARS_PER_TOKEN
 
-__all__ = ["estimate_tokens", "json_tokens", "tokens_for_chars"]
+__all__ = [
+    "TOOL_KEYS_NOT_SENT",
+    "estimate_tokens",
+    "json_tokens",
+    "tokens_for_chars",
+    "tool_tokens",
+]
 
 
 def tokens_for_chars(chars: int) -> int:
@@ -27,3 +33,16 @@ def json_tokens(value: object) -> int:
     import json
 
     return estimate_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+TOOL_KEYS_NOT_SENT = ("outputSchema",)
+"""Keys of a listed MCP tool a client keeps to itself: it validates ``structuredContent``
+against the ``outputSchema`` and never sends it to the model (Claude Code's request
+carries each tool's name, description and input schema)."""
+
+
+def tool_tokens(tool: dict[str, object]) -> int:
+    """What one tool of a ``tools/list`` answer costs a client in every request: its
+    JSON as the server sends it, without what the client keeps to itself
+    (:data:`TOOL_KEYS_NOT_SENT`), in tokens (:func:`json_tokens`)."""
+    return json_tokens({k: v for k, v in tool.items() if k not in TOOL_KEYS_NOT_SENT})

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rubi.core.tokens import TOOL_KEYS_NOT_SENT, tool_tokens
+
 __all__ = ["NOT_SENT_TO_THE_MODEL", "compact_schema", "tool_tokens"]
 
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
@@ -52,17 +54,5 @@ def compact_schema(schema: Any) -> Any:
     return out
 
 
-NOT_SENT_TO_THE_MODEL = ("outputSchema",)
-"""Keys of a listed tool a client keeps to itself: it validates ``structuredContent``
-against the ``outputSchema`` and never sends it the model (Claude Code's request
-carries each tool's name, description and input schema)."""
-
-
-def tool_tokens(tool: dict[str, Any]) -> int:
-    """What one tool of a ``tools/list`` answer costs a client in every request: its
-    JSON as the server sends it, without what the client keeps to itself
-    (:data:`NOT_SENT_TO_THE_MODEL`), in tokens (:func:`rubi.core.tokens.json_tokens`).
-    The README's table of tools is held to this by ``tests/test_docs.py``."""
-    from rubi.core.tokens import json_tokens
-
-    return json_tokens({k: v for k, v in tool.items() if k not in NOT_SENT_TO_THE_MODEL})
+NOT_SENT_TO_THE_MODEL = TOOL_KEYS_NOT_SENT
+"""Keys of a listed tool a client keeps to itself (:data:`rubi.core.tokens.TOOL_KEYS_NOT_SENT`)."""
