@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rubi.claude.install import install, uninstall
@@ -144,3 +145,23 @@ def test_codex_uninstall_leaves_no_empty_codex_folder(tmp_path: Path, isolated_h
     out = uninstall_harness(project, "codex")
     assert snapshot(isolated_home, project) == before
     assert any(line.endswith(".codex: removed (install created it)") for line in out.changes)
+
+
+@pytest.mark.parametrize("had_config", [False, True], ids=["fresh-account", "config-folder-kept"])
+def test_uninstall_removes_the_config_folder_only_if_install_made_it(
+    tmp_path: Path, isolated_home: Path, had_config: bool
+) -> None:
+    from rubi.claude.harness import install_harness, uninstall_harness
+
+    project = tmp_path / "p"
+    project.mkdir()
+    if had_config:
+        (isolated_home / ".config").mkdir(exist_ok=True)
+    before = snapshot(isolated_home, project)
+    install(project, command="/opt/venv/bin/rubi", compact_window=None)
+    install_harness(project, "gemini", command="/opt/venv/bin/rubi")
+    assert (isolated_home / ".config" / "rubi" / "installs").is_dir()
+    uninstall_harness(project, "gemini")
+    uninstall(project)
+    assert snapshot(isolated_home, project) == before
+    assert (isolated_home / ".config").exists() == had_config

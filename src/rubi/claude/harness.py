@@ -35,6 +35,7 @@ from rubi.claude import settingsfile
 from rubi.claude.install import (
     InstallReport,
     hook_group,
+    prepare_records,
     record_path,
     remove_empty_records,
     rubi_command,
@@ -167,6 +168,7 @@ def install_harness(
     command = command or rubi_command()
     files = harness_files(harness, project, user)
     within = _within(project, user)
+    prepare_records()
     record_file = record_path(files.mcp)
     record = settingsfile.load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)

@@ -43,6 +43,7 @@ __all__ = [
     "hook_groups",
     "install",
     "record_path",
+    "prepare_records",
     "remove_empty_records",
     "rubi_command",
     "uninstall",
@@ -118,11 +119,27 @@ def _config_home() -> Path:
     return config_home() / "installs"
 
 
+CREATED_MARK = ".created-config-folder"
+"""In rubi's config folder: present when rubi's first install record created the
+user's config folder itself (``~/.config`` on a fresh account), so the last uninstall
+removes it again when it is empty, and never a config folder the user had."""
+
+
 def record_path(settings_file: Path) -> Path:
     """Where rubi keeps what one install added to ``settings_file`` (and, in the folder
     of the same name without ``.json``, the originals of the files it changed)."""
     digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
     return _config_home() / f"{digest}.json"
+
+
+def prepare_records() -> None:
+    """Before an install writes its record: on an account without a config folder,
+    create it and note so (:data:`CREATED_MARK`), for :func:`remove_empty_records`."""
+    folder = _config_home()
+    user_config = folder.parent.parent
+    if not user_config.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder.parent / CREATED_MARK).write_text(str(user_config) + "\n", encoding="utf-8")
 
 
 def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
@@ -215,6 +232,7 @@ def install(
     command = command or rubi_command()
     settings_file, mcp_file, mcp_key = _paths(project, user)
     user_settings = Path.home() / ".claude" / "settings.json"
+    prepare_records()
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
@@ -466,7 +484,14 @@ def remove_empty_records() -> None:
     """Remove rubi's install-record folder (and rubi's config folder above it) when
     the last record went and nothing else is in them."""
     folder = _config_home()
-    for empty in (folder, folder.parent):
+    try:
+        folder.rmdir()
+    except OSError:
+        return  # not empty, or not there
+    mark = folder.parent / CREATED_MARK
+    created = mark.exists()
+    mark.unlink(missing_ok=True)
+    for empty in (folder.parent, *((folder.parent.parent,) if created else ())):
         try:
             empty.rmdir()
         except OSError:
