@@ -34,6 +34,7 @@ import pytest
 from platformdirs import user_cache_path
 
 from e2e.fake_api import FakeMessagesAPI
+from e2e.test_other_harnesses import project_with_a_note
 from rubi import app
 from rubi.claude.install import install
 from rubi.core.tokens import estimate_tokens
@@ -216,18 +217,7 @@ def hooks_log_clean(project: Path) -> None:
 
 @pytest.mark.slow
 def test_a_real_claude_code_session(tmp_path: Path, claude: str) -> None:
-    project = rubi_project(tmp_path / "proj", {"src/auth.py": "def login():\n    pass\n"})
-    app.register(
-        app.locate(project / ".rubi"),
-        [
-            {
-                "type": "gotcha",
-                "title": "Login tokens expire at midnight UTC",
-                "body": "Refresh the login token before midnight UTC.",
-                "files": ["src/auth.py"],
-            }
-        ],
-    )
+    project = project_with_a_note(tmp_path / "proj")
     home = new_home(tmp_path)
     installed(project, home)
     api = FakeMessagesAPI().start()

@@ -11,10 +11,8 @@ import pytest
 
 from e2e.fake_api import FakeMessagesAPI
 from e2e.test_claude_code import claude, installed, new_home, run_claude  # noqa: F401
-from rubi import app
+from e2e.test_other_harnesses import project_with_a_note
 from rubi.app.sessioncost import schema_tokens, transcript_cost
-
-from helpers import rubi_project
 
 
 @pytest.mark.slow
@@ -22,18 +20,7 @@ def test_the_cost_of_a_real_session_is_measured_from_its_transcript(
     tmp_path: Path,
     claude: str,  # noqa: F811
 ) -> None:
-    project = rubi_project(tmp_path / "proj", {"src/auth.py": "def login():\n    pass\n"})
-    app.register(
-        app.locate(project / ".rubi"),
-        [
-            {
-                "type": "gotcha",
-                "title": "Login tokens expire at midnight UTC",
-                "body": "Refresh the login token before midnight UTC.",
-                "files": ["src/auth.py"],
-            }
-        ],
-    )
+    project = project_with_a_note(tmp_path / "proj")
     home = new_home(tmp_path)
     installed(project, home)
     api = FakeMessagesAPI().start()

@@ -46,6 +46,38 @@ def project_with_a_note(root: Path) -> Path:
     return project
 
 
+def gemini_requests(gemini: str, project: Path, home: Path) -> list[str]:
+    """One ``gemini -p`` session in ``project`` for the user ``home`` against a fake of
+    the Gemini API, the search tool asked for: the JSON of its main requests."""
+    api = FakeGeminiAPI().start()
+    try:
+        env = cli_env(
+            home,
+            GEMINI_API_KEY="dummy",
+            GOOGLE_GEMINI_BASE_URL=api.url,
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+        )
+        proc = subprocess.run(
+            [gemini, "-p", PROMPT.format(tool="mcp_rubi_search"), "--output-format", "json", "-y"],
+            cwd=project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        api.stop()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    main = [
+        json.dumps(b)
+        for b, path in zip(api.requests, api.paths, strict=True)
+        if "streamGenerateContent" in path
+    ]
+    assert main, api.paths
+    return main
+
+
 def install_as(home: Path, project: Path, harness: str, **env: str) -> None:
     """``rubi install --harness`` for the user ``home`` (as the CLI would read it)."""
     saved = {k: os.environ.get(k) for k in ("HOME", *env)}
@@ -71,31 +103,7 @@ def test_a_real_gemini_cli_session(tmp_path: Path) -> None:
         json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}), encoding="utf-8"
     )
     install_as(home, project, "gemini")
-    api = FakeGeminiAPI().start()
-    try:
-        env = cli_env(
-            home,
-            GEMINI_API_KEY="dummy",
-            GOOGLE_GEMINI_BASE_URL=api.url,
-            GEMINI_CLI_TRUST_WORKSPACE="true",
-        )
-        proc = subprocess.run(
-            [gemini, "-p", PROMPT.format(tool="mcp_rubi_search"), "--output-format", "json", "-y"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    finally:
-        api.stop()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    main = [
-        json.dumps(b)
-        for b, path in zip(api.requests, api.paths, strict=True)
-        if "streamGenerateContent" in path
-    ]
-    assert main, api.paths
+    main = gemini_requests(gemini, project, home)
     first = main[0]
     assert "mcp_rubi_search" in first  # the MCP server's tools are in the request
     assert "Project memory (rubi" in first  # SessionStart gave the map

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from e2e.fake_agent_apis import FakeGeminiAPI, FakeResponsesAPI
+from e2e.fake_agent_apis import FakeResponsesAPI
 from e2e.fake_api import FakeMessagesAPI
 from e2e.npm_cli import cli_env, npm_cli
 from e2e.test_claude_code import (
@@ -33,6 +33,7 @@ from e2e.test_other_harnesses import (
     GEMINI_CLI_VERSION,
     NOTE,
     PROMPT,
+    gemini_requests,
     project_with_a_note,
 )
 from rubi import app
@@ -203,27 +204,7 @@ def test_a_gemini_session_with_the_extension_gets_the_map_the_recall_and_the_too
     trust = {"GEMINI_CLI_TRUST_WORKSPACE": "true"}
     run([gemini, "extensions", "install", str(repo / "gemini"), "--consent"], home, tmp_path,
         **trust)  # fmt: skip
-    api = FakeGeminiAPI().start()
-    try:
-        env = cli_env(home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=api.url, **trust)
-        proc = subprocess.run(
-            [gemini, "-p", PROMPT.format(tool="mcp_rubi_search"), "--output-format", "json", "-y"],
-            cwd=project,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    finally:
-        api.stop()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    main = [
-        json.dumps(b)
-        for b, path in zip(api.requests, api.paths, strict=True)
-        if "streamGenerateContent" in path
-    ]
-    assert main, api.paths
+    main = gemini_requests(gemini, project, home)
     first = main[0]
     assert "mcp_rubi_search" in first  # the extension's server
     assert first.count("Project memory (rubi, .rubi/map.md)") == 1  # its SessionStart hook
