@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.core.days import note_day, parse_day, spelled_days
 from rubi.core.errors import RubiError
-from rubi.search.dates import DateWindow
+from rubi.dates.days import note_day, parse_day, spelled_days
+from rubi.dates.hitdays import DateWindow
 
 from helpers import rubi_project, write
 

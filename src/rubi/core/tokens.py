@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from rubi.core.config import CHARS_PER_TOKEN
+__all__ = ["CHARS_PER_TOKEN", "estimate_tokens", "json_tokens", "tokens_for_chars"]
 
-__all__ = ["estimate_tokens", "json_tokens", "tokens_for_chars"]
+CHARS_PER_TOKEN = 4
+"""Token estimate for budgets: characters / 4 (the usual rule of thumb for English prose and
+code; a budget needs only an estimate)."""
 
 
 def tokens_for_chars(chars: int) -> int:

@@ -37,7 +37,6 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.core.rwlock import ReadWriteLock
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.livegraph import CODE_STAMP, JOURNAL_MAX, GraphKeeper
 from rubi.sync.manifest import IndexReport, VaultState, state_from_store
@@ -45,6 +44,7 @@ from rubi.sync.notes import NoteCache
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run
 from rubi.sync.progress import Progress
 from rubi.sync.rows import Stamp, Store, open_store, quiet_stamp
+from rubi.sync.rwlock import ReadWriteLock
 from rubi.sync.steps import SyncRun, commit_rows
 from rubi.vault.scan import scan_vault
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.claude.hooks.event import HookEvent, parse_event
+from rubi.claude.hooksettings import HookSettings, load_settings
 from rubi.core.errors import RubiError
-from rubi.core.hooksettings import HookSettings, load_settings
 from rubi.core.paths import VaultPaths, find_vault
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -156,7 +156,7 @@ class HookContext:
         if path is None:
             yield SessionState()
             return
-        from rubi.core.filelocks import held
+        from rubi.claude.filelocks import held
 
         path.parent.mkdir(parents=True, exist_ok=True)
         with held(path.with_suffix(".lock"), STATE_LOCK_WAIT_S) as locked:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubi.core.days import file_day, parse_day
 from rubi.core.gitrepo import git_lines, head
 from rubi.core.safeio import has_surrogates
+from rubi.dates.days import file_day, parse_day
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
