@@ -95,8 +95,14 @@ class VaultSync:
         """The store's :func:`~rubi.sync.rows.quiet_stamp` when :meth:`graph` last
         read it."""
         self.watched = False
-        """A watcher in this process applies every change as it happens (set by
-        :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
+        """A watcher in this process applies every change as it happens: a refreshing
+        read need not scan the vault. Set by :func:`rubi.watch.watch` only while its
+        event source listens (from its subscription to its failure or stop; cleared
+        in a ``finally``). It holds for every reader of this vault in the process (the
+        MCP server's and the engine's searches beside ``rubi serve``'s watcher), which
+        is right: they share this vault sync, whose index the watcher keeps current
+        within its debounce. A read in the debounce window may miss a save that much
+        younger; a read with no listening watcher scans as usual."""
 
     # -- reading -------------------------------------------------------------------
     @contextmanager
