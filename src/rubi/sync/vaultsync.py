@@ -436,11 +436,6 @@ class VaultSync:
             finally:
                 store.close()
 
-    @property
-    def code_memory_held(self) -> bool:
-        """This vault sync holds the code map's memory (:meth:`remember_code`)."""
-        return self._code.held
-
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending
         deferred write, :meth:`rubi.sync.snapshots.Snapshots.later`). Never raises for

@@ -51,7 +51,6 @@ class SessionState:
     Attributes:
         explorations: reads and searches since the last register.
         meter_asked: the meter already asked for notes and a handoff.
-        harvest_asked: Stop already asked since the last exploration spree.
         prompt: the last prompt not yet captured.
         record_offset: transcript bytes already summarised by PreCompact.
         guard_denied: the whole-file reads the guard denied once (``path|offset|limit``
@@ -64,7 +63,6 @@ class SessionState:
 
     explorations: int = 0
     meter_asked: bool = False
-    harvest_asked: bool = False
     prompt: str = ""
     record_offset: int = 0
     guard_denied: list[str] = field(default_factory=list)
