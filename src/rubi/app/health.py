@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rubi.codemap.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.model import ScanWarning, note_files
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
 from rubi.sync import index_vault, load_code_map, notes_for, reading_graph

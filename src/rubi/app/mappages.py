@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.app.searching import ensure_index as _ensure
-from rubi.codemap.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.atomic import atomic_write_text
 from rubi.core.errors import RubiError
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside, safe_child

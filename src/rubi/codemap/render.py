@@ -20,7 +20,7 @@ from rubi.codemap.curated import curated_block
 from rubi.codemap.filekinds import is_test_path
 from rubi.codemap.model import CodeFile, CodeMap, NoteRef
 from rubi.codemap.notefiles import files_for_note
-from rubi.codemap.pagenames import GENERATED_COMMENT
+from rubi.core.pagenames import GENERATED_COMMENT
 from rubi.core.tokens import estimate_tokens
 
 __all__ = [

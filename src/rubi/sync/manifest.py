@@ -60,7 +60,7 @@ def graph_signature(note: Note) -> str:
     graph."""
     import hashlib
 
-    from rubi.codemap.pagenames import GENERATED_COMMENT
+    from rubi.core.pagenames import GENERATED_COMMENT
     from rubi.dates.days import note_day
 
     meta = note.metadata
