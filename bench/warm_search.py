@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
 
     from rubi import app
-    from rubi.core.config import DEFAULT_BUDGET_TOKENS
+    from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
     from rubi.mcp.calls import SEARCH_TOP_K
 
     # a project (its .rubi/ and its code, as `rubi serve --project` opens it), else a vault

@@ -168,30 +168,24 @@ def tree_changes(
 
 
 @contextmanager
-def real_watcher(vault: Path) -> Iterator[None]:
+def real_watcher(vault: Path, seconds: float = 10.0) -> Iterator[None]:
     """``rubi.watch.watch`` on the real file system in a thread for the block: started,
-    its catch-up run done and subscribed (a short wait), stopped and joined after."""
+    its catch-up run done and its event source subscribed (its ``ready`` event, or at
+    most ``seconds`` when the source never starts), stopped and joined after."""
     from rubi import app
     from rubi.watch import watch
 
     stop = threading.Event()
-    applied: list[object] = []
+    ready = threading.Event()
     thread = threading.Thread(
         target=watch,
         args=(app.locate(vault),),
-        kwargs={
-            "stop_event": stop,
-            "debounce_ms": 100,
-            "on_report": lambda b, r: applied.append(b),
-        },
+        kwargs={"stop_event": stop, "debounce_ms": 100, "ready": ready},
         daemon=True,
     )
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not applied and time.monotonic() < deadline:
-            time.sleep(0.05)  # the catch-up run
-        time.sleep(0.3)  # let the watcher subscribe
+        ready.wait(seconds)
         yield
     finally:
         stop.set()

@@ -20,8 +20,8 @@ import rubi
 SRC = Path(rubi.__file__).parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("rubi.core",),  # errors, settings, model, paths, atomic writes, trust boundary, PageRank
-    ("rubi.markdown",),  # text -> Note, pure
+    ("rubi.core",),  # errors, model, paths, safe I/O, atomic writes, trust boundary, git, PageRank
+    ("rubi.markdown", "rubi.dates"),  # text -> Note, pure; days of notes, files and texts
     ("rubi.vault",),  # scan a vault, resolve links
     ("rubi.codemap",),  # files, imports, symbols, modules of a project
     ("rubi.index",),  # Whoosh BM25F

@@ -17,10 +17,10 @@ import pytest
 from codemap.codemap_helpers import git
 from mcp import Client
 from rubi import app
-from rubi.core.githistory import changed_in_worktree, history
 from rubi.core.gitrepo import changes_since
+from rubi.dates.hitdays import commit_days
+from rubi.knowledge.githistory import changed_in_worktree, history
 from rubi.mcp.server import build_server
-from rubi.search.dates import commit_days
 
 from helpers import rubi_project
 

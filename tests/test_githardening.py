@@ -24,9 +24,9 @@ import pytest
 
 from codemap.codemap_helpers import git
 from rubi.codemap.files import list_files
-from rubi.core.githistory import changed_in_worktree, history
 from rubi.core.gitrepo import changes_since, head, user_identity, worktrees
-from rubi.search.dates import _COMMIT_DAYS, commit_days
+from rubi.dates.hitdays import _COMMIT_DAYS, commit_days
+from rubi.knowledge.githistory import changed_in_worktree, history
 
 from helpers import write
 

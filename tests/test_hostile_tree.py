@@ -288,7 +288,7 @@ def test_code_map_without_git_refuses_special_files(tmp_path: Path, outside: Pat
 @pytest.mark.timeout(60)
 def test_huge_note_is_read_up_to_the_cap(project: Path) -> None:
     """A 4 GB note (sparse: it costs no disk) is indexed from its first megabyte."""
-    from rubi.core.config import MAX_NOTE_BYTES
+    from rubi.core.safeio import MAX_NOTE_BYTES
 
     big = project / ".rubi" / "notes" / "huge.md"
     line = b"giantword filler text for the cap\n"

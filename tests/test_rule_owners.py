@@ -1,11 +1,11 @@
 """Every repeated rule has one owner, and every surface says what the owner says.
 
 The owners: note types and the default relation in :mod:`rubi.core.model`; the hook
-events, the search defaults and the characters-per-token estimate in
-:mod:`rubi.core.config` (the estimate's arithmetic in :mod:`rubi.core.tokens`); the
-search scopes in the engine, offered by the facade. Each test reads the surface as a
-user or a client sees it (click's parameters, the MCP tool schemas, the plugin's
-``hooks/hooks.json``), not the surface's source.
+events in :mod:`rubi.claude.hookevents`; the search defaults and scopes in
+:mod:`rubi.core.searchdefaults` (the scopes offered by the facade); the
+characters-per-token estimate and its arithmetic in :mod:`rubi.core.tokens`. Each
+test reads the surface as a user or a client sees it (click's parameters, the MCP tool
+schemas, the plugin's ``hooks/hooks.json``), not the surface's source.
 """
 
 from __future__ import annotations
@@ -21,16 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from rubi import app
-from rubi.core.config import (
-    CHARS_PER_TOKEN,
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_TOP_K,
-    HOOK_EVENTS,
-    MAX_TOP_K,
-    SEARCH_SCOPES,
-)
+from rubi.claude.hookevents import HOOK_EVENTS
 from rubi.core.model import DEFAULT_RELATION, DEFAULT_TYPE, NOTE_TYPES
-from rubi.core.tokens import estimate_tokens, tokens_for_chars
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, SEARCH_SCOPES
+from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens, tokens_for_chars
 
 REPO = Path(__file__).resolve().parents[1]
 

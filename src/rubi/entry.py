@@ -32,14 +32,10 @@ class _Replay(io.StringIO):
         return super().read(size)
 
 
-def _hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> int:
-    """``rubi hook``: through the engine when one answers, else cold."""
-    return _run_hook(argv, stdin, stdout)[0]
-
-
 def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
-    """:func:`_hook`'s status, and whether it ran cold as a short hook (one an engine
-    answers, :func:`_one_shot`), whose process may leave at once (:func:`_leave`)."""
+    """``rubi hook``, through the engine when one answers, else cold: its status, and
+    whether it ran cold as a short hook (one an engine answers, :func:`_one_shot`),
+    whose process may leave at once (:func:`_leave`)."""
     event = argv[0] if argv else ""
     raw: str | None = None
     error: Exception | None = None

@@ -21,6 +21,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +215,7 @@ def watch(
     debounce_ms: int = DEBOUNCE_MS,
     once: bool = False,
     catch_up: bool = True,
+    ready: threading.Event | None = None,
 ) -> int:
     """Catch up, then apply every batch of changes until stopped.
 
@@ -230,6 +232,10 @@ def watch(
             batches need, in a background thread (:func:`rubi.app.remember_code`,
             :func:`rubi.app.import_ahead`); tests that script every change turn
             it off.
+        ready: set once the watcher listens: the event source has subscribed to the
+            tree (real file events; a change made after it is seen), or the scripted
+            ``changes`` are about to be read. Never set when the source fails at every
+            start.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -250,11 +256,18 @@ def watch(
         _prepare(vault, collect=changes is None)  # not in a scripted run (tests)
     stop = stop_event or threading.Event()
     restore = _stop_on_signals(stop)
-    app.set_watched(vault, changes is None)  # real file events: reads need not scan
     links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
     try:
         if changes is None:
-            changes = _file_events(vault, event_filter(vault, lambda: links[0]), debounce_ms, stop)
+            changes = _file_events(
+                vault,
+                event_filter(vault, lambda: links[0]),
+                debounce_ms,
+                stop,
+                partial(_listening, vault, ready),
+            )
+        elif ready is not None:
+            ready.set()
         for events in changes:
             if stop.is_set():
                 break
@@ -277,6 +290,10 @@ def watch(
     return applied
 
 
+LISTEN_TICK_MS = 500
+"""How often the file-event source wakes with no change, in milliseconds: its first
+wake says it has subscribed (:func:`_file_events`). A wake costs microseconds."""
+
 RESTART_PAUSE_S = 1.0
 """Wait before watching again after the file-event source failed (no busy loop when
 it fails again at once)."""
@@ -287,11 +304,21 @@ a batch (a folder name that is not UTF-8 fails it at start, every time) waits tw
 long each time, up to this; the catch-up at each restart still picks up every change."""
 
 
+def _listening(vault: VaultPaths, ready: threading.Event | None, on: bool) -> None:
+    """The event source of ``vault``'s watcher has subscribed (``on``), or has failed.
+    Reads skip their refreshing scan only while file events reach the watcher: not
+    before the source has subscribed, nor while it is down and restarting."""
+    app.set_watched(vault, on)
+    if on and ready is not None:
+        ready.set()
+
+
 def _file_events(
     vault: VaultPaths,
     watch_filter: Callable[[Any, str], bool],
     debounce_ms: int,
     stop: threading.Event,
+    listening: Callable[[bool], None],
 ) -> Iterator[set[tuple[Any, str]]]:
     """Batches of file events under the project (or vault) from ``watchfiles``, until
     ``stop`` is set. When the event source fails (watchfiles raises a RuntimeError for
@@ -300,14 +327,20 @@ def _file_events(
     what it missed, and watching starts again: a bad name never stops the watcher (nor
     ``rubi serve``'s engine). A source that keeps failing before its first batch is
     restarted ever more slowly (:data:`RESTART_PAUSE_MAX_S`), so the watcher falls back
-    to a catch-up a minute instead of one a second."""
+    to a catch-up a minute instead of one a second.
+
+    ``listening(True)`` is called once the source has subscribed, at each start:
+    watchfiles has no callback for it, so the source is asked to wake every
+    :data:`LISTEN_TICK_MS` with no change (an empty batch, passed over here); its first
+    wake, with or without changes, comes after the subscription. ``listening(False)``
+    is called when the source fails, before the pause."""
     import watchfiles
 
     root = vault.project_root or vault.root
     pause = RESTART_PAUSE_S
     said: set[str] = set()
     while not stop.is_set():
-        delivered = False
+        delivered = subscribed = False
         try:
             for batch in watchfiles.watch(
                 root,
@@ -315,11 +348,19 @@ def _file_events(
                 debounce=debounce_ms,
                 stop_event=stop,
                 raise_interrupt=False,
+                rust_timeout=LISTEN_TICK_MS,
+                yield_on_timeout=True,
             ):
-                delivered = True
-                yield batch
+                if not subscribed:
+                    subscribed = True
+                    listening(True)
+                if batch:
+                    delivered = True
+                    yield batch
             return
         except RuntimeError as exc:
+            if subscribed:
+                listening(False)
             if str(exc) not in said:
                 said.add(str(exc))
                 log.warning(

@@ -16,9 +16,9 @@ from rubi import semantic
 
 _COLD = """
 import gc, io, os, sys
-from rubi.entry import _hook
+from rubi.entry import _run_hook
 out = io.StringIO()
-_hook(["UserPromptSubmit"], sys.stdin, out)
+_run_hook(["UserPromptSubmit"], sys.stdin, out)
 heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading")
 print(out.getvalue())
 print(" ".join(m for m in heavy if m in sys.modules))

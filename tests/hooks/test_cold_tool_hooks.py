@@ -22,9 +22,9 @@ from rubi.claude.hooks.context import open_context
 _COLD = """
 import io, json, sys
 before = set(sys.modules)
-from rubi.entry import _hook
+from rubi.entry import _run_hook
 out = io.StringIO()
-_hook([sys.argv[1]], sys.stdin, out)
+_run_hook([sys.argv[1]], sys.stdin, out)
 loaded = sorted({m.split(".")[0] for m in set(sys.modules) - before})
 print(json.dumps([out.getvalue(), loaded]))
 """

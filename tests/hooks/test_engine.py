@@ -27,7 +27,7 @@ from rubi.engine.address import Address, address_for
 from rubi.engine.client import hook_via_engine
 from rubi.engine.protocol import ENGINE_EVENTS, PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
-from rubi.entry import _hook
+from rubi.entry import _run_hook
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -59,7 +59,7 @@ def cold(event: str, raw: str) -> str:
 def through_entry(event: str, raw: str) -> str:
     """``rubi hook EVENT`` as the console script runs it (engine first, else cold)."""
     out = io.StringIO()
-    assert _hook([event], io.StringIO(raw), out) == 0
+    assert _run_hook([event], io.StringIO(raw), out)[0] == 0
     return out.getvalue()
 
 
@@ -167,9 +167,9 @@ def test_a_hook_process_imports_no_search_stack(project: Path, engine: Engine) -
     script = (
         "import io, json, sys\n"
         "before = set(sys.modules)\n"
-        "from rubi.entry import _hook\n"
+        "from rubi.entry import _run_hook\n"
         "out = io.StringIO()\n"
-        "_hook(['UserPromptSubmit'], sys.stdin, out)\n"
+        "_run_hook(['UserPromptSubmit'], sys.stdin, out)\n"
         "heavy = sorted({m.split('.')[0] for m in set(sys.modules) - before} & "
         "{'whoosh', 'networkx', 'click', 'rich', 'yaml', 'markdown_it', 'typing', 'socket', "
         "'hashlib', '_hashlib'})\n"

@@ -183,13 +183,11 @@ def test_the_same_stop_run_twice_captures_the_turn_once(project: Path, tmp_path:
 def test_two_processes_capturing_the_same_turn_write_it_once(project: Path, tmp_path: Path) -> None:
     transcript = _transcript(tmp_path)
     cold("UserPromptSubmit", _prompt(project))
-    script = (
-        "import sys; from rubi.entry import _hook; sys.exit(_hook(['Stop'], sys.stdin, sys.stdout))"
-    )
+    script = "from rubi.entry import main; main()"  # the console script: `rubi hook Stop`
     env = {**os.environ, "RUBI_ENGINE": "0", "PYTHONPATH": os.pathsep.join(sys.path)}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", script],
+            [sys.executable, "-c", script, "hook", "Stop"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -7,14 +7,14 @@ import datetime as dt
 import random
 import re
 
-from rubi.core.days import (
+from rubi.dates.days import (
     MAX_SPELLED_DAYS,
     day_keys,
     spell_day,
     spelled_days,
     text_days,
 )
-from rubi.core.relativedays import resolved_days
+from rubi.dates.relativedays import resolved_days
 from rubi.index.language import _EN, _PT, MIN_VOTES, is_portuguese
 
 _REF_ISO = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -110,7 +110,7 @@ def test_one_scan_gives_what_each_function_found() -> None:
 
 
 def test_years_are_four_digits_between_word_boundaries() -> None:
-    from rubi.core import days
+    from rubi.dates import days
 
     for text in _texts(3000, 17):
         assert days._YEAR.findall(text) == _REF_YEAR.findall(text)
@@ -169,7 +169,7 @@ _PHRASE_PIECES = [
 
 
 def _ref_resolve(text: str, anchor: dt.date) -> list[tuple[int, int, list[str]]]:
-    from rubi.core import relativedays as R
+    from rubi.dates import relativedays as R
 
     out = []
     for i, m in enumerate(R._PHRASE.finditer(text)):
@@ -183,7 +183,7 @@ def _ref_resolve(text: str, anchor: dt.date) -> list[tuple[int, int, list[str]]]
 
 
 def test_relative_phrases_of_ascii_text_are_found() -> None:
-    from rubi.core.relativedays import resolve_relative
+    from rubi.dates.relativedays import resolve_relative
 
     rng = random.Random(20)
     anchor = dt.date(2023, 5, 8)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.core.days import day_keys
-from rubi.core.relativedays import MAX_RESOLVED, resolve_relative, resolved_days
+from rubi.dates.days import day_keys
+from rubi.dates.relativedays import MAX_RESOLVED, resolve_relative, resolved_days
 
 MONDAY = dt.date(2023, 5, 8)
 

@@ -14,7 +14,7 @@ from rubi import app
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
-from rubi.core.textlayout import TextLayout, split_layout
+from rubi.knowledge.textlayout import TextLayout, split_layout
 
 from helpers import write
 

@@ -14,9 +14,10 @@ from click.testing import CliRunner
 
 from rubi import app
 from rubi.cli.main import cli
-from rubi.core.days import note_day, parse_day, spelled_days
 from rubi.core.errors import RubiError
-from rubi.search.dates import DateWindow
+from rubi.core.gitrepo import head
+from rubi.dates.days import note_day, parse_day, spelled_days
+from rubi.dates.hitdays import _COMMIT_DAYS, DateWindow, commit_days
 
 from helpers import rubi_project, write
 
@@ -122,6 +123,23 @@ def test_a_code_file_is_dated_by_its_last_commit(tmp_path: Path) -> None:
             os.environ.pop(key)
     hits = app.search(app.locate(root / ".rubi"), "route zebra", scope="code").hits
     assert [(h.id, h.date) for h in hits] == [("pkg/router.py", "2024-02-03")]
+
+
+def test_commit_days_keep_one_head_per_work_tree(tmp_path: Path) -> None:
+    """A new commit is answered afresh, and the days read for the older HEAD are let go."""
+    from codemap.codemap_helpers import git
+
+    root = rubi_project(tmp_path / "proj", {"pkg/a.py": "A = 1\n"})
+    first = commit_days(root, ["pkg/a.py"])
+    write(root / "pkg" / "a.py", "A = 2\n")
+    os.environ["GIT_COMMITTER_DATE"] = os.environ["GIT_AUTHOR_DATE"] = "2024-02-03T10:00:00Z"
+    try:
+        git(root, "commit", "-qam", "change")
+    finally:
+        os.environ.pop("GIT_COMMITTER_DATE")
+        os.environ.pop("GIT_AUTHOR_DATE")
+    assert commit_days(root, ["pkg/a.py"]) == {"pkg/a.py": "2024-02-03"} != first
+    assert [k for k in _COMMIT_DAYS if k[0] == str(root)] == [(str(root), head(root))]
 
 
 def test_a_timeline_lists_the_days_around_a_hit(dated_vault: Path) -> None:

@@ -20,7 +20,7 @@ import pytest
 from codemap.codemap_helpers import age_files
 from rubi import app
 from rubi.codemap import render_map, render_module_page
-from rubi.core.config import MAP_PAGE, MODULES_DIR
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.graph.live import LiveGraph
 from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.pages import note_refs

@@ -38,7 +38,6 @@ def test_a_watched_process_searches_without_scanning(
             return real(root, project)
 
         monkeypatch.setattr(session_module, "scan_vault", counting_scan)
-        time.sleep(0.3)  # let the watcher start listening
         write(vault / "beta.md", "# Beta\n\nA zanzibarish word.\n")
         found: list[str] = []
         while time.monotonic() < deadline:

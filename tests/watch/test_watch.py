@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from watchfiles import Change
 
 from codemap.codemap_helpers import git
 from rubi import app
-from rubi.sync import IndexReport, graph_for
+from rubi.sync import IndexReport, graph_for, vault_sync_for
 from rubi.watch import Batch, classify, ignored, watch
 
 from helpers import real_watcher, wait_until, write
@@ -194,7 +195,7 @@ def test_a_folder_name_that_is_not_utf8_is_reported_once_and_restarts_slow_down(
         return real_catch_up(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(app, "catch_up", counted)
-    with real_watcher(vault):
+    with real_watcher(vault, seconds=0):  # the source never subscribes: no ready event
         write(vault / "later.md", "# Later\n\nwombat\n")
         time.sleep(3.6)  # restarts after 1 s, then 2 s more (a second apart before)
     warnings = [r for r in caplog.records if "file events failed" in r.getMessage()]
@@ -202,3 +203,65 @@ def test_a_folder_name_that_is_not_utf8_is_reported_once_and_restarts_slow_down(
     restarts = catch_ups[1:]  # the first is the watcher's start
     assert 1 <= len(restarts) <= 2
     assert ids(vault, "wombat") == ["later"]  # the catch-up after the failure saw it
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8: Linux file systems")
+def test_while_the_event_source_is_down_searches_refresh_themselves(vault: Path) -> None:
+    """A folder named in Latin-1 fails the event source at every start: no file event
+    reaches the watcher, so a search in its process scans for changes itself and finds
+    a note written a moment ago, and the watcher never says it is listening."""
+    os.mkdir(os.fsencode(str(vault)) + b"/caf\xe9")
+    paths = app.locate(vault)
+    stop, ready, caught_up = threading.Event(), threading.Event(), threading.Event()
+    thread = threading.Thread(
+        target=watch,
+        args=(paths,),
+        kwargs={
+            "stop_event": stop,
+            "ready": ready,
+            "debounce_ms": 100,
+            "on_report": lambda b, r: caught_up.set(),
+        },
+        daemon=True,
+    )
+    thread.start()
+    try:
+        assert caught_up.wait(20)
+        write(vault / "fresh.md", "# Fresh\n\nnumbat\n")
+        assert [h.id for h in app.search(paths, "numbat").hits] == ["fresh"]
+        assert not ready.is_set()
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+@pytest.mark.slow
+def test_the_watcher_is_ready_once_its_source_listens(vault: Path) -> None:
+    """``ready`` is set once the event source has subscribed: a change made right after
+    it is applied, with no wait in between."""
+    paths = app.locate(vault)
+    stop, ready = threading.Event(), threading.Event()
+    applied: list[Batch] = []
+    thread = threading.Thread(
+        target=watch,
+        args=(paths,),
+        kwargs={
+            "stop_event": stop,
+            "ready": ready,
+            "debounce_ms": 100,
+            "on_report": lambda b, r: applied.append(b),
+        },
+        daemon=True,
+    )
+    thread.start()
+    try:
+        assert ready.wait(20)
+        assert vault_sync_for(paths).watched
+        write(vault / "quick.md", "# Quick\n\nbilby\n")
+        assert wait_until(lambda: any("quick.md" in b.vault_paths for b in applied))
+        assert ids(vault, "bilby") == ["quick"]
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not vault_sync_for(paths).watched

@@ -109,7 +109,7 @@ def test_a_running_watcher_picks_up_a_change_and_stops_on_sigterm(vault: Path) -
     try:
         _wait_for(lines, r"^Watching .*v \(Ctrl-C to stop\)$", 30)
         _wait_for(lines, STAMP + r" catch-up: 2 added, 0 updated, 0 deleted notes", 30)
-        time.sleep(0.5)  # let the watcher subscribe
+        _wait_for(lines, r"^Listening for changes\.$", 30)
         write(vault / "live.md", "# Live\n\nplatypus\n")
         line = _wait_for(lines, STAMP + r" \d+ changes?: ", 30)
         assert re.fullmatch(

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.model import ScanWarning, note_files
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
 from rubi.sync import index_vault, load_code_map, notes_for, reading_graph
@@ -70,8 +70,7 @@ def _page_problems(paths: VaultPaths) -> list[ScanWarning]:
     :mod:`rubi.core.safeio`; a refused page (a symlink out, a FIFO) is already reported by
     the scan and skipped here."""
     from rubi.codemap import CuratedSummaryError, extract_curated
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
 
     root = paths.root
     allowed, where = allowed_root(root, paths.project_root)
@@ -128,7 +127,7 @@ def _ignored(paths: VaultPaths) -> list[ScanWarning]:
 
 def _config_problems(paths: VaultPaths) -> list[ScanWarning]:
     """``config.toml`` refused (a symlink out, a FIFO), too large or not TOML."""
-    from rubi.core.hooksettings import read_config
+    from rubi.core.projectconfig import read_config
 
     _, problem = read_config(paths.root, paths.project_root)
     return [ScanWarning("config.toml", problem)] if problem else []

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rubi.app.searching import ensure_index as _ensure
 from rubi.core.atomic import atomic_write_text
-from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.errors import RubiError
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import allowed_root
 from rubi.core.safepaths import require_inside, safe_child
@@ -101,8 +101,7 @@ def _read_page(paths: VaultPaths, page: Path) -> str:
         RubiError: not generated yet, refused (a symlink out of the project, a FIFO or
             device), larger than the limit, not UTF-8, or unreadable.
     """
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import allowed_root, read_bytes
+    from rubi.core.safeio import MAX_NOTE_BYTES, allowed_root, read_bytes
 
     allowed, where = allowed_root(paths.root, paths.project_root)
     rel = page.relative_to(paths.root).as_posix()

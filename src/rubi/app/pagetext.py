@@ -43,8 +43,7 @@ def page_text(paths: VaultPaths, path: Path, limit: int) -> str:
     ``limit`` characters; ``""`` when it is missing or refused (:mod:`rubi.core.safeio`:
     a symlink out of the project, a FIFO or device, more than ``MAX_NOTE_BYTES``).
     ``rubi index`` and ``rubi doctor`` report refused pages; a context stays quiet."""
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
 
     allowed, where = allowed_root(paths.root, paths.project_root)
     try:

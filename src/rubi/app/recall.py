@@ -142,8 +142,7 @@ def _note_lines(paths: VaultPaths, query: str, terms: set[str], budget: int) -> 
     tokens; none below the relevance floor (a short prompt)."""
     from rubi.app.pagetext import note_body
     from rubi.app.searching import search
-    from rubi.core.config import MAX_NOTE_BYTES
-    from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
+    from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
     from rubi.search.snippet import best_snippet
 

@@ -1,5 +1,5 @@
 """Search results for people and agents: the scopes a caller may ask for
-(:data:`rubi.core.config.SEARCH_SCOPES`), and the compact text or JSON a surface prints
+(:data:`rubi.core.searchdefaults.SEARCH_SCOPES`), and the compact text or JSON a surface prints
 (the ranking itself is :func:`rubi.app.search`). Cheap to import: the renderer loads on
 use.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rubi.core.config import SEARCH_SCOPES
+from rubi.core.searchdefaults import SEARCH_SCOPES
 
 if TYPE_CHECKING:
     from rubi.search.engine import SearchResult

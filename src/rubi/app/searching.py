@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from rubi.core.config import DEFAULT_TOP_K
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
+from rubi.core.searchdefaults import DEFAULT_TOP_K
 
 if TYPE_CHECKING:
-    from rubi.search.dates import DateWindow
+    from rubi.dates.hitdays import DateWindow
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
@@ -106,8 +106,8 @@ def search(
             distinct words (a query of many words is reduced to its discriminative
             ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
     """
+    from rubi.dates.hitdays import DateWindow
     from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
-    from rubi.search.dates import DateWindow
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
     from rubi.search.merge import merge_personal
@@ -150,7 +150,7 @@ def _search_one(
     window: DateWindow | None = None,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
-    from rubi.core.days import day_keys
+    from rubi.dates.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query

@@ -72,7 +72,7 @@ def session_start_context(
     """
     from rubi.app.pagetext import cut, page_text
     from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
-    from rubi.core.config import MAP_PAGE
+    from rubi.core.pagenames import MAP_PAGE
 
     handoff = _handoff(paths)
     parts: list[str] = []

@@ -2,7 +2,7 @@
 around its day, newest first (the step between a search's compact index and a full
 ``read``).
 
-A day is what search shows (:class:`rubi.search.dates.Days`): a note's ``updated`` or
+A day is what search shows (:class:`rubi.dates.hitdays.Days`): a note's ``updated`` or
 ``created`` frontmatter, a code file's last commit, else the file's modification time.
 A captured session also lists its turns (its ``### HH:MM`` headings) with the start of
 each prompt.
@@ -119,7 +119,7 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         RubiError: ``days`` out of range, or ``ref`` is neither a day nor something
             the vault holds, or has no day.
     """
-    from rubi.search.dates import Days
+    from rubi.dates.hitdays import Days
     from rubi.sync import reading_graph
     from rubi.vault.resolve import normalize_name
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from rubi.core.config import HOOK_EVENTS
+from rubi.claude.hookevents import HOOK_EVENTS
 
 __all__ = ["hook"]
 

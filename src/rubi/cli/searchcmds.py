@@ -8,7 +8,8 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
-from rubi.core.config import CHARS_PER_TOKEN, DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
+from rubi.core.tokens import CHARS_PER_TOKEN
 
 __all__ = ["backlinks", "links", "read", "search", "timeline"]
 

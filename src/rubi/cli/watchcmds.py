@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from pathlib import Path
 
@@ -16,6 +17,20 @@ __all__ = ["MAX_WARNINGS_SHOWN", "report_lines", "watch"]
 
 MAX_WARNINGS_SHOWN = 10
 """Warnings printed per batch; the rest are counted (``rubi doctor`` lists them)."""
+
+LISTENING = "Listening for changes."
+"""Printed once the watcher's event source has subscribed: a change made from then on
+is seen (before it, the catch-up run has looked at every file)."""
+
+
+class _SayListening(threading.Event):
+    """The watcher's ready event (:func:`rubi.watch.watch`), which prints
+    :data:`LISTENING` the first time it is set."""
+
+    def set(self) -> None:
+        if not self.is_set():
+            echo(LISTENING, err=True)
+        super().set()
 
 
 @click.command()
@@ -50,7 +65,7 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     engine_for = None if once else paths
     with contextlib.suppress(KeyboardInterrupt), running(engine_for, run_for_engine):
-        run(paths, on_report=report, debounce_ms=debounce_ms, once=once)
+        run(paths, on_report=report, debounce_ms=debounce_ms, once=once, ready=_SayListening())
     if not once:
         echo("Stopped.", err=True)
 

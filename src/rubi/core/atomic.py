@@ -62,6 +62,9 @@ _LINK_UNSUPPORTED = {
 """``link(2)`` errors meaning "no hard links here" (FAT, some network and FUSE file
 systems), not "cannot write"."""
 _last_sweep: dict[str, float] = {}
+"""When this process last swept each folder for left-over temporary files (monotonic
+seconds), so that a folder is swept at most once per :data:`SWEEP_INTERVAL_S` (a
+``force`` sweep ignores it). Never cleared: a skipped sweep only defers the cleanup."""
 
 
 class ChangedMeanwhile(Exception):

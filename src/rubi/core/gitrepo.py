@@ -57,11 +57,14 @@ printed as they are (not octal-quoted)."""
 
 _stalled: dict[str, str] = {}
 """Real paths of the trees where a git call timed out in this process, with the
-command that did."""
+command that did. Never cleared: such a tree is listed and dated without git until the
+process ends (a warning says so when it is added; a later process asks git again,
+unless a blocker was written down)."""
 _stalled_lock = threading.Lock()
 _looked_up: dict[str, bool] = {}
 """Folders whose written-down blocker (:func:`rubi.core.gitblock.blocked`) was looked
-up in this process, and the answer."""
+up in this process, and the answer. Never cleared: a blocker removed while a process
+runs is noticed by the next one."""
 
 
 def stalled(root: Path) -> bool:
@@ -310,8 +313,12 @@ def _may_be_inside(root: Path) -> bool:
 
 _REF = re.compile(r"refs/[A-Za-z0-9._/-]+")
 _heads: dict[str, tuple[object, str | None]] = {}
+"""Each work tree's HEAD commit, with the look of HEAD's files it was read for
+(:func:`_head_key`): read again whenever those files change, never trusted when they
+cannot vouch for it."""
 _git_dirs: dict[str, tuple[Path, Path]] = {}
-"""A work tree's git folder and common folder (where HEAD and the refs live)."""
+"""A work tree's git folder and common folder (where HEAD and the refs live), asked of
+git once per work tree and process (a work tree does not move its git folder)."""
 
 
 def _head_key(git_dir: Path, common: Path) -> object | None:

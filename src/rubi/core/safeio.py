@@ -39,6 +39,7 @@ from rubi.core.errors import RubiError
 from rubi.core.safepaths import resolve_inside
 
 __all__ = [
+    "MAX_NOTE_BYTES",
     "FileBytes",
     "UnsafeFileError",
     "allowed_root",
@@ -50,6 +51,10 @@ __all__ = [
     "read_text",
     "refusal",
 ]
+
+MAX_NOTE_BYTES = 1_000_000
+"""Notes larger than this are indexed from their first 1 MB only (with a warning): a
+20 MB log pasted into a vault should not stall every re-index."""
 
 _OPEN_FLAGS = (
     os.O_RDONLY

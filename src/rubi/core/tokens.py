@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from rubi.core.config import CHARS_PER_TOKEN
-
 __all__ = [
+    "CHARS_PER_TOKEN",
     "TOOL_KEYS_NOT_SENT",
     "estimate_tokens",
     "json_tokens",
     "tokens_for_chars",
     "tool_tokens",
 ]
+
+CHARS_PER_TOKEN = 4
+"""Token estimate for budgets: characters / 4 (the usual rule of thumb for English prose and
+code; a budget needs only an estimate)."""
 
 
 def tokens_for_chars(chars: int) -> int:

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import re
 
-from rubi.core.config import SKIP_DIRS
-
 __all__ = [
     "CODE_SKIP_DIRS",
+    "SKIP_DIRS",
     "code_path_skipped",
     "editor_noise",
     "vault_file_skipped",
     "vault_folder_skipped",
     "vault_path_skipped",
 ]
+
+SKIP_DIRS = frozenset({".index", ".obsidian", ".git", ".trash", "node_modules", ".venv"})
+"""Folders a vault scan never enters (settings, version control, dependencies, and the
+``.index/`` folder an early rubi kept derived data in: never read now)."""
 
 CODE_SKIP_DIRS = frozenset(
     {
@@ -77,7 +80,7 @@ Kate, macOS, partial downloads, bytecode, and rubi's own atomic-write temp files
 
 def vault_folder_skipped(name: str) -> bool:
     """True for a vault folder the scan does not enter: hidden (``.obsidian``,
-    ``.git``, ``.trash``) or in :data:`rubi.core.config.SKIP_DIRS`."""
+    ``.git``, ``.trash``) or in :data:`rubi.core.treerules.SKIP_DIRS`."""
     return name.startswith(".") or name in SKIP_DIRS
 
 

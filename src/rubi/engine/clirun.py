@@ -26,6 +26,8 @@ from typing import Any
 __all__ = ["Captured", "CliResult", "Command", "install", "run_cli"]
 
 _LOCAL = threading.local()
+"""The streams a command run by :func:`run_cli` writes to, for its own thread only:
+set for the run and removed after it; other threads write to the real streams."""
 _INSTALL = threading.Lock()
 
 

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from rubi.core.config import GENERATED_COMMENT
-from rubi.core.days import note_day
 from rubi.core.model import Note, note_files
+from rubi.core.pagenames import GENERATED_COMMENT
+from rubi.dates.days import note_day
 from rubi.graph.build import (
     GraphBuild,
     LinkProblem,

@@ -36,6 +36,14 @@ from whoosh.scoring import BM25F, BM25FScorer, WeightScorer
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import MERGE_SMALL, OPTIMIZE
 
+from rubi.index.whooshinternals import (
+    block_ids,
+    field_length_totals,
+    next_block,
+    segment_and_docnum,
+    segment_field_lengths,
+)
+
 __all__ = [
     "MERGE_DELETED_SHARE",
     "MERGE_MAX_TOKENS",
@@ -76,7 +84,7 @@ def total_stored_lengths(writer: Any) -> None:
     """
     perdoc = writer.perdocwriter
     add_field = perdoc.add_field
-    totals = perdoc._fieldlengths
+    totals = field_length_totals(perdoc)
 
     def add_rounded(fieldname: str, fieldobj: Any, value: Any, length: int) -> None:
         add_field(fieldname, fieldobj, value, length)
@@ -90,8 +98,8 @@ def total_stored_lengths(writer: Any) -> None:
     scorable = list(writer.schema.scorable_names())
 
     def delete_taking_lengths(docnum: int, delete: bool = True) -> None:
-        segment, segdocnum = writer._segment_and_docnum(docnum)
-        lengths = getattr(segment, "_fieldlengths", None)
+        segment, segdocnum = segment_and_docnum(writer, docnum)
+        lengths = segment_field_lengths(segment)
         if delete and lengths is not None and not segment.is_deleted(segdocnum):
             if not readers:
                 readers.append(writer.reader())
@@ -174,9 +182,9 @@ class _Leaf:
             at = bisect_right(deleted, low)
             if at < len(deleted) and deleted[at] <= high:
                 raw.block_min_id()  # decodes the block's ids
-                count += len(self.deleted_set.intersection(raw._ids))
+                count += len(self.deleted_set.intersection(block_ids(raw)))
             low = high
-            raw._next_block()
+            next_block(raw)
         return count
 
     def _count_by_skipping(self, raw: Any) -> int:

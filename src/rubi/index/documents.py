@@ -6,9 +6,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from rubi.core.days import day_keys, parse_day, spelled_days, text_days
 from rubi.core.model import Note
-from rubi.core.relativedays import resolved_days
+from rubi.dates.days import day_keys, parse_day, spelled_days, text_days
+from rubi.dates.relativedays import resolved_days
 from rubi.index.language import is_portuguese
 from rubi.index.searchindex import IndexDoc
 
@@ -34,7 +34,7 @@ def note_document(note: Note) -> IndexDoc:
     The body field holds the markdown body plus the text of frontmatter properties
     that are not indexed elsewhere (``author: ...``, ``genre: [...]``) and every
     ``YYYY-MM-DD`` date of the title and body in words
-    (:func:`rubi.core.days.spelled_days`); ``days`` holds what the body's relative
+    (:func:`rubi.dates.days.spelled_days`); ``days`` holds what the body's relative
     times ("yesterday", "last month") name and every day as one word ``YYYYMMDD``
     (:func:`_days`; a search adds the word of each day its query names); Portuguese
     notes also fill ``body_pt`` (Portuguese stemming). Only the indexed text: the
@@ -68,10 +68,10 @@ def note_document(note: Note) -> IndexDoc:
 
 def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
     """The ``days`` field: what the body's relative times name
-    (:func:`rubi.core.relativedays.resolved_days`), resolved against the note's
+    (:func:`rubi.dates.relativedays.resolved_days`), resolved against the note's
     ``created`` day, else its ``updated`` day (a captured session's ``created`` is its
     first turn's), then every day of the title, ``body`` (as indexed) and those as one
-    word ``YYYYMMDD`` (:func:`rubi.core.days.day_keys`). A field of its own: the dense
+    word ``YYYYMMDD`` (:func:`rubi.dates.days.day_keys`). A field of its own: the dense
     channel embeds the body, and these words are for matching, not meaning.
 
     ``iso_days`` are the ISO dates of the title and the body before its dates in

@@ -55,6 +55,14 @@ from typing import Any
 
 from whoosh.util.numeric import byte_to_length
 
+from rubi.index.whooshinternals import (
+    block_postings,
+    column_bytes,
+    has_blocks,
+    lengths_column,
+    next_block,
+)
+
 __all__ = [
     "MAX_CACHED_POSTINGS",
     "MAX_CACHED_STORED",
@@ -498,20 +506,14 @@ def _stored_lengths(leaf: Any, field: str) -> list[int]:
     without the column (no document has the field) gives Whoosh's default of 1."""
     count = int(leaf.doc_count_all())
     try:
-        column = leaf._perdoc._cached_reader(f"_{field}_len", _lengths_column())
+        column = lengths_column(leaf, field)
         if column is None:
             return [1] * count
-        raw = column._dbfile.get(column._basepos, column._count)
+        raw = column_bytes(column)
     except AttributeError:  # another codec: ask document by document
         return [int(leaf.doc_field_length(d, field, 1) or 0) for d in range(count)]
     lengths = [_LENGTHS[b] for b in raw]
     return lengths + [0] * (count - len(lengths))
-
-
-def _lengths_column() -> Any:
-    from whoosh.codec.whoosh3 import LENGTHS_COLUMN
-
-    return LENGTHS_COLUMN
 
 
 def _segment_id(leaf: Any) -> str:
@@ -546,13 +548,12 @@ def _read_postings(
     if hasattr(m, "child"):  # the filter Whoosh puts over deleted documents
         m = m.child
         m.reset()  # the filter moved it past the first deleted documents
-    if all(hasattr(m, a) for a in ("_read_ids", "_read_weights", "_next_block", "_atend")):
+    if has_blocks(m):
         while m.is_active():  # Whoosh's on-disk postings: a block (≤ 128) at a time
-            m._read_ids()
-            m._read_weights()
-            ids.extend(iter(m._ids))  # iter: Whoosh's arrays are of other kinds
-            weights.extend(iter(m._weights))
-            m._next_block()
+            block_ids_, block_weights = block_postings(m)
+            ids.extend(iter(block_ids_))  # iter: Whoosh's arrays are of other kinds
+            weights.extend(iter(block_weights))
+            next_block(m)
     else:  # inlined postings (a term in one document) and other matchers
         while m.is_active():
             ids.append(m.id())

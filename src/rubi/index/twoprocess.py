@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rubi.core import forked
+from rubi.index.whooshinternals import commit_segments, finalize_segment, finish_writer
 
 __all__ = ["MIN_TEXT_BYTES", "split_at", "wanted", "write_in_two"]
 
@@ -100,13 +101,13 @@ def write_in_two(
         writer = new_writer(False)
         count = add_docs(writer, first, None)
         # its run files are gone; the temporary folder is shared, the parent's to remove
-        return count, writer._finalize_segment()
+        return count, finalize_segment(writer)
 
     writer = new_writer(True)
 
     def here() -> tuple[int, Any]:
         written = add_docs(writer, rest, len(docs))
-        return written, writer._finalize_segment()  # flushed while the child still works
+        return written, finalize_segment(writer)  # flushed while the child still works
 
     try:
         theirs, (written, mine) = forked.in_two(child, here)
@@ -116,7 +117,7 @@ def write_in_two(
         raise
     if isinstance(theirs, forked.ChildFailed):
         log.warning("the second index process failed (%s); writing its part here", theirs.reason)
-        writer._finish()  # unlocks; the table of contents never lists its segment
+        finish_writer(writer)  # unlocks; the table of contents never lists its segment
         writer = new_writer(True)
         written = add_docs(writer, docs, len(docs))
         writer.commit(mergetype=mergetype)
@@ -124,6 +125,6 @@ def write_in_two(
     count, segment = theirs
     # As SegmentWriter.commit ends, with the child's segment first. The index was
     # empty, so there was nothing for ``mergetype`` to merge.
-    writer._commit_toc([*mergetype(writer, list(writer.segments)), segment, mine])
-    writer._finish()
+    commit_segments(writer, [*mergetype(writer, list(writer.segments)), segment, mine])
+    finish_writer(writer)
     return written + int(count)

@@ -27,6 +27,9 @@ KEEP_OPEN = os.name != "nt"
 """Keep an index open between searches (not on Windows: see the module docstring)."""
 
 _OPEN: OrderedDict[Path, SearchIndex] = OrderedDict()
+"""Each open index in this process, by its folder, the least recently used first: at
+most :data:`MAX_OPEN` (the oldest is closed), emptied by :func:`forget_indexes`. An
+open index sees every commit (its reader is reopened when the index changed)."""
 _GUARD = threading.Lock()
 
 

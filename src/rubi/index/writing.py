@@ -12,6 +12,7 @@ from whoosh.writing import SegmentWriter
 from rubi.index.deletions import total_stored_lengths
 from rubi.index.flushlengths import cache_flush_lengths
 from rubi.index.pool import RunPool
+from rubi.index.whooshinternals import temp_storage
 
 __all__ = ["PROGRESS_EVERY", "WRITER_LIMIT_MB", "Counter", "Doc", "add_docs", "new_writer"]
 
@@ -59,7 +60,7 @@ def new_writer(ix: Any, *, lock: bool = True) -> SegmentWriter:
         if lock
         else SegmentWriter(ix, _lk=False, limitmb=WRITER_LIMIT_MB)
     )
-    writer.pool = RunPool(writer._tempstorage, writer.newsegment, limitmb=WRITER_LIMIT_MB)
+    writer.pool = RunPool(temp_storage(writer), writer.newsegment, limitmb=WRITER_LIMIT_MB)
     cache_flush_lengths(writer)
     total_stored_lengths(writer)
     return writer

@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.atomic import create_exclusive
-from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.errors import RubiError
 from rubi.core.gitrepo import head, user_identity
 from rubi.core.model import DEFAULT_RELATION
 from rubi.core.paths import VaultPaths
-from rubi.core.safeio import allowed_root, read_text
+from rubi.core.safeio import MAX_NOTE_BYTES, allowed_root, read_text
 from rubi.core.safepaths import require_inside
 from rubi.core.safetext import check_text, link_target, one_line
 from rubi.knowledge.items import MAX_BODY_CHARS, MAX_LIST_ITEMS, repo_path
@@ -214,7 +213,7 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
     user wrote (or that names no author), this worktree's on a tie
     (:attr:`Handoff.worktree` names another), or None.
 
-    Read through :mod:`rubi.core.safeio`: at most :data:`rubi.core.config.MAX_NOTE_BYTES`, and
+    Read through :mod:`rubi.core.safeio`: at most :data:`rubi.core.safeio.MAX_NOTE_BYTES`, and
     only a regular file inside the project (or the vault).
 
     Raises:

@@ -18,7 +18,7 @@ import frontmatter
 from rubi.core.atomic import ChangedMeanwhile, atomic_write_bytes, create_exclusive
 from rubi.core.errors import RubiError
 from rubi.core.safetext import UnsafeTextError, link_target
-from rubi.core.textlayout import split_layout
+from rubi.knowledge.textlayout import split_layout
 
 __all__ = [
     "LINKS_HEADING",
@@ -191,7 +191,7 @@ def rewrite(path: Path, rel: str, edit: Callable[[str], str]) -> str:
 
     ``edit`` sees the note's text with ``\\n`` line endings and no byte order mark; the
     file is written back in its own layout (CRLF or LF, its BOM, with or without a
-    final newline: :class:`rubi.core.textlayout.TextLayout`). The file is read, edited,
+    final newline: :class:`rubi.knowledge.textlayout.TextLayout`). The file is read, edited,
     and its bytes compared again just before the write; if they changed in between
     (someone saved it), the edit is re-applied to the new text, up to
     :data:`WRITE_ATTEMPTS` times.

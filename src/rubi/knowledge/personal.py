@@ -1,7 +1,7 @@
 """The personal vault: preferences and knowledge that follow a person across projects.
 
 Location: ``$RUBI_VAULT``, else ``personal_vault`` in the user config
-(:mod:`rubi.core.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
+(:mod:`rubi.knowledge.userconfig`), else ``~/rubi-vault/personal``. Never from a project's
 ``.rubi/config.toml``: a cloned repository must not choose which of the user's folders
 rubi indexes and writes into. Created on first write; searched together with the
 project vault, its ids prefixed ``personal:`` (:func:`rubi.search.merge.merge_personal`
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rubi.core.model import ScanWarning
 from rubi.core.paths import VaultPaths, find_vault
-from rubi.core.userconfig import USER_PATH_SETTINGS, user_config_file, user_settings
+from rubi.knowledge.userconfig import USER_PATH_SETTINGS, user_config_file, user_settings
 
 __all__ = [
     "DEFAULT_PERSONAL_VAULT",
@@ -53,7 +53,7 @@ def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
     """Path settings in the project's ``config.toml`` that rubi ignores, one warning
     each (for ``rubi doctor``)."""
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
-    from rubi.core.userconfig import MAX_CONFIG_BYTES
+    from rubi.knowledge.userconfig import MAX_CONFIG_BYTES
 
     allowed, where = allowed_root(project.root, project.project_root)
     try:  # a regular file inside the project, bounded (a FIFO would hang `rubi doctor`)
@@ -80,7 +80,7 @@ def personal_searched(project: VaultPaths | None) -> bool:
         return False
     if project is None:
         return True
-    from rubi.core.hooksettings import read_config
+    from rubi.core.projectconfig import read_config
 
     table, _ = read_config(project.root, project.project_root)
     return table.get("personal") is not False

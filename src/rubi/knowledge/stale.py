@@ -6,7 +6,7 @@
 
 - a note committed and unchanged in the work tree: stale when one of its files
   changed in a first-parent commit newer than the one that last changed the note
-  (:mod:`rubi.core.githistory`; a merge counts with everything it brought in), or
+  (:mod:`rubi.knowledge.githistory`; a merge counts with everything it brought in), or
   differs from HEAD in the work tree and was saved after the note;
 - a note not committed yet, or edited since: newer than every commit; stale when one
   of its files was saved after it (modification times);
@@ -26,12 +26,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.core.config import MAX_NOTE_BYTES
-from rubi.core.githistory import History, blob_id, changed_in_worktree, history, repo_path
 from rubi.core.gitrepo import head
 from rubi.core.picklefiles import load_pickle, save_pickle
-from rubi.core.safeio import read_bytes
+from rubi.core.safeio import MAX_NOTE_BYTES, read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
+from rubi.knowledge.githistory import History, blob_id, changed_in_worktree, history, repo_path
 
 __all__ = ["NoteFiles", "stale_files"]
 

@@ -25,9 +25,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.core.config import MAP_PAGE, MODULES_DIR
 from rubi.core.gitrepo import worktrees
 from rubi.core.model import note_id_for_path
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
 
 __all__ = ["MAX_LISTED", "OtherVault", "WorktreeNotes", "notes_elsewhere", "other_vaults"]

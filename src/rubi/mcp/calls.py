@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rubi import app
-from rubi.core.config import DEFAULT_BUDGET_TOKENS
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import replace_surrogates
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
 
 __all__ = [
     "BODIES",

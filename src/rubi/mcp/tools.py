@@ -23,9 +23,9 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from rubi import app
-from rubi.core.config import DEFAULT_BUDGET_TOKENS
 from rubi.core.model import DEFAULT_RELATION, NoteType
 from rubi.core.paths import VaultPaths
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
 from rubi.mcp import calls
 
 __all__ = ["add_tools"]

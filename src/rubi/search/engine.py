@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from rubi.core.config import SEARCH_SCOPES
+from rubi.core.searchdefaults import SEARCH_SCOPES
+from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.searchindex import BM25Hit, SearchIndex
-from rubi.search.dates import DateWindow, Days
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
@@ -108,7 +108,7 @@ SESSION_TURNS = 10
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
-"""What a search may cover; owned by :data:`rubi.core.config.SEARCH_SCOPES`."""
+"""What a search may cover; owned by :data:`rubi.core.searchdefaults.SEARCH_SCOPES`."""
 _KIND_FOR_SCOPE = {
     "all": None,
     "notes": "note",
@@ -417,7 +417,7 @@ def search_index(
         project_root: the project folder, to read snippets from code files.
         dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`);
             None leaves the dense list empty.
-        window: keep only hits whose day (:class:`~rubi.search.dates.Days`) lies in
+        window: keep only hits whose day (:class:`~rubi.dates.hitdays.Days`) lies in
             it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
         symbols: a code file's id → its top-level symbols, to cut it into passages
             by symbol (None: by lines).

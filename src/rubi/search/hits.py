@@ -205,7 +205,7 @@ class Hit:
     def date(self) -> str:
         """Its day, ``YYYY-MM-DD`` ("" when unknown): a note's ``updated`` or
         ``created`` frontmatter, a code file's last commit, else the file's
-        modification time (:mod:`rubi.search.dates`; found on first use)."""
+        modification time (:mod:`rubi.dates.hitdays`; found on first use)."""
         return self.day.text
 
 

@@ -44,8 +44,7 @@ class FileText:
     def text(self) -> str:
         """The file's text (its first :data:`MAX_TEXT_CHARS` characters)."""
         if self._text is None:
-            from rubi.core.config import MAX_NOTE_BYTES
-            from rubi.core.safeio import UnsafeFileError, read_text
+            from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, read_text
 
             try:
                 read = read_text(self._allowed, self._path, limit=MAX_NOTE_BYTES)

@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rubi.core.config import CHARS_PER_TOKEN
-from rubi.core.tokens import estimate_tokens
+from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from rubi.search.hits import Hit, Passage, SearchResult, Why
 from rubi.search.passages import excerpt
 

@@ -34,6 +34,9 @@ DISABLE_ENV = "RUBI_SEMANTIC"
 compare with and without)."""
 
 _MISSING: list[str | None] = []
+"""The answer of :func:`unavailable`, once asked (one item): process-wide and never
+cleared, so a package installed or weights added while a process runs are seen by the
+next process (the channel never switches on or off halfway through a process)."""
 
 
 def unavailable() -> str | None:

@@ -41,6 +41,9 @@ DOC_WEIGHT = 0.5
 log = logging.getLogger(__name__)
 
 _INDEXES: dict[Path, DenseIndex] = {}
+"""Each vectors file's matrices in this process, by the file's path. Never stale:
+:func:`dense_index_for` has the entry catch up with the file (its stamp) on every
+lookup. Not bounded: one entry per vault a process searches (two, usually)."""
 _INDEXES_LOCK = threading.Lock()
 _ON_DEMAND = False
 

@@ -34,6 +34,8 @@ MAX_TEXT_CHARS = 4_000
 
 _LOCK = threading.Lock()
 _LOADED: list[Encoder] = []
+"""The shipped model, once loaded (one item): process-wide and never cleared; its
+files are part of the installed package and change only with it."""
 
 
 def weights_dir() -> Path:

@@ -51,11 +51,6 @@ class CodeMemory:
         since this process last built it in full: an edit that changes files' shape
         then re-resolves only what it can reach."""
 
-    @property
-    def held(self) -> bool:
-        """The code map's memory is held (:meth:`remember`)."""
-        return self._memory is not None
-
     def code_map(self) -> CodeMap | None:
         """The project's code map as of the last run that mapped it (None for a plain
         vault or before the first index); read again only when its file changed."""

@@ -60,8 +60,8 @@ def graph_signature(note: Note) -> str:
     graph."""
     import hashlib
 
-    from rubi.core.config import GENERATED_COMMENT
-    from rubi.core.days import note_day
+    from rubi.core.pagenames import GENERATED_COMMENT
+    from rubi.dates.days import note_day
 
     meta = note.metadata
     parts = [

@@ -30,10 +30,10 @@ from rubi.codemap import (
 )
 from rubi.codemap.render_module import page_index
 from rubi.core.atomic import atomic_write_text, create_exclusive
-from rubi.core.config import MAP_PAGE, MAX_NOTE_BYTES, MODULES_DIR
 from rubi.core.model import Note, ScanWarning, note_files
+from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths
-from rubi.core.safeio import UnsafeFileError, read_text
+from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, read_text
 from rubi.sync.committed import shared_note
 from rubi.sync.manifest import IndexReport, VaultState
 from rubi.sync.notes import ChangedNotes, read_changed_note

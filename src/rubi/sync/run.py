@@ -43,6 +43,12 @@ MAX_VAULT_SYNCS = 4
 """Sessions a process keeps: the project's and the personal vault's, with room."""
 
 _VAULT_SYNCS: OrderedDict[Path, VaultSync] = OrderedDict()
+"""Each vault's :class:`VaultSync` in this process, by its index folder, the least
+recently used first: at most :data:`MAX_VAULT_SYNCS` (the oldest is dropped, and made
+again from disk on its next use), replaced when the same index folder is asked for
+with other paths, emptied by :func:`forget_vault_syncs`. What each holds follows the
+files through its runs; its ``watched`` flag is the one state a watcher sets for the
+whole process (see :attr:`VaultSync.watched`)."""
 _GUARD = threading.Lock()
 
 

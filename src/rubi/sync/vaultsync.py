@@ -37,7 +37,6 @@ from filelock import FileLock, Timeout
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
-from rubi.core.rwlock import ReadWriteLock
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.livegraph import CODE_STAMP, JOURNAL_MAX, GraphKeeper
 from rubi.sync.manifest import IndexReport, VaultState, state_from_store
@@ -45,6 +44,7 @@ from rubi.sync.notes import NoteCache
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run
 from rubi.sync.progress import Progress
 from rubi.sync.rows import Stamp, Store, open_store, quiet_stamp
+from rubi.sync.rwlock import ReadWriteLock
 from rubi.sync.steps import SyncRun, commit_rows
 from rubi.vault.scan import scan_vault
 
@@ -95,8 +95,14 @@ class VaultSync:
         """The store's :func:`~rubi.sync.rows.quiet_stamp` when :meth:`graph` last
         read it."""
         self.watched = False
-        """A watcher in this process applies every change as it happens (set by
-        :func:`rubi.watch.watch`): a refreshing read need not scan the vault."""
+        """A watcher in this process applies every change as it happens: a refreshing
+        read need not scan the vault. Set by :func:`rubi.watch.watch` only while its
+        event source listens (from its subscription to its failure or stop; cleared
+        in a ``finally``). It holds for every reader of this vault in the process (the
+        MCP server's and the engine's searches beside ``rubi serve``'s watcher), which
+        is right: they share this vault sync, whose index the watcher keeps current
+        within its debounce. A read in the debounce window may miss a save that much
+        younger; a read with no listening watcher scans as usual."""
 
     # -- reading -------------------------------------------------------------------
     @contextmanager
@@ -429,11 +435,6 @@ class VaultSync:
                     live.recognize_code_map(code_map, digest)
             finally:
                 store.close()
-
-    @property
-    def code_memory_held(self) -> bool:
-        """This vault sync holds the code map's memory (:meth:`remember_code`)."""
-        return self._code.held
 
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending

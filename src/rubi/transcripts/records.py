@@ -9,8 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from rubi.core.config import CHARS_PER_TOKEN
-from rubi.core.tokens import tokens_for_chars
+from rubi.core.tokens import CHARS_PER_TOKEN, tokens_for_chars
 from rubi.transcripts.events import Attachment, Usage
 from rubi.transcripts.settings import IMAGE_TOKENS
 

@@ -16,10 +16,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.config import MAX_NOTE_BYTES
 from rubi.core.errors import NoteParseError
 from rubi.core.model import ScanWarning, note_id_for_path
 from rubi.core.safeio import (
+    MAX_NOTE_BYTES,
     UnsafeFileError,
     allowed_root,
     escaped_name,
@@ -133,7 +133,7 @@ def _folders(
 def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
     """List the notes and attachments under ``root``.
 
-    Hidden folders and :data:`rubi.core.config.SKIP_DIRS` are not entered, hidden files
+    Hidden folders and :data:`rubi.core.treerules.SKIP_DIRS` are not entered, hidden files
     are left out (:mod:`rubi.core.treerules`, the rule the watcher shares). A symlinked
     folder is followed when its target is inside the allowed root
     (:func:`allowed_root`) and outside the vault (a folder inside the vault is listed

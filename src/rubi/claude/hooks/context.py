@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.claude.hooks.event import HookEvent, parse_event
+from rubi.claude.hooksettings import HookSettings, load_settings
 from rubi.core.errors import RubiError
-from rubi.core.hooksettings import HookSettings, load_settings
 from rubi.core.paths import VaultPaths, find_vault
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -51,7 +51,6 @@ class SessionState:
     Attributes:
         explorations: reads and searches since the last register.
         meter_asked: the meter already asked for notes and a handoff.
-        harvest_asked: Stop already asked since the last exploration spree.
         prompt: the last prompt not yet captured.
         record_offset: transcript bytes already summarised by PreCompact.
         guard_denied: the whole-file reads the guard denied once (``path|offset|limit``
@@ -64,7 +63,6 @@ class SessionState:
 
     explorations: int = 0
     meter_asked: bool = False
-    harvest_asked: bool = False
     prompt: str = ""
     record_offset: int = 0
     guard_denied: list[str] = field(default_factory=list)
@@ -156,7 +154,7 @@ class HookContext:
         if path is None:
             yield SessionState()
             return
-        from rubi.core.filelocks import held
+        from rubi.claude.filelocks import held
 
         path.parent.mkdir(parents=True, exist_ok=True)
         with held(path.with_suffix(".lock"), STATE_LOCK_WAIT_S) as locked:

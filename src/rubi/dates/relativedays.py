@@ -5,7 +5,7 @@ record that said "yesterday" or "last month".
 
 Pure functions on English text; nothing is guessed where the words leave the day open
 ("recently", "a few days ago", a weekday alone). Weeks run Monday to Sunday. What a
-phrase resolves to is spelled the way :func:`rubi.core.days.spelled_days` spells
+phrase resolves to is spelled the way :func:`rubi.dates.days.spelled_days` spells
 dates:
 
 - a day: ``May 7, 2023`` (today, tonight, yesterday, last night, the day before
@@ -24,7 +24,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
-from rubi.core.days import MONTHS, spell_day
+from rubi.dates.days import MONTHS, spell_day
 
 __all__ = ["MAX_RESOLVED", "resolve_relative", "resolved_days"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from rubi.core.filelocks import held
+from rubi.claude.filelocks import held
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock(2) is POSIX")
 
@@ -21,7 +21,7 @@ def _holder(lock: Path, library: str) -> subprocess.Popen[str]:
     """A process that holds ``lock`` (with rubi's lock or ``filelock``) until its stdin
     closes; it prints a line once it holds it."""
     take = (
-        "from rubi.core.filelocks import held\ncm = held(Path(sys.argv[1]), 5)\n"
+        "from rubi.claude.filelocks import held\ncm = held(Path(sys.argv[1]), 5)\n"
         "assert cm.__enter__()\n"
         if library == "rubi"
         else "from filelock import FileLock\nlock = FileLock(sys.argv[1])\nlock.acquire()\n"

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from rubi.core.rwlock import ReadWriteLock
+from rubi.sync.rwlock import ReadWriteLock
 
 WAIT_S = 0.2
 """How long a test lets a thread that should be blocked try."""

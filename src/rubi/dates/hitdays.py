@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubi.core.days import file_day, parse_day
 from rubi.core.gitrepo import git_lines, head
 from rubi.core.safeio import has_surrogates
+from rubi.dates.days import file_day, parse_day
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 
 _COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}
+"""Each file's newest commit day, by (work tree, HEAD commit): a new commit makes a new
+key, so an answer is never stale, and drops the work tree's older key (one HEAD kept
+per work tree: a long-lived process does not keep a table per commit it saw); a path
+is asked of git once per key."""
 _COMMIT_LOCK = threading.Lock()
 
 
@@ -42,7 +46,11 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
         return {}
     key = (str(root), commit)
     with _COMMIT_LOCK:
-        known = _COMMIT_DAYS.setdefault(key, {})
+        known = _COMMIT_DAYS.get(key)
+        if known is None:
+            for older in [k for k in _COMMIT_DAYS if k[0] == key[0]]:
+                del _COMMIT_DAYS[older]
+            known = _COMMIT_DAYS[key] = {}
         missing = {p for p in paths if p not in known}
         if missing:
             _read_log(root, missing, known)
