@@ -154,7 +154,9 @@ def one_session(
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
         "requests": len(api.requests),
-        "rubi_tools": any(n.startswith("mcp__rubi__") for n in tools),
+        # a plugin's server's tools are named mcp__plugin_<plugin>_<server>__<tool>
+        "rubi_tools": any(n.startswith(("mcp__rubi__", "mcp__plugin_rubi_rubi__")) for n in tools),
+        "tool_names": sorted(n for n in tools if "rubi" in n),
         "ok": ok,
         "error": "" if ok else (err or out).decode("utf-8", "replace")[-300:],
     }
