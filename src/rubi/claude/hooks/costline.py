@@ -12,6 +12,7 @@ never to Claude), then drops the pointer. ``[hooks] cost_line = 0`` turns it off
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 from rubi.claude.hooks.context import HookContext
@@ -64,8 +65,9 @@ def last_session_line(ctx: HookContext) -> str | None:
     from rubi.app.sessioncost import transcript_cost
 
     try:
-        if Path(transcript).stat().st_size > MAX_TRANSCRIPT_BYTES:
-            return None
+        info = Path(transcript).stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TRANSCRIPT_BYTES:
+            return None  # a FIFO or a device would block the session's start: only files
         return transcript_cost(Path(transcript), session).line
     except OSError as exc:
         import logging  # only here: a cold SessionEnd loads no logging
