@@ -46,6 +46,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from benchproc import pass_floor  # noqa: E402
 
 from e2e.fake_api import FakeMessagesAPI  # noqa: E402
 
@@ -162,15 +165,6 @@ def one_session(
     }
 
 
-def floor(runs: int = 5) -> float:
-    walls = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", type=Path)
@@ -188,7 +182,6 @@ def main(argv: list[str] | None = None) -> int:
         homes = {"bare": work / "home-bare", "rubi": work / "home-rubi"}
         for home in homes.values():
             home.mkdir()
-        t0 = time.process_time()
         prepare_rubi(withr, homes["rubi"], args.notes)
         notes = sum(1 for _ in (withr / ".rubi").rglob("*.md"))
         print(f"project {args.project.name}: {len(files)} files read, {notes} notes in .rubi/")
@@ -205,8 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"cpu {got['cpu']:.2f} s, {got['requests']} requests{flag}",
                     flush=True,
                 )
-        del t0
-        base = floor()
+        base = statistics.median(pass_floor()[0] for _ in range(5))
         print()
         print("| case | wall p50 (s) | wall max (s) | CPU p50 (s) | runs ok |")
         print("|---|---|---|---|---|")

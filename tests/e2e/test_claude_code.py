@@ -34,7 +34,7 @@ import pytest
 from platformdirs import user_cache_path
 
 from e2e.fake_api import FakeMessagesAPI
-from e2e.test_other_harnesses import project_with_a_note
+from e2e.test_other_harnesses import PROMPT, project_with_a_note
 from rubi import app
 from rubi.claude.install import install
 from rubi.core.tokens import estimate_tokens
@@ -222,10 +222,7 @@ def test_a_real_claude_code_session(tmp_path: Path, claude: str) -> None:
     installed(project, home)
     api = FakeMessagesAPI().start()
     try:
-        prompt = (
-            "Why do login tokens expire at midnight? TOOL:mcp__rubi__search "
-            "QUERY:login token expiry midnight"
-        )
+        prompt = PROMPT.format(tool="mcp__rubi__search")
         run_claude(claude, project, home, api, [prompt], allowed="mcp__rubi__search")
     finally:
         api.stop()

@@ -11,7 +11,7 @@ import pytest
 
 from e2e.fake_api import FakeMessagesAPI
 from e2e.test_claude_code import claude, installed, new_home, run_claude  # noqa: F401
-from e2e.test_other_harnesses import project_with_a_note
+from e2e.test_other_harnesses import PROMPT, project_with_a_note
 from rubi.app.sessioncost import schema_tokens, transcript_cost
 
 
@@ -25,10 +25,7 @@ def test_the_cost_of_a_real_session_is_measured_from_its_transcript(
     installed(project, home)
     api = FakeMessagesAPI().start()
     try:
-        prompt = (
-            "Why do login tokens expire at midnight? TOOL:mcp__rubi__search "
-            "QUERY:login token expiry midnight"
-        )
+        prompt = PROMPT.format(tool="mcp__rubi__search")
         run_claude(claude, project, home, api, [prompt], allowed="mcp__rubi__search")
         run_claude(claude, project, home, api, ["hello again"])
     finally:

@@ -78,6 +78,20 @@ def gemini_requests(gemini: str, project: Path, home: Path) -> list[str]:
     return main
 
 
+def point_codex_at(codex_home: Path, url: str) -> None:
+    """Codex's ``config.toml`` in ``codex_home``: one model from a provider at ``url``
+    (the fake Responses API)."""
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n'
+        "[model_providers.fake]\n"
+        'name = "fake"\n'
+        f'base_url = "{url}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "FAKE_API_KEY"\n',
+        encoding="utf-8",
+    )
+
+
 def install_as(home: Path, project: Path, harness: str, **env: str) -> None:
     """``rubi install --harness`` for the user ``home`` (as the CLI would read it)."""
     saved = {k: os.environ.get(k) for k in ("HOME", *env)}
@@ -124,15 +138,7 @@ def test_a_real_codex_cli_session(tmp_path: Path) -> None:
     codex_home.mkdir(parents=True)
     api = FakeResponsesAPI().start()
     try:
-        (codex_home / "config.toml").write_text(
-            'model = "gpt-5.5"\nmodel_provider = "fake"\n\n'
-            "[model_providers.fake]\n"
-            'name = "fake"\n'
-            f'base_url = "{api.url}/v1"\n'
-            'wire_api = "responses"\n'
-            'env_key = "FAKE_API_KEY"\n',
-            encoding="utf-8",
-        )
+        point_codex_at(codex_home, api.url)
         install_as(home, project, "codex", CODEX_HOME=str(codex_home))
         env = cli_env(home, CODEX_HOME=str(codex_home), FAKE_API_KEY="dummy")
         proc = subprocess.run(

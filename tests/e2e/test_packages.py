@@ -34,6 +34,7 @@ from e2e.test_other_harnesses import (
     NOTE,
     PROMPT,
     gemini_requests,
+    point_codex_at,
     project_with_a_note,
 )
 from rubi import app
@@ -146,15 +147,7 @@ def test_a_codex_session_with_the_plugin_gets_the_map_the_recall_and_the_tools(
     project = project_with_a_note(tmp_path / "proj")
     api = FakeResponsesAPI().start()
     try:
-        (codex_home / "config.toml").write_text(
-            'model = "gpt-5.5"\nmodel_provider = "fake"\n\n'
-            "[model_providers.fake]\n"
-            'name = "fake"\n'
-            f'base_url = "{api.url}/v1"\n'
-            'wire_api = "responses"\n'
-            'env_key = "FAKE_API_KEY"\n',
-            encoding="utf-8",
-        )
+        point_codex_at(codex_home, api.url)
         env = {"CODEX_HOME": str(codex_home)}
         run([codex, "plugin", "marketplace", "add", str(repo)], home, tmp_path, **env)
         run([codex, "plugin", "add", "rubi@rubi"], home, tmp_path, **env)
