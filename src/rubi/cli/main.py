@@ -15,7 +15,7 @@ import click
 
 from rubi import __version__
 
-__all__ = ["CommandLoadError", "cli", "main", "run_for_engine"]
+__all__ = ["CommandLoadError", "cli", "main"]
 
 _COMMANDS: dict[str, str] = {
     # name: "module:attribute" under rubi.cli
@@ -102,14 +102,3 @@ def cli(verbose: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="rubi")
-
-
-def run_for_engine(argv: list[str], vault: str) -> None:
-    """``rubi ARGV`` as :func:`main` runs it, with ``--vault`` defaulting to ``vault``:
-    what the resident engine runs for a ``rubi search`` or ``rubi read`` client whose
-    folder lies in that vault's project (:mod:`rubi.engine.clirun`).
-
-    Raises:
-        SystemExit: always, with the exit status (click's standalone mode).
-    """
-    cli.main(args=argv, prog_name="rubi", default_map={name: {"vault": vault} for name in argv[:1]})

@@ -7,7 +7,26 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
+from rubi.app.commandanswers import (
+    MAX_BUDGET_TOKENS,
+    MIN_BUDGET_TOKENS,
+    Answer,
+    ReadArgs,
+    SearchArgs,
+    answer_read,
+    answer_search,
+    link_json,
+)
+from rubi.cli.common import (
+    echo,
+    handle_errors,
+    print_answer,
+    print_json,
+    progress_bar,
+    say_waiting,
+    vault_option,
+)
+from rubi.cli.engineroute import answered
 from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
 from rubi.core.tokens import CHARS_PER_TOKEN
 
@@ -22,7 +41,7 @@ __all__ = ["backlinks", "links", "read", "search", "timeline"]
 )
 @click.option(
     "--budget",
-    type=click.IntRange(50, 100_000),
+    type=click.IntRange(MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS),
     default=DEFAULT_BUDGET_TOKENS,
     show_default=True,
     help=f"Output budget in tokens (characters / {CHARS_PER_TOKEN}).",
@@ -57,24 +76,24 @@ def search(
     shows its day (a note's updated/created, a code file's last commit, else the
     file's time); --since/--until keep the hits of those days."""
     paths = app.locate(vault)
-    with progress_bar(True) as progress:
-        result = app.search(
-            paths,
-            " ".join(query),
-            terms=terms,
-            top_k=top_k,
-            scope=scope,
-            include_superseded=include_superseded,
-            progress=progress,
-            on_wait=say_waiting,
-            personal=False if no_personal else None,
-            since=since,
-            until=until,
-        )
-    if as_json:
-        print_json(app.search_json(result, budget))
-    else:
-        echo(app.render_search(result, budget))
+    args = SearchArgs(
+        query=" ".join(query),
+        terms=terms,
+        top_k=top_k,
+        budget=budget,
+        scope=scope,
+        include_superseded=include_superseded,
+        personal=False if no_personal else None,
+        since=since,
+        until=until,
+        as_json=as_json,
+    )
+
+    def here() -> Answer:
+        with progress_bar(True) as progress:
+            return answer_search(paths, args, progress=progress, on_wait=say_waiting)
+
+    print_answer(answered(paths, args, here))
 
 
 @click.command()
@@ -87,73 +106,13 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     file's outline (by the id search prints: its path), or one part of either by a
     passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol)."""
     paths = app.locate(vault)
-    part = app.read_part(paths, ref)
-    if part is not None:
-        _print_part(part, as_json)
-        return
-    code = app.read_code(paths, ref)
-    if code is not None:
-        if as_json:
-            print_json(
-                {
-                    "id": code.id,
-                    "path": code.id,
-                    "kind": "file",
-                    "text": code.outline,
-                    "links": [_lv(lv) for lv in code.links],
-                    "backlinks": [_lv(lv) for lv in code.backlinks],
-                }
-            )
-        else:
-            echo(code.outline)
-        return
-    view = app.read_note(paths, ref)
-    note = view.note
-    if as_json:
-        print_json(
-            {
-                "id": view.id or note.id,
-                "path": note.path,
-                "title": note.title,
-                "type": note.type,
-                "status": note.status,
-                "stale": list(view.stale),
-                "superseded_by": view.superseded_by,
-                "text": view.text,
-                "links": [_lv(lv) for lv in view.links],
-                "backlinks": [_lv(lv) for lv in view.backlinks],
-            }
-        )
-        return
-    echo(app.render_note_view(view))
-
-
-def _print_part(part: app.PartView, as_json: bool) -> None:
-    from rubi.app.passageread import render_part
-
-    if as_json:
-        print_json(
-            {
-                "id": part.id,
-                "parent": part.parent,
-                "title": part.title,
-                "kind": part.kind,
-                "heading": part.heading,
-                "lines": [part.start, part.end],
-                "text": part.text,
-            }
-        )
-    else:
-        echo(render_part(part))
-
-
-def _lv(lv: app.LinkView) -> dict[str, str]:
-    return {"id": lv.id, "title": lv.title, "kind": lv.kind, "relation": lv.relation}
+    args = ReadArgs(ref, as_json)
+    print_answer(answered(paths, args, lambda: answer_read(paths, args)))
 
 
 def _print_links(items: list[app.LinkView], as_json: bool) -> None:
     if as_json:
-        print_json([_lv(lv) for lv in items])
+        print_json([link_json(lv) for lv in items])
         return
     if not items:
         echo("(none)")
