@@ -141,10 +141,6 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    if sys.argv[1:2] == ["search"]:  # at most one search in this process: the vectors
-        from rubi.app.searching import one_search  # of its candidates only
-
-        one_search()
     from rubi.cli.main import main as cli_main
 
     cli_main()

@@ -19,7 +19,7 @@ import pytest
 
 from rubi import app
 from rubi.app import commandanswers
-from rubi.app.commandanswers import ReadArgs, SearchArgs, decode_call
+from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs, decode_call
 from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
@@ -48,7 +48,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = commandanswers.answer_call
 
-    def counted(paths: Any, call: SearchArgs | ReadArgs) -> commandanswers.Answer:
+    def counted(paths: Any, call: SearchArgs | ReadArgs) -> Answer:
         seen.append(type(call).__name__)
         return real(paths, call)
 
@@ -116,7 +116,7 @@ def test_without_an_engine_commands_answer_themselves(project: Path, calls: list
     out, _, code = rubi(["search", "login", "tokens"], project)
     assert code == 0 and b"Login tokens expire" in out and not calls
     root = str(project / ".rubi")
-    assert call_via_engine(root, str(project), "search", SearchArgs("login").wire()) is None
+    assert call_via_engine([root, str(project)], "search", SearchArgs("login").wire()) is None
 
 
 def test_a_named_vault_is_the_engine_s_when_it_is_the_same(
@@ -216,10 +216,31 @@ def test_the_engine_leaves_the_standard_streams_alone(
     root = str(project / ".rubi")
     try:
         for _ in range(5):
-            reply = call_via_engine(root, str(project), "search", SearchArgs("login").wire())
+            reply = call_via_engine([root, str(project)], "search", SearchArgs("login").wire())
             assert reply is not None and "host line" not in json.dumps(reply)
     finally:
         stop.set()
         thread.join()
     assert (sys.stdout, sys.stderr) == streams
     assert "host line" in capsys.readouterr().out
+
+
+def test_only_a_console_run_that_answers_itself_reads_vectors_on_demand(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console script runs one command and exits: a ``rubi search`` answering
+    itself there sets its process up for one search; the same command invoked in a
+    longer-lived process (a test runner, a host) leaves the process as it is."""
+    from click.testing import CliRunner
+
+    from rubi.app import searching
+    from rubi.cli.main import ONE_COMMAND, cli
+
+    set_up: list[bool] = []
+    monkeypatch.setattr(searching, "one_search", lambda: set_up.append(True))
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RUBI_ENGINE", "0")
+    result = CliRunner().invoke(cli, ["search", "login"])
+    assert result.exit_code == 0 and set_up == []
+    result = CliRunner().invoke(cli, ["search", "login"], obj=ONE_COMMAND)
+    assert result.exit_code == 0 and set_up == [True]

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rubi.app.commandanswers import Answer, SearchArgs
 from rubi.cli.engineroute import answered
 from rubi.cli.main import cli
+from rubi.core.commandcalls import Answer, SearchArgs
 from rubi.core.errors import RubiError
 from rubi.core.paths import find_vault
 from rubi.engine import client
@@ -73,7 +73,7 @@ def fake_engine(project: Path, reply: Callable[[socket.socket], object]) -> Iter
 def call(project: Path, **kwargs: float) -> dict[str, object] | None:
     """A ``rubi search x`` call to the project's engine."""
     args = SearchArgs("x").wire()
-    return client.call_via_engine(str(project / ".rubi"), str(project), "search", args, **kwargs)
+    return client.call_via_engine([str(project / ".rubi"), str(project)], "search", args, **kwargs)
 
 
 def test_an_engine_that_never_acknowledges_costs_the_ack_timeout(project: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from rubi import app
 from rubi.app import commandanswers
-from rubi.app.commandanswers import SearchArgs
+from rubi.core.commandcalls import SearchArgs
 from rubi.engine import server, warmup
 from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
@@ -139,7 +139,7 @@ def test_a_command_the_starting_engine_has_not_loaded_answers_itself(
     project: Path, starting: Engine
 ) -> None:
     args = SearchArgs("login tokens").wire()
-    assert call_via_engine(str(project / ".rubi"), str(project), "search", args) is None
+    assert call_via_engine([str(project / ".rubi"), str(project)], "search", args) is None
 
 
 def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: Path) -> None:

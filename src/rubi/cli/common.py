@@ -16,7 +16,7 @@ import click
 from rubi.core.errors import RubiError, os_error_line
 
 if TYPE_CHECKING:
-    from rubi.app.commandanswers import Answer
+    from rubi.core.commandcalls import Answer
 from rubi.core.safetext import terminal_text
 
 __all__ = [
@@ -94,7 +94,7 @@ _RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
 
 
 def print_answer(answer: Answer) -> None:
-    """Print a command's answer (:mod:`rubi.app.commandanswers`): its JSON document
+    """Print a command's answer (:mod:`rubi.core.commandcalls`): its JSON document
     (:func:`print_json`) or its text (:func:`echo`)."""
     if answer.is_json:
         print_json(answer.data)

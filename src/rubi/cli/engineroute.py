@@ -13,7 +13,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from rubi.app.commandanswers import Answer, ReadArgs, SearchArgs, decode_answer, wire_error
+from rubi.core.commandcalls import (
+    Answer,
+    ReadArgs,
+    SearchArgs,
+    decode_answer,
+    vault_fields,
+    wire_error,
+)
 from rubi.core.paths import VaultPaths
 
 __all__ = ["answered"]
@@ -33,7 +40,7 @@ def answered(paths: VaultPaths, args: SearchArgs | ReadArgs, local: Callable[[],
         from rubi.engine.client import call_via_engine
 
         name = "search" if isinstance(args, SearchArgs) else "read"
-        reply = call_via_engine(str(paths.root), str(paths.project_root), name, args.wire())
+        reply = call_via_engine(vault_fields(paths), name, args.wire())
         if reply is not None:
             if "error" in reply:
                 error = wire_error(reply["error"])

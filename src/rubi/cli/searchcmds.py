@@ -1,4 +1,7 @@
-"""``rubi search``, ``read``, ``links``, ``backlinks``, ``timeline``."""
+"""``rubi search`` and ``rubi read``: the commands an agent runs all the time, which the
+resident engine answers when one serves the vault (:mod:`rubi.cli.engineroute`). Their
+imports are light (click and ``rubi.core``): the facade is imported only when the
+command answers itself."""
 
 from __future__ import annotations
 
@@ -6,31 +9,21 @@ from pathlib import Path
 
 import click
 
-from rubi import app
-from rubi.app.commandanswers import (
+from rubi.cli.common import handle_errors, print_answer, progress_bar, say_waiting, vault_option
+from rubi.cli.engineroute import answered
+from rubi.cli.main import ONE_COMMAND
+from rubi.core.commandcalls import (
     MAX_BUDGET_TOKENS,
     MIN_BUDGET_TOKENS,
     Answer,
     ReadArgs,
     SearchArgs,
-    answer_read,
-    answer_search,
-    link_json,
 )
-from rubi.cli.common import (
-    echo,
-    handle_errors,
-    print_answer,
-    print_json,
-    progress_bar,
-    say_waiting,
-    vault_option,
-)
-from rubi.cli.engineroute import answered
-from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K
+from rubi.core.paths import find_vault
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, SEARCH_SCOPES
 from rubi.core.tokens import CHARS_PER_TOKEN
 
-__all__ = ["backlinks", "links", "read", "search", "timeline"]
+__all__ = ["read", "search"]
 
 
 @click.command()
@@ -46,7 +39,7 @@ __all__ = ["backlinks", "links", "read", "search", "timeline"]
     show_default=True,
     help=f"Output budget in tokens (characters / {CHARS_PER_TOKEN}).",
 )
-@click.option("--scope", type=click.Choice(app.SEARCH_SCOPES), default="all", show_default=True)
+@click.option("--scope", type=click.Choice(SEARCH_SCOPES), default="all", show_default=True)
 @click.option("--all", "include_superseded", is_flag=True, help="Include superseded notes.")
 @click.option(
     "--no-personal",
@@ -75,7 +68,7 @@ def search(
     """Search notes by text, names and links. Indexes first if needed. Each hit
     shows its day (a note's updated/created, a code file's last commit, else the
     file's time); --since/--until keep the hits of those days."""
-    paths = app.locate(vault)
+    paths = find_vault(vault)
     args = SearchArgs(
         query=" ".join(query),
         terms=terms,
@@ -90,6 +83,11 @@ def search(
     )
 
     def here() -> Answer:
+        from rubi.app.commandanswers import answer_search
+        from rubi.app.searching import one_search
+
+        if click.get_current_context().find_root().obj == ONE_COMMAND:
+            one_search()  # this process searches once, then exits
         with progress_bar(True) as progress:
             return answer_search(paths, args, progress=progress, on_wait=say_waiting)
 
@@ -105,63 +103,12 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     """Print a note in full (by id, path, title or alias) with its links, or a code
     file's outline (by the id search prints: its path), or one part of either by a
     passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol)."""
-    paths = app.locate(vault)
+    paths = find_vault(vault)
     args = ReadArgs(ref, as_json)
-    print_answer(answered(paths, args, lambda: answer_read(paths, args)))
 
+    def here() -> Answer:
+        from rubi.app.commandanswers import answer_read
 
-def _print_links(items: list[app.LinkView], as_json: bool) -> None:
-    if as_json:
-        print_json([link_json(lv) for lv in items])
-        return
-    if not items:
-        echo("(none)")
-    for lv in items:
-        mark = "  (unresolved)" if lv.kind == "dangling" else ""
-        echo(f"{lv.relation:<12} {lv.id}{mark}")
+        return answer_read(paths, args)
 
-
-@click.command()
-@click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@vault_option
-@handle_errors
-def links(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the links of a note (or the imports of a code file), with their relation."""
-    _print_links(app.links(app.locate(vault), ref), as_json)
-
-
-@click.command()
-@click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@vault_option
-@handle_errors
-def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the notes that link to a note (or import or describe a code file)."""
-    _print_links(app.backlinks(app.locate(vault), ref), as_json)
-
-
-@click.command()
-@click.argument("ref")
-@click.option(
-    "--days",
-    type=click.IntRange(0, 366),
-    default=3,
-    show_default=True,
-    help="Days on each side of REF's day.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@vault_option
-@handle_errors
-def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
-    """What happened around a hit: the notes, handoffs and captured sessions (with
-    their turns) of the days around REF's day, newest first. REF is an id search
-    printed, a title, or a day (YYYY-MM-DD)."""
-    from rubi.app.timeline import render_timeline, timeline_json
-    from rubi.app.timeline import timeline as use_case
-
-    found = use_case(app.locate(vault), ref, days)
-    if as_json:
-        print_json(timeline_json(found))
-    else:
-        echo(render_timeline(found))
+    print_answer(answered(paths, args, here))

@@ -230,8 +230,7 @@ def _exchange(
 
 
 def call_via_engine(
-    root: str,
-    project_root: str | None,
+    vault: list[str | None],
     name: str,
     args: dict[str, object],
     *,
@@ -240,10 +239,11 @@ def call_via_engine(
     ack_timeout_s: float = CALL_ACK_TIMEOUT_S,
 ) -> dict[str, object] | None:
     """The engine's reply to the command ``name`` with ``args``
-    (:mod:`rubi.app.commandanswers`) for the vault at ``root`` (as the command found
-    it, with its project folder): ``{"ok": true, "answer": ...}`` or ``{"ok": true,
-    "error": ...}``; None when no engine of this build and environment serves that
-    vault, it refused, or it did not answer in time (the command then answers itself).
+    (:mod:`rubi.app.commandanswers`) for ``vault`` (its folder and its project's, as
+    the command found them: :func:`rubi.core.commandcalls.vault_fields`): ``{"ok":
+    true, "answer": ...}`` or ``{"ok": true, "error": ...}``; None when no engine of
+    this build and environment serves that vault, it refused, or it did not answer in
+    time (the command then answers itself).
 
     Args:
         ack_timeout_s: how long the engine has to acknowledge the call (seconds).
@@ -252,7 +252,8 @@ def call_via_engine(
     if _off():
         return None
     try:
-        address = address_for(root)
+        root = vault[0]
+        address = address_for(root) if isinstance(root, str) else None
         if address is None:
             return None
         request = {
@@ -261,7 +262,7 @@ def call_via_engine(
             "build": build_id(),
             "env": environment(),
             "vault": address.vault,
-            "paths": [root, project_root],
+            "paths": vault,
             "name": name,
             "args": args,
         }

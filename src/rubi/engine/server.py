@@ -230,12 +230,12 @@ def _answer_hook(
 def _answer_call(
     request: dict[str, Any], paths: VaultPaths, slot: Slot, peer: Peer | None = None
 ) -> dict[str, Any]:
-    """Answer a ``rubi search`` or ``rubi read`` call (:mod:`rubi.app.commandanswers`)
-    for the vault ``paths``, which must be the one the command found."""
-    from rubi.app.commandanswers import answer_call, decode_call, error_wire
+    """Answer a ``rubi search`` or ``rubi read`` call for the vault ``paths``, which
+    must be the one the command found (:mod:`rubi.app.commandanswers`)."""
+    from rubi.app.commandanswers import answer_call
+    from rubi.core.commandcalls import decode_call, error_wire, vault_fields
 
-    project = str(paths.project_root) if paths.project_root is not None else None
-    if request.get("paths") != [str(paths.root), project]:
+    if request.get("paths") != vault_fields(paths):
         return _refuse("the command's vault is not this engine's")
     try:
         call = decode_call(request.get("name"), request.get("args"))
