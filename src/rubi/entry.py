@@ -3,9 +3,9 @@ handlers without loading the CLI (click, rich): hooks run on every prompt and to
 call, and pay every import. When a resident engine serves the project's vault
 (``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
 it over a local socket and imports nothing of the search stack; otherwise it runs
-cold, in this process, with the same output. ``rubi search`` and ``rubi read`` are
-tried through the engine the same way (the same output and exit status), before click
-is imported; without an engine they run cold."""
+cold, in this process, with the same output. Every other command is click's
+(:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the engine for their
+answer there (:mod:`rubi.cli.engineroute`)."""
 
 from __future__ import annotations
 
@@ -134,80 +134,6 @@ def _leave(code: int) -> None:
     os._exit(code)
 
 
-def _utf8(stream: TextIO) -> bool:
-    encoding = str(getattr(stream, "encoding", "") or "").lower().replace("_", "-")
-    return encoding in ("utf-8", "utf8")
-
-
-def _command(argv: list[str], stdout: TextIO | None, stderr: TextIO | None) -> int | None:
-    """``rubi search`` / ``rubi read`` answered by the engine: its output written here,
-    its exit status returned; None when the command must run cold (through click)."""
-    if stdout is None or stderr is None or not (_utf8(stdout) and _utf8(stderr)):
-        return None
-    try:
-        from rubi.engine.client import cli_via_engine
-
-        result = cli_via_engine(
-            argv,
-            tty=(stdout.isatty(), stderr.isatty()),
-            errors=(str(stdout.errors), str(stderr.errors)),
-        )
-    except KeyboardInterrupt:  # Ctrl-C while the engine works: as click says it
-        return _aborted(stderr)
-    except Exception:  # the client failed: cold, which shows any real problem
-        return None
-    if result is None:
-        return None
-    out, err, code = result
-    try:
-        if err:
-            stderr.write(err)
-            stderr.flush()
-        if out:
-            stdout.write(out)
-            stdout.flush()
-    except KeyboardInterrupt:
-        return _aborted(stderr)
-    except OSError as exc:  # a closed pipe (`| head`), a full disk: as cold
-        return _unwritable(exc, stdout, stderr)
-    return code
-
-
-def _aborted(stderr: TextIO) -> int:
-    """Ctrl-C during a command the engine answers: click's ``Aborted!``, status 1."""
-    try:
-        stderr.write("\nAborted!\n")
-        stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return 1
-
-
-def _unwritable(exc: OSError, stdout: TextIO, stderr: TextIO) -> int:
-    """The engine's answer could not be written: one line as the cold command's error
-    handler prints it (``Error: Broken pipe``), status 1. Stdout is pointed at the null
-    device so that the interpreter's final flush of what is left stays quiet."""
-    import os
-
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
-    where = f"{exc.filename}: " if exc.filename else ""
-    try:
-        stderr.write(f"Error: {where}{exc.strerror or exc}\n")
-        stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return 1
-
-
-_ENGINE_COMMANDS = ("search", "read")
-"""Commands tried through the engine first (:data:`rubi.engine.protocol.CLI_COMMANDS`)."""
-
-
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
@@ -215,14 +141,6 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    if sys.argv[1:2] and sys.argv[1] in _ENGINE_COMMANDS:
-        code = _command(sys.argv[1:], sys.stdout, sys.stderr)
-        if code is not None:
-            raise SystemExit(code)
-        if sys.argv[1] == "search":  # one search in this process: its candidates' vectors
-            from rubi.app.searching import one_search
-
-            one_search()
     from rubi.cli.main import main as cli_main
 
     cli_main()

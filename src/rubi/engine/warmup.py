@@ -63,9 +63,9 @@ caught up, for which the first search is a fair mark."""
 
 
 def needs_search(kind: str, event: str = "") -> bool:
-    """A request of ``kind`` (``"hook"`` or ``"cli"``) for ``event`` (a hook's key)
+    """A request of ``kind`` (``"hook"`` or ``"call"``) for ``event`` (a hook's key)
     needs the search stack warm."""
-    return kind == "cli" or event in _SEARCHING
+    return kind == "call" or event in _SEARCHING
 
 
 class Warmup:
