@@ -105,9 +105,14 @@ def session_cases(project: Path, t: Path, big: Path) -> list[tuple[str, str]]:
         "tool_input": {"file_path": str(big)},
     }
     cases.append(("PreToolUse", json.dumps(read)))
-    explore = {**recorded("post_tool_use_bash", project, t), **read}
-    explore["hook_event_name"] = "PostToolUse"
-    cases += [("PostToolUse", json.dumps(explore))] * 12
+    small = {**read, "tool_input": {"file_path": str(project / "README.md")}}
+    cases += [("PreToolUse", json.dumps(small))] * 6  # reads that go ahead, counted
+    explore = {
+        **recorded("post_tool_use_bash", project, t),
+        "tool_name": "Grep",
+        "tool_input": {"pattern": "token"},
+    }
+    cases += [("PostToolUse", json.dumps(explore))] * 6
     cases.append(("Stop", json.dumps(recorded("stop", project, t))))
     return cases
 
