@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
+from rubi.claude.hookevents import POST_TOOL_MATCHER
 from rubi.core.errors import RubiError
 
 __all__ = [
     "APPROVAL_KEYS",
     "DEFAULT_COMPACT_WINDOW",
     "HOOK_EVENTS",
-    "POST_TOOL_MATCHER",
     "SHARED_COMMAND",
     "InstallReport",
     "hook_command",
@@ -56,12 +56,6 @@ SHARED_COMMAND = "rubi"
 DEFAULT_COMPACT_WINDOW = 150_000
 """Tokens at which Claude Code compacts early (``autoCompactWindow``): a long session
 past this spends most of its money re-reading context (see ``rubi xray``)."""
-
-POST_TOOL_MATCHER = "^(?!Read$)"
-"""Every tool but ``Read`` (Claude Code compares a matcher with characters other than
-letters, digits, ``_``, ``|``, ``,``, ``-`` and spaces as a JavaScript regular
-expression): a read is metered by its PreToolUse hook (:mod:`rubi.claude.hooks.tooluse`),
-which runs anyway, so a read starts one hook process, not two."""
 
 HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "SessionStart": ("startup|resume|clear|compact", 30),
