@@ -39,6 +39,7 @@ HOOK_MODULES = (
     "rubi.claude.hooks.entry",
     "rubi.claude.hooks.context",
     "rubi.claude.hooks.guard",
+    "rubi.claude.hooks.tooluse",
     "rubi.claude.hooks.meter",
     "rubi.claude.hooks.stop",
     "rubi.claude.hooks.end",
