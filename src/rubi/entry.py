@@ -22,7 +22,7 @@ __all__ = ["main"]
 class _Replay(io.StringIO):
     """Stdin as already read (or the error reading it raised), for the cold path."""
 
-    def __init__(self, text: str | None, error: Exception | None) -> None:
+    def __init__(self, text: str | None, error: BaseException | None) -> None:
         super().__init__(text or "")
         self._error = error
 
@@ -35,19 +35,31 @@ class _Replay(io.StringIO):
 def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
     """``rubi hook``, through the engine when one answers, else cold: its status, and
     whether it ran cold as a short hook (one an engine answers, :func:`_one_shot`),
-    whose process may leave at once (:func:`_leave`)."""
+    whose process may leave at once (:func:`_leave`). The payload is decoded once and
+    the vault walked once (by the client), for both ways."""
     event = argv[0] if argv else ""
     raw: str | None = None
-    error: Exception | None = None
+    payload: object = None
     try:
         raw = stdin.read()
-        from rubi.engine.client import hook_via_engine
+        import json
 
-        output = hook_via_engine(event, raw)
+        payload = json.loads(raw) if raw.strip() else {}
     except KeyboardInterrupt:
         return 0, False  # as the cold path
-    except Exception as exc:  # reading stdin failed, or the client did: cold
-        error = exc if raw is None else None
+    except Exception as exc:  # the cold path logs what stdin or its JSON did
+        short = _one_shot(event)
+        from rubi.claude.hooks.entry import main as hook_main
+
+        return hook_main(argv, _Replay(None, exc), stdout), short
+    walk = None
+    try:
+        from rubi.engine.client import try_engine
+
+        output, walk = try_engine(event, raw, payload)
+    except KeyboardInterrupt:
+        return 0, False  # as the cold path
+    except Exception:  # the client failed: cold
         output = None
     if output is not None:
         if output:
@@ -55,9 +67,10 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
             stdout.flush()
         return 0, False
     short = _one_shot(event)
-    from rubi.claude.hooks.entry import main as hook_main
+    from rubi.claude.hooks.entry import respond
 
-    return hook_main(argv, _Replay(raw, error), stdout), short
+    decoded = payload if isinstance(payload, dict) else {}
+    return respond(event, decoded, stdout, walk=walk), short
 
 
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

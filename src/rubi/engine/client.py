@@ -1,5 +1,6 @@
-"""The client side of the engine (stdlib only, imported by every ``rubi hook`` call and
-every ``rubi search`` and ``rubi read``).
+"""The client side of the engine (stdlib only, with rubi's stdlib-only hook payload
+checks and vault walk; imported by every ``rubi hook`` call and every ``rubi search``
+and ``rubi read``).
 
 :func:`hook_via_engine` sends one hook call to the engine of its vault and returns what
 the hook would print, or None: no engine, an event engines do not answer, a payload
@@ -19,7 +20,9 @@ import os
 import stat
 import time
 
-from rubi.engine.address import address_for, find_vault_root, project_vault
+from rubi.claude.hooks.payload import working_dir
+from rubi.core.vaultwalk import VaultWalk
+from rubi.engine.address import address_for, project_vault
 from rubi.engine.protocol import (
     ACK,
     CLI_ERRORS,
@@ -44,6 +47,7 @@ __all__ = [
     "REPLY_TIMEOUT_S",
     "cli_via_engine",
     "hook_via_engine",
+    "try_engine",
 ]
 
 CONNECT_TIMEOUT_S = 0.25
@@ -70,26 +74,23 @@ def _off() -> bool:
     return os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false")
 
 
-def _request(event: str, raw: str) -> tuple[str, bytes, float] | None:
+def _request(
+    event: str, raw: str, payload: object
+) -> tuple[tuple[str, bytes, float] | None, VaultWalk | None]:
     """The engine's socket path, the request line and how long the answer may take
-    (seconds, :data:`HOOK_BUDGET_S`), or None (cold)."""
-    try:
-        payload = json.loads(raw) if raw.strip() else None
-    except ValueError:
-        return None
+    (seconds, :data:`HOOK_BUDGET_S`), or None (cold); and the vault walk taken from the
+    hook's folder (None when none was)."""
     if not isinstance(payload, dict) or not engine_event(event, payload):
-        return None
-    cwd = payload.get("cwd")
-    if not isinstance(cwd, str) or "\x00" in cwd or not os.path.isabs(cwd):
-        return None  # the cold path would look from its own folder; an engine has another
-    if not os.path.isdir(cwd):
-        return None
-    vault = find_vault_root(cwd)
-    if vault is None:
-        return None
-    address = address_for(vault)
+        return None, None
+    cwd = working_dir(payload.get("cwd"))  # the folder the cold handler walks from
+    if cwd is None:
+        return None, None  # the cold path would look from its own folder; an engine has another
+    walk = VaultWalk.from_folder(cwd)
+    if walk.found is None:
+        return None, walk
+    address = address_for(walk.found)
     if address is None:
-        return None
+        return None, walk
     request = {
         "rubi": "hook",
         "protocol": PROTOCOL,
@@ -101,8 +102,38 @@ def _request(event: str, raw: str) -> tuple[str, bytes, float] | None:
     }
     line = json.dumps(request).encode("ascii") + b"\n"
     if len(line) > MAX_REQUEST_BYTES:
-        return None
-    return address.socket, line, HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
+        return None, walk
+    budget_s = HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
+    return (address.socket, line, budget_s), walk
+
+
+def try_engine(
+    event: str,
+    raw: str,
+    payload: object,
+    *,
+    connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    reply_timeout_s: float | None = None,
+    ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
+) -> tuple[str | None, VaultWalk | None]:
+    """:func:`hook_via_engine` for a payload decoded already (``payload``: the JSON
+    value of ``raw``), with the vault walk it took to find the engine (None when it
+    took none): the cold path hands that to the handler
+    (:func:`rubi.claude.hooks.entry.respond`) instead of walking again."""
+    if _off():
+        return None, None
+    walk: VaultWalk | None = None
+    try:
+        prepared, walk = _request(event, raw, payload)
+        if prepared is None:
+            return None, walk
+        path, line, budget_s = prepared
+        if not stat.S_ISSOCK(os.stat(path).st_mode):
+            return None, walk
+    except (OSError, ValueError):
+        return None, walk  # no engine, a stale socket
+    wait_s = budget_s if reply_timeout_s is None else reply_timeout_s
+    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s), walk
 
 
 def hook_via_engine(
@@ -120,23 +151,23 @@ def hook_via_engine(
 
     Args:
         event: the hook's command-line argument (``""`` when none was given).
-        raw: the hook's stdin, as read.
+        raw: the hook's stdin, as read (not JSON: None).
         reply_timeout_s: seconds from the request to the answer (default: the event's
             budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
     """
-    if _off():
-        return None
     try:
-        prepared = _request(event, raw)
-        if prepared is None:
-            return None
-        path, line, budget_s = prepared
-        if not stat.S_ISSOCK(os.stat(path).st_mode):
-            return None
-    except (OSError, ValueError):
-        return None  # no engine, a stale socket
-    wait_s = budget_s if reply_timeout_s is None else reply_timeout_s
-    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s)
+        payload = json.loads(raw) if raw.strip() else None
+    except (ValueError, RecursionError):
+        return None
+    output, _ = try_engine(
+        event,
+        raw,
+        payload,
+        connect_timeout_s=connect_timeout_s,
+        reply_timeout_s=reply_timeout_s,
+        ack_timeout_s=ack_timeout_s,
+    )
+    return output
 
 
 def _output(reply: object) -> str | None:

@@ -12,8 +12,9 @@ size limit and a deadline; on Linux the peer must be the same user (``SO_PEERCRE
 A request is checked like any untrusted input and refused with one JSON line when
 anything is off. A command (``rubi search``, ``rubi read``) runs in process through
 :mod:`rubi.engine.clirun`, its output captured. A hook is answered by running
-:func:`rubi.claude.hooks.entry.main` in process on the request's stdin text, one hook
-at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
+:func:`rubi.claude.hooks.entry.respond` in process on the payload the check decoded and
+the vault walk the check took from its ``cwd`` (so the handler neither decodes nor
+walks again), one hook at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
 only saves the imports and keeps modules warm. A hook runs only once its client has
 confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
 up waiting costs the engine nothing. A starting engine refuses, unacknowledged, each
@@ -38,6 +39,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.paths import VaultPaths
+from rubi.core.vaultwalk import VaultWalk
 from rubi.engine.address import Address, address_for, project_vault
 from rubi.engine.protocol import (
     ACK,
@@ -138,12 +140,13 @@ class Peer:
         return line == GO.rstrip(b"\n")
 
 
-def _run_hook(event: str, payload: Any) -> str:
-    """What the hook prints for ``payload`` (the decoded hook JSON, parsed once)."""
+def _run_hook(event: str, payload: dict[str, Any], walk: VaultWalk) -> str:
+    """What the hook prints for ``payload`` (the decoded hook JSON, parsed once), whose
+    vault the engine's check found (``walk``: the handler does not walk again)."""
     from rubi.claude.hooks.entry import respond
 
     out = io.StringIO()
-    respond(event, payload if isinstance(payload, dict) else {}, out)
+    respond(event, payload, out, walk=walk)
     return out.getvalue()
 
 
@@ -210,9 +213,10 @@ def _answer_hook(
         payload = json.loads(raw) if raw.strip() else None
     except (ValueError, RecursionError):
         return _refuse("input is not JSON")
-    if not engine_event(event, payload):
+    if not isinstance(payload, dict) or not engine_event(event, payload):
         return _refuse("event not answered by the engine")
-    if not _cwd_in(payload, vault):
+    walk = _walk(payload, vault)
+    if walk is None:
         return _refuse("the hook's folder is not this engine's project")
     if warmup is not None and not warmup.ready("hook", event_key(event, payload)):
         return _refuse("warming up")  # not acknowledged: the client runs the hook cold
@@ -221,7 +225,7 @@ def _answer_hook(
     try:
         if peer is not None and not peer.commit():
             return _refuse("not confirmed")  # the client left (and may run it cold)
-        output = _run_hook(event, payload)
+        output = _run_hook(event, payload, walk)
         if rewarm is not None:
             rewarm.seen(event, payload)
         return {"ok": True, "output": output}
@@ -272,19 +276,25 @@ def _answer_cli(
     return {"ok": True, "stdout": result.stdout, "stderr": result.stderr, "code": result.code}
 
 
-def _cwd_in(payload: Any, vault: str) -> bool:
-    """The payload's ``cwd`` (when it names one) lies in the project of ``vault`` (its
-    parent for a ``.rubi`` vault): the engine answers for the project whose hooks it
-    serves, whatever the request's own ``vault`` field says."""
-    cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    if not isinstance(cwd, str) or not cwd:
-        return True  # the hook itself then uses the process's folder, as cold
-    project = os.path.dirname(vault) if os.path.basename(vault) == ".rubi" else vault
+def _walk(payload: dict[str, Any], vault: str) -> VaultWalk | None:
+    """The walk from the payload's ``cwd`` (checked as the handler checks it) when it
+    finds ``vault``: the vault the hook would find cold is this engine's, and the
+    handler is given the walk (:func:`rubi.claude.hooks.entry.respond`). None when the
+    payload names no usable folder (the cold hook would look from its own process's
+    folder, not the engine's) or its vault is another (a folder outside the project, or
+    a project nested in it with its own vault)."""
+    from rubi.claude.hooks.payload import working_dir
+
+    cwd = working_dir(payload.get("cwd"))
+    if cwd is None:
+        return None
     try:
-        where = os.path.realpath(cwd)
+        walk = VaultWalk.from_folder(cwd)
     except (OSError, ValueError):
-        return False
-    return where == project or where.startswith(project.rstrip(os.sep) + os.sep)
+        return None
+    if walk.found is None or os.path.realpath(walk.found) != vault:
+        return None
+    return walk
 
 
 def _peer_is_user(conn: socket.socket) -> bool:

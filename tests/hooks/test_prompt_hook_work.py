@@ -1,0 +1,147 @@
+"""What one UserPromptSubmit does, counted: in each process it runs in (the hook's own,
+the engine's), the payload is decoded once and the vault walked once; the prompt is
+analysed once for both of recall's searches; stale flags and notes' files are read for
+the hits recall shows only."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubi import app
+from rubi.core import vaultwalk
+from rubi.engine.server import Engine
+from rubi.entry import _run_hook
+
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
+
+PROMPT = "when do the login tokens expire? the session drops at midnight"
+
+
+def payload(project: Path, prompt: str = PROMPT) -> str:
+    return json.dumps({"session_id": "s1", "cwd": str(project), "prompt": prompt})
+
+
+class Counts:
+    """Calls counted per thread name and what was counted."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.Lock()
+
+    def add(self, what: str) -> None:
+        with self._lock:
+            self.seen[(threading.current_thread().name, what)] += 1
+
+    def of(self, what: str, *, engine: bool) -> int:
+        """Calls of ``what`` in the engine's threads, or in this test's thread."""
+        here = threading.current_thread().name
+        return sum(
+            n
+            for (thread, name), n in self.seen.items()
+            if name == what and (thread != here) == engine
+        )
+
+
+def counting(
+    monkeypatch: pytest.MonkeyPatch,
+    owner: Any,
+    name: str,
+    counts: Counts,
+    what: str,
+    when: Callable[..., bool] = lambda *a, **k: True,
+) -> None:
+    real = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if when(*args, **kwargs):
+            counts.add(what)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+
+
+@pytest.fixture
+def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
+    """Decodings of a hook payload (a JSON text holding ``"prompt"``) and vault walks."""
+    found = Counts()
+    counting(
+        monkeypatch,
+        json,
+        "loads",
+        found,
+        "decode",
+        lambda s, *a, **k: isinstance(s, str) and s.startswith('{"session_id"'),
+    )
+    counting(monkeypatch, vaultwalk, "_up", found, "walk")
+    return found
+
+
+@pytest.fixture
+def engine(project: Path) -> Iterator[Engine]:
+    running = Engine(app.locate(project / ".rubi")).start()
+    assert running.serving.wait(10) and running.ready.wait(30)
+    yield running
+    running.stop()
+
+
+def hook(raw: str) -> str:
+    out = io.StringIO()
+    assert _run_hook(["UserPromptSubmit"], io.StringIO(raw), out)[0] == 0
+    return out.getvalue()
+
+
+def test_a_cold_prompt_hook_decodes_its_payload_once_and_walks_to_its_vault_once(
+    project: Path, counts: Counts
+) -> None:
+    answer = hook(payload(project))
+    assert "Login tokens expire at midnight UTC" in answer
+    assert counts.of("decode", engine=False) == 1
+    assert counts.of("walk", engine=False) == 1
+
+
+def test_a_prompt_hook_through_the_engine_decodes_and_walks_once_on_each_side(
+    project: Path, engine: Engine, counts: Counts
+) -> None:
+    answer = hook(payload(project))
+    assert "Login tokens expire at midnight UTC" in answer
+    assert counts.of("decode", engine=False) == 1  # the client, to find the engine
+    assert counts.of("walk", engine=False) == 1
+    assert counts.of("decode", engine=True) == 1  # the engine, to check the request
+    assert counts.of("walk", engine=True) == 1  # its check; the handler is given it
+
+
+def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
+    project: Path, engine: Engine
+) -> None:
+    """A folder inside the project whose own ``.rubi/`` is nearer is another vault's:
+    refused, and the hook runs cold against that vault."""
+    from rubi.engine.client import hook_via_engine
+    from rubi.engine.protocol import PROTOCOL, build_id, environment
+    from rubi.engine.server import answer
+
+    nested = project / "sub"
+    nested.mkdir()
+    app.init_project(nested)
+    raw = payload(nested)
+    line = json.dumps(
+        {
+            "rubi": "hook",
+            "protocol": PROTOCOL,
+            "build": build_id(),
+            "env": environment(),
+            "vault": engine.vault,
+            "event": "UserPromptSubmit",
+            "input": raw,
+        }
+    ).encode()
+    reply = answer(line, engine.vault, threading.Lock())
+    assert reply == {"ok": False, "error": "the hook's folder is not this engine's project"}
+    assert hook_via_engine("UserPromptSubmit", raw) is None  # no engine for sub/.rubi
