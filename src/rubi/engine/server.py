@@ -14,10 +14,11 @@ anything is off. A command (``rubi search``, ``rubi read``) runs in process thro
 :mod:`rubi.engine.clirun`, its output captured. A hook is answered by running
 :func:`rubi.claude.hooks.entry.respond` in process on the payload the check decoded and
 the vault walk the check took from its ``cwd`` (so the handler neither decodes nor
-walks again), one hook at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
-only saves the imports and keeps modules warm. A hook runs only once its client has
-confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
-up waiting costs the engine nothing. A starting engine refuses, unacknowledged, each
+walks again), one hook at a time (:class:`Slot`), so the output is the cold path's by
+construction; the engine only saves the imports and keeps modules warm. A hook runs
+only once its client has confirmed it will not run it cold
+(:data:`rubi.engine.protocol.GO`): a client that gave up waiting costs the engine
+nothing. A starting engine refuses, unacknowledged, each
 request whose modules or vault data it is still loading (:mod:`rubi.engine.warmup`):
 its client answers cold at once instead of waiting behind the host's own start.
 """
