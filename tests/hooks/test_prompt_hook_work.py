@@ -145,3 +145,42 @@ def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
     reply = answer(line, engine.vault, threading.Lock())
     assert reply == {"ok": False, "error": "the hook's folder is not this engine's project"}
     assert hook_via_engine("UserPromptSubmit", raw) is None  # no engine for sub/.rubi
+
+
+CODE_PROMPT = "why does login() in src/auth.py drop the session token at midnight UTC?"
+"""Writes a name of this project's code: recall searches the notes, then the code."""
+
+
+@pytest.fixture
+def analyses(monkeypatch: pytest.MonkeyPatch) -> Counts:
+    """Each analysis of a whole query: the terms of one chain, or the words BM25F weighs
+    (whose tokens :meth:`~rubi.index.analysis.TermAnalyzer.surface` gives), counted by
+    chain and text."""
+    from rubi.index.analysis import TermAnalyzer
+
+    found = Counts()
+    for method in ("terms", "surface"):
+        real = getattr(TermAnalyzer, method)
+
+        def wrapper(self: TermAnalyzer, text: str, _real: Any = real, _m: str = method) -> Any:
+            if " " in text:  # a query, not one word of it
+                found.add(f"{_m} {self.lang} {text}")
+            return _real(self, text)
+
+        monkeypatch.setattr(TermAnalyzer, method, wrapper)
+    return found
+
+
+@pytest.mark.parametrize("through", ["cold", "engine"])
+def test_the_prompt_is_analysed_once_for_recalls_note_and_code_searches(
+    project: Path, analyses: Counts, through: str, request: pytest.FixtureRequest
+) -> None:
+    if through == "engine":
+        request.getfixturevalue("engine")
+        analyses.seen.clear()  # what the engine's warm-up analysed is not this hook's
+    answer = hook(payload(project, CODE_PROMPT))
+    assert "Login tokens expire at midnight UTC" in answer
+    assert "src/auth.py" in answer  # the code search ran too
+    done = {what: n for (_, what), n in analyses.seen.items() if CODE_PROMPT in what}
+    assert done, "the prompt was never analysed"
+    assert {what: n for what, n in done.items() if n > 1} == {}
