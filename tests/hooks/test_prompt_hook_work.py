@@ -184,3 +184,74 @@ def test_the_prompt_is_analysed_once_for_recalls_note_and_code_searches(
     done = {what: n for (_, what), n in analyses.seen.items() if CODE_PROMPT in what}
     assert done, "the prompt was never analysed"
     assert {what: n for what, n in done.items() if n > 1} == {}
+
+
+@pytest.fixture
+def git_project(project: Path) -> Path:
+    """The login project as a git repository with everything committed: a note's
+    ``files:`` can be checked for staleness there (by asking git)."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=project,
+            check=True,
+            capture_output=True,
+        )
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "start")
+    app.index(app.locate(project / ".rubi"))
+    return project
+
+
+def test_recall_checks_no_hit_for_staleness_and_reads_a_shown_note_at_most_twice(
+    git_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall's lines show no stale flag: no hit's ``files:`` are checked (git never
+    runs), so a note is read by the search (its body, for near-duplicates) and by recall
+    (its snippet), not a third time for the check."""
+    import os
+
+    from rubi.app import flags
+    from rubi.core import gitrepo
+
+    checked: list[str] = []
+    real_stale = flags.stale_files
+    monkeypatch.setattr(
+        flags,
+        "stale_files",
+        lambda root, notes, *a: checked.extend(n.id for n in notes) or real_stale(root, notes, *a),
+    )
+    git_runs: list[tuple[str, ...]] = []
+    real_run = gitrepo._run
+    monkeypatch.setattr(
+        gitrepo, "_run", lambda root, args, *a: git_runs.append(args) or real_run(root, args, *a)
+    )
+    opened: Counter[str] = Counter()
+    real_open = os.open
+
+    def counting_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith(".md"):
+            opened[os.path.basename(str(path))] += 1
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    answer = hook(payload(git_project))
+    assert "Login tokens expire at midnight UTC" in answer
+    assert checked == []
+    assert git_runs == []
+    note = next(name for name in opened if name.startswith("gotcha-login-tokens"))
+    assert opened[note] == 2
+    assert max(opened.values()) <= 2
+
+
+def test_a_search_still_flags_a_stale_note(git_project: Path) -> None:
+    """What recall leaves out, ``rubi search`` shows: the note whose file changed after
+    it is stale."""
+    (git_project / "src" / "auth.py").write_text("def login():\n    return 1\n", encoding="utf-8")
+    vault = app.locate(git_project / ".rubi")
+    hits = app.search(vault, "login tokens expire midnight", refresh=False).hits
+    assert any(h.stale == ("src/auth.py",) for h in hits)

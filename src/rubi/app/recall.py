@@ -146,7 +146,8 @@ def _note_lines(
     paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], budget: int
 ) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
-    tokens; none below the relevance floor (a short prompt)."""
+    tokens; none below the relevance floor (a short prompt). The lines show no stale
+    flag, so none is asked for (no note read, no git but for the notes shown)."""
     from rubi.app.pagetext import note_body
     from rubi.app.searching import search
     from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
@@ -161,6 +162,7 @@ def _note_lines(
         refresh=False,
         personal=False,
         analysis=analysis,
+        stale=False,
     )
     if not result.relevant and len(terms) <= LONG_PROMPT_TERMS:
         return []  # below the relevance floor: the vault has nothing on this prompt
@@ -208,6 +210,7 @@ def _file_lines(paths: VaultPaths, analysis: QueryAnalysis, terms: set[str]) -> 
         refresh=False,
         personal=False,
         analysis=analysis,
+        stale=False,
     )
     if short and not result.named:
         return []  # it writes code, but no name of this project's

@@ -77,6 +77,7 @@ def search(
     since: str | None = None,
     until: str | None = None,
     analysis: QueryAnalysis | None = None,
+    stale: bool = True,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -102,6 +103,9 @@ def search(
         analysis: ``query``'s analysis when the caller made one
             (:class:`~rubi.index.queryanalysis.QueryAnalysis`: the recall hook's, which
             it searches notes and code with); the search makes its own otherwise.
+        stale: find which hits are stale (:attr:`Hit.stale`: their notes' ``files:``
+            changed, asked of git); False leaves every ``stale`` empty, for a caller
+            that shows no stale flag (the recall hook).
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -137,6 +141,7 @@ def search(
             prefix="",
             window=window,
             analysis=analysis,
+            stale=stale,
         )
     wanted = scope == "personal" or (
         scope in ("all", "notes")
@@ -156,6 +161,7 @@ def search(
         PERSONAL_PREFIX,
         window=window,
         analysis=analysis,
+        stale=stale,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -170,6 +176,7 @@ def _search_one(
     prefix: str,
     window: DateWindow | None = None,
     analysis: QueryAnalysis | None = None,
+    stale: bool = True,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
@@ -200,7 +207,7 @@ def _search_one(
             symbols=partial(_code_symbols, paths),
             analysis=analysis,
         )
-        flags = hit_flags(result.hits, build, paths.project_root)
+        flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 
