@@ -19,10 +19,10 @@ import pytest
 from rubi import app
 from rubi.claude.hooks import entry as hook_entry
 from rubi.engine import client, server
-from rubi.engine.client import hook_via_engine
 from rubi.engine.server import Engine
 
 from .test_engine import cold, through_entry
+from helpers import engine_answer
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("runtime")]
 
@@ -110,7 +110,7 @@ def test_an_acknowledged_hook_that_answers_late_prints_nothing(
 ) -> None:
     done = _stalled(monkeypatch, 1.0)
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "tool_name": "Grep"})
-    assert hook_via_engine("PostToolUse", raw, reply_timeout_s=0.3) == ""
+    assert engine_answer("PostToolUse", raw, reply_timeout_s=0.3) == ""
     assert done and done[0].wait(20)
 
 
@@ -127,7 +127,7 @@ def test_a_hook_the_engine_did_not_acknowledge_runs_cold_and_never_in_the_engine
     assert slot.take(5)
     try:
         started = time.monotonic()
-        assert hook_via_engine("Stop", _stop(project), ack_timeout_s=0.3) is None
+        assert engine_answer("Stop", _stop(project), ack_timeout_s=0.3) is None
         assert time.monotonic() - started < server.HOOK_WAIT_S
         assert cold("Stop", _stop(project)) == ""
     finally:
@@ -153,9 +153,9 @@ def test_a_stuck_hook_makes_no_later_hook_wait(
     monkeypatch.setattr(server, "OVERRUN_S", 0.3, raising=False)
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "tool_name": "Grep"})
     try:
-        assert hook_via_engine("PostToolUse", raw, reply_timeout_s=0.5) == ""
+        assert engine_answer("PostToolUse", raw, reply_timeout_s=0.5) == ""
         started = time.monotonic()
-        assert hook_via_engine("PostToolUse", raw, ack_timeout_s=5.0) is None  # busy: cold
+        assert engine_answer("PostToolUse", raw, ack_timeout_s=5.0) is None  # busy: cold
         assert time.monotonic() - started < 1.0
     finally:
         release.set()

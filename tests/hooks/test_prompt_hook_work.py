@@ -123,9 +123,10 @@ def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
 ) -> None:
     """A folder inside the project whose own ``.rubi/`` is nearer is another vault's:
     refused, and the hook runs cold against that vault."""
-    from rubi.engine.client import hook_via_engine
     from rubi.engine.protocol import PROTOCOL, build_id, environment
     from rubi.engine.server import answer
+
+    from helpers import engine_answer
 
     nested = project / "sub"
     nested.mkdir()
@@ -144,7 +145,7 @@ def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
     ).encode()
     reply = answer(line, engine.vault, threading.Lock())
     assert reply == {"ok": False, "error": "the hook's folder is not this engine's project"}
-    assert hook_via_engine("UserPromptSubmit", raw) is None  # no engine for sub/.rubi
+    assert engine_answer("UserPromptSubmit", raw) is None  # no engine for sub/.rubi
 
 
 CODE_PROMPT = "why does login() in src/auth.py drop the session token at midnight UTC?"

@@ -2,10 +2,11 @@
 checks and vault walk; imported by every ``rubi hook`` call and every ``rubi search``
 and ``rubi read``).
 
-:func:`hook_via_engine` sends one hook call to the engine of its vault and returns what
-the hook would print, or None: no engine, an event engines do not answer, a payload
-without a usable ``cwd``, an engine of another rubi or environment, a refusal, no
-acknowledgement in time, a connection that breaks before it. None means: run the hook
+:func:`try_engine` sends one hook call (its payload decoded once, by the console
+script) to the engine of its vault and returns what the hook would print, or None: no
+engine, an event engines do not answer, a payload without a usable ``cwd``, an engine
+of another rubi or environment, a refusal, no acknowledgement in time, a connection
+that breaks before it. None means: run the hook
 cold. Once the engine has acknowledged the hook and this side has confirmed
 (:data:`~rubi.engine.protocol.GO`), the hook is the engine's: a late or lost answer
 means the hook prints nothing, never that it runs a second time, cold.
@@ -46,7 +47,6 @@ __all__ = [
     "HOOK_BUDGET_S",
     "REPLY_TIMEOUT_S",
     "cli_via_engine",
-    "hook_via_engine",
     "try_engine",
 ]
 
@@ -116,10 +116,20 @@ def try_engine(
     reply_timeout_s: float | None = None,
     ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
 ) -> tuple[str | None, VaultWalk | None]:
-    """:func:`hook_via_engine` for a payload decoded already (``payload``: the JSON
-    value of ``raw``), with the vault walk it took to find the engine (None when it
-    took none): the cold path hands that to the handler
-    (:func:`rubi.claude.hooks.entry.respond`) instead of walking again."""
+    """What the hook prints (``""`` for nothing), as answered by the engine, or None
+    when the hook must run cold: only when the engine did not take it (no engine, a
+    refusal, no acknowledgement within ``ack_timeout_s``). A hook the engine took
+    prints what it answers within ``reply_timeout_s``, else nothing (``""``). With it,
+    the vault walk taken to find the engine (None when none was): a cold run hands it
+    to the handler (:func:`rubi.claude.hooks.entry.respond`) instead of walking again.
+
+    Args:
+        event: the hook's command-line argument (``""`` when none was given).
+        raw: the hook's stdin, as read (sent as it is).
+        payload: ``raw`` decoded (any JSON value; the caller decodes it once).
+        reply_timeout_s: seconds from the request to the answer (default: the event's
+            budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
+    """
     if _off():
         return None, None
     walk: VaultWalk | None = None
@@ -136,40 +146,6 @@ def try_engine(
     return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s), walk
 
 
-def hook_via_engine(
-    event: str,
-    raw: str,
-    *,
-    connect_timeout_s: float = CONNECT_TIMEOUT_S,
-    reply_timeout_s: float | None = None,
-    ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
-) -> str | None:
-    """What the hook prints (``""`` for nothing), as answered by the engine; None when
-    the hook must run cold: only when the engine did not take it (no engine, a refusal,
-    no acknowledgement within ``ack_timeout_s``). A hook the engine took prints what it
-    answers within ``reply_timeout_s``, else nothing (``""``).
-
-    Args:
-        event: the hook's command-line argument (``""`` when none was given).
-        raw: the hook's stdin, as read (not JSON: None).
-        reply_timeout_s: seconds from the request to the answer (default: the event's
-            budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
-    """
-    try:
-        payload = json.loads(raw) if raw.strip() else None
-    except (ValueError, RecursionError):
-        return None
-    output, _ = try_engine(
-        event,
-        raw,
-        payload,
-        connect_timeout_s=connect_timeout_s,
-        reply_timeout_s=reply_timeout_s,
-        ack_timeout_s=ack_timeout_s,
-    )
-    return output
-
-
 def _output(reply: object) -> str | None:
     """The hook output of a reply line already decoded; None when it is not an answer."""
     if not isinstance(reply, dict) or reply.get("ok") is not True:
@@ -181,7 +157,7 @@ def _output(reply: object) -> str | None:
 def _hook_exchange(
     path: str, line: bytes, connect_timeout_s: float, ack_timeout_s: float, reply_timeout_s: float
 ) -> str | None:
-    """One hook through the engine at ``path`` (:func:`hook_via_engine`'s result).
+    """One hook through the engine at ``path`` (:func:`try_engine`'s output).
 
     The engine's first line must come within ``ack_timeout_s``: an answer without an
     acknowledgement is taken as it is (a refusal: None, cold); an acknowledgement is
