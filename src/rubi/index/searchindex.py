@@ -172,10 +172,11 @@ def _word_groups(
     kind: str | None,
     fields: Iterable[str] | None,
     idfs: Mapping[int, float],
+    analysis: QueryAnalysis | None = None,
 ) -> list[set[int]]:
     """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
     of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
-    so a hit may cover either), each group non-empty."""
+    so a hit may cover either), each group non-empty (``analysis``: ``text``'s)."""
     extra = " ".join(extra_terms)
     if not extra.strip():  # the question alone (recall, most searches): analysed once
         group = {c.origin for c in clauses if c.origin in idfs}
@@ -184,7 +185,8 @@ def _word_groups(
     for part in (text, extra):
         if not part.strip():
             continue
-        terms = {c.text for c in query_clauses(part, kind=kind, fields=fields)}
+        clauses_of_part = query_clauses(part, kind=kind, fields=fields, analysis=analysis)
+        terms = {c.text for c in clauses_of_part}
         group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
         if group:
             out.append(group)
@@ -532,7 +534,7 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
-        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs)
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs, analysis)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
