@@ -209,3 +209,20 @@ def vault_text(project: Path) -> str:
         for p in sorted(vault.rglob("*"))
         if p.is_file() and ".index" not in p.relative_to(vault).parts and p.suffix == ".md"
     )
+
+
+def engine_answer(event: str, raw: str, **timeouts: float) -> str | None:
+    """What ``rubi hook EVENT`` prints for stdin ``raw`` when the engine answers it,
+    as the console script asks (:func:`rubi.engine.client.try_engine` on the decoded
+    payload); None when the hook would run cold (``raw`` not JSON included).
+    ``timeouts``: the client's ``connect_timeout_s``, ``reply_timeout_s``,
+    ``ack_timeout_s``."""
+    import json
+
+    from rubi.engine.client import try_engine
+
+    try:
+        payload = json.loads(raw) if raw.strip() else None
+    except ValueError:
+        return None
+    return try_engine(event, raw, payload, **timeouts)[0]

@@ -16,13 +16,15 @@ TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads thi
 if TYPE_CHECKING:
     from typing import TextIO
 
+    from rubi.core.vaultwalk import VaultWalk
+
 __all__ = ["main"]
 
 
 class _Replay(io.StringIO):
     """Stdin as already read (or the error reading it raised), for the cold path."""
 
-    def __init__(self, text: str | None, error: Exception | None) -> None:
+    def __init__(self, text: str | None, error: BaseException | None) -> None:
         super().__init__(text or "")
         self._error = error
 
@@ -35,67 +37,75 @@ class _Replay(io.StringIO):
 def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
     """``rubi hook``, through the engine when one answers, else cold: its status, and
     whether the process may leave at once (:func:`_leave`): a hook the engine answered
-    (this process loaded the client alone), or one that ran cold as a short hook (one an
-    engine answers, :func:`_one_shot`)."""
+    (this process loaded the client alone), one with nothing to do outside a project,
+    or one that ran cold as a short hook (one an engine answers, :func:`_one_shot`).
+    The payload is decoded once and the vault walked once, for all three ways."""
     event = argv[0] if argv else ""
     raw: str | None = None
-    error: Exception | None = None
+    payload: object = None
     try:
         raw = stdin.read()
-        from rubi.engine.client import hook_via_engine
+        import json
 
-        output = hook_via_engine(event, raw)
+        payload = json.loads(raw) if raw.strip() else {}
     except KeyboardInterrupt:
         return 0, False  # as the cold path
-    except Exception as exc:  # reading stdin failed, or the client did: cold
-        error = exc if raw is None else None
+    except Exception as exc:  # the cold path logs what stdin or its JSON did
+        short = _one_shot(event)
+        from rubi.claude.hooks.entry import main as hook_main
+
+        return hook_main(argv, _Replay(None, exc), stdout), short
+    walk = None
+    try:
+        from rubi.engine.client import try_engine
+
+        output, walk = try_engine(event, raw, payload)
+    except KeyboardInterrupt:
+        return 0, False  # as the cold path
+    except Exception:  # the client failed: cold
         output = None
     if output is not None:
         if output:
             stdout.write(output)
             stdout.flush()
         return 0, True
-    if error is None and _outside_a_project(event, raw):
-        return 0, True
+    walk, outside = _outside_a_project(event, payload, walk)
+    if outside:
+        return 0, True  # nothing to do, as cold
     short = _one_shot(event)
-    from rubi.claude.hooks.entry import main as hook_main
+    from rubi.claude.hooks.entry import respond
 
-    return hook_main(argv, _Replay(raw, error), stdout), short
-
-
-_SHORTCUT_MAX_CHARS = 256 * 1024
-"""A payload longer than this (a PostToolUse with a large tool result) is not parsed a
-second time to look for a shortcut: it runs cold, where it is parsed anyway."""
+    decoded = payload if isinstance(payload, dict) else {}
+    return respond(event, decoded, stdout, walk=walk), short
 
 
-def _outside_a_project(event: str, raw: str | None) -> bool:
+def _outside_a_project(
+    event: str, payload: object, walk: VaultWalk | None
+) -> tuple[VaultWalk | None, bool]:
     """Whether the hook has nothing to do: its event's handler answers nothing outside
-    a project vault (:data:`rubi.claude.hookevents.PROJECT_EVENTS`) and the payload's
-    ``cwd``, as the handlers check it (:func:`rubi.claude.hooks.payload.working_dir`),
-    has no ``.rubi/`` at or above it (the walk of :func:`rubi.core.paths.find_vault`).
-    Such a hook prints nothing, as it would cold, without the 30–40 ms of CPU the
-    handlers' imports cost; anything else (no usable ``cwd``, JSON that does not
-    parse, a payload over :data:`_SHORTCUT_MAX_CHARS`) runs cold as usual."""
+    a project vault (:data:`rubi.claude.hookevents.PROJECT_EVENTS`) and the walk up
+    from the payload's ``cwd``, as the handlers check it
+    (:func:`rubi.claude.hooks.payload.working_dir`), found no ``.rubi/``. Such a hook
+    prints nothing, as it would cold, without the 30–40 ms of CPU the handlers' imports
+    cost. With it, the walk for the handler: the client's (``walk``), else the one
+    taken here (None: no usable ``cwd``, or an event that does not need one)."""
     from rubi.claude.hookevents import PROJECT_EVENTS
-
-    if not raw or len(raw) > _SHORTCUT_MAX_CHARS:
-        return False
-    if event and event.replace("-", "").replace("_", "").lower() not in PROJECT_EVENTS:
-        return False
-    import json
-
-    from rubi.claude.hooks.payload import working_dir
-    from rubi.engine.address import find_vault_root
     from rubi.engine.protocol import event_key
 
-    try:
-        payload = json.loads(raw) if raw and raw.strip() else None
-    except (ValueError, RecursionError):
-        return False
     if not isinstance(payload, dict) or event_key(event, payload) not in PROJECT_EVENTS:
-        return False
-    cwd = working_dir(payload.get("cwd"))
-    return cwd is not None and find_vault_root(cwd) is None
+        return walk, False
+    if walk is None:
+        from rubi.claude.hooks.payload import working_dir
+        from rubi.core.vaultwalk import VaultWalk
+
+        cwd = working_dir(payload.get("cwd"))
+        if cwd is None:
+            return None, False
+        try:
+            walk = VaultWalk.from_folder(cwd)
+        except (OSError, ValueError):
+            return None, False
+    return walk, walk.found is None
 
 
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

@@ -26,6 +26,8 @@ from rubi.engine import client
 from rubi.engine.address import address_for
 from rubi.engine.protocol import ACK, LineReader
 
+from helpers import engine_answer
+
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("runtime")]
 
 
@@ -177,13 +179,13 @@ def _hook_input(project: Path) -> str:
 def test_a_hook_waits_for_the_ack_not_the_whole_reply(project: Path) -> None:
     release = threading.Event()
     with fake_engine(project, lambda conn: release.wait(30)):
-        result = client.hook_via_engine(
+        result = engine_answer(
             "PreToolUse", _hook_input(project), ack_timeout_s=0.2, reply_timeout_s=3600.0
         )
         release.set()
     assert result is None
     answer = b'{"ok": true, "output": "said"}\n'
     with fake_engine(project, lambda conn: conn.sendall(ACK + answer)):
-        assert client.hook_via_engine("PreToolUse", _hook_input(project)) == "said"
+        assert engine_answer("PreToolUse", _hook_input(project)) == "said"
     with fake_engine(project, lambda conn: conn.sendall(answer)):  # no ack: taken too
-        assert client.hook_via_engine("PreToolUse", _hook_input(project)) == "said"
+        assert engine_answer("PreToolUse", _hook_input(project)) == "said"

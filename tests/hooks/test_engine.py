@@ -24,10 +24,11 @@ from rubi.claude.hooks.entry import main as cold_main
 from rubi.core.paths import VaultPaths
 from rubi.engine import server
 from rubi.engine.address import Address, address_for
-from rubi.engine.client import hook_via_engine
 from rubi.engine.protocol import ENGINE_EVENTS, PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
 from rubi.entry import _run_hook
+
+from helpers import engine_answer
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -134,7 +135,7 @@ def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
             session_cases(project, t, big), session_cases(twin, t, big), strict=True
         ):
             expected = cold(event, raw_cold)
-            got = hook_via_engine(event, raw_twin)
+            got = engine_answer(event, raw_twin)
             assert got is not None, f"{event}: the engine did not answer"
             assert got == expected, event
             shown.append(expected)
@@ -160,7 +161,7 @@ def test_the_console_entry_goes_through_the_engine(project: Path, engine: Engine
             "prompt": "when do login tokens expire at midnight",
         }
     )
-    via = hook_via_engine("UserPromptSubmit", raw)
+    via = engine_answer("UserPromptSubmit", raw)
     assert via is not None and "Login tokens expire" in via
     assert through_entry("UserPromptSubmit", raw) == via
 
@@ -262,12 +263,12 @@ def test_a_stale_socket_means_cold_then_is_replaced(project: Path) -> None:
     dead.bind(address.socket)
     dead.close()  # the file stays: an engine that died without cleaning up
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "prompt": "login tokens expire"})
-    assert hook_via_engine("UserPromptSubmit", raw) is None
+    assert engine_answer("UserPromptSubmit", raw) is None
     assert through_entry("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     running = Engine(vault_of(project)).start()
     try:
         assert running.serving.wait(10) and running.ready.wait(30)
-        assert hook_via_engine("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
+        assert engine_answer("UserPromptSubmit", raw) == cold("UserPromptSubmit", raw)
     finally:
         running.stop()
     assert not os.path.exists(address.socket)  # removed on the way out
@@ -400,7 +401,7 @@ def test_the_client_falls_back_when_the_engine_fails_mid_request(
 ) -> None:
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "prompt": "login tokens expire"})
     thread = _fake_engine(address_of(project).socket, behaviour)
-    assert hook_via_engine("UserPromptSubmit", raw, reply_timeout_s=0.5) is None
+    assert engine_answer("UserPromptSubmit", raw, reply_timeout_s=0.5) is None
     thread.join(5)
     expected = cold("UserPromptSubmit", raw)
     assert "Login tokens expire" in expected
@@ -411,12 +412,12 @@ def test_no_engine_for_events_it_does_not_answer_or_payloads_without_cwd(
     project: Path, engine: Engine
 ) -> None:
     compact = json.dumps({"session_id": "s1", "cwd": str(project), "trigger": "auto"})
-    assert hook_via_engine("PreCompact", compact) is None
+    assert engine_answer("PreCompact", compact) is None
     relative = json.dumps({"session_id": "s1", "cwd": "proj", "prompt": "login tokens"})
-    assert hook_via_engine("UserPromptSubmit", relative) is None
-    assert hook_via_engine("UserPromptSubmit", "not json") is None
+    assert engine_answer("UserPromptSubmit", relative) is None
+    assert engine_answer("UserPromptSubmit", "not json") is None
     named = json.dumps({"cwd": str(project), "hook_event_name": "PostToolUse"})
-    assert hook_via_engine("", named) == ""  # the payload names an event it answers
+    assert engine_answer("", named) == ""  # the payload names an event it answers
 
 
 def test_rubi_engine_off_means_cold(
@@ -424,7 +425,7 @@ def test_rubi_engine_off_means_cold(
 ) -> None:
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "prompt": "login tokens"})
     monkeypatch.setenv("RUBI_ENGINE", "0")
-    assert hook_via_engine("UserPromptSubmit", raw) is None
+    assert engine_answer("UserPromptSubmit", raw) is None
 
 
 def test_a_runtime_folder_others_may_enter_is_not_used(runtime: Path) -> None:

@@ -19,10 +19,10 @@ import pytest
 from rubi import app
 from rubi.claude.hooks import entry as hook_entry
 from rubi.engine import client, server
-from rubi.engine.client import hook_via_engine
 from rubi.engine.server import Engine
 
 from .test_engine import cold, through_entry
+from helpers import engine_answer
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("runtime")]
 
@@ -43,12 +43,12 @@ def _stalled(monkeypatch: pytest.MonkeyPatch, stall_s: float) -> list[threading.
     real = server._run_hook
     done: list[threading.Event] = []
 
-    def slow(event: str, payload: Any) -> str:
+    def slow(event: str, *args: Any) -> str:
         finished = threading.Event()
         done.append(finished)
         time.sleep(stall_s)
         try:
-            return real(event, payload)
+            return real(event, *args)
         finally:
             finished.set()
 
@@ -89,8 +89,16 @@ def test_a_stop_the_engine_acknowledged_never_also_runs_cold(
     done = _stalled(monkeypatch, 4.0)
     monkeypatch.setattr(client, "HOOK_BUDGET_S", {"stop": 1.0}, raising=False)
     ran_cold: list[object] = []
-    real_main = hook_entry.main
-    monkeypatch.setattr(hook_entry, "main", lambda *a, **k: ran_cold.append(a) or real_main(*a))
+    here = threading.current_thread()
+    real_respond = hook_entry.respond
+
+    def respond(*a: Any, **k: Any) -> int:
+        if threading.current_thread() is here:  # not the engine's thread
+            ran_cold.append(a)
+        return real_respond(*a, **k)
+
+    monkeypatch.setattr(hook_entry, "respond", respond)
+    monkeypatch.setattr(hook_entry, "main", lambda *a, **k: ran_cold.append(a) or 0)
     assert through_entry("Stop", _stop(project)) == ""
     assert ran_cold == []
     assert done and done[0].wait(20)
@@ -102,7 +110,7 @@ def test_an_acknowledged_hook_that_answers_late_prints_nothing(
 ) -> None:
     done = _stalled(monkeypatch, 1.0)
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "tool_name": "Grep"})
-    assert hook_via_engine("PostToolUse", raw, reply_timeout_s=0.3) == ""
+    assert engine_answer("PostToolUse", raw, reply_timeout_s=0.3) == ""
     assert done and done[0].wait(20)
 
 
@@ -113,13 +121,13 @@ def test_a_hook_the_engine_did_not_acknowledge_runs_cold_and_never_in_the_engine
     Stop cold; when the slot frees, the engine finds the client gone and runs nothing."""
     ran: list[str] = []
     real = server._run_hook
-    monkeypatch.setattr(server, "_run_hook", lambda e, p: ran.append(e) or real(e, p))
+    monkeypatch.setattr(server, "_run_hook", lambda e, *a: ran.append(e) or real(e, *a))
     cold("UserPromptSubmit", _prompt(project))
     slot = engine._slot
     assert slot.take(5)
     try:
         started = time.monotonic()
-        assert hook_via_engine("Stop", _stop(project), ack_timeout_s=0.3) is None
+        assert engine_answer("Stop", _stop(project), ack_timeout_s=0.3) is None
         assert time.monotonic() - started < server.HOOK_WAIT_S
         assert cold("Stop", _stop(project)) == ""
     finally:
@@ -137,17 +145,17 @@ def test_a_stuck_hook_makes_no_later_hook_wait(
     release = threading.Event()
     real = server._run_hook
 
-    def stuck(event: str, payload: Any) -> str:
+    def stuck(event: str, *args: Any) -> str:
         release.wait(30)
-        return real(event, payload)
+        return real(event, *args)
 
     monkeypatch.setattr(server, "_run_hook", stuck)
     monkeypatch.setattr(server, "OVERRUN_S", 0.3, raising=False)
     raw = json.dumps({"session_id": "s1", "cwd": str(project), "tool_name": "Grep"})
     try:
-        assert hook_via_engine("PostToolUse", raw, reply_timeout_s=0.5) == ""
+        assert engine_answer("PostToolUse", raw, reply_timeout_s=0.5) == ""
         started = time.monotonic()
-        assert hook_via_engine("PostToolUse", raw, ack_timeout_s=5.0) is None  # busy: cold
+        assert engine_answer("PostToolUse", raw, ack_timeout_s=5.0) is None  # busy: cold
         assert time.monotonic() - started < 1.0
     finally:
         release.set()

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.engine.client import hook_via_engine
 from rubi.engine.server import Engine
 
 from .test_engine import cold
+from helpers import engine_answer
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -43,15 +43,15 @@ def test_session_start_through_the_engine_reads_the_map_and_indexes_only_without
     raw = json.dumps({"session_id": "s-start", "cwd": str(project), "source": "startup"})
     expected = cold("SessionStart", raw)
     assert "additionalContext" in expected
-    assert hook_via_engine("SessionStart", raw) == expected
+    assert engine_answer("SessionStart", raw) == expected
 
     note = project / ".rubi" / "notes" / f"{WORD}.md"
     note.write_text(f"---\ntype: note\ntitle: {WORD} habitat\n---\nWhere {WORD} live.\n")
     app.set_watched(paths, True)  # as `rubi serve` and `rubi watch` say once caught up
     try:
-        assert hook_via_engine("SessionStart", raw) is not None
+        assert engine_answer("SessionStart", raw) is not None
         assert not _indexed(project)  # the watcher's job: the hook did not index
     finally:
         app.set_watched(paths, False)
-    assert hook_via_engine("SessionStart", raw) is not None
+    assert engine_answer("SessionStart", raw) is not None
     assert _indexed(project)  # no watcher: the hook brought the index up to date

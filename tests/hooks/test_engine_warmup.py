@@ -51,9 +51,9 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real = server._run_hook
 
-    def spy(event: str, payload: Any) -> str:
+    def spy(event: str, *args: Any) -> str:
         calls.append(event)
-        return real(event, payload)
+        return real(event, *args)
 
     monkeypatch.setattr(server, "_run_hook", spy)
     return calls

@@ -3,6 +3,7 @@ calls, Claude Code's compaction point, ``/clear``, and the read guard's second t
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -113,7 +114,25 @@ def test_compaction_point_of_models_without_a_window(claude_home: Path, tmp_path
 
 
 def test_the_engine_compares_every_variable_the_meter_reads() -> None:
+    """The compaction rule's variables are one tuple, which the engine's fingerprint
+    takes whole, and the rule reads no variable outside it."""
+    from rubi.claude.hooks import compactenv, compaction
+
+    assert ENV_READ is compactenv.COMPACTION_ENV
     assert set(ENV_READ) <= set(ENV_KEYS)
+    tree = ast.parse(Path(compaction.__file__).read_text(encoding="utf-8"))
+    read = {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and ast.unparse(node.func.value) == "os.environ"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+    assert read and read <= set(ENV_READ) | {"CLAUDE_CONFIG_DIR"}
+    assert "CLAUDE_CONFIG_DIR" in ENV_KEYS
 
 
 def _transcript(path: Path, tokens: int, model: str = "claude-opus-4-8") -> Path:

@@ -82,8 +82,9 @@ def test_the_console_script_ends_a_project_event_outside_a_project_unloaded(
     folder, transcript = _plain_folder(tmp_path)
     status, leaves, output, loaded = _run(folder, event, _payload(folder, event, transcript))
     assert (status, leaves, output) == (0, True, "")
-    # the payload's checks alone: no handler, no hook context, no settings
-    assert loaded == ["rubi.claude.hooks.payload"]
+    # the payload's checks and the names of the compaction settings the engine's
+    # fingerprint holds, both constants only: no handler, no hook context, no settings
+    assert loaded == ["rubi.claude.hooks.compactenv", "rubi.claude.hooks.payload"]
 
 
 def test_the_read_guard_still_runs_outside_a_project(tmp_path: Path) -> None:

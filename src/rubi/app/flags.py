@@ -87,14 +87,18 @@ class HitFlags:
     """Superseded hit id → the newest note of its chain."""
 
 
-def hit_flags(hits: Sequence[Hit], build: GraphBuild, project_root: Path | None) -> HitFlags:
-    """The graph's part of :func:`annotate_hits`, taken while the graph is read."""
+def hit_flags(
+    hits: Sequence[Hit], build: GraphBuild, project_root: Path | None, *, stale: bool = True
+) -> HitFlags:
+    """The graph's part of :func:`annotate_hits`, taken while the graph is read;
+    without ``stale`` none of the hits is checked for staleness (no note read, no git)."""
     successors: dict[str, str] = {}
     for h in hits:
         succ = newest_successor(build, h.id) if h.status == "superseded" else None
         if succ:
             successors[h.id] = succ
-    return HitFlags(stale_inputs(build, project_root, [h.id for h in hits]), successors)
+    checked = stale_inputs(build, project_root, [h.id for h in hits]) if stale else []
+    return HitFlags(checked, successors)
 
 
 def annotate_hits(

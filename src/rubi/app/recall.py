@@ -45,8 +45,12 @@ first.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
+
+if TYPE_CHECKING:
+    from rubi.index.queryanalysis import QueryAnalysis
 
 __all__ = [
     "CANDIDATES",
@@ -112,7 +116,7 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     """
     from rubi.app.searching import indexed
     from rubi.core.tokens import estimate_tokens
-    from rubi.index.analysis import analyze
+    from rubi.index.queryanalysis import QueryAnalysis
     from rubi.index.warm import index_at
     from rubi.search.limits import fit_query
     from rubi.search.longquery import reduce_query
@@ -122,14 +126,15 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     # A long prompt (a pasted issue) is searched for its discriminative words, and a
     # note must match enough of those, not of every word of the prompt.
     query = reduce_query(fit_query(prompt), index_at(paths.whoosh_dir))
-    terms = set(analyze(query))
+    analysis = QueryAnalysis(query)  # one analysis for the bar and both searches
+    terms = set(analysis.terms(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    files = _file_lines(paths, query, terms) if paths.project_root is not None else []
+    files = _file_lines(paths, analysis, terms) if paths.project_root is not None else []
     budget = max_tokens - HEADER_TOKENS
     if files:
         budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
-    notes = _note_lines(paths, query, terms, budget)
+    notes = _note_lines(paths, analysis, terms, budget)
     blocks = []
     if notes:
         blocks.append(HEADER + "\n".join(notes))
@@ -138,16 +143,28 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     return "\n\n".join(blocks) or None
 
 
-def _note_lines(paths: VaultPaths, query: str, terms: set[str], budget: int) -> list[str]:
+def _note_lines(
+    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], budget: int
+) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
-    tokens; none below the relevance floor (a short prompt)."""
+    tokens; none below the relevance floor (a short prompt). The lines show no stale
+    flag, so none is asked for (no note read, no git but for the notes shown)."""
     from rubi.app.pagetext import note_body
     from rubi.app.searching import search
     from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
     from rubi.search.snippet import best_snippet
 
-    result = search(paths, query, scope="notes", top_k=CANDIDATES, refresh=False, personal=False)
+    result = search(
+        paths,
+        analysis.text,
+        scope="notes",
+        top_k=CANDIDATES,
+        refresh=False,
+        personal=False,
+        analysis=analysis,
+        stale=False,
+    )
     if not result.relevant and len(terms) <= LONG_PROMPT_TERMS:
         return []  # below the relevance floor: the vault has nothing on this prompt
     needed = needed_terms(len(terms))
@@ -174,7 +191,7 @@ def _note_lines(paths: VaultPaths, query: str, terms: set[str], budget: int) -> 
     return lines
 
 
-def _file_lines(paths: VaultPaths, query: str, terms: set[str]) -> list[str]:
+def _file_lines(paths: VaultPaths, analysis: QueryAnalysis, terms: set[str]) -> list[str]:
     """The recall lines of the code files that clear the bar (at most
     :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
     prompt is short and does not name code of this project (no word written as an
@@ -182,10 +199,20 @@ def _file_lines(paths: VaultPaths, query: str, terms: set[str]) -> list[str]:
     from rubi.app.searching import search
     from rubi.search.longquery import is_identifier, written_words
 
+    query = analysis.text
     short = len(terms) <= LONG_PROMPT_TERMS
     if short and not any(is_identifier(w) for w in written_words(query)):
         return []  # a short question in plain words: no evidence it is about this code
-    result = search(paths, query, scope="code", top_k=CANDIDATES, refresh=False, personal=False)
+    result = search(
+        paths,
+        query,
+        scope="code",
+        top_k=CANDIDATES,
+        refresh=False,
+        personal=False,
+        analysis=analysis,
+        stale=False,
+    )
     if short and not result.named:
         return []  # it writes code, but no name of this project's
     needed = needed_terms(len(terms))

@@ -16,6 +16,7 @@ from rubi.core.searchdefaults import DEFAULT_TOP_K
 
 if TYPE_CHECKING:
     from rubi.dates.hitdays import DateWindow
+    from rubi.index.queryanalysis import QueryAnalysis
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
@@ -75,6 +76,8 @@ def search(
     personal: bool | None = None,
     since: str | None = None,
     until: str | None = None,
+    analysis: QueryAnalysis | None = None,
+    stale: bool = True,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -97,6 +100,12 @@ def search(
             ``top_k`` (:mod:`rubi.search.merge`). Scope ``personal`` ignores it.
         since, until: keep only hits of these days or later / earlier
             (``YYYY-MM-DD``, both included; each hit's day as :attr:`Hit.date`).
+        analysis: ``query``'s analysis when the caller made one
+            (:class:`~rubi.index.queryanalysis.QueryAnalysis`: the recall hook's, which
+            it searches notes and code with); the search makes its own otherwise.
+        stale: find which hits are stale (:attr:`Hit.stale`: their notes' ``files:``
+            changed, asked of git); False leaves every ``stale`` empty, for a caller
+            that shows no stale flag (the recall hook).
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -123,7 +132,16 @@ def search(
     if scope != "personal":
         ensure_index(paths, refresh, progress, on_wait)
         project = _search_one(
-            paths, query, terms, top_k, scope, include_superseded, prefix="", window=window
+            paths,
+            query,
+            terms,
+            top_k,
+            scope,
+            include_superseded,
+            prefix="",
+            window=window,
+            analysis=analysis,
+            stale=stale,
         )
     wanted = scope == "personal" or (
         scope in ("all", "notes")
@@ -134,7 +152,16 @@ def search(
         return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)
     ensure_index(vault, refresh)
     mine = _search_one(
-        vault, query, terms, top_k, "notes", include_superseded, PERSONAL_PREFIX, window=window
+        vault,
+        query,
+        terms,
+        top_k,
+        "notes",
+        include_superseded,
+        PERSONAL_PREFIX,
+        window=window,
+        analysis=analysis,
+        stale=stale,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -148,6 +175,8 @@ def _search_one(
     include_superseded: bool,
     prefix: str,
     window: DateWindow | None = None,
+    analysis: QueryAnalysis | None = None,
+    stale: bool = True,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
@@ -176,8 +205,9 @@ def _search_one(
             dense=dense,
             window=window,
             symbols=partial(_code_symbols, paths),
+            analysis=analysis,
         )
-        flags = hit_flags(result.hits, build, paths.project_root)
+        flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rubi.core.digest import sha256_hex
 from rubi.core.errors import VaultNotFoundError
+from rubi.core.vaultwalk import VAULT_DIRNAME, VaultWalk
 
 __all__ = [
     "LEGACY_INDEX_DIRNAME",
@@ -32,9 +33,10 @@ __all__ = [
     "find_vault",
     "index_dir_for",
     "state_home",
+    "walked_vault",
 ]
 
-PROJECT_VAULT_DIRNAME = ".rubi"
+PROJECT_VAULT_DIRNAME = VAULT_DIRNAME
 
 LEGACY_INDEX_DIRNAME = ".index"
 """Where an early rubi kept derived data inside the vault; now ignored (never read)."""
@@ -166,18 +168,30 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
             # `--vault .` in a project: mean its .rubi/ vault.
             project, root = root, root / PROJECT_VAULT_DIRNAME
         return VaultPaths(root, index_dir_for(root), project)
-    start = (cwd or Path.cwd()).resolve()
-    for folder in (start, *start.parents):
-        candidate = folder / PROJECT_VAULT_DIRNAME
-        if candidate.is_dir():
-            from rubi.core.safepaths import is_inside
+    return walked_vault(VaultWalk.from_folder(str(cwd or Path.cwd())))
 
-            if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
-                raise VaultNotFoundError(
-                    f"{candidate}: a symlink to a folder outside the project; rubi does not "
-                    "use it: replace the link with the folder itself"
-                )
-            return VaultPaths(candidate, index_dir_for(candidate), folder)
-    raise VaultNotFoundError(
-        f"{start}: no {PROJECT_VAULT_DIRNAME}/ here or above; run `rubi init` or pass --vault PATH"
-    )
+
+def walked_vault(walk: VaultWalk) -> VaultPaths:
+    """The project vault a walk found (:class:`~rubi.core.vaultwalk.VaultWalk`): what
+    :func:`find_vault` gives from the folder the walk started at, without walking again.
+
+    Raises:
+        VaultNotFoundError: the walk found no ``.rubi/``, or the one found is a symlink
+            that leads outside its project (a cloned repository must not make rubi
+            write into another folder).
+    """
+    if walk.found is None:
+        raise VaultNotFoundError(
+            f"{walk.start}: no {PROJECT_VAULT_DIRNAME}/ here or above; run `rubi init` or "
+            "pass --vault PATH"
+        )
+    from rubi.core.safepaths import is_inside
+
+    candidate = Path(walk.found)
+    folder = candidate.parent
+    if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
+        raise VaultNotFoundError(
+            f"{candidate}: a symlink to a folder outside the project; rubi does not "
+            "use it: replace the link with the folder itself"
+        )
+    return VaultPaths(candidate, index_dir_for(candidate), folder)

@@ -1,5 +1,5 @@
-"""Where the engine of a vault listens, and how a hook finds it (stdlib only: a hook
-imports this on every call).
+"""Where the engine of a vault listens (stdlib only: a hook imports this on every
+call; a hook finds its vault with :mod:`rubi.core.vaultwalk`).
 
 One engine per project vault: ``<runtime>/<key>.sock`` with ``<key>.lock`` beside it,
 where ``<runtime>`` is ``$XDG_RUNTIME_DIR/rubi`` (else ``$TMPDIR/rubi-<uid>``, else
@@ -14,18 +14,17 @@ from __future__ import annotations
 import os
 import stat
 
+from rubi.core.vaultwalk import VAULT_DIRNAME
+
 __all__ = [
     "MAX_SOCKET_PATH",
     "VAULT_DIRNAME",
     "Address",
     "address_for",
-    "find_vault_root",
     "runtime_dir",
     "supported",
 ]
 
-VAULT_DIRNAME = ".rubi"
-"""A project vault's folder (as :data:`rubi.core.paths.PROJECT_VAULT_DIRNAME`)."""
 MAX_SOCKET_PATH = 100
 """Unix socket paths are limited to 104–108 bytes; a longer one means no engine."""
 
@@ -93,27 +92,6 @@ def runtime_dir(*, create: bool = False) -> str | None:
         except OSError:
             return None
     return folder if _private(folder) else None
-
-
-def find_vault_root(cwd: str) -> str | None:
-    """The resolved path of the first ``.rubi/`` folder at or above ``cwd`` (resolved
-    first, as :func:`rubi.core.paths.find_vault` walks), or None."""
-    candidate = _first_vault(cwd)
-    return os.path.realpath(candidate) if candidate is not None else None
-
-
-def _first_vault(cwd: str) -> str | None:
-    """``<folder>/.rubi`` for the first folder at or above ``cwd`` (resolved) that has
-    one (not itself resolved), or None."""
-    folder = os.path.realpath(cwd)
-    while True:
-        candidate = os.path.join(folder, VAULT_DIRNAME)
-        if os.path.isdir(candidate):
-            return candidate
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
 
 
 def address_for(vault_root: str, *, create: bool = False) -> Address | None:

@@ -1,16 +1,16 @@
-"""The client side of the engine (stdlib only, imported by every ``rubi hook`` call and
-every ``rubi search`` and ``rubi read``).
+"""The client side of the engine (stdlib only, with rubi's stdlib-only hook payload
+checks and vault walk; imported by every ``rubi hook`` call and every ``rubi search``
+and ``rubi read``).
 
-:func:`hook_via_engine` sends one hook call to the engine of its vault and returns what
-the hook would print, or None: no engine, an event engines do not answer, a payload
-without a usable ``cwd``, an engine of another rubi or environment, a refusal, no
-acknowledgement in time, a connection that breaks before it. None means: run the hook
-cold. Once the engine has acknowledged the hook and this side has confirmed
-(:data:`~rubi.engine.protocol.GO`), the hook is the engine's: a late or lost answer
-means the hook prints nothing, never that it runs a second time, cold.
-:func:`call_via_engine` asks it for a command's answer (``rubi search``, ``rubi
-read``). Nothing here ever starts an
-engine.
+:func:`try_engine` sends one hook call (its payload decoded once, by the console
+script) to the engine of its vault and returns what the hook would print, or None: no
+engine, an event engines do not answer, a payload without a usable ``cwd``, an engine
+of another rubi or environment, a refusal, no acknowledgement in time, a connection
+that breaks before it. None means: run the hook cold. Once the engine has acknowledged
+the hook and this side has confirmed (:data:`~rubi.engine.protocol.GO`), the hook is
+the engine's: a late or lost answer means the hook prints nothing, never that it runs a
+second time, cold. :func:`call_via_engine` asks it for a command's answer (``rubi
+search``, ``rubi read``). Nothing here ever starts an engine.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import os
 import stat
 import time
 
-from rubi.engine.address import address_for, find_vault_root
+from rubi.claude.hooks.payload import working_dir
+from rubi.core.vaultwalk import VaultWalk
+from rubi.engine.address import address_for
 from rubi.engine.protocol import (
     ACK,
     GO,
@@ -43,7 +45,7 @@ __all__ = [
     "HOOK_BUDGET_S",
     "REPLY_TIMEOUT_S",
     "call_via_engine",
-    "hook_via_engine",
+    "try_engine",
 ]
 
 CONNECT_TIMEOUT_S = 0.25
@@ -70,26 +72,23 @@ def _off() -> bool:
     return os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false")
 
 
-def _request(event: str, raw: str) -> tuple[str, bytes, float] | None:
+def _request(
+    event: str, raw: str, payload: object
+) -> tuple[tuple[str, bytes, float] | None, VaultWalk | None]:
     """The engine's socket path, the request line and how long the answer may take
-    (seconds, :data:`HOOK_BUDGET_S`), or None (cold)."""
-    try:
-        payload = json.loads(raw) if raw.strip() else None
-    except ValueError:
-        return None
+    (seconds, :data:`HOOK_BUDGET_S`), or None (cold); and the vault walk taken from the
+    hook's folder (None when none was)."""
     if not isinstance(payload, dict) or not engine_event(event, payload):
-        return None
-    cwd = payload.get("cwd")
-    if not isinstance(cwd, str) or "\x00" in cwd or not os.path.isabs(cwd):
-        return None  # the cold path would look from its own folder; an engine has another
-    if not os.path.isdir(cwd):
-        return None
-    vault = find_vault_root(cwd)
-    if vault is None:
-        return None
-    address = address_for(vault)
+        return None, None
+    cwd = working_dir(payload.get("cwd"))  # the folder the cold handler walks from
+    if cwd is None:
+        return None, None  # the cold path would look from its own folder; an engine has another
+    walk = VaultWalk.from_folder(cwd)
+    if walk.found is None:
+        return None, walk
+    address = address_for(walk.found)
     if address is None:
-        return None
+        return None, walk
     request = {
         "rubi": "hook",
         "protocol": PROTOCOL,
@@ -101,42 +100,48 @@ def _request(event: str, raw: str) -> tuple[str, bytes, float] | None:
     }
     line = json.dumps(request).encode("ascii") + b"\n"
     if len(line) > MAX_REQUEST_BYTES:
-        return None
-    return address.socket, line, HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
+        return None, walk
+    budget_s = HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
+    return (address.socket, line, budget_s), walk
 
 
-def hook_via_engine(
+def try_engine(
     event: str,
     raw: str,
+    payload: object,
     *,
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
     reply_timeout_s: float | None = None,
     ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
-) -> str | None:
-    """What the hook prints (``""`` for nothing), as answered by the engine; None when
-    the hook must run cold: only when the engine did not take it (no engine, a refusal,
-    no acknowledgement within ``ack_timeout_s``). A hook the engine took prints what it
-    answers within ``reply_timeout_s``, else nothing (``""``).
+) -> tuple[str | None, VaultWalk | None]:
+    """What the hook prints (``""`` for nothing), as answered by the engine, or None
+    when the hook must run cold: only when the engine did not take it (no engine, a
+    refusal, no acknowledgement within ``ack_timeout_s``). A hook the engine took
+    prints what it answers within ``reply_timeout_s``, else nothing (``""``). With it,
+    the vault walk taken to find the engine (None when none was): a cold run hands it
+    to the handler (:func:`rubi.claude.hooks.entry.respond`) instead of walking again.
 
     Args:
         event: the hook's command-line argument (``""`` when none was given).
-        raw: the hook's stdin, as read.
+        raw: the hook's stdin, as read (sent as it is).
+        payload: ``raw`` decoded (any JSON value; the caller decodes it once).
         reply_timeout_s: seconds from the request to the answer (default: the event's
             budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
     """
     if _off():
-        return None
+        return None, None
+    walk: VaultWalk | None = None
     try:
-        prepared = _request(event, raw)
+        prepared, walk = _request(event, raw, payload)
         if prepared is None:
-            return None
+            return None, walk
         path, line, budget_s = prepared
         if not stat.S_ISSOCK(os.stat(path).st_mode):
-            return None
+            return None, walk
     except (OSError, ValueError):
-        return None  # no engine, a stale socket
+        return None, walk  # no engine, a stale socket
     wait_s = budget_s if reply_timeout_s is None else reply_timeout_s
-    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s)
+    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s), walk
 
 
 def _output(reply: object) -> str | None:
@@ -150,7 +155,7 @@ def _output(reply: object) -> str | None:
 def _hook_exchange(
     path: str, line: bytes, connect_timeout_s: float, ack_timeout_s: float, reply_timeout_s: float
 ) -> str | None:
-    """One hook through the engine at ``path`` (:func:`hook_via_engine`'s result).
+    """One hook through the engine at ``path`` (:func:`try_engine`'s output).
 
     The engine's first line must come within ``ack_timeout_s``: an answer without an
     acknowledgement is taken as it is (a refusal: None, cold); an acknowledgement is

@@ -50,6 +50,8 @@ from __future__ import annotations
 import os
 import time
 
+from rubi.claude.hooks.compactenv import COMPACTION_ENV
+
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from typing import Any
@@ -98,14 +100,7 @@ ENV_KEYS = (
     "RUBI_CONTEXT_WINDOW",
     "CLAUDE_CONFIG_DIR",
     "TZ",
-    # where Claude Code compacts (rubi.claude.hooks.compaction.ENV_READ)
-    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
-    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
-    "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-    "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-    "DISABLE_AUTO_COMPACT",
-    "DISABLE_COMPACT",
-    "ANTHROPIC_MODEL",
+    *COMPACTION_ENV,  # where Claude Code compacts: the meter's rule reads them
     "RUBI_SEMANTIC",  # the dense channel on or off changes recall's ranking
 )
 """Environment variables that change what a hook does (where derived data and the

@@ -13,9 +13,10 @@ A request is checked like any untrusted input and refused with one JSON line whe
 anything is off. A command's call (``rubi search``, ``rubi read``) is answered by the
 function that answers it in the command's own process
 (:mod:`rubi.app.commandanswers`), and its value sent back for the command to print.
-A hook is answered by the function that answers it cold
-(:func:`rubi.claude.hooks.entry.respond`, on the request's parsed stdin), one hook at a
-time (:class:`Slot`), so the output is the cold path's by construction; the engine only
+A hook is answered by :func:`rubi.claude.hooks.entry.respond`, the function that answers
+it cold, on the payload the check decoded and the vault walk the check took from its
+``cwd`` (so the handler neither decodes nor walks again), one hook at a time
+(:class:`Slot`), so the output is the cold path's by construction; the engine only
 saves the imports and keeps modules warm. A hook runs only once its client has
 confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
 up waiting costs the engine nothing. A starting engine refuses, unacknowledged, each
@@ -31,15 +32,14 @@ import json
 import logging
 import os
 import socket
-import stat
-import struct
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from rubi.core.paths import VaultPaths
+from rubi.core.vaultwalk import VaultWalk
+from rubi.engine import sockets
 from rubi.engine.address import Address, address_for
 from rubi.engine.protocol import (
     ACK,
@@ -54,14 +54,13 @@ from rubi.engine.protocol import (
     read_line,
 )
 from rubi.engine.rewarm import Rewarm
+from rubi.engine.sockets import READ_TIMEOUT_S
 from rubi.engine.warmup import Warmup
 
 __all__ = ["Engine", "Peer", "Slot", "answer", "running"]
 
 log = logging.getLogger(__name__)
 
-READ_TIMEOUT_S = 5.0
-"""A client must send its whole request within this."""
 HOOK_WAIT_S = 2.0
 """A request waits this long for the hook before it (one at a time); then ``busy``."""
 OVERRUN_S = 5.0
@@ -69,8 +68,6 @@ OVERRUN_S = 5.0
 tool hooks at 5 s): requests arriving meanwhile are refused ``busy`` at once (their
 clients run cold) instead of each waiting :data:`HOOK_WAIT_S` behind it."""
 MAX_CONNECTIONS = 16
-DRAIN_S = 1.0
-"""After a reply, the peer's unread bytes are read and dropped for at most this long."""
 IDLE_S = 0.5
 """A quiet spell this long lets the engine rewarm recall after an index change."""
 STANDBY_S = 2.0
@@ -135,12 +132,13 @@ class Peer:
         return line == GO.rstrip(b"\n")
 
 
-def _run_hook(event: str, payload: Any) -> str:
-    """What the hook prints for ``payload`` (the decoded hook JSON, parsed once)."""
+def _run_hook(event: str, payload: dict[str, Any], walk: VaultWalk) -> str:
+    """What the hook prints for ``payload`` (the decoded hook JSON, parsed once), whose
+    vault the engine's check found (``walk``: the handler does not walk again)."""
     from rubi.claude.hooks.entry import respond
 
     out = io.StringIO()
-    respond(event, payload if isinstance(payload, dict) else {}, out)
+    respond(event, payload, out, walk=walk)
     return out.getvalue()
 
 
@@ -208,9 +206,10 @@ def _answer_hook(
         payload = json.loads(raw) if raw.strip() else None
     except (ValueError, RecursionError):
         return _refuse("input is not JSON")
-    if not engine_event(event, payload):
+    if not isinstance(payload, dict) or not engine_event(event, payload):
         return _refuse("event not answered by the engine")
-    if not _cwd_in(payload, vault):
+    walk = _walk(payload, vault)
+    if walk is None:
         return _refuse("the hook's folder is not this engine's project")
     if warmup is not None and not warmup.ready("hook", event_key(event, payload)):
         return _refuse("warming up")  # not acknowledged: the client runs the hook cold
@@ -219,7 +218,7 @@ def _answer_hook(
     try:
         if peer is not None and not peer.commit():
             return _refuse("not confirmed")  # the client left (and may run it cold)
-        output = _run_hook(event, payload)
+        output = _run_hook(event, payload, walk)
         if rewarm is not None:
             rewarm.seen(event, payload)
         return {"ok": True, "output": output}
@@ -257,47 +256,25 @@ def _answer_call(
         slot.give()
 
 
-def _cwd_in(payload: Any, vault: str) -> bool:
-    """The payload's ``cwd`` (when it names one) lies in the project of ``vault`` (its
-    parent for a ``.rubi`` vault): the engine answers for the project whose hooks it
-    serves, whatever the request's own ``vault`` field says."""
-    cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    if not isinstance(cwd, str) or not cwd:
-        return True  # the hook itself then uses the process's folder, as cold
-    project = os.path.dirname(vault) if os.path.basename(vault) == ".rubi" else vault
+def _walk(payload: dict[str, Any], vault: str) -> VaultWalk | None:
+    """The walk from the payload's ``cwd`` (checked as the handler checks it) when it
+    finds ``vault``: the vault the hook would find cold is this engine's, and the
+    handler is given the walk (:func:`rubi.claude.hooks.entry.respond`). None when the
+    payload names no usable folder (the cold hook would look from its own process's
+    folder, not the engine's) or its vault is another (a folder outside the project, or
+    a project nested in it with its own vault)."""
+    from rubi.claude.hooks.payload import working_dir
+
+    cwd = working_dir(payload.get("cwd"))
+    if cwd is None:
+        return None
     try:
-        where = os.path.realpath(cwd)
+        walk = VaultWalk.from_folder(cwd)
     except (OSError, ValueError):
-        return False
-    return where == project or where.startswith(project.rstrip(os.sep) + os.sep)
-
-
-def _peer_is_user(conn: socket.socket) -> bool:
-    """The peer runs as this user (Linux ``SO_PEERCRED``; elsewhere the 0700 runtime
-    folder is the check)."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None or not sys.platform.startswith("linux"):
-        return True
-    try:
-        creds = conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("iII"))
-    except OSError:
-        return False
-    _pid, uid, _gid = struct.unpack("iII", creds)
-    return bool(uid == os.getuid())
-
-
-def _answers(path: str) -> bool:
-    """Something listens on the socket at ``path``: only a refused connection (nobody
-    bound to it) or a file that is gone counts as no; a full backlog counts as yes."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(0.5)
-        try:
-            probe.connect(path)
-        except (ConnectionRefusedError, FileNotFoundError):
-            return False
-        except OSError:
-            return True
-    return True
+        return None
+    if walk.found is None or os.path.realpath(walk.found) != vault:
+        return None
+    return walk
 
 
 class Engine:
@@ -347,7 +324,7 @@ class Engine:
                 log.info("rubi engine: no private runtime folder; hooks run cold")
                 return
             while not self._stop.is_set():
-                lock_fd = _try_lock(address.lock)
+                lock_fd = sockets.try_lock(address.lock)
                 if lock_fd is not None:
                     try:
                         self._serve(address)
@@ -362,7 +339,7 @@ class Engine:
     def _serve(self, address: Address) -> None:
         path = address.socket
         if os.path.lexists(path):
-            if _answers(path):
+            if sockets.answers(path):
                 return  # someone serves without the lock (a foreign or old engine)
             os.unlink(path)  # left by an engine that died
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -407,7 +384,7 @@ class Engine:
 
     def _dispatch(self, conn: socket.socket) -> None:
         if not self._slots.acquire(blocking=False):
-            _reply(conn, _refuse("busy"), drain=False)  # never hold up the accept loop
+            sockets.reply(conn, _refuse("busy"), drain=False)  # never hold up the accept loop
             conn.close()
             return
         threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
@@ -415,13 +392,13 @@ class Engine:
     def _handle(self, conn: socket.socket) -> None:
         try:
             with conn:
-                if not _peer_is_user(conn):
-                    _reply(conn, _refuse("another user"))
+                if not sockets.peer_is_user(conn):
+                    sockets.reply(conn, _refuse("another user"))
                     return
                 try:
                     line = read_line(conn, MAX_REQUEST_BYTES, time.monotonic() + READ_TIMEOUT_S)
                 except LineTooLong:
-                    _reply(conn, _refuse(f"request over {MAX_REQUEST_BYTES:,} bytes"))
+                    sockets.reply(conn, _refuse(f"request over {MAX_REQUEST_BYTES:,} bytes"))
                     return
                 except (OSError, ValueError):
                     return  # timed out or closed: nobody to answer
@@ -434,50 +411,11 @@ class Engine:
                     Peer(conn),
                     self.warmup,
                 )
-                _reply(conn, reply)
+                sockets.reply(conn, reply)
         except Exception:
             log.exception("rubi engine: a request failed")
         finally:
             self._slots.release()
-
-
-def _reply(conn: socket.socket, reply: dict[str, Any], *, drain: bool = True) -> None:
-    """Send the reply line (a value JSON has no form for, in a command's answer, as its
-    ``str``, as the command prints it); with ``drain``, read what the peer still sends
-    (for a while) so that closing never resets the connection before the peer has read
-    the line."""
-    with contextlib.suppress(OSError):
-        conn.settimeout(READ_TIMEOUT_S)
-        conn.sendall(json.dumps(reply, default=str).encode("ascii") + b"\n")
-        if not drain:
-            return
-        conn.shutdown(socket.SHUT_WR)
-        deadline = time.monotonic() + DRAIN_S
-        drained = 0
-        while drained < MAX_REQUEST_BYTES and time.monotonic() < deadline:
-            conn.settimeout(max(0.01, deadline - time.monotonic()))
-            chunk = conn.recv(1 << 16)
-            if not chunk:
-                break
-            drained += len(chunk)
-
-
-def _try_lock(path: str) -> int | None:
-    """An fd holding an exclusive ``flock`` on ``path``, or None when another holds it."""
-    import fcntl
-
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path}: not a regular file")
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 @contextlib.contextmanager

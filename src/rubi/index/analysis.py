@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -435,18 +435,22 @@ def analyze(text: str, lang: str = "en") -> list[str]:
     return text_analyzer(lang).terms(text)
 
 
-def query_words(text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
+def query_words(
+    text: str, langs: Iterable[str], surfaces: Sequence[str] | None = None
+) -> list[dict[str, list[str]]]:
     """The words of a query as BM25F weighs them, in order of first appearance: each
     token of ``text`` (:meth:`TermAnalyzer.surface`: a word, an identifier's part, a
     CJK bigram) with the terms it becomes in each chain of ``langs`` that keeps it.
     Tokens that become one term in some chain are one word (``routing`` and
     ``router`` meet in the code chain): their fields saturate together. Tokens every
     chain drops are left out. Per chain, the terms are those of :func:`analyze`,
-    without repeats."""
+    without repeats. ``surfaces``: :meth:`TermAnalyzer.surface` of ``text``, when the
+    caller has it already (the same in every chain)."""
     chains = [text_analyzer(lang) for lang in dict.fromkeys(langs)]
     if not chains:
         return []
-    surfaces = list(dict.fromkeys(chains[0].surface(text)))
+    tokens = chains[0].surface(text) if surfaces is None else surfaces
+    surfaces = list(dict.fromkeys(tokens))
     per = [{c.lang: t for c in chains if (t := c.term_of(s)) is not None} for s in surfaces]
     parent = list(range(len(per)))  # union-find: tokens sharing a term, lowest first
 

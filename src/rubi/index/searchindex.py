@@ -30,8 +30,9 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import is_cjk, query_words
+from rubi.index.analysis import is_cjk
 from rubi.index.deletions import merge_policy
+from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.schema import (
     CODE_SCOPE_FIELDS,
     FIELD_BOOSTS,
@@ -115,6 +116,7 @@ def query_clauses(
     extra_terms: Iterable[str] = (),
     kind: str | None = None,
     fields: Iterable[str] | None = None,
+    analysis: QueryAnalysis | None = None,
 ) -> list[TermQuery]:
     """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
     :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
@@ -126,7 +128,7 @@ def query_clauses(
     query_text = " ".join([text, *extra_terms])
     wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
     langs = sorted({field_language(f) for f in wanted})
-    words = query_words(query_text, langs)
+    words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
     if kind == "file":
         # A code-only search: programming abbreviations, in every field, as more
         # terms of the word they abbreviate or spell out. In notes, or in a search
@@ -175,10 +177,11 @@ def _word_groups(
     kind: str | None,
     fields: Iterable[str] | None,
     idfs: Mapping[int, float],
+    analysis: QueryAnalysis | None = None,
 ) -> list[set[int]]:
     """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
     of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
-    so a hit may cover either), each group non-empty."""
+    so a hit may cover either), each group non-empty (``analysis``: ``text``'s)."""
     extra = " ".join(extra_terms)
     if not extra.strip():  # the question alone (recall, most searches): analysed once
         group = {c.origin for c in clauses if c.origin in idfs}
@@ -187,7 +190,8 @@ def _word_groups(
     for part in (text, extra):
         if not part.strip():
             continue
-        terms = {c.text for c in query_clauses(part, kind=kind, fields=fields)}
+        clauses_of_part = query_clauses(part, kind=kind, fields=fields, analysis=analysis)
+        terms = {c.text for c in clauses_of_part}
         group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
         if group:
             out.append(group)
@@ -513,6 +517,7 @@ class SearchIndex:
         kind: str | None = None,
         exclude_status: Iterable[str] = (),
         fields: Iterable[str] | None = None,
+        analysis: QueryAnalysis | None = None,
     ) -> list[BM25Hit]:
         """Rank documents for ``text`` by BM25F over every text field.
 
@@ -527,12 +532,16 @@ class SearchIndex:
             fields: search only these fields (default: every text field but
                 :data:`~rubi.index.schema.CODE_SCOPE_FIELDS`); fewer fields is faster
                 (the per-prompt recall searches notes' own fields only).
+            analysis: the query's analysis, made already by the caller
+                (:class:`~rubi.index.queryanalysis.QueryAnalysis`; a new one otherwise).
 
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
         extra_terms = tuple(extra_terms)
-        clauses = query_clauses(text, extra_terms=extra_terms, kind=kind, fields=fields)
+        clauses = query_clauses(
+            text, extra_terms=extra_terms, kind=kind, fields=fields, analysis=analysis
+        )
         if not clauses:
             return []
         with self._lock:
@@ -554,7 +563,7 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
-        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs)
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs, analysis)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}

@@ -32,6 +32,7 @@ from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze
 from rubi.index.documents import CODE_FIELDS
+from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import BM25Hit, SearchIndex
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
@@ -184,9 +185,10 @@ def text_list(
     include_superseded: bool,
     eligible: Eligible,
     limit: int = BM25_LIMIT,
+    analysis: QueryAnalysis | None = None,
 ) -> list[BM25Hit]:
     """List 1: BM25F hits (at most :data:`BM25_LIMIT` eligible; ``limit`` asked of
-    the index; code fields in a code search)."""
+    the index; code fields in a code search; ``analysis``: the query's)."""
     kind = _KIND_FOR_SCOPE[scope]
     bm25 = index.bm25(
         query,
@@ -195,6 +197,7 @@ def text_list(
         kind=kind,
         exclude_status=() if include_superseded else ("superseded",),
         fields=CODE_FIELDS if kind == "file" else None,
+        analysis=analysis,
     )
     return [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
 
@@ -205,12 +208,13 @@ def name_list(
     terms: Sequence[str],
     eligible: Eligible,
     index: SearchIndex | None = None,
+    analysis: QueryAnalysis | None = None,
 ) -> list[NameMatch]:
     """List 2: notes and files named in the query or terms (:func:`match_names`), each
     note named in plain words kept only when the name is rare in ``index``'s text
     (:func:`rubi.search.reweighting.name_votes`; its IDF kept as the match's ``rarity``)
-    or the name is the whole query (its analysed terms) or one whole term. Without
-    ``index`` every match is kept."""
+    or the name is the whole query (its analysed terms: ``analysis``, the query's) or
+    one whole term. Without ``index`` every match is kept."""
     found = match_names(
         query,
         terms,
@@ -222,7 +226,7 @@ def name_list(
     if index is None:
         return found
     texts = [query, *terms]
-    asked = set(analyze(query))
+    asked = set(QueryAnalysis.of(query, analysis).terms(query))
     given = {normalize_name(t) for t in terms}
     kept: list[NameMatch] = []
     rarity: dict[str, float] = {}
@@ -400,6 +404,7 @@ def search_index(
     dense: DenseIndex | None = None,
     window: DateWindow | None = None,
     symbols: SymbolLines | None = None,
+    analysis: QueryAnalysis | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -421,6 +426,9 @@ def search_index(
             it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
         symbols: a code file's id → its top-level symbols, to cut it into passages
             by symbol (None: by lines).
+        analysis: ``query``'s analysis, made already by the caller (the recall hook
+            searches notes and code with one); a new one otherwise. Every list and the
+            why-lines read this one.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -439,14 +447,15 @@ def search_index(
     eligible = _eligibility(g, scope, include_superseded, window, days)
     dated = window is not None and not window.open
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
-    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit)
-    names = name_list(build, query, terms, eligible, index)
+    analysis = QueryAnalysis.of(query, analysis)
+    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
+    names = name_list(build, query, terms, eligible, index, analysis)
     graph, via, linked = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
-    words = query_words(query, terms, code_only=_KIND_FOR_SCOPE[scope] == "file")
+    words = query_words(query, terms, _KIND_FOR_SCOPE[scope] == "file", analysis)
     by_name = {m.id: m for m in names}
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import LANGUAGES, analyze, identifier_parts, is_cjk
+from rubi.index.analysis import is_cjk
+from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import BM25Hit
 from rubi.vault.resolve import normalize_name
 
@@ -48,17 +49,20 @@ class QueryWords:
     text: str = ""
 
 
-def query_words(query: str, terms: Sequence[str], code_only: bool) -> QueryWords:
+def query_words(
+    query: str, terms: Sequence[str], code_only: bool, analysis: QueryAnalysis | None = None
+) -> QueryWords:
     """The :class:`QueryWords` of a query and its terms; ``code_only`` (a code search,
     where abbreviations were searched for) adds them so they are shown and
-    highlighted too."""
+    highlighted too. ``analysis``: the query's, made already (a new one otherwise)."""
     text = " ".join([query, *terms])
-    word_for_term, pieces = _word_map(text)
-    code_terms = list(dict.fromkeys(analyze(text, "code")))
+    analysis = QueryAnalysis.of(text, analysis)
+    word_for_term, pieces = analysis.word_map(text)
+    code_terms = list(dict.fromkeys(analysis.terms(text, "code")))
     words = QueryWords(
         word_for_term,
         pieces,
-        note_groups={t: t for t in analyze(text)},
+        note_groups={t: t for t in analysis.terms(text)},
         code_groups={t: t for t in code_terms},
         text=text,
     )
@@ -138,28 +142,3 @@ def as_written(name: str, texts: Sequence[str]) -> str:
         if start >= 0 and len(text.casefold()) == len(text):
             return text[start : start + len(name)]
     return name
-
-
-def _word_map(text: str) -> tuple[dict[str, str], set[str]]:
-    """Index term → the piece of the query it came from, and the pieces identifiers
-    split into. An identifier's parts map to themselves (``dispatch_request``'s
-    ``request`` term → ``request``), so a why-line never claims the whole identifier
-    matched when only a part did; the pieces (``http``, ``server`` of ``HttpServer``) give way
-    to the whole in a why-line, other words do not. A CJK bigram maps to itself: Chinese
-    and Japanese have no spaces, so the "word" around it is often the whole question.
-    Terms are mapped in every chain (:data:`~rubi.index.analysis.LANGUAGES`), English
-    first: a note's words are its language's terms."""
-    out: dict[str, str] = {}
-    pieces: set[str] = set()
-    words = dict.fromkeys(raw.strip(".,;:!?\"'()") for raw in text.split())
-    for word in words:  # a word said twice maps the same way: once is enough
-        parts = identifier_parts(word)
-        if len(parts) > 1:
-            pieces.update(p.lower() for p in parts)
-        for lang in ("en", *(lang for lang in LANGUAGES if lang != "en")):
-            for part in parts:
-                for term in analyze(part, lang):
-                    out.setdefault(term, term if is_cjk(term) else part.lower())
-            for term in analyze(word, lang):
-                out.setdefault(term, term if is_cjk(term) else word.lower())
-    return out, pieces

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubi.claude.hooks.compactenv import COMPACTION_ENV
+
 __all__ = [
     "ENV_READ",
     "MODEL_WINDOW",
@@ -57,17 +59,10 @@ NATIVE_1M = re.compile(r"^claude-(?:opus-4-[78]|sonnet-5|fable-5|mythos-)", re.I
 """Models Claude Code 2.1.197 runs with a 1M window without ``[1m]`` in their name."""
 MODEL_DEFAULT_WINDOW = {"claude-sonnet-5": 967_000}
 """Compaction windows Claude Code sets for a model when nothing else does."""
-ENV_READ = (
-    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
-    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
-    "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-    "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-    "DISABLE_AUTO_COMPACT",
-    "DISABLE_COMPACT",
-    "ANTHROPIC_MODEL",
-)
+ENV_READ = COMPACTION_ENV
 """Claude Code's variables this module reads (a hook answered by an engine must have
-the same values: :data:`rubi.engine.protocol.ENV_KEYS` lists them)."""
+the same values: :data:`rubi.engine.protocol.ENV_KEYS` takes them from the same
+tuple, :data:`rubi.claude.hooks.compactenv.COMPACTION_ENV`)."""
 MAX_SETTINGS_BYTES = 1_000_000
 """A settings file larger than this is not read."""
 

@@ -20,11 +20,13 @@ from pathlib import Path
 from rubi.claude.hooks.event import HookEvent, parse_event
 from rubi.claude.hooksettings import HookSettings, load_settings
 from rubi.core.errors import RubiError
-from rubi.core.paths import VaultPaths, find_vault
+from rubi.core.paths import VaultPaths, find_vault, walked_vault
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from typing import Any
+
+    from rubi.core.vaultwalk import VaultWalk
 
 __all__ = ["STATE_LOCK_WAIT_S", "HookContext", "SessionState", "log_file", "open_context"]
 
@@ -171,15 +173,21 @@ class HookContext:
                 self.save_state(state)
 
 
-def open_context(payload: dict[str, Any] | HookEvent, name: str = "") -> HookContext:
+def open_context(
+    payload: dict[str, Any] | HookEvent, name: str = "", *, walk: VaultWalk | None = None
+) -> HookContext:
     """The context for one hook call: ``payload`` is the decoded hook JSON (parsed by
     :func:`rubi.claude.hooks.event.parse_event`; a path-like value that fails its check
     is dropped) or an event parsed already; its vault is the ``.rubi/`` at or above
-    ``cwd``."""
+    ``cwd``: the one ``walk`` found when it started from there (the engine's check, the
+    client's look for an engine), else found now."""
     event = payload if isinstance(payload, HookEvent) else parse_event(payload, name)
     vault: VaultPaths | None
     try:
-        vault = find_vault(cwd=event.folder)
+        if walk is not None and walk.covers(str(event.folder)):
+            vault = walked_vault(walk)
+        else:
+            vault = find_vault(cwd=event.folder)
     except (RubiError, OSError):
         vault = None
     return HookContext(

@@ -16,6 +16,8 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
+    from rubi.core.vaultwalk import VaultWalk
+
 __all__ = ["HANDLERS", "main", "respond", "run"]
 
 HANDLERS = {
@@ -31,9 +33,14 @@ HANDLERS = {
 ``handle(context) -> dict | None``."""
 
 
-def run(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+def run(
+    event: str, payload: dict[str, Any], walk: VaultWalk | None = None
+) -> dict[str, Any] | None:
     """Handle one event (no error handling: :func:`main` adds it): ``payload`` is parsed
-    once into a :class:`~rubi.claude.hooks.event.HookEvent`, which the handler reads.
+    once into a :class:`~rubi.claude.hooks.event.HookEvent`, which the handler reads;
+    ``walk``, a vault walk taken already (by the engine or its client), spares the
+    handler its own when it started from the hook's folder
+    (:func:`~rubi.claude.hooks.context.open_context`).
 
     Raises:
         KeyError: an unknown event.
@@ -42,7 +49,7 @@ def run(event: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     from rubi.claude.hooks.event import event_key
 
     module = importlib.import_module(HANDLERS[event_key(event)])
-    result: dict[str, Any] | None = module.handle(open_context(payload, event))
+    result: dict[str, Any] | None = module.handle(open_context(payload, event, walk=walk))
     return result
 
 
@@ -86,17 +93,20 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     return respond(event, loaded if isinstance(loaded, dict) else {}, stdout or sys.stdout)
 
 
-def respond(event: str, payload: dict[str, Any], stdout: TextIO) -> int:
+def respond(
+    event: str, payload: dict[str, Any], stdout: TextIO, *, walk: VaultWalk | None = None
+) -> int:
     """Run the hook ``event`` (``""``: the payload's ``hook_event_name``) for a payload
-    already decoded (the engine has parsed it to check it) and write its answer to
-    ``stdout``, as :func:`main` does.
+    already decoded (the engine, or the console script, has parsed it to check it) and
+    write its answer to ``stdout``, as :func:`main` does. ``walk``: the vault walk the
+    caller took from the hook's folder, if any (:func:`run`).
 
     Returns:
         0, always: hooks fail open.
     """
     try:
         event = event or str(payload.get("hook_event_name") or "")
-        result = run(event, payload)
+        result = run(event, payload, walk)
         if result:
             stdout.write(json.dumps(result, ensure_ascii=False))
             stdout.flush()

@@ -1,0 +1,114 @@
+"""One query's analysis, done once and handed down a search.
+
+A search analyses its query in several places: the text list weighs its words
+(:func:`rubi.index.analysis.query_words`, :func:`rubi.index.searchindex.query_clauses`),
+the name list compares a name with the query's terms, the why-lines and snippets map
+terms back to what was written (:mod:`rubi.search.reasons`), and the recall hook
+measures a hit against the prompt's terms before searching notes and then code with the
+same prompt. A :class:`QueryAnalysis` is made once per request by whoever first needs
+it and passed down; each analysis is computed on first use and kept in the value, not
+in a process-wide cache, so it ends with the request. A caller asking about another
+text than the value's (a query with the caller's extra terms joined to it) is
+analysed afresh: the answers are always those of the functions in
+:mod:`rubi.index.analysis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rubi.index.analysis import (
+    LANGUAGES,
+    analyze,
+    identifier_parts,
+    is_cjk,
+    query_words,
+    text_analyzer,
+)
+
+__all__ = ["QueryAnalysis", "word_map"]
+
+
+class QueryAnalysis:
+    """The analysis of one query text (the words of a search, as it searches them).
+
+    Attributes:
+        text: the query as searched.
+    """
+
+    __slots__ = ("_maps", "_surfaces", "_terms", "_words", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._terms: dict[str, tuple[str, ...]] = {}
+        self._words: dict[tuple[str, ...], list[dict[str, list[str]]]] = {}
+        self._maps: tuple[dict[str, str], frozenset[str]] | None = None
+        self._surfaces: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, text: str, given: QueryAnalysis | None) -> QueryAnalysis:
+        """``given`` when it analyses ``text``, else a new analysis of ``text``."""
+        return given if given is not None and given.text == text else cls(text)
+
+    def __repr__(self) -> str:
+        return f"QueryAnalysis({self.text!r})"
+
+    def terms(self, text: str, lang: str = "en") -> list[str]:
+        """:func:`~rubi.index.analysis.analyze` of ``text`` in chain ``lang`` (a new
+        list each call); computed once for :attr:`text`."""
+        if text != self.text:
+            return analyze(text, lang)
+        found = self._terms.get(lang)
+        if found is None:
+            found = self._terms[lang] = tuple(analyze(text, lang))
+        return list(found)
+
+    def words(self, text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
+        """:func:`~rubi.index.analysis.query_words` of ``text`` in ``langs`` (a new
+        copy each call: callers add to it); for :attr:`text`, its tokens are found
+        once (the same in every chain) and the words once per chain set (a search of
+        notes weighs other chains than one of code)."""
+        chains = tuple(langs)
+        if text != self.text:
+            return query_words(text, chains)
+        found = self._words.get(chains)
+        if found is None:
+            if self._surfaces is None:
+                self._surfaces = tuple(text_analyzer().surface(text))
+            found = self._words[chains] = query_words(text, chains, self._surfaces)
+        return [{lang: list(terms) for lang, terms in word.items()} for word in found]
+
+    def word_map(self, text: str) -> tuple[dict[str, str], set[str]]:
+        """:func:`word_map` of ``text`` (new containers each call); computed once for
+        :attr:`text`."""
+        if text != self.text:
+            return word_map(text)
+        if self._maps is None:
+            found, pieces = word_map(text)
+            self._maps = (found, frozenset(pieces))
+        return dict(self._maps[0]), set(self._maps[1])
+
+
+def word_map(text: str) -> tuple[dict[str, str], set[str]]:
+    """Index term → the piece of the query it came from, and the pieces identifiers
+    split into. An identifier's parts map to themselves (``dispatch_request``'s
+    ``request`` term → ``request``), so a why-line never claims the whole identifier
+    matched when only a part did; the pieces (``http``, ``server`` of ``HttpServer``) give way
+    to the whole in a why-line, other words do not. A CJK bigram maps to itself: Chinese
+    and Japanese have no spaces, so the "word" around it is often the whole question.
+    Terms are mapped in every chain (:data:`~rubi.index.analysis.LANGUAGES`), English
+    first: a note's words are its language's terms."""
+    out: dict[str, str] = {}
+    pieces: set[str] = set()
+    words = dict.fromkeys(raw.strip(".,;:!?\"'()") for raw in text.split())
+    for word in words:  # a word said twice maps the same way: once is enough
+        parts = identifier_parts(word)
+        if len(parts) > 1:
+            pieces.update(p.lower() for p in parts)
+        for lang in ("en", *(lang for lang in LANGUAGES if lang != "en")):
+            for part in parts:
+                for term in analyze(part, lang):
+                    out.setdefault(term, term if is_cjk(term) else part.lower())
+            for term in analyze(word, lang):
+                out.setdefault(term, term if is_cjk(term) else word.lower())
+    return out, pieces
