@@ -27,11 +27,14 @@ Progress = Callable[[int, int, str], None]
 def one_search() -> None:
     """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
     search``): the dense channel's vectors are read on demand, the documents' rows and
-    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`);
-    the rankings are the same."""
+    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
+    and the graph snapshot is read without networkx
+    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same."""
+    from rubi.graph.snapshot import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
+    load_frozen()
 
 
 def indexed(paths: VaultPaths) -> bool:
