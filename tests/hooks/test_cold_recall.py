@@ -1,8 +1,9 @@
 """The recall hook run cold, in a process of its own (no engine): the answer the
 handlers give in process, without the modules it has no use for (the note parser,
 YAML, ``numpy.ma``; networkx: the graph is read frozen, also when the store's journal
-is ahead of the graph snapshot; filelock: only an index run takes the index lock), a
-BLAS thread pool or the cyclic garbage collector, and with the vectors of the
+is ahead of the graph snapshot; filelock: only an index run takes the index lock; the
+personal vault's module and the TOML reader: recall leaves that vault out), a BLAS
+thread pool or the cyclic garbage collector, and with the vectors of the
 candidates only."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rubi.entry import _run_hook
 out = io.StringIO()
 _run_hook(["UserPromptSubmit"], sys.stdin, out)
 heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading", "networkx",
-         "filelock", "secrets")
+         "filelock", "secrets", "rubi.knowledge.personal", "tomllib")
 print(out.getvalue())
 print(" ".join(m for m in heavy if m in sys.modules))
 print(os.environ.get("OPENBLAS_NUM_THREADS", ""), gc.isenabled())

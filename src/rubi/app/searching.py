@@ -110,10 +110,8 @@ def search(
             ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.dates.hitdays import DateWindow
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
-    from rubi.search.merge import merge_personal
 
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
@@ -128,10 +126,14 @@ def search(
         project = _search_one(
             paths, query, terms, top_k, scope, include_superseded, prefix="", window=window
         )
-    wanted = scope == "personal" or (
-        scope in ("all", "notes")
-        and (personal if personal is not None else personal_searched(paths))
-    )
+    if scope != "personal" and (scope not in ("all", "notes") or personal is False):
+        # the personal vault's module (and the user config's TOML reader) is not imported
+        # for a search that leaves it out: the recall hook's, a code search
+        return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
+    from rubi.search.merge import merge_personal
+
+    wanted = scope == "personal" or (personal if personal is not None else personal_searched(paths))
     vault = personal_paths(paths) if wanted else None
     if vault is None:
         return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)
