@@ -1,7 +1,10 @@
 """The recall hook run cold, in a process of its own (no engine): the answer the
 handlers give in process, without the modules it has no use for (the note parser,
-YAML, ``numpy.ma``), a BLAS thread pool or the cyclic garbage collector, and with the
-vectors of the candidates only."""
+YAML, ``numpy.ma``; networkx: the graph is read frozen, also when the store's journal
+is ahead of the graph snapshot; filelock: only an index run takes the index lock; the
+personal vault's module and the TOML reader: recall leaves that vault out), a BLAS
+thread pool or the cyclic garbage collector, and with the vectors of the
+candidates only."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import gc, io, os, sys
 from rubi.entry import _run_hook
 out = io.StringIO()
 _run_hook(["UserPromptSubmit"], sys.stdin, out)
-heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading")
+heavy = ("markdown_it", "yaml", "frontmatter", "numpy.ma", "rubi.app.reading", "networkx",
+         "filelock", "secrets", "rubi.knowledge.personal", "tomllib")
 print(out.getvalue())
 print(" ".join(m for m in heavy if m in sys.modules))
 print(os.environ.get("OPENBLAS_NUM_THREADS", ""), gc.isenabled())
@@ -28,8 +32,7 @@ print(sorted({i._lazy for i in dense._INDEXES.values()}) if dense else [])
 """
 
 
-def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
-    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+def _cold(project: Path, payload: dict[str, object]) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     run = subprocess.run(
         [sys.executable, "-c", _COLD],
@@ -40,7 +43,12 @@ def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> No
         env={**env, "RUBI_ENGINE": "0"},
         cwd=project,
     )
-    answer, loaded, threads, lazy = run.stdout.rsplit("\n", 4)[:4]
+    return run.stdout.rsplit("\n", 4)[:4]
+
+
+def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    answer, loaded, threads, lazy = _cold(project, payload)
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
@@ -82,3 +90,29 @@ def test_a_short_cold_hook_leaves_at_once_with_its_answer_and_atexit(
         assert run.returncode == 0, run.stderr
         assert json.loads(run.stdout) == expected
         assert marker.read_text() == "ran"
+
+
+def test_cold_recall_replays_the_journal_without_networkx(project: Path) -> None:
+    """Notes indexed after the graph snapshot was written (the store's journal, which
+    every cold reader replays into the graph) are found cold as in process, and the
+    replay needs no networkx."""
+    from rubi.app import index, locate
+    from rubi.graph.snapshot import load_snapshot
+
+    paths = locate(cwd=project)
+    before = paths.graph_file.read_bytes()
+    note = paths.root / "notes" / "gotcha-night-shift-tokens.md"
+    note.write_text(
+        "---\ntype: gotcha\n---\n# Night shift tokens expire at the login rollover\n\n"
+        "The login token rolls over at night; see "
+        "[[gotcha-login-tokens-expire-at-midnight-utc]].\n",
+        encoding="utf-8",
+    )
+    index(paths)
+    assert paths.graph_file.read_bytes() == before  # the snapshot is behind the store
+    assert "notes/gotcha-night-shift-tokens" not in load_snapshot(paths.graph_file)[0].notes
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    answer, loaded, _, _ = _cold(project, payload)
+    assert json.loads(answer) == hook("UserPromptSubmit", payload)
+    assert "gotcha-night-shift-tokens" in answer
+    assert loaded == ""

@@ -28,11 +28,14 @@ Progress = Callable[[int, int, str], None]
 def one_search() -> None:
     """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
     search``): the dense channel's vectors are read on demand, the documents' rows and
-    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`);
-    the rankings are the same."""
+    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
+    and the graph snapshot is read without networkx
+    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same."""
+    from rubi.graph.snapshot import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
+    load_frozen()
 
 
 def indexed(paths: VaultPaths) -> bool:
@@ -116,10 +119,8 @@ def search(
             ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.dates.hitdays import DateWindow
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
-    from rubi.search.merge import merge_personal
 
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
@@ -143,10 +144,14 @@ def search(
             analysis=analysis,
             stale=stale,
         )
-    wanted = scope == "personal" or (
-        scope in ("all", "notes")
-        and (personal if personal is not None else personal_searched(paths))
-    )
+    if scope != "personal" and (scope not in ("all", "notes") or personal is False):
+        # the personal vault's module (and the user config's TOML reader) is not imported
+        # for a search that leaves it out: the recall hook's, a code search
+        return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)
+    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths, personal_searched
+    from rubi.search.merge import merge_personal
+
+    wanted = scope == "personal" or (personal if personal is not None else personal_searched(paths))
     vault = personal_paths(paths) if wanted else None
     if vault is None:
         return project or SearchResult(query, tuple(terms), [], 0, coverage=0.0, relevant=False)

@@ -10,13 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from rubi.core.model import Note
 from rubi.vault.resolve import NoteNames, normalize_name
 
 if TYPE_CHECKING:
-    pass
+    import networkx as nx
 
 __all__ = ["GraphBuild", "LinkProblem", "dangling_id", "note_names"]
 
@@ -39,7 +37,8 @@ class GraphBuild:
     """The graph and what resolution found along the way.
 
     Attributes:
-        graph: the MultiDiGraph.
+        graph: the MultiDiGraph (in a one-shot search process, the same dicts read
+            without networkx: :class:`~rubi.graph.frozen.FrozenGraph`).
         problems_by_note: missing and ambiguous links by linking note
             (:attr:`problems` lists them all).
         names: normalized title/alias/file name/frontmatter id → note ids, for

@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from rubi.core.model import Note, note_files
 from rubi.core.pagenames import GENERATED_COMMENT
 from rubi.dates.days import note_day
@@ -45,6 +43,8 @@ from rubi.vault.resolve import (
 )
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from rubi.codemap import CodeMap
     from rubi.graph.codediff import CodeChange
 
@@ -240,6 +240,8 @@ class LiveGraph:
     """
 
     def __init__(self, attachments: Iterable[str] = ()) -> None:
+        import networkx as nx
+
         self.build = GraphBuild(nx.MultiDiGraph())
         self.notes: dict[str, GraphNote] = {}
         self.attachments: set[str] = set(attachments)
@@ -318,6 +320,17 @@ class LiveGraph:
         state.setdefault("_map_digest", None)
         state.setdefault("code_stamp", 0)
         self.__dict__.update(state)
+
+    def _thaw(self) -> None:
+        """Make the graph a ``networkx.MultiDiGraph`` before it is changed, when it was
+        read back frozen (:class:`~rubi.graph.frozen.FrozenGraph`, a one-shot process)
+        and the change is more than :meth:`apply`'s, which the frozen graph makes
+        itself: over the same dicts, so nothing is copied."""
+        from rubi.graph.frozen import FrozenGraph
+
+        g: object = self.build.graph
+        if isinstance(g, FrozenGraph):
+            self.build.graph = g.thaw()
 
     def attach_code_map(self, loader: Callable[[], CodeMap | None]) -> None:
         """Where to get the code map when a changed note's ``files:`` must be matched
@@ -416,6 +429,7 @@ class LiveGraph:
         (:mod:`rubi.graph.codediff`); built afresh when the graph holds no map it knows
         or more than :data:`REBUILD_SHARE` of the files changed.
         """
+        self._thaw()
         held = self._graph_map
         if held is None and previous is not None and self._map_digest is not None:
             from rubi.graph.codediff import shape_digest

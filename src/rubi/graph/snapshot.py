@@ -52,7 +52,7 @@ from rubi.core.picklefiles import check_trusted, collector_paused
 if TYPE_CHECKING:
     from rubi.graph.live import LiveGraph
 
-__all__ = ["CHUNK", "GRAPH_FORMAT", "load_snapshot", "save_snapshot"]
+__all__ = ["CHUNK", "GRAPH_FORMAT", "load_frozen", "load_snapshot", "save_snapshot"]
 
 GRAPH_FORMAT = 14
 """Bump when :class:`LiveGraph`, :class:`GraphBuild` or the file's layout change
@@ -60,6 +60,19 @@ shape; an older file is rebuilt."""
 
 CHUNK = 4096
 """Rows (dict items, set members, graph nodes) in one pickle."""
+
+_frozen = False
+"""Whether graphs are read back as :class:`~rubi.graph.frozen.FrozenGraph` (see
+:func:`load_frozen`)."""
+
+
+def load_frozen() -> None:
+    """Read every graph snapshot of this process back as a
+    :class:`~rubi.graph.frozen.FrozenGraph` (networkx's dicts without networkx, which a
+    one-shot search process need not import; :func:`rubi.app.searching.one_search`).
+    The graph reads the same; a live graph thaws it before changing it."""
+    global _frozen
+    _frozen = True
 
 
 class _OldFormat(Exception):
@@ -126,19 +139,27 @@ def _by_fields(cls: type) -> Any:
     return reduce
 
 
-def _classes() -> dict[str, type]:
-    """The classes an ``obj`` or ``graph`` entry may name (checked on load)."""
-    import networkx as nx
-
+def _classes(frozen: bool = False) -> dict[str, type]:
+    """The classes an ``obj`` or ``graph`` entry may name (checked on load); with
+    ``frozen``, a ``MultiDiGraph`` entry is read as a
+    :class:`~rubi.graph.frozen.FrozenGraph` and networkx is not imported."""
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
     from rubi.vault.resolve import LinkResolver
 
+    if frozen:
+        from rubi.graph.frozen import FrozenGraph
+
+        multigraph: type = FrozenGraph
+    else:
+        import networkx as nx
+
+        multigraph = nx.MultiDiGraph
     return {
         "LiveGraph": LiveGraph,
         "GraphBuild": GraphBuild,
         "LinkResolver": LinkResolver,
-        "MultiDiGraph": nx.MultiDiGraph,
+        "MultiDiGraph": multigraph,
     }
 
 
@@ -207,6 +228,9 @@ class _Writer:
         self._pickler.dispatch_table = table
         self._index: dict[str, int] = {}
         self._names = {cls: name for name, cls in classes.items()}
+        from rubi.graph.frozen import FrozenGraph
+
+        self._names[FrozenGraph] = "MultiDiGraph"  # written as the networkx graph it reads as
 
     def dump(self, value: object) -> None:
         """One pickle of its own."""
@@ -276,7 +300,7 @@ def _load(path: Path) -> tuple[Any, Any]:
         header = _AllowListUnpickler(fh, allowed).load()
         if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
             raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
-        return header[1], _Reader(fh, _classes(), allowed).entry()
+        return header[1], _Reader(fh, _classes(_frozen), allowed).entry()
 
 
 class _Reader:
@@ -337,8 +361,14 @@ class _Reader:
         return cls
 
     def _graph(self, name: str, attrs: dict[str, Any], chunks: int) -> Any:
-        g = self._class(name)()
-        g.graph.update(attrs)
+        from rubi.graph.frozen import FrozenGraph
+
+        cls = self._class(name)
+        if cls is FrozenGraph:
+            g: Any = FrozenGraph(attrs, {}, {}, {})
+        else:
+            g = cls()
+            g.graph.update(attrs)
         nodes, succ, pred = g._node, g._succ, g._pred
         for _ in range(chunks):
             nodes.update(self._next())

@@ -13,7 +13,6 @@ import logging
 import math
 import os
 import re
-import secrets
 import shutil
 import tempfile
 import threading
@@ -291,6 +290,8 @@ class SearchIndex:
             else:
                 written = fresh.apply(docs, (), bulk=True, progress=progress)
             fresh.close()
+            import secrets  # hmac and OpenSSL's hashlib: only for this rare rename
+
             old = parent / f"{self.directory.name}.old-{owner}{secrets.token_hex(4)}"
             if self.directory.exists():
                 os.replace(self.directory, old)

@@ -25,8 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from rubi.core.searchdefaults import SEARCH_SCOPES
 from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
@@ -61,6 +59,8 @@ from rubi.search.turnranking import POOL_FACTOR, rank_turns
 from rubi.vault.resolve import normalize_name
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from rubi.semantic.dense import DenseIndex, DenseMatch
 
 __all__ = [

@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from rubi.core.pagerank import pagerank_numbered
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "BACKLINK_WEIGHT",

@@ -32,8 +32,6 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from filelock import FileLock, Timeout
-
 from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
@@ -222,6 +220,8 @@ class VaultSync:
     ) -> IndexReport:
         """Bring the derived data in line with the files (see :func:`rubi.sync.index_vault`
         for the arguments)."""
+        from filelock import FileLock, Timeout  # a reader never takes it (secrets, hashlib)
+
         self._not_reading("an index run")
         started = time.perf_counter()
         ensure_private_dir(self.paths.index_dir)

@@ -1,0 +1,58 @@
+"""Whoosh imported without two standard-library stacks it never uses here.
+
+Whoosh's ``whoosh.compat`` binds ``urllib.request.urlretrieve`` (which nothing in
+Whoosh calls), importing ``urllib.request`` and with it ``http.client``, ``email``
+and ``ssl``; ``whoosh.reading`` takes its one ``@cached_property``
+(``SegmentReader.deleted_docs_set``) from the ``cached_property`` package, which
+imports ``asyncio`` to ask whether the property is a coroutine. Together 40–60 ms
+of CPU in every process that reads the index, a third of Whoosh's own import, for
+a cold recall hook that answers one prompt.
+
+:func:`import_whoosh` imports those two Whoosh modules first, with a stand-in in
+``sys.modules`` for just that import: a ``urlretrieve`` that imports the real one
+when called, and the standard library's :func:`functools.cached_property` (the
+same once-per-instance value in the instance's ``__dict__`` under the function's
+name). The stand-ins are removed at once, so any later ``import urllib.request``
+or ``import cached_property`` gets the real module; a module already imported is
+used as it is. Run by ``rubi.index``'s package import, before any of its modules
+imports Whoosh.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Any
+
+__all__ = ["import_whoosh"]
+
+
+def _urlretrieve(*args: Any, **kwargs: Any) -> Any:
+    """``urllib.request.urlretrieve``, imported on the first call."""
+    from urllib.request import urlretrieve
+
+    return urlretrieve(*args, **kwargs)
+
+
+def _stand_ins() -> dict[str, ModuleType]:
+    from functools import cached_property
+
+    request = ModuleType("urllib.request")
+    request.urlretrieve = _urlretrieve  # type: ignore[attr-defined]
+    package = ModuleType("cached_property")
+    package.cached_property = cached_property  # type: ignore[attr-defined]
+    return {"urllib.request": request, "cached_property": package}
+
+
+def import_whoosh() -> None:
+    """Import ``whoosh.compat`` and ``whoosh.reading`` with the stand-ins (see the
+    module docstring); nothing to do once they are imported."""
+    if "whoosh.reading" in sys.modules:
+        return
+    placed = [n for n, mod in _stand_ins().items() if sys.modules.setdefault(n, mod) is mod]
+    try:
+        import whoosh.compat
+        import whoosh.reading  # noqa: F401
+    finally:
+        for name in placed:
+            sys.modules.pop(name, None)

@@ -1,0 +1,138 @@
+"""A graph snapshot read back frozen (a one-shot search process: no networkx) reads
+as the networkx graph it was saved from, in the same orders; replays the store's
+changes into the same dicts, in the same orders, without networkx; hands whatever
+else it is asked to a networkx graph over those same dicts; and is saved as the same
+file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from rubi.core.model import Note
+from rubi.core.paths import cache_home
+from rubi.graph import snapshot
+from rubi.graph.frozen import FrozenGraph
+from rubi.graph.live import LiveGraph
+from rubi.markdown import parse_note
+
+
+def _notes() -> dict[str, Note]:
+    texts = {
+        "plan": "---\naliases: [Roadmap]\n---\n# Plan\n\nSee [[alpha]], [[Missing one]].\n",
+        "projects/plan": "# Plan\n\n- supersedes [[Plan]]\nand [[spec.pdf]] and [[gone.png]]\n",
+        "alpha": "---\nid: a-1\nstatus: done\n---\n# Alpha\n\n[[Roadmap]] [[beta]] [[beta]]\n",
+        "beta": "# Beta\n\n[[alpha]] [[Missing one]] [[Missing two]] [[#heading]]\n",
+        "areas/gamma": "# Gamma\n\n[[../alpha]] [[plan]] [[Delta]]\n",
+    }
+    for i in range(12):
+        texts[f"bulk/n{i}"] = f"# N{i}\n\n[[n{(i + 1) % 12}]] [[Beta]] [[Missing {i % 3}]]\n"
+    return {k: parse_note(v, k + ".md") for k, v in texts.items()}
+
+
+def _dicts(g: Any) -> tuple[list[Any], list[Any], list[Any]]:
+    """The graph's three dicts, every level in its order."""
+
+    def nested(adj: dict[str, dict[str, dict[str, Any]]]) -> list[Any]:
+        return [
+            (u, [(v, list(keys.items())) for v, keys in nbrs.items()]) for u, nbrs in adj.items()
+        ]
+
+    return list(g._node.items()), nested(g._succ), nested(g._pred)
+
+
+@pytest.fixture
+def saved(monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = cache_home() / "indexes" / "vault-1" / "graph.pickle"
+    monkeypatch.setattr(snapshot, "CHUNK", 3)
+    snapshot.save_snapshot(path, LiveGraph.from_notes(_notes(), ["spec.pdf"]), 7)
+    return path
+
+
+def _load(path: Path, frozen: bool, monkeypatch: pytest.MonkeyPatch) -> LiveGraph:
+    monkeypatch.setattr(snapshot, "_frozen", frozen)
+    live, gen = snapshot.load_snapshot(path)
+    assert gen == 7
+    return live
+
+
+def test_a_frozen_snapshot_reads_as_the_networkx_graph(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = _load(saved, False, monkeypatch).build.graph
+    f = _load(saved, True, monkeypatch).build.graph
+    assert isinstance(f, FrozenGraph) and isinstance(g, nx.MultiDiGraph)
+    assert _dicts(f) == _dicts(g)
+    assert list(f) == list(g) and len(f) == len(g) and f.graph == g.graph
+    for n in g:
+        assert n in f
+        assert f.nodes[n] == g.nodes[n] and f.nodes.get(n) == g.nodes.get(n)
+        assert list(f.succ[n]) == list(g.succ[n]) and list(f.pred[n]) == list(g.pred[n])
+        assert list(f.adj[n]) == list(g.adj[n])
+        assert all(f.succ[n][v] is f.pred[v][n] for v in f.succ[n])
+        assert f.in_degree(n) == g.in_degree(n)
+        assert f.out_edges(n, keys=True) == list(g.out_edges(n, keys=True))
+    assert "nowhere" not in f and f.nodes.get("nowhere") is None
+    assert ["a", "list"] not in f  # unhashable: no node, as networkx says
+    with pytest.raises(TypeError):
+        f.nodes["plan"] = {}  # type: ignore[index]
+
+
+def test_a_frozen_graph_replays_changes_into_the_same_dicts_without_networkx(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = _load(saved, False, monkeypatch)
+    frozen = _load(saved, True, monkeypatch)
+    renamed = parse_note(
+        "---\naliases: [Delta]\n---\n# Beta\n\n[[plan]] [[Missing 1]]\n", "beta.md"
+    )
+    new = parse_note("# Missing one\n\n[[alpha]] [[alpha]]\n", "Missing one.md")
+    again = parse_note("# N5\n\n[[Missing 9]]\n", "bulk/n5.md")
+    rounds = [
+        {"upserts": [renamed, new], "removes": ["bulk/n3"], "attachments_added": ["gone.png"]},
+        {"upserts": [again], "removes": ["alpha", "bulk/n0"], "attachments_removed": ["spec.pdf"]},
+        {"upserts": [parse_note("# Alpha\n\n[[beta]]\n", "alpha.md")], "removes": ["beta"]},
+    ]
+    for changes in rounds:
+        assert plain.apply(**changes) == frozen.apply(**changes)
+        assert isinstance(frozen.build.graph, FrozenGraph)  # no networkx for a replay
+        assert _dicts(frozen.build.graph) == _dicts(plain.build.graph)
+        assert frozen.build.names == plain.build.names
+        assert frozen.build.problems == plain.build.problems
+
+
+def test_a_frozen_graph_hands_anything_else_to_networkx_over_the_same_dicts(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = _load(saved, False, monkeypatch).build.graph
+    f = _load(saved, True, monkeypatch).build.graph
+    assert sorted(f.edges(keys=True, data=True)) == sorted(g.edges(keys=True, data=True))
+    full = f.thaw()
+    assert full is f.thaw() and full._node is f._node and full._succ is f._succ
+    full.add_edge("plan", "beta", key="links_to")
+    assert "beta" in f.succ["plan"]
+
+
+def test_a_code_map_change_thaws_the_graph_first(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = _load(saved, False, monkeypatch)
+    frozen = _load(saved, True, monkeypatch)
+    dicts = frozen.build.graph._node
+    plain.set_code_map(None)
+    frozen.set_code_map(None)
+    assert isinstance(frozen.build.graph, nx.MultiDiGraph)
+    assert frozen.build.graph._node is dicts  # thawed in place: nothing copied
+    assert _dicts(frozen.build.graph) == _dicts(plain.build.graph)
+
+
+def test_a_frozen_graph_is_saved_as_the_same_file(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frozen = _load(saved, True, monkeypatch)
+    again = saved.with_name("again.pickle")
+    snapshot.save_snapshot(again, frozen, 7)
+    assert again.read_bytes() == saved.read_bytes()

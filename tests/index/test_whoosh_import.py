@@ -1,0 +1,60 @@
+"""Whoosh is imported without ``urllib.request`` (and its ``http.client``, ``ssl``)
+and ``asyncio``, which it binds and never calls; later imports of those modules get
+the real ones, and a module imported before is used as it is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+_PROBE = """
+import sys
+{before}
+import rubi.index.searchindex, rubi.index.analysis
+import whoosh.compat, whoosh.reading
+heavy = ("urllib.request", "http.client", "ssl", "asyncio", "cached_property")
+print(" ".join(m for m in heavy if m in sys.modules))
+import urllib.request, cached_property
+print(whoosh.compat.urlretrieve is urllib.request.urlretrieve,
+      urllib.request.urlretrieve.__module__, hasattr(cached_property, "threaded_cached_property"),
+      whoosh.reading.cached_property is cached_property.cached_property)
+"""
+
+
+def _probe(before: str = "") -> list[str]:
+    run = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(before=before)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return run.stdout.splitlines()
+
+
+def test_whoosh_loads_no_url_or_asyncio_stack_and_later_imports_are_real() -> None:
+    loaded, later = _probe()
+    assert loaded == ""
+    assert later == "False urllib.request True False"
+
+
+def test_modules_imported_before_whoosh_are_used_as_they_are() -> None:
+    loaded, later = _probe("import urllib.request, cached_property")
+    assert set(loaded.split()) >= {"urllib.request", "cached_property"}
+    assert later == "True urllib.request True True"
+
+
+def test_the_segment_readers_cached_property_keeps_its_value(tmp_path: Path) -> None:
+    from whoosh import fields, index
+
+    import rubi.index  # noqa: F401  (Whoosh imported the way rubi imports it)
+
+    ix = index.create_in(str(tmp_path), fields.Schema(id=fields.ID(stored=True, unique=True)))
+    with ix.writer() as w:
+        w.add_document(id="a")
+        w.add_document(id="b")
+    with ix.writer() as w:
+        w.delete_by_term("id", "a")
+    with ix.reader() as r:
+        first = r.deleted_docs_set
+        assert first is r.deleted_docs_set and len(first) == 1
