@@ -58,3 +58,15 @@ def test_the_segment_readers_cached_property_keeps_its_value(tmp_path: Path) -> 
     with ix.reader() as r:
         first = r.deleted_docs_set
         assert first is r.deleted_docs_set and len(first) == 1
+
+
+def test_with_another_thread_running_whoosh_is_imported_as_it_is() -> None:
+    """A server imports in several threads at once: another thread importing
+    ``urllib.request`` while the stand-in sat in ``sys.modules`` would get the stand-in,
+    so with a second thread alive no stand-in is placed."""
+    loaded, later = _probe(
+        "import threading; stop = threading.Event(); "
+        "threading.Thread(target=stop.wait, daemon=True).start()"
+    )
+    assert "urllib.request" in loaded.split()
+    assert later.startswith("True urllib.request")

@@ -44,10 +44,25 @@ def _stand_ins() -> dict[str, ModuleType]:
     return {"urllib.request": request, "cached_property": package}
 
 
+def _one_thread() -> bool:
+    """This process runs one thread (no ``threading`` thread was ever started, or all
+    but the main one have ended): no other thread can import while the stand-ins are
+    in ``sys.modules``."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
 def import_whoosh() -> None:
     """Import ``whoosh.compat`` and ``whoosh.reading`` with the stand-ins (see the
-    module docstring); nothing to do once they are imported."""
+    module docstring); nothing to do once they are imported. Only while the process
+    runs one thread (a hook, a command): in a server another thread may import
+    ``urllib.request`` meanwhile and would get the stand-in, so there Whoosh is
+    imported as it is."""
     if "whoosh.reading" in sys.modules:
+        return
+    if not _one_thread():
+        import whoosh.reading
+
         return
     placed = [n for n, mod in _stand_ins().items() if sys.modules.setdefault(n, mod) is mod]
     try:
