@@ -135,21 +135,23 @@ def code_documents(root: Path, files: Sequence[str]) -> list[Document]:
 
 
 class Analyzer:
-    """Tokens for BM25 in one language ``lang`` (an ISO 639-1 code), the same for
-    documents and queries: lower case; stop words of ``lang`` where bm25s has a list
-    (:data:`BM25S_STOPWORDS`); the Snowball stemmer of ``lang`` where PyStemmer has one
-    (:data:`SNOWBALL`); for :data:`CJK_LANGUAGES`, each CJK run cut into overlapping
-    character bigrams (a one-character run kept as it is), the text between runs split
-    into words of two or more word characters, unstemmed. Bigrams are the usual
-    dictionary-free baseline for CJK retrieval (Kwok 1997, "Comparing representations
-    in Chinese information retrieval"; Lucene's ``CJKBigramFilter``).
-    :attr:`description` says what was used."""
+    """Tokens for BM25 in one language ``lang`` (an ISO 639-1 code; a region subtag, as in
+    ``pt-BR`` or ``pt_BR``, is dropped), the same for documents and queries: lower case;
+    stop words of ``lang`` where bm25s has a list (:data:`BM25S_STOPWORDS`); the
+    Snowball stemmer of ``lang`` where PyStemmer has one (:data:`SNOWBALL`); for
+    :data:`CJK_LANGUAGES`, each CJK run cut into overlapping character bigrams (a
+    one-character run kept as it is), the text between runs split into words of two or
+    more word characters, unstemmed. Bigrams are the usual dictionary-free baseline for
+    CJK retrieval (Kwok 1997, "Comparing representations in Chinese information
+    retrieval"; Lucene's ``CJKBigramFilter``). :attr:`description` says what was used."""
 
     def __init__(self, lang: str = "en") -> None:
         import bm25s
 
         self._bm25s = bm25s
-        self.lang = lang.lower().split("-")[0] or "en"
+        # a region subtag is dropped, written as BCP 47 (pt-BR) or as POSIX locales and
+        # tldr-pages folders write it (pt_BR): the stemmer and stop words are the language's
+        self.lang = re.split(r"[-_]", lang.lower())[0] or "en"
         self.cjk = self.lang in CJK_LANGUAGES
         self._stopwords: Any = self.lang if self.lang in BM25S_STOPWORDS else None
         # bm25s's own list for the code (the one bm25s.tokenize uses for words), applied

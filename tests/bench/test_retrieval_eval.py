@@ -274,6 +274,28 @@ def test_the_analyzer_follows_the_language(ev: ModuleType) -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "algorithm", "longer", "shorter"),
+    [
+        ("pt_BR", "portuguese", "como atualizo os pacotes", "atualizar pacote"),
+        ("pt-BR", "portuguese", "os pacotes instalados", "pacote instalado"),
+        ("it", "italian", "come aggiorno i pacchetti", "aggiornare pacchetto"),
+        ("de", "german", "die installierten Pakete", "installiert Paket"),
+        ("fr", "french", "les paquets installés", "paquet installé"),
+    ],
+)  # fmt: skip
+def test_pt_it_de_fr_are_stemmed_and_a_region_subtag_is_dropped(
+    ev: ModuleType, lang: str, algorithm: str, longer: str, shorter: str
+) -> None:
+    import evalsystems
+
+    analyzer = evalsystems.Analyzer(lang)
+    assert analyzer.stemmer == f"PyStemmer {algorithm}"
+    assert analyzer.description.startswith(f"lang {lang[:2]}; ")
+    # function words dropped, inflections stemmed alike
+    assert analyzer.tokens([longer]) == analyzer.tokens([shorter])
+
+
+@pytest.mark.parametrize(
     ("lang", "notes", "queries", "analysis"),
     [
         ("zh", ZH_NOTES, ZH_QUERIES, "lang zh; stemmer none (CJK); stop words bm25s zh;"
