@@ -3,6 +3,7 @@ index follows the commits and rebuilds made after it was opened."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from pathlib import Path
@@ -293,7 +294,7 @@ def test_the_score_idf_is_the_rsj_weight_never_negative_and_falling(n: int) -> N
 
     got = [bm25_idf(n, df) for df in range(n + 1)]
     assert got == [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in range(n + 1)]
-    assert all(a > b for a, b in zip(got, got[1:], strict=False))
+    assert all(a > b for a, b in itertools.pairwise(got))
     assert got[-1] > 0
 
 

@@ -1,47 +1,51 @@
-"""Text analysis for the index: one chain for notes and code, stemmed per field.
+"""Text analysis for the index: one chain for notes and code, stemmed per language.
 
-``tokenize → split identifiers → lower-case → fold accents → stop words → CJK bigrams
-→ stem``. English stemming is Porter2 with ``-ery`` nouns joined to their verb; code
-fields add one step for the agent nouns code is full of (:func:`stem_code`:
-``router``, ``handler``, ``parser`` stem like ``routing``, ``handling``, ``parsing``).
+``tokenize → split identifiers → lower-case → stop words, CJK bigrams
+and stems of the chain's language`` (:class:`LanguageFilter`). A note's prose is
+analysed in the language detected for it (:mod:`rubi.index.language`): Snowball's
+stemmer and stop words of each Latin-script language whoosh has both for
+(:data:`PROSE_LANGUAGES`), English for the rest. English stemming is Porter2
+with ``-ery`` nouns joined to their verb; code fields add one step for the agent
+nouns code is full of (:func:`stem_code`: ``router``, ``handler``, ``parser`` stem
+like ``routing``, ``handling``, ``parsing``).
 Identifiers are split at camelCase, snake_case, kebab-case and dots, and the joined
 form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``, ``links`` and
 ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no spaces, become
 overlapping character bigrams (the usual approach, as in Lucene's CJKBigramFilter).
-Russian and Arabic words are stemmed by their script, in every chain that stems
-English (Snowball's Russian stemmer; ISRI for Arabic, Taghva et al. 2005), so ``диск``
-meets ``диске`` and ``كتاب`` meets ``الكتب``; Hebrew and other scripts pass through as
-words.
+Russian and Arabic words are stemmed by their script, in every chain (Snowball's
+Russian stemmer and stop words; ISRI for Arabic, Taghva et al. 2005), so ``диск``
+meets ``диске`` and ``كتاب`` meets ``الكتب``; Greek, Hebrew and other scripts pass
+through as words.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from whoosh.analysis import (
-    Analyzer,
-    CharsetFilter,
-    Filter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-    Token,
+from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
+from whoosh.lang import (
+    has_stemmer,
+    has_stopwords,
+    languages,
+    stemmer_for_language,
+    stopwords_for_language,
 )
-from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 __all__ = [
     "LANGUAGES",
+    "PROSE_LANGUAGES",
     "CJKBigramFilter",
     "IdentifierSplitFilter",
+    "LanguageFilter",
     "LanguageNameFilter",
     "TermAnalyzer",
     "analyze",
+    "chain_language",
     "is_cjk",
     "query_words",
     "stem_code",
@@ -258,14 +262,43 @@ def stem_code(word: str) -> str:
     return stem
 
 
+PROSE_LANGUAGES: tuple[str, ...] = tuple(
+    lang for lang in languages if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"
+)
+"""Languages whose prose has a chain of its own: the Latin-script languages whoosh has
+a Snowball stemmer and stop words for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
+sv). A note in another language is analysed by ``en``'s chain, which treats each word
+by its script (:func:`chain_language`)."""
+
+LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
+"""Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
+the agent-noun step of :func:`stem_code`)."""
+
+_SCRIPT_LANGUAGES = (("ru", 0x0400, 0x04FF), ("ar", 0x0600, 0x06FF), ("ar", 0x0750, 0x077F))
+"""Scripts whose words are stemmed by one language, whatever the note's: Cyrillic
+words the Russian Snowball stemmer, Arabic-script ones ISRI."""
+
+
+def chain_language(lang: str) -> str:
+    """The analysis chain for a note detected as ``lang``
+    (:func:`rubi.index.language.detect_language`): its own for
+    :data:`PROSE_LANGUAGES`, else ``en`` (whose Cyrillic words are stemmed as Russian,
+    CJK ones cut into bigrams, Latin ones as English)."""
+    return lang if lang in PROSE_LANGUAGES else "en"
+
+
+def _fold(word: str) -> str:
+    return word.translate(accent_map)
+
+
+@lru_cache(maxsize=32)
 def _stop_words(lang: str) -> frozenset[str]:
-    # Each language drops only its own stop words: Portuguese "os" is a Python module.
-    return frozenset(stopwords_for_language(lang))
-
-
-LANGUAGES = ("en", "pt", "code")
-"""Analysis chains: English prose, Portuguese prose, and code (English with the
-agent-noun step of :func:`stem_code`)."""
+    """A language's stop words, as written and accent-folded (a query written without
+    accents, ``mas``, drops the same words); none when whoosh has no list."""
+    if not has_stopwords(lang):
+        return frozenset()
+    words = stopwords_for_language(lang)
+    return frozenset(words) | frozenset(_fold(w) for w in words)
 
 
 STEM_CACHE_SIZE = 65_536
@@ -279,23 +312,104 @@ _cached_stem_en = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_en)
 _cached_stem_code = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_code)
 
 
+def _word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
+    """The terms one word (lower-case, not CJK, as written) becomes in the chain of
+    ``lang``: :func:`_word_term`'s, and in a language other than English (or code) the
+    English chain's as well when it differs (none for a stop word of ``lang``).
+
+    Notes in another language are full of English (code, product names, the words of
+    the trade), and Porter2 on a Spanish or French word mostly strips a plural, a light
+    stemmer beside Snowball's heavier one: both readings in one field. Measured on the
+    development halves of lang-jsinfo-es and -fr (MRR@10 0.708 -> 0.833 and
+    0.522 -> 0.554 against the language's reading alone; ``docs/benchmarks.md``, "issue
+    28: language per note"). It generalises the old Portuguese field, which read a
+    Portuguese-looking note both ways in two fields."""
+    own = _word_term(lang)
+    if lang in ("en", "code"):
+        return lambda word: () if (t := own(word)) is None else (t,)
+    english = _word_term("en")
+
+    def terms(word: str) -> tuple[str, ...]:
+        mine = own(word)
+        if mine is None:
+            return ()
+        other = english(word)
+        return (mine,) if other is None or other == mine else (mine, other)
+
+    return terms
+
+
+def _word_term(lang: str) -> Callable[[str], str | None]:
+    """The term one word (lower-case, not CJK, as written) becomes in the chain of
+    ``lang``, None for a stop word. A Cyrillic or Arabic-script word is its script's
+    language's (:data:`_SCRIPT_LANGUAGES`) in every chain; any other word is the
+    chain's: English and code fold accents before their stop words and stemmer, as
+    they always did; the other languages stem the word as written (Snowball's
+    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem."""
+    own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
+    stops = _stop_words("en" if lang == "code" else lang)
+    russian_stops = _stop_words("ru")
+    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer_for_language(lang))
+
+    def term(word: str) -> str | None:
+        folded = _fold(word)
+        if not word.isascii():
+            first = ord(word[0])
+            for script_lang, low, high in _SCRIPT_LANGUAGES:
+                if low <= first <= high:
+                    if script_lang == "ru":
+                        return None if folded in russian_stops else _fold(_russian(word))
+                    return str(_arabic(folded))
+        if folded in stops:
+            return None
+        if own is not None:
+            return str(own(folded))
+        return _fold(str(stemmer(word)))  # type: ignore[misc]
+
+    return term
+
+
+class LanguageFilter(Filter):  # type: ignore[misc]
+    """A language's end of the chain: tokens shorter than 2 letters dropped, then each
+    CJK run cut into bigrams (:class:`CJKBigramFilter`) and every other word made its
+    terms by :func:`_word_terms` (stop words dropped, stemmed)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.terms = _word_terms(lang)
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        terms = self.terms
+        for t in tokens:
+            text = t.text
+            if len(_fold(text)) < 2:
+                continue
+            for run in _cjk_pieces(text) if _CJK_RE.search(text) else (text,):
+                for found in (_fold(run),) if is_cjk(run) else terms(run):
+                    t.text = found
+                    yield t
+
+
+def _cjk_pieces(text: str) -> list[str]:
+    """A token holding CJK as its pieces: overlapping bigrams of each CJK run (a lone
+    character alone), and each other run of letters or digits."""
+    out: list[str] = []
+    for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
+        if not _CJK_RE.match(run) or len(run) == 1:
+            out.append(run)
+        else:
+            out += [run[i : i + 2] for i in range(len(run) - 1)]
+    return out
+
+
 def _whoosh_chain(lang: str) -> Analyzer:
     """The chain as Whoosh filters, token by token (see the module docstring)."""
-    stemmer = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
     return (
         RegexTokenizer(_TOKEN_PATTERN)
         | IdentifierSplitFilter()
         | LowercaseFilter()
         | LanguageNameFilter()
-        | CharsetFilter(accent_map)
-        | StopFilter(stoplist=_stop_words("en" if lang == "code" else lang), minsize=2)
-        | CJKBigramFilter()
-        # Whoosh's own stem cache off: the English ones are cached above
-        | (
-            StemFilter(stemfn=stemmer, cachesize=0)
-            if stemmer
-            else StemFilter(lang=lang, cachesize=0)
-        )
+        | LanguageFilter(lang)
     )
 
 
@@ -307,7 +421,7 @@ about 300,000 in their code, the frequent ones met early."""
 
 
 class TermAnalyzer(Analyzer):  # type: ignore[misc]
-    """The text analyzer of one chain (``en``, ``pt`` or ``code``), with a fast path
+    """The text analyzer of one chain (one of :data:`LANGUAGES`), with a fast path
     for indexing.
 
     Every filter after the tokenizer looks at one token at a time, so a word always
@@ -329,7 +443,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall
         self._table: dict[str, tuple[str, ...]] = {}
-        self._surface_terms: dict[str, str | None] = {}  # term_of's, as _table
+        self._surface_terms: dict[str, tuple[str, ...]] = {}  # terms_of's, as _table
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return text_analyzer, (self.lang,)
@@ -360,33 +474,30 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
 
     def surface(self, text: str) -> list[str]:
         """The tokens of ``text`` before stop words and stemming, in order: words and
-        an identifier's parts, lower-cased and accent-folded, CJK runs as bigrams; the
-        same in every chain (its stop words and stemmer come after)."""
-        split, lower, names, fold, stop, cjk, _ = self._filters
+        an identifier's parts, lower-cased, CJK runs as bigrams; the same in every
+        chain (its stop words and stemmer come after, in :meth:`terms_of`)."""
+        split, lower, names, _ = self._filters
         out: list[str] = []
         for word in self._findall(text):
             token = Token(removestops=True, mode="query")
             token.text = word
             token.boost = 1.0
             stream: Iterator[Any] = iter((token,))
-            for f in (split, lower, names, fold):
+            for f in (split, lower, names):
                 stream = f(stream)
-            # The stop filter's size floor comes before the bigrams, as in the chain.
-            stream = (t for t in stream if len(t.text) >= stop.min)
-            out += [t.text for t in cjk(stream)]
+            for t in stream:
+                if len(_fold(t.text)) < 2:
+                    continue
+                out += _cjk_pieces(t.text) if _CJK_RE.search(t.text) else [t.text]
         return out
 
-    def term_of(self, surface: str) -> str | None:
-        """The term a token of :meth:`surface` becomes in this chain (None: a stop
+    def terms_of(self, surface: str) -> tuple[str, ...]:
+        """The terms a token of :meth:`surface` becomes in this chain (none: a stop
         word)."""
         if surface in self._surface_terms:
             return self._surface_terms[surface]
-        _, _, _, _, stop, _, stem = self._filters
-        token = Token(removestops=True, mode="query")
-        token.text = surface
-        token.boost = 1.0
-        got = [t.text for t in stem(stop(iter((token,)))) if not t.stopped]
-        found = got[0] if got else None
+        language: LanguageFilter = self._filters[-1]
+        found = (_fold(surface),) if is_cjk(surface) else language.terms(surface)
         if len(self._surface_terms) < TERM_CACHE_SIZE:
             self._surface_terms[surface] = found
         return found
@@ -419,10 +530,10 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         return counts
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=len(LANGUAGES))
 def text_analyzer(lang: str = "en") -> TermAnalyzer:
-    """The analyzer for text fields: ``en`` or ``pt`` prose, or ``code`` (one shared
-    instance per language).
+    """The analyzer for text fields: one of :data:`LANGUAGES` (one shared instance per
+    language).
 
     Raises:
         ValueError: a language whoosh has no stemmer for.
@@ -431,8 +542,9 @@ def text_analyzer(lang: str = "en") -> TermAnalyzer:
 
 
 def analyze(text: str, lang: str = "en") -> list[str]:
-    """The terms ``text`` becomes in the index, in order (duplicates kept)."""
-    return text_analyzer(lang).terms(text)
+    """The terms ``text`` becomes in the index in the chain of ``lang`` (a note's
+    language: :func:`chain_language`), in order (duplicates kept)."""
+    return text_analyzer(chain_language(lang) if lang != "code" else lang).terms(text)
 
 
 def query_words(text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
@@ -447,7 +559,7 @@ def query_words(text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
     if not chains:
         return []
     surfaces = list(dict.fromkeys(chains[0].surface(text)))
-    per = [{c.lang: t for c in chains if (t := c.term_of(s)) is not None} for s in surfaces]
+    per = [{c.lang: t for c in chains if (t := c.terms_of(s))} for s in surfaces]
     parent = list(range(len(per)))  # union-find: tokens sharing a term, lowest first
 
     def root(i: int) -> int:
@@ -457,13 +569,15 @@ def query_words(text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
 
     first: dict[tuple[str, str], int] = {}
     for i, terms in enumerate(per):
-        for key in terms.items():
-            a, b = root(i), root(first.setdefault(key, i))
-            parent[max(a, b)] = min(a, b)
+        for lang, found in terms.items():
+            for key in ((lang, t) for t in found):
+                a, b = root(i), root(first.setdefault(key, i))
+                parent[max(a, b)] = min(a, b)
     words: dict[int, dict[str, list[str]]] = {}
     for i, terms in enumerate(per):
         word = words.setdefault(root(i), {}) if terms else {}
-        for lang, term in terms.items():
-            if term not in word.setdefault(lang, []):
-                word[lang].append(term)
+        for lang, found in terms.items():
+            for term in found:
+                if term not in word.setdefault(lang, []):
+                    word[lang].append(term)
     return [w for w in words.values() if w]

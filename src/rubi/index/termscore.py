@@ -16,10 +16,10 @@ count: a word every document holds adds about nothing (Whoosh's
 ``log(N / (df + 1)) + 1`` is never below 1, so a function word in every note added a
 word's worth per match, a prior for long notes). A
 word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
-analysed differently (code, Portuguese) give one word different terms, and they
-saturate together. A word in a short title then adds at most one word's worth, where
-a title score per field, multiplied by its boost and summed, outweighed a note
-matching most of a question in its body.
+and languages analysed differently (code, each note's language) give one word
+different terms, and they saturate together. A word in a short title then adds at
+most one word's worth, where a title score per field, multiplied by its boost and
+summed, outweighed a note matching most of a question in its body.
 
 Whoosh scores a disjunction document at a time: every posting of every query term
 goes through a matcher, a scorer and a read of the document's field length from the
