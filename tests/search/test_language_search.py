@@ -95,3 +95,28 @@ def test_an_index_of_an_older_format_is_rebuilt_with_each_notes_language(tmp_pat
     hits = app.search(paths, "canción").hits  # the search's refresh rebuilds
     assert hits and hits[0].id == "canciones"
     assert _stored_languages(paths)["canciones"] == "es"
+
+
+def test_a_note_named_by_a_function_word_of_the_vaults_language_gets_no_name_vote(
+    tmp_path: Path,
+) -> None:
+    """French pages drop ``du`` as a stop word, so it looked rare and the note named
+    ``du`` (a shell command) was put first for every question holding it."""
+    root = tmp_path / "v"
+    write(root / "du.md", "# du\n\nAffiche la taille des fichiers et des dossiers du disque.\n")
+    write(
+        root / "git-remote.md",
+        "# git remote\n\nGère les dépôts distants suivis par le projet : ajouter un dépôt, "
+        "changer l'URL d'un dépôt distant, lister les dépôts.\n",
+    )
+    for i in range(24):  # a rare word is one of 20 notes or fewer
+        write(
+            root / f"page-{i}.md",
+            f"# page {i}\n\nUne page du manuel avec le texte de la commande {i} et des "
+            "exemples pour le terminal.\n",
+        )
+    paths = app.locate(root)
+    app.index(paths)
+    hits = app.search(paths, "Comment changer l'URL du dépôt distant ?", refresh=False).hits
+    assert hits[0].id == "git-remote"
+    assert not any(w.startswith("named:") for h in hits for w in h.why)

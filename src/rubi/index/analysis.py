@@ -49,6 +49,7 @@ __all__ = [
     "TermAnalyzer",
     "analyze",
     "chain_language",
+    "function_words_only",
     "is_cjk",
     "query_words",
     "stem_code",
@@ -302,6 +303,17 @@ def _stop_words(lang: str) -> frozenset[str]:
         return frozenset()
     words = stopwords_for_language(lang)
     return frozenset(words) | frozenset(_fold(w) for w in words)
+
+
+def function_words_only(text: str, langs: Iterable[str]) -> bool:
+    """Whether every word of ``text`` (at least one) is a stop word of one of the
+    analysis chains ``langs`` (:data:`LANGUAGES`; ``code``'s are English's): words the
+    index drops from the prose of those languages, so no document frequency measures
+    how rare they are (French ``du`` is a note's name in a vault of shell commands,
+    and a stop word of its French prose)."""
+    stops = [_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
+    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
+    return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
 
 
 STEM_CACHE_SIZE = 65_536
