@@ -1,5 +1,5 @@
-"""Each language's prose gets its own stop words and Snowball stems; contractions and
-elisions become their words; a note's language is stored and searched in."""
+"""Each language's prose gets its own stop words and Snowball stems; a note's language
+is stored and searched in."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from rubi.core.paths import cache_home
 from rubi.index.analysis import analyze, query_words
-from rubi.index.contractions import split_contraction
 from rubi.index.searchindex import IndexDoc, SearchIndex
 
 
@@ -76,43 +75,6 @@ def test_latin_words_of_a_russian_note_are_english() -> None:
 def test_cjk_is_cut_into_bigrams_in_every_language() -> None:
     for lang in ("en", "fr", "zh"):
         assert analyze("使用闭包", lang) == ["使用", "用闭", "闭包"]
-
-
-@pytest.mark.parametrize(
-    ("word", "words"),
-    [
-        ("what's", ["what"]),
-        ("don't", ["do"]),
-        ("isn't", ["is"]),
-        ("can't", ["can"]),
-        ("won't", ["will"]),
-        ("we're", ["we"]),
-        ("you'll", ["you"]),
-        ("you’ve", ["you"]),
-        ("rubi's", ["rubi"]),
-        ("l'homme", ["homme"]),
-        ("d'accord", ["accord"]),
-        ("qu'il", ["il"]),
-        ("dell'arte", ["arte"]),
-        ("all'opera", ["opera"]),
-        ("aujourd'hui", None),
-        ("app.py", None),
-    ],
-)
-def test_contractions_become_their_words(word: str, words: list[str] | None) -> None:
-    assert split_contraction(word) == words
-
-
-@pytest.mark.parametrize("text", ["what's", "don't", "isn't", "we're", "you'll", "They'd"])
-def test_english_contractions_leave_no_fragment_terms(text: str) -> None:
-    assert analyze(text) == []
-    assert analyze(text, "code") == []
-
-
-def test_elisions_drop_the_article() -> None:
-    assert analyze("l'homme", "fr") == analyze("homme", "fr")
-    assert analyze("dell'arte", "it") == analyze("arte", "it")
-    assert analyze("Obsidian's vault") == ["obsidian", "vault"]  # once, not twice
 
 
 def test_a_query_word_carries_its_term_in_each_language_of_the_index() -> None:

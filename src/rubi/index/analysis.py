@@ -1,11 +1,10 @@
 """Text analysis for the index: one chain for notes and code, stemmed per language.
 
-``tokenize → contractions → split identifiers → lower-case → stop words, CJK bigrams
+``tokenize → split identifiers → lower-case → stop words, CJK bigrams
 and stems of the chain's language`` (:class:`LanguageFilter`). A note's prose is
 analysed in the language detected for it (:mod:`rubi.index.language`): Snowball's
 stemmer and stop words of each Latin-script language whoosh has both for
-(:data:`PROSE_LANGUAGES`), English for the rest. Contractions become their words and
-elided articles go (:mod:`rubi.index.contractions`). English stemming is Porter2
+(:data:`PROSE_LANGUAGES`), English for the rest. English stemming is Porter2
 with ``-ery`` nouns joined to their verb; code fields add one step for the agent
 nouns code is full of (:func:`stem_code`: ``router``, ``handler``, ``parser`` stem
 like ``routing``, ``handling``, ``parsing``).
@@ -36,8 +35,6 @@ from whoosh.lang import (
     stopwords_for_language,
 )
 from whoosh.support.charset import accent_map
-
-from rubi.index.contractions import ContractionFilter
 
 __all__ = [
     "LANGUAGES",
@@ -421,7 +418,6 @@ def _whoosh_chain(lang: str) -> Analyzer:
     """The chain as Whoosh filters, token by token (see the module docstring)."""
     return (
         RegexTokenizer(_TOKEN_PATTERN)
-        | ContractionFilter()
         | IdentifierSplitFilter()
         | LowercaseFilter()
         | LanguageNameFilter()
@@ -489,18 +485,17 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         return got
 
     def surface(self, text: str) -> list[str]:
-        """The tokens of ``text`` before stop words and stemming, in order: words (a
-        contraction as its words) and an identifier's parts, lower-cased, CJK runs as
-        bigrams; the same in every chain (its stop words and stemmer come after, in
-        :meth:`terms_of`)."""
-        contract, split, lower, names, _ = self._filters
+        """The tokens of ``text`` before stop words and stemming, in order: words and
+        an identifier's parts, lower-cased, CJK runs as bigrams; the same in every
+        chain (its stop words and stemmer come after, in :meth:`terms_of`)."""
+        split, lower, names, _ = self._filters
         out: list[str] = []
         for word in self._findall(text):
             token = Token(removestops=True, mode="query")
             token.text = word
             token.boost = 1.0
             stream: Iterator[Any] = iter((token,))
-            for f in (contract, split, lower, names):
+            for f in (split, lower, names):
                 stream = f(stream)
             for t in stream:
                 if len(_fold(t.text)) < 2:
