@@ -4,9 +4,8 @@ term-at-a-time scorer's hits and scores must equal to the last bit.
 Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension to multiple weighted
 fields": for each query word, ``tf~ = sum_f w_f * tf_f / ((1 - b_f) + b_f * len_f /
 avglen_f)`` over its clauses, ``score = idf * tf~ / (k1 + tf~)``, summed over the
-words; ``idf = log(1 + (N - df + 0.5) / (df + 0.5))`` (the Robertson–Spärck Jones
-weight, Lucene's non-negative form) with ``df`` the live documents holding the word in
-any field. A clause ``alone`` is a word of its own whose boost multiplies its
+words; ``idf = log(N / (df + 1)) + 1`` with ``df`` the live documents holding the
+word in any field. A clause ``alone`` is a word of its own whose boost multiplies its
 saturated score. Sums run in the clauses' order, as the scorer's do.
 """
 
@@ -53,11 +52,10 @@ def reference_bm25f(
         words: dict[int, list[TermQuery]] = {}
         for c in clauses:
             words.setdefault(c.word, []).append(c)
-        dfs = {
-            w: sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live)
+        idf = {
+            w: log(n / (sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live) + 1)) + 1
             for w, cs in words.items()
         }
-        idf = {w: log(1 + (n - df + 0.5) / (df + 0.5)) for w, df in dfs.items()}
         scored = []
         for d in live:
             stored = reader.stored_fields(d)

@@ -3,7 +3,6 @@ index follows the commits and rebuilds made after it was opened."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from pathlib import Path
@@ -282,34 +281,4 @@ def test_an_index_of_no_documents_answers_nothing_then_follows_its_first_commit(
     assert index.bm25("deploy") == [] and index.bm25("deploy") == []
     index.apply([IndexDoc("d001", "note", "d001.md", "note", "active", {"body": "deploy"})], [])
     assert [h.id for h in index.bm25("deploy")] == ["d001"]
-    index.close()
-
-
-@pytest.mark.parametrize("n", [1, 2, 7, 100, 10_000])
-def test_the_score_idf_is_the_rsj_weight_never_negative_and_falling(n: int) -> None:
-    """The IDF BM25F multiplies by is Robertson–Spärck Jones's, Lucene's non-negative
-    form, written out here from the formula; it falls as more documents hold a word
-    and stays above 0 for a word every document holds."""
-    from rubi.index.termscore import bm25_idf
-
-    got = [bm25_idf(n, df) for df in range(n + 1)]
-    assert got == [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in range(n + 1)]
-    assert all(a > b for a, b in itertools.pairwise(got))
-    assert got[-1] > 0
-
-
-def test_a_word_every_document_holds_adds_almost_nothing() -> None:
-    """A function word in every note (``como`` in every Spanish page) used to add
-    about a word's worth to each note holding it (``log(N / (df + 1)) + 1`` >= 1),
-    so long notes that hold it many times came first; now it weighs next to
-    nothing against a word few notes hold."""
-    index = SearchIndex(cache_home() / "common" / "whoosh", keep_open=True)
-    docs = [
-        IndexDoc(f"d{i}", "note", f"d{i}.md", "note", "active", {"body": "como " * 8 + f"w{i}"})
-        for i in range(20)
-    ]
-    docs.append(IndexDoc("rare", "note", "rare.md", "note", "active", {"body": "como closures"}))
-    index.rebuild(docs)
-    hits = {h.id: h.score for h in index.bm25("como closures")}
-    assert max(v for k, v in hits.items() if k != "rare") < 0.05 * hits["rare"]
     index.close()

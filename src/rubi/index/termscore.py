@@ -8,13 +8,9 @@ frequencies are added before one saturation,
     tf~ = sum over fields f of  w_f * tf_f / ((1 - b_f) + b_f * len_f / avglen_f)
     score(word) = idf(word) * tf~ / (k1 + tf~)
 
-and a document's score is the sum over the query's words. ``idf`` is the
-Robertson–Spärck Jones weight in Lucene's non-negative form (:func:`bm25_idf`),
-``log(1 + (N - df + 0.5) / (df + 0.5))``, with ``df`` the live documents holding the
-word in any field (the union of its clauses' postings) and ``N`` the live document
-count: a word every document holds adds about nothing (Whoosh's
-``log(N / (df + 1)) + 1`` is never below 1, so a function word in every note added a
-word's worth per match, a prior for long notes). A
+and a document's score is the sum over the query's words. ``idf`` is Whoosh's,
+``log(N / (df + 1)) + 1``, with ``df`` the live documents holding the word in any
+field (the union of its clauses' postings) and ``N`` the live document count. A
 word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
 and languages analysed differently (code, each note's language) give one word
 different terms, and they saturate together. A word in a short title then adds at
@@ -77,7 +73,6 @@ __all__ = [
     "SegmentData",
     "TermQuery",
     "TermScorer",
-    "bm25_idf",
 ]
 
 MAX_CACHED_POSTINGS = 1_000_000
@@ -96,19 +91,6 @@ extra; a cold hook never imports it for this): the same hits for about 0.3 of th
 
 UNKEPT_STORED = frozenset({"meta"})
 """Stored fields :meth:`TermScorer.stored` leaves out (a hit needs none of them)."""
-
-
-def bm25_idf(doc_count: int, df: int) -> float:
-    """The IDF of a word ``df`` of ``doc_count`` documents hold, as BM25 scores it:
-    the Robertson–Spärck Jones weight without relevance information, ``log((N - df +
-    0.5) / (df + 0.5))`` (Robertson & Spärck Jones 1976; Robertson & Zaragoza 2009,
-    "The Probabilistic Relevance Framework: BM25 and Beyond", eq. 3.3), with 1 added
-    inside the logarithm as Lucene's ``BM25Similarity`` does, so it is never negative:
-    ``log(1 + (N - df + 0.5) / (df + 0.5))``. Natural log; ``df`` in ``0..N``. A word
-    in every document weighs ``log(1 + 0.5 / (N + 0.5))``, near 0; a word in none,
-    ``log(2 + 2N)``."""
-    return log(1 + (doc_count - df + 0.5) / (df + 0.5))
-
 
 _LENGTHS = tuple(byte_to_length(b) for b in range(256))
 """Whoosh's stored field length (one byte, about 3% resolution) → its length."""
@@ -282,15 +264,8 @@ class TermScorer:
 
     def idf(self, df: int) -> float:
         """Whoosh's inverse document frequency of a word ``df`` live documents hold:
-        ``log(N / (df + 1)) + 1``. Not the score's (:meth:`score_idf`): it weighs a
-        query's words against each other where a share of the query is measured (the
-        relevance floor's coverage, a name's rarity), whose thresholds were set on it."""
+        ``log(N / (df + 1)) + 1``."""
         return log(self.doc_count / (df + 1)) + 1
-
-    def score_idf(self, df: int) -> float:
-        """The IDF the BM25F score multiplies a word's saturated frequency by:
-        :func:`bm25_idf` of the live document count."""
-        return bm25_idf(self.doc_count, df)
 
     def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
         """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
@@ -389,10 +364,10 @@ class TermScorer:
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, scales, self.score_idf, self.K1, limit, mask)
+            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, scales, self.score_idf, self.K1)
-            # Every sum is > 0 (idf > 0 since df <= N, tf > 0).
+            acc = _word_sums(lists, words, scales, self.idf, self.K1)
+            # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
                 candidates = set(candidates) - mask
