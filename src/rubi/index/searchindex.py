@@ -148,13 +148,7 @@ def query_clauses(
         # terms of the word they abbreviate or spell out. In notes, or in a search
         # of both kinds, words stay as written: there "info" is the info callout,
         # and code would gain a second match per concept over notes.
-        for lang in langs:
-            have = {t for word in words for t in word.get(lang, ())}
-            for word in words:
-                for other in expansions(word.get(lang, [])):
-                    if other not in have:
-                        word.setdefault(lang, []).append(other)
-                        have.add(other)
+        _add_abbreviations(words, langs)
     ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
     # A word some chain drops (a stop word of one of the index's languages or code)
     # is a function word of one of the query's possible languages: it is scored where
@@ -175,10 +169,7 @@ def query_clauses(
         solo = field_name in SOLO_FIELDS and kind == "file"
         chains = prose if field_name in DOCUMENT_LANGUAGE_FIELDS else [field_language(field_name)]
         for i, word in enumerate(words):
-            terms = [word.get(c, []) for c in chains]
-            for term in (
-                terms[0] if len(terms) == 1 else dict.fromkeys(t for ts in terms for t in ts)
-            ):
+            for term in _field_terms(word, chains):
                 key = (i, field_name, term) if solo else (i, "", "")
                 word_id = ids.setdefault(key, len(ids))
                 clauses.append(
@@ -187,6 +178,27 @@ def query_clauses(
                     )
                 )
     return clauses
+
+
+def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
+    """Add to each query word, in each chain of ``langs``, the programming
+    abbreviations of its terms and the words they abbreviate
+    (:func:`rubi.index.abbreviations.expansions`), each term once in the query."""
+    for lang in langs:
+        have = {t for word in words for t in word.get(lang, ())}
+        for word in words:
+            for other in expansions(word.get(lang, [])):
+                if other not in have:
+                    word.setdefault(lang, []).append(other)
+                    have.add(other)
+
+
+def _field_terms(word: Mapping[str, list[str]], chains: Sequence[str]) -> Iterable[str]:
+    """A query word's terms in a field analysed by ``chains`` (one, or each document
+    language's), each once, in the chains' order."""
+    if len(chains) == 1:
+        return word.get(chains[0], [])
+    return dict.fromkeys(t for c in chains for t in word.get(c, []))
 
 
 def _word_groups(
