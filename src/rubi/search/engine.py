@@ -227,7 +227,7 @@ def name_list(
     given = {normalize_name(t) for t in terms}
     kept: list[NameMatch] = []
     rarity: dict[str, float] = {}
-    langs = index.languages()
+    langs: list[str] | None = None  # the index's, read once a name needs them
     for m in found:
         kind = str(build.graph.nodes[m.id].get("kind", "note"))
         written = as_written(m.name, texts)
@@ -239,7 +239,9 @@ def name_list(
         if m.name not in rarity:
             # A name of function words of the index's languages (French "du", a
             # command's name among French pages) has no rarity: those notes drop them.
-            common = not words or function_words_only(m.name, langs)
+            if words and langs is None:
+                langs = index.languages()
+            common = not words or function_words_only(m.name, langs or ["en"])
             rarity[m.name] = 0.0 if common else name_idf(words, index.term_idf(words))
         if name_votes(written, rarity[m.name], kind, whole=whole):
             kept.append(replace(m, rarity=rarity[m.name]))
