@@ -172,7 +172,10 @@ def function_words_only(text: str, langs: Iterable[str]) -> bool:
     analysis chains ``langs`` (:data:`LANGUAGES`; ``code``'s are English's): words the
     index drops from the prose of those languages, so no document frequency measures
     how rare they are (French ``du`` is a note's name in a vault of shell commands,
-    and a stop word of its French prose)."""
+    and a stop word of its French prose). The name list gives such a name no vote:
+    lang-tldr-es 0.499 -> 0.582 and -fr 0.668 -> 0.733 MRR@10 on the development
+    halves, no other set moved (``docs/benchmarks-history.md``, "issue 28: language
+    analysis, sixth pass")."""
     stops = [_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
     return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
@@ -198,8 +201,9 @@ def _word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
     the trade), and Porter2 on a Spanish or French word mostly strips a plural, a light
     stemmer beside Snowball's heavier one: both readings in one field. Measured on the
     development halves of lang-jsinfo-es and -fr (MRR@10 0.708 -> 0.833 and
-    0.522 -> 0.554 against the language's reading alone; ``docs/benchmarks.md``, "issue
-    28: language per note"). It generalises the old Portuguese field, which read a
+    0.522 -> 0.554 against the language's reading alone, with contractions folded then;
+    ``docs/benchmarks-history.md``, "issue 28: language per note (tried, not kept)").
+    It generalises the old Portuguese field, which read a
     Portuguese-looking note both ways in two fields."""
     own = _word_term(lang)
     if lang in ("en", "code"):
