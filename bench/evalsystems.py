@@ -313,5 +313,9 @@ class RubiSystem:
             tuple(h.score for h in hits),
             relevant=result.relevant,
             coverage=result.coverage,
-            evidence={"cjk": result.cjk, "named": result.named},
+            evidence={
+                "cjk": result.cjk,
+                "named": result.named,
+                "significance": result.significance,
+            },
         )

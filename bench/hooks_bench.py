@@ -26,6 +26,8 @@ agent waits for it), CPU per call p50/p95 (user + sys of the shell and the ``rub
 it ``exec``\\ s, from ``wait4``), the engine's CPU per call (mean of the host's CPU
 during each call, from ``/proc``: 10 ms ticks, so only the mean means anything), and
 the bytes the hook printed. Beside them:
+- the tool hooks as a session meets them (:func:`payloads`): a denied whole read, a
+  read that goes ahead, the PostToolUse of a read and of a search;
 - ``floor``: ``python -c pass`` with the same interpreter, the cost of any Python hook
   (and ``python -S -c pass``, ``python -I -S -c pass``: without ``site``, which a
   console script cannot skip); ``× floor`` is each row's wall p50 over the first's;
@@ -133,13 +135,27 @@ def hook_commands(hooks_file: Path) -> dict[str, str]:
 
 
 def payloads(project: Path, transcript: Path, big_file: Path) -> dict[str, dict[str, Any]]:
+    """Each event's JSON. The tool hooks: a whole read of a huge file (PreToolUse: the
+    guard denies it), a read that goes ahead (PreToolUse: the guard, then the meter),
+    the PostToolUse of that read (Claude Code runs none with the plugin's matcher, which
+    leaves ``Read`` out; settings from an older ``rubi install`` still send it) and of
+    a search (the meter)."""
     base = {"session_id": "bench-0000", "cwd": str(project), "transcript_path": str(transcript)}
     read = {"tool_name": "Read", "tool_input": {"file_path": str(big_file)}}
+    small = {"tool_name": "Read", "tool_input": {"file_path": str(project / "README.md")}}
+    grep = {"tool_name": "Grep", "tool_input": {"pattern": "vault"}, "tool_response": {}}
     return {
         "SessionStart": {**base, "hook_event_name": "SessionStart", "source": "startup"},
         "UserPromptSubmit": {**base, "hook_event_name": "UserPromptSubmit", "prompt": SHORT_PROMPT},
         "PreToolUse": {**base, "hook_event_name": "PreToolUse", **read},
-        "PostToolUse": {**base, "hook_event_name": "PostToolUse", **read, "tool_response": {}},
+        "PreToolUse, read that goes ahead": {**base, "hook_event_name": "PreToolUse", **small},
+        "PostToolUse": {**base, "hook_event_name": "PostToolUse", **grep},
+        "PostToolUse, after a read": {
+            **base,
+            "hook_event_name": "PostToolUse",
+            **small,
+            "tool_response": {},
+        },
         "Stop": {
             **base,
             "hook_event_name": "Stop",

@@ -22,7 +22,7 @@ def test_hook_path_imports_no_engine_it_does_not_use() -> None:
     only in the handlers that call them (SessionStart, PreCompact)."""
     code = (
         "import sys, rubi.app, rubi.claude.hooks.entry, rubi.claude.hooks.context,"
-        " rubi.claude.hooks.recall, rubi.claude.hooks.guard, rubi.claude.hooks.meter,"
+        " rubi.claude.hooks.recall, rubi.claude.hooks.tooluse, rubi.claude.hooks.meter,"
         " rubi.claude.hooks.stop;"
         "print(' '.join(m for m in ('networkx', 'rubi.graph', 'rubi.sync', 'rubi.search.engine',"
         " 'rubi.transcripts.transcript', 'rubi.markdown', 'yaml', 'whoosh', 'rich')"

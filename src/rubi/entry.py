@@ -3,9 +3,9 @@ handlers without loading the CLI (click, rich): hooks run on every prompt and to
 call, and pay every import. When a resident engine serves the project's vault
 (``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
 it over a local socket and imports nothing of the search stack; otherwise it runs
-cold, in this process, with the same output. ``rubi search`` and ``rubi read`` are
-tried through the engine the same way (the same output and exit status), before click
-is imported; without an engine they run cold."""
+cold, in this process, with the same output. Every other command is click's
+(:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the engine for their
+answer there (:mod:`rubi.cli.engineroute`)."""
 
 from __future__ import annotations
 
@@ -34,8 +34,9 @@ class _Replay(io.StringIO):
 
 def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
     """``rubi hook``, through the engine when one answers, else cold: its status, and
-    whether it ran cold as a short hook (one an engine answers, :func:`_one_shot`),
-    whose process may leave at once (:func:`_leave`)."""
+    whether the process may leave at once (:func:`_leave`): a hook the engine answered
+    (this process loaded the client alone), or one that ran cold as a short hook (one an
+    engine answers, :func:`_one_shot`)."""
     event = argv[0] if argv else ""
     raw: str | None = None
     error: Exception | None = None
@@ -53,11 +54,48 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
         if output:
             stdout.write(output)
             stdout.flush()
-        return 0, False
+        return 0, True
+    if error is None and _outside_a_project(event, raw):
+        return 0, True
     short = _one_shot(event)
     from rubi.claude.hooks.entry import main as hook_main
 
     return hook_main(argv, _Replay(raw, error), stdout), short
+
+
+_SHORTCUT_MAX_CHARS = 256 * 1024
+"""A payload longer than this (a PostToolUse with a large tool result) is not parsed a
+second time to look for a shortcut: it runs cold, where it is parsed anyway."""
+
+
+def _outside_a_project(event: str, raw: str | None) -> bool:
+    """Whether the hook has nothing to do: its event's handler answers nothing outside
+    a project vault (:data:`rubi.claude.hookevents.PROJECT_EVENTS`) and the payload's
+    ``cwd``, as the handlers check it (:func:`rubi.claude.hooks.payload.working_dir`),
+    has no ``.rubi/`` at or above it (the walk of :func:`rubi.core.paths.find_vault`).
+    Such a hook prints nothing, as it would cold, without the 30–40 ms of CPU the
+    handlers' imports cost; anything else (no usable ``cwd``, JSON that does not
+    parse, a payload over :data:`_SHORTCUT_MAX_CHARS`) runs cold as usual."""
+    from rubi.claude.hookevents import PROJECT_EVENTS
+
+    if not raw or len(raw) > _SHORTCUT_MAX_CHARS:
+        return False
+    if event and event.replace("-", "").replace("_", "").lower() not in PROJECT_EVENTS:
+        return False
+    import json
+
+    from rubi.claude.hooks.payload import working_dir
+    from rubi.engine.address import find_vault_root
+    from rubi.engine.protocol import event_key
+
+    try:
+        payload = json.loads(raw) if raw and raw.strip() else None
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(payload, dict) or event_key(event, payload) not in PROJECT_EVENTS:
+        return False
+    cwd = working_dir(payload.get("cwd"))
+    return cwd is not None and find_vault_root(cwd) is None
 
 
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -109,8 +147,9 @@ def _leave(code: int) -> None:
     """End a short cold hook's process now, with ``code``, without tearing the
     interpreter down: freeing every module, the graph and the index one object at a
     time cost a third of the recall hook's CPU at 6,400 notes (300 ms), after its
-    answer was printed. What an exit does that matters still happens: the standard
-    streams are flushed and the ``atexit`` functions run (logging's flush among them).
+    answer was printed (a hook the engine answered saves 3 ms of CPU of its 25). What
+    an exit does that matters still happens: the standard streams are flushed and the
+    ``atexit`` functions run (logging's flush among them).
     The handlers of these events run inside the resident engine too, where no exit
     follows a hook, so none depends on one to finish its work. Returns without doing
     anything, for the usual exit, when a stream cannot be flushed (the interpreter
@@ -134,80 +173,6 @@ def _leave(code: int) -> None:
     os._exit(code)
 
 
-def _utf8(stream: TextIO) -> bool:
-    encoding = str(getattr(stream, "encoding", "") or "").lower().replace("_", "-")
-    return encoding in ("utf-8", "utf8")
-
-
-def _command(argv: list[str], stdout: TextIO | None, stderr: TextIO | None) -> int | None:
-    """``rubi search`` / ``rubi read`` answered by the engine: its output written here,
-    its exit status returned; None when the command must run cold (through click)."""
-    if stdout is None or stderr is None or not (_utf8(stdout) and _utf8(stderr)):
-        return None
-    try:
-        from rubi.engine.client import cli_via_engine
-
-        result = cli_via_engine(
-            argv,
-            tty=(stdout.isatty(), stderr.isatty()),
-            errors=(str(stdout.errors), str(stderr.errors)),
-        )
-    except KeyboardInterrupt:  # Ctrl-C while the engine works: as click says it
-        return _aborted(stderr)
-    except Exception:  # the client failed: cold, which shows any real problem
-        return None
-    if result is None:
-        return None
-    out, err, code = result
-    try:
-        if err:
-            stderr.write(err)
-            stderr.flush()
-        if out:
-            stdout.write(out)
-            stdout.flush()
-    except KeyboardInterrupt:
-        return _aborted(stderr)
-    except OSError as exc:  # a closed pipe (`| head`), a full disk: as cold
-        return _unwritable(exc, stdout, stderr)
-    return code
-
-
-def _aborted(stderr: TextIO) -> int:
-    """Ctrl-C during a command the engine answers: click's ``Aborted!``, status 1."""
-    try:
-        stderr.write("\nAborted!\n")
-        stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return 1
-
-
-def _unwritable(exc: OSError, stdout: TextIO, stderr: TextIO) -> int:
-    """The engine's answer could not be written: one line as the cold command's error
-    handler prints it (``Error: Broken pipe``), status 1. Stdout is pointed at the null
-    device so that the interpreter's final flush of what is left stays quiet."""
-    import os
-
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
-    where = f"{exc.filename}: " if exc.filename else ""
-    try:
-        stderr.write(f"Error: {where}{exc.strerror or exc}\n")
-        stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return 1
-
-
-_ENGINE_COMMANDS = ("search", "read")
-"""Commands tried through the engine first (:data:`rubi.engine.protocol.CLI_COMMANDS`)."""
-
-
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
@@ -215,14 +180,6 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    if sys.argv[1:2] and sys.argv[1] in _ENGINE_COMMANDS:
-        code = _command(sys.argv[1:], sys.stdout, sys.stderr)
-        if code is not None:
-            raise SystemExit(code)
-        if sys.argv[1] == "search":  # one search in this process: its candidates' vectors
-            from rubi.app.searching import one_search
-
-            one_search()
     from rubi.cli.main import main as cli_main
 
     cli_main()

@@ -1,6 +1,8 @@
-"""``rubi search`` and ``rubi read`` through the resident engine: the same bytes on
-stdout and stderr and the same exit status as the cold path, click never imported by
-the client, and the cold path whenever the engine must not answer."""
+"""``rubi search`` and ``rubi read`` through the resident engine: one execution path.
+Click parses the command in its own process, the engine computes the answer with the
+function the command would run itself (:mod:`rubi.app.commandanswers`), and the
+command prints it: the same bytes on stdout and stderr and the same exit status as
+without an engine, and the engine never touches its own standard streams."""
 
 from __future__ import annotations
 
@@ -11,14 +13,15 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rubi import app
-from rubi.cli.main import run_for_engine
-from rubi.engine.address import address_for
-from rubi.engine.client import cli_via_engine
-from rubi.engine.protocol import PROTOCOL, build_id, cli_argv_ok, environment
+from rubi.app import commandanswers
+from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs, decode_call
+from rubi.engine.client import call_via_engine
+from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
 
 from helpers import login_project
@@ -26,21 +29,12 @@ from helpers import login_project
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
 
 RUN = """
-import os, sys
+import sys
 sys.argv = ["rubi", *sys.argv[1:]]
 from rubi import entry
-code = 0
-try:
-    entry.main()
-except SystemExit as done:
-    code = done.code
-sys.stdout.flush()
-sys.stderr.flush()
-with open(os.environ["RUBI_TEST_MARK"], "w") as fh:
-    fh.write("click" if "click" in sys.modules else "no click")
-os._exit(code if isinstance(code, int) else 1)
+entry.main()
 """
-"""``rubi ARGS`` as the console script runs it; writes whether click was imported."""
+"""``rubi ARGS`` as the console script runs it."""
 
 
 @pytest.fixture
@@ -49,139 +43,167 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the calls the engine (in this process) answers, in order."""
+    seen: list[str] = []
+    real = commandanswers.answer_call
+
+    def counted(paths: Any, call: SearchArgs | ReadArgs) -> Answer:
+        seen.append(type(call).__name__)
+        return real(paths, call)
+
+    monkeypatch.setattr(commandanswers, "answer_call", counted)
+    return seen
+
+
+@pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi"), commands=run_for_engine).start()
+    running = Engine(app.locate(project / ".rubi")).start()
     assert running.serving.wait(10) and running.ready.wait(30)
     yield running
     running.stop()
 
 
-def rubi(args: list[str], cwd: Path, tmp_path: Path, **env: str) -> tuple[bytes, bytes, int, str]:
-    mark = tmp_path / "mark.txt"
+def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
     done = subprocess.run(
         [sys.executable, "-c", RUN, *args],
         capture_output=True,
         cwd=cwd,
-        env={**os.environ, "RUBI_TEST_MARK": str(mark), "PYTHONIOENCODING": "utf-8", **env},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
         timeout=120,
     )
-    return done.stdout, done.stderr, done.returncode, mark.read_text()
+    return done.stdout, done.stderr, done.returncode
 
 
-CASES = [
+ANSWERED = [
     ["search", "login", "tokens"],
     ["search", "--json", "--top-k", "3", "cache"],
     ["search", "--scope", "notes", "midnight", "session"],
-    ["search", "--since", "not-a-day", "tokens"],
-    ["search", "--top-k", "0", "tokens"],
-    ["search"],
+    ["search", "--since", "not-a-day", "tokens"],  # an error the engine's run shows
     ["read", "notes/gotcha-login-tokens-expire-at-midnight-utc"],
     ["read", "--json", "src/auth.py"],
+    ["read", "notes/gotcha-login-tokens-expire-at-midnight-utc#L1-3"],
     ["read", "no-such-note"],
     ["read", "--json", "no-such-note"],
 ]
+CLICKS_OWN = [["search", "--top-k", "0", "tokens"], ["search"], ["read", "--help"]]
+"""Usage errors and help: click's, before any answer is asked for."""
+HERE = [["-v", "search", "login"]]
+"""Debug detail asked for: the command answers itself, where it logs."""
 
 
 def test_commands_print_the_same_through_the_engine(
-    project: Path, engine: Engine, tmp_path: Path
+    project: Path, engine: Engine, calls: list[str]
 ) -> None:
     ids = {hit.id for hit in app.search(app.locate(project / ".rubi"), "login tokens").hits}
     assert "notes/gotcha-login-tokens-expire-at-midnight-utc" in ids
     sub = project / "src"
-    for args in CASES:
+    for args in ANSWERED + CLICKS_OWN + HERE:
         for cwd in (project, sub):
-            *via, mark = rubi(args, cwd, tmp_path)
-            assert mark == "no click", args  # answered by the engine
-            *cold, cold_mark = rubi(args, cwd, tmp_path, RUBI_ENGINE="0")
-            assert cold_mark == "click"
-            assert via == cold, (args, cwd)
-    out, _, code, _ = rubi(CASES[0], project, tmp_path)
+            before = len(calls)
+            via = rubi(args, cwd)
+            assert len(calls) == before + (args in ANSWERED), (args, cwd)
+            cold = rubi(args, cwd, RUBI_ENGINE="0")
+            assert len(calls) == before + (args in ANSWERED)  # answered in its process
+            assert via == cold or args in HERE, (args, cwd)
+    out, _, code = rubi(ANSWERED[0], project)
     assert code == 0 and b"Login tokens expire" in out
+    _, err, code = rubi(ANSWERED[3], project)
+    assert code == 1 and err.startswith(b"Error: ") and b"not-a-day" in err
 
 
-def test_without_an_engine_commands_run_cold(project: Path, tmp_path: Path) -> None:
-    out, _, code, mark = rubi(["search", "login", "tokens"], project, tmp_path)
-    assert mark == "click" and code == 0 and b"Login tokens expire" in out
-    assert cli_via_engine(["search", "login"]) is None
-    address = address_for(str(project / ".rubi"))
-    assert address is None or not os.path.exists(address.socket)  # nothing started one
+def test_without_an_engine_commands_answer_themselves(project: Path, calls: list[str]) -> None:
+    out, _, code = rubi(["search", "login", "tokens"], project)
+    assert code == 0 and b"Login tokens expire" in out and not calls
+    root = str(project / ".rubi")
+    assert call_via_engine([root, str(project)], "search", SearchArgs("login").wire()) is None
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["search", "--vault", ".", "tokens"],
-        ["search", "--vault=.", "tokens"],
-        ["search", "-h"],
-        ["read", "--help"],
-        ["status"],
-        ["index"],
-        ["search", "a\x00b"],
-        [],
-    ],
-)
-def test_commands_the_engine_does_not_run(args: list[str]) -> None:
-    assert not cli_argv_ok(args)
-
-
-def test_options_before_the_command_run_cold(
-    project: Path, engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_named_vault_is_the_engine_s_when_it_is_the_same(
+    project: Path, engine: Engine, calls: list[str], tmp_path: Path
 ) -> None:
-    monkeypatch.chdir(project)
-    assert cli_via_engine(["search", "login"]) is not None
-    *_, mark = rubi(["-v", "search", "login"], project, tmp_path)
-    assert mark == "click"
-    *_, mark = rubi(["search", "--vault", str(project / ".rubi"), "login"], project, tmp_path)
-    assert mark == "click"
-    *_, mark = rubi(["search", "login"], project, tmp_path, _RUBI_COMPLETE="bash_complete")
-    assert mark == "click"
-
-
-def test_the_engine_refuses_a_command_from_another_folder(
-    project: Path, engine: Engine, tmp_path: Path
-) -> None:
+    """``--vault`` naming the engine's vault is answered there; another vault, which the
+    engine does not serve, answers itself."""
+    rubi(["search", "--vault", str(project / ".rubi"), "login"], tmp_path)
+    assert calls == ["SearchArgs"]
     other = tmp_path / "other"
     other.mkdir()
     app.init_project(other)
+    _, _, code = rubi(["search", "--vault", str(other / ".rubi"), "login"], tmp_path)
+    assert calls == ["SearchArgs"] and code == 0
+
+
+def test_the_engine_refuses_a_call_for_another_vault_or_of_another_shape(
+    project: Path, engine: Engine, tmp_path: Path
+) -> None:
     vault = os.path.realpath(project / ".rubi")
+    paths = app.locate(project / ".rubi")
     base = {
-        "rubi": "cli",
+        "rubi": "call",
         "protocol": PROTOCOL,
         "build": build_id(),
         "env": environment(),
         "vault": vault,
-        "cwd": str(project),
-        "argv": ["search", "login"],
-        "tty": [False, False],
-        "errors": ["strict", "backslashreplace"],
+        "paths": [str(paths.root), str(paths.project_root)],
+        "name": "search",
+        "args": SearchArgs("login").wire(),
     }
     lock = threading.Lock()
 
-    def ask(**changes: object) -> dict[str, object]:
-        return answer(json.dumps({**base, **changes}).encode(), vault, lock, None, run_for_engine)
+    def ask(**changes: object) -> dict[str, Any]:
+        return answer(json.dumps({**base, **changes}).encode(), vault, lock, None, paths)
 
-    assert ask()["ok"] is True
-    assert answer(json.dumps(base).encode(), vault, lock)["ok"] is False  # no commands
-    assert ask(cwd=str(other))["ok"] is False
-    assert ask(cwd="relative")["ok"] is False
-    assert ask(argv=["search", "--vault", str(other), "x"])["ok"] is False
-    assert ask(argv=["index"])["ok"] is False
-    assert ask(tty=[1, 0])["ok"] is False
-    assert ask(errors=["ignore", "strict"])["ok"] is False
+    assert ask()["ok"] is True and "login" in ask()["answer"]["text"].lower()
+    assert answer(json.dumps(base).encode(), vault, lock)["ok"] is False  # serves no calls
+    assert ask(paths=[str(tmp_path), None])["ok"] is False
+    assert ask(paths=[str(paths.root), str(tmp_path)])["ok"] is False
+    assert ask(name="index")["ok"] is False
+    assert ask(args={**SearchArgs("x").wire(), "top_k": 0})["ok"] is False
+    assert ask(args={"query": "x"})["ok"] is False
     assert ask(build="another")["ok"] is False
+    error = ask(args={**SearchArgs("x").wire(), "since": "soon"})
+    assert error["ok"] is True and error["error"]["kind"] == "error"
 
 
-def test_a_host_thread_writes_where_it_wrote(
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("index", {}),
+        ("search", None),
+        ("search", {**SearchArgs("x").wire(), "extra": 1}),
+        ("search", {**SearchArgs("x").wire(), "top_k": True}),
+        ("search", {**SearchArgs("x").wire(), "budget": 10}),
+        ("search", {**SearchArgs("x").wire(), "scope": "everything"}),
+        ("search", {**SearchArgs("x").wire(), "terms": "a"}),
+        ("search", {**SearchArgs("a\x00b").wire()}),
+        ("search", {**SearchArgs("x").wire(), "personal": "no"}),
+        ("read", {"ref": 5, "as_json": False}),
+        ("read", {"ref": "x"}),
+    ],
+)
+def test_calls_the_engine_does_not_answer(name: str, args: object) -> None:
+    with pytest.raises(ValueError):
+        decode_call(name, args)
+
+
+def test_a_call_round_trips(project: Path) -> None:
+    for call in (
+        SearchArgs("a b", ("c",), 3, 900, "notes", True, False, "2026-01-01", None, True),
+        ReadArgs("notes/x#L1-2", True),
+    ):
+        name = "search" if isinstance(call, SearchArgs) else "read"
+        assert decode_call(name, json.loads(json.dumps(call.wire()))) == call
+
+
+def test_the_engine_leaves_the_standard_streams_alone(
     project: Path,
     engine: Engine,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """While the engine runs a command, the host's other threads print to the host's
-    streams, not into the command's output."""
-    from rubi.engine import clirun
-
-    monkeypatch.chdir(project)
+    """While the engine answers calls, the host's threads print where they printed and
+    the engine's process keeps its own ``sys.stdout`` and ``sys.stderr``."""
+    streams = (sys.stdout, sys.stderr)
     stop = threading.Event()
 
     def chatter() -> None:
@@ -191,12 +213,34 @@ def test_a_host_thread_writes_where_it_wrote(
 
     thread = threading.Thread(target=chatter)
     thread.start()
+    root = str(project / ".rubi")
     try:
         for _ in range(5):
-            result = cli_via_engine(["search", "login", "tokens"])
-            assert result is not None and "host line" not in result[0]
+            reply = call_via_engine([root, str(project)], "search", SearchArgs("login").wire())
+            assert reply is not None and "host line" not in json.dumps(reply)
     finally:
         stop.set()
         thread.join()
+    assert (sys.stdout, sys.stderr) == streams
     assert "host line" in capsys.readouterr().out
-    assert clirun.install()
+
+
+def test_only_a_console_run_that_answers_itself_reads_vectors_on_demand(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console script runs one command and exits: a ``rubi search`` answering
+    itself there sets its process up for one search; the same command invoked in a
+    longer-lived process (a test runner, a host) leaves the process as it is."""
+    from click.testing import CliRunner
+
+    from rubi.app import searching
+    from rubi.cli.main import ONE_COMMAND, cli
+
+    set_up: list[bool] = []
+    monkeypatch.setattr(searching, "one_search", lambda: set_up.append(True))
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RUBI_ENGINE", "0")
+    result = CliRunner().invoke(cli, ["search", "login"])
+    assert result.exit_code == 0 and set_up == []
+    result = CliRunner().invoke(cli, ["search", "login"], obj=ONE_COMMAND)
+    assert result.exit_code == 0 and set_up == [True]

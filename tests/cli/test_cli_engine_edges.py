@@ -1,12 +1,11 @@
 """``rubi search``, ``rubi read`` and hooks through the engine when things go wrong: an
-engine that accepts but never answers, one that answers oddly, a closed pipe, Ctrl-C.
-Each falls back to the cold path or ends with one line, never a traceback or a long
-wait."""
+engine that accepts but never answers, one that answers oddly, an error in the engine,
+Ctrl-C. Each falls back to the cold path or ends with one line, never a traceback or a
+long wait."""
 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import socket
@@ -16,8 +15,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from rubi import entry
+from rubi.cli.engineroute import answered
+from rubi.cli.main import cli
+from rubi.core.commandcalls import Answer, SearchArgs
+from rubi.core.errors import RubiError
+from rubi.core.paths import find_vault
 from rubi.engine import client
 from rubi.engine.address import address_for
 from rubi.engine.protocol import ACK, LineReader
@@ -66,44 +70,81 @@ def fake_engine(project: Path, reply: Callable[[socket.socket], object]) -> Iter
     os.unlink(address.socket)
 
 
+def call(project: Path, **kwargs: float) -> dict[str, object] | None:
+    """A ``rubi search x`` call to the project's engine."""
+    args = SearchArgs("x").wire()
+    return client.call_via_engine([str(project / ".rubi"), str(project)], "search", args, **kwargs)
+
+
 def test_an_engine_that_never_acknowledges_costs_the_ack_timeout(project: Path) -> None:
-    """An engine suspended with Ctrl-Z still accepts connections; the command runs cold
-    after the short acknowledgement timeout, not the whole reply timeout."""
+    """An engine suspended with Ctrl-Z still accepts connections; the command answers
+    itself after the short acknowledgement timeout, not the whole reply timeout."""
     release = threading.Event()
     with fake_engine(project, lambda conn: release.wait(30)):
-        result = client.cli_via_engine(["search", "x"], ack_timeout_s=0.2, reply_timeout_s=3600.0)
+        result = call(project, ack_timeout_s=0.2, reply_timeout_s=3600.0)
         release.set()
         assert result is None
 
 
+ANSWER = b'{"ok": true, "answer": {"text": "hit"}}\n'
+
+
 def test_an_acknowledged_answer_is_read_after_the_ack(project: Path) -> None:
-    answer = b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 0}\n'
-    with fake_engine(project, lambda conn: conn.sendall(ACK + answer)):
-        assert client.cli_via_engine(["search", "x"]) == ("hit\n", "", 0)
+    with fake_engine(project, lambda conn: conn.sendall(ACK + ANSWER)):
+        assert call(project) == {"ok": True, "answer": {"text": "hit"}}
 
 
 def test_an_answer_without_an_ack_is_taken(project: Path) -> None:
     """An engine of the same build from before the acknowledgement answers at once."""
-    answer = b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 3}\n'
-    with fake_engine(project, lambda conn: conn.sendall(answer)):
-        assert client.cli_via_engine(["search", "x"]) == ("hit\n", "", 3)
+    with fake_engine(project, lambda conn: conn.sendall(ANSWER)):
+        assert call(project) == {"ok": True, "answer": {"text": "hit"}}
 
 
 @pytest.mark.parametrize(
     "answer",
     [
-        b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": 99999999999}\n',
-        b'{"ok": true, "stdout": "hit\\n", "stderr": "", "code": -1}\n',
-        b'{"ok": true, "stdout": 5, "stderr": null, "code": 0}\n',
-        b'{"ok": true, "stdout": "partial',
+        b'{"ok": true, "answer": {"text": 5}}\n',
+        b'{"ok": true, "answer": {"text": "a", "json": 1}}\n',
+        b'{"ok": true, "answer": null}\n',
+        b'{"ok": true}\n',
+        b'{"ok": true, "error": {"kind": "crash", "message": "x"}}\n',
+        b'{"ok": true, "error": {"kind": "error", "message": 5}}\n',
+        b'{"ok": false, "error": "busy"}\n',
+        b'{"ok": true, "answer": {"text": "partial',
         b"\xff not json\n",
         ACK,
         ACK + ACK,
     ],
 )
-def test_a_strange_answer_runs_cold(project: Path, answer: bytes) -> None:
+def test_a_strange_answer_is_answered_here(
+    project: Path, answer: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anything but an answer or an error of the command's shape: the command answers
+    itself (and prints what it finds)."""
+    paths = find_vault(None, project)
+    here = Answer(False, "answered here")
     with fake_engine(project, lambda conn: conn.sendall(answer)):
-        assert client.cli_via_engine(["search", "x"]) is None
+        assert answered(paths, SearchArgs("x"), lambda: here) is here
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        ({"kind": "error", "message": "bad day"}, RubiError),
+        ({"kind": "usage", "message": "no"}, ValueError),
+    ],
+)
+def test_an_error_the_engine_saw_is_raised_here(
+    project: Path, error: dict[str, str], kind: type[Exception]
+) -> None:
+    """The command's error handler shows the engine's error as its own (same line,
+    same status): the engine sends it as data and the route raises it again."""
+    line = json.dumps({"ok": True, "error": error}).encode() + b"\n"
+    paths = find_vault(None, project)
+    engine = fake_engine(project, lambda conn: conn.sendall(ACK + line))
+    with engine, pytest.raises(kind, match=error["message"]) as raised:
+        answered(paths, SearchArgs("x"), lambda: Answer(False, "here"))
+    assert type(raised.value) is kind
 
 
 def test_line_reader_keeps_what_follows_a_newline() -> None:
@@ -116,38 +157,17 @@ def test_line_reader_keeps_what_follows_a_newline() -> None:
     assert lines == [b"one", b"two", b"three"]
 
 
-class _Stream(io.TextIOWrapper):
-    """A UTF-8 text stream over ``raw``, as ``sys.stdout`` is."""
+def test_ctrl_c_while_the_engine_works_says_aborted(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the engine works is click's, as cold: ``Aborted!``, status 1."""
 
-    def __init__(self, raw: io.RawIOBase | io.BufferedIOBase) -> None:
-        super().__init__(raw, encoding="utf-8", errors="strict")  # type: ignore[arg-type]
-
-
-def _stderr() -> tuple[_Stream, io.BytesIO]:
-    raw = io.BytesIO()
-    return _Stream(raw), raw
-
-
-def test_a_closed_pipe_is_one_line_as_cold(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``rubi search ... | head``: cold says ``Error: Broken pipe`` with status 1."""
-    monkeypatch.setattr(client, "cli_via_engine", lambda *a, **k: ("hits\n", "", 0))
-    read_fd, write_fd = os.pipe()
-    os.close(read_fd)  # the reader is gone: writing raises BrokenPipeError
-    stderr, err = _stderr()
-    with open(write_fd, "wb", buffering=0) as raw, _Stream(raw) as stdout:
-        assert entry._command(["search", "x"], stdout, stderr) == 1
-    assert err.getvalue() == b"Error: Broken pipe\n"
-
-
-def test_ctrl_c_while_the_engine_works_says_aborted(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(client, "cli_via_engine", interrupted)
-    stdout, out = _stderr()
-    stderr, err = _stderr()
-    assert entry._command(["search", "x"], stdout, stderr) == 1
-    assert err.getvalue() == b"\nAborted!\n" and out.getvalue() == b""
+    monkeypatch.setattr(client, "call_via_engine", interrupted)
+    result = CliRunner().invoke(cli, ["search", "x"])
+    assert result.exit_code == 1 and "Aborted!" in result.output
 
 
 def _hook_input(project: Path) -> str:

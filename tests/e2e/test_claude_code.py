@@ -355,6 +355,30 @@ def test_meter_asks_once_before_claude_code_compacts(
 
 
 @pytest.mark.slow
+def test_the_meter_asks_before_a_read_and_the_read_goes_ahead(tmp_path: Path, claude: str) -> None:
+    """A read's PreToolUse hook meters it (the plugin runs no PostToolUse hook for a
+    read): past the ask point its ask reaches the model beside the read's result."""
+    files = {f"src/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(3)}
+    project = rubi_project(tmp_path / "proj", files)
+    (project / ".rubi" / "config.toml").write_text(
+        "[hooks]\ncontext_window = 30000\n", encoding="utf-8"
+    )
+    home = new_home(tmp_path)
+    installed(project, home)
+    paths = ",".join(str(project / f"src/m{i}.py") for i in range(3))
+    api = FakeMessagesAPI(growth=25_000).start()
+    try:
+        run_claude(claude, project, home, api, [f"Look at these READ:{paths}"], allowed="Read")
+    finally:
+        api.stop()
+    bodies = main_requests(api)
+    assert len(tool_results(bodies[1])) == 3
+    assert all("return" in json.dumps(r.get("content")) for r in tool_results(bodies[1]))
+    assert json.dumps(bodies[1]).count(METER) == 1  # asked once, with the reads' results
+    hooks_log_clean(project)
+
+
+@pytest.mark.slow
 def test_clear_brings_back_the_session_record(tmp_path: Path, claude: str) -> None:
     project = rubi_project(tmp_path / "proj", {"src/auth.py": "def login():\n    pass\n"})
     home = new_home(tmp_path)

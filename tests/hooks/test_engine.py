@@ -105,9 +105,14 @@ def session_cases(project: Path, t: Path, big: Path) -> list[tuple[str, str]]:
         "tool_input": {"file_path": str(big)},
     }
     cases.append(("PreToolUse", json.dumps(read)))
-    explore = {**recorded("post_tool_use_bash", project, t), **read}
-    explore["hook_event_name"] = "PostToolUse"
-    cases += [("PostToolUse", json.dumps(explore))] * 12
+    small = {**read, "tool_input": {"file_path": str(project / "README.md")}}
+    cases += [("PreToolUse", json.dumps(small))] * 6  # reads that go ahead, counted
+    explore = {
+        **recorded("post_tool_use_bash", project, t),
+        "tool_name": "Grep",
+        "tool_input": {"pattern": "token"},
+    }
+    cases += [("PostToolUse", json.dumps(explore))] * 6
     cases.append(("Stop", json.dumps(recorded("stop", project, t))))
     return cases
 
@@ -187,6 +192,51 @@ def test_a_hook_process_imports_no_search_stack(project: Path, engine: Engine) -
     output, heavy = json.loads(done.stdout)
     assert heavy == []
     assert "Login tokens expire" in output
+
+
+_LEAVES = """
+import atexit, sys
+mark = sys.argv[1]
+atexit.register(lambda: open(mark + "-atexit", "w").write("ran"))
+
+
+class TornDown:
+    def __del__(self, open=open, mark=mark) -> None:  # runs as the modules are torn down
+        open(mark + "-teardown", "w").write("ran")
+
+
+kept = TornDown()
+sys.argv = ["rubi", "hook", "PreToolUse"]
+from rubi.entry import main
+main()
+"""
+
+
+def test_a_hook_the_engine_answered_leaves_without_the_interpreters_teardown(
+    project: Path, engine: Engine, tmp_path: Path
+) -> None:
+    """The console script's process ends at once once the engine's answer is printed:
+    the answer whole, status 0, the ``atexit`` functions run, and no teardown of
+    modules (a few ms of CPU a hook, for a process that loaded the client alone)."""
+    big = tmp_path / "big.log"
+    big.write_text("line\n" * 5_000, encoding="utf-8")
+    read = {"tool_name": "Read", "tool_input": {"file_path": str(big)}}
+    raw = json.dumps({"session_id": "s1", "cwd": str(project), **read})
+    mark = tmp_path / "mark"
+    done = subprocess.run(
+        [sys.executable, "-c", _LEAVES, str(mark)],
+        input=raw,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert (tmp_path / "mark-atexit").read_text() == "ran"
+    assert not (tmp_path / "mark-teardown").exists()
+    assert not (vault_of(project).index_dir / "hooks.log").exists()
 
 
 def test_a_second_engine_for_the_vault_stands_by_and_takes_over(

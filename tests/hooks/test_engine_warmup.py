@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from rubi import app
+from rubi.app import commandanswers
+from rubi.core.commandcalls import SearchArgs
 from rubi.engine import server, warmup
-from rubi.engine.client import cli_via_engine
+from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, Slot, answer
 from rubi.engine.warmup import Warmup
@@ -58,8 +60,11 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-def starting(project: Path, held: threading.Event) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi"), commands=_no_commands).start()
+def starting(
+    project: Path, held: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Engine]:
+    monkeypatch.setattr(commandanswers, "answer_call", _no_commands)
+    running = Engine(app.locate(project / ".rubi")).start()
     assert running.serving.wait(10) and running.warmup.hooks.wait(30)
     yield running
     running.stop()
@@ -130,11 +135,11 @@ def test_the_tool_hooks_go_to_the_engine_once_their_modules_are_loaded(
     assert not starting.ready.is_set()  # the search is still loading
 
 
-def test_a_command_the_starting_engine_has_not_loaded_runs_cold(
-    project: Path, starting: Engine, monkeypatch: pytest.MonkeyPatch
+def test_a_command_the_starting_engine_has_not_loaded_answers_itself(
+    project: Path, starting: Engine
 ) -> None:
-    monkeypatch.chdir(project)
-    assert cli_via_engine(["search", "login", "tokens"]) is None
+    args = SearchArgs("login tokens").wire()
+    assert call_via_engine([str(project / ".rubi"), str(project)], "search", args) is None
 
 
 def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: Path) -> None:
@@ -161,15 +166,14 @@ def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: 
 
     hook = request(rubi="hook", event="UserPromptSubmit", input=_prompt(project))
     command = request(
-        rubi="cli",
-        argv=["search", "x"],
-        cwd=str(project),
-        tty=[False, False],
-        errors=["strict", "strict"],
+        rubi="call",
+        paths=[str(vault.root), str(vault.project_root)],
+        name="search",
+        args=SearchArgs("x").wire(),
     )
     vault_dir = str(Path(vault.root).resolve())
     for line in (hook, command):
-        reply = answer(line, vault_dir, Slot(), None, _no_commands, Peer(), loading)  # type: ignore[arg-type]
+        reply = answer(line, vault_dir, Slot(), None, vault, Peer(), loading)  # type: ignore[arg-type]
         assert reply == {"ok": False, "error": "warming up"}
     assert acked == []
     loading.hooks.set()

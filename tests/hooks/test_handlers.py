@@ -11,6 +11,7 @@ import pytest
 
 from hooks.hookhelpers import base, hook, transcript
 from rubi import app
+from rubi.claude.hooks.context import open_context
 from rubi.transcripts.tail import current_context
 
 from helpers import write
@@ -162,24 +163,61 @@ def test_context_size_from_the_transcript_end(tmp_path: Path, name: str, expecte
     assert current_context(transcript(tmp_path, name)) == expected
 
 
-def test_meter_asks_once_past_the_threshold(project: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("event", "tool"),
+    [("PostToolUse", "Grep"), ("PreToolUse", "Read")],
+    ids=["after-a-search", "before-a-read"],
+)
+def test_meter_asks_once_past_the_threshold(
+    project: Path, tmp_path: Path, event: str, tool: str
+) -> None:
     t = transcript(tmp_path, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")  # 26,080 tokens
     write(project / ".rubi" / "config.toml", "[hooks]\ncontext_window = 30000\n")
     payload = base(
         project,
-        "PostToolUse",
+        event,
         transcript_path=str(t),
-        tool_name="Read",
+        tool_name=tool,
         tool_input={"file_path": "x"},
         tool_response={},
     )
-    out = hook("PostToolUse", payload)
+    out = hook(event, payload)
     assert out is not None
+    assert out["hookSpecificOutput"]["hookEventName"] == event
+    assert "permissionDecision" not in out["hookSpecificOutput"]  # the read goes ahead
     msg = out["hookSpecificOutput"]["additionalContext"]
     assert "26,080 tokens" in msg and "register" in msg and "handoff" in msg
-    assert hook("PostToolUse", payload) is None  # once per session
+    assert hook(event, payload) is None  # once per session
     sub = dict(payload, agent_id="a1", session_id="other")
-    assert hook("PostToolUse", sub) is None  # subagents do not count
+    assert hook(event, sub) is None  # subagents do not count
+
+
+def test_a_read_is_metered_once_before_it_and_a_denied_read_not_at_all(
+    project: Path, tmp_path: Path
+) -> None:
+    big = tmp_path / "big.log"
+    big.write_text("line\n" * 5_000, encoding="utf-8")
+    small = tmp_path / "small.py"
+    small.write_text("x = 1\n", encoding="utf-8")
+
+    def read(event: str, path: Path, **extra: object) -> dict[str, object] | None:
+        return hook(
+            event,
+            base(project, event, tool_name="Read", tool_input={"file_path": str(path)}, **extra),
+        )
+
+    for _ in range(6):
+        assert read("PreToolUse", small) is None  # goes ahead: counted
+        assert read("PostToolUse", small, tool_response={}) is None  # counted already
+    denied = read("PreToolUse", big)
+    assert denied is not None
+    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"  # not counted
+    write(project / ".rubi" / "config.toml", "[hooks]\nharvest_after = 7\n")
+    stop = base(project, "Stop", stop_hook_active=False, last_assistant_message="Read it.")
+    assert hook("Stop", stop) is None  # six reads, not twelve nor seven
+    assert read("PreToolUse", big) is None  # asked again: it goes ahead, and counts
+    out = hook("Stop", stop)
+    assert out is not None and "took 7 reads and searches" in out["reason"]
 
 
 def test_meter_asks_again_after_a_compaction(project: Path, tmp_path: Path) -> None:
@@ -203,17 +241,14 @@ def test_meter_asks_again_after_a_compaction(project: Path, tmp_path: Path) -> N
     assert hook("PostToolUse", payload) is not None  # the next climb is flagged again
 
 
-def test_meter_quiet_below_threshold(project: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("event", "tool"), [("PostToolUse", "Grep"), ("PreToolUse", "Read")])
+def test_meter_quiet_below_threshold(project: Path, tmp_path: Path, event: str, tool: str) -> None:
     t = transcript(tmp_path, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
     payload = base(
-        project,
-        "PostToolUse",
-        transcript_path=str(t),
-        tool_name="Read",
-        tool_input={},
-        tool_response={},
+        project, event, transcript_path=str(t), tool_name=tool, tool_input={}, tool_response={}
     )
-    assert hook("PostToolUse", payload) is None
+    assert hook(event, payload) is None
+    assert open_context(payload, event).load_state().explorations == 1  # it ran, and counted
 
 
 # -- Stop: harvest and capture ---------------------------------------------------------
@@ -239,10 +274,7 @@ def test_harvest_after_heavy_exploration_never_loops(project: Path) -> None:
 
 def test_register_resets_the_harvest(project: Path) -> None:
     for _ in range(12):
-        hook(
-            "PostToolUse",
-            base(project, "PostToolUse", tool_name="Read", tool_input={}, tool_response={}),
-        )
+        hook("PreToolUse", base(project, "PreToolUse", tool_name="Read", tool_input={}))
     hook(
         "PostToolUse",
         base(

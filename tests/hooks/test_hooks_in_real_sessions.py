@@ -27,15 +27,18 @@ def _read_state(project: Path, session: str = "11111111-2222-3333-4444-555555555
     return data
 
 
-# -- 1. parallel PostToolUse -------------------------------------------------------------
-def test_eight_concurrent_hook_processes_count_eight(project: Path) -> None:
+# -- 1. parallel tool hooks ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("event", "tool"),
+    [("PostToolUse", "Grep"), ("PreToolUse", "Read")],
+    ids=["searches-after", "reads-before"],
+)
+def test_eight_concurrent_hook_processes_count_eight(project: Path, event: str, tool: str) -> None:
     rubi = str(Path(sys.executable).with_name("rubi"))
-    payload = json.dumps(
-        base(project, "PostToolUse", tool_name="Read", tool_input={}, tool_response={})
-    )
+    payload = json.dumps(base(project, event, tool_name=tool, tool_input={}, tool_response={}))
     procs = [
         subprocess.Popen(
-            [rubi, "hook", "PostToolUse"],
+            [rubi, "hook", event],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

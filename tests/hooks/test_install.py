@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -257,6 +258,35 @@ def test_pointer_added_once(tmp_path: Path) -> None:
     app.init_project(project)
     assert POINTER_START in (project / "CLAUDE.md").read_text()
     assert not (project / "AGENTS.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("tool", "pre", "post"),
+    [
+        ("Read", True, False),  # the read's PreToolUse meters it: one process, not two
+        ("Grep", False, True),
+        ("Bash", False, True),
+        ("Edit", False, True),
+        ("ReadX", False, True),
+        ("mcp__plugin_rubi_rubi__register", False, True),
+        ("mcp__other__Read", False, True),
+    ],
+)
+def test_tool_hook_matchers_as_claude_code_compares_them(tool: str, pre: bool, post: bool) -> None:
+    """Claude Code compares a matcher of letters, digits, ``_``, ``|``, ``,``, ``-`` and
+    spaces as a list of exact names, anything else as an unanchored JavaScript regular
+    expression (``new RegExp(m).test(tool)``, the same as ``re.search`` for these)."""
+    hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
+
+    def fires(matcher: str) -> bool:
+        if matcher in ("", "*"):
+            return True
+        if re.fullmatch(r"[A-Za-z0-9_|, -]+", matcher):
+            return tool in [name.strip() for name in re.split(r"[|,]", matcher)]
+        return re.search(matcher, tool) is not None
+
+    assert fires(hooks["PreToolUse"][0]["matcher"]) is pre
+    assert fires(hooks["PostToolUse"][0]["matcher"]) is post
 
 
 def test_plugin_files_match_the_installer() -> None:

@@ -11,7 +11,8 @@ them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channe
 alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
 :func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
-distinctive words), unless the prompt is long (:data:`LONG_PROMPT_TERMS`). Snippets
+distinctive words, nor rare ones that seldom meet by chance), unless the prompt is
+long (:data:`LONG_PROMPT_TERMS`). Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
 split off as the note parser splits it (:func:`rubi.app.pagetext.note_body`).
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
+from rubi.claude.hookevents import POST_TOOL_MATCHER
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -60,7 +61,7 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "SessionStart": ("startup|resume|clear|compact", 30),
     "UserPromptSubmit": (None, 10),
     "PreToolUse": ("Read", 5),
-    "PostToolUse": ("*", 5),
+    "PostToolUse": (POST_TOOL_MATCHER, 5),
     "Stop": (None, 10),
     "PreCompact": (None, 30),
     "SessionEnd": (None, 5),

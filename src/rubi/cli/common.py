@@ -9,11 +9,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from rubi.core.errors import RubiError
+from rubi.core.errors import RubiError, os_error_line
+
+if TYPE_CHECKING:
+    from rubi.core.commandcalls import Answer
 from rubi.core.safetext import terminal_text
 
 __all__ = [
@@ -21,6 +24,7 @@ __all__ = [
     "echo",
     "err_console",
     "handle_errors",
+    "print_answer",
     "print_json",
     "progress_bar",
     "say_waiting",
@@ -58,8 +62,7 @@ def handle_errors(func: F) -> F:
             error = click.ClickException(terminal_text(str(exc)))
             cause: Exception = exc
         except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            error = click.ClickException(terminal_text(f"{where}{exc.strerror or exc}"))
+            error = click.ClickException(terminal_text(os_error_line(exc)))
             cause = exc
         except ValueError as exc:
             error = click.UsageError(str(exc))
@@ -88,6 +91,15 @@ def print_json(value: Any) -> None:
 
 
 _RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
+
+
+def print_answer(answer: Answer) -> None:
+    """Print a command's answer (:mod:`rubi.core.commandcalls`): its JSON document
+    (:func:`print_json`) or its text (:func:`echo`)."""
+    if answer.is_json:
+        print_json(answer.data)
+    else:
+        echo(answer.data)
 
 
 def console() -> Any:

@@ -15,7 +15,7 @@ import click
 
 from rubi import __version__
 
-__all__ = ["CommandLoadError", "cli", "main", "run_for_engine"]
+__all__ = ["ONE_COMMAND", "CommandLoadError", "cli", "main"]
 
 _COMMANDS: dict[str, str] = {
     # name: "module:attribute" under rubi.cli
@@ -26,9 +26,9 @@ _COMMANDS: dict[str, str] = {
     "doctor": "vaultcmds:doctor",
     "search": "searchcmds:search",
     "read": "searchcmds:read",
-    "links": "searchcmds:links",
-    "backlinks": "searchcmds:backlinks",
-    "timeline": "searchcmds:timeline",
+    "links": "linkcmds:links",
+    "backlinks": "linkcmds:backlinks",
+    "timeline": "linkcmds:timeline",
     "map": "mapcmds:map_command",
     "note": "notecmds:note",
     "handoff": "handoffcmds:handoff",
@@ -99,17 +99,12 @@ def cli(verbose: bool) -> None:
     )
 
 
+ONE_COMMAND = "one command"
+"""The context object of a console-script run (:func:`main`): the process runs one
+command and exits, so a command may set it up for that (a ``rubi search`` that answers
+itself reads only its candidates' vectors, :func:`rubi.app.searching.one_search`)."""
+
+
 def main() -> None:
     """Console-script entry point."""
-    cli(prog_name="rubi")
-
-
-def run_for_engine(argv: list[str], vault: str) -> None:
-    """``rubi ARGV`` as :func:`main` runs it, with ``--vault`` defaulting to ``vault``:
-    what the resident engine runs for a ``rubi search`` or ``rubi read`` client whose
-    folder lies in that vault's project (:mod:`rubi.engine.clirun`).
-
-    Raises:
-        SystemExit: always, with the exit status (click's standalone mode).
-    """
-    cli.main(args=argv, prog_name="rubi", default_map={name: {"vault": vault} for name in argv[:1]})
+    cli(prog_name="rubi", obj=ONE_COMMAND)

@@ -71,7 +71,6 @@ def serve(
 
         echo(resolve_token()[0])
         return
-    from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
     from rubi.watch import in_background
@@ -85,7 +84,7 @@ def serve(
     located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan.
-    with running(located, run_for_engine), in_background(located):
+    with running(located), in_background(located):
         run(
             project,
             vault=vault,

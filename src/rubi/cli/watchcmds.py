@@ -60,11 +60,10 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     if not once:
         echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
-    from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
 
     engine_for = None if once else paths
-    with contextlib.suppress(KeyboardInterrupt), running(engine_for, run_for_engine):
+    with contextlib.suppress(KeyboardInterrupt), running(engine_for):
         run(paths, on_report=report, debounce_ms=debounce_ms, once=once, ready=_SayListening())
     if not once:
         echo("Stopped.", err=True)

@@ -8,6 +8,7 @@ __all__ = [
     "NoteParseError",
     "RubiError",
     "VaultNotFoundError",
+    "os_error_line",
 ]
 
 
@@ -40,3 +41,10 @@ class NoteParseError(RubiError):
 
 class IndexCorruptError(RubiError):
     """The derived index is missing or unreadable; ``rubi index --full`` rebuilds it."""
+
+
+def os_error_line(exc: OSError) -> str:
+    """The one line a command shows for an ``OSError``: ``<file>: <reason>``, or the
+    reason alone when no file is named (``Broken pipe``)."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"

@@ -20,7 +20,6 @@ __all__ = [
     "Address",
     "address_for",
     "find_vault_root",
-    "project_vault",
     "runtime_dir",
     "supported",
 ]
@@ -101,17 +100,6 @@ def find_vault_root(cwd: str) -> str | None:
     first, as :func:`rubi.core.paths.find_vault` walks), or None."""
     candidate = _first_vault(cwd)
     return os.path.realpath(candidate) if candidate is not None else None
-
-
-def project_vault(cwd: str) -> str | None:
-    """The vault the cold CLI finds from ``cwd`` (:func:`rubi.core.paths.find_vault`),
-    when the engine's vault path names it exactly: the first ``.rubi/`` above the
-    resolved folder, itself no link (a linked ``.rubi`` resolves elsewhere, and the
-    cold path keeps the unresolved name: such a project runs cold)."""
-    candidate = _first_vault(cwd)
-    if candidate is None:
-        return None
-    return candidate if os.path.realpath(candidate) == candidate else None
 
 
 def _first_vault(cwd: str) -> str | None:

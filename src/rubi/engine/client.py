@@ -8,7 +8,8 @@ acknowledgement in time, a connection that breaks before it. None means: run the
 cold. Once the engine has acknowledged the hook and this side has confirmed
 (:data:`~rubi.engine.protocol.GO`), the hook is the engine's: a late or lost answer
 means the hook prints nothing, never that it runs a second time, cold.
-:func:`cli_via_engine` does the same for a command. Nothing here ever starts an
+:func:`call_via_engine` asks it for a command's answer (``rubi search``, ``rubi
+read``). Nothing here ever starts an
 engine.
 """
 
@@ -19,30 +20,29 @@ import os
 import stat
 import time
 
-from rubi.engine.address import address_for, find_vault_root, project_vault
+from rubi.engine.address import address_for, find_vault_root
 from rubi.engine.protocol import (
     ACK,
-    CLI_ERRORS,
     GO,
+    MAX_CALL_REPLY_BYTES,
     MAX_REPLY_BYTES,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     LineReader,
     build_id,
-    cli_argv_ok,
     engine_event,
     environment,
     event_key,
 )
 
 __all__ = [
-    "CLI_ACK_TIMEOUT_S",
-    "CLI_REPLY_TIMEOUT_S",
+    "CALL_ACK_TIMEOUT_S",
+    "CALL_REPLY_TIMEOUT_S",
     "CONNECT_TIMEOUT_S",
     "HOOK_ACK_TIMEOUT_S",
     "HOOK_BUDGET_S",
     "REPLY_TIMEOUT_S",
-    "cli_via_engine",
+    "call_via_engine",
     "hook_via_engine",
 ]
 
@@ -57,10 +57,10 @@ HOOK_ACK_TIMEOUT_S = 1.0
 """How long a hook waits for the engine to acknowledge it (:data:`ACK`, sent before the
 hook runs): an engine that accepts connections but does not work (``rubi watch``
 suspended with Ctrl-Z) costs each hook this, not :data:`REPLY_TIMEOUT_S`."""
-CLI_REPLY_TIMEOUT_S = 30.0
+CALL_REPLY_TIMEOUT_S = 30.0
 """How long a command waits for the engine's answer (a first search of a large vault
 may take seconds)."""
-CLI_ACK_TIMEOUT_S = 1.5
+CALL_ACK_TIMEOUT_S = 1.5
 """How long a command waits for the engine to acknowledge it (:data:`ACK`, sent before
 the command runs) before running cold: an engine that accepts connections but does
 not work (suspended with Ctrl-Z, stuck) costs this, not the whole reply timeout."""
@@ -194,11 +194,13 @@ def _exchange(
     connect_timeout_s: float,
     reply_timeout_s: float,
     ack_timeout_s: float | None = None,
+    limit: int = MAX_REPLY_BYTES,
 ) -> dict[str, object] | None:
     """Send ``line`` to the socket at ``path``; the reply when it says ``ok``, within
-    ``reply_timeout_s`` of sending. With ``ack_timeout_s``, the first line must come
-    within that: an acknowledgement (:data:`ACK`) that the reply follows, or the reply
-    itself (a refusal, an engine of the same build from before acknowledgements).
+    ``reply_timeout_s`` of sending, at most ``limit`` bytes. With ``ack_timeout_s``, the
+    first line must come within that: an acknowledgement (:data:`ACK`) that the reply
+    follows, or the reply itself (a refusal, an engine of the same build from before
+    acknowledgements).
 
     Raises:
         OSError, ValueError: no engine, a timeout, a broken or malformed reply.
@@ -218,69 +220,62 @@ def _exchange(
         sent = time.monotonic()
         reader = LineReader(sock)
         first = min(ack_timeout_s, reply_timeout_s) if ack_timeout_s is not None else None
-        got = reader.line(MAX_REPLY_BYTES, sent + (reply_timeout_s if first is None else first))
+        got = reader.line(limit, sent + (reply_timeout_s if first is None else first))
         if first is not None and got == ACK.rstrip(b"\n"):
-            got = reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)
+            got = reader.line(limit, sent + reply_timeout_s)
         reply = json.loads(got)
     finally:
         sock.close()
     return reply if isinstance(reply, dict) and reply.get("ok") is True else None
 
 
-def cli_via_engine(
-    argv: list[str],
+def call_via_engine(
+    vault: list[str | None],
+    name: str,
+    args: dict[str, object],
     *,
-    tty: tuple[bool, bool] = (False, False),
-    errors: tuple[str, str] = ("strict", "backslashreplace"),
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
-    reply_timeout_s: float = CLI_REPLY_TIMEOUT_S,
-    ack_timeout_s: float = CLI_ACK_TIMEOUT_S,
-) -> tuple[str, str, int] | None:
-    """``rubi ARGV`` run by the engine of the project vault above the current folder:
-    (what it printed on stdout, on stderr, its exit status); None when it must run
-    cold (no engine, a command or option the engine does not run, another build or
-    environment, a refusal, a timeout).
+    reply_timeout_s: float = CALL_REPLY_TIMEOUT_S,
+    ack_timeout_s: float = CALL_ACK_TIMEOUT_S,
+) -> dict[str, object] | None:
+    """The engine's reply to the command ``name`` with ``args``
+    (:mod:`rubi.app.commandanswers`) for ``vault`` (its folder and its project's, as
+    the command found them: :func:`rubi.core.commandcalls.vault_fields`): ``{"ok":
+    true, "answer": ...}`` or ``{"ok": true, "error": ...}``; None when no engine of
+    this build and environment serves that vault, it refused, or it did not answer in
+    time (the command then answers itself).
 
     Args:
-        argv: the arguments after ``rubi``.
-        tty: whether this process's stdout and stderr are terminals.
-        errors: their encoding error handlers (both streams UTF-8, else the caller
-            runs cold).
-        ack_timeout_s: how long the engine has to acknowledge the command (seconds).
+        ack_timeout_s: how long the engine has to acknowledge the call (seconds).
         reply_timeout_s: how long it has to answer (seconds, from the request).
     """
-    if _off() or not set(errors) <= CLI_ERRORS or not cli_argv_ok(argv):
+    if _off():
         return None
-    if any(key.startswith("_RUBI_COMPLETE") for key in os.environ):
-        return None  # shell completion: click's own path
     try:
-        cwd = os.getcwd()
-        vault = project_vault(cwd)
-        address = address_for(vault) if vault is not None else None
+        root = vault[0]
+        address = address_for(root) if isinstance(root, str) else None
         if address is None:
             return None
         request = {
-            "rubi": "cli",
+            "rubi": "call",
             "protocol": PROTOCOL,
             "build": build_id(),
             "env": environment(),
             "vault": address.vault,
-            "cwd": cwd,
-            "argv": argv,
-            "tty": [bool(tty[0]), bool(tty[1])],
-            "errors": [errors[0], errors[1]],
+            "paths": vault,
+            "name": name,
+            "args": args,
         }
         line = json.dumps(request).encode("ascii") + b"\n"
         if len(line) > MAX_REQUEST_BYTES:
             return None
-        reply = _exchange(address.socket, line, connect_timeout_s, reply_timeout_s, ack_timeout_s)
+        return _exchange(
+            address.socket,
+            line,
+            connect_timeout_s,
+            reply_timeout_s,
+            ack_timeout_s,
+            MAX_CALL_REPLY_BYTES,
+        )
     except (OSError, ValueError):
         return None
-    if reply is None:
-        return None
-    out, err, code = reply.get("stdout"), reply.get("stderr"), reply.get("code")
-    if not (isinstance(out, str) and isinstance(err, str) and type(code) is int):
-        return None
-    if not 0 <= code <= 255:  # an exit status; anything else is not an engine's answer
-        return None
-    return out, err, code

@@ -11,19 +11,22 @@ Request (at most :data:`MAX_REQUEST_BYTES`, newline included)::
 "vault": ..., "pid": ..., "ready": BOOL}``; ``ready``: it has loaded everything a
 request may need, ``rubi.engine.warmup``).
 
-A command (``rubi search`` and ``rubi read``, :data:`CLI_COMMANDS`)::
+A command's answer (``rubi search`` and ``rubi read``: :mod:`rubi.app.commandanswers`)::
 
-    {"rubi": "cli", "protocol": 2, "build": BUILD, "env": {NAME: VALUE|null},
-     "vault": "/abs/project/.rubi", "cwd": "/abs/folder", "argv": ["search", ...],
-     "tty": [STDOUT_IS_TTY, STDERR_IS_TTY], "errors": ["strict", "backslashreplace"]}
+    {"rubi": "call", "protocol": 2, "build": BUILD, "env": {NAME: VALUE|null},
+     "vault": "/abs/project/.rubi", "paths": [VAULT_ROOT, PROJECT_ROOT|null],
+     "name": "search", "args": {...}}
 
-answered ``{"ok": true, "stdout": TEXT, "stderr": TEXT, "code": STATUS}``: what the
-command printed and its exit status (:mod:`rubi.engine.clirun`).
+``paths``: the vault as the command found it, which must be the engine's own. Answered
+``{"ok": true, "answer": {"json": VALUE}|{"text": TEXT}}``, or ``{"ok": true, "error":
+{"kind": "error"|"usage", "message": TEXT}}`` for an error the command shows as one
+line; the command prints either as it would have printed its own (at most
+:data:`MAX_CALL_REPLY_BYTES`).
 
-Reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
+A hook's reply (at most :data:`MAX_REPLY_BYTES`): ``{"ok": true, "output": "<stdout text>"}``,
 or ``{"ok": false, "error": "<one line>"}``, after which the hook runs cold.
 
-Before it runs a command, the engine sends :data:`ACK` (``{"ok": true, "accepted":
+Before it answers a command, the engine sends :data:`ACK` (``{"ok": true, "accepted":
 true}``) as soon as it has read and checked the request, then the reply: a client that
 sees no acknowledgement quickly (an engine suspended with Ctrl-Z still accepts
 connections) runs cold instead of waiting out the whole reply timeout. A refusal comes
@@ -37,9 +40,9 @@ waits for the reply within the hook's budget and otherwise prints nothing. A cli
 that saw no :data:`ACK` in time closes the connection and runs cold; the engine, which
 then reads no :data:`GO`, runs nothing.
 
-An engine answers only a hook that would behave exactly as it does: same rubi
-(:func:`build_id`), same environment for the variables rubi reads
-(:data:`ENV_KEYS`), same vault, an event in :data:`ENGINE_EVENTS`.
+An engine answers only a request that would be answered exactly as it answers it: same
+rubi (:func:`build_id`), same environment for the variables rubi reads
+(:data:`ENV_KEYS`), same vault, a hook event in :data:`ENGINE_EVENTS`.
 """
 
 from __future__ import annotations
@@ -53,17 +56,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACK",
-    "CLI_COMMANDS",
     "ENGINE_EVENTS",
     "ENV_KEYS",
     "GO",
+    "MAX_CALL_REPLY_BYTES",
     "MAX_REPLY_BYTES",
     "MAX_REQUEST_BYTES",
     "PROTOCOL",
     "LineReader",
     "LineTooLong",
     "build_id",
-    "cli_argv_ok",
     "engine_event",
     "environment",
     "event_key",
@@ -76,6 +78,10 @@ MAX_REQUEST_BYTES = 8 * 1024 * 1024
 MAX_REPLY_BYTES = 1024 * 1024
 """Hook output is at most a few kB (Claude Code cuts ``additionalContext`` at 10,000
 characters); a longer reply is not an engine's."""
+MAX_CALL_REPLY_BYTES = 64 * 1024 * 1024
+"""A command's answer: a search within its budget, or a note read whole (as long as the
+note is, each character up to 12 bytes of ASCII JSON); over this, the command answers
+itself."""
 ENGINE_EVENTS = frozenset(
     {"sessionstart", "userpromptsubmit", "pretooluse", "posttooluse", "stop", "sessionend"}
 )
@@ -84,13 +90,6 @@ through an engine skips bringing the index up to date when the engine's host wat
 the vault (its watcher applies every change: ``rubi.app.sessionstart.refresh_index``), so
 it costs what reading the map costs; cold it indexes first. PreCompact (reads a
 transcript, edits notes) runs once in a while and always runs cold."""
-CLI_COMMANDS = frozenset({"search", "read"})
-"""Commands an engine runs for the CLI: read-only, printed text only, the ones an agent
-calls all the time."""
-MAX_CLI_ARGS = 256
-CLI_ERRORS = frozenset({"strict", "surrogateescape", "replace", "backslashreplace"})
-"""Encoding error handlers a client's streams may have (the engine's capture uses
-theirs)."""
 ENV_KEYS = (
     "HOME",
     "XDG_CACHE_HOME",
@@ -156,20 +155,6 @@ def event_key(argv_event: str, payload: Any) -> str:
 def engine_event(argv_event: str, payload: Any) -> bool:
     """The event this hook call handles (:func:`event_key`) is one an engine answers."""
     return event_key(argv_event, payload) in ENGINE_EVENTS
-
-
-def cli_argv_ok(argv: Any) -> bool:
-    """``argv`` (the arguments after ``rubi``) is a command the engine may run: one of
-    :data:`CLI_COMMANDS` first, no ``--vault`` (the engine's vault is the one found from
-    the client's folder), no help (``-h``, ``--help``), at most :data:`MAX_CLI_ARGS`
-    strings without NUL."""
-    if not isinstance(argv, list) or not argv or len(argv) > MAX_CLI_ARGS:
-        return False
-    if not all(isinstance(arg, str) and "\x00" not in arg for arg in argv):
-        return False
-    if argv[0] not in CLI_COMMANDS:
-        return False
-    return not any(arg in ("-h", "--help") or arg.startswith("--vault") for arg in argv)
 
 
 class LineReader:

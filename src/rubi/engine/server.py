@@ -10,11 +10,13 @@ file left by a dead engine (only when nothing answers on it), binds the socket (
 Each connection carries one request line (:mod:`rubi.engine.protocol`), read with a
 size limit and a deadline; on Linux the peer must be the same user (``SO_PEERCRED``).
 A request is checked like any untrusted input and refused with one JSON line when
-anything is off. A command (``rubi search``, ``rubi read``) runs in process through
-:mod:`rubi.engine.clirun`, its output captured. A hook is answered by running
-:func:`rubi.claude.hooks.entry.main` in process on the request's stdin text, one hook
-at a time (:class:`Slot`), so the output is the cold path's by construction; the engine
-only saves the imports and keeps modules warm. A hook runs only once its client has
+anything is off. A command's call (``rubi search``, ``rubi read``) is answered by the
+function that answers it in the command's own process
+(:mod:`rubi.app.commandanswers`), and its value sent back for the command to print.
+A hook is answered by the function that answers it cold
+(:func:`rubi.claude.hooks.entry.respond`, on the request's parsed stdin), one hook at a
+time (:class:`Slot`), so the output is the cold path's by construction; the engine only
+saves the imports and keeps modules warm. A hook runs only once its client has
 confirmed it will not run it cold (:data:`rubi.engine.protocol.GO`): a client that gave
 up waiting costs the engine nothing. A starting engine refuses, unacknowledged, each
 request whose modules or vault data it is still loading (:mod:`rubi.engine.warmup`):
@@ -35,19 +37,17 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rubi.core.paths import VaultPaths
-from rubi.engine.address import Address, address_for, project_vault
+from rubi.engine.address import Address, address_for
 from rubi.engine.protocol import (
     ACK,
-    CLI_ERRORS,
     GO,
     MAX_REQUEST_BYTES,
     PROTOCOL,
     LineTooLong,
     build_id,
-    cli_argv_ok,
     engine_event,
     environment,
     event_key,
@@ -55,9 +55,6 @@ from rubi.engine.protocol import (
 )
 from rubi.engine.rewarm import Rewarm
 from rubi.engine.warmup import Warmup
-
-if TYPE_CHECKING:
-    from rubi.engine.clirun import Command
 
 __all__ = ["Engine", "Peer", "Slot", "answer", "running"]
 
@@ -152,18 +149,19 @@ def answer(
     vault: str,
     hook_lock: threading.Lock | Slot,
     rewarm: Rewarm | None = None,
-    commands: Command | None = None,
+    paths: VaultPaths | None = None,
     peer: Peer | None = None,
     warmup: Warmup | None = None,
 ) -> dict[str, Any]:
     """The reply to one request line for the engine of ``vault`` (a resolved path);
     ``hook_lock`` is the engine's hook slot; ``rewarm`` is told of each hook answered;
-    ``commands`` runs a ``rubi`` command (none: commands are refused); ``peer`` is the
-    client (none: a hook or command runs without acknowledgement): a command is
-    acknowledged once checked, a hook runs only once its client has confirmed
-    (:meth:`Peer.commit`); ``warmup`` says what the engine has loaded (none: all): a
-    request whose modules or vault data are still loading is refused ``warming up``,
-    unacknowledged, and its client runs it cold (:mod:`rubi.engine.warmup`).
+    ``paths`` is the engine's vault, for which it answers commands' calls (none: calls
+    are refused); ``peer`` is the client (none: a hook or call runs without
+    acknowledgement): a call is acknowledged once checked, a hook runs only once its
+    client has confirmed (:meth:`Peer.commit`); ``warmup`` says what the engine has
+    loaded (none: all): a request whose modules or vault data are still loading is
+    refused ``warming up``, unacknowledged, and its client runs it cold
+    (:mod:`rubi.engine.warmup`).
 
     Never raises: a malformed or foreign request gets ``{"ok": false, "error"}``.
     """
@@ -178,7 +176,7 @@ def answer(
     if kind == "ping":
         ready = warmup is None or warmup.search.is_set()
         return {"ok": True, "vault": vault, "pid": os.getpid(), "ready": ready}
-    if kind not in ("hook", "cli"):
+    if kind not in ("hook", "call"):
         return _refuse("unknown request")
     if request.get("build") != build_id():
         return _refuse("another rubi build")
@@ -186,12 +184,12 @@ def answer(
         return _refuse("another environment")
     if request.get("vault") != vault:
         return _refuse("another vault")
-    if kind == "cli":
-        if commands is None:
-            return _refuse("this engine runs no commands")
-        if warmup is not None and not warmup.ready("cli"):
+    if kind == "call":
+        if paths is None:
+            return _refuse("this engine answers no commands")
+        if warmup is not None and not warmup.ready("call"):
             return _refuse("warming up")
-        return _answer_cli(request, vault, slot, commands, peer)
+        return _answer_call(request, paths, slot, peer)
     return _answer_hook(request, vault, slot, rewarm, peer, warmup)
 
 
@@ -229,47 +227,34 @@ def _answer_hook(
         slot.give()
 
 
-def _answer_cli(
-    request: dict[str, Any],
-    vault: str,
-    slot: Slot,
-    commands: Command,
-    peer: Peer | None = None,
+def _answer_call(
+    request: dict[str, Any], paths: VaultPaths, slot: Slot, peer: Peer | None = None
 ) -> dict[str, Any]:
-    """Run a ``rubi search`` or ``rubi read`` for a client (:mod:`rubi.engine.clirun`)."""
-    from rubi.engine.clirun import install, run_cli
+    """Answer a ``rubi search`` or ``rubi read`` call for the vault ``paths``, which
+    must be the one the command found (:mod:`rubi.app.commandanswers`)."""
+    from rubi.app.commandanswers import answer_call
+    from rubi.core.commandcalls import decode_call, error_wire, vault_fields
 
-    argv, cwd, tty, errors = (request.get(k) for k in ("argv", "cwd", "tty", "errors"))
-    if not cli_argv_ok(argv) or not isinstance(argv, list):
-        return _refuse("not a command the engine runs")
-    if not (isinstance(tty, list) and len(tty) == 2 and all(type(t) is bool for t in tty)):
-        return _refuse("bad tty")
-    if not (isinstance(errors, list) and len(errors) == 2 and set(errors) <= CLI_ERRORS):
-        return _refuse("bad errors")
-    if not isinstance(cwd, str) or "\x00" in cwd or not os.path.isabs(cwd):
-        return _refuse("bad cwd")
+    if request.get("paths") != vault_fields(paths):
+        return _refuse("the command's vault is not this engine's")
     try:
-        found = project_vault(cwd)
-    except (OSError, ValueError):
-        found = None
-    if found != vault:
-        return _refuse("the command's folder is not this engine's project")
-    if not install():
-        return _refuse("this engine's streams cannot be captured")
+        call = decode_call(request.get("name"), request.get("args"))
+    except ValueError:
+        return _refuse("not a call the engine answers")
     if peer is not None:
         peer.ack()
     if not slot.take(HOOK_WAIT_S):
         return _refuse("busy")
     try:
-        result = run_cli(
-            commands, list(argv), vault, tty=(tty[0], tty[1]), errors=(errors[0], errors[1])
-        )
-    except Exception as exc:  # the client runs the command cold and shows the failure
-        log.debug("rubi engine: a command failed", exc_info=True)
-        return _refuse(f"the command failed ({type(exc).__name__})")
+        return {"ok": True, "answer": answer_call(paths, call).wire()}
+    except Exception as exc:
+        error = error_wire(exc)
+        if error is not None:  # the line the command shows, and its exit status
+            return {"ok": True, "error": error}
+        log.debug("rubi engine: a call failed", exc_info=True)
+        return _refuse(f"the call failed ({type(exc).__name__})")  # the command answers
     finally:
         slot.give()
-    return {"ok": True, "stdout": result.stdout, "stderr": result.stderr, "code": result.code}
 
 
 def _cwd_in(payload: Any, vault: str) -> bool:
@@ -326,11 +311,9 @@ class Engine:
     everything is.
     """
 
-    def __init__(
-        self, paths: VaultPaths, *, standby_s: float = STANDBY_S, commands: Command | None = None
-    ) -> None:
+    def __init__(self, paths: VaultPaths, *, standby_s: float = STANDBY_S) -> None:
         self.vault = os.path.realpath(paths.root)
-        self.commands = commands
+        self.paths = paths
         self.standby_s = standby_s
         self.serving = threading.Event()
         self._stop = threading.Event()
@@ -447,7 +430,7 @@ class Engine:
                     self.vault,
                     self._slot,
                     self._rewarm,
-                    self.commands,
+                    self.paths,
                     Peer(conn),
                     self.warmup,
                 )
@@ -459,11 +442,13 @@ class Engine:
 
 
 def _reply(conn: socket.socket, reply: dict[str, Any], *, drain: bool = True) -> None:
-    """Send the reply line; with ``drain``, read what the peer still sends (for a while)
-    so that closing never resets the connection before the peer has read the line."""
+    """Send the reply line (a value JSON has no form for, in a command's answer, as its
+    ``str``, as the command prints it); with ``drain``, read what the peer still sends
+    (for a while) so that closing never resets the connection before the peer has read
+    the line."""
     with contextlib.suppress(OSError):
         conn.settimeout(READ_TIMEOUT_S)
-        conn.sendall(json.dumps(reply).encode("ascii") + b"\n")
+        conn.sendall(json.dumps(reply, default=str).encode("ascii") + b"\n")
         if not drain:
             return
         conn.shutdown(socket.SHUT_WR)
@@ -496,11 +481,10 @@ def _try_lock(path: str) -> int | None:
 
 
 @contextlib.contextmanager
-def running(paths: VaultPaths | None, commands: Command | None = None) -> Iterator[Engine | None]:
+def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
-    engines are not supported; ``RUBI_ENGINE=0`` turns it off), running ``commands``
-    for ``rubi search`` and ``rubi read`` clients (:mod:`rubi.engine.clirun`) when
-    given. Never raises for the engine's sake: a host runs the same without one."""
+    engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
+    engine's sake: a host runs the same without one."""
     from rubi.engine.address import supported
 
     if paths is None or paths.project_root is None or not supported():
@@ -509,7 +493,7 @@ def running(paths: VaultPaths | None, commands: Command | None = None) -> Iterat
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
         yield None
         return
-    engine = Engine(paths, commands=commands).start()
+    engine = Engine(paths).start()
     try:
         yield engine
     finally:

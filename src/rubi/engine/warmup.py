@@ -39,6 +39,7 @@ HOOK_MODULES = (
     "rubi.claude.hooks.entry",
     "rubi.claude.hooks.context",
     "rubi.claude.hooks.guard",
+    "rubi.claude.hooks.tooluse",
     "rubi.claude.hooks.meter",
     "rubi.claude.hooks.stop",
     "rubi.claude.hooks.end",
@@ -63,9 +64,9 @@ caught up, for which the first search is a fair mark."""
 
 
 def needs_search(kind: str, event: str = "") -> bool:
-    """A request of ``kind`` (``"hook"`` or ``"cli"``) for ``event`` (a hook's key)
+    """A request of ``kind`` (``"hook"`` or ``"call"``) for ``event`` (a hook's key)
     needs the search stack warm."""
-    return kind == "cli" or event in _SEARCHING
+    return kind == "call" or event in _SEARCHING
 
 
 class Warmup:

@@ -10,6 +10,7 @@ documents holding it in any field).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import secrets
@@ -17,7 +18,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ __all__ = [
     "IndexDoc",
     "SearchIndex",
     "query_clauses",
+    "significance",
 ]
 
 log = logging.getLogger(__name__)
@@ -95,7 +97,9 @@ class BM25Hit:
     share kept), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
     ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
-    where the floor does not apply.
+    where the floor does not apply. ``significance``: how unlikely it is that one
+    document holds the query's content words this hit holds by chance, in nats
+    (:func:`significance`), the floor's second reading.
     """
 
     id: str
@@ -108,6 +112,7 @@ class BM25Hit:
     status: str = "active"
     coverage: float = 0.0
     cjk: float = 0.0
+    significance: float = 0.0
 
 
 def query_clauses(
@@ -232,6 +237,28 @@ def _coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, flo
     """The largest share of one group's IDF mass (:func:`_word_groups`) in ``held``."""
     shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
     return max(shares, default=0.0)
+
+
+def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> float:
+    """Minus the log (nats) of how many of ``docs`` documents would hold every query
+    word in ``held`` by chance, corrected for which of the query's words they are.
+
+    Were words independent, a document holds words of document frequencies ``df_i``
+    with probability ``prod(df_i / N)``, so ``N * prod(df_i / N)`` documents are
+    expected to hold all ``k`` of them; a hit was free to hold any ``k`` of the
+    query's ``m`` content words (``dfs``: each word's document frequency, by
+    ``origin``, a word no document holds included), so the expectation is multiplied
+    by ``C(m, k)`` (Bonferroni). The result is ``-log`` of that: above ``log 20`` the
+    chance expectation is below 0.05 (:data:`rubi.search.reweighting.SIGNIFICANCE_FLOOR`).
+    It reads document frequencies only, not the scorer's IDF, and needs no constant of
+    the vault. One word held never exceeds 0 (``N * df / N >= 1``); no word held is
+    ``-log N``. Held words no document holds (impossible for a hit) are ignored.
+    """
+    n = max(docs, 1)
+    kept = [dfs[w] for w in held if dfs.get(w, 0) > 0]
+    expected = math.log(math.comb(len(dfs), len(kept))) + math.log(n)
+    expected += sum(math.log(df / n) for df in kept)
+    return -expected
 
 
 class SearchIndex:
@@ -580,7 +607,9 @@ class SearchIndex:
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]
-                idfs = scorer.word_idfs(clauses) if top else {}
+                dfs = scorer.word_dfs(clauses) if top else {}
+                idfs = {w: scorer.idf(df) for w, df in dfs.items()}
+                docs = scorer.doc_count
             finally:
                 if not self.keep_open:
                     self.close()
@@ -611,6 +640,7 @@ class SearchIndex:
                     status=stored.get("status", "active"),
                     coverage=_coverage(held, groups, idfs),
                     cjk=cjk,
+                    significance=significance(held, dfs, docs),
                 )
             )
         return hits

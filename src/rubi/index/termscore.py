@@ -267,15 +267,21 @@ class TermScorer:
         ``log(N / (df + 1)) + 1``."""
         return log(self.doc_count / (df + 1)) + 1
 
-    def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
-        """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
-        out): ``df`` the live documents holding it in any of its clauses, 0 for a word
-        no document holds (the highest IDF: the vault has nothing on it)."""
+    def word_dfs(self, clauses: Sequence[TermQuery]) -> dict[int, int]:
+        """Each query word's document frequency by the clauses' ``origin`` (clauses of
+        origin -1 left out): the live documents holding it in any of its clauses, 0 for
+        a word no document holds."""
         docs: dict[int, set[int]] = {}
         for c in clauses:
             if c.origin >= 0:
                 docs.setdefault(c.origin, set()).update(self.postings(c).docs)
-        return {w: self.idf(len(d)) for w, d in docs.items()}
+        return {w: len(d) for w, d in docs.items()}
+
+    def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
+        """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
+        out), of its :meth:`word_dfs` (0 for a word no document holds: the highest IDF,
+        the vault has nothing on it)."""
+        return {w: self.idf(df) for w, df in self.word_dfs(clauses).items()}
 
     # -- postings ----------------------------------------------------------------
     def postings(self, clause: TermQuery) -> Postings:

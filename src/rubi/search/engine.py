@@ -487,22 +487,29 @@ def search_index(
         hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
-    coverage = max((h.coverage for h in bm25), default=0.0)
     return SearchResult(
         query,
         tuple(terms),
         hits,
         len(fused) - sum(len(s.also) for s in slots),
-        coverage=round(coverage, 6),
-        cjk=round(bm25[0].cjk, 6) if bm25 else 0.0,
         named=len(names),
-        relevant=relevant(
-            coverage,
-            len(names),
-            bm25[0].cjk if bm25 else 0.0,
-            code=_KIND_FOR_SCOPE[scope] == "file",
-        ),
+        **_evidence(bm25, len(names), code=_KIND_FOR_SCOPE[scope] == "file"),
     )
+
+
+def _evidence(bm25: Sequence[BM25Hit], named: int, *, code: bool) -> dict[str, Any]:
+    """The text list's evidence and the relevance label (:func:`relevant`) as
+    :class:`SearchResult` fields: the best ``coverage`` and ``significance`` of one
+    hit (0.0 without hits) and the query's ``cjk`` share."""
+    coverage = max((h.coverage for h in bm25), default=0.0)
+    significance = max((h.significance for h in bm25), default=0.0)
+    cjk = bm25[0].cjk if bm25 else 0.0
+    return {
+        "coverage": round(coverage, 6),
+        "cjk": round(cjk, 6),
+        "significance": round(significance, 6),
+        "relevant": relevant(coverage, named, cjk, code=code, significance=significance),
+    }
 
 
 def _day(days: Days, shown: Sequence[str], node: str) -> str:

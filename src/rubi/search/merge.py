@@ -75,4 +75,5 @@ def merge_personal(project: SearchResult, personal: SearchResult, top_k: int) ->
         cjk=project.cjk,
         named=project.named + personal.named,
         relevant=project.relevant or personal.relevant,
+        significance=max(project.significance, personal.significance),
     )

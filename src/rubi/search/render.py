@@ -40,8 +40,8 @@ MIN_PASSAGE_TOKENS = 40
 say less than the snippet already does)."""
 
 NOTHING_RELEVANT = (
-    "Nothing relevant: no note or file matches most of the query's distinctive words; "
-    "the closest matches follow."
+    "Nothing relevant: no note or file matches most of the query's distinctive words "
+    "or several of its rare ones together; the closest matches follow."
 )
 """The line a text result starts with when no hit clears the relevance floor."""
 

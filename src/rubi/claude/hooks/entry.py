@@ -21,7 +21,7 @@ __all__ = ["HANDLERS", "main", "respond", "run"]
 HANDLERS = {
     "sessionstart": "rubi.claude.hooks.start",
     "userpromptsubmit": "rubi.claude.hooks.recall",
-    "pretooluse": "rubi.claude.hooks.guard",
+    "pretooluse": "rubi.claude.hooks.tooluse",
     "posttooluse": "rubi.claude.hooks.meter",
     "stop": "rubi.claude.hooks.stop",
     "precompact": "rubi.claude.hooks.record",

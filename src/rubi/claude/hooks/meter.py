@@ -1,5 +1,12 @@
 """PostToolUse: count exploration for the harvest, and watch the context size.
 
+A ``Read`` is metered by its PreToolUse hook instead (:func:`meter`, called by
+:mod:`rubi.claude.hooks.tooluse` when the guard lets the read go ahead): the guard
+runs a process for every read anyway, so the plugin's PostToolUse matcher leaves
+``Read`` out and a ten-read turn starts ten hook processes, not twenty. PostToolUse
+ignores a ``Read`` (settings written by an older ``rubi install`` still send it), so
+a read is never counted twice.
+
 Before the main conversation's context reaches the point where Claude Code compacts it
 (derived from the settings Claude Code reads, the model's window and Claude Code's own
 margins: :mod:`rubi.claude.hooks.compaction`), Claude is asked, once per climb, to
@@ -29,6 +36,7 @@ __all__ = [
     "headroom",
     "is_exploration",
     "is_register",
+    "meter",
 ]
 
 MIN_HEADROOM = 25_000
@@ -86,7 +94,20 @@ def headroom(compact_at: int) -> int:
 
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
-    """Update the counters; ask for notes and a handoff before Claude Code compacts."""
+    """PostToolUse: update the counters; ask for notes and a handoff before Claude Code
+    compacts. A ``Read`` was metered by its PreToolUse hook: nothing."""
+    if ctx.event.tool_name == "Read":
+        return None
+    return meter(ctx, "PostToolUse")
+
+
+def meter(ctx: HookContext, hook_event: str) -> dict[str, Any] | None:
+    """Count the tool call of ``ctx`` (an exploration, or a register that resets the
+    count) and read the context size from the transcript's end; past the ask point
+    (:func:`ask_point`), once per climb, the ask as ``hook_event``'s
+    ``hookSpecificOutput.additionalContext`` (``"PostToolUse"``, or ``"PreToolUse"``
+    for a read the guard let through); else None. Subagents' calls are not metered
+    (they have their own context)."""
     event = ctx.event
     if ctx.vault is None or event.agent_id:
         return None  # subagents have their own context
@@ -122,4 +143,4 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             )
     if message is None:
         return None
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message}}
+    return {"hookSpecificOutput": {"hookEventName": hook_event, "additionalContext": message}}

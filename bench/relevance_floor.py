@@ -1,0 +1,311 @@
+"""Relevance-floor variants: per-query evidence of a notes set, and each rule's labels.
+
+Usage::
+
+    python bench/relevance_floor.py dump --set bench/sets/NAME --corpus PATH
+        [--split dev] --out FEATURES.jsonl
+    python bench/relevance_floor.py table FEATURES.jsonl [...]
+
+``dump`` indexes the set's notes as ``bench/retrieval_eval.py`` does (a copy of the
+corpus opened as a vault), runs rubi's search of notes (``rubi search --scope notes``,
+plain) for each query of the split, and writes one JSON line per query: the shipped
+label (``relevant``), whether the first relevant note is in the top 10, the vault's
+live document count ``N``, and for each of the query's content words (the words the
+floor weighs, :func:`rubi.index.searchindex.query_clauses` ``origin``) its surface
+forms and document frequency, then the first 50 text hits (the text list's BM25F
+order) with their scores and the content words each holds.
+
+``table`` reads those lines (any number of sets) and prints, per set and pooled,
+how each candidate rule labels the off-topic questions (silenced: labelled nothing
+relevant) and the on-topic ones (kept: labelled relevant; of them, found: the answer
+in the top 10). The rules are defined in :func:`rules`. The test half is not read:
+``--split`` accepts ``dev`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from evalset import load_set
+
+Row = dict[str, Any]
+RECALL_TOKENS = 700
+"""The recall hook's budget in the tests (``rubi.app.recall`` ``max_tokens``)."""
+
+
+def _stoplists() -> frozenset[str]:
+    """Every word of Whoosh's stop lists (14 languages, from Snowball's lists)."""
+    from whoosh.lang.stopwords import stoplists
+
+    return frozenset(w for words in stoplists.values() for w in words)
+
+
+def dump(set_dir: Path, corpus: Path, out: Path) -> int:
+    """Write one feature line per development query of the set at ``set_dir``."""
+    from rubi import app
+    from rubi.index.analysis import is_cjk, text_analyzer
+    from rubi.index.schema import FIELD_BOOSTS, field_language
+    from rubi.index.searchindex import SearchIndex, query_clauses
+
+    evalset = load_set(set_dir)
+    if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
+        corpus = corpus / evalset.source_folder
+    work = Path(tempfile.mkdtemp(prefix="rubi-floor-"))
+    vault = work / "vault"
+    shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    paths = app.locate(vault)
+    rows: list[Row] = []
+    try:
+        app.index(paths)
+        index = SearchIndex(paths.whoosh_dir, keep_open=True)
+        for q in evalset.queries:
+            if q.split != "dev":
+                continue
+            result = app.search(
+                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
+            )
+            ranked = [h.path for h in result.hits]
+            block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
+            recalled_ids = re.findall(r"\(id ([^)]+)\)", block)
+            found = next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None)
+            clauses = query_clauses(q.query)
+            hits = index.bm25(q.query, limit=50, kind="note", exclude_status=("superseded",))
+            scorer = index._scoring()  # bench only: the statistics the floor reads
+            docs: dict[int, set[int]] = {}
+            terms: dict[int, set[str]] = {}
+            for c in clauses:
+                if c.origin >= 0:
+                    docs.setdefault(c.origin, set()).update(scorer.postings(c).docs)
+                    terms.setdefault(c.origin, set()).add(c.text)
+            langs = sorted({field_language(f) for f in FIELD_BOOSTS})
+            chains = [text_analyzer(lang) for lang in langs]
+            surfaces: dict[int, list[str]] = {}
+            for s in chains[0].surface(q.query):
+                for c in chains:
+                    t = c.term_of(s)
+                    for w, ts in terms.items():
+                        if t is not None and t in ts and s.lower() not in surfaces.get(w, []):
+                            surfaces.setdefault(w, []).append(s.lower())
+            origin_of = {(c.field, c.text): c.origin for c in clauses}
+            rows.append(
+                {
+                    "set": evalset.name,
+                    "id": q.id,
+                    "query": q.query,
+                    "on": bool(q.relevant),
+                    "found": found,
+                    "relevant": result.relevant,
+                    "recalled": bool(block),
+                    "recalled_answer": any(
+                        f"{i}.md" in q.relevant or i in q.relevant for i in recalled_ids
+                    ),
+                    "coverage": result.coverage,
+                    "named": result.named,
+                    "cjk": result.cjk,
+                    "N": scorer.doc_count,
+                    "words": {
+                        str(w): {
+                            "df": len(d),
+                            "surfaces": surfaces.get(w, []),
+                            "cjk": any(is_cjk(t) for t in terms[w]),
+                        }
+                        for w, d in docs.items()
+                    },
+                    "hits": [
+                        {
+                            "path": h.path,
+                            "score": h.score,
+                            "held": sorted(
+                                {
+                                    origin_of[(f, t)]
+                                    for f, ts in h.matched.items()
+                                    for t in ts
+                                    if origin_of.get((f, t), -1) >= 0
+                                }
+                            ),
+                        }
+                        for h in hits
+                    ],
+                }
+            )
+        index.close()
+    finally:
+        shutil.rmtree(paths.index_dir, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    return 0
+
+
+# -- rules ----------------------------------------------------------------------
+
+STOP: frozenset[str] = frozenset()
+"""Whoosh's stop lists of every language, read by ``table`` (variants ``-stop``)."""
+
+
+def whoosh_idf(n: int, df: int) -> float:
+    """rubi's IDF today (Whoosh's): ``log(N / (df + 1)) + 1``."""
+    return math.log(n / (df + 1)) + 1
+
+
+def rsj_idf(n: int, df: int) -> float:
+    """Robertson–Spärck Jones IDF, floored at 0 (a common word weighs nothing)."""
+    return max(0.0, math.log((n - df + 0.5) / (df + 0.5)))
+
+
+def lucene_idf(n: int, df: int) -> float:
+    """Lucene's BM25 IDF, ``log(1 + (N - df + 0.5) / (df + 0.5))``."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def _words(row: Row, drop_stop: bool) -> dict[int, int]:
+    """The query's content words (by origin) and their document frequencies; with
+    ``drop_stop`` without those written as a stop word of any of Whoosh's lists."""
+    return {
+        int(w): info["df"]
+        for w, info in row["words"].items()
+        if not (drop_stop and any(s in STOP for s in info["surfaces"]))
+    }
+
+
+def coverage(row: Row, idf: Callable[[int, int], float], drop_stop: bool, first: bool) -> float:
+    """The best (or the first) text hit's share of the query's IDF mass."""
+    weights = {w: idf(row["N"], df) for w, df in _words(row, drop_stop).items()}
+    mass = sum(weights.values())
+    if mass <= 0:
+        return 0.0
+    hits = row["hits"][:1] if first else row["hits"]
+    return max((sum(weights.get(w, 0.0) for w in set(h["held"])) / mass for h in hits), default=0.0)
+
+
+def surprise(row: Row, drop_stop: bool, corrected: bool) -> float:
+    """The best text hit's co-occurrence surprise: ``-log`` of how many notes would hold
+    the query words it holds by chance, were words independent (``N * prod(df / N)``),
+    with ``corrected`` times ``C(m, k)`` for which ``k`` of the query's ``m`` words they
+    are (:func:`rubi.index.searchindex.significance`)."""
+    from rubi.index.searchindex import significance
+
+    words = _words(row, drop_stop)
+    best = -math.inf
+    for h in row["hits"]:
+        held = {w for w in h["held"] if w in words}
+        s = significance(held, words, row["N"])
+        if not corrected:
+            s += math.log(math.comb(len(words), len(held)))
+        best = max(best, s)
+    return best if row["hits"] else 0.0
+
+
+def exempt(row: Row) -> bool:
+    """What no rule labels: a query naming a note, a query mostly of CJK bigrams."""
+    return row["named"] > 0 or row["cjk"] > 0.5
+
+
+LOG20 = math.log(20)
+
+
+def rules() -> dict[str, Callable[[Row], bool]]:
+    """Each candidate rule: True when the search counts as having found something."""
+    w, rsj, luc = whoosh_idf, rsj_idf, lucene_idf
+    out: dict[str, Callable[[Row], bool]] = {
+        "as searched (this checkout's rule)": lambda r: bool(r["relevant"]),
+    }
+    for t in (0.4, 0.5, 0.6):
+        out[f"coverage ≥ {t}"] = lambda r, t=t: coverage(r, w, False, False) >= t
+    out["coverage ≥ 0.5, stop words of 14 languages out of the mass"] = lambda r: (
+        coverage(r, w, True, False) >= 0.5
+    )
+    out["first hit's coverage ≥ 0.5"] = lambda r: coverage(r, w, False, True) >= 0.5
+    out["coverage (RSJ IDF) ≥ 0.5"] = lambda r: coverage(r, rsj, False, False) >= 0.5
+    out["coverage (Lucene IDF) ≥ 0.5"] = lambda r: coverage(r, luc, False, False) >= 0.5
+    out["significance > log 20 alone"] = lambda r: surprise(r, False, True) > LOG20
+    for t in (7.0, 9.0):
+        out[f"coverage ≥ 0.5 or uncorrected surprise > {t:g}"] = lambda r, t=t: (
+            coverage(r, w, False, False) >= 0.5 or surprise(r, False, False) > t
+        )
+    for t in (0.0, LOG20, 4.0, 5.0):
+        label = "log 20" if t == LOG20 else f"{t:g}"
+        out[f"coverage ≥ 0.5 or significance > {label}"] = lambda r, t=t: (
+            coverage(r, w, False, False) >= 0.5 or surprise(r, False, True) > t
+        )
+    out["same, stop words of 14 languages out"] = lambda r: (
+        coverage(r, w, True, False) >= 0.5 or surprise(r, True, True) > LOG20
+    )
+    out["same, coverage with RSJ IDF"] = lambda r: (
+        coverage(r, rsj, False, False) >= 0.5 or surprise(r, False, True) > LOG20
+    )
+    out["same, coverage with Lucene IDF"] = lambda r: (
+        coverage(r, luc, False, False) >= 0.5 or surprise(r, False, True) > LOG20
+    )
+    return out
+
+
+def table(files: Sequence[Path]) -> str:
+    """A markdown table: per set, off-topic questions silenced and on-topic ones kept;
+    pooled, the same, on-topic answers in the top 10 kept, and the precision and
+    recall of the label "relevant" for on-topic questions."""
+    rows = [json.loads(line) for f in files for line in f.read_text("utf-8").splitlines()]
+    sets = list(dict.fromkeys(r["set"] for r in rows))
+    short = [s.removeprefix("kb-").removeprefix("lang-") for s in sets]
+    head = ["rule", *short, "pooled off silenced", "on kept", "found kept", "P", "R"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label, rule in rules().items():
+        said = {(r["set"], r["id"]): exempt(r) or rule(r) for r in rows}
+        cells = []
+        for s in sets:
+            mine = [r for r in rows if r["set"] == s]
+            off = [r for r in mine if not r["on"]]
+            on = [r for r in mine if r["on"]]
+            silenced = sum(1 for r in off if not said[s, r["id"]])
+            kept = sum(1 for r in on if said[s, r["id"]])
+            cells.append(f"{silenced}/{len(off)}, {kept}/{len(on)}")
+        off = [r for r in rows if not r["on"]]
+        on = [r for r in rows if r["on"]]
+        found = [r for r in on if r["found"]]
+        silenced = sum(1 for r in off if not said[r["set"], r["id"]])
+        kept = sum(1 for r in on if said[r["set"], r["id"]])
+        found_kept = sum(1 for r in found if said[r["set"], r["id"]])
+        labelled = kept + len(off) - silenced
+        precision = kept / labelled if labelled else 0.0
+        pooled = [
+            f"{silenced}/{len(off)}",
+            f"{kept}/{len(on)}",
+            f"{found_kept}/{len(found)}",
+            f"{precision:.3f}",
+            f"{kept / len(on):.3f}" if on else "-",
+        ]
+        lines.append("| " + " | ".join([label, *cells, *pooled]) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global STOP
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("dump")
+    d.add_argument("--set", dest="set_dir", type=Path, required=True)
+    d.add_argument("--corpus", type=Path, required=True)
+    d.add_argument("--split", choices=("dev",), default="dev")
+    d.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("table")
+    t.add_argument("files", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    if args.cmd == "dump":
+        return dump(args.set_dir, args.corpus, args.out)
+    STOP = _stoplists()
+    print(table(args.files))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

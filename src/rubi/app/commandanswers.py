@@ -1,0 +1,136 @@
+"""What ``rubi search`` and ``rubi read`` print, as values: one function per command
+computes it, whether the command runs in its own process or the resident engine
+answers it (:mod:`rubi.engine.server` runs the same function and sends the value back;
+the command prints it either way, :mod:`rubi.cli.searchcmds`). The calls and answers
+as data: :mod:`rubi.core.commandcalls`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs
+from rubi.core.paths import VaultPaths
+
+__all__ = ["answer_call", "answer_read", "answer_search", "link_json"]
+
+
+def answer_search(
+    paths: VaultPaths,
+    args: SearchArgs,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> Answer:
+    """The hits of ``args`` in ``paths``' vault as ``rubi search`` prints them: the
+    ``--json`` shape (:func:`rubi.app.results.search_json`) or the compact ranked text
+    (:func:`rubi.app.results.render_search`), within ``args.budget`` tokens.
+    ``progress`` and ``on_wait``: as for :func:`rubi.app.searching.search` (a command
+    in its own process shows them; the engine passes none).
+
+    Raises:
+        RubiError: an empty or too long query, a bad day (:func:`rubi.app.search`).
+    """
+    from rubi.app.results import render_search, search_json
+    from rubi.app.searching import search
+
+    result = search(
+        paths,
+        args.query,
+        terms=args.terms,
+        top_k=args.top_k,
+        scope=args.scope,
+        include_superseded=args.include_superseded,
+        progress=progress,
+        on_wait=on_wait,
+        personal=args.personal,
+        since=args.since,
+        until=args.until,
+    )
+    if args.as_json:
+        return Answer(True, search_json(result, args.budget))
+    return Answer(False, render_search(result, args.budget))
+
+
+def answer_read(paths: VaultPaths, args: ReadArgs) -> Answer:
+    """``args.ref`` as ``rubi read`` prints it: the part a passage id names, a code
+    file's outline, or a note in full with its links and flags; with ``as_json``, as
+    one object (``{"id", "path", "kind", "text", ...}``).
+
+    Raises:
+        NoteNotFoundError: ``ref`` names nothing; NoteParseError: its file is unreadable.
+    """
+    from rubi import app
+
+    part = app.read_part(paths, args.ref)
+    if part is not None:
+        return _part_answer(part, args.as_json)
+    code = app.read_code(paths, args.ref)
+    if code is not None:
+        if not args.as_json:
+            return Answer(False, code.outline)
+        return Answer(
+            True,
+            {
+                "id": code.id,
+                "path": code.id,
+                "kind": "file",
+                "text": code.outline,
+                "links": [link_json(lv) for lv in code.links],
+                "backlinks": [link_json(lv) for lv in code.backlinks],
+            },
+        )
+    view = app.read_note(paths, args.ref)
+    if not args.as_json:
+        from rubi.app.reading import render_note_view
+
+        return Answer(False, render_note_view(view))
+    note = view.note
+    return Answer(
+        True,
+        {
+            "id": view.id or note.id,
+            "path": note.path,
+            "title": note.title,
+            "type": note.type,
+            "status": note.status,
+            "stale": list(view.stale),
+            "superseded_by": view.superseded_by,
+            "text": view.text,
+            "links": [link_json(lv) for lv in view.links],
+            "backlinks": [link_json(lv) for lv in view.backlinks],
+        },
+    )
+
+
+def _part_answer(part: Any, as_json: bool) -> Answer:
+    if not as_json:
+        from rubi.app.passageread import render_part
+
+        return Answer(False, render_part(part))
+    return Answer(
+        True,
+        {
+            "id": part.id,
+            "parent": part.parent,
+            "title": part.title,
+            "kind": part.kind,
+            "heading": part.heading,
+            "lines": [part.start, part.end],
+            "text": part.text,
+        },
+    )
+
+
+def link_json(lv: Any) -> dict[str, str]:
+    """A :class:`rubi.app.reading.LinkView` in ``--json`` output."""
+    return {"id": lv.id, "title": lv.title, "kind": lv.kind, "relation": lv.relation}
+
+
+def answer_call(paths: VaultPaths, call: SearchArgs | ReadArgs) -> Answer:
+    """The answer of a decoded call (:func:`decode_call`), as the command computes it
+    (no progress shown)."""
+    if isinstance(call, SearchArgs):
+        return answer_search(paths, call)
+    return answer_read(paths, call)

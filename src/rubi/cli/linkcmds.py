@@ -1,0 +1,71 @@
+"""``rubi links``, ``rubi backlinks`` and ``rubi timeline``: a note's or file's
+neighbours, and what happened around a hit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rubi import app
+from rubi.app.commandanswers import link_json
+from rubi.cli.common import echo, handle_errors, print_json, vault_option
+
+__all__ = ["backlinks", "links", "timeline"]
+
+
+def _print_links(items: list[app.LinkView], as_json: bool) -> None:
+    if as_json:
+        print_json([link_json(lv) for lv in items])
+        return
+    if not items:
+        echo("(none)")
+    for lv in items:
+        mark = "  (unresolved)" if lv.kind == "dangling" else ""
+        echo(f"{lv.relation:<12} {lv.id}{mark}")
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def links(ref: str, as_json: bool, vault: Path | None) -> None:
+    """List the links of a note (or the imports of a code file), with their relation."""
+    _print_links(app.links(app.locate(vault), ref), as_json)
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
+    """List the notes that link to a note (or import or describe a code file)."""
+    _print_links(app.backlinks(app.locate(vault), ref), as_json)
+
+
+@click.command()
+@click.argument("ref")
+@click.option(
+    "--days",
+    type=click.IntRange(0, 366),
+    default=3,
+    show_default=True,
+    help="Days on each side of REF's day.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@vault_option
+@handle_errors
+def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
+    """What happened around a hit: the notes, handoffs and captured sessions (with
+    their turns) of the days around REF's day, newest first. REF is an id search
+    printed, a title, or a day (YYYY-MM-DD)."""
+    from rubi.app.timeline import render_timeline, timeline_json
+    from rubi.app.timeline import timeline as use_case
+
+    found = use_case(app.locate(vault), ref, days)
+    if as_json:
+        print_json(timeline_json(found))
+    else:
+        echo(render_timeline(found))

@@ -1,0 +1,95 @@
+"""The relevance-floor bench: a handmade set dumped end to end, and each rule's labels
+counted from hand-built rows."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from helpers import REPO, write
+
+BENCH = REPO / "bench"
+
+
+@pytest.fixture(scope="module")
+def rf() -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    import relevance_floor
+
+    return relevance_floor
+
+
+def _row(on: bool, held: list[int], dfs: list[int], n: int = 100) -> dict[str, Any]:
+    return {
+        "set": "s",
+        "id": f"q{len(held)}{on}",
+        "on": on,
+        "found": 1 if on else None,
+        "relevant": False,
+        "named": 0,
+        "cjk": 0.0,
+        "N": n,
+        "words": {str(i): {"df": df, "surfaces": [], "cjk": False} for i, df in enumerate(dfs)},
+        "hits": [{"path": "a.md", "score": 1.0, "held": held}],
+    }
+
+
+def test_rules_read_coverage_and_significance(rf: ModuleType) -> None:
+    # Three rare words held of nine, six no note holds: low coverage, significant.
+    long_on = _row(True, [0, 1, 2], [1, 1, 1, 0, 0, 0, 0, 0, 0])
+    # Two common words held of four: neither.
+    common_off = _row(False, [0, 1], [60, 70, 0, 0])
+    assert rf.coverage(long_on, rf.whoosh_idf, False, False) < 0.5
+    assert rf.surprise(long_on, False, True) == pytest.approx(
+        -math.log(math.comb(9, 3) * 100 * 0.01**3)
+    )
+    kept = rf.rules()["coverage ≥ 0.5 or significance > log 20"]
+    assert kept(long_on) and not kept(common_off)
+    assert not rf.rules()["coverage ≥ 0.5"](long_on)
+
+
+def test_the_table_counts_silenced_and_kept_per_set(rf: ModuleType, tmp_path: Path) -> None:
+    rows = [_row(True, [0, 1, 2], [1, 1, 1, 0, 0, 0, 0, 0, 0]), _row(False, [0, 1], [60, 70, 0, 0])]
+    dump = tmp_path / "d.jsonl"
+    dump.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    lines = rf.table([dump]).splitlines()
+    kept = next(x for x in lines if x.startswith("| coverage ≥ 0.5 or significance > log 20 |"))
+    assert "| 1/1, 1/1 | 1/1 | 1/1 | 1/1 | 1.000 | 1.000 |" in kept
+    plain = next(x for x in lines if x.startswith("| coverage ≥ 0.5 |"))
+    assert "| 1/1, 0/1 |" in plain
+
+
+def test_dump_writes_a_line_per_development_question(rf: ModuleType, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write(corpus / "zstd.md", "# Compress\n\nCompress a tarball with zstandard.\n")
+    write(corpus / "ls.md", "# Files\n\nShow the list of files.\n")
+    sets = tmp_path / "set"
+    meta = {
+        "name": "t",
+        "kind": "notes",
+        "description": "d",
+        "sources": [{"repo": "a/b", "commit": "0" * 40}],
+    }
+    write(sets / "set.json", json.dumps(meta))
+    from evalset import split_of
+
+    dev = next(f"q{i}" for i in range(100) if split_of("t", f"q{i}") == "dev")
+    test = next(f"q{i}" for i in range(100) if split_of("t", f"q{i}") == "test")
+    queries = [
+        {"id": dev, "query": "compress a tarball with zstandard", "relevant": ["zstd.md"]},
+        {"id": test, "query": "show the list of files", "relevant": ["ls.md"]},
+    ]
+    for q in queries:
+        q.update(split=split_of("t", str(q["id"])), lang="en")
+    write(sets / "queries.jsonl", "".join(json.dumps(q) + "\n" for q in queries))
+    out = tmp_path / "f.jsonl"
+    assert rf.dump(sets, corpus, out) == 0
+    (row,) = [json.loads(x) for x in out.read_text("utf-8").splitlines()]
+    assert row["on"] and row["found"] == 1 and row["relevant"] and row["recalled_answer"]
+    assert row["hits"][0]["path"] == "zstd.md" and row["N"] == 2
