@@ -79,7 +79,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
             block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
             recalled_ids = re.findall(r"\(id ([^)]+)\)", block)
             found = next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None)
-            clauses = query_clauses(q.query)
+            clauses = query_clauses(q.query, languages=index.languages())
             hits = index.bm25(q.query, limit=50, kind="note", exclude_status=("superseded",))
             scorer = index._scoring()  # bench only: the statistics the floor reads
             docs: dict[int, set[int]] = {}
@@ -88,15 +88,15 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 if c.origin >= 0:
                     docs.setdefault(c.origin, set()).update(scorer.postings(c).docs)
                     terms.setdefault(c.origin, set()).add(c.text)
-            langs = sorted({field_language(f) for f in FIELD_BOOSTS})
+            langs = sorted({field_language(f) for f in FIELD_BOOSTS} | set(index.languages()))
             chains = [text_analyzer(lang) for lang in langs]
             surfaces: dict[int, list[str]] = {}
             for s in chains[0].surface(q.query):
                 for c in chains:
-                    t = c.term_of(s)
-                    for w, ts in terms.items():
-                        if t is not None and t in ts and s.lower() not in surfaces.get(w, []):
-                            surfaces.setdefault(w, []).append(s.lower())
+                    for t in c.terms_of(s):
+                        for w, ts in terms.items():
+                            if t in ts and s.lower() not in surfaces.get(w, []):
+                                surfaces.setdefault(w, []).append(s.lower())
             origin_of = {(c.field, c.text): c.origin for c in clauses}
             rows.append(
                 {

@@ -15,11 +15,9 @@ from rubi.dates.days import (
     text_days,
 )
 from rubi.dates.relativedays import resolved_days
-from rubi.index.language import _EN, _PT, MIN_VOTES, is_portuguese
 
 _REF_ISO = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _REF_YEAR = re.compile(r"\b\d{4}\b")
-_REF_WORD = re.compile(r"[^\W\d_]+")
 
 _PIECES = [
     "2023-10-13",
@@ -85,16 +83,6 @@ def _ref_iso_keys(text: str) -> list[str]:
     return list(dict.fromkeys(d.strftime("%Y%m%d") for d in days if d is not None))
 
 
-def _ref_portuguese(text: str, sample_chars: int = 20_000) -> bool:
-    pt = en = 0
-    for word in _REF_WORD.findall(text[:sample_chars].lower()):
-        if word in _PT:
-            pt += 1
-        elif word in _EN:
-            en += 1
-    return pt >= MIN_VOTES and pt > en
-
-
 def _texts(count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     return ["".join(rng.choices(_PIECES, k=rng.randint(0, 60))) for _ in range(count)]
@@ -133,14 +121,6 @@ def test_many_dates_are_capped_the_same() -> None:
     assert spelled_days(text) == _ref_spelled(text)
     assert len(spelled_days(text).splitlines()) == MAX_SPELLED_DAYS
     assert day_keys(text) == _ref_iso_keys(text)[:MAX_SPELLED_DAYS]
-
-
-def test_portuguese_vote_unchanged() -> None:
-    for text in _texts(3000, 19):
-        assert is_portuguese(text) == _ref_portuguese(text)
-        assert is_portuguese(text, 40) == _ref_portuguese(text, 40)
-    assert is_portuguese("de que não uma para com os as")
-    assert not is_portuguese("de que não uma the and is to of in")
 
 
 _PHRASE_PIECES = [

@@ -1,11 +1,13 @@
-"""Searching notes in Chinese: why-lines name the bigrams that matched, joined into
-the run they spell, not the whole unsegmented question."""
+"""Searching a vault of notes in several languages: why-lines name what matched, and
+an index written before notes had a language is rebuilt with it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from rubi import app
+from rubi.core.paths import VaultPaths
+from rubi.index.searchindex import IndexDoc, SearchIndex
 
 from helpers import write
 
@@ -36,6 +38,16 @@ def test_a_chinese_why_line_names_the_bigrams_that_matched(tmp_path: Path) -> No
     assert "如何" not in why  # not the whole unsegmented question: 如何 did not match
 
 
+def test_a_spanish_why_line_names_the_words_not_the_function_words(tmp_path: Path) -> None:
+    paths = app.locate(_vault(tmp_path / "v"))
+    app.index(paths)
+    hits = app.search(paths, "¿dónde está la lista de canciones?", refresh=False).hits
+    assert hits[0].id == "canciones"
+    why = next(w for w in hits[0].why if w.startswith("text match:"))
+    assert "canciones" in why and "lista" in why
+    assert not {"la", "de"} & {w.strip() for part in why.split(";") for w in part.split(",")}
+
+
 def test_overlapping_bigrams_are_joined_into_the_run_they_spell() -> None:
     from rubi.search.reasons import _joined_bigrams
 
@@ -44,3 +56,67 @@ def test_overlapping_bigrams_are_joined_into_the_run_they_spell() -> None:
     assert _joined_bigrams(found, question) == ["一个对", "发送", "到服务器"]
     assert _joined_bigrams(["闭包", "使用"], "如何使用闭包") == ["闭包", "使用"]
     assert _joined_bigrams(["cache", "闭包"], "闭包 cache") == ["cache", "闭包"]
+
+
+def _stored_languages(paths: VaultPaths) -> dict[str, str]:
+    index = SearchIndex(paths.whoosh_dir)
+    try:
+        with index._open().searcher() as searcher:
+            return {f["id"]: f.get("lang", "") for f in searcher.all_stored_fields()}
+    finally:
+        index.close()
+
+
+def test_an_index_of_an_older_format_is_rebuilt_with_each_notes_language(tmp_path: Path) -> None:
+    from rubi.index.warm import forget_indexes
+    from rubi.sync import forget_vault_syncs
+    from rubi.sync.rows import open_store
+
+    paths = app.locate(_vault(tmp_path / "v"))
+    app.index(paths)
+    assert _stored_languages(paths) == {
+        "闭包": "zh",
+        "数组": "zh",
+        "canciones": "es",
+        "readme": "en",
+    }
+    # An index as an older rubi wrote it: every note analysed as English.
+    SearchIndex(paths.whoosh_dir).rebuild(
+        [IndexDoc(i, "note", f"{i}.md", "note", "active", {"title": i}) for i in ("canciones",)]
+    )
+    assert _stored_languages(paths) == {"canciones": "en"}
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    with store.transaction():
+        store.set_meta({"schema": 14})  # the format before notes had a language
+    store.close()
+    forget_vault_syncs()  # a new process
+    forget_indexes()
+    hits = app.search(paths, "canción").hits  # the search's refresh rebuilds
+    assert hits and hits[0].id == "canciones"
+    assert _stored_languages(paths)["canciones"] == "es"
+
+
+def test_a_note_named_by_a_function_word_of_the_vaults_language_gets_no_name_vote(
+    tmp_path: Path,
+) -> None:
+    """French pages drop ``du`` as a stop word, so it looked rare and the note named
+    ``du`` (a shell command) was put first for every question holding it."""
+    root = tmp_path / "v"
+    write(root / "du.md", "# du\n\nAffiche la taille des fichiers et des dossiers du disque.\n")
+    write(
+        root / "git-remote.md",
+        "# git remote\n\nGère les dépôts distants suivis par le projet : ajouter un dépôt, "
+        "changer l'URL d'un dépôt distant, lister les dépôts.\n",
+    )
+    for i in range(24):  # a rare word is one of 20 notes or fewer
+        write(
+            root / f"page-{i}.md",
+            f"# page {i}\n\nUne page du manuel avec le texte de la commande {i} et des "
+            "exemples pour le terminal.\n",
+        )
+    paths = app.locate(root)
+    app.index(paths)
+    hits = app.search(paths, "Comment changer l'URL du dépôt distant ?", refresh=False).hits
+    assert hits[0].id == "git-remote"
+    assert not any(w.startswith("named:") for h in hits for w in h.why)

@@ -1,47 +1,54 @@
-"""Text analysis for the index: one chain for notes and code, stemmed per field.
+"""Text analysis for the index: one chain for notes and code, stemmed per language.
 
-``tokenize → split identifiers → lower-case → fold accents → stop words → CJK bigrams
-→ stem``. English stemming is Porter2 with ``-ery`` nouns joined to their verb; code
-fields add one step for the agent nouns code is full of (:func:`stem_code`:
-``router``, ``handler``, ``parser`` stem like ``routing``, ``handling``, ``parsing``).
+``tokenize → split identifiers → lower-case → stop words, CJK bigrams
+and stems of the chain's language`` (:class:`LanguageFilter`). A note's prose is
+analysed in the language detected for it (:mod:`rubi.index.language`): Snowball's
+stemmer and stop words of each Latin-script language whoosh has both for
+(:data:`PROSE_LANGUAGES`), English for the rest. English stemming is Porter2
+with ``-ery`` nouns joined to their verb; code fields add one step for the agent
+nouns code is full of (:func:`stem_code`: ``router``, ``handler``, ``parser`` stem
+like ``routing``, ``handling``, ``parsing``).
 Identifiers are split at camelCase, snake_case, kebab-case and dots, and the joined
 form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``, ``links`` and
 ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no spaces, become
 overlapping character bigrams (the usual approach, as in Lucene's CJKBigramFilter).
-Russian and Arabic words are stemmed by their script, in every chain that stems
-English (Snowball's Russian stemmer; ISRI for Arabic, Taghva et al. 2005), so ``диск``
-meets ``диске`` and ``كتاب`` meets ``الكتب``; Hebrew and other scripts pass through as
-words.
+Russian and Arabic words are stemmed by their script, in every chain (Snowball's
+Russian stemmer and stop words; ISRI for Arabic, Taghva et al. 2005), so ``диск``
+meets ``диске`` and ``كتاب`` meets ``الكتب``; Greek, Hebrew and other scripts pass
+through as words.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from whoosh.analysis import (
-    Analyzer,
-    CharsetFilter,
-    Filter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-    Token,
+from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
+from whoosh.lang import (
+    has_stemmer,
+    has_stopwords,
+    languages,
+    stemmer_for_language,
+    stopwords_for_language,
 )
-from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
+
+from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
 __all__ = [
     "LANGUAGES",
+    "PROSE_LANGUAGES",
     "CJKBigramFilter",
     "IdentifierSplitFilter",
+    "LanguageFilter",
     "LanguageNameFilter",
     "TermAnalyzer",
     "analyze",
+    "chain_language",
+    "function_words_only",
     "is_cjk",
     "query_words",
     "stem_code",
@@ -121,151 +128,57 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
                         yield t
 
 
-_porter2 = stemmer_for_language("en")
-_russian = stemmer_for_language("ru")
-_arabic = stemmer_for_language("ar")
-
-
-def _script_stem(word: str) -> str | None:
-    """The stem of a Cyrillic (Russian Snowball) or Arabic-script (ISRI) word, judged
-    by its first letter; None for any other word."""
-    first = ord(word[0])
-    if 0x0400 <= first <= 0x04FF:
-        return str(_russian(word))
-    if 0x0600 <= first <= 0x06FF or 0x0750 <= first <= 0x077F:
-        return str(_arabic(word))
-    return None
-
-
-_NOT_AGENT_WORDS = (
-    # -er words that name no doer of a verb, where folding would meet another word
-    # (letter → let, former → form, header → head, master → mast)
-    "answer",
-    "banner",
-    "better",
-    "bitter",
-    "border",
-    "brother",
-    "butter",
-    "center",
-    "chapter",
-    "copper",
-    "corner",
-    "danger",
-    "dinner",
-    "father",
-    "feather",
-    "finger",
-    "flower",
-    "folder",
-    "former",
-    "gender",
-    "hammer",
-    "header",
-    "ladder",
-    "leather",
-    "letter",
-    "manner",
-    "master",
-    "matter",
-    "member",
-    "monster",
-    "mother",
-    "number",
-    "powder",
-    "proper",
-    "quarter",
-    "shower",
-    "silver",
-    "sister",
-    "summer",
-    "weather",
-    "whisper",
-    "winter",
-    "wonder",
-    "zipper",
-    # -ery words that are not the noun of an -er verb (battery → bat)
-    "artery",
-    "battery",
-    "cemetery",
-    "flattery",
-    "gallery",
-    "lottery",
-    "mystery",
-    "pottery",
-    "scenery",
-    "slavery",
-    "surgery",
+PROSE_LANGUAGES: tuple[str, ...] = tuple(
+    lang for lang in languages if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"
 )
-_NOT_AGENTS = frozenset(_porter2(w) for w in _NOT_AGENT_WORDS)
-"""Porter2 stems left alone by :func:`stem_en` and :func:`stem_code`: common words
-their ``-ery`` and agent-noun steps would fold into a false friend."""
+"""Languages whose prose has a chain of its own: the Latin-script languages whoosh has
+a Snowball stemmer and stop words for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
+sv). A note in another language is analysed by ``en``'s chain, which treats each word
+by its script (:func:`chain_language`)."""
+
+LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
+"""Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
+the agent-noun step of :func:`stem_code`)."""
+
+_SCRIPT_LANGUAGES = (("ru", 0x0400, 0x04FF), ("ar", 0x0600, 0x06FF), ("ar", 0x0750, 0x077F))
+"""Scripts whose words are stemmed by one language, whatever the note's: Cyrillic
+words the Russian Snowball stemmer, Arabic-script ones ISRI."""
 
 
-def stem_en(word: str) -> str:
-    """English stem of ``word`` for prose: Porter2, with ``-ery`` nouns joined to their
-    verb (a Cyrillic or Arabic word gets its own language's stem instead).
-
-    Porter2 (M. F. Porter, "Snowball: A language for stemming algorithms", 2001; the
-    English stemmer, snowballstem.org/algorithms/english/stemmer.html) leaves
-    ``recovery`` as ``recoveri``, apart from ``recover``; here it becomes ``recov``
-    like the verb (and ``discovery``, ``delivery``). Common words that are no such
-    noun keep their stem (``battery``, ``gallery``).
-
-    Args:
-        word: one lower-case token.
-
-    Returns:
-        The stem (lower-case).
-    """
-    if word and not word.isascii():
-        other = _script_stem(word)
-        if other is not None:
-            return other
-    stem: str = _porter2(word)
-    if stem in _NOT_AGENTS:
-        return stem
-    if len(stem) >= 7 and stem.endswith("eri") and stem[:-1] not in _NOT_AGENTS:
-        stem = _porter2(stem[:-3] + "ing")
-    return stem
+def chain_language(lang: str) -> str:
+    """The analysis chain for a note detected as ``lang``
+    (:func:`rubi.index.language.detect_language`): its own for
+    :data:`PROSE_LANGUAGES`, else ``en`` (whose Cyrillic words are stemmed as Russian,
+    CJK ones cut into bigrams, Latin ones as English)."""
+    return lang if lang in PROSE_LANGUAGES else "en"
 
 
-def stem_code(word: str) -> str:
-    """English stem of ``word`` in code: :func:`stem_en`, then agent nouns folded into
-    their activity.
-
-    Porter2 strips ``-er`` only inside the word's R2 region, so ``router``,
-    ``handler``, ``parser`` and ``logger`` keep it and never meet ``routing``,
-    ``handling``, ``parsing`` and ``logging``. Code names its types after the agent
-    (``Router``, ``Logger``) while questions name the activity ("routing", "logging"),
-    so a stem still ending in ``-er`` (six letters or more) is stemmed again as its
-    ``-ing`` form: ``router`` → ``routing`` → ``rout``, ``logger`` → ``log``,
-    ``wrapper`` → ``wrap``. Common words where that would meet a false friend
-    (``letter`` → ``let``, ``header`` → ``head``) keep their Porter2 stem (a fixed list;
-    rarer ones still fold). Prose is left alone: in a product's documentation "Web
-    viewer" and "Quick switcher" name features that the far more common "view" and
-    "switch" would drown.
-
-    Args:
-        word: one lower-case token.
-
-    Returns:
-        The stem (lower-case).
-    """
-    stem = stem_en(word)
-    if len(stem) >= 6 and stem.endswith("er") and stem not in _NOT_AGENTS:
-        stem = _porter2(stem[:-2] + "ing")
-    return stem
+def _fold(word: str) -> str:
+    return word.translate(accent_map)
 
 
+@lru_cache(maxsize=32)
 def _stop_words(lang: str) -> frozenset[str]:
-    # Each language drops only its own stop words: Portuguese "os" is a Python module.
-    return frozenset(stopwords_for_language(lang))
+    """A language's stop words, as written and accent-folded (a query written without
+    accents, ``mas``, drops the same words); none when whoosh has no list."""
+    if not has_stopwords(lang):
+        return frozenset()
+    words = stopwords_for_language(lang)
+    return frozenset(words) | frozenset(_fold(w) for w in words)
 
 
-LANGUAGES = ("en", "pt", "code")
-"""Analysis chains: English prose, Portuguese prose, and code (English with the
-agent-noun step of :func:`stem_code`)."""
+def function_words_only(text: str, langs: Iterable[str]) -> bool:
+    """Whether every word of ``text`` (at least one) is a stop word of one of the
+    analysis chains ``langs`` (:data:`LANGUAGES`; ``code``'s are English's): words the
+    index drops from the prose of those languages, so no document frequency measures
+    how rare they are (French ``du`` is a note's name in a vault of shell commands,
+    and a stop word of its French prose). The name list gives such a name no vote:
+    lang-tldr-es 0.499 -> 0.582 and -fr 0.668 -> 0.733 MRR@10 on the development
+    halves, no other set moved (``docs/benchmarks-history.md``, "issue 28: language
+    analysis, sixth pass")."""
+    stops = [_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
+    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
+    return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
 
 
 STEM_CACHE_SIZE = 65_536
@@ -279,23 +192,105 @@ _cached_stem_en = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_en)
 _cached_stem_code = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_code)
 
 
+def _word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
+    """The terms one word (lower-case, not CJK, as written) becomes in the chain of
+    ``lang``: :func:`_word_term`'s, and in a language other than English (or code) the
+    English chain's as well when it differs (none for a stop word of ``lang``).
+
+    Notes in another language are full of English (code, product names, the words of
+    the trade), and Porter2 on a Spanish or French word mostly strips a plural, a light
+    stemmer beside Snowball's heavier one: both readings in one field. Measured on the
+    development halves of lang-jsinfo-es and -fr (MRR@10 0.708 -> 0.833 and
+    0.522 -> 0.554 against the language's reading alone, with contractions folded then;
+    ``docs/benchmarks-history.md``, "issue 28: language per note (tried, not kept)").
+    It generalises the old Portuguese field, which read a
+    Portuguese-looking note both ways in two fields."""
+    own = _word_term(lang)
+    if lang in ("en", "code"):
+        return lambda word: () if (t := own(word)) is None else (t,)
+    english = _word_term("en")
+
+    def terms(word: str) -> tuple[str, ...]:
+        mine = own(word)
+        if mine is None:
+            return ()
+        other = english(word)
+        return (mine,) if other is None or other == mine else (mine, other)
+
+    return terms
+
+
+def _word_term(lang: str) -> Callable[[str], str | None]:
+    """The term one word (lower-case, not CJK, as written) becomes in the chain of
+    ``lang``, None for a stop word. A Cyrillic or Arabic-script word is its script's
+    language's (:data:`_SCRIPT_LANGUAGES`) in every chain; any other word is the
+    chain's: English and code fold accents before their stop words and stemmer, as
+    they always did; the other languages stem the word as written (Snowball's
+    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem."""
+    own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
+    stops = _stop_words("en" if lang == "code" else lang)
+    russian_stops = _stop_words("ru")
+    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer_for_language(lang))
+
+    def term(word: str) -> str | None:
+        folded = _fold(word)
+        if not word.isascii():
+            first = ord(word[0])
+            for script_lang, low, high in _SCRIPT_LANGUAGES:
+                if low <= first <= high:
+                    if script_lang == "ru":
+                        return None if folded in russian_stops else _fold(russian_stem(word))
+                    return str(arabic_stem(folded))
+        if folded in stops:
+            return None
+        if own is not None:
+            return str(own(folded))
+        return _fold(str(stemmer(word)))  # type: ignore[misc]
+
+    return term
+
+
+class LanguageFilter(Filter):  # type: ignore[misc]
+    """A language's end of the chain: tokens shorter than 2 letters dropped, then each
+    CJK run cut into bigrams (:class:`CJKBigramFilter`) and every other word made its
+    terms by :func:`_word_terms` (stop words dropped, stemmed)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.terms = _word_terms(lang)
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        terms = self.terms
+        for t in tokens:
+            text = t.text
+            if len(_fold(text)) < 2:
+                continue
+            for run in _cjk_pieces(text) if _CJK_RE.search(text) else (text,):
+                for found in (_fold(run),) if is_cjk(run) else terms(run):
+                    t.text = found
+                    yield t
+
+
+def _cjk_pieces(text: str) -> list[str]:
+    """A token holding CJK as its pieces: overlapping bigrams of each CJK run (a lone
+    character alone), and each other run of letters or digits."""
+    out: list[str] = []
+    for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
+        if not _CJK_RE.match(run) or len(run) == 1:
+            out.append(run)
+        else:
+            out += [run[i : i + 2] for i in range(len(run) - 1)]
+    return out
+
+
 def _whoosh_chain(lang: str) -> Analyzer:
     """The chain as Whoosh filters, token by token (see the module docstring)."""
-    stemmer = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
     return (
         RegexTokenizer(_TOKEN_PATTERN)
         | IdentifierSplitFilter()
         | LowercaseFilter()
         | LanguageNameFilter()
-        | CharsetFilter(accent_map)
-        | StopFilter(stoplist=_stop_words("en" if lang == "code" else lang), minsize=2)
-        | CJKBigramFilter()
-        # Whoosh's own stem cache off: the English ones are cached above
-        | (
-            StemFilter(stemfn=stemmer, cachesize=0)
-            if stemmer
-            else StemFilter(lang=lang, cachesize=0)
-        )
+        | LanguageFilter(lang)
     )
 
 
@@ -307,7 +302,7 @@ about 300,000 in their code, the frequent ones met early."""
 
 
 class TermAnalyzer(Analyzer):  # type: ignore[misc]
-    """The text analyzer of one chain (``en``, ``pt`` or ``code``), with a fast path
+    """The text analyzer of one chain (one of :data:`LANGUAGES`), with a fast path
     for indexing.
 
     Every filter after the tokenizer looks at one token at a time, so a word always
@@ -329,7 +324,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall
         self._table: dict[str, tuple[str, ...]] = {}
-        self._surface_terms: dict[str, str | None] = {}  # term_of's, as _table
+        self._surface_terms: dict[str, tuple[str, ...]] = {}  # terms_of's, as _table
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return text_analyzer, (self.lang,)
@@ -360,33 +355,30 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
 
     def surface(self, text: str) -> list[str]:
         """The tokens of ``text`` before stop words and stemming, in order: words and
-        an identifier's parts, lower-cased and accent-folded, CJK runs as bigrams; the
-        same in every chain (its stop words and stemmer come after)."""
-        split, lower, names, fold, stop, cjk, _ = self._filters
+        an identifier's parts, lower-cased, CJK runs as bigrams; the same in every
+        chain (its stop words and stemmer come after, in :meth:`terms_of`)."""
+        split, lower, names, _ = self._filters
         out: list[str] = []
         for word in self._findall(text):
             token = Token(removestops=True, mode="query")
             token.text = word
             token.boost = 1.0
             stream: Iterator[Any] = iter((token,))
-            for f in (split, lower, names, fold):
+            for f in (split, lower, names):
                 stream = f(stream)
-            # The stop filter's size floor comes before the bigrams, as in the chain.
-            stream = (t for t in stream if len(t.text) >= stop.min)
-            out += [t.text for t in cjk(stream)]
+            for t in stream:
+                if len(_fold(t.text)) < 2:
+                    continue
+                out += _cjk_pieces(t.text) if _CJK_RE.search(t.text) else [t.text]
         return out
 
-    def term_of(self, surface: str) -> str | None:
-        """The term a token of :meth:`surface` becomes in this chain (None: a stop
+    def terms_of(self, surface: str) -> tuple[str, ...]:
+        """The terms a token of :meth:`surface` becomes in this chain (none: a stop
         word)."""
         if surface in self._surface_terms:
             return self._surface_terms[surface]
-        _, _, _, _, stop, _, stem = self._filters
-        token = Token(removestops=True, mode="query")
-        token.text = surface
-        token.boost = 1.0
-        got = [t.text for t in stem(stop(iter((token,)))) if not t.stopped]
-        found = got[0] if got else None
+        language: LanguageFilter = self._filters[-1]
+        found = (_fold(surface),) if is_cjk(surface) else language.terms(surface)
         if len(self._surface_terms) < TERM_CACHE_SIZE:
             self._surface_terms[surface] = found
         return found
@@ -419,10 +411,10 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         return counts
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=len(LANGUAGES))
 def text_analyzer(lang: str = "en") -> TermAnalyzer:
-    """The analyzer for text fields: ``en`` or ``pt`` prose, or ``code`` (one shared
-    instance per language).
+    """The analyzer for text fields: one of :data:`LANGUAGES` (one shared instance per
+    language).
 
     Raises:
         ValueError: a language whoosh has no stemmer for.
@@ -431,8 +423,9 @@ def text_analyzer(lang: str = "en") -> TermAnalyzer:
 
 
 def analyze(text: str, lang: str = "en") -> list[str]:
-    """The terms ``text`` becomes in the index, in order (duplicates kept)."""
-    return text_analyzer(lang).terms(text)
+    """The terms ``text`` becomes in the index in the chain of ``lang`` (a note's
+    language: :func:`chain_language`), in order (duplicates kept)."""
+    return text_analyzer(chain_language(lang) if lang != "code" else lang).terms(text)
 
 
 def query_words(
@@ -451,7 +444,7 @@ def query_words(
         return []
     tokens = chains[0].surface(text) if surfaces is None else surfaces
     surfaces = list(dict.fromkeys(tokens))
-    per = [{c.lang: t for c in chains if (t := c.term_of(s)) is not None} for s in surfaces]
+    per = [{c.lang: t for c in chains if (t := c.terms_of(s))} for s in surfaces]
     parent = list(range(len(per)))  # union-find: tokens sharing a term, lowest first
 
     def root(i: int) -> int:
@@ -461,13 +454,15 @@ def query_words(
 
     first: dict[tuple[str, str], int] = {}
     for i, terms in enumerate(per):
-        for key in terms.items():
-            a, b = root(i), root(first.setdefault(key, i))
-            parent[max(a, b)] = min(a, b)
+        for lang, found in terms.items():
+            for key in ((lang, t) for t in found):
+                a, b = root(i), root(first.setdefault(key, i))
+                parent[max(a, b)] = min(a, b)
     words: dict[int, dict[str, list[str]]] = {}
     for i, terms in enumerate(per):
         word = words.setdefault(root(i), {}) if terms else {}
-        for lang, term in terms.items():
-            if term not in word.setdefault(lang, []):
-                word[lang].append(term)
+        for lang, found in terms.items():
+            for term in found:
+                if term not in word.setdefault(lang, []):
+                    word[lang].append(term)
     return [w for w in words.values() if w]

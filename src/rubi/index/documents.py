@@ -9,7 +9,7 @@ from typing import Any
 from rubi.core.model import Note
 from rubi.dates.days import day_keys, parse_day, spelled_days, text_days
 from rubi.dates.relativedays import resolved_days
-from rubi.index.language import is_portuguese
+from rubi.index.language import detect_language
 from rubi.index.searchindex import IndexDoc
 
 __all__ = ["CODE_FIELDS", "code_document", "note_document"]
@@ -36,9 +36,11 @@ def note_document(note: Note) -> IndexDoc:
     ``YYYY-MM-DD`` date of the title and body in words
     (:func:`rubi.dates.days.spelled_days`); ``days`` holds what the body's relative
     times ("yesterday", "last month") name and every day as one word ``YYYYMMDD``
-    (:func:`_days`; a search adds the word of each day its query names); Portuguese
-    notes also fill ``body_pt`` (Portuguese stemming). Only the indexed text: the
-    note's file is never changed.
+    (:func:`_days`; a search adds the word of each day its query names). The
+    document's ``lang`` is the language detected in the note's title and body
+    (:func:`rubi.index.language.detect_language`): its prose is stemmed and its stop
+    words dropped in that language. Only the indexed text: the note's file is never
+    changed.
     """
     extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
     body = note.body if not extra else note.body + "\n" + "\n".join(extra)
@@ -53,7 +55,6 @@ def note_document(note: Note) -> IndexDoc:
         "headings": "\n".join(h.text for h in note.headings),
         "path_text": _PATH_SPLIT.sub(" ", note.id),
         "body": body,
-        "body_pt": (note.title + "\n" + body) if is_portuguese(body) else "",
         "days": _days(note, body, iso_days),
     }
     return IndexDoc(
@@ -63,6 +64,7 @@ def note_document(note: Note) -> IndexDoc:
         type=note.type,
         status=note.status,
         fields=fields,
+        lang=detect_language(note.title + "\n" + note.body),
     )
 
 

@@ -14,6 +14,7 @@ from rubi.index.version import SCHEMA_VERSION
 
 __all__ = [
     "CODE_SCOPE_FIELDS",
+    "DOCUMENT_LANGUAGE_FIELDS",
     "FIELD_ANALYSIS",
     "FIELD_BOOSTS",
     "SCHEMA_VERSION",
@@ -33,7 +34,6 @@ FIELD_BOOSTS: dict[str, float] = {
     "path_text": 1.0,
     "docs": 2.0,  # comments and docstrings of code: the prose that answers questions
     "body": 1.0,
-    "body_pt": 1.0,
     "days": 1.0,  # a note's days as words (relative times resolved, YYYYMMDD keys)
     "code_title": 4.0,  # a code file's name again, stemmed as code: code-only searches
     "code_path": 1.5,  # its path again, stemmed as code: code-only searches
@@ -58,14 +58,21 @@ stemmed as code, for searches of code alone (:data:`CODE_SCOPE_FIELDS`). A note'
 embeds. Figures: ``docs/benchmarks-history.md``, "issue 28: BM25F proper"."""
 
 FIELD_ANALYSIS: dict[str, str] = {
-    "body_pt": "pt",
     "symbols": "code",
     "docs": "code",
     "code_title": "code",
     "code_path": "code",
 }
 """The analysis chain of each text field (:func:`rubi.index.analysis.text_analyzer`):
-code files' own fields are stemmed as code; fields not named here are English prose."""
+code files' own fields are stemmed as code; fields not named here are English, and
+those of :data:`DOCUMENT_LANGUAGE_FIELDS` are analysed in each document's language
+instead."""
+
+DOCUMENT_LANGUAGE_FIELDS = frozenset({"title", "aliases", "tags", "headings", "path_text", "body"})
+"""Prose fields analysed in each document's language (its ``lang``: a note's as
+detected, :func:`rubi.index.language.detect_language`; a code file's ``en``), which
+brings its chain with the text (:class:`rubi.index.textfield.LanguageText`); the
+schema's analyzer there is English. ``days`` is rubi's own English."""
 
 SOLO_FIELDS = frozenset({"symbols", "docs", "code_title", "code_path"})
 """Code's own fields, where each query term is scored as before BM25F proper: a BM25
@@ -86,7 +93,8 @@ TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
 
 
 def field_language(field_name: str) -> str:
-    """The analysis chain of a text field: ``en``, ``pt`` or ``code``."""
+    """The analysis chain of a text field in the schema: ``en`` or ``code`` (in
+    :data:`DOCUMENT_LANGUAGE_FIELDS`, a document's language may bring its own)."""
     return FIELD_ANALYSIS.get(field_name, "en")
 
 
@@ -102,6 +110,7 @@ def build_schema() -> Schema:
         path=ID(stored=True),
         type=ID(stored=True),
         status=ID(stored=True),
+        lang=ID(stored=True),
         meta=STORED(),
         **text,
     )

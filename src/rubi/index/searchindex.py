@@ -29,11 +29,13 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import is_cjk
+from rubi.index.analysis import chain_language, is_cjk
 from rubi.index.deletions import merge_policy
+from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.schema import (
     CODE_SCOPE_FIELDS,
+    DOCUMENT_LANGUAGE_FIELDS,
     FIELD_BOOSTS,
     SOLO_FIELDS,
     build_schema,
@@ -70,7 +72,10 @@ generation being opened (its table of contents or a merged segment gone meanwhil
 
 @dataclass(frozen=True, slots=True)
 class IndexDoc:
-    """One document to index. ``fields`` maps schema field names to text."""
+    """One document to index. ``fields`` maps schema field names to text; ``lang``
+    is the language its prose is in (an ISO 639-1 code,
+    :func:`rubi.index.language.detect_language`), which names the analysis of its
+    prose fields (:func:`rubi.index.analysis.chain_language`)."""
 
     id: str
     kind: str
@@ -79,6 +84,7 @@ class IndexDoc:
     status: str
     fields: Mapping[str, str]
     meta: Mapping[str, Any] = field(default_factory=dict)
+    lang: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,36 +121,46 @@ def query_clauses(
     extra_terms: Iterable[str] = (),
     kind: str | None = None,
     fields: Iterable[str] | None = None,
+    languages: Iterable[str] = ("en",),
     analysis: QueryAnalysis | None = None,
 ) -> list[TermQuery]:
     """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
     :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
-    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). The
-    clause's ``word`` numbers what saturates together: a word's clauses in every field,
-    but in a search of code alone (``kind="file"``) a clause in one of
+    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). A
+    field of :data:`~rubi.index.schema.DOCUMENT_LANGUAGE_FIELDS` gets the word's terms
+    in each of ``languages`` (the analysis chains of the index's documents, as
+    :meth:`SearchIndex.languages` gives them); another field its own chain's. The
+    clause's ``word`` numbers what saturates together: a word's clauses in every field
+    and language, but in a search of code alone (``kind="file"``) a clause in one of
     :data:`~rubi.index.schema.SOLO_FIELDS`, alone.
-    Arguments as for :meth:`SearchIndex.bm25`."""
+    Other arguments as for :meth:`SearchIndex.bm25`."""
     query_text = " ".join([text, *extra_terms])
     wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
-    langs = sorted({field_language(f) for f in wanted})
+    prose = list(dict.fromkeys(languages)) or ["en"]
+    langs = sorted(
+        {field_language(f) for f in wanted - DOCUMENT_LANGUAGE_FIELDS}
+        | (set(prose) if wanted & DOCUMENT_LANGUAGE_FIELDS else set())
+    )
     words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
+    # The question's own language (when its stop words tell): its stop words are no
+    # part of the question in any chain. Else the Spanish "de" and "un", dropped by
+    # the Spanish chain, matched every note analysed as English (a note of code and
+    # a line of prose, an English README) as rare words.
+    asked = query_language(query_text, prose)
+    if asked is not None:
+        words = [word for word in words if word.get(asked)]
     if kind == "file":
         # A code-only search: programming abbreviations, in every field, as more
         # terms of the word they abbreviate or spell out. In notes, or in a search
         # of both kinds, words stay as written: there "info" is the info callout,
         # and code would gain a second match per concept over notes.
-        for lang in langs:
-            have = {t for word in words for t in word.get(lang, ())}
-            for word in words:
-                for other in expansions(word.get(lang, [])):
-                    if other not in have:
-                        word.setdefault(lang, []).append(other)
-                        have.add(other)
+        _add_abbreviations(words, langs)
     ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
-    # A word some chain drops (a stop word of English, Portuguese or code) is a
-    # function word of one of the query's languages: it is scored where it is kept,
-    # but is no part of the query's IDF mass (TermQuery.origin -1), else the English
-    # "where" kept by the Portuguese chain would count as a word no note holds.
+    # A word some chain drops (a stop word of one of the index's languages or code)
+    # is a function word of one of the query's possible languages: it is scored where
+    # it is kept, but is no part of the query's IDF mass (TermQuery.origin -1), else
+    # the English "where" kept by the Spanish chain would count as a word no note
+    # holds.
     content = [all(word.get(lang) for lang in langs) for word in words]
     clauses: list[TermQuery] = []
     for field_name, boost in FIELD_BOOSTS.items():
@@ -157,8 +173,9 @@ def query_clauses(
         # note that holds every word of the question (the README's first question put
         # the answer 14th). Cost measured: code search with --scope all 0.871 -> 0.842.
         solo = field_name in SOLO_FIELDS and kind == "file"
+        chains = prose if field_name in DOCUMENT_LANGUAGE_FIELDS else [field_language(field_name)]
         for i, word in enumerate(words):
-            for term in word.get(field_language(field_name), ()):
+            for term in _field_terms(word, chains):
                 key = (i, field_name, term) if solo else (i, "", "")
                 word_id = ids.setdefault(key, len(ids))
                 clauses.append(
@@ -169,6 +186,27 @@ def query_clauses(
     return clauses
 
 
+def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
+    """Add to each query word, in each chain of ``langs``, the programming
+    abbreviations of its terms and the words they abbreviate
+    (:func:`rubi.index.abbreviations.expansions`), each term once in the query."""
+    for lang in langs:
+        have = {t for word in words for t in word.get(lang, ())}
+        for word in words:
+            for other in expansions(word.get(lang, [])):
+                if other not in have:
+                    word.setdefault(lang, []).append(other)
+                    have.add(other)
+
+
+def _field_terms(word: Mapping[str, list[str]], chains: Sequence[str]) -> Iterable[str]:
+    """A query word's terms in a field analysed by ``chains`` (one, or each document
+    language's), each once, in the chains' order."""
+    if len(chains) == 1:
+        return word.get(chains[0], [])
+    return dict.fromkeys(t for c in chains for t in word.get(c, []))
+
+
 def _word_groups(
     clauses: Sequence[TermQuery],
     text: str,
@@ -176,6 +214,7 @@ def _word_groups(
     kind: str | None,
     fields: Iterable[str] | None,
     idfs: Mapping[int, float],
+    languages: Sequence[str],
     analysis: QueryAnalysis | None = None,
 ) -> list[set[int]]:
     """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
@@ -189,7 +228,9 @@ def _word_groups(
     for part in (text, extra):
         if not part.strip():
             continue
-        clauses_of_part = query_clauses(part, kind=kind, fields=fields, analysis=analysis)
+        clauses_of_part = query_clauses(
+            part, kind=kind, fields=fields, languages=languages, analysis=analysis
+        )
         terms = {c.text for c in clauses_of_part}
         group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
         if group:
@@ -249,6 +290,7 @@ class SearchIndex:
         self._scorer: TermScorer | None = None
         self._segments = SegmentData()  # kept across reopens: segments do not change
         self._opened: tuple[int, int, int] | None = None
+        self._langs: tuple[TermScorer, list[str]] | None = None  # of the scorer named
 
     # -- lifecycle ---------------------------------------------------------------
     def exists(self) -> bool:
@@ -481,6 +523,28 @@ class SearchIndex:
         """Documents in the index."""
         return int(self._open().doc_count())
 
+    def languages(self) -> list[str]:
+        """The analysis chains of the index's prose, sorted: each document language's
+        (:func:`rubi.index.analysis.chain_language`), ``en`` when there is none."""
+        with self._lock:
+            scorer = self._scoring()
+            try:
+                return self._languages(scorer)
+            finally:
+                if not self.keep_open:
+                    self.close()
+
+    def _languages(self, scorer: TermScorer) -> list[str]:
+        if self._langs is not None and self._langs[0] is scorer:
+            return self._langs[1]
+        try:
+            found = {chain_language(t.decode("utf-8")) for t in scorer.reader.lexicon("lang")}
+        except Exception:  # whoosh raises many kinds for a field it lacks
+            found = set()
+        langs = sorted(found) or ["en"]
+        self._langs = (scorer, langs)
+        return langs
+
     # -- reading -----------------------------------------------------------------
     def term_idf(self, terms: Iterable[str], fields: Sequence[str] = ("body",)) -> dict[str, float]:
         """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
@@ -540,14 +604,20 @@ class SearchIndex:
             Hits by descending score; empty when no term survives analysis.
         """
         extra_terms = tuple(extra_terms)
-        clauses = query_clauses(
-            text, extra_terms=extra_terms, kind=kind, fields=fields, analysis=analysis
-        )
-        if not clauses:
-            return []
         with self._lock:
             scorer = self._scoring()
             try:
+                langs = self._languages(scorer)
+                clauses = query_clauses(
+                    text,
+                    extra_terms=extra_terms,
+                    kind=kind,
+                    fields=fields,
+                    languages=langs,
+                    analysis=analysis,
+                )
+                if not clauses:
+                    return []
                 allow = scorer.docs_with("kind", kind) if kind else None
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
@@ -564,7 +634,7 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
-        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs, analysis)
+        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}

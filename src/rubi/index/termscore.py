@@ -12,10 +12,10 @@ and a document's score is the sum over the query's words. ``idf`` is Whoosh's,
 ``log(N / (df + 1)) + 1``, with ``df`` the live documents holding the word in any
 field (the union of its clauses' postings) and ``N`` the live document count. A
 word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
-analysed differently (code, Portuguese) give one word different terms, and they
-saturate together. A word in a short title then adds at most one word's worth, where
-a title score per field, multiplied by its boost and summed, outweighed a note
-matching most of a question in its body.
+and languages analysed differently (code, each note's language) give one word
+different terms, and they saturate together. A word in a short title then adds at
+most one word's worth, where a title score per field, multiplied by its boost and
+summed, outweighed a note matching most of a question in its body.
 
 Whoosh scores a disjunction document at a time: every posting of every query term
 goes through a matcher, a scorer and a read of the document's field length from the

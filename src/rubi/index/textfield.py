@@ -7,6 +7,10 @@ counts directly (each distinct word analysed once per index run, not per occurre
 then hands Whoosh the same postings: one ``(term, frequency, weight, value)`` per
 distinct term, with weight = frequency × field boost, as Whoosh's ``Frequency`` format
 computes them. Searching is Whoosh's own.
+
+A prose field's value may name the document's language (:class:`LanguageText`): it is
+then analysed by that language's chain instead of the field's own, so one field holds
+the notes of every language, each stemmed as its own.
 """
 
 from __future__ import annotations
@@ -18,9 +22,25 @@ from whoosh.fields import TEXT
 from whoosh.formats import Frequency
 from whoosh.system import pack_uint
 
-from rubi.index.analysis import TermAnalyzer
+from rubi.index.analysis import TermAnalyzer, text_analyzer
 
-__all__ = ["TermText"]
+__all__ = ["LanguageText", "TermText"]
+
+
+class LanguageText(str):
+    """A field's text together with the analysis chain it is to get (one of
+    :data:`rubi.index.analysis.LANGUAGES`): Whoosh hands a field only its value."""
+
+    lang: str
+
+    def __new__(cls, text: str, lang: str) -> LanguageText:
+        made = super().__new__(cls, text)
+        made.lang = lang
+        return made
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return LanguageText, (str(self), self.lang)
+
 
 _PACKED: tuple[bytes, ...] = tuple(pack_uint(i) for i in range(256))
 """Encoded frequencies below 256, shared: a full build's posting pool holds one value
@@ -45,7 +65,8 @@ class TermText(TEXT):  # type: ignore[misc]
 
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
         """Postings of ``value``: ``(term as UTF-8, frequency, weight, encoded
-        frequency)`` per distinct term, in order of first appearance."""
+        frequency)`` per distinct term, in order of first appearance; analysed in
+        ``value.lang`` when it is a :class:`LanguageText`."""
         analyzer = self.analyzer
         if (
             not isinstance(value, str)
@@ -54,6 +75,9 @@ class TermText(TEXT):  # type: ignore[misc]
         ):
             yield from super().index(value, **kwargs)
             return
+        lang = getattr(value, "lang", None)
+        if lang is not None and lang != analyzer.lang:
+            analyzer = text_analyzer(lang)
         boost = float(self.format.field_boost)
         for term, freq in analyzer.term_counts(value).items():
             yield term.encode("utf-8"), freq, freq * boost, _packed(freq)

@@ -9,9 +9,12 @@ from typing import Any, Protocol
 
 from whoosh.writing import SegmentWriter
 
+from rubi.index.analysis import chain_language
 from rubi.index.deletions import total_stored_lengths
 from rubi.index.flushlengths import cache_flush_lengths
 from rubi.index.pool import RunPool
+from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS
+from rubi.index.textfield import LanguageText
 from rubi.index.whooshinternals import temp_storage
 
 __all__ = ["PROGRESS_EVERY", "WRITER_LIMIT_MB", "Counter", "Doc", "add_docs", "new_writer"]
@@ -34,6 +37,8 @@ class Doc(Protocol):
     def fields(self) -> Mapping[str, str]: ...
     @property
     def meta(self) -> Mapping[str, Any]: ...
+    @property
+    def lang(self) -> str: ...
 
 
 PROGRESS_EVERY = 50
@@ -92,13 +97,21 @@ def add_docs(
     if progress is not None and isinstance(docs, Sequence) and docs:
         report = progress, len(docs), whole or len(docs)
     for doc in docs:
-        values = {k: v for k, v in doc.fields.items() if v}
+        values: dict[str, Any] = {k: v for k, v in doc.fields.items() if v}
+        chain = chain_language(doc.lang)
+        if chain != "en":  # prose fields in the document's own language
+            for name, text in list(values.items()):
+                if name in DOCUMENT_LANGUAGE_FIELDS:
+                    values[name] = LanguageText(text, chain)
+            if "title" in values:  # stored as the plain text it is
+                values["_stored_title"] = str(values["title"])
         put(
             id=doc.id,
             kind=doc.kind,
             path=doc.path,
             type=doc.type,
             status=doc.status,
+            lang=doc.lang,
             meta=dict(doc.meta),
             **values,
         )

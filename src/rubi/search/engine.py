@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from rubi.core.searchdefaults import SEARCH_SCOPES
 from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
-from rubi.index.analysis import analyze
+from rubi.index.analysis import analyze, function_words_only
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import BM25Hit, SearchIndex
@@ -212,9 +212,11 @@ def name_list(
 ) -> list[NameMatch]:
     """List 2: notes and files named in the query or terms (:func:`match_names`), each
     note named in plain words kept only when the name is rare in ``index``'s text
-    (:func:`rubi.search.reweighting.name_votes`; its IDF kept as the match's ``rarity``)
-    or the name is the whole query (its analysed terms: ``analysis``, the query's) or
-    one whole term. Without ``index`` every match is kept."""
+    (:func:`rubi.search.reweighting.name_votes`; its IDF kept as the match's ``rarity``;
+    a name of stop words of the index's languages is never rare,
+    :func:`rubi.index.analysis.function_words_only`) or the name is the whole query
+    (its analysed terms: ``analysis``, the query's) or one whole term. Without ``index``
+    every match is kept."""
     found = match_names(
         query,
         terms,
@@ -230,6 +232,7 @@ def name_list(
     given = {normalize_name(t) for t in terms}
     kept: list[NameMatch] = []
     rarity: dict[str, float] = {}
+    langs: list[str] | None = None  # the index's, read once a name needs them
     for m in found:
         kind = str(build.graph.nodes[m.id].get("kind", "note"))
         written = as_written(m.name, texts)
@@ -239,7 +242,12 @@ def name_list(
             kept.append(m)  # no rarity measured: the why-line says nothing more
             continue
         if m.name not in rarity:
-            rarity[m.name] = name_idf(words, index.term_idf(words)) if words else 0.0
+            # A name of function words of the index's languages (French "du", a
+            # command's name among French pages) has no rarity: those notes drop them.
+            if words and langs is None:
+                langs = index.languages()
+            common = not words or function_words_only(m.name, langs or ["en"])
+            rarity[m.name] = 0.0 if common else name_idf(words, index.term_idf(words))
         if name_votes(written, rarity[m.name], kind, whole=whole):
             kept.append(replace(m, rarity=rarity[m.name]))
     return kept
