@@ -3,7 +3,6 @@ while a tool call is being answered in the greeting."""
 
 from __future__ import annotations
 
-import gc
 import threading
 from pathlib import Path
 from typing import Any
@@ -52,20 +51,3 @@ def test_numpy_gets_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.Mo
     monkeypatch.setenv("OMP_NUM_THREADS", "4")
     one_blas_thread()
     assert "OPENBLAS_NUM_THREADS" not in startup.os.environ
-
-
-def test_once_built_the_start_up_objects_are_frozen_out_of_the_collectors_sight(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
-    made = {"index": list(range(1000))}  # what start-up leaves behind
-    gc.unfreeze()
-    try:
-        warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: made)
-        warmup.start()
-        assert warmup.settled.wait(WAIT_S)
-        assert gc.get_freeze_count() > 0
-        assert made["index"] not in gc.get_objects()  # frozen: no collection walks it
-        assert warmup.server() is made
-    finally:
-        gc.unfreeze()

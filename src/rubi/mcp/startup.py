@@ -13,14 +13,11 @@ by then. So, in this order:
 3. a tool call with plain arguments that comes before the SDK is there is answered in
    the greeting too, once the vault is warm (:mod:`rubi.mcp.early`);
 4. the first message the greeting cannot answer hands the connection to the SDK, once
-   it is built; after that the SDK answers everything;
-5. once built, what start-up made is frozen out of the garbage collector's sight
-   (:func:`freeze_heap`).
+   it is built; after that the SDK answers everything.
 """
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import threading
@@ -34,7 +31,7 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["WARM_QUERY", "Builder", "Warmup", "freeze_heap", "one_blas_thread", "serve_stdio"]
+__all__ = ["WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +62,6 @@ class Warmup:
         """Set once :meth:`server` returns without waiting (built or failed)."""
         self.warm = threading.Event()
         """Set once the warm-up search is done (or failed: tools then report why)."""
-        self.settled = threading.Event()
-        """Set once the start-up work is done: built, and the heap frozen
-        (:func:`freeze_heap`)."""
         self._server: MCPServer | None = None
         self._error: BaseException | None = None
         self._calls = 0
@@ -120,10 +114,6 @@ class Warmup:
             self._error = exc
         finally:
             self.built.set()
-        try:
-            freeze_heap()
-        finally:
-            self.settled.set()
 
 
 def warm_vault(paths: VaultPaths) -> None:
@@ -136,18 +126,6 @@ def warm_vault(paths: VaultPaths) -> None:
     from rubi import app
 
     app.search(paths, WARM_QUERY, top_k=1)
-
-
-def freeze_heap() -> None:
-    """Collect the garbage once, then move every object alive (the index, the graph,
-    the vectors, the SDK's modules: about 200,000 objects on a 5,000-note vault) to the
-    collector's permanent generation (:func:`gc.freeze`): a full collection then looks
-    at what the searches made since, not at start-up's objects again. On a 5,200-note
-    vault a full collection took 80–120 ms of CPU before, 15–20 ms after. The frozen
-    objects are freed as usual once unreferenced (by reference counting); only a
-    reference cycle among them waits for :func:`gc.unfreeze`."""
-    gc.collect()
-    gc.freeze()
 
 
 BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
