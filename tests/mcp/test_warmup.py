@@ -51,3 +51,20 @@ def test_numpy_gets_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.Mo
     monkeypatch.setenv("OMP_NUM_THREADS", "4")
     one_blas_thread()
     assert "OPENBLAS_NUM_THREADS" not in startup.os.environ
+
+
+def test_the_start_up_work_done_is_told_once_the_server_is_built(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    building = threading.Event()
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+
+    def build(ready: Any) -> Any:
+        building.wait(WAIT_S)
+        return object()
+
+    Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), build).start()
+    assert not startup.STARTED.wait(0.2)  # warm, but the SDK is still being built
+    building.set()
+    assert startup.STARTED.wait(WAIT_S)

@@ -74,6 +74,7 @@ def serve(
     from rubi.cli.main import run_for_engine
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
+    from rubi.mcp.startup import STARTED
     from rubi.watch import in_background
 
     if vault is not None:
@@ -84,8 +85,10 @@ def serve(
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
-    # keeps the index current from file events, so no answer waits for a scan.
-    with running(located, run_for_engine), in_background(located):
+    # keeps the index current from file events, so no answer waits for a scan. Over
+    # stdio it starts once the server's start-up work is done (the first answer does
+    # not share the interpreter with its catch-up run); over HTTP nothing warms first.
+    with running(located, run_for_engine), in_background(located, None if http else STARTED):
         run(
             project,
             vault=vault,

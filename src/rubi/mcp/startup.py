@@ -31,9 +31,14 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
+__all__ = ["STARTED", "WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
 
 log = logging.getLogger(__name__)
+
+STARTED = threading.Event()
+"""Set once a :class:`Warmup` of this process has done its start-up work (the vault
+warm, the server built, or either failed): ``rubi serve`` starts its background
+watch then (:func:`rubi.watch.in_background`), not beside that work."""
 
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
@@ -114,6 +119,7 @@ class Warmup:
             self._error = exc
         finally:
             self.built.set()
+            STARTED.set()
 
 
 def warm_vault(paths: VaultPaths) -> None:
