@@ -422,10 +422,10 @@ def in_background(
     (searches then refresh by scanning).
 
     ``after``: start watching (the catch-up run first) once it is set, or after
-    :data:`AFTER_WAIT_S`: a server's start-up work (its vault warm, its first answer,
-    the SDK built) then does not share the interpreter with the catch-up run, which
-    checks every note (0.2-0.3 s of CPU at 5,000 notes). Until the watcher listens,
-    every search refreshes by scanning, as before it started."""
+    :data:`AFTER_WAIT_S`: a server's warm-up and first answer then do not share the
+    interpreter with the catch-up run, which checks every note (0.1-0.3 s of CPU at
+    5,000 notes). Until the watcher listens, every search refreshes by scanning, as
+    before it started."""
     if vault is None:
         yield None
         return

@@ -86,7 +86,7 @@ def serve(
     located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan. Over
-    # stdio it starts once the server's start-up work is done (the first answer does
+    # stdio it starts once the vault is warm and the first answers are out (they do
     # not share the interpreter with its catch-up run); over HTTP nothing warms first.
     with running(located, run_for_engine), in_background(located, None if http else STARTED):
         run(

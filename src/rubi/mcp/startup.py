@@ -36,9 +36,10 @@ __all__ = ["STARTED", "WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "ser
 log = logging.getLogger(__name__)
 
 STARTED = threading.Event()
-"""Set once a :class:`Warmup` of this process has done its start-up work (the vault
-warm, the server built, or either failed): ``rubi serve`` starts its background
-watch then (:func:`rubi.watch.in_background`), not beside that work."""
+"""Set once a :class:`Warmup` of this process has its vault warm (or failed to) and no
+tool call is being answered in the greeting: the first answers are out, and
+``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`), beside
+the SDK's build, not beside the warm-up and the first answer."""
 
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
@@ -113,13 +114,13 @@ class Warmup:
             self.warm.set()
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0)
+        STARTED.set()
         try:
             self._server = self._build(self.ready)
         except BaseException as exc:  # handed to the main thread by server()
             self._error = exc
         finally:
             self.built.set()
-            STARTED.set()
 
 
 def warm_vault(paths: VaultPaths) -> None:
