@@ -39,7 +39,7 @@ from rubi.search.fuse import Fused, rrf
 from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
 from rubi.search.names import NameMatch, match_names
-from rubi.search.ppr import links_of, personalized_pagerank
+from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import QueryWords, as_written, named_why, query_words, text_why
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
@@ -266,12 +266,16 @@ def graph_list(
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds, linked_only=True)
     walked = [s for s in seeds if s in g]
-    linked = linked_seeds(walked, links_of(g).linked)
+    linked = linked_seeds(walked, partial(_neighbours, g))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
     said = f"{linked} of {len(walked)} seeds linked" if len(walked) > 1 else "1 seed"
     if not graph_votes(linked, len(walked)):
         return [n for n in ranked if n in seeds][:BM25_LIMIT], {}, said
     return ranked[:BM25_LIMIT], dict(ppr.via), said
+
+
+def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
+    return set(g.succ[node]) | set(g.pred[node])
 
 
 def _rank_key(f: Fused) -> tuple[float, int, str]:

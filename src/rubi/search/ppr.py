@@ -10,14 +10,6 @@ win every query.
 The ranks are those of :func:`rubi.core.pagerank.pagerank`, rubi's one PageRank (the
 code map's ranks are too): the same float sums whatever extras are installed, so the
 ranking never depends on them. The graph is read through networkx's public views.
-
-What a walk reads of a node (its links both ways, its successors, the weight of a link
-into it) is kept for the next walks while the graph does not change (:class:`Links`,
-in the graph's own cache ``G.__networkx_cache__``, which networkx empties on every
-change made through the graph's methods): a long-lived process (the MCP server, the
-engine) walks the same hubs' neighbourhoods search after search, and each networkx
-view costs a Python call. The values are the ones the views give, so the ranks are
-unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -37,9 +30,7 @@ __all__ = [
     "PPR_DAMPING",
     "RADIUS",
     "RANK_DIGITS",
-    "Links",
     "PPRResult",
-    "links_of",
     "personalized_pagerank",
 ]
 
@@ -58,6 +49,10 @@ RANK_DIGITS = 12
 two equal ranks summed in another order differ in the 17th digit."""
 
 
+Adjacency = Mapping[str, Any]
+"""A networkx adjacency view: node → its neighbours (``g.succ``, ``g.pred``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PPRResult:
     """Ranked nodes (best first, seeds included) and, per node, its strongest seed."""
@@ -66,74 +61,23 @@ class PPRResult:
     via: dict[str, str]
 
 
-class Links:
-    """What walks read of the nodes of one version of a graph, each node's the first
-    time a walk needs it: its links either way (:meth:`linked`), its successors in the
-    graph's order (:meth:`successors`) and the weight of a link into it
-    (:meth:`ahead`). Use :func:`links_of`, which keeps one per graph until it changes.
-    The sets and tuples returned are shared: never change them."""
-
-    __slots__ = ("_ahead", "_backward", "_forward", "_linked", "_successors")
-
-    def __init__(self, g: nx.MultiDiGraph) -> None:
-        self._forward, self._backward = g.succ, g.pred  # views taken once: each makes a new one
-        self._linked: dict[str, set[str]] = {}
-        self._successors: dict[str, tuple[str, ...]] = {}
-        self._ahead: dict[str, float] = {}
-
-    def linked(self, node: str) -> set[str]:
-        """The nodes ``node`` links to or is linked from (``node`` in the graph)."""
-        found = self._linked.get(node)
-        if found is None:
-            found = self._linked[node] = set(self._forward[node]) | set(self._backward[node])
-        return found
-
-    def successors(self, node: str) -> tuple[str, ...]:
-        """The nodes ``node`` links to, each once, in the graph's order."""
-        found = self._successors.get(node)
-        if found is None:
-            found = self._successors[node] = tuple(self._forward[node])
-        return found
-
-    def ahead(self, node: str) -> float:
-        """The weight of a link into ``node``: ``1 / log2(2 + its in-degree)``, the
-        in-degree counting distinct linking nodes."""
-        found = self._ahead.get(node)
-        if found is None:
-            found = self._ahead[node] = 1.0 / math.log2(2 + len(self._backward[node]))
-        return found
+def _linked(succ: Adjacency, pred: Adjacency, node: str) -> set[str]:
+    """The nodes ``node`` links to or is linked from (views taken once by the caller:
+    each ``g.succ`` makes a new one)."""
+    return set(succ[node]) | set(pred[node])
 
 
-_LINKS = "rubi.search.ppr.links"
-"""The key of a graph's :class:`Links` in its networkx cache."""
-
-
-def links_of(g: nx.MultiDiGraph) -> Links:
-    """The :class:`Links` of ``g`` as it is now: the ones kept in its networkx cache
-    (emptied by networkx on every change made through the graph's methods), else new
-    ones, kept there (networkx before 3.3 has no cache: new ones every call). ``g``
-    must not change while they are read (a search holds the live graph still:
-    :func:`rubi.sync.reading_graph`)."""
-    cache = getattr(g, "__networkx_cache__", None)
-    if not isinstance(cache, dict):
-        return Links(g)
-    kept = cache.get(_LINKS)
-    if not isinstance(kept, Links):
-        kept = cache[_LINKS] = Links(g)
-    return kept
-
-
-def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str], links: Links | None = None) -> set[str]:
+def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     """Nodes within :data:`RADIUS` hops of the seeds. A hub (more than
     :data:`HUB_DEGREE` links) is included but not walked through: everything is two
     hops away through it, which says nothing."""
-    linked = (links or links_of(g)).linked
     seen = set(seeds)
     frontier = list(seeds)
+    succ, pred = g.succ, g.pred
     for _ in range(RADIUS):
         nxt: list[str] = []
         for node in frontier:
-            others = linked(node)
+            others = _linked(succ, pred, node)
             if len(others) > HUB_DEGREE and node not in seeds:
                 continue
             for other in sorted(others - seen):
@@ -163,13 +107,13 @@ def personalized_pagerank(
     start = [s for s in seeds if s in g]
     if not start:
         return PPRResult([], {})
-    links = links_of(g)
-    nodes = _neighbourhood(g, start, links)
+    nodes = _neighbourhood(g, start)
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
-    ranks = _walk(order, links, weights)
+    ranks = _walk(order, g.succ, g.pred, weights)
     via: dict[str, str] = {}
+    succ, pred = g.succ, g.pred
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
-        for other in links.linked(seed):
+        for other in _linked(succ, pred, seed):
             if other not in seeds and other not in via:
                 via[other] = seed
     # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
@@ -181,7 +125,9 @@ def personalized_pagerank(
     return PPRResult([(n, r) for n, r in ranked if r > 0], via)
 
 
-def _walk(order: Sequence[str], links: Links, seeds: Mapping[str, float]) -> dict[str, float]:
+def _walk(
+    order: Sequence[str], succ: Adjacency, pred: Adjacency, seeds: Mapping[str, float]
+) -> dict[str, float]:
     """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_numbered`, rubi's one
     PageRank) over the walk's nodes: teleport to ``seeds``, :data:`PPR_DAMPING`, a link
     into a node weighted ``1 / log2(2 + its in-degree)`` and read backwards at
@@ -191,19 +137,18 @@ def _walk(order: Sequence[str], links: Links, seeds: Mapping[str, float]) -> dic
 
     Args:
         order: the nodes walked (their order fixes the arithmetic's order).
-        links: what is read of the graph's nodes (:func:`links_of`).
+        succ, pred: the graph's public adjacency views (``g.succ``, ``g.pred``).
         seeds: node in ``order`` → teleport weight (> 0).
 
     Returns:
         Node → rank, ranks summing to 1 (0 for a node nothing reaches).
     """
     index = {n: i for i, n in enumerate(order)}
-    ahead = list(map(links.ahead, order))  # a link into n
+    ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
     behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]
-    successors = links.successors
     for i, u in enumerate(order):
-        for v in successors(u):
+        for v in succ[u]:
             j = index.get(v)
             if j is None or j == i:
                 continue
