@@ -44,6 +44,8 @@ __all__ = [
     "rss_mb",
     "run_child",
     "spread",
+    "thread_cpu_delta_s",
+    "thread_cpu_ns",
 ]
 
 RESULT_PREFIX = "BENCH-RESULT "
@@ -225,6 +227,31 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14, 15)
     times = psutil.Process(pid).cpu_times()
     return float(times.user + times.system)
+
+
+def thread_cpu_ns(pid: int) -> dict[int, int]:
+    """Nanoseconds on CPU so far of each live thread of ``pid`` (the first field of
+    ``/proc/<pid>/task/<tid>/schedstat``), by thread id: nanosecond resolution, where
+    :func:`cpu_seconds` counts clock ticks (10 ms), too coarse for one 20 ms call.
+    Empty when ``/proc`` has no schedstat (then use :func:`cpu_seconds`)."""
+    out: dict[int, int] = {}
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            out[int(task.name)] = int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def thread_cpu_delta_s(before: dict[int, int], after: dict[int, int]) -> float:
+    """CPU seconds between two :func:`thread_cpu_ns` readings: the growth of each thread
+    alive at ``after`` (a thread started in between counts whole; one that ended in
+    between is lost, so keep the interval short)."""
+    return sum(ns - before.get(tid, 0) for tid, ns in after.items()) / 1e9
 
 
 def rss_mb(pid: int) -> float:

@@ -26,8 +26,13 @@ when installed, else ``/proc/<pid>/stat``):
   is idle (its start-up work done: :func:`settle`), ``--calls`` searches
   over ``--queries`` distinct note titles of the vault (drawn with ``--seed``; each
   query once when ``--calls`` ≤ ``--queries``): wall per call p50/p95 as the client
-  sees it, CPU per call = the server's CPU delta / calls, and the server's resident
-  memory before and after them;
+  sees it, the server's CPU per call p50 and mean (the schedstat of its threads,
+  nanoseconds; the clock-tick total / calls beside it), and the server's resident
+  memory before and after them; ``--answers`` writes each query's answer (its
+  ``structuredContent``), so two runs can be compared byte for byte;
+- first minute: a fresh server searched with the same queries right after its
+  handshake (no warm-up calls, no waiting for it to settle), the same figures, and its
+  memory before and after;
 - read: ``read`` of the first hit of each search, wall p50 and CPU per call;
 - RSS over cycles: ``--cycles`` register + read cycles (one new note registered, then
   read back by its id); the server's resident memory before, after, and the growth,
@@ -60,7 +65,17 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from benchproc import children_of, cpu_seconds, fmt_ms, fmt_s, pct, rss_mb, run_child
+from benchproc import (
+    children_of,
+    cpu_seconds,
+    fmt_ms,
+    fmt_s,
+    pct,
+    rss_mb,
+    run_child,
+    thread_cpu_delta_s,
+    thread_cpu_ns,
+)
 from rich.console import Console
 from rich.table import Table
 from scale import load_pool, pick_queries
@@ -232,6 +247,53 @@ async def settle(pid: int) -> float:
     return time.perf_counter() - started
 
 
+async def timed_searches(
+    client: Client, pid: int, queries: list[str], calls: int
+) -> dict[str, Any]:
+    """``calls`` searches over ``queries``: wall per call, the server's CPU per call
+    (its threads' schedstat, :func:`thread_cpu_ns`; the tick-based total beside it as
+    a check), its resident memory before and after, each query's answer."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    hits: list[str] = []
+    answers: dict[str, Any] = {}
+    rss0 = rss_mb(pid)
+    cpu0 = cpu_seconds(pid)
+    for i in range(calls):
+        query = queries[i % len(queries)]
+        ticks = thread_cpu_ns(pid)
+        t = time.perf_counter()
+        result = await client.call_tool("search", {"query": query})
+        wall.append(time.perf_counter() - t)
+        cpu.append(thread_cpu_delta_s(ticks, thread_cpu_ns(pid)))
+        answers[query] = result.structured_content or text_of(result)
+        hit = first_hit(text_of(result))
+        if hit:
+            hits.append(hit)
+    return {
+        "search_wall": wall,
+        "search_cpu": cpu,
+        "search_cpu_per_call": (cpu_seconds(pid) - cpu0) / calls,
+        "search_rss": [rss0, rss_mb(pid)],
+        "search_distinct": len(set(queries[i % len(queries)] for i in range(calls))),
+        "hits": hits,
+        "answers": answers,
+    }
+
+
+async def first_minute(params: StdioServerParameters, queries: list[str]) -> dict[str, Any]:
+    """A fresh server searched right after its handshake, without warm-up calls or
+    waiting for it to settle: what a session's first minute pays (the answers'
+    memory and start-up work included)."""
+    before = set(children_of(os.getpid()))
+    started = time.perf_counter()
+    async with Client(params, mode="legacy") as client:
+        pid = server_pid(before)
+        out = await timed_searches(client, pid, queries, len(queries))
+        out["elapsed_s"] = time.perf_counter() - started
+    return out
+
+
 async def warm_and_cycles(
     params: StdioServerParameters, queries: list[str], calls: int, cycles: int
 ) -> dict[str, Any]:
@@ -242,21 +304,8 @@ async def warm_and_cycles(
         for q in WARMUP_QUERIES:
             await client.call_tool("search", {"query": q})
         out["settle_s"] = await settle(pid)
-        search_wall: list[float] = []
-        hits: list[str] = []
-        rss0 = rss_mb(pid)
-        cpu0 = cpu_seconds(pid)
-        for i in range(calls):
-            t = time.perf_counter()
-            result = await client.call_tool("search", {"query": queries[i % len(queries)]})
-            search_wall.append(time.perf_counter() - t)
-            hit = first_hit(text_of(result))
-            if hit:
-                hits.append(hit)
-        out["search_cpu_per_call"] = (cpu_seconds(pid) - cpu0) / calls
-        out["search_rss"] = [rss0, rss_mb(pid)]
-        out["search_wall"] = search_wall
-        out["search_distinct"] = len(set(queries[i % len(queries)] for i in range(calls)))
+        out.update(await timed_searches(client, pid, queries, calls))
+        hits = out.pop("hits")
         read_wall: list[float] = []
         read_errors = 0
         cpu0 = cpu_seconds(pid)
@@ -317,6 +366,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--in-place", action="store_true", help="serve TARGET itself (writes!)")
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
+    parser.add_argument(
+        "--answers",
+        type=Path,
+        default=None,
+        help="write each warm query's answer (structuredContent) here, to compare runs",
+    )
     args = parser.parse_args()
     console = Console(width=None if sys.stdout.isatty() else 150)
     workdir = Path(tempfile.mkdtemp(prefix="rubi-mcp-bench-"))
@@ -343,11 +398,23 @@ def main() -> int:
                 floor.append(floors(env))
                 for era in ERAS if i % 2 == 0 else ERAS[::-1]:
                     starts[era].append(one_start(argv, env, copy, queries[i % len(queries)], era))
+            early = asyncio.run(first_minute(params, queries))
+            early.pop("hits")
+            early_answers = early.pop("answers")
             warm = asyncio.run(warm_and_cycles(params, queries, args.calls, args.cycles))
+            answers = warm.pop("answers")
+            if early_answers != {q: answers[q] for q in early_answers if q in answers}:
+                console.print("[red]the first-minute answers differ from the warm ones[/red]")
+            if args.answers:
+                args.answers.write_text(
+                    json.dumps(answers, indent=1, ensure_ascii=False, sort_keys=True),
+                    encoding="utf-8",
+                )
             results[target.name] = {
                 "index_cpu": index_cpu,
                 "starts": starts,
                 "floors": floor,
+                "first_minute": early,
                 **warm,
             }
             console.print(table_for(target.name, results[target.name], args))
@@ -382,12 +449,28 @@ def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
         table.add_row(
             f"floor: python -c {name!r}", fmt_s([w for w, _ in f]), fmt_s([c for _, c in f]), ""
         )
-    w = r["search_wall"]
+    for label, part in (("warm search", r), ("first minute", r["first_minute"])):
+        w, c = part["search_wall"], part["search_cpu"]
+        table.add_row(
+            f"{label} ({len(w)} calls, {part['search_distinct']} distinct) p50 / p95",
+            f"{pct(w, 50) * 1000:,.1f} / {pct(w, 95) * 1000:,.1f} ms",
+            f"p50 {pct(c, 50) * 1000:,.1f}, mean {statistics.fmean(c) * 1000:,.1f} ms"
+            f" (ticks: {part['search_cpu_per_call'] * 1000:,.1f})",
+            "≤ 20 ms CPU",
+        )
+    fm = r["first_minute"]
     table.add_row(
-        f"warm search ({len(w)} calls, {r['search_distinct']} distinct) p50 / p95",
-        f"{pct(w, 50) * 1000:,.1f} / {pct(w, 95) * 1000:,.1f} ms",
-        f"{r['search_cpu_per_call'] * 1000:,.1f} ms/call",
-        "≤ 20 ms CPU",
+        "first minute: start → last of its searches",
+        fmt_s([fm["elapsed_s"]]),
+        "",
+        "",
+    )
+    before, after = fm["search_rss"]
+    table.add_row(
+        "server RSS over the first minute's searches",
+        f"{before:,.0f} → {after:,.0f} MiB (+{after - before:,.0f})",
+        "",
+        "",
     )
     table.add_row("server settled after the warm-up calls", fmt_s([r["settle_s"]]), "", "")
     before, after = r["search_rss"]

@@ -4,7 +4,8 @@ call once everything is loaded.
 Usage::
 
     python bench/warm_search.py VAULT [--queries 40] [--repeat 5] [--seed 16]
-        [--dump rankings.json] [--compare rankings.json] [--profile] [--changes]
+        [--depths 5,20] [--dump rankings.json] [--compare rankings.json] [--profile]
+        [--changes]
 
 VAULT is a vault folder, or a project with ``.rubi/`` (searched with its code, as
 ``rubi serve`` opens it); it is indexed first if it never was (``app.search`` does
@@ -17,6 +18,9 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
 - ``search + rendering, MCP``: what the MCP ``search`` tool runs for the same queries:
   ``app.search(top_k=20)`` and ``app.render_search`` within the default 1,500 tokens
   (each shown hit's file read and cut into passages);
+- ``MCP search, top N`` for each N of ``--depths``: the same at N hits
+  (``app.search(top_k=N)`` and ``app.search_answer``, the text and data the tool
+  returns), to compare with a peer that answers at another depth;
 - ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
   question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``;
 - with ``--changes``, ``… after a change``: the same recalls, each right after a note
@@ -24,7 +28,8 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
   whose Stop hook records every turn: what a recall pays for a new index generation.
   The notes are removed and the vault indexed again at the end.
 
-Per case: CPU p50/p95 (``time.process_time``, this process only) beside wall p50/p95;
+Per case: CPU p50/mean/p95 (``time.process_time``, this process only) beside wall
+p50/p95;
 the machine may be loaded, so CPU is the figure to compare. ``--dump`` writes every
 query's ranked hit ids and scores, every rendered MCP answer and every recall block
 to a JSON file; ``--compare`` checks them against such a file (a speed change must not
@@ -33,7 +38,8 @@ there is one. ``--profile``
 prints a cProfile of one pass of the searches instead of timing.
 
 ``RUBI_VAULT`` is set to a missing folder unless already set, so no personal vault
-takes part.
+takes part; NumPy gets one BLAS thread, as in ``rubi serve``
+(:func:`rubi.mcp.startup.one_blas_thread`).
 """
 
 from __future__ import annotations
@@ -110,8 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--changes", action="store_true", help="also recall after changes")
+    parser.add_argument(
+        "--depths", default="", help="MCP search also at these hit counts (as 5,20)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
+    depths = [int(d) for d in args.depths.split(",") if d.strip()]
+    from rubi.mcp.startup import one_blas_thread
+
+    one_blas_thread()
 
     from rubi import app
     from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
@@ -155,24 +168,43 @@ def main(argv: list[str] | None = None) -> int:
         entry["cpu"].append(cpu)
 
     rankings = run_cases(queries, prompts, args.repeat, (search, answer, recall), add)
+    for depth in depths:
+        for _ in range(args.repeat):
+            for q in queries:
+                wall, cpu, _ = timed(lambda q=q, depth=depth: mcp_answer(paths, q, depth))
+                add(f"MCP search, top {depth}", wall, cpu)
 
     if args.changes:
         after_changes(paths, args.vault / "bench-turns", prompts, args.repeat, add)
 
     notes = len(pick_titles(paths, 10**9, 0))
     print(f"{args.vault}: {notes} titled notes; {len(queries)} queries x {args.repeat}")
-    print(f"{'case':<32}{'CPU p50':>10}{'CPU p95':>10}{'wall p50':>10}{'wall p95':>10}{'n':>6}")
+    print(
+        f"{'case':<32}{'CPU p50':>10}{'CPU mean':>10}{'CPU p95':>10}"
+        f"{'wall p50':>10}{'wall p95':>10}{'n':>6}"
+    )
     for case, s in samples.items():
         c, w = [x * 1000 for x in s["cpu"]], [x * 1000 for x in s["wall"]]
         print(
-            f"{case:<32}{statistics.median(c):>8.1f}ms{pct(c, 0.95):>8.1f}ms"
-            f"{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms{len(c):>6}"
+            f"{case:<32}{statistics.median(c):>8.1f}ms{statistics.fmean(c):>8.1f}ms"
+            f"{pct(c, 0.95):>8.1f}ms{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms"
+            f"{len(c):>6}"
         )
     if args.dump:
         args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.compare:
         return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
     return 0
+
+
+def mcp_answer(paths: Any, query: str, depth: int) -> Any:
+    """What the MCP ``search`` tool does (:func:`rubi.mcp.calls.search`), at ``depth``
+    hits instead of :data:`rubi.mcp.calls.SEARCH_TOP_K`: the text and the data."""
+    from rubi import app
+    from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
+
+    found = app.search(paths, query, refresh=False, top_k=depth)
+    return app.search_answer(found, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
 
 
 def run_cases(

@@ -51,3 +51,19 @@ def test_numpy_gets_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.Mo
     monkeypatch.setenv("OMP_NUM_THREADS", "4")
     one_blas_thread()
     assert "OPENBLAS_NUM_THREADS" not in startup.os.environ
+
+
+def test_the_start_is_told_once_the_vault_is_warm_and_no_call_is_being_answered(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    warming = threading.Event()
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warming.wait(WAIT_S))
+    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object())
+    with warmup.serving():  # a call came in the greeting
+        warmup.start()
+        assert not startup.STARTED.wait(0.2)  # the vault is still warming
+        warming.set()
+        warmup.ready()
+        assert not startup.STARTED.wait(0.2)  # warm, but the call is being answered
+    assert startup.STARTED.wait(WAIT_S)

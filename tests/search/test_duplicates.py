@@ -9,11 +9,13 @@ and two teams' "Onboarding" pages that share a title and nothing else.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from rubi import app
 from rubi.search.duplicates import (
     NEAR_DUPLICATE_JACCARD,
+    SHINGLE_WORDS,
     STUB_WORDS,
     body_of,
     collapse,
@@ -162,3 +164,13 @@ def test_collapse_keeps_the_first_place_and_reads_only_its_window() -> None:
         ("late", (), 3),
     ]
     assert asked == ["stub", "other", "real"]
+
+
+def test_shingles_are_the_bodys_distinct_runs_of_words() -> None:
+    rng = random.Random(4)
+    for size in (0, 1, SHINGLE_WORDS - 1, SHINGLE_WORDS, 40, 300):
+        words = [rng.choice(["a", "bb", "c_d", "é", "10"]) for _ in range(size)]
+        runs = {tuple(words[i : i + SHINGLE_WORDS]) for i in range(size - SHINGLE_WORDS + 1)}
+        shingles = body_of("T", " ".join(words)).shingles
+        assert len(shingles) == len(runs)
+        assert {tuple(s.split(" ")) for s in shingles} == runs

@@ -48,3 +48,41 @@ def test_a_watched_process_searches_without_scanning(
         assert found == ["beta"]
         assert scans == []  # the watcher read the one changed file; searches never scanned
     assert not vault_sync_for(paths).watched
+
+
+def test_a_background_watch_given_an_event_starts_once_it_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    import rubi.watch as watch_module
+
+    started = threading.Event()
+
+    def fake_watch(vault: object, *, stop_event: threading.Event) -> int:
+        started.set()
+        stop_event.wait(10)
+        return 0
+
+    monkeypatch.setattr(watch_module, "watch", fake_watch)
+    after = threading.Event()
+    with in_background(app.locate(tmp_path), after):
+        assert not started.wait(0.3)  # the server is still starting: no catch-up yet
+        after.set()
+        assert started.wait(5)
+
+
+def test_a_background_watch_stopped_before_its_event_never_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    import rubi.watch as watch_module
+
+    calls: list[object] = []
+    monkeypatch.setattr(watch_module, "watch", lambda vault, **kw: calls.append(vault))
+    with in_background(app.locate(tmp_path), threading.Event()) as thread:
+        pass
+    assert thread is not None
+    thread.join(5)
+    assert not thread.is_alive() and calls == []

@@ -73,6 +73,7 @@ def serve(
         return
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
+    from rubi.mcp.startup import STARTED
     from rubi.watch import in_background
 
     if vault is not None:
@@ -83,8 +84,10 @@ def serve(
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
-    # keeps the index current from file events, so no answer waits for a scan.
-    with running(located), in_background(located):
+    # keeps the index current from file events, so no answer waits for a scan. Over
+    # stdio it starts once the vault is warm and the first answers are out (they do
+    # not share the interpreter with its catch-up run); over HTTP nothing warms first.
+    with running(located), in_background(located, None if http else STARTED):
         run(
             project,
             vault=vault,

@@ -31,9 +31,15 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
+__all__ = ["STARTED", "WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
 
 log = logging.getLogger(__name__)
+
+STARTED = threading.Event()
+"""Set once a :class:`Warmup` of this process has its vault warm (or failed to) and no
+tool call is being answered in the greeting: the first answers are out, and
+``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`), beside
+the SDK's build, not beside the warm-up and the first answer."""
 
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
@@ -108,6 +114,7 @@ class Warmup:
             self.warm.set()
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0)
+        STARTED.set()
         try:
             self._server = self._build(self.ready)
         except BaseException as exc:  # handed to the main thread by server()
