@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -226,3 +227,35 @@ def engine_answer(event: str, raw: str, **timeouts: float) -> str | None:
     except ValueError:
         return None
     return try_engine(event, raw, payload, **timeouts)[0]
+
+
+@contextmanager
+def serving(project: Path) -> Iterator[Any]:
+    """A resident engine for ``project``'s vault, in this process, ready (its search
+    loaded) while the block runs; stopped after it."""
+    from rubi import app
+    from rubi.engine.server import Engine
+
+    running = Engine(app.locate(project / ".rubi")).start()
+    assert running.serving.wait(10) and running.ready.wait(30)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def graph_notes() -> dict[str, Any]:
+    """Notes whose links exercise every kind of edge: aliases, a supersede, attachments
+    (present and not), dangling targets, relative links, a ring of twelve."""
+    from rubi.markdown import parse_note
+
+    texts = {
+        "plan": "---\naliases: [Roadmap]\n---\n# Plan\n\nSee [[alpha]], [[Missing one]].\n",
+        "projects/plan": "# Plan\n\n- supersedes [[Plan]]\nand [[spec.pdf]] and [[gone.png]]\n",
+        "alpha": "---\nid: a-1\nstatus: done\n---\n# Alpha\n\n[[Roadmap]] [[beta]] [[beta]]\n",
+        "beta": "# Beta\n\n[[alpha]] [[Missing one]] [[Missing two]] [[#heading]]\n",
+        "areas/gamma": "# Gamma\n\n[[../alpha]] [[plan]] [[Delta]]\n",
+    }
+    for i in range(12):
+        texts[f"bulk/n{i}"] = f"# N{i}\n\n[[n{(i + 1) % 12}]] [[Beta]] [[Missing {i % 3}]]\n"
+    return {k: parse_note(v, k + ".md") for k, v in texts.items()}

@@ -24,7 +24,7 @@ from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
 
-from helpers import login_project
+from helpers import login_project, serving
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
 
@@ -58,10 +58,8 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi")).start()
-    assert running.serving.wait(10) and running.ready.wait(30)
-    yield running
-    running.stop()
+    with serving(project) as running:
+        yield running
 
 
 def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:

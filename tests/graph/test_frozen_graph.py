@@ -12,25 +12,13 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from rubi.core.model import Note
 from rubi.core.paths import cache_home
 from rubi.graph import snapshot
 from rubi.graph.frozen import FrozenGraph
 from rubi.graph.live import LiveGraph
 from rubi.markdown import parse_note
 
-
-def _notes() -> dict[str, Note]:
-    texts = {
-        "plan": "---\naliases: [Roadmap]\n---\n# Plan\n\nSee [[alpha]], [[Missing one]].\n",
-        "projects/plan": "# Plan\n\n- supersedes [[Plan]]\nand [[spec.pdf]] and [[gone.png]]\n",
-        "alpha": "---\nid: a-1\nstatus: done\n---\n# Alpha\n\n[[Roadmap]] [[beta]] [[beta]]\n",
-        "beta": "# Beta\n\n[[alpha]] [[Missing one]] [[Missing two]] [[#heading]]\n",
-        "areas/gamma": "# Gamma\n\n[[../alpha]] [[plan]] [[Delta]]\n",
-    }
-    for i in range(12):
-        texts[f"bulk/n{i}"] = f"# N{i}\n\n[[n{(i + 1) % 12}]] [[Beta]] [[Missing {i % 3}]]\n"
-    return {k: parse_note(v, k + ".md") for k, v in texts.items()}
+from helpers import graph_notes
 
 
 def _dicts(g: Any) -> tuple[list[Any], list[Any], list[Any]]:
@@ -48,7 +36,7 @@ def _dicts(g: Any) -> tuple[list[Any], list[Any], list[Any]]:
 def saved(monkeypatch: pytest.MonkeyPatch) -> Path:
     path = cache_home() / "indexes" / "vault-1" / "graph.pickle"
     monkeypatch.setattr(snapshot, "CHUNK", 3)
-    snapshot.save_snapshot(path, LiveGraph.from_notes(_notes(), ["spec.pdf"]), 7)
+    snapshot.save_snapshot(path, LiveGraph.from_notes(graph_notes(), ["spec.pdf"]), 7)
     return path
 
 

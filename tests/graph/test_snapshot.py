@@ -13,24 +13,12 @@ from typing import Any
 import pytest
 
 from rubi.core.errors import IndexCorruptError
-from rubi.core.model import Note
 from rubi.core.paths import cache_home
 from rubi.graph import snapshot
 from rubi.graph.live import LiveGraph, build_graph
 from rubi.markdown import parse_note
 
-
-def _notes() -> dict[str, Note]:
-    texts = {
-        "plan": "---\naliases: [Roadmap]\n---\n# Plan\n\nSee [[alpha]], [[Missing one]].\n",
-        "projects/plan": "# Plan\n\n- supersedes [[Plan]]\nand [[spec.pdf]] and [[gone.png]]\n",
-        "alpha": "---\nid: a-1\nstatus: done\n---\n# Alpha\n\n[[Roadmap]] [[beta]] [[beta]]\n",
-        "beta": "# Beta\n\n[[alpha]] [[Missing one]] [[Missing two]] [[#heading]]\n",
-        "areas/gamma": "# Gamma\n\n[[../alpha]] [[plan]] [[Delta]]\n",
-    }
-    for i in range(12):
-        texts[f"bulk/n{i}"] = f"# N{i}\n\n[[n{(i + 1) % 12}]] [[Beta]] [[Missing {i % 3}]]\n"
-    return {k: parse_note(v, k + ".md") for k, v in texts.items()}
+from helpers import graph_notes
 
 
 def _state(live: LiveGraph) -> dict[str, Any]:
@@ -57,7 +45,7 @@ def test_a_snapshot_reads_back_the_graph_it_saved(
     chunk: int, snapshot_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(snapshot, "CHUNK", chunk)
-    live = LiveGraph.from_notes(_notes(), ["spec.pdf"])
+    live = LiveGraph.from_notes(graph_notes(), ["spec.pdf"])
     snapshot.save_snapshot(snapshot_path, live, 42)
     loaded, gen = snapshot.load_snapshot(snapshot_path)
     assert gen == 42
@@ -71,7 +59,7 @@ def test_a_loaded_snapshot_applies_changes_like_the_graph_it_came_from(
     snapshot_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(snapshot, "CHUNK", 2)
-    notes = _notes()
+    notes = graph_notes()
     snapshot.save_snapshot(snapshot_path, LiveGraph.from_notes(notes, ["spec.pdf"]), 1)
     live, _ = snapshot.load_snapshot(snapshot_path)
     renamed = parse_note("---\naliases: [Delta]\n---\n# Beta\n\n[[plan]]\n", "beta.md")
@@ -108,6 +96,6 @@ def test_an_unknown_class_in_a_snapshot_is_refused(snapshot_path: Path) -> None:
 
 def test_a_snapshot_outside_the_user_cache_is_never_read(tmp_path: Path) -> None:
     planted = tmp_path / "vault" / ".index" / "graph.pickle"
-    snapshot.save_snapshot(planted, LiveGraph.from_notes(_notes()), 1)
+    snapshot.save_snapshot(planted, LiveGraph.from_notes(graph_notes()), 1)
     with pytest.raises(IndexCorruptError, match="never loaded"):
         snapshot.load_snapshot(planted)

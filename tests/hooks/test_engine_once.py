@@ -16,13 +16,12 @@ from typing import Any
 
 import pytest
 
-from rubi import app
 from rubi.claude.hooks import entry as hook_entry
 from rubi.engine import client, server
 from rubi.engine.server import Engine
 
 from .test_engine import cold, through_entry
-from helpers import engine_answer
+from helpers import engine_answer, serving
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("runtime")]
 
@@ -31,10 +30,8 @@ ANSWER = "The login token now expires at midnight UTC."
 
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi")).start()
-    assert running.serving.wait(10) and running.ready.wait(30)
-    yield running
-    running.stop()
+    with serving(project) as running:
+        yield running
 
 
 def _stalled(monkeypatch: pytest.MonkeyPatch, stall_s: float) -> list[threading.Event]:

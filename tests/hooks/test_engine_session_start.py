@@ -14,7 +14,7 @@ from rubi import app
 from rubi.engine.server import Engine
 
 from .test_engine import cold
-from helpers import engine_answer
+from helpers import engine_answer, serving
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -24,10 +24,8 @@ WORD = "quokkaborealis"
 
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi")).start()
-    assert running.serving.wait(10) and running.ready.wait(30)
-    yield running
-    running.stop()
+    with serving(project) as running:
+        yield running
 
 
 def _indexed(project: Path) -> bool:

@@ -20,6 +20,8 @@ from rubi.core import vaultwalk
 from rubi.engine.server import Engine
 from rubi.entry import _run_hook
 
+from helpers import serving
+
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
 PROMPT = "when do the login tokens expire? the session drops at midnight"
@@ -86,10 +88,8 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
 
 @pytest.fixture
 def engine(project: Path) -> Iterator[Engine]:
-    running = Engine(app.locate(project / ".rubi")).start()
-    assert running.serving.wait(10) and running.ready.wait(30)
-    yield running
-    running.stop()
+    with serving(project) as running:
+        yield running
 
 
 def hook(raw: str) -> str:
