@@ -111,3 +111,20 @@ def test_a_fifo_is_passed_without_waiting_for_a_writer(project: Path, tmp_path: 
     os.mkfifo(fifo)
     assert guard.measure(str(fifo), 800, 80_000) is None
     assert _read(project, fifo) is None
+
+
+def test_a_count_that_stopped_at_the_limit_is_said_as_a_lower_bound(project: Path) -> None:
+    """Under the byte limit the guard stops counting past the line limit: the denial
+    says "more than" the limit, never the partial count as the file's length."""
+    long = project / "numbers.txt"
+    long.write_text("".join(f"{i}\n" for i in range(1, 5001)), encoding="utf-8")
+    (project / ".rubi" / "config.toml").write_text(
+        "[hooks]\nguard_max_lines = 800\n", encoding="utf-8"
+    )
+    out = _read(project, long)
+    assert out is not None
+    spec = out["hookSpecificOutput"]
+    assert isinstance(spec, dict)
+    reason = str(spec["permissionDecisionReason"])
+    assert "more than 800 lines" in reason and "5,000" not in reason
+    assert not any(f"{n:,} lines" in reason for n in range(801, 5001))

@@ -147,7 +147,10 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             state.guard_denied.remove(key)  # asked again: let it through, once
             return None
         state.guard_denied = [*state.guard_denied, key][-REMEMBERED_DENIALS:]
-    return _deny(ctx, path, size, lines)
+    # Under the byte limit the count stops at the first line past the line limit: a
+    # lower bound, said as one.
+    counted = lines > limits.guard_max_lines and size <= limits.guard_max_bytes
+    return _deny(ctx, path, size, lines, limits.guard_max_lines if counted else None)
 
 
 def _outline(ctx: HookContext, path: str, lines: int) -> str:
@@ -164,8 +167,15 @@ def _outline(ctx: HookContext, path: str, lines: int) -> str:
     )
 
 
-def _deny(ctx: HookContext, path: str, size: int, lines: int) -> dict[str, Any]:
-    shape = f"{lines:,} lines, " if lines else ""
+def _deny(
+    ctx: HookContext, path: str, size: int, lines: int, over: int | None = None
+) -> dict[str, Any]:
+    """The denial; ``over``: the line limit the count stopped past (its lines are then
+    "more than" it), else ``lines`` is the whole count (0: unknown)."""
+    if over is not None:
+        shape = f"more than {over:,} lines, "
+    else:
+        shape = f"{lines:,} lines, " if lines else ""
     reason = (
         f"{os.path.basename(path)} is large ({shape}{size / 1000:,.0f} KB); reading it whole "
         f"costs about {tokens_for_chars(size):,} tokens of context. Read the part you need "
