@@ -242,3 +242,20 @@ def test_only_a_console_run_that_answers_itself_reads_vectors_on_demand(
     assert result.exit_code == 0 and set_up == []
     result = CliRunner().invoke(cli, ["search", "login"], obj=ONE_COMMAND)
     assert result.exit_code == 0 and set_up == [True]
+
+
+def test_a_note_saved_a_moment_ago_is_read(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rubi read`` brings the notes up to date first, as ``rubi search`` does: a note
+    written after the last index is found by its title, its id and a section."""
+    from click.testing import CliRunner
+
+    from rubi.cli.main import cli
+
+    note = project / ".rubi" / "notes" / "fresh-note.md"
+    note.write_text("---\ntitle: Fresh note\n---\n# Fresh note\n\n## Part\n\nbody\n", "utf-8")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RUBI_ENGINE", "0")
+    for ref in ("Fresh note", "notes/fresh-note", "notes/fresh-note#Part"):
+        result = CliRunner().invoke(cli, ["read", ref])
+        assert result.exit_code == 0, (ref, result.output)
+        assert "body" in result.output

@@ -53,15 +53,27 @@ def answer_search(
     return Answer(False, render_search(result, args.budget))
 
 
-def answer_read(paths: VaultPaths, args: ReadArgs) -> Answer:
+def answer_read(
+    paths: VaultPaths,
+    args: ReadArgs,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    on_wait: Callable[[], None] | None = None,
+) -> Answer:
     """``args.ref`` as ``rubi read`` prints it: the part a passage id names, a code
     file's outline, or a note in full with its links and flags; with ``as_json``, as
-    one object (``{"id", "path", "kind", "text", ...}``).
+    one object (``{"id", "path", "kind", "text", ...}``). The notes are brought up to
+    date first, as for a search (a note saved a moment ago is found; skipped where a
+    watcher in this process applies every change): ``progress`` and ``on_wait`` as for
+    :func:`rubi.app.searching.ensure_index`.
 
     Raises:
         NoteNotFoundError: ``ref`` names nothing; NoteParseError: its file is unreadable.
     """
     from rubi import app
+    from rubi.app.searching import ensure_index
+
+    ensure_index(paths, True, progress, on_wait)
 
     part = app.read_part(paths, args.ref)
     if part is not None:

@@ -102,13 +102,15 @@ def search(
 def read(ref: str, as_json: bool, vault: Path | None) -> None:
     """Print a note in full (by id, path, title or alias) with its links, or a code
     file's outline (by the id search prints: its path), or one part of either by a
-    passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol)."""
+    passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol).
+    Brings the index up to date first, as search does."""
     paths = find_vault(vault)
     args = ReadArgs(ref, as_json)
 
     def here() -> Answer:
         from rubi.app.commandanswers import answer_read
 
-        return answer_read(paths, args)
+        with progress_bar(True) as progress:
+            return answer_read(paths, args, progress=progress, on_wait=say_waiting)
 
     print_answer(answered(paths, args, here))
