@@ -259,3 +259,32 @@ def test_a_note_saved_a_moment_ago_is_read(project: Path, monkeypatch: pytest.Mo
         result = CliRunner().invoke(cli, ["read", ref])
         assert result.exit_code == 0, (ref, result.output)
         assert "body" in result.output
+
+
+def test_a_note_larger_than_a_read_says_so(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A note over 1 MB is read from its start, and the read says so (text and JSON)
+    instead of passing the start off as the whole note."""
+    from click.testing import CliRunner
+
+    from rubi.cli.main import cli
+
+    note = project / ".rubi" / "notes" / "huge-log.md"
+    body = "".join(f"line {i} of a pasted log\n" for i in range(60_000))  # ~1.6 MB
+    note.write_text(f"# Huge log\n\n{body}", encoding="utf-8")
+    small = project / ".rubi" / "notes" / "small-note.md"
+    small.write_text("# Small note\n\nshort\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("RUBI_ENGINE", "0")
+    text = CliRunner().invoke(cli, ["read", "notes/huge-log"])
+    assert text.exit_code == 0 and "only the first 1 MB of this note is shown" in text.output
+    assert "line 59999 of" not in text.output
+    data = json.loads(CliRunner().invoke(cli, ["read", "--json", "notes/huge-log"]).output)
+    assert data["truncated"] is True
+    plain = CliRunner().invoke(cli, ["read", "notes/small-note"])
+    assert "only the first" not in plain.output
+    assert (
+        json.loads(CliRunner().invoke(cli, ["read", "--json", "notes/small-note"]).output)[
+            "truncated"
+        ]
+        is False
+    )

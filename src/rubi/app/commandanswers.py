@@ -109,6 +109,7 @@ def answer_read(
             "status": note.status,
             "stale": list(view.stale),
             "superseded_by": view.superseded_by,
+            "truncated": view.truncated,
             "text": view.text,
             "links": [link_json(lv) for lv in view.links],
             "backlinks": [link_json(lv) for lv in view.backlinks],

@@ -10,6 +10,7 @@ from pathlib import Path
 from rubi.app.flags import newest_successor, note_stale, stale_inputs
 from rubi.core.errors import NoteNotFoundError
 from rubi.core.model import Note
+from rubi.core.safeio import MAX_NOTE_BYTES
 from rubi.graph.build import GraphBuild
 from rubi.knowledge.stale import NoteFiles
 from rubi.markdown import parse_note
@@ -90,6 +91,8 @@ class NoteView:
         id: the note id as the caller should use it (``personal:``-prefixed there).
         stale: files the note is about that changed since its commit (or are gone).
         superseded_by: the newest note of its supersede chain, when superseded.
+        truncated: the file is larger than what is read of a note
+            (:data:`rubi.core.safeio.MAX_NOTE_BYTES`) and ``text`` is its start.
     """
 
     note: Note
@@ -99,6 +102,7 @@ class NoteView:
     id: str = ""
     stale: tuple[str, ...] = ()
     superseded_by: str | None = None
+    truncated: bool = False
 
 
 def edges(build: GraphBuild, note_id: str, *, incoming: bool) -> list[LinkView]:
@@ -172,6 +176,7 @@ def read_found(
         id=prefix + found.note_id,
         stale=stale,
         superseded_by=(prefix + succ) if succ else None,
+        truncated=read.truncated,
     )
 
 
@@ -194,6 +199,13 @@ def read_note(
     return read_found(vault_root, found, project_root, stale_cache, prefix)
 
 
+TRUNCATED_NOTICE = (
+    f"only the first {MAX_NOTE_BYTES // 1_000_000} MB of this note is shown (the file is "
+    "larger); open the file itself for the rest"
+)
+"""What a note read whole says when its file is larger than rubi reads of a note."""
+
+
 def render_note_view(view: NoteView) -> str:
     """A note as an agent or a person reads it: flags first, the file, then backlinks."""
     lines = []
@@ -201,6 +213,8 @@ def render_note_view(view: NoteView) -> str:
         lines.append(f"(superseded: read {view.superseded_by} instead)")
     if view.stale:
         lines.append(f"⚠ stale: {', '.join(view.stale)} changed since this note was written")
+    if view.truncated:
+        lines.append(f"⚠ {TRUNCATED_NOTICE}")
     lines.append(f"# {view.note.path}\n")
     lines.append(view.text.rstrip("\n"))
     if view.backlinks:

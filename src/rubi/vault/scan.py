@@ -57,11 +57,14 @@ class FileStat:
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:
-    """A note's decoded text, its SHA-256 (hex) and what was odd about it (or None)."""
+    """A note's decoded text, its SHA-256 (hex) and what was odd about it (or None);
+    ``truncated``: the file is larger than :data:`MAX_NOTE_BYTES` and ``text`` is its
+    start."""
 
     text: str
     sha256: str
     problem: str | None
+    truncated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,4 +289,4 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
         problems.append(
             f"is not valid UTF-8 (byte {exc.start}); indexed with replacement characters"
         )
-    return ReadResult(text, digest, "; ".join(problems) or None)
+    return ReadResult(text, digest, "; ".join(problems) or None, got.truncated)
