@@ -288,3 +288,13 @@ def test_a_note_larger_than_a_read_says_so(project: Path, monkeypatch: pytest.Mo
         ]
         is False
     )
+
+
+def test_an_empty_ref_is_a_usage_error(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from rubi.cli.main import cli
+
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(cli, ["read", "  "])
+    assert result.exit_code == 2 and "REF is empty" in result.output

@@ -104,6 +104,8 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     file's outline (by the id search prints: its path), or one part of either by a
     passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol).
     Brings the index up to date first, as search does."""
+    if not ref.strip():
+        raise ValueError("REF is empty: give a note id, path, title or alias, or a passage id")
     paths = find_vault(vault)
     args = ReadArgs(ref, as_json)
 
