@@ -11,7 +11,7 @@ corpus opened as a vault), runs rubi's search of notes (``rubi search --scope no
 plain) for each query of the split, and writes one JSON line per query: the shipped
 label (``relevant``), whether the first relevant note is in the top 10, the vault's
 live document count ``N``, and for each of the query's content words (the words the
-floor weighs, :func:`rubi.index.searchindex.query_clauses` ``origin``) its surface
+floor weighs, :func:`rubi.index.querymatch.query_clauses` ``origin``) its surface
 forms and document frequency, then the first 50 text hits (the text list's BM25F
 order) with their scores and the content words each holds.
 
@@ -55,8 +55,9 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one feature line per development query of the set at ``set_dir``."""
     from rubi import app
     from rubi.index.analysis import is_cjk, text_analyzer
+    from rubi.index.querymatch import query_clauses
     from rubi.index.schema import FIELD_BOOSTS, field_language
-    from rubi.index.searchindex import SearchIndex, query_clauses
+    from rubi.index.searchindex import SearchIndex
 
     evalset = load_set(set_dir)
     if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
@@ -192,8 +193,8 @@ def surprise(row: Row, drop_stop: bool, corrected: bool) -> float:
     """The best text hit's co-occurrence surprise: ``-log`` of how many notes would hold
     the query words it holds by chance, were words independent (``N * prod(df / N)``),
     with ``corrected`` times ``C(m, k)`` for which ``k`` of the query's ``m`` words they
-    are (:func:`rubi.index.searchindex.significance`)."""
-    from rubi.index.searchindex import significance
+    are (:func:`rubi.index.querymatch.significance`)."""
+    from rubi.index.querymatch import significance
 
     words = _words(row, drop_stop)
     best = -math.inf

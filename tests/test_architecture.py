@@ -196,7 +196,6 @@ MAX_COMPLEXITY = 20
 LONG_MODULES: dict[str, str] = {
     "rubi.app.__init__": "the facade's reading, writing and status doors in one module",
     "rubi.graph.live": "the live graph's building, applying and code-map moves in one class",
-    "rubi.index.searchindex": "the Whoosh index's build, commit and search paths in one class",
     "rubi.index.termscore": "the term-at-a-time scorer, its statistics and its top-k",
     "rubi.search.engine": "the candidate lists, fusion and the search's door together",
 }

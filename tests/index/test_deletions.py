@@ -13,7 +13,8 @@ import rubi.index.deletions as deletions
 from bm25f_reference import reference_bm25f
 from rubi import app
 from rubi.core.paths import cache_home
-from rubi.index.searchindex import IndexDoc, SearchIndex, query_clauses
+from rubi.index.querymatch import query_clauses
+from rubi.index.searchindex import IndexDoc, SearchIndex
 
 from helpers import copy_vault, write
 

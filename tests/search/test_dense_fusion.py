@@ -12,7 +12,7 @@ import networkx as nx
 import pytest
 
 from rubi import app, semantic
-from rubi.index.searchindex import BM25Hit
+from rubi.index.querymatch import BM25Hit
 from rubi.search.dense import (
     DENSE_FULL_GAP,
     DENSE_MIN_GAP,

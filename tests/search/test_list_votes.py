@@ -9,7 +9,7 @@ import math
 import networkx as nx
 import pytest
 
-from rubi.index.searchindex import BM25Hit
+from rubi.index.querymatch import BM25Hit
 from rubi.search.engine import graph_list
 from rubi.search.reweighting import (
     GRAPH_MIN_LINKED_SEEDS,

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.index.searchindex import SearchIndex, query_clauses, significance
+from rubi.index.querymatch import query_clauses, significance
+from rubi.index.searchindex import SearchIndex
 from rubi.search.render import NOTHING_RELEVANT
 from rubi.search.reweighting import (
     CJK_UNMEASURED,

@@ -1,7 +1,7 @@
 """One query's analysis, done once and handed down a search.
 
 A search analyses its query in several places: the text list weighs its words
-(:func:`rubi.index.analysis.query_words`, :func:`rubi.index.searchindex.query_clauses`),
+(:func:`rubi.index.analysis.query_words`, :func:`rubi.index.querymatch.query_clauses`),
 the name list compares a name with the query's terms, the why-lines and snippets map
 terms back to what was written (:mod:`rubi.search.reasons`), and the recall hook
 measures a hit against the prompt's terms before searching notes and then code with the

@@ -10,14 +10,13 @@ documents holding it in any field).
 from __future__ import annotations
 
 import logging
-import math
 import os
 import re
 import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,20 +27,14 @@ from whoosh.filedb.filestore import FileStorage
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
 from rubi.index import deletions, twoprocess
-from rubi.index.abbreviations import expansions
 from rubi.index.analysis import chain_language, is_cjk
 from rubi.index.deletions import merge_policy
-from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
+from rubi.index.querymatch import BM25Hit, coverage, query_clauses, significance, word_groups
 from rubi.index.schema import (
-    CODE_SCOPE_FIELDS,
-    DOCUMENT_LANGUAGE_FIELDS,
-    FIELD_BOOSTS,
-    SOLO_FIELDS,
     build_schema,
-    field_language,
 )
-from rubi.index.termscore import SegmentData, TermQuery, TermScorer
+from rubi.index.termscore import SegmentData, TermScorer
 from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
 
 __all__ = [
@@ -85,185 +78,6 @@ class IndexDoc:
     fields: Mapping[str, str]
     meta: Mapping[str, Any] = field(default_factory=dict)
     lang: str = "en"
-
-
-@dataclass(frozen=True, slots=True)
-class BM25Hit:
-    """A BM25F match: document id, score, the query terms it matched per field, and
-    ``coverage``: the share of the query's IDF mass its matched words hold (0 to 1:
-    the sum of the IDFs of the query's content words it holds in any field over that
-    of all of them, a word no document holds counting with the highest IDF; the
-    question's words and the caller's extra terms each measured alone, the larger
-    share kept), the
-    scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
-    ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
-    where the floor does not apply. ``significance``: how unlikely it is that one
-    document holds the query's content words this hit holds by chance, in nats
-    (:func:`significance`), the floor's second reading.
-    """
-
-    id: str
-    score: float
-    matched: dict[str, tuple[str, ...]]
-    kind: str
-    path: str
-    title: str
-    type: str = "note"
-    status: str = "active"
-    coverage: float = 0.0
-    cjk: float = 0.0
-    significance: float = 0.0
-
-
-def query_clauses(
-    text: str,
-    *,
-    extra_terms: Iterable[str] = (),
-    kind: str | None = None,
-    fields: Iterable[str] | None = None,
-    languages: Iterable[str] = ("en",),
-    analysis: QueryAnalysis | None = None,
-) -> list[TermQuery]:
-    """The clauses :meth:`SearchIndex.bm25` scores for a query: each wanted field (in
-    :data:`FIELD_BOOSTS` order) with its weight, times each term of each query word
-    (:func:`rubi.index.analysis.query_words` of ``text`` and ``extra_terms``). A
-    field of :data:`~rubi.index.schema.DOCUMENT_LANGUAGE_FIELDS` gets the word's terms
-    in each of ``languages`` (the analysis chains of the index's documents, as
-    :meth:`SearchIndex.languages` gives them); another field its own chain's. The
-    clause's ``word`` numbers what saturates together: a word's clauses in every field
-    and language, but in a search of code alone (``kind="file"``) a clause in one of
-    :data:`~rubi.index.schema.SOLO_FIELDS`, alone.
-    Other arguments as for :meth:`SearchIndex.bm25`."""
-    query_text = " ".join([text, *extra_terms])
-    wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
-    prose = list(dict.fromkeys(languages)) or ["en"]
-    langs = sorted(
-        {field_language(f) for f in wanted - DOCUMENT_LANGUAGE_FIELDS}
-        | (set(prose) if wanted & DOCUMENT_LANGUAGE_FIELDS else set())
-    )
-    words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
-    # The question's own language (when its stop words tell): its stop words are no
-    # part of the question in any chain. Else the Spanish "de" and "un", dropped by
-    # the Spanish chain, matched every note analysed as English (a note of code and
-    # a line of prose, an English README) as rare words.
-    asked = query_language(query_text, prose)
-    if asked is not None:
-        words = [word for word in words if word.get(asked)]
-    if kind == "file":
-        # A code-only search: programming abbreviations, in every field, as more
-        # terms of the word they abbreviate or spell out. In notes, or in a search
-        # of both kinds, words stay as written: there "info" is the info callout,
-        # and code would gain a second match per concept over notes.
-        _add_abbreviations(words, langs)
-    ids: dict[tuple[int, str, str], int] = {}  # what saturates together -> its number
-    # A word some chain drops (a stop word of one of the index's languages or code)
-    # is a function word of one of the query's possible languages: it is scored where
-    # it is kept, but is no part of the query's IDF mass (TermQuery.origin -1), else
-    # the English "where" kept by the Spanish chain would count as a word no note
-    # holds.
-    content = [all(word.get(lang) for lang in langs) for word in words]
-    clauses: list[TermQuery] = []
-    for field_name, boost in FIELD_BOOSTS.items():
-        if field_name not in wanted:
-            continue
-        # Code's own fields saturate apart only in a search of code alone (measured
-        # there: folded in, code search fell 0.915 -> 0.854). In a search of notes and
-        # code together every document gets one saturation per word (BM25F proper), or
-        # a code file whose symbols and comments repeat one common word outranks the
-        # note that holds every word of the question (the README's first question put
-        # the answer 14th). Cost measured: code search with --scope all 0.871 -> 0.842.
-        solo = field_name in SOLO_FIELDS and kind == "file"
-        chains = prose if field_name in DOCUMENT_LANGUAGE_FIELDS else [field_language(field_name)]
-        for i, word in enumerate(words):
-            for term in _field_terms(word, chains):
-                key = (i, field_name, term) if solo else (i, "", "")
-                word_id = ids.setdefault(key, len(ids))
-                clauses.append(
-                    TermQuery(
-                        field_name, term, boost, word_id, alone=solo, origin=i if content[i] else -1
-                    )
-                )
-    return clauses
-
-
-def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
-    """Add to each query word, in each chain of ``langs``, the programming
-    abbreviations of its terms and the words they abbreviate
-    (:func:`rubi.index.abbreviations.expansions`), each term once in the query."""
-    for lang in langs:
-        have = {t for word in words for t in word.get(lang, ())}
-        for word in words:
-            for other in expansions(word.get(lang, [])):
-                if other not in have:
-                    word.setdefault(lang, []).append(other)
-                    have.add(other)
-
-
-def _field_terms(word: Mapping[str, list[str]], chains: Sequence[str]) -> Iterable[str]:
-    """A query word's terms in a field analysed by ``chains`` (one, or each document
-    language's), each once, in the chains' order."""
-    if len(chains) == 1:
-        return word.get(chains[0], [])
-    return dict.fromkeys(t for c in chains for t in word.get(c, []))
-
-
-def _word_groups(
-    clauses: Sequence[TermQuery],
-    text: str,
-    extra_terms: Iterable[str],
-    kind: str | None,
-    fields: Iterable[str] | None,
-    idfs: Mapping[int, float],
-    languages: Sequence[str],
-    analysis: QueryAnalysis | None = None,
-) -> list[set[int]]:
-    """The query words (``origin`` numbers with an IDF) of ``text`` and, apart, those
-    of ``extra_terms`` (the caller's expansion: alternatives to the question's words,
-    so a hit may cover either), each group non-empty (``analysis``: ``text``'s)."""
-    extra = " ".join(extra_terms)
-    if not extra.strip():  # the question alone (recall, most searches): analysed once
-        group = {c.origin for c in clauses if c.origin in idfs}
-        return [group] if group else []
-    out = []
-    for part in (text, extra):
-        if not part.strip():
-            continue
-        clauses_of_part = query_clauses(
-            part, kind=kind, fields=fields, languages=languages, analysis=analysis
-        )
-        terms = {c.text for c in clauses_of_part}
-        group = {c.origin for c in clauses if c.origin in idfs and c.text in terms}
-        if group:
-            out.append(group)
-    return out
-
-
-def _coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, float]) -> float:
-    """The largest share of one group's IDF mass (:func:`_word_groups`) in ``held``."""
-    shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
-    return max(shares, default=0.0)
-
-
-def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> float:
-    """Minus the log (nats) of how many of ``docs`` documents would hold every query
-    word in ``held`` by chance, corrected for which of the query's words they are.
-
-    Were words independent, a document holds words of document frequencies ``df_i``
-    with probability ``prod(df_i / N)``, so ``N * prod(df_i / N)`` documents are
-    expected to hold all ``k`` of them; a hit was free to hold any ``k`` of the
-    query's ``m`` content words (``dfs``: each word's document frequency, by
-    ``origin``, a word no document holds included), so the expectation is multiplied
-    by ``C(m, k)`` (Bonferroni). The result is ``-log`` of that: above ``log 20`` the
-    chance expectation is below 0.05 (:data:`rubi.search.reweighting.SIGNIFICANCE_FLOOR`).
-    It reads document frequencies only, not the scorer's IDF, and needs no constant of
-    the vault. One word held never exceeds 0 (``N * df / N >= 1``); no word held is
-    ``-log N``. Held words no document holds (impossible for a hit) are ignored.
-    """
-    n = max(docs, 1)
-    kept = [dfs[w] for w in held if dfs.get(w, 0) > 0]
-    expected = math.log(math.comb(len(dfs), len(kept))) + math.log(n)
-    expected += sum(math.log(df / n) for df in kept)
-    return -expected
 
 
 class SearchIndex:
@@ -634,7 +448,7 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
-        groups = _word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
+        groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -653,7 +467,7 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
-                    coverage=_coverage(held, groups, idfs),
+                    coverage=coverage(held, groups, idfs),
                     cjk=cjk,
                     significance=significance(held, dfs, docs),
                 )

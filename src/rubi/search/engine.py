@@ -31,7 +31,8 @@ from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze, function_words_only
 from rubi.index.documents import CODE_FIELDS
 from rubi.index.queryanalysis import QueryAnalysis
-from rubi.index.searchindex import BM25Hit, SearchIndex
+from rubi.index.querymatch import BM25Hit
+from rubi.index.searchindex import SearchIndex
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf

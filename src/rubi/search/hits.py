@@ -214,10 +214,10 @@ class SearchResult:
     """Hits (best first, at most ``top_k``) and how many candidates there were.
 
     ``coverage`` is the largest share of the query's IDF mass one text hit matched
-    (:attr:`rubi.index.searchindex.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
+    (:attr:`rubi.index.querymatch.BM25Hit.coverage`; 1.0 when not measured), ``cjk`` the
     share of the query's IDF mass in CJK bigrams, ``significance`` the largest
     co-occurrence significance of one text hit (nats,
-    :func:`rubi.index.searchindex.significance`; 0.0 when not measured), ``named``
+    :func:`rubi.index.querymatch.significance`; 0.0 when not measured), ``named``
     how many notes or files the query named (the name list's voting matches).
     ``relevant`` says whether any of it clears the relevance floor
     (:func:`rubi.search.reweighting.relevant`): False labels the hits as weak matches

@@ -178,7 +178,7 @@ def graph_votes(linked: int, seeds: int) -> bool:
 
 
 RELEVANCE_FLOOR = 0.5
-"""The share of a query's IDF mass (:attr:`rubi.index.searchindex.BM25Hit.coverage`) one
+"""The share of a query's IDF mass (:attr:`rubi.index.querymatch.BM25Hit.coverage`) one
 text hit must match for a search to count as having found something: the best hit
 must hold more of the query's distinctive words, IDF-weighted, than it misses. On the
 development halves it labels 4 of 8 off-topic questions of the alphabetic sets and
@@ -193,7 +193,7 @@ share does not tell them apart."""
 
 
 SIGNIFICANCE_FLOOR = math.log(20)
-"""The co-occurrence significance (nats, :func:`rubi.index.searchindex.significance`)
+"""The co-occurrence significance (nats, :func:`rubi.index.querymatch.significance`)
 above which one text hit counts as having found something whatever its coverage: the
 query words it holds would be held together by fewer than 0.05 documents by chance
 (words taken as independent, corrected for which of the query's words they are; the
