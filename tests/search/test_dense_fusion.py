@@ -22,8 +22,9 @@ from rubi.search.dense import (
     dense_list,
     dense_weight,
 )
-from rubi.search.engine import Candidates, fuse
+from rubi.search.engine import fuse
 from rubi.search.fuse import RRF_K
+from rubi.search.lists import Candidates
 from rubi.semantic.dense import DenseMatch, DenseRanking
 
 

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 
 from rubi.index.querymatch import BM25Hit
-from rubi.search.engine import graph_list
+from rubi.search.lists import graph_list
 from rubi.search.reweighting import (
     GRAPH_MIN_LINKED_SEEDS,
     NAME_MIN_IDF,
