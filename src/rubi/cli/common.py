@@ -51,13 +51,17 @@ def vault_option(func: F) -> F:
 def handle_errors(func: F) -> F:
     """Turn library errors into one line on stderr and exit status 1 (2 for a bad
     value). A command run with ``--json`` (its ``as_json`` parameter) prints
-    ``{"error": "<the line>"}`` on stdout instead, with the same exit status."""
+    ``{"error": "<the line>"}`` on stdout instead, with the same exit status. A
+    ``BrokenPipeError`` (the output's reader went away) is no error of the command's:
+    it passes on, for the group to stop quietly (:mod:`rubi.cli.closedoutput`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         error: click.ClickException
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:
+            raise
         except RubiError as exc:
             error = click.ClickException(terminal_text(str(exc)))
             cause: Exception = exc

@@ -82,6 +82,17 @@ class LazyGroup(click.Group):
             raise CommandLoadError(f"{qualified} defines no command '{attr}' for '{cmd_name}'")
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; when the reader of its output went away
+        (``rubi search … | head -1``), stop quietly as a Unix tool does
+        (:func:`rubi.cli.closedoutput.stop_for_closed_output`)."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            from rubi.cli.closedoutput import stop_for_closed_output
+
+            stop_for_closed_output()
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rubi")
