@@ -190,6 +190,10 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    from rubi.cli.main import main as cli_main
+    try:
+        from rubi.cli.main import main as cli_main
+    except KeyboardInterrupt:  # Ctrl-C while click and the CLI load: as once they ran
+        from rubi.cli.interrupted import stop_for_interrupt
 
+        stop_for_interrupt()
     cli_main()

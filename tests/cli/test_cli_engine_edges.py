@@ -162,14 +162,15 @@ def test_line_reader_keeps_what_follows_a_newline() -> None:
 def test_ctrl_c_while_the_engine_works_says_aborted(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Ctrl-C while the engine works is click's, as cold: ``Aborted!``, status 1."""
+    """Ctrl-C while the engine works stops the command as cold: ``Aborted!``, status
+    130."""
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(client, "call_via_engine", interrupted)
     result = CliRunner().invoke(cli, ["search", "x"])
-    assert result.exit_code == 1 and "Aborted!" in result.output
+    assert result.exit_code == 130 and "Aborted!" in result.output
 
 
 def _hook_input(project: Path) -> str:

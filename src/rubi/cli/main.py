@@ -10,10 +10,12 @@ import importlib
 import logging
 import sys
 import traceback
+from typing import Any
 
 import click
 
 from rubi import __version__
+from rubi.cli.interrupted import stop_for_interrupt
 
 __all__ = ["ONE_COMMAND", "CommandLoadError", "cli", "main"]
 
@@ -82,16 +84,34 @@ class LazyGroup(click.Group):
             raise CommandLoadError(f"{qualified} defines no command '{attr}' for '{cmd_name}'")
         return command
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """Parse the group's own options; Ctrl-C meanwhile stops as during the command
+        (:func:`rubi.cli.interrupted.stop_for_interrupt`)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            stop_for_interrupt()
+
     def invoke(self, ctx: click.Context) -> object:
-        """Run the command; when the reader of its output went away
+        """Run the command. When the reader of its output went away
         (``rubi search … | head -1``), stop quietly as a Unix tool does
-        (:func:`rubi.cli.closedoutput.stop_for_closed_output`)."""
+        (:func:`rubi.cli.closedoutput.stop_for_closed_output`); on Ctrl-C, with one
+        line and status 130 (:func:`rubi.cli.interrupted.stop_for_interrupt`), where
+        click would end with ``Aborted!`` and status 1."""
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             from rubi.cli.closedoutput import stop_for_closed_output
 
             stop_for_closed_output()
+        except KeyboardInterrupt:
+            stop_for_interrupt()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

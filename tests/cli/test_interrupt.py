@@ -1,0 +1,104 @@
+"""Ctrl-C stops any ``rubi`` command with one line on stderr and no traceback, ended
+by ``SIGINT`` (a shell's status 130), whether it came while the command's modules
+were still being imported or while the command ran."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(120)
+
+INTERRUPT_IMPORT = """
+import sys
+
+WHILE = sys.argv[1]
+
+class Interrupt:
+    '''Ctrl-C pressed while the module named on the command line is imported.'''
+
+    def find_spec(self, name, path=None, target=None):
+        if name == WHILE:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["rubi", *sys.argv[2:]]
+from rubi import entry
+entry.main()
+"""
+"""``rubi ARGS`` as the console script runs it, interrupted while it imports the module
+named first."""
+
+INTERRUPT_RUN = """
+import sys
+from rubi.core import paths
+
+def interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+paths.find_vault = interrupted
+sys.argv = ["rubi", *sys.argv[1:]]
+from rubi import entry
+entry.main()
+"""
+"""``rubi ARGS`` interrupted while the command runs (as it looks for its vault)."""
+
+ENDED_BY_CTRL_C = -signal.SIGINT if os.name == "posix" else 130
+
+
+def run(script: str, *args: str, cwd: Path) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=60,
+        text=True,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("click", ["search", "x"]),
+        ("rubi.cli.main", ["status"]),
+        ("rubi.cli.searchcmds", ["search", "x"]),
+        ("rubi.cli.vaultcmds", ["status"]),
+    ],
+)
+def test_ctrl_c_while_the_command_loads_prints_one_line_and_no_traceback(
+    tmp_path: Path, module: str, args: list[str]
+) -> None:
+    code, out, err = run(INTERRUPT_IMPORT, module, *args, cwd=tmp_path)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert code == ENDED_BY_CTRL_C and out == ""
+
+
+def test_ctrl_c_while_the_command_runs_ends_the_same_way(tmp_path: Path) -> None:
+    code, out, err = run(INTERRUPT_RUN, "status", "--vault", str(tmp_path), cwd=tmp_path)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert code == ENDED_BY_CTRL_C and out == ""
+
+
+def test_ctrl_c_in_a_test_runner_leaves_the_runner_alive() -> None:
+    """Invoked inside a longer-lived process (a test's ``CliRunner``), the command
+    exits with status 130 and does not end that process."""
+    from click.testing import CliRunner
+
+    from rubi.cli import searchcmds
+    from rubi.cli.main import cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(searchcmds, "find_vault", interrupted)
+        result = CliRunner().invoke(cli, ["search", "x"])
+    assert result.exit_code == 130 and result.output.strip() == "Aborted!"
