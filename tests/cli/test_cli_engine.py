@@ -77,14 +77,21 @@ ANSWERED = [
     ["search", "login", "tokens"],
     ["search", "--json", "--top-k", "3", "cache"],
     ["search", "--scope", "notes", "midnight", "session"],
-    ["search", "--since", "not-a-day", "tokens"],  # an error the engine's run shows
+    ["search", "--since", "2026-02-01", "--until", "2026-01-01", "tokens"],  # an error the
+    # engine's run shows
     ["read", "notes/gotcha-login-tokens-expire-at-midnight-utc"],
     ["read", "--json", "src/auth.py"],
     ["read", "notes/gotcha-login-tokens-expire-at-midnight-utc#L1-3"],
     ["read", "no-such-note"],
     ["read", "--json", "no-such-note"],
 ]
-CLICKS_OWN = [["search", "--top-k", "0", "tokens"], ["search"], ["read", "--help"]]
+CLICKS_OWN = [
+    ["search", "--top-k", "0", "tokens"],
+    ["search", "--since", "not-a-day", "tokens"],
+    ["search", "--until", "", "tokens"],
+    ["search"],
+    ["read", "--help"],
+]
 """Usage errors and help: click's, before any answer is asked for."""
 HERE = [["-v", "search", "login"]]
 """Debug detail asked for: the command answers itself, where it logs."""
@@ -107,7 +114,7 @@ def test_commands_print_the_same_through_the_engine(
     out, _, code = rubi(ANSWERED[0], project)
     assert code == 0 and b"Login tokens expire" in out
     _, err, code = rubi(ANSWERED[3], project)
-    assert code == 1 and err.startswith(b"Error: ") and b"not-a-day" in err
+    assert code == 1 and err.startswith(b"Error: ") and b"is after until" in err
 
 
 def test_without_an_engine_commands_answer_themselves(project: Path, calls: list[str]) -> None:

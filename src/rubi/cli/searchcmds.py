@@ -26,6 +26,26 @@ from rubi.core.tokens import CHARS_PER_TOKEN
 __all__ = ["read", "search"]
 
 
+def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A ``--since``/``--until`` value as the search takes it: a day as ``YYYY-MM-DD``
+    (spaces around it ignored), or None when the option is not given.
+
+    Raises:
+        click.BadParameter: anything else, an empty value among them (it would
+            otherwise read as no limit at all)."""
+    if value is None:
+        return None
+    from rubi.dates.days import parse_day
+
+    day = parse_day(value)
+    if not day or value.strip() != day:
+        raise click.BadParameter(
+            f"{value!r} is not a day; give one as YYYY-MM-DD (e.g. 2026-01-31), "
+            "or leave the option out for no limit"
+        )
+    return day
+
+
 @click.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--terms", "-t", multiple=True, help="Related word or identifier (repeatable).")
@@ -47,8 +67,12 @@ __all__ = ["read", "search"]
     is_flag=True,
     help="Leave the personal vault out (also: personal = false in a config.toml).",
 )
-@click.option("--since", metavar="YYYY-MM-DD", help="Only hits of this day or later.")
-@click.option("--until", metavar="YYYY-MM-DD", help="Only hits of this day or earlier.")
+@click.option(
+    "--since", metavar="YYYY-MM-DD", callback=_day, help="Only hits of this day or later."
+)
+@click.option(
+    "--until", metavar="YYYY-MM-DD", callback=_day, help="Only hits of this day or earlier."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @vault_option
 @handle_errors
