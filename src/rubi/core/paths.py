@@ -155,9 +155,15 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
         VaultNotFoundError: ``vault`` is not an existing folder, no ``.rubi/`` is
             found above ``cwd``, or the one found is a symlink that leads outside its
             project (a cloned repository must not make rubi write into another folder).
+
+    A ``vault`` named ``.rubi`` that is a symlink to a folder inside its project is
+    that project's vault, as the walk finds it (:func:`_linked_project_vault`).
     """
     if vault is not None:
         root = Path(vault).expanduser()
+        linked = _linked_project_vault(root)
+        if linked is not None:
+            return linked
         if not root.exists():
             raise VaultNotFoundError(f"{root}: no such folder; pass an existing vault folder")
         if not root.is_dir():
@@ -169,6 +175,24 @@ def find_vault(vault: Path | str | None = None, cwd: Path | None = None) -> Vaul
             project, root = root, root / PROJECT_VAULT_DIRNAME
         return VaultPaths(root, index_dir_for(root), project)
     return walked_vault(VaultWalk.from_folder(str(cwd or Path.cwd())))
+
+
+def _linked_project_vault(given: Path) -> VaultPaths | None:
+    """The project vault ``--vault`` names through a ``.rubi`` symlink whose folder
+    lies inside the project (``.rubi -> docs/memory``): the vault the walk up from the
+    project finds (:func:`walked_vault`: its project is the folder holding the link),
+    or None for anything else. A ``.rubi`` linked out of its project is left to the
+    plain ``--vault`` case (a vault of its own, no project), as before: only a link
+    whose target stays inside makes the folder holding it the project."""
+    if given.name != PROJECT_VAULT_DIRNAME or not given.is_symlink():
+        return None
+    from rubi.core.safepaths import is_inside
+
+    folder = Path(os.path.realpath(given.absolute().parent))
+    link = folder / PROJECT_VAULT_DIRNAME
+    if not link.is_dir() or not is_inside(folder, link):
+        return None
+    return walked_vault(VaultWalk(str(folder), str(link)))
 
 
 def walked_vault(walk: VaultWalk) -> VaultPaths:
