@@ -277,7 +277,9 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
     """Read notes and code files by id, for agents: each note in full with its flags,
     each code file as an outline (symbols with lines, imports, importers, notes),
     each passage id (``note#Heading``, ``src/app.py#L10-40``) as that part
-    (:func:`read_part`).
+    (:func:`read_part`). A title or alias several notes share reads the first, under
+    a line that says so and names the others (:func:`rubi.app.reading.choice_line`),
+    as ``rubi read`` says it on stderr.
 
     Ids are looked up in the vault's graph only: a path outside the vault and the
     project (``../../etc/passwd``, ``/etc/passwd``) is never read.
@@ -304,7 +306,10 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
             if code is not None:
                 out.append((code.outline, None))
             else:
-                out.append((reading.render_note_view(read_note(paths, ref)), None))
+                view = read_note(paths, ref)
+                text = reading.render_note_view(view)
+                line = reading.choice_line(ref, view)
+                out.append((f"({line})\n{text}" if line else text, None))
         except RubiError as exc:
             out.append(("", str(exc)))
     return out

@@ -62,7 +62,10 @@ def answer_read(
 ) -> Answer:
     """``args.ref`` as ``rubi read`` prints it: the part a passage id names, a code
     file's outline, or a note in full with its links and flags; with ``as_json``, as
-    one object (``{"id", "path", "kind", "text", ...}``). The notes are brought up to
+    one object (``{"id", "path", "kind", "text", ...}``). A ``ref`` that names several
+    notes (a title two notes share) shows the first: its text answer's notice says
+    so and names the others (:func:`rubi.app.reading.choice_line`), its JSON lists
+    their ids as ``other_matches`` (empty when it names one). The notes are brought up to
     date first, as for a search (a note saved a moment ago is found; skipped where a
     watcher in this process applies every change): ``progress`` and ``on_wait`` as for
     :func:`rubi.app.searching.ensure_index`.
@@ -93,11 +96,13 @@ def answer_read(
                 "backlinks": [link_json(lv) for lv in code.backlinks],
             },
         )
+    from rubi.app.reading import choice_line
+
     view = app.read_note(paths, args.ref)
     if not args.as_json:
         from rubi.app.reading import render_note_view
 
-        return Answer(False, render_note_view(view))
+        return Answer(False, render_note_view(view), choice_line(args.ref, view) or "")
     note = view.note
     return Answer(
         True,
@@ -113,6 +118,7 @@ def answer_read(
             "text": view.text,
             "links": [link_json(lv) for lv in view.links],
             "backlinks": [link_json(lv) for lv in view.backlinks],
+            "other_matches": list(view.others),
         },
     )
 

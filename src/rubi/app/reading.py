@@ -22,11 +22,13 @@ __all__ = [
     "FoundNote",
     "LinkView",
     "NoteView",
+    "choice_line",
     "edges",
     "find_note",
     "read_found",
     "read_note",
     "resolve_ref",
+    "resolve_ref_choices",
 ]
 
 
@@ -38,13 +40,28 @@ and before a message would repeat them."""
 
 
 def resolve_ref(build: GraphBuild, ref: str) -> str:
-    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias.
+    """The note id ``ref`` names: an id, a path with ``.md``, a title or an alias
+    (the first of several, :func:`resolve_ref_choices`).
 
     ``ref`` is only looked up in the graph, never joined to a path.
 
     Raises:
         NoteNotFoundError: nothing matches (the message suggests close names), or
             ``ref`` is not one line of at most :data:`MAX_REF_CHARS` characters.
+    """
+    return resolve_ref_choices(build, ref)[0]
+
+
+def resolve_ref_choices(build: GraphBuild, ref: str) -> tuple[str, tuple[str, ...]]:
+    """The note id ``ref`` names and the ids of the other notes it names as well, in
+    the order of the lookup's steps: the exact id (one note), the id in any case,
+    then a title, alias or file name (:attr:`GraphBuild.names`). Where one step
+    matches several notes (two notes titled ``tar`` in different folders), the first
+    id in sorted order is the one named and the others come back beside it, so that
+    the caller says which it chose (:func:`choice_line`).
+
+    Raises:
+        NoteNotFoundError: as :func:`resolve_ref`.
     """
     if not isinstance(ref, str) or len(ref) > MAX_REF_CHARS:
         shown = repr(ref[:60]) + "…" if isinstance(ref, str) else repr(type(ref).__name__)
@@ -59,18 +76,35 @@ def resolve_ref(build: GraphBuild, ref: str) -> str:
     g = build.graph
     key = unicodedata.normalize("NFC", ref.strip().removesuffix(".md"))  # ids are NFC
     if key in g and g.nodes[key].get("kind") == "note":
-        return key
-    lowered = {n.casefold(): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
-    if key.casefold() in lowered:
-        return str(lowered[key.casefold()])
-    ids = [i for i in build.names.get(normalize_name(key), []) if g.nodes[i].get("kind") == "note"]
-    if ids:
-        return sorted(ids)[0]
-    titles = {str(a.get("title", n)): n for n, a in g.nodes(data=True) if a.get("kind") == "note"}
-    pool = list(dict.fromkeys([*lowered.values(), *titles]))  # a title is often its file name
+        return key, ()
+    notes = [str(n) for n, a in g.nodes(data=True) if a.get("kind") == "note"]
+    folded = key.casefold()
+    for step in (
+        [n for n in notes if n.casefold() == folded],
+        [i for i in build.names.get(normalize_name(key), []) if g.nodes[i].get("kind") == "note"],
+    ):
+        if step:
+            first, *others = sorted(set(step))
+            return first, tuple(others)
+    titles = {str(g.nodes[n].get("title", n)): n for n in notes}
+    pool = list(dict.fromkeys([*notes, *titles]))  # a title is often its file name
     close = difflib.get_close_matches(key, pool, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise NoteNotFoundError(f"{ref}: no such note{hint}")
+
+
+def choice_line(ref: str, view: NoteView) -> str | None:
+    """The line that says which note a read of ``ref`` showed when ``ref`` names
+    several (:attr:`NoteView.others`), and how to read the others; None when it names
+    one. ``rubi read`` prints it on stderr, the agents' read above the note."""
+    if not view.others:
+        return None
+    count = len(view.others) + 1
+    others = ", ".join(view.others)
+    return (
+        f"{ref.strip()!r} names {count} notes: showing {view.id or view.note.id}; "
+        f"also {others} (read one by its id)"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +127,8 @@ class NoteView:
         superseded_by: the newest note of its supersede chain, when superseded.
         truncated: the file is larger than what is read of a note
             (:data:`rubi.core.safeio.MAX_NOTE_BYTES`) and ``text`` is its start.
+        others: the ids of the other notes the reference named as well (the read
+            showed the first: :func:`resolve_ref_choices`), prefixed as ``id``.
     """
 
     note: Note
@@ -103,6 +139,7 @@ class NoteView:
     stale: tuple[str, ...] = ()
     superseded_by: str | None = None
     truncated: bool = False
+    others: tuple[str, ...] = ()
 
 
 def edges(build: GraphBuild, note_id: str, *, incoming: bool) -> list[LinkView]:
@@ -130,6 +167,7 @@ class FoundNote:
     backlinks: list[LinkView]
     successor: str | None
     stale_inputs: list[NoteFiles]
+    others: tuple[str, ...] = ()
 
 
 def find_note(
@@ -141,7 +179,7 @@ def find_note(
     Raises:
         NoteNotFoundError: no such note.
     """
-    note_id = resolve_ref(build, ref)
+    note_id, others = resolve_ref_choices(build, ref)
     return FoundNote(
         note_id,
         str(build.graph.nodes[note_id].get("path", note_id + ".md")),
@@ -149,6 +187,7 @@ def find_note(
         edges(build, note_id, incoming=True),
         newest_successor(build, note_id),
         stale_inputs(build, project_root, [note_id], vault_root),
+        others,
     )
 
 
@@ -177,6 +216,7 @@ def read_found(
         stale=stale,
         superseded_by=(prefix + succ) if succ else None,
         truncated=read.truncated,
+        others=tuple(prefix + other for other in found.others),
     )
 
 

@@ -98,8 +98,11 @@ _RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
 
 
 def print_answer(answer: Answer) -> None:
-    """Print a command's answer (:mod:`rubi.core.commandcalls`): its JSON document
-    (:func:`print_json`) or its text (:func:`echo`)."""
+    """Print a command's answer (:mod:`rubi.core.commandcalls`): its notice, if any,
+    as one line on stderr, then its JSON document (:func:`print_json`) or its text
+    (:func:`echo`) on stdout."""
+    if answer.notice:
+        echo(answer.notice, err=True)
     if answer.is_json:
         print_json(answer.data)
     else:

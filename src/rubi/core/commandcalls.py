@@ -4,7 +4,8 @@ a command pays these imports before it knows whether an engine answers).
 
 A call travels as ``{"name": "search"|"read", "args": {...}}`` (:meth:`SearchArgs.wire`,
 :meth:`ReadArgs.wire`); :func:`decode_call` checks one as untrusted input. An answer
-travels as ``{"json": VALUE}`` or ``{"text": STR}`` (:meth:`Answer.wire`), an error the
+travels as ``{"json": VALUE}`` or ``{"text": STR}``, with ``"notice": STR`` beside it
+when it has one (:meth:`Answer.wire`), an error the
 command would show as ``{"kind": "error"|"usage", "message": STR}`` (:func:`error_wire`),
 which :func:`wire_error` turns back into the exception where the command runs, so that
 its error handler prints the same line with the same exit status. The answers
@@ -53,26 +54,34 @@ time."""
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a command prints on stdout: ``data`` as one JSON document when ``is_json``,
-    else ``data`` is the text."""
+    """What a command prints: ``data`` on stdout, as one JSON document when
+    ``is_json``, else ``data`` is the text; ``notice``, when not empty, one line on
+    stderr before it (which of several notes a read showed)."""
 
     is_json: bool
     data: Any
+    notice: str = ""
 
     def wire(self) -> dict[str, Any]:
-        """``{"json": data}`` or ``{"text": data}``."""
-        return {"json": self.data} if self.is_json else {"text": self.data}
+        """``{"json": data}`` or ``{"text": data}``, with ``"notice"`` when there is one."""
+        value = {"json": self.data} if self.is_json else {"text": self.data}
+        if self.notice:
+            value["notice"] = self.notice
+        return value
 
 
 def decode_answer(value: object) -> Answer | None:
     """The :class:`Answer` of a wire value (:meth:`Answer.wire`), or None when it is not
     one."""
-    if not isinstance(value, dict) or len(value) != 1:
+    if not isinstance(value, dict) or not 1 <= len(value) <= 2:
+        return None
+    notice = value.get("notice", "")
+    if not isinstance(notice, str) or len(value) != 1 + ("notice" in value):
         return None
     if "json" in value:
-        return Answer(True, value["json"])
+        return Answer(True, value["json"], notice)
     text = value.get("text")
-    return Answer(False, text) if isinstance(text, str) else None
+    return Answer(False, text, notice) if isinstance(text, str) else None
 
 
 @dataclass(frozen=True, slots=True)

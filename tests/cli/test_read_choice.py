@@ -1,0 +1,81 @@
+"""``rubi read REF`` where REF names several notes (two notes titled ``tar`` in
+different folders) shows the first by id and says so: one line on stderr naming the
+others (text), their ids as ``other_matches`` (``--json``); the same whether the
+engine answers or the command does. A REF that names one note says nothing more."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+
+from helpers import login_project, serving, write
+
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
+
+RUN = """
+import sys
+sys.argv = ["rubi", *sys.argv[1:]]
+from rubi import entry
+entry.main()
+"""
+
+LINE = b"'tar' names 3 notes: showing notes/archive/tar; also notes/tools/tar, notes/zzz/tar"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = login_project(tmp_path / "proj")
+    notes = root / ".rubi" / "notes"
+    write(notes / "tools" / "tar.md", "---\ntitle: tar\n---\nTar the tape archiver.\n")
+    write(notes / "archive" / "tar.md", "---\ntitle: tar\n---\nTar the file format.\n")
+    write(notes / "zzz" / "tar.md", "---\naliases: [tar]\n---\nA third one.\n")
+    app.index(app.locate(root / ".rubi"))
+    return root
+
+
+@pytest.fixture
+def engine(project: Path) -> Iterator[None]:
+    with serving(project):
+        yield
+
+
+def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, *args],
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
+        timeout=120,
+    )
+    return done.stdout, done.stderr, done.returncode
+
+
+def check_reads(project: Path, **env: str) -> None:
+    out, err, code = rubi(["read", "tar"], project, **env)
+    assert code == 0 and out.startswith(b"# notes/archive/tar.md") and b"file format" in out
+    assert err.startswith(LINE) and err.count(b"\n") == 1
+    out, err, code = rubi(["read", "--json", "tar"], project, **env)
+    data = json.loads(out)
+    assert code == 0 and err == b""
+    assert data["id"] == "notes/archive/tar"
+    assert data["other_matches"] == ["notes/tools/tar", "notes/zzz/tar"]
+    out, err, code = rubi(["read", "--json", "notes/tools/tar"], project, **env)
+    assert code == 0 and err == b"" and json.loads(out)["other_matches"] == []
+    out, err, code = rubi(["read", "notes/tools/tar"], project, **env)
+    assert code == 0 and err == b"" and b"tape archiver" in out
+
+
+def test_a_ref_naming_several_notes_says_which_it_shows_cold(project: Path) -> None:
+    check_reads(project, RUBI_ENGINE="0")
+
+
+def test_the_engine_s_answer_says_the_same(project: Path, engine: None) -> None:
+    check_reads(project)
