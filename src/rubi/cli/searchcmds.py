@@ -5,6 +5,7 @@ command answers itself."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -26,6 +27,19 @@ from rubi.core.tokens import CHARS_PER_TOKEN
 __all__ = ["read", "search"]
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
+def _real_day(day: str) -> bool:
+    import datetime as dt  # only for a command given a day
+
+    try:
+        dt.date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True
+
+
 def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A ``--since``/``--until`` value as the search takes it: a day as ``YYYY-MM-DD``
     (spaces around it ignored), or None when the option is not given.
@@ -35,10 +49,8 @@ def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
             otherwise read as no limit at all)."""
     if value is None:
         return None
-    from rubi.dates.days import parse_day
-
-    day = parse_day(value)
-    if not day or value.strip() != day:
+    day = value.strip()
+    if not _DAY.fullmatch(day) or not _real_day(day):
         raise click.BadParameter(
             f"{value!r} is not a day; give one as YYYY-MM-DD (e.g. 2026-01-31), "
             "or leave the option out for no limit"
