@@ -7,6 +7,8 @@ as data: :mod:`rubi.core.commandcalls`.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +16,8 @@ from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs
 from rubi.core.paths import VaultPaths
 
 __all__ = ["answer_call", "answer_read", "answer_search", "link_json"]
+
+log = logging.getLogger(__name__)
 
 
 def answer_search(
@@ -35,6 +39,7 @@ def answer_search(
     from rubi.app.results import render_search, search_json
     from rubi.app.searching import search
 
+    started = time.perf_counter()
     result = search(
         paths,
         args.query,
@@ -48,9 +53,34 @@ def answer_search(
         since=args.since,
         until=args.until,
     )
+    if log.isEnabledFor(logging.DEBUG):
+        _log_search(result, time.perf_counter() - started)
     if args.as_json:
         return Answer(True, search_json(result, args.budget))
     return Answer(False, render_search(result, args.budget))
+
+
+def _log_search(result: Any, seconds: float) -> None:
+    """Debug lines of one search (:class:`rubi.search.hits.SearchResult`): its
+    figures and time, then each hit with the lists that voted for it (a reason's
+    kind, with the evidence that gave its list a vote in this search)."""
+    log.debug(
+        "search %r: %d hits of %d candidates in %.0f ms; coverage %.2f, "
+        "significance %.1f, named %d, relevant %s",
+        result.query,
+        len(result.hits),
+        result.candidates,
+        seconds * 1000,
+        result.coverage,
+        result.significance,
+        result.named,
+        result.relevant,
+    )
+    for rank, hit in enumerate(result.hits, 1):
+        voted = ", ".join(
+            f"{why.kind} ({why.evidence})" if why.evidence else why.kind for why in hit.reasons
+        )
+        log.debug("hit %d %s: score %.4f, voted: %s", rank, hit.id, hit.score, voted or "-")
 
 
 def answer_read(

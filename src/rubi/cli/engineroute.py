@@ -11,6 +11,8 @@ same exception, for the command's error handler (:func:`rubi.cli.common.handle_e
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Callable
 
 from rubi.core.commandcalls import (
@@ -25,21 +27,29 @@ from rubi.core.paths import VaultPaths
 
 __all__ = ["answered"]
 
+log = logging.getLogger(__name__)
+
 
 def answered(paths: VaultPaths, args: SearchArgs | ReadArgs, local: Callable[[], Answer]) -> Answer:
     """The answer to the command ``args`` in the vault ``paths``: the engine's, when an
     engine of this rubi and environment serves that very vault and answers in time,
     else ``local()``'s. A command run with ``rubi -v`` answers itself, so that the
-    debug detail it asked for is logged here.
+    debug detail it asked for is logged here; it logs the vault, its index, that it
+    did not ask the engine (and whether one listens for the vault), and how long its
+    answer took.
 
     Raises:
         RubiError, ValueError: the error the command shows (from either)."""
-    if logging.getLogger().isEnabledFor(logging.DEBUG):
-        return local()
+    name = "search" if isinstance(args, SearchArgs) else "read"
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug(
+            "vault %s (project %s), index %s", paths.root, paths.project_root, paths.index_dir
+        )
+        log.debug("engine not asked: rubi -v answers here, %s", _engine_seen(paths))
+        return _timed(name, "here", local)
     if paths.project_root is not None:  # an engine serves a project's vault only
         from rubi.engine.client import call_via_engine
 
-        name = "search" if isinstance(args, SearchArgs) else "read"
         reply = call_via_engine(vault_fields(paths), name, args.wire())
         if reply is not None:
             if "error" in reply:
@@ -51,3 +61,32 @@ def answered(paths: VaultPaths, args: SearchArgs | ReadArgs, local: Callable[[],
                 if answer is not None:
                     return answer
     return local()
+
+
+def _engine_seen(paths: VaultPaths) -> str:
+    """Whether a resident engine listens for the vault of ``paths``, as a phrase."""
+    if paths.project_root is None:
+        return "an engine serves a project's vault only"
+    from rubi.engine.address import address_for
+
+    address = address_for(str(paths.root))
+    if address is None:
+        return "no engine listens (no runtime folder for its socket)"
+    if os.path.exists(address.socket):
+        return f"though an engine listens at {address.socket}"
+    return f"no engine listens at {address.socket}"
+
+
+def _timed(name: str, where: str, run: Callable[[], Answer]) -> Answer:
+    """``run()``, logging its wall and CPU time."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        return run()
+    finally:
+        log.debug(
+            "%s answered %s in %.0f ms (%.0f ms CPU)",
+            name,
+            where,
+            (time.perf_counter() - wall) * 1000,
+            (time.process_time() - cpu) * 1000,
+        )

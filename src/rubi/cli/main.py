@@ -116,18 +116,32 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rubi")
-@click.option("-v", "--verbose", is_flag=True, help="Log debug detail to stderr.")
-def cli(verbose: bool) -> None:
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Log rubi's debug detail to stderr (-vv: the libraries' too).",
+)
+def cli(verbose: int) -> None:
     """rubi: project memory for AI coding agents.
 
     A markdown vault (.rubi/, or any Obsidian vault with --vault) indexed for
     hybrid search: BM25, exact names and personalized PageRank over wikilinks.
     """
+    set_up_logging(verbose)
+
+
+def set_up_logging(verbose: int) -> None:
+    """Log warnings to stderr; with ``verbose`` 1 (``-v``) rubi's own debug lines too
+    (the loggers under ``rubi``: the vault and index a command uses, whether the
+    engine answered, a search's lists and timings), with 2 or more (``-vv``) every
+    library's as well (file locks, the index's storage)."""
     logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.WARNING,
+        level=logging.DEBUG if verbose > 1 else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    logging.getLogger("rubi").setLevel(logging.DEBUG if verbose else logging.NOTSET)
 
 
 ONE_COMMAND = "one command"
