@@ -59,6 +59,7 @@ COMMANDS = [
     ["search", "--json", "login"],
     ["read", "notes/gotcha-login-tokens-expire-at-midnight-utc"],
     ["status"],
+    ["--help"],
 ]
 
 

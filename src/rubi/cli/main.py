@@ -91,10 +91,14 @@ class LazyGroup(click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        """Parse the group's own options; Ctrl-C meanwhile stops as during the command
-        (:func:`rubi.cli.interrupted.stop_for_interrupt`)."""
+        """Parse the group's own options (``--help`` and ``--version`` print there):
+        a reader gone or Ctrl-C meanwhile stops as during the command (:meth:`invoke`)."""
         try:
             return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            from rubi.cli.closedoutput import stop_for_closed_output
+
+            stop_for_closed_output()
         except KeyboardInterrupt:
             stop_for_interrupt()
 
