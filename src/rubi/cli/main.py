@@ -131,6 +131,9 @@ def cli(verbose: int) -> None:
 
     A markdown vault (.rubi/, or any Obsidian vault with --vault) indexed for
     hybrid search: BM25, exact names and personalized PageRank over wikilinks.
+
+    Exit status: 0 done, 1 an error (one line on stderr), 2 a usage error, 130
+    stopped by Ctrl-C, 141 (SIGPIPE) the output's reader left (| head).
     """
     set_up_logging(verbose)
 

@@ -139,7 +139,9 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     """Print a note in full (by id, path, title or alias) with its links, or a code
     file's outline (by the id search prints: its path), or one part of either by a
     passage id search prints (note#Heading, note#L12-30, path#L120-168, path#Symbol).
-    Brings the index up to date first, as search does."""
+    A title or alias several notes share reads the first by id and names the others
+    (on stderr; as other_matches with --json). Brings the index up to date first, as
+    search does."""
     if not ref.strip():
         raise ValueError("REF is empty: give a note id, path, title or alias, or a passage id")
     paths = find_vault(vault)
