@@ -79,3 +79,18 @@ def test_a_ref_naming_several_notes_says_which_it_shows_cold(project: Path) -> N
 
 def test_the_engine_s_answer_says_the_same(project: Path, engine: None) -> None:
     check_reads(project)
+
+
+def test_an_answer_s_notice_travels_with_it_and_nothing_else_does() -> None:
+    from rubi.core.commandcalls import Answer, decode_answer
+
+    for answer in (Answer(False, "text", "one line"), Answer(True, {"a": 1}), Answer(False, "")):
+        assert decode_answer(json.loads(json.dumps(answer.wire()))) == answer
+    assert Answer(False, "text").wire() == {"text": "text"}
+    for bad in (
+        {"text": "x", "notice": 5},
+        {"text": "x", "extra": "y"},
+        {"text": "x", "notice": "n", "extra": "y"},
+        {"notice": "n"},
+    ):
+        assert decode_answer(bad) is None, bad
