@@ -1,5 +1,6 @@
-"""``rubi read REF`` where REF names several notes (two notes titled ``tar`` in
-different folders) shows the first by id and says so: one line on stderr naming the
+"""``rubi read REF`` where REF (or a passage id's part before its ``#``) names
+several notes (two notes titled ``tar`` in different folders) shows the first by id
+and says so: one line on stderr naming the
 others (text), their ids as ``other_matches`` (``--json``); the same whether the
 engine answers or the command does. A REF that names one note says nothing more."""
 
@@ -71,6 +72,14 @@ def check_reads(project: Path, **env: str) -> None:
     assert code == 0 and err == b"" and json.loads(out)["other_matches"] == []
     out, err, code = rubi(["read", "notes/tools/tar"], project, **env)
     assert code == 0 and err == b"" and b"tape archiver" in out
+    out, err, code = rubi(["read", "tar#L4"], project, **env)
+    assert code == 0 and b"file format" in out
+    assert err.startswith(b"'tar#L4' names 3 notes: showing notes/archive/tar#L4; also ")
+    out, err, code = rubi(["read", "--json", "tar#L4"], project, **env)
+    assert code == 0 and err == b""
+    assert json.loads(out)["other_matches"] == ["notes/tools/tar", "notes/zzz/tar"]
+    out, err, code = rubi(["read", "--json", "notes/tools/tar#L4"], project, **env)
+    assert code == 0 and err == b"" and json.loads(out)["other_matches"] == []
 
 
 def test_a_ref_naming_several_notes_says_which_it_shows_cold(project: Path) -> None:

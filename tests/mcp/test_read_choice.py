@@ -31,9 +31,10 @@ def test_read_of_a_shared_title_names_the_notes_it_did_not_show(tmp_path: Path) 
             return [
                 await client.call_tool("read", {"ids": ["tar"]}),
                 await client.call_tool("read", {"ids": ["notes/tools/tar"]}),
+                await client.call_tool("read", {"ids": ["tar#L4"]}),
             ]
 
-    shared, one = asyncio.run(main())
+    shared, one, part = asyncio.run(main())
     items = shared.structured_content["items"]
     assert items[0]["id"] == "tar"
     first, *rest = items[0]["text"].splitlines()
@@ -44,3 +45,6 @@ def test_read_of_a_shared_title_names_the_notes_it_did_not_show(tmp_path: Path) 
     assert rest[0] == "# notes/archive/tar.md" and "file format" in items[0]["text"]
     text = one.structured_content["items"][0]["text"]
     assert text.startswith("# notes/tools/tar.md") and "names 2 notes" not in text
+    first, *rest = part.structured_content["items"][0]["text"].splitlines()
+    assert first.startswith("('tar#L4' names 2 notes: showing notes/archive/tar#L4; also ")
+    assert "Tar the file format." in rest

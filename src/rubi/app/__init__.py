@@ -297,7 +297,9 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
         try:
             part = read_part(paths, ref)
             if part is not None:
-                out.append((render_part(part), None))
+                line = reading.choice_line(ref, part.id, part.others)
+                text = render_part(part)
+                out.append((f"({line})\n{text}" if line else text, None))
                 continue
             vault, local, _ = _vault_for(paths, ref)
             code_map = load_code_map(vault)
@@ -308,7 +310,7 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
             else:
                 view = read_note(paths, ref)
                 text = reading.render_note_view(view)
-                line = reading.choice_line(ref, view)
+                line = reading.choice_line(ref, view.id or view.note.id, view.others)
                 out.append((f"({line})\n{text}" if line else text, None))
         except RubiError as exc:
             out.append(("", str(exc)))
@@ -341,7 +343,26 @@ def read_part(paths: VaultPaths, ref: str) -> PartView | None:
             return None
         node, anchor = found
         reader = read_file_text(vault.root, vault.project_root)
-        return part_of(build, node, anchor, reader, partial(symbols_of, code_map), prefix)
+        part = part_of(build, node, anchor, reader, partial(symbols_of, code_map), prefix)
+        others = _other_notes(build, local.partition("#")[0], node)
+    if others:
+        return dataclasses.replace(part, others=tuple(prefix + other for other in others))
+    return part
+
+
+def _other_notes(build: GraphBuild, base: str, node: str) -> tuple[str, ...]:
+    """The other notes ``base`` (a passage id before its ``#``) names besides ``node``,
+    the one its part was read from (:func:`rubi.app.reading.resolve_ref_choices`)."""
+    from rubi.app.codeview import code_node
+    from rubi.app.reading import resolve_ref_choices
+
+    if code_node(build, base) is not None:
+        return ()
+    try:
+        chosen, others = resolve_ref_choices(build, base)
+    except NoteNotFoundError:
+        return ()
+    return others if chosen == node else ()
 
 
 def _whole(build: GraphBuild, ref: str) -> str:

@@ -110,7 +110,7 @@ def answer_read(
 
     part = app.read_part(paths, args.ref)
     if part is not None:
-        return _part_answer(part, args.as_json)
+        return _part_answer(part, args.ref, args.as_json)
     code = app.read_code(paths, args.ref)
     if code is not None:
         if not args.as_json:
@@ -132,7 +132,8 @@ def answer_read(
     if not args.as_json:
         from rubi.app.reading import render_note_view
 
-        return Answer(False, render_note_view(view), choice_line(args.ref, view) or "")
+        notice = choice_line(args.ref, view.id or view.note.id, view.others)
+        return Answer(False, render_note_view(view), notice or "")
     note = view.note
     return Answer(
         True,
@@ -153,11 +154,12 @@ def answer_read(
     )
 
 
-def _part_answer(part: Any, as_json: bool) -> Answer:
+def _part_answer(part: Any, ref: str, as_json: bool) -> Answer:
     if not as_json:
         from rubi.app.passageread import render_part
+        from rubi.app.reading import choice_line
 
-        return Answer(False, render_part(part))
+        return Answer(False, render_part(part), choice_line(ref, part.id, part.others) or "")
     return Answer(
         True,
         {
@@ -168,6 +170,7 @@ def _part_answer(part: Any, as_json: bool) -> Answer:
             "heading": part.heading,
             "lines": [part.start, part.end],
             "text": part.text,
+            "other_matches": list(part.others),
         },
     )
 

@@ -62,6 +62,9 @@ class PartView:
         start, end: the lines shown, 1-based and inclusive (a note's section with its
             subsections); total: the file's lines.
         text: those lines.
+        others: the ids of the other notes what came before the ``#`` named as well
+            (a title several notes share: the part is the first's,
+            :func:`rubi.app.reading.resolve_ref_choices`), prefixed as ``id``.
     """
 
     id: str
@@ -73,6 +76,7 @@ class PartView:
     end: int
     total: int
     text: str
+    others: tuple[str, ...] = ()
 
 
 _SHOWN_LINES = re.compile(r"^(L\d{1,9}(?:-L?\d{1,9})?)\s+\([^()]*\)\s*$", re.IGNORECASE)

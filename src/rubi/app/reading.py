@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,17 +94,16 @@ def resolve_ref_choices(build: GraphBuild, ref: str) -> tuple[str, tuple[str, ..
     raise NoteNotFoundError(f"{ref}: no such note{hint}")
 
 
-def choice_line(ref: str, view: NoteView) -> str | None:
-    """The line that says which note a read of ``ref`` showed when ``ref`` names
-    several (:attr:`NoteView.others`), and how to read the others; None when it names
-    one. ``rubi read`` prints it on stderr, the agents' read above the note."""
-    if not view.others:
+def choice_line(ref: str, shown: str, others: Sequence[str]) -> str | None:
+    """The line that says which note a read of ``ref`` showed (``shown``: its id, or
+    the id of its part) when ``ref`` names several, and the ``others`` it names
+    (:attr:`NoteView.others`); None when it names one. ``rubi read`` prints it on
+    stderr, the agents' read above the note."""
+    if not others:
         return None
-    count = len(view.others) + 1
-    others = ", ".join(view.others)
     return (
-        f"{ref.strip()!r} names {count} notes: showing {view.id or view.note.id}; "
-        f"also {others} (read one by its id)"
+        f"{ref.strip()!r} names {len(others) + 1} notes: showing {shown}; "
+        f"also {', '.join(others)} (read one by its id)"
     )
 
 
