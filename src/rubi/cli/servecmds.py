@@ -97,7 +97,7 @@ def serve(
             port=port,
             allow_remote=allow_remote,
             no_token=no_token,
-            hook=answer_hook_call,  # the plugin's mcp_tool hooks (docs/claude-code.md)
+            hook=answer_hook_call,  # the plugin's mcp_tool hooks (docs/engine.md)
         )
 
 

@@ -1,8 +1,8 @@
 """The ``hook`` tool: Claude Code's ``mcp_tool`` hooks, answered by the running server.
 
 A hook handler of type ``mcp_tool`` calls a tool of a connected server and reads the
-tool's text as a command hook's stdout (``docs/claude-code.md``, "Hooks through the
-server"). The server answers :data:`HOOK_TOOL` with a :data:`HookAnswerer` given by
+tool's text as a command hook's stdout (``docs/engine.md``, "Hooks through the
+plugin's server"). The server answers :data:`HOOK_TOOL` with a :data:`HookAnswerer` given by
 whoever starts it (``rubi serve``: :func:`rubi.engine.hooktool.answer_hook_call`, the
 handlers ``rubi hook`` runs): in the greeting before the MCP SDK is loaded
 (:mod:`rubi.mcp.early`) and after (:class:`rubi.mcp.stdio.RubiMCPServer`), never

@@ -7,7 +7,7 @@ has its ``${path}`` parts replaced by that dotted path of the hook's JSON input 
 object becomes its JSON text, a missing value ``""``); there is no path to the whole
 input, so :func:`tool_input` names the fields each event's handler reads. The tool's
 text is read exactly as a command hook's stdout. Verified with Claude Code 2.1.197
-(``docs/claude-code.md``, "Hooks through the server"): a plugin's server is named
+(``docs/engine.md``, "Hooks through the plugin's server"): a plugin's server is named
 ``plugin:<plugin>:<server>``; the tool need not be in ``tools/list`` (so the model
 never sees it, and no permission is asked); SessionStart has no MCP client yet and
 SessionEnd comes after the servers are closed, so those two (and PreCompact) stay
