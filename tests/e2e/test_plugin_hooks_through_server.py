@@ -91,3 +91,32 @@ def test_recall_and_a_read_denial_come_from_the_plugins_server(
     assert sessions and "Why do login tokens expire" in sessions[0].read_text(encoding="utf-8")
     hooks_log = app.locate(project / ".rubi").index_dir / "hooks.log"
     assert not hooks_log.exists(), hooks_log.read_text(encoding="utf-8")
+
+
+def validate(cli: str, plugin: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home), "DISABLE_AUTOUPDATER": "1"}
+    args = [cli, "plugin", "validate", "--strict", str(plugin)]
+    return subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+def test_claude_code_validates_the_plugins_hooks(
+    tmp_path: Path,
+    claude: str,  # noqa: F811
+) -> None:
+    """``claude plugin validate --strict`` accepts the plugin's manifest, server and hooks
+    (its mcp_tool hooks included), and refuses the same hooks with a bad field, so the
+    hooks file is what it checks."""
+    plugin = tmp_path / "plugin"
+    for rel in (".claude-plugin/plugin.json", "hooks/hooks.json", ".mcp.json"):
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_bytes((REPO / rel).read_bytes())
+    home = tmp_path / "home"
+    home.mkdir()
+    accepted = validate(claude, plugin, home)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    hooks = json.loads((plugin / "hooks" / "hooks.json").read_text(encoding="utf-8"))
+    hooks["hooks"]["Stop"][0]["hooks"][0]["server"] = 3
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(hooks), encoding="utf-8")
+    refused = validate(claude, plugin, home)
+    assert refused.returncode == 1 and "hooks.Stop.0.hooks.0.server" in refused.stdout

@@ -185,7 +185,8 @@ def test_the_greeting_answers_the_tool_without_waiting_for_the_warm_up(project: 
     early = EarlyCalls(vault_of(project), handshake, never_warm, hook=answer)
     arguments = {"event": "Stop", "cwd": str(project)}
     reply = early(HOOK_TOOL, arguments, False)
-    assert reply == {"result": {"content": [{"type": "text", "text": '{"ok": 1}'}], "isError": False}}
+    text = {"type": "text", "text": '{"ok": 1}'}
+    assert reply == {"result": {"content": [text], "isError": False}}
     assert seen == [arguments]
     modern = early(HOOK_TOOL, arguments, True)
     assert modern is not None and modern["result"]["content"][0]["text"] == '{"ok": 1}'
