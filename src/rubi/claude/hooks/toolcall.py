@@ -60,8 +60,9 @@ one's handler reads (never ``tool_response``: a read's whole text, unused)."""
 MAX_TEXT_CHARS = 2_000_000
 """The longest string argument accepted (a prompt with a large paste)."""
 
-MAX_TOOL_INPUT_CHARS = 1_000_000
-"""The longest ``tool_input`` JSON text accepted (an Edit of a large file)."""
+MAX_TOOL_INPUT_CHARS = 8_000_000
+"""The longest ``tool_input`` JSON text accepted (a Write of a large file; a longer one
+is refused and that hook skipped)."""
 
 
 def tool_input(event: str) -> dict[str, str]:
