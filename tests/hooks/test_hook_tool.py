@@ -217,3 +217,16 @@ def test_rubi_serve_answers_the_hook_tool_and_never_lists_it(project: Path, era:
         assert result["isError"] is False
         assert result["content"] == [{"type": "text", "text": expected}]
     assert refused["isError"] is True and "event: not one of" in refused["content"][0]["text"]
+
+
+def test_over_http_there_is_no_hook_tool(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hook names any folder and transcript of the user's: only the local client that
+    started the server over stdio may send one, never a client over HTTP."""
+    from rubi.mcp import http_access
+    from rubi.mcp.server import serve
+
+    served: list[Any] = []
+    monkeypatch.setattr(http_access, "run_http", lambda server, access: served.append(server))
+    serve(project, http=True, no_token=True, port=0, hook=answer_hook_call)
+    (server,) = served
+    assert server.hook_answerer is None

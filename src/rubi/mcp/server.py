@@ -124,7 +124,10 @@ def serve(
     ``project`` is a project folder (its ``.rubi/`` is looked for there and above);
     ``vault`` a vault folder served as it is. Outside a project (no ``.rubi/``) it
     serves the personal vault and says so in its instructions (:func:`open_vault`).
-    ``hook`` answers Claude Code's ``mcp_tool`` hooks (:mod:`rubi.mcp.hooktool`).
+    ``hook`` answers Claude Code's ``mcp_tool`` hooks (:mod:`rubi.mcp.hooktool`) over
+    stdio, where the client is the local process that started the server (a hook may
+    name any folder and transcript of the user's, as a command hook may); never over
+    HTTP.
 
     Raises:
         RubiError: ``project`` is not a folder, a
@@ -154,8 +157,9 @@ def serve(
     else:
         from rubi.mcp.http_access import run_http
 
-        server = build_server(paths, token=access.token, instructions=instructions, hook=hook)
-        run_http(server, access)
+        # no hook tool over HTTP: a hook runs for the vault above its cwd and reads the
+        # transcript it names, which only the local client that started us may ask
+        run_http(build_server(paths, token=access.token, instructions=instructions), access)
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
