@@ -131,12 +131,28 @@ called on the plugin's server, and one skipped because the server was not connec
 processes follow from ``hooks/hooks.json``: one per command hook that fires."""
 
 
+CONNECTED = re.compile(r"^(\S+) .*MCP server \"plugin:rubi:rubi\": Successfully connected", re.M)
+FIRST_CALL = re.compile(r"^(\S+) .*Hooks: mcp_tool calling plugin:rubi:rubi/", re.M)
+
+
+def _ms(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000
+
+
 def hook_counts(home: Path) -> dict[str, int]:
     """How many hooks of the session in ``home`` went to the plugin's server or were
-    skipped (:data:`HOOK_LINES`), from its newest debug log."""
+    skipped (:data:`HOOK_LINES`), from its newest debug log; ``margin_ms``: how long
+    the server had been connected when the first hook called it (small: the first
+    prompt's recall came close to being skipped)."""
     logs = sorted((home / ".claude" / "debug").glob("*.txt"), key=lambda p: p.stat().st_mtime)
     text = logs[-1].read_text(encoding="utf-8", errors="replace") if logs else ""
-    return {name: len(rx.findall(text)) for name, rx in HOOK_LINES.items()}
+    counts = {name: len(rx.findall(text)) for name, rx in HOOK_LINES.items()}
+    connected, first = CONNECTED.search(text), FIRST_CALL.search(text)
+    if connected and first:
+        counts["margin_ms"] = round(_ms(first[1]) - _ms(connected[1]))
+    return counts
 
 
 def one_session(
