@@ -15,9 +15,9 @@ command hooks; a server not connected yet skips the hook (fail-open).
 
 :func:`payload_of` turns the tool's arguments back into the hook JSON the command
 route reads from stdin, checking them first (untrusted: whatever client started the
-server may call the tool with anything): the event one of :data:`TOOL_EVENTS`, every value a string of bounded size,
-``tool_input`` a JSON object. The handlers then check the path-like values as always
-(:mod:`rubi.claude.hooks.payload`). Stdlib only.
+server may call the tool with anything): the event one of :data:`TOOL_EVENTS`, every
+value a string of bounded size, ``tool_input`` a JSON object. The handlers then check
+the path-like values as always (:mod:`rubi.claude.hooks.payload`). Stdlib only.
 """
 
 from __future__ import annotations
