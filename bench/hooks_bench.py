@@ -10,11 +10,12 @@ PROJECT must hold a ``.rubi/`` vault. It is copied to a temporary folder (the St
 PreCompact and SessionEnd hooks write session records into the vault; ``--in-place``
 skips the copy) and indexed once with ``rubi index`` (``--no-index``: it is already).
 The command of each event is read from ``hooks/hooks.json`` (``if command -v rubi
-...; then exec rubi hook EVENT; fi``) and run with ``sh -c`` from the project folder
-with ``PATH`` starting at this interpreter's ``bin`` (so ``command -v rubi`` finds this
-checkout's ``rubi``) and ``CLAUDE_PROJECT_DIR`` set, as Claude Code does. All cases
-and the floor are interleaved run by run, so a change of machine load touches them
-alike.
+...; then exec rubi hook EVENT; fi``; for the events the plugin sends to its server as
+``mcp_tool`` calls, the same command, as ``rubi install`` writes it) and run with
+``sh -c`` from the project folder with ``PATH`` starting at this interpreter's
+``bin`` (so ``command -v rubi`` finds this checkout's ``rubi``) and
+``CLAUDE_PROJECT_DIR`` set, as Claude Code does. All cases and the floor are
+interleaved run by run, so a change of machine load touches them alike.
 
 Each event runs twice: ``cold`` (no engine to be found: an empty runtime folder, so the
 client's look for one is included) and, for the events an engine answers, ``engine``
@@ -120,7 +121,9 @@ def long_prompt() -> str:
 
 
 def hook_commands(hooks_file: Path) -> dict[str, str]:
-    """Event → the first command line configured for it in ``hooks_file``."""
+    """Event → the first command line configured for it in ``hooks_file``; for an event
+    the plugin sends to its server (``mcp_tool``), the command ``rubi install`` writes
+    for it (the command route, which settings without the plugin run)."""
     try:
         config = json.loads(hooks_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -131,6 +134,10 @@ def hook_commands(hooks_file: Path) -> dict[str, str]:
             for hook in group.get("hooks", []):
                 if hook.get("type") == "command" and event not in commands:
                     commands[event] = hook["command"]
+                elif hook.get("type") == "mcp_tool" and event not in commands:
+                    from rubi.claude.install import hook_command
+
+                    commands[event] = hook_command("rubi", event)
     return commands
 
 

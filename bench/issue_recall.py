@@ -120,7 +120,9 @@ class OffTopicRecord:
 
 
 def load_hooks(path: Path = HOOKS_JSON) -> dict[str, Hook]:
-    """Each event's first command hook in the plugin's ``hooks.json``.
+    """Each event's first hook in the plugin's ``hooks.json``, as a command: an
+    ``mcp_tool`` hook (a call of the plugin's server) as ``rubi hook EVENT``, which
+    answers it with the same bytes (``tests/hooks/test_hook_tool.py``), with its timeout.
 
     Raises:
         ValueError: the file is not the plugin's hooks format.
@@ -130,7 +132,8 @@ def load_hooks(path: Path = HOOKS_JSON) -> dict[str, Hook]:
         hooks: dict[str, Hook] = {}
         for event, groups in data["hooks"].items():
             spec = groups[0]["hooks"][0]
-            hooks[event] = Hook(str(spec["command"]), float(spec.get("timeout", 60)))
+            command = spec["command"] if spec.get("type") != "mcp_tool" else f"rubi hook {event}"
+            hooks[event] = Hook(str(command), float(spec.get("timeout", 60)))
     except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"{path}: not a hooks.json with command hooks ({exc})") from exc
     return hooks

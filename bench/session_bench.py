@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -120,10 +121,50 @@ def prepare_rubi(project: Path, home: Path, notes: Path | None) -> None:
     subprocess.run([rubi, "index"], cwd=project, env=env, check=True, capture_output=True)
 
 
+HOOK_LINES = {
+    "server": re.compile(r"Hooks: mcp_tool calling plugin:rubi:rubi/"),
+    "skipped": re.compile(r"mcp_tool hook skipped .* 'plugin:rubi:rubi' not connected"),
+}
+"""Lines of Claude Code's debug log (``--debug``, 2.1.197) for an ``mcp_tool`` hook
+called on the plugin's server, and one skipped because the server was not connected
+(yet, or any more). A command hook is logged only when it prints something; the
+processes follow from ``hooks/hooks.json``: one per command hook that fires."""
+
+
+CONNECTED = re.compile(r"^(\S+) .*MCP server \"plugin:rubi:rubi\": Successfully connected", re.M)
+FIRST_CALL = re.compile(r"^(\S+) .*Hooks: mcp_tool calling plugin:rubi:rubi/", re.M)
+
+
+def _ms(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000
+
+
+def hook_counts(home: Path) -> dict[str, int]:
+    """How many hooks of the session in ``home`` went to the plugin's server or were
+    skipped (:data:`HOOK_LINES`), from its newest debug log; ``margin_ms``: how long
+    the server had been connected when the first hook called it (small: the first
+    prompt's recall came close to being skipped)."""
+    logs = sorted((home / ".claude" / "debug").glob("*.txt"), key=lambda p: p.stat().st_mtime)
+    text = logs[-1].read_text(encoding="utf-8", errors="replace") if logs else ""
+    counts = {name: len(rx.findall(text)) for name, rx in HOOK_LINES.items()}
+    connected, first = CONNECTED.search(text), FIRST_CALL.search(text)
+    if connected and first:
+        counts["margin_ms"] = round(_ms(first[1]) - _ms(connected[1]))
+    return counts
+
+
 def one_session(
-    claude: str, project: Path, home: Path, with_rubi: bool, files: list[Path]
+    claude: str,
+    project: Path,
+    home: Path,
+    with_rubi: bool,
+    files: list[Path],
+    debug: bool = False,
 ) -> dict[str, Any]:
-    """One ``claude -p`` session; wall, CPU and what the API saw."""
+    """One ``claude -p`` session; wall, CPU and what the API saw (with ``debug``, the
+    hooks' routes from Claude Code's debug log, :func:`hook_counts`)."""
     api = FakeMessagesAPI().start()
     env = rubi_env(home)
     env.update(
@@ -135,7 +176,7 @@ def one_session(
         }
     )
     prompt = "Read these files READ:" + ",".join(str(project / f) for f in files)
-    args = [claude, "-p", prompt, "--output-format", "json"]
+    args = [claude, "-p", prompt, "--output-format", "json", *(["--debug"] if debug else [])]
     if with_rubi:
         args += ["--plugin-dir", str(ROOT)]
     args += ["--allowedTools", "Read"]
@@ -162,6 +203,7 @@ def one_session(
         "tool_names": sorted(n for n in tools if "rubi" in n),
         "ok": ok,
         "error": "" if ok else (err or out).decode("utf-8", "replace")[-300:],
+        "hooks": hook_counts(home) if debug else {},
     }
 
 
@@ -172,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", type=Path, default=None, help="markdown to add as notes")
     parser.add_argument("--claude", default=None)
     parser.add_argument("--json", type=Path, default=None, help="write every run here")
+    parser.add_argument(
+        "--hooks",
+        action="store_true",
+        help="count each session's hooks by route from Claude Code's debug log (costs CPU)",
+    )
     args = parser.parse_args(argv)
     claude = find_claude(args.claude)
     with tempfile.TemporaryDirectory(prefix="rubi-session-bench-") as tmp:
@@ -188,9 +235,11 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[dict[str, Any]]] = {"bare": [], "rubi": []}
         for i in range(args.pairs):
             for case, folder in (("bare", bare), ("rubi", withr)):
-                got = one_session(claude, folder, homes[case], case == "rubi", files)
+                got = one_session(claude, folder, homes[case], case == "rubi", files, args.hooks)
                 runs[case].append(got)
                 flag = "" if got["ok"] else f"  FAILED: {got['error']}"
+                if got["hooks"] and case == "rubi":
+                    flag += "  hooks " + ", ".join(f"{k} {v}" for k, v in got["hooks"].items())
                 if case == "rubi" and not got["rubi_tools"]:
                     flag += "  (rubi's tools missing from the first request)"
                 print(

@@ -3,8 +3,8 @@ not activated): the plugin's hook commands stay silent, where the bare ``rubi ho
 printed ``/bin/sh: 1: rubi: not found`` on every event.
 
 Driven like ``test_claude_code.py`` (the scripted fake Messages API, a throwaway HOME);
-the hooks are those of the plugin's ``hooks/hooks.json`` (``hook_groups()``), written to
-the project's ``.claude/settings.local.json``.
+the hooks are ``rubi install``'s (``hook_groups()``: the plugin's command hooks, and commands
+where the plugin calls its server), written to the project's ``.claude/settings.local.json``.
 """
 
 from __future__ import annotations
@@ -77,7 +77,11 @@ def test_plugin_hooks_are_silent_in_claude_code_without_rubi(tmp_path: Path) -> 
     home = tmp_path / "home"
     home.mkdir()
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
-    assert plugin == {event: [group] for event, group in hook_groups().items()}
+    commands = {event: [group] for event, group in hook_groups().items()}
+    # the plugin's per-prompt and per-tool hooks call its server (skipped without it)
+    assert {e: g for e, g in plugin.items() if "command" in g[0]["hooks"][0]} == {
+        e: commands[e] for e in ("SessionStart", "PreCompact", "SessionEnd")
+    }
 
     bare = {
         event: {**group, "hooks": [{**group["hooks"][0], "command": f"rubi hook {event}"}]}

@@ -19,6 +19,7 @@ from hooks.hookhelpers import base
 from rubi import app
 from rubi.app.agentdocs import POINTER_START, add_pointer
 from rubi.claude.install import HOOK_EVENTS, hook_groups, install, rubi_command, uninstall
+from rubi.claude.pluginhooks import plugin_hook_groups
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 
@@ -141,8 +142,10 @@ def test_plugin_hooks_are_silent_without_rubi_on_path(shell: str, tmp_path: Path
     assert bare.returncode == 127 and b"not found" in bare.stderr
     hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
     assert set(hooks) == set(HOOK_EVENTS)
-    for event, groups in hooks.items():
-        result = run_hook(shell, groups[0]["hooks"][0]["command"], str(empty))
+    commands = {e: g[0]["hooks"][0] for e, g in hooks.items() if "command" in g[0]["hooks"][0]}
+    assert set(commands) == {"SessionStart", "PreCompact", "SessionEnd"}  # the rest: mcp_tool
+    for event, hook in commands.items():
+        result = run_hook(shell, hook["command"], str(empty))
         assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), event
 
 
@@ -150,10 +153,10 @@ def test_plugin_hooks_are_silent_without_rubi_on_path(shell: str, tmp_path: Path
 @pytest.mark.parametrize("shell", SHELLS, ids=lambda path: Path(path).name)
 def test_plugin_hooks_run_rubi_and_keep_its_answer_and_status(shell: str, tmp_path: Path) -> None:
     fake = fake_rubi(tmp_path / "bin", status=2)  # exit 2: a hook that blocks
-    command = read(REPO / "hooks" / "hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    result = run_hook(shell, command, str(fake.parent), payload='{"tool_name": "Read"}')
+    command = read(REPO / "hooks" / "hooks.json")["hooks"]["PreCompact"][0]["hooks"][0]["command"]
+    result = run_hook(shell, command, str(fake.parent), payload='{"trigger": "auto"}')
     assert (result.returncode, result.stdout, result.stderr) == (2, b'{"fake": true}', b"")
-    assert (fake.parent / "calls.txt").read_text() == 'hook PreToolUse|{"tool_name": "Read"}'
+    assert (fake.parent / "calls.txt").read_text() == 'hook PreCompact|{"trigger": "auto"}'
 
 
 @pytest.mark.timeout(60)
@@ -295,7 +298,7 @@ def test_plugin_files_match_the_installer() -> None:
     market = read(REPO / ".claude-plugin" / "marketplace.json")
     assert market["plugins"][0]["name"] == "rubi" and market["plugins"][0]["source"] == "./"
     hooks = read(REPO / "hooks" / "hooks.json")["hooks"]
-    assert hooks == {event: [group] for event, group in hook_groups().items()}
+    assert hooks == {event: [group] for event, group in plugin_hook_groups().items()}
     assert read(REPO / ".mcp.json")["mcpServers"]["rubi"]["args"] == ["serve"]
     for name in ("memory", "register", "handoff", "organize", "xray"):
         post = frontmatter.load(REPO / "skills" / name / "SKILL.md")

@@ -24,6 +24,7 @@ from rubi.core.paths import VaultPaths
 from rubi.core.safetext import has_lone_surrogate
 from rubi.mcp import calls
 from rubi.mcp.front import Handshake
+from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 
 __all__ = ["EarlyCalls", "plain_arguments"]
 
@@ -77,6 +78,9 @@ class EarlyCalls:
         ready: called before a tool runs; blocks until the vault is warm.
         serving: entered while a tool runs (the warm-up holds the SDK's import back
             meanwhile); None for nothing.
+        hook: answers the :data:`~rubi.mcp.hooktool.HOOK_TOOL` tool (Claude Code's
+            ``mcp_tool`` hooks), without waiting for ``ready``; None: that tool is
+            the SDK's to refuse.
     """
 
     def __init__(
@@ -85,8 +89,10 @@ class EarlyCalls:
         handshake: Handshake,
         ready: Callable[[], None],
         serving: Callable[[], AbstractContextManager[None]] | None = None,
+        hook: HookAnswerer | None = None,
     ) -> None:
         self._paths = paths
+        self._hook = hook
         self._ready = ready
         self._serving = serving or nullcontext
         self._schemas: dict[str, Any] = {}
@@ -99,6 +105,12 @@ class EarlyCalls:
 
     def __call__(self, name: str, arguments: dict[str, Any], modern: bool) -> dict[str, Any] | None:
         """The JSON-RPC reply to a call of tool ``name``, or None to leave it to the SDK."""
+        if name == HOOK_TOOL and self._hook is not None:
+            with self._serving():
+                result = hook_result(self._hook, arguments)
+            if modern:
+                result.update(self._modern_extra)
+            return {"result": result}
         body = calls.BODIES.get(name)
         if body is None or not plain_arguments(arguments, self._schemas.get(name)):
             return None

@@ -20,6 +20,8 @@ from rubi.core.paths import VaultPaths
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from rubi.mcp.hooktool import HookAnswerer
+
 __all__ = [
     "INSTRUCTIONS",
     "NO_PROJECT_INSTRUCTIONS",
@@ -64,6 +66,7 @@ def build_server(
     token: str | None = None,
     ready: Callable[[], None] | None = None,
     instructions: str = INSTRUCTIONS,
+    hook: HookAnswerer | None = None,
 ) -> MCPServer:
     """The server for one project vault (opened once, kept for every call).
 
@@ -77,6 +80,8 @@ def build_server(
             (see :mod:`rubi.mcp.startup`); None for nothing to wait for.
         instructions: what the client is told about the server
             (:data:`NO_PROJECT_INSTRUCTIONS` outside a project).
+        hook: answers the unlisted ``hook`` tool, Claude Code's ``mcp_tool`` hooks
+            (:mod:`rubi.mcp.hooktool`); None: no such tool.
     """
     from rubi.mcp.http_access import bearer_auth
     from rubi.mcp.stdio import RubiMCPServer
@@ -93,6 +98,7 @@ def build_server(
         token_verifier=verifier,
         auth=auth,
     )
+    server.hook_answerer = hook
     add_tools(server, paths, ready)
     return server
 
@@ -106,6 +112,7 @@ def serve(
     port: int = 8765,
     allow_remote: bool = False,
     no_token: bool = False,
+    hook: HookAnswerer | None = None,
 ) -> None:
     """Run the server until the client goes away (stdio) or the process is stopped.
 
@@ -117,6 +124,10 @@ def serve(
     ``project`` is a project folder (its ``.rubi/`` is looked for there and above);
     ``vault`` a vault folder served as it is. Outside a project (no ``.rubi/``) it
     serves the personal vault and says so in its instructions (:func:`open_vault`).
+    ``hook`` answers Claude Code's ``mcp_tool`` hooks (:mod:`rubi.mcp.hooktool`) over
+    stdio, where the client is the local process that started the server (a hook may
+    name any folder and transcript of the user's, as a command hook may); never over
+    HTTP.
 
     Raises:
         RubiError: ``project`` is not a folder, a
@@ -139,12 +150,15 @@ def serve(
 
         serve_stdio(
             paths,
-            lambda ready: build_server(paths, ready=ready, instructions=instructions),
+            lambda ready: build_server(paths, ready=ready, instructions=instructions, hook=hook),
             instructions=None if instructions == INSTRUCTIONS else instructions,
+            hook=hook,
         )
     else:
         from rubi.mcp.http_access import run_http
 
+        # no hook tool over HTTP: a hook runs for the vault above its cwd and reads the
+        # transcript it names, which only the local client that started us may ask
         run_http(build_server(paths, token=access.token, instructions=instructions), access)
 
 

@@ -31,6 +31,8 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from rubi.mcp.hooktool import HookAnswerer
+
 __all__ = ["STARTED", "WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
 
 log = logging.getLogger(__name__)
@@ -148,7 +150,12 @@ def one_blas_thread() -> None:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
-def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = None) -> None:
+def serve_stdio(
+    paths: VaultPaths,
+    build: Builder,
+    instructions: str | None = None,
+    hook: HookAnswerer | None = None,
+) -> None:
     """Serve the vault over stdin and stdout until the client closes stdin.
 
     Args:
@@ -157,6 +164,8 @@ def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = No
         instructions: instructions to answer ``initialize`` with instead of the
             snapshot's (the server built by ``build`` must give the same); None: the
             snapshot's.
+        hook: answers Claude Code's ``mcp_tool`` hooks in the greeting too (the
+            server built by ``build`` must have the same; :mod:`rubi.mcp.hooktool`).
 
     Raises:
         BaseException: the MCP SDK could not be imported or the server not built
@@ -173,7 +182,7 @@ def serve_stdio(paths: VaultPaths, build: Builder, instructions: str | None = No
     if handshake is not None:
         from rubi.mcp.early import EarlyCalls
 
-        early = EarlyCalls(paths, handshake, warmup.ready, warmup.serving)
+        early = EarlyCalls(paths, handshake, warmup.ready, warmup.serving, hook)
     handover = greet(reader, writer, handshake, warmup.built, early)
     if handover is None:
         return  # the client left before it needed more than the handshake

@@ -41,6 +41,7 @@ from mcp.types import (
 
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
 from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire
+from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 
 __all__ = [
     "UNSERVED",
@@ -400,7 +401,12 @@ class RubiMCPServer(MCPServer):
     (:class:`UnicodeSafeWriteStream`), and that advertises tools only (no prompts, no
     resources: :data:`UNSERVED`), whose list never changes: no ``subscriptions/listen``
     (2026-07-28; so ``listChanged`` is false there too, as in the handshake era) and
-    :data:`LIST_TTL_MS` as the lists' ``ttlMs``."""
+    :data:`LIST_TTL_MS` as the lists' ``ttlMs``. With a ``hook_answerer`` it answers
+    the unlisted :data:`~rubi.mcp.hooktool.HOOK_TOOL` too (Claude Code's ``mcp_tool``
+    hooks)."""
+
+    hook_answerer: HookAnswerer | None = None
+    """Answers :data:`~rubi.mcp.hooktool.HOOK_TOOL` calls (None: unknown tool)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         from mcp.server import CacheHint
@@ -420,6 +426,11 @@ class RubiMCPServer(MCPServer):
         from mcp.server.mcpserver.exceptions import ToolError
         from pydantic import ValidationError
 
+        if name == HOOK_TOOL and self.hook_answerer is not None:
+            from mcp.types import CallToolResult
+
+            result = await anyio.to_thread.run_sync(hook_result, self.hook_answerer, arguments)
+            return CallToolResult.model_validate(result)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
