@@ -1,0 +1,628 @@
+"""The graph a one-shot reader opens (``graph.flat``): the parts of a
+:class:`~rubi.graph.build.GraphBuild` a search reads, as flat arrays and one JSON
+blob per node or name, opened in a few milliseconds and decoded on demand.
+
+A cold recall hook or a cold ``rubi search`` (:func:`rubi.app.searching.one_search`)
+reads, of the whole live graph (:class:`~rubi.graph.live.LiveGraph`: its resolver,
+link readers, per-note records), only the build: the nodes' attributes for the hits
+and the walk's nodes, the adjacency around the seeds (:mod:`rubi.search.ppr`), and a
+few dozen keys of the name tables (:func:`rubi.search.names.match_names`). Reading the
+whole live graph back from its pickle snapshot (:mod:`rubi.graph.snapshot`) rebuilt
+every one of its Python objects first: 88 ms of CPU at 6,334 notes. Here:
+
+- ``ids``: the node ids in the graph's order, one JSON array (decoded at open, with
+  the id → position dict: ``node in g``);
+- ``attrs``: each node's attribute dict as JSON, decoded when the node is first read
+  (lists read back as the tuples the graph holds: no attribute holds a list);
+- the successors and the predecessors, each as CSR arrays (``off``: where a node's
+  neighbours start; ``nbr``: their positions, in networkx's order; ``koff``,
+  ``key``, ``data``: each node pair's edge keys and attribute dicts, as indexes into
+  the ``tables`` section's lists); a node's neighbour dict is made when first read;
+- the name tables (``names``, ``type_names``, ``defined_names``) and the link problems
+  by note: keys sorted by their UTF-8 bytes (a binary search per lookup) and one
+  JSON value per key, decoded on a hit.
+
+The file starts with a fixed header (:data:`_HEADER`: magic, :data:`FLAT_FORMAT`, byte
+order, store generation, code stamp, where the section table is, a CRC-32 of all that
+follows the header); the section table (offset and length of each of
+:data:`_SECTIONS`) ends it. It is written atomically, streamed section by section (the
+nodes' attributes one at a time; at 50,000 notes the writer holds the arrays and the
+name tables' keys, never a second copy of the graph), and checked whole when opened:
+its owner and mode (:func:`rubi.core.picklefiles.check_trusted`), magic, format, byte
+order, length, CRC and sections' bounds; the arrays' values are checked where they are
+used (an index out of range raises :class:`~rubi.core.errors.IndexCorruptError`, never
+an ``IndexError`` from deep in a search). Nothing in it is code: a planted file can
+at worst name wrong neighbours, never run anything.
+
+A flat graph is read-only. It answers for the live graph only when it holds the store's
+generation and code stamp (:class:`rubi.sync.livegraph.GraphKeeper`); a changed note
+(the journal after the file's generation) is replayed on the live graph read from the
+pickle snapshot, which then writes this file again.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, cast
+
+from rubi.core.atomic import atomic_write_stream
+from rubi.core.errors import IndexCorruptError
+from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.graph.build import GraphBuild, LinkProblem
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["FLAT_FORMAT", "FlatGraph", "read_flat", "write_flat"]
+
+FLAT_FORMAT = 1
+"""Bump when the file's layout or what a section holds changes; an older file is
+refused and written again."""
+
+_MAGIC = b"rubiflat"
+_HEADER = struct.Struct("<8sIIqqqII")
+"""magic, format, byte order (1 little, 2 big), generation, code stamp, offset of the
+section table, CRC-32 of every byte after the header, section count."""
+_SECTION = struct.Struct("<qq")
+_ORDER = 1 if sys.byteorder == "little" else 2
+_ALIGN = 8
+
+_ADJACENCY = ("off", "nbr", "koff", "key", "data")
+_TABLE = ("keys", "off", "vals", "voff")
+_TABLES = ("names", "type_names", "defined_names", "problems")
+_SECTIONS: tuple[str, ...] = (
+    "ids",
+    "attrs",
+    "attr_off",
+    *(f"succ_{part}" for part in _ADJACENCY),
+    *(f"pred_{part}" for part in _ADJACENCY),
+    "tables",
+    *(f"{table}_{part}" for table in _TABLES for part in _TABLE),
+)
+_OFFSETS: Literal["q"] = "q"
+"""Typecode of the offset arrays (8 bytes: a blob may outgrow 4 GiB's positions)."""
+_INDEXES: Literal["I"] = "I"
+"""Typecode of the position arrays (node, key, attribute dict: unsigned, so a bad
+value is out of range, never a negative index that reads from the end)."""
+_CODES: dict[str, Literal["q", "I"]] = {
+    "attr_off": _OFFSETS,
+    "succ_off": _OFFSETS,
+    "pred_off": _OFFSETS,
+    "succ_koff": _OFFSETS,
+    "pred_koff": _OFFSETS,
+    **{f"{t}_off": _OFFSETS for t in _TABLES},
+    **{f"{t}_voff": _OFFSETS for t in _TABLES},
+    **{f"{d}_{p}": _INDEXES for d in ("succ", "pred") for p in ("nbr", "key", "data")},
+}
+
+
+# -- writing -----------------------------------------------------------------------
+def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
+    """Write what a reader reads of ``build`` (as of store generation ``gen`` and code
+    stamp ``stamp``) to ``path`` atomically (the user's own file, 0600).
+
+    ``build.graph`` is a ``networkx.MultiDiGraph`` or a
+    :class:`~rubi.graph.frozen.FrozenGraph` (the same dicts).
+
+    Raises:
+        OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
+        TypeError, ValueError: an attribute JSON cannot hold; ``path`` is unchanged.
+    """
+    with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
+        atomic_write_stream(path, lambda fh: _Writer(fh).write(build, gen, stamp), mode=0o600)
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every value (``json.dumps`` with arguments makes one per call)."""
+_encode_str: Callable[[str], str] = json.encoder.encode_basestring_ascii
+
+
+def _json(value: object) -> bytes:
+    return _ENCODER.encode(value).encode("ascii")
+
+
+def _strings_json(values: list[str]) -> bytes:
+    """A name table's value (a list of ids) as JSON, without an encoder's overhead."""
+    return ("[" + ",".join(map(_encode_str, values)) + "]").encode("ascii")
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+class _Writer:
+    """Streams the sections to ``fh`` in :data:`_SECTIONS` order."""
+
+    def __init__(self, fh: IO[bytes]) -> None:
+        self._fh = fh
+        self._crc = 0
+        self._pos = _HEADER.size
+        self._spans: dict[str, tuple[int, int]] = {}
+
+    def _put(self, data: bytes | memoryview) -> None:
+        self._fh.write(data)
+        self._crc = zlib.crc32(data, self._crc)
+        self._pos += len(data)
+
+    def _section(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
+        assert name == _SECTIONS[len(self._spans)], name
+        pad = -self._pos % _ALIGN
+        if pad:
+            self._put(b"\0" * pad)
+        start = self._pos
+        for chunk in chunks:
+            self._put(chunk)
+        self._spans[name] = (start, self._pos - start)
+
+    def _ints(self, name: str, values: array[int]) -> None:
+        self._section(name, [memoryview(values).cast("B")])
+
+    def write(self, build: GraphBuild, gen: int, stamp: int) -> None:
+        g: Any = build.graph
+        nodes: dict[str, dict[str, Any]] = g._node
+        ids = list(nodes)
+        index = {node: i for i, node in enumerate(ids)}
+        self._fh.write(b"\0" * _HEADER.size)
+        self._section("ids", [_json(ids)])
+        offsets = array(_OFFSETS, [0])
+        self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
+        self._ints("attr_off", offsets)
+        keys: dict[str, int] = {}
+        datas: dict[object, int] = {}
+        data_list: list[dict[str, Any]] = []
+        for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
+            self._adjacency(direction, ids, adjacency, index, keys, datas, data_list)
+        self._section("tables", [_json({"keys": list(keys), "data": data_list, "graph": g.graph})])
+        self._table("names", build.names, _strings_json)
+        self._table("type_names", build.type_names, _strings_json)
+        self._table("defined_names", build.defined_names, _strings_json)
+        self._table("problems", build.problems_by_note, _problems_json)
+        table_at = self._pos
+        self._put(b"".join(_SECTION.pack(*self._spans[name]) for name in _SECTIONS))
+        self._fh.seek(0)
+        header = (_MAGIC, FLAT_FORMAT, _ORDER, gen, stamp, table_at, self._crc, len(_SECTIONS))
+        self._fh.write(_HEADER.pack(*header))
+
+    def _adjacency(
+        self,
+        direction: str,
+        ids: list[str],
+        adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
+        index: dict[str, int],
+        keys: dict[str, int],
+        datas: dict[object, int],
+        data_list: list[dict[str, Any]],
+    ) -> None:
+        off, nbr = array(_OFFSETS, [0]), array(_INDEXES)
+        koff, key, data = array(_OFFSETS, [0]), array(_INDEXES), array(_INDEXES)
+        seen: dict[int, int] = {}  # id of a (live, shared) attribute dict → its position
+        for node in ids:
+            row = adjacency[node]
+            nbr.extend([index[other] for other in row])
+            for keydict in row.values():
+                for k, attrs in keydict.items():
+                    key.append(keys.setdefault(k, len(keys)))
+                    found = seen.get(id(attrs))
+                    if found is None:
+                        found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
+                    data.append(found)
+                koff.append(len(key))
+            off.append(len(nbr))
+        for part, values in zip(_ADJACENCY, (off, nbr, koff, key, data), strict=True):
+            self._ints(f"{direction}_{part}", values)
+
+    def _table(self, name: str, table: Mapping[str, Any], encode: Callable[[Any], bytes]) -> None:
+        """``table`` as sorted keys (UTF-8) and one encoded value per key."""
+        order = sorted((_utf8(k), k) for k in table)
+        off, voff = array(_OFFSETS, [0]), array(_OFFSETS, [0])
+        self._section(f"{name}_keys", _measured((raw for raw, _ in order), off))
+        self._ints(f"{name}_off", off)
+        self._section(f"{name}_vals", _measured((encode(table[k]) for _, k in order), voff))
+        self._ints(f"{name}_voff", voff)
+
+
+def _measured(blobs: Iterable[bytes], offsets: array[int]) -> Iterator[bytes]:
+    """``blobs`` as they are written, each one's end appended to ``offsets``."""
+    at = offsets[-1]
+    for blob in blobs:
+        at += len(blob)
+        offsets.append(at)
+        yield blob
+
+
+def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
+    """The position of an edge's attribute dict among the distinct ones (one dict per
+    relation is shared by every note edge; a code edge's carries its weight)."""
+    try:
+        marker: object = tuple(attrs.items())
+        hash(marker)
+    except TypeError:
+        marker = _json(attrs)
+    found = datas.get(marker)
+    if found is None:
+        found = datas[marker] = len(data_list)
+        data_list.append(dict(attrs))
+    return found
+
+
+def _problems_json(problems: list[LinkProblem]) -> bytes:
+    return _json([(p.target, p.status, p.resolved_to, p.candidates) for p in problems])
+
+
+# -- reading -----------------------------------------------------------------------
+def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
+    """Open ``path`` (what :func:`write_flat` wrote): the build, its store generation
+    and its code stamp. The nodes' attributes, neighbours and name table values are
+    decoded when first read.
+
+    Raises:
+        IndexCorruptError: missing, untrusted, of another format, truncated or damaged
+            (one line naming the file and what is wrong).
+    """
+    try:
+        check_trusted(path)
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise IndexCorruptError(f"{path}: no flat graph yet; run `rubi index`") from exc
+    except (OSError, IndexCorruptError) as exc:
+        raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
+    except Exception as exc:  # check_trusted's UntrustedCacheError and the like
+        raise IndexCorruptError(f"{path}: not loaded ({exc})") from exc
+    try:
+        return _open(data)
+    except _Damaged as exc:
+        raise IndexCorruptError(f"{path}: {exc}; run `rubi index --full`") from None
+
+
+class _Damaged(Exception):
+    """What is wrong with a flat file's bytes (a line's end)."""
+
+
+def _open(data: bytes) -> tuple[GraphBuild, int, int]:
+    gen, stamp, table_at = _header(data)
+    spans = _spans(data, table_at)
+    view = memoryview(data)
+    try:
+        ints = {
+            name: view[spans[name][0] : sum(spans[name])].cast(code)
+            for name, code in _CODES.items()
+        }
+        tables = json.loads(_blob(data, spans["tables"]))
+        ids = json.loads(_blob(data, spans["ids"]))
+    except (ValueError, TypeError) as exc:
+        raise _Damaged(f"damaged ({exc})") from None
+    if not (
+        isinstance(ids, list)
+        and all(type(node) is str for node in ids)
+        and isinstance(tables, dict)
+        and isinstance(tables.get("keys"), list)
+        and isinstance(tables.get("data"), list)
+        and all(isinstance(d, dict) for d in tables["data"])
+        and isinstance(tables.get("graph"), dict)
+    ):
+        raise _Damaged("damaged (tables of the wrong shape)")
+    n = len(ids)
+    lengths = {"attr_off": n + 1}
+    for d in ("succ", "pred"):
+        lengths[f"{d}_off"] = n + 1
+        lengths[f"{d}_koff"] = len(ints[f"{d}_nbr"]) + 1
+        lengths[f"{d}_data"] = len(ints[f"{d}_key"])
+    for name, length in lengths.items():
+        if len(ints[name]) != length:
+            raise _Damaged(f"section {name} of the wrong length")
+    graph = FlatGraph(data, ids, spans, ints, tables)
+    if len(graph._index) != n:
+        raise _Damaged("damaged (a node id twice)")
+    build = GraphBuild(
+        graph=cast(Any, graph),
+        problems_by_note=cast(Any, _Table(data, spans, ints, "problems", _problems)),
+        names=cast(Any, _Table(data, spans, ints, "names", _id_list)),
+        type_names=cast(Any, _Table(data, spans, ints, "type_names", _id_list)),
+        defined_names=cast(Any, _Table(data, spans, ints, "defined_names", _id_list)),
+    )
+    return build, gen, stamp
+
+
+def _header(data: bytes) -> tuple[int, int, int]:
+    """The generation, code stamp and section table offset of a whole file's bytes,
+    once its header, length and checksum are right."""
+    if len(data) < _HEADER.size:
+        raise _Damaged(f"truncated ({len(data)} bytes)")
+    magic, fmt, order, gen, stamp, table_at, crc, count = _HEADER.unpack_from(data)
+    if magic != _MAGIC:
+        raise _Damaged("not a flat graph")
+    if fmt != FLAT_FORMAT or count != len(_SECTIONS):
+        raise _Damaged(f"old format ({fmt})")
+    if order != _ORDER:
+        raise _Damaged("written on a machine of another byte order")
+    if table_at + count * _SECTION.size != len(data) or table_at < _HEADER.size:
+        raise _Damaged(f"truncated or extended ({len(data)} bytes)")
+    if zlib.crc32(memoryview(data)[_HEADER.size :]) != crc:
+        raise _Damaged("damaged (checksum differs)")
+    return gen, stamp, table_at
+
+
+def _spans(data: bytes, table_at: int) -> dict[str, tuple[int, int]]:
+    """Each section's ``(start, size)``, inside the body and aligned for its array."""
+    spans: dict[str, tuple[int, int]] = {}
+    for i, name in enumerate(_SECTIONS):
+        start, size = _SECTION.unpack_from(data, table_at + i * _SECTION.size)
+        if start < _HEADER.size or size < 0 or start + size > table_at:
+            raise _Damaged(f"section {name} out of bounds")
+        code = _CODES.get(name)
+        if code is not None and (start % _ALIGN or size % array(code).itemsize):
+            raise _Damaged(f"section {name} misaligned")
+        spans[name] = (start, size)
+    return spans
+
+
+def _blob(data: bytes, span: tuple[int, int]) -> bytes:
+    return data[span[0] : span[0] + span[1]]
+
+
+def _corrupt(what: str) -> IndexCorruptError:
+    return IndexCorruptError(f"the flat graph is damaged ({what}); run `rubi index --full`")
+
+
+def _decode(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        raise _corrupt(str(exc)) from None
+
+
+class FlatGraph:
+    """A multigraph read from a flat file, read like a ``networkx.MultiDiGraph`` (the
+    reading API :class:`~rubi.graph.frozen.FrozenGraph` offers): ``g.nodes`` (node →
+    attribute dict), ``g.succ`` and ``g.pred`` (node → neighbour → edge key → edge
+    attributes), ``node in g``, iteration and ``len``, in networkx's orders. Read-only;
+    anything else is answered by a ``MultiDiGraph`` made of it on first use
+    (:meth:`thaw`: every dict decoded, networkx imported).
+
+    Raises (from its reads): :class:`~rubi.core.errors.IndexCorruptError` when the
+    file's arrays point outside it.
+    """
+
+    def __init__(
+        self,
+        data: bytes,
+        ids: list[str],
+        spans: dict[str, tuple[int, int]],
+        ints: dict[str, memoryview],
+        tables: dict[str, Any],
+    ) -> None:
+        self.graph: dict[str, Any] = tables["graph"]
+        self._ids = ids
+        self._index = dict(zip(ids, range(len(ids)), strict=True))
+        keys: list[Any] = tables["keys"]
+        datas: list[dict[str, Any]] = tables["data"]
+        self._nodes = _Nodes(data, spans["attrs"][0], ints["attr_off"], ids, self._index)
+        self._succ = _Adjacency("succ", ids, self._index, ints, keys, datas)
+        self._pred = _Adjacency("pred", ids, self._index, ints, keys, datas)
+        self._full: nx.MultiDiGraph | None = None
+
+    @property
+    def nodes(self) -> Mapping[str, dict[str, Any]]:
+        """Node → its attribute dict (``g.nodes[n]``, ``g.nodes.get(n)``)."""
+        return self._nodes
+
+    @property
+    def succ(self) -> Mapping[str, dict[str, dict[str, dict[str, Any]]]]:
+        """Node → successor → edge key → edge attributes."""
+        return self._succ
+
+    @property
+    def pred(self) -> Mapping[str, dict[str, dict[str, dict[str, Any]]]]:
+        """Node → predecessor → edge key → edge attributes."""
+        return self._pred
+
+    adj = succ
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            return node in self._index
+        except TypeError:  # an unhashable value is no node, as networkx says
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def out_edges(self, node: str, keys: bool = True) -> list[tuple[str, str, str]]:
+        """``(node, successor, key)`` of each edge out of ``node``, in networkx's order.
+
+        Raises:
+            ValueError: ``keys`` false (only the keyed form is read here)."""
+        if not keys:
+            raise ValueError("FlatGraph.out_edges lists keyed edges only")
+        return [(node, v, k) for v, keydict in self._succ[node].items() for k in keydict]
+
+    def in_degree(self, node: str) -> int:
+        """Edges into ``node``, each key counted."""
+        return sum(len(keydict) for keydict in self._pred[node].values())
+
+    def thaw(self) -> nx.MultiDiGraph:
+        """A ``networkx.MultiDiGraph`` holding this graph (made once; decodes every
+        node and imports networkx). Read it only: a change to it is not seen here."""
+        if self._full is None:
+            from rubi.graph.frozen import FrozenGraph
+
+            succ = {node: dict(self._succ[node]) for node in self._ids}
+            pred = {v: {u: succ[u][v] for u in self._pred[v]} for v in self._ids}
+            nodes = {node: self._nodes[node] for node in self._ids}
+            self._full = FrozenGraph(self.graph, nodes, succ, pred).thaw()
+        return self._full
+
+    def __getattr__(self, name: str) -> Any:
+        """What this class does not define: the networkx graph's (:meth:`thaw`)."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.thaw(), name)
+
+
+class _Nodes(Mapping[str, dict[str, Any]]):
+    """Node → attribute dict, each decoded on first read."""
+
+    def __init__(
+        self, data: bytes, base: int, off: memoryview, ids: list[str], index: dict[str, int]
+    ) -> None:
+        self._data, self._base, self._off = data, base, off
+        self._ids, self._index = ids, index
+        self._cache: dict[int, dict[str, Any]] = {}
+
+    def __getitem__(self, node: str) -> dict[str, Any]:
+        i = self._index[node]
+        found = self._cache.get(i)
+        if found is None:
+            base, off = self._base, self._off
+            attrs = _decode(self._data[base + off[i] : base + off[i + 1]])
+            if not isinstance(attrs, dict):
+                raise _corrupt(f"node {node!r}")
+            found = self._cache[i] = {
+                k: tuple(v) if type(v) is list else v for k, v in attrs.items()
+            }
+        return found
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            return node in self._index
+        except TypeError:
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+class _Adjacency(Mapping[str, dict[str, dict[str, dict[str, Any]]]]):
+    """Node → neighbour → edge key → edge attributes, each node's made on first read."""
+
+    def __init__(
+        self,
+        direction: str,
+        ids: list[str],
+        index: dict[str, int],
+        ints: dict[str, memoryview],
+        keys: list[Any],
+        datas: list[dict[str, Any]],
+    ) -> None:
+        self._ids, self._index, self._keys, self._datas = ids, index, keys, datas
+        self._off, self._nbr, self._koff, self._key, self._data = (
+            ints[f"{direction}_{part}"] for part in _ADJACENCY
+        )
+        self._cache: dict[int, dict[str, dict[str, dict[str, Any]]]] = {}
+
+    def __getitem__(self, node: str) -> dict[str, dict[str, dict[str, Any]]]:
+        i = self._index[node]
+        found = self._cache.get(i)
+        if found is None:
+            ids, nbr, koff, key, data = self._ids, self._nbr, self._koff, self._key, self._data
+            keys, datas = self._keys, self._datas
+            try:
+                found = {
+                    ids[nbr[p]]: {keys[key[k]]: datas[data[k]] for k in range(koff[p], koff[p + 1])}
+                    for p in range(self._off[i], self._off[i + 1])
+                }
+            except (IndexError, TypeError) as exc:
+                raise _corrupt(f"neighbours of {node!r}: {exc}") from None
+            self._cache[i] = found
+        return found
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            return node in self._index
+        except TypeError:
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+def _id_list(key: str, value: Any) -> list[str]:
+    if not (isinstance(value, list) and all(type(v) is str for v in value)):
+        raise _corrupt(f"names of {key!r}")
+    return value
+
+
+def _problems(source: str, value: Any) -> list[LinkProblem]:
+    try:
+        return [
+            LinkProblem(source, target, status, resolved, tuple(candidates))
+            for target, status, resolved, candidates in value
+        ]
+    except (TypeError, ValueError) as exc:
+        raise _corrupt(f"link problems of {source!r}: {exc}") from None
+
+
+class _Keys:
+    """A table's keys as UTF-8 bytes, a sequence :func:`bisect.bisect_left` searches."""
+
+    def __init__(self, data: bytes, base: int, off: memoryview) -> None:
+        self._data, self._base, self._off = data, base, off
+
+    def __len__(self) -> int:
+        return len(self._off) - 1
+
+    def __getitem__(self, i: int) -> bytes:
+        base, off = self._base, self._off
+        return self._data[base + off[i] : base + off[i + 1]]
+
+
+class _Table(Mapping[str, Any]):
+    """A name table (or the link problems by note) read from the file: a binary search
+    over its sorted keys per lookup, a value decoded on its first hit. Iterates in the
+    keys' UTF-8 order."""
+
+    def __init__(
+        self,
+        data: bytes,
+        spans: dict[str, tuple[int, int]],
+        ints: dict[str, memoryview],
+        name: str,
+        decode: Callable[[str, Any], Any],
+    ) -> None:
+        self._data = data
+        self._keys = _Keys(data, spans[f"{name}_keys"][0], ints[f"{name}_off"])
+        self._vbase, self._voff = spans[f"{name}_vals"][0], ints[f"{name}_voff"]
+        if len(self._voff) != len(ints[f"{name}_off"]):
+            raise _Damaged(f"section {name}_voff of the wrong length")
+        self._decode = decode
+        self._cache: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        if type(key) is not str:
+            raise KeyError(key)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        raw = _utf8(key)
+        keys = self._keys
+        i = bisect_left(keys, raw)
+        if i >= len(keys) or keys[i] != raw:
+            raise KeyError(key)
+        base, voff = self._vbase, self._voff
+        found = self._decode(key, _decode(self._data[base + voff[i] : base + voff[i + 1]]))
+        self._cache[key] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        keys = self._keys
+        for i in range(len(keys)):
+            yield keys[i].decode("utf-8", "surrogatepass")
+
+    def __len__(self) -> int:
+        return len(self._keys)
