@@ -271,14 +271,14 @@ def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
         data = path.read_bytes()
     except FileNotFoundError as exc:
         raise IndexCorruptError(f"{path}: no flat graph yet; run `rubi index`") from exc
-    except (OSError, IndexCorruptError) as exc:
-        raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
-    except Exception as exc:  # check_trusted's UntrustedCacheError and the like
+    except OSError as exc:
+        raise IndexCorruptError(f"{path}: unreadable ({exc})") from exc
+    except Exception as exc:  # check_trusted's UntrustedCacheError
         raise IndexCorruptError(f"{path}: not loaded ({exc})") from exc
     try:
         return _open(data)
     except _Damaged as exc:
-        raise IndexCorruptError(f"{path}: {exc}; run `rubi index --full`") from None
+        raise IndexCorruptError(f"{path}: {exc}") from None
 
 
 class _Damaged(Exception):

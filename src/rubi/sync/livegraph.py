@@ -133,7 +133,7 @@ class GraphKeeper:
             build, flat_gen, stamp = self.snapshots.load_flat()
         except IndexCorruptError as exc:
             if self.snapshots.flat_file.exists():
-                log.warning("%s; reading the graph snapshot instead", exc)
+                log.warning("%s; read from the graph snapshot and written again", exc)
             return None
         if flat_gen != gen or stamp != int(store.meta_value(CODE_STAMP, 0)):
             return None
