@@ -79,21 +79,29 @@ def test_a_flat_graph_reads_as_the_graph_it_was_written_from(live: LiveGraph, pa
 
 
 def _sections(data: bytes) -> dict[str, tuple[int, int]]:
-    return flat._spans(data, flat._header(data)[2])
+    return flat._spans(data)
 
 
 def _resealed(data: bytearray) -> bytes:
-    """``data`` with its header's CRC made right again (what a planted file does)."""
+    """``data`` with its header's CRCs made right again (what a planted file does)."""
     fields = list(flat._HEADER.unpack_from(data))
-    fields[6] = zlib.crc32(memoryview(data)[flat._HEADER.size :])
+    lazy_from = _sections(bytes(data))[flat._LAZY_FROM][0]
+    fields[6] = zlib.crc32(memoryview(data)[flat._HEADER.size : flat._BODY])
+    fields[7] = zlib.crc32(memoryview(data)[flat._BODY : lazy_from])
+    fields[8] = zlib.crc32(memoryview(data)[lazy_from:])
     data[: flat._HEADER.size] = flat._HEADER.pack(*fields)
     return bytes(data)
 
 
-def _flipped(data: bytes) -> bytes:
-    start, size = _sections(data)["attrs"]
+def _flipped(data: bytes, section: str = "attrs") -> bytes:
+    start, size = _sections(data)[section]
     at = start + size // 2
     return data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1 :]
+
+
+def _moved_section(data: bytes) -> bytes:
+    at = flat._HEADER.size + flat._SECTIONS.index("succ_nbr") * flat._SECTION.size
+    return data[:at] + flat._SECTION.pack(len(data) - 4, 8) + data[at + flat._SECTION.size :]
 
 
 def _old_format(data: bytes) -> bytes:
@@ -106,7 +114,9 @@ def _old_format(data: bytes) -> bytes:
         ("empty", lambda d: b"", "truncated"),
         ("truncated", lambda d: d[: len(d) // 2], "truncated"),
         ("a byte changed", _flipped, "checksum"),
-        ("another file", lambda d: b"not a graph at all, but long enough" * 3, "not a flat"),
+        ("a neighbour changed", lambda d: _flipped(d, "succ_nbr"), "checksum"),
+        ("a section moved", _moved_section, "checksum"),
+        ("another file", lambda d: b"not a graph at all, but long enough" * 30, "not a flat"),
         ("a pickle", lambda d: b"\x80\x05\x95" + d[3:], "not a flat"),
         ("another format", _old_format, "old format"),
     ],
@@ -120,6 +130,16 @@ def test_a_damaged_flat_file_is_refused_with_one_line(
         read_flat(path)
     line = str(caught.value)
     assert "\n" not in line and str(path) in line and said in line, case
+
+
+def test_damaged_link_problems_are_refused_when_first_read(live: LiveGraph, path: Path) -> None:
+    """No search reads them: they are checked when read, not when the file is opened."""
+    write_flat(path, live.build, 7, 3)
+    path.write_bytes(_flipped(path.read_bytes(), "problems_vals"))
+    build, _, _ = read_flat(path)
+    assert build.graph.nodes["plan"]["title"] == "Plan"
+    with pytest.raises(IndexCorruptError, match="checksum of the link problems"):
+        build.problems  # noqa: B018
 
 
 def test_a_planted_file_that_points_outside_its_arrays_fails_as_a_corrupt_index(

@@ -23,16 +23,18 @@ every one of its Python objects first: 88 ms of CPU at 6,334 notes. Here:
   JSON value per key, decoded on a hit.
 
 The file starts with a fixed header (:data:`_HEADER`: magic, :data:`FLAT_FORMAT`, byte
-order, store generation, code stamp, where the section table is, a CRC-32 of all that
-follows the header); the section table (offset and length of each of
-:data:`_SECTIONS`) ends it. It is written atomically, streamed section by section (the
-nodes' attributes one at a time; at 50,000 notes the writer holds the arrays and the
-name tables' keys, never a second copy of the graph), and checked whole when opened:
-its owner and mode (:func:`rubi.core.picklefiles.check_trusted`), magic, format, byte
-order, length, CRC and sections' bounds; the arrays' values are checked where they are
-used (an index out of range raises :class:`~rubi.core.errors.IndexCorruptError`, never
-an ``IndexError`` from deep in a search). Nothing in it is code: a planted file can
-at worst name wrong neighbours, never run anything.
+order, store generation, code stamp, the file's length, three CRC-32s) and the section
+table (offset and length of each of :data:`_SECTIONS`). It is written atomically,
+streamed section by section (the nodes' attributes one at a time; at 50,000 notes the
+writer holds the arrays and the name tables' keys, never a second copy of the graph),
+and mapped when read (``mmap``: a page is read when touched). Opening checks its owner
+and mode (:func:`rubi.core.picklefiles.check_trusted`), magic, format, byte order,
+length, the section table and the CRC of every section a search reads; the link
+problems (a third of the file, read by no search) are checked when first read. The
+arrays' values are checked where they are used (an index out of range raises
+:class:`~rubi.core.errors.IndexCorruptError`, never an ``IndexError`` from deep in a
+search). Nothing in it is code: a planted file can at worst name wrong neighbours,
+never run anything.
 
 A flat graph is read-only. It answers for the live graph only when it holds the store's
 generation and code stamp (:class:`rubi.sync.livegraph.GraphKeeper`); a changed note
@@ -43,6 +45,8 @@ pickle snapshot, which then writes this file again.
 from __future__ import annotations
 
 import json
+import mmap
+import os
 import struct
 import sys
 import zlib
@@ -67,12 +71,19 @@ FLAT_FORMAT = 1
 refused and written again."""
 
 _MAGIC = b"rubiflat"
-_HEADER = struct.Struct("<8sIIqqqII")
-"""magic, format, byte order (1 little, 2 big), generation, code stamp, offset of the
-section table, CRC-32 of every byte after the header, section count."""
+_HEADER = struct.Struct("<8sIIqqqIII")
+"""magic, format, byte order (1 little, 2 big), generation, code stamp, the file's
+length, and the CRC-32s of the section table, of the sections a search reads (from the
+table's end to the link problems) and of the link problems (to the file's end)."""
 _SECTION = struct.Struct("<qq")
+"""A section's offset in the file and its length, in :data:`_SECTIONS` order."""
+Buffer = bytes | mmap.mmap
+"""A flat file's bytes: mapped when read (a test hands ``bytes``)."""
 _ORDER = 1 if sys.byteorder == "little" else 2
 _ALIGN = 8
+_LAZY_FROM = "problems_keys"
+"""The first section checked when first read, not when the file is opened: the link
+problems, which no search reads (``rubi health`` does, through a live graph)."""
 
 _ADJACENCY = ("off", "nbr", "koff", "key", "data")
 _TABLE = ("keys", "off", "vals", "voff")
@@ -86,6 +97,8 @@ _SECTIONS: tuple[str, ...] = (
     "tables",
     *(f"{table}_{part}" for table in _TABLES for part in _TABLE),
 )
+_BODY = _HEADER.size + len(_SECTIONS) * _SECTION.size
+"""Where the first section may start: after the header and the section table."""
 _OFFSETS: Literal["q"] = "q"
 """Typecode of the offset arrays (8 bytes: a blob may outgrow 4 GiB's positions)."""
 _INDEXES: Literal["I"] = "I"
@@ -143,7 +156,8 @@ class _Writer:
     def __init__(self, fh: IO[bytes]) -> None:
         self._fh = fh
         self._crc = 0
-        self._pos = _HEADER.size
+        self._searched_crc = 0
+        self._pos = _BODY
         self._spans: dict[str, tuple[int, int]] = {}
 
     def _put(self, data: bytes | memoryview) -> None:
@@ -153,6 +167,8 @@ class _Writer:
 
     def _section(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
         assert name == _SECTIONS[len(self._spans)], name
+        if name == _LAZY_FROM:
+            self._searched_crc, self._crc = self._crc, 0
         pad = -self._pos % _ALIGN
         if pad:
             self._put(b"\0" * pad)
@@ -169,7 +185,7 @@ class _Writer:
         nodes: dict[str, dict[str, Any]] = g._node
         ids = list(nodes)
         index = {node: i for i, node in enumerate(ids)}
-        self._fh.write(b"\0" * _HEADER.size)
+        self._fh.write(b"\0" * _BODY)
         self._section("ids", [_json(ids)])
         offsets = array(_OFFSETS, [0])
         self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
@@ -184,11 +200,11 @@ class _Writer:
         self._table("type_names", build.type_names, _strings_json)
         self._table("defined_names", build.defined_names, _strings_json)
         self._table("problems", build.problems_by_note, _problems_json)
-        table_at = self._pos
-        self._put(b"".join(_SECTION.pack(*self._spans[name]) for name in _SECTIONS))
+        table = b"".join(_SECTION.pack(*self._spans[name]) for name in _SECTIONS)
+        crcs = (zlib.crc32(table), self._searched_crc, self._crc)
         self._fh.seek(0)
-        header = (_MAGIC, FLAT_FORMAT, _ORDER, gen, stamp, table_at, self._crc, len(_SECTIONS))
-        self._fh.write(_HEADER.pack(*header))
+        self._fh.write(_HEADER.pack(_MAGIC, FLAT_FORMAT, _ORDER, gen, stamp, self._pos, *crcs))
+        self._fh.write(table)
 
     def _adjacency(
         self,
@@ -268,7 +284,9 @@ def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
     """
     try:
         check_trusted(path)
-        data = path.read_bytes()
+        data = _mapped(path)
+    except _Damaged as exc:
+        raise IndexCorruptError(f"{path}: {exc}") from None
     except FileNotFoundError as exc:
         raise IndexCorruptError(f"{path}: no flat graph yet; run `rubi index`") from exc
     except OSError as exc:
@@ -285,10 +303,23 @@ class _Damaged(Exception):
     """What is wrong with a flat file's bytes (a line's end)."""
 
 
-def _open(data: bytes) -> tuple[GraphBuild, int, int]:
-    gen, stamp, table_at = _header(data)
-    spans = _spans(data, table_at)
+def _mapped(path: Path) -> mmap.mmap:
+    """``path`` mapped read-only (its pages are read as they are touched: the link
+    problems, a third of the file, are not read by a search)."""
+    with path.open("rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size < _BODY:
+            raise _Damaged(f"truncated ({size} bytes)")
+        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _open(data: Buffer) -> tuple[GraphBuild, int, int]:
+    gen, stamp, lazy_crc = _header(data)
+    spans = _spans(data)
     view = memoryview(data)
+    lazy_from = spans[_LAZY_FROM][0] - _pad(spans)
+    if zlib.crc32(view[_BODY:lazy_from]) != _HEADER.unpack_from(data)[7]:
+        raise _Damaged("damaged (checksum differs)")
     try:
         ints = {
             name: view[spans[name][0] : sum(spans[name])].cast(code)
@@ -322,7 +353,9 @@ def _open(data: bytes) -> tuple[GraphBuild, int, int]:
         raise _Damaged("damaged (a node id twice)")
     build = GraphBuild(
         graph=cast(Any, graph),
-        problems_by_note=cast(Any, _Table(data, spans, ints, "problems", _problems)),
+        problems_by_note=cast(
+            Any, _Table(data, spans, ints, "problems", _problems, (view[lazy_from:], lazy_crc))
+        ),
         names=cast(Any, _Table(data, spans, ints, "names", _id_list)),
         type_names=cast(Any, _Table(data, spans, ints, "type_names", _id_list)),
         defined_names=cast(Any, _Table(data, spans, ints, "defined_names", _id_list)),
@@ -330,40 +363,47 @@ def _open(data: bytes) -> tuple[GraphBuild, int, int]:
     return build, gen, stamp
 
 
-def _header(data: bytes) -> tuple[int, int, int]:
-    """The generation, code stamp and section table offset of a whole file's bytes,
-    once its header, length and checksum are right."""
-    if len(data) < _HEADER.size:
-        raise _Damaged(f"truncated ({len(data)} bytes)")
-    magic, fmt, order, gen, stamp, table_at, crc, count = _HEADER.unpack_from(data)
+def _header(data: Buffer) -> tuple[int, int, int]:
+    """The generation, the code stamp and the link problems' CRC of a file whose
+    header, length and section table are right."""
+    magic, fmt, order, gen, stamp, length, table_crc, _, lazy_crc = _HEADER.unpack_from(data)
     if magic != _MAGIC:
         raise _Damaged("not a flat graph")
-    if fmt != FLAT_FORMAT or count != len(_SECTIONS):
+    if fmt != FLAT_FORMAT:
         raise _Damaged(f"old format ({fmt})")
     if order != _ORDER:
         raise _Damaged("written on a machine of another byte order")
-    if table_at + count * _SECTION.size != len(data) or table_at < _HEADER.size:
-        raise _Damaged(f"truncated or extended ({len(data)} bytes)")
-    if zlib.crc32(memoryview(data)[_HEADER.size :]) != crc:
+    if length != len(data):
+        raise _Damaged(f"truncated or extended ({len(data)} bytes, {length} written)")
+    if zlib.crc32(memoryview(data)[_HEADER.size : _BODY]) != table_crc:
         raise _Damaged("damaged (checksum differs)")
-    return gen, stamp, table_at
+    return gen, stamp, lazy_crc
 
 
-def _spans(data: bytes, table_at: int) -> dict[str, tuple[int, int]]:
-    """Each section's ``(start, size)``, inside the body and aligned for its array."""
+def _spans(data: Buffer) -> dict[str, tuple[int, int]]:
+    """Each section's ``(start, size)``, in order, inside the body and aligned for its
+    array."""
     spans: dict[str, tuple[int, int]] = {}
+    at = _BODY
     for i, name in enumerate(_SECTIONS):
-        start, size = _SECTION.unpack_from(data, table_at + i * _SECTION.size)
-        if start < _HEADER.size or size < 0 or start + size > table_at:
+        start, size = _SECTION.unpack_from(data, _HEADER.size + i * _SECTION.size)
+        if start < at or size < 0 or start + size > len(data):
             raise _Damaged(f"section {name} out of bounds")
         code = _CODES.get(name)
         if code is not None and (start % _ALIGN or size % array(code).itemsize):
             raise _Damaged(f"section {name} misaligned")
         spans[name] = (start, size)
+        at = start + size
     return spans
 
 
-def _blob(data: bytes, span: tuple[int, int]) -> bytes:
+def _pad(spans: dict[str, tuple[int, int]]) -> int:
+    """The padding the writer put before the first lazily checked section."""
+    before = _SECTIONS[_SECTIONS.index(_LAZY_FROM) - 1]
+    return spans[_LAZY_FROM][0] - sum(spans[before])
+
+
+def _blob(data: Buffer, span: tuple[int, int]) -> bytes:
     return data[span[0] : span[0] + span[1]]
 
 
@@ -392,7 +432,7 @@ class FlatGraph:
 
     def __init__(
         self,
-        data: bytes,
+        data: Buffer,
         ids: list[str],
         spans: dict[str, tuple[int, int]],
         ints: dict[str, memoryview],
@@ -473,7 +513,7 @@ class _Nodes(Mapping[str, dict[str, Any]]):
     """Node → attribute dict, each decoded on first read."""
 
     def __init__(
-        self, data: bytes, base: int, off: memoryview, ids: list[str], index: dict[str, int]
+        self, data: Buffer, base: int, off: memoryview, ids: list[str], index: dict[str, int]
     ) -> None:
         self._data, self._base, self._off = data, base, off
         self._ids, self._index = ids, index
@@ -571,7 +611,7 @@ def _problems(source: str, value: Any) -> list[LinkProblem]:
 class _Keys:
     """A table's keys as UTF-8 bytes, a sequence :func:`bisect.bisect_left` searches."""
 
-    def __init__(self, data: bytes, base: int, off: memoryview) -> None:
+    def __init__(self, data: Buffer, base: int, off: memoryview) -> None:
         self._data, self._base, self._off = data, base, off
 
     def __len__(self) -> int:
@@ -589,13 +629,16 @@ class _Table(Mapping[str, Any]):
 
     def __init__(
         self,
-        data: bytes,
+        data: Buffer,
         spans: dict[str, tuple[int, int]],
         ints: dict[str, memoryview],
         name: str,
         decode: Callable[[str, Any], Any],
+        unchecked: tuple[memoryview, int] | None = None,
     ) -> None:
         self._data = data
+        self._unchecked = unchecked
+        """The bytes still to check against their CRC-32 before the first lookup."""
         self._keys = _Keys(data, spans[f"{name}_keys"][0], ints[f"{name}_off"])
         self._vbase, self._voff = spans[f"{name}_vals"][0], ints[f"{name}_voff"]
         if len(self._voff) != len(ints[f"{name}_off"]):
@@ -609,6 +652,7 @@ class _Table(Mapping[str, Any]):
         found = self._cache.get(key)
         if found is not None:
             return found
+        self._check()
         raw = _utf8(key)
         keys = self._keys
         i = bisect_left(keys, raw)
@@ -619,7 +663,15 @@ class _Table(Mapping[str, Any]):
         self._cache[key] = found
         return found
 
+    def _check(self) -> None:
+        if self._unchecked is not None:
+            view, crc = self._unchecked
+            if zlib.crc32(view) != crc:
+                raise _corrupt("checksum of the link problems differs")
+            self._unchecked = None
+
     def __iter__(self) -> Iterator[str]:
+        self._check()
         keys = self._keys
         for i in range(len(keys)):
             yield keys[i].decode("utf-8", "surrogatepass")
