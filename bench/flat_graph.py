@@ -11,7 +11,7 @@ networkx; ``--copies K`` makes a graph of K copies of it (copy k's ids, names an
 problems suffixed ``~k``; copy 0 keeps the originals), so 8 copies of a 6,334-note
 project stand for a 50,000-note vault of the same shape. Per size, ``--runs`` times:
 
-- ``write``: :func:`~rubi.graph.flat.write_flat` to a temp file in the user cache
+- ``write``: :func:`~rubi.graph.flatwrite.write_flat` to a temp file in the user cache
   (CPU, ``time.process_time``), and once more under ``tracemalloc`` for the peak of
   what the writer allocates beyond the graph it writes;
 - ``open``: :func:`~rubi.graph.flat.read_flat` in this process (CPU);
@@ -67,7 +67,8 @@ def copies_of(build: Any, copies: int) -> Any:
 
 
 def measure(build: Any, runs: int, out: Path) -> dict[str, Any]:
-    from rubi.graph.flat import read_flat, write_flat
+    from rubi.graph.flat import read_flat
+    from rubi.graph.flatwrite import write_flat
 
     write: list[float] = []
     opened: list[float] = []

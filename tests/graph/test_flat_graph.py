@@ -14,9 +14,10 @@ import pytest
 
 from rubi.core.errors import IndexCorruptError
 from rubi.core.paths import cache_home
-from rubi.graph import flat
+from rubi.graph import flat, flatlayout
 from rubi.graph.build import GraphBuild
-from rubi.graph.flat import FlatGraph, read_flat, write_flat
+from rubi.graph.flat import FlatGraph, read_flat
+from rubi.graph.flatwrite import write_flat
 from rubi.graph.live import LiveGraph
 
 from helpers import graph_notes
@@ -84,12 +85,12 @@ def _sections(data: bytes) -> dict[str, tuple[int, int]]:
 
 def _resealed(data: bytearray) -> bytes:
     """``data`` with its header's CRCs made right again (what a planted file does)."""
-    fields = list(flat._HEADER.unpack_from(data))
-    lazy_from = _sections(bytes(data))[flat._LAZY_FROM][0]
-    fields[6] = zlib.crc32(memoryview(data)[flat._HEADER.size : flat._BODY])
-    fields[7] = zlib.crc32(memoryview(data)[flat._BODY : lazy_from])
+    fields = list(flatlayout.HEADER.unpack_from(data))
+    lazy_from = _sections(bytes(data))[flatlayout.LAZY_FROM][0]
+    fields[6] = zlib.crc32(memoryview(data)[flatlayout.HEADER.size : flatlayout.BODY])
+    fields[7] = zlib.crc32(memoryview(data)[flatlayout.BODY : lazy_from])
     fields[8] = zlib.crc32(memoryview(data)[lazy_from:])
-    data[: flat._HEADER.size] = flat._HEADER.pack(*fields)
+    data[: flatlayout.HEADER.size] = flatlayout.HEADER.pack(*fields)
     return bytes(data)
 
 
@@ -100,12 +101,13 @@ def _flipped(data: bytes, section: str = "attrs") -> bytes:
 
 
 def _moved_section(data: bytes) -> bytes:
-    at = flat._HEADER.size + flat._SECTIONS.index("succ_nbr") * flat._SECTION.size
-    return data[:at] + flat._SECTION.pack(len(data) - 4, 8) + data[at + flat._SECTION.size :]
+    section = flatlayout.SECTION
+    at = flatlayout.HEADER.size + flatlayout.SECTIONS.index("succ_nbr") * section.size
+    return data[:at] + section.pack(len(data) - 4, 8) + data[at + section.size :]
 
 
 def _old_format(data: bytes) -> bytes:
-    return data[:8] + struct.pack("<I", flat.FLAT_FORMAT + 1) + data[12:]
+    return data[:8] + struct.pack("<I", flatlayout.FLAT_FORMAT + 1) + data[12:]
 
 
 @pytest.mark.parametrize(

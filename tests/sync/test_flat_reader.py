@@ -15,7 +15,8 @@ import pytest
 from rubi import app
 from rubi.core.paths import VaultPaths
 from rubi.graph import snapshot
-from rubi.graph.flat import FlatGraph, read_flat, write_flat
+from rubi.graph.flat import FlatGraph, read_flat
+from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
 from rubi.sync import forget_vault_syncs
 from rubi.sync.rows import open_store
@@ -30,7 +31,16 @@ _LAZY = ("source", "day", "parts")
 
 @pytest.fixture
 def paths(tmp_path: Path) -> VaultPaths:
-    return app.locate(login_project(tmp_path / "proj") / ".rubi")
+    """An indexed project whose flat graph is current: a first one-shot reader wrote it
+    (the runs that changed the graph did not)."""
+    paths = app.locate(login_project(tmp_path / "proj") / ".rubi")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(snapshot, "_frozen", True)
+        forget_vault_syncs()
+        VaultSync(paths).graph()
+    forget_vault_syncs()
+    assert read_flat(_flat_file(paths))[1] == _store_gen(paths)
+    return paths
 
 
 def _flat_file(paths: VaultPaths) -> Path:
@@ -78,34 +88,52 @@ def test_a_one_shot_reader_opens_the_flat_graph_and_answers_as_the_live_graph(
     assert _answers(paths) == live_answers
 
 
-def test_a_run_outside_a_watcher_writes_the_flat_graph_of_its_generation(
+def test_a_body_edit_marks_the_flat_graph_current_without_writing_it_again(
     paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A run that commits what the graph does not hold (a sentence added to a body)
+    moves the store's generation; the flat graph is the same build at both."""
+    flat_file = _flat_file(paths)
+    before, gen_before = flat_file.read_bytes(), _store_gen(paths)
+    note = paths.root / "notes" / "gotcha-login-tokens-expire-at-midnight-utc.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nRefresh it at noon too.\n")
+    app.index(paths)
+    assert _store_gen(paths) > gen_before
+    assert read_flat(flat_file)[1] == _store_gen(paths)
+    after = flat_file.read_bytes()
+    assert after[:16] + after[24:] == before[:16] + before[24:]  # the generation alone
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
+
+
+def test_a_link_edit_leaves_the_flat_graph_to_the_next_one_shot_reader(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run that changed the graph does not write the flat graph; the next one-shot
+    reader replays the journal and writes it, and the one after opens it."""
     _save_a_note(paths)
+    assert read_flat(_flat_file(paths))[1] < _store_gen(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    graph = VaultSync(paths).graph().graph
+    assert isinstance(graph, FrozenGraph) and NEW in graph
     build, gen, _ = read_flat(_flat_file(paths))
     assert gen == _store_gen(paths) and NEW in build.graph
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
     graph = VaultSync(paths).graph().graph
     assert isinstance(graph, FlatGraph) and NEW in graph
 
 
-def test_a_note_saved_after_the_flat_graph_is_replayed_and_the_flat_graph_written_again(
+def test_a_note_saved_after_the_flat_graph_is_found_by_a_one_shot_search(
     paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """As after a watcher's save in another process, which leaves the flat graph behind."""
-    flat_file = _flat_file(paths)
-    behind = flat_file.read_bytes()
     _save_a_note(paths)
-    flat_file.write_bytes(behind)
-    assert read_flat(flat_file)[1] < _store_gen(paths)
     forget_vault_syncs()
     monkeypatch.setattr(snapshot, "_frozen", True)
-    graph = VaultSync(paths).graph().graph
-    assert isinstance(graph, FrozenGraph) and NEW in graph  # the journal replayed
-    build, gen, _ = read_flat(flat_file)
-    assert gen == _store_gen(paths) and NEW in build.graph
+    assert NEW in [h.id for h in app.search(paths, "night shift rollover", refresh=False).hits]
     forget_vault_syncs()
+    assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
     assert NEW in [h.id for h in app.search(paths, "night shift rollover", refresh=False).hits]
 
 

@@ -22,24 +22,13 @@ every one of its Python objects first: 88 ms of CPU at 6,334 notes. Here:
   by note: keys sorted by their UTF-8 bytes (a binary search per lookup) and one
   JSON value per key, decoded on a hit.
 
-The file starts with a fixed header (:data:`_HEADER`: magic, :data:`FLAT_FORMAT`, byte
-order, store generation, code stamp, the file's length, three CRC-32s) and the section
-table (offset and length of each of :data:`_SECTIONS`). It is written atomically,
-streamed section by section (the nodes' attributes one at a time; at 50,000 notes the
-writer holds the arrays and the name tables' keys, never a second copy of the graph),
-and mapped when read (``mmap``: a page is read when touched). Opening checks its owner
-and mode (:func:`rubi.core.picklefiles.check_trusted`), magic, format, byte order,
-length, the section table and the CRC of every section a search reads; the link
-problems (a third of the file, read by no search) are checked when first read. The
-arrays' values are checked where they are used (an index out of range raises
-:class:`~rubi.core.errors.IndexCorruptError`, never an ``IndexError`` from deep in a
-search). Nothing in it is code: a planted file can at worst name wrong neighbours,
-never run anything.
+The file's layout, and how it is checked, are :mod:`rubi.graph.flatlayout`'s; it is
+written by :mod:`rubi.graph.flatwrite`.
 
 A flat graph is read-only. It answers for the live graph only when it holds the store's
 generation and code stamp (:class:`rubi.sync.livegraph.GraphKeeper`); a changed note
 (the journal after the file's generation) is replayed on the live graph read from the
-pickle snapshot, which then writes this file again.
+pickle snapshot, and the one-shot reader that replayed it writes this file again.
 """
 
 from __future__ import annotations
@@ -47,232 +36,38 @@ from __future__ import annotations
 import json
 import mmap
 import os
-import struct
-import sys
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import IndexCorruptError
-from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.core.picklefiles import check_trusted
 from rubi.graph.build import GraphBuild, LinkProblem
+from rubi.graph.flatlayout import (
+    ADJACENCY,
+    ALIGN,
+    BODY,
+    CODES,
+    FLAT_FORMAT,
+    HEADER,
+    LAZY_FROM,
+    MAGIC,
+    ORDER,
+    SECTION,
+    SECTIONS,
+    Buffer,
+    utf8,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["FLAT_FORMAT", "FlatGraph", "read_flat", "write_flat"]
-
-FLAT_FORMAT = 1
-"""Bump when the file's layout or what a section holds changes; an older file is
-refused and written again."""
-
-_MAGIC = b"rubiflat"
-_HEADER = struct.Struct("<8sIIqqqIII")
-"""magic, format, byte order (1 little, 2 big), generation, code stamp, the file's
-length, and the CRC-32s of the section table, of the sections a search reads (from the
-table's end to the link problems) and of the link problems (to the file's end)."""
-_SECTION = struct.Struct("<qq")
-"""A section's offset in the file and its length, in :data:`_SECTIONS` order."""
-Buffer = bytes | mmap.mmap
-"""A flat file's bytes: mapped when read (a test hands ``bytes``)."""
-_ORDER = 1 if sys.byteorder == "little" else 2
-_ALIGN = 8
-_LAZY_FROM = "problems_keys"
-"""The first section checked when first read, not when the file is opened: the link
-problems, which no search reads (``rubi health`` does, through a live graph)."""
-
-_ADJACENCY = ("off", "nbr", "koff", "key", "data")
-_TABLE = ("keys", "off", "vals", "voff")
-_TABLES = ("names", "type_names", "defined_names", "problems")
-_SECTIONS: tuple[str, ...] = (
-    "ids",
-    "attrs",
-    "attr_off",
-    *(f"succ_{part}" for part in _ADJACENCY),
-    *(f"pred_{part}" for part in _ADJACENCY),
-    "tables",
-    *(f"{table}_{part}" for table in _TABLES for part in _TABLE),
-)
-_BODY = _HEADER.size + len(_SECTIONS) * _SECTION.size
-"""Where the first section may start: after the header and the section table."""
-_OFFSETS: Literal["q"] = "q"
-"""Typecode of the offset arrays (8 bytes: a blob may outgrow 4 GiB's positions)."""
-_INDEXES: Literal["I"] = "I"
-"""Typecode of the position arrays (node, key, attribute dict: unsigned, so a bad
-value is out of range, never a negative index that reads from the end)."""
-_CODES: dict[str, Literal["q", "I"]] = {
-    "attr_off": _OFFSETS,
-    "succ_off": _OFFSETS,
-    "pred_off": _OFFSETS,
-    "succ_koff": _OFFSETS,
-    "pred_koff": _OFFSETS,
-    **{f"{t}_off": _OFFSETS for t in _TABLES},
-    **{f"{t}_voff": _OFFSETS for t in _TABLES},
-    **{f"{d}_{p}": _INDEXES for d in ("succ", "pred") for p in ("nbr", "key", "data")},
-}
+__all__ = ["FLAT_FORMAT", "FlatGraph", "read_flat"]
 
 
-# -- writing -----------------------------------------------------------------------
-def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
-    """Write what a reader reads of ``build`` (as of store generation ``gen`` and code
-    stamp ``stamp``) to ``path`` atomically (the user's own file, 0600).
-
-    ``build.graph`` is a ``networkx.MultiDiGraph`` or a
-    :class:`~rubi.graph.frozen.FrozenGraph` (the same dicts).
-
-    Raises:
-        OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
-        TypeError, ValueError: an attribute JSON cannot hold; ``path`` is unchanged.
-    """
-    with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
-        atomic_write_stream(path, lambda fh: _Writer(fh).write(build, gen, stamp), mode=0o600)
-
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
-"""One encoder for every value (``json.dumps`` with arguments makes one per call)."""
-_encode_str: Callable[[str], str] = json.encoder.encode_basestring_ascii
-
-
-def _json(value: object) -> bytes:
-    return _ENCODER.encode(value).encode("ascii")
-
-
-def _strings_json(values: list[str]) -> bytes:
-    """A name table's value (a list of ids) as JSON, without an encoder's overhead."""
-    return ("[" + ",".join(map(_encode_str, values)) + "]").encode("ascii")
-
-
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass")
-
-
-class _Writer:
-    """Streams the sections to ``fh`` in :data:`_SECTIONS` order."""
-
-    def __init__(self, fh: IO[bytes]) -> None:
-        self._fh = fh
-        self._crc = 0
-        self._searched_crc = 0
-        self._pos = _BODY
-        self._spans: dict[str, tuple[int, int]] = {}
-
-    def _put(self, data: bytes | memoryview) -> None:
-        self._fh.write(data)
-        self._crc = zlib.crc32(data, self._crc)
-        self._pos += len(data)
-
-    def _section(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
-        assert name == _SECTIONS[len(self._spans)], name
-        if name == _LAZY_FROM:
-            self._searched_crc, self._crc = self._crc, 0
-        pad = -self._pos % _ALIGN
-        if pad:
-            self._put(b"\0" * pad)
-        start = self._pos
-        for chunk in chunks:
-            self._put(chunk)
-        self._spans[name] = (start, self._pos - start)
-
-    def _ints(self, name: str, values: array[int]) -> None:
-        self._section(name, [memoryview(values).cast("B")])
-
-    def write(self, build: GraphBuild, gen: int, stamp: int) -> None:
-        g: Any = build.graph
-        nodes: dict[str, dict[str, Any]] = g._node
-        ids = list(nodes)
-        index = {node: i for i, node in enumerate(ids)}
-        self._fh.write(b"\0" * _BODY)
-        self._section("ids", [_json(ids)])
-        offsets = array(_OFFSETS, [0])
-        self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
-        self._ints("attr_off", offsets)
-        keys: dict[str, int] = {}
-        datas: dict[object, int] = {}
-        data_list: list[dict[str, Any]] = []
-        for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
-            self._adjacency(direction, ids, adjacency, index, keys, datas, data_list)
-        self._section("tables", [_json({"keys": list(keys), "data": data_list, "graph": g.graph})])
-        self._table("names", build.names, _strings_json)
-        self._table("type_names", build.type_names, _strings_json)
-        self._table("defined_names", build.defined_names, _strings_json)
-        self._table("problems", build.problems_by_note, _problems_json)
-        table = b"".join(_SECTION.pack(*self._spans[name]) for name in _SECTIONS)
-        crcs = (zlib.crc32(table), self._searched_crc, self._crc)
-        self._fh.seek(0)
-        self._fh.write(_HEADER.pack(_MAGIC, FLAT_FORMAT, _ORDER, gen, stamp, self._pos, *crcs))
-        self._fh.write(table)
-
-    def _adjacency(
-        self,
-        direction: str,
-        ids: list[str],
-        adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
-        index: dict[str, int],
-        keys: dict[str, int],
-        datas: dict[object, int],
-        data_list: list[dict[str, Any]],
-    ) -> None:
-        off, nbr = array(_OFFSETS, [0]), array(_INDEXES)
-        koff, key, data = array(_OFFSETS, [0]), array(_INDEXES), array(_INDEXES)
-        seen: dict[int, int] = {}  # id of a (live, shared) attribute dict → its position
-        for node in ids:
-            row = adjacency[node]
-            nbr.extend([index[other] for other in row])
-            for keydict in row.values():
-                for k, attrs in keydict.items():
-                    key.append(keys.setdefault(k, len(keys)))
-                    found = seen.get(id(attrs))
-                    if found is None:
-                        found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
-                    data.append(found)
-                koff.append(len(key))
-            off.append(len(nbr))
-        for part, values in zip(_ADJACENCY, (off, nbr, koff, key, data), strict=True):
-            self._ints(f"{direction}_{part}", values)
-
-    def _table(self, name: str, table: Mapping[str, Any], encode: Callable[[Any], bytes]) -> None:
-        """``table`` as sorted keys (UTF-8) and one encoded value per key."""
-        order = sorted((_utf8(k), k) for k in table)
-        off, voff = array(_OFFSETS, [0]), array(_OFFSETS, [0])
-        self._section(f"{name}_keys", _measured((raw for raw, _ in order), off))
-        self._ints(f"{name}_off", off)
-        self._section(f"{name}_vals", _measured((encode(table[k]) for _, k in order), voff))
-        self._ints(f"{name}_voff", voff)
-
-
-def _measured(blobs: Iterable[bytes], offsets: array[int]) -> Iterator[bytes]:
-    """``blobs`` as they are written, each one's end appended to ``offsets``."""
-    at = offsets[-1]
-    for blob in blobs:
-        at += len(blob)
-        offsets.append(at)
-        yield blob
-
-
-def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
-    """The position of an edge's attribute dict among the distinct ones (one dict per
-    relation is shared by every note edge; a code edge's carries its weight)."""
-    try:
-        marker: object = tuple(attrs.items())
-        hash(marker)
-    except TypeError:
-        marker = _json(attrs)
-    found = datas.get(marker)
-    if found is None:
-        found = datas[marker] = len(data_list)
-        data_list.append(dict(attrs))
-    return found
-
-
-def _problems_json(problems: list[LinkProblem]) -> bytes:
-    return _json([(p.target, p.status, p.resolved_to, p.candidates) for p in problems])
-
-
-# -- reading -----------------------------------------------------------------------
 def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
     """Open ``path`` (what :func:`write_flat` wrote): the build, its store generation
     and its code stamp. The nodes' attributes, neighbours and name table values are
@@ -308,7 +103,7 @@ def _mapped(path: Path) -> mmap.mmap:
     problems, a third of the file, are not read by a search)."""
     with path.open("rb") as fh:
         size = os.fstat(fh.fileno()).st_size
-        if size < _BODY:
+        if size < BODY:
             raise _Damaged(f"truncated ({size} bytes)")
         return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
@@ -317,13 +112,12 @@ def _open(data: Buffer) -> tuple[GraphBuild, int, int]:
     gen, stamp, lazy_crc = _header(data)
     spans = _spans(data)
     view = memoryview(data)
-    lazy_from = spans[_LAZY_FROM][0] - _pad(spans)
-    if zlib.crc32(view[_BODY:lazy_from]) != _HEADER.unpack_from(data)[7]:
+    lazy_from = spans[LAZY_FROM][0] - _pad(spans)
+    if zlib.crc32(view[BODY:lazy_from]) != HEADER.unpack_from(data)[7]:
         raise _Damaged("damaged (checksum differs)")
     try:
         ints = {
-            name: view[spans[name][0] : sum(spans[name])].cast(code)
-            for name, code in _CODES.items()
+            name: view[spans[name][0] : sum(spans[name])].cast(code) for name, code in CODES.items()
         }
         tables = json.loads(_blob(data, spans["tables"]))
         ids = json.loads(_blob(data, spans["ids"]))
@@ -366,16 +160,16 @@ def _open(data: Buffer) -> tuple[GraphBuild, int, int]:
 def _header(data: Buffer) -> tuple[int, int, int]:
     """The generation, the code stamp and the link problems' CRC of a file whose
     header, length and section table are right."""
-    magic, fmt, order, gen, stamp, length, table_crc, _, lazy_crc = _HEADER.unpack_from(data)
-    if magic != _MAGIC:
+    magic, fmt, order, gen, stamp, length, table_crc, _, lazy_crc = HEADER.unpack_from(data)
+    if magic != MAGIC:
         raise _Damaged("not a flat graph")
     if fmt != FLAT_FORMAT:
         raise _Damaged(f"old format ({fmt})")
-    if order != _ORDER:
+    if order != ORDER:
         raise _Damaged("written on a machine of another byte order")
     if length != len(data):
         raise _Damaged(f"truncated or extended ({len(data)} bytes, {length} written)")
-    if zlib.crc32(memoryview(data)[_HEADER.size : _BODY]) != table_crc:
+    if zlib.crc32(memoryview(data)[HEADER.size : BODY]) != table_crc:
         raise _Damaged("damaged (checksum differs)")
     return gen, stamp, lazy_crc
 
@@ -384,13 +178,13 @@ def _spans(data: Buffer) -> dict[str, tuple[int, int]]:
     """Each section's ``(start, size)``, in order, inside the body and aligned for its
     array."""
     spans: dict[str, tuple[int, int]] = {}
-    at = _BODY
-    for i, name in enumerate(_SECTIONS):
-        start, size = _SECTION.unpack_from(data, _HEADER.size + i * _SECTION.size)
+    at = BODY
+    for i, name in enumerate(SECTIONS):
+        start, size = SECTION.unpack_from(data, HEADER.size + i * SECTION.size)
         if start < at or size < 0 or start + size > len(data):
             raise _Damaged(f"section {name} out of bounds")
-        code = _CODES.get(name)
-        if code is not None and (start % _ALIGN or size % array(code).itemsize):
+        code = CODES.get(name)
+        if code is not None and (start % ALIGN or size % array(code).itemsize):
             raise _Damaged(f"section {name} misaligned")
         spans[name] = (start, size)
         at = start + size
@@ -399,8 +193,8 @@ def _spans(data: Buffer) -> dict[str, tuple[int, int]]:
 
 def _pad(spans: dict[str, tuple[int, int]]) -> int:
     """The padding the writer put before the first lazily checked section."""
-    before = _SECTIONS[_SECTIONS.index(_LAZY_FROM) - 1]
-    return spans[_LAZY_FROM][0] - sum(spans[before])
+    before = SECTIONS[SECTIONS.index(LAZY_FROM) - 1]
+    return spans[LAZY_FROM][0] - sum(spans[before])
 
 
 def _blob(data: Buffer, span: tuple[int, int]) -> bytes:
@@ -559,7 +353,7 @@ class _Adjacency(Mapping[str, dict[str, dict[str, dict[str, Any]]]]):
     ) -> None:
         self._ids, self._index, self._keys, self._datas = ids, index, keys, datas
         self._off, self._nbr, self._koff, self._key, self._data = (
-            ints[f"{direction}_{part}"] for part in _ADJACENCY
+            ints[f"{direction}_{part}"] for part in ADJACENCY
         )
         self._cache: dict[int, dict[str, dict[str, dict[str, Any]]]] = {}
 
@@ -653,7 +447,7 @@ class _Table(Mapping[str, Any]):
         if found is not None:
             return found
         self._check()
-        raw = _utf8(key)
+        raw = utf8(key)
         keys = self._keys
         i = bisect_left(keys, raw)
         if i >= len(keys) or keys[i] != raw:

@@ -1,7 +1,7 @@
 """The graph snapshot on disk of one vault sync: which generation and code stamp it
 holds, and its deferred rewrite; beside it, the flat graph a one-shot reader opens
-(:mod:`rubi.graph.flat`, ``graph.flat``), written with every snapshot and whenever a
-process that is not watching the vault moved its graph past it.
+(:mod:`rubi.graph.flat`, ``graph.flat``), written with every snapshot and by a one-shot
+reader that found it behind (:class:`rubi.sync.livegraph.GraphKeeper`).
 
 A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`Snapshots`. The
 snapshot is rewritten when the journal behind it grows long, or when the code map
@@ -102,7 +102,7 @@ class Snapshots:
         """Write the flat graph of ``live`` as of generation ``gen`` and record it; a
         failed write is logged (a reader then reads the snapshot and replays the
         journal, as without a flat graph)."""
-        from rubi.graph.flat import write_flat
+        from rubi.graph.flatwrite import write_flat
 
         try:
             write_flat(self.flat_file, live.build, gen, live.code_stamp)
@@ -110,6 +110,18 @@ class Snapshots:
             log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
             return
         self.flat_gen, self.flat_stamp = gen, live.code_stamp
+
+    def restamp_flat(self, gen: int, new_gen: int) -> None:
+        """Mark the flat graph on disk as of ``new_gen`` when it holds ``gen`` (a run
+        that committed without changing the graph: :func:`rubi.graph.flat.restamp`);
+        a failure is logged (a reader then replays, as for a flat graph behind)."""
+        from rubi.graph.flatwrite import restamp
+
+        try:
+            if restamp(self.flat_file, gen, new_gen):
+                self.flat_gen = new_gen
+        except OSError as exc:
+            log.warning("%s: flat graph not marked current (%s)", self.flat_file, exc)
 
     def flat_behind(self, live: LiveGraph, live_gen: int) -> bool:
         """True when ``live`` (at generation ``live_gen``) is not what the flat graph on

@@ -356,7 +356,10 @@ class VaultSync:
         self._committed(run.old, run.new, run.changed, run.deletes, full=plan.full)
         run.commit_vectors()
         if not run.graph_changed:
-            return  # bodies changed, nothing the graph sees: the text index only
+            # bodies changed, nothing the graph sees: the text index only (and the flat
+            # graph marked as of the new generation)
+            self._graphs.unchanged(run.old.gen, run.new.gen)
+            return
         self._graphs.update(  # its change waits for the readers, who see before or after
             run.store,
             run.new,
