@@ -16,7 +16,9 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 - ``numpy`` (the dense channel's arithmetic), ``whoosh`` (as ``rubi.index`` imports it),
   ``networkx`` (only on a tree whose search stack still imports it: one without
   ``rubi.graph.frozen``), then rubi's own search stack;
-- ``graph``: the graph snapshot read and the store's journal replayed into it;
+- ``graph``: the flat graph opened (``graph.flat``, :mod:`rubi.graph.flat`) when it holds
+  the store's generation, else the graph snapshot read and the store's journal
+  replayed into it (and the flat graph written again);
 - ``vectors``: the dense index opened (on demand: the documents' rows);
 - ``first recall``: :func:`rubi.app.recall` itself (BM25F, names, the graph walk, the
   dense list, fusion, snippets).
@@ -114,7 +116,7 @@ def child(project: Path, prompt: str) -> None:
         with reading_graph(paths):
             pass
 
-    step("graph (snapshot + journal replay)", graph)
+    step("graph (flat file, or snapshot + journal replay)", graph)
     step("Whoosh index opened", lambda: index_at(paths.whoosh_dir))
     step("vectors (dense index, on demand)", lambda: dense_index_for(paths.index_dir))
     step("first recall (search, fusion, snippets)", lambda: recall(paths, prompt, max_tokens=700))

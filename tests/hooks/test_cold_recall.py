@@ -93,13 +93,16 @@ def test_a_short_cold_hook_leaves_at_once_with_its_answer_and_atexit(
 
 
 def test_cold_recall_replays_the_journal_without_networkx(project: Path) -> None:
-    """Notes indexed after the graph snapshot was written (the store's journal, which
-    every cold reader replays into the graph) are found cold as in process, and the
-    replay needs no networkx."""
+    """Notes indexed after the graph snapshot and the flat graph were written (the
+    store's journal: a run that changes the graph leaves the flat graph behind) are
+    found cold as in process, the replay needs no networkx, and the cold process writes
+    the flat graph again for the next one."""
     from rubi.app import index, locate
+    from rubi.graph.flat import read_flat
     from rubi.graph.snapshot import load_snapshot
 
     paths = locate(cwd=project)
+    flat_file = paths.graph_file.with_name("graph.flat")
     before = paths.graph_file.read_bytes()
     note = paths.root / "notes" / "gotcha-night-shift-tokens.md"
     note.write_text(
@@ -110,9 +113,11 @@ def test_cold_recall_replays_the_journal_without_networkx(project: Path) -> None
     )
     index(paths)
     assert paths.graph_file.read_bytes() == before  # the snapshot is behind the store
+    assert "notes/gotcha-night-shift-tokens" not in read_flat(flat_file)[0].graph  # and this
     assert "notes/gotcha-night-shift-tokens" not in load_snapshot(paths.graph_file)[0].notes
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     answer, loaded, _, _ = _cold(project, payload)
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-night-shift-tokens" in answer
     assert loaded == ""
+    assert "notes/gotcha-night-shift-tokens" in read_flat(flat_file)[0].graph

@@ -52,7 +52,14 @@ from rubi.core.picklefiles import check_trusted, collector_paused
 if TYPE_CHECKING:
     from rubi.graph.live import LiveGraph
 
-__all__ = ["CHUNK", "GRAPH_FORMAT", "load_frozen", "load_snapshot", "save_snapshot"]
+__all__ = [
+    "CHUNK",
+    "GRAPH_FORMAT",
+    "load_frozen",
+    "load_snapshot",
+    "reads_frozen",
+    "save_snapshot",
+]
 
 GRAPH_FORMAT = 14
 """Bump when :class:`LiveGraph`, :class:`GraphBuild` or the file's layout change
@@ -73,6 +80,12 @@ def load_frozen() -> None:
     The graph reads the same; a live graph thaws it before changing it."""
     global _frozen
     _frozen = True
+
+
+def reads_frozen() -> bool:
+    """Whether this process reads its graphs frozen (:func:`load_frozen`): a one-shot
+    reader, which reads the flat graph (:mod:`rubi.graph.flat`) when it is current."""
+    return _frozen
 
 
 class _OldFormat(Exception):

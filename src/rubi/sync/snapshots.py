@@ -1,5 +1,7 @@
 """The graph snapshot on disk of one vault sync: which generation and code stamp it
-holds, and its deferred rewrite.
+holds, and its deferred rewrite; beside it, the flat graph a one-shot reader opens
+(:mod:`rubi.graph.flat`, ``graph.flat``), written with every snapshot and by a one-shot
+reader that found it behind (:class:`rubi.sync.livegraph.GraphKeeper`).
 
 A vault sync (:class:`rubi.sync.vaultsync.VaultSync`) owns one :class:`Snapshots`. The
 snapshot is rewritten when the journal behind it grows long, or when the code map
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
 
 __all__ = ["SNAPSHOT_DELAY_S", "Snapshots"]
@@ -46,6 +49,12 @@ class Snapshots:
         wrote it."""
         self.timer: threading.Timer | None = None
         """The pending deferred write (:meth:`later`), if any."""
+        self.flat_file = graph_file.with_name("graph.flat")
+        self.flat_gen = -1
+        """The store generation the flat graph on disk holds, as this process last read
+        or wrote it (-1: not known)."""
+        self.flat_stamp = -1
+        """The code stamp of the flat graph on disk, likewise."""
 
     def load(self) -> LiveGraph:
         """The live graph read back from the snapshot; records its generation and
@@ -75,6 +84,49 @@ class Snapshots:
 
         save_snapshot(self.graph_file, live, gen)
         self.mark(gen, live.code_stamp)
+        self.save_flat(live, gen)
+
+    def load_flat(self) -> tuple[GraphBuild, int, int]:
+        """The flat graph on disk: the build, its generation and its code stamp
+        (recorded).
+
+        Raises:
+            IndexCorruptError: none yet, or an unreadable, damaged or untrusted one.
+        """
+        from rubi.graph.flat import read_flat
+
+        build, self.flat_gen, self.flat_stamp = read_flat(self.flat_file)
+        return build, self.flat_gen, self.flat_stamp
+
+    def save_flat(self, live: LiveGraph, gen: int) -> None:
+        """Write the flat graph of ``live`` as of generation ``gen`` and record it; a
+        failed write is logged (a reader then reads the snapshot and replays the
+        journal, as without a flat graph)."""
+        from rubi.graph.flatwrite import write_flat
+
+        try:
+            write_flat(self.flat_file, live.build, gen, live.code_stamp)
+        except (OSError, TypeError, ValueError) as exc:
+            log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
+            return
+        self.flat_gen, self.flat_stamp = gen, live.code_stamp
+
+    def restamp_flat(self, gen: int, new_gen: int) -> None:
+        """Mark the flat graph on disk as of ``new_gen`` when it holds ``gen`` (a run
+        that committed without changing the graph: :func:`rubi.graph.flat.restamp`);
+        a failure is logged (a reader then replays, as for a flat graph behind)."""
+        from rubi.graph.flatwrite import restamp
+
+        try:
+            if restamp(self.flat_file, gen, new_gen):
+                self.flat_gen = new_gen
+        except OSError as exc:
+            log.warning("%s: flat graph not marked current (%s)", self.flat_file, exc)
+
+    def flat_behind(self, live: LiveGraph, live_gen: int) -> bool:
+        """True when ``live`` (at generation ``live_gen``) is not what the flat graph on
+        disk holds, as far as this process knows."""
+        return live_gen != self.flat_gen or live.code_stamp != self.flat_stamp
 
     def write(self, live: LiveGraph, gen: int) -> None:
         """:meth:`save`, with a failed write logged instead of raised (the next reader

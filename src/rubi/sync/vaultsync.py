@@ -147,12 +147,13 @@ class VaultSync:
             # Taken before the store is read: a commit in between changes it, so the
             # next call reads the store again.
             stamp = quiet_stamp(self.paths.store_file)
-            live = self._graphs.live
-            if stamp is not None and stamp == self._quiet and live is not None:
-                return live.build  # nobody committed since the last read
+            held = self._graphs.held()
+            if stamp is not None and stamp == self._quiet and held is not None:
+                return held  # nobody committed since the last read
             store = self._open(create=False)
             try:
-                build = self._graph(store).build  # a catch-up waits for the readers
+                # a catch-up waits for the readers
+                build = self._graphs.read(store, watched=self.watched)
             finally:
                 store.close()
             self._quiet = stamp
@@ -355,7 +356,10 @@ class VaultSync:
         self._committed(run.old, run.new, run.changed, run.deletes, full=plan.full)
         run.commit_vectors()
         if not run.graph_changed:
-            return  # bodies changed, nothing the graph sees: the text index only
+            # bodies changed, nothing the graph sees: the text index only (and the flat
+            # graph marked as of the new generation)
+            self._graphs.unchanged(run.old.gen, run.new.gen)
+            return
         self._graphs.update(  # its change waits for the readers, who see before or after
             run.store,
             run.new,

@@ -1,0 +1,220 @@
+"""Writing the flat graph (``graph.flat``; :mod:`rubi.graph.flat` reads it, its layout
+is :mod:`rubi.graph.flatlayout`'s): streamed section by section, atomically, and its
+generation marked anew in place when a run changed nothing the graph holds."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from rubi.core.atomic import atomic_write_stream
+from rubi.core.errors import RubiError
+from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.graph.build import GraphBuild, LinkProblem
+from rubi.graph.flatlayout import (
+    ADJACENCY,
+    ALIGN,
+    BODY,
+    FLAT_FORMAT,
+    GEN,
+    GEN_AT,
+    HEADER,
+    INDEXES,
+    LAZY_FROM,
+    MAGIC,
+    OFFSETS,
+    ORDER,
+    SECTION,
+    SECTIONS,
+    utf8,
+)
+
+__all__ = ["restamp", "write_flat"]
+
+
+def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
+    """Write what a reader reads of ``build`` (as of store generation ``gen`` and code
+    stamp ``stamp``) to ``path`` atomically (the user's own file, 0600).
+
+    ``build.graph`` is a ``networkx.MultiDiGraph`` or a
+    :class:`~rubi.graph.frozen.FrozenGraph` (the same dicts).
+
+    Raises:
+        OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
+        TypeError, ValueError: an attribute JSON cannot hold; ``path`` is unchanged.
+    """
+    with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
+        atomic_write_stream(path, lambda fh: _Writer(fh).write(build, gen, stamp), mode=0o600)
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every value (``json.dumps`` with arguments makes one per call)."""
+_encode_str: Callable[[str], str] = json.encoder.encode_basestring_ascii
+
+
+def _json(value: object) -> bytes:
+    return _ENCODER.encode(value).encode("ascii")
+
+
+def _strings_json(values: list[str]) -> bytes:
+    """A name table's value (a list of ids) as JSON, without an encoder's overhead."""
+    return ("[" + ",".join(map(_encode_str, values)) + "]").encode("ascii")
+
+
+class _Writer:
+    """Streams the sections to ``fh`` in :data:`SECTIONS` order."""
+
+    def __init__(self, fh: IO[bytes]) -> None:
+        self._fh = fh
+        self._crc = 0
+        self._searched_crc = 0
+        self._pos = BODY
+        self._spans: dict[str, tuple[int, int]] = {}
+
+    def _put(self, data: bytes | memoryview) -> None:
+        self._fh.write(data)
+        self._crc = zlib.crc32(data, self._crc)
+        self._pos += len(data)
+
+    def _section(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
+        assert name == SECTIONS[len(self._spans)], name
+        if name == LAZY_FROM:
+            self._searched_crc, self._crc = self._crc, 0
+        pad = -self._pos % ALIGN
+        if pad:
+            self._put(b"\0" * pad)
+        start = self._pos
+        for chunk in chunks:
+            self._put(chunk)
+        self._spans[name] = (start, self._pos - start)
+
+    def _ints(self, name: str, values: array[int]) -> None:
+        self._section(name, [memoryview(values).cast("B")])
+
+    def write(self, build: GraphBuild, gen: int, stamp: int) -> None:
+        g: Any = build.graph
+        nodes: dict[str, dict[str, Any]] = g._node
+        ids = list(nodes)
+        index = {node: i for i, node in enumerate(ids)}
+        self._fh.write(b"\0" * BODY)
+        self._section("ids", [_json(ids)])
+        offsets = array(OFFSETS, [0])
+        self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
+        self._ints("attr_off", offsets)
+        keys: dict[str, int] = {}
+        datas: dict[object, int] = {}
+        data_list: list[dict[str, Any]] = []
+        for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
+            self._adjacency(direction, ids, adjacency, index, keys, datas, data_list)
+        self._section("tables", [_json({"keys": list(keys), "data": data_list, "graph": g.graph})])
+        self._table("names", build.names, _strings_json)
+        self._table("type_names", build.type_names, _strings_json)
+        self._table("defined_names", build.defined_names, _strings_json)
+        self._table("problems", build.problems_by_note, _problems_json)
+        table = b"".join(SECTION.pack(*self._spans[name]) for name in SECTIONS)
+        crcs = (zlib.crc32(table), self._searched_crc, self._crc)
+        self._fh.seek(0)
+        self._fh.write(HEADER.pack(MAGIC, FLAT_FORMAT, ORDER, gen, stamp, self._pos, *crcs))
+        self._fh.write(table)
+
+    def _adjacency(
+        self,
+        direction: str,
+        ids: list[str],
+        adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
+        index: dict[str, int],
+        keys: dict[str, int],
+        datas: dict[object, int],
+        data_list: list[dict[str, Any]],
+    ) -> None:
+        off, nbr = array(OFFSETS, [0]), array(INDEXES)
+        koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
+        seen: dict[int, int] = {}  # id of a (live, shared) attribute dict → its position
+        for node in ids:
+            row = adjacency[node]
+            nbr.extend([index[other] for other in row])
+            for keydict in row.values():
+                for k, attrs in keydict.items():
+                    key.append(keys.setdefault(k, len(keys)))
+                    found = seen.get(id(attrs))
+                    if found is None:
+                        found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
+                    data.append(found)
+                koff.append(len(key))
+            off.append(len(nbr))
+        for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
+            self._ints(f"{direction}_{part}", values)
+
+    def _table(self, name: str, table: Mapping[str, Any], encode: Callable[[Any], bytes]) -> None:
+        """``table`` as sorted keys (UTF-8) and one encoded value per key."""
+        order = sorted((utf8(k), k) for k in table)
+        off, voff = array(OFFSETS, [0]), array(OFFSETS, [0])
+        self._section(f"{name}_keys", _measured((raw for raw, _ in order), off))
+        self._ints(f"{name}_off", off)
+        self._section(f"{name}_vals", _measured((encode(table[k]) for _, k in order), voff))
+        self._ints(f"{name}_voff", voff)
+
+
+def _measured(blobs: Iterable[bytes], offsets: array[int]) -> Iterator[bytes]:
+    """``blobs`` as they are written, each one's end appended to ``offsets``."""
+    at = offsets[-1]
+    for blob in blobs:
+        at += len(blob)
+        offsets.append(at)
+        yield blob
+
+
+def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
+    """The position of an edge's attribute dict among the distinct ones (one dict per
+    relation is shared by every note edge; a code edge's carries its weight)."""
+    try:
+        marker: object = tuple(attrs.items())
+        hash(marker)
+    except TypeError:
+        marker = _json(attrs)
+    found = datas.get(marker)
+    if found is None:
+        found = datas[marker] = len(data_list)
+        data_list.append(dict(attrs))
+    return found
+
+
+def _problems_json(problems: list[LinkProblem]) -> bytes:
+    return _json([(p.target, p.status, p.resolved_to, p.candidates) for p in problems])
+
+
+def restamp(path: Path, gen: int, new_gen: int) -> bool:
+    """Mark the flat graph at ``path`` as of generation ``new_gen`` when it is of ``gen``:
+    for a run that committed without changing the graph (a body edited, a code file's
+    text changed), whose build is the same at both. The header's generation is
+    rewritten in place (8 bytes no CRC covers; a reader sees the old value or the new),
+    not the whole file.
+
+    Returns:
+        True when marked; False when the file is missing, not this format's, of
+        another generation or not trusted.
+
+    Raises:
+        OSError: the file could not be read or written.
+    """
+    try:
+        check_trusted(path)
+        fh = path.open("r+b")
+    except FileNotFoundError:
+        return False
+    except RubiError:  # check_trusted's UntrustedCacheError: a file rubi never writes to
+        return False
+    with fh:
+        head = fh.read(HEADER.size)
+        if len(head) < HEADER.size:
+            return False
+        magic, fmt, order, held = HEADER.unpack(head)[:4]
+        if (magic, fmt, order, held) != (MAGIC, FLAT_FORMAT, ORDER, gen):
+            return False
+        fh.seek(GEN_AT)
+        fh.write(GEN.pack(new_gen))
+    return True

@@ -1,0 +1,184 @@
+"""The flat graph a one-shot reader opens reads as the graph it was written from
+(nodes and their attributes, neighbours and edge keys in networkx's orders, the name
+tables, the link problems), and a file that is truncated, damaged, of another format,
+planted or untrusted is refused with one line, never half read."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubi.core.errors import IndexCorruptError
+from rubi.core.paths import cache_home
+from rubi.graph import flat, flatlayout
+from rubi.graph.build import GraphBuild
+from rubi.graph.flat import FlatGraph, read_flat
+from rubi.graph.flatwrite import write_flat
+from rubi.graph.live import LiveGraph
+
+from helpers import graph_notes
+
+
+@pytest.fixture
+def live() -> LiveGraph:
+    live = LiveGraph.from_notes(graph_notes(), ["spec.pdf"])
+    build = live.build
+    # a code file's attributes and weighted edge, as the code map adds them
+    build.graph.add_node("src/app.py", kind="file", title="app.py", rank=0.25, imported_by=3)
+    build.graph.add_edge("plan", "src/app.py", key="about_file", relation="about_file")
+    build.graph.add_edge("src/app.py", "alpha", key="imports", relation="imports", weight=0.5)
+    build.type_names["Router"] = ["src/app.py"]
+    build.defined_names["Depends"] = ["src/app.py", "plan"]
+    build.graph.graph["built"] = "now"
+    return live
+
+
+@pytest.fixture
+def path() -> Path:
+    return cache_home() / "indexes" / "vault-1" / "graph.flat"
+
+
+def _written(live: LiveGraph, path: Path) -> tuple[GraphBuild, FlatGraph]:
+    write_flat(path, live.build, 7, 3)
+    build, gen, stamp = read_flat(path)
+    assert (gen, stamp) == (7, 3)
+    assert isinstance(build.graph, FlatGraph)
+    return build, build.graph
+
+
+def test_a_flat_graph_reads_as_the_graph_it_was_written_from(live: LiveGraph, path: Path) -> None:
+    g = live.build.graph
+    build, f = _written(live, path)
+    assert list(f) == list(g) and len(f) == len(g) and f.graph == g.graph
+    assert path.stat().st_mode & 0o777 == 0o600
+    for n in g:
+        assert n in f and n in f.nodes and n in f.succ
+        assert f.nodes[n] == g.nodes[n] and f.nodes.get(n) == g.nodes.get(n)
+        for key, value in g.nodes[n].items():
+            assert type(f.nodes[n][key]) is type(value)  # a tuple stays a tuple
+        assert list(f.succ[n].items()) == list(g.succ[n].items())
+        assert list(f.pred[n].items()) == list(g.pred[n].items())
+        assert list(f.adj[n]) == list(g.adj[n])
+        assert f.in_degree(n) == g.in_degree(n)
+        assert f.out_edges(n, keys=True) == list(g.out_edges(n, keys=True))
+    assert f.succ["src/app.py"]["alpha"] == {"imports": {"relation": "imports", "weight": 0.5}}
+    assert "nowhere" not in f and f.nodes.get("nowhere") is None and f.succ.get("x") is None
+    assert ["a", "list"] not in f  # unhashable: no node, as networkx says
+    for table in ("names", "type_names", "defined_names"):
+        expected: dict[str, list[str]] = getattr(live.build, table)
+        got = getattr(build, table)
+        assert len(got) == len(expected) and sorted(got) == sorted(expected)
+        assert all(got[k] == v and got.get(k) == v for k, v in expected.items())
+        assert got.get("no such name") is None and "no such name" not in got
+    assert build.problems == live.build.problems and build.problems
+    assert f.thaw().number_of_edges() == g.number_of_edges()  # networkx for the rest
+    assert sorted(f.edges(keys=True)) == sorted(g.edges(keys=True))
+
+
+def _sections(data: bytes) -> dict[str, tuple[int, int]]:
+    return flat._spans(data)
+
+
+def _resealed(data: bytearray) -> bytes:
+    """``data`` with its header's CRCs made right again (what a planted file does)."""
+    fields = list(flatlayout.HEADER.unpack_from(data))
+    lazy_from = _sections(bytes(data))[flatlayout.LAZY_FROM][0]
+    fields[6] = zlib.crc32(memoryview(data)[flatlayout.HEADER.size : flatlayout.BODY])
+    fields[7] = zlib.crc32(memoryview(data)[flatlayout.BODY : lazy_from])
+    fields[8] = zlib.crc32(memoryview(data)[lazy_from:])
+    data[: flatlayout.HEADER.size] = flatlayout.HEADER.pack(*fields)
+    return bytes(data)
+
+
+def _flipped(data: bytes, section: str = "attrs") -> bytes:
+    start, size = _sections(data)[section]
+    at = start + size // 2
+    return data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1 :]
+
+
+def _moved_section(data: bytes) -> bytes:
+    section = flatlayout.SECTION
+    at = flatlayout.HEADER.size + flatlayout.SECTIONS.index("succ_nbr") * section.size
+    return data[:at] + section.pack(len(data) - 4, 8) + data[at + section.size :]
+
+
+def _old_format(data: bytes) -> bytes:
+    return data[:8] + struct.pack("<I", flatlayout.FLAT_FORMAT + 1) + data[12:]
+
+
+@pytest.mark.parametrize(
+    ("case", "damage", "said"),
+    [
+        ("empty", lambda d: b"", "truncated"),
+        ("truncated", lambda d: d[: len(d) // 2], "truncated"),
+        ("a byte changed", _flipped, "checksum"),
+        ("a neighbour changed", lambda d: _flipped(d, "succ_nbr"), "checksum"),
+        ("a section moved", _moved_section, "checksum"),
+        ("another file", lambda d: b"not a graph at all, but long enough" * 30, "not a flat"),
+        ("a pickle", lambda d: b"\x80\x05\x95" + d[3:], "not a flat"),
+        ("another format", _old_format, "old format"),
+    ],
+)
+def test_a_damaged_flat_file_is_refused_with_one_line(
+    case: str, damage: Any, said: str, live: LiveGraph, path: Path
+) -> None:
+    write_flat(path, live.build, 7, 3)
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(IndexCorruptError) as caught:
+        read_flat(path)
+    line = str(caught.value)
+    assert "\n" not in line and str(path) in line and said in line, case
+
+
+def test_damaged_link_problems_are_refused_when_first_read(live: LiveGraph, path: Path) -> None:
+    """No search reads them: they are checked when read, not when the file is opened."""
+    write_flat(path, live.build, 7, 3)
+    path.write_bytes(_flipped(path.read_bytes(), "problems_vals"))
+    build, _, _ = read_flat(path)
+    assert build.graph.nodes["plan"]["title"] == "Plan"
+    with pytest.raises(IndexCorruptError, match="checksum of the link problems"):
+        build.problems  # noqa: B018
+
+
+def test_a_planted_file_that_points_outside_its_arrays_fails_as_a_corrupt_index(
+    live: LiveGraph, path: Path
+) -> None:
+    """Bounds are checked where the arrays are read: a sealed file whose neighbour
+    positions, name values or node attributes are wrong raises the index error a
+    reader handles, not an ``IndexError`` or a decoding error from deep in a search."""
+    write_flat(path, live.build, 7, 3)
+    data = bytearray(path.read_bytes())
+    spans = _sections(bytes(data))
+    start, size = spans["succ_nbr"]
+    data[start : start + size] = b"\xff" * size  # every successor: node 4294967295
+    start, size = spans["names_vals"]
+    data[start : start + size] = b"{" * size
+    start, size = spans["attrs"]
+    data[start : start + size] = b"1" * size
+    path.write_bytes(_resealed(data))
+    build, _, _ = read_flat(path)
+    with pytest.raises(IndexCorruptError, match="neighbours of 'plan'"):
+        build.graph.succ["plan"]
+    with pytest.raises(IndexCorruptError, match="damaged"):
+        build.names["plan"]
+    with pytest.raises(IndexCorruptError, match="node 'plan'"):
+        build.graph.nodes["plan"]
+
+
+def test_a_flat_file_outside_the_user_cache_or_writable_by_others_is_refused(
+    live: LiveGraph, path: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "graph.flat"
+    write_flat(outside, live.build, 7, 3)
+    with pytest.raises(IndexCorruptError, match="outside the rubi cache"):
+        read_flat(outside)
+    write_flat(path, live.build, 7, 3)
+    path.chmod(0o666)
+    with pytest.raises(IndexCorruptError, match="another user"):
+        read_flat(path)
+    with pytest.raises(IndexCorruptError, match="no flat graph yet"):
+        read_flat(path.with_name("missing.flat"))

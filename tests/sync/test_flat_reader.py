@@ -1,0 +1,166 @@
+"""A one-shot reader (a cold recall hook, a cold ``rubi search``) opens the flat graph
+when it holds the store's generation and code stamp, and searches it to the same
+answers as the live graph; when the flat graph is behind the store (a note saved since),
+of another code stamp or damaged, it reads the snapshot, replays the journal, and
+writes the flat graph again for the next reader."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.core.paths import VaultPaths
+from rubi.graph import snapshot
+from rubi.graph.flat import FlatGraph, read_flat
+from rubi.graph.flatwrite import write_flat
+from rubi.graph.frozen import FrozenGraph
+from rubi.sync import forget_vault_syncs
+from rubi.sync.rows import open_store
+from rubi.sync.vaultsync import VaultSync
+
+from helpers import login_project, write
+
+QUERIES = ("why does the login token expire at night?", "cache server", "login", "auth.py")
+NEW = "notes/gotcha-night-shift-tokens"
+_LAZY = ("source", "day", "parts")
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> VaultPaths:
+    """An indexed project whose flat graph is current: a first one-shot reader wrote it
+    (the runs that changed the graph did not)."""
+    paths = app.locate(login_project(tmp_path / "proj") / ".rubi")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(snapshot, "_frozen", True)
+        forget_vault_syncs()
+        VaultSync(paths).graph()
+    forget_vault_syncs()
+    assert read_flat(_flat_file(paths))[1] == _store_gen(paths)
+    return paths
+
+
+def _flat_file(paths: VaultPaths) -> Path:
+    return paths.graph_file.with_name("graph.flat")
+
+
+def _store_gen(paths: VaultPaths) -> int:
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    try:
+        return store.gen()
+    finally:
+        store.close()
+
+
+def _answers(paths: VaultPaths) -> list[object]:
+    """Each query's hits, every field but those read from the files when shown."""
+    found = []
+    for query in QUERIES:
+        hits = [dataclasses.asdict(hit) for hit in app.search(paths, query, refresh=False).hits]
+        found.append([{k: v for k, v in hit.items() if k not in _LAZY} for hit in hits])
+    return found
+
+
+def _save_a_note(paths: VaultPaths) -> None:
+    write(
+        paths.root / f"{NEW}.md",
+        "---\ntype: gotcha\n---\n# Night shift tokens expire at the login rollover\n\n"
+        "The login token rolls over at night; see "
+        "[[gotcha-login-tokens-expire-at-midnight-utc]].\n",
+    )
+    app.index(paths)
+
+
+def test_a_one_shot_reader_opens_the_flat_graph_and_answers_as_the_live_graph(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    sync = VaultSync(paths)
+    assert isinstance(sync.graph().graph, FlatGraph)
+    assert sync._graphs.live is None  # no live graph (resolver, readers, records) loaded
+    forget_vault_syncs()
+    assert _answers(paths) == live_answers
+
+
+def test_a_body_edit_marks_the_flat_graph_current_without_writing_it_again(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that commits what the graph does not hold (a sentence added to a body)
+    moves the store's generation; the flat graph is the same build at both."""
+    flat_file = _flat_file(paths)
+    before, gen_before = flat_file.read_bytes(), _store_gen(paths)
+    note = paths.root / "notes" / "gotcha-login-tokens-expire-at-midnight-utc.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nRefresh it at noon too.\n")
+    app.index(paths)
+    assert _store_gen(paths) > gen_before
+    assert read_flat(flat_file)[1] == _store_gen(paths)
+    after = flat_file.read_bytes()
+    assert after[:16] + after[24:] == before[:16] + before[24:]  # the generation alone
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
+
+
+def test_a_link_edit_leaves_the_flat_graph_to_the_next_one_shot_reader(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run that changed the graph does not write the flat graph; the next one-shot
+    reader replays the journal and writes it, and the one after opens it."""
+    _save_a_note(paths)
+    assert read_flat(_flat_file(paths))[1] < _store_gen(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    graph = VaultSync(paths).graph().graph
+    assert isinstance(graph, FrozenGraph) and NEW in graph
+    build, gen, _ = read_flat(_flat_file(paths))
+    assert gen == _store_gen(paths) and NEW in build.graph
+    forget_vault_syncs()
+    graph = VaultSync(paths).graph().graph
+    assert isinstance(graph, FlatGraph) and NEW in graph
+
+
+def test_a_note_saved_after_the_flat_graph_is_found_by_a_one_shot_search(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _save_a_note(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert NEW in [h.id for h in app.search(paths, "night shift rollover", refresh=False).hits]
+    forget_vault_syncs()
+    assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
+    assert NEW in [h.id for h in app.search(paths, "night shift rollover", refresh=False).hits]
+
+
+def test_a_flat_graph_of_another_code_stamp_is_not_read_and_is_written_again(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flat_file = _flat_file(paths)
+    build, gen, stamp = read_flat(flat_file)
+    write_flat(flat_file, build, gen, stamp + 1)  # code nodes older than the store says
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    graph = VaultSync(paths).graph().graph
+    assert not isinstance(graph, FlatGraph)
+    assert read_flat(flat_file)[1:] == (gen, stamp)
+
+
+def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    flat_file = _flat_file(paths)
+    data = flat_file.read_bytes()
+    flat_file.write_bytes(data[: len(data) - 5])
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    with caplog.at_level(logging.INFO, logger="rubi"):
+        assert _answers(paths) == live_answers
+    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
+    assert len(said) == 1 and "\n" not in said[0] and "truncated" in said[0]
+    assert flat_file.read_bytes() == data  # written again, as it was
