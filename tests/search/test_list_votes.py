@@ -52,11 +52,7 @@ def test_a_common_word_names_no_note_unless_it_is_the_whole_query() -> None:
     assert name_votes("engineering", common, "note", whole=True)
     assert name_votes("random note", rare, "note")
     assert name_votes("context", common, "file")  # a file's name is an identifier
-    assert name_votes("router_group", common, "note")  # inner punctuation: a name
-    # An inner capital alone is also how product names are written in prose
-    # (JavaScript): it names a note only when the name is rare, whatever its share.
-    assert name_votes("RouterGroup", rare, "note", share=0.1)
-    assert not name_votes("JavaScript", common, "note", share=0.1)
+    assert name_votes("RouterGroup", common, "note")
     # The threshold: as rare as a word in 1 document in 20 (IDF = log(N / df) + 1).
     assert math.isclose(NAME_MIN_IDF, 1 + math.log(20))
 

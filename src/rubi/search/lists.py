@@ -25,13 +25,13 @@ from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import as_written
 from rubi.search.reweighting import (
     graph_votes,
+    identifier_like,
     in_code_span,
     linked_seeds,
     name_evidence,
     name_idf,
     name_share,
     name_votes,
-    written_as_name,
 )
 from rubi.vault.resolve import normalize_name
 
@@ -163,7 +163,7 @@ def name_list(
             written = f"`{written}`"  # written as a name: an identifier's standing
         words = analyze(m.name)
         whole = m.name in given or (bool(asked) and asked <= set(words))
-        if kind == "file" or whole or written_as_name(written):
+        if kind == "file" or whole or identifier_like(written):
             weighed.append(m)  # no rarity measured: the why-line says nothing more
             continue
         if m.name not in measured:

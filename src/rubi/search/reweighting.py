@@ -45,7 +45,6 @@ __all__ = [
     "secondary_file",
     "variant_of",
     "wants_tests",
-    "written_as_name",
 ]
 
 GENERATED_PAGE_WEIGHT = 0.25
@@ -123,29 +122,19 @@ def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
     return found[0] if found else None
 
 
-_NAME_SIGNS = re.compile(r"[^\W_]*[_./\\:#@$-][^\W_]|\d")
+_IDENTIFIER = re.compile(r"[^\W_]*[_./\\:#@$-][^\W_]|[a-z0-9][A-Z]|\d")
 """Signs that a word was written as a name, not as prose: inner punctuation
-(``binding.go``, ``dispatch_request``), a digit."""
-_INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
-"""An inner capital (``RouterGroup``): an identifier's sign, but also how product
-names are written in prose (``JavaScript``, ``GitHub``), so a weaker one."""
-
-
-def written_as_name(written: str) -> bool:
-    """Whether ``written`` (a name as the caller wrote it) bears a sign of a name that
-    prose words do not (:data:`_NAME_SIGNS`), or is a code span (`` `log` ``: the
-    caller marked it as a name, :func:`in_code_span`)."""
-    text = written.strip()
-    if len(text) > 2 and text[0] == text[-1] == "`":
-        return True
-    return bool(_NAME_SIGNS.search(text))
+(``binding.go``, ``dispatch_request``), an inner capital (``RouterGroup``), a digit."""
 
 
 def identifier_like(written: str) -> bool:
-    """Whether ``written`` looks like an identifier or a file name rather than
-    dictionary words: :func:`written_as_name`, or an inner capital
-    (:data:`_INNER_CAPITAL`)."""
-    return written_as_name(written) or bool(_INNER_CAPITAL.search(written.strip()))
+    """Whether ``written`` (a name as the caller wrote it) looks like an identifier or
+    a file name rather than dictionary words (:data:`_IDENTIFIER`), or is a code span
+    (`` `log` ``: the caller marked it as a name, :func:`in_code_span`)."""
+    text = written.strip()
+    if len(text) > 2 and text[0] == text[-1] == "`":
+        return True
+    return bool(_IDENTIFIER.search(text))
 
 
 def name_idf(terms: Iterable[str], idf: Mapping[str, float]) -> float:
@@ -190,14 +179,12 @@ def name_votes(
     written: str, idf: float, kind: str, *, whole: bool = False, share: float = 1.0
 ) -> bool:
     """Whether an exact-name match votes: a file's name (a file or symbol name: an
-    identifier by nature), a name written as one (:func:`written_as_name`: inner
-    punctuation, a digit, a code span: the caller passes it as ``written``) and a
-    name that is the whole query or one whole term the caller gave (``whole``:
-    ``Aliases`` asked alone) always do; a name with an inner capital only
-    (``RouterGroup``, ``JavaScript``) when it is rare in the vault (its
-    :func:`name_idf` at least :data:`NAME_MIN_IDF`); any other note named in plain
-    words only when the name is rare and holds at least :data:`NAME_MIN_SHARE` of the
-    question's IDF mass (``share``, :func:`name_share`).
+    identifier by nature), a name written as an identifier (:func:`identifier_like`,
+    or a code span: the caller passes it as ``written``) and a name that is the whole
+    query or one whole term the caller gave (``whole``: ``Aliases`` asked alone)
+    always do; any other note named in plain words only when the name is rare in the
+    vault (its :func:`name_idf` at least :data:`NAME_MIN_IDF`) and holds at least
+    :data:`NAME_MIN_SHARE` of the question's IDF mass (``share``, :func:`name_share`).
 
     Why rarity: the names list fired on dictionary words that happen to title a note
     ("engineering", "product", "python" inside a longer question) and its vote put
@@ -218,10 +205,8 @@ def name_votes(
     tldr it 0.675 → 0.849, fr 0.733 → 0.838, de 0.886 → 0.939, es 0.582 → 0.591, every
     other set unchanged ("issue 28: names that vote with evidence").
     """
-    if kind == "file" or whole or written_as_name(written):
+    if kind == "file" or whole or identifier_like(written):
         return True
-    if identifier_like(written):
-        return idf >= NAME_MIN_IDF
     return idf >= NAME_MIN_IDF and share >= NAME_MIN_SHARE
 
 
