@@ -1,8 +1,8 @@
 """The candidate lists of one search, each ranked best first over eligible nodes only:
 the text list (BM25F, :mod:`rubi.index.searchindex`), the name list (exact names and
 aliases, voting only when the name is rare in the vault and most of the question),
-and the graph list
-(personalized PageRank from the text and name matches, voting only with linked seeds).
+and the graph list (personalized PageRank from the text and name matches, voting only
+with linked seeds).
 The dense list is :func:`rubi.search.dense.dense_list`; fusing them is
 :func:`rubi.search.engine.fuse`.
 """

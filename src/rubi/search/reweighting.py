@@ -217,7 +217,8 @@ def name_evidence(df: int, idf: float, share: float, votes: bool) -> str:
     """What a plain-words name match was weighed on, for the why-line: ``rare: df 3,
     80% of the question`` when it voted; ``not counted: common word (df 312)`` or
     ``not counted: 18% of the question (df 40)`` when it did not (the first failed
-    test of :func:`name_votes`)."""
+    test of :func:`name_votes`). ``df``: the live documents holding the name's rarest
+    word in their body; ``idf``: its :func:`name_idf`; ``share``: its :func:`name_share`."""
     pct = f"{round(share * 100)}% of the question"
     if votes:
         return f"rare: df {df}, {pct}"
