@@ -89,7 +89,7 @@ def test_only_shown_hits_read_their_snippets(help_vault_indexed: Path) -> None:
     result = app.search(paths, "keyboard shortcuts hotkeys", top_k=10, refresh=False)
     assert len(result.hits) == 10
     assert not any(h.source.is_read for h in result.hits)  # nothing read by the search
-    # 150 tokens: the first hit's why-line says why its name voted (rare: idf …), and
+    # 150 tokens: the first hit's why-line says why its name voted (rare: df …), and
     # the first block must fit whole for the renderer to try the next one.
     rendered = render_compact(result, 150)
     shown = len(rendered.shown)
@@ -112,19 +112,22 @@ def test_reasons_stand_beside_the_why_lines(help_vault_indexed: Path) -> None:
     # The whole query is the name: it votes whatever its words' rarity.
     assert result.hits[0].reasons[:2] == (Why("named", "Aliases"), Why("text", "aliases (title)"))
     # Inside a longer question a word found in more than 1 note in 20 names nothing
-    # (rubi.search.reweighting.name_votes): the note of that title matches as text.
+    # (rubi.search.reweighting.name_votes): the note of that title matches as text, and
+    # its reason says why the name did not count.
     longer = app.search(
         app.locate(help_vault_indexed), "where do aliases show up in search", refresh=False
     )
-    assert all(r.kind != "named" for h in longer.hits for r in h.reasons)
+    named_in_longer = [r for h in longer.hits for r in h.reasons if r.kind == "named"]
+    assert longer.named == 0 and named_in_longer
+    assert all(r.evidence.startswith("not counted: common word (df ") for r in named_in_longer)
     named = app.search(
         app.locate(help_vault_indexed), "edit keyboard shortcuts of a plugin", refresh=False
     )
     first = named.hits[0].reasons[0]
     # A rare name inside a longer question votes, and its reason says what was measured.
     assert (first.kind, first.text) == ("named", "keyboard shortcuts")
-    assert first.evidence.startswith("rare: idf ")
-    assert named.hits[0].why[0].startswith('named: "keyboard shortcuts" (rare: idf ')
+    assert first.evidence.startswith("rare: df ") and first.evidence.endswith("of the question")
+    assert named.hits[0].why[0].startswith('named: "keyboard shortcuts" (rare: df ')
 
 
 def test_a_paragraph_long_title_does_not_spend_the_budget(tmp_path: Path) -> None:

@@ -184,7 +184,7 @@ def reasons_for(
     why: list[Why] = []
     if f.id in by_name:
         named = by_name[f.id]
-        why.append(named_why(named.name, attrs, texts, named.rarity))
+        why.append(named_why(named.name, attrs, texts, named.evidence))
     if f.id in by_text:
         why.append(text_why(by_text[f.id], words))
     if f.id in cands.via:
@@ -295,14 +295,15 @@ def search_index(
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     analysis = QueryAnalysis.of(query, analysis)
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
-    names = name_list(build, query, terms, eligible, index, analysis)
+    weighed = name_list(build, query, terms, eligible, index, analysis)
+    names = [m for m in weighed if m.votes]
     graph, via, linked = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
     words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis)
-    by_name = {m.id: m for m in names}
+    by_name = {m.id: m for m in weighed}  # a name that did not vote says why
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}
     hits = []

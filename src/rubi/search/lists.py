@@ -1,7 +1,8 @@
 """The candidate lists of one search, each ranked best first over eligible nodes only:
 the text list (BM25F, :mod:`rubi.index.searchindex`), the name list (exact names and
-aliases, voting only when the name is rare in the vault), and the graph list
-(personalized PageRank from the text and name matches, voting only with linked seeds).
+aliases, voting only when the name is rare in the vault and most of the question),
+and the graph list (personalized PageRank from the text and name matches, voting only
+with linked seeds).
 The dense list is :func:`rubi.search.dense.dense_list`; fusing them is
 :func:`rubi.search.engine.fuse`.
 """
@@ -25,8 +26,11 @@ from rubi.search.reasons import as_written
 from rubi.search.reweighting import (
     graph_votes,
     identifier_like,
+    in_code_span,
     linked_seeds,
+    name_evidence,
     name_idf,
+    name_share,
     name_votes,
 )
 from rubi.vault.resolve import normalize_name
@@ -127,12 +131,15 @@ def name_list(
     analysis: QueryAnalysis | None = None,
 ) -> list[NameMatch]:
     """List 2: notes and files named in the query or terms (:func:`match_names`), each
-    note named in plain words kept only when the name is rare in ``index``'s text
-    (:func:`rubi.search.reweighting.name_votes`; its IDF kept as the match's ``rarity``;
-    a name of stop words of the index's languages is never rare,
-    :func:`rubi.index.analysis.function_words_only`) or the name is the whole query
-    (its analysed terms: ``analysis``, the query's) or one whole term. Without ``index``
-    every match is kept."""
+    weighed by :func:`rubi.search.reweighting.name_votes` against ``index``'s text: a
+    note named in plain words votes only when the name is rare in the vault (its IDF
+    kept as the match's ``rarity``; a name of stop words of the index's languages is
+    never rare, :func:`rubi.index.analysis.function_words_only`) and holds at least
+    half of the question's IDF mass (:func:`rubi.search.reweighting.name_share`), or
+    is the whole query (its analysed terms: ``analysis``, the query's), one whole term,
+    or written as an identifier or a code span. Matches that do not vote are returned
+    with ``votes`` False and the evidence that failed (for the why-line); fusion reads
+    only the voting ones. Without ``index`` every match votes."""
     found = match_names(
         query,
         terms,
@@ -146,27 +153,68 @@ def name_list(
     texts = [query, *terms]
     asked = set(QueryAnalysis.of(query, analysis).terms(query))
     given = {normalize_name(t) for t in terms}
-    kept: list[NameMatch] = []
-    rarity: dict[str, float] = {}
-    langs: list[str] | None = None  # the index's, read once a name needs them
+    weighed: list[NameMatch] = []
+    measured: dict[str, NameMatch | None] = {}  # name -> its weighed match (id aside)
+    question = _Question(index, " ".join(texts))
     for m in found:
         kind = str(build.graph.nodes[m.id].get("kind", "note"))
         written = as_written(m.name, texts)
+        if in_code_span(m.name, texts, normalize_name):
+            written = f"`{written}`"  # written as a name: an identifier's standing
         words = analyze(m.name)
         whole = m.name in given or (bool(asked) and asked <= set(words))
         if kind == "file" or whole or identifier_like(written):
-            kept.append(m)  # no rarity measured: the why-line says nothing more
+            weighed.append(m)  # no rarity measured: the why-line says nothing more
             continue
-        if m.name not in rarity:
-            # A name of function words of the index's languages (French "du", a
-            # command's name among French pages) has no rarity: those notes drop them.
-            if words and langs is None:
-                langs = index.languages()
-            common = not words or function_words_only(m.name, langs or ["en"])
-            rarity[m.name] = 0.0 if common else name_idf(words, index.term_idf(words))
-        if name_votes(written, rarity[m.name], kind, whole=whole):
-            kept.append(replace(m, rarity=rarity[m.name]))
-    return kept
+        if m.name not in measured:
+            measured[m.name] = question.weigh(m, written, words, kind)
+        match = measured[m.name]
+        if match is not None:
+            weighed.append(replace(match, id=m.id))
+    return weighed
+
+
+class _Question:
+    """The question's content terms and their IDFs and document frequencies in the
+    index's body text, read once and only when a plain-words name needs them."""
+
+    def __init__(self, index: SearchIndex, text: str) -> None:
+        self._index = index
+        self._query = text
+        self._langs: list[str] | None = None
+        self._terms: list[str] | None = None
+
+    def langs(self) -> list[str]:
+        if self._langs is None:
+            self._langs = self._index.languages() or ["en"]
+        return self._langs
+
+    def terms(self) -> list[str]:
+        """The question's terms without the function words of the index's languages
+        (Spanish "de" is dropped from Spanish notes, so it would look rare)."""
+        if self._terms is None:
+            langs = self.langs()
+            kept = [w for w in self._query.split() if not function_words_only(w, langs)]
+            self._terms = list(dict.fromkeys(analyze(" ".join(kept))))
+        return self._terms
+
+    def weigh(self, m: NameMatch, written: str, words: list[str], kind: str) -> NameMatch | None:
+        """``m`` with its rarity, its vote and the evidence behind it; None for a name
+        of function words of the index's languages (French "du", a command's name
+        among French pages), which has no rarity (those notes drop the words) and
+        names nothing."""
+        if not words or function_words_only(m.name, self.langs()):
+            return None
+        asked = self.terms()
+        idf = self._index.term_idf([*words, *asked])
+        _, dfs = self._index.term_df(words)
+        rarity = name_idf(words, idf)
+        share = name_share(words, asked, idf) if asked else 1.0
+        votes = name_votes(written, rarity, kind, share=share)
+        df = min(dfs.values(), default=0)
+        return replace(
+            m, rarity=rarity, votes=votes, evidence=name_evidence(df, rarity, share, votes)
+        )
 
 
 def graph_list(

@@ -33,13 +33,18 @@ _WORD_RE = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;:!?]+")
 
 @dataclass(frozen=True, slots=True)
 class NameMatch:
-    """A note or file whose name appears in the query: its id, the name matched and
-    how rare the name is in the vault's text (its words' IDFs summed,
-    :func:`rubi.search.reweighting.name_idf`; ``inf`` until measured)."""
+    """A note or file whose name appears in the query: its id, the name matched, how
+    rare the name is in the vault's text (its words' IDFs summed,
+    :func:`rubi.search.reweighting.name_idf`; ``inf`` until measured), whether it votes
+    in fusion (:func:`rubi.search.reweighting.name_votes`) and what that was weighed on,
+    as the why-line says it (``evidence``, :func:`rubi.search.reweighting.name_evidence`;
+    empty when nothing was measured: a file, an identifier, the whole query)."""
 
     id: str
     name: str
     rarity: float = math.inf
+    votes: bool = True
+    evidence: str = ""
 
 
 def _words(text: str) -> list[str]:

@@ -8,7 +8,6 @@ how many files import it); this module turns that into ``Why`` values and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -123,15 +122,14 @@ def _joined_bigrams(words: list[str], text: str) -> list[str]:
 
 
 def named_why(
-    name: str, attrs: Mapping[str, object], texts: Sequence[str], rarity: float = math.inf
+    name: str, attrs: Mapping[str, object], texts: Sequence[str], evidence: str = ""
 ) -> Why:
     """``Why("named", shown)``: the note's title when the match was its title, else
-    ``name`` as the caller wrote it in ``texts`` (the query and terms); a name of plain
-    words measured rare (finite ``rarity``, :func:`rubi.search.reweighting.name_votes`) says
-    so: ``rare: idf 5.6``."""
+    ``name`` as the caller wrote it in ``texts`` (the query and terms); ``evidence``:
+    what a name of plain words was weighed on (:attr:`rubi.search.names.NameMatch.evidence`:
+    ``rare: df 3, 80% of the question``, ``not counted: common word (df 312)``)."""
     title = attrs.get("title")
     shown = str(title) if title and normalize_name(str(title)) == name else None
-    evidence = f"rare: idf {rarity:.1f}" if math.isfinite(rarity) else ""
     return Why("named", shown or as_written(name, texts), evidence)
 
 
