@@ -36,14 +36,13 @@ from rubi.index.termscore import SegmentData, TermScorer
 # imported by the methods that write: a reader (a cold recall hook, `rubi search`)
 # never pays for it.
 if TYPE_CHECKING:
-    from rubi.index.writing import WRITER_LIMIT_MB, Counter
+    from rubi.index.writing import Counter
 
 __all__ = [
     "BM25_B",
     "BM25_FIELD_B",
     "BM25_K1",
     "OPEN_TRIES",
-    "WRITER_LIMIT_MB",
     "BM25Hit",
     "IndexDoc",
     "SearchIndex",
@@ -52,17 +51,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-def __getattr__(name: str) -> object:
-    """PEP 562: :data:`WRITER_LIMIT_MB`, re-exported from :mod:`rubi.index.writing`
-    (imported on first use)."""
-    if name == "WRITER_LIMIT_MB":
-        from rubi.index.writing import WRITER_LIMIT_MB
-
-        return WRITER_LIMIT_MB
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
