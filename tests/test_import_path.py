@@ -43,7 +43,9 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
     project = tmp_path / "proj"
     project.mkdir()
     app.init_project(project)
-    (project / ".rubi" / "notes" / "sync-vault.md").write_text(
+    notes = project / ".rubi" / "notes"
+    notes.mkdir(parents=True, exist_ok=True)
+    (notes / "sync-vault.md").write_text(
         "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
         "The vault syncs between two devices through git; the index is rebuilt.\n",
         encoding="utf-8",
