@@ -15,8 +15,8 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 - ``one-shot settings``: :func:`rubi.app.searching.one_search` (the facade package);
 - ``numpy`` (the dense channel's arithmetic; only when the channel is on: without the
   ``semantic`` extra or with ``RUBI_SEMANTIC=0`` nothing imports it), ``whoosh`` (as
-  ``rubi.index`` imports it), ``networkx`` (only on a tree whose search stack still imports it: one without
-  ``rubi.graph.frozen``), then rubi's own search stack;
+  ``rubi.index`` imports it), ``networkx`` (only on a tree whose search stack still
+  imports it: one without ``rubi.graph.frozen``), then rubi's own search stack;
 - ``graph``: the graph snapshot read and the store's journal replayed into it;
 - ``vectors``: the dense index opened (on demand: the documents' rows);
 - ``first recall``: :func:`rubi.app.recall` itself (BM25F, names, the graph walk, the
