@@ -38,7 +38,8 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
     index's reader only: not its writer side, nor the stale check and git (the hook
     shows no stale flag), nor the networkx graph, nor the facade's other use cases (map
     pages, updates, session start, the personal vault), nor the passage cutter and the
-    session ranking (a note's recall line shows no passage); and it compiles no CJK
+    session ranking (a note's recall line shows no passage), nor the documents' builder
+    and its relative dates (indexing's); and it compiles no CJK
     pattern for an ASCII prompt."""
     from rubi import app
 
@@ -66,7 +67,8 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
         " 'rubi.index.twoprocess', 'whoosh.writing', 'whoosh.scoring', 'rubi.knowledge.stale',"
         " 'rubi.core.gitrepo', 'subprocess', 'networkx', 'rubi.app.mappages', 'rubi.app.updates',"
         " 'rubi.app.sessionstart', 'rubi.app.personalvault', 'rubi.search.passages',"
-        " 'rubi.search.turnranking', 'rubi.markdown') if m in sys.modules]\n"
+        " 'rubi.search.turnranking', 'rubi.markdown', 'rubi.index.documents',"
+        " 'rubi.dates.relativedays') if m in sys.modules]\n"
         "if analysis._CJK_RE._compiled is not None: loaded.append('the CJK pattern')\n"
         "print(' '.join(loaded))\n"
     )
