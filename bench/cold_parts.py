@@ -13,9 +13,10 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 - ``hook entry``: ``rubi.entry``, the engine client and the hook handlers (what every
   hook imports);
 - ``one-shot settings``: :func:`rubi.app.searching.one_search` (the facade package);
-- ``numpy`` (the dense channel's arithmetic), ``whoosh`` (as ``rubi.index`` imports it),
-  ``networkx`` (only on a tree whose search stack still imports it: one without
-  ``rubi.graph.frozen``), then rubi's own search stack;
+- ``numpy`` (the dense channel's arithmetic; only when the channel is on: without the
+  ``semantic`` extra or with ``RUBI_SEMANTIC=0`` nothing imports it), ``whoosh`` (as
+  ``rubi.index`` imports it), ``networkx`` (only on a tree whose search stack still
+  imports it: one without ``rubi.graph.frozen``), then rubi's own search stack;
 - ``graph``: the flat graph opened (``graph.flat``, :mod:`rubi.graph.flat`) when it holds
   the store's generation, else the graph snapshot read and the store's journal
   replayed into it (and the flat graph written again);
@@ -78,7 +79,10 @@ def child(project: Path, prompt: str) -> None:
     from rubi.app.searching import one_search
 
     step("one-shot settings (rubi.app facade)", one_search)
-    step("numpy", lambda: imports("numpy"))
+    from rubi import semantic
+
+    if semantic.enabled():  # the plain install's shape (or RUBI_SEMANTIC=0): no numpy
+        step("numpy", lambda: imports("numpy"))
     step(
         "whoosh (as rubi.index imports it)",
         lambda: imports(

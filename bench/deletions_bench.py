@@ -39,6 +39,7 @@ import rubi.index.deletions as deletions
 import rubi.index.searchindex as store
 from rubi import app
 from rubi.index.searchindex import SearchIndex
+from rubi.index.writing import WRITER_LIMIT_MB
 
 
 def bm25_ms(paths: Any, queries: list[str], live: bool) -> float:
@@ -65,7 +66,7 @@ def tops(paths: Any, queries: list[str], live: bool) -> dict[str, list[str]]:
 def optimize_s(paths: Any) -> float:
     copy = Path(tempfile.mkdtemp(prefix="rubi-merge-")) / "whoosh"
     shutil.copytree(paths.whoosh_dir, copy)
-    writer = windex.open_dir(str(copy)).writer(limitmb=store.WRITER_LIMIT_MB)
+    writer = windex.open_dir(str(copy)).writer(limitmb=WRITER_LIMIT_MB)
     deletions.total_stored_lengths(writer)
     t = time.perf_counter()
     writer.commit(optimize=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_search_path_does_not_import_the_code_map_or_rich() -> None:
@@ -29,4 +30,49 @@ def test_hook_path_imports_no_engine_it_does_not_use() -> None:
         " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path) -> None:
+    """A recall in a fresh process (as a cold UserPromptSubmit runs it) loads the
+    index's reader only: not its writer side, nor the stale check and git (the hook
+    shows no stale flag), nor the networkx graph, nor the facade's other use cases (map
+    pages, updates, session start, the personal vault), nor the passage cutter and the
+    session ranking (a note's recall line shows no passage), nor the documents' builder
+    and its relative dates (indexing's); and it compiles no CJK
+    pattern for an ASCII prompt."""
+    from rubi import app
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    app.init_project(project)
+    notes = project / ".rubi" / "notes"
+    notes.mkdir(parents=True, exist_ok=True)
+    (notes / "sync-vault.md").write_text(
+        "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+        "The vault syncs between two devices through git; the index is rebuilt.\n",
+        encoding="utf-8",
+    )
+    app.index(app.locate(project / ".rubi"))
+    code = (
+        "import sys, pathlib\n"
+        "from rubi.app.searching import one_search\n"
+        "from rubi.app import locate, recall\n"
+        "one_search()\n"
+        f"paths = locate(cwd=pathlib.Path({str(project)!r}))\n"
+        "text = recall(paths, 'how does the vault sync between two devices?', max_tokens=700)\n"
+        "assert text and 'sync-vault' in text, text\n"
+        "from rubi.index import analysis\n"
+        "loaded = [m for m in ('rubi.index.writing', 'rubi.index.deletions',"
+        " 'rubi.index.twoprocess', 'whoosh.writing', 'whoosh.scoring', 'rubi.knowledge.stale',"
+        " 'rubi.core.gitrepo', 'subprocess', 'networkx', 'rubi.app.mappages', 'rubi.app.updates',"
+        " 'rubi.app.sessionstart', 'rubi.app.personalvault', 'rubi.search.passages',"
+        " 'rubi.search.turnranking', 'rubi.markdown', 'rubi.index.documents',"
+        " 'rubi.dates.relativedays') if m in sys.modules]\n"
+        "if analysis._CJK_RE._compiled is not None: loaded.append('the CJK pattern')\n"
+        "print(' '.join(loaded))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=project
+    )
     assert out.stdout.strip() == ""

@@ -216,13 +216,13 @@ def test_recall_checks_no_hit_for_staleness_and_reads_a_shown_note_at_most_twice
     (its snippet), not a third time for the check."""
     import os
 
-    from rubi.app import flags
     from rubi.core import gitrepo
+    from rubi.knowledge import stale as stale_check
 
     checked: list[str] = []
-    real_stale = flags.stale_files
+    real_stale = stale_check.stale_files
     monkeypatch.setattr(
-        flags,
+        stale_check,
         "stale_files",
         lambda root, notes, *a: checked.extend(n.id for n in notes) or real_stale(root, notes, *a),
     )

@@ -134,13 +134,13 @@ def test_golden_fails_when_a_why_line_changes(
 def test_golden_fails_when_a_snippet_changes(
     code_project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rubi.search import hittext, render
+    from rubi.search import hittext, passages
 
     if UPDATE:
         pytest.skip("regenerating the golden files")
     original = hittext.best_snippet
     monkeypatch.setattr(hittext, "best_snippet", lambda *a, **k: original(*a, **k).upper())
-    shown = render.excerpt  # the passage text shown where the budget allows
-    monkeypatch.setattr(render, "excerpt", lambda *a, **k: shown(*a, **k).upper())
+    shown = passages.excerpt  # the passage text shown where the budget allows
+    monkeypatch.setattr(passages, "excerpt", lambda *a, **k: shown(*a, **k).upper())
     with pytest.raises(AssertionError, match=r"code-named\.txt changed"):
         _check("code-named", CODE_CASES["code-named"], code_project)

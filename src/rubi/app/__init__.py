@@ -16,28 +16,15 @@ from functools import partial
 from pathlib import Path
 
 # The facade stays cheap to import (a hook pays every import on every call): the
-# engines below it are imported inside the functions that use them. The use cases
-# imported here are as cheap (search and the index check every reader runs first,
-# the code map's pages, the watcher's updates, and for the Claude Code integration
-# recall, the session record, the session-start context and the personal vault); the
-# names of the heavy parts are looked up on first use (``__getattr__`` and ``_LAZY``
-# at the end). The X-ray is the submodule rubi.app.xray, imported on use.
-from rubi.app.mappages import map_text, write_summary
-from rubi.app.personalvault import ensure_personal_vault
+# engines below it are imported inside the functions that use them, and the use cases
+# are looked up on first use (``__getattr__`` and ``_LAZY`` at the end), but for search
+# and recall, which every reader runs (``recall`` is also a submodule's name: an
+# import of ``rubi.app.recall`` must not leave the module where the function is). A
+# recall hook thus loads neither the map pages nor the session-start, update, personal
+# vault or secret-guard modules. The X-ray is the submodule rubi.app.xray.
 from rubi.app.recall import recall
 from rubi.app.searching import ensure_index as _ensure
 from rubi.app.searching import search
-from rubi.app.secretguard import describe as describe_redacted
-from rubi.app.sessionrecord import (
-    capture_turn,
-    clean_turn,
-    context_size,
-    link_files,
-    session_file,
-    write_record,
-)
-from rubi.app.sessionstart import refresh_index, session_start_context
-from rubi.app.updates import apply_changes, catch_up, import_ahead, remember_code, set_watched
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 
@@ -48,9 +35,28 @@ if TYPE_CHECKING:
 
     from rubi.app.codeview import CodeView
     from rubi.app.health import DoctorReport
+    from rubi.app.mappages import map_text, write_summary
     from rubi.app.passageread import PartView
+    from rubi.app.personalvault import ensure_personal_vault
     from rubi.app.reading import LinkView, NoteView
     from rubi.app.registration import Registered
+    from rubi.app.secretguard import describe as describe_redacted
+    from rubi.app.sessionrecord import (
+        capture_turn,
+        clean_turn,
+        context_size,
+        link_files,
+        session_file,
+        write_record,
+    )
+    from rubi.app.sessionstart import refresh_index, session_start_context
+    from rubi.app.updates import (
+        apply_changes,
+        catch_up,
+        import_ahead,
+        remember_code,
+        set_watched,
+    )
     from rubi.graph.build import GraphBuild
     from rubi.knowledge.handoff import Handoff
     from rubi.sync import IndexReport
@@ -574,6 +580,24 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
+    # the use cases of the Claude Code integration and the watcher
+    "map_text": "rubi.app.mappages",
+    "write_summary": "rubi.app.mappages",
+    "ensure_personal_vault": "rubi.app.personalvault",
+    "describe_redacted": "rubi.app.secretguard",
+    "capture_turn": "rubi.app.sessionrecord",
+    "clean_turn": "rubi.app.sessionrecord",
+    "context_size": "rubi.app.sessionrecord",
+    "link_files": "rubi.app.sessionrecord",
+    "session_file": "rubi.app.sessionrecord",
+    "write_record": "rubi.app.sessionrecord",
+    "refresh_index": "rubi.app.sessionstart",
+    "session_start_context": "rubi.app.sessionstart",
+    "apply_changes": "rubi.app.updates",
+    "catch_up": "rubi.app.updates",
+    "import_ahead": "rubi.app.updates",
+    "remember_code": "rubi.app.updates",
+    "set_watched": "rubi.app.updates",
     "CodeView": "rubi.app.codeview",
     "DoctorReport": "rubi.app.health",
     "Handoff": "rubi.knowledge.handoff",
@@ -605,6 +629,8 @@ _LAZY: dict[str, str] = {
 }
 """Re-exported name -> the module that defines it (imported when the name is first
 asked for: a hook that never renders a search never imports the search engine)."""
+_RENAMED = {"describe_redacted": "describe"}
+"""Re-exported names the defining module calls otherwise."""
 
 if TYPE_CHECKING:
     from rubi.app.health import semantic_status
@@ -628,6 +654,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), _RENAMED.get(name, name))
     globals()[name] = value
     return value

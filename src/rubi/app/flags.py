@@ -6,12 +6,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubi.core.paths import PROJECT_VAULT_DIRNAME
 from rubi.graph.build import GraphBuild
-from rubi.knowledge.stale import NoteFiles, stale_files
 from rubi.search.engine import Hit
 from rubi.vault.resolve import normalize_name
+
+if TYPE_CHECKING:
+    # the stale check (git, the notes' files) is imported by the searches that ask for
+    # it: the recall hook's does not
+    from rubi.knowledge.stale import NoteFiles
 
 __all__ = [
     "HitFlags",
@@ -56,6 +61,8 @@ def stale_inputs(
     checked after (:func:`stale_files` runs git)."""
     if project_root is None:
         return []
+    from rubi.knowledge.stale import NoteFiles
+
     root = vault_root or project_root / PROJECT_VAULT_DIRNAME
     g = build.graph
     return [
@@ -75,6 +82,8 @@ def note_stale(
     """Stale files of ``notes`` (:func:`stale_inputs`) by note id."""
     if project_root is None or not notes:
         return {}
+    from rubi.knowledge.stale import stale_files
+
     return stale_files(project_root, notes, cache_file)
 
 

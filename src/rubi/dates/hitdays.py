@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubi.core.gitrepo import git_lines, head
 from rubi.core.safeio import has_surrogates
 from rubi.dates.days import file_day, parse_day
 
@@ -41,6 +40,8 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
     again only about paths not seen yet. Nothing of a path reaches git: the log is
     of the whole folder. {} outside a repository, without git, or when git fails.
     """
+    from rubi.core.gitrepo import head  # git (subprocess): only for a search that asks
+
     commit = head(root)
     if not commit:
         return {}
@@ -61,6 +62,8 @@ def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:
 
 def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
     """Fill ``known`` from ``git log`` (newest first) until ``wanted`` were all seen."""
+    from rubi.core.gitrepo import git_lines
+
     day = ""
     left = set(wanted)
     for line in git_lines(

@@ -24,6 +24,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
+from rubi.core.lazyregex import Rx
 from rubi.dates.days import MONTHS, spell_day
 
 __all__ = ["MAX_RESOLVED", "resolve_relative", "resolved_days"]
@@ -51,7 +52,7 @@ _NUMBERS = {
 _COUNT = (
     r"(?P<n>\d{1,2}|a couple of|a couple|an|a|one|two|three|four|five|six|seven|eight|nine|ten)"
 )
-_PHRASE = re.compile(
+_PHRASE = Rx(
     r"\b(?:"
     r"(?P<before>the day before yesterday)"
     r"|(?P<after>the day after tomorrow)"
@@ -64,7 +65,7 @@ _PHRASE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-_PHRASE_LOWER = re.compile(_PHRASE.pattern)
+_PHRASE_LOWER = Rx(_PHRASE.pattern)
 """:data:`_PHRASE` without ``IGNORECASE``, for ASCII text lower-cased: the same matches
 at the same places (an ASCII letter matches its other case alone, and lower-casing
 ASCII keeps every length), found twice as fast. :func:`_resolve` reads every group

@@ -36,6 +36,7 @@ from whoosh.lang import (
 )
 from whoosh.support.charset import accent_map
 
+from rubi.core.lazyregex import Rx
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
 __all__ = [
@@ -66,7 +67,14 @@ _LANGUAGE_NAMES = {"c++": "cpp", "c#": "csharp", "f#": "fsharp"}
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
 """Pieces of an identifier: ``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2."""
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_CJK_RE = Rx(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+"""Han, kana and Hangul; compiled on first use (a table of some 40,000 code points,
+2–3 ms): an ASCII text holds none and is not searched (:func:`_has_cjk`)."""
+
+
+def _has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Han, kana or Hangul character."""
+    return not text.isascii() and _CJK_RE.search(text) is not None
 
 
 def identifier_parts(word: str) -> list[str]:
@@ -106,7 +114,7 @@ class LanguageNameFilter(Filter):  # type: ignore[misc]
 
 def is_cjk(term: str) -> bool:
     """Whether ``term`` holds Han, kana or Hangul (a CJK bigram or unigram)."""
-    return _CJK_RE.search(term) is not None
+    return _has_cjk(term)
 
 
 class CJKBigramFilter(Filter):  # type: ignore[misc]
@@ -115,7 +123,7 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for t in tokens:
             text = t.text
-            if not _CJK_RE.search(text):
+            if not _has_cjk(text):
                 yield t
                 continue
             for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
@@ -265,7 +273,7 @@ class LanguageFilter(Filter):  # type: ignore[misc]
             text = t.text
             if len(_fold(text)) < 2:
                 continue
-            for run in _cjk_pieces(text) if _CJK_RE.search(text) else (text,):
+            for run in _cjk_pieces(text) if _has_cjk(text) else (text,):
                 for found in (_fold(run),) if is_cjk(run) else terms(run):
                     t.text = found
                     yield t
@@ -369,7 +377,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
             for t in stream:
                 if len(_fold(t.text)) < 2:
                     continue
-                out += _cjk_pieces(t.text) if _CJK_RE.search(t.text) else [t.text]
+                out += _cjk_pieces(t.text) if _has_cjk(t.text) else [t.text]
         return out
 
     def terms_of(self, surface: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from rubi.core.model import Note
 from rubi.dates.days import day_keys, parse_day, spelled_days, text_days
 from rubi.dates.relativedays import resolved_days
 from rubi.index.language import detect_language
+from rubi.index.schema import CODE_FIELDS
 from rubi.index.searchindex import IndexDoc
 
 __all__ = ["CODE_FIELDS", "code_document", "note_document"]
@@ -83,11 +84,6 @@ def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
     resolved = resolved_days(note.body, dt.date.fromisoformat(day)) if day else ""
     keys = day_keys(f"{note.title}\n{body}\n{resolved}", iso_days)
     return f"{resolved}\n{' '.join(keys)}".strip()
-
-
-CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "body")
-"""The text fields a code-only search queries: a code file's name and path as code,
-its symbols, comments and text."""
 
 
 def code_document(path: str, language: str, symbols: str, text: str, docs: str = "") -> IndexDoc:

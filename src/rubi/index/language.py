@@ -31,6 +31,8 @@ from functools import lru_cache
 
 from whoosh.lang import has_stemmer, has_stopwords, languages, stopwords_for_language
 
+from rubi.core.lazyregex import Rx
+
 __all__ = [
     "CJK_LETTERS",
     "MIN_SHARE",
@@ -65,15 +67,17 @@ _NOT_WORDS = re.compile(r"\]\([^)\n]*\)|https?://\S+|\w+(?:\.\w+)+")
 """Link targets, addresses and dotted names (``docs.example.com``: Portuguese
 ``com``)."""
 _WORD = re.compile(r"[^\W\d_]+")
-_SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ru", re.compile(r"[\u0400-\u04ff]")),
-    ("el", re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")),
-    ("ar", re.compile(r"[\u0600-\u06ff\u0750-\u077f]")),
-    ("kana", re.compile(r"[\u3040-\u30ff]")),
-    ("hangul", re.compile(r"[\uac00-\ud7af]")),
-    ("han", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
+_SCRIPTS: tuple[tuple[str, Rx], ...] = (
+    ("ru", Rx(r"[\u0400-\u04ff]")),
+    ("el", Rx(r"[\u0370-\u03ff\u1f00-\u1fff]")),
+    ("ar", Rx(r"[\u0600-\u06ff\u0750-\u077f]")),
+    ("kana", Rx(r"[\u3040-\u30ff]")),
+    ("hangul", Rx(r"[\uac00-\ud7af]")),
+    ("han", Rx(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
 )
-_LATIN = re.compile(r"[a-zA-Z\u00c0-\u024f]")
+"""Compiled on first use: only indexing detects a note's script (a query's language
+is voted by stop words, :func:`query_language`)."""
+_LATIN = Rx(r"[a-zA-Z\u00c0-\u024f]")
 
 
 @lru_cache(maxsize=1)

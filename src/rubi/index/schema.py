@@ -13,6 +13,7 @@ from rubi.index.textfield import TermText
 from rubi.index.version import SCHEMA_VERSION
 
 __all__ = [
+    "CODE_FIELDS",
     "CODE_SCOPE_FIELDS",
     "DOCUMENT_LANGUAGE_FIELDS",
     "FIELD_ANALYSIS",
@@ -23,6 +24,11 @@ __all__ = [
     "build_schema",
     "field_language",
 ]
+
+CODE_FIELDS = ("code_title", "symbols", "code_path", "docs", "body")
+"""The text fields a code-only search queries: a code file's name and path as code,
+its symbols, comments and text (here, not with the documents' builder in
+:mod:`rubi.index.documents`, so a search does not import what indexing needs)."""
 
 
 FIELD_BOOSTS: dict[str, float] = {

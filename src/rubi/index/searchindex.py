@@ -12,37 +12,37 @@ from __future__ import annotations
 import logging
 import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
 from whoosh.filedb.filestore import FileStorage
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
-from rubi.index import deletions, twoprocess
 from rubi.index.analysis import chain_language, is_cjk
-from rubi.index.deletions import merge_policy
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit, coverage, query_clauses, significance, word_groups
 from rubi.index.schema import (
     build_schema,
 )
 from rubi.index.termscore import SegmentData, TermScorer
-from rubi.index.writing import WRITER_LIMIT_MB, Counter, add_docs, new_writer
+
+# The writer side (rubi.index.writing, deletions, twoprocess, whoosh.writing) is
+# imported by the methods that write: a reader (a cold recall hook, `rubi search`)
+# never pays for it.
+if TYPE_CHECKING:
+    from rubi.index.writing import Counter
 
 __all__ = [
     "BM25_B",
     "BM25_FIELD_B",
     "BM25_K1",
     "OPEN_TRIES",
-    "WRITER_LIMIT_MB",
     "BM25Hit",
     "IndexDoc",
     "SearchIndex",
@@ -123,6 +123,13 @@ class SearchIndex:
         Returns:
             The number of documents written.
         """
+        import shutil
+        import tempfile
+
+        from rubi.index import twoprocess
+        from rubi.index.deletions import merge_policy
+        from rubi.index.writing import add_docs, new_writer
+
         self.close()
         parent = self.directory.parent
         parent.mkdir(parents=True, exist_ok=True)
@@ -169,6 +176,8 @@ class SearchIndex:
         Returns:
             The paths removed. Never raises.
         """
+        import shutil
+
         parent = self.directory.parent
         removed = [*sweep_temp_files(parent, force=True)]
         pattern = re.compile(
@@ -297,6 +306,9 @@ class SearchIndex:
         Returns:
             The number of documents written.
         """
+        from rubi.index.deletions import merge_policy
+        from rubi.index.writing import add_docs, new_writer
+
         ix = self._open()
         writer = new_writer(ix)
         try:
@@ -320,6 +332,8 @@ class SearchIndex:
         """One line for the user when deleted copies have piled up in an index too big
         to merge during an update (:data:`~rubi.index.deletions.MERGE_MAX_TOKENS`),
         else None. Rankings stay exact; every search pays for the deleted copies."""
+        from rubi.index import deletions
+
         share = self.deleted_share()
         if share <= deletions.MERGE_DELETED_SHARE:
             return None

@@ -57,7 +57,6 @@ from rubi.search.reweighting import (
     variant_of,
     wants_tests,
 )
-from rubi.search.turnranking import POOL_FACTOR, rank_turns
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -382,6 +381,7 @@ def _session_slots(
     :data:`~rubi.search.turnranking.POOL_FACTOR` ``× top_k`` candidates ranked by their
     best turn (:func:`rubi.search.turnranking.rank_turns`), each with the turns it shows
     (filled into ``turns``), and each one's score (its best turn's)."""
+    from rubi.search.turnranking import POOL_FACTOR, rank_turns  # sessions' searches only
 
     def turns_of(node: str) -> tuple[Passage, ...]:
         file = _file_of(files, g.nodes[node], node, vault_root, None)

@@ -16,7 +16,6 @@ from typing import Any
 
 from rubi.core.errors import NoteParseError
 from rubi.search.hits import Passage, Passages, Snippet
-from rubi.search.passages import choose
 from rubi.search.snippet import best_snippet
 
 __all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts", "passage_snippet"]
@@ -125,6 +124,10 @@ def hit_parts(
         limits["share"] = share
 
     def passages() -> tuple[Passage, ...]:
+        # the passage cutter (sections, layouts, headings) loads for the first hit
+        # whose passages are asked for: a recall of notes shows none
+        from rubi.search.passages import choose
+
         text = file.text
         if not text:
             return ()

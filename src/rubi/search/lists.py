@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from rubi.graph.build import GraphBuild
 from rubi.index.analysis import analyze, function_words_only
-from rubi.index.documents import CODE_FIELDS
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
+from rubi.index.schema import CODE_FIELDS
 from rubi.index.searchindex import SearchIndex
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank

@@ -17,7 +17,6 @@ from typing import Any
 
 from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from rubi.search.hits import Hit, Passage, SearchResult, Why
-from rubi.search.passages import excerpt
 
 __all__ = [
     "MIN_PASSAGE_TOKENS",
@@ -178,6 +177,8 @@ def _fit(
 def _fill(shown: list[_Shown], used: int, budget_tokens: int) -> int:
     """Add passage text to ``shown`` while the budget lasts: each hit's best passage
     in rank order, then the others; returns the tokens used."""
+    from rubi.search.passages import excerpt  # the passage cutter: a shown passage only
+
     for first in (True, False):
         for s in shown:
             if not s.full:
