@@ -7,13 +7,23 @@ by then. So, in this order:
 1. the main thread answers the handshake (either protocol era) and the list requests
    from a snapshot (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds
    after start);
-2. meanwhile a :class:`Warmup` thread warms the vault (a first search: the index, the
-   graph, Whoosh and networkx loaded), then imports the MCP SDK and builds the
-   server: a first tool call needs the former, never the latter;
+2. meanwhile a :class:`Warmup` thread warms the vault with one search as the
+   ``search`` tool answers it (:func:`warm_vault`: the index brought up to date and
+   opened, the graph, the vectors, the code map and the modules that read and render
+   hits loaded), then imports the MCP SDK and builds the server: a first tool call
+   needs the former, never the latter;
 3. a tool call with plain arguments that comes before the SDK is there is answered in
-   the greeting too, once the vault is warm (:mod:`rubi.mcp.early`);
+   the greeting too (:mod:`rubi.mcp.early`). It waits only for a warm-up search
+   already under way (which loads what the call would load itself; two searches
+   loading the same parts side by side would share one interpreter); a call that
+   comes before the warm-up began loads what it needs itself, and the warm-up then
+   skips its search;
 4. the first message the greeting cannot answer hands the connection to the SDK, once
    it is built; after that the SDK answers everything.
+
+The process's other starters wait for :data:`STARTED` (the first answers out): the
+background watch with its catch-up run, the engine's loading for the hooks
+(:mod:`rubi.engine.warmup`), the SDK's import.
 """
 
 from __future__ import annotations
@@ -54,7 +64,8 @@ class Warmup:
 
     The build (the SDK's import, about 0.6 s of CPU) waits while a tool call is being
     answered in the greeting (:meth:`serving`): both need the interpreter, and the
-    call is what the client waits for.
+    call is what the client waits for. The warm-up search is skipped when a call
+    began before it (the call loads what it needs itself).
 
     Args:
         paths: the project vault.
@@ -71,7 +82,9 @@ class Warmup:
         self._server: MCPServer | None = None
         self._error: BaseException | None = None
         self._calls = 0
+        self._asked = False  # a tool call has begun
         self._idle = threading.Condition()
+        self._loading = threading.Lock()  # held by the warm-up's search
         self._thread = threading.Thread(target=self._run, name="rubi-warmup", daemon=True)
 
     def start(self) -> Warmup:
@@ -79,14 +92,22 @@ class Warmup:
         return self
 
     def ready(self) -> None:
-        """Block until the vault is warm (every tool calls this first)."""
-        self.warm.wait()
+        """Every tool calls this first: it blocks only while the warm-up's search is
+        under way (it loads what the call needs; once it is done, or when it never
+        began, the call loads whatever is missing itself)."""
+        if self.warm.is_set():
+            return
+        with self._idle:
+            self._asked = True
+        with self._loading:
+            pass
 
     @contextmanager
     def serving(self) -> Iterator[None]:
         """Hold the build back while a tool call is answered in the greeting."""
         with self._idle:
             self._calls += 1
+            self._asked = True
         try:
             yield
         finally:
@@ -107,7 +128,11 @@ class Warmup:
 
     def _run(self) -> None:
         try:
-            warm_vault(self.paths)
+            with self._loading:
+                with self._idle:
+                    asked = self._asked
+                if not asked:  # else the call loads what it needs itself
+                    warm_vault(self.paths)
         except Exception as exc:  # the tool calls meet it again and report it
             log.info("warm-up search failed: %s", exc)
         finally:
@@ -124,15 +149,21 @@ class Warmup:
 
 
 def warm_vault(paths: VaultPaths) -> None:
-    """Do once what every first tool call would: bring the index up to date and load
-    it, the graph and the search engine's modules (one search, hits unused).
+    """Do once what a first ``search`` call does: bring the index up to date and open
+    it, load the graph, the vectors and the search engine's modules, and render the
+    answer (the hits' texts and passages read, the note reader imported), with the
+    code map a code hit's passages name their symbols from; the answer is dropped.
 
     Raises:
-        RubiError: the vault cannot be indexed or searched.
+        ToolFailure: the vault cannot be indexed or searched.
+        RubiError, OSError: the code map cannot be read.
     """
-    from rubi import app
+    from rubi.app.passageread import code_symbols
+    from rubi.mcp.calls import search
 
-    app.search(paths, WARM_QUERY, top_k=1)
+    search(paths, WARM_QUERY)
+    if paths.project_root is not None:
+        code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
 
 
 BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
