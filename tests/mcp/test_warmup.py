@@ -37,7 +37,7 @@ def test_the_vault_warms_before_the_sdk_loads_and_the_build_waits_for_a_call(
         order.append("build")
         return object()
 
-    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), build)
+    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), build, build_after_s=0)
     warmup.start()
     assert inside.wait(WAIT_S)
     with warmup.serving():  # a call arrived in the greeting while the vault warmed
@@ -89,7 +89,9 @@ def test_a_call_before_the_warm_up_began_loads_itself_and_the_warm_up_skips_its_
     monkeypatch.setattr(startup, "warm_vault", lambda paths: searched.append("warm"))
     built = threading.Event()
     warmup = Warmup(
-        VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: built.set() or object()
+        VaultPaths(root=tmp_path, index_dir=tmp_path),
+        lambda ready: built.set() or object(),
+        build_after_s=0,
     )
     with warmup.serving():  # the call came first
         warmup.start()
@@ -149,3 +151,20 @@ def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_the_sdk_is_built_when_a_message_needs_it_or_a_while_after_the_first_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The greeting answers the handshake, the lists and plain calls without the SDK:
+    its import (0.6-0.8 s of CPU) waits for a message that needs it, or until the
+    session's busy first seconds are over."""
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    paths = VaultPaths(root=tmp_path, index_dir=tmp_path)
+    asked = Warmup(paths, lambda ready: "server", build_after_s=3600).start()
+    assert startup.STARTED.wait(WAIT_S)
+    assert not asked.built.wait(0.3)  # nothing needs it yet
+    assert asked.server() == "server"  # a message the greeting cannot answer
+    unasked = Warmup(paths, lambda ready: "server", build_after_s=0.1).start()
+    assert unasked.built.wait(WAIT_S)

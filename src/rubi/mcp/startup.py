@@ -11,7 +11,11 @@ by then. So, in this order:
    ``search`` tool answers it (:func:`warm_vault`: the index brought up to date and
    opened, the graph, the vectors, the code map and the modules that read and render
    hits loaded), then imports the MCP SDK and builds the server: a first tool call
-   needs the former, never the latter;
+   needs the former, never the latter. The build (0.6-0.8 s of CPU) waits until a
+   message needs it or :data:`BUILD_AFTER_S` have passed: the greeting answers the
+   handshake, the lists and plain tool calls without it, and a session's first
+   seconds (its hooks, the client's own start) are when a core is worth most; a
+   short session (``claude -p``) may end before it is ever built;
 3. a tool call with plain arguments that comes before the SDK is there is answered in
    the greeting too (:mod:`rubi.mcp.early`). It waits only for a warm-up search
    already under way (which loads what the call would load itself; two searches
@@ -41,7 +45,15 @@ from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_hands
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["STARTED", "WARM_QUERY", "Builder", "Warmup", "one_blas_thread", "serve_stdio"]
+__all__ = [
+    "BUILD_AFTER_S",
+    "STARTED",
+    "WARM_QUERY",
+    "Builder",
+    "Warmup",
+    "one_blas_thread",
+    "serve_stdio",
+]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +62,9 @@ STARTED = threading.Event()
 tool call is being answered in the greeting: the first answers are out, and
 ``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`), beside
 the SDK's build, not beside the warm-up and the first answer."""
+
+BUILD_AFTER_S = 10.0
+"""Seconds after the first answers (:data:`STARTED`) the SDK is built unasked."""
 
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
@@ -64,17 +79,24 @@ class Warmup:
 
     The build (the SDK's import, about 0.6 s of CPU) waits while a tool call is being
     answered in the greeting (:meth:`serving`): both need the interpreter, and the
-    call is what the client waits for. The warm-up search is skipped when a call
-    began before it (the call loads what it needs itself).
+    call is what the client waits for; it begins when a message needs the SDK
+    (:meth:`server`) or ``build_after_s`` after the first answers. The warm-up
+    search is skipped when a call began before it (the call loads what it needs
+    itself).
 
     Args:
         paths: the project vault.
         build: builds the server for it.
+        build_after_s: seconds after the first answers to build it unasked.
     """
 
-    def __init__(self, paths: VaultPaths, build: Builder) -> None:
+    def __init__(
+        self, paths: VaultPaths, build: Builder, build_after_s: float = BUILD_AFTER_S
+    ) -> None:
         self.paths = paths
         self._build = build
+        self._build_after_s = build_after_s
+        self._wanted = threading.Event()  # a message needs the SDK
         self.built = threading.Event()
         """Set once :meth:`server` returns without waiting (built or failed)."""
         self.warm = threading.Event()
@@ -116,11 +138,13 @@ class Warmup:
                 self._idle.notify_all()
 
     def server(self) -> MCPServer:
-        """The built server, once it is there.
+        """The built server, built now if it was not yet (waiting for the warm-up
+        search first).
 
         Raises:
             BaseException: whatever building it raised (an SDK that fails to import).
         """
+        self._wanted.set()
         self.built.wait()
         if self._server is None:
             raise self._error or RuntimeError("the MCP server was not built")
@@ -140,6 +164,9 @@ class Warmup:
         with self._idle:
             self._idle.wait_for(lambda: self._calls == 0)
         STARTED.set()
+        self._wanted.wait(self._build_after_s)
+        with self._idle:
+            self._idle.wait_for(lambda: self._calls == 0)
         try:
             self._server = self._build(self.ready)
         except BaseException as exc:  # handed to the main thread by server()
