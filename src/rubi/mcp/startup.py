@@ -60,8 +60,9 @@ log = logging.getLogger(__name__)
 STARTED = threading.Event()
 """Set once a :class:`Warmup` of this process has its vault warm (or failed to) and no
 tool call is being answered in the greeting: the first answers are out, and
-``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`), beside
-the SDK's build, not beside the warm-up and the first answer."""
+``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`) and its
+engine's loading (:mod:`rubi.engine.warmup`), not beside the warm-up and the first
+answer; the SDK's build waits longer (:data:`BUILD_AFTER_S`)."""
 
 BUILD_AFTER_S = 10.0
 """Seconds after the first answers (:data:`STARTED`) the SDK is built unasked."""
