@@ -26,7 +26,10 @@ when installed, else ``/proc/<pid>/stat``):
   spawn and the server's CPU by then is recorded, and one more start per round (a
   2025-11-25 client that lists the tools and calls none, as in a session whose model
   never uses them) gives the same figure without a search: what a server's start
-  costs the machine, asked for or not. ``--starts-only`` stops there;
+  costs the machine, asked for or not. ``--base CHECKOUT`` starts the servers of
+  another source tree (``CHECKOUT/src`` on ``PYTHONPATH``) too, alternated with this
+  one's in the same loop (a before/after on one machine load). ``--starts-only``
+  stops there;
 - warm search: in one running server, after three warm-up calls and once the server
   is idle (its start-up work done: :func:`settle`), ``--calls`` searches
   over ``--queries`` distinct note titles of the vault (drawn with ``--seed``; each
@@ -392,6 +395,13 @@ def main() -> int:
         " then; adds starts without a search (a 2025-11-25 client listing tools only)",
     )
     parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="a source checkout (its src/ on PYTHONPATH) whose servers start alternated"
+        " with this one's, for a before/after in one run",
+    )
+    parser.add_argument(
         "--starts-only",
         action="store_true",
         help="time the starts only (no first-minute, warm or cycle runs)",
@@ -425,13 +435,25 @@ def main() -> int:
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}
             quiet: list[dict[str, float]] = []
             floor = []
+            base: dict[str, Any] = {"starts": {era: [] for era in ERAS}, "quiet": []}
+            base_env = dict(env, PYTHONPATH=str(args.base / "src")) if args.base else None
             for i in range(args.starts):
                 floor.append(floors(env))
-                for era in ERAS if i % 2 == 0 else ERAS[::-1]:
-                    query = queries[i % len(queries)]
-                    starts[era].append(one_start(argv, env, copy, query, era, args.hold))
-                if args.hold > 0:
-                    quiet.append(one_start(argv, env, copy, None, ERAS[0], args.hold))
+                query = queries[i % len(queries)]
+                trees = [(env, starts, quiet)]
+                if base_env is not None:
+                    trees.append((base_env, base["starts"], base["quiet"]))
+                for tree_env, tree_starts, tree_quiet in trees if i % 2 == 0 else trees[::-1]:
+                    for era in ERAS if i % 2 == 0 else ERAS[::-1]:
+                        tree_starts[era].append(
+                            one_start(argv, tree_env, copy, query, era, args.hold)
+                        )
+                    if args.hold > 0:
+                        tree_quiet.append(one_start(argv, tree_env, copy, None, ERAS[0], args.hold))
+            if base_env is not None:
+                base["floors"] = floor
+                results[f"{target.name} (base)"] = base
+                console.print(starts_table(f"{target.name}, base {args.base}", base, args))
             if args.starts_only:
                 results[target.name] = {"starts": starts, "quiet": quiet, "floors": floor}
                 console.print(starts_table(target.name, results[target.name], args))
