@@ -7,15 +7,16 @@ by then. So, in this order:
 1. the main thread answers the handshake (either protocol era) and the list requests
    from a snapshot (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds
    after start);
-2. meanwhile a :class:`Warmup` thread warms the vault with one search as the
-   ``search`` tool answers it (:func:`warm_vault`: the index brought up to date and
-   opened, the graph, the vectors, the code map and the modules that read and render
-   hits loaded), then imports the MCP SDK and builds the server: a first tool call
-   needs the former, never the latter. The build (0.6-0.8 s of CPU) waits until a
-   message needs it or :data:`BUILD_AFTER_S` have passed: the greeting answers the
-   handshake, the lists and plain tool calls without it, and a session's first
-   seconds (its hooks, the client's own start) are when a core is worth most; a
-   short session (``claude -p``) may end before it is ever built;
+2. meanwhile a :class:`Warmup` thread warms the vault with one search whose answer
+   is rendered as the ``search`` tool renders it (:func:`warm_vault`: the index
+   brought up to date and opened, the graph, the vectors, the code map and the
+   modules that read and render hits loaded), then imports the MCP SDK and builds
+   the server: a first tool call needs the former, never the latter. The build
+   (0.6-0.8 s of CPU) waits until a message needs it or :data:`BUILD_AFTER_S` have
+   passed: the greeting answers the handshake, the lists and plain tool calls
+   without it, and a session's first seconds (its hooks, the client's own start) are
+   when a core is worth most; a short session (``claude -p``) may end before it is
+   ever built;
 3. a tool call with plain arguments that comes before the SDK is there is answered in
    the greeting too (:mod:`rubi.mcp.early`). It waits only for a warm-up search
    already under way (which loads what the call would load itself; two searches
@@ -177,19 +178,23 @@ class Warmup:
 
 
 def warm_vault(paths: VaultPaths) -> None:
-    """Do once what a first ``search`` call does: bring the index up to date and open
-    it, load the graph, the vectors and the search engine's modules, and render the
-    answer (the hits' texts and passages read, the note reader imported), with the
-    code map a code hit's passages name their symbols from; the answer is dropped.
+    """Load once what a first ``search`` call needs: bring the index up to date and
+    open it, load the graph, the vectors and the search engine's modules (one search,
+    of one hit), render its answer as the tool does (the render modules and the note
+    reader), and read the code map a code hit's passages name their symbols from. One
+    hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
+    and renders its own hits anyway.
 
     Raises:
-        ToolFailure: the vault cannot be indexed or searched.
-        RubiError, OSError: the code map cannot be read.
+        RubiError, OSError: the vault cannot be indexed or searched, or its code map
+            cannot be read.
     """
+    from rubi import app
     from rubi.app.passageread import code_symbols
-    from rubi.mcp.calls import search
+    from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
 
-    search(paths, WARM_QUERY)
+    result = app.search(paths, WARM_QUERY, top_k=1)
+    app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
     if paths.project_root is not None:
         code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
 
