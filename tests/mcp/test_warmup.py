@@ -137,6 +137,34 @@ print(vault_sync_for(paths)._code._code_map is not None)
 """
 
 
+PLAIN = """
+import sys
+from rubi import app
+from rubi.mcp.startup import warm_vault
+
+warm_vault(app.locate(sys.argv[1]))
+print("rubi.app.passageread" in sys.modules, "rubi.search.render" in sys.modules)
+"""
+
+
+@pytest.mark.slow
+def test_a_plain_vault_s_warm_up_loads_no_code_reader(tmp_path: Path) -> None:
+    """No code in a plain vault: its searches never name code symbols, and the note
+    reader's module (markdown-it, YAML) stays unloaded."""
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    (vault / "routing.md").write_text("# Routing\n\nPrefix tries route paths.\n")
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN, str(vault)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
+
+
 @pytest.mark.slow
 def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     """The first call's own search then loads nothing more: the hits' passages name
