@@ -22,6 +22,14 @@ when installed, else ``/proc/<pid>/stat``):
   Wall from spawning the server to each answer, and the server's CPU seconds by
   then. Interleaved with the floor: ``python -c pass`` and ``python -c "import
   mcp"`` (the SDK alone) run as children (wall, CPU from ``wait4``) in the same loop;
+  with ``--hold S``, each of those connections stays open until S seconds after the
+  spawn and the server's CPU by then is recorded, and one more start per round (a
+  2025-11-25 client that lists the tools and calls none, as in a session whose model
+  never uses them) gives the same figure without a search: what a server's start
+  costs the machine, asked for or not. ``--base CHECKOUT`` starts the servers of
+  another source tree (``CHECKOUT/src`` on ``PYTHONPATH``) too, alternated with this
+  one's in the same loop (a before/after on one machine load). ``--starts-only``
+  stops there;
 - warm search: in one running server, after three warm-up calls and once the server
   is idle (its start-up work done: :func:`settle`), ``--calls`` searches
   over ``--queries`` distinct note titles of the vault (drawn with ``--seed``; each
@@ -176,10 +184,18 @@ def _ask(proc: subprocess.Popen[bytes], rid: int, method: str, params: Any, era:
 
 
 def one_start(
-    argv: list[str], env: dict[str, str], cwd: Path, query: str, era: str
+    argv: list[str],
+    env: dict[str, str],
+    cwd: Path,
+    query: str | None,
+    era: str,
+    hold_s: float = 0.0,
 ) -> dict[str, float]:
     """Spawn the server and time its first answers to a client of ``era`` (wall from
-    spawn, server CPU)."""
+    spawn, server CPU); no search when ``query`` is None (a session whose model never
+    calls a tool). With ``hold_s``, keep the connection open until that many seconds
+    after spawning and record the server's CPU by then (``hold_cpu``: what its start
+    costs the machine, asked for or not)."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv,
@@ -202,11 +218,16 @@ def one_start(
         tools = _ask(proc, 1, "tools/list", None, era)["tools"]
         out["list_wall"], out["list_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
         out["tools"] = len(tools)
-        call = {"name": "search", "arguments": {"query": query}}
-        result = _ask(proc, 2, "tools/call", call, era)
-        out["first_wall"], out["first_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
-        if result.get("isError"):
-            raise RuntimeError(f"search failed: {json.dumps(result)[:300]}")
+        if query is not None:
+            call = {"name": "search", "arguments": {"query": query}}
+            result = _ask(proc, 2, "tools/call", call, era)
+            out["first_wall"] = time.perf_counter() - started
+            out["first_cpu"] = cpu_seconds(proc.pid)
+            if result.get("isError"):
+                raise RuntimeError(f"search failed: {json.dumps(result)[:300]}")
+        if hold_s > 0:
+            time.sleep(max(0.0, hold_s - (time.perf_counter() - started)))
+            out["hold_cpu"] = cpu_seconds(proc.pid)
     finally:
         proc.stdin.close()
         try:
@@ -367,6 +388,25 @@ def main() -> int:
     parser.add_argument("--in-place", action="store_true", help="serve TARGET itself (writes!)")
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
     parser.add_argument(
+        "--hold",
+        type=float,
+        default=0.0,
+        help="keep each start's connection this many seconds and read the server's CPU"
+        " then; adds starts without a search (a 2025-11-25 client listing tools only)",
+    )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="a source checkout (its src/ on PYTHONPATH) whose servers start alternated"
+        " with this one's, for a before/after in one run",
+    )
+    parser.add_argument(
+        "--starts-only",
+        action="store_true",
+        help="time the starts only (no first-minute, warm or cycle runs)",
+    )
+    parser.add_argument(
         "--answers",
         type=Path,
         default=None,
@@ -393,11 +433,31 @@ def main() -> int:
             random.Random(args.seed).shuffle(queries)
             argv = [RUBI, *serve_args(copy)]
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}
+            quiet: list[dict[str, float]] = []
             floor = []
+            base: dict[str, Any] = {"starts": {era: [] for era in ERAS}, "quiet": []}
+            base_env = dict(env, PYTHONPATH=str(args.base / "src")) if args.base else None
             for i in range(args.starts):
                 floor.append(floors(env))
-                for era in ERAS if i % 2 == 0 else ERAS[::-1]:
-                    starts[era].append(one_start(argv, env, copy, queries[i % len(queries)], era))
+                query = queries[i % len(queries)]
+                trees = [(env, starts, quiet)]
+                if base_env is not None:
+                    trees.append((base_env, base["starts"], base["quiet"]))
+                for tree_env, tree_starts, tree_quiet in trees if i % 2 == 0 else trees[::-1]:
+                    for era in ERAS if i % 2 == 0 else ERAS[::-1]:
+                        tree_starts[era].append(
+                            one_start(argv, tree_env, copy, query, era, args.hold)
+                        )
+                    if args.hold > 0:
+                        tree_quiet.append(one_start(argv, tree_env, copy, None, ERAS[0], args.hold))
+            if base_env is not None:
+                base["floors"] = floor
+                results[f"{target.name} (base)"] = base
+                console.print(starts_table(f"{target.name}, base {args.base}", base, args))
+            if args.starts_only:
+                results[target.name] = {"starts": starts, "quiet": quiet, "floors": floor}
+                console.print(starts_table(target.name, results[target.name], args))
+                continue
             early = asyncio.run(first_minute(params, queries))
             early.pop("hits")
             early_answers = early.pop("answers")
@@ -413,6 +473,7 @@ def main() -> int:
             results[target.name] = {
                 "index_cpu": index_cpu,
                 "starts": starts,
+                "quiet": quiet,
                 "floors": floor,
                 "first_minute": early,
                 **warm,
@@ -428,10 +489,17 @@ def main() -> int:
     return 0
 
 
-def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
-    table = Table(title=f"rubi serve (stdio) on {name}")
+def starts_table(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
+    """The table of the starts alone (``--starts-only``)."""
+    table = Table(title=f"rubi serve (stdio) on {name}: starts")
     for col in ("measure", "wall", "server CPU", "goal"):
         table.add_column(col, justify="left" if col in ("measure", "goal") else "right")
+    _start_rows(table, r, args)
+    return table
+
+
+def _start_rows(table: Table, r: dict[str, Any], args: argparse.Namespace) -> None:
+    """The rows of the starts, the servers' CPU over ``--hold`` seconds and the floors."""
     for era, s in r["starts"].items():
         for key, label, goal in (
             ("init", "initialize" if era != MODERN else "server/discover", ""),
@@ -444,11 +512,27 @@ def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
                 fmt_s([x[f"{key}_cpu"] for x in s]),
                 goal,
             )
+    if args.hold > 0:
+        for label, runs in (
+            *(
+                (f"{era}: server CPU {args.hold:g} s after start, one search", s)
+                for era, s in r["starts"].items()
+            ),
+            (f"{ERAS[0]}: server CPU {args.hold:g} s after start, no search", r.get("quiet", [])),
+        ):
+            table.add_row(label, "", fmt_s([x["hold_cpu"] for x in runs]), "")
     for name in ("pass", "import mcp"):
         f = [x[name] for x in r.get("floors", ())]
         table.add_row(
             f"floor: python -c {name!r}", fmt_s([w for w, _ in f]), fmt_s([c for _, c in f]), ""
         )
+
+
+def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
+    table = Table(title=f"rubi serve (stdio) on {name}")
+    for col in ("measure", "wall", "server CPU", "goal"):
+        table.add_column(col, justify="left" if col in ("measure", "goal") else "right")
+    _start_rows(table, r, args)
     for label, part in (("warm search", r), ("first minute", r["first_minute"])):
         w, c = part["search_wall"], part["search_cpu"]
         table.add_row(

@@ -24,6 +24,7 @@ from rubi.engine.server import Engine, Slot, answer
 from rubi.engine.warmup import Warmup
 
 from .test_engine import address_of, cold, send
+from helpers import engine_answer
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("runtime")]
 
@@ -179,3 +180,39 @@ def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: 
     loading.hooks.set()
     reply = answer(hook, vault_dir, Slot(), None, None, Peer(), loading)  # type: ignore[arg-type]
     assert reply == {"ok": False, "error": "warming up"}  # the recall needs the search
+
+
+def test_an_engine_whose_host_is_starting_loads_nothing_and_every_hook_runs_cold(
+    project: Path, ran: list[str]
+) -> None:
+    """In ``rubi serve`` the engine loads once the MCP server's first answers are out:
+    meanwhile it serves its socket, loads nothing beside the server's warm-up, and its
+    hooks run cold at once (refused unacknowledged), even those whose modules would
+    load in a moment."""
+    first_answers = threading.Event()
+    waiting = Engine(app.locate(project / ".rubi"), after=first_answers).start()
+    raw = json.dumps({"session_id": "s-warm", "cwd": str(project), "tool_name": "Grep"})
+    try:
+        assert waiting.serving.wait(10)
+        assert engine_answer("PostToolUse", raw) is None  # cold
+        assert not waiting.warmup.hooks.wait(0.3)
+        assert _ping(project)["ready"] is False
+        first_answers.set()
+        assert waiting.ready.wait(30)
+        assert engine_answer("PostToolUse", raw) == ""  # answered by the engine
+        assert ran == ["PostToolUse"]
+    finally:
+        waiting.stop()
+
+
+def test_an_engine_whose_host_never_says_it_started_loads_after_a_while(
+    project: Path,
+) -> None:
+    loading = Warmup(
+        app.locate(project / ".rubi"),
+        prime=lambda paths: None,
+        after=threading.Event(),
+        after_wait_s=0.2,
+    )
+    loading.start()
+    assert loading.search.wait(30)

@@ -16,6 +16,7 @@ from mcp_project import small_project
 from mcp_stdio import CLIENT, HANDSHAKE_ERA, MODERN_ERA, Served, envelope
 from mcp_wire import INIT, Wire, request
 from rubi.mcp.front import greet, load_handshake
+from rubi.mcp.server import INSTRUCTIONS, NO_PROJECT_INSTRUCTIONS
 
 
 @pytest.fixture
@@ -68,23 +69,47 @@ def test_a_handshake_after_a_2026_request_goes_to_the_sdk(wire: Wire) -> None:
     assert handover is not None and json.loads(handover.replay[-1])["method"] == "initialize"
 
 
-def era_view(project: Path, era: str) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-    """Capabilities, tools and the tools list's ``ttlMs`` a client of ``era`` sees."""
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+"""Where a 2026-07-28 ``server/discover`` result names the server (its ``_meta``)."""
+
+
+def era_view(project: Path, era: str) -> dict[str, Any]:
+    """What a client of ``era`` is told when it opens a connection and lists the tools:
+    capabilities, instructions, server info, tools and the tools list's ``ttlMs``."""
     with Served(project, era) as served:
         opened = served.open()
         listed = served.ask("tools/list")["result"]
-    return opened["capabilities"], listed["tools"], listed.get("ttlMs")
+    info = opened.get("serverInfo") or opened.get("_meta", {}).get(SERVER_INFO)
+    return {
+        "capabilities": opened["capabilities"],
+        "instructions": opened.get("instructions"),
+        "server": info,
+        "tools": listed["tools"],
+        "ttl": listed.get("ttlMs"),
+    }
 
 
 @pytest.mark.slow
-def test_both_eras_see_the_same_capabilities_and_tools(tmp_path: Path) -> None:
+def test_both_eras_see_the_same_capabilities_instructions_and_tools(tmp_path: Path) -> None:
     project = small_project(tmp_path / "proj")
-    caps_2025, tools_2025, _ = era_view(project, HANDSHAKE_ERA)
-    caps_2026, tools_2026, ttl = era_view(project, MODERN_ERA)
-    assert caps_2026 == caps_2025 == {"tools": {"listChanged": False}}
-    assert tools_2026 == tools_2025
-    assert {t["name"] for t in tools_2025} >= {"search", "read", "timeline", "register"}
-    assert isinstance(ttl, int) and ttl > 0  # the list never changes: a client may keep it
+    old, new = era_view(project, HANDSHAKE_ERA), era_view(project, MODERN_ERA)
+    assert new["capabilities"] == old["capabilities"] == {"tools": {"listChanged": False}}
+    assert new["instructions"] == old["instructions"] == INSTRUCTIONS
+    assert new["server"] == old["server"] and old["server"]["name"] == "rubi"
+    assert new["tools"] == old["tools"]
+    assert {t["name"] for t in old["tools"]} >= {"search", "read", "timeline", "register"}
+    assert isinstance(new["ttl"], int) and new["ttl"] > 0  # the list never changes
+
+
+@pytest.mark.slow
+def test_both_eras_are_told_alike_outside_a_project(tmp_path: Path) -> None:
+    """No ``.rubi/`` here: the personal vault is served, and both eras are told so."""
+    folder = tmp_path / "no-project"
+    folder.mkdir()
+    old, new = era_view(folder, HANDSHAKE_ERA), era_view(folder, MODERN_ERA)
+    assert new["instructions"] == old["instructions"] == NO_PROJECT_INSTRUCTIONS
+    assert new["capabilities"] == old["capabilities"]
+    assert new["tools"] == old["tools"]
 
 
 @pytest.mark.slow

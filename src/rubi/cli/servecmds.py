@@ -86,9 +86,12 @@ def serve(
     located = _vault(project, vault)
     # The engine answers this project's hooks (docs/engine.md); the background watch
     # keeps the index current from file events, so no answer waits for a scan. Over
-    # stdio it starts once the vault is warm and the first answers are out (they do
-    # not share the interpreter with its catch-up run); over HTTP nothing warms first.
-    with running(located), in_background(located, None if http else STARTED):
+    # stdio both begin once the vault is warm and the first answers are out (they do
+    # not share the interpreter with the watch's catch-up run or the engine's loading;
+    # the engine refuses hooks until then, which run cold at once); over HTTP nothing
+    # warms first.
+    first_answers = None if http else STARTED
+    with running(located, first_answers), in_background(located, first_answers):
         run(
             project,
             vault=vault,

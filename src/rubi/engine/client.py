@@ -44,6 +44,7 @@ __all__ = [
     "HOOK_ACK_TIMEOUT_S",
     "HOOK_BUDGET_S",
     "REPLY_TIMEOUT_S",
+    "SHORT_HOOK_ACK_TIMEOUT_S",
     "call_via_engine",
     "try_engine",
 ]
@@ -56,9 +57,18 @@ HOOK_BUDGET_S = {"sessionstart": 29.0, "userpromptsubmit": 9.0, "stop": 9.0}
 """The same for the events Claude Code gives 30 s and 10 s (``hooks/hooks.json``; the
 tool hooks and SessionEnd get 5 s): a second less, for this process's start and exit."""
 HOOK_ACK_TIMEOUT_S = 1.0
-"""How long a hook waits for the engine to acknowledge it (:data:`ACK`, sent before the
-hook runs): an engine that accepts connections but does not work (``rubi watch``
-suspended with Ctrl-Z) costs each hook this, not :data:`REPLY_TIMEOUT_S`."""
+"""How long the recall and SessionStart wait for the engine to acknowledge them
+(:data:`ACK`, sent before the hook runs): an engine that accepts connections but does
+not work (``rubi watch`` suspended with Ctrl-Z, a host busy starting) costs each such
+hook this, not :data:`REPLY_TIMEOUT_S`; about what they cost cold on a busy machine
+(0.25-0.65 s of CPU, 0.5-1.1 s wall, docs/benchmarks.md), so a client never waits on
+an engine longer than answering cold would take."""
+SHORT_HOOK_ACK_TIMEOUT_S = 0.3
+"""The same for the other hooks (the tool hooks, Stop, SessionEnd), which cost 45-70 ms
+of CPU cold: an engine that does not acknowledge one in this time (busy with another
+hook, starting, stopped) leaves it to the cold path at once."""
+_SLOW_COLD = frozenset({"userpromptsubmit", "sessionstart"})
+"""Events whose cold path searches (:data:`HOOK_ACK_TIMEOUT_S`)."""
 CALL_REPLY_TIMEOUT_S = 30.0
 """How long a command waits for the engine's answer (a first search of a large vault
 may take seconds)."""
@@ -74,10 +84,11 @@ def _off() -> bool:
 
 def _request(
     event: str, raw: str, payload: object
-) -> tuple[tuple[str, bytes, float] | None, VaultWalk | None]:
-    """The engine's socket path, the request line and how long the answer may take
-    (seconds, :data:`HOOK_BUDGET_S`), or None (cold); and the vault walk taken from the
-    hook's folder (None when none was)."""
+) -> tuple[tuple[str, bytes, float, float] | None, VaultWalk | None]:
+    """The engine's socket path, the request line, how long the answer may take
+    (seconds, :data:`HOOK_BUDGET_S`) and how long its acknowledgement
+    (:data:`HOOK_ACK_TIMEOUT_S`, :data:`SHORT_HOOK_ACK_TIMEOUT_S`), or None (cold);
+    and the vault walk taken from the hook's folder (None when none was)."""
     if not isinstance(payload, dict) or not engine_event(event, payload):
         return None, None
     cwd = working_dir(payload.get("cwd"))  # the folder the cold handler walks from
@@ -101,8 +112,10 @@ def _request(
     line = json.dumps(request).encode("ascii") + b"\n"
     if len(line) > MAX_REQUEST_BYTES:
         return None, walk
-    budget_s = HOOK_BUDGET_S.get(event_key(event, payload), REPLY_TIMEOUT_S)
-    return (address.socket, line, budget_s), walk
+    key = event_key(event, payload)
+    budget_s = HOOK_BUDGET_S.get(key, REPLY_TIMEOUT_S)
+    ack_s = HOOK_ACK_TIMEOUT_S if key in _SLOW_COLD else SHORT_HOOK_ACK_TIMEOUT_S
+    return (address.socket, line, budget_s, ack_s), walk
 
 
 def try_engine(
@@ -112,7 +125,7 @@ def try_engine(
     *,
     connect_timeout_s: float = CONNECT_TIMEOUT_S,
     reply_timeout_s: float | None = None,
-    ack_timeout_s: float = HOOK_ACK_TIMEOUT_S,
+    ack_timeout_s: float | None = None,
 ) -> tuple[str | None, VaultWalk | None]:
     """What the hook prints (``""`` for nothing), as answered by the engine, or None
     when the hook must run cold: only when the engine did not take it (no engine, a
@@ -127,6 +140,9 @@ def try_engine(
         payload: ``raw`` decoded (any JSON value; the caller decodes it once).
         reply_timeout_s: seconds from the request to the answer (default: the event's
             budget, :data:`HOOK_BUDGET_S`, else :data:`REPLY_TIMEOUT_S`).
+        ack_timeout_s: seconds from the request to the acknowledgement (default: about
+            the event's cold cost, :data:`HOOK_ACK_TIMEOUT_S` for the recall and
+            SessionStart, else :data:`SHORT_HOOK_ACK_TIMEOUT_S`).
     """
     if _off():
         return None, None
@@ -135,13 +151,14 @@ def try_engine(
         prepared, walk = _request(event, raw, payload)
         if prepared is None:
             return None, walk
-        path, line, budget_s = prepared
+        path, line, budget_s, ack_s = prepared
         if not stat.S_ISSOCK(os.stat(path).st_mode):
             return None, walk
     except (OSError, ValueError):
         return None, walk  # no engine, a stale socket
     wait_s = budget_s if reply_timeout_s is None else reply_timeout_s
-    return _hook_exchange(path, line, connect_timeout_s, ack_timeout_s, wait_s), walk
+    ack_s = ack_s if ack_timeout_s is None else ack_timeout_s
+    return _hook_exchange(path, line, connect_timeout_s, ack_s, wait_s), walk
 
 
 def _output(reply: object) -> str | None:

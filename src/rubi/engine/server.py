@@ -288,7 +288,15 @@ class Engine:
     everything is.
     """
 
-    def __init__(self, paths: VaultPaths, *, standby_s: float = STANDBY_S) -> None:
+    def __init__(
+        self,
+        paths: VaultPaths,
+        *,
+        standby_s: float = STANDBY_S,
+        after: threading.Event | None = None,
+    ) -> None:
+        """``after``: the engine loads what requests need once this is set (see
+        :class:`~rubi.engine.warmup.Warmup`); None: as soon as it serves."""
         self.vault = os.path.realpath(paths.root)
         self.paths = paths
         self.standby_s = standby_s
@@ -296,7 +304,7 @@ class Engine:
         self._stop = threading.Event()
         self._slot = Slot()
         self._rewarm = Rewarm()
-        self.warmup = Warmup(paths)
+        self.warmup = Warmup(paths, after=after)
         self.ready = self.warmup.search
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
@@ -419,10 +427,13 @@ class Engine:
 
 
 @contextlib.contextmanager
-def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
+def running(
+    paths: VaultPaths | None, after: threading.Event | None = None
+) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
     engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
-    engine's sake: a host runs the same without one."""
+    engine's sake: a host runs the same without one. ``after``: it loads what requests
+    need once this is set (refusing them until then: their clients answer cold)."""
     from rubi.engine.address import supported
 
     if paths is None or paths.project_root is None or not supported():
@@ -431,7 +442,7 @@ def running(paths: VaultPaths | None) -> Iterator[Engine | None]:
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
         yield None
         return
-    engine = Engine(paths).start()
+    engine = Engine(paths, after=after).start()
     try:
         yield engine
     finally:

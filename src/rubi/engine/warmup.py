@@ -16,7 +16,12 @@ is loaded, and refuses it before (no acknowledgement: the client runs it cold at
 
 Loading runs once per process, in a daemon thread (:meth:`Warmup.start`); a failure
 counts as loaded (the request then fails in the engine as it would cold, and the
-client prints what the hook prints).
+client prints what the hook prints). In ``rubi serve`` it begins once the MCP server's
+first answers are out (its ``after`` event, :data:`rubi.mcp.startup.STARTED`): the
+server's warm-up has then loaded the search stack and the vault's data in the same
+process, so the engine's own first search costs tens of milliseconds instead of
+running beside the server's and slowing both; until then every request is refused
+and its client answers cold at once.
 """
 
 from __future__ import annotations
@@ -31,7 +36,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
 
-__all__ = ["HOOK_MODULES", "PRIME_QUERY", "SEARCH_MODULES", "Warmup", "needs_search"]
+__all__ = [
+    "AFTER_WAIT_S",
+    "HOOK_MODULES",
+    "PRIME_QUERY",
+    "SEARCH_MODULES",
+    "Warmup",
+    "needs_search",
+]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +69,8 @@ SEARCH_MODULES = (
 """What the recall and the engine's commands import."""
 PRIME_QUERY = "project notes"
 """The search that loads the vault's index, graph and vectors (its result is dropped)."""
+AFTER_WAIT_S = 60.0
+"""The longest loading waits for its ``after`` event before it begins anyway."""
 _SEARCHING = frozenset({"sessionstart", "userpromptsubmit"})
 """Hook events that read the vault's derived data (:func:`rubi.engine.protocol.event_key`
 form): the recall searches; SessionStart waits until the host's watcher may have
@@ -80,14 +94,21 @@ class Warmup:
     """
 
     def __init__(
-        self, vault: VaultPaths, prime: Callable[[VaultPaths], None] | None = None
+        self,
+        vault: VaultPaths,
+        prime: Callable[[VaultPaths], None] | None = None,
+        after: threading.Event | None = None,
+        after_wait_s: float = AFTER_WAIT_S,
     ) -> None:
         """``vault``: the engine's vault; ``prime``: loads its data (default
-        :func:`prime_search`)."""
+        :func:`prime_search`); ``after``: loading begins once it is set, or after
+        ``after_wait_s`` seconds (None: at once)."""
         self.vault = vault
         self.hooks = threading.Event()
         self.search = threading.Event()
         self._prime = prime or prime_search
+        self._after = after
+        self._after_wait_s = after_wait_s
         self._started = False
         self._guard = threading.Lock()
 
@@ -107,7 +128,10 @@ class Warmup:
         threading.Thread(target=self.run, name="rubi-engine-warm", daemon=True).start()
 
     def run(self) -> None:
-        """Load everything, setting :attr:`hooks` then :attr:`search` (never raises)."""
+        """Load everything, setting :attr:`hooks` then :attr:`search` (never raises),
+        once the ``after`` event is set."""
+        if self._after is not None:
+            self._after.wait(self._after_wait_s)
         try:
             _import(HOOK_MODULES)
         finally:
