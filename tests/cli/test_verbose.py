@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,17 @@ def test_v_logs_the_same_while_an_engine_serves_the_vault(project: Path, calls: 
     with serving(project):
         check_debug_lines(project, "though an engine listens at ")
         assert calls.count("SearchArgs") == 1  # the plain search only; -v answered itself
+
+
+def test_v_says_no_engine_listens_at_a_socket_a_crashed_engine_left(project: Path) -> None:
+    from rubi.engine.address import address_for
+
+    address = address_for(str(project / ".rubi"), create=True)
+    assert address is not None
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
+        dead.bind(address.socket)  # bound, never listening: what a killed engine leaves
+    assert os.path.exists(address.socket)
+    check_debug_lines(project, f"no engine listens at {address.socket}")
 
 
 def test_vv_adds_the_libraries_debug_lines(project: Path) -> None:

@@ -4,6 +4,7 @@ answers as the SDK, the hand-over to it, and no SDK import on the way there."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -136,3 +137,51 @@ def test_the_way_to_the_first_answer_imports_no_sdk() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_line_over_the_limit_is_dropped_and_the_next_one_read(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    r, w = os.pipe()
+    try:
+        reader = LineReader(r, max_line=1 << 20)
+        os.write(w, b'{"a":1}\n')
+        assert reader.readline() == b'{"a":1}\n'
+        done = threading.Event()
+
+        def flood() -> None:  # 3 MiB without a line end, then its end and a line
+            for _ in range(48):
+                os.write(w, b"x" * (1 << 16))
+            os.write(w, b'\n{"b":2}\n' + b"y" * (2 << 20))
+            os.close(w)
+            done.set()
+
+        threading.Thread(target=flood, daemon=True).start()
+        with caplog.at_level(logging.WARNING, logger="rubi"):
+            assert reader.readline() == b'{"b":2}\n'
+            assert reader.readline() == b""  # the overlong tail at the end: dropped too
+        assert done.wait(10)
+        assert len(reader._buf) == 0
+        said = [rec.getMessage() for rec in caplog.records]
+        assert len(said) == 2 and all("dropped" in m for m in said)
+    finally:
+        os.close(r)
+
+
+def test_input_that_never_ends_a_line_is_not_held_in_memory() -> None:
+    r, w = os.pipe()
+    reader = LineReader(r, max_line=1 << 20)
+    seen: list[int] = []
+
+    def flood() -> None:
+        for _ in range(256):  # 16 MiB, no line end
+            os.write(w, b"z" * (1 << 16))
+            seen.append(len(reader._buf))
+        os.close(w)
+
+    threading.Thread(target=flood, daemon=True).start()
+    try:
+        assert reader.readline() == b""
+        assert max(seen) <= (1 << 20) + (1 << 17)
+    finally:
+        os.close(r)

@@ -201,6 +201,19 @@ def test_load_pickle_refuses_anything_outside_the_user_cache(tmp_path: Path) -> 
     assert not list(tmp_path.glob("m-*"))
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.timeout(60)
+def test_load_pickle_refuses_a_fifo_in_the_user_cache_without_blocking() -> None:
+    from rubi.core.paths import cache_home
+    from rubi.core.picklefiles import UntrustedCacheError, load_pickle
+
+    fifo = cache_home() / "indexes" / "v-3" / "graph.pickle"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo, 0o600)  # opening it to read would wait for a writer forever
+    with pytest.raises(UntrustedCacheError, match="not a regular file"):
+        load_pickle(fifo)
+
+
 @pytest.mark.timeout(60)
 def test_git_never_gets_an_option_from_a_note(tmp_path: Path) -> None:
     from rubi.core.gitrepo import changes_since

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,22 @@ def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
     said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
     assert len(said) == 1 and "\n" not in said[0] and "truncated" in said[0]
     assert flat_file.read_bytes() == data  # written again, as it was
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.timeout(60)
+def test_a_fifo_in_place_of_the_flat_graph_is_refused_without_blocking_and_replaced(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    flat_file = _flat_file(paths)
+    data = flat_file.read_bytes()
+    live_answers = _answers(paths)
+    flat_file.unlink()
+    os.mkfifo(flat_file, 0o600)  # opening it to read would wait for a writer forever
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    with caplog.at_level(logging.INFO, logger="rubi"):
+        assert _answers(paths) == live_answers
+    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
+    assert len(said) == 1 and "not a regular file" in said[0]
+    assert flat_file.read_bytes() == data  # a regular file again, as written

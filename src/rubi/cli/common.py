@@ -42,10 +42,28 @@ def vault_option(func: F) -> F:
     return click.option(
         "--vault",
         "vault",
-        type=click.Path(path_type=Path, file_okay=True, dir_okay=True),
+        type=click.Path(file_okay=True, dir_okay=True),
         default=None,
+        callback=_vault_path,
         help="Vault folder (any Obsidian vault). Default: .rubi/ here or above.",
     )(func)
+
+
+def _vault_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A ``--vault`` value as a path, or None when the option is not given.
+
+    Raises:
+        click.BadParameter: an empty value (``--vault "$UNSET"``), which as a path
+            would be the current folder: a command would index whatever folder it
+            runs in as a vault."""
+    if value is None:
+        return None
+    if not value:
+        raise click.BadParameter(
+            "'' is not a folder; give the vault folder, "
+            "or leave the option out for the .rubi/ here or above"
+        )
+    return Path(value)
 
 
 def handle_errors(func: F) -> F:

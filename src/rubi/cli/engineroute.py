@@ -11,7 +11,6 @@ same exception, for the command's error handler (:func:`rubi.cli.common.handle_e
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable
 
@@ -72,7 +71,9 @@ def _engine_seen(paths: VaultPaths) -> str:
     address = address_for(str(paths.root))
     if address is None:
         return "no engine listens (no runtime folder for its socket)"
-    if os.path.exists(address.socket):
+    from rubi.engine.sockets import answers
+
+    if answers(address.socket):  # a socket file a killed engine left refuses a connection
         return f"though an engine listens at {address.socket}"
     return f"no engine listens at {address.socket}"
 

@@ -37,12 +37,13 @@ class UntrustedCacheError(RubiError):
 
 
 def check_trusted(path: Path) -> None:
-    """Refuse ``path`` unless the current user alone could have written it.
+    """Refuse ``path`` unless the current user alone could have written it, and it is
+    a regular file (opening a FIFO or a device would block or never end).
 
     Raises:
         UntrustedCacheError: ``path`` is not inside :func:`rubi.core.paths.cache_home`
-            (symlinks resolved), or, where the OS has owners, is owned by another user
-            or writable by group or others.
+            (symlinks resolved), is not a regular file, or, where the OS has owners, is
+            owned by another user or writable by group or others.
         FileNotFoundError: no such file.
     """
     from rubi.core.paths import cache_home
@@ -53,6 +54,10 @@ def check_trusted(path: Path) -> None:
             f"{path}: derived data outside the rubi cache folder is never loaded; it can be deleted"
         )
     st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise UntrustedCacheError(
+            f"{path}: not a regular file; rubi does not load it (delete it and run `rubi index`)"
+        )
     getuid = getattr(os, "getuid", None)
     if getuid is not None and (st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
         raise UntrustedCacheError(

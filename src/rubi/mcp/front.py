@@ -21,6 +21,7 @@ Only the stdlib is imported here.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -44,6 +45,14 @@ __all__ = [
 
 READ_CHUNK = 1 << 16
 """Bytes per ``os.read``."""
+
+MAX_LINE_BYTES = 128 << 20
+"""The longest message line kept (128 MiB). The largest call a client sends, a
+``hook`` call with an 8M-character ``tool_input`` JSON-escaped twice (up to 7 bytes a
+character) and three 2M-character strings, stays below it; a longer line, or input
+that never ends a line, is dropped instead of filling memory."""
+
+log = logging.getLogger(__name__)
 
 LISTS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
 """The list requests answered from the snapshot (a client asks them all right after the
@@ -91,33 +100,56 @@ class LineReader:
         fd: the descriptor (the wire's stdin).
     """
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, max_line: int = MAX_LINE_BYTES) -> None:
         self._fd = fd
+        self._max = max_line
         self._buf = bytearray()
         self._scanned = 0  # bytes of _buf known to hold no newline
         self._eof = False
+        self._dropping = False  # inside a line over max_line, until its newline
 
     def readline(self) -> bytes:
         """The next line with its ``\\n``; the rest without one at end of input;
-        ``b""`` once everything was read. Blocks until a line is there."""
+        ``b""`` once everything was read. Blocks until a line is there. A line longer
+        than ``max_line`` bytes is skipped, with one warning (never held in memory
+        whole: its bytes are let go as they arrive)."""
         while True:
             at = self._buf.find(b"\n", self._scanned)
             if at >= 0:
+                if self._dropping or at >= self._max:
+                    if not self._dropping:
+                        self._warn_dropped()
+                    del self._buf[: at + 1]
+                    self._scanned = 0
+                    self._dropping = False
+                    continue
                 line = bytes(self._buf[: at + 1])
                 del self._buf[: at + 1]
                 self._scanned = 0
                 return line
+            if self._dropping or len(self._buf) > self._max:
+                if not self._dropping:
+                    self._warn_dropped()
+                    self._dropping = True
+                self._buf.clear()
             self._scanned = len(self._buf)
             if self._eof:
-                line = bytes(self._buf)
+                line = b"" if self._dropping else bytes(self._buf)
                 self._buf.clear()
                 self._scanned = 0
+                self._dropping = False
                 return line
             chunk = os.read(self._fd, READ_CHUNK)
             if chunk:
                 self._buf += chunk
             else:
                 self._eof = True
+
+    def _warn_dropped(self) -> None:
+        log.warning(
+            "a message over %d MiB (or input without a line end) was dropped unread",
+            self._max >> 20,
+        )
 
 
 class LineWriter:
