@@ -127,11 +127,7 @@ def plan_changes(old: VaultState, listing: VaultListing, listed_ns: int | None =
     plan = Plan(listed_ns=listed_ns)
     for stat in listing.notes:
         prev = old.files.get(stat.path)
-        if (
-            prev is not None
-            and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size)
-            and not racy(prev.mtime_ns, old.listed_ns)
-        ):
+        if prev is not None and _same(prev, stat, old):
             plan.kept[stat.path] = prev
         else:
             plan.to_read.append(stat)
@@ -172,11 +168,7 @@ def plan_from_changes(
             prev = plan.kept.pop(rel, None)
             if info is not None and st.S_ISREG(info.st_mode):
                 stat = FileStat(rel, info.st_mtime_ns, info.st_size)
-                if (
-                    prev is not None
-                    and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size)
-                    and not racy(prev.mtime_ns, old.listed_ns)
-                ):
+                if prev is not None and _same(prev, stat, old):
                     plan.kept[rel] = prev
                 else:
                     plan.to_read.append(stat)
@@ -192,6 +184,14 @@ def plan_from_changes(
     plan.to_read.sort(key=lambda s: s.path)
     plan.removed_paths.sort()
     return plan, sorted(attachments)
+
+
+def _same(prev: FileEntry, stat: FileStat, old: VaultState) -> bool:
+    """Whether a note file is as ``old`` recorded it by its stat: the same mtime and
+    size, and not saved too near ``old``'s listing to tell (:func:`racy`)."""
+    return (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size) and not racy(
+        prev.mtime_ns, old.listed_ns
+    )
 
 
 def _holds(old: VaultState, prefix: str) -> bool:
