@@ -282,14 +282,14 @@ def head(root: Path) -> str | None:
                 _outside.add(where)
             return None  # no git, no repository, or no commit yet
         dirs = _git_dirs[where] = (Path(lines[0]), (root / lines[1]).resolve())
-        sha = lines[2].strip()
+        first = lines[2].strip()
         if time.monotonic() - started < QUIET_AFTER_S / 2:
             # HEAD's files, quiet now (unchanged for QUIET_AFTER_S), were unchanged
             # since before git started: the answer holds for this stamp
             key = _head_key(*dirs)
             if key is not None:
-                _heads[where] = (key, sha)
-        return sha
+                _heads[where] = (key, first)
+        return first
     key = _head_key(*dirs)  # looked at before git is asked, never after
     known = _heads.get(where)
     if key is not None and known is not None and known[0] == key:
