@@ -215,6 +215,22 @@ def test_head_asks_git_again_only_when_head_may_have_moved(
     assert head(root) == four and len(calls) > asked
 
 
+def test_a_first_answer_is_remembered_when_heads_files_were_quiet_through_it(
+    repo: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-shot process (a cold search: stale flags, then the hits' days) asks git
+    once; HEAD written a moment ago cannot vouch for itself, so git is asked again."""
+    root, (one, _, three) = repo
+    _age(root)
+    calls = _git_calls(monkeypatch)
+    assert head(root) == three and head(root) == three and len(calls) == 1
+    git(root, "checkout", "-q", one)  # HEAD rewritten a moment ago
+    monkeypatch.setattr(gitrepo, "_git_dirs", {})  # another fresh process
+    monkeypatch.setattr(gitrepo, "_heads", {})
+    asked = len(calls)
+    assert head(root) == one and head(root) == one and len(calls) == asked + 2
+
+
 def test_a_folder_outside_git_asks_git_once_until_a_repository_appears(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -76,3 +76,56 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=project
     )
     assert out.stdout.strip() == ""
+
+
+def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_staleness(
+    tmp_path: Path,
+) -> None:
+    """A search in a fresh process (as a cold ``rubi search`` runs it) of a vault whose
+    files are as the last run left them neither runs the indexer (its lock, Whoosh's
+    writer) nor, when no hit names ``files:``, loads the stale check and git; a hit
+    that names them still gets its stale flag."""
+    import os
+    import time
+
+    from rubi import app
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    app.init_project(project)
+    notes = project / ".rubi" / "notes"
+    notes.mkdir(parents=True, exist_ok=True)
+    (notes / "sync-vault.md").write_text(
+        "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+        "The vault syncs between two devices; the index is rebuilt.\n",
+        encoding="utf-8",
+    )
+    (notes / "parser.md").write_text(
+        "---\ntype: gotcha\nfiles: [src/gone.py]\n---\n# The parser drops tabs\n\n"
+        "Tabs vanish in the parser.\n",
+        encoding="utf-8",
+    )
+    paths = app.locate(project / ".rubi")
+    app.index(paths)  # writes the map pages
+    hour_ago = time.time_ns() - 3600 * 10**9
+    for path in (project / ".rubi").rglob("*"):
+        os.utime(path, ns=(hour_ago, hour_ago))  # saved well before the index's listing
+    app.index(paths)
+    code = (
+        "import sys, pathlib\n"
+        "from rubi.app.searching import one_search, search\n"
+        "from rubi.app import locate\n"
+        "one_search()\n"
+        f"paths = locate(cwd=pathlib.Path({str(project)!r}))\n"
+        "hits = search(paths, 'sync the vault between devices', scope='notes').hits\n"
+        "assert hits and hits[0].id == 'notes/sync-vault', hits\n"
+        "loaded = [m for m in ('filelock', 'rubi.index.writing', 'whoosh.writing',"
+        " 'rubi.knowledge.stale') if m in sys.modules]\n"
+        "hit = search(paths, 'parser drops tabs', scope='notes').hits[0]\n"
+        "assert hit.id == 'notes/parser' and hit.stale == ('src/gone.py',), hit\n"
+        "print(' '.join(loaded))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=project
+    )
+    assert out.stdout.strip() == ""

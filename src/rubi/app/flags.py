@@ -56,24 +56,24 @@ def stale_inputs(
     vault_root: Path | None = None,
 ) -> list[NoteFiles]:
     """What the stale check of the notes ``ids`` needs from the graph (their ``files:``
-    and paths; only notes with ``files:`` can be stale) for the project vault at
-    ``vault_root`` (default: the project's ``.rubi/``): taken while the graph is read,
-    checked after (:func:`stale_files` runs git)."""
+    and paths) for the project vault at ``vault_root`` (default: the project's
+    ``.rubi/``): taken while the graph is read, checked after (:func:`stale_files`
+    runs git). Only notes with ``files:`` can be stale, so only they are listed: hits
+    without any import neither the stale check nor git."""
     if project_root is None:
+        return []
+    g = build.graph
+    found = [
+        (i, tuple(files), g.nodes[i].get("path"))
+        for i in ids
+        if i in g and g.nodes[i].get("kind") == "note" and (files := g.nodes[i].get("files"))
+    ]
+    if not found:
         return []
     from rubi.knowledge.stale import NoteFiles
 
     root = vault_root or project_root / PROJECT_VAULT_DIRNAME
-    g = build.graph
-    return [
-        NoteFiles(
-            i,
-            tuple(g.nodes[i].get("files") or ()),
-            root / str(g.nodes[i].get("path") or i + ".md"),
-        )
-        for i in ids
-        if i in g and g.nodes[i].get("kind") == "note"
-    ]
+    return [NoteFiles(i, files, root / str(path or i + ".md")) for i, files, path in found]
 
 
 def note_stale(

@@ -50,13 +50,19 @@ def ensure_index(
     on_wait: Callable[[], None] | None = None,
 ) -> IndexReport | None:
     """Index ``paths`` first when it never was, and when ``refresh`` asks (skipped
-    while a watcher in this process applies every change); the run's report, or None
-    when nothing ran."""
+    while a watcher in this process applies every change, and when the files are as
+    the last run recorded them: :func:`rubi.sync.freshness.files_unchanged`); the
+    run's report, or None when nothing ran."""
     from rubi.sync import index_vault, vault_sync_for
 
     first = not indexed(paths)
     if refresh and not first and vault_sync_for(paths).watched:
         return None  # a watcher in this process learns every change from file events
+    if not first and refresh:
+        from rubi.sync.freshness import files_unchanged
+
+        if files_unchanged(paths):  # a listing and one query: no lock, no Whoosh
+            return None
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by
         # `rubi index`, the session-start hook and the watcher (a large repository

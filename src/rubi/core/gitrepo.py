@@ -14,11 +14,12 @@ import os
 import re
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.core.filestamp import quiet_stamp
+from rubi.core.filestamp import QUIET_AFTER_S, quiet_stamp
 from rubi.core.githardening import (
     DRIVER_PROGRAM_KEYS,
     GIT_HARDENING,
@@ -271,6 +272,7 @@ def head(root: Path) -> str | None:
     if dirs is None:  # a process's first question: where HEAD lives too, in the same call
         if where in _outside and not _may_be_inside(root):
             return None
+        started = time.monotonic()
         out = git_output(
             root, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--verify", "-q", "HEAD"
         )
@@ -279,8 +281,15 @@ def head(root: Path) -> str | None:
             if not _may_be_inside(root):
                 _outside.add(where)
             return None  # no git, no repository, or no commit yet
-        _git_dirs[where] = (Path(lines[0]), (root / lines[1]).resolve())
-        return lines[2].strip()  # not remembered: HEAD's files may have moved since
+        dirs = _git_dirs[where] = (Path(lines[0]), (root / lines[1]).resolve())
+        first = lines[2].strip()
+        if time.monotonic() - started < QUIET_AFTER_S / 2:
+            # HEAD's files, quiet now (unchanged for QUIET_AFTER_S), were unchanged
+            # since before git started: the answer holds for this stamp
+            key = _head_key(*dirs)
+            if key is not None:
+                _heads[where] = (key, first)
+        return first
     key = _head_key(*dirs)  # looked at before git is asked, never after
     known = _heads.get(where)
     if key is not None and known is not None and known[0] == key:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from rubi.core.filestamp import RACY_WINDOW_NS
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import VaultPaths
 from rubi.graph.snapshot import GRAPH_FORMAT
@@ -17,13 +18,16 @@ from rubi.index.version import SCHEMA_VERSION
 from rubi.sync.rows import STORE_FORMAT, Store, open_store
 
 __all__ = [
+    "LISTED_KEY",
     "NOTES_BODY_KEPT",
+    "RACY_MARGIN_NS",
     "STATE_FORMAT",
     "FileEntry",
     "IndexReport",
     "VaultState",
     "graph_signature",
     "load_state",
+    "racy",
     "state_from_store",
     "state_meta",
 ]
@@ -80,6 +84,25 @@ def graph_signature(note: Note) -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8", "replace")).hexdigest()[:24]
 
 
+LISTED_KEY = "listed_ns"
+"""The store's meta key of :attr:`VaultState.listed_ns`."""
+
+RACY_MARGIN_NS = RACY_WINDOW_NS
+"""How close (ns) to a listing a file's mtime must be for a stat to miss an edit made
+right after the listing (:data:`rubi.core.filestamp.RACY_WINDOW_NS`, 2 s: the coarsest
+mtime granularity of a common file system is FAT's 2 s; ext4 and tmpfs tick with the
+kernel's coarse clock, 1–10 ms)."""
+
+
+def racy(mtime_ns: int, listed_ns: int | None) -> bool:
+    """Whether a note recorded with ``mtime_ns`` by the listing of ``listed_ns``
+    (:attr:`VaultState.listed_ns`) may have been edited since without its size or
+    mtime showing it: saved within :data:`RACY_MARGIN_NS` before the listing, or
+    after it (a clock set back). Such a note is read again and compared by content
+    (Git's "racily clean" rule). False when the listing time is not recorded."""
+    return listed_ns is not None and mtime_ns >= listed_ns - RACY_MARGIN_NS
+
+
 NOTES_BODY_KEPT = 400
 """Characters of each body kept in the store (enough to tell a generated page); the
 full text is in the Whoosh index and on disk, and the rows stay small."""
@@ -105,6 +128,11 @@ class VaultState:
     """:func:`code_fingerprint` of the project when its code was last mapped."""
     gen: int = 0
     """The store's change counter as of this manifest (:mod:`rubi.sync.rows`)."""
+    listed_ns: int | None = None
+    """When (``time.time_ns()``) the listing began whose stats the entries hold: the
+    last run that listed the whole vault, or an older one (a watcher's run lists no
+    vault and keeps it); None when not recorded (a store of an earlier rubi). See
+    :func:`racy`."""
 
 
 @dataclass(slots=True)
@@ -151,7 +179,12 @@ def state_from_store(store: Store) -> VaultState | None:
         code=dict(meta.get("code", {})),
         code_fingerprint=str(meta.get("code_fingerprint", "")),
         gen=int(meta.get("gen", 0)),
+        listed_ns=_listed(meta.get(LISTED_KEY)),
     )
+
+
+def _listed(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def state_meta(state: VaultState) -> dict[str, object]:
@@ -166,6 +199,7 @@ def state_meta(state: VaultState) -> dict[str, object]:
         "code": state.code,
         "code_fingerprint": state.code_fingerprint,
         "gen": state.gen,
+        LISTED_KEY: state.listed_ns,
     }
 
 

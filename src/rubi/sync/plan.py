@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from rubi.core.safeio import has_surrogates
-from rubi.sync.manifest import FileEntry, VaultState
+from rubi.sync.manifest import FileEntry, VaultState, racy
 from rubi.vault.scan import FileStat, VaultListing
 
 __all__ = ["Plan", "RunKind", "RunPlan", "plan_changes", "plan_from_changes", "plan_run"]
@@ -95,7 +95,9 @@ class Plan:
     """What a run must do.
 
     Attributes:
-        to_read: note files whose size or mtime differ from the manifest (or new).
+        to_read: note files whose size or mtime differ from the manifest (or new),
+            or that were saved too close to the manifest's listing for a stat to show
+            an edit (:func:`~rubi.sync.manifest.racy`).
         kept: manifest entries of the files that did not change, by path.
         removed_paths: note files in the manifest that are gone.
         attachments_added / attachments_removed: non-markdown files that came or went.
@@ -108,6 +110,8 @@ class Plan:
     attachments_removed: list[str] = field(default_factory=list)
     scanned: bool = True
     """Made from a listing of the whole vault (not from a watcher's paths)."""
+    listed_ns: int | None = None
+    """When the listing began (``time.time_ns()``); None for a watcher's paths."""
 
     @property
     def empty(self) -> bool:
@@ -117,12 +121,13 @@ class Plan:
         )
 
 
-def plan_changes(old: VaultState, listing: VaultListing) -> Plan:
-    """Compare ``listing`` with ``old`` by (mtime, size); see :class:`Plan`."""
-    plan = Plan()
+def plan_changes(old: VaultState, listing: VaultListing, listed_ns: int | None = None) -> Plan:
+    """Compare ``listing`` (begun at ``listed_ns``) with ``old`` by (mtime, size); see
+    :class:`Plan`."""
+    plan = Plan(listed_ns=listed_ns)
     for stat in listing.notes:
         prev = old.files.get(stat.path)
-        if prev is not None and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size):
+        if prev is not None and _same(prev, stat, old):
             plan.kept[stat.path] = prev
         else:
             plan.to_read.append(stat)
@@ -163,7 +168,7 @@ def plan_from_changes(
             prev = plan.kept.pop(rel, None)
             if info is not None and st.S_ISREG(info.st_mode):
                 stat = FileStat(rel, info.st_mtime_ns, info.st_size)
-                if prev is not None and (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size):
+                if prev is not None and _same(prev, stat, old):
                     plan.kept[rel] = prev
                 else:
                     plan.to_read.append(stat)
@@ -179,6 +184,14 @@ def plan_from_changes(
     plan.to_read.sort(key=lambda s: s.path)
     plan.removed_paths.sort()
     return plan, sorted(attachments)
+
+
+def _same(prev: FileEntry, stat: FileStat, old: VaultState) -> bool:
+    """Whether a note file is as ``old`` recorded it by its stat: the same mtime and
+    size, and not saved too near ``old``'s listing to tell (:func:`racy`)."""
+    return (prev.mtime_ns, prev.size) == (stat.mtime_ns, stat.size) and not racy(
+        prev.mtime_ns, old.listed_ns
+    )
 
 
 def _holds(old: VaultState, prefix: str) -> bool:

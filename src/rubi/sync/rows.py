@@ -78,6 +78,15 @@ class Store:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
 
+    def meta_values(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The meta values of ``keys`` that are present, decoded (one query)."""
+        wanted = list(keys)
+        rows = self._conn.execute(
+            f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",
+            wanted,
+        ).fetchall()
+        return {k: json.loads(v) for k, v in rows}
+
     def gen(self) -> int:
         """The change counter (0 for an empty store)."""
         row = self._conn.execute("SELECT value FROM meta WHERE key = 'gen'").fetchone()
@@ -89,6 +98,13 @@ class Store:
         yield from self._conn.execute(
             "SELECT path, mtime_ns, size, sha256, note_id, problem, signature FROM files"
         )
+
+    def file_stamps(self) -> dict[str, tuple[int, int]]:
+        """Each note file's recorded ``(mtime_ns, size)`` by path."""
+        return {
+            path: (mtime, size)
+            for path, mtime, size in self._conn.execute("SELECT path, mtime_ns, size FROM files")
+        }
 
     def notes(self) -> dict[str, Note]:
         """Every saved note by id."""

@@ -30,7 +30,7 @@ from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths
 from rubi.sync.code import CodeRun
 from rubi.sync.livegraph import CODE_STAMP
-from rubi.sync.manifest import NOTES_BODY_KEPT, IndexReport, VaultState, state_meta
+from rubi.sync.manifest import NOTES_BODY_KEPT, IndexReport, VaultState, racy, state_meta
 from rubi.sync.notes import ChangedNotes, deleted_ids
 from rubi.sync.plan import Plan, RunPlan
 from rubi.sync.progress import Progress, stage
@@ -76,7 +76,12 @@ class SyncRun:
         self.paths, self.plan, self.store, self.index = paths, plan, store, index
         self.old, self.report, self.progress = old, report, progress
         self.changes = changes
-        self.new = VaultState(files=dict(changes.kept), attachments=attachments, gen=old.gen)
+        self.new = VaultState(
+            files=dict(changes.kept),
+            attachments=attachments,
+            gen=old.gen,
+            listed_ns=old.listed_ns if changes.listed_ns is None else changes.listed_ns,
+        )
         report.unchanged = len(changes.kept)
         if changes.scanned:  # a watcher's batch reports on its own files only
             kept_problems = [(p, e.problem) for p, e in changes.kept.items() if e.problem]
@@ -202,10 +207,26 @@ class SyncRun:
         """For a run that changes nothing: whether the manifest must still be saved
         (touched but identical files: their new times are remembered)."""
         old, new = self.old, self.new
-        if new.files == old.files and new.code_fingerprint == old.code_fingerprint:
+        if (
+            new.files == old.files
+            and new.code_fingerprint == old.code_fingerprint
+            and not self._relisted()
+        ):
             return False
         new.indexed_at = old.indexed_at
         return True
+
+    def _relisted(self) -> bool:
+        """This run's listing clears what the manifest's could not: no listing time
+        was recorded, or some note was racy against it (read again this run,
+        :func:`~rubi.sync.manifest.racy`). Saving the new time lets the next check
+        trust those notes' stats."""
+        old, new = self.old, self.new
+        if new.listed_ns is None or new.listed_ns == old.listed_ns:
+            return False
+        return old.listed_ns is None or any(
+            racy(e.mtime_ns, old.listed_ns) for e in old.files.values()
+        )
 
     def index_text(self) -> None:
         """Give Whoosh the run's documents in one commit (a full build rebuilds it; a

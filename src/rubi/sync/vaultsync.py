@@ -321,9 +321,10 @@ class VaultSync:
             planned = plan_from_changes(self.paths.root, old, changed_paths)
             if planned is not None:
                 return planned
+        listed_ns = time.time_ns()  # before the first stat: see rubi.sync.manifest.racy
         listing = scan_vault(self.paths.root, self.paths.project_root)
         report.warnings.extend(listing.warnings)
-        return plan_changes(old, listing), listing.attachments
+        return plan_changes(old, listing, listed_ns), listing.attachments
 
     def _current_state(self, store: Store) -> VaultState | None:
         if self._state is not None and self._state.gen == store.gen():

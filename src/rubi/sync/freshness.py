@@ -1,0 +1,111 @@
+"""Whether a vault's files are as the last index run recorded them, asked without the
+index lock, Whoosh or the manifest's objects: the check a cold search makes before it
+reads the index (:func:`rubi.app.searching.ensure_index`), so that an unchanged vault
+costs a listing of its folders and one ``SELECT`` instead of an index run.
+
+The listing is :func:`os.scandir`'s, by the rules of :func:`rubi.vault.scan.scan_vault`
+(hidden and skipped folders not entered, hidden files left out), and each note's
+``(mtime_ns, size)`` is compared with the store's ``files`` rows, the other files with
+the recorded attachments. Anything the scan would treat with care (a symlink, a file
+that is not regular, a name that is not UTF-8, a folder that cannot be listed) answers
+"maybe changed": the caller then runs the index as before, which decides.
+
+An edit can keep a file's size and, on a file system whose clock ticks coarsely, its
+mtime: a note saved in the same tick as the listing that recorded it looks unchanged
+to a stat. Such notes (``mtime_ns`` within :data:`RACY_MARGIN_NS` of the run's
+listing, :func:`rubi.sync.manifest.racy`) answer "maybe changed" here, and the run
+reads them again (the same rule as Git's "racily clean" index entries).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
+from rubi.core.safeio import has_surrogates
+from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
+from rubi.graph.snapshot import GRAPH_FORMAT
+from rubi.index.version import SCHEMA_VERSION
+from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
+from rubi.sync.rows import open_store
+
+__all__ = ["files_unchanged", "list_vault"]
+
+_FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
+
+
+def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
+    """The notes of the vault at ``root`` as ``{vault-relative POSIX path: (mtime_ns,
+    size)}`` and its other files (attachments) as paths, listed as
+    :func:`rubi.vault.scan.scan_vault` would list them; None when the listing met
+    something the scan treats with care (a symlink, a ``.md`` that is not a regular
+    file, a name that is not UTF-8, a folder that cannot be listed)."""
+    notes: dict[str, tuple[int, int]] = {}
+    attachments: set[str] = set()
+    if os.path.islink(root):
+        return None
+    folders = [(root, "")]
+    while folders:
+        folder, prefix = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if not vault_folder_skipped(name):
+                            if has_surrogates(name):
+                                return None
+                            folders.append((entry.path, prefix + name + "/"))
+                        continue
+                    if vault_file_skipped(name):
+                        continue
+                    if has_surrogates(name) or entry.is_symlink():
+                        return None  # refused or followed by the scan: it decides
+                    if not name.lower().endswith(".md"):
+                        attachments.add(prefix + name)
+                        continue
+                    info = entry.stat(follow_symlinks=False)
+                    if not stat.S_ISREG(info.st_mode):
+                        return None
+                    notes[prefix + name] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            return None  # unreadable, or gone while listed
+    return notes, attachments
+
+
+def files_unchanged(paths: VaultPaths) -> bool:
+    """True when the vault's note files and attachments are exactly those the store
+    records, each note with its recorded ``(mtime_ns, size)``, and none of them was
+    saved so close to the recording listing that a stat cannot tell an edit
+    (:func:`rubi.sync.manifest.racy`). False when anything differs or cannot be told:
+    no store, another format, no listing time recorded, a listing the scan must make
+    (:func:`list_vault`). Takes no lock: a run that commits meanwhile recorded files
+    at least as new as the ones it read. Never raises for a damaged store (False)."""
+    try:
+        store = open_store(paths.store_file, create=False)
+    except (OSError, sqlite3.Error, RubiError):
+        return False  # the run says what is wrong
+    if store is None:
+        return False
+    try:
+        meta = store.meta_values((*_FORMATS, "attachments", LISTED_KEY))
+        recorded = store.file_stamps()
+    except (sqlite3.Error, ValueError):
+        return False
+    finally:
+        store.close()
+    if any(meta.get(k) != v for k, v in _FORMATS.items()):
+        return False
+    listed, attachments = meta.get(LISTED_KEY), meta.get("attachments")
+    if not isinstance(listed, int) or not isinstance(attachments, list):
+        return False
+    listing = list_vault(str(paths.root))
+    if listing is None:
+        return False
+    notes, found = listing
+    if notes != recorded or found != set(attachments):
+        return False
+    return not any(racy(mtime, listed) for mtime, _ in notes.values())

@@ -1,0 +1,155 @@
+"""The check a search makes before it reads the index: an unchanged vault is told by a
+listing and the store's rows (no run), and every kind of change, an edit that keeps a
+note's size and mtime among them, still reaches the index before the answer."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.core.paths import VaultPaths
+from rubi.sync import forget_vault_syncs, load_state
+from rubi.sync.freshness import files_unchanged, list_vault
+from rubi.sync.manifest import RACY_MARGIN_NS
+from rubi.vault.scan import scan_vault
+
+HOUR_NS = 3600 * 10**9
+
+
+def _vault(tmp_path: Path, *, saved_ns: int | None = None) -> VaultPaths:
+    """A small plain vault whose files were saved at ``saved_ns`` (an hour ago by
+    default), indexed."""
+    vault = tmp_path / "vault"
+    (vault / "sub").mkdir(parents=True)
+    (vault / ".obsidian").mkdir()
+    (vault / ".obsidian" / "app.json").write_text("{}", encoding="utf-8")
+    (vault / "Alpha.md").write_text("# Alpha\n\nAbout apples. [[Beta]]\n", encoding="utf-8")
+    (vault / "sub" / "Beta.md").write_text("# Beta\n\nAbout bananas.\n", encoding="utf-8")
+    (vault / "sub" / "picture.png").write_bytes(b"\x89PNG")
+    (vault / ".hidden.md").write_text("# Hidden\n", encoding="utf-8")
+    when = saved_ns if saved_ns is not None else time.time_ns() - HOUR_NS
+    for path in (vault / "Alpha.md", vault / "sub" / "Beta.md", vault / "sub" / "picture.png"):
+        os.utime(path, ns=(when, when))
+    paths = app.locate(vault)
+    app.index(paths)
+    return paths
+
+
+def _ids(paths: VaultPaths, query: str) -> list[str]:
+    """The hits' ids, best first (a linked note may follow the one that matches)."""
+    return [h.id for h in app.search(paths, query).hits]
+
+
+def test_the_listing_is_the_scans(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    listing = list_vault(str(paths.root))
+    assert listing is not None
+    notes, attachments = listing
+    scanned = scan_vault(paths.root)
+    assert notes == {f.path: (f.mtime_ns, f.size) for f in scanned.notes}
+    assert attachments == set(scanned.attachments) == {"sub/picture.png"}
+
+
+def test_an_indexed_vault_left_alone_is_unchanged(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    assert files_unchanged(paths)
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["edit", "new note", "deleted note", "new attachment", "gone attachment", "new folder note"],
+)
+def test_each_kind_of_change_is_seen(tmp_path: Path, change: str) -> None:
+    paths = _vault(tmp_path)
+    vault = paths.root
+    if change == "edit":
+        (vault / "Alpha.md").write_text("# Alpha\n\nAbout apricots now.\n", encoding="utf-8")
+    elif change == "new note":
+        (vault / "Gamma.md").write_text("# Gamma\n", encoding="utf-8")
+    elif change == "deleted note":
+        (vault / "sub" / "Beta.md").unlink()
+    elif change == "new attachment":
+        (vault / "doc.pdf").write_bytes(b"%PDF")
+    elif change == "gone attachment":
+        (vault / "sub" / "picture.png").unlink()
+    else:
+        (vault / "deeper" / "down").mkdir(parents=True)
+        (vault / "deeper" / "down" / "Delta.md").write_text("# Delta\n", encoding="utf-8")
+    assert not files_unchanged(paths)
+
+
+def test_hidden_and_skipped_files_are_not_changes(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    (paths.root / ".hidden.md").write_text("# Hidden, edited\n", encoding="utf-8")
+    (paths.root / ".obsidian" / "workspace.json").write_text("{}", encoding="utf-8")
+    (paths.root / "node_modules").mkdir()
+    (paths.root / "node_modules" / "Readme.md").write_text("# no\n", encoding="utf-8")
+    assert files_unchanged(paths)
+
+
+def test_a_symlink_leaves_the_decision_to_the_scan(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    (paths.root / "Link.md").symlink_to(paths.root / "Alpha.md")
+    assert list_vault(str(paths.root)) is None
+    assert not files_unchanged(paths)
+
+
+def test_a_damaged_or_missing_store_is_not_trusted(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    forget_vault_syncs()
+    for suffix in ("-wal", "-shm"):
+        paths.store_file.with_name(paths.store_file.name + suffix).unlink(missing_ok=True)
+    paths.store_file.write_bytes(b"not a database" * 100)
+    assert not files_unchanged(paths)
+    paths.store_file.unlink()
+    assert not files_unchanged(paths)
+
+
+def test_an_edit_keeping_size_and_mtime_is_found(tmp_path: Path) -> None:
+    # Saved in the same clock tick as the index's listing: the stat shows nothing.
+    now = time.time_ns()
+    paths = _vault(tmp_path, saved_ns=now)
+    alpha = paths.root / "Alpha.md"
+    before = alpha.stat()
+    text = alpha.read_text(encoding="utf-8")
+    alpha.write_text(text.replace("apples", "cherry"), encoding="utf-8")
+    os.utime(alpha, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (alpha.stat().st_size, alpha.stat().st_mtime_ns) == (
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert not files_unchanged(paths)
+    assert _ids(paths, "cherry")[:1] == ["Alpha"]
+    forget_vault_syncs()  # another process, the same answer
+    assert _ids(paths, "cherry")[:1] == ["Alpha"]
+    assert "Alpha" not in _ids(paths, "apples")
+
+
+def test_a_later_run_clears_notes_saved_near_its_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = _vault(tmp_path, saved_ns=time.time_ns())
+    assert not files_unchanged(paths)  # too close to the listing to trust a stat
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + RACY_MARGIN_NS + 10**9)
+    app.search(paths, "apples")  # reads them again, records its own listing
+    state = load_state(paths)
+    assert state is not None and state.listed_ns is not None
+    assert state.listed_ns > real() + RACY_MARGIN_NS
+    assert files_unchanged(paths)
+
+
+def test_a_store_without_a_listing_time_gets_one(tmp_path: Path) -> None:
+    paths = _vault(tmp_path)
+    import sqlite3
+
+    with sqlite3.connect(paths.store_file) as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'listed_ns'")
+    forget_vault_syncs()
+    assert not files_unchanged(paths)
+    assert _ids(paths, "bananas")[:1] == ["sub/Beta"]
+    assert files_unchanged(paths)
