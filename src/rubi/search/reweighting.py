@@ -225,8 +225,8 @@ def name_seconded(node: str, text_first: Sequence[str]) -> bool:
     tool, a year), and its note is the hub of that topic, not the answer; voting
     whatever the text said, it came first above the text's answer. On all seventeen
     development halves (305 on-topic questions) notes named by an identifier voted on 6
-    questions; on the 3 where the text list did not rank the named note among its first
-    8 (``JavaScript`` 23rd, ``PlatformIO`` 28th, a year's page no text hit held) it came
+    questions; on the 3 where the text list ranked none of the named notes among its
+    first 8 (``JavaScript`` 23rd, ``PlatformIO`` 28th, a year's page no text hit held) it came
     first and pushed the answer, the text's first, to second; where the text ranked it
     1st–5th it was an answer on 2 of 3 (``Base64``, ``GitHub``). Pooled MRR@10 0.742 →
     0.746 (wiki 0.488 → 0.508, dendron 0.442 → 0.464, tldr-nl 0.875 → 0.900), 3
