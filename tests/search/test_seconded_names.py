@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rubi import app
+from rubi.index.querymatch import BM25Hit
 from rubi.search.lists import SEED_COUNT, seconded_names
 from rubi.search.names import NameMatch
 from rubi.search.reweighting import name_seconded
@@ -30,12 +31,11 @@ def test_only_matches_that_need_the_text_lose_their_vote() -> None:
         NameMatch("log", "log"),  # the whole query or a file: no second needed
     ]
 
-    class Hit:
-        def __init__(self, id: str) -> None:
-            self.id = id
+    def hit(id: str) -> BM25Hit:
+        return BM25Hit(id, 1.0, {}, "note", f"{id}.md", id)
 
-    text = [Hit(f"n{i}") for i in range(SEED_COUNT - 1)] + [Hit("linaria"), Hit("typescript")]
-    out = seconded_names(named, text)  # type: ignore[arg-type]
+    text = [hit(f"n{i}") for i in range(SEED_COUNT - 1)] + [hit("linaria"), hit("typescript")]
+    out = seconded_names(named, text)
     assert [m.votes for m in out] == [False, True, True]
     assert out[0].evidence == f"not counted: not in the text's first {SEED_COUNT}"
     assert out[1] == named[1] and out[2] == named[2]
