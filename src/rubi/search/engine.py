@@ -8,7 +8,9 @@
    similarity of static embeddings, ``docs/semantic.md``);
 2. fusion — :func:`fuse`: Reciprocal Rank Fusion (Cormack et al. 2009), each list
    voting only with evidence from this query and vault — a note's name when it is
-   rare (:func:`rubi.search.reweighting.name_votes`), the graph's neighbours when its seeds
+   rare (:func:`rubi.search.reweighting.name_votes`) or, named by an identifier, when
+   the text list agrees (:func:`rubi.search.reweighting.name_seconded`), the graph's
+   neighbours when its seeds
    link to one another (:func:`rubi.search.reweighting.graph_votes`), the dense list by
    its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
    re-weighting rules of :mod:`rubi.search.reweighting`;
@@ -43,6 +45,7 @@ from rubi.search.lists import (
     Eligible,
     graph_list,
     name_list,
+    seconded_names,
     text_list,
 )
 from rubi.search.names import NameMatch
@@ -294,7 +297,7 @@ def search_index(
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     analysis = QueryAnalysis.of(query, analysis)
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
-    weighed = name_list(build, query, terms, eligible, index, analysis)
+    weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     graph, via, linked = graph_list(g, bm25, names, eligible)
     near = dense_list(dense, query, terms, eligible)

@@ -30,6 +30,7 @@ from rubi.search.reweighting import (
     linked_seeds,
     name_evidence,
     name_idf,
+    name_seconded,
     name_share,
     name_votes,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "Eligible",
     "graph_list",
     "name_list",
+    "seconded_names",
     "text_list",
 ]
 
@@ -137,7 +139,9 @@ def name_list(
     never rare, :func:`rubi.index.analysis.function_words_only`) and holds at least
     half of the question's IDF mass (:func:`rubi.search.reweighting.name_share`), or
     is the whole query (its analysed terms: ``analysis``, the query's), one whole term,
-    or written as an identifier or a code span. Matches that do not vote are returned
+    or written as a code span; a note named by an identifier (``TypeScript``, ``2022``)
+    inside a longer question is marked ``needs_text`` (:func:`seconded_names`). Matches
+    that do not vote are returned
     with ``votes`` False and the evidence that failed (for the why-line); fusion reads
     only the voting ones. Without ``index`` every match votes."""
     found = match_names(
@@ -163,8 +167,11 @@ def name_list(
             written = f"`{written}`"  # written as a name: an identifier's standing
         words = analyze(m.name)
         whole = m.name in given or (bool(asked) and asked <= set(words))
-        if kind == "file" or whole or identifier_like(written):
+        if kind == "file" or whole or written.startswith("`"):
             weighed.append(m)  # no rarity measured: the why-line says nothing more
+            continue
+        if identifier_like(written):
+            weighed.append(replace(m, needs_text=True))  # seconded by the text or not
             continue
         if m.name not in measured:
             measured[m.name] = question.weigh(m, written, words, kind)
@@ -215,6 +222,22 @@ class _Question:
         return replace(
             m, rarity=rarity, votes=votes, evidence=name_evidence(df, rarity, share, votes)
         )
+
+
+def seconded_names(names: Sequence[NameMatch], bm25: Sequence[BM25Hit]) -> list[NameMatch]:
+    """``names`` with each ``needs_text`` match's vote kept only when the text list
+    ranks its note among its first :data:`SEED_COUNT` hits
+    (:func:`rubi.search.reweighting.name_seconded`); a vote dropped says why in its
+    ``evidence``. Other matches are returned as they are."""
+    first = [h.id for h in bm25[:SEED_COUNT]]
+    out: list[NameMatch] = []
+    for m in names:
+        if m.needs_text and m.votes and not name_seconded(m.id, first):
+            m = replace(
+                m, votes=False, evidence=f"not counted: not in the text's first {SEED_COUNT}"
+            )
+        out.append(m)
+    return out
 
 
 def graph_list(

@@ -38,13 +38,16 @@ class NameMatch:
     :func:`rubi.search.reweighting.name_idf`; ``inf`` until measured), whether it votes
     in fusion (:func:`rubi.search.reweighting.name_votes`) and what that was weighed on,
     as the why-line says it (``evidence``, :func:`rubi.search.reweighting.name_evidence`;
-    empty when nothing was measured: a file, an identifier, the whole query)."""
+    empty when nothing was measured: a file, an identifier, the whole query).
+    ``needs_text``: a note named by an identifier inside a longer question, whose vote
+    stands only when the text list agrees (:func:`rubi.search.reweighting.name_seconded`)."""
 
     id: str
     name: str
     rarity: float = math.inf
     votes: bool = True
     evidence: str = ""
+    needs_text: bool = False
 
 
 def _words(text: str) -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "linked_seeds",
     "name_evidence",
     "name_idf",
+    "name_seconded",
     "name_share",
     "name_votes",
     "node_weight",
@@ -211,6 +212,27 @@ def name_votes(
     if kind == "file" or whole or identifier_like(written):
         return True
     return idf >= NAME_MIN_IDF and share >= NAME_MIN_SHARE
+
+
+def name_seconded(node: str, text_first: Sequence[str]) -> bool:
+    """Whether a note named by an identifier inside a longer question (``TypeScript``,
+    ``PlatformIO``, ``2022``, ``Base64``; not the whole query, not a code span) keeps its
+    vote: when the text list also ranks it among its first hits (``text_first``: the
+    graph's seeds, :data:`rubi.search.lists.SEED_COUNT`), so its text matches the rest
+    of the question too, not only the name.
+
+    Why: an identifier in a question says what the question is *in* (a language, a
+    tool, a year), and its note is the hub of that topic, not the answer; voting
+    whatever the text said, it came first above the text's answer. On all seventeen
+    development halves (305 on-topic questions) notes named by an identifier voted on 6
+    questions; on the 3 where the text list ranked none of the named notes among its
+    first 8 (``JavaScript`` 23rd, ``PlatformIO`` 28th, a year's page no text hit held) it came
+    first and pushed the answer, the text's first, to second; where the text ranked it
+    1st–5th it was an answer on 2 of 3 (``Base64``, ``GitHub``). Pooled MRR@10 0.742 →
+    0.746 (wiki 0.488 → 0.508, dendron 0.442 → 0.464, tldr-nl 0.875 → 0.900), 3
+    questions up, none down (``docs/benchmarks-history.md``,
+    "issue 28: what bm25s still wins, development halves")."""
+    return node in text_first
 
 
 def name_evidence(df: int, idf: float, share: float, votes: bool) -> str:
