@@ -50,9 +50,10 @@ _ON_DEMAND = False
 
 def load_on_demand(on: bool = True) -> None:
     """For a process that searches once (a cold recall hook): each :class:`DenseIndex`
-    made from now on first loads its documents' whole-document rows only, and its
-    first search reads the passages of its candidates from the file (at 6,300 notes
-    0.7 MB of 25 MB); a second search loads everything. The rankings are the same
+    made from now on first loads its documents' whole-document rows only (the small
+    ``docs`` table of the vectors file: at 6,300 notes 4 MB, no passage vector), and
+    its first search reads the passages of its candidates from the file (0.7 MB of
+    25 MB); a second search loads everything. The rankings are the same
     either way (the same float16 values, converted and multiplied in the same order).
     """
     global _ON_DEMAND
@@ -230,14 +231,14 @@ class DenseIndex:
 
         dims = self._dims
         width = 2 * dims
-        docs = store.documents(dims) if dims > 0 else []
+        docs = store.documents() if dims > 0 else []
         if not docs or len({d[0] for d in docs}) != len(docs):
             return False
-        if any(len(head) != width or size < width or size % width for *_, head, size in docs):
+        if any(len(doc) != width or n < 0 for *_, doc, n in docs):
             return False
         first = np.frombuffer(b"".join(d[3] for d in docs), dtype=np.float16)
         self._docs = first.reshape(-1, dims).astype(np.float32)
-        self._psize = np.array([d[4] // width - 1 for d in docs], dtype=np.int64)
+        self._psize = np.array([d[4] for d in docs], dtype=np.int64)
         self._pstart = np.zeros(len(docs), dtype=np.int64)
         self._alive = np.ones(len(docs), dtype=bool)
         self._ids = [d[0] for d in docs]
@@ -274,10 +275,10 @@ class DenseIndex:
         parts: list[bytes] = []
         for slot, doc_id in zip(slots, ids, strict=True):
             row = got.get(doc_id) if doc_id is not None else None
-            expected = (int(self._psize[slot]) + 1) * width
+            expected = int(self._psize[slot]) * width
             if row is None or row[0] != self._doc_gens[slot] or len(row[1]) != expected:
                 return None
-            parts.append(row[1][width:])
+            parts.append(row[1])
         return np.frombuffer(b"".join(parts), dtype=np.float16).reshape(-1, self._dims)
 
     def _load_all(self) -> None:
