@@ -1,6 +1,8 @@
 """The vectors file as a cold reader meets it: the documents' rows open without a
-passage vector being read; an older file is converted in place, a damaged one built
-anew by a full run, a planted one refused."""
+passage vector being read, from the flat documents file once one reader wrote it; an
+older vectors file is converted in place, a damaged one built anew by a full run, a
+planted one refused; a bad or stale documents file is refused (in one line when bad)
+and written again."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rubi import app, semantic
 from rubi.semantic import vectors
 from rubi.semantic.dense import DenseIndex, DenseRanking, dense_index_for, query_vector
+from rubi.semantic.docmatrix import docs_file
 from rubi.semantic.sync import vectors_file
 from rubi.semantic.vectors import VECTORS_FORMAT, open_vectors
 
@@ -75,12 +79,10 @@ def _json(heads: tuple[str, ...]) -> str:
     return json.dumps(list(heads))
 
 
-def test_loading_the_documents_reads_no_passage_vector(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """What a one-shot process reads on its load: every document's row, none of the
-    passages' vectors (those of its candidates it reads when it searches)."""
-    _, path = _indexed(tmp_path)
+def _lazy_load(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[DenseIndex, list[tuple[str, str]]]:
+    """An index loaded on demand, and the (table, column) pairs SQLite read for it."""
     reads: list[tuple[str, str]] = []
     opened = vectors.open_vectors
 
@@ -96,12 +98,94 @@ def test_loading_the_documents_reads_no_passage_vector(
             store._conn.set_authorizer(note)
         return store
 
-    monkeypatch.setattr(vectors, "open_vectors", traced)
-    lazy = DenseIndex(path, on_demand=True)
-    lazy.refresh()
+    with monkeypatch.context() as patch:
+        patch.setattr(vectors, "open_vectors", traced)
+        lazy = DenseIndex(path, on_demand=True)
+        lazy.refresh()
     assert lazy._lazy and len(lazy) > 16
+    return lazy, reads
+
+
+def _lazy_rankings(lazy: DenseIndex) -> list[DenseRanking]:
+    return [lazy.ranked(query_vector(q, []), lambda _: True, 30) for q in QUERIES[:1]]
+
+
+def test_loading_the_documents_reads_no_passage_vector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a one-shot process reads on its load: every document's row, none of the
+    passages' vectors (those of its candidates it reads when it searches)."""
+    _, path = _indexed(tmp_path)
+    docs_file(path).unlink(missing_ok=True)
+    _, reads = _lazy_load(path, monkeypatch)
     assert ("docs", "doc") in reads
     assert not [r for r in reads if r[0] == "passages" or r[1] == "vecs"], reads
+
+
+def test_the_next_cold_reader_opens_the_documents_file_and_ranks_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, path = _indexed(tmp_path)
+    expected = _rankings(path, on_demand=False)[:1]
+    first, first_reads = _lazy_load(path, monkeypatch)
+    assert ("docs", "doc") in first_reads and docs_file(path).is_file()
+    assert _lazy_rankings(first) == expected
+    second, reads = _lazy_load(path, monkeypatch)
+    assert ("docs", "doc") not in reads and ("docs", "headings") not in reads
+    assert np.array_equal(second._docs, first._docs) and second._ids == first._ids
+    assert _lazy_rankings(second) == expected
+    assert docs_file(path).stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("harm", ["damaged", "planted", "cut short", "not ours"])
+def test_a_bad_documents_file_is_refused_in_one_line_and_written_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, harm: str
+) -> None:
+    _, path = _indexed(tmp_path)
+    expected = _rankings(path, on_demand=False)[:1]
+    _lazy_load(path, monkeypatch)
+    flat = docs_file(path)
+    good = flat.read_bytes()
+    if harm == "damaged":
+        flat.write_bytes(good[:-9] + bytes([good[-9] ^ 0xFF]) + good[-8:])
+    elif harm == "planted":
+        flat.chmod(0o666)
+    elif harm == "cut short":
+        flat.write_bytes(good[: len(good) // 2])
+    else:
+        flat.write_bytes(b"\x80\x04pickle" + good[13:])
+    with caplog.at_level(logging.WARNING):
+        lazy, reads = _lazy_load(path, monkeypatch)
+    lines = [r.getMessage() for r in caplog.records if "semantic documents" in r.getMessage()]
+    assert len(lines) == 1 and "\n" not in lines[0], lines
+    assert ("docs", "doc") in reads  # read from the vectors file instead
+    assert _lazy_rankings(lazy) == expected
+    assert flat.read_bytes() == good and flat.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_documents_file_of_another_write_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After a save (a new gen) or with a vectors file built anew (a new token) the
+    documents file is behind: read from SQLite, quietly, and written again."""
+    paths, path = _indexed(tmp_path)
+    _lazy_load(path, monkeypatch)
+    note = next(p for p in sorted(paths.root.rglob("*.md")) if p.stat().st_size > 500)
+    note.write_text("# Soup\n\nA slow cooker recipe for lentil soup.\n", encoding="utf-8")
+    app.index(paths)
+    expected = _rankings(path, on_demand=False)[:1]
+    with caplog.at_level(logging.WARNING):
+        lazy, reads = _lazy_load(path, monkeypatch)
+    assert ("docs", "doc") in reads and not caplog.records
+    assert _lazy_rankings(lazy) == expected
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'token'", ("00" * 16,))
+    conn.close()
+    _, reads = _lazy_load(path, monkeypatch)
+    assert ("docs", "doc") in reads
+    _, reads = _lazy_load(path, monkeypatch)
+    assert ("docs", "doc") not in reads
 
 
 def test_a_format_2_file_is_converted_in_place_and_ranks_alike(tmp_path: Path) -> None:

@@ -111,8 +111,8 @@ class DenseIndex:
         self.path = path
         self._on_demand = _ON_DEMAND if on_demand is None else on_demand
         self._lazy = False  # documents only: passages read per search from the file
-        self._raw_heads: list[str] = []  # lazy: each document's headings as stored
-        self._doc_gens: list[int] = []  # lazy: the gen of each document's row
+        self._raw_heads: dict[int, str] = {}  # lazy: a candidate's headings as stored
+        self._doc_gens: Any = None  # lazy: int64 (n,), the gen of each document's row
         self._lock = threading.Lock()
         self._signature: tuple[int, int, int] | None = None
         self._gen = -1
@@ -169,9 +169,11 @@ class DenseIndex:
                 since = -1
             else:
                 since = self._gen
-            if since < 0 and self._on_demand and not self._searched and self._documents(store):
-                self._gen, self._base = gen, base
-                return
+            if since < 0 and self._on_demand and not self._searched:
+                loaded = self._documents(store, gen)
+                if loaded is not None:
+                    self._gen, self._base = loaded, base
+                    return
             rows, removed = store.changes_since(since)
         finally:
             store.close()
@@ -221,32 +223,55 @@ class DenseIndex:
         self._pused, self._pdead = len(every), 0
         return True
 
-    def _documents(self, store: VectorStore) -> bool:
-        """Load the whole-document rows of ``store`` into the empty index just
-        :meth:`_reset`, in the order and with the values :meth:`_fill` gives them, and
-        no passage (:meth:`_candidate_passages` reads a search's). False, with nothing
-        changed, when a row is not one or more whole vectors or an id repeats (the
-        full load then reports it)."""
+    def _documents(self, store: VectorStore, gen: int) -> int | None:
+        """Load the whole-document rows of ``store`` (at ``gen`` when read) into the
+        empty index just :meth:`_reset`, in the order and with the values :meth:`_fill`
+        gives them, and no passage (:meth:`_candidate_passages` reads a search's).
+
+        The rows come from the flat file beside the vectors file
+        (:mod:`rubi.semantic.docmatrix`) when it was written for this file's token and
+        gen; else from the SQLite rows, and the flat file is written again for the
+        next cold reader (a refused or damaged one is named in one warning line).
+
+        Returns:
+            The gen loaded; None, with nothing changed, when a row is not one whole
+            vector or an id repeats (the full load then reports it).
+        """
         import numpy as np
 
-        dims = self._dims
-        width = 2 * dims
-        docs = store.documents() if dims > 0 else []
-        if not docs or len({d[0] for d in docs}) != len(docs):
-            return False
-        if any(len(doc) != width or n < 0 for *_, doc, n in docs):
-            return False
-        first = np.frombuffer(b"".join(d[3] for d in docs), dtype=np.float16)
-        self._docs = first.reshape(-1, dims).astype(np.float32)
-        self._psize = np.array([d[4] for d in docs], dtype=np.int64)
-        self._pstart = np.zeros(len(docs), dtype=np.int64)
-        self._alive = np.ones(len(docs), dtype=bool)
-        self._ids = [d[0] for d in docs]
-        self._slot = {d[0]: i for i, d in enumerate(docs)}
-        self._raw_heads = [d[1] for d in docs]
-        self._doc_gens = [d[2] for d in docs]
+        from rubi.semantic.docmatrix import StaleDocs, docs_file, read_docs, write_docs
+
+        dims, token = self._dims, store.token()
+        flat = docs_file(self.path)
+        found = None
+        if token and dims > 0:
+            try:
+                found = gen, read_docs(flat, token=token, gen=gen, dims=dims)
+            except StaleDocs as exc:
+                (log.debug if exc.expected else log.warning)("semantic documents: %s", exc)
+        if found is None:
+            found = store.documents()
+            if found is None or found[1].docs.shape[1] != dims:
+                return None
+            if token:
+                write_docs(flat, found[1], token=token, gen=found[0], dims=dims)
+        loaded, rows = found
+        n = len(rows.ids)
+        if not n:
+            return None
+        self._docs = rows.docs.astype(np.float32)
+        self._psize = rows.passages.astype(np.int64)
+        self._pstart = np.zeros(n, dtype=np.int64)
+        self._alive = np.ones(n, dtype=bool)
+        self._ids = list(rows.ids)
+        self._slot = {doc_id: i for i, doc_id in enumerate(rows.ids)}
+        if len(self._slot) != n:
+            self._reset(dims)
+            return None
+        self._raw_heads = {}
+        self._doc_gens = rows.gens
         self._lazy = True
-        return True
+        return loaded
 
     def _candidate_passages(self, cands: Any) -> Any:
         """The passage rows of the documents ``cands`` (slots), one after another, as
@@ -276,9 +301,10 @@ class DenseIndex:
         for slot, doc_id in zip(slots, ids, strict=True):
             row = got.get(doc_id) if doc_id is not None else None
             expected = int(self._psize[slot]) * width
-            if row is None or row[0] != self._doc_gens[slot] or len(row[1]) != expected:
+            if row is None or row[0] != int(self._doc_gens[slot]) or len(row[2]) != expected:
                 return None
-            parts.append(row[1])
+            self._raw_heads[slot] = row[1]
+            parts.append(row[2])
         return np.frombuffer(b"".join(parts), dtype=np.float16).reshape(-1, self._dims)
 
     def _load_all(self) -> None:
@@ -305,7 +331,7 @@ class DenseIndex:
         import numpy as np
 
         self._lazy = False
-        self._raw_heads, self._doc_gens = [], []
+        self._raw_heads, self._doc_gens = {}, None
         self._dims = dims
         self._slot, self._ids, self._heads = {}, [], []
         self._docs = np.zeros((16, max(dims, 1)), dtype=np.float32)

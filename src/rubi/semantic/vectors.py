@@ -24,12 +24,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.picklefiles import check_trusted
+from rubi.semantic.docmatrix import DocRows
 
 log = logging.getLogger(__name__)
 
@@ -123,36 +125,59 @@ class VectorStore:
         ]
         return rows, removed
 
-    def documents(self) -> list[tuple[str, str, int, bytes, int]]:
-        """Every stored document without its passages: ``(id, headings as stored
-        (JSON), gen, its whole-document vector (float16 bytes), its number of
-        passages)``, in the order of ``changes_since(-1)``. What a process that
-        searches once needs of the file (the passages of its candidates it reads with
-        :meth:`vectors_of`); no passage vector is read."""
-        return [
-            (str(doc_id), str(heads), int(g), bytes(doc), int(n))
-            for doc_id, heads, g, doc, n in self._conn.execute(
-                "SELECT id, headings, gen, doc, passages FROM docs WHERE gen > ? "
-                "ORDER BY gen, rowid",
-                (-1,),
-            )
-        ]
+    def documents(self) -> tuple[int, DocRows] | None:
+        """Every stored document without its passages, read in one transaction: the
+        gen they are of and their :class:`DocRows` (in the order of
+        ``changes_since(-1)``). What a process that searches once needs of the file
+        (the passages of its candidates it reads with :meth:`vectors_of`); no passage
+        vector is read. None when a row's vector is not ``dims`` values or an id
+        repeats."""
+        import numpy as np
 
-    def vectors_of(self, ids: Iterable[str]) -> dict[str, tuple[int, bytes]]:
-        """id → (gen, passage vectors: float16 bytes, ``passages × dims``) of the stored
-        documents among ``ids``."""
-        out: dict[str, tuple[int, bytes]] = {}
+        self._conn.execute("BEGIN")
+        try:
+            dims, gen = int(self.meta("dims") or 0), self.gen()
+            rows = self._conn.execute(
+                "SELECT id, gen, passages, doc FROM docs WHERE gen > ? ORDER BY gen, rowid",
+                (-1,),
+            ).fetchall()
+        finally:
+            self._conn.commit()
+        width = 2 * dims
+        if (
+            dims <= 0
+            or len({r[0] for r in rows}) != len(rows)
+            or any(len(r[3]) != width or r[2] < 0 for r in rows)
+        ):
+            return None
+        return gen, DocRows(
+            [str(r[0]) for r in rows],
+            np.array([r[1] for r in rows], dtype=np.int64),
+            np.array([r[2] for r in rows], dtype=np.int32),
+            np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float16).reshape(-1, dims),
+        )
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, tuple[int, str, bytes]]:
+        """id → (gen, headings as stored (JSON), passage vectors: float16 bytes,
+        ``passages × dims``) of the stored documents among ``ids``."""
+        out: dict[str, tuple[int, str, bytes]] = {}
         wanted = list(ids)
         for at in range(0, len(wanted), 500):  # SQLite's bound-parameter limit
             chunk = wanted[at : at + 500]
             marks = ",".join("?" * len(chunk))
-            for doc_id, g, vecs in self._conn.execute(
-                "SELECT d.id, d.gen, coalesce(p.vecs, x'') FROM docs AS d "
+            for doc_id, g, heads, vecs in self._conn.execute(
+                "SELECT d.id, d.gen, d.headings, coalesce(p.vecs, x'') FROM docs AS d "
                 f"LEFT JOIN passages AS p ON p.id = d.id WHERE d.id IN ({marks})",
                 chunk,
             ):
-                out[str(doc_id)] = (int(g), bytes(vecs))
+                out[str(doc_id)] = (int(g), str(heads), bytes(vecs))
         return out
+
+    def token(self) -> str | None:
+        """The file's token (hex): made when the file was made or emptied, so a
+        derived file (:mod:`rubi.semantic.docmatrix`) tells this file from one built
+        anew at the same gen."""
+        return self.meta("token")
 
     def gens(self) -> dict[str, int]:
         """id → gen of every stored document (what a reader compares to catch up)."""
@@ -310,7 +335,10 @@ def _upgrade(conn: sqlite3.Connection) -> None:
                     conn.execute(statement)
             if old:
                 _migrate(conn)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(VECTORS_FORMAT),))
+            conn.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [("format", str(VECTORS_FORMAT)), ("token", os.urandom(16).hex())],
+            )
         conn.commit()
     except BaseException:
         conn.rollback()
