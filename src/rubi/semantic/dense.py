@@ -228,10 +228,8 @@ class DenseIndex:
         empty index just :meth:`_reset`, in the order and with the values :meth:`_fill`
         gives them, and no passage (:meth:`_candidate_passages` reads a search's).
 
-        The rows come from the flat file beside the vectors file
-        (:mod:`rubi.semantic.docmatrix`) when it was written for this file's token and
-        gen; else from the SQLite rows, and the flat file is written again for the
-        next cold reader (a refused or damaged one is named in one warning line).
+        The rows come from the flat documents file when it is current, else from the
+        SQLite rows (:func:`rubi.semantic.docmatrix.document_rows`).
 
         Returns:
             The gen loaded; None, with nothing changed, when a row is not one whole
@@ -239,22 +237,12 @@ class DenseIndex:
         """
         import numpy as np
 
-        from rubi.semantic.docmatrix import StaleDocs, docs_file, read_docs, write_docs
+        from rubi.semantic.docmatrix import document_rows
 
-        dims, token = self._dims, store.token()
-        flat = docs_file(self.path)
-        found = None
-        if token and dims > 0:
-            try:
-                found = gen, read_docs(flat, token=token, gen=gen, dims=dims)
-            except StaleDocs as exc:
-                (log.debug if exc.expected else log.warning)("semantic documents: %s", exc)
+        dims = self._dims
+        found = document_rows(store, self.path, gen, dims)
         if found is None:
-            found = store.documents()
-            if found is None or found[1].docs.shape[1] != dims:
-                return None
-            if token:
-                write_docs(flat, found[1], token=token, gen=found[0], dims=dims)
+            return None
         loaded, rows = found
         n = len(rows.ids)
         if not n:

@@ -24,12 +24,13 @@ rows and writes the file again. No pickle.
 
 from __future__ import annotations
 
+import logging
 import os
 import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rubi.core.picklefiles import check_trusted
 
@@ -40,9 +41,12 @@ __all__ = [
     "DocRows",
     "StaleDocs",
     "docs_file",
+    "document_rows",
     "read_docs",
     "write_docs",
 ]
+
+log = logging.getLogger(__name__)
 
 DOCS_FILE = "semantic.docs"
 """The file's name, beside the vectors file."""
@@ -89,6 +93,40 @@ class DocRows:
 def docs_file(vectors_path: Path) -> Path:
     """The flat file beside the vectors file ``vectors_path``."""
     return vectors_path.with_name(DOCS_FILE)
+
+
+class RowSource(Protocol):
+    """What :func:`document_rows` asks of a :class:`rubi.semantic.vectors.VectorStore`
+    (named by its methods: that module imports this one)."""
+
+    def token(self) -> str | None: ...
+
+    def documents(self) -> tuple[int, DocRows] | None: ...
+
+
+def document_rows(
+    store: RowSource, vectors_path: Path, gen: int, dims: int
+) -> tuple[int, DocRows] | None:
+    """The documents of ``store`` (the vectors file ``vectors_path``, at ``gen`` when
+    its meta was read) and the gen they are of: from the flat file beside it when
+    that was written for the file's token and gen, else from its SQLite rows
+    (``VectorStore.documents``), and the flat file is then written again for the
+    next reader. A refused or damaged flat file is named in one warning line; a
+    missing or stale one (after a save) in a debug line. None when the rows are not
+    whole ``dims``-value vectors or an id repeats."""
+    token = store.token()
+    flat = docs_file(vectors_path)
+    if token and dims > 0:
+        try:
+            return gen, read_docs(flat, token=token, gen=gen, dims=dims)
+        except StaleDocs as exc:
+            (log.debug if exc.expected else log.warning)("semantic documents: %s", exc)
+    found = store.documents()
+    if found is None or found[1].docs.shape[1] != dims:
+        return None
+    if token:
+        write_docs(flat, found[1], token=token, gen=found[0], dims=dims)
+    return found
 
 
 def read_docs(path: Path, *, token: str, gen: int, dims: int) -> DocRows:
