@@ -50,9 +50,10 @@ _ON_DEMAND = False
 
 def load_on_demand(on: bool = True) -> None:
     """For a process that searches once (a cold recall hook): each :class:`DenseIndex`
-    made from now on first loads its documents' whole-document rows only, and its
-    first search reads the passages of its candidates from the file (at 6,300 notes
-    0.7 MB of 25 MB); a second search loads everything. The rankings are the same
+    made from now on first loads its documents' whole-document rows only (the small
+    ``docs`` table of the vectors file: at 6,300 notes 4 MB, no passage vector), and
+    its first search reads the passages of its candidates from the file (0.7 MB of
+    25 MB); a second search loads everything. The rankings are the same
     either way (the same float16 values, converted and multiplied in the same order).
     """
     global _ON_DEMAND
@@ -110,8 +111,8 @@ class DenseIndex:
         self.path = path
         self._on_demand = _ON_DEMAND if on_demand is None else on_demand
         self._lazy = False  # documents only: passages read per search from the file
-        self._raw_heads: list[str] = []  # lazy: each document's headings as stored
-        self._doc_gens: list[int] = []  # lazy: the gen of each document's row
+        self._raw_heads: dict[int, str] = {}  # lazy: a candidate's headings as stored
+        self._doc_gens: Any = None  # lazy: int64 (n,), the gen of each document's row
         self._lock = threading.Lock()
         self._signature: tuple[int, int, int] | None = None
         self._gen = -1
@@ -168,9 +169,11 @@ class DenseIndex:
                 since = -1
             else:
                 since = self._gen
-            if since < 0 and self._on_demand and not self._searched and self._documents(store):
-                self._gen, self._base = gen, base
-                return
+            if since < 0 and self._on_demand and not self._searched:
+                loaded = self._documents(store, gen)
+                if loaded is not None:
+                    self._gen, self._base = loaded, base
+                    return
             rows, removed = store.changes_since(since)
         finally:
             store.close()
@@ -220,32 +223,43 @@ class DenseIndex:
         self._pused, self._pdead = len(every), 0
         return True
 
-    def _documents(self, store: VectorStore) -> bool:
-        """Load the whole-document rows of ``store`` into the empty index just
-        :meth:`_reset`, in the order and with the values :meth:`_fill` gives them, and
-        no passage (:meth:`_candidate_passages` reads a search's). False, with nothing
-        changed, when a row is not one or more whole vectors or an id repeats (the
-        full load then reports it)."""
+    def _documents(self, store: VectorStore, gen: int) -> int | None:
+        """Load the whole-document rows of ``store`` (at ``gen`` when read) into the
+        empty index just :meth:`_reset`, in the order and with the values :meth:`_fill`
+        gives them, and no passage (:meth:`_candidate_passages` reads a search's).
+
+        The rows come from the flat documents file when it is current, else from the
+        SQLite rows (:func:`rubi.semantic.docmatrix.document_rows`).
+
+        Returns:
+            The gen loaded; None, with nothing changed, when a row is not one whole
+            vector or an id repeats (the full load then reports it).
+        """
         import numpy as np
 
+        from rubi.semantic.docmatrix import document_rows
+
         dims = self._dims
-        width = 2 * dims
-        docs = store.documents(dims) if dims > 0 else []
-        if not docs or len({d[0] for d in docs}) != len(docs):
-            return False
-        if any(len(head) != width or size < width or size % width for *_, head, size in docs):
-            return False
-        first = np.frombuffer(b"".join(d[3] for d in docs), dtype=np.float16)
-        self._docs = first.reshape(-1, dims).astype(np.float32)
-        self._psize = np.array([d[4] // width - 1 for d in docs], dtype=np.int64)
-        self._pstart = np.zeros(len(docs), dtype=np.int64)
-        self._alive = np.ones(len(docs), dtype=bool)
-        self._ids = [d[0] for d in docs]
-        self._slot = {d[0]: i for i, d in enumerate(docs)}
-        self._raw_heads = [d[1] for d in docs]
-        self._doc_gens = [d[2] for d in docs]
+        found = document_rows(store, self.path, gen, dims)
+        if found is None:
+            return None
+        loaded, rows = found
+        n = len(rows.ids)
+        if not n:
+            return None
+        self._docs = rows.docs.astype(np.float32)
+        self._psize = rows.passages.astype(np.int64)
+        self._pstart = np.zeros(n, dtype=np.int64)
+        self._alive = np.ones(n, dtype=bool)
+        self._ids = list(rows.ids)
+        self._slot = {doc_id: i for i, doc_id in enumerate(rows.ids)}
+        if len(self._slot) != n:
+            self._reset(dims)
+            return None
+        self._raw_heads = {}
+        self._doc_gens = rows.gens
         self._lazy = True
-        return True
+        return loaded
 
     def _candidate_passages(self, cands: Any) -> Any:
         """The passage rows of the documents ``cands`` (slots), one after another, as
@@ -274,10 +288,11 @@ class DenseIndex:
         parts: list[bytes] = []
         for slot, doc_id in zip(slots, ids, strict=True):
             row = got.get(doc_id) if doc_id is not None else None
-            expected = (int(self._psize[slot]) + 1) * width
-            if row is None or row[0] != self._doc_gens[slot] or len(row[1]) != expected:
+            expected = int(self._psize[slot]) * width
+            if row is None or row[0] != int(self._doc_gens[slot]) or len(row[2]) != expected:
                 return None
-            parts.append(row[1][width:])
+            self._raw_heads[slot] = row[1]
+            parts.append(row[2])
         return np.frombuffer(b"".join(parts), dtype=np.float16).reshape(-1, self._dims)
 
     def _load_all(self) -> None:
@@ -304,7 +319,7 @@ class DenseIndex:
         import numpy as np
 
         self._lazy = False
-        self._raw_heads, self._doc_gens = [], []
+        self._raw_heads, self._doc_gens = {}, None
         self._dims = dims
         self._slot, self._ids, self._heads = {}, [], []
         self._docs = np.zeros((16, max(dims, 1)), dtype=np.float32)

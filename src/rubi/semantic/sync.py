@@ -6,7 +6,8 @@ Notes only: code files are not embedded (on the code-search benchmark the channe
 cost 0.07 NDCG@10; ``docs/semantic.md``). Only what changed is embedded: a note
 whose passages hash as before keeps its vectors (a ``rubi index --full`` re-embeds
 nothing unchanged). A failure here never
-fails the index run: it is logged, and the channel ranks what it has.
+fails the index run: it is logged, and the channel ranks what it has; a vectors file
+that is no database (or a malformed one) is built anew by the next full run.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class VectorSink:
 
         try:
             encoder = self._model()
-            store = open_vectors(self.path, create=True)
+            store = open_vectors(self.path, create=True, replace_damaged=self.full)
             assert store is not None
             try:
                 store.write(
@@ -117,7 +118,8 @@ class VectorSink:
         from rubi.semantic.vectors import open_vectors
 
         if self._known is None and self.full:
-            store = open_vectors(self.path, create=False)
+            # a full run embeds every note again: a damaged file is built anew
+            store = open_vectors(self.path, create=False, replace_damaged=True)
             self._known = {}
             if store is not None:
                 try:
