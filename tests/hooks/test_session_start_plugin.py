@@ -7,7 +7,10 @@ every case."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -121,3 +124,31 @@ def test_an_untrusted_plugin_folder_means_no_server(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     (folder / ".mcp.json").mkdir(parents=True)
     assert not serves(str(folder))
+
+
+_COLD = """
+import io, json, sys
+before = set(sys.modules)
+from rubi.entry import _run_hook
+out = io.StringIO()
+_run_hook(["SessionStart"], sys.stdin, out)
+print(json.dumps([out.getvalue(), sorted({m.split(".")[0] for m in set(sys.modules) - before})]))
+"""
+
+
+def test_a_cold_session_start_in_the_plugin_loads_no_index_nor_yaml(
+    tmp_path: Path, project: Path
+) -> None:
+    plugin = _rubi_plugin(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", _COLD],
+        input=json.dumps(base(project, "SessionStart", source="startup")),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "RUBI_ENGINE": "0", "CLAUDE_PLUGIN_ROOT": str(plugin)},
+        cwd=project,
+    )
+    output, loaded = json.loads(run.stdout)
+    assert "# Code map" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
+    assert set(loaded) & {"whoosh", "filelock", "networkx", "numpy", "yaml", "frontmatter"} == set()
