@@ -59,7 +59,7 @@ def test_a_background_watch_given_an_event_starts_once_it_is_set(
 
     started = threading.Event()
 
-    def fake_watch(vault: object, *, stop_event: threading.Event) -> int:
+    def fake_watch(vault: object, *, stop_event: threading.Event, **kw: object) -> int:
         started.set()
         stop_event.wait(10)
         return 0
@@ -86,3 +86,74 @@ def test_a_background_watch_stopped_before_its_event_never_starts(
     assert thread is not None
     thread.join(5)
     assert not thread.is_alive() and calls == []
+
+
+def test_a_server_s_background_watch_defers_the_code_memory_and_rubi_watch_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    import rubi.watch as watch_module
+
+    waits: list[object] = []
+
+    def fake_watch(vault: object, *, stop_event: threading.Event, **kw: object) -> int:
+        waits.append(kw.get("prepare_after_s", 0.0))
+        return 0
+
+    monkeypatch.setattr(watch_module, "watch", fake_watch)
+    after = threading.Event()
+    after.set()
+    for event in (after, None):
+        with in_background(app.locate(tmp_path), event) as thread:
+            assert thread is not None
+            thread.join(5)
+    assert waits == [watch_module.PREPARE_AFTER_S, 0.0]
+    assert watch_module.PREPARE_AFTER_S >= 10  # past a short session's end
+
+
+def _prepared_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prepare_after_s: float
+) -> list[bool]:
+    """Whether the code memory was made before the first batch of a scripted watch of
+    a project (waiting up to 0.5 s), and once that batch was applied (up to 10 s)."""
+    import threading
+
+    import rubi.watch as watch_module
+
+    from helpers import login_project
+
+    project = login_project(tmp_path / "proj")
+    paths = app.locate(project / ".rubi")
+    made = threading.Event()
+
+    def remember(vault: object) -> bool:
+        made.set()
+        return True
+
+    monkeypatch.setattr(watch_module.app, "remember_code", remember)
+    monkeypatch.setattr(watch_module.app, "import_ahead", lambda: None)
+    seen: list[bool] = []
+
+    def changes() -> object:
+        seen.append(made.wait(0.5))
+        write(project / "src" / "auth.py", "def login():\n    return 1\n")
+        yield [(2, str(project / "src" / "auth.py"))]
+        seen.append(made.wait(10))
+
+    watch_module.watch(paths, changes=changes(), prepare_after_s=prepare_after_s)  # type: ignore[arg-type]
+    return seen
+
+
+@pytest.mark.timeout(60)
+def test_a_deferred_code_memory_is_made_at_the_first_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _prepared_at(tmp_path, monkeypatch, 30.0) == [False, True]
+
+
+@pytest.mark.timeout(60)
+def test_an_undeferred_code_memory_is_made_right_after_the_catch_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _prepared_at(tmp_path, monkeypatch, 0.0) == [True, True]

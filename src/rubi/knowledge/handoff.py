@@ -32,7 +32,6 @@ from rubi.core.safeio import MAX_NOTE_BYTES, allowed_root, read_text
 from rubi.core.safepaths import require_inside
 from rubi.core.safetext import check_text, link_target, one_line
 from rubi.knowledge.items import MAX_BODY_CHARS, MAX_LIST_ITEMS, repo_path
-from rubi.knowledge.notefile import render_note
 
 __all__ = [
     "HANDOFFS_DIR",
@@ -162,6 +161,8 @@ def save_handoff(
     if not meta["author"]:
         del meta["author"]
     links = [(DEFAULT_RELATION, n) for n in notes]
+    from rubi.knowledge.notefile import render_note  # YAML: only when one is written
+
     text = render_note(meta, f"Handoff {created[:16].replace('T', ' ')}", "\n\n".join(body), links)
     if not (folder / ".gitignore").exists():  # a user's own (or emptied) one is kept
         create_exclusive(folder / ".gitignore", HANDOFFS_GITIGNORE)

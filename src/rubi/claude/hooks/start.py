@@ -1,12 +1,19 @@
 """SessionStart: bring the index up to date (nothing changed: nothing done), then give
-Claude the level-0 map; after ``/compact`` or ``/clear``, the last handoff and the
-latest session record instead (:func:`rubi.app.session_start_context`).
+Claude the level-0 map (``.rubi/map.md``, a page the index run keeps current); after
+``/compact`` or ``/clear``, the last handoff and the latest session record instead
+(:func:`rubi.app.session_start_context`).
 
 ``/clear`` starts a new session id: the record is the cleared session's
 (:mod:`rubi.claude.hooks.previous`), first brought up to date from its transcript (no
 PreCompact ran before the ``/clear``). The model Claude Code names (after a compaction
 and on resume) is kept for the meter. The user sees, once, what rubi cost the session
-that ended last (:mod:`rubi.claude.hooks.costline`)."""
+that ended last (:mod:`rubi.claude.hooks.costline`).
+
+Run by rubi's Claude Code plugin, whose ``rubi serve`` starts beside this hook and
+catches the index up itself (:mod:`rubi.claude.hooks.pluginserver`), the hook leaves
+the refresh to the server once the vault has been indexed: the map is read as the last
+index run left it, and the session's first seconds scan the files once, not twice. A
+vault never indexed is indexed here first, so a first session still gets its map."""
 
 from __future__ import annotations
 
@@ -43,6 +50,19 @@ def _record_session(ctx: HookContext) -> str:
     return previous.session_id
 
 
+def _server_refreshes(ctx: HookContext) -> bool:
+    """The plugin's ``rubi serve`` catches this indexed vault up: no refresh here."""
+    from rubi.claude.hooks.pluginserver import plugin_serves
+
+    vault = ctx.vault
+    return (
+        vault is not None
+        and plugin_serves()
+        and vault.store_file.exists()
+        and vault.graph_file.exists()
+    )
+
+
 def handle(ctx: HookContext) -> dict[str, Any] | None:
     """``additionalContext`` with the map (or the handoff after compact/clear)."""
     if ctx.vault is None:
@@ -52,7 +72,8 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
             state.model = ctx.event.model
     from rubi.claude.hooks.costline import last_session_line
 
-    app.refresh_index(ctx.vault, lock_timeout_s=HOOK_LOCK_WAIT_S)
+    if not _server_refreshes(ctx):
+        app.refresh_index(ctx.vault, lock_timeout_s=HOOK_LOCK_WAIT_S)
     text = app.session_start_context(
         ctx.vault,
         source=ctx.event.source or "startup",

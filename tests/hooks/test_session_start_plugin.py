@@ -1,0 +1,154 @@
+"""SessionStart run by rubi's Claude Code plugin, whose ``rubi serve`` catches the index
+up itself: the hook gives the same map without indexing first; anywhere else (no
+plugin, a plugin that starts no server, a malformed plugin folder) it brings the index
+up to date as before answering, and a vault never indexed is indexed by the hook in
+every case."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hooks.hookhelpers import base, hook
+from rubi import app
+from rubi.claude.hooks.pluginserver import MAX_CONFIG_BYTES, plugin_serves
+
+from helpers import REPO, login_project, write
+
+WORD = "quokkaborealis"
+"""A word only the note written during a test holds."""
+
+
+def _plugin(folder: Path, servers: object) -> Path:
+    write(folder / ".mcp.json", json.dumps({"mcpServers": servers}))
+    return folder
+
+
+def _rubi_plugin(tmp_path: Path) -> Path:
+    return _plugin(
+        tmp_path / "plugin", {"rubi": {"type": "stdio", "command": "rubi", "args": ["serve"]}}
+    )
+
+
+def _indexed(project: Path) -> bool:
+    paths = app.locate(project / ".rubi")
+    found = app.search(paths, WORD, scope="notes", refresh=False, personal=False)
+    return any(WORD in h.id or WORD in h.title.lower() for h in found.hits)
+
+
+def _new_note(project: Path) -> None:
+    write(
+        project / ".rubi" / "notes" / f"{WORD}.md",
+        f"---\ntype: note\ntitle: {WORD} habitat\n---\nWhere {WORD} live.\n",
+    )
+
+
+def test_the_shipped_plugin_starts_rubi_serve() -> None:
+    assert plugin_serves({"CLAUDE_PLUGIN_ROOT": str(REPO)})
+
+
+def test_session_start_in_the_plugin_gives_the_same_map_and_leaves_the_refresh_to_the_server(
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = base(project, "SessionStart", source="startup")
+    expected = hook("SessionStart", payload)
+    assert expected is not None and "# Code map" in json.dumps(expected)
+    _new_note(project)
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(_rubi_plugin(tmp_path)))
+    assert hook("SessionStart", payload) == expected
+    assert not _indexed(project)  # the server's catch-up does it
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT")
+    assert hook("SessionStart", payload) == expected
+    assert _indexed(project)  # no plugin: the hook brought the index up to date
+
+
+@pytest.mark.parametrize(
+    "servers",
+    [
+        {},
+        {"other": {"command": "node", "args": ["server.js"]}},
+        {"rubi": {"type": "http", "url": "http://127.0.0.1:8765/mcp", "args": ["serve"]}},
+        {"rubi": {"command": "rubi", "args": "serve"}},
+        ["rubi", "serve"],
+    ],
+    ids=["none", "another-server", "http", "args-not-a-list", "not-a-table"],
+)
+def test_session_start_refreshes_in_a_plugin_that_starts_no_rubi_server(
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch, servers: object
+) -> None:
+    _new_note(project)
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(_plugin(tmp_path / "plugin", servers)))
+    assert hook("SessionStart", base(project, "SessionStart", source="startup")) is not None
+    assert _indexed(project)
+
+
+def test_a_vault_never_indexed_is_indexed_by_the_hook_in_the_plugin_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = login_project(tmp_path / "fresh")
+    paths = app.locate(project / ".rubi")
+    shutil.rmtree(paths.index_dir)  # as on a machine that never indexed it
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(_rubi_plugin(tmp_path)))
+    out = hook("SessionStart", base(project, "SessionStart", source="startup"))
+    assert out is not None and "# Code map" in out["hookSpecificOutput"]["additionalContext"]
+    assert paths.store_file.exists() and paths.graph_file.exists()
+
+
+def test_an_untrusted_plugin_folder_means_no_server(tmp_path: Path) -> None:
+    def serves(root: str) -> bool:
+        return plugin_serves({"CLAUDE_PLUGIN_ROOT": root})
+
+    good = _rubi_plugin(tmp_path)
+    assert serves(str(good))
+    assert not plugin_serves({})
+    assert not serves("")
+    assert not serves("plugin")  # relative: resolved against whatever cwd the hook has
+    assert not serves(str(good) + "\0x")
+    assert not serves(str(tmp_path / "missing"))
+    bad = tmp_path / "bad"
+    write(bad / ".mcp.json", "{not json")
+    assert not serves(str(bad))
+    write(bad / ".mcp.json", '"a string"')
+    assert not serves(str(bad))
+    (bad / ".mcp.json").write_bytes(b"\xff\xfe{}")
+    assert not serves(str(bad))
+    big = json.dumps({"mcpServers": {"rubi": {"args": ["serve"]}}, "pad": "x" * MAX_CONFIG_BYTES})
+    write(bad / ".mcp.json", big)
+    assert not serves(str(bad))
+    folder = tmp_path / "folder"
+    (folder / ".mcp.json").mkdir(parents=True)
+    assert not serves(str(folder))
+
+
+_COLD = """
+import io, json, sys
+before = set(sys.modules)
+from rubi.entry import _run_hook
+out = io.StringIO()
+_run_hook(["SessionStart"], sys.stdin, out)
+print(json.dumps([out.getvalue(), sorted({m.split(".")[0] for m in set(sys.modules) - before})]))
+"""
+
+
+def test_a_cold_session_start_in_the_plugin_loads_no_index_nor_yaml(
+    tmp_path: Path, project: Path
+) -> None:
+    plugin = _rubi_plugin(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", _COLD],
+        input=json.dumps(base(project, "SessionStart", source="startup")),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "RUBI_ENGINE": "0", "CLAUDE_PLUGIN_ROOT": str(plugin)},
+        cwd=project,
+    )
+    output, loaded = json.loads(run.stdout)
+    assert "# Code map" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
+    assert set(loaded) & {"whoosh", "filelock", "networkx", "numpy", "yaml", "frontmatter"} == set()
