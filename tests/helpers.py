@@ -244,6 +244,33 @@ def serving(project: Path) -> Iterator[Any]:
         running.stop()
 
 
+CONSOLE_SCRIPT = """
+import sys
+sys.argv = ["rubi", *sys.argv[1:]]
+from rubi import entry
+entry.main()
+"""
+"""``rubi ARGS`` as the console script runs it (``python -c CONSOLE_SCRIPT ARGS``)."""
+
+
+def run_rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
+    """``rubi ARGS`` run in a new Python process in ``cwd`` as the console script runs
+    it, with ``env`` over this process's environment (UTF-8 streams): its stdout and
+    stderr as bytes and its exit status. Raises ``subprocess.TimeoutExpired`` after
+    120 s."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_SCRIPT, *args],
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
+        timeout=120,
+    )
+    return done.stdout, done.stderr, done.returncode
+
+
 def graph_notes() -> dict[str, Any]:
     """Notes whose links exercise every kind of edge: aliases, a supersede, attachments
     (present and not), dangling targets, relative links, a ring of twelve."""

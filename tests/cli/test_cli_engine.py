@@ -8,69 +8,28 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rubi import app
-from rubi.app import commandanswers
-from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs, decode_call
+from rubi.core.commandcalls import ReadArgs, SearchArgs, decode_call
 from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, answer
 
-from helpers import login_project, serving
+from helpers import login_project
+from helpers import run_rubi as rubi
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
-
-RUN = """
-import sys
-sys.argv = ["rubi", *sys.argv[1:]]
-from rubi import entry
-entry.main()
-"""
-"""``rubi ARGS`` as the console script runs it."""
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return login_project(tmp_path / "proj", "def login():\n    '''Log in.'''\n    return 1\n")
-
-
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the calls the engine (in this process) answers, in order."""
-    seen: list[str] = []
-    real = commandanswers.answer_call
-
-    def counted(paths: Any, call: SearchArgs | ReadArgs) -> Answer:
-        seen.append(type(call).__name__)
-        return real(paths, call)
-
-    monkeypatch.setattr(commandanswers, "answer_call", counted)
-    return seen
-
-
-@pytest.fixture
-def engine(project: Path) -> Iterator[Engine]:
-    with serving(project) as running:
-        yield running
-
-
-def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, *args],
-        capture_output=True,
-        cwd=cwd,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
-        timeout=120,
-    )
-    return done.stdout, done.stderr, done.returncode
 
 
 ANSWERED = [

@@ -7,26 +7,17 @@ engine answers or the command does. A REF that names one note says nothing more.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rubi import app
 
-from helpers import login_project, serving, write
+from helpers import login_project, write
+from helpers import run_rubi as rubi
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
 
-RUN = """
-import sys
-sys.argv = ["rubi", *sys.argv[1:]]
-from rubi import entry
-entry.main()
-"""
 
 LINE = b"'tar' names 3 notes: showing notes/archive/tar; also notes/tools/tar, notes/zzz/tar"
 
@@ -40,23 +31,6 @@ def project(tmp_path: Path) -> Path:
     write(notes / "zzz" / "tar.md", "---\naliases: [tar]\n---\nA third one.\n")
     app.index(app.locate(root / ".rubi"))
     return root
-
-
-@pytest.fixture
-def engine(project: Path) -> Iterator[None]:
-    with serving(project):
-        yield
-
-
-def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, *args],
-        capture_output=True,
-        cwd=cwd,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
-        timeout=120,
-    )
-    return done.stdout, done.stderr, done.returncode
 
 
 def check_reads(project: Path, **env: str) -> None:

@@ -7,29 +7,17 @@ before (the walk up refuses it: ``tests/core/test_vault_walk.py``)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from rubi.app import commandanswers
-from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs
 from rubi.core.paths import find_vault, walked_vault
 from rubi.core.vaultwalk import VaultWalk
 
-from helpers import login_project, serving
+from helpers import login_project
+from helpers import run_rubi as rubi
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
-
-RUN = """
-import sys
-sys.argv = ["rubi", *sys.argv[1:]]
-from rubi import entry
-entry.main()
-"""
 
 
 def link_vault_into(project: Path, folder: Path) -> None:
@@ -44,17 +32,6 @@ def project(tmp_path: Path) -> Path:
     root = login_project(tmp_path / "proj", "def login():\n    '''Log in.'''\n    return 1\n")
     link_vault_into(root, root / "docs" / "memory")  # indexed anew, where it lies now
     return root
-
-
-def rubi(args: list[str], cwd: Path, **env: str) -> tuple[bytes, bytes, int]:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, *args],
-        capture_output=True,
-        cwd=cwd,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
-        timeout=120,
-    )
-    return done.stdout, done.stderr, done.returncode
 
 
 def test_a_vault_linked_inside_the_project_names_the_project(project: Path) -> None:
@@ -79,25 +56,6 @@ def test_a_vault_linked_out_of_the_project_stays_a_vault_without_project(
     (project / ".rubi").symlink_to(diary, target_is_directory=True)
     paths = find_vault(project / ".rubi")
     assert paths.root == diary.resolve() and paths.project_root is None
-
-
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = commandanswers.answer_call
-
-    def counted(paths: Any, call: SearchArgs | ReadArgs) -> Answer:
-        seen.append(type(call).__name__)
-        return real(paths, call)
-
-    monkeypatch.setattr(commandanswers, "answer_call", counted)
-    return seen
-
-
-@pytest.fixture
-def engine(project: Path) -> Iterator[None]:
-    with serving(project):
-        yield
 
 
 ARGS = ["search", "--vault", ".rubi", "--scope", "code", "login"]

@@ -9,26 +9,13 @@ from __future__ import annotations
 import os
 import re
 import socket
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from rubi.app import commandanswers
-from rubi.core.commandcalls import Answer, ReadArgs, SearchArgs
-
-from helpers import login_project, serving
+from helpers import login_project, run_rubi, serving
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("runtime")]
-
-RUN = """
-import sys
-sys.argv = ["rubi", *sys.argv[1:]]
-from rubi import entry
-entry.main()
-"""
 
 
 @pytest.fixture
@@ -36,29 +23,10 @@ def project(tmp_path: Path) -> Path:
     return login_project(tmp_path / "proj", "def login():\n    '''Log in.'''\n    return 1\n")
 
 
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = commandanswers.answer_call
-
-    def counted(paths: Any, call: SearchArgs | ReadArgs) -> Answer:
-        seen.append(type(call).__name__)
-        return real(paths, call)
-
-    monkeypatch.setattr(commandanswers, "answer_call", counted)
-    return seen
-
-
 def rubi(args: list[str], cwd: Path, **env: str) -> tuple[str, str, int]:
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, *args],
-        capture_output=True,
-        cwd=cwd,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
-        timeout=120,
-        text=True,
-    )
-    return done.stdout, done.stderr, done.returncode
+    """:func:`helpers.run_rubi` with its streams decoded (UTF-8)."""
+    out, err, code = run_rubi(args, cwd, **env)
+    return out.decode(), err.decode(), code
 
 
 def check_debug_lines(project: Path, engine_line: str, **env: str) -> None:
