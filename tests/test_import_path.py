@@ -7,14 +7,36 @@ import sys
 from pathlib import Path
 
 
+def printed(code: str, cwd: Path | None = None) -> str:
+    """What ``python -c code`` run in a fresh process in ``cwd`` prints, stripped;
+    raises ``subprocess.CalledProcessError`` when it fails."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
+    )
+    return out.stdout.strip()
+
+
+def notes_project(root: Path, notes: dict[str, str]) -> Path:
+    """A project at ``root`` with ``rubi init`` done and ``notes`` (name → markdown)
+    written as ``.rubi/notes/<name>.md``, not indexed yet."""
+    from rubi import app
+
+    root.mkdir()
+    app.init_project(root)
+    folder = root / ".rubi" / "notes"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in notes.items():
+        (folder / f"{name}.md").write_text(text, encoding="utf-8")
+    return root
+
+
 def test_search_path_does_not_import_the_code_map_or_rich() -> None:
     code = (
         "import sys, rubi.app, rubi.search.engine, rubi.cli.searchcmds;"
         "print(' '.join(m for m in ('rubi.codemap', 'rich.progress', 'rubi.transcripts')"
         " if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert printed(code) == ""
 
 
 def test_hook_path_imports_no_engine_it_does_not_use() -> None:
@@ -29,8 +51,7 @@ def test_hook_path_imports_no_engine_it_does_not_use() -> None:
         " 'rubi.transcripts.transcript', 'rubi.markdown', 'yaml', 'whoosh', 'rich')"
         " if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert printed(code) == ""
 
 
 def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path) -> None:
@@ -43,15 +64,12 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
     pattern for an ASCII prompt."""
     from rubi import app
 
-    project = tmp_path / "proj"
-    project.mkdir()
-    app.init_project(project)
-    notes = project / ".rubi" / "notes"
-    notes.mkdir(parents=True, exist_ok=True)
-    (notes / "sync-vault.md").write_text(
-        "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
-        "The vault syncs between two devices through git; the index is rebuilt.\n",
-        encoding="utf-8",
+    project = notes_project(
+        tmp_path / "proj",
+        {
+            "sync-vault": "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+            "The vault syncs between two devices through git; the index is rebuilt.\n"
+        },
     )
     app.index(app.locate(project / ".rubi"))
     code = (
@@ -72,10 +90,7 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
         "if analysis._CJK_RE._compiled is not None: loaded.append('the CJK pattern')\n"
         "print(' '.join(loaded))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=project
-    )
-    assert out.stdout.strip() == ""
+    assert printed(code, cwd=project) == ""
 
 
 def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_staleness(
@@ -90,20 +105,14 @@ def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_stalene
 
     from rubi import app
 
-    project = tmp_path / "proj"
-    project.mkdir()
-    app.init_project(project)
-    notes = project / ".rubi" / "notes"
-    notes.mkdir(parents=True, exist_ok=True)
-    (notes / "sync-vault.md").write_text(
-        "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
-        "The vault syncs between two devices; the index is rebuilt.\n",
-        encoding="utf-8",
-    )
-    (notes / "parser.md").write_text(
-        "---\ntype: gotcha\nfiles: [src/gone.py]\n---\n# The parser drops tabs\n\n"
-        "Tabs vanish in the parser.\n",
-        encoding="utf-8",
+    project = notes_project(
+        tmp_path / "proj",
+        {
+            "sync-vault": "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+            "The vault syncs between two devices; the index is rebuilt.\n",
+            "parser": "---\ntype: gotcha\nfiles: [src/gone.py]\n---\n# The parser drops tabs\n\n"
+            "Tabs vanish in the parser.\n",
+        },
     )
     paths = app.locate(project / ".rubi")
     app.index(paths)  # writes the map pages
@@ -125,7 +134,4 @@ def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_stalene
         "assert hit.id == 'notes/parser' and hit.stale == ('src/gone.py',), hit\n"
         "print(' '.join(loaded))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=project
-    )
-    assert out.stdout.strip() == ""
+    assert printed(code, cwd=project) == ""
