@@ -41,7 +41,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from rubi.core.errors import IndexCorruptError
 from rubi.core.picklefiles import check_trusted
@@ -303,7 +303,31 @@ class FlatGraph:
         return getattr(self.thaw(), name)
 
 
-class _Nodes(Mapping[str, dict[str, Any]]):
+_V = TypeVar("_V")
+
+
+class _ByNode(Mapping[str, _V]):
+    """A mapping keyed by the graph's node ids in the graph's order (``_ids``, with the
+    id → position dict ``_index``): membership, iteration and size; the subclass reads
+    a node's value."""
+
+    _ids: list[str]
+    _index: dict[str, int]
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            return node in self._index
+        except TypeError:
+            return False
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+class _Nodes(_ByNode[dict[str, Any]]):
     """Node → attribute dict, each decoded on first read."""
 
     def __init__(
@@ -326,20 +350,8 @@ class _Nodes(Mapping[str, dict[str, Any]]):
             }
         return found
 
-    def __contains__(self, node: object) -> bool:
-        try:
-            return node in self._index
-        except TypeError:
-            return False
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-
-class _Adjacency(Mapping[str, dict[str, dict[str, dict[str, Any]]]]):
+class _Adjacency(_ByNode[dict[str, dict[str, dict[str, Any]]]]):
     """Node → neighbour → edge key → edge attributes, each node's made on first read."""
 
     def __init__(
@@ -372,18 +384,6 @@ class _Adjacency(Mapping[str, dict[str, dict[str, dict[str, Any]]]]):
                 raise _corrupt(f"neighbours of {node!r}: {exc}") from None
             self._cache[i] = found
         return found
-
-    def __contains__(self, node: object) -> bool:
-        try:
-            return node in self._index
-        except TypeError:
-            return False
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
 
 
 def _id_list(key: str, value: Any) -> list[str]:
