@@ -100,6 +100,22 @@ _TOOL_DIRS = frozenset(
 _SOURCE_DIRS = ("src/", "tests/", "docs/", "bench/")
 
 
+def notes_vault(root: Path, notes: dict[str, str]) -> Any:
+    """A plain vault (no project) at ``root`` holding ``notes`` (path relative to
+    ``root`` → markdown), located: its :class:`rubi.core.paths.VaultPaths`."""
+    from rubi import app
+
+    for rel, text in notes.items():
+        write(root / rel, text)
+    return app.locate(root)
+
+
+def filler_notes(count: int) -> dict[str, str]:
+    """``count`` notes about nothing a test asks (``cmd{i}.md``: "Command number i
+    copies folders."), for :func:`notes_vault`: the bulk that makes a word rare."""
+    return {f"cmd{i}.md": f"# cmd{i}\n\nCommand number {i} copies folders.\n" for i in range(count)}
+
+
 def login_project(root: Path, code: str = "def login():\n    pass\n") -> Path:
     """A project at ``root`` with ``src/auth.py`` (``code``), a gotcha about login
     tokens that names it and a decision, indexed: what the engine tests ask about."""

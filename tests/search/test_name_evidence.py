@@ -21,7 +21,7 @@ from rubi.search.reweighting import (
 )
 from rubi.vault.resolve import normalize_name
 
-from helpers import write
+from helpers import filler_notes, notes_vault
 
 IDF = {"log": 4.5, "follow": 2.0, "end": 1.5, "grows": 3.0, "random": 4.4, "note": 1.2}
 
@@ -62,26 +62,23 @@ def test_the_evidence_names_the_test_that_failed() -> None:
     )
 
 
-def _command_pages(vault: Path) -> None:
+def _command_pages() -> dict[str, str]:
     """A vault of one page per command (as tldr-pages are): ``log`` reads system logs,
     ``tail`` follows a growing file; 80 other pages, one of them mentioning logs."""
-    write(vault / "log.md", "# log\n\nView and stream the unified system log.\n\n- `log show`\n")
-    write(
-        vault / "tail.md",
-        "# tail\n\nDisplay the last lines of a file.\n\n"
+    notes = {
+        "log.md": "# log\n\nView and stream the unified system log.\n\n- `log show`\n",
+        "tail.md": "# tail\n\nDisplay the last lines of a file.\n\n"
         "- Show the last 10 lines: `tail path/to/file`\n"
         "- Keep showing new lines as the file grows: `tail -f path/to/file`\n",
-    )
-    for i in range(80):
-        extra = " It writes a log of each run." if i == 0 else ""
-        write(vault / f"cmd{i}.md", f"# cmd{i}\n\nCommand number {i} copies folders.{extra}\n")
+        **filler_notes(80),
+    }
+    notes["cmd0.md"] = "# cmd0\n\nCommand number 0 copies folders. It writes a log of each run.\n"
+    return notes
 
 
 @pytest.mark.timeout(60)
 def test_a_page_named_by_one_word_of_a_task_question_is_not_put_first(tmp_path: Path) -> None:
-    vault = tmp_path / "v"
-    _command_pages(vault)
-    paths = app.locate(vault)
+    paths = notes_vault(tmp_path / "v", _command_pages())
     result = app.search(paths, "how do I see the last lines of a log as it grows", top_k=5)
     assert result.hits[0].id == "tail"
     log = next(h for h in result.hits if h.id == "log")
@@ -93,9 +90,7 @@ def test_a_page_named_by_one_word_of_a_task_question_is_not_put_first(tmp_path: 
 
 @pytest.mark.timeout(60)
 def test_a_name_asked_alone_or_in_a_code_span_still_votes(tmp_path: Path) -> None:
-    vault = tmp_path / "v"
-    _command_pages(vault)
-    paths = app.locate(vault)
+    paths = notes_vault(tmp_path / "v", _command_pages())
     alone = app.search(paths, "log", top_k=5)
     assert alone.hits[0].id == "log" and alone.hits[0].reasons[0] == Why("named", "log")
     spanned = app.search(paths, "how do I see the last lines of `log` as it grows", top_k=5)

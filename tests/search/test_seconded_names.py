@@ -15,7 +15,7 @@ from rubi.search.lists import SEED_COUNT, seconded_names
 from rubi.search.names import NameMatch
 from rubi.search.reweighting import name_seconded
 
-from helpers import write
+from helpers import filler_notes, notes_vault
 
 
 def test_a_name_is_seconded_only_by_the_texts_first_hits() -> None:
@@ -41,30 +41,26 @@ def test_only_matches_that_need_the_text_lose_their_vote() -> None:
     assert out[1] == named[1] and out[2] == named[2]
 
 
-def _wiki(vault: Path) -> None:
+def _wiki() -> dict[str, str]:
     """A hub note for a language, the note that answers a question about styles in it,
     ten notes on component styles in it that do not answer, a note on encoding, eighty
     unrelated notes."""
-    write(vault / "TypeScript.md", "# TypeScript\n\nTyped JavaScript. See [[Linaria]].\n")
-    write(
-        vault / "Linaria.md",
-        "# Linaria\n\nA library that writes component styles that compile away at build "
-        "time, in TypeScript.\n",
-    )
-    write(vault / "Base64.md", "# Base64\n\nEncode a file as text and decode it back.\n")
-    for i in range(10):
-        write(
-            vault / f"styles{i}.md", f"# styles {i}\n\nComponent styles library for TypeScript.\n"
-        )
-    for i in range(80):
-        write(vault / f"cmd{i}.md", f"# cmd{i}\n\nCommand number {i} copies folders.\n")
+    return {
+        "TypeScript.md": "# TypeScript\n\nTyped JavaScript. See [[Linaria]].\n",
+        "Linaria.md": "# Linaria\n\nA library that writes component styles that compile "
+        "away at build time, in TypeScript.\n",
+        "Base64.md": "# Base64\n\nEncode a file as text and decode it back.\n",
+        **{
+            f"styles{i}.md": f"# styles {i}\n\nComponent styles library for TypeScript.\n"
+            for i in range(10)
+        },
+        **filler_notes(80),
+    }
 
 
 @pytest.mark.timeout(60)
 def test_a_hub_named_by_an_identifier_does_not_outrank_the_answer(tmp_path: Path) -> None:
-    vault = tmp_path / "v"
-    _wiki(vault)
-    paths = app.locate(vault)
+    paths = notes_vault(tmp_path / "v", _wiki())
     q = "which library writes component styles that compile away in TypeScript"
     result = app.search(paths, q, top_k=20)
     assert result.hits[0].id == "Linaria"
@@ -76,9 +72,7 @@ def test_a_hub_named_by_an_identifier_does_not_outrank_the_answer(tmp_path: Path
 
 @pytest.mark.timeout(60)
 def test_an_identifier_named_note_the_text_also_finds_still_votes(tmp_path: Path) -> None:
-    vault = tmp_path / "v"
-    _wiki(vault)
-    paths = app.locate(vault)
+    paths = notes_vault(tmp_path / "v", _wiki())
     result = app.search(paths, "how do I encode a file in Base64 and decode it", top_k=5)
     assert result.hits[0].id == "Base64"
     assert result.named == 1
