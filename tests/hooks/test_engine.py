@@ -118,15 +118,37 @@ def session_cases(project: Path, t: Path, big: Path) -> list[tuple[str, str]]:
     return cases
 
 
-def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
-    """The same session, hook by hook, on two identical projects: cold on one, through
-    the engine on the other. Every output and the session state end equal."""
+def twin_session(project: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A copy of ``project`` (indexed) to run the same session on, the recorded
+    session's transcript and a 5,000-line log to read: ``(twin, transcript, log)``."""
     twin = tmp_path / "twin" / "proj"
     shutil.copytree(project, twin)
     app.index(vault_of(twin))
     t = transcript(tmp_path, RECORDED)
     big = tmp_path / "big.log"
     big.write_text("line\n" * 5_000, encoding="utf-8")
+    return twin, t, big
+
+
+def check_twin_session(shown: list[str], project: Path, twin: Path) -> None:
+    """The session run on ``project`` and ``twin`` showed a recall, the guard's denial
+    and Stop's request for notes (``shown``: the hooks' outputs), logged no hook error
+    on either side and left the same session state files on both."""
+    assert any("Login tokens expire at midnight UTC" in s for s in shown)  # recall ran
+    assert any('"permissionDecision": "deny"' in s for s in shown)  # the guard ran
+    assert any('"decision": "block"' in s for s in shown)  # Stop asked for notes
+    for side in (project, twin):
+        assert not (vault_of(side).index_dir / "hooks.log").exists()
+    states = [sorted((vault_of(p).index_dir / "hooks").glob("*.json")) for p in (project, twin)]
+    assert [p.name for p in states[0]] == [p.name for p in states[1]] != []
+    for a, b in zip(*states, strict=True):
+        assert json.loads(a.read_text()) == json.loads(b.read_text())
+
+
+def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
+    """The same session, hook by hook, on two identical projects: cold on one, through
+    the engine on the other. Every output and the session state end equal."""
+    twin, t, big = twin_session(project, tmp_path)
     running = Engine(vault_of(twin)).start()
     try:
         assert running.serving.wait(10) and running.ready.wait(30)
@@ -141,15 +163,7 @@ def test_engine_and_cold_print_the_same(project: Path, tmp_path: Path) -> None:
             shown.append(expected)
     finally:
         running.stop()
-    assert any("Login tokens expire at midnight UTC" in s for s in shown)  # recall ran
-    assert any('"permissionDecision": "deny"' in s for s in shown)  # the guard ran
-    assert any('"decision": "block"' in s for s in shown)  # Stop asked for notes
-    for side in (project, twin):
-        assert not (vault_of(side).index_dir / "hooks.log").exists()
-    states = [sorted((vault_of(p).index_dir / "hooks").glob("*.json")) for p in (project, twin)]
-    assert [p.name for p in states[0]] == [p.name for p in states[1]] != []
-    for a, b in zip(*states, strict=True):
-        assert json.loads(a.read_text()) == json.loads(b.read_text())
+    check_twin_session(shown, project, twin)
 
 
 def test_the_console_entry_goes_through_the_engine(project: Path, engine: Engine) -> None:

@@ -9,17 +9,13 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hooks.hookhelpers import transcript
-from hooks.test_engine import cold, session_cases, vault_of
-from hooks.test_event import RECORDED
+from hooks.test_engine import check_twin_session, cold, session_cases, twin_session, vault_of
 from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, Served
-from rubi import app
 from rubi.claude.hooks import toolcall
 from rubi.claude.hooks.toolcall import TOOL_EVENTS, payload_of, tool_input
 from rubi.claude.pluginhooks import plugin_hook_groups
@@ -72,12 +68,7 @@ def test_the_tool_answers_each_hook_as_the_command_does(
 ) -> None:
     """A session, hook by hook, on two identical projects: ``rubi hook EVENT`` on one,
     the tool on the other (in this process, cold, or through a resident engine)."""
-    twin = tmp_path / "twin" / "proj"
-    shutil.copytree(project, twin)
-    app.index(vault_of(twin))
-    t = transcript(tmp_path, RECORDED)
-    big = tmp_path / "big.log"
-    big.write_text("line\n" * 5_000, encoding="utf-8")
+    twin, t, big = twin_session(project, tmp_path)
     running = Engine(vault_of(twin)).start() if through_engine else None
     try:
         if running is not None:
@@ -92,15 +83,7 @@ def test_the_tool_answers_each_hook_as_the_command_does(
         if running is not None:
             running.stop()
     assert {e for e, _ in tool_cases(project, t, big)} == set(TOOL_EVENTS)
-    assert any("Login tokens expire at midnight UTC" in s for s in shown)  # recall
-    assert any('"permissionDecision": "deny"' in s for s in shown)  # the guard
-    assert any('"decision": "block"' in s for s in shown)  # Stop asked for notes
-    for side in (project, twin):
-        assert not (vault_of(side).index_dir / "hooks.log").exists()
-    states = [sorted((vault_of(p).index_dir / "hooks").glob("*.json")) for p in (project, twin)]
-    assert [p.name for p in states[0]] == [p.name for p in states[1]] != []
-    for a, b in zip(*states, strict=True):
-        assert json.loads(a.read_text()) == json.loads(b.read_text())
+    check_twin_session(shown, project, twin)
 
 
 def test_outside_a_project_the_prompt_hook_answers_nothing(tmp_path: Path) -> None:
