@@ -100,6 +100,19 @@ _TOOL_DIRS = frozenset(
 _SOURCE_DIRS = ("src/", "tests/", "docs/", "bench/")
 
 
+def store_generation(paths: Any) -> int:
+    """The generation of the vault's row store (``paths``: its
+    :class:`rubi.core.paths.VaultPaths`); the store must exist."""
+    from rubi.sync.rows import open_store
+
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    try:
+        return store.gen()
+    finally:
+        store.close()
+
+
 def notes_vault(root: Path, notes: dict[str, str]) -> Any:
     """A plain vault (no project) at ``root`` holding ``notes`` (path relative to
     ``root`` → markdown), located: its :class:`rubi.core.paths.VaultPaths`."""

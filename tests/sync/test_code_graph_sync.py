@@ -26,7 +26,7 @@ from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.pages import note_refs
 from rubi.sync.vaultsync import CODE_STAMP, VaultSync
 
-from helpers import rubi_project, write
+from helpers import rubi_project, store_generation, write
 
 FILES = {
     "pkg/__init__.py": "",
@@ -312,8 +312,6 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
     run), and what is indexed equals a full build's."""
     import shutil
 
-    from rubi.sync.rows import open_store
-
     paths = app.locate(project / ".rubi")
     vault_sync = VaultSync(paths)
     vault_sync.run()
@@ -326,22 +324,14 @@ def test_a_note_edit_indexes_the_map_pages_it_changes_in_the_same_run(
 
     vault_sync._run_locked = counted  # type: ignore[method-assign]
 
-    def generation() -> int:
-        store = open_store(paths.store_file, create=False)
-        assert store is not None
-        try:
-            return store.gen()
-        finally:
-            store.close()
-
     for number, (what, changes) in enumerate(NOTE_EDITS):
         for rel, text in changes.items():
             _edit(project, rel, text)
         runs.clear()
-        before = generation()
+        before = store_generation(paths)
         report = vault_sync.run()
         assert report.pages_written, what
-        assert (len(runs), generation()) == (1, before + 1), what
+        assert (len(runs), store_generation(paths)) == (1, before + 1), what
         copy = tmp_path / f"copy-{number}"
         shutil.copytree(project, copy, symlinks=True)
         fresh = app.locate(copy / ".rubi")

@@ -20,10 +20,9 @@ from rubi.graph.flat import FlatGraph, read_flat
 from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
 from rubi.sync import forget_vault_syncs
-from rubi.sync.rows import open_store
 from rubi.sync.vaultsync import VaultSync
 
-from helpers import login_project, write
+from helpers import login_project, store_generation, write
 
 QUERIES = ("why does the login token expire at night?", "cache server", "login", "auth.py")
 NEW = "notes/gotcha-night-shift-tokens"
@@ -40,21 +39,12 @@ def paths(tmp_path: Path) -> VaultPaths:
         forget_vault_syncs()
         VaultSync(paths).graph()
     forget_vault_syncs()
-    assert read_flat(_flat_file(paths))[1] == _store_gen(paths)
+    assert read_flat(_flat_file(paths))[1] == store_generation(paths)
     return paths
 
 
 def _flat_file(paths: VaultPaths) -> Path:
     return paths.graph_file.with_name("graph.flat")
-
-
-def _store_gen(paths: VaultPaths) -> int:
-    store = open_store(paths.store_file, create=False)
-    assert store is not None
-    try:
-        return store.gen()
-    finally:
-        store.close()
 
 
 def _answers(paths: VaultPaths) -> list[object]:
@@ -95,12 +85,12 @@ def test_a_body_edit_marks_the_flat_graph_current_without_writing_it_again(
     """A run that commits what the graph does not hold (a sentence added to a body)
     moves the store's generation; the flat graph is the same build at both."""
     flat_file = _flat_file(paths)
-    before, gen_before = flat_file.read_bytes(), _store_gen(paths)
+    before, gen_before = flat_file.read_bytes(), store_generation(paths)
     note = paths.root / "notes" / "gotcha-login-tokens-expire-at-midnight-utc.md"
     note.write_text(note.read_text(encoding="utf-8") + "\nRefresh it at noon too.\n")
     app.index(paths)
-    assert _store_gen(paths) > gen_before
-    assert read_flat(flat_file)[1] == _store_gen(paths)
+    assert store_generation(paths) > gen_before
+    assert read_flat(flat_file)[1] == store_generation(paths)
     after = flat_file.read_bytes()
     assert after[:16] + after[24:] == before[:16] + before[24:]  # the generation alone
     forget_vault_syncs()
@@ -114,13 +104,13 @@ def test_a_link_edit_leaves_the_flat_graph_to_the_next_one_shot_reader(
     """The run that changed the graph does not write the flat graph; the next one-shot
     reader replays the journal and writes it, and the one after opens it."""
     _save_a_note(paths)
-    assert read_flat(_flat_file(paths))[1] < _store_gen(paths)
+    assert read_flat(_flat_file(paths))[1] < store_generation(paths)
     forget_vault_syncs()
     monkeypatch.setattr(snapshot, "_frozen", True)
     graph = VaultSync(paths).graph().graph
     assert isinstance(graph, FrozenGraph) and NEW in graph
     build, gen, _ = read_flat(_flat_file(paths))
-    assert gen == _store_gen(paths) and NEW in build.graph
+    assert gen == store_generation(paths) and NEW in build.graph
     forget_vault_syncs()
     graph = VaultSync(paths).graph().graph
     assert isinstance(graph, FlatGraph) and NEW in graph
