@@ -48,6 +48,8 @@ def read_changed_note(
             stat.mtime_ns, stat.size, read.sha256, prev.note_id, prev.problem, prev.signature
         )
         report.unchanged += 1
+        if prev.problem:  # read again (touched, or saved too near the last listing)
+            report.warnings.append(ScanWarning(stat.path, prev.problem))
         return None
     from rubi.markdown import parse_note
     from rubi.markdown.limits import bound_note
