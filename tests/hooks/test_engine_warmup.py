@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -216,3 +217,21 @@ def test_an_engine_whose_host_never_says_it_started_loads_after_a_while(
     )
     loading.start()
     assert loading.search.wait(30)
+
+
+def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project: Path) -> None:
+    """An engine stopped while its loading waits for the host's first answers loads
+    nothing afterwards: its thread ends instead of loading the vault into a process
+    that no longer serves it."""
+    primed: list[object] = []
+    loading = Warmup(
+        app.locate(project / ".rubi"),
+        prime=primed.append,
+        after=threading.Event(),
+        after_wait_s=0.5,
+    )
+    loading.start()
+    loading.stop()
+    time.sleep(1.0)
+    assert primed == []
+    assert not loading.hooks.is_set()

@@ -317,6 +317,7 @@ class Engine:
 
     def stop(self, timeout_s: float = 2.0) -> None:
         self._stop.set()
+        self.warmup.stop()
         listener = self._listener
         if listener is not None:
             with contextlib.suppress(OSError):

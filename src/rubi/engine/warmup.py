@@ -30,6 +30,7 @@ import contextlib
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,10 @@ PRIME_QUERY = "project notes"
 """The search that loads the vault's index, graph and vectors (its result is dropped)."""
 AFTER_WAIT_S = 60.0
 """The longest loading waits for its ``after`` event before it begins anyway."""
+
+CANCEL_POLL_S = 0.1
+"""How often a loading that waits for its ``after`` event looks whether it was
+stopped (:meth:`Warmup.stop`)."""
 _SEARCHING = frozenset({"sessionstart", "userpromptsubmit"})
 """Hook events that read the vault's derived data (:func:`rubi.engine.protocol.event_key`
 form): the recall searches; SessionStart waits until the host's watcher may have
@@ -111,6 +116,7 @@ class Warmup:
         self._after_wait_s = after_wait_s
         self._started = False
         self._guard = threading.Lock()
+        self._cancel = threading.Event()
 
     def ready(self, kind: str, event: str = "") -> bool:
         """Whether a request of ``kind`` for ``event`` (:func:`needs_search`) may run
@@ -127,15 +133,29 @@ class Warmup:
             self._started = True
         threading.Thread(target=self.run, name="rubi-engine-warm", daemon=True).start()
 
+    def stop(self) -> None:
+        """Give up loading what has not begun (the engine stopped): a loading that is
+        still waiting for its ``after`` event ends without loading anything."""
+        self._cancel.set()
+
     def run(self) -> None:
         """Load everything, setting :attr:`hooks` then :attr:`search` (never raises),
-        once the ``after`` event is set."""
+        once the ``after`` event is set; nothing once :meth:`stop` was called."""
         if self._after is not None:
-            self._after.wait(self._after_wait_s)
+            deadline = time.monotonic() + self._after_wait_s
+            while not self._after.is_set() and not self._cancel.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._after.wait(min(left, CANCEL_POLL_S))
+        if self._cancel.is_set():
+            return
         try:
             _import(HOOK_MODULES)
         finally:
             self.hooks.set()
+        if self._cancel.is_set():
+            return
         try:
             _import(SEARCH_MODULES)
             self._prime(self.vault)
