@@ -194,7 +194,6 @@ MAX_COMPLEXITY = 20
 """Cyclomatic complexity as radon counts it (:func:`_complexity`)."""
 
 LONG_MODULES: dict[str, str] = {
-    "rubi.app.__init__": "the facade's reading, writing and status doors in one module",
     "rubi.graph.live": "the live graph's building, applying and code-map moves in one class",
     "rubi.index.termscore": "the term-at-a-time scorer, its statistics and its top-k",
 }

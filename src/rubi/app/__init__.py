@@ -12,7 +12,6 @@ import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 # The facade stays cheap to import (a hook pays every import on every call): the
@@ -23,14 +22,12 @@ from pathlib import Path
 # recall hook thus loads neither the map pages nor the session-start, update, personal
 # vault or secret-guard modules. The X-ray is the submodule rubi.app.xray.
 from rubi.app.recall import recall
-from rubi.app.searching import ensure_index as _ensure
 from rubi.app.searching import search
 from rubi.core.errors import NoteNotFoundError, RubiError
 from rubi.core.paths import PROJECT_VAULT_DIRNAME, VaultPaths, find_vault
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from typing import Any
 
     from rubi.app.codeview import CodeView
@@ -57,7 +54,6 @@ if TYPE_CHECKING:
         remember_code,
         set_watched,
     )
-    from rubi.graph.build import GraphBuild
     from rubi.knowledge.handoff import Handoff
     from rubi.sync import IndexReport
 
@@ -227,194 +223,11 @@ def index(
     return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
 
 
-# -- reading ------------------------------------------------------------------------
-def _graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
-    """The vault's graph held still for a ``with`` block (indexed first if it never
-    was): :func:`rubi.sync.reading_graph`, whose rule holds in the block (no code map,
-    notes or index run asked for there)."""
-    from rubi.sync import reading_graph
-
-    _ensure(paths, refresh=False)
-    return reading_graph(paths)
+# -- reading: rubi.app.reads ---------------------------------------------------------
+from rubi.app.reads import backlinks, links, read_code, read_many, read_note, read_part  # noqa: E402
+from rubi.app.reads import graph_for as _graph  # noqa: E402
 
 
-def _vault_for(paths: VaultPaths, ref: str) -> tuple[VaultPaths, str, str]:
-    """The vault a reference points into, the reference without prefix, the prefix."""
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
-
-    if ref.startswith(PERSONAL_PREFIX):
-        personal = personal_paths(paths)
-        if personal is None:
-            raise NoteNotFoundError(f"{ref}: there is no personal vault yet")
-        return personal, ref[len(PERSONAL_PREFIX) :], PERSONAL_PREFIX
-    return paths, ref, ""
-
-
-def read_note(paths: VaultPaths, ref: str) -> NoteView:
-    """Read a note in full by id, path, title or alias (``personal:`` for the personal
-    vault), with its links both ways and its flags.
-
-    Raises:
-        NoteNotFoundError: no such note.
-        NoteParseError: the file is gone or unreadable.
-    """
-    from rubi.app import reading
-    from rubi.knowledge.personal import PERSONAL_PREFIX, personal_paths
-
-    vault, local, prefix = _vault_for(paths, ref)
-    try:
-        with _graph(vault) as build:
-            found = reading.find_note(build, local, vault.project_root, vault.root)
-        return reading.read_found(vault.root, found, vault.project_root, vault.stale_cache, prefix)
-    except NoteNotFoundError:
-        personal = personal_paths(paths) if not prefix else None
-        if personal is None:
-            raise
-        try:  # a title or alias of a personal note, given without its prefix
-            with _graph(personal) as build:
-                found = reading.find_note(build, local, None, personal.root)
-            return reading.read_found(personal.root, found, None, None, PERSONAL_PREFIX)
-        except NoteNotFoundError:
-            pass
-        raise
-
-
-def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | None]]:
-    """Read notes and code files by id, for agents: each note in full with its flags,
-    each code file as an outline (symbols with lines, imports, importers, notes),
-    each passage id (``note#Heading``, ``src/app.py#L10-40``) as that part
-    (:func:`read_part`). A title or alias several notes share reads the first, under
-    a line that says so and names the others (:func:`rubi.app.reading.choice_line`),
-    as ``rubi read`` says it on stderr.
-
-    Ids are looked up in the vault's graph only: a path outside the vault and the
-    project (``../../etc/passwd``, ``/etc/passwd``) is never read.
-
-    Returns:
-        ``[(text, None)]`` per id found, ``("", error message)`` per id not found.
-    """
-    from rubi.app import reading
-    from rubi.app.codeview import read_code
-    from rubi.app.passageread import render_part
-    from rubi.sync import load_code_map
-
-    out: list[tuple[str, str | None]] = []
-    for ref in ids:
-        try:
-            part = read_part(paths, ref)
-            if part is not None:
-                line = reading.choice_line(ref, part.id, part.others)
-                text = render_part(part)
-                out.append((f"({line})\n{text}" if line else text, None))
-                continue
-            vault, local, _ = _vault_for(paths, ref)
-            code_map = load_code_map(vault)
-            with _graph(vault) as build:
-                code = read_code(vault, build, local, code_map)
-            if code is not None:
-                out.append((code.outline, None))
-            else:
-                view = read_note(paths, ref)
-                text = reading.render_note_view(view)
-                line = reading.choice_line(ref, view.id or view.note.id, view.others)
-                out.append((f"({line})\n{text}" if line else text, None))
-        except RubiError as exc:
-            out.append(("", str(exc)))
-    return out
-
-
-def read_part(paths: VaultPaths, ref: str) -> PartView | None:
-    """The part of a note or code file a passage id names (``note#Heading``,
-    ``note#Parent#Heading``, ``note#L12-30``, ``src/app.py#L120-168``,
-    ``src/app.py#Flask``; ``personal:`` for the personal vault), or None when ``ref``
-    names a whole note or file, or has no ``#`` (then :func:`read_note` or
-    :func:`read_code` opens it).
-
-    Raises:
-        NoteNotFoundError: what comes before the ``#`` names nothing, or the anchor
-            names no part of it (the message lists the file's sections).
-        NoteParseError: the file is gone or unreadable.
-    """
-    from rubi.app.passageread import read_file_text, split_part, symbols_of
-    from rubi.app.passageread import read_part as part_of
-    from rubi.sync import load_code_map
-
-    if "#" not in ref:
-        return None
-    vault, local, prefix = _vault_for(paths, ref)
-    code_map = load_code_map(vault)  # asked for before the graph is read
-    with _graph(vault) as build:
-        found = split_part(build, local)
-        if found is None:
-            return None
-        node, anchor = found
-        reader = read_file_text(vault.root, vault.project_root)
-        part = part_of(build, node, anchor, reader, partial(symbols_of, code_map), prefix)
-        others = _other_notes(build, local.partition("#")[0], node)
-    if others:
-        return dataclasses.replace(part, others=tuple(prefix + other for other in others))
-    return part
-
-
-def _other_notes(build: GraphBuild, base: str, node: str) -> tuple[str, ...]:
-    """The other notes ``base`` (a passage id before its ``#``) names besides ``node``,
-    the one its part was read from (:func:`rubi.app.reading.resolve_ref_choices`)."""
-    from rubi.app.codeview import code_node
-    from rubi.app.reading import resolve_ref_choices
-
-    if code_node(build, base) is not None:
-        return ()
-    try:
-        chosen, others = resolve_ref_choices(build, base)
-    except NoteNotFoundError:
-        return ()
-    return others if chosen == node else ()
-
-
-def _whole(build: GraphBuild, ref: str) -> str:
-    """``ref`` without a passage's anchor: the note or file a passage id is part of."""
-    from rubi.app.passageread import split_part
-
-    found = split_part(build, ref)
-    return found[0] if found is not None else ref
-
-
-def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
-    """The code file ``ref`` names (its id as search prints it: its project path), as
-    an outline with its links both ways; None when ``ref`` names no mapped code file
-    (then it may name a note: :func:`read_note`)."""
-    from rubi.app.codeview import read_code as code_view
-    from rubi.sync import load_code_map
-
-    vault, local, _ = _vault_for(paths, ref)
-    code_map = load_code_map(vault)
-    with _graph(vault) as build:
-        return code_view(vault, build, local, code_map)
-
-
-def links(paths: VaultPaths, ref: str) -> list[LinkView]:
-    """Outgoing links of a note (dangling targets included, ``kind='dangling'``), or
-    what a code file imports (``ref``: any id search prints; a passage id's file)."""
-    from rubi.app import reading
-    from rubi.app.codeview import node_for
-
-    vault, local, _ = _vault_for(paths, ref)
-    with _graph(vault) as build:
-        return reading.edges(build, node_for(build, _whole(build, local)), incoming=False)
-
-
-def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
-    """Notes that link to a note, or the files importing a code file and the notes
-    about it (``ref``: any id search prints; a passage id's file)."""
-    from rubi.app import reading
-    from rubi.app.codeview import node_for
-
-    vault, local, _ = _vault_for(paths, ref)
-    with _graph(vault) as build:
-        return reading.edges(build, node_for(build, _whole(build, local)), incoming=True)
-
-
-# -- knowledge ----------------------------------------------------------------------
 def register(
     paths: VaultPaths, items: Sequence[Any], *, cwd: Path | None = None
 ) -> list[Registered]:
