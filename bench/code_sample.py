@@ -9,10 +9,9 @@ of the language (:data:`EXTENSIONS`), at least ``--min-lines`` lines long (defau
 and not tests, examples, docs, benchmarks, scripts, CI or tool configuration: a path
 with a folder named as in :data:`SKIP_DIRS`, or a file name matching :data:`TEST_NAME`.
 They are sorted by path and ``random.Random(N).sample`` picks ``min(K, candidates)``
-in draw order; when a
-repository has fewer candidates than ``K``, the remaining draws are taken by
-``choices`` of the same generator weighted by line count (a large file answers more
-questions). One path a line goes to stdout, the candidate count to stderr.
+in draw order; when a repository has fewer candidates than ``K``, the remaining draws
+are taken by ``choices`` of the same generator weighted by line count (a large file
+answers more questions). One path a line goes to stdout, the candidate count to stderr.
 """
 
 from __future__ import annotations
