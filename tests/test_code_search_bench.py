@@ -65,3 +65,31 @@ def test_end_to_end_on_a_small_labelled_repo(bench: ModuleType, tmp_path: Path) 
     out = tmp_path / "r.json"
     assert bench.main([str(repos), "--data", str(data), "--json", str(out)]) == 0
     assert json.loads(out.read_text())[0]["name"] == "tiny"
+
+
+def test_split_keeps_only_its_half_and_bm25s_scores_the_same_files(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    repos = tmp_path / "repos"
+    root = repos / "tiny"
+    write(root / "router.py", "class TrieRouter:\n    def match_path(self, path):\n        pass\n")
+    write(root / "session.py", "def load_session_cookie(request):\n    return request.cookies\n")
+    write(root / "util.py", "def slugify(text):\n    return text.lower()\n")
+    data = tmp_path / "data"
+    write(data / "repos.json", json.dumps([{"name": "tiny"}]))
+    entries = [
+        {"id": "a", "query": "session cookie", "relevant": ["session.py"], "split": "dev"},
+        {"id": "b", "query": "slugify", "relevant": ["util.py"], "split": "test"},
+        {"id": "c", "query": "TrieRouter", "relevant": ["router.py"], "split": "dev"},
+    ]
+    write(data / "annotations" / "tiny.json", json.dumps(entries))
+    [dev] = bench.run(repos, data, expand=False, only=None, split="dev")
+    assert [q["id"] for q in dev.per_query] == ["a", "c"]
+    assert dev.per_query[0]["bm25s_results"][0] == "session.py"
+    assert dev.per_query[0]["bm25s_ndcg"] == 1.0 and dev.bm25s is not None
+    [alone] = bench.run(repos, data, expand=False, only=None, split="test", baseline=False)
+    assert [q["id"] for q in alone.per_query] == ["b"] and alone.bm25s is None
+    assert "bm25s_ndcg" not in alone.per_query[0]
+    with pytest.raises(SystemExit):  # the held-back half needs --final
+        bench.main([str(repos), "--data", str(data), "--split", "test"])
+    assert bench.main([str(repos), "--data", str(data), "--split", "test", "--final"]) == 0
