@@ -199,6 +199,8 @@ def test_generated_pages_do_not_outrank_what_they_echo(project: Path) -> None:
         ("src/flask/testing.py", False),
         ("command_test.go", True),
         ("src/router.test.ts", True),
+        ("typings/index.test-d.ts", True),
+        ("typings/index.d.ts", False),
         ("src/FooTest.java", True),
         ("src/contest.py", False),
         ("pkg/conftest.py", True),

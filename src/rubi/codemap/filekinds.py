@@ -8,15 +8,16 @@ __all__ = ["is_example_path", "is_test_path"]
 
 _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
-    r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)\.\w+$|_spec\.rb$|Tests?\.(java|kt|cs|swift)$"
+    r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)(-d)?\.\w+$|_spec\.rb$"
+    r"|Tests?\.(java|kt|cs|swift)$"
 )
 _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
 
 
 def is_test_path(path: str) -> bool:
     """True for test files (``tests/``, ``test_x.py``, ``x_test.go``, ``x.test.ts``,
-    ``x_spec.rb``, ``XTest.java``): they use the code but are not what a newcomer
-    should read first."""
+    ``x.test-d.ts`` (tsd's type tests), ``x_spec.rb``, ``XTest.java``): they use the
+    code but are not what a newcomer should read first."""
     return bool(_TEST_PATH_RE.search(path))
 
 
