@@ -4,9 +4,14 @@ Usage::
 
     python bench/sets_check.py bench/sets/<name> [--checkout DIR]
 
-A set folder holds ``set.json`` (name, kind ``notes`` or ``issues``, description,
-license, sources ``[{"repo", "commit", "folder"}]``, languages, split_rule, made) and
-``queries.jsonl`` (one question a line). The split of every line is fixed by its id
+A set folder holds ``set.json`` (name, kind ``notes``, ``issues`` or ``code``,
+description, license, sources ``[{"repo", "commit", "folder"}]``, languages,
+split_rule, made) and ``queries.jsonl`` (one question a line); a ``code`` set holds,
+instead of ``queries.jsonl``, the public code-search benchmark's files:
+``repos.json`` (``[{"name", "language", "url", "revision"}]``, each revision one of
+the sources' commits) and ``annotations/<name>.json`` per repository (a list of
+``{"id", "query", "relevant", "secondary", "category", "split"}``, ids unique in the
+set, category one of semble's). The split of every line is fixed by its id
 alone, before any system runs on the set: ``sha256(name + ":" + id)``, first hex digit
 even -> ``dev``, odd -> ``test``. This script never runs a retrieval system; it checks
 only what the format promises:
@@ -36,7 +41,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 SPLIT_RULE = "sha256(name + ':' + id) first hex digit even -> dev, odd -> test"
-KINDS = ("notes", "issues")
+KINDS = ("notes", "issues", "code")
+CODE_CATEGORIES = ("architecture", "semantic", "symbol")
+CODE_FIELDS: dict[str, type] = {
+    "id": str,
+    "query": str,
+    "relevant": list,
+    "secondary": list,
+    "category": str,
+    "split": str,
+}
 HEX40 = re.compile(r"^[0-9a-f]{40}$")
 # the checkout is untrusted: no hook and no fsmonitor command from its .git/config run
 GIT_SAFE = ("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
@@ -236,13 +250,96 @@ def _git_head(checkout: Path) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
+def _json(path: Path) -> tuple[Any, str | None]:
+    """A file's parsed JSON, or None and the problem."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")), None
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return None, f"{path}: not readable UTF-8 JSON ({exc}); fix the file"
+
+
+def check_code(meta: dict[str, Any], folder: Path, checkout: Path | None) -> list[str]:
+    """Problems with a ``code`` set's ``repos.json`` and ``annotations/`` (and, with
+    ``checkout``, a folder of one checkout per repository ``name``, every ``relevant``
+    and ``secondary`` path a regular file in it)."""
+    repos_path = folder / "repos.json"
+    repos, problem = _json(repos_path)
+    if problem is not None:
+        return [problem]
+    if not isinstance(repos, list) or not repos:
+        return [f"{repos_path}: must list at least one repository"]
+    commits = {str(s.get("commit")) for s in meta["sources"] if isinstance(s, dict)}
+    problems: list[str] = []
+    seen: set[str] = set()
+    splits = {"dev": 0, "test": 0}
+    for i, repo in enumerate(repos):
+        at = f"{repos_path}[{i}]"
+        if not isinstance(repo, dict):
+            problems.append(f"{at}: must be an object")
+            continue
+        typed = _typed(repo, {"name": str, "language": str, "url": str, "revision": str}, at)
+        if typed:
+            problems += typed
+            continue
+        name = repo["name"]
+        if not _safe_relative(name) or "/" in name:
+            problems.append(f"{at}: name {name!r} must be a plain file name")
+            continue
+        if repo["revision"] not in commits:
+            problems.append(f"{at}: revision {repo['revision']} is not among set.json's sources")
+        where = folder / "annotations" / f"{name}.json"
+        entries, problem = _json(where)
+        if problem is not None or not isinstance(entries, list):
+            problems.append(problem or f"{where}: must hold a JSON list")
+            continue
+        root = None
+        if checkout is not None:
+            root = (checkout / name / str(repo.get("benchmark_root") or "")).resolve()
+        for n, entry in enumerate(entries):
+            problems += _check_code_entry(meta["name"], entry, f"{where}[{n}]", root, seen, splits)
+    for split, count in splits.items():
+        if count == 0:
+            problems.append(f"{folder}: the {split} split is empty")
+    return problems
+
+
+def _check_code_entry(
+    name: str, entry: Any, at: str, root: Path | None, seen: set[str], splits: dict[str, int]
+) -> list[str]:
+    """Problems with one annotation entry of a ``code`` set (``seen`` ids and ``splits``
+    counts updated)."""
+    if not isinstance(entry, dict):
+        return [f"{at}: must be an object"]
+    problems = _typed(entry, CODE_FIELDS, at)
+    if problems:
+        return problems
+    if entry["id"] in seen:
+        problems.append(f"{at}: id {entry['id']!r} appears more than once")
+    seen.add(entry["id"])
+    expected = split_for(name, entry["id"])
+    if entry["split"] != expected:
+        problems.append(f"{at}: split is {entry['split']!r}, the rule gives {expected!r}")
+    else:
+        splits[expected] += 1
+    if entry["category"] not in CODE_CATEGORIES:
+        problems.append(f"{at}: category must be one of {', '.join(CODE_CATEGORIES)}")
+    if not entry["query"].strip() or not entry["relevant"]:
+        problems.append(f"{at}: empty query or no relevant file")
+    for path in [*entry["relevant"], *entry["secondary"]]:
+        if not isinstance(path, str) or not _safe_relative(path):
+            problems.append(f"{at}: path {path!r} must be relative, without '..'")
+        elif root is not None and ((root / path).is_symlink() or not (root / path).is_file()):
+            problems.append(f"{at}: {path!r} is not a file in {root}")
+    return problems
+
+
 def check_set(folder: Path, checkout: Path | None = None) -> list[str]:
     """Every problem with a set folder, one line each; an empty list when it is well formed."""
     meta_path = folder / "set.json"
     queries_path = folder / "queries.jsonl"
     problems = [
         f"{path}: missing; every set folder needs it"
-        for path in (meta_path, queries_path, folder / "README.md")
+        for path in (meta_path, folder / "README.md")
         if not path.is_file()
     ]
     if problems:
@@ -256,6 +353,10 @@ def check_set(folder: Path, checkout: Path | None = None) -> list[str]:
         return problems
     if meta["name"] != folder.name:
         problems.append(f"{meta_path}: name {meta['name']!r} differs from the folder's name")
+    if meta["kind"] == "code":
+        return problems + check_code(meta, folder, checkout)
+    if not queries_path.is_file():
+        return [*problems, f"{queries_path}: missing; every set folder needs it"]
     try:
         lines = queries_path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError:
@@ -270,7 +371,11 @@ def main(argv: list[str] | None = None) -> int:
     """Check one set folder; print one line per problem; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the set folder, bench/sets/<name>")
-    parser.add_argument("--checkout", type=Path, help="a checkout of the source at its commit")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        help="a checkout of the source at its commit (code sets: a folder of one per name)",
+    )
     args = parser.parse_args(argv)
     if not args.folder.is_dir():
         print(f"{args.folder}: not a folder; name a set folder such as bench/sets/<name>")

@@ -90,8 +90,16 @@ def test_every_committed_set_is_well_formed_and_split_by_its_ids(check: ModuleTy
     for folder in folders:
         assert check.check_set(folder) == [], folder.name
         meta = json.loads((folder / "set.json").read_text(encoding="utf-8"))
-        for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
+        if meta["kind"] == "code":
+            rows = [
+                row
+                for path in sorted((folder / "annotations").glob("*.json"))
+                for row in json.loads(path.read_text(encoding="utf-8"))
+            ]
+        else:
+            text = (folder / "queries.jsonl").read_text(encoding="utf-8")
+            rows = [json.loads(line) for line in text.splitlines()]
+        for row in rows:
             assert row["split"] == rule(meta["name"], row["id"]), (folder.name, row["id"])
 
 
@@ -275,3 +283,61 @@ def test_the_draw_skips_index_pages_stubs_and_symlinks_and_is_reproducible(
     assert first != sample.pick(paths, 29, 10)
     assert len(set(first)) == 10
     assert sample.pick(paths, 28, 100) == sample.pick(paths, 28, len(paths))
+
+
+def write_code_set(folder: Path, check: ModuleType, entries: list[dict[str, Any]]) -> Path:
+    """A ``code`` set of one repository ``tiny`` with these annotation entries."""
+    folder.mkdir(parents=True)
+    meta = {
+        "name": folder.name,
+        "kind": "code",
+        "description": "a test set",
+        "license": "MIT",
+        "sources": [{"repo": "owner/tiny", "commit": "b" * 40, "folder": ""}],
+        "languages": ["en"],
+        "split_rule": check.SPLIT_RULE,
+        "made": "2026-12-05",
+    }
+    (folder / "set.json").write_text(json.dumps(meta), encoding="utf-8")
+    (folder / "README.md").write_text("# a code set\n", encoding="utf-8")
+    repos = [{"name": "tiny", "language": "go", "url": "u", "revision": "b" * 40}]
+    (folder / "repos.json").write_text(json.dumps(repos), encoding="utf-8")
+    (folder / "annotations").mkdir()
+    (folder / "annotations" / "tiny.json").write_text(json.dumps(entries), encoding="utf-8")
+    return folder
+
+
+def test_a_code_set_is_checked_in_the_code_benchmarks_format(
+    tmp_path: Path, check: ModuleType
+) -> None:
+    name = "code-tiny"
+    entries = [
+        {
+            "id": qid,
+            "query": f"where is {qid}",
+            "relevant": ["main.go"],
+            "secondary": [],
+            "category": "semantic",
+            "split": rule(name, qid),
+        }
+        for qid in both_splits(name)
+    ]
+    checkouts = tmp_path / "repos"
+    (checkouts / "tiny").mkdir(parents=True)
+    (checkouts / "tiny" / "main.go").write_text("package main\n", encoding="utf-8")
+    good = write_code_set(tmp_path / name, check, entries)
+    assert check.check_set(good, checkouts) == []
+    bad = [
+        dict(entries[0], split="test" if entries[0]["split"] == "dev" else "dev"),
+        dict(entries[1], id=entries[2]["id"], category="vibes"),
+        dict(entries[2], relevant=["../escape.go"], secondary=["gone.go"]),
+        *entries[3:],
+    ]
+    other = tmp_path / "other"
+    broken = write_code_set(other / name, check, bad)
+    problems = check.check_set(broken, checkouts)
+    assert any("the rule gives" in p for p in problems)
+    assert any("appears more than once" in p for p in problems)
+    assert any("category must be one of" in p for p in problems)
+    assert any("'../escape.go' must be relative" in p for p in problems)
+    assert any("'gone.go' is not a file" in p for p in problems)
