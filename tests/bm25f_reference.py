@@ -6,8 +6,7 @@ fields": for each query word, ``tf~ = sum_f w_f * tf_f / ((1 - b_f) + b_f * len_
 avglen_f)`` over its clauses, ``score = idf * tf~ / (k1 + tf~)``, summed over the
 words; ``idf = log(N / (df + 1)) + 1`` with ``df`` the live documents holding the
 word in any field. A clause ``alone`` is a word of its own whose boost multiplies its
-saturated score; its ``df`` is of the documents holding its query word (``origin``)
-in any clause, when it has one. Sums run in the clauses' order, as the scorer's do.
+saturated score. Sums run in the clauses' order, as the scorer's do.
 """
 
 from __future__ import annotations
@@ -53,18 +52,8 @@ def reference_bm25f(
         words: dict[int, list[TermQuery]] = {}
         for c in clauses:
             words.setdefault(c.word, []).append(c)
-        origins: dict[int, list[TermQuery]] = {}
-        for c in clauses:
-            origins.setdefault(c.origin, []).append(c)
-
-        def df_of(cs: Sequence[TermQuery]) -> int:
-            return sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live)
-
         idf = {
-            w: log(
-                n / (df_of(origins[cs[0].origin] if cs[0].alone and cs[0].origin >= 0 else cs) + 1)
-            )
-            + 1
+            w: log(n / (sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live) + 1)) + 1
             for w, cs in words.items()
         }
         scored = []

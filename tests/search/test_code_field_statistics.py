@@ -51,31 +51,3 @@ def test_a_long_module_defining_the_answer_outranks_a_small_file_naming_one_word
     }
     hits = _code_hits(tmp_path / "p", files, "run a subcommand")
     assert hits[:2] == ["cli/command.py", "cli/hint.py"]
-
-
-def test_a_file_named_by_a_word_common_in_the_code_does_not_outrank_the_answer(
-    tmp_path: Path,
-) -> None:
-    users = ["reader", "writer", "layout", "menu", "feed", "sitemap", "pager", "theme"]
-    files = {
-        "site/defaults.py": (
-            'class Defaults:\n    """Values by path."""\n\n'
-            "    def find(self, path, setting):\n"
-            "        return self.table.get((path, setting))\n"
-        ),
-        "site/configuration.py": (
-            "class Configuration(dict):\n"
-            '    """The site\'s configuration: what its yml file overrides is kept, the rest\n'
-            '    comes from the defaults."""\n\n'
-            "    def merged(self, loaded):\n"
-            "        return {**self, **loaded}\n"
-        ),
-    }
-    for n in users:  # "default" is in most of the code, in one file's name
-        files[f"site/{n}.py"] = (
-            f"def {n}_value(opts, default=None):\n"
-            f'    """The {n} option, or its default."""\n'
-            f'    return opts.get("{n}", default)\n'
-        )
-    hits = _code_hits(tmp_path / "p", files, "default settings that the yml file overrides")
-    assert hits[:2] == ["site/configuration.py", "site/defaults.py"]

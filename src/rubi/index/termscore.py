@@ -11,10 +11,6 @@ frequencies are added before one saturation,
 and a document's score is the sum over the query's words. ``idf`` is Whoosh's,
 ``log(N / (df + 1)) + 1``, with ``df`` the live documents holding the word in any
 field (the union of its clauses' postings) and ``N`` the live document count. A
-clause scored alone (a code file's own field in a search of code,
-:data:`rubi.index.schema.SOLO_FIELDS`) saturates apart but takes the same ``df``:
-the live documents holding its query word in any field searched (every clause of
-its ``origin``), not in its own field only. A
 word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
 and languages analysed differently (code, each note's language) give one word
 different terms, and they saturate together. A word in a short title then adds at
@@ -348,32 +344,6 @@ class TermScorer:
         return self.segments.stored(segid, leaf, docnum - offset)
 
     # -- queries -----------------------------------------------------------------
-    def _alone_dfs(
-        self, clauses: Sequence[TermQuery], words: Sequence[Sequence[int]]
-    ) -> list[int | None]:
-        """Per word (its clauses' indexes), the document frequency its IDF is of when
-        it is an alone clause of a query word (``origin`` ≥ 0): the live documents
-        holding that query word in any of its clauses (:meth:`word_dfs`); None for
-        the others, whose IDF is of the documents holding the word itself.
-
-        Why: a file-name word rare among file names but common in the code
-        (``page`` in a static-site generator, where most files handle pages) took
-        its own field's IDF, so one such word in a file's name outranked the file
-        holding most of the question. Measured on code search (NDCG@10), with code
-        fields' ``b`` at 0.3: the code-unseen development half 0.729 -> 0.746, the
-        public benchmark 0.919 -> 0.916 (``docs/benchmarks-history.md``, "issue 28:
-        code search on unseen repositories").
-        """
-        if not any(clauses[w[0]].alone and clauses[w[0]].origin >= 0 for w in words):
-            return [None] * len(words)
-        by_origin = self.word_dfs(clauses)
-        return [
-            by_origin.get(clauses[w[0]].origin)
-            if clauses[w[0]].alone and clauses[w[0]].origin >= 0
-            else None
-            for w in words
-        ]
-
     def top(
         self,
         clauses: Sequence[TermQuery],
@@ -398,12 +368,11 @@ class TermScorer:
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
-        dfs = self._alone_dfs(clauses, words)
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask, dfs)
+            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, scales, self.idf, self.K1, dfs)
+            acc = _word_sums(lists, words, scales, self.idf, self.K1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
@@ -429,17 +398,14 @@ def _word_sums(
     scales: Sequence[float],
     idf: Callable[[int], float],
     K1: float,
-    dfs: Sequence[int | None] | None = None,
 ) -> dict[int, float]:
     """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
     ``tf~`` added clause by clause, then ``scale * idf(df) * tf~ / (K1 + tf~)`` added
-    word by word, ``df`` the word's in ``dfs`` when given and not None, else the
-    documents holding the word in any clause (its ``tf~`` > 0), ``scale`` the word's
-    in ``scales`` (1, or an alone clause's boost)."""
+    word by word, ``df`` the documents holding the word in any clause (its ``tf~`` >
+    0), ``scale`` the word's in ``scales`` (1, or an alone clause's boost)."""
     acc: dict[int, float] = {}
     get = acc.get
-    given = dfs if dfs is not None else [None] * len(words)
-    for word, scale, df in zip(words, scales, given, strict=True):
+    for word, scale in zip(words, scales, strict=True):
         tf: dict[int, float] = {}
         tget = tf.get
         for i in word:
@@ -448,7 +414,7 @@ def _word_sums(
                 tf[d] = tget(d, 0.0) + x
         if not tf:
             continue
-        w = scale * idf(len(tf) if df is None else df)
+        w = scale * idf(len(tf))
         for d, t in tf.items():
             acc[d] = get(d, 0.0) + w * t / (K1 + t)
     return acc
@@ -496,7 +462,6 @@ def _best_numpy(
     K1: float,
     limit: int,
     mask: frozenset[int],
-    dfs: Sequence[int | None] | None = None,
 ) -> list[tuple[float, int]]:
     """:func:`_best` of :func:`_word_sums` over every document but ``mask``, with
     numpy: ``numpy.unique`` numbers the documents, then the (word, document) pairs;
@@ -520,12 +485,8 @@ def _best_numpy(
     tf = np.bincount(where, weights=weights)
     pair_word, pair_doc = pairs // n, pairs % n
     df = np.bincount(pair_word, minlength=len(words))
-    given = dfs if dfs is not None else [None] * len(words)
     idfs = np.array(
-        [
-            s * idf(int(x) if g is None else g) if x else 0.0
-            for s, x, g in zip(scales, df.tolist(), given, strict=True)
-        ]
+        [s * idf(int(x)) if x else 0.0 for s, x in zip(scales, df.tolist(), strict=True)]
     )
     acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
     if mask:
