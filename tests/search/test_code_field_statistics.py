@@ -1,6 +1,5 @@
-"""How a code file's own fields (its symbols, comments and name) are weighed in a
-search of code: a long module's definitions are not discounted as padding, and a
-word in a file's name weighs by how rare the word is in the code, not among names."""
+"""How a code file's own fields (its symbols and comments) are weighed in a search of
+code: a long module's definitions are not discounted as padding."""
 
 from __future__ import annotations
 
