@@ -1,7 +1,8 @@
-"""``rubi watch`` and ``rubi serve``, the commands that run until stopped, end on
-Ctrl-C as every other command does, by ``SIGINT`` (a shell's status 130), once they
-have stopped cleanly: the change applied before stays indexed, the engine they ran
-has closed its socket and released its lock, and no traceback is printed."""
+"""``rubi watch``, ``rubi serve`` and ``rubi view``, the commands that run until
+stopped, end on Ctrl-C as every other command does, by ``SIGINT`` (a shell's status
+130), once they have stopped cleanly: the change applied before stays indexed, the
+engine they ran has closed its socket and released its lock, the page's port is
+closed, and no traceback is printed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -161,3 +163,24 @@ def test_ctrl_c_stops_a_server_cleanly_and_ends_it_by_sigint(tmp_path: Path) -> 
     assert code == ENDED_BY_CTRL_C, errors
     assert errors[-1:] == ["Aborted!"] and not any("Traceback" in x for x in errors), errors
     assert not os.path.exists(sock) and _lock_is_free(root)
+
+
+def test_ctrl_c_closes_the_page_server_and_ends_it_by_sigint(tmp_path: Path) -> None:
+    root = login_project(tmp_path / "proj")
+    proc = _start(["view", "--vault", str(root / ".rubi")], root)
+    assert proc.stdout is not None and proc.stderr is not None
+    errors: list[str] = []
+    reader = _collect(proc.stderr, errors)
+    try:
+        first = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert found, (first, errors)
+        port = int(found.group(1))
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
+        code = _interrupt(proc)
+    finally:
+        _end(proc, reader)
+    assert code == ENDED_BY_CTRL_C, errors
+    assert errors[-1:] == ["Aborted!"] and not any("Traceback" in x for x in errors), errors
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
