@@ -250,9 +250,7 @@ def watch(
     Raises:
         RubiError: the vault cannot be indexed at all (the catch-up run); later
             errors are logged and the watcher goes on.
-        KeyboardInterrupt: Ctrl-C, in the main thread: raised once the watcher has
-            stopped (its event source closed, the vault no longer marked watched); a
-            batch it cut short is applied by the next run's catch-up.
+        KeyboardInterrupt: Ctrl-C (main thread), raised once the watcher stopped.
     """
     applied = 0
     if catch_up or once:
