@@ -1,9 +1,12 @@
 """Shared fixtures: every test gets its own HOME, cache and working folder, and real
-vaults to copy; the session fails if a test wrote into the repository."""
+vaults to copy; the session fails if a test wrote into the repository, and a test
+fails if it left an engine or server thread running."""
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +25,31 @@ def repository_untouched() -> Iterator[None]:
     if changes:
         shown = "\n".join(changes[:20]) + ("\n…" if len(changes) > 20 else "")
         pytest.fail(f"the test suite wrote into the repository {REPO}:\n{shown}")
+
+
+LOADING_THREADS = frozenset({"rubi-engine", "rubi-engine-warm", "rubi-warmup"})
+"""The threads a resident engine (:mod:`rubi.engine.server`, its loading) and the stdio
+server's warm-up (:mod:`rubi.mcp.startup`) run in: a test that starts one stops it."""
+
+LEFT_THREAD_WAIT_S = 5.0
+"""How long a thread the test started may take to end after its teardown."""
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running() -> Iterator[None]:
+    """Fail a test that leaves a :data:`LOADING_THREADS` thread it started alive once
+    its fixtures are torn down (this one is torn down after them): such a thread goes
+    on loading, searching or setting the process's events in later tests. Costs two
+    ``threading.enumerate()`` calls per test when nothing is left."""
+    before = set(threading.enumerate())
+    yield
+    left = [t for t in threading.enumerate() if t.name in LOADING_THREADS and t not in before]
+    deadline = time.monotonic() + LEFT_THREAD_WAIT_S
+    for thread in left:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    alive = sorted(t.name for t in left if t.is_alive())
+    if alive:
+        pytest.fail(f"the test left {', '.join(alive)} running: stop what it starts")
 
 
 @pytest.fixture(autouse=True)

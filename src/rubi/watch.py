@@ -228,7 +228,7 @@ def watch(
         changes: batches of ``(change, path)`` events; default: ``watchfiles.watch``
             on the vault (and the project). Tests pass a scripted list.
         on_report: called after each applied batch.
-        stop_event: set it to stop (SIGTERM and Ctrl-C set it too).
+        stop_event: set it to stop (SIGTERM sets it too); it is set on return.
         debounce_ms: quiet time that closes a batch, in milliseconds.
         once: apply pending changes (one incremental index run) and return.
         catch_up: start with one incremental index run (what changed while nobody
@@ -250,6 +250,7 @@ def watch(
     Raises:
         RubiError: the vault cannot be indexed at all (the catch-up run); later
             errors are logged and the watcher goes on.
+        KeyboardInterrupt: Ctrl-C (main thread), raised once the watcher stopped.
     """
     applied = 0
     if catch_up or once:
@@ -296,6 +297,7 @@ def watch(
             if on_report:
                 on_report(batch, report)
     finally:
+        stop.set()  # the background preparation, if it has not begun, never does
         app.set_watched(vault, False)
         restore()
     return applied
@@ -357,8 +359,7 @@ def _file_events(
                 root,
                 watch_filter=watch_filter,
                 debounce=debounce_ms,
-                stop_event=stop,
-                raise_interrupt=False,
+                stop_event=stop,  # Ctrl-C (main thread) raises KeyboardInterrupt here
                 rust_timeout=LISTEN_TICK_MS,
                 yield_on_timeout=True,
             ):

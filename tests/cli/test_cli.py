@@ -80,7 +80,9 @@ def test_read_links_backlinks(help_vault: Path) -> None:
     code, out = run("links", "Home", "--vault", v)
     assert code == 0 and "Getting started/Create a vault" in out
     code, out = run("backlinks", "Linking notes and files/Embed files", "--vault", v, "--json")
-    assert code == 0 and len(json.loads(out)) > 5
+    data = json.loads(out)
+    assert code == 0 and data["id"] == "Linking notes and files/Embed files"
+    assert len(data["backlinks"]) > 5 and data["other_matches"] == []
     code, out = run("read", "No such note anywhere", "--vault", v)
     assert code == 1 and "no such note" in out
 

@@ -69,6 +69,7 @@ def starting(
     running = Engine(app.locate(project / ".rubi")).start()
     assert running.serving.wait(10) and running.warmup.hooks.wait(30)
     yield running
+    held.set()  # its loading goes on to the end, which the stop waits for
     running.stop()
 
 
@@ -235,3 +236,16 @@ def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project:
     time.sleep(1.0)
     assert primed == []
     assert not loading.hooks.is_set()
+
+
+def test_a_stopped_engine_waits_for_its_loading_to_end(
+    project: Path, held: threading.Event
+) -> None:
+    """A first search under way cannot be cut short: the stop waits for it (within its
+    timeout), so no loading thread of a stopped engine runs on in the process."""
+    engine = Engine(app.locate(project / ".rubi")).start()
+    assert engine.serving.wait(10) and engine.warmup.hooks.wait(30)
+    threading.Timer(1.0, held.set).start()  # the search under way ends meanwhile
+    engine.stop(timeout_s=30)
+    assert engine.warmup.search.is_set()
+    assert not [t for t in threading.enumerate() if t.name == "rubi-engine-warm"]

@@ -51,7 +51,7 @@ def test_random_content() -> None:
 
 def test_parse_note_takes_the_short_path() -> None:
     note = mp.parse_note("# Title `x`\n\nSee [[Other]] and `code [[not a link]]` #tag\n", "n.md")
-    assert note.title == "Title"
+    assert note.title == "Title x"  # a title shows its code, as a reader sees it
     assert [h.text for h in note.headings] == ["Title"]
     assert [link.target for link in note.links] == ["Other"]
     assert note.tags == ("tag",)

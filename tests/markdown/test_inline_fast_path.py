@@ -66,7 +66,7 @@ CASES = [
 
 @pytest.mark.parametrize("body", CASES)
 def test_walk_equals_a_full_parse(body: str) -> None:
-    assert P._walk_body(body) == _full_parse_walk(body)
+    assert P._walk_body(body)[:3] == _full_parse_walk(body)
 
 
 def test_walk_equals_a_full_parse_on_a_real_vault() -> None:
@@ -77,4 +77,4 @@ def test_walk_equals_a_full_parse_on_a_real_vault() -> None:
             _, body = P.split_frontmatter(text, path.name)
         except Exception:
             body = text
-        assert P._walk_body(body) == _full_parse_walk(body), path.name
+        assert P._walk_body(body)[:3] == _full_parse_walk(body), path.name

@@ -70,7 +70,9 @@ def test_the_start_is_told_once_the_vault_is_warm_and_no_call_is_being_answered(
     monkeypatch.setattr(startup, "warm_vault", lambda paths: warming.wait(WAIT_S))
     inside = threading.Event()
     monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), warming.wait(WAIT_S)))
-    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object())
+    warmup = Warmup(
+        VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object(), build_after_s=0
+    )
     warmup.start()
     assert inside.wait(WAIT_S)
     with warmup.serving():  # a call came in the greeting
@@ -79,6 +81,7 @@ def test_the_start_is_told_once_the_vault_is_warm_and_no_call_is_being_answered(
         warmup.ready()
         assert not startup.STARTED.wait(0.2)  # warm, but the call is being answered
     assert startup.STARTED.wait(WAIT_S)
+    assert warmup.built.wait(WAIT_S)  # its thread ends here, not in a later test
 
 
 def test_a_call_before_the_warm_up_began_loads_itself_and_the_warm_up_skips_its_search(
@@ -106,8 +109,11 @@ def test_a_call_waits_only_for_a_warm_up_search_under_way(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     inside, release = threading.Event(), threading.Event()
+    monkeypatch.setattr(startup, "STARTED", threading.Event())  # never the process's own
     monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), release.wait(WAIT_S)))
-    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object())
+    warmup = Warmup(
+        VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object(), build_after_s=0
+    )
     warmup.start()
     assert inside.wait(WAIT_S)
     answered = threading.Event()
@@ -121,6 +127,7 @@ def test_a_call_waits_only_for_a_warm_up_search_under_way(
     assert not answered.wait(0.2)  # the search under way loads what the call needs
     release.set()
     assert answered.wait(WAIT_S)
+    assert warmup.built.wait(WAIT_S)  # its thread ends here, not in a later test
 
 
 WARMED = """

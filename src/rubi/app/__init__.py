@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rubi.app.mappages import map_text, write_summary
     from rubi.app.passageread import PartView
     from rubi.app.personalvault import ensure_personal_vault
-    from rubi.app.reading import LinkView, NoteView
+    from rubi.app.reading import LinkList, LinkView, NoteView
     from rubi.app.registration import Registered
     from rubi.app.secretguard import describe as describe_redacted
     from rubi.app.sessionrecord import (
@@ -67,6 +67,7 @@ __all__ = [
     "DoctorReport",
     "IndexReport",
     "InitReport",
+    "LinkList",
     "LinkView",
     "NoteView",
     "PartView",
@@ -90,6 +91,7 @@ __all__ = [
     "init_project",
     "last_handoff",
     "link_files",
+    "link_list",
     "links",
     "locate",
     "map_text",
@@ -224,7 +226,15 @@ def index(
 
 
 # -- reading: rubi.app.reads ---------------------------------------------------------
-from rubi.app.reads import backlinks, links, read_code, read_many, read_note, read_part  # noqa: E402
+from rubi.app.reads import (  # noqa: E402
+    backlinks,
+    link_list,
+    links,
+    read_code,
+    read_many,
+    read_note,
+    read_part,
+)
 from rubi.app.reads import graph_for as _graph  # noqa: E402
 
 
@@ -415,6 +425,7 @@ _LAZY: dict[str, str] = {
     "DoctorReport": "rubi.app.health",
     "Handoff": "rubi.knowledge.handoff",
     "IndexReport": "rubi.sync",
+    "LinkList": "rubi.app.reading",
     "LinkView": "rubi.app.reading",
     "NoteView": "rubi.app.reading",
     "Registered": "rubi.app.registration",

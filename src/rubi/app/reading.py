@@ -21,6 +21,7 @@ from rubi.vault.scan import read_note_text
 __all__ = [
     "MAX_REF_CHARS",
     "FoundNote",
+    "LinkList",
     "LinkView",
     "NoteView",
     "choice_line",
@@ -115,6 +116,22 @@ class LinkView:
     title: str
     kind: str
     relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkList:
+    """One end's links or backlinks, as ``rubi links`` and ``rubi backlinks`` show them.
+
+    Attributes:
+        id: the note or code file whose edges these are (``personal:``-prefixed there).
+        items: its links or backlinks (:func:`edges`).
+        others: the ids of the other notes the reference named as well (the list is
+            the first's: :func:`resolve_ref_choices`), prefixed as ``id``.
+    """
+
+    id: str
+    items: list[LinkView]
+    others: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

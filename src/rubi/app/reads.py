@@ -17,11 +17,20 @@ if TYPE_CHECKING:
 
     from rubi.app.codeview import CodeView
     from rubi.app.passageread import PartView
-    from rubi.app.reading import LinkView, NoteView
+    from rubi.app.reading import LinkList, LinkView, NoteView
     from rubi.core.paths import VaultPaths
     from rubi.graph.build import GraphBuild
 
-__all__ = ["backlinks", "graph_for", "links", "read_code", "read_many", "read_note", "read_part"]
+__all__ = [
+    "backlinks",
+    "graph_for",
+    "link_list",
+    "links",
+    "read_code",
+    "read_many",
+    "read_note",
+    "read_part",
+]
 
 
 def graph_for(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
@@ -167,14 +176,6 @@ def _other_notes(build: GraphBuild, base: str, node: str) -> tuple[str, ...]:
     return others if chosen == node else ()
 
 
-def _whole(build: GraphBuild, ref: str) -> str:
-    """``ref`` without a passage's anchor: the note or file a passage id is part of."""
-    from rubi.app.passageread import split_part
-
-    found = split_part(build, ref)
-    return found[0] if found is not None else ref
-
-
 def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
     """The code file ``ref`` names (its id as search prints it: its project path), as
     an outline with its links both ways; None when ``ref`` names no mapped code file
@@ -188,26 +189,44 @@ def read_code(paths: VaultPaths, ref: str) -> CodeView | None:
         return code_view(vault, build, local, code_map)
 
 
+def link_list(paths: VaultPaths, ref: str, *, incoming: bool) -> LinkList:
+    """The links (``incoming=False``) or backlinks of what ``ref`` names (any id search
+    prints; a passage id's note or file; a title or alias), with the node they belong
+    to; a title or alias several notes share gives the first's and names the others
+    (:attr:`rubi.app.reading.LinkList.others`), as :func:`read_note` does.
+
+    Raises:
+        NoteNotFoundError: ``ref`` names nothing.
+    """
+    import rubi.app.reading as reading
+    from rubi.app.codeview import code_node
+    from rubi.app.passageread import split_part
+
+    vault, local, prefix = _vault_for(paths, ref)
+    with graph_for(vault) as build:
+        part = split_part(build, local)
+        code = code_node(build, local)
+        if part is not None:  # a passage id: its note or file, and what its base names
+            node, others = part[0], _other_notes(build, local.partition("#")[0], part[0])
+        elif code is not None:
+            node, others = code, ()
+        else:
+            node, others = reading.resolve_ref_choices(build, local)
+        items = reading.edges(build, node, incoming=incoming)
+    return reading.LinkList(prefix + node, items, tuple(prefix + o for o in others))
+
+
 def links(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Outgoing links of a note (dangling targets included, ``kind='dangling'``), or
-    what a code file imports (``ref``: any id search prints; a passage id's file)."""
-    import rubi.app.reading as reading
-    from rubi.app.codeview import node_for
-
-    vault, local, _ = _vault_for(paths, ref)
-    with graph_for(vault) as build:
-        return reading.edges(build, node_for(build, _whole(build, local)), incoming=False)
+    what a code file imports (``ref``: any id search prints; a passage id's file; the
+    first of the notes a shared title names: :func:`link_list`)."""
+    return link_list(paths, ref, incoming=False).items
 
 
 def backlinks(paths: VaultPaths, ref: str) -> list[LinkView]:
     """Notes that link to a note, or the files importing a code file and the notes
-    about it (``ref``: any id search prints; a passage id's file)."""
-    import rubi.app.reading as reading
-    from rubi.app.codeview import node_for
-
-    vault, local, _ = _vault_for(paths, ref)
-    with graph_for(vault) as build:
-        return reading.edges(build, node_for(build, _whole(build, local)), incoming=True)
+    about it (``ref``: as for :func:`links`)."""
+    return link_list(paths, ref, incoming=True).items
 
 
 # -- knowledge ----------------------------------------------------------------------

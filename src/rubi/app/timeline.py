@@ -64,7 +64,13 @@ class TimelineEntry:
 
 @dataclass(frozen=True, slots=True)
 class Timeline:
-    """The window around ``centre`` (``ref``'s day) and its entries, newest first."""
+    """The window around ``centre`` (``ref``'s day) and its entries, newest first.
+
+    Attributes:
+        id: the note or code file ``ref`` named (``""`` for a day).
+        others: the ids of the other notes ``ref`` named as well (a title two notes
+            share: the window is the first's, :func:`rubi.app.reading.resolve_ref_choices`).
+    """
 
     ref: str
     centre: str
@@ -72,6 +78,8 @@ class Timeline:
     until: str
     entries: list[TimelineEntry] = field(default_factory=list)
     omitted: int = 0
+    id: str = ""
+    others: tuple[str, ...] = ()
 
 
 def _kind(node: str, attrs: Any) -> str:
@@ -121,21 +129,16 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
     """
     from rubi.dates.hitdays import Days
     from rubi.sync import reading_graph
-    from rubi.vault.resolve import normalize_name
 
     if not 0 <= days <= MAX_DAYS:
         raise RubiError(f"days must be between 0 and {MAX_DAYS}, got {days}")
     ref = ref.strip()
     node: str | None = None
+    others: tuple[str, ...] = ()
     with reading_graph(paths) as build:  # the graph's part; days are found after it
         g = build.graph
         if not _DAY_REF.match(ref):
-            node = ref.removesuffix(".md") if ref.removesuffix(".md") in g else None
-            if node is None:
-                owners = build.names.get(normalize_name(ref), [])
-                node = owners[0] if len(owners) == 1 else None
-            if node is None or g.nodes[node].get("kind") not in ("note", "file"):
-                raise RubiError(f"{ref!r}: no note or file by that id, title or alias (or a day)")
+            node, others = _named(build, ref)
         notes = {
             n: a
             for n, a in g.nodes(data=True)
@@ -143,6 +146,7 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         }
         held = notes if node is None or node in notes else {**notes, node: g.nodes[node]}
     book = Days(held, paths.root, paths.project_root)
+    centred = node
     if node is None:
         centre = ref
     else:
@@ -161,7 +165,28 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         kind = _kind(node, attrs)
         turns = _turns(paths, str(attrs.get("path", node))) if kind == "session" else ()
         entries.append(TimelineEntry(when, kind, node, str(attrs.get("title", node)), turns))
-    return Timeline(ref, centre, since, until, entries, max(len(found) - MAX_ENTRIES, 0))
+    omitted = max(len(found) - MAX_ENTRIES, 0)
+    return Timeline(ref, centre, since, until, entries, omitted, centred or "", others)
+
+
+def _named(build: Any, ref: str) -> tuple[str, tuple[str, ...]]:
+    """The note or code file ``ref`` names and the other notes it names as well, as
+    ``rubi read`` looks it up (:func:`rubi.app.reading.resolve_ref_choices`).
+
+    Raises:
+        RubiError: it names nothing.
+    """
+    from rubi.app.codeview import code_node
+    from rubi.app.reading import resolve_ref_choices
+    from rubi.core.errors import NoteNotFoundError
+
+    node = code_node(build, ref)
+    if node is not None:
+        return node, ()
+    try:
+        return resolve_ref_choices(build, ref)
+    except NoteNotFoundError:
+        raise RubiError(f"{ref!r}: no note or file by that id, title or alias (or a day)") from None
 
 
 def _window(ref: str, centre: str, days: int) -> tuple[str, str]:
@@ -205,7 +230,8 @@ def render_timeline(t: Timeline) -> str:
 
 def timeline_json(t: Timeline) -> dict[str, Any]:
     """The ``--json`` shape: ``{"ref", "centre", "since", "until", "entries": [{"day",
-    "kind", "id", "title", "turns"}], "omitted"}``."""
+    "kind", "id", "title", "turns"}], "omitted", "other_matches"}`` (``other_matches``:
+    the other notes a shared title names, :attr:`Timeline.others`)."""
     return {
         "ref": t.ref,
         "centre": t.centre,
@@ -216,4 +242,5 @@ def timeline_json(t: Timeline) -> dict[str, Any]:
             for e in t.entries
         ],
         "omitted": t.omitted,
+        "other_matches": list(t.others),
     }

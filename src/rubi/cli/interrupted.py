@@ -20,17 +20,18 @@ INTERRUPTED_STATUS = 130
 """128 + ``SIGINT``: the status a shell shows for a command ended by Ctrl-C."""
 
 
-def stop_for_interrupt() -> NoReturn:
-    """End the process after a ``KeyboardInterrupt``: the line on stderr, what is
-    buffered for stdout flushed, the ``atexit`` functions run (logging's flush among
-    them), then the process ends by ``SIGINT``.
+def stop_for_interrupt(line: str = "Aborted!") -> NoReturn:
+    """End the process after a ``KeyboardInterrupt``: ``line`` on stderr (after a line
+    end), what is buffered for stdout flushed, the ``atexit`` functions run (logging's
+    flush among them), then the process ends by ``SIGINT``. A command that stops
+    cleanly on Ctrl-C, as its normal way to end (``rubi watch``), says so in ``line``.
 
     Raises:
         SystemExit: status :data:`INTERRUPTED_STATUS`, where the process cannot end by
             ``SIGINT``, or when the standard streams are not the process's own (a
             test's capture, click's ``CliRunner``): the process running the command
             is not ended."""
-    for stream, text in ((sys.stdout, ""), (sys.stderr, "\nAborted!\n")):
+    for stream, text in ((sys.stdout, ""), (sys.stderr, f"\n{line}\n")):
         try:
             stream.write(text)
             stream.flush()

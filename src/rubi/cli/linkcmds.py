@@ -14,13 +14,22 @@ from rubi.cli.common import echo, handle_errors, print_json, vault_option
 __all__ = ["backlinks", "links", "timeline"]
 
 
-def _print_links(items: list[app.LinkView], as_json: bool) -> None:
+def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None:
+    """Print ``found`` as ``rubi read`` prints a note: with ``--json``, one object
+    ``{"id", key: [links], "other_matches"}``; else a line on stderr when ``ref``
+    names several notes (:func:`rubi.app.reading.choice_line`), then one link a line."""
+    from rubi.app.reading import choice_line
+
     if as_json:
-        print_json([link_json(lv) for lv in items])
+        items = [link_json(lv) for lv in found.items]
+        print_json({"id": found.id, key: items, "other_matches": list(found.others)})
         return
-    if not items:
+    notice = choice_line(ref, found.id, found.others)
+    if notice:
+        echo(notice, err=True)
+    if not found.items:
         echo("(none)")
-    for lv in items:
+    for lv in found.items:
         mark = "  (unresolved)" if lv.kind == "dangling" else ""
         echo(f"{lv.relation:<12} {lv.id}{mark}")
 
@@ -31,8 +40,11 @@ def _print_links(items: list[app.LinkView], as_json: bool) -> None:
 @vault_option
 @handle_errors
 def links(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the links of a note (or the imports of a code file), with their relation."""
-    _print_links(app.links(app.locate(vault), ref), as_json)
+    """List the links of a note (or the imports of a code file), with their relation.
+    A title or alias several notes share lists the first's by id and names the others
+    (on stderr; as other_matches with --json)."""
+    found = app.link_list(app.locate(vault), ref, incoming=False)
+    _print_links(ref, found, "links", as_json)
 
 
 @click.command()
@@ -41,8 +53,11 @@ def links(ref: str, as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
-    """List the notes that link to a note (or import or describe a code file)."""
-    _print_links(app.backlinks(app.locate(vault), ref), as_json)
+    """List the notes that link to a note (or import or describe a code file). A title
+    or alias several notes share lists the first's by id and names the others (on
+    stderr; as other_matches with --json)."""
+    found = app.link_list(app.locate(vault), ref, incoming=True)
+    _print_links(ref, found, "backlinks", as_json)
 
 
 @click.command()
@@ -60,12 +75,18 @@ def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
 def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
     """What happened around a hit: the notes, handoffs and captured sessions (with
     their turns) of the days around REF's day, newest first. REF is an id search
-    printed, a title, or a day (YYYY-MM-DD)."""
+    printed, a title, or a day (YYYY-MM-DD). A title or alias several notes share
+    centres on the first by id and names the others (on stderr; as other_matches with
+    --json)."""
+    from rubi.app.reading import choice_line
     from rubi.app.timeline import render_timeline, timeline_json
     from rubi.app.timeline import timeline as use_case
 
     found = use_case(app.locate(vault), ref, days)
     if as_json:
         print_json(timeline_json(found))
-    else:
-        echo(render_timeline(found))
+        return
+    notice = choice_line(ref, found.id, found.others)
+    if notice:
+        echo(notice, err=True)
+    echo(render_timeline(found))

@@ -48,7 +48,5 @@ def view(project: Path | None, vault: Path | None, port: int, open_browser: bool
         webbrowser.open(server.url)
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
+    finally:  # Ctrl-C: closed, then ended by SIGINT as any command (rubi.cli.main)
         server.server_close()

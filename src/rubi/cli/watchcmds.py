@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from pathlib import Path
@@ -11,9 +10,10 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, vault_option
+from rubi.cli.interrupted import stop_for_interrupt
 from rubi.watch import DEBOUNCE_MS, Batch
 
-__all__ = ["MAX_WARNINGS_SHOWN", "report_lines", "watch"]
+__all__ = ["MAX_WARNINGS_SHOWN", "STOPPED", "report_lines", "watch"]
 
 MAX_WARNINGS_SHOWN = 10
 """Warnings printed per batch; the rest are counted (``rubi doctor`` lists them)."""
@@ -21,6 +21,10 @@ MAX_WARNINGS_SHOWN = 10
 LISTENING = "Listening for changes."
 """Printed once the watcher's event source has subscribed: a change made from then on
 is seen (before it, the catch-up run has looked at every file)."""
+
+
+STOPPED = "Stopped."
+"""The last line of a watcher stopped by Ctrl-C or SIGTERM."""
 
 
 class _SayListening(threading.Event):
@@ -47,7 +51,8 @@ class _SayListening(threading.Event):
 def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     """Watch the vault (and the project's code) and keep the index current.
 
-    Stops cleanly on Ctrl-C and SIGTERM. Run it in a terminal multiplexer or as a
+    Stops cleanly on Ctrl-C (ending by SIGINT: status 130) and SIGTERM (status 0),
+    with the index as the last applied batch left it. Run it in a terminal multiplexer or as a
     systemd user unit (see docs/watch.md).
     """
     from rubi.watch import watch as run
@@ -63,10 +68,15 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     from rubi.engine.server import running
 
     engine_for = None if once else paths
-    with contextlib.suppress(KeyboardInterrupt), running(engine_for):
-        run(paths, on_report=report, debounce_ms=debounce_ms, once=once, ready=_SayListening())
+    try:
+        with running(engine_for):  # stopped, its lock released, before the line below
+            run(paths, on_report=report, debounce_ms=debounce_ms, once=once, ready=_SayListening())
+    except KeyboardInterrupt:
+        if once:
+            raise
+        stop_for_interrupt(STOPPED)  # ended by SIGINT, as any command on Ctrl-C
     if not once:
-        echo("Stopped.", err=True)
+        echo(STOPPED, err=True)
 
 
 def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]:

@@ -88,7 +88,9 @@ class Note:
     Attributes:
         id: vault-relative POSIX path without ``.md``, in Unicode NFC.
         path: vault-relative POSIX path with ``.md``, as the file system names it.
-        title: frontmatter ``title``, else the first H1, else the file name.
+        title: frontmatter ``title``, else the text a reader sees of the first H1 that
+            shows any (``# Intro to [[dataview|Dataview]]`` → ``Intro to Dataview``:
+            :mod:`rubi.markdown.display`), else the file name.
         type: one of :data:`NOTE_TYPES` (``note`` when absent or unknown).
         status: frontmatter ``status`` (``active`` when absent).
         aliases: frontmatter ``aliases``/``alias``.

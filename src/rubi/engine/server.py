@@ -316,6 +316,9 @@ class Engine:
         return self
 
     def stop(self, timeout_s: float = 2.0) -> None:
+        """Stop serving and loading, waiting up to ``timeout_s`` seconds in all for
+        the engine's thread and its loading thread to end (:meth:`Warmup.stop`)."""
+        deadline = time.monotonic() + timeout_s
         self._stop.set()
         self.warmup.stop()
         listener = self._listener
@@ -324,6 +327,7 @@ class Engine:
                 listener.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout_s)
+        self.warmup.stop(max(deadline - time.monotonic(), 0.0))
 
     # -- the thread -------------------------------------------------------------
     def _main(self) -> None:

@@ -117,6 +117,7 @@ class Warmup:
         self._started = False
         self._guard = threading.Lock()
         self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def ready(self, kind: str, event: str = "") -> bool:
         """Whether a request of ``kind`` for ``event`` (:func:`needs_search`) may run
@@ -131,12 +132,18 @@ class Warmup:
             if self._started:
                 return
             self._started = True
-        threading.Thread(target=self.run, name="rubi-engine-warm", daemon=True).start()
+            self._thread = threading.Thread(target=self.run, name="rubi-engine-warm", daemon=True)
+        self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 0.0) -> None:
         """Give up loading what has not begun (the engine stopped): a loading that is
-        still waiting for its ``after`` event ends without loading anything."""
+        still waiting for its ``after`` event ends without loading anything; one under
+        way (a first search, which cannot be cut short) is waited for up to
+        ``timeout_s`` seconds."""
         self._cancel.set()
+        thread = self._thread
+        if thread is not None and timeout_s > 0:
+            thread.join(timeout_s)
 
     def run(self) -> None:
         """Load everything, setting :attr:`hooks` then :attr:`search` (never raises),

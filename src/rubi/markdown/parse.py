@@ -381,10 +381,13 @@ def _markdown_links(token: Token, line: int) -> Iterator[Link]:
                 yield link
 
 
-def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str]]:
+def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str], str]:
+    """The body's headings, links and tags, and the text a reader sees of its first H1
+    that shows any (:func:`rubi.markdown.display.display_text`; ``""`` when none)."""
     headings: list[Heading] = []
     links: list[Link] = []
     tags: list[str] = []
+    title = ""
     env: dict[str, Any] = {}
     tokens = _MD_BLOCKS.parse(body, env)
     list_depth = 0
@@ -401,6 +404,8 @@ def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str]]:
             text = _parse_inline(tok, env)
             if pending_heading is not None:
                 headings.append(Heading(pending_heading, text.replace("\x00", "").strip(), line))
+                if pending_heading == 1 and not title:
+                    title = _heading_title(tok.content, env)
                 pending_heading = None
             if "[[" in text:  # a wikilink, and a typed list item's mark
                 relation = LINKS_TO
@@ -411,7 +416,17 @@ def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str]]:
                 links.extend(_markdown_links(tok, line))
             if "#" in text:  # a tag's mark (the text without its wikilinks)
                 tags.extend(_TAG_RE.findall(WIKILINK_RE.sub(" ", text)))
-    return headings, links, tags
+    return headings, links, tags, title
+
+
+def _heading_title(content: str, env: dict[str, Any]) -> str:
+    """The text a reader sees of a heading's inline ``content`` (its own full inline
+    parse: the block's children may be the faster parsers' or none)."""
+    from rubi.markdown.display import display_text
+
+    children: list[Token] = []
+    _MD.inline.parse(content, _MD, env, children)
+    return display_text(children)
 
 
 def _frontmatter_links(meta: dict[str, Any]) -> Iterator[Link]:
@@ -452,12 +467,11 @@ def parse_note(text: str, path: str, *, strict: bool = True) -> Note:
             raise
         fm_error = exc.reason
         meta, body = {}, _FENCE_RE.sub("", text, count=1)
-    headings, links, inline_tags = _walk_body(body)
+    headings, links, inline_tags, h1 = _walk_body(body)
     links.extend(_frontmatter_links(meta))
 
     title = str(meta.get("title") or "").strip()
     if not title:
-        h1 = next((h.text for h in headings if h.level == 1 and h.text), "")
         title = h1 or unicodedata.normalize("NFC", PurePosixPath(path).name.removesuffix(".md"))
     raw_type = str(meta.get("type") or "").strip().lower()
     aliases = _dedupe(s.strip() for s in _strings(meta.get("aliases", meta.get("alias"))))

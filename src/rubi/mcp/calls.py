@@ -147,7 +147,10 @@ def map_(paths: VaultPaths, module: str | None = None) -> Answer:
 
 
 def timeline(paths: VaultPaths, ref: str, days: int = 3) -> Answer:
-    """The days around ``ref``, as text and as :func:`rubi.app.timeline.timeline_json`."""
+    """The days around ``ref``, as text and as :func:`rubi.app.timeline.timeline_json`;
+    a title several notes share says which it centred on above the text, as ``read``
+    says it (:func:`rubi.app.reading.choice_line`)."""
+    from rubi.app.reading import choice_line
     from rubi.app.timeline import render_timeline, timeline_json
     from rubi.app.timeline import timeline as use_case
 
@@ -155,7 +158,9 @@ def timeline(paths: VaultPaths, ref: str, days: int = 3) -> Answer:
         found = use_case(paths, ref, days)
     except RubiError as exc:
         raise _fail(exc) from exc
-    return Answer(_out(render_timeline(found)), _clean(timeline_json(found)))
+    text = render_timeline(found)
+    line = choice_line(ref, found.id, found.others)
+    return Answer(_out(f"({line})\n{text}" if line else text), _clean(timeline_json(found)))
 
 
 def _registered_line(r: Any) -> str:
@@ -290,6 +295,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
             ),
         },
         omitted=_INT,
+        other_matches=_STRS,
     ),
     "register": _object(
         ("notes",),

@@ -1,0 +1,186 @@
+"""``rubi watch``, ``rubi serve`` and ``rubi view``, the commands that run until
+stopped, end on Ctrl-C as every other command does, by ``SIGINT`` (a shell's status
+130), once they have stopped cleanly: the change applied before stays indexed, the
+engine they ran has closed its socket and released its lock, the page's port is
+closed, and no traceback is printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from rubi import app
+from rubi.engine import sockets
+from rubi.engine.address import address_for
+
+from helpers import login_project, write
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(180),
+    pytest.mark.usefixtures("runtime"),
+    pytest.mark.skipif(os.name != "posix", reason="Ctrl-C as SIGINT, engines: POSIX"),
+]
+
+ENDED_BY_CTRL_C = -signal.SIGINT
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from rubi.entry import main; main()", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def _collect(stream: IO[str], into: list[str]) -> threading.Thread:
+    def read() -> None:
+        for line in iter(stream.readline, ""):
+            into.append(line.rstrip("\n"))
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait(what: str, done: object, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if done() if callable(done) else done:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {seconds} s")
+
+
+def _interrupt(proc: subprocess.Popen[str]) -> int:
+    proc.send_signal(signal.SIGINT)
+    return proc.wait(timeout=60)
+
+
+def _end(proc: subprocess.Popen[str], reader: threading.Thread) -> str:
+    """Kill ``proc`` if it still runs, close its pipes; what it left on stdout."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    reader.join(timeout=5)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    out = proc.stdout.read()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
+    return out
+
+
+def _engine_socket(root: Path) -> str:
+    address = address_for(os.path.realpath(root / ".rubi"), create=True)
+    assert address is not None
+    return address.socket
+
+
+def _lock_is_free(root: Path) -> bool:
+    address = address_for(os.path.realpath(root / ".rubi"), create=True)
+    assert address is not None
+    fd = sockets.try_lock(address.lock)
+    if fd is None:
+        return False
+    os.close(fd)
+    return True
+
+
+def test_ctrl_c_stops_a_watcher_cleanly_and_ends_it_by_sigint(tmp_path: Path) -> None:
+    root = login_project(tmp_path / "proj")
+    sock = _engine_socket(root)
+    proc = _start(["watch", "--debounce-ms", "100"], root)
+    assert proc.stderr is not None and proc.stdout is not None
+    lines: list[str] = []
+    reader = _collect(proc.stderr, lines)
+    try:
+        _wait("listening", lambda: "Listening for changes." in lines)
+        _wait("the engine serving", lambda: os.path.exists(sock))
+        write(root / ".rubi" / "notes" / "live.md", "# Live\n\nplatypus burrows\n")
+        _wait("the change applied", lambda: any(re.search(r" 1 added, ", x) for x in lines))
+        code = _interrupt(proc)
+    finally:
+        out = _end(proc, reader)
+    assert code == ENDED_BY_CTRL_C, lines
+    assert lines[-1] == "Stopped." and not any("Traceback" in x for x in lines), lines
+    assert not any("KeyboardInterrupt" in x for x in lines), lines
+    assert out == ""
+    assert not os.path.exists(sock) and _lock_is_free(root)
+    hits = app.search(app.locate(root / ".rubi"), "platypus", refresh=False).hits
+    assert [h.id for h in hits][:1] == ["notes/live"]
+
+
+def test_ctrl_c_stops_a_server_cleanly_and_ends_it_by_sigint(tmp_path: Path) -> None:
+    root = login_project(tmp_path / "proj")
+    sock = _engine_socket(root)
+    proc = _start(["serve"], root)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    errors: list[str] = []
+    reader = _collect(proc.stderr, errors)
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    search = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "search", "arguments": {"query": "login tokens"}},
+    }
+    try:
+        proc.stdin.write(json.dumps(hello) + "\n")
+        proc.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        proc.stdin.write(json.dumps(search) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 0
+        answer = json.loads(proc.stdout.readline())
+        assert answer["id"] == 1 and "Login tokens" in answer["result"]["content"][0]["text"]
+        _wait("the engine serving", lambda: os.path.exists(sock))
+        code = _interrupt(proc)
+    finally:
+        _end(proc, reader)
+    assert code == ENDED_BY_CTRL_C, errors
+    assert errors[-1:] == ["Aborted!"] and not any("Traceback" in x for x in errors), errors
+    assert not os.path.exists(sock) and _lock_is_free(root)
+
+
+def test_ctrl_c_closes_the_page_server_and_ends_it_by_sigint(tmp_path: Path) -> None:
+    root = login_project(tmp_path / "proj")
+    proc = _start(["view", "--vault", str(root / ".rubi")], root)
+    assert proc.stdout is not None and proc.stderr is not None
+    errors: list[str] = []
+    reader = _collect(proc.stderr, errors)
+    try:
+        first = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert found, (first, errors)
+        port = int(found.group(1))
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
+        code = _interrupt(proc)
+    finally:
+        _end(proc, reader)
+    assert code == ENDED_BY_CTRL_C, errors
+    assert errors[-1:] == ["Aborted!"] and not any("Traceback" in x for x in errors), errors
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
