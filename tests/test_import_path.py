@@ -135,3 +135,34 @@ def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_stalene
         "print(' '.join(loaded))\n"
     )
     assert printed(code, cwd=project) == ""
+
+
+def test_a_tool_hook_imports_no_platformdirs_or_tempfile(tmp_path: Path) -> None:
+    """The guard, the meter and Stop, run as the console script runs them with no engine
+    (a fresh process), find the vault's derived-data folder without platformdirs, whose
+    Linux module imports ``tempfile`` (and ``shutil``, ``random``, ``bz2``, ``lzma``)."""
+    import json
+
+    project = notes_project(tmp_path / "proj", {"a": "# A\n\nSome text.\n"})
+    big = tmp_path / "logs" / "big.log"  # outside the project: no code map to outline it
+    big.parent.mkdir()
+    big.write_text("x\n" * 200_000, encoding="utf-8")
+    payloads = {
+        "PreToolUse": {"tool_name": "Read", "tool_input": {"file_path": str(big)}},
+        "PostToolUse": {"tool_name": "Grep", "tool_input": {"pattern": "x"}},
+        "Stop": {"stop_hook_active": False, "last_assistant_message": "Done."},
+    }
+    for event, fields in payloads.items():
+        payload = {"session_id": "s1", "cwd": str(project), "hook_event_name": event, **fields}
+        code = (
+            "import io, sys\n"
+            "from rubi.entry import _run_hook\n"
+            "out = io.StringIO()\n"
+            f"_run_hook([{event!r}], io.StringIO({json.dumps(payload)!r}), out)\n"
+            "print(repr(out.getvalue()[:200]))\n"
+            "print(' '.join(m for m in ('platformdirs', 'tempfile') if m in sys.modules))\n"
+        )
+        answer, loaded = [*printed(code, cwd=project).splitlines(), ""][:2]
+        assert loaded == "", (event, answer, loaded)
+        if event == "PreToolUse":
+            assert "deny" in answer or "permissionDecision" in answer, answer
