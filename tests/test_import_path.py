@@ -166,3 +166,33 @@ def test_a_tool_hook_imports_no_platformdirs_or_tempfile(tmp_path: Path) -> None
         assert loaded == "", (event, answer, loaded)
         if event == "PreToolUse":
             assert "deny" in answer or "permissionDecision" in answer, answer
+
+
+def test_a_cold_recall_of_a_current_vault_loads_no_vault_sync(tmp_path: Path) -> None:
+    """A recall in a fresh process (a cold UserPromptSubmit) of a vault whose flat graph
+    is current opens it without the vault sync: no note cache, code memory, manifest or
+    vault scanner is imported."""
+    from rubi import app
+
+    project = notes_project(
+        tmp_path / "proj",
+        {
+            "sync-vault": "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+            "The vault syncs between two devices through git; see [[git-sync]].\n",
+            "git-sync": "# Git sync\n\nThe vault is a git repository synced between devices.\n",
+        },
+    )
+    app.index(app.locate(project / ".rubi"))
+    code = (
+        "import sys, pathlib\n"
+        "from rubi.app.searching import one_search\n"
+        "from rubi.app import locate, recall\n"
+        "one_search()\n"
+        f"paths = locate(cwd=pathlib.Path({str(project)!r}))\n"
+        "text = recall(paths, 'how does the vault sync between devices?', max_tokens=700)\n"
+        "assert text and 'sync-vault' in text, text\n"
+        "print(' '.join(m for m in ('rubi.sync.run', 'rubi.sync.vaultsync', 'rubi.sync.notes',"
+        " 'rubi.sync.manifest', 'rubi.vault.scan') if m in sys.modules))\n"
+    )
+    printed(code)  # the first one-shot reader writes the flat graph
+    assert printed(code) == ""

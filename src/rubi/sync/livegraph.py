@@ -38,7 +38,7 @@ from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.notes import NoteCache
-from rubi.sync.rows import Store
+from rubi.sync.rows import CODE_STAMP, Store
 from rubi.sync.snapshots import Snapshots
 
 if TYPE_CHECKING:
@@ -54,10 +54,6 @@ log = logging.getLogger(__name__)
 JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
-
-CODE_STAMP = "code_graph"
-"""Store meta key: the generation of the run that last changed the code map's shape
-(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
 
 
 class GraphKeeper:
