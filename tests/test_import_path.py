@@ -137,10 +137,11 @@ def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_stalene
     assert printed(code, cwd=project) == ""
 
 
-def test_a_tool_hook_imports_no_platformdirs_or_tempfile(tmp_path: Path) -> None:
+def test_a_tool_hook_imports_no_platformdirs_tempfile_or_inspect(tmp_path: Path) -> None:
     """The guard, the meter and Stop, run as the console script runs them with no engine
     (a fresh process), find the vault's derived-data folder without platformdirs, whose
-    Linux module imports ``tempfile`` (and ``shutil``, ``random``, ``bz2``, ``lzma``)."""
+    Linux module imports ``tempfile`` (and ``shutil``, ``random``, ``bz2``, ``lzma``),
+    and make their dataclasses without ``inspect`` (and ``ast``, ``dis``, ``tokenize``)."""
     import json
 
     project = notes_project(tmp_path / "proj", {"a": "# A\n\nSome text.\n"})
@@ -160,7 +161,8 @@ def test_a_tool_hook_imports_no_platformdirs_or_tempfile(tmp_path: Path) -> None
             "out = io.StringIO()\n"
             f"_run_hook([{event!r}], io.StringIO({json.dumps(payload)!r}), out)\n"
             "print(repr(out.getvalue()[:200]))\n"
-            "print(' '.join(m for m in ('platformdirs', 'tempfile') if m in sys.modules))\n"
+            "print(' '.join(m for m in ('platformdirs', 'tempfile', 'inspect', 'ast')"
+            " if m in sys.modules))\n"
         )
         answer, loaded = [*printed(code, cwd=project).splitlines(), ""][:2]
         assert loaded == "", (event, answer, loaded)
@@ -196,3 +198,28 @@ def test_a_cold_recall_of_a_current_vault_loads_no_vault_sync(tmp_path: Path) ->
     )
     printed(code)  # the first one-shot reader writes the flat graph
     assert printed(code) == ""
+
+
+def test_dataclasses_defer_inspect_until_a_class_without_a_docstring_needs_it() -> None:
+    """``dataclasses`` imported for a hook leaves ``inspect`` unimported while every class
+    has a docstring; a class without one still gets its signature as its docstring."""
+    code = (
+        "import sys\n"
+        "from rubi.core.dataclassimport import import_dataclasses\n"
+        "import_dataclasses()\n"
+        "import dataclasses\n"
+        "@dataclasses.dataclass(frozen=True, slots=True)\n"
+        "class Documented:\n"
+        "    'A point.'\n"
+        "    x: int\n"
+        "    y: int = 0\n"
+        "assert Documented(1) == Documented(1, 0) and Documented.__doc__ == 'A point.'\n"
+        "print('inspect' in sys.modules)\n"
+        "@dataclasses.dataclass\n"
+        "class Bare:\n"
+        "    a: int\n"
+        "    b: str = 'x'\n"
+        "import inspect\n"
+        "print(Bare.__doc__, dataclasses.inspect is inspect)\n"
+    )
+    assert printed(code).splitlines() == ["False", "Bare(a: int, b: str = 'x') True"]
