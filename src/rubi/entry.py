@@ -76,6 +76,10 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     if outside:
         return 0, True  # nothing to do, as cold
     short = _one_shot(event)
+    if not short:  # SessionStart, PreCompact, SessionEnd: may index, then exit
+        from rubi.app.searching import runs_once
+
+        runs_once()
     from rubi.claude.hooks.entry import respond
 
     decoded = payload if isinstance(payload, dict) else {}

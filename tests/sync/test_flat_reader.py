@@ -216,3 +216,33 @@ def test_a_one_shot_reader_defers_to_a_vault_sync_it_already_has(
     assert current_flat(paths) is None
     forget_vault_syncs()
     assert current_flat(paths) is not None
+
+
+def test_a_run_in_a_process_that_runs_once_leaves_the_flat_graph_current(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index run that changes the graph (a new note links to another) in a process
+    marked as running once (``rubi index``, a cold hook) writes the flat graph of its
+    generation, so the next cold reader opens it instead of replaying the run; in a
+    long-lived process (a server, a watcher) the run leaves it behind, for that reader
+    to write."""
+    from rubi.sync import oneshot
+
+    monkeypatch.setattr(oneshot, "_ONE_SHOT", [])
+    _save_a_note(paths)  # not marked: the flat graph stays behind
+    assert read_flat(_flat_file(paths))[1] != store_generation(paths)
+
+    monkeypatch.setattr(oneshot, "_ONE_SHOT", [True])
+    write(
+        paths.root / "notes" / "gotcha-cache-server-restarts.md",
+        "---\ntype: gotcha\n---\n# The cache server restarts at night\n\n"
+        f"It drops the tokens: see [[{NEW.removeprefix('notes/')}]].\n",
+    )
+    app.index(paths)
+    assert read_flat(_flat_file(paths))[1] == store_generation(paths)
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert current_flat(paths) is not None
+    assert _answers(paths) == live_answers
+    assert not has_vault_sync(paths)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "indexed", "one_search", "search"]
+__all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search"]
 
 Progress = Callable[[int, int, str], None]
 
@@ -32,12 +32,24 @@ def one_search() -> None:
     search``): the dense channel's vectors are read on demand, the documents' rows and
     then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
     and the graph snapshot is read without networkx
-    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same."""
+    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same. An index run
+    in it leaves the flat graph current (:func:`runs_once`)."""
     from rubi.graph.snapshot import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
     load_frozen()
+    runs_once()
+
+
+def runs_once() -> None:
+    """Mark this process as one that runs one command or hook and exits (a cold hook, a
+    CLI command; :func:`one_search` does too): an index run in it that changes the graph
+    leaves the flat graph current for the next cold reader
+    (:func:`rubi.sync.oneshot.mark_one_shot`)."""
+    from rubi.sync.oneshot import mark_one_shot
+
+    mark_one_shot()
 
 
 def indexed(paths: VaultPaths) -> bool:

@@ -38,6 +38,7 @@ from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.notes import NoteCache
+from rubi.sync.oneshot import is_one_shot
 from rubi.sync.rows import CODE_STAMP, Store
 from rubi.sync.snapshots import Snapshots
 
@@ -252,6 +253,9 @@ class GraphKeeper:
             # The store's removal rows stay: another process's vault sync may be behind
             # this snapshot and learns of a deleted note only from them (one per id).
             self.snapshots.save(live, store.gen())
+        if not watched and is_one_shot() and self.snapshots.flat_behind(live, self.gen):
+            # this process exits soon, and the next cold reader would replay the run
+            self.snapshots.save_flat(live, self.gen)
 
     def flush_locked(self) -> None:
         """:meth:`flush` under the vault sync's lock (a deferred write's timer thread)."""
