@@ -13,20 +13,15 @@ vault sync already at work in this process) is left to the vault sync
 writes the flat graph again.
 
 Import this module as ``rubi.sync.oneshot``: the package ``rubi.sync`` loads its
-submodules on first use.
+submodules on first use, and this one imports nothing until it reads (a hook that only
+marks its process, :func:`mark_one_shot`, pays for no store or graph module).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import sys
-from typing import TYPE_CHECKING
 
-from rubi.core.errors import IndexCorruptError
-from rubi.core.picklefiles import UntrustedCacheError
-from rubi.sync.rows import CODE_STAMP, open_store
-from rubi.sync.snapshots import Snapshots
-
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
     from rubi.graph.build import GraphBuild
@@ -67,6 +62,13 @@ def current_flat(paths: VaultPaths) -> GraphBuild | None:
     run = sys.modules.get("rubi.sync.run")  # not loaded: no vault sync in this process
     if run is not None and run.has_vault_sync(paths):
         return None  # it may hold a live graph, and a run's journal: it decides
+    import sqlite3
+
+    from rubi.core.errors import IndexCorruptError
+    from rubi.core.picklefiles import UntrustedCacheError
+    from rubi.sync.rows import CODE_STAMP, open_store
+    from rubi.sync.snapshots import Snapshots
+
     try:
         store = open_store(paths.store_file, create=False)
     except (sqlite3.Error, UntrustedCacheError):
