@@ -11,15 +11,19 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 ``python -c pass`` (the floor) and one child that times, with ``time.process_time``:
 
 - ``hook entry``: ``rubi.entry``, the engine client and the hook handlers (what every
-  hook imports);
+  hook imports; ``dataclasses`` with ``inspect`` deferred, as a hook imports it, on a
+  tree with :mod:`rubi.core.dataclassimport`);
 - ``one-shot settings``: :func:`rubi.app.searching.one_search` (the facade package);
 - ``numpy`` (the dense channel's arithmetic; only when the channel is on: without the
   ``semantic`` extra or with ``RUBI_SEMANTIC=0`` nothing imports it), ``whoosh`` (as
   ``rubi.index`` imports it), ``networkx`` (only on a tree whose search stack still
   imports it: one without ``rubi.graph.frozen``), then rubi's own search stack;
-- ``graph``: the flat graph opened (``graph.flat``, :mod:`rubi.graph.flat`) when it holds
-  the store's generation, else the graph snapshot read and the store's journal
-  replayed into it (and the flat graph written again);
+- ``graph``: the graph as the search opens it (``rubi.app.searching._graph``): the flat
+  graph (``graph.flat``, :mod:`rubi.graph.flat`) when it holds the store's generation,
+  opened without the vault sync (:mod:`rubi.sync.oneshot`), else through the vault
+  sync (its modules' imports counted here), which reads the graph snapshot, replays the
+  store's journal into it and writes the flat graph again; on a tree without
+  ``_graph``, always through the vault sync;
 - ``vectors``: the dense index opened (on demand: the documents' rows);
 - ``first recall``: :func:`rubi.app.recall` itself (BM25F, names, the graph walk, the
   dense list, fusion, snippets).
@@ -67,15 +71,15 @@ def child(project: Path, prompt: str) -> None:
         for name in names:
             importlib.import_module(name)
 
-    step(
-        "hook entry (rubi.entry, engine client, hook handlers)",
-        lambda: imports(
-            "rubi.entry",
-            "rubi.engine.client",
-            "rubi.claude.hooks.entry",
-            "rubi.claude.hooks.recall",
-        ),
-    )
+    def entry() -> None:
+        imports("rubi.entry")
+        if importlib.util.find_spec("rubi.core.dataclassimport") is not None:
+            from rubi.core.dataclassimport import import_dataclasses
+
+            import_dataclasses()  # as ``rubi.entry`` does for a hook, before the rest
+        imports("rubi.engine.client", "rubi.claude.hooks.entry", "rubi.claude.hooks.recall")
+
+    step("hook entry (rubi.entry, engine client, hook handlers)", entry)
     from rubi.app.searching import one_search
 
     step("one-shot settings (rubi.app facade)", one_search)
@@ -96,31 +100,34 @@ def child(project: Path, prompt: str) -> None:
     if importlib.util.find_spec("rubi.graph.frozen") is None:
         step("networkx (imported by the search stack)", lambda: imports("networkx"))
     step(
-        "rubi search stack (engine, sync, index, dense, flags)",
+        "rubi search stack (engine, index, dense, flags)",
         lambda: imports(
             "rubi.claude.hooks.recall",
             "rubi.search.engine",
             "rubi.app.recall",
-            "rubi.sync",
             "rubi.index.warm",
             "rubi.semantic.dense",
             "rubi.app.flags",
             "rubi.graph.snapshot",
-            "rubi.graph.live",
         ),
     )
-    from rubi.app import locate, recall
+    from rubi.app import locate, recall, searching
     from rubi.index.warm import index_at
     from rubi.semantic.dense import dense_index_for
-    from rubi.sync import reading_graph
 
     paths = locate(cwd=project)
 
     def graph() -> None:
-        with reading_graph(paths):
+        if hasattr(searching, "_graph"):  # the search's own way (a current flat graph)
+            opened = searching._graph(paths)
+        else:  # a tree from before it: always through the vault sync
+            from rubi.sync import reading_graph
+
+            opened = reading_graph(paths)
+        with opened:
             pass
 
-    step("graph (flat file, or snapshot + journal replay)", graph)
+    step("graph (the vault sync's modules when used; flat file, or snapshot + replay)", graph)
     step("Whoosh index opened", lambda: index_at(paths.whoosh_dir))
     step("vectors (dense index, on demand)", lambda: dense_index_for(paths.index_dir))
     step("first recall (search, fusion, snippets)", lambda: recall(paths, prompt, max_tokens=700))

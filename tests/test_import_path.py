@@ -135,3 +135,91 @@ def test_a_cold_search_of_an_unchanged_vault_takes_no_lock_and_checks_no_stalene
         "print(' '.join(loaded))\n"
     )
     assert printed(code, cwd=project) == ""
+
+
+def test_a_tool_hook_imports_no_platformdirs_tempfile_or_inspect(tmp_path: Path) -> None:
+    """The guard, the meter and Stop, run as the console script runs them with no engine
+    (a fresh process), find the vault's derived-data folder without platformdirs, whose
+    Linux module imports ``tempfile`` (and ``shutil``, ``random``, ``bz2``, ``lzma``),
+    and make their dataclasses without ``inspect`` (and ``ast``, ``dis``, ``tokenize``)."""
+    import json
+
+    project = notes_project(tmp_path / "proj", {"a": "# A\n\nSome text.\n"})
+    big = tmp_path / "logs" / "big.log"  # outside the project: no code map to outline it
+    big.parent.mkdir()
+    big.write_text("x\n" * 200_000, encoding="utf-8")
+    payloads = {
+        "PreToolUse": {"tool_name": "Read", "tool_input": {"file_path": str(big)}},
+        "PostToolUse": {"tool_name": "Grep", "tool_input": {"pattern": "x"}},
+        "Stop": {"stop_hook_active": False, "last_assistant_message": "Done."},
+    }
+    for event, fields in payloads.items():
+        payload = {"session_id": "s1", "cwd": str(project), "hook_event_name": event, **fields}
+        code = (
+            "import io, sys\n"
+            "from rubi.entry import _run_hook\n"
+            "out = io.StringIO()\n"
+            f"_run_hook([{event!r}], io.StringIO({json.dumps(payload)!r}), out)\n"
+            "print(repr(out.getvalue()[:200]))\n"
+            "print(' '.join(m for m in ('platformdirs', 'tempfile', 'inspect', 'ast')"
+            " if m in sys.modules))\n"
+        )
+        answer, loaded = [*printed(code, cwd=project).splitlines(), ""][:2]
+        assert loaded == "", (event, answer, loaded)
+        if event == "PreToolUse":
+            assert "deny" in answer or "permissionDecision" in answer, answer
+
+
+def test_a_cold_recall_of_a_current_vault_loads_no_vault_sync(tmp_path: Path) -> None:
+    """A recall in a fresh process (a cold UserPromptSubmit) of a vault whose flat graph
+    is current opens it without the vault sync: no note cache, code memory, manifest or
+    vault scanner is imported."""
+    from rubi import app
+
+    project = notes_project(
+        tmp_path / "proj",
+        {
+            "sync-vault": "---\ntype: decision\n---\n# Sync the vault between devices\n\n"
+            "The vault syncs between two devices through git; see [[git-sync]].\n",
+            "git-sync": "# Git sync\n\nThe vault is a git repository synced between devices.\n",
+        },
+    )
+    app.index(app.locate(project / ".rubi"))
+    code = (
+        "import sys, pathlib\n"
+        "from rubi.app.searching import one_search\n"
+        "from rubi.app import locate, recall\n"
+        "one_search()\n"
+        f"paths = locate(cwd=pathlib.Path({str(project)!r}))\n"
+        "text = recall(paths, 'how does the vault sync between devices?', max_tokens=700)\n"
+        "assert text and 'sync-vault' in text, text\n"
+        "print(' '.join(m for m in ('rubi.sync.run', 'rubi.sync.vaultsync', 'rubi.sync.notes',"
+        " 'rubi.sync.manifest', 'rubi.vault.scan') if m in sys.modules))\n"
+    )
+    printed(code)  # the first one-shot reader writes the flat graph
+    assert printed(code) == ""
+
+
+def test_dataclasses_defer_inspect_until_a_class_without_a_docstring_needs_it() -> None:
+    """``dataclasses`` imported for a hook leaves ``inspect`` unimported while every class
+    has a docstring; a class without one still gets its signature as its docstring."""
+    code = (
+        "import sys\n"
+        "from rubi.core.dataclassimport import import_dataclasses\n"
+        "import_dataclasses()\n"
+        "import dataclasses\n"
+        "@dataclasses.dataclass(frozen=True, slots=True)\n"
+        "class Documented:\n"
+        "    'A point.'\n"
+        "    x: int\n"
+        "    y: int = 0\n"
+        "assert Documented(1) == Documented(1, 0) and Documented.__doc__ == 'A point.'\n"
+        "print('inspect' in sys.modules)\n"
+        "@dataclasses.dataclass\n"
+        "class Bare:\n"
+        "    a: int\n"
+        "    b: str = 'x'\n"
+        "import inspect\n"
+        "print(Bare.__doc__, dataclasses.inspect is inspect)\n"
+    )
+    assert printed(code).splitlines() == ["False", "Bare(a: int, b: str = 'x') True"]

@@ -40,6 +40,9 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     (this process loaded the client alone), one with nothing to do outside a project,
     or one that ran cold as a short hook (one an engine answers, :func:`_one_shot`).
     The payload is decoded once and the vault walked once, for all three ways."""
+    from rubi.core.dataclassimport import import_dataclasses
+
+    import_dataclasses()  # before any module defines a dataclass: ``inspect`` deferred
     event = argv[0] if argv else ""
     raw: str | None = None
     payload: object = None
@@ -73,6 +76,10 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     if outside:
         return 0, True  # nothing to do, as cold
     short = _one_shot(event)
+    if not short:  # SessionStart, PreCompact, SessionEnd: may index, then exit
+        from rubi.app.searching import runs_once
+
+        runs_once()
     from rubi.claude.hooks.entry import respond
 
     decoded = payload if isinstance(payload, dict) else {}

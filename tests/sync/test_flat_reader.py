@@ -19,7 +19,9 @@ from rubi.graph import snapshot
 from rubi.graph.flat import FlatGraph, read_flat
 from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
-from rubi.sync import forget_vault_syncs
+from rubi.sync import forget_vault_syncs, vault_sync_for
+from rubi.sync.oneshot import current_flat
+from rubi.sync.run import has_vault_sync
 from rubi.sync.vaultsync import VaultSync
 
 from helpers import login_project, store_generation, write
@@ -174,3 +176,73 @@ def test_a_fifo_in_place_of_the_flat_graph_is_refused_without_blocking_and_repla
     said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
     assert len(said) == 1 and "not a regular file" in said[0]
     assert flat_file.read_bytes() == data  # a regular file again, as written
+
+
+def test_a_one_shot_search_of_a_current_flat_graph_makes_no_vault_sync(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-shot reader opens a current flat graph itself (no vault sync, no note
+    cache or code memory), to the same answers; once a note is saved the flat graph is
+    behind, and the search goes through the vault sync, which writes it again."""
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    build = current_flat(paths)
+    assert build is not None and isinstance(build.graph, FlatGraph)
+    assert _answers(paths) == live_answers
+    assert not has_vault_sync(paths)
+
+    monkeypatch.setattr(snapshot, "_frozen", False)
+    _save_a_note(paths)
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert current_flat(paths) is None  # behind the store
+    assert _answers(paths) == live_answers
+    assert has_vault_sync(paths)  # the vault sync replayed the journal
+    forget_vault_syncs()
+    assert read_flat(_flat_file(paths))[1] == store_generation(paths)
+    assert current_flat(paths) is not None
+
+
+def test_a_one_shot_reader_defers_to_a_vault_sync_it_already_has(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that made a vault sync (an index run before the search) reads the
+    graph through it, however current the flat graph."""
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    forget_vault_syncs()
+    vault_sync_for(paths)
+    assert current_flat(paths) is None
+    forget_vault_syncs()
+    assert current_flat(paths) is not None
+
+
+def test_a_run_in_a_process_that_runs_once_leaves_the_flat_graph_current(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index run that changes the graph (a new note links to another) in a process
+    marked as running once (``rubi index``, a cold hook) writes the flat graph of its
+    generation, so the next cold reader opens it instead of replaying the run; in a
+    long-lived process (a server, a watcher) the run leaves it behind, for that reader
+    to write."""
+    from rubi.sync import oneshot
+
+    monkeypatch.setattr(oneshot, "_ONE_SHOT", [])
+    _save_a_note(paths)  # not marked: the flat graph stays behind
+    assert read_flat(_flat_file(paths))[1] != store_generation(paths)
+
+    monkeypatch.setattr(oneshot, "_ONE_SHOT", [True])
+    write(
+        paths.root / "notes" / "gotcha-cache-server-restarts.md",
+        "---\ntype: gotcha\n---\n# The cache server restarts at night\n\n"
+        f"It drops the tokens: see [[{NEW.removeprefix('notes/')}]].\n",
+    )
+    app.index(paths)
+    assert read_flat(_flat_file(paths))[1] == store_generation(paths)
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(snapshot, "_frozen", True)
+    assert current_flat(paths) is not None
+    assert _answers(paths) == live_answers
+    assert not has_vault_sync(paths)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -16,11 +17,12 @@ from rubi.core.searchdefaults import DEFAULT_TOP_K
 
 if TYPE_CHECKING:
     from rubi.dates.hitdays import DateWindow
+    from rubi.graph.build import GraphBuild
     from rubi.index.queryanalysis import QueryAnalysis
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "indexed", "one_search", "search"]
+__all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search"]
 
 Progress = Callable[[int, int, str], None]
 
@@ -30,12 +32,24 @@ def one_search() -> None:
     search``): the dense channel's vectors are read on demand, the documents' rows and
     then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
     and the graph snapshot is read without networkx
-    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same."""
+    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same. An index run
+    in it leaves the flat graph current (:func:`runs_once`)."""
     from rubi.graph.snapshot import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
     load_frozen()
+    runs_once()
+
+
+def runs_once() -> None:
+    """Mark this process as one that runs one command or hook and exits (a cold hook, a
+    CLI command; :func:`one_search` does too): an index run in it that changes the graph
+    leaves the flat graph current for the next cold reader
+    (:func:`rubi.sync.oneshot.mark_one_shot`)."""
+    from rubi.sync.oneshot import mark_one_shot
+
+    mark_one_shot()
 
 
 def indexed(paths: VaultPaths) -> bool:
@@ -53,9 +67,11 @@ def ensure_index(
     while a watcher in this process applies every change, and when the files are as
     the last run recorded them: :func:`rubi.sync.freshness.files_unchanged`); the
     run's report, or None when nothing ran."""
+    first = not indexed(paths)
+    if not first and not refresh:
+        return None  # nothing to ask the vault sync (a cold recall does not load it)
     from rubi.sync import index_vault, vault_sync_for
 
-    first = not indexed(paths)
     if refresh and not first and vault_sync_for(paths).watched:
         return None  # a watcher in this process learns every change from file events
     if not first and refresh:
@@ -195,14 +211,13 @@ def _search_one(
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
     from rubi.semantic.dense import dense_index_for
-    from rubi.sync import reading_graph
 
     index, dense = index_at(paths.whoosh_dir), dense_index_for(paths.index_dir)
     query = reduce_query(query, index)  # a long one: its discriminative words in this index
     # One version of the graph for the whole search: a save the watcher applies
     # meanwhile waits for it (the hits keep what they show of the graph; their days,
     # snippets and passages are read later without it).
-    with reading_graph(paths) as build:
+    with _graph(paths) as build:
         result = search_index(
             index,  # kept open in a long-lived process
             build,
@@ -221,6 +236,20 @@ def _search_one(
         flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
+
+
+def _graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
+    """The graph a search reads (:func:`rubi.sync.reading_graph`); in a one-shot reader,
+    the flat graph when it is current, opened without the vault sync
+    (:func:`rubi.sync.oneshot.current_flat`): the same graph."""
+    from rubi.sync.oneshot import current_flat
+
+    flat = current_flat(paths)
+    if flat is not None:
+        return nullcontext(flat)
+    from rubi.sync import reading_graph
+
+    return reading_graph(paths)
 
 
 def _code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:

@@ -38,7 +38,8 @@ from rubi.core.errors import IndexCorruptError
 from rubi.core.model import Note
 from rubi.sync.codememory import CodeMemory
 from rubi.sync.notes import NoteCache
-from rubi.sync.rows import Store
+from rubi.sync.oneshot import is_one_shot
+from rubi.sync.rows import CODE_STAMP, Store
 from rubi.sync.snapshots import Snapshots
 
 if TYPE_CHECKING:
@@ -54,10 +55,6 @@ log = logging.getLogger(__name__)
 JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
-
-CODE_STAMP = "code_graph"
-"""Store meta key: the generation of the run that last changed the code map's shape
-(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
 
 
 class GraphKeeper:
@@ -256,6 +253,9 @@ class GraphKeeper:
             # The store's removal rows stay: another process's vault sync may be behind
             # this snapshot and learns of a deleted note only from them (one per id).
             self.snapshots.save(live, store.gen())
+        if not watched and is_one_shot() and self.snapshots.flat_behind(live, self.gen):
+            # this process exits soon, and the next cold reader would replay the run
+            self.snapshots.save_flat(live, self.gen)
 
     def flush_locked(self) -> None:
         """:meth:`flush` under the vault sync's lock (a deferred write's timer thread)."""

@@ -36,7 +36,11 @@ from rubi.core.filestamp import Stamp
 from rubi.core.model import Note
 from rubi.core.picklefiles import check_trusted
 
-__all__ = ["STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
+__all__ = ["CODE_STAMP", "STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
+
+CODE_STAMP = "code_graph"
+"""Store meta key: the generation of the run that last changed the code map's shape
+(the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
 
 STORE_FORMAT = 1
 """Bump when the tables change shape; an older store is dropped and rebuilt."""

@@ -32,6 +32,7 @@ __all__ = [
     "MAX_VAULT_SYNCS",
     "forget_vault_syncs",
     "graph_for",
+    "has_vault_sync",
     "index_vault",
     "load_code_map",
     "notes_for",
@@ -63,6 +64,13 @@ def vault_sync_for(paths: VaultPaths) -> VaultSync:
                 _VAULT_SYNCS.popitem(last=False)
         _VAULT_SYNCS.move_to_end(paths.index_dir)
         return vault_sync
+
+
+def has_vault_sync(paths: VaultPaths) -> bool:
+    """Whether this process keeps a vault sync of ``paths`` (:func:`vault_sync_for`
+    made one and it was not dropped since)."""
+    with _GUARD:
+        return paths.index_dir in _VAULT_SYNCS
 
 
 def forget_vault_syncs() -> None:

@@ -1,0 +1,88 @@
+"""The graph a one-shot reader opens (a cold recall hook, a cold ``rubi search``: a
+process that searches once and exits, :func:`rubi.graph.snapshot.reads_frozen`),
+without the vault sync.
+
+When the flat graph (``graph.flat``, :mod:`rubi.graph.flat`) holds the store's
+generation and code stamp it is the whole answer, and the vault sync
+(:class:`rubi.sync.vaultsync.VaultSync`) would only open it the same way
+(:meth:`rubi.sync.livegraph.GraphKeeper.read`) after importing its note cache, code
+memory, manifest and the vault scanner (13 dataclasses, ``hashlib``: about 15 ms of a
+cold recall's CPU). Anything else (no flat graph, one behind or damaged, no store, a
+vault sync already at work in this process) is left to the vault sync
+(:func:`rubi.sync.reading_graph`), which reads the snapshot, replays the journal and
+writes the flat graph again.
+
+Import this module as ``rubi.sync.oneshot``: the package ``rubi.sync`` loads its
+submodules on first use, and this one imports nothing until it reads (a hook that only
+marks its process, :func:`mark_one_shot`, pays for no store or graph module).
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from rubi.core.paths import VaultPaths
+    from rubi.graph.build import GraphBuild
+
+__all__ = ["current_flat", "is_one_shot", "mark_one_shot"]
+
+_ONE_SHOT: list[bool] = []
+"""Set (one item) once this process was marked as one that runs once and exits."""
+
+
+def mark_one_shot() -> None:
+    """Mark this process as one that runs one command or hook and exits (a cold hook, a
+    CLI command): an index run in it that changes the graph without rewriting the graph
+    snapshot writes the flat graph too (:meth:`rubi.sync.livegraph.GraphKeeper.update`),
+    since it holds the caught-up graph already (about 120 ms of CPU at 6,300 notes),
+    where the next cold reader would read the snapshot, replay the run and write it
+    (about 330 ms). A long-lived process (``rubi serve``, ``rubi watch``) is never
+    marked: its watcher's saves stay as fast as they were."""
+    if not _ONE_SHOT:
+        _ONE_SHOT.append(True)
+
+
+def is_one_shot() -> bool:
+    """Whether :func:`mark_one_shot` marked this process."""
+    return bool(_ONE_SHOT)
+
+
+def current_flat(paths: VaultPaths) -> GraphBuild | None:
+    """The flat graph of ``paths`` when this process reads it as a one-shot reader
+    would anyway and it is current: it holds the store's generation and code stamp.
+    None otherwise (not a one-shot reader; a vault sync exists in this process; no
+    store or flat graph; one behind, damaged or untrusted; an unreadable store): ask
+    :func:`rubi.sync.reading_graph`, which says what is wrong."""
+    from rubi.graph.snapshot import reads_frozen
+
+    if not reads_frozen():
+        return None
+    run = sys.modules.get("rubi.sync.run")  # not loaded: no vault sync in this process
+    if run is not None and run.has_vault_sync(paths):
+        return None  # it may hold a live graph, and a run's journal: it decides
+    import sqlite3
+
+    from rubi.core.errors import IndexCorruptError
+    from rubi.core.picklefiles import UntrustedCacheError
+    from rubi.sync.rows import CODE_STAMP, open_store
+    from rubi.sync.snapshots import Snapshots
+
+    try:
+        store = open_store(paths.store_file, create=False)
+    except (sqlite3.Error, UntrustedCacheError):
+        return None
+    if store is None:
+        return None
+    try:
+        gen, stamp = store.gen(), int(store.meta_value(CODE_STAMP, 0))
+    except (sqlite3.Error, TypeError, ValueError):
+        return None
+    finally:
+        store.close()
+    try:
+        build, flat_gen, flat_stamp = Snapshots(paths.graph_file).load_flat()
+    except IndexCorruptError:
+        return None
+    return build if (flat_gen, flat_stamp) == (gen, stamp) else None
