@@ -361,21 +361,22 @@ def _reresolve(
     )
     gone = [p for p in before if p not in after]
     old_jvm = jvm.packages_index(resolved.repo) if redefined else None
-    lookups = memory.lookups
-    if lookups is None:
-        lookups = memory.lookups = jvm.Lookups(code)
-    for path, (language, parsed) in before.items():
-        if language in _JVM:
-            lookups.discard(path, parsed)
-    for path, (language, parsed) in after.items():
-        if language in _JVM:
-            lookups.add(path, parsed)
+    lookups = memory.lookups  # made when first needed (1.5 s for 10,000 Java files)
+    if lookups is not None:
+        for path, (language, parsed) in before.items():
+            if language in _JVM:
+                lookups.discard(path, parsed)
+        for path, (language, parsed) in after.items():
+            if language in _JVM:
+                lookups.add(path, parsed)
     for path in gone:
         del code[path]
     code.update(after)
     resolved.forget(gone)
     redo: set[str] = set(after)
     if redefined:
+        if lookups is None:
+            lookups = memory.lookups = jvm.Lookups(code)
         resolved.repo = RepoIndex(repo_root, code, listing.paths)
         assert old_jvm is not None
         changes = {p: (before.get(p), after.get(p)) for p in before.keys() | after.keys()}
