@@ -363,12 +363,7 @@ def _reresolve(
     old_jvm = jvm.packages_index(resolved.repo) if redefined else None
     lookups = memory.lookups  # made when first needed (1.5 s for 10,000 Java files)
     if lookups is not None:
-        for path, (language, parsed) in before.items():
-            if language in _JVM:
-                lookups.discard(path, parsed)
-        for path, (language, parsed) in after.items():
-            if language in _JVM:
-                lookups.add(path, parsed)
+        _follow(lookups, before, after)
     for path in gone:
         del code[path]
     code.update(after)
@@ -392,6 +387,20 @@ def _reresolve(
         reach.update(p for p, out in resolved.out.items() if not lost.isdisjoint(out))
     resolved.join(sorted(reach))
     return reach
+
+
+def _follow(
+    lookups: jvm.Lookups,
+    before: dict[str, tuple[str, Parsed]],
+    after: dict[str, tuple[str, Parsed]],
+) -> None:
+    """``lookups`` moved from the changed JVM files' parses ``before`` to ``after``."""
+    for path, (language, parsed) in before.items():
+        if language in _JVM:
+            lookups.discard(path, parsed)
+    for path, (language, parsed) in after.items():
+        if language in _JVM:
+            lookups.add(path, parsed)
 
 
 def _assemble(

@@ -304,7 +304,7 @@ def _map(
     """The map of this run (see :func:`map_code`) and, when it was built in full or
     from ``memory``, what it was resolved from."""
     from rubi.codemap.build import build_parts
-    from rubi.codemap.incremental import remember, reshape_code_map
+    from rubi.codemap.incremental import remember
 
     root = paths.project_root
     assert root is not None
@@ -314,21 +314,10 @@ def _map(
     listed_now = listing if restated is None else None
     if full or previous is None or _manifest_moved(paths, listed_now, stats, changed):
         previous = memory = None
-    if memory is not None and listing is not None and stats is not None:
-        got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats, changed or ())
+    if previous is not None:
+        got, previous = _incremental(paths, previous, memory, (listing, stats, restated), changed)
         if got is not None:
             return got
-        previous = None  # a manifest changed, or the cache is unreadable: in full
-    elif restated is not None and previous is not None and changed is not None:
-        code_map = _updated(paths, previous, changed, restated)
-        if code_map is not None:
-            return code_map, None
-    elif previous is not None and stats is not None and memory_file(paths).exists():
-        assert listing is not None  # stat-ed from it
-        saved = _from_saved_memory(paths, previous, listing, stats)
-        if saved is not None:
-            return saved
-        previous = None  # kept shape was tried: what is left is a full build
     code_map, parts = build_parts(
         root,
         paths.codemap_cache,
@@ -342,6 +331,40 @@ def _map(
         save_memory(paths, kept)
         return code_map, kept
     return code_map, None
+
+
+def _incremental(
+    paths: VaultPaths,
+    previous: CodeMap,
+    memory: MapMemory | None,
+    seen: tuple[
+        FileListing | None,
+        Mapping[str, os.stat_result] | None,
+        Mapping[str, os.stat_result] | None,
+    ],
+    changed: Collection[str] | None,
+) -> tuple[tuple[CodeMap, MapMemory | None] | None, CodeMap | None]:
+    """The map of this run without a full build when it can be made so (see
+    :func:`_map`; ``seen`` is its ``listing``, ``stats`` and ``restated``), and
+    otherwise None with the map a full build may still keep the resolution of (None
+    when the kept shape was tried here already, or a reshape declined)."""
+    from rubi.codemap.incremental import reshape_code_map
+
+    listing, stats, restated = seen
+    root = paths.project_root
+    assert root is not None
+    if memory is not None and listing is not None and stats is not None:
+        # None: a manifest changed, or the cache is unreadable: in full
+        return reshape_code_map(
+            root, paths.codemap_cache, memory, listing, stats, changed or ()
+        ), None
+    if restated is not None and changed is not None:
+        code_map = _updated(paths, previous, changed, restated)
+        return (None if code_map is None else (code_map, None)), previous
+    if stats is not None and memory_file(paths).exists():
+        assert listing is not None  # stat-ed from it
+        return _from_saved_memory(paths, previous, listing, stats), None
+    return None, previous
 
 
 def _from_saved_memory(
