@@ -192,3 +192,12 @@ def test_a_full_index_writes_the_memory_again(project: Path) -> None:
     app.index(paths, full=True)
     memory = load_memory(paths)
     assert memory is not None and "py/pkg/new.py" in memory.code_map.files
+
+
+def test_a_vault_sync_holds_the_memory_it_reshaped_from(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    cold = VaultSync(paths)
+    assert not cold.code_memory_held
+    ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
+    cold.run()
+    assert cold.code_memory_held  # its next shape edit reshapes in memory
