@@ -22,7 +22,14 @@ from rubi.codemap.resolution import Resolved, resolve_all
 from rubi.codemap.scan import PROGRESS_EVERY, read_entry, scan_files
 from rubi.core.model import ScanWarning
 
-__all__ = ["PROGRESS_EVERY", "BuildParts", "build_code_map", "build_parts", "update_code_map"]
+__all__ = [
+    "PROGRESS_EVERY",
+    "BuildParts",
+    "build_code_map",
+    "build_parts",
+    "kept_code_map",
+    "update_code_map",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -151,8 +158,9 @@ def build_parts(
         )
         kept = _kept(previous, entries, changed, cache) if previous is not None else None
         if previous is not None and kept is not None:
-            code = _parses(repo_root, kept, entries, changed, cache, counts)
-            code_map = _update(previous, kept, entries, code, len(listing.paths), counts, started)
+            scanned = (entries, changed, counts)
+            code_map = _kept_map(repo_root, previous, kept, scanned, cache, listing, started)
+            code_map = _rewarned(code_map, changed, warnings[first:])
         else:
             by_path: dict[str, list[ScanWarning]] = {}
             for warning in warnings[first:]:
@@ -167,6 +175,70 @@ def build_parts(
     if parts is not None:
         parts.entries = {p: replace(e, parsed=None) if e.parsed else e for p, e in entries.items()}
     return _with_warning(code_map, problem), parts
+
+
+def kept_code_map(
+    repo_root: Path,
+    cache_path: Path | None,
+    previous: CodeMap,
+    listing: FileListing,
+    stats: Mapping[str, os.stat_result],
+) -> CodeMap | None:
+    """:func:`build_code_map` with ``previous`` when it can keep ``previous``'s
+    resolution (every changed file kept its shape, the same files are mapped), without
+    resolving anything when it cannot: None then, and the caller reshapes the map
+    (:func:`rubi.codemap.incremental.reshape_code_map`) or builds it in full. The
+    changed files' parse rows are written either way (what they hold is their content
+    now), the rows of files gone removed."""
+    started = time.perf_counter()
+    cache = open_cache(cache_path)
+    try:
+        warnings: list[ScanWarning] = []
+        entries, changed, counts = scan_files(
+            repo_root, listing.paths, cache, warnings, None, stats
+        )
+        kept = None if cache.warnings else _kept(previous, entries, changed, cache)
+        code_map = None
+        if kept is not None:
+            scanned = (entries, changed, counts)
+            code_map = _kept_map(repo_root, previous, kept, scanned, cache, listing, started)
+            code_map = _rewarned(code_map, changed, warnings)
+        problem = cache.write(changed, [p for p in cache.entries if p not in entries])
+    finally:
+        cache.close()
+    return None if code_map is None else _with_warning(code_map, problem)
+
+
+def _kept_map(
+    repo_root: Path,
+    previous: CodeMap,
+    kept: list[str],
+    scanned: tuple[dict[str, CacheEntry], dict[str, CacheEntry], dict[str, int]],
+    cache: ParseCache,
+    listing: FileListing,
+    started: float,
+) -> CodeMap:
+    """``previous`` with the ``kept`` files' new parses (:func:`_update`); ``scanned``
+    is the scan's entries, its changed ones and its counts."""
+    entries, changed, counts = scanned
+    code = _parses(repo_root, kept, entries, changed, cache, counts)
+    return _update(previous, kept, entries, code, len(listing.paths), counts, started)
+
+
+def _rewarned(code_map: CodeMap, changed: Collection[str], scanned: list[ScanWarning]) -> CodeMap:
+    """``code_map`` with the warnings of the ``changed`` files those of this scan
+    (``scanned``). A file left out for another reason than before (binary, then
+    minified) changes no file, edge or name, but a warning: the map is then not of a
+    kept shape (``stats.reused_shape`` False), so that it is saved whole and its
+    pages written again."""
+    if not changed:
+        return code_map
+    kept = [w for w in code_map.warnings if w.path not in changed]
+    warnings = sorted({*kept, *(w for w in scanned if w.path in changed)}, key=_order)
+    if warnings == code_map.warnings:
+        return code_map
+    stats = replace(code_map.stats, reused_shape=False)
+    return replace(code_map, warnings=warnings, stats=stats)
 
 
 def _order(w: ScanWarning) -> tuple[str, str]:

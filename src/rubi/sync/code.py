@@ -9,7 +9,7 @@ import contextlib
 import os
 import stat
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,12 @@ from rubi.core.paths import VaultPaths
 from rubi.sync.codedocs import RunDocuments
 from rubi.sync.codestore import CodeMapDelta, delta_file, save_code_map
 from rubi.sync.manifest import IndexReport, VaultState
+from rubi.sync.memorystore import (
+    REWRITE_AFTER,
+    load_memory,
+    memory_file,
+    save_memory,
+)
 
 if TYPE_CHECKING:
     from rubi.codemap.files import FileListing
@@ -298,7 +304,7 @@ def _map(
     """The map of this run (see :func:`map_code`) and, when it was built in full or
     from ``memory``, what it was resolved from."""
     from rubi.codemap.build import build_parts
-    from rubi.codemap.incremental import remember, reshape_code_map
+    from rubi.codemap.incremental import remember
 
     root = paths.project_root
     assert root is not None
@@ -308,15 +314,10 @@ def _map(
     listed_now = listing if restated is None else None
     if full or previous is None or _manifest_moved(paths, listed_now, stats, changed):
         previous = memory = None
-    if memory is not None and listing is not None and stats is not None:
-        got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats, changed or ())
+    if previous is not None:
+        got, previous = _incremental(paths, previous, memory, (listing, stats, restated), changed)
         if got is not None:
             return got
-        previous = None  # a manifest changed, or the cache is unreadable: in full
-    elif restated is not None and previous is not None and changed is not None:
-        code_map = _updated(paths, previous, changed, restated)
-        if code_map is not None:
-            return code_map, None
     code_map, parts = build_parts(
         root,
         paths.codemap_cache,
@@ -326,8 +327,91 @@ def _map(
         stats=stats,
     )
     if parts is not None and stats is not None:
-        return code_map, remember(code_map, parts, stats)
+        kept = remember(code_map, parts, stats)
+        save_memory(paths, kept)
+        return code_map, kept
     return code_map, None
+
+
+def _incremental(
+    paths: VaultPaths,
+    previous: CodeMap,
+    memory: MapMemory | None,
+    seen: tuple[
+        FileListing | None,
+        Mapping[str, os.stat_result] | None,
+        Mapping[str, os.stat_result] | None,
+    ],
+    changed: Collection[str] | None,
+) -> tuple[tuple[CodeMap, MapMemory | None] | None, CodeMap | None]:
+    """The map of this run without a full build when it can be made so (see
+    :func:`_map`; ``seen`` is its ``listing``, ``stats`` and ``restated``), and
+    otherwise None with the map a full build may still keep the resolution of (None
+    when the kept shape was tried here already, or a reshape declined)."""
+    from rubi.codemap.incremental import reshape_code_map
+
+    listing, stats, restated = seen
+    root = paths.project_root
+    assert root is not None
+    if memory is not None and listing is not None and stats is not None:
+        # None: a manifest changed, or the cache is unreadable: in full
+        return reshape_code_map(
+            root, paths.codemap_cache, memory, listing, stats, changed or ()
+        ), None
+    if restated is not None and changed is not None:
+        code_map = _updated(paths, previous, changed, restated)
+        return (None if code_map is None else (code_map, None)), previous
+    if stats is not None and memory_file(paths).exists():
+        assert listing is not None  # stat-ed from it
+        return _from_saved_memory(paths, previous, listing, stats), None
+    return None, previous
+
+
+def _from_saved_memory(
+    paths: VaultPaths,
+    previous: CodeMap,
+    listing: FileListing,
+    stats: Mapping[str, os.stat_result],
+) -> tuple[CodeMap, MapMemory | None] | None:
+    """The map of a run with no memory of its own and no watcher's events (a cold
+    ``rubi index``): ``previous`` kept with the changed files' new parses when every one
+    kept its shape, else reshaped from the memory on disk (:mod:`rubi.sync.memorystore`)
+    as a watcher reshapes it from the one it holds, the memory written again when it
+    was far behind. None when the memory cannot be read, or the reshape needs a full
+    build (a manifest changed, the cache unreadable)."""
+    from rubi.codemap.build import kept_code_map
+    from rubi.codemap.incremental import reshape_code_map
+
+    root = paths.project_root
+    assert root is not None
+    code_map = kept_code_map(root, paths.codemap_cache, previous, listing, stats)
+    if code_map is not None:
+        return code_map, None
+    memory = load_memory(paths)
+    if memory is None:
+        return None
+    stale = _behind(memory.code_map, previous)
+    got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats)
+    if got is None:
+        return None
+    code_map, memory = got
+    if memory.touched > REWRITE_AFTER:
+        save_memory(paths, memory)
+    if stale and code_map.stats.reused_shape:
+        # kept the memory's shape, not necessarily the saved map's (an import added
+        # since the memory, removed again now): moved as a shape change
+        code_map = replace(code_map, stats=replace(code_map.stats, reused_shape=False))
+        memory.code_map = code_map
+    return code_map, memory
+
+
+def _behind(remembered: CodeMap, saved: CodeMap) -> bool:
+    """The memory's map is not the saved one: some file's content differs, or the
+    files do."""
+    files = saved.files
+    return len(remembered.files) != len(files) or any(
+        (f := files.get(p)) is None or f.sha256 != r.sha256 for p, r in remembered.files.items()
+    )
 
 
 def _updated(

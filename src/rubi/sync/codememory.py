@@ -62,6 +62,11 @@ class CodeMemory:
                 self._code_map = (key, read_code_map(self.paths))
             return self._code_map[1]
 
+    @property
+    def held(self) -> bool:
+        """A memory of the code map is held (read without the lock: a flag)."""
+        return self._memory is not None
+
     def is_current(self, code_map: CodeMap) -> bool:
         """``code_map`` is the map kept now (no run replaced it). Call under the lock."""
         return self._code_map is not None and self._code_map[1] is code_map

@@ -174,6 +174,12 @@ class VaultSync:
             finally:
                 store.close()
 
+    @property
+    def code_memory_held(self) -> bool:
+        """This vault sync holds the code map's memory (:meth:`remember_code`, or a
+        run that built or reshaped the map): its next shape edit reshapes in memory."""
+        return self._code.held
+
     def code_map(self) -> CodeMap | None:
         """The project's code map as of the last run that mapped it (None for a plain
         vault or before the first index); read again only when its file changed.

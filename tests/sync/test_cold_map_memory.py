@@ -1,0 +1,203 @@
+"""A cold run (a new vault sync: ``rubi index`` in a new process) whose edit changes
+files' shape reshapes the code map from the memory the last full build saved, as a
+watcher reshapes it from the memory it holds; the map, the graph and the map pages
+equal a build from scratch after every edit of a scripted sequence."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from codemap.codemap_helpers import age_files
+from codemap.test_codemap_reshape import FILES, STEPS, Repo, assert_same
+from rubi import app
+from rubi.codemap import build_code_map
+from rubi.codemap.incremental import MapMemory
+from rubi.codemap.resolution import is_manifest
+from rubi.sync import memorystore
+from rubi.sync.memorystore import REWRITE_AFTER, load_memory, memory_file
+from rubi.sync.vaultsync import VaultSync
+
+from helpers import rubi_project, write
+
+
+class ColdRepo(Repo):
+    """:class:`Repo`'s edits (dated after each other) on a rubi project."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.tick = 0
+
+    def write(self, rel: str, content: str | bytes | None) -> None:
+        """:meth:`Repo.write`; a manifest is dated now, after the saved map (how a cold
+        run learns that one changed, as it would in use)."""
+        super().write(rel, content)
+        if content is not None and is_manifest(rel):
+            now = time.time_ns()
+            os.utime(self.root / rel, ns=(now, now))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = rubi_project(tmp_path / "proj", FILES)
+    age_files(root)
+    app.index(app.locate(root / ".rubi"))
+    return root
+
+
+def _no_full_resolution(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every full resolution of the map (there must be none)."""
+    import rubi.codemap.build as build
+
+    calls: list[str] = []
+    full = build._full
+
+    def recorded(*args: object, **kwargs: object) -> object:
+        calls.append("full")
+        return full(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build, "_full", recorded)
+    return calls
+
+
+def test_the_full_build_saves_the_memory(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    memory = load_memory(paths)
+    assert isinstance(memory, MapMemory)
+    saved = VaultSync(paths).code_map()
+    assert saved is not None
+    assert memory.code_map.files == saved.files and memory.code_map.edges == saved.edges
+
+
+def test_cold_shape_edits_reshape_from_the_saved_memory(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    repo = ColdRepo(project)
+    full = _no_full_resolution(monkeypatch)
+    for what, step in STEPS:
+        step(repo)
+        cold = VaultSync(paths)  # a new process: no memory, no listing held
+        cold.run()
+        if what != "a manifest changed":  # which may move any import: in full
+            assert full == [], what
+        code_map = cold.code_map()
+        assert code_map is not None
+        assert_same(code_map, build_code_map(project))
+        full.clear()  # the fresh build's own
+
+
+def test_a_cold_import_edit_gives_the_graph_and_pages_of_a_rebuild(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sync.test_code_graph_sync import _assert_pages_rendered_in_full, _graph_of, _scratch
+
+    paths = app.locate(project / ".rubi")
+    full = _no_full_resolution(monkeypatch)
+    ColdRepo(project).write(
+        "web/src/main/java/org/demo/web/Handler.java",
+        "package org.demo.web;\n\nimport org.demo.core.Loader;\n"
+        "import org.demo.core.FileResource;\n\npublic class Handler { Loader loader; }\n",
+    )
+    cold = VaultSync(paths)
+    cold.run()
+    assert full == []
+    assert _graph_of(cold) == _scratch(cold)
+    assert _graph_of(VaultSync(paths)) == _scratch(cold)  # the next process: the snapshot
+    _assert_pages_rendered_in_full(project, cold)
+
+
+def test_an_import_added_then_removed_moves_the_graph_back(project: Path) -> None:
+    """The second run's file is as the memory remembers it, not as the saved map has
+    it: the edit changes the saved map's shape all the same."""
+    from sync.test_code_graph_sync import _assert_pages_rendered_in_full, _graph_of, _scratch
+
+    paths = app.locate(project / ".rubi")
+    repo = ColdRepo(project)
+    handler = "web/src/main/java/org/demo/web/Handler.java"
+    original = (project / handler).read_text(encoding="utf-8")
+    repo.write(handler, original.replace("import", "import org.demo.core.FileResource;\nimport"))
+    VaultSync(paths).run()
+    repo.write(handler, original)
+    cold = VaultSync(paths)
+    cold.run()
+    code_map = cold.code_map()
+    assert code_map is not None
+    assert_same(code_map, build_code_map(project))
+    assert _graph_of(cold) == _scratch(cold)
+    assert _graph_of(VaultSync(paths)) == _scratch(cold)
+    _assert_pages_rendered_in_full(project, cold)
+
+
+def test_a_kept_shape_edit_does_not_read_the_memory(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    ColdRepo(project).write("py/pkg/util.py", "def helper(x):\n    return x  # noted\n")
+    monkeypatch.setattr(memorystore, "load_memory", lambda _: pytest.fail("memory read"))
+    VaultSync(paths).run()
+
+
+def test_a_damaged_memory_is_built_in_full_and_written_again(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    paths = app.locate(project / ".rubi")
+    memory_file(paths).write_bytes(b"\x80\x05not a pickle")
+    ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
+    with caplog.at_level(logging.WARNING):
+        VaultSync(paths).run()
+    assert [r.message for r in caplog.records if "memory not read" in r.message]
+    code_map = VaultSync(paths).code_map()
+    assert code_map is not None
+    assert_same(code_map, build_code_map(project))
+    assert load_memory(paths) is not None  # the full build wrote it again
+
+
+def test_a_memory_of_another_project_is_not_used(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    other = rubi_project(tmp_path / "other", {"a.py": "import b\n", "b.py": "x = 1\n"})
+    app.index(app.locate(other / ".rubi"))
+    memory_file(paths).write_bytes(memory_file(app.locate(other / ".rubi")).read_bytes())
+    assert load_memory(paths) is None
+    full = _no_full_resolution(monkeypatch)
+    ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
+    VaultSync(paths).run()
+    assert full == ["full"]
+
+
+def test_a_memory_far_behind_is_written_again(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    repo = ColdRepo(project)
+    for i in range(REWRITE_AFTER):
+        repo.write(f"py/extra/m{i}.py", f"X{i} = {i}\n")
+    before = memory_file(paths).stat().st_mtime_ns
+    VaultSync(paths).run()
+    assert memory_file(paths).stat().st_mtime_ns == before  # 32 behind: kept
+    repo.write("py/pkg/app.py", "import extra.m1\n\nclass App:\n    pass\n")
+    VaultSync(paths).run()
+    assert memory_file(paths).stat().st_mtime_ns != before
+    memory = load_memory(paths)
+    assert memory is not None and "py/extra/m0.py" in memory.code_map.files
+
+
+def test_a_full_index_writes_the_memory_again(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    write(project / "py/pkg/new.py", "from pkg.util import helper\n")
+    app.index(paths, full=True)
+    memory = load_memory(paths)
+    assert memory is not None and "py/pkg/new.py" in memory.code_map.files
+
+
+def test_a_vault_sync_holds_the_memory_it_reshaped_from(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    cold = VaultSync(paths)
+    assert not cold.code_memory_held
+    ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
+    cold.run()
+    assert cold.code_memory_held  # its next shape edit reshapes in memory
