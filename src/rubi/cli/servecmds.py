@@ -71,7 +71,7 @@ def serve(
 
         echo(resolve_token()[0])
         return
-    from rubi.engine.hooktool import answer_hook_call
+    from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
     from rubi.mcp.startup import STARTED
@@ -100,7 +100,8 @@ def serve(
             port=port,
             allow_remote=allow_remote,
             no_token=no_token,
-            hook=answer_hook_call,  # the plugin's mcp_tool hooks (docs/engine.md)
+            # the plugin's mcp_tool hooks, answered here (docs/engine.md)
+            hook=hook_answerer(located.root if located is not None else None),
         )
 
 
