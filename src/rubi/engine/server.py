@@ -316,12 +316,16 @@ class Engine:
         return self
 
     def stop(self, timeout_s: float = 2.0) -> None:
+        """End the engine: its accept loop is woken by a connection of its own (a
+        ``shutdown`` of the listening socket made ``accept`` with a timeout spin at
+        full CPU until the timeout: up to :data:`IDLE_S` of CPU on every exit)."""
         self._stop.set()
         self.warmup.stop()
         listener = self._listener
         if listener is not None:
-            with contextlib.suppress(OSError):
-                listener.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as wake:
+                wake.settimeout(0.5)
+                wake.connect(listener.getsockname())
         if self._thread is not None:
             self._thread.join(timeout_s)
 
@@ -372,6 +376,9 @@ class Engine:
                     if self._stop.is_set():
                         break
                     raise
+                if self._stop.is_set():
+                    conn.close()  # the wake-up of stop(), or a request too late
+                    break
                 self._dispatch(conn)
         finally:
             self.serving.clear()
