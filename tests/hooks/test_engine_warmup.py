@@ -238,6 +238,27 @@ def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project:
     assert not loading.hooks.is_set()
 
 
+def test_an_on_demand_engine_loads_only_once_a_request_needed_it(project: Path) -> None:
+    """The engine of ``rubi serve``: its host's first answers are out, yet it loads
+    nothing until a request finds what it needs unloaded (that request is refused and
+    runs cold); then it loads, and the next one is answered."""
+    primed: list[object] = []
+    started = threading.Event()
+    started.set()
+    loading = Warmup(
+        app.locate(project / ".rubi"), prime=primed.append, after=started, on_demand=True
+    )
+    loading.start()
+    try:
+        time.sleep(0.5)
+        assert not loading.hooks.is_set() and primed == []
+        assert loading.ready("hook", "posttooluse") is False  # refused: it runs cold
+        assert loading.search.wait(30)
+        assert len(primed) == 1 and loading.ready("hook", "posttooluse") is True
+    finally:
+        loading.stop()
+
+
 def test_a_stopped_engine_s_thread_ends_and_removes_its_socket_whatever_its_idle_timeout(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

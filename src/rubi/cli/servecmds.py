@@ -84,14 +84,18 @@ def serve(
             raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
-    # The engine answers this project's hooks (docs/engine.md); the background watch
-    # keeps the index current from file events, so no answer waits for a scan. Over
-    # stdio both begin once the vault is warm and the first answers are out (they do
-    # not share the interpreter with the watch's catch-up run or the engine's loading;
-    # the engine refuses hooks until then, which run cold at once); over HTTP nothing
-    # warms first.
+    # The engine answers other processes' hooks and commands for this project
+    # (docs/engine.md); the background watch keeps the index current from file events,
+    # so no answer waits for a scan. Over stdio the watch (its catch-up run first)
+    # begins once the vault is warm and the first answers are out, and the engine loads
+    # only when a request needs it (refused until then: its client answers cold at
+    # once); the server answers its own session's hooks itself. Over HTTP both begin
+    # at once.
     first_answers = None if http else STARTED
-    with running(located, first_answers), in_background(located, first_answers):
+    with (
+        running(located, first_answers, on_demand=not http),
+        in_background(located, first_answers),
+    ):
         run(
             project,
             vault=vault,

@@ -294,9 +294,11 @@ class Engine:
         *,
         standby_s: float = STANDBY_S,
         after: threading.Event | None = None,
+        on_demand: bool = False,
     ) -> None:
         """``after``: the engine loads what requests need once this is set (see
-        :class:`~rubi.engine.warmup.Warmup`); None: as soon as it serves."""
+        :class:`~rubi.engine.warmup.Warmup`); None: as soon as it serves;
+        ``on_demand``: and only once a request needed it."""
         self.vault = os.path.realpath(paths.root)
         self.paths = paths
         self.standby_s = standby_s
@@ -304,7 +306,7 @@ class Engine:
         self._stop = threading.Event()
         self._slot = Slot()
         self._rewarm = Rewarm()
-        self.warmup = Warmup(paths, after=after)
+        self.warmup = Warmup(paths, after=after, on_demand=on_demand)
         self.ready = self.warmup.search
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
@@ -436,12 +438,13 @@ class Engine:
 
 @contextlib.contextmanager
 def running(
-    paths: VaultPaths | None, after: threading.Event | None = None
+    paths: VaultPaths | None, after: threading.Event | None = None, on_demand: bool = False
 ) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
     engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
     engine's sake: a host runs the same without one. ``after``: it loads what requests
-    need once this is set (refusing them until then: their clients answer cold)."""
+    need once this is set (refusing them until then: their clients answer cold);
+    ``on_demand``: and once a request needed it (:class:`~rubi.engine.warmup.Warmup`)."""
     from rubi.engine.address import supported
 
     if paths is None or paths.project_root is None or not supported():
@@ -450,7 +453,7 @@ def running(
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
         yield None
         return
-    engine = Engine(paths, after=after).start()
+    engine = Engine(paths, after=after, on_demand=on_demand).start()
     try:
         yield engine
     finally:
