@@ -443,7 +443,9 @@ first seconds beside its hooks; a short session never edits. ``rubi watch``: at 
 
 @contextlib.contextmanager
 def in_background(
-    vault: VaultPaths | None, after: threading.Event | None = None
+    vault: VaultPaths | None,
+    after: threading.Event | None = None,
+    idle: threading.Event | None = None,
 ) -> Iterator[threading.Thread | None]:
     """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
     process then learns changes from file events, and its searches skip the scan of
@@ -455,7 +457,17 @@ def in_background(
     interpreter with the catch-up run, which checks every note (0.1-0.3 s of CPU at
     5,000 notes). Until the watcher listens, every search refreshes by scanning, as
     before it started. With ``after``, the code map's memory waits too
-    (:data:`PREPARE_AFTER_S`)."""
+    (:data:`PREPARE_AFTER_S`).
+
+    ``idle``: once ``after`` is set, the index is caught up at once by one run
+    without the watcher, and only when something changed since the last index run (a
+    note, such as the last session's record, or a code file:
+    :func:`rubi.sync.freshness.caught_up`), which the next prompts' recall and the next
+    session read; the watcher itself starts once ``idle`` is set (``rubi serve``: the
+    server's first idle spell, :data:`rubi.mcp.startup.UNASKED`). So a short session
+    pays a listing and maybe one incremental run, not the watcher's import, its
+    catch-up run with a hash of every note, its thread and its watches on every
+    folder. Until the watcher listens, a search refreshes by scanning."""
     if vault is None:
         yield None
         return
@@ -465,6 +477,13 @@ def in_background(
         if after is not None:
             deadline = time.monotonic() + AFTER_WAIT_S
             while not after.wait(0.1) and not stop.is_set() and time.monotonic() < deadline:
+                pass
+            if stop.is_set():
+                return
+        if idle is not None:
+            if not _caught_up(vault):
+                _catch_up_once(vault)
+            while not idle.wait(0.1) and not stop.is_set():
                 pass
             if stop.is_set():
                 return
@@ -480,6 +499,31 @@ def in_background(
     finally:
         stop.set()
         thread.join(timeout=2.0)
+
+
+def _caught_up(vault: VaultPaths) -> bool:
+    from rubi.sync.freshness import caught_up
+
+    try:
+        return caught_up(vault)
+    except Exception:  # the catch-up run decides, and says what is wrong
+        log.debug("freshness check of %s failed", vault.root, exc_info=True)
+        return False
+
+
+CATCH_UP_LOCK_WAIT_S = 10.0
+"""How long a one-shot catch-up run waits for another index run (then the watcher's
+catch-up, later, does it)."""
+
+
+def _catch_up_once(vault: VaultPaths) -> None:
+    """One incremental index run (notes by size and time, the code map by its
+    fingerprint), as ``rubi index`` runs it; a failure is logged and left to the
+    watcher's catch-up."""
+    try:
+        app.refresh_index(vault, lock_timeout_s=CATCH_UP_LOCK_WAIT_S)
+    except Exception:
+        log.exception("catching %s up failed", vault.root)
 
 
 def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:

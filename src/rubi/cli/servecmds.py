@@ -74,7 +74,7 @@ def serve(
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED
+    from rubi.mcp.startup import STARTED, UNASKED
     from rubi.watch import in_background
 
     if vault is not None:
@@ -86,15 +86,15 @@ def serve(
     located = _vault(project, vault)
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
-    # so no answer waits for a scan. Over stdio the watch (its catch-up run first)
-    # begins once the vault is warm and the first answers are out, and the engine loads
-    # only when a request needs it (refused until then: its client answers cold at
-    # once); the server answers its own session's hooks itself. Over HTTP both begin
-    # at once.
+    # so no answer waits for a scan. Over stdio the index is caught up once the first
+    # answers are out (if anything changed) and the watcher starts at the server's
+    # first idle spell; the engine loads only when a request needs it (refused until
+    # then: its client answers cold at once); the server answers its own session's
+    # hooks itself. Over HTTP both begin at once.
     first_answers = None if http else STARTED
     with (
         running(located, first_answers, on_demand=not http),
-        in_background(located, first_answers),
+        in_background(located, first_answers, None if http else UNASKED),
     ):
         run(
             project,

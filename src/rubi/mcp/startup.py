@@ -20,14 +20,15 @@ interpreter (and Python's import locks) with that search, slower than a hook pro
 of its own on another core. The :class:`Warmup` thread only orders the rest:
 
 - :data:`STARTED` is set once the first answers are out (a call answered and none in
-  flight, or :data:`FIRST_CALL_WAIT_S` without a call): the background watch then
-  catches the index up (what changed since the last session: the recall of the next
-  prompts and the next session read it) and the engine may load, on demand
+  flight, or :data:`FIRST_CALL_WAIT_S` without a call): the index is then caught up
+  when anything changed since the last index run (the last session's record, an
+  edit: the recall of the next prompts and the next session read it;
+  :func:`rubi.watch.in_background`) and the engine may load, on demand
   (:mod:`rubi.engine.warmup`);
-- the work no message asked for (the warm-up search that makes a later first search
-  fast, then the SDK's build) waits until the server has lived :data:`UNASKED_AFTER_S`
-  and been idle :data:`IDLE_S`: a long interactive session has such spells between
-  prompts, a short one ends before.
+- the work no message asked for (:data:`UNASKED`: the background watcher, the warm-up
+  search that makes a later first search fast, then the SDK's build) waits until the
+  server has lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long
+  interactive session has such spells between prompts, a short one ends before.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ __all__ = [
     "FIRST_CALL_WAIT_S",
     "IDLE_S",
     "STARTED",
+    "UNASKED",
     "UNASKED_AFTER_S",
     "WARM_QUERY",
     "Builder",
@@ -68,6 +70,11 @@ and none being answered, or :data:`FIRST_CALL_WAIT_S` without one): ``rubi serve
 then starts its background watch (:func:`rubi.watch.in_background`), and its engine
 loads when a request needs it (:mod:`rubi.engine.warmup`), never beside the first
 answer."""
+
+UNASKED = threading.Event()
+"""Set when a :class:`Warmup` of this process begins the work no message asked for
+(:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK: ``rubi serve``'s
+background watcher starts then (the index was caught up at :data:`STARTED`)."""
 
 FIRST_CALL_WAIT_S = 2.0
 """Seconds after start a server with no call yet counts its first answers as out."""
@@ -196,6 +203,7 @@ class Warmup:
             STARTED.set()
             while (due := self._unasked_due()) > 0:
                 self._idle.wait(due)
+        UNASKED.set()
         if not self._wanted.is_set():
             try:
                 with self._loading:
