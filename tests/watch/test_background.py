@@ -10,10 +10,10 @@ import pytest
 
 import rubi.sync.vaultsync as session_module
 from rubi import app
+from rubi.cli.servewatch import in_background
 from rubi.sync import vault_sync_for
 from rubi.sync.freshness import caught_up
 from rubi.vault.scan import VaultListing
-from rubi.watch import in_background
 
 from helpers import write
 
@@ -189,14 +189,16 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
     app.index(paths)
     _old(vault)
     app.index(paths)
-    runs: list[object] = []
-    real = app.refresh_index
+    import rubi.sync as sync_module
 
-    def counting(*args: object, **kw: object) -> bool:
+    runs: list[object] = []
+    real = sync_module.index_vault
+
+    def counting(*args: object, **kw: object) -> object:
         runs.append(args[0])
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(app, "refresh_index", counting)
+    monkeypatch.setattr(sync_module, "index_vault", counting)
     started = threading.Event()
 
     def fake_watch(vault: object, *, stop_event: threading.Event, **kw: object) -> int:

@@ -71,11 +71,11 @@ def serve(
 
         echo(resolve_token()[0])
         return
+    from rubi.cli.servewatch import in_background
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
     from rubi.mcp.startup import STARTED, UNASKED
-    from rubi.watch import in_background
 
     if vault is not None:
         if project is not None:

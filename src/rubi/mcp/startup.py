@@ -23,7 +23,7 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   flight, or :data:`FIRST_CALL_WAIT_S` without a call): the index is then caught up
   when anything changed since the last index run (the last session's record, an
   edit: the recall of the next prompts and the next session read it;
-  :func:`rubi.watch.in_background`) and the engine may load, on demand
+  :func:`rubi.cli.servewatch.in_background`) and the engine may load, on demand
   (:mod:`rubi.engine.warmup`);
 - the work no message asked for (:data:`UNASKED`: the background watcher, the warm-up
   search that makes a later first search fast, then the SDK's build) waits until the
@@ -67,7 +67,7 @@ log = logging.getLogger(__name__)
 STARTED = threading.Event()
 """Set once a :class:`Warmup` of this process saw the first answers out (a call answered
 and none being answered, or :data:`FIRST_CALL_WAIT_S` without one): ``rubi serve``
-then starts its background watch (:func:`rubi.watch.in_background`), and its engine
+then starts its background watch (:func:`rubi.cli.servewatch.in_background`), and its engine
 loads when a request needs it (:mod:`rubi.engine.warmup`), never beside the first
 answer."""
 
