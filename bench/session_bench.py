@@ -5,7 +5,7 @@ end-to-end tests, one prompt that reads ten files, ``claude -p``.
 Usage::
 
     python bench/session_bench.py PROJECT [--pairs 5] [--notes VAULT_FOLDER]
-        [--claude PATH] [--json OUT]
+        [--claude PATH] [--json OUT] [--hooks] [--breakdown]
 
 PROJECT is a folder of code (a checkout). It is copied twice into a temporary folder:
 ``bare`` (no ``.rubi/``, no ``CLAUDE.md``) and ``rubi`` (``rubi init`` then ``rubi
@@ -24,6 +24,11 @@ included, from ``wait4``), the requests the API received, and whether rubi's too
 reached the first request (a run where they did not is reported, not hidden). Last:
 the ratio of the medians, against the goal of 1.25 (issue "first seconds"), and the
 floor ``python -c pass`` from the same run.
+
+With ``--breakdown``, each session's CPU by process (:mod:`proctree`, ``/proc``
+sampled every 10 ms): Claude Code's own (node), ``rubi serve``, each ``rubi hook
+EVENT``, the rest; and the bytes of the first request to the API (tools, rubi's
+tools, system prompt, first message), medians per case.
 
 Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
 cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
@@ -50,6 +55,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchproc import pass_floor  # noqa: E402
+from proctree import TreeSampler, reap  # noqa: E402
 
 from e2e.fake_api import FakeMessagesAPI  # noqa: E402
 
@@ -162,9 +168,11 @@ def one_session(
     with_rubi: bool,
     files: list[Path],
     debug: bool = False,
+    breakdown: bool = False,
 ) -> dict[str, Any]:
     """One ``claude -p`` session; wall, CPU and what the API saw (with ``debug``, the
-    hooks' routes from Claude Code's debug log, :func:`hook_counts`)."""
+    hooks' routes from Claude Code's debug log, :func:`hook_counts`; with
+    ``breakdown``, CPU by process, :func:`by_process`)."""
     api = FakeMessagesAPI().start()
     env = rubi_env(home)
     env.update(
@@ -185,8 +193,11 @@ def one_session(
         child = subprocess.Popen(
             args, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
-        _pid, status, usage = os.wait4(child.pid, 0)
+        sampler = TreeSampler(child.pid).start() if breakdown else None
+        status, own, kids, total = reap(child.pid)
         wall = time.perf_counter() - start
+        if sampler is not None:
+            sampler.stop()
         out = child.stdout.read() if child.stdout else b""
         err = child.stderr.read() if child.stderr else b""
     finally:
@@ -196,7 +207,9 @@ def one_session(
     ok = os.waitstatus_to_exitcode(status) == 0
     return {
         "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
+        "cpu": total,
+        "procs": by_process(own, kids, sampler) if sampler is not None else {},
+        "first_request": request_bytes(first),
         "requests": len(api.requests),
         # a plugin's server's tools are named mcp__plugin_<plugin>_<server>__<tool>
         "rubi_tools": any(n.startswith(("mcp__rubi__", "mcp__plugin_rubi_rubi__")) for n in tools),
@@ -205,6 +218,65 @@ def one_session(
         "error": "" if ok else (err or out).decode("utf-8", "replace")[-300:],
         "hooks": hook_counts(home) if debug else {},
     }
+
+
+def by_process(own: float, kids: float, sampler: TreeSampler) -> dict[str, float]:
+    """CPU seconds of one session by process: ``claude`` (node's own), ``rubi serve``,
+    each ``rubi hook EVENT``, ``other`` (git and shells Claude Code runs itself), and
+    ``unsampled`` (children's CPU no sample saw: short lives and tails)."""
+    parts: dict[str, float] = {"claude": own}
+    for proc in sampler.procs.values():
+        words = proc.cmd.split()
+        names = [Path(w).name for w in words[:4]]
+        if "rubi" in names:
+            at = names.index("rubi")
+            name = " ".join(["rubi", *words[at + 1 : at + 3]])
+        else:
+            name = "other"
+        parts[name] = parts.get(name, 0.0) + proc.cpu_s
+    parts["unsampled"] = max(0.0, kids - sum(p.cpu_s for p in sampler.procs.values()))
+    return parts
+
+
+def request_bytes(body: dict[str, Any]) -> dict[str, int]:
+    """Bytes (compact JSON) of a request to the API: whole, ``tools``, rubi's tools,
+    ``system``, and the first user message (where Claude Code puts skills and
+    instructions of servers as reminders)."""
+
+    def size(value: Any) -> int:
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+    tools = body.get("tools") or []
+    messages = body.get("messages") or []
+    return {
+        "all": size(body),
+        "tools": size(tools),
+        "rubi_tools": size([t for t in tools if "rubi" in str(t.get("name"))]),
+        "system": size(body.get("system") or []),
+        "first_message": size(messages[0]) if messages else 0,
+    }
+
+
+def print_breakdown(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """Median CPU per process kind and the first request's bytes, per case."""
+    print("\n| process (CPU p50, s) | " + " | ".join(runs) + " |")
+    print("|---|" + "---|" * len(runs))
+    names = sorted({n for got in runs.values() for r in got for n in r["procs"]})
+    for name in names:
+        cells = [
+            f"{statistics.median(r['procs'].get(name, 0.0) for r in got):.3f}"
+            for got in runs.values()
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    for key in ("requests",):
+        cells = [f"{statistics.median(r[key] for r in got):.0f}" for got in runs.values()]
+        print("| API requests | " + " | ".join(cells) + " |")
+    for key in ("all", "tools", "rubi_tools", "system", "first_message"):
+        cells = [
+            f"{statistics.median(r['first_request'][key] for r in got):.0f}"
+            for got in runs.values()
+        ]
+        print(f"| first request bytes: {key} | " + " | ".join(cells) + " |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,6 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         "--hooks",
         action="store_true",
         help="count each session's hooks by route from Claude Code's debug log (costs CPU)",
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="CPU by process (claude's own, rubi serve, each hook) sampled from /proc",
     )
     args = parser.parse_args(argv)
     claude = find_claude(args.claude)
@@ -235,7 +312,9 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[dict[str, Any]]] = {"bare": [], "rubi": []}
         for i in range(args.pairs):
             for case, folder in (("bare", bare), ("rubi", withr)):
-                got = one_session(claude, folder, homes[case], case == "rubi", files, args.hooks)
+                got = one_session(
+                    claude, folder, homes[case], case == "rubi", files, args.hooks, args.breakdown
+                )
                 runs[case].append(got)
                 flag = "" if got["ok"] else f"  FAILED: {got['error']}"
                 if got["hooks"] and case == "rubi":
@@ -268,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
             f"(goal <= {GOAL}x); floor python -c pass {base * 1000:.0f} ms; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
+        if args.breakdown:
+            print_breakdown(runs)
         if args.json:
             args.json.write_text(json.dumps(runs, indent=1), encoding="utf-8")
     return 0

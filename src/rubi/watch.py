@@ -13,13 +13,11 @@ the MCP server) never see a half-written index.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import logging
 import os
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,7 +29,6 @@ from rubi.core.paths import VaultPaths
 from rubi.core.treerules import code_path_skipped, editor_noise, vault_path_skipped
 
 __all__ = [
-    "AFTER_WAIT_S",
     "DEBOUNCE_MS",
     "PREPARE_AFTER_S",
     "Batch",
@@ -39,7 +36,6 @@ __all__ = [
     "event_filter",
     "ignored",
     "ignored_code",
-    "in_background",
     "linked_folders",
     "watch",
 ]
@@ -431,56 +427,12 @@ def _prepare(
     return thread
 
 
-AFTER_WAIT_S = 60.0
-"""The longest a background watch waits for its ``after`` event before it starts
-anyway (:func:`in_background`)."""
-
 PREPARE_AFTER_S = 30.0
 """Seconds after its catch-up a background watch given an ``after`` event (``rubi
-serve`` over stdio) makes the code map's memory and imports ahead, or at its first
-batch if sooner: 0.5 s of CPU on a 600-file project, which at once fell in a session's
-first seconds beside its hooks; a short session never edits. ``rubi watch``: at once."""
-
-
-@contextlib.contextmanager
-def in_background(
-    vault: VaultPaths | None, after: threading.Event | None = None
-) -> Iterator[threading.Thread | None]:
-    """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
-    process then learns changes from file events, and its searches skip the scan of
-    every file. None, or a failure to start watching, leaves the process as it was
-    (searches then refresh by scanning).
-
-    ``after``: start watching (the catch-up run first) once it is set, or after
-    :data:`AFTER_WAIT_S`: a server's warm-up and first answer then do not share the
-    interpreter with the catch-up run, which checks every note (0.1-0.3 s of CPU at
-    5,000 notes). Until the watcher listens, every search refreshes by scanning, as
-    before it started. With ``after``, the code map's memory waits too
-    (:data:`PREPARE_AFTER_S`)."""
-    if vault is None:
-        yield None
-        return
-    stop = threading.Event()
-
-    def run() -> None:
-        if after is not None:
-            deadline = time.monotonic() + AFTER_WAIT_S
-            while not after.wait(0.1) and not stop.is_set() and time.monotonic() < deadline:
-                pass
-            if stop.is_set():
-                return
-        try:
-            watch(vault, stop_event=stop, prepare_after_s=PREPARE_AFTER_S if after else 0.0)
-        except Exception:  # the fail-open edge: the server keeps serving, refreshing
-            log.exception("background watch of %s stopped", vault.root)
-
-    thread = threading.Thread(target=run, name="rubi-watch", daemon=True)
-    thread.start()
-    try:
-        yield thread
-    finally:
-        stop.set()
-        thread.join(timeout=2.0)
+serve`` over stdio, :func:`rubi.cli.servewatch.in_background`) makes the code map's
+memory and imports ahead, or at its first batch if sooner: 0.5 s of CPU on a 600-file
+project, which at once fell in a session's first seconds beside its hooks; a short
+session never edits. ``rubi watch``: at once."""
 
 
 def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:

@@ -5,6 +5,7 @@ at once, never in the engine as well; afterwards the engine answers it."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -249,3 +250,38 @@ def test_a_stopped_engine_waits_for_its_loading_to_end(
     engine.stop(timeout_s=30)
     assert engine.warmup.search.is_set()
     assert not [t for t in threading.enumerate() if t.name == "rubi-engine-warm"]
+
+
+def test_an_on_demand_engine_loads_only_once_a_request_needed_it(project: Path) -> None:
+    """The engine of ``rubi serve``: its host's first answers are out, yet it loads
+    nothing until a request finds what it needs unloaded (that request is refused and
+    runs cold); then it loads, and the next one is answered."""
+    primed: list[object] = []
+    started = threading.Event()
+    started.set()
+    loading = Warmup(
+        app.locate(project / ".rubi"), prime=primed.append, after=started, on_demand=True
+    )
+    loading.start()
+    try:
+        time.sleep(0.5)
+        assert not loading.hooks.is_set() and primed == []
+        assert loading.ready("hook", "posttooluse") is False  # refused: it runs cold
+        assert loading.search.wait(30)
+        assert len(primed) == 1 and loading.ready("hook", "posttooluse") is True
+    finally:
+        loading.stop()
+
+
+def test_a_stopped_engine_s_thread_ends_and_removes_its_socket_whatever_its_idle_timeout(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping wakes the accept loop with a connection of its own, which is not
+    answered as a request (a shutdown of the listening socket ended the loop too, but
+    only after ``accept`` spun at full CPU for 0.1-0.2 s: measured, not asserted)."""
+    monkeypatch.setattr(server, "IDLE_S", 60.0)
+    engine = Engine(app.locate(project / ".rubi")).start()
+    assert engine.serving.wait(10)
+    engine.stop(timeout_s=5.0)
+    assert engine._thread is not None and not engine._thread.is_alive()
+    assert not os.path.exists(address_of(project).socket)  # removed on its way out

@@ -19,7 +19,8 @@ from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, Served
 from rubi.claude.hooks import toolcall
 from rubi.claude.hooks.toolcall import TOOL_EVENTS, payload_of, tool_input
 from rubi.claude.pluginhooks import plugin_hook_groups
-from rubi.engine.hooktool import answer_hook_call
+from rubi.engine import hooktool
+from rubi.engine.hooktool import answer_hook_call, hook_answerer
 from rubi.engine.server import Engine
 from rubi.mcp.early import EarlyCalls
 from rubi.mcp.front import load_handshake
@@ -84,6 +85,41 @@ def test_the_tool_answers_each_hook_as_the_command_does(
             running.stop()
     assert {e for e, _ in tool_cases(project, t, big)} == set(TOOL_EVENTS)
     check_twin_session(shown, project, twin)
+
+
+def test_a_server_answers_its_own_project_s_hooks_in_its_process_never_through_an_engine(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm engine serves the project, yet the server's answerer runs each hook of
+    that project itself (a socket to its own engine would only hand the hook to
+    another thread), with the command's output bytes; a hook of another project still
+    asks that project's engine."""
+    twin, t, big = twin_session(project, tmp_path)
+    asked: list[str] = []
+    real = hooktool.try_engine
+
+    def spy(event: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(event)
+        return real(event, *args, **kwargs)
+
+    monkeypatch.setattr(hooktool, "try_engine", spy)
+    running = Engine(vault_of(twin)).start()
+    try:
+        assert running.serving.wait(10) and running.ready.wait(30)
+        answer = hook_answerer(vault_of(twin).root)
+        shown = []
+        cases = zip(tool_cases(project, t, big), tool_cases(twin, t, big), strict=True)
+        for (event, raw_cold), (_, raw_twin) in cases:
+            expected = cold(event, raw_cold)
+            assert answer(tool_arguments(event, raw_twin)) == expected, event
+            shown.append(expected)
+        assert asked == []
+        check_twin_session(shown, project, twin)
+        other = {"event": "Stop", "cwd": str(project), "session_id": "s", "transcript_path": ""}
+        answer(other)
+        assert asked == ["Stop"]
+    finally:
+        running.stop()
 
 
 def test_outside_a_project_the_prompt_hook_answers_nothing(tmp_path: Path) -> None:

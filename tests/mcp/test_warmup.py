@@ -1,14 +1,16 @@
-"""The stdio server's warm-up: the vault first (one search as the tool answers it), the
-SDK's import after, and never while a tool call is being answered in the greeting; a
-call that comes first loads what it needs itself."""
+"""The stdio server's start: nothing loaded beside the first answers (each call loads
+what it needs itself), the start told once they are out; the work no message asked
+for (the warm-up search, then the SDK's import) only once the server has lived a while
+and is idle, never while a call is being answered; a message that needs the SDK has it
+built at once."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,35 +22,72 @@ from rubi.mcp.startup import Warmup, one_blas_thread
 WAIT_S = 10.0
 
 
-def test_the_vault_warms_before_the_sdk_loads_and_the_build_waits_for_a_call(
+def _paths(tmp_path: Path) -> VaultPaths:
+    return VaultPaths(root=tmp_path, index_dir=tmp_path)
+
+
+def test_nothing_is_loaded_beside_the_first_answers_and_the_start_is_told_after_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    warmed: list[str] = []
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.append("warm"))
+    warmup = Warmup(_paths(tmp_path), lambda ready: object(), first_call_wait_s=3600)
+    warmup.start()
+    with warmup.serving():  # the session's first hook, answered in the greeting
+        warmup.ready()  # no warm-up search under way: nothing to wait for
+        assert not startup.STARTED.wait(0.3)
+    assert startup.STARTED.wait(WAIT_S)
+    assert not warmup.built.wait(0.3)
+    assert warmed == []  # a short session never pays for the warm-up search
+
+
+def test_the_first_answers_count_as_out_after_a_while_without_a_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    Warmup(_paths(tmp_path), lambda ready: object(), first_call_wait_s=0.2).start()
+    assert startup.STARTED.wait(WAIT_S)
+
+
+def test_unasked_work_waits_until_the_server_has_lived_a_while_and_is_idle(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     order: list[str] = []
-    inside, warming = threading.Event(), threading.Event()
-
-    def warm(paths: Any) -> None:
-        inside.set()
-        warming.wait(WAIT_S)
-        order.append("warm")
-
-    monkeypatch.setattr(startup, "warm_vault", warm)
-
-    def build(ready: Any) -> Any:
-        order.append("build")
-        return object()
-
-    warmup = Warmup(VaultPaths(root=tmp_path, index_dir=tmp_path), build, build_after_s=0)
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: order.append("warm"))
+    warmup = Warmup(
+        _paths(tmp_path),
+        lambda ready: order.append("build") or object(),
+        unasked_after_s=0.5,
+        idle_s=0.4,
+    )
     warmup.start()
-    assert inside.wait(WAIT_S)
-    with warmup.serving():  # a call arrived in the greeting while the vault warmed
-        warming.set()
-        warmup.ready()
-        assert order == ["warm"]
-        assert not warmup.built.wait(0.2)  # the call is answered first
-        order.append("call answered")
+    for _ in range(8):  # calls keep coming, 0.1 s apart, for longer than 0.5 s
+        with warmup.serving():
+            time.sleep(0.05)
+        time.sleep(0.1)
+        assert order == []
     assert warmup.built.wait(WAIT_S)
-    assert order == ["warm", "call answered", "build"]
+    assert order == ["warm", "build"]
     assert warmup.server() is not None
+
+
+def test_a_message_that_needs_the_sdk_has_it_built_at_once_without_a_warm_up_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    warmed: list[str] = []
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.append("warm"))
+    warmup = Warmup(_paths(tmp_path), lambda ready: "server", unasked_after_s=3600).start()
+    with warmup.serving():  # a call being answered: the build waits for it
+        done = threading.Event()
+        threading.Thread(target=lambda: (warmup.server(), done.set()), daemon=True).start()
+        assert not done.wait(0.3)
+    assert done.wait(WAIT_S)
+    assert warmup.server() == "server" and warmed == []
+    assert startup.STARTED.is_set()
 
 
 def test_numpy_gets_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,57 +101,17 @@ def test_numpy_gets_one_blas_thread_unless_the_user_chose(monkeypatch: pytest.Mo
     assert "OPENBLAS_NUM_THREADS" not in startup.os.environ
 
 
-def test_the_start_is_told_once_the_vault_is_warm_and_no_call_is_being_answered(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    warming = threading.Event()
-    monkeypatch.setattr(startup, "STARTED", threading.Event())
-    monkeypatch.setattr(startup, "warm_vault", lambda paths: warming.wait(WAIT_S))
-    inside = threading.Event()
-    monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), warming.wait(WAIT_S)))
-    warmup = Warmup(
-        VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object(), build_after_s=0
-    )
-    warmup.start()
-    assert inside.wait(WAIT_S)
-    with warmup.serving():  # a call came in the greeting
-        assert not startup.STARTED.wait(0.2)  # the vault is still warming
-        warming.set()
-        warmup.ready()
-        assert not startup.STARTED.wait(0.2)  # warm, but the call is being answered
-    assert startup.STARTED.wait(WAIT_S)
-    assert warmup.built.wait(WAIT_S)  # its thread ends here, not in a later test
-
-
-def test_a_call_before_the_warm_up_began_loads_itself_and_the_warm_up_skips_its_search(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    searched: list[str] = []
-    monkeypatch.setattr(startup, "STARTED", threading.Event())
-    monkeypatch.setattr(startup, "warm_vault", lambda paths: searched.append("warm"))
-    built = threading.Event()
-    warmup = Warmup(
-        VaultPaths(root=tmp_path, index_dir=tmp_path),
-        lambda ready: built.set() or object(),
-        build_after_s=0,
-    )
-    with warmup.serving():  # the call came first
-        warmup.start()
-        warmup.ready()  # nothing under way to wait for
-        assert not built.wait(0.2)  # the SDK's import waits for the call
-    assert warmup.built.wait(WAIT_S)
-    assert searched == []  # the call loaded what it needed; nothing searched twice
-    assert startup.STARTED.is_set()
-
-
 def test_a_call_waits_only_for_a_warm_up_search_under_way(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     inside, release = threading.Event(), threading.Event()
-    monkeypatch.setattr(startup, "STARTED", threading.Event())  # never the process's own
     monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), release.wait(WAIT_S)))
     warmup = Warmup(
-        VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object(), build_after_s=0
+        _paths(tmp_path),
+        lambda ready: object(),
+        unasked_after_s=0,
+        idle_s=0,
+        first_call_wait_s=0,
     )
     warmup.start()
     assert inside.wait(WAIT_S)
@@ -127,7 +126,6 @@ def test_a_call_waits_only_for_a_warm_up_search_under_way(
     assert not answered.wait(0.2)  # the search under way loads what the call needs
     release.set()
     assert answered.wait(WAIT_S)
-    assert warmup.built.wait(WAIT_S)  # its thread ends here, not in a later test
 
 
 WARMED = """
@@ -186,20 +184,3 @@ def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "True"]
-
-
-def test_the_sdk_is_built_when_a_message_needs_it_or_a_while_after_the_first_answers(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """The greeting answers the handshake, the lists and plain calls without the SDK:
-    its import (0.6-0.8 s of CPU) waits for a message that needs it, or until the
-    session's busy first seconds are over."""
-    monkeypatch.setattr(startup, "STARTED", threading.Event())
-    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
-    paths = VaultPaths(root=tmp_path, index_dir=tmp_path)
-    asked = Warmup(paths, lambda ready: "server", build_after_s=3600).start()
-    assert startup.STARTED.wait(WAIT_S)
-    assert not asked.built.wait(0.3)  # nothing needs it yet
-    assert asked.server() == "server"  # a message the greeting cannot answer
-    unasked = Warmup(paths, lambda ready: "server", build_after_s=0.1).start()
-    assert unasked.built.wait(WAIT_S)

@@ -13,7 +13,7 @@ import pytest
 from rubi import app
 from rubi.core.paths import VaultPaths
 from rubi.sync import forget_vault_syncs, load_state
-from rubi.sync.freshness import files_unchanged, list_vault
+from rubi.sync.freshness import caught_up, files_unchanged, list_vault
 from rubi.sync.manifest import RACY_MARGIN_NS
 from rubi.vault.scan import scan_vault
 
@@ -153,3 +153,39 @@ def test_a_store_without_a_listing_time_gets_one(tmp_path: Path) -> None:
     assert not files_unchanged(paths)
     assert _ids(paths, "bananas")[:1] == ["sub/Beta"]
     assert files_unchanged(paths)
+
+
+def _settled_project(tmp_path: Path) -> VaultPaths:
+    """A small project whose files were all saved an hour ago, indexed since."""
+    from helpers import login_project
+
+    root = login_project(tmp_path / "proj")
+    when = time.time_ns() - HOUR_NS
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(when, when))
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    return paths
+
+
+def test_a_project_left_alone_is_caught_up_and_an_edit_of_a_note_or_code_is_not(
+    tmp_path: Path,
+) -> None:
+    paths = _settled_project(tmp_path)
+    assert paths.project_root is not None
+    assert caught_up(paths)
+    code = paths.project_root / "src" / "auth.py"
+    code.write_text("def login():\n    return 1\n", encoding="utf-8")
+    assert files_unchanged(paths)  # the notes alone say nothing of the code
+    assert not caught_up(paths)
+    app.index(paths)
+    note = next((paths.root / "notes").rglob("*.md"))
+    note.write_text(note.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    assert not caught_up(paths)
+
+
+def test_a_project_whose_code_map_is_gone_is_not_caught_up(tmp_path: Path) -> None:
+    paths = _settled_project(tmp_path)
+    paths.codemap_file.unlink()
+    assert not caught_up(paths)

@@ -10,9 +10,10 @@ import pytest
 
 import rubi.sync.vaultsync as session_module
 from rubi import app
+from rubi.cli.servewatch import in_background
 from rubi.sync import vault_sync_for
+from rubi.sync.freshness import caught_up
 from rubi.vault.scan import VaultListing
-from rubi.watch import in_background
 
 from helpers import write
 
@@ -157,3 +158,66 @@ def test_an_undeferred_code_memory_is_made_right_after_the_catch_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert _prepared_at(tmp_path, monkeypatch, 0.0) == [True, True]
+
+
+def _old(root: Path) -> None:
+    """Every file under ``root`` saved an hour ago (no edit too near the listing)."""
+    import os
+
+    when = time.time_ns() - 3600 * 10**9
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(when, when))
+
+
+@pytest.mark.parametrize("edited", [False, True], ids=["unchanged", "edited"])
+def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle_spell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: bool
+) -> None:
+    """Given an ``idle`` event (``rubi serve``), once the first answers are out the
+    index is caught up by one run only when something changed since the last index
+    run (a new note is then searchable without a watcher); the watcher itself starts
+    only at the idle event."""
+    import threading
+
+    import rubi.watch as watch_module
+
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
+    _old(vault)
+    paths = app.locate(vault)
+    app.index(paths)
+    _old(vault)
+    app.index(paths)
+    import rubi.sync as sync_module
+
+    runs: list[object] = []
+    real = sync_module.index_vault
+
+    def counting(*args: object, **kw: object) -> object:
+        runs.append(args[0])
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sync_module, "index_vault", counting)
+    started = threading.Event()
+
+    def fake_watch(vault: object, *, stop_event: threading.Event, **kw: object) -> int:
+        started.set()
+        stop_event.wait(10)
+        return 0
+
+    monkeypatch.setattr(watch_module, "watch", fake_watch)
+    if edited:
+        write(vault / "beta.md", "# Beta\n\nA zanzibarish word.\n")
+    after, idle = threading.Event(), threading.Event()
+    after.set()
+    with in_background(paths, after, idle):
+        assert not started.wait(0.5)  # no watcher before the idle spell
+        deadline = time.monotonic() + 20
+        while edited and not caught_up(paths) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(runs) == (1 if edited else 0)
+        if edited:
+            assert [h.id for h in app.search(paths, "zanzibarish", refresh=False).hits] == ["beta"]
+        idle.set()
+        assert started.wait(5)

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from rubi.app.updates import (
         apply_changes,
         catch_up,
+        catch_up_if_changed,
         import_ahead,
         remember_code,
         set_watched,
@@ -79,6 +80,7 @@ __all__ = [
     "backlinks",
     "capture_turn",
     "catch_up",
+    "catch_up_if_changed",
     "claude_config_dir",
     "clean_turn",
     "context_size",
@@ -418,6 +420,7 @@ _LAZY: dict[str, str] = {
     "session_start_context": "rubi.app.sessionstart",
     "apply_changes": "rubi.app.updates",
     "catch_up": "rubi.app.updates",
+    "catch_up_if_changed": "rubi.app.updates",
     "import_ahead": "rubi.app.updates",
     "remember_code": "rubi.app.updates",
     "set_watched": "rubi.app.updates",

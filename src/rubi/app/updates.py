@@ -23,6 +23,7 @@ __all__ = [
     "WARM_MODULES",
     "apply_changes",
     "catch_up",
+    "catch_up_if_changed",
     "import_ahead",
     "remember_code",
     "set_watched",
@@ -47,6 +48,25 @@ def catch_up(paths: VaultPaths) -> IndexReport:
     from rubi.sync import index_vault
 
     return index_vault(paths, verify=True, code=True)
+
+
+def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
+    """One incremental run (notes by size and time, the code map by its fingerprint)
+    only when something changed since the last index run
+    (:func:`rubi.sync.freshness.caught_up`: a listing, one query and one ``git
+    ls-files``); True when it ran. Waits at most ``lock_timeout_s`` for another run.
+
+    Raises:
+        OSError: the index folder cannot be written.
+        filelock.Timeout: another index run held the lock too long.
+    """
+    from rubi.sync import index_vault
+    from rubi.sync.freshness import caught_up
+
+    if caught_up(paths):
+        return False
+    index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
+    return True
 
 
 def apply_changes(

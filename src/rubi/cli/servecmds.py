@@ -71,11 +71,11 @@ def serve(
 
         echo(resolve_token()[0])
         return
-    from rubi.engine.hooktool import answer_hook_call
+    from rubi.cli.servewatch import in_background
+    from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED
-    from rubi.watch import in_background
+    from rubi.mcp.startup import STARTED, UNASKED
 
     if vault is not None:
         if project is not None:
@@ -84,14 +84,18 @@ def serve(
             raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
-    # The engine answers this project's hooks (docs/engine.md); the background watch
-    # keeps the index current from file events, so no answer waits for a scan. Over
-    # stdio both begin once the vault is warm and the first answers are out (they do
-    # not share the interpreter with the watch's catch-up run or the engine's loading;
-    # the engine refuses hooks until then, which run cold at once); over HTTP nothing
-    # warms first.
+    # The engine answers other processes' hooks and commands for this project
+    # (docs/engine.md); the background watch keeps the index current from file events,
+    # so no answer waits for a scan. Over stdio the index is caught up once the first
+    # answers are out (if anything changed) and the watcher starts at the server's
+    # first idle spell; the engine loads only when a request needs it (refused until
+    # then: its client answers cold at once); the server answers its own session's
+    # hooks itself. Over HTTP both begin at once.
     first_answers = None if http else STARTED
-    with running(located, first_answers), in_background(located, first_answers):
+    with (
+        running(located, first_answers, on_demand=not http),
+        in_background(located, first_answers, None if http else UNASKED),
+    ):
         run(
             project,
             vault=vault,
@@ -100,7 +104,8 @@ def serve(
             port=port,
             allow_remote=allow_remote,
             no_token=no_token,
-            hook=answer_hook_call,  # the plugin's mcp_tool hooks (docs/engine.md)
+            # the plugin's mcp_tool hooks, answered here (docs/engine.md)
+            hook=hook_answerer(located.root if located is not None else None),
         )
 
 

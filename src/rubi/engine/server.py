@@ -294,9 +294,11 @@ class Engine:
         *,
         standby_s: float = STANDBY_S,
         after: threading.Event | None = None,
+        on_demand: bool = False,
     ) -> None:
         """``after``: the engine loads what requests need once this is set (see
-        :class:`~rubi.engine.warmup.Warmup`); None: as soon as it serves."""
+        :class:`~rubi.engine.warmup.Warmup`); None: as soon as it serves;
+        ``on_demand``: and only once a request needed it."""
         self.vault = os.path.realpath(paths.root)
         self.paths = paths
         self.standby_s = standby_s
@@ -304,7 +306,7 @@ class Engine:
         self._stop = threading.Event()
         self._slot = Slot()
         self._rewarm = Rewarm()
-        self.warmup = Warmup(paths, after=after)
+        self.warmup = Warmup(paths, after=after, on_demand=on_demand)
         self.ready = self.warmup.search
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
@@ -316,15 +318,19 @@ class Engine:
         return self
 
     def stop(self, timeout_s: float = 2.0) -> None:
-        """Stop serving and loading, waiting up to ``timeout_s`` seconds in all for
-        the engine's thread and its loading thread to end (:meth:`Warmup.stop`)."""
+        """End the engine: stop serving and loading, waiting up to ``timeout_s`` seconds
+        in all for the engine's thread and its loading thread to end
+        (:meth:`Warmup.stop`). The accept loop is woken by a connection of its own (a
+        ``shutdown`` of the listening socket made ``accept`` with a timeout spin at
+        full CPU until the timeout: up to :data:`IDLE_S` of CPU on every exit)."""
         deadline = time.monotonic() + timeout_s
         self._stop.set()
         self.warmup.stop()
         listener = self._listener
         if listener is not None:
-            with contextlib.suppress(OSError):
-                listener.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as wake:
+                wake.settimeout(0.5)
+                wake.connect(listener.getsockname())
         if self._thread is not None:
             self._thread.join(timeout_s)
         self.warmup.stop(max(deadline - time.monotonic(), 0.0))
@@ -376,6 +382,9 @@ class Engine:
                     if self._stop.is_set():
                         break
                     raise
+                if self._stop.is_set():
+                    conn.close()  # the wake-up of stop(), or a request too late
+                    break
                 self._dispatch(conn)
         finally:
             self.serving.clear()
@@ -433,12 +442,13 @@ class Engine:
 
 @contextlib.contextmanager
 def running(
-    paths: VaultPaths | None, after: threading.Event | None = None
+    paths: VaultPaths | None, after: threading.Event | None = None, on_demand: bool = False
 ) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
     engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
     engine's sake: a host runs the same without one. ``after``: it loads what requests
-    need once this is set (refusing them until then: their clients answer cold)."""
+    need once this is set (refusing them until then: their clients answer cold);
+    ``on_demand``: and once a request needed it (:class:`~rubi.engine.warmup.Warmup`)."""
     from rubi.engine.address import supported
 
     if paths is None or paths.project_root is None or not supported():
@@ -447,7 +457,7 @@ def running(
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
         yield None
         return
-    engine = Engine(paths, after=after).start()
+    engine = Engine(paths, after=after, on_demand=on_demand).start()
     try:
         yield engine
     finally:

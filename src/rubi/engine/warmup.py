@@ -16,12 +16,15 @@ is loaded, and refuses it before (no acknowledgement: the client runs it cold at
 
 Loading runs once per process, in a daemon thread (:meth:`Warmup.start`); a failure
 counts as loaded (the request then fails in the engine as it would cold, and the
-client prints what the hook prints). In ``rubi serve`` it begins once the MCP server's
-first answers are out (its ``after`` event, :data:`rubi.mcp.startup.STARTED`): the
-server's warm-up has then loaded the search stack and the vault's data in the same
-process, so the engine's own first search costs tens of milliseconds instead of
-running beside the server's and slowing both; until then every request is refused
-and its client answers cold at once.
+client prints what the hook prints). In ``rubi serve`` it waits for the MCP server's
+first answers (its ``after`` event, :data:`rubi.mcp.startup.STARTED`) and then for
+a request that needs it (``on_demand``): the server answers its own session's hooks
+itself, so its engine serves only other processes (``rubi search`` and ``rubi read``
+from the agent's shell, another route's command hooks), and a short session that
+sends none never loads it. The first such request is refused and answered cold at
+once; the ones after it find the engine loaded (by then the server's own calls have
+usually loaded the search stack and the vault's data in the same process, so the
+engine's first search costs tens of milliseconds).
 """
 
 from __future__ import annotations
@@ -104,10 +107,12 @@ class Warmup:
         prime: Callable[[VaultPaths], None] | None = None,
         after: threading.Event | None = None,
         after_wait_s: float = AFTER_WAIT_S,
+        on_demand: bool = False,
     ) -> None:
         """``vault``: the engine's vault; ``prime``: loads its data (default
         :func:`prime_search`); ``after``: loading begins once it is set, or after
-        ``after_wait_s`` seconds (None: at once)."""
+        ``after_wait_s`` seconds (None: at once); ``on_demand``: and not before a
+        request found something it needs unloaded (:meth:`ready`)."""
         self.vault = vault
         self.hooks = threading.Event()
         self.search = threading.Event()
@@ -118,13 +123,19 @@ class Warmup:
         self._guard = threading.Lock()
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
+        self._demand = threading.Event()
+        if not on_demand:
+            self._demand.set()
 
     def ready(self, kind: str, event: str = "") -> bool:
         """Whether a request of ``kind`` for ``event`` (:func:`needs_search`) may run
-        in the engine now."""
-        if needs_search(kind, event):
-            return self.search.is_set()
-        return self.hooks.is_set()
+        in the engine now; a request that may not asks for the loading to begin (an
+        ``on_demand`` loading waits for that)."""
+        loaded = self.search if needs_search(kind, event) else self.hooks
+        if loaded.is_set():
+            return True
+        self._demand.set()
+        return False
 
     def start(self) -> None:
         """Load in a daemon thread (once per :class:`Warmup`; later calls return)."""
@@ -147,7 +158,8 @@ class Warmup:
 
     def run(self) -> None:
         """Load everything, setting :attr:`hooks` then :attr:`search` (never raises),
-        once the ``after`` event is set; nothing once :meth:`stop` was called."""
+        once the ``after`` event is set (and, ``on_demand``, a request asked); nothing
+        once :meth:`stop` was called."""
         if self._after is not None:
             deadline = time.monotonic() + self._after_wait_s
             while not self._after.is_set() and not self._cancel.is_set():
@@ -155,6 +167,8 @@ class Warmup:
                 if left <= 0:
                     break
                 self._after.wait(min(left, CANCEL_POLL_S))
+        while not self._demand.is_set() and not self._cancel.is_set():
+            self._demand.wait(CANCEL_POLL_S)
         if self._cancel.is_set():
             return
         try:

@@ -3,11 +3,11 @@
 A hook handler of type ``mcp_tool`` calls a tool of a connected server and reads the
 tool's text as a command hook's stdout (``docs/engine.md``, "Hooks through the
 plugin's server"). The server answers :data:`HOOK_TOOL` with a :data:`HookAnswerer` given by
-whoever starts it (``rubi serve``: :func:`rubi.engine.hooktool.answer_hook_call`, the
+whoever starts it (``rubi serve``: :func:`rubi.engine.hooktool.hook_answerer`, the
 handlers ``rubi hook`` runs): in the greeting before the MCP SDK is loaded
 (:mod:`rubi.mcp.early`) and after (:class:`rubi.mcp.stdio.RubiMCPServer`), never
-waiting for the warm-up (the answerer runs the hook cold when the engine is not
-ready, as a command hook would).
+waiting for the warm-up (the answerer runs a hook of the server's own project in the
+server's process, with the handlers a cold command hook runs).
 
 The tool is not in ``tools/list``: the model never sees it (its description would
 cost tokens on every request) and so never calls it; Claude Code calls it by name.

@@ -1,34 +1,34 @@
-"""``rubi serve`` over stdio: the handshake answered at once, the rest after warm-up.
+"""``rubi serve`` over stdio: the handshake answered at once, the rest when asked.
 
 A client (Claude Code) starts the server and sends ``initialize`` and ``tools/list``
 at once; its first request to the model goes out with whatever tools have arrived
-by then. So, in this order:
+by then. A short session (``claude -p``: a prompt, a few tool calls, seconds) then
+asks for its hooks and maybe a tool, and ends. It pays only for what it asks:
 
 1. the main thread answers the handshake (either protocol era) and the list requests
    from a snapshot (:func:`rubi.mcp.front.greet`, stdlib only: tens of milliseconds
    after start);
-2. meanwhile a :class:`Warmup` thread warms the vault with one search whose answer
-   is rendered as the ``search`` tool renders it (:func:`warm_vault`: the index
-   brought up to date and opened, the graph, the vectors, the code map and the
-   modules that read and render hits loaded), then imports the MCP SDK and builds
-   the server: a first tool call needs the former, never the latter. The build
-   (0.6-0.8 s of CPU) waits until a message needs it or :data:`BUILD_AFTER_S` have
-   passed: the greeting answers the handshake, the lists and plain tool calls
-   without it, and a session's first seconds (its hooks, the client's own start) are
-   when a core is worth most; a short session (``claude -p``) may end before it is
-   ever built;
-3. a tool call with plain arguments that comes before the SDK is there is answered in
-   the greeting too (:mod:`rubi.mcp.early`). It waits only for a warm-up search
-   already under way (which loads what the call would load itself; two searches
-   loading the same parts side by side would share one interpreter); a call that
-   comes before the warm-up began loads what it needs itself, and the warm-up then
-   skips its search;
-4. the first message the greeting cannot answer hands the connection to the SDK, once
-   it is built; after that the SDK answers everything.
+2. a tool call with plain arguments, and every ``mcp_tool`` hook, is answered in the
+   greeting too (:mod:`rubi.mcp.early`), loading what it needs (the search stack, the
+   index, graph and vectors) in this process, where it stays for the next call;
+3. the first message the greeting cannot answer hands the connection to the SDK,
+   built then (0.6-0.8 s of CPU); after that the SDK answers everything.
 
-The process's other starters wait for :data:`STARTED` (the first answers out): the
-background watch with its catch-up run, the engine's loading for the hooks
-(:mod:`rubi.engine.warmup`), the SDK's import.
+Nothing is loaded beside the first answers: an earlier server searched the vault at
+start to warm it, and the session's first recall, arriving meanwhile, shared the
+interpreter (and Python's import locks) with that search, slower than a hook process
+of its own on another core. The :class:`Warmup` thread only orders the rest:
+
+- :data:`STARTED` is set once the first answers are out (a call answered and none in
+  flight, or :data:`FIRST_CALL_WAIT_S` without a call): the index is then caught up
+  when anything changed since the last index run (the last session's record, an
+  edit: the recall of the next prompts and the next session read it;
+  :func:`rubi.cli.servewatch.in_background`) and the engine may load, on demand
+  (:mod:`rubi.engine.warmup`);
+- the work no message asked for (:data:`UNASKED`: the background watcher, the warm-up
+  search that makes a later first search fast, then the SDK's build) waits until the
+  server has lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long
+  interactive session has such spells between prompts, a short one ends before.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -49,8 +50,11 @@ if TYPE_CHECKING:
     from rubi.mcp.hooktool import HookAnswerer
 
 __all__ = [
-    "BUILD_AFTER_S",
+    "FIRST_CALL_WAIT_S",
+    "IDLE_S",
     "STARTED",
+    "UNASKED",
+    "UNASKED_AFTER_S",
     "WARM_QUERY",
     "Builder",
     "Warmup",
@@ -61,14 +65,28 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 STARTED = threading.Event()
-"""Set once a :class:`Warmup` of this process has its vault warm (or failed to) and no
-tool call is being answered in the greeting: the first answers are out, and
-``rubi serve`` starts its background watch (:func:`rubi.watch.in_background`) and its
-engine's loading (:mod:`rubi.engine.warmup`), not beside the warm-up and the first
-answer; the SDK's build waits longer (:data:`BUILD_AFTER_S`)."""
+"""Set once a :class:`Warmup` of this process saw the first answers out (a call answered
+and none being answered, or :data:`FIRST_CALL_WAIT_S` without one): ``rubi serve``
+then starts its background watch (:func:`rubi.cli.servewatch.in_background`), and its engine
+loads when a request needs it (:mod:`rubi.engine.warmup`), never beside the first
+answer."""
 
-BUILD_AFTER_S = 10.0
-"""Seconds after the first answers (:data:`STARTED`) the SDK is built unasked."""
+UNASKED = threading.Event()
+"""Set when a :class:`Warmup` of this process begins the work no message asked for
+(:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK: ``rubi serve``'s
+background watcher starts then (the index was caught up at :data:`STARTED`)."""
+
+FIRST_CALL_WAIT_S = 2.0
+"""Seconds after start a server with no call yet counts its first answers as out."""
+
+UNASKED_AFTER_S = 20.0
+"""Seconds a server lives before it does work no message asked for (the warm-up search,
+the SDK's build). A ``claude -p`` session of one prompt that reads ten files lasts 2-5 s
+against a fast API; by then every hook has been answered with what it loaded itself."""
+
+IDLE_S = 2.0
+"""How long no call may have been answered before unasked work begins (it never runs
+beside a call: both need the one interpreter)."""
 
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
@@ -79,97 +97,123 @@ for warm-up (:meth:`Warmup.ready`)."""
 
 
 class Warmup:
-    """Warms the vault, then builds the server, in a daemon thread (:meth:`start`).
-
-    The build (the SDK's import, about 0.6 s of CPU) waits while a tool call is being
-    answered in the greeting (:meth:`serving`): both need the interpreter, and the
-    call is what the client waits for; it begins when a message needs the SDK
-    (:meth:`server`) or ``build_after_s`` after the first answers. The warm-up
-    search is skipped when a call began before it (the call loads what it needs
-    itself).
+    """Orders a starting server's work, in a daemon thread (:meth:`start`): the first
+    answers, then :data:`STARTED`, then, once the server has lived ``unasked_after_s``
+    and been idle ``idle_s``, the warm-up search (:func:`warm_vault`) and the SDK's
+    build. A message that needs the SDK (:meth:`server`) has it built at once instead
+    (after any call being answered).
 
     Args:
         paths: the project vault.
         build: builds the server for it.
-        build_after_s: seconds after the first answers to build it unasked.
+        unasked_after_s: seconds of life before unasked work.
+        idle_s: seconds without a call before unasked work.
+        first_call_wait_s: seconds without a call after which the first answers count
+            as out.
     """
 
     def __init__(
-        self, paths: VaultPaths, build: Builder, build_after_s: float = BUILD_AFTER_S
+        self,
+        paths: VaultPaths,
+        build: Builder,
+        unasked_after_s: float = UNASKED_AFTER_S,
+        idle_s: float = IDLE_S,
+        first_call_wait_s: float = FIRST_CALL_WAIT_S,
     ) -> None:
         self.paths = paths
         self._build = build
-        self._build_after_s = build_after_s
+        self._unasked_after_s = unasked_after_s
+        self._idle_s = idle_s
+        self._first_call_wait_s = first_call_wait_s
         self._wanted = threading.Event()  # a message needs the SDK
         self.built = threading.Event()
         """Set once :meth:`server` returns without waiting (built or failed)."""
         self.warm = threading.Event()
-        """Set once the warm-up search is done (or failed: tools then report why)."""
+        """Set once the warm-up search is done (or failed, or skipped: a call already
+        loaded what a search needs)."""
         self._server: MCPServer | None = None
         self._error: BaseException | None = None
         self._calls = 0
-        self._asked = False  # a tool call has begun
+        self._answered = 0  # calls answered so far
+        self._born = self._last = time.monotonic()  # start; when the last call ended
         self._idle = threading.Condition()
         self._loading = threading.Lock()  # held by the warm-up's search
         self._thread = threading.Thread(target=self._run, name="rubi-warmup", daemon=True)
 
     def start(self) -> Warmup:
+        self._born = self._last = time.monotonic()
         self._thread.start()
         return self
 
     def ready(self) -> None:
         """Every tool calls this first: it blocks only while the warm-up's search is
-        under way (it loads what the call needs; once it is done, or when it never
-        began, the call loads whatever is missing itself)."""
-        if self.warm.is_set():
-            return
-        with self._idle:
-            self._asked = True
+        under way (it loads what the call needs, and two searches loading side by side
+        would share the interpreter); otherwise the call loads what it needs itself."""
         with self._loading:
             pass
 
     @contextmanager
     def serving(self) -> Iterator[None]:
-        """Hold the build back while a tool call is answered in the greeting."""
+        """Mark a call being answered in the greeting (unasked work waits for it)."""
         with self._idle:
             self._calls += 1
-            self._asked = True
         try:
             yield
         finally:
             with self._idle:
                 self._calls -= 1
+                self._answered += 1
+                self._last = time.monotonic()
                 self._idle.notify_all()
 
     def server(self) -> MCPServer:
-        """The built server, built now if it was not yet (waiting for the warm-up
-        search first).
+        """The built server, built now if it was not yet (after the call being
+        answered, if any).
 
         Raises:
             BaseException: whatever building it raised (an SDK that fails to import).
         """
         self._wanted.set()
+        with self._idle:
+            self._idle.notify_all()
         self.built.wait()
         if self._server is None:
             raise self._error or RuntimeError("the MCP server was not built")
         return self._server
 
+    def _first_answers_out(self) -> bool:
+        if self._wanted.is_set():
+            return True
+        waited = time.monotonic() - self._born >= self._first_call_wait_s
+        return self._calls == 0 and (self._answered > 0 or waited)
+
+    def _unasked_due(self) -> float:
+        """Seconds until unasked work may begin (0: now; the SDK wanted: now)."""
+        if self._wanted.is_set():
+            return 0.0
+        if self._calls:
+            return self._idle_s
+        now = time.monotonic()
+        return max(0.0, self._born + self._unasked_after_s - now, self._last + self._idle_s - now)
+
     def _run(self) -> None:
-        try:
-            with self._loading:
-                with self._idle:
-                    asked = self._asked
-                if not asked:  # else the call loads what it needs itself
+        with self._idle:
+            while not self._first_answers_out():
+                self._idle.wait(0.1)
+            STARTED.set()
+            while (due := self._unasked_due()) > 0:
+                self._idle.wait(due)
+        UNASKED.set()
+        if not self._wanted.is_set():
+            try:
+                with self._loading:
                     warm_vault(self.paths)
-        except Exception as exc:  # the tool calls meet it again and report it
-            log.info("warm-up search failed: %s", exc)
-        finally:
-            self.warm.set()
+            except Exception as exc:  # the tool calls meet it again and report it
+                log.info("warm-up search failed: %s", exc)
+        self.warm.set()
         with self._idle:
-            self._idle.wait_for(lambda: self._calls == 0)
-        STARTED.set()
-        self._wanted.wait(self._build_after_s)
-        with self._idle:
+            while not self._wanted.is_set() and (due := self._unasked_due()) > 0:
+                self._idle.wait(due)
             self._idle.wait_for(lambda: self._calls == 0)
         try:
             self._server = self._build(self.ready)

@@ -32,7 +32,7 @@ from rubi.index.version import SCHEMA_VERSION
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
 from rubi.sync.rows import open_store
 
-__all__ = ["files_unchanged", "list_vault"]
+__all__ = ["caught_up", "files_unchanged", "list_vault"]
 
 _FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
 
@@ -109,3 +109,33 @@ def files_unchanged(paths: VaultPaths) -> bool:
     if notes != recorded or found != set(attachments):
         return False
     return not any(racy(mtime, listed) for mtime, _ in notes.values())
+
+
+def caught_up(paths: VaultPaths) -> bool:
+    """True when an index run would find nothing to do: the notes are as recorded
+    (:func:`files_unchanged`) and, in a project, the code's fingerprint (one ``git
+    ls-files`` and an ``lstat`` per file: :func:`rubi.sync.code.code_fingerprint`)
+    is the one its map was last made from, and the map is there. False when anything
+    differs or cannot be told. Never raises for a damaged store (False)."""
+    if not files_unchanged(paths):
+        return False
+    root = paths.project_root
+    if root is None:
+        return True
+    from rubi.sync.code import code_fingerprint
+
+    try:
+        store = open_store(paths.store_file, create=False)
+    except (OSError, sqlite3.Error, RubiError):
+        return False
+    if store is None:
+        return False
+    try:
+        recorded = store.meta_values(("code_fingerprint",)).get("code_fingerprint")
+    except (sqlite3.Error, ValueError):
+        return False
+    finally:
+        store.close()
+    if not isinstance(recorded, str) or not recorded or not paths.codemap_file.exists():
+        return False
+    return code_fingerprint(root) == recorded
