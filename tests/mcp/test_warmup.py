@@ -40,6 +40,8 @@ def test_nothing_is_loaded_beside_the_first_answers_and_the_start_is_told_after_
     assert startup.STARTED.wait(WAIT_S)
     assert not warmup.built.wait(0.3)
     assert warmed == []  # a short session never pays for the warm-up search
+    warmup.stop()  # a server that ends gives up the unasked work
+    assert warmup.built.is_set() and warmed == []
 
 
 def test_the_first_answers_count_as_out_after_a_while_without_a_call(
@@ -47,8 +49,9 @@ def test_the_first_answers_count_as_out_after_a_while_without_a_call(
 ) -> None:
     monkeypatch.setattr(startup, "STARTED", threading.Event())
     monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
-    Warmup(_paths(tmp_path), lambda ready: object(), first_call_wait_s=0.2).start()
+    warmup = Warmup(_paths(tmp_path), lambda ready: object(), first_call_wait_s=0.2).start()
     assert startup.STARTED.wait(WAIT_S)
+    warmup.stop()
 
 
 def test_unasked_work_waits_until_the_server_has_lived_a_while_and_is_idle(

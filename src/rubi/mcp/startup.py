@@ -138,12 +138,23 @@ class Warmup:
         self._born = self._last = time.monotonic()  # start; when the last call ended
         self._idle = threading.Condition()
         self._loading = threading.Lock()  # held by the warm-up's search
+        self._stopped = False  # the server is ending: no unasked work any more
         self._thread = threading.Thread(target=self._run, name="rubi-warmup", daemon=True)
 
     def start(self) -> Warmup:
         self._born = self._last = time.monotonic()
         self._thread.start()
         return self
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        """Give up the work not yet begun (the server is ending) and wait up to
+        ``timeout_s`` seconds for the thread to end (a warm-up search or a build under
+        way is not cut short)."""
+        with self._idle:
+            self._stopped = True
+            self._idle.notify_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
 
     def ready(self) -> None:
         """Every tool calls this first: it blocks only while the warm-up's search is
@@ -198,11 +209,14 @@ class Warmup:
 
     def _run(self) -> None:
         with self._idle:
-            while not self._first_answers_out():
+            while not self._first_answers_out() and not self._stopped:
                 self._idle.wait(0.1)
             STARTED.set()
-            while (due := self._unasked_due()) > 0:
+            while (due := self._unasked_due()) > 0 and not self._stopped:
                 self._idle.wait(due)
+            if self._stopped and not self._wanted.is_set():
+                self.built.set()  # nothing will be built: server() must not wait
+                return
         UNASKED.set()
         if not self._wanted.is_set():
             try:
@@ -213,8 +227,14 @@ class Warmup:
         self.warm.set()
         with self._idle:
             while not self._wanted.is_set() and (due := self._unasked_due()) > 0:
+                if self._stopped:
+                    self.built.set()
+                    return
                 self._idle.wait(due)
-            self._idle.wait_for(lambda: self._calls == 0)
+            self._idle.wait_for(lambda: self._calls == 0 or self._stopped)
+            if self._stopped and not self._wanted.is_set():
+                self.built.set()
+                return
         try:
             self._server = self._build(self.ready)
         except BaseException as exc:  # handed to the main thread by server()
@@ -297,6 +317,7 @@ def serve_stdio(
         early = EarlyCalls(paths, handshake, warmup.ready, warmup.serving, hook)
     handover = greet(reader, writer, handshake, warmup.built, early)
     if handover is None:
+        warmup.stop(timeout_s=0.0)  # no unasked work for a server that is ending
         return  # the client left before it needed more than the handshake
     server = warmup.server()  # first: two threads importing the SDK can deadlock
     import anyio
