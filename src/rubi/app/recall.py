@@ -63,6 +63,7 @@ __all__ = [
     "MIN_MATCHED_TERMS",
     "SKIPPED_FOLDERS",
     "needed_terms",
+    "prompt_words",
     "recall",
 ]
 
@@ -103,6 +104,22 @@ def needed_terms(count: int) -> int:
     return max(MIN_MATCHED_TERMS, min(MAX_NEEDED_TERMS, math.ceil(MIN_COVERAGE * count)))
 
 
+def prompt_words(query: str, terms: set[str]) -> int:
+    """How many content words ``query`` has, for :data:`LONG_PROMPT_TERMS`: its
+    ``terms`` (its analysed terms), but a Japanese query's CJK bigrams counted as the
+    words they make (:func:`rubi.index.japanese.japanese_words`). Why: a short Japanese
+    question ("パスポートの更新はどこでできますか？") is 16 bigrams, so it counted as
+    a long prompt and skipped the relevance floor: recall spoke on 5 of the 6
+    off-topic questions of the Japanese development half."""
+    from rubi.index.analysis import is_cjk
+    from rubi.index.japanese import japanese_words
+
+    words = japanese_words(query)
+    if not words:
+        return len(terms)
+    return sum(1 for t in terms if not is_cjk(t)) + len(words)
+
+
 def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     """The recall block for ``prompt``: one line per note that clears the bar
     (``- [type] title (id ID): snippet``), at most :data:`MAX_NOTES` notes, then (in a
@@ -130,11 +147,12 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     terms = set(analysis.terms(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    files = _file_lines(paths, analysis, terms) if paths.project_root is not None else []
+    short = prompt_words(query, terms) <= LONG_PROMPT_TERMS
+    files = _file_lines(paths, analysis, terms, short) if paths.project_root is not None else []
     budget = max_tokens - HEADER_TOKENS
     if files:
         budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
-    notes = _note_lines(paths, analysis, terms, budget)
+    notes = _note_lines(paths, analysis, terms, budget, short)
     blocks = []
     if notes:
         blocks.append(HEADER + "\n".join(notes))
@@ -144,11 +162,12 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
 
 
 def _note_lines(
-    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], budget: int
+    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], budget: int, short: bool
 ) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
-    tokens; none below the relevance floor (a short prompt). The lines show no stale
-    flag, so none is asked for (no note read, no git but for the notes shown)."""
+    tokens; none below the relevance floor (a ``short`` prompt, :func:`prompt_words`).
+    The lines show no stale flag, so none is asked for (no note read, no git but for
+    the notes shown)."""
     from rubi.app.pagetext import note_body
     from rubi.app.searching import search
     from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
@@ -165,7 +184,7 @@ def _note_lines(
         analysis=analysis,
         stale=False,
     )
-    if not result.relevant and len(terms) <= LONG_PROMPT_TERMS:
+    if not result.relevant and short:
         return []  # below the relevance floor: the vault has nothing on this prompt
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)
@@ -191,16 +210,17 @@ def _note_lines(
     return lines
 
 
-def _file_lines(paths: VaultPaths, analysis: QueryAnalysis, terms: set[str]) -> list[str]:
+def _file_lines(
+    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], short: bool
+) -> list[str]:
     """The recall lines of the code files that clear the bar (at most
     :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
-    prompt is short and does not name code of this project (no word written as an
-    identifier, or none the name list matched)."""
+    prompt is ``short`` (:func:`prompt_words`) and does not name code of this project
+    (no word written as an identifier, or none the name list matched)."""
     from rubi.app.searching import search
     from rubi.search.longquery import is_identifier, written_words
 
     query = analysis.text
-    short = len(terms) <= LONG_PROMPT_TERMS
     if short and not any(is_identifier(w) for w in written_words(query)):
         return []  # a short question in plain words: no evidence it is about this code
     result = search(

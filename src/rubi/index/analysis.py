@@ -38,6 +38,7 @@ from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
+from rubi.index.wordparts import word_parts
 
 __all__ = [
     "LANGUAGES",
@@ -64,9 +65,6 @@ their one letter."""
 _LANGUAGE_NAMES = {"c++": "cpp", "c#": "csharp", "f#": "fsharp"}
 """Language names spelled with symbols → the word their files and tools use."""
 
-_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
-"""Pieces of an identifier: ``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2."""
-
 _CJK_RE = Rx(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 """Han, kana and Hangul; compiled on first use (a table of some 40,000 code points,
 2–3 ms): an ASCII text holds none and is not searched (:func:`_has_cjk`)."""
@@ -80,7 +78,7 @@ def _has_cjk(text: str) -> bool:
 def identifier_parts(word: str) -> list[str]:
     """The pieces an identifier is split into (``HTTPServer`` → HTTP, Server); a plain
     word gives itself."""
-    parts: list[str] = _PART_RE.findall(word)
+    parts = word_parts(word)
     return parts if len(parts) > 1 else [word]
 
 
@@ -91,7 +89,7 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
         for t in tokens:
             text = t.text
             parts = (
-                _PART_RE.findall(text)
+                word_parts(text)
                 if not text.isalpha() or not (text.islower() or text.isupper() or text.istitle())
                 else [text]
             )

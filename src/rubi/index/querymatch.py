@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubi.index.abbreviations import expansions
+from rubi.index.analysis import is_cjk
+from rubi.index.japanese import japanese_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.schema import (
@@ -26,7 +28,15 @@ from rubi.index.schema import (
 )
 from rubi.index.termscore import TermQuery
 
-__all__ = ["BM25Hit", "coverage", "query_clauses", "significance", "word_groups"]
+__all__ = [
+    "BM25Hit",
+    "FloorMeasure",
+    "coverage",
+    "floor_measure",
+    "query_clauses",
+    "significance",
+    "word_groups",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +48,10 @@ class BM25Hit:
     question's words and the caller's extra terms each measured alone, the larger
     share kept), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
-    ``cjk``: the share of that mass in CJK bigrams (the same for every hit of a query),
-    where the floor does not apply. ``significance``: how unlikely it is that one
+    In a Japanese query the words measured are its content words, not its bigrams
+    (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams the floor
+    cannot measure (a Chinese or Korean query's; 0.0 for a Japanese one), the same for
+    every hit of a query. ``significance``: how unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
     """
@@ -206,3 +218,82 @@ def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> fl
     expected = math.log(math.comb(len(dfs), len(kept))) + math.log(n)
     expected += sum(math.log(df / n) for df in kept)
     return -expected
+
+
+@dataclass(frozen=True, slots=True)
+class FloorMeasure:
+    """What the relevance floor measures of a query's hits: its words, or in a
+    Japanese query its content words (:func:`floor_measure`). ``units[i]``: the query
+    words (``origin`` numbers) that make up unit ``i`` (``None``: each word its own
+    unit), ``dfs`` and ``idfs`` per unit, ``groups`` :func:`word_groups` in units,
+    ``docs`` the index's document count."""
+
+    units: tuple[frozenset[int], ...] | None
+    dfs: Mapping[int, int]
+    idfs: Mapping[int, float]
+    groups: Sequence[set[int]]
+    docs: int
+
+    def held(self, words: Collection[int]) -> set[int]:
+        """The units a hit holding the query words ``words`` holds: those whose every
+        word is among them."""
+        if self.units is None:
+            return set(words)
+        return {i for i, unit in enumerate(self.units) if unit.issubset(words)}
+
+    def coverage(self, words: Collection[int]) -> float:
+        """:func:`coverage` of a hit holding the query words ``words``."""
+        return coverage(self.held(words), self.groups, self.idfs)
+
+    def significance(self, words: Collection[int]) -> float:
+        """:func:`significance` of a hit holding the query words ``words``."""
+        return significance(self.held(words), self.dfs, self.docs)
+
+
+def floor_measure(
+    text: str,
+    clauses: Sequence[TermQuery],
+    dfs: Mapping[int, int],
+    idfs: Mapping[int, float],
+    groups: Sequence[set[int]],
+    docs: int,
+) -> FloorMeasure:
+    """The floor's measure of the query ``text``: its words as they are, or, when
+    ``text`` is Japanese (:func:`rubi.index.japanese.japanese_words` finds kana),
+    regrouped into its content words (``units`` set).
+
+    Each katakana or Han word of two or more characters is one unit made of its
+    bigrams' query words (skipped when a bigram is no query word); each query word
+    that is no CJK bigram (``Linux``, ``ed25519``) is a unit alone; the other bigrams
+    (hiragana, across scripts) are no unit. A unit's document frequency is its rarest
+    bigram's (no page can hold the word more often) and its IDF that bigram's, so an
+    unseen bigram makes the word count with the highest IDF, as an unseen word does.
+    Why: a bigram across a word boundary or of grammar is held by pages that say
+    nothing about the question, and the bigrams of one word always meet, so scored as
+    words every Japanese off-topic question of the development half passed the floor
+    (``docs/benchmarks-history.md``, "issue 28: eighth pass")."""
+    words = japanese_words(text)
+    if not words:
+        return FloorMeasure(None, dfs, idfs, groups, docs)
+    units = _japanese_units(words, clauses, dfs)
+    return FloorMeasure(
+        units,
+        {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
+        {i: max(idfs[w] for w in unit) for i, unit in enumerate(units)},
+        [g for g in ({i for i, u in enumerate(units) if u <= group} for group in groups) if g],
+        docs,
+    )
+
+
+def _japanese_units(
+    words: Sequence[tuple[str, ...]], clauses: Sequence[TermQuery], dfs: Mapping[int, int]
+) -> tuple[frozenset[int], ...]:
+    """The units of :func:`floor_measure`: each query word of ``dfs`` that is no CJK
+    bigram alone, then each of ``words`` (bigrams) whose bigrams are all query words."""
+    of_bigram = {c.text: c.origin for c in clauses if c.origin in dfs and is_cjk(c.text)}
+    bigrams = set(of_bigram.values())
+    units = {frozenset({w}): None for w in dfs if w not in bigrams}
+    for word in words:
+        if all(b in of_bigram for b in word):
+            units.setdefault(frozenset(of_bigram[b] for b in word), None)
+    return tuple(units)

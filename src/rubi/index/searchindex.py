@@ -26,7 +26,13 @@ from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_file
 from rubi.core.errors import IndexCorruptError
 from rubi.index.analysis import chain_language, is_cjk
 from rubi.index.queryanalysis import QueryAnalysis
-from rubi.index.querymatch import BM25Hit, coverage, query_clauses, significance, word_groups
+from rubi.index.querymatch import (
+    BM25Hit,
+    floor_measure,
+    query_clauses,
+    significance,
+    word_groups,
+)
 from rubi.index.schema import (
     build_schema,
 )
@@ -474,6 +480,9 @@ class SearchIndex:
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
+        measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
+        if measure.units is not None:
+            cjk = 0.0  # Japanese: measured by its words, not left out of the floor
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -492,9 +501,9 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
-                    coverage=coverage(held, groups, idfs),
+                    coverage=measure.coverage(held),
                     cjk=cjk,
-                    significance=significance(held, dfs, docs),
+                    significance=measure.significance(held),
                 )
             )
         return hits

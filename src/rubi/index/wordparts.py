@@ -1,0 +1,51 @@
+"""Pieces of an identifier or of a word joined by apostrophes or dots, in any script.
+
+``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2; ``d'hôte`` → d, hôte;
+``l'élément`` → l, élément. Letters are told apart by their case as Unicode gives it
+(:meth:`str.isupper`, :meth:`str.islower`), not by the ASCII ranges alone: with ASCII
+ranges an accented letter was a piece of its own, so the French ``d'hôte`` became
+``d``, ``h``, ``ô``, ``te`` and no piece was the word ``hôte``; every elided article
+of French and Italian (``l'``, ``d'``, ``qu'``, ``dell'``) before a word holding an
+accent lost that word (``docs/benchmarks-history.md``, "issue 28: eighth pass").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["word_parts"]
+
+_ASCII_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
+"""The pieces of an ASCII text (the fast path; the same pieces :data:`_CLASS_PART_RE`
+finds in its classes)."""
+_CLASS_PART_RE = re.compile(r"U+(?=UL)|U?L+|U+|D+|O+")
+"""The same pattern over character classes (:func:`_classes`): U upper-case letter,
+L lower-case letter, D digit, O another letter or number (Han, kana, a letter without
+case), ``-`` anything else (a separator)."""
+
+
+def _classes(text: str) -> str:
+    """One class letter per character of ``text`` (see :data:`_CLASS_PART_RE`)."""
+    out = []
+    for ch in text:
+        if ch.isdecimal():
+            out.append("D")
+        elif ch.isupper():
+            out.append("U")
+        elif ch.islower():
+            out.append("L")
+        elif ch.isalnum():
+            out.append("O")
+        else:
+            out.append("-")
+    return "".join(out)
+
+
+def word_parts(text: str) -> list[str]:
+    """The pieces of ``text``, in order: runs of digits, of other letters without
+    case, and of letters split where the case changes (an upper-case run before an
+    upper-case letter that starts a lower-case run is a piece: ``HTTPServer``);
+    separators (``_``, ``.``, ``'``) are dropped. ``[]`` when there is none."""
+    if text.isascii():
+        return _ASCII_PART_RE.findall(text)
+    return [text[m.start() : m.end()] for m in _CLASS_PART_RE.finditer(_classes(text))]
