@@ -14,14 +14,12 @@ ranking never depends on them. The graph is read through networkx's public views
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, count, repeat
-from math import log2
-from operator import add, mul, truediv
 from typing import TYPE_CHECKING, Any
 
-from rubi.core.pagerank import Pulls, pagerank_pulled
+from rubi.core.pagerank import pagerank_numbered
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -131,13 +129,12 @@ def personalized_pagerank(
 def _walk(
     order: Sequence[str], succ: Adjacency, pred: Adjacency, seeds: Mapping[str, float]
 ) -> dict[str, float]:
-    """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_pulled`, rubi's one
+    """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_numbered`, rubi's one
     PageRank) over the walk's nodes: teleport to ``seeds``, :data:`PPR_DAMPING`, a link
     into a node weighted ``1 / log2(2 + its in-degree)`` and read backwards at
-    :data:`BACKLINK_WEIGHT` of that. The ranks :func:`rubi.core.pagerank.pagerank`
-    gives for the same links as an edge list: the out-edges are gathered in one pass
-    over the nodes' successors, and what an iteration pulls is made from them here
-    (:func:`_pulls`).
+    :data:`BACKLINK_WEIGHT` of that. The out-edges are gathered here in one pass over
+    the nodes' successors (the ranks :func:`rubi.core.pagerank.pagerank` gives for the
+    same links as an edge list, without numbering each link's two ends again).
 
     Args:
         order: the nodes walked (their order fixes the arithmetic's order).
@@ -147,50 +144,16 @@ def _walk(
     Returns:
         Node → rank, ranks summing to 1 (0 for a node nothing reaches).
     """
-    index = dict(zip(order, count()))
-    degrees = map(len, map(pred.__getitem__, order))
-    # 1 / log2(2 + in-degree) for a link into n, and half of it for a backlink out of n
-    ahead = list(map(truediv, repeat(1.0), map(log2, map(add, repeat(2), degrees))))
-    behind = list(map(mul, repeat(BACKLINK_WEIGHT), ahead))
+    index = {n: i for i, n in enumerate(order)}
+    ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
+    behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]
-    find = index.get
     for i, u in enumerate(order):
-        forward, back = out[i], behind[i]
-        for j in map(find, succ[u]):
+        for v in succ[u]:
+            j = index.get(v)
             if j is None or j == i:
                 continue
+            forward, backward = out[i], out[j]
             forward[j] = forward.get(j, 0.0) + ahead[j]
-            backward = out[j]
-            backward[i] = backward.get(i, 0.0) + back
-    pulls, dangling, perm = _pulls(out, PPR_DAMPING)
-    return pagerank_pulled(order, pulls, dangling, perm, personalization=seeds, damping=PPR_DAMPING)
-
-
-def _pulls(out: Sequence[dict[int, float]], damping: float) -> tuple[Pulls, list[int], list[int]]:
-    """What :func:`rubi.core.pagerank.pagerank_numbered` would make of ``out`` to
-    iterate (its pulls, dangling nodes and permutation), made faster for a walk's
-    links, which go both ways: node ``j`` has an edge from ``i`` exactly when ``i`` has
-    one from ``j``, so the sources ``j`` pulls from are the keys of ``out[j]``, sorted,
-    and no sort of every edge by its target is needed. The same numbers: each share is
-    the edge's weight times ``damping`` over its source's out-weights summed in
-    ``out``'s order, and a node without edges is dangling and comes last."""
-    totals = list(map(sum, map(dict.values, out)))  # weights are > 0: 0 means no edge
-    scale = [damping / total if total else 0.0 for total in totals]
-    linked = list(compress(count(), totals))
-    alone = [j for j, total in enumerate(totals) if not total]
-    perm = linked + alone
-    pos = [0] * len(out)
-    for new, old in enumerate(perm):
-        pos[old] = new
-    at, weight_of, edges_of, share_of = (
-        pos.__getitem__,
-        dict.__getitem__,
-        out.__getitem__,
-        scale.__getitem__,
-    )
-    pulls: Pulls = []
-    for j in linked:
-        src = sorted(out[j])
-        weights = map(weight_of, map(edges_of, src), repeat(j))
-        pulls.append((tuple(map(at, src)), tuple(map(mul, weights, map(share_of, src)))))
-    return pulls, list(map(at, alone)), perm
+            backward[i] = backward.get(i, 0.0) + behind[i]
+    return pagerank_numbered(order, out, personalization=seeds, damping=PPR_DAMPING)
