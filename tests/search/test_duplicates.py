@@ -10,6 +10,7 @@ and two teams' "Onboarding" pages that share a title and nothing else.
 from __future__ import annotations
 
 import random
+import tracemalloc
 from pathlib import Path
 
 from rubi import app
@@ -174,3 +175,19 @@ def test_shingles_are_the_bodys_distinct_runs_of_words() -> None:
         shingles = body_of("T", " ".join(words)).shingles
         assert len(shingles) == len(runs)
         assert {tuple(s.split(" ")) for s in shingles} == runs
+
+
+def test_a_kept_body_costs_about_its_text_not_an_object_per_word() -> None:
+    words = [f"word{i % 40}" for i in range(20_000)]  # 40 distinct words, 20,000 in all
+    text = "# A long note\n\n" + " ".join(words) + "\n"
+    body_of.cache_clear()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        body = body_of("A long note", text)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        body_of.cache_clear()
+    assert kept < 2 * len(text)  # a list of the words alone took about 4x the text
+    assert len(body.shingles) == 40 and body.size == 20_000 - SHINGLE_WORDS + 1

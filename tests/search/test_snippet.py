@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rubi.index.analysis import analyze
+from rubi.search import snippet
 from rubi.search.snippet import SNIPPET_CHARS, best_snippet
 
 
@@ -100,3 +103,33 @@ def test_unclosed_wikilink_openers_are_text() -> None:
     assert "target" not in snippet and "part" not in snippet
     unclosed = "`[[` " * 20_000 + "needle"
     assert "[[ [[ needle" in best_snippet(unclosed, ["needl"], chars=40)
+
+
+class _NoRegex:
+    def sub(self, *args: object) -> str:
+        raise AssertionError("the markdown pattern ran on a line without markdown")
+
+
+def test_a_line_without_markdown_characters_is_only_collapsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(snippet, "_MD_RE", _NoRegex())
+    body = "Plain   words about\tsyncing a vault.\n\nAnother line, (with) #tags & 100%."
+    assert best_snippet(body, ["sync"]) == "Plain words about syncing a vault."
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "see [[Target|the alias]] and **bold** `code`",
+        "> quoted [[Note#Part]] text",
+        "a ![[embed.png]] here",
+        "half [[open and * star",
+        "x > y but `a` > b",
+        "no marks at all,   spaced",
+        "",
+    ],
+)
+def test_cleaning_is_the_markdown_pattern_whatever_the_line(line: str) -> None:
+    want = " ".join(snippet._MD_RE.sub(snippet._unmark, line).split())
+    assert snippet._clean(line) == want

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubi import app
+from rubi.core.collector import resident_collector
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
@@ -145,6 +146,7 @@ def serve(
 
         access = plan_http_access(host, port, allow_remote=allow_remote, no_token=no_token)
     paths, instructions = open_vault(project, vault=vault)
+    resident_collector()  # a process that serves many searches (rubi.core.collector)
     if access is None:
         from rubi.mcp.startup import serve_stdio
 

@@ -70,16 +70,22 @@ class Body:
     aside), whether the note is a stub, and its body's words, whose shingles (runs of
     :data:`SHINGLE_WORDS` lower-case words) are made the first time a comparison
     needs them: only for two bodies that share most of their words
-    (:data:`VOCABULARY_JACCARD`)."""
+    (:data:`VOCABULARY_JACCARD`).
 
-    __slots__ = ("_shingles", "_words", "size", "stub", "title", "vocabulary")
+    Until then a body keeps its words as the text they were found in (``source``: its
+    ``\\w+`` runs are ``words``; the words joined by spaces when not given), found
+    again for the shingles: a list of the words, one string object each, took several
+    times the text's memory in every body the memo keeps, and most bodies are never
+    shingled."""
 
-    def __init__(self, title: str, words: Sequence[str]) -> None:
+    __slots__ = ("_shingles", "_source", "size", "stub", "title", "vocabulary")
+
+    def __init__(self, title: str, words: Sequence[str], source: str | None = None) -> None:
         self.title = " ".join(title.casefold().split())
         self.stub = len(words) < STUB_WORDS
         self.size = max(len(words) - SHINGLE_WORDS + 1, 0)
         self.vocabulary = frozenset(words)
-        self._words: Sequence[str] | None = words
+        self._source: str | None = " ".join(words) if source is None else source
         self._shingles: frozenset[str] = frozenset()
 
     @property
@@ -87,8 +93,8 @@ class Body:
         """The body's distinct shingles, each its words joined by a space (no word holds
         one: the same sets as tuples of words, compared faster, since a string keeps its
         hash and a tuple computes it again at every set operation)."""
-        if self._words is not None:
-            w, self._words = self._words, None
+        if self._source is not None:
+            w, self._source = _WORD.findall(self._source), None
             self._shingles = frozenset(
                 [" ".join(w[i : i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)]
             )
@@ -113,8 +119,8 @@ def body_of(title: str, text: str) -> Body:
     that searches one vault again and again, the engine or the MCP server, meets the
     same candidates: their words are found once)."""
     body = _FRONTMATTER.sub("", text, count=1)
-    body = _LINK_TARGET.sub("]", _HEADING.sub("", body))
-    return Body(title, _WORD.findall(body.lower()))
+    body = _LINK_TARGET.sub("]", _HEADING.sub("", body)).lower()
+    return Body(title, _WORD.findall(body), body)
 
 
 def same_note(a: Body, b: Body) -> bool:

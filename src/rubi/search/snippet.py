@@ -33,13 +33,21 @@ _IMPORT_RE = re.compile(
 )
 
 
-def _clean(line: str) -> str:
-    def repl(m: re.Match[str]) -> str:
-        if m.group(0).startswith(("[[", "![[")):
-            return m.group(2) or m.group(1) or ""
-        return ""
+def _unmark(m: re.Match[str]) -> str:
+    """What :data:`_MD_RE`'s match becomes: a wikilink's alias or target, else nothing."""
+    if m.group(0).startswith(("[[", "![[")):
+        return m.group(2) or m.group(1) or ""
+    return ""
 
-    return " ".join(_MD_RE.sub(repl, line).split())
+
+def _clean(line: str) -> str:
+    """``line`` without the markdown :data:`_MD_RE` drops, whitespace collapsed. A line
+    holding none of the characters every match of it begins with or holds (``[``,
+    ``*``, a backtick, ``>``) is only collapsed: most of a note's lines, and the regex's
+    callback per match was a third of a snippet's cost."""
+    if "[" in line or "*" in line or "`" in line or ">" in line:
+        line = _MD_RE.sub(_unmark, line)
+    return " ".join(line.split())
 
 
 def _core(stem: str) -> str:
