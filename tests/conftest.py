@@ -5,6 +5,7 @@ fails if it left an engine or server thread running."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -50,6 +51,23 @@ def no_thread_left_running() -> Iterator[None]:
     alive = sorted(t.name for t in left if t.is_alive())
     if alive:
         pytest.fail(f"the test left {', '.join(alive)} running: stop what it starts")
+
+
+@pytest.fixture(autouse=True)
+def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts as a fresh process does: not marked as one that runs once (an
+    in-process ``rubi index``, ``rubi search`` or hook marks it: the flat graph written
+    by its index runs, the vectors read on demand, the graph read frozen), and the
+    marks a test makes end with it. Modules not imported yet hold their defaults."""
+    defaults = {
+        "rubi.sync.oneshot": ("_ONE_SHOT", list),
+        "rubi.semantic.dense": ("_ON_DEMAND", bool),
+        "rubi.graph.snapshot": ("_frozen", bool),
+    }
+    for name, (attribute, default) in defaults.items():
+        module = sys.modules.get(name)
+        if module is not None:
+            monkeypatch.setattr(module, attribute, default())
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from whoosh.filedb.filestore import FileStorage
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
 from rubi.index.analysis import chain_language, is_cjk
+from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -58,23 +59,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-BM25_K1 = 1.2
-"""Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
-BM25_B = 0.75
-"""Length normalisation (the usual 0.75)."""
-BM25_FIELD_B: dict[str, float] = {"symbols": 0.3, "docs": 0.3}
-"""Length normalisation of the fields that have their own (the others: :data:`BM25_B`):
-a code file's symbols and comments, at 0.3. A module that defines and documents more
-is not padded, as a long text is: the central file of a library (a 2,800-line
-``command.js``) holds the answer to more questions, and at 0.75 its definitions
-weighed a third of a small file's. Measured on code search (NDCG@10): the
-code-unseen development half 0.713 -> 0.732 (bm25s 0.563), the public benchmark
-0.915 -> 0.919; issue -> files development halves (MRR@10, 31 tasks) 0.705 -> 0.729
-with the whole issue, 0.791 -> 0.776 with its title. Tried beside it (same order of
-figures, code-unseen by query-time runs): 0.2 gave 0.734 and 0.917, 0.5 0.728 and
-0.915, 0.1 0.726 and 0.906; 0.3 for symbols alone 0.710 and 0.919, for comments alone
-0.732 and 0.910; ``docs/benchmarks-history.md``, "issue 28: code search on unseen
-repositories". Notes have neither field."""
 OPEN_TRIES = 3
 """Times the index is opened while commits in another thread or process replace the
 generation being opened (its table of contents or a merged segment gone meanwhile)."""
