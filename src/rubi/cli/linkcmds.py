@@ -36,7 +36,12 @@ def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None
 
 @click.command()
 @click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object: {id, links: [{id, title, kind, relation}], other_matches}.",
+)
 @vault_option
 @handle_errors
 def links(ref: str, as_json: bool, vault: Path | None) -> None:
@@ -49,7 +54,12 @@ def links(ref: str, as_json: bool, vault: Path | None) -> None:
 
 @click.command()
 @click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object: {id, backlinks: [{id, title, kind, relation}], other_matches}.",
+)
 @vault_option
 @handle_errors
 def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
