@@ -1,6 +1,7 @@
 """``rubi serve`` ended by ``SIGTERM`` or ``SIGHUP`` (its process group killed, the
-terminal closed under a running agent) stops cleanly before it ends by that signal:
-its engine's socket file is removed and its lock released, with no traceback."""
+terminal closed under a running agent) stops cleanly before it ends by that signal,
+and ``rubi watch`` on ``SIGHUP`` as on ``SIGTERM``: the engine's socket file is
+removed and its lock released, with no traceback."""
 
 from __future__ import annotations
 
@@ -82,6 +83,43 @@ def test_a_terminated_server_removes_its_socket_and_ends_by_the_signal(
             stream.close()
     assert code == -signum, errors
     assert "Traceback" not in errors, errors
+    assert not os.path.exists(sock)
+    fd = sockets.try_lock(lock)
+    assert fd is not None, "the engine's lock is still held"
+    os.close(fd)
+
+
+def test_a_watcher_whose_terminal_closed_stops_cleanly(tmp_path: Path) -> None:
+    root = login_project(tmp_path / "proj")
+    sock, lock = _address(root)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from rubi.entry import main; main()", "watch"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=root,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    seen: list[str] = []
+    try:
+        for line in iter(proc.stderr.readline, ""):
+            seen.append(line)
+            if "Listening for changes." in line:
+                break
+        _wait_for(sock)
+        proc.send_signal(signal.SIGHUP)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        errors = "".join(seen) + proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert code == 0, errors
+    assert errors.rstrip().endswith("Stopped."), errors
     assert not os.path.exists(sock)
     fd = sockets.try_lock(lock)
     assert fd is not None, "the engine's lock is still held"
