@@ -224,7 +224,7 @@ def watch(
         changes: batches of ``(change, path)`` events; default: ``watchfiles.watch``
             on the vault (and the project). Tests pass a scripted list.
         on_report: called after each applied batch.
-        stop_event: set it to stop (SIGTERM sets it too); it is set on return.
+        stop_event: set it to stop (SIGTERM and SIGHUP set it too); it is set on return.
         debounce_ms: quiet time that closes a batch, in milliseconds.
         once: apply pending changes (one incremental index run) and return.
         catch_up: start with one incremental index run (what changed while nobody
@@ -436,17 +436,21 @@ session never edits. ``rubi watch``: at once."""
 
 
 def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:
-    """Make SIGTERM set ``stop`` (main thread only); returns the undo."""
+    """Make SIGTERM and SIGHUP (a closed terminal) set ``stop`` (main thread only);
+    returns the undo."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    previous = signal.getsignal(signal.SIGTERM)
+    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    previous = {s: signal.getsignal(s) for s in signums}
 
     def handler(signum: int, frame: Any) -> None:
         stop.set()
 
-    signal.signal(signal.SIGTERM, handler)
+    for s in signums:
+        signal.signal(s, handler)
 
     def restore() -> None:
-        signal.signal(signal.SIGTERM, previous)
+        for s, old in previous.items():
+            signal.signal(s, old)
 
     return restore

@@ -101,3 +101,18 @@ def test_timeline_of_a_shared_title_centres_on_the_first_and_names_the_others(
     assert data["other_matches"] == []
     code, out, err = run("timeline", "2025-03-10", "--json", "--vault", str(vault))
     assert code == 0 and err == "" and json.loads(out)["other_matches"] == []
+
+
+@pytest.mark.parametrize("command", ["links", "backlinks"])
+def test_the_json_help_names_the_keys_the_object_has(vault: Path, command: str) -> None:
+    # a script that read a bare list learns the shape from --help, not by breaking
+    _, help_text, _ = run(command, "--help")
+    code, out, _ = run(command, "notes/archive/tar", "--json", "--vault", str(vault))
+    assert code == 0
+    data = json.loads(out)
+    named = " ".join(help_text.split())
+    assert f"one JSON object: {{id, {command}: [{{id, title, kind, relation}}]" in named
+    assert set(data) == {"id", command, "other_matches"}
+    assert data[command] and all(
+        set(item) == {"id", "title", "kind", "relation"} for item in data[command]
+    )

@@ -155,3 +155,27 @@ def test_an_early_search_imports_no_sdk(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_tool_that_meets_an_os_error_names_its_file_and_reason(
+    tmp_path: Path, wire: Wire
+) -> None:
+    project = small_project(tmp_path / "proj")
+    paths = app.locate(project / ".rubi")
+    fresh = project / ".rubi" / "notes" / "fresh.md"
+    fresh.write_text("# Fresh\n\nnew words\n", encoding="utf-8")
+    paths.lock_file.unlink(missing_ok=True)
+    paths.lock_file.mkdir()  # the index cannot be brought up to date: no lock to take
+    handshake = load_handshake()
+    assert handshake is not None
+    early = EarlyCalls(paths, handshake, lambda: None)
+    call = {"name": "search", "arguments": {"query": "trie"}}
+    wire.send(request(0, "initialize", INIT))
+    wire.send(request(1, "tools/call", call))
+    wire.end()
+    assert greet(wire.reader, wire.writer, handshake, None, early) is None
+    _, failed = wire.replies()
+    assert failed["result"]["isError"] is True
+    text = failed["result"]["content"][0]["text"]
+    assert text.startswith("Error executing tool search: ") and "\n" not in text
+    assert text.endswith(f"{paths.lock_file}: Is a directory")

@@ -157,6 +157,54 @@ def test_a_damaged_memory_is_built_in_full_and_written_again(
     assert load_memory(paths) is not None  # the full build wrote it again
 
 
+def _plant(kind: str, target: Path, elsewhere: Path) -> None:
+    """Put at ``target`` a memory rubi must not read: a FIFO (opening it would block),
+    a copy others may write, a symlink to a file outside the cache folder."""
+    good = target.read_bytes()
+    target.unlink()
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "writable":
+        target.write_bytes(good)
+        target.chmod(0o666)
+    else:
+        elsewhere.write_bytes(good)
+        target.symlink_to(elsewhere)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs, modes and symlinks: POSIX")
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("fifo", "not a regular file"),
+        ("writable", "owned or writable by another user"),
+        ("symlink", "outside the rubi cache folder"),
+    ],
+)
+def test_a_planted_memory_is_refused_in_one_line_and_the_map_built_in_full(
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    kind: str,
+    reason: str,
+) -> None:
+    paths = app.locate(project / ".rubi")
+    path = memory_file(paths)
+    _plant(kind, path, tmp_path / "planted.pickle")
+    full = _no_full_resolution(monkeypatch)
+    ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
+    with caplog.at_level(logging.WARNING):
+        VaultSync(paths).run()
+    told = [r.getMessage() for r in caplog.records if "memory not read" in r.getMessage()]
+    assert told == [
+        f"{path}: code map memory not read ({reason}); the map is built in full and the "
+        "file written again"
+    ]
+    assert full == ["full"]
+    assert path.is_file() and not path.is_symlink() and load_memory(paths) is not None
+
+
 def test_a_memory_of_another_project_is_not_used(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,9 +9,28 @@ import click
 
 from rubi import app
 from rubi.app.commandanswers import link_json
-from rubi.cli.common import echo, handle_errors, print_json, vault_option
+from rubi.cli.common import (
+    echo,
+    handle_errors,
+    print_json,
+    progress_bar,
+    say_waiting,
+    vault_option,
+)
+from rubi.core.paths import VaultPaths
 
 __all__ = ["backlinks", "links", "timeline"]
+
+
+def _fresh(vault: Path | None) -> VaultPaths:
+    """The vault, its index brought up to date first as ``rubi read`` and ``rubi
+    search`` do (a note saved a moment ago, and the links it adds, are there)."""
+    from rubi.app.searching import ensure_index
+
+    paths = app.locate(vault)
+    with progress_bar(True) as progress:
+        ensure_index(paths, True, progress, say_waiting)
+    return paths
 
 
 def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None:
@@ -36,27 +55,39 @@ def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None
 
 @click.command()
 @click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object: {id, links: [{id, title, kind, relation}], other_matches}.",
+)
 @vault_option
 @handle_errors
 def links(ref: str, as_json: bool, vault: Path | None) -> None:
     """List the links of a note (or the imports of a code file), with their relation.
     A title or alias several notes share lists the first's by id and names the others
-    (on stderr; as other_matches with --json)."""
-    found = app.link_list(app.locate(vault), ref, incoming=False)
+    (on stderr; as other_matches with --json). Brings the index up to date first, as
+    search does."""
+    found = app.link_list(_fresh(vault), ref, incoming=False)
     _print_links(ref, found, "links", as_json)
 
 
 @click.command()
 @click.argument("ref")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object: {id, backlinks: [{id, title, kind, relation}], other_matches}.",
+)
 @vault_option
 @handle_errors
 def backlinks(ref: str, as_json: bool, vault: Path | None) -> None:
     """List the notes that link to a note (or import or describe a code file). A title
     or alias several notes share lists the first's by id and names the others (on
-    stderr; as other_matches with --json)."""
-    found = app.link_list(app.locate(vault), ref, incoming=True)
+    stderr; as other_matches with --json). Brings the index up to date first, as search
+    does."""
+    found = app.link_list(_fresh(vault), ref, incoming=True)
     _print_links(ref, found, "backlinks", as_json)
 
 
@@ -77,12 +108,12 @@ def timeline(ref: str, days: int, as_json: bool, vault: Path | None) -> None:
     their turns) of the days around REF's day, newest first. REF is an id search
     printed, a title, or a day (YYYY-MM-DD). A title or alias several notes share
     centres on the first by id and names the others (on stderr; as other_matches with
-    --json)."""
+    --json). Brings the index up to date first, as search does."""
     from rubi.app.reading import choice_line
     from rubi.app.timeline import render_timeline, timeline_json
     from rubi.app.timeline import timeline as use_case
 
-    found = use_case(app.locate(vault), ref, days)
+    found = use_case(_fresh(vault), ref, days)
     if as_json:
         print_json(timeline_json(found))
         return

@@ -72,6 +72,7 @@ def serve(
         echo(resolve_token()[0])
         return
     from rubi.cli.servewatch import in_background
+    from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
@@ -92,21 +93,27 @@ def serve(
     # then: its client answers cold at once); the server answers its own session's
     # hooks itself. Over HTTP both begin at once.
     first_answers = None if http else STARTED
-    with (
-        running(located, first_answers, on_demand=not http),
-        in_background(located, first_answers, None if http else UNASKED),
-    ):
-        run(
-            project,
-            vault=vault,
-            http=http,
-            host=host,
-            port=port,
-            allow_remote=allow_remote,
-            no_token=no_token,
-            # the plugin's mcp_tool hooks, answered here (docs/engine.md)
-            hook=hook_answerer(located.root if located is not None else None),
-        )
+    try:
+        # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
+        # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
+        with (
+            stopped_by_signals(),
+            running(located, first_answers, on_demand=not http),
+            in_background(located, first_answers, None if http else UNASKED),
+        ):
+            run(
+                project,
+                vault=vault,
+                http=http,
+                host=host,
+                port=port,
+                allow_remote=allow_remote,
+                no_token=no_token,
+                # the plugin's mcp_tool hooks, answered here (docs/engine.md)
+                hook=hook_answerer(located.root if located is not None else None),
+            )
+    except Terminated as stop:
+        end_by_signal(stop.signum)
 
 
 def _vault(project: Path | None, vault: Path | None) -> VaultPaths | None:

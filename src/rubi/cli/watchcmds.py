@@ -51,8 +51,8 @@ class _SayListening(threading.Event):
 def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     """Watch the vault (and the project's code) and keep the index current.
 
-    Stops cleanly on Ctrl-C (ending by SIGINT: status 130) and SIGTERM (status 0),
-    with the index as the last applied batch left it. Run it in a terminal multiplexer or as a
+    Stops cleanly on Ctrl-C (ending by SIGINT: status 130), SIGTERM and SIGHUP (status
+    0), with the index as the last applied batch left it. Run it in a terminal multiplexer or as a
     systemd user unit (see docs/watch.md).
     """
     from rubi.watch import watch as run

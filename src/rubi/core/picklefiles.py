@@ -33,7 +33,16 @@ __all__ = [
 
 class UntrustedCacheError(RubiError):
     """A derived-data file that rubi will not unpickle (outside the user cache, or
-    writable by someone else)."""
+    writable by someone else).
+
+    Attributes:
+        reason: why, in a few words without the file's name or advice (``not a
+            regular file``), for a caller that says what it does instead.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def check_trusted(path: Path) -> None:
@@ -51,18 +60,22 @@ def check_trusted(path: Path) -> None:
 
     if not is_inside(cache_home(), path):
         raise UntrustedCacheError(
-            f"{path}: derived data outside the rubi cache folder is never loaded; it can be deleted"
+            f"{path}: derived data outside the rubi cache folder is never loaded; "
+            "it can be deleted",
+            "outside the rubi cache folder",
         )
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         raise UntrustedCacheError(
-            f"{path}: not a regular file; rubi does not load it (delete it and run `rubi index`)"
+            f"{path}: not a regular file; rubi does not load it (delete it and run `rubi index`)",
+            "not a regular file",
         )
     getuid = getattr(os, "getuid", None)
     if getuid is not None and (st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
         raise UntrustedCacheError(
             f"{path}: owned or writable by another user; rubi does not load it "
-            "(delete it and run `rubi index`)"
+            "(delete it and run `rubi index`)",
+            "owned or writable by another user",
         )
 
 

@@ -21,6 +21,7 @@ through as words.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
@@ -58,10 +59,13 @@ __all__ = [
     "text_analyzer",
 ]
 
-_TOKEN_PATTERN = r"\b[CcFf](?:\+\+|#)(?![\w+#])|\w+(?:[.'’]\w+)*"
+_TOKEN_PATTERN = r"\b[CcFf](?:\+\+|#)(?![\w+#])|[\w\u0300-\u036f]+(?:[.'’][\w\u0300-\u036f]+)*"
 """Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together, and
 the language names C++, C# and F#, which would otherwise lose their symbols and then
-their one letter."""
+their one letter. A combining accent (U+0300-U+036F) belongs to its word: text written
+decomposed (``e`` + U+0301, as macOS file names and some editors save it) is not cut
+at each accent (``été`` was ``e`` and ``te``); the word is composed (NFC) by
+:class:`IdentifierSplitFilter` before anything reads its letters."""
 _LANGUAGE_NAMES = {"c++": "cpp", "c#": "csharp", "f#": "fsharp"}
 """Language names spelled with symbols → the word their files and tools use."""
 
@@ -83,11 +87,14 @@ def identifier_parts(word: str) -> list[str]:
 
 
 class IdentifierSplitFilter(Filter):  # type: ignore[misc]
-    """Emit an identifier's parts after the whole token (all at the token's position)."""
+    """Emit an identifier's parts after the whole token (all at the token's position),
+    the token composed first (NFC: ``e`` + U+0301 is ``é``)."""
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for t in tokens:
             text = t.text
+            if not text.isascii():  # one form of each accented letter (NFC)
+                text = t.text = unicodedata.normalize("NFC", text)
             parts = (
                 word_parts(text)
                 if not text.isalpha() or not (text.islower() or text.isupper() or text.istitle())
@@ -159,8 +166,14 @@ def chain_language(lang: str) -> str:
     return lang if lang in PROSE_LANGUAGES else "en"
 
 
+_FOLD = {**accent_map, **dict.fromkeys(range(0x300, 0x370))}
+"""Whoosh's accent map, and every combining accent (U+0300-U+036F) removed: those that
+compose with no letter (the dot above of Turkish ``İ`` lower-cased, ``i`` + U+0307)
+stayed in the term, so ``İstanbul`` could not be found as ``istanbul``."""
+
+
 def _fold(word: str) -> str:
-    return word.translate(accent_map)
+    return word.translate(_FOLD)
 
 
 @lru_cache(maxsize=32)

@@ -1,4 +1,4 @@
 """The index format version, importable without loading Whoosh."""
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 """Bump when fields or analysis change: an index of another version is rebuilt."""

@@ -16,12 +16,13 @@ Only the stdlib and :mod:`rubi.app` are imported here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rubi import app
-from rubi.core.errors import RubiError
+from rubi.core.errors import RubiError, os_error_line
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import replace_surrogates
 from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
@@ -243,17 +244,37 @@ def xray(paths: VaultPaths, days: int = 30) -> Answer:
         raise _fail(exc) from exc
 
 
+def _telling_os_errors(body: Callable[..., Answer]) -> Callable[..., Answer]:
+    """``body`` with an ``OSError`` made a :class:`ToolFailure` of one line,
+    ``<file>: <reason>`` as a command says it (a read-only cache folder, a full disk, a
+    note folder the user may not write): the client learns why, instead of a bare
+    "Error executing tool" and a traceback in the server's log."""
+
+    @functools.wraps(body)
+    def told(paths: VaultPaths, **arguments: Any) -> Answer:
+        try:
+            return body(paths, **arguments)
+        except OSError as exc:
+            raise ToolFailure(_out(os_error_line(exc))) from exc
+
+    return told
+
+
 BODIES: dict[str, Callable[..., Answer]] = {
-    "search": search,
-    "read": read,
-    "map": map_,
-    "timeline": timeline,
-    "register": register,
-    "handoff": handoff,
-    "write_summary": write_summary,
-    "xray": xray,
+    name: _telling_os_errors(body)
+    for name, body in (
+        ("search", search),
+        ("read", read),
+        ("map", map_),
+        ("timeline", timeline),
+        ("register", register),
+        ("handoff", handoff),
+        ("write_summary", write_summary),
+        ("xray", xray),
+    )
 }
-"""Each tool's body by tool name: ``body(paths, **arguments)``."""
+"""Each tool's body by tool name: ``body(paths, **arguments)``; an ``OSError`` is a
+:class:`ToolFailure` naming its file and reason."""
 
 _STR: dict[str, Any] = {"type": "string"}
 _STRS: dict[str, Any] = {"type": "array", "items": _STR}

@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.paths import VaultPaths
-from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.core.picklefiles import UntrustedCacheError, check_trusted, collector_paused
 
 if TYPE_CHECKING:
     from rubi.codemap.incremental import MapMemory
@@ -127,7 +127,13 @@ def load_memory(paths: VaultPaths) -> MapMemory | None:
     except FileNotFoundError:
         return None
     except Exception as exc:  # a damaged or planted file: build in full instead
-        log.warning("%s: code map memory not read (%s); the map is built in full", path, exc)
+        reason = exc.reason if isinstance(exc, UntrustedCacheError) else str(exc)
+        log.warning(
+            "%s: code map memory not read (%s); the map is built in full and the file "
+            "written again",
+            path,
+            reason,
+        )
         return None
     return memory if isinstance(memory, MapMemory) else None
 
