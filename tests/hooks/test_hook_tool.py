@@ -122,6 +122,62 @@ def test_a_server_answers_its_own_project_s_hooks_in_its_process_never_through_a
         running.stop()
 
 
+def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before its engine loads, a server answers its project's prompts as a cold
+    process reads (the current flat graph, no vault sync; the vectors on demand), the
+    process left unmarked; its engine then loads the usual readers (the live graph,
+    every vector) and the answers after it are the command's bytes too."""
+    from rubi import semantic
+    from rubi.graph import snapshot
+    from rubi.semantic import dense
+    from rubi.semantic.sync import vectors_file
+    from rubi.sync import forget_vault_syncs, oneshot
+    from rubi.sync.run import has_vault_sync
+    from rubi.sync.vaultsync import VaultSync
+
+    twin, _, _ = twin_session(project, tmp_path)
+    paths = vault_of(twin)
+    with monkeypatch.context() as patch:  # what the first cold reader leaves: a flat graph
+        patch.setattr(snapshot, "_frozen", True)
+        forget_vault_syncs()
+        VaultSync(paths).graph()
+    forget_vault_syncs()
+    answer = hook_answerer(paths.root)
+    prompts = [
+        "when do the login tokens expire? the session drops at midnight",
+        "which cache server holds the tokens",
+        "login tokens at midnight again",
+    ]
+
+    def both(prompt: str) -> tuple[str, str]:
+        arguments = {"event": "UserPromptSubmit", "cwd": str(twin), "prompt": prompt}
+        raw = json.dumps(
+            {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": prompt}
+        )
+        return answer(arguments), cold("UserPromptSubmit", raw)
+
+    first, expected = both(prompts[0])
+    assert first == expected and "Login tokens expire at midnight UTC" in expected
+    assert not has_vault_sync(paths)
+    vectors = dense._INDEXES.get(vectors_file(paths.index_dir))
+    if semantic.unavailable() is None:  # with the extra, the prompt searched the vectors
+        assert vectors is not None and vectors._lazy
+    assert not snapshot.reads_frozen() and not oneshot.is_one_shot() and not dense._ON_DEMAND
+    running = Engine(paths).start()
+    try:
+        assert running.serving.wait(10) and running.ready.wait(30)
+        assert has_vault_sync(paths)
+        assert vectors is None or not vectors._lazy
+        for prompt in prompts[1:]:
+            mine, expected = both(prompt)
+            assert mine == expected, prompt
+    finally:
+        running.stop()
+    forget_vault_syncs()
+
+
 def test_outside_a_project_the_prompt_hook_answers_nothing(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()

@@ -154,3 +154,29 @@ def test_a_file_gone_bad_between_load_and_search_leaves_the_channel_empty(
     with open(path, "r+b") as fh:  # the same file, its bytes no database
         fh.write(b"\0" * 4096)
     assert lazy.ranked(query_vector(QUERIES[0], []), lambda _: True, 30).matches == []
+
+
+def test_a_search_once_makes_the_process_s_index_on_demand_and_keeps_one_already_loaded(
+    tmp_path: Path,
+) -> None:
+    """A long-lived process answering a hook cold (``searching_once``) makes its dense
+    index on demand (the documents' rows only) without changing the process's
+    setting; the next search, outside the block, loads everything into that same index;
+    an index already loaded is used as it is, inside the block too."""
+    from rubi.app.searching import searching_once
+    from rubi.semantic import dense
+
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    query = QUERIES[0]
+    expected = app.search(paths, query, refresh=False).hits
+    dense._INDEXES.pop(vectors_file(paths.index_dir))
+    with searching_once():
+        assert app.search(paths, query, refresh=False).hits == expected
+    made = dense.dense_index_for(paths.index_dir)
+    assert made is not None and made._lazy and not dense._ON_DEMAND
+    assert app.search(paths, query, refresh=False).hits == expected
+    assert dense.dense_index_for(paths.index_dir) is made and not made._lazy
+    with searching_once():
+        assert app.search(paths, query, refresh=False).hits == expected
+    assert not made._lazy

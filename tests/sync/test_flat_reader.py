@@ -246,3 +246,36 @@ def test_a_run_in_a_process_that_runs_once_leaves_the_flat_graph_current(
     assert current_flat(paths) is not None
     assert _answers(paths) == live_answers
     assert not has_vault_sync(paths)
+
+
+def test_a_search_once_in_a_long_lived_process_opens_the_flat_graph_for_its_thread_only(
+    paths: VaultPaths,
+) -> None:
+    """A server answering a hook cold (``searching_once``) opens a current flat graph
+    as a cold process does, to the same answers, without making a vault sync and
+    without marking the process: another thread's search meanwhile, and every search
+    after the block, reads through the vault sync; once one exists, a search once
+    reads its graph too."""
+    import threading
+
+    from rubi.app.searching import searching_once
+    from rubi.sync import oneshot
+
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    other: list[bool] = []
+    with searching_once():
+        assert _answers(paths) == live_answers
+        assert not has_vault_sync(paths)
+        thread = threading.Thread(target=lambda: other.append(bool(_answers(paths))))
+        thread.start()
+        thread.join(60)
+        assert other == [True] and has_vault_sync(paths)  # its thread read the usual way
+        forget_vault_syncs()
+    assert not snapshot.reads_frozen() and not oneshot.is_one_shot()
+    assert _answers(paths) == live_answers
+    assert has_vault_sync(paths)  # after the block: the usual reader
+    with searching_once():
+        assert current_flat(paths, once=True) is None  # the vault sync holds the graph
+        assert _answers(paths) == live_answers
+    forget_vault_syncs()

@@ -6,8 +6,9 @@ runs the same search without importing the facade package."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -22,9 +23,12 @@ if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search"]
+__all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search", "searching_once"]
 
 Progress = Callable[[int, int, str], None]
+
+_ONCE: ContextVar[bool] = ContextVar("rubi_searching_once", default=False)
+"""Set while this thread's searches read as a one-shot reader (:func:`searching_once`)."""
 
 
 def one_search() -> None:
@@ -40,6 +44,33 @@ def one_search() -> None:
     load_on_demand()
     load_frozen()
     runs_once()
+
+
+@contextmanager
+def searching_once() -> Iterator[None]:
+    """Within the block, this thread's searches read what no other reader of this
+    process has loaded yet as a cold process reads it (:func:`one_search`), for one
+    call instead of the whole process: a long-lived process (``rubi serve``) answering a
+    hook cold, whose engine, watcher and later searches must keep their usual readers.
+
+    - The graph: the flat graph when it is current and no vault sync of this process
+      holds the vault's graph (:func:`rubi.sync.oneshot.current_flat`), read per
+      search (milliseconds), instead of the vault sync's load of the snapshot with
+      networkx (the first caller of the vault sync pays for that, as before).
+    - The vectors: a dense index this search makes first reads its documents' rows
+      and its candidates' passages only; its next search, whoever makes it, loads
+      everything (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index
+      already loaded is used as it is.
+
+    The rankings are the same either way. Nothing process-wide is changed (no
+    :func:`rubi.graph.snapshot.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
+    or :func:`runs_once`): the setting is a context variable, so other threads never
+    see it."""
+    token = _ONCE.set(True)
+    try:
+        yield
+    finally:
+        _ONCE.reset(token)
 
 
 def runs_once() -> None:
@@ -212,12 +243,14 @@ def _search_one(
     from rubi.search.longquery import reduce_query
     from rubi.semantic.dense import dense_index_for
 
-    index, dense = index_at(paths.whoosh_dir), dense_index_for(paths.index_dir)
+    once = _ONCE.get()
+    index = index_at(paths.whoosh_dir)
+    dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
     query = reduce_query(query, index)  # a long one: its discriminative words in this index
     # One version of the graph for the whole search: a save the watcher applies
     # meanwhile waits for it (the hits keep what they show of the graph; their days,
     # snippets and passages are read later without it).
-    with _graph(paths) as build:
+    with _graph(paths, once) as build:
         result = search_index(
             index,  # kept open in a long-lived process
             build,
@@ -238,13 +271,14 @@ def _search_one(
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 
 
-def _graph(paths: VaultPaths) -> AbstractContextManager[GraphBuild]:
-    """The graph a search reads (:func:`rubi.sync.reading_graph`); in a one-shot reader,
-    the flat graph when it is current, opened without the vault sync
-    (:func:`rubi.sync.oneshot.current_flat`): the same graph."""
+def _graph(paths: VaultPaths, once: bool = False) -> AbstractContextManager[GraphBuild]:
+    """The graph a search reads (:func:`rubi.sync.reading_graph`); in a one-shot reader
+    (or a search ``once``, :func:`searching_once`), the flat graph when it is current,
+    opened without the vault sync (:func:`rubi.sync.oneshot.current_flat`): the same
+    graph."""
     from rubi.sync.oneshot import current_flat
 
-    flat = current_flat(paths)
+    flat = current_flat(paths, once=once)
     if flat is not None:
         return nullcontext(flat)
     from rubi.sync import reading_graph

@@ -11,6 +11,13 @@ is already the warm process an engine would be (its modules stay imported betwee
 calls), and a request to its own engine would only hand the hook to another of its
 threads through a socket (or be refused while that engine has not loaded, and come
 back). The answer is the text the command hook prints, byte for byte.
+
+A hook answered here reads as a cold process reads
+(:func:`rubi.app.searching.searching_once`: the flat graph, the vectors on demand) what
+the server has not loaded yet, so the session's first recall costs the server what a
+cold ``rubi hook`` process's recall costs, not the load of its resident graph and
+every vector; whatever this process loaded before (its engine, its watcher, a search
+tool call) is used as it is.
 """
 
 from __future__ import annotations
@@ -86,6 +93,9 @@ def answer_hook_call(arguments: Any, *, local: str | None = None) -> str:
         walk = _walk_of(payload)
     if walk is not None and walk.found is None and event_key(event, payload) in PROJECT_EVENTS:
         return ""  # outside a project these handlers answer nothing
+    from rubi.app.searching import searching_once
+
     out = io.StringIO()
-    respond(event, payload, out, walk=walk)
+    with searching_once():
+        respond(event, payload, out, walk=walk)
     return out.getvalue()

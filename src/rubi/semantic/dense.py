@@ -456,9 +456,12 @@ class DenseIndex:
         return DenseRanking(found, median)
 
 
-def dense_index_for(index_dir: Path) -> DenseIndex | None:
+def dense_index_for(index_dir: Path, *, on_demand: bool | None = None) -> DenseIndex | None:
     """This process's :class:`DenseIndex` of the vault whose derived data is in
-    ``index_dir``, caught up; None when the channel is off or nothing is embedded."""
+    ``index_dir``, caught up; None when the channel is off or nothing is embedded.
+    ``on_demand`` is given to the index when this call makes it (True: its first search
+    reads only what it needs; None: :func:`load_on_demand`'s setting); an index this
+    process already has is returned as it is."""
     from rubi import semantic
     from rubi.semantic.sync import vectors_file
 
@@ -468,7 +471,9 @@ def dense_index_for(index_dir: Path) -> DenseIndex | None:
     if not path.exists():
         return None
     with _INDEXES_LOCK:
-        index = _INDEXES.setdefault(path, DenseIndex(path))
+        index = _INDEXES.get(path)
+        if index is None:
+            index = _INDEXES[path] = DenseIndex(path, on_demand=on_demand)
     import sqlite3
 
     from rubi.core.picklefiles import UntrustedCacheError

@@ -49,15 +49,17 @@ def is_one_shot() -> bool:
     return bool(_ONE_SHOT)
 
 
-def current_flat(paths: VaultPaths) -> GraphBuild | None:
+def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     """The flat graph of ``paths`` when this process reads it as a one-shot reader
-    would anyway and it is current: it holds the store's generation and code stamp.
-    None otherwise (not a one-shot reader; a vault sync exists in this process; no
-    store or flat graph; one behind, damaged or untrusted; an unreadable store): ask
-    :func:`rubi.sync.reading_graph`, which says what is wrong."""
+    would anyway (or this call does: ``once``, a long-lived process answering a hook
+    cold, :func:`rubi.app.searching.searching_once`) and it is current: it holds the
+    store's generation and code stamp. None otherwise (not a one-shot reader; a vault
+    sync exists in this process; no store or flat graph; one behind, damaged or
+    untrusted; an unreadable store): ask :func:`rubi.sync.reading_graph`, which says
+    what is wrong."""
     from rubi.graph.snapshot import reads_frozen
 
-    if not reads_frozen():
+    if not (once or reads_frozen()):
         return None
     run = sys.modules.get("rubi.sync.run")  # not loaded: no vault sync in this process
     if run is not None and run.has_vault_sync(paths):
