@@ -61,9 +61,13 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
 
     if not (once or reads_frozen()):
         return None
-    run = sys.modules.get("rubi.sync.run")  # not loaded: no vault sync in this process
-    if run is not None and run.has_vault_sync(paths):
-        return None  # it may hold a live graph, and a run's journal: it decides
+    if "rubi.sync.run" in sys.modules:  # else no vault sync in this process
+        # Imported, not read from sys.modules: in a long-lived process another thread
+        # (a watcher starting) may be importing it still, and the import waits for it.
+        from rubi.sync.run import has_vault_sync
+
+        if has_vault_sync(paths):
+            return None  # it may hold a live graph, and a run's journal: it decides
     import sqlite3
 
     from rubi.core.errors import IndexCorruptError
