@@ -10,7 +10,8 @@ the floor; a cold hook process (the prompt's JSON on stdin, the console script a
 Claude Code runs it; CPU from ``wait4``); a fresh ``rubi serve`` (started in PROJECT,
 as the plugin's ``.mcp.json`` starts it) given the 2025-11-25 handshake and
 ``tools/list``, then, after a pause, the plugin's ``hook`` tool call for that prompt and
-one for a second prompt. The server's CPU is read per thread from
+one for a second prompt (each prompt also run by a cold process, to compare the
+answers' bytes). The server's CPU is read per thread from
 ``/proc/<pid>/task/*/schedstat`` (nanoseconds) around each call, so its start and its
 background work before the call are not counted; a thread started during the call
 counts whole. Printed: CPU and wall p50 (min–max) per part, and whether every server
@@ -98,26 +99,31 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=0.5, help="s between list and call")
     args = parser.parse_args()
     project = args.project.resolve()
-    raw = json.dumps(
-        {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": args.prompt}
-    ).encode()
-    rows: dict[str, list[float]] = {
-        k: [] for k in ("floor", "floor wall", "cold", "cold wall", "first", "first wall", "second")
-    }
+
+    def hook_json(prompt: str) -> bytes:
+        payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": prompt}
+        return json.dumps(payload).encode()
+
+    keys = ("floor", "floor wall", "cold", "cold wall", "first", "first wall", "second")
+    rows: dict[str, list[float]] = {k: [] for k in keys}
     same = 0
     for _ in range(args.runs):
         wall, cpu = pass_floor()
         rows["floor"].append(cpu)
         rows["floor wall"].append(wall)
-        cold = run_child([RUBI, "hook", "UserPromptSubmit"], stdin=raw, cwd=project)
-        rows["cold"].append(cpu := cold.cpu_s)
-        rows["cold wall"].append(cold.wall_s)
-        (c1, w1, text), (c2, _, _) = served(project, [args.prompt, args.second], args.pause)
-        rows["first"].append(c1)
-        rows["first wall"].append(w1)
-        rows["second"].append(c2)
-        same += text == cold.stdout
-        print(f"cold {cpu * 1000:.0f} ms, server first recall {c1 * 1000:.0f} ms", flush=True)
+        colds = [
+            run_child([RUBI, "hook", "UserPromptSubmit"], stdin=hook_json(p), cwd=project)
+            for p in (args.prompt, args.second)
+        ]
+        rows["cold"].append(colds[0].cpu_s)
+        rows["cold wall"].append(colds[0].wall_s)
+        answers = served(project, [args.prompt, args.second], args.pause)
+        rows["first"].append(answers[0][0])
+        rows["first wall"].append(answers[0][1])
+        rows["second"].append(answers[1][0])
+        same += all(a[2] == c.stdout for a, c in zip(answers, colds, strict=True))
+        print(f"cold {colds[0].cpu_s * 1000:.0f} ms, server first recall", end=" ")
+        print(f"{answers[0][0] * 1000:.0f} ms, second {answers[1][0] * 1000:.0f} ms", flush=True)
     labels = {
         "floor": "floor `python -c pass`",
         "cold": "cold `rubi hook UserPromptSubmit` process (all of it)",
@@ -128,7 +134,7 @@ def main() -> None:
         walls = rows.get(f"{key} wall")
         tail = f", wall {fmt_ms(walls)}" if walls else ""
         print(f"{label}: CPU {fmt_ms(rows[key])}{tail}")
-    print(f"server answers equal to the cold process's bytes: {same}/{args.runs}")
+    print(f"rounds whose two server answers were the cold processes' bytes: {same}/{args.runs}")
 
 
 if __name__ == "__main__":

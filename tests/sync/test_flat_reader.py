@@ -279,3 +279,30 @@ def test_a_search_once_in_a_long_lived_process_opens_the_flat_graph_for_its_thre
         assert current_flat(paths, once=True) is None  # the vault sync holds the graph
         assert _answers(paths) == live_answers
     forget_vault_syncs()
+
+
+def test_a_server_s_catch_up_run_leaves_the_flat_graph_current_for_the_next_session(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one run a starting server makes when something changed since the last run
+    (the last session's record) writes the flat graph it changed, though the process
+    is not one that runs once: the next session's first recall reads it without a
+    vault sync."""
+    from rubi.app.searching import searching_once
+    from rubi.sync import oneshot
+
+    monkeypatch.setattr(oneshot, "_ONE_SHOT", [])
+    forget_vault_syncs()
+    write(
+        paths.root / f"{NEW}.md",
+        "---\ntype: gotcha\n---\n# Night shift tokens expire at the login rollover\n\n"
+        "See [[gotcha-login-tokens-expire-at-midnight-utc]].\n",
+    )
+    assert app.catch_up_if_changed(paths, lock_timeout_s=5)
+    assert read_flat(_flat_file(paths))[1] == store_generation(paths)
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    with searching_once():
+        assert _answers(paths) == live_answers
+        assert not has_vault_sync(paths)
+    forget_vault_syncs()

@@ -55,17 +55,22 @@ def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     only when something changed since the last index run
     (:func:`rubi.sync.freshness.caught_up`: a listing, one query and one ``git
     ls-files``); True when it ran. Waits at most ``lock_timeout_s`` for another run.
+    The run leaves the flat graph current, as a cold process's run does (a long-lived
+    process's runs leave it to the next cold reader, :mod:`rubi.sync.oneshot`).
 
     Raises:
         OSError: the index folder cannot be written.
         filelock.Timeout: another index run held the lock too long.
     """
-    from rubi.sync import index_vault
+    from rubi.sync import index_vault, vault_sync_for
     from rubi.sync.freshness import caught_up
 
     if caught_up(paths):
         return False
     index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
+    # The next session's first recall, answered before any vault sync of its server
+    # loads, reads the flat graph when it is current (rubi.app.searching.searching_once).
+    vault_sync_for(paths).keep_flat()
     return True
 
 

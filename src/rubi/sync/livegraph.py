@@ -257,6 +257,15 @@ class GraphKeeper:
             # this process exits soon, and the next cold reader would replay the run
             self.snapshots.save_flat(live, self.gen)
 
+    def keep_flat(self) -> None:
+        """Write the flat graph when the live graph is ahead of it (a run of a
+        long-lived process, which leaves it behind, :meth:`update`), so the next cold
+        reader opens it instead of reading the snapshot and replaying the run. Call
+        under the vault sync's lock. A failed write is logged."""
+        live = self.live
+        if live is not None and self.snapshots.flat_behind(live, self.gen):
+            self.snapshots.save_flat(live, self.gen)
+
     def flush_locked(self) -> None:
         """:meth:`flush` under the vault sync's lock (a deferred write's timer thread)."""
         with self._lock:

@@ -447,6 +447,13 @@ class VaultSync:
             finally:
                 store.close()
 
+    def keep_flat(self) -> None:
+        """Write the flat graph when this process's graph is ahead of it
+        (:meth:`rubi.sync.livegraph.GraphKeeper.keep_flat`): for a run a long-lived
+        process makes once, not for every save its watcher applies."""
+        with self._lock:
+            self._graphs.keep_flat()
+
     def flush_snapshot(self) -> None:
         """Write the graph snapshot now when the graph is ahead of it (a pending
         deferred write, :meth:`rubi.sync.snapshots.Snapshots.later`). Never raises for
