@@ -62,11 +62,13 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     if not (once or reads_frozen()):
         return None
     if "rubi.sync.run" in sys.modules:  # else no vault sync in this process
-        # Imported, not read from sys.modules: in a long-lived process another thread
-        # (a watcher starting) may be importing it still, and the import waits for it.
-        from rubi.sync.run import has_vault_sync
+        # Not the module sys.modules holds: in a long-lived process another thread (a
+        # catch-up run starting) may be importing it still, half made; importing it
+        # waits for that import to finish. By name, as before: the vault sync's modules
+        # import this one, and this one never loads them.
+        from importlib import import_module
 
-        if has_vault_sync(paths):
+        if import_module("rubi.sync.run").has_vault_sync(paths):
             return None  # it may hold a live graph, and a run's journal: it decides
     import sqlite3
 
