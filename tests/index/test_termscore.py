@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import rubi.index.deletions as deletions
+import rubi.index.segmentdata as segmentdata
 import rubi.index.termscore as termscore
 from bm25f_reference import reference_bm25f
 from rubi import app
@@ -160,13 +161,13 @@ def test_after_a_commit_only_the_new_segment_is_read(monkeypatch: pytest.MonkeyP
     writer.rebuild(_doc(i, 0, rng) for i in range(200))
     kept = SearchIndex(directory, keep_open=True)
     reads: list[str] = []
-    real = termscore._read_postings
+    real = segmentdata._read_postings
 
     def counting(leaf: object, *args: object) -> None:
-        reads.append(termscore._segment_id(leaf))
+        reads.append(segmentdata.segment_id(leaf))
         real(leaf, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(termscore, "_read_postings", counting)
+    monkeypatch.setattr(segmentdata, "_read_postings", counting)
     assert kept.bm25("alpha beta quokka")
     old = set(reads)
     writer.apply([IndexDoc("new", "note", "new.md", "note", "active", {"body": "quokka"})], [])

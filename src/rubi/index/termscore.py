@@ -53,14 +53,12 @@ from dataclasses import dataclass
 from math import log
 from typing import Any
 
-from whoosh.util.numeric import byte_to_length
-
-from rubi.index.whooshinternals import (
-    block_postings,
-    column_bytes,
-    has_blocks,
-    lengths_column,
-    next_block,
+from rubi.index.segmentdata import (
+    MAX_CACHED_POSTINGS,
+    MAX_CACHED_STORED,
+    UNKEPT_STORED,
+    SegmentData,
+    segment_id,
 )
 
 __all__ = [
@@ -75,25 +73,11 @@ __all__ = [
     "TermScorer",
 ]
 
-MAX_CACHED_POSTINGS = 1_000_000
-"""Postings (document number and score: 12 bytes each) the scorer keeps for terms
-already read; the least recently used terms are dropped beyond it."""
-
-MAX_CACHED_STORED = 20_000
-"""Documents whose stored fields :class:`SegmentData` keeps (about 0.5 KB each); all
-are forgotten when more are asked for."""
-
 NUMPY_POSTINGS = 500
 """Postings in a query from which :meth:`TermScorer.top` sums them with numpy, when
 this process has numpy loaded already (the engine and ``rubi serve`` with the semantic
 extra; a cold hook never imports it for this): the same hits for about 0.3 of the CPU
 (600 postings: 0.07 against 0.17 ms; 20,000: 1.1 against 3.9 ms)."""
-
-UNKEPT_STORED = frozenset({"meta"})
-"""Stored fields :meth:`TermScorer.stored` leaves out (a hit needs none of them)."""
-
-_LENGTHS = tuple(byte_to_length(b) for b in range(256))
-"""Whoosh's stored field length (one byte, about 3% resolution) → its length."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,71 +119,6 @@ class ScoredDoc:
     matched: tuple[int, ...]
 
 
-class SegmentData:
-    """Per segment (by its id), what no later commit changes: each field's stored
-    lengths, each term's postings (deleted documents included: a reader filters its
-    own), each document's stored fields but :data:`UNKEPT_STORED`. Postings are
-    bounded by :data:`MAX_CACHED_POSTINGS`, least recently used dropped first, stored
-    fields by :data:`MAX_CACHED_STORED`.
-    Not thread-safe: the owner serialises calls."""
-
-    def __init__(self) -> None:
-        self._lengths: dict[tuple[str, str], array[int]] = {}
-        self._postings: OrderedDict[tuple[str, str, str], tuple[array[int], array[float]]]
-        self._postings = OrderedDict()
-        self._held = 0
-        self._stored: dict[tuple[str, int], dict[str, Any]] = {}
-
-    def keep(self, segments: Collection[str]) -> None:
-        """Forget every segment but ``segments`` (the ones a new reader holds)."""
-        for field in [k for k in self._lengths if k[0] not in segments]:
-            del self._lengths[field]
-        for term in [k for k in self._postings if k[0] not in segments]:
-            self._held -= len(self._postings.pop(term)[0])
-        for doc in [k for k in self._stored if k[0] not in segments]:
-            del self._stored[doc]
-
-    def lengths(self, segment: str, leaf: Any, field: str) -> array[int]:
-        """Each document's stored length of ``field`` in the segment."""
-        key = (segment, field)
-        found = self._lengths.get(key)
-        if found is None:
-            found = self._lengths[key] = array("l", _stored_lengths(leaf, field))
-        return found
-
-    def postings(
-        self, segment: str, leaf: Any, field: str, text: str
-    ) -> tuple[array[int], array[float]]:
-        """The term's postings in the segment, deleted documents included: (segment
-        document numbers ascending, term frequencies); empty when it has none."""
-        key = (segment, field, text)
-        found = self._postings.get(key)
-        if found is not None:
-            self._postings.move_to_end(key)
-            return found
-        ids: array[int] = array("i")
-        weights: array[float] = array("d")
-        if (field, text) in leaf:
-            _read_postings(leaf, field, text, ids, weights)
-        self._postings[key] = found = (ids, weights)
-        self._held += len(ids)
-        while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
-            self._held -= len(self._postings.popitem(last=False)[1][0])
-        return found
-
-    def stored(self, segment: str, leaf: Any, docnum: int) -> dict[str, Any]:
-        """A document's stored fields (the caller must not change the dict)."""
-        key = (segment, docnum)
-        found = self._stored.get(key)
-        if found is None:
-            fields = leaf.stored_fields(docnum)
-            found = {k: v for k, v in fields.items() if k not in UNKEPT_STORED}
-            if len(self._stored) >= MAX_CACHED_STORED:
-                self._stored.clear()
-            self._stored[key] = found
-        return found
-
-
 class TermScorer:
     """Scores queries of words by BM25F over one open Whoosh reader (see the module
     docstring). Not thread-safe: the owner serialises calls.
@@ -233,7 +152,7 @@ class TermScorer:
                 leaf,
                 offset,
                 frozenset(leaf.deleted_docs_set) if leaf.has_deletions() else _NONE,
-                _segment_id(leaf),
+                segment_id(leaf),
             )
             for leaf, offset in reader.leaf_readers()
         ]
@@ -505,31 +424,6 @@ def _holds(docs: array[int], docnum: int) -> bool:
     return at < len(docs) and docs[at] == docnum
 
 
-def _stored_lengths(leaf: Any, field: str) -> list[int]:
-    """Each document's stored length of ``field`` in one segment (0 when empty).
-
-    Read whole from the segment's length column (one byte per document); a segment
-    without the column (no document has the field) gives Whoosh's default of 1."""
-    count = int(leaf.doc_count_all())
-    try:
-        column = lengths_column(leaf, field)
-        if column is None:
-            return [1] * count
-        raw = column_bytes(column)
-    except AttributeError:  # another codec: ask document by document
-        return [int(leaf.doc_field_length(d, field, 1) or 0) for d in range(count)]
-    lengths = [_LENGTHS[b] for b in raw]
-    return lengths + [0] * (count - len(lengths))
-
-
-def _segment_id(leaf: Any) -> str:
-    """The id of a segment reader's segment (a reader without one: its own id, so
-    nothing of it is shared with another reader)."""
-    segment = getattr(leaf, "segment", None)
-    found = getattr(segment(), "segid", None) if callable(segment) else None
-    return str(found) if found else f"reader-{id(leaf)}"
-
-
 def _live(
     ids: array[int], weights: array[float], deleted: frozenset[int]
 ) -> tuple[Sequence[int], Sequence[float]]:
@@ -543,25 +437,3 @@ def _live(
         return ids, weights
     kept = [(d, w) for d, w in zip(ids, weights, strict=True) if d not in deleted]
     return [d for d, _ in kept], [w for _, w in kept]
-
-
-def _read_postings(
-    leaf: Any, field: str, text: str, ids: array[int], weights: array[float]
-) -> None:
-    """Append a term's postings in one segment, deleted documents included, to
-    ``ids`` (segment document numbers, ascending) and ``weights`` (frequencies)."""
-    m = leaf.postings(field, text)
-    if hasattr(m, "child"):  # the filter Whoosh puts over deleted documents
-        m = m.child
-        m.reset()  # the filter moved it past the first deleted documents
-    if has_blocks(m):
-        while m.is_active():  # Whoosh's on-disk postings: a block (≤ 128) at a time
-            block_ids_, block_weights = block_postings(m)
-            ids.extend(iter(block_ids_))  # iter: Whoosh's arrays are of other kinds
-            weights.extend(iter(block_weights))
-            next_block(m)
-    else:  # inlined postings (a term in one document) and other matchers
-        while m.is_active():
-            ids.append(m.id())
-            weights.append(m.weight())
-            m.next()
