@@ -18,6 +18,7 @@ import pickle
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
@@ -27,6 +28,7 @@ __all__ = [
     "check_trusted",
     "collector_paused",
     "load_pickle",
+    "open_trusted",
     "save_pickle",
 ]
 
@@ -64,7 +66,51 @@ def check_trusted(path: Path) -> None:
             "it can be deleted",
             "outside the rubi cache folder",
         )
-    st = os.stat(path)
+    _check_status(path, os.stat(path))
+
+
+def open_trusted(path: Path, *, write: bool = False) -> BinaryIO:
+    """``path`` opened for reading (or reading and writing with ``write``) only if
+    :func:`check_trusted` accepts it, checked on the opened file itself: a file swapped
+    in between a check and an open (a FIFO that would block, another user's file) is
+    refused all the same. The open never blocks (``O_NONBLOCK``; it changes nothing for
+    a regular file).
+
+    Returns:
+        A binary file object the caller closes (``with open_trusted(p) as fh``).
+
+    Raises:
+        UntrustedCacheError: as :func:`check_trusted`.
+        FileNotFoundError: no such file.
+        OSError: the file could not be opened.
+    """
+    from rubi.core.paths import cache_home
+    from rubi.core.safepaths import is_inside
+
+    if not is_inside(cache_home(), path):
+        raise UntrustedCacheError(
+            f"{path}: derived data outside the rubi cache folder is never loaded; "
+            "it can be deleted",
+            "outside the rubi cache folder",
+        )
+    flags = (
+        (os.O_RDWR if write else os.O_RDONLY)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_BINARY", 0)
+    )
+    fd = os.open(path, flags)
+    try:
+        _check_status(path, os.fstat(fd))
+        return os.fdopen(fd, "r+b" if write else "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _check_status(path: Path, st: os.stat_result) -> None:
+    """Refuse a file that is not regular, or (where the OS has owners) that another
+    user owns or may write (:func:`check_trusted`'s rules on a status already read)."""
     if not stat.S_ISREG(st.st_mode):
         raise UntrustedCacheError(
             f"{path}: not a regular file; rubi does not load it (delete it and run `rubi index`)",
@@ -108,8 +154,7 @@ def load_pickle(path: Path) -> object:
         UntrustedCacheError: the file is not the user's own cache (:func:`check_trusted`).
         Exception: others from a damaged file.
     """
-    check_trusted(path)
-    with collector_paused(), path.open("rb") as fh:  # streamed: never held whole
+    with collector_paused(), open_trusted(path) as fh:  # streamed: never held whole
         return pickle.load(fh)
 
 

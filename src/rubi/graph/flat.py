@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from rubi.core.errors import IndexCorruptError
-from rubi.core.picklefiles import check_trusted
+from rubi.core.picklefiles import open_trusted
 from rubi.graph.build import GraphBuild, LinkProblem
 from rubi.graph.flatlayout import (
     ADJACENCY,
@@ -78,7 +78,6 @@ def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
             (one line naming the file and what is wrong).
     """
     try:
-        check_trusted(path)
         data = _mapped(path)
     except _Damaged as exc:
         raise IndexCorruptError(f"{path}: {exc}") from None
@@ -86,7 +85,7 @@ def read_flat(path: Path) -> tuple[GraphBuild, int, int]:
         raise IndexCorruptError(f"{path}: no flat graph yet; run `rubi index`") from exc
     except OSError as exc:
         raise IndexCorruptError(f"{path}: unreadable ({exc})") from exc
-    except Exception as exc:  # check_trusted's UntrustedCacheError
+    except Exception as exc:  # open_trusted's UntrustedCacheError
         raise IndexCorruptError(f"{path}: not loaded ({exc})") from exc
     try:
         return _open(data)
@@ -101,7 +100,7 @@ class _Damaged(Exception):
 def _mapped(path: Path) -> mmap.mmap:
     """``path`` mapped read-only (its pages are read as they are touched: the link
     problems, a third of the file, are not read by a search)."""
-    with path.open("rb") as fh:
+    with open_trusted(path) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size < BODY:
             raise _Damaged(f"truncated ({size} bytes)")

@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import RubiError
-from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.core.picklefiles import collector_paused, open_trusted
 from rubi.graph.build import GraphBuild, LinkProblem
 from rubi.graph.flatlayout import (
     ADJACENCY,
@@ -221,11 +221,10 @@ def restamp(path: Path, gen: int, new_gen: int) -> bool:
         OSError: the file could not be read or written.
     """
     try:
-        check_trusted(path)
-        fh = path.open("r+b")
+        fh = open_trusted(path, write=True)
     except FileNotFoundError:
         return False
-    except RubiError:  # check_trusted's UntrustedCacheError: a file rubi never writes to
+    except RubiError:  # open_trusted's UntrustedCacheError: a file rubi never writes to
         return False
     with fh:
         head = fh.read(HEADER.size)

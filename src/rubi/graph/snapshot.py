@@ -47,7 +47,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import IndexCorruptError
-from rubi.core.picklefiles import check_trusted, collector_paused
+from rubi.core.picklefiles import collector_paused, open_trusted
 
 if TYPE_CHECKING:
     from rubi.graph.live import LiveGraph
@@ -200,7 +200,6 @@ def load_snapshot(path: Path) -> tuple[LiveGraph, int]:
         IndexCorruptError: missing, unreadable or of another format version.
     """
     try:
-        check_trusted(path)
         loaded = _load(path)
     except FileNotFoundError as exc:
         raise IndexCorruptError(f"{path}: no graph yet; run `rubi index`") from exc
@@ -309,7 +308,7 @@ def _load(path: Path) -> tuple[Any, Any]:
         _ForbiddenGlobal: a pickle names a global outside :func:`_allowed_globals`.
     """
     allowed = _allowed_globals()
-    with collector_paused(), path.open("rb") as fh:
+    with collector_paused(), open_trusted(path) as fh:
         header = _AllowListUnpickler(fh, allowed).load()
         if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
             raise _OldFormat(header[:1] if isinstance(header, tuple) else None)

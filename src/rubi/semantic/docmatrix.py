@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from rubi.core.picklefiles import check_trusted
+from rubi.core.picklefiles import open_trusted
 
 __all__ = [
     "DOCS_FILE",
@@ -143,8 +143,8 @@ def read_docs(path: Path, *, token: str, gen: int, dims: int) -> DocRows:
     from rubi.core.picklefiles import UntrustedCacheError
 
     try:
-        check_trusted(path)
-        data = path.read_bytes()
+        with open_trusted(path) as fh:
+            data = fh.read()
     except FileNotFoundError:
         raise StaleDocs(f"{path.name}: not written yet", expected=True) from None
     except (OSError, UntrustedCacheError) as exc:

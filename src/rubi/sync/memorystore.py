@@ -28,7 +28,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.paths import VaultPaths
-from rubi.core.picklefiles import UntrustedCacheError, check_trusted, collector_paused
+from rubi.core.picklefiles import UntrustedCacheError, collector_paused, open_trusted
 
 if TYPE_CHECKING:
     from rubi.codemap.incremental import MapMemory
@@ -118,8 +118,7 @@ def load_memory(paths: VaultPaths) -> MapMemory | None:
 
     path = memory_file(paths)
     try:
-        check_trusted(path)
-        with collector_paused(), path.open("rb") as fh:
+        with collector_paused(), open_trusted(path) as fh:
             header = pickle.load(fh)
             if header != _header(paths):
                 return None
