@@ -28,16 +28,11 @@ from functools import lru_cache
 from typing import Any
 
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
-from whoosh.lang import (
-    has_stemmer,
-    has_stopwords,
-    languages,
-    stemmer_for_language,
-    stopwords_for_language,
-)
 from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
+from rubi.index.language import VOTING_LANGUAGES
+from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 from rubi.index.wordparts import word_parts
 
@@ -59,10 +54,15 @@ __all__ = [
     "text_analyzer",
 ]
 
-_TOKEN_PATTERN = r"\b[CcFf](?:\+\+|#)(?![\w+#])|[\w\u0300-\u036f]+(?:[.'’][\w\u0300-\u036f]+)*"
+_TOKEN_PATTERN = (
+    r"\b[CcFf](?:\+\+|#)(?![\w+#])"
+    r"|[\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+(?:[.'’][\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+)*"
+)
 """Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together, and
 the language names C++, C# and F#, which would otherwise lose their symbols and then
-their one letter. A combining accent (U+0300-U+036F) belongs to its word: text written
+their one letter. The vowel signs and viramas of Devanagari and Tamil (U+0900-U+0963,
+U+0B80-U+0BFF) belong to their word too: they are marks, not letters, and cut
+``किताबें`` into four pieces. A combining accent (U+0300-U+036F) belongs to its word: text written
 decomposed (``e`` + U+0301, as macOS file names and some editors save it) is not cut
 at each accent (``été`` was ``e`` and ``te``); the word is composed (NFC) by
 :class:`IdentifierSplitFilter` before anything reads its letters."""
@@ -77,6 +77,14 @@ _CJK_RE = Rx(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a
 def _has_cjk(text: str) -> bool:
     """Whether ``text`` holds a Han, kana or Hangul character."""
     return not text.isascii() and _CJK_RE.search(text) is not None
+
+
+def _has_indic(text: str) -> bool:
+    """Whether ``text`` holds Devanagari or Tamil, whose vowel signs are marks: such a
+    word is no identifier to split (``लड़कों`` is one word, not ``लड`` and ``कों``)."""
+    return not text.isascii() and any(
+        0x0900 <= ord(c) <= 0x097F or 0x0B80 <= ord(c) <= 0x0BFF for c in text
+    )
 
 
 def identifier_parts(word: str) -> list[str]:
@@ -97,7 +105,8 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
                 text = t.text = unicodedata.normalize("NFC", text)
             parts = (
                 word_parts(text)
-                if not text.isalpha() or not (text.islower() or text.isupper() or text.istitle())
+                if (not text.isalpha() or not (text.islower() or text.isupper() or text.istitle()))
+                and not _has_indic(text)
                 else [text]
             )
             yield t
@@ -141,21 +150,31 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
                         yield t
 
 
-PROSE_LANGUAGES: tuple[str, ...] = tuple(
-    lang for lang in languages if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"
-)
-"""Languages whose prose has a chain of its own: the Latin-script languages whoosh has
-a Snowball stemmer and stop words for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
-sv). A note in another language is analysed by ``en``'s chain, which treats each word
-by its script (:func:`chain_language`)."""
+PROSE_LANGUAGES: tuple[str, ...] = VOTING_LANGUAGES
+"""Languages whose prose has a chain of its own: the Latin-script languages with a
+Snowball stemmer and a stop-word list (da, nl, en, fi, fr, de, hu, it, no, pt, es, sv
+from whoosh; ca, cs, id, pl, ro, tr through :mod:`rubi.index.snowball`). A note in
+another language is analysed by ``en``'s chain, which treats each word by its script
+(:func:`chain_language`)."""
 
 LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
 """Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
 the agent-noun step of :func:`stem_code`)."""
 
-_SCRIPT_LANGUAGES = (("ru", 0x0400, 0x04FF), ("ar", 0x0600, 0x06FF), ("ar", 0x0750, 0x077F))
+_SCRIPT_LANGUAGES = (
+    ("ru", 0x0400, 0x04FF),
+    ("ar", 0x0600, 0x06FF),
+    ("ar", 0x0750, 0x077F),
+    ("el", 0x0370, 0x03FF),
+    ("el", 0x1F00, 0x1FFF),
+    ("hy", 0x0531, 0x0587),
+    ("hi", 0x0900, 0x097F),
+    ("ta", 0x0B80, 0x0BFF),
+)
 """Scripts whose words are stemmed by one language, whatever the note's: Cyrillic
-words the Russian Snowball stemmer, Arabic-script ones ISRI."""
+words the Russian Snowball stemmer, Arabic-script ones ISRI; Greek, Armenian,
+Devanagari (as Hindi) and Tamil ones their Snowball stemmer, after their stop words
+where a list exists (Hindi)."""
 
 
 def chain_language(lang: str) -> str:
@@ -176,14 +195,13 @@ def _fold(word: str) -> str:
     return word.translate(_FOLD)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def _stop_words(lang: str) -> frozenset[str]:
-    """A language's stop words, as written and accent-folded (a query written without
-    accents, ``mas``, drops the same words); none when whoosh has no list."""
-    if not has_stopwords(lang):
-        return frozenset()
-    words = stopwords_for_language(lang)
-    return frozenset(words) | frozenset(_fold(w) for w in words)
+    """A language's stop words (:func:`rubi.index.snowball.stop_words`), as written and
+    accent-folded (a query written without accents, ``mas``, drops the same words);
+    none when there is no list."""
+    words = stop_words(lang)
+    return words | frozenset(_fold(w) for w in words)
 
 
 def function_words_only(text: str, langs: Iterable[str]) -> bool:
@@ -249,7 +267,8 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
     stops = _stop_words("en" if lang == "code" else lang)
     russian_stops = _stop_words("ru")
-    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer_for_language(lang))
+    stem = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer(lang))
+    unmarked = lang in STOP_WORD_SOURCES  # a list written without diacritics (ro)
 
     def term(word: str) -> str | None:
         folded = _fold(word)
@@ -259,14 +278,26 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
                 if low <= first <= high:
                     if script_lang == "ru":
                         return None if folded in russian_stops else _fold(russian_stem(word))
-                    return str(arabic_stem(folded))
-        if folded in stops:
+                    if script_lang == "ar":
+                        return str(arabic_stem(folded))
+                    return _script_term(script_lang, word)
+        if folded in stops or (unmarked and fold_marks(word) in stops):
             return None
         if own is not None:
             return str(own(folded))
-        return _fold(str(stemmer(word)))  # type: ignore[misc]
+        return _fold(str(stem(word)))  # type: ignore[misc]
 
     return term
+
+
+@lru_cache(maxsize=STEM_CACHE_SIZE)
+def _script_term(lang: str, word: str) -> str | None:
+    """The term of a Greek, Armenian, Devanagari or Tamil word (lower-case): None for a
+    stop word of its language, else its Snowball stem without accents (a Greek query
+    typed without its tonos meets the note)."""
+    if word in _stop_words(lang):
+        return None
+    return _fold(fold_marks(stemmer(lang)(word))) if lang == "el" else stemmer(lang)(word)
 
 
 class LanguageFilter(Filter):  # type: ignore[misc]
