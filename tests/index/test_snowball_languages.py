@@ -155,3 +155,23 @@ def test_a_languages_stemmer_and_stop_words_load_only_when_a_note_or_query_needs
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[:2] == ["False False", "True"]
+
+
+def test_a_why_line_of_an_english_index_loads_no_other_languages_lists() -> None:
+    probe = (
+        "import sys\n"
+        "from rubi.index.queryanalysis import word_map\n"
+        "found, _ = word_map('how do I embed a file')\n"
+        "print('Stemmer' in sys.modules, 'stop_words' in sys.modules, found['embed'])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["False", "False", "embed"]
+
+
+def test_a_turkish_query_words_are_mapped_for_its_why_line(snowball_index: SearchIndex) -> None:
+    from rubi.index.queryanalysis import word_map
+
+    snowball_index.bm25("dosyalarımı")
+    assert word_map("dosyalarımı")[0]["dosya"] == "dosyalarımı"

@@ -31,7 +31,7 @@ from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, T
 from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
-from rubi.index.language import VOTING_LANGUAGES
+from rubi.index.language import ADDED_LANGUAGES, VOTING_LANGUAGES
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 from rubi.index.wordparts import word_parts
@@ -48,6 +48,7 @@ __all__ = [
     "chain_language",
     "function_words_only",
     "is_cjk",
+    "languages_in_use",
     "query_words",
     "stem_code",
     "stem_en",
@@ -160,6 +161,19 @@ another language is analysed by ``en``'s chain, which treats each word by its sc
 LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
 """Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
 the agent-noun step of :func:`stem_code`)."""
+
+_MADE: set[str] = set()
+"""The chains made in this process (:class:`TermAnalyzer`)."""
+
+
+def languages_in_use() -> list[str]:
+    """The chains a query's words are mapped in for its why-lines, English first: whoosh's
+    languages and code always (their lists are loaded with whoosh), and each added one
+    (:data:`rubi.index.language.ADDED_LANGUAGES`) whose chain this process has made, as
+    the search of an index holding such notes does. A query in an index of English notes
+    loads no other language's stemmer or stop words for its why-lines."""
+    return [lang for lang in LANGUAGES if lang not in ADDED_LANGUAGES or lang in _MADE]
+
 
 _SCRIPT_LANGUAGES = (
     ("ru", 0x0400, 0x04FF),
@@ -370,6 +384,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
+        _MADE.add(lang)
         self._chain = _whoosh_chain(lang)
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall
