@@ -110,7 +110,7 @@ def stemmer(lang: str) -> Callable[[str], str]:
     name = SNOWBALL_NAMES.get(lang)
     if name is None:
         raise ValueError(f"no stemmer for language {lang!r}")
-    import Stemmer  # type: ignore[import-not-found,unused-ignore]  # PyStemmer
+    import Stemmer  # PyStemmer
 
     snowball: Callable[[str], str] = Stemmer.Stemmer(name).stemWord
     return snowball
@@ -127,7 +127,7 @@ def stop_words(lang: str) -> frozenset[str]:
     name = STOP_WORD_SOURCES.get(lang)
     if name is None:
         return own
-    from stop_words import get_stop_words  # type: ignore[import-not-found,unused-ignore]
+    from stop_words import get_stop_words
 
     words = (w.strip().lower() for w in get_stop_words(name))
     if lang == "tr":
