@@ -4,10 +4,10 @@ is stored and searched in."""
 from __future__ import annotations
 
 import pytest
-from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 from rubi.core.paths import cache_home
+from rubi.index import snowball
 from rubi.index.analysis import PROSE_LANGUAGES, analyze, query_words
 from rubi.index.searchindex import IndexDoc, SearchIndex
 
@@ -145,11 +145,11 @@ def test_a_note_of_a_new_language_joins_the_querys_languages(mixed_index: Search
 
 @pytest.mark.parametrize("lang", PROSE_LANGUAGES)
 def test_every_snowball_language_drops_its_stop_words_and_stems_as_snowball(lang: str) -> None:
-    """Each of whoosh's Snowball languages with a stop-word list drops all of its stop
-    words, and its first term of a word is Snowball's stem of it, accent-folded."""
-    stops = [w for w in stopwords_for_language(lang) if w.isalpha() and len(w) > 1]
+    """Each Snowball language with a stop-word list drops all of its stop words, and
+    its first term of a word is Snowball's stem of it, accent-folded."""
+    stops = [w for w in snowball.stop_words(lang) if w.isalpha() and len(w) > 1]
     assert stops and all(analyze(w, lang) == [] for w in stops)
-    stem = stemmer_for_language(lang)
+    stem = snowball.stemmer(lang)
     for word in ("administrations", "nationales", "computers", "informationen"):
         want = stem(word).translate(accent_map)
         if word in stops:

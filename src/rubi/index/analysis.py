@@ -23,23 +23,18 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
-from whoosh.lang import (
-    has_stemmer,
-    has_stopwords,
-    languages,
-    stemmer_for_language,
-    stopwords_for_language,
-)
-from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
-from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
+from rubi.index.language import ADDED_LANGUAGES, VOTING_LANGUAGES
+from rubi.index.stemming import stem_code, stem_en
 from rubi.index.wordparts import word_parts
+from rubi.index.wordterm import chain_stop_words, word_terms
+from rubi.index.wordterm import fold as _fold
 
 __all__ = [
     "LANGUAGES",
@@ -53,16 +48,22 @@ __all__ = [
     "chain_language",
     "function_words_only",
     "is_cjk",
+    "languages_in_use",
     "query_words",
     "stem_code",
     "stem_en",
     "text_analyzer",
 ]
 
-_TOKEN_PATTERN = r"\b[CcFf](?:\+\+|#)(?![\w+#])|[\w\u0300-\u036f]+(?:[.'’][\w\u0300-\u036f]+)*"
+_TOKEN_PATTERN = (
+    r"\b[CcFf](?:\+\+|#)(?![\w+#])"
+    r"|[\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+(?:[.'’][\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+)*"
+)
 """Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together, and
 the language names C++, C# and F#, which would otherwise lose their symbols and then
-their one letter. A combining accent (U+0300-U+036F) belongs to its word: text written
+their one letter. The vowel signs and viramas of Devanagari and Tamil (U+0900-U+0963,
+U+0B80-U+0BFF) belong to their word too: they are marks, not letters, and cut
+``किताबें`` into four pieces. A combining accent (U+0300-U+036F) belongs to its word: text written
 decomposed (``e`` + U+0301, as macOS file names and some editors save it) is not cut
 at each accent (``été`` was ``e`` and ``te``); the word is composed (NFC) by
 :class:`IdentifierSplitFilter` before anything reads its letters."""
@@ -77,6 +78,14 @@ _CJK_RE = Rx(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a
 def _has_cjk(text: str) -> bool:
     """Whether ``text`` holds a Han, kana or Hangul character."""
     return not text.isascii() and _CJK_RE.search(text) is not None
+
+
+def _has_indic(text: str) -> bool:
+    """Whether ``text`` holds Devanagari or Tamil, whose vowel signs are marks: such a
+    word is no identifier to split (``लड़कों`` is one word, not ``लड`` and ``कों``)."""
+    return not text.isascii() and any(
+        0x0900 <= ord(c) <= 0x097F or 0x0B80 <= ord(c) <= 0x0BFF for c in text
+    )
 
 
 def identifier_parts(word: str) -> list[str]:
@@ -97,7 +106,8 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
                 text = t.text = unicodedata.normalize("NFC", text)
             parts = (
                 word_parts(text)
-                if not text.isalpha() or not (text.islower() or text.isupper() or text.istitle())
+                if (not text.isalpha() or not (text.islower() or text.isupper() or text.istitle()))
+                and not _has_indic(text)
                 else [text]
             )
             yield t
@@ -141,21 +151,28 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
                         yield t
 
 
-PROSE_LANGUAGES: tuple[str, ...] = tuple(
-    lang for lang in languages if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"
-)
-"""Languages whose prose has a chain of its own: the Latin-script languages whoosh has
-a Snowball stemmer and stop words for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
-sv). A note in another language is analysed by ``en``'s chain, which treats each word
-by its script (:func:`chain_language`)."""
+PROSE_LANGUAGES: tuple[str, ...] = VOTING_LANGUAGES
+"""Languages whose prose has a chain of its own: the Latin-script languages with a
+Snowball stemmer and a stop-word list (da, nl, en, fi, fr, de, hu, it, no, pt, es, sv
+from whoosh; ca, cs, id, pl, ro, tr through :mod:`rubi.index.snowball`). A note in
+another language is analysed by ``en``'s chain, which treats each word by its script
+(:func:`chain_language`)."""
 
 LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
 """Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
 the agent-noun step of :func:`stem_code`)."""
 
-_SCRIPT_LANGUAGES = (("ru", 0x0400, 0x04FF), ("ar", 0x0600, 0x06FF), ("ar", 0x0750, 0x077F))
-"""Scripts whose words are stemmed by one language, whatever the note's: Cyrillic
-words the Russian Snowball stemmer, Arabic-script ones ISRI."""
+_MADE: set[str] = set()
+"""The chains made in this process (:class:`TermAnalyzer`)."""
+
+
+def languages_in_use() -> list[str]:
+    """The chains a query's words are mapped in for its why-lines, English first: whoosh's
+    languages and code always (their lists are loaded with whoosh), and each added one
+    (:data:`rubi.index.language.ADDED_LANGUAGES`) whose chain this process has made, as
+    the search of an index holding such notes does. A query in an index of English notes
+    loads no other language's stemmer or stop words for its why-lines."""
+    return [lang for lang in LANGUAGES if lang not in ADDED_LANGUAGES or lang in _MADE]
 
 
 def chain_language(lang: str) -> str:
@@ -164,26 +181,6 @@ def chain_language(lang: str) -> str:
     :data:`PROSE_LANGUAGES`, else ``en`` (whose Cyrillic words are stemmed as Russian,
     CJK ones cut into bigrams, Latin ones as English)."""
     return lang if lang in PROSE_LANGUAGES else "en"
-
-
-_FOLD = {**accent_map, **dict.fromkeys(range(0x300, 0x370))}
-"""Whoosh's accent map, and every combining accent (U+0300-U+036F) removed: those that
-compose with no letter (the dot above of Turkish ``İ`` lower-cased, ``i`` + U+0307)
-stayed in the term, so ``İstanbul`` could not be found as ``istanbul``."""
-
-
-def _fold(word: str) -> str:
-    return word.translate(_FOLD)
-
-
-@lru_cache(maxsize=32)
-def _stop_words(lang: str) -> frozenset[str]:
-    """A language's stop words, as written and accent-folded (a query written without
-    accents, ``mas``, drops the same words); none when whoosh has no list."""
-    if not has_stopwords(lang):
-        return frozenset()
-    words = stopwords_for_language(lang)
-    return frozenset(words) | frozenset(_fold(w) for w in words)
 
 
 def function_words_only(text: str, langs: Iterable[str]) -> bool:
@@ -195,88 +192,19 @@ def function_words_only(text: str, langs: Iterable[str]) -> bool:
     lang-tldr-es 0.499 -> 0.582 and -fr 0.668 -> 0.733 MRR@10 on the development
     halves, no other set moved (``docs/benchmarks-history.md``, "issue 28: language
     analysis, sixth pass")."""
-    stops = [_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
+    stops = [chain_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
     return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
-
-
-STEM_CACHE_SIZE = 65_536
-"""Tokens whose stem each chain remembers (least recently used dropped; about 8 MB).
-The word table of :class:`TermAnalyzer` learns every distinct word, but a code
-identifier is split into parts (``AbstractBeanFactory``: abstract, bean, factory)
-that recur across thousands of words: without this, spring-framework's code
-stemmed 1.1 million tokens, 15% of a first index."""
-
-_cached_stem_en = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_en)
-_cached_stem_code = lru_cache(maxsize=STEM_CACHE_SIZE)(stem_code)
-
-
-def _word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
-    """The terms one word (lower-case, not CJK, as written) becomes in the chain of
-    ``lang``: :func:`_word_term`'s, and in a language other than English (or code) the
-    English chain's as well when it differs (none for a stop word of ``lang``).
-
-    Notes in another language are full of English (code, product names, the words of
-    the trade), and Porter2 on a Spanish or French word mostly strips a plural, a light
-    stemmer beside Snowball's heavier one: both readings in one field. Measured on the
-    development halves of lang-jsinfo-es and -fr (MRR@10 0.708 -> 0.833 and
-    0.522 -> 0.554 against the language's reading alone, with contractions folded then;
-    ``docs/benchmarks-history.md``, "issue 28: language per note (tried, not kept)").
-    It generalises the old Portuguese field, which read a
-    Portuguese-looking note both ways in two fields."""
-    own = _word_term(lang)
-    if lang in ("en", "code"):
-        return lambda word: () if (t := own(word)) is None else (t,)
-    english = _word_term("en")
-
-    def terms(word: str) -> tuple[str, ...]:
-        mine = own(word)
-        if mine is None:
-            return ()
-        other = english(word)
-        return (mine,) if other is None or other == mine else (mine, other)
-
-    return terms
-
-
-def _word_term(lang: str) -> Callable[[str], str | None]:
-    """The term one word (lower-case, not CJK, as written) becomes in the chain of
-    ``lang``, None for a stop word. A Cyrillic or Arabic-script word is its script's
-    language's (:data:`_SCRIPT_LANGUAGES`) in every chain; any other word is the
-    chain's: English and code fold accents before their stop words and stemmer, as
-    they always did; the other languages stem the word as written (Snowball's
-    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem."""
-    own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
-    stops = _stop_words("en" if lang == "code" else lang)
-    russian_stops = _stop_words("ru")
-    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer_for_language(lang))
-
-    def term(word: str) -> str | None:
-        folded = _fold(word)
-        if not word.isascii():
-            first = ord(word[0])
-            for script_lang, low, high in _SCRIPT_LANGUAGES:
-                if low <= first <= high:
-                    if script_lang == "ru":
-                        return None if folded in russian_stops else _fold(russian_stem(word))
-                    return str(arabic_stem(folded))
-        if folded in stops:
-            return None
-        if own is not None:
-            return str(own(folded))
-        return _fold(str(stemmer(word)))  # type: ignore[misc]
-
-    return term
 
 
 class LanguageFilter(Filter):  # type: ignore[misc]
     """A language's end of the chain: tokens shorter than 2 letters dropped, then each
     CJK run cut into bigrams (:class:`CJKBigramFilter`) and every other word made its
-    terms by :func:`_word_terms` (stop words dropped, stemmed)."""
+    terms by :func:`rubi.index.wordterm.word_terms` (stop words dropped, stemmed)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self.terms = _word_terms(lang)
+        self.terms = word_terms(lang)
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         terms = self.terms
@@ -339,6 +267,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
+        _MADE.add(lang)
         self._chain = _whoosh_chain(lang)
         self._filters = tuple(self._chain.items[1:])
         self._findall = re.compile(_TOKEN_PATTERN).findall

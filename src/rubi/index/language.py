@@ -3,13 +3,14 @@
 Two cheap steps, no model:
 
 1. The script most of the note's letters are in (code left out: fenced blocks, inline
-   code, addresses). Cyrillic is ``ru``, Arabic ``ar``, Greek ``el``; Chinese,
+   code, addresses). Cyrillic is ``ru``, Arabic ``ar``, Greek ``el``, Armenian ``hy``,
+   Devanagari ``hi`` (Hindi, not Nepali: the far more common), Tamil ``ta``; Chinese,
    Japanese and Korean are ``zh``, ``ja`` (any kana) and ``ko`` (mostly Hangul). A
    CJK character counts as :data:`CJK_LETTERS` letters: it is about a word.
 2. In Latin script, a vote of function words (Cavnar & Trenkle 1994 found them the
    most telling n-grams; the stop-word vote is the usual cheap form): each word counts
-   for every language whose stop words hold it, among the languages whoosh has both
-   a Snowball stemmer and a stop-word list for (:data:`VOTING_LANGUAGES`). The
+   for every language whose stop words hold it, among the languages with a Snowball
+   stemmer and a stop-word list (:data:`VOTING_LANGUAGES`). The
    language with most votes wins if it has at least :data:`MIN_VOTES` (two different
    words at least), more than English, and :data:`MIN_SHARE` of the words; else the
    note is English (a tie, too
@@ -29,9 +30,10 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from whoosh.lang import has_stemmer, has_stopwords, languages, stopwords_for_language
+from whoosh.lang import has_stemmer, has_stopwords, languages
 
 from rubi.core.lazyregex import Rx
+from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stop_words
 
 __all__ = [
     "CJK_LETTERS",
@@ -43,13 +45,22 @@ __all__ = [
     "stop_word_votes",
 ]
 
-VOTING_LANGUAGES: tuple[str, ...] = tuple(
+WHOOSH_LANGUAGES: tuple[str, ...] = tuple(
     lang
     for lang in languages
     if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"  # ru: by its script
 )
 """Latin-script languages with a Snowball stemmer and stop words in whoosh: da, nl,
 en, fi, fr, de, hu, it, no, pt, es, sv."""
+ADDED_LANGUAGES: tuple[str, ...] = ("ca", "cs", "id", "pl", "ro", "tr")
+"""Latin-script languages Snowball has a stemmer for (through PyStemmer) and a
+maintained stop-word list exists for (:mod:`rubi.index.snowball`): Catalan, Czech,
+Indonesian, Polish, Romanian, Turkish. Snowball's other Latin-script languages (Basque,
+Esperanto, Estonian, Irish, Lithuanian, Sesotho, Serbian) have no list to vote with:
+their notes are still read as English."""
+VOTING_LANGUAGES: tuple[str, ...] = (*WHOOSH_LANGUAGES, *ADDED_LANGUAGES)
+"""The languages a Latin-script note or query is voted among: whoosh's, then the
+added ones (a tie goes to the first)."""
 
 MIN_VOTES = 3
 """Stop words a language other than English needs before a note is counted as it."""
@@ -70,6 +81,9 @@ _WORD = re.compile(r"[^\W\d_]+")
 _SCRIPTS: tuple[tuple[str, Rx], ...] = (
     ("ru", Rx(r"[\u0400-\u04ff]")),
     ("el", Rx(r"[\u0370-\u03ff\u1f00-\u1fff]")),
+    ("hy", Rx(r"[\u0531-\u0587]")),
+    ("hi", Rx(r"[\u0900-\u097f]")),
+    ("ta", Rx(r"[\u0b80-\u0bff]")),
     ("ar", Rx(r"[\u0600-\u06ff\u0750-\u077f]")),
     ("kana", Rx(r"[\u3040-\u30ff]")),
     ("hangul", Rx(r"[\uac00-\ud7af]")),
@@ -80,17 +94,28 @@ is voted by stop words, :func:`query_language`)."""
 _LATIN = Rx(r"[a-zA-Z\u00c0-\u024f]")
 
 
-@lru_cache(maxsize=1)
-def _stop_words() -> dict[str, frozenset[str]]:
-    return {lang: frozenset(stopwords_for_language(lang)) for lang in VOTING_LANGUAGES}
+@lru_cache(maxsize=len(VOTING_LANGUAGES))
+def _stop_words(lang: str) -> frozenset[str]:
+    """The stop words ``lang`` votes with, read when a vote first needs them."""
+    return stop_words(lang)
 
 
-def stop_word_votes(words: list[str]) -> Counter[str]:
-    """Each voting language's count of ``words`` (lower-case) in its stop words."""
+def stop_word_votes(words: list[str], langs: Iterable[str] = VOTING_LANGUAGES) -> Counter[str]:
+    """Each of ``langs``' (voting languages) count of ``words`` (lower-case) in its
+    stop words. For the lists of :data:`rubi.index.snowball.STOP_WORD_SOURCES` (the
+    Romanian one is written without diacritics) a word also counts without its marks
+    (``și`` → ``si``)."""
     counts = Counter(words)
+    marked: dict[str, str] | None = None
     votes: Counter[str] = Counter()
-    for lang, stops in _stop_words().items():
-        n = sum(c for w, c in counts.items() if w in stops)
+    for lang in langs:
+        stops = _stop_words(lang)
+        if lang in STOP_WORD_SOURCES:
+            if marked is None:
+                marked = {w: fold_marks(w) for w in counts}
+            n = sum(c for w, c in counts.items() if w in stops or marked[w] in stops)
+        else:
+            n = sum(c for w, c in counts.items() if w in stops)
         if n:
             votes[lang] = n
     return votes
@@ -100,15 +125,14 @@ def _script(prose: str) -> str | None:
     """The language named by the note's script when most letters are not Latin."""
     latin = len(_LATIN.findall(prose))
     found = {name: len(rx.findall(prose)) for name, rx in _SCRIPTS}
-    cjk = found.pop("kana") + found.pop("hangul") + found["han"]
+    kana, hangul = found.pop("kana"), found.pop("hangul")
+    cjk = kana + hangul + found["han"]
     found["han"] = cjk * CJK_LETTERS
     name, most = max(found.items(), key=lambda kv: kv[1])
     if most <= latin:
         return None
     if name != "han":
         return name
-    kana = len(_SCRIPTS[3][1].findall(prose))
-    hangul = len(_SCRIPTS[4][1].findall(prose))
     if kana:
         return "ja"
     return "ko" if hangul * 2 > cjk else "zh"
@@ -116,8 +140,8 @@ def _script(prose: str) -> str | None:
 
 def detect_language(text: str) -> str:
     """The language of ``text`` (a note's title and body) as an ISO 639-1 code: one of
-    :data:`VOTING_LANGUAGES`, or ``ru``, ``ar``, ``el``, ``zh``, ``ja``, ``ko`` by
-    script; ``en`` on a tie or too little text (see the module docstring)."""
+    :data:`VOTING_LANGUAGES`, or ``ru``, ``ar``, ``el``, ``hy``, ``hi``, ``ta``, ``zh``,
+    ``ja``, ``ko`` by script; ``en`` on a tie or too little text (see the module docstring)."""
     sample = _NOT_WORDS.sub(" ", text[:SAMPLE_CHARS])
     prose = _CODE.sub(" ", sample)
     script = _script(prose)
@@ -139,7 +163,8 @@ def _vote(words: list[str]) -> str | None:
     lang, most = max(votes.items(), key=lambda kv: (kv[1], kv[0] == "en"))
     if most < MIN_VOTES or most < MIN_SHARE * len(words):
         return None
-    if len(_stop_words()[lang].intersection(words)) < 2:  # one word said again
+    stops = _stop_words(lang)
+    if len({w for w in words if w in stops or fold_marks(w) in stops}) < 2:  # one word said again
         return None
     if lang == "en" or most <= english:
         return "en"
@@ -151,11 +176,13 @@ def query_language(text: str, candidates: Iterable[str]) -> str | None:
     index's notes): the one whose stop words it holds most, by a margin over every
     other candidate; None when none holds any or two tie (``map set``, ``la de`` in
     an index of Spanish and French). A query is too short for :func:`detect_language`'s
-    thresholds, but it is read against the languages its index has."""
+    thresholds, but it is read against the languages its index has; only their stop
+    words are read (a query in an index of English notes reads no list of another
+    language)."""
     wanted = [c for c in dict.fromkeys(candidates) if c in VOTING_LANGUAGES]
     if not wanted:
         return None
-    votes = stop_word_votes(_WORD.findall(text.lower()))
+    votes = stop_word_votes(_WORD.findall(text.lower()), wanted)
     ranked = sorted(((votes.get(c, 0), c) for c in wanted), reverse=True)
     if ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None

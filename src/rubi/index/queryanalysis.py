@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rubi.index.analysis import (
-    LANGUAGES,
     analyze,
     identifier_parts,
     is_cjk,
+    languages_in_use,
     query_words,
     text_analyzer,
 )
@@ -96,8 +96,8 @@ def word_map(text: str) -> tuple[dict[str, str], set[str]]:
     matched when only a part did; the pieces (``http``, ``server`` of ``HttpServer``) give way
     to the whole in a why-line, other words do not. A CJK bigram maps to itself: Chinese
     and Japanese have no spaces, so the "word" around it is often the whole question.
-    Terms are mapped in every chain (:data:`~rubi.index.analysis.LANGUAGES`), English
-    first: a note's words are its language's terms."""
+    Terms are mapped in every chain in use (:func:`~rubi.index.analysis.
+    languages_in_use`), English first: a note's words are its language's terms."""
     out: dict[str, str] = {}
     pieces: set[str] = set()
     words = dict.fromkeys(raw.strip(".,;:!?\"'()") for raw in text.split())
@@ -105,7 +105,7 @@ def word_map(text: str) -> tuple[dict[str, str], set[str]]:
         parts = identifier_parts(word)
         if len(parts) > 1:
             pieces.update(p.lower() for p in parts)
-        for lang in ("en", *(lang for lang in LANGUAGES if lang != "en")):
+        for lang in ("en", *(lang for lang in languages_in_use() if lang != "en")):
             for part in parts:
                 for term in analyze(part, lang):
                     out.setdefault(term, term if is_cjk(term) else part.lower())

@@ -1,0 +1,147 @@
+"""Stemmers and stop words for every language rubi analyses, each loaded on first use.
+
+Whoosh ships pure-Python Snowball stemmers and stop-word lists for a dozen languages;
+the analysis of those is unchanged. The other languages Snowball has a stemmer for
+(snowballstem.org, "Snowball: A language for stemming algorithms", M. F. Porter 2001;
+Turkish: Eryiğit & Adalı 2004; Indonesian: Tala 2003) come from PyStemmer, Snowball's
+C build (0.5 µs a Turkish word against 47 µs for the pure-Python ``snowballstemmer``,
+whose import also loads all 36 algorithms: 1 against 140 ms CPU;
+``bench/stemmer_speed.py``), and their stop words from the
+``stop-words`` package's maintained lists. A language's stemmer and list are read
+when a note or query of that language first needs them: the cold hook's import pays
+for none.
+
+Which languages are covered, and how they are recognised, is
+:mod:`rubi.index.language`'s business; this module only loads.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from functools import lru_cache
+
+__all__ = [
+    "SNOWBALL_NAMES",
+    "STOP_WORD_SOURCES",
+    "fold_marks",
+    "stemmer",
+    "stop_words",
+]
+
+SNOWBALL_NAMES: dict[str, str] = {
+    "ar": "arabic",
+    "hy": "armenian",
+    "eu": "basque",
+    "ca": "catalan",
+    "cs": "czech",
+    "da": "danish",
+    "nl": "dutch",
+    "en": "english",
+    "eo": "esperanto",
+    "et": "estonian",
+    "fi": "finnish",
+    "fr": "french",
+    "de": "german",
+    "el": "greek",
+    "hi": "hindi",
+    "hu": "hungarian",
+    "id": "indonesian",
+    "ga": "irish",
+    "it": "italian",
+    "lt": "lithuanian",
+    "ne": "nepali",
+    "no": "norwegian",
+    "fa": "persian",
+    "pl": "polish",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "st": "sesotho",
+    "es": "spanish",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+    "yi": "yiddish",
+}
+"""ISO 639-1 code → the name of Snowball's algorithm for it (Snowball 3: 34
+languages)."""
+
+STOP_WORD_SOURCES: dict[str, str] = {
+    "ca": "catalan",
+    "cs": "czech",
+    "hi": "hindi",
+    "id": "indonesian",
+    "pl": "polish",
+    "ro": "romanian",
+    "tr": "turkish",
+}
+"""Languages whose stop words come from the ``stop-words`` package → the package's
+name for the list. Whoosh has none for them, but for Turkish, whose 53 words lack
+``bir`` ("a", "one", the commonest word of Turkish prose): there the two lists are
+joined, the package's repaired first (:func:`_repair_turkish`). Its Greek list is
+Ancient Greek (polytonic ``ἀλλά``, ``γάρ``): Modern Greek is stemmed without stop
+words."""
+
+
+def fold_marks(word: str) -> str:
+    """``word`` without its combining marks (``și`` → ``si``, ``ş`` → ``s``): some
+    lists are written without them (the Romanian one is ASCII)."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=64)
+def stemmer(lang: str) -> Callable[[str], str]:
+    """The stemmer of ``lang`` (an ISO 639-1 code): one lower-case word → its stem.
+    Whoosh's where whoosh has one (its Snowball stemmers, ISRI for Arabic), else
+    Snowball's through PyStemmer.
+
+    Raises:
+        ValueError: a language neither has (see :data:`SNOWBALL_NAMES`).
+    """
+    from whoosh.lang import has_stemmer, stemmer_for_language
+
+    if has_stemmer(lang):
+        found: Callable[[str], str] = stemmer_for_language(lang)
+        return found
+    name = SNOWBALL_NAMES.get(lang)
+    if name is None:
+        raise ValueError(f"no stemmer for language {lang!r}")
+    import Stemmer  # PyStemmer
+
+    snowball: Callable[[str], str] = Stemmer.Stemmer(name).stemWord
+    return snowball
+
+
+@lru_cache(maxsize=64)
+def stop_words(lang: str) -> frozenset[str]:
+    """The stop words of ``lang`` (lower-case, as their list writes them): whoosh's
+    where whoosh has a list, else the ``stop-words`` package's
+    (:data:`STOP_WORD_SOURCES`), else none."""
+    from whoosh.lang import has_stopwords, stopwords_for_language
+
+    own = frozenset(stopwords_for_language(lang)) if has_stopwords(lang) else frozenset()
+    name = STOP_WORD_SOURCES.get(lang)
+    if name is None:
+        return own
+    from stop_words import get_stop_words
+
+    words = (w.strip().lower() for w in get_stop_words(name))
+    if lang == "tr":
+        words = (_repair_turkish(w) for w in words)
+    # one letter: never a term (the analysis drops it), and in a vote it is an
+    # initial, a list marker or a variable (Polish ``w``, ``z``, Romanian ``b``)
+    return own | frozenset(w for w in words if len(w) > 1 and w.isalpha())
+
+
+def _repair_turkish(word: str) -> str:
+    """A word of the ``stop-words`` package's Turkish list, which was written in
+    ISO 8859-9 and read as Latin-1 (``altmýþ``), as Turkish spells it (``altmış``);
+    a word that cannot be repaired is returned as it is (and is no word)."""
+    try:
+        return word.encode("latin-1").decode("iso8859_9")
+    except UnicodeError:
+        return word
