@@ -7,7 +7,9 @@ Usage::
 Candidates are the files git tracks in ``CHECKOUT`` (``git ls-files``) with an extension
 of the language (:data:`EXTENSIONS`), at least ``--min-lines`` lines long (default 20),
 and not tests, examples, docs, benchmarks, scripts, CI or tool configuration: a path
-with a folder named as in :data:`SKIP_DIRS`, or a file name matching :data:`TEST_NAME`.
+with a folder named as in :data:`SKIP_DIRS` or starting with such a name and ``-`` or
+``_`` (``docs_src``, ``test-helpers``, ``test-jpms``), or a file name matching
+:data:`TEST_NAME` (Java's ``*Test.java`` and ``*Benchmark.java`` among them).
 They are sorted by path and ``random.Random(N).sample`` picks ``min(K, candidates)``
 in draw order; when a repository has fewer candidates than ``K``, the remaining draws
 are taken by ``choices`` of the same generator weighted by line count (a large file
@@ -30,6 +32,7 @@ EXTENSIONS = {
     "rust": (".rs",),
     "php": (".php",),
     "ruby": (".rb",),
+    "java": (".java",),
 }
 SKIP_DIRS = frozenset(
     {
@@ -52,9 +55,15 @@ SKIP_DIRS = frozenset(
     }
 )
 TEST_NAME = re.compile(
-    r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js)$"
+    r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js"
+    r"|Tests?\.java|Benchmark\.java)$"
 )
 """Tests by their file name, and tool configuration files (``eslint.config.js``)."""
+
+
+def _skipped_dir(part: str) -> bool:
+    """Whether a folder name is in :data:`SKIP_DIRS`, alone or before ``-``/``_``."""
+    return part in SKIP_DIRS or re.split(r"[-_]", part, maxsplit=1)[0] in SKIP_DIRS
 
 
 def candidates(checkout: Path, lang: str, min_lines: int = 20) -> list[tuple[str, int]]:
@@ -69,7 +78,7 @@ def candidates(checkout: Path, lang: str, min_lines: int = 20) -> list[tuple[str
         pure = PurePosixPath(rel)
         if pure.suffix not in EXTENSIONS[lang] or TEST_NAME.search(pure.name):
             continue
-        if any(part in SKIP_DIRS for part in pure.parts[:-1]):
+        if any(_skipped_dir(part) for part in pure.parts[:-1]):
             continue
         path = checkout / rel
         if path.is_symlink() or not path.is_file():

@@ -20,6 +20,7 @@ from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.schema import CODE_FIELDS
 from rubi.index.searchindex import SearchIndex
+from rubi.search.codecoverage import by_coverage, question_words
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import as_written
@@ -110,7 +111,8 @@ def text_list(
     analysis: QueryAnalysis | None = None,
 ) -> list[BM25Hit]:
     """List 1: BM25F hits (at most :data:`BM25_LIMIT` eligible; ``limit`` asked of
-    the index; code fields in a code search; ``analysis``: the query's)."""
+    the index; code fields in a code search, and there a long question's order by
+    coverage, :func:`rubi.search.codecoverage.by_coverage`; ``analysis``: the query's)."""
     kind = KIND_FOR_SCOPE[scope]
     bm25 = index.bm25(
         query,
@@ -121,7 +123,8 @@ def text_list(
         fields=CODE_FIELDS if kind == "file" else None,
         analysis=analysis,
     )
-    return [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
+    hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
+    return by_coverage(hits, question_words(query)) if kind == "file" else hits
 
 
 def name_list(

@@ -4,7 +4,9 @@ Comments are removed first (keeping strings), so an ``import`` in a JSDoc exampl
 not an import. Covered: ``import … from``, bare ``import '…'``, ``export … from``,
 ``require('…')``, ``import('…')`` and ``import x = require('…')``. Symbols are the
 declarations that start a line (top level), exported or not, plus ``export { a, b }``
-names and the methods of top-level classes. Resolution is in :mod:`.jsresolve`.
+names, the methods of top-level classes (``export class``, ``module.exports = class``)
+and of top-level object literals a module is made of (``module.exports = {``).
+Resolution is in :mod:`.jsresolve`.
 """
 
 from __future__ import annotations
@@ -93,7 +95,9 @@ _SYMBOL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "class",
         re.compile(
-            r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)", re.M
+            r"^(?:module\.exports\s*=\s*)?(?:export\s+)?(?:default\s+)?(?:declare\s+)?"
+            r"(?:abstract\s+)?class\s+([\w$]+)",
+            re.M,
         ),
     ),
     ("const", re.compile(r"^export\s+(?:declare\s+)?const\s+(?!enum\b)([\w$]+)", re.M)),
@@ -106,35 +110,81 @@ _SYMBOL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _EXPORT_LIST = re.compile(r"^export\s*\{([^{}]*)\}\s*(?!\s*from)(?:;|$)", re.M)
 _CLASS_LINE = re.compile(
-    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)"
+    r"^(?:module\.exports\s*=\s*)?(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?"
+    r"class\s+([\w$]+)"
 )
 _METHOD_LINE = re.compile(
-    r"^(?:  |    |\t)(?:(?:public|protected|static|async|get|set|readonly|override|abstract"
+    r"(?:(?:public|protected|static|async|get|set|readonly|override|abstract"
     r"|declare)\s+)*(?!(?:if|for|while|switch|return|constructor|catch|function)\b)"
     r"([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\s*\("
 )
+"""A method declaration after its line's indentation, which must be the first
+member's (:func:`_methods`): in a file indented by two spaces, a statement four deep
+(``    super()``, ``    debug('listen')``) is no method."""
+
+
+_OBJECT_LINE = re.compile(
+    r"^(?:(?:const|let|var)\s+([\w$]+)\s*=\s*)?(module\.exports\s*=\s*|export\s+default\s+)?\{$"
+)
+"""A top-level object literal a module is made of, opened on its own line:
+``module.exports = {``, ``export default {``, ``const proto = module.exports = {``,
+``const helpers = {`` (group 1: the variable, the methods' owner when there is one)."""
+_PROPERTY_FUNCTION = re.compile(
+    r"([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>)"
+)
+"""An object literal's function-valued property (``name: function (…) {``, ``name:
+(…) =>``)."""
+
+
+def _object_head(line: str) -> str | None:
+    """The owner of the methods of a top-level object literal opened on ``line``
+    ("" for ``module.exports = {`` and ``export default {``), or None."""
+    match = _OBJECT_LINE.match(line.rstrip())
+    if match is None or not (match.group(1) or match.group(2)):
+        return None
+    return match.group(1) or ""
 
 
 def _methods(code: str) -> list[Symbol]:
-    """Methods one indent deep inside top-level classes (``Class.method``)."""
+    """Methods one indent deep inside top-level classes (``Class.method``) and
+    top-level object literals (``proto.method``; a bare ``method`` for the object a
+    module exports: ``module.exports = {``, ``export default {``), getters and
+    setters included."""
     out: list[Symbol] = []
     current: str | None = None
+    literal = False
+    indent = ""  # the first member's indentation ("" until it is seen)
     for number, line in enumerate(code.split("\n"), start=1):
-        if not line:
+        if not line.strip():
             continue
         head = _CLASS_LINE.match(line)
         if head:
-            current = head.group(1)
+            current, literal, indent = head.group(1), False, ""
+            continue
+        owner = _object_head(line)
+        if owner is not None:
+            current, literal, indent = owner, True, ""
             continue
         if line.startswith("}"):
             current = None
             continue
-        if current and not line[0].isspace():
+        if line.startswith("`"):
+            continue  # the end of a template literal (emptied), not the class's end
+        if current is not None and not line[0].isspace():
             current = None
-        if current:
-            match = _METHOD_LINE.match(line)
-            if match and not line.rstrip().endswith(";"):
-                out.append(Symbol(f"{current}.{match.group(1)}", "method", number))
+        if current is None:
+            continue
+        indent = indent or line[: len(line) - len(line.lstrip())]
+        if not line.startswith(indent) or line[len(indent)].isspace():
+            continue  # deeper than a member: a statement of a method's body
+        match = _METHOD_LINE.match(line, len(indent))
+        if literal:
+            match = _PROPERTY_FUNCTION.match(line, len(indent)) or (
+                match if match and line.rstrip().endswith("{") else None
+            )
+        if match and not line.rstrip().endswith(";"):
+            name = match.group(1)
+            out.append(Symbol(f"{current}.{name}" if current else name, "method", number))
     return out
 
 

@@ -42,9 +42,12 @@ _JAVA_TYPE = re.compile(
     re.M,
 )
 _JAVA_METHOD = re.compile(
-    r"^(?:    |\t)(?:(?:public|protected|static|final|abstract|synchronized|default|native)\s+)+"
+    r"(?:(?:public|protected|static|final|abstract|synchronized|default|native)\s+)+"
     r"(?:<[^>]*>\s*)?[\w<>\[\],.? ]+?\s+(\w+)\s*\("
 )
+"""A method declaration after its line's indentation (:func:`parse_java_methods` checks
+that the indentation is one level of the file's)."""
+_MEMBER_INDENT = re.compile(r"^([ \t]+)(?:public|protected|private|static|final|abstract)\b", re.M)
 _KOTLIN_DECL = re.compile(
     r"^(?:(?:public|internal|private|protected|data|sealed|abstract|open|enum|annotation|inline"
     r"|value|inner|expect|actual|suspend|operator|infix|tailrec|external|const|override|fun)\s+)*"
@@ -119,14 +122,26 @@ _KOTLIN_KIND = {"fun": "function", "val": "const", "var": "variable", "typealias
 _STDLIB_PREFIXES = ("java.", "javax.", "jdk.", "sun.", "kotlin.", "android.")
 
 
+def member_indent(code: str) -> str:
+    """The file's indentation of one level: the leading whitespace of its first member
+    declared with a modifier (four spaces, a tab, or Google style's two); four
+    spaces when no member says."""
+    match = _MEMBER_INDENT.search(code)
+    return match.group(1) if match else "    "
+
+
 def parse_java_methods(code: str, types: list[Symbol]) -> list[Symbol]:
-    """Public/protected/static methods one indent deep, named ``Type.method``."""
+    """Public/protected/static methods one indent deep (the file's own indentation,
+    :func:`member_indent`), named ``Type.method``."""
     if not types:
         return []
     owner = types[0].name
+    indent = member_indent(code)
     out: list[Symbol] = []
     for number, line in enumerate(code.split("\n"), start=1):
-        match = _JAVA_METHOD.match(line)
+        if not line.startswith(indent):
+            continue
+        match = _JAVA_METHOD.match(line, len(indent))
         if match and match.group(1) not in _KEYWORDS:
             out.append(Symbol(f"{owner}.{match.group(1)}", "method", number))
     return out

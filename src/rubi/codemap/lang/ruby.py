@@ -19,6 +19,11 @@ _REQUIRE = re.compile(r"^[ \t]*(require_relative|require|load)[ \t(]+['\"]([^'\"
 _AUTOLOAD = re.compile(r"\bautoload[ \t(]+:\w+[ \t]*,[ \t]*['\"]([^'\"\n]+)['\"]")
 _TYPE = re.compile(r"^([ \t]*)(class|module)[ \t]+([A-Z][\w:]*)", re.M)
 _DEF = re.compile(r"^([ \t]*)def[ \t]+(?:self\.)?([\w]+[?!=]?)", re.M)
+_SINGLETON = re.compile(r"^([ \t]*)class[ \t]*<<[ \t]*self\b", re.M)
+"""``class << self``: the methods in it are the enclosing class's or module's own."""
+_MAX_DEF_INDENT = 8
+"""Deepest method recorded (in columns): a class three namespaces deep with its
+``class << self`` block (``module Jekyll``, ``module Commands``, ``class Serve``)."""
 _STDLIB = frozenset(
     [
         "set",
@@ -74,7 +79,8 @@ def parse(text: str) -> Parsed:
     Returns:
         Imports (kinds ``require_relative``, ``require``, ``load``, ``autoload``),
         classes and modules (nesting up to two levels), top-level methods and methods
-        one level inside a class or module (``Class.method``).
+        one level inside a class or module or inside its ``class << self``
+        (``Class.method``), at most :data:`_MAX_DEF_INDENT` columns deep.
     """
     imports = [ImportSpec(m.group(1), m.group(2)) for m in _REQUIRE.finditer(text)]
     imports += [ImportSpec("autoload", m.group(1)) for m in _AUTOLOAD.finditer(text)]
@@ -82,6 +88,7 @@ def parse(text: str) -> Parsed:
     owners: list[tuple[int, str]] = []
     events = sorted(
         [(m.start(), "type", m) for m in _TYPE.finditer(text)]
+        + [(m.start(), "self", m) for m in _SINGLETON.finditer(text)]
         + [(m.start(), "def", m) for m in _DEF.finditer(text)],
         key=lambda e: e[0],
     )
@@ -97,9 +104,12 @@ def parse(text: str) -> Parsed:
             if indent <= 4:
                 symbols.append(Symbol(match.group(3), match.group(2), line))
             owners.append((indent, match.group(3)))
+        elif kind == "self":
+            if owners:  # the methods inside belong to the enclosing class or module
+                owners.append((indent, owners[-1][1]))
         elif not owners and indent == 0:
             symbols.append(Symbol(match.group(2), "function", line))
-        elif owners and indent <= owners[-1][0] + 2 and indent <= 6:
+        elif owners and indent <= owners[-1][0] + 2 and indent <= _MAX_DEF_INDENT:
             symbols.append(Symbol(f"{owners[-1][1]}.{match.group(2)}", "method", line))
     return Parsed(imports=tuple(imports), symbols=tuple(symbols))
 

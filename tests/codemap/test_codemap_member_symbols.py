@@ -1,0 +1,119 @@
+"""Members the code map names in the layouts libraries are written in: Java indented by
+two spaces, Ruby's ``class << self``, JavaScript modules made of an object literal or
+exporting a class, and classes holding multi-line template literals."""
+
+from __future__ import annotations
+
+from rubi.codemap.lang import javascript, jvm, ruby
+
+
+def _names(parsed: object) -> list[str]:
+    return [s.name for s in parsed.symbols]  # type: ignore[attr-defined]
+
+
+def test_java_methods_of_a_file_indented_by_two_spaces() -> None:
+    parsed = jvm.parse(
+        "package com.acme;\n\n"
+        "public abstract class Adapter<T> {\n"
+        "  public Adapter() {}\n"
+        "  public abstract void write(Writer out, T value) throws IOException;\n"
+        "  public final String toJson(T value) {\n"
+        "    final String inner = null;\n"
+        "    return inner;\n"
+        "  }\n"
+        "  public final Adapter<T> nullSafe() {\n"
+        "    return new Adapter<T>() {\n"
+        "      @Override public void write(Writer out, T value) {}\n"
+        "    };\n"
+        "  }\n"
+        "}\n"
+    )
+    names = _names(parsed)
+    assert {"Adapter.write", "Adapter.toJson", "Adapter.nullSafe"} <= set(names)
+    assert "Adapter.inner" not in names  # a statement two levels deep is no member
+
+
+def test_java_methods_of_a_file_indented_by_four_spaces_or_a_tab() -> None:
+    for unit in ("    ", "\t"):
+        parsed = jvm.parse(
+            f"public class Engine {{\n{unit}public void start() {{\n"
+            f"{unit}{unit}public_helper();\n{unit}}}\n}}\n"
+        )
+        assert _names(parsed) == ["Engine", "Engine.start"]
+
+
+def test_ruby_methods_inside_class_self_belong_to_their_module() -> None:
+    parsed = ruby.parse(
+        "class Thor\n"
+        "  module Util\n"
+        "    class << self\n"
+        "      def find_by_namespace(namespace)\n"
+        "      end\n\n"
+        "      def snake_case(str)\n"
+        "      end\n"
+        "    end\n"
+        "  end\n"
+        "end\n"
+    )
+    names = _names(parsed)
+    assert {"Util.find_by_namespace", "Util.snake_case"} <= set(names)
+
+
+def test_ruby_class_self_three_namespaces_deep() -> None:
+    parsed = ruby.parse(
+        "module Jekyll\n  module Commands\n    class Serve < Command\n"
+        "      class << self\n        def init_with_program(prog)\n        end\n"
+        "      end\n    end\n  end\nend\n"
+    )
+    assert "Serve.init_with_program" in _names(parsed)
+
+
+def test_ruby_block_inside_a_method_is_not_a_method() -> None:
+    parsed = ruby.parse(
+        "module Tool\n  def self.run\n    [1].each do |x|\n      def inner; end\n"
+        "    end\n  end\nend\n"
+    )
+    assert "Tool.run" in _names(parsed)
+    assert "Tool.inner" not in _names(parsed)
+
+
+def test_javascript_module_made_of_an_object_literal() -> None:
+    parsed = javascript.parse(
+        "'use strict'\n\n"
+        "module.exports = {\n"
+        "  get header () {\n    return this.req.headers\n  },\n\n"
+        "  set header (val) {\n    this.req.headers = val\n  },\n\n"
+        "  accepts (...args) {\n    return this.accept.types(...args)\n  },\n\n"
+        "  stringify: (obj) => {\n    return ''\n  },\n\n"
+        "  parse: function (str) {\n    return {}\n  }\n"
+        "}\n"
+    )
+    assert set(_names(parsed)) == {"header", "accepts", "stringify", "parse"}
+
+
+def test_javascript_named_object_literal_and_exported_class() -> None:
+    parsed = javascript.parse(
+        "const proto = module.exports = {\n"
+        "  onerror (err) {\n    if (err == null) return\n  },\n}\n\n"
+        "module.exports = class Application extends Emitter {\n"
+        "  constructor (options) {\n    super()\n    debug('listen')\n  }\n\n"
+        "  use (fn) {\n    return this\n  }\n"
+        "}\n"
+    )
+    names = _names(parsed)
+    assert {"proto.onerror", "Application", "Application.use"} <= set(names)
+    # statements of a method body (two spaces deeper, no semicolon) are no methods
+    assert "Application.super" not in names and "Application.debug" not in names
+
+
+def test_javascript_class_methods_after_a_multiline_template_literal() -> None:
+    parsed = javascript.parse(
+        "export class Command {\n"
+        "  name(str) {\n"
+        "    throw new Error(`name is missing\n"
+        "- give it in the constructor`);\n"
+        "  }\n\n"
+        "  parse(argv) {\n    return argv;\n  }\n"
+        "}\n"
+    )
+    assert {"Command.name", "Command.parse"} <= set(_names(parsed))
