@@ -239,14 +239,52 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+CUT_LOOKBACK_SHARE = 16
+"""A larger note's cut looks for a line end, then a space, only in the last
+1/``CUT_LOOKBACK_SHARE`` of the bytes read (62.5 kB of 1 MB): a note of few, long lines
+(one line of 5 MB) keeps its first megabyte, not the part before its only newline."""
+
+
+def _cut(data: bytes, limit: int) -> int:
+    """Where a note of more than ``limit`` bytes is cut: after the last newline in the
+    last 1/:data:`CUT_LOOKBACK_SHARE` before ``limit``, else after the last space or tab
+    there, else at ``limit`` moved back to the start of a UTF-8 character (never inside
+    one)."""
+    start = limit - limit // CUT_LOOKBACK_SHARE
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.rfind(sep, start, limit)
+        if at > 0:
+            return at + 1
+    cut = min(limit, len(data))
+    lead = cut - 1
+    while lead > max(cut - 4, 0) and data[lead] & 0xC0 == 0x80:
+        lead -= 1  # a continuation byte: its character starts earlier
+    if lead >= 0 and lead + _utf8_length(data[lead]) > cut:
+        return lead  # the last character does not end before the cut: leave it out
+    return cut
+
+
+def _utf8_length(lead: int) -> int:
+    """How many bytes the UTF-8 character starting with byte ``lead`` takes (1 for a
+    byte that starts none: it stands alone)."""
+    if lead >= 0xF0:
+        return 4
+    if lead >= 0xE0:
+        return 3
+    if lead >= 0xC0:
+        return 2
+    return 1
+
+
 def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) -> ReadResult:
     """Read a note's bytes and decode them for parsing.
 
     The read goes through :func:`rubi.core.safeio.read_bytes`: the file must resolve inside
     the allowed root (:func:`allowed_root`) and be a regular file, and at most
-    :data:`MAX_NOTE_BYTES` are read. A larger file is cut at the last newline before
-    the limit; text that is not UTF-8 is decoded with replacement characters. Both are
-    reported in ``problem``, and the file itself is never touched.
+    :data:`MAX_NOTE_BYTES` are read. A larger file is cut at a line end, a space or a
+    character's start just before the limit (:func:`_cut`); text that is not UTF-8 is
+    decoded with replacement characters. Both are reported in ``problem``, and the file
+    itself is never touched.
 
     Args:
         root: the vault folder.
@@ -278,8 +316,7 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
         raise NoteParseError(rel_path, "is a binary file named .md; rename or remove it")
     problems: list[str] = []
     if got.truncated:
-        cut = data.rfind(b"\n", 0, MAX_NOTE_BYTES)
-        data = data[: cut if cut > 0 else MAX_NOTE_BYTES]
+        data = data[: _cut(data, MAX_NOTE_BYTES)]
         problems.append(f"larger than {MAX_NOTE_BYTES // 1_000_000} MB; only the start is indexed")
     digest = content_hash(data)
     try:
