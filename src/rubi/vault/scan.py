@@ -23,6 +23,7 @@ from rubi.core.safeio import (
     UnsafeFileError,
     allowed_root,
     escaped_name,
+    has_control_chars,
     has_surrogates,
     read_bytes,
     refusal,
@@ -44,6 +45,7 @@ GONE = "is gone (deleted or moved since the vault was listed); `rubi index` upda
 """The reason a listed note that is no longer there is left out (or cannot be read)."""
 
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
+_CONTROL_NAME = "file name holds a line break or control character; skipped: rename it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +97,12 @@ def _folders(
     for name in sorted(dirnames):
         if vault_folder_skipped(name):
             continue
-        if has_surrogates(name):
+        if has_surrogates(name) or has_control_chars(name):
+            what = "is not UTF-8" if has_surrogates(name) else "holds a control character"
             warnings.append(
                 ScanWarning(
                     escaped_name(prefix + name) + "/",
-                    "folder name is not UTF-8; its files are skipped: rename it",
+                    f"folder name {what}; its files are skipped: rename it",
                 )
             )
             continue
@@ -180,6 +183,9 @@ def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
             rel = prefix + name
             if has_surrogates(name):
                 warnings.append(ScanWarning(escaped_name(rel), _NOT_UTF8))
+                continue
+            if has_control_chars(name) and name.lower().endswith(".md"):
+                warnings.append(ScanWarning(escaped_name(rel), _CONTROL_NAME))
                 continue
             if not name.lower().endswith(".md"):
                 attachments.append(rel)
@@ -298,6 +304,8 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
     """
     if has_surrogates(rel_path):
         raise NoteParseError(escaped_name(rel_path), _NOT_UTF8)
+    if has_control_chars(rel_path):
+        raise NoteParseError(escaped_name(rel_path), _CONTROL_NAME)
     allowed, where = allowed_root(root, project_root)
     try:
         got = read_bytes(
