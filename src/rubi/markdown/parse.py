@@ -182,6 +182,20 @@ class SafeFrontmatterLoader(_Loader):  # type: ignore[misc,valid-type]
         _check_nodes(node)
         return super().construct_document(node)
 
+    def construct_day_or_text(self, node: yaml.ScalarNode) -> Any:
+        """A value written as a day or time (``2026-01-31``): the date or datetime, or,
+        for one no calendar has (``2026-13-45``), its text, so that one mistyped day
+        does not cost the note its title, aliases and tags."""
+        try:
+            return self.construct_yaml_timestamp(node)
+        except ValueError:
+            return self.construct_scalar(node)
+
+
+SafeFrontmatterLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", SafeFrontmatterLoader.construct_day_or_text
+)
+
 
 def _check_nodes(root: yaml.Node) -> None:
     seen: set[int] = set()
