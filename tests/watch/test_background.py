@@ -242,10 +242,12 @@ def test_a_background_watch_that_cannot_write_the_index_logs_one_line(
     monkeypatch.setattr(watch_module, "watch", refused)
     idle = threading.Event()
     idle.set()
-    with caplog.at_level("WARNING", logger="rubi.cli.servewatch"):
-        with in_background(app.locate(vault), idle=idle) as thread:
-            assert thread is not None
-            thread.join(10)
+    with (
+        caplog.at_level("WARNING", logger="rubi.cli.servewatch"),
+        in_background(app.locate(vault), idle=idle) as thread,
+    ):
+        assert thread is not None
+        thread.join(10)
     lines = [(r.getMessage(), r.exc_info) for r in caplog.records]
     assert [exc for _, exc in lines] == [None, None]
     assert all("cannot write rubi's index there" in message for message, _ in lines)

@@ -39,6 +39,7 @@ from rubi.core.model import (
 from rubi.markdown.blockrules import dispatch_by_first_char
 from rubi.markdown.linkdest import fast_helpers
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
+from rubi.markdown.yamldays import KeepsImpossibleDays
 
 __all__ = [
     "MAX_FRONTMATTER_BYTES",
@@ -160,7 +161,7 @@ class _BudgetExceeded(yaml.YAMLError):
     """The frontmatter breaks a budget of :class:`SafeFrontmatterLoader`."""
 
 
-class SafeFrontmatterLoader(_Loader):  # type: ignore[misc,valid-type]
+class SafeFrontmatterLoader(KeepsImpossibleDays, _Loader):  # type: ignore[misc,valid-type]
     """PyYAML's safe loader (plain data, never code) that also refuses, before a single
     value is built:
 
@@ -181,20 +182,6 @@ class SafeFrontmatterLoader(_Loader):  # type: ignore[misc,valid-type]
     def construct_document(self, node: yaml.Node) -> Any:
         _check_nodes(node)
         return super().construct_document(node)
-
-    def construct_day_or_text(self, node: yaml.ScalarNode) -> Any:
-        """A value written as a day or time (``2026-01-31``): the date or datetime, or,
-        for one no calendar has (``2026-13-45``), its text, so that one mistyped day
-        does not cost the note its title, aliases and tags."""
-        try:
-            return self.construct_yaml_timestamp(node)
-        except ValueError:
-            return self.construct_scalar(node)
-
-
-SafeFrontmatterLoader.add_constructor(
-    "tag:yaml.org,2002:timestamp", SafeFrontmatterLoader.construct_day_or_text
-)
 
 
 def _check_nodes(root: yaml.Node) -> None:

@@ -155,11 +155,7 @@ def plan_from_changes(
         if not rel or rel in seen or any(part.startswith(".") for part in rel.split("/")):
             continue
         seen.add(rel)
-        if (
-            has_surrogates(rel)
-            or has_control_chars(rel)
-            or unicodedata.normalize("NFC", rel) != rel
-        ):
+        if _scanned_name(rel):
             return None  # the scan reports a bad name, and keeps one note per id
         try:
             info: os.stat_result | None = os.stat(os.path.join(root, rel))
@@ -205,3 +201,10 @@ def _holds(old: VaultState, prefix: str) -> bool:
     return any(p.startswith(prefix) for p in old.files) or any(
         a.startswith(prefix) for a in old.attachments
     )
+
+
+def _scanned_name(rel: str) -> bool:
+    """True for a path only the full scan handles: a name that is not UTF-8 or holds a
+    control character (it reports and skips it), or one not in NFC (it keeps one note
+    per id)."""
+    return has_surrogates(rel) or has_control_chars(rel) or unicodedata.normalize("NFC", rel) != rel
