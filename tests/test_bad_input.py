@@ -70,6 +70,33 @@ def test_huge_note_is_cut_not_skipped(tmp_path: Path, monkeypatch: pytest.Monkey
     assert app.search(paths, "endword", refresh=False).hits == []
 
 
+def test_huge_note_of_one_long_line_keeps_its_first_megabyte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    v = tmp_path / "v"
+    monkeypatch.setattr(scan, "MAX_NOTE_BYTES", 10_000)
+    write(v / "huge.md", "# Huge\n\n" + "startword " + "filler " * 100_000 + "endword\n")
+    rep = app.index(app.locate(v))
+    assert [w.message for w in rep.warnings] == ["larger than 0 MB; only the start is indexed"]
+    paths = app.locate(v)
+    assert [h.id for h in app.search(paths, "startword", refresh=False).hits] == ["huge"]
+    assert app.search(paths, "endword", refresh=False).hits == []
+    text = app.read_note(paths, "huge").text
+    assert "startword" in text and 9_000 < len(text.encode()) <= 10_000
+
+
+def test_huge_note_without_spaces_is_cut_between_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    v = tmp_path / "v"
+    monkeypatch.setattr(scan, "MAX_NOTE_BYTES", 10_000)  # byte 10,000 is inside an "é"
+    write(v / "huge.md", "x" + "é" * 20_000)
+    rep = app.index(app.locate(v))
+    assert [w.message for w in rep.warnings] == ["larger than 0 MB; only the start is indexed"]
+    text = app.read_note(app.locate(v), "huge").text
+    assert text == "x" + "é" * 4_999
+
+
 def test_file_vanishing_mid_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     v = tmp_path / "v"
     write(v / "a.md", "alpha")

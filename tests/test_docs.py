@@ -47,6 +47,67 @@ def _commands() -> list[str]:
     return found
 
 
+SHELL_FENCES = frozenset({"bash", "sh", "shell", "console"})
+"""Fenced blocks whose lines are commands a reader types (a bare fence shows output)."""
+
+HISTORY_DOCS = frozenset({"benchmarks-history.md"})
+"""Documents that name commands as they were when a figure was measured."""
+
+
+def _rubi_lines(text: str) -> list[str]:
+    """Every ``rubi ...`` command a reader of ``text`` would type: inline code spans
+    that start with ``rubi ``, and the lines of shell fences (each part of ``&&``,
+    ``;`` and ``|`` chains, comments dropped)."""
+    from markdown_it import MarkdownIt
+
+    found: list[str] = []
+    for token in MarkdownIt().parse(text):
+        if token.type == "fence" and token.info.strip() in SHELL_FENCES:
+            for line in token.content.splitlines():
+                for part in re.split(r"&&|\|\||;|\|", line.split(" #")[0]):
+                    if part.strip().startswith("rubi "):
+                        found.append(part.strip())
+        for child in token.children or []:
+            if child.type == "code_inline" and child.content.startswith("rubi "):
+                found.append(child.content)
+    return found
+
+
+def _unknown_parts(line: str) -> list[str]:
+    """What ``line`` (``rubi WORDS...``) names that the CLI lacks: a command or
+    sub-command, or an option of the command it reaches."""
+    command: click.Command = cli
+    words = line.split()[1:]
+    reached = ["rubi"]
+    for word in words:
+        if not isinstance(command, click.Group) or not re.fullmatch(r"[a-z][a-z-]*", word):
+            break
+        sub = command.get_command(click.Context(command), word)
+        if sub is None:
+            return [f"no command `{' '.join(reached)} {word}`"]
+        command, reached = sub, [*reached, word]
+    options = {name for p in command.params for name in (*p.opts, *p.secondary_opts)}
+    options |= {"-h", "--help"}
+    return [
+        f"`{' '.join(reached)}` has no option {option}"
+        for word in words
+        for option in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", word)
+        if option not in options
+    ]
+
+
+def test_every_rubi_command_line_in_the_docs_names_what_the_cli_has() -> None:
+    docs = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    wrong = [
+        f"{doc.name}: {line}: {problem}"
+        for doc in docs
+        if doc.name not in HISTORY_DOCS
+        for line in _rubi_lines(doc.read_text(encoding="utf-8"))
+        for problem in _unknown_parts(line)
+    ]
+    assert wrong == []
+
+
 def test_every_cli_command_has_its_section_in_the_reference() -> None:
     headings = set(re.findall(r"^#{2,3} (rubi [\w-]+(?: [\w-]+)?)$", CLI_DOC, re.MULTILINE))
     assert sorted(set(_commands()) - headings) == []

@@ -94,6 +94,18 @@ def test_ordinary_frontmatter_parses() -> None:
     assert note.tags == ("a", "b")
 
 
+def test_a_day_no_calendar_has_keeps_the_rest_of_the_frontmatter() -> None:
+    text = (
+        "---\ntitle: Release plan\naliases: [Plan]\ntags: [ops]\n"
+        "created: 2026-01-31\nupdated: 2026-13-45\n---\nbody\n"
+    )
+    note = parse_note(text, "plan.md")
+    assert note.frontmatter_error is None
+    assert note.title == "Release plan" and note.aliases == ("Plan",) and note.tags == ("ops",)
+    assert str(note.metadata["created"]) == "2026-01-31"
+    assert note.metadata["updated"] == "2026-13-45"
+
+
 def test_json_looking_notes_are_body_text() -> None:
     """Frontmatter is YAML only: a note starting with ``{`` is plain text (python-
     frontmatter would hand it to ``json.loads``, which recurses on deep nests)."""

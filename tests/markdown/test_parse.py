@@ -133,3 +133,24 @@ def test_template_placeholders_are_read_as_text() -> None:
     note = parse_note(text, "Templates/Journal Template.md")
     assert note.metadata == {"created": "{{date}}", "tags": ["journal"], "ref": "{{quoted}}"}
     assert note.frontmatter_error is None
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("- [[modules/__tests__|__tests__]] 3 imports\n", ["modules/__tests__"]),
+        ("see [[__init__]] and [[a*b*c]]\n", ["__init__", "a*b*c"]),
+        ("*[[_draft_ ideas]]* and ![[*shot*.png]]\n", ["_draft_ ideas", "*shot*.png"]),
+        ("- supersedes [[__old plan__]]\n", ["__old plan__"]),
+    ],
+    ids=["dunder folder", "dunder and stars", "inside emphasis", "typed"],
+)
+def test_a_wikilink_target_keeps_its_underscores_and_stars(text: str, targets: list[str]) -> None:
+    # Obsidian reads [[...]] as it is written; CommonMark emphasis must not reach inside
+    assert [link.target for link in parse_note(text, "a.md").links] == targets
+
+
+def test_emphasis_and_code_around_wikilinks_still_read_as_markdown() -> None:
+    note = parse_note("# The __big__ [[a_b_]]\n\n`[[not_a_link_]]` *#tag*\n", "n.md")
+    assert [link.target for link in note.links] == ["a_b_"]
+    assert note.title == "The big a_b_" and note.tags == ("tag",)

@@ -15,7 +15,13 @@ import pytest
 
 from mcp import Client, StdioServerParameters
 from rubi import app
-from rubi.mcp.server import INSTRUCTIONS, NO_PROJECT_INSTRUCTIONS, build_server, open_vault
+from rubi.mcp.server import (
+    INSTRUCTIONS,
+    NO_PROJECT_INSTRUCTIONS,
+    VAULT_INSTRUCTIONS,
+    build_server,
+    open_vault,
+)
 
 from helpers import rubi_project, write
 
@@ -50,7 +56,19 @@ def test_a_vault_folder_is_served_as_it_is_with_vault(tmp_path: Path) -> None:
     notes = tmp_path / "notes"
     write(notes / "idea.md", "# Idea\n")
     paths, instructions = open_vault(None, vault=notes)
-    assert paths.root == notes.resolve() and instructions == INSTRUCTIONS
+    assert paths.root == notes.resolve() and instructions == VAULT_INSTRUCTIONS
+
+
+def test_a_plain_vault_is_not_told_of_a_code_map_and_a_project_vault_is(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes"
+    write(notes / "idea.md", "# Idea\n")
+    _, instructions = open_vault(None, vault=notes)
+    assert "map(" not in instructions and "search(" in instructions
+    project = rubi_project(tmp_path / "proj", {"a.py": "x = 1\n"})
+    _, instructions = open_vault(None, vault=project / ".rubi")
+    assert instructions == INSTRUCTIONS and "map(" in instructions
 
 
 def test_build_server_tells_the_instructions_it_was_given(tmp_path: Path) -> None:

@@ -46,3 +46,10 @@ def test_folders_need_a_scan(tmp_path: Path) -> None:
     (tmp_path / "sub/c.md").unlink()
     (tmp_path / "sub").rmdir()
     assert plan_from_changes(tmp_path, old, ["sub"]) is None  # a folder went away
+
+
+def test_a_name_with_a_line_break_needs_the_scan_that_skips_it(tmp_path: Path) -> None:
+    write(tmp_path / "a.md", "# A\n")
+    old = _state(tmp_path, "a.md")
+    write(tmp_path / "forged\nline.md", "# Forged\n")
+    assert plan_from_changes(tmp_path, old, ["forged\nline.md"]) is None

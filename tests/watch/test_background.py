@@ -221,3 +221,33 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
             assert [h.id for h in app.search(paths, "zanzibarish", refresh=False).hits] == ["beta"]
         idle.set()
         assert started.wait(5)
+
+
+def test_a_background_watch_that_cannot_write_the_index_logs_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import threading
+
+    import rubi.watch as watch_module
+    from rubi.core.errors import RubiError
+
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n")
+    read_only = RubiError("index.lock: cannot write rubi's index there (read-only)")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise read_only
+
+    monkeypatch.setattr(app, "catch_up_if_changed", refused)
+    monkeypatch.setattr(watch_module, "watch", refused)
+    idle = threading.Event()
+    idle.set()
+    with (
+        caplog.at_level("WARNING", logger="rubi.cli.servewatch"),
+        in_background(app.locate(vault), idle=idle) as thread,
+    ):
+        assert thread is not None
+        thread.join(10)
+    lines = [(r.getMessage(), r.exc_info) for r in caplog.records]
+    assert [exc for _, exc in lines] == [None, None]
+    assert all("cannot write rubi's index there" in message for message, _ in lines)

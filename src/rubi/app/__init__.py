@@ -359,7 +359,8 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
 # -- status and doctor --------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class VaultStatus:
-    """What the index holds. ``indexed_at`` is a Unix time (0 when never indexed)."""
+    """What the index holds. ``indexed_at`` is a Unix time (0 when never indexed);
+    ``code_files``: the project's code files in the index (0 outside a project)."""
 
     vault: Path
     index_dir: Path
@@ -370,6 +371,7 @@ class VaultStatus:
     ambiguous: int
     indexed_at: float
     index_bytes: int
+    code_files: int = 0
 
 
 def status(paths: VaultPaths) -> VaultStatus:
@@ -393,6 +395,7 @@ def status(paths: VaultPaths) -> VaultStatus:
         ambiguous=ambiguous,
         indexed_at=state.indexed_at if state else 0.0,
         index_bytes=size,
+        code_files=kinds["file"],
     )
 
 

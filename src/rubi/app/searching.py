@@ -6,6 +6,8 @@ runs the same search without importing the facade package."""
 from __future__ import annotations
 
 import dataclasses
+import logging
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 __all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search", "searching_once"]
 
 Progress = Callable[[int, int, str], None]
+
+log = logging.getLogger(__name__)
 
 _ONCE: ContextVar[bool] = ContextVar("rubi_searching_once", default=False)
 """Set while this thread's searches read as a one-shot reader (:func:`searching_once`)."""
@@ -109,6 +113,14 @@ def ensure_index(
         from rubi.sync.freshness import files_unchanged
 
         if files_unchanged(paths):  # a listing and one query: no lock, no Whoosh
+            return None
+        if not os.access(paths.index_dir, os.W_OK):
+            log.warning(
+                "%s is read-only: answering from the index as it was last built (changes "
+                "since then are not seen); make the folder writable, or set XDG_CACHE_HOME "
+                "to a writable folder and run `rubi index`",
+                paths.index_dir,
+            )
             return None
     if first or refresh:
         # Notes are cheap to check on every call; the code map is refreshed by

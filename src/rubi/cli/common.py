@@ -151,19 +151,25 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int, str], None] | No
     """A rich progress bar on stderr for a long index run: one stage at a time
     (reading notes, mapping code, indexing text), each with items done of total,
     items per second, elapsed time and an estimate of the time left. Shown only for
-    stages of at least :data:`PROGRESS_AFTER_NOTES` items."""
+    stages of at least :data:`PROGRESS_AFTER_NOTES` items, and only on a terminal (on
+    a pipe or file it writes nothing)."""
     if not enabled:
         yield None
         return
     bar: Any = None
     task: Any = None
     stage_now = ""
+    quiet = False
 
     def update(done: int, total: int, stage: str = "Indexing notes") -> None:
-        nonlocal bar, task, stage_now
-        if total < PROGRESS_AFTER_NOTES:
+        nonlocal bar, task, stage_now, quiet
+        if total < PROGRESS_AFTER_NOTES or quiet:
             return
         if bar is None:
+            console = err_console()
+            if not console.is_terminal:  # a pipe or file (an agent, a hook, CI): no bar
+                quiet = True
+                return
             # Imported only when a long run needs it: rich.progress costs ~40 ms.
             from rich.progress import (
                 BarColumn,
@@ -182,7 +188,7 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int, str], None] | No
                 TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
-                console=err_console(),
+                console=console,
                 transient=True,
             )
             bar.start()

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from rubi import app
 from rubi import watch as watching
+from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
 __all__ = ["AFTER_WAIT_S", "CATCH_UP_LOCK_WAIT_S", "in_background"]
@@ -68,6 +69,8 @@ def in_background(
         if idle is not None:
             try:
                 app.catch_up_if_changed(vault, lock_timeout_s=CATCH_UP_LOCK_WAIT_S)
+            except RubiError as exc:  # a cause the user can act on: one line
+                log.warning("catching %s up failed: %s", vault.root, exc)
             except Exception:  # the watcher's own catch-up, later, tries again
                 log.exception("catching %s up failed", vault.root)
             while not idle.wait(0.1) and not stop.is_set():
@@ -77,6 +80,8 @@ def in_background(
         try:
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
             watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s)
+        except RubiError as exc:  # a read-only cache folder, say: one line, no traceback
+            log.warning("background watch of %s stopped: %s", vault.root, exc)
         except Exception:  # the fail-open edge: the server keeps serving, refreshing
             log.exception("background watch of %s stopped", vault.root)
 

@@ -130,6 +130,7 @@ def status(as_json: bool, vault: Path | None) -> None:
         "vault": str(st.vault),
         "index": str(st.index_dir),
         "notes": st.notes,
+        "code_files": st.code_files,
         "unreadable": st.unreadable,
         "links": st.links,
         "dangling": st.dangling,

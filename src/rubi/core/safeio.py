@@ -30,6 +30,7 @@ a scan that lists files before anyone reads them.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
     "allowed_root",
     "escaped_name",
     "file_kind",
+    "has_control_chars",
     "has_surrogates",
     "read_bytes",
     "read_regular",
@@ -121,11 +123,23 @@ def has_surrogates(name: str) -> bool:
     return False
 
 
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control_chars(name: str) -> bool:
+    """True for a name holding a line break, tab or other control character: printed in
+    a list of hits or a warning, it would start a line of its own (or act on a
+    terminal), so a note of such a name is skipped like one whose name is not UTF-8."""
+    return _NAME_CONTROL.search(name) is not None
+
+
 def escaped_name(name: str) -> str:
-    """A printable form of a file name that is not UTF-8: each byte that is not part of
-    a UTF-8 character becomes ``\\xNN`` (``b"\\xff.md"`` → ``\\xff.md``)."""
+    """A printable form of a file name that is not UTF-8 or holds control characters:
+    each byte that is not part of a UTF-8 character becomes ``\\xNN`` (``b"\\xff.md"``
+    → ``\\xff.md``), each control character its escape (``\\n``, ``\\x1b``)."""
     raw = name.encode("utf-8", "surrogateescape")
-    return raw.decode("utf-8", "backslashreplace")
+    text = raw.decode("utf-8", "backslashreplace")
+    return _NAME_CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def file_kind(mode: int) -> str:

@@ -39,6 +39,8 @@ from rubi.core.model import (
 from rubi.markdown.blockrules import dispatch_by_first_char
 from rubi.markdown.linkdest import fast_helpers
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
+from rubi.markdown.wikilinkrule import WIKILINK_RULE, add_wikilink_rule
+from rubi.markdown.yamldays import KeepsImpossibleDays
 
 __all__ = [
     "MAX_FRONTMATTER_BYTES",
@@ -78,6 +80,7 @@ class _Parser(MarkdownIt):
 
 _MD = _Parser("commonmark")
 """CommonMark without GFM tables, so a ``|`` inside ``[[a|b]]`` in a table row stays put."""
+add_wikilink_rule(_MD)
 
 _MD_BLOCKS = _Parser("commonmark").disable("inline")
 """The same parser stopping at blocks: :func:`_walk_body` parses the inline content of
@@ -87,7 +90,8 @@ block rules are tried by a line's first character
 dispatch_by_first_char(_MD_BLOCKS)
 
 _MD_SPANS = MarkdownIt("commonmark")
-_MD_SPANS.inline.ruler.enableOnly(["text", "newline", "backticks", "emphasis"])
+add_wikilink_rule(_MD_SPANS)
+_MD_SPANS.inline.ruler.enableOnly(["text", WIKILINK_RULE, "newline", "backticks", "emphasis"])
 """The same inline parser with only the rules that can match content without escapes,
 entities, ``<`` or ``](`` (:data:`_SPANS_ONLY`): line breaks, code spans and
 emphasis. Links and images need ``](`` or a reference definition, autolinks and HTML
@@ -160,7 +164,7 @@ class _BudgetExceeded(yaml.YAMLError):
     """The frontmatter breaks a budget of :class:`SafeFrontmatterLoader`."""
 
 
-class SafeFrontmatterLoader(_Loader):  # type: ignore[misc,valid-type]
+class SafeFrontmatterLoader(KeepsImpossibleDays, _Loader):  # type: ignore[misc,valid-type]
     """PyYAML's safe loader (plain data, never code) that also refuses, before a single
     value is built:
 

@@ -28,6 +28,7 @@ __all__ = [
     "NO_PROJECT_INSTRUCTIONS",
     "OUTPUT_SCHEMAS_TOKEN_BUDGET",
     "TOOLS_TOKEN_BUDGET",
+    "VAULT_INSTRUCTIONS",
     "build_server",
     "open_vault",
     "serve",
@@ -52,6 +53,14 @@ full text; map(module) for structure.
 handoff(action="save")."""
 """Told to the client once per session (Claude Code puts it in every request): what
 the tool descriptions do not already say, in as few words."""
+
+VAULT_INSTRUCTIONS = """\
+rubi is the memory of a notes vault (markdown notes and their [[links]]; no code map).
+- Before answering from general knowledge: search(query, terms=[synonyms, names]); \
+read(ids) for full text and links.
+- Save what the session learned: register 1-5 durable notes."""
+"""The instructions for a vault served with ``--vault`` that is no project's (an
+Obsidian vault): it has no code map, so ``map`` is not offered as a first step."""
 
 NO_PROJECT_INSTRUCTIONS = """\
 rubi is a project memory, but this project has none yet (no .rubi/ folder): offer the \
@@ -167,7 +176,8 @@ def serve(
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
     """The vault to serve and the instructions that go with it.
 
-    ``vault`` (``--vault``) is served as it is. Otherwise the project's ``.rubi/`` is
+    ``vault`` (``--vault``) is served as it is (with :data:`VAULT_INSTRUCTIONS` when it
+    is no project's). Otherwise the project's ``.rubi/`` is
     looked for in ``project`` (``--project``; default: the current folder) and the
     folders above it, exactly as every other command looks for it; a project folder
     is never served as a vault itself. In a folder with none: the personal vault
@@ -181,7 +191,8 @@ def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[Vaul
     from rubi.core.errors import VaultNotFoundError
 
     if vault is not None:
-        return app.locate(vault), INSTRUCTIONS
+        paths = app.locate(vault)
+        return paths, INSTRUCTIONS if paths.project_root is not None else VAULT_INSTRUCTIONS
     if project is not None and not project.is_dir():
         raise RubiError(f"{project}: no such folder; pass an existing project folder")
     try:

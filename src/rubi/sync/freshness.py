@@ -25,7 +25,7 @@ import stat
 
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
-from rubi.core.safeio import has_surrogates
+from rubi.core.safeio import has_control_chars, has_surrogates
 from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
 from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.index.version import SCHEMA_VERSION
@@ -55,13 +55,15 @@ def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
                 for entry in entries:
                     name = entry.name
                     if entry.is_dir(follow_symlinks=False):
-                        if not vault_folder_skipped(name):
+                        if not vault_folder_skipped(name) and not has_control_chars(name):
                             if has_surrogates(name):
                                 return None
                             folders.append((entry.path, prefix + name + "/"))
                         continue
                     if vault_file_skipped(name):
                         continue
+                    if has_control_chars(name) and name.lower().endswith(".md"):
+                        continue  # skipped by the scan, with a warning the run recorded
                     if has_surrogates(name) or entry.is_symlink():
                         return None  # refused or followed by the scan: it decides
                     if not name.lower().endswith(".md"):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from rubi.core.safeio import has_surrogates
+from rubi.core.safeio import has_control_chars, has_surrogates
 from rubi.sync.manifest import FileEntry, VaultState, racy
 from rubi.vault.scan import FileStat, VaultListing
 
@@ -145,7 +145,8 @@ def plan_from_changes(
     """The plan for the paths a watcher reported (vault-relative), and the vault's
     attachments after them, without listing the vault: the work is the changed
     paths', not the vault's. None when a full scan is needed (a folder came, went or
-    moved; a name that is not UTF-8, which the scan reports and skips)."""
+    moved; a name that is not UTF-8 or holds a control character, which the scan
+    reports and skips)."""
     plan = Plan(kept=dict(old.files), scanned=False)
     attachments = set(old.attachments)
     seen: set[str] = set()
@@ -154,7 +155,7 @@ def plan_from_changes(
         if not rel or rel in seen or any(part.startswith(".") for part in rel.split("/")):
             continue
         seen.add(rel)
-        if has_surrogates(rel) or unicodedata.normalize("NFC", rel) != rel:
+        if _scanned_name(rel):
             return None  # the scan reports a bad name, and keeps one note per id
         try:
             info: os.stat_result | None = os.stat(os.path.join(root, rel))
@@ -200,3 +201,10 @@ def _holds(old: VaultState, prefix: str) -> bool:
     return any(p.startswith(prefix) for p in old.files) or any(
         a.startswith(prefix) for a in old.attachments
     )
+
+
+def _scanned_name(rel: str) -> bool:
+    """True for a path only the full scan handles: a name that is not UTF-8 or holds a
+    control character (it reports and skips it), or one not in NFC (it keeps one note
+    per id)."""
+    return has_surrogates(rel) or has_control_chars(rel) or unicodedata.normalize("NFC", rel) != rel

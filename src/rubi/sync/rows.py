@@ -210,9 +210,24 @@ def quiet_stamp(path: Path) -> Stamp | None:
     return filestamp.quiet_stamp((path, path.with_name(path.name + "-wal")))
 
 
+_READ_ONLY_ERRORS = frozenset({"SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN"})
+"""What SQLite says when a write-ahead-log database cannot be read in place: its folder
+(or the file) is read-only, so the ``-shm`` index of the log cannot be made."""
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only as an immutable file (SQLite's ``immutable=1``: no
+    ``-shm``, no locks), for a reader in a cache folder it cannot write: nothing can
+    change the file there but its owner, whose last run committed before it left
+    (a run checkpoints its log on close)."""
+    uri = f"{path.absolute().as_uri()}?mode=ro&immutable=1"
+    return sqlite3.connect(uri, uri=True, timeout=60.0, isolation_level=None)
+
+
 def open_store(path: Path, *, create: bool) -> Store | None:
     """Open the store at ``path``; None when it does not exist and ``create`` is false,
-    or when it is of another format (the caller rebuilds).
+    or when it is of another format (the caller rebuilds). A reader (``create``
+    false) in a folder it cannot write opens the file read-only as it stands.
 
     Raises:
         UntrustedCacheError: ``path`` is not in the user's own cache folder.
@@ -235,9 +250,13 @@ def open_store(path: Path, *, create: bool) -> Store | None:
         path.chmod(0o600)
     try:
         fmt = conn.execute("SELECT value FROM meta WHERE key = 'store_format'").fetchone()
-    except sqlite3.OperationalError:  # no tables yet: a first run is creating them
+    except sqlite3.OperationalError as exc:
         store.close()
-        return None
+        if create or getattr(exc, "sqlite_errorname", "") not in _READ_ONLY_ERRORS:
+            return None  # no tables yet: a first run is creating them
+        conn = _read_only(path)  # a write-ahead log cannot be opened in a read-only folder
+        store = Store(conn)
+        fmt = conn.execute("SELECT value FROM meta WHERE key = 'store_format'").fetchone()
     if fmt is None:
         if conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] and not create:
             store.close()

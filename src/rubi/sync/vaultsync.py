@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rubi.core.errors import IndexCorruptError
+from rubi.core.errors import IndexCorruptError, RubiError
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
 from rubi.sync.codememory import CodeMemory
@@ -231,14 +231,20 @@ class VaultSync:
 
         self._not_reading("an index run")
         started = time.perf_counter()
-        ensure_private_dir(self.paths.index_dir)
         lock = FileLock(str(self.paths.lock_file), timeout=lock_timeout_s)
         try:
+            ensure_private_dir(self.paths.index_dir)
             lock.acquire(timeout=min(0.2, lock_timeout_s))
         except Timeout:
             if on_wait:
                 on_wait()
             lock.acquire()
+        except PermissionError as exc:
+            raise RubiError(
+                f"{exc.filename or self.paths.index_dir}: cannot write rubi's index there "
+                "(read-only); make the folder writable, or set XDG_CACHE_HOME to a "
+                "writable folder"
+            ) from exc
         try:
             with self._lock:
                 report = self._run_locked(full, progress, verify, code, changed_paths, changed_code)

@@ -23,6 +23,7 @@ from rubi.core.safeio import (
     UnsafeFileError,
     allowed_root,
     escaped_name,
+    has_control_chars,
     has_surrogates,
     read_bytes,
     refusal,
@@ -44,6 +45,7 @@ GONE = "is gone (deleted or moved since the vault was listed); `rubi index` upda
 """The reason a listed note that is no longer there is left out (or cannot be read)."""
 
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
+_CONTROL_NAME = "file name holds a line break or control character; skipped: rename it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +97,12 @@ def _folders(
     for name in sorted(dirnames):
         if vault_folder_skipped(name):
             continue
-        if has_surrogates(name):
+        if has_surrogates(name) or has_control_chars(name):
+            what = "is not UTF-8" if has_surrogates(name) else "holds a control character"
             warnings.append(
                 ScanWarning(
                     escaped_name(prefix + name) + "/",
-                    "folder name is not UTF-8; its files are skipped: rename it",
+                    f"folder name {what}; its files are skipped: rename it",
                 )
             )
             continue
@@ -181,6 +184,9 @@ def scan_vault(root: Path, project_root: Path | None = None) -> VaultListing:
             if has_surrogates(name):
                 warnings.append(ScanWarning(escaped_name(rel), _NOT_UTF8))
                 continue
+            if has_control_chars(name) and name.lower().endswith(".md"):
+                warnings.append(ScanWarning(escaped_name(rel), _CONTROL_NAME))
+                continue
             if not name.lower().endswith(".md"):
                 attachments.append(rel)
                 continue
@@ -239,14 +245,52 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+CUT_LOOKBACK_SHARE = 16
+"""A larger note's cut looks for a line end, then a space, only in the last
+1/``CUT_LOOKBACK_SHARE`` of the bytes read (62.5 kB of 1 MB): a note of few, long lines
+(one line of 5 MB) keeps its first megabyte, not the part before its only newline."""
+
+
+def _cut(data: bytes, limit: int) -> int:
+    """Where a note of more than ``limit`` bytes is cut: after the last newline in the
+    last 1/:data:`CUT_LOOKBACK_SHARE` before ``limit``, else after the last space or tab
+    there, else at ``limit`` moved back to the start of a UTF-8 character (never inside
+    one)."""
+    start = limit - limit // CUT_LOOKBACK_SHARE
+    for sep in (b"\n", b" ", b"\t"):
+        at = data.rfind(sep, start, limit)
+        if at > 0:
+            return at + 1
+    cut = min(limit, len(data))
+    lead = cut - 1
+    while lead > max(cut - 4, 0) and data[lead] & 0xC0 == 0x80:
+        lead -= 1  # a continuation byte: its character starts earlier
+    if lead >= 0 and lead + _utf8_length(data[lead]) > cut:
+        return lead  # the last character does not end before the cut: leave it out
+    return cut
+
+
+def _utf8_length(lead: int) -> int:
+    """How many bytes the UTF-8 character starting with byte ``lead`` takes (1 for a
+    byte that starts none: it stands alone)."""
+    if lead >= 0xF0:
+        return 4
+    if lead >= 0xE0:
+        return 3
+    if lead >= 0xC0:
+        return 2
+    return 1
+
+
 def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) -> ReadResult:
     """Read a note's bytes and decode them for parsing.
 
     The read goes through :func:`rubi.core.safeio.read_bytes`: the file must resolve inside
     the allowed root (:func:`allowed_root`) and be a regular file, and at most
-    :data:`MAX_NOTE_BYTES` are read. A larger file is cut at the last newline before
-    the limit; text that is not UTF-8 is decoded with replacement characters. Both are
-    reported in ``problem``, and the file itself is never touched.
+    :data:`MAX_NOTE_BYTES` are read. A larger file is cut at a line end, a space or a
+    character's start just before the limit (:func:`_cut`); text that is not UTF-8 is
+    decoded with replacement characters. Both are reported in ``problem``, and the file
+    itself is never touched.
 
     Args:
         root: the vault folder.
@@ -260,6 +304,8 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
     """
     if has_surrogates(rel_path):
         raise NoteParseError(escaped_name(rel_path), _NOT_UTF8)
+    if has_control_chars(rel_path):
+        raise NoteParseError(escaped_name(rel_path), _CONTROL_NAME)
     allowed, where = allowed_root(root, project_root)
     try:
         got = read_bytes(
@@ -278,8 +324,7 @@ def read_note_text(root: Path, rel_path: str, project_root: Path | None = None) 
         raise NoteParseError(rel_path, "is a binary file named .md; rename or remove it")
     problems: list[str] = []
     if got.truncated:
-        cut = data.rfind(b"\n", 0, MAX_NOTE_BYTES)
-        data = data[: cut if cut > 0 else MAX_NOTE_BYTES]
+        data = data[: _cut(data, MAX_NOTE_BYTES)]
         problems.append(f"larger than {MAX_NOTE_BYTES // 1_000_000} MB; only the start is indexed")
     digest = content_hash(data)
     try:
