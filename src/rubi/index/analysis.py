@@ -38,6 +38,7 @@ from whoosh.lang import (
 from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
+from rubi.index.snowball import EXTRA_STEMMERS, extra_stemmer
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 from rubi.index.wordparts import word_parts
 
@@ -142,12 +143,15 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
 
 
 PROSE_LANGUAGES: tuple[str, ...] = tuple(
-    lang for lang in languages if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"
+    lang
+    for lang in languages
+    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stopwords(lang) and lang != "ru"
 )
 """Languages whose prose has a chain of its own: the Latin-script languages whoosh has
-a Snowball stemmer and stop words for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
-sv). A note in another language is analysed by ``en``'s chain, which treats each word
-by its script (:func:`chain_language`)."""
+stop words and a Snowball stemmer for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
+sv), and Turkish, whose stemmer is PyStemmer's (:mod:`rubi.index.snowball`). A note in
+another language is analysed by ``en``'s chain, which treats each word by its script
+(:func:`chain_language`)."""
 
 LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
 """Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
@@ -249,7 +253,7 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
     stops = _stop_words("en" if lang == "code" else lang)
     russian_stops = _stop_words("ru")
-    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer_for_language(lang))
+    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(_snowball(lang))
 
     def term(word: str) -> str | None:
         folded = _fold(word)
@@ -267,6 +271,15 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
         return _fold(str(stemmer(word)))  # type: ignore[misc]
 
     return term
+
+
+def _snowball(lang: str) -> Callable[[str], str]:
+    """The Snowball stemmer of ``lang``: whoosh's, or PyStemmer's for a language whoosh
+    has none for (:data:`rubi.index.snowball.EXTRA_STEMMERS`)."""
+    if lang in EXTRA_STEMMERS:
+        return extra_stemmer(lang)
+    stem: Callable[[str], str] = stemmer_for_language(lang)
+    return stem
 
 
 class LanguageFilter(Filter):  # type: ignore[misc]

@@ -32,6 +32,7 @@ from functools import lru_cache
 from whoosh.lang import has_stemmer, has_stopwords, languages, stopwords_for_language
 
 from rubi.core.lazyregex import Rx
+from rubi.index.snowball import EXTRA_STEMMERS
 
 __all__ = [
     "CJK_LETTERS",
@@ -46,10 +47,11 @@ __all__ = [
 VOTING_LANGUAGES: tuple[str, ...] = tuple(
     lang
     for lang in languages
-    if has_stemmer(lang) and has_stopwords(lang) and lang != "ru"  # ru: by its script
+    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stopwords(lang) and lang != "ru"
 )
-"""Latin-script languages with a Snowball stemmer and stop words in whoosh: da, nl,
-en, fi, fr, de, hu, it, no, pt, es, sv."""
+"""Latin-script languages with stop words in whoosh and a Snowball stemmer: da, nl,
+en, fi, fr, de, hu, it, no, pt, es, sv (whoosh's stemmers), tr (PyStemmer's,
+:mod:`rubi.index.snowball`)."""
 
 MIN_VOTES = 3
 """Stop words a language other than English needs before a note is counted as it."""
