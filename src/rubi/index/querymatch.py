@@ -49,9 +49,11 @@ class BM25Hit:
     share kept), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
     In a Japanese query the words measured are its content words, not its bigrams
-    (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams the floor
-    cannot measure (a Chinese or Korean query's; 0.0 for a Japanese one), the same for
-    every hit of a query. ``significance``: how unlikely it is that one
+    (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams, whose
+    coverage the floor cannot read (a Chinese or Korean query's; 0.0 for a Japanese
+    one), ``hangul`` the share in Hangul bigrams (a Korean query's, which the floor
+    does not measure), each the same for every hit of a query. ``significance``: how
+    unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
     """
@@ -67,6 +69,7 @@ class BM25Hit:
     coverage: float = 0.0
     cjk: float = 0.0
     significance: float = 0.0
+    hangul: float = 0.0
 
 
 def query_clauses(

@@ -57,6 +57,9 @@ __all__ = [
     "significance",
 ]
 
+_HANGUL = re.compile("[\uac00-\ud7af]")
+"""A Hangul syllable: a Korean query's bigrams (:attr:`BM25Hit.hangul`)."""
+
 log = logging.getLogger(__name__)
 
 OPEN_TRIES = 3
@@ -463,6 +466,8 @@ class SearchIndex:
         mass = sum(idfs.values()) or 1.0
         bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
         cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
+        syllables = {c.origin for c in clauses if c.origin in bigrams and _HANGUL.search(c.text)}
+        hangul = sum(v for w, v in idfs.items() if w in syllables) / mass
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
         if measure.units is not None:
@@ -487,6 +492,7 @@ class SearchIndex:
                     status=stored.get("status", "active"),
                     coverage=measure.coverage(held),
                     cjk=cjk,
+                    hangul=hangul,
                     significance=measure.significance(held),
                 )
             )
