@@ -4,13 +4,13 @@ is stored and searched in."""
 from __future__ import annotations
 
 import pytest
-from whoosh.lang import stemmer_for_language, stopwords_for_language
+from whoosh.lang import stemmer_for_language
 from whoosh.support.charset import accent_map
 
 from rubi.core.paths import cache_home
 from rubi.index.analysis import PROSE_LANGUAGES, analyze, query_words
 from rubi.index.searchindex import IndexDoc, SearchIndex
-from rubi.index.snowball import EXTRA_STEMMERS, extra_stemmer
+from rubi.index.snowball import EXTRA_STEMMERS, extra_stemmer, stop_words_for
 
 
 @pytest.mark.parametrize(
@@ -146,10 +146,11 @@ def test_a_note_of_a_new_language_joins_the_querys_languages(mixed_index: Search
 
 @pytest.mark.parametrize("lang", PROSE_LANGUAGES)
 def test_every_snowball_language_drops_its_stop_words_and_stems_as_snowball(lang: str) -> None:
-    """Each Snowball language with a stop-word list in whoosh drops all of its stop
-    words, and its first term of a word is Snowball's stem of it, accent-folded
-    (whoosh's stemmer, or PyStemmer's where whoosh has none: Turkish)."""
-    stops = [w for w in stopwords_for_language(lang) if w.isalpha() and len(w) > 1]
+    """Each Snowball language with a stop-word list drops all of its stop words, and
+    its first term of a word is Snowball's stem of it, accent-folded (whoosh's stemmer
+    and list, or, where whoosh has none, PyStemmer's stemmer and the stop-words
+    package's list: Turkish, Polish, Indonesian)."""
+    stops = [w for w in stop_words_for(lang) if w.isalpha() and len(w) > 1]
     assert stops and all(analyze(w, lang) == [] for w in stops)
     stem = extra_stemmer(lang) if lang in EXTRA_STEMMERS else stemmer_for_language(lang)
     for word in ("administrations", "nationales", "computers", "informationen"):

@@ -1,15 +1,18 @@
-"""Turkish notes are detected and stemmed: whoosh has Turkish stop words but no
-stemmer, so the Snowball stemmer comes from PyStemmer, and a question's suffixed words
-(``dosyaları``, ``dizinleri``) meet the note's other forms of them."""
+"""Turkish, Polish and Indonesian notes are detected and stemmed: whoosh has no
+Snowball stemmer for them (and no stop words for Polish and Indonesian), so the
+stemmers come from PyStemmer and the missing stop words from the stop-words package,
+and a question's inflected words meet the note's other forms of them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rubi import app
 from rubi.index.analysis import PROSE_LANGUAGES, analyze
 from rubi.index.language import VOTING_LANGUAGES, detect_language
-from rubi.index.snowball import extra_stemmer
+from rubi.index.snowball import extra_stemmer, has_stop_words, stop_words_for
 
 from helpers import write
 
@@ -17,20 +20,33 @@ TURKISH = (
     "Dosyaları ve dizinleri bir arşivde toplar. Daha fazla bilgi için bu sayfaya bak, "
     "ya da yardım sayfasını oku."
 )
+POLISH = (
+    "Wyświetla listę plików w katalogu, a także ich rozmiary. Więcej informacji można "
+    "znaleźć na stronie, gdzie jest to opisane."
+)
+INDONESIAN = (
+    "Menampilkan daftar berkas di dalam direktori dan ukurannya. Informasi lebih lanjut "
+    "ada di halaman ini, yang juga bisa dibuka untuk bantuan."
+)
 
 
-def test_turkish_is_a_language_of_its_own() -> None:
-    assert "tr" in PROSE_LANGUAGES and "tr" in VOTING_LANGUAGES
-    assert detect_language(TURKISH) == "tr"
+@pytest.mark.parametrize(("lang", "text"), [("tr", TURKISH), ("pl", POLISH), ("id", INDONESIAN)])
+def test_each_is_a_language_of_its_own(lang: str, text: str) -> None:
+    assert lang in PROSE_LANGUAGES and lang in VOTING_LANGUAGES
+    assert has_stop_words(lang) and stop_words_for(lang)
+    assert detect_language(text) == lang
 
 
-def test_turkish_words_are_stemmed_and_its_function_words_dropped() -> None:
-    stem = extra_stemmer("tr")
-    assert stem("dosyaları") == stem("dosyanın") == "dosya"
+def test_their_words_are_stemmed_and_their_function_words_dropped() -> None:
+    assert extra_stemmer("tr")("dosyaları") == extra_stemmer("tr")("dosyanın") == "dosya"
+    assert extra_stemmer("pl")("plików") == extra_stemmer("pl")("pliki")
+    assert extra_stemmer("id")("ditampilkan") == extra_stemmer("id")("tampilkan")
     terms = analyze("dosyaları ve dizinleri", "tr")
     assert "dosya" in terms and "dizin" in terms
     assert "ve" not in terms  # a Turkish stop word
     assert "dosyalari" in terms  # the English reading beside, as for every language
+    assert not {"w", "na", "się"} & set(analyze("w katalogu na dysku się", "pl"))
+    assert not {"di", "dan", "yang"} & set(analyze("di direktori dan yang", "id"))
 
 
 def test_a_turkish_question_finds_the_note_with_other_forms_of_its_words(tmp_path: Path) -> None:

@@ -3,8 +3,9 @@
 ``tokenize → split identifiers → lower-case → stop words, CJK bigrams
 and stems of the chain's language`` (:class:`LanguageFilter`). A note's prose is
 analysed in the language detected for it (:mod:`rubi.index.language`): Snowball's
-stemmer and stop words of each Latin-script language whoosh has both for
-(:data:`PROSE_LANGUAGES`), English for the rest. English stemming is Porter2
+stemmer and stop words of each Latin-script language that has both (whoosh's, and
+Turkish, Polish and Indonesian: :mod:`rubi.index.snowball`; :data:`PROSE_LANGUAGES`),
+English for the rest. English stemming is Porter2
 with ``-ery`` nouns joined to their verb; code fields add one step for the agent
 nouns code is full of (:func:`stem_code`: ``router``, ``handler``, ``parser`` stem
 like ``routing``, ``handling``, ``parsing``).
@@ -30,15 +31,18 @@ from typing import Any
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
 from whoosh.lang import (
     has_stemmer,
-    has_stopwords,
     languages,
-    stemmer_for_language,
-    stopwords_for_language,
 )
 from whoosh.support.charset import accent_map
 
 from rubi.core.lazyregex import Rx
-from rubi.index.snowball import EXTRA_STEMMERS, extra_stemmer
+from rubi.index.snowball import (
+    EXTRA_LANGUAGES,
+    EXTRA_STEMMERS,
+    has_stop_words,
+    snowball_stemmer,
+    stop_words_for,
+)
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 from rubi.index.wordparts import word_parts
 
@@ -144,14 +148,14 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
 
 PROSE_LANGUAGES: tuple[str, ...] = tuple(
     lang
-    for lang in languages
-    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stopwords(lang) and lang != "ru"
+    for lang in (*languages, *EXTRA_LANGUAGES)
+    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stop_words(lang) and lang != "ru"
 )
 """Languages whose prose has a chain of its own: the Latin-script languages whoosh has
 stop words and a Snowball stemmer for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
-sv), and Turkish, whose stemmer is PyStemmer's (:mod:`rubi.index.snowball`). A note in
-another language is analysed by ``en``'s chain, which treats each word by its script
-(:func:`chain_language`)."""
+sv), and Turkish, Polish and Indonesian, whose stemmers are PyStemmer's
+(:mod:`rubi.index.snowball`). A note in another language is analysed by ``en``'s
+chain, which treats each word by its script (:func:`chain_language`)."""
 
 LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
 """Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
@@ -184,9 +188,9 @@ def _fold(word: str) -> str:
 def _stop_words(lang: str) -> frozenset[str]:
     """A language's stop words, as written and accent-folded (a query written without
     accents, ``mas``, drops the same words); none when whoosh has no list."""
-    if not has_stopwords(lang):
+    if not has_stop_words(lang):
         return frozenset()
-    words = stopwords_for_language(lang)
+    words = stop_words_for(lang)
     return frozenset(words) | frozenset(_fold(w) for w in words)
 
 
@@ -253,7 +257,7 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
     stops = _stop_words("en" if lang == "code" else lang)
     russian_stops = _stop_words("ru")
-    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(_snowball(lang))
+    stemmer = None if own is not None else lru_cache(STEM_CACHE_SIZE)(snowball_stemmer(lang))
 
     def term(word: str) -> str | None:
         folded = _fold(word)
@@ -271,15 +275,6 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
         return _fold(str(stemmer(word)))  # type: ignore[misc]
 
     return term
-
-
-def _snowball(lang: str) -> Callable[[str], str]:
-    """The Snowball stemmer of ``lang``: whoosh's, or PyStemmer's for a language whoosh
-    has none for (:data:`rubi.index.snowball.EXTRA_STEMMERS`)."""
-    if lang in EXTRA_STEMMERS:
-        return extra_stemmer(lang)
-    stem: Callable[[str], str] = stemmer_for_language(lang)
-    return stem
 
 
 class LanguageFilter(Filter):  # type: ignore[misc]

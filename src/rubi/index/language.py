@@ -8,8 +8,9 @@ Two cheap steps, no model:
    CJK character counts as :data:`CJK_LETTERS` letters: it is about a word.
 2. In Latin script, a vote of function words (Cavnar & Trenkle 1994 found them the
    most telling n-grams; the stop-word vote is the usual cheap form): each word counts
-   for every language whose stop words hold it, among the languages whoosh has both
-   a Snowball stemmer and a stop-word list for (:data:`VOTING_LANGUAGES`). The
+   for every language whose stop words hold it, among the languages with both a
+   Snowball stemmer and a stop-word list (whoosh's, and Turkish, Polish and
+   Indonesian from :mod:`rubi.index.snowball`: :data:`VOTING_LANGUAGES`). The
    language with most votes wins if it has at least :data:`MIN_VOTES` (two different
    words at least), more than English, and :data:`MIN_SHARE` of the words; else the
    note is English (a tie, too
@@ -29,10 +30,10 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from whoosh.lang import has_stemmer, has_stopwords, languages, stopwords_for_language
+from whoosh.lang import has_stemmer, languages
 
 from rubi.core.lazyregex import Rx
-from rubi.index.snowball import EXTRA_STEMMERS
+from rubi.index.snowball import EXTRA_LANGUAGES, EXTRA_STEMMERS, has_stop_words, stop_words_for
 
 __all__ = [
     "CJK_LETTERS",
@@ -46,11 +47,11 @@ __all__ = [
 
 VOTING_LANGUAGES: tuple[str, ...] = tuple(
     lang
-    for lang in languages
-    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stopwords(lang) and lang != "ru"
+    for lang in (*languages, *EXTRA_LANGUAGES)
+    if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stop_words(lang) and lang != "ru"
 )
 """Latin-script languages with stop words in whoosh and a Snowball stemmer: da, nl,
-en, fi, fr, de, hu, it, no, pt, es, sv (whoosh's stemmers), tr (PyStemmer's,
+en, fi, fr, de, hu, it, no, pt, es, sv (whoosh's stemmers), tr, pl, id (PyStemmer's,
 :mod:`rubi.index.snowball`)."""
 
 MIN_VOTES = 3
@@ -84,7 +85,7 @@ _LATIN = Rx(r"[a-zA-Z\u00c0-\u024f]")
 
 @lru_cache(maxsize=1)
 def _stop_words() -> dict[str, frozenset[str]]:
-    return {lang: frozenset(stopwords_for_language(lang)) for lang in VOTING_LANGUAGES}
+    return {lang: stop_words_for(lang) for lang in VOTING_LANGUAGES}
 
 
 def stop_word_votes(words: list[str]) -> Counter[str]:

@@ -1,29 +1,68 @@
-"""Snowball stemmers of languages whoosh has stop words for but no stemmer: Turkish.
+"""Snowball languages whoosh lacks: Turkish (a stemmer), Polish and Indonesian (a
+stemmer and stop words).
 
-Whoosh ships Snowball stemmers for 15 languages and stop-word lists for 14; Turkish is
-the one language with a list and no stemmer, so a Turkish note was analysed as
-English: its words kept every suffix (``dosyaları``, ``dosyanın``, ``dosyayı`` three
-terms, none the question's ``dosya``). PyStemmer is the Snowball project's own C build
-of its stemmers (Porter, "Snowball: A language for stemming algorithms", 2001); its
-Turkish algorithm is Çilden's (2006). Measured with bm25s on the development half of
-lang-tldr-tr (21 questions): MRR@10 0.768 with the stemmer, 0.569 without it, where
-rubi, without one, had 0.562 (``docs/benchmarks-history.md``, "issue 28: ninth pass").
+Whoosh ships Snowball stemmers for 15 languages and stop-word lists for 14, and a note
+gets a language of its own only when both exist (:data:`rubi.index.analysis.
+PROSE_LANGUAGES`; its language is voted by its stop words, :mod:`rubi.index.language`).
+Turkish has a list and no stemmer; Polish and Indonesian have neither. A note in one
+of them was analysed as English: its words kept every suffix (Turkish ``dosyaları``,
+``dosyanın``, ``dosyayı`` three terms, none the question's ``dosya``).
 
-Languages with neither a stemmer nor stop words in whoosh (Polish, Indonesian) are not
-here: a note is put in a language by a vote of its stop words
-(:mod:`rubi.index.language`), which they have none of.
+The stemmers are PyStemmer's, the Snowball project's own C build of its algorithms
+(Porter, "Snowball: A language for stemming algorithms", 2001; Turkish: Çilden 2006;
+Polish: Snowball 3.0's; Indonesian: Tala 2003). The Polish and Indonesian stop words
+are those of the ``stop-words`` package (Savand; 335 and 355 words). Measured with
+bm25s on the development halves (MRR@10 with / without the stemmer): Turkish 0.768 /
+0.569, Indonesian 0.933 / 0.894, Polish 0.843 / 0.835; rubi, unstemmed, had 0.562,
+0.908 and 0.898 (``docs/benchmarks-history.md``, "issue 28: ninth pass").
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import lru_cache
 
-__all__ = ["EXTRA_STEMMERS", "extra_stemmer"]
+from whoosh.lang import has_stopwords, stemmer_for_language, stopwords_for_language
 
-EXTRA_STEMMERS: dict[str, str] = {"tr": "turkish"}
-"""ISO 639-1 code -> PyStemmer's algorithm name, for the languages whoosh has stop
-words but no stemmer for."""
+__all__ = [
+    "EXTRA_LANGUAGES",
+    "EXTRA_STEMMERS",
+    "EXTRA_STOP_WORDS",
+    "extra_stemmer",
+    "has_stop_words",
+    "snowball_stemmer",
+    "stop_words_for",
+]
+
+EXTRA_STEMMERS: dict[str, str] = {"tr": "turkish", "pl": "polish", "id": "indonesian"}
+"""ISO 639-1 code -> PyStemmer's algorithm name, for the languages whoosh has no
+Snowball stemmer for."""
+EXTRA_STOP_WORDS: dict[str, str] = {"pl": "polish", "id": "indonesian"}
+"""ISO 639-1 code -> the ``stop-words`` package's language name, for the languages of
+:data:`EXTRA_STEMMERS` whoosh has no stop words for."""
+EXTRA_LANGUAGES: tuple[str, ...] = tuple(EXTRA_STOP_WORDS)
+"""Languages whoosh does not list at all (it lists Turkish)."""
+
+
+def has_stop_words(lang: str) -> bool:
+    """Whether ``lang`` has a stop-word list: whoosh's, or one of
+    :data:`EXTRA_STOP_WORDS`."""
+    return lang in EXTRA_STOP_WORDS or bool(has_stopwords(lang))
+
+
+@lru_cache(maxsize=32)
+def stop_words_for(lang: str) -> frozenset[str]:
+    """The stop words of ``lang`` (:func:`has_stop_words` true), lower-case as listed.
+
+    Raises:
+        KeyError: whoosh and :data:`EXTRA_STOP_WORDS` have no list for ``lang``.
+    """
+    if lang in EXTRA_STOP_WORDS:
+        from stop_words import get_stop_words
+
+        return frozenset(get_stop_words(EXTRA_STOP_WORDS[lang]))
+    return frozenset(stopwords_for_language(lang))
 
 
 def extra_stemmer(lang: str) -> Callable[[str], str]:
@@ -43,4 +82,17 @@ def extra_stemmer(lang: str) -> Callable[[str], str]:
         with lock:
             return str(stemmer.stemWord(word))
 
+    return stem
+
+
+def snowball_stemmer(lang: str) -> Callable[[str], str]:
+    """The Snowball stemmer of ``lang``: whoosh's, or PyStemmer's for a language whoosh
+    has none for (:data:`EXTRA_STEMMERS`).
+
+    Raises:
+        whoosh.lang.NoStemmer: no Snowball stemmer for ``lang`` at all.
+    """
+    if lang in EXTRA_STEMMERS:
+        return extra_stemmer(lang)
+    stem: Callable[[str], str] = stemmer_for_language(lang)
     return stem
