@@ -88,11 +88,14 @@ def _stop_words() -> dict[str, frozenset[str]]:
     return {lang: stop_words_for(lang) for lang in VOTING_LANGUAGES}
 
 
-def stop_word_votes(words: list[str]) -> Counter[str]:
-    """Each voting language's count of ``words`` (lower-case) in its stop words."""
+def stop_word_votes(words: list[str], langs: Iterable[str] | None = None) -> Counter[str]:
+    """Each voting language's count of ``words`` (lower-case) in its stop words; of
+    ``langs`` alone when given (a query is read against its index's languages: the
+    lists of the others are not loaded)."""
     counts = Counter(words)
     votes: Counter[str] = Counter()
-    for lang, stops in _stop_words().items():
+    for lang in VOTING_LANGUAGES if langs is None else langs:
+        stops = _stop_words()[lang] if langs is None else stop_words_for(lang)
         n = sum(c for w, c in counts.items() if w in stops)
         if n:
             votes[lang] = n
@@ -158,7 +161,7 @@ def query_language(text: str, candidates: Iterable[str]) -> str | None:
     wanted = [c for c in dict.fromkeys(candidates) if c in VOTING_LANGUAGES]
     if not wanted:
         return None
-    votes = stop_word_votes(_WORD.findall(text.lower()))
+    votes = stop_word_votes(_WORD.findall(text.lower()), wanted)
     ranked = sorted(((votes.get(c, 0), c) for c in wanted), reverse=True)
     if ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
