@@ -149,7 +149,7 @@ def test_every_snowball_language_drops_its_stop_words_and_stems_as_snowball(lang
     """Each Snowball language with a stop-word list drops all of its stop words, and
     its first term of a word is Snowball's stem of it, accent-folded (whoosh's stemmer
     and list, or, where whoosh has none, PyStemmer's stemmer and the stop-words
-    package's list: Turkish, Polish, Indonesian)."""
+    package's list: Turkish, Indonesian)."""
     stops = [w for w in stop_words_for(lang) if w.isalpha() and len(w) > 1]
     assert stops and all(analyze(w, lang) == [] for w in stops)
     stem = extra_stemmer(lang) if lang in EXTRA_STEMMERS else stemmer_for_language(lang)

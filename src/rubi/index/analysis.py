@@ -4,7 +4,7 @@
 and stems of the chain's language`` (:class:`LanguageFilter`). A note's prose is
 analysed in the language detected for it (:mod:`rubi.index.language`): Snowball's
 stemmer and stop words of each Latin-script language that has both (whoosh's, and
-Turkish, Polish and Indonesian: :mod:`rubi.index.snowball`; :data:`PROSE_LANGUAGES`),
+Turkish and Indonesian: :mod:`rubi.index.snowball`; :data:`PROSE_LANGUAGES`),
 English for the rest. English stemming is Porter2
 with ``-ery`` nouns joined to their verb; code fields add one step for the agent
 nouns code is full of (:func:`stem_code`: ``router``, ``handler``, ``parser`` stem
@@ -153,7 +153,7 @@ PROSE_LANGUAGES: tuple[str, ...] = tuple(
 )
 """Languages whose prose has a chain of its own: the Latin-script languages whoosh has
 stop words and a Snowball stemmer for (da, nl, en, fi, fr, de, hu, it, no, pt, es,
-sv), and Turkish, Polish and Indonesian, whose stemmers are PyStemmer's
+sv), and Turkish and Indonesian, whose stemmers are PyStemmer's
 (:mod:`rubi.index.snowball`). A note in another language is analysed by ``en``'s
 chain, which treats each word by its script (:func:`chain_language`)."""
 

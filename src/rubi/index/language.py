@@ -9,7 +9,7 @@ Two cheap steps, no model:
 2. In Latin script, a vote of function words (Cavnar & Trenkle 1994 found them the
    most telling n-grams; the stop-word vote is the usual cheap form): each word counts
    for every language whose stop words hold it, among the languages with both a
-   Snowball stemmer and a stop-word list (whoosh's, and Turkish, Polish and
+   Snowball stemmer and a stop-word list (whoosh's, and Turkish and
    Indonesian from :mod:`rubi.index.snowball`: :data:`VOTING_LANGUAGES`). The
    language with most votes wins if it has at least :data:`MIN_VOTES` (two different
    words at least), more than English, and :data:`MIN_SHARE` of the words; else the
@@ -51,7 +51,7 @@ VOTING_LANGUAGES: tuple[str, ...] = tuple(
     if (has_stemmer(lang) or lang in EXTRA_STEMMERS) and has_stop_words(lang) and lang != "ru"
 )
 """Latin-script languages with stop words in whoosh and a Snowball stemmer: da, nl,
-en, fi, fr, de, hu, it, no, pt, es, sv (whoosh's stemmers), tr, pl, id (PyStemmer's,
+en, fi, fr, de, hu, it, no, pt, es, sv (whoosh's stemmers), tr, id (PyStemmer's,
 :mod:`rubi.index.snowball`)."""
 
 MIN_VOTES = 3

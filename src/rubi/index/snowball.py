@@ -1,20 +1,26 @@
-"""Snowball languages whoosh lacks: Turkish (a stemmer), Polish and Indonesian (a
-stemmer and stop words).
+"""Snowball languages whoosh lacks: Turkish (a stemmer) and Indonesian (a stemmer and
+stop words).
 
 Whoosh ships Snowball stemmers for 15 languages and stop-word lists for 14, and a note
 gets a language of its own only when both exist (:data:`rubi.index.analysis.
 PROSE_LANGUAGES`; its language is voted by its stop words, :mod:`rubi.index.language`).
-Turkish has a list and no stemmer; Polish and Indonesian have neither. A note in one
-of them was analysed as English: its words kept every suffix (Turkish ``dosyaları``,
-``dosyanın``, ``dosyayı`` three terms, none the question's ``dosya``).
+Turkish has a list and no stemmer; Indonesian has neither. A note in either was
+analysed as English: its words kept every suffix (Turkish ``dosyaları``, ``dosyanın``,
+``dosyayı`` three terms, none the question's ``dosya``).
 
 The stemmers are PyStemmer's, the Snowball project's own C build of its algorithms
 (Porter, "Snowball: A language for stemming algorithms", 2001; Turkish: Çilden 2006;
-Polish: Snowball 3.0's; Indonesian: Tala 2003). The Polish and Indonesian stop words
-are those of the ``stop-words`` package (Savand; 335 and 355 words). Measured with
-bm25s on the development halves (MRR@10 with / without the stemmer): Turkish 0.768 /
-0.569, Indonesian 0.933 / 0.894, Polish 0.843 / 0.835; rubi, unstemmed, had 0.562,
-0.908 and 0.898 (``docs/benchmarks-history.md``, "issue 28: ninth pass").
+Indonesian: Tala 2003). The Indonesian stop words are those of the ``stop-words``
+package (355 words). Measured with bm25s on the development halves (MRR@10 with /
+without the stemmer): Turkish 0.768 / 0.569, Indonesian 0.933 / 0.894; rubi,
+unstemmed, had 0.562 and 0.908 (``docs/benchmarks-history.md``, "issue 28: ninth
+pass").
+
+Not Polish, though PyStemmer (Snowball 3) has its stemmer and the package its stop
+words: the list holds English words (``go``, ``to``, ``pod``, ``a``), so English notes
+were voted Polish (4 of Dendron's 1,012, 3 of tldr's English ``go`` pages, one each in
+two other English vaults) and their ``go`` dropped as a stop word, for 2 questions up
+and 2 down on lang-tldr-pl.
 """
 
 from __future__ import annotations
@@ -35,10 +41,10 @@ __all__ = [
     "stop_words_for",
 ]
 
-EXTRA_STEMMERS: dict[str, str] = {"tr": "turkish", "pl": "polish", "id": "indonesian"}
+EXTRA_STEMMERS: dict[str, str] = {"tr": "turkish", "id": "indonesian"}
 """ISO 639-1 code -> PyStemmer's algorithm name, for the languages whoosh has no
 Snowball stemmer for."""
-EXTRA_STOP_WORDS: dict[str, str] = {"pl": "polish", "id": "indonesian"}
+EXTRA_STOP_WORDS: dict[str, str] = {"id": "indonesian"}
 """ISO 639-1 code -> the ``stop-words`` package's language name, for the languages of
 :data:`EXTRA_STEMMERS` whoosh has no stop words for."""
 EXTRA_LANGUAGES: tuple[str, ...] = tuple(EXTRA_STOP_WORDS)
