@@ -35,7 +35,6 @@ def test_the_floor_reads_the_share_of_the_query_or_a_named_note() -> None:
     assert relevant(RELEVANCE_FLOOR, 0)
     assert not relevant(RELEVANCE_FLOOR - 0.01, 0)
     assert relevant(0.0, 1)  # a note the query names is evidence enough
-    assert relevant(0.1, 0, cjk=CJK_UNMEASURED + 0.1)  # mostly CJK bigrams: not measured
     assert not relevant(0.1, 0, cjk=CJK_UNMEASURED)
     assert relevant(0.1, 0, code=True)  # a search of code alone: not measured
     assert relevant(0.1, 0, significance=SIGNIFICANCE_FLOOR + 0.01)

@@ -45,6 +45,7 @@ first.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
@@ -62,6 +63,7 @@ __all__ = [
     "MIN_COVERAGE",
     "MIN_MATCHED_TERMS",
     "SKIPPED_FOLDERS",
+    "cjk_run_words",
     "needed_terms",
     "prompt_words",
     "recall",
@@ -106,18 +108,43 @@ def needed_terms(count: int) -> int:
 
 def prompt_words(query: str, terms: set[str]) -> int:
     """How many content words ``query`` has, for :data:`LONG_PROMPT_TERMS`: its
-    ``terms`` (its analysed terms), but a Japanese query's CJK bigrams counted as the
-    words they make (:func:`rubi.index.japanese.japanese_words`). Why: a short Japanese
-    question ("パスポートの更新はどこでできますか？") is 16 bigrams, so it counted as
-    a long prompt and skipped the relevance floor: recall spoke on 5 of the 6
-    off-topic questions of the Japanese development half."""
+    ``terms`` (its analysed terms), but a query's CJK bigrams counted as the words
+    they make: a Japanese query's as its katakana and Han words
+    (:func:`rubi.index.japanese.japanese_words`), any other query's (Chinese, written
+    without spaces or script changes) as one word per :data:`CJK_WORD_CHARS`
+    characters of each CJK run (:func:`cjk_run_words`). Why: a short Japanese question
+    ("パスポートの更新はどこでできますか？") is 16 bigrams, so it counted as a long
+    prompt and skipped the relevance floor: recall spoke on 5 of the 6 off-topic
+    questions of the Japanese development half; a short Chinese question
+    ("小狗总是咬人，应该怎么训练它？", 11 bigrams) did the same."""
     from rubi.index.analysis import is_cjk
     from rubi.index.japanese import japanese_words
 
     words = japanese_words(query)
-    if not words:
+    cjk = len(words) if words else cjk_run_words(query)
+    if not cjk:
         return len(terms)
-    return sum(1 for t in terms if not is_cjk(t)) + len(words)
+    return sum(1 for t in terms if not is_cjk(t)) + cjk
+
+
+CJK_WORD_CHARS = 2
+"""Characters per word of unsegmented Chinese, for counting a prompt's words: most
+Chinese words are one or two characters long, two-character words the most common,
+so a run of ``n`` Han characters is about ``n / 2`` words, not its ``n - 1`` bigrams
+(an estimate for a length bar, not a segmentation)."""
+
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+"""A run of the characters :func:`rubi.index.analysis.is_cjk` calls CJK."""
+
+
+def cjk_run_words(text: str) -> int:
+    """About how many words the CJK runs of ``text`` hold: each run of two or more CJK
+    characters (Han, kana, Hangul syllables: the runs the index cuts into bigrams)
+    ``ceil(len / CJK_WORD_CHARS)``; 0 when ``text`` has none."""
+    if text.isascii():
+        return 0
+    runs = _CJK_RUN.findall(text)
+    return sum(math.ceil(len(run) / CJK_WORD_CHARS) for run in runs if len(run) > 1)
 
 
 def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:

@@ -11,6 +11,7 @@ is :mod:`rubi.index.searchindex`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ from rubi.index.termscore import TermQuery
 __all__ = [
     "BM25Hit",
     "FloorMeasure",
+    "cjk_shares",
     "coverage",
     "floor_measure",
     "query_clauses",
@@ -49,9 +51,11 @@ class BM25Hit:
     share kept), the
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
     In a Japanese query the words measured are its content words, not its bigrams
-    (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams the floor
-    cannot measure (a Chinese or Korean query's; 0.0 for a Japanese one), the same for
-    every hit of a query. ``significance``: how unlikely it is that one
+    (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams, whose
+    coverage the floor cannot read (a Chinese or Korean query's; 0.0 for a Japanese
+    one), ``hangul`` the share in Hangul bigrams (a Korean query's, which the floor
+    does not measure), each the same for every hit of a query. ``significance``: how
+    unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
     """
@@ -67,6 +71,7 @@ class BM25Hit:
     coverage: float = 0.0
     cjk: float = 0.0
     significance: float = 0.0
+    hangul: float = 0.0
 
 
 def query_clauses(
@@ -196,6 +201,21 @@ def coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, floa
     """The largest share of one group's IDF mass (:func:`word_groups`) in ``held``."""
     shares = [sum(idfs[w] for w in g & held) / (sum(idfs[w] for w in g) or 1.0) for g in groups]
     return max(shares, default=0.0)
+
+
+def cjk_shares(clauses: Sequence[TermQuery], idfs: Mapping[int, float]) -> tuple[float, float]:
+    """The shares of the query's IDF mass (``idfs`` by ``origin``) in CJK bigrams and,
+    of those, in Hangul bigrams: :attr:`BM25Hit.cjk` (before a Japanese query's is set
+    to 0) and :attr:`BM25Hit.hangul`."""
+    mass = sum(idfs.values()) or 1.0
+    bigrams = {c.origin: c.text for c in clauses if c.origin >= 0 and is_cjk(c.text)}
+    hangul = {w for w, t in bigrams.items() if _HANGUL.search(t)}
+    cjk_mass = sum(v for w, v in idfs.items() if w in bigrams)
+    return cjk_mass / mass, sum(v for w, v in idfs.items() if w in hangul) / mass
+
+
+_HANGUL = re.compile("[\uac00-\ud7af]")
+"""A Hangul syllable: a Korean query's bigrams."""
 
 
 def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> float:

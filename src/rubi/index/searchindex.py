@@ -24,11 +24,12 @@ from whoosh.filedb.filestore import FileStorage
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
-from rubi.index.analysis import chain_language, is_cjk
+from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
+    cjk_shares,
     floor_measure,
     query_clauses,
     significance,
@@ -56,6 +57,7 @@ __all__ = [
     "query_clauses",
     "significance",
 ]
+
 
 log = logging.getLogger(__name__)
 
@@ -460,9 +462,7 @@ class SearchIndex:
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
-        mass = sum(idfs.values()) or 1.0
-        bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
-        cjk = sum(v for w, v in idfs.items() if w in bigrams) / mass
+        cjk, hangul = cjk_shares(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
         if measure.units is not None:
@@ -487,6 +487,7 @@ class SearchIndex:
                     status=stored.get("status", "active"),
                     coverage=measure.coverage(held),
                     cjk=cjk,
+                    hangul=hangul,
                     significance=measure.significance(held),
                 )
             )

@@ -281,17 +281,28 @@ development halves it labels 4 of 8 off-topic questions of the alphabetic sets a
 none of their 80 on-topic ones (``docs/benchmarks-history.md``, "issue 28: a
 relevance floor")."""
 CJK_UNMEASURED = 0.5
-"""Share of a query's IDF mass in CJK bigrams above which the floor is not applied:
-overlapping bigrams of unsegmented text include bigrams across word boundaries, so a
-Chinese question's best answer holds 24–50% of its mass, no more than off-topic
-questions do (``docs/benchmarks-history.md``, "issue 28: a relevance floor"): there the
-share does not tell them apart. A Japanese query is measured (its share is 0): its
+"""Share of a query's IDF mass in CJK bigrams above which coverage is not read and the
+query is measured by its co-occurrence significance alone: overlapping bigrams of
+unsegmented text include bigrams across word boundaries, so a Chinese question's best
+answer holds 16–59% of its mass, no more than some off-topic questions do
+(``docs/benchmarks-history.md``, "issue 28: a relevance floor"): there the share does
+not tell them apart. The significance does: an off-topic Chinese question's best page
+holds one or a few bigrams (``过期``, ``里的``), an answer many rare ones together. On
+the development halves of lang-tldr-zh and lang-jsinfo-zh (before: not measured at
+all, every off-topic question answered) it labels 7 of 8 off-topic questions nothing
+relevant and keeps all 32 on-topic ones (lowest answer 5.1 nats against the floor's
+3.0; the off-topic one kept, "build an index to speed up queries" in MySQL, is asked
+of a tutorial with an IndexedDB chapter on indexes; ``docs/benchmarks-history.md``,
+"issue 28: ninth pass"). A Korean query (its CJK mass mostly in Hangul bigrams) is
+not measured: Korean spaces its words, and the bigrams of one word (with its
+particles) always meet, so measured the same way it silenced 4 of 6 off-topic
+questions of lang-tldr-ko's development half but labelled 3 of 17 on-topic ones
+nothing relevant (two with the answer first or second): no better than not measuring
+it (F1 of the label 0.85 both ways). A Japanese query is measured in full (its share is 0): its
 katakana and Han words, cut where the script changes, are the floor's words
 (:func:`rubi.index.querymatch.floor_measure`). On the Japanese development half that
 labels 5 of 6 off-topic questions nothing relevant (0 before) and keeps 21 of 23
-on-topic ones (``docs/benchmarks-history.md``, "issue 28: eighth pass"). Chinese,
-written in Han alone, has no such cue and stays unmeasured; so does Korean (not
-measured on any set)."""
+on-topic ones (``docs/benchmarks-history.md``, "issue 28: eighth pass")."""
 
 
 SIGNIFICANCE_FLOOR = math.log(20)
@@ -318,13 +329,16 @@ def relevant(
     *,
     code: bool = False,
     significance: float = 0.0,
+    hangul: float = 0.0,
 ) -> bool:
     """Whether a search found something worth showing: a text hit matching at least
     :data:`RELEVANCE_FLOOR` of the query's IDF mass, or one holding query words that
     would rarely meet in one document by chance (``significance`` above
     :data:`SIGNIFICANCE_FLOOR`), or a note or file the query
-    names (a name match that voted, :func:`name_votes`), or a query mostly of CJK
-    bigrams (``cjk`` > :data:`CJK_UNMEASURED`: not measured), or a search of code
+    names (a name match that voted, :func:`name_votes`); a query mostly of CJK
+    bigrams (``cjk`` > :data:`CJK_UNMEASURED`) by its significance and names alone
+    (its coverage does not tell answers from chance), but a query mostly of Hangul
+    bigrams (``hangul`` > :data:`CJK_UNMEASURED`: Korean) not at all; a search of code
     alone (``code``: not measured; a question in words shares few of them with the
     file that answers it: on the development halves the floor labelled 7 of the code
     search benchmark's 160 questions and 4 of 9 issues whose files ranked 1–5, and
@@ -334,9 +348,6 @@ def relevant(
     and never drops a hit."""
     if code:
         return True
-    return (
-        coverage >= RELEVANCE_FLOOR
-        or significance > SIGNIFICANCE_FLOOR
-        or named > 0
-        or cjk > CJK_UNMEASURED
-    )
+    if significance > SIGNIFICANCE_FLOOR or named > 0 or hangul > CJK_UNMEASURED:
+        return True
+    return coverage >= RELEVANCE_FLOOR and cjk <= CJK_UNMEASURED
