@@ -4,6 +4,7 @@ fails if it left an engine or server thread running."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -54,7 +55,7 @@ def no_thread_left_running() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test starts as a fresh process does: not marked as one that runs once (an
     in-process ``rubi index``, ``rubi search`` or hook marks it: the flat graph written
     by its index runs, the vectors read on demand, the graph read frozen), and the
@@ -63,11 +64,14 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.dense": ("_ON_DEMAND", bool),
         "rubi.graph.snapshot": ("_frozen", bool),
+        "rubi.core.collector": ("_FREEZE", list),
     }
     for name, (attribute, default) in defaults.items():
         module = sys.modules.get(name)
         if module is not None:
             monkeypatch.setattr(module, attribute, default())
+    yield
+    gc.unfreeze()  # what a one-shot run froze in the test is collected again
 
 
 @pytest.fixture(autouse=True)

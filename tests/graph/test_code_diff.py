@@ -10,6 +10,7 @@ their attributes, edges with keys and attributes, the name tables and PageRank.
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import replace
 from typing import Any
@@ -261,6 +262,57 @@ def test_a_graph_read_back_moves_from_the_map_it_was_saved_with() -> None:
     live.set_code_map(other, previous=same_files)
     _assert_same(live, notes, other)
     assert live._map_digest is None and live._graph_map is other
+
+
+def test_a_graph_read_back_knows_its_map_by_shape_id_without_a_digest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A snapshot names the shape of its map (the map's shape id): the next process
+    moves the code nodes from the map saved beside it without hashing 10,000 files,
+    and a map of another shape is never taken for it."""
+    rng = random.Random(11)
+    files = {p: _file(rng, p) for p in (f"src/lib/m{i}.py" for i in range(10))}
+    notes = _notes()
+    old = _code_map(rng, files, {("src/lib/m1.py", "src/lib/m2.py"): 1.0})
+    live = LiveGraph.from_notes(notes, (), old)
+    saved = pickle.dumps(live.__getstate__())
+
+    def no_digest(_: CodeMap) -> bytes:
+        raise AssertionError("shape digest taken")
+
+    monkeypatch.setattr("rubi.graph.codediff.shape_digest", no_digest)
+    read_back = pickle.loads(pickle.dumps(old))  # as the map file gives it
+    assert read_back.shape_id == old.shape_id
+    live.__setstate__(pickle.loads(saved))
+    assert live.recognize_code_map(read_back)
+    files["src/new/f1.py"] = _file(rng, "src/new/f1.py")
+    new = _code_map(rng, files, {("src/new/f1.py", "src/lib/m2.py"): 0.5})
+    assert new.shape_id != old.shape_id
+    live.__setstate__(pickle.loads(saved))
+    live.set_code_map(new, previous=read_back)
+    assert live._graph_map is new
+    _assert_same(live, notes, new)
+    # The same files with another edge (a new map, a new id): built afresh.
+    other = _code_map(rng, dict(old.files), {("src/lib/m2.py", "src/lib/m1.py"): 1.0})
+    live.__setstate__(pickle.loads(saved))
+    assert not live.recognize_code_map(other)
+    live.set_code_map(new, previous=other)
+    _assert_same(live, notes, new)
+
+
+def test_a_snapshot_written_before_shape_ids_is_recognized_by_its_digest() -> None:
+    rng = random.Random(13)
+    files = {p: _file(rng, p) for p in (f"src/lib/m{i}.py" for i in range(6))}
+    notes = _notes()
+    old = _code_map(rng, files, {("src/lib/m1.py", "src/lib/m2.py"): 1.0})
+    live = LiveGraph.from_notes(notes, (), old)
+    state = live.__getstate__()
+    del state["_map_shape"]  # an older rubi wrote the digest instead
+    state["_map_digest"] = shape_digest(old)
+    live.__setstate__(state)
+    assert live.recognize_code_map(replace(old, shape_id="another"))
+    live.__setstate__(state)
+    assert not live.recognize_code_map(_code_map(rng, files, {}))
 
 
 def test_no_map_removes_the_code_nodes() -> None:

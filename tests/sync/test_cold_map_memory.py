@@ -5,9 +5,11 @@ equal a build from scratch after every edit of a scripted sequence."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -249,3 +251,91 @@ def test_a_vault_sync_holds_the_memory_it_reshaped_from(project: Path) -> None:
     ColdRepo(project).write("py/pkg/app.py", "class App:\n    pass\n")
     cold.run()
     assert cold.code_memory_held  # its next shape edit reshapes in memory
+
+
+def _memory_not_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail a test that makes the memory from the parse cache (2 s on a large repo)."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("memory made from the parse cache")
+
+    monkeypatch.setattr("rubi.codemap.incremental.memory_of", refused)
+
+
+JAVA_EDIT = (
+    "web/src/main/java/org/demo/web/Handler.java",
+    "package org.demo.web;\n\nimport org.demo.core.Loader;\n"
+    "import org.demo.core.FileResource;\n\npublic class Handler { Loader loader; }\n",
+)
+
+
+def test_a_watcher_takes_the_saved_memory_and_reshapes_from_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    watcher = VaultSync(paths)
+    watcher.run()  # the catch-up: the listing is held
+    _memory_not_made(monkeypatch)
+    full = _no_full_resolution(monkeypatch)
+    assert watcher.remember_code()
+    ColdRepo(project).write(*JAVA_EDIT)
+    watcher.run(changed_code=[JAVA_EDIT[0]])
+    assert full == []
+    code_map = watcher.code_map()
+    assert code_map is not None
+    assert_same(code_map, build_code_map(project))
+
+
+def test_a_saved_memory_behind_the_files_is_caught_up_before_a_watcher_holds_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = app.locate(project / ".rubi")
+    repo = ColdRepo(project)
+    repo.write(*JAVA_EDIT)
+    VaultSync(paths).run()  # a cold reshape: one file touched, the file not rewritten
+    memory = load_memory(paths)
+    assert memory is not None and JAVA_EDIT[0] in memory.code_map.files
+    assert memory.code_map.files[JAVA_EDIT[0]].imports != (
+        VaultSync(paths).code_map().files[JAVA_EDIT[0]].imports  # type: ignore[union-attr]
+    )
+    watcher = VaultSync(paths)
+    watcher.run()
+    _memory_not_made(monkeypatch)
+    full = _no_full_resolution(monkeypatch)
+    assert watcher.remember_code()
+    for what, step in STEPS[:4]:
+        step(repo)
+        watcher.run()
+        assert full == [], what
+        code_map = watcher.code_map()
+        assert code_map is not None
+        assert_same(code_map, build_code_map(project))
+        full.clear()
+
+
+def test_a_saved_memory_of_another_map_is_not_held(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The memory on disk gives other edges than the map held (written for another
+    tree): the watcher makes its memory from the parse cache instead."""
+    paths = app.locate(project / ".rubi")
+    memory = load_memory(paths)
+    assert memory is not None
+    watcher = VaultSync(paths)
+    watcher.run()
+    held = watcher.code_map()
+    assert held is not None
+    edges = dict(memory.code_map.edges)
+    edges.popitem()
+    monkeypatch.setattr(
+        "rubi.sync.memorystore.load_memory",
+        lambda _: MapMemory(**{**_fields(memory), "code_map": replace(held, edges=edges)}),
+    )
+    with caplog.at_level(logging.INFO, logger="rubi.sync.codememory"):
+        assert watcher.remember_code()
+    assert "code map memory on disk not used" in caplog.text
+    assert watcher.code_map() is held
+
+
+def _fields(memory: MapMemory) -> dict[str, object]:
+    return {f.name: getattr(memory, f.name) for f in dataclasses.fields(memory)}

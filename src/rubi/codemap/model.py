@@ -6,6 +6,7 @@ an absolute path.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ __all__ = [
     "NoteRef",
     "Parsed",
     "Symbol",
+    "new_shape_id",
 ]
 
 
@@ -188,6 +190,15 @@ class CodeMap:
         stats: what this run did.
         module_links: :meth:`module_edges`, computed once by the build (rendering a
             page per module asks for it each time).
+        shape_id: names this map's shape (its files' paths, languages, modules and
+            symbol names, its modules and edges: what the graph's code nodes are made
+            of), so that a graph saved from the map can recognize it without a digest
+            of 10,000 files (:meth:`rubi.graph.live.LiveGraph.set_code_map`). A map
+            made by a build or a reshape gets a new one (:func:`new_shape_id`); a map
+            made by ``dataclasses.replace`` keeps it, which is right only for a change
+            that keeps the shape (hashes, sizes, symbol lines, ranks, stats,
+            warnings): give a map of another shape ``shape_id=new_shape_id()``. Not
+            compared: two builds of one tree are equal maps.
     """
 
     files: dict[str, CodeFile] = field(default_factory=dict)
@@ -200,6 +211,7 @@ class CodeMap:
     warnings: list[ScanWarning] = field(default_factory=list)
     stats: BuildStats = field(default_factory=BuildStats)
     module_links: dict[tuple[str, str], int] = field(default_factory=dict)
+    shape_id: str = field(default_factory=lambda: new_shape_id(), compare=False)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Files as rows of plain values and symbols as tuples: a 10,000-file map saves
@@ -230,6 +242,7 @@ class CodeMap:
                 self.warnings,
                 self.stats,
                 self.module_links,
+                self.shape_id,
             ),
         )
 
@@ -258,8 +271,15 @@ class CodeMap:
         return dict(sorted(counts.items()))
 
 
+def new_shape_id() -> str:
+    """A fresh :attr:`CodeMap.shape_id`: 128 random bits as hex (never equal to
+    another map's)."""
+    return os.urandom(16).hex()
+
+
 def _code_map(rows: list[tuple[Any, ...]], *rest: Any) -> CodeMap:
-    """A :class:`CodeMap` from its pickled form (:meth:`CodeMap.__reduce__`)."""
+    """A :class:`CodeMap` from its pickled form (:meth:`CodeMap.__reduce__`; a map
+    pickled before :attr:`CodeMap.shape_id` existed gets a new one)."""
     files = {
         r[0]: CodeFile(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(Symbol(*s) for s in r[7]))
         for r in rows

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from rubi.core.atomic import atomic_write_stream
+from rubi.core.collector import loaded
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -143,7 +144,8 @@ def load_pickle(path: Path) -> object:
     while unpickling makes the notes cache of a 3,000-note vault load in 108 ms
     instead of 172 ms (best of 6, the deferred young collections included).
 
-    The result is not frozen (``gc.freeze``): frozen objects are left out of every
+    The result is not frozen (``gc.freeze``) but in a one-shot process
+    (:func:`rubi.core.collector.freeze_loads`): frozen objects are left out of every
     collection, so reference cycles among them are never freed, and a long-lived
     process (the MCP server, the watcher) that reloads its graph after every change
     kept every old graph alive (60 → 130 MiB over 100 register + read
@@ -161,11 +163,14 @@ def load_pickle(path: Path) -> object:
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """The garbage collector paused inside the block (for unpickling: see
-    :func:`load_pickle`), and enabled again after it if it was enabled before."""
+    :func:`load_pickle`), and enabled again after it if it was enabled before. In a
+    one-shot process what is alive after the block is frozen
+    (:func:`rubi.core.collector.loaded`)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        loaded()
         if enabled:
             gc.enable()

@@ -141,7 +141,11 @@ class CodeMemory:
         from rubi.codemap.incremental import memory_of
 
         try:
-            memory = memory_of(root, self.paths.codemap_cache, code_map, held.listing, held.stats)
+            memory = self._saved(code_map, held)
+            if memory is None:
+                memory = memory_of(
+                    root, self.paths.codemap_cache, code_map, held.listing, held.stats
+                )
         except Exception:  # an optimisation: the first shape edit builds in full instead
             log.warning("code map memory not made", exc_info=True)
             return False, None
@@ -160,3 +164,51 @@ class CodeMemory:
                 return None  # a run came between: its map is not this one
             self._memory = memory
         return True, code_map
+
+    def _saved(self, code_map: CodeMap, held: CodeListing) -> MapMemory | None:
+        """The memory on disk (:mod:`rubi.sync.memorystore`, written by the last full
+        build or a cold reshape) as the memory of ``code_map`` seen as ``held``: read
+        back (0.4 s of CPU on spring-framework) instead of made again from the parse
+        cache (:func:`~rubi.codemap.incremental.memory_of`, 2.1 s). A memory written
+        before the files last changed is first reshaped to ``held``, as a cold run
+        does, reading only the files whose stat differs.
+
+        Returns:
+            The memory, holding ``code_map`` itself and ``held``'s listing; None when
+            there is none, it cannot be read, or it does not give ``code_map``'s files,
+            modules and edges (then it is made from the parse cache).
+        """
+        from rubi.codemap.incremental import reshape_code_map, stamps_of
+        from rubi.sync.memorystore import load_memory
+
+        root = self.paths.project_root
+        assert root is not None
+        memory = load_memory(self.paths)
+        if memory is None:
+            return None
+        listing, stats = held.listing, held.stats
+        if (
+            memory.listing.paths != listing.paths
+            or memory.stamps != stamps_of(listing, stats)
+            or not _same_shape(memory.code_map, code_map)
+        ):
+            got = reshape_code_map(root, self.paths.codemap_cache, memory, listing, stats)
+            if got is None:
+                return None
+            memory = got[1]
+        if not _same_shape(memory.code_map, code_map):
+            log.info("code map memory on disk not used: it does not give the map held")
+            return None
+        memory.code_map, memory.listing, memory.touched = code_map, listing, 0
+        return memory
+
+
+def _same_shape(remembered: CodeMap, code_map: CodeMap) -> bool:
+    """Two maps of the same files (contents, modules, imports, symbols), modules and
+    import edges: a memory of one is a memory of the other (ranks may differ within
+    the rank tolerance). About 30 ms on 10,000 files."""
+    return (
+        remembered.files == code_map.files
+        and remembered.edges == code_map.edges
+        and remembered.modules == code_map.modules
+    )

@@ -39,8 +39,12 @@ def mark_one_shot() -> None:
     since it holds the caught-up graph already (about 120 ms of CPU at 6,300 notes),
     where the next cold reader would read the snapshot, replay the run and write it
     (about 330 ms). A long-lived process (``rubi serve``, ``rubi watch``) is never
-    marked: its watcher's saves stay as fast as they were."""
+    marked: its watcher's saves stay as fast as they were. What the process loads
+    is frozen out of the collector's passes (:func:`rubi.core.collector.freeze_loads`)."""
     if not _ONE_SHOT:
+        from rubi.core.collector import freeze_loads
+
+        freeze_loads()
         _ONE_SHOT.append(True)
 
 

@@ -436,11 +436,8 @@ class VaultSync:
 
     def _warm_graph(self, code_map: CodeMap) -> None:
         """Load the live graph (what the first run that changes it would load) and have
-        it recognize ``code_map`` as the map its code nodes were made of (the digest is
-        taken outside the lock), so the first shape-changing edit only moves them."""
-        from rubi.graph.codediff import shape_digest
-
-        digest = shape_digest(code_map)
+        it recognize ``code_map`` as the map its code nodes were made of, so the first
+        shape-changing edit only moves them."""
         with self._lock:
             try:
                 store = self._open(create=False)
@@ -449,7 +446,7 @@ class VaultSync:
             try:
                 live = self._graph(store)
                 if self._code.is_current(code_map):
-                    live.recognize_code_map(code_map, digest)
+                    live.recognize_code_map(code_map)
             finally:
                 store.close()
 
