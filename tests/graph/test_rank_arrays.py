@@ -52,7 +52,7 @@ def _ranks(
     monkeypatch: pytest.MonkeyPatch, numpy: ModuleType | None, case: tuple[object, ...]
 ) -> dict[int, float]:
     nodes, edges, seeds = case
-    monkeypatch.setattr(pr, "_loaded_numpy", lambda: numpy)
+    monkeypatch.setattr(pr, "loaded_numpy", lambda: numpy)
     return pr.pagerank(nodes, edges, personalization=seeds, damping=0.5)  # type: ignore[arg-type]
 
 
@@ -83,3 +83,30 @@ def test_a_hub_is_summed_alone_and_the_rest_in_columns() -> None:
     sizes = np.array([1] * 500 + [2] * 300 + [3] * 100 + [400, 900])
     depth = pagerankarrays._split(np, sizes)
     assert 3 <= depth < 400
+
+
+@pytest.mark.parametrize("compensated", [False, True])
+@pytest.mark.parametrize("seed", range(16))
+def test_out_edges_as_arrays_give_the_numbered_pageranks_floats(
+    monkeypatch: pytest.MonkeyPatch, seed: int, compensated: bool
+) -> None:
+    """Out-edges given as arrays, in each source's dict order: the ranks of the dicts,
+    dangling nodes (many here) added in node order."""
+    from itertools import chain, repeat
+
+    adder = _neumaier if compensated else _plain
+    monkeypatch.setattr(pr, "sum", adder, raising=False)
+    monkeypatch.setattr(pagerankarrays, "sum", adder, raising=False)
+    monkeypatch.setattr(pagerankarrays, "COMPENSATED_SUM", compensated)
+    nodes, edges, seeds = _case(seed)
+    index, out = pr._adjacency(nodes, edges)
+    order = list(index)
+    monkeypatch.setattr(pr, "loaded_numpy", lambda: None)
+    want = pr.pagerank_numbered(order, out, personalization=seeds, damping=0.5)
+    source = np.fromiter(chain.from_iterable(map(repeat, range(len(out)), map(len, out))), int)
+    target = np.fromiter(chain.from_iterable(out), int)
+    weight = np.fromiter(chain.from_iterable(map(dict.values, out)), float)
+    pulls, dangling, perm = pagerankarrays.entry_pulls(np, len(order), source, target, weight, 0.5)
+    got = pr.pagerank_pulled(order, pulls, dangling, perm, personalization=seeds, damping=0.5)
+    assert got == want
+    assert list(got) == list(want)

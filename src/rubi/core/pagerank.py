@@ -23,7 +23,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import add, mul, sub
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from rubi.core.pagerankarrays import ArrayPuller
 
 __all__ = [
     "ARRAY_NODES",
@@ -31,6 +34,7 @@ __all__ = [
     "MAX_ITERATIONS",
     "TOLERANCE",
     "Pulls",
+    "loaded_numpy",
     "pagerank",
     "pagerank_numbered",
     "pagerank_pulled",
@@ -152,7 +156,7 @@ positions in the permutation, ascending) and their damped shares."""
 
 def pagerank_pulled(
     order: Sequence[N],
-    pulls: Pulls,
+    pulls: Pulls | ArrayPuller,
     dangling: Sequence[int],
     perm: Sequence[int],
     *,
@@ -163,15 +167,16 @@ def pagerank_pulled(
     start: Mapping[N, float] | None = None,
 ) -> dict[N, float]:
     """The power iteration of :func:`pagerank_numbered`, for a caller that made what
-    an iteration pulls itself (the search's walk, from the graph's flat arrays:
-    :mod:`rubi.search.walkgraph`): the same float sums in the same order.
+    an iteration pulls itself (:func:`rubi.core.pagerankarrays.entry_pulls`):
+    the same float sums in the same order.
 
     Args:
         order: the nodes; node ``order[i]`` is number ``i``.
         pulls: per node something links to, in ``perm`` order (the first
             ``len(pulls)`` of it): its in-edges' sources as positions in ``perm``,
             ascending, and their shares (the link's weight times ``damping`` over its
-            source's summed out-weights).
+            source's summed out-weights); or the same as arrays
+            (:class:`rubi.core.pagerankarrays.ArrayPuller`, numpy loaded).
         dangling: the positions in ``perm`` of the nodes without out-edges, ascending.
         perm: node numbers, those something links to first (ascending), then the
             others (ascending).
@@ -194,13 +199,14 @@ def pagerank_pulled(
     start_rank = _start(index, teleport, start, bool(personalization))
     rank = list(map(start_rank.__getitem__, perm))
     limit = n * tolerance
-    np = _loaded_numpy()
-    if np is not None and pulled >= ARRAY_NODES:
-        from rubi.core.pagerankarrays import iterate
+    np = loaded_numpy() if isinstance(pulls, list) else pulls.np
+    if np is not None and (not isinstance(pulls, list) or pulled >= ARRAY_NODES):
+        from rubi.core.pagerankarrays import ArrayPuller, iterate
 
         rank = iterate(
             np,
-            pulls,
+            pulls if not isinstance(pulls, list) else ArrayPuller.of(np, pulls),
+            pulled,
             dangling,
             tele,
             rank,
@@ -210,6 +216,7 @@ def pagerank_pulled(
             limit=limit,
         )
         return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+    assert isinstance(pulls, list)  # arrays were iterated above
     rest = n - pulled
     pull = _Puller(pulls)
     for _ in range(max_iterations):
@@ -231,7 +238,7 @@ def pagerank_pulled(
     return dict(zip(map(order.__getitem__, perm), rank, strict=True))
 
 
-def _loaded_numpy() -> Any:
+def loaded_numpy() -> Any:
     """numpy when this process has imported it, else None (never imported for this: a
     cold hook does without). A module another thread is still importing is in
     ``sys.modules`` half made: None too."""

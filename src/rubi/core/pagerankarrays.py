@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-__all__ = ["COMPENSATED_SUM", "ArrayPuller", "iterate"]
+__all__ = ["COMPENSATED_SUM", "ArrayPuller", "Segments", "entry_pulls", "iterate"]
 
 COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100], 0.0) == 2.0
 """Whether this interpreter's ``sum`` of floats is compensated (CPython 3.12 and
@@ -37,53 +37,49 @@ NODE_COST = 1.5
 against 1 µs for a small numpy operation)."""
 
 
-class ArrayPuller:
-    """One iteration's pull (:class:`rubi.core.pagerank._Puller`'s floats) on arrays.
+class Segments:
+    """Sums of consecutive runs of a flat array, each run added as ``sum(run, 0.0)``
+    adds it (the module docstring): runs of ``sizes[k]`` values, in order.
 
     Args:
         np: the numpy module.
-        pulls: per node something links to, its in-edges' sources (positions in the
-            rank vector) and their shares (:data:`rubi.core.pagerank.Pulls`).
+        sizes: each run's length (an integer array, every length > 0).
     """
 
-    __slots__ = ("_cols", "_count", "_np", "_share", "_src", "_tall", "_where")
+    __slots__ = ("_cols", "_count", "_np", "_order", "_tall", "_where")
 
-    def __init__(self, np: Any, pulls: Sequence[tuple[Sequence[int], Sequence[float]]]) -> None:
+    def __init__(self, np: Any, sizes: Any) -> None:
         self._np = np
-        self._count = len(pulls)
-        sizes = np.fromiter(map(len, (src for src, _ in pulls)), dtype=np.intp, count=len(pulls))
-        edges = int(sizes.sum())
-        src = np.fromiter(chain.from_iterable(s for s, _ in pulls), dtype=np.intp, count=edges)
-        share = np.fromiter(chain.from_iterable(w for _, w in pulls), dtype=np.float64, count=edges)
-        starts = np.zeros(len(pulls) + 1, dtype=np.intp)
+        self._count = count = len(sizes)
+        starts = np.zeros(count + 1, dtype=np.intp)
         np.cumsum(sizes, out=starts[1:])
         depth = _split(np, sizes)
         short = np.flatnonzero(sizes <= depth)
-        # the short nodes by size, largest first: column k is then a prefix of them
+        # the short runs by length, longest first: column k is then a prefix of them
         short = short[np.argsort(-sizes[short], kind="stable")]
-        place = np.empty(len(pulls), dtype=np.intp)
+        place = np.empty(count, dtype=np.intp)
         place[short] = np.arange(len(short))
-        edge_node = np.repeat(np.arange(len(pulls)), sizes)
-        mine = np.flatnonzero(sizes[edge_node] <= depth)
-        column = mine - starts[edge_node[mine]]
-        order = mine[np.lexsort((place[edge_node[mine]], column))]
-        self._src, self._share = src[order], share[order]
+        run_of = np.repeat(np.arange(count), sizes)
+        mine = np.flatnonzero(sizes[run_of] <= depth)
+        column = mine - starts[run_of[mine]]
+        self._order = mine[np.lexsort((place[run_of[mine]], column))]
         heights = np.bincount(sizes[short], minlength=depth + 1)[::-1].cumsum()[::-1]
-        # column k holds the short nodes of more than k shares: heights[k + 1] of them
+        # column k holds the short runs of more than k values: heights[k + 1] of them
         self._cols = [int(h) for h in heights[1:] if h]
         self._where = short
-        self._tall = [
-            (int(p), src[starts[p] : starts[p + 1]], share[starts[p] : starts[p + 1]])
-            for p in np.flatnonzero(sizes > depth).tolist()
-        ]
+        tall = np.flatnonzero(sizes > depth).tolist()
+        self._tall = [(k, int(starts[k]), int(starts[k + 1])) for k in tall]
 
-    def __call__(self, rank: Any) -> Any:
-        """Each node's pulled rank (an array in the pulls' order), ``rank`` the rank
-        vector (an array)."""
+    def __len__(self) -> int:
+        """Runs."""
+        return self._count
+
+    def sums(self, values: Any) -> Any:
+        """Each run's sum (an array), ``values`` the flat array of the runs."""
         np = self._np
         out = np.empty(self._count, dtype=np.float64)
         if self._cols:
-            products = rank[self._src] * self._share
+            products = values[self._order]
             cols = self._cols
             total = products[: cols[0]].copy()  # 0.0 + x is x
             at = cols[0]
@@ -102,9 +98,45 @@ class ArrayPuller:
                     total[:height] += products[at : at + height]
                     at += height
             out[self._where] = total
-        for p, src, share in self._tall:
-            out[p] = sum((rank[src] * share).tolist(), 0.0)
+        for k, begin, end in self._tall:
+            out[k] = sum(values[begin:end].tolist(), 0.0)
         return out
+
+
+class ArrayPuller:
+    """One iteration's pull (:class:`rubi.core.pagerank._Puller`'s floats) on arrays.
+
+    Args:
+        np: the numpy module.
+        sizes: per node something links to (in the pulls' order), its in-edge count.
+        src, share: the in-edges, node by node, sources ascending within one: their
+            sources' positions in the rank vector and their shares.
+    """
+
+    __slots__ = ("_runs", "_share", "_src", "np")
+
+    def __init__(self, np: Any, sizes: Any, src: Any, share: Any) -> None:
+        self.np = np
+        self._runs = Segments(np, sizes)
+        self._src, self._share = src, share
+
+    @classmethod
+    def of(cls, np: Any, pulls: Sequence[tuple[Sequence[int], Sequence[float]]]) -> ArrayPuller:
+        """The puller of :data:`rubi.core.pagerank.Pulls`."""
+        sizes = np.fromiter(map(len, (src for src, _ in pulls)), dtype=np.intp, count=len(pulls))
+        edges = int(sizes.sum())
+        src = np.fromiter(chain.from_iterable(s for s, _ in pulls), dtype=np.intp, count=edges)
+        share = np.fromiter(chain.from_iterable(w for _, w in pulls), dtype=np.float64, count=edges)
+        return cls(np, sizes, src, share)
+
+    def __len__(self) -> int:
+        """Nodes something links to."""
+        return len(self._runs)
+
+    def __call__(self, rank: Any) -> Any:
+        """Each node's pulled rank (an array in the pulls' order), ``rank`` the rank
+        vector (an array)."""
+        return self._runs.sums(rank[self._src] * self._share)
 
 
 def _split(np: Any, sizes: Any) -> int:
@@ -122,7 +154,8 @@ def _split(np: Any, sizes: Any) -> int:
 
 def iterate(
     np: Any,
-    pulls: Sequence[tuple[Sequence[int], Sequence[float]]],
+    pull: ArrayPuller,
+    pulled: int,
     dangling: Sequence[int],
     tele: Sequence[tuple[int, float]],
     rank: Sequence[float],
@@ -137,7 +170,8 @@ def iterate(
 
     Args:
         np: the numpy module.
-        pulls: what each linked node pulls (the first ``len(pulls)`` positions).
+        pull: what each linked node pulls (the first ``pulled`` positions).
+        pulled: how many nodes something links to.
         dangling: the positions of the nodes without out-edges.
         tele: ``(position, teleport weight)``, positions distinct.
         rank: the start vector.
@@ -149,8 +183,6 @@ def iterate(
         The ranks, in permutation order.
     """
     n = len(rank)
-    pulled = len(pulls)
-    pull = ArrayPuller(np, pulls)
     now = np.array(rank, dtype=np.float64)
     drop = np.array(dangling, dtype=np.intp)
     tele_at = np.array([i for i, _ in tele], dtype=np.intp)
@@ -172,3 +204,44 @@ def iterate(
             break
     result: list[float] = now.tolist()
     return result
+
+
+def entry_pulls(
+    np: Any, n: int, source: Any, target: Any, weight: Any, damping: float
+) -> tuple[ArrayPuller, list[int], list[int]]:
+    """What :func:`rubi.core.pagerank.pagerank_pulled` needs for the graph whose
+    out-edges (``out`` of :func:`rubi.core.pagerank.pagerank_numbered`) are given as
+    arrays: the same pulls, dangling nodes and permutation as ``_pulls`` makes of the
+    dicts, so the ranks are the same floats.
+
+    Args:
+        np: the numpy module.
+        n: nodes, numbered from 0.
+        source, target, weight: ``out``'s entries (integer, integer and float arrays):
+            grouped by source in ascending order, and within a source in the order
+            ``out[source]`` holds them (its summed out-weight is added in that order);
+            one entry per source and target, no self-loop, every weight > 0.
+        damping: as :func:`rubi.core.pagerank.pagerank`.
+
+    Returns:
+        The pulls (in the permutation's order), the dangling nodes' positions in it
+        (in node order) and the permutation (linked nodes first, ascending, then the
+        others).
+    """
+    out_sizes = np.bincount(source, minlength=n)
+    has_out = out_sizes > 0
+    totals = np.zeros(n, dtype=np.float64)
+    totals[has_out] = Segments(np, out_sizes[has_out]).sums(weight)
+    scale = np.zeros(n, dtype=np.float64)
+    scale[has_out] = damping / totals[has_out]
+    shares = weight * scale[source]
+    # by target, sources ascending within one: the order the pulls are summed in
+    by_target = np.lexsort((source, target))
+    in_sizes = np.bincount(target, minlength=n)
+    linked = in_sizes > 0
+    perm = np.concatenate([np.flatnonzero(linked), np.flatnonzero(~linked)])
+    pos = np.empty(n, dtype=np.intp)
+    pos[perm] = np.arange(n)
+    puller = ArrayPuller(np, in_sizes[linked], pos[source[by_target]], shares[by_target])
+    dangling = pos[np.flatnonzero(~has_out)].tolist()  # in node order, as _pulls gives
+    return puller, dangling, perm.tolist()
