@@ -89,3 +89,20 @@ def test_the_array_walk_ranks_as_the_edge_list_pagerank(monkeypatch: pytest.Monk
         monkeypatch.setattr(ppr, "loaded_numpy", lambda: np)
         monkeypatch.setattr(pagerank, "loaded_numpy", lambda: np)
         assert ppr._walk(order, g.succ, g.pred, seeds) == want
+
+
+def test_seeds_without_links_between_them_keep_their_teleport_ranks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A walk of many seeds and not one link among them (only self-links): each seed
+    keeps its teleport share, on arrays as on lists."""
+    g = nx.MultiDiGraph()
+    names = [f"s{i:03d}" for i in range(80)]
+    for name in names:
+        g.add_edge(name, name)
+    seeds = {name: 1.0 + i for i, name in enumerate(names)}
+    monkeypatch.setattr(ppr, "ARRAY_NODES", 1)
+    on_lists = _walks(monkeypatch, None, g, [seeds])
+    on_arrays = _walks(monkeypatch, np, g, [seeds])
+    assert on_arrays == on_lists
+    assert len(on_arrays[0].ranked) == len(names)

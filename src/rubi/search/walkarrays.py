@@ -69,8 +69,8 @@ def walk_arrays(
     # one entry per (x, y): its contributions summed, placed at the first of them
     pairs = np.argsort(x * n + y, kind="stable")
     key = (x * n + y)[pairs]
-    first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    weight = np.add.reduceat(w[pairs], first) if len(first) else w[:0]
+    first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1]))) if links else pairs
+    weight = np.add.reduceat(w[pairs], first) if links else w
     when = pairs[first]
     # by source, each source's entries in the order its dict would hold them
     entries = np.lexsort((when, x[when]))
