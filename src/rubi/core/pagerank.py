@@ -11,22 +11,30 @@ hooks pay every import on every prompt.
 The nodes are numbered once and each iteration *pulls*: a node sums its in-edges'
 shares in one C-level pass (``sum(map(mul, ...))``) instead of a Python step per edge.
 A warm start (``start``: the ranks of a graph that differs by a few edges, such as
-the code map before an edit) converges in a few iterations instead of tens.
+the code map before an edit) converges in a few iterations instead of tens. A process
+that has numpy loaded already iterates on arrays (:mod:`rubi.core.pagerankarrays`),
+with the same floats.
 """
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import add, mul, sub
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from rubi.core.pagerankarrays import ArrayPuller
 
 __all__ = [
+    "ARRAY_NODES",
     "DAMPING",
     "MAX_ITERATIONS",
     "TOLERANCE",
     "Pulls",
+    "loaded_numpy",
     "pagerank",
     "pagerank_numbered",
     "pagerank_pulled",
@@ -40,6 +48,12 @@ MAX_ITERATIONS = 100
 """Power iterations at most; convergence usually takes 20-50."""
 TOLERANCE = 1.0e-6
 """Stop when the L1 change of the rank vector, per node, falls below this."""
+ARRAY_NODES = 64
+"""Linked nodes from which the iteration runs on numpy arrays
+(:mod:`rubi.core.pagerankarrays`: the same floats), when this process has numpy loaded
+already; smaller graphs iterate faster on lists (random graphs of 4 links a node, 3
+seeds: 32 nodes 0.26 ms on lists against 0.31 on arrays, 64 nodes 0.52 against 0.47,
+256 nodes 1.70 against 1.14)."""
 
 
 def pagerank(
@@ -144,7 +158,7 @@ positions in the permutation, ascending) and their damped shares."""
 
 def pagerank_pulled(
     order: Sequence[N],
-    pulls: Pulls,
+    pulls: Pulls | ArrayPuller,
     dangling: Sequence[int],
     perm: Sequence[int],
     *,
@@ -155,15 +169,16 @@ def pagerank_pulled(
     start: Mapping[N, float] | None = None,
 ) -> dict[N, float]:
     """The power iteration of :func:`pagerank_numbered`, for a caller that made what
-    an iteration pulls itself (the search's walk, from the graph's flat arrays:
-    :mod:`rubi.search.walkgraph`): the same float sums in the same order.
+    an iteration pulls itself (:func:`rubi.core.pagerankarrays.entry_pulls`):
+    the same float sums in the same order.
 
     Args:
         order: the nodes; node ``order[i]`` is number ``i``.
         pulls: per node something links to, in ``perm`` order (the first
             ``len(pulls)`` of it): its in-edges' sources as positions in ``perm``,
             ascending, and their shares (the link's weight times ``damping`` over its
-            source's summed out-weights).
+            source's summed out-weights); or the same as arrays
+            (:class:`rubi.core.pagerankarrays.ArrayPuller`, numpy loaded).
         dangling: the positions in ``perm`` of the nodes without out-edges, ascending.
         perm: node numbers, those something links to first (ascending), then the
             others (ascending).
@@ -186,6 +201,24 @@ def pagerank_pulled(
     start_rank = _start(index, teleport, start, bool(personalization))
     rank = list(map(start_rank.__getitem__, perm))
     limit = n * tolerance
+    np = loaded_numpy() if isinstance(pulls, list) else pulls.np
+    if np is not None and (not isinstance(pulls, list) or pulled >= ARRAY_NODES):
+        from rubi.core.pagerankarrays import ArrayPuller, iterate
+
+        rank = iterate(
+            np,
+            pulls if not isinstance(pulls, list) else ArrayPuller.of(np, pulls),
+            pulled,
+            dangling,
+            tele,
+            rank,
+            uniform=uniform,
+            damping=damping,
+            max_iterations=max_iterations,
+            limit=limit,
+        )
+        return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+    assert isinstance(pulls, list)  # arrays were iterated above
     rest = n - pulled
     pull = _Puller(pulls)
     for _ in range(max_iterations):
@@ -205,6 +238,16 @@ def pagerank_pulled(
         if err < limit:
             break
     return dict(zip(map(order.__getitem__, perm), rank, strict=True))
+
+
+def loaded_numpy() -> Any:
+    """numpy when this process has imported it, else None (never imported for this: a
+    cold hook does without). A module another thread is still importing is in
+    ``sys.modules`` half made: None too."""
+    np = sys.modules.get("numpy")
+    if np is None or getattr(getattr(np, "__spec__", None), "_initializing", False):
+        return None
+    return np
 
 
 class _Puller:

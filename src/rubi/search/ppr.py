@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rubi.core.pagerank import pagerank_numbered
+from rubi.core.pagerank import ARRAY_NODES, loaded_numpy, pagerank_numbered
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -144,8 +144,13 @@ def _walk(
     Returns:
         Node → rank, ranks summing to 1 (0 for a node nothing reaches).
     """
-    index = {n: i for i, n in enumerate(order)}
     ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
+    np = loaded_numpy()
+    if np is not None and len(order) >= ARRAY_NODES:  # the same floats, on arrays
+        from rubi.search.walkarrays import walk_arrays
+
+        return walk_arrays(np, order, succ, ahead, BACKLINK_WEIGHT, seeds, PPR_DAMPING)
+    index = {n: i for i, n in enumerate(order)}
     behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]
     for i, u in enumerate(order):
