@@ -76,11 +76,12 @@ def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
         OSError: the index folder cannot be written.
         filelock.Timeout: another index run held the lock too long.
     """
-    from rubi.sync import index_vault, vault_sync_for
     from rubi.sync.freshness import caught_up
 
     if caught_up(paths, pending=PENDING_FOLDERS):
-        return False
+        return False  # the index run's modules (Whoosh among them) never imported
+    from rubi.sync import index_vault, vault_sync_for
+
     index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
     # The next session's first recall, answered before any vault sync of its server
     # loads, reads the flat graph when it is current (rubi.app.searching.searching_once).
