@@ -234,3 +234,18 @@ def test_a_deleted_record_or_an_edit_elsewhere_is_seen_through_a_pending_folder(
         when = time.time_ns() - HOUR_NS // 2  # long before the listing: not racy
         os.utime(alpha, ns=(when, when))
     assert not files_unchanged(paths, pending=("sessions/",))
+
+
+def test_a_refreshing_reader_of_an_unchanged_vault_makes_no_vault_sync(tmp_path: Path) -> None:
+    """The check alone: the process keeps no vault sync, so a one-shot reader then
+    opens the flat graph without one (``rubi.sync.oneshot.current_flat``)."""
+    from rubi.app.searching import ensure_index
+    from rubi.sync.run import has_vault_sync
+
+    paths = _vault(tmp_path, saved_ns=time.time_ns() - 2 * HOUR_NS)
+    app.index(paths)  # files saved long before this listing: none is racy
+    forget_vault_syncs()
+    assert ensure_index(paths, refresh=True) is None
+    assert not has_vault_sync(paths)
+    (paths.root / "Gamma.md").write_text("# Gamma\n", encoding="utf-8")
+    assert ensure_index(paths, refresh=True) is not None  # a change still runs

@@ -6,10 +6,12 @@ runs the same search without importing the facade package."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from functools import partial
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from rubi.core.errors import RubiError
@@ -101,21 +103,31 @@ def ensure_index(
     first = not indexed(paths)
     if not first and not refresh:
         return None  # nothing to ask the vault sync (a cold recall does not load it)
-    from rubi.sync import index_vault, vault_sync_for
-
-    if refresh and not first and vault_sync_for(paths).watched:
-        return None  # a watcher in this process learns every change from file events
-    if not first and refresh:
+    if not first:
+        if _watched(paths):
+            return None  # a watcher in this process learns every change from file events
         from rubi.sync.freshness import files_unchanged
 
         if files_unchanged(paths):  # a listing and one query: no lock, no Whoosh
             return None
-    if first or refresh:
-        # Notes are cheap to check on every call; the code map is refreshed by
-        # `rubi index`, the session-start hook and the watcher (a large repository
-        # takes seconds), and on first use.
-        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
-    return None
+    from rubi.sync import index_vault
+
+    # Notes are cheap to check on every call; the code map is refreshed by `rubi
+    # index`, the session-start hook and the watcher (a large repository takes
+    # seconds), and on first use.
+    return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+
+
+def _watched(paths: VaultPaths) -> bool:
+    """Whether a watcher of this process applies every change to ``paths``, asked
+    without making a vault sync (one made here would hold the graph a one-shot reader
+    opens without it: :func:`rubi.sync.oneshot.current_flat`)."""
+    if "rubi.sync.run" not in sys.modules:
+        return False  # no vault sync in this process, so no watcher
+    # Imported by name, not read from sys.modules: another thread may still be
+    # importing it (a half-made module); the import waits for it.
+    run = import_module("rubi.sync.run")
+    return bool(run.has_vault_sync(paths) and run.vault_sync_for(paths).watched)
 
 
 def search(
