@@ -60,9 +60,11 @@ def searching_once() -> Iterator[None]:
       search (milliseconds), instead of the vault sync's load of the snapshot with
       networkx (the first caller of the vault sync pays for that, as before).
     - The vectors: a dense index this search makes first reads its documents' rows
-      and its candidates' passages only; its next search, whoever makes it, loads
-      everything (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index
-      already loaded is used as it is.
+      and its candidates' passages only, and so do the next searches in this block
+      (:func:`rubi.semantic.dense.staying_on_demand`); the first search outside one
+      (a search tool call, the engine's warm-up) loads everything
+      (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index already
+      loaded is used as it is.
 
     The rankings are the same either way. Nothing process-wide is changed (no
     :func:`rubi.graph.snapshot.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
@@ -253,32 +255,34 @@ def _search_one(
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
-    from rubi.semantic.dense import dense_index_for
+    from rubi.semantic.dense import dense_index_for, staying_on_demand
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
-    dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
-    query = reduce_query(query, index)  # a long one: its discriminative words in this index
-    # One version of the graph for the whole search: a save the watcher applies
-    # meanwhile waits for it (the hits keep what they show of the graph; their days,
-    # snippets and passages are read later without it).
-    with _graph(paths, once) as build:
-        result = search_index(
-            index,  # kept open in a long-lived process
-            build,
-            paths.root,
-            query,
-            project_root=paths.project_root,
-            terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
-            top_k=top_k,
-            scope=scope,
-            include_superseded=include_superseded,
-            dense=dense,
-            window=window,
-            symbols=partial(_code_symbols, paths),
-            analysis=analysis,
-        )
-        flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
+    # Once: an on-demand dense index stays on demand through this search too.
+    with staying_on_demand() if once else nullcontext():
+        dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
+        query = reduce_query(query, index)  # a long one: its discriminative words in this index
+        # One version of the graph for the whole search: a save the watcher applies
+        # meanwhile waits for it (the hits keep what they show of the graph; their days,
+        # snippets and passages are read later without it).
+        with _graph(paths, once) as build:
+            result = search_index(
+                index,  # kept open in a long-lived process
+                build,
+                paths.root,
+                query,
+                project_root=paths.project_root,
+                terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
+                top_k=top_k,
+                scope=scope,
+                include_superseded=include_superseded,
+                dense=dense,
+                window=window,
+                symbols=partial(_code_symbols, paths),
+                analysis=analysis,
+            )
+            flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 

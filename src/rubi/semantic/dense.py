@@ -16,7 +16,9 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +36,7 @@ __all__ = [
     "DenseRanking",
     "dense_index_for",
     "load_on_demand",
+    "staying_on_demand",
 ]
 
 DOC_WEIGHT = 0.5
@@ -58,6 +61,28 @@ def load_on_demand(on: bool = True) -> None:
     """
     global _ON_DEMAND
     _ON_DEMAND = on
+
+
+_STAY: ContextVar[bool] = ContextVar("rubi_dense_staying_on_demand", default=False)
+"""Set while this thread's searches keep an on-demand index on demand
+(:func:`staying_on_demand`)."""
+
+
+@contextmanager
+def staying_on_demand() -> Iterator[None]:
+    """Within the block, this thread's searches of a :class:`DenseIndex` that reads on
+    demand (its documents' rows loaded, its candidates' passages read per search) keep
+    reading that way, where a second search otherwise loads every vector: a long-lived
+    process answering hooks cold (``rubi serve``'s recalls,
+    :func:`rubi.app.searching.searching_once`) pays per prompt for its candidates only,
+    and the full load waits for a search that keeps the process warm (a search tool
+    call, the engine's warm-up). A context variable: other threads never see it. The
+    rankings are the same either way."""
+    token = _STAY.set(True)
+    try:
+        yield
+    finally:
+        _STAY.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +194,7 @@ class DenseIndex:
                 since = -1
             else:
                 since = self._gen
-            if since < 0 and self._on_demand and not self._searched:
+            if since < 0 and self._on_demand and (not self._searched or _STAY.get()):
                 loaded = self._documents(store, gen)
                 if loaded is not None:
                     self._gen, self._base = loaded, base
@@ -397,7 +422,7 @@ class DenseIndex:
         with self._lock:
             if not self._slot or not np.any(query):
                 return DenseRanking([], 0.0)
-            if self._lazy and self._searched:
+            if self._lazy and self._searched and not _STAY.get():
                 self._load_all()  # a second search: a resident process keeps it all
                 if not self._slot:
                     return DenseRanking([], 0.0)
