@@ -16,15 +16,14 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi.semantic.arith import best_first, candidates, dot
 from rubi.semantic.arith import median as cosine_median
+from rubi.semantic.demand import staying, staying_on_demand
 
 if TYPE_CHECKING:
     from rubi.semantic.vectors import VectorRow, VectorStore
@@ -61,28 +60,6 @@ def load_on_demand(on: bool = True) -> None:
     """
     global _ON_DEMAND
     _ON_DEMAND = on
-
-
-_STAY: ContextVar[bool] = ContextVar("rubi_dense_staying_on_demand", default=False)
-"""Set while this thread's searches keep an on-demand index on demand
-(:func:`staying_on_demand`)."""
-
-
-@contextmanager
-def staying_on_demand() -> Iterator[None]:
-    """Within the block, this thread's searches of a :class:`DenseIndex` that reads on
-    demand (its documents' rows loaded, its candidates' passages read per search) keep
-    reading that way, where a second search otherwise loads every vector: a long-lived
-    process answering hooks cold (``rubi serve``'s recalls,
-    :func:`rubi.app.searching.searching_once`) pays per prompt for its candidates only,
-    and the full load waits for a search that keeps the process warm (a search tool
-    call, the engine's warm-up). A context variable: other threads never see it. The
-    rankings are the same either way."""
-    token = _STAY.set(True)
-    try:
-        yield
-    finally:
-        _STAY.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +171,7 @@ class DenseIndex:
                 since = -1
             else:
                 since = self._gen
-            if since < 0 and self._on_demand and (not self._searched or _STAY.get()):
+            if since < 0 and self._on_demand and (not self._searched or staying()):
                 loaded = self._documents(store, gen)
                 if loaded is not None:
                     self._gen, self._base = loaded, base
@@ -422,7 +399,7 @@ class DenseIndex:
         with self._lock:
             if not self._slot or not np.any(query):
                 return DenseRanking([], 0.0)
-            if self._lazy and self._searched and not _STAY.get():
+            if self._lazy and self._searched and not staying():
                 self._load_all()  # a second search: a resident process keeps it all
                 if not self._slot:
                     return DenseRanking([], 0.0)
