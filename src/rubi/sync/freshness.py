@@ -113,14 +113,19 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
     if found != set(attachments):
         return False
     if pending:
-        later = [path for path in notes if path.startswith(pending)]
         if any(path not in notes for path in recorded if path.startswith(pending)):
             return False  # a deleted note would stay findable
-        notes = {path: stamp for path, stamp in notes.items() if path not in later}
-        recorded = {path: stamp for path, stamp in recorded.items() if path not in later}
+        notes, recorded = _outside(notes, pending), _outside(recorded, pending)
     if notes != recorded:
         return False
     return not any(racy(mtime, listed) for mtime, _ in notes.values())
+
+
+def _outside(
+    stamps: dict[str, tuple[int, int]], folders: tuple[str, ...]
+) -> dict[str, tuple[int, int]]:
+    """``stamps`` without the notes under ``folders`` (vault-relative prefixes)."""
+    return {path: stamp for path, stamp in stamps.items() if not path.startswith(folders)}
 
 
 def caught_up(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool:
