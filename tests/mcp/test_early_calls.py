@@ -4,8 +4,10 @@ any shape the SDK would coerce or refuse are left to the SDK."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -179,3 +181,43 @@ def test_a_tool_that_meets_an_os_error_names_its_file_and_reason(
     text = failed["result"]["content"][0]["text"]
     assert text.startswith("Error executing tool search: ") and "\n" not in text
     assert text.endswith(f"{paths.lock_file}: Is a directory")
+
+
+def test_the_first_early_call_reads_as_a_cold_process_and_the_next_loads_to_stay_warm(
+    tmp_path: Path,
+) -> None:
+    """The first tool call answered in the greeting opens the current flat graph
+    without networkx, as a cold hook does; the next call loads the vault sync's graph
+    (networkx) that keeps later searches warm. Both answers are the same."""
+    project = small_project(tmp_path / "proj")
+    hour_ago = time.time_ns() - 3600 * 10**9  # no file saved near the next run's listing
+    for path in project.rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(hour_ago, hour_ago))
+    vault = str(project / ".rubi")
+    cold_search = (  # a cold reader leaves the flat graph current, as a session finds it
+        "from pathlib import Path\n"
+        "from rubi import app\n"
+        "from rubi.app.searching import one_search\n"
+        "one_search()\n"
+        f"app.search(app.locate(Path({vault!r})), 'trie')\n"
+    )
+    subprocess.run([sys.executable, "-c", cold_search], check=True, timeout=120)
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from rubi import app\n"
+        "from rubi.mcp.early import EarlyCalls\n"
+        "from rubi.mcp.front import load_handshake\n"
+        f"paths = app.locate(Path({vault!r}))\n"
+        "early = EarlyCalls(paths, load_handshake(), lambda: None)\n"
+        "first = early('search', {'query': 'trie'}, False)\n"
+        "print('networkx' in sys.modules)\n"
+        "second = early('search', {'query': 'trie'}, False)\n"
+        "print('networkx' in sys.modules)\n"
+        "print(first == second, first['result']['isError'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split("\n")[:3] == ["False", "True", "True False"], done.stdout

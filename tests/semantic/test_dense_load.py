@@ -180,3 +180,32 @@ def test_a_search_once_makes_the_process_s_index_on_demand_and_keeps_one_already
     with searching_once():
         assert app.search(paths, query, refresh=False).hits == expected
     assert not made._lazy
+
+
+def test_searches_once_keep_an_on_demand_index_on_demand_and_rank_alike(
+    tmp_path: Path,
+) -> None:
+    """Each prompt's recall in a long-lived process (``searching_once``) reads its
+    candidates' passages from the file, however many came before; a file changed
+    meanwhile is read on demand again; the first search outside the block loads
+    everything. The hits are the same throughout."""
+    from rubi.app.searching import searching_once
+    from rubi.semantic import dense
+
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    expected = {q: app.search(paths, q, refresh=False).hits for q in QUERIES}
+    dense._INDEXES.pop(vectors_file(paths.index_dir))
+    for q in QUERIES:
+        with searching_once():
+            assert app.search(paths, q, refresh=False).hits == expected[q]
+        made = dense.dense_index_for(paths.index_dir)
+        assert made is not None and made._lazy  # no passage loaded
+    note = paths.root / "A new note about tides.md"
+    note.write_text("# Tides\n\nThe moon pulls the sea twice a day.\n", encoding="utf-8")
+    app.index(paths)
+    with searching_once():
+        tides = app.search(paths, "moon tides", refresh=False).hits
+    assert made._lazy and tides and tides[0].id == "A new note about tides"
+    assert app.search(paths, "moon tides", refresh=False).hits == tides
+    assert not made._lazy  # a search outside the block: the resident process keeps it all

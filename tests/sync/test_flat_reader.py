@@ -205,17 +205,39 @@ def test_a_one_shot_search_of_a_current_flat_graph_makes_no_vault_sync(
     assert current_flat(paths) is not None
 
 
-def test_a_one_shot_reader_defers_to_a_vault_sync_it_already_has(
+def test_a_one_shot_reader_defers_to_a_vault_sync_that_holds_the_live_graph(
     paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A process that made a vault sync (an index run before the search) reads the
-    graph through it, however current the flat graph."""
+    """A process whose vault sync loaded the live graph (an index run or a reader
+    before the search) reads the graph through it, however current the flat graph; a
+    vault sync made only for the code map (a code hit's symbols) holds no graph, and
+    the current flat graph is read as without one."""
     monkeypatch.setattr(snapshot, "_frozen", True)
     forget_vault_syncs()
-    vault_sync_for(paths)
+    vault_sync_for(paths).code_map()
+    assert current_flat(paths) is not None
+    monkeypatch.setattr(snapshot, "_frozen", False)
+    vault_sync_for(paths).graph()  # the live graph, as a long-lived reader loads it
+    monkeypatch.setattr(snapshot, "_frozen", True)
     assert current_flat(paths) is None
     forget_vault_syncs()
     assert current_flat(paths) is not None
+
+
+def test_a_search_once_after_a_code_hit_still_reads_the_flat_graph(paths: VaultPaths) -> None:
+    """A server's recall searches notes, then code; the first search's code hits read
+    their symbols from the code map through a vault sync. The next search once still
+    opens the current flat graph, not the live graph (networkx), to the same answers."""
+    from rubi.app.searching import searching_once
+    from rubi.sync.run import holds_live_graph
+
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    with searching_once():
+        vault_sync_for(paths).code_map()  # as a code hit's passages do
+        assert _answers(paths) == live_answers
+        assert not holds_live_graph(paths)
+    forget_vault_syncs()
 
 
 def test_a_run_in_a_process_that_runs_once_leaves_the_flat_graph_current(

@@ -189,3 +189,63 @@ def test_a_project_whose_code_map_is_gone_is_not_caught_up(tmp_path: Path) -> No
     paths = _settled_project(tmp_path)
     paths.codemap_file.unlink()
     assert not caught_up(paths)
+
+
+def _with_record(tmp_path: Path) -> VaultPaths:
+    """A small vault with a session record in ``sessions/``, indexed an hour after
+    its files were saved."""
+    paths = _vault(tmp_path, saved_ns=time.time_ns() - 2 * HOUR_NS)
+    record = paths.root / "sessions" / "2026-01-02-abc.md"
+    record.parent.mkdir()
+    record.write_text("# Session\n\nFirst turn.\n", encoding="utf-8")
+    when = time.time_ns() - HOUR_NS
+    os.utime(record, ns=(when, when))
+    app.index(paths)
+    return paths
+
+
+@pytest.mark.parametrize("change", ["extended record", "new record"])
+def test_records_under_a_pending_folder_count_as_unchanged_only_when_asked(
+    tmp_path: Path, change: str
+) -> None:
+    paths = _with_record(tmp_path)
+    sessions = paths.root / "sessions"
+    if change == "extended record":
+        record = sessions / "2026-01-02-abc.md"
+        record.write_text(record.read_text(encoding="utf-8") + "Second turn.\n", encoding="utf-8")
+    else:
+        (sessions / "2026-01-03-def.md").write_text("# Another\n", encoding="utf-8")
+    assert not files_unchanged(paths)
+    assert files_unchanged(paths, pending=("sessions/",))
+    assert not files_unchanged(paths, pending=("notes/",))
+
+
+@pytest.mark.parametrize("change", ["deleted record", "edit elsewhere"])
+def test_a_deleted_record_or_an_edit_elsewhere_is_seen_through_a_pending_folder(
+    tmp_path: Path, change: str
+) -> None:
+    paths = _with_record(tmp_path)
+    (paths.root / "sessions" / "2026-01-03-def.md").write_text("# Another\n", encoding="utf-8")
+    if change == "deleted record":
+        (paths.root / "sessions" / "2026-01-02-abc.md").unlink()
+    else:
+        alpha = paths.root / "Alpha.md"
+        alpha.write_text("# Alpha\n\nAbout apricots now.\n", encoding="utf-8")
+        when = time.time_ns() - HOUR_NS // 2  # long before the listing: not racy
+        os.utime(alpha, ns=(when, when))
+    assert not files_unchanged(paths, pending=("sessions/",))
+
+
+def test_a_refreshing_reader_of_an_unchanged_vault_makes_no_vault_sync(tmp_path: Path) -> None:
+    """The check alone: the process keeps no vault sync, so a one-shot reader then
+    opens the flat graph without one (``rubi.sync.oneshot.current_flat``)."""
+    from rubi.app.searching import ensure_index
+    from rubi.sync.run import has_vault_sync
+
+    paths = _vault(tmp_path, saved_ns=time.time_ns() - 2 * HOUR_NS)
+    app.index(paths)  # files saved long before this listing: none is racy
+    forget_vault_syncs()
+    assert ensure_index(paths, refresh=True) is None
+    assert not has_vault_sync(paths)
+    (paths.root / "Gamma.md").write_text("# Gamma\n", encoding="utf-8")
+    assert ensure_index(paths, refresh=True) is not None  # a change still runs

@@ -3,14 +3,17 @@ so a refreshing search finds a new note without scanning the vault."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import rubi.sync.vaultsync as session_module
 from rubi import app
 from rubi.cli.servewatch import in_background
+from rubi.core.paths import VaultPaths
 from rubi.sync import vault_sync_for
 from rubi.sync.freshness import caught_up
 from rubi.vault.scan import VaultListing
@@ -178,8 +181,60 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
     index is caught up by one run only when something changed since the last index
     run (a new note is then searchable without a watcher); the watcher itself starts
     only at the idle event."""
-    import threading
+    paths, runs, started = _served_vault(tmp_path, monkeypatch)
+    if edited:
+        write(paths.root / "beta.md", "# Beta\n\nA zanzibarish word.\n")
+    after, idle = threading.Event(), threading.Event()
+    after.set()
+    with in_background(paths, after, idle):
+        assert not started.wait(0.5)  # no watcher before the idle spell
+        deadline = time.monotonic() + 20
+        while edited and not caught_up(paths) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(runs) == (1 if edited else 0)
+        if edited:
+            assert [h.id for h in app.search(paths, "zanzibarish", refresh=False).hits] == ["beta"]
+        idle.set()
+        assert started.wait(5)
 
+
+def test_a_server_leaves_the_last_session_s_record_to_the_next_refreshing_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session record written or extended since the last index run (every session's
+    Stop appends to one) makes no catch-up run at a server's start; a search that
+    refreshes indexes it before it answers."""
+    paths, runs, started = _served_vault(tmp_path, monkeypatch)
+    write(paths.root / "sessions" / "2026-01-02-abc.md", "# Session\n\nA quokkaish turn.\n")
+    decided: list[bool] = []
+    done = threading.Event()
+    real = app.catch_up_if_changed
+
+    def deciding(*args: Any, **kw: Any) -> bool:
+        decided.append(real(*args, **kw))
+        done.set()
+        return decided[-1]
+
+    monkeypatch.setattr(app, "catch_up_if_changed", deciding)
+    after, idle = threading.Event(), threading.Event()
+    after.set()
+    with in_background(paths, after, idle):
+        assert done.wait(20)
+        assert decided == [False]
+        assert runs == []
+        hits = app.search(paths, "quokkaish", scope="sessions").hits
+        assert [h.id for h in hits] == ["sessions/2026-01-02-abc"]
+        assert len(runs) == 1
+        idle.set()
+        assert started.wait(5)
+
+
+def _served_vault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[VaultPaths, list[object], threading.Event]:
+    """An indexed vault whose files are old, index runs counted, and a watcher that
+    only says it started."""
+    import rubi.sync as sync_module
     import rubi.watch as watch_module
 
     vault = tmp_path / "vault"
@@ -189,8 +244,6 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
     app.index(paths)
     _old(vault)
     app.index(paths)
-    import rubi.sync as sync_module
-
     runs: list[object] = []
     real = sync_module.index_vault
 
@@ -207,20 +260,7 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
         return 0
 
     monkeypatch.setattr(watch_module, "watch", fake_watch)
-    if edited:
-        write(vault / "beta.md", "# Beta\n\nA zanzibarish word.\n")
-    after, idle = threading.Event(), threading.Event()
-    after.set()
-    with in_background(paths, after, idle):
-        assert not started.wait(0.5)  # no watcher before the idle spell
-        deadline = time.monotonic() + 20
-        while edited and not caught_up(paths) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(runs) == (1 if edited else 0)
-        if edited:
-            assert [h.id for h in app.search(paths, "zanzibarish", refresh=False).hits] == ["beta"]
-        idle.set()
-        assert started.wait(5)
+    return paths, runs, started
 
 
 def test_a_background_watch_that_cannot_write_the_index_logs_one_line(

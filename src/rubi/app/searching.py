@@ -6,12 +6,13 @@ runs the same search without importing the facade package."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from functools import partial
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from rubi.core.errors import RubiError
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search", "searching_once"]
 
 Progress = Callable[[int, int, str], None]
-
-log = logging.getLogger(__name__)
 
 _ONCE: ContextVar[bool] = ContextVar("rubi_searching_once", default=False)
 """Set while this thread's searches read as a one-shot reader (:func:`searching_once`)."""
@@ -62,9 +61,11 @@ def searching_once() -> Iterator[None]:
       search (milliseconds), instead of the vault sync's load of the snapshot with
       networkx (the first caller of the vault sync pays for that, as before).
     - The vectors: a dense index this search makes first reads its documents' rows
-      and its candidates' passages only; its next search, whoever makes it, loads
-      everything (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index
-      already loaded is used as it is.
+      and its candidates' passages only, and so do the next searches in this block
+      (:func:`rubi.semantic.dense.staying_on_demand`); the first search outside one
+      (a search tool call, the engine's warm-up) loads everything
+      (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index already
+      loaded is used as it is.
 
     The rankings are the same either way. Nothing process-wide is changed (no
     :func:`rubi.graph.snapshot.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
@@ -105,29 +106,41 @@ def ensure_index(
     first = not indexed(paths)
     if not first and not refresh:
         return None  # nothing to ask the vault sync (a cold recall does not load it)
-    from rubi.sync import index_vault, vault_sync_for
-
-    if refresh and not first and vault_sync_for(paths).watched:
-        return None  # a watcher in this process learns every change from file events
-    if not first and refresh:
+    if not first:
+        if _watched(paths):
+            return None  # a watcher in this process learns every change from file events
         from rubi.sync.freshness import files_unchanged
 
         if files_unchanged(paths):  # a listing and one query: no lock, no Whoosh
             return None
         if not os.access(paths.index_dir, os.W_OK):
-            log.warning(
+            import logging  # only here: a cold recall never imports logging
+
+            logging.getLogger(__name__).warning(
                 "%s is read-only: answering from the index as it was last built (changes "
                 "since then are not seen); make the folder writable, or set XDG_CACHE_HOME "
                 "to a writable folder and run `rubi index`",
                 paths.index_dir,
             )
             return None
-    if first or refresh:
-        # Notes are cheap to check on every call; the code map is refreshed by
-        # `rubi index`, the session-start hook and the watcher (a large repository
-        # takes seconds), and on first use.
-        return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
-    return None
+    from rubi.sync import index_vault
+
+    # Notes are cheap to check on every call; the code map is refreshed by `rubi
+    # index`, the session-start hook and the watcher (a large repository takes
+    # seconds), and on first use.
+    return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+
+
+def _watched(paths: VaultPaths) -> bool:
+    """Whether a watcher of this process applies every change to ``paths``, asked
+    without making a vault sync (one made here would hold the graph a one-shot reader
+    opens without it: :func:`rubi.sync.oneshot.current_flat`)."""
+    if "rubi.sync.run" not in sys.modules:
+        return False  # no vault sync in this process, so no watcher
+    # Imported by name, not read from sys.modules: another thread may still be
+    # importing it (a half-made module); the import waits for it.
+    run = import_module("rubi.sync.run")
+    return bool(run.has_vault_sync(paths) and run.vault_sync_for(paths).watched)
 
 
 def search(
@@ -253,32 +266,34 @@ def _search_one(
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
-    from rubi.semantic.dense import dense_index_for
+    from rubi.semantic.dense import dense_index_for, staying_on_demand
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
-    dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
-    query = reduce_query(query, index)  # a long one: its discriminative words in this index
-    # One version of the graph for the whole search: a save the watcher applies
-    # meanwhile waits for it (the hits keep what they show of the graph; their days,
-    # snippets and passages are read later without it).
-    with _graph(paths, once) as build:
-        result = search_index(
-            index,  # kept open in a long-lived process
-            build,
-            paths.root,
-            query,
-            project_root=paths.project_root,
-            terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
-            top_k=top_k,
-            scope=scope,
-            include_superseded=include_superseded,
-            dense=dense,
-            window=window,
-            symbols=partial(_code_symbols, paths),
-            analysis=analysis,
-        )
-        flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
+    # Once: an on-demand dense index stays on demand through this search too.
+    with staying_on_demand() if once else nullcontext():
+        dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
+        query = reduce_query(query, index)  # a long one: its discriminative words in this index
+        # One version of the graph for the whole search: a save the watcher applies
+        # meanwhile waits for it (the hits keep what they show of the graph; their days,
+        # snippets and passages are read later without it).
+        with _graph(paths, once) as build:
+            result = search_index(
+                index,  # kept open in a long-lived process
+                build,
+                paths.root,
+                query,
+                project_root=paths.project_root,
+                terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
+                top_k=top_k,
+                scope=scope,
+                include_superseded=include_superseded,
+                dense=dense,
+                window=window,
+                symbols=partial(_code_symbols, paths),
+                analysis=analysis,
+            )
+            flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from rubi.sync.manifest import IndexReport
 
 __all__ = [
+    "PENDING_FOLDERS",
     "SEMANTIC_WARM_MODULES",
     "WARM_MODULES",
     "apply_changes",
@@ -35,6 +36,12 @@ import them."""
 SEMANTIC_WARM_MODULES = ("numpy", "rubi.semantic.encoder", "rubi.semantic.passages")
 """Imported too when the semantic channel is on (:func:`rubi.semantic.enabled`): the
 first note a batch embeds would import them."""
+
+
+PENDING_FOLDERS = ("sessions/",)
+"""Vault folders whose new or extended notes alone make no catch-up run
+(:func:`catch_up_if_changed`): the session records (:mod:`rubi.app.sessionrecord`),
+which the recall hook never reads (:data:`rubi.app.recall.SKIPPED_FOLDERS`)."""
 
 
 def catch_up(paths: VaultPaths) -> IndexReport:
@@ -58,15 +65,23 @@ def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     The run leaves the flat graph current, as a cold process's run does (a long-lived
     process's runs leave it to the next cold reader, :mod:`rubi.sync.oneshot`).
 
+    Session records written or extended since the last run (:data:`PENDING_FOLDERS`:
+    every session's Stop appends to its record) make no run by themselves: no reader
+    that skips refreshing reads them (the recall hook leaves ``sessions/`` out), and
+    every reader that does refresh first (a search, the watcher's catch-up, ``rubi
+    index``) indexes them then. So a short session's server does not load the index
+    writer and the graph to index the last session's record.
+
     Raises:
         OSError: the index folder cannot be written.
         filelock.Timeout: another index run held the lock too long.
     """
-    from rubi.sync import index_vault, vault_sync_for
     from rubi.sync.freshness import caught_up
 
-    if caught_up(paths):
-        return False
+    if caught_up(paths, pending=PENDING_FOLDERS):
+        return False  # the index run's modules (Whoosh among them) never imported
+    from rubi.sync import index_vault, vault_sync_for
+
     index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
     # The next session's first recall, answered before any vault sync of its server
     # loads, reads the flat graph when it is current (rubi.app.searching.searching_once).

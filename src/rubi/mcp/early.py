@@ -95,6 +95,7 @@ class EarlyCalls:
         self._hook = hook
         self._ready = ready
         self._serving = serving or nullcontext
+        self._cold_done = False  # the first tool call was answered (see _first_readers)
         self._schemas: dict[str, Any] = {}
         self._modern_extra: dict[str, Any] = {}
         for version, listed in handshake.results.get("tools/list", {}).items():
@@ -116,10 +117,25 @@ class EarlyCalls:
             return None
         with self._serving():
             self._ready()
-            result = self._run(name, body, arguments)
+            with self._first_readers():
+                result = self._run(name, body, arguments)
         if modern:
             result.update(self._modern_extra)
         return {"result": result}
+
+    def _first_readers(self) -> AbstractContextManager[None]:
+        """The first tool call reads as a cold process reads (the current flat graph,
+        the vectors on demand: :func:`rubi.app.searching.searching_once`), as the hooks
+        answered here do: a short session's one search pays no networkx graph and no
+        full load of the vectors. Later calls load the long-lived readers (the vault
+        sync's graph, every vector) that keep the next searches warm. The answers are
+        the same either way."""
+        if self._cold_done:
+            return nullcontext()
+        self._cold_done = True
+        from rubi.app.searching import searching_once
+
+        return searching_once()
 
     def _run(self, name: str, body: Callable[..., calls.Answer], arguments: Any) -> dict[str, Any]:
         """The ``CallToolResult`` of ``body`` on ``arguments``, as the SDK makes it."""

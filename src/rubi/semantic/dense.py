@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rubi.semantic.arith import best_first, candidates, dot
 from rubi.semantic.arith import median as cosine_median
+from rubi.semantic.demand import staying, staying_on_demand
 
 if TYPE_CHECKING:
     from rubi.semantic.vectors import VectorRow, VectorStore
@@ -34,6 +35,7 @@ __all__ = [
     "DenseRanking",
     "dense_index_for",
     "load_on_demand",
+    "staying_on_demand",
 ]
 
 DOC_WEIGHT = 0.5
@@ -169,7 +171,7 @@ class DenseIndex:
                 since = -1
             else:
                 since = self._gen
-            if since < 0 and self._on_demand and not self._searched:
+            if since < 0 and self._on_demand and (not self._searched or staying()):
                 loaded = self._documents(store, gen)
                 if loaded is not None:
                     self._gen, self._base = loaded, base
@@ -397,7 +399,7 @@ class DenseIndex:
         with self._lock:
             if not self._slot or not np.any(query):
                 return DenseRanking([], 0.0)
-            if self._lazy and self._searched:
+            if self._lazy and self._searched and not staying():
                 self._load_all()  # a second search: a resident process keeps it all
                 if not self._slot:
                     return DenseRanking([], 0.0)

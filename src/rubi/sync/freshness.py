@@ -78,14 +78,18 @@ def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
     return notes, attachments
 
 
-def files_unchanged(paths: VaultPaths) -> bool:
+def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool:
     """True when the vault's note files and attachments are exactly those the store
     records, each note with its recorded ``(mtime_ns, size)``, and none of them was
     saved so close to the recording listing that a stat cannot tell an edit
     (:func:`rubi.sync.manifest.racy`). False when anything differs or cannot be told:
     no store, another format, no listing time recorded, a listing the scan must make
     (:func:`list_vault`). Takes no lock: a run that commits meanwhile recorded files
-    at least as new as the ones it read. Never raises for a damaged store (False)."""
+    at least as new as the ones it read. Never raises for a damaged store (False).
+
+    ``pending``: vault-relative folder prefixes (``"sessions/"``) whose notes may be
+    new or edited since the last run and still count as unchanged (a deleted one
+    does not): notes the caller leaves to the next run that refreshes."""
     try:
         store = open_store(paths.store_file, create=False)
     except (OSError, sqlite3.Error, RubiError):
@@ -108,18 +112,32 @@ def files_unchanged(paths: VaultPaths) -> bool:
     if listing is None:
         return False
     notes, found = listing
-    if notes != recorded or found != set(attachments):
+    if found != set(attachments):
+        return False
+    if pending:
+        if any(path not in notes for path in recorded if path.startswith(pending)):
+            return False  # a deleted note would stay findable
+        notes, recorded = _outside(notes, pending), _outside(recorded, pending)
+    if notes != recorded:
         return False
     return not any(racy(mtime, listed) for mtime, _ in notes.values())
 
 
-def caught_up(paths: VaultPaths) -> bool:
+def _outside(
+    stamps: dict[str, tuple[int, int]], folders: tuple[str, ...]
+) -> dict[str, tuple[int, int]]:
+    """``stamps`` without the notes under ``folders`` (vault-relative prefixes)."""
+    return {path: stamp for path, stamp in stamps.items() if not path.startswith(folders)}
+
+
+def caught_up(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool:
     """True when an index run would find nothing to do: the notes are as recorded
-    (:func:`files_unchanged`) and, in a project, the code's fingerprint (one ``git
-    ls-files`` and an ``lstat`` per file: :func:`rubi.sync.code.code_fingerprint`)
-    is the one its map was last made from, and the map is there. False when anything
-    differs or cannot be told. Never raises for a damaged store (False)."""
-    if not files_unchanged(paths):
+    (:func:`files_unchanged`, ``pending`` as there) and, in a project, the code's
+    fingerprint (one ``git ls-files`` and an ``lstat`` per file:
+    :func:`rubi.sync.code.code_fingerprint`) is the one its map was last made from,
+    and the map is there. False when anything differs or cannot be told. Never raises
+    for a damaged store (False)."""
+    if not files_unchanged(paths, pending=pending):
         return False
     root = paths.project_root
     if root is None:

@@ -8,7 +8,7 @@ generation and code stamp it is the whole answer, and the vault sync
 (:meth:`rubi.sync.livegraph.GraphKeeper.read`) after importing its note cache, code
 memory, manifest and the vault scanner (13 dataclasses, ``hashlib``: about 15 ms of a
 cold recall's CPU). Anything else (no flat graph, one behind or damaged, no store, a
-vault sync already at work in this process) is left to the vault sync
+vault sync of this process holding a live graph) is left to the vault sync
 (:func:`rubi.sync.reading_graph`), which reads the snapshot, replays the journal and
 writes the flat graph again.
 
@@ -58,9 +58,9 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     would anyway (or this call does: ``once``, a long-lived process answering a hook
     cold, :func:`rubi.app.searching.searching_once`) and it is current: it holds the
     store's generation and code stamp. None otherwise (not a one-shot reader; a vault
-    sync exists in this process; no store or flat graph; one behind, damaged or
-    untrusted; an unreadable store): ask :func:`rubi.sync.reading_graph`, which says
-    what is wrong."""
+    sync of this process holds a live graph; no store or flat graph; one behind,
+    damaged or untrusted; an unreadable store): ask :func:`rubi.sync.reading_graph`,
+    which says what is wrong."""
     from rubi.graph.snapshot import reads_frozen
 
     if not (once or reads_frozen()):
@@ -72,8 +72,11 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
         # import this one, and this one never loads them.
         from importlib import import_module
 
-        if import_module("rubi.sync.run").has_vault_sync(paths):
-            return None  # it may hold a live graph, and a run's journal: it decides
+        if import_module("rubi.sync.run").holds_live_graph(paths):
+            return None  # it holds a live graph, maybe a run's journal: it decides
+        # A vault sync without one (made for the code map a code hit's symbols come
+        # from) holds no graph: the flat graph, checked against the store below, is
+        # the one it would read.
     import sqlite3
 
     from rubi.core.errors import IndexCorruptError

@@ -33,6 +33,7 @@ __all__ = [
     "forget_vault_syncs",
     "graph_for",
     "has_vault_sync",
+    "holds_live_graph",
     "index_vault",
     "load_code_map",
     "notes_for",
@@ -71,6 +72,15 @@ def has_vault_sync(paths: VaultPaths) -> bool:
     made one and it was not dropped since)."""
     with _GUARD:
         return paths.index_dir in _VAULT_SYNCS
+
+
+def holds_live_graph(paths: VaultPaths) -> bool:
+    """Whether this process keeps a vault sync of ``paths`` that loaded its live graph
+    (an index run, the watcher, a reader of the graph); one made only for the code map
+    (a code hit's symbols) or a freshness check holds none."""
+    with _GUARD:
+        vault_sync = _VAULT_SYNCS.get(paths.index_dir)
+    return vault_sync is not None and vault_sync.holds_live_graph()
 
 
 def forget_vault_syncs() -> None:

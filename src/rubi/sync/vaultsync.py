@@ -450,6 +450,10 @@ class VaultSync:
             finally:
                 store.close()
 
+    def holds_live_graph(self) -> bool:
+        """Whether the live graph is loaded here (a run or a reader loaded it)."""
+        return self._graphs.live is not None
+
     def keep_flat(self) -> None:
         """Write the flat graph when this process's graph is ahead of it
         (:meth:`rubi.sync.livegraph.GraphKeeper.keep_flat`): for a run a long-lived
