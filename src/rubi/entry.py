@@ -194,6 +194,9 @@ def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
         status, short = _run_hook(sys.argv[2:], sys.stdin, sys.stdout)
+        from rubi.core.dataclasscode import save
+
+        save()  # the methods of the dataclasses it compiled, for the next hooks
         if short:
             _leave(status)
         raise SystemExit(status)
