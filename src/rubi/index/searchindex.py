@@ -9,7 +9,6 @@ documents holding it in any field).
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import threading
@@ -24,6 +23,7 @@ from whoosh.filedb.filestore import FileStorage
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
+from rubi.core.lazylog import get_logger
 from rubi.index.analysis import chain_language, is_cjk
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
 from rubi.index.queryanalysis import QueryAnalysis
@@ -57,7 +57,7 @@ __all__ = [
     "significance",
 ]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 OPEN_TRIES = 3
 """Times the index is opened while commits in another thread or process replace the
