@@ -5,6 +5,7 @@ file that is damaged or writable by others is never run."""
 from __future__ import annotations
 
 import importlib.util
+import marshal
 import os
 import subprocess
 import sys
@@ -122,11 +123,10 @@ def test_a_kept_file_others_could_write_is_never_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "content", [b"", b"not marshal at all", b"\xe9\x00\x00", b"N"]
-)  # b"N": marshal's None
+    "content",
+    [b"", b"not marshal at all", b"\xe9\x00\x00", b"N", marshal.dumps({"def f(): pass": b"x"})],
+)  # b"N": marshal's None; the last: a text whose bytes hold no code
 def test_a_damaged_kept_file_is_compiled_anew_and_replaced(tmp_path: Path, content: bytes) -> None:
-    import marshal
-
     path = tmp_path / "code.bin"
     path.write_bytes(content)
     cache = CodeCache(path)
@@ -136,7 +136,9 @@ def test_a_damaged_kept_file_is_compiled_anew_and_replaced(tmp_path: Path, conte
     assert cache.save()
     table = marshal.loads(path.read_bytes())
     assert isinstance(table, dict) and table and all(isinstance(k, str) for k in table)
-    assert CodeCache(path).code(next(iter(table))) is not None
+    again = CodeCache(path)
+    make_classes(private_dataclasses(again))
+    assert again.compiled == 0
 
 
 def test_a_hook_process_runs_from_the_code_an_earlier_one_kept(tmp_path: Path) -> None:
