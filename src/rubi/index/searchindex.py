@@ -81,6 +81,20 @@ class IndexDoc:
     lang: str = "en"
 
 
+def _storage(directory: Path) -> Any:
+    """The Whoosh storage an index at ``directory`` is read through: its segments
+    memory-mapped in a process that searches once (:mod:`rubi.core.segmentreads`,
+    :mod:`rubi.index.mappedstorage`), else plain reads. Never Whoosh's own mmap path,
+    which copies each segment whole into memory on open (67 MB for Obsidian Help)."""
+    from rubi.core.segmentreads import segments_mapped
+
+    if segments_mapped():
+        from rubi.index.mappedstorage import MappedStorage
+
+        return MappedStorage(str(directory))
+    return FileStorage(str(directory), supports_mmap=False)
+
+
 class SearchIndex:
     """The Whoosh index of one vault.
 
@@ -222,9 +236,7 @@ class SearchIndex:
                     except FileNotFoundError:
                         continue  # a generation a commit removed since the listing
                 try:
-                    # Without mmap: Whoosh's mmap path copies whole segments into memory
-                    # on open (67 MB for Obsidian Help); plain reads are 2.5x faster here.
-                    storage = FileStorage(str(self.directory), supports_mmap=False)
+                    storage = _storage(self.directory)
                     self._ix = storage.open_index()
                     break
                 except FileNotFoundError as exc:
