@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import mmap
 import pickle
+from pathlib import Path
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
 from whoosh.filedb.structfile import StructFile
 
-__all__ = ["MappedFile", "MappedStorage"]
+__all__ = ["MappedFile", "MappedStorage", "storage_for"]
 
 COMPOUND_SUFFIX = ".seg"
 """Whoosh's compound segment files (``W3Segment.COMPOUND_EXT``), the files mapped."""
@@ -164,3 +165,15 @@ class MappedStorage(FileStorage):  # type: ignore[misc]
             except (ValueError, OSError):  # empty, or cannot be mapped: a plain file
                 return super().open_file(name)
         return MappedFile(source, 0, len(source), name, owner=True)
+
+
+def storage_for(directory: Path) -> FileStorage:
+    """The Whoosh storage an index at ``directory`` is read through: its segments
+    memory-mapped (:class:`MappedStorage`) in a process that searches once
+    (:mod:`rubi.core.segmentreads`), else plain reads. Never Whoosh's own mmap path,
+    which copies each segment whole into memory on open (67 MB for Obsidian Help)."""
+    from rubi.core.segmentreads import segments_mapped
+
+    if segments_mapped():
+        return MappedStorage(str(directory))
+    return FileStorage(str(directory), supports_mmap=False)

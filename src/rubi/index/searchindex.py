@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
-from whoosh.filedb.filestore import FileStorage
 
 from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
 from rubi.core.errors import IndexCorruptError
 from rubi.core.lazylog import get_logger
 from rubi.index.analysis import chain_language, is_cjk
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
+from rubi.index.mappedstorage import storage_for
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -79,20 +79,6 @@ class IndexDoc:
     fields: Mapping[str, str]
     meta: Mapping[str, Any] = field(default_factory=dict)
     lang: str = "en"
-
-
-def _storage(directory: Path) -> Any:
-    """The Whoosh storage an index at ``directory`` is read through: its segments
-    memory-mapped in a process that searches once (:mod:`rubi.core.segmentreads`,
-    :mod:`rubi.index.mappedstorage`), else plain reads. Never Whoosh's own mmap path,
-    which copies each segment whole into memory on open (67 MB for Obsidian Help)."""
-    from rubi.core.segmentreads import segments_mapped
-
-    if segments_mapped():
-        from rubi.index.mappedstorage import MappedStorage
-
-        return MappedStorage(str(directory))
-    return FileStorage(str(directory), supports_mmap=False)
 
 
 class SearchIndex:
@@ -236,7 +222,7 @@ class SearchIndex:
                     except FileNotFoundError:
                         continue  # a generation a commit removed since the listing
                 try:
-                    storage = _storage(self.directory)
+                    storage = storage_for(self.directory)
                     self._ix = storage.open_index()
                     break
                 except FileNotFoundError as exc:
