@@ -169,3 +169,22 @@ def test_a_hook_process_runs_from_the_code_an_earlier_one_kept(tmp_path: Path) -
     assert int(first[0]) > 0 and first[1] == "True"
     assert cache_file().is_file()
     assert run() == "0 False"
+
+
+def test_the_kept_file_is_looked_for_only_when_a_class_is_made() -> None:
+    """A hook an engine answers makes no class: it neither names the cache folder (nor
+    imports ``pathlib`` for it) nor reads the file."""
+    code = (
+        "import sys\n"
+        "from rubi.core.dataclassimport import import_dataclasses\n"
+        "import_dataclasses()\n"
+        "print('pathlib' in sys.modules, 'rubi.core.cachefolder' in sys.modules)\n"
+        "import dataclasses\n"
+        "@dataclasses.dataclass\n"
+        "class Point:\n"
+        "    'A point.'\n"
+        "    x: int\n"
+        "print('rubi.core.cachefolder' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False", "True"]

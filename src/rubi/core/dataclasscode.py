@@ -39,6 +39,7 @@ from types import CodeType
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -121,11 +122,16 @@ class CodeCache:
 
     Args:
         path: the file to load from and :meth:`save` to; None: nothing is read or
-            written (the table lives in this process only).
+            written (the table lives in this process only), unless ``where`` names it.
+        where: called for the file's path when the first text is asked for (a hook
+            the engine answers makes no class, and never looks for the file).
     """
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(
+        self, path: Path | None = None, *, where: Callable[[], Path] | None = None
+    ) -> None:
         self.path = path
+        self._where = where
         self._loaded: dict[str, bytes] | None = None
         self._used: dict[str, CodeType] = {}
         self.compiled = 0
@@ -133,6 +139,9 @@ class CodeCache:
 
     def _table(self) -> dict[str, bytes]:
         if self._loaded is None:
+            self._loaded = {}  # a class made while the path is found compiles anew
+            if self.path is None and self._where is not None:
+                self.path = self._where()
             data = _read_trusted(self.path) if self.path is not None else None
             self._loaded = _decode(data) if data else {}
         return self._loaded
@@ -187,11 +196,11 @@ _INSTALLED: CodeCache | None = None
 
 def install(dataclasses: Any, cache: CodeCache | None = None) -> CodeCache:
     """Have the ``dataclasses`` module compile through ``cache`` (a new one over
-    :func:`cache_file` when None) from now on; the one installed already when there
-    is one."""
+    :func:`cache_file`, looked for when the first class is made, when None) from now
+    on; the one installed already when there is one."""
     global _INSTALLED
     if _INSTALLED is None:
-        _INSTALLED = cache if cache is not None else CodeCache(cache_file())
+        _INSTALLED = cache if cache is not None else CodeCache(where=cache_file)
         dataclasses.exec = _INSTALLED.exec
     return _INSTALLED
 
