@@ -202,6 +202,20 @@ def _leave(code: int) -> None:
     os._exit(code)
 
 
+def _keep_dataclass_code() -> None:
+    """For a command: the methods of the dataclasses it makes (rubi's, click's and
+    rich's) run from the code kept in the cache folder, and what it compiled anew is
+    kept when it exits (:mod:`rubi.core.dataclasscode`; a hook sets this up in
+    :func:`_run_hook`)."""
+    import atexit
+    import dataclasses
+
+    from rubi.core.dataclasscode import install, save
+
+    install(dataclasses)
+    atexit.register(save)
+
+
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
@@ -212,6 +226,7 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
+    _keep_dataclass_code()
     try:
         from rubi.cli.main import main as cli_main
     except KeyboardInterrupt:  # Ctrl-C while click and the CLI load: as once they ran

@@ -188,3 +188,13 @@ def test_the_kept_file_is_looked_for_only_when_a_class_is_made() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False", "True"]
+
+
+def test_a_command_keeps_the_code_of_the_classes_it_made() -> None:
+    """``rubi <command>`` (here ``--help``) runs the dataclasses it makes from the kept
+    code too, and keeps what it compiled when it exits."""
+    code = "import sys\nfrom rubi.entry import main\nsys.argv = ['rubi', '--help']\nmain()\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    table = marshal.loads(cache_file().read_bytes())
+    assert isinstance(table, dict) and len(table) > 10
