@@ -198,3 +198,19 @@ def test_a_command_keeps_the_code_of_the_classes_it_made() -> None:
     assert done.returncode == 0, done.stderr
     table = marshal.loads(cache_file().read_bytes())
     assert isinstance(table, dict) and len(table) > 10
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="file owners")
+def test_the_kept_file_is_read_back_under_a_group_writable_umask(tmp_path: Path) -> None:
+    path = tmp_path / "code.bin"
+    old = os.umask(0o002)
+    try:
+        first = CodeCache(path)
+        make_classes(private_dataclasses(first))
+        assert first.save()
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o600
+    second = CodeCache(path)
+    make_classes(private_dataclasses(second))
+    assert second.compiled == 0

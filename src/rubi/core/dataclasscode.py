@@ -41,7 +41,7 @@ TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads thi
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
-    from typing import Any
+    from typing import Any, BinaryIO
 
 __all__ = ["FORMAT", "MAX_ENTRIES", "CodeCache", "cache_file", "install", "save"]
 
@@ -117,6 +117,10 @@ def _code_of(raw: bytes | None) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
+def _write(fh: BinaryIO, data: bytes) -> None:
+    fh.write(data)
+
+
 class CodeCache:
     """Compiled code of source texts, by text (see the module docstring).
 
@@ -180,10 +184,12 @@ class CodeCache:
             if len(table) > MAX_ENTRIES:
                 table = used
             data = marshal.dumps(table)
-            from rubi.core.atomic import atomic_write_bytes
+            from rubi.core.atomic import atomic_write_stream
 
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, data)
+            # The user's alone (0600) whatever the umask: a file the group may write
+            # would never be read back.
+            atomic_write_stream(self.path, lambda fh: _write(fh, data), mode=0o600)
         except (OSError, ValueError):
             return False
         self._loaded = table
