@@ -43,6 +43,9 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     from rubi.core.dataclassimport import import_dataclasses
 
     import_dataclasses()  # before any module defines a dataclass: ``inspect`` deferred
+    from rubi.core.pathlibimport import import_pathlib
+
+    import_pathlib()  # before any module imports pathlib: ``urllib.parse`` deferred
     event = argv[0] if argv else ""
     raw: str | None = None
     payload: object = None
