@@ -43,9 +43,6 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     from rubi.core.dataclassimport import import_dataclasses
 
     import_dataclasses()  # before any module defines a dataclass: ``inspect`` deferred
-    from rubi.core.pathlibimport import import_pathlib
-
-    import_pathlib()  # before any module imports pathlib: ``urllib.parse`` deferred
     event = argv[0] if argv else ""
     raw: str | None = None
     payload: object = None
@@ -75,6 +72,9 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
             stdout.write(output)
             stdout.flush()
         return 0, True
+    from rubi.core.pathlibimport import import_pathlib
+
+    import_pathlib()  # cold from here, before anything imports it: ``urllib.parse`` deferred
     walk, outside = _outside_a_project(event, payload, walk)
     if outside:
         return 0, True  # nothing to do, as cold
