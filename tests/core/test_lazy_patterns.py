@@ -49,3 +49,28 @@ def test_wordpiece_words_are_unchanged_for_accented_and_cjk_text() -> None:
     vocab = {"[UNK]": 0, "cafe": 1, "日": 2, "本": 3, ",": 4}
     piece = wordpiece.WordPiece(vocab)
     assert piece.words("Café, 日本 naïve!") == ["cafe", ",", "日", "本", "naive", "!"]
+
+
+def test_a_recall_import_compiles_no_japanese_or_spelled_date_pattern() -> None:
+    """Importing the recall's modules compiles neither the Japanese word patterns nor
+    the date-in-words one; an ASCII text without a year compiles none of them, and the
+    words and days found are those of the full patterns."""
+    import subprocess
+    import sys
+
+    code = (
+        "from rubi.index import japanese\n"
+        "from rubi.dates import days\n"
+        "lazy = (japanese._KANA, japanese._WORD, days._SPELLED_MD)\n"
+        "print([rx._compiled is None for rx in lazy])\n"
+        "japanese.japanese_words('how do I sync my vault?')\n"
+        "days.day_keys('we met on Monday')\n"
+        "print([rx._compiled is None for rx in lazy])\n"
+        "print(japanese.japanese_words('ファイルの同期はどこ'))\n"
+        "print(days.day_keys('we met on May 7th, 2023 and 7 May 2024'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, ascii_only, words, keys = done.stdout.splitlines()
+    assert before == ascii_only == "[True, True, True]"
+    assert words == "[('ファ', 'ァイ', 'イル'), ('同期',)]"
+    assert keys == "['20230507', '20240507']"

@@ -70,3 +70,25 @@ def test_with_another_thread_running_whoosh_is_imported_as_it_is() -> None:
     )
     assert "urllib.request" in loaded.split()
     assert later.startswith("True urllib.request")
+
+
+_UNUSED = """
+import sys
+import rubi.index.searchindex, rubi.index.analysis
+import whoosh.compat, whoosh.filedb.filetables, whoosh.util.times
+unused = ("calendar", "locale", "queue", "html", "html.entities", "hashlib", "_hashlib")
+print(" ".join(m for m in unused if m in sys.modules))
+import calendar, hashlib, html, queue
+print(whoosh.util.times.calendar.monthrange(2024, 2)[1], whoosh.compat.htmlescape("<a & b>"),
+      whoosh.filedb.filetables.md5(b"abc").hexdigest() == hashlib.md5(b"abc").hexdigest(),
+      whoosh.compat.queue.Empty is queue.Empty, calendar.__name__, html.escape("<"))
+"""
+
+
+def test_whoosh_loads_no_calendar_queue_html_or_openssl_and_they_still_work() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _UNUSED], capture_output=True, text=True, check=True
+    )
+    loaded, used = run.stdout.splitlines()
+    assert loaded == ""
+    assert used == "29 &lt;a &amp; b&gt; True True calendar &lt;"

@@ -3,15 +3,15 @@ the note parser splits it, cut at a line."""
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 
+from rubi.core.lazylog import get_logger
 from rubi.core.paths import VaultPaths
 
 __all__ = ["FM_BOUNDARY", "cut", "note_body", "page_text"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 FM_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)

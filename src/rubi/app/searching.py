@@ -39,13 +39,16 @@ def one_search() -> None:
     search``): the dense channel's vectors are read on demand, the documents' rows and
     then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
     and the graph snapshot is read without networkx
-    (:func:`rubi.graph.snapshot.load_frozen`); the rankings are the same. An index run
-    in it leaves the flat graph current (:func:`runs_once`)."""
+    (:func:`rubi.graph.snapshot.load_frozen`), and the index's segments through a
+    memory map (:func:`rubi.core.segmentreads.map_segments`); the rankings are the
+    same. An index run in it leaves the flat graph current (:func:`runs_once`)."""
+    from rubi.core.segmentreads import map_segments
     from rubi.graph.snapshot import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
     load_frozen()
+    map_segments()
     runs_once()
 
 

@@ -15,6 +15,9 @@ once, so any later ``import inspect`` gets the real module. Nothing is done when
 either module is imported already, or when another thread runs (it could import
 ``inspect`` meanwhile and get the stand-in). Called by the console script for a hook
 (:mod:`rubi.entry`), before anything imports ``dataclasses``.
+
+It also has ``dataclasses`` run the methods it writes from the compiled code kept in
+the cache folder (:mod:`rubi.core.dataclasscode`) instead of compiling each text again.
 """
 
 from __future__ import annotations
@@ -50,13 +53,17 @@ def _one_thread() -> bool:
 
 
 def import_dataclasses() -> None:
-    """Import ``dataclasses`` with ``inspect`` deferred (see the module docstring)."""
+    """Import ``dataclasses`` with ``inspect`` deferred and its methods' code kept
+    across processes (see the module docstring)."""
     if "dataclasses" in sys.modules or "inspect" in sys.modules or not _one_thread():
         return
     stand_in = _Inspect("inspect")
     sys.modules["inspect"] = stand_in
     try:
-        import dataclasses  # noqa: F401
+        import dataclasses
     finally:
         if sys.modules.get("inspect") is stand_in:
             del sys.modules["inspect"]
+    from rubi.core.dataclasscode import install
+
+    install(dataclasses)

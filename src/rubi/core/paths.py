@@ -16,12 +16,11 @@ read; ``rubi doctor`` says it can be deleted. A read-only vault needs nothing sp
 from __future__ import annotations
 
 import os
-import posixpath
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubi.core.cachefolder import cache_home
 from rubi.core.digest import sha256_hex
 from rubi.core.errors import VaultNotFoundError
 from rubi.core.vaultwalk import VAULT_DIRNAME, VaultWalk
@@ -42,32 +41,6 @@ PROJECT_VAULT_DIRNAME = VAULT_DIRNAME
 
 LEGACY_INDEX_DIRNAME = ".index"
 """Where an early rubi kept derived data inside the vault; now ignored (never read)."""
-
-
-def cache_home() -> Path:
-    """The user's rubi cache folder (``platformdirs.user_cache_dir("rubi")``; on Linux
-    ``$XDG_CACHE_HOME/rubi``, default ``~/.cache/rubi``).
-
-    Every hook with a vault asks for it (the vault's derived-data folder is in it), and
-    importing platformdirs on Linux imports ``tempfile`` and with it ``shutil``,
-    ``random``, ``bz2`` and ``lzma``: about 7 ms of a tool hook's 45 ms of CPU. So on
-    Linux the two usual cases are answered here, as platformdirs answers them
-    (``platformdirs._xdg.xdg_dir``, ``expand_user``): an absolute ``$XDG_CACHE_HOME``,
-    else ``~/.cache`` under an absolute ``$HOME``; anything else (another system, a
-    relative or missing ``HOME``) asks platformdirs."""
-    android = hasattr(sys, "getandroidapilevel") or (
-        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"
-    )
-    if sys.platform == "linux" and not android:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not posixpath.isabs(base):
-            home = os.environ.get("HOME", "")
-            base = posixpath.expanduser("~/.cache") if posixpath.isabs(home) else ""
-        if base:
-            return Path(posixpath.join(base, "rubi"))
-    from platformdirs import user_cache_path
-
-    return user_cache_path("rubi", appauthor=False)
 
 
 def config_home() -> Path:

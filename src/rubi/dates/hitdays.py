@@ -8,19 +8,19 @@ modification time; a code file's is the day of the newest commit that changed it
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubi.core.lazylog import get_logger
 from rubi.core.safeio import has_surrogates
 from rubi.dates.days import file_day, parse_day
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 _COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}

@@ -11,11 +11,12 @@ the same, so a search never fails because of this channel.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from rubi.core.lazylog import get_logger
 
 if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex, DenseMatch
@@ -31,7 +32,7 @@ __all__ = [
     "dense_weight",
 ]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 DENSE_LIMIT = 50
 """Candidates the dense list contributes to the fusion."""

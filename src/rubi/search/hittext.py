@@ -7,7 +7,6 @@ prints ten hits reads ten files and asks the index for its words' IDF once.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
@@ -15,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.core.errors import NoteParseError
+from rubi.core.lazylog import get_logger
 from rubi.search.hits import Passage, Passages, Snippet
 from rubi.search.snippet import best_snippet
 
 __all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts", "passage_snippet"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 SymbolLines = Callable[[str], Sequence[tuple[str, int]]]
 """A code file's id → its top-level symbols, ``(name, 1-based line)`` ([] unknown)."""

@@ -12,7 +12,6 @@ with the vectors file whenever it changed (new and changed rows only).
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import threading
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rubi.core.lazylog import get_logger
 from rubi.semantic.arith import best_first, candidates, dot
 from rubi.semantic.arith import median as cosine_median
 from rubi.semantic.demand import staying, staying_on_demand
@@ -40,7 +40,7 @@ __all__ = [
 
 DOC_WEIGHT = 0.5
 """Weight of the whole-document cosine; the best passage's gets the rest."""
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 _INDEXES: dict[Path, DenseIndex] = {}
 """Each vectors file's matrices in this process, by the file's path. Never stale:

@@ -12,18 +12,18 @@ that is no database (or a malformed one) is built anew by the next full run.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from rubi.core.lazylog import get_logger
 from rubi.core.picklefiles import UntrustedCacheError
 from rubi.index.searchindex import IndexDoc
 
 __all__ = ["FLUSH_ROWS", "VECTORS_FILE", "VectorSink", "vectors_file"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 VECTORS_FILE = "semantic.sqlite"
 """The vectors' file name inside a vault's index folder."""

@@ -11,11 +11,12 @@ the last such change, so a run of edits writes it once.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rubi.core.lazylog import get_logger
 
 if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SNAPSHOT_DELAY_S", "Snapshots"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 SNAPSHOT_DELAY_S = 5.0
 """A watching vault sync writes the graph snapshot this long after the last change of the

@@ -1,0 +1,43 @@
+"""A module's logger imports ``logging`` only when something is logged, and logs as
+the logger it stands for."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+
+import pytest
+
+from rubi.core.lazylog import get_logger
+
+
+def test_records_reach_the_named_logger(caplog: pytest.LogCaptureFixture) -> None:
+    log = get_logger("rubi.test.lazy")
+    with caplog.at_level(logging.WARNING, logger="rubi.test.lazy"):
+        log.warning("channel skipped: %s", "damaged")
+        log.debug("not shown")
+    assert [(r.name, r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("rubi.test.lazy", "WARNING", "channel skipped: damaged")
+    ]
+    assert log.isEnabledFor(logging.ERROR)
+    assert log.name == "rubi.test.lazy"
+
+
+def test_the_recall_search_stack_imports_no_logging() -> None:
+    """The modules a cold recall hook imports to search leave ``logging`` (and the
+    ``traceback``, ``tokenize`` and ``textwrap`` it brings) unimported, set up as a hook
+    is (``inspect`` deferred)."""
+    code = (
+        "import sys\n"
+        "from rubi.core.dataclassimport import import_dataclasses\n"
+        "import_dataclasses()  # as a hook imports it\n"
+        "import rubi.claude.hooks.recall, rubi.search.engine, rubi.app.recall\n"
+        "import rubi.index.warm, rubi.semantic.dense, rubi.search.dense, rubi.app.pagetext\n"
+        "import rubi.search.hittext, rubi.dates.hitdays, rubi.semantic.sync\n"
+        "import rubi.sync.snapshots, rubi.index.searchindex\n"
+        "names = ('logging', 'traceback', 'tokenize', 'textwrap')\n"
+        "print(sorted(m for m in names if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
