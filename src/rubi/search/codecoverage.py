@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rubi.index.analysis import analyze
+from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 
 __all__ = [
@@ -48,9 +48,11 @@ COVERAGE_POWER = 0.5
 short keyword questions and gained no more on long ones."""
 
 
-def question_words(query: str) -> int:
-    """The number of distinct content words of ``query`` (English analysis)."""
-    return len(set(analyze(query)))
+def question_words(query: str, analysis: QueryAnalysis | None = None) -> int:
+    """The number of distinct content words of ``query`` (English analysis; from
+    ``analysis``, the search's own analysis of the query, when it is one of ``query``:
+    a prompt is analysed once for all its searches)."""
+    return len(set(QueryAnalysis.of(query, analysis).terms(query)))
 
 
 def by_coverage(hits: Sequence[BM25Hit], words: int) -> list[BM25Hit]:

@@ -124,7 +124,7 @@ def text_list(
         analysis=analysis,
     )
     hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
-    return by_coverage(hits, question_words(query)) if kind == "file" else hits
+    return by_coverage(hits, question_words(query, analysis)) if kind == "file" else hits
 
 
 def name_list(
