@@ -58,13 +58,15 @@ def no_thread_left_running() -> Iterator[None]:
 def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test starts as a fresh process does: not marked as one that runs once (an
     in-process ``rubi index``, ``rubi search`` or hook marks it: the flat graph written
-    by its index runs, the vectors read on demand, the graph read frozen), and the
-    marks a test makes end with it. Modules not imported yet hold their defaults."""
+    by its index runs, the vectors read on demand, the graph read frozen, the index
+    segments mapped), and the marks a test makes end with it. Modules not imported yet
+    hold their defaults."""
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.dense": ("_ON_DEMAND", bool),
         "rubi.graph.snapshot": ("_frozen", bool),
         "rubi.core.collector": ("_FREEZE", list),
+        "rubi.core.segmentreads": ("_MAPPED", list),
     }
     for name, (attribute, default) in defaults.items():
         module = sys.modules.get(name)
