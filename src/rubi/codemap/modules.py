@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from rubi.codemap.model import Module
 
 __all__ = [
+    "GROUPING_VERSION",
     "MAX_MODULE_DEPTH",
     "MIN_MODULE_FILES",
     "SPLIT_MODULE_FILES",
@@ -42,6 +43,10 @@ __all__ = [
     "slugify",
 ]
 
+GROUPING_VERSION = 2
+"""Which rules group files into modules and name them; a map saved under another
+version is grouped again at the next run (:func:`rubi.sync.code.code_fingerprint`).
+2: a segment that repeats the one before it does not count (``gson``, not ``gson/gson``)."""
 MIN_MODULE_FILES = 3
 """A module of fewer files is noise on the map; it joins its parent."""
 MAX_MODULE_DEPTH = 1
