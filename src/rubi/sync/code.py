@@ -74,6 +74,12 @@ def _fingerprint_prefix() -> str:
     return f"g{GROUPING_VERSION}-"
 
 
+def _grouped_by_other_rules(old: VaultState) -> bool:
+    """The saved map was grouped into modules by other rules (its fingerprint has
+    another version, or none): it is mapped, and its documents written, anew."""
+    return bool(old.code_fingerprint) and not old.code_fingerprint.startswith(_fingerprint_prefix())
+
+
 @dataclass(frozen=True, slots=True)
 class CodeListing:
     """The project's files as one run listed and stat-ed them: where a watcher's next
@@ -227,10 +233,7 @@ def map_code(
         new.code_fingerprint = old.code_fingerprint
         return CodeRun()
     root = paths.project_root
-    # a map grouped into modules by other rules is mapped (and its documents written) anew
-    full = full or bool(
-        old.code_fingerprint and not old.code_fingerprint.startswith(_fingerprint_prefix())
-    )
+    full = full or _grouped_by_other_rules(old)
     seen, restated = None, None
     if held is not None and changed is not None and not full:
         seen = _restat(root, held, changed)
