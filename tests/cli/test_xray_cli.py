@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -82,3 +83,71 @@ def test_audit(home: Path, tmp_path: Path) -> None:
     assert data["measured_startup"] is None
     code, out = run("audit", str(project))
     assert code == 0 and "project CLAUDE.md" in out and "Itemized: 1k tokens" in out
+
+
+def test_xray_reads_transcript_files_given_as_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "empty-home"))  # no ~/.claude/projects at all
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    first = long_session(tmp_path / "saved" / f"{SESSION}.jsonl", calls=20, pause_at=None)
+    other = "bbbbbbbb-1111-4222-8333-444444444444"
+    second = long_session(tmp_path / "saved" / f"{other}.jsonl", calls=10, session=other)
+    old = 1_000_000_000.0  # 2001: older than any --days window
+    os.utime(first, (old, old))
+    code, out = run("xray", "--json", str(first), str(second), str(first))
+    assert code == 0, out
+    data = json.loads(out)
+    assert sorted(s["session_id"] for s in data["sessions"]) == sorted([SESSION, other])
+    assert data["window"]["days"] is None
+    code, out = run("xray", "--json", "--days", "7", str(first), str(second))
+    assert code == 0, out
+    assert [s["session_id"] for s in json.loads(out)["sessions"]] == [other]
+
+
+def test_xray_file_arguments_take_the_subagents_folder_beside_them(tmp_path: Path) -> None:
+    main = long_session(tmp_path / f"{SESSION}.jsonl", calls=5, pause_at=None)
+    agent = "bbbbbbbb-1111-4222-8333-444444444444"
+    long_session(tmp_path / SESSION / "subagents" / "agent-a1.jsonl", calls=3, session=agent)
+    code, out = run("xray", "--json", str(main))
+    assert code == 0, out
+    (session,) = json.loads(out)["sessions"]
+    assert session["session_id"] == SESSION and session["subagent_calls"] == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("notes.txt", "{}\n", "expected a .jsonl file"),
+        ("plain.jsonl", "hello\n", "not JSON Lines"),
+        ("missing.jsonl", None, "cannot read this transcript"),
+        ("folder", "", "a folder; give transcript files"),
+    ],
+)
+def test_xray_rejects_a_bad_transcript_argument_in_one_line(
+    tmp_path: Path, name: str, content: str | None, message: str
+) -> None:
+    path = tmp_path / name
+    if name == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, out = run("xray", str(path))
+    assert code == 1
+    errors = [line for line in out.splitlines() if line.startswith("Error: ")]
+    assert errors == [f"Error: {path}: {errors[0].split(': ', 2)[2]}"] and message in errors[0]
+
+
+def test_xray_rejects_a_fifo_and_files_with_project(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    code, out = run("xray", str(fifo))
+    assert code == 1 and f"Error: {fifo}: not a regular file" in out
+    main = long_session(tmp_path / f"{SESSION}.jsonl", calls=2)
+    code, out = run("xray", str(main), "--project", str(tmp_path))
+    assert code == 2 and "give transcript FILEs or --project, not both" in out
+
+
+def test_xray_help_names_transcript_files() -> None:
+    code, out = run("xray", "--help")
+    assert code == 0 and "[FILE]..." in out and "transcript FILEs given" in out

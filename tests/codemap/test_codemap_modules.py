@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from rubi.codemap.modules import group_modules, slugify
 
 
@@ -95,3 +97,38 @@ def test_modules_are_deterministic_with_unique_slugs() -> None:
     assert slugify("eslint-plugin/rules") == "eslint-plugin-rules"
     assert slugify("(root)") == "root"
     assert slugify("Ünïcode/x y") == "ünïcode-x-y"
+
+
+def test_a_maven_module_is_not_named_twice_by_its_java_package() -> None:
+    """``gson/src/main/java/com/google/gson``: the reverse domain is dropped and the
+    project's own package segment, which repeats the module's folder, is too."""
+    main = "gson/src/main/java/com/google/gson"
+    tests = "gson/src/test/java/com/google/gson"
+    paths = [f"{main}/Gson{i}.java" for i in range(5)]
+    paths += [f"{main}/stream/S{i}.java" for i in range(4)]
+    paths += [f"{main}/internal/I{i}.java" for i in range(2)]
+    paths += [f"{main}/internal/bind/B{i}.java" for i in range(41)]
+    paths += [f"{tests}/functional/T{i}.java" for i in range(3)]
+    paths += [f"metrics/src/main/java/com/google/gson/metrics/M{i}.java" for i in range(3)]
+    got = _group(paths, ["pom.xml", "gson/pom.xml", "metrics/pom.xml"])
+    assert got[f"{main}/Gson0.java"] == "gson"
+    assert got[f"{main}/stream/S0.java"] == "gson/stream"
+    assert got[f"{main}/internal/bind/B0.java"] == "gson/internal/bind"
+    assert got[f"{tests}/functional/T0.java"] == "gson/functional"
+    assert got["metrics/src/main/java/com/google/gson/metrics/M0.java"] == "metrics"
+    names = set(got.values())
+    assert not any(a == b for n in names for a, b in itertools.pairwise(n.split("/")))
+
+
+def test_a_package_named_as_its_folder_gives_one_segment() -> None:
+    paths = [f"examples/complex/complex/c{i}.py" for i in range(3)]
+    paths += ["examples/complex/complex/__init__.py"]
+    paths += [f"examples/complex/complex/commands/cmd_{i}.py" for i in range(3)]
+    spring = "spring-test/src/test/{}/org/springframework/test/{}/C{}.{}"
+    paths += [spring.format("java", "context", i, "java") for i in range(3)]
+    paths += [spring.format("kotlin", "web", i, "kt") for i in range(3)]
+    got = _group(paths, ["examples/complex/pyproject.toml", "spring-test/build.gradle"])
+    assert got["examples/complex/complex/c0.py"] == "examples/complex"
+    assert got["examples/complex/complex/commands/cmd_0.py"] == "examples/complex/commands"
+    assert got[spring.format("java", "context", 0, "java")] == "spring-test/test"
+    assert got[spring.format("kotlin", "web", 0, "kt")] == "spring-test/test"

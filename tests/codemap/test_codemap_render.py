@@ -156,3 +156,16 @@ def test_map_fits_the_budget_on_a_large_repository(make_repo: Callable[..., Path
     assert estimate_tokens(text) <= 500
     assert "## Modules" in text and "## Central files" in text
     assert "Summary kept whole." in text and 'rubi search "words"' in text
+
+
+def test_counts_of_one_are_singular_on_the_map_and_module_pages(
+    make_repo: Callable[..., Path],
+) -> None:
+    code_map = build_code_map(
+        make_repo({"pyproject.toml": "[project]\nname = 'one'\n", "one.py": "import os\n"})
+    )
+    text = render_map(code_map, [], "")
+    assert "1 file in 1 module" in text and "1 files" not in text and "1 modules" not in text
+    (module,) = code_map.modules
+    page = render_module_page(code_map, module, [], "")
+    assert " · 1 file · " in page and "1 files" not in page

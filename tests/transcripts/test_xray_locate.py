@@ -82,3 +82,27 @@ def test_days_window_uses_modification_time(projects: Path) -> None:
     names = [s.session_id for s in discover_sessions(projects, since=10_000)]
     assert names == ["new"]
     assert [s.session_id for s in discover_sessions(projects)] == ["old", "new"]
+
+
+def test_a_line_past_the_cap_is_skipped_without_being_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubi.transcripts import transcript
+    from rubi.transcripts.transcript import TranscriptReader
+
+    monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 64)
+    path = tmp_path / "s.jsonl"
+    good = b'{"type":"user","message":{"role":"user","content":"hi"}}\n'
+    huge = b'{"type":"user","pad":"' + b"x" * 500 + b'"}\n'
+    exact = b'{"pad":"' + b"y" * (64 - 11) + b'"}\n'  # 64 bytes with its newline
+    path.write_bytes(good + huge + exact + huge.rstrip(b"\n"))
+    reader = TranscriptReader()
+    calls: list[int] = []
+    monkeypatch.setattr(
+        reader, "_record", lambda record, number, state: iter(calls.append(number) or ())
+    )
+    list(reader.read_file(path))
+    assert len(exact) == 64 and calls == [1, 3]
+    assert reader.stats.bad_lines == 2 and reader.stats.lines == 4
+    assert reader.stats.bad_examples == [f"{path}:2", f"{path}:4"]
+    assert reader.stats.bytes == path.stat().st_size

@@ -156,3 +156,44 @@ def test_a_batch_reports_its_own_files_warnings_not_the_vaults() -> None:
     assert report_lines(Batch(events=2), gone, "12:00:00")[0].endswith(
         "; code files 1 deleted (0.00 s)"
     )
+
+
+def test_a_badly_named_file_is_warned_about_once_per_name(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A saved file whose name holds a line break or control character gets one warning
+    line under its escaped name, however often it is saved, as `rubi index` says it."""
+    import contextlib
+
+    from watchfiles import Change
+
+    import rubi.engine.server
+    import rubi.watch
+
+    app.index(app.locate(vault))
+    broken = write(vault / "two\nlines.md", "# Two\n")
+    escape = write(vault / "esc\x1b[31m.md", "# Esc\n")
+    later = write(vault / "later\tname.md", "# Later\n")
+    batches = [
+        {(Change.added, str(broken)), (Change.added, str(escape))},
+        {(Change.modified, str(broken))},
+        {(Change.modified, str(escape)), (Change.added, str(later))},
+        {(Change.modified, str(later))},
+    ]
+    real_watch = rubi.watch.watch
+
+    def scripted(paths: object, **kwargs: object) -> int:
+        kwargs.update(changes=batches, catch_up=False, once=False)
+        return real_watch(paths, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rubi.watch, "watch", scripted)
+    monkeypatch.setattr(rubi.engine.server, "running", lambda paths: contextlib.nullcontext())
+    result = CliRunner().invoke(cli, ["watch", "--vault", str(vault)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning: ")]
+    control = "file name holds a line break or control character; skipped: rename it"
+    assert sorted(warnings) == sorted(
+        f"warning: {name}: {control}"
+        for name in ("two\\nlines.md", "esc\\x1b[31m.md", "later\\tname.md")
+    )
+    assert "\x1b" not in result.output

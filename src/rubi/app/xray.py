@@ -60,6 +60,7 @@ def scan(
     thresholds: Sequence[int] = (),
     handoff_tokens: int = DEFAULT_HANDOFF_TOKENS,
     progress: Callable[[int, int], None] | None = None,
+    files: Sequence[Path] = (),
 ) -> XrayReport:
     """Read Claude Code's transcripts and build the X-ray
     (see :func:`rubi.transcripts.xray.scan`).
@@ -71,9 +72,12 @@ def scan(
             empty for :data:`DEFAULT_THRESHOLDS`.
         handoff_tokens: the handoff size a replayed compaction resumes from, in tokens.
         progress: called with bytes read and bytes in all.
+        files: read these ``*.jsonl`` transcript files instead of the transcripts
+            folder (``project`` is then not used).
 
     Raises:
-        TranscriptsNotFoundError: the transcripts folder (or the project's) is missing.
+        TranscriptsNotFoundError: the transcripts folder (or the project's) is missing,
+            or a file of ``files`` is not a readable JSONL transcript.
         RubiError: ``days`` is negative.
     """
     from rubi.transcripts.xray import scan as run_scan
@@ -82,7 +86,9 @@ def scan(
         thresholds=tuple(sorted(set(thresholds))) or DEFAULT_THRESHOLDS,
         handoff_tokens=handoff_tokens,
     )
-    return run_scan(days=_days(days), project=project, policy=policy, progress=progress)
+    return run_scan(
+        days=_days(days), project=project, policy=policy, progress=progress, files=files
+    )
 
 
 def summary(*, days: int | None = DEFAULT_DAYS, project: Path | None = None) -> str:

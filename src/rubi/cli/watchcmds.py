@@ -11,6 +11,8 @@ import click
 from rubi import app
 from rubi.cli.common import echo, handle_errors, vault_option
 from rubi.cli.interrupted import stop_for_interrupt
+from rubi.core.model import ScanWarning
+from rubi.core.safeio import escaped_name
 from rubi.watch import DEBOUNCE_MS, Batch
 
 __all__ = ["MAX_WARNINGS_SHOWN", "STOPPED", "report_lines", "watch"]
@@ -59,8 +61,10 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     paths = app.locate(vault)
 
+    said: set[ScanWarning] = set()
+
     def report(batch: Batch, result: app.IndexReport) -> None:
-        for line in report_lines(batch, result, time.strftime("%H:%M:%S")):
+        for line in report_lines(batch, result, time.strftime("%H:%M:%S"), said):
             echo(line, err=True)
 
     if not once:
@@ -79,10 +83,22 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
         echo(STOPPED, err=True)
 
 
-def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]:
+def _badly_named(batch: Batch) -> set[str]:
+    """The batch's files whose names cannot be printed as they are (a line break or
+    control character, bytes that are not UTF-8), as the index's warnings name them
+    (:func:`rubi.core.safeio.escaped_name`)."""
+    return {e for e in map(escaped_name, batch.vault_paths) if e not in batch.vault_paths}
+
+
+def report_lines(
+    batch: Batch, result: app.IndexReport, stamp: str, said: set[ScanWarning] | None = None
+) -> list[str]:
     """What ``rubi watch`` prints for one applied batch: one summary line, then the
     warnings of the files in the batch only (the catch-up run, ``events == 0``, shows
-    the vault's once), at most :data:`MAX_WARNINGS_SHOWN` of them."""
+    the vault's once), at most :data:`MAX_WARNINGS_SHOWN` of them. A file whose name
+    is refused (a control character or line break, not UTF-8) is warned about under its
+    escaped name, and once per watcher: ``said`` remembers the warnings shown (updated
+    here); one about such a name is not shown again, however often the file is saved."""
     if batch.events:
         what = f"{batch.events} change" + ("s" if batch.events != 1 else "")
     else:
@@ -98,7 +114,16 @@ def report_lines(batch: Batch, result: app.IndexReport, stamp: str) -> list[str]
         + (f"; code files {', '.join(code)}" if code else "")
         + f" ({result.seconds:.2f} s)"
     ]
-    fresh = [w for w in result.warnings if not batch.events or w.path in batch.vault_paths]
+    bad_names = _badly_named(batch)
+    shown = said if said is not None else set()
+    fresh = [
+        w
+        for w in result.warnings
+        if not batch.events
+        or w.path in batch.vault_paths
+        or (w.path in bad_names and w not in shown)
+    ]
+    shown.update(fresh[:MAX_WARNINGS_SHOWN])
     lines += [f"warning: {w}" for w in fresh[:MAX_WARNINGS_SHOWN]]
     if len(fresh) > MAX_WARNINGS_SHOWN:
         more = len(fresh) - MAX_WARNINGS_SHOWN

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from rubi.app import xray as use_case
 from rubi.app.xray import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS, format_tokens
@@ -164,12 +165,15 @@ def _print_report(report: Any, top: int) -> None:
 
 
 @click.command()
+@click.argument(
+    "transcripts", nargs=-1, type=click.Path(dir_okay=True, path_type=Path), metavar="[FILE]..."
+)
 @click.option(
     "--days",
     type=click.IntRange(min=0),
     default=DEFAULT_DAYS,
     show_default=True,
-    help="Only sessions active in the last N days; 0 for all.",
+    help="Only sessions active in the last N days; 0 for all (the default with FILEs).",
 )
 @click.option(
     "--project",
@@ -208,6 +212,7 @@ def _print_report(report: Any, top: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 @handle_errors
 def xray(
+    transcripts: tuple[Path, ...],
     days: int,
     project: Path | None,
     thresholds: tuple[int, ...],
@@ -218,13 +223,24 @@ def xray(
 ) -> None:
     """Show where your Claude Code tokens went, and what early compaction would save.
 
-    Reads the transcripts in ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects).
-    Costs are in input-token equivalents: cache read 0.1, cache write 1.25 (5 min)
-    or 2 (1 hour), output 5.
+    Reads the transcripts in ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), or
+    the transcript FILEs given (<session>.jsonl, each with its <session>/subagents/
+    beside it; every age unless --days is given). Costs are in input-token
+    equivalents: cache read 0.1, cache write 1.25 (5 min) or 2 (1 hour), output 5.
     """
+    if transcripts:
+        if project is not None:
+            raise click.UsageError("give transcript FILEs or --project, not both")
+        source = click.get_current_context().get_parameter_source("days")
+        if source is ParameterSource.DEFAULT:
+            days = 0
     if as_json:
         report = use_case.scan(
-            days=days, project=project, thresholds=thresholds, handoff_tokens=handoff
+            days=days,
+            project=project,
+            thresholds=thresholds,
+            handoff_tokens=handoff,
+            files=transcripts,
         )
     else:
         from rich.progress import BarColumn, DownloadColumn, Progress
@@ -243,6 +259,7 @@ def xray(
                 thresholds=thresholds,
                 handoff_tokens=handoff,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
+                files=transcripts,
             )
     if html_path is not None:
         use_case.write_html(report, html_path)

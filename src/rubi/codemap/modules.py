@@ -8,8 +8,8 @@ The rule, in order:
    ``examples/*``...), and every top-level Python package (``src/flask``).
 2. Below a root, a folder's **depth** counts only significant segments: source-layout
    folders (``src``, ``lib``, ``main``, ``java``...), pass-through folders (no files,
-   one subfolder) and the reverse domain under a JVM source folder (``org/example``)
-   do not count.
+   one subfolder), the reverse domain under a JVM source folder (``org/example``) and
+   a folder named as the segment before it (``gson/.../com/google/gson``) do not count.
 3. A file belongs to its deepest enclosing folder that is a root, the repository's own
    source folder (``src/`` at the top, apart from root scripts and configs), at depth
    ≤ :data:`MAX_MODULE_DEPTH`, or holds at least :data:`SPLIT_MODULE_FILES` files.
@@ -20,7 +20,8 @@ The rule, in order:
 A module's name is its package root's name followed by its significant segments
 (``packages/eslint-plugin/src/rules`` → ``eslint-plugin/rules``, ``src/flask`` →
 ``flask``, ``spring-core/src/main/java/org/springframework/util`` →
-``spring-core/util``); the root is ``(root)``. Folders that get the same name (a
+``spring-core/util``, ``gson/src/main/java/com/google/gson/stream`` → ``gson/stream``);
+the root is ``(root)``; a segment never repeats the one before it. Folders that get the same name (a
 package split over ``src/main/java`` and ``src/main/kotlin``) form one module.
 """
 
@@ -34,6 +35,7 @@ from collections.abc import Iterable
 from rubi.codemap.model import Module
 
 __all__ = [
+    "GROUPING_VERSION",
     "MAX_MODULE_DEPTH",
     "MIN_MODULE_FILES",
     "SPLIT_MODULE_FILES",
@@ -41,6 +43,10 @@ __all__ = [
     "slugify",
 ]
 
+GROUPING_VERSION = 2
+"""Which rules group files into modules and name them; a map saved under another
+version is grouped again at the next run (:func:`rubi.sync.code.code_fingerprint`).
+2: a segment that repeats the one before it does not count (``gson``, not ``gson/gson``)."""
 MIN_MODULE_FILES = 3
 """A module of fewer files is noise on the map; it joins its parent."""
 MAX_MODULE_DEPTH = 1
@@ -191,7 +197,20 @@ class _Layout:
         grand = _dirname(parent)
         if _basename(parent) in _JVM_DIRS and name in _TLDS:
             return False
-        return not (_basename(grand) in _JVM_DIRS and _basename(parent) in _TLDS)
+        if _basename(grand) in _JVM_DIRS and _basename(parent) in _TLDS:
+            return False
+        return name != self._named_above(parent)
+
+    def _named_above(self, folder: str) -> str:
+        """The last segment the name has at ``folder``: its own if it is significant
+        (or a package root), else that of the nearest one above; ``""`` at the root.
+        A folder of that same name adds nothing: a Maven or Gradle module ``gson``
+        whose package is ``com.google.gson`` (the reverse domain is dropped, the
+        project's own segment repeats the module's), ``spring-test``'s
+        ``src/test/.../springframework/test``, a Python ``foo/foo/``."""
+        while folder not in self.anchors and not self.significant(folder):
+            folder = _dirname(folder)
+        return _basename(folder)
 
     def below(self, folder: str) -> list[str]:
         """Significant segments between ``folder``'s package root and ``folder``."""
@@ -229,7 +248,8 @@ class _Layout:
             for i, p in enumerate(parts)
             if not (i == 0 and p in _NAME_STRIP) and p not in SOURCE_DIRS
         ]
-        return "/".join(head + self.below(folder)) or _basename(folder)
+        named = [p for i, p in enumerate(head) if i == 0 or p != head[i - 1]]
+        return "/".join(named + self.below(folder)) or _basename(folder)
 
 
 def group_modules(

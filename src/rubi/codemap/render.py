@@ -27,6 +27,7 @@ __all__ = [
     "GENERATED_COMMENT",
     "MAP_BUDGET_TOKENS",
     "MAP_NOTE_TYPES",
+    "counted",
     "link",
     "render_map",
     "short_symbols",
@@ -60,6 +61,11 @@ _TYPE_KINDS = frozenset(
     {"class", "struct", "interface", "trait", "enum", "type", "object", "module"}
 )
 _CALLABLE_KINDS = frozenset({"function", "macro", "mixin"})
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word`` in the plural unless ``n`` is 1: ``1 file``, ``3 files``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def link(target: str, label: str) -> str:
@@ -157,7 +163,7 @@ def _compose(
     modules, langs = facts.modules, facts.langs
     lines = ["# Code map", "", GENERATED_COMMENT, block, ""]
     lines.append(
-        f"{len(code_map.files)} files in {len(modules)} modules"
+        f"{counted(len(code_map.files), 'file')} in {counted(len(modules), 'module')}"
         + (f" ({langs})." if langs else ".")
     )
     if modules and caps["modules"]:
@@ -165,7 +171,7 @@ def _compose(
         for name in modules[: caps["modules"]]:
             module = code_map.modules[name]
             count = len(module.files)
-            line = f"- {link('modules/' + module.slug, name)} {count} file{'s' * (count != 1)}"
+            line = f"- {link('modules/' + module.slug, name)} {counted(count, 'file')}"
             top = facts.per_module[name][: caps["per_module"]]
             if top:
                 line += ": " + ", ".join(_relative(p, module.folder) for p in top)

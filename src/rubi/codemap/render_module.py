@@ -21,7 +21,7 @@ from rubi.codemap.curated import curated_block
 from rubi.codemap.errors import CodeMapError
 from rubi.codemap.model import CodeMap, NoteRef
 from rubi.codemap.notefiles import files_for_note
-from rubi.codemap.render import GENERATED_COMMENT, link, short_symbols
+from rubi.codemap.render import GENERATED_COMMENT, counted, link, short_symbols
 
 __all__ = [
     "MODULE_PAGE_MAX_EXTERNAL",
@@ -115,7 +115,7 @@ def render_module_page(
     ranked = code_map.ranked_files(module)
     folder = f"`{mod.folder}`" if mod.folder else "the repository root"
     lines = [f"# {module}", "", GENERATED_COMMENT, curated_block(curated), ""]
-    lines.append(f"{folder} · {len(mod.files)} files · {link('map', 'code map')}")
+    lines.append(f"{folder} · {counted(len(mod.files), 'file')} · {link('map', 'code map')}")
     lines += ["", "## Files"]
     for path in sorted(ranked[:MODULE_PAGE_MAX_FILES]):
         lines.append(
@@ -123,14 +123,14 @@ def render_module_page(
             f"imports {code_map.out_degree.get(path, 0)}"
         )
     if len(ranked) > MODULE_PAGE_MAX_FILES:
-        lines.append(f"- … {len(ranked) - MODULE_PAGE_MAX_FILES} more files")
+        lines.append(f"- … {counted(len(ranked) - MODULE_PAGE_MAX_FILES, 'more file')}")
     lines += _neighbours(code_map, module, index)
     external = Counter(name for path in mod.files for name in code_map.files[path].external)
     if external:
         top = sorted(external.items(), key=lambda item: (-item[1], item[0]))
         lines += ["", "## External dependencies"]
         for name, n in sorted(top[:MODULE_PAGE_MAX_EXTERNAL]):
-            lines.append(f"- {name} ({n} file{'s' * (n != 1)})")
+            lines.append(f"- {name} ({counted(n, 'file')})")
         if len(top) > MODULE_PAGE_MAX_EXTERNAL:
             lines.append(f"- … {len(top) - MODULE_PAGE_MAX_EXTERNAL} more")
     symbol_lines = []
@@ -171,8 +171,8 @@ def _neighbours(code_map: CodeMap, module: str, index: PageIndex) -> list[str]:
             shown = sorted(items[:MODULE_PAGE_MAX_NEIGHBOURS], key=lambda x: x[1])
             for n, name in shown:
                 target = code_map.modules[name]
-                plural = "s" if n != 1 else ""
-                lines.append(f"- {link('modules/' + target.slug, name)} — {n} import{plural}")
+                lines.append(f"- {link('modules/' + target.slug, name)} — {counted(n, 'import')}")
             if len(items) > MODULE_PAGE_MAX_NEIGHBOURS:
-                lines.append(f"- … {len(items) - MODULE_PAGE_MAX_NEIGHBOURS} more modules")
+                more = len(items) - MODULE_PAGE_MAX_NEIGHBOURS
+                lines.append(f"- … {counted(more, 'more module')}")
     return lines

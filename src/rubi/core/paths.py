@@ -30,6 +30,7 @@ __all__ = [
     "PROJECT_VAULT_DIRNAME",
     "VaultPaths",
     "cache_home",
+    "cache_slug",
     "ensure_private_dir",
     "find_vault",
     "index_dir_for",
@@ -121,13 +122,32 @@ class VaultPaths:
         return self.index_dir / "index.lock"
 
 
+SLUG_MAX_CHARS = 40
+"""How much of the vault's name a cache folder's name keeps (before the hash)."""
+
+
+def cache_slug(name: str) -> str:
+    """The readable part of a cache folder's name: ``name`` (NFC) with every run of
+    characters that are not Unicode letters or digits (categories L*, N*) made one
+    ``-``, trimmed, at most :data:`SLUG_MAX_CHARS` characters, ``vault`` when nothing
+    is left. ``Заметки été`` gives ``Заметки-été``; a path separator, dot, control,
+    format (bidi) or combining character never survives, so the slug is always one
+    plain path component (at most 160 bytes of UTF-8)."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", name)
+    kept = "".join(c if unicodedata.category(c)[0] in "LN" else "-" for c in text)
+    return re.sub(r"-{2,}", "-", kept).strip("-")[:SLUG_MAX_CHARS] or "vault"
+
+
 def index_dir_for(root: Path) -> Path:
     """The derived-data folder of the vault at ``root``: under :func:`cache_home`,
-    named after the vault (its project folder for a ``.rubi/`` vault) and keyed by
-    the SHA-256 of its resolved path, so two clones or worktrees never share one."""
+    named after the vault (its project folder for a ``.rubi/`` vault; see
+    :func:`cache_slug`) and keyed by the SHA-256 of its resolved path, so two clones or
+    worktrees never share one."""
     real = Path(os.path.realpath(root))
     name = real.parent.name if real.name == PROJECT_VAULT_DIRNAME else real.name
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:40] or "vault"
+    slug = cache_slug(name)
     key = os.fsencode(str(real))
     digest = sha256_hex(key)[:12]
     return cache_home() / "indexes" / f"{slug}-{digest}"

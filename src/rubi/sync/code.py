@@ -41,7 +41,9 @@ def code_fingerprint(
 ) -> str:
     """A digest of the project's file list with each file's size and mtime (its own,
     not a symlink target's): equal digests mean no file was added, removed or touched.
-    "" when it cannot be taken.
+    Prefixed with the module grouping's version (``g2-<sha256 hex>``,
+    :data:`rubi.codemap.modules.GROUPING_VERSION`), so a map grouped by other rules is
+    out of date and regrouped (:func:`map_code`). "" when it cannot be taken.
 
     One ``git ls-files`` and one ``lstat`` per file (none of either when ``listing``
     and ``stats`` are given): about 0.1 s on a 10,000-file repository, against
@@ -63,7 +65,19 @@ def code_fingerprint(
         st = stats.get(rel)
         if st is not None:
             digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+    return _fingerprint_prefix() + digest.hexdigest()
+
+
+def _fingerprint_prefix() -> str:
+    from rubi.codemap.modules import GROUPING_VERSION
+
+    return f"g{GROUPING_VERSION}-"
+
+
+def _grouped_by_other_rules(old: VaultState) -> bool:
+    """The saved map was grouped into modules by other rules (its fingerprint has
+    another version, or none): it is mapped, and its documents written, anew."""
+    return bool(old.code_fingerprint) and not old.code_fingerprint.startswith(_fingerprint_prefix())
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +233,7 @@ def map_code(
         new.code_fingerprint = old.code_fingerprint
         return CodeRun()
     root = paths.project_root
+    full = full or _grouped_by_other_rules(old)
     seen, restated = None, None
     if held is not None and changed is not None and not full:
         seen = _restat(root, held, changed)

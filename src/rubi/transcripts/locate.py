@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,7 @@ __all__ = [
     "find_project_dir",
     "project_slug",
     "projects_dir",
+    "transcript_file_sessions",
 ]
 
 SLUG_MAX_CHARS = 200
@@ -32,6 +35,9 @@ SLUG_MAX_CHARS = 200
 
 _FIRST_LINE_MAX_BYTES = 1 << 16
 """How much of an old-style agent file is read to learn its parent session id."""
+
+_SNIFF_BYTES = 4096
+"""How much of a transcript named on the command line is read to tell it is JSONL."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,4 +230,90 @@ def discover_sessions(
     sessions = [s for folder in folders for s in _project_sessions(folder)]
     if since is not None:
         sessions = [s for s in sessions if s.mtime >= since]
+    return sorted(sessions, key=lambda s: (s.mtime, s.project, s.session_id))
+
+
+def _checked_transcript(path: Path) -> tuple[float, int]:
+    """``path``'s (mtime, size) once it is known to be a readable JSONL transcript file.
+
+    Raises:
+        TranscriptsNotFoundError: missing, not a regular file, not named ``*.jsonl``,
+            or its first non-blank character is not ``{``.
+    """
+    try:
+        info = path.stat()
+    except OSError as err:
+        raise TranscriptsNotFoundError(
+            f"{path}: cannot read this transcript ({err.strerror or err})"
+        ) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise TranscriptsNotFoundError(
+            f"{path}: a folder; give transcript files (<session>.jsonl), or --project FOLDER"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        raise TranscriptsNotFoundError(f"{path}: not a regular file; give a .jsonl transcript")
+    if path.suffix.lower() != ".jsonl":
+        raise TranscriptsNotFoundError(
+            f"{path}: not a Claude Code transcript (expected a .jsonl file)"
+        )
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES).lstrip()
+    except OSError as err:
+        raise TranscriptsNotFoundError(
+            f"{path}: cannot read this transcript ({err.strerror or err})"
+        ) from None
+    if head and not head.startswith(b"{"):
+        raise TranscriptsNotFoundError(
+            f"{path}: not JSON Lines (a transcript's lines are JSON objects)"
+        )
+    return info.st_mtime, info.st_size
+
+
+def transcript_file_sessions(paths: Sequence[Path]) -> list[SessionFiles]:
+    """The sessions of transcript files named by the user (``rubi xray FILE...``).
+
+    Each file is one session (id: its stem, project: its folder's name). A main
+    transcript's subagents in ``<stem>/subagents/*.jsonl`` beside it come along, as in
+    the projects folder; a file named twice counts once.
+
+    Args:
+        paths: ``.jsonl`` transcript files.
+
+    Returns:
+        The sessions, oldest first (as :func:`discover_sessions`).
+
+    Raises:
+        TranscriptsNotFoundError: a path is missing, a folder, not a regular file, not
+            ``*.jsonl`` or not JSON Lines; the message names the path.
+    """
+    sessions: list[SessionFiles] = []
+    seen: set[Path] = set()
+    for path in paths:
+        key = path.absolute()
+        if key in seen:
+            continue
+        seen.add(key)
+        mtime, size = _checked_transcript(path)
+        sub = path.parent / path.stem / "subagents"
+        agents = (
+            tuple(
+                (p.stem.removeprefix("agent-"), p)
+                for p in sorted(sub.glob("*.jsonl"))
+                if p.is_file()
+            )
+            if sub.is_dir()
+            else ()
+        )
+        stats = [_stat(p) for _, p in agents]
+        sessions.append(
+            SessionFiles(
+                path.stem,
+                path.absolute().parent.name,
+                path,
+                agents,
+                max([mtime, *(m for m, _ in stats)]),
+                size + sum(s for _, s in stats),
+            )
+        )
     return sorted(sessions, key=lambda s: (s.mtime, s.project, s.session_id))

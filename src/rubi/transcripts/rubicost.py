@@ -31,6 +31,7 @@ from typing import Any
 from rubi.transcripts.analyze import SessionStats
 from rubi.transcripts.records import text_chars, tokens_of
 from rubi.transcripts.settings import PriceRatios
+from rubi.transcripts.transcript import MAX_LINE_BYTES
 
 __all__ = ["RECALL_HEADER", "RubiCost", "carried", "measure_rubi"]
 
@@ -42,8 +43,6 @@ RECALL_HEADER = "rubi project memory has notes related to this request"
 """How rubi's recall starts (:data:`rubi.app.recall.HEADER`): Claude Code records a
 UserPromptSubmit hook's context without the command that made it, so recall is known
 by its first words."""
-MAX_LINE_BYTES = 50_000_000
-"""A transcript line longer than this is skipped (bounded memory)."""
 
 
 @dataclass(frozen=True, slots=True)

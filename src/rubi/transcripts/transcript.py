@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from rubi.transcripts.events import (
     MAIN_CHAIN,
@@ -31,13 +31,35 @@ from rubi.transcripts.events import (
 )
 from rubi.transcripts.records import attachment_event, parse_time, text_chars, tokens_of, usage_from
 
-__all__ = ["TranscriptReader"]
+__all__ = ["MAX_LINE_BYTES", "TranscriptReader"]
 
 log = logging.getLogger(__name__)
 
 _SKIP_PREFIXES = (b'{"type":"file-history-snapshot"', b'{"type":"queue-operation"')
 """Bookkeeping records (large file backups, prompt queue) that carry no tokens: skipped
 before parsing, which saves time on big files."""
+
+
+MAX_LINE_BYTES = 50_000_000
+"""A transcript line longer than this is skipped and counted as broken, read in pieces
+of this size: memory stays bounded whatever a file holds (a file named on the command
+line can be anything)."""
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """``(size in bytes, line)`` for each line of ``handle`` (newline kept); the line is
+    None when it is longer than :data:`MAX_LINE_BYTES` (read past, never held whole)."""
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        if len(raw) <= MAX_LINE_BYTES:
+            yield len(raw), raw
+            continue
+        size = len(raw)
+        while not raw.endswith(b"\n"):
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            size += len(raw)
+        yield size, None
 
 
 @dataclass(slots=True)
@@ -88,17 +110,19 @@ class TranscriptReader:
         self.stats.files += 1
         state = _FileState(path, agent_id)
         with handle:
-            for number, raw in enumerate(handle, start=1):
-                self.stats.bytes += len(raw)
-                if not raw.strip():
+            for number, (size, raw) in enumerate(_lines(handle), start=1):
+                self.stats.bytes += size
+                if raw is not None and not raw.strip():
                     continue
                 self.stats.lines += 1
-                if raw.startswith(_SKIP_PREFIXES):
+                if raw is not None and raw.startswith(_SKIP_PREFIXES):
                     continue
-                try:
-                    record = json.loads(raw)
-                except ValueError:  # JSONDecodeError and UnicodeDecodeError
-                    record = None
+                record = None
+                if raw is not None:
+                    try:
+                        record = json.loads(raw)
+                    except ValueError:  # JSONDecodeError and UnicodeDecodeError
+                        record = None
                 if not isinstance(record, dict):
                     self.stats.bad_lines += 1
                     if len(self.stats.bad_examples) < 5:

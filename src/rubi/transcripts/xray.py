@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rubi.transcripts.aggregate import XrayReport, build_report
 from rubi.transcripts.analyze import SessionStats, analyze_session
 from rubi.transcripts.events import ReadStats
-from rubi.transcripts.locate import discover_sessions, projects_dir
+from rubi.transcripts.locate import discover_sessions, projects_dir, transcript_file_sessions
 from rubi.transcripts.replay import ReplayOutcome, replay_curve
 from rubi.transcripts.report_json import report_to_dict
 from rubi.transcripts.settings import (
@@ -83,6 +83,7 @@ def scan(
     prices: PriceRatios | None = None,
     now: float | None = None,
     progress: ProgressCallback | None = None,
+    files: Sequence[Path] = (),
 ) -> XrayReport:
     """Read the transcripts and build the X-ray.
 
@@ -97,32 +98,43 @@ def scan(
         prices: price ratios (default: read 0.1, write 1.25 / 2, output 5).
         now: the current time (POSIX seconds), for tests.
         progress: called after each session with bytes done and bytes in all.
+        files: read these transcript files (``*.jsonl``, each one session with its
+            ``<stem>/subagents/`` beside it) instead of the projects folder; ``project``
+            and ``root`` are then not used, ``days`` still filters.
 
     Returns:
         The report. Files are streamed line by line; memory grows with the number of
         API calls, not with the size of the files.
 
     Raises:
-        TranscriptsNotFoundError: the projects folder or the project's folder is missing.
+        TranscriptsNotFoundError: the projects folder or the project's folder is missing,
+            or a file of ``files`` is not a readable JSONL transcript.
     """
     policy = policy or ReplayPolicy()
     prices = prices or PriceRatios()
     root = root if root is not None else projects_dir()
     clock = time.time() if now is None else now
     since = None if days is None else clock - days * SECONDS_PER_DAY
-    found = discover_sessions(root, project=project, since=since)
+    if files:
+        found = transcript_file_sessions(files)
+        if since is not None:
+            found = [s for s in found if s.mtime >= since]
+        source = _files_label(files)
+    else:
+        found = discover_sessions(root, project=project, since=since)
+        source = str(root)
     total_bytes = sum(s.size for s in found)
     reader = TranscriptReader()
     stats = ReadStats()
     sessions: list[SessionStats] = []
     replays: dict[str, tuple[ReplayOutcome, ...]] = {}
     done = 0
-    for files in found:
-        session = analyze_session(files, reader, prices)
+    for found_files in found:
+        session = analyze_session(found_files, reader, prices)
         stats.add(session.read_stats)
         sessions.append(session)
         replays[session.session_id] = replay_session(session, policy, prices)
-        done += files.size
+        done += found_files.size
         if progress is not None:
             progress(done, total_bytes)
     if stats.bad_lines:
@@ -132,11 +144,18 @@ def scan(
         replays,
         stats,
         days=days,
-        project=str(project) if project is not None else None,
-        projects_root=str(root),
+        project=str(project) if project is not None and not files else None,
+        projects_root=source,
         prices=prices,
         policy=policy,
     )
+
+
+def _files_label(files: Sequence[Path]) -> str:
+    """How a report names the transcript files it read: up to three paths, else a count."""
+    if len(files) <= 3:
+        return ", ".join(str(p) for p in files)
+    return f"{len(files)} transcript files"
 
 
 def xray_summary(
