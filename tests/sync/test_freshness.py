@@ -249,3 +249,32 @@ def test_a_refreshing_reader_of_an_unchanged_vault_makes_no_vault_sync(tmp_path:
     assert not has_vault_sync(paths)
     (paths.root / "Gamma.md").write_text("# Gamma\n", encoding="utf-8")
     assert ensure_index(paths, refresh=True) is not None  # a change still runs
+
+
+_CHECK_ALONE = """
+import json, sys
+from pathlib import Path
+from rubi import app
+ran = app.catch_up_if_changed(app.locate(Path(sys.argv[1])), lock_timeout_s=1.0)
+print(json.dumps([ran, sorted({m.split(".")[0] for m in sys.modules})]))
+"""
+
+
+def test_a_caught_up_check_of_a_project_loads_no_index_or_graph_library(tmp_path: Path) -> None:
+    """A server that never searches asks only whether its project changed: the answer
+    needs neither Whoosh nor networkx nor numpy (tens of ms of imports)."""
+    import json
+    import subprocess
+    import sys
+
+    paths = _settled_project(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", _CHECK_ALONE, str(paths.root)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    ran, loaded = json.loads(run.stdout)
+    assert ran is False
+    assert not {"whoosh", "networkx", "numpy"} & set(loaded)
