@@ -3,9 +3,10 @@ handlers without loading the CLI (click, rich): hooks run on every prompt and to
 call, and pay every import. When a resident engine serves the project's vault
 (``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
 it over a local socket and imports nothing of the search stack; otherwise it runs
-cold, in this process, with the same output. Every other command is click's
-(:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the engine for their
-answer there (:mod:`rubi.cli.engineroute`)."""
+cold, in this process, with the same output. A bare ``rubi serve`` (how every agent
+starts the server) runs without click too (:mod:`rubi.cli.servebare`). Every other
+command is click's (:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the
+engine for their answer there (:mod:`rubi.cli.engineroute`)."""
 
 from __future__ import annotations
 
@@ -230,6 +231,12 @@ def main() -> None:
             _leave(status)
         raise SystemExit(status)
     _keep_dataclass_code()
+    from rubi.cli.servebare import is_bare
+
+    if is_bare(sys.argv[1:]):  # how every agent starts the server: without click
+        from rubi.cli.servebare import serve_bare
+
+        serve_bare()
     try:
         from rubi.cli.main import main as cli_main
     except KeyboardInterrupt:  # Ctrl-C while click and the CLI load: as once they ran
