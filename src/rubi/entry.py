@@ -230,13 +230,13 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    _keep_dataclass_code()
     from rubi.cli.servebare import is_bare
 
     if is_bare(sys.argv[1:]):  # how every agent starts the server: without click
         from rubi.cli.servebare import serve_bare
 
         serve_bare()
+    _keep_dataclass_code()
     try:
         from rubi.cli.main import main as cli_main
     except KeyboardInterrupt:  # Ctrl-C while click and the CLI load: as once they ran

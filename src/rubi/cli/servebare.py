@@ -40,6 +40,7 @@ def serve_bare() -> NoReturn:
         SystemExit: always: 0 when the server stopped, 1 for an error the user can
             act on (one line on stderr), 2 for a usage error.
     """
+    _keep_dataclass_code()
     _log_warnings()
     try:
         from rubi.cli.serverun import run_serve
@@ -65,6 +66,21 @@ def serve_bare() -> NoReturn:
     except (RubiError, OSError, ValueError) as exc:
         _fail(exc)
     raise SystemExit(0)
+
+
+def _keep_dataclass_code() -> None:
+    """``dataclasses`` imported as a hook imports it
+    (:func:`rubi.core.dataclassimport.import_dataclasses`: ``inspect`` only when a class
+    needs it, about 10 ms of CPU that a server answering from its fast path never
+    needs; the methods' compiled code kept in the cache folder), and what was compiled
+    anew saved at exit, as for every command (:func:`rubi.entry._keep_dataclass_code`)."""
+    import atexit
+
+    from rubi.core.dataclasscode import save
+    from rubi.core.dataclassimport import import_dataclasses
+
+    import_dataclasses()
+    atexit.register(save)
 
 
 def _log_warnings() -> None:
