@@ -155,11 +155,16 @@ def test_a_store_without_a_listing_time_gets_one(tmp_path: Path) -> None:
     assert files_unchanged(paths)
 
 
-def _settled_project(tmp_path: Path) -> VaultPaths:
-    """A small project whose files were all saved an hour ago, indexed since."""
+def _settled_project(tmp_path: Path, *, git: bool = False) -> VaultPaths:
+    """A small project whose files were all saved an hour ago, indexed since; with
+    ``git``, a git repository (its files then listed by ``git ls-files``)."""
     from helpers import login_project
 
     root = login_project(tmp_path / "proj")
+    if git:
+        import subprocess
+
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     when = time.time_ns() - HOUR_NS
     for path in root.rglob("*"):
         if path.is_file():
@@ -249,3 +254,36 @@ def test_a_refreshing_reader_of_an_unchanged_vault_makes_no_vault_sync(tmp_path:
     assert not has_vault_sync(paths)
     (paths.root / "Gamma.md").write_text("# Gamma\n", encoding="utf-8")
     assert ensure_index(paths, refresh=True) is not None  # a change still runs
+
+
+_CHECK_ALONE = """
+import json, sys
+from pathlib import Path
+from rubi import app
+ran = app.catch_up_if_changed(app.locate(Path(sys.argv[1])), lock_timeout_s=1.0)
+print(json.dumps([ran, sorted({m.split(".")[0] for m in sys.modules})]))
+"""
+
+
+def test_a_caught_up_check_of_a_project_loads_no_library_its_answer_does_not_use(
+    tmp_path: Path,
+) -> None:
+    """A server that never searches asks only whether its project changed: the answer
+    (a listing, one query, ``git ls-files``) needs neither Whoosh, networkx nor numpy,
+    nor the ``.gitignore`` matcher of folders without git (pathspec), nor OpenSSL for
+    the code's digest (tens of ms of imports)."""
+    import json
+    import subprocess
+    import sys
+
+    paths = _settled_project(tmp_path, git=True)
+    run = subprocess.run(
+        [sys.executable, "-c", _CHECK_ALONE, str(paths.root)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    ran, loaded = json.loads(run.stdout)
+    assert ran is False
+    assert not {"whoosh", "networkx", "numpy", "pathspec", "_hashlib"} & set(loaded)

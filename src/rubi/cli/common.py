@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 from rubi.core.safetext import terminal_text
 
 __all__ = [
+    "click_error",
     "console",
     "echo",
     "err_console",
@@ -75,26 +76,30 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        error: click.ClickException
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:
             raise
-        except RubiError as exc:
-            error = click.ClickException(terminal_text(str(exc)))
+        except (RubiError, OSError, ValueError) as exc:
+            error = click_error(exc)
             cause: Exception = exc
-        except OSError as exc:
-            error = click.ClickException(terminal_text(os_error_line(exc)))
-            cause = exc
-        except ValueError as exc:
-            error = click.UsageError(str(exc))
-            cause = exc
         if kwargs.get("as_json"):
             print_json({"error": error.format_message()})
             raise SystemExit(error.exit_code) from cause
         raise error from cause
 
     return wrapper  # type: ignore[return-value]
+
+
+def click_error(exc: RubiError | OSError | ValueError) -> click.ClickException:
+    """The error a command shows for ``exc`` (:func:`handle_errors`): a
+    :class:`~rubi.core.errors.RubiError` or an ``OSError`` as one line (exit 1), a
+    ``ValueError`` as a usage error (exit 2)."""
+    if isinstance(exc, RubiError):
+        return click.ClickException(terminal_text(str(exc)))
+    if isinstance(exc, OSError):
+        return click.ClickException(terminal_text(os_error_line(exc)))
+    return click.UsageError(str(exc))
 
 
 def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import click
 
-from rubi.cli.common import echo, handle_errors, vault_option
-from rubi.core.errors import RubiError
-from rubi.core.paths import VaultPaths
+from rubi.cli.common import handle_errors, vault_option
+from rubi.cli.serverun import run_serve
 
 __all__ = ["serve"]
 
@@ -66,62 +64,13 @@ def serve(
     RUBI_HTTP_TOKEN when set, else the one kept in http-token in the user's state
     folder (mode 0600), which --show-token prints.
     """
-    if show_token:
-        from rubi.mcp.http_token import resolve_token
-
-        echo(resolve_token()[0])
-        return
-    from rubi.cli.servewatch import in_background
-    from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
-    from rubi.engine.hooktool import hook_answerer
-    from rubi.engine.server import running
-    from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED, UNASKED
-
-    if vault is not None:
-        if project is not None:
-            raise click.UsageError("give --project or --vault, not both")
-        if not vault.is_dir():
-            raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
-    logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
-    located = _vault(project, vault)
-    # The engine answers other processes' hooks and commands for this project
-    # (docs/engine.md); the background watch keeps the index current from file events,
-    # so no answer waits for a scan. Over stdio the index is caught up once the first
-    # answers are out (if anything changed) and the watcher starts at the server's
-    # first idle spell; the engine loads only when a request needs it (refused until
-    # then: its client answers cold at once); the server answers its own session's
-    # hooks itself. Over HTTP both begin at once.
-    first_answers = None if http else STARTED
-    try:
-        # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
-        # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
-        with (
-            stopped_by_signals(),
-            running(located, first_answers, on_demand=not http),
-            in_background(located, first_answers, None if http else UNASKED),
-        ):
-            run(
-                project,
-                vault=vault,
-                http=http,
-                host=host,
-                port=port,
-                allow_remote=allow_remote,
-                no_token=no_token,
-                # the plugin's mcp_tool hooks, answered here (docs/engine.md)
-                hook=hook_answerer(located.root if located is not None else None),
-            )
-    except Terminated as stop:
-        end_by_signal(stop.signum)
-
-
-def _vault(project: Path | None, vault: Path | None) -> VaultPaths | None:
-    """The project vault ``rubi.mcp.server.serve`` opens, or None (it then serves the
-    personal vault, or reports why)."""
-    from rubi import app
-
-    try:
-        return app.locate(vault) if vault is not None else app.locate(None, cwd=project)
-    except RubiError:
-        return None
+    run_serve(
+        http=http,
+        host=host,
+        port=port,
+        allow_remote=allow_remote,
+        no_token=no_token,
+        show_token=show_token,
+        project=project,
+        vault=vault,
+    )

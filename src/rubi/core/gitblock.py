@@ -18,7 +18,6 @@ process asks git again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import stat
@@ -43,9 +42,10 @@ _MARKER_DIR = "git-blocked"
 
 
 def _marker(real_root: str) -> Path:
+    from rubi.core.digest import sha256_hex
     from rubi.core.paths import cache_home
 
-    key = hashlib.sha256(os.fsencode(real_root)).hexdigest()[:32]
+    key = sha256_hex(os.fsencode(real_root))[:32]  # no OpenSSL: the same digest
     return cache_home() / _MARKER_DIR / key
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from whoosh.fields import ID, STORED, Schema
 
+from rubi.core.indexformat import SCHEMA_VERSION
 from rubi.index.analysis import text_analyzer
 from rubi.index.textfield import TermText
-from rubi.index.version import SCHEMA_VERSION
 
 __all__ = [
     "CODE_FIELDS",

@@ -24,11 +24,11 @@ import sqlite3
 import stat
 
 from rubi.core.errors import RubiError
+from rubi.core.indexformat import SCHEMA_VERSION
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import has_control_chars, has_surrogates
 from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
 from rubi.graph.snapshot import GRAPH_FORMAT
-from rubi.index.version import SCHEMA_VERSION
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
 from rubi.sync.rows import open_store
 

@@ -11,10 +11,10 @@ import logging
 from dataclasses import dataclass, field
 
 from rubi.core.filestamp import RACY_WINDOW_NS
+from rubi.core.indexformat import SCHEMA_VERSION
 from rubi.core.model import Note, ScanWarning, note_files
 from rubi.core.paths import VaultPaths
 from rubi.graph.snapshot import GRAPH_FORMAT
-from rubi.index.version import SCHEMA_VERSION
 from rubi.sync.rows import STORE_FORMAT, Store, open_store
 
 __all__ = [

@@ -1,0 +1,95 @@
+"""What ``rubi serve`` runs once its options are read, without click: the click
+command (:mod:`rubi.cli.servecmds`) and the bare command's fast path
+(:mod:`rubi.cli.servebare`) both call :func:`run_serve`."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from rubi.core.errors import RubiError
+from rubi.core.paths import VaultPaths
+
+__all__ = ["run_serve"]
+
+
+def run_serve(
+    *,
+    http: bool,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    no_token: bool,
+    show_token: bool,
+    project: Path | None,
+    vault: Path | None,
+) -> None:
+    """Serve MCP for ``project`` (None: the current folder) or ``vault`` over stdio, or
+    streamable HTTP at ``host:port`` with ``http``; with ``show_token``, print the
+    bearer token and return. Returns when the client closes stdio or the server stops.
+
+    Raises:
+        ValueError: both ``project`` and ``vault`` given (a usage error).
+        RubiError: ``vault`` is no folder, or the server cannot serve (one line).
+        OSError: a file or socket the server needs cannot be used.
+    """
+    if show_token:
+        from rubi.cli.common import echo
+        from rubi.mcp.http_token import resolve_token
+
+        echo(resolve_token()[0])
+        return
+    from rubi.cli.servewatch import in_background
+    from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
+    from rubi.engine.hooktool import hook_answerer
+    from rubi.engine.server import running
+    from rubi.mcp.server import serve as run
+    from rubi.mcp.startup import STARTED, UNASKED
+
+    if vault is not None:
+        if project is not None:
+            raise ValueError("give --project or --vault, not both")
+        if not vault.is_dir():
+            raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
+    logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
+    located = _vault(project, vault)
+    # The engine answers other processes' hooks and commands for this project
+    # (docs/engine.md); the background watch keeps the index current from file events,
+    # so no answer waits for a scan. Over stdio the index is caught up once the first
+    # answers are out (if anything changed) and the watcher starts at the server's
+    # first idle spell; the engine loads only when a request needs it (refused until
+    # then: its client answers cold at once); the server answers its own session's
+    # hooks itself. Over HTTP both begin at once.
+    first_answers = None if http else STARTED
+    try:
+        # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
+        # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
+        with (
+            stopped_by_signals(),
+            running(located, first_answers, on_demand=not http),
+            in_background(located, first_answers, None if http else UNASKED),
+        ):
+            run(
+                project,
+                vault=vault,
+                http=http,
+                host=host,
+                port=port,
+                allow_remote=allow_remote,
+                no_token=no_token,
+                # the plugin's mcp_tool hooks, answered here (docs/engine.md)
+                hook=hook_answerer(located.root if located is not None else None),
+            )
+    except Terminated as stop:
+        end_by_signal(stop.signum)
+
+
+def _vault(project: Path | None, vault: Path | None) -> VaultPaths | None:
+    """The project vault ``rubi.mcp.server.serve`` opens, or None (it then serves the
+    personal vault, or reports why)."""
+    from rubi import app
+
+    try:
+        return app.locate(vault) if vault is not None else app.locate(None, cwd=project)
+    except RubiError:
+        return None

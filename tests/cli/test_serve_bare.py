@@ -1,0 +1,124 @@
+"""``rubi serve`` with no further argument (how every agent starts the server) runs
+without click, and answers, fails and helps exactly as the click command does with
+the same options spelled out."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import login_project
+
+pytestmark = [pytest.mark.usefixtures("runtime"), pytest.mark.timeout(120)]
+
+_AS_RUBI = "import sys; sys.argv[0] = 'rubi'; from rubi.entry import main; main()"
+"""The console script, run by this interpreter (so ``-X importtime`` can watch it)."""
+
+_REQUESTS = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "rubi-tests", "version": "1"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def _rubi(
+    args: list[str], cwd: Path, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", _AS_RUBI, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **env},
+        timeout=100,
+    )
+
+
+def _imported(stderr: str) -> set[str]:
+    """The top-level packages ``-X importtime`` saw imported."""
+    lines = (line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines())
+    return {name.split(".")[0] for name in lines if name and " " not in name}
+
+
+def _messages(stdout: str) -> list[object]:
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def test_a_bare_serve_answers_as_the_click_command_without_importing_click_or_inspect(
+    tmp_path: Path,
+) -> None:
+    project = login_project(tmp_path / "proj")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    stdin = "".join(json.dumps(r) + "\n" for r in _REQUESTS)
+    bare = _rubi(["serve"], project, stdin)
+    spelled = _rubi(["serve", "--host", "127.0.0.1", "--port", "8765"], project, stdin)
+    assert bare.returncode == spelled.returncode == 0
+    answers = _messages(bare.stdout)
+    assert [m["id"] for m in answers] == [1, 2]  # type: ignore[index]
+    assert answers == _messages(spelled.stdout)
+    assert not {"click", "inspect"} & _imported(bare.stderr)  # inspect: no class needs it
+    assert {"click", "inspect"} <= _imported(spelled.stderr)
+
+
+def test_a_bare_serve_that_cannot_start_fails_as_the_click_command(tmp_path: Path) -> None:
+    """No project here and a personal vault that cannot be made: one line, status 1."""
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    env = {"RUBI_VAULT": str(tmp_path / "file" / "vault")}
+    bare = _rubi(["serve"], tmp_path, **env)
+    spelled = _rubi(["serve", "--port", "8765"], tmp_path, **env)
+    line = "Error: no project vault here, and the personal vault cannot be created"
+    assert bare.returncode == spelled.returncode == 1
+    assert [x for x in bare.stderr.splitlines() if x.startswith("Error:")] == [
+        x for x in spelled.stderr.splitlines() if x.startswith("Error:")
+    ]
+    assert line in bare.stderr
+
+
+def test_a_usage_error_of_the_bare_path_shows_the_commands_usage(tmp_path: Path) -> None:
+    """The bare path's error display is click's own, in ``rubi serve``'s context: the
+    same lines and status as the click command's usage error."""
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.argv[0] = 'rubi'\n"
+            "from rubi.cli.servebare import _fail\n"
+            "_fail(ValueError('give --project or --vault, not both'))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    clicked = subprocess.run(
+        [sys.executable, "-c", _AS_RUBI, "serve", "--vault", ".", "--project", "."],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert clicked.returncode == shown.returncode == 2
+    assert shown.stderr == clicked.stderr
+    assert "Usage: rubi serve [OPTIONS]" in shown.stderr
+
+
+@pytest.mark.parametrize("extra", [["--help"], ["-h"], ["--show-token"]])
+def test_any_other_argument_goes_to_click(tmp_path: Path, extra: list[str]) -> None:
+    run = _rubi(["serve", *extra], tmp_path, RUBI_HTTP_TOKEN="t" * 32)
+    assert run.returncode == 0, run.stderr
+    assert "click" in _imported(run.stderr)
+    if extra != ["--show-token"]:
+        assert run.stdout.startswith("Usage: rubi serve [OPTIONS]")
