@@ -226,3 +226,29 @@ def test_view_refuses_project_and_vault_together(project: Path) -> None:
         cli, ["view", "--project", str(project), "--vault", str(project / ".rubi")]
     )
     assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_a_failed_request_is_one_line_and_a_closing_server_says_nothing(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rubi import app
+    from rubi.view.server import make_server
+
+    server = make_server(app.locate(project / ".rubi"))
+    try:
+        try:
+            raise ValueError("a handler bug")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 5))
+        try:
+            raise ConnectionResetError("peer gone")
+        except ConnectionResetError:
+            server.handle_error(None, ("127.0.0.1", 6))
+    finally:
+        server.server_close()
+    try:
+        raise ValueError("during shutdown")
+    except ValueError:
+        server.handle_error(None, ("127.0.0.1", 7))
+    err = capsys.readouterr().err
+    assert err == "rubi view: a request from 127.0.0.1 failed (ValueError: a handler bug)\n"

@@ -63,7 +63,24 @@ class ViewServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], state: ViewState) -> None:
         self.state = state
         self.names = loopback_names(address[0])
+        self.closing = False
         super().__init__(address, _Handler)
+
+    def server_close(self) -> None:
+        """Stop listening; a request still running in its thread (the server is left on
+        Ctrl-C while a connection is open) ends without a word."""
+        self.closing = True
+        super().server_close()
+
+    def handle_error(self, request: object, client_address: Any) -> None:
+        """One line on stderr for a request that failed (the stdlib prints a rule and a
+        traceback); nothing for a client that went away or once the server is closing
+        (the process is ending, and its request threads with it)."""
+        exc = sys.exc_info()[1]
+        if self.closing or isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        host = client_address[0] if isinstance(client_address, tuple) else client_address
+        sys.stderr.write(f"rubi view: a request from {host} failed ({type(exc).__name__}: {exc})\n")
 
     @property
     def url(self) -> str:
