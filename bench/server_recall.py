@@ -17,6 +17,10 @@ background work before the call are not counted; a thread started during the cal
 counts whole. Printed: CPU and wall p50 (min–max) per part, and whether every server
 answer was the cold process's bytes.
 
+``--cold-model`` drops the semantic model's token table (``vectors.npy`` of the rubi
+measured) from the page cache (``posix_fadvise`` ``DONTNEED``, that file only) before
+each cold process and each server: the first session after the file left memory.
+
 The ``rubi`` beside this interpreter is run, with this process's environment:
 set ``PYTHONPATH`` to the source tree to measure, ``HOME`` and ``XDG_CACHE_HOME`` to
 the ones the project was indexed with.
@@ -55,6 +59,19 @@ def _hook_call(n: int, project: Path, prompt: str) -> dict[str, Any]:
     arguments = {"event": "UserPromptSubmit", "cwd": str(project), "prompt": prompt}
     params = {"name": "hook", "arguments": {**arguments, "session_id": "bench"}}
     return {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+
+
+def evict_model() -> None:
+    """Drop the model's token table of the rubi measured from the page cache."""
+    import os
+
+    from rubi.semantic.encoder import weights_dir
+
+    fd = os.open(weights_dir() / "vectors.npy", os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
 
 
 def served(project: Path, prompts: list[str], pause_s: float) -> list[tuple[float, float, str]]:
@@ -97,6 +114,9 @@ def main() -> None:
     parser.add_argument("--prompt", default=PROMPT)
     parser.add_argument("--second", default=SECOND, help="the second prompt")
     parser.add_argument("--pause", type=float, default=0.5, help="s between list and call")
+    parser.add_argument(
+        "--cold-model", action="store_true", help="the model's table out of the page cache"
+    )
     args = parser.parse_args()
     project = args.project.resolve()
 
@@ -111,12 +131,16 @@ def main() -> None:
         wall, cpu = pass_floor()
         rows["floor"].append(cpu)
         rows["floor wall"].append(wall)
-        colds = [
-            run_child([RUBI, "hook", "UserPromptSubmit"], stdin=hook_json(p), cwd=project)
-            for p in (args.prompt, args.second)
-        ]
+        colds = []
+        for p in (args.prompt, args.second):
+            if args.cold_model:
+                evict_model()
+            hook = [RUBI, "hook", "UserPromptSubmit"]
+            colds.append(run_child(hook, stdin=hook_json(p), cwd=project))
         rows["cold"].append(colds[0].cpu_s)
         rows["cold wall"].append(colds[0].wall_s)
+        if args.cold_model:
+            evict_model()
         answers = served(project, [args.prompt, args.second], args.pause)
         rows["first"].append(answers[0][0])
         rows["first wall"].append(answers[0][1])

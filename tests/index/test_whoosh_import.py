@@ -60,16 +60,62 @@ def test_the_segment_readers_cached_property_keeps_its_value(tmp_path: Path) -> 
         assert first is r.deleted_docs_set and len(first) == 1
 
 
-def test_with_another_thread_running_whoosh_is_imported_as_it_is() -> None:
-    """A server imports in several threads at once: another thread importing
-    ``urllib.request`` while the stand-in sat in ``sys.modules`` would get the stand-in,
-    so with a second thread alive no stand-in is placed."""
+def test_with_another_thread_running_whoosh_still_loads_no_url_or_asyncio_stack() -> None:
+    """A server runs several threads: its first search imports Whoosh as a hook does."""
     loaded, later = _probe(
         "import threading; stop = threading.Event(); "
         "threading.Thread(target=stop.wait, daemon=True).start()"
     )
-    assert "urllib.request" in loaded.split()
-    assert later.startswith("True urllib.request")
+    assert loaded == ""
+    assert later == "False urllib.request True False"
+
+
+_RACE = """
+import importlib, sys, threading
+names = ("urllib.request", "queue", "calendar", "html", "hashlib", "cached_property")
+wanted = {"urllib.request": "urlopen", "queue": "Queue", "calendar": "timegm",
+          "html": "unescape", "hashlib": "sha256", "cached_property": "threaded_cached_property"}
+bad, done = [], threading.Event()
+def other():
+    while not done.is_set():  # imports beside Whoosh's, as a server's other threads do
+        for name in names:
+            module = sys.modules.get(name)  # maybe one being imported: not filled yet
+            if module is not None and module.__spec__ is None:  # a stand-in has none
+                bad.append(name)
+thread = threading.Thread(target=other)
+thread.start()
+try:
+    import rubi.index.searchindex, rubi.index.analysis
+    for name in names:
+        if not hasattr(importlib.import_module(name), wanted[name]):
+            bad.append(name)
+finally:
+    done.set()
+    thread.join()
+import whoosh.compat, whoosh.reading
+print(sorted(set(bad)), whoosh.compat.urlretrieve is sys.modules["urllib.request"].urlretrieve)
+"""
+
+
+def test_no_stand_in_is_ever_in_sys_modules_for_another_thread() -> None:
+    run = subprocess.run([sys.executable, "-c", _RACE], capture_output=True, text=True, check=True)
+    assert run.stdout.split("\n")[0] == "[] False"
+
+
+def test_whoosh_modules_keep_their_own_loaders() -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import rubi.index, whoosh.reading, importlib.machinery as m; "
+            "print(type(whoosh.reading.__loader__) is m.SourceFileLoader, "
+            "whoosh.reading.__spec__.loader is whoosh.reading.__loader__)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.stdout.strip() == "True True"
 
 
 _UNUSED = """

@@ -8,8 +8,9 @@ class that has none (Python 3.11–3.13, ``dataclasses._process_class``). rubi's
 have docstrings, so a hook never needs it.
 
 :func:`import_dataclasses` imports ``dataclasses`` with a stand-in for ``inspect`` in
-``sys.modules`` for just that import, as :mod:`rubi.index.whooshimport` does for
-Whoosh's unused imports: a module whose first attribute look-up imports the real
+``sys.modules`` for just that import (:mod:`rubi.index.whooshimport` gives its
+stand-ins to Whoosh's own modules instead, which is safe beside other threads): a
+module whose first attribute look-up imports the real
 ``inspect`` and hands that to ``dataclasses`` from then on. The stand-in is removed at
 once, so any later ``import inspect`` gets the real module. Nothing is done when
 either module is imported already, or when another thread runs (it could import

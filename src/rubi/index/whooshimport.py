@@ -8,14 +8,17 @@ imports ``asyncio`` to ask whether the property is a coroutine. Together 40–60
 of CPU in every process that reads the index, a third of Whoosh's own import, for
 a cold recall hook that answers one prompt.
 
-:func:`import_whoosh` imports those two Whoosh modules first, with a stand-in in
-``sys.modules`` for just that import: a ``urlretrieve`` that imports the real one
-when called, and the standard library's :func:`functools.cached_property` (the
-same once-per-instance value in the instance's ``__dict__`` under the function's
-name). The stand-ins are removed at once, so any later ``import urllib.request``
-or ``import cached_property`` gets the real module; a module already imported is
-used as it is. Run by ``rubi.index``'s package import, before any of its modules
-imports Whoosh.
+:func:`import_whoosh` imports those two Whoosh modules first, with stand-ins given
+to the import statements of the Whoosh modules loaded then (their own
+``__import__``, through a meta path finder for ``whoosh``), never placed in
+``sys.modules``: a ``urlretrieve`` that imports the real one when called, and the
+standard library's :func:`functools.cached_property` (the same once-per-instance
+value in the instance's ``__dict__`` under the function's name). Any other import of
+``urllib.request`` or ``cached_property``, later or in another thread at the same
+time (a server's), gets the real module; a module already imported is used as it
+is. Run by ``rubi.index``'s package import, before any of its modules imports
+Whoosh. (Stand-ins placed in ``sys.modules`` for the import could only be used
+while one thread ran: a server imported the whole stacks with its first search.)
 
 Four more modules Whoosh imports at its top and a search never uses (about 7 ms of
 CPU a cold recall hook paid): ``calendar`` (and ``locale``, for date fields rubi's
@@ -30,9 +33,14 @@ loading OpenSSL, as :mod:`rubi.core.digest` does for SHA-256.
 
 from __future__ import annotations
 
+import builtins
 import sys
+from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 __all__ = ["import_whoosh"]
 
@@ -46,7 +54,7 @@ def _urlretrieve(*args: Any, **kwargs: Any) -> Any:
 
 class _OnFirstUse(ModuleType):
     """A module that imports the real one of its name on the first attribute asked
-    of it (after the stand-in left ``sys.modules``) and answers from it."""
+    of it (stand-ins never enter ``sys.modules``) and answers from it."""
 
     def __getattr__(self, attr: str) -> Any:
         import importlib
@@ -94,32 +102,92 @@ def _stand_ins() -> dict[str, ModuleType]:
     }
 
 
-def _one_thread() -> bool:
-    """This process runs one thread (no ``threading`` thread was ever started, or all
-    but the main one have ended): no other thread can import while the stand-ins are
-    in ``sys.modules``."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
+class _WhooshLoader:
+    """A Whoosh module's own loader, run with :func:`_import` as the module's
+    ``__import__``: its import statements get the stand-ins, nothing else does. The
+    module's ``__loader__`` and ``__spec__.loader`` are the real loader's again before
+    its code runs (``pkgutil``, ``inspect`` and resource readers see a plain module)."""
+
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        create = getattr(self._loader, "create_module", None)
+        return create(spec) if create is not None else None
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__loader__ = self._loader
+        if module.__spec__ is not None:
+            module.__spec__.loader = self._loader
+        module.__dict__["__builtins__"] = _BUILTINS
+        self._loader.exec_module(module)
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._loader, attr)
+
+
+class _WhooshFinder:
+    """A meta path finder (``importlib.abc.MetaPathFinder``'s protocol; that module
+    imports ``importlib.resources``): finds ``whoosh`` and its modules as the other
+    finders do, and has each run by a :class:`_WhooshLoader`; any other name is left to
+    the other finders."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname != "whoosh" and not fullname.startswith("whoosh."):
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec: ModuleSpec | None = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _WhooshLoader(spec.loader)  # type: ignore[assignment]
+                return spec
+        return None
+
+
+_STAND_INS: dict[str, ModuleType] = {}
+"""The stand-ins by module name, made on the first :func:`import_whoosh`."""
+
+
+def _import(
+    name: str,
+    globals: Mapping[str, Any] | None = None,
+    locals: Mapping[str, Any] | None = None,
+    fromlist: Sequence[str] | None = (),
+    level: int = 0,
+) -> ModuleType:
+    """``__import__`` for the Whoosh modules :func:`import_whoosh` loads: a stand-in
+    for a name of :data:`_STAND_INS` not imported yet, else the real import."""
+    stand_in = _STAND_INS.get(name) if level == 0 and name not in sys.modules else None
+    if stand_in is not None and (fromlist or "." not in name):
+        return stand_in
+    return builtins.__import__(name, globals, locals, fromlist or (), level)
+
+
+_BUILTINS: dict[str, Any] = {**builtins.__dict__, "__import__": _import}
+"""The builtins of a Whoosh module loaded by :class:`_WhooshLoader`."""
 
 
 def import_whoosh() -> None:
     """Import ``whoosh.compat``, ``whoosh.filedb.filetables`` and ``whoosh.reading``
-    with the stand-ins (see the module docstring); nothing to do once they are
-    imported. Only while the process
-    runs one thread (a hook, a command): in a server another thread may import
-    ``urllib.request`` meanwhile and would get the stand-in, so there Whoosh is
-    imported as it is."""
+    (and the Whoosh modules they import) with the stand-ins (see the module
+    docstring); nothing to do once they are imported. The stand-ins never enter
+    ``sys.modules``: each Whoosh module loaded meanwhile gets them through its own
+    ``__import__`` (:class:`_WhooshFinder`), so another thread importing
+    ``urllib.request`` or ``queue`` at the same time (a server's) gets the real
+    module, and a server's first search pays no more than a hook's."""
     if "whoosh.reading" in sys.modules:
         return
-    if not _one_thread():
-        import whoosh.reading
-
-        return
-    placed = [n for n, mod in _stand_ins().items() if sys.modules.setdefault(n, mod) is mod]
+    if not _STAND_INS:
+        _STAND_INS.update(_stand_ins())
+    finder = _WhooshFinder()
+    sys.meta_path.insert(0, finder)
     try:
         import whoosh.compat
         import whoosh.filedb.filetables
         import whoosh.reading  # noqa: F401
     finally:
-        for name in placed:
-            sys.modules.pop(name, None)
+        sys.meta_path.remove(finder)
