@@ -151,3 +151,13 @@ def test_xray_rejects_a_fifo_and_files_with_project(tmp_path: Path) -> None:
 def test_xray_help_names_transcript_files() -> None:
     code, out = run("xray", "--help")
     assert code == 0 and "[FILE]..." in out and "transcript FILEs given" in out
+
+
+def test_xray_writes_nothing_to_stderr_when_it_is_not_a_terminal(tmp_path: Path) -> None:
+    main = long_session(tmp_path / f"{SESSION}.jsonl", calls=3, pause_at=None)
+    result = CliRunner().invoke(cli, ["xray", str(main)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    result = CliRunner().invoke(cli, ["xray", str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: "), repr(result.stderr)

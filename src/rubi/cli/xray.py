@@ -234,7 +234,8 @@ def xray(
         source = click.get_current_context().get_parameter_source("days")
         if source is ParameterSource.DEFAULT:
             days = 0
-    if as_json:
+    bar_console = None if as_json else err_console()
+    if bar_console is None or not bar_console.is_terminal:  # JSON, a pipe, a file: no bar
         report = use_case.scan(
             days=days,
             project=project,
@@ -249,7 +250,7 @@ def xray(
             "reading transcripts",
             BarColumn(),
             DownloadColumn(),
-            console=err_console(),
+            console=bar_console,
             transient=True,
         ) as bar:
             task = bar.add_task("scan", total=None)
