@@ -11,7 +11,17 @@ import pytest
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from transcripts.xray_builder import SAMPLE_CONTEXT, SAMPLES, SESSION, long_session
+from transcripts.xray_builder import (
+    SAMPLE_CONTEXT,
+    SAMPLES,
+    SESSION,
+    assistant,
+    long_session,
+    tool_result,
+    usage,
+    user,
+    write_jsonl,
+)
 
 from helpers import require_data
 
@@ -161,3 +171,25 @@ def test_xray_writes_nothing_to_stderr_when_it_is_not_a_terminal(tmp_path: Path)
     result = CliRunner().invoke(cli, ["xray", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: "), repr(result.stderr)
+
+
+def test_xray_shows_names_from_a_transcript_as_text(tmp_path: Path) -> None:
+    """A file path or tool name a transcript holds is printed as written: rich markup
+    in it is neither applied nor able to break the report, an escape sequence is shown
+    escaped, and a transcript file's own name in the skipped-lines line likewise."""
+    odd = "/repo/[/bold]docs[red]\x1b]0;owned\x07.py"
+    records: list[dict[str, object] | str] = [user("start", 0)]
+    for i in range(3):
+        records.append(
+            assistant(
+                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", odd)]
+            )
+        )
+        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    records.append("not json")
+    main = write_jsonl(tmp_path / "x[bold]\x1b[2J.jsonl", records)
+    result = CliRunner().invoke(cli, ["xray", str(main)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "/repo/[/bold]docs[red]\\x1b]0;owned" in result.output  # the table cuts it
+    assert "x[bold]\\x1b[2J.jsonl:" in result.output
