@@ -193,3 +193,20 @@ def test_xray_shows_names_from_a_transcript_as_text(tmp_path: Path) -> None:
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "/repo/[/bold]docs[red]\\x1b]0;owned" in result.output  # the table cuts it
     assert "x[bold]\\x1b[2J.jsonl:" in result.output
+
+
+def test_audit_shows_a_clones_server_names_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An MCP server named in a cloned project's .mcp.json is listed as written: its
+    markup is not applied and cannot stop the audit, its escapes are shown escaped."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    project = tmp_path / "clone"
+    project.mkdir()
+    servers = {"mcpServers": {"x[/bold]\x1b]0;owned\x07": {"command": "true"}}}
+    (project / ".mcp.json").write_text(json.dumps(servers), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", str(project)])
+    assert result.exit_code == 0, result.output
+    assert "x[/bold]\\x1b]0;owned\\x07" in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output

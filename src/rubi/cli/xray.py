@@ -329,13 +329,14 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
         return
     out = console()
     table = Table(
-        title=f"Loaded before the first message in {report.directory}", title_justify="left"
+        title=f"Loaded before the first message in {_plain(str(report.directory))}",
+        title_justify="left",
     )
     for column in ("tokens", "kind", "source", "note"):
         table.add_column(column, justify="right" if column == "tokens" else "left")
     for item in report.items:
         tokens = format_tokens(item.tokens) if item.tokens is not None else "?"
-        table.add_row(tokens, item.kind, item.source, item.note)
+        table.add_row(tokens, _plain(item.kind), _plain(item.source), _plain(item.note))
     out.print(table)
     out.print(f"Itemized: {format_tokens(report.counted_tokens)} tokens.")
     if report.measured_startup is None:
