@@ -11,7 +11,17 @@ import pytest
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from transcripts.xray_builder import SAMPLE_CONTEXT, SAMPLES, SESSION, long_session
+from transcripts.xray_builder import (
+    SAMPLE_CONTEXT,
+    SAMPLES,
+    SESSION,
+    assistant,
+    long_session,
+    tool_result,
+    usage,
+    user,
+    write_jsonl,
+)
 
 from helpers import require_data
 
@@ -151,3 +161,52 @@ def test_xray_rejects_a_fifo_and_files_with_project(tmp_path: Path) -> None:
 def test_xray_help_names_transcript_files() -> None:
     code, out = run("xray", "--help")
     assert code == 0 and "[FILE]..." in out and "transcript FILEs given" in out
+
+
+def test_xray_writes_nothing_to_stderr_when_it_is_not_a_terminal(tmp_path: Path) -> None:
+    main = long_session(tmp_path / f"{SESSION}.jsonl", calls=3, pause_at=None)
+    result = CliRunner().invoke(cli, ["xray", str(main)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    result = CliRunner().invoke(cli, ["xray", str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: "), repr(result.stderr)
+
+
+def test_xray_shows_names_from_a_transcript_as_text(tmp_path: Path) -> None:
+    """A file path or tool name a transcript holds is printed as written: rich markup
+    in it is neither applied nor able to break the report, an escape sequence is shown
+    escaped, and a transcript file's own name in the skipped-lines line likewise."""
+    odd = "/repo/[/bold]docs[red]\x1b]0;owned\x07.py"
+    records: list[dict[str, object] | str] = [user("start", 0)]
+    for i in range(3):
+        records.append(
+            assistant(
+                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", odd)]
+            )
+        )
+        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    records.append("not json")
+    main = write_jsonl(tmp_path / "x[bold]\x1b[2J.jsonl", records)
+    result = CliRunner().invoke(cli, ["xray", str(main)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "/repo/[/bold]docs[red]\\x1b]0;owned" in result.output  # the table cuts it
+    assert "x[bold]\\x1b[2J.jsonl:" in result.output
+
+
+def test_audit_shows_a_clones_server_names_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An MCP server named in a cloned project's .mcp.json is listed as written: its
+    markup is not applied and cannot stop the audit, its escapes are shown escaped."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    project = tmp_path / "clone"
+    project.mkdir()
+    servers = {"mcpServers": {"x[/bold]\x1b]0;owned\x07": {"command": "true"}}}
+    (project / ".mcp.json").write_text(json.dumps(servers), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", str(project)])
+    assert result.exit_code == 0, result.output
+    assert "x[/bold]\\x1b]0;owned\\x07" in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output

@@ -28,6 +28,9 @@ def _folder(tmp_path: Path, name: str) -> Path:
         ("μέρος_2", "μέρος-2"),
         ("my_app.v2", "my-app-v2"),
         ("--notes--", "notes"),
+        ("हिंदी नोट्स", "हिंदी-नोट्स"),
+        ("குறிப்புகள்", "குறிப்புகள்"),
+        ("บันทึก", "บันทึก"),
     ],
 )
 def test_a_vault_name_in_any_script_stays_readable(tmp_path: Path, name: str, slug: str) -> None:
@@ -70,6 +73,8 @@ def test_decomposed_accents_give_the_composed_name(tmp_path: Path) -> None:
         "colon:star*pipe|",
         "\u0301\u0301",
         "emoji\U0001f600",
+        "-\u0301mark after a dash",
+        "vs\ufe0f\U000e0100cgj\u034fmongolian\u180b",
         "\U000e0041tag",
         "bad\udcffbyte",
     ],
@@ -77,9 +82,25 @@ def test_decomposed_accents_give_the_composed_name(tmp_path: Path) -> None:
 def test_a_hostile_vault_name_gives_one_plain_path_component(name: str) -> None:
     slug = cache_slug(name)
     assert slug
-    assert all(unicodedata.category(c)[0] in "LN" or c == "-" for c in slug)
+    assert all(
+        unicodedata.category(c)[0] in "LN" or c == "-" or _mark(slug, i) for i, c in enumerate(slug)
+    )
     assert not slug.startswith("-") and not slug.endswith("-") and "--" not in slug
     assert Path(slug).name == slug and slug not in {".", ".."}
+
+
+def _mark(slug: str, i: int) -> bool:
+    """Whether ``slug[i]`` is a visible combining mark on a letter, digit or mark."""
+    return (
+        unicodedata.category(slug[i]) in {"Mn", "Mc"}
+        and i > 0
+        and unicodedata.category(slug[i - 1])[0] in "LNM"
+        and slug[i] not in INVISIBLE_MARKS
+    )
+
+
+INVISIBLE_MARKS = "\ufe0f\U000e0100\u034f\u180b"
+"""Marks that show nothing (variation selectors, the grapheme joiner)."""
 
 
 def test_a_long_name_is_cut_to_a_bounded_component() -> None:

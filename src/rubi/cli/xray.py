@@ -11,6 +11,7 @@ from click.core import ParameterSource
 from rubi.app import xray as use_case
 from rubi.app.xray import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS, format_tokens
 from rubi.cli.common import console, err_console, handle_errors, print_json
+from rubi.core.safetext import terminal_text
 
 __all__ = ["audit", "cost", "xray"]
 
@@ -68,6 +69,15 @@ def _classes_table(report: Any) -> Any:
     return table
 
 
+def _plain(text: str) -> str:
+    """``text`` from a transcript (a file path, a tool or folder name, a transcript's
+    own file name) for a rich console: shown as written, its markup not applied (a
+    ``[/bold]`` in a path broke the report), a terminal escape shown escaped."""
+    from rich.markup import escape
+
+    return escape(terminal_text(text))
+
+
 def _sessions_table(report: Any, top: int) -> Any:
     table = _table(
         f"Costliest sessions (of {len(report.sessions)})",
@@ -86,8 +96,8 @@ def _sessions_table(report: Any, top: int) -> Any:
     )
     for s in report.sessions[:top]:
         table.add_row(
-            s.session_id[:8],
-            Path(s.cwd or s.project).name,
+            _plain(s.session_id[:8]),
+            _plain(Path(s.cwd or s.project).name),
             str(len(s.main_calls)),
             format_tokens(s.peak_context),
             format_tokens(s.startup_tokens) if s.startup_tokens is not None else "-",
@@ -105,7 +115,7 @@ def _tools_table(report: Any, top: int) -> Any:
     )
     for name, w in report.tools[:top]:
         table.add_row(
-            name,
+            _plain(name),
             str(w.calls),
             format_tokens(w.tokens),
             format_tokens(w.carried_cost),
@@ -117,7 +127,9 @@ def _tools_table(report: Any, top: int) -> Any:
 def _rereads_table(report: Any, top: int) -> Any:
     table = _table("Re-read files", ("file", "extra reads", "extra tokens", "sessions"), ("file",))
     for r in report.rereads[:top]:
-        table.add_row(r.path, str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions))
+        table.add_row(
+            _plain(r.path), str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions)
+        )
     return table
 
 
@@ -142,7 +154,7 @@ def _replay_table(report: Any) -> Any:
 def _print_report(report: Any, top: int) -> None:
     out = console()
     lines = use_case.summary_lines(report)
-    out.print(f"[bold]{lines[0]}[/bold]")
+    out.print(f"[bold]{_plain(lines[0])}[/bold]")
     if not report.sessions:
         return
     out.print(_classes_table(report))
@@ -156,7 +168,7 @@ def _print_report(report: Any, top: int) -> None:
             out.print(line)
     stats = report.read_stats
     if stats.bad_lines or stats.unreadable_files:
-        where = ", ".join(stats.bad_examples)
+        where = _plain(", ".join(stats.bad_examples))
         out.print(
             f"[yellow]Skipped {stats.bad_lines} broken lines ({where}) and "
             f"{stats.unreadable_files} unreadable files.[/yellow]"
@@ -234,7 +246,8 @@ def xray(
         source = click.get_current_context().get_parameter_source("days")
         if source is ParameterSource.DEFAULT:
             days = 0
-    if as_json:
+    bar_console = None if as_json else err_console()
+    if bar_console is None or not bar_console.is_terminal:  # JSON, a pipe, a file: no bar
         report = use_case.scan(
             days=days,
             project=project,
@@ -249,7 +262,7 @@ def xray(
             "reading transcripts",
             BarColumn(),
             DownloadColumn(),
-            console=err_console(),
+            console=bar_console,
             transient=True,
         ) as bar:
             task = bar.add_task("scan", total=None)
@@ -316,13 +329,14 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
         return
     out = console()
     table = Table(
-        title=f"Loaded before the first message in {report.directory}", title_justify="left"
+        title=f"Loaded before the first message in {_plain(str(report.directory))}",
+        title_justify="left",
     )
     for column in ("tokens", "kind", "source", "note"):
         table.add_column(column, justify="right" if column == "tokens" else "left")
     for item in report.items:
         tokens = format_tokens(item.tokens) if item.tokens is not None else "?"
-        table.add_row(tokens, item.kind, item.source, item.note)
+        table.add_row(tokens, _plain(item.kind), _plain(item.source), _plain(item.note))
     out.print(table)
     out.print(f"Itemized: {format_tokens(report.counted_tokens)} tokens.")
     if report.measured_startup is None:

@@ -130,14 +130,39 @@ def cache_slug(name: str) -> str:
     """The readable part of a cache folder's name: ``name`` (NFC) with every run of
     characters that are not Unicode letters or digits (categories L*, N*) made one
     ``-``, trimmed, at most :data:`SLUG_MAX_CHARS` characters, ``vault`` when nothing
-    is left. ``Заметки été`` gives ``Заметки-été``; a path separator, dot, control,
-    format (bidi) or combining character never survives, so the slug is always one
-    plain path component (at most 160 bytes of UTF-8)."""
+    is left. A visible combining mark (Mn, Mc) stays on the letter or digit it follows
+    (the vowel signs of Devanagari, Tamil or Thai: ``हिंदी नोट्स`` gives ``हिंदी-नोट्स``,
+    not ``ह-द-न-ट-स``). ``Заметки été`` gives ``Заметки-été``; a path separator, dot,
+    control, format (bidi) or invisible character never survives, nor a mark with no
+    letter under it, so the slug is always one plain path component (at most 160
+    bytes of UTF-8)."""
     import unicodedata
 
     text = unicodedata.normalize("NFC", name)
-    kept = "".join(c if unicodedata.category(c)[0] in "LN" else "-" for c in text)
-    return re.sub(r"-{2,}", "-", kept).strip("-")[:SLUG_MAX_CHARS] or "vault"
+    kept: list[str] = []
+    for c in text:
+        kind = unicodedata.category(c)
+        if kind[0] in "LN" or (
+            kind in ("Mn", "Mc") and kept and kept[-1] != "-" and not _invisible_mark(c)
+        ):
+            kept.append(c)
+        else:
+            kept.append("-")
+    return re.sub(r"-{2,}", "-", "".join(kept)).strip("-")[:SLUG_MAX_CHARS] or "vault"
+
+
+def _invisible_mark(c: str) -> bool:
+    """Whether the mark ``c`` is a default-ignorable one, which shows nothing
+    (Unicode's DerivedCoreProperties: the grapheme joiner U+034F, the Khmer inherent
+    vowels U+17B4-17B5, the Mongolian and other variation selectors)."""
+    o = ord(c)
+    return (
+        o == 0x034F
+        or 0x17B4 <= o <= 0x17B5
+        or 0x180B <= o <= 0x180F
+        or 0xFE00 <= o <= 0xFE0F
+        or 0xE0100 <= o <= 0xE01EF
+    )
 
 
 def index_dir_for(root: Path) -> Path:
