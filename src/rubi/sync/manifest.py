@@ -162,11 +162,16 @@ class IndexReport:
 def state_from_store(store: Store) -> VaultState | None:
     """The manifest saved in ``store``, or None when empty or of another version."""
     meta = store.meta()
-    if (
-        meta.get("state_format") != STATE_FORMAT
-        or meta.get("schema") != SCHEMA_VERSION
-        or meta.get("graph") != GRAPH_FORMAT
-    ):
+    saved = (meta.get("state_format"), meta.get("schema"), meta.get("graph"))
+    if saved != (STATE_FORMAT, SCHEMA_VERSION, GRAPH_FORMAT):
+        if "schema" in meta:  # an index another rubi built, not an empty store
+            log.warning(
+                "this vault's index was built by another version of rubi (%s); "
+                "rebuilding it once, which takes longer than a search",
+                f"index format {saved[1]}, now {SCHEMA_VERSION}"
+                if saved[1] != SCHEMA_VERSION
+                else "another manifest or graph format",
+            )
         return None
     files = {
         path: FileEntry(mtime, size, sha, note_id, problem, signature or "")

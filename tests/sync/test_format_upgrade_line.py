@@ -1,0 +1,52 @@
+"""An index another version of rubi built is rebuilt once, and the user is told why the
+first search takes longer, in one line; the searches after it say nothing."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from rubi import app
+from rubi.core.indexformat import SCHEMA_VERSION
+from rubi.index.warm import forget_indexes
+from rubi.sync import forget_vault_syncs
+from rubi.sync.rows import open_store
+
+from helpers import write
+
+
+def test_an_index_of_another_format_is_rebuilt_once_with_one_line_saying_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "vault"
+    write(root / "alpha.md", "# Alpha\n\nThe zanzibarish release checklist.\n")
+    paths = app.locate(root)
+    app.index(paths)
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    with store.transaction():
+        store.set_meta({"schema": SCHEMA_VERSION - 1})  # as an older rubi wrote it
+    store.close()
+    forget_vault_syncs()  # a new process
+    forget_indexes()
+    with caplog.at_level(logging.WARNING, logger="rubi"):
+        assert [h.id for h in app.search(paths, "zanzibarish").hits] == ["alpha"]
+        assert [h.id for h in app.search(paths, "zanzibarish").hits] == ["alpha"]
+    lines = [r.getMessage() for r in caplog.records if "another version of rubi" in r.getMessage()]
+    assert lines == [
+        "this vault's index was built by another version of rubi (index format "
+        f"{SCHEMA_VERSION - 1}, now {SCHEMA_VERSION}); rebuilding it once, which takes longer "
+        "than a search"
+    ]
+
+
+def test_a_first_index_says_nothing_about_versions(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "vault"
+    write(root / "alpha.md", "# Alpha\n\nText.\n")
+    with caplog.at_level(logging.WARNING, logger="rubi"):
+        app.index(app.locate(root))
+    assert not [r for r in caplog.records if "another version of rubi" in r.getMessage()]
