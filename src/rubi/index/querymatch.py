@@ -218,7 +218,9 @@ _HANGUL = re.compile("[\uac00-\ud7af]")
 """A Hangul syllable: a Korean query's bigrams."""
 
 
-def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> float:
+def significance(
+    held: Collection[int], dfs: Mapping[int, int], docs: int, length: float = 1.0
+) -> float:
     """Minus the log (nats) of how many of ``docs`` documents would hold every query
     word in ``held`` by chance, corrected for which of the query's words they are.
 
@@ -232,12 +234,40 @@ def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> fl
     It reads document frequencies only, not the scorer's IDF, and needs no constant of
     the vault. One word held never exceeds 0 (``N * df / N >= 1``); no word held is
     ``-log N``. Held words no document holds (impossible for a hit) are ignored.
+
+    ``length``: the hit's length over the vault's average document's
+    (:meth:`rubi.index.termscore.TermScorer.length_shares`). A document shorter than
+    the average (``length < 1``) is held to the chance that a document of its length
+    holds each word, ``1 - (1 - df / N) ** length`` (each of its tokens a draw: the
+    Poisson reading of ``df / N`` as the average document's chance), below ``df / N``:
+    a few-line note that holds the question's rare words together is more than the
+    vault's rate of those words would give by chance. A longer document keeps
+    ``df / N``: read the same way it hid 25 answered questions of the development
+    halves (an answer page is 1.3–2 times the average length, and a vault's words are
+    not spread evenly, so a long page is not proportionally likelier to hold a rare
+    one). One word held is read at ``df / N`` whatever the length (a stub note titled
+    by one rare word of the question is chance, not an answer). Why: the short notes of a "today I learned" vault (a few lines each) held
+    their question's words at a significance below the floor; on the development
+    halves this keeps 2 more answered questions of kb-jbranchaud-til above the floor
+    and changes no other label (``docs/benchmarks-history.md``, "issue 28: tenth pass,
+    the relevance floor").
     """
     n = max(docs, 1)
     kept = [dfs[w] for w in held if dfs.get(w, 0) > 0]
+    if len(kept) < 2:
+        length = 1.0  # one word is chance however short the note: never above 0
     expected = math.log(math.comb(len(dfs), len(kept))) + math.log(n)
-    expected += sum(math.log(df / n) for df in kept)
+    expected += sum(_log_chance(df, n, length) for df in kept)
     return -expected
+
+
+def _log_chance(df: int, docs: int, length: float) -> float:
+    """The log of the chance a document of ``length`` times the average length holds
+    a word of document frequency ``df`` among ``docs`` (:func:`significance`)."""
+    rate = min(df / docs, 1.0)
+    if length >= 1.0 or rate >= 1.0:
+        return math.log(rate)
+    return math.log(-math.expm1(length * math.log1p(-rate)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,9 +295,10 @@ class FloorMeasure:
         """:func:`coverage` of a hit holding the query words ``words``."""
         return coverage(self.held(words), self.groups, self.idfs)
 
-    def significance(self, words: Collection[int]) -> float:
-        """:func:`significance` of a hit holding the query words ``words``."""
-        return significance(self.held(words), self.dfs, self.docs)
+    def significance(self, words: Collection[int], length: float = 1.0) -> float:
+        """:func:`significance` of a hit holding the query words ``words``, of
+        ``length`` times the average document's length."""
+        return significance(self.held(words), self.dfs, self.docs, length)
 
 
 def floor_measure(

@@ -36,9 +36,14 @@ from rubi.index.querymatch import (
     word_groups,
 )
 from rubi.index.schema import (
+    DOCUMENT_LANGUAGE_FIELDS,
     build_schema,
 )
 from rubi.index.termscore import SegmentData, TermScorer
+
+PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
+"""The fields whose lengths add up to a document's length for the relevance floor
+(:meth:`TermScorer.length_shares`): its prose, as analysed in its language."""
 
 # The writer side (rubi.index.writing, deletions, twoprocess, whoosh.writing) is
 # imported by the methods that write: a reader (a cold recall hook, `rubi search`)
@@ -450,6 +455,7 @@ class SearchIndex:
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+                lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
                 dfs = scorer.word_dfs(clauses) if top else {}
                 idfs = {w: scorer.idf(df) for w, df in dfs.items()}
                 docs = scorer.doc_count
@@ -485,7 +491,7 @@ class SearchIndex:
                     coverage=measure.coverage(held),
                     cjk=cjk,
                     hangul=hangul,
-                    significance=measure.significance(held),
+                    significance=measure.significance(held, lengths[doc.docnum]),
                 )
             )
         return hits
