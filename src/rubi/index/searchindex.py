@@ -29,7 +29,7 @@ from rubi.index.mappedstorage import storage_for
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
-    cjk_shares,
+    cjk_share,
     floor_measure,
     query_clauses,
     significance,
@@ -465,11 +465,11 @@ class SearchIndex:
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
-        cjk, hangul = cjk_shares(clauses, idfs)
+        cjk = cjk_share(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
-        if measure.units is not None:
-            cjk = 0.0  # Japanese: measured by its words, not left out of the floor
+        if measure.units is not None and not measure.partial:
+            cjk = 0.0  # Japanese: measured by its words in full, coverage too
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -490,7 +490,6 @@ class SearchIndex:
                     status=stored.get("status", "active"),
                     coverage=measure.coverage(held),
                     cjk=cjk,
-                    hangul=hangul,
                     significance=measure.significance(held, lengths[doc.docnum]),
                 )
             )
