@@ -234,8 +234,8 @@ def significance(
     Poisson reading of ``df / N`` as the average document's chance), below ``df / N``:
     a few-line note that holds the question's rare words together is more than the
     vault's rate of those words would give by chance. A longer document keeps
-    ``df / N``: read the same way it hid 25 answered questions of the development
-    halves (an answer page is 1.3–2 times the average length, and a vault's words are
+    ``df / N``: read the same way it hid 34 more answered questions of the
+    development halves (an answer page is 1.3–2 times the average length, and a vault's words are
     not spread evenly, so a long page is not proportionally likelier to hold a rare
     one). One word held is read at ``df / N`` whatever the length (a stub note titled
     by one rare word of the question is chance, not an answer). Why: the short notes
@@ -339,7 +339,7 @@ def floor_measure(
     holds. Why: read as words, the bigrams of one Korean word always meet, so their
     co-occurrence proved little, and Korean was left out of the floor (every Korean
     off-topic question answered); as words, it labels 8 of the 10 Korean off-topic
-    questions of the development halves nothing relevant and 3 of 25 answered ones
+    questions of the development halves nothing relevant and 2 of 25 answered ones
     (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor")."""
     words = japanese_words(text)
     if words:

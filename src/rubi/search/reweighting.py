@@ -299,7 +299,7 @@ stem with its particles, between spaces) as units rather than their bigrams
 word always meet, and it labelled 3 of 17 answered questions of lang-tldr-ko nothing
 relevant, so Korean was left out of the floor (every Korean off-topic question
 answered); by words, on the development halves of lang-tldr-ko and lang-astro-ko, 8 of
-10 off-topic questions are labelled nothing relevant and 3 of 25 answered ones
+10 off-topic questions are labelled nothing relevant and 2 of 25 answered ones
 (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor"). A
 Japanese query is measured in full (its share is 0): its katakana and Han words, cut
 where the script changes, are the floor's words
