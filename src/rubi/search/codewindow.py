@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -60,7 +59,9 @@ WINDOW_HITS = 20
 the files that can reach the first ten (read once: the shown hits' snippets use the
 same text). All 50 of the list: 0.825 on the same three halves, with 2.5 times the
 files read."""
-_NEWLINE = re.compile("\n")
+_ASCII_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+"""An ASCII identifier's first part, as :func:`rubi.index.wordparts.word_parts` cuts it."""
+_WORD = re.compile(r"[^\W_]+")
 UNREAD_SHARE = 1.0
 """The factor of a hit whose file cannot be read (gone since indexing, refused): left
 as BM25F ranks it."""
@@ -114,10 +115,11 @@ def _part_at(text: str, pos: int) -> str | None:
         before, here = text[pos - 1], text[pos]
         if before.isalnum() and not (here.isupper() and (before.islower() or before.isdigit())):
             return None
-    end = pos
-    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-        end += 1
-    parts = word_parts(text[pos:end])
+    if text[pos].isascii():
+        found = _ASCII_PART.match(text, pos)
+        return found.group().lower() if found else None
+    word = _WORD.match(text, pos)
+    parts = word_parts(word.group()) if word else []
     return parts[0].lower() if parts else None
 
 
@@ -129,16 +131,24 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
         return 0.0
     analyzer = text_analyzer("code")
     low = text.lower()
-    ends = [m.start() for m in _NEWLINE.finditer(text)]
-    events: list[tuple[int, int]] = []
+    found: list[tuple[int, int]] = []  # (offset, term index)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         pos = low.find(key)
         while pos >= 0:
             part = _part_at(text, pos)
             if part is not None and term in analyzer.terms_of(part):
-                events.append((bisect_right(ends, pos), index))
-            pos = low.find(key, pos + len(key))
-    events.sort()
+                found.append((pos, index))
+                pos = low.find("\n", pos)  # one occurrence a line is enough
+                if pos < 0:
+                    break
+            pos = low.find(key, pos + 1)
+    found.sort()
+    events: list[tuple[int, int]] = []  # (line, term index), in line order
+    line = last = 0
+    for pos, index in found:
+        line += text.count("\n", last, pos)
+        last = pos
+        events.append((line, index))
     held: dict[int, int] = {}
     now = best = 0.0
     first = 0
