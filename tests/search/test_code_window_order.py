@@ -10,6 +10,7 @@ from rubi import app
 from rubi.index.querymatch import BM25Hit
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
 from rubi.search.codewindow import (
+    MIN_SHARE,
     WINDOW_LINES,
     QuestionTerms,
     by_window,
@@ -69,7 +70,14 @@ def test_window_share_is_the_best_window_share_of_the_idf_mass() -> None:
     weighed = QuestionTerms(("sign", "cooki"), ("sign", "cooki"), (3.0, 1.0))
     assert window_share("signed\n" + "pass\n" * WINDOW_LINES + "cookie\n", weighed) == 0.75
     assert window_share("nothing here\n", _question("sign")) == 0.0
-    assert window_share("anything\n", QuestionTerms((), (), ())) == 0.0
+    assert window_share("anything\n", QuestionTerms((), (), ())) is None
+
+
+def test_a_chinese_term_is_found_inside_its_run() -> None:
+    found = question_terms("读取配置文件", lambda terms: {})
+    assert "配置" in found.terms
+    text = "# 程序启动时读取配置文件\nx = 1\n"
+    assert window_share(text, found) == 1.0
 
 
 def test_a_term_is_found_at_a_word_or_an_identifier_part_only() -> None:
@@ -99,10 +107,12 @@ def test_reordering_uses_the_square_root_of_the_window_share_for_a_question() ->
     module = _hit("module.py", 10.0)  # 10 * sqrt(0.25) = 5.0
     small = _hit("small.py", 7.0)  # 7 * 1.0 = 7.0
     gone = _hit("gone.py", 6.0)  # unreadable: kept at 6.0
-    shares = {"module.py": 0.25, "small.py": 1.0, "gone.py": None}
-    long = by_window([module, small, gone], COVERAGE_MIN_WORDS, lambda h: shares[h.id])
-    assert [h.id for h in long] == ["small.py", "gone.py", "module.py"]
-    assert [round(h.score, 6) for h in long] == [7.0, 6.0, 5.0]
+    named = _hit("named.py", 9.0)  # none of the question in its text: 9 * sqrt(0.01)
+    shares = {"module.py": 0.25, "small.py": 1.0, "gone.py": None, "named.py": 0.0}
+    both = [module, small, gone, named]
+    long = by_window(both, COVERAGE_MIN_WORDS, lambda h: shares[h.id])
+    assert [h.id for h in long] == ["small.py", "gone.py", "module.py", "named.py"]
+    assert [round(h.score, 6) for h in long] == [7.0, 6.0, 5.0, round(9.0 * MIN_SHARE**0.5, 6)]
     assert by_window([module, small], COVERAGE_MAX_WORDS, lambda h: shares[h.id])[0] == small
     short = by_window([module, small], COVERAGE_MIN_WORDS - 1, lambda h: shares[h.id])
     assert short == [module, small]

@@ -31,12 +31,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rubi.index.analysis import text_analyzer
+from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
 from rubi.index.wordparts import word_parts
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
 
 __all__ = [
+    "MIN_SHARE",
     "WINDOW_HITS",
     "WINDOW_LINES",
     "WINDOW_POWER",
@@ -64,8 +65,12 @@ _ASCII_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 """An ASCII identifier's first part, as :func:`rubi.index.wordparts.word_parts` cuts it."""
 _WORD = re.compile(r"[^\W_]+")
 UNREAD_SHARE = 1.0
-"""The factor of a hit whose file cannot be read (gone since indexing, refused): left
-as BM25F ranks it."""
+"""The factor of a hit whose file cannot be read (gone since indexing, refused), or of
+a question without terms to look for: left as BM25F ranks it."""
+MIN_SHARE = 0.01
+"""The smallest share a hit is scored by: a file whose text holds none of the question
+(found by its name alone) goes down, not to a score of 0, which would leave the graph
+walk's seeds without weight."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,20 +129,22 @@ def _part_at(text: str, pos: int) -> str | None:
     return parts[0].lower() if parts else None
 
 
-def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) -> float:
+def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) -> float | None:
     """The largest share (0 to 1) of ``question``'s IDF mass held by ``lines``
-    consecutive lines of ``text``. 0.0 for a question without terms."""
+    consecutive lines of ``text``; None for a question without terms (nothing to
+    measure)."""
     mass = question.mass
     if mass <= 0:
-        return 0.0
+        return None
     analyzer = text_analyzer("code")
     low = text.lower()
     found: list[tuple[int, int]] = []  # (offset, term index)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+        cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
         pos = low.find(key)
         while pos >= 0:
-            part = _part_at(text, pos)
-            if part is not None and term in analyzer.terms_of(part):
+            part = None if cjk else _part_at(text, pos)
+            if cjk or (part is not None and term in analyzer.terms_of(part)):
                 found.append((pos, index))
                 pos = low.find("\n", pos)  # one occurrence a line is enough
                 if pos < 0:
@@ -172,8 +179,9 @@ def by_window(
     hits: Sequence[BM25Hit], words: int, share_of: Callable[[BM25Hit], float | None]
 ) -> list[BM25Hit]:
     """``hits`` (a code search's text list) with the first :data:`WINDOW_HITS` scored
-    times their file's :func:`window_share` (``share_of``; None: the file could not be
-    read, :data:`UNREAD_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties in the given
+    times their file's :func:`window_share` (``share_of``; at least :data:`MIN_SHARE`;
+    None: the file could not be read or the question has no terms,
+    :data:`UNREAD_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties in the given
     order), when the question has :data:`COVERAGE_MIN_WORDS` to
     :data:`COVERAGE_MAX_WORDS` content words (``words``); else as given."""
     if not COVERAGE_MIN_WORDS <= words <= COVERAGE_MAX_WORDS:
@@ -181,7 +189,7 @@ def by_window(
     head = []
     for h in hits[:WINDOW_HITS]:
         share = share_of(h)
-        factor = UNREAD_SHARE if share is None else share**WINDOW_POWER
+        factor = UNREAD_SHARE if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
         head.append(replace(h, score=h.score * factor))
     head.sort(key=lambda h: -h.score)
     return [*head, *hits[WINDOW_HITS:]]
@@ -193,8 +201,8 @@ def window_shares(
     text_of: Callable[[BM25Hit], str],
 ) -> Callable[[BM25Hit], float | None]:
     """Each hit's :func:`window_share` of ``query`` (its terms and IDFs asked of
-    ``idf_of`` on the first hit read), the hit's text from ``text_of`` ("" when the file
-    cannot be read: None)."""
+    ``idf_of`` on the first hit read), the hit's text from ``text_of``; None when the
+    text is "" (the file cannot be read) or the question has no terms."""
     asked: list[QuestionTerms] = []
 
     def share(hit: BM25Hit) -> float | None:
