@@ -69,7 +69,8 @@ from rubi.sync import load_code_map
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "code-search-bench"
 TOP_K = 10
 PUBLISHED = {
-    # repo: (semble-hybrid, semble-bm25, unranked-bm25, ripgrep), from the data README
+    # repo: (semble-hybrid, semble-bm25, unranked-bm25, ripgrep), from the data README;
+    # they score the public benchmark's queries at its revisions (PUBLISHED_REVISIONS)
     "alamofire": (0.978, 0.970, 0.828, 0.210),
     "chi": (0.870, 0.808, 0.806, 0.139),
     "cobra": (0.971, 0.978, 0.763, 0.080),
@@ -80,6 +81,28 @@ PUBLISHED = {
     "serde": (0.725, 0.702, 0.473, 0.132),
     "sinatra": (0.982, 0.940, 0.809, 0.231),
 }
+PUBLISHED_REVISIONS = {
+    "alamofire": "e938f8c66708e7352fc7e3512647fa54255b267a",
+    "chi": "a54874f0e2f12647a19e82ee70dfa8185014100c",
+    "cobra": "61968e893eee2f27696c2fbc8e34fa5c4afaf7c4",
+    "express": "8e022edc9185f540a3fcecaf5e56b850d919cdac",
+    "fastapi": "c3c9dd6b1a08bcda766e7b43eafe72c4c5e9e193",
+    "gin": "d3ffc9985281dcf4d3bef604cce4e662b1a327a6",
+    "rack": "ca8a404704ed043797c4f9d482c97d722c0dc719",
+    "serde": "fa7da4a93567ed347ad0735c28e439fca688ef26",
+    "sinatra": "f891dd2b6f4911e356600efe6c3b82af97d262c6",
+}
+"""The revision each published figure was measured at: a repository of the same name in
+another set (``bench/sets/code-unseen3``'s sinatra, at another revision, with other
+questions) shows none."""
+
+
+def published(result: RepoResult) -> tuple[float, float, float, float] | None:
+    """The published figures of ``result``'s repository, when it was run at their
+    revision; else None."""
+    if PUBLISHED_REVISIONS.get(result.name) != result.revision:
+        return None
+    return PUBLISHED.get(result.name)
 
 
 # -- scoring (README "How scoring works") -------------------------------------------------
@@ -194,6 +217,7 @@ class RepoResult:
     bm25s: float | None = None
     bm25s_by_category: dict[str, float] = field(default_factory=dict)
     per_query: list[dict[str, Any]] = field(default_factory=list)
+    revision: str = ""
 
 
 def run_repo(
@@ -315,7 +339,9 @@ def run(
             entries = [e for e in entries if e.get("split") == split]
             if not entries:
                 continue
-        out.append(run_repo(name, root, prefix, entries, expand, scope, baseline))
+        result = run_repo(name, root, prefix, entries, expand, scope, baseline)
+        result.revision = str(repo.get("revision", ""))
+        out.append(result)
     return out
 
 
@@ -352,7 +378,7 @@ def print_table(results: list[RepoResult], expand: bool) -> None:
     for col in (*cols, "missing", "p50", "p95"):
         table.add_column(col, justify="left" if col == "repo" else "right")
     for r in results:
-        pub = PUBLISHED.get(r.name, (float("nan"),) * 4)
+        pub = published(r) or (float("nan"),) * 4
         table.add_row(
             r.name,
             str(r.queries),
@@ -366,9 +392,9 @@ def print_table(results: list[RepoResult], expand: bool) -> None:
         )
     if results:
         mean = statistics.mean(r.ndcg for r in results)
-        pubs = [PUBLISHED[r.name] for r in results if r.name in PUBLISHED]
+        pubs = [p for p in map(published, results) if p is not None]
 
-        def published(i: int) -> str:
+        def published_mean(i: int) -> str:
             return f"{statistics.mean(p[i] for p in pubs):.3f}" if pubs else ""
 
         bm25s = [r.bm25s for r in results if r.bm25s is not None]
@@ -377,8 +403,8 @@ def print_table(results: list[RepoResult], expand: bool) -> None:
             str(sum(r.queries for r in results)),
             f"{mean:.3f}",
             f"{statistics.mean(bm25s):.3f}" if len(bm25s) == len(results) else "",
-            published(2),
-            published(0),
+            published_mean(2),
+            published_mean(0),
             "",
             "",
             "",
@@ -405,13 +431,13 @@ def print_table(results: list[RepoResult], expand: bool) -> None:
             f"rubi {statistics.mean(q['ndcg'] for q in queries):.3f}, "
             f"bm25s {statistics.mean(q['bm25s_ndcg'] for q in queries):.3f}"
         )
-    weighted = [r for r in results if r.name in PUBLISHED and r.queries]
+    weighted = [(r, p) for r in results if (p := published(r)) is not None and r.queries]
     if weighted:
         # Upstream's headline is the mean over queries; the same weighting of the
         # published per-repository figures gives the comparable number.
-        n = sum(r.queries for r in weighted)
-        ours = sum(r.ndcg * r.queries for r in weighted) / n
-        theirs = sum(PUBLISHED[r.name][0] * r.queries for r in weighted) / n
+        n = sum(r.queries for r, _ in weighted)
+        ours = sum(r.ndcg * r.queries for r, _ in weighted) / n
+        theirs = sum(p[0] * r.queries for r, p in weighted) / n
         console.print(
             f"mean over queries: rubi {ours:.3f}, semble-hybrid (published, same weights) "
             f"{theirs:.3f}"

@@ -93,3 +93,17 @@ def test_split_keeps_only_its_half_and_bm25s_scores_the_same_files(
     with pytest.raises(SystemExit):  # the held-back half needs --final
         bench.main([str(repos), "--data", str(data), "--split", "test"])
     assert bench.main([str(repos), "--data", str(data), "--split", "test", "--final"]) == 0
+
+
+def test_published_figures_are_shown_only_at_the_published_revision(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    public = bench.RepoResult("sinatra", queries=1, ndcg=1.0)
+    public.revision = bench.PUBLISHED_REVISIONS["sinatra"]
+    other = bench.RepoResult("sinatra", queries=1, ndcg=1.0, revision="0" * 40)
+    assert bench.published(public) == bench.PUBLISHED["sinatra"]
+    assert bench.published(other) is None
+    bench.print_table([other], expand=False)
+    assert "semble-hybrid (published" not in capsys.readouterr().out
+    bench.print_table([public], expand=False)
+    assert "semble-hybrid (published, same weights) 0.982" in capsys.readouterr().out

@@ -33,6 +33,8 @@ from rubi.graph.build import GraphBuild
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
+from rubi.search.codecoverage import question_words
+from rubi.search.codewindow import by_window, window_shares
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
@@ -297,6 +299,11 @@ def search_index(
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     analysis = QueryAnalysis.of(query, analysis)
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
+    files: dict[str, FileText] = {}
+    if KIND_FOR_SCOPE[scope] == "file":
+        read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
+        shares = window_shares(query, index.term_idf, lambda h: read(g.nodes[h.id], h.id).text)
+        bm25 = by_window(bm25, question_words(query, analysis), shares)
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     graph, via, linked = graph_list(g, bm25, names, eligible)
@@ -309,7 +316,6 @@ def search_index(
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}
     hits = []
-    files: dict[str, FileText] = {}
     slots = collapse(
         [f.id for f in fused],
         partial(_note_body, g, files, vault_root, project_root),
