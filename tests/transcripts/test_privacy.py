@@ -126,3 +126,24 @@ def test_a_secret_in_a_markdown_table_is_redacted(text: str, secret: str) -> Non
 @pytest.mark.parametrize("text", TABLE_PROSE)
 def test_a_markdown_table_that_describes_secrets_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+SWITCHES = [
+    "rclone sync --sftp-user www-data --sftp-ask-password public/ :sftp:www/",
+    "ansible-playbook --ask-become-pass site.yml",
+    "ansible-playbook --ask-vault-pass deploy.yml -i hosts",
+    "gh auth token --show-token org/repo",
+]
+
+
+@pytest.mark.parametrize("text", SWITCHES)
+def test_the_argument_after_a_switch_that_asks_for_a_password_is_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [("--new-password Xy7zzz", "Xy7zzz"), ("--no-password=Secr3t9", "Secr3t9")],
+)
+def test_a_flag_given_its_value_is_redacted_whatever_its_words(text: str, secret: str) -> None:
+    assert secret not in redact(text)
