@@ -195,6 +195,7 @@ def test_mcp_handoff_and_summary_report_what_was_redacted(project: Path) -> None
     saved, summary = asyncio.run(main())
     assert "Redacted 1 secret (state line 2: github-token)" in saved
     assert "Redacted 1 secret (summary line 1: github-token)" in summary
+    assert summary.endswith("stored as [REDACTED:<kind>].")  # the mark the note holds
     stored = vault_text(project)
     assert secret not in stored and secret not in saved + summary
     assert "[REDACTED:github-token]" in stored
