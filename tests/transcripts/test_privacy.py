@@ -104,6 +104,9 @@ TABLE_SECRETS = [
         "Hunter2",
     ),
     ("| host | token |\n|---|---|\n| a | x |\n| ci | `aB3dE5gH7jK9mN1pQ3` |", "aB3dE5gH"),
+    # no outer pipes (GitHub's tables allow it), or a row pasted into a line of prose
+    ("host | user | password\n--- | --- | ---\ndb | app | Hunter2Example", "Hunter2"),
+    ("staging: | API_KEY | 7hG4kP9qR2sT6vW8xY1z | see the wiki", "7hG4kP9q"),
 ]
 TABLE_PROSE = [
     "| Variable | Description |\n|---|---|\n| API_KEY | Your API key |\n| SECRET_KEY | required |",
@@ -113,6 +116,10 @@ TABLE_PROSE = [
     "| rotation | 90d | yes |",
     "| column | value |\n|---|---|\n| password_hash | 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b |",
     "| token | count |\n|---|---|\n| the | 5012 |",
+    "cat token.txt | grep Abc123456789xyz",
+    "echo $API_KEY | base64 -d",
+    "def f(token: str | None = None) -> Secret | None: ...",
+    "const token = cached || Xyz123abc9Q;",
 ]
 
 

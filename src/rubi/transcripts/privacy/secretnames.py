@@ -339,15 +339,23 @@ _CELL_EDGE = " \t`*_"
 
 
 def _cells(line: str, offset: int) -> list[tuple[int, int]]:
-    """The ``(start, end)`` of each cell of a Markdown table row, trimmed of spaces,
-    backticks and emphasis; an escaped ``\\|`` stays inside its cell."""
-    bounds = [i for i, c in enumerate(line) if c == "|" and (i == 0 or line[i - 1] != "\\")]
+    """The ``(start, end)`` of each cell of a Markdown table row, with or without its
+    outer pipes (``| a | b |`` and ``a | b`` alike), trimmed of spaces, backticks and
+    emphasis; an escaped ``\\|`` stays inside its cell."""
+    body = line.rstrip("\r\n")
+    pipes = [i for i, c in enumerate(body) if c == "|" and (i == 0 or body[i - 1] != "\\")]
+    bounds = [-1, *pipes, len(body)]
+    row = body.strip()
+    if row.startswith("|"):
+        bounds = bounds[1:]  # nothing before the outer pipe
+    if row.endswith("|") and len(bounds) > 1:
+        bounds = bounds[:-1]
     cells: list[tuple[int, int]] = []
     for left, right in pairwise(bounds):
         start, end = left + 1, right
-        while start < end and line[start] in _CELL_EDGE:
+        while start < end and body[start] in _CELL_EDGE:
             start += 1
-        while end > start and line[end - 1] in _CELL_EDGE:
+        while end > start and body[end - 1] in _CELL_EDGE:
             end -= 1
         cells.append((offset + start, offset + end))
     return cells
@@ -374,11 +382,11 @@ def _named(text: str, cell: tuple[int, int]) -> tuple[str, str] | None:
 
 
 def table_spans(text: str, low: str) -> Iterator[Span]:
-    """Secrets in a Markdown table: a row whose cell names a secret and whose next cell
-    holds it (``| API_KEY | `7hG4kP9q…` |``), and the cells under a header that names
-    one (``| host | user | password |``). A value is judged as a YAML value is (a bare
-    word is a type name: ``| password | string |`` describes), and a cell of several
-    words is prose, never a value."""
+    """Secrets in a Markdown table (outer pipes or not): a row whose cell names a secret
+    and whose next cell holds it (``| API_KEY | `7hG4kP9q…` |``), and the cells under a
+    header that names one (``| host | user | password |``). A value is judged as a YAML
+    value is (a bare word is a type name: ``| password | string |`` describes), and a
+    cell of several words is prose, never a value."""
     if "|" not in text or not any(h in low for h in _HINTS):
         return
     offset = 0
@@ -386,7 +394,7 @@ def table_spans(text: str, low: str) -> Iterator[Span]:
     columns: dict[int, tuple[str, str]] = {}  # column -> (header name, strength)
     for line in text.splitlines(keepends=True):
         row = line.strip()
-        if not row.startswith("|") or row.count("|") < 2:
+        if "|" not in row:
             previous, columns = [], {}
         elif _SEPARATOR_ROW.match(row):
             columns = {}
