@@ -416,6 +416,26 @@ def test_init_and_install_never_hang_on_a_fifo(tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(60)
+def test_init_where_a_file_stands_for_a_vault_folder_is_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "clone"
+    root.mkdir()
+    write(root / ".rubi", "not a folder\n")
+    code, out = cli_run("init", str(root))
+    assert code == 1
+    assert out.strip().splitlines() == [
+        "Error: .rubi: a file where rubi init makes a folder; rename or remove it and run "
+        "rubi init again"
+    ]
+    os.unlink(root / ".rubi")
+    (root / ".rubi").mkdir()
+    os.mkfifo(root / ".rubi" / "notes")
+    with pytest.raises(RubiError, match=r"^\.rubi/notes: a file where rubi init makes a folder"):
+        app.init_project(root)
+    assert sorted(p.name for p in (root / ".rubi").iterdir()) == ["notes"]  # nothing written
+    assert not (root / "CLAUDE.md").exists()
+
+
+@pytest.mark.timeout(60)
 def test_a_vault_folder_linked_out_of_the_project_is_not_used(
     tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
