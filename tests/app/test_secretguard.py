@@ -46,3 +46,20 @@ def test_a_closed_and_a_nested_span_are_removed_from_a_note(tmp_path: Path) -> N
     done = app.register(paths, [{"type": "note", "title": "Deploy", "body": body}])
     text = (root / ".rubi" / done[0].path).read_text()
     assert "4821" not in text and "a  b" in text
+
+
+def test_a_note_with_a_table_of_credentials_stores_none_of_them(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root / "README.md", "# demo\n")
+    app.init_project(root)
+    paths = app.locate(root / ".rubi")
+    body = (
+        "Staging access:\n\n| name | value |\n|---|---|\n"
+        "| STAGING_API_KEY | `7hG4kP9qR2sT6vW8xY1z` |\n"
+        "| DB_PASSWORD | Hunter2Example |\n"
+    )
+    done = app.register(paths, [{"type": "how-to", "title": "Staging access", "body": body}])
+    text = (root / ".rubi" / done[0].path).read_text()
+    assert "7hG4kP9q" not in text and "Hunter2" not in text
+    assert "| STAGING_API_KEY | `[REDACTED:secret]` |" in text
+    assert [r.split(": ")[-1] for r in done[0].redacted] == ["secret", "password"]

@@ -79,6 +79,29 @@ def test_guard_limits_come_from_config(project: Path) -> None:
     assert hook("PreToolUse", payload) is not None
 
 
+def test_a_cloned_config_out_of_range_never_denies_a_small_read(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(
+        project / ".rubi" / "config.toml",
+        "[hooks]\nguard_max_lines = -1\nguard_max_bytes = nan\nmeter_share = 2\n"
+        "cost_line = true\nrecall_max_tokens = 300\n",
+    )
+    small = write(project / "small.py", "x = 1\n" * 10)
+    payload = base(project, "PreToolUse", tool_name="Read", tool_input={"file_path": str(small)})
+    with caplog.at_level("WARNING"):
+        assert hook("PreToolUse", payload) is None
+        settings = open_context({"cwd": str(project)}).settings
+    assert (settings.guard_max_lines, settings.guard_max_bytes) == (800, 80_000)
+    assert (settings.meter_share, settings.cost_line) == (0.8, 1)
+    assert settings.recall_max_tokens == 300  # a good value next to bad ones counts
+    said = "\n".join(r.getMessage() for r in caplog.records)
+    assert "[hooks] guard_max_lines = -1: must be at least 1; using 800" in said
+    assert "[hooks] guard_max_bytes = nan: must be a whole number" in said
+    assert "[hooks] meter_share = 2: must be above 0 and at most 1" in said
+    assert "[hooks] cost_line = true: must be a whole number" in said
+
+
 # -- SessionStart ----------------------------------------------------------------------
 def test_session_start_injects_the_map_then_the_handoff(project: Path) -> None:
     write(project / ".git_placeholder", "")

@@ -49,6 +49,31 @@ def test_days_from_frontmatter_values_and_text() -> None:
     )
 
 
+def test_a_cloned_vault_dates_notes_by_their_date_field_or_their_name(tmp_path: Path) -> None:
+    """A clone gives every file the day of the clone: the days the notes carry (Hugo's
+    ``date`` and ``lastmod``, Obsidian's ``modified``, a daily note's or a post's file
+    name) are theirs; a note with none keeps its file's day."""
+    vault = tmp_path / "vault"
+    _note(vault, "Hugo wombat", "wombats in hugo", date="2021-03-04")
+    _note(vault, "Edited wombat", "wombats edited", date="2021-03-04", lastmod="2022-05-06")
+    _note(vault, "Obsidian wombat", "wombats in obsidian", modified="2023-07-08")
+    write(vault / "daily" / "2024-01-05.md", "# 2024-01-05\n\nwombats at dawn\n")
+    write(vault / "blog" / "2019-11-26-wombat-release.md", "# Release\n\nwombats shipped\n")
+    write(vault / "blog" / "2019-13-40-bad-day.md", "# Bad day\n\nwombats misdated\n")
+    stamp = dt.datetime(2025, 6, 1, 12, tzinfo=dt.UTC).timestamp()
+    for path in vault.rglob("*.md"):
+        os.utime(path, (stamp, stamp))
+    days = {h.id: h.date for h in app.search(app.locate(vault), "wombats", top_k=10).hits}
+    assert days == {
+        "notes/Hugo wombat": "2021-03-04",
+        "notes/Edited wombat": "2022-05-06",
+        "notes/Obsidian wombat": "2023-07-08",
+        "daily/2024-01-05": "2024-01-05",
+        "blog/2019-11-26-wombat-release": "2019-11-26",
+        "blog/2019-13-40-bad-day": "2025-06-01",  # no such day: the file's
+    }
+
+
 def test_a_window_is_checked() -> None:
     assert DateWindow.of(None, "").open
     assert DateWindow.of("2026-01-01", None).holds("2026-01-01")

@@ -177,6 +177,16 @@ def test_a_secret_in_a_title_is_refused_with_one_line(project: Path) -> None:
     assert not list((project / ".rubi" / "notes").glob("*.md"))
 
 
+def test_a_secret_named_as_the_note_superseded_is_never_echoed(project: Path) -> None:
+    paths = app.locate(project / ".rubi")
+    key = "ghp_FAKE0EXAMPLE0abcdefghijklmnopqrstuvwx"
+    with pytest.raises(app.RubiError) as err:
+        app.register(paths, [{"type": "note", "title": "New", "body": "x", "supersedes": key}])
+    message = str(err.value)
+    assert message.startswith("notes[0].supersedes: holds a secret (github-token)")
+    assert key not in message and "FAKE0" not in message
+
+
 def test_mcp_handoff_and_summary_report_what_was_redacted(project: Path) -> None:
     paths = app.locate(project / ".rubi")
     secret = "ghp_" + "FAKE0example0token0value0abcdef01234"
@@ -195,6 +205,7 @@ def test_mcp_handoff_and_summary_report_what_was_redacted(project: Path) -> None
     saved, summary = asyncio.run(main())
     assert "Redacted 1 secret (state line 2: github-token)" in saved
     assert "Redacted 1 secret (summary line 1: github-token)" in summary
+    assert summary.endswith("stored as [REDACTED:<kind>].")  # the mark the note holds
     stored = vault_text(project)
     assert secret not in stored and secret not in saved + summary
     assert "[REDACTED:github-token]" in stored

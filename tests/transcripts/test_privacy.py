@@ -91,3 +91,66 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 def test_text_around_a_secret_is_kept() -> None:
     out = redact("Deploy with password: hunter2\nthen restart the server")
     assert out == "Deploy with password: [REDACTED:password]\nthen restart the server"
+
+
+TABLE_SECRETS = [
+    # a name cell, its value in the next cell
+    ("| Variable | Value |\n|---|---|\n| STAGING_API_KEY | 7hG4kP9qR2sT6vW8xY1z |", "7hG4kP9q"),
+    ("| `DB_PASSWORD` | `hunter2x` | prod only |", "hunter2x"),
+    ("| **client_secret** | *Zq8Wn3Lp0Rt6Yv2M* |", "Zq8Wn3Lp"),
+    # a header that names the column
+    (
+        "| service | user | password |\n| :-- | --- | --- |\n| db | app | Hunter2Example |",
+        "Hunter2",
+    ),
+    ("| host | token |\n|---|---|\n| a | x |\n| ci | `aB3dE5gH7jK9mN1pQ3` |", "aB3dE5gH"),
+    # no outer pipes (GitHub's tables allow it), or a row pasted into a line of prose
+    ("host | user | password\n--- | --- | ---\ndb | app | Hunter2Example", "Hunter2"),
+    ("staging: | API_KEY | 7hG4kP9qR2sT6vW8xY1z | see the wiki", "7hG4kP9q"),
+]
+TABLE_PROSE = [
+    "| Variable | Description |\n|---|---|\n| API_KEY | Your API key |\n| SECRET_KEY | required |",
+    "| Field | Type |\n|---|---|\n| password | string |\n| token | Token |\n"
+    "| api_key | str \\| None |",
+    "| Setting | Password | Token |\n|---|---|---|\n| min length | 12 | — |\n"
+    "| rotation | 90d | yes |",
+    "| column | value |\n|---|---|\n| password_hash | 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b |",
+    "| token | count |\n|---|---|\n| the | 5012 |",
+    "cat token.txt | grep Abc123456789xyz",
+    "echo $API_KEY | base64 -d",
+    "def f(token: str | None = None) -> Secret | None: ...",
+    "const token = cached || Xyz123abc9Q;",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), TABLE_SECRETS)
+def test_a_secret_in_a_markdown_table_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert out.count("|") == text.count("|"), "the table keeps its shape"
+
+
+@pytest.mark.parametrize("text", TABLE_PROSE)
+def test_a_markdown_table_that_describes_secrets_is_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+SWITCHES = [
+    "rclone sync --sftp-user www-data --sftp-ask-password public/ :sftp:www/",
+    "ansible-playbook --ask-become-pass site.yml",
+    "ansible-playbook --ask-vault-pass deploy.yml -i hosts",
+    "gh auth token --show-token org/repo",
+]
+
+
+@pytest.mark.parametrize("text", SWITCHES)
+def test_the_argument_after_a_switch_that_asks_for_a_password_is_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [("--new-password Xy7zzz", "Xy7zzz"), ("--no-password=Secr3t9", "Secr3t9")],
+)
+def test_a_flag_given_its_value_is_redacted_whatever_its_words(text: str, secret: str) -> None:
+    assert secret not in redact(text)

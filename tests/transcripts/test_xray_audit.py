@@ -194,3 +194,33 @@ def test_fifos_named_as_claude_code_settings_are_reported_not_read(tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("FIFO") == 2
+
+
+def test_an_import_out_of_the_project_is_listed_not_read_until_approved(
+    tmp_path: Path, projects: Path
+) -> None:
+    home = projects.parent.parent
+    proj = tmp_path / "clone"
+    secret = _write(home / ".ssh" / "id_rsa", "k" * 4000)
+    _write(proj / "CLAUDE.md", "c" * 40 + f"\n@{secret}\n@~/notes.md\n@docs/ok.md\n")
+    _write(proj / "docs" / "ok.md", "o" * 400)
+    _write(home / "notes.md", "n" * 800)
+    mine = _write(home / ".claude" / "CLAUDE.md", f"u\n@{home / 'notes.md'}\n")  # the user's
+    report = audit(proj)
+    by_source = {i.source: i for i in report.items}
+    outside = by_source[str(secret)]
+    assert outside.tokens is None and outside.counted is False
+    assert outside.kind == "import outside the project (from CLAUDE.md)"
+    assert outside.note.startswith("outside the project: Claude Code asks")
+    assert by_source[str(proj / "docs" / "ok.md")].tokens == 100
+    assert by_source[str(home / "notes.md")].kind == "import (from CLAUDE.md)"  # user's import
+    assert report.counted_tokens == _tokens(mine) + 200 + _tokens(proj / "CLAUDE.md") + 100
+
+    user = home / ".claude.json"
+    user.write_text(
+        json.dumps({"projects": {str(proj): {"hasClaudeMdExternalIncludesApproved": True}}}),
+        encoding="utf-8",
+    )
+    approved = {i.source: i for i in audit(proj).items}
+    assert approved[str(secret)].tokens == 1000
+    assert approved[str(secret)].kind == "import (from CLAUDE.md)"

@@ -161,7 +161,8 @@ def init_project(project_dir: Path) -> InitReport:
     Files are created whole and never through a link (:func:`rubi.core.atomic.create_exclusive`).
 
     Raises:
-        RubiError: ``project_dir`` is not an existing folder.
+        RubiError: ``project_dir`` is not an existing folder, or a file (a FIFO) stands
+            where ``init`` makes a folder (``.rubi``, ``.rubi/notes``); nothing written.
         UnsafePathError: a path ``init`` writes is a symlink (or lies in a symlinked
             folder) that leads outside the project; one line naming the link.
     """
@@ -179,6 +180,12 @@ def init_project(project_dir: Path) -> InitReport:
     _refuse_links_out(
         project_dir, [vault, *(dst for _, dst in plan), *(project_dir / n for n in _AGENT_DOCS)]
     )
+    for folder in [vault, *(dst for src, dst in plan if src.is_dir())]:
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise RubiError(
+                f"{folder.relative_to(project_dir).as_posix()}: a file where rubi init "
+                "makes a folder; rename or remove it and run rubi init again"
+            )
     created: list[str] = []
     for src, dst in plan:
         if src.is_dir():

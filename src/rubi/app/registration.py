@@ -309,9 +309,10 @@ def _scrubbed(item: NoteItem, n: int) -> tuple[NoteItem, tuple[str, ...]]:
 
 def _refuse_secret_names(items: Sequence[Any]) -> None:
     """Raise when a name of an item as given (its title, an alias, a tag, a file, a
-    link target) holds a secret: before the item is validated, whose errors quote
-    the value, and before a file is normalised (``postgres://user:pw@host`` becomes
-    ``postgres:/user:pw@host``, which no longer reads as a URL with a password).
+    link target, the note it supersedes) holds a secret: before the item is
+    validated, whose errors quote the value, and before a file is normalised
+    (``postgres://user:pw@host`` becomes ``postgres:/user:pw@host``, which no longer
+    reads as a URL with a password).
     Values that are not text are left for :func:`parse_items` to refuse.
 
     Raises:
@@ -327,12 +328,13 @@ def _refuse_secret_names(items: Sequence[Any]) -> None:
                 "tags": item.tags,
                 "files": item.files,
                 "links": [{"target": link.target} for link in item.links],
+                "supersedes": item.supersedes,
             }
         elif isinstance(item, Mapping):
             fields = dict(item)
         else:
             continue
-        for field_name in ("title", "aliases", "tags", "files", "links"):
+        for field_name in ("title", "aliases", "tags", "files", "links", "supersedes"):
             values = fields.get(field_name)
             if isinstance(values, str):
                 values = [values]
@@ -342,8 +344,8 @@ def _refuse_secret_names(items: Sequence[Any]) -> None:
                 where = f"notes[{n}].{field_name}[{i}]"
                 if isinstance(value, Mapping):
                     value, where = value.get("target"), f"{where}.target"
-                if field_name == "title":
-                    where = f"notes[{n}].title"
+                if field_name in ("title", "supersedes"):
+                    where = f"notes[{n}].{field_name}"
                 if isinstance(value, str):
                     refuse_secret(value, where)
 

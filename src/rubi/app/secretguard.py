@@ -59,10 +59,12 @@ def refuse_secret(text: str, where: str) -> None:
         )
 
 
-def describe(redacted: list[str] | tuple[str, ...]) -> str:
+def describe(redacted: list[str] | tuple[str, ...], *, sentence: bool = False) -> str:
     """One line for the caller: ``"redacted 2 secrets (body line 3: aws-key; …)"``;
-    "" when nothing was."""
+    "" when nothing was. ``sentence``: a sentence of its own (``"Redacted …]."``),
+    the rest of the line as it is (the mark keeps its capitals)."""
     if not redacted:
         return ""
     many = "secret" if len(redacted) == 1 else "secrets"
-    return f"redacted {len(redacted)} {many} ({'; '.join(redacted)}): stored as [REDACTED:<kind>]"
+    line = f"redacted {len(redacted)} {many} ({'; '.join(redacted)}): stored as [REDACTED:<kind>]"
+    return f"R{line[1:]}." if sentence else line

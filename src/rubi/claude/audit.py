@@ -140,7 +140,9 @@ def audit(directory: Path, *, probe_mcp: bool = False) -> AuditReport:
     directory = directory.absolute()
     items: list[AuditItem] = []
     for memory in memory_files(directory):
-        note = "" if memory.always else "conditional: loads when matching files are used"
+        note = memory.note or (
+            "" if memory.always else "conditional: loads when matching files are used"
+        )
         items.append(AuditItem(memory.kind, str(memory.path), memory.tokens, memory.always, note))
     approved = approved_project_servers(directory) if probe_mcp else set()
     refused: list[tuple[Path, str]] = []

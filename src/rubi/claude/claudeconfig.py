@@ -30,6 +30,7 @@ __all__ = [
     "MemoryFile",
     "approved_project_servers",
     "configured_hooks",
+    "external_imports_approved",
     "mcp_servers",
     "memory_files",
 ]
@@ -58,12 +59,20 @@ _FENCE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 
 @dataclass(frozen=True, slots=True)
 class MemoryFile:
-    """A memory file: path, kind, estimated tokens, and whether it loads at startup."""
+    """A memory file: path, kind, estimated tokens (None when not read), whether it
+    loads at startup, and why not when it does not."""
 
     path: Path
     kind: str
-    tokens: int
+    tokens: int | None
     always: bool
+    note: str = ""
+
+
+EXTERNAL_IMPORT_NOTE = "outside the project: Claude Code asks before loading it; not read"
+"""Why an import leading out of the project is listed but not read: Claude Code loads
+imports outside the project folder (from any memory file but the user's own) only
+after the user approves them (``hasClaudeMdExternalIncludesApproved``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +129,16 @@ def _conditional(text: str) -> bool:
     return end > 0 and re.search(r"^paths\s*:", text[3:end], re.MULTILINE) is not None
 
 
-def _imports(path: Path, text: str, depth: int, seen: set[Path]) -> Iterator[MemoryFile]:
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _imports(
+    path: Path, text: str, depth: int, seen: set[Path], within: Path | None
+) -> Iterator[MemoryFile]:
+    """The files ``path`` imports, depth first; ``within``: the folder imports must stay
+    in to be read (None: any), else they are listed with
+    :data:`EXTERNAL_IMPORT_NOTE`."""
     if depth > IMPORT_DEPTH:
         return
     for match in _IMPORT.finditer(_FENCE.sub("", text)):
@@ -131,14 +149,21 @@ def _imports(path: Path, text: str, depth: int, seen: set[Path]) -> Iterator[Mem
             resolved = target.resolve()
         except OSError:
             continue
-        if resolved in seen or not resolved.is_file():
+        if resolved in seen:
+            continue
+        if within is not None and not _inside(resolved, within):
+            seen.add(resolved)
+            kind = f"import outside the project (from {path.name})"
+            yield MemoryFile(resolved, kind, None, False, EXTERNAL_IMPORT_NOTE)
+            continue
+        if not resolved.is_file():
             continue
         seen.add(resolved)
         body = _read(resolved)
         if body is None:
             continue
         yield MemoryFile(resolved, f"import (from {path.name})", _tokens(body), True)
-        yield from _imports(resolved, body, depth + 1, seen)
+        yield from _imports(resolved, body, depth + 1, seen, within)
 
 
 def _memory_candidates(project: Path) -> Iterator[tuple[Path, str]]:
@@ -174,6 +199,7 @@ def memory_files(project: Path) -> list[MemoryFile]:
     project = project.absolute()
     found: list[MemoryFile] = []
     seen: set[Path] = set()
+    inside = None if external_imports_approved(project) else project.resolve()
     for path, kind in _memory_candidates(project):
         if not path.is_file():
             continue
@@ -187,7 +213,7 @@ def memory_files(project: Path) -> list[MemoryFile]:
         always = not (kind.endswith("rule") and _conditional(text))
         found.append(MemoryFile(path, kind, _tokens(text), always))
         if always:
-            found.extend(_imports(path, text, 1, seen))
+            found.extend(_imports(path, text, 1, seen, None if kind.startswith("user") else inside))
     auto = claude_config_dir() / "projects" / project_slug(project) / "memory" / "MEMORY.md"
     text = _read(auto, AUTO_MEMORY_LINES) if auto.is_file() else None
     if text is not None:
@@ -255,6 +281,18 @@ def mcp_servers(project: Path, refused: list[tuple[Path, str]] | None = None) ->
             names.add(server.name)
             found.append(server)
     return found
+
+
+def external_imports_approved(project: Path) -> bool:
+    """Whether the user let Claude Code load this project's imports from outside its
+    folder: ``hasClaudeMdExternalIncludesApproved`` in the project's entry of
+    ``~/.claude.json`` (``$CLAUDE_CONFIG_DIR/.claude.json`` when set), where Claude
+    Code keeps the answer to its "external imports" question."""
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    user_file = Path(override).expanduser() if override else Path.home()
+    projects = _json(user_file / ".claude.json").get("projects")
+    local = projects.get(str(project.absolute())) if isinstance(projects, dict) else None
+    return isinstance(local, dict) and local.get("hasClaudeMdExternalIncludesApproved") is True
 
 
 def approved_project_servers(project: Path) -> set[str] | None:

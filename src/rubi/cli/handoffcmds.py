@@ -39,7 +39,7 @@ def save(
     )
     echo(f"Saved {written.path}.")
     if written.redacted:
-        echo(app.describe_redacted(written.redacted).capitalize() + ".")
+        echo(app.describe_redacted(written.redacted, sentence=True))
 
 
 @handoff.command("show")

@@ -33,6 +33,6 @@ def map_command(module: str | None, summary: str | None, vault: Path | None) -> 
         stored = app.write_summary(paths, target, text)
         echo(f"Summary stored in {stored.path}.")
         if stored.redacted:
-            echo(app.describe_redacted(stored.redacted).capitalize() + ".")
+            echo(app.describe_redacted(stored.redacted, sentence=True))
         return
     echo(app.map_text(paths, module).rstrip("\n"))

@@ -102,8 +102,9 @@ def search(
     vault: Path | None,
 ) -> None:
     """Search notes by text, names and links. Indexes first if needed. Each hit
-    shows its day (a note's updated/created, a code file's last commit, else the
-    file's time); --since/--until keep the hits of those days."""
+    shows its day (a note's updated/created/date, or the day its name starts with,
+    a code file's last commit, else the file's time); --since/--until keep the hits
+    of those days."""
     paths = find_vault(vault)
     args = SearchArgs(
         query=" ".join(query),

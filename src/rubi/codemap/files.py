@@ -22,6 +22,7 @@ from rubi.core.safeio import (
     UnsafeFileError,
     escaped_name,
     file_kind,
+    has_control_chars,
     has_surrogates,
     read_bytes,
     refusal,
@@ -61,6 +62,9 @@ MAX_GITIGNORE_BYTES = 1_000_000
 
 _NOT_UTF8 = "file name is not UTF-8; skipped: rename it"
 _NOT_UTF8_DIR = "folder name is not UTF-8; its files are skipped: rename it"
+_CONTROL = "file name holds a line break or control character; skipped: rename it"
+"""As for a note (:mod:`rubi.vault.scan`): such a name, printed in the map page the
+agent reads or in a list of hits, would start a line of its own."""
 
 GIT_TIMEOUT_S = 10.0
 """``git ls-files`` answers in well under a second even on large repositories; one
@@ -133,7 +137,10 @@ def list_files(root: Path) -> FileListing:
             except UnicodeDecodeError:
                 name = item.decode("utf-8", errors="backslashreplace")
                 warnings.append(ScanWarning(name, _NOT_UTF8))
-    kept = sorted({p for p in paths if not skipped_by_name(p)})
+    kept_paths = {p for p in paths if not skipped_by_name(p)}
+    for path in sorted(p for p in kept_paths if has_control_chars(p)):
+        warnings.append(ScanWarning(escaped_name(path), _CONTROL))
+    kept = sorted(p for p in kept_paths if not has_control_chars(p))
     return FileListing(kept, used_git, warnings)
 
 
@@ -162,7 +169,7 @@ def list_under(root: Path, rels: Collection[str]) -> list[str] | None:
         paths = {item.decode("utf-8") for item in raw}
     except UnicodeDecodeError:
         return None
-    return sorted(p for p in paths if not skipped_by_name(p))
+    return sorted(p for p in paths if not skipped_by_name(p) and not has_control_chars(p))
 
 
 def _git_ls_files(root: Path, only: Collection[str] = ()) -> list[bytes] | None:

@@ -21,8 +21,10 @@ from rubi.core.lazyregex import Rx
 __all__ = [
     "MAX_SPELLED_DAYS",
     "MONTHS",
+    "NOTE_DAY_KEYS",
     "day_keys",
     "file_day",
+    "name_day",
     "note_day",
     "parse_day",
     "spell_day",
@@ -76,10 +78,32 @@ def parse_day(value: Any) -> str:
     return ""
 
 
+NOTE_DAY_KEYS = ("updated", "modified", "lastmod", "created", "date")
+"""Frontmatter keys that date a note, the first holding a day wins: rubi's own
+(``updated``, ``created``), and those of Obsidian templates and static-site
+generators (``modified``; Hugo's ``lastmod``; ``date`` in Hugo, Jekyll and Obsidian
+daily notes)."""
+
+
 def note_day(metadata: Mapping[str, Any]) -> str:
-    """A note's day from its frontmatter: ``updated``, else ``created`` ("" when
-    neither holds a date)."""
-    return parse_day(metadata.get("updated")) or parse_day(metadata.get("created"))
+    """A note's day from its frontmatter: the first of :data:`NOTE_DAY_KEYS` that holds
+    a date ("" when none does)."""
+    for key in NOTE_DAY_KEYS:
+        found = parse_day(metadata.get(key))
+        if found:
+            return found
+    return ""
+
+
+_NAME_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?![\d])")
+
+
+def name_day(path: str) -> str:
+    """The day a note's file name starts with (``2024-01-05.md``, an Obsidian daily
+    note; ``2019-11-26-release.md``, a Jekyll post), or ""."""
+    m = _NAME_DAY.match(path.rsplit("/", 1)[-1])
+    found = _day(m[1], m[2], m[3]) if m else None
+    return found.isoformat() if found else ""
 
 
 def file_day(path: Path) -> str:

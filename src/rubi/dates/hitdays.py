@@ -1,8 +1,10 @@
 """The date of a hit, and the window ``--since/--until`` keeps.
 
-A note's date is its ``updated`` frontmatter, else its ``created``, else its file's
-modification time; a code file's is the day of the newest commit that changed it
-(:func:`commit_days`), else its modification time. Days are ISO strings
+A note's date is its frontmatter's (``updated``, else ``modified``, ``lastmod``,
+``created``, ``date``: :func:`rubi.dates.days.note_day`), else the day its file name
+starts with (a daily note), else its file's modification time; a code file's is the
+day of the newest commit that changed it (:func:`commit_days`), else its modification
+time. Days are ISO strings
 (``YYYY-MM-DD``, UTC), compared as strings.
 """
 
@@ -16,7 +18,7 @@ from typing import Any
 
 from rubi.core.lazylog import get_logger
 from rubi.core.safeio import has_surrogates
-from rubi.dates.days import file_day, parse_day
+from rubi.dates.days import file_day, name_day, parse_day
 
 __all__ = ["DateWindow", "Days", "commit_days"]
 
@@ -180,6 +182,7 @@ class Days:
                 self.prefetch([node])
                 found = self._found.get(node, "")
             elif not found:
-                found = file_day(self._vault / str(a.get("path", node)))
+                path = str(a.get("path", node))
+                found = name_day(path) or file_day(self._vault / path)
             self._found[node] = found
         return found

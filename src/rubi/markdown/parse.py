@@ -474,11 +474,13 @@ def parse_note(text: str, path: str, *, strict: bool = True) -> Note:
     headings, links, inline_tags, h1 = _walk_body(body)
     links.extend(_frontmatter_links(meta))
 
-    title = str(meta.get("title") or "").strip()
+    # a name is one line: a line break in a title or alias from the frontmatter would
+    # start a line of its own in a list of hits (a forged hit or why-line)
+    title = " ".join(str(meta.get("title") or "").split())
     if not title:
         title = h1 or unicodedata.normalize("NFC", PurePosixPath(path).name.removesuffix(".md"))
     raw_type = str(meta.get("type") or "").strip().lower()
-    aliases = _dedupe(s.strip() for s in _strings(meta.get("aliases", meta.get("alias"))))
+    aliases = _dedupe(" ".join(s.split()) for s in _strings(meta.get("aliases", meta.get("alias"))))
     tags = _dedupe([*_tag_list(meta.get("tags", meta.get("tag"))), *inline_tags])
     return Note(
         id=note_id_for_path(path),

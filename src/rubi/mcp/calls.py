@@ -220,7 +220,7 @@ def handoff(
         written = app.save_handoff(paths, goal, state, next_steps or (), files or (), notes or ())
     except (RubiError, OSError) as exc:
         raise _fail(exc) from exc
-    told = f" {app.describe_redacted(written.redacted).capitalize()}." if written.redacted else ""
+    told = f" {app.describe_redacted(written.redacted, sentence=True)}" if written.redacted else ""
     return Answer(_out(f"Saved {written.path}.{told}"))
 
 
@@ -230,7 +230,7 @@ def write_summary(paths: VaultPaths, target: str, text: str) -> Answer:
         page = app.write_summary(paths, target, text)
     except (RubiError, OSError) as exc:
         raise _fail(exc) from exc
-    told = f" {app.describe_redacted(page.redacted).capitalize()}." if page.redacted else ""
+    told = f" {app.describe_redacted(page.redacted, sentence=True)}" if page.redacted else ""
     return Answer(_out(f"Stored in {page.path.name}.{told}"))
 
 

@@ -16,7 +16,8 @@ lockfile integrity strings, base64 images and ordinary code stay as they are:
    whose name is a secret name (:func:`secret_name`: ``AWS_SECRET_ACCESS_KEY``,
    ``apiKey``, ``X-API-Key``; not ``password_hash``, ``max_tokens``, ``author``,
    ``secretKeyRef``) and whose value is a literal, not code (``os.environ[…]``,
-   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``).
+   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``);
+   also a Markdown table row that names a secret in one cell and holds it in the next.
 
 Speed: every pattern starts with a literal (the regex engine then skips ahead at C
 speed) or runs only when a cheap substring test says it can match, and compiles on
@@ -41,7 +42,13 @@ from collections.abc import Callable, Iterator
 
 from rubi.transcripts.privacy.patterns import CUT_MARGIN, REDACTED, Span
 from rubi.transcripts.privacy.places import aws_secret_spans, known_place_spans
-from rubi.transcripts.privacy.secretnames import kv_spans, markup_spans, prose_spans, secret_name
+from rubi.transcripts.privacy.secretnames import (
+    kv_spans,
+    markup_spans,
+    prose_spans,
+    secret_name,
+    table_spans,
+)
 from rubi.transcripts.privacy.shapes import pem_b64_spans, private_spans, token_spans
 
 __all__ = ["CUT_MARGIN", "REDACTED", "redact", "redact_cut", "secret_name", "secret_spans"]
@@ -56,6 +63,7 @@ _FINDERS: list[Callable[[str, str], Iterator[Span]]] = [
     aws_secret_spans,
     kv_spans,
     markup_spans,
+    table_spans,
     prose_spans,
 ]
 

@@ -91,6 +91,16 @@ _FLAG = Rx(
     rf"(?:[ \t]+|=){_QUOTED_OR_WORD}"
 )
 
+_SWITCH_WORDS = frozenset({"ask", "prompt", "no", "show", "print", "skip", "without"})
+"""A flag with one of these words is a switch, not a flag that takes the secret:
+``--ask-become-pass site.yml``, ``--sftp-ask-password public/``, ``--no-password db``:
+the word after it is the command's next argument."""
+
+
+def _switch(flag: str) -> bool:
+    """Whether ``flag`` (``--sftp-ask-password``) only turns something on or off."""
+    return not _SWITCH_WORDS.isdisjoint(flag.lower().lstrip("-").split("-"))
+
 
 def _group_spans(
     pattern: Rx, kind: str, text: str, gate: tuple[str, ...] = (), low: str = ""
@@ -149,6 +159,9 @@ def known_place_spans(text: str, low: str) -> Iterator[Span]:
         value = m.group(g)
         if is_reference(value) or path_like(value) or (g == 3 and IDENT.match(value)):
             continue  # `--password $PW`, `--private-key ~/.ssh/id`, `--password option`
+        flag = text[m.start() : m.start(g)].rstrip(" \t\"'")
+        if not flag.endswith("=") and _switch(flag):
+            continue  # `--ask-become-pass site.yml`: the next argument, not a password
         yield m.start(g), m.end(g), "password"
 
 

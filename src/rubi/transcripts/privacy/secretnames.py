@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from rubi.transcripts.privacy.patterns import WORD, Rx, Span
 from rubi.transcripts.privacy.values import (
@@ -18,7 +19,7 @@ from rubi.transcripts.privacy.values import (
     random_token,
 )
 
-__all__ = ["kv_spans", "markup_spans", "prose_spans", "secret_name"]
+__all__ = ["kv_spans", "markup_spans", "prose_spans", "secret_name", "table_spans"]
 
 # -- 3. name = value ---------------------------------------------------------------------
 
@@ -330,6 +331,92 @@ def markup_spans(text: str, low: str) -> Iterator[Span]:
                 and _quoted_secret(value.strip(), strength, m.group("name"))
             ):
                 yield m.start("value"), m.end("value"), strength
+
+
+_TABLE_NAME = Rx(r"^[A-Za-z_][\w.\-]{0,80}$")
+_CELL_EDGE = " \t`*_"
+"""What a Markdown cell may wrap a name or a value in: spaces, code and emphasis."""
+
+
+def _cells(line: str, offset: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each cell of a Markdown table row, with or without its
+    outer pipes (``| a | b |`` and ``a | b`` alike), trimmed of spaces, backticks and
+    emphasis; an escaped ``\\|`` stays inside its cell."""
+    body = line.rstrip("\r\n")
+    pipes = [i for i, c in enumerate(body) if c == "|" and (i == 0 or body[i - 1] != "\\")]
+    bounds = [-1, *pipes, len(body)]
+    row = body.strip()
+    if row.startswith("|"):
+        bounds = bounds[1:]  # nothing before the outer pipe
+    if row.endswith("|") and len(bounds) > 1:
+        bounds = bounds[:-1]
+    cells: list[tuple[int, int]] = []
+    for left, right in pairwise(bounds):
+        start, end = left + 1, right
+        while start < end and body[start] in _CELL_EDGE:
+            start += 1
+        while end > start and body[end - 1] in _CELL_EDGE:
+            end -= 1
+        cells.append((offset + start, offset + end))
+    return cells
+
+
+_SEPARATOR_ROW = Rx(r"^\|?(?:[ \t]*:?-{1,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$")
+"""The line under a Markdown table's header: ``|---|:--:|``."""
+
+
+def _table_value(text: str, cell: tuple[int, int], name: str, strength: str) -> Span | None:
+    value = text[cell[0] : cell[1]]
+    if not value or any(c.isspace() for c in value):
+        return None  # several words: prose, never a value
+    if _secret_value(value, strength, "colon", name):
+        return cell[0], cell[1], strength
+    return None
+
+
+def _named(text: str, cell: tuple[int, int]) -> tuple[str, str] | None:
+    """The cell's text and its :func:`secret_name` strength when it names a secret."""
+    name = text[cell[0] : cell[1]]
+    strength = secret_name(name) if _TABLE_NAME.match(name) else None
+    return None if strength is None else (name, strength)
+
+
+def table_spans(text: str, low: str) -> Iterator[Span]:
+    """Secrets in a Markdown table (outer pipes or not): a row whose cell names a secret
+    and whose next cell holds it (``| API_KEY | `7hG4kP9q…` |``), and the cells under a
+    header that names one (``| host | user | password |``). A value is judged as a YAML
+    value is (a bare word is a type name: ``| password | string |`` describes), and a
+    cell of several words is prose, never a value."""
+    if "|" not in text or not any(h in low for h in _HINTS):
+        return
+    offset = 0
+    previous: list[tuple[int, int]] = []
+    columns: dict[int, tuple[str, str]] = {}  # column -> (header name, strength)
+    for line in text.splitlines(keepends=True):
+        row = line.strip()
+        if "|" not in row:
+            previous, columns = [], {}
+        elif _SEPARATOR_ROW.match(row):
+            columns = {}
+            for i, cell in enumerate(previous):
+                named = _named(text, cell)
+                if named is not None:
+                    columns[i] = named
+        else:
+            cells = _cells(line, offset)
+            for name_cell, value_cell in pairwise(cells):
+                named = _named(text, name_cell)
+                if named is not None:
+                    span = _table_value(text, value_cell, *named)
+                    if span is not None:
+                        yield span
+            for i, (name, strength) in columns.items():
+                if i < len(cells):
+                    span = _table_value(text, cells[i], name, strength)
+                    if span is not None:
+                        yield span
+            previous = cells
+        offset += len(line)
 
 
 _PROSE = Rx(
