@@ -46,10 +46,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from rubi.index.queryanalysis import QueryAnalysis
 
