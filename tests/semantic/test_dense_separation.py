@@ -52,6 +52,7 @@ def test_a_query_s_script_is_the_one_most_of_its_letters_are_in() -> None:
 
 def test_the_list_votes_only_where_its_votes_were_mostly_right() -> None:
     assert Tally(100, 70, 60).votes
+    assert Tally(100, 25, 12).votes  # about half right: the mixed-language vault's Latin
     assert not Tally(100, 20, 6).votes  # speaks, but wrong most of the time
     assert not Tally(100, 4, 4).votes  # right, but almost never stands out
     assert not Tally(100, 0, 0).votes
