@@ -180,3 +180,21 @@ def test_a_cold_search_where_the_list_is_left_out_never_imports_numpy(help_vault
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
     ).stdout.split()
     assert int(out[0]) > 0 and out[1] == "False"
+
+
+@needs_extra
+def test_a_save_keeps_the_measurement_and_a_full_run_takes_it_again(help_vault: Path) -> None:
+    paths = app.locate(help_vault)
+    app.index(paths)
+    taken = read_separation(paths.index_dir)
+    assert taken is not None
+    marked = Separation(taken.model, taken.token, taken.documents, {"latin": Tally(100, 1, 1)})
+    write_separation(paths.index_dir, marked)  # the same vectors file: it stands
+    stored = separation_file(paths.index_dir).read_bytes()
+    note = next(help_vault.rglob("Formulas.md"))
+    note.write_text(note.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    app.index(paths)  # one note re-embedded: the figure stands
+    assert separation_file(paths.index_dir).read_bytes() == stored
+    app.index(paths, full=True)
+    found = read_separation(paths.index_dir)
+    assert found is not None and found.scripts["latin"] == taken.scripts["latin"]

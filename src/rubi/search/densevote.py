@@ -105,14 +105,19 @@ def measure_if_stale(index_dir: Path, *, full: bool = False) -> bool:
         if store is None:
             return False
         try:
-            model, token = store.meta("model") or "", store.token() or ""
-            ids = [i for i, kind in store.kinds().items() if kind == "note"]
+            model, token, notes = (
+                store.meta("model") or "",
+                store.token() or "",
+                store.count(),
+            )
+            stale = notes > 0 and (
+                full or needs_measuring(index_dir, model=model, token=token, documents=notes)
+            )
+            ids = [i for i, kind in store.kinds().items() if kind == "note"] if stale else []
         finally:
             store.close()
-        if not ids or not (
-            full or needs_measuring(index_dir, model=model, token=token, documents=len(ids))
-        ):
-            return False
+        if not ids:
+            return False  # a save checks one count and one small file: no id read
         tallies = measure_separation(path, ids)
         write_separation(index_dir, Separation(model, token, len(ids), tallies))
     except (OSError, ValueError, ImportError, sqlite3.Error, UntrustedCacheError) as exc:
