@@ -89,10 +89,39 @@ def test_a_cold_stop_or_session_end_loads_no_lock_package_logging_or_openssl(
         project, event, stop_hook_active=False, last_assistant_message="Done.", reason="other"
     )
     output, loaded = _cold(project, event, payload)
-    assert loaded & (UNNEEDED - {"typing"}) == set()  # the session record's overloads
+    assert loaded & UNNEEDED == set()
     assert output == ""
     if event == "Stop":  # the answer was captured, under the session's lock
         assert open_context(payload, event).load_state().captured
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PreCompact"])
+def test_a_cold_hook_that_reads_the_transcript_loads_no_typing_or_search_stack(
+    project: Path, event: str
+) -> None:
+    transcript = project / "t.jsonl"
+    usage = {"input_tokens": 1200, "cache_read_input_tokens": 30_000, "output_tokens": 80}
+    lines = [
+        {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "read it"}},
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "usage": usage,
+                "content": [{"type": "text", "text": "Done."}],
+            },
+        },
+    ]
+    transcript.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    (project / "README.md").write_text("# readme\n", encoding="utf-8")
+    read = {"tool_name": "Read", "tool_input": {"file_path": str(project / "README.md")}}
+    payload = base(project, event, trigger="auto", **(read if event == "PreToolUse" else {}))
+    output, loaded = _cold(project, event, payload)
+    assert loaded & UNNEEDED == set()
+    assert "math" not in loaded  # the facade's recall rounds up without it
+    assert output == ""
 
 
 def test_a_cold_guard_denies_a_huge_read_once(project: Path, tmp_path: Path) -> None:

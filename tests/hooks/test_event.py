@@ -147,6 +147,15 @@ def test_bad_values_become_defaults(payload: Any, expected: HookEvent) -> None:
     assert parse_event(payload) == expected
 
 
+def test_a_path_with_a_control_character_or_a_lone_surrogate_is_dropped(tmp_path: Path) -> None:
+    assert parse_event({"cwd": str(tmp_path)}).cwd == tmp_path
+    for bad in ("\x01", "\x7f", "\udcff"):  # each an existing folder (0xff: surrogateescape)
+        folder = tmp_path / f"a{bad}b"
+        folder.mkdir()
+        assert parse_event({"cwd": str(folder)}).cwd is None
+    assert parse_event({"cwd": f"{tmp_path}/a\ud800b"}).cwd is None
+
+
 def test_a_transcript_that_is_not_a_regular_jsonl_is_dropped(tmp_path: Path) -> None:
     folder = tmp_path / "t.jsonl"
     folder.mkdir()

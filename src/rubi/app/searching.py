@@ -13,12 +13,12 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from functools import partial
 from importlib import import_module
-from typing import TYPE_CHECKING
 
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 from rubi.core.searchdefaults import DEFAULT_TOP_K
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from rubi.dates.hitdays import DateWindow
     from rubi.graph.build import GraphBuild
@@ -270,12 +270,17 @@ def _search_one(
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
     from rubi.semantic.dense import dense_index_for, staying_on_demand
+    from rubi.semantic.separation import list_may_vote
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
     # Once: an on-demand dense index stays on demand through this search too.
     with staying_on_demand() if once else nullcontext():
-        dense = dense_index_for(paths.index_dir, on_demand=True if once else None)
+        dense = (
+            dense_index_for(paths.index_dir, on_demand=True if once else None)
+            if list_may_vote(paths.index_dir, query)  # measured per vault: no NumPy if not
+            else None
+        )
         query = reduce_query(query, index)  # a long one: its discriminative words in this index
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,

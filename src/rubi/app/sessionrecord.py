@@ -13,7 +13,6 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import overload
 
 from rubi.core.paths import VaultPaths
 from rubi.core.safepaths import require_inside
@@ -44,15 +43,25 @@ FOLDER_MODE = 0o700
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from typing import overload
+else:
+
+    def overload(func: object) -> object:
+        """Stands for :func:`typing.overload` at run time: the variants are for mypy."""
+        return func
+
+
 @overload
 def session_file(vault: VaultPaths, session_id: str, now: float | None = None) -> Path: ...
 @overload
-def session_file(
+def session_file(  # noqa: F811 (ruff knows no overload but typing's)
     vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool
 ) -> Path | None: ...
 
 
-def session_file(
+def session_file(  # noqa: F811
     vault: VaultPaths, session_id: str, now: float | None = None, *, create: bool = True
 ) -> Path | None:
     """The record file of ``session_id``, created with its frontmatter if missing

@@ -11,7 +11,6 @@ is :mod:`rubi.index.searchindex`.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 

@@ -12,8 +12,10 @@ __all__ = ["status_line"]
 
 
 def status_line(index_dir: Path) -> str:
-    """One line: ``on: N documents embedded (model)``, or ``off: why; how to turn it
-    on`` (the extra missing, ``RUBI_SEMANTIC=0``, or nothing embedded yet)."""
+    """One line: ``on: N documents embedded (model); where the list votes`` (per
+    script, as measured on the vault's own titles: :mod:`rubi.semantic.separation`),
+    or ``off: why; how to turn it on`` (the extra missing, ``RUBI_SEMANTIC=0``, or
+    nothing embedded yet)."""
     from rubi import semantic
     from rubi.semantic.sync import vectors_file
     from rubi.semantic.vectors import open_vectors
@@ -35,4 +37,20 @@ def status_line(index_dir: Path) -> str:
         store.close()
     if not count:
         return "off: nothing embedded yet; run `rubi index --full`"
-    return f"on: {count} documents embedded ({model})"
+    return f"on: {count} documents embedded ({model}); {_votes(index_dir)}"
+
+
+def _votes(index_dir: Path) -> str:
+    """Where the dense list takes part in searches, as measured on this vault
+    (:mod:`rubi.semantic.separation`)."""
+    from rubi.semantic.separation import read_separation
+
+    found = read_separation(index_dir)
+    if found is None:
+        return "its votes not measured yet (every query scores it; `rubi index` measures them)"
+    if not any(found.votes_for(name) for name in found.scripts):
+        return (
+            "the list is left out of every search, its votes on this vault's own titles "
+            f"too often wrong: {found.describe()}"
+        )
+    return f"the list takes part for the scripts it was measured right on: {found.describe()}"

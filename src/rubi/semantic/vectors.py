@@ -179,6 +179,14 @@ class VectorStore:
         anew at the same gen."""
         return self.meta("token")
 
+    def count(self) -> int:
+        """How many documents are stored (counted on the gen index: no row is read)."""
+        return int(self._conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+
+    def kinds(self) -> dict[str, str]:
+        """id → kind (``note``, ...) of every stored document."""
+        return {str(k): str(v) for k, v in self._conn.execute("SELECT id, kind FROM docs")}
+
     def gens(self) -> dict[str, int]:
         """id → gen of every stored document (what a reader compares to catch up)."""
         return {k: int(v) for k, v in self._conn.execute("SELECT id, gen FROM docs")}

@@ -264,9 +264,16 @@ class SyncRun:
         )
 
     def commit_vectors(self) -> None:
-        """Commit the semantic vectors after the run's own rows, and let them go."""
+        """Commit the semantic vectors after the run's own rows, measure whether the
+        dense list can vote in this vault when that figure is stale
+        (:func:`rubi.search.densevote.measure_if_stale`), and let them go."""
         assert self.vectors is not None
         self.vectors.commit([*self.deletes, *self.code.deletes])
+        if self.vectors.active:
+            # whether the dense list can vote in this vault, measured when stale
+            from rubi.search.densevote import measure_if_stale
+
+            measure_if_stale(self.paths.index_dir, full=self.plan.full)
         self.vectors = None
 
     # -- 7 ------------------------------------------------------------------------
