@@ -90,8 +90,6 @@ def checked_values(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         infinite) in their range; each problem names the key, the value, what it must
         be and that the default holds. Unknown keys are left out silently (a newer
         rubi's)."""
-    import math
-
     values: dict[str, Any] = {}
     problems: list[str] = []
     defaults = HookSettings()
@@ -102,7 +100,7 @@ def checked_values(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         value = raw[key]
         whole = key != "meter_share"
         kind_ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
-        if not kind_ok or not math.isfinite(value):
+        if not kind_ok or value - value != 0:  # NaN or infinite (no `math`: a cold hook)
             must = "a whole number" if whole else "a number"
         elif key == "meter_share" and not 0 < value <= 1:
             must = "above 0 and at most 1"

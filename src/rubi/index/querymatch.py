@@ -380,8 +380,31 @@ def _unit_groups(
     return out
 
 
-_HANGUL_WORD = re.compile("[\uac00-\ud7af]{2,}")
-"""A Korean word as the index cuts it: a run of two or more Hangul syllables."""
+def _is_hangul(ch: str) -> bool:
+    """Whether ``ch`` is a Hangul syllable (U+AC00-U+D7AF). A comparison, not a
+    character class: a compiled pattern here cost every cold recall its compile."""
+    return "\uac00" <= ch <= "\ud7af"
+
+
+def _hangul_runs(text: str) -> Iterable[str]:
+    """The Korean words of ``text`` as the index cuts them: each run of two or more
+    Hangul syllables, in order."""
+    start = -1
+    for i, ch in enumerate(text):
+        if _is_hangul(ch):
+            if start < 0:
+                start = i
+        else:
+            if start >= 0 and i - start > 1:
+                yield text[start:i]
+            start = -1
+    if start >= 0 and len(text) - start > 1:
+        yield text[start:]
+
+
+def _all_hangul(text: str) -> bool:
+    """Whether ``text`` is a Hangul run of two or more syllables (a bigram of one)."""
+    return len(text) > 1 and all(_is_hangul(ch) for ch in text)
 
 
 def korean_words(text: str) -> list[tuple[str, ...]]:
@@ -391,8 +414,7 @@ def korean_words(text: str) -> list[tuple[str, ...]]:
     if text.isascii():
         return []
     found: dict[tuple[str, ...], None] = {}
-    for match in _HANGUL_WORD.finditer(text):
-        run = match.group()
+    for run in _hangul_runs(text):
         found.setdefault(tuple(run[i : i + 2] for i in range(len(run) - 1)), None)
     return list(found)
 
@@ -403,9 +425,7 @@ def _korean_units(
     """The units of :func:`floor_measure` for Korean: each query word of ``dfs`` that
     is no Hangul bigram alone, then each of ``words`` (bigrams) made of those of its
     bigrams that are query words (a word with none is no unit)."""
-    of_bigram = {
-        c.text: c.origin for c in clauses if c.origin in dfs and _HANGUL_WORD.fullmatch(c.text)
-    }
+    of_bigram = {c.text: c.origin for c in clauses if c.origin in dfs and _all_hangul(c.text)}
     bigrams = set(of_bigram.values())
     units = {frozenset({w}): None for w in dfs if w not in bigrams}
     for word in words:
