@@ -247,9 +247,9 @@ def warm_vault(paths: VaultPaths) -> None:
     """Load once what a first ``search`` call needs: bring the index up to date and
     open it, load the graph, the vectors and the search engine's modules (one search,
     of one hit), render its answer as the tool does (the render modules), and, in a
-    project, read the code map a code hit's passages name their symbols from (with
-    the note reader's module). One hit, not the tool's twenty: a call that comes
-    meanwhile waits for this, and reads and renders its own hits anyway.
+    project, read the code map a code hit's passages name their symbols from. One
+    hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
+    and renders its own hits anyway.
 
     Raises:
         RubiError, OSError: the vault cannot be indexed or searched, or its code map
@@ -261,10 +261,9 @@ def warm_vault(paths: VaultPaths) -> None:
     result = app.search(paths, WARM_QUERY, top_k=1)
     app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
     if paths.project_root is not None:
-        # A code hit's passages name its symbols: the code map, read through the note
-        # reader's module (markdown-it, YAML: 0.1-0.2 s of imports a plain vault's
-        # search never needs, so it is loaded for a project only).
-        from rubi.app.passageread import code_symbols
+        # A code hit's passages name its symbols: the code map (a plain vault's search
+        # never needs it, so it is loaded for a project only).
+        from rubi.app.codesymbols import code_symbols
 
         code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
 
