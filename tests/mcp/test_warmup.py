@@ -187,3 +187,39 @@ def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_the_catch_up_waits_for_an_idle_spell_after_the_first_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Calls without a pause (a short session's hooks) hold the catch-up back; the
+    first spell of ``idle_s`` without a call lets it go, long before unasked work."""
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "QUIET", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    warmup = Warmup(
+        _paths(tmp_path), lambda ready: object(), unasked_after_s=3600, idle_s=0.4
+    ).start()
+    for _ in range(6):  # calls 0.1 s apart for 0.6 s: never idle 0.4 s
+        with warmup.serving():
+            time.sleep(0.02)
+        time.sleep(0.1)
+        assert not startup.QUIET.is_set()
+    assert startup.STARTED.is_set()
+    assert startup.QUIET.wait(WAIT_S)
+    assert not warmup.built.is_set()  # unasked work still waits
+    warmup.stop()
+
+
+def test_a_server_that_ends_without_an_idle_spell_never_catches_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "QUIET", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    warmup = Warmup(_paths(tmp_path), lambda ready: object(), idle_s=3600).start()
+    with warmup.serving():
+        pass
+    assert startup.STARTED.wait(WAIT_S)
+    warmup.stop()
+    assert not startup.QUIET.is_set()
