@@ -186,24 +186,11 @@ def _leave(code: int) -> None:
     The handlers of these events run inside the resident engine too, where no exit
     follows a hook, so none depends on one to finish its work. Returns without doing
     anything, for the usual exit, when a stream cannot be flushed (the interpreter
-    reports it as always) or a thread that is not a daemon is still running."""
-    import os
+    reports it as always) or a thread that is not a daemon is still running
+    (:func:`rubi.core.quickexit.leave`)."""
+    from rubi.core.quickexit import leave
 
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BaseException:
-        return
-    threading = sys.modules.get("threading")
-    if threading is not None:
-        main_thread = threading.main_thread()
-        for thread in threading.enumerate():
-            if thread is not main_thread and not thread.daemon and thread.is_alive():
-                return
-    import atexit
-
-    atexit._run_exitfuncs()
-    os._exit(code)
+    leave(code)
 
 
 def _keep_dataclass_code() -> None:
