@@ -5,7 +5,7 @@ end-to-end tests, one prompt that reads ten files, ``claude -p``.
 Usage::
 
     python bench/session_bench.py PROJECT [--pairs 5] [--notes VAULT_FOLDER]
-        [--claude PATH] [--json OUT] [--hooks] [--breakdown]
+        [--claude PATH] [--json OUT] [--hooks] [--breakdown] [--variant NAME=DIR ...]
 
 PROJECT is a folder of code (a checkout). It is copied twice into a temporary folder:
 ``bare`` (no ``.rubi/``, no ``CLAUDE.md``) and ``rubi`` (``rubi init`` then ``rubi
@@ -29,6 +29,11 @@ With ``--breakdown``, each session's CPU by process (:mod:`proctree`, ``/proc``
 sampled every 10 ms): Claude Code's own (node), ``rubi serve``, each ``rubi hook
 EVENT``, the rest; and the bytes of the first request to the API (tools, rubi's
 tools, system prompt, first message), medians per case.
+
+With ``--variant NAME=DIR`` (repeatable), a third, fourth... case per round: the
+same rubi project loaded with the plugin folder ``DIR`` instead of this checkout (a
+copy with parts removed: no skills, no hooks, no MCP server...), to attribute
+Claude Code's own CPU to the plugin's parts; every case alternates in each round.
 
 Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
 cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
@@ -169,10 +174,12 @@ def one_session(
     files: list[Path],
     debug: bool = False,
     breakdown: bool = False,
+    plugin: Path | None = None,
 ) -> dict[str, Any]:
     """One ``claude -p`` session; wall, CPU and what the API saw (with ``debug``, the
     hooks' routes from Claude Code's debug log, :func:`hook_counts`; with
-    ``breakdown``, CPU by process, :func:`by_process`)."""
+    ``breakdown``, CPU by process, :func:`by_process`); ``plugin``: the plugin folder
+    to load instead of this checkout (with ``with_rubi``)."""
     api = FakeMessagesAPI().start()
     env = rubi_env(home)
     env.update(
@@ -186,7 +193,7 @@ def one_session(
     prompt = "Read these files READ:" + ",".join(str(project / f) for f in files)
     args = [claude, "-p", prompt, "--output-format", "json", *(["--debug"] if debug else [])]
     if with_rubi:
-        args += ["--plugin-dir", str(ROOT)]
+        args += ["--plugin-dir", str(plugin or ROOT)]
     args += ["--allowedTools", "Read"]
     start = time.perf_counter()
     try:
@@ -296,7 +303,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="CPU by process (claude's own, rubi serve, each hook) sampled from /proc",
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="also run the rubi project with the plugin folder DIR, reported as NAME",
+    )
     args = parser.parse_args(argv)
+    variants: dict[str, Path] = {}
+    for spec in args.variant:
+        name, sep, folder = spec.partition("=")
+        if not sep or not name or name in ("bare", "rubi") or not Path(folder).is_dir():
+            parser.error(f"--variant {spec!r}: NAME=DIR with DIR a plugin folder")
+        variants[name] = Path(folder).resolve()
     claude = find_claude(args.claude)
     with tempfile.TemporaryDirectory(prefix="rubi-session-bench-") as tmp:
         work = Path(tmp)
@@ -309,11 +329,14 @@ def main(argv: list[str] | None = None) -> int:
         prepare_rubi(withr, homes["rubi"], args.notes)
         notes = sum(1 for _ in (withr / ".rubi").rglob("*.md"))
         print(f"project {args.project.name}: {len(files)} files read, {notes} notes in .rubi/")
-        runs: dict[str, list[dict[str, Any]]] = {"bare": [], "rubi": []}
+        cases = [("bare", bare, None), ("rubi", withr, None)]
+        cases += [(name, withr, plugin) for name, plugin in variants.items()]
+        runs: dict[str, list[dict[str, Any]]] = {case: [] for case, _f, _p in cases}
         for i in range(args.pairs):
-            for case, folder in (("bare", bare), ("rubi", withr)):
+            for case, folder, plugin in cases:
+                home = homes["bare" if case == "bare" else "rubi"]
                 got = one_session(
-                    claude, folder, homes[case], case == "rubi", files, args.hooks, args.breakdown
+                    claude, folder, home, case != "bare", files, args.hooks, args.breakdown, plugin
                 )
                 runs[case].append(got)
                 flag = "" if got["ok"] else f"  FAILED: {got['error']}"
@@ -340,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {case} | {med[case][0]:.2f} | {max(walls):.2f} | "
                 f"{med[case][1]:.2f} | {ok}/{len(got)} |"
             )
+        for name in variants:
+            print(f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x without rubi")
         ratio_wall = med["rubi"][0] / med["bare"][0]
         ratio_cpu = med["rubi"][1] / med["bare"][1]
         print(

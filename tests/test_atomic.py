@@ -220,3 +220,18 @@ def test_new_files_get_the_usual_mode_and_replaced_files_keep_theirs(tmp_path: P
     (tmp_path / "other.md").chmod(0o604)
     atomic_write_text(tmp_path / "other.md", "z")
     assert (tmp_path / "other.md").stat().st_mode & 0o777 == 0o604
+
+
+def test_a_replace_is_fsynced_unless_the_caller_says_it_need_not_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    target = tmp_path / "state.json"
+    atomic.atomic_write_text(target, "one")
+    assert target.read_text() == "one" and len(synced) == 1
+    atomic.atomic_write_text(target, "two", durable=False)
+    atomic.atomic_write_bytes(target, b"three", expect=b"two", durable=False)
+    assert target.read_text() == "three" and len(synced) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]

@@ -57,6 +57,27 @@ def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> No
         assert lazy == "[True]"
 
 
+def test_cold_recall_of_a_prompt_naming_code_files_reads_no_note_parser(
+    project: Path,
+) -> None:
+    """A prompt that names the project's files (the session's "read these files"): the
+    recall shows their code passages, each named by its symbols from the code map, and
+    still loads neither the note parser (markdown-it, YAML) nor the note reader."""
+    (project / "src" / "auth.py").write_text(
+        "def login():\n    return refresh_token()\n\n\ndef refresh_token():\n    pass\n",
+        encoding="utf-8",
+    )
+    from rubi.app import index, locate
+
+    index(locate(cwd=project))
+    prompt = f"Read these files: {project / 'src' / 'auth.py'} and the login token gotcha"
+    payload = base(project, "UserPromptSubmit", prompt=prompt)
+    answer, loaded, _, _ = _cold(project, payload)
+    assert json.loads(answer) == hook("UserPromptSubmit", payload)
+    assert "src/auth.py" in answer
+    assert loaded == ""
+
+
 _MAIN = """
 import atexit, sys, threading
 mark = sys.argv[1]

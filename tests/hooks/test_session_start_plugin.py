@@ -152,3 +152,42 @@ def test_a_cold_session_start_in_the_plugin_loads_no_index_nor_yaml(
     output, loaded = json.loads(run.stdout)
     assert "# Code map" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
     assert set(loaded) & {"whoosh", "filelock", "networkx", "numpy", "yaml", "frontmatter"} == set()
+
+
+_LOADED = """
+import io, json, sys
+from rubi.entry import _run_hook
+out = io.StringIO()
+_run_hook(["SessionStart"], sys.stdin, out)
+print(json.dumps([out.getvalue(), "rubi.knowledge.handoff" in sys.modules]))
+"""
+
+
+def test_a_session_start_reads_the_handoff_module_only_when_a_handoff_may_exist(
+    tmp_path: Path, project: Path
+) -> None:
+    """No handoff page and no other worktree: the map alone, without the handoff
+    module (its git and author helpers); once a handoff is saved, the context points
+    to it as before."""
+    plugin = _rubi_plugin(tmp_path)
+
+    def start() -> tuple[str, bool]:
+        run = subprocess.run(
+            [sys.executable, "-c", _LOADED],
+            input=json.dumps(base(project, "SessionStart", source="startup")),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "RUBI_ENGINE": "0", "CLAUDE_PLUGIN_ROOT": str(plugin)},
+            cwd=project,
+        )
+        output, loaded = json.loads(run.stdout)
+        return json.loads(output)["hookSpecificOutput"]["additionalContext"], loaded
+
+    context, loaded = start()
+    assert "# Code map" in context and "handoff" not in context
+    assert loaded is False
+    app.save_handoff(app.locate(project / ".rubi"), "ship the login fix", "tests pass")
+    context, loaded = start()
+    assert "A handoff from an earlier session is in .rubi/handoffs/" in context
+    assert loaded is True

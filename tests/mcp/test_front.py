@@ -123,6 +123,28 @@ def test_lines_are_read_whole_across_chunks() -> None:
         os.close(r)
 
 
+def test_a_bare_serve_reads_its_snapshot_without_the_resources_machinery() -> None:
+    """The snapshot is a plain file beside the module: reading it loads neither
+    ``importlib.resources`` nor what that brings (``zipfile``, ``shutil``, ``bz2``,
+    ``lzma``), and it is the same snapshot that machinery reads."""
+    code = (
+        "import json, sys\n"
+        "import rubi.cli.servebare, rubi.cli.serverun, rubi.mcp.startup, rubi.mcp.early\n"
+        "from rubi.mcp.front import load_handshake\n"
+        "got = load_handshake()\n"
+        "extra = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "    ('zipfile', 'shutil', 'bz2', 'lzma') or m.startswith('importlib.resources'))\n"
+        "from importlib import resources\n"
+        "raw = resources.files('rubi.mcp').joinpath('handshake.json').read_bytes()\n"
+        "same = got is not None and got.results == json.loads(raw)['results']\n"
+        "print(json.dumps([extra, same]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(done.stdout) == [[], True]
+
+
 def test_the_way_to_the_first_answer_imports_no_sdk() -> None:
     code = (
         "import sys\n"

@@ -139,7 +139,7 @@ from rubi.sync import vault_sync_for
 
 paths = app.locate(sys.argv[1])
 warm_vault(paths)
-loaded = {"rubi.app.passageread", "rubi.search.render", "rubi.semantic.dense"}
+loaded = {"rubi.app.codesymbols", "rubi.search.render", "rubi.semantic.dense"}
 print(sorted(loaded - set(sys.modules)))
 print(vault_sync_for(paths)._code._code_map is not None)
 """
@@ -151,14 +151,14 @@ from rubi import app
 from rubi.mcp.startup import warm_vault
 
 warm_vault(app.locate(sys.argv[1]))
-print("rubi.app.passageread" in sys.modules, "rubi.search.render" in sys.modules)
+print("rubi.app.codesymbols" in sys.modules, "rubi.search.render" in sys.modules)
 """
 
 
 @pytest.mark.slow
 def test_a_plain_vault_s_warm_up_loads_no_code_reader(tmp_path: Path) -> None:
-    """No code in a plain vault: its searches never name code symbols, and the note
-    reader's module (markdown-it, YAML) stays unloaded."""
+    """No code in a plain vault: its searches never name code symbols, and the code
+    map's reader stays unloaded."""
     vault = tmp_path / "notes"
     vault.mkdir()
     (vault / "routing.md").write_text("# Routing\n\nPrefix tries route paths.\n")
@@ -176,7 +176,7 @@ def test_a_plain_vault_s_warm_up_loads_no_code_reader(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     """The first call's own search then loads nothing more: the hits' passages name
-    code symbols from the code map, read through the note reader."""
+    code symbols from the code map."""
     project = small_project(tmp_path / "proj")
     done = subprocess.run(
         [sys.executable, "-c", WARMED, str(project / ".rubi")],
@@ -187,3 +187,39 @@ def test_the_warm_up_loads_what_a_search_answer_reads(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_the_catch_up_waits_for_an_idle_spell_after_the_first_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Calls without a pause (a short session's hooks) hold the catch-up back; the
+    first spell of ``idle_s`` without a call lets it go, long before unasked work."""
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "QUIET", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    warmup = Warmup(
+        _paths(tmp_path), lambda ready: object(), unasked_after_s=3600, idle_s=0.4
+    ).start()
+    for _ in range(6):  # calls 0.1 s apart for 0.6 s: never idle 0.4 s
+        with warmup.serving():
+            time.sleep(0.02)
+        time.sleep(0.1)
+        assert not startup.QUIET.is_set()
+    assert startup.STARTED.is_set()
+    assert startup.QUIET.wait(WAIT_S)
+    assert not warmup.built.is_set()  # unasked work still waits
+    warmup.stop()
+
+
+def test_a_server_that_ends_without_an_idle_spell_never_catches_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "QUIET", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    warmup = Warmup(_paths(tmp_path), lambda ready: object(), idle_s=3600).start()
+    with warmup.serving():
+        pass
+    assert startup.STARTED.wait(WAIT_S)
+    warmup.stop()
+    assert not startup.QUIET.is_set()

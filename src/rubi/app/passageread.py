@@ -12,12 +12,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from rubi.app.codesymbols import code_symbols, symbols_of
 from rubi.app.codeview import code_node
 from rubi.app.reading import resolve_ref
 from rubi.core.errors import NoteNotFoundError, NoteParseError
-from rubi.core.paths import VaultPaths
 from rubi.graph.build import GraphBuild
 from rubi.search.sections import (
     LINES_ANCHOR,
@@ -29,9 +28,6 @@ from rubi.search.sections import (
     note_sections,
     turn_end,
 )
-
-if TYPE_CHECKING:
-    from rubi.codemap import CodeMap
 
 __all__ = [
     "PartView",
@@ -227,17 +223,3 @@ def read_file_text(vault_root: Path, project_root: Path | None) -> Callable[[str
             raise NoteParseError(path, f"cannot be read ({exc})") from exc
 
     return read
-
-
-def code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
-    """A code file's top-level symbols as the last index run mapped them,
-    ``(name, 1-based line)`` in file order; [] when unknown."""
-    from rubi.sync import load_code_map
-
-    return symbols_of(load_code_map(paths), file_id)
-
-
-def symbols_of(code_map: CodeMap | None, file_id: str) -> list[tuple[str, int]]:
-    """:func:`code_symbols` from ``code_map`` (None: no map, no symbols)."""
-    file = code_map.files.get(file_id) if code_map is not None else None
-    return [(s.name, s.line) for s in file.symbols] if file is not None else []

@@ -322,9 +322,10 @@ def _graph(paths: VaultPaths, once: bool = False) -> AbstractContextManager[Grap
 
 
 def _code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
-    """:func:`rubi.app.passageread.code_symbols`, its module imported on the first call
-    only: it loads the note reader (markdown-it, YAML: 40–50 ms), which a search that
-    shows no code passage (the recall hook's) never needs."""
-    from rubi.app.passageread import code_symbols
+    """:func:`rubi.app.codesymbols.code_symbols`, its module imported on the first call
+    only (the code map's reader, which a search that shows no code passage never
+    needs); not through :mod:`rubi.app.passageread`, whose note reader (markdown-it,
+    YAML: 40–50 ms) only opening a passage needs."""
+    from rubi.app.codesymbols import code_symbols
 
     return code_symbols(paths, file_id)

@@ -5,6 +5,7 @@ record instead."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 from rubi.core.paths import VaultPaths
 
@@ -38,11 +39,33 @@ def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     return False
 
 
+def _no_handoff(paths: VaultPaths) -> bool:
+    """True when no handoff can exist: no page in this vault's handoffs folder and no
+    other worktree whose vault may hold one. Answered with a folder listing, so a
+    session start in a project without handoffs never loads the handoff module (its
+    git and author helpers: ``subprocess``, ``logging``; 15-30 ms of a hook)."""
+    from rubi.core.pagenames import HANDOFFS_DIR
+
+    try:
+        with os.scandir(paths.root / HANDOFFS_DIR) as entries:
+            if any(entry.name.endswith(".md") for entry in entries):
+                return False
+    except OSError:
+        pass  # no folder (or no listing): the other worktrees decide
+    if paths.project_root is None:
+        return True
+    from rubi.knowledge.worktrees import may_have_worktrees
+
+    return not may_have_worktrees(paths.project_root)
+
+
 def _handoff(paths: VaultPaths) -> tuple[str, str] | None:
     """Where the newest handoff is (``.rubi/handoffs/…``, or under another worktree's
     folder) and its body (the rule of
     :func:`rubi.knowledge.handoff.last_handoff`: by name), or None; a handoff that is
     refused or unreadable is passed over quietly."""
+    if _no_handoff(paths):
+        return None
     from rubi.app.pagetext import note_body
     from rubi.core.errors import RubiError
     from rubi.core.safeio import UnsafeFileError

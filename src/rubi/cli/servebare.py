@@ -36,9 +36,14 @@ def is_bare(args: Sequence[str]) -> bool:
 def serve_bare() -> NoReturn:
     """Run ``rubi serve`` with its defaults, as click would run it, then exit.
 
+    A server that stopped (its client closed stdin) ends without the interpreter's
+    teardown (:func:`rubi.core.quickexit.leave`): its engine, watcher and locks are
+    given up by then, and freeing the search stack a session's hooks loaded object by
+    object cost 50-70 ms of CPU after the last answer.
+
     Raises:
-        SystemExit: always: 0 when the server stopped, 1 for an error the user can
-            act on (one line on stderr), 2 for a usage error.
+        SystemExit: 0 when the server stopped (if it cannot end at once), 1 for an
+            error the user can act on (one line on stderr), 2 for a usage error.
     """
     _keep_dataclass_code()
     _log_warnings()
@@ -65,6 +70,9 @@ def serve_bare() -> NoReturn:
         stop_for_interrupt()
     except (RubiError, OSError, ValueError) as exc:
         _fail(exc)
+    from rubi.core.quickexit import leave
+
+    leave(0)
     raise SystemExit(0)
 
 

@@ -44,7 +44,7 @@ def run_serve(
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED, UNASKED
+    from rubi.mcp.startup import QUIET, STARTED, UNASKED
 
     if vault is not None:
         if project is not None:
@@ -55,11 +55,12 @@ def run_serve(
     located = _vault(project, vault)
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
-    # so no answer waits for a scan. Over stdio the index is caught up once the first
-    # answers are out (if anything changed) and the watcher starts at the server's
-    # first idle spell; the engine loads only when a request needs it (refused until
-    # then: its client answers cold at once); the server answers its own session's
-    # hooks itself. Over HTTP both begin at once.
+    # so no answer waits for a scan. Over stdio the index is caught up at the server's
+    # first idle spell after its first answers (if anything changed) and the watcher
+    # starts once it has lived a while and is idle; the engine loads only when a
+    # request needs it once the first answers are out (refused until then: its client
+    # answers cold at once); the server answers its own session's hooks itself. Over
+    # HTTP all begin at once.
     first_answers = None if http else STARTED
     try:
         # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
@@ -67,7 +68,7 @@ def run_serve(
         with (
             stopped_by_signals(),
             running(located, first_answers, on_demand=not http),
-            in_background(located, first_answers, None if http else UNASKED),
+            in_background(located, None if http else QUIET, None if http else UNASKED),
         ):
             run(
                 project,

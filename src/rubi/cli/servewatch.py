@@ -39,19 +39,20 @@ def in_background(
     (searches then refresh by scanning).
 
     ``after``: start watching (the catch-up run first) once it is set, or after
-    :data:`AFTER_WAIT_S`: a server's warm-up and first answer then do not share the
-    interpreter with the catch-up run, which checks every note (0.1-0.3 s of CPU at
-    5,000 notes). Until the watcher listens, every search refreshes by scanning, as
-    before it started. With ``after``, the code map's memory waits too
-    (:data:`rubi.watch.PREPARE_AFTER_S`).
+    :data:`AFTER_WAIT_S` (``rubi serve``: its first idle spell after its first
+    answers, :data:`rubi.mcp.startup.QUIET`): a server's first answers and the hook
+    calls that follow them then do not share the interpreter with the catch-up run,
+    which checks every note (0.1-0.3 s of CPU at 5,000 notes). Until the watcher
+    listens, every search refreshes by scanning, as before it started. With
+    ``after``, the code map's memory waits too (:data:`rubi.watch.PREPARE_AFTER_S`).
 
     ``idle``: once ``after`` is set, the index is caught up at once by one run
     without the watcher, and only when something changed since the last index run (a
     note, such as the last session's record, or a code file:
     :func:`rubi.sync.freshness.caught_up`), which the next prompts' recall and the next
-    session read; the watcher itself starts once ``idle`` is set (``rubi serve``: the
-    server's first idle spell, :data:`rubi.mcp.startup.UNASKED`). So a short session
-    pays a listing and maybe one incremental run, not the watcher's import, its
+    session read; the watcher itself starts once ``idle`` is set (``rubi serve``: once
+    it has lived a while and is idle, :data:`rubi.mcp.startup.UNASKED`). So a short
+    session pays at most a listing and maybe one incremental run, not the watcher's import, its
     catch-up run with a hash of every note, its thread and its watches on every
     folder. Until the watcher listens, a search refreshes by scanning."""
     if vault is None:

@@ -1,6 +1,7 @@
 """Whole writes: a file appears or changes completely or not at all.
 
-Every write goes to a temp file in the target's folder, is fsynced, and is then
+Every write goes to a temp file in the target's folder, is fsynced (unless the caller
+says the content is scratch that a crash may lose: ``durable=False``), and is then
 published in one step: ``os.replace`` to change a file (a reader sees the old file or
 the new one, never half of either), a hard link to create one (``link(2)`` fails when
 the name is taken, so a new file is never clobbered and never seen empty or partial).
@@ -114,9 +115,15 @@ def _temp_path(path: Path) -> Path:
     return path.with_name(f".{name}.{tag}.tmp")
 
 
-def _write_temp(path: Path, data: bytes | Callable[[BinaryIO], None], mode: int | None) -> Path:
+def _write_temp(
+    path: Path,
+    data: bytes | Callable[[BinaryIO], None],
+    mode: int | None,
+    durable: bool = True,
+) -> Path:
     """A new temp file beside ``path`` holding ``data`` (or what ``data(file)`` writes),
-    fsynced, with ``mode`` (None: a new file's usual mode, 0666 less the umask)."""
+    fsynced when ``durable``, with ``mode`` (None: a new file's usual mode, 0666 less
+    the umask)."""
     flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0)
     while True:
         tmp = _temp_path(path)
@@ -134,7 +141,8 @@ def _write_temp(path: Path, data: bytes | Callable[[BinaryIO], None], mode: int 
             else:
                 fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -205,16 +213,18 @@ def _replace(
     data: bytes | Callable[[BinaryIO], None],
     mode: int | None,
     expect: bytes | None,
+    durable: bool = True,
 ) -> None:
     """Replace ``path`` with ``data`` (or what ``data(file)`` writes) through a temp
-    file, with ``mode`` (None: the replaced file's, else a new file's usual mode),
-    when ``path`` still holds ``expect`` (None: whatever it holds)."""
+    file (fsynced when ``durable``), with ``mode`` (None: the replaced file's, else a
+    new file's usual mode), when ``path`` still holds ``expect`` (None: whatever it
+    holds)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep_temp_files(path.parent)
     if mode is None:
         with contextlib.suppress(FileNotFoundError):
             mode = stat.S_IMODE(os.stat(path).st_mode)
-    tmp = _write_temp(path, data, mode)
+    tmp = _write_temp(path, data, mode, durable)
     try:
         if expect is not None and path.read_bytes() != expect:
             raise ChangedMeanwhile(str(path))
@@ -225,7 +235,9 @@ def _replace(
         raise
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) -> None:
+def atomic_write_bytes(
+    path: Path, data: bytes, *, expect: bytes | None = None, durable: bool = True
+) -> None:
     """Replace ``path`` with ``data`` atomically, creating parent folders.
 
     Args:
@@ -234,12 +246,17 @@ def atomic_write_bytes(path: Path, data: bytes, *, expect: bytes | None = None) 
         expect: when given, the content ``path`` must still have right before the
             rename (checked after the slow part, writing and syncing the temp file, so
             a concurrent editor's save is caught in all but a microsecond window).
+        durable: fsync the content before the rename (the default). False for scratch
+            state rewritten many times a session that a crash may lose (a reader then
+            finds the old file, the new one, or, after a power cut on some file
+            systems, an empty one): no ``fsync``, whose cost (CPU in the kernel and a
+            wait for the disk) every write would otherwise pay.
 
     Raises:
         ChangedMeanwhile: ``expect`` did not match; nothing was written.
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
     """
-    _replace(path, data, None, expect)
+    _replace(path, data, None, expect, durable)
 
 
 def atomic_write_stream(
@@ -256,10 +273,15 @@ def atomic_write_stream(
     _replace(path, write, mode, None)
 
 
-def atomic_write_text(path: Path, text: str, *, expect: str | None = None) -> None:
+def atomic_write_text(
+    path: Path, text: str, *, expect: str | None = None, durable: bool = True
+) -> None:
     """Replace ``path`` with ``text`` (UTF-8) atomically (see :func:`atomic_write_bytes`)."""
     atomic_write_bytes(
-        path, text.encode("utf-8"), expect=None if expect is None else expect.encode("utf-8")
+        path,
+        text.encode("utf-8"),
+        expect=None if expect is None else expect.encode("utf-8"),
+        durable=durable,
     )
 
 

@@ -27,6 +27,7 @@ from rubi.core.atomic import create_exclusive
 from rubi.core.errors import RubiError
 from rubi.core.gitrepo import head, user_identity
 from rubi.core.model import DEFAULT_RELATION
+from rubi.core.pagenames import HANDOFFS_DIR
 from rubi.core.paths import VaultPaths
 from rubi.core.safeio import MAX_NOTE_BYTES, allowed_root, read_text
 from rubi.core.safepaths import require_inside
@@ -43,7 +44,6 @@ __all__ = [
     "save_handoff",
 ]
 
-HANDOFFS_DIR = "handoffs"
 HANDOFFS_GITIGNORE = (
     "# Handoffs are each person's own: git leaves them out unless you add one on\n"
     "# purpose (git add -f .rubi/handoffs/<name>.md). To share them all, delete the\n"

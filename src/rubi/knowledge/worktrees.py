@@ -25,7 +25,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubi.core.gitrepo import worktrees
 from rubi.core.model import note_id_for_path
 from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
@@ -57,9 +56,10 @@ class WorktreeNotes:
     notes: list[str]
 
 
-def _has_worktrees(project: Path) -> bool:
-    """Whether ``project`` can have other worktrees, without running git: it is a
-    linked worktree (``.git`` is a file), or the main one with linked ones."""
+def may_have_worktrees(project: Path) -> bool:
+    """Whether ``project`` can have other worktrees, without running git (nor
+    importing the module that runs it): it is a linked worktree (``.git`` is a file),
+    or the main one with linked ones."""
     dot_git = project / ".git"
     return dot_git.is_file() or (dot_git / "worktrees").is_dir()
 
@@ -69,8 +69,10 @@ def other_vaults(paths: VaultPaths) -> list[OtherVault]:
     (main worktree first); [] for a vault outside a project, or a repository with one
     worktree."""
     project = paths.project_root
-    if project is None or not _has_worktrees(project):
+    if project is None or not may_have_worktrees(project):
         return []
+    from rubi.core.gitrepo import worktrees
+
     here = os.path.realpath(project)
     rel = paths.root.relative_to(project)
     return [

@@ -26,7 +26,6 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 __all__ = [
@@ -220,12 +219,29 @@ class Handshake:
         return Handshake(self.mcp, self.latest, results, self.errors, self.modern)
 
 
+def _snapshot_bytes() -> bytes:
+    """``handshake.json`` beside this module: read as a plain file (the usual install),
+    else through :mod:`importlib.resources` (an install in a zip), whose import (with
+    ``zipfile``, ``shutil``, ``bz2``, ``lzma``) a starting server otherwise pays.
+
+    Raises:
+        OSError: the file cannot be read either way.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        with open(os.path.join(here, "handshake.json"), "rb") as fh:
+            return fh.read()
+    except OSError:
+        from importlib import resources
+
+        return resources.files(__package__ or "rubi.mcp").joinpath("handshake.json").read_bytes()
+
+
 def load_handshake() -> Handshake | None:
     """The snapshot next to this module; None when it is missing or unreadable (the SDK
     then answers everything)."""
     try:
-        raw = resources.files(__package__ or "rubi.mcp").joinpath("handshake.json").read_bytes()
-        data = json.loads(raw)
+        data = json.loads(_snapshot_bytes())
         return Handshake(
             str(data["mcp"]),
             str(data["latest"]),

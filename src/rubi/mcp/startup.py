@@ -20,11 +20,15 @@ interpreter (and Python's import locks) with that search, slower than a hook pro
 of its own on another core. The :class:`Warmup` thread only orders the rest:
 
 - :data:`STARTED` is set once the first answers are out (a call answered and none in
-  flight, or :data:`FIRST_CALL_WAIT_S` without a call): the index is then caught up
-  when anything changed since the last index run (the last session's record, an
-  edit: the recall of the next prompts and the next session read it;
-  :func:`rubi.cli.servewatch.in_background`) and the engine may load, on demand
-  (:mod:`rubi.engine.warmup`);
+  flight, or :data:`FIRST_CALL_WAIT_S` without a call): the engine may then load, on
+  demand (:mod:`rubi.engine.warmup`);
+- :data:`QUIET` is set at the server's first idle spell after them (:data:`IDLE_S`
+  without a call): the index is then caught up when anything changed since the last
+  index run (an edit, a pull: the recall of the next prompts reads it;
+  :func:`rubi.cli.servewatch.in_background`). A session that asks its hooks without
+  a pause (``claude -p`` against a fast API) and ends never pays for the check (a
+  listing of every note and code file: 60-80 ms of CPU), which only its later
+  prompts would have read; the next session's server makes it;
 - the work no message asked for (:data:`UNASKED`: the background watcher, the warm-up
   search that makes a later first search fast, then the SDK's build) waits until the
   server has lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long
@@ -52,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FIRST_CALL_WAIT_S",
     "IDLE_S",
+    "QUIET",
     "STARTED",
     "UNASKED",
     "UNASKED_AFTER_S",
@@ -70,6 +75,12 @@ and none being answered, or :data:`FIRST_CALL_WAIT_S` without one): ``rubi serve
 then starts its background watch (:func:`rubi.cli.servewatch.in_background`), and its engine
 loads when a request needs it (:mod:`rubi.engine.warmup`), never beside the first
 answer."""
+
+QUIET = threading.Event()
+"""Set once a :class:`Warmup` of this process, its first answers out
+(:data:`STARTED`), saw no call for :data:`IDLE_S` (or a message needs the SDK):
+``rubi serve`` then catches its index up (:func:`rubi.cli.servewatch.in_background`),
+between calls rather than beside them, and only in a session that pauses."""
 
 UNASKED = threading.Event()
 """Set when a :class:`Warmup` of this process begins the work no message asked for
@@ -198,6 +209,15 @@ class Warmup:
         waited = time.monotonic() - self._born >= self._first_call_wait_s
         return self._calls == 0 and (self._answered > 0 or waited)
 
+    def _quiet_due(self) -> float:
+        """Seconds until the server has been idle ``idle_s`` (0: now; the SDK wanted:
+        now)."""
+        if self._wanted.is_set():
+            return 0.0
+        if self._calls:
+            return self._idle_s
+        return max(0.0, self._last + self._idle_s - time.monotonic())
+
     def _unasked_due(self) -> float:
         """Seconds until unasked work may begin (0: now; the SDK wanted: now)."""
         if self._wanted.is_set():
@@ -212,6 +232,10 @@ class Warmup:
             while not self._first_answers_out() and not self._stopped:
                 self._idle.wait(0.1)
             STARTED.set()
+            while (due := self._quiet_due()) > 0 and not self._stopped:
+                self._idle.wait(due)
+            if not self._stopped or self._wanted.is_set():
+                QUIET.set()
             while (due := self._unasked_due()) > 0 and not self._stopped:
                 self._idle.wait(due)
             if self._stopped and not self._wanted.is_set():
@@ -247,9 +271,9 @@ def warm_vault(paths: VaultPaths) -> None:
     """Load once what a first ``search`` call needs: bring the index up to date and
     open it, load the graph, the vectors and the search engine's modules (one search,
     of one hit), render its answer as the tool does (the render modules), and, in a
-    project, read the code map a code hit's passages name their symbols from (with
-    the note reader's module). One hit, not the tool's twenty: a call that comes
-    meanwhile waits for this, and reads and renders its own hits anyway.
+    project, read the code map a code hit's passages name their symbols from. One
+    hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
+    and renders its own hits anyway.
 
     Raises:
         RubiError, OSError: the vault cannot be indexed or searched, or its code map
@@ -261,10 +285,9 @@ def warm_vault(paths: VaultPaths) -> None:
     result = app.search(paths, WARM_QUERY, top_k=1)
     app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
     if paths.project_root is not None:
-        # A code hit's passages name its symbols: the code map, read through the note
-        # reader's module (markdown-it, YAML: 0.1-0.2 s of imports a plain vault's
-        # search never needs, so it is loaded for a project only).
-        from rubi.app.passageread import code_symbols
+        # A code hit's passages name its symbols: the code map (a plain vault's search
+        # never needs it, so it is loaded for a project only).
+        from rubi.app.codesymbols import code_symbols
 
         code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
 

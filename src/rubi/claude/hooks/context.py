@@ -134,13 +134,18 @@ class HookContext:
         return SessionState(**known)
 
     def save_state(self, state: SessionState) -> None:
-        """Write ``state`` (call it under :meth:`session_state`'s lock)."""
+        """Write ``state`` (call it under :meth:`session_state`'s lock): atomically but
+        not fsynced. It is rewritten by most hook calls of a session (a dozen in a
+        short one), it holds counters and the Read guard's marks, never a user's
+        words that exist nowhere else (the transcript has them), and a crash that
+        loses it leaves an old or empty file, which :meth:`load_state` reads as a
+        fresh state."""
         path = self.state_path()
         if path is None:
             return
         from rubi.core.atomic import atomic_write_text
 
-        atomic_write_text(path, json.dumps(state.__dict__))
+        atomic_write_text(path, json.dumps(state.__dict__), durable=False)
 
     @contextmanager
     def session_state(self) -> Iterator[SessionState]:

@@ -7,7 +7,6 @@ about 1.5 s together."""
 
 from __future__ import annotations
 
-from rubi.claude.hooks.capture import capture_turn
 from rubi.claude.hooks.context import HookContext
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -29,7 +28,9 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
 
         remember_cleared(ctx)
     if not ctx.load_state().prompt:
-        return None
+        return None  # most sessions end here, without loading rubi.app
+    from rubi.claude.hooks.capture import capture_turn
+
     with ctx.session_state() as state:
         if state.prompt:
             capture_turn(ctx, state, "(the session ended before an answer)")

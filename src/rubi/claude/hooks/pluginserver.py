@@ -3,9 +3,10 @@
 Claude Code runs a plugin's hooks with ``CLAUDE_PLUGIN_ROOT`` set to the plugin's
 folder, and starts the servers its ``.mcp.json`` declares at the same moment as the
 session's SessionStart hook. rubi's plugin declares ``rubi serve``, whose background
-watch catches the index up (notes and code map, :func:`rubi.app.catch_up`) once its
-first answers are out: a SessionStart hook that refreshed the index as well would scan
-the same files twice in a session's first seconds, on the same cores.
+watch catches the index up (notes and code map, :func:`rubi.app.catch_up`) at its
+first idle spell after its first answers: a SessionStart hook that refreshed the index
+as well would scan the same files twice in a session's first seconds, on the same
+cores.
 
 Everything here is read from the environment and one small file, so both are
 untrusted: a relative or missing folder, an unreadable, oversized or malformed
