@@ -239,14 +239,17 @@ def name_seconded(
 
     Why coverage: seconded by the text's first 8, the vote still lifted the named note
     over the text's first hit where that hit held more of the question (``x86_64`` in a
-    question about running a command as x86_64 or arm on a Mac: the `arch` page, the
-    text's first, to second; ``TypeScript`` in a question about compile-time styles:
-    the hub above the answer). Over the 26 development halves (486 on-topic questions)
-    the votes the coverage takes away are exactly those 2 (both answers back to first,
+    question about running a command as x86_64 or arm on a Mac: its page above the
+    ``arch`` page, the text's first and the answer; ``TypeScript`` in a question about
+    compile-time styles: the hub above the answer). Over the 26 development halves
+    (486 on-topic questions) the votes the coverage takes away are exactly those 2
+    (both answers back to first,
     pooled MRR@10 0.739 → 0.741), and every vote that named an answer (``Base64``,
-    ``GitHub``) stands. Read as the rule for every name written as a name (a capital
-    inside the sentence: ``Ansible``, ``Scoop``, ``Proxmox``), seconding alone would
-    have cost 15 of those questions a rank, seconding with coverage none
+    ``GitHub``) stands; on the six halves built beside it (the check) one question
+    moved, up (a ``GitHub`` deploy page no longer above a tutorial step). Read as the
+    rule for every name written as a name (a capital inside the sentence:
+    ``Ansible``, ``Scoop``, ``Proxmox``), seconding alone would have cost 15 of those
+    questions a rank, seconding with coverage none
     (``docs/benchmarks-history.md``, "issue 28: tenth pass, lists that vote with
     evidence")."""
     if node not in text_first:
