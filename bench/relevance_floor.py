@@ -56,7 +56,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     from rubi import app
     from rubi.index.analysis import is_cjk, text_analyzer
     from rubi.index.querymatch import query_clauses
-    from rubi.index.schema import FIELD_BOOSTS, field_language
+    from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS, field_language
     from rubi.index.searchindex import SearchIndex
 
     evalset = load_set(set_dir)
@@ -99,6 +99,15 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                             if t in ts and s.lower() not in surfaces.get(w, []):
                                 surfaces.setdefault(w, []).append(s.lower())
             origin_of = {(c.field, c.text): c.origin for c in clauses}
+            reader = scorer.reader
+            prose = [f for f in FIELD_BOOSTS if f in DOCUMENT_LANGUAGE_FIELDS]
+
+            def length(note_id: str, reader: Any = reader, prose: list[str] = prose) -> int:
+                docnum = reader.first_id("id", note_id)
+                if docnum is None:
+                    return 0
+                return sum(int(reader.doc_field_length(docnum, f, 0) or 0) for f in prose)
+
             rows.append(
                 {
                     "set": evalset.name,
@@ -115,11 +124,13 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     "named": result.named,
                     "cjk": result.cjk,
                     "N": scorer.doc_count,
+                    "avglen": sum(scorer.avg_field_length(f) for f in prose),
                     "words": {
                         str(w): {
                             "df": len(d),
                             "surfaces": surfaces.get(w, []),
                             "cjk": any(is_cjk(t) for t in terms[w]),
+                            "terms": sorted(terms[w]),
                         }
                         for w, d in docs.items()
                     },
@@ -127,6 +138,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                         {
                             "path": h.path,
                             "score": h.score,
+                            "len": length(h.id),
                             "held": sorted(
                                 {
                                     origin_of[(f, t)]

@@ -7,7 +7,7 @@ common word with an off-topic question. What tells them apart is how unlikely th
 held bigrams are together: an answer holds many rare ones, an off-topic question's
 best page one or two. A search labels an off-topic Chinese question nothing relevant
 (hits kept), recall stays silent on it, and a question a page answers is not labelled.
-Korean, which spaces its words (a word's bigrams always meet), is not measured.
+Korean, which spaces its words, is measured by its words (``test_korean_floor.py``).
 """
 
 from __future__ import annotations
@@ -47,20 +47,6 @@ def test_a_cjk_query_is_measured_by_significance_not_coverage() -> None:
     assert not relevant(0.9, 0, cjk=cjk, significance=SIGNIFICANCE_FLOOR)
     assert relevant(0.1, 0, cjk=cjk, significance=SIGNIFICANCE_FLOOR + 0.01)
     assert relevant(0.0, 1, cjk=cjk)  # a note the query names
-    assert relevant(0.1, 0, cjk=cjk, hangul=cjk)  # Korean: not measured
-
-
-def test_a_korean_question_is_not_measured(tmp_path: Path) -> None:
-    vault = tmp_path / "v"
-    write(vault / "ls.md", "# ls\n\n디렉터리의 파일 목록을 보여 줍니다.\n")
-    for i in range(10):
-        write(vault / f"p{i}.md", f"# cmd{i}\n\n명령을 실행합니다.\n")
-    paths = app.locate(vault)
-    app.index(paths)
-    result = app.search(paths, "여권 파일을 잃어버렸는데 어디로 가야 해요?", refresh=False)
-    assert [h.id for h in result.hits] == ["ls"]  # one word shared: chance, unmeasured
-    assert result.cjk > CJK_UNMEASURED and result.significance <= SIGNIFICANCE_FLOOR
-    assert result.relevant
 
 
 def test_an_off_topic_chinese_question_is_labelled_nothing_relevant(tmp_path: Path) -> None:

@@ -140,11 +140,23 @@ _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ua
 def cjk_run_words(text: str) -> int:
     """About how many words the CJK runs of ``text`` hold: each run of two or more CJK
     characters (Han, kana, Hangul syllables: the runs the index cuts into bigrams)
-    ``ceil(len / CJK_WORD_CHARS)``; 0 when ``text`` has none."""
+    ``ceil(len / CJK_WORD_CHARS)``, but a run of Hangul one word (Korean spaces its
+    words: ``압축하려면`` is one word with its ending); 0 when ``text`` has none. Why:
+    counted by characters, a short Korean question ("축구에서 오프사이드는 정확히
+    언제 선언되나요?", five words) was eleven, a long prompt, and recall skipped the
+    relevance floor on it."""
     if text.isascii():
         return 0
     runs = _CJK_RUN.findall(text)
-    return sum(math.ceil(len(run) / CJK_WORD_CHARS) for run in runs if len(run) > 1)
+    return sum(
+        1 if _HANGUL.search(run) else math.ceil(len(run) / CJK_WORD_CHARS)
+        for run in runs
+        if len(run) > 1
+    )
+
+
+_HANGUL = re.compile("[\uac00-\ud7af]")
+"""A Hangul syllable: a Korean run."""
 
 
 def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:

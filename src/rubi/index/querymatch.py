@@ -32,9 +32,10 @@ from rubi.index.termscore import TermQuery
 __all__ = [
     "BM25Hit",
     "FloorMeasure",
-    "cjk_shares",
+    "cjk_share",
     "coverage",
     "floor_measure",
+    "korean_words",
     "query_clauses",
     "significance",
     "word_groups",
@@ -53,8 +54,7 @@ class BM25Hit:
     In a Japanese query the words measured are its content words, not its bigrams
     (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams, whose
     coverage the floor cannot read (a Chinese or Korean query's; 0.0 for a Japanese
-    one), ``hangul`` the share in Hangul bigrams (a Korean query's, which the floor
-    does not measure), each the same for every hit of a query. ``significance``: how
+    one), the same for every hit of a query. ``significance``: how
     unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
@@ -71,7 +71,6 @@ class BM25Hit:
     coverage: float = 0.0
     cjk: float = 0.0
     significance: float = 0.0
-    hangul: float = 0.0
 
 
 def query_clauses(
@@ -203,22 +202,17 @@ def coverage(held: set[int], groups: Sequence[set[int]], idfs: Mapping[int, floa
     return max(shares, default=0.0)
 
 
-def cjk_shares(clauses: Sequence[TermQuery], idfs: Mapping[int, float]) -> tuple[float, float]:
-    """The shares of the query's IDF mass (``idfs`` by ``origin``) in CJK bigrams and,
-    of those, in Hangul bigrams: :attr:`BM25Hit.cjk` (before a Japanese query's is set
-    to 0) and :attr:`BM25Hit.hangul`."""
+def cjk_share(clauses: Sequence[TermQuery], idfs: Mapping[int, float]) -> float:
+    """The share of the query's IDF mass (``idfs`` by ``origin``) in CJK bigrams:
+    :attr:`BM25Hit.cjk` (before a Japanese query's is set to 0)."""
     mass = sum(idfs.values()) or 1.0
-    bigrams = {c.origin: c.text for c in clauses if c.origin >= 0 and is_cjk(c.text)}
-    hangul = {w for w, t in bigrams.items() if _HANGUL.search(t)}
-    cjk_mass = sum(v for w, v in idfs.items() if w in bigrams)
-    return cjk_mass / mass, sum(v for w, v in idfs.items() if w in hangul) / mass
+    bigrams = {c.origin for c in clauses if c.origin >= 0 and is_cjk(c.text)}
+    return sum(v for w, v in idfs.items() if w in bigrams) / mass
 
 
-_HANGUL = re.compile("[\uac00-\ud7af]")
-"""A Hangul syllable: a Korean query's bigrams."""
-
-
-def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> float:
+def significance(
+    held: Collection[int], dfs: Mapping[int, int], docs: int, length: float = 1.0
+) -> float:
     """Minus the log (nats) of how many of ``docs`` documents would hold every query
     word in ``held`` by chance, corrected for which of the query's words they are.
 
@@ -232,42 +226,86 @@ def significance(held: Collection[int], dfs: Mapping[int, int], docs: int) -> fl
     It reads document frequencies only, not the scorer's IDF, and needs no constant of
     the vault. One word held never exceeds 0 (``N * df / N >= 1``); no word held is
     ``-log N``. Held words no document holds (impossible for a hit) are ignored.
+
+    ``length``: the hit's length over the vault's average document's
+    (:meth:`rubi.index.termscore.TermScorer.length_shares`). A document shorter than
+    the average (``length < 1``) is held to the chance that a document of its length
+    holds each word, ``1 - (1 - df / N) ** length`` (each of its tokens a draw: the
+    Poisson reading of ``df / N`` as the average document's chance), below ``df / N``:
+    a few-line note that holds the question's rare words together is more than the
+    vault's rate of those words would give by chance. A longer document keeps
+    ``df / N``: read the same way it hid 34 more answered questions of the
+    development halves (an answer page is 1.3–2 times the average length, and a vault's words are
+    not spread evenly, so a long page is not proportionally likelier to hold a rare
+    one). One word held is read at ``df / N`` whatever the length (a stub note titled
+    by one rare word of the question is chance, not an answer). Why: the short notes
+    of a "today I learned" vault (a few lines each) held their question's words at a
+    significance below the floor; on the 32 development halves this keeps 4 more
+    answered questions above it (kb-jbranchaud-til 2, and on sets not looked at while
+    designing it kb-hugo-docs and lang-astro-zh 1 each) and answers no more off-topic
+    ones (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor").
     """
     n = max(docs, 1)
     kept = [dfs[w] for w in held if dfs.get(w, 0) > 0]
+    if len(kept) < 2:
+        length = 1.0  # one word is chance however short the note: never above 0
     expected = math.log(math.comb(len(dfs), len(kept))) + math.log(n)
-    expected += sum(math.log(df / n) for df in kept)
+    expected += sum(_log_chance(df, n, length) for df in kept)
     return -expected
+
+
+def _log_chance(df: int, docs: int, length: float) -> float:
+    """The log of the chance a document of ``length`` times the average length holds
+    a word of document frequency ``df`` among ``docs`` (:func:`significance`)."""
+    rate = min(df / docs, 1.0)
+    if length >= 1.0 or rate >= 1.0:
+        return math.log(rate)
+    return math.log(-math.expm1(length * math.log1p(-rate)))
 
 
 @dataclass(frozen=True, slots=True)
 class FloorMeasure:
     """What the relevance floor measures of a query's hits: its words, or in a
-    Japanese query its content words (:func:`floor_measure`). ``units[i]``: the query
-    words (``origin`` numbers) that make up unit ``i`` (``None``: each word its own
-    unit), ``dfs`` and ``idfs`` per unit, ``groups`` :func:`word_groups` in units,
-    ``docs`` the index's document count."""
+    Japanese or Korean query its content words (:func:`floor_measure`). ``units[i]``:
+    the query words (``origin`` numbers) that make up unit ``i`` (``None``: each word
+    its own unit), ``dfs`` and ``idfs`` per unit, ``groups`` :func:`word_groups` in
+    units, ``docs`` the index's document count. ``partial``: a unit is held when a
+    hit holds any of its words, at the document frequency of the rarest it holds
+    (``word_dfs``: each query word's); else when it holds all of them, at the unit's
+    ``dfs``."""
 
     units: tuple[frozenset[int], ...] | None
     dfs: Mapping[int, int]
     idfs: Mapping[int, float]
     groups: Sequence[set[int]]
     docs: int
+    partial: bool = False
+    word_dfs: Mapping[int, int] | None = None
 
     def held(self, words: Collection[int]) -> set[int]:
         """The units a hit holding the query words ``words`` holds: those whose every
-        word is among them."""
+        word is among them (any word, when ``partial``)."""
         if self.units is None:
             return set(words)
+        if self.partial:
+            return {i for i, unit in enumerate(self.units) if not unit.isdisjoint(words)}
         return {i for i, unit in enumerate(self.units) if unit.issubset(words)}
 
     def coverage(self, words: Collection[int]) -> float:
         """:func:`coverage` of a hit holding the query words ``words``."""
         return coverage(self.held(words), self.groups, self.idfs)
 
-    def significance(self, words: Collection[int]) -> float:
-        """:func:`significance` of a hit holding the query words ``words``."""
-        return significance(self.held(words), self.dfs, self.docs)
+    def significance(self, words: Collection[int], length: float = 1.0) -> float:
+        """:func:`significance` of a hit holding the query words ``words``, of
+        ``length`` times the average document's length."""
+        held = self.held(words)
+        if not self.partial or self.units is None or self.word_dfs is None:
+            return significance(held, self.dfs, self.docs, length)
+        word_dfs, units = self.word_dfs, self.units
+        dfs = dict(self.dfs)
+        for i in held:
+            dfs[i] = min(word_dfs[w] for w in units[i] if w in words)
+        return significance(held, dfs, self.docs, length)
 
 
 def floor_measure(
@@ -279,11 +317,12 @@ def floor_measure(
     docs: int,
 ) -> FloorMeasure:
     """The floor's measure of the query ``text``: its words as they are, or, when
-    ``text`` is Japanese (:func:`rubi.index.japanese.japanese_words` finds kana),
-    regrouped into its content words (``units`` set).
+    ``text`` is Japanese (:func:`rubi.index.japanese.japanese_words` finds kana) or
+    holds Korean words (:func:`korean_words`), regrouped into its content words
+    (``units`` set).
 
-    Each katakana or Han word of two or more characters is one unit made of its
-    bigrams' query words (skipped when a bigram is no query word); each query word
+    Japanese: each katakana or Han word of two or more characters is one unit made of
+    its bigrams' query words (skipped when a bigram is no query word); each query word
     that is no CJK bigram (``Linux``, ``ed25519``) is a unit alone; the other bigrams
     (hiragana, across scripts) are no unit. A unit's document frequency is its rarest
     bigram's (no page can hold the word more often) and its IDF that bigram's, so an
@@ -291,18 +330,90 @@ def floor_measure(
     Why: a bigram across a word boundary or of grammar is held by pages that say
     nothing about the question, and the bigrams of one word always meet, so scored as
     words every Japanese off-topic question of the development half passed the floor
-    (``docs/benchmarks-history.md``, "issue 28: eighth pass")."""
+    (``docs/benchmarks-history.md``, "issue 28: eighth pass").
+
+    Korean spaces its words, each a stem with particles and endings (``파일을``,
+    ``압축하려면``): each word between spaces is one unit of its bigrams, held when a
+    hit holds any of them (``partial``: the stem shares a bigram with the page's own
+    inflection, ``파일`` of ``파일을``), at the document frequency of the rarest it
+    holds. Why: read as words, the bigrams of one Korean word always meet, so their
+    co-occurrence proved little, and Korean was left out of the floor (every Korean
+    off-topic question answered); as words, it labels 8 of the 10 Korean off-topic
+    questions of the development halves nothing relevant and 2 of 25 answered ones
+    (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor")."""
     words = japanese_words(text)
-    if not words:
+    if words:
+        units = _japanese_units(words, clauses, dfs)
+        return FloorMeasure(
+            units,
+            {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
+            {i: max(idfs[w] for w in unit) for i, unit in enumerate(units)},
+            _unit_groups(units, groups),
+            docs,
+        )
+    korean = korean_words(text)
+    if not korean:
         return FloorMeasure(None, dfs, idfs, groups, docs)
-    units = _japanese_units(words, clauses, dfs)
+    units = _korean_units(korean, clauses, dfs)
     return FloorMeasure(
         units,
         {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
         {i: max(idfs[w] for w in unit) for i, unit in enumerate(units)},
-        [g for g in ({i for i, u in enumerate(units) if u <= group} for group in groups) if g],
+        _unit_groups(units, groups, partial=True),
         docs,
+        partial=True,
+        word_dfs=dfs,
     )
+
+
+def _unit_groups(
+    units: Sequence[frozenset[int]], groups: Sequence[set[int]], *, partial: bool = False
+) -> list[set[int]]:
+    """:func:`word_groups` in units: each group's units (those inside it, or with
+    ``partial`` those it shares a word with), empty groups left out."""
+    out = []
+    for group in groups:
+        inside = {
+            i for i, u in enumerate(units) if (not u.isdisjoint(group) if partial else u <= group)
+        }
+        if inside:
+            out.append(inside)
+    return out
+
+
+_HANGUL_WORD = re.compile("[\uac00-\ud7af]{2,}")
+"""A Korean word as the index cuts it: a run of two or more Hangul syllables."""
+
+
+def korean_words(text: str) -> list[tuple[str, ...]]:
+    """The Korean words of ``text``, each as the overlapping bigrams the index cuts it
+    into (``"파일을"`` → ``("파일", "일을")``), in order, each word once; ``[]`` when
+    ``text`` has none."""
+    if text.isascii():
+        return []
+    found: dict[tuple[str, ...], None] = {}
+    for match in _HANGUL_WORD.finditer(text):
+        run = match.group()
+        found.setdefault(tuple(run[i : i + 2] for i in range(len(run) - 1)), None)
+    return list(found)
+
+
+def _korean_units(
+    words: Sequence[tuple[str, ...]], clauses: Sequence[TermQuery], dfs: Mapping[int, int]
+) -> tuple[frozenset[int], ...]:
+    """The units of :func:`floor_measure` for Korean: each query word of ``dfs`` that
+    is no Hangul bigram alone, then each of ``words`` (bigrams) made of those of its
+    bigrams that are query words (a word with none is no unit)."""
+    of_bigram = {
+        c.text: c.origin for c in clauses if c.origin in dfs and _HANGUL_WORD.fullmatch(c.text)
+    }
+    bigrams = set(of_bigram.values())
+    units = {frozenset({w}): None for w in dfs if w not in bigrams}
+    for word in words:
+        unit = frozenset(of_bigram[b] for b in word if b in of_bigram)
+        if unit:
+            units.setdefault(unit, None)
+    return tuple(units)
 
 
 def _japanese_units(

@@ -29,16 +29,21 @@ from rubi.index.mappedstorage import storage_for
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
-    cjk_shares,
+    cjk_share,
     floor_measure,
     query_clauses,
     significance,
     word_groups,
 )
 from rubi.index.schema import (
+    DOCUMENT_LANGUAGE_FIELDS,
     build_schema,
 )
 from rubi.index.termscore import SegmentData, TermScorer
+
+PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
+"""The fields whose lengths add up to a document's length for the relevance floor
+(:meth:`TermScorer.length_shares`): its prose, as analysed in its language."""
 
 # The writer side (rubi.index.writing, deletions, twoprocess, whoosh.writing) is
 # imported by the methods that write: a reader (a cold recall hook, `rubi search`)
@@ -450,6 +455,7 @@ class SearchIndex:
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+                lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
                 dfs = scorer.word_dfs(clauses) if top else {}
                 idfs = {w: scorer.idf(df) for w, df in dfs.items()}
                 docs = scorer.doc_count
@@ -459,11 +465,11 @@ class SearchIndex:
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
-        cjk, hangul = cjk_shares(clauses, idfs)
+        cjk = cjk_share(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
-        if measure.units is not None:
-            cjk = 0.0  # Japanese: measured by its words, not left out of the floor
+        if measure.units is not None and not measure.partial:
+            cjk = 0.0  # Japanese: measured by its words in full, coverage too
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -484,8 +490,7 @@ class SearchIndex:
                     status=stored.get("status", "active"),
                     coverage=measure.coverage(held),
                     cjk=cjk,
-                    hangul=hangul,
-                    significance=measure.significance(held),
+                    significance=measure.significance(held, lengths[doc.docnum]),
                 )
             )
         return hits

@@ -169,6 +169,23 @@ class TermScorer:
         """The field's average length over live documents, 1 when 0."""
         return float(self.reader.field_length(field)) / (self.doc_count or 1) or 1
 
+    def length_shares(self, docnums: Iterable[int], fields: Iterable[str]) -> dict[int, float]:
+        """Each document's length over the average document's, both summed over
+        ``fields`` (tokens as Whoosh stores them, one byte per field), by document
+        number; a field no live document has counts for neither; 1.0 each when the
+        average is 0."""
+        held = [f for f in fields if self.reader.field_length(f)]
+        average = sum(float(self.reader.field_length(f)) for f in held) / (self.doc_count or 1)
+        out: dict[int, float] = {}
+        for docnum in docnums:
+            if average <= 0:
+                out[docnum] = 1.0
+                continue
+            leaf, offset, _, segid = self._leaves[bisect_right(self._offsets, docnum) - 1]
+            length = sum(self.segments.lengths(segid, leaf, f)[docnum - offset] for f in held)
+            out[docnum] = max(length, 1) / average
+        return out
+
     def doc_frequency(self, field: str, text: str) -> int:
         """Live documents holding ``text`` in ``field`` (cached)."""
         key = (field, text)

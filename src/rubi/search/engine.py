@@ -355,14 +355,11 @@ def _evidence(bm25: Sequence[BM25Hit], named: int, *, code: bool) -> dict[str, A
     coverage = max((h.coverage for h in bm25), default=0.0)
     significance = max((h.significance for h in bm25), default=0.0)
     cjk = bm25[0].cjk if bm25 else 0.0
-    hangul = bm25[0].hangul if bm25 else 0.0
     return {
         "coverage": round(coverage, 6),
         "cjk": round(cjk, 6),
         "significance": round(significance, 6),
-        "relevant": relevant(
-            coverage, named, cjk, code=code, significance=significance, hangul=hangul
-        ),
+        "relevant": relevant(coverage, named, cjk, code=code, significance=significance),
     }
 
 

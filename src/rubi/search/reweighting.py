@@ -319,13 +319,16 @@ all, every off-topic question answered) it labels 7 of 8 off-topic questions not
 relevant and keeps all 32 on-topic ones (lowest answer 5.1 nats against the floor's
 3.0; the off-topic one kept, "build an index to speed up queries" in MySQL, is asked
 of a tutorial with an IndexedDB chapter on indexes; ``docs/benchmarks-history.md``,
-"issue 28: ninth pass"). A Korean query (its CJK mass mostly in Hangul bigrams) is
-not measured: Korean spaces its words, and the bigrams of one word (with its
-particles) always meet, so measured the same way it silenced 4 of 6 off-topic
-questions of lang-tldr-ko's development half but labelled 3 of 17 on-topic ones
-nothing relevant (two with the answer first or second): no better than not measuring
-it (F1 of the label 0.85 both ways). A Japanese query is measured in full (its share is 0): its
-katakana and Han words, cut where the script changes, are the floor's words
+"issue 28: ninth pass"). A Korean query is measured the same way, its words (a
+stem with its particles, between spaces) as units rather than their bigrams
+(:func:`rubi.index.querymatch.floor_measure`): measured by bigrams, the bigrams of one
+word always meet, and it labelled 3 of 17 answered questions of lang-tldr-ko nothing
+relevant, so Korean was left out of the floor (every Korean off-topic question
+answered); by words, on the development halves of lang-tldr-ko and lang-astro-ko, 8 of
+10 off-topic questions are labelled nothing relevant and 2 of 25 answered ones
+(``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor"). A
+Japanese query is measured in full (its share is 0): its katakana and Han words, cut
+where the script changes, are the floor's words
 (:func:`rubi.index.querymatch.floor_measure`). On the Japanese development half that
 labels 5 of 6 off-topic questions nothing relevant (0 before) and keeps 21 of 23
 on-topic ones (``docs/benchmarks-history.md``, "issue 28: eighth pass")."""
@@ -355,7 +358,6 @@ def relevant(
     *,
     code: bool = False,
     significance: float = 0.0,
-    hangul: float = 0.0,
 ) -> bool:
     """Whether a search found something worth showing: a text hit matching at least
     :data:`RELEVANCE_FLOOR` of the query's IDF mass, or one holding query words that
@@ -363,8 +365,9 @@ def relevant(
     :data:`SIGNIFICANCE_FLOOR`), or a note or file the query
     names (a name match that voted, :func:`name_votes`); a query mostly of CJK
     bigrams (``cjk`` > :data:`CJK_UNMEASURED`) by its significance and names alone
-    (its coverage does not tell answers from chance), but a query mostly of Hangul
-    bigrams (``hangul`` > :data:`CJK_UNMEASURED`: Korean) not at all; a search of code
+    (its coverage does not tell answers from chance; a Korean query's significance
+    counts its words, not their bigrams: :func:`rubi.index.querymatch.floor_measure`);
+    a search of code
     alone (``code``: not measured; a question in words shares few of them with the
     file that answers it: on the development halves the floor labelled 7 of the code
     search benchmark's 160 questions and 4 of 9 issues whose files ranked 1–5, and
@@ -374,6 +377,6 @@ def relevant(
     and never drops a hit."""
     if code:
         return True
-    if significance > SIGNIFICANCE_FLOOR or named > 0 or hangul > CJK_UNMEASURED:
+    if significance > SIGNIFICANCE_FLOOR or named > 0:
         return True
     return coverage >= RELEVANCE_FLOOR and cjk <= CJK_UNMEASURED
