@@ -1,7 +1,8 @@
 """A note named by an identifier inside a longer question (``TypeScript``, ``Base64``)
-votes only when the text list also ranks it among its first hits: the hub of the topic
-a question is *in* does not come first above the note that answers it, and its
-why-line says why its name was not counted."""
+votes only when the text list also ranks it among its first hits and no hit above it
+holds more of the question: the hub of the topic a question is *in* does not come
+first above the note that answers it, and its why-line says why its name was not
+counted."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ def test_a_name_is_seconded_only_by_the_texts_first_hits() -> None:
     assert not name_seconded("typescript", [])
 
 
+def test_a_name_is_not_seconded_past_a_hit_that_holds_more_of_the_question() -> None:
+    first = ["arch", "x86_64", "ld"]
+    assert not name_seconded("x86_64", first, {"arch": 0.8, "x86_64": 0.3, "ld": 0.2})
+    assert name_seconded("x86_64", first, {"arch": 0.3, "x86_64": 0.3, "ld": 0.2})
+    assert name_seconded("arch", first, {"arch": 0.1, "x86_64": 0.9})  # nothing above it
+    assert name_seconded("x86_64", first, {"x86_64": 0.3})  # an unmeasured hit holds 0
+
+
 def test_only_matches_that_need_the_text_lose_their_vote() -> None:
     named = [
         NameMatch("typescript", "typescript", needs_text=True),
@@ -39,6 +48,17 @@ def test_only_matches_that_need_the_text_lose_their_vote() -> None:
     assert [m.votes for m in out] == [False, True, True]
     assert out[0].evidence == f"not counted: not in the text's first {SEED_COUNT}"
     assert out[1] == named[1] and out[2] == named[2]
+
+
+def test_a_vote_lost_to_a_hit_holding_more_says_which() -> None:
+    named = [NameMatch("x86_64", "x86_64", needs_text=True)]
+    text = [
+        BM25Hit("osx/arch", 3.0, {}, "note", "osx/arch.md", "arch", coverage=0.75),
+        BM25Hit("x86_64", 2.0, {}, "note", "x86_64.md", "x86_64", coverage=0.4),
+    ]
+    (out,) = seconded_names(named, text)
+    assert not out.votes
+    assert out.evidence == 'not counted: 40% of the question, "arch" above it holds 75%'
 
 
 def _wiki() -> dict[str, str]:
@@ -76,3 +96,30 @@ def test_an_identifier_named_note_the_text_also_finds_still_votes(tmp_path: Path
     result = app.search(paths, "how do I encode a file in Base64 and decode it", top_k=5)
     assert result.hits[0].id == "Base64"
     assert result.named == 1
+
+
+def _mac() -> dict[str, str]:
+    """The page that answers how to run a command as another architecture, the page
+    of the architecture's own command (named by an identifier in the question), a
+    page on the linker, eighty unrelated pages."""
+    return {
+        "arch.md": "# arch\n\nOn a Mac with an Apple chip, run a command as x86_64 or "
+        "arm, or show the architecture of the machine.\n",
+        "x86_64.md": "# x86_64\n\nThis command is an alias of setarch x86_64.\n",
+        "ld.md": "# ld\n\nLink object files for an architecture.\n",
+        **filler_notes(80),
+    }
+
+
+@pytest.mark.timeout(60)
+def test_a_named_note_the_text_ranks_below_a_fuller_match_does_not_pass_it(
+    tmp_path: Path,
+) -> None:
+    paths = notes_vault(tmp_path / "v", _mac())
+    q = "on a Mac with an Apple chip how do I run a command as x86_64 or arm"
+    result = app.search(paths, q, top_k=5)
+    assert [h.id for h in result.hits[:2]] == ["arch", "x86_64"]
+    assert result.named == 0
+    named = [r for r in result.hits[1].reasons if r.kind == "named"]
+    assert named and named[0].evidence.startswith("not counted: ")
+    assert '"arch" above it holds' in named[0].evidence
