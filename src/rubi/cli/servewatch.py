@@ -84,10 +84,8 @@ def in_background(
                 log.warning("catching %s up failed: %s", vault.root, exc)
             except Exception:  # the watcher's own catch-up, later, tries again
                 log.exception("catching %s up failed", vault.root)
-            from rubi.sync.freshness import scans_cpu_s  # what searches paid for scans
-
             while not idle.wait(0.1) and not stop.is_set():
-                if scans_cpu_s() >= WATCH_AFTER_SCANS_S:
+                if app.scans_cpu_s() >= WATCH_AFTER_SCANS_S:
                     break
             if stop.is_set():
                 return
