@@ -170,6 +170,8 @@ def test_only_tool_calls_are_claimed_after_the_handover(wire: Wire) -> None:
     ):
         assert fast.claim(json.dumps(other).encode()) is None
     assert fast.claim(b"not json\n") is None
+    deep = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":' + "[" * 5_000 + "]" * 5_000
+    assert fast.claim((deep + "}").encode()) is None  # past the parser's limit: the SDK's
     claimed = fast.claim(json.dumps(call).encode())
     assert claimed is not None
     reply = '{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":false}}'
@@ -177,3 +179,11 @@ def test_only_tool_calls_are_claimed_after_the_handover(wire: Wire) -> None:
     with_meta = request(4, "tools/call", {"name": "s", "arguments": {}, "_meta": {"x": 1}})
     claimed = fast.claim(json.dumps(with_meta).encode())
     assert claimed is not None and fast.answer(claimed) is None  # the SDK's to answer
+
+
+def test_a_first_line_nested_past_the_parser_s_limit_is_handed_over(wire: Wire) -> None:
+    deep = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":' + "[" * 5_000
+    line = deep + "]" * 5_000 + "}"
+    wire.send(line)
+    handover = greet(wire.reader, wire.writer, load_handshake())
+    assert handover is not None and handover.replay == [line.encode() + b"\n"]

@@ -309,7 +309,7 @@ def _request(line: bytes) -> dict[str, Any] | None:
     """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None."""
     try:
         msg = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's limit
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
         return None
