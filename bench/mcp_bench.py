@@ -36,8 +36,10 @@ when installed, else ``/proc/<pid>/stat``):
   query once when ``--calls`` ≤ ``--queries``): wall per call p50/p95 as the client
   sees it, the server's CPU per call p50 and mean (the schedstat of its threads,
   nanoseconds; the clock-tick total / calls beside it), and the server's resident
-  memory before and after them; ``--answers`` writes each query's answer (its
-  ``structuredContent``), so two runs can be compared byte for byte;
+  memory before and after them; ``--wait S`` idles S seconds more first (25: the
+  server's unasked work done, the SDK built, its watcher listening); ``--answers``
+  writes each query's answer (its ``structuredContent``), so two runs can be
+  compared byte for byte;
 - first minute: a fresh server searched with the same queries right after its
   handshake (no warm-up calls, no waiting for it to settle), the same figures, and its
   memory before and after;
@@ -316,7 +318,7 @@ async def first_minute(params: StdioServerParameters, queries: list[str]) -> dic
 
 
 async def warm_and_cycles(
-    params: StdioServerParameters, queries: list[str], calls: int, cycles: int
+    params: StdioServerParameters, queries: list[str], calls: int, cycles: int, wait_s: float = 0.0
 ) -> dict[str, Any]:
     before = set(children_of(os.getpid()))
     out: dict[str, Any] = {}
@@ -325,6 +327,9 @@ async def warm_and_cycles(
         for q in WARMUP_QUERIES:
             await client.call_tool("search", {"query": q})
         out["settle_s"] = await settle(pid)
+        if wait_s > 0:  # past the server's first idle spell: its unasked work done
+            await asyncio.sleep(wait_s)
+            out["settle_s"] += wait_s + await settle(pid)
         out.update(await timed_searches(client, pid, queries, calls))
         hits = out.pop("hits")
         read_wall: list[float] = []
@@ -407,6 +412,13 @@ def main() -> int:
         help="time the starts only (no first-minute, warm or cycle runs)",
     )
     parser.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        help="seconds the warm server waits idle after its warm-up calls (25: past its"
+        " first idle spell, so its watcher listens and the MCP SDK is built)",
+    )
+    parser.add_argument(
         "--answers",
         type=Path,
         default=None,
@@ -461,7 +473,7 @@ def main() -> int:
             early = asyncio.run(first_minute(params, queries))
             early.pop("hits")
             early_answers = early.pop("answers")
-            warm = asyncio.run(warm_and_cycles(params, queries, args.calls, args.cycles))
+            warm = asyncio.run(warm_and_cycles(params, queries, args.calls, args.cycles, args.wait))
             answers = warm.pop("answers")
             if early_answers != {q: answers[q] for q in early_answers if q in answers}:
                 console.print("[red]the first-minute answers differ from the warm ones[/red]")

@@ -32,6 +32,11 @@ class Wire:
             line = m if isinstance(m, str) else json.dumps(m)
             os.write(self._in_w, line.encode("utf-8") + b"\n")
 
+    @property
+    def client_end(self) -> int:
+        """The descriptor the client reads replies from, as they come."""
+        return self._out_r
+
     def end(self) -> None:
         os.close(self._in_w)
 

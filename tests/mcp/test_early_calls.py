@@ -94,7 +94,7 @@ def test_a_tool_call_is_answered_in_the_greeting(tmp_path: Path, wire: Wire) -> 
     wire.send(request(1, "tools/call", call))
     wire.send(request(2, "tools/call", {"name": "read", "arguments": {"ids": ["nope"]}}))
     wire.end()
-    assert greet(wire.reader, wire.writer, handshake, None, early) is None  # all answered
+    assert greet(wire.reader, wire.writer, handshake, early) is None  # all answered
     _, found, missing = wire.replies()
     assert waited == [True, True]  # each call waited for the warm vault first
     assert found["result"]["isError"] is False
@@ -175,7 +175,7 @@ def test_a_tool_that_meets_an_os_error_names_its_file_and_reason(
     wire.send(request(0, "initialize", INIT))
     wire.send(request(1, "tools/call", call))
     wire.end()
-    assert greet(wire.reader, wire.writer, handshake, None, early) is None
+    assert greet(wire.reader, wire.writer, handshake, early) is None
     _, failed = wire.replies()
     assert failed["result"]["isError"] is True
     text = failed["result"]["content"][0]["text"]

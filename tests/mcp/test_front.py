@@ -90,16 +90,6 @@ def test_anything_unusual_goes_to_the_sdk_unanswered(wire: Wire, first: str) -> 
     assert wire.replies() == []
 
 
-def test_once_the_sdk_is_ready_it_answers_the_rest(wire: Wire) -> None:
-    done = threading.Event()
-    wire.send(request(0, "initialize", INIT))
-    done.set()
-    wire.send(request(1, "tools/list"))
-    handover = greet(wire.reader, wire.writer, load_handshake(), done)
-    assert handover is not None and handover.answered_id is None
-    assert wire.replies() == []
-
-
 def test_list_requests_with_parameters_go_to_the_sdk(wire: Wire) -> None:
     wire.send(request(0, "initialize", INIT), request(1, "tools/list", {"cursor": "x"}))
     handover = greet(wire.reader, wire.writer, load_handshake())

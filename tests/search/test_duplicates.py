@@ -10,8 +10,11 @@ and two teams' "Onboarding" pages that share a title and nothing else.
 from __future__ import annotations
 
 import random
+import re
 import tracemalloc
 from pathlib import Path
+
+import pytest
 
 from rubi import app
 from rubi.search.duplicates import (
@@ -21,6 +24,7 @@ from rubi.search.duplicates import (
     body_of,
     collapse,
     same_note,
+    words_of,
 )
 
 from helpers import write
@@ -191,3 +195,42 @@ def test_a_kept_body_costs_about_its_text_not_an_object_per_word() -> None:
         body_of.cache_clear()
     assert kept < 2 * len(text)  # a list of the words alone took about 4x the text
     assert len(body.shingles) == 40 and body.size == 20_000 - SHINGLE_WORDS + 1
+
+
+WORD_TEXTS = [
+    "".join(map(chr, range(128))) * 2,  # every ASCII character, controls included
+    "snake_case and CamelCase, 3.14 x2 -- a\tb\nc\x0bd\x1ce\x1ff",
+    "déjà vu: naïve café ½ ² ٣ 𝟘 über_alles 東京 — “quoted” ’s",
+    "",
+    "   ",
+    "___",
+]
+
+
+@pytest.mark.parametrize("text", WORD_TEXTS)
+def test_a_body_s_words_are_the_word_runs_the_regex_finds(text: str) -> None:
+    assert words_of(text) == re.findall(r"\w+", text)
+    assert words_of(text.lower()) == re.findall(r"\w+", text.lower())
+
+
+BODY_TEXTS = [
+    "---\ntitle: x\n---\n# Heading\nBody with [a link](target.md) and words.\n",
+    "No frontmatter, no heading, no link: just words and more words here.\n",
+    "--- not frontmatter\n## Two\n#hashtag not a heading\n[x](y) ](z)\n",
+    "   ### Indented heading\n####### seven is not one\ntext\n",
+    "---\nunclosed: frontmatter\nwords after it\n",
+]
+
+
+@pytest.mark.parametrize("text", BODY_TEXTS)
+def test_a_body_is_what_the_full_cleaning_makes_of_its_text(text: str) -> None:
+    from rubi.search.duplicates import _FRONTMATTER, _HEADING, _LINK_TARGET
+
+    body = _FRONTMATTER.sub("", text, count=1)
+    body = _LINK_TARGET.sub("]", _HEADING.sub("", body)).lower()
+    expected = re.findall(r"\w+", body)
+    made = body_of.__wrapped__("Title", text)
+    assert made.vocabulary == frozenset(expected)
+    assert (made.stub, made.size) == (len(expected) < 5, max(len(expected) - 4, 0))
+    shingles = {" ".join(expected[i : i + 5]) for i in range(len(expected) - 4)}
+    assert made.shingles == shingles

@@ -291,3 +291,41 @@ def test_a_background_watch_that_cannot_write_the_index_logs_one_line(
     lines = [(r.getMessage(), r.exc_info) for r in caplog.records]
     assert [exc for _, exc in lines] == [None, None]
     assert all("cannot write rubi's index there" in message for message, _ in lines)
+
+
+def test_a_server_s_watch_starts_before_its_idle_spell_once_scans_cost_what_watching_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server searched without pause (no idle spell) scans the vault on every search;
+    once those scans cost what the watcher's start costs, the watcher starts."""
+    import rubi.cli.servewatch as servewatch
+    import rubi.sync.freshness as freshness
+
+    paths, _, started = _served_vault(tmp_path, monkeypatch)
+    scans = freshness._ScanCost()
+    monkeypatch.setattr(freshness, "_SCANS", scans)
+    after, idle = threading.Event(), threading.Event()
+    after.set()
+    with in_background(paths, after, idle):
+        assert not started.wait(0.5)  # no idle spell, scans cheap so far
+        scans.add(servewatch.WATCH_AFTER_SCANS_S)  # what the searches' scans paid
+        assert started.wait(5)
+    assert not idle.is_set()
+
+
+def test_a_check_for_changed_files_counts_its_cpu_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rubi.sync.freshness as freshness
+
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
+    assert freshness.scans_cpu_s() == 0.0
+    freshness.files_unchanged(paths)
+    first = freshness.scans_cpu_s()
+    assert first > 0.0
+    freshness.files_unchanged(paths)
+    assert freshness.scans_cpu_s() > first

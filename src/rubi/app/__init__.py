@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         catch_up_if_changed,
         import_ahead,
         remember_code,
+        scans_cpu_s,
         set_watched,
     )
     from rubi.knowledge.handoff import Handoff
@@ -111,6 +112,7 @@ __all__ = [
     "render_search",
     "resolve_ref",
     "save_handoff",
+    "scans_cpu_s",
     "search",
     "search_answer",
     "search_json",
@@ -433,6 +435,7 @@ _LAZY: dict[str, str] = {
     "catch_up_if_changed": "rubi.app.updates",
     "import_ahead": "rubi.app.updates",
     "remember_code": "rubi.app.updates",
+    "scans_cpu_s": "rubi.app.updates",
     "set_watched": "rubi.app.updates",
     "CodeView": "rubi.app.codeview",
     "DoctorReport": "rubi.app.health",

@@ -27,6 +27,7 @@ __all__ = [
     "catch_up_if_changed",
     "import_ahead",
     "remember_code",
+    "scans_cpu_s",
     "set_watched",
 ]
 
@@ -55,6 +56,15 @@ def catch_up(paths: VaultPaths) -> IndexReport:
     from rubi.sync import index_vault
 
     return index_vault(paths, verify=True, code=True)
+
+
+def scans_cpu_s() -> float:
+    """CPU seconds this process's searches (and catch-ups) have spent so far checking
+    whether a vault's files changed, as they do while no watcher listens
+    (:func:`rubi.sync.freshness.scans_cpu_s`)."""
+    from rubi.sync.freshness import scans_cpu_s as spent
+
+    return spent()
 
 
 def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:

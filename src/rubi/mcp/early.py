@@ -26,7 +26,7 @@ from rubi.mcp import calls
 from rubi.mcp.front import Handshake
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 
-__all__ = ["EarlyCalls", "plain_arguments"]
+__all__ = ["EarlyCalls", "plain_arguments", "sdk_order"]
 
 log = logging.getLogger(__name__)
 
@@ -109,9 +109,7 @@ class EarlyCalls:
         if name == HOOK_TOOL and self._hook is not None:
             with self._serving():
                 result = hook_result(self._hook, arguments)
-            if modern:
-                result.update(self._modern_extra)
-            return {"result": result}
+            return {"result": sdk_order(result, self._modern_extra if modern else {})}
         body = calls.BODIES.get(name)
         if body is None or not plain_arguments(arguments, self._schemas.get(name)):
             return None
@@ -119,9 +117,7 @@ class EarlyCalls:
             self._ready()
             with self._first_readers():
                 result = self._run(name, body, arguments)
-        if modern:
-            result.update(self._modern_extra)
-        return {"result": result}
+        return {"result": sdk_order(result, self._modern_extra if modern else {})}
 
     def _first_readers(self) -> AbstractContextManager[None]:
         """The first tool call reads as a cold process reads (the current flat graph,
@@ -157,3 +153,24 @@ class EarlyCalls:
 
 def _error(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+RESULT_ORDER = ("content", "isError", "resultType", "structuredContent", "_meta")
+"""The order the SDK writes a ``CallToolResult``'s keys in (its model's serializer)."""
+BLOCK_ORDER = ("text", "type")
+"""The order it writes a text content block's keys in."""
+
+
+def sdk_order(result: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``result`` (a ``CallToolResult`` as a dict) with ``extra`` (the fields a
+    2026-07-28 result carries besides the tool's own), its keys and its text blocks'
+    keys in the order the SDK writes them, so the reply's JSON is the SDK's byte for
+    byte (a test compares them); keys the orders do not name follow, as they came."""
+    merged = {**result, **extra}
+    merged["content"] = [_ordered(block, BLOCK_ORDER) for block in merged.get("content", ())]
+    return _ordered(merged, RESULT_ORDER)
+
+
+def _ordered(item: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    first = {k: item[k] for k in order if k in item}
+    return {**first, **{k: v for k, v in item.items() if k not in first}}

@@ -11,9 +11,11 @@ handshake (up to 2025-11-25) and the stateless requests of 2026-07-28, which car
 the protocol version, client info and capabilities in each request's ``_meta``
 (``server/discover`` instead of a handshake). A tool call with plain arguments is
 answered too when an answerer is given (:mod:`rubi.mcp.early`: the tool's own body,
-without the SDK). The first message it cannot answer itself (anything unusual) ends
-the greeting: the SDK then serves the rest of the connection, after being shown the
-first exchange so its state (its era) matches (:class:`Handover`).
+without the SDK), for the whole session. The first message it cannot answer itself
+(anything unusual) ends the greeting: the SDK then serves the rest of the connection,
+after being shown the first exchange so its state (its era) matches (:class:`Handover`),
+except the tool calls the answerer still answers (:class:`FastCalls`): a call costs
+the tool's own work, not the SDK's models, validation and task switches.
 
 Only the stdlib is imported here.
 """
@@ -33,6 +35,7 @@ __all__ = [
     "CLIENT_INFO_KEY",
     "VERSION_KEY",
     "Answerer",
+    "FastCalls",
     "Handover",
     "Handshake",
     "LineReader",
@@ -254,6 +257,46 @@ def load_handshake() -> Handshake | None:
 
 
 @dataclass
+class FastCalls:
+    """Answers the tool calls of a connection the SDK serves, as the greeting did: a
+    ``tools/call`` of the plain shape in the era the greeting opened (the same checks
+    as in :func:`greet`) goes to the answerer; anything else, and a call the answerer
+    leaves, to the SDK.
+
+    Attributes:
+        era: the connection's era, as the greeting opened it.
+        handshake: the snapshot (the revisions a 2026-07-28 envelope may name).
+        answerer: answers a tool call (:data:`Answerer`).
+    """
+
+    era: _Era
+    handshake: Handshake
+    answerer: Answerer
+
+    def claim(self, line: bytes) -> dict[str, Any] | None:
+        """The request on ``line`` when it is a tool call this may answer (cheap: one
+        JSON parse); None for every other line (the SDK's)."""
+        if self.era.version is None:
+            return None  # the SDK opened the era: it answers everything
+        msg = _request(line)
+        if msg is None or msg["method"] != "tools/call" or "id" not in msg:
+            return None
+        return msg
+
+    def answer(self, msg: dict[str, Any]) -> str | None:
+        """The reply line (no newline) to a request :meth:`claim` returned, or None to
+        leave it to the SDK. Runs the tool: call it off the event loop."""
+        reply, _ = self.era.reply(msg, self.handshake, self.answerer)
+        return None if reply is None else _line(msg["id"], reply)
+
+
+def _line(rid: int | str, reply: dict[str, Any]) -> str:
+    """The JSON-RPC message of ``reply`` to request ``rid``, as the SDK writes it."""
+    message = {"jsonrpc": "2.0", "id": rid, **reply}
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
 class Handover:
     """What the SDK needs to serve the rest of a connection :func:`greet` began.
 
@@ -268,18 +311,21 @@ class Handover:
             is never run twice).
         answered: the reply given to it, ``{"result": ...}`` or ``{"error": ...}``
             (to compare with the SDK's).
+        fast: answers the connection's later tool calls before the SDK sees them
+            (None: no answerer was given; the SDK answers them).
     """
 
     replay: list[bytes] = field(default_factory=list)
     answered_id: int | str | None = None
     answered: Any = None
+    fast: FastCalls | None = None
 
 
 def _request(line: bytes) -> dict[str, Any] | None:
     """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None."""
     try:
         msg = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's limit
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
         return None
@@ -354,25 +400,27 @@ def greet(
     reader: LineReader,
     writer: LineWriter,
     handshake: Handshake | None,
-    done: threading.Event | None = None,
     answerer: Answerer | None = None,
 ) -> Handover | None:
     """Answer the handshake (either era), the list requests, pings and, with an
-    ``answerer``, tool calls, until a message needs the SDK.
+    ``answerer``, tool calls, until a message needs the SDK (the SDK's readiness does
+    not matter: what is answered here is answered as the SDK would).
 
     Args:
         reader: the wire's input.
         writer: the wire's output.
         handshake: the snapshot to answer from (None: answer nothing, hand over at once).
-        done: once set (the SDK is ready), the next message is handed over instead of
-            answered here.
         answerer: answers a tool call (None: tool calls go to the SDK).
 
     Returns:
-        The :class:`Handover` for the SDK, or None when the input ended first.
+        The :class:`Handover` for the SDK (with the :class:`FastCalls` that keep
+        answering tool calls when there is an ``answerer``), or None when the input
+        ended first.
     """
     handover = Handover()
     era = _Era()
+    if handshake is not None and answerer is not None:
+        handover.fast = FastCalls(era, handshake, answerer)
     while True:
         line = reader.readline()
         if not line:
@@ -380,7 +428,7 @@ def greet(
         if not line.strip():
             continue
         msg = _request(line) if handshake is not None else None
-        if msg is None or handshake is None or (done is not None and done.is_set()):
+        if msg is None or handshake is None:
             handover.replay.append(line)
             return handover
         if era.initialized(msg):
@@ -394,8 +442,7 @@ def greet(
             handover.replay.append(line)
             handover.answered_id = msg["id"]
             handover.answered = reply
-        message = {"jsonrpc": "2.0", "id": msg["id"], **reply}
-        writer.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        writer.write(_line(msg["id"], reply))
 
 
 @dataclass

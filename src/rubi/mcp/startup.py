@@ -12,7 +12,9 @@ asks for its hooks and maybe a tool, and ends. It pays only for what it asks:
    greeting too (:mod:`rubi.mcp.early`), loading what it needs (the search stack, the
    index, graph and vectors) in this process, where it stays for the next call;
 3. the first message the greeting cannot answer hands the connection to the SDK,
-   built then (0.6-0.8 s of CPU); after that the SDK answers everything.
+   built then (0.6-0.8 s of CPU) unless it was already; after that the SDK answers
+   everything but the tool calls the greeting's answerer still answers
+   (:class:`rubi.mcp.front.FastCalls`: the same bytes, without the SDK's per-call work).
 
 Nothing is loaded beside the first answers: an earlier server searched the vault at
 start to warm it, and the session's first recall, arriving meanwhile, shared the
@@ -338,7 +340,7 @@ def serve_stdio(
         from rubi.mcp.early import EarlyCalls
 
         early = EarlyCalls(paths, handshake, warmup.ready, warmup.serving, hook)
-    handover = greet(reader, writer, handshake, warmup.built, early)
+    handover = greet(reader, writer, handshake, early)
     if handover is None:
         warmup.stop(timeout_s=0.0)  # no unasked work for a server that is ending
         return  # the client left before it needed more than the handshake

@@ -308,19 +308,29 @@ async def serve_wire(
             fed first, and the SDK's own answer to the request that opened the era
             (``initialize``, or a 2026-07-28 discover or list request) is dropped
             (compared first: a difference means the snapshot is stale, and is logged).
+            Its :class:`~rubi.mcp.front.FastCalls` answer the tool calls they can
+            before the SDK sees them, one at a time, in the order read.
     """
     lowlevel = server._lowlevel_server
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
     drop = handover.answered_id if handover is not None else None
 
+    fast = handover.fast if handover is not None else None
+
     async def pump_in() -> None:
         async with read_send:
             for line in handover.replay if handover is not None else ():
                 await read_send.send(_parsed(line))
             while line := await anyio.to_thread.run_sync(reader.readline, abandon_on_cancel=True):
-                if line.strip():
-                    await read_send.send(_parsed(line))
+                if not line.strip():
+                    continue
+                if fast is not None and (call := fast.claim(line)) is not None:
+                    reply = await anyio.to_thread.run_sync(fast.answer, call)
+                    if reply is not None:
+                        await anyio.to_thread.run_sync(writer.write, reply)
+                        continue
+                await read_send.send(_parsed(line))
 
     async def pump_out() -> None:
         nonlocal drop

@@ -41,6 +41,7 @@ __all__ = [
     "body_of",
     "collapse",
     "same_note",
+    "words_of",
 ]
 
 SHINGLE_WORDS = 5
@@ -60,6 +61,10 @@ MEMO_BODIES = 256
 """Bodies kept by :func:`body_of` (a few KB each)."""
 
 _WORD = re.compile(r"\w+")
+_NOT_WORD_ASCII = str.maketrans(
+    {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")}
+)
+"""Every ASCII character ``\\w`` does not match, to a space (for :func:`words_of`)."""
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s.*)?$", re.MULTILINE)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*$", re.DOTALL | re.MULTILINE)
@@ -94,7 +99,7 @@ class Body:
         one: the same sets as tuples of words, compared faster, since a string keeps its
         hash and a tuple computes it again at every set operation)."""
         if self._source is not None:
-            w, self._source = _WORD.findall(self._source), None
+            w, self._source = words_of(self._source), None
             self._shingles = frozenset(
                 [" ".join(w[i : i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)]
             )
@@ -118,9 +123,22 @@ def body_of(title: str, text: str) -> Body:
     (frontmatter included or not); the last :data:`MEMO_BODIES` are kept (a process
     that searches one vault again and again, the engine or the MCP server, meets the
     same candidates: their words are found once)."""
-    body = _FRONTMATTER.sub("", text, count=1)
-    body = _LINK_TARGET.sub("]", _HEADING.sub("", body)).lower()
-    return Body(title, _WORD.findall(body), body)
+    body = _FRONTMATTER.sub("", text, count=1) if text.startswith("---") else text
+    if "#" in body:  # no heading without one
+        body = _HEADING.sub("", body)
+    if "](" in body:  # nor a link target
+        body = _LINK_TARGET.sub("]", body)
+    body = body.lower()
+    return Body(title, words_of(body), body)
+
+
+def words_of(text: str) -> list[str]:
+    """The ``\\w+`` runs of ``text``, in order: for an ASCII text (most notes) its
+    other characters made spaces and the rest split on them, a third of the regex's
+    time, the same list (``\\w`` is ``str.isalnum`` or ``_``)."""
+    if text.isascii():
+        return text.translate(_NOT_WORD_ASCII).split()
+    return _WORD.findall(text)
 
 
 def same_note(a: Body, b: Body) -> bool:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
+import time
 
 from rubi.core.errors import RubiError
 from rubi.core.indexformat import SCHEMA_VERSION
@@ -32,9 +34,37 @@ from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
 from rubi.sync.rows import open_store
 
-__all__ = ["caught_up", "files_unchanged", "list_vault"]
+__all__ = ["caught_up", "files_unchanged", "list_vault", "scans_cpu_s"]
 
 _FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
+
+
+class _ScanCost:
+    """The CPU seconds this process's :func:`files_unchanged` calls took, summed over
+    every thread (what a resident process pays for searching without a watcher)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seconds = 0.0
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self._seconds += seconds
+
+    def total(self) -> float:
+        with self._lock:
+            return self._seconds
+
+
+_SCANS = _ScanCost()
+
+
+def scans_cpu_s() -> float:
+    """CPU seconds this process has spent so far checking whether a vault's files
+    changed (:func:`files_unchanged`: the listing of every folder and the store's
+    stamps), in every thread; a server compares it with what starting its watcher
+    costs (:mod:`rubi.cli.servewatch`)."""
+    return _SCANS.total()
 
 
 def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
@@ -89,7 +119,17 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
 
     ``pending``: vault-relative folder prefixes (``"sessions/"``) whose notes may be
     new or edited since the last run and still count as unchanged (a deleted one
-    does not): notes the caller leaves to the next run that refreshes."""
+    does not): notes the caller leaves to the next run that refreshes.
+
+    Its CPU time is added to :func:`scans_cpu_s`."""
+    started = time.thread_time()
+    try:
+        return _files_unchanged(paths, pending)
+    finally:
+        _SCANS.add(time.thread_time() - started)
+
+
+def _files_unchanged(paths: VaultPaths, pending: tuple[str, ...]) -> bool:
     try:
         store = open_store(paths.store_file, create=False)
     except (OSError, sqlite3.Error, RubiError):
