@@ -135,8 +135,29 @@ def test_an_import_added_then_removed_moves_the_graph_back(project: Path) -> Non
     _assert_pages_rendered_in_full(project, cold)
 
 
+def _answers(root: Path) -> list[list[tuple[str, str, list[str]]]]:
+    """Each query's hits (id, why, matched terms), as a one-shot search gives them."""
+    from rubi.sync import forget_vault_syncs
+
+    forget_vault_syncs()
+    paths = app.locate(root / ".rubi")
+    return [
+        [(h.id, h.why, list(h.matched)) for h in app.search(paths, query, refresh=False).hits]
+        for query in ("Handler loader", "ImmutableList", "resource", "helper App")
+    ]
+
+
+def _fresh_copy(root: Path, to: Path) -> Path:
+    """A copy of the project's files indexed from nothing (``rubi index --full``)."""
+    import shutil
+
+    shutil.copytree(root, to, symlinks=True)
+    app.index(app.locate(to / ".rubi"), full=True)
+    return to
+
+
 def test_an_import_from_outside_the_project_leaves_the_graph_files_alone(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A new import of a name no project file defines changes no edge: the map keeps
     its ranks and shape id (no PageRank), the graph snapshot and flat graph are not
@@ -180,6 +201,9 @@ def test_an_import_from_outside_the_project_leaves_the_graph_files_alone(
     _assert_pages_rendered_in_full(project, cold)
     pages = (project / ".rubi" / MODULES_DIR).glob("*.md")
     assert any("com.google.common" in p.read_text(encoding="utf-8") for p in pages)
+    answers = _answers(project)
+    assert all(answers)  # every query finds something
+    assert answers == _answers(_fresh_copy(project, tmp_path / "fresh"))
 
     moved: list[bool] = []
     made_of = LiveGraph._made_of
