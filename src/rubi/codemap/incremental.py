@@ -347,6 +347,7 @@ def _stats(
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         used_git=listing.used_git,
         reused_shape=False,
+        kept_graph=False,
     )
 
 
