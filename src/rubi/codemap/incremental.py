@@ -481,8 +481,9 @@ def _assemble(
 def keeps_graph(old: CodeMap, new: CodeMap) -> bool:
     """``new`` gives a graph what ``old`` gives it (see :attr:`BuildStats.kept_graph`):
     the same modules, paths, edges and weights, and every file entry that differs of
-    the same language, module and symbol names and kinds. About 10 ms on 10,000
-    files (an entry ``new`` took over from ``old`` is not compared)."""
+    the same language, module and symbol names and kinds. About 25 ms on
+    spring-framework's 9,724 files read from two pickles (an entry ``new`` took over
+    from ``old`` itself is not compared)."""
     return _same_graph(old, new.modules, new.files, new.edges)
 
 
