@@ -40,9 +40,10 @@ from pathlib import Path
 from rubi.codemap.build import BuildParts, _parses, _shape, _with_warning
 from rubi.codemap.cache import CacheEntry, open_cache
 from rubi.codemap.files import FileListing
+from rubi.codemap.graphshape import same_graph
 from rubi.codemap.lang import RepoIndex, jvm
 from rubi.codemap.languages import language_of
-from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Module, Parsed
+from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
 from rubi.codemap.modules import group_modules
 from rubi.codemap.rank import degrees, module_tables, rank_files, rank_module_graph
 from rubi.codemap.resolution import Resolved, resolve_all
@@ -52,12 +53,10 @@ from rubi.core.model import ScanWarning
 __all__ = [
     "MapMemory",
     "definitions",
-    "keeps_graph",
     "memory_of",
     "remember",
     "reshape_code_map",
     "stamps_of",
-    "with_graph_of",
 ]
 
 Stamp = tuple[int, int, int]
@@ -458,7 +457,7 @@ def _assemble(
         )
     warnings = _warnings(memory, listing)
     stats = replace(_stats(previous.stats, listing, counts, started), mapped=len(files))
-    if _same_graph(previous, modules, files, edges):
+    if same_graph(previous, modules, files, edges):
         # nothing the ranks or a graph's code nodes read moved: PageRank would only
         # land again on the ranks held (within its tolerance, not to the bit)
         stats = replace(stats, kept_graph=True)
@@ -475,57 +474,4 @@ def _assemble(
         warnings=warnings,
         stats=stats,
         module_links=links,
-    )
-
-
-def keeps_graph(old: CodeMap, new: CodeMap) -> bool:
-    """``new`` gives a graph what ``old`` gives it (see :attr:`BuildStats.kept_graph`):
-    the same modules, paths, edges and weights, and every file entry that differs of
-    the same language, module and symbol names and kinds. About 25 ms on
-    spring-framework's 9,724 files read from two pickles (an entry ``new`` took over
-    from ``old`` itself is not compared)."""
-    return _same_graph(old, new.modules, new.files, new.edges)
-
-
-def _same_graph(
-    old: CodeMap,
-    modules: dict[str, Module],
-    files: dict[str, CodeFile],
-    edges: dict[tuple[str, str], float],
-) -> bool:
-    """:func:`keeps_graph` of a map with these ``modules``, ``files`` and ``edges``."""
-    if (
-        edges != old.edges
-        or files.keys() != old.files.keys()
-        or (modules is not old.modules and modules != old.modules)
-    ):
-        return False
-    old_files = old.files
-    for path, new in files.items():
-        before = old_files[path]
-        if before is new or before == new:
-            continue
-        if (
-            before.language != new.language
-            or before.module != new.module
-            or [(s.name, s.kind) for s in before.symbols] != [(s.name, s.kind) for s in new.symbols]
-        ):
-            return False
-    return True
-
-
-def with_graph_of(old: CodeMap, new: CodeMap) -> CodeMap:
-    """``new`` with ``old``'s ranks, degrees, module links and shape id, marked
-    ``kept_graph`` (and not ``reused_shape``): for a ``new`` that :func:`keeps_graph`
-    of ``old``, whose ranks PageRank would only find again within its tolerance."""
-    stats = replace(new.stats, reused_shape=False, kept_graph=True)
-    return replace(
-        new,
-        file_rank=old.file_rank,
-        module_rank=old.module_rank,
-        in_degree=old.in_degree,
-        out_degree=old.out_degree,
-        module_links=old.module_links,
-        shape_id=old.shape_id,
-        stats=stats,
     )

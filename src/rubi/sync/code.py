@@ -424,7 +424,7 @@ def _against_saved(saved: CodeMap, code_map: CodeMap) -> CodeMap:
     ``saved`` (the map the graph was made of): with ``saved``'s ranks and shape id
     when it gives a graph what ``saved`` gives (``stats.kept_graph``: the graph and
     its files stay), else with a shape id of its own (the code nodes move)."""
-    from rubi.codemap.incremental import keeps_graph, with_graph_of
+    from rubi.codemap.graphshape import keeps_graph, with_graph_of
     from rubi.codemap.model import new_shape_id
 
     if keeps_graph(saved, code_map):
