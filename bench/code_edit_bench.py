@@ -61,6 +61,16 @@ IMPORT_LINE = "import java.util.concurrent.atomic.AtomicLong;\n"
 _PACKAGE = re.compile(r"^package [\w.]+;\n", re.MULTILINE)
 
 
+def _joined(thread: threading.Thread, deadline: float) -> bool:
+    """Wait for ``thread`` until ``deadline`` (``time.perf_counter``); False when it
+    had not started yet (``threading.enumerate`` lists a thread being started)."""
+    try:
+        thread.join(max(deadline - time.perf_counter(), 0.0))
+    except RuntimeError:
+        return time.perf_counter() >= deadline
+    return True
+
+
 def _cpu() -> float:
     """CPU seconds of this process (all threads) and its waited-for children."""
     own = time.process_time()
@@ -141,7 +151,8 @@ class Bench:
             time.sleep(0.01)
         for thread in threading.enumerate():  # and what it imports ahead after it
             if thread.name == "rubi-prepare":
-                thread.join(max(deadline - time.perf_counter(), 0.0))
+                while not _joined(thread, deadline):
+                    time.sleep(0.01)  # listed while it was still being started
         return time.perf_counter() - t0, _cpu() - cpu0
 
     def wait_reports(self, count: int, timeout_s: float) -> bool:

@@ -49,3 +49,16 @@ def test_a_new_import_or_symbol_rebuilds(repo: Path, tmp_path: Path) -> None:
     renamed = build_code_map(repo, cache, previous=changed)
     assert not renamed.stats.reused_shape
     _same(renamed, build_code_map(repo, tmp_path / "fresh2.json"))
+
+
+def test_build_stats_pickled_before_a_later_field_load_with_its_default() -> None:
+    import pickle
+
+    from rubi.codemap.model import BuildStats
+
+    stats = BuildStats(listed=3, mapped=2, reused_shape=True, kept_graph=True)
+    older = stats.__getstate__()[:-1]  # the state an older rubi pickled: no kept_graph
+    restored = BuildStats.__new__(BuildStats)
+    restored.__setstate__(older)
+    assert restored == dataclasses.replace(stats, kept_graph=False)
+    assert pickle.loads(pickle.dumps(stats)) == stats

@@ -17,7 +17,7 @@ import pytest
 from codemap.codemap_helpers import age_files
 from codemap.test_codemap_reshape import FILES, STEPS, Repo, assert_same
 from rubi import app
-from rubi.codemap import build_code_map
+from rubi.codemap import CodeMap, build_code_map
 from rubi.codemap.incremental import MapMemory
 from rubi.codemap.resolution import is_manifest
 from rubi.sync import memorystore
@@ -129,6 +129,132 @@ def test_an_import_added_then_removed_moves_the_graph_back(project: Path) -> Non
     cold.run()
     code_map = cold.code_map()
     assert code_map is not None
+    assert_same(code_map, build_code_map(project))
+    assert _graph_of(cold) == _scratch(cold)
+    assert _graph_of(VaultSync(paths)) == _scratch(cold)
+    _assert_pages_rendered_in_full(project, cold)
+
+
+def _answers(root: Path) -> list[list[tuple[str, str, list[str]]]]:
+    """Each query's hits (id, why, matched terms), as a one-shot search gives them."""
+    from rubi.sync import forget_vault_syncs
+
+    forget_vault_syncs()
+    paths = app.locate(root / ".rubi")
+    return [
+        [(h.id, h.why, list(h.matched)) for h in app.search(paths, query, refresh=False).hits]
+        for query in ("Handler loader", "ImmutableList", "resource", "helper App")
+    ]
+
+
+def _fresh_copy(root: Path, to: Path) -> Path:
+    """A copy of the project's files indexed from nothing (``rubi index --full``)."""
+    import shutil
+
+    shutil.copytree(root, to, symlinks=True)
+    app.index(app.locate(to / ".rubi"), full=True)
+    return to
+
+
+def test_an_import_from_outside_the_project_leaves_the_graph_files_alone(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new import of a name no project file defines changes no edge: the map keeps
+    its ranks and shape id (no PageRank), the graph snapshot and flat graph are not
+    written again, yet the map, the graph and the pages (which list the module's
+    external imports) are those of a build from scratch, in this process and the next;
+    a later edit that does move an edge moves the code nodes from that map."""
+    import rubi.codemap.incremental as incremental
+    import rubi.graph.flatwrite as flatwrite
+    import rubi.graph.snapshot as snapshot
+    from rubi.core.pagenames import MODULES_DIR
+    from rubi.graph.live import LiveGraph
+    from sync.test_code_graph_sync import _assert_pages_rendered_in_full, _graph_of, _scratch
+
+    paths = app.locate(project / ".rubi")
+    before = VaultSync(paths).code_map()
+    assert before is not None
+    repo = ColdRepo(project)
+    handler = "web/src/main/java/org/demo/web/Handler.java"
+    original = (project / handler).read_text(encoding="utf-8")
+    with monkeypatch.context() as patched:
+        for module, name in (
+            (snapshot, "save_snapshot"),
+            (flatwrite, "write_flat"),
+            (incremental, "rank_files"),
+        ):
+            patched.setattr(module, name, lambda *a, _n=name, **k: pytest.fail(f"{_n} called"))
+        repo.write(
+            handler,
+            original.replace("import", "import com.google.common.collect.ImmutableList;\nimport"),
+        )
+        cold = VaultSync(paths)
+        cold.run()
+    code_map = cold.code_map()
+    assert code_map is not None
+    assert code_map.stats.kept_graph and code_map.shape_id == before.shape_id
+    assert code_map.file_rank == before.file_rank
+    assert code_map.files[handler].external != before.files[handler].external
+    assert_same(code_map, build_code_map(project))
+    assert _graph_of(cold) == _scratch(cold)
+    assert _graph_of(VaultSync(paths)) == _scratch(cold)  # the next process: the files
+    _assert_pages_rendered_in_full(project, cold)
+    pages = (project / ".rubi" / MODULES_DIR).glob("*.md")
+    assert any("com.google.common" in p.read_text(encoding="utf-8") for p in pages)
+    answers = _answers(project)
+    assert all(answers)  # every query finds something
+    assert answers == _answers(_fresh_copy(project, tmp_path / "fresh"))
+
+    moved: list[bool] = []
+    made_of = LiveGraph._made_of
+
+    def recognized(live: LiveGraph, code_map: CodeMap) -> bool:
+        moved.append(made_of(live, code_map))
+        return moved[-1]
+
+    monkeypatch.setattr(LiveGraph, "_made_of", recognized)
+    repo.write(handler, original.replace("import", "import org.demo.core.FileResource;\nimport"))
+    cold = VaultSync(paths)
+    cold.run()
+    assert moved == [True]  # the snapshot knew the kept map: moved from it
+    code_map = cold.code_map()
+    assert code_map is not None and not code_map.stats.kept_graph
+    assert_same(code_map, build_code_map(project))
+    assert _graph_of(cold) == _scratch(cold)
+    assert _graph_of(VaultSync(paths)) == _scratch(cold)
+    _assert_pages_rendered_in_full(project, cold)
+
+
+def test_an_outside_import_after_a_moved_edge_leaves_the_graph_files_alone(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memory on disk is behind the saved map (an edge moved since it was
+    written, and not written again): an import from outside the project is judged
+    against the saved map, which the graph was made of, and keeps its ranks."""
+    import rubi.graph.flatwrite as flatwrite
+    import rubi.graph.snapshot as snapshot
+    from sync.test_code_graph_sync import _assert_pages_rendered_in_full, _graph_of, _scratch
+
+    paths = app.locate(project / ".rubi")
+    repo = ColdRepo(project)
+    handler = "web/src/main/java/org/demo/web/Handler.java"
+    original = (project / handler).read_text(encoding="utf-8")
+    repo.write(handler, original.replace("import", "import org.demo.core.FileResource;\nimport"))
+    VaultSync(paths).run()
+    saved = VaultSync(paths).code_map()
+    assert saved is not None and not saved.stats.kept_graph
+    loader = "core/src/main/java/org/demo/core/Loader.java"
+    text = (project / loader).read_text(encoding="utf-8")
+    with monkeypatch.context() as patched:
+        for module, name in ((snapshot, "save_snapshot"), (flatwrite, "write_flat")):
+            patched.setattr(module, name, lambda *a, _n=name, **k: pytest.fail(f"{_n} called"))
+        repo.write(loader, text.replace("public", "import com.google.common.io.Files;\n\npublic"))
+        cold = VaultSync(paths)
+        cold.run()
+    code_map = cold.code_map()
+    assert code_map is not None
+    assert code_map.stats.kept_graph and code_map.shape_id == saved.shape_id
+    assert code_map.file_rank == saved.file_rank
     assert_same(code_map, build_code_map(project))
     assert _graph_of(cold) == _scratch(cold)
     assert _graph_of(VaultSync(paths)) == _scratch(cold)

@@ -16,7 +16,7 @@ from rubi.codemap import build_code_map
 from rubi.codemap.build import update_code_map
 from rubi.codemap.files import stat_files
 from rubi.codemap.model import CodeMap
-from rubi.sync import forget_vault_syncs
+from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.codestore import DELTA_MAX, delta_file, edits_file, read_code_map
 from rubi.sync.vaultsync import VaultSync
 
@@ -384,3 +384,21 @@ def test_a_delta_pickled_under_its_former_module_name_loads() -> None:
         codestore.CodeMapDelta
     )
     assert code.CodeMapDelta is codestore.CodeMapDelta
+
+
+def test_a_new_file_after_an_outside_import_joins_the_graph(project: Path, tmp_path: Path) -> None:
+    """An import of a name outside the project keeps the map's graph (its ranks, shape
+    id); the next edit that adds a file moves the graph all the same."""
+    paths = app.locate(project / ".rubi")
+    write(project / "pkg" / "cli.py", "import requests\nfrom pkg.app import dispatch_request\n")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/cli.py"])
+    held = vault_sync_for(paths)  # this process's: it holds the full build's memory
+    kept = held.code_map()
+    assert kept is not None and kept.stats.kept_graph
+    write(project / "pkg" / "extra.py", "from pkg.util import helper\n# zanzibar\n")
+    app.apply_changes(paths, [], code=True, code_paths=["pkg/extra.py"])
+    code_map = held.code_map()
+    assert code_map is not None and not code_map.stats.kept_graph
+    assert "pkg/extra.py" in held.graph().graph
+    assert _hit(project, "zanzibar")[0] == "pkg/extra.py"
+    _same(code_map, _full(project, tmp_path))

@@ -367,6 +367,7 @@ def _update(
         skipped=counts["skipped"],
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         reused_shape=True,
+        kept_graph=False,
     )
     return replace(previous, files=files, stats=stats)
 

@@ -22,6 +22,10 @@ whose stat changed and redoes only what those changes can reach:
 
 Ranks start from the previous map's (:func:`rubi.codemap.rank.rank_files`), so they
 converge in a few iterations; they equal a full build's within the rank tolerance.
+When the edges, files, modules and symbol names come out as they were (an import of a
+name outside the project), the ranks, degrees and shape id are the previous map's
+(``stats.kept_graph``): no PageRank, and a graph made of the previous map is this
+one's too.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pathlib import Path
 from rubi.codemap.build import BuildParts, _parses, _shape, _with_warning
 from rubi.codemap.cache import CacheEntry, open_cache
 from rubi.codemap.files import FileListing
+from rubi.codemap.graphshape import same_graph
 from rubi.codemap.lang import RepoIndex, jvm
 from rubi.codemap.languages import language_of
 from rubi.codemap.model import BuildStats, CodeFile, CodeMap, ImportSpec, Parsed
@@ -341,6 +346,7 @@ def _stats(
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         used_git=listing.used_git,
         reused_shape=False,
+        kept_graph=False,
     )
 
 
@@ -451,6 +457,11 @@ def _assemble(
         )
     warnings = _warnings(memory, listing)
     stats = replace(_stats(previous.stats, listing, counts, started), mapped=len(files))
+    if same_graph(previous, modules, files, edges):
+        # nothing the ranks or a graph's code nodes read moved: PageRank would only
+        # land again on the ranks held (within its tolerance, not to the bit)
+        stats = replace(stats, kept_graph=True)
+        return replace(previous, files=files, edges=edges, warnings=warnings, stats=stats)
     weights, links = module_tables(module_of, edges, ordered=True)  # edges() is sorted
     return CodeMap(
         files=files,

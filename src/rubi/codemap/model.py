@@ -7,7 +7,7 @@ an absolute path.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rubi.core.model import ScanWarning
@@ -157,6 +157,7 @@ class BuildStats:
         elapsed_ms: wall time of the run.
         used_git: True when the listing came from ``git ls-files``.
         reused_shape: see the field.
+        kept_graph: see the field.
     """
 
     listed: int = 0
@@ -170,6 +171,21 @@ class BuildStats:
     reused_shape: bool = False
     """Every changed file kept its shape: the previous map's resolution, modules and
     ranks were kept (see ``previous`` in :func:`rubi.codemap.build_code_map`)."""
+    kept_graph: bool = False
+    """Some file changed shape, but not what a graph's code nodes are made of: the
+    files, their languages, modules and symbol names, the modules and the edges are the
+    previous map's, so its ranks, degrees and :attr:`CodeMap.shape_id` were kept (an
+    import of a name outside the project; only the changed files' ``imports``,
+    ``external`` and symbol lines differ). The map pages may still differ (a module
+    page lists its external imports)."""
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Unpickled field by field; a state pickled before a later field existed (by
+        an older rubi) gives that field its default."""
+        names = fields(self)
+        values = [*state, *(f.default for f in names[len(state) :])]
+        for f, value in zip(names, values, strict=True):
+            object.__setattr__(self, f.name, value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -409,7 +409,7 @@ class LiveGraph:
     def keep_code_map(self, code_map: CodeMap) -> None:
         """Take ``code_map`` for later ``files:`` matching without touching the graph:
         it maps the same files with the same edges, modules and symbol names as the
-        one the graph holds (``code_map.stats.reused_shape``)."""
+        one the graph holds (``code_map.stats.reused_shape`` or ``kept_graph``)."""
         self._code_map = self._graph_map = code_map
 
     def recognize_code_map(self, code_map: CodeMap) -> bool:

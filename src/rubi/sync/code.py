@@ -409,14 +409,28 @@ def _from_saved_memory(
     if got is None:
         return None
     code_map, memory = got
+    if stale or not code_map.stats.reused_shape:
+        # the graph was made of the saved map, which the memory's may not be (another
+        # shape id, ranks within the tolerance, or files edited since the memory)
+        code_map = _against_saved(previous, code_map)
+        memory.code_map = code_map
     if memory.touched > REWRITE_AFTER:
         save_memory(paths, memory)
-    if stale and code_map.stats.reused_shape:
-        # kept the memory's shape, not necessarily the saved map's (an import added
-        # since the memory, removed again now): moved as a shape change
-        code_map = replace(code_map, stats=replace(code_map.stats, reused_shape=False))
-        memory.code_map = code_map
     return code_map, memory
+
+
+def _against_saved(saved: CodeMap, code_map: CodeMap) -> CodeMap:
+    """``code_map``, reshaped from a memory read back, as a shape change against
+    ``saved`` (the map the graph was made of): with ``saved``'s ranks and shape id
+    when it gives a graph what ``saved`` gives (``stats.kept_graph``: the graph and
+    its files stay), else with a shape id of its own (the code nodes move)."""
+    from rubi.codemap.graphshape import keeps_graph, with_graph_of
+    from rubi.codemap.model import new_shape_id
+
+    if keeps_graph(saved, code_map):
+        return with_graph_of(saved, code_map)
+    stats = replace(code_map.stats, reused_shape=False, kept_graph=False)
+    return replace(code_map, stats=stats, shape_id=new_shape_id())
 
 
 def _behind(remembered: CodeMap, saved: CodeMap) -> bool:

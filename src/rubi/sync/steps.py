@@ -109,11 +109,20 @@ class SyncRun:
 
     @property
     def reshaped(self) -> bool:
-        """The code map changed shape: the graph's code nodes and the map pages change.
-        A code edit that kept every changed file's shape changes the text index only
-        (a map built again with no code file changed, as after a manifest edit, also
-        changed shape)."""
+        """The code map changed shape: the map pages may change. A code edit that kept
+        every changed file's shape changes the text index only (a map built again with
+        no code file changed, as after a manifest edit, also changed shape)."""
         return self.code.code_map is not None and not self.code.code_map.stats.reused_shape
+
+    @property
+    def regraphed(self) -> bool:
+        """The code map changed what the graph's code nodes are made of: they move, and
+        the store's code stamp with them. Not when it changed shape without that
+        (``stats.kept_graph``: an import of a name outside the project)."""
+        code_map = self.code.code_map
+        return code_map is not None and not (
+            code_map.stats.reused_shape or code_map.stats.kept_graph
+        )
 
     @property
     def graph_changed(self) -> bool:
@@ -123,7 +132,7 @@ class SyncRun:
             self.reading.relink
             or self.deletes
             or self.new.attachments != self.old.attachments
-            or self.reshaped
+            or self.regraphed
             or self.plan.full
         )
 
@@ -178,8 +187,10 @@ class SyncRun:
     @property
     def wants_pages(self) -> bool:
         """The map pages are written by this run: a full build of a project, or an
-        incremental run of one that changes the graph."""
-        return self.plan.pages_first or (self.plan.pages_in_run and self.graph_changed)
+        incremental run of one that changes the graph or the code map's shape."""
+        return self.plan.pages_first or (
+            self.plan.pages_in_run and (self.graph_changed or self.reshaped)
+        )
 
     def write_pages(self, code_map: CodeMap, notes_before: Mapping[str, Note]) -> None:
         """Write the map pages of ``code_map`` and read those written with the run's
@@ -260,7 +271,7 @@ class SyncRun:
             full=self.plan.full,
             touched=self.touched,
             cleared=self.streamed is not None,
-            reshaped=self.reshaped,
+            reshaped=self.regraphed,
         )
 
     def commit_vectors(self) -> None:
@@ -309,7 +320,7 @@ def commit_rows(
             ``old``).
         cleared: a streamed full build cleared the store and wrote its notes in the
             transaction this commits.
-        reshaped: the code map changed shape (:data:`CODE_STAMP`).
+        reshaped: the graph's code nodes moved (:data:`CODE_STAMP`).
     """
     with store.transaction():
         if full and not cleared:

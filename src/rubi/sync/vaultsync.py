@@ -381,7 +381,7 @@ class VaultSync:
             plan.full,
             records=run.graph_records(),
             previous_map=run.previous_map,
-            reshaped=run.reshaped,
+            reshaped=run.regraphed,
             watched=self.watched,
         )
         run.report.graph_rebuilt = plan.full
