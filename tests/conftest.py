@@ -59,14 +59,17 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     """Each test starts as a fresh process does: not marked as one that runs once (an
     in-process ``rubi index``, ``rubi search`` or hook marks it: the flat graph written
     by its index runs, the vectors read on demand, the graph read frozen, the index
-    segments mapped), and the marks a test makes end with it. Modules not imported yet
-    hold their defaults."""
+    segments mapped, no CPU spent scanning for changes), and the marks a test makes end
+    with it. Modules not imported yet hold their defaults."""
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.dense": ("_ON_DEMAND", bool),
         "rubi.graph.snapshot": ("_frozen", bool),
         "rubi.core.collector": ("_FREEZE", list),
         "rubi.core.segmentreads": ("_MAPPED", list),
+        # the CPU a process spent scanning for changes: a server starts its watcher
+        # once it passes what the watcher's start costs
+        "rubi.sync.freshness": ("_SCANS", lambda: sys.modules["rubi.sync.freshness"]._ScanCost()),
     }
     for name, (attribute, default) in defaults.items():
         module = sys.modules.get(name)
