@@ -154,3 +154,40 @@ def test_the_argument_after_a_switch_that_asks_for_a_password_is_kept(text: str)
 )
 def test_a_flag_given_its_value_is_redacted_whatever_its_words(text: str, secret: str) -> None:
     assert secret not in redact(text)
+
+
+DATA_PASSWORDS = [
+    # a bare word is the value itself in configuration data
+    ("---\ntitle: Staging db\npassword: CorrectHorseBatteryStaple\n---\nNotes.", "CorrectHorse"),
+    ("Config:\n\n```yaml\ndb:\n  host: db1\n  password: CorrectHorseBatteryStaple\n```\n", "Horse"),
+    ("```yml\nansible_become_pass: vagrantpass\n```", "vagrantpass"),
+    ("[database]\nhost = db1\npassword = CorrectHorseBatteryStaple\n", "CorrectHorse"),
+    ("```toml\n[db]\npassword = CorrectHorseBatteryStaple\n```", "CorrectHorse"),
+    ("```ini\n[client]\nuser=app\npassword=CorrectHorseBatteryStaple\n```", "CorrectHorse"),
+    ("```yaml\ndb_password: correct horse battery staple\n```", "battery staple"),
+    ("spring.datasource.password=CorrectHorseBatteryStaple\n", "CorrectHorse"),
+]
+DATA_NOT_PASSWORDS = [
+    # code and prose keep the shape's other meanings; data keeps its references
+    "class Login(BaseModel):\n    password: SecretStr\n    token: Token\n",
+    "```python\ndef f():\n    password = new_password\n```",
+    "password = CorrectHorseBatteryStaple  # a variable in code",
+    "```yaml\npassword: !secret wifi_password\ntoken: *default_token\n```",
+    "```yaml\npassword: ${DB_PASSWORD}\nsecret: required\npassword_file: /run/secrets/db\n```",
+    "---\ntitle: Password policy\npassword: Password\n---\n",
+    "```yaml\nauth: basic\ntoken: github\npassword: ~\n```",
+    "[tool.ruff]\nline-length = 100\n[auth]\nmethod = token\n",
+    "this.password=newPassword;",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), DATA_PASSWORDS)
+def test_a_bare_password_in_configuration_data_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:password]" in out
+
+
+@pytest.mark.parametrize("text", DATA_NOT_PASSWORDS)
+def test_code_and_references_shaped_like_configuration_are_left_alone(text: str) -> None:
+    assert redact(text) == text

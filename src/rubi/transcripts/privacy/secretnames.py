@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
+from rubi.transcripts.privacy.datablocks import DataRanges
 from rubi.transcripts.privacy.patterns import WORD, Rx, Span
 from rubi.transcripts.privacy.values import (
     DOTTED,
@@ -126,6 +127,9 @@ _LITERALS = _words(
     """true false yes no on off null none nil undefined nan required optional empty
     string str int bool bytes any"""
 )
+_YAML_NODE = Rx(r"^[*!&][A-Za-z_!]")
+"""A YAML alias (``*default_token``), tag (``!secret wifi``, ``!Ref DbPassword``) or
+anchor: a reference to a value, not a value."""
 _IDENT_DIGITS = Rx(r"^[A-Za-z_]\w*$")
 _TYPE_WITH_DIGITS = Rx(r"^(?:U?[Ii]nt|[Ff]loat|[Bb]ytes|Base)\d+\w*$")
 
@@ -189,7 +193,9 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
             literals); ``"assign"`` for ``name = value``, ``name := value`` and
             keyword arguments (bare identifiers are variables); ``"colon"`` for YAML,
             JSON, headers and type hints (bare words are type names, words with digits
-            are literals).
+            are literals); ``"data"`` for a password's ``name: value`` or ``name =
+            value`` in configuration data (:mod:`.datablocks`: frontmatter, a YAML,
+            TOML or INI block, a properties line), where a bare word is the value.
         name: the name (a value that repeats it, ``PASSWORD_FIELD = "password"``, is
             a label).
         after: the rest of the line after the value, stripped.
@@ -199,16 +205,20 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
     v = value
     if is_reference(v) or v.lower() in _LITERALS:
         return False
+    if style in ("colon", "data") and _YAML_NODE.match(v):
+        return False
     if _NUMBER.match(v) and not (strength == "password" and v.isdigit() and len(v) >= 6):
         return False
     if any(c in v for c in "([{") or path_like(v):
         return False
-    if DOTTED.match(v) and not (style in ("env", "param") and _mixed(v)):
+    if DOTTED.match(v) and not (style in ("env", "param", "data") and _mixed(v)):
         return False  # obj.attr; but in a .env line or a query `Hunter2.Prod` is a value
     if v.startswith(("http://", "https://")):
         return False
     if style == "env":
         return len(v) >= 3
+    if style == "data":
+        return _data_literal(v, name)
     if IDENT.match(v):
         return False  # a variable or a type name
     if _IDENT_DIGITS.match(v) and (style == "assign" or _TYPE_WITH_DIGITS.match(v)):
@@ -220,7 +230,32 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
     return credential_like(v, 8)
 
 
+_NOT_A_VALUE = tuple("*!&#|>")
+"""How a YAML value that is not a literal starts: an alias (``*db_password``), a tag
+(``!secret wifi``, ``!Ref DbPassword``), an anchor, a comment, a block scalar."""
+
+
+def _data_literal(value: str, name: str) -> bool:
+    """Whether a bare ``value`` in configuration data is a password itself: 3+ token
+    characters, not a YAML alias, tag or comment, not a label repeating the name
+    (``password: Password``)."""
+    if len(value) < 3 or value.startswith(_NOT_A_VALUE) or not TOKEN_CHARS.match(value):
+        return False
+    words = _name_words(value)
+    return not (words and words == _name_words(name)[-len(words) :])
+
+
+def _properties_line(text: str, at: int, end: int, name: str) -> bool:
+    """``spring.datasource.password=value``: a dotted name at the start of a line, no
+    spaces around ``=``, nothing after the value (a Java properties file)."""
+    if "." not in name or (at > 0 and text[at - 1] != "\n"):
+        return False
+    line_end = text.find("\n", end)
+    return not text[end : len(text) if line_end < 0 else line_end].strip()
+
+
 def kv_spans(text: str, low: str) -> Iterator[Span]:
+    data = DataRanges(text)
     covered = 0  # the values read so far: a hint inside one is not a name (linear time)
     for pos in _hint_starts(text, low):
         if pos < covered:
@@ -244,7 +279,7 @@ def kv_spans(text: str, low: str) -> Iterator[Span]:
         if m is None:
             continue
         covered = m.end()
-        span = _kv_value_span(text, at, head, m, strength)
+        span = _kv_value_span(text, at, head, m, strength, data)
         if span is not None:
             covered = max(covered, span[1])
             yield span
@@ -262,17 +297,17 @@ def _in_arn(text: str, at: int) -> bool:
     return text[start : start + 4].lower() in ("arn:", "urn:")
 
 
-def _kv_value_span(
-    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str
-) -> Span | None:
-    """The span of the value ``m`` after the name ``head``, or None when it is no secret."""
+def _kv_style(
+    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str, data: DataRanges
+) -> str:
+    """How the pair ``head`` ``m`` is written: a style of :func:`_secret_value`."""
     name, sep, value = head.group("name"), head.group("sep"), m.group(0)
     spaced = head.group("gap") or head.group(0)[-1:] in (" ", "\t")
     if sep == "=" and not spaced and not head.group("q"):
         if text[m.end() : m.end() + 1] in (",", ")"):
             style = "assign"  # a keyword argument: f(password=pw)
         elif name.upper() == name:
-            style = "env"
+            return "env"
         elif IDENT.match(value) and text[at - 1 : at] not in ("?", "&", ";"):
             style = "assign"  # f(a=1,\n   secret=secret)
         else:
@@ -281,13 +316,29 @@ def _kv_value_span(
         style = "assign"
     else:
         style = "colon"
+    if (
+        strength == "password"
+        and sep in (":", "=")
+        and (at in data or (style != "colon" and _properties_line(text, at, m.end(), name)))
+    ):
+        return "data"
+    return style
+
+
+def _kv_value_span(
+    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str, data: DataRanges
+) -> Span | None:
+    """The span of the value ``m`` after the name ``head``, or None when it is no secret;
+    ``data``: where the text is configuration data."""
+    name, value = head.group("name"), m.group(0)
+    style = _kv_style(text, at, head, m, strength, data)
     after = text[m.end() : m.end() + 64].split("\n", 1)[0].strip()
     if not _secret_value(value, strength, style, name, after):
         return None
     start, end = m.start(), m.end()
     if _is_quoted(value):
         return start + len(value) - len(value.lstrip("bruBRU")) + 1, end - 1, strength
-    if style in ("env", "colon"):
+    if style in ("env", "colon", "data"):
         # the value of a line that the name starts runs to the end of the line (minus a
         # comment): `password: abc,def` is one value
         line_start = text.rfind("\n", max(0, at - 200), at) + 1
