@@ -28,10 +28,12 @@ The token formats follow the vendors' documentation and the rule sets of gitleak
 detect-secrets; docs/privacy.md gives the corpus figures and why rubi keeps its own
 table instead of depending on detect-secrets.
 
-The detectors live in submodules, one concern each: :mod:`.tokens` (1, with the
-formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2) and :mod:`.names`
-(3, also PHP ``define()`` and XML elements), over :mod:`.values` (literal or code) and
-:mod:`.patterns` (lazily compiled patterns); this module runs them. :mod:`.vaulttext`
+The detectors live in submodules, one concern each: :mod:`.shapes` (1, with the
+formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2),
+:mod:`.secretnames` (3, also PHP ``define()`` and XML elements; where a text is
+configuration data in :mod:`.datablocks`) and :mod:`.prose` (secrets named in
+prose), over :mod:`.values` (literal or code) and :mod:`.patterns` (lazily compiled
+patterns); this module runs them. :mod:`.vaulttext`
 applies them to text bound for the vault (``<private>`` removed, secrets reported by
 line and kind).
 """
@@ -42,13 +44,8 @@ from collections.abc import Callable, Iterator
 
 from rubi.transcripts.privacy.patterns import CUT_MARGIN, REDACTED, Span
 from rubi.transcripts.privacy.places import aws_secret_spans, known_place_spans
-from rubi.transcripts.privacy.secretnames import (
-    kv_spans,
-    markup_spans,
-    prose_spans,
-    secret_name,
-    table_spans,
-)
+from rubi.transcripts.privacy.prose import prose_spans
+from rubi.transcripts.privacy.secretnames import kv_spans, markup_spans, secret_name, table_spans
 from rubi.transcripts.privacy.shapes import pem_b64_spans, private_spans, token_spans
 
 __all__ = ["CUT_MARGIN", "REDACTED", "redact", "redact_cut", "secret_name", "secret_spans"]
