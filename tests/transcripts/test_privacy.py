@@ -191,3 +191,41 @@ def test_a_bare_password_in_configuration_data_is_redacted(text: str, secret: st
 @pytest.mark.parametrize("text", DATA_NOT_PASSWORDS)
 def test_code_and_references_shaped_like_configuration_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+HEX_KEY = "3f9a2b7c4d1e8f0a6b5c9d2e7f1a4b8c"
+NAMED_KEYS = [
+    # a phrase that names one credential, then a 128-bit+ hexadecimal key
+    (f"The encryption key: {HEX_KEY}3d6e9f0a2b5c8d1e4f7a0b3c6d9e2f5a", HEX_KEY),
+    (f"the encryption key is {HEX_KEY}", HEX_KEY),
+    (f"Master key: {HEX_KEY}", HEX_KEY),
+    (f"AES key: {HEX_KEY}", HEX_KEY),
+    (f"The API token is {HEX_KEY}", HEX_KEY),
+    (f"Twilio account AC{HEX_KEY}, auth token {HEX_KEY[::-1]}", HEX_KEY[::-1]),
+    (f"the signing secret is {HEX_KEY}", HEX_KEY),
+]
+NAMED_PROSE = [
+    # words about keys and tokens, and hexadecimal that is no credential
+    f"cache key: {HEX_KEY}",
+    f"The key {HEX_KEY} maps to the cached render.",
+    f"sha256 hash: {HEX_KEY}{HEX_KEY}",
+    f"commit key: {HEX_KEY[:12]}",
+    "- key: value pairs are read from the frontmatter",
+    "Each token is counted once; the hash is computed per token.",
+    "Note: it requires the purchase of an access token to work.",
+    '{{ hmac "sha256" "Secret key" "Secret message" "hex" }}',
+    "PWD: '/Users/jane'",
+    "you will need to create a personal access token and install the CLI tool",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), NAMED_KEYS)
+def test_a_hexadecimal_key_named_in_prose_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:secret]" in out
+
+
+@pytest.mark.parametrize("text", NAMED_PROSE)
+def test_prose_about_keys_tokens_and_hashes_is_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -18,7 +18,7 @@ from rubi.transcripts.privacy.values import (
     path_like,
 )
 
-__all__ = ["kv_spans", "markup_spans", "secret_name", "table_spans"]
+__all__ = ["KEY_QUALIFIERS", "kv_spans", "markup_spans", "secret_name", "table_spans"]
 
 # -- 3. name = value ---------------------------------------------------------------------
 
@@ -35,7 +35,7 @@ _SECRET_WORDS = _PASSWORD_WORDS | _words(
     credential credentials creds auth"""
 )
 _SECRET_SUFFIXES = ("password", "passwd", "passphrase", "secret", "token", "apikey")
-_KEY_QUALIFIERS = _words(
+KEY_QUALIFIERS = _words(
     """api access private secret session signing account master encryption client app
     application storage shared consumer subscription license auth webhook admin
     deploy ingest sas hmac jwt server write rest live cipher crypto decryption"""
@@ -97,13 +97,13 @@ def secret_name(name: str) -> str | None:
         elif (
             w in _SECRET_WORDS
             or w.endswith(_SECRET_SUFFIXES)
-            or (w == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS)
+            or (w == "key" and i > 0 and words[i - 1] in KEY_QUALIFIERS)
         ):
             found = found or "secret"
     if found is None:
         return None
     last = words[-1]
-    qualified_key = last == "key" and len(words) > 1 and words[-2] in _KEY_QUALIFIERS
+    qualified_key = last == "key" and len(words) > 1 and words[-2] in KEY_QUALIFIERS
     if last in _META_LAST and not qualified_key:
         return None
     return found
