@@ -229,3 +229,19 @@ def test_a_hexadecimal_key_named_in_prose_is_redacted(text: str, secret: str) ->
 @pytest.mark.parametrize("text", NAMED_PROSE)
 def test_prose_about_keys_tokens_and_hashes_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_service_account_file_keeps_its_names_and_loses_its_key_and_key_id() -> None:
+    key_id = "8f3a2b1c9d4e7f6a5b0c1d2e3f4a5b6c7d8e9f0a"
+    text = (
+        '{\n  "type": "service_account",\n  "project_id": "demo-project",\n'
+        f'  "private_key_id": "{key_id}",\n'
+        '  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC'
+        'BKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----\\n",\n'
+        '  "client_email": "ci@demo-project.iam.gserviceaccount.com",\n'
+        '  "client_id": "104857392018374650123"\n}'
+    )
+    out = redact(text)
+    assert key_id not in out and "MIIEvQIBADAN" not in out
+    assert '"private_key_id": "[REDACTED:secret]"' in out
+    assert "ci@demo-project.iam.gserviceaccount.com" in out and "104857392018374650123" in out

@@ -59,6 +59,11 @@ _META_LAST = _words(
 )
 """A last word that makes the name describe something about a secret, not hold one
 (``password_hash``, ``token_url``, ``secretKeyRef``)."""
+_SECRET_KEY_IDS = [["private", "key", "id"], ["secret", "key", "id"]]
+"""The id of a private or secret key (a Google service account's ``private_key_id``):
+it names the key a leaked credential file holds, so it goes with the key (the value
+must still look random). An access key id is left to the token formats (``AKIA…``),
+``AccessKeyId`` being a field name in much code."""
 _META_FIRST = _words(
     """max min num n is has use should require requires total no skip allow enable
     disable show hide validate check get"""
@@ -104,6 +109,8 @@ def secret_name(name: str) -> str | None:
         return None
     last = words[-1]
     qualified_key = last == "key" and len(words) > 1 and words[-2] in KEY_QUALIFIERS
+    if words[-3:-1] and words[-3:] in _SECRET_KEY_IDS:
+        return "secret"  # private_key_id: the id that, with its key, is the credential
     if last in _META_LAST and not qualified_key:
         return None
     return found
