@@ -245,3 +245,45 @@ def test_a_service_account_file_keeps_its_names_and_loses_its_key_and_key_id() -
     assert key_id not in out and "MIIEvQIBADAN" not in out
     assert '"private_key_id": "[REDACTED:secret]"' in out
     assert "ci@demo-project.iam.gserviceaccount.com" in out and "104857392018374650123" in out
+
+
+SIG = "4b2f6e8a1c3d5f7a9b0c2d4e6f8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a"
+SIGNED_URLS = [
+    # whoever holds a presigned URL holds its access: the signature goes
+    (
+        "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        f"&X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host"
+        f"&X-Amz-Signature={SIG}",
+        SIG[:40],
+    ),
+    (
+        "https://storage.googleapis.com/b/o.csv?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+        f"&X-Goog-Expires=900&X-Goog-Signature={SIG}",
+        SIG[:40],
+    ),
+    (
+        "https://d111111abcdef8.cloudfront.net/a.jpg?Expires=1357034400"
+        "&Signature=nitfHRCrtziwO2HwPfWw~yYDhUF5EwRunQA-j19DzZrvDh6hQ73lDx~-ar3UocvvRQVw6&"
+        "Key-Pair-Id=K2JCJMDEHXQW5F",
+        "nitfHRCrtziwO2Hw",
+    ),
+]
+UNSIGNED_URLS = [
+    "https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html",
+    "https://example.com/api?signature=required&format=json",
+    "Add `X-Amz-Signature=<signature>` to the query string.",
+    "https://example.com/verify?signature=${SIGNATURE}",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SIGNED_URLS)
+def test_the_signature_of_a_presigned_url_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:url-signature]" in out
+    assert out.split("?")[0] == text.split("?")[0], "the address stays readable"
+
+
+@pytest.mark.parametrize("text", UNSIGNED_URLS)
+def test_urls_without_a_signature_value_are_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -1,6 +1,6 @@
 """Secrets in a known place (detector 2 of :mod:`rubi.transcripts.privacy`): URL
 passwords, ``Authorization`` headers, cookies, command-line flags, ``.netrc``, SAS
-signatures, an AWS secret beside its key id."""
+signatures and presigned URLs' signatures, an AWS secret beside its key id."""
 
 from __future__ import annotations
 
@@ -83,6 +83,13 @@ _AUTH_PAIR = Rx(
 _OPENSSL_PASS = Rx(r"-pass(?:in|out)?[ \t]+pass:(\S+)")
 _NETRC = Rx(r"(?i)\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)")
 _SAS_SIG = Rx(r"(?i)[?&;]sig=([A-Za-z0-9%+/=]{16,})")
+_URL_SIGNATURE = Rx(
+    r"(?i)[?&;](?:[a-z0-9]+[-_.])*signature=(?=[A-Za-z0-9%+/=_~.\-]{0,1024}[0-9])"
+    r"([A-Za-z0-9%+/=_~.\-]{16,1024})"
+)
+"""The signature of a presigned URL: S3's ``X-Amz-Signature``, Google Cloud Storage's
+``X-Goog-Signature``, CloudFront's and older S3 and OSS URLs' ``Signature``: whoever
+holds the URL holds the access it grants until it expires."""
 _FLAG = Rx(
     r"-(?<![\w-]-)-?(?:[A-Za-z0-9]+-)*"
     r"(?i:password|passwd|pass|passphrase|secret|token|api-key|apikey|auth-token|"
@@ -154,6 +161,7 @@ def known_place_spans(text: str, low: str) -> Iterator[Span]:
                 yield m.start(g), m.end(g), "password"
     yield from _group_spans(_NETRC, "password", text, ("machine",), low)
     yield from _group_spans(_SAS_SIG, "azure-sas", text, ("sig=",), low)
+    yield from _group_spans(_URL_SIGNATURE, "url-signature", text, ("signature=",), low)
     for m in _FLAG.finditer(text):
         g = next(g for g in (1, 2, 3) if m.group(g))
         value = m.group(g)
