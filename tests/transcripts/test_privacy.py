@@ -287,3 +287,32 @@ def test_the_signature_of_a_presigned_url_is_redacted(text: str, secret: str) ->
 @pytest.mark.parametrize("text", UNSIGNED_URLS)
 def test_urls_without_a_signature_value_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+PLACED_SECRETS = [
+    # a bare password in a URL query or a connection string is the value itself
+    ("Data Source=srv;Initial Catalog=db;User Id=sa;Password=CorrectHorseBatteryStaple;", "Horse"),
+    ("https://legacy.example.com/login?user=bob&password=CorrectHorseBatteryStaple", "Horse"),
+    # cookies written as a header in code, or with a quoted value
+    ('Set-Cookie: session="Zk3pQ9xR7vB2nL5mT8wY1cH4"; Path=/; HttpOnly', "Zk3pQ9xR"),
+    ("headers = {'Cookie': 'sessionid=Zk3pQ9xR7vB2nL5mT8wY1cH4'}", "Zk3pQ9xR"),
+]
+PLACED_PROSE = [
+    "https://x.com/login?user=bob&password=required",
+    "https://x.com/?password=${PW}",
+    "f(x, password=password)",
+    "const cookie = document.cookie;",
+    "Server=s;Database=db;Integrated Security=true;",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), PLACED_SECRETS)
+def test_a_secret_in_a_query_connection_string_or_cookie_header_is_redacted(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", PLACED_PROSE)
+def test_references_in_queries_and_cookie_code_are_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -21,8 +21,8 @@ _AUTH_HEADER = Rx(
     r"[ \t]+)?(?P<value>[^\s\"',;]{8,})"
 )
 _BEARER = Rx(r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)")
-_COOKIE = Rx(r"(?i)(?<!set-)\bcookie[ \t]*:[ \t]*([^\r\n\"']+)")
-_SET_COOKIE = Rx(r"(?i)\bset-cookie[ \t]*:[ \t]*[^=;\s]+=([^;\s\"']+)")
+_COOKIE = Rx(r"(?i)(?<!set-)\bcookie[\"']?[ \t]*:[ \t]*[\"']?([^\r\n\"']+)")
+_SET_COOKIE = Rx(r"(?i)\bset-cookie[\"']?[ \t]*:[ \t]*[\"']?[^=;\s]+=\"?([^;\s\"']+)")
 _COOKIE_FLAG = Rx(r"(?<![\w-])(?:-b|--cookie)[ \t]+[\"']?([^\"'\s]*=[^\"'\s]*)")
 _COOKIE_PAIR = Rx(r"([^=;\s]+)=([^;\s]+)")
 _QUOTED_OR_WORD = r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|(?!-)([^\s\"']+))"

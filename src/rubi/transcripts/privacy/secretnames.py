@@ -200,7 +200,8 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
             JSON, headers and type hints (bare words are type names, words with digits
             are literals); ``"data"`` for a password's ``name: value`` or ``name =
             value`` in configuration data (:mod:`.datablocks`: frontmatter, a YAML,
-            TOML or INI block, a properties line), where a bare word is the value.
+            TOML or INI block, a properties line, a URL query or a connection string:
+            ``;Password=word;``), where a bare word is the value.
         name: the name (a value that repeats it, ``PASSWORD_FIELD = "password"``, is
             a label).
         after: the rest of the line after the value, stripped.
@@ -324,7 +325,11 @@ def _kv_style(
     if (
         strength == "password"
         and sep in (":", "=")
-        and (at in data or (style != "colon" and _properties_line(text, at, m.end(), name)))
+        and (
+            at in data
+            or (style == "param" and text[at - 1 : at] in ("?", "&", ";"))
+            or (style != "colon" and _properties_line(text, at, m.end(), name))
+        )
     ):
         return "data"
     return style
