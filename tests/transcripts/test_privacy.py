@@ -166,6 +166,7 @@ DATA_PASSWORDS = [
     ("```ini\n[client]\nuser=app\npassword=CorrectHorseBatteryStaple\n```", "CorrectHorse"),
     ("```yaml\ndb_password: correct horse battery staple\n```", "battery staple"),
     ("spring.datasource.password=CorrectHorseBatteryStaple\n", "CorrectHorse"),
+    ("Here is the note:\n---\ntitle: db\npassword: CorrectHorseBatteryStaple\n---\n", "Horse"),
 ]
 DATA_NOT_PASSWORDS = [
     # code and prose keep the shape's other meanings; data keeps its references
@@ -178,6 +179,7 @@ DATA_NOT_PASSWORDS = [
     "```yaml\nauth: basic\ntoken: github\npassword: ~\n```",
     "[tool.ruff]\nline-length = 100\n[auth]\nmethod = token\n",
     "this.password=newPassword;",
+    "Login\n---\nThe form has a password: PasswordInput field.\n\nMore prose.\n---\n",
 ]
 
 
