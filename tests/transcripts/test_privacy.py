@@ -318,3 +318,19 @@ def test_a_secret_in_a_query_connection_string_or_cookie_header_is_redacted(
 @pytest.mark.parametrize("text", PLACED_PROSE)
 def test_references_in_queries_and_cookie_code_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+DOCUMENTATION = [
+    # real documentation lines: names with a sigil, commands written in prose
+    "Token|Result\n:--|:--\n`:date_full`|`Friday, January 27, 2023`\n"
+    "`:date_medium`|`Jan 27, 2023`\n`:time_medium`|`11:44:58 pm`",
+    "cookies, `curl -u`, `mysql -p`, `sshpass`, `hf_`, `whsec_`",
+    "the password that the flag gives after it: ``mysql -pPW``, ``docker login -p PW``,",
+    "`--password $PW`, `--private-key ~/.ssh/id`, `--password option`",
+    "PHP ``define('DB_PASSWORD', 'value')`` (WordPress' ``wp-config.php``)",
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTATION)
+def test_documentation_of_tokens_and_password_flags_is_left_alone(text: str) -> None:
+    assert redact(text) == text

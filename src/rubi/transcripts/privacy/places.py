@@ -63,6 +63,13 @@ def _lines_with(low: str, gates: tuple[str, ...]) -> list[tuple[int, int]]:
     return sorted(lines)
 
 
+def _unwrapped(value: str) -> str:
+    """``value`` without the Markdown and punctuation a command written in prose ends
+    with (``mysql -pPW``,`` → ``PW``); "" when nothing with a letter or digit is left."""
+    value = value.rstrip("`'\",.;:)")
+    return value if any(c.isalnum() for c in value) else ""
+
+
 def _command_flag_spans(text: str, low: str) -> Iterator[Span]:
     for gates, command, flag in _COMMAND_FLAGS:
         for start, end in _lines_with(low, gates):
@@ -71,8 +78,9 @@ def _command_flag_spans(text: str, low: str) -> Iterator[Span]:
                 continue
             for f in flag.finditer(text, m.end(), end):
                 g = next(g for g in range(1, flag.groups + 1) if f.group(g))
-                if not is_reference(f.group(g)):
-                    yield f.start(g), f.end(g), "password"
+                value = _unwrapped(f.group(g))
+                if value and not is_reference(value):
+                    yield f.start(g), f.start(g) + len(value), "password"
 
 
 _AUTH_PAIR = Rx(
@@ -164,13 +172,13 @@ def known_place_spans(text: str, low: str) -> Iterator[Span]:
     yield from _group_spans(_URL_SIGNATURE, "url-signature", text, ("signature=",), low)
     for m in _FLAG.finditer(text):
         g = next(g for g in (1, 2, 3) if m.group(g))
-        value = m.group(g)
-        if is_reference(value) or path_like(value) or (g == 3 and IDENT.match(value)):
+        value = m.group(g) if g < 3 else _unwrapped(m.group(g))
+        if not value or is_reference(value) or path_like(value) or (g == 3 and IDENT.match(value)):
             continue  # `--password $PW`, `--private-key ~/.ssh/id`, `--password option`
         flag = text[m.start() : m.start(g)].rstrip(" \t\"'")
         if not flag.endswith("=") and _switch(flag):
             continue  # `--ask-become-pass site.yml`: the next argument, not a password
-        yield m.start(g), m.end(g), "password"
+        yield m.start(g), m.start(g) + len(value), "password"
 
 
 _AWS_SECRET = Rx(
