@@ -305,6 +305,8 @@ PLACED_PROSE = [
     "f(x, password=password)",
     "const cookie = document.cookie;",
     "Server=s;Database=db;Integrated Security=true;",
+    "// headers === { foo: 'bar', 'set-cookie': ['foo=bar', 'bar=baz'] }",
+    "Cookie: theme=dark; lang=en",
 ]
 
 

@@ -133,6 +133,27 @@ def _group_spans(
                 break
 
 
+def _cookie_value(value: str) -> bool:
+    """Whether a cookie's value may hold a session: not a reference, and not a short
+    word (``theme=dark``, ``foo=bar``; session ids are long or hold digits)."""
+    if is_reference(value):
+        return False
+    return len(value) >= 8 or not value.isalpha()
+
+
+def _cookie_spans(text: str) -> Iterator[Span]:
+    """Values of ``Cookie:`` and ``Set-Cookie:`` headers and ``curl -b``."""
+    for pattern in (_COOKIE, _COOKIE_FLAG):
+        for m in pattern.finditer(text):
+            base = m.start(1)
+            for pair in _COOKIE_PAIR.finditer(m.group(1)):
+                if _cookie_value(pair.group(2)):
+                    yield base + pair.start(2), base + pair.end(2), "cookie"
+    for m in _SET_COOKIE.finditer(text):
+        if _cookie_value(m.group(1)):
+            yield m.start(1), m.end(1), "cookie"
+
+
 def _header_spans(text: str, low: str) -> Iterator[Span]:
     """Values of HTTP credential headers: Authorization, Bearer tokens, cookies."""
     if "authorization" in low:
@@ -148,13 +169,7 @@ def _header_spans(text: str, low: str) -> Iterator[Span]:
             if any(c.isdigit() for c in m.group(1)):
                 yield m.start(1), m.end(1), "bearer"
     if "cookie" in low or "-b " in low:
-        for pattern in (_COOKIE, _COOKIE_FLAG):
-            for m in pattern.finditer(text):
-                base = m.start(1)
-                for pair in _COOKIE_PAIR.finditer(m.group(1)):
-                    if not is_reference(pair.group(2)):
-                        yield base + pair.start(2), base + pair.end(2), "cookie"
-        yield from _group_spans(_SET_COOKIE, "cookie", text)
+        yield from _cookie_spans(text)
 
 
 def known_place_spans(text: str, low: str) -> Iterator[Span]:
