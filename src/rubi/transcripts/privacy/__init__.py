@@ -8,16 +8,19 @@ lockfile integrity strings, base64 images and ordinary code stay as they are:
    GitLab, Slack, Stripe, OpenAI, Anthropic, Hugging Face, npm, PyPI, SendGrid,
    Twilio, Google, Azure, Shopify, Vault and more), JWTs, webhook URLs with their
    secret path, PEM private keys (also cut short, also base64-encoded as in
-   Kubernetes secrets), ``<private>…</private>`` spans.
+   Kubernetes secrets), PuTTY private keys, ``<private>…</private>`` spans.
 2. Secrets in a known place: passwords in URLs, ``Authorization`` headers, cookies,
    ``curl -u``, ``mysql -p…``, ``sshpass -p``, ``--password``-style flags, Azure
-   SAS ``sig=``, ``.netrc`` lines, a 40-character AWS secret next to its key id.
+   SAS ``sig=``, presigned URLs' signatures, ``.netrc`` lines, a 40-character AWS
+   secret next to its key id.
 3. ``name = value`` pairs (``.env``, YAML, JSON, code, headers, connection strings)
    whose name is a secret name (:func:`secret_name`: ``AWS_SECRET_ACCESS_KEY``,
    ``apiKey``, ``X-API-Key``; not ``password_hash``, ``max_tokens``, ``author``,
    ``secretKeyRef``) and whose value is a literal, not code (``os.environ[…]``,
-   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``);
-   also a Markdown table row that names a secret in one cell and holds it in the next.
+   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``;
+   in configuration data, a bare word after a password name is the value); also a
+   Markdown table row that names a secret in one cell and holds it in the next, and a
+   key named in prose (``my password is …``, ``encryption key: 3f9a…``).
 
 Speed: every pattern starts with a literal (the regex engine then skips ahead at C
 speed) or runs only when a cheap substring test says it can match, and compiles on
