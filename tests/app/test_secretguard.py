@@ -63,3 +63,23 @@ def test_a_note_with_a_table_of_credentials_stores_none_of_them(tmp_path: Path) 
     assert "7hG4kP9q" not in text and "Hunter2" not in text
     assert "| STAGING_API_KEY | `[REDACTED:secret]` |" in text
     assert [r.split(": ")[-1] for r in done[0].redacted] == ["secret", "password"]
+
+
+def test_a_note_and_a_handoff_keep_no_config_password_key_or_signed_url(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root / "README.md", "# demo\n")
+    app.init_project(root)
+    paths = app.locate(root / ".rubi")
+    key, sig = "3f9a2b7c4d1e8f0a6b5c9d2e7f1a4b8c", "4b2f6e8a1c3d5f7a9b0c2d4e6f8a1b3c" * 2
+    body = (
+        "Staging:\n\n```yaml\ndb:\n  password: CorrectHorseBatteryStaple\n```\n\n"
+        f"The encryption key: {key}\n\n"
+        f"Report: https://b.s3.amazonaws.com/r.pdf?X-Amz-Expires=60&X-Amz-Signature={sig}\n"
+    )
+    done = app.register(paths, [{"type": "how-to", "title": "Staging", "body": body}])
+    app.save_handoff(paths, "ship", body)
+    stored = "\n".join(p.read_text() for p in (root / ".rubi").rglob("*.md"))
+    for secret in ("CorrectHorse", key, sig[:40]):
+        assert secret not in stored
+    assert [r.split(": ")[-1] for r in done[0].redacted] == ["password", "secret", "url-signature"]
+    assert "https://b.s3.amazonaws.com/r.pdf?X-Amz-Expires=60" in stored

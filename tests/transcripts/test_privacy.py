@@ -154,3 +154,185 @@ def test_the_argument_after_a_switch_that_asks_for_a_password_is_kept(text: str)
 )
 def test_a_flag_given_its_value_is_redacted_whatever_its_words(text: str, secret: str) -> None:
     assert secret not in redact(text)
+
+
+DATA_PASSWORDS = [
+    # a bare word is the value itself in configuration data
+    ("---\ntitle: Staging db\npassword: CorrectHorseBatteryStaple\n---\nNotes.", "CorrectHorse"),
+    ("Config:\n\n```yaml\ndb:\n  host: db1\n  password: CorrectHorseBatteryStaple\n```\n", "Horse"),
+    ("```yml\nansible_become_pass: vagrantpass\n```", "vagrantpass"),
+    ("[database]\nhost = db1\npassword = CorrectHorseBatteryStaple\n", "CorrectHorse"),
+    ("```toml\n[db]\npassword = CorrectHorseBatteryStaple\n```", "CorrectHorse"),
+    ("```ini\n[client]\nuser=app\npassword=CorrectHorseBatteryStaple\n```", "CorrectHorse"),
+    ("```yaml\ndb_password: correct horse battery staple\n```", "battery staple"),
+    ("spring.datasource.password=CorrectHorseBatteryStaple\n", "CorrectHorse"),
+    ("Here is the note:\n---\ntitle: db\npassword: CorrectHorseBatteryStaple\n---\n", "Horse"),
+]
+DATA_NOT_PASSWORDS = [
+    # code and prose keep the shape's other meanings; data keeps its references
+    "class Login(BaseModel):\n    password: SecretStr\n    token: Token\n",
+    "```python\ndef f():\n    password = new_password\n```",
+    "password = CorrectHorseBatteryStaple  # a variable in code",
+    "```yaml\npassword: !secret wifi_password\ntoken: *default_token\n```",
+    "```yaml\npassword: ${DB_PASSWORD}\nsecret: required\npassword_file: /run/secrets/db\n```",
+    "---\ntitle: Password policy\npassword: Password\n---\n",
+    "```yaml\nauth: basic\ntoken: github\npassword: ~\n```",
+    "[tool.ruff]\nline-length = 100\n[auth]\nmethod = token\n",
+    "this.password=newPassword;",
+    "Login\n---\nThe form has a password: PasswordInput field.\n\nMore prose.\n---\n",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), DATA_PASSWORDS)
+def test_a_bare_password_in_configuration_data_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:password]" in out
+
+
+@pytest.mark.parametrize("text", DATA_NOT_PASSWORDS)
+def test_code_and_references_shaped_like_configuration_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+HEX_KEY = "3f9a2b7c4d1e8f0a6b5c9d2e7f1a4b8c"
+NAMED_KEYS = [
+    # a phrase that names one credential, then a 128-bit+ hexadecimal key
+    (f"The encryption key: {HEX_KEY}3d6e9f0a2b5c8d1e4f7a0b3c6d9e2f5a", HEX_KEY),
+    (f"the encryption key is {HEX_KEY}", HEX_KEY),
+    (f"Master key: {HEX_KEY}", HEX_KEY),
+    (f"AES key: {HEX_KEY}", HEX_KEY),
+    (f"The API token is {HEX_KEY}", HEX_KEY),
+    (f"Twilio account AC{HEX_KEY}, auth token {HEX_KEY[::-1]}", HEX_KEY[::-1]),
+    (f"the signing secret is {HEX_KEY}", HEX_KEY),
+]
+NAMED_PROSE = [
+    # words about keys and tokens, and hexadecimal that is no credential
+    f"cache key: {HEX_KEY}",
+    f"The key {HEX_KEY} maps to the cached render.",
+    f"sha256 hash: {HEX_KEY}{HEX_KEY}",
+    f"commit key: {HEX_KEY[:12]}",
+    "- key: value pairs are read from the frontmatter",
+    "Each token is counted once; the hash is computed per token.",
+    "Note: it requires the purchase of an access token to work.",
+    '{{ hmac "sha256" "Secret key" "Secret message" "hex" }}',
+    "PWD: '/Users/jane'",
+    "you will need to create a personal access token and install the CLI tool",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), NAMED_KEYS)
+def test_a_hexadecimal_key_named_in_prose_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:secret]" in out
+
+
+@pytest.mark.parametrize("text", NAMED_PROSE)
+def test_prose_about_keys_tokens_and_hashes_is_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_service_account_file_keeps_its_names_and_loses_its_key_and_key_id() -> None:
+    key_id = "8f3a2b1c9d4e7f6a5b0c1d2e3f4a5b6c7d8e9f0a"
+    text = (
+        '{\n  "type": "service_account",\n  "project_id": "demo-project",\n'
+        f'  "private_key_id": "{key_id}",\n'
+        '  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC'
+        'BKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----\\n",\n'
+        '  "client_email": "ci@demo-project.iam.gserviceaccount.com",\n'
+        '  "client_id": "104857392018374650123"\n}'
+    )
+    out = redact(text)
+    assert key_id not in out and "MIIEvQIBADAN" not in out
+    assert '"private_key_id": "[REDACTED:secret]"' in out
+    assert "ci@demo-project.iam.gserviceaccount.com" in out and "104857392018374650123" in out
+
+
+SIG = "4b2f6e8a1c3d5f7a9b0c2d4e6f8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a"
+SIGNED_URLS = [
+    # whoever holds a presigned URL holds its access: the signature goes
+    (
+        "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        f"&X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host"
+        f"&X-Amz-Signature={SIG}",
+        SIG[:40],
+    ),
+    (
+        "https://storage.googleapis.com/b/o.csv?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+        f"&X-Goog-Expires=900&X-Goog-Signature={SIG}",
+        SIG[:40],
+    ),
+    (
+        "https://d111111abcdef8.cloudfront.net/a.jpg?Expires=1357034400"
+        "&Signature=nitfHRCrtziwO2HwPfWw~yYDhUF5EwRunQA-j19DzZrvDh6hQ73lDx~-ar3UocvvRQVw6&"
+        "Key-Pair-Id=K2JCJMDEHXQW5F",
+        "nitfHRCrtziwO2Hw",
+    ),
+]
+UNSIGNED_URLS = [
+    "https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html",
+    "https://example.com/api?signature=required&format=json",
+    "Add `X-Amz-Signature=<signature>` to the query string.",
+    "https://example.com/verify?signature=${SIGNATURE}",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SIGNED_URLS)
+def test_the_signature_of_a_presigned_url_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:url-signature]" in out
+    assert out.split("?")[0] == text.split("?")[0], "the address stays readable"
+
+
+@pytest.mark.parametrize("text", UNSIGNED_URLS)
+def test_urls_without_a_signature_value_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+PLACED_SECRETS = [
+    # a bare password in a URL query or a connection string is the value itself
+    ("Data Source=srv;Initial Catalog=db;User Id=sa;Password=CorrectHorseBatteryStaple;", "Horse"),
+    ("https://legacy.example.com/login?user=bob&password=CorrectHorseBatteryStaple", "Horse"),
+    # cookies written as a header in code, or with a quoted value
+    ('Set-Cookie: session="Zk3pQ9xR7vB2nL5mT8wY1cH4"; Path=/; HttpOnly', "Zk3pQ9xR"),
+    ("headers = {'Cookie': 'sessionid=Zk3pQ9xR7vB2nL5mT8wY1cH4'}", "Zk3pQ9xR"),
+]
+PLACED_PROSE = [
+    "https://x.com/login?user=bob&password=required",
+    "https://x.com/?password=${PW}",
+    "f(x, password=password)",
+    "const cookie = document.cookie;",
+    "Server=s;Database=db;Integrated Security=true;",
+    "// headers === { foo: 'bar', 'set-cookie': ['foo=bar', 'bar=baz'] }",
+    "Cookie: theme=dark; lang=en",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), PLACED_SECRETS)
+def test_a_secret_in_a_query_connection_string_or_cookie_header_is_redacted(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", PLACED_PROSE)
+def test_references_in_queries_and_cookie_code_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+DOCUMENTATION = [
+    # real documentation lines: names with a sigil, commands written in prose
+    "Token|Result\n:--|:--\n`:date_full`|`Friday, January 27, 2023`\n"
+    "`:date_medium`|`Jan 27, 2023`\n`:time_medium`|`11:44:58 pm`",
+    "cookies, `curl -u`, `mysql -p`, `sshpass`, `hf_`, `whsec_`",
+    "the password that the flag gives after it: ``mysql -pPW``, ``docker login -p PW``,",
+    "`--password $PW`, `--private-key ~/.ssh/id`, `--password option`",
+    "PHP ``define('DB_PASSWORD', 'value')`` (WordPress' ``wp-config.php``)",
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTATION)
+def test_documentation_of_tokens_and_password_flags_is_left_alone(text: str) -> None:
+    assert redact(text) == text

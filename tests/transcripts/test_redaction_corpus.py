@@ -113,6 +113,11 @@ ADVERSARIAL = {
     "BEGIN": "-----BEGIN RSA PRIVATE KEY-----" * 1100,
     "aws context": ("secret access key " + "A1b2" * 10 + " ") * 600,
     "prose": "password is " * 3000,
+    "yaml documents": ("---\n" + "password: Hunter\n" * 150) * 16,
+    "ini sections": "[s]\npassword = Hunter\n" * 1800,
+    "signatures": "?X-Amz-Signature=" * 2200,
+    "ppk": "Private-Lines: 1\n" * 2200,
+    "named keys": "encryption key: " * 2200,
 }
 
 
@@ -146,6 +151,10 @@ def test_adversarial_text_takes_linear_time(text: str) -> None:
         ("Authorization", None),
         ("primary_key", None),
         ("AccessKeyId", None),
+        ("private_key_id", "secret"),
+        ("privateKeyId", "secret"),
+        ("public_key_id", None),
+        ("key_id", None),
         ("SharedAccessKeyName", None),
         ("POSTGRES_PASSWORD_FILE", None),
     ],

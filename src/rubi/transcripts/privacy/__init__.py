@@ -8,16 +8,19 @@ lockfile integrity strings, base64 images and ordinary code stay as they are:
    GitLab, Slack, Stripe, OpenAI, Anthropic, Hugging Face, npm, PyPI, SendGrid,
    Twilio, Google, Azure, Shopify, Vault and more), JWTs, webhook URLs with their
    secret path, PEM private keys (also cut short, also base64-encoded as in
-   Kubernetes secrets), ``<private>…</private>`` spans.
+   Kubernetes secrets), PuTTY private keys, ``<private>…</private>`` spans.
 2. Secrets in a known place: passwords in URLs, ``Authorization`` headers, cookies,
    ``curl -u``, ``mysql -p…``, ``sshpass -p``, ``--password``-style flags, Azure
-   SAS ``sig=``, ``.netrc`` lines, a 40-character AWS secret next to its key id.
+   SAS ``sig=``, presigned URLs' signatures, ``.netrc`` lines, a 40-character AWS
+   secret next to its key id.
 3. ``name = value`` pairs (``.env``, YAML, JSON, code, headers, connection strings)
    whose name is a secret name (:func:`secret_name`: ``AWS_SECRET_ACCESS_KEY``,
    ``apiKey``, ``X-API-Key``; not ``password_hash``, ``max_tokens``, ``author``,
    ``secretKeyRef``) and whose value is a literal, not code (``os.environ[…]``,
-   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``);
-   also a Markdown table row that names a secret in one cell and holds it in the next.
+   ``get_token()``, ``self.token``, type hints, ``$VAR``, ``{{ var }}``, ``null``;
+   in configuration data, a bare word after a password name is the value); also a
+   Markdown table row that names a secret in one cell and holds it in the next, and a
+   key named in prose (``my password is …``, ``encryption key: 3f9a…``).
 
 Speed: every pattern starts with a literal (the regex engine then skips ahead at C
 speed) or runs only when a cheap substring test says it can match, and compiles on
@@ -28,10 +31,12 @@ The token formats follow the vendors' documentation and the rule sets of gitleak
 detect-secrets; docs/privacy.md gives the corpus figures and why rubi keeps its own
 table instead of depending on detect-secrets.
 
-The detectors live in submodules, one concern each: :mod:`.tokens` (1, with the
-formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2) and :mod:`.names`
-(3, also PHP ``define()`` and XML elements), over :mod:`.values` (literal or code) and
-:mod:`.patterns` (lazily compiled patterns); this module runs them. :mod:`.vaulttext`
+The detectors live in submodules, one concern each: :mod:`.shapes` (1, with the
+formats ported from gitleaks in :mod:`.gitleaks`), :mod:`.places` (2),
+:mod:`.secretnames` (3, also PHP ``define()`` and XML elements; where a text is
+configuration data in :mod:`.datablocks`) and :mod:`.prose` (secrets named in
+prose), over :mod:`.values` (literal or code) and :mod:`.patterns` (lazily compiled
+patterns); this module runs them. :mod:`.vaulttext`
 applies them to text bound for the vault (``<private>`` removed, secrets reported by
 line and kind).
 """
@@ -42,13 +47,8 @@ from collections.abc import Callable, Iterator
 
 from rubi.transcripts.privacy.patterns import CUT_MARGIN, REDACTED, Span
 from rubi.transcripts.privacy.places import aws_secret_spans, known_place_spans
-from rubi.transcripts.privacy.secretnames import (
-    kv_spans,
-    markup_spans,
-    prose_spans,
-    secret_name,
-    table_spans,
-)
+from rubi.transcripts.privacy.prose import prose_spans
+from rubi.transcripts.privacy.secretnames import kv_spans, markup_spans, secret_name, table_spans
 from rubi.transcripts.privacy.shapes import pem_b64_spans, private_spans, token_spans
 
 __all__ = ["CUT_MARGIN", "REDACTED", "redact", "redact_cut", "secret_name", "secret_spans"]

@@ -1,6 +1,6 @@
 """Secrets in a known place (detector 2 of :mod:`rubi.transcripts.privacy`): URL
 passwords, ``Authorization`` headers, cookies, command-line flags, ``.netrc``, SAS
-signatures, an AWS secret beside its key id."""
+signatures and presigned URLs' signatures, an AWS secret beside its key id."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ _AUTH_HEADER = Rx(
     r"[ \t]+)?(?P<value>[^\s\"',;]{8,})"
 )
 _BEARER = Rx(r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)")
-_COOKIE = Rx(r"(?i)(?<!set-)\bcookie[ \t]*:[ \t]*([^\r\n\"']+)")
-_SET_COOKIE = Rx(r"(?i)\bset-cookie[ \t]*:[ \t]*[^=;\s]+=([^;\s\"']+)")
+_COOKIE = Rx(r"(?i)(?<!set-)\bcookie[\"']?[ \t]*:[ \t]*[\"']?([^\r\n\"']+)")
+_SET_COOKIE = Rx(r"(?i)\bset-cookie[\"']?[ \t]*:[ \t]*[\"']?[^=;\s]+=\"?([^;\s\"']+)")
 _COOKIE_FLAG = Rx(r"(?<![\w-])(?:-b|--cookie)[ \t]+[\"']?([^\"'\s]*=[^\"'\s]*)")
 _COOKIE_PAIR = Rx(r"([^=;\s]+)=([^;\s]+)")
 _QUOTED_OR_WORD = r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|(?!-)([^\s\"']+))"
@@ -63,6 +63,13 @@ def _lines_with(low: str, gates: tuple[str, ...]) -> list[tuple[int, int]]:
     return sorted(lines)
 
 
+def _unwrapped(value: str) -> str:
+    """``value`` without the Markdown and punctuation a command written in prose ends
+    with (``mysql -pPW``,`` → ``PW``); "" when nothing with a letter or digit is left."""
+    value = value.rstrip("`'\",.;:)")
+    return value if any(c.isalnum() for c in value) else ""
+
+
 def _command_flag_spans(text: str, low: str) -> Iterator[Span]:
     for gates, command, flag in _COMMAND_FLAGS:
         for start, end in _lines_with(low, gates):
@@ -71,8 +78,9 @@ def _command_flag_spans(text: str, low: str) -> Iterator[Span]:
                 continue
             for f in flag.finditer(text, m.end(), end):
                 g = next(g for g in range(1, flag.groups + 1) if f.group(g))
-                if not is_reference(f.group(g)):
-                    yield f.start(g), f.end(g), "password"
+                value = _unwrapped(f.group(g))
+                if value and not is_reference(value):
+                    yield f.start(g), f.start(g) + len(value), "password"
 
 
 _AUTH_PAIR = Rx(
@@ -83,6 +91,13 @@ _AUTH_PAIR = Rx(
 _OPENSSL_PASS = Rx(r"-pass(?:in|out)?[ \t]+pass:(\S+)")
 _NETRC = Rx(r"(?i)\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)")
 _SAS_SIG = Rx(r"(?i)[?&;]sig=([A-Za-z0-9%+/=]{16,})")
+_URL_SIGNATURE = Rx(
+    r"(?i)[?&;](?:[a-z0-9]+[-_.])*signature=(?=[A-Za-z0-9%+/=_~.\-]{0,1024}[0-9])"
+    r"([A-Za-z0-9%+/=_~.\-]{16,1024})"
+)
+"""The signature of a presigned URL: S3's ``X-Amz-Signature``, Google Cloud Storage's
+``X-Goog-Signature``, CloudFront's and older S3 and OSS URLs' ``Signature``: whoever
+holds the URL holds the access it grants until it expires."""
 _FLAG = Rx(
     r"-(?<![\w-]-)-?(?:[A-Za-z0-9]+-)*"
     r"(?i:password|passwd|pass|passphrase|secret|token|api-key|apikey|auth-token|"
@@ -118,6 +133,27 @@ def _group_spans(
                 break
 
 
+def _cookie_value(value: str) -> bool:
+    """Whether a cookie's value may hold a session: not a reference, and not a short
+    word (``theme=dark``, ``foo=bar``; session ids are long or hold digits)."""
+    if is_reference(value):
+        return False
+    return len(value) >= 8 or not value.isalpha()
+
+
+def _cookie_spans(text: str) -> Iterator[Span]:
+    """Values of ``Cookie:`` and ``Set-Cookie:`` headers and ``curl -b``."""
+    for pattern in (_COOKIE, _COOKIE_FLAG):
+        for m in pattern.finditer(text):
+            base = m.start(1)
+            for pair in _COOKIE_PAIR.finditer(m.group(1)):
+                if _cookie_value(pair.group(2)):
+                    yield base + pair.start(2), base + pair.end(2), "cookie"
+    for m in _SET_COOKIE.finditer(text):
+        if _cookie_value(m.group(1)):
+            yield m.start(1), m.end(1), "cookie"
+
+
 def _header_spans(text: str, low: str) -> Iterator[Span]:
     """Values of HTTP credential headers: Authorization, Bearer tokens, cookies."""
     if "authorization" in low:
@@ -133,13 +169,7 @@ def _header_spans(text: str, low: str) -> Iterator[Span]:
             if any(c.isdigit() for c in m.group(1)):
                 yield m.start(1), m.end(1), "bearer"
     if "cookie" in low or "-b " in low:
-        for pattern in (_COOKIE, _COOKIE_FLAG):
-            for m in pattern.finditer(text):
-                base = m.start(1)
-                for pair in _COOKIE_PAIR.finditer(m.group(1)):
-                    if not is_reference(pair.group(2)):
-                        yield base + pair.start(2), base + pair.end(2), "cookie"
-        yield from _group_spans(_SET_COOKIE, "cookie", text)
+        yield from _cookie_spans(text)
 
 
 def known_place_spans(text: str, low: str) -> Iterator[Span]:
@@ -154,15 +184,16 @@ def known_place_spans(text: str, low: str) -> Iterator[Span]:
                 yield m.start(g), m.end(g), "password"
     yield from _group_spans(_NETRC, "password", text, ("machine",), low)
     yield from _group_spans(_SAS_SIG, "azure-sas", text, ("sig=",), low)
+    yield from _group_spans(_URL_SIGNATURE, "url-signature", text, ("signature=",), low)
     for m in _FLAG.finditer(text):
         g = next(g for g in (1, 2, 3) if m.group(g))
-        value = m.group(g)
-        if is_reference(value) or path_like(value) or (g == 3 and IDENT.match(value)):
+        value = m.group(g) if g < 3 else _unwrapped(m.group(g))
+        if not value or is_reference(value) or path_like(value) or (g == 3 and IDENT.match(value)):
             continue  # `--password $PW`, `--private-key ~/.ssh/id`, `--password option`
         flag = text[m.start() : m.start(g)].rstrip(" \t\"'")
         if not flag.endswith("=") and _switch(flag):
             continue  # `--ask-become-pass site.yml`: the next argument, not a password
-        yield m.start(g), m.end(g), "password"
+        yield m.start(g), m.start(g) + len(value), "password"
 
 
 _AWS_SECRET = Rx(

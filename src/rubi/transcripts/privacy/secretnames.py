@@ -1,5 +1,5 @@
-"""``name = value`` pairs whose name is a secret name, and secrets named in prose
-(detector 3 of :mod:`rubi.transcripts.privacy`)."""
+"""``name = value`` pairs whose name is a secret name (detector 3 of
+:mod:`rubi.transcripts.privacy`; secrets named in prose are in :mod:`.prose`)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,18 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
-from rubi.transcripts.privacy.patterns import WORD, Rx, Span
+from rubi.transcripts.privacy.datablocks import DataRanges
+from rubi.transcripts.privacy.patterns import Rx, Span
 from rubi.transcripts.privacy.values import (
     DOTTED,
     IDENT,
     TOKEN_CHARS,
     credential_like,
     is_reference,
-    password_like,
     path_like,
-    random_token,
 )
 
-__all__ = ["kv_spans", "markup_spans", "prose_spans", "secret_name", "table_spans"]
+__all__ = ["KEY_QUALIFIERS", "kv_spans", "markup_spans", "secret_name", "table_spans"]
 
 # -- 3. name = value ---------------------------------------------------------------------
 
@@ -36,7 +35,7 @@ _SECRET_WORDS = _PASSWORD_WORDS | _words(
     credential credentials creds auth"""
 )
 _SECRET_SUFFIXES = ("password", "passwd", "passphrase", "secret", "token", "apikey")
-_KEY_QUALIFIERS = _words(
+KEY_QUALIFIERS = _words(
     """api access private secret session signing account master encryption client app
     application storage shared consumer subscription license auth webhook admin
     deploy ingest sas hmac jwt server write rest live cipher crypto decryption"""
@@ -60,6 +59,11 @@ _META_LAST = _words(
 )
 """A last word that makes the name describe something about a secret, not hold one
 (``password_hash``, ``token_url``, ``secretKeyRef``)."""
+_SECRET_KEY_IDS = [["private", "key", "id"], ["secret", "key", "id"]]
+"""The id of a private or secret key (a Google service account's ``private_key_id``):
+it names the key a leaked credential file holds, so it goes with the key (the value
+must still look random). An access key id is left to the token formats (``AKIA…``),
+``AccessKeyId`` being a field name in much code."""
 _META_FIRST = _words(
     """max min num n is has use should require requires total no skip allow enable
     disable show hide validate check get"""
@@ -98,13 +102,15 @@ def secret_name(name: str) -> str | None:
         elif (
             w in _SECRET_WORDS
             or w.endswith(_SECRET_SUFFIXES)
-            or (w == "key" and i > 0 and words[i - 1] in _KEY_QUALIFIERS)
+            or (w == "key" and i > 0 and words[i - 1] in KEY_QUALIFIERS)
         ):
             found = found or "secret"
     if found is None:
         return None
     last = words[-1]
-    qualified_key = last == "key" and len(words) > 1 and words[-2] in _KEY_QUALIFIERS
+    qualified_key = last == "key" and len(words) > 1 and words[-2] in KEY_QUALIFIERS
+    if words[-3:-1] and words[-3:] in _SECRET_KEY_IDS:
+        return "secret"  # private_key_id: the id that, with its key, is the credential
     if last in _META_LAST and not qualified_key:
         return None
     return found
@@ -126,6 +132,9 @@ _LITERALS = _words(
     """true false yes no on off null none nil undefined nan required optional empty
     string str int bool bytes any"""
 )
+_YAML_NODE = Rx(r"^[*!&][A-Za-z_!]")
+"""A YAML alias (``*default_token``), tag (``!secret wifi``, ``!Ref DbPassword``) or
+anchor: a reference to a value, not a value."""
 _IDENT_DIGITS = Rx(r"^[A-Za-z_]\w*$")
 _TYPE_WITH_DIGITS = Rx(r"^(?:U?[Ii]nt|[Ff]loat|[Bb]ytes|Base)\d+\w*$")
 
@@ -189,7 +198,10 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
             literals); ``"assign"`` for ``name = value``, ``name := value`` and
             keyword arguments (bare identifiers are variables); ``"colon"`` for YAML,
             JSON, headers and type hints (bare words are type names, words with digits
-            are literals).
+            are literals); ``"data"`` for a password's ``name: value`` or ``name =
+            value`` in configuration data (:mod:`.datablocks`: frontmatter, a YAML,
+            TOML or INI block, a properties line, a URL query or a connection string:
+            ``;Password=word;``), where a bare word is the value.
         name: the name (a value that repeats it, ``PASSWORD_FIELD = "password"``, is
             a label).
         after: the rest of the line after the value, stripped.
@@ -199,16 +211,20 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
     v = value
     if is_reference(v) or v.lower() in _LITERALS:
         return False
+    if style in ("colon", "data") and _YAML_NODE.match(v):
+        return False
     if _NUMBER.match(v) and not (strength == "password" and v.isdigit() and len(v) >= 6):
         return False
     if any(c in v for c in "([{") or path_like(v):
         return False
-    if DOTTED.match(v) and not (style in ("env", "param") and _mixed(v)):
+    if DOTTED.match(v) and not (style in ("env", "param", "data") and _mixed(v)):
         return False  # obj.attr; but in a .env line or a query `Hunter2.Prod` is a value
     if v.startswith(("http://", "https://")):
         return False
     if style == "env":
         return len(v) >= 3
+    if style == "data":
+        return _data_literal(v, name)
     if IDENT.match(v):
         return False  # a variable or a type name
     if _IDENT_DIGITS.match(v) and (style == "assign" or _TYPE_WITH_DIGITS.match(v)):
@@ -220,7 +236,32 @@ def _secret_value(value: str, strength: str, style: str, name: str, after: str =
     return credential_like(v, 8)
 
 
+_NOT_A_VALUE = tuple("*!&#|>")
+"""How a YAML value that is not a literal starts: an alias (``*db_password``), a tag
+(``!secret wifi``, ``!Ref DbPassword``), an anchor, a comment, a block scalar."""
+
+
+def _data_literal(value: str, name: str) -> bool:
+    """Whether a bare ``value`` in configuration data is a password itself: 3+ token
+    characters, not a YAML alias, tag or comment, not a label repeating the name
+    (``password: Password``)."""
+    if len(value) < 3 or value.startswith(_NOT_A_VALUE) or not TOKEN_CHARS.match(value):
+        return False
+    words = _name_words(value)
+    return not (words and words == _name_words(name)[-len(words) :])
+
+
+def _properties_line(text: str, at: int, end: int, name: str) -> bool:
+    """``spring.datasource.password=value``: a dotted name at the start of a line, no
+    spaces around ``=``, nothing after the value (a Java properties file)."""
+    if "." not in name or (at > 0 and text[at - 1] != "\n"):
+        return False
+    line_end = text.find("\n", end)
+    return not text[end : len(text) if line_end < 0 else line_end].strip()
+
+
 def kv_spans(text: str, low: str) -> Iterator[Span]:
+    data = DataRanges(text)
     covered = 0  # the values read so far: a hint inside one is not a name (linear time)
     for pos in _hint_starts(text, low):
         if pos < covered:
@@ -244,7 +285,7 @@ def kv_spans(text: str, low: str) -> Iterator[Span]:
         if m is None:
             continue
         covered = m.end()
-        span = _kv_value_span(text, at, head, m, strength)
+        span = _kv_value_span(text, at, head, m, strength, data)
         if span is not None:
             covered = max(covered, span[1])
             yield span
@@ -262,17 +303,17 @@ def _in_arn(text: str, at: int) -> bool:
     return text[start : start + 4].lower() in ("arn:", "urn:")
 
 
-def _kv_value_span(
-    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str
-) -> Span | None:
-    """The span of the value ``m`` after the name ``head``, or None when it is no secret."""
+def _kv_style(
+    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str, data: DataRanges
+) -> str:
+    """How the pair ``head`` ``m`` is written: a style of :func:`_secret_value`."""
     name, sep, value = head.group("name"), head.group("sep"), m.group(0)
     spaced = head.group("gap") or head.group(0)[-1:] in (" ", "\t")
     if sep == "=" and not spaced and not head.group("q"):
         if text[m.end() : m.end() + 1] in (",", ")"):
             style = "assign"  # a keyword argument: f(password=pw)
         elif name.upper() == name:
-            style = "env"
+            return "env"
         elif IDENT.match(value) and text[at - 1 : at] not in ("?", "&", ";"):
             style = "assign"  # f(a=1,\n   secret=secret)
         else:
@@ -281,13 +322,33 @@ def _kv_value_span(
         style = "assign"
     else:
         style = "colon"
+    if (
+        strength == "password"
+        and sep in (":", "=")
+        and (
+            at in data
+            or (style == "param" and text[at - 1 : at] in ("?", "&", ";"))
+            or (style != "colon" and _properties_line(text, at, m.end(), name))
+        )
+    ):
+        return "data"
+    return style
+
+
+def _kv_value_span(
+    text: str, at: int, head: re.Match[str], m: re.Match[str], strength: str, data: DataRanges
+) -> Span | None:
+    """The span of the value ``m`` after the name ``head``, or None when it is no secret;
+    ``data``: where the text is configuration data."""
+    name, value = head.group("name"), m.group(0)
+    style = _kv_style(text, at, head, m, strength, data)
     after = text[m.end() : m.end() + 64].split("\n", 1)[0].strip()
     if not _secret_value(value, strength, style, name, after):
         return None
     start, end = m.start(), m.end()
     if _is_quoted(value):
         return start + len(value) - len(value.lstrip("bruBRU")) + 1, end - 1, strength
-    if style in ("env", "colon"):
+    if style in ("env", "colon", "data"):
         # the value of a line that the name starts runs to the end of the line (minus a
         # comment): `password: abc,def` is one value
         line_start = text.rfind("\n", max(0, at - 200), at) + 1
@@ -417,36 +478,3 @@ def table_spans(text: str, low: str) -> Iterator[Span]:
                         yield span
             previous = cells
         offset += len(line)
-
-
-_PROSE = Rx(
-    r"(?i:password|passwd|passphrase|pwd|secret|token|api[ _\-]?key|key|credentials?)"
-    r"(?P<verb>[ \t]+(?:is|was|is now|=|:|->|=>))?[ \t]+[\"'`]?([^\s\"'`]{4,})"
-)
-
-
-def prose_spans(text: str, low: str) -> Iterator[Span]:
-    """``my password is hunter2``, ``api key SK…``: a secret word, maybe a verb, then
-    a value that looks like a credential."""
-    for hint in ("pass", "pwd", "secret", "token", "key", "api", "cred"):
-        i = low.find(hint)
-        while i >= 0:
-            if i == 0 or text[i - 1] not in WORD:
-                m = _PROSE.match(text, i)
-                if m is not None:
-                    span = _prose_value(m)
-                    if span is not None:
-                        yield span
-            i = low.find(hint, i + len(hint))
-
-
-def _prose_value(m: re.Match[str]) -> Span | None:
-    word = m.group(0).split()[0].lower()
-    value = m.group(2).rstrip(".,;:!?)")
-    if is_reference(value) or any(c in value for c in "([{") or DOTTED.match(value):
-        return None
-    if word.startswith("pass") or word == "pwd":
-        ok = (bool(m.group("verb")) and password_like(value)) or random_token(value)
-    else:
-        ok = random_token(value)
-    return (m.start(2), m.start(2) + len(value), "secret") if ok else None

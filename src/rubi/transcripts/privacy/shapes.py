@@ -163,6 +163,12 @@ _TOKENS: list[TokenRule] = [
         bounded=False,
         flags=re.S,
     ),
+    token_rule(
+        "private-key",  # PuTTY's .ppk: the lines after Private-Lines, and their MAC
+        r"Private-Lines:[ \t]*[0-9]{1,3}[ \t]*\r?\n"
+        r"(?:[ \t]*[A-Za-z0-9+/=]{4,128}[ \t]*(?:\r?\n|\Z)){1,128}"
+        r"(?:Private-MAC:[ \t]*[0-9a-fA-F]{20,128})?",
+    ),
 ]
 
 

@@ -28,7 +28,7 @@ _MASK = Rx(r"^[^A-Za-z0-9]*(?:\*{3,}|•{3,}|x{3,}|X{3,})[^A-Za-z0-9]*$")
 _PLACEHOLDER = Rx(
     r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your[\w\-]*|changeme|change[\-_]me|"
     r"replace[\-_]?me|todo|tbd|fixme|placeholder|redacted|secret|password|passwd|pass|pw|"
-    r"pwd|token|dummy|example|test|none|null))$"
+    r"pwd|token|dummy|example|test|none|null|value))$"
 )
 
 
@@ -40,8 +40,9 @@ def is_reference(value: str) -> bool:
 
 
 TOKEN_CHARS = Rx(r"^[A-Za-z0-9+/=_\-.~:@!#$%^&*]+$")
-_WORDS = Rx(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)+$")
-"""Words joined by dashes or dots (``Proxy-Authorization``): a name, not a key."""
+_WORDS = Rx(r"^[:@#]?[A-Za-z]+(?:[-_.][A-Za-z]+)+$")
+"""Words joined by dashes or dots (``Proxy-Authorization``), maybe after a sigil
+(``:date_medium``, ``@some-user``): a name, not a key."""
 _CAMEL = Rx(r"^[A-Za-z]?[a-z]+(?:[A-Z][a-z]+)*$")
 _RANDOM_TOKEN = Rx(
     r"^(?=[A-Za-z0-9+/=_\-.~]*[0-9])(?=[A-Za-z0-9+/=_\-.~]*[A-Z])(?=[A-Za-z0-9+/=_\-.~]*[a-z])"
