@@ -1,5 +1,5 @@
 """The graph a one-shot reader opens (a cold recall hook, a cold ``rubi search``: a
-process that searches once and exits, :func:`rubi.graph.snapshot.reads_frozen`),
+process that searches once and exits, :func:`rubi.graph.readmode.reads_frozen`),
 without the vault sync.
 
 When the flat graph (``graph.flat``, :mod:`rubi.graph.flat`) holds the store's
@@ -61,7 +61,7 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     sync of this process holds a live graph; no store or flat graph; one behind,
     damaged or untrusted; an unreadable store): ask :func:`rubi.sync.reading_graph`,
     which says what is wrong."""
-    from rubi.graph.snapshot import reads_frozen
+    from rubi.graph.readmode import reads_frozen
 
     if not (once or reads_frozen()):
         return None
