@@ -29,6 +29,12 @@ writer; ``whoosh.compat``), ``html`` (and ``html.entities``, for highlighting;
 hashed term table (``whoosh.filedb.filetables``) calls for every term looked up,
 gets the interpreter's built-in ``_md5.md5``: the same digest (RFC 1321) without
 loading OpenSSL, as :mod:`rubi.core.digest` does for SHA-256.
+
+Two more get :class:`_OnFirstUse` stand-ins (about 1.5 ms of a cold recall's CPU):
+``tempfile`` (with ``shutil``, ``bz2``, ``lzma`` and ``random``; ``whoosh.filedb.filestore``
+calls ``tempfile.gettempdir`` only to make a temporary storage, which a search never
+does) and ``random`` (and OpenSSL-free ``_sha512``; ``whoosh.util``'s random names
+and bytes, for writers' segment names).
 """
 
 from __future__ import annotations
@@ -99,6 +105,8 @@ def _stand_ins() -> dict[str, ModuleType]:
         "queue": _OnFirstUse("queue"),
         "html": html,
         "hashlib": hashlib,
+        "tempfile": _OnFirstUse("tempfile"),
+        "random": _OnFirstUse("random"),
     }
 
 
