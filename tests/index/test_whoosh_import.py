@@ -144,29 +144,32 @@ def test_whoosh_loads_no_calendar_queue_html_or_openssl_and_they_still_work() ->
 
 
 _TEMP = """
-import os, sys
+import io, os, sys
 import rubi.index.searchindex, rubi.index.analysis
-import whoosh.filedb.filestore, whoosh.util
+import whoosh.filedb.compound, whoosh.filedb.filestore, whoosh.util
 unused = ("tempfile", "shutil", "bz2", "lzma", "random")
 print(" ".join(m for m in unused if m in sys.modules))
+copied = io.BytesIO()
+whoosh.filedb.compound.copyfileobj(io.BytesIO(b"segment"), copied)
 storage = whoosh.filedb.filestore.RamStorage().temp_storage("probe")
 name = whoosh.util.random_name(12)
 import random, tempfile
-print(os.path.dirname(storage.folder) == tempfile.gettempdir(), len(name),
+print(copied.getvalue(), os.path.dirname(storage.folder) == tempfile.gettempdir(), len(name),
       whoosh.util.random is random, len(whoosh.util.random_bytes(5)))
 storage.destroy()
 """
 
 
-def test_whoosh_loads_no_tempfile_or_random_and_its_temp_storage_still_works(
+def test_whoosh_loads_no_tempfile_shutil_or_random_and_its_writers_still_get_them(
     tmp_path: Path,
 ) -> None:
-    """A search never makes a temporary storage nor a segment name: ``tempfile`` (with
-    ``shutil``, ``bz2``, ``lzma``) and ``random`` are imported when Whoosh first asks."""
+    """A search never makes a temporary storage, a segment name nor a compound file:
+    ``tempfile`` (with ``bz2``, ``lzma``), ``random`` and ``shutil`` are imported when
+    Whoosh first asks."""
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     run = subprocess.run(
         [sys.executable, "-c", _TEMP], capture_output=True, text=True, check=True, env=env
     )
     loaded, used = run.stdout.splitlines()
     assert loaded == ""
-    assert used == "True 12 False 5"
+    assert used == "b'segment' True 12 False 5"
