@@ -173,3 +173,25 @@ def test_whoosh_loads_no_tempfile_shutil_or_random_and_its_writers_still_get_the
     loaded, used = run.stdout.splitlines()
     assert loaded == ""
     assert used == "b'segment' True 12 False 5"
+
+
+_MORPH = """
+import sys
+import rubi.index.searchindex, rubi.index.analysis
+import whoosh.analysis.morph as morph
+unused = ("whoosh.lang.porter", "whoosh.lang.dmetaphone")
+print(" ".join(m for m in unused if m in sys.modules))
+got = morph.stem("generalizations"), morph.double_metaphone("Thompson")
+from whoosh.lang.dmetaphone import double_metaphone
+from whoosh.lang.porter import stem
+print(got == (stem("generalizations"), double_metaphone("Thompson")), got[0])
+"""
+
+
+def test_whoosh_loads_no_porter_or_metaphone_and_its_filters_still_get_them() -> None:
+    """rubi's chains stem through Snowball: Whoosh's Porter stemmer and Double Metaphone,
+    bound by its analysis module, are imported on their first call."""
+    run = subprocess.run([sys.executable, "-c", _MORPH], capture_output=True, text=True, check=True)
+    loaded, used = run.stdout.splitlines()
+    assert loaded == ""
+    assert used == "True gener"
