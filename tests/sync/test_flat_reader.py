@@ -328,3 +328,25 @@ def test_a_server_s_catch_up_run_leaves_the_flat_graph_current_for_the_next_sess
         assert _answers(paths) == live_answers
         assert not has_vault_sync(paths)
     forget_vault_syncs()
+
+
+def test_a_one_shot_processes_searches_share_one_opening_of_the_current_flat_graph(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code project's recall searches twice: the second search gets the build the
+    first opened (what it decoded stays decoded) while the store and the file are as
+    they were; a run that moves the store on, or a cold answer in a long-lived process
+    (``once``), opens the file again."""
+    monkeypatch.setattr(readmode, "_frozen", True)
+    first = current_flat(paths)
+    assert first is not None
+    assert current_flat(paths) is first
+    assert current_flat(paths, once=True) is not first
+    _save_a_note(paths)  # the store moves on; the flat graph is behind it
+    assert current_flat(paths) is None
+    forget_vault_syncs()
+    VaultSync(paths).graph()  # replays the journal and writes the flat graph again
+    forget_vault_syncs()
+    again = current_flat(paths)
+    assert again is not None and again is not first
+    assert NEW in again.graph
