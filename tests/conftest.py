@@ -64,7 +64,7 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.dense": ("_ON_DEMAND", bool),
-        "rubi.graph.snapshot": ("_frozen", bool),
+        "rubi.graph.readmode": ("_frozen", bool),
         "rubi.core.collector": ("_FREEZE", list),
         "rubi.core.segmentreads": ("_MAPPED", list),
         # the CPU a process spent scanning for changes: a server starts its watcher

@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 
 from rubi.core.paths import cache_home
-from rubi.graph import snapshot
+from rubi.graph import readmode, snapshot
 from rubi.graph.frozen import FrozenGraph
 from rubi.graph.live import LiveGraph
 from rubi.markdown import parse_note
@@ -41,7 +41,7 @@ def saved(monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _load(path: Path, frozen: bool, monkeypatch: pytest.MonkeyPatch) -> LiveGraph:
-    monkeypatch.setattr(snapshot, "_frozen", frozen)
+    monkeypatch.setattr(readmode, "_frozen", frozen)
     live, gen = snapshot.load_snapshot(path)
     assert gen == 7
     return live

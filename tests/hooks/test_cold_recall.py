@@ -32,10 +32,10 @@ print(sorted({i._lazy for i in dense._INDEXES.values()}) if dense else [])
 """
 
 
-def _cold(project: Path, payload: dict[str, object]) -> list[str]:
+def _cold(project: Path, payload: dict[str, object], script: str = _COLD) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     run = subprocess.run(
-        [sys.executable, "-c", _COLD],
+        [sys.executable, "-c", script],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -142,3 +142,15 @@ def test_cold_recall_replays_the_journal_without_networkx(project: Path) -> None
     assert "gotcha-night-shift-tokens" in answer
     assert loaded == ""
     assert "notes/gotcha-night-shift-tokens" in read_flat(flat_file)[0].graph
+
+
+def test_cold_recall_with_a_current_flat_graph_loads_no_snapshot_module(project: Path) -> None:
+    """Once the flat graph is current (a cold recall that replayed the journal wrote it),
+    the next cold recall reads it without importing the graph snapshot's module (its
+    pickler and unpickler): the one-shot flag lives in :mod:`rubi.graph.readmode`."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    probe = _COLD.replace('"tomllib")', '"tomllib", "rubi.graph.snapshot")')
+    first, second = (_cold(project, payload, probe) for _ in range(2))
+    assert json.loads(first[0]) == json.loads(second[0]) == expected
+    assert second[1] == ""

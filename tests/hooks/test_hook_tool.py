@@ -130,7 +130,7 @@ def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
     process left unmarked; its engine then loads the usual readers (the live graph,
     every vector) and the answers after it are the command's bytes too."""
     from rubi import semantic
-    from rubi.graph import snapshot
+    from rubi.graph import readmode
     from rubi.semantic import dense
     from rubi.semantic.sync import vectors_file
     from rubi.sync import forget_vault_syncs, oneshot
@@ -140,7 +140,7 @@ def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
     twin, _, _ = twin_session(project, tmp_path)
     paths = vault_of(twin)
     with monkeypatch.context() as patch:  # what the first cold reader leaves: a flat graph
-        patch.setattr(snapshot, "_frozen", True)
+        patch.setattr(readmode, "_frozen", True)
         forget_vault_syncs()
         VaultSync(paths).graph()
     forget_vault_syncs()
@@ -164,7 +164,7 @@ def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
     vectors = dense._INDEXES.get(vectors_file(paths.index_dir))
     if semantic.unavailable() is None:  # with the extra, the prompt searched the vectors
         assert vectors is not None and vectors._lazy
-    assert not snapshot.reads_frozen() and not oneshot.is_one_shot() and not dense._ON_DEMAND
+    assert not readmode.reads_frozen() and not oneshot.is_one_shot() and not dense._ON_DEMAND
     running = Engine(paths).start()
     try:
         assert running.serving.wait(10) and running.ready.wait(30)

@@ -175,3 +175,25 @@ def test_a_turkish_query_words_are_mapped_for_its_why_line(snowball_index: Searc
 
     snowball_index.bm25("dosyalarımı")
     assert word_map("dosyalarımı")[0]["dosya"] == "dosyalarımı"
+
+
+def test_each_chains_stop_words_hold_every_word_folded_and_fold_only_what_it_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chain's stop words are its list as written and accent-folded; the folding is
+    asked only of the words it can change (not ASCII, or holding an ASCII capital
+    Whoosh's map lower-cases)."""
+    from rubi.index import wordterm
+    from rubi.index.analysis import LANGUAGES
+    from rubi.index.snowball import stop_words
+
+    asked: list[str] = []
+    real = wordterm.fold
+    monkeypatch.setattr(wordterm, "fold", lambda w: asked.append(w) or real(w))
+    for lang in dict.fromkeys("en" if lang == "code" else lang for lang in LANGUAGES):
+        wordterm.chain_stop_words.cache_clear()
+        words = stop_words(lang)
+        asked.clear()
+        assert wordterm.chain_stop_words(lang) == words | {real(w) for w in words}
+        assert all(real(w) != w or not w.isascii() for w in asked), lang
+    wordterm.chain_stop_words.cache_clear()

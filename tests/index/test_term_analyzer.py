@@ -80,3 +80,11 @@ def test_field_postings_equal_whoosh_text(lang: str) -> None:
     stock = TEXT(analyzer=_whoosh_chain(lang), phrase=False)
     for text in _corpus()[:40]:
         assert sorted(ours.index(text)) == sorted(stock.index(text))
+
+
+def test_the_word_finder_is_the_tokenizers_own_compiled_pattern() -> None:
+    """The fast path's word finder and Whoosh's tokenizer use one compiled pattern (the
+    character classes of the token pattern are compiled once per process, not twice)."""
+    analyzer = text_analyzer("fr")
+    tokenizer = analyzer._chain.items[0]
+    assert analyzer._findall.__self__ is tokenizer.expression

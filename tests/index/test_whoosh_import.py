@@ -4,6 +4,7 @@ the real ones, and a module imported before is used as it is."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -72,9 +73,11 @@ def test_with_another_thread_running_whoosh_still_loads_no_url_or_asyncio_stack(
 
 _RACE = """
 import importlib, sys, threading
-names = ("urllib.request", "queue", "calendar", "html", "hashlib", "cached_property")
+names = ("urllib.request", "queue", "calendar", "html", "hashlib", "cached_property",
+         "tempfile", "random")
 wanted = {"urllib.request": "urlopen", "queue": "Queue", "calendar": "timegm",
-          "html": "unescape", "hashlib": "sha256", "cached_property": "threaded_cached_property"}
+          "html": "unescape", "hashlib": "sha256", "cached_property": "threaded_cached_property",
+          "tempfile": "mkdtemp", "random": "getrandbits"}
 bad, done = [], threading.Event()
 def other():
     while not done.is_set():  # imports beside Whoosh's, as a server's other threads do
@@ -138,3 +141,57 @@ def test_whoosh_loads_no_calendar_queue_html_or_openssl_and_they_still_work() ->
     loaded, used = run.stdout.splitlines()
     assert loaded == ""
     assert used == "29 &lt;a &amp; b&gt; True True calendar &lt;"
+
+
+_TEMP = """
+import io, os, sys
+import rubi.index.searchindex, rubi.index.analysis
+import whoosh.filedb.compound, whoosh.filedb.filestore, whoosh.util
+unused = ("tempfile", "shutil", "bz2", "lzma", "random")
+print(" ".join(m for m in unused if m in sys.modules))
+copied = io.BytesIO()
+whoosh.filedb.compound.copyfileobj(io.BytesIO(b"segment"), copied)
+storage = whoosh.filedb.filestore.RamStorage().temp_storage("probe")
+name = whoosh.util.random_name(12)
+import random, tempfile
+print(copied.getvalue(), os.path.dirname(storage.folder) == tempfile.gettempdir(), len(name),
+      whoosh.util.random is random, len(whoosh.util.random_bytes(5)))
+storage.destroy()
+"""
+
+
+def test_whoosh_loads_no_tempfile_shutil_or_random_and_its_writers_still_get_them(
+    tmp_path: Path,
+) -> None:
+    """A search never makes a temporary storage, a segment name nor a compound file:
+    ``tempfile`` (with ``bz2``, ``lzma``), ``random`` and ``shutil`` are imported when
+    Whoosh first asks."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-c", _TEMP], capture_output=True, text=True, check=True, env=env
+    )
+    loaded, used = run.stdout.splitlines()
+    assert loaded == ""
+    assert used == "b'segment' True 12 False 5"
+
+
+_MORPH = """
+import sys
+import rubi.index.searchindex, rubi.index.analysis
+import whoosh.analysis.morph as morph
+unused = ("whoosh.lang.porter", "whoosh.lang.dmetaphone")
+print(" ".join(m for m in unused if m in sys.modules))
+got = morph.stem("generalizations"), morph.double_metaphone("Thompson")
+from whoosh.lang.dmetaphone import double_metaphone
+from whoosh.lang.porter import stem
+print(got == (stem("generalizations"), double_metaphone("Thompson")), got[0])
+"""
+
+
+def test_whoosh_loads_no_porter_or_metaphone_and_its_filters_still_get_them() -> None:
+    """rubi's chains stem through Snowball: Whoosh's Porter stemmer and Double Metaphone,
+    bound by its analysis module, are imported on their first call."""
+    run = subprocess.run([sys.executable, "-c", _MORPH], capture_output=True, text=True, check=True)
+    loaded, used = run.stdout.splitlines()
+    assert loaded == ""
+    assert used == "True gener"

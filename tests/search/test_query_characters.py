@@ -87,3 +87,20 @@ def test_a_prompt_searched_as_it_comes_has_control_characters_made_spaces() -> N
     fitted = fit_query("route\x00with\x1b[31m a trie\ud800")
     assert fitted == "route with [31m a trie"
     check_query(fitted)
+
+
+def test_a_question_without_a_surrogate_compiles_no_surrogate_pattern() -> None:
+    """The surrogate class (a table over 2,048 code points) is built for a text whose
+    UTF-8 encoding fails only, as a prompt almost never does."""
+    import subprocess
+    import sys
+
+    probe = (
+        "from rubi.search import limits\n"
+        "limits.check_query('route with a trie, café 東京', ['a→b'])\n"
+        "fitted = limits.fit_query('route\\x00with a trie é')\n"
+        "print(limits._SURROGATE._compiled is None, repr(fitted))\n"
+        "print(repr(limits.fit_query('a\\ud800b')))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines() == ["True 'route with a trie é'", "'a b'"]

@@ -15,7 +15,7 @@ import pytest
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.graph import snapshot
+from rubi.graph import readmode
 from rubi.graph.flat import FlatGraph, read_flat
 from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
@@ -37,7 +37,7 @@ def paths(tmp_path: Path) -> VaultPaths:
     (the runs that changed the graph did not)."""
     paths = app.locate(login_project(tmp_path / "proj") / ".rubi")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(snapshot, "_frozen", True)
+        patch.setattr(readmode, "_frozen", True)
         forget_vault_syncs()
         VaultSync(paths).graph()
     forget_vault_syncs()
@@ -73,7 +73,7 @@ def test_a_one_shot_reader_opens_the_flat_graph_and_answers_as_the_live_graph(
 ) -> None:
     live_answers = _answers(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     sync = VaultSync(paths)
     assert isinstance(sync.graph().graph, FlatGraph)
     assert sync._graphs.live is None  # no live graph (resolver, readers, records) loaded
@@ -96,7 +96,7 @@ def test_a_body_edit_marks_the_flat_graph_current_without_writing_it_again(
     after = flat_file.read_bytes()
     assert after[:16] + after[24:] == before[:16] + before[24:]  # the generation alone
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
 
 
@@ -108,7 +108,7 @@ def test_a_link_edit_leaves_the_flat_graph_to_the_next_one_shot_reader(
     _save_a_note(paths)
     assert read_flat(_flat_file(paths))[1] < store_generation(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     graph = VaultSync(paths).graph().graph
     assert isinstance(graph, FrozenGraph) and NEW in graph
     build, gen, _ = read_flat(_flat_file(paths))
@@ -123,7 +123,7 @@ def test_a_note_saved_after_the_flat_graph_is_found_by_a_one_shot_search(
 ) -> None:
     _save_a_note(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     assert NEW in [h.id for h in app.search(paths, "night shift rollover", refresh=False).hits]
     forget_vault_syncs()
     assert isinstance(VaultSync(paths).graph().graph, FlatGraph)
@@ -137,7 +137,7 @@ def test_a_flat_graph_of_another_code_stamp_is_not_read_and_is_written_again(
     build, gen, stamp = read_flat(flat_file)
     write_flat(flat_file, build, gen, stamp + 1)  # code nodes older than the store says
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     graph = VaultSync(paths).graph().graph
     assert not isinstance(graph, FlatGraph)
     assert read_flat(flat_file)[1:] == (gen, stamp)
@@ -151,7 +151,7 @@ def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
     flat_file.write_bytes(data[: len(data) - 5])
     live_answers = _answers(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     with caplog.at_level(logging.INFO, logger="rubi"):
         assert _answers(paths) == live_answers
     said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
@@ -170,7 +170,7 @@ def test_a_fifo_in_place_of_the_flat_graph_is_refused_without_blocking_and_repla
     flat_file.unlink()
     os.mkfifo(flat_file, 0o600)  # opening it to read would wait for a writer forever
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     with caplog.at_level(logging.INFO, logger="rubi"):
         assert _answers(paths) == live_answers
     said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
@@ -186,17 +186,17 @@ def test_a_one_shot_search_of_a_current_flat_graph_makes_no_vault_sync(
     behind, and the search goes through the vault sync, which writes it again."""
     live_answers = _answers(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     build = current_flat(paths)
     assert build is not None and isinstance(build.graph, FlatGraph)
     assert _answers(paths) == live_answers
     assert not has_vault_sync(paths)
 
-    monkeypatch.setattr(snapshot, "_frozen", False)
+    monkeypatch.setattr(readmode, "_frozen", False)
     _save_a_note(paths)
     live_answers = _answers(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     assert current_flat(paths) is None  # behind the store
     assert _answers(paths) == live_answers
     assert has_vault_sync(paths)  # the vault sync replayed the journal
@@ -212,13 +212,13 @@ def test_a_one_shot_reader_defers_to_a_vault_sync_that_holds_the_live_graph(
     before the search) reads the graph through it, however current the flat graph; a
     vault sync made only for the code map (a code hit's symbols) holds no graph, and
     the current flat graph is read as without one."""
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     forget_vault_syncs()
     vault_sync_for(paths).code_map()
     assert current_flat(paths) is not None
-    monkeypatch.setattr(snapshot, "_frozen", False)
+    monkeypatch.setattr(readmode, "_frozen", False)
     vault_sync_for(paths).graph()  # the live graph, as a long-lived reader loads it
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     assert current_flat(paths) is None
     forget_vault_syncs()
     assert current_flat(paths) is not None
@@ -264,7 +264,7 @@ def test_a_run_in_a_process_that_runs_once_leaves_the_flat_graph_current(
     assert read_flat(_flat_file(paths))[1] == store_generation(paths)
     live_answers = _answers(paths)
     forget_vault_syncs()
-    monkeypatch.setattr(snapshot, "_frozen", True)
+    monkeypatch.setattr(readmode, "_frozen", True)
     assert current_flat(paths) is not None
     assert _answers(paths) == live_answers
     assert not has_vault_sync(paths)
@@ -294,7 +294,7 @@ def test_a_search_once_in_a_long_lived_process_opens_the_flat_graph_for_its_thre
         thread.join(60)
         assert other == [True] and has_vault_sync(paths)  # its thread read the usual way
         forget_vault_syncs()
-    assert not snapshot.reads_frozen() and not oneshot.is_one_shot()
+    assert not readmode.reads_frozen() and not oneshot.is_one_shot()
     assert _answers(paths) == live_answers
     assert has_vault_sync(paths)  # after the block: the usual reader
     with searching_once():
@@ -328,3 +328,25 @@ def test_a_server_s_catch_up_run_leaves_the_flat_graph_current_for_the_next_sess
         assert _answers(paths) == live_answers
         assert not has_vault_sync(paths)
     forget_vault_syncs()
+
+
+def test_a_one_shot_processes_searches_share_one_opening_of_the_current_flat_graph(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code project's recall searches twice: the second search gets the build the
+    first opened (what it decoded stays decoded) while the store and the file are as
+    they were; a run that moves the store on, or a cold answer in a long-lived process
+    (``once``), opens the file again."""
+    monkeypatch.setattr(readmode, "_frozen", True)
+    first = current_flat(paths)
+    assert first is not None
+    assert current_flat(paths) is first
+    assert current_flat(paths, once=True) is not first
+    _save_a_note(paths)  # the store moves on; the flat graph is behind it
+    assert current_flat(paths) is None
+    forget_vault_syncs()
+    VaultSync(paths).graph()  # replays the journal and writes the flat graph again
+    forget_vault_syncs()
+    again = current_flat(paths)
+    assert again is not None and again is not first
+    assert NEW in again.graph

@@ -39,11 +39,11 @@ def one_search() -> None:
     search``): the dense channel's vectors are read on demand, the documents' rows and
     then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
     and the graph snapshot is read without networkx
-    (:func:`rubi.graph.snapshot.load_frozen`), and the index's segments through a
+    (:func:`rubi.graph.readmode.load_frozen`), and the index's segments through a
     memory map (:func:`rubi.core.segmentreads.map_segments`); the rankings are the
     same. An index run in it leaves the flat graph current (:func:`runs_once`)."""
     from rubi.core.segmentreads import map_segments
-    from rubi.graph.snapshot import load_frozen
+    from rubi.graph.readmode import load_frozen
     from rubi.semantic.dense import load_on_demand
 
     load_on_demand()
@@ -71,7 +71,7 @@ def searching_once() -> Iterator[None]:
       loaded is used as it is.
 
     The rankings are the same either way. Nothing process-wide is changed (no
-    :func:`rubi.graph.snapshot.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
+    :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
     token = _ONCE.set(True)

@@ -5,7 +5,7 @@ its backends' entry-point scan, for a cold hook that answers one prompt).
 
 A one-shot process (a cold recall hook, a cold ``rubi search``:
 :func:`rubi.app.searching.one_search`) reads the graph snapshot into a
-:class:`FrozenGraph` (:func:`rubi.graph.snapshot.load_frozen`). The readers see what
+:class:`FrozenGraph` (:func:`rubi.graph.readmode.load_frozen`). The readers see what
 they see in a ``MultiDiGraph``: ``g.nodes`` (node → its attribute dict, ``.get``),
 ``g.succ`` and ``g.pred`` (node → neighbour → edge key → edge attributes), ``node in
 g``, iteration and ``len`` in the same orders, since the dicts are the ones networkx

@@ -48,6 +48,7 @@ from typing import IO, TYPE_CHECKING, Any
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.errors import IndexCorruptError
 from rubi.core.picklefiles import collector_paused, open_trusted
+from rubi.graph.readmode import load_frozen, reads_frozen
 
 if TYPE_CHECKING:
     from rubi.graph.live import LiveGraph
@@ -67,25 +68,6 @@ shape; an older file is rebuilt."""
 
 CHUNK = 4096
 """Rows (dict items, set members, graph nodes) in one pickle."""
-
-_frozen = False
-"""Whether graphs are read back as :class:`~rubi.graph.frozen.FrozenGraph` (see
-:func:`load_frozen`)."""
-
-
-def load_frozen() -> None:
-    """Read every graph snapshot of this process back as a
-    :class:`~rubi.graph.frozen.FrozenGraph` (networkx's dicts without networkx, which a
-    one-shot search process need not import; :func:`rubi.app.searching.one_search`).
-    The graph reads the same; a live graph thaws it before changing it."""
-    global _frozen
-    _frozen = True
-
-
-def reads_frozen() -> bool:
-    """Whether this process reads its graphs frozen (:func:`load_frozen`): a one-shot
-    reader, which reads the flat graph (:mod:`rubi.graph.flat`) when it is current."""
-    return _frozen
 
 
 class _OldFormat(Exception):
@@ -312,7 +294,7 @@ def _load(path: Path) -> tuple[Any, Any]:
         header = _AllowListUnpickler(fh, allowed).load()
         if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
             raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
-        return header[1], _Reader(fh, _classes(_frozen), allowed).entry()
+        return header[1], _Reader(fh, _classes(reads_frozen()), allowed).entry()
 
 
 class _Reader:

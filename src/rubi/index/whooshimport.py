@@ -29,6 +29,20 @@ writer; ``whoosh.compat``), ``html`` (and ``html.entities``, for highlighting;
 hashed term table (``whoosh.filedb.filetables``) calls for every term looked up,
 gets the interpreter's built-in ``_md5.md5``: the same digest (RFC 1321) without
 loading OpenSSL, as :mod:`rubi.core.digest` does for SHA-256.
+
+Three more get :class:`_OnFirstUse` stand-ins (about 1.5–2 ms of a cold recall's CPU):
+``tempfile`` (with ``shutil``, ``bz2``, ``lzma`` and ``random``; ``whoosh.filedb.filestore``
+calls ``tempfile.gettempdir`` only to make a temporary storage, which a search never
+does), ``random`` (and ``_sha512``; ``whoosh.util``'s random names and bytes, for
+writers' segment names) and ``shutil`` (``whoosh.filedb.compound`` copies files with
+its ``copyfileobj`` only when it assembles a compound segment, a writer's work). The
+segment codec every index names (``whoosh.codec.whoosh3``, which imports the compound
+storage) is imported here too, with the others, instead of when the first table of
+contents is read. Last, two of Whoosh's word-level algorithms its analysis module
+binds and rubi's analysis never runs (its own chains stem through Snowball): the
+Porter stemmer (``whoosh.lang.porter``, a dozen patterns compiled at import) and the
+Double Metaphone (``whoosh.lang.dmetaphone``), about 1.3 ms together; their stand-ins
+hold functions that import the real module on their first call.
 """
 
 from __future__ import annotations
@@ -72,6 +86,29 @@ def _escape(*args: Any, **kwargs: Any) -> Any:
     return escape(*args, **kwargs)
 
 
+def _copyfileobj(*args: Any, **kwargs: Any) -> Any:
+    """``shutil.copyfileobj``, imported on the first call."""
+    from shutil import copyfileobj
+
+    return copyfileobj(*args, **kwargs)
+
+
+def _lazy_functions(module: str, *names: str) -> ModuleType:
+    """A stand-in for ``module`` whose ``names`` are functions that import the real
+    module on their first call and call its function of that name."""
+    stand_in = _OnFirstUse(module)
+    for name in names:
+
+        def call(*args: Any, _name: str = name, **kwargs: Any) -> Any:
+            import importlib
+
+            return getattr(importlib.import_module(module), _name)(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        setattr(stand_in, name, call)
+    return stand_in
+
+
 def _md5() -> Any:
     """The built-in ``_md5.md5`` (``hashlib.md5`` where the interpreter lacks it)."""
     try:
@@ -92,6 +129,8 @@ def _stand_ins() -> dict[str, ModuleType]:
     html.escape = _escape  # type: ignore[attr-defined]
     hashlib = _OnFirstUse("hashlib")
     hashlib.md5 = _md5()  # type: ignore[attr-defined]
+    shutil = _OnFirstUse("shutil")
+    shutil.copyfileobj = _copyfileobj  # type: ignore[attr-defined]
     return {
         "urllib.request": request,
         "cached_property": package,
@@ -99,6 +138,11 @@ def _stand_ins() -> dict[str, ModuleType]:
         "queue": _OnFirstUse("queue"),
         "html": html,
         "hashlib": hashlib,
+        "tempfile": _OnFirstUse("tempfile"),
+        "random": _OnFirstUse("random"),
+        "shutil": shutil,
+        "whoosh.lang.porter": _lazy_functions("whoosh.lang.porter", "stem"),
+        "whoosh.lang.dmetaphone": _lazy_functions("whoosh.lang.dmetaphone", "double_metaphone"),
     }
 
 
@@ -172,7 +216,8 @@ _BUILTINS: dict[str, Any] = {**builtins.__dict__, "__import__": _import}
 
 
 def import_whoosh() -> None:
-    """Import ``whoosh.compat``, ``whoosh.filedb.filetables`` and ``whoosh.reading``
+    """Import ``whoosh.compat``, ``whoosh.filedb.filetables``, ``whoosh.reading`` and
+    ``whoosh.codec.whoosh3``
     (and the Whoosh modules they import) with the stand-ins (see the module
     docstring); nothing to do once they are imported. The stand-ins never enter
     ``sys.modules``: each Whoosh module loaded meanwhile gets them through its own
@@ -186,6 +231,7 @@ def import_whoosh() -> None:
     finder = _WhooshFinder()
     sys.meta_path.insert(0, finder)
     try:
+        import whoosh.codec.whoosh3
         import whoosh.compat
         import whoosh.filedb.filetables
         import whoosh.reading  # noqa: F401

@@ -13,7 +13,7 @@ everything else here (a graph built or read back, a snapshot written) makes a ne
 graph or only reads it. Another process's runs reach it as the store's journal
 (changed notes since a generation) and code stamp (:data:`CODE_STAMP`).
 
-A one-shot reader (:func:`rubi.graph.snapshot.reads_frozen`: a cold recall hook, a
+A one-shot reader (:func:`rubi.graph.readmode.reads_frozen`: a cold recall hook, a
 cold ``rubi search``) that has no live graph yet reads the flat graph
 (:mod:`rubi.graph.flat`) when it holds the store's generation and code stamp: no live
 graph is loaded at all (:meth:`GraphKeeper.read`). Otherwise it reads the snapshot and
@@ -111,7 +111,7 @@ class GraphKeeper:
         Raises:
             IndexCorruptError: nothing to read (no snapshot and no notes).
         """
-        from rubi.graph.snapshot import reads_frozen
+        from rubi.graph.readmode import reads_frozen
 
         if self.live is not None or not reads_frozen():
             return self.get(store, watched=watched).build

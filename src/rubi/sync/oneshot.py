@@ -1,5 +1,5 @@
 """The graph a one-shot reader opens (a cold recall hook, a cold ``rubi search``: a
-process that searches once and exits, :func:`rubi.graph.snapshot.reads_frozen`),
+process that searches once and exits, :func:`rubi.graph.readmode.reads_frozen`),
 without the vault sync.
 
 When the flat graph (``graph.flat``, :mod:`rubi.graph.flat`) holds the store's
@@ -23,6 +23,8 @@ import sys
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rubi.core.paths import VaultPaths
     from rubi.graph.build import GraphBuild
 
@@ -61,7 +63,7 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     sync of this process holds a live graph; no store or flat graph; one behind,
     damaged or untrusted; an unreadable store): ask :func:`rubi.sync.reading_graph`,
     which says what is wrong."""
-    from rubi.graph.snapshot import reads_frozen
+    from rubi.graph.readmode import reads_frozen
 
     if not (once or reads_frozen()):
         return None
@@ -96,8 +98,40 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
         return None
     finally:
         store.close()
+    snapshots = Snapshots(paths.graph_file)
+    shared = not once  # a one-shot process: its searches share one opening
+    seen = _flat_identity(snapshots.flat_file) if shared else None
+    kept = _OPENED.get(snapshots.flat_file) if seen is not None else None
+    if kept is not None and kept[0] == (seen, gen, stamp):
+        return kept[1]
     try:
-        build, flat_gen, flat_stamp = Snapshots(paths.graph_file).load_flat()
+        build, flat_gen, flat_stamp = snapshots.load_flat()
     except IndexCorruptError:
         return None
-    return build if (flat_gen, flat_stamp) == (gen, stamp) else None
+    if (flat_gen, flat_stamp) != (gen, stamp):
+        return None
+    if seen is not None and _flat_identity(snapshots.flat_file) == seen:
+        _OPENED[snapshots.flat_file] = ((seen, gen, stamp), build)
+    return build
+
+
+_OPENED: dict[Path, tuple[tuple[tuple[int, int, int, int], int, int], GraphBuild]] = {}
+"""The flat graph a one-shot process opened, by file: the file's identity
+(:func:`_flat_identity`) and the store's generation and code stamp it was current for,
+and the build. A code project's recall searches twice (its code, then its notes), and a
+second opening would map and decode again what the first decoded (the neighbours the
+graph walk read): the second search gets the first's build when the file is the same
+file, unchanged, and the store still at that generation. A process answering a hook
+cold (``once``) keeps nothing: its next search may come after a watcher's save."""
+
+
+def _flat_identity(path: Path) -> tuple[int, int, int, int] | None:
+    """The flat file's device, inode, size and modification time (a rewrite replaces
+    the file: another inode), None when it cannot be read."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
