@@ -262,6 +262,9 @@ def graph_list(
 ) -> tuple[list[str], dict[str, str], str]:
     """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
+    The caller passes no text hits when the search is below the relevance floor
+    (:func:`rubi.search.reweighting.relevant`): a walk from weak matches is no
+    evidence, and with no seed the list is empty.
 
     Returns:
         The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
@@ -284,7 +287,11 @@ def graph_list(
     walked = [s for s in seeds if s in g]
     linked = linked_seeds(walked, partial(_neighbours, g))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
-    said = f"{linked} of {len(walked)} seeds linked" if len(walked) > 1 else "1 seed"
+    said = (
+        f"{linked} of {len(walked)} seeds linked"
+        if len(walked) > 1
+        else ("1 seed" if walked else "no seeds")
+    )
     if not graph_votes(linked, len(walked)):
         return [n for n in ranked if n in seeds][:BM25_LIMIT], {}, said
     return ranked[:BM25_LIMIT], dict(ppr.via), said
