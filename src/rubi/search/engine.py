@@ -307,11 +307,7 @@ def search_index(
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     evidence = _evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
-    # Text hits below the relevance floor are no evidence of a neighbourhood: the
-    # graph list gets no seeds from them (a walk from the one weak match brought in
-    # its neighbours as "linked to ... (1 seed)" under "Nothing relevant").
-    seeds = bm25 if evidence["relevant"] else ()
-    graph, via, linked = graph_list(g, seeds, names, eligible)
+    graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]

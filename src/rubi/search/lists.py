@@ -258,13 +258,19 @@ def _unseconded(node: str, first: Sequence[BM25Hit]) -> str:
 
 
 def graph_list(
-    g: nx.MultiDiGraph, bm25: Sequence[BM25Hit], names: Sequence[NameMatch], eligible: Eligible
+    g: nx.MultiDiGraph,
+    bm25: Sequence[BM25Hit],
+    names: Sequence[NameMatch],
+    eligible: Eligible,
+    *,
+    relevant: bool = True,
 ) -> tuple[list[str], dict[str, str], str]:
     """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
-    The caller passes no text hits when the search is below the relevance floor
-    (:func:`rubi.search.reweighting.relevant`): a walk from weak matches is no
-    evidence, and with no seed the list is empty.
+    When the search is below the relevance floor (``relevant`` False:
+    :func:`rubi.search.reweighting.relevant`) its text hits seed nothing: a walk from
+    weak matches is no evidence (it showed their neighbours as "linked to … (1 seed)"
+    under "Nothing relevant"), and with no seed the list is empty.
 
     Returns:
         The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
@@ -277,7 +283,7 @@ def graph_list(
         list ranks the seeds alone.
     """
     seeds: dict[str, float] = {}
-    if bm25:
+    if bm25 and relevant:
         top = bm25[0].score or 1.0
         for h in bm25[:SEED_COUNT]:
             seeds[h.id] = h.score / top
