@@ -99,13 +99,7 @@ def query_clauses(
         | (set(prose) if wanted & DOCUMENT_LANGUAGE_FIELDS else set())
     )
     words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
-    # The question's own language (when its stop words tell): its stop words are no
-    # part of the question in any chain. Else the Spanish "de" and "un", dropped by
-    # the Spanish chain, matched every note analysed as English (a note of code and
-    # a line of prose, an English README) as rare words.
-    asked = query_language(query_text, prose)
-    if asked is not None:
-        words = [word for word in words if word.get(asked)]
+    words = _without_stop_words(words, query_text, prose)
     if kind == "file":
         # A code-only search: programming abbreviations, in every field, as more
         # terms of the word they abbreviate or spell out. In notes, or in a search
@@ -141,6 +135,29 @@ def query_clauses(
                     )
                 )
     return clauses
+
+
+def _without_stop_words(
+    words: list[dict[str, list[str]]], text: str, prose: Sequence[str]
+) -> list[dict[str, list[str]]]:
+    """The query ``words`` of ``text`` that are no stop word of its language among the
+    index's ``prose`` chains (:func:`rubi.index.language.query_language`), or, when
+    that language is uncertain, of any of them (unless nothing else is left).
+
+    Why: a stop word of the question's language, dropped by that chain, was searched in
+    every chain that keeps it: the Spanish "de" and "un" matched every note analysed as
+    English (a note of code and a line of prose, an English README) as rare words.
+    When no language wins (no stop word, or two languages' as many: "receta de
+    tortilla" in an index of Spanish, French and Catalan notes), the word that is a
+    stop word of one of them is as likely a function word: kept, "de" and "cómo"
+    (read as Catalan "com") matched notes of the other chains."""
+    asked = query_language(text, prose)
+    if asked is not None:
+        return [word for word in words if word.get(asked)]
+    if len(prose) < 2:
+        return words
+    kept = [word for word in words if all(word.get(lang) for lang in prose)]
+    return kept or words
 
 
 def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
