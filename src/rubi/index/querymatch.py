@@ -26,6 +26,7 @@ from rubi.index.schema import (
     SOLO_FIELDS,
     field_language,
 )
+from rubi.index.snowball import function_bigram
 from rubi.index.termscore import TermQuery
 
 __all__ = [
@@ -151,12 +152,34 @@ def _without_stop_words(
     tortilla" in an index of Spanish, French and Catalan notes), the word that is a
     stop word of one of them is as likely a function word: kept, "de" and "cómo"
     (read as Catalan "com") matched notes of the other chains."""
+    words = _without_function_bigrams(words, text)
     asked = query_language(text, prose)
     if asked is not None:
         return [word for word in words if word.get(asked)]
     if len(prose) < 2:
         return words
     kept = [word for word in words if all(word.get(lang) for lang in prose)]
+    return kept or words
+
+
+def _without_function_bigrams(
+    words: list[dict[str, list[str]]], text: str
+) -> list[dict[str, list[str]]]:
+    """``words`` without the Chinese function-word bigrams of a Chinese ``text``
+    (:func:`rubi.index.snowball.function_bigram`: ``如何``, ``怎么``, ``可以``),
+    unless nothing else is left. A Japanese text (kana) keeps them: its floor reads
+    its content words (:func:`floor_measure`), and Han there is not Chinese grammar.
+
+    Why: ``如何`` ("how") is on many pages of a Chinese vault, so an off-topic
+    question ("如何做蛋糕", how to bake a cake) matched them on it alone, and a
+    question word counted in the floor's evidence like a topic."""
+    if text.isascii() or japanese_words(text):
+        return words
+    kept = [
+        word
+        for word in words
+        if not all(function_bigram(t) for terms in word.values() for t in terms)
+    ]
     return kept or words
 
 
