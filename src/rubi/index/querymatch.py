@@ -53,8 +53,8 @@ class BM25Hit:
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
     In a Japanese query the words measured are its content words, not its bigrams
     (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams, whose
-    coverage the floor cannot read (a Chinese or Korean query's; 0.0 for a Japanese
-    one), the same for every hit of a query. ``significance``: how
+    coverage the floor cannot read (a Korean query's; 0.0 for a Japanese or Chinese
+    one, measured by its words), the same for every hit of a query. ``significance``: how
     unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
@@ -311,7 +311,8 @@ class FloorMeasure:
     units, ``docs`` the index's document count. ``partial``: a unit is held when a
     hit holds any of its words, at the document frequency of the rarest it holds
     (``word_dfs``: each query word's); else when it holds all of them, at the unit's
-    ``dfs``."""
+    ``dfs``. ``words_read``: the units are the query's words (Japanese, Chinese), so
+    its coverage is read too (:attr:`BM25Hit.cjk` 0.0)."""
 
     units: tuple[frozenset[int], ...] | None
     dfs: Mapping[int, int]
@@ -320,6 +321,7 @@ class FloorMeasure:
     docs: int
     partial: bool = False
     word_dfs: Mapping[int, int] | None = None
+    words_read: bool = False
 
     def held(self, words: Collection[int]) -> set[int]:
         """The units a hit holding the query words ``words`` holds: those whose every
@@ -379,7 +381,17 @@ def floor_measure(
     co-occurrence proved little, and Korean was left out of the floor (every Korean
     off-topic question answered); as words, it labels 8 of the 10 Korean off-topic
     questions of the development halves nothing relevant and 2 of 25 answered ones
-    (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor")."""
+    (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor").
+
+    Chinese (Han without kana or Hangul): the query's words are the stretches of
+    :func:`_chinese_units`, held when a hit holds any of their bigrams (``partial``),
+    and its coverage is read too (``words_read``). Why: measured by bigrams, a short
+    question's cross-boundary bigrams (``何压`` of ``如何压缩``, ``成表`` of ``转换成表格``)
+    counted as words no page holds, and the bigrams of one word as several, so its
+    answer ("JSON 转换成表格": a page of JSON printed as a table) was labelled nothing
+    relevant; on the Chinese development halves it hides no answer and answers one
+    off-topic question fewer (``docs/benchmarks-history.md``, "issue 28: tenth pass,
+    nothing relevant and short questions")."""
     words = japanese_words(text)
     if words:
         units = _japanese_units(words, clauses, dfs)
@@ -389,11 +401,12 @@ def floor_measure(
             {i: max(idfs[w] for w in unit) for i, unit in enumerate(units)},
             _unit_groups(units, groups),
             docs,
+            words_read=True,
         )
     korean = korean_words(text)
-    if not korean:
+    units = _korean_units(korean, clauses, dfs) if korean else _chinese_units(text, clauses, dfs)
+    if not units:
         return FloorMeasure(None, dfs, idfs, groups, docs)
-    units = _korean_units(korean, clauses, dfs)
     return FloorMeasure(
         units,
         {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
@@ -402,6 +415,7 @@ def floor_measure(
         docs,
         partial=True,
         word_dfs=dfs,
+        words_read=not korean,
     )
 
 
@@ -473,6 +487,73 @@ def _korean_units(
         if unit:
             units.setdefault(unit, None)
     return tuple(units)
+
+
+def _han_runs(text: str) -> list[str]:
+    """Each run of two or more Han characters of ``text``, in order (the runs the
+    index cuts into bigrams)."""
+    runs, start = [], -1
+    for i, ch in enumerate(text):
+        if "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf":
+            if start < 0:
+                start = i
+            continue
+        if start >= 0 and i - start > 1:
+            runs.append(text[start:i])
+        start = -1
+    if start >= 0 and len(text) - start > 1:
+        runs.append(text[start:])
+    return runs
+
+
+def _chinese_units(
+    text: str, clauses: Sequence[TermQuery], dfs: Mapping[int, int]
+) -> tuple[frozenset[int], ...]:
+    """The units of :func:`floor_measure` for a Chinese ``text`` (``()`` when it has
+    no Han run): each query word of ``dfs`` that is no CJK bigram alone, then, along
+    each Han run, each stretch of consecutive bigrams that some document holds (a
+    word or a phrase the vault uses), and each stretch of bigrams none holds (a word
+    the vault does not know). A bigram none holds between two that are held (or a
+    dropped function bigram, or the run's end) is a word boundary and no unit
+    (``何压`` of ``如何压缩``); a function bigram dropped from the query
+    (:func:`~rubi.index.snowball.function_bigram`) cuts the run."""
+    runs = _han_runs(text) if not text.isascii() else []
+    if not runs:
+        return ()
+    of_bigram = {c.text: c.origin for c in clauses if c.origin in dfs and is_cjk(c.text)}
+    bigrams = set(of_bigram.values())
+    units: dict[frozenset[int], None] = {frozenset({w}): None for w in dfs if w not in bigrams}
+    for run in runs:
+        for stretch in _stretches(
+            [of_bigram.get(run[i : i + 2]) for i in range(len(run) - 1)], dfs
+        ):
+            units.setdefault(frozenset(stretch), None)
+    return tuple(units)
+
+
+def _stretches(seq: Sequence[int | None], dfs: Mapping[int, int]) -> list[list[int]]:
+    """:func:`_chinese_units`' stretches of one run's bigrams (``None``: a dropped
+    function bigram), in order."""
+    held = [o is None or dfs[o] > 0 for o in seq]  # a dropped bigram reads as held
+    out: list[list[int]] = []
+    current: list[int] = []
+    for i, o in enumerate(seq):
+        boundary = (
+            o is not None
+            and not held[i]
+            and len(seq) > 1
+            and (i == 0 or held[i - 1])
+            and (i == len(seq) - 1 or held[i + 1])
+        )
+        if o is None or boundary or (current and held[i] != held[i - 1]):
+            if current:
+                out.append(current)
+            current = []
+        if o is not None and not boundary:
+            current.append(o)
+    if current:
+        out.append(current)
+    return out
 
 
 def _japanese_units(
