@@ -39,6 +39,9 @@ def test_a_search_below_the_floor_shows_no_linked_hits(tmp_path: Path) -> None:
     assert data["relevant"] is False
     assert not any("linked to" in why for hit in data["hits"] for why in hit["why"])
     assert "linked to" not in json.dumps(data)
+    text, answer = app.search_answer(result, 2000, open_hint="read(ids)")  # the MCP tool's
+    assert answer["relevant"] is False and answer["ids"] == ["b"]
+    assert "linked to" not in text
 
 
 def test_a_search_above_the_floor_brings_in_linked_notes(tmp_path: Path) -> None:
