@@ -5,9 +5,12 @@ into overlapping bigrams, many across word boundaries: the page that answers a
 question holds a small share of its bigrams, no more than a page that shares one
 common word with an off-topic question. What tells them apart is how unlikely the
 held bigrams are together: an answer holds many rare ones, an off-topic question's
-best page one or two. A search labels an off-topic Chinese question nothing relevant
-(hits kept), recall stays silent on it, and a question a page answers is not labelled.
-Korean, which spaces its words, is measured by its words (``test_korean_floor.py``).
+best page one or two. A Chinese query is measured by its words: the stretches of
+bigrams the vault holds, cut where a bigram no page holds lies between held ones (a
+word boundary), so its coverage is read as an alphabetic query's. A search labels an
+off-topic Chinese question nothing relevant (hits kept), recall stays silent on it,
+and a question a page answers, short ones too, is not labelled. Korean, which spaces
+its words, is measured by its words (``test_korean_floor.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,12 @@ from pathlib import Path
 from rubi import app
 from rubi.app.recall import LONG_PROMPT_TERMS, cjk_run_words, prompt_words
 from rubi.index.queryanalysis import QueryAnalysis
-from rubi.search.reweighting import CJK_UNMEASURED, SIGNIFICANCE_FLOOR, relevant
+from rubi.search.reweighting import (
+    CJK_UNMEASURED,
+    RELEVANCE_FLOOR,
+    SIGNIFICANCE_FLOOR,
+    relevant,
+)
 
 from helpers import write
 
@@ -54,8 +62,8 @@ def test_an_off_topic_chinese_question_is_labelled_nothing_relevant(tmp_path: Pa
     app.index(paths)
     result = app.search(paths, OFF_TOPIC, refresh=False)
     assert result.hits  # 总是 is on a page: labelled, not dropped
-    assert result.cjk > CJK_UNMEASURED
-    assert not result.relevant
+    assert result.cjk == 0.0  # measured by its words, coverage read
+    assert not result.relevant and result.coverage < RELEVANCE_FLOOR
     assert app.recall(paths, OFF_TOPIC, max_tokens=700) is None
 
 
@@ -77,3 +85,41 @@ def test_a_short_chinese_prompt_counts_words_not_bigrams() -> None:
     mixed = "怎么在 Linux 上配置防火墙"
     assert prompt_words(mixed, set(QueryAnalysis(mixed).terms(mixed))) == 1 + 2 + 3
     assert cjk_run_words("plain English") == 0
+
+
+SHORT_PAGES = {
+    "jtbl": "# jtbl\n\n以表格形式打印 JSON 数据。\n\n- 打印表格: `jtbl`\n",
+    "json5": "# json5\n\n把 JSON5 转换为 JSON。\n",
+    "iconv": "# iconv\n\n转换文件的字符编码。\n",
+    "tr": "# tr\n\n把字符替换成别的字符。\n",
+    "gzip": "# gzip\n\n压缩文件或者解压文件。\n",
+}
+
+
+def _short_vault(tmp_path: Path) -> Path:
+    vault = tmp_path / "s"
+    for name, text in SHORT_PAGES.items():
+        write(vault / f"{name}.md", text)
+    for i in range(24):
+        write(vault / f"p{i:02d}.md", f"# cmd{i}\n\n一个命令。之后显示结果。\n")
+    return vault
+
+
+def test_a_short_chinese_question_a_page_answers_is_relevant(tmp_path: Path) -> None:
+    """The vault holds 转换 and 换成 but not 成表 (across 转换成 | 表格): a boundary,
+    so the question is three words, two of which the answer holds."""
+    paths = app.locate(_short_vault(tmp_path))
+    app.index(paths)
+    result = app.search(paths, "JSON 转换成表格", refresh=False)
+    assert "jtbl" in [h.id for h in result.hits[:3]]
+    assert result.cjk == 0.0 and result.coverage >= RELEVANCE_FLOOR
+    assert result.relevant
+    compress = app.search(paths, "如何压缩文件", refresh=False)
+    assert compress.hits[0].id == "gzip" and compress.relevant
+
+
+def test_a_short_off_topic_chinese_question_stays_labelled(tmp_path: Path) -> None:
+    paths = app.locate(_short_vault(tmp_path))
+    app.index(paths)
+    result = app.search(paths, "怎么把蛋糕烤得松软", refresh=False)
+    assert not result.relevant

@@ -75,6 +75,35 @@ _CJK_RE = Rx(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a
 2–3 ms): an ASCII text holds none and is not searched (:func:`_has_cjk`)."""
 
 
+_CLITICS = frozenset({"s", "re", "ll", "ve", "d", "m"})
+"""English clitics written after an apostrophe (``what's``, ``we're``, ``you'll``,
+``I've``, ``they'd``, ``I'm``): the word is the one before it."""
+_NEGATED = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+"""Irregular ``n't`` forms (``can't``, ``won't``, ``shan't``, ``ain't``): what is
+left before ``n't`` → the word."""
+
+
+def contraction_head(word: str) -> str:
+    """The word an English contraction is made of, before its clitic (``what's`` →
+    ``what``, ``we're`` → ``we``, ``don't`` → ``do``, ``won't`` → ``will``,
+    ``John's`` → ``John``), so a query's stop word stays one when contracted; any
+    other word as it is (``O'Reilly``, ``l'ordinateur``: no clitic after the
+    apostrophe). Without it ``what's`` was searched as ``what``, ``don't`` as
+    ``don't`` and ``don``, ``we're`` as ``we'r`` and ``re``, ``you'll`` as ``ll``.
+    Read on queries only (:meth:`TermAnalyzer.surface`): the index keeps its terms."""
+    for mark in ("'", "\u2019"):
+        head, sep, tail = word.rpartition(mark)
+        if not sep or not head or mark in head:
+            continue
+        low = tail.lower()
+        if low == "t" and head[-1:].lower() == "n" and len(head) > 2:
+            base = head[:-1]
+            return _NEGATED.get(base.lower(), base)
+        if low in _CLITICS and head.isalpha():
+            return head
+    return word
+
+
 def _has_cjk(text: str) -> bool:
     """Whether ``text`` holds a Han, kana or Hangul character."""
     return not text.isascii() and _CJK_RE.search(text) is not None
@@ -312,7 +341,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         out: list[str] = []
         for word in self._findall(text):
             token = Token(removestops=True, mode="query")
-            token.text = word
+            token.text = contraction_head(word)
             token.boost = 1.0
             stream: Iterator[Any] = iter((token,))
             for f in (split, lower, names):

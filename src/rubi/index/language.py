@@ -34,6 +34,7 @@ from whoosh.lang import has_stemmer, has_stopwords, languages
 
 from rubi.core.lazyregex import Rx
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stop_words
+from rubi.index.wordterm import chain_stop_words, fold
 
 __all__ = [
     "CJK_LETTERS",
@@ -100,16 +101,20 @@ def _stop_words(lang: str) -> frozenset[str]:
     return stop_words(lang)
 
 
-def stop_word_votes(words: list[str], langs: Iterable[str] = VOTING_LANGUAGES) -> Counter[str]:
+def stop_word_votes(
+    words: list[str], langs: Iterable[str] = VOTING_LANGUAGES, *, folded: bool = False
+) -> Counter[str]:
     """Each of ``langs``' (voting languages) count of ``words`` (lower-case) in its
     stop words. For the lists of :data:`rubi.index.snowball.STOP_WORD_SOURCES` (the
     Romanian one is written without diacritics) a word also counts without its marks
-    (``și`` → ``si``)."""
-    counts = Counter(words)
+    (``și`` → ``si``). ``folded``: each list read as its analysis chain reads it
+    (:func:`rubi.index.wordterm.chain_stop_words`: a word also counts with its accents
+    folded, ``cómo`` as ``como``), once per word: what a query's chain drops."""
+    counts = Counter(fold(w) for w in words) if folded else Counter(words)
     marked: dict[str, str] | None = None
     votes: Counter[str] = Counter()
     for lang in langs:
-        stops = _stop_words(lang)
+        stops = chain_stop_words(lang) if folded else _stop_words(lang)
         if lang in STOP_WORD_SOURCES:
             if marked is None:
                 marked = {w: fold_marks(w) for w in counts}
@@ -182,7 +187,11 @@ def query_language(text: str, candidates: Iterable[str]) -> str | None:
     wanted = [c for c in dict.fromkeys(candidates) if c in VOTING_LANGUAGES]
     if not wanted:
         return None
-    votes = stop_word_votes(_WORD.findall(text.lower()), wanted)
+    # Each word is read as the analysis chains read it, accents folded too: a
+    # question written with them (Spanish "cómo", the list's "como") votes for the
+    # language whose chain drops it. Unfolded, "cómo cocinar arroz" voted for no
+    # language and its "cómo" was searched in every chain that keeps it.
+    votes = stop_word_votes(_WORD.findall(text.lower()), wanted, folded=True)
     ranked = sorted(((votes.get(c, 0), c) for c in wanted), reverse=True)
     if ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None

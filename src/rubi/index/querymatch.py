@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk
+from rubi.index.cjkwords import chinese_units, japanese_units, korean_units, korean_words
 from rubi.index.japanese import japanese_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
@@ -26,6 +27,7 @@ from rubi.index.schema import (
     SOLO_FIELDS,
     field_language,
 )
+from rubi.index.snowball import function_bigram
 from rubi.index.termscore import TermQuery
 
 __all__ = [
@@ -52,8 +54,8 @@ class BM25Hit:
     scale-free evidence the relevance floor reads (:func:`rubi.search.reweighting.relevant`).
     In a Japanese query the words measured are its content words, not its bigrams
     (:func:`floor_measure`). ``cjk``: the share of that mass in CJK bigrams, whose
-    coverage the floor cannot read (a Chinese or Korean query's; 0.0 for a Japanese
-    one), the same for every hit of a query. ``significance``: how
+    coverage the floor cannot read (a Korean query's; 0.0 for a Japanese or Chinese
+    one, measured by its words), the same for every hit of a query. ``significance``: how
     unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
     (:func:`significance`), the floor's second reading.
@@ -99,13 +101,7 @@ def query_clauses(
         | (set(prose) if wanted & DOCUMENT_LANGUAGE_FIELDS else set())
     )
     words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
-    # The question's own language (when its stop words tell): its stop words are no
-    # part of the question in any chain. Else the Spanish "de" and "un", dropped by
-    # the Spanish chain, matched every note analysed as English (a note of code and
-    # a line of prose, an English README) as rare words.
-    asked = query_language(query_text, prose)
-    if asked is not None:
-        words = [word for word in words if word.get(asked)]
+    words = _without_stop_words(words, query_text, prose)
     if kind == "file":
         # A code-only search: programming abbreviations, in every field, as more
         # terms of the word they abbreviate or spell out. In notes, or in a search
@@ -141,6 +137,51 @@ def query_clauses(
                     )
                 )
     return clauses
+
+
+def _without_stop_words(
+    words: list[dict[str, list[str]]], text: str, prose: Sequence[str]
+) -> list[dict[str, list[str]]]:
+    """The query ``words`` of ``text`` that are no stop word of its language among the
+    index's ``prose`` chains (:func:`rubi.index.language.query_language`), or, when
+    that language is uncertain, of any of them (unless nothing else is left).
+
+    Why: a stop word of the question's language, dropped by that chain, was searched in
+    every chain that keeps it: the Spanish "de" and "un" matched every note analysed as
+    English (a note of code and a line of prose, an English README) as rare words.
+    When no language wins (no stop word, or two languages' as many: "receta de
+    tortilla" in an index of Spanish, French and Catalan notes), the word that is a
+    stop word of one of them is as likely a function word: kept, "de" and "cómo"
+    (read as Catalan "com") matched notes of the other chains."""
+    words = _without_function_bigrams(words, text)
+    asked = query_language(text, prose)
+    if asked is not None:
+        return [word for word in words if word.get(asked)]
+    if len(prose) < 2:
+        return words
+    kept = [word for word in words if all(word.get(lang) for lang in prose)]
+    return kept or words
+
+
+def _without_function_bigrams(
+    words: list[dict[str, list[str]]], text: str
+) -> list[dict[str, list[str]]]:
+    """``words`` without the Chinese function-word bigrams of a Chinese ``text``
+    (:func:`rubi.index.snowball.function_bigram`: ``如何``, ``怎么``, ``可以``),
+    unless nothing else is left. A Japanese text (kana) keeps them: its floor reads
+    its content words (:func:`floor_measure`), and Han there is not Chinese grammar.
+
+    Why: ``如何`` ("how") is on many pages of a Chinese vault, so an off-topic
+    question ("如何做蛋糕", how to bake a cake) matched them on it alone, and a
+    question word counted in the floor's evidence like a topic."""
+    if text.isascii() or japanese_words(text):
+        return words
+    kept = [
+        word
+        for word in words
+        if not all(function_bigram(t) for terms in word.values() for t in terms)
+    ]
+    return kept or words
 
 
 def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
@@ -271,7 +312,8 @@ class FloorMeasure:
     units, ``docs`` the index's document count. ``partial``: a unit is held when a
     hit holds any of its words, at the document frequency of the rarest it holds
     (``word_dfs``: each query word's); else when it holds all of them, at the unit's
-    ``dfs``."""
+    ``dfs``. ``words_read``: the units are the query's words (Japanese, Chinese), so
+    its coverage is read too (:attr:`BM25Hit.cjk` 0.0)."""
 
     units: tuple[frozenset[int], ...] | None
     dfs: Mapping[int, int]
@@ -280,6 +322,7 @@ class FloorMeasure:
     docs: int
     partial: bool = False
     word_dfs: Mapping[int, int] | None = None
+    words_read: bool = False
 
     def held(self, words: Collection[int]) -> set[int]:
         """The units a hit holding the query words ``words`` holds: those whose every
@@ -339,21 +382,32 @@ def floor_measure(
     co-occurrence proved little, and Korean was left out of the floor (every Korean
     off-topic question answered); as words, it labels 8 of the 10 Korean off-topic
     questions of the development halves nothing relevant and 2 of 25 answered ones
-    (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor")."""
+    (``docs/benchmarks-history.md``, "issue 28: tenth pass, the relevance floor").
+
+    Chinese (Han without kana or Hangul): the query's words are the stretches of
+    :func:`~rubi.index.cjkwords.chinese_units`, held when a hit holds any of their
+    bigrams (``partial``), and its coverage is read too (``words_read``). Why: measured
+    by bigrams, a short question's cross-boundary bigrams (``何压`` of ``如何压缩``, ``成表`` of
+    ``转换成表格``) counted as words no page holds, and the bigrams of one word as several,
+    so its answer ("JSON 转换成表格": a page of JSON printed as a table) was labelled nothing
+    relevant; on the Chinese development halves it hides no answer and answers one
+    off-topic question fewer (``docs/benchmarks-history.md``, "issue 28: tenth pass,
+    nothing relevant and short questions")."""
     words = japanese_words(text)
     if words:
-        units = _japanese_units(words, clauses, dfs)
+        units = japanese_units(words, clauses, dfs)
         return FloorMeasure(
             units,
             {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
             {i: max(idfs[w] for w in unit) for i, unit in enumerate(units)},
             _unit_groups(units, groups),
             docs,
+            words_read=True,
         )
     korean = korean_words(text)
-    if not korean:
+    units = korean_units(korean, clauses, dfs) if korean else chinese_units(text, clauses, dfs)
+    if not units:
         return FloorMeasure(None, dfs, idfs, groups, docs)
-    units = _korean_units(korean, clauses, dfs)
     return FloorMeasure(
         units,
         {i: min(dfs[w] for w in unit) for i, unit in enumerate(units)},
@@ -362,6 +416,7 @@ def floor_measure(
         docs,
         partial=True,
         word_dfs=dfs,
+        words_read=not korean,
     )
 
 
@@ -378,72 +433,3 @@ def _unit_groups(
         if inside:
             out.append(inside)
     return out
-
-
-def _is_hangul(ch: str) -> bool:
-    """Whether ``ch`` is a Hangul syllable (U+AC00-U+D7AF). A comparison, not a
-    character class: a compiled pattern here cost every cold recall its compile."""
-    return "\uac00" <= ch <= "\ud7af"
-
-
-def _hangul_runs(text: str) -> Iterable[str]:
-    """The Korean words of ``text`` as the index cuts them: each run of two or more
-    Hangul syllables, in order."""
-    start = -1
-    for i, ch in enumerate(text):
-        if _is_hangul(ch):
-            if start < 0:
-                start = i
-        else:
-            if start >= 0 and i - start > 1:
-                yield text[start:i]
-            start = -1
-    if start >= 0 and len(text) - start > 1:
-        yield text[start:]
-
-
-def _all_hangul(text: str) -> bool:
-    """Whether ``text`` is a Hangul run of two or more syllables (a bigram of one)."""
-    return len(text) > 1 and all(_is_hangul(ch) for ch in text)
-
-
-def korean_words(text: str) -> list[tuple[str, ...]]:
-    """The Korean words of ``text``, each as the overlapping bigrams the index cuts it
-    into (``"파일을"`` → ``("파일", "일을")``), in order, each word once; ``[]`` when
-    ``text`` has none."""
-    if text.isascii():
-        return []
-    found: dict[tuple[str, ...], None] = {}
-    for run in _hangul_runs(text):
-        found.setdefault(tuple(run[i : i + 2] for i in range(len(run) - 1)), None)
-    return list(found)
-
-
-def _korean_units(
-    words: Sequence[tuple[str, ...]], clauses: Sequence[TermQuery], dfs: Mapping[int, int]
-) -> tuple[frozenset[int], ...]:
-    """The units of :func:`floor_measure` for Korean: each query word of ``dfs`` that
-    is no Hangul bigram alone, then each of ``words`` (bigrams) made of those of its
-    bigrams that are query words (a word with none is no unit)."""
-    of_bigram = {c.text: c.origin for c in clauses if c.origin in dfs and _all_hangul(c.text)}
-    bigrams = set(of_bigram.values())
-    units = {frozenset({w}): None for w in dfs if w not in bigrams}
-    for word in words:
-        unit = frozenset(of_bigram[b] for b in word if b in of_bigram)
-        if unit:
-            units.setdefault(unit, None)
-    return tuple(units)
-
-
-def _japanese_units(
-    words: Sequence[tuple[str, ...]], clauses: Sequence[TermQuery], dfs: Mapping[int, int]
-) -> tuple[frozenset[int], ...]:
-    """The units of :func:`floor_measure`: each query word of ``dfs`` that is no CJK
-    bigram alone, then each of ``words`` (bigrams) whose bigrams are all query words."""
-    of_bigram = {c.text: c.origin for c in clauses if c.origin in dfs and is_cjk(c.text)}
-    bigrams = set(of_bigram.values())
-    units = {frozenset({w}): None for w in dfs if w not in bigrams}
-    for word in words:
-        if all(b in of_bigram for b in word):
-            units.setdefault(frozenset(of_bigram[b] for b in word), None)
-    return tuple(units)

@@ -468,8 +468,8 @@ class SearchIndex:
         cjk = cjk_share(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
-        if measure.units is not None and not measure.partial:
-            cjk = 0.0  # Japanese: measured by its words in full, coverage too
+        if measure.words_read:
+            cjk = 0.0  # Japanese, Chinese: measured by their words, coverage too
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}

@@ -25,6 +25,7 @@ __all__ = [
     "SNOWBALL_NAMES",
     "STOP_WORD_SOURCES",
     "fold_marks",
+    "function_bigram",
     "stemmer",
     "stop_words",
 ]
@@ -145,3 +146,23 @@ def _repair_turkish(word: str) -> str:
         return word.encode("latin-1").decode("iso8859_9")
     except UnicodeError:
         return word
+
+
+@lru_cache(maxsize=1)
+def _chinese_function_characters() -> frozenset[str]:
+    """The one-character words of the ``stop-words`` package's Chinese list (如, 何,
+    怎, 么, 可, 以, 一, 个, 这, 的 …)."""
+    from stop_words import get_stop_words
+
+    return frozenset(w for w in (w.strip() for w in get_stop_words("chinese")) if len(w) == 1)
+
+
+def function_bigram(term: str) -> bool:
+    """Whether ``term`` is a Han bigram both of whose characters are Chinese function
+    words (``如何`` "how", ``怎么``, ``可以``, ``一个``, ``这个``): a question word or
+    grammar, not a topic, the Chinese counterpart of a stop word. The index cuts
+    Chinese into bigrams, so no stop list of words applies to it; this reads the
+    ``stop-words`` package's Chinese list, whose words are single characters."""
+    return len(term) == 2 and all(
+        "\u4e00" <= ch <= "\u9fff" and ch in _chinese_function_characters() for ch in term
+    )

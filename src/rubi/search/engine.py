@@ -306,7 +306,8 @@ def search_index(
         bm25 = by_window(bm25, question_words(query, analysis), shares)
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
-    graph, via, linked = graph_list(g, bm25, names, eligible)
+    evidence = _evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
+    graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
@@ -350,7 +351,7 @@ def search_index(
         hits,
         len(fused) - sum(len(s.also) for s in slots),
         named=len(names),
-        **_evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file"),
+        **evidence,
     )
 
 

@@ -258,10 +258,19 @@ def _unseconded(node: str, first: Sequence[BM25Hit]) -> str:
 
 
 def graph_list(
-    g: nx.MultiDiGraph, bm25: Sequence[BM25Hit], names: Sequence[NameMatch], eligible: Eligible
+    g: nx.MultiDiGraph,
+    bm25: Sequence[BM25Hit],
+    names: Sequence[NameMatch],
+    eligible: Eligible,
+    *,
+    relevant: bool = True,
 ) -> tuple[list[str], dict[str, str], str]:
     """List 3: personalized PageRank seeded by the top :data:`SEED_COUNT` text hits
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
+    When the search is below the relevance floor (``relevant`` False:
+    :func:`rubi.search.reweighting.relevant`) its text hits seed nothing: a walk from
+    weak matches is no evidence (it showed their neighbours as "linked to … (1 seed)"
+    under "Nothing relevant"), and with no seed the list is empty.
 
     Returns:
         The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
@@ -274,7 +283,7 @@ def graph_list(
         list ranks the seeds alone.
     """
     seeds: dict[str, float] = {}
-    if bm25:
+    if bm25 and relevant:
         top = bm25[0].score or 1.0
         for h in bm25[:SEED_COUNT]:
             seeds[h.id] = h.score / top
@@ -284,7 +293,11 @@ def graph_list(
     walked = [s for s in seeds if s in g]
     linked = linked_seeds(walked, partial(_neighbours, g))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
-    said = f"{linked} of {len(walked)} seeds linked" if len(walked) > 1 else "1 seed"
+    said = (
+        f"{linked} of {len(walked)} seeds linked"
+        if len(walked) > 1
+        else ("1 seed" if walked else "no seeds")
+    )
     if not graph_votes(linked, len(walked)):
         return [n for n in ranked if n in seeds][:BM25_LIMIT], {}, said
     return ranked[:BM25_LIMIT], dict(ppr.via), said

@@ -319,7 +319,12 @@ all, every off-topic question answered) it labels 7 of 8 off-topic questions not
 relevant and keeps all 32 on-topic ones (lowest answer 5.1 nats against the floor's
 3.0; the off-topic one kept, "build an index to speed up queries" in MySQL, is asked
 of a tutorial with an IndexedDB chapter on indexes; ``docs/benchmarks-history.md``,
-"issue 28: ninth pass"). A Korean query is measured the same way, its words (a
+"issue 28: ninth pass"). A Chinese query is now measured by its words (the
+stretches of bigrams the vault holds, cut at boundaries: a bigram no page holds
+between held ones), its coverage read too, so its share is 0 here
+(:func:`rubi.index.querymatch.floor_measure`; ``docs/benchmarks-history.md``, "issue
+28: tenth pass, nothing relevant and short questions"). A Korean query is measured
+by significance, its words (a
 stem with its particles, between spaces) as units rather than their bigrams
 (:func:`rubi.index.querymatch.floor_measure`): measured by bigrams, the bigrams of one
 word always meet, and it labelled 3 of 17 answered questions of lang-tldr-ko nothing
