@@ -288,3 +288,21 @@ def test_the_memo_keeps_the_last_notes_asked(monkeypatch: pytest.MonkeyPatch) ->
     for i in (2, 4, 5, 3):
         body_of(f"T{i}", f"text {i}")
     assert made == ["T3"]
+
+
+def test_a_note_s_shingles_go_with_the_search_that_compared_it() -> None:
+    rng = random.Random(7)
+    words = [f"w{rng.randrange(200)}" for _ in range(20_000)]  # 200 words, ~20,000 shingles
+    text, copy = " ".join(words), " ".join([*words, "tail"])
+    forget_bodies()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        a, b = body_of("A", text), body_of("B", copy)
+        assert same_note(a, b) and len(a.shingles) > 15_000
+        del a, b
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        forget_bodies()
+    assert kept < 200_000  # two sets of 200 words; the shingles took megabytes

@@ -80,36 +80,38 @@ _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*$", re.DOTAL
 
 class Fingerprint:
     """What a note is compared by whatever the search: the title as compared (case and
-    spacing aside), whether it is a stub, its count of shingle places (``size``), its
-    set of words (``vocabulary``), and its shingles once a comparison made them (None
-    before: most notes are never shingled)."""
+    spacing aside), whether it is a stub, its count of shingle places (``size``) and
+    its set of words (``vocabulary``)."""
 
-    __slots__ = ("shingles", "size", "stub", "title", "vocabulary")
+    __slots__ = ("size", "stub", "title", "vocabulary")
 
     def __init__(self, title: str, words: Sequence[str]) -> None:
         self.title = " ".join(title.casefold().split())
         self.stub = len(words) < STUB_WORDS
         self.size = max(len(words) - SHINGLE_WORDS + 1, 0)
         self.vocabulary = frozenset(words)
-        self.shingles: frozenset[str] | None = None
 
 
 class Body:
-    """What two notes are compared by: a note's :class:`Fingerprint` (``title``,
-    ``stub``, ``size``, ``vocabulary``) and the text it was made from, whose shingles
-    (runs of :data:`SHINGLE_WORDS` lower-case words) are made the first time a
-    comparison needs them: only for two bodies that share most of their words
-    (:data:`VOCABULARY_JACCARD`); they are kept in the fingerprint then.
+    """What two notes are compared by in one search: a note's :class:`Fingerprint`
+    (``title``, ``stub``, ``size``, ``vocabulary``) and the text it was made from,
+    whose shingles (runs of :data:`SHINGLE_WORDS` lower-case words) are made the first
+    time a comparison needs them: only for two bodies that share most of their words
+    (:data:`VOCABULARY_JACCARD`).
 
     ``source`` is the file's text (``cleaned`` False: :func:`clean_body` makes the
-    body of it when the shingles are asked for) or the cleaned body itself."""
+    body of it when the shingles are asked for) or the cleaned body itself. The
+    shingles live with the body, for the search: kept in the memo they took more
+    memory than the word sets of all its notes (13 of 28 MiB over 300 searches of
+    obsidian-hub, where three notes in four were shingled) for 0.4 ms a search."""
 
-    __slots__ = ("_cleaned", "_source", "print")
+    __slots__ = ("_cleaned", "_shingles", "_source", "print")
 
     def __init__(self, made: Fingerprint, source: str, *, cleaned: bool) -> None:
         self.print = made
         self._source = source
         self._cleaned = cleaned
+        self._shingles: frozenset[str] | None = None
 
     @property
     def title(self) -> str:
@@ -132,13 +134,13 @@ class Body:
         """The body's distinct shingles, each its words joined by a space (no word holds
         one: the same sets as tuples of words, compared faster, since a string keeps its
         hash and a tuple computes it again at every set operation)."""
-        if self.print.shingles is None:
+        if self._shingles is None:
             body = self._source if self._cleaned else clean_body(self._source)
             w = words_of(body)
-            self.print.shingles = frozenset(
+            self._shingles = frozenset(
                 [" ".join(w[i : i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)]
             )
-        return self.print.shingles
+        return self._shingles
 
 
 @dataclass(frozen=True, slots=True)
