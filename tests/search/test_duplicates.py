@@ -23,6 +23,8 @@ from rubi.search.duplicates import (
     STUB_WORDS,
     body_of,
     collapse,
+    forget_bodies,
+    make_body,
     same_note,
     words_of,
 )
@@ -184,7 +186,7 @@ def test_shingles_are_the_bodys_distinct_runs_of_words() -> None:
 def test_a_kept_body_costs_about_its_text_not_an_object_per_word() -> None:
     words = [f"word{i % 40}" for i in range(20_000)]  # 40 distinct words, 20,000 in all
     text = "# A long note\n\n" + " ".join(words) + "\n"
-    body_of.cache_clear()
+    forget_bodies()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -192,7 +194,7 @@ def test_a_kept_body_costs_about_its_text_not_an_object_per_word() -> None:
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-        body_of.cache_clear()
+        forget_bodies()
     assert kept < 2 * len(text)  # a list of the words alone took about 4x the text
     assert len(body.shingles) == 40 and body.size == 20_000 - SHINGLE_WORDS + 1
 
@@ -229,8 +231,78 @@ def test_a_body_is_what_the_full_cleaning_makes_of_its_text(text: str) -> None:
     body = _FRONTMATTER.sub("", text, count=1)
     body = _LINK_TARGET.sub("]", _HEADING.sub("", body)).lower()
     expected = re.findall(r"\w+", body)
-    made = body_of.__wrapped__("Title", text)
+    made = make_body("Title", text)
     assert made.vocabulary == frozenset(expected)
     assert (made.stub, made.size) == (len(expected) < 5, max(len(expected) - 4, 0))
     shingles = {" ".join(expected[i : i + 5]) for i in range(len(expected) - 4)}
     assert made.shingles == shingles
+
+
+def test_a_kept_note_costs_its_word_set_not_its_text() -> None:
+    words = " ".join(f"word{i % 40}" for i in range(2_000))
+    text = "# A long note\n\n" + words + "\n" * 50_000  # a large file of few words
+    forget_bodies()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        body_of("A long note", text)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        forget_bodies()
+    assert kept < len(text) // 4  # the text (and its cleaned body) went with the search
+
+
+def test_a_remembered_note_compares_as_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rubi.search import duplicates
+
+    base = " ".join(f"w{i}" for i in range(60))
+    copy = base + " tail"
+    forget_bodies()
+    made = []
+    real = duplicates.make_body
+    monkeypatch.setattr(duplicates, "make_body", lambda t, x: made.append(t) or real(t, x))
+    first = body_of("A", "---\nk: v\n---\n# A\n" + base)
+    again = body_of("A", "---\nk: v\n---\n# A\n" + base)
+    other = body_of("B", copy)
+    assert made == ["A", "B"]  # the second ask of A was remembered
+    assert again.vocabulary == first.vocabulary and again.size == first.size
+    assert same_note(again, other) and again.shingles == make_body("A", base).shingles
+    assert body_of("A", base + " changed").vocabulary != first.vocabulary  # a new text
+    forget_bodies()
+
+
+def test_the_memo_keeps_the_last_notes_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rubi.search import duplicates
+
+    memo = duplicates._Fingerprints(3)
+    monkeypatch.setattr(duplicates, "_FINGERPRINTS", memo)
+    for i in range(5):
+        body_of(f"T{i}", f"text {i}")
+    body_of("T2", "text 2")  # used again: kept over T3
+    body_of("T5", "text 5")
+    assert len(memo) == 3
+    made = []
+    real = duplicates.make_body
+    monkeypatch.setattr(duplicates, "make_body", lambda t, x: made.append(t) or real(t, x))
+    for i in (2, 4, 5, 3):
+        body_of(f"T{i}", f"text {i}")
+    assert made == ["T3"]
+
+
+def test_a_note_s_shingles_go_with_the_search_that_compared_it() -> None:
+    rng = random.Random(7)
+    words = [f"w{rng.randrange(200)}" for _ in range(20_000)]  # 200 words, ~20,000 shingles
+    text, copy = " ".join(words), " ".join([*words, "tail"])
+    forget_bodies()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        a, b = body_of("A", text), body_of("B", copy)
+        assert same_note(a, b) and len(a.shingles) > 15_000
+        del a, b
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        forget_bodies()
+    assert kept < 200_000  # two sets of 200 words; the shingles took megabytes

@@ -266,10 +266,10 @@ def test_a_file_cut_again_gives_the_same_passages_and_a_changed_file_its_own() -
     texts = [f"# T{i}\n\n" + "word " * 20 + "\n" for i in range(20)]
     for t in texts:
         assert memo.get(t, "note", ()) == layout.layout(t, "note", ())
-    assert 0 < memo._chars <= 2000 and texts[-1] in {k[0] for k in memo._kept}
-    assert texts[0] not in {k[0] for k in memo._kept}  # the least recently used went
+    assert 0 < memo._chars <= 2000 and memo.holds(texts[-1], "note", ())
+    assert not memo.holds(texts[0], "note", ())  # the least recently used went
     memo.get("x" * 300, "note", ())  # over an eighth of the budget: never kept
-    assert "x" * 300 not in {k[0] for k in memo._kept}
+    assert not memo.holds("x" * 300, "note", ())
 
 
 def test_the_layout_memo_bounds_its_memory_whatever_the_files_shape() -> None:
@@ -312,3 +312,22 @@ def test_a_crlf_file_gets_the_passages_and_scores_of_its_lf_twin() -> None:
     assert [(p.anchor, p.score, p.start, p.end, p.focus) for p in got] == [
         (p.anchor, p.score, p.start, p.end, p.focus) for p in want
     ]
+
+
+def test_the_layout_memo_keeps_a_layout_not_the_text_it_was_cut_from() -> None:
+    import tracemalloc
+
+    from rubi.search import layout
+
+    memo = layout.Layouts(budget=10_000_000)
+    tracemalloc.start()
+    try:
+        text = "# T\n\n" + ("word " * 2_000 + "\n") * 50  # 500 KB of long lines
+        size = len(text)
+        made = memo.get(text, "note", ())
+        assert memo.get(text, "note", ()) is made
+        del text, made
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 2.5 * size  # its lines and lower-cased copy; the text went

@@ -21,6 +21,15 @@ from rubi.vault.scan import VaultListing
 from helpers import write
 
 
+@pytest.fixture(autouse=True)
+def _no_scans_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no scan paid for: the count is the process's, and an
+    earlier test's refreshing searches would start a watcher here early."""
+    import rubi.sync.freshness as freshness
+
+    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
+
+
 @pytest.mark.timeout(60)
 def test_a_watched_process_searches_without_scanning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -311,6 +320,26 @@ def test_a_server_s_watch_starts_before_its_idle_spell_once_scans_cost_what_watc
         scans.add(servewatch.WATCH_AFTER_SCANS_S)  # what the searches' scans paid
         assert started.wait(5)
     assert not idle.is_set()
+
+
+def test_a_server_searched_without_pause_from_its_start_watches_once_scans_cost_enough(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that never pauses gives the server neither its first idle spell after
+    the first answers (``after``) nor a later one (``idle``): the scans' cost alone
+    starts the watcher, within the first minute."""
+    import rubi.cli.servewatch as servewatch
+    import rubi.sync.freshness as freshness
+
+    paths, _, started = _served_vault(tmp_path, monkeypatch)
+    scans = freshness._ScanCost()
+    monkeypatch.setattr(freshness, "_SCANS", scans)
+    after, idle = threading.Event(), threading.Event()
+    with in_background(paths, after, idle):
+        assert not started.wait(0.5)  # no idle spell, scans cheap so far
+        scans.add(servewatch.WATCH_AFTER_SCANS_S)  # what the searches' scans paid
+        assert started.wait(5)
+    assert not after.is_set() and not idle.is_set()
 
 
 def test_a_check_for_changed_files_counts_its_cpu_time(

@@ -64,8 +64,8 @@ def in_background(
     session pays at most a listing and maybe one incremental run, not the watcher's import, its
     catch-up run with a hash of every note, its thread and its watches on every
     folder. Until the watcher listens, a search refreshes by scanning; once those scans
-    cost :data:`WATCH_AFTER_SCANS_S` of CPU, the watcher starts without waiting for
-    ``idle`` (a busy session that never pauses)."""
+    cost :data:`WATCH_AFTER_SCANS_S` of CPU, the catch-up and the watcher start without
+    waiting for ``after`` or ``idle`` (a busy session that never pauses)."""
     if vault is None:
         yield None
         return
@@ -73,9 +73,7 @@ def in_background(
 
     def run() -> None:
         if after is not None:
-            deadline = time.monotonic() + AFTER_WAIT_S
-            while not after.wait(0.1) and not stop.is_set() and time.monotonic() < deadline:
-                pass
+            _wait(after, stop, time.monotonic() + AFTER_WAIT_S)
             if stop.is_set():
                 return
         if idle is not None:
@@ -85,9 +83,7 @@ def in_background(
                 log.warning("catching %s up failed: %s", vault.root, exc)
             except Exception:  # the watcher's own catch-up, later, tries again
                 log.exception("catching %s up failed", vault.root)
-            while not idle.wait(0.1) and not stop.is_set():
-                if app.scans_cpu_s() >= WATCH_AFTER_SCANS_S:
-                    break
+            _wait(idle, stop, None)
             if stop.is_set():
                 return
         try:
@@ -105,3 +101,14 @@ def in_background(
     finally:
         stop.set()
         thread.join(timeout=2.0)
+
+
+def _wait(event: threading.Event, stop: threading.Event, deadline: float | None) -> None:
+    """Return once ``event`` or ``stop`` is set, ``deadline`` (monotonic seconds; None:
+    none) has passed, or the searches' scans have cost :data:`WATCH_AFTER_SCANS_S` of
+    CPU (a server searched without pause: the idle spell it waits for never comes)."""
+    while not event.wait(0.1) and not stop.is_set():
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        if app.scans_cpu_s() >= WATCH_AFTER_SCANS_S:
+            return

@@ -8,6 +8,7 @@ Pure text work over :mod:`rubi.search.sections`; the memo is safe across threads
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ __all__ = [
     "charge",
     "layout",
     "layout_of",
+    "text_key",
 ]
 
 
@@ -75,8 +77,9 @@ def layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout
 
 
 class Layouts:
-    """The layouts of the files cut most recently, by their text and how they are cut
-    (a pure memo: a file that changed is a new key, so nothing here is ever stale).
+    """The layouts of the files cut most recently, by a digest of their text
+    (:func:`text_key`) and how they are cut (a pure memo: a file that changed is a new
+    key, so nothing here is ever stale).
     An agent's searches keep showing the same few notes; a layout costs about twice
     the scoring it saves. Kept up to :data:`LAYOUT_MEMO_CHARS` characters, each layout
     charged by :func:`charge` (its lines and parts too: a file of short lines or many
@@ -87,13 +90,17 @@ class Layouts:
         self._budget = budget
         self._chars = 0
         self._kept: OrderedDict[
-            tuple[str, str, tuple[tuple[str, int], ...]], tuple[Layout, int]
+            tuple[bytes, str, tuple[tuple[str, int], ...]], tuple[Layout, int]
         ] = OrderedDict()
         self._guard = threading.Lock()
 
+    def holds(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> bool:
+        """Whether the layout of the arguments is kept."""
+        return (text_key(text), kind, symbols) in self._kept
+
     def get(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout:
         """:func:`layout` of the arguments, kept from an earlier call when there was one."""
-        key = (text, kind, symbols)
+        key = (text_key(text), kind, symbols)
         with self._guard:
             found = self._kept.get(key)
             if found is not None:
@@ -110,6 +117,13 @@ class Layouts:
                     _, (_, gone) = self._kept.popitem(last=False)
                     self._chars -= gone
         return made
+
+
+def text_key(text: str) -> bytes:
+    """What :class:`Layouts` keys a file's text by: its BLAKE2b digest (16 bytes), so
+    the memo does not keep the text itself beside its layout's lines and lower-cased
+    copy (a third of what it held)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 LINE_CHARS = 16
