@@ -21,15 +21,6 @@ from rubi.vault.scan import VaultListing
 from helpers import write
 
 
-@pytest.fixture(autouse=True)
-def _no_scans_yet(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no scan paid for: the count is the process's, and an
-    earlier test's refreshing searches would start a watcher here early."""
-    import rubi.sync.freshness as freshness
-
-    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
-
-
 @pytest.mark.timeout(60)
 def test_a_watched_process_searches_without_scanning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
