@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -321,13 +322,44 @@ class Handover:
     fast: FastCalls | None = None
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\ud800``-``\\udfff`` escape on a raw line: the only way a message parsed from
+bytes can hold a lone surrogate (such bytes themselves are not UTF-8)."""
+
+
+def _encodable(value: Any) -> bool:
+    """Every string in ``value`` (keys and values, walked without recursion: it may be
+    nested deeply) encodes as UTF-8, so holds no lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
 def _request(line: bytes) -> dict[str, Any] | None:
-    """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None."""
+    """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None.
+
+    A message holding a lone surrogate anywhere (its id, a client's name, an argument)
+    is not: the SDK's parser refuses the line, and the SDK answers it with an error
+    (:func:`rubi.mcp.stdio.unreadable_reply`); a reply that echoed such an id could
+    not even be written."""
     try:
         msg = json.loads(line)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's limit
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
+        return None
+    if _SURROGATE_ESCAPE.search(line) is not None and not _encodable(msg):
         return None
     if not isinstance(msg.get("method"), str):
         return None
