@@ -126,3 +126,14 @@ def test_a_lone_surrogate_in_the_client_s_info_is_refused_as_the_sdk_refuses_it(
 ) -> None:
     got = _same(vault, [line], 1)
     assert b'"error":{"code":-32602' in got[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("modern", [False, True], ids=["2025-11-25", "2026-07-28"])
+def test_the_lists_and_their_errors_are_the_sdk_s_bytes(vault: VaultPaths, modern: bool) -> None:
+    params = {"_meta": envelope()} if modern else None
+    lists = ["tools/list", "prompts/list", "resources/list", "ping"]
+    opening = [json.dumps(request(0, "server/discover", params))] if modern else HANDSHAKE
+    asked = [json.dumps(request(i, m, params)) for i, m in enumerate(lists, 1)]
+    got = _same(vault, [*opening, *asked], 1 + len(lists))
+    assert any(b'"error":{"code":-32601,"message":"Method not found"' in g for g in got)
