@@ -137,3 +137,13 @@ def test_the_lists_and_their_errors_are_the_sdk_s_bytes(vault: VaultPaths, moder
     asked = [json.dumps(request(i, m, params)) for i, m in enumerate(lists, 1)]
     got = _same(vault, [*opening, *asked], 1 + len(lists))
     assert any(b'"error":{"code":-32601,"message":"Method not found"' in g for g in got)
+
+
+@pytest.mark.slow
+def test_an_initialize_after_a_2026_07_28_tool_call_is_refused_as_the_sdk_refuses_it(
+    vault: VaultPaths,
+) -> None:
+    call = json.dumps(_call(1, "search", {"query": "trie"}, True))
+    later = [json.dumps(request(2, "initialize", INIT)), json.dumps(_call(3, "map", {}, True))]
+    got = _same(vault, [call, *later], 3)
+    assert b'"id":2,"error":{"code":-32022' in b"".join(got)

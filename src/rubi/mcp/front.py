@@ -466,6 +466,7 @@ def greet(
         if era.initialized(msg):
             handover.replay.append(line)
             continue
+        unopened = era.version is None
         reply, opening = era.reply(msg, handshake, answerer)
         if reply is None:
             handover.replay.append(line)
@@ -474,7 +475,23 @@ def greet(
             handover.replay.append(line)
             handover.answered_id = msg["id"]
             handover.answered = reply
+        elif unopened and era.version is not None:
+            _show_era(handover, msg, era.version, handshake)
         writer.write(_line(msg["id"], reply))
+
+
+def _show_era(handover: Handover, call: dict[str, Any], version: str, handshake: Handshake) -> None:
+    """Have the SDK learn the era a 2026-07-28 tool call opened: the call itself is
+    never replayed (it would run twice), so a ``server/discover`` with the call's own
+    envelope is, under an id no client uses, its answer dropped. Without it the SDK
+    would take the connection for unopened and answer a later ``initialize`` with a
+    handshake the SDK alone refuses on a 2026-07-28 connection."""
+    rid = f"rubi-era-{os.urandom(8).hex()}"
+    params = {"_meta": call["params"]["_meta"]}
+    discover = {"jsonrpc": "2.0", "id": rid, "method": "server/discover", "params": params}
+    handover.replay.append(json.dumps(discover, ensure_ascii=False).encode("utf-8") + b"\n")
+    handover.answered_id = rid
+    handover.answered = handshake.reply("server/discover", version)
 
 
 @dataclass
