@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import threading
 from typing import Any
 
@@ -51,6 +51,12 @@ def _no_wait() -> None:
     return None
 
 
+def _read_into(reader: LineReader, lines: queue.Queue[bytes]) -> None:
+    while line := reader.readline():
+        lines.put(line)
+    lines.put(b"")
+
+
 def replies(paths: VaultPaths, lines: list[str], count: int, *, fast: bool) -> list[bytes]:
     """The reply lines to ``lines`` (sorted: the SDK answers requests concurrently),
     read until ``count`` came, from the fast path or from the SDK alone."""
@@ -60,16 +66,21 @@ def replies(paths: VaultPaths, lines: list[str], count: int, *, fast: bool) -> l
     server.start()
     for line in lines:
         os.write(wire._in_w, line.encode("utf-8", "surrogatepass") + b"\n")
-    reader = LineReader(wire.client_end)
+    lines_out: queue.Queue[bytes] = queue.Queue()
+    reader = LineReader(wire.client_end)  # lines may come several to one read
+    threading.Thread(target=_read_into, args=(reader, lines_out), daemon=True).start()
     got: list[bytes] = []
     while len(got) < count:
-        ready, _, _ = select.select([wire.client_end], [], [], 60)
-        assert ready and not failures, (failures, got)
-        got.append(reader.readline().rstrip(b"\n"))
+        try:
+            got.append(lines_out.get(timeout=60).rstrip(b"\n"))
+        except queue.Empty:
+            raise AssertionError((failures, got)) from None
+        assert got[-1] and not failures, (failures, got)
     wire.end()
     server.join(30)
     assert not server.is_alive() and not failures, failures
     wire.close()
+    os.close(wire._out_w)  # the reading thread ends at this end of the output
     return sorted(got)
 
 
