@@ -37,13 +37,15 @@ when installed, else ``/proc/<pid>/stat``):
   sees it, the server's CPU per call p50 and mean (the schedstat of its threads,
   nanoseconds; the clock-tick total / calls beside it), and the server's resident
   memory before and after them; ``--wait S`` idles S seconds more first (25: the
-  server's unasked work done, the SDK built, its watcher listening); ``--answers``
+  server's unasked work done: the warm-up search, its watcher listening); ``--answers``
   writes each query's answer (its ``structuredContent``), so two runs can be
   compared byte for byte;
 - first minute: a fresh server searched with the same queries right after its
   handshake (no warm-up calls, no waiting for it to settle), the same figures, and its
   memory before and after;
 - read: ``read`` of the first hit of each search, wall p50 and CPU per call;
+- the warm server's whole session: its CPU seconds from its start to its last answer
+  (the waits and whatever it did unasked included) and its resident memory then;
 - RSS over cycles: ``--cycles`` register + read cycles (one new note registered, then
   read back by its id); the server's resident memory before, after, and the growth,
   with wall and CPU per cycle.
@@ -363,6 +365,8 @@ async def warm_and_cycles(
         out["cycle_wall"] = cycle_wall
         out["cycle_cpu"] = (cpu_seconds(pid) - cpu0) / cycles if cycles else float("nan")
         out["rss"] = rss
+        out["session_cpu_s"] = cpu_seconds(pid)  # start → its last answer, waits included
+        out["session_rss"] = rss_mb(pid)
     return out
 
 
@@ -574,6 +578,12 @@ def table_for(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
         "server RSS over the warm searches",
         f"{before:,.0f} → {after:,.0f} MiB (+{after - before:,.0f})",
         "",
+        "",
+    )
+    table.add_row(
+        "warm server's whole session (start → its last answer; RSS then)",
+        f"{r['session_rss']:,.0f} MiB",
+        f"{r['session_cpu_s']:,.2f} s",
         "",
     )
     rw = r["read_wall"]

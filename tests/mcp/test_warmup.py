@@ -1,8 +1,8 @@
 """The stdio server's start: nothing loaded beside the first answers (each call loads
 what it needs itself), the start told once they are out; the work no message asked
-for (the warm-up search, then the SDK's import) only once the server has lived a while
-and is idle, never while a call is being answered; a message that needs the SDK has it
-built at once."""
+for (the warm-up search) only once the server has lived a while and is idle, never
+while a call is being answered; the SDK built only when a message needs it, and then
+at once."""
 
 from __future__ import annotations
 
@@ -72,9 +72,37 @@ def test_unasked_work_waits_until_the_server_has_lived_a_while_and_is_idle(
             time.sleep(0.05)
         time.sleep(0.1)
         assert order == []
-    assert warmup.built.wait(WAIT_S)
+    assert warmup.warm.wait(WAIT_S)
+    assert order == ["warm"]
+    warmup.stop()
+
+
+def test_the_sdk_is_built_only_when_a_message_needs_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    order: list[str] = []
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: order.append("warm"))
+    build = lambda ready: order.append("build") or "server"  # noqa: E731
+    warmup = Warmup(_paths(tmp_path), build, unasked_after_s=0.2, idle_s=0.1).start()
+    assert warmup.warm.wait(WAIT_S)
+    assert not warmup.built.wait(1.0)  # idle, warm, and still no SDK: no message needs it
+    assert order == ["warm"]
+    assert warmup.server() == "server"  # a register call, say
     assert order == ["warm", "build"]
-    assert warmup.server() is not None
+
+
+def test_a_server_that_ends_without_needing_the_sdk_never_builds_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    order: list[str] = []
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: order.append("warm"))
+    build = lambda ready: order.append("build") or "server"  # noqa: E731
+    warmup = Warmup(_paths(tmp_path), build, unasked_after_s=0.2, idle_s=0.1).start()
+    assert warmup.warm.wait(WAIT_S)
+    warmup.stop()
+    assert warmup.built.is_set() and order == ["warm"]
 
 
 def test_a_message_that_needs_the_sdk_has_it_built_at_once_without_a_warm_up_search(
@@ -129,6 +157,7 @@ def test_a_call_waits_only_for_a_warm_up_search_under_way(
     assert not answered.wait(0.2)  # the search under way loads what the call needs
     release.set()
     assert answered.wait(WAIT_S)
+    warmup.stop()
 
 
 WARMED = """

@@ -76,7 +76,7 @@ class EarlyCalls:
         handshake: the snapshot (the tools' input schemas; the fields a 2026-07-28
             result carries besides the tool's own).
         ready: called before a tool runs; blocks until the vault is warm.
-        serving: entered while a tool runs (the warm-up holds the SDK's import back
+        serving: entered while a tool runs (the warm-up holds its unasked work back
             meanwhile); None for nothing.
         hook: answers the :data:`~rubi.mcp.hooktool.HOOK_TOOL` tool (Claude Code's
             ``mcp_tool`` hooks), without waiting for ``ready``; None: that tool is

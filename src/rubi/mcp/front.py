@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -321,13 +322,44 @@ class Handover:
     fast: FastCalls | None = None
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\ud800``-``\\udfff`` escape on a raw line: the only way a message parsed from
+bytes can hold a lone surrogate (such bytes themselves are not UTF-8)."""
+
+
+def _encodable(value: Any) -> bool:
+    """Every string in ``value`` (keys and values, walked without recursion: it may be
+    nested deeply) encodes as UTF-8, so holds no lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
 def _request(line: bytes) -> dict[str, Any] | None:
-    """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None."""
+    """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None.
+
+    A message holding a lone surrogate anywhere (its id, a client's name, an argument)
+    is not: the SDK's parser refuses the line, and the SDK answers it with an error
+    (:func:`rubi.mcp.stdio.unreadable_reply`); a reply that echoed such an id could
+    not even be written."""
     try:
         msg = json.loads(line)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's limit
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
+        return None
+    if _SURROGATE_ESCAPE.search(line) is not None and not _encodable(msg):
         return None
     if not isinstance(msg.get("method"), str):
         return None
@@ -434,6 +466,7 @@ def greet(
         if era.initialized(msg):
             handover.replay.append(line)
             continue
+        unopened = era.version is None
         reply, opening = era.reply(msg, handshake, answerer)
         if reply is None:
             handover.replay.append(line)
@@ -442,7 +475,23 @@ def greet(
             handover.replay.append(line)
             handover.answered_id = msg["id"]
             handover.answered = reply
+        elif unopened and era.version is not None:
+            _show_era(handover, msg, era.version, handshake)
         writer.write(_line(msg["id"], reply))
+
+
+def _show_era(handover: Handover, call: dict[str, Any], version: str, handshake: Handshake) -> None:
+    """Have the SDK learn the era a 2026-07-28 tool call opened: the call itself is
+    never replayed (it would run twice), so a ``server/discover`` with the call's own
+    envelope is, under an id no client uses, its answer dropped. Without it the SDK
+    would take the connection for unopened and answer a later ``initialize`` with a
+    handshake the SDK alone refuses on a 2026-07-28 connection."""
+    rid = f"rubi-era-{os.urandom(8).hex()}"
+    params = {"_meta": call["params"]["_meta"]}
+    discover = {"jsonrpc": "2.0", "id": rid, "method": "server/discover", "params": params}
+    handover.replay.append(json.dumps(discover, ensure_ascii=False).encode("utf-8") + b"\n")
+    handover.answered_id = rid
+    handover.answered = handshake.reply("server/discover", version)
 
 
 @dataclass

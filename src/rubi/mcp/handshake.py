@@ -111,8 +111,11 @@ def snapshot() -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    """The file's text: stable order, one revision a line group, ends with a newline."""
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The file's text, ending with a newline: every object's keys in the order the SDK
+    writes them (the greeting answers from it, and its replies are the SDK's byte for
+    byte: a tool's input schema lists its arguments as the tool declares them, an
+    error its ``code``, ``message``, ``data``)."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
 def main() -> int:

@@ -11,10 +11,12 @@ asks for its hooks and maybe a tool, and ends. It pays only for what it asks:
 2. a tool call with plain arguments, and every ``mcp_tool`` hook, is answered in the
    greeting too (:mod:`rubi.mcp.early`), loading what it needs (the search stack, the
    index, graph and vectors) in this process, where it stays for the next call;
-3. the first message the greeting cannot answer hands the connection to the SDK,
-   built then (0.6-0.8 s of CPU) unless it was already; after that the SDK answers
-   everything but the tool calls the greeting's answerer still answers
-   (:class:`rubi.mcp.front.FastCalls`: the same bytes, without the SDK's per-call work).
+3. the first message the greeting cannot answer (a ``register`` call, whose
+   arguments the SDK validates; anything unusual) hands the connection to the SDK,
+   imported and built only then (0.6-0.8 s of CPU; +40 MiB of memory a session that
+   never needs it does not hold); after that the SDK answers everything but the tool
+   calls the greeting's answerer still answers (:class:`rubi.mcp.front.FastCalls`:
+   the same bytes, without the SDK's per-call work).
 
 Nothing is loaded beside the first answers: an earlier server searched the vault at
 start to warm it, and the session's first recall, arriving meanwhile, shared the
@@ -31,10 +33,11 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   a pause (``claude -p`` against a fast API) and ends never pays for the check (a
   listing of every note and code file: 60-80 ms of CPU), which only its later
   prompts would have read; the next session's server makes it;
-- the work no message asked for (:data:`UNASKED`: the background watcher, the warm-up
-  search that makes a later first search fast, then the SDK's build) waits until the
-  server has lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long
-  interactive session has such spells between prompts, a short one ends before.
+- the work no message asked for (:data:`UNASKED`: the background watcher and the
+  warm-up search that makes a later first search fast) waits until the server has
+  lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long interactive
+  session has such spells between prompts, a short one ends before. The SDK is not
+  built unasked: the fast path answers rubi's own tool calls for the whole session.
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ FIRST_CALL_WAIT_S = 2.0
 
 UNASKED_AFTER_S = 20.0
 """Seconds a server lives before it does work no message asked for (the warm-up search,
-the SDK's build). A ``claude -p`` session of one prompt that reads ten files lasts 2-5 s
+the background watcher). A ``claude -p`` session of one prompt that reads ten files lasts 2-5 s
 against a fast API; by then every hook has been answered with what it loaded itself."""
 
 IDLE_S = 2.0
@@ -112,9 +115,10 @@ for warm-up (:meth:`Warmup.ready`)."""
 class Warmup:
     """Orders a starting server's work, in a daemon thread (:meth:`start`): the first
     answers, then :data:`STARTED`, then, once the server has lived ``unasked_after_s``
-    and been idle ``idle_s``, the warm-up search (:func:`warm_vault`) and the SDK's
-    build. A message that needs the SDK (:meth:`server`) has it built at once instead
-    (after any call being answered).
+    and been idle ``idle_s``, the warm-up search (:func:`warm_vault`). The SDK is
+    built only when a message needs it (:meth:`server`), at once (after any call
+    being answered, without a warm-up search not yet begun); :attr:`built` is set then,
+    or when the server ends without it.
 
     Args:
         paths: the project vault.
@@ -252,14 +256,10 @@ class Warmup:
                 log.info("warm-up search failed: %s", exc)
         self.warm.set()
         with self._idle:
-            while not self._wanted.is_set() and (due := self._unasked_due()) > 0:
-                if self._stopped:
-                    self.built.set()
-                    return
-                self._idle.wait(due)
+            self._idle.wait_for(lambda: self._wanted.is_set() or self._stopped)
             self._idle.wait_for(lambda: self._calls == 0 or self._stopped)
-            if self._stopped and not self._wanted.is_set():
-                self.built.set()
+            if not self._wanted.is_set():
+                self.built.set()  # the server ends without having needed the SDK
                 return
         try:
             self._server = self._build(self.ready)
