@@ -327,9 +327,10 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 bytes can hold a lone surrogate (such bytes themselves are not UTF-8)."""
 
 
-def _encodable(value: Any) -> bool:
-    """Every string in ``value`` (keys and values, walked without recursion: it may be
-    nested deeply) encodes as UTF-8, so holds no lone surrogate."""
+def first_unencodable(value: Any) -> str | None:
+    """The first string (key or value) in ``value`` that does not encode as UTF-8 (it
+    holds a lone surrogate), walked without recursion (the value may be nested
+    deeply); None when every string encodes."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -337,13 +338,13 @@ def _encodable(value: Any) -> bool:
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                return False
+                return item
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return True
+    return None
 
 
 def _request(line: bytes) -> dict[str, Any] | None:
@@ -359,7 +360,7 @@ def _request(line: bytes) -> dict[str, Any] | None:
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
         return None
-    if _SURROGATE_ESCAPE.search(line) is not None and not _encodable(msg):
+    if _SURROGATE_ESCAPE.search(line) is not None and first_unencodable(msg) is not None:
         return None
     if not isinstance(msg.get("method"), str):
         return None

@@ -40,7 +40,7 @@ from mcp.types import (
 )
 
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
-from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire
+from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire, first_unencodable
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 
 __all__ = [
@@ -108,23 +108,6 @@ def _top_level(raw: str) -> dict[str, Any]:
     return found
 
 
-def _first_surrogate(value: Any) -> str | None:
-    """The first string (key or value) in ``value`` holding a lone surrogate, walked
-    without recursion (the value may be nested deeply)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if has_lone_surrogate(item):
-                return item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
-
-
 def unreadable_reply(exc: Exception) -> JSONRPCError | None:
     """The JSON-RPC error that answers a line the transport could not parse.
 
@@ -164,7 +147,7 @@ def unreadable_reply(exc: Exception) -> JSONRPCError | None:
             id=None,
             error=ErrorData(code=PARSE_ERROR, message="Parse error: the request id is not text"),
         )
-    if _first_surrogate(parsed) is not None:
+    if first_unencodable(parsed) is not None:
         message = (
             f"request {rid}: an argument holds a lone surrogate (a \\ud800-\\udfff escape "
             "without its pair), which is not a Unicode character; send valid UTF-8 text"
