@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from rubi.mcp.front import LineReader, LineWriter
+from rubi.mcp.wire import LineReader, LineWriter
 
 __all__ = ["INIT", "Wire", "request"]
 

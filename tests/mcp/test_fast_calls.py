@@ -20,9 +20,10 @@ from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, envelope
 from mcp_wire import INIT, Wire, request
 from rubi import app
 from rubi.mcp.early import EarlyCalls
-from rubi.mcp.front import Handshake, LineReader, greet, load_handshake
+from rubi.mcp.front import Handshake, greet, load_handshake
 from rubi.mcp.server import build_server
 from rubi.mcp.stdio import serve_wire
+from rubi.mcp.wire import LineReader
 
 CALLS = [
     ("search", {"query": "trie"}),

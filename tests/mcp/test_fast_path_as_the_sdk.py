@@ -19,9 +19,10 @@ from mcp_wire import INIT, Wire, request
 from rubi import app
 from rubi.core.paths import VaultPaths
 from rubi.mcp.early import EarlyCalls
-from rubi.mcp.front import LineReader, greet, load_handshake
+from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.server import build_server
 from rubi.mcp.stdio import serve_wire
+from rubi.mcp.wire import LineReader
 
 INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
 HANDSHAKE = [json.dumps(request(0, "initialize", INIT)), INITIALIZED]

@@ -15,13 +15,9 @@ from pathlib import Path
 import pytest
 
 from mcp_wire import INIT, Wire, request
-from rubi.mcp.front import (
-    Handover,
-    LineReader,
-    greet,
-    load_handshake,
-)
+from rubi.mcp.front import Handover, greet, load_handshake
 from rubi.mcp.handshake import render, snapshot
+from rubi.mcp.wire import LineReader
 
 
 def test_the_snapshot_is_what_the_sdk_answers() -> None:

@@ -51,7 +51,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
-from rubi.mcp.front import LineReader, LineWriter, claim_wire, greet, load_handshake
+from rubi.mcp.front import greet, load_handshake
+from rubi.mcp.wire import LineReader, LineWriter, claim_wire
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

@@ -39,9 +39,11 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
+from rubi.core.encodable import first_unencodable
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
-from rubi.mcp.front import Handover, LineReader, LineWriter, claim_wire, first_unencodable
+from rubi.mcp.front import Handover
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
+from rubi.mcp.wire import LineReader, LineWriter, claim_wire
 
 __all__ = [
     "UNSERVED",
