@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi import app
+from rubi.app.updates import special_files
 from rubi.core.paths import VaultPaths
 from rubi.core.treerules import code_path_skipped, editor_noise, vault_path_skipped
 
@@ -216,6 +217,7 @@ def watch(
     catch_up: bool = True,
     ready: threading.Event | None = None,
     prepare_after_s: float = 0.0,
+    on_refused: Callable[[str, str], None] | None = None,
 ) -> int:
     """Catch up, then apply every batch of changes until stopped.
 
@@ -239,6 +241,10 @@ def watch(
             tree (real file events; a change made after it is seen), or the scripted
             ``changes`` are about to be read. Never set when the source fails at every
             start.
+        on_refused: called with ``(path, reason)`` once per watcher for each changed
+            note or code file that is a FIFO, socket or device
+            (:func:`rubi.app.updates.special_files`: skipped by the index run, never
+            opened); default: one warning logged.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -264,6 +270,7 @@ def watch(
         _prepare(vault, collect=changes is None, begin=begin, stop=stop, wait_s=prepare_after_s)
     restore = _stop_on_signals(stop)
     links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
+    said: set[tuple[str, str]] = set()  # (path, reason) refused and said so
     try:
         if changes is None:
             changes = _file_events(
@@ -281,6 +288,7 @@ def watch(
             batch = classify(events, vault, links[0])
             if batch is None:
                 continue
+            _say_refused(vault, batch, said, on_refused or _log_refused)
             if any(_is_link(vault.root / rel) for rel in batch.vault_paths):
                 links[0] = linked_folders(vault.root, vault.project_root)
             try:
@@ -297,6 +305,21 @@ def watch(
         app.set_watched(vault, False)
         restore()
     return applied
+
+
+def _say_refused(
+    vault: VaultPaths, batch: Batch, said: set[tuple[str, str]], say: Callable[[str, str], None]
+) -> None:
+    """Say once each (``said`` remembers) of ``batch``'s special files
+    (:func:`rubi.app.updates.special_files`) with ``say(path, reason)``."""
+    for found in special_files(vault, batch.vault_paths, batch.code_paths).items():
+        if found not in said:
+            said.add(found)
+            say(*found)
+
+
+def _log_refused(path: str, reason: str) -> None:
+    log.warning("%s: %s", path, reason)
 
 
 LISTEN_TICK_MS = 500

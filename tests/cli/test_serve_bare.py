@@ -122,3 +122,30 @@ def test_any_other_argument_goes_to_click(tmp_path: Path, extra: list[str]) -> N
     assert "click" in _imported(run.stderr)
     if extra != ["--show-token"]:
         assert run.stdout.startswith("Usage: rubi serve [OPTIONS]")
+
+
+def test_the_bare_path_runs_the_options_click_parses_from_a_bare_serve() -> None:
+    """One set of defaults: a ``rubi serve`` click parses without arguments is the
+    options object the bare path runs, field for field."""
+    from rubi.cli.servecmds import serve
+    from rubi.cli.serverun import DEFAULTS, ServeOptions
+
+    parsed = serve.make_context("serve", []).params
+    assert ServeOptions(**parsed) == DEFAULTS
+
+
+def test_the_click_command_passes_what_it_parsed_through_as_one_options_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from rubi.cli import servecmds
+    from rubi.cli.serverun import ServeOptions
+
+    ran: list[object] = []
+    monkeypatch.setattr(servecmds, "run_serve", ran.append)
+    done = CliRunner().invoke(
+        servecmds.serve, ["--http", "--port", "9001", "--project", str(tmp_path)]
+    )
+    assert done.exit_code == 0, done.output
+    assert ran == [ServeOptions(http=True, port=9001, project=tmp_path)]

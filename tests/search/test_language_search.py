@@ -48,14 +48,47 @@ def test_a_spanish_why_line_names_the_words_not_the_function_words(tmp_path: Pat
     assert not {"la", "de"} & {w.strip() for part in why.split(";") for w in part.split(",")}
 
 
-def test_overlapping_bigrams_are_joined_into_the_run_they_spell() -> None:
-    from rubi.search.reasons import _joined_bigrams
+class _File:
+    def __init__(self, text: str) -> None:
+        self.text = text
 
+
+def _joined(found: list[str], question: str, page: str) -> list[str]:
+    from rubi.search.reasons import _joined_bigrams, _Page
+
+    return _joined_bigrams(found, question, _Page("", _File(page)))
+
+
+def test_overlapping_bigrams_are_joined_into_the_run_they_spell_where_the_page_holds_it() -> None:
     question = "如何把一个对象转换成字符串发送到服务器"
     found = ["一个", "个对", "务器", "发送", "服务", "到服"]
-    assert _joined_bigrams(found, question) == ["一个对", "发送", "到服务器"]
-    assert _joined_bigrams(["闭包", "使用"], "如何使用闭包") == ["闭包", "使用"]
-    assert _joined_bigrams(["cache", "闭包"], "闭包 cache") == ["cache", "闭包"]
+    page = "发送一个对象到服务器"
+    assert _joined(found, question, page) == ["一个对", "发送", "到服务器"]
+    assert _joined(["闭包", "使用"], "如何使用闭包", "使用闭包") == ["闭包", "使用"]
+    assert _joined(["cache", "闭包"], "闭包 cache", "闭包 cache") == ["cache", "闭包"]
+
+
+def test_a_run_of_the_question_the_page_does_not_hold_is_named_as_the_runs_it_holds() -> None:
+    question = "如何把一个对象转换成字符串发送到服务器"
+    found = ["一个", "个对", "务器", "发送", "服务", "到服"]
+    page = "一个。个对。发送到服务员。务器。"
+    assert _joined(found, question, page) == ["一个", "个对", "务器", "发送", "到服务"]
+    assert _joined(["서버", "버에"], "서버에 연결", "서버와 버에") == ["서버", "버에"]
+    assert _joined(["서버", "버에"], "서버에 연결", "서버에") == ["서버에"]
+    assert _joined(["パス", "スポ"], "パスポート", "パス。スポーツ") == ["パス", "スポ"]
+
+
+def test_a_chinese_why_line_names_no_run_the_note_does_not_hold(tmp_path: Path) -> None:
+    """The note holds 服务 and 务器, never 服务器: its why-line names the two bigrams."""
+    write(tmp_path / "v" / "网络.md", "# 网络\n\n到服务器的连接很稳定。\n")
+    write(tmp_path / "v" / "其他.md", "# 其他\n\n回家。服务员很好。务器官。\n")
+    paths = app.locate(tmp_path / "v")
+    app.index(paths)
+    hits = {h.id: h for h in app.search(paths, "怎么连接到服务器", refresh=False).hits}
+    assert "text match: 到服务器, 连接" in hits["网络"].why
+    why = next(w for w in hits["其他"].why if w.startswith("text match:"))
+    assert "服务器" not in why
+    assert sorted(why.removeprefix("text match: ").split(", ")) == ["务器", "服务"]
 
 
 def _stored_languages(paths: VaultPaths) -> dict[str, str]:

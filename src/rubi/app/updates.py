@@ -29,6 +29,7 @@ __all__ = [
     "remember_code",
     "scans_cpu_s",
     "set_watched",
+    "special_files",
 ]
 
 WARM_MODULES = ("rubi.markdown.parse",)
@@ -124,6 +125,47 @@ def apply_changes(
     from rubi.sync import index_vault
 
     return index_vault(paths, verify=False, code=code, changed_paths=notes, changed_code=code_paths)
+
+
+def special_files(
+    paths: VaultPaths, notes: Collection[str], code_paths: Collection[str]
+) -> dict[str, str]:
+    """The changed paths where rubi would read a file, a vault note (``.md``) or a code
+    file the map reads (:func:`rubi.codemap.languages.language_of`), that are a FIFO,
+    socket or device, or a symlink to one, each with the line that says what it is and
+    what to do (:func:`rubi.core.safeio.refusal`, as the vault scan words it). The
+    index run skips them without a word (it stats a changed path, never opens one:
+    opening a FIFO waits for a writer); this says why. Only ``stat`` is called here.
+
+    Args:
+        paths: the vault.
+        notes: changed paths inside the vault, vault-relative (the keys' form).
+        code_paths: changed paths outside it, project-relative (the keys' form).
+    """
+    import os
+    import stat
+
+    from rubi.core.safeio import allowed_root, refusal
+
+    allowed, where = allowed_root(paths.root, paths.project_root)
+    places = [(paths.root, rel) for rel in notes if rel.lower().endswith(".md")]
+    if paths.project_root is not None and code_paths:
+        from rubi.codemap.languages import language_of
+
+        places += [(paths.project_root, rel) for rel in code_paths if language_of(rel)]
+    found: dict[str, str] = {}
+    for root, rel in places:
+        full = root / rel
+        try:
+            mode = os.stat(full).st_mode  # a stat opens nothing
+        except OSError:
+            continue  # gone, or a broken link
+        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            continue
+        reason = refusal(allowed, full, where=where)
+        if reason is not None:
+            found[rel] = reason
+    return found
 
 
 def set_watched(paths: VaultPaths, watched: bool) -> None:

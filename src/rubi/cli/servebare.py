@@ -5,11 +5,11 @@ building the command group cost such a server about 30 ms of CPU before its firs
 answer, for options it was not given.
 
 The run is the click command's (:func:`rubi.cli.serverun.run_serve` with the
-options' defaults, logging set up as ``rubi`` without ``-v`` sets it), and so is
-every way it ends: an error is shown by click itself, loaded only then, in the
-command's context (the same ``Error:`` line, usage lines and exit status), Ctrl-C
-and a closed output stop as the group stops them. Any other argument, ``--help``
-among them, goes to click (:func:`is_bare`)."""
+options' defaults, :data:`rubi.cli.serverun.DEFAULTS`, logging set up as ``rubi``
+without ``-v`` sets it), and so is every way it ends: an error is shown by click
+itself, loaded only then, in the command's context (the same ``Error:`` line, usage
+lines and exit status), Ctrl-C and a closed output stop as the group stops them. Any
+other argument, ``--help`` among them, goes to click (:func:`is_bare`)."""
 
 from __future__ import annotations
 
@@ -48,18 +48,9 @@ def serve_bare() -> NoReturn:
     _keep_dataclass_code()
     _log_warnings()
     try:
-        from rubi.cli.serverun import run_serve
+        from rubi.cli.serverun import DEFAULTS, run_serve
 
-        run_serve(
-            http=False,
-            host="127.0.0.1",
-            port=8765,
-            allow_remote=False,
-            no_token=False,
-            show_token=False,
-            project=None,
-            vault=None,
-        )
+        run_serve(DEFAULTS)
     except BrokenPipeError:
         from rubi.cli.closedoutput import stop_for_closed_output
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from rubi.cli.common import handle_errors, vault_option
-from rubi.cli.serverun import run_serve
+from rubi.cli.serverun import DEFAULTS, ServeOptions, run_serve
 
 __all__ = ["serve"]
 
@@ -16,11 +17,11 @@ __all__ = ["serve"]
 @click.option("--http", is_flag=True, help="Serve streamable HTTP at /mcp instead of stdio.")
 @click.option(
     "--host",
-    default="127.0.0.1",
+    default=DEFAULTS.host,
     show_default=True,
     help="HTTP address; anything but loopback needs --allow-remote.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULTS.port, show_default=True)
 @click.option(
     "--allow-remote",
     is_flag=True,
@@ -42,21 +43,12 @@ __all__ = ["serve"]
 @click.option(
     "--project",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
-    default=None,
+    default=DEFAULTS.project,
     help="Project folder: its .rubi/ is looked for there and above (default: here).",
 )
 @vault_option
 @handle_errors
-def serve(
-    http: bool,
-    host: str,
-    port: int,
-    allow_remote: bool,
-    no_token: bool,
-    show_token: bool,
-    project: Path | None,
-    vault: Path | None,
-) -> None:
+def serve(**options: Any) -> None:
     """Run the MCP server for this project (stdio for Claude Code), or for any vault
     with --vault.
 
@@ -64,13 +56,4 @@ def serve(
     RUBI_HTTP_TOKEN when set, else the one kept in http-token in the user's state
     folder (mode 0600), which --show-token prints.
     """
-    run_serve(
-        http=http,
-        host=host,
-        port=port,
-        allow_remote=allow_remote,
-        no_token=no_token,
-        show_token=show_token,
-        project=project,
-        vault=vault,
-    )
+    run_serve(ServeOptions(**options))

@@ -1,39 +1,62 @@
 """What ``rubi serve`` runs once its options are read, without click: the click
-command (:mod:`rubi.cli.servecmds`) and the bare command's fast path
-(:mod:`rubi.cli.servebare`) both call :func:`run_serve`."""
+command (:mod:`rubi.cli.servecmds`) passes the options it parsed, the bare command's
+fast path (:mod:`rubi.cli.servebare`) the defaults, both as one :class:`ServeOptions`
+to :func:`run_serve`. The defaults are written once, here: the click options take
+theirs from :data:`DEFAULTS`."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
-__all__ = ["run_serve"]
+__all__ = ["DEFAULTS", "ServeOptions", "run_serve"]
 
 
-def run_serve(
-    *,
-    http: bool,
-    host: str,
-    port: int,
-    allow_remote: bool,
-    no_token: bool,
-    show_token: bool,
-    project: Path | None,
-    vault: Path | None,
-) -> None:
-    """Serve MCP for ``project`` (None: the current folder) or ``vault`` over stdio, or
-    streamable HTTP at ``host:port`` with ``http``; with ``show_token``, print the
-    bearer token and return. Returns when the client closes stdio or the server stops.
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """The options of ``rubi serve``, one field per click option (same name).
+
+    Attributes:
+        http: serve streamable HTTP at ``host:port`` instead of stdio.
+        host: the HTTP address; anything but loopback needs ``allow_remote``.
+        port: the HTTP port (1-65535).
+        allow_remote: allow a non-loopback ``host``.
+        no_token: serve loopback HTTP without a bearer token.
+        show_token: print the bearer token and return.
+        project: the project folder (None: the current folder).
+        vault: a vault folder to serve instead of the project's.
+    """
+
+    http: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8765
+    allow_remote: bool = False
+    no_token: bool = False
+    show_token: bool = False
+    project: Path | None = None
+    vault: Path | None = None
+
+
+DEFAULTS = ServeOptions()
+"""A bare ``rubi serve``: what its fast path runs, and each click option's default."""
+
+
+def run_serve(options: ServeOptions) -> None:
+    """Serve MCP for ``options.project`` (None: the current folder) or
+    ``options.vault`` over stdio, or streamable HTTP at ``host:port`` with ``http``;
+    with ``show_token``, print the bearer token and return. Returns when the client
+    closes stdio or the server stops.
 
     Raises:
         ValueError: both ``project`` and ``vault`` given (a usage error).
         RubiError: ``vault`` is no folder, or the server cannot serve (one line).
         OSError: a file or socket the server needs cannot be used.
     """
-    if show_token:
+    if options.show_token:
         from rubi.cli.common import echo
         from rubi.mcp.http_token import resolve_token
 
@@ -46,6 +69,7 @@ def run_serve(
     from rubi.mcp.server import serve as run
     from rubi.mcp.startup import QUIET, STARTED, UNASKED
 
+    http, project, vault = options.http, options.project, options.vault
     if vault is not None:
         if project is not None:
             raise ValueError("give --project or --vault, not both")
@@ -74,10 +98,10 @@ def run_serve(
                 project,
                 vault=vault,
                 http=http,
-                host=host,
-                port=port,
-                allow_remote=allow_remote,
-                no_token=no_token,
+                host=options.host,
+                port=options.port,
+                allow_remote=options.allow_remote,
+                no_token=options.no_token,
                 # the plugin's mcp_tool hooks, answered here (docs/engine.md)
                 hook=hook_answerer(located.root if located is not None else None),
             )

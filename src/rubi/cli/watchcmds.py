@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -62,10 +63,17 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     paths = app.locate(vault)
 
     said: set[ScanWarning] = set()
+    refused: set[ScanWarning] = set()  # said by the watcher: not again from its batch
 
     def report(batch: Batch, result: app.IndexReport) -> None:
+        if refused & set(result.warnings):
+            result = replace(result, warnings=[w for w in result.warnings if w not in refused])
         for line in report_lines(batch, result, time.strftime("%H:%M:%S"), said):
             echo(line, err=True)
+
+    def say_refused(path: str, reason: str) -> None:
+        refused.add(ScanWarning(path, reason))
+        echo(f"warning: {path}: {reason}", err=True)
 
     if not once:
         echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
@@ -74,7 +82,14 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
     engine_for = None if once else paths
     try:
         with running(engine_for):  # stopped, its lock released, before the line below
-            run(paths, on_report=report, debounce_ms=debounce_ms, once=once, ready=_SayListening())
+            run(
+                paths,
+                on_report=report,
+                debounce_ms=debounce_ms,
+                once=once,
+                ready=_SayListening(),
+                on_refused=say_refused,
+            )
     except KeyboardInterrupt:
         if once:
             raise

@@ -14,39 +14,48 @@ rebuild).
 
 Per-query personalized PageRank runs on the graph at search time
 (:mod:`rubi.search.ppr`), so nothing global is recomputed on a save.
+
+The code map's files, modules and the notes' ``about_file`` edges are moved by the
+methods of :class:`~rubi.graph.livecode.LiveCodeMap`, a base class of
+:class:`LiveGraph`; a note's node attributes and the key tables are
+:mod:`rubi.graph.livenodes`'. :class:`GraphNote` stays here: a graph snapshot names it
+as ``rubi.graph.live.GraphNote`` (:mod:`rubi.graph.snapshot`'s allow-list), so moving
+it would make every saved snapshot unreadable.
 """
 
 from __future__ import annotations
 
 import bisect
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.model import Note, note_files
-from rubi.core.pagenames import GENERATED_COMMENT
-from rubi.dates.days import note_day
 from rubi.graph.build import (
     GraphBuild,
     LinkProblem,
     dangling_id,
     note_names,
 )
+from rubi.graph.livecode import LiveCodeMap
+from rubi.graph.livenodes import (
+    ATTACHMENT_EXTENSIONS,
+    add_link_edge,
+    interned,
+    is_attachment,
+    name_keys,
+    node_attrs,
+    read_keys,
+)
 from rubi.vault.resolve import (
     LinkResolver,
     NoteNames,
     attachment_key,
-    lookup_keys,
     names_keys,
-    normalize_name,
 )
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from rubi.codemap import CodeMap
-    from rubi.graph.codediff import CodeChange
 
 __all__ = [
     "ATTACHMENT_EXTENSIONS",
@@ -57,56 +66,6 @@ __all__ = [
     "graph_record",
     "node_attrs",
 ]
-
-REBUILD_SHARE = 0.25
-"""Past this share of the map's files changed, :meth:`LiveGraph.set_code_map` builds
-the code nodes afresh instead of moving them."""
-
-ATTACHMENT_EXTENSIONS = frozenset(
-    [
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "svg",
-        "webp",
-        "bmp",
-        "avif",
-        "heic",
-        "pdf",
-        "mp3",
-        "mp4",
-        "webm",
-        "wav",
-        "ogg",
-        "m4a",
-        "flac",
-        "mov",
-        "mkv",
-        "canvas",
-        "base",
-        "excalidraw",
-        "csv",
-        "json",
-        "txt",
-        "zip",
-    ]
-)
-"""Extensions Obsidian embeds as files: a missing one is a missing attachment, not a
-dangling note."""
-
-
-def _is_attachment(target: str) -> bool:
-    name = target.rsplit("/", 1)[-1]
-    return "." in name and name.rsplit(".", 1)[1].lower() in ATTACHMENT_EXTENSIONS
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _interned(value: str) -> str:
-    return sys.intern(value) if type(value) is str else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +93,7 @@ class GraphNote:
         """The graph's view of ``note``."""
         return cls(
             note_names(note),
-            tuple(x for lk in note.links for x in (lk.target, _interned(lk.relation))),
+            tuple(x for lk in note.links for x in (lk.target, interned(lk.relation))),
             tuple(note_files(note)),
         )
 
@@ -150,87 +109,7 @@ def graph_record(note: Note) -> GraphRecord:
     return rec, node_attrs(note, rec.files)
 
 
-def node_attrs(note: Note, files: tuple[str, ...]) -> dict[str, Any]:
-    """The attributes of ``note``'s node (``files``: its ``files:`` entries, shared
-    with its :class:`GraphNote`).
-
-    Always ``kind``, ``title``, ``type``, ``status``, ``path``; ``generated``,
-    ``session``, ``superseded_by``, ``files``, ``commit``, ``fm_id`` and ``date`` only
-    when true or set (readers ``.get`` them: absent is False, None or empty). A node
-    of five keys is 360 bytes against 656 for twelve, and type and status strings are
-    interned (one each in a 50,000-node graph, not one per node).
-    """
-    attrs: dict[str, Any] = {
-        "kind": "note",
-        "title": note.title,
-        "type": _interned(note.type),
-        "status": _interned(note.status),
-        "path": note.path,
-    }
-    optional = (
-        ("generated", GENERATED_COMMENT in note.body[:400]),
-        ("session", note.id.startswith("sessions/")),
-        ("superseded_by", _text(note.metadata.get("superseded_by"))),
-        ("files", files),
-        ("commit", _text(note.metadata.get("commit"))),
-        ("fm_id", _text(note.metadata.get("id"))),
-        ("date", note_day(note.metadata)),
-    )
-    attrs.update((k, v) for k, v in optional if v)
-    return attrs
-
-
-_EDGE_DATA: dict[str, dict[str, str]] = {}
-"""One attribute dict per relation, shared by every note edge of it (never changed in
-place): 184 bytes an edge less than a dict each."""
-
-
-def _add_link_edge(g: nx.MultiDiGraph, source: str, target: str, relation: str) -> None:
-    """Add the edge ``source → target`` keyed ``relation`` with ``{"relation": relation}``
-    as its attributes, the dict shared by every edge of that relation."""
-    g.add_edge(source, target, key=relation)
-    data = _EDGE_DATA.get(relation)
-    if data is None:
-        relation = sys.intern(relation)
-        data = _EDGE_DATA.setdefault(relation, {"relation": relation})
-    # networkx keeps one key dict per node pair, shared by its successor and
-    # predecessor views: setting the key there sets the edge's attributes.
-    g._succ[source][target][relation] = data
-
-
-def _read_keys(rec: GraphNote, note_id: str) -> set[str]:
-    """The lookup keys the links of ``note_id`` (record ``rec``) read."""
-    return {key for target, _ in rec.links for key in lookup_keys(target, note_id)}
-
-
-def _name_keys(names: NoteNames) -> set[str]:
-    """Exact-name table keys of a note (title, file name, aliases, frontmatter id)."""
-    keys = {normalize_name(names.title), normalize_name(names.id.rsplit("/", 1)[-1])}
-    keys.update(normalize_name(a) for a in names.aliases)
-    if names.frontmatter_id:
-        keys.add(normalize_name(names.frontmatter_id))
-    keys.discard("")
-    return keys
-
-
-def _names_any(entries: tuple[str, ...], paths: set[str]) -> bool:
-    """True when a ``files:`` entry can name one of ``paths`` (the path itself or a
-    folder above it: what :func:`rubi.codemap.files_for_note` matches)."""
-    from rubi.codemap.notefiles import normalize_repo_path
-
-    for entry in entries:
-        path = normalize_repo_path(entry)
-        if not path:
-            continue
-        if path in paths:
-            return True
-        prefix = path.rstrip("/") + "/"
-        if any(p.startswith(prefix) for p in paths):
-            return True
-    return False
-
-
-class LiveGraph:
+class LiveGraph(LiveCodeMap):
     """A vault's graph, name tables and link problems, updated per change.
 
     ``build`` is the :class:`~rubi.graph.build.GraphBuild` searches read; it is
@@ -324,22 +203,6 @@ class LiveGraph:
         state.setdefault("code_stamp", 0)
         self.__dict__.update(state)
 
-    def _thaw(self) -> None:
-        """Make the graph a ``networkx.MultiDiGraph`` before it is changed, when it was
-        read back frozen (:class:`~rubi.graph.frozen.FrozenGraph`, a one-shot process)
-        and the change is more than :meth:`apply`'s, which the frozen graph makes
-        itself: over the same dicts, so nothing is copied."""
-        from rubi.graph.frozen import FrozenGraph
-
-        g: object = self.build.graph
-        if isinstance(g, FrozenGraph):
-            self.build.graph = g.thaw()
-
-    def attach_code_map(self, loader: Callable[[], CodeMap | None]) -> None:
-        """Where to get the code map when a changed note's ``files:`` must be matched
-        (a graph read back from disk has it only on demand)."""
-        self._code_map_loader = loader
-
     # -- applying changes ----------------------------------------------------------
     def apply(
         self,
@@ -406,99 +269,6 @@ class LiveGraph:
         self._drop_orphan_dangling()
         return len(relink)
 
-    def keep_code_map(self, code_map: CodeMap) -> None:
-        """Take ``code_map`` for later ``files:`` matching without touching the graph:
-        it maps the same files with the same edges, modules and symbol names as the
-        one the graph holds (``code_map.stats.reused_shape`` or ``kept_graph``)."""
-        self._code_map = self._graph_map = code_map
-
-    def recognize_code_map(self, code_map: CodeMap) -> bool:
-        """Take ``code_map`` as the map a graph read back from disk was made of, when it
-        is of the shape the graph was saved with (:meth:`_made_of`): the next
-        :meth:`set_code_map` moves the code nodes from it. True when taken."""
-        if self._graph_map is None and self._made_of(code_map):
-            self._graph_map = code_map
-            return True
-        return self._graph_map is code_map
-
-    def _made_of(self, code_map: CodeMap) -> bool:
-        """``code_map`` has the shape of the map this graph, read back from disk, was
-        saved with: the same :attr:`~rubi.codemap.CodeMap.shape_id` (free), or for a
-        snapshot written before shape ids, the same
-        :func:`~rubi.graph.codediff.shape_digest` (about 0.2 s on 10,000 files)."""
-        if self._map_shape is not None:
-            return code_map.shape_id == self._map_shape
-        if self._map_digest is not None:
-            from rubi.graph.codediff import shape_digest
-
-            return shape_digest(code_map) == self._map_digest
-        return False
-
-    def set_code_map(self, code_map: CodeMap | None, previous: CodeMap | None = None) -> None:
-        """Make the graph's files, modules and edges, the name tables and the notes'
-        ``about_file`` edges those of ``code_map``.
-
-        Moved from the map the graph holds (the last one set or kept here, or else
-        ``previous`` when it is of the shape a graph read back from disk was saved with:
-        :meth:`_made_of`) as the work the change implies
-        (:mod:`rubi.graph.codediff`); built afresh when the graph holds no map it knows
-        or more than :data:`REBUILD_SHARE` of the files changed.
-        """
-        self._thaw()
-        held = self._graph_map
-        if held is None and previous is not None and self._made_of(previous):
-            held = previous
-        if held is not None and code_map is not None:
-            from rubi.graph.codediff import code_change
-
-            change = code_change(held, code_map)
-            if change.size <= REBUILD_SHARE * max(len(code_map.files), 1):
-                self._move_code_map(held, code_map, change)
-                return
-        self._rebuild_code_map(code_map)
-
-    def _rebuild_code_map(self, code_map: CodeMap | None) -> None:
-        g = self.build.graph
-        code_nodes = [n for n, k in g.nodes(data="kind") if k in ("file", "module")]
-        g.remove_nodes_from(code_nodes)
-        self._code_names = {}
-        self.build.type_names = {}
-        self.build.defined_names = {}
-        self._code_map = self._graph_map = code_map
-        self._map_shape = self._map_digest = None
-        if code_map is not None:
-            from rubi.graph.code import add_code_map  # the code map's imports cost ~70 ms
-
-            add_code_map(
-                g, self._code_names, code_map, {}, self.build.type_names, self.build.defined_names
-            )
-            for note_id in sorted(self.notes):
-                self._about_files(note_id)
-        self._rebuild_names()
-
-    def _move_code_map(self, held: CodeMap, code_map: CodeMap, change: CodeChange) -> None:
-        from rubi.graph.codediff import CodeTables, apply_code_change
-
-        tables = CodeTables(self._code_names, self.build.type_names, self.build.defined_names)
-        apply_code_change(self.build.graph, tables, held, code_map, change)
-        self._code_map = self._graph_map = code_map
-        self._map_shape = self._map_digest = None
-        for key in tables.touched:
-            self._set_names(key)
-        moved = {*change.added, *change.removed}
-        if not moved:
-            return
-        g = self.build.graph
-        for note_id in sorted(self.notes):
-            rec = self.notes[note_id]
-            if not rec.files or not _names_any(rec.files, moved):
-                continue
-            stale = [
-                (note_id, v, k) for _, v, k in g.out_edges(note_id, keys=True) if k == "about_file"
-            ]
-            g.remove_edges_from(stale)
-            self._about_files(note_id)
-
     # -- internals -----------------------------------------------------------------
     def _add_node(self, note_id: str, attrs: dict[str, Any]) -> None:
         """Make ``attrs`` (a fresh dict the caller gives up) the attributes of the node
@@ -512,14 +282,14 @@ class LiveGraph:
 
     def _add_names(self, rec: GraphNote) -> None:
         self._resolver.add_note(rec.names)
-        for key in _name_keys(rec.names):
+        for key in name_keys(rec.names):
             ids = self._note_names.setdefault(key, [])
             bisect.insort(ids, rec.names.id)
             self._set_names(key)
 
     def _remove_names(self, rec: GraphNote) -> None:
         self._resolver.remove_note(rec.names)
-        for key in _name_keys(rec.names):
+        for key in name_keys(rec.names):
             ids = self._note_names.get(key, [])
             if rec.names.id in ids:
                 ids.remove(rec.names.id)
@@ -550,7 +320,7 @@ class LiveGraph:
         rec = self.notes.get(note_id)
         if rec is None:
             return
-        for key in _read_keys(rec, note_id):
+        for key in read_keys(rec.links, note_id):
             readers = self._readers.get(key)
             if readers is not None and note_id in readers:
                 readers.remove(note_id)
@@ -563,13 +333,13 @@ class LiveGraph:
         rec = self.notes[note_id]
         g = self.build.graph
         problems: list[LinkProblem] = []
-        for key in _read_keys(rec, note_id):
+        for key in read_keys(rec.links, note_id):
             self._readers.setdefault(key, []).append(note_id)
         for target_text, relation in rec.links:
             res = self._resolver.resolve(target_text, note_id)
             if res.status in ("self", "attachment"):
                 continue
-            if res.status == "missing" and _is_attachment(target_text):
+            if res.status == "missing" and is_attachment(target_text):
                 problems.append(LinkProblem(note_id, target_text, "missing-attachment"))
                 continue
             if res.status == "missing":
@@ -586,24 +356,10 @@ class LiveGraph:
                     )
             if target == note_id:
                 continue
-            _add_link_edge(g, note_id, target, relation)
+            add_link_edge(g, note_id, target, relation)
         if problems:
             self.build.problems_by_note[note_id] = problems
         self._about_files(note_id)
-
-    def _about_files(self, note_id: str) -> None:
-        rec = self.notes[note_id]
-        if not rec.files:
-            return
-        if self._code_map is None and self._code_map_loader is not None:
-            self._code_map = self._code_map_loader()
-            self._code_map_loader = None
-        if self._code_map is None:
-            return
-        from rubi.codemap import files_for_note
-
-        for path in files_for_note(self._code_map, rec.files):
-            _add_link_edge(self.build.graph, note_id, path, "about_file")
 
     def _drop_orphan_dangling(self) -> None:
         g = self.build.graph

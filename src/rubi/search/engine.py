@@ -181,16 +181,18 @@ def reasons_for(
     words: QueryWords,
     variants: Mapping[str, str],
     texts: Sequence[str],
+    page: FileText | None = None,
 ) -> tuple[Why, ...]:
     """The reasons of one fused candidate, in the order shown: named, text, linked,
-    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id)."""
+    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id;
+    ``page``: its file, read if its why-line needs it, :func:`text_why`)."""
     attrs = g.nodes[f.id]
     why: list[Why] = []
     if f.id in by_name:
         named = by_name[f.id]
         why.append(named_why(named.name, attrs, texts, named.evidence))
     if f.id in by_text:
-        why.append(text_why(by_text[f.id], words))
+        why.append(text_why(by_text[f.id], words, page))
     if f.id in cands.via:
         via = cands.via[f.id]
         why.append(Why("linked", str(g.nodes[via].get("title", via)), cands.graph_evidence))
@@ -336,10 +338,10 @@ def search_index(
     for slot in slots:
         f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
-        why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts)
+        file = _file_of(files, attrs, f.id, vault_root, project_root)
+        why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, file)
         if slot.also:
             why = (*why, Why("also", ", ".join(slot.also)))
-        file = _file_of(files, attrs, f.id, vault_root, project_root)
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
         hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk
@@ -19,7 +20,7 @@ from rubi.vault.resolve import normalize_name
 
 from .hits import Why
 
-__all__ = ["QueryWords", "as_written", "named_why", "query_words", "text_why"]
+__all__ = ["PageText", "QueryWords", "as_written", "named_why", "query_words", "text_why"]
 
 _WHY_FIELDS = ("title", "aliases", "symbols", "headings", "tags", "path_text")
 """Fields worth naming in a ``why`` (a body match is the default and goes unsaid)."""
@@ -73,9 +74,24 @@ def query_words(
     return words
 
 
-def text_why(hit: BM25Hit, words: QueryWords) -> Why:
+class PageText(Protocol):
+    """A hit's file, read on first use (:class:`rubi.search.hittext.FileText`)."""
+
+    @property
+    def text(self) -> str:
+        """The file's text ("" when it cannot be read)."""
+        ...
+
+
+def text_why(hit: BM25Hit, words: QueryWords, page: PageText | None = None) -> Why:
     """``Why("text", "embed (title); note, another")`` — each word with the most
-    telling field it matched in (a body match goes unsaid), at most 5 words a field."""
+    telling field it matched in (a body match goes unsaid), at most 5 words a field.
+
+    CJK bigrams matched side by side in the question are named as the run they spell
+    there only where the hit's title or ``page`` (its file, read when a field group
+    holds two bigrams or more) holds that run (:func:`_joined_bigrams`): the bigrams
+    that matched otherwise, never a stretch of the question the page lacks. None:
+    the title alone is looked in."""
     best: dict[str, int] = {}
     for fname, terms in hit.matched.items():
         fname = _WHY_NAME.get(fname, fname)
@@ -92,31 +108,58 @@ def text_why(hit: BM25Hit, words: QueryWords) -> Why:
     for word, rank in sorted(best.items(), key=lambda kv: (kv[1], kv[0])):
         groups.setdefault(rank, []).append(word)
     parts = []
+    held = _Page(hit.title, page)
     for rank, found in sorted(groups.items()):
-        group = _joined_bigrams(found, words.text)
+        group = _joined_bigrams(found, words.text, held)
         label = f" ({_WHY_FIELDS[rank].removesuffix('_text')})" if rank < len(_WHY_FIELDS) else ""
         parts.append(", ".join(group[:5]) + label)
     return Why("text", "; ".join(parts))
 
 
-def _joined_bigrams(words: list[str], text: str) -> list[str]:
-    """``words`` with the CJK bigrams that overlap in ``text`` joined into the run they
-    spell there (``服务``, ``务器`` → ``服务器``), in the run's place; other words as
-    they are."""
+class _Page:
+    """A hit's title and text, its file read on the first question asked of it
+    (:meth:`holds`)."""
+
+    __slots__ = ("_file", "_text", "_title")
+
+    def __init__(self, title: str, file: PageText | None) -> None:
+        self._title, self._file = title, file
+        self._text: str | None = None
+
+    def holds(self, run: str) -> bool:
+        """Whether the title or the text holds ``run`` as written."""
+        if self._text is None:
+            text = self._file.text if self._file is not None else ""
+            self._text = f"{self._title}\n{text}".lower()
+        return run in self._text
+
+
+def _joined_bigrams(words: list[str], text: str, page: _Page) -> list[str]:
+    """``words`` with the CJK bigrams that overlap in ``text`` (the question) joined into
+    the runs they spell there that ``page`` holds, in the first bigram's place; a
+    stretch of the question the page does not hold stays cut into the runs it holds
+    (each as long as the page holds it, from the left: ``服务``, ``务器`` →
+    ``服务器`` when the page says 服务器, both bigrams when it says 服务员 and 务器官
+    only). Other words as they are."""
     grams = {w for w in words if len(w) == 2 and is_cjk(w)}
     if len(grams) < 2:
         return words
-    runs: dict[str, list[str]] = {}  # first bigram -> the run it starts
+    runs: dict[str, list[str]] = {}  # first bigram -> the run it starts, its other bigrams
     i = 0
     while i < len(text) - 1:
         if text[i : i + 2] not in grams:
             i += 1
             continue
-        j = i
-        while text[j + 1 : j + 3] in grams:
-            j += 1
-        runs[text[i : i + 2]] = [text[i : j + 2], *(text[k : k + 2] for k in range(i + 1, j + 1))]
-        i = j + 1
+        end = i  # the last bigram of the stretch of matched bigrams from i
+        while text[end + 1 : end + 3] in grams:
+            end += 1
+        while i <= end:
+            j = i  # the run text[i : j + 2] grows while the page holds it
+            while j < end and page.holds(text[i : j + 3]):
+                j += 1
+            run = [text[i : j + 2], *(text[k : k + 2] for k in range(i + 1, j + 1))]
+            runs.setdefault(text[i : i + 2], run)
+            i = j + 1
     inside = {g for run in runs.values() for g in run[1:]}
     return [runs[w][0] if w in runs else w for w in words if w not in inside]
 
