@@ -127,10 +127,15 @@ def test_any_other_argument_goes_to_click(tmp_path: Path, extra: list[str]) -> N
 def test_the_bare_path_runs_the_options_click_parses_from_a_bare_serve() -> None:
     """One set of defaults: a ``rubi serve`` click parses without arguments is the
     options object the bare path runs, field for field."""
+    from rubi.cli.main import cli
     from rubi.cli.servecmds import serve
     from rubi.cli.serverun import DEFAULTS, ServeOptions
 
-    parsed = serve.make_context("serve", []).params
+    # Under the group, as rubi parses it: a context made without the group's would
+    # leave click's help option cached on the command with the default names only
+    # (``--help`` without ``-h``), and docs/cli.md's check would then fail later on.
+    with cli.make_context("rubi", ["serve"]) as group:
+        parsed = serve.make_context("serve", [], parent=group).params
     assert ServeOptions(**parsed) == DEFAULTS
 
 
