@@ -182,10 +182,12 @@ def reasons_for(
     variants: Mapping[str, str],
     texts: Sequence[str],
     page: FileText | None = None,
+    also: Sequence[str] = (),
 ) -> tuple[Why, ...]:
     """The reasons of one fused candidate, in the order shown: named, text, linked,
-    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id;
-    ``page``: its file, read if its why-line needs it, :func:`text_why`)."""
+    variant_of, imported_by, also (``by_name`` and ``by_text`` index ``cands`` by id;
+    ``page``: its file, read if its why-line needs it, :func:`text_why`; ``also``: the
+    notes collapsed into its slot)."""
     attrs = g.nodes[f.id]
     why: list[Why] = []
     if f.id in by_name:
@@ -209,6 +211,8 @@ def reasons_for(
         why.append(Why("variant_of", variants[f.id]))
     if attrs.get("imported_by"):
         why.append(Why("imported_by", str(attrs["imported_by"])))
+    if also:
+        why.append(Why("also", ", ".join(also)))
     return tuple(why)
 
 
@@ -342,11 +346,8 @@ def search_index(
         f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        reasons: tuple[Why, ...] = ()
-        if why:
-            reasons = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, file)
-            if slot.also:
-                reasons = (*reasons, Why("also", ", ".join(slot.also)))
+        why_args = (by_name, by_text, words, variants, texts, file, slot.also)
+        reasons = reasons_for(f, g, cands, *why_args) if why else ()
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
         hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)
