@@ -70,7 +70,7 @@ def cache_file() -> Path:
     return cache_home() / f"dataclass-code-{tag}.bin"
 
 
-def read_trusted(path: Path, most: int = _MAX_BYTES) -> bytes | None:
+def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes | None:
     """The file's bytes when it is a regular file of at most ``most`` bytes, owned by
     this user and writable by no one else (symlinks not followed); else None (also the
     reader of :mod:`rubi.core.regexcode`)."""

@@ -34,13 +34,15 @@ from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]  # re's engine, loaded with re
 import marshal
+import os
 import sys
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
     from typing import Any
+
+    Where = str | os.PathLike[str]
 
 __all__ = ["FORMAT", "MAX_ENTRIES", "RegexCache", "cache_file", "install", "save"]
 
@@ -60,14 +62,15 @@ _VERSIONS = ((3, 11), (3, 12), (3, 13))
 hold (checked by the tests against ``re.compile`` itself)."""
 
 
-def cache_file() -> Path:
+def cache_file() -> str:
     """Where the records are kept: ``<cache folder>/regex-code-<tag>.bin`` (the tag:
     ``sys.implementation.cache_tag``, ``_sre.MAGIC``, ``_sre.CODESIZE`` and the
-    format)."""
-    from rubi.core.cachefolder import cache_home
+    format). Named without ``pathlib``: ``json``'s import asks for it, before
+    :mod:`rubi.core.pathlibimport` imports ``pathlib`` without ``urllib.parse``."""
+    from rubi.core.cachefolder import cache_folder
 
     tag = f"{sys.implementation.cache_tag}-m{_sre.MAGIC}-c{_sre.CODESIZE}-f{FORMAT}"
-    return cache_home() / f"regex-code-{tag}.bin"
+    return os.path.join(cache_folder(), f"regex-code-{tag}.bin")
 
 
 def _decode(data: bytes) -> dict[tuple[Any, int], bytes]:
@@ -103,7 +106,7 @@ class RegexCache:
     """
 
     def __init__(
-        self, path: Path | None = None, *, where: Callable[[], Path] | None = None
+        self, path: Where | None = None, *, where: Callable[[], Where] | None = None
     ) -> None:
         self.path = path
         self._where = where
@@ -169,12 +172,15 @@ class RegexCache:
             if len(table) > MAX_ENTRIES:
                 table = dict(self._used)
             data = marshal.dumps(table)
+            from pathlib import Path  # a write is rare: pathlib is imported by then
+
             from rubi.core.atomic import atomic_write_stream
 
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            path = Path(self.path)
+            path.parent.mkdir(parents=True, exist_ok=True)
             # The user's alone (0600) whatever the umask: a file the group may write
             # would never be read back.
-            atomic_write_stream(self.path, lambda fh: _write(fh, data), mode=0o600)
+            atomic_write_stream(path, lambda fh: _write(fh, data), mode=0o600)
         except (OSError, ValueError):
             return False
         self._loaded = table
