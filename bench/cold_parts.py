@@ -12,7 +12,8 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 
 - ``hook entry``: ``rubi.entry``, the engine client and the hook handlers (what every
   hook imports; ``dataclasses`` with ``inspect`` deferred, as a hook imports it, on a
-  tree with :mod:`rubi.core.dataclassimport`);
+  tree with :mod:`rubi.core.dataclassimport`; the regular expressions from their kept
+  code on a tree with :mod:`rubi.core.regexcode`);
 - ``one-shot settings``: :func:`rubi.app.searching.one_search` (the facade package);
 - ``numpy`` (the dense channel's arithmetic; only when the channel is on: without the
   ``semantic`` extra or with ``RUBI_SEMANTIC=0`` nothing imports it), ``whoosh`` (as
@@ -77,6 +78,10 @@ def child(project: Path, prompt: str) -> None:
             from rubi.core.dataclassimport import import_dataclasses
 
             import_dataclasses()  # as ``rubi.entry`` does for a hook, before the rest
+        if importlib.util.find_spec("rubi.core.regexcode") is not None:
+            from rubi.core.regexcode import install
+
+            install()  # the patterns' kept code, as ``rubi.entry`` does for a hook
         imports("rubi.engine.client", "rubi.claude.hooks.entry", "rubi.claude.hooks.recall")
 
     step("hook entry (rubi.entry, engine client, hook handlers)", entry)

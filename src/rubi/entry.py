@@ -42,8 +42,10 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     or one that ran cold. The payload is decoded once and the vault walked once, for
     all three ways."""
     from rubi.core.dataclassimport import import_dataclasses
+    from rubi.core.regexcode import install as keep_regex_code
 
     import_dataclasses()  # before any module defines a dataclass: ``inspect`` deferred
+    keep_regex_code()  # and before any compiles a pattern: the patterns' code kept
     event = argv[0] if argv else ""
     raw: str | None = None
     payload: object = None
@@ -189,25 +191,31 @@ def _leave(code: int) -> None:
 
 def _keep_dataclass_code() -> None:
     """For a command: the methods of the dataclasses it makes (rubi's, click's and
-    rich's) run from the code kept in the cache folder, and what it compiled anew is
-    kept when it exits (:mod:`rubi.core.dataclasscode`; a hook sets this up in
-    :func:`_run_hook`)."""
+    rich's) and the regular expressions it compiles run from the code kept in the cache
+    folder, and what it compiled anew is kept when it exits
+    (:mod:`rubi.core.dataclasscode`, :mod:`rubi.core.regexcode`; a hook sets this up
+    in :func:`_run_hook`)."""
     import atexit
     import dataclasses
 
+    from rubi.core import regexcode
     from rubi.core.dataclasscode import install, save
 
     install(dataclasses)
     atexit.register(save)
+    regexcode.install()
+    atexit.register(regexcode.save)
 
 
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
         status, short = _run_hook(sys.argv[2:], sys.stdin, sys.stdout)
+        from rubi.core import regexcode
         from rubi.core.dataclasscode import save
 
         save()  # the methods of the dataclasses it compiled, for the next hooks
+        regexcode.save()  # and the patterns
         if short:
             _leave(status)
         raise SystemExit(status)

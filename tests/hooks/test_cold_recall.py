@@ -147,10 +147,11 @@ def test_cold_recall_replays_the_journal_without_networkx(project: Path) -> None
 def test_cold_recall_with_a_current_flat_graph_loads_no_snapshot_module(project: Path) -> None:
     """Once the flat graph is current (a cold recall that replayed the journal wrote it),
     the next cold recall reads it without importing the graph snapshot's module (its
-    pickler and unpickler): the one-shot flag lives in :mod:`rubi.graph.readmode`."""
+    pickler and unpickler): the one-shot flag lives in :mod:`rubi.graph.readmode`. Nor
+    OpenSSL's ``_hashlib``: the near-duplicate check's BLAKE2b is the interpreter's."""
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     expected = hook("UserPromptSubmit", payload)
-    probe = _COLD.replace('"tomllib")', '"tomllib", "rubi.graph.snapshot")')
+    probe = _COLD.replace('"tomllib")', '"tomllib", "rubi.graph.snapshot", "_hashlib")')
     first, second = (_cold(project, payload, probe) for _ in range(2))
     assert json.loads(first[0]) == json.loads(second[0]) == expected
     assert second[1] == ""

@@ -3,7 +3,8 @@
 no use for (each a few ms of a process that lives for tens): the ``filelock`` package
 (the session state's lock is one ``flock``), ``logging`` (only when something is
 logged), ``typing``, ``tomllib`` (only when a ``config.toml`` exists), ``hashlib``
-(OpenSSL), ``socket``, nor anything of the search stack."""
+(OpenSSL), ``socket``, ``urllib.parse`` and ``ipaddress`` (``pathlib``'s import), nor anything
+of the search stack."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ UNNEEDED = {
     "numpy",
     "click",
     "rich",
+    "urllib",  # pathlib's import brings it in: rubi.core.pathlibimport leaves it out,
+    "ipaddress",  # and the patterns' code cache names its file without pathlib
 }
 
 

@@ -284,3 +284,39 @@ def test_an_index_of_no_documents_answers_nothing_then_follows_its_first_commit(
     index.apply([IndexDoc("d001", "note", "d001.md", "note", "active", {"body": "deploy"})], [])
     assert [h.id for h in index.bm25("deploy")] == ["d001"]
     index.close()
+
+
+def test_the_most_common_kind_is_found_as_the_others_complement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A notes search of a vault with a code map: the notes (four in five documents here)
+    are every live document but the code files, so only the files' postings are read;
+    the same documents as the notes' own postings, over segments and deletions."""
+    monkeypatch.setattr(deletions, "MERGE_DELETED_SHARE", 2.0)  # deletions pile up
+    rng = random.Random(7)
+    index = SearchIndex(cache_home() / "kinds" / "whoosh", keep_open=True)
+    index.rebuild(_doc(i, 0, rng) for i in range(300))
+    index.apply([_doc(i, 1, rng) for i in rng.sample(range(300), 40)], ["d007", "d010"])
+    reads: list[tuple[str, str]] = []
+    real = segmentdata._read_postings
+
+    def counting(leaf: object, field: str, text: str, *args: object) -> None:
+        reads.append((field, text))
+        real(leaf, field, text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(segmentdata, "_read_postings", counting)
+    index.bm25("vault")  # opens the scorer
+    scorer = index._scorer
+    assert scorer is not None and len(scorer._leaves) > 1
+    reads.clear()
+    notes = scorer.docs_with("kind", "note", ("note", "file"))
+    assert ("kind", "note") not in reads and ("kind", "file") in reads
+    files = scorer.docs_with("kind", "file", ("note", "file"))  # the fewer: its own postings
+    assert ("kind", "note") not in reads
+    scorer._docsets.clear()
+    assert notes == scorer.docs_with("kind", "note")  # read from the notes' own postings
+    assert ("kind", "note") in reads
+    assert notes.isdisjoint(files) and len(notes) + len(files) == scorer.doc_count
+    ids = {scorer.stored(d)["id"] for d in notes}
+    assert "d007" not in ids and "d001" in ids and "d005" not in ids
+    index.close()

@@ -41,6 +41,41 @@ def test_recall_lists_the_search_hits_that_clear_the_bar_in_search_order(tmp_pat
     assert not any(i.startswith("sessions/") for i in ids)
 
 
+def test_recall_ranks_as_the_search_without_its_why_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recall shows no why-line, so its searches make none (nor the query's word map,
+    which only the why-lines read): the same hits, in the same order, with the same
+    scores and matched words as a search that says why."""
+    from rubi.index.queryanalysis import QueryAnalysis
+    from rubi.search.hits import Hit
+
+    vault = tmp_path / "v"
+    write(vault / "sync.md", "# Sync settings\n\nHow the HttpServer vault syncs devices.\n")
+    write(vault / "devices.md", "# Devices\n\nPhones and laptops sync. See [[sync]].\n")
+    write(vault / "copy.md", "# Sync settings\n\nHow the HttpServer vault syncs devices.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    prompt = "how does the HttpServer sync my vault devices?"
+    said = app.search(paths, prompt, scope="notes", refresh=False)
+    quiet = app.search(paths, prompt, scope="notes", refresh=False, why=False)
+    assert said.hits and all(h.why for h in said.hits)
+
+    def seen(hits: list[Hit]) -> list[tuple[object, ...]]:
+        return [(h.id, h.score, h.matched, h.also, h.title, h.type) for h in hits]
+
+    assert seen(quiet.hits) == seen(said.hits)
+    assert all(h.why == () and h.reasons == () for h in quiet.hits)
+    expected = app.recall(paths, prompt, max_tokens=700)
+    assert expected
+
+    def no_word_map(self: QueryAnalysis, text: str) -> object:
+        raise AssertionError("recall made the query's word map")
+
+    monkeypatch.setattr(QueryAnalysis, "word_map", no_word_map)
+    assert app.recall(paths, prompt, max_tokens=700) == expected
+
+
 def test_recall_of_a_never_indexed_vault_indexes_nothing(tmp_path: Path) -> None:
     vault = tmp_path / "v"
     write(vault / "a.md", "# Alpha\n\nsync vault devices\n")

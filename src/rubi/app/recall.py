@@ -229,6 +229,7 @@ def _note_lines(
         personal=False,
         analysis=analysis,
         stale=False,
+        why=False,  # the lines show no why-line
     )
     if not result.relevant and short:
         return []  # below the relevance floor: the vault has nothing on this prompt
@@ -278,6 +279,7 @@ def _file_lines(
         personal=False,
         analysis=analysis,
         stale=False,
+        why=False,  # the lines show no why-line
     )
     if short and not result.named:
         return []  # it writes code, but no name of this project's

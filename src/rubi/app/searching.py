@@ -162,6 +162,7 @@ def search(
     until: str | None = None,
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
+    why: bool = True,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -190,6 +191,8 @@ def search(
         stale: find which hits are stale (:attr:`Hit.stale`: their notes' ``files:``
             changed, asked of git); False leaves every ``stale`` empty, for a caller
             that shows no stale flag (the recall hook).
+        why: False leaves every hit's ``why`` and ``reasons`` empty (the same
+            ranking), for a caller that shows no why-line (the recall hook).
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -224,6 +227,7 @@ def search(
             window=window,
             analysis=analysis,
             stale=stale,
+            why=why,
         )
     if scope != "personal" and (scope not in ("all", "notes") or personal is False):
         # the personal vault's module (and the user config's TOML reader) is not imported
@@ -248,6 +252,7 @@ def search(
         window=window,
         analysis=analysis,
         stale=stale,
+        why=why,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -263,6 +268,7 @@ def _search_one(
     window: DateWindow | None = None,
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
+    why: bool = True,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
@@ -300,6 +306,7 @@ def _search_one(
                 window=window,
                 symbols=partial(_code_symbols, paths),
                 analysis=analysis,
+                why=why,
             )
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)

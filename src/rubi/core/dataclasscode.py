@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, BinaryIO
 
-__all__ = ["FORMAT", "MAX_ENTRIES", "CodeCache", "cache_file", "install", "save"]
+__all__ = ["FORMAT", "MAX_ENTRIES", "CodeCache", "cache_file", "install", "read_trusted", "save"]
 
 FORMAT = 2
 """The layout of the file: a ``marshal``-ed dict ``{source text: the marshal bytes of
@@ -70,9 +70,10 @@ def cache_file() -> Path:
     return cache_home() / f"dataclass-code-{tag}.bin"
 
 
-def _read_trusted(path: Path) -> bytes | None:
-    """The file's bytes when it is a regular file of at most :data:`_MAX_BYTES`, owned
-    by this user and writable by no one else (symlinks not followed); else None."""
+def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes | None:
+    """The file's bytes when it is a regular file of at most ``most`` bytes, owned by
+    this user and writable by no one else (symlinks not followed); else None (also the
+    reader of :mod:`rubi.core.regexcode`)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -80,7 +81,7 @@ def _read_trusted(path: Path) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_BYTES:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
             return None
         getuid = getattr(os, "getuid", None)
         if getuid is not None and (
@@ -146,7 +147,7 @@ class CodeCache:
             self._loaded = {}  # a class made while the path is found compiles anew
             if self.path is None and self._where is not None:
                 self.path = self._where()
-            data = _read_trusted(self.path) if self.path is not None else None
+            data = read_trusted(self.path) if self.path is not None else None
             self._loaded = _decode(data) if data else {}
         return self._loaded
 

@@ -16,6 +16,7 @@ __all__ = [
     "CODE_FIELDS",
     "CODE_SCOPE_FIELDS",
     "DOCUMENT_LANGUAGE_FIELDS",
+    "DOC_KINDS",
     "FIELD_ANALYSIS",
     "FIELD_BOOSTS",
     "SCHEMA_VERSION",
@@ -96,6 +97,11 @@ CODE_SCOPE_FIELDS = ("code_title", "code_path")
 they would count a file's name twice."""
 
 TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
+
+
+DOC_KINDS = ("note", "file")
+"""The values of the ``kind`` field: every document holds one, a note's or a code file's
+(:mod:`rubi.index.documents`)."""
 
 
 def field_language(field_name: str) -> str:

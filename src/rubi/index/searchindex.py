@@ -36,6 +36,7 @@ from rubi.index.querymatch import (
     word_groups,
 )
 from rubi.index.schema import (
+    DOC_KINDS,
     DOCUMENT_LANGUAGE_FIELDS,
     build_schema,
 )
@@ -451,7 +452,7 @@ class SearchIndex:
                 )
                 if not clauses:
                     return []
-                allow = scorer.docs_with("kind", kind) if kind else None
+                allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
                 mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
                 top = scorer.top(clauses, limit, allow=allow, mask=mask)
                 found = [(doc, scorer.stored(doc.docnum)) for doc in top]

@@ -260,16 +260,32 @@ class TermScorer:
         return Postings(docs, weights)
 
     # -- filters -----------------------------------------------------------------
-    def docs_with(self, field: str, value: str) -> frozenset[int]:
-        """Live global document numbers holding ``value`` in the ID field ``field``."""
+    def docs_with(self, field: str, value: str, values: Collection[str] = ()) -> frozenset[int]:
+        """Live global document numbers holding ``value`` in the ID field ``field``.
+
+        ``values``: every value the field holds (``value`` among them), when each
+        document holds one. In a segment whose documents all hold one of them (their
+        postings' counts, read from the term table, add up to its documents) and where
+        ``value`` is the most common, its documents are found as the others' complement
+        (a notes search of a vault with a code map: 709 code files decoded instead of
+        6,400 notes); the same set either way."""
         key = (field, value)
         found = self._docsets.get(key)
         if found is None:
-            found = frozenset(
-                d + offset
-                for leaf, offset, deleted, segid in self._leaves
-                for d in _live(*self.segments.postings(segid, leaf, field, value), deleted)[0]
-            )
+            docs: set[int] = set()
+            for leaf, offset, deleted, segid in self._leaves:
+                others = _others_if_fewer(leaf, field, value, values)
+                if others is None:
+                    ids = _live(*self.segments.postings(segid, leaf, field, value), deleted)[0]
+                    docs.update([d + offset for d in ids])
+                    continue
+                mine = set(range(offset, offset + int(leaf.doc_count_all())))
+                mine.difference_update([d + offset for d in deleted])
+                for other in others:
+                    ids = self.segments.postings(segid, leaf, field, other)[0]
+                    mine.difference_update([d + offset for d in ids] if offset else ids)
+                docs.update(mine)
+            found = frozenset(docs)
             self._docsets[key] = found
         return found
 
@@ -439,6 +455,26 @@ def _best_numpy(
 def _holds(docs: array[int], docnum: int) -> bool:
     at = bisect_left(docs, docnum)
     return at < len(docs) and docs[at] == docnum
+
+
+def _others_if_fewer(
+    leaf: Any, field: str, value: str, values: Collection[str]
+) -> list[str] | None:
+    """The values of ``values`` but ``value`` when every document of the segment
+    ``leaf`` holds one of ``values`` in ``field`` (their documents, deleted ones
+    included, add up to the segment's: one value a document) and together they hold
+    fewer documents than ``value``; else None (``value``'s own postings are read)."""
+    if value not in values:
+        return None
+    try:
+        counts = {v: int(leaf.doc_frequency(field, v)) for v in values}
+        whole = int(leaf.doc_count_all())
+    except Exception:  # whoosh raises many kinds for a field it lacks
+        return None
+    others = [v for v in values if v != value]
+    if sum(counts.values()) != whole or sum(counts[v] for v in others) >= counts[value]:
+        return None
+    return others
 
 
 def _live(

@@ -182,10 +182,12 @@ def reasons_for(
     variants: Mapping[str, str],
     texts: Sequence[str],
     page: FileText | None = None,
+    also: Sequence[str] = (),
 ) -> tuple[Why, ...]:
     """The reasons of one fused candidate, in the order shown: named, text, linked,
-    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id;
-    ``page``: its file, read if its why-line needs it, :func:`text_why`)."""
+    variant_of, imported_by, also (``by_name`` and ``by_text`` index ``cands`` by id;
+    ``page``: its file, read if its why-line needs it, :func:`text_why`; ``also``: the
+    notes collapsed into its slot)."""
     attrs = g.nodes[f.id]
     why: list[Why] = []
     if f.id in by_name:
@@ -209,6 +211,8 @@ def reasons_for(
         why.append(Why("variant_of", variants[f.id]))
     if attrs.get("imported_by"):
         why.append(Why("imported_by", str(attrs["imported_by"])))
+    if also:
+        why.append(Why("also", ", ".join(also)))
     return tuple(why)
 
 
@@ -257,6 +261,7 @@ def search_index(
     window: DateWindow | None = None,
     symbols: SymbolLines | None = None,
     analysis: QueryAnalysis | None = None,
+    why: bool = True,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -281,6 +286,8 @@ def search_index(
         analysis: ``query``'s analysis, made already by the caller (the recall hook
             searches notes and code with one); a new one otherwise. Every list and the
             why-lines read this one.
+        why: False: the hits carry no reasons (``why`` and ``reasons`` empty), for a
+            caller that shows none (the recall hook); the ranking is the same.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -314,7 +321,7 @@ def search_index(
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
-    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis)
+    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, why=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}
@@ -339,12 +346,11 @@ def search_index(
         f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, file)
-        if slot.also:
-            why = (*why, Why("also", ", ".join(slot.also)))
+        why_args = (by_name, by_text, words, variants, texts, file, slot.also)
+        reasons = reasons_for(f, g, cands, *why_args) if why else ()
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
-        hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
+        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(
