@@ -121,6 +121,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                         f"{i}.md" in q.relevant or i in q.relevant for i in recalled_ids
                     ),
                     "coverage": result.coverage,
+                    "significance": result.significance,
                     "named": result.named,
                     "cjk": result.cjk,
                     "N": scorer.doc_count,
@@ -139,6 +140,9 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                             "path": h.path,
                             "score": h.score,
                             "len": length(h.id),
+                            "coverage": h.coverage,
+                            "significance": h.significance,
+                            "words": getattr(h, "words", 0),
                             "held": sorted(
                                 {
                                     origin_of[(f, t)]
