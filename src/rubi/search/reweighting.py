@@ -363,11 +363,11 @@ hold for its significance alone to make a search relevant
 (``co_occurrence`` of :func:`relevant`). The significance treats words as independent,
 and a pair is where that is least true: two words of one idea (``horizontal`` and
 ``vertical``, an antonym pair of one ImageMagick page) meet far more often than their
-rates multiply. On the 25 development halves of the thirteenth pass (462 on-topic, 112
-off-topic questions) every on-topic question labelled relevant by significance alone
-had its best hit holding 3 or more words, and the three off-topic ones it let through
-with 2 ("centre an element horizontally and vertically in CSS", tldr de, fr, it) are
-labelled nothing relevant now; no answer in the top 10 is hidden
+rates multiply. On the 28 development halves of the thirteenth pass (522 on-topic, 129
+off-topic questions) no answer in the top 10 rests on a pair, and the three off-topic
+questions it let through with 2 ("centre an element horizontally and vertically in
+CSS", tldr de, fr, it) are labelled nothing relevant now; 3 was set before looking,
+and leave-one-set-out chose it on every fold
 (``docs/benchmarks-history.md``, "issue 28: nothing relevant, thirteenth pass")."""
 WHOLE_QUESTION = 1.0 - 1e-9
 """Coverage from which a hit holds every word of the question (the sums of the same
@@ -412,10 +412,10 @@ def relevant(
     chance, as in a project of four notes whose generated pages repeat every title).
     Why: an off-topic question whose best note holds half its IDF mass in words common
     there ("train" and "weeks" for a marathon plan, in a vault of 699 pages on
-    telemetry) was labelled relevant; on the 25 development halves of the thirteenth
-    pass this labels 4 more of 112 off-topic questions nothing relevant (en, fr, ja,
-    zh), and one on-topic question whose answer is not in the top 10; no answer in the
-    top 10 is hidden (``docs/benchmarks-history.md``, "issue 28: nothing relevant,
+    telemetry) was labelled relevant; on the 28 development halves of the thirteenth
+    pass this labels 3 more of 129 off-topic questions nothing relevant (en, fr, ja),
+    and one on-topic question whose answer is not in the top 10; no answer in the top
+    10 is hidden (``docs/benchmarks-history.md``, "issue 28: nothing relevant,
     thirteenth pass")."""
     if code or named > 0:
         return True
