@@ -32,8 +32,8 @@ ON_TOPIC = "how do I embed a video from youtube in a note"
 
 
 def test_the_floor_reads_the_share_of_the_query_or_a_named_note() -> None:
-    assert relevant(RELEVANCE_FLOOR, 0)
-    assert not relevant(RELEVANCE_FLOOR - 0.01, 0)
+    assert relevant(RELEVANCE_FLOOR, 0, significance=0.01)
+    assert not relevant(RELEVANCE_FLOOR - 0.01, 0, significance=0.01)
     assert relevant(0.0, 1)  # a note the query names is evidence enough
     assert not relevant(0.1, 0, cjk=CJK_UNMEASURED)
     assert relevant(0.1, 0, code=True)  # a search of code alone: not measured

@@ -58,7 +58,11 @@ class BM25Hit:
     one, measured by its words), the same for every hit of a query. ``significance``: how
     unlikely it is that one
     document holds the query's content words this hit holds by chance, in nats
-    (:func:`significance`), the floor's second reading.
+    (:func:`significance`), the floor's second reading. ``words``: how many of the
+    query's measured words (Japanese, Chinese, Korean: its units) the hit holds.
+    ``most``: the significance of a document of average length holding every word
+    of the query some document holds, the most the vault could show (the same for
+    every hit of a query).
     """
 
     id: str
@@ -72,6 +76,8 @@ class BM25Hit:
     coverage: float = 0.0
     cjk: float = 0.0
     significance: float = 0.0
+    words: int = 0
+    most: float = 0.0
 
 
 def query_clauses(

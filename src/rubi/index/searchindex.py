@@ -471,6 +471,7 @@ class SearchIndex:
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
         if measure.words_read:
             cjk = 0.0  # Japanese, Chinese: measured by their words, coverage too
+        most = measure.significance({w for w, df in dfs.items() if df > 0})
         hits: list[BM25Hit] = []
         for doc, stored in found:
             matched: dict[str, set[str]] = {}
@@ -492,6 +493,8 @@ class SearchIndex:
                     coverage=measure.coverage(held),
                     cjk=cjk,
                     significance=measure.significance(held, lengths[doc.docnum]),
+                    words=len(measure.held(held)),
+                    most=most,
                 )
             )
         return hits

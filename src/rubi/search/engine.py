@@ -56,6 +56,7 @@ from rubi.search.render import why_line
 from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
+    SIGNIFICANCE_MIN_WORDS,
     TWIN_WEIGHT,
     node_weight,
     relevant,
@@ -366,15 +367,21 @@ def search_index(
 def _evidence(bm25: Sequence[BM25Hit], named: int, *, code: bool) -> dict[str, Any]:
     """The text list's evidence and the relevance label (:func:`relevant`) as
     :class:`SearchResult` fields: the best ``coverage`` and ``significance`` of one
-    hit (0.0 without hits) and the query's ``cjk`` share."""
+    hit (0.0 without hits) and the query's ``cjk`` share; the label also reads the best
+    significance of a hit holding several words and the most the vault could show."""
     coverage = max((h.coverage for h in bm25), default=0.0)
     significance = max((h.significance for h in bm25), default=0.0)
-    cjk = bm25[0].cjk if bm25 else 0.0
+    several = [h.significance for h in bm25 if h.words >= SIGNIFICANCE_MIN_WORDS]
+    co = max(several, default=0.0)
+    cjk, most = (bm25[0].cjk, bm25[0].most) if bm25 else (0.0, 0.0)
+    label = relevant(
+        coverage, named, cjk, code=code, significance=significance, co_occurrence=co, most=most
+    )
     return {
         "coverage": round(coverage, 6),
         "cjk": round(cjk, 6),
         "significance": round(significance, 6),
-        "relevant": relevant(coverage, named, cjk, code=code, significance=significance),
+        "relevant": label,
     }
 
 

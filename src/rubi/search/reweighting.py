@@ -30,6 +30,7 @@ __all__ = [
     "RELEVANCE_FLOOR",
     "SECONDARY_FILE_WEIGHT",
     "SIGNIFICANCE_FLOOR",
+    "SIGNIFICANCE_MIN_WORDS",
     "TWIN_WEIGHT",
     "generated_page",
     "graph_votes",
@@ -356,6 +357,23 @@ label 0.944 → 0.946, recall 0.827 → 0.946 (``docs/benchmarks-history.md``, "
 28: relevance floor, sixth pass")."""
 
 
+SIGNIFICANCE_MIN_WORDS = 3
+"""Query words (or units: :func:`rubi.index.querymatch.floor_measure`) a text hit must
+hold for its significance alone to make a search relevant
+(``co_occurrence`` of :func:`relevant`). The significance treats words as independent,
+and a pair is where that is least true: two words of one idea (``horizontal`` and
+``vertical``, an antonym pair of one ImageMagick page) meet far more often than their
+rates multiply. On the 28 development halves of the thirteenth pass (522 on-topic, 129
+off-topic questions) no answer in the top 10 rests on a pair, and the three off-topic
+questions it let through with 2 ("centre an element horizontally and vertically in
+CSS", tldr de, fr, it) are labelled nothing relevant now; 3 was set before looking,
+and leave-one-set-out chose it on every fold
+(``docs/benchmarks-history.md``, "issue 28: nothing relevant, thirteenth pass")."""
+WHOLE_QUESTION = 1.0 - 1e-9
+"""Coverage from which a hit holds every word of the question (the sums of the same
+IDFs, in another order)."""
+
+
 def relevant(
     coverage: float,
     named: int,
@@ -363,6 +381,8 @@ def relevant(
     *,
     code: bool = False,
     significance: float = 0.0,
+    co_occurrence: float | None = None,
+    most: float = 1.0,
 ) -> bool:
     """Whether a search found something worth showing: a text hit matching at least
     :data:`RELEVANCE_FLOOR` of the query's IDF mass, or one holding query words that
@@ -379,9 +399,29 @@ def relevant(
     no off-topic code question exists to measure a gain on). Both readings are
     scale-free (a share of the query; a chance expectation from document
     frequencies), not raw scores, so one floor holds in any vault; it labels a result
-    and never drops a hit."""
-    if code:
+    and never drops a hit.
+
+    Significance alone counts only for a hit holding at least
+    :data:`SIGNIFICANCE_MIN_WORDS` of the query's words (``co_occurrence``: the best
+    significance of such a hit; None: ``significance``). Coverage counts only when
+    some hit's words are also more than chance would put in one note (``significance``
+    above 0: fewer than one note expected to hold them), unless a hit holds the whole
+    question (a one-word search of words every note has is what was asked), or the
+    vault could not show it (``most``, :attr:`rubi.index.querymatch.BM25Hit.most`, at
+    most 0: even a note holding every word of the question some note holds would be
+    chance, as in a project of four notes whose generated pages repeat every title).
+    Why: an off-topic question whose best note holds half its IDF mass in words common
+    there ("train" and "weeks" for a marathon plan, in a vault of 699 pages on
+    telemetry) was labelled relevant; on the 28 development halves of the thirteenth
+    pass this labels 3 more of 129 off-topic questions nothing relevant (en, fr, ja),
+    and one on-topic question whose answer is not in the top 10; no answer in the top
+    10 is hidden (``docs/benchmarks-history.md``, "issue 28: nothing relevant,
+    thirteenth pass")."""
+    if code or named > 0:
         return True
-    if significance > SIGNIFICANCE_FLOOR or named > 0:
+    several = significance if co_occurrence is None else co_occurrence
+    if several > SIGNIFICANCE_FLOOR:
         return True
-    return coverage >= RELEVANCE_FLOOR and cjk <= CJK_UNMEASURED
+    if coverage < RELEVANCE_FLOOR or cjk > CJK_UNMEASURED:
+        return False
+    return significance > 0.0 or coverage >= WHOLE_QUESTION or most <= 0.0
