@@ -56,10 +56,9 @@ from rubi.search.render import why_line
 from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
-    SIGNIFICANCE_MIN_WORDS,
     TWIN_WEIGHT,
     node_weight,
-    relevant,
+    text_evidence,
     variant_of,
     wants_tests,
 )
@@ -316,7 +315,7 @@ def search_index(
         bm25 = by_window(bm25, question_words(query, analysis), shares)
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
-    evidence = _evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
+    evidence = text_evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
     graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
     near = dense_list(dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
@@ -362,27 +361,6 @@ def search_index(
         named=len(names),
         **evidence,
     )
-
-
-def _evidence(bm25: Sequence[BM25Hit], named: int, *, code: bool) -> dict[str, Any]:
-    """The text list's evidence and the relevance label (:func:`relevant`) as
-    :class:`SearchResult` fields: the best ``coverage`` and ``significance`` of one
-    hit (0.0 without hits) and the query's ``cjk`` share; the label also reads the best
-    significance of a hit holding several words and the most the vault could show."""
-    coverage = max((h.coverage for h in bm25), default=0.0)
-    significance = max((h.significance for h in bm25), default=0.0)
-    several = [h.significance for h in bm25 if h.words >= SIGNIFICANCE_MIN_WORDS]
-    co = max(several, default=0.0)
-    cjk, most = (bm25[0].cjk, bm25[0].most) if bm25 else (0.0, 0.0)
-    label = relevant(
-        coverage, named, cjk, code=code, significance=significance, co_occurrence=co, most=most
-    )
-    return {
-        "coverage": round(coverage, 6),
-        "cjk": round(cjk, 6),
-        "significance": round(significance, 6),
-        "relevant": label,
-    }
 
 
 def _day(days: Days, shown: Sequence[str], node: str) -> str:

@@ -19,7 +19,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubi.index.querymatch import BM25Hit
 
 __all__ = [
     "CJK_UNMEASURED",
@@ -45,6 +48,7 @@ __all__ = [
     "node_weight",
     "relevant",
     "secondary_file",
+    "text_evidence",
     "variant_of",
     "wants_tests",
 ]
@@ -425,3 +429,24 @@ def relevant(
     if coverage < RELEVANCE_FLOOR or cjk > CJK_UNMEASURED:
         return False
     return significance > 0.0 or coverage >= WHOLE_QUESTION or most <= 0.0
+
+
+def text_evidence(bm25: Sequence[BM25Hit], named: int, *, code: bool) -> dict[str, Any]:
+    """The text list's evidence and the relevance label (:func:`relevant`) as
+    :class:`SearchResult` fields: the best ``coverage`` and ``significance`` of one
+    hit (0.0 without hits) and the query's ``cjk`` share; the label also reads the best
+    significance of a hit holding several words and the most the vault could show."""
+    coverage = max((h.coverage for h in bm25), default=0.0)
+    significance = max((h.significance for h in bm25), default=0.0)
+    several = [h.significance for h in bm25 if h.words >= SIGNIFICANCE_MIN_WORDS]
+    co = max(several, default=0.0)
+    cjk, most = (bm25[0].cjk, bm25[0].most) if bm25 else (0.0, 0.0)
+    label = relevant(
+        coverage, named, cjk, code=code, significance=significance, co_occurrence=co, most=most
+    )
+    return {
+        "coverage": round(coverage, 6),
+        "cjk": round(cjk, 6),
+        "significance": round(significance, 6),
+        "relevant": label,
+    }
