@@ -5,8 +5,10 @@ Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension to multiple weighted
 fields": for each query word, ``tf~ = sum_f w_f * tf_f / ((1 - b_f) + b_f * len_f /
 avglen_f)`` over its clauses, ``score = idf * tf~ / (k1 + tf~)``, summed over the
 words; ``idf = log(N / (df + 1)) + 1`` with ``df`` the live documents holding the
-word in any field. A clause ``alone`` is a word of its own whose boost multiplies its
-saturated score. Sums run in the clauses' order, as the scorer's do.
+word in any field, or, for a word of CJK bigrams (each clause two or fewer Han, kana
+or Hangul characters), ``log(1 + (N - df + 0.5) / (df + 0.5))``. A clause ``alone``
+is a word of its own whose boost multiplies its saturated score. Sums run in the
+clauses' order, as the scorer's do.
 """
 
 from __future__ import annotations
@@ -52,10 +54,13 @@ def reference_bm25f(
         words: dict[int, list[TermQuery]] = {}
         for c in clauses:
             words.setdefault(c.word, []).append(c)
-        idf = {
-            w: log(n / (sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live) + 1)) + 1
-            for w, cs in words.items()
-        }
+        idf = {}
+        for w, cs in words.items():
+            df = sum(any(freqs[c.field, c.text].get(d) for c in cs) for d in live)
+            if all(_cjk_piece(c.text) for c in cs):
+                idf[w] = log(1 + (n - df + 0.5) / (df + 0.5))
+            else:
+                idf[w] = log(n / (df + 1)) + 1
         scored = []
         for d in live:
             stored = reader.stored_fields(d)
@@ -84,3 +89,15 @@ def reference_bm25f(
     scored.sort()
     found = sorted(scored[:limit], key=lambda s: (s[0], s[2]))
     return [(i, -s, {f: tuple(sorted(ts)) for f, ts in m.items()}) for s, _, i, m in found]
+
+
+def _cjk_piece(text: str) -> bool:
+    """A CJK bigram or lone character: at most two Han, kana or Hangul characters."""
+    return 0 < len(text) <= 2 and all(
+        "\u3040" <= ch <= "\u30ff"
+        or "\u3400" <= ch <= "\u4dbf"
+        or "\u4e00" <= ch <= "\u9fff"
+        or "\uf900" <= ch <= "\ufaff"
+        or "\uac00" <= ch <= "\ud7af"
+        for ch in text
+    )

@@ -33,6 +33,8 @@ WORDS = [
     "lambda",
     "sync",
     "vault",
+    "同期する",
+    "設定",
 ]
 
 CODE_FIELDS = {"symbols": "sync_vault cfg", "docs": "configuration of the vault"}
@@ -65,6 +67,7 @@ QUERIES = [
     ("theta lambda kappa doc", {"exclude_status": ("superseded",), "limit": 5}),
     ("doc", {"fields": ("title", "body"), "limit": 100}),
     ("no such words", {}),
+    ("設定を同期する vault", {}),  # CJK bigrams: RSJ's IDF; a word: Whoosh's
 ]
 
 
@@ -221,13 +224,13 @@ def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
         return math.log(3000 / (df + 1)) + 1
 
     scales = [rng.choice([1.0, 1.5, 3.0]) for _ in words]  # alone clauses' boosts
-    acc = _word_sums(lists, words, scales, idf, 1.2)
+    acc = _word_sums(lists, words, scales, [idf] * len(words), 1.2)
     mask = frozenset(rng.sample(range(3200), 100))
     for limit in (1, 10, 50, 5000):
-        assert _best_numpy(np, lists, words, scales, idf, 1.2, limit, frozenset()) == _best(
-            acc, acc.keys(), limit, whole=True
-        )
-        assert _best_numpy(np, lists, words, scales, idf, 1.2, limit, mask) == _best(
+        assert _best_numpy(
+            np, lists, words, scales, [idf] * len(words), 1.2, limit, frozenset()
+        ) == _best(acc, acc.keys(), limit, whole=True)
+        assert _best_numpy(np, lists, words, scales, [idf] * len(words), 1.2, limit, mask) == _best(
             acc, set(acc) - mask, limit, whole=False
         )
 
@@ -242,7 +245,7 @@ def test_a_word_saturates_once_over_its_fields() -> None:
     title = Postings(array("i", [1, 2]), array("d", [4.0, 4.0]))
     body = Postings(array("i", [1, 3]), array("d", [1.0, 1.0]))
     other = Postings(array("i", [3, 4, 5]), array("d", [1.0, 1.0, 1.0]))
-    one = _word_sums([title, body, other], [(0, 1), (2,)], [1.0, 1.0], lambda df: 2.0, 1.2)
+    one = _word_sums([title, body, other], [(0, 1), (2,)], [1.0, 1.0], [lambda df: 2.0] * 2, 1.2)
     assert one[1] == 2.0 * 5.0 / (1.2 + 5.0)  # title and body: one saturation
     assert one[2] == 2.0 * 4.0 / (1.2 + 4.0)
     assert one[3] == 2.0 * 1.0 / 2.2 + 2.0 * 1.0 / 2.2  # two words, each its own

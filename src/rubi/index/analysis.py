@@ -170,7 +170,7 @@ class CJKBigramFilter(Filter):  # type: ignore[misc]
             if not _has_cjk(text):
                 yield t
                 continue
-            for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
+            for run in _cjk_runs(text):
                 if not _CJK_RE.match(run) or len(run) == 1:
                     t.text = run
                     yield t
@@ -247,11 +247,23 @@ class LanguageFilter(Filter):  # type: ignore[misc]
                     yield t
 
 
+def _cjk_runs(text: str) -> list[str]:
+    """The runs of ``text`` (a token holding CJK): each run of Han, kana or Hangul, and
+    each run of other letters or digits between them, in order. A word of another
+    script with a particle or a word written against it (``API로``, ``CMS의``,
+    ``Pythonで使っている``, ``HTTPクライアント``, ``Code里``) is two runs: the word
+    and the CJK after it. Korean and Japanese write particles against a Latin word
+    as a rule, and read as one run (``\\w`` holds Hangul and kana) the whole token
+    was one term no page or question wrote apart: ``API로`` matched no ``API``, and
+    ``で使っている`` gave no bigram."""
+    return re.findall(rf"(?:{_CJK_RE.pattern})+|(?:(?!{_CJK_RE.pattern})[^\W_])+", text)
+
+
 def _cjk_pieces(text: str) -> list[str]:
     """A token holding CJK as its pieces: overlapping bigrams of each CJK run (a lone
     character alone), and each other run of letters or digits."""
     out: list[str] = []
-    for run in re.findall(rf"(?:{_CJK_RE.pattern})+|[^\W_]+", text):
+    for run in _cjk_runs(text):
         if not _CJK_RE.match(run) or len(run) == 1:
             out.append(run)
         else:

@@ -41,8 +41,9 @@ def _hangul_runs(text: str) -> Iterable[str]:
 
 
 def _all_hangul(text: str) -> bool:
-    """Whether ``text`` is a Hangul run of two or more syllables (a bigram of one)."""
-    return len(text) > 1 and all(_is_hangul(ch) for ch in text)
+    """Whether ``text`` is a Hangul bigram or a lone syllable (a particle written
+    against a Latin word, ``로`` of ``API로``): a piece of a Korean word, no unit alone."""
+    return bool(text) and all(_is_hangul(ch) for ch in text)
 
 
 def korean_words(text: str) -> list[tuple[str, ...]]:

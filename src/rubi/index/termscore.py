@@ -10,12 +10,17 @@ frequencies are added before one saturation,
 
 and a document's score is the sum over the query's words. ``idf`` is Whoosh's,
 ``log(N / (df + 1)) + 1``, with ``df`` the live documents holding the word in any
-field (the union of its clauses' postings) and ``N`` the live document count. A
-word's clauses are its terms in each field (:class:`TermQuery` ``word``): fields
-and languages analysed differently (code, each note's language) give one word
-different terms, and they saturate together. A word in a short title then adds at
-most one word's worth, where a title score per field, multiplied by its boost and
-summed, outweighed a note matching most of a question in its body.
+field (the union of its clauses' postings) and ``N`` the live document count; a
+word of CJK pieces (bigrams and lone characters of Han, kana or Hangul,
+:func:`_cjk_word`) takes Robertson–Spärck Jones's IDF instead
+(:meth:`TermScorer.piece_idf`): a bigram is no word, and the bigrams of grammar that
+nearly every page holds (``する``, ``こと``, Korean endings) then add next to nothing,
+where Whoosh's floor of 1 counted each as a word. A word's clauses are its terms in
+each field (:class:`TermQuery` ``word``): fields and languages analysed differently
+(code, each note's language) give one word different terms, and they saturate
+together. A word in a short title then adds at most one word's worth, where a title
+score per field, multiplied by its boost and summed, outweighed a note matching most
+of a question in its body.
 
 Whoosh scores a disjunction document at a time: every posting of every query term
 goes through a matcher, a scorer and a read of the document's field length from the
@@ -203,6 +208,13 @@ class TermScorer:
         ``log(N / (df + 1)) + 1``."""
         return log(self.doc_count / (df + 1)) + 1
 
+    def piece_idf(self, df: int) -> float:
+        """The inverse document frequency of a CJK bigram (or lone character) ``df``
+        live documents hold: Robertson–Spärck Jones's, non-negative as Lucene writes it,
+        ``log(1 + (N - df + 0.5) / (df + 0.5))``."""
+        n = self.doc_count
+        return log(1 + (n - df + 0.5) / (df + 0.5))
+
     def word_dfs(self, clauses: Sequence[TermQuery]) -> dict[int, int]:
         """Each query word's document frequency by the clauses' ``origin`` (clauses of
         origin -1 left out): the live documents holding it in any of its clauses, 0 for
@@ -320,11 +332,12 @@ class TermScorer:
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
+        idfs = [self.piece_idf if _cjk_word(clauses, m) else self.idf for m in words]
         np = _loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, scales, self.idf, self.K1, limit, mask)
+            best = _best_numpy(np, lists, words, scales, idfs, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, scales, self.idf, self.K1)
+            acc = _word_sums(lists, words, scales, idfs, self.K1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
@@ -348,7 +361,7 @@ def _word_sums(
     lists: Sequence[Postings],
     words: Sequence[Sequence[int]],
     scales: Sequence[float],
-    idf: Callable[[int], float],
+    idfs: Sequence[Callable[[int], float]],
     K1: float,
 ) -> dict[int, float]:
     """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
@@ -357,7 +370,7 @@ def _word_sums(
     0), ``scale`` the word's in ``scales`` (1, or an alone clause's boost)."""
     acc: dict[int, float] = {}
     get = acc.get
-    for word, scale in zip(words, scales, strict=True):
+    for word, scale, idf in zip(words, scales, idfs, strict=True):
         tf: dict[int, float] = {}
         tget = tf.get
         for i in word:
@@ -410,7 +423,7 @@ def _best_numpy(
     lists: Sequence[Postings],
     words: Sequence[Sequence[int]],
     scales: Sequence[float],
-    idf: Callable[[int], float],
+    idfs: Sequence[Callable[[int], float]],
     K1: float,
     limit: int,
     mask: frozenset[int],
@@ -438,7 +451,7 @@ def _best_numpy(
     pair_word, pair_doc = pairs // n, pairs % n
     df = np.bincount(pair_word, minlength=len(words))
     idfs = np.array(
-        [s * idf(int(x)) if x else 0.0 for s, x in zip(scales, df.tolist(), strict=True)]
+        [s * idf(int(x)) if x else 0.0 for s, idf, x in zip(scales, idfs, df.tolist(), strict=True)]
     )
     acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
     if mask:
@@ -450,6 +463,27 @@ def _best_numpy(
         cands, acc = cands[top], acc[top]
     order = np.lexsort((cands, -acc))[:limit]
     return list(zip((-acc[order]).tolist(), cands[order].tolist(), strict=True))
+
+
+def _cjk_word(clauses: Sequence[TermQuery], members: Sequence[int]) -> bool:
+    """Whether every clause of a word is a CJK piece: a bigram (or a lone character)
+    of Han, kana or Hangul, as :class:`rubi.index.analysis.CJKBigramFilter` cuts them."""
+    return all(_is_cjk_piece(clauses[i].text) for i in members)
+
+
+def _is_cjk_piece(text: str) -> bool:
+    return (
+        not text.isascii()
+        and len(text) <= 2
+        and all(
+            "\u3040" <= ch <= "\u30ff"
+            or "\u3400" <= ch <= "\u4dbf"
+            or "\u4e00" <= ch <= "\u9fff"
+            or "\uf900" <= ch <= "\ufaff"
+            or "\uac00" <= ch <= "\ud7af"
+            for ch in text
+        )
+    )
 
 
 def _holds(docs: array[int], docnum: int) -> bool:
