@@ -187,7 +187,7 @@ def test_the_best_are_those_of_a_full_sort(seed: int) -> None:
     import heapq
     import random
 
-    from rubi.index.termscore import _best
+    from rubi.index.bm25fsums import best as _best
 
     rng = random.Random(seed)
     acc = {
@@ -206,7 +206,10 @@ def test_numpy_sums_give_the_dict_sums_hits_to_the_last_bit(seed: int) -> None:
     """Words of several clauses (ties, sums whose float order matters), a mask."""
     from array import array
 
-    from rubi.index.termscore import Postings, _best, _best_numpy, _word_sums
+    from rubi.index.bm25fsums import Postings
+    from rubi.index.bm25fsums import best as _best
+    from rubi.index.bm25fsums import best_numpy as _best_numpy
+    from rubi.index.bm25fsums import word_sums as _word_sums
 
     np = pytest.importorskip("numpy")
     rng = random.Random(seed)
@@ -240,7 +243,8 @@ def test_a_word_saturates_once_over_its_fields() -> None:
     one saturation, so a word in a title and a body adds less than two words."""
     from array import array
 
-    from rubi.index.termscore import Postings, _word_sums
+    from rubi.index.bm25fsums import Postings
+    from rubi.index.bm25fsums import word_sums as _word_sums
 
     title = Postings(array("i", [1, 2]), array("d", [4.0, 4.0]))
     body = Postings(array("i", [1, 3]), array("d", [1.0, 1.0]))

@@ -48,16 +48,15 @@ choice: highest score first, the lower document number on a tie.
 
 from __future__ import annotations
 
-import heapq
-import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 from typing import Any
 
+from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
 from rubi.index.segmentdata import (
     MAX_CACHED_POSTINGS,
     MAX_CACHED_STORED,
@@ -77,6 +76,8 @@ __all__ = [
     "TermQuery",
     "TermScorer",
 ]
+
+_NONE: frozenset[int] = frozenset()
 
 NUMPY_POSTINGS = 500
 """Postings in a query from which :meth:`TermScorer.top` sums them with numpy, when
@@ -102,16 +103,6 @@ class TermQuery:
     word: int
     alone: bool = False
     origin: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Postings:
-    """A clause's live postings: ascending global document numbers and, beside each,
-    the term's frequency weighted and length-normalised
-    (``boost * tf / ((1 - b) + b * len / avglen)``: its share of the word's ``tf~``)."""
-
-    docs: array[int]
-    weights: array[float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,17 +324,17 @@ class TermScorer:
         words = [tuple(m) for m in members.values()]
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
         idfs = [self.piece_idf if _cjk_word(clauses, m) else self.idf for m in words]
-        np = _loaded_numpy()
+        np = loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            best = _best_numpy(np, lists, words, scales, idfs, self.K1, limit, mask)
+            ranked = best_numpy(np, lists, words, scales, idfs, self.K1, limit, mask)
         else:
-            acc = _word_sums(lists, words, scales, idfs, self.K1)
+            acc = word_sums(lists, words, scales, idfs, self.K1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:
                 candidates = set(candidates) - mask
-            best = _best(acc, candidates, limit, whole=allow is None and not mask)
-        top = {d for _, d in best}
+            ranked = best(acc, candidates, limit, whole=allow is None and not mask)
+        top = {d for _, d in ranked}
         holding: dict[int, list[int]] = {d: [] for d in top}
         for i, p in enumerate(lists):
             if not p.docs:
@@ -354,115 +345,7 @@ class TermScorer:
                 found = [d for d in top if _holds(p.docs, d)]
             for d in found:
                 holding[d].append(i)
-        return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in best]
-
-
-def _word_sums(
-    lists: Sequence[Postings],
-    words: Sequence[Sequence[int]],
-    scales: Sequence[float],
-    idfs: Sequence[Callable[[int], float]],
-    K1: float,
-) -> dict[int, float]:
-    """Each document's BM25F score: per word (its clauses' indexes into ``lists``),
-    ``tf~`` added clause by clause, then ``scale * idf(df) * tf~ / (K1 + tf~)`` added
-    word by word, ``df`` the documents holding the word in any clause (its ``tf~`` >
-    0), ``scale`` the word's in ``scales`` (1, or an alone clause's boost)."""
-    acc: dict[int, float] = {}
-    get = acc.get
-    for word, scale, idf in zip(words, scales, idfs, strict=True):
-        tf: dict[int, float] = {}
-        tget = tf.get
-        for i in word:
-            p = lists[i]
-            for d, x in zip(p.docs, p.weights, strict=True):
-                tf[d] = tget(d, 0.0) + x
-        if not tf:
-            continue
-        w = scale * idf(len(tf))
-        for d, t in tf.items():
-            acc[d] = get(d, 0.0) + w * t / (K1 + t)
-    return acc
-
-
-_NONE: frozenset[int] = frozenset()
-
-
-def _best(
-    acc: dict[int, float], candidates: Collection[int], limit: int, *, whole: bool
-) -> list[tuple[float, int]]:
-    """``heapq.nsmallest(limit, [(-acc[d], d) for d in candidates])``: the ``limit``
-    best scores, ties by the lower document number. The ``limit``-th best score is
-    found on the bare floats first, so only the documents scoring at least that make a
-    tuple (a query of common words matches thousands). ``whole``: the candidates are
-    all of ``acc``."""
-    if len(candidates) <= limit:
-        return sorted((-acc[d], d) for d in candidates)
-    scores = acc.values() if whole else [acc[d] for d in candidates]
-    floor = heapq.nlargest(limit, scores)[-1]
-    if whole:
-        pool = [(-s, d) for d, s in acc.items() if s >= floor]
-    else:
-        pool = [(-acc[d], d) for d in candidates if acc[d] >= floor]
-    pool.sort()
-    return pool[:limit]
-
-
-def _loaded_numpy() -> Any:
-    """numpy when this process has imported it, else None (never imported for this: a
-    cold hook). A module another thread is still importing is in ``sys.modules`` half
-    made (no ``bincount`` yet): None too."""
-    np = sys.modules.get("numpy")
-    if np is None or getattr(getattr(np, "__spec__", None), "_initializing", False):
-        return None
-    return np
-
-
-def _best_numpy(
-    np: Any,
-    lists: Sequence[Postings],
-    words: Sequence[Sequence[int]],
-    scales: Sequence[float],
-    idfs: Sequence[Callable[[int], float]],
-    K1: float,
-    limit: int,
-    mask: frozenset[int],
-) -> list[tuple[float, int]]:
-    """:func:`_best` of :func:`_word_sums` over every document but ``mask``, with
-    numpy: ``numpy.unique`` numbers the documents, then the (word, document) pairs;
-    ``numpy.bincount`` adds each pair's frequencies in the order given (clause by
-    clause, as the dict does), then each document's saturated word scores in word
-    order (pairs sort word first), so the sums, and the hits, are equal to the last
-    bit. Ties by the lower document number. The cost follows the postings, not the
-    index's size."""
-    at = {i: n for n, word in enumerate(words) for i in word}  # clause -> its word
-    held = [i for word in words for i in word if lists[i].docs]  # in the dict's order
-    if not held:
-        return []
-    docs = np.concatenate([np.frombuffer(lists[i].docs, dtype=np.intc) for i in held])
-    weights = np.concatenate([np.frombuffer(lists[i].weights, dtype=np.float64) for i in held])
-    cands, inverse = np.unique(docs, return_inverse=True)
-    n = len(cands)
-    word_of = np.repeat(
-        np.array([at[i] for i in held], dtype=np.int64), [len(lists[i].docs) for i in held]
-    )
-    pairs, where = np.unique(word_of * n + inverse, return_inverse=True)
-    tf = np.bincount(where, weights=weights)
-    pair_word, pair_doc = pairs // n, pairs % n
-    df = np.bincount(pair_word, minlength=len(words))
-    idfs = np.array(
-        [s * idf(int(x)) if x else 0.0 for s, idf, x in zip(scales, idfs, df.tolist(), strict=True)]
-    )
-    acc = np.bincount(pair_doc, weights=idfs[pair_word] * tf / (K1 + tf), minlength=n)
-    if mask:
-        kept = ~np.isin(cands, np.fromiter(mask, dtype=np.intp, count=len(mask)))
-        cands, acc = cands[kept], acc[kept]
-    if len(cands) > limit:
-        floor = np.partition(acc, len(acc) - limit)[len(acc) - limit]
-        top = acc >= floor
-        cands, acc = cands[top], acc[top]
-    order = np.lexsort((cands, -acc))[:limit]
-    return list(zip((-acc[order]).tolist(), cands[order].tolist(), strict=True))
+        return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in ranked]
 
 
 def _cjk_word(clauses: Sequence[TermQuery], members: Sequence[int]) -> bool:
