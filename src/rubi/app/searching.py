@@ -67,9 +67,10 @@ def searching_once() -> Iterator[None]:
     hook cold, whose engine, watcher and later searches must keep their usual readers.
 
     - The graph: the flat graph when it is current and no vault sync of this process
-      holds the vault's graph (:func:`rubi.sync.oneshot.current_flat`), read per
-      search (milliseconds), instead of the vault sync's load of the snapshot with
-      networkx (the first caller of the vault sync pays for that, as before).
+      holds the vault's graph (:func:`rubi.sync.oneshot.current_flat`), opened once
+      for the block's searches (:func:`rubi.sync.oneshot.sharing_flat`), instead of
+      the vault sync's load of the snapshot with networkx (the first caller of the
+      vault sync pays for that, as before).
     - The vectors: a dense index this search makes first reads its documents' rows
       and its candidates' passages only, and so do the next searches in this block
       (:func:`rubi.semantic.dense.staying_on_demand`); the first search outside one
@@ -81,9 +82,12 @@ def searching_once() -> Iterator[None]:
     :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
+    from rubi.sync.oneshot import sharing_flat
+
     token = _ONCE.set(True)
     try:
-        yield
+        with sharing_flat():  # the call's searches (a recall's code, then notes) share it
+            yield
     finally:
         _ONCE.reset(token)
 
@@ -169,6 +173,7 @@ def search(
     until: str | None = None,
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
+    why: bool = True,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -197,6 +202,9 @@ def search(
         stale: find which hits are stale (:attr:`Hit.stale`: their notes' ``files:``
             changed, asked of git); False leaves every ``stale`` empty, for a caller
             that shows no stale flag (the recall hook).
+        why: give the hits their reasons (:attr:`Hit.why`); False leaves them empty,
+            for a caller that shows none (the recall hook): the same hits in the same
+            order.
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -231,6 +239,7 @@ def search(
             window=window,
             analysis=analysis,
             stale=stale,
+            why=why,
         )
     if scope != "personal" and (scope not in ("all", "notes") or personal is False):
         # the personal vault's module (and the user config's TOML reader) is not imported
@@ -255,6 +264,7 @@ def search(
         window=window,
         analysis=analysis,
         stale=stale,
+        why=why,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -270,6 +280,7 @@ def _search_one(
     window: DateWindow | None = None,
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
+    why: bool = True,
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
@@ -308,6 +319,7 @@ def _search_one(
                 window=window,
                 symbols=partial(_code_symbols, paths),
                 analysis=analysis,
+                why=why,
             )
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)

@@ -257,6 +257,7 @@ def search_index(
     window: DateWindow | None = None,
     symbols: SymbolLines | None = None,
     analysis: QueryAnalysis | None = None,
+    why: bool = True,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -281,6 +282,9 @@ def search_index(
         analysis: ``query``'s analysis, made already by the caller (the recall hook
             searches notes and code with one); a new one otherwise. Every list and the
             why-lines read this one.
+        why: give each hit its reasons (:attr:`Hit.why`, :attr:`Hit.reasons`); False
+            leaves them empty and maps no query word back for them, for a caller that
+            shows none (the recall hook): the same hits in the same order.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -314,7 +318,7 @@ def search_index(
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
-    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis)
+    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, mapped=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}
@@ -339,12 +343,14 @@ def search_index(
         f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        why = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, file)
-        if slot.also:
-            why = (*why, Why("also", ", ".join(slot.also)))
+        reasons: tuple[Why, ...] = ()
+        if why:
+            reasons = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, file)
+            if slot.also:
+                reasons = (*reasons, Why("also", ", ".join(slot.also)))
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
-        hit = make_hit(f, attrs, why, snippet, by_text.get(f.id), day, parts)
+        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(
