@@ -153,25 +153,6 @@ def test_calls_without_a_pause_get_the_collector_back_after_a_while(
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_serve_stdio_pauses_the_collector_while_it_serves_and_resumes_it_on_return(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seen: list[bool] = []
-    monkeypatch.setattr(startup, "one_blas_thread", lambda: None)
-    monkeypatch.setattr(startup, "claim_wire", lambda: (None, None))
-    monkeypatch.setattr(startup, "LineReader", lambda wire: None)
-    monkeypatch.setattr(startup, "LineWriter", lambda wire: None)
-    monkeypatch.setattr(startup, "_serve", lambda *args: seen.append(gc.isenabled()))
-    startup.serve_stdio(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object())
-    assert seen == [False]
-    assert gc.isenabled()
-    pause_collector()  # paused by a bare `rubi serve`: left to it
-    startup.serve_stdio(VaultPaths(root=tmp_path, index_dir=tmp_path), lambda ready: object())
-    assert seen == [False, False]
-    assert not gc.isenabled()
-
-
-@pytest.mark.usefixtures("collector_on")
 def test_a_bare_rubi_serve_collects_nothing_from_its_start_to_its_exit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -69,8 +69,7 @@ def pause_collector() -> bool:
     turned off by the process or its user: resuming leaves that off).
 
     Returns:
-        Whether this call paused it (its caller may resume it when done; a caller
-        that did not leaves that to the one that did)."""
+        Whether this call paused it."""
     if gc.isenabled() and not _PAUSED:
         gc.disable()
         _PAUSED.append(True)

@@ -33,9 +33,10 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   a pause (``claude -p`` against a fast API) and ends never pays for the check (a
   listing of every note and code file: 60-80 ms of CPU), which only its later
   prompts would have read; the next session's server makes it. The cyclic garbage
-  collector, off since the start, is turned on then too (or once the server has lived
-  :data:`COLLECT_AFTER_S` without such a spell): a short session's server collects
-  nothing (:func:`rubi.core.collector.pause_collector`);
+  collector, off since a bare ``rubi serve`` started
+  (:func:`rubi.core.collector.pause_collector`), is turned on then too (or once the
+  server has lived :data:`COLLECT_AFTER_S` without such a spell): a short session's
+  server collects nothing;
 - the work no message asked for (:data:`UNASKED`: the background watcher and the
   warm-up search that makes a later first search fast) waits until the server has
   lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long interactive
@@ -53,7 +54,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rubi.core.collector import pause_collector, resume_collector
+from rubi.core.collector import resume_collector
 from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire
@@ -358,24 +359,7 @@ def serve_stdio(
     wire_in, wire_out = claim_wire()
     reader, writer = LineReader(wire_in), LineWriter(wire_out)
     one_blas_thread()
-    paused = pause_collector()  # on again at the first idle spell (Warmup)
-    try:
-        _serve(paths, build, reader, writer, instructions, hook)
-    finally:
-        if paused:  # paused here, not by a bare `rubi serve` that exits next
-            resume_collector()
-
-
-def _serve(
-    paths: VaultPaths,
-    build: Builder,
-    reader: LineReader,
-    writer: LineWriter,
-    instructions: str | None,
-    hook: HookAnswerer | None,
-) -> None:
-    """:func:`serve_stdio` once the wire is claimed."""
-    warmup = Warmup(paths, build).start()
+    warmup = Warmup(paths, build).start()  # turns a paused collector on at QUIET
     handshake = load_handshake()
     if handshake is not None and instructions is not None:
         handshake = handshake.with_instructions(instructions)
