@@ -34,6 +34,9 @@ With ``--variant NAME=DIR`` (repeatable), a third, fourth... case per round: the
 same rubi project loaded with the plugin folder ``DIR`` instead of this checkout (a
 copy with parts removed: no skills, no hooks, no MCP server...), to attribute
 Claude Code's own CPU to the plugin's parts; every case alternates in each round.
+With ``--base DIR`` (a base checkout's ``src`` and plugin files, e.g. from ``git
+archive``), a case ``base``: the same rubi project with ``DIR`` as the plugin folder
+and ``PYTHONPATH=DIR/src``, so the base code and this tree's alternate in one run.
 
 Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
 cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
@@ -175,13 +178,17 @@ def one_session(
     debug: bool = False,
     breakdown: bool = False,
     plugin: Path | None = None,
+    src: Path | None = None,
 ) -> dict[str, Any]:
     """One ``claude -p`` session; wall, CPU and what the API saw (with ``debug``, the
     hooks' routes from Claude Code's debug log, :func:`hook_counts`; with
     ``breakdown``, CPU by process, :func:`by_process`); ``plugin``: the plugin folder
-    to load instead of this checkout (with ``with_rubi``)."""
+    to load instead of this checkout (with ``with_rubi``); ``src``: rubi's code for
+    that case (``PYTHONPATH``)."""
     api = FakeMessagesAPI().start()
     env = rubi_env(home)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     env.update(
         {
             "ANTHROPIC_API_KEY": "sk-test-dummy",
@@ -310,11 +317,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=DIR",
         help="also run the rubi project with the plugin folder DIR, reported as NAME",
     )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also run a base checkout (DIR's plugin files, PYTHONPATH=DIR/src) as case base",
+    )
     args = parser.parse_args(argv)
     variants: dict[str, Path] = {}
+    sources: dict[str, Path] = {}
+    if args.base is not None:
+        if not (args.base / "src" / "rubi").is_dir():
+            parser.error(f"--base {args.base}: no src/rubi there")
+        variants["base"] = args.base.resolve()
+        sources["base"] = args.base.resolve() / "src"
     for spec in args.variant:
         name, sep, folder = spec.partition("=")
-        if not sep or not name or name in ("bare", "rubi") or not Path(folder).is_dir():
+        if not sep or name in ("bare", "rubi", "base", "") or not Path(folder).is_dir():
             parser.error(f"--variant {spec!r}: NAME=DIR with DIR a plugin folder")
         variants[name] = Path(folder).resolve()
     claude = find_claude(args.claude)
@@ -336,7 +356,15 @@ def main(argv: list[str] | None = None) -> int:
             for case, folder, plugin in cases:
                 home = homes["bare" if case == "bare" else "rubi"]
                 got = one_session(
-                    claude, folder, home, case != "bare", files, args.hooks, args.breakdown, plugin
+                    claude,
+                    folder,
+                    home,
+                    case != "bare",
+                    files,
+                    args.hooks,
+                    args.breakdown,
+                    plugin,
+                    sources.get(case),
                 )
                 runs[case].append(got)
                 flag = "" if got["ok"] else f"  FAILED: {got['error']}"
@@ -364,7 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{med[case][1]:.2f} | {ok}/{len(got)} |"
             )
         for name in variants:
-            print(f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x without rubi")
+            print(
+                f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x, "
+                f"wall {med[name][0] / med['bare'][0]:.2f}x without rubi"
+            )
         ratio_wall = med["rubi"][0] / med["bare"][0]
         ratio_cpu = med["rubi"][1] / med["bare"][1]
         print(

@@ -350,3 +350,25 @@ def test_a_one_shot_processes_searches_share_one_opening_of_the_current_flat_gra
     again = current_flat(paths)
     assert again is not None and again is not first
     assert NEW in again.graph
+
+
+def test_a_call_answered_once_shares_one_opening_for_its_searches_only(
+    paths: VaultPaths,
+) -> None:
+    """In a long-lived process, the searches of one call answered cold (a recall that
+    searches code, then notes) share the flat graph one of them opened; the next call
+    opens it again, and nothing outside such a call keeps it."""
+    from rubi.app.searching import searching_once
+
+    forget_vault_syncs()
+    with searching_once():
+        first = current_flat(paths, once=True)
+        assert first is not None
+        assert current_flat(paths, once=True) is first
+    with searching_once():
+        second = current_flat(paths, once=True)
+        assert second is not None and second is not first
+        _save_a_note(paths)  # the store moves on: the opening is not reused
+        assert current_flat(paths, once=True) is None
+    assert current_flat(paths, once=True) is None
+    forget_vault_syncs()

@@ -77,6 +77,8 @@ def utc_now() -> str:
 
 @dataclass
 class _Vault:
+    """A vault a registration writes to: its paths, id prefix and notes read so far."""
+
     paths: VaultPaths
     prefix: str
     notes: dict[str, Note] = field(default_factory=dict)

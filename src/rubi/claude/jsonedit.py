@@ -26,6 +26,8 @@ _SPACE = re.compile(r"[ \t\r\n]*")
 
 @dataclass(frozen=True, slots=True)
 class _Member:
+    """Where one key and its value lie in a JSON object's text."""
+
     key: str
     start: int  # where the key's opening quote is
     value_start: int

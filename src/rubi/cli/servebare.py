@@ -45,6 +45,12 @@ def serve_bare() -> NoReturn:
         SystemExit: 0 when the server stopped (if it cannot end at once), 1 for an
             error the user can act on (one line on stderr), 2 for a usage error.
     """
+    from rubi.core.collector import pause_collector
+
+    # No cyclic collection while the server starts and answers its session's first
+    # calls: its first idle spell turns the collector on (rubi.mcp.startup); a server
+    # that never had one exits without it (rubi.core.collector).
+    pause_collector()
     _keep_dataclass_code()
     _log_warnings()
     try:

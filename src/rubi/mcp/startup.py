@@ -32,7 +32,11 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   :func:`rubi.cli.servewatch.in_background`). A session that asks its hooks without
   a pause (``claude -p`` against a fast API) and ends never pays for the check (a
   listing of every note and code file: 60-80 ms of CPU), which only its later
-  prompts would have read; the next session's server makes it;
+  prompts would have read; the next session's server makes it. The cyclic garbage
+  collector, off since a bare ``rubi serve`` started
+  (:func:`rubi.core.collector.pause_collector`), is turned on then too (or once the
+  server has lived :data:`COLLECT_AFTER_S` without such a spell): a short session's
+  server collects nothing;
 - the work no message asked for (:data:`UNASKED`: the background watcher and the
   warm-up search that makes a later first search fast) waits until the server has
   lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long interactive
@@ -50,6 +54,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from rubi.core.collector import resume_collector
 from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire
@@ -60,6 +65,7 @@ if TYPE_CHECKING:
     from rubi.mcp.hooktool import HookAnswerer
 
 __all__ = [
+    "COLLECT_AFTER_S",
     "FIRST_CALL_WAIT_S",
     "IDLE_S",
     "QUIET",
@@ -105,6 +111,11 @@ IDLE_S = 2.0
 """How long no call may have been answered before unasked work begins (it never runs
 beside a call: both need the one interpreter)."""
 
+COLLECT_AFTER_S = 20.0
+"""Seconds a server over stdio lives at most with its cyclic collector off, when no
+idle spell (:data:`QUIET`) came first: calls without a pause still get their cycles
+freed."""
+
 WARM_QUERY = "project memory"
 """The search that warms the vault (its hits are not used)."""
 
@@ -128,6 +139,9 @@ class Warmup:
         idle_s: seconds without a call before unasked work.
         first_call_wait_s: seconds without a call after which the first answers count
             as out.
+        collect_after_s: seconds of life after which the cyclic collector is turned
+            back on (:func:`rubi.core.collector.resume_collector`) if no idle spell
+            came first.
     """
 
     def __init__(
@@ -137,8 +151,10 @@ class Warmup:
         unasked_after_s: float = UNASKED_AFTER_S,
         idle_s: float = IDLE_S,
         first_call_wait_s: float = FIRST_CALL_WAIT_S,
+        collect_after_s: float = COLLECT_AFTER_S,
     ) -> None:
         self.paths = paths
+        self._collect_after_s = collect_after_s
         self._build = build
         self._unasked_after_s = unasked_after_s
         self._idle_s = idle_s
@@ -234,14 +250,25 @@ class Warmup:
         now = time.monotonic()
         return max(0.0, self._born + self._unasked_after_s - now, self._last + self._idle_s - now)
 
+    def _wait(self, due: float) -> None:
+        """Wait (holding ``_idle``) up to ``due`` seconds for a call to end; once the
+        server has lived ``collect_after_s``, turn the collector back on first (calls
+        without an idle spell get their cycles freed anyway)."""
+        collect = self._born + self._collect_after_s - time.monotonic()
+        if collect <= 0:
+            resume_collector()
+            collect = due
+        self._idle.wait(min(due, collect))
+
     def _run(self) -> None:
         with self._idle:
             while not self._first_answers_out() and not self._stopped:
-                self._idle.wait(0.1)
+                self._wait(0.1)
             STARTED.set()
             while (due := self._quiet_due()) > 0 and not self._stopped:
-                self._idle.wait(due)
+                self._wait(due)
             if not self._stopped or self._wanted.is_set():
+                resume_collector()  # between calls, as the catch-up (not at the end)
                 QUIET.set()
             while (due := self._unasked_due()) > 0 and not self._stopped:
                 self._idle.wait(due)
@@ -332,7 +359,7 @@ def serve_stdio(
     wire_in, wire_out = claim_wire()
     reader, writer = LineReader(wire_in), LineWriter(wire_out)
     one_blas_thread()
-    warmup = Warmup(paths, build).start()
+    warmup = Warmup(paths, build).start()  # turns a paused collector on at QUIET
     handshake = load_handshake()
     if handshake is not None and instructions is not None:
         handshake = handshake.with_instructions(instructions)

@@ -15,7 +15,7 @@
    its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
    re-weighting rules of :mod:`rubi.search.reweighting`;
 3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
-   :mod:`rubi.search.reasons`, rendered by :mod:`rubi.search.render`), and the
+   :mod:`rubi.search.hitreasons`, rendered by :mod:`rubi.search.render`), and the
    passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
 """
 
@@ -38,6 +38,7 @@ from rubi.search.codewindow import by_window, window_shares
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
+from rubi.search.hitreasons import shown_reasons
 from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
 from rubi.search.lists import (
@@ -50,8 +51,7 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
-from rubi.search.names import NameMatch
-from rubi.search.reasons import QueryWords, named_why, query_words, text_why
+from rubi.search.reasons import QueryWords, query_words
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
@@ -100,8 +100,6 @@ COLLAPSE_WINDOW = 3
 SESSION_TURNS = 10
 """Turns of one session candidate that compete in a search of sessions at most
 (:mod:`rubi.search.turnranking`)."""
-DENSE_SHOWN = 10
-"""A hit among the dense list's first this many says it is close in meaning."""
 SCOPES = SEARCH_SCOPES
 """What a search may cover; owned by :data:`rubi.core.searchdefaults.SEARCH_SCOPES`."""
 _RESULT_KINDS = frozenset({"note", "file"})
@@ -170,50 +168,6 @@ def fuse(
         above.add(f.id)
     fused.sort(key=_rank_key)
     return fused, variants
-
-
-def reasons_for(
-    f: Fused,
-    g: nx.MultiDiGraph,
-    cands: Candidates,
-    by_name: Mapping[str, NameMatch],
-    by_text: Mapping[str, BM25Hit],
-    words: QueryWords,
-    variants: Mapping[str, str],
-    texts: Sequence[str],
-    page: FileText | None = None,
-    also: Sequence[str] = (),
-) -> tuple[Why, ...]:
-    """The reasons of one fused candidate, in the order shown: named, text, linked,
-    variant_of, imported_by, also (``by_name`` and ``by_text`` index ``cands`` by id;
-    ``page``: its file, read if its why-line needs it, :func:`text_why`; ``also``: the
-    notes collapsed into its slot)."""
-    attrs = g.nodes[f.id]
-    why: list[Why] = []
-    if f.id in by_name:
-        named = by_name[f.id]
-        why.append(named_why(named.name, attrs, texts, named.evidence))
-    if f.id in by_text:
-        why.append(text_why(by_text[f.id], words, page))
-    if f.id in cands.via:
-        via = cands.via[f.id]
-        why.append(Why("linked", str(g.nodes[via].get("title", via)), cands.graph_evidence))
-    if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
-        match = cands.dense[f.ranks["dense"] - 1]
-        why.append(
-            Why(
-                "semantic",
-                match.heading or str(attrs.get("title", f.id)),
-                cands.dense_evidence,
-            )
-        )
-    if f.id in variants:
-        why.append(Why("variant_of", variants[f.id]))
-    if attrs.get("imported_by"):
-        why.append(Why("imported_by", str(attrs["imported_by"])))
-    if also:
-        why.append(Why("also", ", ".join(also)))
-    return tuple(why)
 
 
 def make_hit(
@@ -286,8 +240,9 @@ def search_index(
         analysis: ``query``'s analysis, made already by the caller (the recall hook
             searches notes and code with one); a new one otherwise. Every list and the
             why-lines read this one.
-        why: False: the hits carry no reasons (``why`` and ``reasons`` empty), for a
-            caller that shows none (the recall hook); the ranking is the same.
+        why: give each hit its reasons (:attr:`Hit.why`, :attr:`Hit.reasons`); False
+            leaves them empty and maps no query word back for them, for a caller that
+            shows none (the recall hook): the same hits in the same order.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -321,7 +276,7 @@ def search_index(
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
-    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, why=why)
+    words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, mapped=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
     by_text = {h.id: h for h in bm25}
     by_id = {f.id: f for f in fused}
@@ -346,8 +301,9 @@ def search_index(
         f = replace(by_id[slot.lead], score=scores[slot.lead])
         attrs = g.nodes[f.id]
         file = _file_of(files, attrs, f.id, vault_root, project_root)
-        why_args = (by_name, by_text, words, variants, texts, file, slot.also)
-        reasons = reasons_for(f, g, cands, *why_args) if why else ()
+        reasons = shown_reasons(
+            why, slot.also, f, g, cands, by_name, by_text, words, variants, texts, file
+        )
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
         hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)

@@ -70,6 +70,8 @@ B = 0.75
 
 @dataclass(slots=True)
 class _Scored:
+    """A section and how well it matches, with its best line."""
+
     section: Section
     score: float
     focus: int

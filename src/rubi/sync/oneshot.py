@@ -20,6 +20,9 @@ marks its process, :func:`mark_one_shot`, pays for no store or graph module).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
     from rubi.graph.build import GraphBuild
 
-__all__ = ["current_flat", "is_one_shot", "mark_one_shot"]
+__all__ = ["current_flat", "is_one_shot", "mark_one_shot", "sharing_flat"]
 
 _ONE_SHOT: list[bool] = []
 """Set (one item) once this process was marked as one that runs once and exits."""
@@ -99,9 +102,11 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
     finally:
         store.close()
     snapshots = Snapshots(paths.graph_file)
-    shared = not once  # a one-shot process: its searches share one opening
-    seen = _flat_identity(snapshots.flat_file) if shared else None
-    kept = _OPENED.get(snapshots.flat_file) if seen is not None else None
+    # a one-shot process: its searches share one opening; a call answered ``once``:
+    # the searches of that call only (:func:`sharing_flat`), none if outside one
+    opened = _BLOCK.get() if once else _OPENED
+    seen = _flat_identity(snapshots.flat_file) if opened is not None else None
+    kept = opened.get(snapshots.flat_file) if opened is not None and seen is not None else None
     if kept is not None and kept[0] == (seen, gen, stamp):
         return kept[1]
     try:
@@ -110,19 +115,40 @@ def current_flat(paths: VaultPaths, *, once: bool = False) -> GraphBuild | None:
         return None
     if (flat_gen, flat_stamp) != (gen, stamp):
         return None
-    if seen is not None and _flat_identity(snapshots.flat_file) == seen:
-        _OPENED[snapshots.flat_file] = ((seen, gen, stamp), build)
+    if opened is not None and seen is not None and _flat_identity(snapshots.flat_file) == seen:
+        opened[snapshots.flat_file] = ((seen, gen, stamp), build)
     return build
 
 
-_OPENED: dict[Path, tuple[tuple[tuple[int, int, int, int], int, int], GraphBuild]] = {}
+@contextmanager
+def sharing_flat() -> Iterator[None]:
+    """Within the block, this thread's ``once`` readings of a flat graph
+    (:func:`current_flat`) share one opening, as a one-shot process's do: the recall of
+    a prompt that names files searches code, then notes, in one hook call of a
+    long-lived process. Kept for the block only (the server's next call may come
+    after a watcher's save, and holds nothing it did not ask for); the same checks
+    (the same file, unchanged, the store at the same generation)."""
+    token = _BLOCK.set({})
+    try:
+        yield
+    finally:
+        _BLOCK.reset(token)
+
+
+_Opened = dict["Path", tuple[tuple[tuple[int, int, int, int], int, int], "GraphBuild"]]
+
+_OPENED: _Opened = {}
 """The flat graph a one-shot process opened, by file: the file's identity
 (:func:`_flat_identity`) and the store's generation and code stamp it was current for,
 and the build. A code project's recall searches twice (its code, then its notes), and a
 second opening would map and decode again what the first decoded (the neighbours the
 graph walk read): the second search gets the first's build when the file is the same
 file, unchanged, and the store still at that generation. A process answering a hook
-cold (``once``) keeps nothing: its next search may come after a watcher's save."""
+cold (``once``) keeps them for that call only (:func:`sharing_flat`)."""
+
+_BLOCK: ContextVar[_Opened | None] = ContextVar("rubi_flat_block", default=None)
+"""The openings a :func:`sharing_flat` block of this context shares (None: outside
+one)."""
 
 
 def _flat_identity(path: Path) -> tuple[int, int, int, int] | None:

@@ -180,6 +180,8 @@ class SessionStats:
 
 @dataclass(slots=True)
 class _Builder:
+    """One session's analysis while its events are read."""
+
     prices: PriceRatios
     cwd: str | None = None
     title: str | None = None

@@ -11,12 +11,12 @@ again. API-error lines (``isApiErrorMessage``, model ``<synthetic>``) are skippe
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from rubi.core.lazylog import get_logger
 from rubi.transcripts.events import (
     MAIN_CHAIN,
     ApiCall,
@@ -33,7 +33,7 @@ from rubi.transcripts.records import attachment_event, parse_time, text_chars, t
 
 __all__ = ["MAX_LINE_BYTES", "TranscriptReader"]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)  # logging imported on the first message (rubi.core.lazylog)
 
 _SKIP_PREFIXES = (b'{"type":"file-history-snapshot"', b'{"type":"queue-operation"')
 """Bookkeeping records (large file backups, prompt queue) that carry no tokens: skipped
@@ -64,6 +64,8 @@ def _lines(handle: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
 
 @dataclass(slots=True)
 class _OpenCall:
+    """An API call whose streamed records are still being read."""
+
     key: str
     usage: Usage
     model: str

@@ -29,6 +29,8 @@ _MAX_EXTENDS = 8
 
 @dataclass(frozen=True, slots=True)
 class _Aliases:
+    """One config's ``paths`` aliases and ``baseUrl``."""
+
     paths: tuple[tuple[str, tuple[str, ...]], ...]  # key → repository-relative templates
     base_url: str | None
 

@@ -1,0 +1,86 @@
+"""A search hit's reasons, in the order its why-line shows them (named, text,
+linked, semantic, variant_of, imported_by, also): made for each hit
+:func:`rubi.search.engine.search_index` returns, unless its caller shows no why-line
+(the recall hook)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from rubi.index.querymatch import BM25Hit
+from rubi.search.fuse import Fused
+from rubi.search.hits import Why
+from rubi.search.hittext import FileText
+from rubi.search.lists import Candidates
+from rubi.search.names import NameMatch
+from rubi.search.reasons import QueryWords, named_why, text_why
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["DENSE_SHOWN", "reasons_for", "shown_reasons"]
+
+DENSE_SHOWN = 10
+"""A hit among the dense list's first this many says it is close in meaning."""
+
+
+def reasons_for(
+    f: Fused,
+    g: nx.MultiDiGraph,
+    cands: Candidates,
+    by_name: Mapping[str, NameMatch],
+    by_text: Mapping[str, BM25Hit],
+    words: QueryWords,
+    variants: Mapping[str, str],
+    texts: Sequence[str],
+    page: FileText | None = None,
+) -> tuple[Why, ...]:
+    """The reasons of one fused candidate, in the order shown: named, text, linked,
+    variant_of, imported_by (``by_name`` and ``by_text`` index ``cands`` by id;
+    ``page``: its file, read if its why-line needs it, :func:`text_why`)."""
+    attrs = g.nodes[f.id]
+    why: list[Why] = []
+    if f.id in by_name:
+        named = by_name[f.id]
+        why.append(named_why(named.name, attrs, texts, named.evidence))
+    if f.id in by_text:
+        why.append(text_why(by_text[f.id], words, page))
+    if f.id in cands.via:
+        via = cands.via[f.id]
+        why.append(Why("linked", str(g.nodes[via].get("title", via)), cands.graph_evidence))
+    if f.ranks.get("dense", DENSE_SHOWN + 1) <= DENSE_SHOWN:
+        match = cands.dense[f.ranks["dense"] - 1]
+        why.append(
+            Why(
+                "semantic",
+                match.heading or str(attrs.get("title", f.id)),
+                cands.dense_evidence,
+            )
+        )
+    if f.id in variants:
+        why.append(Why("variant_of", variants[f.id]))
+    if attrs.get("imported_by"):
+        why.append(Why("imported_by", str(attrs["imported_by"])))
+    return tuple(why)
+
+
+def shown_reasons(
+    why: bool,
+    also: Sequence[str],
+    f: Fused,
+    g: nx.MultiDiGraph,
+    cands: Candidates,
+    by_name: Mapping[str, NameMatch],
+    by_text: Mapping[str, BM25Hit],
+    words: QueryWords,
+    variants: Mapping[str, str],
+    texts: Sequence[str],
+    page: FileText | None,
+) -> tuple[Why, ...]:
+    """:func:`reasons_for` a hit, and the ids collapsed into its place (``also``);
+    none without ``why`` (a caller that shows no why-line)."""
+    if not why:
+        return ()
+    reasons = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, page)
+    return (*reasons, Why("also", ", ".join(also))) if also else reasons
