@@ -212,8 +212,8 @@ def _note_lines(
 ) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
     tokens; none below the relevance floor (a ``short`` prompt, :func:`prompt_words`).
-    The lines show no stale flag, so none is asked for (no note read, no git but for
-    the notes shown)."""
+    The lines show no stale flag and no why-line, so neither is asked for (no note
+    read, no git but for the notes shown; no query word mapped back)."""
     from rubi.app.pagetext import note_body
     from rubi.app.searching import search
     from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
