@@ -1,6 +1,6 @@
 """The search's personalized PageRank: the ranks of rubi.core.pagerank (the one
-PageRank, whatever extras are installed), equal ranks in id order, read through
-networkx's public views."""
+PageRank, whatever extras are installed), equal ranks in id order, the graph read
+through rubi.graph.dicts (no private networkx attribute named in rubi.search)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,9 @@ win every query.
 
 The ranks are those of :func:`rubi.core.pagerank.pagerank`, rubi's one PageRank (the
 code map's ranks are too): the same float sums whatever extras are installed, so the
-ranking never depends on them. The graph is read through networkx's public views.
+ranking never depends on them. The graph is read through the dicts its views wrap
+(:func:`rubi.graph.dicts.graph_dicts`): the same neighbours in the same orders,
+without a view object made for every node asked.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rubi.core.pagerank import ARRAY_NODES, loaded_numpy, pagerank_numbered
+from rubi.graph.dicts import graph_dicts
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -51,7 +54,8 @@ two equal ranks summed in another order differ in the 17th digit."""
 
 
 Adjacency = Mapping[str, Any]
-"""A networkx adjacency view: node → its neighbours (``g.succ``, ``g.pred``)."""
+"""A graph's adjacency: node → its neighbours (``g.succ``, ``g.pred``, or the dicts they
+wrap: :func:`rubi.graph.dicts.graph_dicts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +67,8 @@ class PPRResult:
 
 
 def _linked(succ: Adjacency, pred: Adjacency, node: str) -> set[str]:
-    """The nodes ``node`` links to or is linked from (views taken once by the caller:
-    each ``g.succ`` makes a new one)."""
+    """The nodes ``node`` links to or is linked from (``succ`` and ``pred`` taken once
+    by the caller: :func:`rubi.graph.dicts.graph_dicts`)."""
     return set(succ[node]) | set(pred[node])
 
 
@@ -74,7 +78,7 @@ def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     hops away through it, which says nothing."""
     seen = set(seeds)
     frontier = list(seeds)
-    succ, pred = g.succ, g.pred
+    _, succ, pred = graph_dicts(g)
     for _ in range(RADIUS):
         nxt: list[str] = []
         for node in frontier:
@@ -110,9 +114,9 @@ def personalized_pagerank(
         return PPRResult([], {})
     nodes = _neighbourhood(g, start)
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
-    ranks = _walk(order, g.succ, g.pred, weights)
+    _, succ, pred = graph_dicts(g)
+    ranks = _walk(order, succ, pred, weights)
     via: dict[str, str] = {}
-    succ, pred = g.succ, g.pred
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
         for other in _linked(succ, pred, seed):
             if other not in seeds and other not in via:
@@ -138,7 +142,7 @@ def _walk(
 
     Args:
         order: the nodes walked (their order fixes the arithmetic's order).
-        succ, pred: the graph's public adjacency views (``g.succ``, ``g.pred``).
+        succ, pred: the graph's adjacency (:func:`rubi.graph.dicts.graph_dicts`).
         seeds: node in ``order`` → teleport weight (> 0).
 
     Returns:
