@@ -449,8 +449,9 @@ def _note_body(
     attrs = g.nodes[node]
     if attrs.get("kind") != "note" or attrs.get("session"):
         return None
-    text = _file_of(files, attrs, node, vault_root, project_root).text
-    return body_of(str(attrs.get("title", node)), text) if text else None
+    file = _file_of(files, attrs, node, vault_root, project_root)
+    text = file.text
+    return body_of(str(attrs.get("title", node)), text, file.digest) if text else None
 
 
 def _parts_of(
