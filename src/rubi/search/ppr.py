@@ -121,13 +121,21 @@ def personalized_pagerank(
         for other in _linked(succ, pred, seed):
             if other not in seeds and other not in via:
                 via[other] = seed
-    # Ranks equal but for rounding (two leaves of one seed) go in id order, not in the
-    # order the float noise of the sums picks.
     pairs: Iterable[tuple[str, float]] = ranks.items()
     if linked_only:
         pairs = [(n, r) for n, r in pairs if n in seeds or n in via]
-    ranked = sorted(pairs, key=lambda kv: (-round(kv[1], RANK_DIGITS), kv[0]))
-    return PPRResult([(n, r) for n, r in ranked if r > 0], via)
+    return PPRResult([(n, r) for n, r in by_rank(pairs) if r > 0], via)
+
+
+def by_rank(pairs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
+    """``(node, rank)`` pairs best first, ranks compared at :data:`RANK_DIGITS`
+    decimals: ranks equal but for rounding (two leaves of one seed) go in id order, not
+    in the order the float noise of the sums picks. Each distinct rank is rounded once
+    (a correctly rounded ``round`` costs about half a µs, and a walk's ~800 ranked
+    pairs hold about 70 distinct ranks: its leaves share theirs)."""
+    pairs = list(pairs)
+    rounded = {r: -round(r, RANK_DIGITS) for r in {r for _, r in pairs}}
+    return sorted(pairs, key=lambda kv: (rounded[kv[1]], kv[0]))
 
 
 def _walk(
