@@ -1,7 +1,7 @@
 """The dicts behind a graph's reading views (rubi.graph.dicts.graph_dicts): what the
 views show, in their orders, for a networkx graph and a frozen one; the graph's own
 dicts (a change is seen at once: nothing kept goes stale); the views for a graph
-whose parts are not plain dicts."""
+whose parts are not plain dicts, the flat graph without thawing it."""
 
 from __future__ import annotations
 
@@ -9,9 +9,15 @@ from typing import Any
 
 import networkx as nx
 
+from rubi.core.paths import cache_home
 from rubi.graph.dicts import graph_dicts
+from rubi.graph.flat import FlatGraph, read_flat
+from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
+from rubi.graph.live import LiveGraph
 from rubi.search.ppr import personalized_pagerank
+
+from helpers import graph_notes
 
 
 def _graph() -> nx.MultiDiGraph:
@@ -72,3 +78,16 @@ def test_a_graph_whose_parts_are_not_dicts_is_read_through_its_views() -> None:
     nodes, succ, pred = graph_dicts(view)
     assert "hub" not in nodes and all("hub" not in succ[n] for n in view)
     assert _shown(nodes, succ, pred) == _shown(view.nodes, view.succ, view.pred)
+
+
+def test_a_flat_graph_is_read_through_its_views_without_thawing() -> None:
+    live = LiveGraph.from_notes(graph_notes(), [])
+    path = cache_home() / "indexes" / "vault-1" / "graph.flat"
+    write_flat(path, live.build, 7, 3)
+    flat = read_flat(path)[0].graph
+    assert isinstance(flat, FlatGraph)
+    nodes, succ, pred = graph_dicts(flat)
+    assert flat._full is None  # no networkx graph made behind it
+    assert not isinstance(nodes, dict) and not isinstance(succ, dict)
+    g = live.build.graph
+    assert _shown(nodes, succ, pred) == _shown(g.nodes, g.succ, g.pred)

@@ -25,8 +25,22 @@ def graph_dicts(g: Any) -> tuple[Mapping[str, Any], Mapping[str, Any], Mapping[s
     :class:`rubi.graph.frozen.FrozenGraph`): the same keys, values and orders, read
     without a view per node. Always the graph's own dicts, so nothing is kept that a
     change could make stale. A graph whose parts are not plain dicts (a networkx
-    subgraph view, a graph read from the flat file) is read through its views."""
-    nodes, succ, pred = (getattr(g, name, None) for name in ("_node", "_succ", "_pred"))
+    subgraph view, a graph read from the flat file) is read through its views.
+
+    The dicts are looked up as the object's own attributes, never through a
+    ``__getattr__`` fallback: :class:`rubi.graph.flat.FlatGraph` answers a name it
+    lacks from a networkx graph it thaws (every node decoded, networkx imported: what a
+    cold reader of the flat graph must not pay)."""
+    nodes, succ, pred = (_own(g, name) for name in ("_node", "_succ", "_pred"))
     if type(nodes) is dict and type(succ) is dict and type(pred) is dict:
         return nodes, succ, pred
     return g.nodes, g.succ, g.pred
+
+
+def _own(g: Any, name: str) -> Any:
+    """``g``'s attribute ``name`` as its class or instance holds it (a slot, its
+    ``__dict__``), without ``__getattr__``; None when it has none."""
+    try:
+        return object.__getattribute__(g, name)
+    except AttributeError:
+        return None
