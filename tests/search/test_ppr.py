@@ -1,6 +1,6 @@
 """The search's personalized PageRank: the ranks of rubi.core.pagerank (the one
-PageRank, whatever extras are installed), equal ranks in id order, read through
-networkx's public views."""
+PageRank, whatever extras are installed), equal ranks in id order, the graph read
+through rubi.graph.dicts (no private networkx attribute named in rubi.search)."""
 
 from __future__ import annotations
 
@@ -142,3 +142,27 @@ def test_the_search_reads_no_private_networkx_attribute() -> None:
         if isinstance(node, ast.Attribute) and node.attr in private
     ]
     assert found == []
+
+
+def _rounded_order(pairs: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The walk's order as first written: every pair's rank rounded."""
+    return sorted(pairs, key=lambda kv: (-round(kv[1], ppr.RANK_DIGITS), kv[0]))
+
+
+def test_ranks_equal_but_for_rounding_go_in_id_order() -> None:
+    pairs = [("b", 0.3 + 1e-14), ("a", 0.3), ("c", 0.5), ("d", 0.3 - 4e-13), ("e", 0.0)]
+    assert [n for n, _ in ppr.by_rank(pairs)] == ["c", "a", "b", "d", "e"]
+    assert ppr.by_rank(iter(pairs)) == _rounded_order(pairs)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_order_is_the_rounded_order_with_shared_and_near_ranks(seed: int) -> None:
+    rng = random.Random(seed)
+    steps = (0.0, 0.0, 0.0, 1e-16, 1e-13, -1e-13, 4.9e-13, 5e-13, 1e-12, 3e-12)
+    for _ in range(300):
+        values = [rng.random() * 10 ** -rng.randint(0, 6) for _ in range(rng.randint(1, 6))]
+        ranks = [rng.choice(values) + rng.choice(steps) for _ in range(rng.randint(0, 60))]
+        ranks += [rng.choice((0.0, -0.0, 5e-13)) for _ in range(rng.randint(0, 3))]
+        ids = rng.sample([f"n{i:03d}" for i in range(200)], len(ranks))
+        pairs = list(zip(ids, ranks, strict=True))
+        assert ppr.by_rank(pairs) == _rounded_order(pairs)

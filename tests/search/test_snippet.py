@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rubi.index.analysis import analyze
@@ -133,3 +135,26 @@ def test_a_line_without_markdown_characters_is_only_collapsed(
 def test_cleaning_is_the_markdown_pattern_whatever_the_line(line: str) -> None:
     want = " ".join(snippet._MD_RE.sub(snippet._unmark, line).split())
     assert snippet._clean(line) == want
+
+
+def _unmark_by_text(m: re.Match[str]) -> str:
+    """The rule as first written: a match starting as a wikilink keeps its alias, else
+    its target; any other match is dropped."""
+    if m.group(0).startswith(("[[", "![[")):
+        return m.group(2) or m.group(1) or ""
+    return ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[[Target|alias]] [[a|]] [[#heading]] [[]] ![[x|]] ![[img.png]] [[t#h|]]",
+        "**[[a|b**]]** `[[c]]` > [[d|e]]",
+        ">> [[x#y|z]] **",
+        "``` [[a|b|c]] ``",
+        "[[[[a]]]] [[a]b]] [[a|b[c]]",
+    ],
+)
+def test_a_wikilink_keeps_its_alias_else_its_target_and_marks_go(line: str) -> None:
+    want = snippet._MD_RE.sub(_unmark_by_text, line)
+    assert snippet._MD_RE.sub(snippet._unmark, line) == want

@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rubi.search.textkey import text_key
+
 __all__ = [
     "NEAR_DUPLICATE_JACCARD",
     "SHINGLE_WORDS",
@@ -48,11 +50,6 @@ __all__ = [
     "same_note",
     "words_of",
 ]
-
-try:  # the interpreter's built-in BLAKE2b: the same digest as ``hashlib.blake2b``
-    from _blake2 import blake2b as _blake2b  # without OpenSSL's ``_hashlib`` (1.5–2 ms)
-except ImportError:  # an interpreter without the built-in module
-    from hashlib import blake2b as _blake2b
 
 SHINGLE_WORDS = 5
 """Words in one shingle."""
@@ -186,11 +183,8 @@ class _Fingerprints:
         self._kept: OrderedDict[tuple[str, bytes], Fingerprint] = OrderedDict()
         self._guard = threading.Lock()
 
-    def body(self, title: str, text: str) -> Body:
-        key = (
-            title,
-            _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(),
-        )
+    def body(self, title: str, text: str, digest: bytes | None = None) -> Body:
+        key = (title, text_key(text) if digest is None else digest)
         with self._guard:
             found = self._kept.get(key)
             if found is not None:
@@ -215,13 +209,14 @@ class _Fingerprints:
 _FINGERPRINTS = _Fingerprints(MEMO_BODIES)
 
 
-def body_of(title: str, text: str) -> Body:
+def body_of(title: str, text: str, digest: bytes | None = None) -> Body:
     """The :class:`Body` of a note titled ``title`` whose file reads ``text``
     (frontmatter included or not). Its :class:`Fingerprint` is kept for the last
     :data:`MEMO_BODIES` notes asked (a process that searches one vault again and
     again, the engine or the MCP server, meets the same candidates: their words are
-    found once), keyed by a digest of the text, so the memo holds no text."""
-    return _FINGERPRINTS.body(title, text)
+    found once), keyed by a digest of the text (:func:`rubi.search.textkey.text_key`;
+    ``digest``, when the caller has it already), so the memo holds no text."""
+    return _FINGERPRINTS.body(title, text, digest)
 
 
 def forget_bodies() -> None:

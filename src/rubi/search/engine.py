@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rubi.core.searchdefaults import SEARCH_SCOPES
 from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
+from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
@@ -114,9 +115,10 @@ def _eligibility(
 ) -> Eligible:
     kind = KIND_FOR_SCOPE[scope]
     dated = window is not None and not window.open and days is not None
+    nodes, _, _ = graph_dicts(g)  # asked for every node the lists rank
 
     def eligible(node: str) -> bool:
-        attrs = g.nodes.get(node)
+        attrs = nodes.get(node)
         if attrs is None or attrs.get("kind") not in _RESULT_KINDS:
             return False
         if kind and attrs.get("kind") != kind:
@@ -155,13 +157,14 @@ def fuse(
         lists["dense"] = [m.id for m in cands.dense]
         weights["dense"] *= cands.dense_weight
     fused = rrf(lists, weights=weights)
+    nodes, _, _ = graph_dicts(g)
     for f in fused:
-        f.score *= node_weight(g.nodes[f.id], tests_wanted)
+        f.score *= node_weight(nodes[f.id], tests_wanted)
     fused.sort(key=_rank_key)
     above: set[str] = set()
     variants: dict[str, str] = {}
     for f in fused:
-        twin = variant_of(g.nodes[f.id].get("twins", ()), above)
+        twin = variant_of(nodes[f.id].get("twins", ()), above)
         if twin is not None:
             f.score *= TWIN_WEIGHT  # a variant of a file already above says little more
             variants[f.id] = twin
@@ -393,8 +396,9 @@ def _note_body(
     attrs = g.nodes[node]
     if attrs.get("kind") != "note" or attrs.get("session"):
         return None
-    text = _file_of(files, attrs, node, vault_root, project_root).text
-    return body_of(str(attrs.get("title", node)), text) if text else None
+    file = _file_of(files, attrs, node, vault_root, project_root)
+    text = file.text
+    return body_of(str(attrs.get("title", node)), text, file.digest) if text else None
 
 
 def _parts_of(

@@ -17,6 +17,7 @@ from rubi.core.errors import NoteParseError
 from rubi.core.lazylog import get_logger
 from rubi.search.hits import Passage, Passages, Snippet
 from rubi.search.snippet import best_snippet
+from rubi.search.textkey import text_key
 
 __all__ = ["FileText", "SymbolLines", "TermWeights", "hit_parts", "passage_snippet"]
 
@@ -33,11 +34,12 @@ class FileText:
     """A hit's file, read on first use through :mod:`rubi.core.safeio` (inside
     ``allowed``, a regular file, its first 1 MB) and kept; "" when refused or gone."""
 
-    __slots__ = ("_allowed", "_path", "_text")
+    __slots__ = ("_allowed", "_digest", "_path", "_text")
 
     def __init__(self, allowed: Path, path: Path) -> None:
         self._allowed, self._path = allowed, path
         self._text: str | None = None
+        self._digest: bytes | None = None
 
     @property
     def text(self) -> str:
@@ -51,6 +53,15 @@ class FileText:
                 read = ""
             self._text = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
         return self._text
+
+    @property
+    def digest(self) -> bytes:
+        """:attr:`text`'s :func:`~rubi.search.textkey.text_key`, made once: the key of
+        its near-duplicate fingerprint and of its layout, which one search asks for
+        the same file (a digest of a large note is tens of µs)."""
+        if self._digest is None:
+            self._digest = text_key(self.text)
+        return self._digest
 
 
 class TermWeights:
@@ -140,6 +151,7 @@ def hit_parts(
             kind=kind,
             symbols=marks,
             dense_heading=dense_heading,
+            digest=file.digest,
             **limits,
         )
 

@@ -8,7 +8,6 @@ Pure text work over :mod:`rubi.search.sections`; the memo is safe across threads
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from itertools import accumulate
 
 from rubi.search.sections import Section, code_sections, file_lines, note_sections
 from rubi.search.snippet import _lower
+from rubi.search.textkey import text_key
 
 __all__ = [
     "LAYOUT_MEMO_CHARS",
@@ -98,9 +98,16 @@ class Layouts:
         """Whether the layout of the arguments is kept."""
         return (text_key(text), kind, symbols) in self._kept
 
-    def get(self, text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout:
-        """:func:`layout` of the arguments, kept from an earlier call when there was one."""
-        key = (text_key(text), kind, symbols)
+    def get(
+        self,
+        text: str,
+        kind: str,
+        symbols: tuple[tuple[str, int], ...],
+        digest: bytes | None = None,
+    ) -> Layout:
+        """:func:`layout` of the arguments, kept from an earlier call when there was one
+        (``digest``: ``text``'s :func:`text_key`, when the caller has it already)."""
+        key = (text_key(text) if digest is None else digest, kind, symbols)
         with self._guard:
             found = self._kept.get(key)
             if found is not None:
@@ -117,13 +124,6 @@ class Layouts:
                     _, (_, gone) = self._kept.popitem(last=False)
                     self._chars -= gone
         return made
-
-
-def text_key(text: str) -> bytes:
-    """What :class:`Layouts` keys a file's text by: its BLAKE2b digest (16 bytes), so
-    the memo does not keep the text itself beside its layout's lines and lower-cased
-    copy (a third of what it held)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 LINE_CHARS = 16

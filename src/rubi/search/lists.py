@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rubi.graph.build import GraphBuild
+from rubi.graph.dicts import graph_dicts
 from rubi.index.analysis import analyze, function_words_only
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
@@ -291,7 +292,8 @@ def graph_list(
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds, linked_only=True)
     walked = [s for s in seeds if s in g]
-    linked = linked_seeds(walked, partial(_neighbours, g))
+    _, succ, pred = graph_dicts(g)
+    linked = linked_seeds(walked, partial(_neighbours, succ, pred))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
     said = (
         f"{linked} of {len(walked)} seeds linked"
@@ -303,5 +305,5 @@ def graph_list(
     return ranked[:BM25_LIMIT], dict(ppr.via), said
 
 
-def _neighbours(g: nx.MultiDiGraph, node: str) -> set[str]:
-    return set(g.succ[node]) | set(g.pred[node])
+def _neighbours(succ: Mapping[str, Any], pred: Mapping[str, Any], node: str) -> set[str]:
+    return set(succ[node]) | set(pred[node])

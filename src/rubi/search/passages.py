@@ -88,6 +88,7 @@ def choose(
     dense_heading: str = "",
     most: int = MAX_PASSAGES,
     share: float = EXTRA_SHARE,
+    digest: bytes | None = None,
 ) -> tuple[Passage, ...]:
     """The passages of the file ``parent`` (its full ``text``), best first.
 
@@ -105,12 +106,14 @@ def choose(
         share: a part after the best is a passage when it scores above 0 and at
             least this share of the best (:data:`EXTRA_SHARE`; 0: every part that
             matched, as :mod:`rubi.search.turnranking` ranks a session's turns).
+        digest: ``text``'s :func:`rubi.search.textkey.text_key`, when the caller has
+            it (the layout memo's key; made here otherwise).
 
     Returns:
         At most ``most`` passages; one (the first part) when no word matched; () for
         an empty file.
     """
-    layout = layout_of(text, kind, tuple(symbols))
+    layout = layout_of(text, kind, tuple(symbols), digest)
     lines, parts = layout.lines, layout.parts
     if not parts:
         return ()

@@ -34,10 +34,10 @@ _IMPORT_RE = re.compile(
 
 
 def _unmark(m: re.Match[str]) -> str:
-    """What :data:`_MD_RE`'s match becomes: a wikilink's alias or target, else nothing."""
-    if m.group(0).startswith(("[[", "![[")):
-        return m.group(2) or m.group(1) or ""
-    return ""
+    """What :data:`_MD_RE`'s match becomes: a wikilink's alias or target, else nothing
+    (only a wikilink's match has groups: a bold mark's, a code mark's or a quote's has
+    neither, so ``m[2] or m[1]`` is None there; no test of the match's text)."""
+    return m[2] or m[1] or ""
 
 
 def _clean(line: str) -> str:

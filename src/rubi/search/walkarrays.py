@@ -37,7 +37,7 @@ def walk_arrays(
     Args:
         np: the numpy module.
         order: the walked nodes, in the order that numbers them.
-        succ: the graph's successor view (``g.succ``).
+        succ: the graph's successors (``g.succ`` or its dict: :func:`rubi.graph.dicts.graph_dicts`).
         ahead: per node number, the weight of a link into it.
         backlink: what a link read backwards weighs, as a share of ``ahead``.
         seeds: node → teleport weight.
