@@ -33,8 +33,6 @@ from rubi.graph.build import GraphBuild
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.search.codecoverage import question_words
-from rubi.search.codewindow import by_window, window_shares
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
@@ -51,6 +49,7 @@ from rubi.search.lists import (
     text_list,
 )
 from rubi.search.names import NameMatch
+from rubi.search.notewindow import by_best_passage
 from rubi.search.reasons import QueryWords, named_why, query_words, text_why
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
@@ -302,10 +301,12 @@ def search_index(
     analysis = QueryAnalysis.of(query, analysis)
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
     files: dict[str, FileText] = {}
-    if KIND_FOR_SCOPE[scope] == "file":
-        read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
-        shares = window_shares(query, index.term_idf, lambda h: read(g.nodes[h.id], h.id).text)
-        bm25 = by_window(bm25, question_words(query, analysis), shares)
+    read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
+    if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
+        code = KIND_FOR_SCOPE[scope] == "file"
+        bm25 = by_best_passage(
+            bm25, code, query, analysis, index, lambda h: read(g.nodes[h.id], h.id).text
+        )
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     evidence = _evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
