@@ -12,7 +12,7 @@ from rubi import app
 from rubi.index.querymatch import BM25Hit
 from rubi.search.notewindow import (
     MIN_SHARE,
-    WINDOW_TERMS,
+    WINDOW_WORDS,
     NoteQuestion,
     by_note_window,
     note_question,
@@ -37,7 +37,7 @@ def _scattered() -> str:
     parts = ["# Running big tests\n"]
     for word in WORDS:
         parts.append(f"## About the {word}\n\n" + f"The {word} matters. " * 6 + "\n")
-        parts.append(_filler(WINDOW_TERMS + 20))
+        parts.append(_filler(WINDOW_WORDS + 20))
     return "\n".join(parts)
 
 
@@ -52,15 +52,15 @@ def _hit(doc: str, score: float, kind: str = "note") -> BM25Hit:
     return BM25Hit(doc, score, {}, kind, doc, doc)
 
 
-def _question(*terms: str) -> NoteQuestion:
-    return NoteQuestion("en", dict.fromkeys(terms, 1.0))
+def _question(*terms: str, idfs: tuple[float, ...] = ()) -> NoteQuestion:
+    return NoteQuestion("en", terms, terms, idfs or tuple(1.0 for _ in terms))
 
 
 def test_a_question_puts_the_note_where_its_words_meet_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(DISABLE_ENV, "0")  # the text list decides, as in a plain install
-    pages = {f"page{i}.md": f"# page {i}\n\n" + _filler(1000 + i) for i in range(20)}
+    pages = {f"page{i}.md": f"# page {i}\n\n" + _filler(2000 + i) for i in range(20)}
     notes = {"guide.md": _scattered(), "instrument.md": SHORT, **pages, **filler_notes(20)}
     paths = notes_vault(tmp_path / "v", notes)
     app.index(paths)
@@ -73,29 +73,31 @@ def test_a_question_puts_the_note_where_its_words_meet_first(
 def test_window_share_is_the_best_window_share_of_the_idf_mass() -> None:
     asked = _question("sign", "cooki", "session")
     assert note_window_share("A signed cookie holds the session.", asked) == 1.0
-    apart = "signed " + _filler(WINDOW_TERMS) + " cookie session"
+    apart = "signed " + _filler(WINDOW_WORDS) + " cookie session"
     assert note_window_share(apart, asked) == 2 / 3
-    weighed = NoteQuestion("en", {"sign": 3.0, "cooki": 1.0})
-    assert note_window_share("signed " + _filler(WINDOW_TERMS) + " cookie", weighed) == 0.75
+    weighed = _question("sign", "cooki", idfs=(3.0, 1.0))
+    assert note_window_share("signed " + _filler(WINDOW_WORDS) + " cookie", weighed) == 0.75
     assert note_window_share("nothing here", _question("sign")) == 0.0
-    assert note_window_share("anything", NoteQuestion("en", {})) is None
+    assert note_window_share("anything", _question()) is None
 
 
 def test_the_question_is_read_in_its_own_language() -> None:
     asked = note_question("wie kann ich die Anfragen protokollieren", ["de", "en"], lambda t: {})
     assert asked.lang == "de"
-    assert "wie" not in asked.idfs  # a German stop word, not a term
+    assert "wie" not in asked.terms  # a German stop word, not a term
     english = note_question("how do I log the requests", ["de", "en"], lambda t: {})
     assert english.lang == "en"
-    assert set(english.idfs) == {"log", "request"}
+    assert set(english.terms) == {"log", "request"}
 
 
 def test_only_questions_of_six_to_twenty_terms_are_reordered() -> None:
     hits = [_hit("long", 1.5), _hit("short", 1.0)]
-    texts = {"long": "alpha " + _filler(WINDOW_TERMS) + " beta", "short": "alpha beta"}
+    texts = {"long": "alpha " + _filler(WINDOW_WORDS) + " beta", "short": "alpha beta"}
     few = _question("alpha", "beta")
     assert [h.id for h in by_note_window(hits, few, lambda h: texts[h.id])] == ["long", "short"]
-    six = NoteQuestion("en", {"alpha": 1.0, "beta": 1.0, **{f"w{i}": 0.01 for i in range(4)}})
+    six = _question(
+        "alpha", "beta", *(f"w{i}" for i in range(4)), idfs=(1, 1, 0.01, 0.01, 0.01, 0.01)
+    )
     moved = by_note_window(hits, six, lambda h: texts[h.id])
     assert [h.id for h in moved] == ["short", "long"]
 

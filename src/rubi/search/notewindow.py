@@ -1,5 +1,5 @@
 """How closely a note holds a question: the share of the question's IDF mass found
-within one window of :data:`WINDOW_TERMS` consecutive terms of the note, and the text
+within one window of :data:`WINDOW_WORDS` consecutive words of the note, and the text
 list of a search of notes reordered by it.
 
 BM25F scores a note as one bag of words, so a long page (a guide of 3,000 words, a
@@ -11,14 +11,16 @@ of 3,047 words above a 256-word method page; an OpenTelemetry blog post of 2,186
 words above the 224-word page that answers). Passage-level evidence ranks a document
 by its best passage (Callan 1994, "Passage-level evidence in document retrieval";
 Kaszkiel & Zobel 1997, fixed-length passages starting anywhere, of 150 to 300 words
-best): each of the first :data:`WINDOW_HITS` text hits' scores is multiplied by the
-share of the question's IDF mass that one window of its text holds
-(:data:`WINDOW_POWER`), and those hits are re-sorted. A note shorter than the window
+best; here a little shorter): each of the first :data:`WINDOW_HITS` text hits'
+scores is multiplied by the share of the question's IDF mass that one window of its
+text holds (:data:`WINDOW_POWER`), and those hits are re-sorted. A note shorter than the window
 is one window, so a short page is scored by how much of the question it holds at
 all; a long one by its best stretch. The same rule for code files
 (:mod:`rubi.search.codewindow`) counts lines; a note's lines are paragraphs of any
-length, so here the window counts the terms the index holds (stop words out: 100
-terms are about 200 words).
+length, so here the window counts words. A term is found as the code rule finds it:
+where a word, or an identifier's part, starts with its key and analyses to it (no
+note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of CPU a
+search).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
 content words are reordered (the code rules' bounds): a name or a few keywords keep
@@ -37,19 +39,21 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rubi.index.analysis import text_analyzer
+from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
+from rubi.search.codewindow import _key as key_of
+from rubi.search.codewindow import _part_at as part_at
 from rubi.search.codewindow import by_window, window_shares
 
 __all__ = [
     "MIN_SHARE",
     "WINDOW_HITS",
     "WINDOW_POWER",
-    "WINDOW_TERMS",
+    "WINDOW_WORDS",
     "NoteQuestion",
     "by_best_passage",
     "by_note_window",
@@ -57,10 +61,13 @@ __all__ = [
     "note_window_share",
 ]
 
-WINDOW_TERMS = 100
-"""Terms in a window (stop words are not terms: about 200 words, the passage length
-Kaszkiel & Zobel found best). Measured beside it on six knowledge-base development
-halves: 50, 75, 150 and 200 terms (``docs/benchmarks-history.md``)."""
+WINDOW_WORDS = 120
+"""Words in a window (as whitespace separates them; in prose about 100 of the index's
+terms, stop words being no terms). Chosen on the k6 and OpenTelemetry development
+halves among 120, 150, 200 and 250 words, then checked on four other knowledge bases
+(none lower than without the rule); a window of 100 terms, counted by analysing every
+note whole, ranked within a question or two of it at three times the cost
+(``docs/benchmarks-history.md``, "issue 28: knowledge bases, thirteenth pass")."""
 WINDOW_POWER = 1.0
 """The exponent of the window's share: the full coordination factor of the best
 window. 0.5 (the code rule's) moved the same questions less."""
@@ -75,15 +82,18 @@ walk's seeds without weight."""
 
 @dataclass(frozen=True, slots=True)
 class NoteQuestion:
-    """A question's distinct terms in one analysis chain (``lang``), each with its IDF."""
+    """A question's distinct terms in one analysis chain (``lang``), each with the
+    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``)."""
 
     lang: str
-    idfs: Mapping[str, float]
+    terms: tuple[str, ...]
+    keys: tuple[str, ...]
+    idfs: tuple[float, ...]
 
     @property
     def mass(self) -> float:
         """The question's IDF mass (the sum of its terms' IDFs)."""
-        return math.fsum(self.idfs.values())
+        return math.fsum(self.idfs)
 
 
 def note_question(
@@ -95,37 +105,57 @@ def note_question(
     know weighs the largest, or 1.0)."""
     lang = query_language(query, langs) or ("en" if "en" in langs or not langs else langs[0])
     analyzer = text_analyzer(lang)
-    terms = list(dict.fromkeys(t for s in analyzer.surface(query) for t in analyzer.terms_of(s)))
-    idf = idf_of(terms) if terms else {}
+    found: dict[str, str] = {}
+    for surface in analyzer.surface(query):
+        for term in analyzer.terms_of(surface):
+            found.setdefault(term, key_of(surface, term))
+    terms = tuple(found)
+    idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
-    return NoteQuestion(lang, {t: idf.get(t, top) for t in terms})
+    return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
 def note_window_share(
-    text: str, question: NoteQuestion, window: int = WINDOW_TERMS
+    text: str, question: NoteQuestion, window: int = WINDOW_WORDS
 ) -> float | None:
     """The largest share (0 to 1) of ``question``'s IDF mass held by ``window``
-    consecutive terms of ``text`` (analysed by the question's chain); None for a
+    consecutive words of ``text`` (words as whitespace separates them); None for a
     question without terms (nothing to measure)."""
     mass = question.mass
     if mass <= 0:
         return None
-    idfs = question.idfs
-    found = [(i, t) for i, t in enumerate(text_analyzer(question.lang).terms(text)) if t in idfs]
-    held: dict[str, int] = {}
+    analyzer = text_analyzer(question.lang)
+    low = text.lower()
+    found: list[tuple[int, int]] = []  # (offset, term index)
+    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+        cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
+        pos = low.find(key)
+        while pos >= 0:
+            part = None if cjk else part_at(text, pos)
+            if cjk or (part is not None and term in analyzer.terms_of(part)):
+                found.append((pos, index))
+            pos = low.find(key, pos + len(key))
+    found.sort()
+    events: list[tuple[int, int]] = []  # (word, term index), in text order
+    word = last = 0
+    for pos, index in found:
+        word += len(text[last:pos].split())
+        last = pos
+        events.append((word, index))
+    held: dict[int, int] = {}
     now = best = 0.0
     first = 0
-    for at, term in found:
-        while found[first][0] <= at - window:
-            gone = found[first][1]
+    for at, index in events:
+        while events[first][0] <= at - window:
+            gone = events[first][1]
             held[gone] -= 1
             if not held[gone]:
                 del held[gone]
-                now -= idfs[gone]
+                now -= question.idfs[gone]
             first += 1
-        if term not in held:
-            now += idfs[term]
-        held[term] = held.get(term, 0) + 1
+        if index not in held:
+            now += question.idfs[index]
+        held[index] = held.get(index, 0) + 1
         best = max(best, now)
     return min(1.0, best / mass)
 
@@ -139,12 +169,12 @@ def by_note_window(
     when the question has :data:`COVERAGE_MIN_WORDS` to :data:`COVERAGE_MAX_WORDS`
     terms; else as given. A code file, or a note whose text cannot be read
     (``text_of`` gives ""), keeps its score."""
-    if not COVERAGE_MIN_WORDS <= len(asked.idfs) <= COVERAGE_MAX_WORDS:
+    if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
         text = text_of(h) if h.kind == "note" else ""
-        share = note_window_share(text, asked) if text else None
+        share = note_window_share(text, asked, WINDOW_WORDS) if text else None
         factor = 1.0 if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
         head.append(replace(h, score=h.score * factor))
     head.sort(key=lambda h: -h.score)
