@@ -131,9 +131,12 @@ def note_window_share(
         cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
         pos = low.find(key)
         while pos >= 0:
-            part = None if cjk else part_at(text, pos)
-            if cjk or (part is not None and term in analyzer.terms_of(part)):
+            if cjk:
                 found.append((pos, index))
+            elif pos == 0 or not low[pos - 1].isalnum() or text[pos].isupper():
+                part = part_at(text, pos)  # a word's or an identifier part's start
+                if part is not None and term in analyzer.terms_of(part):
+                    found.append((pos, index))
             pos = low.find(key, pos + len(key))
     found.sort()
     events: list[tuple[int, int]] = []  # (word, term index), in text order
