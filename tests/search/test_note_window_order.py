@@ -102,9 +102,9 @@ def test_only_questions_of_six_to_twenty_terms_are_reordered() -> None:
     assert [h.id for h in moved] == ["short", "long"]
 
 
-def test_a_code_file_or_an_unread_note_keeps_its_score() -> None:
-    six = _question(*(f"w{i}" for i in range(6)))
+def test_an_unread_hit_keeps_its_score_and_a_code_file_is_measured_as_a_note() -> None:
+    six = _question("alpha", "beta", "gamma", "delta", "omega", "sigma")
     hits = [_hit("gone", 3.0), _hit("code", 2.0, "file"), _hit("none", 1.0)]
-    texts = {"gone": "", "code": "", "none": "nothing of it"}
+    texts = {"gone": "", "code": "alpha = beta(gamma)\n", "none": "nothing of it"}
     out = by_note_window(hits, six, lambda h: texts[h.id])
-    assert [(h.id, h.score) for h in out] == [("gone", 3.0), ("code", 2.0), ("none", MIN_SHARE)]
+    assert [(h.id, h.score) for h in out] == [("gone", 3.0), ("code", 1.0), ("none", MIN_SHARE)]

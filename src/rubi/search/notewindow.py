@@ -15,8 +15,9 @@ best; here a little shorter): each of the first :data:`WINDOW_HITS` text hits'
 scores is multiplied by the share of the question's IDF mass that one window of its
 text holds (:data:`WINDOW_POWER`), and those hits are re-sorted. A note shorter than the window
 is one window, so a short page is scored by how much of the question it holds at
-all; a long one by its best stretch. The same rule for code files
-(:mod:`rubi.search.codewindow`) counts lines; a note's lines are paragraphs of any
+all; a long one by its best stretch. In a search of notes and code together a code
+file is measured by the same window. A search of code alone has its own rule
+(:mod:`rubi.search.codewindow`), which counts lines; a note's lines are paragraphs of any
 length, so here the window counts words. A term is found as the code rule finds it:
 where a word, or an identifier's part, starts with its key and analyses to it (no
 note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of CPU a
@@ -166,17 +167,19 @@ def note_window_share(
 def by_note_window(
     hits: Sequence[BM25Hit], asked: NoteQuestion, text_of: Callable[[BM25Hit], str]
 ) -> list[BM25Hit]:
-    """``hits`` (a search of notes' text list) with the first :data:`WINDOW_HITS` notes
-    scored times their :func:`note_window_share` of ``asked`` (at least
-    :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties in the given order),
-    when the question has :data:`COVERAGE_MIN_WORDS` to :data:`COVERAGE_MAX_WORDS`
-    terms; else as given. A code file, or a note whose text cannot be read
-    (``text_of`` gives ""), keeps its score."""
+    """``hits`` (the text list of a search of notes, or of notes and code) with the
+    first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
+    ``asked`` (at least :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties
+    in the given order), when the question has :data:`COVERAGE_MIN_WORDS` to
+    :data:`COVERAGE_MAX_WORDS` terms; else as given. A code file among notes is
+    measured by the same window (left unmeasured, it rose above every note the rule
+    lowered: a module repeating one word of the question above the note holding all of
+    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score."""
     if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
-        text = text_of(h) if h.kind == "note" else ""
+        text = text_of(h)
         share = note_window_share(text, asked, WINDOW_WORDS) if text else None
         factor = 1.0 if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
         head.append(replace(h, score=h.score * factor))
