@@ -37,6 +37,7 @@ knowledge bases, thirteenth pass".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -81,6 +82,9 @@ MIN_SHARE = 0.01
 walk's seeds without weight."""
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
 @dataclass(frozen=True, slots=True)
 class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
@@ -116,6 +120,13 @@ def note_question(
     return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
+def _whole_word(low: str, pos: int) -> str:
+    """The word of ``low`` starting at ``pos``: the index holds an identifier whole as
+    well as in parts (``SQLite`` is ``sqlite``, ``sq`` and ``lite``)."""
+    found = _WORD.match(low, pos)
+    return found.group() if found else ""
+
+
 def note_window_share(
     text: str, question: NoteQuestion, window: int = WINDOW_WORDS
 ) -> float | None:
@@ -134,9 +145,12 @@ def note_window_share(
         while pos >= 0:
             if cjk:
                 found.append((pos, index))
-            elif pos == 0 or not low[pos - 1].isalnum() or text[pos].isupper():
+            elif (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
                 part = part_at(text, pos)  # a word's or an identifier part's start
-                if part is not None and term in analyzer.terms_of(part):
+                if part is not None and (
+                    term in analyzer.terms_of(part)
+                    or (start and term in analyzer.terms_of(_whole_word(low, pos)))
+                ):
                     found.append((pos, index))
             pos = low.find(key, pos + len(key))
     found.sort()
