@@ -102,16 +102,20 @@ class NoteQuestion:
 
 
 def note_question(
-    query: str, langs: Sequence[str], idf_of: Callable[[list[str]], Mapping[str, float]]
+    query: str,
+    langs: Sequence[str],
+    idf_of: Callable[[list[str]], Mapping[str, float]],
+    analysis: QueryAnalysis | None = None,
 ) -> NoteQuestion:
     """``query``'s distinct content terms in its language's chain (``langs``: the
     index's chains; :func:`rubi.index.language.query_language`, else English when the
     index has it, else its first), with their IDFs from ``idf_of`` (a term it does not
-    know weighs the largest, or 1.0)."""
+    know weighs the largest, or 1.0); ``analysis``: the search's analysis of ``query``,
+    whose tokens are reused (a prompt is analysed once for all its searches)."""
     lang = query_language(query, langs) or ("en" if "en" in langs or not langs else langs[0])
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
-    for surface in analyzer.surface(query):
+    for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         for term in analyzer.terms_of(surface):
             found.setdefault(term, key_of(surface, term))
     terms = tuple(found)
@@ -216,5 +220,5 @@ def by_best_passage(
     if code:
         shares = window_shares(query, index.term_idf, text_of)
         return by_window(hits, question_words(query, analysis), shares)
-    asked = note_question(query, index.languages(), index.term_idf)
+    asked = note_question(query, index.languages(), index.term_idf, analysis)
     return by_note_window(hits, asked, text_of)
