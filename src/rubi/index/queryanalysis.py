@@ -78,6 +78,15 @@ class QueryAnalysis:
             found = self._words[chains] = query_words(text, chains, self._surfaces)
         return [{lang: list(terms) for lang, terms in word.items()} for word in found]
 
+    def surfaces(self, text: str) -> tuple[str, ...]:
+        """The tokens of ``text`` (:meth:`~rubi.index.analysis.TermAnalyzer.surface`,
+        the same in every chain); computed once for :attr:`text`."""
+        if text != self.text:
+            return tuple(text_analyzer().surface(text))
+        if self._surfaces is None:
+            self._surfaces = tuple(text_analyzer().surface(text))
+        return self._surfaces
+
     def word_map(self, text: str) -> tuple[dict[str, str], set[str]]:
         """:func:`word_map` of ``text`` (new containers each call); computed once for
         :attr:`text`."""

@@ -34,8 +34,6 @@ from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.search.codecoverage import question_words
-from rubi.search.codewindow import by_window, window_shares
 from rubi.search.dense import dense_list
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
@@ -52,6 +50,7 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
+from rubi.search.notewindow import by_best_passage
 from rubi.search.reasons import QueryWords, query_words
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
@@ -267,10 +266,12 @@ def search_index(
     analysis = QueryAnalysis.of(query, analysis)
     bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
     files: dict[str, FileText] = {}
-    if KIND_FOR_SCOPE[scope] == "file":
-        read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
-        shares = window_shares(query, index.term_idf, lambda h: read(g.nodes[h.id], h.id).text)
-        bm25 = by_window(bm25, question_words(query, analysis), shares)
+    read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
+    if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
+        code = KIND_FOR_SCOPE[scope] == "file"
+        bm25 = by_best_passage(
+            bm25, code, query, analysis, index, lambda h: read(g.nodes[h.id], h.id).text
+        )
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     evidence = text_evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")

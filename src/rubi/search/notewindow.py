@@ -1,0 +1,224 @@
+"""How closely a note holds a question: the share of the question's IDF mass found
+within one window of :data:`WINDOW_WORDS` consecutive words of the note, and the text
+list of a search of notes reordered by it.
+
+BM25F scores a note as one bag of words, so a long page (a guide of 3,000 words, a
+blog post, a release note, a design document) that mentions each of a plain-words
+question's common words somewhere matched it as well as the short page, or the one
+section, where the words meet: on the knowledge-base development halves the note
+ranked above the answer was most often such a page (k6's "running large tests" guide
+of 3,047 words above a 256-word method page; an OpenTelemetry blog post of 2,186
+words above the 224-word page that answers). Passage-level evidence ranks a document
+by its best passage (Callan 1994, "Passage-level evidence in document retrieval";
+Kaszkiel & Zobel 1997, fixed-length passages starting anywhere, of 150 to 300 words
+best; here a little shorter): each of the first :data:`WINDOW_HITS` text hits'
+scores is multiplied by the share of the question's IDF mass that one window of its
+text holds (:data:`WINDOW_POWER`), and those hits are re-sorted. A note shorter than the window
+is one window, so a short page is scored by how much of the question it holds at
+all; a long one by its best stretch. In a search of notes and code together a code
+file is measured by the same window. A search of code alone has its own rule
+(:mod:`rubi.search.codewindow`), which counts lines; a note's lines are paragraphs of any
+length, so here the window counts words. A term is found as the code rule finds it:
+where a word, or an identifier's part, starts with its key and analyses to it (no
+note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of CPU a
+search).
+
+Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
+content words are reordered (the code rules' bounds): a name or a few keywords keep
+BM25F's order, and a long prompt or issue (reduced to its discriminative words,
+:mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
+those of its own language's chain among the index's (:func:`query_language`; English
+when it cannot tell and the index has English notes), and a note's text is analysed
+by the same chain, so a word and its stem meet as the index matched them. Measured on
+the knowledge-base development halves: ``docs/benchmarks-history.md``, "issue 28:
+knowledge bases, thirteenth pass".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from rubi.index.analysis import is_cjk, text_analyzer
+from rubi.index.language import query_language
+from rubi.index.queryanalysis import QueryAnalysis
+from rubi.index.querymatch import BM25Hit
+from rubi.index.searchindex import SearchIndex
+from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
+from rubi.search.codewindow import _key as key_of
+from rubi.search.codewindow import _part_at as part_at
+from rubi.search.codewindow import by_window, window_shares
+
+__all__ = [
+    "MIN_SHARE",
+    "WINDOW_HITS",
+    "WINDOW_POWER",
+    "WINDOW_WORDS",
+    "NoteQuestion",
+    "by_best_passage",
+    "by_note_window",
+    "note_question",
+    "note_window_share",
+]
+
+WINDOW_WORDS = 120
+"""Words in a window (as whitespace separates them; in prose about 100 of the index's
+terms, stop words being no terms). Chosen on the k6 and OpenTelemetry development
+halves among 120, 150, 200 and 250 words, then checked on four other knowledge bases
+(none lower than without the rule); a window of 100 terms, counted by analysing every
+note whole, ranked within a question or two of it at three times the cost
+(``docs/benchmarks-history.md``, "issue 28: knowledge bases, thirteenth pass")."""
+WINDOW_POWER = 1.0
+"""The exponent of the window's share: the full coordination factor of the best
+window. 0.5 (the code rule's) moved the same questions less."""
+WINDOW_HITS = 20
+"""Text hits reordered (the first of the text list; the rest follow in BM25F's order):
+the notes that can reach the first ten. All 50 moved no answer more on the halves."""
+MIN_SHARE = 0.01
+"""The smallest share a hit is scored by: a note whose text holds none of the question
+(found by its title or path alone) goes down, not to 0, which would leave the graph
+walk's seeds without weight."""
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteQuestion:
+    """A question's distinct terms in one analysis chain (``lang``), each with the
+    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``)."""
+
+    lang: str
+    terms: tuple[str, ...]
+    keys: tuple[str, ...]
+    idfs: tuple[float, ...]
+
+    @property
+    def mass(self) -> float:
+        """The question's IDF mass (the sum of its terms' IDFs)."""
+        return math.fsum(self.idfs)
+
+
+def note_question(
+    query: str,
+    langs: Sequence[str],
+    idf_of: Callable[[list[str]], Mapping[str, float]],
+    analysis: QueryAnalysis | None = None,
+) -> NoteQuestion:
+    """``query``'s distinct content terms in its language's chain (``langs``: the
+    index's chains; :func:`rubi.index.language.query_language`, else English when the
+    index has it, else its first), with their IDFs from ``idf_of`` (a term it does not
+    know weighs the largest, or 1.0); ``analysis``: the search's analysis of ``query``,
+    whose tokens are reused (a prompt is analysed once for all its searches)."""
+    lang = query_language(query, langs) or ("en" if "en" in langs or not langs else langs[0])
+    analyzer = text_analyzer(lang)
+    found: dict[str, str] = {}
+    for surface in QueryAnalysis.of(query, analysis).surfaces(query):
+        for term in analyzer.terms_of(surface):
+            found.setdefault(term, key_of(surface, term))
+    terms = tuple(found)
+    idf = idf_of(list(terms)) if terms else {}
+    top = max(idf.values(), default=1.0)
+    return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
+
+
+def _whole_word(low: str, pos: int) -> str:
+    """The word of ``low`` starting at ``pos``: the index holds an identifier whole as
+    well as in parts (``SQLite`` is ``sqlite``, ``sq`` and ``lite``)."""
+    found = _WORD.match(low, pos)
+    return found.group() if found else ""
+
+
+def note_window_share(
+    text: str, question: NoteQuestion, window: int = WINDOW_WORDS
+) -> float | None:
+    """The largest share (0 to 1) of ``question``'s IDF mass held by ``window``
+    consecutive words of ``text`` (words as whitespace separates them); None for a
+    question without terms (nothing to measure)."""
+    mass = question.mass
+    if mass <= 0:
+        return None
+    analyzer = text_analyzer(question.lang)
+    low = text.lower()
+    found: list[tuple[int, int]] = []  # (offset, term index)
+    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+        cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
+        pos = low.find(key)
+        while pos >= 0:
+            if cjk:
+                found.append((pos, index))
+            elif (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
+                part = part_at(text, pos)  # a word's or an identifier part's start
+                if part is not None and (
+                    term in analyzer.terms_of(part)
+                    or (start and term in analyzer.terms_of(_whole_word(low, pos)))
+                ):
+                    found.append((pos, index))
+            pos = low.find(key, pos + len(key))
+    found.sort()
+    events: list[tuple[int, int]] = []  # (word, term index), in text order
+    word = last = 0
+    for pos, index in found:
+        word += len(text[last:pos].split())
+        last = pos
+        events.append((word, index))
+    held: dict[int, int] = {}
+    now = best = 0.0
+    first = 0
+    for at, index in events:
+        while events[first][0] <= at - window:
+            gone = events[first][1]
+            held[gone] -= 1
+            if not held[gone]:
+                del held[gone]
+                now -= question.idfs[gone]
+            first += 1
+        if index not in held:
+            now += question.idfs[index]
+        held[index] = held.get(index, 0) + 1
+        best = max(best, now)
+    return min(1.0, best / mass)
+
+
+def by_note_window(
+    hits: Sequence[BM25Hit], asked: NoteQuestion, text_of: Callable[[BM25Hit], str]
+) -> list[BM25Hit]:
+    """``hits`` (the text list of a search of notes, or of notes and code) with the
+    first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
+    ``asked`` (at least :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties
+    in the given order), when the question has :data:`COVERAGE_MIN_WORDS` to
+    :data:`COVERAGE_MAX_WORDS` terms; else as given. A code file among notes is
+    measured by the same window (left unmeasured, it rose above every note the rule
+    lowered: a module repeating one word of the question above the note holding all of
+    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score."""
+    if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
+        return list(hits)
+    head = []
+    for h in hits[:WINDOW_HITS]:
+        text = text_of(h)
+        share = note_window_share(text, asked, WINDOW_WORDS) if text else None
+        factor = 1.0 if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
+        head.append(replace(h, score=h.score * factor))
+    head.sort(key=lambda h: -h.score)
+    return [*head, *hits[WINDOW_HITS:]]
+
+
+def by_best_passage(
+    hits: Sequence[BM25Hit],
+    code: bool,
+    query: str,
+    analysis: QueryAnalysis | None,
+    index: SearchIndex,
+    text_of: Callable[[BM25Hit], str],
+) -> list[BM25Hit]:
+    """The text list ordered by each hit's best passage: in a search of code alone
+    (``code``) by its best window of lines (:func:`rubi.search.codewindow.by_window`),
+    else by a note's best window of terms (:func:`by_note_window`); ``text_of``: a
+    hit's text ("" when it cannot be read)."""
+    if code:
+        shares = window_shares(query, index.term_idf, text_of)
+        return by_window(hits, question_words(query, analysis), shares)
+    asked = note_question(query, index.languages(), index.term_idf, analysis)
+    return by_note_window(hits, asked, text_of)
