@@ -98,11 +98,4 @@ def test_tokens_that_meet_in_one_chain_are_one_query_word() -> None:
 
     words = query_words("router routing parseWikiLinks", ["en", "code"])
     assert words[0] == {"en": ["router", "rout"], "code": ["rout"]}  # meet in code
-    # written as one word (capitals inside it), its parts are terms of that word
-    assert [w["en"] for w in words[1:]] == [["parsewikilink", "pars", "wiki", "link"]]
-    # an identifier joined by underscores is words of its own, as before
-    assert [w["en"] for w in query_words("wiki_links", ["en"])] == [
-        ["wiki_link"],
-        ["wiki"],
-        ["link"],
-    ]
+    assert [w["en"] for w in words[1:]] == [["parsewikilink"], ["pars"], ["wiki"], ["link"]]

@@ -408,35 +408,6 @@ def analyze(text: str, lang: str = "en") -> list[str]:
     return text_analyzer(chain_language(lang) if lang != "code" else lang).terms(text)
 
 
-def written_words(text: str) -> list[tuple[str, list[str]]]:
-    """Each word of ``text`` written in letters alone with capitals inside it
-    (``JavaScript``, ``macOS``, ``GitHub``, ``PowerShell``), lower-cased, with the
-    parts it is split into: one word as written, whose parts are no words of their
-    own in a question."""
-    out: list[tuple[str, list[str]]] = []
-    for word in re.findall(r"[^\W\d_]+", text):
-        if word.isascii() and not (word.islower() or word.isupper() or word.istitle()):
-            parts = word_parts(word)
-            if len(parts) > 1:
-                out.append((word.lower(), [p.lower() for p in parts]))
-    return out
-
-
-def _written_pairs(
-    text: str, surfaces: Sequence[str], per: Sequence[dict[str, tuple[str, ...]]]
-) -> list[tuple[int, int]]:
-    """Pairs of tokens (indexes into ``surfaces``) that are one word as written
-    (:func:`written_words`: a word and each of its parts), both kept by some chain."""
-    at = {s: i for i, s in enumerate(surfaces)}
-    return [
-        (at[whole], at[part])
-        for whole, parts in written_words(text)
-        if whole in at and per[at[whole]]
-        for part in parts
-        if part in at and per[at[part]]
-    ]
-
-
 def query_words(
     text: str, langs: Iterable[str], surfaces: Sequence[str] | None = None
 ) -> list[dict[str, list[str]]]:
@@ -444,9 +415,7 @@ def query_words(
     token of ``text`` (:meth:`TermAnalyzer.surface`: a word, an identifier's part, a
     CJK bigram) with the terms it becomes in each chain of ``langs`` that keeps it.
     Tokens that become one term in some chain are one word (``routing`` and
-    ``router`` meet in the code chain): their fields saturate together; so are a
-    word written with capitals inside it and its parts (:func:`written_words`:
-    ``JavaScript`` with ``java`` and ``script``). Tokens every
+    ``router`` meet in the code chain): their fields saturate together. Tokens every
     chain drops are left out. Per chain, the terms are those of :func:`analyze`,
     without repeats. ``surfaces``: :meth:`TermAnalyzer.surface` of ``text``, when the
     caller has it already (the same in every chain)."""
@@ -463,17 +432,12 @@ def query_words(
             parent[i] = i = parent[parent[i]]
         return i
 
-    def join(i: int, j: int) -> None:
-        a, b = root(i), root(j)
-        parent[max(a, b)] = min(a, b)
-
     first: dict[tuple[str, str], int] = {}
-    for i, j in _written_pairs(text, surfaces, per):
-        join(i, j)
     for i, terms in enumerate(per):
         for lang, found in terms.items():
             for key in ((lang, t) for t in found):
-                join(i, first.setdefault(key, i))
+                a, b = root(i), root(first.setdefault(key, i))
+                parent[max(a, b)] = min(a, b)
     words: dict[int, dict[str, list[str]]] = {}
     for i, terms in enumerate(per):
         word = words.setdefault(root(i), {}) if terms else {}
