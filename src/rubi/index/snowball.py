@@ -22,7 +22,6 @@ from collections.abc import Callable
 from functools import lru_cache
 
 __all__ = [
-    "ADDED_STOP_WORDS",
     "SNOWBALL_NAMES",
     "STOP_WORD_SOURCES",
     "fold_marks",
@@ -86,19 +85,6 @@ joined, the package's repaired first (:func:`_repair_turkish`). Its Greek list i
 Ancient Greek (polytonic ``ἀλλά``, ``γάρ``): Modern Greek is stemmed without stop
 words."""
 
-ADDED_STOP_WORDS: dict[str, frozenset[str]] = {
-    "fr": frozenset({"les", "ils"}),
-    "de": frozenset({"dass", "unsere", "unserem", "unseren", "unseres"}),
-    "es": frozenset({"vosotros", "vosotras"}),
-    "pt": frozenset({"ser", "estar", "haver"}),
-}
-"""Function words of the Snowball lists as NLTK (and bm25s) ship them that whoosh's
-older copies lack: French ``les`` (the plural article, in almost every sentence) and
-``ils``, German ``dass`` (the spelling since 1996; whoosh has ``daß``) and ``unsere``,
-Spanish ``vosotros``, Portuguese ``ser``, ``estar``, ``haver`` ("to be", "to have").
-Without them ``les`` was a query word of every French question, matched in every
-note's title and headings."""
-
 
 def fold_marks(word: str) -> str:
     """``word`` without its combining marks (``și`` → ``si``, ``ş`` → ``s``): some
@@ -139,7 +125,6 @@ def stop_words(lang: str) -> frozenset[str]:
     from whoosh.lang import has_stopwords, stopwords_for_language
 
     own = frozenset(stopwords_for_language(lang)) if has_stopwords(lang) else frozenset()
-    own |= ADDED_STOP_WORDS.get(lang, frozenset())
     name = STOP_WORD_SOURCES.get(lang)
     if name is None:
         return own

@@ -5,7 +5,6 @@ Devanagari and Tamil by their Snowball stemmers)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -111,7 +110,6 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     russian_stops = chain_stop_words("ru")
     stem = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer(lang))
     unmarked = lang in STOP_WORD_SOURCES  # a list written without diacritics (ro)
-    elides = own is None  # English keeps its terms; its queries lose clitics instead
 
     def term(word: str) -> str | None:
         folded = fold(word)
@@ -126,26 +124,11 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
                     return _script_term(script_lang, word)
         if folded in stops or (unmarked and fold_marks(word) in stops):
             return None
-        if elides and ("'" in word or "\u2019" in word) and _function_pieces(folded, stops):
-            return None
         if own is not None:
             return str(own(folded))
         return fold(str(stem(word)))  # type: ignore[misc]
 
     return term
-
-
-_APOSTROPHES = re.compile("['\u2019]")
-
-
-def _function_pieces(folded: str, stops: frozenset[str]) -> bool:
-    """Whether every piece of a word joined by apostrophes is a stop word or a single
-    letter: an elided function word (French ``qu'il``, ``c'est``, ``d'un``, ``n'est``,
-    ``l'on``; Italian ``c'è``, ``l'ho``; Catalan ``m'ha``), a stop word as a whole. Its
-    pieces are already dropped one by one; the joined form was kept as a term, rare
-    enough to weigh like a content word (``qu'il`` matched a French question to any
-    page holding it). A word with a content piece (``l'installer``) keeps its terms."""
-    return all(len(piece) < 2 or piece in stops for piece in _APOSTROPHES.split(folded))
 
 
 @lru_cache(maxsize=STEM_CACHE_SIZE)
