@@ -58,13 +58,13 @@ def _collect(stream: IO[str], into: list[str]) -> threading.Thread:
     return thread
 
 
-def _wait(what: str, done: object, seconds: float = 60) -> None:
+def _wait(what: str, done: object, seconds: float = 60, said: list[str] | None = None) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if done() if callable(done) else done:
             return
         time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {seconds} s")
+    raise AssertionError(f"{what}: not within {seconds} s; the process said: {said or []}")
 
 
 def _interrupt(proc: subprocess.Popen[str]) -> int:
@@ -109,8 +109,8 @@ def test_ctrl_c_stops_a_watcher_cleanly_and_ends_it_by_sigint(tmp_path: Path) ->
     lines: list[str] = []
     reader = _collect(proc.stderr, lines)
     try:
-        _wait("listening", lambda: "Listening for changes." in lines)
-        _wait("the engine serving", lambda: os.path.exists(sock))
+        _wait("listening", lambda: "Listening for changes." in lines, said=lines)
+        _wait("the engine serving", lambda: os.path.exists(sock), said=lines)
         write(root / ".rubi" / "notes" / "live.md", "# Live\n\nplatypus burrows\n")
         _wait("the change applied", lambda: any(re.search(r" 1 added, ", x) for x in lines))
         code = _interrupt(proc)
