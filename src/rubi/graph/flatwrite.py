@@ -8,6 +8,7 @@ import json
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import accumulate, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -117,7 +118,7 @@ class _Writer:
         self._fh.write(b"\0" * BODY)
         self._section("ids", [_json(ids)])
         offsets = array(OFFSETS, [0])
-        self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
+        self._section("attrs", _encoded(nodes.values(), _json, offsets))
         self._ints("attr_off", offsets)
         keys: dict[str, int] = {}
         datas: dict[object, int] = {}
@@ -153,38 +154,60 @@ class _Writer:
         datas, data_list, seen = distinct
         off, nbr = array(OFFSETS, [0]), array(INDEXES)
         koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
+        position, seen_at = index.__getitem__, seen.get
+        key_add, data_add, koff_add = key.append, data.append, koff.append
         for node in ids:
             row = adjacency[node]
-            nbr.extend([index[other] for other in row])
+            nbr.extend(map(position, row))
             for keydict in row.values():
                 for k, attrs in keydict.items():
-                    key.append(keys.setdefault(k, len(keys)))
-                    found = seen.get(id(attrs))
+                    key_add(keys.setdefault(k, len(keys)))
+                    found = seen_at(id(attrs))
                     if found is None:
                         found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
-                    data.append(found)
-                koff.append(len(key))
+                    data_add(found)
+                koff_add(len(key))
             off.append(len(nbr))
         for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
             self._ints(f"{direction}_{part}", values)
 
     def _table(self, name: str, table: Mapping[str, Any], encode: Callable[[Any], bytes]) -> None:
-        """``table`` as sorted keys (UTF-8) and one encoded value per key."""
-        order = sorted((utf8(k), k) for k in table)
+        """``table`` as sorted keys (UTF-8) and one encoded value per key.
+
+        The keys are sorted as strings: UTF-8 (lone surrogates included, as
+        :func:`~rubi.graph.flatlayout.utf8` encodes them) keeps code point order, so
+        this is the order of their bytes the reader's binary search expects. Keys and
+        values are encoded :data:`CHUNK` at a time and their ends taken from the
+        lengths in one pass (a generator step per key was most of the time)."""
+        order = sorted(table)
         off, voff = array(OFFSETS, [0]), array(OFFSETS, [0])
-        self._section(f"{name}_keys", _measured((raw for raw, _ in order), off))
+        self._section(f"{name}_keys", _encoded(order, utf8, off))
         self._ints(f"{name}_off", off)
-        self._section(f"{name}_vals", _measured((encode(table[k]) for _, k in order), voff))
+        values = map(table.__getitem__, order)
+        self._section(f"{name}_vals", _encoded(values, encode, voff))
         self._ints(f"{name}_voff", voff)
 
 
-def _measured(blobs: Iterable[bytes], offsets: array[int]) -> Iterator[bytes]:
-    """``blobs`` as they are written, each one's end appended to ``offsets``."""
+CHUNK = 4096
+"""Table rows encoded at a time (:func:`_encoded`)."""
+
+
+def _encoded(
+    values: Iterable[Any], encode: Callable[[Any], bytes], offsets: array[int]
+) -> Iterator[bytes]:
+    """``values`` encoded, :data:`CHUNK` at a time joined into one blob, each value's
+    end appended to ``offsets``."""
+    it = iter(values)
     at = offsets[-1]
-    for blob in blobs:
-        at += len(blob)
-        offsets.append(at)
-        yield blob
+    while True:
+        blobs = list(map(encode, islice(it, CHUNK)))
+        if not blobs:
+            return
+        ends = accumulate(map(len, blobs), initial=at)
+        next(ends)
+        offsets.extend(ends)
+        at = offsets[-1]
+        yield b"".join(blobs)
 
 
 def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
