@@ -195,7 +195,8 @@ def test_name_tables_past_one_chunk_with_any_code_points_are_found(
 
     odd = ["Zeta", "zeta", "é", "名前", "\U0001f600x", "\ud800lone", "\uffff", "\U00010000", ""]
     names = {f"n{i:05d}": [f"note-{i}"] for i in range(2 * CHUNK + 7)}
-    names.update({k: [f"odd-{i}"] for i, k in enumerate(odd)})
+    names.update({k: [f"odd-{i}", k, 'a "quoted" id'] for i, k in enumerate(odd)})
+    names["empty"] = []
     live.build.names.clear()
     live.build.names.update(names)
     build, _ = _written(live, path)
