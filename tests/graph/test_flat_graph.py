@@ -182,3 +182,27 @@ def test_a_flat_file_outside_the_user_cache_or_writable_by_others_is_refused(
         read_flat(path)
     with pytest.raises(IndexCorruptError, match="no flat graph yet"):
         read_flat(path.with_name("missing.flat"))
+
+
+def test_name_tables_past_one_chunk_with_any_code_points_are_found(
+    live: LiveGraph, path: Path
+) -> None:
+    """The writer sorts a table's keys as strings and encodes them a chunk at a time;
+    the reader bisects their UTF-8 bytes: every key is found, whatever its code
+    points (accents, CJK, an astral emoji, a lone surrogate, U+FFFF beside U+10000)
+    and on whichever side of a chunk's edge it falls."""
+    from rubi.graph.flatwrite import CHUNK
+
+    odd = ["Zeta", "zeta", "é", "名前", "\U0001f600x", "\ud800lone", "\uffff", "\U00010000", ""]
+    names = {f"n{i:05d}": [f"note-{i}"] for i in range(2 * CHUNK + 7)}
+    names.update({k: [f"odd-{i}", k, 'a "quoted" id'] for i, k in enumerate(odd)})
+    names["empty"] = []
+    live.build.names.clear()
+    live.build.names.update(names)
+    build, _ = _written(live, path)
+    raws = [flatlayout.utf8(k) for k in build.names]
+    assert raws == sorted(raws) and len(raws) == len(names)
+    for key, value in names.items():
+        assert build.names[key] == value, key
+    with pytest.raises(KeyError):
+        build.names["n99999"]

@@ -465,3 +465,58 @@ def test_a_saved_memory_of_another_map_is_not_held(
 
 def _fields(memory: MapMemory) -> dict[str, object]:
     return {f.name: getattr(memory, f.name) for f in dataclasses.fields(memory)}
+
+
+def _flat_state(root: Path) -> dict[str, object]:
+    """What a cold reader reads of the project's flat graph on disk (ranks to 1e-6:
+    PageRank started from the old ranks lands within that of one from nothing)."""
+    from rubi.graph.flat import read_flat
+
+    build, _, _ = read_flat(app.locate(root / ".rubi").graph_file.with_name("graph.flat"))
+    g = build.graph
+
+    def attrs(values: dict[str, object]) -> dict[str, object]:
+        return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}
+
+    return {
+        "nodes": {n: attrs(dict(g.nodes[n])) for n in g},
+        "edges": {
+            (u, v, k): attrs(dict(d))
+            for u in g
+            for v, keyed in g.succ[u].items()
+            for k, d in keyed.items()
+        },
+        **{
+            name: {k: list(table[k]) for k in table}
+            for name, table in (
+                ("names", build.names),
+                ("type_names", build.type_names),
+                ("defined_names", build.defined_names),
+            )
+        },
+    }
+
+
+def test_a_cold_project_import_writes_the_flat_graph_and_answers_of_a_full_index(
+    project: Path, tmp_path: Path
+) -> None:
+    """The files a cold reader opens after an edge-moving import edit (the flat graph
+    the run writes, the search answers) are those of ``rubi index --full`` on the
+    same tree; then the import removed again, likewise."""
+    repo = ColdRepo(project)
+    handler = "web/src/main/java/org/demo/web/Handler.java"
+    original = (project / handler).read_text(encoding="utf-8")
+    paths = app.locate(project / ".rubi")
+    states = [_flat_state(project)]
+    for n, text in enumerate(
+        (original.replace("import", "import org.demo.core.FileResource;\nimport"), original)
+    ):
+        repo.write(handler, text)
+        VaultSync(paths).run()
+        fresh = _fresh_copy(project, tmp_path / f"fresh-{n}")
+        state = _flat_state(project)
+        assert state != states[-1]  # the edit moved an edge: the file was written again
+        states.append(state)
+        assert state == _flat_state(fresh)
+        answers = _answers(project)
+        assert all(answers) and answers == _answers(fresh)

@@ -8,6 +8,8 @@ import json
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import accumulate, islice
+from operator import methodcaller
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,7 +32,6 @@ from rubi.graph.flatlayout import (
     ORDER,
     SECTION,
     SECTIONS,
-    utf8,
 )
 
 __all__ = ["restamp", "write_flat"]
@@ -60,9 +61,31 @@ def _json(value: object) -> bytes:
     return _ENCODER.encode(value).encode("ascii")
 
 
-def _strings_json(values: list[str]) -> bytes:
-    """A name table's value (a list of ids) as JSON, without an encoder's overhead."""
-    return ("[" + ",".join(map(_encode_str, values)) + "]").encode("ascii")
+Batch = Callable[[list[Any]], tuple[bytes, Iterable[int]]]
+"""Encodes a chunk of values: their bytes joined, and each one's length."""
+
+
+def _each(encode: Callable[[Any], bytes]) -> Batch:
+    """A :data:`Batch` of ``encode`` applied to each value."""
+
+    def batch(values: list[Any]) -> tuple[bytes, Iterable[int]]:
+        blobs = list(map(encode, values))
+        return b"".join(blobs), map(len, blobs)
+
+    return batch
+
+
+def _strings_batch(values: list[list[str]]) -> tuple[bytes, Iterable[int]]:
+    """Name-table values (lists of ids) as JSON arrays, a chunk in one piece and
+    without an encoder's overhead: the JSON is ASCII (``encode_basestring_ascii``
+    escapes the rest), so a value's characters are its bytes, and ``][`` between two
+    values' items is where one array ends."""
+    items = [",".join(map(_encode_str, v)) for v in values]
+    return ("[" + "][".join(items) + "]").encode("ascii"), [len(t) + 2 for t in items]
+
+
+_keys_batch = _each(methodcaller("encode", "utf-8", "surrogatepass"))
+"""Table keys as :func:`~rubi.graph.flatlayout.utf8` encodes them (a C-level call)."""
 
 
 BLOCK = 1 << 16
@@ -117,7 +140,7 @@ class _Writer:
         self._fh.write(b"\0" * BODY)
         self._section("ids", [_json(ids)])
         offsets = array(OFFSETS, [0])
-        self._section("attrs", _measured((_json(a) for a in nodes.values()), offsets))
+        self._section("attrs", _encoded(nodes.values(), _each(_json), offsets))
         self._ints("attr_off", offsets)
         keys: dict[str, int] = {}
         datas: dict[object, int] = {}
@@ -129,10 +152,10 @@ class _Writer:
         for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
             self._adjacency(direction, ids, adjacency, index, keys, (datas, data_list, seen))
         self._section("tables", [_json({"keys": list(keys), "data": data_list, "graph": g.graph})])
-        self._table("names", build.names, _strings_json)
-        self._table("type_names", build.type_names, _strings_json)
-        self._table("defined_names", build.defined_names, _strings_json)
-        self._table("problems", build.problems_by_note, _problems_json)
+        self._table("names", build.names, _strings_batch)
+        self._table("type_names", build.type_names, _strings_batch)
+        self._table("defined_names", build.defined_names, _strings_batch)
+        self._table("problems", build.problems_by_note, _each(_problems_json))
         table = b"".join(SECTION.pack(*self._spans[name]) for name in SECTIONS)
         crcs = (zlib.crc32(table), self._searched_crc, self._crc)
         self._fh.seek(0)
@@ -153,37 +176,55 @@ class _Writer:
         datas, data_list, seen = distinct
         off, nbr = array(OFFSETS, [0]), array(INDEXES)
         koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
+        position, seen_at = index.__getitem__, seen.get
+        key_add, data_add, koff_add = key.append, data.append, koff.append
         for node in ids:
             row = adjacency[node]
-            nbr.extend([index[other] for other in row])
+            nbr.extend(map(position, row))
             for keydict in row.values():
                 for k, attrs in keydict.items():
-                    key.append(keys.setdefault(k, len(keys)))
-                    found = seen.get(id(attrs))
+                    key_add(keys.setdefault(k, len(keys)))
+                    found = seen_at(id(attrs))
                     if found is None:
                         found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
-                    data.append(found)
-                koff.append(len(key))
+                    data_add(found)
+                koff_add(len(key))
             off.append(len(nbr))
         for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
             self._ints(f"{direction}_{part}", values)
 
-    def _table(self, name: str, table: Mapping[str, Any], encode: Callable[[Any], bytes]) -> None:
-        """``table`` as sorted keys (UTF-8) and one encoded value per key."""
-        order = sorted((utf8(k), k) for k in table)
+    def _table(self, name: str, table: Mapping[str, Any], encode: Batch) -> None:
+        """``table`` as sorted keys (UTF-8) and one encoded value per key.
+
+        The keys are sorted as strings: UTF-8 (lone surrogates included, as
+        :func:`~rubi.graph.flatlayout.utf8` encodes them) keeps code point order, so
+        this is the order of their bytes the reader's binary search expects. Keys and
+        values are encoded :data:`CHUNK` at a time and their ends taken from the
+        lengths in one pass (a generator step per key was most of the time)."""
+        order = sorted(table)
         off, voff = array(OFFSETS, [0]), array(OFFSETS, [0])
-        self._section(f"{name}_keys", _measured((raw for raw, _ in order), off))
+        self._section(f"{name}_keys", _encoded(order, _keys_batch, off))
         self._ints(f"{name}_off", off)
-        self._section(f"{name}_vals", _measured((encode(table[k]) for _, k in order), voff))
+        values = map(table.__getitem__, order)
+        self._section(f"{name}_vals", _encoded(values, encode, voff))
         self._ints(f"{name}_voff", voff)
 
 
-def _measured(blobs: Iterable[bytes], offsets: array[int]) -> Iterator[bytes]:
-    """``blobs`` as they are written, each one's end appended to ``offsets``."""
+CHUNK = 4096
+"""Table rows encoded at a time (:func:`_encoded`)."""
+
+
+def _encoded(values: Iterable[Any], encode: Batch, offsets: array[int]) -> Iterator[bytes]:
+    """``values`` encoded, :data:`CHUNK` at a time into one blob, each value's end
+    appended to ``offsets``."""
+    it = iter(values)
     at = offsets[-1]
-    for blob in blobs:
-        at += len(blob)
-        offsets.append(at)
+    while chunk := list(islice(it, CHUNK)):
+        blob, lengths = encode(chunk)
+        ends = accumulate(lengths, initial=at)
+        next(ends)
+        offsets.extend(ends)
+        at = offsets[-1]
         yield blob
 
 
