@@ -155,3 +155,28 @@ def test_cold_recall_with_a_current_flat_graph_loads_no_snapshot_module(project:
     first, second = (_cold(project, payload, probe) for _ in range(2))
     assert json.loads(first[0]) == json.loads(second[0]) == expected
     assert second[1] == ""
+
+
+def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) -> None:
+    """``typing`` (35 modules of the search stack imported it; the ``stop-words``
+    package's ``__init__`` does) is a cold recall's 3 ms of imports for names only mypy
+    reads: without the dense channel (numpy imports it) the recall answers the same
+    without it, and reads the ``stop-words`` lists without importing their package."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    probe = _COLD.replace('"tomllib")', '"tomllib", "typing", "stop_words")')
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for _ in range(2):  # the first syncs the new project's vault (its modules use typing)
+        run = subprocess.run(
+            [sys.executable, "-c", probe],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**env, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"},
+            cwd=project,
+        )
+    answer, loaded = run.stdout.rsplit("\n", 4)[:2]
+    assert json.loads(answer) == expected
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
+    assert loaded == ""

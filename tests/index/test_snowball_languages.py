@@ -13,6 +13,7 @@ from rubi.core.paths import cache_home
 from rubi.index.analysis import analyze
 from rubi.index.language import detect_language, query_language
 from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.snowball import STOP_WORD_SOURCES, package_stop_words
 
 PARAGRAPHS = {
     "tr": "Bu komut, bir dosyanın içeriğini ekrana yazdırır. Daha fazla bilgi için "
@@ -197,3 +198,22 @@ def test_each_chains_stop_words_hold_every_word_folded_and_fold_only_what_it_cha
         assert wordterm.chain_stop_words(lang) == words | {real(w) for w in words}
         assert all(real(w) != w or not w.isascii() for w in asked), lang
     wordterm.chain_stop_words.cache_clear()
+
+
+@pytest.mark.parametrize("name", [*sorted(set(STOP_WORD_SOURCES.values())), "chinese"])
+def test_a_stop_words_list_is_read_as_the_package_gives_it(name: str) -> None:
+    """The ``stop-words`` lists read from the package's files without importing it (its
+    ``__init__`` imports ``typing``) are the package's own, word for word, in order."""
+    from stop_words import get_stop_words
+
+    assert package_stop_words(name) == get_stop_words(name)
+
+
+def test_note_type_is_the_note_types_tuple_at_run_time() -> None:
+    """``NoteType`` (the MCP ``register`` field's type), made on first use without
+    ``typing`` at import, is the ``Literal`` of :data:`NOTE_TYPES`, in its order."""
+    from typing import get_args
+
+    from rubi.core import model
+
+    assert get_args(model.NoteType) == model.NOTE_TYPES

@@ -23,9 +23,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import add, mul, sub
-from typing import TYPE_CHECKING, Any, TypeVar
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from rubi.core.pagerankarrays import ArrayPuller
 
 __all__ = [
@@ -40,7 +42,8 @@ __all__ = [
     "pagerank_pulled",
 ]
 
-N = TypeVar("N", bound=Hashable)
+if TYPE_CHECKING:
+    N = TypeVar("N", bound=Hashable)
 
 DAMPING = 0.85
 """Probability of following an edge rather than teleporting (Brin & Page's value)."""

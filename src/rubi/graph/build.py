@@ -8,11 +8,11 @@ One ``networkx.MultiDiGraph`` (``docs/architecture.md``). Node kinds: ``note`` a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from rubi.core.model import Note
 from rubi.vault.resolve import NoteNames, normalize_name
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     import networkx as nx
 

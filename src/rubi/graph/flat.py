@@ -41,7 +41,6 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from rubi.core.errors import IndexCorruptError
 from rubi.core.picklefiles import open_trusted
@@ -62,7 +61,10 @@ from rubi.graph.flatlayout import (
     utf8,
 )
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     import networkx as nx
 
 __all__ = ["FLAT_FORMAT", "FlatGraph", "read_flat"]
@@ -145,13 +147,13 @@ def _open(data: Buffer) -> tuple[GraphBuild, int, int]:
     if len(graph._index) != n:
         raise _Damaged("damaged (a node id twice)")
     build = GraphBuild(
-        graph=cast(Any, graph),
-        problems_by_note=cast(
-            Any, _Table(data, spans, ints, "problems", _problems, (view[lazy_from:], lazy_crc))
+        graph=_untyped(graph),
+        problems_by_note=_untyped(
+            _Table(data, spans, ints, "problems", _problems, (view[lazy_from:], lazy_crc))
         ),
-        names=cast(Any, _Table(data, spans, ints, "names", _id_list)),
-        type_names=cast(Any, _Table(data, spans, ints, "type_names", _id_list)),
-        defined_names=cast(Any, _Table(data, spans, ints, "defined_names", _id_list)),
+        names=_untyped(_Table(data, spans, ints, "names", _id_list)),
+        type_names=_untyped(_Table(data, spans, ints, "type_names", _id_list)),
+        defined_names=_untyped(_Table(data, spans, ints, "defined_names", _id_list)),
     )
     return build, gen, stamp
 
@@ -302,10 +304,17 @@ class FlatGraph:
         return getattr(self.thaw(), name)
 
 
-_V = TypeVar("_V")
+def _untyped(value: object) -> Any:
+    """``value`` as ``Any`` for mypy (``typing.cast`` without importing typing): the
+    flat graph and its tables stand for the graph and dicts a :class:`GraphBuild` holds."""
+    return value
 
 
-class _ByNode(Mapping[str, _V]):
+if TYPE_CHECKING:
+    _V = TypeVar("_V")
+
+
+class _ByNode(Mapping[str, "_V"]):  # strings: no typing at run time
     """A mapping keyed by the graph's node ids in the graph's order (``_ids``, with the
     id → position dict ``_index``): membership, iteration and size; the subclass reads
     a node's value."""
@@ -326,7 +335,7 @@ class _ByNode(Mapping[str, _V]):
         return len(self._ids)
 
 
-class _Nodes(_ByNode[dict[str, Any]]):
+class _Nodes(_ByNode[dict[str, "Any"]]):
     """Node → attribute dict, each decoded on first read."""
 
     def __init__(
@@ -350,7 +359,7 @@ class _Nodes(_ByNode[dict[str, Any]]):
         return found
 
 
-class _Adjacency(_ByNode[dict[str, dict[str, dict[str, Any]]]]):
+class _Adjacency(_ByNode[dict[str, dict[str, dict[str, "Any"]]]]):
     """Node → neighbour → edge key → edge attributes, each node's made on first read."""
 
     def __init__(
@@ -415,7 +424,7 @@ class _Keys:
         return self._data[base + off[i] : base + off[i + 1]]
 
 
-class _Table(Mapping[str, Any]):
+class _Table(Mapping[str, "Any"]):
     """A name table (or the link problems by note) read from the file: a binary search
     over its sorted keys per lookup, a value decoded on its first hit. Iterates in the
     keys' UTF-8 order."""

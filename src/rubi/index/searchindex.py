@@ -16,7 +16,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from whoosh import index as windex
 
@@ -46,10 +45,11 @@ PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
 """The fields whose lengths add up to a document's length for the relevance floor
 (:meth:`TermScorer.length_shares`): its prose, as analysed in its language."""
 
-# The writer side (rubi.index.writing, deletions, twoprocess, whoosh.writing) is
-# imported by the methods that write: a reader (a cold recall hook, `rubi search`)
-# never pays for it.
+# The writer side (rubi.index.writing, whoosh.writing, ...) loads in the methods that write.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from rubi.index.writing import Counter
 
 __all__ = [

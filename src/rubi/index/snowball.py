@@ -26,6 +26,7 @@ __all__ = [
     "STOP_WORD_SOURCES",
     "fold_marks",
     "function_bigram",
+    "package_stop_words",
     "stemmer",
     "stop_words",
 ]
@@ -128,14 +129,42 @@ def stop_words(lang: str) -> frozenset[str]:
     name = STOP_WORD_SOURCES.get(lang)
     if name is None:
         return own
-    from stop_words import get_stop_words
-
-    words = (w.strip().lower() for w in get_stop_words(name))
+    words = (w.strip().lower() for w in package_stop_words(name))
     if lang == "tr":
         words = (_repair_turkish(w) for w in words)
     # one letter: never a term (the analysis drops it), and in a vote it is an
     # initial, a list marker or a variable (Polish ``w``, ``z``, Romanian ``b``)
     return own | frozenset(w for w in words if len(w) > 1 and w.isalpha())
+
+
+def package_stop_words(name: str) -> list[str]:
+    """The ``stop-words`` package's list ``name`` (a language's full name, as
+    :data:`STOP_WORD_SOURCES` writes it), as ``stop_words.get_stop_words(name)`` gives it
+    (its non-blank lines, stripped; rubi registers none of its filters), read from the
+    package's file without importing the package: its ``__init__`` imports ``typing``,
+    3 ms of a cold hook's CPU. The package's own function where its file is not found."""
+    folder = _stop_words_folder()
+    if folder is not None and name.isalpha():
+        try:
+            with open(f"{folder}/stop-words/{name}.txt", encoding="utf-8") as f:
+                return [line.strip() for line in f if line.strip()]
+        except OSError:
+            pass
+    from stop_words import get_stop_words
+
+    words: list[str] = get_stop_words(name)
+    return words
+
+
+@lru_cache(maxsize=1)
+def _stop_words_folder() -> str | None:
+    """The ``stop_words`` package's folder, found as its import would find it (None
+    when it is not installed as a folder)."""
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec("stop_words")
+    folders = spec.submodule_search_locations if spec is not None else None
+    return folders[0] if folders else None
 
 
 def _repair_turkish(word: str) -> str:
@@ -152,9 +181,7 @@ def _repair_turkish(word: str) -> str:
 def _chinese_function_characters() -> frozenset[str]:
     """The one-character words of the ``stop-words`` package's Chinese list (如, 何,
     怎, 么, 可, 以, 一, 个, 这, 的 …)."""
-    from stop_words import get_stop_words
-
-    return frozenset(w for w in (w.strip() for w in get_stop_words("chinese")) if len(w) == 1)
+    return frozenset(w for w in (w.strip() for w in package_stop_words("chinese")) if len(w) == 1)
 
 
 def function_bigram(term: str) -> bool:

@@ -51,10 +51,11 @@ import builtins
 import sys
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
+    from typing import Any
 
 __all__ = ["import_whoosh"]
 

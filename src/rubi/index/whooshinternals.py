@@ -19,7 +19,10 @@ overrides are named in :data:`POOL_HOOKS`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "POOL_HOOKS",

@@ -19,9 +19,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from typing import Any
+
     from rubi.index.querymatch import BM25Hit
 
 __all__ = [
