@@ -184,12 +184,17 @@ def test_a_kept_text_is_not_searched_again_and_a_changed_one_is(
     assert dict(order())["b"] < 2.0 * 0.5 and len(calls) > searched
 
 
-def test_the_memo_keeps_at_most_its_budget() -> None:
-    kept = notewindow._Offsets(10)
+def test_the_memo_keeps_at_most_its_budget_and_always_the_newest() -> None:
     from array import array
 
+    kept = notewindow._Offsets(2 * (3 + notewindow.ENTRY_CHARGE))
     for n in range(20):
         kept.put((bytes([n]), "en", "t", "t"), array("I", [1, 2, 3]))
     assert kept.get((bytes([0]), "en", "t", "t")) is None
+    assert kept.get((bytes([18]), "en", "t", "t")) == array("I", [1, 2, 3])
     assert kept.get((bytes([19]), "en", "t", "t")) == array("I", [1, 2, 3])
-    assert kept._held <= 10
+    assert kept._held <= 2 * (3 + notewindow.ENTRY_CHARGE)
+    big = array("I", range(1000))  # larger than the whole budget: kept alone
+    kept.put((b"big", "en", "t", "t"), big)
+    assert kept.get((b"big", "en", "t", "t")) == big
+    assert kept.get((bytes([19]), "en", "t", "t")) is None

@@ -87,11 +87,14 @@ walk's seeds without weight."""
 
 _WORD = re.compile(r"[^\W_]+")
 
-OFFSETS_KEPT = 400_000
-"""Offsets a process keeps (:class:`_Offsets`): about 8 bytes each in an ``array`` of
-``I``, with a key of ~150 bytes an entry; 60 varied questions on obsidian-hub (6.5k
-notes) found 8,221 (note, term) pairs and 78,000 offsets, so this holds a few hundred
-such questions' pairs."""
+OFFSETS_KEPT = 1_000_000
+"""What a process's :class:`_Offsets` keeps, in units of one offset (4 bytes in an
+``array`` of ``I``); an entry is charged its offsets and :data:`ENTRY_CHARGE` (its key,
+array and link, about 250 bytes): about 4 MB in all. 60 varied questions on
+obsidian-hub (6.5k notes) found 8,221 (note, term) pairs and 78,000 offsets, charged
+604,000: this holds about a hundred such questions' pairs."""
+ENTRY_CHARGE = 64
+"""What :class:`_Offsets` charges an entry besides its offsets (in 4-byte units)."""
 
 
 class _Offsets:
@@ -120,10 +123,10 @@ class _Offsets:
             if key in self._kept:
                 return
             self._kept[key] = offsets
-            self._held += len(offsets) + 1
-            while self._held > self._budget and self._kept:
+            self._held += len(offsets) + ENTRY_CHARGE
+            while self._held > self._budget and len(self._kept) > 1:
                 _, gone = self._kept.popitem(last=False)
-                self._held -= len(gone) + 1
+                self._held -= len(gone) + ENTRY_CHARGE
 
     def clear(self) -> None:
         with self._guard:
