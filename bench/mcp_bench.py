@@ -134,9 +134,15 @@ def serve_args(target: Path) -> list[str]:
     return ["serve", "--vault", str(target)]
 
 
-def queries_for(target: Path, count: int, seed: int) -> list[str]:
+def queries_for(target: Path, count: int, seed: int, questions: Path | None = None) -> list[str]:
+    """``count`` titles drawn with ``seed``, and the lines of ``questions`` (one query
+    a line, ``#`` a comment) beside them."""
     titles = [n.title for n in load_pool([vault_root(target)])]
-    return pick_queries(titles, count, seed) or FALLBACK_QUERIES
+    found = pick_queries(titles, count, seed) or FALLBACK_QUERIES
+    if questions is not None:
+        lines = questions.read_text(encoding="utf-8").splitlines()
+        found = [*found, *(q for s in lines if (q := s.strip()) and not q.startswith("#"))]
+    return found
 
 
 CLIENT = {"name": "mcp-bench", "version": "1"}
@@ -423,6 +429,13 @@ def main() -> int:
         " first idle spell, so its watcher listens and the MCP SDK is built)",
     )
     parser.add_argument(
+        "--questions",
+        type=Path,
+        default=None,
+        help="a file of more queries, one a line ('#' a comment), shuffled in with the"
+        " titles (bench/warm_questions.txt: 60 questions of 6-20 words)",
+    )
+    parser.add_argument(
         "--answers",
         type=Path,
         default=None,
@@ -445,7 +458,7 @@ def main() -> int:
             params = StdioServerParameters(
                 command=RUBI, args=serve_args(copy), env=env, cwd=str(copy)
             )
-            queries = queries_for(copy, args.queries, args.seed)
+            queries = queries_for(copy, args.queries, args.seed, args.questions)
             random.Random(args.seed).shuffle(queries)
             argv = [RUBI, *serve_args(copy)]
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}

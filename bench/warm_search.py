@@ -92,6 +92,21 @@ def pick_titles(paths: Any, count: int, seed: int) -> list[str]:
     return random.Random(seed).sample(usable, min(count, len(usable)))
 
 
+def query_list(paths: Any, args: argparse.Namespace) -> list[str]:
+    """The titles, :data:`QUESTIONS` and the ``--questions`` file's, or that file's
+    alone (``--only-questions``)."""
+    asked = read_questions(args.questions) if args.questions else []
+    if args.only_questions:
+        return asked
+    return [*pick_titles(paths, args.queries, args.seed), *QUESTIONS, *asked]
+
+
+def read_questions(path: Path) -> list[str]:
+    """The queries of ``path``: one a line, blank lines and ``#`` comments skipped."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [s for line in lines if (s := line.strip()) and not s.startswith("#")]
+
+
 def timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
     """(wall s, CPU s, value) of one call."""
     w, c = time.perf_counter(), time.process_time()
@@ -119,6 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--depths", default="", help="MCP search also at these hit counts (as 5,20)"
     )
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        help="a file of more queries, one a line ('#' starts a comment), searched after"
+        " the titles and QUESTIONS (bench/warm_questions.txt: 60 questions of 6-20 words)",
+    )
+    parser.add_argument(
+        "--only-questions", action="store_true", help="search the --questions file's alone"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
@@ -134,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     rubi_dir = args.vault / ".rubi"
     paths = app.locate(cwd=args.vault) if rubi_dir.is_dir() else app.locate(args.vault)
     app.search(paths, "warm up", refresh=False)
-    queries = [*pick_titles(paths, args.queries, args.seed), *QUESTIONS]
+    queries = query_list(paths, args)
     prompts = {**{q: q for q in QUESTIONS}, "long prompt": long_prompt()}
 
     def search(q: str) -> Any:
@@ -171,8 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     for depth in depths:
         for _ in range(args.repeat):
             for q in queries:
-                wall, cpu, _ = timed(lambda q=q, depth=depth: mcp_answer(paths, q, depth))
+                wall, cpu, got = timed(lambda q=q, depth=depth: mcp_answer(paths, q, depth))
                 add(f"MCP search, top {depth}", wall, cpu)
+                text, data = got
+                rankings.setdefault("mcp", {})[f"{depth} {q}"] = [text, data]
 
     if args.changes:
         after_changes(paths, args.vault / "bench-turns", prompts, args.repeat, add)
@@ -264,7 +290,7 @@ def after_changes(
 def compare(old: dict[str, Any], new: dict[str, Any]) -> int:
     """Print every query whose ranking or recall block differs; 1 when any does."""
     differ = 0
-    for part in ("search", "rendered", "recall"):
+    for part in ("search", "rendered", "recall", "mcp"):
         for key, was in old.get(part, {}).items():
             now = new.get(part, {}).get(key)
             if now is None:

@@ -272,7 +272,13 @@ def search_index(
     if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
         code = KIND_FOR_SCOPE[scope] == "file"
         bm25 = by_best_passage(
-            bm25, code, query, analysis, index, lambda h: read(g.nodes[h.id], h.id).text
+            bm25,
+            code,
+            query,
+            analysis,
+            index,
+            lambda h: read(g.nodes[h.id], h.id).text,
+            lambda h: read(g.nodes[h.id], h.id).digest,
         )
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]

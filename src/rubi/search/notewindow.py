@@ -38,6 +38,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+from array import array
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -83,6 +86,55 @@ walk's seeds without weight."""
 
 
 _WORD = re.compile(r"[^\W_]+")
+
+OFFSETS_KEPT = 1_000_000
+"""What a process's :class:`_Offsets` keeps, in units of one offset (4 bytes in an
+``array`` of ``I``); an entry is charged its offsets and :data:`ENTRY_CHARGE` (its key,
+array and link, about 250 bytes): about 4 MB in all. 60 varied questions on
+obsidian-hub (6.5k notes) found 8,221 (note, term) pairs and 78,000 offsets, charged
+604,000: this holds about a hundred such questions' pairs."""
+ENTRY_CHARGE = 64
+"""What :class:`_Offsets` charges an entry besides its offsets (in 4-byte units)."""
+
+
+class _Offsets:
+    """A note's offsets of one term (:func:`_term_offsets`), by the note text's digest
+    (:func:`rubi.search.textkey.text_key`), the chain, the term and its key: the same
+    text gives the same offsets, and a changed note has another digest, so nothing is
+    invalidated by hand; least recently used first out past :data:`OFFSETS_KEPT`.
+    Varied questions share their common words (a third of the offsets of 60 distinct
+    questions on obsidian-hub were found before)."""
+
+    def __init__(self, budget: int) -> None:
+        self._budget = budget
+        self._held = 0
+        self._kept: OrderedDict[tuple[bytes, str, str, str], array[int]] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def get(self, key: tuple[bytes, str, str, str]) -> array[int] | None:
+        with self._guard:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[bytes, str, str, str], offsets: array[int]) -> None:
+        with self._guard:
+            if key in self._kept:
+                return
+            self._kept[key] = offsets
+            self._held += len(offsets) + ENTRY_CHARGE
+            while self._held > self._budget and len(self._kept) > 1:
+                _, gone = self._kept.popitem(last=False)
+                self._held -= len(gone) + ENTRY_CHARGE
+
+    def clear(self) -> None:
+        with self._guard:
+            self._kept.clear()
+            self._held = 0
+
+
+_OFFSETS = _Offsets(OFFSETS_KEPT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,58 +184,106 @@ def _whole_word(low: str, pos: int) -> str:
 
 
 def note_window_share(
-    text: str, question: NoteQuestion, window: int = WINDOW_WORDS
+    text: str, question: NoteQuestion, window: int = WINDOW_WORDS, digest: bytes | None = None
 ) -> float | None:
     """The largest share (0 to 1) of ``question``'s IDF mass held by ``window``
     consecutive words of ``text`` (words as whitespace separates them); None for a
-    question without terms (nothing to measure)."""
+    question without terms (nothing to measure). ``digest``: ``text``'s
+    :func:`~rubi.search.textkey.text_key`, to keep and reuse each term's offsets in
+    it (the same share either way)."""
     mass = question.mass
     if mass <= 0:
         return None
-    analyzer = text_analyzer(question.lang)
-    low = text.lower()
-    found: list[tuple[int, int]] = []  # (offset, term index)
-    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
-        cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
-        pos = low.find(key)
-        while pos >= 0:
-            if cjk:
-                found.append((pos, index))
-            elif (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
-                part = part_at(text, pos)  # a word's or an identifier part's start
-                if part is not None and (
-                    term in analyzer.terms_of(part)
-                    or (start and term in analyzer.terms_of(_whole_word(low, pos)))
-                ):
-                    found.append((pos, index))
-            pos = low.find(key, pos + len(key))
+    found = _term_offsets(text, question, digest)
     found.sort()
-    events: list[tuple[int, int]] = []  # (word, term index), in text order
+    idfs = question.idfs
+    ats: list[int] = []  # each found term's word number, in text order
     word = last = 0
-    for pos, index in found:
-        word += len(text[last:pos].split())
-        last = pos
-        events.append((word, index))
-    held: dict[int, int] = {}
+    for pos, _ in found:
+        if pos != last:
+            word += len(text[last:pos].split())
+            last = pos
+        ats.append(word)
+    held = [0] * len(idfs)  # occurrences of each term in the window
     now = best = 0.0
     first = 0
-    for at, index in events:
-        while events[first][0] <= at - window:
-            gone = events[first][1]
+    for at, (_, index) in zip(ats, found, strict=True):
+        while ats[first] <= at - window:
+            gone = found[first][1]
             held[gone] -= 1
             if not held[gone]:
-                del held[gone]
-                now -= question.idfs[gone]
+                now -= idfs[gone]
             first += 1
-        if index not in held:
-            now += question.idfs[index]
-        held[index] = held.get(index, 0) + 1
-        best = max(best, now)
+        if not held[index]:
+            now += idfs[index]
+        held[index] += 1
+        if now > best:
+            best = now
     return min(1.0, best / mass)
 
 
+def _term_offsets(
+    text: str, question: NoteQuestion, digest: bytes | None = None
+) -> list[tuple[int, int]]:
+    """``(offset, term index)`` of every place ``text`` holds one of ``question``'s
+    terms: where a word, or an identifier's part, starts with the term's key and
+    analyses to the term (a CJK bigram anywhere in its run, as indexed); in term
+    order. Each distinct part or word is analysed once a call (a common word's key is
+    found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
+    offsets are kept (:class:`_Offsets`) and taken from there the next time."""
+    lang = question.lang
+    found: list[tuple[int, int]] = []
+    low = ""
+    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+        kept: Sequence[int] | None = None
+        if digest is not None:
+            kept = _OFFSETS.get((digest, lang, term, key))
+        if kept is None:
+            low = low or text.lower()
+            kept = _offsets_of(text, low, term, key, lang)
+            if digest is not None:
+                _OFFSETS.put((digest, lang, term, key), array("I", kept))
+        found += [(pos, index) for pos in kept]
+    return found
+
+
+def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
+    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased)."""
+    terms_of = text_analyzer(lang).terms_of
+    find = low.find
+    found: list[int] = []
+    add = found.append
+    size = len(key)
+    pos = find(key)
+    if is_cjk(term):
+        while pos >= 0:
+            add(pos)
+            pos = find(key, pos + size)
+        return found
+    holds: dict[str, bool] = {}  # a part or a word -> it analyses to ``term``
+    while pos >= 0:
+        if (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
+            part = part_at(text, pos)  # a word's or an identifier part's start
+            if part is not None:
+                ok = holds.get(part)
+                if ok is None:
+                    ok = holds[part] = term in terms_of(part)
+                if not ok and start:
+                    whole = _whole_word(low, pos)
+                    ok = holds.get(whole)
+                    if ok is None:
+                        ok = holds[whole] = term in terms_of(whole)
+                if ok:
+                    add(pos)
+        pos = find(key, pos + size)
+    return found
+
+
 def by_note_window(
-    hits: Sequence[BM25Hit], asked: NoteQuestion, text_of: Callable[[BM25Hit], str]
+    hits: Sequence[BM25Hit],
+    asked: NoteQuestion,
+    text_of: Callable[[BM25Hit], str],
+    digest_of: Callable[[BM25Hit], bytes] | None = None,
 ) -> list[BM25Hit]:
     """``hits`` (the text list of a search of notes, or of notes and code) with the
     first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
@@ -192,13 +292,16 @@ def by_note_window(
     :data:`COVERAGE_MAX_WORDS` terms; else as given. A code file among notes is
     measured by the same window (left unmeasured, it rose above every note the rule
     lowered: a module repeating one word of the question above the note holding all of
-    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score."""
+    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score.
+    ``digest_of``: a hit's text's digest, to reuse its terms' offsets
+    (:func:`note_window_share`)."""
     if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
         text = text_of(h)
-        share = note_window_share(text, asked, WINDOW_WORDS) if text else None
+        digest = digest_of(h) if text and digest_of is not None else None
+        share = note_window_share(text, asked, WINDOW_WORDS, digest) if text else None
         factor = 1.0 if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
         head.append(replace(h, score=h.score * factor))
     head.sort(key=lambda h: -h.score)
@@ -212,13 +315,15 @@ def by_best_passage(
     analysis: QueryAnalysis | None,
     index: SearchIndex,
     text_of: Callable[[BM25Hit], str],
+    digest_of: Callable[[BM25Hit], bytes] | None = None,
 ) -> list[BM25Hit]:
     """The text list ordered by each hit's best passage: in a search of code alone
     (``code``) by its best window of lines (:func:`rubi.search.codewindow.by_window`),
     else by a note's best window of terms (:func:`by_note_window`); ``text_of``: a
-    hit's text ("" when it cannot be read)."""
+    hit's text ("" when it cannot be read); ``digest_of``: its digest (a note's terms'
+    offsets are kept by it)."""
     if code:
         shares = window_shares(query, index.term_idf, text_of)
         return by_window(hits, question_words(query, analysis), shares)
     asked = note_question(query, index.languages(), index.term_idf, analysis)
-    return by_note_window(hits, asked, text_of)
+    return by_note_window(hits, asked, text_of, digest_of)
