@@ -142,17 +142,22 @@ def package_stop_words(name: str) -> list[str]:
     :data:`STOP_WORD_SOURCES` writes it), as ``stop_words.get_stop_words(name)`` gives it
     (its non-blank lines, stripped; rubi registers none of its filters), read from the
     package's file without importing the package: its ``__init__`` imports ``typing``,
-    3 ms of a cold hook's CPU. The package's own function where its file is not found."""
+    3 ms of a cold hook's CPU. The package's own function where its file is not found
+    or not read; no words (never an error: a search goes on without them) where that
+    fails too (a list missing, not UTF-8, the package absent)."""
     folder = _stop_words_folder()
     if folder is not None and name.isalpha():
         try:
             with open(f"{folder}/stop-words/{name}.txt", encoding="utf-8") as f:
                 return [line.strip() for line in f if line.strip()]
-        except OSError:
+        except (OSError, UnicodeError):
             pass
-    from stop_words import get_stop_words
+    try:
+        from stop_words import get_stop_words
 
-    words: list[str] = get_stop_words(name)
+        words: list[str] = get_stop_words(name)
+    except Exception:  # StopWordError, UnicodeError, ImportError: no list
+        return []
     return words
 
 
