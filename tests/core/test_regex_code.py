@@ -180,3 +180,36 @@ def test_a_cold_hook_and_a_command_keep_their_patterns() -> None:
     second = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True)
     assert second.returncode == 0, second.stderr
     assert second.stdout.strip().endswith("compiled 0")
+
+
+def test_a_str_and_a_bytes_pattern_of_one_text_are_kept_apart_under_python_bb(
+    tmp_path: Path,
+) -> None:
+    """``"abc"`` and ``b"abc"`` hash alike; a table keyed by ``(pattern, flags)`` for
+    both compares them, which ``python -bb`` makes an error of ``re.compile``."""
+    path = tmp_path / "regex.bin"
+    code = (
+        "import re, sys\n"
+        "from rubi.core.regexcode import RegexCache\n"
+        "cache = RegexCache(sys.argv[1])\n"
+        "for p in ('abc', b'abc', 'abc', b'abc'):\n"
+        "    made = cache.compile(p, 0)\n"
+        "    assert made == re._compiler.compile(p, 0) and made.match(p), p\n"
+        "print(cache.compiled, cache.save())\n"
+    )
+    for expected in ("2 True", "0 False"):
+        done = subprocess.run(
+            [sys.executable, "-bb", "-c", code, str(path)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == expected
+
+
+def test_the_kept_file_is_another_one_for_another_release_of_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``re``'s compiler may write other code for a pattern in a bug-fix release (the
+    engine's magic number stays): a 3.x.y interpreter never reads 3.x.z's records."""
+    here = regexcode.cache_file()
+    monkeypatch.setattr(sys, "hexversion", sys.hexversion + 0x100)
+    assert regexcode.cache_file() != here

@@ -46,9 +46,10 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MAX_ENTRIES", "RegexCache", "cache_file", "install", "save"]
 
-FORMAT = 1
-"""The layout of the file: a ``marshal``-ed dict ``{(pattern, flags): the marshal bytes
-of (final flags, code, groups - 1, group index, index group)}``."""
+FORMAT = 2
+"""The layout of the file: a ``marshal``-ed dict ``{key: the marshal bytes of (final
+flags, code, groups - 1, group index, index group)}``, the key ``(pattern, flags)`` of
+a ``str`` pattern, ``(flags, pattern)`` of a ``bytes`` one (:func:`_key`)."""
 
 MAX_ENTRIES = 2000
 """Patterns the file keeps at most; beyond it the file keeps only what the writing
@@ -64,17 +65,20 @@ hold (checked by the tests against ``re.compile`` itself)."""
 
 def cache_file() -> str:
     """Where the records are kept: ``<cache folder>/regex-code-<tag>.bin`` (the tag:
-    ``sys.implementation.cache_tag``, ``_sre.MAGIC``, ``_sre.CODESIZE`` and the
-    format). Named without ``pathlib``: ``json``'s import asks for it, before
-    :mod:`rubi.core.pathlibimport` imports ``pathlib`` without ``urllib.parse``."""
+    ``sys.implementation.cache_tag``, the interpreter's full version, ``_sre.MAGIC``,
+    ``_sre.CODESIZE`` and the format: ``re``'s compiler may write other code for a
+    pattern in a bug-fix release, which keeps the magic number). Named without
+    ``pathlib``: ``json``'s import asks for it, before :mod:`rubi.core.pathlibimport`
+    imports ``pathlib`` without ``urllib.parse``."""
     from rubi.core.cachefolder import cache_folder
 
-    tag = f"{sys.implementation.cache_tag}-m{_sre.MAGIC}-c{_sre.CODESIZE}-f{FORMAT}"
+    version = f"{sys.implementation.cache_tag}-v{sys.hexversion:x}"
+    tag = f"{version}-m{_sre.MAGIC}-c{_sre.CODESIZE}-f{FORMAT}"
     return os.path.join(cache_folder(), f"regex-code-{tag}.bin")
 
 
-def _decode(data: bytes) -> dict[tuple[Any, int], bytes]:
-    """The table in ``data``; empty when it is not a dict of (pattern, flags) to bytes."""
+def _decode(data: bytes) -> dict[tuple[Any, Any], bytes]:
+    """The table in ``data``; empty when it is not a dict of :func:`_key` to bytes."""
     try:
         table = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
@@ -86,10 +90,20 @@ def _decode(data: bytes) -> dict[tuple[Any, int], bytes]:
         for k, v in table.items()
         if isinstance(k, tuple)
         and len(k) == 2
-        and isinstance(k[0], (str, bytes))
-        and type(k[1]) is int
+        and (
+            (type(k[0]) is str and type(k[1]) is int) or (type(k[0]) is int and type(k[1]) is bytes)
+        )
         and isinstance(v, bytes)
     }
+
+
+def _key(p: str | bytes, flags: int) -> tuple[Any, Any]:
+    """A pattern's key in the table: ``(pattern, flags)``, the other way round for a
+    ``bytes`` pattern. A ``str`` and a ``bytes`` pattern of the same ASCII text hash
+    alike, and the table's lookup would compare them: a ``BytesWarning`` under
+    ``python -b`` (an error raised by ``re.compile`` under ``-bb``); keyed this way
+    their first items are a text and a number."""
+    return (p, flags) if type(p) is str else (flags, p)
 
 
 def _write(fh: Any, data: bytes) -> None:
@@ -110,13 +124,13 @@ class RegexCache:
     ) -> None:
         self.path = path
         self._where = where
-        self._loaded: dict[tuple[Any, int], bytes] | None = None
-        self._used: dict[tuple[Any, int], bytes] = {}
+        self._loaded: dict[tuple[Any, Any], bytes] | None = None
+        self._used: dict[tuple[Any, Any], bytes] = {}
         self._loading = False
         self.compiled = 0
         """Patterns compiled in this process (not found in the file)."""
 
-    def _table(self) -> dict[tuple[Any, int], bytes]:
+    def _table(self) -> dict[tuple[Any, Any], bytes]:
         if self._loaded is None:
             self._loaded = {}  # a pattern compiled while the path is found compiles anew
             self._loading = True
@@ -143,7 +157,7 @@ class RegexCache:
             or flags & re.DEBUG
         ):
             return _compile_anew(p, flags)[0]
-        key = (p, int(flags))
+        key = _key(p, int(flags))
         raw = self._used.get(key)
         if raw is None:
             raw = self._table().get(key)
