@@ -198,3 +198,26 @@ def test_the_memo_keeps_at_most_its_budget_and_always_the_newest() -> None:
     kept.put((b"big", "en", "t", "t"), big)
     assert kept.get((b"big", "en", "t", "t")) == big
     assert kept.get((bytes([19]), "en", "t", "t")) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "İİİ signed session cookieServer",
+        "İstanbul İzmir: the SessionCookie is signed by the server",
+        "İ" * 40 + " filler " * 130 + "signedSession cookie",
+    ],
+)
+def test_a_capital_dotted_i_shifts_no_offset(text: str) -> None:
+    """``"İ".lower()`` is two characters: offsets found in the lower-cased text were
+    read in the text itself (an IndexError past its end, or a part missed)."""
+    from rubi.search.codewindow import question_terms, window_share
+
+    asked = _question("signed session cookie server")
+    same = text.replace("İ", "I")  # one character either way, no question term
+    want = note_window_share(same, asked)
+    assert want is not None and want > 0
+    assert note_window_share(text, asked) == want
+    assert note_window_share(text, asked, digest=text_key(text)) == want
+    code = question_terms("signed session cookie server", lambda ts: dict.fromkeys(ts, 1.0))
+    assert window_share(text, code) == window_share(same, code)

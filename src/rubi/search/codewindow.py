@@ -42,6 +42,7 @@ __all__ = [
     "WINDOW_LINES",
     "WINDOW_POWER",
     "QuestionTerms",
+    "aligned_lower",
     "by_window",
     "question_terms",
     "window_share",
@@ -114,6 +115,15 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     return QuestionTerms(terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
+def aligned_lower(text: str) -> str:
+    """``text`` lower-cased character for character, so that an offset found in it is
+    the same character's offset in ``text``: ``str.lower`` writes İ (U+0130, the one
+    such code point) as two, ``i`` and a combining dot, which shifted every later
+    offset (a wrong part, or an IndexError past the text's end)."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.replace("\u0130", "i").lower()
+
+
 def _part_at(text: str, pos: int) -> str | None:
     """The identifier part of ``text`` that starts at ``pos``, lower-cased; None when
     no word or part starts there (``design`` holds ``sign`` but no part starts at it)."""
@@ -137,7 +147,7 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
     if mass <= 0:
         return None
     analyzer = text_analyzer("code")
-    low = text.lower()
+    low = aligned_lower(text)
     found: list[tuple[int, int]] = []  # (offset, term index)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed

@@ -52,7 +52,7 @@ from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import _key as key_of
 from rubi.search.codewindow import _part_at as part_at
-from rubi.search.codewindow import by_window, window_shares
+from rubi.search.codewindow import aligned_lower, by_window, window_shares
 
 __all__ = [
     "MIN_SHARE",
@@ -239,7 +239,7 @@ def _term_offsets(
         if digest is not None:
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
-            low = low or text.lower()
+            low = low or aligned_lower(text)
             kept = _offsets_of(text, low, term, key, lang)
             if digest is not None:
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
