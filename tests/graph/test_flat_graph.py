@@ -206,3 +206,25 @@ def test_name_tables_past_one_chunk_with_any_code_points_are_found(
         assert build.names[key] == value, key
     with pytest.raises(KeyError):
         build.names["n99999"]
+
+
+def test_names_with_line_breaks_nul_and_any_length_and_empty_tables_read_back(
+    live: LiveGraph, path: Path
+) -> None:
+    """A chunk's values are joined into one JSON text and split by their lengths: a
+    name or id holding a newline, a NUL, a backslash, a quote or a lone surrogate, a
+    name of 100,000 characters, and a table with no rows read back as written."""
+    odd = ["a\nb", "nul\x00here", "back\\slash", '"', "\ud83d", "x" * 100_000, "\t\r\u2028"]
+    names = {k: [k, f"id-{i}\n", "\x00"] for i, k in enumerate(odd)}
+    live.build.names.clear()
+    live.build.names.update(names)
+    live.build.type_names.clear()
+    live.build.defined_names.clear()
+    live.build.defined_names.update({"\x00": ["\x00"], "": [""]})
+    build, _ = _written(live, path)
+    assert {k: build.names[k] for k in names} == names
+    assert len(build.names) == len(names)
+    assert len(build.type_names) == 0
+    with pytest.raises(KeyError):
+        build.type_names["Router"]
+    assert build.defined_names["\x00"] == ["\x00"] and build.defined_names[""] == [""]
