@@ -158,3 +158,13 @@ def _unmark_by_text(m: re.Match[str]) -> str:
 def test_a_wikilink_keeps_its_alias_else_its_target_and_marks_go(line: str) -> None:
     want = snippet._MD_RE.sub(_unmark_by_text, line)
     assert snippet._MD_RE.sub(snippet._unmark, line) == want
+
+
+def test_aligned_lower_keeps_every_offset_and_reads_dotted_capital_i_as_i() -> None:
+    from rubi.search.snippet import aligned_lower
+
+    lengthened = [c for c in map(chr, range(0x110000)) if len(c.lower()) != 1]
+    assert lengthened == ["\u0130"]  # the rule's premise, for this Python's Unicode
+    text = "İstanbul DİYARBAKIR naïve ẞ"
+    low = aligned_lower(text)
+    assert len(low) == len(text) and low == "istanbul diyarbakir naïve ß"

@@ -35,6 +35,7 @@ from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
 from rubi.index.wordparts import word_parts
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
+from rubi.search.snippet import aligned_lower
 
 __all__ = [
     "MIN_SHARE",
@@ -42,7 +43,6 @@ __all__ = [
     "WINDOW_LINES",
     "WINDOW_POWER",
     "QuestionTerms",
-    "aligned_lower",
     "by_window",
     "question_terms",
     "window_share",
@@ -113,15 +113,6 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
     return QuestionTerms(terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
-
-
-def aligned_lower(text: str) -> str:
-    """``text`` lower-cased character for character, so that an offset found in it is
-    the same character's offset in ``text``: ``str.lower`` writes İ (U+0130, the one
-    such code point) as two, ``i`` and a combining dot, which shifted every later
-    offset (a wrong part, or an IndexError past the text's end)."""
-    low = text.lower()
-    return low if len(low) == len(text) else text.replace("\u0130", "i").lower()
 
 
 def _part_at(text: str, pos: int) -> str | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from rubi.search.sections import Section, code_sections, file_lines, note_sections
-from rubi.search.snippet import _lower
+from rubi.search.snippet import aligned_lower
 from rubi.search.textkey import text_key
 
 __all__ = [
@@ -35,7 +35,7 @@ __all__ = [
 class Layout:
     """What :func:`rubi.search.passages.choose` needs of a file whatever the query:
     its lines, its parts that hold text, the text lower-cased
-    (:func:`~rubi.search.snippet._lower`), each line's start offset in the text
+    (:func:`~rubi.search.snippet.aligned_lower`), each line's start offset in the text
     (``starts[i]``: line ``i + 1``; a CRLF counted), each line's part
     (``part_of_line[ln]``, -1 for none; 1-based lines) and each part's size in
     characters of its lines."""
@@ -73,7 +73,7 @@ def layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout
         part_of_line[s.start : last + 1] = [n] * (last + 1 - s.start)
     sizes = [max(1, ends[min(s.end, len(lines))] - ends[s.start - 1]) for s in parts]
     average = sum(sizes) / len(sizes) if sizes else 1.0
-    return Layout(lines, parts, _lower(text), starts, part_of_line, sizes, average)
+    return Layout(lines, parts, aligned_lower(text), starts, part_of_line, sizes, average)
 
 
 class Layouts:

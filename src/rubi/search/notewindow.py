@@ -52,7 +52,8 @@ from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import _key as key_of
 from rubi.search.codewindow import _part_at as part_at
-from rubi.search.codewindow import aligned_lower, by_window, window_shares
+from rubi.search.codewindow import by_window, window_shares
+from rubi.search.snippet import aligned_lower
 
 __all__ = [
     "MIN_SHARE",

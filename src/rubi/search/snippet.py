@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-__all__ = ["SNIPPET_CHARS", "best_snippet"]
+__all__ = ["SNIPPET_CHARS", "aligned_lower", "best_snippet"]
 
 MAX_LINES = 5000
 """Lines looked at for a snippet: the head of a huge file is enough to show a match."""
@@ -75,12 +75,16 @@ def _find_word(text: str, lowered: str, core: str, start: int = 0, end: int = -1
     return pos
 
 
-def _lower(text: str) -> str:
-    """``text`` lower-cased with offsets kept (a few characters lower-case to two)."""
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+def aligned_lower(text: str) -> str:
+    """``text`` lower-cased character for character, so that an offset found in it is
+    the same character's offset in ``text`` (snippets, passage layouts and the code and
+    note windows all find query terms this way). ``str.lower`` writes İ (U+0130) as two
+    characters, ``i`` and a combining dot, which shifted every later offset (a wrong
+    part, or an IndexError past the text's end): it is read as ``i``, as the index's
+    analysis folds it. It is the one code point ``str.lower`` lengthens (Unicode's
+    SpecialCasing; checked over every code point)."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.replace("\u0130", "i").lower()
 
 
 def best_snippet(
@@ -127,7 +131,7 @@ def best_snippet(
             continue
         if not first:
             first = line
-        lowered = _lower(line)
+        lowered = aligned_lower(line)
         score = len({g for c, g in cores if c in lowered and _find_word(line, lowered, c) >= 0})
         if score > best_score:
             best, best_score = line, score
@@ -138,7 +142,7 @@ def _best_code_line(text: str, stems: list[str], group: Mapping[str, str]) -> tu
     """The line of source code holding the most query words (ties: the line found first
     from the longest stem), whitespace collapsed; else the first non-blank line.
     Returns the line and whether it matched."""
-    lowered = _lower(text)
+    lowered = aligned_lower(text)
     cores = {t: _core(t) for t in stems}
     # Longer stems first: they are the rarer ones, and counting would scan every text.
     present = sorted((t for t in stems if cores[t] in lowered), key=lambda t: (-len(t), t))
@@ -183,7 +187,7 @@ def _cut(text: str, matched: bool, stems: list[str], chars: int) -> str:
         return text
     start = 0
     if matched:
-        lowered = _lower(text)
+        lowered = aligned_lower(text)
         found = [_find_word(text, lowered, _core(t)) for t in stems]
         positions = [p for p in found if p >= 0]
         if positions:
