@@ -14,7 +14,7 @@ import pytest
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
 from rubi.search import notewindow
-from rubi.search.codewindow import _part_at as part_at
+from rubi.search.codewindow import part_at
 from rubi.search.notewindow import (
     NoteQuestion,
     by_note_window,

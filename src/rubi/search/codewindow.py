@@ -44,7 +44,9 @@ __all__ = [
     "WINDOW_POWER",
     "QuestionTerms",
     "by_window",
+    "part_at",
     "question_terms",
+    "term_key",
     "window_share",
     "window_shares",
 ]
@@ -89,7 +91,7 @@ class QuestionTerms:
         return math.fsum(self.idfs)
 
 
-def _key(surface: str, term: str) -> str:
+def term_key(surface: str, term: str) -> str:
     """The longest common prefix of a query word and its term (the term itself when they
     share fewer than three letters: nothing shorter is looked for)."""
     n = 0
@@ -108,14 +110,14 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     found: dict[str, str] = {}
     for surface in analyzer.surface(query):
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, _key(surface, term))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
     return QuestionTerms(terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
-def _part_at(text: str, pos: int) -> str | None:
+def part_at(text: str, pos: int) -> str | None:
     """The identifier part of ``text`` that starts at ``pos``, lower-cased; None when
     no word or part starts there (``design`` holds ``sign`` but no part starts at it)."""
     if pos > 0:
@@ -144,7 +146,7 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
         cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
         pos = low.find(key)
         while pos >= 0:
-            part = None if cjk else _part_at(text, pos)
+            part = None if cjk else part_at(text, pos)
             if cjk or (part is not None and term in analyzer.terms_of(part)):
                 found.append((pos, index))
                 pos = low.find("\n", pos)  # one occurrence a line is enough

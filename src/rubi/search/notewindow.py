@@ -50,9 +50,7 @@ from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import _key as key_of
-from rubi.search.codewindow import _part_at as part_at
-from rubi.search.codewindow import by_window, window_shares
+from rubi.search.codewindow import by_window, part_at, term_key, window_shares
 from rubi.search.snippet import aligned_lower
 
 __all__ = [
@@ -170,7 +168,7 @@ def note_question(
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, key_of(surface, term))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
