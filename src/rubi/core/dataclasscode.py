@@ -43,7 +43,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, BinaryIO
 
-__all__ = ["FORMAT", "MAX_ENTRIES", "CodeCache", "cache_file", "install", "read_trusted", "save"]
+__all__ = [
+    "FORMAT",
+    "MAX_ENTRIES",
+    "CodeCache",
+    "cache_file",
+    "install",
+    "read_trusted",
+    "save",
+    "write_trusted",
+]
 
 FORMAT = 2
 """The layout of the file: a ``marshal``-ed dict ``{source text: the marshal bytes of
@@ -96,6 +105,25 @@ def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes 
         os.close(fd)
 
 
+def write_trusted(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically as the user's alone (0600, whatever the
+    umask: a file the group may write would never be read back by
+    :func:`read_trusted`), its folder made first.
+
+    Raises:
+        OSError: the folder or the file cannot be written."""
+    from pathlib import Path  # a write is rare: pathlib is imported by then
+
+    from rubi.core.atomic import atomic_write_stream
+
+    def write(fh: BinaryIO) -> None:
+        fh.write(data)
+
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_stream(target, write, mode=0o600)
+
+
 def _decode(data: bytes) -> dict[str, bytes]:
     """The table in ``data``; empty when it is not a dict of texts to bytes."""
     try:
@@ -116,10 +144,6 @@ def _code_of(raw: bytes | None) -> CodeType | None:
     except (EOFError, ValueError, TypeError):
         return None
     return code if isinstance(code, CodeType) else None
-
-
-def _write(fh: BinaryIO, data: bytes) -> None:
-    fh.write(data)
 
 
 class CodeCache:
@@ -184,13 +208,7 @@ class CodeCache:
             table = {**self._table(), **used}
             if len(table) > MAX_ENTRIES:
                 table = used
-            data = marshal.dumps(table)
-            from rubi.core.atomic import atomic_write_stream
-
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # The user's alone (0600) whatever the umask: a file the group may write
-            # would never be read back.
-            atomic_write_stream(self.path, lambda fh: _write(fh, data), mode=0o600)
+            write_trusted(self.path, marshal.dumps(table))
         except (OSError, ValueError):
             return False
         self._loaded = table

@@ -106,10 +106,6 @@ def _key(p: str | bytes, flags: int) -> tuple[Any, Any]:
     return (p, flags) if type(p) is str else (flags, p)
 
 
-def _write(fh: Any, data: bytes) -> None:
-    fh.write(data)
-
-
 class RegexCache:
     """Compiled patterns' code, by pattern and flags (see the module docstring).
 
@@ -185,16 +181,9 @@ class RegexCache:
             table = {**self._table(), **self._used}
             if len(table) > MAX_ENTRIES:
                 table = dict(self._used)
-            data = marshal.dumps(table)
-            from pathlib import Path  # a write is rare: pathlib is imported by then
+            from rubi.core.dataclasscode import write_trusted
 
-            from rubi.core.atomic import atomic_write_stream
-
-            path = Path(self.path)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # The user's alone (0600) whatever the umask: a file the group may write
-            # would never be read back.
-            atomic_write_stream(path, lambda fh: _write(fh, data), mode=0o600)
+            write_trusted(self.path, marshal.dumps(table))
         except (OSError, ValueError):
             return False
         self._loaded = table
