@@ -109,3 +109,20 @@ def test_init_keeps_existing_files_and_fills_in_the_rest(tmp_path: Path) -> None
     assert (project / ".rubi" / "README.md").read_text(encoding="utf-8") == "our own\n"
     assert (project / ".rubi" / ".obsidian" / "app.json").is_file()
     assert "Created" in output
+
+
+def test_init_without_the_vault_template_says_so_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An install that lost its template must not report ".rubi already exists"."""
+    import rubi.app as rubi_app
+
+    monkeypatch.setattr(rubi_app, "__file__", str(tmp_path / "a" / "b" / "c" / "app.py"))
+    monkeypatch.setattr("importlib.resources.files", lambda _name: tmp_path / "nothing")
+    project = tmp_path / "p"
+    project.mkdir()
+    result = CliRunner().invoke(cli, ["init", str(project)])
+    assert result.exit_code != 0
+    assert "vault template is missing" in result.output
+    assert "already exists" not in result.output
+    assert list(project.iterdir()) == []

@@ -151,7 +151,13 @@ def _template_dir() -> Path:
     packaged = Path(str(resources.files("rubi"))) / "vault_template"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[3] / "vault-template"
+    checkout = Path(__file__).resolve().parents[3] / "vault-template"
+    if not checkout.is_dir():
+        raise RubiError(
+            f"rubi's vault template is missing from this install (looked for {packaged} "
+            f"and {checkout}); reinstall rubi (pip install --force-reinstall rubi)"
+        )
+    return checkout
 
 
 def init_project(project_dir: Path) -> InitReport:
@@ -163,8 +169,9 @@ def init_project(project_dir: Path) -> InitReport:
     Files are created whole and never through a link (:func:`rubi.core.atomic.create_exclusive`).
 
     Raises:
-        RubiError: ``project_dir`` is not an existing folder, or a file (a FIFO) stands
-            where ``init`` makes a folder (``.rubi``, ``.rubi/notes``); nothing written.
+        RubiError: ``project_dir`` is not an existing folder, a file (a FIFO) stands
+            where ``init`` makes a folder (``.rubi``, ``.rubi/notes``), or the install
+            lacks the vault template; nothing written.
         UnsafePathError: a path ``init`` writes is a symlink (or lies in a symlinked
             folder) that leads outside the project; one line naming the link.
     """
