@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import select
 import statistics
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from typing import Any
 __all__ = [
     "RESULT_PREFIX",
     "ChildRun",
+    "Lines",
     "children_of",
     "cpu_seconds",
     "fmt",
@@ -50,6 +52,45 @@ __all__ = [
 
 RESULT_PREFIX = "BENCH-RESULT "
 """A child prints one line ``BENCH-RESULT {json}`` on stdout to report figures."""
+
+
+class Lines:
+    """The lines a child writes to a pipe, each waited for at most a given time.
+
+    ``select`` tells whether the descriptor has unread bytes, not whether a buffered
+    reader (a ``Popen``'s ``stdout``) already holds the next line: asking it before each
+    ``readline`` waits in vain for a line that came in one read with the one before
+    (issue 29). This asks only when no whole line is buffered; read the descriptor
+    through nothing else. (``tests/mcp_wire.py`` has the same for the tests.)
+
+    Args:
+        fd: the descriptor.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buf = bytearray()
+        self._eof = False
+
+    def line(self, timeout: float) -> bytes | None:
+        """The next line with its newline (the rest at end of input, ``b""`` once all
+        was read), or None when no whole line came within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self._buf.find(b"\n")
+            if at >= 0 or self._eof:
+                end = at + 1 if at >= 0 else len(self._buf)
+                line = bytes(self._buf[:end])
+                del self._buf[:end]
+                return line
+            left = max(0.0, deadline - time.monotonic())
+            if not select.select([self._fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self._fd, 1 << 16)
+            if chunk:
+                self._buf += chunk
+            else:
+                self._eof = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,6 @@ import asyncio
 import json
 import os
 import random
-import select
 import shutil
 import statistics
 import subprocess
@@ -78,6 +77,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from benchproc import (
+    Lines,
     children_of,
     cpu_seconds,
     fmt_ms,
@@ -163,14 +163,13 @@ def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
     stdin.flush()
 
 
-def _answer(stdout: IO[bytes], rid: int) -> dict[str, Any]:
+def _answer(lines: Lines, rid: int) -> dict[str, Any]:
     """The server's answer to request ``rid`` (notifications before it skipped)."""
     deadline = time.monotonic() + ANSWER_TIMEOUT_S
     while True:
-        ready, _, _ = select.select([stdout], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
+        line = lines.line(max(0.0, deadline - time.monotonic()))
+        if line is None:
             raise RuntimeError(f"no answer to request {rid} within {ANSWER_TIMEOUT_S} s")
-        line = stdout.readline()
         if not line:
             raise RuntimeError(f"the server exited before answering request {rid}")
         message: dict[str, Any] = json.loads(line)
@@ -180,17 +179,19 @@ def _answer(stdout: IO[bytes], rid: int) -> dict[str, Any]:
             return message
 
 
-def _ask(proc: subprocess.Popen[bytes], rid: int, method: str, params: Any, era: str) -> Any:
+def _ask(
+    proc: subprocess.Popen[bytes], lines: Lines, rid: int, method: str, params: Any, era: str
+) -> Any:
     """Send request ``rid`` in ``era`` (the envelope in ``_meta`` for 2026-07-28) and
-    return its result."""
-    assert proc.stdin is not None and proc.stdout is not None
+    return its result (read from ``lines``, the server's output)."""
+    assert proc.stdin is not None
     if era == MODERN:
         params = {**(params or {}), "_meta": ENVELOPE}
     message: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
     if params:
         message["params"] = params
     _send(proc.stdin, message)
-    return _answer(proc.stdout, rid)["result"]
+    return _answer(lines, rid)["result"]
 
 
 def one_start(
@@ -216,21 +217,22 @@ def one_start(
         cwd=cwd,
     )
     assert proc.stdin is not None and proc.stdout is not None
+    lines = Lines(proc.stdout.fileno())  # read through nothing else
     out: dict[str, float] = {}
     try:
         if era == MODERN:
-            _ask(proc, 0, "server/discover", None, era)
+            _ask(proc, lines, 0, "server/discover", None, era)
         else:
-            _ask(proc, 0, "initialize", {**INIT, "protocolVersion": era}, era)
+            _ask(proc, lines, 0, "initialize", {**INIT, "protocolVersion": era}, era)
         out["init_wall"], out["init_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
         if era != MODERN:
             _send(proc.stdin, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        tools = _ask(proc, 1, "tools/list", None, era)["tools"]
+        tools = _ask(proc, lines, 1, "tools/list", None, era)["tools"]
         out["list_wall"], out["list_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
         out["tools"] = len(tools)
         if query is not None:
             call = {"name": "search", "arguments": {"query": query}}
-            result = _ask(proc, 2, "tools/call", call, era)
+            result = _ask(proc, lines, 2, "tools/call", call, era)
             out["first_wall"] = time.perf_counter() - started
             out["first_cpu"] = cpu_seconds(proc.pid)
             if result.get("isError"):

@@ -5,11 +5,12 @@ handshake (``initialize``, up to 2025-11-25) or the per-request envelope of
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Self
+
+from mcp_wire import Lines
 
 __all__ = ["CLIENT", "HANDSHAKE_ERA", "MODERN_ERA", "RUBI", "Served", "envelope"]
 
@@ -48,6 +49,8 @@ class Served:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        assert self.proc.stdout is not None
+        self._lines = Lines(self.proc.stdout.fileno())  # read through nothing else
 
     def __enter__(self) -> Self:
         return self
@@ -62,12 +65,9 @@ class Served:
 
     def reply(self, rid: int) -> dict[str, Any]:
         """The answer to request ``rid`` (notifications before it skipped)."""
-        out = self.proc.stdout
-        assert out is not None
         while True:
-            ready, _, _ = select.select([out], [], [], ANSWER_TIMEOUT_S)
-            assert ready, f"no answer to request {rid} within {ANSWER_TIMEOUT_S} s"
-            line = out.readline()
+            line = self._lines.line(ANSWER_TIMEOUT_S)
+            assert line is not None, f"no answer to request {rid} within {ANSWER_TIMEOUT_S} s"
             assert line, f"the server exited before answering request {rid}"
             message: dict[str, Any] = json.loads(line)
             if message.get("id") == rid:

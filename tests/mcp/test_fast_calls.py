@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import select
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,13 +16,12 @@ import pytest
 
 from mcp_project import small_project
 from mcp_stdio import HANDSHAKE_ERA, MODERN_ERA, envelope
-from mcp_wire import INIT, Wire, request
+from mcp_wire import INIT, Lines, Wire, request
 from rubi import app
 from rubi.mcp.early import EarlyCalls
 from rubi.mcp.front import Handshake, greet, load_handshake
 from rubi.mcp.server import build_server
 from rubi.mcp.stdio import serve_wire
-from rubi.mcp.wire import LineReader
 
 CALLS = [
     ("search", {"query": "trie"}),
@@ -119,20 +117,30 @@ def test_tool_calls_after_the_handover_are_answered_with_the_sdks_bytes(
     assert errors == [False, False, True, False, False, True, False, False, True, True]
 
 
-def _reply_lines(wire: Wire, wanted: set[int]) -> dict[int, bytes]:
+def _reply_lines(wire: Wire, wanted: set[int], timeout: float = 120) -> dict[int, bytes]:
     """The raw line (without its newline) of the reply to each id of ``wanted``, read
-    as they come (a request still being answered when the input ends is cancelled)."""
-    reader = LineReader(wire.client_end)
+    as they come (a request still being answered when the input ends is cancelled),
+    each within ``timeout`` seconds (:class:`Lines`: a reply that came in one read with
+    the one before is not waited for)."""
+    reader = Lines(wire.client_end)
     found: dict[int, bytes] = {}
     while not wanted <= set(found):
-        ready, _, _ = select.select([wire.client_end], [], [], 120)
-        assert ready, f"no answer to {sorted(wanted - set(found))}"
-        line = reader.readline()
+        line = reader.line(timeout)
+        assert line is not None, f"no answer to {sorted(wanted - set(found))}"
         assert line, "the server ended first"
         rid = re.match(rb'\{"jsonrpc":"2\.0","id":(\d+),', line)
         if rid is not None:
             found[int(rid.group(1))] = line.rstrip(b"\n")
     return found
+
+
+def test_replies_that_came_in_one_read_are_all_found(wire: Wire) -> None:
+    """The replies the server wrote in a burst reach the client's buffer in one read:
+    each is found at once, none waited for on the descriptor (the rare hang of issue 29:
+    ``select`` before each line found the last replies missing, though they had come)."""
+    for rid in (208, 109, 209):
+        wire.writer.write(f'{{"jsonrpc":"2.0","id":{rid},"result":{{}}}}')
+    assert set(_reply_lines(wire, {208, 109, 209}, timeout=0.5)) == {208, 109, 209}
 
 
 def test_a_call_after_the_handover_in_an_era_the_sdk_opened_goes_to_the_sdk(wire: Wire) -> None:

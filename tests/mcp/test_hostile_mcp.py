@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import select
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ import pytest
 from mcp.types import INVALID_PARAMS, JSONRPCError, JSONRPCResponse
 
 from mcp import Client
+from mcp_wire import Lines
 from rubi import app
 from rubi.mcp.server import build_server
 from rubi.mcp.stdio import encodable, unreadable_reply
@@ -61,6 +61,8 @@ class Stdio:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        assert self.proc.stdout is not None
+        self._lines = Lines(self.proc.stdout.fileno())  # read through nothing else
         self.send(
             {
                 "jsonrpc": "2.0",
@@ -83,10 +85,9 @@ class Stdio:
         self.proc.stdin.flush()
 
     def reply(self, timeout: float = 20) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        assert ready, f"no answer within {timeout} s"
-        return dict(json.loads(self.proc.stdout.readline()))
+        line = self._lines.line(timeout)
+        assert line is not None, f"no answer within {timeout} s"
+        return dict(json.loads(line))
 
     def close(self) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None
