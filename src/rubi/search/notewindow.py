@@ -45,6 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
+from rubi.index.cjkwords import korean_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
@@ -139,17 +140,26 @@ _OFFSETS = _Offsets(OFFSETS_KEPT)
 @dataclass(frozen=True, slots=True)
 class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
-    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``)."""
+    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
+    ``words``: its distinct words as its language writes them (:func:`note_question`),
+    or -1 for one word a term."""
 
     lang: str
     terms: tuple[str, ...]
     keys: tuple[str, ...]
     idfs: tuple[float, ...]
+    words: int = -1
 
     @property
     def mass(self) -> float:
         """The question's IDF mass (the sum of its terms' IDFs)."""
         return math.fsum(self.idfs)
+
+    @property
+    def size(self) -> int:
+        """The question's words, by which :func:`by_note_window` decides whether it
+        is a question: :attr:`words`, or its terms when not given."""
+        return self.words if self.words >= 0 else len(self.terms)
 
 
 def note_question(
@@ -172,7 +182,19 @@ def note_question(
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
-    return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
+    # Korean writes its words between spaces, and the index cuts each into bigrams
+    # (a word of four syllables is three terms): a Korean word counts once, a lone
+    # syllable (a particle written against a Latin word) not at all.
+    korean = korean_words(query)
+    words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
+    return NoteQuestion(
+        lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
+    )
+
+
+def _hangul(term: str) -> bool:
+    """Whether ``term`` is a Hangul bigram or syllable (U+AC00-U+D7AF)."""
+    return all("\uac00" <= ch <= "\ud7af" for ch in term)
 
 
 def _whole_word(low: str, pos: int) -> str:
@@ -294,7 +316,7 @@ def by_note_window(
     them); a hit whose text cannot be read (``text_of`` gives "") keeps its score.
     ``digest_of``: a hit's text's digest, to reuse its terms' offsets
     (:func:`note_window_share`)."""
-    if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
+    if not COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
