@@ -24,8 +24,9 @@ note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of C
 search).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
-content words are reordered (the code rules' bounds): a name or a few keywords keep
-BM25F's order, and a long prompt or issue (reduced to its discriminative words,
+content words are reordered (the code rules' bounds; a Korean word counts once, not as
+the bigrams the index cuts it into, :attr:`NoteQuestion.size`): a name or a few keywords
+keep BM25F's order, and a long prompt or issue (reduced to its discriminative words,
 :mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
 those of its own language's chain among the index's (:func:`query_language`; English
 when it cannot tell and the index has English notes), and a note's text is analysed
@@ -310,12 +311,12 @@ def by_note_window(
     first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
     ``asked`` (at least :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties
     in the given order), when the question has :data:`COVERAGE_MIN_WORDS` to
-    :data:`COVERAGE_MAX_WORDS` terms; else as given. A code file among notes is
-    measured by the same window (left unmeasured, it rose above every note the rule
-    lowered: a module repeating one word of the question above the note holding all of
-    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score.
-    ``digest_of``: a hit's text's digest, to reuse its terms' offsets
-    (:func:`note_window_share`)."""
+    :data:`COVERAGE_MAX_WORDS` words (:attr:`NoteQuestion.size`); else as given. A
+    code file among notes is measured by the same window (left unmeasured, it rose
+    above every note the rule lowered: a module repeating one word of the question
+    above the note holding all of them); a hit whose text cannot be read (``text_of``
+    gives "") keeps its score. ``digest_of``: a hit's text's digest, to reuse its
+    terms' offsets (:func:`note_window_share`)."""
     if not COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
