@@ -24,8 +24,9 @@ note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of C
 search).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
-content words are reordered (the code rules' bounds): a name or a few keywords keep
-BM25F's order, and a long prompt or issue (reduced to its discriminative words,
+content words are reordered (the code rules' bounds; a Korean word counts once, not as
+the bigrams the index cuts it into, :attr:`NoteQuestion.size`): a name or a few keywords
+keep BM25F's order, and a long prompt or issue (reduced to its discriminative words,
 :mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
 those of its own language's chain among the index's (:func:`query_language`; English
 when it cannot tell and the index has English notes), and a note's text is analysed
@@ -45,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
+from rubi.index.cjkwords import korean_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
@@ -139,17 +141,26 @@ _OFFSETS = _Offsets(OFFSETS_KEPT)
 @dataclass(frozen=True, slots=True)
 class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
-    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``)."""
+    prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
+    ``words``: its distinct words as its language writes them (:func:`note_question`),
+    or -1 for one word a term."""
 
     lang: str
     terms: tuple[str, ...]
     keys: tuple[str, ...]
     idfs: tuple[float, ...]
+    words: int = -1
 
     @property
     def mass(self) -> float:
         """The question's IDF mass (the sum of its terms' IDFs)."""
         return math.fsum(self.idfs)
+
+    @property
+    def size(self) -> int:
+        """The question's words, by which :func:`by_note_window` decides whether it
+        is a question: :attr:`words`, or its terms when not given."""
+        return self.words if self.words >= 0 else len(self.terms)
 
 
 def note_question(
@@ -172,7 +183,19 @@ def note_question(
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
-    return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
+    # Korean writes its words between spaces, and the index cuts each into bigrams
+    # (a word of four syllables is three terms): a Korean word counts once, a lone
+    # syllable (a particle written against a Latin word) not at all.
+    korean = korean_words(query)
+    words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
+    return NoteQuestion(
+        lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
+    )
+
+
+def _hangul(term: str) -> bool:
+    """Whether ``term`` is a Hangul bigram or syllable (U+AC00-U+D7AF)."""
+    return all("\uac00" <= ch <= "\ud7af" for ch in term)
 
 
 def _whole_word(low: str, pos: int) -> str:
@@ -288,13 +311,13 @@ def by_note_window(
     first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
     ``asked`` (at least :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties
     in the given order), when the question has :data:`COVERAGE_MIN_WORDS` to
-    :data:`COVERAGE_MAX_WORDS` terms; else as given. A code file among notes is
-    measured by the same window (left unmeasured, it rose above every note the rule
-    lowered: a module repeating one word of the question above the note holding all of
-    them); a hit whose text cannot be read (``text_of`` gives "") keeps its score.
-    ``digest_of``: a hit's text's digest, to reuse its terms' offsets
-    (:func:`note_window_share`)."""
-    if not COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
+    :data:`COVERAGE_MAX_WORDS` words (:attr:`NoteQuestion.size`); else as given. A
+    code file among notes is measured by the same window (left unmeasured, it rose
+    above every note the rule lowered: a module repeating one word of the question
+    above the note holding all of them); a hit whose text cannot be read (``text_of``
+    gives "") keeps its score. ``digest_of``: a hit's text's digest, to reuse its
+    terms' offsets (:func:`note_window_share`)."""
+    if not COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
