@@ -94,8 +94,12 @@ def child(project: Path, prompt: str) -> None:
 
     if semantic.enabled():  # the plain install's shape (or RUBI_SEMANTIC=0): no numpy
         step("numpy", lambda: imports("numpy"))
-    # A tree with rubi.index.segmentfiles reads the index without Whoosh's reading stack.
-    reading = () if importlib.util.find_spec("rubi.index.segmentfiles") else _WHOOSH_READING
+    # A tree with rubi.index.segmentfiles reads the index without Whoosh's reading stack
+    # (looked for as a file: find_spec of a submodule would import rubi.index first).
+    import rubi
+
+    own_reader = Path(rubi.__file__).parent / "index" / "segmentfiles.py"
+    reading = () if own_reader.is_file() else _WHOOSH_READING
     step("whoosh (as rubi.index imports it)", lambda: imports("rubi.index", *reading))
     if importlib.util.find_spec("rubi.graph.frozen") is None:
         step("networkx (imported by the search stack)", lambda: imports("networkx"))
