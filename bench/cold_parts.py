@@ -17,7 +17,8 @@ vault as it is (nothing is written but the hook-free reads). Each round runs
 - ``one-shot settings``: :func:`rubi.app.searching.one_search` (the facade package);
 - ``numpy`` (the dense channel's arithmetic; only when the channel is on: without the
   ``semantic`` extra or with ``RUBI_SEMANTIC=0`` nothing imports it), ``whoosh`` (as
-  ``rubi.index`` imports it), ``networkx`` (only on a tree whose search stack still
+  ``rubi.index`` imports it, with its reading stack on a tree without
+  :mod:`rubi.index.segmentfiles`), ``networkx`` (only on a tree whose search stack still
   imports it: one without ``rubi.graph.frozen``), then rubi's own search stack;
 - ``graph``: the graph as the search opens it (``rubi.app.searching._graph``): the flat
   graph (``graph.flat``, :mod:`rubi.graph.flat`) when it holds the store's generation,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 PROMPT = "how does the recall hook search the graph snapshot and the vault index?"
+_WHOOSH_READING = ("whoosh.index", "whoosh.reading", "whoosh.codec.whoosh3", "whoosh.analysis")
 HEAVY = ("networkx", "numpy", "whoosh", "asyncio", "urllib.request", "markdown_it", "yaml")
 
 
@@ -92,16 +94,13 @@ def child(project: Path, prompt: str) -> None:
 
     if semantic.enabled():  # the plain install's shape (or RUBI_SEMANTIC=0): no numpy
         step("numpy", lambda: imports("numpy"))
-    step(
-        "whoosh (as rubi.index imports it)",
-        lambda: imports(
-            "rubi.index",
-            "whoosh.index",
-            "whoosh.reading",
-            "whoosh.codec.whoosh3",
-            "whoosh.analysis",
-        ),
-    )
+    # A tree with rubi.index.segmentfiles reads the index without Whoosh's reading stack
+    # (looked for as a file: find_spec of a submodule would import rubi.index first).
+    import rubi
+
+    own_reader = Path(rubi.__file__).parent / "index" / "segmentfiles.py"
+    reading = () if own_reader.is_file() else _WHOOSH_READING
+    step("whoosh (as rubi.index imports it)", lambda: imports("rubi.index", *reading))
     if importlib.util.find_spec("rubi.graph.frozen") is None:
         step("networkx (imported by the search stack)", lambda: imports("networkx"))
     step(

@@ -9,6 +9,9 @@ import threading
 import traceback
 from pathlib import Path
 
+import pytest
+
+import rubi.core.segmentreads as segmentreads
 from rubi import app
 from rubi.index.documents import note_document
 from rubi.index.searchindex import SearchIndex
@@ -18,9 +21,14 @@ COMMITS = 150
 """Commits the writer makes, each one note replaced (a save)."""
 
 
+@pytest.mark.parametrize("mapped", [False, True], ids=["whoosh", "one-shot reader"])
 def test_searches_of_a_kept_open_index_never_fail_while_commits_replace_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mapped: bool
 ) -> None:
+    """Also with the one-shot process's reader (:mod:`rubi.index.segmentfiles`): a
+    generation gone while it opens, or midway, is read through Whoosh instead."""
+    if mapped:
+        monkeypatch.setattr(segmentreads, "_MAPPED", [True])
     root = tmp_path / "vault"
     root.mkdir()
     for i in range(30):

@@ -6,11 +6,13 @@ and positions roughly double the index.
 
 from __future__ import annotations
 
-from whoosh.fields import ID, STORED, Schema
-
 from rubi.core.indexformat import SCHEMA_VERSION
-from rubi.index.analysis import text_analyzer
-from rubi.index.textfield import TermText
+
+# Whoosh's fields (and its columns and formats) load with the first schema built: a
+# search that reads the index without Whoosh (rubi.index.segmentfiles) needs none.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from whoosh.fields import Schema
 
 __all__ = [
     "CODE_FIELDS",
@@ -112,6 +114,11 @@ def field_language(field_name: str) -> str:
 
 def build_schema() -> Schema:
     """The schema for the current :data:`SCHEMA_VERSION`."""
+    from whoosh.fields import ID, STORED, Schema
+
+    from rubi.index.analysis import text_analyzer
+    from rubi.index.textfield import TermText
+
     text = {
         name: TermText(text_analyzer(field_language(name)), stored=name == "title")
         for name in TEXT_FIELDS

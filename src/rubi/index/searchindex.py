@@ -10,21 +10,16 @@ documents holding it in any field).
 from __future__ import annotations
 
 import os
-import re
 import threading
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whoosh import index as windex
-
-from rubi.core.atomic import DEBRIS_AGE_S, host_tag, owner_gone, sweep_temp_files
+from rubi.core.atomic import host_tag
 from rubi.core.errors import IndexCorruptError
 from rubi.core.lazylog import get_logger
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
-from rubi.index.mappedstorage import storage_for
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -45,12 +40,15 @@ PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
 """The fields whose lengths add up to a document's length for the relevance floor
 (:meth:`TermScorer.length_shares`): its prose, as analysed in its language."""
 
-# The writer side (rubi.index.writing, whoosh.writing, ...) loads in the methods that write.
+# Whoosh (its reading and writing sides) loads in the methods that read or write with it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
 
     from rubi.index.writing import Counter
+
+    _T = TypeVar("_T")
 
 __all__ = [
     "BM25_B",
@@ -113,10 +111,14 @@ class SearchIndex:
         self._segments = SegmentData()  # kept across reopens: segments do not change
         self._opened: tuple[int, int, int] | None = None
         self._langs: tuple[TermScorer, list[str]] | None = None  # of the scorer named
+        self._cold = False  # the reader is rubi.index.segmentfiles' (no Whoosh)
+        self._whoosh = False  # read through Whoosh: the cold read failed once
 
     # -- lifecycle ---------------------------------------------------------------
     def exists(self) -> bool:
         """True when an index is present in the directory."""
+        from whoosh import index as windex
+
         return self.directory.is_dir() and bool(windex.exists_in(str(self.directory)))
 
     def rebuild(self, docs: Iterable[IndexDoc], *, progress: Counter | None = None) -> int:
@@ -133,6 +135,8 @@ class SearchIndex:
         """
         import shutil
         import tempfile
+
+        from whoosh import index as windex
 
         from rubi.index import twoprocess
         from rubi.index.deletions import merge_policy
@@ -173,47 +177,10 @@ class SearchIndex:
         return written
 
     def sweep(self) -> list[Path]:
-        """Remove what killed runs left beside the index: build folders
-        (``<name>.building-<pid>-<host>-…``), swapped-out indexes (``<name>.old-…``)
-        and temp files, once their owner is gone or they are older than
-        :data:`~rubi.core.atomic.DEBRIS_AGE_S` (an older rubi's unnamed ones: by age only).
+        """Remove what killed runs left beside the index (never raises): the paths."""
+        from rubi.index.debris import sweep_debris
 
-        Files inside the index that a killed writer left are Whoosh's to remove: its
-        next commit deletes every segment file the table of contents does not list.
-
-        Returns:
-            The paths removed. Never raises.
-        """
-        import shutil
-
-        parent = self.directory.parent
-        removed = [*sweep_temp_files(parent, force=True)]
-        pattern = re.compile(
-            rf"^{re.escape(self.directory.name)}\.(?P<kind>building|old)-"
-            r"(?:(?P<pid>\d+)-(?P<host>[0-9a-f]{6})-[0-9a-z_]+|(?P<legacy>[0-9a-z_]+))$"
-        )
-        try:
-            entries = list(os.scandir(parent))
-        except OSError:
-            return removed
-        now = time.time()
-        for entry in entries:
-            m = pattern.match(entry.name)
-            if m is None or not entry.is_dir(follow_symlinks=False):
-                continue
-            try:
-                age = now - entry.stat(follow_symlinks=False).st_mtime
-            except OSError:
-                continue
-            gone = m["pid"] is not None and owner_gone(int(m["pid"]), m["host"])
-            if not gone and m["kind"] == "old" and (m["legacy"] or "").isdigit():
-                # an older rubi's ``.old-<pid>``: assume this host
-                gone = owner_gone(int(m["legacy"]), host_tag())
-            if gone or age > DEBRIS_AGE_S:
-                shutil.rmtree(entry.path, ignore_errors=True)
-                if not os.path.exists(entry.path):
-                    removed.append(Path(entry.path))
-        return removed
+        return sweep_debris(self.directory)
 
     def _open(self) -> Any:
         if self._ix is None:
@@ -221,6 +188,7 @@ class SearchIndex:
                 raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
             # Whoosh's table of contents is a pickle: only the user's own cache is opened.
             from rubi.core.picklefiles import check_trusted
+            from rubi.index.mappedstorage import storage_for
 
             for attempt in range(OPEN_TRIES):
                 for toc in self.directory.glob("*.toc"):
@@ -250,6 +218,7 @@ class SearchIndex:
             if self._reader is not None:
                 self._reader.close()
                 self._reader = self._scorer = self._opened = None
+                self._cold = False
             if self._ix is not None:
                 self._ix.close()
                 self._ix = None
@@ -260,13 +229,18 @@ class SearchIndex:
         if self._scorer is not None and self._opened is not None:
             try:
                 st = os.stat(self.directory)
-                now = (st.st_dev, st.st_ino, int(self._ix.latest_generation()))
+                source = self._reader if self._cold else self._ix
+                now = (st.st_dev, st.st_ino, int(source.latest_generation()))
             except (OSError, ValueError):
                 now = None
             if now == self._opened:
                 return self._scorer
             self.close()
-        for attempt in range(OPEN_TRIES):
+        cold = self._cold_reader()
+        if cold is not None:
+            folder, reader = cold
+            latest = reader.generation()
+        for attempt in range(OPEN_TRIES if cold is None else 0):
             ix = self._open()  # raises when there is no index
             folder = os.stat(self.directory)
             latest = int(ix.latest_generation())  # before the reader: a commit between reopens
@@ -277,7 +251,7 @@ class SearchIndex:
                 self.close()
                 if attempt + 1 == OPEN_TRIES:
                     raise
-        self._reader = reader
+        self._reader, self._cold = reader, cold is not None
         self._scorer = TermScorer(
             reader, B=BM25_B, K1=BM25_K1, field_B=BM25_FIELD_B, segments=self._segments
         )
@@ -289,6 +263,43 @@ class SearchIndex:
             latest if generation is None else int(generation),
         )
         return self._scorer
+
+    def _cold_reader(self) -> tuple[os.stat_result, Any] | None:
+        """The folder and the index read without Whoosh (:mod:`~.segmentfiles`) by a
+        process that searches once; None where it cannot be (read through Whoosh)."""
+        from rubi.core.picklefiles import check_trusted
+        from rubi.core.segmentreads import segments_mapped
+        from rubi.index.segmentfiles import open_segments
+
+        if self._ix is not None or self._whoosh or not segments_mapped():
+            return None
+        try:
+            folder = os.stat(self.directory)  # before the reader: a rebuild meanwhile
+            for toc in self.directory.glob("*.toc"):
+                check_trusted(toc)
+            return folder, open_segments(self.directory)
+        except Exception:  # a format it does not know, a commit meanwhile, no index
+            self._whoosh = True
+            return None
+
+    def _read(self, work: Callable[[TermScorer], _T]) -> _T:
+        """``work(scorer)`` under the lock, done again through Whoosh when the index
+        read without it fails (a format :mod:`rubi.index.segmentfiles` does not know)."""
+        with self._lock:
+            try:
+                scorer = self._scoring()
+                try:
+                    return work(scorer)
+                except Exception:
+                    if not self._cold:
+                        raise
+                    log.debug("%s: read through Whoosh", self.directory, exc_info=True)
+                    self._whoosh = True
+                    self.close()
+                    return work(self._scoring())
+            finally:
+                if not self.keep_open:
+                    self.close()
 
     # -- writing -----------------------------------------------------------------
     def apply(
@@ -360,13 +371,7 @@ class SearchIndex:
     def languages(self) -> list[str]:
         """The analysis chains of the index's prose, sorted: each document language's
         (:func:`rubi.index.analysis.chain_language`), ``en`` when there is none."""
-        with self._lock:
-            scorer = self._scoring()
-            try:
-                return self._languages(scorer)
-            finally:
-                if not self.keep_open:
-                    self.close()
+        return self._read(self._languages)
 
     def _languages(self, scorer: TermScorer) -> list[str]:
         if self._langs is not None and self._langs[0] is scorer:
@@ -374,6 +379,8 @@ class SearchIndex:
         try:
             found = {chain_language(t.decode("utf-8")) for t in scorer.reader.lexicon("lang")}
         except Exception:  # whoosh raises many kinds for a field it lacks
+            if self._cold:
+                raise  # read it through Whoosh (_read)
             found = set()
         langs = sorted(found) or ["en"]
         self._langs = (scorer, langs)
@@ -384,28 +391,16 @@ class SearchIndex:
         """Each analysed term's IDF, ``log(N / (df + 1)) + 1``, where ``df`` is the most
         live documents holding it in one of ``fields`` (the passage chooser weighs a
         query's words with it, :mod:`rubi.search.passages`)."""
-        with self._lock:
-            scorer = self._scoring()
-            try:
-                return {
-                    t: scorer.idf(max(scorer.doc_frequency(f, t) for f in fields))
-                    for t in dict.fromkeys(terms)
-                }
-            finally:
-                if not self.keep_open:
-                    self.close()
+        words = dict.fromkeys(terms)
+        return self._read(
+            lambda sc: {t: sc.idf(max(sc.doc_frequency(f, t) for f in fields)) for t in words}
+        )
 
     def term_df(self, terms: Iterable[str], field: str = "body") -> tuple[int, dict[str, int]]:
         """Live documents, and how many of them hold each analysed term in ``field``
         (a long query keeps its rarest words by these, :mod:`rubi.search.longquery`)."""
-        with self._lock:
-            scorer = self._scoring()
-            try:
-                found = {t: scorer.doc_frequency(field, t) for t in dict.fromkeys(terms)}
-                return scorer.doc_count, found
-            finally:
-                if not self.keep_open:
-                    self.close()
+        words = dict.fromkeys(terms)
+        return self._read(lambda sc: (sc.doc_count, {t: sc.doc_frequency(field, t) for t in words}))
 
     def bm25(
         self,
@@ -437,32 +432,33 @@ class SearchIndex:
         Returns:
             Hits by descending score; empty when no term survives analysis.
         """
-        extra_terms = tuple(extra_terms)
-        with self._lock:
-            scorer = self._scoring()
-            try:
-                langs = self._languages(scorer)
-                clauses = query_clauses(
-                    text,
-                    extra_terms=extra_terms,
-                    kind=kind,
-                    fields=fields,
-                    languages=langs,
-                    analysis=analysis,
-                )
-                if not clauses:
-                    return []
-                allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
-                mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
-                top = scorer.top(clauses, limit, allow=allow, mask=mask)
-                found = [(doc, scorer.stored(doc.docnum)) for doc in top]
-                lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
-                dfs = scorer.word_dfs(clauses) if top else {}
-                idfs = {w: scorer.idf(df) for w, df in dfs.items()}
-                docs = scorer.doc_count
-            finally:
-                if not self.keep_open:
-                    self.close()
+        extra_terms, exclude_status = tuple(extra_terms), tuple(exclude_status)
+
+        def read(scorer: TermScorer) -> tuple[Any, ...] | None:
+            langs = self._languages(scorer)
+            clauses = query_clauses(
+                text,
+                extra_terms=extra_terms,
+                kind=kind,
+                fields=fields,
+                languages=langs,
+                analysis=analysis,
+            )
+            if not clauses:
+                return None
+            allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
+            mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
+            top = scorer.top(clauses, limit, allow=allow, mask=mask)
+            found = [(doc, scorer.stored(doc.docnum)) for doc in top]
+            lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
+            dfs = scorer.word_dfs(clauses) if top else {}
+            idfs = {w: scorer.idf(df) for w, df in dfs.items()}
+            return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count
+
+        answer = self._read(read)
+        if answer is None:
+            return []
+        langs, clauses, found, lengths, dfs, idfs, docs = answer
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))

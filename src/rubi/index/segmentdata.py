@@ -14,6 +14,7 @@ from collections.abc import Collection
 
 from whoosh.util.numeric import byte_to_length
 
+from rubi.index.segmentfiles import ColdSegment
 from rubi.index.whooshinternals import (
     block_postings,
     column_bytes,
@@ -93,7 +94,11 @@ class SegmentData:
             return found
         ids: array[int] = array("i")
         weights: array[float] = array("d")
-        if (field, text) in leaf:
+        if isinstance(leaf, ColdSegment):  # read without Whoosh
+            found_ids, found_weights = leaf.term_postings(field, text)
+            ids.extend(found_ids)
+            weights.extend(found_weights)
+        elif (field, text) in leaf:
             _read_postings(leaf, field, text, ids, weights)
         self._postings[key] = found = (ids, weights)
         self._held += len(ids)
@@ -121,10 +126,13 @@ def _stored_lengths(leaf: Any, field: str) -> list[int]:
     without the column (no document has the field) gives Whoosh's default of 1."""
     count = int(leaf.doc_count_all())
     try:
-        column = lengths_column(leaf, field)
-        if column is None:
+        if isinstance(leaf, ColdSegment):  # read without Whoosh
+            raw = leaf.lengths_bytes(field)
+        else:
+            column = lengths_column(leaf, field)
+            raw = None if column is None else column_bytes(column)
+        if raw is None:
             return [1] * count
-        raw = column_bytes(column)
     except AttributeError:  # another codec: ask document by document
         return [int(leaf.doc_field_length(d, field, 1) or 0) for d in range(count)]
     lengths = [_LENGTHS[b] for b in raw]

@@ -8,9 +8,9 @@ imports ``asyncio`` to ask whether the property is a coroutine. Together 40–60
 of CPU in every process that reads the index, a third of Whoosh's own import, for
 a cold recall hook that answers one prompt.
 
-:func:`import_whoosh` imports those two Whoosh modules first, with stand-ins given
-to the import statements of the Whoosh modules loaded then (their own
-``__import__``, through a meta path finder for ``whoosh``), never placed in
+:func:`import_whoosh` installs a meta path finder for ``whoosh`` that gives
+stand-ins to the import statements of every Whoosh module loaded from then on (their
+own ``__import__``), never placed in
 ``sys.modules``: a ``urlretrieve`` that imports the real one when called, and the
 standard library's :func:`functools.cached_property` (the same once-per-instance
 value in the instance's ``__dict__`` under the function's name). Any other import of
@@ -35,14 +35,12 @@ Three more get :class:`_OnFirstUse` stand-ins (about 1.5–2 ms of a cold recall
 calls ``tempfile.gettempdir`` only to make a temporary storage, which a search never
 does), ``random`` (and ``_sha512``; ``whoosh.util``'s random names and bytes, for
 writers' segment names) and ``shutil`` (``whoosh.filedb.compound`` copies files with
-its ``copyfileobj`` only when it assembles a compound segment, a writer's work). The
-segment codec every index names (``whoosh.codec.whoosh3``, which imports the compound
-storage) is imported here too, with the others, instead of when the first table of
-contents is read. Last, two of Whoosh's word-level algorithms its analysis module
-binds and rubi's analysis never runs (its own chains stem through Snowball): the
-Porter stemmer (``whoosh.lang.porter``, a dozen patterns compiled at import) and the
-Double Metaphone (``whoosh.lang.dmetaphone``), about 1.3 ms together; their stand-ins
-hold functions that import the real module on their first call.
+its ``copyfileobj`` only when it assembles a compound segment, a writer's work).
+Last, two of Whoosh's word-level algorithms its analysis module binds and rubi's
+analysis never runs (its own chains stem through Snowball): the Porter stemmer
+(``whoosh.lang.porter``, a dozen patterns compiled at import) and the Double
+Metaphone (``whoosh.lang.dmetaphone``), about 1.3 ms together; their stand-ins hold
+functions that import the real module on their first call.
 """
 
 from __future__ import annotations
@@ -217,24 +215,20 @@ _BUILTINS: dict[str, Any] = {**builtins.__dict__, "__import__": _import}
 
 
 def import_whoosh() -> None:
-    """Import ``whoosh.compat``, ``whoosh.filedb.filetables``, ``whoosh.reading`` and
-    ``whoosh.codec.whoosh3``
-    (and the Whoosh modules they import) with the stand-ins (see the module
-    docstring); nothing to do once they are imported. The stand-ins never enter
-    ``sys.modules``: each Whoosh module loaded meanwhile gets them through its own
-    ``__import__`` (:class:`_WhooshFinder`), so another thread importing
-    ``urllib.request`` or ``queue`` at the same time (a server's) gets the real
-    module, and a server's first search pays no more than a hook's."""
-    if "whoosh.reading" in sys.modules:
-        return
+    """Have every Whoosh module this process loads get the stand-ins (see the module
+    docstring) and import what the query analysis needs (``whoosh.compat``,
+    ``whoosh.analysis``); nothing to do the second time. The reading and writing
+    stacks (``whoosh.reading``, ``whoosh.codec.whoosh3``, ``whoosh.filedb``,
+    ``whoosh.fields``) load when first imported, with the stand-ins too: a process
+    that reads the index without Whoosh (:mod:`rubi.index.segmentfiles`) never loads
+    them. The stand-ins never enter ``sys.modules``: each Whoosh module loaded gets
+    them through its own ``__import__`` (:class:`_WhooshFinder`, kept first on
+    ``sys.meta_path``; it answers for ``whoosh`` names only), so another thread
+    importing ``urllib.request`` or ``queue`` at the same time (a server's) gets the
+    real module, and a server's first search pays no more than a hook's."""
     if not _STAND_INS:
         _STAND_INS.update(_stand_ins())
-    finder = _WhooshFinder()
-    sys.meta_path.insert(0, finder)
-    try:
-        import whoosh.codec.whoosh3
-        import whoosh.compat
-        import whoosh.filedb.filetables
-        import whoosh.reading  # noqa: F401
-    finally:
-        sys.meta_path.remove(finder)
+    if not any(isinstance(f, _WhooshFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _WhooshFinder())
+    import whoosh.analysis
+    import whoosh.compat  # noqa: F401

@@ -1,0 +1,487 @@
+"""A Whoosh index read without importing Whoosh: the table of contents, the term
+tables, the postings, the length columns and the stored fields of codec ``whoosh3``
+segments, for a process that searches once (a cold hook, a cold ``rubi search``).
+
+Whoosh's reading stack (``whoosh.index``, ``reading``, ``codec``, ``filedb``,
+``columns``, ``matching`` and what they import) costs a cold recall hook about 7 ms of
+CPU to import, and its block decoding passes every posting through a matcher object.
+:func:`open_segments` reads the same files directly: the latest table of contents
+(its pickles loaded with stand-in classes for Whoosh's and rubi's: only their saved
+attributes are read, and nothing outside a short list of plain types is loaded), each
+segment's compound file memory-mapped, the hashed term table (``HSH3``: MD5 or CRC-32
+slots, as ``whoosh.filedb.filetables.HashReader`` probes them), a term's info
+(``W3TermInfo``: inlined postings or an extent), its posting blocks (``W3Bl``: the
+pickled block header, the zlib-compressed pickled ids, delta-encoded, and weights), a
+field's length column (one byte a document) and the stored fields (a pickled dict a
+document, zlib-compressed). The same bytes give the same numbers: the scorer's
+postings, lengths and stored fields, and so every ranking, are the ones Whoosh's
+reader gives (tests compare them term by term and search by search).
+
+Anything it does not know (another table-of-contents version, a segment that is not
+a compound ``whoosh3`` one, a hash type, a pickle naming another class, a missing
+file) raises :class:`SegmentFormatError` (or the decoder's own error), and the caller
+(:class:`rubi.index.searchindex.SearchIndex`) reads the index through Whoosh instead.
+The block and stored-field pickles are loaded as Whoosh loads them (the index is the
+user's own cache, its table of contents checked by
+:func:`rubi.core.picklefiles.check_trusted` first).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import pickle
+import re
+import struct
+import zlib
+from array import array
+from io import BytesIO
+from itertools import accumulate
+
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+__all__ = ["ColdReader", "ColdSegment", "SegmentFormatError", "latest_generation", "open_segments"]
+
+INDEX_NAME = "MAIN"
+"""Whoosh's default index name, the one rubi's indexes use."""
+
+_TOC = re.compile(rf"^_{INDEX_NAME}_([0-9]+)\.toc$")
+_TOC_VERSION = -111  # whoosh.index._CURRENT_TOC_VERSION
+_SEGMENT = "whoosh.codec.whoosh3.W3Segment"
+_CODEC = "whoosh.codec.whoosh3.W3Codec"
+_SCHEMA = "whoosh.fields.Schema"
+_BLOCK_MAGIC = b"W3Bl"
+_HASH_MAGIC = b"HSH3"
+_INT = struct.Struct("!i")
+_LONG = struct.Struct("!q")
+_USHORT = struct.Struct("!H")
+_UINT = struct.Struct("!I")
+_LENGTHS = struct.Struct("!ii")  # a hash file item's key and value lengths
+_POINTER = struct.Struct("!Iq")  # a hash slot: the key's hash, the item's position
+_DIR_ENTRY = struct.Struct("!qi")  # a hash table: its position, its slots
+_TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's fixed part
+_PLAIN = {
+    ("collections", "defaultdict"),
+    ("builtins", "int"),
+    ("builtins", "float"),
+    ("builtins", "str"),
+    ("builtins", "bytes"),
+    ("builtins", "set"),
+    ("builtins", "frozenset"),
+    ("builtins", "dict"),
+    ("builtins", "list"),
+    ("builtins", "tuple"),
+    ("builtins", "bool"),
+}
+"""The classes besides Whoosh's and rubi's stand-ins a table of contents may name."""
+
+
+class SegmentFormatError(Exception):
+    """The index holds something this reader does not know: read it through Whoosh."""
+
+
+class _Saved:
+    """A stand-in for a class a table of contents names: keeps what was saved of the
+    object (its state, or the arguments it was made with) and runs nothing."""
+
+    name = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args = args
+
+    def __setstate__(self, state: Any) -> None:
+        self.__dict__["state"] = state
+
+    def saved(self) -> dict[str, Any]:
+        state = self.__dict__.get("state")
+        if isinstance(state, tuple) and len(state) == 2:  # (dict, slots)
+            state = {**(state[0] or {}), **(state[1] or {})}
+        if not isinstance(state, dict):
+            raise SegmentFormatError(f"{self.name}: saved state of an unknown shape")
+        return state
+
+
+class _TocUnpickler(pickle.Unpickler):
+    """Loads a table of contents' pickles with :class:`_Saved` stand-ins for Whoosh's
+    and rubi's classes; any other class but :data:`_PLAIN` is refused."""
+
+    def __init__(self, file: Any, stand_ins: dict[str, type[_Saved]]) -> None:
+        super().__init__(file)
+        self._stand_ins = stand_ins
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.split(".")[0] in ("whoosh", "rubi"):
+            key = f"{module}.{name}"
+            found = self._stand_ins.get(key)
+            if found is None:
+                found = self._stand_ins[key] = type(name, (_Saved,), {"name": key})
+            return found
+        if (module, name) in _PLAIN:
+            return super().find_class(module, name)
+        raise SegmentFormatError(f"a table of contents names {module}.{name}")
+
+
+def _varint(data: bytes | mmap.mmap, pos: int) -> tuple[int, int]:
+    """Whoosh's variable-length unsigned integer at ``pos``: (value, position after)."""
+    byte = data[pos]
+    value, shift, pos = byte & 0x7F, 7, pos + 1
+    while byte & 0x80:
+        byte = data[pos]
+        value, shift, pos = value | (byte & 0x7F) << shift, shift + 7, pos + 1
+    return value, pos
+
+
+def latest_generation(directory: Path | str) -> int:
+    """The newest table of contents' generation in ``directory``, -1 when none."""
+    found = -1
+    for name in os.listdir(directory):
+        m = _TOC.match(name)
+        if m:
+            found = max(found, int(m.group(1)))
+    return found
+
+
+def _read_toc(directory: str, generation: int) -> tuple[frozenset[str], list[dict[str, Any]]]:
+    """The schema's field names and each segment's saved attributes."""
+    with open(os.path.join(directory, f"_{INDEX_NAME}_{generation}.toc"), "rb") as fh:
+        data = fh.read()
+    pos = 0
+    sizes = []
+    for _ in range(3):
+        size, pos = _varint(data, pos)
+        sizes.append(size)
+    check, version = _INT.unpack_from(data, pos)[0], _INT.unpack_from(data, pos + 4)[0]
+    if sizes != [4, 8, 4] or check != -12345 or version != _TOC_VERSION:
+        raise SegmentFormatError(f"table of contents {sizes} {check} {version}")
+    pos += 8
+    for _ in range(3):  # Whoosh's release
+        pos = _varint(data, pos)[1]
+    length, pos = _varint(data, pos)
+    stand_ins: dict[str, type[_Saved]] = {}
+    schema = _TocUnpickler(BytesIO(data[pos : pos + length]), stand_ins).load()
+    pos += length
+    if _INT.unpack_from(data, pos)[0] != generation:
+        raise SegmentFormatError("table of contents of another generation")
+    segments = _TocUnpickler(BytesIO(data[pos + 8 :]), stand_ins).load()
+    if not isinstance(schema, _Saved) or schema.name != _SCHEMA:
+        raise SegmentFormatError("no schema")
+    fields = schema.saved()
+    if fields.get("_dyn_fields") or not isinstance(fields.get("_fields"), dict):
+        raise SegmentFormatError("a schema of dynamic fields")
+    saved = []
+    for segment in segments if isinstance(segments, list) else ():
+        if not isinstance(segment, _Saved) or segment.name != _SEGMENT:
+            raise SegmentFormatError("a segment of another codec")
+        state = segment.saved()
+        codec = state.get("_codec")
+        if not isinstance(codec, _Saved) or codec.name != _CODEC or not state.get("compound"):
+            raise SegmentFormatError("a segment that is not a compound whoosh3 one")
+        saved.append(state)
+    return frozenset(fields["_fields"]), saved
+
+
+class _Identity:
+    """What :func:`rubi.index.segmentdata.segment_id` asks of a segment: its id."""
+
+    __slots__ = ("segid",)
+
+    def __init__(self, segid: str) -> None:
+        self.segid = segid
+
+
+class ColdSegment:
+    """One segment's files, memory-mapped: what :class:`~rubi.index.termscore.TermScorer`
+    and :class:`~rubi.index.segmentdata.SegmentData` ask of a Whoosh segment reader."""
+
+    def __init__(self, directory: str, state: dict[str, Any], fields: frozenset[str]) -> None:
+        self._segid = str(state["segid"])
+        self._count = int(state["_doccount"])
+        deleted = state.get("_deleted")
+        self.deleted_docs_set = frozenset(int(d) for d in deleted or ())
+        self._fields = fields
+        self._field_lengths = {str(k): int(v) for k, v in dict(state["_fieldlengths"]).items()}
+        name = f"{state.get('indexname', INDEX_NAME)}_{self._segid}"
+        with open(os.path.join(directory, f"{name}.seg"), "rb") as fh:
+            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            self._files = self._directory(name)
+            self._open_terms(f"{name}.trm")
+            self._postings = self._files[f"{name}.pst"][0]
+        except BaseException:
+            self._map.close()
+            raise
+        self._name = name
+        self._stored: tuple[int, array[int], array[int]] | None = None
+
+    def _directory(self, name: str) -> dict[str, tuple[int, int]]:
+        data = self._map
+        where = _LONG.unpack_from(data, 0)[0]
+        found = pickle.loads(data[where:])
+        files = {}
+        for file, info in found.items():
+            files[str(file)] = (int(info["offset"]), int(info["length"]))
+        return files
+
+    def _open_terms(self, file: str) -> None:
+        data = self._map
+        start, length = self._files[file]
+        if data[start : start + 4] != _HASH_MAGIC:
+            raise SegmentFormatError("a term table of another format")
+        kind = data[start + 4]
+        self._hash: Callable[[bytes], int]
+        if kind == 0:
+            try:
+                from _md5 import md5  # type: ignore[import-not-found]
+            except ImportError:  # pragma: no cover - an interpreter without it
+                from hashlib import md5
+            self._hash = lambda key: int.from_bytes(md5(key).digest()[-4:], "big")
+        elif kind == 1:
+            self._hash = lambda key: zlib.crc32(key) & 0xFFFFFFFF
+        else:
+            raise SegmentFormatError(f"a term table hashed by kind {kind}")
+        end = start + length - _INT.size
+        extras_at = end - _INT.unpack_from(data, end)[0]
+        stream = BytesIO(data[extras_at:end])
+        extras = pickle.load(stream)
+        self._fieldmap: dict[str, int] = {str(k): int(v) for k, v in extras["fieldmap"].items()}
+        tables_at = extras_at - 256 * _DIR_ENTRY.size
+        self._tables = [
+            _DIR_ENTRY.unpack_from(data, tables_at + i * _DIR_ENTRY.size) for i in range(256)
+        ]
+        self._terms_at = start
+        # The ordered keys' positions follow the extras (OrderedHashReader's index).
+        self._order = struct.Struct("!" + str(extras["indextype"]))
+        self._order_at = extras_at + stream.tell()
+        self._order_len = int(extras["indexlen"])
+
+    # -- what a Whoosh reader answers ------------------------------------------------
+    def segment(self) -> _Identity:
+        return _Identity(self._segid)
+
+    def doc_count_all(self) -> int:
+        return self._count
+
+    def doc_count(self) -> int:
+        return self._count - len(self.deleted_docs_set)
+
+    def has_deletions(self) -> bool:
+        return bool(self.deleted_docs_set)
+
+    def field_length(self, field: str) -> int:
+        return self._field_lengths.get(field, 0)
+
+    def _find(self, field: str, text: str) -> tuple[int, int] | None:
+        """The term's info in the term table: (its position, its length), or None."""
+        if field not in self._fields:
+            return None
+        key = _USHORT.pack(self._fieldmap.get(field, 65535)) + text.encode("utf-8")
+        keyhash = self._hash(key)
+        table, slots = self._tables[keyhash & 255]
+        if not slots:
+            return None
+        data, base = self._map, self._terms_at
+        first = slot = table + ((keyhash >> 8) % slots) * _POINTER.size
+        end = table + slots * _POINTER.size
+        for _ in range(slots):
+            slothash, item = _POINTER.unpack_from(data, base + slot)
+            if not item:
+                return None
+            if slothash == keyhash:
+                keylen, datalen = _LENGTHS.unpack_from(data, base + item)
+                at = base + item + _LENGTHS.size
+                if keylen == len(key) and data[at : at + keylen] == key:
+                    return at + keylen, datalen
+            slot += _POINTER.size
+            if slot == end:
+                slot = table
+            if slot == first:
+                break
+        return None
+
+    def __contains__(self, term: tuple[str, str]) -> bool:
+        return self._find(*term) is not None
+
+    def doc_frequency(self, field: str, text: str) -> int:
+        found = self._find(field, text)
+        return 0 if found is None else int(_UINT.unpack_from(self._map, found[0] + 5)[0])
+
+    def term_postings(self, field: str, text: str) -> tuple[list[int], Any]:
+        """The term's document numbers (ascending, deleted ones included) and weights."""
+        found = self._find(field, text)
+        if found is None:
+            return [], []
+        data = self._map
+        at, length = found
+        info = _TERM_INFO.unpack_from(data, at)
+        rest = at + _TERM_INFO.size
+        if info[0]:  # inlined: (ids, weights, values)
+            ids, weights, _ = pickle.loads(data[rest : at + length])
+            return list(ids), list(weights) if weights else [1.0] * len(ids)
+        offset = _LONG.unpack_from(data, rest)[0]
+        return self._blocks(self._postings + offset)
+
+    def _blocks(self, at: int) -> tuple[list[int], Any]:
+        data = self._map
+        if data[at : at + 4] != _BLOCK_MAGIC:
+            raise SegmentFormatError("a posting list of another format")
+        at += 4
+        ids: list[int] = []
+        weights: list[float] = []
+        last = False
+        while not last:
+            length = _INT.unpack_from(data, at)[0]
+            last = length < 0
+            end = at + _INT.size + abs(length)
+            header = BytesIO(data[at + _INT.size : end])
+            count, _, _, compressed, _, _ = pickle.load(header)
+            raw = data[at + _INT.size + header.tell() : end]
+            block = pickle.loads(zlib.decompress(raw) if compressed else raw)
+            ids.extend(accumulate(block[0]))
+            found = block[1]
+            if found is None:
+                weights.extend([1.0] * count)
+            elif isinstance(found, float):  # Whoosh widens it through a float array
+                weights.extend(array("f", [found] * count))
+            else:
+                weights.extend(found)
+            at = end
+        return ids, weights
+
+    def lengths_bytes(self, field: str) -> bytes | None:
+        """The field's length column (one byte a document), None when it has none."""
+        found = self._files.get(f"{self._name}._{field}_len.col")
+        if found is None:
+            return None
+        start, length = found
+        return self._map[start : start + length]
+
+    def stored_fields(self, docnum: int) -> dict[str, Any]:
+        if self._stored is None:
+            self._stored = self._stored_column()
+        base, offsets, lengths = self._stored
+        length = lengths[docnum]
+        if not length:
+            return {}
+        at = base + offsets[docnum]
+        value = pickle.loads(zlib.decompress(self._map[at : at + length]))
+        return {k: v for k, v in (value or {}).items() if k in self._fields}
+
+    def _stored_column(self) -> tuple[int, array[int], array[int]]:
+        """Whoosh's ``VarBytesColumn`` of the stored fields: where its values start,
+        each document's offset and length."""
+        start, size = self._files[f"{self._name}._stored.col"]
+        data, count = self._map, self._count
+        last = start + size - 1
+        code = chr(data[last])
+        offsets = None
+        if code == "X":
+            code, offsets_code = chr(data[last - 2]), chr(data[last - 1])
+            at = (last - 2) - count * struct.calcsize(offsets_code)
+            offsets = _array(data, at, offsets_code, count)
+            last = at
+        lengths = _array(data, last - struct.calcsize(code) * count, code, count)
+        if offsets is None:
+            offsets = array("q", accumulate(lengths, initial=0))[:count]
+        return start, offsets, lengths
+
+    def lexicon(self, field: str) -> list[bytes]:
+        """The field's terms in order (the term table's ordered keys)."""
+        if field not in self._fields or field not in self._fieldmap:
+            return []
+        prefix = _USHORT.pack(self._fieldmap[field])
+        low, high = 0, self._order_len
+        while low < high:
+            mid = (low + high) // 2
+            if self._key(mid) < prefix:
+                low = mid + 1
+            else:
+                high = mid
+        found = []
+        while low < self._order_len and (key := self._key(low)).startswith(prefix):
+            found.append(key[len(prefix) :])
+            low += 1
+        return found
+
+    def _key(self, number: int) -> bytes:
+        """The term table's ``number``-th key in order."""
+        data, base = self._map, self._terms_at
+        item = self._order.unpack_from(data, self._order_at + number * self._order.size)[0]
+        keylen = _INT.unpack_from(data, base + item)[0]
+        return data[base + item + _LENGTHS.size : base + item + _LENGTHS.size + keylen]
+
+    def close(self) -> None:
+        self._map.close()
+
+
+def _array(data: mmap.mmap, at: int, code: str, count: int) -> array[int]:
+    """``count`` big-endian numbers of type ``code`` at ``at`` (Whoosh's ``get_array``)."""
+    found = array(code)
+    found.frombytes(data[at : at + found.itemsize * count])
+    if struct.pack("=H", 1) != struct.pack("!H", 1):
+        found.byteswap()
+    return found
+
+
+class ColdReader:
+    """The segments of one table of contents, as a Whoosh ``MultiReader`` answers
+    :class:`~rubi.index.termscore.TermScorer` (document numbers run on from one
+    segment to the next)."""
+
+    def __init__(self, directory: str, generation: int, segments: list[ColdSegment]) -> None:
+        self._directory = directory
+        self._generation = generation
+        self._segments = segments
+        self._offsets = list(accumulate((s.doc_count_all() for s in segments), initial=0))
+
+    def generation(self) -> int:
+        return self._generation
+
+    def latest_generation(self) -> int:
+        """The index's newest generation now (a commit since makes a new one)."""
+        return latest_generation(self._directory)
+
+    def leaf_readers(self) -> list[tuple[ColdSegment, int]]:
+        return list(zip(self._segments, self._offsets, strict=False))
+
+    def doc_count(self) -> int:
+        return sum(s.doc_count() for s in self._segments)
+
+    def field_length(self, field: str) -> int:
+        return sum(s.field_length(field) for s in self._segments)
+
+    def lexicon(self, field: str) -> list[bytes]:
+        return sorted({t for s in self._segments for t in s.lexicon(field)})
+
+    def close(self) -> None:
+        for segment in self._segments:
+            segment.close()
+
+
+def open_segments(directory: Path | str) -> ColdReader:
+    """The index in ``directory`` as its latest table of contents lists it.
+
+    Raises:
+        SegmentFormatError: no index, no segment, or a format this reader does not
+            know (read the index through Whoosh then).
+        OSError: a file gone meanwhile (a commit replaced the generation).
+    """
+    directory = str(directory)
+    generation = latest_generation(directory)
+    if generation < 0:
+        raise SegmentFormatError("no table of contents")
+    fields, states = _read_toc(directory, generation)
+    if not states:
+        raise SegmentFormatError("no segment")
+    segments: list[ColdSegment] = []
+    try:
+        for state in states:
+            segments.append(ColdSegment(directory, state, fields))
+    except BaseException:
+        for segment in segments:
+            segment.close()
+        raise
+    return ColdReader(directory, generation, segments)
