@@ -115,7 +115,7 @@ def test_init_without_the_vault_template_says_so_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An install that lost its template must not report ".rubi already exists"."""
-    import rubi.app as rubi_app
+    import rubi.app.vaultinit as rubi_app
 
     monkeypatch.setattr(rubi_app, "__file__", str(tmp_path / "a" / "b" / "c" / "app.py"))
     monkeypatch.setattr("importlib.resources.files", lambda _name: tmp_path / "nothing")

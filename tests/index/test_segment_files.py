@@ -153,3 +153,25 @@ def test_a_cold_search_imports_no_whoosh_reading_stack(monkeypatch: pytest.Monke
     assert "whoosh.analysis" in loaded  # the query's analysis is still Whoosh's
     for reading in ("whoosh.index", "whoosh.reading", "whoosh.codec.whoosh3", "whoosh.fields"):
         assert reading not in loaded, json.dumps(sorted(loaded))
+
+
+class _Runs:
+    """An object whose pickle calls a function when loaded."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return (os.getenv, ("HOME",))
+
+
+def test_a_segment_pickle_that_names_a_function_is_refused_before_it_runs() -> None:
+    import pickle
+    from array import array
+
+    from rubi.index.segmentpickles import SegmentFormatError, plain_loads
+
+    plain = ([1, 2], array("f", [1.0, 0.5]), {"path": "a.md"}, b"\x00\xff", 2.5)
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        assert plain_loads(pickle.dumps(plain, protocol)) == plain
+        with pytest.raises(SegmentFormatError, match=r"(os|posix)\.getenv"):
+            plain_loads(pickle.dumps({"x": _Runs()}, protocol))

@@ -21,8 +21,10 @@ Anything it does not know (another table-of-contents version, a segment that is 
 a compound ``whoosh3`` one, a hash type, a pickle naming another class, a missing
 file) raises :class:`SegmentFormatError` (or the decoder's own error), and the caller
 (:class:`rubi.index.searchindex.SearchIndex`) reads the index through Whoosh instead.
-The block and stored-field pickles are loaded as Whoosh loads them (the index is the
-user's own cache, its table of contents checked by
+Every other pickle (the segment's file directory, the term table's extras, posting
+blocks, stored fields) may name only plain types and Python's arrays: anything else
+raises :class:`SegmentFormatError` before it is made, so nothing in the files can run
+code here (the index is the user's own cache, its table of contents checked by
 :func:`rubi.core.picklefiles.check_trusted` first).
 """
 
@@ -30,13 +32,20 @@ from __future__ import annotations
 
 import mmap
 import os
-import pickle
 import re
 import struct
 import zlib
 from array import array
 from io import BytesIO
 from itertools import accumulate
+
+from rubi.index.segmentpickles import (
+    Saved,
+    SegmentFormatError,
+    TocUnpickler,
+    plain_load,
+    plain_loads,
+)
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -64,65 +73,6 @@ _LENGTHS = struct.Struct("!ii")  # a hash file item's key and value lengths
 _POINTER = struct.Struct("!Iq")  # a hash slot: the key's hash, the item's position
 _DIR_ENTRY = struct.Struct("!qi")  # a hash table: its position, its slots
 _TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's fixed part
-_PLAIN = {
-    ("collections", "defaultdict"),
-    ("builtins", "int"),
-    ("builtins", "float"),
-    ("builtins", "str"),
-    ("builtins", "bytes"),
-    ("builtins", "set"),
-    ("builtins", "frozenset"),
-    ("builtins", "dict"),
-    ("builtins", "list"),
-    ("builtins", "tuple"),
-    ("builtins", "bool"),
-}
-"""The classes besides Whoosh's and rubi's stand-ins a table of contents may name."""
-
-
-class SegmentFormatError(Exception):
-    """The index holds something this reader does not know: read it through Whoosh."""
-
-
-class _Saved:
-    """A stand-in for a class a table of contents names: keeps what was saved of the
-    object (its state, or the arguments it was made with) and runs nothing."""
-
-    name = ""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.args = args
-
-    def __setstate__(self, state: Any) -> None:
-        self.__dict__["state"] = state
-
-    def saved(self) -> dict[str, Any]:
-        state = self.__dict__.get("state")
-        if isinstance(state, tuple) and len(state) == 2:  # (dict, slots)
-            state = {**(state[0] or {}), **(state[1] or {})}
-        if not isinstance(state, dict):
-            raise SegmentFormatError(f"{self.name}: saved state of an unknown shape")
-        return state
-
-
-class _TocUnpickler(pickle.Unpickler):
-    """Loads a table of contents' pickles with :class:`_Saved` stand-ins for Whoosh's
-    and rubi's classes; any other class but :data:`_PLAIN` is refused."""
-
-    def __init__(self, file: Any, stand_ins: dict[str, type[_Saved]]) -> None:
-        super().__init__(file)
-        self._stand_ins = stand_ins
-
-    def find_class(self, module: str, name: str) -> Any:
-        if module.split(".")[0] in ("whoosh", "rubi"):
-            key = f"{module}.{name}"
-            found = self._stand_ins.get(key)
-            if found is None:
-                found = self._stand_ins[key] = type(name, (_Saved,), {"name": key})
-            return found
-        if (module, name) in _PLAIN:
-            return super().find_class(module, name)
-        raise SegmentFormatError(f"a table of contents names {module}.{name}")
 
 
 def _varint(data: bytes | mmap.mmap, pos: int) -> tuple[int, int]:
@@ -161,24 +111,24 @@ def _read_toc(directory: str, generation: int) -> tuple[frozenset[str], list[dic
     for _ in range(3):  # Whoosh's release
         pos = _varint(data, pos)[1]
     length, pos = _varint(data, pos)
-    stand_ins: dict[str, type[_Saved]] = {}
-    schema = _TocUnpickler(BytesIO(data[pos : pos + length]), stand_ins).load()
+    stand_ins: dict[str, type[Saved]] = {}
+    schema = TocUnpickler(BytesIO(data[pos : pos + length]), stand_ins).load()
     pos += length
     if _INT.unpack_from(data, pos)[0] != generation:
         raise SegmentFormatError("table of contents of another generation")
-    segments = _TocUnpickler(BytesIO(data[pos + 8 :]), stand_ins).load()
-    if not isinstance(schema, _Saved) or schema.name != _SCHEMA:
+    segments = TocUnpickler(BytesIO(data[pos + 8 :]), stand_ins).load()
+    if not isinstance(schema, Saved) or schema.name != _SCHEMA:
         raise SegmentFormatError("no schema")
     fields = schema.saved()
     if fields.get("_dyn_fields") or not isinstance(fields.get("_fields"), dict):
         raise SegmentFormatError("a schema of dynamic fields")
     saved = []
     for segment in segments if isinstance(segments, list) else ():
-        if not isinstance(segment, _Saved) or segment.name != _SEGMENT:
+        if not isinstance(segment, Saved) or segment.name != _SEGMENT:
             raise SegmentFormatError("a segment of another codec")
         state = segment.saved()
         codec = state.get("_codec")
-        if not isinstance(codec, _Saved) or codec.name != _CODEC or not state.get("compound"):
+        if not isinstance(codec, Saved) or codec.name != _CODEC or not state.get("compound"):
             raise SegmentFormatError("a segment that is not a compound whoosh3 one")
         saved.append(state)
     return frozenset(fields["_fields"]), saved
@@ -220,7 +170,7 @@ class ColdSegment:
     def _directory(self, name: str) -> dict[str, tuple[int, int]]:
         data = self._map
         where = _LONG.unpack_from(data, 0)[0]
-        found = pickle.loads(data[where:])
+        found = plain_loads(data[where:])
         files = {}
         for file, info in found.items():
             files[str(file)] = (int(info["offset"]), int(info["length"]))
@@ -246,7 +196,7 @@ class ColdSegment:
         end = start + length - _INT.size
         extras_at = end - _INT.unpack_from(data, end)[0]
         stream = BytesIO(data[extras_at:end])
-        extras = pickle.load(stream)
+        extras = plain_load(stream)
         self._fieldmap: dict[str, int] = {str(k): int(v) for k, v in extras["fieldmap"].items()}
         tables_at = extras_at - 256 * _DIR_ENTRY.size
         self._tables = [
@@ -319,7 +269,7 @@ class ColdSegment:
         info = _TERM_INFO.unpack_from(data, at)
         rest = at + _TERM_INFO.size
         if info[0]:  # inlined: (ids, weights, values)
-            ids, weights, _ = pickle.loads(data[rest : at + length])
+            ids, weights, _ = plain_loads(data[rest : at + length])
             return list(ids), list(weights) if weights else [1.0] * len(ids)
         offset = _LONG.unpack_from(data, rest)[0]
         return self._blocks(self._postings + offset)
@@ -337,9 +287,9 @@ class ColdSegment:
             last = length < 0
             end = at + _INT.size + abs(length)
             header = BytesIO(data[at + _INT.size : end])
-            count, _, _, compressed, _, _ = pickle.load(header)
+            count, _, _, compressed, _, _ = plain_load(header)
             raw = data[at + _INT.size + header.tell() : end]
-            block = pickle.loads(zlib.decompress(raw) if compressed else raw)
+            block = plain_loads(zlib.decompress(raw) if compressed else raw)
             ids.extend(accumulate(block[0]))
             found = block[1]
             if found is None:
@@ -367,7 +317,7 @@ class ColdSegment:
         if not length:
             return {}
         at = base + offsets[docnum]
-        value = pickle.loads(zlib.decompress(self._map[at : at + length]))
+        value = plain_loads(zlib.decompress(self._map[at : at + length]))
         return {k: v for k, v in (value or {}).items() if k in self._fields}
 
     def _stored_column(self) -> tuple[int, array[int], array[int]]:

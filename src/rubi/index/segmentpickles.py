@@ -1,0 +1,111 @@
+"""The pickles of a Whoosh index, loaded without running anything they name.
+
+A table of contents names Whoosh's and rubi's classes: :class:`TocUnpickler` gives
+each a :class:`Saved` stand-in that keeps the object's saved state and runs nothing.
+The segment's other pickles (its file directory, a term table's extras, posting
+blocks, stored fields) may name only plain types, Python's arrays and the string
+encoder pickle protocol 2 writes bytes with (:func:`plain_loads`). Anything else
+raises :class:`SegmentFormatError` before it is made (``pickle.Unpickler.find_class``
+is the one place a pickle reaches a callable), so a planted or damaged file in the
+cache can make a search fall back to Whoosh but never run code here.
+"""
+
+from __future__ import annotations
+
+import pickle
+from io import BytesIO
+
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = [
+    "Saved",
+    "SegmentFormatError",
+    "TocUnpickler",
+    "plain_load",
+    "plain_loads",
+]
+
+_PLAIN = {
+    ("collections", "defaultdict"),
+    ("builtins", "int"),
+    ("builtins", "float"),
+    ("builtins", "str"),
+    ("builtins", "bytes"),
+    ("builtins", "set"),
+    ("builtins", "frozenset"),
+    ("builtins", "dict"),
+    ("builtins", "list"),
+    ("builtins", "tuple"),
+    ("builtins", "bool"),
+}
+"""The classes besides Whoosh's and rubi's stand-ins a table of contents may name."""
+_ARRAYS = {("array", "array"), ("array", "_array_reconstructor"), ("_codecs", "encode")}
+"""What a posting block's pickle may name besides :data:`_PLAIN`: Python's arrays, and
+the string encoder protocol 2 writes bytes with."""
+
+
+class SegmentFormatError(Exception):
+    """The index holds something this reader does not know: read it through Whoosh."""
+
+
+class Saved:
+    """A stand-in for a class a table of contents names: keeps what was saved of the
+    object (its state, or the arguments it was made with) and runs nothing."""
+
+    name = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args = args
+
+    def __setstate__(self, state: Any) -> None:
+        self.__dict__["state"] = state
+
+    def saved(self) -> dict[str, Any]:
+        state = self.__dict__.get("state")
+        if isinstance(state, tuple) and len(state) == 2:  # (dict, slots)
+            state = {**(state[0] or {}), **(state[1] or {})}
+        if not isinstance(state, dict):
+            raise SegmentFormatError(f"{self.name}: saved state of an unknown shape")
+        return state
+
+
+class TocUnpickler(pickle.Unpickler):
+    """Loads a table of contents' pickles with :class:`Saved` stand-ins for Whoosh's
+    and rubi's classes; any other class but :data:`_PLAIN` is refused."""
+
+    def __init__(self, file: Any, stand_ins: dict[str, type[Saved]]) -> None:
+        super().__init__(file)
+        self._stand_ins = stand_ins
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.split(".")[0] in ("whoosh", "rubi"):
+            key = f"{module}.{name}"
+            found = self._stand_ins.get(key)
+            if found is None:
+                found = self._stand_ins[key] = type(name, (Saved,), {"name": key})
+            return found
+        if (module, name) in _PLAIN:
+            return super().find_class(module, name)
+        raise SegmentFormatError(f"a table of contents names {module}.{name}")
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Loads a posting block's, a term table's or a stored field's pickle: only the
+    classes of :data:`_PLAIN` and :data:`_ARRAYS`; any other is refused (never code)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _PLAIN or (module, name) in _ARRAYS:
+            return super().find_class(module, name)
+        raise SegmentFormatError(f"a segment's pickle names {module}.{name}")
+
+
+def plain_load(stream: BytesIO) -> Any:
+    """The next pickle of ``stream`` through :class:`_PlainUnpickler`."""
+    return _PlainUnpickler(stream).load()
+
+
+def plain_loads(data: bytes) -> Any:
+    """``data``'s pickle through :class:`_PlainUnpickler`."""
+    return _PlainUnpickler(BytesIO(data)).load()
