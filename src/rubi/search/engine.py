@@ -352,7 +352,11 @@ def _session_slots(
     :data:`~rubi.search.turnranking.POOL_FACTOR` ``× top_k`` candidates ranked by their
     best turn (:func:`rubi.search.turnranking.rank_turns`), each with the turns it shows
     (filled into ``turns``), and each one's score (its best turn's)."""
-    from rubi.search.turnranking import POOL_FACTOR, rank_turns  # sessions' searches only
+    from rubi.search.turnranking import (  # sessions' searches only
+        POOL_FACTOR,
+        TURN_CONTEXT,
+        rank_turns,
+    )
 
     def turns_of(node: str) -> tuple[Passage, ...]:
         file = _file_of(files, g.nodes[node], node, vault_root, None)
@@ -365,6 +369,7 @@ def _session_slots(
             dense_heading=closest.get(node, ""),
             most=SESSION_TURNS,
             share=0.0,
+            context=TURN_CONTEXT,
         )
         return found.items
 

@@ -7,9 +7,12 @@ matches a question's words most often (many weak matches across its turns) is no
 the one holding the turn that answers it. Each turn of the first
 :data:`POOL_FACTOR` ``× top_k`` session candidates is scored as a passage
 (:mod:`rubi.search.passages`: the query's words weighted by their IDF, saturated, its
-length against the file's average turn), and ranked by Reciprocal Rank Fusion
-(Cormack et al. 2009, ``k =`` :data:`TURN_RRF_K`) of two ranks: its session's in the
-search's fused list, and its own among every turn of the pool by that score. Each
+length against the file's average turn; plus :data:`TURN_CONTEXT` of what its
+better neighbouring turn scores on the words it lacks,
+:func:`rubi.search.passages.in_context`), and ranked
+by Reciprocal Rank Fusion (Cormack et al. 2009, ``k =`` :data:`TURN_RRF_K`) of two
+ranks: its session's in the search's fused list, and its own among every turn of the
+pool by that score. Each
 session's hit then takes the place of its best turn; its passages are its turns among
 the first ``top_k`` of that ranking (its best turn alone when none is), best first;
 of two turns the fusion ties, the one with the higher score comes first.
@@ -21,7 +24,8 @@ turn unit, dense channel off): R@5/R@10 58.3/65.0 with files ranked as by the fu
 list and up to three turns a hit, 59.3/69.3 with turns ranked so (dense channel on:
 59.0/65.5 and 61.2/70.8); flat in ``k``, the pool and the turns a session brings.
 ``docs/benchmarks-history.md``, "issue 28: stubs, duplicates and LoCoMo", gives the table of
-what was tried.
+what was tried. Scoring each turn with its neighbours as context (:data:`TURN_CONTEXT`)
+then gave 61.7/71.6 ("issue 28: conversations (LoCoMo), fourteenth pass").
 """
 
 from __future__ import annotations
@@ -31,10 +35,16 @@ from dataclasses import dataclass
 
 from rubi.search.hits import Passage
 
-__all__ = ["POOL_FACTOR", "TURN_RRF_K", "RankedSession", "rank_turns"]
+__all__ = ["POOL_FACTOR", "TURN_CONTEXT", "TURN_RRF_K", "RankedSession", "rank_turns"]
 
 POOL_FACTOR = 2
 """Session candidates whose turns compete: this many times ``top_k``."""
+TURN_CONTEXT = 0.25
+"""A turn's score gains this share of what its better neighbouring turn (the one
+before or after it in its session) scores on the query words the turn lacks. LoCoMo,
+five development conversations, turn unit, plain: R@10 69.3 alone; 70.8 / 71.7 /
+71.9 / 68.0 at 0.15 / 0.25 / 0.5 / 1.0 (at 1.0 a neighbour's words outweigh the
+turn's own); above the turn alone on each of the five at 0.25."""
 TURN_RRF_K = 10
 """RRF's ``k`` for a turn's two ranks (its session's, its own): small, so that a
 session's first place and a turn's first place both count, as the top of each list is
