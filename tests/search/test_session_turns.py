@@ -83,3 +83,26 @@ def test_turns_rank_by_their_session_and_their_own_score() -> None:
     assert [t.anchor for t in ranked[1].turns] == ["a1"]  # a2, a3: not among the best 3
     assert ranked[2].turns == () and ranked[2].score == 0.0
     assert ranked[0].score > ranked[1].score
+
+
+def test_with_the_dense_channel_the_turn_closest_in_meaning_joins_the_fusion() -> None:
+    turns = {
+        "a": [_turn("a1", 9.0), _turn("a2", 1.0)],
+        "b": [_turn("b1", 2.0)],  # a later session, but says what the query asks
+    }
+    words_only = rank_turns(["a", "b"], lambda s: turns[s], top_k=2)
+    assert [t.anchor for r in words_only for t in r.turns] == ["a1", "a2", "b1"]
+    assert [r.id for r in words_only] == ["a", "b"]
+    near = {"a1": 0.1, "a2": 0.2, "b1": 0.9}
+    ranked = rank_turns(
+        ["a", "b"], lambda s: turns[s], top_k=2, closeness=lambda texts: [near[t] for t in texts]
+    )
+    assert [t.anchor for t in ranked[0].turns] == ["a1"]  # a2 gave its place to b1
+    assert [t.anchor for t in ranked[1].turns] == ["b1"]
+
+
+def test_without_the_dense_channel_no_turn_is_compared_by_meaning(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from rubi.search.dense import text_closeness
+
+    monkeypatch.setenv("RUBI_SEMANTIC", "0")
+    assert text_closeness("where did they camp", ()) is None

@@ -30,6 +30,7 @@ __all__ = [
     "DenseList",
     "dense_list",
     "dense_weight",
+    "text_closeness",
 ]
 
 log = get_logger(__name__)
@@ -162,3 +163,35 @@ def dense_list(
     lead = best - sum(nearest) / len(nearest)
     evidence = f"gap {best - found.median:.2f}, lead {lead:.2f}"
     return DenseList(matches, dense_weight(best, found.median, nearest), evidence)
+
+
+def text_closeness(
+    query: str, terms: Sequence[str]
+) -> Callable[[Sequence[str]], list[float]] | None:
+    """A function giving each text's cosine with the query (texts of a hit's parts,
+    read at search time: :mod:`rubi.search.turnranking` ranks a session's turns by
+    it); None when the channel is off (:func:`rubi.semantic.enabled`) or the model
+    cannot load.
+
+    Not gated by the vault's measured separation (:mod:`rubi.search.densevote`): that
+    asks notes' titles as queries, and a session record's title is its date and id, so
+    on a vault of sessions it silences the file-level list; the turns of one
+    conversation are what the model tells apart."""
+    from rubi.semantic import enabled
+
+    if not enabled():
+        return None
+    from rubi.semantic.dense import query_vector
+    from rubi.semantic.encoder import load_encoder
+
+    try:
+        encoder = load_encoder()
+        wanted = query_vector(query, terms)
+    except (OSError, ValueError, ImportError) as exc:
+        log.warning("semantic channel skipped: %s", exc)
+        return None
+
+    def closeness(texts: Sequence[str]) -> list[float]:
+        return [float(v) for v in encoder.encode(texts) @ wanted] if texts else []
+
+    return closeness

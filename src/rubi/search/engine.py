@@ -21,7 +21,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -33,7 +33,7 @@ from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.search.dense import dense_list
+from rubi.search.dense import dense_list, text_closeness
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hitreasons import shown_reasons
@@ -303,8 +303,9 @@ def search_index(
     closest = {m.id: m.heading for m in cands.dense}
     turns: dict[str, Passages] = {}
     if scope == "sessions":
+        near_text = text_closeness(query, terms)
         slots, scores = _session_slots(
-            fused, g, files, words, weights, closest, vault_root, top_k, turns
+            fused, g, files, words, weights, closest, vault_root, top_k, turns, near_text
         )
     else:
         scores = {s.lead: fused[s.first].score for s in slots}
@@ -347,12 +348,18 @@ def _session_slots(
     vault_root: Path,
     top_k: int,
     turns: dict[str, Passages],
+    near_text: Callable[[Sequence[str]], list[float]] | None = None,
 ) -> tuple[list[Slot], dict[str, float]]:
     """The places of a search of captured sessions: the first
     :data:`~rubi.search.turnranking.POOL_FACTOR` ``× top_k`` candidates ranked by their
-    best turn (:func:`rubi.search.turnranking.rank_turns`), each with the turns it shows
+    best turn (:func:`rubi.search.turnranking.rank_turns`; ``near_text``: the dense
+    channel's cosine of texts, None when it is off), each with the turns it shows
     (filled into ``turns``), and each one's score (its best turn's)."""
-    from rubi.search.turnranking import POOL_FACTOR, rank_turns  # sessions' searches only
+    from rubi.search.turnranking import (  # sessions' searches only
+        POOL_FACTOR,
+        TURN_CONTEXT,
+        rank_turns,
+    )
 
     def turns_of(node: str) -> tuple[Passage, ...]:
         file = _file_of(files, g.nodes[node], node, vault_root, None)
@@ -365,10 +372,11 @@ def _session_slots(
             dense_heading=closest.get(node, ""),
             most=SESSION_TURNS,
             share=0.0,
+            context=TURN_CONTEXT,
         )
         return found.items
 
-    ranked = rank_turns([f.id for f in fused[: top_k * POOL_FACTOR]], turns_of, top_k)
+    ranked = rank_turns([f.id for f in fused[: top_k * POOL_FACTOR]], turns_of, top_k, near_text)
     for r in ranked:
         turns[r.id] = Passages.of(r.turns)
     place = {f.id: i for i, f in enumerate(fused)}

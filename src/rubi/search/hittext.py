@@ -117,6 +117,7 @@ def hit_parts(
     dense_heading: str = "",
     most: int | None = None,
     share: float | None = None,
+    context: float = 0.0,
 ) -> tuple[Passages, Snippet]:
     """A hit's lazy passages and snippet.
 
@@ -130,8 +131,10 @@ def hit_parts(
         dense_heading: the dense channel's closest section of this note ("" none).
         most, share: how many passages at most, and how close to the best
             (:func:`rubi.search.passages.choose`; None: its defaults).
+        context: a session turn's share of its better neighbour's score
+            (:func:`rubi.search.passages.in_context`; 0: none).
     """
-    limits: dict[str, Any] = {}
+    limits: dict[str, Any] = {"context": context} if context else {}
     if most is not None:
         limits["most"] = most
     if share is not None:

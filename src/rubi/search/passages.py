@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rubi.search.hits import Passage
 from rubi.search.layout import Layout, layout_of
@@ -42,6 +42,7 @@ __all__ = [
     "MAX_PASSAGE_CHARS",
     "choose",
     "excerpt",
+    "in_context",
 ]
 
 MAX_PASSAGES = 3
@@ -75,6 +76,8 @@ class _Scored:
     section: Section
     score: float
     focus: int
+    words: dict[str, float] = field(default_factory=dict)
+    """What each query word (group) added to ``score``."""
 
 
 def choose(
@@ -89,6 +92,7 @@ def choose(
     most: int = MAX_PASSAGES,
     share: float = EXTRA_SHARE,
     digest: bytes | None = None,
+    context: float = 0.0,
 ) -> tuple[Passage, ...]:
     """The passages of the file ``parent`` (its full ``text``), best first.
 
@@ -108,6 +112,9 @@ def choose(
             matched, as :mod:`rubi.search.turnranking` ranks a session's turns).
         digest: ``text``'s :func:`rubi.search.textkey.text_key`, when the caller has
             it (the layout memo's key; made here otherwise).
+        context: a captured session's turn gains this share of what a neighbouring
+            turn scores on the words it lacks (:func:`in_context`; 0: each turn
+            alone, as every other part is scored).
 
     Returns:
         At most ``most`` passages; one (the first part) when no word matched; () for
@@ -118,6 +125,8 @@ def choose(
     if not parts:
         return ()
     scored = _score(layout, text, groups, idf, kind == "code")
+    if context > 0 and kind == "session":
+        in_context(scored, context)
     best = max((s.score for s in scored), default=0.0)
     if dense_heading and kind != "code":
         closest = next((s for s in scored if s.section.heading == dense_heading), None)
@@ -130,6 +139,36 @@ def choose(
         if best > 0 and scored[i].score > 0 and scored[i].score >= share * best:
             chosen.append(scored[i])
     return tuple(_passage(parent, lines, parts, s, kind) for s in chosen)
+
+
+def in_context(scored: Sequence[_Scored], share: float) -> None:
+    """Add to each turn of a captured session ``share`` of what the turn just before or
+    after it (the better of the two) scores on the query words the turn itself lacks,
+    in place.
+
+    A conversation says a thing over several turns: the question's topic in one, the
+    answer in the next ("Pine Cove, under the stars" after "we went camping, guess
+    where"). Scored alone, the answering turn loses to a turn elsewhere that repeats
+    the question's words; scored with its neighbours as context, as passage retrieval
+    smooths a passage's score with its surroundings (Kaszkiel & Zobel 1997; Bendersky
+    & Kurland 2008), it is found. Only the words it lacks count: a run of turns that
+    all repeat the same words (a chatty session) gains nothing from one another. Only
+    turns (``### HH:MM`` sections) are neighbours; what is added is the neighbours'
+    own word scores, never their context.
+    """
+    words = [dict(s.words) for s in scored]
+    is_turn = [
+        s.section.kind == "section" and bool(TURN_HEADING.match(s.section.heading)) for s in scored
+    ]
+    for n, s in enumerate(scored):
+        if not is_turn[n]:
+            continue
+        near = [
+            sum(v for g, v in words[m].items() if g not in words[n])
+            for m in (n - 1, n + 1)
+            if 0 <= m < len(scored) and is_turn[m]
+        ]
+        s.score += share * max(near, default=0.0)
 
 
 def _score(
@@ -172,11 +211,13 @@ def _score(
             out.append(_Scored(s, 0, s.start))  # 0 as the sums of nothing were
             continue
         norm = K1 * (1 - B + B * sizes[n] / avg)
-        score = sum(weight[g] * c * (K1 + 1) / (c + norm) for g, c in counts[n].items())
-        score += sum(HEADING_WEIGHT * weight[g] for g in in_heading[n])
+        words = {g: weight[g] * c * (K1 + 1) / (c + norm) for g, c in counts[n].items()}
+        for g in in_heading[n]:
+            words[g] += HEADING_WEIGHT * weight[g]
+        score = sum(words.values())
         at = words_at[n]
         focus = max(at, key=lambda ln: (sum(weight[g] for g in at[ln]), -ln), default=s.start)
-        out.append(_Scored(s, score, focus))
+        out.append(_Scored(s, score, focus, words))
     return out
 
 
