@@ -12,6 +12,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Collection
 
+from whoosh.reading import TermNotFound
 from whoosh.util.numeric import byte_to_length
 
 from rubi.index.whooshinternals import (
@@ -93,8 +94,7 @@ class SegmentData:
             return found
         ids: array[int] = array("i")
         weights: array[float] = array("d")
-        if (field, text) in leaf:
-            _read_postings(leaf, field, text, ids, weights)
+        _read_postings(leaf, field, text, ids, weights)
         self._postings[key] = found = (ids, weights)
         self._held += len(ids)
         while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
@@ -143,8 +143,15 @@ def _read_postings(
     leaf: Any, field: str, text: str, ids: array[int], weights: array[float]
 ) -> None:
     """Append a term's postings in one segment, deleted documents included, to
-    ``ids`` (segment document numbers, ascending) and ``weights`` (frequencies)."""
-    m = leaf.postings(field, text)
+    ``ids`` (segment document numbers, ascending) and ``weights`` (frequencies);
+    nothing for a term the segment does not hold. The term is looked up once: asking
+    ``(field, text) in leaf`` first looked up a held term twice in the segment's term
+    table (a term of another language's chain is mostly not held, one held term in
+    three on obsidian-hub's questions)."""
+    try:
+        m = leaf.postings(field, text)
+    except TermNotFound:  # no such term (or field) in the segment
+        return
     if hasattr(m, "child"):  # the filter Whoosh puts over deleted documents
         m = m.child
         m.reset()  # the filter moved it past the first deleted documents
