@@ -208,7 +208,6 @@ COMPLEX_FUNCTIONS: dict[str, str] = {
     "rubi.core.gitrepo:changes_since": "git's rename, copy and status codes parsed inline",
     "rubi.index.termscore:TermScorer.top": "the hot loop of scoring, kept flat for speed",
     "rubi.knowledge.stale:stale_files": "each way a note's file can be stale, checked inline",
-    "rubi.search.passages:_score": "each field a passage can match in, scored inline",
     "rubi.transcripts.aggregate:build_report": "every section of the token X-ray in one pass",
     "rubi.transcripts.privacy.secretnames:secret_name": (
         "each form of a secret's name checked inline"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 
 from rubi.search.sections import Section, code_sections, file_lines, note_sections
@@ -38,7 +38,10 @@ class Layout:
     (:func:`~rubi.search.snippet.aligned_lower`), each line's start offset in the text
     (``starts[i]``: line ``i + 1``; a CRLF counted), each line's part
     (``part_of_line[ln]``, -1 for none; 1-based lines) and each part's size in
-    characters of its lines."""
+    characters of its lines. ``found``: where the scorer found each word stem in it,
+    kept by :func:`rubi.search.passages.choose` (bounded there by stems and by places
+    per line of the file, counted in ``found_units``; it is what the text holds, so
+    never stale)."""
 
     lines: list[str]
     parts: list[Section]
@@ -47,6 +50,10 @@ class Layout:
     part_of_line: list[int]
     sizes: list[int]
     average_size: float
+    found: dict[str, tuple[tuple[int, int, tuple[int, ...], bool], ...]] = field(
+        default_factory=dict, compare=False
+    )
+    found_units: list[int] = field(default_factory=lambda: [0], compare=False)
 
 
 def layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout:

@@ -63,6 +63,13 @@ MAX_PASSAGE_CHARS = 8_000
 """Characters of a passage's text kept (a renderer shows less)."""
 MAX_OCCURRENCES = 2_000
 """Occurrences of one term counted at most (the head of a huge file is enough)."""
+MAX_FOUND_CORES = 256
+"""Word stems whose places a kept layout holds (:func:`_found`); all are forgotten
+when more are asked for."""
+FOUND_UNITS_PER_LINE = 4
+"""What a layout's kept places may hold, per line of its file (each stem one unit,
+each part it is in one, each line holding it one; about 40 bytes a unit), beside 64;
+all are forgotten past it. A line of a kept layout costs about as much."""
 K1 = 1.2
 """BM25 term-frequency saturation."""
 B = 0.75
@@ -179,7 +186,6 @@ def _score(
     code: bool,
 ) -> list[_Scored]:
     """Each part's score and its best line (module docstring)."""
-    lowered, starts, part_of_line = layout.lowered, layout.starts, layout.part_of_line
     parts, sizes, avg = layout.parts, layout.sizes, layout.average_size
     counts: list[dict[str, int]] = [{} for _ in parts]
     in_heading: list[set[str]] = [set() for _ in parts]
@@ -189,21 +195,12 @@ def _score(
     for term in terms:
         core, group = _core(term), groups[term]
         weight[group] = max(weight.get(group, 0.0), idf.get(term, 1.0))
-        if core not in lowered:
-            continue
-        per_part: dict[int, int] = {}
-        pos, taken = _find_word(text, lowered, core), 0
-        while pos >= 0 and taken < MAX_OCCURRENCES:
-            ln = bisect_right(starts, pos)  # 1-based line of pos
-            n = part_of_line[ln] if ln < len(part_of_line) else -1
-            if n >= 0:
-                per_part[n] = per_part.get(n, 0) + 1
-                words_at[n].setdefault(ln, set()).add(group)
-                if not code and ln == parts[n].start and parts[n].kind == "section":
-                    in_heading[n].add(group)
-            taken += 1
-            pos = _find_word(text, lowered, core, pos + len(core))
-        for n, c in per_part.items():
+        for n, c, lines, heading in _found(layout, text, core, code):
+            at = words_at[n]
+            for ln in lines:
+                at.setdefault(ln, set()).add(group)
+            if heading:
+                in_heading[n].add(group)
             counts[n][group] = max(counts[n].get(group, 0), c)
     out: list[_Scored] = []
     for n, s in enumerate(parts):
@@ -219,6 +216,56 @@ def _score(
         focus = max(at, key=lambda ln: (sum(weight[g] for g in at[ln]), -ln), default=s.start)
         out.append(_Scored(s, score, focus, words))
     return out
+
+
+def _found(
+    layout: Layout, text: str, core: str, code: bool
+) -> tuple[tuple[int, int, tuple[int, ...], bool], ...]:
+    """Where ``core`` begins a word of ``text`` (the first :data:`MAX_OCCURRENCES`
+    places), by part: per part holding one, in order of the first, the part's number,
+    its occurrences, the lines holding one (in order) and whether its heading line does
+    (a section's, not in code). A word's places depend on the text alone, so they are
+    kept in the layout (:attr:`Layout.found`): a stem met before in a kept layout is not
+    searched again (a distinct question meets a shown note's stems again about one time
+    in three)."""
+    kept = layout.found.get(core)
+    if kept is not None:
+        return kept
+    lowered, starts, part_of_line, parts = (
+        layout.lowered,
+        layout.starts,
+        layout.part_of_line,
+        layout.parts,
+    )
+    per_part: dict[int, tuple[list[int], dict[int, None], list[bool]]] = {}
+    if core in lowered:
+        pos, taken = _find_word(text, lowered, core), 0
+        while pos >= 0 and taken < MAX_OCCURRENCES:
+            ln = bisect_right(starts, pos)  # 1-based line of pos
+            n = part_of_line[ln] if ln < len(part_of_line) else -1
+            if n >= 0:
+                entry = per_part.get(n)
+                if entry is None:
+                    entry = per_part[n] = ([0], {}, [False])
+                entry[0][0] += 1
+                entry[1][ln] = None
+                if not code and ln == parts[n].start and parts[n].kind == "section":
+                    entry[2][0] = True
+            taken += 1
+            pos = _find_word(text, lowered, core, pos + len(core))
+    found = tuple((n, c[0], tuple(lines), h[0]) for n, (c, lines, h) in per_part.items())
+    units = 1 + sum(1 + len(lines) for _, _, lines, _ in found)
+    kept_units = layout.found_units
+    if (
+        len(layout.found) >= MAX_FOUND_CORES
+        or kept_units[0] + units > FOUND_UNITS_PER_LINE * len(layout.lines) + 64
+    ):
+        layout.found.clear()
+        kept_units[0] = 0
+    if units <= FOUND_UNITS_PER_LINE * len(layout.lines) + 64:
+        layout.found[core] = found
+        kept_units[0] += units
+    return found
 
 
 def _passage(
