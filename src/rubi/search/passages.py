@@ -66,7 +66,7 @@ MAX_OCCURRENCES = 2_000
 MAX_FOUND_CORES = 256
 """Word stems whose places a kept layout holds (:func:`_found`); all are forgotten
 when more are asked for."""
-FOUND_UNITS_PER_LINE = 4
+FOUND_UNITS_PER_LINE = 1
 """What a layout's kept places may hold, per line of its file (each stem one unit,
 each part it is in one, each line holding it one; about 40 bytes a unit), beside 64;
 all are forgotten past it. A line of a kept layout costs about as much."""
@@ -209,9 +209,10 @@ def _score(
             continue
         norm = K1 * (1 - B + B * sizes[n] / avg)
         words = {g: weight[g] * c * (K1 + 1) / (c + norm) for g, c in counts[n].items()}
+        score = sum(words.values())  # summed as first written: the same float
+        score += sum(HEADING_WEIGHT * weight[g] for g in in_heading[n])
         for g in in_heading[n]:
-            words[g] += HEADING_WEIGHT * weight[g]
-        score = sum(words.values())
+            words[g] = words.get(g, 0.0) + HEADING_WEIGHT * weight[g]
         at = words_at[n]
         focus = max(at, key=lambda ln: (sum(weight[g] for g in at[ln]), -ln), default=s.start)
         out.append(_Scored(s, score, focus, words))
