@@ -137,3 +137,26 @@ def test_personal_false_in_the_project_config(flask_like: VaultPaths) -> None:
     write(flask_like.root / "config.toml", "personal = false\n")
     ids = [h.id for h in app.search(flask_like, "templates rendered").hits]
     assert ids and not any(i.startswith("personal:") for i in ids)
+
+
+@pytest.mark.parametrize("scope", ["all", "personal"])
+def test_an_empty_personal_vault_answers_nothing_of_its_own_and_fails_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    """A new personal vault with no note yet: its index has no documents, where the IDF
+    ``log(N / (df + 1))`` has no value (it failed every search with 'math domain
+    error', exit 2)."""
+    repo = rubi_project(tmp_path / "flask", {"src/flask/templating.py": TEMPLATING})
+    mine = tmp_path / "personal"
+    mine.mkdir()
+    monkeypatch.setenv("RUBI_VAULT", str(mine))
+    vault = str(repo / ".rubi")
+    out = CliRunner().invoke(
+        cli, ["search", "templates rendered", "--scope", scope, "--vault", vault]
+    )
+    assert out.exit_code == 0, out.output
+    ids = [
+        h.id for h in app.search(app.locate(repo / ".rubi"), "templates rendered", scope=scope).hits
+    ]
+    assert ids[:1] == ([] if scope == "personal" else ["src/flask/templating.py"])
+    assert not any(i.startswith("personal:") for i in ids)

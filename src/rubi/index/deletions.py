@@ -262,6 +262,8 @@ class LiveBM25F(BM25F):  # type: ignore[misc]
 
     def idf(self, searcher: Any, fieldname: str, text: Any) -> float:
         stats = self._live(searcher)
+        if stats.doc_count <= 0:  # no live document: nothing can match (log(0) fails)
+            return 0.0
         return log(stats.doc_count / (stats.doc_frequency(fieldname, text) + 1)) + 1
 
     def scorer(self, searcher: Any, fieldname: str, text: Any, qf: float = 1) -> Any:

@@ -199,8 +199,10 @@ class TermScorer:
 
     def idf(self, df: int) -> float:
         """Whoosh's inverse document frequency of a word ``df`` live documents hold:
-        ``log(N / (df + 1)) + 1``."""
-        return log(self.doc_count / (df + 1)) + 1
+        ``log(N / (df + 1)) + 1``; 0.0 in an index with no live documents (a new,
+        empty personal vault), where no word can match and the formula has no value."""
+        n = self.doc_count
+        return log(n / (df + 1)) + 1 if n > 0 else 0.0
 
     def piece_idf(self, df: int) -> float:
         """The inverse document frequency of a CJK bigram (or lone character) ``df``
