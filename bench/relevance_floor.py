@@ -51,6 +51,19 @@ def _stoplists() -> frozenset[str]:
     return frozenset(w for words in stoplists.values() for w in words)
 
 
+def without_empty_terms(asked: Any) -> Any:
+    """``asked`` (a ``NoteQuestion``) without its empty terms: the Turkish chain stems a
+    bare suffix (``leri`` of ``commit'leri``) to "", and the note window's finder looks
+    for an empty key at the same offset forever."""
+    from rubi.search.notewindow import NoteQuestion
+
+    keep = [i for i, (t, k) in enumerate(zip(asked.terms, asked.keys, strict=True)) if t and k]
+    if len(keep) == len(asked.terms):
+        return asked
+    pick = lambda xs: tuple(xs[i] for i in keep)  # noqa: E731
+    return NoteQuestion(asked.lang, pick(asked.terms), pick(asked.keys), pick(asked.idfs))
+
+
 def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
     """A note's best window of ``window`` words (:data:`rubi.search.notewindow.WINDOW_WORDS`
     by default) for the question ``asked`` (a ``NoteQuestion``), as the note window
@@ -59,6 +72,7 @@ def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
     (``all``) and the note's ``words``; None when the note cannot be read."""
     from rubi.search.notewindow import WINDOW_WORDS, _term_offsets
 
+    asked = without_empty_terms(asked)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -155,7 +169,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     return 0
                 return sum(int(reader.doc_field_length(docnum, f, 0) or 0) for f in prose)
 
-            asked = note_question(q.query, index.languages(), index.term_idf)
+            asked = without_empty_terms(note_question(q.query, index.languages(), index.term_idf))
             _, asked_dfs = index.term_df(asked.terms)
             rows.append(
                 {
