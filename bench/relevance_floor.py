@@ -51,6 +51,66 @@ def _stoplists() -> frozenset[str]:
     return frozenset(w for words in stoplists.values() for w in words)
 
 
+def without_empty_terms(asked: Any) -> Any:
+    """``asked`` (a ``NoteQuestion``) without its empty terms: the Turkish chain stems a
+    bare suffix (``leri`` of ``commit'leri``) to "", and the note window's finder looks
+    for an empty key at the same offset forever."""
+    from rubi.search.notewindow import NoteQuestion
+
+    keep = [i for i, (t, k) in enumerate(zip(asked.terms, asked.keys, strict=True)) if t and k]
+    if len(keep) == len(asked.terms):
+        return asked
+    pick = lambda xs: tuple(xs[i] for i in keep)  # noqa: E731
+    return NoteQuestion(asked.lang, pick(asked.terms), pick(asked.keys), pick(asked.idfs))
+
+
+def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
+    """A note's best window of ``window`` words (:data:`rubi.search.notewindow.WINDOW_WORDS`
+    by default) for the question ``asked`` (a ``NoteQuestion``), as the note window
+    finds it: its ``share`` of the question's IDF mass, the question's terms it
+    holds (``held``, indices into ``asked.terms``), every term the note holds
+    (``all``) and the note's ``words``; None when the note cannot be read."""
+    from rubi.search.notewindow import WINDOW_WORDS, _term_offsets
+
+    asked = without_empty_terms(asked)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    window = window or WINDOW_WORDS
+    found = sorted(_term_offsets(text, asked))  # bench only: the window's own finder
+    ats: list[int] = []
+    word = last = 0
+    for pos, _ in found:
+        if pos != last:
+            word += len(text[last:pos].split())
+            last = pos
+        ats.append(word)
+    count = [0] * len(asked.idfs)
+    now = best = 0.0
+    first = 0
+    held: list[int] = []
+    for at, (_, index) in zip(ats, found, strict=True):
+        while ats[first] <= at - window:
+            gone = found[first][1]
+            count[gone] -= 1
+            if not count[gone]:
+                now -= asked.idfs[gone]
+            first += 1
+        if not count[index]:
+            now += asked.idfs[index]
+        count[index] += 1
+        if now > best:
+            best, held = now, [i for i, c in enumerate(count) if c]
+    mass = asked.mass
+    return {
+        "share": min(1.0, best / mass) if mass > 0 else None,
+        "held": held,
+        "all": sorted({i for _, i in found}),
+        "words": len(text.split()),
+    }
+
+
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one feature line per development query of the set at ``set_dir``."""
     from rubi import app
@@ -58,6 +118,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     from rubi.index.querymatch import query_clauses
     from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS, field_language
     from rubi.index.searchindex import SearchIndex
+    from rubi.search.notewindow import WINDOW_HITS, note_question
 
     evalset = load_set(set_dir)
     if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
@@ -108,6 +169,8 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     return 0
                 return sum(int(reader.doc_field_length(docnum, f, 0) or 0) for f in prose)
 
+            asked = without_empty_terms(note_question(q.query, index.languages(), index.term_idf))
+            _, asked_dfs = index.term_df(asked.terms)
             rows.append(
                 {
                     "set": evalset.name,
@@ -135,8 +198,16 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                         }
                         for w, d in docs.items()
                     },
+                    "window": {
+                        "terms": list(asked.terms),
+                        "dfs": [asked_dfs.get(t, 0) for t in asked.terms],
+                        "cjk": any(is_cjk(t) for t in asked.terms),
+                    },
                     "hits": [
                         {
+                            "window": best_window(vault / h.path, asked)
+                            if i < WINDOW_HITS
+                            else None,
                             "path": h.path,
                             "score": h.score,
                             "len": length(h.id),
@@ -152,7 +223,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                                 }
                             ),
                         }
-                        for h in hits
+                        for i, h in enumerate(hits)
                     ],
                 }
             )
@@ -249,6 +320,34 @@ def held_to_chance(row: Row, above: float = 0.0, words: int = 3) -> bool:
     return best > above or row["coverage"] >= 1.0 - 1e-9
 
 
+def windowed(row: Row, cov: bool = True, whole: bool = True) -> bool:
+    """:func:`held_to_chance` (0, 3) with each of the first text hits read at its best
+    window of 120 words (dumps since the fourteenth pass carry it): its significance
+    at most that of the window's terms read as a document of the window's length (the
+    hit's length times ``120 / its words``, :func:`rubi.index.querymatch.significance`),
+    its words at most the window's, and with ``cov`` its coverage at most the window's
+    share. ``whole``: a hit whose best window holds every term the note holds keeps
+    its own readings. Not for CJK questions (measured by their units)."""
+    from rubi.index.querymatch import significance
+
+    hits, asked = row["hits"], row.get("window")
+    if not hits or "words" not in hits[0] or asked is None or asked["cjk"]:
+        return bool(row["relevant"])
+    dfs = dict(enumerate(asked["dfs"]))
+    read = []
+    for h in hits:
+        c, s, w, win = h["coverage"], h["significance"], h["words"], h.get("window")
+        if win and win["share"] is not None and not (whole and win["held"] == win["all"]):
+            length = h["len"] / row["avglen"] if row["avglen"] else 1.0
+            length *= min(1.0, 120 / max(win["words"], 1))
+            s = min(s, significance(set(win["held"]), dfs, row["N"], min(1.0, length)))
+            w = min(w, len(win["held"]))
+            c = min(c, win["share"]) if cov else c
+        read.append({**h, "coverage": c, "significance": s, "words": w})
+    best_coverage = max(h["coverage"] for h in read)
+    return held_to_chance({**row, "hits": read, "coverage": best_coverage})
+
+
 def rules() -> dict[str, Callable[[Row], bool]]:
     """Each candidate rule: True when the search counts as having found something."""
     w, rsj, luc = whoosh_idf, rsj_idf, lucene_idf
@@ -288,7 +387,13 @@ def rules() -> dict[str, Callable[[Row], bool]]:
             out[f"coverage with significance > {above:g}, significance of {need}+ words"] = (
                 lambda r, a=above, n=need: held_to_chance(r, a, n)
             )
+    out["held to chance, each hit read at its best window of 120 words"] = windowed
+    out["the same, coverage read whole"] = lambda r: windowed(r, cov=False)
     return out
+
+
+SHIPPED_READINGS = ("as searched", "coverage with significance", "held to", "the same, cov")
+"""Rules read off the shipped per-hit readings, which measure Korean themselves."""
 
 
 def table(files: Sequence[Path]) -> str:
@@ -303,7 +408,7 @@ def table(files: Sequence[Path]) -> str:
     for label, rule in rules().items():
         # The shipped label and the rules read off the shipped per-hit readings measure
         # Korean (cjk > 0.5) themselves; the older offline rules leave it exempt.
-        whole = label.startswith(("as searched", "coverage with significance"))
+        whole = label.startswith(SHIPPED_READINGS)
         said = {(r["set"], r["id"]): (rule(r) if whole else exempt(r) or rule(r)) for r in rows}
         cells = []
         for s in sets:

@@ -93,3 +93,77 @@ def test_dump_writes_a_line_per_development_question(rf: ModuleType, tmp_path: P
     (row,) = [json.loads(x) for x in out.read_text("utf-8").splitlines()]
     assert row["on"] and row["found"] == 1 and row["relevant"] and row["recalled_answer"]
     assert row["hits"][0]["path"] == "zstd.md" and row["N"] == 2
+    assert row["window"]["terms"] and not row["window"]["cjk"]
+    assert row["hits"][0]["window"]["share"] == 1.0
+
+
+def _long_page_row(window_held: list[int]) -> dict[str, Any]:
+    """An off-topic question whose four rare words one long page holds, each far from
+    the others (its best window holds ``window_held``)."""
+    hit = {
+        "path": "guide.md",
+        "score": 1.0,
+        "held": [0, 1, 2, 3],
+        "coverage": 1.0,
+        "significance": -math.log(1000 * 0.005**4),
+        "words": 4,
+        "len": 4000,
+        "window": {
+            "share": len(window_held) / 4,
+            "held": window_held,
+            "all": [0, 1, 2, 3],
+            "words": 3000,
+        },
+    }
+    return {
+        "set": "s",
+        "id": "q",
+        "on": False,
+        "found": None,
+        "relevant": True,
+        "named": 0,
+        "cjk": 0.0,
+        "N": 1000,
+        "avglen": 400.0,
+        "coverage": 1.0,
+        "words": {str(i): {"df": 5, "surfaces": [], "cjk": False} for i in range(4)},
+        "window": {"terms": ["a", "b", "c", "d"], "dfs": [5, 5, 5, 5], "cjk": False},
+        "hits": [hit],
+    }
+
+
+def test_the_window_rule_reads_a_long_page_at_its_best_window(rf: ModuleType) -> None:
+    apart = _long_page_row([0])
+    assert rf.held_to_chance(apart)  # the whole page holds every word: relevant
+    assert not rf.windowed(apart)  # one window holds one of them: chance
+    together = _long_page_row([0, 1, 2, 3])
+    assert rf.windowed(together)  # the words meet in one window: its own readings
+    label = "held to chance, each hit read at its best window of 120 words"
+    assert not rf.rules()[label](apart)
+
+
+def test_best_window_finds_the_terms_a_window_holds(rf: ModuleType, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    filler = " ".join(f"lorem{i}" for i in range(300))
+    write(corpus / "guide.md", f"# Guide\n\nzstandard {filler} tarball\n")
+    from rubi.search.notewindow import note_question
+
+    asked = note_question("tarball zstandard", ["en"], lambda ts: dict.fromkeys(ts, 1.0))
+    win = rf.best_window(corpus / "guide.md", asked)
+    assert win is not None and win["words"] == 304
+    assert win["all"] == [0, 1] and len(win["held"]) == 1 and win["share"] == 0.5
+    near = tmp_path / "near.md"
+    near.write_text(f"zstandard tarball {filler}", "utf-8")
+    assert rf.best_window(near, asked)["held"] == [0, 1]
+
+
+def test_best_window_skips_an_empty_term(rf: ModuleType, tmp_path: Path) -> None:
+    from rubi.search.notewindow import NoteQuestion
+
+    # The Turkish chain stems the bare suffix "leri" to "": an empty key is found at
+    # every offset, and the finder would look for it at the same offset forever.
+    asked = NoteQuestion("tr", ("", "commit"), ("", "commit"), (1.0, 1.0))
+    note = tmp_path / "n.md"
+    note.write_text("git commit leri", "utf-8")
+    win = rf.best_window(note, asked)
+    assert win is not None and win["held"] == [0] and win["share"] == 1.0
