@@ -112,6 +112,13 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     unmarked = lang in STOP_WORD_SOURCES  # a list written without diacritics (ro)
 
     def term(word: str) -> str | None:
+        # a stem can be empty (Turkish ``leri``, the suffix left of ``commit'leri``):
+        # the word is its own term then (an empty term matched every note holding
+        # such a word, and a search for it in a note's text found it at every offset)
+        found = _term(word)
+        return fold(word) if found == "" else found
+
+    def _term(word: str) -> str | None:
         folded = fold(word)
         if not word.isascii():
             first = ord(word[0])

@@ -110,7 +110,8 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     found: dict[str, str] = {}
     for surface in analyzer.surface(query):
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(surface, term))
+            if term:  # never empty from the analysis; an empty key is found everywhere
+                found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -144,7 +145,7 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
     found: list[tuple[int, int]] = []  # (offset, term index)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
-        pos = low.find(key)
+        pos = low.find(key) if key else -1
         while pos >= 0:
             part = None if cjk else part_at(text, pos)
             if cjk or (part is not None and term in analyzer.terms_of(part)):

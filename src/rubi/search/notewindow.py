@@ -179,7 +179,8 @@ def note_question(
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(surface, term))
+            if term:  # never empty from the analysis; an empty key is found everywhere
+                found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -276,6 +277,8 @@ def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int
     found: list[int] = []
     add = found.append
     size = len(key)
+    if not size:  # an empty key is at every offset (and the loop below would not move)
+        return found
     pos = find(key)
     if is_cjk(term):
         while pos >= 0:
