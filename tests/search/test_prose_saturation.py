@@ -32,6 +32,7 @@ def _asked(n: int) -> NoteQuestion:
 def test_a_question_the_window_reorders_saturates_later(n: int, k1: float) -> None:
     assert BM25_PROSE_K1 > BM25_K1
     assert question_k1(_asked(n)) == k1
+    assert question_k1(None) is None  # not a search of notes: the index's own
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
-from rubi.search.notewindow import by_best_passage, note_question, question_k1
+from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_k1
 from rubi.search.reasons import QueryWords, query_words
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
@@ -267,10 +267,8 @@ def search_index(
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     analysis = QueryAnalysis.of(query, analysis)
     code = KIND_FOR_SCOPE[scope] == "file"
-    asked = None  # a note question's terms: its saturation and its window
-    if scope != "sessions" and not code:
-        asked = note_question(query, index.languages(), index.term_idf, analysis)
-    k1 = question_k1(asked) if asked is not None else None
+    asked = _note_question(index, query, scope, analysis)  # its saturation and window
+    k1 = question_k1(asked)
     bm25 = text_list(
         index, g, query, terms, scope, include_superseded, eligible, limit, analysis, k1
     )
@@ -336,6 +334,16 @@ def search_index(
         named=len(names),
         **evidence,
     )
+
+
+def _note_question(
+    index: SearchIndex, query: str, scope: str, analysis: QueryAnalysis
+) -> NoteQuestion | None:
+    """``query``'s terms as a question of notes (:func:`note_question`), read by its
+    saturation and its window; None for a search of code alone or of sessions."""
+    if scope == "sessions" or KIND_FOR_SCOPE[scope] == "file":
+        return None
+    return note_question(query, index.languages(), index.term_idf, analysis)
 
 
 def _day(days: Days, shown: Sequence[str], node: str) -> str:

@@ -177,14 +177,17 @@ def note_question(
     return NoteQuestion(lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
-def question_k1(asked: NoteQuestion) -> float:
-    """The BM25F saturation of a search of notes for ``asked``: :data:`BM25_PROSE_K1`
+def question_k1(asked: NoteQuestion | None) -> float | None:
+    """The BM25F saturation of a search of notes for ``asked`` (None, for a search that
+    is not of notes: None, the index's own): :data:`BM25_PROSE_K1`
     for a question the window reorders (:data:`COVERAGE_MIN_WORDS` to ``MAX`` terms,
     :func:`by_note_window`), whose best window then measures how many of its words
     meet, so a note's score may follow how much it is about each word;
     :data:`BM25_K1` for a name or a few keywords, where saturation is what measures
     it (at 2.0 "how do I sync between phone and desktop" put two pages repeating
     "sync" above the one holding all three words)."""
+    if asked is None:
+        return None
     if COVERAGE_MIN_WORDS <= len(asked.terms) <= COVERAGE_MAX_WORDS:
         return BM25_PROSE_K1
     return BM25_K1
