@@ -327,3 +327,29 @@ def test_the_most_common_kind_is_found_as_the_others_complement(
     ids = {scorer.stored(d)["id"] for d in notes}
     assert "d007" not in ids and "d001" in ids and "d005" not in ids
     index.close()
+
+
+@pytest.mark.parametrize("summed_with", ["dict", "numpy"])
+def test_a_query_saturates_at_the_k1_it_asks_for(
+    monkeypatch: pytest.MonkeyPatch, summed_with: str
+) -> None:
+    # One index, one postings cache, two saturations: a search of notes asks for
+    # BM25_PROSE_K1, one of code for the scorer's own BM25_K1.
+    from rubi.index.bm25params import BM25_K1, BM25_PROSE_K1
+
+    if summed_with == "numpy":
+        import numpy  # noqa: F401  (loaded: the scorer sums with it)
+    monkeypatch.setattr(termscore, "NUMPY_POSTINGS", 0 if summed_with == "numpy" else 10**9)
+    rng = random.Random(7)
+    index = SearchIndex(cache_home() / "k1" / "whoosh", keep_open=True)
+    index.rebuild(_doc(i, 0, rng) for i in range(120))
+    assert BM25_PROSE_K1 != BM25_K1
+    for text in ("alpha beta", "sync vault theta"):
+        clauses = query_clauses(text)
+        for k1 in (None, BM25_PROSE_K1, BM25_K1):
+            got = index.bm25(text, k1=k1)
+            want = reference_bm25f(index.directory, clauses, K1=k1 or BM25_K1)
+            assert [(h.id, h.score, h.matched) for h in got] == want, (text, k1)
+        prose = [h.score for h in index.bm25(text, k1=BM25_PROSE_K1)]
+        assert prose != [h.score for h in index.bm25(text)]  # the cache kept no k1
+    index.close()

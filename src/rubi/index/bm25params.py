@@ -6,10 +6,23 @@ each value stay beside it."""
 
 from __future__ import annotations
 
-__all__ = ["BM25_B", "BM25_FIELD_B", "BM25_K1"]
+__all__ = ["BM25_B", "BM25_FIELD_B", "BM25_K1", "BM25_PROSE_K1"]
 
 BM25_K1 = 1.2
-"""Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009)."""
+"""Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009): of a search of
+code alone, where it was measured (code search, issue -> files), of captured sessions
+(LoCoMo), and of a name or a few keywords; a plain-words question of notes uses
+:data:`BM25_PROSE_K1` (:func:`rubi.search.notewindow.question_k1`)."""
+BM25_PROSE_K1 = 2.0
+"""Term-frequency saturation of a plain-words question of notes (6 to 20 content
+terms, the ones the note window reorders): the top of the usual range (1.2 to 2.0;
+Robertson & Zaragoza 2009). The window (:mod:`rubi.search.notewindow`) already
+rewards a note where many of the question's words meet, so BM25F may let a note's
+score follow how much it is about each word: at 1.2 a long page naming every word
+once saturated nearly as high as the page about them. Chosen on the knowledge-base
+development halves among 0.9, 1.2, 1.6, 2.0, 3.0 and 5.0 (3.0 and 5.0 won on some
+halves and lost on others; 2.0 lost on none), each half's MRR@10 in
+``docs/benchmarks-history.md``, "issue 28: knowledge bases, fourteenth pass"."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
 BM25_FIELD_B: dict[str, float] = {"symbols": 0.3, "docs": 0.3}

@@ -37,8 +37,8 @@ from rubi.index.schema import (
 from rubi.index.termscore import SegmentData, TermScorer
 
 PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
-"""The fields whose lengths add up to a document's length for the relevance floor
-(:meth:`TermScorer.length_shares`): its prose, as analysed in its language."""
+"""The fields whose lengths make a document's length for the relevance floor
+(:meth:`TermScorer.length_shares`): its prose, analysed in its language."""
 
 # Whoosh (its reading and writing sides) loads in the methods that read or write with it.
 TYPE_CHECKING = False
@@ -72,9 +72,8 @@ generation being opened (its table of contents or a merged segment gone meanwhil
 @dataclass(frozen=True, slots=True)
 class IndexDoc:
     """One document to index. ``fields`` maps schema field names to text; ``lang``
-    is the language its prose is in (an ISO 639-1 code,
-    :func:`rubi.index.language.detect_language`), which names the analysis of its
-    prose fields (:func:`rubi.index.analysis.chain_language`)."""
+    is its prose's language (ISO 639-1, :func:`rubi.index.language.detect_language`),
+    which names its prose fields' analysis (:func:`rubi.index.analysis.chain_language`)."""
 
     id: str
     kind: str
@@ -90,11 +89,10 @@ class SearchIndex:
     """The Whoosh index of one vault.
 
     A search reads the index with its statistics in memory (:class:`TermScorer`).
-    With ``keep_open`` the reader and those statistics stay until :meth:`close`, and
-    the index is opened afresh when another commit or a rebuild replaced it, keeping
-    what its unchanged segments hold (:class:`~rubi.index.termscore.SegmentData`): a
-    long-lived process keeps one such instance per vault (:mod:`rubi.index.warm`).
-    Thread-safe for searches.
+    With ``keep_open`` they stay until :meth:`close`, and the index is opened afresh
+    when a commit or a rebuild replaced it, keeping its unchanged segments' data
+    (:class:`~rubi.index.termscore.SegmentData`): a long-lived process keeps one such
+    instance per vault (:mod:`rubi.index.warm`). Thread-safe for searches.
 
     Args:
         directory: the folder holding the Whoosh files (created on demand).
@@ -412,8 +410,10 @@ class SearchIndex:
         exclude_status: Iterable[str] = (),
         fields: Iterable[str] | None = None,
         analysis: QueryAnalysis | None = None,
+        k1: float | None = None,
     ) -> list[BM25Hit]:
-        """Rank documents for ``text`` by BM25F over every text field.
+        """Rank documents for ``text`` by BM25F over every text field (saturation
+        ``k1``, else :data:`BM25_K1`).
 
         Args:
             text: the query in words; analysed like the documents.
@@ -426,8 +426,8 @@ class SearchIndex:
             fields: search only these fields (default: every text field but
                 :data:`~rubi.index.schema.CODE_SCOPE_FIELDS`); fewer fields is faster
                 (the per-prompt recall searches notes' own fields only).
-            analysis: the query's analysis, made already by the caller
-                (:class:`~rubi.index.queryanalysis.QueryAnalysis`; a new one otherwise).
+            analysis: the query's analysis, made already by the caller (a new one
+                otherwise).
 
         Returns:
             Hits by descending score; empty when no term survives analysis.
@@ -448,7 +448,7 @@ class SearchIndex:
                 return None
             allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
             mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
-            top = scorer.top(clauses, limit, allow=allow, mask=mask)
+            top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1)
             found = [(doc, scorer.stored(doc.docnum)) for doc in top]
             lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
             dfs = scorer.word_dfs(clauses) if top else {}

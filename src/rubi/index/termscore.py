@@ -311,6 +311,7 @@ class TermScorer:
         *,
         allow: frozenset[int] | None = None,
         mask: frozenset[int] = frozenset(),
+        k1: float | None = None,
     ) -> list[ScoredDoc]:
         """The ``limit`` best documents for the query of ``clauses``: highest score
         first, the lower document number first on a tie (Whoosh's choice).
@@ -321,6 +322,8 @@ class TermScorer:
             limit: hits at most (≥ 1).
             allow: only these documents, or all.
             mask: never these documents.
+            k1: the saturation of this query (None: the scorer's ``K1``); the
+                postings hold none of it, so one cache serves every ``k1``.
         """
         lists = [self.postings(c) for c in clauses]
         members: dict[int, list[int]] = {}
@@ -329,11 +332,12 @@ class TermScorer:
         words = [tuple(m) for m in members.values()]
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
         idfs = [self.piece_idf if _cjk_word(clauses, m) else self.idf for m in words]
+        k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
-            ranked = best_numpy(np, lists, words, scales, idfs, self.K1, limit, mask)
+            ranked = best_numpy(np, lists, words, scales, idfs, k1, limit, mask)
         else:
-            acc = word_sums(lists, words, scales, idfs, self.K1)
+            acc = word_sums(lists, words, scales, idfs, k1)
             # Every sum is > 0 (idf > 0, tf > 0).
             candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
             if mask:

@@ -49,7 +49,7 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
-from rubi.search.notewindow import by_best_passage
+from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_k1
 from rubi.search.reasons import QueryWords, query_words
 from rubi.search.render import why_line
 from rubi.search.reweighting import (
@@ -266,11 +266,15 @@ def search_index(
     dated = window is not None and not window.open
     limit = DATED_BM25_LIMIT if dated else BM25_LIMIT
     analysis = QueryAnalysis.of(query, analysis)
-    bm25 = text_list(index, g, query, terms, scope, include_superseded, eligible, limit, analysis)
+    code = KIND_FOR_SCOPE[scope] == "file"
+    asked = _note_question(index, query, scope, analysis)  # its saturation and window
+    k1 = question_k1(asked)
+    bm25 = text_list(
+        index, g, query, terms, scope, include_superseded, eligible, limit, analysis, k1
+    )
     files: dict[str, FileText] = {}
     read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
     if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
-        code = KIND_FOR_SCOPE[scope] == "file"
         bm25 = by_best_passage(
             bm25,
             code,
@@ -279,6 +283,7 @@ def search_index(
             index,
             lambda h: read(g.nodes[h.id], h.id).text,
             lambda h: read(g.nodes[h.id], h.id).digest,
+            asked,
         )
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
@@ -330,6 +335,16 @@ def search_index(
         named=len(names),
         **evidence,
     )
+
+
+def _note_question(
+    index: SearchIndex, query: str, scope: str, analysis: QueryAnalysis
+) -> NoteQuestion | None:
+    """``query``'s terms as a question of notes (:func:`note_question`), read by its
+    saturation and its window; None for a search of code alone or of sessions."""
+    if scope == "sessions" or KIND_FOR_SCOPE[scope] == "file":
+        return None
+    return note_question(query, index.languages(), index.term_idf, analysis)
 
 
 def _day(days: Days, shown: Sequence[str], node: str) -> str:

@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
+from rubi.index.bm25params import BM25_K1, BM25_PROSE_K1
 from rubi.index.cjkwords import korean_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
@@ -65,6 +66,7 @@ __all__ = [
     "by_note_window",
     "note_question",
     "note_window_share",
+    "question_k1",
 ]
 
 WINDOW_WORDS = 120
@@ -197,6 +199,22 @@ def note_question(
 def _hangul(term: str) -> bool:
     """Whether ``term`` is a Hangul bigram or syllable (U+AC00-U+D7AF)."""
     return all("\uac00" <= ch <= "\ud7af" for ch in term)
+
+
+def question_k1(asked: NoteQuestion | None) -> float | None:
+    """The BM25F saturation of a search of notes for ``asked`` (None, for a search that
+    is not of notes: None, the index's own): :data:`BM25_PROSE_K1`
+    for a question the window reorders (:data:`COVERAGE_MIN_WORDS` to ``MAX`` terms,
+    :func:`by_note_window`), whose best window then measures how many of its words
+    meet, so a note's score may follow how much it is about each word;
+    :data:`BM25_K1` for a name or a few keywords, where saturation is what measures
+    it (at 2.0 "how do I sync between phone and desktop" put two pages repeating
+    "sync" above the one holding all three words)."""
+    if asked is None:
+        return None
+    if COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:  # as the window counts
+        return BM25_PROSE_K1
+    return BM25_K1
 
 
 def _whole_word(low: str, pos: int) -> str:
@@ -341,14 +359,17 @@ def by_best_passage(
     index: SearchIndex,
     text_of: Callable[[BM25Hit], str],
     digest_of: Callable[[BM25Hit], bytes] | None = None,
+    asked: NoteQuestion | None = None,
 ) -> list[BM25Hit]:
     """The text list ordered by each hit's best passage: in a search of code alone
     (``code``) by its best window of lines (:func:`rubi.search.codewindow.by_window`),
     else by a note's best window of terms (:func:`by_note_window`); ``text_of``: a
     hit's text ("" when it cannot be read); ``digest_of``: its digest (a note's terms'
-    offsets are kept by it)."""
+    offsets are kept by it); ``asked``: the question's :func:`note_question`, made
+    already by the caller (a new one otherwise)."""
     if code:
         shares = window_shares(query, index.term_idf, text_of)
         return by_window(hits, question_words(query, analysis), shares)
-    asked = note_question(query, index.languages(), index.term_idf, analysis)
+    if asked is None:
+        asked = note_question(query, index.languages(), index.term_idf, analysis)
     return by_note_window(hits, asked, text_of, digest_of)
