@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import json
 import marshal
+import mmap
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -101,4 +102,8 @@ def previous_tables(path: Path) -> Previous | None:
     except (_Damaged, ValueError, TypeError, AttributeError):
         data.close()
         return None
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        # the pages the check read leave this process's memory (a peak RSS the size of
+        # the file, beside the new one's); a table copied is read again from the cache
+        data.madvise(mmap.MADV_DONTNEED)
     return Previous(data, spans, {k: v for k, v in digests.items() if isinstance(v, str)})
