@@ -102,3 +102,22 @@ def test_a_file_written_without_digests_gives_nothing_to_copy(
     write_flat(path, live.build, 7, 3)
     assert encoded == ["names", "type_names", "defined_names", "problems"]
     assert path.read_bytes() == _fresh(live, path)
+
+
+def test_a_change_past_the_digest_s_first_chunk_is_seen(
+    live: LiveGraph, path: Path, encoded: list[str]
+) -> None:
+    from rubi.graph import flatreuse
+
+    for i in range(flatreuse._CHUNK + 50):
+        live.build.names[f"name {i:05}"] = ["plan", f"n{i}"]
+    write_flat(path, live.build, 7, 3)
+    encoded.clear()
+    write_flat(path, live.build, 7, 3)
+    assert encoded == ["problems"]
+    live.build.names[f"name {flatreuse._CHUNK + 40:05}"] = ["plan", "other"]
+    encoded.clear()
+    write_flat(path, live.build, 7, 3)
+    assert encoded == ["names", "problems"]
+    assert path.read_bytes() == _fresh(live, path)
+    assert read_flat(path)[0].names[f"name {flatreuse._CHUNK + 40:05}"] == ["plan", "other"]

@@ -36,19 +36,28 @@ _MARSHAL_VERSION = 2
 as a reference, so equal tables of other object sharing would differ)."""
 
 
+_CHUNK = 4096
+"""Keys digested at a time (their ``marshal`` bytes are all the digest holds)."""
+
+
 def table_digest(order: list[str], table: Mapping[str, Any]) -> str:
     """A digest of ``table``'s content as written: its keys in ``order`` (sorted) and
-    each key's value (lists of strings). Equal digests mean equal sections; a value
-    ``marshal`` cannot write has none ("")."""
-    try:
-        keys = marshal.dumps(order, _MARSHAL_VERSION)
-        values = marshal.dumps(list(map(table.__getitem__, order)), _MARSHAL_VERSION)
-    except ValueError:
-        return ""
+    each key's value (lists of strings), :data:`_CHUNK` keys at a time, each part after
+    its length. Equal digests mean equal sections; a value ``marshal`` cannot write
+    has none ("")."""
     h = hashlib.blake2b(digest_size=20)
-    h.update(len(keys).to_bytes(8, "little"))
-    h.update(keys)
-    h.update(values)
+    for start in range(0, len(order), _CHUNK):
+        keys = order[start : start + _CHUNK]
+        try:
+            parts = (
+                marshal.dumps(keys, _MARSHAL_VERSION),
+                marshal.dumps(list(map(table.__getitem__, keys)), _MARSHAL_VERSION),
+            )
+        except ValueError:
+            return ""
+        for part in parts:
+            h.update(len(part).to_bytes(8, "little"))
+            h.update(part)
     return h.hexdigest()
 
 
