@@ -124,3 +124,72 @@ def test_a_frozen_graph_is_saved_as_the_same_file(
     again = saved.with_name("again.pickle")
     snapshot.save_snapshot(again, frozen, 7)
     assert again.read_bytes() == saved.read_bytes()
+
+
+def test_has_edge_answers_as_networkx(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = _load(saved, False, monkeypatch).build.graph
+    f = _load(saved, True, monkeypatch).build.graph
+    pairs = [(u, v) for u in g for v in g.succ[u]][:20]
+    asked = [(u, v, k) for u, v in pairs for k in (None, "links_to", "about_file", "nope")]
+    asked += [("nowhere", "plan", None), ("plan", "nowhere", "links_to"), ("plan", "plan", None)]
+    assert [f.has_edge(*a) for a in asked] == [g.has_edge(*a) for a in asked]
+    assert any(f.has_edge(*a) for a in asked) and not all(f.has_edge(*a) for a in asked)
+    assert isinstance(f, FrozenGraph) and f._full is None  # answered without networkx
+
+
+def test_a_code_map_moved_on_a_frozen_graph_makes_the_same_dicts_without_thawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold ``rubi index`` reads the snapshot frozen; an import edit moves its code
+    nodes in place (:mod:`rubi.graph.codediff`), as on the networkx graph, step for
+    step, with networkx never asked."""
+    from rubi.codemap import build_code_map
+    from sync.test_code_graph_sync import EDITS, FILES
+
+    from helpers import write
+
+    root = tmp_path / "proj"
+    for rel, text in FILES.items():
+        write(root / rel, text)
+    before = build_code_map(root)
+    path = cache_home() / "indexes" / "vault-2" / "graph.pickle"
+    live = LiveGraph.from_notes(graph_notes(), ["spec.pdf"], before)
+    live.code_stamp = 1
+    snapshot.save_snapshot(path, live, 7)
+    plain = _load(path, False, monkeypatch)
+    frozen = _load(path, True, monkeypatch)
+    thawed: list[str] = []
+    thaw = FrozenGraph.thaw
+    monkeypatch.setattr(FrozenGraph, "thaw", lambda g: thawed.append("thaw") or thaw(g))
+    previous = before
+    for what, edit in EDITS:
+        for rel, text in edit.items():
+            if text is None:
+                (root / rel).unlink()
+            else:
+                write(root / rel, text)
+        code_map = build_code_map(root)
+        plain.set_code_map(code_map, previous)
+        frozen.set_code_map(code_map, previous)
+        previous = code_map
+        assert isinstance(frozen.build.graph, FrozenGraph), what
+        assert _dicts(frozen.build.graph) == _dicts(plain.build.graph), what
+        for table in ("names", "type_names", "defined_names"):
+            assert getattr(frozen.build, table) == getattr(plain.build, table), (what, table)
+    assert thawed == []
+    again = path.with_name("again.pickle")
+    snapshot.save_snapshot(again, frozen, 8)  # read frozen, written without networkx
+    snapshot.save_snapshot(path, plain, 8)
+    assert again.read_bytes() == path.read_bytes()
+
+
+def test_a_thawed_graph_is_saved_as_the_same_file_by_a_process_reading_frozen(
+    saved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A graph a frozen reader thawed (or built) is a ``networkx.MultiDiGraph``; saved
+    while the process reads frozen, it is written as any graph is."""
+    frozen = _load(saved, True, monkeypatch)
+    frozen.build.graph = frozen.build.graph.thaw()
+    again = saved.with_name("again.pickle")
+    snapshot.save_snapshot(again, frozen, 7)
+    assert again.read_bytes() == saved.read_bytes()

@@ -66,7 +66,7 @@ def _summary(report: app.IndexReport) -> str:
 def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
     from rubi.app.searching import runs_once
 
-    runs_once()  # the run leaves the flat graph current for the next cold reader
+    runs_once(frozen=not full)  # the run leaves the flat graph current for the next cold reader
     paths: VaultPaths = app.locate(vault)
     with progress_bar(not as_json) as progress:
         report = app.index(paths, full=full, progress=progress, on_wait=say_waiting)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Collection, Mapping
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from rubi.codemap import CodeFile, CodeMap, files_for_note, graph_edges
 from rubi.codemap.filekinds import is_example_path, is_test_path
 from rubi.core.model import Note, note_files
 from rubi.vault.resolve import normalize_name
+
+if TYPE_CHECKING:
+    import networkx as nx  # annotations only: a graph read frozen is changed without it
 
 __all__ = [
     "MIN_SYMBOL_NAME",

@@ -18,8 +18,7 @@ import bisect
 import hashlib
 from collections.abc import Collection
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from rubi.codemap import CodeFile, CodeMap
 from rubi.graph.code import (
@@ -33,6 +32,9 @@ from rubi.graph.code import (
     twin_group,
     twins,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx  # annotations only: a graph read frozen is changed without it
 
 __all__ = ["CodeChange", "CodeTables", "apply_code_change", "code_change", "shape_digest"]
 

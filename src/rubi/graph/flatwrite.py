@@ -32,7 +32,9 @@ from rubi.graph.flatlayout import (
     ORDER,
     SECTION,
     SECTIONS,
+    TABLE,
 )
+from rubi.graph.flatreuse import Previous, table_digest
 
 __all__ = ["restamp", "write_flat"]
 
@@ -48,8 +50,17 @@ def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
         TypeError, ValueError: an attribute JSON cannot hold; ``path`` is unchanged.
     """
-    with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
-        atomic_write_stream(path, lambda fh: _Writer(fh).write(build, gen, stamp), mode=0o600)
+    from rubi.graph.flatreuse import previous_tables
+
+    previous = previous_tables(path)  # its unchanged name tables are copied, not encoded
+    try:
+        with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
+            atomic_write_stream(
+                path, lambda fh: _Writer(fh, previous).write(build, gen, stamp), mode=0o600
+            )
+    finally:
+        if previous is not None:
+            previous.close()
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
@@ -95,8 +106,9 @@ BLOCK = 1 << 16
 class _Writer:
     """Streams the sections to ``fh`` in :data:`SECTIONS` order."""
 
-    def __init__(self, fh: IO[bytes]) -> None:
+    def __init__(self, fh: IO[bytes], previous: Previous | None = None) -> None:
         self._fh = fh
+        self._previous = previous
         self._crc = 0
         self._searched_crc = 0
         self._pos = BODY
@@ -151,10 +163,22 @@ class _Writer:
         seen: dict[int, int] = {}
         for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
             self._adjacency(direction, ids, adjacency, index, keys, (datas, data_list, seen))
-        self._section("tables", [_json({"keys": list(keys), "data": data_list, "graph": g.graph})])
-        self._table("names", build.names, _strings_batch)
-        self._table("type_names", build.type_names, _strings_batch)
-        self._table("defined_names", build.defined_names, _strings_batch)
+        named = {
+            "names": build.names,
+            "type_names": build.type_names,
+            "defined_names": build.defined_names,
+        }
+        orders = {name: sorted(rows) for name, rows in named.items()}
+        digests = {name: table_digest(orders[name], rows) for name, rows in named.items()}
+        tables = {"keys": list(keys), "data": data_list, "graph": g.graph, "digests": digests}
+        self._section("tables", [_json(tables)])
+        for name, rows in named.items():
+            same = self._previous.table(name, digests[name]) if self._previous else None
+            if same is None:
+                self._table(name, rows, _strings_batch, orders[name])
+            else:  # the replaced file's sections: the same bytes (rubi.graph.flatreuse)
+                for part, section in zip(TABLE, same, strict=True):
+                    self._section(f"{name}_{part}", [section])
         self._table("problems", build.problems_by_note, _each(_problems_json))
         table = b"".join(SECTION.pack(*self._spans[name]) for name in SECTIONS)
         crcs = (zlib.crc32(table), self._searched_crc, self._crc)
@@ -193,15 +217,19 @@ class _Writer:
         for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
             self._ints(f"{direction}_{part}", values)
 
-    def _table(self, name: str, table: Mapping[str, Any], encode: Batch) -> None:
+    def _table(
+        self, name: str, table: Mapping[str, Any], encode: Batch, order: list[str] | None = None
+    ) -> None:
         """``table`` as sorted keys (UTF-8) and one encoded value per key.
 
         The keys are sorted as strings: UTF-8 (lone surrogates included, as
         :func:`~rubi.graph.flatlayout.utf8` encodes them) keeps code point order, so
         this is the order of their bytes the reader's binary search expects. Keys and
         values are encoded :data:`CHUNK` at a time and their ends taken from the
-        lengths in one pass (a generator step per key was most of the time)."""
-        order = sorted(table)
+        lengths in one pass (a generator step per key was most of the time). ``order``:
+        the keys sorted, when the caller sorted them already."""
+        if order is None:
+            order = sorted(table)
         off, voff = array(OFFSETS, [0]), array(OFFSETS, [0])
         self._section(f"{name}_keys", _encoded(order, _keys_batch, off))
         self._ints(f"{name}_off", off)

@@ -129,6 +129,13 @@ class FrozenGraph:
             del self._succ[u][v]
             del self._pred[v][u]
 
+    def has_edge(self, u: str, v: str, key: str | None = None) -> bool:
+        """Whether an edge ``u → v`` exists (keyed ``key`` when given)."""
+        keydict = self._succ.get(u, {}).get(v)
+        if keydict is None:
+            return False
+        return key is None or key in keydict
+
     def remove_edges_from(self, edges: Iterable[tuple[str, str, str]]) -> None:
         """Remove each ``(u, v, key)`` edge; one that does not exist is skipped."""
         for u, v, key in edges:

@@ -125,8 +125,11 @@ class LiveCodeMap:
         :meth:`_made_of`) as the work the change implies
         (:mod:`rubi.graph.codediff`); built afresh when the graph holds no map it knows
         or more than :data:`REBUILD_SHARE` of the files changed.
+
+        A graph read back frozen (:class:`~rubi.graph.frozen.FrozenGraph`: a cold
+        ``rubi index``) is moved as it is, by the changes it makes as networkx does;
+        it is thawed (networkx imported) only to be built afresh.
         """
-        self._thaw()
         held = self._graph_map
         if held is None and previous is not None and self._made_of(previous):
             held = previous
@@ -140,6 +143,7 @@ class LiveCodeMap:
         self._rebuild_code_map(code_map)
 
     def _rebuild_code_map(self, code_map: CodeMap | None) -> None:
+        self._thaw()
         g = self.build.graph
         code_nodes = [n for n, k in g.nodes(data="kind") if k in ("file", "module")]
         g.remove_nodes_from(code_nodes)

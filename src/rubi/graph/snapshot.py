@@ -39,6 +39,7 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import pickle
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -165,7 +166,7 @@ def save_snapshot(path: Path, live: LiveGraph, gen: int) -> None:
     Raises:
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
     """
-    classes = _classes()
+    classes = _classes(reads_frozen())  # a graph read frozen is written without networkx
 
     def write(fh: IO[bytes]) -> None:
         writer = _Writer(fh, classes)
@@ -225,6 +226,9 @@ class _Writer:
         from rubi.graph.frozen import FrozenGraph
 
         self._names[FrozenGraph] = "MultiDiGraph"  # written as the networkx graph it reads as
+        nx = sys.modules.get("networkx")  # a graph built or thawed in a process reading frozen
+        if nx is not None:
+            self._names[nx.MultiDiGraph] = "MultiDiGraph"
 
     def dump(self, value: object) -> None:
         """One pickle of its own."""
