@@ -104,15 +104,13 @@ def text_of(result: Any) -> str:
     return "\n".join(c.text for c in result.content if hasattr(c, "text"))
 
 
-def first_hit(answer: str) -> str | None:
-    """The id of the first hit of a compact search answer (see ``render_compact``)."""
-    line = answer.split("\n", 1)[0]
-    if " — " in line:
-        path = line.split(" — ", 1)[1].split("  ")[0].split(" · ")[0]  # · its day
-        return path.removesuffix(".md")
-    if "] " in line:
-        return line.split("] ", 1)[1].split(" · ")[0].strip()
-    return None
+def first_hit(structured: Any) -> str | None:
+    """The id of a search answer's first hit: ``ids[0]`` of its structured content
+    (the tool's ``outputSchema``). Not parsed from the text: a file name holds any
+    characters (obsidian-hub's ``2021-11-20  Live Preview Updates.md`` has two spaces,
+    which the text parser once cut at, so its reads failed)."""
+    ids = structured.get("ids") if isinstance(structured, dict) else None
+    return str(ids[0]) if isinstance(ids, list) and ids else None
 
 
 def server_pid(before: set[int]) -> int:
@@ -300,7 +298,7 @@ async def timed_searches(
         wall.append(time.perf_counter() - t)
         cpu.append(thread_cpu_delta_s(ticks, thread_cpu_ns(pid)))
         answers[query] = result.structured_content or text_of(result)
-        hit = first_hit(text_of(result))
+        hit = first_hit(result.structured_content)
         if hit:
             hits.append(hit)
     return {

@@ -72,7 +72,7 @@ def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> No
     assert code == 0
     assert out.strip() == (
         "0 file problems, 0 unresolved links, 0 ambiguous links, "
-        "0 links unresolved in Obsidian, 0 notes with conflict markers, 0 secrets in notes, "
+        "0 links only rubi resolves, 0 notes with conflict markers, 0 secrets in notes, "
         "0 missing attachments, "
         "0 missing note files, 0 generated pages with broken summary markers, "
         "0 code files skipped or partly read."
@@ -81,6 +81,20 @@ def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> No
     code, out = doctor(project / ".rubi", "--json")
     assert code == 0
     assert json.loads(out) == {section: [] for section in SECTIONS}
+
+
+def test_the_summary_does_not_count_unresolved_links_twice_under_two_names(
+    project: Path,
+) -> None:
+    """A link nothing resolves is "unresolved"; the count of links only rubi resolves
+    (by title or alias) was labelled "links unresolved in Obsidian", so a vault with
+    62 unresolved links read "62 unresolved links, … 0 links unresolved in Obsidian"."""
+    write(project / ".rubi" / "notes" / "lone.md", "# Lone\n\nSee [[nowhere at all]].\n")
+    code, out = doctor(project / ".rubi")
+    assert code == 1
+    summary = out.splitlines()[-1]
+    assert "1 unresolved link," in summary and "0 links only rubi resolves," in summary
+    assert "unresolved in Obsidian" not in summary
 
 
 def test_every_section_in_text(project: Path) -> None:
@@ -110,7 +124,7 @@ def test_every_section_in_text(project: Path) -> None:
     summary = lines[-1]
     for part in (
         "1 secret in notes",
-        "1 link unresolved in Obsidian",
+        "1 link only rubi resolves",
         "1 note with conflict markers",
         "1 ambiguous link",
         "1 missing attachment",

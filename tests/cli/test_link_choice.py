@@ -116,3 +116,23 @@ def test_the_json_help_names_the_keys_the_object_has(vault: Path, command: str) 
     assert data[command] and all(
         set(item) == {"id", "title", "kind", "relation"} for item in data[command]
     )
+
+
+def test_an_unresolved_link_is_shown_as_written_not_by_the_graphs_id(tmp_path: Path) -> None:
+    """`rubi links` printed an unresolved [[Missing Note]] as `dangling:missing note`,
+    the graph's node id (folded case, an internal prefix); the text shows the link as
+    the note wrote it, --json keeps the id."""
+    root = tmp_path / "v"
+    write(root / "notes" / "a.md", "# A\n\nSee [[Missing Note]] and [[Other Gone|alias]].\n")
+    app.index(app.locate(root))
+    code, out, _ = run("links", "notes/a", "--vault", str(root))
+    assert code == 0
+    assert out.splitlines() == [
+        "links_to     [[Missing Note]]  (unresolved)",
+        "links_to     [[Other Gone]]  (unresolved)",
+    ]
+    code, out, _ = run("links", "notes/a", "--vault", str(root), "--json")
+    assert [item["id"] for item in json.loads(out)["links"]] == [
+        "dangling:missing note",
+        "dangling:other gone",
+    ]

@@ -169,3 +169,38 @@ def test_counts_of_one_are_singular_on_the_map_and_module_pages(
     (module,) = code_map.modules
     page = render_module_page(code_map, module, [], "")
     assert " · 1 file · " in page and "1 files" not in page
+
+
+def test_the_modules_the_map_leaves_out_are_named(make_repo: Callable[..., Path]) -> None:
+    """The map lists 10 modules; the line for the rest named `rubi map`, the command
+    that printed the page, so a reader could not reach them. It names them now (as
+    many as fit), each a name `rubi map <module>` opens."""
+    files = {f"packages/p{m:02d}/package.json": "{}" for m in range(14)}
+    files |= {f"packages/p{m:02d}/src/index.ts": "export const x = 1\n" for m in range(14)}
+    code_map = build_code_map(make_repo(files, use_git=False))
+    assert len(code_map.modules) == 14
+    more = [line for line in render_map(code_map, [], "").splitlines() if "more:" in line]
+    assert len(more) == 1 and more[0].startswith("- … 4 more: ")
+    assert "`rubi map`" not in more[0]
+    listed = {
+        line.split("|")[1].split("]]")[0]
+        for line in render_map(code_map, [], "").splitlines()
+        if line.startswith("- [[modules/")
+    }
+    named = {n.strip("` ") for n in more[0].split(": ", 1)[1].split(",")}
+    assert named == set(code_map.modules) - listed and len(named) == 4
+
+
+def test_a_long_list_of_left_out_modules_is_counted_past_its_names(
+    make_repo: Callable[..., Path],
+) -> None:
+    files = {f"packages/package-with-a-long-name-{m:02d}/package.json": "{}" for m in range(40)}
+    files |= {
+        f"packages/package-with-a-long-name-{m:02d}/src/index.ts": "export const x = 1\n"
+        for m in range(40)
+    }
+    code_map = build_code_map(make_repo(files, use_git=False))
+    text = render_map(code_map, [], "")
+    (more,) = [line for line in text.splitlines() if " more: " in line]
+    assert more.endswith(" and 25 others") and "`package-with-a-long-name-10`" in more
+    assert estimate_tokens(text) <= 500

@@ -239,6 +239,22 @@ def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project:
     assert not loading.hooks.is_set()
 
 
+def test_a_stopped_engine_s_loading_waiting_for_a_request_ends_at_once(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An on-demand loading no request has asked for slept on its demand event and
+    looked at its cancel every 0.1 s; a server ending waited that long for nothing.
+    With the period made an hour, the stop still ends the thread."""
+    monkeypatch.setattr(warmup, "CANCEL_POLL_S", 3600.0)
+    primed: list[object] = []
+    loading = Warmup(app.locate(project / ".rubi"), prime=primed.append, on_demand=True)
+    loading.start()
+    time.sleep(0.2)  # inside its wait for a request
+    loading.stop(timeout_s=30)
+    assert loading._thread is not None and not loading._thread.is_alive()
+    assert primed == [] and not loading.hooks.is_set()
+
+
 def test_a_stopped_engine_waits_for_its_loading_to_end(
     project: Path, held: threading.Event
 ) -> None:

@@ -138,7 +138,7 @@ def test_rubi_cost_prints_the_line_on_demand(
     result = CliRunner().invoke(cli, ["cost", "--session", SESSION[:8]])
     assert result.exit_code == 0, result.output
     line = result.output.strip()
-    assert line.startswith(f"rubi in session {SESSION[:8]} (5 calls): cost ")
+    assert line.startswith(f"rubi in session {SESSION[:8]} (5 API calls): cost ")
     assert "1 whole-file read denied" in line and "hook context" in line
     data = json.loads(CliRunner().invoke(cli, ["cost", "--json"]).output)
     assert data["session_id"] == SESSION and data["line"] == line
@@ -165,3 +165,17 @@ def test_the_next_session_start_shows_the_line_once(with_rubi: Path, tmp_path: P
     assert "additionalContext" in shown["hookSpecificOutput"]  # the map as before
     again = hook("SessionStart", start)
     assert again is not None and "systemMessage" not in again
+
+
+def test_the_line_says_one_api_call_and_one_run_in_the_singular() -> None:
+    """A one-prompt session's line read "(1 calls) … (2 runs)": "calls" next to "rubi in
+    session" read as calls of rubi, and the count of one was plural."""
+    from rubi.app.sessioncost import cost_line
+    from rubi.transcripts.rubicost import RubiCost
+
+    cost = RubiCost("c4a79533-ce93", True, 1, 1100, 1100.0, 1, 70, 70.0, 1, 50, 50.0, 0, 0, 0.0)
+    line = cost_line(cost)
+    assert line.startswith("rubi in session c4a79533 (1 API call): cost ")
+    assert "(1 run)" in line and "(1 call)" in line and "calls)" not in line
+    idle = cost_line(RubiCost("c4a79533", False, 3, 0, 0.0, 0, 0, 0.0, 0, 0, 0.0, 0, 0, 0.0))
+    assert idle == "rubi was not active in session c4a79533 (3 API calls)."

@@ -349,3 +349,22 @@ def test_a_check_for_changed_files_counts_its_cpu_time(
     assert first > 0.0
     freshness.files_unchanged(paths)
     assert freshness.scans_cpu_s() > first
+
+
+def test_a_background_watch_waiting_for_its_event_ends_as_soon_as_it_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread slept on its ``after`` event and looked at its stop every 0.1 s, so a
+    server ending on Claude Code's SIGINT waited up to that long for it (the client
+    sends SIGTERM 100 ms after SIGINT). It sleeps on the stop now: with the period made
+    an hour, the thread still ends once the ``with`` block is left."""
+    import rubi.cli.servewatch as servewatch
+    import rubi.watch as watch_module
+
+    monkeypatch.setattr(servewatch, "POLL_S", 3600.0)
+    monkeypatch.setattr(watch_module, "watch", lambda vault, **kw: None)
+    with in_background(app.locate(tmp_path), threading.Event(), threading.Event()) as thread:
+        time.sleep(0.2)  # inside its wait
+    assert thread is not None
+    thread.join(30)
+    assert not thread.is_alive()

@@ -158,6 +158,27 @@ def test_a_batch_reports_its_own_files_warnings_not_the_vaults() -> None:
     )
 
 
+def test_the_echo_of_the_watchers_own_map_page_write_prints_nothing() -> None:
+    """A decision saved rewrites ``map.md``; the event of that write comes back as a
+    batch that changes nothing. It printed "1 change: 0 added, 0 updated, 0 deleted
+    notes" after every such save; a user's edit of the page is still reported."""
+    from rubi.cli.watchcmds import report_lines
+    from rubi.sync import IndexReport
+    from rubi.watch import Batch
+
+    written: set[str] = set()
+    saved = IndexReport(added=1, pages_written=["map.md"])
+    first = report_lines(Batch({"notes/decision-a.md"}, events=1), saved, "12:00:00", None, written)
+    assert first == ["12:00:00 1 change: 1 added, 0 updated, 0 deleted notes (0.00 s)"]
+    assert report_lines(Batch({"map.md"}, events=1), IndexReport(), "12:00:01", None, written) == []
+    edited = report_lines(
+        Batch({"map.md"}, events=1), IndexReport(updated=1), "12:00:02", None, written
+    )
+    assert edited == ["12:00:02 1 change: 0 added, 1 updated, 0 deleted notes (0.00 s)"]
+    other = report_lines(Batch({"notes/b.md"}, events=1), IndexReport(), "12:00:03", None, written)
+    assert other == ["12:00:03 1 change: 0 added, 0 updated, 0 deleted notes (0.00 s)"]
+
+
 def test_a_badly_named_file_is_warned_about_once_per_name(
     vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

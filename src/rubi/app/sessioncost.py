@@ -47,16 +47,21 @@ def _k(value: float) -> str:
     return format_tokens(round(value))
 
 
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def cost_line(cost: RubiCost) -> str:
     """The one line: ``rubi in this session: cost …; saved …`` (input-token
     equivalents, the X-ray's prices), or that rubi was not active."""
     if not cost.active:
-        return f"rubi was not active in session {cost.session_id[:8]} ({cost.calls} calls)."
+        calls = _n(cost.calls, "API call", "API calls")
+        return f"rubi was not active in session {cost.session_id[:8]} ({calls})."
     parts = [f"tool schemas {_k(cost.schema_cost)}"]
     if cost.hook_runs:
-        parts.append(f"hook context {_k(cost.hook_cost)} ({cost.hook_runs} runs)")
+        parts.append(f"hook context {_k(cost.hook_cost)} ({_n(cost.hook_runs, 'run', 'runs')})")
     if cost.tool_calls:
-        parts.append(f"tool results {_k(cost.tool_cost)} ({cost.tool_calls} calls)")
+        parts.append(f"tool results {_k(cost.tool_cost)} ({_n(cost.tool_calls, 'call', 'calls')})")
     saved = "saved nothing it can measure"
     if cost.denials:
         reads = "read" if cost.denials == 1 else "reads"
@@ -67,7 +72,8 @@ def cost_line(cost: RubiCost) -> str:
     net = cost.saved - cost.cost
     verdict = f"net {'+' if net >= 0 else '-'}{_k(abs(net))}"
     return (
-        f"rubi in session {cost.session_id[:8]} ({cost.calls} calls): cost {_k(cost.cost)} "
+        f"rubi in session {cost.session_id[:8]} ({_n(cost.calls, 'API call', 'API calls')}): "
+        f"cost {_k(cost.cost)} "
         f"({', '.join(parts)}); {saved}; {verdict} input-token equivalents."
     )
 

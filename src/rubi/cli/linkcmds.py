@@ -49,8 +49,10 @@ def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None
     if not found.items:
         echo("(none)")
     for lv in found.items:
-        mark = "  (unresolved)" if lv.kind == "dangling" else ""
-        echo(f"{lv.relation:<12} {lv.id}{mark}")
+        if lv.kind == "dangling":  # its id is the graph's (dangling:<folded name>)
+            echo(f"{lv.relation:<12} [[{lv.title}]]  (unresolved)")
+        else:
+            echo(f"{lv.relation:<12} {lv.id}")
 
 
 @click.command()

@@ -62,7 +62,11 @@ def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
 @click.argument("query", nargs=-1, required=True)
 @click.option("--terms", "-t", multiple=True, help="Related word or identifier (repeatable).")
 @click.option(
-    "--top-k", type=click.IntRange(1, MAX_TOP_K), default=DEFAULT_TOP_K, show_default=True
+    "--top-k",
+    type=click.IntRange(1, MAX_TOP_K),
+    default=DEFAULT_TOP_K,
+    show_default=True,
+    help="Hits to rank at most (the budget may show fewer).",
 )
 @click.option(
     "--budget",
@@ -71,7 +75,14 @@ def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
     show_default=True,
     help=f"Output budget in tokens (characters / {CHARS_PER_TOKEN}).",
 )
-@click.option("--scope", type=click.Choice(SEARCH_SCOPES), default="all", show_default=True)
+@click.option(
+    "--scope",
+    type=click.Choice(SEARCH_SCOPES),
+    default="all",
+    show_default=True,
+    help="all: notes and code of the project and the personal vault; notes: notes of "
+    "both vaults; code; personal: the personal vault only; sessions: recorded sessions.",
+)
 @click.option("--all", "include_superseded", is_flag=True, help="Include superseded notes.")
 @click.option(
     "--no-personal",

@@ -21,7 +21,13 @@ __all__ = ["serve"]
     show_default=True,
     help="HTTP address; anything but loopback needs --allow-remote.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULTS.port, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=DEFAULTS.port,
+    show_default=True,
+    help="HTTP port (with --http).",
+)
 @click.option(
     "--allow-remote",
     is_flag=True,

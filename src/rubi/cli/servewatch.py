@@ -103,11 +103,19 @@ def in_background(
         thread.join(timeout=2.0)
 
 
+POLL_S = 0.1
+"""How often a background watch waiting for its ``after`` or ``idle`` event looks at
+it (:func:`_wait`); its stop ends the wait at once."""
+
+
 def _wait(event: threading.Event, stop: threading.Event, deadline: float | None) -> None:
     """Return once ``event`` or ``stop`` is set, ``deadline`` (monotonic seconds; None:
     none) has passed, or the searches' scans have cost :data:`WATCH_AFTER_SCANS_S` of
-    CPU (a server searched without pause: the idle spell it waits for never comes)."""
-    while not event.wait(0.1) and not stop.is_set():
+    CPU (a server searched without pause: the idle spell it waits for never comes).
+    It sleeps on ``stop``, so a server that is ending does not wait up to
+    :data:`POLL_S` for this thread (it waited on ``event``: Claude Code's SIGINT, which
+    gives a server 100 ms before its SIGTERM, often ran out)."""
+    while not event.is_set() and not stop.wait(POLL_S):
         if deadline is not None and time.monotonic() >= deadline:
             return
         if app.scans_cpu_s() >= WATCH_AFTER_SCANS_S:

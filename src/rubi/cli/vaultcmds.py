@@ -252,7 +252,7 @@ def _print_doctor(report: app.DoctorReport) -> None:
         (len(report.files), "file problem"),
         (len(report.missing), "unresolved link"),
         (len(report.ambiguous), "ambiguous link"),
-        (len(report.obsidian), "link unresolved in Obsidian"),
+        (len(report.obsidian), "link only rubi resolves"),
         (len(report.conflicts), "note with conflict markers"),
         (len(report.secrets), "secret in notes"),
         (len(attachments), "missing attachment"),
@@ -263,7 +263,7 @@ def _print_doctor(report: app.DoctorReport) -> None:
     many = {
         "generated page with broken summary markers": "generated pages with broken summary markers",
         "code file skipped or partly read": "code files skipped or partly read",
-        "link unresolved in Obsidian": "links unresolved in Obsidian",
+        "link only rubi resolves": "links only rubi resolves",
         "note with conflict markers": "notes with conflict markers",
         "secret in notes": "secrets in notes",
     }

@@ -64,11 +64,12 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     said: set[ScanWarning] = set()
     refused: set[ScanWarning] = set()  # said by the watcher: not again from its batch
+    written: set[str] = set()  # the map pages this watcher wrote
 
     def report(batch: Batch, result: app.IndexReport) -> None:
         if refused & set(result.warnings):
             result = replace(result, warnings=[w for w in result.warnings if w not in refused])
-        for line in report_lines(batch, result, time.strftime("%H:%M:%S"), said):
+        for line in report_lines(batch, result, time.strftime("%H:%M:%S"), said, written):
             echo(line, err=True)
 
     def say_refused(path: str, reason: str) -> None:
@@ -105,15 +106,42 @@ def _badly_named(batch: Batch) -> set[str]:
     return {e for e in map(escaped_name, batch.vault_paths) if e not in batch.vault_paths}
 
 
+def _echo_of_own_pages(batch: Batch, result: app.IndexReport, own: set[str]) -> bool:
+    """True for a batch of only pages in ``own`` (written by this watcher) that changed
+    nothing: no note, no code file, no warning."""
+    return bool(
+        batch.events
+        and batch.vault_paths
+        and batch.vault_paths <= own
+        and not batch.code
+        and not result.changed
+        and not result.warnings
+    )
+
+
 def report_lines(
-    batch: Batch, result: app.IndexReport, stamp: str, said: set[ScanWarning] | None = None
+    batch: Batch,
+    result: app.IndexReport,
+    stamp: str,
+    said: set[ScanWarning] | None = None,
+    written: set[str] | None = None,
 ) -> list[str]:
     """What ``rubi watch`` prints for one applied batch: one summary line, then the
     warnings of the files in the batch only (the catch-up run, ``events == 0``, shows
     the vault's once), at most :data:`MAX_WARNINGS_SHOWN` of them. A file whose name
     is refused (a control character or line break, not UTF-8) is warned about under its
     escaped name, and once per watcher: ``said`` remembers the warnings shown (updated
-    here); one about such a name is not shown again, however often the file is saved."""
+    here); one about such a name is not shown again, however often the file is saved.
+
+    ``written`` remembers the map pages this watcher wrote (updated here): a batch of
+    only those pages that changed nothing is the echo of rubi's own write (a note's
+    save rewrote ``map.md``) and prints nothing, not "1 change: 0 added, 0 updated,
+    0 deleted notes"."""
+    own = written if written is not None else set()
+    echo_only = _echo_of_own_pages(batch, result, own)
+    own.update(result.pages_written)
+    if echo_only:
+        return []
     if batch.events:
         what = f"{batch.events} change" + ("s" if batch.events != 1 else "")
     else:

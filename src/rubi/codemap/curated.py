@@ -13,11 +13,9 @@ HTML comments are invisible in Obsidian's reading view and in rendered markdown.
 from __future__ import annotations
 
 from rubi.codemap.errors import CuratedSummaryError
+from rubi.core.pagenames import SUMMARY_END, SUMMARY_START
 
 __all__ = ["SUMMARY_END", "SUMMARY_START", "curated_block", "extract_curated"]
-
-SUMMARY_START = "<!-- rubi:summary:start -->"
-SUMMARY_END = "<!-- rubi:summary:end -->"
 
 
 def extract_curated(existing_text: str, path: str = "map.md") -> str | None:

@@ -153,6 +153,26 @@ def _facts(code_map: CodeMap) -> _Facts:
     return _Facts(modules, langs, per_module, central)
 
 
+MORE_NAMES_CHARS = 160
+"""The most characters of module names the map's "… N more" line holds (about 40
+tokens); the rest are counted."""
+
+
+def _more_modules(rest: list[str]) -> str:
+    """The line for the modules the map leaves out: their names by rank, as many as
+    :data:`MORE_NAMES_CHARS` holds, so that ``rubi map <module>`` can open any of them
+    (it pointed at ``rubi map``, the command that had printed the page)."""
+    names: list[str] = []
+    used = 0
+    for name in rest:
+        used += len(name) + 2
+        if names and used > MORE_NAMES_CHARS:
+            break
+        names.append(f"`{name}`")
+    left = len(rest) - len(names)
+    return f"- … {len(rest)} more: {', '.join(names)}" + (f" and {left} others" if left else "")
+
+
 def _compose(
     code_map: CodeMap,
     facts: _Facts,
@@ -177,7 +197,7 @@ def _compose(
                 line += ": " + ", ".join(_relative(p, module.folder) for p in top)
             lines.append(line)
         if len(modules) > caps["modules"]:
-            lines.append(f"- … {len(modules) - caps['modules']} more: `rubi map`")
+            lines.append(_more_modules(modules[caps["modules"] :]))
     ranked = facts.central
     if ranked and caps["files"]:
         lines += ["", "## Central files"]

@@ -152,6 +152,7 @@ class Warmup:
         way (a first search, which cannot be cut short) is waited for up to
         ``timeout_s`` seconds."""
         self._cancel.set()
+        self._demand.set()  # wakes a loading waiting for a request: it ends on _cancel
         thread = self._thread
         if thread is not None and timeout_s > 0:
             thread.join(timeout_s)
