@@ -39,35 +39,24 @@ _JOINERS = frozenset(".'\u2019")
 """Characters that join two words into one token (``os.path``, ``don't``)."""
 
 
-def _kind(ch: str) -> str:
-    """The class :func:`rubi.index.wordparts.word_parts` gives ``ch``: D digit, U
-    upper-case letter, L lower-case letter, O another letter or number, ``-`` none."""
-    if ch.isdecimal():
-        return "D"
-    if ch.isupper():
-        return "U"
-    if ch.islower():
-        return "L"
-    return "O" if ch.isalnum() else "-"
-
-
 def _part_starts(text: str, pos: int) -> bool:
-    """Whether an identifier part starts at ``pos`` (``text[pos]`` alphanumeric): after
-    a separator, at a change of case from lower to upper, at the last capital of a run
-    followed by a lower-case letter (``HTTP|Server``), and between letters and digits
-    (``v|2|beta``)."""
+    """Whether an identifier part starts at ``pos`` (``text[pos]`` alphanumeric), as
+    :func:`rubi.index.wordparts.word_parts` cuts (its classes: digit, upper-case,
+    lower-case, another letter or number): after a separator, at a change of case from
+    lower to upper, at the last capital of a run a lower-case letter follows
+    (``HTTP|Server``), and between classes otherwise (``v|2|beta``)."""
     if pos == 0:
         return True
-    before, here = _kind(text[pos - 1]), _kind(text[pos])
-    if before == "-":
+    before, here = text[pos - 1], text[pos]
+    if not before.isalnum():
         return True
-    if here == "U":
-        if before != "U":
-            return True
-        return pos + 1 < len(text) and _kind(text[pos + 1]) == "L"
-    if here == "L":
-        return before in "DO"
-    return here != before
+    if here.isupper():
+        return not before.isupper() or text[pos + 1 : pos + 2].islower()
+    if here.islower():
+        return not (before.islower() or before.isupper())
+    if here.isdecimal():
+        return not before.isdecimal()
+    return before.isupper() or before.islower() or before.isdecimal()
 
 
 def _lone_part(text: str, pos: int, end: int) -> bool:
@@ -140,6 +129,10 @@ def holds_term(
     token (:func:`token_at`) analyses to it by ``terms_of`` (the chain's
     :meth:`~rubi.index.analysis.TermAnalyzer.terms_of`). ``seen``: the answers for
     ``term`` so far, by part or token (a common key is found hundreds of times)."""
+    if pos and text[pos].islower():
+        before = text[pos - 1]
+        if before.islower() or before.isupper():
+            return False  # inside a word (most places a key is found): no part, no token
     part = part_at(text, pos)
     if part is not None:
         ok = seen.get(part)
