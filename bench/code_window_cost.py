@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import rubi.search.engine as engine
+import rubi.search.notewindow as notewindow
 from rubi import app
 from rubi.core.paths import VaultPaths, index_dir_for
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
@@ -65,17 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     vault = work / "vault"
     (vault / "notes").mkdir(parents=True)
     paths = VaultPaths(vault, index_dir_for(vault), args.checkout.resolve())
-    rule = engine.by_window
+    rule = notewindow.by_window
     try:
         app.index(paths)
         app.search(paths, "warm up the caches", scope="code", refresh=False)
         print(f"{args.name}: {len(queries)} questions, {reordered} reordered by the rule")
         for label in ("with the rule", "without (floor)", "with the rule", "without (floor)"):
-            engine.by_window = rule if label == "with the rule" else _without_rule
+            notewindow.by_window = rule if label == "with the rule" else _without_rule
             cpu, wall = _timed(paths, queries, args.repeat)
             print(f"  {label:16s} CPU {cpu:5.1f} ms / search, wall {wall:5.1f} ms")
     finally:
-        engine.by_window = rule
+        notewindow.by_window = rule
         shutil.rmtree(paths.index_dir, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
     return 0

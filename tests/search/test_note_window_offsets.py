@@ -7,27 +7,26 @@ terms)."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
 from rubi.search import notewindow
-from rubi.search.codewindow import part_at
 from rubi.search.notewindow import (
     NoteQuestion,
     by_note_window,
     note_question,
     note_window_share,
 )
+from rubi.search.termat import holds_term
 from rubi.search.textkey import text_key
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 def _reference_share(text: str, question: NoteQuestion, window: int) -> float | None:
-    """The share as the rule was first written (before its offsets were kept)."""
+    """The share as the rule was first written (before its offsets were kept), each
+    place checked afresh (:func:`rubi.search.termat.holds_term`, which the rule shares
+    with the code window since the fourteenth pass)."""
     mass = question.mass
     if mass <= 0:
         return None
@@ -38,16 +37,8 @@ def _reference_share(text: str, question: NoteQuestion, window: int) -> float | 
         cjk = is_cjk(term)
         pos = low.find(key)
         while pos >= 0:
-            if cjk:
+            if cjk or holds_term(text, pos, term, analyzer.terms_of, {}):
                 found.append((pos, index))
-            elif (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
-                part = part_at(text, pos)
-                whole = _WORD.match(low, pos)
-                if part is not None and (
-                    term in analyzer.terms_of(part)
-                    or (start and term in analyzer.terms_of(whole.group() if whole else ""))
-                ):
-                    found.append((pos, index))
             pos = low.find(key, pos + len(key))
     found.sort()
     events: list[tuple[int, int]] = []

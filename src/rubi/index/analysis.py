@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 __all__ = [
     "LANGUAGES",
     "PROSE_LANGUAGES",
+    "TOKEN_PATTERN",
+    "WORD_CHARS",
     "CJKBigramFilter",
     "IdentifierSplitFilter",
     "LanguageFilter",
@@ -58,10 +60,10 @@ __all__ = [
     "text_analyzer",
 ]
 
-_TOKEN_PATTERN = (
-    r"\b[CcFf](?:\+\+|#)(?![\w+#])"
-    r"|[\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+(?:[.'’][\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff]+)*"
-)
+WORD_CHARS = r"\w\u0300-\u036f\u0900-\u0963\u0b80-\u0bff"
+"""The characters of a word, as a regular expression's class body (see
+:data:`TOKEN_PATTERN`)."""
+TOKEN_PATTERN = rf"\b[CcFf](?:\+\+|#)(?![\w+#])|[{WORD_CHARS}]+(?:[.'’][{WORD_CHARS}]+)*"
 """Words, keeping dotted names (``app.py``, ``os.path``) and apostrophes together, and
 the language names C++, C# and F#, which would otherwise lose their symbols and then
 their one letter. The vowel signs and viramas of Devanagari and Tamil (U+0900-U+0963,
@@ -277,7 +279,7 @@ def _cjk_pieces(text: str) -> list[str]:
 def _whoosh_chain(lang: str) -> Analyzer:
     """The chain as Whoosh filters, token by token (see the module docstring)."""
     return (
-        RegexTokenizer(_TOKEN_PATTERN)
+        RegexTokenizer(TOKEN_PATTERN)
         | IdentifierSplitFilter()
         | LowercaseFilter()
         | LanguageNameFilter()
@@ -317,7 +319,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         # The tokenizer's own pattern: Whoosh compiles it with ``re.UNICODE`` (the
         # default for a text pattern, so the same matches), and ``re``'s cache keys on
         # the flags: without them, every process compiled it twice (0.4–0.8 ms).
-        self._findall = re.compile(_TOKEN_PATTERN, re.UNICODE).findall
+        self._findall = re.compile(TOKEN_PATTERN, re.UNICODE).findall
         self._table: dict[str, tuple[str, ...]] = {}
         self._surface_terms: dict[str, tuple[str, ...]] = {}  # terms_of's, as _table
 

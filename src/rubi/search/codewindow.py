@@ -19,23 +19,24 @@ Measured on code search (NDCG@10, development halves only): ``docs/benchmarks-hi
 A term is found where one of the file's words starts with its *key* (the longest common
 prefix of the query's word and the term, so ``happy`` -> ``happi`` looks for ``happ``), at
 the start of a word or of an identifier's part (``SessionMiddleware`` holds
-``middleware``), and that part analysed as code gives the term: the same terms the index
-holds, found by ``str.find`` instead of analysing every line. Cost: 6 to 9 ms of CPU
+``middleware``, ``HTTPServer`` holds ``server``), and that part, or the whole token
+starting there (``SQLite`` holds ``sqlite``), analysed as code gives the term
+(:func:`rubi.search.termat.holds_term`): the same terms the index holds, found by
+``str.find`` instead of analysing every line. Cost: 6 to 9 ms of CPU
 per code search of such a question (``bench/code_window_cost.py``).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
-from rubi.index.wordparts import word_parts
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
 from rubi.search.snippet import aligned_lower
+from rubi.search.termat import holds_term, part_at
 
 __all__ = [
     "MIN_SHARE",
@@ -64,9 +65,6 @@ WINDOW_HITS = 20
 the files that can reach the first ten (read once: the shown hits' snippets use the
 same text). All 50 of the list: 0.825 on the same three halves, with 2.5 times the
 files read."""
-_ASCII_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-"""An ASCII identifier's first part, as :func:`rubi.index.wordparts.word_parts` cuts it."""
-_WORD = re.compile(r"[^\W_]+")
 UNREAD_SHARE = 1.0
 """The factor of a hit whose file cannot be read (gone since indexing, refused), or of
 a question without terms to look for: left as BM25F ranks it."""
@@ -93,13 +91,15 @@ class QuestionTerms:
 
 def term_key(surface: str, term: str) -> str:
     """The longest common prefix of a query word and its term (the term itself when they
-    share fewer than three letters: nothing shorter is looked for)."""
+    share fewer than three letters, or fewer than two for a term of three: ``using`` ->
+    ``use`` looks for ``us``, as the text's ``Using`` holds ``use`` and no ``use``;
+    nothing shorter is looked for)."""
     n = 0
     for a, b in zip(surface, term, strict=False):
         if a != b:
             break
         n += 1
-    return surface[:n] if n >= 3 else term
+    return surface[:n] if n >= (2 if len(term) <= 3 else 3) else term
 
 
 def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]]) -> QuestionTerms:
@@ -118,21 +118,6 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     return QuestionTerms(terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms))
 
 
-def part_at(text: str, pos: int) -> str | None:
-    """The identifier part of ``text`` that starts at ``pos``, lower-cased; None when
-    no word or part starts there (``design`` holds ``sign`` but no part starts at it)."""
-    if pos > 0:
-        before, here = text[pos - 1], text[pos]
-        if before.isalnum() and not (here.isupper() and (before.islower() or before.isdigit())):
-            return None
-    if text[pos].isascii():
-        found = _ASCII_PART.match(text, pos)
-        return found.group().lower() if found else None
-    word = _WORD.match(text, pos)
-    parts = word_parts(word.group()) if word else []
-    return parts[0].lower() if parts else None
-
-
 def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) -> float | None:
     """The largest share (0 to 1) of ``question``'s IDF mass held by ``lines``
     consecutive lines of ``text``; None for a question without terms (nothing to
@@ -140,15 +125,15 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
     mass = question.mass
     if mass <= 0:
         return None
-    analyzer = text_analyzer("code")
+    terms_of = text_analyzer("code").terms_of
     low = aligned_lower(text)
     found: list[tuple[int, int]] = []  # (offset, term index)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         cjk = is_cjk(term)  # a CJK bigram is found anywhere in its run, as indexed
+        seen: dict[str, bool] = {}
         pos = low.find(key) if key else -1
         while pos >= 0:
-            part = None if cjk else part_at(text, pos)
-            if cjk or (part is not None and term in analyzer.terms_of(part)):
+            if cjk or holds_term(text, pos, term, terms_of, seen):
                 found.append((pos, index))
                 pos = low.find("\n", pos)  # one occurrence a line is enough
                 if pos < 0:

@@ -38,7 +38,6 @@ knowledge bases, thirteenth pass".
 from __future__ import annotations
 
 import math
-import re
 import threading
 from array import array
 from collections import OrderedDict
@@ -53,8 +52,9 @@ from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import by_window, part_at, term_key, window_shares
+from rubi.search.codewindow import by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
+from rubi.search.termat import holds_term
 
 __all__ = [
     "MIN_SHARE",
@@ -87,8 +87,6 @@ MIN_SHARE = 0.01
 (found by its title or path alone) goes down, not to 0, which would leave the graph
 walk's seeds without weight."""
 
-
-_WORD = re.compile(r"[^\W_]+")
 
 OFFSETS_KEPT = 1_000_000
 """What a process's :class:`_Offsets` keeps, in units of one offset (4 bytes in an
@@ -217,13 +215,6 @@ def question_k1(asked: NoteQuestion | None) -> float | None:
     return BM25_K1
 
 
-def _whole_word(low: str, pos: int) -> str:
-    """The word of ``low`` starting at ``pos``: the index holds an identifier whole as
-    well as in parts (``SQLite`` is ``sqlite``, ``sq`` and ``lite``)."""
-    found = _WORD.match(low, pos)
-    return found.group() if found else ""
-
-
 def note_window_share(
     text: str, question: NoteQuestion, window: int = WINDOW_WORDS, digest: bytes | None = None
 ) -> float | None:
@@ -303,21 +294,10 @@ def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int
             add(pos)
             pos = find(key, pos + size)
         return found
-    holds: dict[str, bool] = {}  # a part or a word -> it analyses to ``term``
+    holds: dict[str, bool] = {}  # a part or a token -> it analyses to ``term``
     while pos >= 0:
-        if (start := pos == 0 or not low[pos - 1].isalnum()) or text[pos].isupper():
-            part = part_at(text, pos)  # a word's or an identifier part's start
-            if part is not None:
-                ok = holds.get(part)
-                if ok is None:
-                    ok = holds[part] = term in terms_of(part)
-                if not ok and start:
-                    whole = _whole_word(low, pos)
-                    ok = holds.get(whole)
-                    if ok is None:
-                        ok = holds[whole] = term in terms_of(whole)
-                if ok:
-                    add(pos)
+        if holds_term(text, pos, term, terms_of, holds):
+            add(pos)
         pos = find(key, pos + size)
     return found
 

@@ -57,12 +57,17 @@ def _core(stem: str) -> str:
 
 
 def _word_start(text: str, pos: int) -> bool:
-    """``pos`` begins a word of ``text``: after a non-letter, or at a camelCase capital
-    (``Route`` in ``SubRoute``), not inside a word (``rout`` in ``goroutine``)."""
+    """``pos`` begins a word of ``text``: after a non-letter, at a camelCase capital
+    (``Route`` in ``SubRoute``), or at the last capital of a run that a lower-case
+    letter follows (``Server`` in ``HTTPServer``, a part the index holds: it was not
+    found, so the snippet and the passage missed it), not inside a word (``rout`` in
+    ``goroutine``)."""
     if pos == 0:
         return True
-    before = text[pos - 1]
-    return not before.isalpha() or (before.islower() and text[pos].isupper())
+    before, here = text[pos - 1], text[pos]
+    if not before.isalpha() or (before.islower() and here.isupper()):
+        return True
+    return before.isupper() and here.isupper() and text[pos + 1 : pos + 2].islower()
 
 
 def _find_word(text: str, lowered: str, core: str, start: int = 0, end: int = -1) -> int:
