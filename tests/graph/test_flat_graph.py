@@ -144,6 +144,33 @@ def test_damaged_link_problems_are_refused_when_first_read(live: LiveGraph, path
         build.problems  # noqa: B018
 
 
+@pytest.mark.parametrize("value", [b' {"kind":"note"} ', b'{"kind":"note"}{}', b"", b"\xff"])
+def test_a_node_whose_bytes_are_not_exactly_one_json_value_is_damage(
+    value: bytes, live: LiveGraph, path: Path
+) -> None:
+    """The writer writes each node's attributes as one JSON value and nothing else; a
+    sealed file holding more, less or other bytes there is refused where it is read."""
+    write_flat(path, live.build, 7, 3)
+    data = bytearray(path.read_bytes())
+    ids = list(live.build.graph)
+    spans = _sections(bytes(data))
+    start, size = spans["attrs"]
+    off_start = spans["attr_off"][0]
+    ends = struct.unpack_from(f"<{len(ids) + 1}q", data, off_start)
+    first = data[start : start + ends[1]]
+    rest = data[start + ends[1] : start + size]
+    data[start : start + size] = value + rest + b" " * (len(first) - len(value))
+    shift = len(value) - ends[1]
+    struct.pack_into(
+        f"<{len(ids)}q", data, off_start + 8, *(e + shift for e in ends[1:-1]), ends[-1]
+    )
+    path.write_bytes(_resealed(data))
+    build, _, _ = read_flat(path)
+    assert build.graph.nodes[ids[1]] == live.build.graph.nodes[ids[1]]
+    with pytest.raises(IndexCorruptError, match="damaged"):
+        build.graph.nodes[ids[0]]
+
+
 def test_a_planted_file_that_points_outside_its_arrays_fails_as_a_corrupt_index(
     live: LiveGraph, path: Path
 ) -> None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
     from rubi.index.queryanalysis import QueryAnalysis
     from rubi.search.engine import SearchResult
+    from rubi.semantic.dense import DenseIndex
     from rubi.sync import IndexReport
 
 __all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search", "searching_once"]
@@ -297,19 +298,13 @@ def _search_one(
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
-    from rubi.semantic.dense import dense_index_for, staying_on_demand
-    from rubi.semantic.separation import list_may_vote
+    from rubi.semantic.dense import staying_on_demand
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
     # Once: an on-demand dense index stays on demand through this search too.
     with staying_on_demand() if once else nullcontext():
-        dense = (
-            dense_index_for(paths.index_dir, on_demand=True if once else None)
-            if scope not in UNEMBEDDED_SCOPES
-            and list_may_vote(paths.index_dir, query)  # measured per vault: no NumPy if not
-            else None
-        )
+        dense = _dense(paths, query, scope, once)
         query = reduce_query(query, index)  # a long one: its discriminative words in this index
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,
@@ -334,6 +329,23 @@ def _search_one(
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
+
+
+def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex | None:
+    """The dense index a search of ``query`` reads, None when its list will not vote:
+    the channel off (then nothing of the vault's measurement is read or imported), a
+    scope never embedded, or a script its measurement says the list misjudges (no
+    NumPy then)."""
+    from rubi import semantic
+
+    if scope in UNEMBEDDED_SCOPES or not semantic.enabled():
+        return None  # as dense_index_for answers for the channel off
+    from rubi.semantic.dense import dense_index_for
+    from rubi.semantic.separation import list_may_vote
+
+    if not list_may_vote(paths.index_dir, query):
+        return None
+    return dense_index_for(paths.index_dir, on_demand=True if once else None)
 
 
 def _graph(paths: VaultPaths, once: bool = False) -> AbstractContextManager[GraphBuild]:

@@ -467,10 +467,11 @@ def dense_index_for(index_dir: Path, *, on_demand: bool | None = None) -> DenseI
     reads only what it needs; None: :func:`load_on_demand`'s setting); an index this
     process already has is returned as it is."""
     from rubi import semantic
-    from rubi.semantic.sync import vectors_file
 
     if not semantic.enabled():
         return None
+    from rubi.semantic.sync import vectors_file
+
     path = vectors_file(index_dir)
     if not path.exists():
         return None
