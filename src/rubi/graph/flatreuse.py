@@ -96,7 +96,7 @@ def previous_tables(path: Path) -> Previous | None:
     from rubi.graph.flat import _blob, _Damaged, _header, _mapped, _pad, _spans
 
     try:
-        data = _mapped(path)
+        data = _mapped(path)[0]
     except Exception:  # missing, unreadable, untrusted, truncated: written afresh
         return None
     try:
