@@ -30,8 +30,9 @@ when installed, else ``/proc/<pid>/stat``):
   never uses them) gives the same figure without a search: what a server's start
   costs the machine, asked for or not. ``--base CHECKOUT`` starts the servers of
   another source tree (``CHECKOUT/src`` on ``PYTHONPATH``) too, alternated with this
-  one's in the same loop (a before/after on one machine load). ``--starts-only``
-  stops there;
+  one's in the same loop (a before/after on one machine load). ``--bare`` starts a
+  project's servers as Claude Code's plugin does (a bare ``rubi serve`` run in the
+  project). ``--starts-only`` stops there;
 - warm search: in one running server, after three warm-up calls and once the server
   is idle (its start-up work done: :func:`settle`), ``--calls`` searches
   over ``--queries`` distinct note titles of the vault (drawn with ``--seed``; each
@@ -127,6 +128,15 @@ def server_pid(before: set[int]) -> int:
 
 def vault_root(target: Path) -> Path:
     return target / ".rubi" if (target / ".rubi").is_dir() else target
+
+
+def start_argv(target: Path, bare: bool) -> list[str]:
+    """The command the starts run: ``rubi`` with :func:`serve_args`, or with ``bare``
+    and a project, a bare ``rubi serve`` (run in the project: as Claude Code's plugin
+    and a project's ``.mcp.json`` start it, without click, the collector paused)."""
+    if bare and (target / ".rubi").is_dir():
+        return [RUBI, "serve"]
+    return [RUBI, *serve_args(target)]
 
 
 def serve_args(target: Path) -> list[str]:
@@ -424,6 +434,12 @@ def main() -> int:
         " with this one's, for a before/after in one run",
     )
     parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="start a project's servers as Claude Code's plugin does (a bare `rubi serve`"
+        " in the project: no click, the collector paused), not `rubi serve --project`",
+    )
+    parser.add_argument(
         "--starts-only",
         action="store_true",
         help="time the starts only (no first-minute, warm or cycle runs)",
@@ -467,7 +483,7 @@ def main() -> int:
             )
             queries = queries_for(copy, args.queries, args.seed, args.questions)
             random.Random(args.seed).shuffle(queries)
-            argv = [RUBI, *serve_args(copy)]
+            argv = start_argv(copy, args.bare)
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}
             quiet: list[dict[str, float]] = []
             floor = []
