@@ -20,7 +20,9 @@ when installed, else ``/proc/<pid>/stat``):
   ``tools/call`` of ``search``); a 2026-07-28 client (``server/discover``,
   ``tools/list``, ``tools/call``, each with the ``_meta`` envelope, no handshake).
   Wall from spawning the server to each answer, and the server's CPU seconds by
-  then. Interleaved with the floor: ``python -c pass`` and ``python -c "import
+  then (clock ticks, 10 ms; and, to ``tools/list`` and the first search, the
+  nanoseconds of its live threads' schedstat, fine enough for a change of a few
+  milliseconds). Interleaved with the floor: ``python -c pass`` and ``python -c "import
   mcp"`` (the SDK alone) run as children (wall, CPU from ``wait4``) in the same loop;
   with ``--hold S``, each of those connections stays open until S seconds after the
   spawn and the server's CPU by then is recorded, and one more start per round (a
@@ -28,8 +30,9 @@ when installed, else ``/proc/<pid>/stat``):
   never uses them) gives the same figure without a search: what a server's start
   costs the machine, asked for or not. ``--base CHECKOUT`` starts the servers of
   another source tree (``CHECKOUT/src`` on ``PYTHONPATH``) too, alternated with this
-  one's in the same loop (a before/after on one machine load). ``--starts-only``
-  stops there;
+  one's in the same loop (a before/after on one machine load). ``--bare`` starts a
+  project's servers as Claude Code's plugin does (a bare ``rubi serve`` run in the
+  project). ``--starts-only`` stops there;
 - warm search: in one running server, after three warm-up calls and once the server
   is idle (its start-up work done: :func:`settle`), ``--calls`` searches
   over ``--queries`` distinct note titles of the vault (drawn with ``--seed``; each
@@ -123,6 +126,15 @@ def server_pid(before: set[int]) -> int:
 
 def vault_root(target: Path) -> Path:
     return target / ".rubi" if (target / ".rubi").is_dir() else target
+
+
+def start_argv(target: Path, bare: bool) -> list[str]:
+    """The command the starts run: ``rubi`` with :func:`serve_args`, or with ``bare``
+    and a project, a bare ``rubi serve`` (run in the project: as Claude Code's plugin
+    and a project's ``.mcp.json`` start it, without click, the collector paused)."""
+    if bare and (target / ".rubi").is_dir():
+        return [RUBI, "serve"]
+    return [RUBI, *serve_args(target)]
 
 
 def serve_args(target: Path) -> list[str]:
@@ -223,16 +235,19 @@ def one_start(
         else:
             _ask(proc, lines, 0, "initialize", {**INIT, "protocolVersion": era}, era)
         out["init_wall"], out["init_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
+        out["init_cpu_ns"] = thread_cpu_delta_s({}, thread_cpu_ns(proc.pid))
         if era != MODERN:
             _send(proc.stdin, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         tools = _ask(proc, lines, 1, "tools/list", None, era)["tools"]
         out["list_wall"], out["list_cpu"] = time.perf_counter() - started, cpu_seconds(proc.pid)
+        out["list_cpu_ns"] = thread_cpu_delta_s({}, thread_cpu_ns(proc.pid))
         out["tools"] = len(tools)
         if query is not None:
             call = {"name": "search", "arguments": {"query": query}}
             result = _ask(proc, lines, 2, "tools/call", call, era)
             out["first_wall"] = time.perf_counter() - started
             out["first_cpu"] = cpu_seconds(proc.pid)
+            out["first_cpu_ns"] = thread_cpu_delta_s({}, thread_cpu_ns(proc.pid))
             if result.get("isError"):
                 raise RuntimeError(f"search failed: {json.dumps(result)[:300]}")
         if hold_s > 0:
@@ -417,6 +432,12 @@ def main() -> int:
         " with this one's, for a before/after in one run",
     )
     parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="start a project's servers as Claude Code's plugin does (a bare `rubi serve`"
+        " in the project: no click, the collector paused), not `rubi serve --project`",
+    )
+    parser.add_argument(
         "--starts-only",
         action="store_true",
         help="time the starts only (no first-minute, warm or cycle runs)",
@@ -460,7 +481,7 @@ def main() -> int:
             )
             queries = queries_for(copy, args.queries, args.seed, args.questions)
             random.Random(args.seed).shuffle(queries)
-            argv = [RUBI, *serve_args(copy)]
+            argv = start_argv(copy, args.bare)
             starts: dict[str, list[dict[str, float]]] = {era: [] for era in ERAS}
             quiet: list[dict[str, float]] = []
             floor = []
@@ -541,6 +562,15 @@ def _start_rows(table: Table, r: dict[str, Any], args: argparse.Namespace) -> No
                 fmt_s([x[f"{key}_cpu"] for x in s]),
                 goal,
             )
+        fine = [x["first_cpu_ns"] for x in s if x.get("first_cpu_ns")]
+        if fine:  # the live threads' schedstat: nanoseconds, where the ticks count 10 ms
+            listed = [x["list_cpu_ns"] for x in s if x.get("first_cpu_ns")]
+            table.add_row(
+                f"{era}: server CPU to tools/list / first search (schedstat)",
+                "",
+                f"{fmt_ms(listed)} / {fmt_ms(fine)}",
+                "",
+            )
     if args.hold > 0:
         for label, runs in (
             *(
@@ -553,7 +583,10 @@ def _start_rows(table: Table, r: dict[str, Any], args: argparse.Namespace) -> No
     for name in ("pass", "import mcp"):
         f = [x[name] for x in r.get("floors", ())]
         table.add_row(
-            f"floor: python -c {name!r}", fmt_s([w for w, _ in f]), fmt_s([c for _, c in f]), ""
+            f"floor: python -c {name!r}",
+            fmt_s([w for w, _ in f]),
+            f"{fmt_s([c for _, c in f])} ({fmt_ms([c for _, c in f])})",
+            "",
         )
 
 

@@ -72,6 +72,9 @@ def searching_once() -> Iterator[None]:
       for the block's searches (:func:`rubi.sync.oneshot.sharing_flat`), instead of
       the vault sync's load of the snapshot with networkx (the first caller of the
       vault sync pays for that, as before).
+    - The index: an index this process has not opened yet is read without Whoosh's
+      reading stack (:func:`rubi.core.segmentreads.reading_once`), and reopened
+      through Whoosh by the first search outside such a block.
     - The vectors: a dense index this search makes first reads its documents' rows
       and its candidates' passages only, and so do the next searches in this block
       (:func:`rubi.semantic.dense.staying_on_demand`); the first search outside one
@@ -83,11 +86,13 @@ def searching_once() -> Iterator[None]:
     :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
+    from rubi.core.segmentreads import reading_once
     from rubi.sync.oneshot import sharing_flat
 
     token = _ONCE.set(True)
     try:
-        with sharing_flat():  # the call's searches (a recall's code, then notes) share it
+        # the call's searches (a recall's code, then notes) share the flat graph
+        with sharing_flat(), reading_once():
             yield
     finally:
         _ONCE.reset(token)

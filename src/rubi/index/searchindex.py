@@ -18,6 +18,7 @@ from pathlib import Path
 from rubi.core.atomic import host_tag
 from rubi.core.errors import IndexCorruptError
 from rubi.core.lazylog import get_logger
+from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
 from rubi.index.queryanalysis import QueryAnalysis
@@ -223,7 +224,10 @@ class SearchIndex:
 
     def _scoring(self) -> TermScorer:
         """The scorer of the index as it is now: the one kept open, unless a commit
-        or a rebuild (a new folder in its place) came since it was opened."""
+        or a rebuild came since it was opened, or it is a call's one-shot reader
+        (:func:`~rubi.core.segmentreads.reading_once`) and this search is no such call."""
+        if self._cold and not reads_without_whoosh():  # read through Whoosh from now on
+            self.close()
         if self._scorer is not None and self._opened is not None:
             try:
                 st = os.stat(self.directory)
@@ -263,13 +267,12 @@ class SearchIndex:
         return self._scorer
 
     def _cold_reader(self) -> tuple[os.stat_result, Any] | None:
-        """The folder and the index read without Whoosh (:mod:`~.segmentfiles`) by a
-        process that searches once; None where it cannot be (read through Whoosh)."""
+        """The folder and the index read without Whoosh (:mod:`~.segmentfiles`) for a
+        search once (:func:`~rubi.core.segmentreads.reads_without_whoosh`), or None."""
         from rubi.core.picklefiles import check_trusted
-        from rubi.core.segmentreads import segments_mapped
         from rubi.index.segmentfiles import open_segments
 
-        if self._ix is not None or self._whoosh or not segments_mapped():
+        if self._ix is not None or self._whoosh or not reads_without_whoosh():
             return None
         try:
             folder = os.stat(self.directory)  # before the reader: a rebuild meanwhile
