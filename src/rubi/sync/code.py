@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
 from rubi.sync.codedocs import RunDocuments
-from rubi.sync.codestore import CodeMapDelta, delta_file, save_code_map
+from rubi.sync.codestore import CodeMapDelta, delta_file, has_current_map, save_code_map
 from rubi.sync.manifest import IndexReport, VaultState
 from rubi.sync.memorystore import (
     REWRITE_AFTER,
@@ -247,7 +247,7 @@ def map_code(
         not full
         and fingerprint
         and fingerprint == old.code_fingerprint
-        and paths.codemap_file.exists()
+        and has_current_map(paths)  # an older rubi's map file is written again
     ):
         # Not one file listed, added, removed or touched: the map cannot have changed.
         new.code, new.code_fingerprint = dict(old.code), fingerprint
@@ -264,7 +264,7 @@ def map_code(
         or deletes
         or full
         or not code_map.stats.reused_shape  # resolved again (a manifest, a file left out)
-        or not paths.codemap_file.exists()
+        or not has_current_map(paths)
     )
     if saved:
         save_code_map(paths, code_map, docs.ids, previous)

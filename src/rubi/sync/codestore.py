@@ -1,6 +1,14 @@
 """The saved code map: its pickle beside the index, and the deltas that keep an edit's
 write to kilobytes (:func:`save_code_map`, :func:`read_code_map`).
 
+A delta is tied to its map by an id written inside the map file (a small pickle before
+the map's), and kept-shape edits to their delta by the delta's own id: a copied or
+restored cache folder (new inodes) keeps them. A delta naming another id is older than
+the map (a run stopped between writing the map and removing the delta) and is left
+out; one that cannot be tied to the map (unreadable, or an older rubi's keyed by the
+map file's stat, which a copy changes) makes the map read as absent: the run rebuilds
+it from the files, never from an older map.
+
 The files are the user's cache (:func:`rubi.core.picklefiles.load_pickle` refuses others).
 """
 
@@ -8,15 +16,19 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
-from rubi.core.picklefiles import load_pickle, save_pickle
+from rubi.core.atomic import atomic_write_stream
+from rubi.core.picklefiles import collector_paused, load_pickle, open_trusted, save_pickle
 
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from rubi.codemap.model import BuildStats, CodeFile, CodeMap
 
 __all__ = [
@@ -25,6 +37,7 @@ __all__ = [
     "code_map_key",
     "delta_file",
     "edits_file",
+    "has_current_map",
     "read_code_map",
     "save_code_map",
 ]
@@ -34,6 +47,32 @@ log = logging.getLogger(__name__)
 
 DELTA_MAX = 256
 """Files a code-map delta may hold before the whole map is written again."""
+
+MAP_FORMAT = 2
+"""The map file's format: 2 has a header pickle ``("rubi-codemap", 2, <id>)`` before
+the map's (an older rubi's file holds the map alone, and reads it here as absent)."""
+
+_MAGIC = "rubi-codemap"
+
+MapKey = str | tuple[int, int, int]
+"""What a delta names its map (or kept-shape edits their delta) by: the id written in
+the file, or, in a file an older rubi wrote, its ``(inode, mtime_ns, size)``."""
+
+
+def _new_id() -> str:
+    return os.urandom(16).hex()
+
+
+def _header(ident: str) -> bytes:
+    return pickle.dumps((_MAGIC, MAP_FORMAT, ident), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_HEADER_SIZE = len(_header(_new_id()))
+"""Bytes of the header: its id is always 32 hex digits."""
+
+
+class _Untied(Exception):
+    """A delta is there that cannot be tied to the map: read the map as absent."""
 
 
 def delta_file(paths: VaultPaths) -> Path:
@@ -54,42 +93,52 @@ class CodeMapDelta:
     map's other fields.
 
     Attributes:
-        base: ``(inode, mtime_ns, size)`` of the map file this delta applies to; a
-            delta of another map file is ignored.
+        base: the id of the map file this delta applies to (of the delta, for
+            kept-shape edits); a delta naming another id is older than the map and
+            left out. An older rubi's: the file's ``(inode, mtime_ns, size)``.
         files: the changed (or new) files' entries, by path.
         stats: the build figures of the last run.
         removed: files no longer on the map.
         rest: when files changed shape (imports, files come or gone): the map as it
             is now with no ``files``; None when every change kept the shape.
+        ident: this delta's own id, which kept-shape edits name (absent from an older
+            rubi's delta: read it with ``getattr``).
     """
 
-    base: tuple[int, int, int]
+    base: MapKey
     files: dict[str, CodeFile]
     stats: BuildStats
     removed: tuple[str, ...] = ()
     rest: CodeMap | None = None
+    ident: str = ""
 
 
 def _key(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def _read_delta(
-    paths: VaultPaths, base: tuple[int, int, int], file: Path | None = None
-) -> CodeMapDelta | None:
-    """The delta in ``file`` (the map's delta by default) when it applies to the file
-    whose key is ``base``."""
-    file = file or delta_file(paths)
+def _read_delta(file: Path, base: MapKey) -> CodeMapDelta | None:
+    """The delta in ``file`` when it applies to what ``base`` names; None when there is
+    none or it names another id (an older delta the map or delta named already holds).
+
+    Raises:
+        _Untied: the file is unreadable, not a delta, or its key is a stat (an older
+            rubi's) that does not match: it may belong to a copied map.
+    """
     try:
         loaded = load_pickle(file)
     except FileNotFoundError:
         return None
     except Exception as exc:
-        log.warning("%s: unreadable (%s); the code map is read without it", file, exc)
-        return None
-    if isinstance(loaded, CodeMapDelta) and loaded.base == base:
+        log.warning("%s: unreadable (%s); the code map is built again", file, exc)
+        raise _Untied from exc
+    if not isinstance(loaded, CodeMapDelta):
+        raise _Untied
+    if loaded.base == base:
         return loaded
-    return None
+    if isinstance(base, str):
+        return None
+    raise _Untied
 
 
 def _file_key(path: Path) -> tuple[int, int, int] | None:
@@ -100,35 +149,92 @@ def _file_key(path: Path) -> tuple[int, int, int] | None:
 
 
 def _read_deltas(
-    paths: VaultPaths, base: tuple[int, int, int]
+    paths: VaultPaths, base: MapKey
 ) -> tuple[CodeMapDelta | None, CodeMapDelta | None] | None:
     """The map's delta and the kept-shape edits tied to it; None when the delta was
-    replaced while read (read again)."""
+    replaced while read (read again).
+
+    Raises:
+        _Untied: as :func:`_read_delta`.
+    """
     key = _file_key(delta_file(paths))
-    delta = _read_delta(paths, base) if key is not None else None
-    if delta is None:
+    if key is None:
         return None, None
+    delta = _read_delta(delta_file(paths), base)
     if _file_key(delta_file(paths)) != key:
         return None
     edits = None
-    if getattr(delta, "rest", None) is not None and key is not None:
-        edits = _read_delta(paths, key, edits_file(paths))
+    if delta is not None and getattr(delta, "rest", None) is not None:
+        edits = _read_delta(edits_file(paths), getattr(delta, "ident", "") or key)
     return delta, edits
+
+
+def _read_id(fh: BinaryIO) -> str | None:
+    """The id in the header of the map file open in ``fh``, left after it; None for a
+    file without one (an older rubi's), left at its start."""
+    head = fh.read(_HEADER_SIZE)
+    try:
+        value = pickle.loads(head)
+    except Exception:
+        value = None
+    if (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and value[:2] == (_MAGIC, MAP_FORMAT)
+        and isinstance(value[2], str)
+    ):
+        return value[2]
+    fh.seek(0)
+    return None
+
+
+def _map_id(path: Path) -> str | None:
+    """The id of the map file at ``path`` (its header alone read); None when there is
+    none, no header, or it cannot be read."""
+    try:
+        with open_trusted(path) as fh:
+            return _read_id(fh)
+    except Exception:
+        return None
+
+
+def has_current_map(paths: VaultPaths) -> bool:
+    """A map file of this format is there (its header read, not the map): False for
+    none, or an older rubi's, whose delta a copy may have untied (write it again)."""
+    return _map_id(paths.codemap_file) is not None
+
+
+def _load_map(path: Path) -> tuple[MapKey, object]:
+    """The map file's key (its id, or an older rubi's file's stat) and what it holds,
+    read from one open file (a map replaced meanwhile is not mixed in)."""
+    with collector_paused(), open_trusted(path) as fh:
+        ident = _read_id(fh)
+        loaded = pickle.load(fh)
+        return (ident if ident is not None else _key(os.fstat(fh.fileno()))), loaded
+
+
+def _write_map(path: Path, code_map: CodeMap) -> None:
+    """Write the map file atomically: its header with a new id, then the map."""
+    header = _header(_new_id())
+
+    def write(fh: BinaryIO) -> None:
+        fh.write(header)
+        pickle.dump(code_map, fh, protocol=pickle.HIGHEST_PROTOCOL)
+
+    atomic_write_stream(path, write, mode=0o600)
 
 
 def read_code_map(paths: VaultPaths) -> CodeMap | None:
     """The code map saved by the last index run (its file and its delta), or None
-    (absent or unreadable). Read it through
-    :meth:`rubi.sync.vaultsync.VaultSync.code_map`, which keeps it."""
+    (absent, unreadable, or with a delta that cannot be tied to it: the run builds
+    it again). Read it through :meth:`rubi.sync.vaultsync.VaultSync.code_map`, which
+    keeps it."""
     from rubi.codemap import CodeMap
 
     path = paths.codemap_file
-    for _ in range(3):  # the map replaced while read: read again
+    for _ in range(3):  # the delta replaced while read: read again
         try:
-            before = _key(path.stat())
-            loaded = load_pickle(path)
-            if _key(path.stat()) != before:
-                continue
+            base, loaded = _load_map(path)
         except FileNotFoundError:
             return None
         except Exception as exc:
@@ -136,7 +242,10 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             return None
         if not isinstance(loaded, CodeMap):
             return None
-        deltas = _read_deltas(paths, before)
+        try:
+            deltas = _read_deltas(paths, base)
+        except _Untied:
+            return None
         if deltas is None:
             continue
         delta, edits = deltas
@@ -146,8 +255,8 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
         rest: CodeMap | None = getattr(delta, "rest", None)  # none in an older rubi's delta
         if rest is None:
             return replace(loaded, files=files, stats=delta.stats)
-        for path in getattr(delta, "removed", ()):
-            files.pop(path, None)
+        for name in getattr(delta, "removed", ()):
+            files.pop(name, None)
         stats = delta.stats
         if edits is not None:
             files.update(edits.files)
@@ -183,18 +292,19 @@ def save_code_map(
     """
     base_file, extra, later = paths.codemap_file, delta_file(paths), edits_file(paths)
     if code_map.stats.reused_shape or previous is not None:
-        base = _file_key(base_file)
-        deltas = _read_deltas(paths, base) if base is not None else None
+        base = _map_id(base_file)  # None: no map, or an older rubi's: written whole
+        try:
+            deltas = _read_deltas(paths, base) if base is not None else None
+        except _Untied:
+            deltas = None
         if base is not None and deltas is not None and (deltas[0] or not extra.exists()):
             delta, edits = deltas
-            key = _file_key(extra)
             shaped = delta is not None and getattr(delta, "rest", None) is not None
             if code_map.stats.reused_shape and shaped and delta is not None:
-                assert key is not None
                 files = dict(edits.files) if edits is not None else {}
                 files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
                 if len(delta.files) + len(files) + len(delta.removed) <= DELTA_MAX:
-                    save_pickle(later, CodeMapDelta(key, files, code_map.stats))
+                    save_pickle(later, CodeMapDelta(delta.ident, files, code_map.stats))
                     return
             else:
                 saved = _delta(base, delta, edits, code_map, changed, previous)
@@ -202,13 +312,13 @@ def save_code_map(
                     save_pickle(extra, saved)
                     later.unlink(missing_ok=True)  # tied to the delta replaced
                     return
-    save_pickle(base_file, code_map)
+    _write_map(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
     later.unlink(missing_ok=True)
 
 
 def _delta(
-    base: tuple[int, int, int],
+    base: str,
     delta: CodeMapDelta | None,
     edits: CodeMapDelta | None,
     code_map: CodeMap,
@@ -236,4 +346,4 @@ def _delta(
         rest = replace(code_map, files={})
     if len(files) + len(removed) > DELTA_MAX:
         return None
-    return CodeMapDelta(base, files, code_map.stats, tuple(sorted(removed)), rest)
+    return CodeMapDelta(base, files, code_map.stats, tuple(sorted(removed)), rest, _new_id())
