@@ -131,7 +131,11 @@ def identifier_parts(word: str) -> list[str]:
 
 class IdentifierSplitFilter(Filter):  # type: ignore[misc]
     """Emit an identifier's parts after the whole token (all at the token's position),
-    the token composed first (NFC: ``e`` + U+0301 is ``é``)."""
+    the token composed first (NFC: ``e`` + U+0301 is ``é``). A token of one part other
+    than itself gives that part too: markdown's emphasis ``_frobnicate_`` and
+    ``__bold__``, Python's ``__init__`` (kept whole only, a search for ``frobnicate``
+    did not find the note: ``docs/benchmarks-history.md``, "issue 28: underscore
+    words and plural acronyms, fourteenth pass")."""
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for t in tokens:
@@ -145,7 +149,7 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
                 else [text]
             )
             yield t
-            if len(parts) > 1:
+            if len(parts) > 1 or (parts and parts[0] != text):
                 for part in parts:
                     t.text = part
                     yield t

@@ -1,12 +1,14 @@
 """Pieces of an identifier or of a word joined by apostrophes or dots, in any script.
 
 ``HTTPServer`` → HTTP, Server; ``parse_v2`` → parse, v, 2; ``d'hôte`` → d, hôte;
-``l'élément`` → l, élément. Letters are told apart by their case as Unicode gives it
-(:meth:`str.isupper`, :meth:`str.islower`), not by the ASCII ranges alone: with ASCII
-ranges an accented letter was a piece of its own, so the French ``d'hôte`` became
-``d``, ``h``, ``ô``, ``te`` and no piece was the word ``hôte``; every elided article
-of French and Italian (``l'``, ``d'``, ``qu'``, ``dell'``) before a word holding an
-accent lost that word (``docs/benchmarks-history.md``, "issue 28: eighth pass").
+``l'élément`` → l, élément; ``URLs`` → URLs (a plural acronym is one piece, not ``UR``
+and ``Ls``); ``_frobnicate_`` → frobnicate. Letters are told apart by their case as
+Unicode gives it (:meth:`str.isupper`, :meth:`str.islower`), not by the ASCII ranges
+alone: with ASCII ranges an accented letter was a piece of its own, so the French
+``d'hôte`` became ``d``, ``h``, ``ô``, ``te`` and no piece was the word ``hôte``; every
+elided article of French and Italian (``l'``, ``d'``, ``qu'``, ``dell'``) before a word
+holding an accent lost that word (``docs/benchmarks-history.md``, "issue 28: eighth
+pass").
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ import re
 
 __all__ = ["word_parts"]
 
-_ASCII_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+")
+_ASCII_PART_RE = re.compile(
+    r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+"
+)
 """The pieces of an ASCII text (the fast path; the same pieces :data:`_CLASS_PART_RE`
-finds in its classes)."""
-_CLASS_PART_RE = re.compile(r"U+(?=UL)|U?L+|U+|D+|O+")
+finds in its classes). A run of two capitals or more and a lone ``s`` after it is a
+plural acronym, one piece (``URLs``, ``APIs``, ``parseURLs`` → parse, URLs): cut at
+its last capital, it was ``UR`` and ``Ls``, and a question's ``url`` matched neither."""
+_CLASS_PART_RE = re.compile(r"U{2,}s(?![Ls])|U+(?=U[Ls])|U?[Ls]+|U+|D+|O+")
 """The same pattern over character classes (:func:`_classes`): U upper-case letter,
-L lower-case letter, D digit, O another letter or number (Han, kana, a letter without
-case), ``-`` anything else (a separator)."""
+L lower-case letter (``s`` the letter s, for plural acronyms), D digit, O another
+letter or number (Han, kana, a letter without case), ``-`` anything else (a
+separator)."""
 
 
 def _classes(text: str) -> str:
@@ -33,7 +40,7 @@ def _classes(text: str) -> str:
         elif ch.isupper():
             out.append("U")
         elif ch.islower():
-            out.append("L")
+            out.append("s" if ch == "s" else "L")
         elif ch.isalnum():
             out.append("O")
         else:

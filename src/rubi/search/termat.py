@@ -14,7 +14,9 @@ identifier the index splits (a question's ``sqlite``, ``graphql``, ``oauth``,
 after an acronym (``Server`` of ``HTTPServer``, ``Response`` of ``getHTTPResponse``)
 and after a digit (``beta`` of ``v2beta``): the index matched those words, the window
 did not see them (``docs/benchmarks-history.md``, "issue 28: code window words,
-fourteenth pass").
+fourteenth pass"). A token of one part inside underscores (``_root``, ``__init__``,
+markdown's ``_change frequency_``) is held whole and as its part, like any other
+("issue 28: underscore words and plural acronyms, fourteenth pass").
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from rubi.index.wordparts import word_parts
 
 __all__ = ["holds_term", "part_at", "token_at"]
 
-_ASCII_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_ASCII_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 """An ASCII identifier's first part, as :func:`rubi.index.wordparts.word_parts` cuts it."""
 _WORD = re.compile(r"[^\W_]+")
 _TOKEN = re.compile(TOKEN_PATTERN)
@@ -44,44 +46,23 @@ def _part_starts(text: str, pos: int) -> bool:
     :func:`rubi.index.wordparts.word_parts` cuts (its classes: digit, upper-case,
     lower-case, another letter or number): after a separator, at a change of case from
     lower to upper, at the last capital of a run a lower-case letter follows
-    (``HTTP|Server``), and between classes otherwise (``v|2|beta``)."""
+    (``HTTP|Server``) unless that letter is a plural's lone ``s`` (``URLs`` is one
+    part), and between classes otherwise (``v|2|beta``)."""
     if pos == 0:
         return True
     before, here = text[pos - 1], text[pos]
     if not before.isalnum():
         return True
     if here.isupper():
-        return not before.isupper() or text[pos + 1 : pos + 2].islower()
+        after = text[pos + 1 : pos + 2]
+        if before.isupper() and after == "s":
+            return text[pos + 2 : pos + 3].islower()  # ``URLs``: one part; ``UIsettings``: two
+        return not before.isupper() or after.islower()
     if here.islower():
         return not (before.islower() or before.isupper())
     if here.isdecimal():
         return not before.isdecimal()
     return before.isupper() or before.islower() or before.isdecimal()
-
-
-def _lone_part(text: str, pos: int, end: int) -> bool:
-    """Whether the part ``text[pos:end]`` is the only part of its token and the token
-    holds more (underscores: ``_root``, ``__init__``): the index keeps such a token
-    whole and not its part (:class:`rubi.index.analysis.IdentifierSplitFilter` splits a
-    token of two parts or more)."""
-    start, stop = pos, end
-    while start > 0 and text[start - 1] == "_":
-        start -= 1
-    while stop < len(text) and text[stop] == "_":
-        stop += 1
-    if start == pos and stop == end:
-        return False  # the part is the token (as far as underscores go)
-    return not (_joined(text, start - 1, start - 2) or _joined(text, stop, stop + 1))
-
-
-def _joined(text: str, at: int, beyond: int) -> bool:
-    """Whether ``text[at]`` continues a token: a word character, or a joiner with a
-    word character at ``beyond`` (the next one outward)."""
-    if not 0 <= at < len(text):
-        return False
-    if _WORD_CHAR.match(text[at]):
-        return True
-    return text[at] in _JOINERS and 0 <= beyond < len(text) and bool(_WORD_CHAR.match(text[beyond]))
 
 
 def part_at(text: str, pos: int) -> str | None:
@@ -138,7 +119,7 @@ def holds_term(
         ok = seen.get(part)
         if ok is None:
             ok = seen[part] = term in terms_of(part)
-        if ok and not _lone_part(text, pos, pos + len(part)):
+        if ok:
             return True
     whole = token_at(text, pos)
     if whole is None or whole == part:
