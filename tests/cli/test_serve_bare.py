@@ -154,3 +154,27 @@ def test_the_click_command_passes_what_it_parsed_through_as_one_options_object(
     )
     assert done.exit_code == 0, done.output
     assert ran == [ServeOptions(http=True, port=9001, project=tmp_path)]
+
+
+def test_a_bare_serve_keeps_the_patterns_it_compiled_for_the_next_server(
+    tmp_path: Path,
+) -> None:
+    """A bare ``rubi serve`` makes its regular expressions from the code kept in the
+    cache folder and keeps what it compiled anew at exit, as a hook and a command do
+    (:mod:`rubi.core.regexcode`): the first server writes the file, a second one, with
+    the same calls, compiles nothing new and leaves it as it was."""
+    from rubi.core import regexcode
+
+    project = login_project(tmp_path / "proj")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    stdin = "".join(json.dumps(r) + "\n" for r in _REQUESTS)
+    kept = Path(regexcode.cache_file())
+    assert not kept.exists()
+    first = _rubi(["serve"], project, stdin)
+    assert first.returncode == 0, first.stderr
+    assert kept.is_file()
+    before = (kept.read_bytes(), kept.stat().st_mtime_ns)
+    second = _rubi(["serve"], project, stdin)
+    assert second.returncode == 0, second.stderr
+    assert _messages(second.stdout) == _messages(first.stdout)
+    assert (kept.read_bytes(), kept.stat().st_mtime_ns) == before

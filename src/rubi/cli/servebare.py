@@ -77,15 +77,20 @@ def _keep_dataclass_code() -> None:
     """``dataclasses`` imported as a hook imports it
     (:func:`rubi.core.dataclassimport.import_dataclasses`: ``inspect`` only when a class
     needs it, about 10 ms of CPU that a server answering from its fast path never
-    needs; the methods' compiled code kept in the cache folder), and what was compiled
-    anew saved at exit, as for every command (:func:`rubi.entry._keep_dataclass_code`)."""
+    needs; the methods' compiled code kept in the cache folder), the regular
+    expressions made from the code kept for them (:mod:`rubi.core.regexcode`: 5-7 ms of
+    a session's server, its start and first recall), and what was compiled anew saved
+    at exit, as for every command (:func:`rubi.entry._keep_dataclass_code`)."""
     import atexit
 
+    from rubi.core import regexcode
     from rubi.core.dataclasscode import save
     from rubi.core.dataclassimport import import_dataclasses
 
     import_dataclasses()
     atexit.register(save)
+    regexcode.install()
+    atexit.register(regexcode.save)
 
 
 def _log_warnings() -> None:

@@ -25,7 +25,8 @@ one else (:func:`rubi.core.dataclasscode.read_trusted`); a file that does not de
 a table of patterns and records is ignored (and replaced by the next write). It is
 rebuildable: deleting it costs the next processes their compiles.
 
-Installed for a hook process and a command by :mod:`rubi.entry`, on the interpreters
+Installed for a hook process and a command by :mod:`rubi.entry`, and for a bare
+``rubi serve`` by :mod:`rubi.cli.servebare` (saved at its exit), on the interpreters
 whose ``re._compiler.compile`` is the one this module writes records for (CPython
 3.11 to 3.13); elsewhere :func:`install` leaves ``re`` as it is.
 """
