@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rubi.core.paths import VaultPaths
 from rubi.core.atomic import atomic_write_stream
+from rubi.core.paths import VaultPaths
 from rubi.core.picklefiles import collector_paused, load_pickle, open_trusted, save_pickle
 
 if TYPE_CHECKING:
