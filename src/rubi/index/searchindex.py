@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.core.atomic import host_tag
-from rubi.core.errors import IndexCorruptError
+from rubi.core.errors import IndexCorruptError, index_reads, index_unreadable
 from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
@@ -202,13 +202,9 @@ class SearchIndex:
                 except FileNotFoundError as exc:
                     if attempt + 1 < OPEN_TRIES:
                         continue  # a commit replaced the generation being opened
-                    raise IndexCorruptError(
-                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
-                    ) from exc
+                    raise index_unreadable(self.directory, exc) from exc
                 except Exception as exc:  # whoosh raises many kinds on a damaged index
-                    raise IndexCorruptError(
-                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
-                    ) from exc
+                    raise index_unreadable(self.directory, exc) from exc
         return self._ix
 
     def close(self) -> None:
@@ -285,12 +281,12 @@ class SearchIndex:
 
     def _read(self, work: Callable[[TermScorer], _T]) -> _T:
         """``work(scorer)`` under the lock, done again through Whoosh when the index
-        read without it fails (a format :mod:`rubi.index.segmentfiles` does not know)."""
-        with self._lock:
+        read without it fails (a format :mod:`rubi.index.segmentfiles` does not know);
+        a damaged segment Whoosh cannot read either: :class:`IndexCorruptError`."""
+        with self._lock, index_reads(self.directory):
             try:
-                scorer = self._scoring()
                 try:
-                    return work(scorer)
+                    return work(self._scoring())
                 except Exception:
                     if not self._cold:
                         raise
@@ -366,8 +362,9 @@ class SearchIndex:
         )
 
     def doc_count(self) -> int:
-        """Documents in the index."""
-        return int(self._open().doc_count())
+        """Documents in the index (:class:`IndexCorruptError` when a segment is damaged)."""
+        with index_reads(self.directory):
+            return int(self._open().doc_count())
 
     def languages(self) -> list[str]:
         """The analysis chains of the index's prose, sorted: each document language's
