@@ -38,6 +38,8 @@ from rubi.index.schema import (
 from rubi.index.termscore import SegmentData, TermScorer
 
 PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
+INDEX_FILES = (".toc", ".seg")
+"""Whoosh's files a reader opens: each a regular file of this user's, or refused."""
 """The fields whose lengths make a document's length for the relevance floor
 (:meth:`TermScorer.length_shares`): its prose, analysed in its language."""
 
@@ -186,15 +188,11 @@ class SearchIndex:
             if not self.exists():
                 raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
             # Whoosh's table of contents is a pickle: only the user's own cache is opened.
-            from rubi.core.picklefiles import check_trusted
+            from rubi.core.picklefiles import check_trusted_files
             from rubi.index.mappedstorage import storage_for
 
             for attempt in range(OPEN_TRIES):
-                for toc in self.directory.glob("*.toc"):
-                    try:
-                        check_trusted(toc)
-                    except FileNotFoundError:
-                        continue  # a generation a commit removed since the listing
+                check_trusted_files(self.directory, INDEX_FILES)
                 try:
                     storage = storage_for(self.directory)
                     self._ix = storage.open_index()
@@ -265,15 +263,14 @@ class SearchIndex:
     def _cold_reader(self) -> tuple[os.stat_result, Any] | None:
         """The folder and the index read without Whoosh (:mod:`~.segmentfiles`) for a
         search once (:func:`~rubi.core.segmentreads.reads_without_whoosh`), or None."""
-        from rubi.core.picklefiles import check_trusted
+        from rubi.core.picklefiles import check_trusted_files
         from rubi.index.segmentfiles import open_segments
 
         if self._ix is not None or self._whoosh or not reads_without_whoosh():
             return None
         try:
             folder = os.stat(self.directory)  # before the reader: a rebuild meanwhile
-            for toc in self.directory.glob("*.toc"):
-                check_trusted(toc)
+            check_trusted_files(self.directory, INDEX_FILES)
             return folder, open_segments(self.directory)
         except Exception:  # a format it does not know, a commit meanwhile, no index
             self._whoosh = True
