@@ -169,3 +169,32 @@ def test_an_older_rubis_map_file_is_written_again_by_the_next_run(project: Path)
     got = read_code_map(paths)
     assert got is not None
     assert_same(got, build_code_map(project))
+
+
+def test_a_map_rewritten_while_read_is_never_read_without_its_delta(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run writes the map whole (and removes its delta) between a reader's load of
+    the map and its read of the delta: the reader reads again, never the old map alone
+    (which lacks the delta's changes)."""
+    import rubi.sync.codestore as codestore
+
+    paths = app.locate(project / ".rubi")
+    _import_added(project)
+    assert delta_file(paths).exists()
+    current = read_code_map(paths)
+    assert current is not None
+    read_deltas = codestore._read_deltas
+    rewrites: list[int] = []
+
+    def rewritten_meanwhile(*args: object) -> object:
+        if not rewrites:  # another process's run, once: the map whole, its delta removed
+            rewrites.append(1)
+            codestore._write_map(paths.codemap_file, current)
+            delta_file(paths).unlink()
+        return read_deltas(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(codestore, "_read_deltas", rewritten_meanwhile)
+    got = read_code_map(paths)
+    assert rewrites and got is not None
+    assert _fields(got) == _fields(current)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __all__ = [
     "IndexCorruptError",
     "NoteNotFoundError",
     "NoteParseError",
     "RubiError",
     "VaultNotFoundError",
+    "index_reads",
+    "index_unreadable",
     "os_error_line",
 ]
 
@@ -41,6 +46,25 @@ class NoteParseError(RubiError):
 
 class IndexCorruptError(RubiError):
     """The derived index is missing or unreadable; ``rubi index --full`` rebuilds it."""
+
+
+def index_unreadable(directory: object, exc: Exception) -> IndexCorruptError:
+    """The one line for a search index Whoosh cannot read: what failed, and the fix."""
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return IndexCorruptError(f"{directory}: index unreadable ({what}); run `rubi index --full`")
+
+
+@contextmanager
+def index_reads(directory: object) -> Iterator[None]:
+    """Within the block, an error Whoosh raises reading a damaged index (an
+    ``EOFError`` click would show as ``Aborted!``, a garbled pickle's) is
+    :func:`index_unreadable`'s one line; rubi's own errors and ``OSError`` pass."""
+    try:
+        yield
+    except (RubiError, OSError):
+        raise
+    except Exception as exc:
+        raise index_unreadable(directory, exc) from exc
 
 
 def os_error_line(exc: OSError) -> str:

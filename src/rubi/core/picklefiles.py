@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "UntrustedCacheError",
     "check_trusted",
+    "check_trusted_files",
     "collector_paused",
     "load_pickle",
     "open_trusted",
@@ -71,6 +72,18 @@ def check_trusted(path: Path) -> None:
             "outside the rubi cache folder",
         )
     _check_status(path, os.stat(path))
+
+
+def check_trusted_files(directory: Path, suffixes: tuple[str, ...]) -> None:
+    """:func:`check_trusted` on each file in ``directory`` whose name ends with one of
+    ``suffixes`` (a FIFO among them would block the reader that opens it); one removed
+    since the listing (a commit meanwhile) is skipped."""
+    for path in directory.iterdir():
+        if path.name.endswith(suffixes):
+            try:
+                check_trusted(path)
+            except FileNotFoundError:
+                continue
 
 
 def open_trusted(path: Path, *, write: bool = False) -> BinaryIO:

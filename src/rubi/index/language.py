@@ -75,7 +75,10 @@ SAMPLE_CHARS = 20_000
 """Characters of a note read (its beginning)."""
 
 _CODE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`", re.S)
-_NOT_WORDS = re.compile(r"\]\([^)\n]*\)|https?://\S+|\w+(?:\.\w+)+")
+# a dotted name starts at a word's start, its runs possessive: ``\w+(?:\.\w+)+`` tried
+# every position of a long run (a 20,000-letter token, a hash) and backtracked each:
+# 3.8 s of CPU a note, quadratic; now linear (0.5 ms), the same matches
+_NOT_WORDS = re.compile(r"\]\([^)\n]*\)|https?://\S+|(?<!\w)\w++(?:\.\w++)+")
 """Link targets, addresses and dotted names (``docs.example.com``: Portuguese
 ``com``)."""
 _WORD = re.compile(r"[^\W\d_]+")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.core.atomic import host_tag
-from rubi.core.errors import IndexCorruptError
+from rubi.core.errors import IndexCorruptError, index_reads, index_unreadable
 from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
@@ -38,6 +38,8 @@ from rubi.index.schema import (
 from rubi.index.termscore import SegmentData, TermScorer
 
 PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
+INDEX_FILES = (".toc", ".seg")
+"""Whoosh's files a reader opens: each a regular file of this user's, or refused."""
 """The fields whose lengths make a document's length for the relevance floor
 (:meth:`TermScorer.length_shares`): its prose, analysed in its language."""
 
@@ -186,15 +188,11 @@ class SearchIndex:
             if not self.exists():
                 raise IndexCorruptError(f"{self.directory}: no index; run `rubi index --full`")
             # Whoosh's table of contents is a pickle: only the user's own cache is opened.
-            from rubi.core.picklefiles import check_trusted
+            from rubi.core.picklefiles import check_trusted_files
             from rubi.index.mappedstorage import storage_for
 
             for attempt in range(OPEN_TRIES):
-                for toc in self.directory.glob("*.toc"):
-                    try:
-                        check_trusted(toc)
-                    except FileNotFoundError:
-                        continue  # a generation a commit removed since the listing
+                check_trusted_files(self.directory, INDEX_FILES)
                 try:
                     storage = storage_for(self.directory)
                     self._ix = storage.open_index()
@@ -202,13 +200,9 @@ class SearchIndex:
                 except FileNotFoundError as exc:
                     if attempt + 1 < OPEN_TRIES:
                         continue  # a commit replaced the generation being opened
-                    raise IndexCorruptError(
-                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
-                    ) from exc
+                    raise index_unreadable(self.directory, exc) from exc
                 except Exception as exc:  # whoosh raises many kinds on a damaged index
-                    raise IndexCorruptError(
-                        f"{self.directory}: index unreadable ({exc}); run `rubi index --full`"
-                    ) from exc
+                    raise index_unreadable(self.directory, exc) from exc
         return self._ix
 
     def close(self) -> None:
@@ -269,15 +263,14 @@ class SearchIndex:
     def _cold_reader(self) -> tuple[os.stat_result, Any] | None:
         """The folder and the index read without Whoosh (:mod:`~.segmentfiles`) for a
         search once (:func:`~rubi.core.segmentreads.reads_without_whoosh`), or None."""
-        from rubi.core.picklefiles import check_trusted
+        from rubi.core.picklefiles import check_trusted_files
         from rubi.index.segmentfiles import open_segments
 
         if self._ix is not None or self._whoosh or not reads_without_whoosh():
             return None
         try:
             folder = os.stat(self.directory)  # before the reader: a rebuild meanwhile
-            for toc in self.directory.glob("*.toc"):
-                check_trusted(toc)
+            check_trusted_files(self.directory, INDEX_FILES)
             return folder, open_segments(self.directory)
         except Exception:  # a format it does not know, a commit meanwhile, no index
             self._whoosh = True
@@ -285,12 +278,12 @@ class SearchIndex:
 
     def _read(self, work: Callable[[TermScorer], _T]) -> _T:
         """``work(scorer)`` under the lock, done again through Whoosh when the index
-        read without it fails (a format :mod:`rubi.index.segmentfiles` does not know)."""
-        with self._lock:
+        read without it fails (a format :mod:`rubi.index.segmentfiles` does not know);
+        a damaged segment Whoosh cannot read either: :class:`IndexCorruptError`."""
+        with self._lock, index_reads(self.directory):
             try:
-                scorer = self._scoring()
                 try:
-                    return work(scorer)
+                    return work(self._scoring())
                 except Exception:
                     if not self._cold:
                         raise
@@ -366,8 +359,9 @@ class SearchIndex:
         )
 
     def doc_count(self) -> int:
-        """Documents in the index."""
-        return int(self._open().doc_count())
+        """Documents in the index (:class:`IndexCorruptError` when a segment is damaged)."""
+        with index_reads(self.directory):
+            return int(self._open().doc_count())
 
     def languages(self) -> list[str]:
         """The analysis chains of the index's prose, sorted: each document language's

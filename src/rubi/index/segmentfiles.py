@@ -38,7 +38,9 @@ import zlib
 from array import array
 from io import BytesIO
 from itertools import accumulate
+from pathlib import Path
 
+from rubi.core.picklefiles import open_trusted
 from rubi.index.segmentpickles import (
     Saved,
     SegmentFormatError,
@@ -50,7 +52,6 @@ from rubi.index.segmentpickles import (
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
     from typing import Any
 
 __all__ = ["ColdReader", "ColdSegment", "SegmentFormatError", "latest_generation", "open_segments"]
@@ -76,10 +77,14 @@ _TERM_INFO = struct.Struct("!BfIBBfII")  # W3TermInfo's fixed part
 
 
 def _varint(data: bytes | mmap.mmap, pos: int) -> tuple[int, int]:
-    """Whoosh's variable-length unsigned integer at ``pos``: (value, position after)."""
+    """Whoosh's variable-length unsigned integer at ``pos``: (value, position after).
+    At most ten bytes (64 bits): a run of 0xFF bytes is no number (unbounded, its
+    big-integer shifts would take time quadratic in the run's length)."""
     byte = data[pos]
     value, shift, pos = byte & 0x7F, 7, pos + 1
     while byte & 0x80:
+        if shift > 63:
+            raise SegmentFormatError("a variable-length number of more than 64 bits")
         byte = data[pos]
         value, shift, pos = value | (byte & 0x7F) << shift, shift + 7, pos + 1
     return value, pos
@@ -155,7 +160,7 @@ class ColdSegment:
         self._fields = fields
         self._field_lengths = {str(k): int(v) for k, v in dict(state["_fieldlengths"]).items()}
         name = f"{state.get('indexname', INDEX_NAME)}_{self._segid}"
-        with open(os.path.join(directory, f"{name}.seg"), "rb") as fh:
+        with open_trusted(Path(directory, f"{name}.seg")) as fh:  # a FIFO would block
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         try:
             self._files = self._directory(name)

@@ -114,9 +114,10 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     def term(word: str) -> str | None:
         # a stem can be empty (Turkish ``leri``, the suffix left of ``commit'leri``):
         # the word is its own term then (an empty term matched every note holding
-        # such a word, and a search for it in a note's text found it at every offset)
+        # such a word, and a search for it in a note's text found it at every offset);
+        # a word that folds to nothing (a lone combining mark, U+0301) has no term
         found = _term(word)
-        return fold(word) if found == "" else found
+        return (fold(word) if found == "" else found) or None
 
     def _term(word: str) -> str | None:
         folded = fold(word)

@@ -204,13 +204,15 @@ def has_current_map(paths: VaultPaths) -> bool:
     return _map_id(paths.codemap_file) is not None
 
 
-def _load_map(path: Path) -> tuple[MapKey, object]:
-    """The map file's key (its id, or an older rubi's file's stat) and what it holds,
-    read from one open file (a map replaced meanwhile is not mixed in)."""
+def _load_map(path: Path) -> tuple[MapKey, object, tuple[int, int, int]]:
+    """The map file's key (its id, or an older rubi's file's stat), what it holds and
+    the stat key of the file read, from one open file (a map replaced meanwhile is
+    not mixed in)."""
     with collector_paused(), open_trusted(path) as fh:
         ident = _read_id(fh)
         loaded = pickle.load(fh)
-        return (ident if ident is not None else _key(os.fstat(fh.fileno()))), loaded
+        read = _key(os.fstat(fh.fileno()))
+        return (ident if ident is not None else read), loaded, read
 
 
 def _write_map(path: Path, code_map: CodeMap) -> None:
@@ -234,7 +236,7 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
     path = paths.codemap_file
     for _ in range(3):  # the delta replaced while read: read again
         try:
-            base, loaded = _load_map(path)
+            base, loaded, read = _load_map(path)
         except FileNotFoundError:
             return None
         except Exception as exc:
@@ -246,8 +248,8 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             deltas = _read_deltas(paths, base)
         except _Untied:
             return None
-        if deltas is None:
-            continue
+        if deltas is None or _file_key(path) != read:
+            continue  # the delta, or the map (its delta then removed), replaced meanwhile
         delta, edits = deltas
         if delta is None:
             return loaded
