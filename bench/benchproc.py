@@ -61,7 +61,8 @@ class Lines:
     reader (a ``Popen``'s ``stdout``) already holds the next line: asking it before each
     ``readline`` waits in vain for a line that came in one read with the one before
     (issue 29). This asks only when no whole line is buffered; read the descriptor
-    through nothing else. (``tests/mcp_wire.py`` has the same for the tests.)
+    through nothing else. The MCP tests read through it too
+    (``tests/mcp_wire.py``).
 
     Args:
         fd: the descriptor.

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import select
-import time
+import sys
 from typing import Any
 
 from rubi.mcp.wire import LineReader, LineWriter
+
+from helpers import REPO
+
+sys.path.insert(0, str(REPO / "bench"))
+from benchproc import Lines  # the one reader: the MCP bench's
 
 __all__ = ["INIT", "Lines", "Wire", "request"]
 
@@ -49,49 +53,6 @@ class Wire:
 
     def close(self) -> None:
         os.close(self._in_r)
-
-
-class Lines:
-    """The lines a descriptor carries (a server's output), each waited for at most a
-    given time.
-
-    ``select`` tells whether the descriptor has unread bytes, not whether a reader's
-    buffer holds a whole line: a client that asks ``select`` before each ``readline`` of
-    a buffered reader (a ``LineReader``, a ``Popen``'s ``stdout``) waits for nothing
-    once two lines came in one read, the second already in its buffer, and reports a
-    reply that arrived as missing (issue 29's rare hang). This asks ``select`` only when
-    no whole line is buffered. Read the descriptor through nothing else.
-
-    Args:
-        fd: the descriptor.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
-        self._buf = bytearray()
-        self._eof = False
-
-    def line(self, timeout: float) -> bytes | None:
-        """The next line with its newline (the rest without one at end of input,
-        ``b""`` once everything was read), or None when no whole line came within
-        ``timeout`` seconds (what did stays buffered for the next call)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            at = self._buf.find(b"\n")
-            if at >= 0 or self._eof:
-                end = at + 1 if at >= 0 else len(self._buf)
-                line = bytes(self._buf[:end])
-                del self._buf[:end]
-                return line
-            left = max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([self._fd], [], [], left)
-            if not ready:
-                return None
-            chunk = os.read(self._fd, 1 << 16)
-            if chunk:
-                self._buf += chunk
-            else:
-                self._eof = True
 
 
 def request(rid: int, method: str, params: Any = None) -> dict[str, Any]:
