@@ -51,57 +51,25 @@ def _stoplists() -> frozenset[str]:
     return frozenset(w for words in stoplists.values() for w in words)
 
 
-def without_empty_terms(asked: Any) -> Any:
-    """``asked`` (a ``NoteQuestion``) without its empty terms: the Turkish chain stems a
-    bare suffix (``leri`` of ``commit'leri``) to "", and the note window's finder looks
-    for an empty key at the same offset forever."""
-    from rubi.search.notewindow import NoteQuestion
-
-    keep = [i for i, (t, k) in enumerate(zip(asked.terms, asked.keys, strict=True)) if t and k]
-    if len(keep) == len(asked.terms):
-        return asked
-    pick = lambda xs: tuple(xs[i] for i in keep)  # noqa: E731
-    return NoteQuestion(asked.lang, pick(asked.terms), pick(asked.keys), pick(asked.idfs))
-
-
 def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
     """A note's best window of ``window`` words (:data:`rubi.search.notewindow.WINDOW_WORDS`
     by default) for the question ``asked`` (a ``NoteQuestion``), as the note window
     finds it: its ``share`` of the question's IDF mass, the question's terms it
     holds (``held``, indices into ``asked.terms``), every term the note holds
     (``all``) and the note's ``words``; None when the note cannot be read."""
-    from rubi.search.notewindow import WINDOW_WORDS, _term_offsets
+    from rubi.search.codewindow import best_window as best_run
+    from rubi.search.notewindow import WINDOW_WORDS, _term_offsets, word_numbers
 
-    asked = without_empty_terms(asked)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    window = window or WINDOW_WORDS
-    found = sorted(_term_offsets(text, asked))  # bench only: the window's own finder
-    ats: list[int] = []
-    word = last = 0
-    for pos, _ in found:
-        if pos != last:
-            word += len(text[last:pos].split())
-            last = pos
-        ats.append(word)
-    count = [0] * len(asked.idfs)
-    now = best = 0.0
-    first = 0
-    held: list[int] = []
-    for at, (_, index) in zip(ats, found, strict=True):
-        while ats[first] <= at - window:
-            gone = found[first][1]
-            count[gone] -= 1
-            if not count[gone]:
-                now -= asked.idfs[gone]
-            first += 1
-        if not count[index]:
-            now += asked.idfs[index]
-        count[index] += 1
-        if now > best:
-            best, held = now, [i for i, c in enumerate(count) if c]
+    found = sorted(_term_offsets(text, asked))  # the window's own finder
+    terms = [index for _, index in found]
+    best, start, end = best_run(
+        word_numbers(text, [pos for pos, _ in found]), terms, asked.idfs, window or WINDOW_WORDS
+    )
+    held = sorted(set(terms[start : end + 1]))
     mass = asked.mass
     return {
         "share": min(1.0, best / mass) if mass > 0 else None,
@@ -169,7 +137,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     return 0
                 return sum(int(reader.doc_field_length(docnum, f, 0) or 0) for f in prose)
 
-            asked = without_empty_terms(note_question(q.query, index.languages(), index.term_idf))
+            asked = note_question(q.query, index.languages(), index.term_idf)
             _, asked_dfs = index.term_df(asked.terms)
             rows.append(
                 {

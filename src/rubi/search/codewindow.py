@@ -44,6 +44,7 @@ __all__ = [
     "WINDOW_LINES",
     "WINDOW_POWER",
     "QuestionTerms",
+    "best_window",
     "by_window",
     "part_at",
     "question_terms",
@@ -140,28 +141,46 @@ def window_share(text: str, question: QuestionTerms, lines: int = WINDOW_LINES) 
                     break
             pos = low.find(key, pos + 1)
     found.sort()
-    events: list[tuple[int, int]] = []  # (line, term index), in line order
+    ats: list[int] = []  # each found term's line (0-based), in text order
     line = last = 0
-    for pos, index in found:
+    for pos, _ in found:
         line += text.count("\n", last, pos)
         last = pos
-        events.append((line, index))
-    held: dict[int, int] = {}
+        ats.append(line)
+    best = best_window(ats, [index for _, index in found], question.idfs, lines)[0]
+    return min(1.0, best / mass)
+
+
+def best_window(
+    ats: Sequence[int], terms: Sequence[int], idfs: Sequence[float], width: int
+) -> tuple[float, int, int]:
+    """The largest IDF mass of distinct terms one window of ``width`` places holds
+    (a sliding window over the found terms, in one pass), and the first and last
+    index into ``ats`` of the window that holds it (0, -1 when nothing was found).
+
+    Args:
+        ats: each found term's place (a line or a word number), ascending.
+        terms: each found term's index into ``idfs``, in the same order.
+        idfs: each question term's IDF.
+        width: places a window spans (a term at place ``p`` leaves it at ``p + width``).
+    """
+    held = [0] * len(idfs)  # occurrences of each term in the window
     now = best = 0.0
-    first = 0
-    for line, index in events:
-        while events[first][0] <= line - lines:
-            gone = events[first][1]
+    first = start = 0
+    end = -1
+    for n, (at, index) in enumerate(zip(ats, terms, strict=True)):
+        while ats[first] <= at - width:
+            gone = terms[first]
             held[gone] -= 1
             if not held[gone]:
-                del held[gone]
-                now -= question.idfs[gone]
+                now -= idfs[gone]
             first += 1
-        if index not in held:
-            now += question.idfs[index]
-        held[index] = held.get(index, 0) + 1
-        best = max(best, now)
-    return min(1.0, best / mass)
+        if not held[index]:
+            now += idfs[index]
+        held[index] += 1
+        if now > best:
+            best, start, end = now, first, n
+    return best, start, end
 
 
 def by_window(

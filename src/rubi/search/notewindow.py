@@ -52,7 +52,7 @@ from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import by_window, term_key, window_shares
+from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term
 
@@ -67,6 +67,7 @@ __all__ = [
     "note_question",
     "note_window_share",
     "question_k1",
+    "word_numbers",
 ]
 
 WINDOW_WORDS = 120
@@ -228,30 +229,22 @@ def note_window_share(
         return None
     found = _term_offsets(text, question, digest)
     found.sort()
-    idfs = question.idfs
-    ats: list[int] = []  # each found term's word number, in text order
+    ats = word_numbers(text, [pos for pos, _ in found])
+    best = best_window(ats, [index for _, index in found], question.idfs, window)[0]
+    return min(1.0, best / mass)
+
+
+def word_numbers(text: str, offsets: Sequence[int]) -> list[int]:
+    """The number of each offset's word in ``text`` (words as whitespace separates
+    them; 0 for the first), for ascending ``offsets``."""
+    ats: list[int] = []
     word = last = 0
-    for pos, _ in found:
+    for pos in offsets:
         if pos != last:
             word += len(text[last:pos].split())
             last = pos
         ats.append(word)
-    held = [0] * len(idfs)  # occurrences of each term in the window
-    now = best = 0.0
-    first = 0
-    for at, (_, index) in zip(ats, found, strict=True):
-        while ats[first] <= at - window:
-            gone = found[first][1]
-            held[gone] -= 1
-            if not held[gone]:
-                now -= idfs[gone]
-            first += 1
-        if not held[index]:
-            now += idfs[index]
-        held[index] += 1
-        if now > best:
-            best = now
-    return min(1.0, best / mass)
+    return ats
 
 
 def _term_offsets(
