@@ -111,8 +111,7 @@ def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]
     found: dict[str, str] = {}
     for surface in analyzer.surface(query):
         for term in analyzer.terms_of(surface):
-            if term:  # never empty from the analysis; an empty key is found everywhere
-                found.setdefault(term, term_key(surface, term))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)

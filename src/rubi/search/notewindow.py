@@ -180,8 +180,7 @@ def note_question(
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         for term in analyzer.terms_of(surface):
-            if term:  # never empty from the analysis; an empty key is found everywhere
-                found.setdefault(term, term_key(surface, term))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
