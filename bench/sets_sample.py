@@ -9,7 +9,9 @@ Candidates are the ``.md`` files under ``CHECKOUT/FOLDER`` (symlinks and non-fil
 skipped), minus index pages (``index.md``, ``_index.md``, ``README.md``, any case) and
 stubs (fewer than ``--min-words`` words, default 80, once a leading ``---`` frontmatter
 block is removed). ``--only article.md`` keeps just files of that name (the article
-pages of a tutorial, not its exercises). The candidates are sorted by their
+pages of a tutorial, not its exercises); a name given to ``--only`` is kept even when it
+is an index name (``--only index.md`` on a site whose every article is
+``<slug>/index.md``), stubs still left out. The candidates are sorted by their
 folder-relative POSIX path and ``random.Random(N).sample(candidates, K)`` picks the notes
 in order; one path a line goes to stdout, the candidate count to stderr.
 
@@ -37,7 +39,8 @@ def candidates(base: Path, *, min_words: int = 80, only: str | None = None) -> l
         base: the folder of the corpus (a checkout joined with the set's folder).
         min_words: a note with fewer whitespace-separated words (frontmatter removed) is
             a stub and is left out.
-        only: when given, only files with exactly this name are kept.
+        only: when given, only files with exactly this name are kept, even an index
+            name (a site whose articles are all ``<slug>/index.md``).
 
     Returns:
         Sorted paths, relative to ``base``.
@@ -48,7 +51,7 @@ def candidates(base: Path, *, min_words: int = 80, only: str | None = None) -> l
             continue
         if only is not None and path.name != only:
             continue
-        if path.name.lower() in INDEX_NAMES:
+        if only is None and path.name.lower() in INDEX_NAMES:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         if len(FRONTMATTER.sub("", text, count=1).split()) < min_words:

@@ -285,6 +285,26 @@ def test_the_draw_skips_index_pages_stubs_and_symlinks_and_is_reproducible(
     assert sample.pick(paths, 28, 100) == sample.pick(paths, 28, len(paths))
 
 
+def test_only_an_index_name_draws_the_articles_of_a_site_made_of_slug_folders(
+    tmp_path: Path, sample: ModuleType
+) -> None:
+    base = tmp_path / "site"
+    body = "word " * 100
+    for slug in ("flexbox", "grid", "margin"):
+        (base / "css" / slug / "practice").mkdir(parents=True)
+        (base / "css" / slug / "index.md").write_text(f"# {slug}\n{body}", encoding="utf-8")
+        (base / "css" / slug / "practice" / "someone.md").write_text(body, encoding="utf-8")
+    (base / "css" / "stub").mkdir()
+    (base / "css" / "stub" / "index.md").write_text("# stub\nshort", encoding="utf-8")
+
+    assert sample.candidates(base, only="index.md") == [
+        "css/flexbox/index.md",
+        "css/grid/index.md",
+        "css/margin/index.md",
+    ]
+    assert all(p.endswith("someone.md") for p in sample.candidates(base))
+
+
 def write_code_set(folder: Path, check: ModuleType, entries: list[dict[str, Any]]) -> Path:
     """A ``code`` set of one repository ``tiny`` with these annotation entries."""
     folder.mkdir(parents=True)
