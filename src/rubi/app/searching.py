@@ -45,14 +45,14 @@ files, whose code search comes first)."""
 def one_search() -> None:
     """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
     search``): the dense channel's vectors are read on demand, the documents' rows and
-    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
+    then the candidates' passages only (:func:`rubi.semantic.demand.load_on_demand`),
     and the graph snapshot is read without networkx
     (:func:`rubi.graph.readmode.load_frozen`), and the index's segments through a
     memory map (:func:`rubi.core.segmentreads.map_segments`); the rankings are the
     same. An index run in it leaves the flat graph current (:func:`runs_once`)."""
     from rubi.core.segmentreads import map_segments
     from rubi.graph.readmode import load_frozen
-    from rubi.semantic.dense import load_on_demand
+    from rubi.semantic.demand import load_on_demand
 
     load_on_demand()
     load_frozen()
@@ -83,7 +83,7 @@ def searching_once() -> Iterator[None]:
       loaded is used as it is.
 
     The rankings are the same either way. Nothing process-wide is changed (no
-    :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
+    :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.demand.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
     from rubi.core.segmentreads import reading_once
@@ -303,7 +303,7 @@ def _search_one(
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
-    from rubi.semantic.dense import staying_on_demand
+    from rubi.semantic.demand import staying_on_demand
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
