@@ -191,6 +191,7 @@ def search(
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
     why: bool = True,
+    needs: str = "",
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -221,6 +222,10 @@ def search(
             that shows no stale flag (the recall hook).
         why: False leaves every hit's ``why`` and ``reasons`` empty (the same
             ranking), for a caller that shows no why-line (the recall hook).
+        needs: ``relevant`` or ``named``: the caller shows nothing of a result that is
+            not :attr:`~rubi.search.hits.SearchResult.relevant` (or did not name a note
+            or file), so such a search ends there, its result with no hit
+            (:func:`rubi.search.engine.search_index`); "" (the default): always hits.
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -256,6 +261,7 @@ def search(
             analysis=analysis,
             stale=stale,
             why=why,
+            needs=needs,
         )
     if scope != "personal" and (scope not in ("all", "notes") or personal is False):
         # the personal vault's module (and the user config's TOML reader) is not imported
@@ -281,6 +287,7 @@ def search(
         analysis=analysis,
         stale=stale,
         why=why,
+        needs=needs,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -297,6 +304,7 @@ def _search_one(
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
     why: bool = True,
+    needs: str = "",
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
@@ -330,6 +338,7 @@ def _search_one(
                 symbols=partial(_code_symbols, paths),
                 analysis=analysis,
                 why=why,
+                needs=needs,
             )
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
