@@ -97,6 +97,9 @@ def test_a_code_search_that_names_nothing_and_needs_a_name_ends_before_the_walk(
 def test_the_recall_of_a_short_prompt_below_the_floor_walks_no_graph(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Nor does it open the dense index (with the channel on, NumPy and the vectors'
+    rows: most of a cold recall's CPU)."""
+    from rubi.app import searching
     from rubi.app.recall import recall
 
     paths = _project(tmp_path)
@@ -104,6 +107,11 @@ def test_the_recall_of_a_short_prompt_below_the_floor_walks_no_graph(
     assert recall(paths, prompt, max_tokens=600) is None
     monkeypatch.setattr(engine, "graph_list", _no_walk)
     monkeypatch.setattr(engine, "collapse", _no_collapse)
+
+    def no_dense(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the dense index of a search whose result nobody shows")
+
+    monkeypatch.setattr(searching, "_dense", no_dense)
     assert recall(paths, prompt, max_tokens=600) is None
 
 

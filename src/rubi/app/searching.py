@@ -317,7 +317,11 @@ def _search_one(
     index = index_at(paths.whoosh_dir)
     # Once: an on-demand dense index stays on demand through this search too.
     with staying_on_demand() if once else nullcontext():
-        dense = _dense(paths, query, scope, once)
+        dense: DenseIndex | Callable[[], DenseIndex | None] | None
+        if needs:  # a search that may end before its dense list opens it only there
+            dense = partial(_dense, paths, query, scope, once)
+        else:
+            dense = _dense(paths, query, scope, once)
         query = reduce_query(query, index)  # a long one: its discriminative words in this index
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,

@@ -217,7 +217,7 @@ def search_index(
     scope: str = "all",
     include_superseded: bool = False,
     project_root: Path | None = None,
-    dense: DenseIndex | None = None,
+    dense: DenseIndex | Callable[[], DenseIndex | None] | None = None,
     window: DateWindow | None = None,
     symbols: SymbolLines | None = None,
     analysis: QueryAnalysis | None = None,
@@ -238,8 +238,9 @@ def search_index(
         scope: ``all``, ``notes``, ``code``, ``personal`` or ``sessions``.
         include_superseded: keep superseded notes in the result.
         project_root: the project folder, to read snippets from code files.
-        dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`);
-            None leaves the dense list empty.
+        dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`), or
+            what opens them when the search gets to its dense list (not for ``needs``
+            unmet); None leaves the dense list empty.
         window: keep only hits whose day (:class:`~rubi.dates.hitdays.Days`) lies in
             it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
         symbols: a code file's id → its top-level symbols, to cut it into passages
@@ -295,7 +296,7 @@ def search_index(
     if _unseen(needs, evidence["relevant"], len(names)):
         return SearchResult(query, tuple(terms), [], 0, named=len(names), **evidence)
     graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
-    near = dense_list(dense, query, terms, eligible)
+    near = dense_list(dense() if callable(dense) else dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
