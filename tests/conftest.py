@@ -63,7 +63,7 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     with it. Modules not imported yet hold their defaults."""
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
-        "rubi.semantic.dense": ("_ON_DEMAND", bool),
+        "rubi.semantic.demand": ("_ON_DEMAND", bool),
         "rubi.graph.readmode": ("_frozen", bool),
         "rubi.core.collector": ("_FREEZE", list),
         "rubi.core.segmentreads": ("_MAPPED", list),

@@ -168,7 +168,8 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
     expected = hook("UserPromptSubmit", payload)
     probe = _COLD.replace(
         '"tomllib")',
-        '"tomllib", "typing", "stop_words", "rubi.semantic.separation", "rubi.semantic.sync")',
+        '"tomllib", "typing", "stop_words", "rubi.semantic.separation", "rubi.semantic.sync",'
+        ' "rubi.semantic.dense", "rubi.app.vaultinit")',
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for _ in range(2):  # the first syncs the new project's vault (its modules use typing)

@@ -131,7 +131,7 @@ def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
     every vector) and the answers after it are the command's bytes too."""
     from rubi import semantic
     from rubi.graph import readmode
-    from rubi.semantic import dense
+    from rubi.semantic import demand, dense
     from rubi.semantic.sync import vectors_file
     from rubi.sync import forget_vault_syncs, oneshot
     from rubi.sync.run import has_vault_sync
@@ -164,7 +164,7 @@ def test_a_server_answers_as_the_command_before_and_after_its_engine_loads(
     vectors = dense._INDEXES.get(vectors_file(paths.index_dir))
     if semantic.unavailable() is None:  # with the extra, the prompt searched the vectors
         assert vectors is not None and vectors._lazy
-    assert not readmode.reads_frozen() and not oneshot.is_one_shot() and not dense._ON_DEMAND
+    assert not readmode.reads_frozen() and not oneshot.is_one_shot() and not demand.on_demand()
     running = Engine(paths).start()
     try:
         assert running.serving.wait(10) and running.ready.wait(30)

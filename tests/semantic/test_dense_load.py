@@ -164,7 +164,7 @@ def test_a_search_once_makes_the_process_s_index_on_demand_and_keeps_one_already
     setting; the next search, outside the block, loads everything into that same index;
     an index already loaded is used as it is, inside the block too."""
     from rubi.app.searching import searching_once
-    from rubi.semantic import dense
+    from rubi.semantic import demand, dense
 
     paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
     app.index(paths)
@@ -174,7 +174,7 @@ def test_a_search_once_makes_the_process_s_index_on_demand_and_keeps_one_already
     with searching_once():
         assert app.search(paths, query, refresh=False).hits == expected
     made = dense.dense_index_for(paths.index_dir)
-    assert made is not None and made._lazy and not dense._ON_DEMAND
+    assert made is not None and made._lazy and not demand.on_demand()
     assert app.search(paths, query, refresh=False).hits == expected
     assert dense.dense_index_for(paths.index_dir) is made and not made._lazy
     with searching_once():

@@ -132,10 +132,6 @@ def locate(vault: Path | str | None = None, cwd: Path | None = None) -> VaultPat
     return find_vault(vault, cwd)
 
 
-# -- init: rubi.app.vaultinit ------------------------------------------------------
-from rubi.app.vaultinit import InitReport, init_project  # noqa: E402
-
-
 # -- index and search ---------------------------------------------------------------
 def index(
     paths: VaultPaths,
@@ -331,6 +327,9 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
+    # init (a hook never makes a vault)
+    "InitReport": "rubi.app.vaultinit",
+    "init_project": "rubi.app.vaultinit",
     # the use cases of the Claude Code integration and the watcher
     "map_text": "rubi.app.mappages",
     "write_summary": "rubi.app.mappages",
@@ -390,6 +389,7 @@ if TYPE_CHECKING:
     from rubi.app.health import semantic_status
     from rubi.app.reading import render_note_view, resolve_ref
     from rubi.app.results import SEARCH_SCOPES, render_search, search_answer, search_json
+    from rubi.app.vaultinit import InitReport, init_project
     from rubi.transcripts.errors import TranscriptsNotFoundError
     from rubi.transcripts.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText
     from rubi.transcripts.locate import (

@@ -230,6 +230,7 @@ def _note_lines(
         analysis=analysis,
         stale=False,
         why=False,  # the lines show no why-line
+        needs="relevant" if short else "",  # below the floor, nothing is shown
     )
     if not result.relevant and short:
         return []  # below the relevance floor: the vault has nothing on this prompt
@@ -280,6 +281,7 @@ def _file_lines(
         analysis=analysis,
         stale=False,
         why=False,  # the lines show no why-line
+        needs="named" if short else "",  # naming no code of this project, nothing is shown
     )
     if short and not result.named:
         return []  # it writes code, but no name of this project's

@@ -45,14 +45,14 @@ files, whose code search comes first)."""
 def one_search() -> None:
     """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
     search``): the dense channel's vectors are read on demand, the documents' rows and
-    then the candidates' passages only (:func:`rubi.semantic.dense.load_on_demand`),
+    then the candidates' passages only (:func:`rubi.semantic.demand.load_on_demand`),
     and the graph snapshot is read without networkx
     (:func:`rubi.graph.readmode.load_frozen`), and the index's segments through a
     memory map (:func:`rubi.core.segmentreads.map_segments`); the rankings are the
     same. An index run in it leaves the flat graph current (:func:`runs_once`)."""
     from rubi.core.segmentreads import map_segments
     from rubi.graph.readmode import load_frozen
-    from rubi.semantic.dense import load_on_demand
+    from rubi.semantic.demand import load_on_demand
 
     load_on_demand()
     load_frozen()
@@ -83,7 +83,7 @@ def searching_once() -> Iterator[None]:
       loaded is used as it is.
 
     The rankings are the same either way. Nothing process-wide is changed (no
-    :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.dense.load_on_demand`
+    :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.demand.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
     from rubi.core.segmentreads import reading_once
@@ -191,6 +191,7 @@ def search(
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
     why: bool = True,
+    needs: str = "",
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -221,6 +222,10 @@ def search(
             that shows no stale flag (the recall hook).
         why: False leaves every hit's ``why`` and ``reasons`` empty (the same
             ranking), for a caller that shows no why-line (the recall hook).
+        needs: ``relevant`` or ``named``: the caller shows nothing of a result that is
+            not :attr:`~rubi.search.hits.SearchResult.relevant` (or did not name a note
+            or file), so such a search ends there, its result with no hit
+            (:func:`rubi.search.engine.search_index`); "" (the default): always hits.
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -256,6 +261,7 @@ def search(
             analysis=analysis,
             stale=stale,
             why=why,
+            needs=needs,
         )
     if scope != "personal" and (scope not in ("all", "notes") or personal is False):
         # the personal vault's module (and the user config's TOML reader) is not imported
@@ -281,6 +287,7 @@ def search(
         analysis=analysis,
         stale=stale,
         why=why,
+        needs=needs,
     )
     return mine if project is None else merge_personal(project, mine, top_k)
 
@@ -297,19 +304,24 @@ def _search_one(
     analysis: QueryAnalysis | None = None,
     stale: bool = True,
     why: bool = True,
+    needs: str = "",
 ) -> SearchResult:
     from rubi.app.flags import annotate_hits, hit_flags
     from rubi.dates.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
     from rubi.search.longquery import reduce_query
-    from rubi.semantic.dense import staying_on_demand
+    from rubi.semantic.demand import staying_on_demand
 
     once = _ONCE.get()
     index = index_at(paths.whoosh_dir)
     # Once: an on-demand dense index stays on demand through this search too.
     with staying_on_demand() if once else nullcontext():
-        dense = _dense(paths, query, scope, once)
+        dense: DenseIndex | Callable[[], DenseIndex | None] | None
+        if needs:  # a search that may end before its dense list opens it only there
+            dense = partial(_dense, paths, query, scope, once)
+        else:
+            dense = _dense(paths, query, scope, once)
         query = reduce_query(query, index)  # a long one: its discriminative words in this index
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,
@@ -330,6 +342,7 @@ def _search_one(
                 symbols=partial(_code_symbols, paths),
                 analysis=analysis,
                 why=why,
+                needs=needs,
             )
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)

@@ -96,6 +96,8 @@ multiplied by its confidence in each search (:func:`rubi.search.dense.dense_weig
 0 when its best document does not stand out from the vault, as in a vault of
 conversations on one topic, or from the list's own first ten, as on vaults where the
 model finds many notes alike; ``docs/semantic.md``)."""
+NEEDS = ("", "relevant", "named")
+"""What a caller of :func:`search_index` may show nothing without (``needs``)."""
 COLLAPSE_WINDOW = 3
 """Candidates read for stubs and near-duplicates: this many times ``top_k`` at most
 (:func:`rubi.search.duplicates.collapse`)."""
@@ -215,11 +217,12 @@ def search_index(
     scope: str = "all",
     include_superseded: bool = False,
     project_root: Path | None = None,
-    dense: DenseIndex | None = None,
+    dense: DenseIndex | Callable[[], DenseIndex | None] | None = None,
     window: DateWindow | None = None,
     symbols: SymbolLines | None = None,
     analysis: QueryAnalysis | None = None,
     why: bool = True,
+    needs: str = "",
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -235,8 +238,9 @@ def search_index(
         scope: ``all``, ``notes``, ``code``, ``personal`` or ``sessions``.
         include_superseded: keep superseded notes in the result.
         project_root: the project folder, to read snippets from code files.
-        dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`);
-            None leaves the dense list empty.
+        dense: the vault's vectors (:func:`rubi.semantic.dense.dense_index_for`), or
+            what opens them when the search gets to its dense list (not for ``needs``
+            unmet); None leaves the dense list empty.
         window: keep only hits whose day (:class:`~rubi.dates.hitdays.Days`) lies in
             it; the text list then asks the index for :data:`DATED_BM25_LIMIT`.
         symbols: a code file's id → its top-level symbols, to cut it into passages
@@ -247,6 +251,10 @@ def search_index(
         why: give each hit its reasons (:attr:`Hit.why`, :attr:`Hit.reasons`); False
             leaves them empty and maps no query word back for them, for a caller that
             shows none (the recall hook): the same hits in the same order.
+        needs: ``relevant`` or ``named``: the caller shows nothing of a result that is
+            not :attr:`SearchResult.relevant` or named nothing (the recall of a short
+            prompt), so such a search ends once the text and name lists have told (no
+            walk, dense list, fusion, collapse or hits; 0 candidates); "": always hits.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -256,10 +264,7 @@ def search_index(
     Raises:
         ValueError: unknown ``scope`` or ``top_k`` < 1.
     """
-    if scope not in SCOPES:
-        raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
-    if top_k < 1:
-        raise ValueError(f"top_k must be at least 1, got {top_k}")
+    _check(scope, top_k, needs)
     g = build.graph
     days = Days(g.nodes, vault_root, project_root)
     eligible = _eligibility(g, scope, include_superseded, window, days)
@@ -288,8 +293,10 @@ def search_index(
     weighed = seconded_names(name_list(build, query, terms, eligible, index, analysis), bm25)
     names = [m for m in weighed if m.votes]
     evidence = text_evidence(bm25, len(names), code=KIND_FOR_SCOPE[scope] == "file")
+    if _unseen(needs, evidence["relevant"], len(names)):
+        return SearchResult(query, tuple(terms), [], 0, named=len(names), **evidence)
     graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
-    near = dense_list(dense, query, terms, eligible)
+    near = dense_list(dense() if callable(dense) else dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
     fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
@@ -335,6 +342,22 @@ def search_index(
         named=len(names),
         **evidence,
     )
+
+
+def _check(scope: str, top_k: int, needs: str) -> None:
+    """Refuse an unknown ``scope`` or ``needs`` and a ``top_k`` below 1 (ValueError)."""
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+    if top_k < 1:
+        raise ValueError(f"top_k must be at least 1, got {top_k}")
+    if needs not in NEEDS:
+        raise ValueError(f"needs must be one of {', '.join(map(repr, NEEDS))}, got {needs!r}")
+
+
+def _unseen(needs: str, relevant: bool, named: int) -> bool:
+    """Whether a caller that ``needs`` a ``relevant`` result, or one that ``named`` a
+    note or file (:func:`search_index`), shows nothing of this one."""
+    return (needs == "relevant" and not relevant) or (needs == "named" and not named)
 
 
 def _note_question(

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.lazylog import get_logger
+from rubi.semantic import demand
 from rubi.semantic.arith import best_first, candidates, dot
 from rubi.semantic.arith import median as cosine_median
-from rubi.semantic.demand import staying, staying_on_demand
+from rubi.semantic.demand import load_on_demand, staying, staying_on_demand
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -49,19 +50,6 @@ _INDEXES: dict[Path, DenseIndex] = {}
 :func:`dense_index_for` has the entry catch up with the file (its stamp) on every
 lookup. Not bounded: one entry per vault a process searches (two, usually)."""
 _INDEXES_LOCK = threading.Lock()
-_ON_DEMAND = False
-
-
-def load_on_demand(on: bool = True) -> None:
-    """For a process that searches once (a cold recall hook): each :class:`DenseIndex`
-    made from now on first loads its documents' whole-document rows only (the small
-    ``docs`` table of the vectors file: at 6,300 notes 4 MB, no passage vector), and
-    its first search reads the passages of its candidates from the file (0.7 MB of
-    25 MB); a second search loads everything. The rankings are the same
-    either way (the same float16 values, converted and multiplied in the same order).
-    """
-    global _ON_DEMAND
-    _ON_DEMAND = on
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +101,7 @@ class DenseIndex:
         """``on_demand``: passages read for the first search only (see
         :func:`load_on_demand`, whose setting is the default)."""
         self.path = path
-        self._on_demand = _ON_DEMAND if on_demand is None else on_demand
+        self._on_demand = demand.on_demand() if on_demand is None else on_demand
         self._lazy = False  # documents only: passages read per search from the file
         self._raw_heads: dict[int, str] = {}  # lazy: a candidate's headings as stored
         self._doc_gens: Any = None  # lazy: int64 (n,), the gen of each document's row
