@@ -52,3 +52,37 @@ def test_a_plain_question_counts_its_words_in_its_own_language(tmp_path: Path, l
     own = content_terms(analysis, index.languages())
     assert prompt_words(question, own) <= LONG_PROMPT_TERMS  # a question
     assert own < english or len(own) < len(english)  # its function words are not content
+
+
+TOPICS = (
+    "promesses tableaux objets événements modules classes fonctions chaînes nombres dates "
+    "erreurs boucles variables prototypes itérateurs générateurs symboles proxies cookies "
+    "formulaires"
+).split()
+VERBS = "crée modifie parcourt copie compare trie affiche vérifie supprime ajoute".split()
+
+
+def test_an_off_topic_french_question_is_held_to_the_floor(tmp_path: Path) -> None:
+    """An 11-word off-topic French question shares "meilleure façon de faire" with
+    every note of a French vault. Counted in the English chain it was a long prompt
+    (15 words), skipped the relevance floor and recalled unrelated notes; counted in
+    French it is a question the floor silences. An on-topic one is still recalled."""
+    vault = tmp_path / "v"
+    for i, topic in enumerate(TOPICS):
+        for j in range(2):
+            verb = [VERBS[(i * 2 + j + k) % len(VERBS)] for k in range(4)]
+            body = f"On {verb[0]} les {topic} avec une méthode du langage, et la meilleure "
+            body += "façon de le faire dépend du navigateur. "
+            body += " ".join(
+                f"Le code {verb[k]} une valeur de {topic} puis {verb[k - 1]} le résultat "
+                "dans la console."
+                for k in range(1, 4)
+            )
+            write(vault / f"{topic}-{j}.md", f"# Les {topic} ({j})\n\n{body}\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    off = "Quelle est la meilleure façon de faire cuire une tarte aux pommes pour ce soir ?"
+    assert app.recall(paths, off, max_tokens=700) is None
+    on = "Comment est-ce que je trie les tableaux avec une méthode du langage ?"
+    block = app.recall(paths, on, max_tokens=700)
+    assert block is not None and "(id tableaux-" in block
