@@ -54,12 +54,40 @@ def test_a_plain_question_counts_its_words_in_its_own_language(tmp_path: Path, l
     assert own < english or len(own) < len(english)  # its function words are not content
 
 
-TOPICS = (
-    "promesses tableaux objets événements modules classes fonctions chaînes nombres dates "
-    "erreurs boucles variables prototypes itérateurs générateurs symboles proxies cookies "
-    "formulaires"
-).split()
-VERBS = "crée modifie parcourt copie compare trie affiche vérifie supprime ajoute".split()
+TOPICS = [
+    "promesses",
+    "tableaux",
+    "objets",
+    "événements",
+    "modules",
+    "classes",
+    "fonctions",
+    "chaînes",
+    "nombres",
+    "dates",
+    "erreurs",
+    "boucles",
+    "variables",
+    "prototypes",
+    "itérateurs",
+    "générateurs",
+    "symboles",
+    "proxies",
+    "cookies",
+    "formulaires",
+]
+VERBS = [
+    "crée",
+    "modifie",
+    "parcourt",
+    "copie",
+    "compare",
+    "trie",
+    "affiche",
+    "vérifie",
+    "supprime",
+    "ajoute",
+]
 
 
 def test_an_off_topic_french_question_is_held_to_the_floor(tmp_path: Path) -> None:
