@@ -210,3 +210,42 @@ def test_audit_shows_a_clones_server_names_as_text(
     assert result.exit_code == 0, result.output
     assert "x[/bold]\\x1b]0;owned\\x07" in result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+HEADERS = {
+    "Cost by token class": ("class", "tokens", "price", "cost", "share"),
+    "Costliest sessions": (
+        "session",
+        "folder",
+        "calls",
+        "peak",
+        "start",
+        "cost",
+        "share",
+        "expired",
+        "compacted",
+    ),
+    "Tool results by weight": ("tool", "results", "tokens", "carried cost", "share"),
+    "Early compaction replay": ("threshold", "sessions", "compactions", "saving", "share"),
+}
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_xray_tables_keep_their_headers_and_numbers_whole_when_narrow(
+    home: Path, width: int
+) -> None:
+    """In an 80-column pipe the sessions table cut its headers ("sessi…", "start…",
+    "expiri…", "compa…"); at 60 its numbers too ("110…"). Every header and number is
+    whole now; only free text (a folder, a path) may be cut, never below its header."""
+    result = CliRunner().invoke(cli, ["xray", "--days", "0"], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for title, headers in HEADERS.items():
+        at = next(i for i, line in enumerate(lines) if line.startswith(title))
+        assert lines[at + 1].split() == " ".join(headers).split(), lines[at + 1]
+    sessions = next(i for i, line in enumerate(lines) if line.startswith("Costliest"))
+    rows = [line.split() for line in lines[sessions + 3 : sessions + 7]]
+    assert [r[0] for r in rows] == ["5c0375b4", "1af7fc5e", "SYNTHETI", "GENERATE"]
+    assert rows[0][2:6] == ["10", "26.1k", "17.6k", "110.4k"]
+    assert all(len(r) == 9 and not any("…" in cell for cell in r[2:]) for r in rows)
+    assert all(len(line) <= 80 for line in lines[sessions : sessions + 7]) or width < 80

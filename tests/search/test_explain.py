@@ -146,3 +146,24 @@ def test_a_paragraph_long_title_does_not_spend_the_budget(tmp_path: Path) -> Non
     assert len(rendered.shown) == 2
     assert all(len(line) < TITLE_CHARS + 100 for line in rendered.text.splitlines())
     assert "…" in rendered.text
+
+
+@pytest.mark.timeout(60)
+def test_the_last_line_names_the_surface_s_options_to_see_more(
+    help_vault_indexed: Path,
+) -> None:
+    """The last line counts the hits left out and says how to see them, in the
+    surface's own option names: ``--budget``/``--top-k`` in the CLI, ``budget_tokens``
+    in the MCP answer (one rendering); before, both only said how to open a shown hit."""
+    from rubi.mcp import calls
+
+    paths = app.locate(help_vault_indexed)
+    result = app.search(paths, "keyboard shortcuts hotkeys", top_k=10, refresh=False)
+    cli_last = app.render_search(result, 300).splitlines()[-1]
+    assert cli_last.startswith("(") and " more not shown; " in cli_last
+    assert "`--budget N`" in cli_last and "`--top-k N`" in cli_last
+    assert "`rubi read <id>`" in cli_last and "budget_tokens" not in cli_last
+    mcp_text = calls.search(paths, "keyboard shortcuts hotkeys", budget_tokens=300).text
+    mcp_last = mcp_text.splitlines()[-1]
+    assert " more not shown; " in mcp_last and "`budget_tokens`" in mcp_last
+    assert "`read(ids)`" in mcp_last and "--top-k" not in mcp_last and "--budget" not in mcp_last

@@ -62,6 +62,7 @@ __all__ = [
     "MIN_MATCHED_TERMS",
     "SKIPPED_FOLDERS",
     "cjk_run_words",
+    "content_terms",
     "needed_terms",
     "prompt_words",
     "recall",
@@ -110,6 +111,21 @@ FILES_HEADER = (
 def needed_terms(count: int) -> int:
     """How many of a prompt's ``count`` content words a note must match."""
     return max(MIN_MATCHED_TERMS, min(MAX_NEEDED_TERMS, _ceil(MIN_COVERAGE * count)))
+
+
+def content_terms(analysis: QueryAnalysis, langs: list[str]) -> set[str]:
+    """The prompt's content words (:attr:`QueryAnalysis.text`'s terms) in its own
+    language's chain among the index's ``langs``
+    (:func:`rubi.index.language.query_chain`, the note window's rule), which drops
+    that language's function words and stems as the index stemmed its notes. Why:
+    read in the English chain, a French question of 12 words kept its "comment",
+    "une", "les" as content words and counted as a long prompt (more than
+    :data:`LONG_PROMPT_TERMS`), which skips the relevance floor; and its stems were
+    not the ones a French note's matched terms hold (``hit.matched``)."""
+    from rubi.index.language import query_chain
+
+    text = analysis.text
+    return set(analysis.terms(text, query_chain(text, langs)))
 
 
 def prompt_words(query: str, terms: set[str]) -> int:
@@ -188,9 +204,10 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         return None  # never indexed: a hook does not index a whole vault
     # A long prompt (a pasted issue) is searched for its discriminative words, and a
     # note must match enough of those, not of every word of the prompt.
-    query = reduce_query(fit_query(prompt), index_at(paths.whoosh_dir))
+    index = index_at(paths.whoosh_dir)
+    query = reduce_query(fit_query(prompt), index)
     analysis = QueryAnalysis(query)  # one analysis for the bar and both searches
-    terms = set(analysis.terms(query))
+    terms = content_terms(analysis, index.languages())
     if len(terms) < MIN_MATCHED_TERMS:
         return None
     short = prompt_words(query, terms) <= LONG_PROMPT_TERMS

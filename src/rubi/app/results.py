@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rubi.core.searchdefaults import SEARCH_SCOPES
+from rubi.core.searchdefaults import MORE_HINT_CLI, SEARCH_SCOPES
 
 if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
@@ -17,14 +17,20 @@ __all__ = ["SEARCH_SCOPES", "render_search", "search_answer", "search_json"]
 
 
 def render_search(
-    result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
+    result: SearchResult,
+    budget_tokens: int,
+    *,
+    open_hint: str = "rubi read <id>",
+    more_hint: str | None = None,
 ) -> str:
     """``result`` as a compact ranked index within ``budget_tokens`` (characters / 4,
-    the footer included); ``open_hint`` tells the reader how to open a hit in full.
-    Says so when nothing matched."""
+    the footer included); ``open_hint`` tells the reader how to open a hit in full,
+    ``more_hint`` how to see the hits left out (None: the CLI's options,
+    :data:`rubi.search.render.MORE_HINT_CLI`). Says so when nothing matched."""
     from rubi.search.render import render_compact
 
-    return render_compact(result, budget_tokens, open_hint=open_hint).text
+    more = MORE_HINT_CLI if more_hint is None else more_hint
+    return render_compact(result, budget_tokens, open_hint=open_hint, more_hint=more).text
 
 
 STRUCTURED_FIELDS_TOKENS = 16
@@ -33,12 +39,17 @@ STRUCTURED_FIELDS_TOKENS = 16
 
 
 def search_answer(
-    result: SearchResult, budget_tokens: int, *, open_hint: str = "rubi read <id>"
+    result: SearchResult,
+    budget_tokens: int,
+    *,
+    open_hint: str = "rubi read <id>",
+    more_hint: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The text of :func:`render_search` and, from the same rendering, the answer as
     data: ``{"query", "relevant", "ids", "omitted", "text"}``: the ids of the hits the
     text shows, best first, the number of ranked hits it leaves out, and the text
-    itself (titles, days, reasons and passages are there once). The data as JSON fits
+    itself (titles, days, reasons and passages are there once); ``open_hint`` and
+    ``more_hint`` as for :func:`render_search`. The data as JSON fits
     ``budget_tokens`` too: a client may show the model the data instead of the text
     (Claude Code does), so the text leaves room for the rest of it."""
     import json
@@ -51,7 +62,8 @@ def search_answer(
 
     fixed = STRUCTURED_FIELDS_TOKENS + estimate_tokens(json.dumps(result.query))
     budget = max(budget_tokens - fixed, 1)
-    shown = render_compact(result, budget, open_hint=open_hint, extra=id_tokens)
+    more = MORE_HINT_CLI if more_hint is None else more_hint
+    shown = render_compact(result, budget, open_hint=open_hint, more_hint=more, extra=id_tokens)
     ids = [h.id for h in shown.shown]
     data = {"query": result.query, "relevant": result.relevant, "ids": ids}
     return shown.text, {**data, "omitted": shown.omitted, "text": shown.text}

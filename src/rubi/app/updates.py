@@ -25,6 +25,7 @@ __all__ = [
     "apply_changes",
     "catch_up",
     "catch_up_if_changed",
+    "close_search_index",
     "import_ahead",
     "remember_code",
     "scans_cpu_s",
@@ -171,13 +172,27 @@ def special_files(
 def set_watched(paths: VaultPaths, watched: bool) -> None:
     """Say whether a watcher in this process applies every change to ``paths`` as it
     happens; while it does, searches and reads skip their refreshing scan. A watcher
-    that stops writes the graph snapshot it deferred (``VaultSync.flush_snapshot``)."""
+    that stops writes the graph snapshot it deferred (``VaultSync.flush_snapshot``) and
+    closes the vault's kept search index (:func:`close_search_index`)."""
     from rubi.sync import vault_sync_for
 
     vault_sync = vault_sync_for(paths)
     vault_sync.watched = watched
     if not watched:
         vault_sync.flush_snapshot()
+        close_search_index(paths)
+
+
+def close_search_index(paths: VaultPaths) -> None:
+    """Close the search index of ``paths`` this process keeps open
+    (:func:`rubi.index.warm.close_index`), when it keeps one: a watcher or an engine
+    that stops leaves no segment file open (the next search opens it again). Costs
+    nothing in a process that never searched (the module is not imported for it)."""
+    import sys
+
+    warm = sys.modules.get("rubi.index.warm")
+    if warm is not None:
+        warm.close_index(paths.whoosh_dir)
 
 
 def remember_code(paths: VaultPaths) -> bool:

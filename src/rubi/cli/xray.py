@@ -46,14 +46,61 @@ def _pct(part: float, whole: float) -> str:
     return "0.0%" if text == "-0.0%" else text
 
 
-def _table(title: str, columns: tuple[str, ...], left: tuple[str, ...]) -> Any:
-    """A rich table titled ``title``; the ``left`` columns are text, the others numbers."""
+def _table(
+    title: str, columns: tuple[str, ...], left: tuple[str, ...], shrink: tuple[str, ...] = ()
+) -> Any:
+    """A rich table titled ``title``; the ``left`` columns are text, the others numbers.
+    Only the ``shrink`` columns (long free text: a folder, a path) may be cut, with an
+    ellipsis and never below their header's width; every header is whole and no
+    number is cut, at any width (:func:`_print_table`). Light rules, no outer edge:
+    the sessions table fits 80 columns (a pipe's width), where the boxed one cut its
+    headers to "sessi…", "start…", "expiri…", "compa…"."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left")
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False
+    )
     for column in columns:
-        table.add_column(column, justify="left" if column in left else "right")
+        table.add_column(
+            column,
+            justify="left" if column in left else "right",
+            min_width=len(column),
+            no_wrap=column not in shrink,
+            overflow="ellipsis",
+        )
     return table
+
+
+def _print_table(out: Any, table: Any) -> None:
+    """Print ``table`` on ``out`` whole: when the console is narrower than its headers
+    and uncut cells need (:func:`_table_floor`), the table is printed that wide (long
+    lines, not cut words)."""
+    need = _table_floor(table)
+    if need <= out.width:
+        out.print(table)
+        return
+    width = out.width
+    out.width = need
+    try:
+        out.print(table)
+    finally:
+        out.width = width
+
+
+def _table_floor(table: Any) -> int:
+    """The narrowest width ``table`` (of :func:`_table`) shows whole at: each column
+    its header, or its widest cell when it may not be cut, and three characters
+    between columns (padding, rule, padding)."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    widths = []
+    for column in table.columns:
+        header = cell_len(str(column.header))
+        cells = [] if not column.no_wrap else [Text.from_markup(str(c)) for c in column.cells]
+        widths.append(max([header, *(c.cell_len for c in cells)]))
+    return sum(widths) + 3 * max(len(widths) - 1, 0)
 
 
 def _classes_table(report: Any) -> Any:
@@ -86,13 +133,14 @@ def _sessions_table(report: Any, top: int) -> Any:
             "folder",
             "calls",
             "peak",
-            "startup",
+            "start",
             "cost",
             "share",
-            "expiries",
-            "compactions",
+            "expired",
+            "compacted",
         ),
         ("session", "folder"),
+        ("folder",),
     )
     for s in report.sessions[:top]:
         table.add_row(
@@ -125,7 +173,9 @@ def _tools_table(report: Any, top: int) -> Any:
 
 
 def _rereads_table(report: Any, top: int) -> Any:
-    table = _table("Re-read files", ("file", "extra reads", "extra tokens", "sessions"), ("file",))
+    table = _table(
+        "Re-read files", ("file", "extra reads", "extra tokens", "sessions"), ("file",), ("file",)
+    )
     for r in report.rereads[:top]:
         table.add_row(
             _plain(r.path), str(r.extra_reads), format_tokens(r.extra_tokens), str(r.sessions)
@@ -157,12 +207,12 @@ def _print_report(report: Any, top: int) -> None:
     out.print(f"[bold]{_plain(lines[0])}[/bold]")
     if not report.sessions:
         return
-    out.print(_classes_table(report))
-    out.print(_sessions_table(report, top))
-    out.print(_tools_table(report, top))
+    _print_table(out, _classes_table(report))
+    _print_table(out, _sessions_table(report, top))
+    _print_table(out, _tools_table(report, top))
     if report.rereads:
-        out.print(_rereads_table(report, top))
-    out.print(_replay_table(report))
+        _print_table(out, _rereads_table(report, top))
+    _print_table(out, _replay_table(report))
     for line in lines:
         if line.startswith(("Sessions past", "Startup context", "Cache expiries")):
             out.print(line)

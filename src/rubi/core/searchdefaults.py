@@ -4,7 +4,14 @@ tool), so it lives in the foundation."""
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_BUDGET_TOKENS", "DEFAULT_TOP_K", "MAX_TOP_K", "SEARCH_SCOPES"]
+__all__ = [
+    "DEFAULT_BUDGET_TOKENS",
+    "DEFAULT_TOP_K",
+    "MAX_TOP_K",
+    "MORE_HINT_CLI",
+    "MORE_HINT_MCP",
+    "SEARCH_SCOPES",
+]
 
 DEFAULT_BUDGET_TOKENS = 1500
 """Search output budget: a compact ranked index costs about this much context."""
@@ -21,3 +28,13 @@ SEARCH_SCOPES: tuple[str, ...] = ("all", "notes", "code", "personal", "sessions"
 ``notes`` (notes of both vaults), ``code``, ``personal`` (the personal vault only),
 ``sessions`` (recorded sessions). The engine checks it; ``rubi search --scope`` and the
 MCP ``search`` tool offer exactly these (through :data:`rubi.app.SEARCH_SCOPES`)."""
+
+MORE_HINT_CLI = "`--budget N` (shown) or `--top-k N` (ranked)"
+"""How ``rubi search`` shows the hits a search's last line counts as not shown: a
+larger output budget shows more of the ranked hits, a larger ``--top-k`` ranks more.
+One rendering (:func:`rubi.search.render.render_compact`); each surface names its own
+options."""
+
+MORE_HINT_MCP = "a larger `budget_tokens`"
+"""How the MCP ``search`` tool shows more: its one argument for it (the tool ranks a
+fixed number of hits)."""

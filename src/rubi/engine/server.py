@@ -334,6 +334,9 @@ class Engine:
         if self._thread is not None:
             self._thread.join(timeout_s)
         self.warmup.stop(max(deadline - time.monotonic(), 0.0))
+        from rubi.app.updates import close_search_index
+
+        close_search_index(self.paths)  # no segment file left open by its searches
 
     # -- the thread -------------------------------------------------------------
     def _main(self) -> None:

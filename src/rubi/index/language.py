@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from whoosh.lang import has_stemmer, has_stopwords, languages
@@ -42,6 +42,7 @@ __all__ = [
     "MIN_VOTES",
     "VOTING_LANGUAGES",
     "detect_language",
+    "query_chain",
     "query_language",
     "stop_word_votes",
 ]
@@ -199,3 +200,13 @@ def query_language(text: str, candidates: Iterable[str]) -> str | None:
     if ranked[0][0] == 0 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]
+
+
+def query_chain(text: str, langs: Sequence[str]) -> str:
+    """The analysis chain a question ``text`` is read in, among an index's chains
+    ``langs`` (:meth:`rubi.index.searchindex.SearchIndex.languages`): its language
+    (:func:`query_language`), else English when the index has it or has none, else
+    the index's first. One rule for every reader of a question's content words: the
+    note window's (:func:`rubi.search.notewindow.note_question`) and recall's length
+    of a prompt (:func:`rubi.app.recall.content_terms`)."""
+    return query_language(text, langs) or ("en" if "en" in langs or not langs else langs[0])

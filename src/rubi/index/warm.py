@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rubi.index.searchindex import SearchIndex
 
-__all__ = ["KEEP_OPEN", "MAX_OPEN", "forget_indexes", "index_at"]
+__all__ = ["KEEP_OPEN", "MAX_OPEN", "close_index", "forget_indexes", "index_at"]
 
 MAX_OPEN = 4
 """Indexes a process keeps open: the project's and the personal vault's, with room."""
@@ -40,6 +40,8 @@ def index_at(directory: Path) -> SearchIndex:
     with _GUARD:
         index = _OPEN.get(directory)
         if index is None:
+            if not _OPEN:
+                _close_at_exit()
             index = _OPEN[directory] = SearchIndex(directory, keep_open=KEEP_OPEN)
             while len(_OPEN) > MAX_OPEN:
                 _OPEN.popitem(last=False)[1].close()
@@ -47,8 +49,34 @@ def index_at(directory: Path) -> SearchIndex:
         return index
 
 
+_AT_EXIT: list[bool] = []
+
+
+def _close_at_exit() -> None:
+    """Close the kept indexes when the interpreter exits (once per process): a server
+    or a test run that ends with one open left its ``.seg`` files to the interpreter's
+    teardown (``ResourceWarning: unclosed file``)."""
+    if not _AT_EXIT:
+        import atexit
+
+        atexit.register(forget_indexes)
+        _AT_EXIT.append(True)
+
+
 def forget_indexes() -> None:
     """Close every kept index (tests; a process about to delete derived data)."""
     with _GUARD:
         while _OPEN:
             _OPEN.popitem()[1].close()
+
+
+def close_index(directory: Path) -> None:
+    """Close and drop this process's kept index of ``directory``, if any: a watcher
+    that stops (:func:`rubi.app.updates.set_watched`) and an engine that stops leave
+    no segment file open; the next search of it opens it afresh. Why: the kept index
+    held its ``.seg`` file until the process ended (Python's ``ResourceWarning:
+    unclosed file ...seg`` at exit, and in the tests that stopped a watcher)."""
+    with _GUARD:
+        index = _OPEN.pop(directory, None)
+    if index is not None:
+        index.close()  # waits for a search using it (its lock)

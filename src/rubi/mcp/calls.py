@@ -25,7 +25,7 @@ from rubi import app
 from rubi.core.errors import RubiError, os_error_line
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import replace_surrogates
-from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
+from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, MORE_HINT_MCP
 
 __all__ = [
     "BODIES",
@@ -118,7 +118,7 @@ def search(
     except (RubiError, ValueError) as exc:
         raise _fail(exc) from exc
     budget = max(MIN_BUDGET_TOKENS, min(budget_tokens, MAX_BUDGET_TOKENS))
-    text, data = app.search_answer(result, budget, open_hint="read(ids)")
+    text, data = app.search_answer(result, budget, open_hint="read(ids)", more_hint=MORE_HINT_MCP)
     return Answer(_out(text), _clean(data))
 
 

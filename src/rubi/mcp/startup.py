@@ -310,10 +310,10 @@ def warm_vault(paths: VaultPaths) -> None:
             cannot be read.
     """
     from rubi import app
-    from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
+    from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, MORE_HINT_MCP
 
     result = app.search(paths, WARM_QUERY, top_k=1)
-    app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
+    app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)", more_hint=MORE_HINT_MCP)
     if paths.project_root is not None:
         # A code hit's passages name its symbols: the code map (a plain vault's search
         # never needs it, so it is loaded for a project only).

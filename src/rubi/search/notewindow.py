@@ -28,8 +28,9 @@ content words are reordered (the code rules' bounds; a Korean word counts once, 
 the bigrams the index cuts it into, :attr:`NoteQuestion.size`): a name or a few keywords
 keep BM25F's order, and a long prompt or issue (reduced to its discriminative words,
 :mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
-those of its own language's chain among the index's (:func:`query_language`; English
-when it cannot tell and the index has English notes), and a note's text is analysed
+those of its own language's chain among the index's
+(:func:`~rubi.index.language.query_chain`; English when it cannot tell and the index
+has English notes), and a note's text is analysed
 by the same chain, so a word and its stem meet as the index matched them. Measured on
 the knowledge-base development halves: ``docs/benchmarks-history.md``, "issue 28:
 knowledge bases, thirteenth pass".
@@ -47,7 +48,7 @@ from dataclasses import dataclass, replace
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.bm25params import BM25_K1, BM25_PROSE_K1
 from rubi.index.cjkwords import korean_words
-from rubi.index.language import query_language
+from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
@@ -171,11 +172,11 @@ def note_question(
     analysis: QueryAnalysis | None = None,
 ) -> NoteQuestion:
     """``query``'s distinct content terms in its language's chain (``langs``: the
-    index's chains; :func:`rubi.index.language.query_language`, else English when the
-    index has it, else its first), with their IDFs from ``idf_of`` (a term it does not
-    know weighs the largest, or 1.0); ``analysis``: the search's analysis of ``query``,
-    whose tokens are reused (a prompt is analysed once for all its searches)."""
-    lang = query_language(query, langs) or ("en" if "en" in langs or not langs else langs[0])
+    index's chains; :func:`rubi.index.language.query_chain`), with their IDFs from
+    ``idf_of`` (a term it does not know weighs the largest, or 1.0); ``analysis``: the
+    search's analysis of ``query``, whose tokens are reused (a prompt is analysed once
+    for all its searches)."""
+    lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from rubi.core.searchdefaults import MORE_HINT_CLI
 from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from rubi.search.hits import Hit, Passage, SearchResult, Why
 
@@ -214,6 +215,7 @@ def render_compact(
     budget_tokens: int,
     *,
     open_hint: str = "rubi read <id>",
+    more_hint: str = MORE_HINT_CLI,
     extra: Callable[[Hit], int] | None = None,
 ) -> Rendered:
     """Render ``result`` as text within ``budget_tokens`` (characters / 4).
@@ -222,6 +224,9 @@ def render_compact(
         result: the search result.
         budget_tokens: the most tokens the text may take (the footer included).
         open_hint: how the reader opens a hit in full.
+        more_hint: how the reader sees the hits left out, in the surface's own
+            option names (:data:`rubi.core.searchdefaults.MORE_HINT_CLI`,
+            :data:`~rubi.core.searchdefaults.MORE_HINT_MCP`).
         extra: what each shown hit costs beyond its text, in tokens, for a caller
             that sends more than the text within the same budget (None: nothing).
 
@@ -240,7 +245,10 @@ def render_compact(
     if weak:
         text = f"{NOTHING_RELEVANT}\n{text}"
     if omitted > 0:
-        text += f"\n({omitted} more not shown; open one with `{open_hint}`, a § id opens its part)"
+        text += (
+            f"\n({omitted} more not shown; see more with {more_hint}; "
+            f"open one with `{open_hint}`, a § id opens its part)"
+        )
     return Rendered(text, [s.hit for s in shown], estimate_tokens(text), max(omitted, 0))
 
 

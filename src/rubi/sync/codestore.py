@@ -5,9 +5,13 @@ A delta is tied to its map by an id written inside the map file (a small pickle 
 the map's), and kept-shape edits to their delta by the delta's own id: a copied or
 restored cache folder (new inodes) keeps them. A delta naming another id is older than
 the map (a run stopped between writing the map and removing the delta) and is left
-out; one that cannot be tied to the map (unreadable, or an older rubi's keyed by the
-map file's stat, which a copy changes) makes the map read as absent: the run rebuilds
-it from the files, never from an older map.
+out; an older rubi's keyed by the map file's stat, which a copy changes, makes the map
+read as absent: the run rebuilds it from the files, never from an older map. A damaged
+delta or edits file (unreadable, not a delta) is set aside (:func:`damaged_file`, one
+warning line) and the map read without it, as of its last whole write: never a missing
+map (code hits without symbols, ``rubi map`` empty until a code file changes). The
+file set aside tells the next ``rubi index`` that the map may be behind the files: it
+takes no "nothing changed" shortcut (:func:`has_current_map`) and writes the map whole.
 
 The files are the user's cache (:func:`rubi.core.picklefiles.load_pickle` refuses others).
 """
@@ -35,6 +39,7 @@ __all__ = [
     "DELTA_MAX",
     "CodeMapDelta",
     "code_map_key",
+    "damaged_file",
     "delta_file",
     "edits_file",
     "has_current_map",
@@ -75,9 +80,25 @@ class _Untied(Exception):
     """A delta is there that cannot be tied to the map: read the map as absent."""
 
 
+class _Damaged(_Untied):
+    """A delta (or edits) file that cannot be read or is not a delta: set it aside and
+    read the map without it (:func:`read_code_map`)."""
+
+    def __init__(self, file: Path, key: tuple[int, int, int] | None) -> None:
+        super().__init__(file)
+        self.file, self.key = file, key
+
+
 def delta_file(paths: VaultPaths) -> Path:
     """The code map's delta beside it (:func:`save_code_map`)."""
     return paths.codemap_file.with_name("codemap-delta.pickle")
+
+
+def damaged_file(paths: VaultPaths) -> Path:
+    """Where a damaged delta or edits file is set aside (:func:`read_code_map`): kept
+    for a look, and while there the map may be behind the files (the next save writes
+    it whole and removes this)."""
+    return paths.codemap_file.with_name("codemap-damaged.pickle")
 
 
 def edits_file(paths: VaultPaths) -> Path:
@@ -122,18 +143,19 @@ def _read_delta(file: Path, base: MapKey) -> CodeMapDelta | None:
     none or it names another id (an older delta the map or delta named already holds).
 
     Raises:
-        _Untied: the file is unreadable, not a delta, or its key is a stat (an older
-            rubi's) that does not match: it may belong to a copied map.
+        _Damaged: the file is unreadable or not a delta.
+        _Untied: its key is a stat (an older rubi's) that does not match: it may
+            belong to a copied map.
     """
+    key = _file_key(file)
     try:
         loaded = load_pickle(file)
     except FileNotFoundError:
         return None
     except Exception as exc:
-        log.warning("%s: unreadable (%s); the code map is built again", file, exc)
-        raise _Untied from exc
+        raise _Damaged(file, key) from exc
     if not isinstance(loaded, CodeMapDelta):
-        raise _Untied
+        raise _Damaged(file, key)
     if loaded.base == base:
         return loaded
     if isinstance(base, str):
@@ -199,9 +221,11 @@ def _map_id(path: Path) -> str | None:
 
 
 def has_current_map(paths: VaultPaths) -> bool:
-    """A map file of this format is there (its header read, not the map): False for
-    none, or an older rubi's, whose delta a copy may have untied (write it again)."""
-    return _map_id(paths.codemap_file) is not None
+    """A map file of this format is there (its header read, not the map) and no
+    damaged delta was set aside since it was written (:func:`damaged_file`): False
+    for none, an older rubi's, whose delta a copy may have untied, or one that may be
+    behind its files (write it again)."""
+    return _map_id(paths.codemap_file) is not None and not damaged_file(paths).exists()
 
 
 def _load_map(path: Path) -> tuple[MapKey, object, tuple[int, int, int]]:
@@ -246,6 +270,10 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             return None
         try:
             deltas = _read_deltas(paths, base)
+        except _Damaged as exc:
+            if _set_aside(paths, exc):
+                continue  # read again without it (or the new one a writer put there)
+            return loaded  # it cannot be moved (a read-only cache): the map as written
         except _Untied:
             return None
         if deltas is None or _file_key(path) != read:
@@ -265,6 +293,32 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             stats = edits.stats
         return replace(rest, files=dict(sorted(files.items())), stats=stats)
     return None
+
+
+def _set_aside(paths: VaultPaths, damaged: _Damaged) -> bool:
+    """Move the damaged file to :func:`damaged_file` (one warning line), unless it was
+    replaced since it was read (a writer's new one: read that); False when it cannot
+    be moved."""
+    aside = damaged_file(paths)
+    cause = damaged.__cause__
+    why = f"unreadable ({cause})" if cause is not None else "not a code map delta"
+    try:
+        if _file_key(damaged.file) != damaged.key:
+            return True
+        os.replace(damaged.file, aside)
+    except FileNotFoundError:
+        return True
+    except OSError as exc:
+        log.warning("%s: %s; the code map is read without it (%s)", damaged.file, why, exc)
+        return False
+    log.warning(
+        "%s: %s; set aside as %s, the code map is read without it (rubi index brings "
+        "it up to date)",
+        damaged.file,
+        why,
+        aside.name,
+    )
+    return True
 
 
 def code_map_key(paths: VaultPaths) -> tuple[object, ...] | None:
@@ -293,7 +347,8 @@ def save_code_map(
     no ``previous``, or past the limit, the map file is written and the delta removed.
     """
     base_file, extra, later = paths.codemap_file, delta_file(paths), edits_file(paths)
-    if code_map.stats.reused_shape or previous is not None:
+    aside = damaged_file(paths)
+    if (code_map.stats.reused_shape or previous is not None) and not aside.exists():
         base = _map_id(base_file)  # None: no map, or an older rubi's: written whole
         try:
             deltas = _read_deltas(paths, base) if base is not None else None
@@ -317,6 +372,7 @@ def save_code_map(
     _write_map(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
     later.unlink(missing_ok=True)
+    aside.unlink(missing_ok=True)  # the map is whole and current again
 
 
 def _delta(

@@ -1,0 +1,60 @@
+"""A watcher that stops, and an engine that stops, leave no segment file of the vault's
+search index open (:func:`rubi.app.updates.close_search_index`). Before, the index
+this process kept open (:mod:`rubi.index.warm`) held its ``.seg`` file until the
+process ended: ``ResourceWarning: unclosed file ...seg`` in the watcher tests."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from watchfiles import Change
+
+from rubi import app
+from rubi.watch import watch
+
+from helpers import write
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+
+
+def _open_segments(folder: Path) -> list[str]:
+    """The files of ``folder`` (the index's) this process has open."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(folder)) and target.endswith(".seg"):
+            found.append(target)
+    return found
+
+
+def test_a_stopped_watcher_leaves_no_segment_file_open(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# Alpha\n\nwombat burrow\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    assert app.search(paths, "wombat", refresh=False).hits
+    assert _open_segments(paths.whoosh_dir)  # kept open between searches
+    note = write(vault / "b.md", "# Beta\n\nwombat tunnel\n")
+    watch(paths, changes=[{(Change.added, str(note))}], catch_up=False)
+    assert _open_segments(paths.whoosh_dir) == []
+    # The next search opens it again and sees the watcher's change.
+    assert {h.id for h in app.search(paths, "wombat", refresh=False).hits} == {"a", "b"}
+
+
+def test_a_stopped_engine_leaves_no_segment_file_open(tmp_path: Path) -> None:
+    from rubi.engine.server import Engine
+
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# Alpha\n\nwombat burrow\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    engine = Engine(paths)
+    assert app.search(paths, "wombat", refresh=False).hits  # as a hook it answered would
+    assert _open_segments(paths.whoosh_dir)
+    engine.stop()
+    assert _open_segments(paths.whoosh_dir) == []
