@@ -393,3 +393,52 @@ def test_a_background_watch_waiting_for_its_events_sleeps_until_one_comes(
         assert len(looks) <= 4 and not started.is_set()
         idle.set()
         assert started.wait(10)
+
+
+@pytest.mark.parametrize("applying", [False, True])
+def test_an_ending_server_waits_for_its_watcher_only_while_it_applies_a_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, applying: bool
+) -> None:
+    """A watcher waiting for file events has nothing to finish: the server ends
+    without joining it (watchfiles looks at its stop every 50 ms, half of what Claude
+    Code leaves between SIGINT and SIGTERM). One applying a batch is waited for."""
+    import rubi.watch as watch_module
+
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    listening, inside, release = threading.Event(), threading.Event(), threading.Event()
+
+    def source(vault: Any, watch_filter: Any, debounce_ms: int, stop: Any, told: Any) -> Any:
+        told(True)
+        listening.set()
+        if applying:
+            yield {(2, str(paths.root / "alpha.md"))}
+        stop.wait(30)
+        release.wait(30)  # the next look at the stop, held back by the test
+
+    def apply(vault: Any, batch: Any) -> Any:
+        inside.set()
+        release.wait(30)
+        raise RuntimeError("the batch, cut short by the test")
+
+    monkeypatch.setattr(watch_module, "_file_events", source)
+    monkeypatch.setattr(watch_module, "_apply", apply)
+    monkeypatch.setattr(watch_module, "PREPARE_AFTER_S", 3600.0)
+    joins: list[float | None] = []
+    with in_background(paths) as thread:
+        assert thread is not None
+        assert listening.wait(10) and (inside.wait(10) if applying else True)
+        real_join = thread.join
+
+        def join(timeout: float | None = None) -> None:
+            joins.append(timeout)
+            release.set()
+            real_join(timeout)
+
+        monkeypatch.setattr(thread, "join", join)
+    assert len(joins) == (1 if applying else 0)
+    release.set()
+    thread.join(30)
+    assert not thread.is_alive()

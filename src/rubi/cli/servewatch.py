@@ -71,6 +71,7 @@ def in_background(
         yield None
         return
     stop = Latch()
+    waiting = threading.Event()  # the watcher waits for file events: nothing to finish
 
     def run() -> None:
         if after is not None:
@@ -89,7 +90,7 @@ def in_background(
                 return
         try:
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
-            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s)
+            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s, waiting=waiting)
         except RubiError as exc:  # a read-only cache folder, say: one line, no traceback
             log.warning("background watch of %s stopped: %s", vault.root, exc)
         except Exception:  # the fail-open edge: the server keeps serving, refreshing
@@ -101,7 +102,10 @@ def in_background(
         yield thread
     finally:
         stop.set()
-        thread.join(timeout=2.0)
+        if not waiting.is_set():  # a batch or a catch-up under way: let it finish
+            thread.join(timeout=2.0)
+        else:  # it ends at its next look at the stop; searches scan again from now
+            app.set_watched(vault, False)
 
 
 def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
