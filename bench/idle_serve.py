@@ -8,8 +8,9 @@ Usage::
 
 PROJECT is a folder of code (a checkout). Each run copies it into a fresh folder with
 its own ``HOME`` and ``XDG_CACHE_HOME``, runs ``rubi init`` and ``rubi index`` there
-(not measured), then starts ``rubi serve --project COPY`` with ``PYTHONPATH`` set to the
-tree's ``src`` and, by mode:
+(not measured), then starts ``rubi serve --project COPY`` (``--bare``: ``rubi serve`` in
+the copy, as the plugin starts it) with ``PYTHONPATH`` set to the tree's ``src`` and, by
+mode:
 
 - ``hand``: ``initialize``, ``notifications/initialized`` and ``tools/list``, answers read;
 - ``silent``: nothing sent (a client that never asks; the window starts 1 s after spawn);
@@ -169,12 +170,12 @@ def prepare(project: Path, src: Path, rubi: str) -> tuple[Path, dict[str, str], 
 
 
 def one_run(
-    project: Path, src: Path, rubi: str, mode: str, marks: list[float], stop: str
+    project: Path, src: Path, rubi: str, mode: str, marks: list[float], stop: str, bare: bool
 ) -> dict[str, Any]:
     copy, env, top = prepare(project, src, rubi)
     errors = (top / "stderr").open("wb")
     proc = subprocess.Popen(
-        [rubi, "serve", "--project", str(copy)],
+        [rubi, "serve"] if bare else [rubi, "serve", "--project", str(copy)],
         cwd=copy,
         env=env,
         stdin=subprocess.PIPE,
@@ -261,6 +262,9 @@ def main() -> None:
     parser.add_argument("--marks", default="0,30,60", help="seconds after the last answer")
     parser.add_argument("--modes", default="hand,silent,search")
     parser.add_argument("--stop", choices=("sigint", "eof"), default="sigint")
+    parser.add_argument(
+        "--bare", action="store_true", help="a bare `rubi serve` in the copy (the plugin's)"
+    )
     parser.add_argument("--rubi", default=str(Path(sys.executable).with_name("rubi")))
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -282,7 +286,9 @@ def main() -> None:
         def run(
             name: str, src: str, mode: str, out: dict[tuple[str, str], dict[str, Any]] = out
         ) -> None:
-            out[(name, mode)] = one_run(args.project, Path(src), args.rubi, mode, marks, args.stop)
+            out[(name, mode)] = one_run(
+                args.project, Path(src), args.rubi, mode, marks, args.stop, args.bare
+            )
 
         for mode in modes:
             for name, src in trees.items():
