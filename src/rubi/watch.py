@@ -218,6 +218,7 @@ def watch(
     ready: threading.Event | None = None,
     prepare_after_s: float = 0.0,
     on_refused: Callable[[str, str], None] | None = None,
+    waiting: threading.Event | None = None,
 ) -> int:
     """Catch up, then apply every batch of changes until stopped.
 
@@ -245,6 +246,7 @@ def watch(
             note or code file that is a FIFO, socket or device
             (:func:`rubi.app.updates.special_files`: skipped by the index run, never
             opened); default: one warning logged.
+        waiting: set while the next batch is awaited (nothing to finish: :func:`_marked`).
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -282,7 +284,7 @@ def watch(
             )
         elif ready is not None:
             ready.set()
-        for events in changes:
+        for events in _marked(changes, waiting or threading.Event()):
             if stop.is_set():
                 break
             batch = classify(events, vault, links[0])
@@ -305,6 +307,23 @@ def watch(
         app.set_watched(vault, False)
         restore()
     return applied
+
+
+def _marked(
+    changes: Iterable[Iterable[tuple[Any, str]]], waiting: threading.Event
+) -> Iterator[Iterable[tuple[Any, str]]]:
+    """``changes``, with ``waiting`` set while the next batch is awaited: a server that
+    ends need not wait for the source's next look at its stop (watchfiles' 50 ms step)."""
+    batches = iter(changes)
+    while True:
+        waiting.set()
+        try:
+            events = next(batches)
+        except StopIteration:
+            return
+        finally:
+            waiting.clear()
+        yield events
 
 
 def _say_refused(

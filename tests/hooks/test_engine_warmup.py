@@ -19,6 +19,7 @@ import pytest
 from rubi import app
 from rubi.app import commandanswers
 from rubi.core.commandcalls import SearchArgs
+from rubi.core.latch import Latch
 from rubi.engine import server, warmup
 from rubi.engine.client import call_via_engine
 from rubi.engine.protocol import PROTOCOL, build_id, environment
@@ -192,7 +193,7 @@ def test_an_engine_whose_host_is_starting_loads_nothing_and_every_hook_runs_cold
     meanwhile it serves its socket, loads nothing beside the server's warm-up, and its
     hooks run cold at once (refused unacknowledged), even those whose modules would
     load in a moment."""
-    first_answers = threading.Event()
+    first_answers = Latch()
     waiting = Engine(app.locate(project / ".rubi"), after=first_answers).start()
     raw = json.dumps({"session_id": "s-warm", "cwd": str(project), "tool_name": "Grep"})
     try:
@@ -214,7 +215,7 @@ def test_an_engine_whose_host_never_says_it_started_loads_after_a_while(
     loading = Warmup(
         app.locate(project / ".rubi"),
         prime=lambda paths: None,
-        after=threading.Event(),
+        after=Latch(),
         after_wait_s=0.2,
     )
     loading.start()
@@ -229,7 +230,7 @@ def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project:
     loading = Warmup(
         app.locate(project / ".rubi"),
         prime=primed.append,
-        after=threading.Event(),
+        after=Latch(),
         after_wait_s=0.5,
     )
     loading.start()
@@ -242,10 +243,8 @@ def test_a_stopped_engine_never_loads_what_it_was_still_waiting_to_load(project:
 def test_a_stopped_engine_s_loading_waiting_for_a_request_ends_at_once(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An on-demand loading no request has asked for slept on its demand event and
-    looked at its cancel every 0.1 s; a server ending waited that long for nothing.
-    With the period made an hour, the stop still ends the thread."""
-    monkeypatch.setattr(warmup, "CANCEL_POLL_S", 3600.0)
+    """An on-demand loading no request has asked for sleeps on its demand event (no
+    timer); the stop sets it, so a server ending does not wait for the thread."""
     primed: list[object] = []
     loading = Warmup(app.locate(project / ".rubi"), prime=primed.append, on_demand=True)
     loading.start()
@@ -273,7 +272,7 @@ def test_an_on_demand_engine_loads_only_once_a_request_needed_it(project: Path) 
     nothing until a request finds what it needs unloaded (that request is refused and
     runs cold); then it loads, and the next one is answered."""
     primed: list[object] = []
-    started = threading.Event()
+    started = Latch()
     started.set()
     loading = Warmup(
         app.locate(project / ".rubi"), prime=primed.append, after=started, on_demand=True

@@ -252,3 +252,29 @@ def test_a_server_that_ends_without_an_idle_spell_never_catches_up(
     assert startup.STARTED.wait(WAIT_S)
     warmup.stop()
     assert not startup.QUIET.is_set()
+
+
+def test_the_wait_for_the_first_answers_sleeps_until_a_call_ends(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Before the first answers are out the thread wakes when a call ends (or its
+    deadline comes), not every 0.1 s as it did (counted through its wait)."""
+    monkeypatch.setattr(startup, "STARTED", threading.Event())
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
+    waits: list[float | None] = []
+    real = Warmup._wait
+
+    def counting(self: Warmup, due: float | None) -> None:
+        waits.append(due)
+        real(self, due)
+
+    monkeypatch.setattr(Warmup, "_wait", counting)
+    warmup = Warmup(_paths(tmp_path), lambda ready: object(), first_call_wait_s=3600).start()
+    try:
+        time.sleep(0.5)  # five of the old 0.1 s waits
+        assert len(waits) <= 1 and not startup.STARTED.is_set()
+        with warmup.serving():
+            pass
+        assert startup.STARTED.wait(WAIT_S)  # the first call's end moved it on
+    finally:
+        warmup.stop()

@@ -13,6 +13,7 @@ import pytest
 import rubi.sync.vaultsync as session_module
 from rubi import app
 from rubi.cli.servewatch import in_background
+from rubi.core.latch import Latch
 from rubi.core.paths import VaultPaths
 from rubi.sync import vault_sync_for
 from rubi.sync.freshness import caught_up
@@ -69,7 +70,7 @@ def test_a_background_watch_given_an_event_starts_once_it_is_set(
         return 0
 
     monkeypatch.setattr(watch_module, "watch", fake_watch)
-    after = threading.Event()
+    after = Latch()
     with in_background(app.locate(tmp_path), after):
         assert not started.wait(0.3)  # the server is still starting: no catch-up yet
         after.set()
@@ -79,13 +80,12 @@ def test_a_background_watch_given_an_event_starts_once_it_is_set(
 def test_a_background_watch_stopped_before_its_event_never_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
 
     import rubi.watch as watch_module
 
     calls: list[object] = []
     monkeypatch.setattr(watch_module, "watch", lambda vault, **kw: calls.append(vault))
-    with in_background(app.locate(tmp_path), threading.Event()) as thread:
+    with in_background(app.locate(tmp_path), Latch()) as thread:
         pass
     assert thread is not None
     thread.join(5)
@@ -95,7 +95,6 @@ def test_a_background_watch_stopped_before_its_event_never_starts(
 def test_a_server_s_background_watch_defers_the_code_memory_and_rubi_watch_does_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
 
     import rubi.watch as watch_module
 
@@ -106,7 +105,7 @@ def test_a_server_s_background_watch_defers_the_code_memory_and_rubi_watch_does_
         return 0
 
     monkeypatch.setattr(watch_module, "watch", fake_watch)
-    after = threading.Event()
+    after = Latch()
     after.set()
     for event in (after, None):
         with in_background(app.locate(tmp_path), event) as thread:
@@ -184,7 +183,7 @@ def test_a_server_s_watch_catches_up_only_what_changed_and_watches_from_its_idle
     paths, runs, started = _served_vault(tmp_path, monkeypatch)
     if edited:
         write(paths.root / "beta.md", "# Beta\n\nA zanzibarish word.\n")
-    after, idle = threading.Event(), threading.Event()
+    after, idle = Latch(), Latch()
     after.set()
     with in_background(paths, after, idle):
         assert not started.wait(0.5)  # no watcher before the idle spell
@@ -216,7 +215,7 @@ def test_a_server_leaves_the_last_session_s_record_to_the_next_refreshing_search
         return decided[-1]
 
     monkeypatch.setattr(app, "catch_up_if_changed", deciding)
-    after, idle = threading.Event(), threading.Event()
+    after, idle = Latch(), Latch()
     after.set()
     with in_background(paths, after, idle):
         assert done.wait(20)
@@ -266,7 +265,6 @@ def _served_vault(
 def test_a_background_watch_that_cannot_write_the_index_logs_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import threading
 
     import rubi.watch as watch_module
     from rubi.core.errors import RubiError
@@ -280,7 +278,7 @@ def test_a_background_watch_that_cannot_write_the_index_logs_one_line(
 
     monkeypatch.setattr(app, "catch_up_if_changed", refused)
     monkeypatch.setattr(watch_module, "watch", refused)
-    idle = threading.Event()
+    idle = Latch()
     idle.set()
     with (
         caplog.at_level("WARNING", logger="rubi.cli.servewatch"),
@@ -304,7 +302,7 @@ def test_a_server_s_watch_starts_before_its_idle_spell_once_scans_cost_what_watc
     paths, _, started = _served_vault(tmp_path, monkeypatch)
     scans = freshness._ScanCost()
     monkeypatch.setattr(freshness, "_SCANS", scans)
-    after, idle = threading.Event(), threading.Event()
+    after, idle = Latch(), Latch()
     after.set()
     with in_background(paths, after, idle):
         assert not started.wait(0.5)  # no idle spell, scans cheap so far
@@ -325,7 +323,7 @@ def test_a_server_searched_without_pause_from_its_start_watches_once_scans_cost_
     paths, _, started = _served_vault(tmp_path, monkeypatch)
     scans = freshness._ScanCost()
     monkeypatch.setattr(freshness, "_SCANS", scans)
-    after, idle = threading.Event(), threading.Event()
+    after, idle = Latch(), Latch()
     with in_background(paths, after, idle):
         assert not started.wait(0.5)  # no idle spell, scans cheap so far
         scans.add(servewatch.WATCH_AFTER_SCANS_S)  # what the searches' scans paid
@@ -354,17 +352,93 @@ def test_a_check_for_changed_files_counts_its_cpu_time(
 def test_a_background_watch_waiting_for_its_event_ends_as_soon_as_it_is_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The thread slept on its ``after`` event and looked at its stop every 0.1 s, so a
-    server ending on Claude Code's SIGINT waited up to that long for it (the client
-    sends SIGTERM 100 ms after SIGINT). It sleeps on the stop now: with the period made
-    an hour, the thread still ends once the ``with`` block is left."""
-    import rubi.cli.servewatch as servewatch
+    """The thread sleeps on its ``after`` event and its stop together (no timer): a
+    server ending on Claude Code's SIGINT does not wait for it (the client sends
+    SIGTERM 100 ms after SIGINT); the thread ends once the ``with`` block is left."""
     import rubi.watch as watch_module
 
-    monkeypatch.setattr(servewatch, "POLL_S", 3600.0)
     monkeypatch.setattr(watch_module, "watch", lambda vault, **kw: None)
-    with in_background(app.locate(tmp_path), threading.Event(), threading.Event()) as thread:
+    with in_background(app.locate(tmp_path), Latch(), Latch()) as thread:
         time.sleep(0.2)  # inside its wait
     assert thread is not None
+    thread.join(30)
+    assert not thread.is_alive()
+
+
+def test_a_background_watch_waiting_for_its_events_sleeps_until_one_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While it waits for ``after`` and then ``idle``, the thread wakes only when one
+    is set or a search's scan is counted: it looked at the scans' cost every 0.1 s
+    (counted here through ``scans_cpu_s``), an idle server's wake-ups. Each event
+    still moves it on, and the watcher starts at ``idle``."""
+    import rubi.sync.freshness as freshness
+    import rubi.watch as watch_module
+
+    looks: list[float] = []
+    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
+    monkeypatch.setattr(app, "scans_cpu_s", lambda: looks.append(0.0) or 0.0)
+    monkeypatch.setattr(app, "catch_up_if_changed", lambda vault, **kw: None)
+    started = threading.Event()
+    monkeypatch.setattr(watch_module, "watch", lambda vault, **kw: started.set())
+    after, idle = Latch(), Latch()
+    with in_background(app.locate(tmp_path), after, idle):
+        time.sleep(0.5)  # five of the old 0.1 s looks
+        assert len(looks) <= 1
+        freshness._SCANS.add(0.001)  # a search's scan: one look, still cheap
+        time.sleep(0.2)
+        assert len(looks) <= 2 and not started.is_set()
+        after.set()
+        time.sleep(0.5)
+        assert len(looks) <= 4 and not started.is_set()
+        idle.set()
+        assert started.wait(10)
+
+
+@pytest.mark.parametrize("applying", [False, True])
+def test_an_ending_server_waits_for_its_watcher_only_while_it_applies_a_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, applying: bool
+) -> None:
+    """A watcher waiting for file events has nothing to finish: the server ends
+    without joining it (watchfiles looks at its stop every 50 ms, half of what Claude
+    Code leaves between SIGINT and SIGTERM). One applying a batch is waited for."""
+    import rubi.watch as watch_module
+
+    vault = tmp_path / "vault"
+    write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    listening, inside, release = threading.Event(), threading.Event(), threading.Event()
+
+    def source(vault: Any, watch_filter: Any, debounce_ms: int, stop: Any, told: Any) -> Any:
+        told(True)
+        listening.set()
+        if applying:
+            yield {(2, str(paths.root / "alpha.md"))}
+        stop.wait(30)
+        release.wait(30)  # the next look at the stop, held back by the test
+
+    def apply(vault: Any, batch: Any) -> Any:
+        inside.set()
+        release.wait(30)
+        raise RuntimeError("the batch, cut short by the test")
+
+    monkeypatch.setattr(watch_module, "_file_events", source)
+    monkeypatch.setattr(watch_module, "_apply", apply)
+    monkeypatch.setattr(watch_module, "PREPARE_AFTER_S", 3600.0)
+    joins: list[float | None] = []
+    with in_background(paths) as thread:
+        assert thread is not None
+        assert listening.wait(10) and (inside.wait(10) if applying else True)
+        real_join = thread.join
+
+        def join(timeout: float | None = None) -> None:
+            joins.append(timeout)
+            release.set()
+            real_join(timeout)
+
+        monkeypatch.setattr(thread, "join", join)
+    assert len(joins) == (1 if applying else 0)
+    release.set()
     thread.join(30)
     assert not thread.is_alive()

@@ -9,11 +9,12 @@ background, without the index lock.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     import logging
+    import threading
 
     from rubi.core.paths import VaultPaths
     from rubi.sync.manifest import IndexReport
@@ -27,6 +28,7 @@ __all__ = [
     "catch_up_if_changed",
     "close_search_index",
     "import_ahead",
+    "on_scans",
     "remember_code",
     "scans_cpu_s",
     "set_watched",
@@ -67,6 +69,14 @@ def scans_cpu_s() -> float:
     from rubi.sync.freshness import scans_cpu_s as spent
 
     return spent()
+
+
+def on_scans(event: threading.Event) -> Callable[[], None]:
+    """Set ``event`` each time :func:`scans_cpu_s` grows (a waiter looks at it then, not
+    on a timer); returns what stops that (:func:`rubi.sync.freshness.on_scans`)."""
+    from rubi.sync.freshness import on_scans as tell
+
+    return tell(event)
 
 
 def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from rubi import app
 from rubi import watch as watching
 from rubi.core.errors import RubiError
+from rubi.core.latch import Latch, wait_any
 from rubi.core.paths import VaultPaths
 
 __all__ = ["AFTER_WAIT_S", "CATCH_UP_LOCK_WAIT_S", "WATCH_AFTER_SCANS_S", "in_background"]
@@ -39,8 +40,8 @@ idle spell, never in a short session of a few."""
 @contextlib.contextmanager
 def in_background(
     vault: VaultPaths | None,
-    after: threading.Event | None = None,
-    idle: threading.Event | None = None,
+    after: Latch | None = None,
+    idle: Latch | None = None,
 ) -> Iterator[threading.Thread | None]:
     """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
     process then learns changes from file events, and its searches skip the scan of
@@ -69,7 +70,8 @@ def in_background(
     if vault is None:
         yield None
         return
-    stop = threading.Event()
+    stop = Latch()
+    waiting = threading.Event()  # the watcher waits for file events: nothing to finish
 
     def run() -> None:
         if after is not None:
@@ -88,7 +90,7 @@ def in_background(
                 return
         try:
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
-            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s)
+            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s, waiting=waiting)
         except RubiError as exc:  # a read-only cache folder, say: one line, no traceback
             log.warning("background watch of %s stopped: %s", vault.root, exc)
         except Exception:  # the fail-open edge: the server keeps serving, refreshing
@@ -100,23 +102,30 @@ def in_background(
         yield thread
     finally:
         stop.set()
-        thread.join(timeout=2.0)
+        if not waiting.is_set():  # a batch or a catch-up under way: let it finish
+            thread.join(timeout=2.0)
+        else:  # it ends at its next look at the stop; searches scan again from now
+            app.set_watched(vault, False)
 
 
-POLL_S = 0.1
-"""How often a background watch waiting for its ``after`` or ``idle`` event looks at
-it (:func:`_wait`); its stop ends the wait at once."""
-
-
-def _wait(event: threading.Event, stop: threading.Event, deadline: float | None) -> None:
+def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
     """Return once ``event`` or ``stop`` is set, ``deadline`` (monotonic seconds; None:
     none) has passed, or the searches' scans have cost :data:`WATCH_AFTER_SCANS_S` of
     CPU (a server searched without pause: the idle spell it waits for never comes).
-    It sleeps on ``stop``, so a server that is ending does not wait up to
-    :data:`POLL_S` for this thread (it waited on ``event``: Claude Code's SIGINT, which
-    gives a server 100 ms before its SIGTERM, often ran out)."""
-    while not event.is_set() and not stop.wait(POLL_S):
-        if deadline is not None and time.monotonic() >= deadline:
-            return
-        if app.scans_cpu_s() >= WATCH_AFTER_SCANS_S:
-            return
+
+    It sleeps until one of those can have happened (:func:`rubi.core.latch.wait_any`:
+    ``event`` or ``stop`` set, a search's scan counted, the deadline), never on a
+    timer: it looked every 0.1 s, ten of an idle server's 30 wake-ups a second. A
+    server that is ending does not wait for this thread (Claude Code's SIGINT gives a
+    server 100 ms before its SIGTERM)."""
+    wake = threading.Event()
+    undo = app.on_scans(wake)
+    try:
+        wait_any(
+            (event, stop),
+            lambda: event.is_set() or stop.is_set() or app.scans_cpu_s() >= WATCH_AFTER_SCANS_S,
+            deadline,
+            wake,
+        )
+    finally:
+        undo()

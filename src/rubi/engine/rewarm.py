@@ -62,6 +62,11 @@ class Rewarm:
             self._context = None  # found on the next idle, which also takes the stamp
             self._stamp = None
 
+    def holds_prompt(self) -> bool:
+        """Whether a recalled prompt is held (:meth:`idle` may have work)."""
+        with self._mutex:
+            return self._payload is not None
+
     def idle(self) -> bool:
         """Replay the last recall when the index changed since it ran; True when it did.
         Costs two ``stat`` calls when nothing changed (the engine calls it every

@@ -37,6 +37,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from rubi.core.latch import Latch
 from rubi.core.paths import VaultPaths
 from rubi.core.vaultwalk import VaultWalk
 from rubi.engine import sockets
@@ -293,7 +294,7 @@ class Engine:
         paths: VaultPaths,
         *,
         standby_s: float = STANDBY_S,
-        after: threading.Event | None = None,
+        after: Latch | None = None,
         on_demand: bool = False,
     ) -> None:
         """``after``: the engine loads what requests need once this is set (see
@@ -309,6 +310,8 @@ class Engine:
         self.warmup = Warmup(paths, after=after, on_demand=on_demand)
         self.ready = self.warmup.search
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._active = 0  # requests being answered (their threads), under _active_lock
+        self._active_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._listener: socket.socket | None = None
 
@@ -371,11 +374,11 @@ class Engine:
             os.chmod(path, 0o600)
             bound = os.stat(path).st_ino
             listener.listen(MAX_CONNECTIONS)
-            listener.settimeout(IDLE_S)
             self._listener = listener
             self.serving.set()
             self.warmup.start()
             while not self._stop.is_set():
+                listener.settimeout(self._accept_timeout())
                 try:
                     conn, _ = listener.accept()
                 except TimeoutError:
@@ -397,6 +400,15 @@ class Engine:
                 if os.stat(path).st_ino == bound:
                     os.unlink(path)
 
+    def _accept_timeout(self) -> float | None:
+        """:data:`IDLE_S` while an idle spell may have work (a request being answered,
+        or a recalled prompt to replay once the index changes: :meth:`_idle`); else
+        None: the accept loop sleeps until a connection (:meth:`stop` makes one). It
+        woke every :data:`IDLE_S` for nothing in a server no hook ever reached."""
+        with self._active_lock:
+            active = self._active
+        return IDLE_S if active or self._rewarm.holds_prompt() else None
+
     def _idle(self) -> None:
         """No request for :data:`IDLE_S`: recall the last prompt again if the index
         changed since (:mod:`rubi.engine.rewarm`), unless a hook runs."""
@@ -412,6 +424,8 @@ class Engine:
             sockets.reply(conn, _refuse("busy"), drain=False)  # never hold up the accept loop
             conn.close()
             return
+        with self._active_lock:
+            self._active += 1
         threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _handle(self, conn: socket.socket) -> None:
@@ -440,12 +454,14 @@ class Engine:
         except Exception:
             log.exception("rubi engine: a request failed")
         finally:
+            with self._active_lock:
+                self._active -= 1
             self._slots.release()
 
 
 @contextlib.contextmanager
 def running(
-    paths: VaultPaths | None, after: threading.Event | None = None, on_demand: bool = False
+    paths: VaultPaths | None, after: Latch | None = None, on_demand: bool = False
 ) -> Iterator[Engine | None]:
     """An engine for ``paths`` while the block runs (None for no project vault, or where
     engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the

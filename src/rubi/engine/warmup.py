@@ -37,6 +37,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rubi.core.latch import Latch, wait_any
+
 if TYPE_CHECKING:
     from rubi.core.paths import VaultPaths
 
@@ -76,9 +78,6 @@ PRIME_QUERY = "project notes"
 AFTER_WAIT_S = 60.0
 """The longest loading waits for its ``after`` event before it begins anyway."""
 
-CANCEL_POLL_S = 0.1
-"""How often a loading that waits for its ``after`` event looks whether it was
-stopped (:meth:`Warmup.stop`)."""
 _SEARCHING = frozenset({"sessionstart", "userpromptsubmit"})
 """Hook events that read the vault's derived data (:func:`rubi.engine.protocol.event_key`
 form): the recall searches; SessionStart waits until the host's watcher may have
@@ -105,7 +104,7 @@ class Warmup:
         self,
         vault: VaultPaths,
         prime: Callable[[VaultPaths], None] | None = None,
-        after: threading.Event | None = None,
+        after: Latch | None = None,
         after_wait_s: float = AFTER_WAIT_S,
         on_demand: bool = False,
     ) -> None:
@@ -121,7 +120,7 @@ class Warmup:
         self._after_wait_s = after_wait_s
         self._started = False
         self._guard = threading.Lock()
-        self._cancel = threading.Event()
+        self._cancel = Latch()
         self._thread: threading.Thread | None = None
         self._demand = threading.Event()
         if not on_demand:
@@ -161,15 +160,16 @@ class Warmup:
         """Load everything, setting :attr:`hooks` then :attr:`search` (never raises),
         once the ``after`` event is set (and, ``on_demand``, a request asked); nothing
         once :meth:`stop` was called."""
+        # Asleep until something it waits for happens (no timer: an idle server's
+        # wake-ups); stop() sets _demand too, so the second wait ends on it.
         if self._after is not None:
-            deadline = time.monotonic() + self._after_wait_s
-            while not self._after.is_set() and not self._cancel.is_set():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._after.wait(min(left, CANCEL_POLL_S))
-        while not self._demand.is_set() and not self._cancel.is_set():
-            self._demand.wait(CANCEL_POLL_S)
+            after, cancel = self._after, self._cancel
+            wait_any(
+                (after, cancel),
+                lambda: after.is_set() or cancel.is_set(),
+                time.monotonic() + self._after_wait_s,
+            )
+        self._demand.wait()
         if self._cancel.is_set():
             return
         try:

@@ -55,6 +55,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rubi.core.collector import resume_collector
+from rubi.core.latch import Latch
 from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire
@@ -81,20 +82,20 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-STARTED = threading.Event()
+STARTED = Latch()
 """Set once a :class:`Warmup` of this process saw the first answers out (a call answered
 and none being answered, or :data:`FIRST_CALL_WAIT_S` without one): ``rubi serve``
 then starts its background watch (:func:`rubi.cli.servewatch.in_background`), and its engine
 loads when a request needs it (:mod:`rubi.engine.warmup`), never beside the first
 answer."""
 
-QUIET = threading.Event()
+QUIET = Latch()
 """Set once a :class:`Warmup` of this process, its first answers out
 (:data:`STARTED`), saw no call for :data:`IDLE_S` (or a message needs the SDK):
 ``rubi serve`` then catches its index up (:func:`rubi.cli.servewatch.in_background`),
 between calls rather than beside them, and only in a session that pauses."""
 
-UNASKED = threading.Event()
+UNASKED = Latch()
 """Set when a :class:`Warmup` of this process begins the work no message asked for
 (:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK: ``rubi serve``'s
 background watcher starts then (the index was caught up at :data:`STARTED`)."""
@@ -226,11 +227,16 @@ class Warmup:
             raise self._error or RuntimeError("the MCP server was not built")
         return self._server
 
-    def _first_answers_out(self) -> bool:
+    def _first_answers_due(self) -> float | None:
+        """Seconds until the first answers count as out (0: now; None: once the call
+        being answered ends, which notifies)."""
         if self._wanted.is_set():
-            return True
-        waited = time.monotonic() - self._born >= self._first_call_wait_s
-        return self._calls == 0 and (self._answered > 0 or waited)
+            return 0.0
+        if self._calls:
+            return None
+        if self._answered:
+            return 0.0
+        return max(0.0, self._born + self._first_call_wait_s - time.monotonic())
 
     def _quiet_due(self) -> float:
         """Seconds until the server has been idle ``idle_s`` (0: now; the SDK wanted:
@@ -250,20 +256,23 @@ class Warmup:
         now = time.monotonic()
         return max(0.0, self._born + self._unasked_after_s - now, self._last + self._idle_s - now)
 
-    def _wait(self, due: float) -> None:
-        """Wait (holding ``_idle``) up to ``due`` seconds for a call to end; once the
-        server has lived ``collect_after_s``, turn the collector back on first (calls
-        without an idle spell get their cycles freed anyway)."""
+    def _wait(self, due: float | None) -> None:
+        """Wait (holding ``_idle``) up to ``due`` seconds (None: no limit) for a call to
+        end or the SDK to be wanted (both notify); once the server has lived
+        ``collect_after_s``, turn the collector back on first (calls without an idle
+        spell get their cycles freed anyway). Never on a timer of its own: the wait
+        for the first answers looked every 0.1 s, an idle server's wake-ups."""
         collect = self._born + self._collect_after_s - time.monotonic()
         if collect <= 0:
             resume_collector()
-            collect = due
-        self._idle.wait(min(due, collect))
+            self._idle.wait(due)
+            return
+        self._idle.wait(collect if due is None else min(due, collect))
 
     def _run(self) -> None:
         with self._idle:
-            while not self._first_answers_out() and not self._stopped:
-                self._wait(0.1)
+            while (due := self._first_answers_due()) != 0 and not self._stopped:
+                self._wait(due)
             STARTED.set()
             while (due := self._quiet_due()) > 0 and not self._stopped:
                 self._wait(due)

@@ -24,6 +24,7 @@ import sqlite3
 import stat
 import threading
 import time
+from collections.abc import Callable
 
 from rubi.core.errors import RubiError
 from rubi.core.indexformat import SCHEMA_VERSION
@@ -34,7 +35,7 @@ from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
 from rubi.sync.rows import open_store
 
-__all__ = ["caught_up", "files_unchanged", "list_vault", "scans_cpu_s"]
+__all__ = ["caught_up", "files_unchanged", "list_vault", "on_scans", "scans_cpu_s"]
 
 _FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
 
@@ -46,10 +47,26 @@ class _ScanCost:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seconds = 0.0
+        self._told: list[threading.Event] = []
 
     def add(self, seconds: float) -> None:
         with self._lock:
             self._seconds += seconds
+            told = list(self._told)
+        for event in told:
+            event.set()
+
+    def tell(self, event: threading.Event) -> Callable[[], None]:
+        """Set ``event`` after each :meth:`add`; returns what stops that."""
+        with self._lock:
+            self._told.append(event)
+
+        def undo() -> None:
+            with self._lock:
+                if event in self._told:
+                    self._told.remove(event)
+
+        return undo
 
     def total(self) -> float:
         with self._lock:
@@ -65,6 +82,12 @@ def scans_cpu_s() -> float:
     stamps), in every thread; a server compares it with what starting its watcher
     costs (:mod:`rubi.cli.servewatch`)."""
     return _SCANS.total()
+
+
+def on_scans(event: threading.Event) -> Callable[[], None]:
+    """Set ``event`` each time a check adds to :func:`scans_cpu_s` (a waiter then looks
+    at the total when it grew, not on a timer); returns what stops that."""
+    return _SCANS.tell(event)
 
 
 def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
