@@ -18,7 +18,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from rubi.core.pagerank import pagerank_pulled
-from rubi.core.pagerankarrays import entry_pulls
+from rubi.core.pagerankarrays import entry_pulls, stable_order
 
 __all__ = ["walk_arrays"]
 
@@ -67,13 +67,16 @@ def walk_arrays(
     x[0::2], y[0::2], w[0::2] = tails, heads, into[heads]
     x[1::2], y[1::2], w[1::2] = heads, tails, backlink * into[tails]
     # one entry per (x, y): its contributions summed, placed at the first of them
-    pairs = np.argsort(x * n + y, kind="stable")
+    by_y = stable_order(np, y, n)
+    pairs = by_y[stable_order(np, x[by_y], n)]  # by (x, y), then visit order
     key = (x * n + y)[pairs]
     first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1]))) if links else pairs
     weight = np.add.reduceat(w[pairs], first) if links else w
     when = pairs[first]
-    # by source, each source's entries in the order its dict would hold them
-    entries = np.lexsort((when, x[when]))
+    # by source, each source's entries in the order its dict would hold them: by when
+    # (the first contributions' places, all distinct), then stably by source
+    by_when = stable_order(np, when, 2 * links)
+    entries = by_when[stable_order(np, x[when][by_when], n)]
     pulls, dangling, perm = entry_pulls(
         np, n, x[when][entries], y[when][entries], weight[entries], damping
     )
