@@ -117,7 +117,7 @@ def personalized_pagerank(
     nodes = _neighbourhood(g, start)
     order, weights = sorted(nodes), {s: seeds[s] for s in start}
     _, succ, pred = graph_dicts(g)
-    ranks = _walk(order, succ, pred, weights)
+    ranks = _walk(order, succ, pred, weights, g)
     via: dict[str, str] = {}
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
         for other in _linked(succ, pred, seed):
@@ -141,7 +141,11 @@ def by_rank(pairs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
 
 
 def _walk(
-    order: Sequence[str], succ: Adjacency, pred: Adjacency, seeds: Mapping[str, float]
+    order: Sequence[str],
+    succ: Adjacency,
+    pred: Adjacency,
+    seeds: Mapping[str, float],
+    graph: object = None,
 ) -> dict[str, float]:
     """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_numbered`, rubi's one
     PageRank) over the walk's nodes: teleport to ``seeds``, :data:`PPR_DAMPING`, a link
@@ -154,16 +158,24 @@ def _walk(
         order: the nodes walked (their order fixes the arithmetic's order).
         succ, pred: the graph's adjacency (:func:`rubi.graph.dicts.graph_dicts`).
         seeds: node in ``order`` → teleport weight (> 0).
+        graph: the graph ``succ`` and ``pred`` are of, when its successors may be kept
+            as arrays until it changes (:func:`rubi.graph.linkarrays.link_arrays`).
 
     Returns:
         Node → rank, ranks summing to 1 (0 for a node nothing reaches).
     """
-    ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
     np = loaded_numpy()
     if np is not None and len(order) >= ARRAY_NODES:  # the same floats, on arrays
-        from rubi.search.walkarrays import walk_arrays
+        from rubi.graph.linkarrays import link_arrays
+        from rubi.search.walkarrays import gather, walk_arrays
 
+        links = link_arrays(np, graph, succ, pred, len(order)) if graph is not None else None
+        if links is not None:
+            into, gathered = gather(np, order, links, _into)
+            return walk_arrays(np, order, succ, into, BACKLINK_WEIGHT, seeds, PPR_DAMPING, gathered)
+        ahead = list(map(_into, map(len, map(pred.__getitem__, order))))
         return walk_arrays(np, order, succ, ahead, BACKLINK_WEIGHT, seeds, PPR_DAMPING)
+    ahead = [_into(len(pred[n])) for n in order]  # a link into n
     index = {n: i for i, n in enumerate(order)}
     behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]
@@ -176,3 +188,8 @@ def _walk(
             forward[j] = forward.get(j, 0.0) + ahead[j]
             backward[i] = backward.get(i, 0.0) + behind[i]
     return pagerank_numbered(order, out, personalization=seeds, damping=PPR_DAMPING)
+
+
+def _into(in_degree: int) -> float:
+    """The weight of a link into a node that ``in_degree`` nodes link to."""
+    return 1.0 / math.log2(2 + in_degree)

@@ -13,14 +13,15 @@ either order to the same float.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, repeat
 from typing import Any
 
 from rubi.core.pagerank import pagerank_pulled
 from rubi.core.pagerankarrays import entry_pulls, stable_order
+from rubi.graph.linkarrays import LinkArrays
 
-__all__ = ["walk_arrays"]
+__all__ = ["gather", "walk_arrays"]
 
 
 def walk_arrays(
@@ -31,6 +32,7 @@ def walk_arrays(
     backlink: float,
     seeds: Mapping[str, float],
     damping: float,
+    gathered: tuple[Any, Any] | None = None,
 ) -> dict[str, float]:
     """The walk's ranks (:func:`rubi.search.ppr._walk`'s, float for float).
 
@@ -42,19 +44,25 @@ def walk_arrays(
         backlink: what a link read backwards weighs, as a share of ``ahead``.
         seeds: node → teleport weight.
         damping: the walk's damping.
+        gathered: the walked nodes' successor counts and their successors' numbers in
+            the walk (-1 outside it), as :func:`gather` gives them; None: read here
+            from ``succ``.
 
     Returns:
         Node → rank.
     """
     n = len(order)
-    index = {node: i for i, node in enumerate(order)}
-    views = list(map(succ.__getitem__, order))
-    sizes = np.fromiter(map(len, views), dtype=np.intp, count=n)
-    heads = np.fromiter(
-        map(index.get, chain.from_iterable(views), repeat(-1)),
-        dtype=np.intp,
-        count=int(sizes.sum()),
-    )
+    if gathered is None:
+        index = {node: i for i, node in enumerate(order)}
+        views = list(map(succ.__getitem__, order))
+        sizes = np.fromiter(map(len, views), dtype=np.intp, count=n)
+        heads = np.fromiter(
+            map(index.get, chain.from_iterable(views), repeat(-1)),
+            dtype=np.intp,
+            count=int(sizes.sum()),
+        )
+    else:
+        sizes, heads = gathered
     tails = np.repeat(np.arange(n, dtype=np.intp), sizes)
     kept = (heads >= 0) & (heads != tails)
     tails, heads = tails[kept], heads[kept]
@@ -81,3 +89,35 @@ def walk_arrays(
         np, n, x[when][entries], y[when][entries], weight[entries], damping
     )
     return pagerank_pulled(order, pulls, dangling, perm, personalization=seeds, damping=damping)
+
+
+def gather(
+    np: Any, order: Sequence[str], links: LinkArrays, into: Callable[[int], float]
+) -> tuple[Any, tuple[Any, Any]]:
+    """What :func:`walk_arrays` reads of the graph, from its kept rows
+    (:func:`rubi.graph.linkarrays.link_arrays`) in a few numpy calls instead of a
+    Python step per link: per walked node the weight of a link into it (``into`` of
+    its in-degree, called once per distinct in-degree: the same floats), and the
+    walked nodes' successor counts and successors' numbers in the walk (-1 outside
+    it), each node's in its successor dict's order.
+
+    Args:
+        np: the numpy module.
+        order: the walked nodes, in the order that numbers them.
+        links: the graph's rows.
+        into: the weight of a link into a node of a given in-degree.
+    """
+    n = len(order)
+    numbers = np.fromiter(map(links.number.__getitem__, order), dtype=np.intp, count=n)
+    starts = links.indptr[numbers]
+    sizes = links.indptr[numbers + 1] - starts
+    ends = np.cumsum(sizes)
+    total = int(ends[-1]) if n else 0
+    # each row's place in links.indices, laid end to end in the walk's order
+    at = np.repeat(starts - (ends - sizes), sizes) + np.arange(total, dtype=np.intp)
+    local = np.full(len(links.number), -1, dtype=np.intp)
+    local[numbers] = np.arange(n, dtype=np.intp)
+    degrees = links.in_degree[numbers]
+    distinct = np.unique(degrees)
+    weights = np.array([into(d) for d in distinct.tolist()], dtype=np.float64)
+    return weights[np.searchsorted(distinct, degrees)], (sizes, local[links.indices[at]])
