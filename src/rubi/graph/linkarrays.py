@@ -13,10 +13,11 @@ edge attributes (:mod:`rubi.graph.live`, :mod:`rubi.graph.livenodes`,
 :mod:`rubi.graph.codediff`), which the rows do not hold. A graph read back frozen or
 flat (a one-shot process) has no such cache and is read through its dicts as before.
 
-A change in another thread: the state is put in the cache *before* the rows are made
-and the rows count only while that very state is still there; a change empties the
-cache, so rows made from a graph changing under them are never found (its readers,
-like the dict readers, see a graph mid-change only while the change runs).
+A search reads the graph held still (:func:`rubi.sync.run.reading_graph`: no change
+runs while it reads), so a walk never meets a change. Should one run beside the
+making of the rows anyway, the state is put in the cache *before* the rows are made
+and they count only while that very state is still there; a change empties the cache
+after it is made, so rows made from a graph changing under them are never kept.
 
 Made when a graph version's walks have covered as many nodes as the graph holds
 (:data:`BUILD_SHARE`): making the rows costs about what the walks' own gathering over
