@@ -189,3 +189,28 @@ def test_a_frozen_or_plain_reader_keeps_nothing() -> None:
     frozen = FrozenGraph(g.graph, g._node, g._succ, g._pred)
     assert linkarrays.link_arrays(np, frozen, g._succ, g._pred, 10**6) is None
     assert linkarrays.link_arrays(np, g, g.succ, g.pred, 10**6) is None  # views, not dicts
+
+
+@pytest.mark.parametrize("cap", [1, 2, 7, 60, 400, 3000])
+@pytest.mark.parametrize("hub", [0, 3, 12, 200])
+def test_the_neighbourhood_on_rows_is_the_dict_walks(
+    monkeypatch: pytest.MonkeyPatch, cap: int, hub: int
+) -> None:
+    """The same nodes, cut at the cap where the node-by-node walk stops (its order of
+    adding: frontier by frontier, each node's new neighbours ascending), hubs walked
+    through only when seeds; seeds of every count below the cap."""
+    from rubi.search.walkarrays import neighbourhood
+
+    monkeypatch.setattr(ppr, "MAX_WALK_NODES", cap)
+    monkeypatch.setattr(ppr, "HUB_DEGREE", hub)
+    for seed in range(3):
+        g, sets = _graph(seed)
+        rows = linkarrays.link_arrays(np, g, g._succ, g._pred, 10**6)
+        assert rows is not None
+        for seeds in [*sets, {n: 1.0 for n in random.Random(seed).sample(list(g), 40)}]:
+            start = list(seeds)
+            if len(start) >= cap:
+                continue
+            want = sorted(ppr._neighbourhood(g, start))
+            near = neighbourhood(np, rows, [rows.number[s] for s in start], ppr.RADIUS, hub, cap)
+            assert [rows.names[i] for i in near.tolist()] == want

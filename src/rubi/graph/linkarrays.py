@@ -49,16 +49,23 @@ class LinkArrays:
     """A graph's successors as compressed sparse rows.
 
     Attributes:
-        number: node id → its number (ids in sorted order).
+        names: node ids by number (sorted: numbers compare as the ids do).
+        number: node id → its number.
         indptr: node number ``i``'s successors are ``indices[indptr[i]:indptr[i + 1]]``.
         indices: successors' numbers, each node's in its successor dict's order.
         in_degree: per node number, how many nodes link to it (``len(pred[node])``).
+        linked_ptr, linked: node ``i``'s linked nodes, those it links to or is linked
+            from (itself when it links to itself), each once, ascending, are
+            ``linked[linked_ptr[i]:linked_ptr[i + 1]]``.
     """
 
+    names: list[str]
     number: dict[str, int]
     indptr: Any
     indices: Any
     in_degree: Any
+    linked_ptr: Any
+    linked: Any
 
 
 class _State:
@@ -120,4 +127,11 @@ def _make(np: Any, succ: dict[str, Any], pred: dict[str, Any]) -> LinkArrays:
         map(number.__getitem__, chain.from_iterable(rows)), dtype=np.intp, count=int(indptr[-1])
     )
     in_degree = np.fromiter(map(len, map(pred.__getitem__, names)), dtype=np.intp, count=len(names))
-    return LinkArrays(number, indptr, indices, in_degree)
+    n = len(names)
+    sources = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    targets = indices.astype(np.int64)
+    pairs = np.unique(np.concatenate([sources * n + targets, targets * n + sources]))
+    linked_ptr = np.zeros(n + 1, dtype=np.intp)
+    np.cumsum(np.bincount(pairs // n, minlength=n), out=linked_ptr[1:])
+    linked = (pairs % n).astype(np.intp)
+    return LinkArrays(names, number, indptr, indices, in_degree, linked_ptr, linked)

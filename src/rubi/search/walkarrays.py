@@ -21,7 +21,7 @@ from rubi.core.pagerank import pagerank_pulled
 from rubi.core.pagerankarrays import entry_pulls, stable_order
 from rubi.graph.linkarrays import LinkArrays
 
-__all__ = ["gather", "walk_arrays"]
+__all__ = ["gather", "neighbourhood", "walk_arrays"]
 
 
 def walk_arrays(
@@ -92,7 +92,7 @@ def walk_arrays(
 
 
 def gather(
-    np: Any, order: Sequence[str], links: LinkArrays, into: Callable[[int], float]
+    np: Any, numbers: Any, links: LinkArrays, into: Callable[[int], float]
 ) -> tuple[Any, tuple[Any, Any]]:
     """What :func:`walk_arrays` reads of the graph, from its kept rows
     (:func:`rubi.graph.linkarrays.link_arrays`) in a few numpy calls instead of a
@@ -103,12 +103,11 @@ def gather(
 
     Args:
         np: the numpy module.
-        order: the walked nodes, in the order that numbers them.
+        numbers: the walked nodes' numbers in the rows, in the walk's order.
         links: the graph's rows.
         into: the weight of a link into a node of a given in-degree.
     """
-    n = len(order)
-    numbers = np.fromiter(map(links.number.__getitem__, order), dtype=np.intp, count=n)
+    n = len(numbers)
     starts = links.indptr[numbers]
     sizes = links.indptr[numbers + 1] - starts
     ends = np.cumsum(sizes)
@@ -121,3 +120,48 @@ def gather(
     distinct = np.unique(degrees)
     weights = np.array([into(d) for d in distinct.tolist()], dtype=np.float64)
     return weights[np.searchsorted(distinct, degrees)], (sizes, local[links.indices[at]])
+
+
+def neighbourhood(
+    np: Any, links: LinkArrays, start: Sequence[int], radius: int, hub: int, cap: int
+) -> Any:
+    """:func:`rubi.search.ppr._neighbourhood` on the rows: the same nodes, as their
+    numbers ascending (the ids' order). That walk adds, hop by hop, each frontier
+    node's linked nodes not seen yet in ascending order, frontier nodes in the order
+    they were added, and stops at ``cap`` nodes; so a node is added where it first
+    occurs in the frontier's rows laid end to end, and a hop's additions are those
+    first occurrences in order of place, cut at the cap.
+
+    Args:
+        np: the numpy module.
+        links: the graph's rows.
+        start: the seeds' numbers, distinct, fewer than ``cap``.
+        radius: hops.
+        hub: a node of more linked nodes than this, not a seed, is not walked through.
+        cap: nodes at most.
+    """
+    seen = np.zeros(len(links.names), dtype=bool)
+    frontier = np.array(start, dtype=np.intp)
+    seen[frontier] = True
+    seed = seen.copy()
+    found, count = [frontier], len(frontier)
+    ptr = links.linked_ptr
+    for _ in range(radius):
+        sizes = ptr[frontier + 1] - ptr[frontier]
+        through = (sizes <= hub) | seed[frontier]
+        frontier, sizes = frontier[through], sizes[through]
+        ends = np.cumsum(sizes)
+        total = int(ends[-1]) if len(ends) else 0
+        at = np.repeat(ptr[frontier] - (ends - sizes), sizes) + np.arange(total, dtype=np.intp)
+        rows = links.linked[at]
+        rows = rows[~seen[rows]]
+        _, first = np.unique(rows, return_index=True)
+        new = rows[np.sort(first)]
+        if count + len(new) >= cap:
+            found.append(new[: cap - count])
+            break
+        seen[new] = True
+        found.append(new)
+        count += len(new)
+        frontier = new
+    return np.sort(np.concatenate(found))
