@@ -117,7 +117,8 @@ def gather(
     local = np.full(len(links.number), -1, dtype=np.intp)
     local[numbers] = np.arange(n, dtype=np.intp)
     degrees = links.in_degree[numbers]
-    distinct = np.unique(degrees)
+    distinct = np.sort(degrees)
+    distinct = distinct[np.concatenate(([True], distinct[1:] != distinct[:-1]))] if n else distinct
     weights = np.array([into(d) for d in distinct.tolist()], dtype=np.float64)
     return weights[np.searchsorted(distinct, degrees)], (sizes, local[links.indices[at]])
 
