@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-__all__ = ["COMPENSATED_SUM", "ArrayPuller", "Segments", "entry_pulls", "iterate"]
+__all__ = [
+    "COMPENSATED_SUM",
+    "ArrayPuller",
+    "Segments",
+    "entry_pulls",
+    "iterate",
+    "stable_order",
+]
 
 COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100], 0.0) == 2.0
 """Whether this interpreter's ``sum`` of floats is compensated (CPython 3.12 and
@@ -57,15 +64,15 @@ class Segments:
         short = np.flatnonzero(sizes <= depth)
         # the short runs by length, longest first: column k is then a prefix of them
         short = short[np.argsort(-sizes[short], kind="stable")]
-        place = np.empty(count, dtype=np.intp)
-        place[short] = np.arange(len(short))
-        run_of = np.repeat(np.arange(count), sizes)
-        mine = np.flatnonzero(sizes[run_of] <= depth)
-        column = mine - starts[run_of[mine]]
-        self._order = mine[np.lexsort((place[run_of[mine]], column))]
         heights = np.bincount(sizes[short], minlength=depth + 1)[::-1].cumsum()[::-1]
         # column k holds the short runs of more than k values: heights[k + 1] of them
-        self._cols = [int(h) for h in heights[1:] if h]
+        self._cols = cols = [int(h) for h in heights[1:] if h]
+        # the products column by column: column k is the k-th value of each of its
+        # runs, in the runs' order (one small array a column, not a sort of them all)
+        begin = starts[short]
+        self._order = (
+            np.concatenate([begin[:height] + k for k, height in enumerate(cols)]) if cols else begin
+        )
         self._where = short
         tall = np.flatnonzero(sizes > depth).tolist()
         self._tall = [(k, int(starts[k]), int(starts[k + 1])) for k in tall]
@@ -236,7 +243,8 @@ def entry_pulls(
     scale[has_out] = damping / totals[has_out]
     shares = weight * scale[source]
     # by target, sources ascending within one: the order the pulls are summed in
-    by_target = np.lexsort((source, target))
+    by_source = stable_order(np, source, n)
+    by_target = by_source[stable_order(np, target[by_source], n)]
     in_sizes = np.bincount(target, minlength=n)
     linked = in_sizes > 0
     perm = np.concatenate([np.flatnonzero(linked), np.flatnonzero(~linked)])
@@ -245,3 +253,13 @@ def entry_pulls(
     puller = ArrayPuller(np, in_sizes[linked], pos[source[by_target]], shares[by_target])
     dangling = pos[np.flatnonzero(~has_out)].tolist()  # in node order, as _pulls gives
     return puller, dangling, perm.tolist()
+
+
+def stable_order(np: Any, keys: Any, bound: int) -> Any:
+    """``np.argsort(keys, kind="stable")`` of integer keys in ``[0, bound)``: the same
+    permutation (a stable sort has one answer), taken on 16-bit copies of the keys
+    when they fit, which numpy sorts by radix (linear) instead of by merging; a sort
+    of two keys is two of these, the minor key's first (as ``np.lexsort``)."""
+    if bound <= 1 << 16:
+        keys = keys.astype(np.uint16)
+    return np.argsort(keys, kind="stable")

@@ -98,6 +98,7 @@ class FrozenGraph:
             self._node[node] = dict(attr)
         else:
             self._node[node].update(attr)
+        self._changed()
 
     def add_edge(self, u: str, v: str, key: str, **attr: Any) -> str:
         """Add the edge ``u → v`` keyed ``key`` (its ends added as nodes when new),
@@ -116,6 +117,7 @@ class FrozenGraph:
             keydict = {key: dict(attr)}
             self._succ[u][v] = keydict
             self._pred[v][u] = keydict
+        self._changed()
         return key
 
     def remove_edge(self, u: str, v: str, key: str) -> None:
@@ -128,6 +130,14 @@ class FrozenGraph:
         if not keydict:
             del self._succ[u][v]
             del self._pred[v][u]
+        self._changed()
+
+    def _changed(self) -> None:
+        """Empty the thawed graph's cache (:meth:`thaw`) after a change made here, as
+        networkx empties it after a change made through it: it may hold what was read
+        of these dicts (:mod:`rubi.graph.linkarrays`)."""
+        if self._full is not None:
+            self._full.__networkx_cache__.clear()
 
     def has_edge(self, u: str, v: str, key: str | None = None) -> bool:
         """Whether an edge ``u → v`` exists (keyed ``key`` when given)."""
@@ -155,6 +165,7 @@ class FrozenGraph:
         for u in self._pred[node]:
             del self._succ[u][node]
         del self._pred[node]
+        self._changed()
 
     def remove_nodes_from(self, nodes: Iterable[str]) -> None:
         """Remove each of ``nodes`` and its edges; one that does not exist is skipped."""

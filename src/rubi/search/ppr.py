@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
     import networkx as nx
 
+    from rubi.graph.linkarrays import LinkArrays
+
 __all__ = [
     "BACKLINK_WEIGHT",
     "HUB_DEGREE",
@@ -114,10 +116,28 @@ def personalized_pagerank(
     start = [s for s in seeds if s in g]
     if not start:
         return PPRResult([], {})
-    nodes = _neighbourhood(g, start)
-    order, weights = sorted(nodes), {s: seeds[s] for s in start}
+    weights = {s: seeds[s] for s in start}
     _, succ, pred = graph_dicts(g)
-    ranks = _walk(order, succ, pred, weights)
+    np = loaded_numpy()
+    links = _kept(np, g, succ, pred) if len(start) < MAX_WALK_NODES else None
+    if links is not None:  # the same walk, read from the graph's kept rows
+        from rubi.search.walkarrays import gather, neighbourhood, walk_arrays
+
+        number = links.number.__getitem__
+        near = neighbourhood(
+            np, links, list(map(number, start)), RADIUS, HUB_DEGREE, MAX_WALK_NODES
+        )
+        order = list(map(links.names.__getitem__, near.tolist()))
+        if len(order) >= ARRAY_NODES:
+            into, gathered = gather(np, near, links, _into)
+            ranks = walk_arrays(
+                np, order, succ, into, BACKLINK_WEIGHT, weights, PPR_DAMPING, gathered
+            )
+        else:
+            ranks = _walk(order, succ, pred, weights)
+    else:
+        order = sorted(_neighbourhood(g, start))
+        ranks = _walk(order, succ, pred, weights, g)
     via: dict[str, str] = {}
     for seed in sorted(start, key=lambda s: -seeds[s]):  # strongest seed wins
         for other in _linked(succ, pred, seed):
@@ -141,7 +161,11 @@ def by_rank(pairs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
 
 
 def _walk(
-    order: Sequence[str], succ: Adjacency, pred: Adjacency, seeds: Mapping[str, float]
+    order: Sequence[str],
+    succ: Adjacency,
+    pred: Adjacency,
+    seeds: Mapping[str, float],
+    graph: object = None,
 ) -> dict[str, float]:
     """Personalized PageRank (:func:`rubi.core.pagerank.pagerank_numbered`, rubi's one
     PageRank) over the walk's nodes: teleport to ``seeds``, :data:`PPR_DAMPING`, a link
@@ -154,16 +178,22 @@ def _walk(
         order: the nodes walked (their order fixes the arithmetic's order).
         succ, pred: the graph's adjacency (:func:`rubi.graph.dicts.graph_dicts`).
         seeds: node in ``order`` → teleport weight (> 0).
+        graph: the graph ``succ`` and ``pred`` are of, when its successors may be kept
+            as arrays until it changes (:func:`rubi.graph.linkarrays.link_arrays`).
 
     Returns:
         Node → rank, ranks summing to 1 (0 for a node nothing reaches).
     """
-    ahead = [1.0 / math.log2(2 + len(pred[n])) for n in order]  # a link into n
     np = loaded_numpy()
     if np is not None and len(order) >= ARRAY_NODES:  # the same floats, on arrays
+        from rubi.graph.linkarrays import link_arrays
         from rubi.search.walkarrays import walk_arrays
 
+        if graph is not None:  # counts this walk towards making the rows
+            link_arrays(np, graph, succ, pred, len(order))
+        ahead = list(map(_into, map(len, map(pred.__getitem__, order))))
         return walk_arrays(np, order, succ, ahead, BACKLINK_WEIGHT, seeds, PPR_DAMPING)
+    ahead = [_into(len(pred[n])) for n in order]  # a link into n
     index = {n: i for i, n in enumerate(order)}
     behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]
@@ -176,3 +206,18 @@ def _walk(
             forward[j] = forward.get(j, 0.0) + ahead[j]
             backward[i] = backward.get(i, 0.0) + behind[i]
     return pagerank_numbered(order, out, personalization=seeds, damping=PPR_DAMPING)
+
+
+def _kept(np: Any, g: object, succ: Adjacency, pred: Adjacency) -> LinkArrays | None:
+    """The graph's kept rows (:func:`rubi.graph.linkarrays.link_arrays`), when numpy is
+    loaded and they are made and current."""
+    if np is None:
+        return None
+    from rubi.graph.linkarrays import link_arrays
+
+    return link_arrays(np, g, succ, pred, 0)
+
+
+def _into(in_degree: int) -> float:
+    """The weight of a link into a node that ``in_degree`` nodes link to."""
+    return 1.0 / math.log2(2 + in_degree)
