@@ -294,9 +294,9 @@ def _whoosh_chain(lang: str) -> Analyzer:
 TERM_CACHE_SIZE = 150_000
 """Distinct words whose terms one :class:`TermAnalyzer` remembers (about 170 bytes
 each, so 25 MB at most per chain; as many of words' parts besides); words met after
-that are analysed each time. A
-generated vault of 5,000 real notes has 8,000 distinct words; 10,000 Python files have
-about 300,000 in their code, the frequent ones met early."""
+that are analysed each time. A generated vault of 5,000 real notes has 8,000 distinct
+words; 10,000 Python files have about 300,000 in their code, the frequent ones met
+early."""
 
 
 def _token(text: str) -> Token:
