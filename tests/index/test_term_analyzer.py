@@ -27,6 +27,8 @@ SAMPLES = [
     "the a of is to 1 2 x y router routing handlers recovery battery",
     "Não é uma questão de você estar também nos dados",
     "tabs\tand\nnewlines — dashes – and “quotes” ’apostrophes’",
+    "org.springframework.util.StringUtils getBeanFactory setBeanFactory XMLHttpRequest2",
+    "naïveÉtat étatCivil the_the of.the İstanbulCafé API로 HTTPクライアント",
 ]
 
 
@@ -56,6 +58,23 @@ def test_called_as_a_whoosh_analyzer_it_is_the_chain(lang: str) -> None:
     got = [(t.text, t.pos) for t in text_analyzer(lang)(text, positions=True)]
     want = [(t.text, t.pos) for t in _whoosh_chain(lang)(text, positions=True)]
     assert got == want
+
+
+@pytest.mark.parametrize("lang", ["en", "code", "fr"])
+def test_a_new_word_of_known_parts_stems_only_itself(lang: str) -> None:
+    """A word's parts are learned once: a new name of known parts runs the chain's
+    end (its stop words and stemmer) for the name whole and its new parts only."""
+    fresh = TermAnalyzer(lang)
+    end = fresh._filters[-1]
+    seen: list[str] = []
+    terms = end.terms
+    end.terms = lambda word: seen.append(word) or terms(word)
+    fresh.terms("getBeanFactory")
+    seen.clear()
+    text = "org.springframework.beans.BeanFactory setBeanFactory"
+    assert fresh.terms(text) == _chain_terms(text, lang)
+    whole = ["org.springframework.beans.beanfactory", "setbeanfactory"]
+    assert sorted(seen) == sorted([*whole, "org", "springframework", "beans", "set"])
 
 
 def test_the_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

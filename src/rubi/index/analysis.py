@@ -293,9 +293,18 @@ def _whoosh_chain(lang: str) -> Analyzer:
 
 TERM_CACHE_SIZE = 150_000
 """Distinct words whose terms one :class:`TermAnalyzer` remembers (about 170 bytes
-each, so 25 MB at most per chain); words met after that are analysed each time. A
-generated vault of 5,000 real notes has 8,000 distinct words; 10,000 Python files have
-about 300,000 in their code, the frequent ones met early."""
+each, so 25 MB at most per chain; as many of words' parts besides); words met after
+that are analysed each time. A generated vault of 5,000 real notes has 8,000 distinct
+words; 10,000 Python files have about 300,000 in their code, the frequent ones met
+early."""
+
+
+def _token(text: str) -> Token:
+    """One token of ``text``, as the tokenizer makes it for indexing."""
+    token = Token(removestops=True, mode="index")
+    token.text = text
+    token.boost = 1.0
+    return token
 
 
 class TermAnalyzer(Analyzer):  # type: ignore[misc]
@@ -326,6 +335,7 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         self._findall = re.compile(TOKEN_PATTERN, re.UNICODE).findall
         self._table: dict[str, tuple[str, ...]] = {}
         self._surface_terms: dict[str, tuple[str, ...]] = {}  # terms_of's, as _table
+        self._part_terms: dict[str, tuple[str, ...]] = {}  # a word's parts' (_learn)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return text_analyzer, (self.lang,)
@@ -343,16 +353,33 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         return self._chain(value, **kwargs)  # type: ignore[no-any-return]
 
     def _learn(self, word: str) -> tuple[str, ...]:
-        token = Token(removestops=True, mode="index")
-        token.text = word
-        token.boost = 1.0
-        stream: Iterator[Any] = iter((token,))
-        for f in self._filters:
-            stream = f(stream)
-        got = tuple(t.text for t in stream if not t.stopped)
+        """The terms of a word met first: the split filter gives the word and its
+        parts, and each piece goes through the rest of the chain alone (those filters
+        look at one token at a time), the parts' terms remembered: a code base's
+        words are mostly new names of known parts (``org.springframework.util``,
+        ``getBeanFactory``), and the stemmer was most of learning them."""
+        split, *rest = self._filters
+        pieces = [t.text for t in split(iter((_token(word),)))]
+        got = self._tail(pieces[0], rest)  # the word whole: new, as the word is
+        parts = self._part_terms
+        for piece in pieces[1:]:
+            found = parts.get(piece)
+            if found is None:
+                found = self._tail(piece, rest)
+                if len(parts) < TERM_CACHE_SIZE:
+                    parts[piece] = found
+            got += found
         if len(self._table) < TERM_CACHE_SIZE:
             self._table[word] = got
         return got
+
+    @staticmethod
+    def _tail(piece: str, filters: list[Any]) -> tuple[str, ...]:
+        """The terms of one piece of a word through the filters after the split."""
+        stream: Iterator[Any] = iter((_token(piece),))
+        for f in filters:
+            stream = f(stream)
+        return tuple(t.text for t in stream if not t.stopped)
 
     def surface(self, text: str) -> list[str]:
         """The tokens of ``text`` before stop words and stemming, in order: words and
