@@ -12,7 +12,6 @@ from rubi import app
 from rubi.index.querymatch import BM25Hit
 from rubi.search.notewindow import (
     MIN_SHARE,
-    WINDOW_POWER,
     WINDOW_WORDS,
     NoteQuestion,
     by_note_window,
@@ -92,7 +91,7 @@ def test_the_question_is_read_in_its_own_language() -> None:
 
 
 def test_only_questions_of_six_to_twenty_terms_are_reordered() -> None:
-    hits = [_hit("long", 1.2), _hit("short", 1.0)]
+    hits = [_hit("long", 1.5), _hit("short", 1.0)]
     texts = {"long": "alpha " + _filler(WINDOW_WORDS) + " beta", "short": "alpha beta"}
     few = _question("alpha", "beta")
     assert [h.id for h in by_note_window(hits, few, lambda h: texts[h.id])] == ["long", "short"]
@@ -108,25 +107,4 @@ def test_an_unread_hit_keeps_its_score_and_a_code_file_is_measured_as_a_note() -
     hits = [_hit("gone", 3.0), _hit("code", 2.0, "file"), _hit("none", 1.0)]
     texts = {"gone": "", "code": "alpha = beta(gamma)\n", "none": "nothing of it"}
     out = by_note_window(hits, six, lambda h: texts[h.id])
-    assert [(h.id, h.score) for h in out] == [
-        ("gone", 3.0),
-        ("code", 2.0 * 0.5**WINDOW_POWER),
-        ("none", MIN_SHARE**WINDOW_POWER),
-    ]
-
-
-def test_the_window_weighs_as_much_as_bm25f_not_more() -> None:
-    """The new score is the geometric mean of BM25F's and BM25F's times the share
-    (Callan 1994: document and passage evidence together): a short page that BM25F
-    puts well ahead for the question's rarest word stays ahead of one holding more of
-    its common words, where the full share (1.0) counted their coordination twice."""
-    asked = _question(
-        "rare", "alpha", "beta", "gamma", "delta", "omega", idfs=(2.0, 1.0, 1.0, 1.0, 1.0, 1.0)
-    )
-    texts = {"rare": "the rare one", "common": "alpha beta gamma delta"}
-    hits = [_hit("rare", 2.4), _hit("common", 1.5)]
-    out = by_note_window(hits, asked, lambda h: texts[h.id])
-    # shares 2/7 and 4/7: at 1.0, 0.69 against 0.86 (the common words' page first)
-    assert [h.id for h in out] == ["rare", "common"]
-    assert out[0].score == pytest.approx(2.4 * (2 / 7) ** 0.5)
-    assert out[1].score == pytest.approx(1.5 * (4 / 7) ** 0.5)
+    assert [(h.id, h.score) for h in out] == [("gone", 3.0), ("code", 1.0), ("none", MIN_SHARE)]

@@ -77,19 +77,9 @@ halves among 120, 150, 200 and 250 words, then checked on four other knowledge b
 (none lower than without the rule); a window of 100 terms, counted by analysing every
 note whole, ranked within a question or two of it at three times the cost
 (``docs/benchmarks-history.md``, "issue 28: knowledge bases, thirteenth pass")."""
-WINDOW_POWER = 0.5
-"""The exponent of the window's share. At 0.5 a hit's new score is the geometric mean
-of its BM25F score and that score times its best window's share: document and passage
-evidence weigh alike, as Callan (1994) combined them (each alone ranked worse than the
-two together), where 1.0 (the full coordination factor) let the window overrule BM25F.
-On a page shorter than the window the share is the page's coordination (the share of
-the question's IDF mass it holds at all), which BM25F already counts, so at 1.0 it was
-counted twice: a short page holding more of a question's common words went above the
-page holding its rarest (tldr's pages of 40 to 150 words; 17 of the 38 questions where
-bm25s ranked the answer above rubi on 26 language development halves). The code rule's
-exponent (:data:`rubi.search.codewindow.WINDOW_POWER`) is the same. Chosen among 1.0,
-0.75 and 0.5 and judged set by set: ``docs/benchmarks-history.md``, "issue 28:
-languages against their own BM25, fifteenth pass"."""
+WINDOW_POWER = 1.0
+"""The exponent of the window's share: the full coordination factor of the best
+window. 0.5 (the code rule's) moved the same questions less."""
 WINDOW_HITS = 20
 """Text hits reordered (the first of the text list; the rest follow in BM25F's order):
 the notes that can reach the first ten. All 50 moved no answer more on the halves."""
