@@ -30,7 +30,7 @@ from transcripts.xray_builder import (
 )
 
 MSG1_A = assistant(
-    "msg_1", usage(10, w5=1000, read=4000, out=5), 2, tools=[("toolu_1", "Read", "/work/demo/a.py")]
+    "msg_1", usage(10, w5=1000, read=4000, out=5), 2, tools=[("toolu_1", "Read", "/home/dev/demo/a.py")]
 )
 MSG1_B = assistant(
     "msg_1", usage(10, w5=1000, read=4000, out=50), 3, tools=[("toolu_b", "Bash", None)]
@@ -51,7 +51,7 @@ def _write_session(folder: Path) -> Path:
                 "msg_2",
                 usage(5, w5=600, read=5010, out=20),
                 10,
-                tools=[("toolu_2", "Read", "/work/demo/a.py")],
+                tools=[("toolu_2", "Read", "/home/dev/demo/a.py")],
             ),
             assistant("msg_2", usage(5, w5=600, read=5010, out=20), 10),  # written twice
             '{"type":"assistant","message":{"id":"msg_trunc',  # truncated line
@@ -133,10 +133,10 @@ def test_session_totals_by_hand(projects: Path) -> None:
     read = session.tools["Read"]
     assert (read.calls, read.tokens) == (2, 150)
     assert read.carried_cost == pytest.approx(100 * (1.25 + 0.1) + 50 * 1.25)
-    assert session.reads["/work/demo/a.py"].reads == 2
+    assert session.reads["/home/dev/demo/a.py"].reads == 2
     (again,) = report.rereads
     # the second whole read of a.py repeats the first: its own 50 tokens
-    assert (again.path, again.extra_reads, again.extra_tokens) == ("/work/demo/a.py", 1, 50)
+    assert (again.path, again.extra_reads, again.extra_tokens) == ("/home/dev/demo/a.py", 1, 50)
     stats = report.read_stats
     assert (stats.files, stats.bad_lines, stats.synthetic_lines) == (2, 1, 1)
     shares = report.cost_by_class

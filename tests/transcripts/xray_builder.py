@@ -51,7 +51,7 @@ def _base(at: float, sidechain: bool, agent: str | None, session: str) -> dict[s
         "parentUuid": None,
         "isSidechain": sidechain,
         "userType": "external",
-        "cwd": "/work/demo",
+        "cwd": "/home/dev/demo",
         "sessionId": session,
         "version": "2.1.100",
         "gitBranch": "main",
@@ -175,7 +175,7 @@ def long_session(
                 f"msg_{session[:4]}_{index}",
                 usage(2, w5=write, read=read, out=200),
                 at,
-                tools=[(tool_id, "Read", f"/work/demo/f{index % 7}.py")],
+                tools=[(tool_id, "Read", f"/home/dev/demo/f{index % 7}.py")],
                 session=session,
             )
         )
