@@ -31,9 +31,13 @@ question in plain words gets no files: the relevance floor does not hold for cod
 anything ("How often should I change the engine oil in my car?" matched 3 of its 5
 content words in one file of jinja, half the question's IDF mass), and a plain word
 can be a file's name (``engine`` and ``engine.py``), which the name list always lets
-vote. Such a question costs no code search. What the bar cannot do: a long prompt
-about another code base (another repository's issue) shares as many words with this
-one's files as its own issues do, and gets files too. The files' lines are costed
+vote. Such a question costs no code search. A long prompt must also write an
+identifier of this project's code (a file, symbol or module the code map has:
+:func:`rubi.search.codenames.project_names`): another repository's issue shares as
+many words with this one's files as its own issues do, so without it every pasted
+issue got files; with it, on the development halves (``bench/issue_recall.py
+--cross``) another repository's issue got none in FIXME, and an issue of this project
+still named a changed file in FIXME. The files' lines are costed
 first, from the same ``max_tokens`` budget, so notes cannot crowd them out. Measured by
 ``bench/issue_recall.py`` (``docs/benchmarks-history.md``, "Recall on issue prompts").
 
@@ -263,7 +267,10 @@ def _file_lines(
     """The recall lines of the code files that clear the bar (at most
     :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
     prompt is ``short`` (:func:`prompt_words`) and does not name code of this project
-    (no word written as an identifier, or none the name list matched)."""
+    (no word written as an identifier, or none the name list matched), nor when it is
+    long and writes no identifier of this project's code
+    (:attr:`rubi.search.hits.SearchResult.code_names`,
+    :func:`rubi.search.codenames.project_names`)."""
     from rubi.app.searching import search
     from rubi.search.longquery import is_identifier, written_words
 
@@ -283,6 +290,8 @@ def _file_lines(
     )
     if short and not result.named:
         return []  # it writes code, but no name of this project's
+    if not short and not result.code_names:
+        return []  # a long prompt naming no code of this project: another project's issue
     needed = needed_terms(len(terms))
     lines: list[str] = []
     for hit in result.hits:
