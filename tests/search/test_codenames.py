@@ -12,7 +12,9 @@ def _build() -> GraphBuild:
     g = nx.MultiDiGraph()
     for path in ("src/click/core.py", "src/click/_compat.py", "src/click/termui.py"):
         g.add_node(path, kind="file")
-    g.add_node("module:click", kind="module")
+    g.add_node("module:click", kind="module", rank=0.6)
+    g.add_node("module:tests", kind="module", rank=0.3)
+    g.add_node("module:(root)", kind="module", rank=0.9)
     g.add_node("echo-notes", kind="note")
     names = {
         "src/click/core.py": ["src/click/core.py"],
@@ -47,3 +49,9 @@ def test_another_librarys_identifiers_name_nothing_here() -> None:
     query = "attr.ib and httpx.Client raise TypeError; np.nan in m.fields.String, parse_args"
     assert project_names(query, _build()) == ()
     assert project_names("echo_notes is a note, not code", _build()) == ()
+
+
+def test_the_main_package_written_as_a_word_names_the_project() -> None:
+    # the most central module (not the root, not the tests) is the package
+    assert project_names("Since [click] 8.2 the help is wrong; see tests", _build()) == ("click",)
+    assert project_names("the tests and docs fail", _build()) == ()

@@ -23,7 +23,11 @@ identifier (:func:`rubi.search.longquery.is_identifier`) names this project's co
   ``rich.console``: the package as imported), or the whole name or its last part is
   a file or symbol name of at most :data:`~rubi.search.names.MAX_NAME_OWNERS` code
   files (``f.write_usage``, ``loaders.py``);
-- any other identifier (``snake_case``, ``CamelCase``): it is such a name.
+- any other identifier (``snake_case``, ``CamelCase``): it is such a name;
+
+and a plain word names it when it is the project's main package (its most central
+module, :func:`_main_package`): ``[sqlfluff]`` in a pasted configuration, "pvlib
+cannot compute ..." (the issues of this project that write no identifier of it).
 
 Measured on the development halves of the eleven issue sets (``bench/issue_recall.py
 --cross``, "issue 28: recall that stays silent on another project's issue, fifteenth
@@ -45,8 +49,29 @@ __all__ = ["project_names"]
 
 def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     """The written identifiers of ``query`` that name a code file, a symbol or a module
-    of ``build``'s project (see the module), in written order."""
-    return tuple(w for w in written_words(query) if is_identifier(w) and _names_code(w, build))
+    of ``build``'s project, and the project's main package written as a word (see the
+    module), in written order."""
+    words = written_words(query)
+    plain = [w.casefold() for w in words if not is_identifier(w)]
+    package = _main_package(build) if plain else None
+    return tuple(
+        w for w in words if (_names_code(w, build) if is_identifier(w) else w.casefold() == package)
+    )
+
+
+def _main_package(build: GraphBuild) -> str | None:
+    """The name of the project's most central module (the highest ``rank`` of the code
+    map's modules, :attr:`rubi.codemap.model.CodeMap.module_rank`: the package the
+    rest imports, ``sqlfluff``, ``pvlib``), casefolded; None without one, or when it
+    is the repository root."""
+    nodes = build.graph.nodes
+    best: tuple[float, str] | None = None
+    for node in nodes:
+        if node.startswith("module:") and node != "module:(root)":
+            rank = float(nodes[node].get("rank", 0.0) or 0.0)
+            if best is None or rank > best[0]:
+                best = (rank, node.removeprefix("module:"))
+    return best[1].casefold() if best is not None and "/" not in best[1] else None
 
 
 def _code_owners(key: str, build: GraphBuild) -> list[str]:
