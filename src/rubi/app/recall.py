@@ -192,13 +192,16 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         return None  # never indexed: a hook does not index a whole vault
     # A long prompt (a pasted issue) is searched for its discriminative words, and a
     # note must match enough of those, not of every word of the prompt.
-    query = reduce_query(fit_query(prompt), index_at(paths.whoosh_dir))
+    prompt = fit_query(prompt)
+    query = reduce_query(prompt, index_at(paths.whoosh_dir))
     analysis = QueryAnalysis(query)  # one analysis for the bar and both searches
     terms = set(analysis.terms(query))
     if len(terms) < MIN_MATCHED_TERMS:
         return None
     short = prompt_words(query, terms) <= LONG_PROMPT_TERMS
-    files = _file_lines(paths, analysis, terms, short) if paths.project_root is not None else []
+    files = (
+        _file_lines(paths, prompt, analysis, terms, short) if paths.project_root is not None else []
+    )
     budget = max_tokens - HEADER_TOKENS
     if files:
         budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
@@ -262,21 +265,22 @@ def _note_lines(
 
 
 def _file_lines(
-    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], short: bool
+    paths: VaultPaths, prompt: str, analysis: QueryAnalysis, terms: set[str], short: bool
 ) -> list[str]:
     """The recall lines of the code files that clear the bar (at most
     :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
     prompt is ``short`` (:func:`prompt_words`) and does not name code of this project
     (no word written as an identifier, or none the name list matched), nor when it is
     long and writes no identifier of this project's code
-    (:attr:`rubi.search.hits.SearchResult.code_names`,
-    :func:`rubi.search.codenames.project_names`)."""
-    from rubi.app.searching import search
+    (:func:`rubi.app.searching.code_names` of the whole ``prompt``)."""
+    from rubi.app.searching import code_names, search
     from rubi.search.longquery import is_identifier, written_words
 
     query = analysis.text
     if short and not any(is_identifier(w) for w in written_words(query)):
         return []  # a short question in plain words: no evidence it is about this code
+    if not short and not code_names(paths, prompt):
+        return []  # a long prompt naming no code of this project: another project's issue
     result = search(
         paths,
         query,
@@ -290,8 +294,6 @@ def _file_lines(
     )
     if short and not result.named:
         return []  # it writes code, but no name of this project's
-    if not short and not result.code_names:
-        return []  # a long prompt naming no code of this project: another project's issue
     needed = needed_terms(len(terms))
     lines: list[str] = []
     for hit in result.hits:

@@ -52,8 +52,11 @@ def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     of ``build``'s project, and the project's main package written as a word (see the
     module), in written order."""
     words = written_words(query)
-    plain = [w.casefold() for w in words if not is_identifier(w)]
-    package = _main_package(build) if plain else None
+    nodes = build.graph.nodes
+    # The modules are scanned for the main package only when a plain word is a module.
+    plain = (w for w in words if not is_identifier(w))
+    modular = any("module:" + v in nodes for w in plain for v in {w, w.casefold()})
+    package = _main_package(build) if modular else None
     return tuple(
         w for w in words if (_names_code(w, build) if is_identifier(w) else w.casefold() == package)
     )

@@ -33,7 +33,6 @@ from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.search.codenames import project_names
 from rubi.search.dense import dense_list, text_closeness
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
@@ -334,7 +333,6 @@ def search_index(
         hits,
         len(fused) - sum(len(s.also) for s in slots),
         named=len(names),
-        code_names=project_names(query, build) if code else (),
         **evidence,
     )
 

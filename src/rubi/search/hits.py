@@ -219,9 +219,7 @@ class SearchResult:
     share of the query's IDF mass in CJK bigrams, ``significance`` the largest
     co-occurrence significance of one text hit (nats,
     :func:`rubi.index.querymatch.significance`; 0.0 when not measured), ``named``
-    how many notes or files the query named (the name list's voting matches),
-    ``code_names`` (a search of code only) the query's written identifiers that name a
-    file, symbol or module of this project (:func:`rubi.search.codenames.project_names`).
+    how many notes or files the query named (the name list's voting matches).
     ``relevant`` says whether any of it clears the relevance floor
     (:func:`rubi.search.reweighting.relevant`): False labels the hits as weak matches
     (they are still returned) and keeps the recall hook silent.
@@ -236,4 +234,3 @@ class SearchResult:
     named: int = 0
     relevant: bool = True
     significance: float = 0.0
-    code_names: tuple[str, ...] = ()

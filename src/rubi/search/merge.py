@@ -76,5 +76,4 @@ def merge_personal(project: SearchResult, personal: SearchResult, top_k: int) ->
         named=project.named + personal.named,
         relevant=project.relevant or personal.relevant,
         significance=max(project.significance, personal.significance),
-        code_names=project.code_names,  # the personal vault holds no code map
     )
