@@ -15,6 +15,7 @@ def _build() -> GraphBuild:
     g.add_node("module:click", kind="module", rank=0.6)
     g.add_node("module:tests", kind="module", rank=0.3)
     g.add_node("module:(root)", kind="module", rank=0.9)
+    g.add_node("module:click/_vendor", kind="module", rank=0.95)  # not top-level
     g.add_node("echo-notes", kind="note")
     names = {
         "src/click/core.py": ["src/click/core.py"],

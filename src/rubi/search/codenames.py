@@ -63,18 +63,20 @@ def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
 
 
 def _main_package(build: GraphBuild) -> str | None:
-    """The name of the project's most central module (the highest ``rank`` of the code
-    map's modules, :attr:`rubi.codemap.model.CodeMap.module_rank`: the package the
-    rest imports, ``sqlfluff``, ``pvlib``), casefolded; None without one, or when it
-    is the repository root."""
+    """The name of the project's most central top-level module (the highest ``rank``
+    of the code map's modules whose name has no ``/``,
+    :attr:`rubi.codemap.model.CodeMap.module_rank`: the package the rest imports,
+    ``sqlfluff``, ``pvlib``), casefolded; None without one. Top-level only: in
+    pvlib-python the most central module is ``pvlib/spa_c_files`` (0.41, its C code
+    the Python wraps), then ``pvlib`` (0.34); the root is no package."""
     nodes = build.graph.nodes
     best: tuple[float, str] | None = None
     for node in nodes:
-        if node.startswith("module:") and node != "module:(root)":
+        if node.startswith("module:") and node != "module:(root)" and "/" not in node:
             rank = float(nodes[node].get("rank", 0.0) or 0.0)
             if best is None or rank > best[0]:
                 best = (rank, node.removeprefix("module:"))
-    return best[1].casefold() if best is not None and "/" not in best[1] else None
+    return best[1].casefold() if best is not None else None
 
 
 def _code_owners(key: str, build: GraphBuild) -> list[str]:
