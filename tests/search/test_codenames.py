@@ -56,3 +56,5 @@ def test_the_main_package_written_as_a_word_names_the_project() -> None:
     # the most central module (not the root, not the tests) is the package
     assert project_names("Since [click] 8.2 the help is wrong; see tests", _build()) == ("click",)
     assert project_names("the tests and docs fail", _build()) == ()
+    # as the package is written, case and all: not the word at a sentence's start
+    assert project_names("<summary>Click to expand</summary> the list is empty", _build()) == ()

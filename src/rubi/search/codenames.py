@@ -26,8 +26,10 @@ identifier (:func:`rubi.search.longquery.is_identifier`) names this project's co
 - any other identifier (``snake_case``, ``CamelCase``): it is such a name;
 
 and a plain word names it when it is the project's main package (its most central
-module, :func:`_main_package`): ``[sqlfluff]`` in a pasted configuration, "pvlib
-cannot compute ..." (the issues of this project that write no identifier of it).
+module, :func:`_main_package`) written as the package is, case and all: ``[sqlfluff]``
+in a pasted configuration, "pvlib cannot compute ..." (the issues of this project that
+write no identifier of it), but not "Click to expand" (the folded details block of
+rich's issue template, which named click's files when matched without case).
 
 Measured on the development halves of the eleven issue sets (``bench/issue_recall.py
 --cross``, "issue 28: recall that stays silent on another project's issue, fifteenth
@@ -55,18 +57,16 @@ def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     nodes = build.graph.nodes
     # The modules are scanned for the main package only when a plain word is a module.
     plain = (w for w in words if not is_identifier(w))
-    modular = any("module:" + v in nodes for w in plain for v in {w, w.casefold()})
+    modular = any("module:" + w in nodes for w in plain)
     package = _main_package(build) if modular else None
-    return tuple(
-        w for w in words if (_names_code(w, build) if is_identifier(w) else w.casefold() == package)
-    )
+    return tuple(w for w in words if (_names_code(w, build) if is_identifier(w) else w == package))
 
 
 def _main_package(build: GraphBuild) -> str | None:
     """The name of the project's most central top-level module (the highest ``rank``
     of the code map's modules whose name has no ``/``,
     :attr:`rubi.codemap.model.CodeMap.module_rank`: the package the rest imports,
-    ``sqlfluff``, ``pvlib``), casefolded; None without one. Top-level only: in
+    ``sqlfluff``, ``pvlib``); None without one. Top-level only: in
     pvlib-python the most central module is ``pvlib/spa_c_files`` (0.41, its C code
     the Python wraps), then ``pvlib`` (0.34); the root is no package."""
     nodes = build.graph.nodes
@@ -76,7 +76,7 @@ def _main_package(build: GraphBuild) -> str | None:
             rank = float(nodes[node].get("rank", 0.0) or 0.0)
             if best is None or rank > best[0]:
                 best = (rank, node.removeprefix("module:"))
-    return best[1].casefold() if best is not None else None
+    return best[1] if best is not None else None
 
 
 def _code_owners(key: str, build: GraphBuild) -> list[str]:
