@@ -58,3 +58,5 @@ def test_the_main_package_written_as_a_word_names_the_project() -> None:
     assert project_names("the tests and docs fail", _build()) == ()
     # as the package is written, case and all: not the word at a sentence's start
     assert project_names("<summary>Click to expand</summary> the list is empty", _build()) == ()
+    # written as the package is anywhere, though its first spelling was another
+    assert project_names("Click here: with click 8.1 the help is wrong", _build()) == ("click",)

@@ -38,6 +38,8 @@ pass"): see :func:`rubi.app.recall` for the rule it serves.
 
 from __future__ import annotations
 
+import re
+
 from rubi.search.longquery import is_identifier, written_words
 from rubi.search.names import MAX_NAME_OWNERS
 from rubi.vault.resolve import normalize_name
@@ -51,15 +53,19 @@ __all__ = ["project_names"]
 
 def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     """The written identifiers of ``query`` that name a code file, a symbol or a module
-    of ``build``'s project, and the project's main package written as a word (see the
-    module), in written order."""
+    of ``build``'s project, in written order, then the project's main package when
+    ``query`` writes it as a word (see the module)."""
     words = written_words(query)
+    found = [w for w in words if is_identifier(w) and _names_code(w, build)]
     nodes = build.graph.nodes
-    # The modules are scanned for the main package only when a plain word is a module.
+    # The modules are scanned for the main package only when a plain word is a module
+    # (without case: the written words keep each word's first spelling only).
     plain = (w for w in words if not is_identifier(w))
-    modular = any("module:" + w in nodes for w in plain)
-    package = _main_package(build) if modular else None
-    return tuple(w for w in words if (_names_code(w, build) if is_identifier(w) else w == package))
+    if any("module:" + v in nodes for w in plain for v in {w, w.casefold()}):
+        package = _main_package(build)
+        if package is not None and re.search(rf"(?<!\w){re.escape(package)}(?!\w)", query):
+            found.append(package)
+    return tuple(found)
 
 
 def _main_package(build: GraphBuild) -> str | None:
