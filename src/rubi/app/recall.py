@@ -31,13 +31,15 @@ question in plain words gets no files: the relevance floor does not hold for cod
 anything ("How often should I change the engine oil in my car?" matched 3 of its 5
 content words in one file of jinja, half the question's IDF mass), and a plain word
 can be a file's name (``engine`` and ``engine.py``), which the name list always lets
-vote. Such a question costs no code search. A long prompt must also write an
-identifier of this project's code (a file, symbol or module the code map has:
-:func:`rubi.search.codenames.project_names`): another repository's issue shares as
-many words with this one's files as its own issues do, so without it every pasted
-issue got files; with it, on the development halves (``bench/issue_recall.py
---cross``) another repository's issue got none in FIXME, and an issue of this project
-still named a changed file in FIXME. The files' lines are costed
+vote. Such a question costs no code search. A long prompt must also name this
+project's code somewhere in its whole text (an identifier the code map has as a file,
+symbol or module, or the main package as written:
+:func:`rubi.app.searching.code_names`, :func:`rubi.search.codenames.project_names`),
+else it costs no code search either: another repository's issue shares as many words
+with this one's files as its own issues do, so without it every pasted issue got
+files; with it, on the development halves (``bench/issue_recall.py --cross``),
+another repository's issue got none in 31 of 31 (0 before), and an issue of this
+project still named a changed file in 26 of 31 (the same 26). The files' lines are costed
 first, from the same ``max_tokens`` budget, so notes cannot crowd them out. Measured by
 ``bench/issue_recall.py`` (``docs/benchmarks-history.md``, "Recall on issue prompts").
 
