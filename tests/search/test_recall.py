@@ -166,3 +166,27 @@ def test_notes_cannot_crowd_the_files_out_of_the_budget(tmp_path: Path) -> None:
     block = app.recall(paths, ISSUE, max_tokens=200)
     assert _ids(block) and _files(block)[:1] == ["shell/quoting.py"]
     assert len(block or "") / 4 <= 200 + 10
+
+
+FOREIGN_ISSUE = (
+    "QuoteParser.feed splits escaped quotes\n\nCalling shlexer.split_line on a command "
+    "line that holds an escaped quote splits the quoted text in two; the escaped quote "
+    "should stay inside the string. Seen with bash and zsh history lines since the last "
+    "release of quotelib (quotelib/parser.py)."
+)
+
+
+def test_recall_names_no_file_for_another_projects_issue(tmp_path: Path) -> None:
+    # as many shared words as its own issue, but only another library's identifiers
+    paths = app.locate(_code_project(tmp_path) / ".rubi")
+    assert _files(app.recall(paths, ISSUE, max_tokens=700))[:1] == ["shell/quoting.py"]
+    assert app.recall(paths, FOREIGN_ISSUE, max_tokens=700) is None
+    # the project's package written as a word counts (a prompt about "shell" here)
+    prompt = FOREIGN_ISSUE.replace("a command line", "a shell command line")
+    assert _files(app.recall(paths, prompt, max_tokens=700))
+
+
+def test_an_issue_naming_a_file_by_an_installed_path_gets_files(tmp_path: Path) -> None:
+    paths = app.locate(_code_project(tmp_path) / ".rubi")
+    prompt = FOREIGN_ISSUE.replace("quotelib/parser.py", "site-packages/shell/quoting.py")
+    assert _files(app.recall(paths, prompt, max_tokens=700))[:1] == ["shell/quoting.py"]

@@ -30,7 +30,10 @@ from transcripts.xray_builder import (
 )
 
 MSG1_A = assistant(
-    "msg_1", usage(10, w5=1000, read=4000, out=5), 2, tools=[("toolu_1", "Read", "/home/dev/demo/a.py")]
+    "msg_1",
+    usage(10, w5=1000, read=4000, out=5),
+    2,
+    tools=[("toolu_1", "Read", "/home/dev/demo/a.py")],
 )
 MSG1_B = assistant(
     "msg_1", usage(10, w5=1000, read=4000, out=50), 3, tools=[("toolu_b", "Bash", None)]

@@ -31,9 +31,15 @@ question in plain words gets no files: the relevance floor does not hold for cod
 anything ("How often should I change the engine oil in my car?" matched 3 of its 5
 content words in one file of jinja, half the question's IDF mass), and a plain word
 can be a file's name (``engine`` and ``engine.py``), which the name list always lets
-vote. Such a question costs no code search. What the bar cannot do: a long prompt
-about another code base (another repository's issue) shares as many words with this
-one's files as its own issues do, and gets files too. The files' lines are costed
+vote. Such a question costs no code search. A long prompt must also name this
+project's code somewhere in its whole text (an identifier the code map has as a file,
+symbol or module, or the main package as written:
+:func:`rubi.app.searching.code_names`, :func:`rubi.search.codenames.project_names`),
+else it costs no code search either: another repository's issue shares as many words
+with this one's files as its own issues do, so without it every pasted issue got
+files; with it, on the development halves (``bench/issue_recall.py --cross``),
+another repository's issue got none in 31 of 31 (0 before), and an issue of this
+project still named a changed file in 26 of 31 (the same 26). The files' lines are costed
 first, from the same ``max_tokens`` budget, so notes cannot crowd them out. Measured by
 ``bench/issue_recall.py`` (``docs/benchmarks-history.md``, "Recall on issue prompts").
 
@@ -204,14 +210,17 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
         return None  # never indexed: a hook does not index a whole vault
     # A long prompt (a pasted issue) is searched for its discriminative words, and a
     # note must match enough of those, not of every word of the prompt.
+    prompt = fit_query(prompt)
     index = index_at(paths.whoosh_dir)
-    query = reduce_query(fit_query(prompt), index)
+    query = reduce_query(prompt, index)
     analysis = QueryAnalysis(query)  # one analysis for the bar and both searches
     terms = content_terms(analysis, index.languages())
     if len(terms) < MIN_MATCHED_TERMS:
         return None
     short = prompt_words(query, terms) <= LONG_PROMPT_TERMS
-    files = _file_lines(paths, analysis, terms, short) if paths.project_root is not None else []
+    files = (
+        _file_lines(paths, prompt, analysis, terms, short) if paths.project_root is not None else []
+    )
     budget = max_tokens - HEADER_TOKENS
     if files:
         budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
@@ -276,18 +285,22 @@ def _note_lines(
 
 
 def _file_lines(
-    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], short: bool
+    paths: VaultPaths, prompt: str, analysis: QueryAnalysis, terms: set[str], short: bool
 ) -> list[str]:
     """The recall lines of the code files that clear the bar (at most
     :data:`MAX_FILES`, best first): ``- path#Lstart-end (symbol)``; none when the
     prompt is ``short`` (:func:`prompt_words`) and does not name code of this project
-    (no word written as an identifier, or none the name list matched)."""
-    from rubi.app.searching import search
+    (no word written as an identifier, or none the name list matched), nor when it is
+    long and writes no identifier of this project's code
+    (:func:`rubi.app.searching.code_names` of the whole ``prompt``)."""
+    from rubi.app.searching import code_names, search
     from rubi.search.longquery import is_identifier, written_words
 
     query = analysis.text
     if short and not any(is_identifier(w) for w in written_words(query)):
         return []  # a short question in plain words: no evidence it is about this code
+    if not short and not code_names(paths, prompt):
+        return []  # a long prompt naming no code of this project: another project's issue
     result = search(
         paths,
         query,

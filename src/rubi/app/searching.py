@@ -381,6 +381,18 @@ def _graph(paths: VaultPaths, once: bool = False) -> AbstractContextManager[Grap
     return reading_graph(paths)
 
 
+def code_names(paths: VaultPaths, text: str) -> tuple[str, ...]:
+    """The words of ``text`` that name code of this project: its identifiers that are a
+    file, symbol or module of the code map, and its main package written as a word
+    (:func:`rubi.search.codenames.project_names`), read from the graph a search reads.
+    Of the whole text: a search keeps a long prompt's rarest words only, and a
+    project's own name, in all its files, is not one of them."""
+    from rubi.search.codenames import project_names
+
+    with _graph(paths, _ONCE.get()) as build:
+        return project_names(text, build)
+
+
 def _code_symbols(paths: VaultPaths, file_id: str) -> list[tuple[str, int]]:
     """:func:`rubi.app.codesymbols.code_symbols`, its module imported on the first call
     only (the code map's reader, which a search that shows no code passage never
