@@ -314,6 +314,7 @@ class Engine:
         self._active_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._listener: socket.socket | None = None
+        self._bound = -1  # the inode of the listener's socket file
 
     def start(self) -> Engine:
         self._thread = threading.Thread(target=self._main, name="rubi-engine", daemon=True)
@@ -330,16 +331,29 @@ class Engine:
         self._stop.set()
         self.warmup.stop()
         listener = self._listener
-        if listener is not None:
-            with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as wake:
-                wake.settimeout(0.5)
-                wake.connect(listener.getsockname())
+        if listener is not None and not self._wake(listener):
+            # Its file gone or another's now: no connection reaches this accept, which
+            # may sleep with no timeout; a shut-down listener's accept fails at once.
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout_s)
         self.warmup.stop(max(deadline - time.monotonic(), 0.0))
         from rubi.app.updates import close_search_index
 
         close_search_index(self.paths)  # no segment file left open by its searches
+
+    def _wake(self, listener: socket.socket) -> bool:
+        """Connect to ``listener`` by its path to wake its accept; False when the path
+        is no longer its socket (removed, or bound again by another engine)."""
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as wake:
+            path = listener.getsockname()
+            if os.stat(path).st_ino != self._bound:
+                return False
+            wake.settimeout(0.5)
+            wake.connect(path)
+            return True
+        return False
 
     # -- the thread -------------------------------------------------------------
     def _main(self) -> None:
@@ -374,7 +388,7 @@ class Engine:
             os.chmod(path, 0o600)
             bound = os.stat(path).st_ino
             listener.listen(MAX_CONNECTIONS)
-            self._listener = listener
+            self._listener, self._bound = listener, bound
             self.serving.set()
             self.warmup.start()
             while not self._stop.is_set():

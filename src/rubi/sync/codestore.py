@@ -18,6 +18,7 @@ The files are the user's cache (:func:`rubi.core.picklefiles.load_pickle` refuse
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -225,7 +226,13 @@ def has_current_map(paths: VaultPaths) -> bool:
     damaged delta was set aside since it was written (:func:`damaged_file`): False
     for none, an older rubi's, whose delta a copy may have untied, or one that may be
     behind its files (write it again)."""
-    return _map_id(paths.codemap_file) is not None and not damaged_file(paths).exists()
+    return _map_id(paths.codemap_file) is not None and not _set_aside_file(paths)
+
+
+def _set_aside_file(paths: VaultPaths) -> bool:
+    """Whether a file is set aside at :func:`damaged_file`: a folder (or a symlink to
+    one, or to nothing) of that name is no file of rubi's and tells nothing."""
+    return damaged_file(paths).is_file()
 
 
 def _load_map(path: Path) -> tuple[MapKey, object, tuple[int, int, int]]:
@@ -348,7 +355,7 @@ def save_code_map(
     """
     base_file, extra, later = paths.codemap_file, delta_file(paths), edits_file(paths)
     aside = damaged_file(paths)
-    if (code_map.stats.reused_shape or previous is not None) and not aside.exists():
+    if (code_map.stats.reused_shape or previous is not None) and not _set_aside_file(paths):
         base = _map_id(base_file)  # None: no map, or an older rubi's: written whole
         try:
             deltas = _read_deltas(paths, base) if base is not None else None
@@ -372,7 +379,9 @@ def save_code_map(
     _write_map(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
     later.unlink(missing_ok=True)
-    aside.unlink(missing_ok=True)  # the map is whole and current again
+    if _set_aside_file(paths):  # the map is whole and current again
+        with contextlib.suppress(OSError):  # gone meanwhile, or a read-only folder
+            aside.unlink()
 
 
 def _delta(
