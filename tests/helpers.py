@@ -315,3 +315,37 @@ def graph_notes() -> dict[str, Any]:
     for i in range(12):
         texts[f"bulk/n{i}"] = f"# N{i}\n\n[[n{(i + 1) % 12}]] [[Beta]] [[Missing {i % 3}]]\n"
     return {k: parse_note(v, k + ".md") for k, v in texts.items()}
+
+
+def random_link_graph(
+    seed: int,
+    *,
+    most: int = 900,
+    keys: tuple[str, ...] = (),
+    seed_sizes: tuple[int, ...] = (1, 2, 5, 8, 8),
+) -> tuple[Any, list[dict[str, float]]]:
+    """A ``networkx.MultiDiGraph`` of 150 to ``most`` nodes whose links were added in
+    random order (a node's successors are not in id order), with four hubs that link and
+    are linked a lot, self and parallel links (each keyed by one of ``keys`` when given),
+    and seed sets of ``seed_sizes`` nodes with weights in [0.1, 2.0]."""
+    import random
+
+    import networkx as nx
+
+    rng = random.Random(seed)
+    g = nx.MultiDiGraph()
+    names = [f"n{i:04d}" for i in range(rng.randint(150, most))]
+    g.add_nodes_from(rng.sample(names, len(names)))
+    hubs = rng.sample(names, 4)
+    for _ in range(len(names) * 4):
+        u, v = rng.choice(names), rng.choice(names)
+        if rng.random() < 0.2:
+            u = rng.choice(hubs)
+        elif rng.random() < 0.2:
+            v = rng.choice(hubs)
+        if keys:
+            g.add_edge(u, v, key=rng.choice(list(keys)))
+        else:
+            g.add_edge(u, v)
+    sets = [{n: rng.uniform(0.1, 2.0) for n in rng.sample(names, k)} for k in seed_sizes]
+    return g, sets

@@ -16,28 +16,16 @@ from rubi.graph import linkarrays
 from rubi.graph.frozen import FrozenGraph
 from rubi.search import ppr
 
+from helpers import random_link_graph
+
 np = pytest.importorskip("numpy")
 
 _KEY = "rubi.linkarrays"
 
 
 def _graph(seed: int) -> tuple[nx.MultiDiGraph, list[dict[str, float]]]:
-    """Links added in random order (successors not in id order), hubs, self and
-    parallel links; and seed sets."""
-    rng = random.Random(seed)
-    g = nx.MultiDiGraph()
-    names = [f"n{i:04d}" for i in range(rng.randint(150, 600))]
-    g.add_nodes_from(rng.sample(names, len(names)))
-    hubs = rng.sample(names, 4)
-    for _ in range(len(names) * 4):
-        u, v = rng.choice(names), rng.choice(names)
-        if rng.random() < 0.2:
-            u = rng.choice(hubs)
-        elif rng.random() < 0.2:
-            v = rng.choice(hubs)
-        g.add_edge(u, v, key=rng.choice(["link", "embed"]))
-    sets = [{n: rng.uniform(0.1, 2.0) for n in rng.sample(names, k)} for k in (1, 2, 5, 8)]
-    return g, sets
+    """:func:`helpers.random_link_graph` as this file draws it."""
+    return random_link_graph(seed, most=600, keys=("link", "embed"), seed_sizes=(1, 2, 5, 8))
 
 
 def _use(monkeypatch: pytest.MonkeyPatch, numpy: Any) -> None:

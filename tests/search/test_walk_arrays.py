@@ -3,7 +3,6 @@ the same ranked list and vias: links in any order, parallel links, self-links, h
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -13,26 +12,14 @@ import pytest
 from rubi.core import pagerank, pagerankarrays
 from rubi.search import ppr
 
+from helpers import random_link_graph
+
 np = pytest.importorskip("numpy")
 
 
 def _graph(seed: int) -> tuple[nx.MultiDiGraph, list[dict[str, float]]]:
-    """A graph whose links were added in random order (a node's successors are not in
-    id order), with a few hubs that link and are linked a lot, and seed sets."""
-    rng = random.Random(seed)
-    g = nx.MultiDiGraph()
-    names = [f"n{i:04d}" for i in range(rng.randint(150, 900))]
-    g.add_nodes_from(rng.sample(names, len(names)))
-    hubs = rng.sample(names, 4)
-    for _ in range(len(names) * 4):
-        u, v = rng.choice(names), rng.choice(names)
-        if rng.random() < 0.2:
-            u = rng.choice(hubs)
-        elif rng.random() < 0.2:
-            v = rng.choice(hubs)
-        g.add_edge(u, v)  # self and parallel links too
-    sets = [{n: rng.uniform(0.1, 2.0) for n in rng.sample(names, k)} for k in (1, 2, 5, 8, 8)]
-    return g, sets
+    """:func:`helpers.random_link_graph` as this file draws it."""
+    return random_link_graph(seed)
 
 
 def _plain(values: Any, start: float = 0.0) -> float:
