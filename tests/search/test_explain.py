@@ -167,3 +167,23 @@ def test_the_last_line_names_the_surface_s_options_to_see_more(
     mcp_last = mcp_text.splitlines()[-1]
     assert " more not shown; " in mcp_last and "`budget_tokens`" in mcp_last
     assert "`read(ids)`" in mcp_last and "--top-k" not in mcp_last and "--budget" not in mcp_last
+
+
+@pytest.mark.timeout(60)
+def test_the_last_line_names_only_what_would_show_more(help_vault_indexed: Path) -> None:
+    """``--top-k N`` is named only when candidates were left unranked, ``--budget N``
+    only when the budget left ranked hits out. Before, ``rubi search --top-k 200
+    --budget 50`` named ``--top-k N`` with every ranked hit already returned."""
+    from rubi.core.searchdefaults import MAX_TOP_K
+
+    paths = app.locate(help_vault_indexed)
+    every = app.search(paths, "keyboard shortcuts hotkeys", top_k=MAX_TOP_K, refresh=False)
+    assert len(every.hits) == every.candidates < MAX_TOP_K  # every ranked hit returned
+    last = app.render_search(every, 50).splitlines()[-1]
+    assert " more not shown; " in last and "`--budget N`" in last
+    assert "--top-k" not in last
+    few = app.search(paths, "keyboard shortcuts hotkeys", top_k=2, refresh=False)
+    assert few.candidates > len(few.hits)  # candidates left unranked
+    last = app.render_search(few, 5000).splitlines()[-1]
+    assert " more not shown; " in last and "`--top-k N`" in last
+    assert "--budget" not in last

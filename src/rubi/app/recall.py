@@ -11,8 +11,10 @@ them (at most :data:`MAX_NEEDED_TERMS`), so a note the graph or the dense channe
 alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
 :func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
-distinctive words, nor rare ones that seldom meet by chance), unless the prompt is
-long (:data:`LONG_PROMPT_TERMS`). Snippets
+distinctive words, nor rare ones that seldom meet by chance), unless the prompt is a
+long question (:data:`LONG_PROMPT_TERMS`) that was not reduced: a pasted document
+(:func:`rubi.search.longquery.reduce_query`) is held to the floor, read on its reduced
+query or on that query's words not written as code. Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
 split off as the note parser splits it (:func:`rubi.app.pagetext.note_body`).
 
@@ -90,9 +92,17 @@ MAX_NEEDED_TERMS = 3
 """A long prompt (a pasted traceback) need not be 30% covered: three shared words do."""
 LONG_PROMPT_TERMS = _ceil(MAX_NEEDED_TERMS / MIN_COVERAGE)
 """Content words from which a prompt is long: :func:`needed_terms` stops growing with
-it. A long prompt (a pasted traceback, an issue) is held to the three-word bar alone,
-not to the relevance floor: its many words no note holds would keep recall silent
-whatever the vault has on its topic."""
+it. A long question is held to the three-word bar alone, not to the relevance floor: its
+many words no note holds would keep recall silent whatever the vault has on its topic
+(on the knowledge-base development halves the floor silenced simonw-til's q018, its
+answer first). A prompt long enough to be reduced (a pasted issue, a log) is held to
+the floor too: its reduced query keeps only words the index holds, a question's worth,
+so that reason does not hold; without it another project's issue got the vault's
+README by chance overlap in 14 of 31 development issues. Its frames and identifiers
+are the code's, the sentence around them the note's, so its words not written as code
+may clear the floor instead (:func:`_prose_relevant`: "the login token expires at
+midnight and then this happens:" above a traceback). ``docs/benchmarks-history.md``,
+"issue 28: the relevance floor on long prompts, fifteenth pass"."""
 MAX_NOTES = 5
 CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
@@ -224,7 +234,8 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     budget = max_tokens - HEADER_TOKENS
     if files:
         budget -= estimate_tokens(FILES_HEADER) + sum(estimate_tokens(f) for f in files)
-    notes = _note_lines(paths, analysis, terms, budget, short)
+    # The floor holds for a short prompt and for a reduced one (a pasted document).
+    notes = _note_lines(paths, analysis, terms, budget, short, reduced=query != prompt)
     blocks = []
     if notes:
         blocks.append(HEADER + "\n".join(notes))
@@ -234,10 +245,18 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
 
 
 def _note_lines(
-    paths: VaultPaths, analysis: QueryAnalysis, terms: set[str], budget: int, short: bool
+    paths: VaultPaths,
+    analysis: QueryAnalysis,
+    terms: set[str],
+    budget: int,
+    short: bool,
+    *,
+    reduced: bool,
 ) -> list[str]:
     """The recall lines of the notes that clear the bar, best first, within ``budget``
-    tokens; none below the relevance floor (a ``short`` prompt, :func:`prompt_words`).
+    tokens; none below the relevance floor for a ``short`` prompt
+    (:func:`prompt_words`), nor for a ``reduced`` one whose words not written as code
+    are below it too (:data:`LONG_PROMPT_TERMS`, :func:`_prose_relevant`).
     The lines show no stale flag and no why-line, so neither is asked for (no note
     read, no git but for the notes shown; no query word mapped back)."""
     from rubi.app.pagetext import note_body
@@ -258,7 +277,7 @@ def _note_lines(
         why=False,  # the lines show no why-line
         needs="relevant" if short else "",  # below the floor, nothing is shown
     )
-    if not result.relevant and short:
+    if not result.relevant and (short or (reduced and not _prose_relevant(paths, analysis))):
         return []  # below the relevance floor: the vault has nothing on this prompt
     needed = needed_terms(len(terms))
     allowed, _ = allowed_root(paths.root, paths.project_root)
@@ -282,6 +301,31 @@ def _note_lines(
         if len(lines) >= MAX_NOTES:
             break
     return lines
+
+
+def _prose_relevant(paths: VaultPaths, analysis: QueryAnalysis) -> bool:
+    """Whether the words of a reduced prompt's query that are not written as code
+    (:func:`rubi.search.longquery.is_identifier`) clear the relevance floor in the
+    notes: a pasted traceback's frames are about code, the sentence around them about
+    the note ("the login token expires at midnight and then this happens: ...")."""
+    from rubi.app.searching import search
+    from rubi.search.longquery import is_identifier, written_words
+
+    words = [w for w in written_words(analysis.text) if not is_identifier(w)]
+    if len(words) < MIN_MATCHED_TERMS:
+        return False
+    result = search(
+        paths,
+        " ".join(words),
+        scope="notes",
+        top_k=1,
+        refresh=False,
+        personal=False,
+        stale=False,
+        why=False,
+        needs="relevant",
+    )
+    return result.relevant
 
 
 def _file_lines(

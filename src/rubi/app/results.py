@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rubi.core.searchdefaults import MORE_HINT_CLI, SEARCH_SCOPES
+from rubi.core.searchdefaults import MORE_HINT_CLI, RANKED_HINT_CLI, SEARCH_SCOPES
 
 if TYPE_CHECKING:
     from rubi.search.engine import SearchResult
@@ -26,11 +26,14 @@ def render_search(
     """``result`` as a compact ranked index within ``budget_tokens`` (characters / 4,
     the footer included); ``open_hint`` tells the reader how to open a hit in full,
     ``more_hint`` how to see the hits left out (None: the CLI's options,
-    :data:`rubi.search.render.MORE_HINT_CLI`). Says so when nothing matched."""
+    :data:`rubi.core.searchdefaults.MORE_HINT_CLI` and ``RANKED_HINT_CLI``; a surface's
+    own hint names no ranked option). Says so when nothing matched."""
     from rubi.search.render import render_compact
 
-    more = MORE_HINT_CLI if more_hint is None else more_hint
-    return render_compact(result, budget_tokens, open_hint=open_hint, more_hint=more).text
+    more, ranked = (MORE_HINT_CLI, RANKED_HINT_CLI) if more_hint is None else (more_hint, None)
+    return render_compact(
+        result, budget_tokens, open_hint=open_hint, more_hint=more, ranked_hint=ranked
+    ).text
 
 
 STRUCTURED_FIELDS_TOKENS = 16
@@ -62,8 +65,10 @@ def search_answer(
 
     fixed = STRUCTURED_FIELDS_TOKENS + estimate_tokens(json.dumps(result.query))
     budget = max(budget_tokens - fixed, 1)
-    more = MORE_HINT_CLI if more_hint is None else more_hint
-    shown = render_compact(result, budget, open_hint=open_hint, more_hint=more, extra=id_tokens)
+    more, ranked = (MORE_HINT_CLI, RANKED_HINT_CLI) if more_hint is None else (more_hint, None)
+    shown = render_compact(
+        result, budget, open_hint=open_hint, more_hint=more, ranked_hint=ranked, extra=id_tokens
+    )
     ids = [h.id for h in shown.shown]
     data = {"query": result.query, "relevant": result.relevant, "ids": ids}
     return shown.text, {**data, "omitted": shown.omitted, "text": shown.text}

@@ -10,6 +10,7 @@ __all__ = [
     "MAX_TOP_K",
     "MORE_HINT_CLI",
     "MORE_HINT_MCP",
+    "RANKED_HINT_CLI",
     "SEARCH_SCOPES",
 ]
 
@@ -29,12 +30,16 @@ SEARCH_SCOPES: tuple[str, ...] = ("all", "notes", "code", "personal", "sessions"
 ``sessions`` (recorded sessions). The engine checks it; ``rubi search --scope`` and the
 MCP ``search`` tool offer exactly these (through :data:`rubi.app.SEARCH_SCOPES`)."""
 
-MORE_HINT_CLI = "`--budget N` (shown) or `--top-k N` (ranked)"
-"""How ``rubi search`` shows the hits a search's last line counts as not shown: a
-larger output budget shows more of the ranked hits, a larger ``--top-k`` ranks more.
-One rendering (:func:`rubi.search.render.render_compact`); each surface names its own
-options."""
+MORE_HINT_CLI = "`--budget N` (shown)"
+"""How ``rubi search`` shows the ranked hits its output budget left out: a larger
+budget. One rendering (:func:`rubi.search.render.render_compact`); each surface names
+its own options."""
+
+RANKED_HINT_CLI = "`--top-k N` (ranked)"
+"""How ``rubi search`` shows candidates its ``--top-k`` did not rank: a larger one
+(named only when there are such candidates and ``--top-k`` is below
+:data:`MAX_TOP_K`)."""
 
 MORE_HINT_MCP = "a larger `budget_tokens`"
 """How the MCP ``search`` tool shows more: its one argument for it (the tool ranks a
-fixed number of hits)."""
+fixed number of hits, so it names no ranked hint)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from rubi.core.searchdefaults import MORE_HINT_CLI
+from rubi.core.searchdefaults import MAX_TOP_K, MORE_HINT_CLI, RANKED_HINT_CLI
 from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens
 from rubi.search.hits import Hit, Passage, SearchResult, Why
 
@@ -216,6 +216,7 @@ def render_compact(
     *,
     open_hint: str = "rubi read <id>",
     more_hint: str = MORE_HINT_CLI,
+    ranked_hint: str | None = RANKED_HINT_CLI,
     extra: Callable[[Hit], int] | None = None,
 ) -> Rendered:
     """Render ``result`` as text within ``budget_tokens`` (characters / 4).
@@ -224,9 +225,13 @@ def render_compact(
         result: the search result.
         budget_tokens: the most tokens the text may take (the footer included).
         open_hint: how the reader opens a hit in full.
-        more_hint: how the reader sees the hits left out, in the surface's own
-            option names (:data:`rubi.core.searchdefaults.MORE_HINT_CLI`,
+        more_hint: how the reader sees the ranked hits the budget left out, in the
+            surface's own option names (:data:`rubi.core.searchdefaults.MORE_HINT_CLI`,
             :data:`~rubi.core.searchdefaults.MORE_HINT_MCP`).
+        ranked_hint: how the reader ranks more candidates
+            (:data:`~rubi.core.searchdefaults.RANKED_HINT_CLI`; None: the surface
+            cannot). The last line names only what would show more
+            (:func:`_see_more`).
         extra: what each shown hit costs beyond its text, in tokens, for a caller
             that sends more than the text within the same budget (None: nothing).
 
@@ -245,11 +250,25 @@ def render_compact(
     if weak:
         text = f"{NOTHING_RELEVANT}\n{text}"
     if omitted > 0:
+        see = _see_more(result, len(shown), more_hint, ranked_hint)
         text += (
-            f"\n({omitted} more not shown; see more with {more_hint}; "
-            f"open one with `{open_hint}`, a § id opens its part)"
+            f"\n({omitted} more not shown; {see}open one with `{open_hint}`, a § id opens its part)"
         )
     return Rendered(text, [s.hit for s in shown], estimate_tokens(text), max(omitted, 0))
+
+
+def _see_more(result: SearchResult, shown: int, more_hint: str, ranked_hint: str | None) -> str:
+    """The last line's "see more with" clause: ``more_hint`` when the budget left out
+    some of the ranked hits, ``ranked_hint`` when candidates were left unranked and
+    the caller may rank more (fewer hits than :data:`MAX_TOP_K`); "" when neither
+    would show more. Why: ``rubi search --top-k 200 --budget 50`` suggested
+    ``--top-k N`` with every ranked hit already returned."""
+    hints = []
+    if shown < len(result.hits):
+        hints.append(more_hint)
+    if ranked_hint and result.candidates > len(result.hits) and len(result.hits) < MAX_TOP_K:
+        hints.append(ranked_hint)
+    return f"see more with {' or '.join(hints)}; " if hints else ""
 
 
 def _passage_json(p: Passage, shown: str | None) -> dict[str, Any]:
