@@ -16,21 +16,26 @@ from rubi.engine.address import address_for
 from rubi.engine.server import Engine
 
 
+def _asleep_in_accept(running: Engine) -> str:
+    """Wait until ``running``'s loop sleeps in accept with no timeout; its socket's path."""
+    assert running.serving.wait(10) and running.ready.wait(30)
+    listener = running._listener
+    assert listener is not None
+    for _ in range(200):
+        if listener.gettimeout() is None:
+            break
+        time.sleep(0.05)
+    assert listener.gettimeout() is None
+    address = address_for(running.vault, create=False)
+    assert address is not None and os.path.exists(address.socket)
+    return address.socket
+
+
 def test_an_engine_whose_socket_file_is_gone_ends_when_stopped(project: Path) -> None:
     paths = app.locate(project / ".rubi")
     running = Engine(paths).start()
     try:
-        assert running.serving.wait(10) and running.ready.wait(30)
-        listener = running._listener
-        assert listener is not None
-        for _ in range(200):  # until the loop sleeps in accept with no timeout
-            if listener.gettimeout() is None:
-                break
-            time.sleep(0.05)
-        assert listener.gettimeout() is None
-        address = address_for(running.vault, create=False)
-        assert address is not None and os.path.exists(address.socket)
-        os.unlink(address.socket)
+        os.unlink(_asleep_in_accept(running))
     finally:
         running.stop(timeout_s=5.0)
     thread = running._thread
@@ -48,17 +53,9 @@ def test_an_engine_whose_socket_path_another_listener_took_ends_when_stopped(
     running = Engine(paths).start()
     other = socket.socket(socket.AF_UNIX)
     try:
-        assert running.serving.wait(10) and running.ready.wait(30)
-        listener = running._listener
-        assert listener is not None
-        for _ in range(200):  # until the loop sleeps in accept with no timeout
-            if listener.gettimeout() is None:
-                break
-            time.sleep(0.05)
-        address = address_for(running.vault, create=False)
-        assert address is not None
-        os.unlink(address.socket)
-        other.bind(address.socket)
+        path = _asleep_in_accept(running)
+        os.unlink(path)
+        other.bind(path)
         other.listen(4)
     finally:
         running.stop(timeout_s=5.0)
