@@ -58,3 +58,23 @@ def test_a_stopped_engine_leaves_no_segment_file_open(tmp_path: Path) -> None:
     assert _open_segments(paths.whoosh_dir)
     engine.stop()
     assert _open_segments(paths.whoosh_dir) == []
+
+
+def test_an_index_still_held_when_it_is_closed_keeps_no_file_open_after_a_later_read(
+    tmp_path: Path,
+) -> None:
+    """A search under way while an engine or a watcher stops holds the kept index past
+    its close; its next read opened the files again out of the cache and kept them
+    until the collector found them (a ResourceWarning that failed a CLI test)."""
+    from rubi.index import warm
+
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# Alpha\n\nwombat burrow\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    held = warm.index_at(paths.whoosh_dir)
+    assert held.term_idf(["wombat"])
+    warm.close_index(paths.whoosh_dir)  # the engine stops; a thread still holds it
+    assert held.term_idf(["wombat"])  # the straggler's next read still answers
+    assert _open_segments(paths.whoosh_dir) == []
+    assert warm.index_at(paths.whoosh_dir) is not held  # the next search opens afresh

@@ -44,7 +44,7 @@ def index_at(directory: Path) -> SearchIndex:
                 _close_at_exit()
             index = _OPEN[directory] = SearchIndex(directory, keep_open=KEEP_OPEN)
             while len(_OPEN) > MAX_OPEN:
-                _OPEN.popitem(last=False)[1].close()
+                _release(_OPEN.popitem(last=False)[1])
         _OPEN.move_to_end(directory)
         return index
 
@@ -67,7 +67,7 @@ def forget_indexes() -> None:
     """Close every kept index (tests; a process about to delete derived data)."""
     with _GUARD:
         while _OPEN:
-            _OPEN.popitem()[1].close()
+            _release(_OPEN.popitem()[1])
 
 
 def close_index(directory: Path) -> None:
@@ -79,4 +79,13 @@ def close_index(directory: Path) -> None:
     with _GUARD:
         index = _OPEN.pop(directory, None)
     if index is not None:
-        index.close()  # waits for a search using it (its lock)
+        _release(index)
+
+
+def _release(index: SearchIndex) -> None:
+    """Close a kept index dropped from the cache. A thread still holding it (a search
+    under way while a watcher or an engine stops) may use it again: it then opens and
+    closes its files per read instead of keeping them open out of the cache until the
+    collector finds them (``ResourceWarning: unclosed file ...seg``)."""
+    index.keep_open = False
+    index.close()  # waits for a search using it (its lock)
