@@ -61,22 +61,23 @@ def test_a_search_below_the_floor_that_needs_relevance_ends_before_the_walk(
     )
 
 
-def test_a_search_that_clears_what_it_needs_gives_the_same_hits(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("scope", "query", "needs"),
+    [
+        ("notes", "how are settings read at startup", "relevant"),
+        ("code", "where is load_settings defined", "named"),
+    ],
+)
+def test_a_search_that_clears_what_it_needs_gives_the_same_hits(
+    tmp_path: Path, scope: str, query: str, needs: str
+) -> None:
     paths = _project(tmp_path)
-    query = "how are settings read at startup"
-    full = app.search(paths, query, scope="notes", top_k=20, personal=False, refresh=False)
-    assert full.relevant and full.hits
+    full = app.search(paths, query, scope=scope, top_k=20, personal=False, refresh=False)
+    assert getattr(full, needs) and full.hits
     needed = app.search(
-        paths, query, scope="notes", top_k=20, personal=False, refresh=False, needs="relevant"
+        paths, query, scope=scope, top_k=20, personal=False, refresh=False, needs=needs
     )
     assert needed == full
-    code = "where is load_settings defined"
-    full = app.search(paths, code, scope="code", top_k=20, personal=False, refresh=False)
-    assert full.named and full.hits
-    named = app.search(
-        paths, code, scope="code", top_k=20, personal=False, refresh=False, needs="named"
-    )
-    assert named == full
 
 
 def test_a_code_search_that_names_nothing_and_needs_a_name_ends_before_the_walk(
