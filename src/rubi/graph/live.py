@@ -26,7 +26,6 @@ it would make every saved snapshot unreadable.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -65,7 +64,6 @@ __all__ = [
     "LiveGraph",
     "build_graph",
     "graph_record",
-    "merged_names",
     "node_attrs",
 ]
 
@@ -190,10 +188,6 @@ class LiveGraph(LiveCodeMap):
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        # The merged exact-name table is a function of the two a snapshot holds (notes'
-        # and code's): left out, and merged again when read (:meth:`__setstate__`). On
-        # spring-framework it was a third of the snapshot (4.1 of 11 MB).
-        state["build"] = dataclasses.replace(self.build, names={})
         state["_code_map"] = None  # saved on its own (rubi.sync.code)
         state["_graph_map"] = None
         if self._graph_map is not None:
@@ -208,8 +202,6 @@ class LiveGraph(LiveCodeMap):
         state.setdefault("_map_digest", None)
         state.setdefault("code_stamp", 0)
         self.__dict__.update(state)
-        if not self.build.names:
-            self.build.names = merged_names(self._note_names, self._code_names)
 
     # -- applying changes ----------------------------------------------------------
     def apply(
@@ -313,7 +305,9 @@ class LiveGraph(LiveCodeMap):
             self.build.names.pop(key, None)
 
     def _rebuild_names(self) -> None:
-        self.build.names = merged_names(self._note_names, self._code_names)
+        self.build.names = {}
+        for key in self._note_names.keys() | self._code_names.keys():
+            self._set_names(key)
 
     def _unlink(self, note_id: str) -> None:
         """Remove ``note_id``'s outgoing edges, problems and reader registrations."""
@@ -372,21 +366,6 @@ class LiveGraph(LiveCodeMap):
         orphans = [n for n in self._maybe_orphans if n in g and g.in_degree(n) == 0]
         g.remove_nodes_from(orphans)
         self._maybe_orphans.clear()
-
-
-def merged_names(
-    note_names: Mapping[str, list[str]], code_names: Mapping[str, list[str]]
-) -> dict[str, list[str]]:
-    """The exact-name table (:attr:`GraphBuild.names`) of the notes' and the code's
-    tables: under each key the notes' ids, then the code's paths (what
-    :meth:`LiveGraph._set_names` keeps key by key), as new lists; a key empty in both is
-    left out."""
-    names = {key: list(paths) for key, paths in code_names.items() if paths}
-    for key, ids in note_names.items():
-        merged = [*ids, *code_names.get(key, ())]
-        if merged:
-            names[key] = merged
-    return names
 
 
 def build_graph(

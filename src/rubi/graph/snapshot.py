@@ -25,10 +25,7 @@ ids are neither written nor loaded twice, and the snapshot loads 10–18% faster
 the previous single-memo format. What else two pickles share is read back as two
 copies (a relation's attribute dict, titles, link texts: 11% more memory for the
 loaded graph). Frozen slotted records are pickled as a call of their class
-(:func:`_records`). The graph's merged exact-name table is not written: it is merged
-again from the notes' and the code's tables when read (format 15; on a 10,000-file
-repository a third of the file, 0.04 s of a write and 0.05 s of a read, against 0.02 s
-to merge).
+(:func:`_records`).
 
 The snapshot must be trusted before it is read (:func:`rubi.core.picklefiles.check_trusted`),
 and every pickle in it, header and rows, is read by :class:`_AllowListUnpickler`, a
@@ -66,7 +63,7 @@ __all__ = [
     "save_snapshot",
 ]
 
-GRAPH_FORMAT = 15
+GRAPH_FORMAT = 14
 """Bump when :class:`LiveGraph`, :class:`GraphBuild` or the file's layout change
 shape; an older file is rebuilt."""
 
