@@ -1,0 +1,236 @@
+"""A ``claude -p`` session's rubi processes taken apart by phase: one real session
+captured, then its MCP stream and its command hooks replayed into fresh processes of
+one or more source trees, alternated.
+
+Usage::
+
+    python bench/session_phases.py PROJECT --tree base=<base>/src --tree new=src
+        [--notes VAULT_FOLDER] [--rounds 6] [--claude PATH]
+
+PROJECT is copied and prepared as ``bench/session_bench.py`` prepares its rubi case
+(``rubi init``, ``--notes`` copied in, ``rubi index``; a fresh ``HOME``). One session
+runs through a copy of this checkout's plugin whose ``.mcp.json`` starts ``sh -c 'tee
+<stream> | rubi serve'`` and whose SessionStart and SessionEnd commands ``tee`` their
+payloads: what Claude Code sent, byte for byte. Then, each round, for each tree in
+turn (the order swapped every round):
+
+- a fresh ``rubi serve`` (``PYTHONPATH`` the tree) is given the captured messages one
+  by one, each request's answer read before the next is sent (as Claude Code waits for
+  a hook's answer), stdin then closed; its CPU is read from ``/proc/<pid>/stat``
+  (every thread, 10 ms ticks) after each answer, and in all from ``wait4``. Each
+  replay gets a session id of its own, so no replay reads the state another left;
+- the captured SessionStart and SessionEnd payloads are run as the cold ``rubi hook``
+  processes the plugin starts (CPU from ``wait4``);
+- the floor ``python -c pass``.
+
+Printed: CPU p50 (min-max) per phase (the handshake, ``tools/list``, each hook event's
+calls summed, the exit after stdin closed, the whole server; the two command hooks),
+per tree, and whether every tree's answers were byte-identical in every round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import session_bench as sb
+
+TICK_S = 1.0 / os.sysconf("SC_CLK_TCK")
+RUBI = str(Path(sys.executable).parent / "rubi")
+
+
+def capture_plugin(folder: Path, out: Path) -> Path:
+    """A copy of this checkout's plugin files that records what Claude Code sends."""
+    for name in (".claude-plugin", "hooks", "skills", "agents"):
+        if (sb.ROOT / name).exists():
+            shutil.copytree(sb.ROOT / name, folder / name)
+    server = {"type": "stdio", "command": "sh", "args": ["-c", f"tee {out}/mcp.jsonl | rubi serve"]}
+    (folder / ".mcp.json").write_text(json.dumps({"mcpServers": {"rubi": server}}))
+    hooks = folder / "hooks" / "hooks.json"
+    text = hooks.read_text(encoding="utf-8")
+    for event in ("SessionStart", "SessionEnd"):
+        text = text.replace(
+            f"exec rubi hook {event}", f"tee {out}/{event}.json | rubi hook {event}"
+        )
+    hooks.write_text(text, encoding="utf-8")
+    return folder
+
+
+def _renamed(text: str, session: str, fresh: str) -> str:
+    """``text`` with its ``session_id`` field set to ``fresh`` (the transcript path, which
+    holds the captured id too, still names the captured session's transcript)."""
+    for sep in (":", ": "):
+        text = text.replace(f'"session_id"{sep}"{session}"', f'"session_id"{sep}"{fresh}"')
+    return text
+
+
+def _env(home: Path, src: str) -> dict[str, str]:
+    env = sb.rubi_env(home)
+    env["PYTHONPATH"] = src
+    env["PYTHONHASHSEED"] = "0"
+    env["CLAUDE_PLUGIN_ROOT"] = str(sb.ROOT)
+    return env
+
+
+def _cpu(pid: int) -> float:
+    raw = Path(f"/proc/{pid}/stat").read_bytes()
+    fields = raw[raw.rindex(b")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) * TICK_S
+
+
+def replay(project: Path, home: Path, lines: list[str], src: str) -> tuple[dict[str, float], bytes]:
+    """CPU by phase of a fresh ``rubi serve`` given ``lines``; its answers."""
+    proc = subprocess.Popen(
+        [RUBI, "serve"],
+        cwd=project,
+        env=_env(home, src),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    phases: dict[str, float] = {}
+    answers = []
+    seen = 0.0
+    for line in lines:
+        message = json.loads(line)
+        proc.stdin.write(line.encode())
+        proc.stdin.flush()
+        if "id" not in message:
+            continue
+        answers.append(proc.stdout.readline())
+        arguments = (message.get("params") or {}).get("arguments") or {}
+        name = " ".join(filter(None, [message.get("method"), arguments.get("event")]))
+        now = _cpu(proc.pid)
+        phases[name] = phases.get(name, 0.0) + now - seen
+        seen = now
+    proc.stdin.close()
+    _pid, _status, usage = os.wait4(proc.pid, 0)
+    total = usage.ru_utime + usage.ru_stime
+    phases["exit"] = total - seen
+    phases["server in all"] = total
+    return phases, b"".join(answers)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def command_hook(
+    project: Path, home: Path, event: str, payload: bytes, src: str
+) -> tuple[float, bytes]:
+    before = _children_cpu()
+    run = subprocess.run(
+        [RUBI, "hook", event], cwd=project, env=_env(home, src), input=payload, capture_output=True
+    )
+    return _children_cpu() - before, run.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("project", type=Path)
+    parser.add_argument("--tree", action="append", required=True, metavar="NAME=SRC")
+    parser.add_argument("--notes", type=Path, default=None)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--claude", default=None)
+    args = parser.parse_args(argv)
+    trees = dict(spec.split("=", 1) for spec in args.tree)
+    with tempfile.TemporaryDirectory(prefix="rubi-session-phases-") as tmp:
+        work = Path(tmp)
+        project = sb.copy_project(args.project, work / "project" / args.project.name)
+        home = work / "home"
+        home.mkdir()
+        sb.prepare_rubi(project, home, args.notes)
+        caught = work / "caught"
+        caught.mkdir()
+        plugin = capture_plugin(work / "plugin", caught)
+        files = [p.relative_to(project) for p in sb.pick_files(project)]
+        got = sb.one_session(sb.find_claude(args.claude), project, home, True, files, plugin=plugin)
+        if not got["ok"]:
+            sys.exit(f"the captured session failed: {got['error']}")
+        stream = (caught / "mcp.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+        session = next(
+            str(args_["session_id"])
+            for args_ in (
+                (json.loads(line).get("params") or {}).get("arguments") or {} for line in stream
+            )
+            if args_.get("session_id")
+        )
+        hooks = {e: (caught / f"{e}.json").read_bytes() for e in ("SessionStart", "SessionEnd")}
+        cpu: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
+        differ: set[str] = set()
+        runs = 0
+        for i in range(args.rounds):
+            answers: dict[str, list[bytes]] = {}
+            for name in list(trees) if i % 2 == 0 else list(trees)[::-1]:
+                runs += 1  # a session id of its own: no replay reads another's state
+                fresh = f"{session[:-4]}{runs:04d}"
+                lines = [_renamed(line, session, fresh) for line in stream]
+                outs = []
+                spent, text = command_hook(
+                    project,
+                    home,
+                    "SessionStart",
+                    _renamed(hooks["SessionStart"].decode(), session, fresh).encode(),
+                    trees[name],
+                )
+                outs.append(text)
+                phases, out = replay(project, home, lines, trees[name])
+                outs.append(out.replace(fresh.encode(), session.encode()))
+                phases["rubi hook SessionStart"] = spent
+                spent, text = command_hook(
+                    project,
+                    home,
+                    "SessionEnd",
+                    _renamed(hooks["SessionEnd"].decode(), session, fresh).encode(),
+                    trees[name],
+                )
+                phases["rubi hook SessionEnd"] = spent
+                outs.append(text)
+                answers[name] = outs
+                for key, value in phases.items():
+                    cpu[name].setdefault(key, []).append(value)
+            parts = ("SessionStart", "server", "SessionEnd")
+            one = next(iter(answers.values()))
+            for outs in answers.values():
+                differ |= {
+                    parts[k] for k, (a, b) in enumerate(zip(outs, one, strict=True)) if a != b
+                }
+            floor = sb.pass_floor()[1]
+            for name in trees:
+                cpu[name].setdefault("floor python -c pass", []).append(floor)
+        print(f"session: {got['requests']} API requests; {len(stream)} MCP messages captured")
+        print("\n| phase (CPU p50, ms; min-max) | " + " | ".join(trees) + " |")
+        print("|---|" + "---|" * len(trees))
+        first = next(iter(cpu.values()))
+        for key in first:
+            cells = []
+            for name in trees:
+                values: list[Any] = cpu[name].get(key, [0.0])
+                cells.append(
+                    f"{statistics.median(values) * 1000:.0f} "
+                    f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
+                )
+            print(f"| {key} | " + " | ".join(cells) + " |")
+        print(
+            "\nanswers byte-identical across trees in every round: "
+            + ("yes" if not differ else "no: " + ", ".join(sorted(differ)))
+            + f"; load average {os.getloadavg()[0]:.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""bench/session_phases.py: the plugin copy that records a real session's MCP stream
+and command-hook payloads, and the session id a replay gives itself."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from helpers import REPO
+
+
+@pytest.fixture(scope="module")
+def sp() -> ModuleType:
+    sys.path.insert(0, str(REPO / "bench"))
+    import session_phases
+
+    return session_phases
+
+
+def test_the_capture_plugin_tees_the_server_stream_and_the_two_command_hooks(
+    sp: ModuleType, tmp_path: Path
+) -> None:
+    caught = tmp_path / "caught"
+    plugin = sp.capture_plugin(tmp_path / "plugin", caught)
+    server = json.loads((plugin / ".mcp.json").read_text())["mcpServers"]["rubi"]
+    assert server["args"] == ["-c", f"tee {caught}/mcp.jsonl | rubi serve"]
+    shipped = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
+    copied = json.loads((plugin / "hooks" / "hooks.json").read_text())["hooks"]
+    for event in ("SessionStart", "SessionEnd"):
+        command = copied[event][0]["hooks"][0]["command"]
+        assert f"tee {caught}/{event}.json | rubi hook {event}" in command
+        assert "exec rubi" not in command
+    others = set(shipped) - {"SessionStart", "SessionEnd"}
+    assert others and all(copied[e] == shipped[e] for e in others)  # mcp_tool hooks as shipped
+    assert (plugin / ".claude-plugin" / "plugin.json").exists()
+
+
+def test_a_replay_gets_a_session_id_of_its_own_and_keeps_the_transcript(
+    sp: ModuleType,
+) -> None:
+    old, new = "6d230133-aaaa", "6d230133-0001"
+    line = json.dumps(
+        {"session_id": old, "transcript_path": f"/p/{old}.jsonl"}, separators=(",", ":")
+    )
+    spaced = json.dumps({"session_id": old, "transcript_path": f"/p/{old}.jsonl"})
+    for text in (line, spaced):
+        got = json.loads(sp._renamed(text, old, new))
+        assert got == {"session_id": new, "transcript_path": f"/p/{old}.jsonl"}
