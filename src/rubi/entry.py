@@ -10,8 +10,37 @@ engine for their answer there (:mod:`rubi.cli.engineroute`)."""
 
 from __future__ import annotations
 
-import io
 import sys
+
+
+def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: object) -> None:
+    """``sys.excepthook`` of the ``rubi`` process: a ``KeyboardInterrupt`` that nothing
+    caught (Ctrl-C while a module was still being imported, before the command's own
+    handling applies: the first 10-60 ms of any command) ends the process as a
+    command's Ctrl-C does (:func:`rubi.cli.interrupted.stop_for_interrupt`: one line,
+    then ended by ``SIGINT``, status 130), not with a traceback of the import under
+    way. Any other exception is shown as Python shows it. Set when this module is
+    imported, which only the console script does."""
+    if not issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
+        return
+    try:
+        from rubi.cli.interrupted import stop_for_interrupt
+
+        stop_for_interrupt()
+    except SystemExit as stop:  # the platform cannot end a process by SIGINT
+        import os
+
+        os._exit(stop.code if isinstance(stop.code, int) else 130)
+    except BaseException:  # interrupted again on the way out: still no traceback
+        import os
+
+        os._exit(130)
+
+
+sys.excepthook = _quiet_interrupt
+
+import io  # noqa: E402  (after the hook: an interrupt here is quiet too)
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

@@ -71,6 +71,10 @@ def run(script: str, *args: str, cwd: Path) -> tuple[int, str, str]:
         ("rubi.cli.main", ["status"]),
         ("rubi.cli.searchcmds", ["search", "x"]),
         ("rubi.cli.vaultcmds", ["status"]),
+        # before click's loading: the kept dataclass and pattern code set up (a
+        # traceback on 8498f9c6)
+        ("rubi.core.dataclasscode", ["status"]),
+        ("rubi.core.regexcode", ["search", "x"]),
     ],
 )
 def test_ctrl_c_while_the_command_loads_prints_one_line_and_no_traceback(
@@ -85,6 +89,33 @@ def test_ctrl_c_while_the_command_runs_ends_the_same_way(tmp_path: Path) -> None
     code, out, err = run(INTERRUPT_RUN, "status", "--vault", str(tmp_path), cwd=tmp_path)
     assert "Traceback" not in err and err.strip() == "Aborted!", err
     assert code == ENDED_BY_CTRL_C and out == ""
+
+
+SIGNALLED_AFTER_ENTRY = """
+import sys, time
+sys.argv = ["rubi", "status"]
+from rubi import entry
+print("ready", flush=True)
+while True:  # the console script between rubi's first line and the command's own handling
+    time.sleep(0.01)
+"""
+
+
+def test_a_real_ctrl_c_once_rubi_s_code_runs_prints_one_line(tmp_path: Path) -> None:
+    """A real SIGINT, sent once the child says rubi's entry module is imported (no
+    timing: the signal follows the marker line). On 8498f9c6 a traceback."""
+    with subprocess.Popen(
+        [sys.executable, "-c", SIGNALLED_AFTER_ENTRY],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        text=True,
+    ) as proc:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert proc.returncode == ENDED_BY_CTRL_C and out == ""
 
 
 def test_ctrl_c_in_a_test_runner_leaves_the_runner_alive() -> None:
