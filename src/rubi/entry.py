@@ -8,37 +8,54 @@ starts the server) runs without click too (:mod:`rubi.cli.servebare`). Every oth
 command is click's (:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the
 engine for their answer there (:mod:`rubi.cli.engineroute`)."""
 
-from __future__ import annotations
-
-import sys
+import sys  # first, and no ``from __future__`` import: nothing before the hook below
 
 
 def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: object) -> None:
     """``sys.excepthook`` of the ``rubi`` process: a ``KeyboardInterrupt`` that nothing
     caught (Ctrl-C while a module was still being imported, before the command's own
     handling applies: the first 10-60 ms of any command) ends the process as a
-    command's Ctrl-C does (:func:`rubi.cli.interrupted.stop_for_interrupt`: one line,
-    then ended by ``SIGINT``, status 130), not with a traceback of the import under
+    command's Ctrl-C does (:func:`_stop`), not with a traceback of the import under
     way. Any other exception is shown as Python shows it. Set when this module is
     imported, which only the console script does."""
     if not issubclass(kind, KeyboardInterrupt):
         sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
         return
+    _stop()
+
+
+def _quiet_unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
+    """``sys.unraisablehook`` of the ``rubi`` process: a ``KeyboardInterrupt`` raised
+    where Python cannot raise it (a callback of the import system's locks, a
+    finalizer) was printed as "Exception ignored in: …" with a traceback, and the
+    command went on as if Ctrl-C had not been pressed (status 0). Now it stops there
+    (:func:`_stop`). Raised again in the main thread it would meet this hook still
+    running; stopping here skips the ``finally`` blocks under way, as a kill would:
+    every write is atomic (a temporary file renamed into place), locks are the
+    kernel's, and an engine's socket left behind is one a client finds dead."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _stop()
+    sys.__unraisablehook__(unraisable)
+
+
+def _stop() -> None:
+    """End the process as a command's Ctrl-C does
+    (:func:`rubi.cli.interrupted.stop_for_interrupt`: one line, then ended by
+    ``SIGINT``, status 130)."""
+    import os
+
     try:
         from rubi.cli.interrupted import stop_for_interrupt
 
         stop_for_interrupt()
     except SystemExit as stop:  # the platform cannot end a process by SIGINT
-        import os
-
         os._exit(stop.code if isinstance(stop.code, int) else 130)
     except BaseException:  # interrupted again on the way out: still no traceback
-        import os
-
         os._exit(130)
 
 
 sys.excepthook = _quiet_interrupt
+sys.unraisablehook = _quiet_unraisable
 
 import io  # noqa: E402  (after the hook: an interrupt here is quiet too)
 
@@ -64,7 +81,7 @@ class _Replay(io.StringIO):
         return super().read(size)
 
 
-def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
+def _run_hook(argv: list[str], stdin: "TextIO", stdout: "TextIO") -> tuple[int, bool]:
     """``rubi hook``, through the engine when one answers, else cold: its status, and
     whether the process may leave at once (:func:`_leave`): a hook the engine answered
     (this process loaded the client alone), one with nothing to do outside a project,
@@ -127,8 +144,8 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
 
 
 def _outside_a_project(
-    event: str, payload: object, walk: VaultWalk | None
-) -> tuple[VaultWalk | None, bool]:
+    event: str, payload: object, walk: "VaultWalk | None"
+) -> "tuple[VaultWalk | None, bool]":
     """Whether the hook has nothing to do: its event's handler answers nothing outside
     a project vault (:data:`rubi.claude.hookevents.PROJECT_EVENTS`) and the walk up
     from the payload's ``cwd``, as the handlers check it

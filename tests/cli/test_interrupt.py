@@ -133,3 +133,26 @@ def test_ctrl_c_in_a_test_runner_leaves_the_runner_alive() -> None:
         patch.setattr(searchcmds, "find_vault", interrupted)
         result = CliRunner().invoke(cli, ["search", "x"])
     assert result.exit_code == 130 and result.output.strip() == "Aborted!"
+
+
+UNRAISABLE_AFTER_ENTRY = """
+import sys
+from rubi import entry
+
+class Interrupted:
+    def __del__(self):  # as the import system's lock callbacks meet a Ctrl-C
+        raise KeyboardInterrupt
+
+Interrupted()
+for _ in range(10**8):  # the command going on; interrupted within a few instructions
+    pass
+print("went on", flush=True)
+"""
+
+
+def test_a_ctrl_c_python_cannot_raise_stops_the_command_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C inside a callback (Python prints "Exception ignored in: …" and a
+    traceback, then goes on: on 8498f9c6 the command finished, status 0)."""
+    code, out, err = run(UNRAISABLE_AFTER_ENTRY, cwd=tmp_path)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert code == ENDED_BY_CTRL_C and out == ""
