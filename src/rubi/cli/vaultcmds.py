@@ -18,7 +18,10 @@ __all__ = ["doctor", "index", "init", "reindex", "status"]
 @click.argument("project", type=click.Path(path_type=Path, file_okay=False), default=".")
 @handle_errors
 def init(project: Path) -> None:
-    """Create the project vault .rubi/ in PROJECT (default: here)."""
+    """Create the project vault .rubi/ in PROJECT (default: here).
+
+    Also adds a short rubi section to the project's CLAUDE.md (created if missing)
+    and AGENTS.md (if there); no existing file is overwritten."""
     report = app.init_project(project)
     if report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
@@ -32,7 +35,10 @@ def init(project: Path) -> None:
             )
         else:
             echo(f"Created {name} with a short 'Project memory (rubi)' section.")
-    echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
+    echo(
+        'Next: `rubi search "..."` (indexes the notes and the code first); '
+        "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    )
 
 
 def plural(n: int, what: str, many: str | None = None) -> str:
