@@ -43,3 +43,10 @@ def test_init_s_next_step_is_search_and_install_not_writing_notes_first(tmp_path
     last = _out("init", str(project)).splitlines()[-1]
     assert last.startswith('Next: `rubi search "..."`') and "`rubi install`" in last
     assert "write notes" not in last
+
+
+def test_index_and_reindex_say_they_map_the_code_too() -> None:
+    """Both said "the notes" alone, though a project's run maps its code too (the
+    README's "notes and code up to date")."""
+    assert "the code map" in " ".join(_out("index", "--help").split())
+    assert "the code map from the files alone" in " ".join(_out("reindex", "--help").split())

@@ -107,7 +107,8 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
 @vault_option
 @handle_errors
 def index(full: bool, as_json: bool, vault: Path | None) -> None:
-    """Bring the search index and link graph up to date with the notes."""
+    """Bring the search index and link graph up to date with the notes, and in a
+    project the code map with its code."""
     _run_index(vault, full, as_json)
 
 
@@ -116,7 +117,8 @@ def index(full: bool, as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def reindex(as_json: bool, vault: Path | None) -> None:
-    """Rebuild the index from the notes alone (same as `index --full`)."""
+    """Rebuild the index, the graph and (in a project) the code map from the files
+    alone (same as `index --full`)."""
     _run_index(vault, True, as_json)
 
 
