@@ -8,23 +8,28 @@ starts the server) runs without click too (:mod:`rubi.cli.servebare`). Every oth
 command is click's (:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the
 engine for their answer there (:mod:`rubi.cli.engineroute`)."""
 
-import sys  # first, and no ``from __future__`` import: nothing before the hook below
+from __future__ import annotations
+
+import io
+import sys
 
 
-def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: object) -> None:
+def _quiet_interrupt(
+    kind: type[BaseException], value: BaseException, tb: TracebackType | None
+) -> None:
     """``sys.excepthook`` of the ``rubi`` process: a ``KeyboardInterrupt`` that nothing
     caught (Ctrl-C while a module was still being imported, before the command's own
     handling applies: the first 10-60 ms of any command) ends the process as a
     command's Ctrl-C does (:func:`_stop`), not with a traceback of the import under
-    way. Any other exception is shown as Python shows it. Set when this module is
-    imported, which only the console script does."""
+    way. Any other exception goes to the hook it replaced (Python's: shown as Python
+    shows it). Set first thing by :func:`main` (:func:`_quiet_interrupts`)."""
     if not issubclass(kind, KeyboardInterrupt):
-        sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
+        _earlier_excepthook(kind, value, tb)
         return
     _stop()
 
 
-def _quiet_unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
+def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """``sys.unraisablehook`` of the ``rubi`` process: a ``KeyboardInterrupt`` raised
     where Python cannot raise it (a callback of the import system's locks, a
     finalizer) was printed as "Exception ignored in: …" with a traceback, and the
@@ -35,7 +40,7 @@ def _quiet_unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
     kernel's, and an engine's socket left behind is one a client finds dead."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
         _stop()
-    sys.__unraisablehook__(unraisable)
+    _earlier_unraisablehook(unraisable)
 
 
 def _stop() -> None:
@@ -54,13 +59,23 @@ def _stop() -> None:
         os._exit(130)
 
 
-sys.excepthook = _quiet_interrupt
-sys.unraisablehook = _quiet_unraisable
+_earlier_excepthook = sys.excepthook
+_earlier_unraisablehook = sys.unraisablehook
 
-import io  # noqa: E402  (after the hook: an interrupt here is quiet too)
+
+def _quiet_interrupts() -> None:
+    """Make this process's hooks :func:`_quiet_interrupt` and :func:`_quiet_unraisable`,
+    keeping the ones they replace for any other exception."""
+    global _earlier_excepthook, _earlier_unraisablehook
+    if sys.excepthook is not _quiet_interrupt:
+        _earlier_excepthook, sys.excepthook = sys.excepthook, _quiet_interrupt
+    if sys.unraisablehook is not _quiet_unraisable:
+        _earlier_unraisablehook, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
+
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from types import TracebackType
     from typing import TextIO
 
     from rubi.core.vaultwalk import VaultWalk
@@ -81,7 +96,7 @@ class _Replay(io.StringIO):
         return super().read(size)
 
 
-def _run_hook(argv: list[str], stdin: "TextIO", stdout: "TextIO") -> tuple[int, bool]:
+def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool]:
     """``rubi hook``, through the engine when one answers, else cold: its status, and
     whether the process may leave at once (:func:`_leave`): a hook the engine answered
     (this process loaded the client alone), one with nothing to do outside a project,
@@ -144,8 +159,8 @@ def _run_hook(argv: list[str], stdin: "TextIO", stdout: "TextIO") -> tuple[int, 
 
 
 def _outside_a_project(
-    event: str, payload: object, walk: "VaultWalk | None"
-) -> "tuple[VaultWalk | None, bool]":
+    event: str, payload: object, walk: VaultWalk | None
+) -> tuple[VaultWalk | None, bool]:
     """Whether the hook has nothing to do: its event's handler answers nothing outside
     a project vault (:data:`rubi.claude.hookevents.PROJECT_EVENTS`) and the walk up
     from the payload's ``cwd``, as the handlers check it
@@ -255,6 +270,7 @@ def _keep_dataclass_code() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    _quiet_interrupts()  # first: a Ctrl-C from here on ends in one line, never a traceback
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
         status, short = _run_hook(sys.argv[2:], sys.stdin, sys.stdout)
         from rubi.core import regexcode

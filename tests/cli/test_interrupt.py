@@ -93,17 +93,23 @@ def test_ctrl_c_while_the_command_runs_ends_the_same_way(tmp_path: Path) -> None
 
 SIGNALLED_AFTER_ENTRY = """
 import sys, time
-sys.argv = ["rubi", "status"]
 from rubi import entry
-print("ready", flush=True)
-while True:  # the console script between rubi's first line and the command's own handling
-    time.sleep(0.01)
+
+def wait_for_the_signal():  # where main() sets up the kept code, before click loads
+    print("ready", flush=True)
+    while True:
+        time.sleep(0.01)
+
+entry._keep_dataclass_code = wait_for_the_signal
+sys.argv = ["rubi", "status"]
+entry.main()
 """
 
 
 def test_a_real_ctrl_c_once_rubi_s_code_runs_prints_one_line(tmp_path: Path) -> None:
-    """A real SIGINT, sent once the child says rubi's entry module is imported (no
-    timing: the signal follows the marker line). On 8498f9c6 a traceback."""
+    """A real SIGINT, sent once the child says rubi's code runs, before click's own
+    handling (no timing: the signal follows the marker line). On 8498f9c6 a
+    traceback."""
     with subprocess.Popen(
         [sys.executable, "-c", SIGNALLED_AFTER_ENTRY],
         stdout=subprocess.PIPE,
@@ -143,10 +149,13 @@ class Interrupted:
     def __del__(self):  # as the import system's lock callbacks meet a Ctrl-C
         raise KeyboardInterrupt
 
-Interrupted()
-for _ in range(10**8):  # the command going on; interrupted within a few instructions
-    pass
-print("went on", flush=True)
+def go_on():  # where main() sets up the kept code, before click loads
+    Interrupted()
+    print("went on", flush=True)
+
+entry._keep_dataclass_code = go_on
+sys.argv = ["rubi", "status"]
+entry.main()
 """
 
 
