@@ -13,8 +13,69 @@ from __future__ import annotations
 import io
 import sys
 
+
+def _quiet_interrupt(
+    kind: type[BaseException], value: BaseException, tb: TracebackType | None
+) -> None:
+    """``sys.excepthook`` of the ``rubi`` process: a ``KeyboardInterrupt`` that nothing
+    caught (Ctrl-C while a module was still being imported, before the command's own
+    handling applies: the first 10-60 ms of any command) ends the process as a
+    command's Ctrl-C does (:func:`_stop`), not with a traceback of the import under
+    way. Any other exception goes to the hook it replaced (Python's: shown as Python
+    shows it). Set first thing by :func:`main` (:func:`_quiet_interrupts`)."""
+    if not issubclass(kind, KeyboardInterrupt):
+        _earlier_excepthook(kind, value, tb)
+        return
+    _stop()
+
+
+def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """``sys.unraisablehook`` of the ``rubi`` process: a ``KeyboardInterrupt`` raised
+    where Python cannot raise it (a callback of the import system's locks, a
+    finalizer) was printed as "Exception ignored in: …" with a traceback, and the
+    command went on as if Ctrl-C had not been pressed (status 0). Now it stops there
+    (:func:`_stop`). Raised again in the main thread it would meet this hook still
+    running; stopping here skips the ``finally`` blocks under way, as a kill would:
+    every write is atomic (a temporary file renamed into place), locks are the
+    kernel's, and an engine's socket left behind is one a client finds dead."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _stop()
+    _earlier_unraisablehook(unraisable)
+
+
+def _stop() -> None:
+    """End the process as a command's Ctrl-C does
+    (:func:`rubi.cli.interrupted.stop_for_interrupt`: one line, then ended by
+    ``SIGINT``, status 130)."""
+    import os
+
+    try:
+        from rubi.cli.interrupted import stop_for_interrupt
+
+        stop_for_interrupt()
+    except SystemExit as stop:  # the platform cannot end a process by SIGINT
+        os._exit(stop.code if isinstance(stop.code, int) else 130)
+    except BaseException:  # interrupted again on the way out: still no traceback
+        os._exit(130)
+
+
+_earlier_excepthook = sys.excepthook
+_earlier_unraisablehook = sys.unraisablehook
+
+
+def _quiet_interrupts() -> None:
+    """Make this process's hooks :func:`_quiet_interrupt` and :func:`_quiet_unraisable`,
+    keeping the ones they replace for any other exception."""
+    global _earlier_excepthook, _earlier_unraisablehook
+    if sys.excepthook is not _quiet_interrupt:
+        _earlier_excepthook, sys.excepthook = sys.excepthook, _quiet_interrupt
+    if sys.unraisablehook is not _quiet_unraisable:
+        _earlier_unraisablehook, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
+
+
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from types import TracebackType
     from typing import TextIO
 
     from rubi.core.vaultwalk import VaultWalk
@@ -209,6 +270,7 @@ def _keep_dataclass_code() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    _quiet_interrupts()  # first: a Ctrl-C from here on ends in one line, never a traceback
     if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
         status, short = _run_hook(sys.argv[2:], sys.stdin, sys.stdout)
         from rubi.core import regexcode

@@ -71,6 +71,10 @@ def run(script: str, *args: str, cwd: Path) -> tuple[int, str, str]:
         ("rubi.cli.main", ["status"]),
         ("rubi.cli.searchcmds", ["search", "x"]),
         ("rubi.cli.vaultcmds", ["status"]),
+        # before click's loading: the kept dataclass and pattern code set up (a
+        # traceback on 8498f9c6)
+        ("rubi.core.dataclasscode", ["status"]),
+        ("rubi.core.regexcode", ["search", "x"]),
     ],
 )
 def test_ctrl_c_while_the_command_loads_prints_one_line_and_no_traceback(
@@ -85,6 +89,39 @@ def test_ctrl_c_while_the_command_runs_ends_the_same_way(tmp_path: Path) -> None
     code, out, err = run(INTERRUPT_RUN, "status", "--vault", str(tmp_path), cwd=tmp_path)
     assert "Traceback" not in err and err.strip() == "Aborted!", err
     assert code == ENDED_BY_CTRL_C and out == ""
+
+
+SIGNALLED_AFTER_ENTRY = """
+import sys, time
+from rubi import entry
+
+def wait_for_the_signal():  # where main() sets up the kept code, before click loads
+    print("ready", flush=True)
+    while True:
+        time.sleep(0.01)
+
+entry._keep_dataclass_code = wait_for_the_signal
+sys.argv = ["rubi", "status"]
+entry.main()
+"""
+
+
+def test_a_real_ctrl_c_once_rubi_s_code_runs_prints_one_line(tmp_path: Path) -> None:
+    """A real SIGINT, sent once the child says rubi's code runs, before click's own
+    handling (no timing: the signal follows the marker line). On 8498f9c6 a
+    traceback."""
+    with subprocess.Popen(
+        [sys.executable, "-c", SIGNALLED_AFTER_ENTRY],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        text=True,
+    ) as proc:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert proc.returncode == ENDED_BY_CTRL_C and out == ""
 
 
 def test_ctrl_c_in_a_test_runner_leaves_the_runner_alive() -> None:
@@ -102,3 +139,29 @@ def test_ctrl_c_in_a_test_runner_leaves_the_runner_alive() -> None:
         patch.setattr(searchcmds, "find_vault", interrupted)
         result = CliRunner().invoke(cli, ["search", "x"])
     assert result.exit_code == 130 and result.output.strip() == "Aborted!"
+
+
+UNRAISABLE_AFTER_ENTRY = """
+import sys
+from rubi import entry
+
+class Interrupted:
+    def __del__(self):  # as the import system's lock callbacks meet a Ctrl-C
+        raise KeyboardInterrupt
+
+def go_on():  # where main() sets up the kept code, before click loads
+    Interrupted()
+    print("went on", flush=True)
+
+entry._keep_dataclass_code = go_on
+sys.argv = ["rubi", "status"]
+entry.main()
+"""
+
+
+def test_a_ctrl_c_python_cannot_raise_stops_the_command_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C inside a callback (Python prints "Exception ignored in: …" and a
+    traceback, then goes on: on 8498f9c6 the command finished, status 0)."""
+    code, out, err = run(UNRAISABLE_AFTER_ENTRY, cwd=tmp_path)
+    assert "Traceback" not in err and err.strip() == "Aborted!", err
+    assert code == ENDED_BY_CTRL_C and out == ""

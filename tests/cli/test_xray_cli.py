@@ -249,3 +249,24 @@ def test_xray_tables_keep_their_headers_and_numbers_whole_when_narrow(
     assert rows[0][2:6] == ["10", "26.1k", "17.6k", "110.4k"]
     assert all(len(r) == 9 and not any("…" in cell for cell in r[2:]) for r in rows)
     assert all(len(line) <= 80 for line in lines[sessions : sessions + 7]) or width < 80
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_audit_keeps_its_headers_numbers_and_kinds_whole_when_narrow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """The audit table follows the xray tables' rule (one helper, rubi.cli.tables): in a
+    60-column pipe its boxed table split "project CLAUDE.md" over two lines, at 40
+    cut its headers; only the source path and the note may shrink now."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    project = tmp_path / "a-project-folder-with-a-rather-long-name" / "and-a-subfolder"
+    project.mkdir(parents=True)
+    (project / "CLAUDE.md").write_text("x" * 123_456, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", str(project)], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Loaded before"))
+    assert lines[at + 1].split() == ["tokens", "kind", "source", "note"], lines[at + 1]
+    row = lines[at + 3].split()
+    assert row[:3] == ["30.9k", "project", "CLAUDE.md"], lines[at + 3]

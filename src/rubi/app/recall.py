@@ -69,6 +69,7 @@ __all__ = [
     "MIN_COVERAGE",
     "MIN_MATCHED_TERMS",
     "SKIPPED_FOLDERS",
+    "SKIPPED_STATUSES",
     "cjk_run_words",
     "content_terms",
     "needed_terms",
@@ -108,6 +109,12 @@ CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
 SKIPPED_FOLDERS = ("sessions/", "modules/", "handoffs/")
 """Recall is for knowledge notes: not captured chats, generated pages or handoffs."""
+SKIPPED_STATUSES = ("help",)
+"""Nor rubi's own help: a note whose frontmatter says ``status: help`` (the README
+``rubi init`` puts in every vault) is found by a search and read as any note, but never
+recalled. In a fresh project it is the only note, and recall injected it for issues
+pasted as prompts, never of use (``docs/benchmarks-history.md``, "issue 29: small
+defects a new user meets, sixteenth pass")."""
 HEADER = (
     "rubi project memory has notes related to this request (full text: the rubi read "
     "tool with these ids):\n"
@@ -284,6 +291,8 @@ def _note_lines(
     lines: list[str] = []
     for hit in result.hits:
         if hit.id == "map" or hit.id.startswith(SKIPPED_FOLDERS):
+            continue
+        if hit.status in SKIPPED_STATUSES:
             continue
         if len(terms.intersection(hit.matched)) < needed:
             continue

@@ -112,7 +112,7 @@ def search(
     as_json: bool,
     vault: Path | None,
 ) -> None:
-    """Search notes by text, names and links. Indexes first if needed. Each hit
+    """Search notes and code by text, names and links. Indexes first if needed. Each hit
     shows its day (a note's updated/created/date, or the day its name starts with,
     a code file's last commit, else the file's time); --since/--until keep the hits
     of those days."""

@@ -10,7 +10,7 @@ import click
 from rubi.cli.common import handle_errors, vault_option
 from rubi.cli.serverun import DEFAULTS, ServeOptions, run_serve
 
-__all__ = ["serve"]
+__all__ = ["leave_when_done", "serve"]
 
 
 @click.command()
@@ -63,3 +63,20 @@ def serve(**options: Any) -> None:
     folder (mode 0600), which --show-token prints.
     """
     run_serve(ServeOptions(**options))
+    leave_when_done()
+
+
+def leave_when_done() -> None:
+    """End a server that stopped (its client closed stdin) as the bare ``rubi serve``
+    ends (:func:`rubi.cli.servebare.serve_bare`): without the interpreter's teardown
+    (:func:`rubi.core.quickexit.leave`), which freed the search stack object by object
+    and met the watcher's thread still in its loop (0.2-0.9 s after EOF). Its engine,
+    watcher and locks are given up by then (:func:`run_serve`'s blocks have ended), a
+    write under way has finished, and the ``atexit`` functions run. Only when the
+    standard streams are the process's own (not a test's ``CliRunner``)."""
+    import sys
+
+    if sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__:
+        from rubi.core.quickexit import leave
+
+        leave(0)

@@ -18,7 +18,10 @@ __all__ = ["doctor", "index", "init", "reindex", "status"]
 @click.argument("project", type=click.Path(path_type=Path, file_okay=False), default=".")
 @handle_errors
 def init(project: Path) -> None:
-    """Create the project vault .rubi/ in PROJECT (default: here)."""
+    """Create the project vault .rubi/ in PROJECT (default: here).
+
+    Also adds a short rubi section to the project's CLAUDE.md (created if missing)
+    and AGENTS.md (if there); no existing file is overwritten."""
     report = app.init_project(project)
     if report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
@@ -32,7 +35,10 @@ def init(project: Path) -> None:
             )
         else:
             echo(f"Created {name} with a short 'Project memory (rubi)' section.")
-    echo('Next: write notes in .rubi/notes/, then `rubi search "..."`.')
+    echo(
+        'Next: `rubi search "..."` (indexes the notes and the code first); '
+        "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    )
 
 
 def plural(n: int, what: str, many: str | None = None) -> str:
@@ -101,7 +107,8 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
 @vault_option
 @handle_errors
 def index(full: bool, as_json: bool, vault: Path | None) -> None:
-    """Bring the search index and link graph up to date with the notes."""
+    """Bring the search index and link graph up to date with the notes, and in a
+    project the code map with its code."""
     _run_index(vault, full, as_json)
 
 
@@ -110,7 +117,8 @@ def index(full: bool, as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def reindex(as_json: bool, vault: Path | None) -> None:
-    """Rebuild the index from the notes alone (same as `index --full`)."""
+    """Rebuild the index, the graph and (in a project) the code map from the files
+    alone (same as `index --full`)."""
     _run_index(vault, True, as_json)
 
 

@@ -10,6 +10,7 @@ from click.core import ParameterSource
 
 from rubi.app import xray as use_case
 from rubi.app.xray import DEFAULT_DAYS, DEFAULT_HANDOFF_TOKENS, DEFAULT_THRESHOLDS, format_tokens
+from rubi.cli import tables
 from rubi.cli.common import console, err_console, handle_errors, print_json
 from rubi.core.safetext import terminal_text
 
@@ -46,65 +47,10 @@ def _pct(part: float, whole: float) -> str:
     return "0.0%" if text == "-0.0%" else text
 
 
-def _table(
-    title: str, columns: tuple[str, ...], left: tuple[str, ...], shrink: tuple[str, ...] = ()
-) -> Any:
-    """A rich table titled ``title``; the ``left`` columns are text, the others numbers.
-    Only the ``shrink`` columns (long free text: a folder, a path) may be cut, with an
-    ellipsis and never below their header's width; every header is whole and no
-    number is cut, at any width (:func:`_print_table`). Light rules, no outer edge:
-    the sessions table fits 80 columns (a pipe's width), where the boxed one cut its
-    headers to "sessi…", "start…", "expiri…", "compa…"."""
-    from rich import box
-    from rich.table import Table
-
-    table = Table(
-        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False
-    )
-    for column in columns:
-        table.add_column(
-            column,
-            justify="left" if column in left else "right",
-            min_width=len(column),
-            no_wrap=column not in shrink,
-            overflow="ellipsis",
-        )
-    return table
-
-
-def _print_table(out: Any, table: Any) -> None:
-    """Print ``table`` on ``out`` whole: when the console is narrower than its headers
-    and uncut cells need (:func:`_table_floor`), the table is printed that wide (long
-    lines, not cut words)."""
-    need = _table_floor(table)
-    if need <= out.width:
-        out.print(table)
-        return
-    width = out.width
-    out.width = need
-    try:
-        out.print(table)
-    finally:
-        out.width = width
-
-
-def _table_floor(table: Any) -> int:
-    """The narrowest width ``table`` (of :func:`_table`) shows whole at: each column
-    its header, or its widest cell when it may not be cut, and three characters
-    between columns (padding, rule, padding)."""
-    from rich.cells import cell_len
-    from rich.text import Text
-
-    widths = []
-    for column in table.columns:
-        header = cell_len(str(column.header))
-        cells = [] if not column.no_wrap else [Text.from_markup(str(c)) for c in column.cells]
-        widths.append(max([header, *(c.cell_len for c in cells)]))
-    return sum(widths) + 3 * max(len(widths) - 1, 0)
-
-
 def _classes_table(report: Any) -> Any:
-    table = _table("Cost by token class", ("class", "tokens", "price", "cost", "share"), ("class",))
+    table = tables.table(
+        "Cost by token class", ("class", "tokens", "price", "cost", "share"), ("class",)
+    )
     for name, value in report.cost_by_class.items():
         table.add_row(
             use_case.CLASS_LABELS[name],
@@ -126,7 +72,7 @@ def _plain(text: str) -> str:
 
 
 def _sessions_table(report: Any, top: int) -> Any:
-    table = _table(
+    table = tables.table(
         f"Costliest sessions (of {len(report.sessions)})",
         (
             "session",
@@ -158,7 +104,7 @@ def _sessions_table(report: Any, top: int) -> Any:
 
 
 def _tools_table(report: Any, top: int) -> Any:
-    table = _table(
+    table = tables.table(
         "Tool results by weight", ("tool", "results", "tokens", "carried cost", "share"), ("tool",)
     )
     for name, w in report.tools[:top]:
@@ -173,7 +119,7 @@ def _tools_table(report: Any, top: int) -> Any:
 
 
 def _rereads_table(report: Any, top: int) -> Any:
-    table = _table(
+    table = tables.table(
         "Re-read files", ("file", "extra reads", "extra tokens", "sessions"), ("file",), ("file",)
     )
     for r in report.rereads[:top]:
@@ -184,7 +130,7 @@ def _rereads_table(report: Any, top: int) -> Any:
 
 
 def _replay_table(report: Any) -> Any:
-    table = _table(
+    table = tables.table(
         f"Early compaction replay (handoff {format_tokens(report.policy.handoff_tokens)})",
         ("threshold", "sessions", "compactions", "saving", "share"),
         (),
@@ -207,12 +153,12 @@ def _print_report(report: Any, top: int) -> None:
     out.print(f"[bold]{_plain(lines[0])}[/bold]")
     if not report.sessions:
         return
-    _print_table(out, _classes_table(report))
-    _print_table(out, _sessions_table(report, top))
-    _print_table(out, _tools_table(report, top))
+    tables.print_table(out, _classes_table(report))
+    tables.print_table(out, _sessions_table(report, top))
+    tables.print_table(out, _tools_table(report, top))
     if report.rereads:
-        _print_table(out, _rereads_table(report, top))
-    _print_table(out, _replay_table(report))
+        tables.print_table(out, _rereads_table(report, top))
+    tables.print_table(out, _replay_table(report))
     for line in lines:
         if line.startswith(("Sessions past", "Startup context", "Cache expiries")):
             out.print(line)
@@ -351,8 +297,6 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
     CLAUDE.md files and their imports, rules, auto memory, MCP servers, hook output and
     listings; compared with the startup context measured in recent transcripts.
     """
-    from rich.table import Table
-
     from rubi.claude.audit import audit as run_audit
 
     report = run_audit(directory, probe_mcp=probe_mcp)
@@ -378,16 +322,16 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
         )
         return
     out = console()
-    table = Table(
-        title=f"Loaded before the first message in {_plain(str(report.directory))}",
-        title_justify="left",
+    table = tables.table(
+        f"Loaded before the first message in {_plain(str(report.directory))}",
+        ("tokens", "kind", "source", "note"),
+        ("kind", "source", "note"),
+        shrink=("source", "note"),
     )
-    for column in ("tokens", "kind", "source", "note"):
-        table.add_column(column, justify="right" if column == "tokens" else "left")
     for item in report.items:
         tokens = format_tokens(item.tokens) if item.tokens is not None else "?"
         table.add_row(tokens, _plain(item.kind), _plain(item.source), _plain(item.note))
-    out.print(table)
+    tables.print_table(out, table)
     out.print(f"Itemized: {format_tokens(report.counted_tokens)} tokens.")
     if report.measured_startup is None:
         out.print(
