@@ -195,3 +195,21 @@ def test_the_store_opens_read_only_under_any_folder_name(tmp_path: Path) -> None
     finally:
         read.close()
     assert sorted(p.name for p in folder.iterdir()) == ["x.sqlite"]
+
+
+def test_a_store_others_may_write_is_not_read_and_is_made_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    paths = _vault(tmp_path)
+    plain = _shown(paths, once=False)
+    store = paths.index_dir / PRINTS_FILE
+    store.chmod(0o666)
+    made = _counting(monkeypatch)
+    monkeypatch.setattr(printstore, "_WARNED", False)
+    with caplog.at_level(logging.WARNING, logger="rubi.search.printstore"):
+        assert _shown(paths, once=True) == plain
+    assert made  # made from the text, the store refused
+    assert sum(r.name == "rubi.search.printstore" for r in caplog.records) == 1
+    write(tmp_path / "new.md", "# New\n\nA new note.\n")
+    app.index(paths)
+    assert store.stat().st_mode & 0o022 == 0 and "new.md" in _rows(paths)

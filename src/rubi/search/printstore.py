@@ -16,7 +16,8 @@ The decision of the check is the same either way.
 
 Written by each index run after its rows (:mod:`rubi.search.printwriter`). Read
 only inside :func:`reading_prints` (a context variable: other threads never see
-it). A missing file is no fingerprint (the text is read as before); a damaged one (not
+it). A missing file is no fingerprint (the text is read as before); a damaged or
+untrusted one (:func:`rubi.core.picklefiles.check_trusted`, as for every derived file; not
 SQLite, another format, a row of the wrong shape) warns once per process and is not
 read again by the search.
 """
@@ -31,6 +32,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from rubi.core.lazylog import get_logger
+from rubi.core.picklefiles import UntrustedCacheError, check_trusted
 
 __all__ = [
     "PRINTS_FILE",
@@ -87,6 +89,9 @@ class PrintStore:
         except (sqlite3.Error, ValueError) as exc:
             self._damaged(str(exc))
             return None
+        except UntrustedCacheError as exc:
+            self._damaged(exc.reason)
+            return None
         if row is None:
             return None
         words, vocabulary = row
@@ -100,7 +105,9 @@ class PrintStore:
         return words, found
 
     def _open(self) -> sqlite3.Connection | None:
-        if not self._path.is_file():
+        try:  # like every derived file: the user's own, a regular file, in the cache
+            check_trusted(self._path)
+        except FileNotFoundError:
             self._done = True  # an index written before the store: the text is read
             return None
         conn = sqlite3.connect(read_only_uri(self._path), uri=True, timeout=_BUSY_SECONDS)

@@ -10,6 +10,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from rubi.core.lazylog import get_logger
+from rubi.core.picklefiles import UntrustedCacheError, check_trusted
 from rubi.search.duplicates import clean_body, words_of
 from rubi.search.hittext import FileText
 from rubi.search.printstore import PRINTS_FILE, PRINTS_FORMAT, read_only_uri
@@ -100,6 +101,7 @@ def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None
             conn.execute("COMMIT")
         finally:
             conn.close()
+        os.chmod(temp, 0o600)  # the user's alone, whatever the umask (check_trusted)
         os.replace(temp, path)
     finally:
         with suppress(OSError):
@@ -108,7 +110,9 @@ def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None
 
 def _usable(path: Path) -> bool:
     """Whether ``path`` is a store of this format (not whether every row is sound)."""
-    if not path.is_file():
+    try:
+        check_trusted(path)
+    except (OSError, UntrustedCacheError):
         return False
     try:
         conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=30)
