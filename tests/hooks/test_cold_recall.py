@@ -163,13 +163,15 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
     reads: without the dense channel (numpy imports it) the recall answers the same
     without it, and reads the ``stop-words`` lists without importing their package.
     Nor does it import or read the dense list's per-vault measurement or the vectors'
-    file names: with the channel off there is no list to weigh."""
+    file names: with the channel off there is no list to weigh. Nor ``urllib.parse``
+    (with ``ipaddress``, 2–5 ms), which ``Path.as_uri`` imports: the near-duplicate
+    fingerprints' store is opened by a URI made without it."""
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     expected = hook("UserPromptSubmit", payload)
     probe = _COLD.replace(
         '"tomllib")',
         '"tomllib", "typing", "stop_words", "rubi.semantic.separation", "rubi.semantic.sync",'
-        ' "rubi.semantic.dense", "rubi.app.vaultinit")',
+        ' "rubi.semantic.dense", "rubi.app.vaultinit", "urllib.parse")',
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for _ in range(2):  # the first syncs the new project's vault (its modules use typing)

@@ -326,7 +326,7 @@ def _search_one(
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,
         # snippets and passages are read later without it).
-        with _graph(paths, once) as build:
+        with _graph(paths, once) as build, _prints(paths):
             result = search_index(
                 index,  # kept open in a long-lived process
                 build,
@@ -347,6 +347,19 @@ def _search_one(
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))
+
+
+def _prints(paths: VaultPaths) -> AbstractContextManager[None]:
+    """A one-shot reader (a process marked to search once, or a :func:`searching_once`
+    block) takes its candidates' near-duplicate fingerprints from the store the index
+    run wrote (:mod:`rubi.search.printstore`); a long-lived process keeps its memo."""
+    from rubi.core.segmentreads import reads_without_whoosh
+
+    if not reads_without_whoosh():
+        return nullcontext()
+    from rubi.search.printstore import reading_prints
+
+    return reading_prints(paths.index_dir)
 
 
 def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex | None:

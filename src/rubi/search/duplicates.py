@@ -32,6 +32,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rubi.search.printstore import stored
 from rubi.search.textkey import text_key
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -94,6 +95,17 @@ class Fingerprint:
         self.stub = len(words) < STUB_WORDS
         self.size = max(len(words) - SHINGLE_WORDS + 1, 0)
         self.vocabulary = frozenset(words)
+
+    @classmethod
+    def stored(cls, title: str, words: int, vocabulary: frozenset[str]) -> Fingerprint:
+        """The fingerprint of a text of ``words`` words whose distinct words are
+        ``vocabulary`` (:mod:`rubi.search.printstore`): the same as made from the text."""
+        made = cls.__new__(cls)
+        made.title = " ".join(title.casefold().split())
+        made.stub = words < STUB_WORDS
+        made.size = max(words - SHINGLE_WORDS + 1, 0)
+        made.vocabulary = vocabulary
+        return made
 
 
 class Body:
@@ -193,7 +205,11 @@ class _Fingerprints:
             if found is not None:
                 self._kept.move_to_end(key)
                 return Body(found, text, cleaned=False)
-        made = make_body(title, text)
+        kept = stored(key[1])  # written at index time, for a process that searches once
+        if kept is not None:
+            made = Body(Fingerprint.stored(title, *kept), text, cleaned=False)
+        else:
+            made = make_body(title, text)
         with self._guard:
             self._kept[key] = made.print
             self._kept.move_to_end(key)

@@ -14,7 +14,9 @@ takes them, over the state they pass on (:class:`SyncRun`):
 6. :func:`commit_rows`: the store's rows in one transaction, the manifest last; then
    the semantic vectors (:meth:`SyncRun.commit_vectors`);
 7. the live graph, when :attr:`SyncRun.graph_changed` (the vault sync's
-   :class:`~rubi.sync.livegraph.GraphKeeper`).
+   :class:`~rubi.sync.livegraph.GraphKeeper`);
+8. :meth:`SyncRun.commit_prints`: the notes' near-duplicate fingerprints
+   (:mod:`rubi.search.printstore`), last: nothing waits for them.
 
 Each step reads what the steps before it left and the frozen
 :class:`~rubi.sync.plan.RunPlan`; none calls back into the vault sync.
@@ -272,6 +274,26 @@ class SyncRun:
             touched=self.touched,
             cleared=self.streamed is not None,
             reshaped=self.regraphed,
+        )
+
+    def commit_prints(self) -> None:
+        """The near-duplicate fingerprints of the run's notes, after its rows
+        (:func:`rubi.search.printstore.record_prints`: the notes read, or every note
+        for a full build or a store to make anew)."""
+        from rubi.search.printwriter import record_prints
+
+        files = self.new.files
+        changed = sorted(p for p in self.touched if p in files and files[p].note_id)
+        gone = sorted(p for p in self.touched if not (p in files and files[p].note_id))
+        paths = self.paths
+        record_prints(
+            paths.index_dir,
+            paths.root,
+            paths.project_root,
+            changed,
+            gone,
+            lambda: sorted(p for p, e in files.items() if e.note_id),
+            full=self.plan.full,
         )
 
     def commit_vectors(self) -> None:

@@ -372,6 +372,7 @@ class VaultSync:
             # bodies changed, nothing the graph sees: the text index only (and the flat
             # graph marked as of the new generation)
             self._graphs.unchanged(run.old.gen, run.new.gen)
+            run.commit_prints()  # last: a save is searchable without waiting for it
             return
         self._graphs.update(  # its change waits for the readers, who see before or after
             run.store,
@@ -385,6 +386,7 @@ class VaultSync:
             watched=self.watched,
         )
         run.report.graph_rebuilt = plan.full
+        run.commit_prints()
 
     def _pages_map(self, run: SyncRun) -> CodeMap | None:
         """The code map a run's pages are rendered from: the run's, else the one kept

@@ -1,0 +1,126 @@
+"""Writes the near-duplicate fingerprints' store (:mod:`rubi.search.printstore`) at
+index time: the rows of the notes a run read, or every note's in a new file."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import suppress
+from pathlib import Path
+
+from rubi.core.lazylog import get_logger
+from rubi.core.picklefiles import UntrustedCacheError, check_trusted
+from rubi.search.duplicates import clean_body, words_of
+from rubi.search.hittext import FileText
+from rubi.search.printstore import PRINTS_FILE, PRINTS_FORMAT, read_only_uri
+from rubi.search.textkey import text_key
+
+__all__ = ["print_row", "record_prints"]
+
+log = get_logger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS prints (
+    path TEXT PRIMARY KEY, digest BLOB NOT NULL, words INTEGER NOT NULL,
+    vocabulary TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS prints_digest ON prints (digest);
+"""
+
+
+def print_row(text: str) -> tuple[bytes, int, str]:
+    """``text``'s row: its digest, the count of its cleaned body's words and its
+    distinct words joined by a space (in a set's order)."""
+    words = words_of(clean_body(text))
+    return text_key(text), len(words), " ".join(set(words))
+
+
+def record_prints(
+    index_dir: Path,
+    vault_root: Path,
+    project_root: Path | None,
+    changed: Collection[str],
+    gone: Collection[str],
+    everything: Callable[[], Iterable[str]],
+    *,
+    full: bool,
+) -> None:
+    """Record the fingerprints of the note files ``changed`` (vault-relative paths, read
+    as a search reads them) and drop those of ``gone``, in one transaction. A full
+    build, or a store that is missing, damaged or of another format, makes the store
+    anew from ``everything`` (every note file's path) in a new file that replaces the
+    old one (a reader sees one or the other). A failure is logged and removes the
+    store (a search then reads the text; the next run makes it anew)."""
+    path = index_dir / PRINTS_FILE
+    try:
+        if not full and _usable(path):
+            try:
+                _update(path, _rows(vault_root, project_root, changed), gone)
+                return
+            except sqlite3.DatabaseError as exc:
+                log.warning("near-duplicate fingerprints made anew: %s", exc)
+        _write_anew(path, _rows(vault_root, project_root, everything()))
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("near-duplicate fingerprints not recorded: %s", exc)
+        with suppress(OSError):
+            path.unlink()
+
+
+def _rows(
+    vault_root: Path, project_root: Path | None, rels: Iterable[str]
+) -> Iterator[tuple[str, bytes, int, str]]:
+    allowed = project_root or vault_root
+    for rel in rels:
+        yield (rel, *print_row(FileText(allowed, vault_root / rel).text))
+
+
+def _update(path: Path, rows: Iterable[tuple[str, bytes, int, str]], gone: Iterable[str]) -> None:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("DELETE FROM prints WHERE path = ?", [(p,) for p in gone])
+        conn.executemany("INSERT OR REPLACE INTO prints VALUES (?, ?, ?, ?)", rows)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None:
+    temp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    with suppress(OSError):
+        temp.unlink()
+    try:
+        conn = sqlite3.connect(temp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=DELETE")  # no WAL: the file is replaced whole
+            conn.executescript(_SCHEMA)
+            conn.execute("BEGIN")
+            conn.executemany("INSERT OR REPLACE INTO prints VALUES (?, ?, ?, ?)", rows)
+            conn.execute("INSERT INTO meta VALUES ('format', ?)", (str(PRINTS_FORMAT),))
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        os.chmod(temp, 0o600)  # the user's alone, whatever the umask (check_trusted)
+        os.replace(temp, path)
+    finally:
+        with suppress(OSError):
+            temp.unlink()
+
+
+def _usable(path: Path) -> bool:
+    """Whether ``path`` is a store of this format (not whether every row is sound)."""
+    try:
+        check_trusted(path)
+    except (OSError, UntrustedCacheError):
+        return False
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=30)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            conn.execute("SELECT path, digest, words, vocabulary FROM prints LIMIT 1").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == str(PRINTS_FORMAT)
