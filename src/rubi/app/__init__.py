@@ -21,7 +21,7 @@ from pathlib import Path
 # recall hook thus loads neither the map pages nor the session-start, update, personal
 # vault or secret-guard modules. The X-ray is the submodule rubi.app.xray.
 from rubi.app.recall import recall
-from rubi.app.searching import search
+from rubi.app.searching import keep_vectors, search
 from rubi.core.errors import NoteNotFoundError, RubiError  # noqa: F401 (app.RubiError)
 from rubi.core.paths import VaultPaths, find_vault
 
@@ -92,6 +92,7 @@ __all__ = [
     "import_ahead",
     "index",
     "init_project",
+    "keep_vectors",
     "last_handoff",
     "link_files",
     "link_list",

@@ -27,7 +27,15 @@ if TYPE_CHECKING:
     from rubi.semantic.dense import DenseIndex
     from rubi.sync import IndexReport
 
-__all__ = ["ensure_index", "indexed", "one_search", "runs_once", "search", "searching_once"]
+__all__ = [
+    "ensure_index",
+    "indexed",
+    "keep_vectors",
+    "one_search",
+    "runs_once",
+    "search",
+    "searching_once",
+]
 
 Progress = Callable[[int, int, str], None]
 
@@ -360,6 +368,18 @@ def _prints(paths: VaultPaths) -> AbstractContextManager[None]:
     from rubi.search.printstore import reading_prints
 
     return reading_prints(paths.index_dir)
+
+
+def keep_vectors(paths: VaultPaths) -> None:
+    """Convert the vault's vectors to float32 now, as a resident process's second search
+    would (:meth:`rubi.semantic.dense.DenseIndex.stay`): the server's warm-up does, so
+    its first client search does not. Nothing when no search has loaded them."""
+    if "rubi.semantic.dense" in sys.modules:
+        from rubi.semantic.dense import dense_index_for
+
+        dense = dense_index_for(paths.index_dir)
+        if dense is not None:
+            dense.stay()
 
 
 def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex | None:

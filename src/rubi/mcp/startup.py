@@ -312,7 +312,9 @@ def warm_vault(paths: VaultPaths) -> None:
     of one hit), render its answer as the tool does (the render modules), and, in a
     project, read the code map a code hit's passages name their symbols from. One
     hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
-    and renders its own hits anyway.
+    and renders its own hits anyway. The vectors' passages are converted to float32
+    here, as a resident process's second search would
+    (:meth:`rubi.semantic.dense.DenseIndex.stay`).
 
     Raises:
         RubiError, OSError: the vault cannot be indexed or searched, or its code map
@@ -323,6 +325,7 @@ def warm_vault(paths: VaultPaths) -> None:
 
     result = app.search(paths, WARM_QUERY, top_k=1)
     app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)", more_hint=MORE_HINT_MCP)
+    app.keep_vectors(paths)  # the search loaded them: a resident process keeps them
     if paths.project_root is not None:
         # A code hit's passages name its symbols: the code map (a plain vault's search
         # never needs it, so it is loaded for a project only).

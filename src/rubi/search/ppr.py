@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from rubi.core.pagerank import ARRAY_NODES, loaded_numpy, pagerank_numbered
 from rubi.graph.dicts import graph_dicts
@@ -154,10 +155,14 @@ def by_rank(pairs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
     decimals: ranks equal but for rounding (two leaves of one seed) go in id order, not
     in the order the float noise of the sums picks. Each distinct rank is rounded once
     (a correctly rounded ``round`` costs about half a µs, and a walk's ~800 ranked
-    pairs hold about 70 distinct ranks: its leaves share theirs)."""
-    pairs = list(pairs)
+    pairs hold about 70 distinct ranks: its leaves share theirs). Sorted by id, then
+    stably by the rounded rank: the order of the key (rounded rank, id), both sorts
+    being stable, without a tuple a pair (0.26 → 0.17 ms a walk on obsidian-hub; the
+    pairs come in id order, which the first sort only checks)."""
+    pairs = sorted(pairs, key=itemgetter(0))
     rounded = {r: -round(r, RANK_DIGITS) for r in {r for _, r in pairs}}
-    return sorted(pairs, key=lambda kv: (rounded[kv[1]], kv[0]))
+    pairs.sort(key=lambda kv: rounded[kv[1]])
+    return pairs
 
 
 def _walk(

@@ -158,13 +158,21 @@ def _fit(
 ) -> tuple[list[_Shown], int]:
     """The hits' blocks that fit ``budget_tokens``, best first, and the tokens used;
     the best hit is always there (without its snippet, or as one line of its id, when
-    even that does not fit). Then passages fill what is left (:func:`_fill`).
+    even that does not fit). A hit whose lines without a passage overflow already ends
+    the list before its passages are read (found in the file: 0.35 ms a hit on
+    obsidian-hub; the block with them is longer, so it would not fit either). Then
+    passages fill what is left (:func:`_fill`).
     ``extra``: what each shown hit costs beyond its block (tokens)."""
     shown: list[_Shown] = []
     used = 0
     for rank, hit in enumerate(result.hits, start=1):
+        more = 1 + (extra(hit) if extra else 0)
+        if shown and used + estimate_tokens(render_hit(rank, hit, snippet=False)) + more > (
+            budget_tokens
+        ):  # its lines without a passage overflow already: its passages are not read
+            break
         block = render_hit(rank, hit)
-        cost = estimate_tokens(block) + 1 + (extra(hit) if extra else 0)
+        cost = estimate_tokens(block) + more
         if used + cost > budget_tokens:
             if not shown:  # however small the budget, the best hit is shown
                 short = render_hit(rank, hit, snippet=False)
