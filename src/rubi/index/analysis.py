@@ -31,7 +31,7 @@ from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, T
 from rubi.core.lazyregex import Rx
 from rubi.index.language import ADDED_LANGUAGES, VOTING_LANGUAGES
 from rubi.index.stemming import stem_code, stem_en
-from rubi.index.wordparts import word_parts
+from rubi.index.wordparts import mixed_case_pieces, word_parts
 from rubi.index.wordterm import chain_stop_words, word_terms
 from rubi.index.wordterm import fold as _fold
 
@@ -457,7 +457,7 @@ def analyze(text: str, lang: str = "en") -> list[str]:
 
 
 def query_words(
-    text: str, langs: Iterable[str], surfaces: Sequence[str] | None = None
+    text: str, langs: Iterable[str], surfaces: Sequence[str] | None = None, join: bool = False
 ) -> list[dict[str, list[str]]]:
     """The words of a query as BM25F weighs them, in order of first appearance: each
     token of ``text`` (:meth:`TermAnalyzer.surface`: a word, an identifier's part, a
@@ -466,7 +466,8 @@ def query_words(
     ``router`` meet in the code chain): their fields saturate together. Tokens every
     chain drops are left out. Per chain, the terms are those of :func:`analyze`,
     without repeats. ``surfaces``: :meth:`TermAnalyzer.surface` of ``text``, when the
-    caller has it already (the same in every chain)."""
+    caller has it already (the same in every chain). ``join``: the pieces of a word
+    written with capitals inside it are that word (:func:`mixed_case_pieces`)."""
     chains = [text_analyzer(lang) for lang in dict.fromkeys(langs)]
     if not chains:
         return []
@@ -480,12 +481,15 @@ def query_words(
             parent[i] = i = parent[parent[i]]
         return i
 
+    joined = mixed_case_pieces(text) if join else {}
     first: dict[tuple[str, str], int] = {}
     for i, terms in enumerate(per):
-        for lang, found in terms.items():
-            for key in ((lang, t) for t in found):
-                a, b = root(i), root(first.setdefault(key, i))
-                parent[max(a, b)] = min(a, b)
+        keys = [(lang, t) for lang, found in terms.items() for t in found]
+        if joined:  # a word written with capitals inside it: one word with its pieces
+            keys.append(("", joined.get(surfaces[i], surfaces[i])))
+        for key in keys:
+            a, b = root(i), root(first.setdefault(key, i))
+            parent[max(a, b)] = min(a, b)
     words: dict[int, dict[str, list[str]]] = {}
     for i, terms in enumerate(per):
         word = words.setdefault(root(i), {}) if terms else {}

@@ -63,19 +63,22 @@ class QueryAnalysis:
             found = self._terms[lang] = tuple(analyze(text, lang))
         return list(found)
 
-    def words(self, text: str, langs: Iterable[str]) -> list[dict[str, list[str]]]:
+    def words(
+        self, text: str, langs: Iterable[str], join: bool = False
+    ) -> list[dict[str, list[str]]]:
         """:func:`~rubi.index.analysis.query_words` of ``text`` in ``langs`` (a new
         copy each call: callers add to it); for :attr:`text`, its tokens are found
         once (the same in every chain) and the words once per chain set (a search of
-        notes weighs other chains than one of code)."""
+        notes weighs other chains than one of code) and ``join``."""
         chains = tuple(langs)
         if text != self.text:
-            return query_words(text, chains)
-        found = self._words.get(chains)
+            return query_words(text, chains, join=join)
+        key = (*chains, "+") if join else chains
+        found = self._words.get(key)
         if found is None:
             if self._surfaces is None:
                 self._surfaces = tuple(text_analyzer().surface(text))
-            found = self._words[chains] = query_words(text, chains, self._surfaces)
+            found = self._words[key] = query_words(text, chains, self._surfaces, join)
         return [{lang: list(terms) for lang, terms in word.items()} for word in found]
 
     def surfaces(self, text: str) -> tuple[str, ...]:

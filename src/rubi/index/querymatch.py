@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubi.index.abbreviations import expansions
-from rubi.index.analysis import is_cjk
+from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.cjkwords import chinese_units, japanese_units, korean_units, korean_words
 from rubi.index.japanese import japanese_words
 from rubi.index.language import query_language
@@ -29,6 +29,7 @@ from rubi.index.schema import (
 )
 from rubi.index.snowball import function_bigram
 from rubi.index.termscore import TermQuery
+from rubi.index.wordparts import mixed_case_parts
 
 __all__ = [
     "BM25Hit",
@@ -97,7 +98,11 @@ def query_clauses(
     :meth:`SearchIndex.languages` gives them); another field its own chain's. The
     clause's ``word`` numbers what saturates together: a word's clauses in every field
     and language, but in a search of code alone (``kind="file"``) a clause in one of
-    :data:`~rubi.index.schema.SOLO_FIELDS`, alone.
+    :data:`~rubi.index.schema.SOLO_FIELDS`, alone. Outside a search of code alone a
+    word written with capitals inside it (``JavaScript``) is one word with its pieces,
+    which the index holds beside it on every page that writes it: its pieces' clauses
+    are ``reading`` (their documents no part of its IDF); as words of their own they
+    counted that page's one word three times (lang-doka-ru, tldr-ru, tldr-pt).
     Other arguments as for :meth:`SearchIndex.bm25`."""
     query_text = " ".join([text, *extra_terms])
     wanted = set(fields) if fields is not None else set(FIELD_BOOSTS) - set(CODE_SCOPE_FIELDS)
@@ -106,7 +111,9 @@ def query_clauses(
         {field_language(f) for f in wanted - DOCUMENT_LANGUAGE_FIELDS}
         | (set(prose) if wanted & DOCUMENT_LANGUAGE_FIELDS else set())
     )
-    words = QueryAnalysis.of(query_text, analysis).words(query_text, langs)
+    notes = kind != "file"  # a search of code keeps an identifier's pieces as words
+    words = QueryAnalysis.of(query_text, analysis).words(query_text, langs, notes)
+    readings = _readings(query_text, langs) if notes else frozenset()
     words = _without_stop_words(words, query_text, prose)
     if kind == "file":
         # A code-only search: programming abbreviations, in every field, as more
@@ -139,10 +146,23 @@ def query_clauses(
                 word_id = ids.setdefault(key, len(ids))
                 clauses.append(
                     TermQuery(
-                        field_name, term, boost, word_id, alone=solo, origin=i if content[i] else -1
+                        field_name,
+                        term,
+                        boost,
+                        word_id,
+                        alone=solo,
+                        origin=i if content[i] else -1,
+                        reading=term in readings,
                     )
                 )
     return clauses
+
+
+def _readings(text: str, langs: Sequence[str]) -> frozenset[str]:
+    """The terms, in any of ``langs``, of the pieces of ``text``'s words written with
+    capitals inside them (:func:`rubi.index.wordparts.mixed_case_parts`)."""
+    pieces = mixed_case_parts(text)
+    return frozenset(t for p in pieces for c in langs for t in text_analyzer(c).terms_of(p))
 
 
 def _without_stop_words(

@@ -51,7 +51,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 
@@ -98,7 +98,9 @@ class TermQuery:
     :data:`rubi.index.schema.SOLO_FIELDS`). ``origin``: the query word the clause
     comes from (a word's solo clauses have ``word`` numbers of their own), for the
     share of the query's IDF mass a document matches (:meth:`TermScorer.word_idfs`);
-    -1: the clause counts in no such share."""
+    -1: the clause counts in no such share. ``reading``: the term is a piece of a
+    word written with capitals inside it (``java`` of ``JavaScript``), saturated with
+    the word but no part of its document frequency (:meth:`TermScorer.top`)."""
 
     field: str
     text: str
@@ -106,6 +108,7 @@ class TermQuery:
     word: int
     alone: bool = False
     origin: int = -1
+    reading: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +230,25 @@ class TermScorer:
         the vault has nothing on it)."""
         return {w: self.idf(df) for w, df in self.word_dfs(clauses).items()}
 
+    def _idf_of(
+        self, clauses: Sequence[TermQuery], members: Sequence[int]
+    ) -> Callable[[int], float]:
+        """The IDF of the word of ``members`` (its clauses' indexes) as a function of
+        its document frequency: a CJK piece's, else Whoosh's; a word with readings
+        weighs as rare as the documents holding its written form make it (when any
+        does), not the union with its pieces' (``java`` and ``script`` would make
+        ``JavaScript`` as common as ``script``). ``docs/benchmarks-history.md``, "issue
+        28: Russian below its BM25, sixteenth pass"."""
+        if _cjk_word(clauses, members):
+            return self.piece_idf
+        if not any(clauses[i].reading for i in members):
+            return self.idf
+        held: set[int] = set()
+        for i in members:
+            if not clauses[i].reading:
+                held.update(self.postings(clauses[i]).docs)
+        return _written_idf(self.idf(len(held))) if held else self.idf
+
     # -- postings ----------------------------------------------------------------
     def postings(self, clause: TermQuery) -> Postings:
         """The clause's live postings with their weighted, normalised frequencies
@@ -331,7 +353,7 @@ class TermScorer:
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
         scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
-        idfs = [self.piece_idf if _cjk_word(clauses, m) else self.idf for m in words]
+        idfs = [self._idf_of(clauses, m) for m in words]
         k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
         if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
@@ -355,6 +377,10 @@ class TermScorer:
             for d in found:
                 holding[d].append(i)
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in ranked]
+
+
+def _written_idf(value: float) -> Callable[[int], float]:
+    return lambda _df: value
 
 
 def _cjk_word(clauses: Sequence[TermQuery], members: Sequence[int]) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["word_parts"]
+__all__ = ["mixed_case_parts", "mixed_case_pieces", "word_parts"]
 
 _ASCII_PART_RE = re.compile(
     r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+"
@@ -56,3 +56,35 @@ def word_parts(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_PART_RE.findall(text)
     return [text[m.start() : m.end()] for m in _CLASS_PART_RE.finditer(_classes(text))]
+
+
+_WORD_RE = re.compile(r"\w+(?:[.'’]\w+)*")
+
+
+def mixed_case_parts(text: str) -> frozenset[str]:
+    """The pieces of :func:`mixed_case_pieces`."""
+    return frozenset(mixed_case_pieces(text))
+
+
+def mixed_case_pieces(text: str) -> dict[str, str]:
+    """Each lower-cased piece of a word of ``text`` written in letters alone with
+    capitals inside it → that word, lower-cased (``JavaScript`` → java, script;
+    ``macOS`` → mac, os), but a piece ``text`` also writes as a word or as a piece of
+    another word (``parse_v2``'s ``parse``; joins by ``_``, ``.`` and apostrophes are
+    words the writer wrote apart, ``l'installer``).
+
+    Such a word is one word as its writer wrote it: every page that writes it is
+    indexed with its pieces too (the index's split filter emits them beside the
+    whole), so as query words of their own the pieces counted that page's one word
+    three times, each saturated and weighed apart
+    (:func:`rubi.index.querymatch.query_clauses`)."""
+    mixed: dict[str, str] = {}
+    plain: set[str] = set()
+    for token in _WORD_RE.findall(text):
+        parts = [p.lower() for p in word_parts(token)]
+        plain.add(token.lower())
+        if token.isalpha() and not (token.islower() or token.isupper() or token.istitle()):
+            mixed.update((p, token.lower()) for p in parts if p != token.lower())
+        else:
+            plain.update(parts)
+    return {p: w for p, w in mixed.items() if p not in plain}
