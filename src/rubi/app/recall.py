@@ -69,6 +69,7 @@ __all__ = [
     "MIN_COVERAGE",
     "MIN_MATCHED_TERMS",
     "SKIPPED_FOLDERS",
+    "SKIPPED_PAGES",
     "cjk_run_words",
     "content_terms",
     "needed_terms",
@@ -108,6 +109,10 @@ CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
 SKIPPED_FOLDERS = ("sessions/", "modules/", "handoffs/")
 """Recall is for knowledge notes: not captured chats, generated pages or handoffs."""
+SKIPPED_PAGES = frozenset({"map", "README"})
+"""Nor the code map, nor the vault's README: rubi's own page about the folder (``rubi
+init``'s template), the only note of a fresh project, which a prompt about git,
+installing or notes got as related (``rubi search`` still finds it)."""
 HEADER = (
     "rubi project memory has notes related to this request (full text: the rubi read "
     "tool with these ids):\n"
@@ -283,7 +288,7 @@ def _note_lines(
     allowed, _ = allowed_root(paths.root, paths.project_root)
     lines: list[str] = []
     for hit in result.hits:
-        if hit.id == "map" or hit.id.startswith(SKIPPED_FOLDERS):
+        if hit.id in SKIPPED_PAGES or hit.id.startswith(SKIPPED_FOLDERS):
             continue
         if len(terms.intersection(hit.matched)) < needed:
             continue
