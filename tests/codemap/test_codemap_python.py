@@ -147,3 +147,44 @@ def test_circular_imports_are_mapped(build: Build) -> None:
     ranks = code_map.file_rank
     assert abs(ranks["a.py"] - ranks["b.py"]) < 1e-9  # a cycle ranks evenly
     assert abs(sum(ranks.values()) - 1.0) < 1e-9
+
+
+def test_a_standard_library_import_is_not_a_package_under_another_root(build: Build) -> None:
+    # typer's docs_src/parameter_types/ holds tutorial packages named enum/, uuid/ and
+    # datetime/; `from enum import Enum` in typer/main.py is the standard library's
+    # (another root's packages come after it on sys.path), a sibling's import is not.
+    code_map = build(
+        {
+            "typer/__init__.py": "",
+            "typer/main.py": "from enum import Enum\nimport uuid\nfrom tools import run\n",
+            "docs_src/parameter_types/enum/__init__.py": "",
+            "docs_src/parameter_types/enum/tutorial001.py": "import typer\n",
+            "docs_src/parameter_types/uuid/__init__.py": "",
+            "tools/__init__.py": "def run(): ...\n",
+            "tests/test_enum.py": "import enum\nimport helpers\n",
+            "tests/helpers.py": "",
+        }
+    )
+    assert edges_of(code_map) == {
+        ("typer/main.py", "tools/__init__.py"),
+        ("docs_src/parameter_types/enum/tutorial001.py", "typer/__init__.py"),
+        ("tests/test_enum.py", "tests/helpers.py"),
+    }
+    assert code_map.files["typer/main.py"].external == ()
+
+
+def test_a_standard_library_name_in_the_file_s_own_root_is_the_project_s(build: Build) -> None:
+    # a root that encloses the file comes before the standard library on sys.path
+    code_map = build(
+        {
+            "test/__init__.py": "",
+            "test/support.py": "",
+            "test/test_x.py": "from test import support\n",
+            "app/logging.py": "",
+            "app/run.py": "import logging\n",
+        }
+    )
+    assert edges_of(code_map) == {
+        ("test/test_x.py", "test/support.py"),
+        ("app/run.py", "app/logging.py"),
+    }

@@ -51,3 +51,35 @@ def test_a_map_grouped_by_older_rules_is_regrouped_without_a_file_change(
     assert not (paths.root / "modules" / "gson-gson.md").exists()
     again = app.index(paths)  # the same rules: nothing to redo
     assert again.code_changed == 0 and again.pages_written == []
+
+
+def test_a_map_resolved_by_older_rules_is_resolved_again_without_a_file_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubi.codemap.lang import python
+
+    files = {
+        "typer/__init__.py": "",
+        "typer/main.py": "from enum import Enum\n",
+        "docs_src/parameter_types/enum/__init__.py": "",
+        "docs_src/parameter_types/enum/tutorial001.py": "import typer\n",
+    }
+    root = rubi_project(tmp_path / "p", files)
+    wrong = ("typer/main.py", "docs_src/parameter_types/enum/__init__.py")
+    old_roots = python._PyIndex.roots_for
+    with monkeypatch.context() as old_rules:
+        old_rules.setattr(modules, "RESOLVER_VERSION", 1)
+        old_rules.setattr(
+            python._PyIndex, "roots_for", lambda self, folder, stdlib=False: old_roots(self, folder)
+        )
+        app.index(app.locate(root / ".rubi"))
+        forget_vault_syncs()
+    paths = app.locate(root / ".rubi")
+    before = read_code_map(paths)
+    assert before is not None and wrong in before.edges
+    again = app.index(paths)
+    forget_vault_syncs()
+    after = read_code_map(paths)
+    assert after is not None and wrong not in after.edges
+    assert again.code_changed == len(after.files)
+    assert app.index(paths).code_changed == 0  # the same rules: nothing to redo

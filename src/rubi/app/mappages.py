@@ -37,6 +37,9 @@ def _project(paths: VaultPaths) -> Path:
     return paths.project_root
 
 
+MODULES_NAMED = 12
+"""Modules an unknown module's error names, the most central first (typer's 13th by
+name was ``typer`` itself, left out without a word)."""
 MAX_MODULE_CHARS = 300
 """A module is named by a folder path or its slug: longer names are refused before the
 lookup (and never echoed back whole)."""
@@ -65,8 +68,11 @@ def _module_page(paths: VaultPaths, module: str) -> Path:
             # checked all the same, so no module page is read from outside the vault.
             page = safe_child(paths.root / MODULES_DIR, f"{m.slug}.md", what="module page")
             return _inside(paths, page, f"{MODULES_DIR}/{m.slug}.md")
-    names = ", ".join(sorted(code_map.modules)[:12])
-    raise RubiError(f"{module}: no such module; modules are: {names}")
+    ranked = code_map.ranked_modules()  # the most central first: a cut keeps the main ones
+    names = ", ".join(ranked[:MODULES_NAMED])
+    more = len(ranked) - MODULES_NAMED
+    tail = f", and {more} more (`rubi map` lists them)" if more > 0 else ""
+    raise RubiError(f"{module}: no such module; modules are: {names}{tail}")
 
 
 def _inside(paths: VaultPaths, page: Path, rel: str) -> Path:

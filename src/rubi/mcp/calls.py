@@ -140,9 +140,12 @@ def read(paths: VaultPaths, ids: Sequence[str]) -> Answer:
 
 
 def map_(paths: VaultPaths, module: str | None = None) -> Answer:
-    """The code map, or one module's page (text only)."""
+    """The code map, or one module's page (text only), without the lines for whoever
+    edits the file, as SessionStart gives the map."""
+    from rubi.app.pagetext import without_page_markers
+
     try:
-        return Answer(_out(app.map_text(paths, module)))
+        return Answer(_out(without_page_markers(app.map_text(paths, module))))
     except RubiError as exc:
         raise _fail(exc) from exc
 

@@ -41,9 +41,10 @@ def code_fingerprint(
 ) -> str:
     """A digest of the project's file list with each file's size and mtime (its own,
     not a symlink target's): equal digests mean no file was added, removed or touched.
-    Prefixed with the module grouping's version (``g2-<sha256 hex>``,
-    :data:`rubi.codemap.modules.GROUPING_VERSION`), so a map grouped by other rules is
-    out of date and regrouped (:func:`map_code`). "" when it cannot be taken.
+    Prefixed with the module grouping's and the resolvers' versions
+    (``g2r2-<sha256 hex>``, :data:`rubi.codemap.modules.GROUPING_VERSION`,
+    :data:`rubi.codemap.modules.RESOLVER_VERSION`), so a map grouped or resolved by other
+    rules is out of date and mapped again (:func:`map_code`). "" when it cannot be taken.
 
     One ``git ls-files`` and one ``lstat`` per file (none of either when ``listing``
     and ``stats`` are given): about 0.1 s on a 10,000-file repository, against
@@ -68,9 +69,9 @@ def code_fingerprint(
 
 
 def _fingerprint_prefix() -> str:
-    from rubi.codemap.modules import GROUPING_VERSION
+    from rubi.codemap.modules import GROUPING_VERSION, RESOLVER_VERSION
 
-    return f"g{GROUPING_VERSION}-"
+    return f"g{GROUPING_VERSION}r{RESOLVER_VERSION}-"
 
 
 def _grouped_by_other_rules(old: VaultState) -> bool:

@@ -153,11 +153,18 @@ class _PyIndex:
                 ):
                     roots.add(parent)
         self.roots = sorted(roots, key=lambda r: (r.count("/") + bool(r), r))
-        self._order: dict[str, list[str]] = {}
+        self._order: dict[str, tuple[list[str], int]] = {}
 
-    def roots_for(self, folder: str) -> list[str]:
+    def roots_for(self, folder: str, *, stdlib: bool = False) -> list[str]:
         """Roots in the order to try for a file in ``folder``: enclosing ones (deepest
-        first), the folder itself when it is not a package (scripts, tests), the rest."""
+        first), the folder itself when it is not a package (scripts, tests), the rest.
+
+        With ``stdlib`` (the module's top name is a standard library module's) only the
+        enclosing roots and the folder: they come before the standard library on
+        ``sys.path``, the other roots' packages (installed beside, in site-packages)
+        after it, so ``import enum`` in ``typer/main.py`` is the standard library, not
+        ``docs_src/parameter_types/enum/``.
+        """
         if folder not in self._order:
             inside = [r for r in self.roots if r == "" or folder == r or folder.startswith(r + "/")]
             inside.sort(key=lambda r: -len(r))
@@ -166,8 +173,9 @@ class _PyIndex:
             if folder not in inside and not self.repo.is_code(init):
                 own = [folder]
             rest = [r for r in self.roots if r not in inside]
-            self._order[folder] = inside + own + rest
-        return self._order[folder]
+            self._order[folder] = (inside + own + rest, len(inside) + len(own))
+        order, near = self._order[folder]
+        return order[:near] if stdlib else order
 
     def module_file(self, base: str) -> str | None:
         """``base.py``, ``base/__init__.py`` (or the ``.pyi`` twins) if mapped."""
@@ -185,7 +193,7 @@ class _PyIndex:
 def _resolve_dotted(index: _PyIndex, folder: str, dotted: str, *, exact: bool) -> str | None:
     """The file of module ``dotted``; unless ``exact``, its longest importable prefix."""
     parts = dotted.split(".")
-    for root in index.roots_for(folder):
+    for root in index.roots_for(folder, stdlib=parts[0] in _STDLIB):
         for k in range(len(parts), 0 if not exact else len(parts) - 1, -1):
             found = index.module_file(posixpath.join(root, *parts[:k]))
             if found:
