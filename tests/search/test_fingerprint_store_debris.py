@@ -19,7 +19,7 @@ import pytest
 from rubi import app
 from rubi.app.searching import searching_once
 from rubi.core import atomic
-from rubi.search import duplicates, printstore
+from rubi.search import duplicates, printstore, printwriter
 from rubi.search.duplicates import forget_bodies
 from rubi.search.printstore import PRINTS_FILE
 
@@ -160,3 +160,27 @@ def test_a_killed_full_write_leaves_a_temp_file_the_next_run_sweeps(
     assert sorted(p.name for p in paths.index_dir.iterdir() if PRINTS_FILE in p.name) == [
         PRINTS_FILE
     ]
+
+
+@pytest.mark.parametrize("name", [PRINTS_FILE, f"{PRINTS_FILE}-journal"])
+def test_a_folder_in_the_stores_place_is_not_written_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, name: str
+) -> None:
+    paths = _vault(tmp_path)
+    store = paths.index_dir / PRINTS_FILE
+    store.unlink()
+    (paths.index_dir / name).mkdir()
+    read: list[str] = []
+    real = printwriter.print_row
+
+    def counted(text: str) -> tuple[bytes, int, str]:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(printwriter, "print_row", counted)
+    write(tmp_path / "time-off.md", "# Time off\n\nTwenty days a year.\n")
+    with caplog.at_level(logging.WARNING, logger="rubi.search.printwriter"):
+        app.index(paths)
+    assert read == []  # no note read for a store no rename could put in place
+    assert [r for r in caplog.records if r.name == "rubi.search.printwriter"]
+    assert (paths.index_dir / name).is_dir()  # a folder rubi did not make is left

@@ -3,6 +3,7 @@ index time: the rows of the notes a run read, or every note's in a new file."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -92,7 +93,12 @@ def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None
     temp file, so one a killed run left is swept: :func:`rubi.core.atomic.temp_path`),
     without a journal of its own, then renamed onto ``path``. The old file's rollback
     journal goes first: one a killed update left would be taken as the new file's and
-    make every reader refuse it (or roll the old file's pages into it)."""
+    make every reader refuse it (or roll the old file's pages into it). A folder in the
+    place of either is refused before any note is read (no rename could replace it:
+    each run read every note for nothing)."""
+    for target in (path, journal_of(path)):  # never renamed onto: no note read for it
+        if os.path.isdir(target) and not os.path.islink(target):
+            raise IsADirectoryError(errno.EISDIR, "a folder in the store's place", str(target))
     sweep_temp_files(path.parent)
     temp = temp_path(path)
     try:
