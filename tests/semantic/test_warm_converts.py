@@ -74,3 +74,19 @@ def test_an_edit_after_the_warm_up_is_seen_by_the_next_search(tmp_path: Path) ->
     fresh.refresh()
     fresh.ranked(vector, lambda _: True, 10)  # its first search: float16 rows
     assert fresh.ranked(vector, lambda _: True, 10) == after  # converted, as the kept one
+
+
+def test_a_warm_up_whose_search_read_no_vectors_reads_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubi.semantic import dense, separation
+
+    paths = app.locate(copy_vault("kepano-obsidian", tmp_path))
+    app.index(paths)
+    path = vectors_file(paths.index_dir)
+    monkeypatch.setattr(dense, "_INDEXES", {})
+    # a vault whose measurement says its list misjudges the warm-up query's script:
+    # the search imports the dense module and reads no vector
+    monkeypatch.setattr(separation, "list_may_vote", lambda *_: False)
+    warm_vault(paths)
+    assert path not in dense._INDEXES  # no vectors read for a list that did not vote

@@ -373,11 +373,12 @@ def _prints(paths: VaultPaths) -> AbstractContextManager[None]:
 def keep_vectors(paths: VaultPaths) -> None:
     """Convert the vault's vectors to float32 now, as a resident process's second search
     would (:meth:`rubi.semantic.dense.DenseIndex.stay`): the server's warm-up does, so
-    its first client search does not. Nothing when no search has loaded them."""
+    its first client search does not. Nothing when no search has loaded them (nor read:
+    a vault whose list did not vote on the warm-up's query loaded none, and never may)."""
     if "rubi.semantic.dense" in sys.modules:
         from rubi.semantic.dense import dense_index_for
 
-        dense = dense_index_for(paths.index_dir)
+        dense = dense_index_for(paths.index_dir, make=False)
         if dense is not None:
             dense.stay()
 

@@ -40,6 +40,7 @@ __all__ = [
     "host_tag",
     "owner_gone",
     "sweep_temp_files",
+    "temp_path",
 ]
 
 DEBRIS_AGE_S = 3600.0
@@ -106,7 +107,10 @@ def owner_gone(pid: int, host: str) -> bool:
     return False
 
 
-def _temp_path(path: Path) -> Path:
+def temp_path(path: Path) -> Path:
+    """A new name beside ``path`` for a temp file its writer fills itself (an SQLite
+    file made anew, then renamed onto ``path``): named as every temp file here, so
+    :func:`sweep_temp_files` removes it once a killed writer left it behind."""
     tag = f"rubi-{os.getpid()}-{host_tag()}-{os.urandom(4).hex()}"
     name = path.name
     room = _NAME_MAX - len(f"..{tag}.tmp".encode())
@@ -126,7 +130,7 @@ def _write_temp(
     the umask)."""
     flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0)
     while True:
-        tmp = _temp_path(path)
+        tmp = temp_path(path)
         try:
             fd = os.open(tmp, flags, 0o666)
         except FileExistsError:  # pragma: no cover - 32 random bits collided

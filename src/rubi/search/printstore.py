@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -38,6 +38,7 @@ __all__ = [
     "PRINTS_FILE",
     "PRINTS_FORMAT",
     "PrintStore",
+    "journal_of",
     "read_only_uri",
     "reading_prints",
     "stored",
@@ -110,6 +111,8 @@ class PrintStore:
         except FileNotFoundError:
             self._done = True  # an index written before the store: the text is read
             return None
+        with suppress(FileNotFoundError):  # none: no update under way
+            check_trusted(journal_of(self._path))  # SQLite opens it too: a FIFO would block
         conn = sqlite3.connect(read_only_uri(self._path), uri=True, timeout=_BUSY_SECONDS)
         self._conn = conn
         row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
@@ -150,6 +153,12 @@ def stored(digest: bytes) -> tuple[int, frozenset[str]] | None:
     a :func:`reading_prints` block (None outside one, or when not stored)."""
     store = _READING.get()
     return None if store is None else store.get(digest)
+
+
+def journal_of(path: Path) -> Path:
+    """The rollback journal SQLite keeps beside the store ``path`` while a run updates
+    it (a killed run leaves it, and the next open of the file reads it)."""
+    return path.with_name(path.name + "-journal")
 
 
 def read_only_uri(path: Path) -> str:

@@ -3,17 +3,19 @@ index time: the rows of the notes a run read, or every note's in a new file."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
+from rubi.core.atomic import sweep_temp_files, temp_path
 from rubi.core.lazylog import get_logger
 from rubi.core.picklefiles import UntrustedCacheError, check_trusted
 from rubi.search.duplicates import clean_body, words_of
 from rubi.search.hittext import FileText
-from rubi.search.printstore import PRINTS_FILE, PRINTS_FORMAT, read_only_uri
+from rubi.search.printstore import PRINTS_FILE, PRINTS_FORMAT, journal_of, read_only_uri
 from rubi.search.textkey import text_key
 
 __all__ = ["print_row", "record_prints"]
@@ -87,13 +89,22 @@ def _update(path: Path, rows: Iterable[tuple[str, bytes, int, str]], gone: Itera
 
 
 def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None:
-    temp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    with suppress(OSError):
-        temp.unlink()
+    """A new store at ``path`` from ``rows``: written under a temp name (named as every
+    temp file, so one a killed run left is swept: :func:`rubi.core.atomic.temp_path`),
+    without a journal of its own, then renamed onto ``path``. The old file's rollback
+    journal goes first: one a killed update left would be taken as the new file's and
+    make every reader refuse it (or roll the old file's pages into it). A folder in the
+    place of either is refused before any note is read (no rename could replace it:
+    each run read every note for nothing)."""
+    for target in (path, journal_of(path)):  # never renamed onto: no note read for it
+        if os.path.isdir(target) and not os.path.islink(target):
+            raise IsADirectoryError(errno.EISDIR, "a folder in the store's place", str(target))
+    sweep_temp_files(path.parent)
+    temp = temp_path(path)
     try:
         conn = sqlite3.connect(temp, isolation_level=None)
         try:
-            conn.execute("PRAGMA journal_mode=DELETE")  # no WAL: the file is replaced whole
+            conn.execute("PRAGMA journal_mode=OFF")  # a new file, discarded on failure
             conn.executescript(_SCHEMA)
             conn.execute("BEGIN")
             conn.executemany("INSERT OR REPLACE INTO prints VALUES (?, ?, ?, ?)", rows)
@@ -102,6 +113,8 @@ def _write_anew(path: Path, rows: Iterable[tuple[str, bytes, int, str]]) -> None
         finally:
             conn.close()
         os.chmod(temp, 0o600)  # the user's alone, whatever the umask (check_trusted)
+        with suppress(FileNotFoundError):
+            journal_of(path).unlink()  # a directory there: OSError, no store written
         os.replace(temp, path)
     finally:
         with suppress(OSError):
@@ -112,6 +125,8 @@ def _usable(path: Path) -> bool:
     """Whether ``path`` is a store of this format (not whether every row is sound)."""
     try:
         check_trusted(path)
+        with suppress(FileNotFoundError):  # none: no update was under way
+            check_trusted(journal_of(path))  # a FIFO would block the open below
     except (OSError, UntrustedCacheError):
         return False
     try:

@@ -455,9 +455,12 @@ class DenseIndex:
         return DenseRanking(found, median)
 
 
-def dense_index_for(index_dir: Path, *, on_demand: bool | None = None) -> DenseIndex | None:
+def dense_index_for(
+    index_dir: Path, *, on_demand: bool | None = None, make: bool = True
+) -> DenseIndex | None:
     """This process's :class:`DenseIndex` of the vault whose derived data is in
-    ``index_dir``, caught up; None when the channel is off or nothing is embedded.
+    ``index_dir``, caught up; None when the channel is off or nothing is embedded, or,
+    ``make`` false, when this process has none yet (then nothing is read).
     ``on_demand`` is given to the index when this call makes it (True: its first search
     reads only what it needs; None: :func:`load_on_demand`'s setting); an index this
     process already has is returned as it is."""
@@ -473,6 +476,8 @@ def dense_index_for(index_dir: Path, *, on_demand: bool | None = None) -> DenseI
     with _INDEXES_LOCK:
         index = _INDEXES.get(path)
         if index is None:
+            if not make:
+                return None
             index = _INDEXES[path] = DenseIndex(path, on_demand=on_demand)
     import sqlite3
 
