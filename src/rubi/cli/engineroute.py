@@ -46,26 +46,25 @@ def answered(paths: VaultPaths, args: SearchArgs | ReadArgs, local: Callable[[],
         )
         log.debug("engine not asked: rubi -v answers here, %s", _engine_seen(paths))
         return _timed(name, "here", local)
-    if paths.project_root is not None:  # an engine serves a project's vault only
-        from rubi.engine.client import call_via_engine
+    # A project's vault or a plain one (``rubi watch --vault V``): an engine answers
+    # only for the very vault and project the command found (``vault_fields``).
+    from rubi.engine.client import call_via_engine
 
-        reply = call_via_engine(vault_fields(paths), name, args.wire())
-        if reply is not None:
-            if "error" in reply:
-                error = wire_error(reply["error"])
-                if error is not None:
-                    raise error
-            else:
-                answer = decode_answer(reply.get("answer"))
-                if answer is not None:
-                    return answer
+    reply = call_via_engine(vault_fields(paths), name, args.wire())
+    if reply is not None:
+        if "error" in reply:
+            error = wire_error(reply["error"])
+            if error is not None:
+                raise error
+        else:
+            answer = decode_answer(reply.get("answer"))
+            if answer is not None:
+                return answer
     return local()
 
 
 def _engine_seen(paths: VaultPaths) -> str:
     """Whether a resident engine listens for the vault of ``paths``, as a phrase."""
-    if paths.project_root is None:
-        return "an engine serves a project's vault only"
     from rubi.engine.address import address_for
 
     address = address_for(str(paths.root))

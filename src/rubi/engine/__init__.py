@@ -1,6 +1,7 @@
-"""The resident engine: one warm process per project vault answers Claude Code hooks
-over a local socket, so a hook costs a process start and a round trip instead of
-importing the search stack and opening the index every time.
+"""The resident engine: one warm process per vault answers Claude Code hooks (a
+project's vault) and ``rubi search`` / ``rubi read`` (any vault, a plain Obsidian vault
+too) over a local socket, so a hook or command costs a process start and a round trip
+instead of importing the search stack and opening the index every time.
 
 - :mod:`rubi.engine.address`: where an engine listens (a Unix socket in a private
   runtime folder, one per vault) and how a hook finds it; stdlib only.

@@ -1,12 +1,12 @@
 """Where the engine of a vault listens (stdlib only: a hook imports this on every
 call; a hook finds its vault with :mod:`rubi.core.vaultwalk`).
 
-One engine per project vault: ``<runtime>/<key>.sock`` with ``<key>.lock`` beside it,
-where ``<runtime>`` is ``$XDG_RUNTIME_DIR/rubi`` (else ``$TMPDIR/rubi-<uid>``, else
-``/tmp/rubi-<uid>``), a folder owned by the user with mode 0700, and ``<key>`` the
-first 16 hex digits of the SHA-256 of the vault's resolved path. A folder that is not
-the user's own, or that others may enter, is never used: then there is no engine and
-hooks take the cold path. Windows (no Unix sockets to rely on) has no engine.
+One engine per vault (a project's or a plain vault's): ``<runtime>/<key>.sock`` with
+``<key>.lock`` beside it, where ``<runtime>`` is ``$XDG_RUNTIME_DIR/rubi`` (else
+``$TMPDIR/rubi-<uid>``, else ``/tmp/rubi-<uid>``), a folder owned by the user with mode
+0700, and ``<key>`` the first 16 hex digits of the SHA-256 of the vault's resolved path.
+A folder that is not the user's own, or that others may enter, is never used: then
+there is no engine and hooks take the cold path. Windows (no Unix sockets to rely on) has no engine.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine: a background thread that answers hooks for one project vault.
+"""The engine: a background thread that answers hooks and commands for one vault.
 
 Started by ``rubi serve`` and ``rubi watch`` (:func:`running`). Exactly one process
 per vault serves: the one holding an exclusive ``flock`` on the vault's lock file
@@ -183,6 +183,8 @@ def answer(
         return _refuse("another environment")
     if request.get("vault") != vault:
         return _refuse("another vault")
+    if kind == "hook" and paths is not None and paths.project_root is None:
+        return _refuse("a plain vault's engine answers no hooks")  # docs/engine.md
     if kind == "call":
         if paths is None:
             return _refuse("this engine answers no commands")
@@ -279,7 +281,8 @@ def _walk(payload: dict[str, Any], vault: str) -> VaultWalk | None:
 
 
 class Engine:
-    """The engine of one project vault, in a daemon thread of this process.
+    """The engine of one vault (a plain vault's answers commands only), in a daemon
+    thread of this process.
 
     ``start()`` returns at once; the thread waits on standby while another process
     serves the vault. ``stop()`` closes the socket, removes its file and releases the
@@ -477,14 +480,14 @@ class Engine:
 def running(
     paths: VaultPaths | None, after: Latch | None = None, on_demand: bool = False
 ) -> Iterator[Engine | None]:
-    """An engine for ``paths`` while the block runs (None for no project vault, or where
-    engines are not supported; ``RUBI_ENGINE=0`` turns it off). Never raises for the
-    engine's sake: a host runs the same without one. ``after``: it loads what requests
-    need once this is set (refusing them until then: their clients answer cold);
-    ``on_demand``: and once a request needed it (:class:`~rubi.engine.warmup.Warmup`)."""
+    """An engine for ``paths`` while the block runs (a plain vault's answers commands
+    only); None for no vault, or where engines are not supported (``RUBI_ENGINE=0``
+    turns it off). Never raises for the engine's sake (a host runs the same without).
+    ``after``: it loads what requests need once this is set (refusing them until then:
+    their clients answer cold); ``on_demand``: and once a request needed it (Warmup)."""
     from rubi.engine.address import supported
 
-    if paths is None or paths.project_root is None or not supported():
+    if paths is None or not supported():
         yield None
         return
     if os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false"):
