@@ -188,3 +188,37 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
     assert json.loads(answer) == expected
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
+
+
+def test_cold_recall_imports_no_threading_base64_latin1_codec_or_note_model(
+    project: Path,
+) -> None:
+    """What a cold recall had imported for nothing its answer uses (about 1.5 ms): the
+    ``threading`` module for five locks (``_thread``'s are the same objects), ``base64``
+    and ``binascii`` for the redaction of a base64 PEM block the prompt does not hold,
+    the Latin-1 codec's module for the bytes a posting block's pickle holds
+    (``str.encode`` gives them without it), the notes' model (``rubi.core.model``: the
+    graph's and the store's modules named it only in annotations) and the index's
+    summary (``rubi.app.status``); the same answer."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    probe = _COLD.replace(
+        '"tomllib")',
+        '"tomllib", "threading", "base64", "binascii", "encodings.latin_1",'
+        ' "rubi.core.model", "rubi.app.status")',
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for _ in range(2):  # the first syncs the new project's vault (the model is read then)
+        run = subprocess.run(
+            [sys.executable, "-c", probe],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**env, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"},
+            cwd=project,
+        )
+    answer, loaded = run.stdout.rsplit("\n", 4)[:2]
+    assert json.loads(answer) == expected
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
+    assert loaded == ""

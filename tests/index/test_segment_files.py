@@ -175,3 +175,31 @@ def test_a_segment_pickle_that_names_a_function_is_refused_before_it_runs() -> N
         assert plain_loads(pickle.dumps(plain, protocol)) == plain
         with pytest.raises(SegmentFormatError, match=r"(os|posix)\.getenv"):
             plain_loads(pickle.dumps({"x": _Runs()}, protocol))
+
+
+def test_protocol_2_bytes_load_without_the_latin1_codec_module() -> None:
+    """Protocol 2 writes bytes as ``_codecs.encode(text, "latin1")``: the loader gives
+    the same bytes through ``str.encode``'s own Latin-1 path (no codec looked up, so a
+    cold hook does not import ``encodings.latin_1``), and any other encoding or value
+    as ``_codecs.encode`` does."""
+    import _codecs
+    import pickle
+
+    from rubi.index.segmentpickles import _encode, plain_loads
+
+    every = bytes(range(256))
+    script = (
+        "import pickle, sys\nfrom rubi.index.segmentpickles import plain_loads\n"
+        f"assert plain_loads({pickle.dumps([every, b'a'], 2)!r}) == [{every!r}, b'a']\n"
+        "print('encodings.latin_1' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.stdout.strip() == "False", run.stderr
+    assert plain_loads(pickle.dumps(every, 2)) == every
+    text = every.decode("latin-1")
+    assert _encode(text, "latin1") == _codecs.encode(text, "latin1") == every
+    assert _encode("é", "utf-8") == _codecs.encode("é", "utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        _encode("€", "latin1")
+    with pytest.raises(TypeError):
+        _encode(b"x", "latin1")

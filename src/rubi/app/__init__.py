@@ -8,9 +8,7 @@ messages.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 # The facade stays cheap to import (a hook pays every import on every call): the
@@ -279,48 +277,6 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
 
 
 # -- status and doctor --------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class VaultStatus:
-    """What the index holds. ``indexed_at`` is a Unix time (0 when never indexed);
-    ``code_files``: the project's code files in the index (0 outside a project)."""
-
-    vault: Path
-    index_dir: Path
-    notes: int
-    unreadable: int
-    links: int
-    dangling: int
-    ambiguous: int
-    indexed_at: float
-    index_bytes: int
-    code_files: int = 0
-
-
-def status(paths: VaultPaths) -> VaultStatus:
-    """Summarise the index of the vault (indexing it first if it never was)."""
-    from rubi.sync import load_state
-
-    with _graph(paths) as build:
-        g = build.graph
-        kinds = Counter(k for _, k in g.nodes(data="kind"))
-        links = g.number_of_edges()
-        ambiguous = sum(1 for p in build.problems if p.status == "ambiguous")
-    state = load_state(paths)
-    size = sum(p.stat().st_size for p in paths.index_dir.rglob("*") if p.is_file())
-    return VaultStatus(
-        vault=paths.root,
-        index_dir=paths.index_dir,
-        notes=kinds["note"],
-        unreadable=sum(1 for e in state.files.values() if e.note_id is None) if state else 0,
-        links=links,
-        dangling=kinds["dangling"],
-        ambiguous=ambiguous,
-        indexed_at=state.indexed_at if state else 0.0,
-        index_bytes=size,
-        code_files=kinds["file"],
-    )
-
-
 def doctor(paths: VaultPaths) -> DoctorReport:
     """Check the vault (see :func:`rubi.app.health.check_vault`)."""
     from rubi.app.health import check_vault
@@ -330,6 +286,8 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
+    "VaultStatus": "rubi.app.status",
+    "status": "rubi.app.status",
     # init (a hook never makes a vault)
     "InitReport": "rubi.app.vaultinit",
     "init_project": "rubi.app.vaultinit",
@@ -393,6 +351,7 @@ if TYPE_CHECKING:
     from rubi.app.health import semantic_status
     from rubi.app.reading import render_note_view, resolve_ref
     from rubi.app.results import SEARCH_SCOPES, render_search, search_answer, search_json
+    from rubi.app.status import VaultStatus, status
     from rubi.app.vaultinit import InitReport, init_project
     from rubi.transcripts.errors import TranscriptsNotFoundError
     from rubi.transcripts.events import MAIN_CHAIN, ApiCall, Attachment, Compaction, UserText

@@ -10,7 +10,7 @@ time. Days are ISO strings
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's Lock, without its import
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +33,7 @@ _COMMIT_DAYS: dict[tuple[str, str], dict[str, str]] = {}
 key, so an answer is never stale, and drops the work tree's older key (one HEAD kept
 per work tree: a long-lived process does not keep a table per commit it saw); a path
 is asked of git once per key."""
-_COMMIT_LOCK = threading.Lock()
+_COMMIT_LOCK = _thread.allocate_lock()
 
 
 def commit_days(root: Path, paths: Collection[str]) -> dict[str, str]:

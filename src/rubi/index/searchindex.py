@@ -9,8 +9,8 @@ documents holding it in any field).
 
 from __future__ import annotations
 
+import _thread  # threading's RLock (the C one), without its import
 import os
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,7 +106,7 @@ class SearchIndex:
         self.directory = directory
         self.keep_open = keep_open
         self._ix: Any = None
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._reader: Any = None
         self._scorer: TermScorer | None = None
         self._segments = SegmentData()  # kept across reopens: segments do not change

@@ -91,11 +91,24 @@ class TocUnpickler(pickle.Unpickler):
         raise SegmentFormatError(f"a table of contents names {module}.{name}")
 
 
+def _encode(text: Any, encoding: str = "utf-8", errors: str = "strict") -> Any:
+    """``_codecs.encode``, with the encoding protocol 2 writes bytes with (``latin1``)
+    taken by ``str.encode``'s own Latin-1 path: the same bytes, without looking the
+    codec up (a cold hook imported ``encodings.latin_1`` for its first posting block)."""
+    if type(text) is str and encoding == "latin1" and errors == "strict":
+        return text.encode("latin-1")
+    import _codecs
+
+    return _codecs.encode(text, encoding, errors)
+
+
 class _PlainUnpickler(pickle.Unpickler):
     """Loads a posting block's, a term table's or a stored field's pickle: only the
     classes of :data:`_PLAIN` and :data:`_ARRAYS`; any other is refused (never code)."""
 
     def find_class(self, module: str, name: str) -> Any:
+        if module == "_codecs" and name == "encode":
+            return _encode
         if (module, name) in _PLAIN or (module, name) in _ARRAYS:
             return super().find_class(module, name)
         raise SegmentFormatError(f"a segment's pickle names {module}.{name}")

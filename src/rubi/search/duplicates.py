@@ -26,8 +26,8 @@ of the Obsidian help 0.31 at most, a personal wiki 0.19 at most.
 
 from __future__ import annotations
 
+import _thread  # threading's Lock, without its import
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -196,7 +196,7 @@ class _Fingerprints:
     def __init__(self, most: int) -> None:
         self._most = most
         self._kept: OrderedDict[tuple[str, bytes], Fingerprint] = OrderedDict()
-        self._guard = threading.Lock()
+        self._guard = _thread.allocate_lock()
 
     def body(self, title: str, text: str, digest: bytes | None = None) -> Body:
         key = (title, text_key(text) if digest is None else digest)

@@ -38,8 +38,8 @@ knowledge bases, thirteenth pass".
 
 from __future__ import annotations
 
+import _thread  # threading's Lock, without its import
 import math
-import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -112,7 +112,7 @@ class _Offsets:
         self._budget = budget
         self._held = 0
         self._kept: OrderedDict[tuple[bytes, str, str, str], array[int]] = OrderedDict()
-        self._guard = threading.Lock()
+        self._guard = _thread.allocate_lock()
 
     def get(self, key: tuple[bytes, str, str, str]) -> array[int] | None:
         with self._guard:

@@ -32,12 +32,13 @@ from pathlib import Path
 
 from rubi.core import filestamp
 from rubi.core.filestamp import Stamp
-from rubi.core.model import Note
 from rubi.core.picklefiles import check_trusted
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from typing import Any
+
+    from rubi.core.model import Note  # its rows unpickle to it: pickle imports it then
 
 __all__ = ["CODE_STAMP", "STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
 

@@ -11,7 +11,6 @@ the last such change, so a run of edits writes it once.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from rubi.core.lazylog import get_logger
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    import threading
+
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
 
@@ -145,6 +146,8 @@ class Snapshots:
     def later(self, flush: Callable[[], None]) -> None:
         """Call ``flush`` :data:`SNAPSHOT_DELAY_S` from now (again from now when a
         call is pending), in a daemon timer thread."""
+        import threading  # a long-lived process's: a cold one reads the flat graph only
+
         self.cancel()
         timer = threading.Timer(SNAPSHOT_DELAY_S, flush)
         timer.daemon = True

@@ -3,8 +3,6 @@ token formats, JWTs, webhook URLs, PEM private keys, ``<private>`` spans."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 
@@ -226,6 +224,9 @@ _PEM_B64 = Rx(r"LS0tLS1CRUdJTi[A-Za-z0-9+/=]+")
 
 def pem_b64_spans(text: str, low: str) -> Iterator[Span]:
     for m in _PEM_B64.finditer(text):
+        import base64  # only for such a run: every recall hook redacts its prompt
+        import binascii
+
         head = m.group(0)[:96]
         try:
             decoded = base64.b64decode(head[: len(head) // 4 * 4])
