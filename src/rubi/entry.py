@@ -104,10 +104,12 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     all three ways."""
     from rubi.core.dataclassimport import import_dataclasses
     from rubi.core.regexcode import install as keep_regex_code
+    from rubi.core.regexcode import role_of
 
-    import_dataclasses()  # before any module defines a dataclass: ``inspect`` deferred
-    keep_regex_code()  # and before any compiles a pattern: the patterns' code kept
     event = argv[0] if argv else ""
+    role = role_of(event)  # each event's own kept code: what it makes, not every command's
+    import_dataclasses(role)  # before any module defines a dataclass: ``inspect`` deferred
+    keep_regex_code(role=role)  # and before any compiles a pattern: the patterns' code kept
     raw: str | None = None
     payload: object = None
     try:

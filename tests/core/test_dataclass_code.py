@@ -214,3 +214,23 @@ def test_the_kept_file_is_read_back_under_a_group_writable_umask(tmp_path: Path)
     second = CodeCache(path)
     make_classes(private_dataclasses(second))
     assert second.compiled == 0
+
+
+def test_each_hook_event_keeps_its_own_code_files(tmp_path: Path) -> None:
+    """``rubi hook <event>`` reads and writes its event's own files (the classes' methods
+    and the patterns it makes), never the file every command and other hook shares: a
+    cold recall loaded 590 KB and 220 KB of others' code (0.9 and 0.5 ms) before. An
+    event name that is not plain letters keeps its code as ``hook``."""
+    from rubi.core import regexcode
+
+    code = "import sys\nfrom rubi.entry import main\nsys.argv = ['rubi', 'hook', 'Stop']\nmain()\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], input="{}", capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    table = marshal.loads(cache_file("hook-Stop").read_bytes())
+    assert isinstance(table, dict) and table
+    assert Path(regexcode.cache_file("hook-Stop")).is_file()
+    assert not cache_file().exists() and not Path(regexcode.cache_file()).exists()
+    assert regexcode.role_of("SessionStart") == "hook-SessionStart"
+    assert regexcode.role_of("../x") == regexcode.role_of("é") == regexcode.role_of("") == "hook"

@@ -166,7 +166,7 @@ def test_a_cold_hook_and_a_command_keep_their_patterns() -> None:
     )
     done = subprocess.run([sys.executable, "-c", hook], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert os.path.isfile(regexcode.cache_file())
+    assert os.path.isfile(regexcode.cache_file("hook-Stop"))  # the event's own
     command = (
         "import atexit, sys\n"
         "from rubi.core import regexcode\n"

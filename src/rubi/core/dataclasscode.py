@@ -69,14 +69,15 @@ _MAX_BYTES = 8 << 20
 """A file larger than this is not read (a few hundred entries take about 100 KB)."""
 
 
-def cache_file() -> Path:
+def cache_file(role: str = "") -> Path:
     """Where the compiled methods are kept: ``<cache folder>/dataclass-code-<tag>.bin``
     (the tag: ``sys.implementation.cache_tag``, the format and the optimisation
-    level)."""
+    level), ``-<role>`` before ``.bin`` for a role (:func:`rubi.core.regexcode.role_of`:
+    each hook event keeps its own file)."""
     from rubi.core.cachefolder import cache_home
 
     tag = f"{sys.implementation.cache_tag}-f{FORMAT}-o{sys.flags.optimize}"
-    return cache_home() / f"dataclass-code-{tag}.bin"
+    return cache_home() / f"dataclass-code-{tag}{'-' + role if role else ''}.bin"
 
 
 def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes | None:
@@ -219,13 +220,15 @@ class CodeCache:
 _INSTALLED: CodeCache | None = None
 
 
-def install(dataclasses: Any, cache: CodeCache | None = None) -> CodeCache:
+def install(dataclasses: Any, cache: CodeCache | None = None, role: str = "") -> CodeCache:
     """Have the ``dataclasses`` module compile through ``cache`` (a new one over
-    :func:`cache_file`, looked for when the first class is made, when None) from now
-    on; the one installed already when there is one."""
+    :func:`cache_file` of ``role``, looked for when the first class is made, when None)
+    from now on; the one installed already when there is one."""
     global _INSTALLED
     if _INSTALLED is None:
-        _INSTALLED = cache if cache is not None else CodeCache(where=cache_file)
+        if cache is None:
+            cache = CodeCache(where=lambda: cache_file(role))
+        _INSTALLED = cache
         dataclasses.exec = _INSTALLED.exec
     return _INSTALLED
 

@@ -53,7 +53,7 @@ def _one_thread() -> bool:
     return threading is None or threading.active_count() == 1
 
 
-def import_dataclasses() -> None:
+def import_dataclasses(role: str = "") -> None:
     """Import ``dataclasses`` with ``inspect`` deferred and its methods' code kept
     across processes (see the module docstring)."""
     if "dataclasses" in sys.modules or "inspect" in sys.modules or not _one_thread():
@@ -67,4 +67,4 @@ def import_dataclasses() -> None:
             del sys.modules["inspect"]
     from rubi.core.dataclasscode import install
 
-    install(dataclasses)
+    install(dataclasses, role=role)
