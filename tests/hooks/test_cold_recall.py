@@ -190,7 +190,7 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
     assert loaded == ""
 
 
-def test_cold_recall_imports_no_threading_base64_latin1_codec_or_note_model(
+def test_cold_recall_imports_no_threading_base64_latin1_codec_model_or_renderer(
     project: Path,
 ) -> None:
     """What a cold recall had imported for nothing its answer uses (about 1.5 ms): the
@@ -199,13 +199,14 @@ def test_cold_recall_imports_no_threading_base64_latin1_codec_or_note_model(
     the Latin-1 codec's module for the bytes a posting block's pickle holds
     (``str.encode`` gives them without it), the notes' model (``rubi.core.model``: the
     graph's and the store's modules named it only in annotations) and the index's
-    summary (``rubi.app.status``); the same answer."""
+    summary (``rubi.app.status``), nor the renderer of search results (its hits' why
+    lines are :mod:`rubi.search.whyline`'s); the same answer."""
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     expected = hook("UserPromptSubmit", payload)
     probe = _COLD.replace(
         '"tomllib")',
         '"tomllib", "threading", "base64", "binascii", "encodings.latin_1",'
-        ' "rubi.core.model", "rubi.app.status")',
+        ' "rubi.core.model", "rubi.app.status", "rubi.search.render")',
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for _ in range(2):  # the first syncs the new project's vault (the model is read then)

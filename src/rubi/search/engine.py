@@ -51,7 +51,6 @@ from rubi.search.lists import (
 )
 from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_k1
 from rubi.search.reasons import QueryWords, query_words
-from rubi.search.render import why_line
 from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
@@ -61,6 +60,7 @@ from rubi.search.reweighting import (
     variant_of,
     wants_tests,
 )
+from rubi.search.whyline import why_line
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 
 from rubi.core.searchdefaults import MAX_TOP_K, MORE_HINT_CLI, RANKED_HINT_CLI
 from rubi.core.tokens import CHARS_PER_TOKEN, estimate_tokens
-from rubi.search.hits import Hit, Passage, SearchResult, Why
+from rubi.search.hits import Hit, Passage, SearchResult
+from rubi.search.whyline import TITLE_CHARS, WHY_FORMATS, why_line
+from rubi.search.whyline import capped as _capped
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -47,39 +49,6 @@ NOTHING_RELEVANT = (
     "or several of its rare ones together; the closest matches follow."
 )
 """The line a text result starts with when no hit clears the relevance floor."""
-
-TITLE_CHARS = 160
-"""Characters of a title (or a reason's detail) shown at most: a note whose first
-heading is a whole paragraph must not spend the budget on its header."""
-
-WHY_FORMATS = {
-    "named": 'named: "{}"',
-    "text": "text match: {}",
-    "linked": 'linked to "{}"',
-    "semantic": 'close in meaning: "{}"',
-    "variant_of": "variant of {}",
-    "imported_by": "imported by {}",
-    "also": "also: {}",
-}
-"""How each kind of :class:`~rubi.search.hits.Why` reads (``{}`` is its text)."""
-
-
-def why_line(why: Why) -> str:
-    """One reason as shown: ``named: "Router"``, ``text match: router (title)``,
-    ``linked to "Embed files"``, ``variant of gin/binding.go``, ``imported by 12``;
-    the evidence its list voted on, if any, follows in parentheses
-    (``named: "Random note" (rare: df 3, 80% of the question)``).
-
-    Raises:
-        KeyError: a kind not in :data:`WHY_FORMATS`.
-    """
-    line = WHY_FORMATS[why.kind].format(_capped(why.text))
-    return f"{line} ({why.evidence})" if why.evidence else line
-
-
-def _capped(text: str, limit: int = TITLE_CHARS) -> str:
-    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True, slots=True)
