@@ -44,3 +44,27 @@ def test_search_finds_the_inflected_form(tmp_path: Path) -> None:
 
     assert matched("диск") == ["ru"]
     assert matched("كتاب") == ["ar"]
+
+
+def test_the_arabic_stemmer_is_whooshs_isri_made_on_the_first_arabic_word() -> None:
+    """``arabic_stem`` gives ISRI's root as before, but a process makes the stemmer (and
+    imports ``whoosh.lang.isri``) only for its first Arabic-script word: the language
+    lists no longer ask whoosh for Arabic's stemmer, having no stop words for it."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\nfrom rubi.index import language, stemming\n"
+        "print('whoosh.lang.isri' in sys.modules, language.WHOOSH_LANGUAGES)\n"
+        "from whoosh.lang.isri import ISRIStemmer\n"
+        "words = ['المكتبات', 'يكتبون', 'والكتاب']\n"
+        "isri = ISRIStemmer()\n"
+        "print([stemming.arabic_stem(w) for w in words] == [isri.stem(w) for w in words])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    first, same = run.stdout.splitlines()
+    assert first == (
+        "False ('da', 'nl', 'en', 'fi', 'fr', 'de', 'hu', 'it', 'no', 'pt', 'es', 'sv')"
+    )
+    assert same == "True"
