@@ -349,3 +349,19 @@ def random_link_graph(
             g.add_edge(u, v)
     sets = [{n: rng.uniform(0.1, 2.0) for n in rng.sample(names, k)} for k in seed_sizes]
     return g, sets
+
+
+def counted_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The titles whose near-duplicate fingerprints a search makes from their text
+    (``rubi.search.duplicates.make_body`` counted), not reads from the store."""
+    from rubi.search import duplicates
+
+    made: list[str] = []
+    real = duplicates.make_body
+
+    def counted(title: str, text: str) -> duplicates.Body:
+        made.append(title)
+        return real(title, text)
+
+    monkeypatch.setattr(duplicates, "make_body", counted)
+    return made

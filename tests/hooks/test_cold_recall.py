@@ -32,7 +32,9 @@ print(sorted({i._lazy for i in dense._INDEXES.values()}) if dense else [])
 """
 
 
-def _cold(project: Path, payload: dict[str, object], script: str = _COLD) -> list[str]:
+def _cold(
+    project: Path, payload: dict[str, object], script: str = _COLD, **more_env: str
+) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     run = subprocess.run(
         [sys.executable, "-c", script],
@@ -40,7 +42,7 @@ def _cold(project: Path, payload: dict[str, object], script: str = _COLD) -> lis
         capture_output=True,
         text=True,
         check=True,
-        env={**env, "RUBI_ENGINE": "0"},
+        env={**env, "RUBI_ENGINE": "0", **more_env},
         cwd=project,
     )
     return run.stdout.rsplit("\n", 4)[:4]
@@ -173,18 +175,8 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
         '"tomllib", "typing", "stop_words", "rubi.semantic.separation", "rubi.semantic.sync",'
         ' "rubi.semantic.dense", "rubi.app.vaultinit", "urllib.parse")',
     )
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for _ in range(2):  # the first syncs the new project's vault (its modules use typing)
-        run = subprocess.run(
-            [sys.executable, "-c", probe],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**env, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"},
-            cwd=project,
-        )
-    answer, loaded = run.stdout.rsplit("\n", 4)[:2]
+        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
     assert json.loads(answer) == expected
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
@@ -210,18 +202,8 @@ def test_cold_recall_imports_no_threading_base64_latin1_codec_model_or_renderer(
         '"tomllib", "threading", "base64", "binascii", "encodings.latin_1",'
         ' "rubi.core.model", "rubi.app.status", "rubi.search.render", "whoosh.lang.isri")',
     )
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     for _ in range(2):  # the first syncs the new project's vault (the model is read then)
-        run = subprocess.run(
-            [sys.executable, "-c", probe],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**env, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"},
-            cwd=project,
-        )
-    answer, loaded = run.stdout.rsplit("\n", 4)[:2]
+        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
     assert json.loads(answer) == expected
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""

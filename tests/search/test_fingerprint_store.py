@@ -19,7 +19,7 @@ from rubi.search.printstore import PRINTS_FILE
 from rubi.search.printwriter import print_row
 from rubi.search.textkey import text_key
 
-from helpers import write
+from helpers import counted_bodies, write
 
 GUIDE = (
     "# Dataview\n\nDataview turns your notes into a database you can query with a small "
@@ -73,18 +73,6 @@ def _rows(paths: app.VaultPaths) -> dict[str, tuple[bytes, int, str]]:
     return {p: (d, w, v) for p, d, w, v in rows}
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    made: list[str] = []
-    real = duplicates.make_body
-
-    def counted(title: str, text: str) -> duplicates.Body:
-        made.append(title)
-        return real(title, text)
-
-    monkeypatch.setattr(duplicates, "make_body", counted)
-    return made
-
-
 @pytest.mark.parametrize("text", [*FILES.values(), "", "a b c d", "x_1 y\u00e9 z" * 9])
 def test_a_stored_fingerprint_is_the_one_made_from_the_text(text: str) -> None:
     made = duplicates.make_body("A  Title", text).print
@@ -105,7 +93,7 @@ def test_a_one_shot_search_collapses_from_the_store_without_making_fingerprints(
     paths = _vault(tmp_path)
     plain = _shown(paths, once=False)
     assert any(also for hits in plain for _, also in hits)  # something was collapsed
-    made = _counting(monkeypatch)
+    made = counted_bodies(monkeypatch)
     assert _shown(paths, once=True) == plain
     assert made == []  # every candidate's fingerprint came from the store
     assert _shown(paths, once=False) == plain and made  # a long-lived search makes them
@@ -118,7 +106,7 @@ def test_a_note_edited_after_indexing_is_made_from_its_text(
     # the copy now differs: no longer a near-duplicate, and its stored row is stale
     write(tmp_path / "people/mental-health.md", "# Mental health\n\nAsk your lead.\n")
     plain = _shown(paths, once=False)
-    made = _counting(monkeypatch)
+    made = counted_bodies(monkeypatch)
     assert _shown(paths, once=True) == plain
     assert made == ["Mental health"]  # the edited note only, from its text
 
@@ -204,7 +192,7 @@ def test_a_store_others_may_write_is_not_read_and_is_made_anew(
     plain = _shown(paths, once=False)
     store = paths.index_dir / PRINTS_FILE
     store.chmod(0o666)
-    made = _counting(monkeypatch)
+    made = counted_bodies(monkeypatch)
     monkeypatch.setattr(printstore, "_WARNED", False)
     with caplog.at_level(logging.WARNING, logger="rubi.search.printstore"):
         assert _shown(paths, once=True) == plain

@@ -19,11 +19,11 @@ import pytest
 from rubi import app
 from rubi.app.searching import searching_once
 from rubi.core import atomic
-from rubi.search import duplicates, printstore, printwriter
+from rubi.search import printstore, printwriter
 from rubi.search.duplicates import forget_bodies
 from rubi.search.printstore import PRINTS_FILE
 
-from helpers import write
+from helpers import counted_bodies, write
 
 NOTE = (
     "# Mental health\n\nWe offer every teammate free sessions with a licensed therapist or "
@@ -39,19 +39,6 @@ def _vault(root: Path) -> app.VaultPaths:
     paths = app.locate(root)
     app.index(paths)
     return paths
-
-
-def _made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The titles whose fingerprints a search makes from their text (not the store)."""
-    made: list[str] = []
-    real = duplicates.make_body
-
-    def counted(title: str, text: str) -> duplicates.Body:
-        made.append(title)
-        return real(title, text)
-
-    monkeypatch.setattr(duplicates, "make_body", counted)
-    return made
 
 
 def _plain(paths: app.VaultPaths) -> list[str]:
@@ -104,7 +91,7 @@ def test_a_fifo_for_the_journal_blocks_neither_a_search_nor_an_index_run(
     _within(20, lambda: app.index(paths), fifo)
     assert not fifo.exists()  # the store was made anew, without it
     plain = _plain(paths)
-    made = _made(monkeypatch)
+    made = counted_bodies(monkeypatch)
     assert _once(paths) == plain and made == []  # read from the store again
 
 
@@ -129,7 +116,7 @@ def test_a_journal_a_killed_update_left_goes_with_the_next_run(
     app.index(paths)  # cannot update a file it may not read: makes it anew
     assert sorted(p.name for p in paths.index_dir.glob(f"*{PRINTS_FILE}*")) == [PRINTS_FILE]
     plain = _plain(paths)
-    made = _made(monkeypatch)
+    made = counted_bodies(monkeypatch)
     monkeypatch.setattr(printstore, "_WARNED", False)
     assert _once(paths) == plain and made == []  # the new store is read, not refused
 
