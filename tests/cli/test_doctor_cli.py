@@ -24,6 +24,7 @@ SECTIONS = [
     "obsidian_unresolved",
     "conflicts",
     "secrets",
+    "help",
     "worktrees",
 ]
 
@@ -59,6 +60,9 @@ def break_everything(root: Path) -> None:
     write(vault / "notes" / "y" / "dup.md", "# Dup 2\n")
     write(root / "src" / "bad.py", b'x = "\xff\xfe"\n')
     (vault / ".index").mkdir()
+    readme = vault / "README.md"  # rubi's help, unmarked and edited: recall injects it
+    text = readme.read_text(encoding="utf-8").replace("---\nstatus: help\n---\n", "")
+    write(readme, text + "\nOur own line.\n")
     write(vault / "config.toml", "not = [toml\n")
     page = vault / "map.md"
     page.write_text(
@@ -67,15 +71,19 @@ def break_everything(root: Path) -> None:
     )
 
 
-def test_a_healthy_project_exits_0_with_every_count_at_zero(project: Path) -> None:
+def test_a_healthy_project_exits_0_with_every_count_at_zero_and_says_so(
+    project: Path,
+) -> None:
+    """The counts line stays; a verdict follows it (ten zeros on one line said
+    nothing a new user could read as "healthy")."""
     code, out = doctor(project / ".rubi")
     assert code == 0
     assert out.strip() == (
         "0 file problems, 0 unresolved links, 0 ambiguous links, "
         "0 links only rubi resolves, 0 notes with conflict markers, 0 secrets in notes, "
-        "0 missing attachments, "
+        "0 help notes recalled, 0 missing attachments, "
         "0 missing note files, 0 generated pages with broken summary markers, "
-        "0 code files skipped or partly read."
+        "0 code files skipped or partly read.\nNo problems found."
     )
     assert (project / ".rubi" / "map.md").is_file()  # doctor indexes first
     code, out = doctor(project / ".rubi", "--json")
@@ -92,7 +100,10 @@ def test_the_summary_does_not_count_unresolved_links_twice_under_two_names(
     write(project / ".rubi" / "notes" / "lone.md", "# Lone\n\nSee [[nowhere at all]].\n")
     code, out = doctor(project / ".rubi")
     assert code == 1
-    summary = out.splitlines()[-1]
+    summary, verdict = out.splitlines()[-2:]
+    assert verdict == (
+        "1 problem: fix what the lines above name (each says how), then run `rubi doctor` again."
+    )
     assert "1 unresolved link," in summary and "0 links only rubi resolves," in summary
     assert "unresolved in Obsidian" not in summary
 
@@ -121,9 +132,12 @@ def test_every_section_in_text(project: Path) -> None:
         line.startswith("conflict   notes/c.md: git conflict markers from line 3") for line in lines
     )
     assert "secret     notes/s.md: line 4: a secret (aws-key); replace it with " in out
-    summary = lines[-1]
+    summary = lines[-2]
+    assert any(line.startswith("help       README.md: rubi's help, edited") for line in lines)
+    assert lines[-1].startswith("12 problems: fix what the lines above name")
     for part in (
         "1 secret in notes",
+        "1 help note recalled",
         "1 link only rubi resolves",
         "1 note with conflict markers",
         "1 ambiguous link",
@@ -165,6 +179,7 @@ def test_every_section_in_json(project: Path) -> None:
     ]
     assert [c["path"] for c in data["conflicts"]] == ["notes/c.md"]
     assert [c["path"] for c in data["secrets"]] == ["notes/s.md"]
+    assert [c["path"] for c in data["help"]] == ["README.md"]
 
 
 def test_secrets_in_notes_are_reported_by_line_and_kind_and_left_alone(project: Path) -> None:
@@ -195,7 +210,8 @@ def test_skipped_code_and_ignored_folders_are_reported_but_healthy(project: Path
     code, out = doctor(project / ".rubi")
     assert code == 0
     assert "code       src/bad.py" in out and "ignored    .index/" in out
-    assert out.splitlines()[-1].endswith("1 code file skipped or partly read.")
+    assert out.splitlines()[-2].endswith("1 code file skipped or partly read.")
+    assert out.splitlines()[-1] == "No problems found."  # information, not a problem
 
 
 def test_two_attachments_one_target_are_one_line(project: Path) -> None:

@@ -270,3 +270,31 @@ def test_audit_keeps_its_headers_numbers_and_kinds_whole_when_narrow(
     assert lines[at + 1].split() == ["tokens", "kind", "source", "note"], lines[at + 1]
     row = lines[at + 3].split()
     assert row[:3] == ["30.9k", "project", "CLAUDE.md"], lines[at + 3]
+
+
+def test_xray_and_audit_show_a_closing_backslash_once(tmp_path: Path) -> None:
+    """A path or name ending in a backslash (``C:\\dir\\``) is shown as written:
+    ``rich.markup.escape`` doubled it (``C:\\dir\\\\``) in the tables and titles."""
+    home = tmp_path / "home"
+    odd = "C:\\dir\\"
+    records: list[dict[str, object] | str] = [user("start", 0)]
+    for i in range(3):
+        records.append(
+            assistant(
+                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", odd)]
+            )
+        )
+        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    main = write_jsonl(tmp_path / "s.jsonl", records)
+    env = {"HOME": str(home), "COLUMNS": "200"}
+    result = CliRunner().invoke(cli, ["xray", str(main)], env=env)
+    assert result.exit_code == 0, result.output
+    assert "\nC:\\dir\\ " in result.output and "C:\\dir\\\\" not in result.output
+    project = tmp_path / "clone\\"
+    project.mkdir()
+    servers = {"mcpServers": {odd: {"command": "true"}}}
+    (project / ".mcp.json").write_text(json.dumps(servers), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["audit", str(project)], env=env)
+    assert result.exit_code == 0, result.output
+    assert "C:\\dir\\" in result.output and "C:\\dir\\\\" not in result.output
+    assert f"Loaded before the first message in {project}\n" in result.output

@@ -5,7 +5,8 @@ links Obsidian leaves unresolved (rubi resolved them by title, alias or ``id``),
 conflict markers left in notes, secrets in notes (reported by line and kind, never
 changed), notes whose ``files:`` name nothing in the project, generated pages whose
 summary markers are broken (they are no longer regenerated), code files the map
-skipped, and notes another git worktree holds that this one lacks.
+skipped, rubi's help README without ``status: help`` (recall injects it), and notes
+another git worktree holds that this one lacks.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ class DoctorReport:
     secrets: list[ScanWarning] = field(default_factory=list)
     """Secrets in notes (one entry per secret: the note, its line and kind, never the
     value), found by the rules of session capture; the notes are left as they are."""
+    help: list[ScanWarning] = field(default_factory=list)
+    """The vault's README when it is rubi's help without ``status: help`` (recall
+    injects it), with what to do (:func:`rubi.app.helpreadme.readme_problem`)."""
     worktrees: list[ScanWarning] = field(default_factory=list)
     """Other git worktrees whose vault holds notes this one lacks (one entry per
     worktree, ``path`` its folder): information, not a problem (merge the branch)."""
@@ -62,6 +66,7 @@ class DoctorReport:
             or self.obsidian
             or self.conflicts
             or self.secrets
+            or self.help
         )
 
 
@@ -205,6 +210,7 @@ def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
 
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
+    from rubi.app.helpreadme import readme_problem
     from rubi.vault.scan import scan_vault
 
     report = index_vault(paths)
@@ -225,6 +231,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         obsidian=_obsidian_problems(paths, listing.attachments),
         conflicts=conflicts,
         secrets=secrets,
+        help=[w for w in [readme_problem(paths)] if w is not None],
         worktrees=_worktrees(paths),
     )
 

@@ -19,11 +19,14 @@ __all__ = ["InitReport", "init_project"]
 class InitReport:
     """The vault folder and the files ``init`` created (vault-relative; existing kept);
     ``agent_docs``: the project's agent instructions it added a rubi section to, each
-    ``(file name, "created" or "appended")``."""
+    ``(file name, "created" or "appended")``; ``upgraded``: the files an older rubi
+    wrote, unchanged since, that it replaced with the current template
+    (:mod:`rubi.app.helpreadme`)."""
 
     vault: Path
     created: list[str]
     agent_docs: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    upgraded: list[str] = dataclasses.field(default_factory=list)
 
 
 def _template_dir() -> Path:
@@ -40,7 +43,9 @@ def _template_dir() -> Path:
 
 
 def init_project(project_dir: Path) -> InitReport:
-    """Create ``<project_dir>/.rubi/`` from the vault template; never overwrite a file.
+    """Create ``<project_dir>/.rubi/`` from the vault template; never overwrite a file
+    but a README an older rubi wrote and nobody edited, replaced with the current one
+    (:func:`rubi.app.helpreadme.upgrade_readme`).
 
     Every folder and file it would create or change (``.rubi/`` itself, each template
     file and folder, ``CLAUDE.md`` and ``AGENTS.md``) is checked first: when one is, or
@@ -82,9 +87,20 @@ def init_project(project_dir: Path) -> InitReport:
             created.append(dst.relative_to(vault).as_posix())
     from rubi.app.agentdocs import add_pointer
 
+    upgraded = _upgraded(vault, template, created)
     existed = {name for name in _AGENT_DOCS if (project_dir / name).exists()}
     docs = [(n, "appended" if n in existed else "created") for n in add_pointer(project_dir)]
-    return InitReport(vault, created, docs)
+    return InitReport(vault, created, docs, upgraded)
+
+
+def _upgraded(vault: Path, template: Path, created: list[str]) -> list[str]:
+    """The README an older rubi wrote, unedited, replaced with the template's
+    (:func:`rubi.app.helpreadme.upgrade_readme`): ``["README.md"]``, or nothing."""
+    from rubi.app.helpreadme import README, upgrade_readme
+
+    if README in created or not (template / README).is_file():
+        return []
+    return [README] if upgrade_readme(vault, (template / README).read_bytes()) else []
 
 
 _AGENT_DOCS = ("CLAUDE.md", "AGENTS.md")

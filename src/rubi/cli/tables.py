@@ -6,15 +6,19 @@ printed as wide as it needs (long lines, not cut words)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 __all__ = ["print_table", "table", "table_floor"]
 
 
 def table(
-    title: str, columns: tuple[str, ...], left: tuple[str, ...], shrink: tuple[str, ...] = ()
+    title: Any, columns: tuple[str, ...], left: tuple[str, ...], shrink: tuple[str, ...] = ()
 ) -> Any:
-    """A rich table titled ``title``; the ``left`` columns are text, the others numbers.
+    """A rich table titled ``title`` (a string of markup, or a rich ``Text`` shown as
+    written); the ``left`` columns are text, the others numbers.
     Only the ``shrink`` columns (long free text: a folder, a path) may be cut, with an
     ellipsis and never below their header's width; every header is whole and no
     number is cut, at any width (:func:`print_table`). Light rules, no outer edge:
@@ -58,11 +62,18 @@ def table_floor(shown: Any) -> int:
     its header, or its widest cell when it may not be cut, and three characters
     between columns (padding, rule, padding)."""
     from rich.cells import cell_len
-    from rich.text import Text
 
     widths = []
     for column in shown.columns:
         header = cell_len(str(column.header))
-        cells = [] if not column.no_wrap else [Text.from_markup(str(c)) for c in column.cells]
+        cells = [] if not column.no_wrap else [_text(c) for c in column.cells]
         widths.append(max([header, *(c.cell_len for c in cells)]))
     return sum(widths) + 3 * max(len(widths) - 1, 0)
+
+
+def _text(cell: Any) -> Text:
+    """A cell as rich ``Text``: a ``Text`` as it is (shown as written), a string read
+    as markup, as rich reads it."""
+    from rich.text import Text
+
+    return cell if isinstance(cell, Text) else Text.from_markup(str(cell))

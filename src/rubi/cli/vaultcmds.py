@@ -21,12 +21,18 @@ def init(project: Path) -> None:
     """Create the project vault .rubi/ in PROJECT (default: here).
 
     Also adds a short rubi section to the project's CLAUDE.md (created if missing)
-    and AGENTS.md (if there); no existing file is overwritten."""
+    and AGENTS.md (if there); no existing file is overwritten, except a README.md an
+    older rubi wrote and nobody edited, upgraded to the current one."""
     report = app.init_project(project)
     if report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
-    else:
+    elif not report.upgraded:
         echo(f"{report.vault} already exists; nothing changed there.")
+    for name in report.upgraded:
+        echo(
+            f"Upgraded {name}: an older rubi wrote it and nobody edited it; the current "
+            "one is marked `status: help`, so recall no longer injects it."
+        )
     for name, how in report.agent_docs:
         if how == "appended":
             echo(
@@ -165,8 +171,9 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     problems; notes another git worktree holds that this one lacks are listed. When
     semantic search is off, the last line says why and how to turn it on; when Claude
     Code's auto memory of the project holds files not imported, it suggests `rubi
-    import`. Exits 1
-    when there is a problem, so scripts can check a vault.
+    import`. The last line is the verdict: "No problems found.", or how many and
+    the next step. Exits 1 when there is a problem, so scripts can check a
+    vault.
     """
     from rubi.app import semantic_status
     from rubi.app.automemory import pending_files
@@ -176,7 +183,7 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     if as_json:
         print_json(_doctor_json(report))
     else:
-        _print_doctor(report)
+        verdict = _print_doctor(report)
         semantic = semantic_status(paths)  # information, never a problem
         if semantic.startswith("off"):
             echo(f"semantic search {semantic}")
@@ -187,6 +194,7 @@ def doctor(as_json: bool, vault: Path | None) -> None:
                 f"{len(pending)} file{'s' if len(pending) != 1 else ''} not in this vault: "
                 "`rubi import` turns them into notes (the originals stay as they are)"
             )
+        echo(verdict)
     if not report.ok:
         raise SystemExit(1)
 
@@ -218,12 +226,14 @@ def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
         ],
         "conflicts": [{"path": w.path, "problem": w.message} for w in report.conflicts],
         "secrets": [{"path": w.path, "problem": w.message} for w in report.secrets],
+        "help": [{"path": w.path, "problem": w.message} for w in report.help],
         "worktrees": [{"worktree": w.path, "notes": w.message} for w in report.worktrees],
     }
 
 
-def _print_doctor(report: app.DoctorReport) -> None:
-    """A doctor report as text: one line per finding, then the counts."""
+def _print_doctor(report: app.DoctorReport) -> str:
+    """A doctor report as text: one line per finding, then the counts; returns the
+    verdict, the report's last line (after the information lines)."""
     attachments: dict[str, list[str]] = {}
     for p in report.missing_attachments:
         attachments.setdefault(p.target, []).append(p.source)
@@ -250,12 +260,14 @@ def _print_doctor(report: app.DoctorReport) -> None:
             f"obsidian   {p.source}: [[{p.target}]] is unresolved in Obsidian (rubi "
             f"finds {p.resolved_to} by its title or alias; link its file name)"
         )
-    for w in report.conflicts:
-        echo(f"conflict   {w}")
-    for w in report.secrets:
-        echo(f"secret     {w}")
-    for w in report.worktrees:
-        echo(f"worktree   {w}")
+    for label, found in (
+        ("conflict", report.conflicts),
+        ("secret", report.secrets),
+        ("help", report.help),
+        ("worktree", report.worktrees),
+    ):
+        for w in found:
+            echo(f"{label:<10} {w}")
     counts = [
         (len(report.files), "file problem"),
         (len(report.missing), "unresolved link"),
@@ -263,6 +275,7 @@ def _print_doctor(report: app.DoctorReport) -> None:
         (len(report.obsidian), "link only rubi resolves"),
         (len(report.conflicts), "note with conflict markers"),
         (len(report.secrets), "secret in notes"),
+        (len(report.help), "help note recalled"),
         (len(attachments), "missing attachment"),
         (len(report.missing_note_files), "missing note file"),
         (len(report.pages), "generated page with broken summary markers"),
@@ -274,5 +287,23 @@ def _print_doctor(report: app.DoctorReport) -> None:
         "link only rubi resolves": "links only rubi resolves",
         "note with conflict markers": "notes with conflict markers",
         "secret in notes": "secrets in notes",
+        "help note recalled": "help notes recalled",
     }
     echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
+    return _verdict(sum(n for n, what in counts if what != _INFORMATION))
+
+
+_INFORMATION = "code file skipped or partly read"
+"""The one count of the detail line that is information, not a problem (the map
+reads what it can; :attr:`rubi.app.DoctorReport.ok`)."""
+
+
+def _verdict(problems: int) -> str:
+    """The last line of a doctor report: ``No problems found.``, or how many and the
+    next step."""
+    if not problems:
+        return "No problems found."
+    return (
+        f"{plural(problems, 'problem')}: fix what the lines above name (each says how), "
+        "then run `rubi doctor` again."
+    )

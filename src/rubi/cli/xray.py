@@ -62,13 +62,15 @@ def _classes_table(report: Any) -> Any:
     return table
 
 
-def _plain(text: str) -> str:
+def _plain(text: str, style: str = "") -> Any:
     """``text`` from a transcript (a file path, a tool or folder name, a transcript's
-    own file name) for a rich console: shown as written, its markup not applied (a
-    ``[/bold]`` in a path broke the report), a terminal escape shown escaped."""
-    from rich.markup import escape
+    own file name) for a rich console: a rich ``Text``, shown as written, never read
+    as markup (a ``[/bold]`` in a path broke the report; ``rich.markup.escape``
+    doubled a closing backslash, ``C:\\dir\\`` shown as ``C:\\dir\\\\``), a terminal
+    escape shown escaped."""
+    from rich.text import Text
 
-    return escape(terminal_text(text))
+    return Text(terminal_text(text), style=style)
 
 
 def _sessions_table(report: Any, top: int) -> Any:
@@ -150,7 +152,7 @@ def _replay_table(report: Any) -> Any:
 def _print_report(report: Any, top: int) -> None:
     out = console()
     lines = use_case.summary_lines(report)
-    out.print(f"[bold]{_plain(lines[0])}[/bold]")
+    out.print(_plain(lines[0], "bold"))
     if not report.sessions:
         return
     tables.print_table(out, _classes_table(report))
@@ -164,10 +166,13 @@ def _print_report(report: Any, top: int) -> None:
             out.print(line)
     stats = report.read_stats
     if stats.bad_lines or stats.unreadable_files:
-        where = _plain(", ".join(stats.bad_examples))
+        where = ", ".join(stats.bad_examples)
         out.print(
-            f"[yellow]Skipped {stats.bad_lines} broken lines ({where}) and "
-            f"{stats.unreadable_files} unreadable files.[/yellow]"
+            _plain(
+                f"Skipped {stats.bad_lines} broken lines ({where}) and "
+                f"{stats.unreadable_files} unreadable files.",
+                "yellow",
+            )
         )
     out.print(f"[bold]First change:[/bold] {use_case.first_change(report)}")
 
@@ -323,7 +328,7 @@ def audit(directory: Path, probe_mcp: bool, as_json: bool) -> None:
         return
     out = console()
     table = tables.table(
-        f"Loaded before the first message in {_plain(str(report.directory))}",
+        _plain(f"Loaded before the first message in {report.directory}"),
         ("tokens", "kind", "source", "note"),
         ("kind", "source", "note"),
         shrink=("source", "note"),
