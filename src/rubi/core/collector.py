@@ -44,7 +44,6 @@ __all__ = [
     "pause_collector",
     "resident_collector",
     "resume_collector",
-    "settle",
 ]
 
 RESIDENT_YOUNG = 10_000
@@ -84,19 +83,6 @@ def resume_collector() -> None:
     if _PAUSED:
         _PAUSED.clear()
         gc.enable()
-
-
-def settle() -> None:
-    """A resident process loaded, while idle, what its calls will read (the server's
-    warm-up: :func:`rubi.mcp.startup.warm_vault`): collect every generation now, so
-    what the load left in the young and middle generations is walked once, at idle,
-    and then counted with the old one. Otherwise the first call after it paid a middle
-    collection over all of it: on obsidian-hub (6.5k notes) 30 ms of CPU in the first
-    client search after the warm-up, against about 40 ms for this collection at idle.
-    What is collected is the same; nothing when the collector is off (paused, or
-    turned off by the process or its user)."""
-    if gc.isenabled():
-        gc.collect()
 
 
 _FREEZE: list[bool] = []

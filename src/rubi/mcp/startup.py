@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rubi.core.collector import resume_collector, settle
+from rubi.core.collector import resume_collector
 from rubi.core.latch import Latch
 from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
@@ -314,9 +314,7 @@ def warm_vault(paths: VaultPaths) -> None:
     hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
     and renders its own hits anyway. The vectors' passages are converted to float32
     here, as a resident process's second search would
-    (:meth:`rubi.semantic.dense.DenseIndex.stay`), and the collector then walks
-    what was loaded once, here rather than in the first client search
-    (:func:`rubi.core.collector.settle`).
+    (:meth:`rubi.semantic.dense.DenseIndex.stay`).
 
     Raises:
         RubiError, OSError: the vault cannot be indexed or searched, or its code map
@@ -334,7 +332,6 @@ def warm_vault(paths: VaultPaths) -> None:
         from rubi.app.codesymbols import code_symbols
 
         code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
-    settle()
 
 
 BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
