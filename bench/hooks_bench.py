@@ -220,8 +220,30 @@ def start_engine(
         stderr=subprocess.DEVNULL,
     )
     vault = os.path.realpath(project / ".rubi")
-    wait_for_engine(Path(Address(vault, str(runtime / "rubi")).socket), proc, 60)
+    socket_path = Path(Address(vault, str(runtime / "rubi")).socket)
+    wait_for_engine(socket_path, proc, 60, ready=False)
+    demand_loading(project, env, runtime)
+    wait_for_engine(socket_path, proc, 120)
     return proc
+
+
+def demand_loading(project: Path, env: dict[str, str], runtime: Path) -> None:
+    """Ask a started engine to load what the recall needs: ``rubi serve``'s engine
+    loads on demand (the first request that needs the search stack is refused,
+    ``warming up``, and asks for it; ``rubi.engine.warmup``), and a ping does not ask.
+    One UserPromptSubmit request through the client, in a child process with the
+    bench's environment: refused, it runs nothing (the child does not run it cold)."""
+    code = (
+        "import json, sys; from rubi.engine.client import try_engine; "
+        "raw = sys.stdin.read(); try_engine('UserPromptSubmit', raw, json.loads(raw))"
+    )
+    raw = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": "x"})
+    run_child(
+        [sys.executable, "-c", code],
+        stdin=raw.encode(),
+        cwd=project,
+        env={**env, "XDG_RUNTIME_DIR": str(runtime)},
+    )
 
 
 def measure_starting(

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rubi import app
-from rubi.core import vaultwalk
+from rubi.core import jsonline, vaultwalk
 from rubi.engine.server import Engine
 from rubi.entry import _run_hook
 
@@ -74,14 +74,15 @@ def counting(
 def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
     """Decodings of a hook payload (a JSON text holding ``"prompt"``) and vault walks."""
     found = Counts()
-    counting(
-        monkeypatch,
-        json,
-        "loads",
-        found,
-        "decode",
-        lambda s, *a, **k: isinstance(s, str) and s.startswith('{"session_id"'),
-    )
+    for module in (json, jsonline):  # the hook process decodes through jsonline
+        counting(
+            monkeypatch,
+            module,
+            "loads",
+            found,
+            "decode",
+            lambda s, *a, **k: isinstance(s, str) and s.startswith('{"session_id"'),
+        )
     counting(monkeypatch, vaultwalk, "_up", found, "walk")
     return found
 

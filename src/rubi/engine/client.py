@@ -15,12 +15,12 @@ search``, ``rubi read``). Nothing here ever starts an engine.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
 
 from rubi.claude.hooks.payload import working_dir
+from rubi.core import jsonline
 from rubi.core.vaultwalk import VaultWalk
 from rubi.engine.address import address_for
 from rubi.engine.protocol import (
@@ -109,7 +109,7 @@ def _request(
         "event": event,
         "input": raw,
     }
-    line = json.dumps(request).encode("ascii") + b"\n"
+    line = jsonline.dumps(request).encode("ascii") + b"\n"
     if len(line) > MAX_REQUEST_BYTES:
         return None, walk
     key = event_key(event, payload)
@@ -191,18 +191,18 @@ def _hook_exchange(
             reader = LineReader(sock)
             first = reader.line(MAX_REPLY_BYTES, sent + min(ack_timeout_s, reply_timeout_s))
             if first != ACK.rstrip(b"\n"):
-                return _output(json.loads(first))
+                return _output(jsonline.loads(first))
         except (OSError, ValueError):
             return None  # no engine, no acknowledgement in time, a broken or bad reply
         try:
             sock.sendall(GO)
         except OSError:  # the engine hung up: it runs nothing unconfirmed, unless it
             try:  # had answered already (then that answer stands)
-                return _output(json.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
+                return _output(jsonline.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
             except (OSError, ValueError):
                 return None
         try:
-            answer = _output(json.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
+            answer = _output(jsonline.loads(reader.line(MAX_REPLY_BYTES, sent + reply_timeout_s)))
         except (OSError, ValueError):
             answer = None  # late, lost or malformed: the engine has the hook
         return answer if answer is not None else ""
@@ -245,7 +245,7 @@ def _exchange(
         got = reader.line(limit, sent + (reply_timeout_s if first is None else first))
         if first is not None and got == ACK.rstrip(b"\n"):
             got = reader.line(limit, sent + reply_timeout_s)
-        reply = json.loads(got)
+        reply = jsonline.loads(got)
     finally:
         sock.close()
     return reply if isinstance(reply, dict) and reply.get("ok") is True else None
@@ -288,7 +288,7 @@ def call_via_engine(
             "name": name,
             "args": args,
         }
-        line = json.dumps(request).encode("ascii") + b"\n"
+        line = jsonline.dumps(request).encode("ascii") + b"\n"
         if len(line) > MAX_REQUEST_BYTES:
             return None
         return _exchange(

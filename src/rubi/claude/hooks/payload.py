@@ -16,22 +16,45 @@ handler then does what it does without it):
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from re import Pattern
     from typing import Any
+
+    SESSION_ID_RE: Pattern[str]  # module ``__getattr__``: compiled when first asked for
 
 __all__ = ["SESSION_ID_RE", "clean_payload", "session_id", "transcript_path", "working_dir"]
 
-SESSION_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
+_SESSION_ID = r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}"
 """What a session id may look like: it becomes part of file names and a frontmatter
-value, so no separators, dots, spaces or line breaks."""
+value, so no separators, dots, spaces or line breaks (:data:`SESSION_ID_RE`)."""
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-"""Control characters (lone surrogates: :func:`_has_surrogate`; a class with both
-compiled in 0.5 ms of every hook)."""
+_session_id_re: Pattern[str] | None = None
+
+_CONTROL = dict.fromkeys([*range(0x20), 0x7F])
+"""Control characters (U+0000-U+001F, U+007F), as a ``str.translate`` table that
+deletes them (lone surrogates: :func:`_has_surrogate`). Not a pattern: a hook that
+the engine answers checks its ``cwd`` here and imports no ``re`` (``enum``,
+``functools``, ``collections``: 6 ms of CPU; :mod:`rubi.core.jsonline`)."""
+
+
+def _session_pattern() -> Pattern[str]:
+    global _session_id_re
+    if _session_id_re is None:
+        import re
+
+        _session_id_re = re.compile(_SESSION_ID)
+    return _session_id_re
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`SESSION_ID_RE` (the compiled session id pattern), compiled when first
+    asked for."""
+    if name == "SESSION_ID_RE":
+        return _session_pattern()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _has_surrogate(value: str) -> bool:
@@ -45,11 +68,16 @@ def _has_surrogate(value: str) -> bool:
 
 def session_id(value: Any) -> str:
     """``value`` when it is a usable session id (:data:`SESSION_ID_RE`), else ``""``."""
-    return value if isinstance(value, str) and SESSION_ID_RE.fullmatch(value) else ""
+    return value if isinstance(value, str) and _session_pattern().fullmatch(value) else ""
 
 
 def _absolute(value: Any) -> str | None:
-    if not isinstance(value, str) or not value or _CONTROL.search(value) or _has_surrogate(value):
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value.translate(_CONTROL)) != len(value)
+        or _has_surrogate(value)
+    ):
         return None
     return value if os.path.isabs(value) else None
 
