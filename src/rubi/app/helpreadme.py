@@ -32,7 +32,7 @@ README = "README.md"
 
 PAST_READMES = frozenset(
     {
-        # 127d539f: the first vault template (pip install rubi-memory, an in-vault .index/)
+        # 127d539f: the first vault template (installed from the registry name, an in-vault .index/)
         "ac52e6094cf185299cc57ca60270f9f3dcd030275bce3fe2b8e5c9f74a6659eb",
         # 2e243bc5: the install from a checkout, the index in the cache, map.md, sessions/
         "e49ddfdeacae1ef382a5d4ed0bf8811e43c785f9fbe6723990b74864e286d66e",
