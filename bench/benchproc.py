@@ -371,3 +371,16 @@ def fmt_s(values: Sequence[float], digits: int = 2) -> str:
 def fmt_ms(values: Sequence[float], digits: int = 0) -> str:
     """:func:`fmt` of values in seconds, shown in milliseconds."""
     return fmt(values, "ms", digits, 1000.0)
+
+
+def end_on_eof(proc: subprocess.Popen[Any], timeout_s: float = 30.0) -> None:
+    """End a server that stops on stdin EOF (``rubi serve``): close its stdin, wait up
+    to ``timeout_s`` seconds, kill it if it is still running, then close its stdout."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.close()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    proc.stdout.close()

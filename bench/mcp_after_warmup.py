@@ -39,7 +39,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchproc import Lines, cpu_seconds, rss_mb, thread_cpu_delta_s, thread_cpu_ns
+from benchproc import (
+    Lines,
+    cpu_seconds,
+    end_on_eof,
+    rss_mb,
+    thread_cpu_delta_s,
+    thread_cpu_ns,
+)
 from mcp_bench import INIT, _ask, _send, serve_args
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
@@ -100,13 +107,7 @@ def one_start(
         out["cpu"] = cpu
         out["rss_end"] = rss_mb(proc.pid)
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
+        end_on_eof(proc)
     return out, answers
 
 

@@ -83,6 +83,7 @@ from benchproc import (
     Lines,
     children_of,
     cpu_seconds,
+    end_on_eof,
     fmt_ms,
     fmt_s,
     pct,
@@ -254,13 +255,7 @@ def one_start(
             time.sleep(max(0.0, hold_s - (time.perf_counter() - started)))
             out["hold_cpu"] = cpu_seconds(proc.pid)
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
+        end_on_eof(proc)
     return out
 
 
