@@ -15,12 +15,19 @@ import sys
 __all__ = ["leave"]
 
 
+JOIN_S = 1.0
+"""How long :func:`leave` waits in all for threads that are not daemons to end (s)."""
+
+
 def leave(code: int) -> None:
     """End the process now with ``code``, without the interpreter's teardown.
 
     Returns without doing anything, for the usual exit, when a standard stream cannot
     be flushed (the interpreter then reports it as always) or a thread that is not a
-    daemon still runs (the usual exit waits for it). Callers must have finished their
+    daemon still runs after :data:`JOIN_S` seconds of waiting for it (the usual exit
+    waits for it too: an AnyIO worker thread told to stop when the server's event loop
+    closed may still be ending, which under load made a served session's end tear the
+    interpreter down after all). Callers must have finished their
     own cleanup (files closed, locks freed, sockets removed) first: no ``finally``
     block or context manager still open runs after this.
     """
@@ -33,10 +40,15 @@ def leave(code: int) -> None:
         return
     threading = sys.modules.get("threading")
     if threading is not None:
+        import time
+
         main_thread = threading.main_thread()
+        until = time.monotonic() + JOIN_S
         for thread in threading.enumerate():
             if thread is not main_thread and not thread.daemon and thread.is_alive():
-                return
+                thread.join(max(0.0, until - time.monotonic()))
+                if thread.is_alive():
+                    return
     import atexit
 
     atexit._run_exitfuncs()
