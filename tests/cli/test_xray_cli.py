@@ -173,19 +173,25 @@ def test_xray_writes_nothing_to_stderr_when_it_is_not_a_terminal(tmp_path: Path)
     assert result.stderr.startswith("Error: "), repr(result.stderr)
 
 
+def _three_reads_of(path: str) -> list[dict[str, object] | str]:
+    """A transcript's records: a prompt, then three turns that each Read ``path``."""
+    records: list[dict[str, object] | str] = [user("start", 0)]
+    for i in range(3):
+        records.append(
+            assistant(
+                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", path)]
+            )
+        )
+        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    return records
+
+
 def test_xray_shows_names_from_a_transcript_as_text(tmp_path: Path) -> None:
     """A file path or tool name a transcript holds is printed as written: rich markup
     in it is neither applied nor able to break the report, an escape sequence is shown
     escaped, and a transcript file's own name in the skipped-lines line likewise."""
     odd = "/repo/[/bold]docs[red]\x1b]0;owned\x07.py"
-    records: list[dict[str, object] | str] = [user("start", 0)]
-    for i in range(3):
-        records.append(
-            assistant(
-                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", odd)]
-            )
-        )
-        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    records = _three_reads_of(odd)
     records.append("not json")
     main = write_jsonl(tmp_path / "x[bold]\x1b[2J.jsonl", records)
     result = CliRunner().invoke(cli, ["xray", str(main)])
@@ -277,14 +283,7 @@ def test_xray_and_audit_show_a_closing_backslash_once(tmp_path: Path) -> None:
     ``rich.markup.escape`` doubled it (``C:\\dir\\\\``) in the tables and titles."""
     home = tmp_path / "home"
     odd = "C:\\dir\\"
-    records: list[dict[str, object] | str] = [user("start", 0)]
-    for i in range(3):
-        records.append(
-            assistant(
-                f"m{i}", usage(2, w5=1000, out=50), 10.0 * (i + 1), tools=[(f"t{i}", "Read", odd)]
-            )
-        )
-        records.append(tool_result(f"t{i}", "z" * 4000, 10.0 * (i + 1) + 1))
+    records = _three_reads_of(odd)
     main = write_jsonl(tmp_path / "s.jsonl", records)
     env = {"HOME": str(home), "COLUMNS": "200"}
     result = CliRunner().invoke(cli, ["xray", str(main)], env=env)
