@@ -21,7 +21,15 @@ turn (the order swapped every round):
   replay gets a session id of its own, so no replay reads the state another left;
 - the captured SessionStart and SessionEnd payloads are run as the cold ``rubi hook``
   processes the plugin starts (CPU from ``wait4``);
+- the session's UserPromptSubmit, the same arguments made the hook JSON a command
+  hook reads (:func:`rubi.claude.hooks.toolcall.payload_of`), run as a cold ``rubi
+  hook UserPromptSubmit`` process (no server: what a recall costs a process of its
+  own, beside what the server's first recall costs; its answer must be the server's);
 - the floor ``python -c pass``.
+
+With ``--plain``, every replayed process runs with ``RUBI_SEMANTIC=0`` (the dense
+channel off, as ``bench/cold_recall.py --semantic 0`` measures a cold hook): the
+session itself is captured as usual.
 
 Printed: CPU p50 (min-max) per phase (the handshake, ``tools/list``, each hook event's
 calls summed, the exit after stdin closed, the whole server; the two command hooks),
@@ -75,8 +83,13 @@ def _renamed(text: str, session: str, fresh: str) -> str:
     return text
 
 
+PLAIN: dict[str, str] = {}
+"""Set for every replayed process (``--plain``: ``RUBI_SEMANTIC=0``)."""
+
+
 def _env(home: Path, src: str) -> dict[str, str]:
     env = sb.rubi_env(home)
+    env.update(PLAIN)
     env["PYTHONPATH"] = src
     env["PYTHONHASHSEED"] = "0"
     env["CLAUDE_PLUGIN_ROOT"] = str(sb.ROOT)
@@ -138,6 +151,28 @@ def command_hook(
     return _children_cpu() - before, run.stdout
 
 
+def cold_prompt(lines: list[str]) -> bytes | None:
+    """The hook JSON of the stream's first UserPromptSubmit call, as ``rubi hook
+    UserPromptSubmit`` reads it on stdin (None: the session sent none)."""
+    from rubi.claude.hooks.toolcall import payload_of
+
+    for line in lines:
+        arguments = (json.loads(line).get("params") or {}).get("arguments") or {}
+        if arguments.get("event") == "UserPromptSubmit":
+            return json.dumps(payload_of(arguments)[1], ensure_ascii=False).encode()
+    return None
+
+
+def _hook_text(answers: bytes) -> bytes:
+    """The text of the first tool call's answer among a replay's answers (the
+    handshake's and the list's have no ``content``)."""
+    for line in answers.splitlines():
+        content = (json.loads(line).get("result") or {}).get("content")
+        if content:
+            return str(content[0].get("text", "")).encode()
+    return b""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", type=Path)
@@ -145,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", type=Path, default=None)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--claude", default=None)
+    parser.add_argument("--plain", action="store_true", help="replay with RUBI_SEMANTIC=0")
     args = parser.parse_args(argv)
     trees = dict(spec.split("=", 1) for spec in args.tree)
+    if args.plain:
+        PLAIN["RUBI_SEMANTIC"] = "0"
     with tempfile.TemporaryDirectory(prefix="rubi-session-phases-") as tmp:
         work = Path(tmp)
         project = sb.copy_project(args.project, work / "project" / args.project.name)
@@ -199,10 +237,20 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 phases["rubi hook SessionEnd"] = spent
                 outs.append(text)
+                runs += 1  # the cold recall under a session id of its own too
+                cold = f"{session[:-4]}{runs:04d}"
+                prompt = cold_prompt([_renamed(line, session, cold) for line in stream])
+                if prompt is not None:
+                    event = "UserPromptSubmit"
+                    spent, text = command_hook(project, home, event, prompt, trees[name])
+                    phases["cold rubi hook UserPromptSubmit"] = spent
+                    outs.append(text)
+                    if text.rstrip(b"\n") != _hook_text(out).rstrip(b"\n"):
+                        differ.add("the cold recall against the server's")
                 answers[name] = outs
                 for key, value in phases.items():
                     cpu[name].setdefault(key, []).append(value)
-            parts = ("SessionStart", "server", "SessionEnd")
+            parts = ("SessionStart", "server", "SessionEnd", "cold UserPromptSubmit")
             one = next(iter(answers.values()))
             for outs in answers.values():
                 differ |= {

@@ -50,3 +50,45 @@ def test_a_replay_gets_a_session_id_of_its_own_and_keeps_the_transcript(
     for text in (line, spaced):
         got = json.loads(sp._renamed(text, old, new))
         assert got == {"session_id": new, "transcript_path": f"/p/{old}.jsonl"}
+
+
+def test_the_cold_recall_reads_the_session_s_first_prompt_as_a_command_hook_would(
+    sp: ModuleType,
+) -> None:
+    def call(rid: int, **arguments: str) -> str:
+        params = {"name": "hook", "arguments": arguments}
+        return json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    stream = [
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}),
+        call(1, event="PreToolUse", session_id="s", cwd="/p", tool_name="Read", tool_input="{}"),
+        call(
+            2,
+            event="UserPromptSubmit",
+            session_id="s",
+            cwd="/p",
+            prompt="why sqlite",
+            transcript_path="",
+        ),
+        call(3, event="UserPromptSubmit", session_id="s", cwd="/p", prompt="a second one"),
+    ]
+    payload = json.loads(sp.cold_prompt(stream))
+    assert payload == {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "s",
+        "cwd": "/p",
+        "prompt": "why sqlite",
+    }  # the first prompt's, its empty fields left out as payload_of leaves them
+    assert sp.cold_prompt(stream[:2]) is None
+
+
+def test_the_server_s_recall_text_is_the_first_tool_call_s_answer(sp: ModuleType) -> None:
+    answers = [
+        {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25"}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "search"}]}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"text": "recalled", "type": "text"}]}},
+        {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"text": "", "type": "text"}]}},
+    ]
+    raw = b"".join(json.dumps(a).encode() + b"\n" for a in answers)
+    assert sp._hook_text(raw) == b"recalled"
+    assert sp._hook_text(raw.split(b"\n", 2)[0]) == b""

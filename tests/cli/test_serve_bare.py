@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,47 @@ def test_a_bare_serve_answers_as_the_click_command_without_importing_click_or_in
     assert answers == _messages(spelled.stdout)
     assert not {"click", "inspect"} & _imported(bare.stderr)  # inspect: no class needs it
     assert {"click", "inspect"} <= _imported(spelled.stderr)
+
+
+def test_a_bare_serve_answers_a_session_s_recall_without_urllib_or_ipaddress(
+    tmp_path: Path,
+) -> None:
+    """``pathlib`` is imported as a cold hook imports it (``urllib.parse`` and
+    ``ipaddress`` deferred until a path is made a URI): a session's server, its
+    handshake and its recall (the plugin's ``mcp_tool`` hook), never loads them
+    (the graph read flat, as a session finds it: networkx would import them)."""
+    project = login_project(tmp_path / "proj")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    hour_ago = time.time_ns() - 3600 * 10**9  # no file saved near the next listing
+    for path in project.rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(hour_ago, hour_ago))
+    cold_search = (  # a cold reader leaves the flat graph current, as `rubi index` does
+        "from pathlib import Path\n"
+        "from rubi import app\n"
+        "from rubi.app.searching import one_search\n"
+        "one_search()\n"
+        f"app.search(app.locate(Path({str(project / '.rubi')!r})), 'login')\n"
+    )
+    subprocess.run([sys.executable, "-c", cold_search], check=True, timeout=100)
+    arguments = {
+        "event": "UserPromptSubmit",
+        "session_id": "s-urllib",
+        "transcript_path": "",
+        "cwd": str(project),
+        "prompt": "why do login tokens expire at midnight",
+    }
+    call = {"name": "hook", "arguments": arguments}
+    hook = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call}
+    stdin = "".join(json.dumps(r) + "\n" for r in [*_REQUESTS, hook])
+    bare = _rubi(["serve"], project, stdin)
+    assert bare.returncode == 0, bare.stderr
+    answers = _messages(bare.stdout)
+    assert [m["id"] for m in answers] == [1, 2, 3]  # type: ignore[index]
+    recalled = answers[2]["result"]  # type: ignore[index]
+    assert recalled["isError"] is False
+    assert "Login tokens expire at midnight UTC" in recalled["content"][0]["text"]
+    assert not {"urllib", "ipaddress"} & _imported(bare.stderr)
 
 
 def test_a_bare_serve_that_cannot_start_fails_as_the_click_command(tmp_path: Path) -> None:

@@ -53,6 +53,11 @@ def serve_bare() -> NoReturn:
     pause_collector()
     _keep_dataclass_code()
     _log_warnings()
+    from rubi.core.pathlibimport import import_pathlib
+
+    # As a cold hook imports it: without ``urllib.parse`` and ``ipaddress`` (about
+    # 2 ms of CPU), which a session's server never needs (``Path.as_uri`` imports it).
+    import_pathlib()
     try:
         from rubi.cli.serverun import DEFAULTS, run_serve
 
