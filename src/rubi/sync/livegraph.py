@@ -158,10 +158,9 @@ class GraphKeeper:
         """The live graph, caught up with ``store``: its notes and, when the code map
         changed shape since (:data:`CODE_STAMP`), its code nodes, moved from the map
         they were made of (``previous_map``, or what reads it, when the graph does not
-        know it). A
-        ``reader`` (not a run) that had to move them in a graph read back from disk
-        writes the snapshot again, so the next process need not (not when ``watched``:
-        a watcher writes it itself)."""
+        know it). A ``reader`` (not a run) that had to move them in a graph read back
+        from disk writes the snapshot again, so the next process need not (not when
+        ``watched``: a watcher writes it itself)."""
         gen = store.gen()
         if self.live is not None and self.gen == gen:
             return self.live  # the common case of every search: one small query

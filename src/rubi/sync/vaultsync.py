@@ -359,7 +359,8 @@ class VaultSync:
         # changed reads no map)
         previous_map: PreviousMap = None
         if plan.moves_code_nodes:
-            previous_map = code_run.previous if code_run.code_map else self._code.code_map
+            changed = code_run.code_map is not None
+            previous_map = code_run.previous if changed else self._code.code_map
         run.take_code(code_run, previous_map)
         pages_map = self._pages_map(run) if run.wants_pages else None
         if pages_map is not None:
