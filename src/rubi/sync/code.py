@@ -109,6 +109,8 @@ class CodeRun:
         saved: the map was written to its file this run.
         memory: what ``code_map`` was resolved from, when this run built it in full or
             updated a memory (:mod:`rubi.codemap.incremental`); None otherwise.
+        previous: the map this run updated (``code_map``'s predecessor), when it was
+            given or read; None when the code had not changed (the map was not read).
     """
 
     code_map: CodeMap | None = None
@@ -117,6 +119,7 @@ class CodeRun:
     listing: CodeListing | None = None
     saved: bool = False
     memory: MapMemory | None = None
+    previous: CodeMap | None = None
 
 
 def _restat(root: Path, held: CodeListing, changed: Collection[str]) -> CodeListing | None:
@@ -201,7 +204,7 @@ def map_code(
     full: bool,
     code: bool,
     progress: Progress | None,
-    previous: CodeMap | None = None,
+    previous: CodeMap | Callable[[], CodeMap | None] | None = None,
     *,
     held: CodeListing | None = None,
     changed: Collection[str] | None = None,
@@ -213,7 +216,9 @@ def map_code(
 
     Args:
         previous: the map this run updates (kept whole when no changed file changed
-            shape: see :func:`rubi.codemap.build_code_map`).
+            shape: see :func:`rubi.codemap.build_code_map`), or what reads it: called
+            only once the code is known to have changed, so a run that finds nothing
+            changed reads no map (0.08 s of CPU on spring-framework's 9,724 files).
         held: the listing of the last run (:attr:`CodeRun.listing`) and ``changed``
             the project-relative paths a watcher saw change since: when every one is
             a listed file still there, the project is not listed again, only those
@@ -241,8 +246,7 @@ def map_code(
         restated = seen.stats
     else:
         seen = _list(root)
-    listing = seen.listing if seen is not None else None
-    stats = seen.stats if seen is not None else None
+    listing, stats = (seen.listing, seen.stats) if seen is not None else (None, None)
     fingerprint = code_fingerprint(root, listing, stats) if stats is not None else ""
     if (
         not full
@@ -255,6 +259,7 @@ def map_code(
         report.code_files = len(old.code)
         return CodeRun(listing=seen)
     new.code_fingerprint = fingerprint
+    previous = previous() if callable(previous) else previous
     (paths.index_dir / "codemap-cache.json").unlink(missing_ok=True)  # format 1, one JSON file
     code_map, kept = _map(
         paths, progress, previous, memory, full, listing, stats, restated, changed
@@ -269,7 +274,7 @@ def map_code(
     )
     if saved:
         save_code_map(paths, code_map, docs.ids, previous)
-    return CodeRun(code_map, docs, deletes, seen, saved, kept)
+    return CodeRun(code_map, docs, deletes, seen, saved, kept, previous)
 
 
 def _list(root: Path) -> CodeListing | None:

@@ -83,12 +83,15 @@ class CodeMemory:
     ) -> CodeRun:
         """The code side of a run (:func:`rubi.sync.code.map_code`); keeps the map it
         saved and the listing it saw, so the next run neither reads the map back nor
-        lists the project when a watcher says what changed. Call under the lock."""
+        lists the project when a watcher says what changed; the map before the run is
+        read only when the code changed (:attr:`CodeRun.previous`). Call under the
+        lock."""
         if not code or self.paths.project_root is None:
             return map_code(self.paths, old, new, report, full, code, None)
         held, self._listing = self._listing, None  # kept only if this run ends
         memory, self._memory = self._memory, None  # changed in place by the run
-        previous = None if full else self.code_map()
+        # read only when the code changed: a run that finds nothing changed reads no map
+        previous = None if full else self.code_map
         code_run = map_code(
             self.paths,
             old,

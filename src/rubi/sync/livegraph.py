@@ -52,6 +52,13 @@ __all__ = ["CODE_STAMP", "JOURNAL_MAX", "GraphKeeper"]
 
 log = logging.getLogger(__name__)
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    PreviousMap: TypeAlias = "CodeMap | Callable[[], CodeMap | None] | None"
+    """The map a graph's code nodes are moved from, or what reads it (called only when
+    they move: a run that changed no code reads no map)."""
+
 JOURNAL_MAX = 512
 """Changed notes the store may hold beyond the graph snapshot before the snapshot is
 rewritten: a cold reader replays at most this many (about a millisecond each)."""
@@ -143,17 +150,17 @@ class GraphKeeper:
     def get(
         self,
         store: Store,
-        previous_map: CodeMap | None = None,
+        previous_map: PreviousMap = None,
         *,
         reader: bool = True,
         watched: bool = False,
     ) -> LiveGraph:
         """The live graph, caught up with ``store``: its notes and, when the code map
         changed shape since (:data:`CODE_STAMP`), its code nodes, moved from the map
-        they were made of (``previous_map`` when the graph does not know it). A
-        ``reader`` (not a run) that had to move them in a graph read back from disk
-        writes the snapshot again, so the next process need not (not when ``watched``:
-        a watcher writes it itself)."""
+        they were made of (``previous_map``, or what reads it, when the graph does not
+        know it). A ``reader`` (not a run) that had to move them in a graph read back
+        from disk writes the snapshot again, so the next process need not (not when
+        ``watched``: a watcher writes it itself)."""
         gen = store.gen()
         if self.live is not None and self.gen == gen:
             return self.live  # the common case of every search: one small query
@@ -162,6 +169,8 @@ class GraphKeeper:
         if live.code_stamp != stamp:
             stale_snapshot = live.code_stamp == self.snapshots.stamp
             code_map = self._code.code_map()
+            if callable(previous_map):
+                previous_map = previous_map()
             with self._changing():
                 live.set_code_map(code_map, previous_map)
             live.code_stamp = stamp
@@ -222,7 +231,7 @@ class GraphKeeper:
         full: bool,
         *,
         records: Mapping[str, GraphRecord] | None = None,
-        previous_map: CodeMap | None = None,
+        previous_map: PreviousMap = None,
         reshaped: bool = False,
         watched: bool = False,
     ) -> None:

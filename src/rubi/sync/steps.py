@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from rubi.graph.live import GraphRecord
     from rubi.index.searchindex import SearchIndex
     from rubi.semantic.sync import VectorSink
+    from rubi.sync.livegraph import PreviousMap
 
 __all__ = ["SyncRun", "commit_rows"]
 
@@ -96,8 +97,9 @@ class SyncRun:
         self.streamed: StreamedNotes | None = None
         self.deletes: list[str] = []
         self.code = CodeRun()
-        self.previous_map: CodeMap | None = None
-        """The map the graph was last given, to move its code nodes from."""
+        self.previous_map: PreviousMap = None
+        """The map the graph was last given, to move its code nodes from (or what reads
+        it: :data:`~rubi.sync.livegraph.PreviousMap`)."""
 
     @property
     def changed(self) -> dict[str, Note]:
@@ -180,7 +182,7 @@ class SyncRun:
         self.report.deleted = len(self.deletes)
 
     # -- 3 ------------------------------------------------------------------------
-    def take_code(self, code: CodeRun, previous_map: CodeMap | None) -> None:
+    def take_code(self, code: CodeRun, previous_map: PreviousMap) -> None:
         """What the code side made (:meth:`rubi.sync.codememory.CodeMemory.map_code`),
         and the map before it (asked for when :attr:`RunPlan.moves_code_nodes`)."""
         self.code, self.previous_map = code, previous_map

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
     from rubi.index.searchindex import SearchIndex
+    from rubi.sync.livegraph import PreviousMap
 
 __all__ = ["CODE_STAMP", "JOURNAL_MAX", "LOCK_TIMEOUT_S", "VaultSync"]
 
@@ -349,12 +350,17 @@ class VaultSync:
         plan = run.plan
         run.read_notes()
         run.find_deletes()
-        # the map the graph was last given, to move its code nodes to the new one
-        # (what the code run starts from anyway: no extra read)
-        previous_map = self._code.code_map() if plan.moves_code_nodes else None
         code_run = self._code.map_code(
             run.old, run.new, run.report, plan.full, plan.code, run.progress, changed_code
         )
+        # the map the graph was last given, to move its code nodes to the new one: what
+        # the code run started from when the code changed (no extra read), else the map
+        # kept, read only if the graph turns out to need it (a run that finds nothing
+        # changed reads no map)
+        previous_map: PreviousMap = None
+        if plan.moves_code_nodes:
+            changed = code_run.code_map is not None
+            previous_map = code_run.previous if changed else self._code.code_map
         run.take_code(code_run, previous_map)
         pages_map = self._pages_map(run) if run.wants_pages else None
         if pages_map is not None:
