@@ -8,7 +8,11 @@ for both trees in a round), the trees' order flips every round, and each prompt'
 output is compared byte for byte across the trees.
 
     python bench/cold_recall.py PROJECT --before <checkout>/src [--runs 12]
-        [--semantic 0|1] [--prompt TEXT ...]
+        [--semantic 0|1] [--prompt TEXT ...] [--before-cache DIR]
+
+``--before-cache``: the other tree's ``XDG_CACHE_HOME`` (a copy of the cache as that
+tree's code wrote it: a derived file whose bytes changed is read by each tree as its
+own writer made it); both trees read the environment's otherwise.
 
 PROJECT must be indexed already (``rubi index`` there), by code whose index format
 both trees read. Give it its own ``HOME`` and ``XDG_CACHE_HOME`` as for any bench.
@@ -63,6 +67,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=12)
     parser.add_argument("--semantic", choices=("0", "1"), default=None)
     parser.add_argument("--prompt", action="append", default=None)
+    parser.add_argument("--before-cache", type=Path, default=None)
     args = parser.parse_args()
     project = args.project.resolve()
     prompts = args.prompt or list(PROMPTS)
@@ -86,6 +91,8 @@ def main() -> None:
         }
         for name in order:
             env = {**base_env, "PYTHONPATH": trees[name]}
+            if name == "before" and args.before_cache is not None:
+                env["XDG_CACHE_HOME"] = str(args.before_cache.resolve())
             data = json.dumps(payload).encode()
             done, c, w = _child([sys.executable, "-c", HOOK], project, env, data)
             if done.returncode != 0:

@@ -255,3 +255,29 @@ def test_names_with_line_breaks_nul_and_any_length_and_empty_tables_read_back(
     with pytest.raises(KeyError):
         build.type_names["Router"]
     assert build.defined_names["\x00"] == ["\x00"] and build.defined_names[""] == [""]
+
+
+def test_node_ids_of_any_code_points_are_written_as_utf8_and_read_back(
+    live: LiveGraph, path: Path
+) -> None:
+    """The ids section is JSON in UTF-8, not escaped to ASCII (``\\uXXXX`` took a cold
+    reader twice as long to decode in a vault of notes not in English): an id with
+    accents, CJK, Cyrillic, an astral emoji, a lone surrogate (an undecodable file
+    name), a quote, a backslash or a newline reads back as written, in order."""
+    odd = [
+        "é/café",
+        "名前/ノート",
+        "заметки/синхронизация",
+        "\U0001f600x",
+        "bad\udcff",
+        'a"b\\c\nd',
+    ]
+    for node in odd:
+        live.build.graph.add_node(node, kind="note", title=node)
+    _, f = _written(live, path)
+    assert list(f) == list(live.build.graph)
+    assert all(node in f and f.nodes[node]["title"] == node for node in odd)
+    data = path.read_bytes()
+    start, size = flatlayout.SECTION.unpack_from(data, flatlayout.HEADER.size)
+    ids = data[start : start + size]
+    assert "名前/ノート".encode() in ids and b"\\u" not in ids

@@ -58,6 +58,13 @@ def test_the_cold_reader_reads_what_whoosh_reads(monkeypatch: pytest.MonkeyPatch
             assert cleaf.has_deletions() == wleaf.has_deletions()
             for field in fields:
                 assert _stored_lengths(cleaf, field) == _stored_lengths(wleaf, field), field
+                # kept as Whoosh's one-byte codes, decoded where a posting reads one
+                codes, table = SegmentData().lengths("c", cleaf, field)
+                assert isinstance(codes, bytes) and len(codes) == wleaf.doc_count_all()
+                assert [table[c] for c in codes] == [
+                    int(wleaf.doc_field_length(d, field, 1) or 0)
+                    for d in range(wleaf.doc_count_all())
+                ], field
             want, got = SegmentData(), SegmentData()
             every = [(f, t.decode("utf-8")) for f, t in wleaf.all_terms()]
             for field, text in [*every, ("body", "nowhere"), ("nofield", "x")]:

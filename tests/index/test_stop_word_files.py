@@ -31,3 +31,34 @@ def test_a_list_file_that_is_not_utf8_is_read_as_the_package_reads_it(lists: Pat
 def test_a_list_no_one_has_gives_no_stop_words(lists: Path) -> None:
     assert snowball.stop_words("xx") == frozenset()
     assert snowball.package_stop_words("nolanguage") == []
+
+
+def test_a_list_with_any_line_ends_and_blank_lines_is_read_line_by_line(lists: Path) -> None:
+    """Read whole and cut at its line ends: the words a line-by-line read gives (CRLF and
+    CR line ends, blank and space-only lines, a word with a space inside, no final
+    line end)."""
+    raw = "albo\r\n\r\n  aby \rjak to\n\n \t\nczy"
+    (lists / "polish.txt").write_bytes(raw.encode("utf-8"))
+    with (lists / "polish.txt").open(encoding="utf-8") as f:
+        expected = [line.strip() for line in f if line.strip()]
+    assert snowball.package_stop_words("polish") == expected == ["albo", "aby", "jak to", "czy"]
+
+
+def test_the_turkish_list_is_repaired_as_the_codec_would_without_importing_it() -> None:
+    """``_repair_turkish`` gives ``encode("latin-1").decode("iso8859_9")`` for every
+    Latin-1 character and leaves a word beyond Latin-1 as it is; a process making the
+    Turkish stop words imports no codec for it."""
+    import subprocess
+    import sys
+
+    for ch in map(chr, range(256)):
+        assert snowball._repair_turkish(ch) == ch.encode("latin-1").decode("iso8859_9")
+    assert snowball._repair_turkish("altmýþ") == "altmış"
+    assert snowball._repair_turkish("") == ""
+    assert snowball._repair_turkish("şýþ") == "şýþ"  # cannot be encoded: as it is
+    code = (
+        "import sys; from rubi.index.snowball import stop_words; w = stop_words('tr'); "
+        "print('encodings.iso8859_9' in sys.modules, 'altmış' in w, 'bir' in w)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "True"]

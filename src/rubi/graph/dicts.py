@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["graph_dicts"]
+__all__ = ["graph_dicts", "link_dicts"]
 
 
 def graph_dicts(g: Any) -> tuple[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]]:
@@ -47,3 +47,15 @@ def _own(g: Any, name: str) -> Any:
         return object.__getattribute__(g, name)
     except AttributeError:
         return None
+
+
+def link_dicts(g: Any) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """``g``'s successors and predecessors (:func:`graph_dicts`') for a reader of the
+    neighbours' ids only (iterated, counted, made a set: the walk): a flat graph's read
+    without the edge dicts it would decode for every node asked
+    (:mod:`rubi.graph.flatlinks`), the same ids in the same order."""
+    _, succ, pred = graph_dicts(g)
+    if getattr(type(succ), "linked", None) is None:
+        return succ, pred
+    flat: Any = succ, pred  # rubi.graph.flat's adjacency (not imported here)
+    return flat[0].linked(), flat[1].linked()

@@ -2,14 +2,14 @@
 writes and :mod:`rubi.graph.flat` reads.
 
 Sections, in file order (:data:`SECTIONS`): ``ids`` (the node ids in the graph's order,
-one JSON array); ``attrs`` (each node's attribute dict as JSON) and ``attr_off`` (where
-each ends); for the successors and then the predecessors, CSR arrays (``off``: where a
-node's neighbours start; ``nbr``: their positions, in networkx's order; ``koff``,
-``key``, ``data``: each node pair's edge keys and attribute dicts, as indexes into the
-``tables`` section's lists); ``tables`` (JSON: the edge keys, the distinct edge
-attribute dicts, the graph's own attributes); then per name table (``names``,
-``type_names``, ``defined_names``) and the link problems by note: the keys sorted by
-their UTF-8 bytes, where each ends, one JSON value per key, where each ends.
+one JSON array in UTF-8, not escaped to ASCII); ``attrs`` (each node's attribute dict as
+JSON) and ``attr_off`` (where each ends); for the successors and then the predecessors,
+CSR arrays (``off``: where a node's neighbours start; ``nbr``: their positions, in
+networkx's order; ``koff``, ``key``, ``data``: each node pair's edge keys and attribute
+dicts, as indexes into the ``tables`` section's lists); ``tables`` (JSON: the edge keys,
+the distinct edge attribute dicts, the graph's own attributes); then per name table
+(``names``, ``type_names``, ``defined_names``) and the link problems by note: the keys
+sorted by their UTF-8 bytes, where each ends, one JSON value per key, where each ends.
 
 The file starts with a fixed header (:data:`HEADER`: magic, :data:`FLAT_FORMAT`, byte
 order, store generation, code stamp, the file's length, three CRC-32s) and the section

@@ -68,6 +68,8 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
+    from rubi.index.segmentdata import Lengths
+
 __all__ = [
     "MAX_CACHED_POSTINGS",
     "MAX_CACHED_STORED",
@@ -184,7 +186,10 @@ class TermScorer:
                 out[docnum] = 1.0
                 continue
             leaf, offset, _, segid = self._leaves[bisect_right(self._offsets, docnum) - 1]
-            length = sum(self.segments.lengths(segid, leaf, f)[docnum - offset] for f in held)
+            length = 0
+            for f in held:
+                codes, table = self.segments.lengths(segid, leaf, f)
+                length += table[codes[docnum - offset]]
             out[docnum] = max(length, 1) / average
         return out
 
@@ -268,7 +273,7 @@ class TermScorer:
 
     def _read(self, clause: TermQuery) -> Postings:
         field, text = clause.field, clause.text
-        per_leaf: list[tuple[int, Sequence[int], Sequence[float], array[int]]] = []
+        per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
         for leaf, offset, deleted, segid in self._leaves:
             ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
@@ -279,10 +284,10 @@ class TermScorer:
             return Postings(docs, weights)
         avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
         B = self.field_B.get(field, self.B)
-        for offset, ids, tfs, lengths in per_leaf:
+        for offset, ids, tfs, (codes, lengths) in per_leaf:
             weights.extend(
                 [
-                    (w * tf) / ((1 - B) + B * lengths[d] / avgfl)
+                    (w * tf) / ((1 - B) + B * lengths[codes[d]] / avgfl)
                     for d, tf in zip(ids, tfs, strict=True)
                 ]
             )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from rubi.graph.build import GraphBuild
-from rubi.graph.dicts import graph_dicts
+from rubi.graph.dicts import link_dicts
 from rubi.index.analysis import analyze, function_words_only
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
@@ -298,7 +298,7 @@ def graph_list(
         seeds[m.id] = max(seeds.get(m.id, 0.0), NAME_SEED_WEIGHT)
     ppr = personalized_pagerank(g, seeds, linked_only=True)
     walked = [s for s in seeds if s in g]
-    _, succ, pred = graph_dicts(g)
+    succ, pred = link_dicts(g)
     linked = linked_seeds(walked, partial(_neighbours, succ, pred))
     ranked = [n for n, _ in ppr.ranked if eligible(n)]
     said = (

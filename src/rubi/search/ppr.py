@@ -10,8 +10,9 @@ win every query.
 The ranks are those of :func:`rubi.core.pagerank.pagerank`, rubi's one PageRank (the
 code map's ranks are too): the same float sums whatever extras are installed, so the
 ranking never depends on them. The graph is read through the dicts its views wrap
-(:func:`rubi.graph.dicts.graph_dicts`): the same neighbours in the same orders,
-without a view object made for every node asked.
+(:func:`rubi.graph.dicts.link_dicts`): the same neighbours in the same orders,
+without a view object made for every node asked (a flat graph's without their edge
+dicts).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from rubi.core.pagerank import ARRAY_NODES, loaded_numpy, pagerank_numbered
-from rubi.graph.dicts import graph_dicts
+from rubi.graph.dicts import link_dicts
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ two equal ranks summed in another order differ in the 17th digit."""
 
 Adjacency = Mapping[str, "Any"]  # a string: no typing at run time
 """A graph's adjacency: node → its neighbours (``g.succ``, ``g.pred``, or the dicts they
-wrap: :func:`rubi.graph.dicts.graph_dicts`)."""
+wrap: :func:`rubi.graph.dicts.link_dicts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ class PPRResult:
 
 def _linked(succ: Adjacency, pred: Adjacency, node: str) -> set[str]:
     """The nodes ``node`` links to or is linked from (``succ`` and ``pred`` taken once
-    by the caller: :func:`rubi.graph.dicts.graph_dicts`)."""
+    by the caller: :func:`rubi.graph.dicts.link_dicts`)."""
     return set(succ[node]) | set(pred[node])
 
 
@@ -83,7 +84,7 @@ def _neighbourhood(g: nx.MultiDiGraph, seeds: list[str]) -> set[str]:
     hops away through it, which says nothing."""
     seen = set(seeds)
     frontier = list(seeds)
-    _, succ, pred = graph_dicts(g)
+    succ, pred = link_dicts(g)
     for _ in range(RADIUS):
         nxt: list[str] = []
         for node in frontier:
@@ -118,7 +119,7 @@ def personalized_pagerank(
     if not start:
         return PPRResult([], {})
     weights = {s: seeds[s] for s in start}
-    _, succ, pred = graph_dicts(g)
+    succ, pred = link_dicts(g)
     np = loaded_numpy()
     links = _kept(np, g, succ, pred) if len(start) < MAX_WALK_NODES else None
     if links is not None:  # the same walk, read from the graph's kept rows
@@ -181,7 +182,7 @@ def _walk(
 
     Args:
         order: the nodes walked (their order fixes the arithmetic's order).
-        succ, pred: the graph's adjacency (:func:`rubi.graph.dicts.graph_dicts`).
+        succ, pred: the graph's adjacency (:func:`rubi.graph.dicts.link_dicts`).
         seeds: node in ``order`` → teleport weight (> 0).
         graph: the graph ``succ`` and ``pred`` are of, when its successors may be kept
             as arrays until it changes (:func:`rubi.graph.linkarrays.link_arrays`).
