@@ -61,3 +61,31 @@ def test_a_budget_out_of_range_is_held_to_the_range(project: Path, budget: int) 
     is_error, text = _call(project, "search", {"query": "router", "budget_tokens": budget})
     assert not is_error, text
     assert len(text) <= 20_000 * 4 + 200
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("tool", "args", "named"),
+    [
+        ("search", {"query": "router", "top_k": 3}, "unknown argument top_k;"),
+        ("search", {"qurey": "router"}, "unknown argument qurey;"),
+        ("read", {"id": "pkg/router.py"}, "unknown argument id;"),
+        ("map", {"module": "pkg", "depth": 2, "x": 1}, "unknown arguments depth, x;"),
+    ],
+)
+def test_an_argument_the_tool_does_not_take_is_named_not_dropped(
+    project: Path, tool: str, args: dict[str, Any], named: str
+) -> None:
+    # The SDK's models ignore unknown keys: ``top_k`` answered at the defaults and
+    # a misspelt ``qurey`` said only "query: Field required".
+    is_error, text = _call(project, tool, args)
+    assert is_error, text
+    assert named in text
+    assert "the tool takes: " in text and "\n" not in text.strip()
+
+
+@pytest.mark.timeout(60)
+def test_the_arguments_a_tool_takes_are_still_answered(project: Path) -> None:
+    is_error, text = _call(project, "search", {"query": "router", "scope": "code"})
+    assert not is_error, text
+    assert "router" in text

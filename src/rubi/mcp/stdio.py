@@ -390,6 +390,23 @@ def invalid_arguments(exc: Any) -> str:
     return replace_surrogates("; ".join(parts)[:1_000]) + " (see the tool's input schema)"
 
 
+def unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> str:
+    """One line naming the arguments ``schema`` (a tool's input schema) has no property
+    for, and the ones it takes; "" when there are none. The SDK's models ignore an
+    unknown key, so a ``top_k`` or a misspelt ``qurey`` would be dropped without a
+    word (the search answered at its defaults, or "query: Field required" alone)."""
+    properties = schema.get("properties") or {}
+    unknown = sorted(k for k in arguments if k not in properties)
+    if not unknown:
+        return ""
+    shown = ", ".join(unknown[:MAX_SHOWN_ERRORS])
+    more = f" and {len(unknown) - MAX_SHOWN_ERRORS} more" if len(unknown) > MAX_SHOWN_ERRORS else ""
+    plural = "s" if len(unknown) > 1 else ""
+    takes = ", ".join(properties) or "none"
+    line = f"unknown argument{plural} {shown}{more}; the tool takes: {takes}"
+    return replace_surrogates(line[:1_000]) + " (see the tool's input schema)"
+
+
 class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
     (:class:`AnsweringReadStream`) and never fails on a reply
@@ -417,7 +434,8 @@ class RubiMCPServer(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """:meth:`MCPServer.call_tool`, with arguments that fail the tool's schema (a
         ``budget_tokens`` of ``1e400``, a string for a list) refused on one line that
-        names each argument, never pydantic's multi-line report with the input in it."""
+        names each argument, never pydantic's multi-line report with the input in it;
+        an argument the tool does not take is refused too (:func:`unknown_arguments`)."""
         from mcp.server.mcpserver.exceptions import ToolError
         from pydantic import ValidationError
 
@@ -426,6 +444,9 @@ class RubiMCPServer(MCPServer):
 
             result = await anyio.to_thread.run_sync(hook_result, self.hook_answerer, arguments)
             return CallToolResult.model_validate(result)
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and (unknown := unknown_arguments(arguments, tool.parameters)):
+            raise ToolError(f"Error executing tool {name}: {unknown}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
