@@ -41,6 +41,7 @@ from mcp.types import (
 
 from rubi.core.encodable import first_unencodable
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
+from rubi.mcp.argerrors import invalid_arguments, unknown_arguments
 from rubi.mcp.front import Handover
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire
@@ -370,41 +371,6 @@ LIST_TTL_MS = 24 * 3600 * 1000
 ``ttlMs``): the tools, their schemas and the capabilities are fixed for the life of the
 server process (``listChanged`` is false in both eras), so a day; 0, the SDK's
 default, would tell the client to ask again before every use."""
-
-
-MAX_SHOWN_ERRORS = 3
-"""Arguments a refusal names at most."""
-
-
-def invalid_arguments(exc: Any) -> str:
-    """One line for a pydantic ``ValidationError`` of a tool's arguments:
-    ``argument: what is wrong`` for each (at most :data:`MAX_SHOWN_ERRORS`), and what
-    to do; the values themselves are not repeated (they may be huge)."""
-    errors = exc.errors(include_url=False, include_input=False, include_context=False)
-    parts = []
-    for error in errors[:MAX_SHOWN_ERRORS]:
-        where = ".".join(str(p) for p in error.get("loc", ())) or "arguments"
-        parts.append(f"{where}: {str(error.get('msg', 'invalid')).splitlines()[0]}")
-    if len(errors) > MAX_SHOWN_ERRORS:
-        parts.append(f"{len(errors) - MAX_SHOWN_ERRORS} more")
-    return replace_surrogates("; ".join(parts)[:1_000]) + " (see the tool's input schema)"
-
-
-def unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> str:
-    """One line naming the arguments ``schema`` (a tool's input schema) has no property
-    for, and the ones it takes; "" when there are none. The SDK's models ignore an
-    unknown key, so a ``top_k`` or a misspelt ``qurey`` would be dropped without a
-    word (the search answered at its defaults, or "query: Field required" alone)."""
-    properties = schema.get("properties") or {}
-    unknown = sorted(k for k in arguments if k not in properties)
-    if not unknown:
-        return ""
-    shown = ", ".join(unknown[:MAX_SHOWN_ERRORS])
-    more = f" and {len(unknown) - MAX_SHOWN_ERRORS} more" if len(unknown) > MAX_SHOWN_ERRORS else ""
-    plural = "s" if len(unknown) > 1 else ""
-    takes = ", ".join(properties) or "none"
-    line = f"unknown argument{plural} {shown}{more}; the tool takes: {takes}"
-    return replace_surrogates(line[:1_000]) + " (see the tool's input schema)"
 
 
 class RubiMCPServer(MCPServer):
