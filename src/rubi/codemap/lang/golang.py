@@ -182,10 +182,14 @@ def _used(files: list[str], parsed: Parsed, repo: RepoIndex) -> list[str]:
     when it uses none that the parses show (an import for its side effects, a name
     defined in a way the patterns miss): then the import goes to every file."""
     used = set(parsed.idents)
+    exported: dict[str, set[str]] = repo.memo("go.exported", lambda _: {})
     found = []
     for target in files:
-        entry = repo.code.get(target)
-        if entry is not None and not used.isdisjoint(_exported(entry[1])):
+        names = exported.get(target)
+        if names is None:
+            entry = repo.code.get(target)
+            names = exported[target] = _exported(entry[1]) if entry is not None else set()
+        if not used.isdisjoint(names):
             found.append(target)
     return found
 
