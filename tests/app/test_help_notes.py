@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi import app
+from rubi.app.timeline import timeline
 from rubi.markdown.parse import parse_note
 
 from helpers import write
@@ -56,3 +57,25 @@ def test_a_note_marked_help_is_skipped_and_the_others_recalled(tmp_path: Path) -
     block = app.recall(paths, PROMPT, max_tokens=700)
     assert block is not None and "(id notes/how-to-memory)" in block
     assert "(id notes/guide)" not in block
+
+
+def test_the_timeline_lists_no_help_note_unless_it_is_asked_about(tmp_path: Path) -> None:
+    # `rubi init` dates the README the day the vault was made; it was listed among the
+    # notes around every hit of that week as if something had happened.
+    project = tmp_path / "p"
+    project.mkdir()
+    app.init_project(project)
+    write(
+        project / ".rubi" / "notes" / "decision-cache.md",
+        "---\ntype: decision\ncreated: '2026-03-04'\n---\n# Cache for a day\n\nKeep it 24 h.\n",
+    )
+    write(
+        project / ".rubi" / "notes" / "guide.md",
+        "---\nstatus: help\ncreated: '2026-03-05'\n---\n# Guide\n\nHow the vault works.\n",
+    )
+    paths = app.locate(None, cwd=project)
+    app.index(paths)
+    around = timeline(paths, "2026-03-04", days=3)
+    assert [e.id for e in around.entries] == ["notes/decision-cache"]
+    asked = timeline(paths, "notes/guide", days=3)
+    assert [e.id for e in asked.entries] == ["notes/guide", "notes/decision-cache"]

@@ -16,8 +16,7 @@ import pytest
 from rubi import app
 from rubi.core.commandcalls import SearchArgs, vault_fields
 from rubi.core.paths import VaultPaths
-from rubi.engine.client import call_via_engine
-from rubi.engine.protocol import PROTOCOL, build_id, environment
+from rubi.engine.client import call_via_engine, hook_request
 from rubi.engine.server import Engine, answer, running
 
 from helpers import notes_vault, write
@@ -111,17 +110,7 @@ def _hook_request(vault: str, cwd: Path) -> bytes:
         "cwd": str(cwd),
         "prompt": "how do I embed a note?",
     }
-    return json.dumps(
-        {
-            "rubi": "hook",
-            "protocol": PROTOCOL,
-            "build": build_id(),
-            "env": environment(),
-            "vault": vault,
-            "event": "UserPromptSubmit",
-            "input": json.dumps(payload),
-        }
-    ).encode()
+    return json.dumps(hook_request(vault, "UserPromptSubmit", json.dumps(payload))).encode()
 
 
 def test_a_plain_vault_s_engine_answers_no_hooks(plain: Path, tmp_path: Path) -> None:

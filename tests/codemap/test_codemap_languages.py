@@ -27,15 +27,52 @@ def test_go_module_packages_and_same_package_references(build: Build) -> None:
         }
     )
     edges = code_map.edges
-    # an import of a package spreads weight 1 over its non-test files
-    assert edges[("doc/man.go", "command.go")] == 0.5
-    assert edges[("doc/man.go", "args.go")] == 0.5
+    # an import of a package leads to its non-test files that define a name it uses
+    # (``tool.Command``), not to every file of the folder
+    assert edges[("doc/man.go", "command.go")] == 1.0
+    assert ("doc/man.go", "args.go") not in edges
     # files of one package use each other's names without imports
     assert ("args.go", "command.go") in edges
     assert ("args_test.go", "command.go") in edges and ("args_test.go", "args.go") in edges
     assert ("command.go", "args.go") not in edges
     assert code_map.files["doc/man.go"].external == ("github.com/x/md2man",)
     assert code_map.ranked_files()[0] == "command.go"
+
+
+def test_a_go_import_shares_its_weight_among_the_files_whose_names_it_uses(
+    build: Build,
+) -> None:
+    code_map = build(
+        {
+            "go.mod": "module example.com/app\n\ngo 1.22\n",
+            "errors/errors.go": "package errors\n\nfunc New(s string) error { return nil }\n",
+            "errors/task.go": "package errors\n\ntype TaskNotFoundError struct{}\n",
+            "errors/rc.go": "package errors\n\ntype RCNotFoundError struct{}\n\n"
+            "func (e RCNotFoundError) Code() int { return 1 }\n",
+            "logger.go": 'package app\n\nimport "example.com/app/errors"\n\n'
+            'var ErrNo = errors.New("no")\n',
+            "run.go": 'package app\n\nimport "example.com/app/errors"\n\n'
+            'func Run() error { _ = errors.TaskNotFoundError{}; return errors.New("x") }\n',
+            "plugins.go": 'package app\n\nimport _ "example.com/app/errors"\n',
+            # ``Code`` is a method: ``errors.Code`` cannot name it
+            "code.go": 'package app\n\nimport "example.com/app/errors"\n\n'
+            'func Code() int { return errors.New("c") == nil }\n',
+        }
+    )
+    edges = code_map.edges
+    assert edges[("logger.go", "errors/errors.go")] == 1.0
+    assert ("logger.go", "errors/rc.go") not in edges
+    assert ("logger.go", "errors/task.go") not in edges
+    assert edges[("run.go", "errors/errors.go")] == 0.5
+    assert edges[("run.go", "errors/task.go")] == 0.5
+    assert ("code.go", "errors/rc.go") not in edges
+    # an import for its side effects names nothing: it goes to every file, as before
+    assert {d for s, d in edges if s == "plugins.go"} == {
+        "errors/errors.go",
+        "errors/rc.go",
+        "errors/task.go",
+    }
+    assert code_map.in_degree["errors/rc.go"] == 1
 
 
 def test_go_symbols() -> None:

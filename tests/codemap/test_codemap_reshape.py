@@ -179,6 +179,22 @@ STEPS: list[tuple[str, Step]] = [
     ),
     ("a Java file deleted", lambda r: r.write(JAVA + "FileResource.java", None)),
     ("a Go file that shares a name deleted", lambda r: r.write("go/flag.go", None)),
+    (  # a Go import leads to the files whose names the importer uses
+        "a Go importer names a function no file defines yet",
+        lambda r: r.write(
+            "go/doc/man.go",
+            'package doc\n\nimport tool "example.com/tool"\n\n'
+            "func Gen(c *tool.Command) { tool.Later() }\n",
+        ),
+    ),
+    (
+        "another file of the package defines it",
+        lambda r: r.write(
+            "go/use.go",
+            "package tool\n\nfunc Later() {}\n\n"
+            "func Show(s interface{ String() string }) string { return s.String() }\n",
+        ),
+    ),
     (
         "a Java file moved",
         lambda r: (

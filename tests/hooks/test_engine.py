@@ -24,7 +24,8 @@ from rubi.claude.hooks.entry import main as cold_main
 from rubi.core.paths import VaultPaths
 from rubi.engine import server
 from rubi.engine.address import Address, address_for
-from rubi.engine.protocol import ENGINE_EVENTS, PROTOCOL, build_id, environment
+from rubi.engine.client import hook_request
+from rubi.engine.protocol import ENGINE_EVENTS, environment
 from rubi.engine.server import Engine, answer
 from rubi.entry import _run_hook
 
@@ -77,16 +78,7 @@ def send(path: str, data: bytes, timeout_s: float = 10.0) -> list[bytes]:
 
 
 def request(project: Path, name: str, raw: str, **changes: Any) -> dict[str, Any]:
-    base = {
-        "rubi": "hook",
-        "protocol": PROTOCOL,
-        "build": build_id(),
-        "env": environment(),
-        "vault": os.path.realpath(project / ".rubi"),
-        "event": name,
-        "input": raw,
-    }
-    return {**base, **changes}
+    return {**hook_request(os.path.realpath(project / ".rubi"), name, raw), **changes}
 
 
 def session_cases(project: Path, t: Path, big: Path) -> list[tuple[str, str]]:

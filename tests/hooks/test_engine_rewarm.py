@@ -78,20 +78,12 @@ def test_rewarm_outside_a_project_does_nothing(tmp_path: Path) -> None:
 def test_the_engine_remembers_only_answered_prompts(project: Path) -> None:
     import threading
 
-    from rubi.engine.protocol import PROTOCOL, build_id, environment
+    from rubi.engine.client import hook_request
     from rubi.engine.server import answer
 
     vault = str((project / ".rubi").resolve())
     raw = json.dumps(prompt_payload(project, "when do login tokens expire?"))
-    line = {
-        "rubi": "hook",
-        "protocol": PROTOCOL,
-        "build": build_id(),
-        "env": environment(),
-        "vault": vault,
-        "event": "UserPromptSubmit",
-        "input": raw,
-    }
+    line = hook_request(vault, "UserPromptSubmit", raw)
     rewarm = Rewarm()
     refused = answer(
         json.dumps({**line, "build": "other"}).encode(), vault, threading.Lock(), rewarm

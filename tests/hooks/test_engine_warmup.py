@@ -21,7 +21,7 @@ from rubi.app import commandanswers
 from rubi.core.commandcalls import SearchArgs
 from rubi.core.latch import Latch
 from rubi.engine import server, warmup
-from rubi.engine.client import call_via_engine
+from rubi.engine.client import call_via_engine, hook_request
 from rubi.engine.protocol import PROTOCOL, build_id, environment
 from rubi.engine.server import Engine, Slot, answer
 from rubi.engine.warmup import Warmup
@@ -169,7 +169,8 @@ def test_a_request_before_its_part_is_loaded_is_refused_unacknowledged(project: 
         }
         return json.dumps({**base, **fields}).encode()
 
-    hook = request(rubi="hook", event="UserPromptSubmit", input=_prompt(project))
+    vault_path = str(Path(vault.root).resolve())
+    hook = json.dumps(hook_request(vault_path, "UserPromptSubmit", _prompt(project))).encode()
     command = request(
         rubi="call",
         paths=[str(vault.root), str(vault.project_root)],

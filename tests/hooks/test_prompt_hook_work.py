@@ -124,7 +124,7 @@ def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
 ) -> None:
     """A folder inside the project whose own ``.rubi/`` is nearer is another vault's:
     refused, and the hook runs cold against that vault."""
-    from rubi.engine.protocol import PROTOCOL, build_id, environment
+    from rubi.engine.client import hook_request
     from rubi.engine.server import answer
 
     from helpers import engine_answer
@@ -133,17 +133,7 @@ def test_the_engine_refuses_a_hook_whose_folder_belongs_to_a_nested_project(
     nested.mkdir()
     app.init_project(nested)
     raw = payload(nested)
-    line = json.dumps(
-        {
-            "rubi": "hook",
-            "protocol": PROTOCOL,
-            "build": build_id(),
-            "env": environment(),
-            "vault": engine.vault,
-            "event": "UserPromptSubmit",
-            "input": raw,
-        }
-    ).encode()
+    line = json.dumps(hook_request(engine.vault, "UserPromptSubmit", raw)).encode()
     reply = answer(line, engine.vault, threading.Lock())
     assert reply == {"ok": False, "error": "the hook's folder is not this engine's project"}
     assert engine_answer("UserPromptSubmit", raw) is None  # no engine for sub/.rubi

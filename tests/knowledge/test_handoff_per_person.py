@@ -94,6 +94,41 @@ def test_a_teammates_committed_handoff_is_not_mine(
     assert theirs_last is not None and theirs_last.path == their_rel
 
 
+def test_a_pulled_handoff_is_named_where_i_have_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's way to pass one on (``git add -f``): the receiver had no handoff of
+    their own, and `handoff show` said "no handoff yet" with the teammate's in the folder."""
+    import asyncio
+
+    from mcp import Client
+    from rubi.mcp.server import build_server
+
+    project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
+    write(
+        project / ".rubi" / "handoffs" / "2099-01-01-0000.md",
+        "---\ntype: note\nauthor: teammate@example.com\ntags: [handoff]\n---\n"
+        "# Handoff\n\n## Goal\nTheirs\n",
+    )
+    vault = app.locate(project / ".rubi")
+    assert app.last_handoff(vault) is None  # still not mine to resume
+    monkeypatch.chdir(project)
+    shown = CliRunner().invoke(cli, ["handoff", "show"])
+    assert shown.exit_code == 1
+    assert "no handoff of yours yet; handoffs/2099-01-01-0000 is teammate@example.com's" in (
+        shown.output
+    )
+
+    async def last() -> str:
+        async with Client(build_server(vault)) as client:
+            result = await client.call_tool("handoff", {"action": "last"})
+        return "".join(c.text for c in result.content if hasattr(c, "text"))
+
+    told = asyncio.run(last())
+    assert told.startswith("No handoff of yours yet; handoffs/2099-01-01-0000 is teammate@")
+    assert "Theirs" not in told
+
+
 def test_a_handoff_without_an_author_counts(tmp_path: Path) -> None:
     """Written before handoffs named their author: it counts, as before."""
     project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")

@@ -61,3 +61,56 @@ def test_a_budget_out_of_range_is_held_to_the_range(project: Path, budget: int) 
     is_error, text = _call(project, "search", {"query": "router", "budget_tokens": budget})
     assert not is_error, text
     assert len(text) <= 20_000 * 4 + 200
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("tool", "args", "named"),
+    [
+        ("search", {"query": "router", "top_k": 3}, "unknown argument top_k;"),
+        ("search", {"qurey": "router"}, "unknown argument qurey;"),
+        ("read", {"id": "pkg/router.py"}, "unknown argument id;"),
+        ("map", {"module": "pkg", "depth": 2, "x": 1}, "unknown arguments depth, x;"),
+        (
+            "register",
+            {"notes": [{"type": "gotcha", "title": "T", "body": "b", "file": "pkg/router.py"}]},
+            "unknown argument notes[0].file; notes[0] takes: type, title, body, files,",
+        ),
+        (
+            "register",
+            {"notes": [{"type": "gotcha", "title": "T", "body": "b", "links": [{"to": "x"}]}]},
+            "unknown argument notes[0].links[0].to; notes[0].links[0] takes: relation, target",
+        ),
+    ],
+)
+def test_an_argument_the_tool_does_not_take_is_named_not_dropped(
+    project: Path, tool: str, args: dict[str, Any], named: str
+) -> None:
+    # The SDK's models ignore unknown keys: ``top_k`` answered at the defaults and
+    # a misspelt ``qurey`` said only "query: Field required".
+    is_error, text = _call(project, tool, args)
+    assert is_error, text
+    assert named in text
+    assert " takes: " in text and "\n" not in text.strip()
+
+
+@pytest.mark.timeout(60)
+def test_the_arguments_a_tool_takes_are_still_answered(project: Path) -> None:
+    is_error, text = _call(project, "search", {"query": "router", "scope": "code"})
+    assert not is_error, text
+    assert "router" in text
+
+
+@pytest.mark.timeout(60)
+def test_a_refusal_names_a_list_item_as_rubi_s_own_refusals_do(project: Path) -> None:
+    note = {"type": "nonsense", "title": "t", "body": "b"}
+    is_error, text = _call(project, "register", {"notes": [note]})
+    assert is_error and "notes[0].type: Input should be" in text  # was notes.0.type
+
+
+@pytest.mark.timeout(60)
+def test_a_blank_module_is_the_map_not_the_root_folder_s_page(project: Path) -> None:
+    whole = _call(project, "map", {})
+    blank = _call(project, "map", {"module": ""})
+    assert not blank[0] and blank == whole
+    assert blank[1].startswith("# Code map")

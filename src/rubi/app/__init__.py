@@ -121,6 +121,7 @@ __all__ = [
     "session_start_context",
     "set_watched",
     "status",
+    "teammate_handoff",
     "write_record",
     "write_summary",
 ]
@@ -274,6 +275,16 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
     from rubi.knowledge.handoff import last_handoff as knowledge_last_handoff
 
     return knowledge_last_handoff(paths)
+
+
+def teammate_handoff(paths: VaultPaths) -> tuple[str, str] | None:
+    """``(id, author)`` of the newest handoff another author wrote, for saying so
+    where :func:`last_handoff` found none of this user's; or None."""
+    from rubi.knowledge.handoff import author_of
+    from rubi.knowledge.handoff import teammate_handoff as knowledge_teammate_handoff
+
+    found = knowledge_teammate_handoff(paths)
+    return None if found is None else (found.path.removesuffix(".md"), author_of(found.text))
 
 
 # -- status and doctor --------------------------------------------------------------

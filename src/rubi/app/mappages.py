@@ -84,7 +84,9 @@ def _inside(paths: VaultPaths, page: Path, rel: str) -> Path:
 
 
 def map_text(paths: VaultPaths, module: str | None = None) -> str:
-    """Level 0 (``map.md``) or one module's page, indexing first if never done.
+    """Level 0 (``map.md``) or one module's page, indexing first if never done. A
+    blank ``module`` (an MCP client's ``""`` for an optional argument) is no module:
+    the map, not the repository root's page it matched as a folder.
 
     Raises:
         RubiError: not a project vault, or no such module.
@@ -93,7 +95,7 @@ def map_text(paths: VaultPaths, module: str | None = None) -> str:
     _ensure(paths, refresh=False)
     page = (
         _inside(paths, paths.root / MAP_PAGE, MAP_PAGE)
-        if module is None
+        if module is None or not module.strip()
         else _module_page(paths, module)
     )
     return _read_page(paths, page)

@@ -5,7 +5,9 @@ around its day, newest first (the step between a search's compact index and a fu
 A day is what search shows (:class:`rubi.dates.hitdays.Days`): a note's ``updated`` or
 ``created`` frontmatter, a code file's last commit, else the file's modification time.
 A captured session also lists its turns (its ``### HH:MM`` headings) with the start of
-each prompt.
+each prompt. rubi's own help (``status: help``, the README ``rubi init`` writes) is left
+out, as recall leaves it out: its day is the day of ``init``, not of anything that
+happened (it is still listed when it is the ``ref`` itself).
 """
 
 from __future__ import annotations
@@ -127,6 +129,7 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         RubiError: ``days`` out of range, or ``ref`` is neither a day nor something
             the vault holds, or has no day.
     """
+    from rubi.app.recall import SKIPPED_STATUSES
     from rubi.dates.hitdays import Days
     from rubi.sync import reading_graph
 
@@ -156,6 +159,8 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
     since, until = _window(ref, centre, days)
     found: list[tuple[str, str, Any]] = []
     for node, attrs in notes.items():
+        if attrs.get("status") in SKIPPED_STATUSES and node != centred:
+            continue  # rubi's own help (the vault README), dated by `rubi init`: no event
         when = book.of(node)
         if since <= when <= until:
             found.append((when, node, attrs))

@@ -49,8 +49,15 @@ def save(
 def show(as_json: bool, vault: Path | None) -> None:
     """Print the last handoff of any git worktree of the project (exit 1 when there
     is none)."""
-    last = app.last_handoff(app.locate(vault))
+    paths = app.locate(vault)
+    last = app.last_handoff(paths)
     if last is None:
+        other = app.teammate_handoff(paths)
+        if other is not None:  # pulled from a teammate: theirs to resume, not this user's
+            raise click.ClickException(
+                f"no handoff of yours yet; {other[0]} is {other[1]}'s (`rubi read "
+                f"{other[0]}` opens it); save yours with `rubi handoff save`"
+            )
         raise click.ClickException("no handoff yet; save one with `rubi handoff save`")
     if as_json:
         print_json(

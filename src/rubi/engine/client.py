@@ -46,6 +46,7 @@ __all__ = [
     "REPLY_TIMEOUT_S",
     "SHORT_HOOK_ACK_TIMEOUT_S",
     "call_via_engine",
+    "hook_request",
     "try_engine",
 ]
 
@@ -82,6 +83,23 @@ def _off() -> bool:
     return os.environ.get("RUBI_ENGINE", "").strip().lower() in ("0", "off", "no", "false")
 
 
+def hook_request(vault: str, event: str, raw: str) -> dict[str, object]:
+    """The request an engine answers for a hook (:mod:`rubi.engine.protocol`): this
+    build and environment, the engine's ``vault`` (its resolved path), the hook's
+    ``event`` and its JSON input ``raw`` as read from stdin, unparsed. One builder for
+    the client and for tests that speak to an engine, so a field added to the protocol
+    reaches both."""
+    return {
+        "rubi": "hook",
+        "protocol": PROTOCOL,
+        "build": build_id(),
+        "env": environment(),
+        "vault": vault,
+        "event": event,
+        "input": raw,
+    }
+
+
 def _request(
     event: str, raw: str, payload: object
 ) -> tuple[tuple[str, bytes, float, float] | None, VaultWalk | None]:
@@ -100,16 +118,7 @@ def _request(
     address = address_for(walk.found)
     if address is None:
         return None, walk
-    request = {
-        "rubi": "hook",
-        "protocol": PROTOCOL,
-        "build": build_id(),
-        "env": environment(),
-        "vault": address.vault,
-        "event": event,
-        "input": raw,
-    }
-    line = jsonline.dumps(request).encode("ascii") + b"\n"
+    line = jsonline.dumps(hook_request(address.vault, event, raw)).encode("ascii") + b"\n"
     if len(line) > MAX_REQUEST_BYTES:
         return None, walk
     key = event_key(event, payload)

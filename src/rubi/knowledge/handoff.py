@@ -42,6 +42,7 @@ __all__ = [
     "current_author",
     "last_handoff",
     "save_handoff",
+    "teammate_handoff",
 ]
 
 HANDOFFS_GITIGNORE = (
@@ -222,6 +223,11 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
             the project, or not a regular file (the message says what to do).
         RubiError: it cannot be read.
     """
+    return _newest(paths, teammates=False)
+
+
+def _newest(paths: VaultPaths, *, teammates: bool) -> Handoff | None:
+    """:func:`last_handoff` (``teammates`` False) or :func:`teammate_handoff`."""
     from rubi.knowledge.worktrees import other_vaults
 
     places = [(paths.root, paths.project_root, "")]
@@ -250,6 +256,16 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
             if me is None:
                 me = current_author(paths.project_root or paths.root)
             if me and author != me:
+                if teammates:
+                    return Handoff(rel, text, newest.stem[:15], worktree)
                 continue  # a teammate's, committed on purpose: not this user's last
-        return Handoff(rel, text, newest.stem[:15], worktree)
+        if not teammates:
+            return Handoff(rel, text, newest.stem[:15], worktree)
     return None
+
+
+def teammate_handoff(paths: VaultPaths) -> Handoff | None:
+    """The newest handoff another author wrote (one a teammate committed on purpose
+    and a pull brought), or None: never this user's to resume, but named when this
+    user has none, so "no handoff" is not said beside one in the folder."""
+    return _newest(paths, teammates=True)

@@ -219,7 +219,13 @@ def handoff(
     try:
         if action == "last":
             last = app.last_handoff(paths)
-            return Answer(_out(last.text) if last else "No handoff yet.")
+            if last is not None:
+                return Answer(_out(last.text))
+            other = app.teammate_handoff(paths)
+            if other is not None:  # a teammate's, pulled: named, never resumed as this user's
+                name, author = other
+                return Answer(f"No handoff of yours yet; {name} is {author}'s (read opens it).")
+            return Answer("No handoff yet.")
         written = app.save_handoff(paths, goal, state, next_steps or (), files or (), notes or ())
     except (RubiError, OSError) as exc:
         raise _fail(exc) from exc

@@ -41,6 +41,7 @@ from mcp.types import (
 
 from rubi.core.encodable import first_unencodable
 from rubi.core.safetext import has_lone_surrogate, replace_surrogates
+from rubi.mcp.argerrors import invalid_arguments, unknown_arguments
 from rubi.mcp.front import Handover
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire
@@ -372,24 +373,6 @@ server process (``listChanged`` is false in both eras), so a day; 0, the SDK's
 default, would tell the client to ask again before every use."""
 
 
-MAX_SHOWN_ERRORS = 3
-"""Arguments a refusal names at most."""
-
-
-def invalid_arguments(exc: Any) -> str:
-    """One line for a pydantic ``ValidationError`` of a tool's arguments:
-    ``argument: what is wrong`` for each (at most :data:`MAX_SHOWN_ERRORS`), and what
-    to do; the values themselves are not repeated (they may be huge)."""
-    errors = exc.errors(include_url=False, include_input=False, include_context=False)
-    parts = []
-    for error in errors[:MAX_SHOWN_ERRORS]:
-        where = ".".join(str(p) for p in error.get("loc", ())) or "arguments"
-        parts.append(f"{where}: {str(error.get('msg', 'invalid')).splitlines()[0]}")
-    if len(errors) > MAX_SHOWN_ERRORS:
-        parts.append(f"{len(errors) - MAX_SHOWN_ERRORS} more")
-    return replace_surrogates("; ".join(parts)[:1_000]) + " (see the tool's input schema)"
-
-
 class RubiMCPServer(MCPServer):
     """:class:`MCPServer` whose stdio transport answers every request
     (:class:`AnsweringReadStream`) and never fails on a reply
@@ -417,7 +400,8 @@ class RubiMCPServer(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """:meth:`MCPServer.call_tool`, with arguments that fail the tool's schema (a
         ``budget_tokens`` of ``1e400``, a string for a list) refused on one line that
-        names each argument, never pydantic's multi-line report with the input in it."""
+        names each argument, never pydantic's multi-line report with the input in it;
+        an argument the tool does not take is refused too (:func:`unknown_arguments`)."""
         from mcp.server.mcpserver.exceptions import ToolError
         from pydantic import ValidationError
 
@@ -426,6 +410,9 @@ class RubiMCPServer(MCPServer):
 
             result = await anyio.to_thread.run_sync(hook_result, self.hook_answerer, arguments)
             return CallToolResult.model_validate(result)
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and (unknown := unknown_arguments(arguments, tool.parameters)):
+            raise ToolError(f"Error executing tool {name}: {unknown}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

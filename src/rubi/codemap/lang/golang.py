@@ -1,8 +1,11 @@
 """Go: imports, package clause and symbols by pattern; imports resolved via ``go.mod``.
 
 An import path names a package (a folder), so it resolves to that folder's non-test
-``.go`` files, which share the weight of the import. Files of one package see each
-other's names without imports; those references are added in :mod:`.scope`.
+``.go`` files that define a name the importer uses (``errors.New`` leads to the file
+that defines ``New``, not to the four other files of ``errors``), which share the
+weight of the import; to every file of the folder when the importer uses none of
+their names. Files of one package see each other's names without imports; those
+references are added in :mod:`.scope`.
 """
 
 from __future__ import annotations
@@ -168,11 +171,35 @@ def _package_files(repo: RepoIndex, folder: str) -> list[str]:
     return [p for p in repo.files_in(folder) if p.endswith(".go") and not p.endswith("_test.go")]
 
 
+def _exported(parsed: Parsed) -> set[str]:
+    """The names a file defines that another package can name (``pkg.Name``): its
+    top-level functions, types, consts and vars that start with a capital letter."""
+    return {s.name for s in parsed.symbols if s.kind != "method" and s.name[:1].isupper()}
+
+
+def _used(files: list[str], parsed: Parsed, repo: RepoIndex) -> list[str]:
+    """The files of an imported package that define a name the importer uses; empty
+    when it uses none that the parses show (an import for its side effects, a name
+    defined in a way the patterns miss): then the import goes to every file."""
+    used = set(parsed.idents)
+    exported: dict[str, set[str]] = repo.memo("go.exported", lambda _: {})
+    found = []
+    for target in files:
+        names = exported.get(target)
+        if names is None:
+            entry = repo.code.get(target)
+            names = exported[target] = _exported(entry[1]) if entry is not None else set()
+        if not used.isdisjoint(names):
+            found.append(target)
+    return found
+
+
 def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
     """Resolve a Go file's imports through the module paths of ``go.mod`` files.
 
     Returns:
-        The imported packages' files (weight 1 shared per import); standard library
+        The imported packages' files whose names the file uses (weight 1 shared per
+        import; every file of the package when it uses none); standard library
         imports (no dot in the first path element) are left out; other unresolved
         imports are external by import path.
     """
@@ -186,7 +213,7 @@ def resolve(path: str, parsed: Parsed, repo: RepoIndex) -> Resolution:
                 pkg_dir = posixpath.join(folder, sub) if folder and sub else folder or sub
                 files = [f for f in _package_files(repo, pkg_dir) if f != path]
                 if files or _package_files(repo, pkg_dir):
-                    result.add(files)
+                    result.add(_used(files, parsed, repo) or files)
                     break
         else:
             first = target.split("/")[0]
