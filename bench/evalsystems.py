@@ -283,19 +283,29 @@ def semantic_switch(on: bool) -> Iterator[None]:
 
 
 class RubiSystem:
-    """rubi's own search of an indexed vault or project (``scope`` notes or code)."""
+    """rubi's own search of an indexed vault or project (``scope`` notes or code);
+    ``gated`` false: the dense list is computed whatever the vault's stored measurement
+    says (:func:`rubi.semantic.separation.list_may_vote` taken as True), so its per-query
+    weight alone decides."""
 
-    def __init__(self, paths: Any, scope: str, semantic: bool) -> None:
+    def __init__(self, paths: Any, scope: str, semantic: bool, gated: bool = True) -> None:
         self._paths = paths
         self._scope = scope
         self._semantic = semantic
+        self._gated = gated
 
     def search(self, query: str, k: int) -> Searched:
         """``rubi.app.search`` as the CLI calls it, no terms, no personal vault."""
         from rubi import app
         from rubi.core.errors import RubiError
+        from rubi.semantic import separation
 
-        with semantic_switch(self._semantic):
+        gate = separation.list_may_vote
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(semantic_switch(self._semantic))
+            if not self._gated:
+                separation.list_may_vote = lambda *_: True  # type: ignore[assignment]
+                stack.callback(setattr, separation, "list_may_vote", gate)
             try:
                 result = app.search(
                     self._paths,
@@ -319,3 +329,35 @@ class RubiSystem:
                 "significance": result.significance,
             },
         )
+
+
+class RubiDenseSystem:
+    """rubi's dense list alone over the vectors rubi indexed, as a search reads it
+    (:func:`rubi.search.dense.dense_list`: every note eligible, the cosine floor); its
+    ``evidence`` is the weight the search would give it (``weight``), the best
+    cosine's gap above the median document (``gap``) and its lead over the mean of the
+    list's first ten (``lead``)."""
+
+    def __init__(self, paths: Any) -> None:
+        from rubi.sync import notes_for
+
+        self._paths = paths
+        self._path_of = {note_id: note.path for note_id, note in notes_for(paths).items()}
+
+    def search(self, query: str, k: int) -> Searched:
+        """The list's first ``k`` notes by cosine."""
+        from rubi.search.dense import dense_list
+        from rubi.semantic.dense import dense_index_for
+
+        with semantic_switch(True):
+            found = dense_list(dense_index_for(self._paths.index_dir), query, (), _anything)
+        read = [part.split() for part in found.evidence.split(", ") if found.evidence]
+        return Searched(
+            tuple(self._path_of.get(m.id, m.id) for m in found.matches[:k]),
+            tuple(m.score for m in found.matches[:k]),
+            evidence={"weight": found.weight, **{name: float(x) for name, x in read}},
+        )
+
+
+def _anything(_: str) -> bool:
+    return True

@@ -19,7 +19,9 @@ their answers; ``--corpus`` is a checkout of its source at the set's commit:
 
 Systems (:mod:`evalsystems`): ``rubi`` (the dense channel off: ``RUBI_SEMANTIC=0``),
 ``rubi-semantic`` (on), ``bm25s`` and ``rrf`` (RRF k=60 of bm25s and the model rubi
-ships). The baselines analyse text in the set's language (the first of set.json's
+ships); asked for by name, ``rubi-semantic-open`` (the vault's stored dense measurement
+taken as open) and ``rubi-dense`` (rubi's dense list alone, notes sets). The
+baselines analyse text in the set's language (the first of set.json's
 ``languages``): its Snowball stemmer and bm25s stop words where they exist, CJK
 character bigrams for zh/ja/ko; the run prints which. Figures (:mod:`evalmetrics`):
 MRR@10, hits@1/5/10, NDCG@10 over on-topic queries; for off-topic queries (no
@@ -55,6 +57,7 @@ from evalsystems import (
     Bm25System,
     DenseModel,
     Document,
+    RubiDenseSystem,
     RubiSystem,
     Searched,
     code_documents,
@@ -64,6 +67,10 @@ from evalsystems import (
 )
 
 SYSTEMS = ("rubi", "rubi-semantic", "bm25s", "rrf")
+EXTRA_SYSTEMS = ("rubi-semantic-open", "rubi-dense")
+"""Asked for by name only: rubi-semantic with the vault's stored dense measurement
+taken as open (the per-query weight alone decides), and rubi's dense list alone (its
+weight, gap and lead in the dump's ``evidence``)."""
 WARM_UP = "warm up the caches"
 Search = Callable[[str, int], Searched]
 Record = dict[str, Any]
@@ -98,7 +105,7 @@ def build_systems(
     from rubi.semantic import unavailable
 
     missing = unavailable()
-    if missing and {"rrf", "rubi-semantic"} & set(names):
+    if missing and {"rrf", "rubi-semantic", "rubi-dense"} & set(names):
         notes.append(f"dense model unavailable ({missing}): no rrf; rubi-semantic = rubi")
     dense = DenseModel(docs) if "rrf" in names and not missing else None
     for name in names:
@@ -106,6 +113,10 @@ def build_systems(
             out[name] = RubiSystem(paths, scope, semantic=False).search
         elif name == "rubi-semantic":
             out[name] = RubiSystem(paths, scope, semantic=True).search
+        elif name == "rubi-semantic-open":
+            out[name] = RubiSystem(paths, scope, semantic=True, gated=False).search
+        elif name == "rubi-dense" and not missing:
+            out[name] = RubiDenseSystem(paths).search
         elif name == "bm25s" and bm25 is not None:
             out[name] = bm25.search
         elif name == "rrf" and bm25 is not None and dense is not None:
@@ -190,7 +201,7 @@ def run_notes(
     shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     paths = app.locate(vault)
     try:
-        index_paths(paths, "rubi-semantic" in names)
+        index_paths(paths, bool({"rubi-semantic", "rubi-semantic-open", "rubi-dense"} & set(names)))
         indexed = sorted(n.path for n in notes_for(paths).values())
         docs = note_documents(vault, indexed)
         systems = build_systems(names, docs, paths, "notes", notes, set_language(evalset))
@@ -217,7 +228,7 @@ def run_issues(
             (vault / "notes").mkdir(parents=True)
             paths = VaultPaths(vault, index_dir_for(vault), tree)
             try:
-                index_paths(paths, "rubi-semantic" in names)
+                index_paths(paths, bool({"rubi-semantic", "rubi-semantic-open"} & set(names)))
                 code_map = load_code_map(paths)
                 docs = code_documents(tree, list(code_map.files) if code_map else [])
                 systems = build_systems(names, docs, paths, "code", notes, set_language(evalset))
@@ -317,10 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, default=None)
     args = parser.parse_args(argv)
     names = [s.strip() for s in args.systems.split(",") if s.strip()]
-    unknown = sorted(set(names) - set(SYSTEMS))
+    unknown = sorted(set(names) - set(SYSTEMS) - set(EXTRA_SYSTEMS))
     if unknown or not names:
         parser.error(
-            f"--systems: unknown {', '.join(unknown) or '(none)'}; use {','.join(SYSTEMS)}"
+            f"--systems: unknown {', '.join(unknown) or '(none)'};"
+            f" use {','.join(SYSTEMS + EXTRA_SYSTEMS)}"
         )
     if args.top_k < 1:
         parser.error("--top-k must be at least 1")

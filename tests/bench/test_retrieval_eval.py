@@ -247,6 +247,29 @@ RU_QUERIES = [
 ]  # fmt: skip
 
 
+def test_the_dense_list_alone_and_with_the_vault_s_gate_open_are_systems_by_name(
+    tmp_path: Path, ev: ModuleType, evalset: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, corpus = notes_set(tmp_path, evalset)
+    out_json, dump = tmp_path / "out.json", tmp_path / "dump.jsonl"
+    # the vault's stored measurement shuts the list for every query
+    monkeypatch.setattr("rubi.semantic.separation.list_may_vote", lambda *_: False)
+    names = "rubi,rubi-semantic,rubi-semantic-open,rubi-dense"
+    args = ["--set", str(folder), "--corpus", str(corpus), "--split", "all", "--final"]
+    assert ev.main([*args, "--systems", names, "--json", str(out_json), "--dump", str(dump)]) == 0
+    figures = json.loads(out_json.read_text())["figures"]["all"]
+    assert set(figures) == set(names.split(","))
+    shut, opened = figures["rubi-semantic"], figures["rubi-semantic-open"]
+    assert shut["on_top_score_median"] == figures["rubi"]["on_top_score_median"]
+    assert opened["on_top_score_median"] > shut["on_top_score_median"]
+    rows = [json.loads(line) for line in dump.read_text().splitlines()]
+    dense = {r["id"]: r for r in rows if r["system"] == "rubi-dense"}
+    assert dense["font"]["results"][0] == "Appearance.md"
+    assert set(dense["font"]["results"]) <= set(NOTES)
+    assert set(dense["font"]["evidence"]) == {"weight", "gap", "lead"}
+    assert 0.0 <= dense["font"]["evidence"]["weight"] <= 1.0
+
+
 def test_the_analyzer_follows_the_language(ev: ModuleType) -> None:
     import evalsystems
 

@@ -43,14 +43,18 @@ def status_line(index_dir: Path) -> str:
 def _votes(index_dir: Path) -> str:
     """Where the dense list takes part in searches, as measured on this vault
     (:mod:`rubi.semantic.separation`)."""
-    from rubi.semantic.separation import read_separation
+    from rubi.semantic.separation import SCRIPTS, read_separation
 
     found = read_separation(index_dir)
     if found is None:
         return "its votes not measured yet (every query scores it; `rubi index` measures them)"
-    if not any(found.votes_for(name) for name in found.scripts):
+    shut = [name for name in SCRIPTS if name in found.scripts and not found.votes_for(name)]
+    if shut and len(shut) == len(found.scripts):
+        # only the scripts measured are shut: a query in another one (a Russian question
+        # where every file name is Latin) still scores the list and lets it decide
         return (
-            "the list is left out of every search, its votes on this vault's own titles "
-            f"too often wrong: {found.describe()}"
+            f"the list is left out of queries in {', '.join(shut)}, its votes on this "
+            f"vault's own titles too often wrong ({found.describe()}); a query in "
+            "another script decides per query"
         )
     return f"the list takes part for the scripts it was measured right on: {found.describe()}"
