@@ -353,3 +353,30 @@ def test_a_query_saturates_at_the_k1_it_asks_for(
         prose = [h.score for h in index.bm25(text, k1=BM25_PROSE_K1)]
         assert prose != [h.score for h in index.bm25(text)]  # the cache kept no k1
     index.close()
+
+
+@pytest.mark.parametrize("summed_with", ["dict", "numpy"])
+def test_a_query_normalises_a_field_by_the_b_it_asks_for(
+    monkeypatch: pytest.MonkeyPatch, summed_with: str
+) -> None:
+    # A plain-words question of notes asks for the body's b at BM25_PROSE_FIELD_B;
+    # the postings are cached by b, so the next query at the index's own b gets its own.
+    from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_PROSE_FIELD_B, BM25_PROSE_K1
+
+    if summed_with == "numpy":
+        import numpy  # noqa: F401  (loaded: the scorer sums with it)
+    monkeypatch.setattr(termscore, "NUMPY_POSTINGS", 0 if summed_with == "numpy" else 10**9)
+    rng = random.Random(11)
+    index = SearchIndex(cache_home() / "fieldb" / "whoosh", keep_open=True)
+    index.rebuild(_doc(i, 0, rng) for i in range(120))
+    assert BM25_PROSE_FIELD_B["body"] != BM25_B
+    prose_b = {**BM25_FIELD_B, **BM25_PROSE_FIELD_B}
+    for text in ("alpha beta", "sync vault theta"):
+        clauses = query_clauses(text)
+        for field_b, want_b in ((None, BM25_FIELD_B), (BM25_PROSE_FIELD_B, prose_b)):
+            got = index.bm25(text, k1=BM25_PROSE_K1, field_b=field_b)
+            want = reference_bm25f(index.directory, clauses, K1=BM25_PROSE_K1, field_B=want_b)
+            assert [(h.id, h.score, h.matched) for h in got] == want, (text, field_b)
+        own = [h.score for h in index.bm25(text, k1=BM25_PROSE_K1)]
+        assert own != [h.score for h in index.bm25(text, k1=BM25_PROSE_K1, field_b=prose_b)]
+    index.close()

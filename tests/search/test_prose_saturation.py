@@ -11,8 +11,8 @@ import pytest
 
 import rubi.search.engine as engine
 from rubi import app
-from rubi.index.bm25params import BM25_K1, BM25_PROSE_K1
-from rubi.search.notewindow import NoteQuestion, question_k1
+from rubi.index.bm25params import BM25_K1, BM25_PROSE_FIELD_B, BM25_PROSE_K1
+from rubi.search.notewindow import NoteQuestion, question_bm25, question_k1
 from rubi.semantic import DISABLE_ENV
 
 from helpers import notes_vault
@@ -33,6 +33,9 @@ def test_a_question_the_window_reorders_saturates_later(n: int, k1: float) -> No
     assert BM25_PROSE_K1 > BM25_K1
     assert question_k1(_asked(n)) == k1
     assert question_k1(None) is None  # not a search of notes: the index's own
+    # the body's length normalisation goes with the prose saturation, and only with it
+    assert question_bm25(_asked(n)) == (k1, BM25_PROSE_FIELD_B if k1 == BM25_PROSE_K1 else None)
+    assert question_bm25(None) == (None, None)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +48,7 @@ def test_a_question_the_window_reorders_saturates_later(n: int, k1: float) -> No
         ("sessions", QUESTION, None),
     ],
 )
-def test_the_search_asks_the_index_for_its_saturation(
+def test_the_search_asks_the_index_for_its_saturation_and_body_b(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scope: str, query: str, k1: float | None
 ) -> None:
     monkeypatch.setenv(DISABLE_ENV, "0")
@@ -58,9 +61,9 @@ def test_the_search_asks_the_index_for_its_saturation(
     real = engine.text_list
 
     def text_list(*args: Any) -> Any:
-        asked.append(args[9] if len(args) > 9 else None)
+        asked.append((args[9], args[10]) if len(args) > 10 else None)
         return real(*args)
 
     monkeypatch.setattr(engine, "text_list", text_list)
     app.search(paths, query, scope=scope, refresh=False, personal=False)
-    assert asked == [k1]
+    assert asked == [(k1, BM25_PROSE_FIELD_B if k1 == BM25_PROSE_K1 else None)]

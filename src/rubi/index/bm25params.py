@@ -6,23 +6,33 @@ each value stay beside it."""
 
 from __future__ import annotations
 
-__all__ = ["BM25_B", "BM25_FIELD_B", "BM25_K1", "BM25_PROSE_K1"]
+__all__ = ["BM25_B", "BM25_FIELD_B", "BM25_K1", "BM25_PROSE_FIELD_B", "BM25_PROSE_K1"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation (the usual 1.2; Robertson & Zaragoza 2009): of a search of
 code alone, where it was measured (code search, issue -> files), of captured sessions
 (LoCoMo), and of a name or a few keywords; a plain-words question of notes uses
 :data:`BM25_PROSE_K1` (:func:`rubi.search.notewindow.question_k1`)."""
-BM25_PROSE_K1 = 2.0
+BM25_PROSE_K1 = 3.0
 """Term-frequency saturation of a plain-words question of notes (6 to 20 content
-terms, the ones the note window reorders): the top of the usual range (1.2 to 2.0;
-Robertson & Zaragoza 2009). The window (:mod:`rubi.search.notewindow`) already
-rewards a note where many of the question's words meet, so BM25F may let a note's
-score follow how much it is about each word: at 1.2 a long page naming every word
-once saturated nearly as high as the page about them. Chosen on the knowledge-base
-development halves among 0.9, 1.2, 1.6, 2.0, 3.0 and 5.0 (3.0 and 5.0 won on some
-halves and lost on others; 2.0 lost on none), each half's MRR@10 in
-``docs/benchmarks-history.md``, "issue 28: knowledge bases, fourteenth pass"."""
+terms, the ones the note window reorders), with :data:`BM25_PROSE_FIELD_B`. The
+window (:mod:`rubi.search.notewindow`) already rewards a note where many of the
+question's words meet, so BM25F may let a note's score follow how much it is about
+each word: at 1.2 a long page naming every word once saturated nearly as high as the
+page about them. 2.0 (the top of the usual range, Robertson & Zaragoza 2009) was
+chosen in the fourteenth pass among 0.9 to 5.0 with the body's ``b`` at 0.75; with
+the body's ``b`` at 0.9, 3.0 was chosen on eight knowledge-base development halves
+(k6, OpenTelemetry, hugo, nushell, the RFCs, the handbook, simonw, jbranchaud) among
+2.0, 2.5 and 3.0 and checked on the others: ``docs/benchmarks-history.md``, "issue
+28: knowledge bases, seventeenth pass"."""
+BM25_PROSE_FIELD_B: dict[str, float] = {"body": 0.9}
+"""The body's length normalisation for a plain-words question of notes (with
+:data:`BM25_PROSE_K1`; the other fields and every other search keep
+:data:`BM25_B`): a long page's words weigh less for its length, so a guide naming
+each of a question's words once no longer rises above the short page about them
+(the text list's losses to bm25s on the knowledge-base development halves were such
+pages). ``b`` 0.9 without the higher saturation, and ``k1`` 3.0 without it, each did
+less (same section)."""
 BM25_B = 0.75
 """Length normalisation (the usual 0.75)."""
 BM25_FIELD_B: dict[str, float] = {"symbols": 0.3, "docs": 0.3}

@@ -408,9 +408,10 @@ class SearchIndex:
         fields: Iterable[str] | None = None,
         analysis: QueryAnalysis | None = None,
         k1: float | None = None,
+        field_b: Mapping[str, float] | None = None,
     ) -> list[BM25Hit]:
         """Rank documents for ``text`` by BM25F over every text field (saturation
-        ``k1``, else :data:`BM25_K1`).
+        ``k1``, else :data:`BM25_K1`; ``field_b``: a field's ``b`` for this query).
 
         Args:
             text: the query in words; analysed like the documents.
@@ -445,7 +446,7 @@ class SearchIndex:
                 return None
             allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
             mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
-            top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1)
+            top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1, field_b=field_b)
             found = [(doc, scorer.stored(doc.docnum)) for doc in top]
             lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
             dfs = scorer.word_dfs(clauses) if top else {}

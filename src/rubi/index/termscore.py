@@ -163,7 +163,7 @@ class TermScorer:
         self._offsets = [offset for _, offset, _, _ in self._leaves]
         self.segments = segments if segments is not None else SegmentData()
         self.segments.keep({segid for _, _, _, segid in self._leaves})
-        self._postings: OrderedDict[tuple[str, str, float], Postings] = OrderedDict()
+        self._postings: OrderedDict[tuple[str, str, float, float], Postings] = OrderedDict()
         self._cached = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._df: dict[tuple[str, str], int] = {}
@@ -255,15 +255,17 @@ class TermScorer:
         return _written_idf(self.idf(len(held))) if held else self.idf
 
     # -- postings ----------------------------------------------------------------
-    def postings(self, clause: TermQuery) -> Postings:
+    def postings(self, clause: TermQuery, field_b: Mapping[str, float] | None = None) -> Postings:
         """The clause's live postings with their weighted, normalised frequencies
-        (cached)."""
-        key = (clause.field, clause.text, 1.0 if clause.alone else clause.boost)
+        (cached); ``field_b``: a field's length normalisation for this query, in place
+        of the scorer's (:meth:`top`)."""
+        B = (field_b or {}).get(clause.field, self.field_B.get(clause.field, self.B))
+        key = (clause.field, clause.text, 1.0 if clause.alone else clause.boost, B)
         found = self._postings.get(key)
         if found is not None:
             self._postings.move_to_end(key)
             return found
-        found = self._read(clause)
+        found = self._read(clause, B)
         self._postings[key] = found
         self._cached += len(found.docs)
         while self._cached > MAX_CACHED_POSTINGS and len(self._postings) > 1:
@@ -271,7 +273,7 @@ class TermScorer:
             self._cached -= len(dropped.docs)
         return found
 
-    def _read(self, clause: TermQuery) -> Postings:
+    def _read(self, clause: TermQuery, B: float) -> Postings:
         field, text = clause.field, clause.text
         per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
         for leaf, offset, deleted, segid in self._leaves:
@@ -283,7 +285,6 @@ class TermScorer:
         if not per_leaf:
             return Postings(docs, weights)
         avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
-        B = self.field_B.get(field, self.B)
         for offset, ids, tfs, (codes, lengths) in per_leaf:
             weights.extend(
                 [
@@ -339,6 +340,7 @@ class TermScorer:
         allow: frozenset[int] | None = None,
         mask: frozenset[int] = frozenset(),
         k1: float | None = None,
+        field_b: Mapping[str, float] | None = None,
     ) -> list[ScoredDoc]:
         """The ``limit`` best documents for the query of ``clauses``: highest score
         first, the lower document number first on a tie (Whoosh's choice).
@@ -351,8 +353,10 @@ class TermScorer:
             mask: never these documents.
             k1: the saturation of this query (None: the scorer's ``K1``); the
                 postings hold none of it, so one cache serves every ``k1``.
+            field_b: the length normalisation of these fields for this query (the
+                others: the scorer's); the postings are cached by it.
         """
-        lists = [self.postings(c) for c in clauses]
+        lists = [self.postings(c, field_b) for c in clauses]
         members: dict[int, list[int]] = {}
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)

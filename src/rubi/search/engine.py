@@ -49,7 +49,7 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
-from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_k1
+from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_bm25
 from rubi.search.reasons import QueryWords, query_words
 from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
@@ -273,9 +273,9 @@ def search_index(
     analysis = QueryAnalysis.of(query, analysis)
     code = KIND_FOR_SCOPE[scope] == "file"
     asked = _note_question(index, query, scope, analysis)  # its saturation and window
-    k1 = question_k1(asked)
+    k1, field_b = question_bm25(asked)
     bm25 = text_list(
-        index, g, query, terms, scope, include_superseded, eligible, limit, analysis, k1
+        index, g, query, terms, scope, include_superseded, eligible, limit, analysis, k1, field_b
     )
     files: dict[str, FileText] = {}
     read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)

@@ -113,12 +113,14 @@ def text_list(
     limit: int = BM25_LIMIT,
     analysis: QueryAnalysis | None = None,
     k1: float | None = None,
+    field_b: Mapping[str, float] | None = None,
 ) -> list[BM25Hit]:
     """List 1: BM25F hits (at most :data:`BM25_LIMIT` eligible; ``limit`` asked of
     the index; code fields in a code search, and there a long question's order by
     coverage, :func:`rubi.search.codecoverage.by_coverage`; ``analysis``: the query's;
     ``k1``: the saturation, None for the index's own,
-    :func:`rubi.search.notewindow.question_k1` for a search of notes)."""
+    :func:`rubi.search.notewindow.question_k1` for a search of notes; ``field_b``: a
+    field's length normalisation, :func:`~rubi.search.notewindow.question_bm25`)."""
     kind = KIND_FOR_SCOPE[scope]
     bm25 = index.bm25(
         query,
@@ -129,6 +131,7 @@ def text_list(
         fields=CODE_FIELDS if kind == "file" else None,
         analysis=analysis,
         k1=k1,
+        field_b=field_b,
     )
     hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
     return by_coverage(hits, question_words(query, analysis)) if kind == "file" else hits

@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
-from rubi.index.bm25params import BM25_K1, BM25_PROSE_K1
+from rubi.index.bm25params import BM25_K1, BM25_PROSE_FIELD_B, BM25_PROSE_K1
 from rubi.index.cjkwords import korean_words
 from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
@@ -67,6 +67,7 @@ __all__ = [
     "by_note_window",
     "note_question",
     "note_window_share",
+    "question_bm25",
     "question_k1",
     "word_numbers",
 ]
@@ -214,6 +215,17 @@ def question_k1(asked: NoteQuestion | None) -> float | None:
     if COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:  # as the window counts
         return BM25_PROSE_K1
     return BM25_K1
+
+
+def question_bm25(
+    asked: NoteQuestion | None,
+) -> tuple[float | None, Mapping[str, float] | None]:
+    """BM25F's saturation (:func:`question_k1`) and its fields' length normalisation
+    for ``asked``: :data:`BM25_PROSE_FIELD_B` with :data:`BM25_PROSE_K1` (a
+    plain-words question of notes: a page's words then count by how much of the page
+    they are), the index's own (None) otherwise."""
+    k1 = question_k1(asked)
+    return k1, BM25_PROSE_FIELD_B if k1 == BM25_PROSE_K1 else None
 
 
 def note_window_share(
