@@ -46,6 +46,7 @@ __all__ = [
     "PRINTS_FILE",
     "PRINTS_FORMAT",
     "PrintStore",
+    "close_kept_store",
     "forget_kept_stores",
     "journal_of",
     "kept_store",
@@ -200,6 +201,15 @@ def _stamp(path: Path) -> tuple[int, ...] | None:
         journal = 0
     odd = 0 if journal in (0, stat.S_IFREG) else journal
     return (st.st_dev, st.st_ino, st.st_uid, st.st_mode, odd)
+
+
+def close_kept_store(index_dir: Path) -> None:
+    """Close the reader :func:`kept_store` keeps of ``index_dir``'s store, if any (the
+    next search opens one again)."""
+    with _KEPT_GUARD:
+        kept = _KEPT.pop(index_dir, None)
+    if kept is not None:
+        kept[1].close()
 
 
 def forget_kept_stores() -> None:
