@@ -94,10 +94,12 @@ def isolated_home(
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
     from rubi.index.warm import forget_indexes
+    from rubi.search.printstore import forget_kept_stores
     from rubi.sync import forget_vault_syncs
 
     forget_vault_syncs()  # each test starts as a fresh process would
     forget_indexes()
+    forget_kept_stores()
     return home
 
 

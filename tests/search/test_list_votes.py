@@ -4,6 +4,7 @@ its seeds link to one another."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import networkx as nx
@@ -88,3 +89,43 @@ def test_unrelated_seeds_rank_alone_in_the_graph_list() -> None:
     g.add_edge("s1", "s2")
     ranked, via, said = graph_list(g, hits, [], lambda _id: True)
     assert "n0" in ranked and via["n0"] == "s0" and said == "3 of 8 seeds linked"
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_the_graph_list_asks_eligibility_only_until_it_is_full(linked: bool) -> None:
+    """The graph list is the first BM25_LIMIT eligible nodes of the walk's order (of
+    its seeds only, when they do not agree): the same list as filtering every node
+    reached, with eligibility asked of far fewer of them."""
+    from rubi.search.lists import BM25_LIMIT
+    from rubi.search.ppr import personalized_pagerank
+
+    g = nx.MultiDiGraph()
+    seeds = [f"s{i}" for i in range(8)]
+    for s in seeds:
+        g.add_node(s, kind="note", title=s)
+        for j in range(40):
+            g.add_node(f"{s}c{j}", kind="note", title=f"{s}c{j}")
+            g.add_edge(s, f"{s}c{j}")
+    if linked:
+        for a, b in itertools.pairwise(seeds):
+            g.add_edge(a, b)
+    hits = [BM25Hit(s, 8.0 - i, {}, "note", f"{s}.md", s) for i, s in enumerate(seeds)]
+    asked: list[str] = []
+
+    def eligible(node: str) -> bool:
+        asked.append(node)
+        return not node.endswith("3")  # a few left out
+
+    ranked, _, _ = graph_list(g, hits, [], eligible)
+    walk = personalized_pagerank(
+        g, {h.id: h.score / hits[0].score for h in hits}, linked_only=True
+    ).ranked
+    order = [n for n, _ in walk]
+    every = [n for n in order if not n.endswith("3")]
+    if linked:
+        assert len(order) > 3 * BM25_LIMIT  # the walk reaches many more than it keeps
+        assert ranked == every[:BM25_LIMIT] and len(ranked) == BM25_LIMIT
+        assert len(asked) < 2 * BM25_LIMIT < len(order)
+    else:
+        assert ranked == [n for n in every if n in seeds][:BM25_LIMIT]
+        assert set(asked) <= set(seeds)

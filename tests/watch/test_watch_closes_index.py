@@ -78,3 +78,29 @@ def test_an_index_still_held_when_it_is_closed_keeps_no_file_open_after_a_later_
     assert held.term_idf(["wombat"])  # the straggler's next read still answers
     assert _open_segments(paths.whoosh_dir) == []
     assert warm.index_at(paths.whoosh_dir) is not held  # the next search opens afresh
+
+
+def test_closing_the_search_index_closes_the_kept_fingerprint_reader(tmp_path: Path) -> None:
+    from rubi.app.updates import close_search_index
+    from rubi.search.printstore import PRINTS_FILE
+
+    vault = tmp_path / "v"
+    write(vault / "a.md", "# Alpha\n\nwombat burrow and a few more words here\n")
+    paths = app.locate(vault)
+    app.index(paths)
+    assert app.search(paths, "wombat", refresh=False).hits
+
+    def open_store() -> list[str]:
+        found = []
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                continue
+            if target == str(paths.index_dir / PRINTS_FILE):
+                found.append(target)
+        return found
+
+    assert open_store()  # a long-lived search keeps it open
+    close_search_index(paths)
+    assert open_store() == []

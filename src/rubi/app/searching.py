@@ -358,15 +358,16 @@ def _search_one(
 
 
 def _prints(paths: VaultPaths) -> AbstractContextManager[None]:
-    """A one-shot reader (a process marked to search once, or a :func:`searching_once`
-    block) takes its candidates' near-duplicate fingerprints from the store the index
-    run wrote (:mod:`rubi.search.printstore`); a long-lived process keeps its memo."""
+    """A search takes its candidates' near-duplicate fingerprints from the store the
+    index run wrote (:mod:`rubi.search.printstore`) when its memo does not hold them: a
+    one-shot reader (a process marked to search once, or a :func:`searching_once`
+    block) opens the store for this search, a long-lived process keeps its reader
+    open across searches."""
     from rubi.core.segmentreads import reads_without_whoosh
+    from rubi.search.printstore import reading_kept_prints, reading_prints
 
     if not reads_without_whoosh():
-        return nullcontext()
-    from rubi.search.printstore import reading_prints
-
+        return reading_kept_prints(paths.index_dir)
     return reading_prints(paths.index_dir)
 
 

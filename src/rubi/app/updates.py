@@ -195,14 +195,19 @@ def set_watched(paths: VaultPaths, watched: bool) -> None:
 
 def close_search_index(paths: VaultPaths) -> None:
     """Close the search index of ``paths`` this process keeps open
-    (:func:`rubi.index.warm.close_index`), when it keeps one: a watcher or an engine
-    that stops leaves no segment file open (the next search opens it again). Costs
-    nothing in a process that never searched (the module is not imported for it)."""
+    (:func:`rubi.index.warm.close_index`), and its kept reader of the fingerprint
+    store (:func:`rubi.search.printstore.close_kept_store`), when it keeps them: a
+    watcher or an engine that stops leaves no file of the index open (the next search
+    opens them again). Costs nothing in a process that never searched (the modules are
+    not imported for it)."""
     import sys
 
     warm = sys.modules.get("rubi.index.warm")
     if warm is not None:
         warm.close_index(paths.whoosh_dir)
+    prints = sys.modules.get("rubi.search.printstore")
+    if prints is not None:
+        prints.close_kept_store(paths.index_dir)
 
 
 def remember_code(paths: VaultPaths) -> bool:
