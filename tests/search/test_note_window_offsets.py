@@ -26,20 +26,25 @@ from rubi.search.textkey import text_key
 def _reference_share(text: str, question: NoteQuestion, window: int) -> float | None:
     """The share as the rule was first written (before its offsets were kept), each
     place checked afresh (:func:`rubi.search.termat.holds_term`, which the rule shares
-    with the code window since the fourteenth pass)."""
+    with the code window since the fourteenth pass); each key looked for as folded and
+    as the question writes it (since the seventeenth pass: ``méthod`` in ``méthode``)."""
     mass = question.mass
     if mass <= 0:
         return None
     analyzer = text_analyzer(question.lang)
     low = text.lower()
     found: list[tuple[int, int]] = []
-    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+    written = question.written or question.keys
+    for index, term in enumerate(question.terms):
         cjk = is_cjk(term)
-        pos = low.find(key)
-        while pos >= 0:
-            if cjk or holds_term(text, pos, term, analyzer.terms_of, {}):
-                found.append((pos, index))
-            pos = low.find(key, pos + len(key))
+        places: set[int] = set()
+        for key in {question.keys[index], written[index]}:
+            pos = low.find(key)
+            while pos >= 0:
+                if cjk or holds_term(text, pos, term, analyzer.terms_of, {}):
+                    places.add(pos)
+                pos = low.find(key, pos + len(key))
+        found += [(pos, index) for pos in places]
     found.sort()
     events: list[tuple[int, int]] = []
     word = last = 0

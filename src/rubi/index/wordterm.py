@@ -13,7 +13,7 @@ from whoosh.support.charset import accent_map
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
-__all__ = ["STEM_CACHE_SIZE", "chain_stop_words", "fold", "word_terms"]
+__all__ = ["STEM_CACHE_SIZE", "aligned_fold", "chain_stop_words", "fold", "word_terms"]
 
 _SCRIPT_LANGUAGES = (
     ("ru", 0x0400, 0x04FF),
@@ -40,6 +40,14 @@ stayed in the term, so ``İstanbul`` could not be found as ``istanbul``."""
 def fold(word: str) -> str:
     """``word`` with its accents folded (:data:`_FOLD`: ``é`` → ``e``)."""
     return word.translate(_FOLD)
+
+
+def aligned_fold(word: str) -> str:
+    """``word`` (lower-cased) with each letter :func:`fold` writes as one letter
+    folded (``é`` → ``e``; a combining accent kept): its length and offsets kept."""
+    if word.isascii():
+        return word
+    return "".join(f if len(f := fold(c)) == 1 else c for c in word)
 
 
 _ASCII_FOLDED = frozenset(c for c in map(chr, range(128)) if fold(c) != c)

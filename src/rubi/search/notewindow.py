@@ -52,6 +52,7 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
+from rubi.index.wordterm import aligned_fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
@@ -145,13 +146,16 @@ class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
     prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
     ``words``: its distinct words as its language writes them (:func:`note_question`),
-    or -1 for one word a term."""
+    or -1 for one word a term; ``written``: each key as the question writes it, with
+    its accents (``méthod`` for the key ``method``; none given: the keys), looked for
+    too: the index folds accents, a text's ``str.find`` does not."""
 
     lang: str
     terms: tuple[str, ...]
     keys: tuple[str, ...]
     idfs: tuple[float, ...]
     words: int = -1
+    written: tuple[str, ...] = ()
 
     @property
     def mass(self) -> float:
@@ -179,9 +183,13 @@ def note_question(
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
+    written: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
+        folded = aligned_fold(surface)  # the key is the folded term's prefix
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(surface, term))
+            if term not in found:
+                key = found[term] = term_key(folded, term)
+                written[term] = surface[: len(key)] if folded.startswith(key) else key
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -191,7 +199,12 @@ def note_question(
     korean = korean_words(query)
     words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
     return NoteQuestion(
-        lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
+        lang,
+        terms,
+        tuple(found.values()),
+        tuple(idf.get(t, top) for t in terms),
+        words,
+        tuple(written.values()),
     )
 
 
@@ -255,19 +268,26 @@ def _term_offsets(
     analyses to the term (a CJK bigram anywhere in its run, as indexed); in term
     order. Each distinct part or word is analysed once a call (a common word's key is
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
-    offsets are kept (:class:`_Offsets`) and taken from there the next time."""
+    offsets are kept (:class:`_Offsets`) and taken from there the next time. A key
+    the question writes with accents is looked for as written too (the text's
+    ``méthode`` holds the term ``method``, which ``str.find`` of ``method`` misses)."""
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
-    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
+    written = question.written or question.keys
+    for index, (term, key, as_written) in enumerate(
+        zip(question.terms, question.keys, written, strict=True)
+    ):
         kept: Sequence[int] | None = None
         if digest is not None:
-            kept = _OFFSETS.get((digest, lang, term, key))
+            kept = _OFFSETS.get((digest, lang, term, as_written))
         if kept is None:
             low = low or aligned_lower(text)
             kept = _offsets_of(text, low, term, key, lang)
+            if as_written != key:
+                kept = sorted({*kept, *_offsets_of(text, low, term, as_written, lang)})
             if digest is not None:
-                _OFFSETS.put((digest, lang, term, key), array("I", kept))
+                _OFFSETS.put((digest, lang, term, as_written), array("I", kept))
         found += [(pos, index) for pos in kept]
     return found
 
