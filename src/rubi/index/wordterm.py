@@ -5,6 +5,7 @@ Devanagari and Tamil by their Snowball stemmers)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -42,12 +43,26 @@ def fold(word: str) -> str:
     return word.translate(_FOLD)
 
 
-def aligned_fold(word: str) -> str:
-    """``word`` (lower-cased) with each letter :func:`fold` writes as one letter
-    folded (``é`` → ``e``; a combining accent kept): its length and offsets kept."""
-    if word.isascii():
-        return word
-    return "".join(f if len(f := fold(c)) == 1 else c for c in word)
+_ALIGNED_FOLD: dict[str, str] = {
+    chr(k): v for k, v in _FOLD.items() if k > 0x7F and isinstance(v, str) and len(v) == 1
+}
+""":data:`_FOLD`'s non-ASCII letters that it writes as one letter (a combining accent,
+which it deletes, is left as it is)."""
+_ALIGNED_FOLDED = re.compile("[" + "".join(map(re.escape, sorted(_ALIGNED_FOLD))) + "]")
+
+
+def _fold_one(found: re.Match[str]) -> str:
+    return _ALIGNED_FOLD[found.group()]
+
+
+def aligned_fold(text: str) -> str:
+    """``text`` (lower-cased) with each letter :func:`fold` writes as one letter
+    folded (``é`` → ``e``), so that an offset found in it is the same character's
+    offset in ``text``: a search-time check that finds a query's term by ``str.find``
+    of a folded key (the note window) looks in this, as the index matched
+    ``méthode``, ``código`` or ``größe`` by their folded terms. Only the folded letters
+    are visited (``str.translate`` of every letter cost 13 times ``str.lower``)."""
+    return text if text.isascii() else _ALIGNED_FOLDED.sub(_fold_one, text)
 
 
 _ASCII_FOLDED = frozenset(c for c in map(chr, range(128)) if fold(c) != c)

@@ -146,16 +146,13 @@ class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
     prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
     ``words``: its distinct words as its language writes them (:func:`note_question`),
-    or -1 for one word a term; ``written``: each key as the question writes it, with
-    its accents (``méthod`` for the key ``method``; none given: the keys), looked for
-    too: the index folds accents, a text's ``str.find`` does not."""
+    or -1 for one word a term."""
 
     lang: str
     terms: tuple[str, ...]
     keys: tuple[str, ...]
     idfs: tuple[float, ...]
     words: int = -1
-    written: tuple[str, ...] = ()
 
     @property
     def mass(self) -> float:
@@ -183,13 +180,10 @@ def note_question(
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
-    written: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
-        folded = aligned_fold(surface)  # the key is the folded term's prefix
+        folded = aligned_fold(surface)  # keys are found in the text folded alike
         for term in analyzer.terms_of(surface):
-            if term not in found:
-                key = found[term] = term_key(folded, term)
-                written[term] = surface[: len(key)] if folded.startswith(key) else key
+            found.setdefault(term, term_key(folded, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -199,12 +193,7 @@ def note_question(
     korean = korean_words(query)
     words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
     return NoteQuestion(
-        lang,
-        terms,
-        tuple(found.values()),
-        tuple(idf.get(t, top) for t in terms),
-        words,
-        tuple(written.values()),
+        lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
 
 
@@ -268,32 +257,29 @@ def _term_offsets(
     analyses to the term (a CJK bigram anywhere in its run, as indexed); in term
     order. Each distinct part or word is analysed once a call (a common word's key is
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
-    offsets are kept (:class:`_Offsets`) and taken from there the next time. A key
-    the question writes with accents is looked for as written too (the text's
-    ``méthode`` holds the term ``method``, which ``str.find`` of ``method`` misses)."""
+    offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
+    are found in the text folded as the index folds accents, letter for letter
+    (:func:`~rubi.index.wordterm.aligned_fold`): the index matched ``méthode`` as the
+    term ``method``, which ``str.find`` of ``method`` in the text as written misses."""
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
-    written = question.written or question.keys
-    for index, (term, key, as_written) in enumerate(
-        zip(question.terms, question.keys, written, strict=True)
-    ):
+    for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         kept: Sequence[int] | None = None
         if digest is not None:
-            kept = _OFFSETS.get((digest, lang, term, as_written))
+            kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
-            low = low or aligned_lower(text)
+            low = low or aligned_fold(aligned_lower(text))
             kept = _offsets_of(text, low, term, key, lang)
-            if as_written != key:
-                kept = sorted({*kept, *_offsets_of(text, low, term, as_written, lang)})
             if digest is not None:
-                _OFFSETS.put((digest, lang, term, as_written), array("I", kept))
+                _OFFSETS.put((digest, lang, term, key), array("I", kept))
         found += [(pos, index) for pos in kept]
     return found
 
 
 def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
-    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased)."""
+    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased
+    and folded, its offsets ``text``'s)."""
     terms_of = text_analyzer(lang).terms_of
     find = low.find
     found: list[int] = []
