@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from whoosh.support.charset import accent_map
 
@@ -43,16 +43,19 @@ def fold(word: str) -> str:
     return word.translate(_FOLD)
 
 
-_ALIGNED_FOLD: dict[str, str] = {
-    chr(k): v for k, v in _FOLD.items() if k > 0x7F and isinstance(v, str) and len(v) == 1
-}
-""":data:`_FOLD`'s non-ASCII letters that it writes as one letter (a combining accent,
-which it deletes, is left as it is)."""
-_ALIGNED_FOLDED = re.compile("[" + "".join(map(re.escape, sorted(_ALIGNED_FOLD))) + "]")
+@lru_cache(maxsize=1)
+def _letter_folder() -> Callable[[str], str]:
+    """What :func:`aligned_fold` does to a text that is not ASCII: :data:`_FOLD`'s
+    non-ASCII letters that it writes as one letter replaced (a combining accent, which
+    it deletes, is left), by one regular expression over them; made on first use (the
+    expression costs a cold import about a millisecond)."""
+    table = {chr(k): v for k, v in _FOLD.items() if k > 0x7F and isinstance(v, str) and len(v) == 1}
+    letters = re.compile("[" + "".join(map(re.escape, sorted(table))) + "]")
 
+    def one(found: re.Match[str]) -> str:
+        return table[found.group()]
 
-def _fold_one(found: re.Match[str]) -> str:
-    return _ALIGNED_FOLD[found.group()]
+    return partial(letters.sub, one)
 
 
 def aligned_fold(text: str) -> str:
@@ -62,7 +65,7 @@ def aligned_fold(text: str) -> str:
     of a folded key (the note window) looks in this, as the index matched
     ``méthode``, ``código`` or ``größe`` by their folded terms. Only the folded letters
     are visited (``str.translate`` of every letter cost 13 times ``str.lower``)."""
-    return text if text.isascii() else _ALIGNED_FOLDED.sub(_fold_one, text)
+    return text if text.isascii() else _letter_folder()(text)
 
 
 _ASCII_FOLDED = frozenset(c for c in map(chr, range(128)) if fold(c) != c)
