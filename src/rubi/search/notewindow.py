@@ -52,6 +52,7 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
+from rubi.index.wordterm import aligned_fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
@@ -181,8 +182,9 @@ def note_question(
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
+        folded = aligned_fold(surface)  # keys are found in the text folded alike
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(surface, term))
+            found.setdefault(term, term_key(folded, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -267,7 +269,10 @@ def _term_offsets(
     analyses to the term (a CJK bigram anywhere in its run, as indexed); in term
     order. Each distinct part or word is analysed once a call (a common word's key is
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
-    offsets are kept (:class:`_Offsets`) and taken from there the next time."""
+    offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
+    are found in the text folded as the index folds accents, letter for letter
+    (:func:`~rubi.index.wordterm.aligned_fold`): the index matched ``méthode`` as the
+    term ``method``, which ``str.find`` of ``method`` in the text as written misses."""
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
@@ -276,7 +281,7 @@ def _term_offsets(
         if digest is not None:
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
-            low = low or aligned_lower(text)
+            low = low or aligned_fold(aligned_lower(text))
             kept = _offsets_of(text, low, term, key, lang)
             if digest is not None:
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
@@ -285,7 +290,8 @@ def _term_offsets(
 
 
 def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
-    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased)."""
+    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased
+    and folded, its offsets ``text``'s)."""
     terms_of = text_analyzer(lang).terms_of
     find = low.find
     found: list[int] = []
