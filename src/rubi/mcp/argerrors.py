@@ -9,11 +9,16 @@ from typing import Any
 
 from rubi.core.safetext import replace_surrogates
 
-__all__ = ["MAX_SHOWN_ERRORS", "invalid_arguments", "unknown_arguments"]
+__all__ = ["MAX_SHOWN_ERRORS", "RESERVED_ARGUMENTS", "invalid_arguments", "unknown_arguments"]
 
 
 MAX_SHOWN_ERRORS = 3
 """Arguments a refusal names at most."""
+
+RESERVED_ARGUMENTS = frozenset({"_meta"})
+"""Top-level argument names MCP keeps for the protocol's metadata (a client may put
+its ``_meta`` among a call's arguments): never refused as unknown; the tool ignores
+them as it did before unknown arguments were refused."""
 
 
 def _location(loc: Any) -> str:
@@ -47,6 +52,8 @@ def _unknown_keys(
     properties = schema.get("properties") or {}
     found: list[tuple[str, str, list[str]]] = []
     for key, item in value.items():
+        if not where and key in RESERVED_ARGUMENTS:
+            continue
         if key not in properties:
             found.append((where + key, where.rstrip(".") or "the tool", list(properties)))
             continue
