@@ -122,6 +122,21 @@ def test_a_meta_among_the_arguments_is_not_refused(
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [("a\nb", "unknown argument a\\nb;"), ("q" * 100_000, "unknown argument " + "q" * 60 + "…;")],
+)
+def test_an_unknown_name_is_shown_on_one_line_and_short(
+    project: Path, key: str, shown: str
+) -> None:
+    # The client's key itself: a line break in it broke the one line, and a huge one
+    # filled the refusal's 1,000 characters before the names the tool takes.
+    is_error, text = _call(project, "search", {"query": "router", key: 1})
+    assert is_error and shown in text
+    assert "\n" not in text.strip() and "takes: query, terms" in text and len(text) < 400
+
+
+@pytest.mark.timeout(60)
 def test_a_meta_inside_a_note_is_still_unknown(project: Path) -> None:
     note = {"type": "gotcha", "title": "T", "body": "b", "_meta": {}}
     is_error, text = _call(project, "register", {"notes": [note]})
