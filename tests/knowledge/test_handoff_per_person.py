@@ -176,3 +176,30 @@ def test_a_pulled_handoff_s_author_runs_no_escape_and_is_held_short(
     assert "\x1b" not in shown.output and "\x07" not in shown.output
     assert "\\x1b]0;pwned\\x07" in shown.output
     assert len(shown.output) < 1_000
+
+
+def test_a_teammate_s_handoff_in_another_worktree_is_not_named_as_readable_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The id named comes with ``rubi read <id>``: one in another worktree's vault is
+    no note of this vault (`rubi read` said "no such note")."""
+    project = as_person(rubi_project(tmp_path / "main", {"a.py": "x = 1\n"}), "me@example.com")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "vault")
+    other = tmp_path / "feature"
+    git(project, "worktree", "add", "-q", "-b", "feature", str(other))
+    write(
+        other / ".rubi" / "handoffs" / "2099-01-01-0000.md",
+        "---\ntype: note\nauthor: teammate@example.com\n---\n# Handoff\n\n## Goal\nTheirs\n",
+    )
+    vault = app.locate(project / ".rubi")
+    assert app.last_handoff(vault) is None
+    assert app.teammate_handoff(vault) is None
+    monkeypatch.chdir(project)
+    shown = CliRunner().invoke(cli, ["handoff", "show"])
+    assert shown.exit_code == 1 and "no handoff yet" in shown.output
+    # in the worktree that holds it, it is named (and read there)
+    assert app.teammate_handoff(app.locate(other / ".rubi")) == (
+        "handoffs/2099-01-01-0000",
+        "teammate@example.com",
+    )
