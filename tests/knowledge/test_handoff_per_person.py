@@ -154,3 +154,52 @@ def test_newest_by_name_everywhere_not_by_file_time(tmp_path: Path) -> None:
     assert last is not None and last.path == newer != older
     context = app.session_start_context(vault, source="clear", session_id="s", max_chars=9000)
     assert context is not None and "Newer" in context and "Older" not in context
+
+
+def test_a_pulled_handoff_s_author_runs_no_escape_and_is_held_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The author of a pulled handoff came with the clone: `handoff show` names it as
+    every line of human output shows such text (an escape as ``\\x1b``, never sent to
+    the terminal), and a name of thousands of characters is cut."""
+    project = as_person(rubi_project(tmp_path / "p", {"a.py": "x = 1\n"}), "me@example.com")
+    author = "\x1b]0;pwned\x07\x1b[2JEve" + "A" * 5_000
+    write(
+        project / ".rubi" / "handoffs" / "2099-01-01-0000.md",
+        f"---\ntype: note\nauthor: {author}\n---\n# Handoff\n\n## Goal\nTheirs\n",
+    )
+    named = app.teammate_handoff(app.locate(project / ".rubi"))
+    assert named is not None and len(named[1]) <= app.MAX_AUTHOR_CHARS + 1
+    monkeypatch.chdir(project)
+    shown = CliRunner().invoke(cli, ["handoff", "show"])
+    assert shown.exit_code == 1
+    assert "\x1b" not in shown.output and "\x07" not in shown.output
+    assert "\\x1b]0;pwned\\x07" in shown.output
+    assert len(shown.output) < 1_000
+
+
+def test_a_teammate_s_handoff_in_another_worktree_is_not_named_as_readable_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The id named comes with ``rubi read <id>``: one in another worktree's vault is
+    no note of this vault (`rubi read` said "no such note")."""
+    project = as_person(rubi_project(tmp_path / "main", {"a.py": "x = 1\n"}), "me@example.com")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "vault")
+    other = tmp_path / "feature"
+    git(project, "worktree", "add", "-q", "-b", "feature", str(other))
+    write(
+        other / ".rubi" / "handoffs" / "2099-01-01-0000.md",
+        "---\ntype: note\nauthor: teammate@example.com\n---\n# Handoff\n\n## Goal\nTheirs\n",
+    )
+    vault = app.locate(project / ".rubi")
+    assert app.last_handoff(vault) is None
+    assert app.teammate_handoff(vault) is None
+    monkeypatch.chdir(project)
+    shown = CliRunner().invoke(cli, ["handoff", "show"])
+    assert shown.exit_code == 1 and "no handoff yet" in shown.output
+    # in the worktree that holds it, it is named (and read there)
+    assert app.teammate_handoff(app.locate(other / ".rubi")) == (
+        "handoffs/2099-01-01-0000",
+        "teammate@example.com",
+    )

@@ -102,6 +102,48 @@ def test_the_arguments_a_tool_takes_are_still_answered(project: Path) -> None:
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("search", {"query": "router", "_meta": {"progressToken": 1}}),
+        ("read", {"ids": ["pkg/router.py"], "_meta": {}}),
+    ],
+)
+def test_a_meta_among_the_arguments_is_not_refused(
+    project: Path, tool: str, args: dict[str, Any]
+) -> None:
+    # MCP keeps ``_meta`` for the protocol (a client may send it among a call's
+    # arguments); the SDK ignored it before unknown arguments were refused, and the
+    # answer is the one without it (its first line: a read says when it was read).
+    is_error, text = _call(project, tool, args)
+    assert not is_error, text
+    without = _call(project, tool, {k: v for k, v in args.items() if k != "_meta"})
+    assert not without[0] and text.splitlines()[0] == without[1].splitlines()[0]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [("a\nb", "unknown argument a\\nb;"), ("q" * 100_000, "unknown argument " + "q" * 60 + "…;")],
+)
+def test_an_unknown_name_is_shown_on_one_line_and_short(
+    project: Path, key: str, shown: str
+) -> None:
+    # The client's key itself: a line break in it broke the one line, and a huge one
+    # filled the refusal's 1,000 characters before the names the tool takes.
+    is_error, text = _call(project, "search", {"query": "router", key: 1})
+    assert is_error and shown in text
+    assert "\n" not in text.strip() and "takes: query, terms" in text and len(text) < 400
+
+
+@pytest.mark.timeout(60)
+def test_a_meta_inside_a_note_is_still_unknown(project: Path) -> None:
+    note = {"type": "gotcha", "title": "T", "body": "b", "_meta": {}}
+    is_error, text = _call(project, "register", {"notes": [note]})
+    assert is_error and "unknown argument notes[0]._meta;" in text
+
+
+@pytest.mark.timeout(60)
 def test_a_refusal_names_a_list_item_as_rubi_s_own_refusals_do(project: Path) -> None:
     note = {"type": "nonsense", "title": "t", "body": "b"}
     is_error, text = _call(project, "register", {"notes": [note]})

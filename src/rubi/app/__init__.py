@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAIN_CHAIN",
+    "MAX_AUTHOR_CHARS",
     "SEARCH_SCOPES",
     "ApiCall",
     "Attachment",
@@ -277,6 +278,10 @@ def last_handoff(paths: VaultPaths) -> Handoff | None:
     return knowledge_last_handoff(paths)
 
 
+MAX_AUTHOR_CHARS = 120
+"""A teammate's handoff's ``author:`` named at most this long (it came with a pull)."""
+
+
 def teammate_handoff(paths: VaultPaths) -> tuple[str, str] | None:
     """``(id, author)`` of the newest handoff another author wrote, for saying so
     where :func:`last_handoff` found none of this user's; or None."""
@@ -284,7 +289,12 @@ def teammate_handoff(paths: VaultPaths) -> tuple[str, str] | None:
     from rubi.knowledge.handoff import teammate_handoff as knowledge_teammate_handoff
 
     found = knowledge_teammate_handoff(paths)
-    return None if found is None else (found.path.removesuffix(".md"), author_of(found.text))
+    if found is None:
+        return None
+    author = author_of(found.text)  # a pulled file's: a name, held to a name's length
+    if len(author) > MAX_AUTHOR_CHARS:
+        author = author[:MAX_AUTHOR_CHARS] + "…"
+    return found.path.removesuffix(".md"), author
 
 
 # -- status and doctor --------------------------------------------------------------

@@ -8,6 +8,7 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, vault_option
+from rubi.core.safetext import terminal_text
 
 __all__ = ["handoff"]
 
@@ -54,9 +55,11 @@ def show(as_json: bool, vault: Path | None) -> None:
     if last is None:
         other = app.teammate_handoff(paths)
         if other is not None:  # pulled from a teammate: theirs to resume, not this user's
-            raise click.ClickException(
-                f"no handoff of yours yet; {other[0]} is {other[1]}'s (`rubi read "
-                f"{other[0]}` opens it); save yours with `rubi handoff save`"
+            raise click.ClickException(  # its id and author came with a clone
+                terminal_text(
+                    f"no handoff of yours yet; {other[0]} is {other[1]}'s (`rubi read "
+                    f"{other[0]}` opens it); save yours with `rubi handoff save`"
+                )
             )
         raise click.ClickException("no handoff yet; save one with `rubi handoff save`")
     if as_json:

@@ -256,7 +256,7 @@ def _newest(paths: VaultPaths, *, teammates: bool) -> Handoff | None:
             if me is None:
                 me = current_author(paths.project_root or paths.root)
             if me and author != me:
-                if teammates:
+                if teammates and not worktree:  # this vault's: `rubi read` opens it
                     return Handoff(rel, text, newest.stem[:15], worktree)
                 continue  # a teammate's, committed on purpose: not this user's last
         if not teammates:
@@ -266,6 +266,7 @@ def _newest(paths: VaultPaths, *, teammates: bool) -> Handoff | None:
 
 def teammate_handoff(paths: VaultPaths) -> Handoff | None:
     """The newest handoff another author wrote (one a teammate committed on purpose
-    and a pull brought), or None: never this user's to resume, but named when this
-    user has none, so "no handoff" is not said beside one in the folder."""
+    and a pull brought) in this vault, or None: never this user's to resume, but named
+    when this user has none, so "no handoff" is not said beside one in the folder. Not
+    one in another worktree's vault: its id would name a note this vault has not."""
     return _newest(paths, teammates=True)

@@ -5,15 +5,34 @@ with these lines; the early path (:mod:`rubi.mcp.early`) hands such calls to it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rubi.core.safetext import replace_surrogates
 
-__all__ = ["MAX_SHOWN_ERRORS", "invalid_arguments", "unknown_arguments"]
+__all__ = ["MAX_SHOWN_ERRORS", "RESERVED_ARGUMENTS", "invalid_arguments", "unknown_arguments"]
 
 
 MAX_SHOWN_ERRORS = 3
 """Arguments a refusal names at most."""
+
+RESERVED_ARGUMENTS = frozenset({"_meta"})
+"""Top-level argument names MCP keeps for the protocol's metadata (a client may put
+its ``_meta`` among a call's arguments): never refused as unknown; the tool ignores
+them as it did before unknown arguments were refused."""
+
+
+MAX_NAME_CHARS = 60
+"""An unknown argument's name is shown at most this long (a client's key may be huge)."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _name(name: str) -> str:
+    """An unknown argument's name as a refusal shows it: a control character (a line
+    break: the refusal is one line) as its escape, cut to :data:`MAX_NAME_CHARS`."""
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], name)
+    return shown if len(shown) <= MAX_NAME_CHARS else shown[:MAX_NAME_CHARS] + "…"
 
 
 def _location(loc: Any) -> str:
@@ -47,6 +66,8 @@ def _unknown_keys(
     properties = schema.get("properties") or {}
     found: list[tuple[str, str, list[str]]] = []
     for key, item in value.items():
+        if not where and key in RESERVED_ARGUMENTS:
+            continue
         if key not in properties:
             found.append((where + key, where.rstrip(".") or "the tool", list(properties)))
             continue
@@ -70,10 +91,11 @@ def unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> str:
     unknown = _unknown_keys(arguments, schema, defs if isinstance(defs, dict) else {}, "")
     if not unknown:
         return ""
-    shown = ", ".join(name for name, _, _ in unknown[:MAX_SHOWN_ERRORS])
+    shown = ", ".join(_name(name) for name, _, _ in unknown[:MAX_SHOWN_ERRORS])
     more = len(unknown) - MAX_SHOWN_ERRORS
     tail = f" and {more} more" if more > 0 else ""
     plural = "s" if len(unknown) > 1 else ""
     _, holder, takes = unknown[0]
-    line = f"unknown argument{plural} {shown}{tail}; {holder} takes: {', '.join(takes) or 'none'}"
+    takes_line = ", ".join(takes) or "none"
+    line = f"unknown argument{plural} {shown}{tail}; {_name(holder)} takes: {takes_line}"
     return replace_surrogates(line[:1_000]) + " (see the tool's input schema)"
