@@ -361,3 +361,36 @@ def test_a_code_set_is_checked_in_the_code_benchmarks_format(
     assert any("category must be one of" in p for p in problems)
     assert any("'../escape.go' must be relative" in p for p in problems)
     assert any("'gone.go' is not a file" in p for p in problems)
+
+
+def test_the_code_draw_knows_c_and_typescript_and_leaves_c_tests_out(tmp_path: Path) -> None:
+    code_sample = load_script("bench/code_sample.py")
+    checkout = tmp_path / "repo"
+    body = "int x;\n" * 25
+    for rel in (
+        "src/net.c",
+        "src/net.h",
+        "test.c",
+        "src/test_read.c",
+        "src/read_test.c",
+        "examples/example.c",
+        "source/index.ts",
+        "source/index.test.ts",
+        "source/view.tsx",
+        "lib/tool.js",
+    ):
+        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / rel).write_text(body, encoding="utf-8")
+    (checkout / "short.c").write_text("int y;\n", encoding="utf-8")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for args in (["init", "-q"], ["add", "."]):
+        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+
+    c_files = code_sample.candidates(checkout, "c")
+    ts_files = code_sample.candidates(checkout, "typescript")
+
+    assert c_files == [("src/net.c", 25), ("src/net.h", 25)]
+    assert [p for p, _ in ts_files] == ["source/index.ts", "source/view.tsx"]
+    draw = code_sample.pick(c_files + ts_files, 1728, 3)
+    assert draw == code_sample.pick(c_files + ts_files, 1728, 3)
+    assert len(set(draw)) == 3
