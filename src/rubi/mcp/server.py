@@ -167,10 +167,16 @@ def serve(
         )
     else:
         from rubi.mcp.http_access import run_http
+        from rubi.mcp.httpwarm import ListenWarmup
 
-        # no hook tool over HTTP: a hook runs for the vault above its cwd and reads the
-        # transcript it names, which only the local client that started us may ask
-        run_http(build_server(paths, token=access.token, instructions=instructions), access)
+        # the vault is warmed once the port listens, the engine and the watch after it
+        # (rubi.mcp.httpwarm); no hook tool over HTTP: a hook runs for the vault above
+        # its cwd and reads the transcript it names, which only the local client that
+        # started us may ask
+        warm = ListenWarmup(paths)
+        token = access.token
+        server = build_server(paths, token=token, ready=warm.ready, instructions=instructions)
+        run_http(server, access, listening=warm.listening)
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:

@@ -1,0 +1,155 @@
+"""``rubi serve --http``'s start: nothing but the MCP SDK before the port listens; then
+the vault is warmed (a tool call waits for it rather than loading beside it), and only
+then the engine and the background watch begin. Both protocol eras over HTTP see the
+same capabilities, tool list and answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubi import app
+from rubi.core.paths import VaultPaths
+from rubi.mcp import server as mcp_server
+from rubi.mcp import startup
+from rubi.mcp.httpwarm import ListenWarmup
+
+from helpers import rubi_project
+
+WAIT_S = 10.0
+TOKEN = "t0ken-for-tests-0123456789abcdef"
+
+
+@pytest.fixture
+def latches(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
+    """Fresh STARTED, QUIET and UNASKED (process-wide latches) for one test."""
+    fresh = {name: threading.Event() for name in ("STARTED", "QUIET", "UNASKED")}
+    for name, event in fresh.items():
+        monkeypatch.setattr(startup, name, event)
+    return fresh
+
+
+def _paths(tmp_path: Path) -> VaultPaths:
+    return VaultPaths(root=tmp_path, index_dir=tmp_path)
+
+
+def test_a_call_waits_for_the_warm_up_begun_when_the_port_listens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    inside, release = threading.Event(), threading.Event()
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), release.wait(WAIT_S)))
+    warm = ListenWarmup(_paths(tmp_path))
+    warm.ready()  # not listening yet: nothing under way, nothing to wait for
+    assert not inside.is_set() and not any(e.is_set() for e in latches.values())
+
+    warm.listening()
+    warm.listening()  # once
+    assert inside.wait(WAIT_S)
+    answered = threading.Event()
+    threading.Thread(target=lambda: (warm.ready(), answered.set()), daemon=True).start()
+    assert not answered.wait(0.2)  # the warm-up loads what the call needs
+    assert not latches["STARTED"].is_set()  # the engine and the watch wait for it too
+    release.set()
+    assert answered.wait(WAIT_S)
+    assert warm.done.wait(WAIT_S)
+    assert all(e.is_set() for e in latches.values())
+
+
+def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    def fail(paths: VaultPaths) -> None:
+        raise OSError("the index cannot be read")
+
+    monkeypatch.setattr(startup, "warm_vault", fail)
+    warm = ListenWarmup(_paths(tmp_path))
+    warm.listening()
+    assert warm.done.wait(WAIT_S)
+    warm.ready()  # does not block: the call meets the failure itself
+    assert all(e.is_set() for e in latches.values())
+
+
+def test_serve_over_http_warms_the_vault_once_the_port_listens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    """``serve(http=True)`` hands uvicorn the warm-up's ``listening`` and the tools its
+    ``ready``: before the port listens nothing is warmed and nothing else begins."""
+    import rubi.mcp.http_access as http_access
+
+    root = rubi_project(tmp_path / "proj", {"pkg/a.py": "x = 1\n"})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(http_access.TOKEN_ENV, TOKEN)
+    warmed: list[Path] = []
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.append(paths.root))
+    seen: dict[str, Any] = {}
+
+    def build(paths: VaultPaths, **kwargs: Any) -> object:
+        seen["ready"] = kwargs["ready"]
+        return object()
+
+    def run_http(server: object, access: object, listening: Any = None) -> None:
+        assert warmed == [] and not latches["STARTED"].is_set()
+        seen["listening"] = listening
+        listening()
+
+    monkeypatch.setattr(mcp_server, "build_server", build)
+    monkeypatch.setattr(http_access, "run_http", run_http)
+    mcp_server.serve(root, http=True, port=8765)
+    warm = seen["listening"].__self__
+    assert isinstance(warm, ListenWarmup) and seen["ready"] == warm.ready
+    assert warm.done.wait(WAIT_S)
+    assert warmed == [root / ".rubi"] and latches["STARTED"].is_set()
+
+
+# ---------------------------------------------------------------- a real server
+
+
+async def _era(port: int, mode: str) -> dict[str, Any]:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from mcp import Client
+
+    url = f"http://127.0.0.1:{port}/mcp"
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode) as client,
+    ):
+        session = client.session
+        opened = session.initialize_result if mode == "legacy" else session.discover_result
+        assert opened is not None
+        tools = await client.list_tools()
+        answer = await client.call_tool("search", {"query": "trie"})
+        return {
+            "capabilities": opened.capabilities.model_dump(mode="json", exclude_none=True),
+            "instructions": opened.instructions,
+            "server": opened.server_info.name,
+            "tools": [t.model_dump(mode="json", exclude_none=True) for t in tools.tools],
+            "answer": [c.model_dump(mode="json", exclude_none=True) for c in answer.content],
+            "structured": answer.structured_content,
+        }
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_both_eras_over_http_see_the_same_capabilities_tools_and_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_http_access import serving
+
+    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "class SmartRouter:\n    pass\n"})
+    paths = app.locate(root / ".rubi")
+    app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
+    app.index(paths)
+    monkeypatch.delenv("RUBI_HTTP_TOKEN", raising=False)
+    with serving(root, tmp_path, token=TOKEN) as server:
+        legacy = asyncio.run(asyncio.wait_for(_era(server.port, "legacy"), 60))
+        modern = asyncio.run(asyncio.wait_for(_era(server.port, "auto"), 60))
+    assert legacy["server"] == "rubi" and len(legacy["tools"]) >= 8
+    assert "decision-route-with-a-trie" in json.dumps(legacy["answer"])
+    assert modern == legacy
