@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +30,7 @@ from helpers import rubi_project
 
 WAIT_S = 10.0
 TOKEN = "t0ken-for-tests-0123456789abcdef"
+RUBI = str(Path(sys.executable).with_name("rubi"))
 
 
 @pytest.fixture
@@ -109,6 +117,43 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
 # ---------------------------------------------------------------- a real server
 
 
+@contextmanager
+def serving(project: Path) -> Iterator[int]:
+    """``rubi serve --http`` for ``project`` on a free loopback port (its port)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = dict(os.environ, RUBI_HTTP_TOKEN=TOKEN)
+    argv = [RUBI, "serve", "--http", "--port", str(port), "--project", str(project)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the server did not listen")
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def _server_name(opened: Any) -> str:
+    """The server's name: ``serverInfo`` of ``initialize``, or the ``_meta`` of a
+    2026-07-28 ``server/discover`` result."""
+    info = getattr(opened, "server_info", None)
+    if info is not None:
+        return str(info.name)
+    return str((opened.meta or {})["io.modelcontextprotocol/serverInfo"]["name"])
+
+
 async def _era(port: int, mode: str) -> dict[str, Any]:
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -128,7 +173,7 @@ async def _era(port: int, mode: str) -> dict[str, Any]:
         return {
             "capabilities": opened.capabilities.model_dump(mode="json", exclude_none=True),
             "instructions": opened.instructions,
-            "server": opened.server_info.name,
+            "server": _server_name(opened),
             "tools": [t.model_dump(mode="json", exclude_none=True) for t in tools.tools],
             "answer": [c.model_dump(mode="json", exclude_none=True) for c in answer.content],
             "structured": answer.structured_content,
@@ -137,19 +182,14 @@ async def _era(port: int, mode: str) -> dict[str, Any]:
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
-def test_both_eras_over_http_see_the_same_capabilities_tools_and_answers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from test_http_access import serving
-
+def test_both_eras_over_http_see_the_same_capabilities_tools_and_answers(tmp_path: Path) -> None:
     root = rubi_project(tmp_path / "proj", {"pkg/router.py": "class SmartRouter:\n    pass\n"})
     paths = app.locate(root / ".rubi")
     app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
     app.index(paths)
-    monkeypatch.delenv("RUBI_HTTP_TOKEN", raising=False)
-    with serving(root, tmp_path, token=TOKEN) as server:
-        legacy = asyncio.run(asyncio.wait_for(_era(server.port, "legacy"), 60))
-        modern = asyncio.run(asyncio.wait_for(_era(server.port, "auto"), 60))
+    with serving(root) as port:
+        legacy = asyncio.run(asyncio.wait_for(_era(port, "legacy"), 60))
+        modern = asyncio.run(asyncio.wait_for(_era(port, "auto"), 60))
     assert legacy["server"] == "rubi" and len(legacy["tools"]) >= 8
     assert "decision-route-with-a-trie" in json.dumps(legacy["answer"])
     assert modern == legacy
