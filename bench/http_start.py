@@ -199,13 +199,19 @@ def main() -> int:
             f"\nfloor: python -c pass {med(floor, 'pass_wall')} wall, {med(floor, 'pass_cpu')} CPU;"
             f" import mcp {med(floor, 'mcp_wall')} wall, {med(floor, 'mcp_cpu')} CPU"
         )
-        for tree in trees:
-            seen = {
+        answers = {
+            tree: {
                 (tuple(s["tools"]), s["text"])
                 for era in ERAS
                 for s in results[f"{tree} http {era}"]
             }
+            for tree in trees
+        }
+        for tree, seen in answers.items():
             print(f"{tree}: HTTP answers alike in both eras: {len(seen) == 1}")
+        if "base" in answers:
+            same = answers["base"] == answers["this"]
+            print(f"the same tools and first answer as the base: {same}")
         if args.json:
             args.json.write_text(json.dumps({"starts": results, "floor": floor}, indent=1))
     finally:

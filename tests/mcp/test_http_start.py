@@ -1,6 +1,7 @@
-"""``rubi serve --http``'s start: nothing but the MCP SDK before the port listens; then
-the vault is warmed (a tool call waits for it rather than loading beside it), and only
-then the engine and the background watch begin. Both protocol eras over HTTP see the
+"""``rubi serve --http``'s start: nothing but the MCP SDK before the port listens; the
+first tool call reads as a cold process reads, then the vault is warmed (a call waits
+for it rather than loading beside it), and only then the engine and the background
+watch begin. Both protocol eras over HTTP see the
 same capabilities, tool list and answers."""
 
 from __future__ import annotations
@@ -46,26 +47,45 @@ def _paths(tmp_path: Path) -> VaultPaths:
     return VaultPaths(root=tmp_path, index_dir=tmp_path)
 
 
-def test_a_call_waits_for_the_warm_up_begun_when_the_port_listens(
+def test_the_first_call_reads_cold_and_the_warm_up_waits_for_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
 ) -> None:
+    from rubi.app import searching
+
     inside, release = threading.Event(), threading.Event()
     monkeypatch.setattr(startup, "warm_vault", lambda paths: (inside.set(), release.wait(WAIT_S)))
-    warm = ListenWarmup(_paths(tmp_path))
-    warm.ready()  # not listening yet: nothing under way, nothing to wait for
-    assert not inside.is_set() and not any(e.is_set() for e in latches.values())
-
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=3600)
     warm.listening()
     warm.listening()  # once
-    assert inside.wait(WAIT_S)
+    first = warm.ready()
+    assert first is not None  # the first call runs in the cold readers
+    with first:
+        assert searching._ONCE.get()
+        assert not inside.wait(0.2)  # nothing is warmed beside the first call
+    assert inside.wait(WAIT_S)  # the warm-up begins once it is answered
+    assert not latches["STARTED"].is_set()  # the engine and the watch wait for it too
     answered = threading.Event()
     threading.Thread(target=lambda: (warm.ready(), answered.set()), daemon=True).start()
-    assert not answered.wait(0.2)  # the warm-up loads what the call needs
-    assert not latches["STARTED"].is_set()  # the engine and the watch wait for it too
+    assert not answered.wait(0.2)  # a call meanwhile waits for the warm-up
     release.set()
     assert answered.wait(WAIT_S)
     assert warm.done.wait(WAIT_S)
     assert all(e.is_set() for e in latches.values())
+    assert warm.ready() is None  # later calls read with the long-lived readers
+
+
+def test_without_a_call_the_warm_up_begins_a_while_after_listening(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    warmed: list[str] = []
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.append("warm"))
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0.1)
+    assert warm.ready() is not None  # not listening yet: a call reads cold, nothing waits
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0.1)
+    warm.listening()
+    assert warm.done.wait(WAIT_S)
+    assert warmed == ["warm"] and all(e.is_set() for e in latches.values())
+    assert warm.ready() is None  # a call after the warm-up reads warm
 
 
 def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
@@ -75,7 +95,7 @@ def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
         raise OSError("the index cannot be read")
 
     monkeypatch.setattr(startup, "warm_vault", fail)
-    warm = ListenWarmup(_paths(tmp_path))
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0)
     warm.listening()
     assert warm.done.wait(WAIT_S)
     warm.ready()  # does not block: the call meets the failure itself

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,7 +75,7 @@ def build_server(
     paths: VaultPaths,
     *,
     token: str | None = None,
-    ready: Callable[[], None] | None = None,
+    ready: Callable[[], AbstractContextManager[None] | None] | None = None,
     instructions: str = INSTRUCTIONS,
     hook: HookAnswerer | None = None,
 ) -> MCPServer:
@@ -87,7 +88,9 @@ def build_server(
         token: a bearer token every HTTP request must carry (checked by the MCP
             library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
         ready: called first by every tool call, blocking until the server is warm
-            (see :mod:`rubi.mcp.startup`); None for nothing to wait for.
+            (see :mod:`rubi.mcp.startup`); what it returns, when not None, is entered
+            around the tool's body (:mod:`rubi.mcp.httpwarm`); None for nothing to
+            wait for.
         instructions: what the client is told about the server
             (:data:`NO_PROJECT_INSTRUCTIONS` outside a project).
         hook: answers the unlisted ``hook`` tool, Claude Code's ``mcp_tool`` hooks
