@@ -301,7 +301,9 @@ def test_over_http_there_is_no_hook_tool(project: Path, monkeypatch: pytest.Monk
     from rubi.mcp.server import serve
 
     served: list[Any] = []
-    monkeypatch.setattr(http_access, "run_http", lambda server, access: served.append(server))
+    monkeypatch.setattr(
+        http_access, "run_http", lambda server, access, listening=None: served.append(server)
+    )
     serve(project, http=True, no_token=True, port=0, hook=answer_hook_call)
     (server,) = served
     assert server.hook_answerer is None

@@ -84,15 +84,15 @@ def run_serve(options: ServeOptions) -> None:
     # starts once it has lived a while and is idle; the engine loads only when a
     # request needs it once the first answers are out (refused until then: its client
     # answers cold at once); the server answers its own session's hooks itself. Over
-    # HTTP all begin at once.
-    first_answers = None if http else STARTED
+    # HTTP all begin once the port listens and the vault is warm (rubi.mcp.httpwarm),
+    # not beside the MCP SDK's import.
     try:
         # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
         # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
         with (
             stopped_by_signals(),
-            running(located, first_answers, on_demand=not http),
-            in_background(located, None if http else QUIET, None if http else UNASKED),
+            running(located, STARTED, on_demand=not http),
+            in_background(located, QUIET, UNASKED),
         ):
             run(
                 project,

@@ -33,6 +33,7 @@ encrypt: plain HTTP across an untrusted network needs a TLS proxy or an SSH tunn
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -276,12 +277,22 @@ def run_http(
     access: HttpAccess,
     *,
     say: Callable[[str], None] | None = None,
+    listening: Callable[[], None] | None = None,
 ) -> None:
-    """Announce ``access`` on stderr, then serve until the process is stopped."""
+    """Announce ``access`` on stderr, then serve until the process is stopped;
+    ``listening`` is called once the port accepts connections (not when it could not
+    be bound)."""
     import uvicorn
 
     announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
     config = uvicorn.Config(
         http_app(server, access), host=access.host, port=access.port, log_level="warning"
     )
-    uvicorn.Server(config).run()
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if listening is not None and self.started:
+                listening()
+
+    Server(config).run()

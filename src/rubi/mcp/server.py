@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,7 +75,7 @@ def build_server(
     paths: VaultPaths,
     *,
     token: str | None = None,
-    ready: Callable[[], None] | None = None,
+    ready: Callable[[], AbstractContextManager[None] | None] | None = None,
     instructions: str = INSTRUCTIONS,
     hook: HookAnswerer | None = None,
 ) -> MCPServer:
@@ -87,7 +88,9 @@ def build_server(
         token: a bearer token every HTTP request must carry (checked by the MCP
             library's auth middleware, see :mod:`rubi.mcp.http_access`); None for none.
         ready: called first by every tool call, blocking until the server is warm
-            (see :mod:`rubi.mcp.startup`); None for nothing to wait for.
+            (see :mod:`rubi.mcp.startup`); what it returns, when not None, is entered
+            around the tool's body (:mod:`rubi.mcp.httpwarm`); None for nothing to
+            wait for.
         instructions: what the client is told about the server
             (:data:`NO_PROJECT_INSTRUCTIONS` outside a project).
         hook: answers the unlisted ``hook`` tool, Claude Code's ``mcp_tool`` hooks
@@ -167,10 +170,16 @@ def serve(
         )
     else:
         from rubi.mcp.http_access import run_http
+        from rubi.mcp.httpwarm import ListenWarmup
 
-        # no hook tool over HTTP: a hook runs for the vault above its cwd and reads the
-        # transcript it names, which only the local client that started us may ask
-        run_http(build_server(paths, token=access.token, instructions=instructions), access)
+        # the vault is warmed once the port listens, the engine and the watch after it
+        # (rubi.mcp.httpwarm); no hook tool over HTTP: a hook runs for the vault above
+        # its cwd and reads the transcript it names, which only the local client that
+        # started us may ask
+        warm = ListenWarmup(paths)
+        token = access.token
+        server = build_server(paths, token=token, ready=warm.ready, instructions=instructions)
+        run_http(server, access, listening=warm.listening)
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:

@@ -15,6 +15,7 @@ to a tool's name, description or arguments needs ``python -m rubi.mcp.handshake`
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -30,8 +31,10 @@ from rubi.mcp import calls
 
 __all__ = ["add_tools"]
 
-Ready = Callable[[], None]
-"""Called first by every tool: returns once the server is warm (blocks until then)."""
+Ready = Callable[[], AbstractContextManager[None] | None]
+"""Called first by every tool: returns once the server is warm (blocks until then);
+what it returns, when not None, is entered around the tool's body (the readers a first
+call reads with: :mod:`rubi.mcp.httpwarm`)."""
 
 _RO = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -67,9 +70,10 @@ def _result(name: str, ready: Ready, **arguments: Any) -> CallToolResult:
     Raises:
         ToolError: the body's :class:`~rubi.mcp.calls.ToolFailure`.
     """
-    ready()
+    readers = ready()
     try:
-        answer = calls.BODIES[name](arguments.pop("paths"), **arguments)
+        with readers if readers is not None else nullcontext():
+            answer = calls.BODIES[name](arguments.pop("paths"), **arguments)
     except calls.ToolFailure as exc:
         raise ToolError(str(exc)) from exc
     content: list[ContentBlock] = [TextContent(type="text", text=answer.text)]
