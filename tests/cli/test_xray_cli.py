@@ -297,3 +297,12 @@ def test_xray_and_audit_show_a_closing_backslash_once(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "C:\\dir\\" in result.output and "C:\\dir\\\\" not in result.output
     assert f"Loaded before the first message in {project}\n" in result.output
+
+
+def test_xray_names_one_skipped_broken_line_in_the_singular(tmp_path: Path) -> None:
+    path = long_session(tmp_path / f"{SESSION}.jsonl", calls=5, pause_at=None)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"type": "assistant", "message": {"id"\n')  # a transcript cut mid-line
+    code, out = run("xray", str(path))
+    assert code == 0, out
+    assert "Skipped 1 broken line (" in out and "unreadable" not in out

@@ -191,3 +191,36 @@ def test_imports_follow_barrels_to_the_defining_file(build: Build) -> None:
     )
     assert code_map.edges[("app.ts", "src/hono.ts")] == 0.25  # one import, four files
     assert code_map.files["whole.ts"].imports == ("src/index.ts",)
+
+
+def test_an_export_of_several_declarators_defines_each_name(build: Build) -> None:
+    parsed = parse(
+        "export const a = 1, b = f(1, 2);\n"
+        "export const m: Map<string, number> = new Map(), n = 'x, y'\n"
+        "export let c,\n  d\n"
+        "export declare const e: number, g: string;\n"
+        "const local = 1, hidden = 2\n"
+        "export const h = (p, q) => {\n  return p, q\n}, k = [1, 2]\n"
+    )
+    assert [(s.name, s.kind, s.line) for s in parsed.symbols] == [
+        ("a", "const", 1),
+        ("b", "const", 1),
+        ("m", "const", 2),
+        ("n", "const", 2),
+        ("c", "variable", 3),
+        ("d", "variable", 4),
+        ("e", "const", 5),
+        ("g", "const", 5),
+        ("h", "const", 7),
+        ("k", "const", 9),
+    ]
+    # through a barrel's ``export *``, the import of the second name reaches its file
+    code_map = build(
+        {
+            "src/index.ts": "export * from './codes'\nexport * from './other'\n",
+            "src/codes.ts": "export const OK = 0, NOT_FOUND = 404\n",
+            "src/other.ts": "export const other = 1\n",
+            "app.ts": "import { NOT_FOUND } from './src'\n",
+        }
+    )
+    assert code_map.files["app.ts"].imports == ("src/codes.ts",)

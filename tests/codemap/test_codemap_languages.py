@@ -92,6 +92,38 @@ def test_go_symbols() -> None:
     assert parsed.package == "x"
 
 
+def test_go_declarations_of_several_names_define_each_name(build: Build) -> None:
+    parsed = golang.parse(
+        "package x\n\nvar ErrY, ErrZ = 1, 2\nvar a, _ = f()\n\n"
+        "const (\n\tA, B = 1, 2\n\tC\n)\n\nvar (\n\tx, y int\n\tg = func(p, q int) {\n"
+        "\t\treturn\n\t}\n)\n"
+    )
+    assert [(s.name, s.kind, s.line) for s in parsed.symbols] == [
+        ("ErrY", "variable", 3),
+        ("ErrZ", "variable", 3),
+        ("a", "variable", 4),
+        ("A", "const", 7),
+        ("B", "const", 7),
+        ("C", "const", 8),
+        ("x", "variable", 12),
+        ("y", "variable", 12),
+        ("g", "variable", 13),
+    ]
+    # an importer that uses only the second name leads to the file that defines it
+    code_map = build(
+        {
+            "go.mod": "module example.com/app\n\ngo 1.22\n",
+            "errs/a.go": "package errs\n\nvar ErrY, ErrZ = New(1), New(2)\n",
+            "errs/b.go": "package errs\n\nconst (\n\tCodeA, CodeB = 1, 2\n)\n",
+            "errs/new.go": "package errs\n\nfunc New(c int) error { return nil }\n",
+            "use.go": 'package app\n\nimport "example.com/app/errs"\n\nvar _ = errs.ErrZ\n',
+            "code.go": 'package app\n\nimport "example.com/app/errs"\n\nvar _ = errs.CodeB\n',
+        }
+    )
+    assert {d for s, d in code_map.edges if s == "use.go"} == {"errs/a.go"}
+    assert {d for s, d in code_map.edges if s == "code.go"} == {"errs/b.go"}
+
+
 def test_rust_crates_mods_uses_and_workspace(build: Build) -> None:
     code_map = build(
         {

@@ -52,6 +52,23 @@ def test_parse_imports_and_symbols() -> None:
     assert parsed.problems == ()
 
 
+def test_an_assignment_to_several_names_defines_each() -> None:
+    parsed = parse(
+        "A, B = 1, 2\n(C, [D, *rest]) = 3, [4, 5]\nE = F = 6\nobj.x, g = 7, 8\n_p, Q = 9, 0\n"
+    )
+    assert [(s.name, s.kind) for s in parsed.symbols] == [
+        ("A", "const"),
+        ("B", "const"),
+        ("C", "const"),
+        ("D", "const"),
+        ("rest", "variable"),
+        ("E", "const"),
+        ("F", "const"),
+        ("g", "variable"),
+        ("Q", "const"),
+    ]
+
+
 def test_imports_in_every_kind_of_block_are_found() -> None:
     source = (
         "import a\n"

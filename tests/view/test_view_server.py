@@ -161,17 +161,32 @@ def test_an_unknown_path_is_404(project: Path) -> None:
     assert status == 404 and "no such page" in json.loads(body)["error"]
 
 
-def test_a_vault_never_indexed_is_refused_without_writing(tmp_path: Path) -> None:
+def test_a_vault_never_indexed_is_refused_without_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rubi import app
     from rubi.core.errors import RubiError
     from rubi.view import make_server
 
-    vault = tmp_path / "vault"
+    vault = tmp_path / "my vault"
     (vault / "a.md").parent.mkdir()
     (vault / "a.md").write_text("# A\n")
-    with pytest.raises(RubiError, match="never indexed; run `rubi index` first"):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    # a plain vault: the command that indexes it, not a bare `rubi index` (which,
+    # run from here, would index another vault or none)
+    with pytest.raises(RubiError) as refused:
         make_server(app.locate(vault))
+    assert f"never indexed; run `rubi index --vault '{vault}'` first" in str(refused.value)
     assert sorted(p.name for p in vault.iterdir()) == ["a.md"]
+    project = tmp_path / "proj"
+    (project / ".rubi" / "notes").mkdir(parents=True)
+    with pytest.raises(RubiError, match=f"run `cd {re.escape(str(project))} && rubi index` first"):
+        make_server(app.locate(None, cwd=project))
+    monkeypatch.chdir(project)
+    with pytest.raises(RubiError, match="never indexed; run `rubi index` first"):
+        make_server(app.locate(None, cwd=project))
 
 
 def _run_view(project: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -149,6 +149,22 @@ def _replay_table(report: Any) -> Any:
     return table
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _skipped_line(stats: Any) -> str:
+    """``Skipped 1 broken line (f.jsonl:33).``, the unreadable files only when there
+    are some; "" when nothing was skipped."""
+    parts = []
+    if stats.bad_lines:
+        where = ", ".join(stats.bad_examples)
+        parts.append(f"{_count(stats.bad_lines, 'broken line')} ({where})")
+    if stats.unreadable_files:
+        parts.append(_count(stats.unreadable_files, "unreadable file"))
+    return f"Skipped {' and '.join(parts)}." if parts else ""
+
+
 def _print_report(report: Any, top: int) -> None:
     out = console()
     lines = use_case.summary_lines(report)
@@ -164,16 +180,9 @@ def _print_report(report: Any, top: int) -> None:
     for line in lines:
         if line.startswith(("Sessions past", "Startup context", "Cache expiries")):
             out.print(line)
-    stats = report.read_stats
-    if stats.bad_lines or stats.unreadable_files:
-        where = ", ".join(stats.bad_examples)
-        out.print(
-            _plain(
-                f"Skipped {stats.bad_lines} broken lines ({where}) and "
-                f"{stats.unreadable_files} unreadable files.",
-                "yellow",
-            )
-        )
+    skipped = _skipped_line(report.read_stats)
+    if skipped:
+        out.print(_plain(skipped, "yellow"))
     out.print(f"[bold]First change:[/bold] {use_case.first_change(report)}")
 
 

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -89,6 +91,19 @@ class ViewServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}/"
 
 
+def index_command(paths: VaultPaths) -> str:
+    """The command that indexes this vault: ``rubi index`` in its project, or
+    ``rubi index --vault <folder>`` for a plain vault (run from anywhere else,
+    ``rubi index`` alone would index another vault or none)."""
+    if paths.project_root is None:
+        return f"rubi index --vault {shlex.quote(str(paths.root))}"
+    try:
+        here = Path.cwd().is_relative_to(paths.project_root)
+    except OSError:  # the working folder was removed
+        here = False
+    return "rubi index" if here else f"cd {shlex.quote(str(paths.project_root))} && rubi index"
+
+
 def make_server(paths: VaultPaths, port: int = 0) -> ViewServer:
     """A server of ``paths`` bound to ``127.0.0.1:port`` (0: a free port), not yet
     serving (call ``serve_forever``).
@@ -101,7 +116,7 @@ def make_server(paths: VaultPaths, port: int = 0) -> ViewServer:
     from rubi.app.searching import indexed
 
     if not indexed(paths):
-        raise RubiError(f"{paths.root} was never indexed; run `rubi index` first")
+        raise RubiError(f"{paths.root} was never indexed; run `{index_command(paths)}` first")
     name = (paths.project_root or paths.root).name
     return ViewServer((LOOPBACK, port), ViewState(paths, name))
 

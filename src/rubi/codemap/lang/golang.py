@@ -94,8 +94,15 @@ _FUNC = re.compile(r"^func\s+(\w+)\s*[\[(]", re.M)
 _METHOD = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)", re.M)
 _TYPE = re.compile(r"^type\s+(\w+)(?:\[[^\]]*\])?\s+(struct|interface)?", re.M)
 _DECL_BLOCK = re.compile(r"^(type|const|var)\s*\((.*?)^\)", re.M | re.S)
-_BLOCK_ITEM = re.compile(r"^\t(\w+)(?:\s+(struct|interface))?", re.M)
-_VALUE = re.compile(r"^(const|var)\s+(\w+)", re.M)
+# ``ErrY, ErrZ = 1, 2`` and ``var a, b int`` define every name of the list
+_NAMES = r"(\w+(?:[^\S\n]*,[^\S\n]*\w+)*)"
+_BLOCK_ITEM = re.compile(r"^\t" + _NAMES + r"(?:\s+(struct|interface))?", re.M)
+_VALUE = re.compile(r"^(const|var)\s+" + _NAMES, re.M)
+
+
+def _names(names: str) -> list[str]:
+    """The names of a declaration's list (``A, B``), the blank ``_`` left out."""
+    return [name for name in (part.strip() for part in names.split(",")) if name != "_"]
 
 
 def parse(text: str) -> Parsed:
@@ -127,12 +134,11 @@ def parse(text: str) -> Parsed:
         for item in _BLOCK_ITEM.finditer(block.group(2)):
             kind = item.group(2) or kind_of[block.group(1)]
             line = base + block.group(2).count("\n", 0, item.start()) + 1
-            if item.group(1) != "_":
-                symbols.append(Symbol(item.group(1), kind, line))
+            symbols.extend(Symbol(name, kind, line) for name in _names(item.group(1)))
     for match in _VALUE.finditer(code):
-        if match.group(2) != "_":
-            kind = "const" if match.group(1) == "const" else "variable"
-            symbols.append(Symbol(match.group(2), kind, lines.line(match.start())))
+        kind = "const" if match.group(1) == "const" else "variable"
+        line = lines.line(match.start())
+        symbols.extend(Symbol(name, kind, line) for name in _names(match.group(2)))
     symbols.sort(key=lambda s: (s.line, s.name))
     package = _PACKAGE.search(code)
     idents = identifiers(blank_strings(text, "c"), KEYWORDS)

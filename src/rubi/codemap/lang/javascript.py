@@ -108,6 +108,66 @@ _SYMBOL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("namespace", re.compile(r"^(?:export\s+)?(?:declare\s+)?namespace\s+([\w$.]+)", re.M)),
     ("variable", re.compile(r"^(?:module\.)?exports\.([\w$]+)\s*=", re.M)),
 )
+_EXPORT_WORD = re.compile(r"export\s")
+_DECLARATOR = re.compile(r"\s*([\w$]+)[^\S\n]*(?=[:=,;!]|$)", re.M)
+_TOP_LEVEL = re.compile(r"[\w$@]")
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+_TOKEN = re.compile(r"""(['"`])(?:\\.|(?!\1)[^\\\n])*\1?|=>|[=!<>]=|[\n()\[\]{}<>;,=]""")
+
+
+def _statement_ends(code: str, at: int, nested: bool) -> bool:
+    """Whether the line end at ``at`` ends the declaration: the next line starts a new
+    statement (a word at its first column), or nothing is open and the line does not
+    end in ``,`` or ``=``."""
+    if _TOP_LEVEL.match(code, at + 1):
+        return True
+    return not nested and code[max(0, at - 200) : at].rstrip()[-1:] not in (",", "=")
+
+
+def _more_declarators(code: str, start: int) -> list[tuple[str, int]]:
+    """The names after the first of ``export const a = 1, b = 2``: commas outside
+    brackets, strings and type arguments (``Map<K, V>`` before the ``=``), up to the
+    statement's end (:func:`_statement_ends`, ``;``)."""
+    names: list[tuple[str, int]] = []
+    depth = angle = 0
+    init = False
+    for token in _TOKEN.finditer(code, start, min(len(code), start + 20_000)):
+        text = token.group()
+        if text == "\n":
+            if _statement_ends(code, token.start(), bool(depth or angle)):
+                break
+        elif text in _BRACKETS:
+            depth += _BRACKETS[text]
+            if depth < 0:
+                break
+        elif depth or text[0] in "'\"`":
+            continue
+        elif text in ("<", ">"):  # a type's arguments, before the ``=``
+            angle = max(angle + (text == "<" and not init) - (text == ">"), 0)
+        elif angle:
+            continue
+        elif text == ";":
+            break
+        elif text == "=":
+            init = True
+        elif text == ",":
+            match = _DECLARATOR.match(code, token.end())
+            if match is None:
+                break
+            names.append((match.group(1), match.start(1)))
+            init = False
+    return names
+
+
+def _declared_with(code: str, match: re.Match[str], kind: str) -> list[tuple[str, int]]:
+    """The further names of an exported ``const``/``let``/``var`` list (none for others)."""
+    if kind not in ("const", "variable") or not _EXPORT_WORD.match(code, match.start()):
+        return []
+    return _more_declarators(code, match.end())
+
+
 _EXPORT_LIST = re.compile(r"^export\s*\{([^{}]*)\}\s*(?!\s*from)(?:;|$)", re.M)
 _CLASS_LINE = re.compile(
     r"^(?:module\.exports\s*=\s*)?(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?"
@@ -220,6 +280,10 @@ def parse(text: str) -> Parsed:
             if name not in names:
                 names.add(name)
                 symbols.append(Symbol(name, kind, lines.line(match.start())))
+            for more, at in _declared_with(code, match, kind):
+                if more not in names:
+                    names.add(more)
+                    symbols.append(Symbol(more, kind, lines.line(at)))
     for match in _EXPORT_LIST.finditer(code):
         for item in match.group(1).split(","):
             name = item.split(" as ")[-1].strip()

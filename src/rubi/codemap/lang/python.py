@@ -13,6 +13,7 @@ import posixpath
 import re
 import sys
 import warnings
+from collections.abc import Sequence
 
 from rubi.codemap.lang.base import RepoIndex, Resolution
 from rubi.codemap.model import ImportSpec, Parsed, Symbol
@@ -23,6 +24,19 @@ _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__", "_typeshed"}
 
 REEXPORT_DEPTH = 3
 """Re-exports followed at most (``pkg/__init__`` → ``pkg/sub/__init__`` → ``pkg/sub/x``)."""
+
+
+def _unpacked(targets: Sequence[ast.expr]) -> list[ast.Name]:
+    """The names an assignment binds: ``A, B = 1, 2``, ``(C, [D, *E]) = ...`` bind each."""
+    out: list[ast.Name] = []
+    for target in targets:
+        if isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, ast.Name):
+            out.append(target)
+        elif isinstance(target, ast.Tuple | ast.List):
+            out.extend(_unpacked(target.elts))
+    return out
 
 
 def _symbols(body: list[ast.stmt], out: list[Symbol], depth: int = 0) -> None:
@@ -36,8 +50,8 @@ def _symbols(body: list[ast.stmt], out: list[Symbol], depth: int = 0) -> None:
             out.append(Symbol(node.name, "function", node.lineno))
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name) and not target.id.startswith("_"):
+            for target in _unpacked(targets):
+                if not target.id.startswith("_"):
                     kind = "const" if target.id.isupper() else "variable"
                     if isinstance(node, ast.AnnAssign) and _is_type_alias(node.annotation):
                         kind = "type"
