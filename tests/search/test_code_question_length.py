@@ -1,5 +1,5 @@
-"""A plain-words question of code length-normalises a file's symbols and comments as
-every other field: the small file that answers it comes above a large module that
+"""A plain-words question of code length-normalises a file's symbols and comments in
+full: the small file that answers it comes above a large module that
 defines and documents the same words among many others; a name or a few keywords keep
 the low normalisation that lets a central module's definitions count in full."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.index.bm25params import BM25_B, BM25_CODE_QUESTION_FIELD_B, BM25_FIELD_B
+from rubi.index.bm25params import BM25_CODE_QUESTION_FIELD_B, BM25_FIELD_B
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_field_b
 
 from helpers import rubi_project
@@ -68,4 +68,4 @@ def test_only_a_plain_words_question_changes_the_normalisation() -> None:
     assert question_field_b(COVERAGE_MIN_WORDS - 1) is None
     assert question_field_b(COVERAGE_MAX_WORDS + 1) is None
     assert set(BM25_CODE_QUESTION_FIELD_B) == set(BM25_FIELD_B)
-    assert all(b == BM25_B > BM25_FIELD_B[f] for f, b in BM25_CODE_QUESTION_FIELD_B.items())
+    assert all(b > BM25_FIELD_B[f] for f, b in BM25_CODE_QUESTION_FIELD_B.items())
