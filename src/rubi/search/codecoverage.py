@@ -17,9 +17,10 @@ ranks it. Measured on code search (NDCG@10, development halves only):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from rubi.index.bm25params import BM25_CODE_QUESTION_FIELD_B
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 
@@ -28,6 +29,7 @@ __all__ = [
     "COVERAGE_MIN_WORDS",
     "COVERAGE_POWER",
     "by_coverage",
+    "question_field_b",
     "question_words",
 ]
 
@@ -64,3 +66,13 @@ def by_coverage(hits: Sequence[BM25Hit], words: int) -> list[BM25Hit]:
         return list(hits)
     scored = [replace(h, score=h.score * h.coverage**COVERAGE_POWER) for h in hits]
     return sorted(scored, key=lambda h: -h.score)
+
+
+def question_field_b(words: int) -> Mapping[str, float] | None:
+    """The length normalisation of a code search's fields for a query of ``words``
+    distinct content words: :data:`~rubi.index.bm25params.BM25_CODE_QUESTION_FIELD_B`
+    for a plain-words question (the questions :func:`by_coverage` reorders), the
+    index's own (None) for a name, a few keywords or a document."""
+    if COVERAGE_MIN_WORDS <= words <= COVERAGE_MAX_WORDS:
+        return BM25_CODE_QUESTION_FIELD_B
+    return None

@@ -20,7 +20,7 @@ from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.schema import CODE_FIELDS
 from rubi.index.searchindex import SearchIndex
-from rubi.search.codecoverage import by_coverage, question_words
+from rubi.search.codecoverage import by_coverage, question_field_b, question_words
 from rubi.search.names import NameMatch, match_names
 from rubi.search.ppr import personalized_pagerank
 from rubi.search.reasons import as_written
@@ -120,8 +120,13 @@ def text_list(
     coverage, :func:`rubi.search.codecoverage.by_coverage`; ``analysis``: the query's;
     ``k1``: the saturation, None for the index's own,
     :func:`rubi.search.notewindow.question_k1` for a search of notes; ``field_b``: a
-    field's length normalisation, :func:`~rubi.search.notewindow.question_bm25`)."""
+    field's length normalisation, :func:`~rubi.search.notewindow.question_bm25`; in a
+    search of code alone, None is a plain-words question's own,
+    :func:`rubi.search.codecoverage.question_field_b`)."""
     kind = KIND_FOR_SCOPE[scope]
+    words = question_words(query, analysis) if kind == "file" else 0
+    if kind == "file" and field_b is None:
+        field_b = question_field_b(words)
     bm25 = index.bm25(
         query,
         extra_terms=terms,
@@ -134,7 +139,7 @@ def text_list(
         field_b=field_b,
     )
     hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
-    return by_coverage(hits, question_words(query, analysis)) if kind == "file" else hits
+    return by_coverage(hits, words) if kind == "file" else hits
 
 
 def name_list(
