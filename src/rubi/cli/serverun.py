@@ -67,7 +67,7 @@ def run_serve(options: ServeOptions) -> None:
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import QUIET, STARTED, UNASKED
+    from rubi.mcp.startup import STARTED
 
     http, project, vault = options.http, options.project, options.vault
     if vault is not None:
@@ -79,11 +79,13 @@ def run_serve(options: ServeOptions) -> None:
     located = _vault(project, vault)
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
-    # so no answer waits for a scan. Over stdio the index is caught up at the server's
-    # first idle spell after its first answers (if anything changed) and the watcher
-    # starts once it has lived a while and is idle; the engine loads only when a
-    # request needs it once the first answers are out (refused until then: its client
-    # answers cold at once); the server answers its own session's hooks itself. Over
+    # so no answer waits for a scan. Over stdio the watcher starts once the server's
+    # first answers are out and, once it listens, catches the index up if anything
+    # changed (a search's own scan sees notes only, not code: an edit made before the
+    # watcher listened is in that catch-up, one made after in a batch); the engine
+    # loads only when a request needs it once the first answers are out (refused
+    # until then: its client answers cold at once); the server answers its own
+    # session's hooks itself. Over
     # HTTP all begin at once.
     first_answers = None if http else STARTED
     try:
@@ -92,7 +94,7 @@ def run_serve(options: ServeOptions) -> None:
         with (
             stopped_by_signals(),
             running(located, first_answers, on_demand=not http),
-            in_background(located, None if http else QUIET, None if http else UNASKED),
+            in_background(located, None if http else STARTED),
         ):
             run(
                 project,

@@ -90,7 +90,13 @@ def in_background(
                 return
         try:
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
-            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s, waiting=waiting)
+            watching.watch(
+                vault,
+                stop_event=stop,
+                prepare_after_s=prepare_after_s,
+                waiting=waiting,
+                checked_catch_up=after is not None,
+            )
         except RubiError as exc:  # a read-only cache folder, say: one line, no traceback
             log.warning("background watch of %s stopped: %s", vault.root, exc)
         except Exception:  # the fail-open edge: the server keeps serving, refreshing
