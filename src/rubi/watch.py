@@ -16,7 +16,6 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 from rubi import app
 from rubi.app.updates import special_files
 from rubi.core.paths import VaultPaths
+from rubi.core.stopsignals import stop_on_signals as _stop_on_signals
 from rubi.core.treerules import code_path_skipped, editor_noise, vault_path_skipped
 
 __all__ = [
@@ -219,6 +219,7 @@ def watch(
     prepare_after_s: float = 0.0,
     on_refused: Callable[[str, str], None] | None = None,
     waiting: threading.Event | None = None,
+    checked_catch_up: bool = False,
 ) -> int:
     """Catch up, then apply every batch of changes until stopped.
 
@@ -233,8 +234,7 @@ def watch(
         catch_up: start with one incremental index run (what changed while nobody
             watched), then make the code map's memory and import what the first
             batches need, in a background thread (:func:`rubi.app.remember_code`,
-            :func:`rubi.app.import_ahead`); tests that script every change turn
-            it off.
+            :func:`rubi.app.import_ahead`); off in tests that script every change.
         prepare_after_s: with ``catch_up``, begin that background work only this many
             seconds after the catch-up run, or at the first applied batch if one comes
             sooner (:func:`in_background`: a short session never pays for it).
@@ -247,6 +247,8 @@ def watch(
             (:func:`rubi.app.updates.special_files`: skipped by the index run, never
             opened); default: one warning logged.
         waiting: set while the next batch is awaited (nothing to finish: :func:`_marked`).
+        checked_catch_up: catch up only if something changed since the last index run
+            (:func:`rubi.app.catch_up_if_changed`, no folder pending); unreported.
 
     Returns:
         The number of index runs made (the catch-up run counts as one).
@@ -256,19 +258,15 @@ def watch(
             errors are logged and the watcher goes on.
         KeyboardInterrupt: Ctrl-C (main thread), raised once the watcher stopped.
     """
-    applied = 0
-    if catch_up or once:
-        first = app.catch_up(vault)
-        applied = 1
-        if on_report:
-            on_report(Batch(events=0, code=True), first)
+    applied, counted = 0, [0]  # the catch-up run, when it ran
+    first_run = partial(_catch_up, vault, checked_catch_up, on_report, counted)
+    # Real file events: catch up once the source listens (no change lost in between)
+    deferred = _now_or_later(first_run, once or changes is not None, catch_up or once)
     if once:
-        return applied
+        return counted[0]
     stop = stop_event or threading.Event()
     begin = threading.Event()  # the background preparation may start
     if catch_up:
-        if prepare_after_s <= 0:
-            begin.set()
         _prepare(vault, collect=changes is None, begin=begin, stop=stop, wait_s=prepare_after_s)
     restore = _stop_on_signals(stop)
     links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
@@ -281,6 +279,7 @@ def watch(
                 debounce_ms,
                 stop,
                 partial(_listening, vault, ready),
+                deferred,
             )
         elif ready is not None:
             ready.set()
@@ -290,7 +289,7 @@ def watch(
             batch = classify(events, vault, links[0])
             if batch is None:
                 continue
-            _say_refused(vault, batch, said, on_refused or _log_refused)
+            _say_refused(vault, batch, said, on_refused or partial(log.warning, "%s: %s"))
             if any(_is_link(vault.root / rel) for rel in batch.vault_paths):
                 links[0] = linked_folders(vault.root, vault.project_root)
             try:
@@ -306,14 +305,38 @@ def watch(
         stop.set()  # the background preparation, if it has not begun, never does
         app.set_watched(vault, False)
         restore()
-    return applied
+    return applied + counted[0]
+
+
+def _now_or_later(run: Callable[[], None], now: bool, wanted: bool) -> Callable[[], None] | None:
+    """``run`` called now (None), or, ``wanted`` later, returned for the event source."""
+    if wanted and now:
+        run()
+        return None
+    return run if wanted else None
+
+
+def _catch_up(
+    vault: VaultPaths,
+    checked: bool,
+    on_report: Callable[[Batch, app.IndexReport], None] | None,
+    counted: list[int],
+) -> None:
+    """The watcher's catch-up (if changed, with ``checked``); ``counted[0]``: it ran."""
+    if checked:
+        counted[0] = int(app.catch_up_if_changed(vault, lock_timeout_s=60.0, pending=()))
+        return
+    report = app.catch_up(vault)
+    counted[0] = 1
+    if on_report:
+        on_report(Batch(events=0, code=True), report)
 
 
 def _marked(
     changes: Iterable[Iterable[tuple[Any, str]]], waiting: threading.Event
 ) -> Iterator[Iterable[tuple[Any, str]]]:
-    """``changes``, with ``waiting`` set while the next batch is awaited: a server that
-    ends need not wait for the source's next look at its stop (watchfiles' 50 ms step)."""
+    """``changes``, ``waiting`` set while the next batch is awaited (an ending server
+    need not wait for the source's next look at its stop: watchfiles' 50 ms step)."""
     batches = iter(changes)
     while True:
         waiting.set()
@@ -337,10 +360,6 @@ def _say_refused(
             say(*found)
 
 
-def _log_refused(path: str, reason: str) -> None:
-    log.warning("%s: %s", path, reason)
-
-
 LISTEN_TICK_MS = 500
 """How often the file-event source wakes with no change, in milliseconds: its first
 wake says it has subscribed (:func:`_file_events`). A wake costs microseconds."""
@@ -350,15 +369,13 @@ RESTART_PAUSE_S = 1.0
 it fails again at once)."""
 
 RESTART_PAUSE_MAX_S = 60.0
-"""The longest wait between restarts: a source that fails again before it hands over
-a batch (a folder name that is not UTF-8 fails it at start, every time) waits twice as
-long each time, up to this; the catch-up at each restart still picks up every change."""
+"""The longest wait between restarts: a source that fails before any batch (a folder
+name that is not UTF-8, every time) waits twice as long each time, up to this."""
 
 
 def _listening(vault: VaultPaths, ready: threading.Event | None, on: bool) -> None:
-    """The event source of ``vault``'s watcher has subscribed (``on``), or has failed.
-    Reads skip their refreshing scan only while file events reach the watcher: not
-    before the source has subscribed, nor while it is down and restarting."""
+    """The event source of ``vault``'s watcher has subscribed (``on``), or has failed:
+    reads skip their refreshing scan only while file events reach the watcher."""
     app.set_watched(vault, on)
     if on and ready is not None:
         ready.set()
@@ -370,21 +387,20 @@ def _file_events(
     debounce_ms: int,
     stop: threading.Event,
     listening: Callable[[bool], None],
+    first_run: Callable[[], None] | None = None,
 ) -> Iterator[set[tuple[Any, str]]]:
     """Batches of file events under the project (or vault) from ``watchfiles``, until
-    ``stop`` is set. When the event source fails (watchfiles raises a RuntimeError for
-    an event it cannot hand over, e.g. a file name that is not UTF-8), one warning
-    names the error (the same error again is not repeated), an incremental run picks up
-    what it missed, and watching starts again: a bad name never stops the watcher (nor
-    ``rubi serve``'s engine). A source that keeps failing before its first batch is
-    restarted ever more slowly (:data:`RESTART_PAUSE_MAX_S`), so the watcher falls back
-    to a catch-up a minute instead of one a second.
+    ``stop`` is set. When the source fails (a RuntimeError for an event it cannot hand
+    over, e.g. a file name that is not UTF-8), one warning names the error (not
+    repeated), an incremental run picks up what it missed, and watching starts again;
+    a source that keeps failing before its first batch is restarted ever more slowly
+    (:data:`RESTART_PAUSE_MAX_S`): a catch-up a minute, not one a second.
 
-    ``listening(True)`` is called once the source has subscribed, at each start:
-    watchfiles has no callback for it, so the source is asked to wake every
-    :data:`LISTEN_TICK_MS` with no change (an empty batch, passed over here); its first
-    wake, with or without changes, comes after the subscription. ``listening(False)``
-    is called when the source fails, before the pause."""
+    ``first_run`` (the watcher's catch-up) is called once the source has subscribed
+    (the events meanwhile wait in it), or failed first; then ``listening(True)``, at
+    each start: watchfiles has no callback for it, so the source wakes every
+    :data:`LISTEN_TICK_MS` with no change (an empty batch, passed over); its first wake
+    comes after the subscription. ``listening(False)``: the source failed."""
     import watchfiles
 
     root = vault.project_root or vault.root
@@ -403,6 +419,9 @@ def _file_events(
             ):
                 if not subscribed:
                     subscribed = True
+                    if first_run is not None:
+                        first_run()
+                        first_run = None
                     listening(True)
                 if batch:
                     delivered = True
@@ -411,6 +430,9 @@ def _file_events(
         except RuntimeError as exc:
             if subscribed:
                 listening(False)
+            elif first_run is not None:  # it never listened: catch up all the same
+                first_run()
+                first_run = None
             if str(exc) not in said:
                 said.add(str(exc))
                 log.warning(
@@ -475,24 +497,3 @@ serve`` over stdio, :func:`rubi.cli.servewatch.in_background`) makes the code ma
 memory and imports ahead, or at its first batch if sooner: 0.5 s of CPU on a 600-file
 project, which at once fell in a session's first seconds beside its hooks; a short
 session never edits. ``rubi watch``: at once."""
-
-
-def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:
-    """Make SIGTERM and SIGHUP (a closed terminal) set ``stop`` (main thread only);
-    returns the undo."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
-    previous = {s: signal.getsignal(s) for s in signums}
-
-    def handler(signum: int, frame: Any) -> None:
-        stop.set()
-
-    for s in signums:
-        signal.signal(s, handler)
-
-    def restore() -> None:
-        for s, old in previous.items():
-            signal.signal(s, old)
-
-    return restore

@@ -410,7 +410,11 @@ def test_an_ending_server_waits_for_its_watcher_only_while_it_applies_a_batch(
     app.index(paths)
     listening, inside, release = threading.Event(), threading.Event(), threading.Event()
 
-    def source(vault: Any, watch_filter: Any, debounce_ms: int, stop: Any, told: Any) -> Any:
+    def source(
+        vault: Any, watch_filter: Any, debounce_ms: int, stop: Any, told: Any, first: Any
+    ) -> Any:
+        if first is not None:
+            first()  # the catch-up, once the source listens
         told(True)
         listening.set()
         if applying:

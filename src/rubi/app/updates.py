@@ -79,13 +79,17 @@ def on_scans(event: threading.Event) -> Callable[[], None]:
     return tell(event)
 
 
-def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
+def catch_up_if_changed(
+    paths: VaultPaths, *, lock_timeout_s: float, pending: tuple[str, ...] = PENDING_FOLDERS
+) -> bool:
     """One incremental run (notes by size and time, the code map by its fingerprint)
     only when something changed since the last index run
     (:func:`rubi.sync.freshness.caught_up`: a listing, one query and one ``git
     ls-files``); True when it ran. Waits at most ``lock_timeout_s`` for another run.
     The run leaves the flat graph current, as a cold process's run does (a long-lived
     process's runs leave it to the next cold reader, :mod:`rubi.sync.oneshot`).
+    ``pending``: the folders whose new or edited notes alone make no run (a watcher's
+    catch-up passes none: its searches never scan again).
 
     Session records written or extended since the last run (:data:`PENDING_FOLDERS`:
     every session's Stop appends to its record) make no run by themselves: no reader
@@ -100,7 +104,7 @@ def catch_up_if_changed(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
     """
     from rubi.sync.freshness import caught_up
 
-    if caught_up(paths, pending=PENDING_FOLDERS):
+    if caught_up(paths, pending=pending):
         return False  # the index run's modules (Whoosh among them) never imported
     from rubi.sync import index_vault, vault_sync_for
 

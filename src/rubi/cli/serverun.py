@@ -67,7 +67,7 @@ def run_serve(options: ServeOptions) -> None:
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import QUIET, STARTED, UNASKED
+    from rubi.mcp.startup import STARTED
 
     http, project, vault = options.http, options.project, options.vault
     if vault is not None:
@@ -79,20 +79,21 @@ def run_serve(options: ServeOptions) -> None:
     located = _vault(project, vault)
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
-    # so no answer waits for a scan. Over stdio the index is caught up at the server's
-    # first idle spell after its first answers (if anything changed) and the watcher
-    # starts once it has lived a while and is idle; the engine loads only when a
-    # request needs it once the first answers are out (refused until then: its client
-    # answers cold at once); the server answers its own session's hooks itself. Over
-    # HTTP all begin once the port listens and the vault is warm (rubi.mcp.httpwarm),
-    # not beside the MCP SDK's import.
+    # so no answer waits for a scan. The watcher starts once the server's first answers
+    # are out and, once it listens, catches the index up if anything changed (a
+    # search's own scan sees notes only, not code: an edit made before the watcher
+    # listened is in that catch-up, one made after in a batch); over stdio the engine
+    # loads only when a request needs it once the first answers are out (refused until
+    # then: its client answers cold at once); the server answers its own session's
+    # hooks itself. Over HTTP the first answers are the warm-up's end, once the port
+    # listens (rubi.mcp.httpwarm sets STARTED), not beside the MCP SDK's import.
     try:
         # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
         # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
         with (
             stopped_by_signals(),
             running(located, STARTED, on_demand=not http),
-            in_background(located, QUIET, UNASKED),
+            in_background(located, STARTED),
         ):
             run(
                 project,

@@ -48,13 +48,16 @@ def in_background(
     every file. None, or a failure to start watching, leaves the process as it was
     (searches then refresh by scanning).
 
-    ``after``: start watching (the catch-up run first) once it is set, or after
-    :data:`AFTER_WAIT_S` (``rubi serve``: its first idle spell after its first
-    answers, :data:`rubi.mcp.startup.QUIET`): a server's first answers and the hook
-    calls that follow them then do not share the interpreter with the catch-up run,
-    which checks every note (0.1-0.3 s of CPU at 5,000 notes). Until the watcher
-    listens, every search refreshes by scanning, as before it started. With
-    ``after``, the code map's memory waits too (:data:`rubi.watch.PREPARE_AFTER_S`).
+    ``after``: start watching once it is set, or after :data:`AFTER_WAIT_S` (``rubi
+    serve``: its first answers are out, :data:`rubi.mcp.startup.STARTED`): the
+    watcher subscribes, then catches the index up only if something changed since the
+    last index run (:func:`rubi.app.catch_up_if_changed`, no folder pending), then
+    says it listens; an edit made before is in that run, one made after in a batch. A
+    search's own scan sees notes only, not code: a watcher started 20 s in (at
+    :data:`rubi.mcp.startup.UNASKED`, up to the sixteenth pass) left a code edit of
+    the session's first seconds unseen until then. Until the watcher listens, every
+    search refreshes by scanning, as before it started. With ``after``, the code map's
+    memory waits (:data:`rubi.watch.PREPARE_AFTER_S`).
 
     ``idle``: once ``after`` is set, the index is caught up at once by one run
     without the watcher, and only when something changed since the last index run (a
@@ -90,7 +93,13 @@ def in_background(
                 return
         try:
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
-            watching.watch(vault, stop_event=stop, prepare_after_s=prepare_after_s, waiting=waiting)
+            watching.watch(
+                vault,
+                stop_event=stop,
+                prepare_after_s=prepare_after_s,
+                waiting=waiting,
+                checked_catch_up=after is not None,
+            )
         except RubiError as exc:  # a read-only cache folder, say: one line, no traceback
             log.warning("background watch of %s stopped: %s", vault.root, exc)
         except Exception:  # the fail-open edge: the server keeps serving, refreshing

@@ -37,8 +37,8 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   (:func:`rubi.core.collector.pause_collector`), is turned on then too (or once the
   server has lived :data:`COLLECT_AFTER_S` without such a spell): a short session's
   server collects nothing;
-- the work no message asked for (:data:`UNASKED`: the background watcher and the
-  warm-up search that makes a later first search fast) waits until the server has
+- the work no message asked for (:data:`UNASKED`: the warm-up search that makes a
+  later first search fast) waits until the server has
   lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long interactive
   session has such spells between prompts, a short one ends before. The SDK is not
   built unasked: the fast path answers rubi's own tool calls for the whole session.
@@ -97,8 +97,8 @@ between calls rather than beside them, and only in a session that pauses."""
 
 UNASKED = Latch()
 """Set when a :class:`Warmup` of this process begins the work no message asked for
-(:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK: ``rubi serve``'s
-background watcher starts then (the index was caught up at :data:`STARTED`)."""
+(:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK (``rubi
+serve``'s background watcher starts at :data:`STARTED`)."""
 
 FIRST_CALL_WAIT_S = 2.0
 """Seconds after start a server with no call yet counts its first answers as out."""
