@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -87,6 +89,24 @@ class EvalSet:
     def source_folder(self) -> str:
         """The folder inside the first source that is the corpus ("" = its root)."""
         return self.sources[0].get("folder", "") if self.sources else ""
+
+
+def corpus_of(evalset: EvalSet, corpus: Path) -> Path:
+    """The folder of ``corpus`` (a checkout or a prepared folder) that holds the set's
+    notes: its source folder when that exists in it, else ``corpus`` itself."""
+    if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
+        return corpus / evalset.source_folder
+    return corpus
+
+
+def vault_copy(corpus: Path, prefix: str) -> tuple[Path, Path]:
+    """``corpus`` copied into a new temporary folder (``prefix`` its name's start) as
+    ``vault`` (symbolic links as links, ``.git`` left out): the folder and the vault.
+    The caller removes the folder."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    vault = work / "vault"
+    shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    return work, vault
 
 
 def load_set(folder: Path) -> EvalSet:

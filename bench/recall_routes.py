@@ -33,14 +33,13 @@ import json
 import re
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import load_set
+from evalset import corpus_of, load_set, vault_copy
 
 Row = dict[str, Any]
 RECALL_TOKENS = 700
@@ -84,11 +83,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     recall_module = importlib.import_module("rubi.app.recall")
     shipped: Callable[..., int] = recall_module.prompt_words
     evalset = load_set(set_dir)
-    if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
-        corpus = corpus / evalset.source_folder
-    work = Path(tempfile.mkdtemp(prefix="rubi-routes-"))
-    vault = work / "vault"
-    shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-routes-")
     paths = app.locate(vault)
     rows: list[Row] = []
     try:

@@ -30,14 +30,13 @@ import math
 import re
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import load_set
+from evalset import corpus_of, load_set, vault_copy
 
 Row = dict[str, Any]
 RECALL_TOKENS = 700
@@ -89,11 +88,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     from rubi.search.notewindow import WINDOW_HITS, note_question
 
     evalset = load_set(set_dir)
-    if evalset.source_folder and (corpus / evalset.source_folder).is_dir():
-        corpus = corpus / evalset.source_folder
-    work = Path(tempfile.mkdtemp(prefix="rubi-floor-"))
-    vault = work / "vault"
-    shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-floor-")
     paths = app.locate(vault)
     rows: list[Row] = []
     try:

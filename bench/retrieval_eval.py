@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalgit import GitError, checkout
 from evalmetrics import Outcome, summarise
-from evalset import EvalSet, Query, SetError, load_set
+from evalset import EvalSet, Query, SetError, corpus_of, load_set, vault_copy
 from evalsystems import (
     Bm25System,
     DenseModel,
@@ -196,9 +196,7 @@ def run_notes(
     from rubi import app
     from rubi.sync import notes_for
 
-    work = Path(tempfile.mkdtemp(prefix="rubi-eval-notes-"))
-    vault = work / "vault"
-    shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    work, vault = vault_copy(corpus, "rubi-eval-notes-")
     paths = app.locate(vault)
     try:
         index_paths(paths, bool({"rubi-semantic", "rubi-semantic-open", "rubi-dense"} & set(names)))
@@ -351,13 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.split != "dev":
         test_n = sum(1 for q in chosen if q.split == "test")
         print(f"FINAL: the test half of {evalset.name} was looked at ({test_n} queries)")
-    corpus = args.corpus
-    if (
-        evalset.kind == "notes"
-        and evalset.source_folder
-        and (corpus / evalset.source_folder).is_dir()
-    ):
-        corpus = corpus / evalset.source_folder
+    corpus = corpus_of(evalset, args.corpus) if evalset.kind == "notes" else args.corpus
     selected = EvalSet(
         evalset.folder,
         evalset.name,

@@ -365,3 +365,37 @@ def counted_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(duplicates, "make_body", counted)
     return made
+
+
+@contextmanager
+def listening(
+    argv: list[str], port: int, env: dict[str, str], stderr: Path | None = None, seconds: float = 60
+) -> Iterator[Any]:
+    """``argv`` run until it accepts connections on loopback ``port`` (its process
+    yielded), ended after the block (SIGTERM, then SIGKILL after 10 s). Fails the test
+    when it exits first (its ``stderr`` file, if given, in the message) or does not
+    listen within ``seconds``."""
+    import socket
+    import subprocess
+
+    with stderr.open("wb") if stderr is not None else open(os.devnull, "wb") as err:
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=env)
+    try:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"server exited: {stderr.read_text() if stderr else proc.returncode}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            pytest.fail(f"server did not listen within {seconds:g} s")
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -37,7 +37,7 @@ from rubi.mcp.http_access import (
 )
 from rubi.mcp.http_token import default_token_file
 
-from helpers import rubi_project
+from helpers import listening, rubi_project
 
 RUBI = str(Path(sys.executable).with_name("rubi"))
 TOKEN = "t0ken-for-tests-0123456789abcdef"
@@ -216,32 +216,9 @@ def serving(
     if token is not None:
         env[TOKEN_ENV] = token
     stderr = tmp_path / f"serve-{port}.err"
-    with stderr.open("wb") as err:
-        proc = subprocess.Popen(
-            [RUBI, "serve", "--http", "--port", str(port), "--project", str(project), *args],
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=env,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"server exited: {stderr.read_text()}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        else:
-            pytest.fail("server did not listen within 30 s")
+    argv = [RUBI, "serve", "--http", "--port", str(port), "--project", str(project), *args]
+    with listening(argv, port, env, stderr, seconds=30):
         yield Server(port, stderr)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 INIT = {

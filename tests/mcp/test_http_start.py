@@ -10,10 +10,8 @@ import asyncio
 import json
 import os
 import socket
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,7 +25,7 @@ from rubi.mcp import server as mcp_server
 from rubi.mcp import startup
 from rubi.mcp.httpwarm import ListenWarmup
 
-from helpers import rubi_project
+from helpers import listening, rubi_project
 
 WAIT_S = 10.0
 TOKEN = "t0ken-for-tests-0123456789abcdef"
@@ -145,24 +143,8 @@ def serving(project: Path) -> Iterator[int]:
         port = int(s.getsockname()[1])
     env = dict(os.environ, RUBI_HTTP_TOKEN=TOKEN)
     argv = [RUBI, "serve", "--http", "--port", str(port), "--project", str(project)]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while proc.poll() is None and time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the server did not listen")
+    with listening(argv, port, env):
         yield port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def _server_name(opened: Any) -> str:

@@ -6,6 +6,7 @@ process ended: ``ResourceWarning: unclosed file ...seg`` in the watcher tests.""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,17 +20,22 @@ from helpers import write
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
 
 
-def _open_segments(folder: Path) -> list[str]:
-    """The files of ``folder`` (the index's) this process has open."""
+def _open_files(keep: Callable[[str], bool]) -> list[str]:
+    """The files this process has open whose paths ``keep`` accepts."""
     found = []
     for fd in os.listdir("/proc/self/fd"):
         try:
             target = os.readlink(f"/proc/self/fd/{fd}")
         except OSError:
             continue
-        if target.startswith(str(folder)) and target.endswith(".seg"):
+        if keep(target):
             found.append(target)
     return found
+
+
+def _open_segments(folder: Path) -> list[str]:
+    """The segment files of ``folder`` (the index's) this process has open."""
+    return _open_files(lambda target: target.startswith(str(folder)) and target.endswith(".seg"))
 
 
 def test_a_stopped_watcher_leaves_no_segment_file_open(tmp_path: Path) -> None:
@@ -91,15 +97,7 @@ def test_closing_the_search_index_closes_the_kept_fingerprint_reader(tmp_path: P
     assert app.search(paths, "wombat", refresh=False).hits
 
     def open_store() -> list[str]:
-        found = []
-        for fd in os.listdir("/proc/self/fd"):
-            try:
-                target = os.readlink(f"/proc/self/fd/{fd}")
-            except OSError:
-                continue
-            if target == str(paths.index_dir / PRINTS_FILE):
-                found.append(target)
-        return found
+        return _open_files(lambda target: target == str(paths.index_dir / PRINTS_FILE))
 
     assert open_store()  # a long-lived search keeps it open
     close_search_index(paths)
