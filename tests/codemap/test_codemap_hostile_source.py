@@ -120,3 +120,27 @@ def test_dart_functions_of_ordinary_code_are_found() -> None:
         ("_onTap", "function", 21),
         ("maybe", "function", 26),
     ]
+
+
+@pytest.mark.parametrize("head", ["var (", "const (", "type (", "import ("])
+@pytest.mark.timeout(20)
+def test_thousands_of_unclosed_go_blocks_parse_at_once(head: str) -> None:
+    """Each ``var (`` without a line starting ``)`` scanned on to the end of the file for
+    one (8,000 of them, 120 kB, took 4.3 s; these 40,000 ran past the timeout)."""
+    parsed = parse_source("go", f"package a\n{head}\n" * 40_000)
+    assert parsed.symbols == () and parsed.imports == ()
+
+
+def test_go_blocks_after_an_unclosed_one_and_between_closed_ones_are_read() -> None:
+    source = (
+        'package a\nimport (\n\t"fmt"\n)\nvar (\n\tA, B = 1, 2\n)\nconst (\n\tC = 1\n)\n'
+        "type (\n\tD struct{}\n)\nvar (\n\tE = 1\n"
+    )
+    parsed = parse_source("go", source)
+    assert [s.target for s in parsed.imports] == ["fmt"]
+    assert [(s.name, s.kind, s.line) for s in parsed.symbols] == [
+        ("A", "variable", 6),
+        ("B", "variable", 6),
+        ("C", "const", 9),
+        ("D", "struct", 12),
+    ]

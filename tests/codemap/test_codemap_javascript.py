@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
+
 from codemap.codemap_helpers import edges_of
 from rubi.codemap import CodeMap
 from rubi.codemap.lang.javascript import parse
@@ -224,3 +226,27 @@ def test_an_export_of_several_declarators_defines_each_name(build: Build) -> Non
         }
     )
     assert code_map.files["app.ts"].imports == ("src/codes.ts",)
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        ("export const a = /,b = 2/, c = 3;", ["a", "c"]),
+        ("export const re = /[/,]x = 1/g, d = 4;", ["d", "re"]),
+        ("export const a = b ? /,z = 1/ : 2, c = 3;", ["a", "c"]),
+        ("export const a = /(,z/, c = 3;", ["a", "c"]),
+        ("export const a = x / 2, b = y / 3;", ["a", "b"]),
+        ("export const a = (x) / 2, b = 1 / (2), c = 3;", ["a", "b", "c"]),
+    ],
+)
+def test_a_regular_expression_literal_holds_no_declarator(source: str, names: list[str]) -> None:
+    """A regular expression literal's ``,b = 2`` declared ``b``, and its ``(`` hid the
+    names after it; a ``/`` after a name, a number or a closing bracket divides."""
+    assert sorted(s.name for s in parse(source).symbols) == names
+
+
+@pytest.mark.timeout(20)
+def test_unfinished_regular_expressions_parse_at_once() -> None:
+    """Each ``(/[`` looked for its literal's end to the line's end (2 s a line of 7,000)."""
+    parsed = parse(("export const a = " + "(/[" * 7000 + "\n") * 20)
+    assert [s.name for s in parsed.symbols] == ["a"]

@@ -184,7 +184,7 @@ def note_question(
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         folded = aligned_fold(surface)  # keys are found in the text folded alike
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(folded, term))
+            found.setdefault(term, _sharp_s_key(term_key(folded, term)))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -196,6 +196,17 @@ def note_question(
     return NoteQuestion(
         lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
+
+
+def _sharp_s_key(key: str) -> str:
+    """``key`` cut after the first ``s`` of its first ``ss``: a note's ``ß`` folds to
+    one letter (``s``, :func:`~rubi.index.wordterm.aligned_fold`), while German's
+    stemmer writes it ``ss``, so the question ``grösse`` (term ``gross``) matched the
+    note's ``Größe`` in the index and its key ``gross`` was not in the folded text
+    ``grose`` (the window found none of it); the word found is still checked to
+    analyse to the term."""
+    cut = key.find("ss") + 1
+    return key[:cut] if cut >= 2 else key
 
 
 def _hangul(term: str) -> bool:

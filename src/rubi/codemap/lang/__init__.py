@@ -33,7 +33,7 @@ __all__ = [
     "scope_edges",
 ]
 
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 """Bump when any parser's output changes: cached parses of older versions are dropped."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 
 from rubi.codemap.lang.base import RepoIndex, Resolution, join_path
 from rubi.codemap.lang.text import LineIndex, blank_strings, identifiers, strip_comments
@@ -88,16 +89,30 @@ KEYWORDS = frozenset(
 
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _IMPORT_ONE = re.compile(r"^import\s+(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
-_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.M | re.S)
+_IMPORT_BLOCK = re.compile(r"^(import)\s*\(", re.M)
 _IMPORT_LINE = re.compile(r"^[^\S\n]*(?:[\w.]+\s+)?[\"`]([^\"`\n]+)[\"`]", re.M)
 _FUNC = re.compile(r"^func\s+(\w+)\s*[\[(]", re.M)
 _METHOD = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)", re.M)
 _TYPE = re.compile(r"^type\s+(\w+)(?:\[[^\]]*\])?\s+(struct|interface)?", re.M)
-_DECL_BLOCK = re.compile(r"^(type|const|var)\s*\((.*?)^\)", re.M | re.S)
+_DECL_BLOCK = re.compile(r"^(type|const|var)\s*\(", re.M)
 # ``ErrY, ErrZ = 1, 2`` and ``var a, b int`` define every name of the list
 _NAMES = r"(\w+(?:[^\S\n]*,[^\S\n]*\w+)*)"
 _BLOCK_ITEM = re.compile(r"^\t" + _NAMES + r"(?:\s+(struct|interface))?", re.M)
 _VALUE = re.compile(r"^(const|var)\s+" + _NAMES, re.M)
+
+
+def _blocks(code: str, head: re.Pattern[str]) -> Iterator[tuple[str, int, str]]:
+    """``(keyword, start, body)`` of each block ``head`` opens (``var (``), its body up
+    to the first line starting with ``)``. One scan: a lazy ``(.*?)^\\)`` searched
+    from every unclosed head to the file's end (``var (`` repeated, 120 KB, parsed in
+    4.3 s); with no closing line after a head, none closes after a later one either."""
+    at = 0
+    while (match := head.search(code, at)) is not None:
+        close = code.find("\n)", match.end())
+        if close < 0:
+            return
+        yield match.group(1), match.end(), code[match.end() : close + 1]
+        at = close + 2
 
 
 def _names(names: str) -> list[str]:
@@ -116,10 +131,8 @@ def parse(text: str) -> Parsed:
     code = strip_comments(text, "c")
     lines = LineIndex(code)
     imports = [ImportSpec("import", m.group(1)) for m in _IMPORT_ONE.finditer(code)]
-    for block in _IMPORT_BLOCK.finditer(code):
-        imports.extend(
-            ImportSpec("import", m.group(1)) for m in _IMPORT_LINE.finditer(block.group(1))
-        )
+    for _, _, body in _blocks(code, _IMPORT_BLOCK):
+        imports.extend(ImportSpec("import", m.group(1)) for m in _IMPORT_LINE.finditer(body))
     symbols: list[Symbol] = []
     for match in _FUNC.finditer(code):
         symbols.append(Symbol(match.group(1), "function", lines.line(match.start())))
@@ -128,12 +141,12 @@ def parse(text: str) -> Parsed:
         symbols.append(Symbol(name, "method", lines.line(match.start())))
     for match in _TYPE.finditer(code):
         symbols.append(Symbol(match.group(1), match.group(2) or "type", lines.line(match.start())))
-    for block in _DECL_BLOCK.finditer(code):
-        base = lines.line(block.start(2)) - 1
-        kind_of = {"type": "type", "const": "const", "var": "variable"}
-        for item in _BLOCK_ITEM.finditer(block.group(2)):
-            kind = item.group(2) or kind_of[block.group(1)]
-            line = base + block.group(2).count("\n", 0, item.start()) + 1
+    kind_of = {"type": "type", "const": "const", "var": "variable"}
+    for keyword, start, body in _blocks(code, _DECL_BLOCK):
+        base = lines.line(start) - 1
+        for item in _BLOCK_ITEM.finditer(body):
+            kind = item.group(2) or kind_of[keyword]
+            line = base + body.count("\n", 0, item.start()) + 1
             symbols.extend(Symbol(name, kind, line) for name in _names(item.group(1)))
     for match in _VALUE.finditer(code):
         kind = "const" if match.group(1) == "const" else "variable"

@@ -114,7 +114,17 @@ _TOP_LEVEL = re.compile(r"[\w$@]")
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 
 
-_TOKEN = re.compile(r"""(['"`])(?:\\.|(?!\1)[^\\\n])*\1?|=>|[=!<>]=|[\n()\[\]{}<>;,=]""")
+_TOKEN = re.compile(r"""(['"`])(?:\\.|(?!\1)[^\\\n])*\1?|=>|[=!<>]=|[\n()\[\]{}<>;,=/]""")
+_REGEX = re.compile(r"/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[A-Za-z]*")
+"""A regular expression literal (``/[/,]x = 1/g``), whose commas, brackets and ``=``
+are no declarators'."""
+_REGEX_CHARS = 200
+"""The longest regular expression literal read as one (a longer one is read as before,
+token by token): each ``(/[`` of a line looked for its end to the line's end (a line
+of 7,000, 2 s)."""
+_BEFORE_REGEX = frozenset("=(,[!&|?:{};+-*%<>~^")
+"""What a ``/`` starting a regular expression literal follows (after a name, a
+number or a closing bracket it divides)."""
 
 
 def _statement_ends(code: str, at: int, nested: bool) -> bool:
@@ -133,9 +143,16 @@ def _more_declarators(code: str, start: int) -> list[tuple[str, int]]:
     names: list[tuple[str, int]] = []
     depth = angle = 0
     init = False
-    for token in _TOKEN.finditer(code, start, min(len(code), start + 20_000)):
-        text = token.group()
-        if text == "\n":
+    end = min(len(code), start + 20_000)
+    at = start
+    while (token := _TOKEN.search(code, at, end)) is not None:
+        at, text = token.end(), token.group()
+        if text == "/":
+            before = code[max(0, token.start() - 200) : token.start()].rstrip()[-1:]
+            reach = min(end, token.start() + _REGEX_CHARS)
+            literal = _REGEX.match(code, token.start(), reach) if before in _BEFORE_REGEX else None
+            at = literal.end() if literal else at
+        elif text == "\n":
             if _statement_ends(code, token.start(), bool(depth or angle)):
                 break
         elif text in _BRACKETS:
