@@ -19,7 +19,7 @@ from rubi.search.printstore import PRINTS_FILE
 from rubi.search.printwriter import print_row
 from rubi.search.textkey import text_key
 
-from helpers import counted_bodies, write
+from helpers import counted_bodies, notes_vault, write
 
 GUIDE = (
     "# Dataview\n\nDataview turns your notes into a database you can query with a small "
@@ -44,9 +44,8 @@ QUERIES = ("dataview", "therapist sessions", "sessions dataview неделя")
 
 
 def _vault(root: Path) -> app.VaultPaths:
-    for rel, text in FILES.items():
-        write(root / rel, text)
-    paths = app.locate(root)
+    """The notes of :data:`FILES` as a plain vault at ``root``, indexed."""
+    paths: app.VaultPaths = notes_vault(root, FILES)
     app.index(paths)
     return paths
 

@@ -19,7 +19,7 @@ from rubi.search import duplicates, printstore
 from rubi.search.duplicates import forget_bodies
 from rubi.search.printstore import PRINTS_FILE, forget_kept_stores, kept_store
 
-from helpers import counted_bodies, write
+from helpers import counted_bodies, notes_vault, write
 
 COPY = (
     "# Mental health\n\nWe offer every teammate free sessions with a licensed therapist or "
@@ -37,9 +37,8 @@ QUERY = "therapist sessions"
 
 
 def _vault(root: Path) -> app.VaultPaths:
-    for rel, text in FILES.items():
-        write(root / rel, text)
-    paths = app.locate(root)
+    """The notes of :data:`FILES` as a plain vault at ``root``, indexed."""
+    paths: app.VaultPaths = notes_vault(root, FILES)
     app.index(paths)
     return paths
 
