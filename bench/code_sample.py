@@ -9,7 +9,7 @@ of the language (:data:`EXTENSIONS`), at least ``--min-lines`` lines long (defau
 and not tests, examples, docs, benchmarks, scripts, CI or tool configuration: a path
 with a folder named as in :data:`SKIP_DIRS` or starting with such a name and ``-`` or
 ``_`` (``docs_src``, ``test-helpers``, ``test-jpms``), or a file name matching
-:data:`TEST_NAME` (Java's ``*Test.java`` and ``*Benchmark.java`` among them, C's ``test.c``).
+:data:`TEST_NAME` (Java's and Kotlin's ``*Test`` and ``*Benchmark`` among them, C's ``test.c``).
 They are sorted by path and ``random.Random(N).sample`` picks ``min(K, candidates)``
 in draw order; when a repository has fewer candidates than ``K``, the remaining draws
 are taken by ``choices`` of the same generator weighted by line count (a large file
@@ -35,6 +35,8 @@ EXTENSIONS = {
     "java": (".java",),
     "typescript": (".ts", ".tsx", ".mts", ".cts"),
     "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".ipp"),
+    "kotlin": (".kt", ".kts"),
 }
 SKIP_DIRS = frozenset(
     {
@@ -58,10 +60,12 @@ SKIP_DIRS = frozenset(
 )
 TEST_NAME = re.compile(
     r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js"
-    r"|Tests?\.java|Benchmark\.java|^test(_.*)?\.c|_test\.c)$"
+    r"|Tests?\.(java|kt)|Benchmark\.(java|kt)|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx))$"
 )
-"""Tests by their file name (C's ``test.c``, ``test_*.c`` and ``*_test.c`` among them), and
-tool configuration files (``eslint.config.js``)."""
+"""Tests by their file name (C's and C++'s ``test.c``, ``test_*.cpp`` and ``*_test.cc`` among
+them, Kotlin's ``*Test.kt`` as Java's), and tool configuration files (``eslint.config.js``).
+C++ takes ``.h`` too (most C++ projects name their headers so); Kotlin takes ``.kts`` as the
+code map does (Gradle build scripts are Kotlin)."""
 
 
 def _skipped_dir(part: str) -> bool:

@@ -394,3 +394,41 @@ def test_the_code_draw_knows_c_and_typescript_and_leaves_c_tests_out(tmp_path: P
     draw = code_sample.pick(c_files + ts_files, 1728, 3)
     assert draw == code_sample.pick(c_files + ts_files, 1728, 3)
     assert len(set(draw)) == 3
+
+
+def test_the_code_draw_knows_cpp_and_kotlin_and_leaves_their_tests_out(tmp_path: Path) -> None:
+    code_sample = load_script("bench/code_sample.py")
+    checkout = tmp_path / "repo"
+    body = "int x;\n" * 25
+    for rel in (
+        "include/lib/logger.h",
+        "include/lib/logger-inl.hpp",
+        "src/logger.cpp",
+        "src/sink.cc",
+        "src/test_sink.cpp",
+        "src/sink_test.cc",
+        "tests/main.cpp",
+        "lib/src/main/kotlin/Result.kt",
+        "lib/src/test/kotlin/ResultTest.kt",
+        "lib/src/commonTest/kotlin/MapTests.kt",
+        "lib/src/main/kotlin/BindingBenchmark.kt",
+        "build.gradle.kts",
+        "lib/Tool.java",
+    ):
+        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / rel).write_text(body, encoding="utf-8")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for args in (["init", "-q"], ["add", "."]):
+        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+
+    cpp_files = [p for p, _ in code_sample.candidates(checkout, "cpp")]
+    kotlin_files = [p for p, _ in code_sample.candidates(checkout, "kotlin")]
+
+    assert cpp_files == [
+        "include/lib/logger-inl.hpp",
+        "include/lib/logger.h",
+        "src/logger.cpp",
+        "src/sink.cc",
+    ]
+    assert kotlin_files == ["build.gradle.kts", "lib/src/main/kotlin/Result.kt"]
+    assert [p for p, _ in code_sample.candidates(checkout, "java")] == ["lib/Tool.java"]
