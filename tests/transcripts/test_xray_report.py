@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -112,3 +113,11 @@ def test_html_renders_in_chromium(long_report: XrayReport, tmp_path: Path) -> No
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000
     shutil.rmtree(tmp_path / "profile", ignore_errors=True)
+
+
+def test_html_reading_line_counts_each_noun(long_report: XrayReport) -> None:
+    """One broken line reads "1 broken line", not "1 broken lines"."""
+    stats = dataclasses.replace(long_report.read_stats, bad_lines=1, unreadable_files=1, files=2)
+    page = render_html(dataclasses.replace(long_report, read_stats=stats))
+    assert "1 broken line skipped" in page and "1 unreadable file." in page
+    assert "2 files," in page and "1 broken lines" not in page

@@ -11,7 +11,7 @@ from rubi.transcripts.aggregate import XrayReport
 from rubi.transcripts.analyze import SessionStats
 from rubi.transcripts.errors import ReportWriteError
 from rubi.transcripts.settings import BIG_SESSION_TOKENS, CLASS_LABELS
-from rubi.transcripts.summary import first_change, format_tokens, summary_lines
+from rubi.transcripts.summary import count_of, first_change, format_tokens, summary_lines
 from rubi.transcripts.svg import PALETTE, Bar, Series, bar_chart, line_chart
 
 __all__ = ["render_html", "write_html"]
@@ -242,10 +242,12 @@ def render_html(report: XrayReport) -> str:
         for r in report.rereads[:TABLE_ROWS]
     ]
     reading = (
-        f"{stats.files} files, {format_tokens(stats.bytes)}B, {stats.lines} lines; "
-        f"{stats.bad_lines} broken lines skipped, {stats.split_lines} split-response lines "
-        f"merged, {stats.repeated_calls} repeated calls ignored, {stats.synthetic_lines} "
-        f"API-error lines skipped, {stats.unreadable_files} unreadable files."
+        f"{count_of(stats.files, 'file')}, {format_tokens(stats.bytes)}B, "
+        f"{count_of(stats.lines, 'line')}; {count_of(stats.bad_lines, 'broken line')} skipped, "
+        f"{count_of(stats.split_lines, 'split-response line')} merged, "
+        f"{count_of(stats.repeated_calls, 'repeated call')} ignored, "
+        f"{count_of(stats.synthetic_lines, 'API-error line')} skipped, "
+        f"{count_of(stats.unreadable_files, 'unreadable file')}."
     )
     summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(report)[1:-1])
     generated = time.strftime("%Y-%m-%d %H:%M", time.localtime())

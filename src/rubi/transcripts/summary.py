@@ -30,7 +30,8 @@ def format_tokens(count: float) -> str:
     return f"{count:.0f}"
 
 
-def _count(number: int, noun: str) -> str:
+def count_of(number: int, noun: str) -> str:
+    """``1 session``, ``2 sessions``: a count and its noun, plural unless it is 1."""
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
@@ -100,8 +101,8 @@ def summary_lines(report: XrayReport, *, top: int = 3) -> list[str]:
     writes = by_class["cache_write_5m"] + by_class["cache_write_1h"]
     projects = len({s.project for s in report.sessions})
     lines = [
-        f"Token X-ray ({window}): {_count(len(report.sessions), 'session')} in "
-        f"{_count(projects, 'project')}, "
+        f"Token X-ray ({window}): {count_of(len(report.sessions), 'session')} in "
+        f"{count_of(projects, 'project')}, "
         f"cost {format_tokens(cost)} input-token equivalents.",
         f"By class: cache reads {_pct(by_class['cache_read'], cost)}, cache writes "
         f"{_pct(writes, cost)}, output {_pct(by_class['output'], cost)}, "
