@@ -13,6 +13,7 @@ import pytest
 from helpers import REPO
 
 BENCH = REPO / "bench"
+HIT = {"cov": 0.3, "sig": 1.0, "words": 3}
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +74,9 @@ def test_each_gate_reads_its_own_evidence(rules: ModuleType) -> None:
     assert not rules.words(0.5)(weak_long)  # 3 words held of 9 written < ceil(4.5)
     assert rules.words(0.3)(weak_long)
     assert rules.window(0.3)(weak_long)  # no window: read by its coverage
+    assert not rules.long_significance(math.log(20))(weak_long)  # 1 nat: no evidence
+    assert rules.long_significance(math.log(20))({**weak_long, "hits": [{**HIT, "sig": 4.0}]})
+    assert not rules.long_significance(5.0)({**weak_long, "hits": [{**HIT, "sig": 4.0}]})
     assert not rules.window(0.4)({**weak_long, "window": 0.35})
 
 
@@ -93,6 +97,8 @@ def test_points_halves_and_the_operating_point(rules: ModuleType) -> None:
     assert [r["set"] for r in parts["unseen"]] == ["kb-z"]
     assert rules.choose(rows[:3], base) == ("floor", "c 0.6 s 3.0")  # the first at no loss
     assert rules.choose(rows[:3], base, goal=1.01) is None
+    assert rules.within(rows[:3], base) == ("floor", "c 0.6 s 3.0")  # silences 1, loses 0
+    assert rules.within(rows[1:3], rules.point(rows[1:3], rules.shipped)) == ("shipped", "-")
     printed = rules.curves(rows, ["kb-z"])
     assert "chosen on the fit half: floor c 0.6 s 3.0" in printed
     assert "unseen: silent 0 -> 0 of 1" in printed
