@@ -18,6 +18,9 @@ nothing, so each outcome is one the dump recorded, read exactly. The rules:
 ``long-sig s``
     the shipped floor on a short prompt, a long one held to the floor's significance
     reading alone (above ``s`` nats).
+``long-floor c,s``
+    the shipped floor on a short prompt, a long one held to a lower floor of its own
+    (coverage ``c`` 0.2–0.4, three-word significance ``s`` 0 or log 20).
 ``window w``
     the shipped outcome, and the best note holds at least ``w`` of the question's IDF
     mass in one window (``note_window_share``; a question outside the window's bounds
@@ -93,6 +96,19 @@ def long_significance(sig: float) -> Gate:
     return gate
 
 
+def long_floor(cover: float, sig: float) -> Gate:
+    """The shipped floor on a short prompt; a long one held to a lower floor of its
+    own (coverage ``cover``, three-word significance ``sig``): its many words no note
+    holds lower its coverage, not the evidence of the words it shares."""
+
+    def gate(row: Row) -> bool:
+        if not long_prompt(row):
+            return floor_label(row)
+        return floor_label(row, cover, sig)
+
+    return gate
+
+
 def window(share: float) -> Gate:
     def gate(row: Row) -> bool:
         best = row["window"]
@@ -122,6 +138,9 @@ FAMILIES: dict[str, list[tuple[str, Gate]]] = {
     "floor": [(f"c {c:.1f} s {s:.1f}", raised(c, s)) for c in COVERS for s in SIGS],
     "floor-all": [(f"c {c:.1f} s {s:.1f}", raised(c, s, True)) for c in COVERS for s in SIGS],
     "long-sig": [(f"s {s:.1f}", long_significance(s)) for s in SIGS],
+    "long-floor": [
+        (f"c {c:.1f} s {s:.1f}", long_floor(c, s)) for c in (0.2, 0.3, 0.4) for s in (0.0, LOG20)
+    ],
     "window": [(f"w {w:.1f}", window(w)) for w in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)],
     "words": [(f"r {r:.1f}", words(r)) for r in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)],
 }

@@ -77,6 +77,9 @@ def test_each_gate_reads_its_own_evidence(rules: ModuleType) -> None:
     assert not rules.long_significance(math.log(20))(weak_long)  # 1 nat: no evidence
     assert rules.long_significance(math.log(20))({**weak_long, "hits": [{**HIT, "sig": 4.0}]})
     assert not rules.long_significance(5.0)({**weak_long, "hits": [{**HIT, "sig": 4.0}]})
+    assert rules.long_floor(0.3, math.log(20))(weak_long)  # coverage 0.3, significance 1 > 0
+    assert not rules.long_floor(0.4, math.log(20))(weak_long)
+    assert not rules.long_floor(0.2, 0.0)({**weak_long, "hits": [{**HIT, "cov": 0.1, "sig": -1.0}]})
     assert not rules.window(0.4)({**weak_long, "window": 0.35})
 
 
