@@ -7,6 +7,7 @@ Usage::
     python bench/recall_routes.py dump --set bench/sets/NAME --corpus PATH
         [--split dev] --out ROUTES.jsonl
     python bench/recall_routes.py table ROUTES.jsonl [...] [--changes]
+    python bench/recall_routes.py rules ROUTES.jsonl [...] [--unseen SET,SET]
 
 ``dump`` indexes the set's notes as ``bench/relevance_floor.py dump`` does (a copy of
 the corpus opened as a vault) and, for each development question, runs
@@ -33,7 +34,8 @@ import json
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,44 @@ def written_words_count(query: str, terms: Iterable[str], lang: str) -> int:
             count += 1
             plain -= brought
     return count
+
+
+@contextmanager
+def _readings() -> Iterator[Row]:
+    """Within the block, record what recall's first search of notes read: its text
+    hits' floor readings (``hits``: each hit's coverage, significance and words held, in
+    rank order after the window reorder), the names that voted (``named``), the query's
+    CJK share and the most the vault could show (``most``), and the largest share of
+    the question's IDF mass one window of a note held (``window``; None when the
+    question's size is outside the window's bounds)."""
+    engine = importlib.import_module("rubi.search.engine")
+    notewindow = importlib.import_module("rubi.search.notewindow")
+    evidence: Callable[..., dict[str, Any]] = engine.text_evidence
+    share: Callable[..., float | None] = notewindow.note_window_share
+    seen: Row = {"window": None}
+
+    def record(bm25: Sequence[Any], named: int, *, code: bool) -> dict[str, Any]:
+        if "hits" not in seen:
+            seen["hits"] = [
+                {"cov": h.coverage, "sig": h.significance, "words": h.words} for h in bm25
+            ]
+            seen["named"] = named
+            seen["most"] = bm25[0].most if bm25 else 0.0
+        return evidence(bm25, named, code=code)
+
+    def window(*args: Any, **kwargs: Any) -> float | None:
+        got = share(*args, **kwargs)
+        if "hits" not in seen and got is not None:
+            seen["window"] = max(got, seen["window"] or 0.0)
+        return got
+
+    engine.text_evidence = record
+    notewindow.note_window_share = window
+    try:
+        yield seen
+    finally:
+        engine.text_evidence = evidence
+        notewindow.note_window_share = share
 
 
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
@@ -119,13 +159,17 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
             for route, count in (("short", 0), ("long", 10_000)):
                 recall_module.prompt_words = lambda *_, n=count: n
                 try:
-                    block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
+                    with _readings() as seen:
+                        block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
                 finally:
                     recall_module.prompt_words = shipped
+                if route == "long":
+                    row.update(seen)
                 ids = re.findall(r"\(id ([^)]+)\)", block)
                 row[f"{route}_said"] = bool(block)
                 named = any(f"{i}.md" in q.relevant or i in q.relevant for i in ids)
                 row[f"{route}_answer"] = named
+                row[f"{route}_notes"] = len(ids)
             rows.append(row)
     finally:
         shutil.rmtree(paths.index_dir, ignore_errors=True)
@@ -205,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     t = sub.add_parser("table")
     t.add_argument("dumps", type=Path, nargs="+")
     t.add_argument("--changes", action="store_true")
+    r = sub.add_parser("rules", help="recall as a classifier: bench/recall_rules.py's curves")
+    r.add_argument("dumps", type=Path, nargs="+")
+    r.add_argument("--unseen", default="", help="comma-separated sets read only as checks")
     args = parser.parse_args(argv)
     if args.command == "dump":
         print(f"{dump(args.set, args.corpus, args.out)} questions")
@@ -212,6 +259,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rubi.app.recall import LONG_PROMPT_TERMS
 
     rows = [json.loads(line) for f in args.dumps for line in f.read_text("utf-8").splitlines()]
+    if args.command == "rules":
+        from recall_rules import curves
+
+        print(curves(rows, [s for s in args.unseen.split(",") if s]))
+        return 0
     print(table(rows, LONG_PROMPT_TERMS, args.changes))
     return 0
 
