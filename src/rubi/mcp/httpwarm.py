@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from rubi.core.paths import VaultPaths
@@ -43,10 +43,18 @@ class ListenWarmup:
         paths: the vault the server serves.
         first_call_wait_s: seconds after listening without a call before the warm-up
             begins anyway (None: :data:`rubi.mcp.startup.FIRST_CALL_WAIT_S`).
+        then: called once the warm-up ended (the HTTP front builds the SDK's app
+            then: :meth:`rubi.mcp.httpfront.HttpFront.build_soon`).
     """
 
-    def __init__(self, paths: VaultPaths, first_call_wait_s: float | None = None) -> None:
+    def __init__(
+        self,
+        paths: VaultPaths,
+        first_call_wait_s: float | None = None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
         self.paths = paths
+        self.then = then
         self._first_call_wait_s = first_call_wait_s
         self._loading = threading.Lock()  # held by the warm-up
         self._state = threading.Condition()
@@ -118,3 +126,8 @@ class ListenWarmup:
             for latch in (STARTED, QUIET, UNASKED):
                 latch.set()
             self.done.set()
+        if self.then is not None:
+            try:
+                self.then()
+            except Exception as exc:  # the request that needs it builds it then
+                log.info("after the warm-up: %s", exc)
