@@ -456,3 +456,21 @@ def test_the_sdks_own_client_is_served_by_the_front_without_the_sdk(project: Vau
         got = asyncio.run(asyncio.wait_for(_modern_client(port), 60))
     assert front.answered >= 3 and "search" in got["tools"]
     assert "decision-route-with-a-trie" in json.dumps(got["answer"])
+
+
+def test_the_front_path_imports_neither_the_sdk_nor_starlette() -> None:
+    """What ``rubi serve --http`` imports before it answers: the CLI's serve, the
+    access plan, the front and the early answers; never the SDK (its import is what
+    the front saves)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import rubi.cli.serverun, rubi.mcp.server, rubi.mcp.httpfront, rubi.mcp.http_admit\n"
+        "import rubi.mcp.early, rubi.mcp.httpwarm\n"
+        "seen = ('mcp', 'mcp_types', 'starlette', 'pydantic')\n"
+        "print(sorted(m for m in seen if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

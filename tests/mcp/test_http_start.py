@@ -86,6 +86,25 @@ def test_without_a_call_the_warm_up_begins_a_while_after_listening(
     assert warm.ready() is None  # a call after the warm-up reads warm
 
 
+def test_the_warm_up_waits_for_work_set_aside_and_its_delay_after_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    """The front building the SDK for a 2025-11-25 client holds the warm-up back, so
+    the tool call after the handshake still reads cold rather than waiting for it."""
+    warmed = threading.Event()
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.set())
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0.3)
+    warm.listening()
+    with warm.aside():
+        assert not warmed.wait(0.6)  # past the delay: held back while the build runs
+    assert not warmed.wait(0.1)  # and the delay begins again after it
+    first = warm.ready()
+    assert first is not None  # the call after the build reads cold
+    with first:
+        pass
+    assert warmed.wait(WAIT_S) and warm.done.wait(WAIT_S)
+
+
 def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
 ) -> None:

@@ -40,6 +40,7 @@ import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
@@ -70,6 +71,8 @@ class HttpFront:
             called once, in a worker thread.
         handshake: the snapshot to answer from (None: the SDK answers everything).
         answerer: answers plain tool calls (None: tool calls go to the SDK).
+        building: entered around the SDK's build when a request waits for it
+            (:meth:`rubi.mcp.httpwarm.ListenWarmup.aside`); None for nothing.
     """
 
     def __init__(
@@ -78,8 +81,10 @@ class HttpFront:
         build: Callable[[], App],
         handshake: Handshake | None,
         answerer: Answerer | None = None,
+        building: Callable[[], AbstractContextManager[None]] | None = None,
     ) -> None:
         self.access = access
+        self._aside = building or nullcontext
         self._build = build
         self._handshake = handshake
         self._answerer = answerer
@@ -129,7 +134,7 @@ class HttpFront:
         """Build the SDK's app in the background, if not built yet (any thread; once
         the server is running)."""
         if self._loop is not None and self._sdk is None:
-            asyncio.run_coroutine_threadsafe(self._sdk_app(), self._loop)
+            asyncio.run_coroutine_threadsafe(self._sdk_app(background=True), self._loop)
 
     async def _to_sdk(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = await self._sdk_app()
@@ -139,18 +144,24 @@ class HttpFront:
                 scope = {**scope, "state": {**scope.get("state", {}), **state}}
         await app(scope, receive, send)
 
-    async def _sdk_app(self) -> App:
+    async def _sdk_app(self, background: bool = False) -> App:
         if self._sdk is not None:
             return self._sdk
         if self._building is None:
             self._building = asyncio.Lock()
         async with self._building:
             if self._sdk is None:
-                app = await asyncio.to_thread(self._build)
+                app = await asyncio.to_thread(self._build_aside, background)
                 lifespan = _Lifespan(app)
                 await lifespan.start()
                 self._lifespan, self._sdk = lifespan, app
         return self._sdk
+
+    def _build_aside(self, background: bool) -> App:
+        if background:
+            return self._build()
+        with self._aside():
+            return self._build()
 
     async def _run_lifespan(self, receive: Receive, send: Send) -> None:
         """The front's own lifespan: ready at once; at shutdown, the SDK's app's

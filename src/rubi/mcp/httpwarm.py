@@ -60,7 +60,8 @@ class ListenWarmup:
         self._state = threading.Condition()
         self._listening = False
         self._first_taken = False  # the first call took the cold readers
-        self._in_flight = 0  # first calls under way (0 or 1)
+        self._in_flight = 0  # first calls under way (0 or 1), and work set aside
+        self._aside_end = 0.0  # when the last work set aside ended (monotonic)
         self._answered = False  # the first call ended
         self._warming = False  # the warm-up has begun (it holds _loading)
         self.done = threading.Event()
@@ -89,6 +90,22 @@ class ListenWarmup:
             return None
 
     @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Work a request waits for that is not a tool call (the HTTP front building
+        the SDK's app for a 2025-11-25 client): the warm-up does not begin while it
+        runs, and waits its full delay after it (the tool call that follows it should
+        read cold, not wait for a warm-up begun meanwhile)."""
+        with self._state:
+            self._in_flight += 1
+        try:
+            yield
+        finally:
+            with self._state:
+                self._in_flight -= 1
+                self._aside_end = time.monotonic()
+                self._state.notify_all()
+
+    @contextmanager
     def _first_call(self) -> Iterator[None]:
         from rubi.app.searching import searching_once
 
@@ -111,7 +128,7 @@ class ListenWarmup:
                 if self._in_flight:
                     self._state.wait()  # the first call is under way: after it
                     continue
-                left = deadline - time.monotonic()
+                left = max(deadline, self._aside_end + wait_s) - time.monotonic()
                 if left <= 0:
                     break
                 self._state.wait(left)

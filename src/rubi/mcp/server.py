@@ -208,7 +208,7 @@ def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> Non
             serving=lambda: warm.ready() or nullcontext(),
             cold_first=False,
         )
-    front = HttpFront(access, build, handshake, answerer)
+    front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
     run_http(front, access, listening=warm.listening)
 
