@@ -86,6 +86,25 @@ def test_without_a_call_the_warm_up_begins_a_while_after_listening(
     assert warm.ready() is None  # a call after the warm-up reads warm
 
 
+def test_the_warm_up_waits_for_work_set_aside_and_its_delay_after_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    """The front building the SDK for a 2025-11-25 client holds the warm-up back, so
+    the tool call after the handshake still reads cold rather than waiting for it."""
+    warmed = threading.Event()
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: warmed.set())
+    warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0.3)
+    warm.listening()
+    with warm.aside():
+        assert not warmed.wait(0.6)  # past the delay: held back while the build runs
+    assert not warmed.wait(0.1)  # and the delay begins again after it
+    first = warm.ready()
+    assert first is not None  # the call after the build reads cold
+    with first:
+        pass
+    assert warmed.wait(WAIT_S) and warm.done.wait(WAIT_S)
+
+
 def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
 ) -> None:
@@ -103,9 +122,12 @@ def test_a_failed_warm_up_lets_the_calls_and_the_rest_go_on(
 def test_serve_over_http_warms_the_vault_once_the_port_listens(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
 ) -> None:
-    """``serve(http=True)`` hands uvicorn the warm-up's ``listening`` and the tools its
-    ``ready``: before the port listens nothing is warmed and nothing else begins."""
+    """``serve(http=True)`` hands uvicorn the front and the warm-up's ``listening``;
+    the SDK's server (built by the front only when needed) gets the warm-up's
+    ``ready``: before the port listens nothing is warmed and nothing else begins, and
+    the SDK is not even imported."""
     import rubi.mcp.http_access as http_access
+    import rubi.mcp.httpfront as httpfront
 
     root = rubi_project(tmp_path / "proj", {"pkg/a.py": "x = 1\n"})
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -118,16 +140,21 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
         seen["ready"] = kwargs["ready"]
         return object()
 
-    def run_http(server: object, access: object, listening: Any = None) -> None:
+    def run_http(front: Any, access: object, listening: Any = None) -> None:
         assert warmed == [] and not latches["STARTED"].is_set()
-        seen["listening"] = listening
+        seen["listening"], seen["front"] = listening, front
         listening()
 
     monkeypatch.setattr(mcp_server, "build_server", build)
-    monkeypatch.setattr(http_access, "run_http", run_http)
+    monkeypatch.setattr(http_access, "http_app", lambda server, access: server)
+    monkeypatch.setattr(httpfront, "run_http", run_http)
     mcp_server.serve(root, http=True, port=8765)
     warm = seen["listening"].__self__
-    assert isinstance(warm, ListenWarmup) and seen["ready"] == warm.ready
+    assert isinstance(warm, ListenWarmup) and isinstance(seen["front"], httpfront.HttpFront)
+    assert warm.then == seen["front"].build_soon  # the SDK is built after the warm-up
+    assert "ready" not in seen  # not built before a request needs it
+    seen["front"]._build()
+    assert seen["ready"] == warm.ready
     assert warm.done.wait(WAIT_S)
     assert warmed == [root / ".rubi"] and latches["STARTED"].is_set()
 

@@ -81,6 +81,9 @@ class EarlyCalls:
         hook: answers the :data:`~rubi.mcp.hooktool.HOOK_TOOL` tool (Claude Code's
             ``mcp_tool`` hooks), without waiting for ``ready``; None: that tool is
             the SDK's to refuse.
+        cold_first: the first call reads as a cold process reads (see
+            :meth:`_first_readers`); False when ``serving`` decides that itself
+            (:class:`rubi.mcp.httpwarm.ListenWarmup`).
     """
 
     def __init__(
@@ -90,12 +93,13 @@ class EarlyCalls:
         ready: Callable[[], None],
         serving: Callable[[], AbstractContextManager[None]] | None = None,
         hook: HookAnswerer | None = None,
+        cold_first: bool = True,
     ) -> None:
         self._paths = paths
         self._hook = hook
         self._ready = ready
         self._serving = serving or nullcontext
-        self._cold_done = False  # the first tool call was answered (see _first_readers)
+        self._cold_done = not cold_first  # the first tool call was answered (see _first_readers)
         self._schemas: dict[str, Any] = {}
         self._modern_extra: dict[str, Any] = {}
         for version, listed in handshake.results.get("tools/list", {}).items():

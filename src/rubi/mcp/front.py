@@ -42,6 +42,7 @@ __all__ = [
     "Handshake",
     "greet",
     "load_handshake",
+    "stateless_reply",
 ]
 
 LISTS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
@@ -340,6 +341,32 @@ def greet(
         elif unopened and era.version is not None:
             _show_era(handover, msg, era.version, handshake)
         writer.write(_line(msg["id"], reply))
+
+
+def stateless_reply(
+    body: bytes,
+    handshake: Handshake,
+    answerer: Answerer | None,
+    agrees: Callable[[dict[str, Any]], bool],
+) -> tuple[int | str, dict[str, Any]] | None:
+    """The reply to one 2026-07-28 request that came alone (an HTTP POST: no session,
+    no handshake), answered as :func:`greet` answers the first request of a
+    connection of that era: ``(its id, {"result": ...})``, or None when it is not of
+    the plain shape, ``agrees`` (the transport's own checks of the message, its
+    headers against its body) says no, or the answer would be an error (whose form
+    the transport decides): the SDK's then. Runs the tool of a call: call it off the
+    event loop."""
+    msg = _request(body)
+    if msg is None or "id" not in msg or not set(msg) <= {"jsonrpc", "id", "method", "params"}:
+        return None
+    if msg["method"] == "initialize" or _envelope_version(msg, handshake) is None:
+        return None
+    if not agrees(msg):
+        return None
+    reply, _ = _Era()._modern(msg, handshake, answerer)
+    if reply is None or "result" not in reply:
+        return None
+    return msg["id"], reply
 
 
 def _show_era(handover: Handover, call: dict[str, Any], version: str, handshake: Handshake) -> None:

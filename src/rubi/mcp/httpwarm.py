@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from rubi.core.paths import VaultPaths
@@ -43,16 +43,25 @@ class ListenWarmup:
         paths: the vault the server serves.
         first_call_wait_s: seconds after listening without a call before the warm-up
             begins anyway (None: :data:`rubi.mcp.startup.FIRST_CALL_WAIT_S`).
+        then: called once the warm-up ended (the HTTP front builds the SDK's app
+            then: :meth:`rubi.mcp.httpfront.HttpFront.build_soon`).
     """
 
-    def __init__(self, paths: VaultPaths, first_call_wait_s: float | None = None) -> None:
+    def __init__(
+        self,
+        paths: VaultPaths,
+        first_call_wait_s: float | None = None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
         self.paths = paths
+        self.then = then
         self._first_call_wait_s = first_call_wait_s
         self._loading = threading.Lock()  # held by the warm-up
         self._state = threading.Condition()
         self._listening = False
         self._first_taken = False  # the first call took the cold readers
-        self._in_flight = 0  # first calls under way (0 or 1)
+        self._in_flight = 0  # first calls under way (0 or 1), and work set aside
+        self._aside_end = 0.0  # when the last work set aside ended (monotonic)
         self._answered = False  # the first call ended
         self._warming = False  # the warm-up has begun (it holds _loading)
         self.done = threading.Event()
@@ -81,6 +90,22 @@ class ListenWarmup:
             return None
 
     @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Work a request waits for that is not a tool call (the HTTP front building
+        the SDK's app for a 2025-11-25 client): the warm-up does not begin while it
+        runs, and waits its full delay after it (the tool call that follows it should
+        read cold, not wait for a warm-up begun meanwhile)."""
+        with self._state:
+            self._in_flight += 1
+        try:
+            yield
+        finally:
+            with self._state:
+                self._in_flight -= 1
+                self._aside_end = time.monotonic()
+                self._state.notify_all()
+
+    @contextmanager
     def _first_call(self) -> Iterator[None]:
         from rubi.app.searching import searching_once
 
@@ -103,7 +128,7 @@ class ListenWarmup:
                 if self._in_flight:
                     self._state.wait()  # the first call is under way: after it
                     continue
-                left = deadline - time.monotonic()
+                left = max(deadline, self._aside_end + wait_s) - time.monotonic()
                 if left <= 0:
                     break
                 self._state.wait(left)
@@ -118,3 +143,8 @@ class ListenWarmup:
             for latch in (STARTED, QUIET, UNASKED):
                 latch.set()
             self.done.set()
+        if self.then is not None:
+            try:
+                self.then()
+            except Exception as exc:  # the request that needs it builds it then
+                log.info("after the warm-up: %s", exc)

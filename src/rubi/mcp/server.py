@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rubi import app
 from rubi.core.collector import resident_collector
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from rubi.mcp.hooktool import HookAnswerer
+    from rubi.mcp.http_admit import HttpAccess
 
 __all__ = [
     "INSTRUCTIONS",
@@ -154,7 +155,7 @@ def serve(
         raise RubiError("--no-token applies to --http only (stdio needs no token)")
     access = None
     if http:
-        from rubi.mcp.http_access import plan_http_access
+        from rubi.mcp.http_admit import plan_http_access
 
         access = plan_http_access(host, port, allow_remote=allow_remote, no_token=no_token)
     paths, instructions = open_vault(project, vault=vault)
@@ -169,17 +170,47 @@ def serve(
             hook=hook,
         )
     else:
-        from rubi.mcp.http_access import run_http
-        from rubi.mcp.httpwarm import ListenWarmup
+        _serve_http(paths, access, instructions)
 
-        # the vault is warmed once the port listens, the engine and the watch after it
-        # (rubi.mcp.httpwarm); no hook tool over HTTP: a hook runs for the vault above
-        # its cwd and reads the transcript it names, which only the local client that
-        # started us may ask
-        warm = ListenWarmup(paths)
+
+def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> None:
+    """Serve ``paths`` over HTTP under ``access``: the front answers what it can before
+    the SDK is imported (:mod:`rubi.mcp.httpfront`); the vault is warmed once the port
+    listens, the engine and the watch after it, then the SDK's app is built
+    (:mod:`rubi.mcp.httpwarm`). No hook tool over HTTP: a hook runs for the vault
+    above its cwd and reads the transcript it names, which only the local client that
+    started us may ask."""
+    from contextlib import nullcontext
+
+    from rubi.mcp.early import EarlyCalls
+    from rubi.mcp.front import load_handshake
+    from rubi.mcp.httpfront import HttpFront, run_http
+    from rubi.mcp.httpwarm import ListenWarmup
+
+    warm = ListenWarmup(paths)
+
+    def build() -> Any:
+        from rubi.mcp.http_access import http_app
+
         token = access.token
         server = build_server(paths, token=token, ready=warm.ready, instructions=instructions)
-        run_http(server, access, listening=warm.listening)
+        return http_app(server, access)
+
+    handshake = load_handshake()
+    answerer = None
+    if handshake is not None:
+        if instructions != INSTRUCTIONS:
+            handshake = handshake.with_instructions(instructions)
+        answerer = EarlyCalls(
+            paths,
+            handshake,
+            ready=lambda: None,  # the warm-up's order is serving's (ListenWarmup.ready)
+            serving=lambda: warm.ready() or nullcontext(),
+            cold_first=False,
+        )
+    front = HttpFront(access, build, handshake, answerer, building=warm.aside)
+    warm.then = front.build_soon
+    run_http(front, access, listening=warm.listening)
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:

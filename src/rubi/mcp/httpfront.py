@@ -1,0 +1,295 @@
+"""``rubi serve --http``'s front: the port answers before the MCP SDK is imported.
+
+Importing the SDK and building its streamable HTTP app costs 1.4 s of CPU or more; a
+2026-07-28 client's requests stand alone (no handshake, no session: each POST carries
+its protocol version, client info and capabilities in ``_meta``), so they can be
+answered as stdio's greeting answers them (:func:`rubi.mcp.front.stateless_reply`:
+``server/discover``, the list requests and ``ping`` from ``handshake.json``, a tool
+call with plain arguments by :class:`rubi.mcp.early.EarlyCalls`), from the first
+request on. :class:`HttpFront` is the ASGI app uvicorn serves; it answers a request
+itself only when all of these hold, and hands it to the SDK's app otherwise (built on
+the first such request, or in the background once the vault is warm):
+
+- every admission check of the SDK's path would let it through
+  (:func:`rubi.mcp.http_admit.front_admits`: the bearer token whole and in constant
+  time, the loopback Host and Origin rules, the same-origin rule off loopback,
+  ``Content-Type``, ``Accept``); a request that fails one goes to the SDK, which
+  refuses it as it always did: one set of refusals;
+- its ``MCP-Protocol-Version`` header names a 2026-07-28-era revision of the snapshot,
+  and the ``Mcp-Method`` (and, for a tool call, ``Mcp-Name``) header agrees with its
+  body, no ``Mcp-Param-*`` header (the SDK's header rungs);
+- the body is at most :data:`~rubi.mcp.http_admit.MAX_BODY_BYTES`, one request of the
+  plain shape, and the answer is a result (an error's HTTP status is the SDK's table).
+
+The front answers as the SDK does in that era: status 200, ``application/json``, the
+JSON-RPC response (a test compares the bytes' JSON with the SDK's).
+
+Not answered here: the 2025-11-25 era and older (``initialize``, its session, the
+client's GET stream): they go to the SDK from the first request, and wait for its
+build. The SDK's app runs its lifespan (its session manager) under the front's.
+
+Only the stdlib and what the tools need are imported here (uvicorn by
+:func:`run_http`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from rubi.mcp.front import Answerer, Handshake, stateless_reply
+from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, announce, front_admits
+
+__all__ = ["HttpFront", "run_http"]
+
+log = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+VERSION_HEADER = "mcp-protocol-version"
+METHOD_HEADER = "mcp-method"
+NAME_HEADER = "mcp-name"
+PARAM_HEADER_PREFIX = "mcp-param-"
+
+
+class HttpFront:
+    """The ASGI app of ``rubi serve --http`` (module docstring).
+
+    Args:
+        access: the server's access plan (the checks the front repeats).
+        build: builds the SDK's ASGI app (:func:`rubi.mcp.http_access.http_app`);
+            called once, in a worker thread.
+        handshake: the snapshot to answer from (None: the SDK answers everything).
+        answerer: answers plain tool calls (None: tool calls go to the SDK).
+        building: entered around the SDK's build when a request waits for it
+            (:meth:`rubi.mcp.httpwarm.ListenWarmup.aside`); None for nothing.
+    """
+
+    def __init__(
+        self,
+        access: HttpAccess,
+        build: Callable[[], App],
+        handshake: Handshake | None,
+        answerer: Answerer | None = None,
+        building: Callable[[], AbstractContextManager[None]] | None = None,
+    ) -> None:
+        self.access = access
+        self._aside = building or nullcontext
+        self._build = build
+        self._handshake = handshake
+        self._answerer = answerer
+        self._sdk: App | None = None
+        self._building: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lifespan: _Lifespan | None = None
+        self.answered = 0
+        """Requests the front answered itself (tests and benches read it)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._run_lifespan(receive, send)
+            return
+        headers = front_admits(self.access, scope) if self._handshake is not None else None
+        version = headers.get(VERSION_HEADER) if headers is not None else None
+        if headers is None or self._handshake is None or version not in self._handshake.modern:
+            await self._to_sdk(scope, receive, send)
+            return
+        if any(name.startswith(PARAM_HEADER_PREFIX) for name in headers):
+            await self._to_sdk(scope, receive, send)
+            return
+        body, more, ended = await _read_body(receive, MAX_BODY_BYTES)
+        if ended:
+            return  # the client went away
+        answer = None
+        if not more:
+            handshake, answerer = self._handshake, self._answerer
+            answer = await asyncio.to_thread(
+                stateless_reply, body, handshake, answerer, _agrees(headers, version)
+            )
+        if answer is None:
+            await self._to_sdk(scope, _replaying(body, more, receive), send)
+            return
+        rid, reply = answer
+        self.answered += 1
+        text = json.dumps({"jsonrpc": "2.0", "id": rid, **reply}, separators=(",", ":"))
+        data = text.encode("utf-8")
+        response_headers = [
+            (b"content-length", str(len(data)).encode("ascii")),
+            (b"content-type", b"application/json"),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": response_headers})
+        await send({"type": "http.response.body", "body": data})
+
+    def build_soon(self) -> None:
+        """Build the SDK's app in the background, if not built yet (any thread; once
+        the server is running)."""
+        if self._loop is not None and self._sdk is None:
+            asyncio.run_coroutine_threadsafe(self._sdk_app(background=True), self._loop)
+
+    async def _to_sdk(self, scope: Scope, receive: Receive, send: Send) -> None:
+        app = await self._sdk_app()
+        if scope["type"] in ("http", "websocket") and self._lifespan is not None:
+            state = self._lifespan.state
+            if state:
+                scope = {**scope, "state": {**scope.get("state", {}), **state}}
+        await app(scope, receive, send)
+
+    async def _sdk_app(self, background: bool = False) -> App:
+        if self._sdk is not None:
+            return self._sdk
+        if self._building is None:
+            self._building = asyncio.Lock()
+        async with self._building:
+            if self._sdk is None:
+                app = await asyncio.to_thread(self._build_aside, background)
+                lifespan = _Lifespan(app)
+                await lifespan.start()
+                self._lifespan, self._sdk = lifespan, app
+        return self._sdk
+
+    def _build_aside(self, background: bool) -> App:
+        if background:
+            return self._build()
+        with self._aside():
+            return self._build()
+
+    async def _run_lifespan(self, receive: Receive, send: Send) -> None:
+        """The front's own lifespan: ready at once; at shutdown, the SDK's app's
+        lifespan (its session manager) ends first."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self._loop = asyncio.get_running_loop()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.aclose()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def aclose(self) -> None:
+        """End the SDK's app's lifespan (its session manager), if it was started."""
+        if self._lifespan is not None:
+            await self._lifespan.stop()
+
+
+def _agrees(headers: dict[str, str], version: str) -> Callable[[dict[str, Any]], bool]:
+    """The SDK's header rungs for a 2026-07-28 request: the version header names the
+    envelope's revision, ``Mcp-Method`` the body's method, ``Mcp-Name`` a tool call's
+    name (compared as given: a tool name is plain ASCII, never an encoded value)."""
+
+    def check(msg: dict[str, Any]) -> bool:
+        meta = msg["params"]["_meta"]
+        if meta.get("io.modelcontextprotocol/protocolVersion") != version:
+            return False
+        if headers.get(METHOD_HEADER) != msg["method"]:
+            return False
+        if msg["method"] == "tools/call":
+            name = msg["params"].get("name")
+            return isinstance(name, str) and name.isascii() and headers.get(NAME_HEADER) == name
+        return msg["method"] not in ("prompts/get", "resources/read")
+
+    return check
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool, bool]:
+    """The request's body up to ``limit`` bytes: ``(body, more left unread, the client
+    went away)``."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b"", False, True
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        more = bool(message.get("more_body", False))
+        if not more or size > limit:
+            return b"".join(chunks), more or size > limit, False
+
+
+def _replaying(body: bytes, more: bool, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body already read first (in one message), then
+    whatever the connection sends after it."""
+    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": more}]
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop()
+        return await receive()
+
+    return replay
+
+
+class _Lifespan:
+    """Runs an ASGI app's lifespan (startup, then shutdown on :meth:`stop`) inside
+    another app's."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+        self._inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self._started: asyncio.Future[None] | None = None
+        self._stopped: asyncio.Future[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.state: dict[str, Any] = {}
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._started, self._stopped = loop.create_future(), loop.create_future()
+        scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": self.state}
+        self._task = asyncio.ensure_future(self._app(scope, self._inbox.get, self._send))
+        await self._inbox.put({"type": "lifespan.startup"})
+        await asyncio.wait({self._started, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if not self._started.done():
+            self._task.result()  # raises what the app raised
+            raise RuntimeError("the MCP app ended its lifespan before starting")
+        self._started.result()
+
+    async def stop(self, timeout_s: float = 5.0) -> None:
+        if self._task is None or self._task.done() or self._stopped is None:
+            return
+        await self._inbox.put({"type": "lifespan.shutdown"})
+        await asyncio.wait({self._stopped, self._task}, timeout=timeout_s)
+
+    async def _send(self, message: Message) -> None:
+        kind = message["type"]
+        if kind == "lifespan.startup.complete" and self._started and not self._started.done():
+            self._started.set_result(None)
+        elif kind == "lifespan.startup.failed" and self._started and not self._started.done():
+            self._started.set_exception(RuntimeError(str(message.get("message", ""))))
+        elif kind.startswith("lifespan.shutdown") and self._stopped and not self._stopped.done():
+            self._stopped.set_result(None)
+
+
+def run_http(
+    app: App,
+    access: HttpAccess,
+    *,
+    say: Callable[[str], None] | None = None,
+    listening: Callable[[], None] | None = None,
+) -> None:
+    """Announce ``access`` on stderr, then serve ``app`` until the process is stopped;
+    ``listening`` is called once the port accepts connections (not when it could not
+    be bound)."""
+    import uvicorn
+
+    announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
+    config = uvicorn.Config(app, host=access.host, port=access.port, log_level="warning")
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if listening is not None and self.started:
+                listening()
+
+    Server(config).run()
