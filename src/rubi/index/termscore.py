@@ -165,6 +165,8 @@ class TermScorer:
         self.segments.keep({segid for _, _, _, segid in self._leaves})
         self._postings: OrderedDict[tuple[str, str, float, float], Postings] = OrderedDict()
         self._cached = 0
+        self._docs: OrderedDict[tuple[str, str], array[int]] = OrderedDict()  # see docs()
+        self._docs_held = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._df: dict[tuple[str, str], int] = {}
 
@@ -223,11 +225,11 @@ class TermScorer:
         """Each query word's document frequency by the clauses' ``origin`` (clauses of
         origin -1 left out): the live documents holding it in any of its clauses, 0 for
         a word no document holds."""
-        docs: dict[int, set[int]] = {}
+        docs: dict[int, list[array[int]]] = {}
         for c in clauses:
             if c.origin >= 0:
-                docs.setdefault(c.origin, set()).update(self.postings(c).docs)
-        return {w: len(d) for w, d in docs.items()}
+                docs.setdefault(c.origin, []).append(self.docs(c))
+        return {w: _union_size(d) for w, d in docs.items()}
 
     def word_idfs(self, clauses: Sequence[TermQuery]) -> dict[int, float]:
         """Each query word's IDF by the clauses' ``origin`` (clauses of origin -1 left
@@ -251,7 +253,7 @@ class TermScorer:
         held: set[int] = set()
         for i in members:
             if not clauses[i].reading:
-                held.update(self.postings(clauses[i]).docs)
+                held.update(self.docs(clauses[i]))
         return _written_idf(self.idf(len(held))) if held else self.idf
 
     # -- postings ----------------------------------------------------------------
@@ -273,6 +275,31 @@ class TermScorer:
             self._cached -= len(dropped.docs)
         return found
 
+    def docs(self, clause: TermQuery) -> array[int]:
+        """The clause's live global document numbers, ascending: its :meth:`postings`'
+        documents, whatever the boost and length normalisation, read without making
+        their weights (a query word's document frequency needs no more; cached, shared
+        with the postings read since)."""
+        key = (clause.field, clause.text)
+        found = self._docs.get(key)
+        if found is not None:
+            self._docs.move_to_end(key)
+            return found
+        found = array("i")
+        for leaf, offset, deleted, segid in self._leaves:
+            ids: Sequence[int] = self.segments.postings(segid, leaf, clause.field, clause.text)[0]
+            if deleted:
+                ids = [d for d in ids if d not in deleted]
+            found.extend([d + offset for d in ids] if offset else ids)
+        self._keep_docs(key, found)
+        return found
+
+    def _keep_docs(self, key: tuple[str, str], docs: array[int]) -> None:
+        self._docs[key] = docs
+        self._docs_held += len(docs)
+        while self._docs_held > MAX_CACHED_POSTINGS and len(self._docs) > 1:
+            self._docs_held -= len(self._docs.popitem(last=False)[1])
+
     def _read(self, clause: TermQuery, B: float) -> Postings:
         field, text = clause.field, clause.text
         per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
@@ -280,7 +307,8 @@ class TermScorer:
             ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
                 per_leaf.append((offset, ids, tfs, self.segments.lengths(segid, leaf, field)))
-        docs: array[int] = array("i")
+        known = self._docs.get((field, text))  # the same documents, read before
+        docs: array[int] = array("i") if known is None else known
         weights: array[float] = array("d")
         if not per_leaf:
             return Postings(docs, weights)
@@ -292,7 +320,10 @@ class TermScorer:
                     for d, tf in zip(ids, tfs, strict=True)
                 ]
             )
-            docs.extend([d + offset for d in ids])
+            if known is None:
+                docs.extend([d + offset for d in ids])
+        if known is None:
+            self._keep_docs((field, text), docs)
         return Postings(docs, weights)
 
     # -- filters -----------------------------------------------------------------
@@ -436,6 +467,20 @@ def _others_if_fewer(
     if sum(counts.values()) != whole or sum(counts[v] for v in others) >= counts[value]:
         return None
     return others
+
+
+def _union_size(lists: Sequence[array[int]]) -> int:
+    """Distinct document numbers in ``lists`` (each ascending, without repeats): a
+    word's document frequency over its clauses. One list is its length; with numpy
+    loaded, many postings are counted by ``bincount`` (exact: integers)."""
+    held = [docs for docs in lists if docs]
+    if len(held) <= 1:
+        return len(held[0]) if held else 0
+    np = loaded_numpy()
+    if np is None or sum(len(docs) for docs in held) < NUMPY_POSTINGS:
+        return len(set().union(*held))
+    joined = np.concatenate([np.frombuffer(docs, dtype=np.intc) for docs in held])
+    return int(np.count_nonzero(np.bincount(joined)))
 
 
 def _live(
