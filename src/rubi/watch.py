@@ -259,15 +259,16 @@ def watch(
         KeyboardInterrupt: Ctrl-C (main thread), raised once the watcher stopped.
     """
     applied, counted = 0, [0]  # the catch-up run, when it ran
-    first_run = partial(_catch_up, vault, checked_catch_up, on_report, counted)
+    stop = stop_event or threading.Event()
+    begin = threading.Event()  # the background preparation may start
+    prep = partial(_prepare, vault, changes is None, begin, stop, prepare_after_s)
+    first_run = partial(
+        _catch_up, vault, checked_catch_up, on_report, counted, None if once else prep
+    )
     # Real file events: catch up once the source listens (no change lost in between)
     deferred = _now_or_later(first_run, once or changes is not None, catch_up or once)
     if once:
         return counted[0]
-    stop = stop_event or threading.Event()
-    begin = threading.Event()  # the background preparation may start
-    if catch_up:
-        _prepare(vault, collect=changes is None, begin=begin, stop=stop, wait_s=prepare_after_s)
     restore = _stop_on_signals(stop)
     links = [linked_folders(vault.root, vault.project_root)]  # refreshed on a new link
     said: set[tuple[str, str]] = set()  # (path, reason) refused and said so
@@ -321,15 +322,19 @@ def _catch_up(
     checked: bool,
     on_report: Callable[[Batch, app.IndexReport], None] | None,
     counted: list[int],
+    then: Callable[[], object] | None,
 ) -> None:
-    """The watcher's catch-up (if changed, with ``checked``); ``counted[0]``: it ran."""
+    """The watcher's catch-up (if changed, with ``checked``); ``counted[0]``: it ran;
+    then ``then``, the background preparation, of what it left (real file events:
+    after the source listens, so not before :func:`watch` returns its first batch)."""
     if checked:
         counted[0] = int(app.catch_up_if_changed(vault, lock_timeout_s=60.0, pending=()))
-        return
-    report = app.catch_up(vault)
-    counted[0] = 1
-    if on_report:
-        on_report(Batch(events=0, code=True), report)
+    else:
+        report, counted[0] = app.catch_up(vault), 1
+        if on_report:
+            on_report(Batch(events=0, code=True), report)
+    if then is not None:
+        then()
 
 
 def _marked(
@@ -452,12 +457,7 @@ def _file_events(
 
 
 def _prepare(
-    vault: VaultPaths,
-    *,
-    collect: bool,
-    begin: threading.Event | None = None,
-    stop: threading.Event | None = None,
-    wait_s: float = 0.0,
+    vault: VaultPaths, collect: bool, begin: threading.Event, stop: threading.Event, wait_s: float
 ) -> threading.Thread:
     """In a daemon thread, off the path of the batches: make the code map's memory
     (:func:`rubi.app.remember_code`: the first edit that changes a file's shape then
@@ -465,13 +465,12 @@ def _prepare(
     batches would (:func:`rubi.app.import_ahead`); then, with ``collect`` (a watcher of
     real file events, a long-lived process), run a full garbage collection.
 
-    It begins once ``begin`` is set or ``wait_s`` seconds have passed (None: at once),
-    and not at all when ``stop`` is set by then."""
+    Started by :func:`_catch_up` once the catch-up ended; begins when ``begin`` is set
+    or ``wait_s`` seconds have passed, and not at all when ``stop`` is set by then."""
 
     def run() -> None:
-        if begin is not None:
-            begin.wait(wait_s)
-        if stop is not None and stop.is_set():
+        begin.wait(wait_s)
+        if stop.is_set():
             return
         if vault.project_root is not None:
             app.remember_code(vault)

@@ -88,6 +88,18 @@ class LiveCodeMap:
         (a graph read back from disk has it only on demand)."""
         self._code_map_loader = loader
 
+    @property
+    def graph_map(self) -> CodeMap | None:
+        """The map the graph's code nodes were last made of here (None for a graph
+        read back from disk until one is set, kept or recognized)."""
+        return self._graph_map
+
+    @property
+    def saved_shape(self) -> str | None:
+        """The shape id of the map a graph read back from disk was saved with, while
+        it holds no map of its own yet (None otherwise, or for an older snapshot)."""
+        return self._map_shape if self._graph_map is None else None
+
     def keep_code_map(self, code_map: CodeMap) -> None:
         """Take ``code_map`` for later ``files:`` matching without touching the graph:
         it maps the same files with the same edges, modules and symbol names as the

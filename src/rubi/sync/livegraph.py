@@ -95,11 +95,16 @@ class GraphKeeper:
         self._notes = notes
         self._lock = lock
         self._changing = changing
+        self._base: CodeMap | None = None
+        """The code map the snapshot on disk was saved with, when this process knows
+        it (read it back and moved its code nodes, or wrote it): what a run that moves
+        only code nodes writes its moves from (:mod:`rubi.sync.codeback`)."""
 
     def drop(self) -> None:
         """Forget the graph (a full build replaced everything behind it)."""
         self.live = None
         self.flat = None
+        self._base = None
 
     def held(self) -> GraphBuild | None:
         """The build last read or made here (the live graph's, else the flat graph's),
@@ -169,14 +174,56 @@ class GraphKeeper:
         if live.code_stamp != stamp:
             stale_snapshot = live.code_stamp == self.snapshots.stamp
             code_map = self._code.code_map()
-            if callable(previous_map):
-                previous_map = previous_map()
+            saved = live.saved_shape
+            previous = self._moved_from(saved, code_map, previous_map)
             with self._changing():
-                live.set_code_map(code_map, previous_map)
+                live.set_code_map(code_map, previous)
             live.code_stamp = stamp
+            if saved is not None:
+                known = previous is not None and previous.shape_id == saved
+                self._base = previous if known else None
             if reader and stale_snapshot and not watched:
                 self.snapshots.write(live, self.gen)
+                self._wrote(live)
         return live
+
+    def _moved_from(
+        self, saved: str | None, code_map: CodeMap | None, previous_map: PreviousMap
+    ) -> CodeMap | None:
+        """The map to move a graph's code nodes from: for a graph read back from a
+        snapshot of a map of shape ``saved`` that a later run's moves left behind
+        (``graph.codeback``), that map made again from ``code_map`` or the map
+        before the run (read only when needed); else the map before the run."""
+        back = None
+        if saved is not None and code_map is not None and code_map.shape_id != saved:
+            back = self.snapshots.read_back(saved)
+            if back is not None and back.head == code_map.shape_id:
+                return back.base_map(code_map)
+        previous = previous_map() if callable(previous_map) else previous_map
+        if back is not None and previous is not None and back.head == previous.shape_id:
+            return back.base_map(previous)
+        return previous
+
+    def _wrote(self, live: LiveGraph) -> None:
+        """After a snapshot write: when it was written, its map is ``live``'s."""
+        if self.snapshots.stamp == live.code_stamp:
+            self._base = live.graph_map
+
+    def _write_moves(self, live: LiveGraph, gen: int) -> bool:
+        """Write the code moves from the snapshot's map to ``live``'s instead of the
+        snapshot, and the flat graph (as a snapshot write does); False when they
+        cannot stand for the snapshot (its map not known here, too many moves, a
+        failed write)."""
+        from rubi.sync.codeback import code_back
+
+        base, head = self._base, live.graph_map
+        if base is None or head is None or base.shape_id == head.shape_id:
+            return False
+        back = code_back(base, head)
+        if back is None or not self.snapshots.write_back(back):
+            return False
+        self.snapshots.save_flat(live, gen)
+        return True
 
     def _caught_up(self, store: Store, gen: int) -> LiveGraph:
         """The live graph with the store's notes up to ``gen``."""
@@ -200,6 +247,7 @@ class GraphKeeper:
                 self.gen = gen
                 self.snapshots.mark(gen, self.live.code_stamp)
                 self.snapshots.save(self.live, gen)
+                self._base = self.live.graph_map
                 return self.live
         self.live.attach_code_map(self._code.code_map)
         if gen != self.gen:
@@ -252,16 +300,22 @@ class GraphKeeper:
             self.live.code_stamp = self.gen = new.gen
             self.snapshots.mark(new.gen, new.gen)
             self.snapshots.save(self.live, new.gen)
+            self._base = self.live.graph_map
             return
         live = self.get(store, previous_map, reader=False)  # the run's rows and map
         if code_map is not None and (code_map.stats.reused_shape or code_map.stats.kept_graph):
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
         elif reshaped and watched:
             self.snapshots.later(self.flush_locked)
-        elif reshaped or store.count_since(self.snapshots.gen) > JOURNAL_MAX:
+        elif (journal_long := store.count_since(self.snapshots.gen) > JOURNAL_MAX) or reshaped:
+            # A move of code nodes only is written as the moves from the snapshot's map
+            # (a few KB), not as the whole graph (11 MB on 10,000 files).
             # The store's removal rows stay: another process's vault sync may be behind
             # this snapshot and learns of a deleted note only from them (one per id).
-            self.snapshots.save(live, store.gen())
+            moves_written = not journal_long and self._write_moves(live, store.gen())
+            if not moves_written:
+                self.snapshots.save(live, store.gen())
+                self._base = live.graph_map
         if not watched and is_one_shot() and self.snapshots.flat_behind(live, self.gen):
             # this process exits soon, and the next cold reader would replay the run
             self.snapshots.save_flat(live, self.gen)
@@ -289,3 +343,4 @@ class GraphKeeper:
         if live is None or not self.snapshots.behind(live, self.gen):
             return
         self.snapshots.write(live, self.gen)
+        self._wrote(live)

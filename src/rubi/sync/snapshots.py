@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from rubi.graph.build import GraphBuild
     from rubi.graph.live import LiveGraph
+    from rubi.sync.codeback import CodeBack
 
 __all__ = ["SNAPSHOT_DELAY_S", "Snapshots"]
 
@@ -57,6 +58,8 @@ class Snapshots:
         or wrote it (-1: not known)."""
         self.flat_stamp = -1
         """The code stamp of the flat graph on disk, likewise."""
+        self.back_file = graph_file.with_name("graph.codeback")
+        """The code moves the snapshot has not taken (:mod:`rubi.sync.codeback`)."""
 
     def load(self) -> LiveGraph:
         """The live graph read back from the snapshot; records its generation and
@@ -87,6 +90,24 @@ class Snapshots:
         save_snapshot(self.graph_file, live, gen)
         self.mark(gen, live.code_stamp)
         self.save_flat(live, gen)
+
+    def read_back(self, base: str) -> CodeBack | None:
+        """The code moves on disk from the snapshot's map of shape ``base``, if any
+        (:func:`rubi.sync.codeback.read_back`)."""
+        from rubi.sync.codeback import read_back
+
+        return read_back(self.back_file, base)
+
+    def write_back(self, back: CodeBack) -> bool:
+        """Write ``back`` beside the snapshot; False (logged) when the write failed."""
+        from rubi.sync.codeback import write_back
+
+        try:
+            write_back(self.back_file, back)
+        except OSError as exc:
+            log.warning("%s: not written (%s); the snapshot is written", self.back_file, exc)
+            return False
+        return True
 
     def load_flat(self) -> tuple[GraphBuild, int, int]:
         """The flat graph on disk: the build, its generation and its code stamp
