@@ -7,7 +7,6 @@ terms)."""
 from __future__ import annotations
 
 import random
-import unicodedata
 
 import pytest
 
@@ -24,25 +23,16 @@ from rubi.search.termat import holds_term
 from rubi.search.textkey import text_key
 
 
-def _folded(letter: str) -> str:
-    """``letter`` without its accent when it decomposes into one letter and accents."""
-    base = unicodedata.normalize("NFD", letter)
-    return base[0] if len(base) > 1 and unicodedata.combining(base[0]) == 0 else letter
-
-
 def _reference_share(text: str, question: NoteQuestion, window: int) -> float | None:
     """The share as the rule was first written (before its offsets were kept), each
     place checked afresh (:func:`rubi.search.termat.holds_term`, which the rule shares
-    with the code window since the fourteenth pass), in the text folded as the index
-    folds accents (since the seventeenth pass: ``méthode`` holds the term ``method``),
-    here by :func:`unicodedata.normalize` letter by letter."""
+    with the code window since the fourteenth pass)."""
     mass = question.mass
     if mass <= 0:
         return None
     analyzer = text_analyzer(question.lang)
     low = text.lower()
     found: list[tuple[int, int]] = []
-    low = "".join(_folded(c) for c in low)
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         cjk = is_cjk(term)
         pos = low.find(key)

@@ -25,12 +25,10 @@ def test_a_name_is_seconded_only_by_the_texts_first_hits() -> None:
     assert not name_seconded("typescript", [])
 
 
-def test_a_name_is_not_seconded_past_a_hit_that_holds_more_of_the_question() -> None:
-    first = ["arch", "x86_64", "ld"]
-    assert not name_seconded("x86_64", first, {"arch": 0.8, "x86_64": 0.3, "ld": 0.2})
-    assert name_seconded("x86_64", first, {"arch": 0.3, "x86_64": 0.3, "ld": 0.2})
-    assert name_seconded("arch", first, {"arch": 0.1, "x86_64": 0.9})  # nothing above it
-    assert name_seconded("x86_64", first, {"x86_64": 0.3})  # an unmeasured hit holds 0
+def test_a_name_is_seconded_by_being_among_the_texts_first_hits_alone() -> None:
+    # The tenth pass's second clause (no hit above it may hold more of the question)
+    # moved no answer on the development halves added after it and was taken back.
+    assert name_seconded("x86_64", ["arch", "x86_64", "ld"])
 
 
 def test_only_matches_that_need_the_text_lose_their_vote() -> None:
@@ -50,15 +48,13 @@ def test_only_matches_that_need_the_text_lose_their_vote() -> None:
     assert out[1] == named[1] and out[2] == named[2]
 
 
-def test_a_vote_lost_to_a_hit_holding_more_says_which() -> None:
+def test_a_vote_is_kept_below_a_hit_holding_more_of_the_question() -> None:
     named = [NameMatch("x86_64", "x86_64", needs_text=True)]
     text = [
         BM25Hit("osx/arch", 3.0, {}, "note", "osx/arch.md", "arch", coverage=0.75),
         BM25Hit("x86_64", 2.0, {}, "note", "x86_64.md", "x86_64", coverage=0.4),
     ]
-    (out,) = seconded_names(named, text)
-    assert not out.votes
-    assert out.evidence == 'not counted: 40% of the question, "arch" above it holds 75%'
+    assert seconded_names(named, text) == named
 
 
 def _wiki() -> dict[str, str]:
@@ -112,14 +108,9 @@ def _mac() -> dict[str, str]:
 
 
 @pytest.mark.timeout(60)
-def test_a_named_note_the_text_ranks_below_a_fuller_match_does_not_pass_it(
-    tmp_path: Path,
-) -> None:
+def test_a_named_note_the_text_also_ranks_votes_below_a_fuller_match(tmp_path: Path) -> None:
     paths = notes_vault(tmp_path / "v", _mac())
     q = "on a Mac with an Apple chip how do I run a command as x86_64 or arm"
     result = app.search(paths, q, top_k=5)
-    assert [h.id for h in result.hits[:2]] == ["arch", "x86_64"]
-    assert result.named == 0
-    named = [r for r in result.hits[1].reasons if r.kind == "named"]
-    assert named and named[0].evidence.startswith("not counted: ")
-    assert '"arch" above it holds' in named[0].evidence
+    assert {h.id for h in result.hits[:2]} == {"arch", "x86_64"}
+    assert result.named == 1

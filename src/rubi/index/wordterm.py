@@ -5,16 +5,15 @@ Devanagari and Tamil by their Snowball stemmers)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from whoosh.support.charset import accent_map
 
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
-__all__ = ["STEM_CACHE_SIZE", "aligned_fold", "chain_stop_words", "fold", "word_terms"]
+__all__ = ["STEM_CACHE_SIZE", "chain_stop_words", "fold", "word_terms"]
 
 _SCRIPT_LANGUAGES = (
     ("ru", 0x0400, 0x04FF),
@@ -41,31 +40,6 @@ stayed in the term, so ``İstanbul`` could not be found as ``istanbul``."""
 def fold(word: str) -> str:
     """``word`` with its accents folded (:data:`_FOLD`: ``é`` → ``e``)."""
     return word.translate(_FOLD)
-
-
-@lru_cache(maxsize=1)
-def _letter_folder() -> Callable[[str], str]:
-    """What :func:`aligned_fold` does to a text that is not ASCII: :data:`_FOLD`'s
-    non-ASCII letters that it writes as one letter replaced (a combining accent, which
-    it deletes, is left), by one regular expression over them; made on first use (the
-    expression costs a cold import about a millisecond)."""
-    table = {chr(k): v for k, v in _FOLD.items() if k > 0x7F and isinstance(v, str) and len(v) == 1}
-    letters = re.compile("[" + "".join(map(re.escape, sorted(table))) + "]")
-
-    def one(found: re.Match[str]) -> str:
-        return table[found.group()]
-
-    return partial(letters.sub, one)
-
-
-def aligned_fold(text: str) -> str:
-    """``text`` (lower-cased) with each letter :func:`fold` writes as one letter
-    folded (``é`` → ``e``), so that an offset found in it is the same character's
-    offset in ``text``: a search-time check that finds a query's term by ``str.find``
-    of a folded key (the note window) looks in this, as the index matched
-    ``méthode``, ``código`` or ``größe`` by their folded terms. Only the folded letters
-    are visited (``str.translate`` of every letter cost 13 times ``str.lower``)."""
-    return text if text.isascii() else _letter_folder()(text)
 
 
 _ASCII_FOLDED = frozenset(c for c in map(chr, range(128)) if fold(c) != c)

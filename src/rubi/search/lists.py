@@ -244,32 +244,18 @@ class _Question:
 
 def seconded_names(names: Sequence[NameMatch], bm25: Sequence[BM25Hit]) -> list[NameMatch]:
     """``names`` with each ``needs_text`` match's vote kept only when the text list
-    ranks its note among its first :data:`SEED_COUNT` hits and no hit above it holds
-    more of the question (:func:`rubi.search.reweighting.name_seconded`); a vote
-    dropped says why in its ``evidence`` (``not counted: not in the text's first 8``,
-    ``not counted: 40% of the question, "arch" above it holds 75%``). Other matches
-    are returned as they are."""
+    ranks its note among its first :data:`SEED_COUNT` hits
+    (:func:`rubi.search.reweighting.name_seconded`); a vote dropped says why in its
+    ``evidence`` (``not counted: not in the text's first 8``). Other matches are
+    returned as they are."""
     first = [h.id for h in bm25[:SEED_COUNT]]
-    coverage = {h.id: h.coverage for h in bm25[:SEED_COUNT]}
+    unseconded = f"not counted: not in the text's first {SEED_COUNT}"
     out: list[NameMatch] = []
     for m in names:
-        if m.needs_text and m.votes and not name_seconded(m.id, first, coverage):
-            m = replace(m, votes=False, evidence=_unseconded(m.id, bm25[:SEED_COUNT]))
+        if m.needs_text and m.votes and not name_seconded(m.id, first):
+            m = replace(m, votes=False, evidence=unseconded)
         out.append(m)
     return out
-
-
-def _unseconded(node: str, first: Sequence[BM25Hit]) -> str:
-    """Why a ``needs_text`` name lost its vote, for the why-line."""
-    ids = [h.id for h in first]
-    if node not in ids:
-        return f"not counted: not in the text's first {SEED_COUNT}"
-    own = first[ids.index(node)].coverage
-    best = max(first[: ids.index(node)], key=lambda h: h.coverage)
-    return (
-        f"not counted: {round(own * 100)}% of the question, "
-        f'"{best.title or best.id}" above it holds {round(best.coverage * 100)}%'
-    )
 
 
 def graph_list(

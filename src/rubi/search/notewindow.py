@@ -52,7 +52,6 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.index.wordterm import aligned_fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
@@ -182,9 +181,8 @@ def note_question(
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
-        folded = aligned_fold(surface)  # keys are found in the text folded alike
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, _sharp_s_key(term_key(folded, term)))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -196,17 +194,6 @@ def note_question(
     return NoteQuestion(
         lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
-
-
-def _sharp_s_key(key: str) -> str:
-    """``key`` cut after the first ``s`` of its first ``ss``: a note's ``ß`` folds to
-    one letter (``s``, :func:`~rubi.index.wordterm.aligned_fold`), while German's
-    stemmer writes it ``ss``, so the question ``grösse`` (term ``gross``) matched the
-    note's ``Größe`` in the index and its key ``gross`` was not in the folded text
-    ``grose`` (the window found none of it); the word found is still checked to
-    analyse to the term."""
-    cut = key.find("ss") + 1
-    return key[:cut] if cut >= 2 else key
 
 
 def _hangul(term: str) -> bool:
@@ -281,9 +268,14 @@ def _term_offsets(
     order. Each distinct part or word is analysed once a call (a common word's key is
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
     offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
-    are found in the text folded as the index folds accents, letter for letter
-    (:func:`~rubi.index.wordterm.aligned_fold`): the index matched ``méthode`` as the
-    term ``method``, which ``str.find`` of ``method`` in the text as written misses."""
+    are found in the text lower-cased as written (a key is the question's word's
+    prefix shared with its term, so an accent the question writes is looked for as
+    written): the window does not see a word the index matched only by folding an
+    accent among its first letters (the question's ``methode`` in the text's
+    ``méthode``). Finding the keys in the text folded as the index folds it
+    (seventeenth pass, chosen on 29 language halves) cost on the halves it was not
+    chosen on and was taken back: ``docs/benchmarks-history.md``, "issue 28: ranking
+    rules on sets they were not designed on, eighteenth pass"."""
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
@@ -292,7 +284,7 @@ def _term_offsets(
         if digest is not None:
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
-            low = low or aligned_fold(aligned_lower(text))
+            low = low or aligned_lower(text)
             kept = _offsets_of(text, low, term, key, lang)
             if digest is not None:
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
@@ -301,8 +293,8 @@ def _term_offsets(
 
 
 def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
-    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased
-    and folded, its offsets ``text``'s)."""
+    """The offsets of :func:`_term_offsets` for one term (``low``: ``text`` lower-cased,
+    its offsets ``text``'s)."""
     terms_of = text_analyzer(lang).terms_of
     find = low.find
     found: list[int] = []

@@ -221,17 +221,12 @@ def name_votes(
     return idf >= NAME_MIN_IDF and share >= NAME_MIN_SHARE
 
 
-def name_seconded(
-    node: str, text_first: Sequence[str], coverage: Mapping[str, float] | None = None
-) -> bool:
+def name_seconded(node: str, text_first: Sequence[str]) -> bool:
     """Whether a note named by an identifier inside a longer question (``TypeScript``,
     ``PlatformIO``, ``2022``, ``Base64``; not the whole query, not a code span) keeps its
     vote: when the text list also ranks it among its first hits (``text_first``: the
     graph's seeds, :data:`rubi.search.lists.SEED_COUNT`), so its text matches the rest
-    of the question too, not only the name, **and** it holds at least as much of the
-    question as every text hit ranked above it (``coverage``: each hit's share of the
-    question's IDF mass, :attr:`rubi.index.querymatch.BM25Hit.coverage`; None: not
-    read), so the vote never lifts it over a note that matches more of what was asked.
+    of the question too, not only the name.
 
     Why seconded: an identifier in a question says what the question is *in* (a
     language, a tool, a year), and its note is the hub of that topic, not the answer;
@@ -242,30 +237,14 @@ def name_seconded(
     hit held) it came first and pushed the answer, the text's first, to second. Pooled
     MRR@10 0.742 → 0.746 (wiki 0.488 → 0.508, dendron 0.442 → 0.464, tldr-nl 0.875 →
     0.900), 3 questions up, none down (``docs/benchmarks-history.md``, "issue 28: what
-    bm25s still wins, development halves").
+    bm25s still wins, development halves"); on the 15 development halves added after
+    it (269 questions) it holds: +0.0020 pooled (the Guide 0.633 → 0.673).
 
-    Why coverage: seconded by the text's first 8, the vote still lifted the named note
-    over the text's first hit where that hit held more of the question (``x86_64`` in a
-    question about running a command as x86_64 or arm on a Mac: its page above the
-    ``arch`` page, the text's first and the answer; ``TypeScript`` in a question about
-    compile-time styles: the hub above the answer). Over the 26 development halves
-    (486 on-topic questions) the votes the coverage takes away are exactly those 2
-    (both answers back to first,
-    pooled MRR@10 0.739 → 0.741), and every vote that named an answer (``Base64``,
-    ``GitHub``) stands; on the six halves built beside it (the check) one question
-    moved, up (a ``GitHub`` deploy page no longer above a tutorial step). Read as the
-    rule for every name written as a name (a capital inside the sentence:
-    ``Ansible``, ``Scoop``, ``Proxmox``), seconding alone would have cost 15 of those
-    questions a rank, seconding with coverage none
-    (``docs/benchmarks-history.md``, "issue 28: tenth pass, lists that vote with
-    evidence")."""
-    if node not in text_first:
-        return False
-    if coverage is None:
-        return True
-    own = coverage.get(node, 0.0)
-    above = text_first[: text_first.index(node)]
-    return all(coverage.get(other, 0.0) <= own for other in above)
+    A second clause (tenth pass: the named note must also hold as much of the
+    question as every text hit above it) moved no answer on the 15 development halves
+    added after it was chosen and was taken back (``docs/benchmarks-history.md``,
+    "issue 28: ranking rules on sets they were not designed on, eighteenth pass")."""
+    return node in text_first
 
 
 def name_evidence(df: int, idf: float, share: float, votes: bool) -> str:
