@@ -107,3 +107,17 @@ def test_the_word_finder_is_the_tokenizers_own_compiled_pattern() -> None:
     analyzer = text_analyzer("fr")
     tokenizer = analyzer._chain.items[0]
     assert analyzer._findall.__self__ is tokenizer.expression
+
+
+@pytest.mark.parametrize("lang", ["en", "code", "de", "tr"])
+def test_a_query_s_terms_put_no_whoosh_chain_together(lang: str) -> None:
+    """A query's terms in a chain (``terms_of``, what every chain of a many-language
+    index gives a cold recall) need the chain's last filter only: Whoosh's filters are
+    put together when a text is first run through them, with that same filter, and
+    the terms are the chain's."""
+    fresh = TermAnalyzer(lang)
+    words = ["routing", "straße", "café", "the", "leri", "диске", "東京"]
+    got = [fresh.terms_of(w) for w in words]
+    assert fresh._whoosh is None
+    assert fresh._filters[-1] is fresh._language
+    assert got == [tuple(_chain_terms(w, lang)) for w in words]
