@@ -64,7 +64,7 @@ def sources(lang: str, maker: str) -> list[str]:
     found.append(f"{here}/support/charset.py")
     name = snowball.STOP_WORD_SOURCES.get(lang)
     if name is not None:  # the package's list, where the package's folder is found now
-        folder = snowball._stop_words_folder()
+        folder = snowball.stop_words_folder()
         found += [str(folder), f"{folder}/stop-words/{name}.txt"]
     return found
 

@@ -29,6 +29,7 @@ __all__ = [
     "package_stop_words",
     "stemmer",
     "stop_words",
+    "stop_words_folder",
 ]
 
 SNOWBALL_NAMES: dict[str, str] = {
@@ -160,6 +161,12 @@ def package_stop_words(name: str) -> list[str]:
     except Exception:  # StopWordError, UnicodeError, ImportError: no list
         return []
     return words
+
+
+def stop_words_folder() -> str | None:
+    """The ``stop_words`` package's folder, where its lists are read from (None when it
+    is not installed as a folder)."""
+    return _stop_words_folder()
 
 
 @lru_cache(maxsize=1)
