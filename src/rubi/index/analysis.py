@@ -428,14 +428,20 @@ class TermAnalyzer(Analyzer):  # type: ignore[misc]
         return counts
 
 
-@lru_cache(maxsize=len(LANGUAGES))
 def text_analyzer(lang: str = "en") -> TermAnalyzer:
     """The analyzer for text fields: one of :data:`LANGUAGES` (one shared instance per
-    language).
+    language, however it is asked for: ``text_analyzer()`` was a cache key of its own,
+    so an index of all 19 chains evicted one analyzer, with its word table, per call
+    in turn).
 
     Raises:
         ValueError: a language whoosh has no stemmer for.
     """
+    return _analyzer(lang)
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _analyzer(lang: str) -> TermAnalyzer:
     return TermAnalyzer(lang)
 
 
