@@ -84,3 +84,31 @@ def test_every_note_of_a_real_english_vault_is_english() -> None:
     found = {p.name: detect_language(p.read_text(encoding="utf-8")) for p in vault.rglob("*.md")}
     assert len(found) > 100
     assert {name for name, lang in found.items() if lang != "en"} == set()
+
+
+def test_the_whoosh_languages_are_whooshs_own_without_importing_its_lists() -> None:
+    """The languages written out are those whoosh has a stemmer and stop words for, in
+    its order (Russian told by its script); importing the module reads no list."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from whoosh.lang import has_stemmer, has_stopwords, languages
+
+    from rubi.index import language
+
+    asked = tuple(
+        lang for lang in languages if has_stopwords(lang) and has_stemmer(lang) and lang != "ru"
+    )
+    assert asked == language.WHOOSH_LANGUAGES
+    src = str(Path(language.__file__).parents[2])  # this tree's rubi, wherever the test runs
+    code = "import sys; import rubi.index.language; print('whoosh.lang.stopwords' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": src},
+    )
+    assert done.stdout.strip() == "False"

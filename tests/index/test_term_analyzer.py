@@ -107,3 +107,28 @@ def test_the_word_finder_is_the_tokenizers_own_compiled_pattern() -> None:
     analyzer = text_analyzer("fr")
     tokenizer = analyzer._chain.items[0]
     assert analyzer._findall.__self__ is tokenizer.expression
+
+
+@pytest.mark.parametrize("lang", ["en", "code", "de", "tr"])
+def test_a_query_s_terms_put_no_whoosh_chain_together(lang: str) -> None:
+    """A query's terms in a chain (``terms_of``, what every chain of a many-language
+    index gives a cold recall) need the chain's last filter only: Whoosh's filters are
+    put together when a text is first run through them, with that same filter, and
+    the terms are the chain's."""
+    fresh = TermAnalyzer(lang)
+    words = ["routing", "straße", "café", "the", "leri", "диске", "東京"]
+    got = [fresh.terms_of(w) for w in words]
+    assert fresh._whoosh is None
+    assert fresh._filters[-1] is fresh._language
+    assert got == [tuple(_chain_terms(w, lang)) for w in words]
+
+
+def test_one_analyzer_per_chain_however_it_is_asked_for() -> None:
+    """``text_analyzer()`` is English's analyzer, not a cache key of its own: with all
+    the chains asked for, the default made a 20th key, and an index of every language
+    evicted one analyzer (and the words it had learned) per call in turn (a warm long
+    recall made all 19 anew each time)."""
+    first = [text_analyzer(lang) for lang in LANGUAGES]
+    assert text_analyzer() is text_analyzer("en")
+    again = [text_analyzer(lang) for lang in LANGUAGES]
+    assert all(a is b for a, b in zip(first, again, strict=True))

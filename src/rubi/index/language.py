@@ -30,8 +30,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from whoosh.lang import has_stemmer, has_stopwords, languages
-
 from rubi.core.lazyregex import Rx
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stop_words
 from rubi.index.wordterm import chain_stop_words, fold
@@ -47,15 +45,24 @@ __all__ = [
     "stop_word_votes",
 ]
 
-WHOOSH_LANGUAGES: tuple[str, ...] = tuple(
-    lang
-    for lang in languages
-    # the stop words asked first: whoosh makes a language's stemmer to say it has one
-    # (Arabic's, without a list, compiled ISRI's patterns in every process: 0.6 ms)
-    if has_stopwords(lang) and has_stemmer(lang) and lang != "ru"  # ru: by its script
+WHOOSH_LANGUAGES: tuple[str, ...] = (
+    "da",
+    "nl",
+    "en",
+    "fi",
+    "fr",
+    "de",
+    "hu",
+    "it",
+    "no",
+    "pt",
+    "es",
+    "sv",
 )
-"""Latin-script languages with a Snowball stemmer and stop words in whoosh: da, nl,
-en, fi, fr, de, hu, it, no, pt, es, sv."""
+"""Latin-script languages with a Snowball stemmer and stop words in whoosh, in whoosh's
+order (Russian is told by its script). Written out, and checked against whoosh's
+lists by a test: asking whoosh imported its stop-word lists in every process (0.4–0.5
+ms of a cold recall whose stop words are kept, :mod:`rubi.index.keptstops`)."""
 ADDED_LANGUAGES: tuple[str, ...] = ("ca", "cs", "id", "pl", "ro", "tr")
 """Latin-script languages Snowball has a stemmer for (through PyStemmer) and a
 maintained stop-word list exists for (:mod:`rubi.index.snowball`): Catalan, Czech,

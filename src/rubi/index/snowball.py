@@ -29,6 +29,7 @@ __all__ = [
     "package_stop_words",
     "stemmer",
     "stop_words",
+    "stop_words_folder",
 ]
 
 SNOWBALL_NAMES: dict[str, str] = {
@@ -162,11 +163,19 @@ def package_stop_words(name: str) -> list[str]:
     return words
 
 
+def stop_words_folder() -> str | None:
+    """The ``stop_words`` package's folder, where its lists are read from (None when it
+    is not installed as a folder)."""
+    return _stop_words_folder()
+
+
 @lru_cache(maxsize=1)
 def _stop_words_folder() -> str | None:
     """The ``stop_words`` package's folder, found as its import would find it (None
-    when it is not installed as a folder)."""
-    from importlib.machinery import PathFinder
+    when it is not installed as a folder). ``importlib.machinery``'s ``PathFinder`` is
+    the interpreter's frozen one, always loaded: importing the module that names it
+    cost a cold recall 0.4–0.7 ms of CPU, the search 0.05."""
+    from _frozen_importlib_external import PathFinder
 
     spec = PathFinder.find_spec("stop_words")
     folders = spec.submodule_search_locations if spec is not None else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["mixed_case_parts", "mixed_case_pieces", "word_parts"]
+__all__ = ["contraction_head", "mixed_case_parts", "mixed_case_pieces", "word_parts"]
 
 _ASCII_PART_RE = re.compile(
     r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+"
@@ -88,3 +88,32 @@ def mixed_case_pieces(text: str) -> dict[str, str]:
         else:
             plain.update(parts)
     return {p: w for p, w in mixed.items() if p not in plain}
+
+
+_CLITICS = frozenset({"s", "re", "ll", "ve", "d", "m"})
+"""English clitics written after an apostrophe (``what's``, ``we're``, ``you'll``,
+``I've``, ``they'd``, ``I'm``): the word is the one before it."""
+_NEGATED = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+"""Irregular ``n't`` forms (``can't``, ``won't``, ``shan't``, ``ain't``): what is
+left before ``n't`` → the word."""
+
+
+def contraction_head(word: str) -> str:
+    """The word an English contraction is made of, before its clitic (``what's`` →
+    ``what``, ``we're`` → ``we``, ``don't`` → ``do``, ``won't`` → ``will``,
+    ``John's`` → ``John``), so a query's stop word stays one when contracted; any
+    other word as it is (``O'Reilly``, ``l'ordinateur``: no clitic after the
+    apostrophe). Without it ``what's`` was searched as ``what``, ``don't`` as
+    ``don't`` and ``don``, ``we're`` as ``we'r`` and ``re``, ``you'll`` as ``ll``.
+    Read on queries only (:meth:`TermAnalyzer.surface`): the index keeps its terms."""
+    for mark in ("'", "\u2019"):
+        head, sep, tail = word.rpartition(mark)
+        if not sep or not head or mark in head:
+            continue
+        low = tail.lower()
+        if low == "t" and head[-1:].lower() == "n" and len(head) > 2:
+            base = head[:-1]
+            return _NEGATED.get(base.lower(), base)
+        if low in _CLITICS and head.isalpha():
+            return head
+    return word
