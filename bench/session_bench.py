@@ -6,6 +6,7 @@ Usage::
 
     python bench/session_bench.py PROJECT [--pairs 5] [--notes VAULT_FOLDER]
         [--claude PATH] [--json OUT] [--hooks] [--breakdown] [--variant NAME=DIR ...]
+        [--base DIR] [--plain]
 
 PROJECT is a folder of code (a checkout). It is copied twice into a temporary folder:
 ``bare`` (no ``.rubi/``, no ``CLAUDE.md``) and ``rubi`` (``rubi init`` then ``rubi
@@ -37,6 +38,10 @@ Claude Code's own CPU to the plugin's parts; every case alternates in each round
 With ``--base DIR`` (a base checkout's ``src`` and plugin files, e.g. from ``git
 archive``), a case ``base``: the same rubi project with ``DIR`` as the plugin folder
 and ``PYTHONPATH=DIR/src``, so the base code and this tree's alternate in one run.
+With ``--plain``, a case ``plain``: a project of its own prepared and run by a plain
+install's ``rubi`` (:mod:`plainenv`: this interpreter's packages without numpy, as the
+README's first command installs rubi; ``RUBI_SEMANTIC=0`` leaves numpy importable),
+its own ``HOME``; the ``rubi`` case keeps the ``semantic`` extra.
 
 Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
 cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
@@ -63,6 +68,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchproc import pass_floor  # noqa: E402
+from plainenv import plain_env  # noqa: E402
 from proctree import TreeSampler, reap  # noqa: E402
 
 from e2e.fake_api import FakeMessagesAPI  # noqa: E402
@@ -108,21 +114,24 @@ def pick_files(project: Path, count: int = 10) -> list[Path]:
     return files[:count]
 
 
-def rubi_env(home: Path, extra_path: str = "") -> dict[str, str]:
+def rubi_env(home: Path, bindir: Path | None = None) -> dict[str, str]:
+    """A user's environment: ``home``, and ``PATH`` starting at ``bindir`` (this
+    interpreter's ``bin`` unless given: where ``rubi`` is)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "CLAUDE", "RUBI"))}
     env["HOME"] = str(home)
     env["XDG_CACHE_HOME"] = str(home / ".cache")
     env["XDG_CONFIG_HOME"] = str(home / ".config")
     env["XDG_RUNTIME_DIR"] = str(home / "run")
     (home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{extra_path or env.get('PATH', '')}"
+    env["PATH"] = f"{bindir or Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
-def prepare_rubi(project: Path, home: Path, notes: Path | None) -> None:
-    """``rubi init`` and a first ``rubi index`` (with ``notes`` copied in)."""
-    env = rubi_env(home)
-    rubi = str(Path(sys.executable).parent / "rubi")
+def prepare_rubi(project: Path, home: Path, notes: Path | None, bindir: Path | None = None) -> None:
+    """``rubi init`` and a first ``rubi index`` (with ``notes`` copied in), by the
+    ``rubi`` of ``bindir`` (this interpreter's unless given)."""
+    env = rubi_env(home, bindir)
+    rubi = str((bindir or Path(sys.executable).parent) / "rubi")
     subprocess.run([rubi, "init"], cwd=project, env=env, check=True, capture_output=True)
     if notes is not None:
         target = project / ".rubi" / "notes" / "imported"
@@ -179,14 +188,15 @@ def one_session(
     breakdown: bool = False,
     plugin: Path | None = None,
     src: Path | None = None,
+    bindir: Path | None = None,
 ) -> dict[str, Any]:
     """One ``claude -p`` session; wall, CPU and what the API saw (with ``debug``, the
     hooks' routes from Claude Code's debug log, :func:`hook_counts`; with
     ``breakdown``, CPU by process, :func:`by_process`); ``plugin``: the plugin folder
     to load instead of this checkout (with ``with_rubi``); ``src``: rubi's code for
-    that case (``PYTHONPATH``)."""
+    that case (``PYTHONPATH``); ``bindir``: where its ``rubi`` is (:func:`rubi_env`)."""
     api = FakeMessagesAPI().start()
-    env = rubi_env(home)
+    env = rubi_env(home, bindir)
     if src is not None:
         env["PYTHONPATH"] = str(src)
     env.update(
@@ -293,6 +303,37 @@ def print_breakdown(runs: dict[str, list[dict[str, Any]]]) -> None:
         print(f"| first request bytes: {key} | " + " | ".join(cells) + " |")
 
 
+def print_summary(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """Wall and CPU medians per case, each case's ratio to ``bare``, and the floor."""
+    base = statistics.median(pass_floor()[0] for _ in range(5))
+    print()
+    print("| case | wall p50 (s) | wall max (s) | CPU p50 (s) | runs ok |")
+    print("|---|---|---|---|---|")
+    med = {}
+    for case, got in runs.items():
+        walls = [r["wall"] for r in got]
+        cpus = [r["cpu"] for r in got]
+        med[case] = (statistics.median(walls), statistics.median(cpus))
+        ok = sum(1 for r in got if r["ok"])
+        print(
+            f"| {case} | {med[case][0]:.2f} | {max(walls):.2f} | "
+            f"{med[case][1]:.2f} | {ok}/{len(got)} |"
+        )
+    for name in runs:
+        if name not in ("bare", "rubi"):
+            print(
+                f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x, "
+                f"wall {med[name][0] / med['bare'][0]:.2f}x without rubi"
+            )
+    ratio_wall = med["rubi"][0] / med["bare"][0]
+    ratio_cpu = med["rubi"][1] / med["bare"][1]
+    print(
+        f"\nwith rubi / without: wall {ratio_wall:.2f}x, CPU {ratio_cpu:.2f}x "
+        f"(goal <= {GOAL}x); floor python -c pass {base * 1000:.0f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", type=Path)
@@ -324,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="also run a base checkout (DIR's plugin files, PYTHONPATH=DIR/src) as case base",
     )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="also run a plain install (no numpy: bench/plainenv.py) as case plain",
+    )
     args = parser.parse_args(argv)
     variants: dict[str, Path] = {}
     sources: dict[str, Path] = {}
@@ -344,17 +390,25 @@ def main(argv: list[str] | None = None) -> int:
         withr = copy_project(args.project, work / "rubi" / args.project.name)
         files = [p.relative_to(bare) for p in pick_files(bare)]
         homes = {"bare": work / "home-bare", "rubi": work / "home-rubi"}
+        bins: dict[str, Path] = {}
+        if args.plain:
+            homes["plain"] = work / "home-plain"
+            bins["plain"] = plain_env(work / "plain-python")
         for home in homes.values():
             home.mkdir()
         prepare_rubi(withr, homes["rubi"], args.notes)
         notes = sum(1 for _ in (withr / ".rubi").rglob("*.md"))
         print(f"project {args.project.name}: {len(files)} files read, {notes} notes in .rubi/")
         cases = [("bare", bare, None), ("rubi", withr, None)]
+        if args.plain:
+            plain = copy_project(args.project, work / "plain" / args.project.name)
+            prepare_rubi(plain, homes["plain"], args.notes, bins["plain"])
+            cases.append(("plain", plain, None))
         cases += [(name, withr, plugin) for name, plugin in variants.items()]
         runs: dict[str, list[dict[str, Any]]] = {case: [] for case, _f, _p in cases}
         for i in range(args.pairs):
             for case, folder, plugin in cases:
-                home = homes["bare" if case == "bare" else "rubi"]
+                home = homes[case if case in ("bare", "plain") else "rubi"]
                 got = one_session(
                     claude,
                     folder,
@@ -365,44 +419,20 @@ def main(argv: list[str] | None = None) -> int:
                     args.breakdown,
                     plugin,
                     sources.get(case),
+                    bins.get(case),
                 )
                 runs[case].append(got)
                 flag = "" if got["ok"] else f"  FAILED: {got['error']}"
-                if got["hooks"] and case == "rubi":
+                if got["hooks"] and case != "bare":
                     flag += "  hooks " + ", ".join(f"{k} {v}" for k, v in got["hooks"].items())
-                if case == "rubi" and not got["rubi_tools"]:
+                if case != "bare" and not got["rubi_tools"]:
                     flag += "  (rubi's tools missing from the first request)"
                 print(
                     f"  pair {i + 1} {case:4}: wall {got['wall']:.2f} s, "
                     f"cpu {got['cpu']:.2f} s, {got['requests']} requests{flag}",
                     flush=True,
                 )
-        base = statistics.median(pass_floor()[0] for _ in range(5))
-        print()
-        print("| case | wall p50 (s) | wall max (s) | CPU p50 (s) | runs ok |")
-        print("|---|---|---|---|---|")
-        med = {}
-        for case, got in runs.items():
-            walls = [r["wall"] for r in got]
-            cpus = [r["cpu"] for r in got]
-            med[case] = (statistics.median(walls), statistics.median(cpus))
-            ok = sum(1 for r in got if r["ok"])
-            print(
-                f"| {case} | {med[case][0]:.2f} | {max(walls):.2f} | "
-                f"{med[case][1]:.2f} | {ok}/{len(got)} |"
-            )
-        for name in variants:
-            print(
-                f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x, "
-                f"wall {med[name][0] / med['bare'][0]:.2f}x without rubi"
-            )
-        ratio_wall = med["rubi"][0] / med["bare"][0]
-        ratio_cpu = med["rubi"][1] / med["bare"][1]
-        print(
-            f"\nwith rubi / without: wall {ratio_wall:.2f}x, CPU {ratio_cpu:.2f}x "
-            f"(goal <= {GOAL}x); floor python -c pass {base * 1000:.0f} ms; "
-            f"load average {os.getloadavg()[0]:.1f}"
-        )
+        print_summary(runs)
         if args.breakdown:
             print_breakdown(runs)
         if args.json:

@@ -5,7 +5,8 @@ one or more source trees, alternated.
 Usage::
 
     python bench/session_phases.py PROJECT --tree base=<base>/src --tree new=src
-        [--notes VAULT_FOLDER] [--rounds 6] [--claude PATH]
+        [--notes VAULT_FOLDER] [--rounds 6] [--claude PATH] [--plain]
+        [--plain-tree NAME=SRC]
 
 PROJECT is copied and prepared as ``bench/session_bench.py`` prepares its rubi case
 (``rubi init``, ``--notes`` copied in, ``rubi index``; a fresh ``HOME``). One session
@@ -29,7 +30,11 @@ turn (the order swapped every round):
 
 With ``--plain``, every replayed process runs with ``RUBI_SEMANTIC=0`` (the dense
 channel off, as ``bench/cold_recall.py --semantic 0`` measures a cold hook): the
-session itself is captured as usual.
+session itself is captured as usual. With ``--plain-tree NAME=SRC``, a tree replayed
+by a plain install (:mod:`plainenv`: no numpy importable, which ``RUBI_SEMANTIC=0``
+is not), alternated with the others on the same prepared project; ``SRC`` must be a
+path no ``--tree`` names (a symlink to the same ``src`` will do). Its answers are
+expected to differ from a dense-on tree's (the dense list is missing).
 
 Printed: CPU p50 (min-max) per phase (the handshake, ``tools/list``, each hook event's
 calls summed, the exit after stdin closed, the whole server; the two command hooks),
@@ -53,6 +58,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import session_bench as sb
+from plainenv import plain_env
 
 TICK_S = 1.0 / os.sysconf("SC_CLK_TCK")
 RUBI = str(Path(sys.executable).parent / "rubi")
@@ -87,8 +93,16 @@ PLAIN: dict[str, str] = {}
 """Set for every replayed process (``--plain``: ``RUBI_SEMANTIC=0``)."""
 
 
+BINS: dict[str, Path] = {}
+"""A tree's ``bin`` when it runs as a plain install (``--plain-tree``), by its source."""
+
+
+def _rubi(src: str) -> str:
+    return str(BINS[src] / "rubi") if src in BINS else RUBI
+
+
 def _env(home: Path, src: str) -> dict[str, str]:
-    env = sb.rubi_env(home)
+    env = sb.rubi_env(home, BINS.get(src))
     env.update(PLAIN)
     env["PYTHONPATH"] = src
     env["PYTHONHASHSEED"] = "0"
@@ -105,7 +119,7 @@ def _cpu(pid: int) -> float:
 def replay(project: Path, home: Path, lines: list[str], src: str) -> tuple[dict[str, float], bytes]:
     """CPU by phase of a fresh ``rubi serve`` given ``lines``; its answers."""
     proc = subprocess.Popen(
-        [RUBI, "serve"],
+        [_rubi(src), "serve"],
         cwd=project,
         env=_env(home, src),
         stdin=subprocess.PIPE,
@@ -146,7 +160,11 @@ def command_hook(
 ) -> tuple[float, bytes]:
     before = _children_cpu()
     run = subprocess.run(
-        [RUBI, "hook", event], cwd=project, env=_env(home, src), input=payload, capture_output=True
+        [_rubi(src), "hook", event],
+        cwd=project,
+        env=_env(home, src),
+        input=payload,
+        capture_output=True,
     )
     return _children_cpu() - before, run.stdout
 
@@ -181,12 +199,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--claude", default=None)
     parser.add_argument("--plain", action="store_true", help="replay with RUBI_SEMANTIC=0")
+    parser.add_argument(
+        "--plain-tree",
+        action="append",
+        default=[],
+        metavar="NAME=SRC",
+        help="also replay SRC as a plain install (no numpy: bench/plainenv.py)",
+    )
     args = parser.parse_args(argv)
     trees = dict(spec.split("=", 1) for spec in args.tree)
+    plain_trees = dict(spec.split("=", 1) for spec in args.plain_tree)
+    if plain_trees and set(plain_trees.values()) & set(trees.values()):
+        parser.error("--plain-tree: give a source path no --tree names (a copy or a symlink)")
+    trees.update(plain_trees)
     if args.plain:
         PLAIN["RUBI_SEMANTIC"] = "0"
     with tempfile.TemporaryDirectory(prefix="rubi-session-phases-") as tmp:
         work = Path(tmp)
+        if plain_trees:
+            bindir = plain_env(work / "plain-python")
+            BINS.update({src: bindir for src in plain_trees.values()})
         project = sb.copy_project(args.project, work / "project" / args.project.name)
         home = work / "home"
         home.mkdir()

@@ -42,6 +42,15 @@ Progress = Callable[[int, int, str], None]
 _ONCE: ContextVar[bool] = ContextVar("rubi_searching_once", default=False)
 """Set while this thread's searches read as a one-shot reader (:func:`searching_once`)."""
 
+_READY_ONLY: ContextVar[bool] = ContextVar("rubi_ready_lists_only", default=False)
+"""Set while this thread's searches leave out a list whose reader this process has not
+loaded (:func:`searching_once` with ``ready_only``)."""
+
+LEFT_OUT: dict[str, int] = {}
+"""How many searches of this process left each list out because it was not loaded yet
+(``"dense"``: :func:`searching_once` with ``ready_only``); read by the server's log
+and the tests."""
+
 UNEMBEDDED_SCOPES = frozenset({"code"})
 """Scopes whose searches never load the dense index: only notes are embedded
 (:mod:`rubi.semantic.sync`), so a search of code files alone got an empty dense list,
@@ -69,7 +78,7 @@ def one_search() -> None:
 
 
 @contextmanager
-def searching_once() -> Iterator[None]:
+def searching_once(*, ready_only: bool = False) -> Iterator[None]:
     """Within the block, this thread's searches read what no other reader of this
     process has loaded yet as a cold process reads it (:func:`one_search`), for one
     call instead of the whole process: a long-lived process (``rubi serve``) answering a
@@ -90,7 +99,14 @@ def searching_once() -> Iterator[None]:
       (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index already
       loaded is used as it is.
 
-    The rankings are the same either way. Nothing process-wide is changed (no
+    With ``ready_only`` (a starting server's recall hook), a search leaves out the
+    dense list while this process has not imported NumPy (45-50 ms of CPU of the
+    session's first recall, about a third of it; :data:`LEFT_OUT` says so): the
+    other lists as ready, the same ranking rules; the server's warm-up search (or a
+    ``search`` tool call) loads the vectors, and from then on every recall has the
+    list. Its weight is above 0 on about 1 in 100 questions, so few answers change.
+
+    Otherwise the rankings are the same either way. Nothing process-wide is changed (no
     :func:`rubi.graph.readmode.load_frozen`, :func:`rubi.semantic.demand.load_on_demand`
     or :func:`runs_once`): the setting is a context variable, so other threads never
     see it."""
@@ -98,11 +114,13 @@ def searching_once() -> Iterator[None]:
     from rubi.sync.oneshot import sharing_flat
 
     token = _ONCE.set(True)
+    ready = _READY_ONLY.set(ready_only)
     try:
         # the call's searches (a recall's code, then notes) share the flat graph
         with sharing_flat(), reading_once():
             yield
     finally:
+        _READY_ONLY.reset(ready)
         _ONCE.reset(token)
 
 
@@ -397,6 +415,9 @@ def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex 
     from rubi.semantic.separation import list_may_vote
 
     if not list_may_vote(paths.index_dir, query):
+        return None
+    if once and _READY_ONLY.get() and "numpy" not in sys.modules:
+        LEFT_OUT["dense"] = LEFT_OUT.get("dense", 0) + 1  # the lists that are ready answer
         return None
     return dense_index_for(paths.index_dir, on_demand=True if once else None)
 

@@ -17,7 +17,8 @@ A hook answered here reads as a cold process reads
 the server has not loaded yet, so the session's first recall costs the server what a
 cold ``rubi hook`` process's recall costs, not the load of its resident graph and
 every vector; whatever this process loaded before (its engine, its watcher, a search
-tool call) is used as it is.
+tool call) is used as it is. A list it has not loaded at all (the dense list before
+NumPy: ``ready_only``) is left out, logged, until the warm-up or a search loads it.
 """
 
 from __future__ import annotations
@@ -93,9 +94,15 @@ def answer_hook_call(arguments: Any, *, local: str | None = None) -> str:
         walk = _walk_of(payload)
     if walk is not None and walk.found is None and event_key(event, payload) in PROJECT_EVENTS:
         return ""  # outside a project these handlers answer nothing
-    from rubi.app.searching import searching_once
+    from rubi.app.searching import LEFT_OUT, searching_once
 
     out = io.StringIO()
-    with searching_once():
+    left = dict(LEFT_OUT)
+    with searching_once(ready_only=True):
         respond(event, payload, out, walk=walk)
+    if left != LEFT_OUT:
+        import logging
+
+        lists = ", ".join(name for name in LEFT_OUT if LEFT_OUT[name] != left.get(name))
+        logging.getLogger(__name__).info("%s answered without: %s (not loaded yet)", event, lists)
     return out.getvalue()
