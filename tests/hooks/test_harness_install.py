@@ -102,3 +102,18 @@ def test_cli_harness_option(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "removed MCP server rubi" in r.output
     r = CliRunner().invoke(cli, ["uninstall", "--harness", "codex", "--project", str(tmp_path)])
     assert r.exit_code == 1 and "not installed" in r.output
+
+
+def test_gemini_settings_with_comments_are_left_alone_and_said_so(tmp_path: Path) -> None:
+    # Gemini CLI reads its settings.json with comments; rubi's rewrite would drop them,
+    # so it refuses, saying what is there (not "not valid JSON")
+    project = tmp_path / "p"
+    own = '{\n  // the team theme\n  "theme": "GitHub"\n}\n'
+    settings = write(project / ".gemini" / "settings.json", own)
+    with pytest.raises(RubiError, match="a comment at line 2; rubi edits plain JSON") as caught:
+        install_harness(project, "gemini", command="rubi")
+    assert "not valid JSON" not in str(caught.value)
+    assert settings.read_text() == own
+    write(project / ".gemini" / "settings.json", '{"theme": "GitHub",}')
+    with pytest.raises(RubiError, match="not valid JSON"):  # a broken file is still called so
+        install_harness(project, "gemini", command="rubi")
