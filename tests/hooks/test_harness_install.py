@@ -117,3 +117,13 @@ def test_gemini_settings_with_comments_are_left_alone_and_said_so(tmp_path: Path
     write(project / ".gemini" / "settings.json", '{"theme": "GitHub",}')
     with pytest.raises(RubiError, match="not valid JSON"):  # a broken file is still called so
         install_harness(project, "gemini", command="rubi")
+
+
+def test_the_help_and_the_codex_note_say_what_happens(tmp_path: Path) -> None:
+    # uninstall's --harness unwires; a Codex hook not trusted yet is skipped by
+    # `codex exec` without a word (seen with Codex CLI 0.171.0), so install says so
+    runner = CliRunner()
+    assert "The agent CLI to unwire" in runner.invoke(cli, ["uninstall", "--help"]).output
+    assert "Gemini CLI" in runner.invoke(cli, ["hook", "--help"]).output
+    report = install_harness(tmp_path, "codex", command="rubi")
+    assert any("`codex exec` skips it without a word" in line for line in report.changes)

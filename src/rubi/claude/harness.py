@@ -220,7 +220,8 @@ def install_harness(
             settingsfile.save(files.hooks, hooks)
             report.changes += added
             report.changes.append(
-                f"{files.hooks}: Codex runs a new hook once you trust it (`/hooks` in codex)"
+                f"{files.hooks}: Codex runs a new hook once you trust it (`/hooks` in codex); "
+                "until then `codex exec` skips it without a word"
             )
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
