@@ -127,3 +127,19 @@ def test_the_help_and_the_codex_note_say_what_happens(tmp_path: Path) -> None:
     assert "Gemini CLI" in runner.invoke(cli, ["hook", "--help"]).output
     report = install_harness(tmp_path, "codex", command="rubi")
     assert any("`codex exec` skips it without a word" in line for line in report.changes)
+
+
+def test_a_project_install_says_its_files_hold_this_machines_path(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # .gemini/settings.json and .codex/ are project files a team may commit; the
+    # absolute path of this machine's rubi would not run on a teammate's
+    for harness in ("gemini", "codex"):
+        report = install_harness(tmp_path, harness, command="/opt/rubi/bin/rubi")
+        assert any(
+            "path to rubi (/opt/rubi/bin/rubi): keep it out of git" in n for n in report.notes
+        )
+        again = install_harness(tmp_path, harness, command="/opt/rubi/bin/rubi")
+        assert again.notes == []  # nothing added: nothing to say
+    mine = install_harness(tmp_path, "gemini", user=True, command="/opt/rubi/bin/rubi")
+    assert mine.notes == []  # the user's own settings stay on this machine
