@@ -30,10 +30,17 @@ def test_doctor_names_the_map_pages_it_rewrote(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["doctor", "--vault", vault]).output
     assert (project / ".rubi" / "map.md").read_text(encoding="utf-8") != before
     assert "rewrote .rubi/map.md and 1 module page to match the code" in out, out
+    assert out.startswith("rewrote")  # what doctor did, before what it found
     assert out.rstrip().endswith("No problems found.")  # information, not a problem
     again = CliRunner().invoke(cli, ["doctor", "--json", "--vault", vault])
     assert json.loads(again.output)["pages_written"] == []  # nothing changed since
     assert "rewrote" not in CliRunner().invoke(cli, ["doctor", "--vault", vault]).output
+
+
+def test_a_first_index_rewrites_placeholders_and_says_nothing(tmp_path: Path) -> None:
+    project = rubi_project(tmp_path / "p", {"auth.py": "def login():\n    pass\n"})
+    out = CliRunner().invoke(cli, ["doctor", "--vault", str(project / ".rubi")]).output
+    assert "rewrote" not in out  # rubi init's pages were placeholders, not the team's
 
 
 def test_status_says_when_the_code_map_is_behind_the_code(tmp_path: Path) -> None:

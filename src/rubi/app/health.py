@@ -55,7 +55,8 @@ class DoctorReport:
     pages_written: list[str] = field(default_factory=list)
     """The committed map pages this check's index run rewrote because the code changed
     since they were made (a pull of code without its pages, an edit): information, so
-    a person who sees them in ``git status`` knows why."""
+    a person who sees them in ``git status`` knows why. Empty after a first index (the
+    pages of ``rubi init`` are placeholders)."""
 
     @property
     def ok(self) -> bool:
@@ -217,6 +218,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
     from rubi.app.helpreadme import readme_problem
     from rubi.vault.scan import scan_vault
 
+    before = paths.store_file.exists()  # a first index writes the pages from nothing
     report = index_vault(paths)
     with reading_graph(paths) as build:
         problems = build.problems
@@ -237,7 +239,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         secrets=secrets,
         help=[w for w in [readme_problem(paths)] if w is not None],
         worktrees=_worktrees(paths),
-        pages_written=list(report.pages_written),
+        pages_written=list(report.pages_written) if before else [],
     )
 
 

@@ -199,12 +199,12 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     if as_json:
         print_json(_doctor_json(report))
     else:
-        verdict = _print_doctor(report)
-        if report.pages_written:  # information, never a problem
+        if report.pages_written:  # information, never a problem; what doctor did first
             echo(
                 f"rewrote {_listed(report.pages_written)} to match the code, which changed "
                 "since they were made (a pull, an edit): commit them with your next change"
             )
+        verdict = _print_doctor(report)
         semantic = semantic_status(paths)  # information, never a problem
         if semantic.startswith("off"):
             echo(f"semantic search {semantic}")
