@@ -26,6 +26,7 @@ SECTIONS = [
     "secrets",
     "help",
     "worktrees",
+    "pages_written",
 ]
 
 

@@ -102,3 +102,44 @@ def test_cli_harness_option(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "removed MCP server rubi" in r.output
     r = CliRunner().invoke(cli, ["uninstall", "--harness", "codex", "--project", str(tmp_path)])
     assert r.exit_code == 1 and "not installed" in r.output
+
+
+def test_gemini_settings_with_comments_are_left_alone_and_said_so(tmp_path: Path) -> None:
+    # Gemini CLI reads its settings.json with comments; rubi's rewrite would drop them,
+    # so it refuses, saying what is there (not "not valid JSON")
+    project = tmp_path / "p"
+    own = '{\n  // the team theme\n  "theme": "GitHub"\n}\n'
+    settings = write(project / ".gemini" / "settings.json", own)
+    with pytest.raises(RubiError, match="a comment at line 2; rubi edits plain JSON") as caught:
+        install_harness(project, "gemini", command="rubi")
+    assert "not valid JSON" not in str(caught.value)
+    assert settings.read_text() == own
+    write(project / ".gemini" / "settings.json", '{"theme": "GitHub",}')
+    with pytest.raises(RubiError, match="not valid JSON"):  # a broken file is still called so
+        install_harness(project, "gemini", command="rubi")
+
+
+def test_the_help_and_the_codex_note_say_what_happens(tmp_path: Path) -> None:
+    # uninstall's --harness unwires; a Codex hook not trusted yet is skipped by
+    # `codex exec` without a word (seen with Codex CLI 0.171.0), so install says so
+    runner = CliRunner()
+    assert "The agent CLI to unwire" in runner.invoke(cli, ["uninstall", "--help"]).output
+    assert "Gemini CLI" in runner.invoke(cli, ["hook", "--help"]).output
+    report = install_harness(tmp_path, "codex", command="rubi")
+    assert any("`codex exec` skips it without a word" in line for line in report.changes)
+
+
+def test_a_project_install_says_its_files_hold_this_machines_path(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # .gemini/settings.json and .codex/ are project files a team may commit; the
+    # absolute path of this machine's rubi would not run on a teammate's
+    for harness in ("gemini", "codex"):
+        report = install_harness(tmp_path, harness, command="/opt/rubi/bin/rubi")
+        assert any(
+            "path to rubi (/opt/rubi/bin/rubi): keep it out of git" in n for n in report.notes
+        )
+        again = install_harness(tmp_path, harness, command="/opt/rubi/bin/rubi")
+        assert again.notes == []  # nothing added: nothing to say
+    mine = install_harness(tmp_path, "gemini", user=True, command="/opt/rubi/bin/rubi")
+    assert mine.notes == []  # the user's own settings stay on this machine

@@ -19,7 +19,7 @@ from rubi.core.paths import VaultPaths
 from rubi.graph.build import LinkProblem
 from rubi.sync import index_vault, load_code_map, notes_for, reading_graph
 
-__all__ = ["DoctorReport", "check_vault", "semantic_status"]
+__all__ = ["DoctorReport", "check_vault", "code_map_behind", "semantic_status"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,11 @@ class DoctorReport:
     worktrees: list[ScanWarning] = field(default_factory=list)
     """Other git worktrees whose vault holds notes this one lacks (one entry per
     worktree, ``path`` its folder): information, not a problem (merge the branch)."""
+    pages_written: list[str] = field(default_factory=list)
+    """The committed map pages this check's index run rewrote because the code changed
+    since they were made (a pull of code without its pages, an edit): information, so
+    a person who sees them in ``git status`` knows why. Empty after a first index (the
+    pages of ``rubi init`` are placeholders)."""
 
     @property
     def ok(self) -> bool:
@@ -213,6 +218,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
     from rubi.app.helpreadme import readme_problem
     from rubi.vault.scan import scan_vault
 
+    before = paths.store_file.exists()  # a first index writes the pages from nothing
     report = index_vault(paths)
     with reading_graph(paths) as build:
         problems = build.problems
@@ -233,6 +239,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         secrets=secrets,
         help=[w for w in [readme_problem(paths)] if w is not None],
         worktrees=_worktrees(paths),
+        pages_written=list(report.pages_written) if before else [],
     )
 
 
@@ -242,3 +249,14 @@ def semantic_status(paths: VaultPaths) -> str:
     from rubi.semantic.status import status_line
 
     return status_line(paths.index_dir)
+
+
+def code_map_behind(paths: VaultPaths) -> bool:
+    """True when the project's files changed since its code map was made (a pull, an
+    edit, with no ``rubi index``, session start or watcher since): a search does not
+    see those files yet, and the next map run rewrites the committed map pages
+    (:func:`rubi.sync.freshness.code_map_current`). False outside a project, before
+    the first map, or when it cannot be told."""
+    from rubi.sync.freshness import code_map_current
+
+    return code_map_current(paths) is False

@@ -149,6 +149,19 @@ def _add_hooks(
     return changes
 
 
+def _machine_path_note(folder: Path, command: str, changes: list[str], user: bool) -> list[str]:
+    """What a project install must say when it wrote an absolute ``command`` (nothing
+    when it changed nothing, or for the user's own files): Claude Code has
+    ``settings.local.json`` for this; Gemini and Codex read one project file, which a
+    team may commit, and a teammate's rubi is elsewhere."""
+    if user or not changes or not Path(command).is_absolute():
+        return []
+    return [
+        f"{folder} now holds this machine's path to rubi ({command}): keep it out of git, "
+        "or install with --user"
+    ]
+
+
 def install_harness(
     project: Path, harness: str, *, user: bool = False, command: str | None = None
 ) -> InstallReport:
@@ -220,8 +233,10 @@ def install_harness(
             settingsfile.save(files.hooks, hooks)
             report.changes += added
             report.changes.append(
-                f"{files.hooks}: Codex runs a new hook once you trust it (`/hooks` in codex)"
+                f"{files.hooks}: Codex runs a new hook once you trust it (`/hooks` in codex); "
+                "until then `codex exec` skips it without a word"
             )
+    report.notes += _machine_path_note(files.mcp.parent, command, report.changes, user)
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
     return report

@@ -90,6 +90,14 @@ def load(path: Path, within: Path | None = None) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if text.startswith(("//", "/*"), exc.pos):
+            # Gemini CLI (and VS Code-style tools) read JSON with comments; rubi's
+            # rewrite would drop them, so it says so instead of calling the file broken
+            raise RubiError(
+                f"{path}: a comment at line {exc.lineno}; rubi edits plain JSON and "
+                "would drop your comments, so it leaves the file alone: move the comments "
+                "out (or delete them) and run the command again"
+            ) from exc
         raise RubiError(
             f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
         ) from exc

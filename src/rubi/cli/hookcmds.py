@@ -15,9 +15,10 @@ __all__ = ["hook"]
 @click.command()
 @click.argument("event", type=click.Choice(HOOK_EVENTS, case_sensitive=False))
 def hook(event: str) -> None:
-    """Answer a Claude Code hook: JSON in on stdin, JSON out on stdout.
+    """Answer an agent CLI's hook: JSON in on stdin, JSON out on stdout.
 
-    Wired by the plugin's hooks/hooks.json or `rubi install`. Fails open: any
+    Claude Code's events, and Gemini CLI's and Codex CLI's session start and prompt
+    (as UserPromptSubmit). Wired by the plugins' hook files or `rubi install`. Fails open: any
     internal error is logged to hooks.log in the vault's cache folder and the hook
     prints nothing.
     """

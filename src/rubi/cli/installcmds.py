@@ -3,7 +3,9 @@ Gemini CLI's and the Codex CLI's (``--harness``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -13,18 +15,22 @@ from rubi.cli.common import echo, handle_errors
 __all__ = ["bundle", "install", "uninstall"]
 
 
-HARNESS = click.option(
-    "--harness",
-    type=click.Choice(HARNESSES),
-    default="claude",
-    show_default=True,
-    help="The agent CLI to wire: Claude Code, Gemini CLI or Codex CLI.",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _harness(verb: str) -> Callable[[F], F]:
+    return click.option(
+        "--harness",
+        type=click.Choice(HARNESSES),
+        default="claude",
+        show_default=True,
+        help=f"The agent CLI to {verb}: Claude Code, Gemini CLI or Codex CLI.",
+    )
 
 
 @click.command()
 @click.option("--user", is_flag=True, help="Wire rubi for every project (user settings).")
-@HARNESS
+@_harness("wire")
 @click.option(
     "--compact-window",
     type=click.IntRange(0, 1_000_000),
@@ -59,7 +65,7 @@ def install(user: bool, harness: str, compact_window: int, project: Path) -> Non
 
 @click.command()
 @click.option("--user", is_flag=True, help="Remove the user-wide wiring.")
-@HARNESS
+@_harness("unwire")
 @click.option(
     "--project",
     type=click.Path(path_type=Path, file_okay=False, exists=True),
@@ -68,8 +74,8 @@ def install(user: bool, harness: str, compact_window: int, project: Path) -> Non
 )
 @handle_errors
 def uninstall(user: bool, harness: str, project: Path) -> None:
-    """Remove exactly what `rubi install` added and restore the compaction window;
-    every file comes back as it was."""
+    """Remove exactly what `rubi install` added (for Claude Code, restoring the
+    compaction window too); every file comes back as it was."""
     if harness != "claude":
         from rubi.claude.harness import uninstall_harness
 

@@ -112,10 +112,12 @@ def search(
     as_json: bool,
     vault: Path | None,
 ) -> None:
-    """Search notes and code by text, names and links. Indexes first if needed. Each hit
-    shows its day (a note's updated/created/date, or the day its name starts with,
-    a code file's last commit, else the file's time); --since/--until keep the hits
-    of those days."""
+    """Search notes and code by text, names and links. Brings the notes up to date
+    first; code is mapped on the first run, then by `rubi index`, a session start or a
+    running `rubi serve`/`rubi watch` (a file pulled since is found after one of them;
+    `rubi status` says when the map is behind). Each hit shows its day (a note's
+    updated/created/date, or the day its name starts with, a code file's last commit,
+    else the file's time); --since/--until keep the hits of those days."""
     paths = find_vault(vault)
     args = SearchArgs(
         query=" ".join(query),

@@ -133,8 +133,13 @@ def reindex(as_json: bool, vault: Path | None) -> None:
 @vault_option
 @handle_errors
 def status(as_json: bool, vault: Path | None) -> None:
-    """Show what the index holds."""
-    st = app.status(app.locate(vault))
+    """Show what the index holds. In a project, `code map` says whether the code
+    changed since it was mapped (a pull, an edit): such files are searched after
+    `rubi index`, a session start or a running `rubi serve`/`rubi watch`."""
+    from rubi.app.health import code_map_behind
+
+    paths = app.locate(vault)
+    st = app.status(paths)
     when = (
         time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(st.indexed_at))
         if st.indexed_at
@@ -145,6 +150,15 @@ def status(as_json: bool, vault: Path | None) -> None:
         "index": str(st.index_dir),
         "notes": st.notes,
         "code_files": st.code_files,
+        **(
+            {
+                "code_map": "behind the code: `rubi index` maps it"
+                if code_map_behind(paths)
+                else "current"
+            }
+            if paths.project_root is not None
+            else {}
+        ),
         "unreadable": st.unreadable,
         "links": st.links,
         "dangling": st.dangling,
@@ -171,7 +185,9 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     problems; notes another git worktree holds that this one lacks are listed. When
     semantic search is off, the last line says why and how to turn it on; when Claude
     Code's auto memory of the project holds files not imported, it suggests `rubi
-    import`. The last line is the verdict: "No problems found.", or how many and
+    import`. It indexes first, notes and code: when the code changed since the
+    committed map pages were made (a pull of code without them), it rewrites them and
+    says which. The last line is the verdict: "No problems found.", or how many and
     the next step. Exits 1 when there is a problem, so scripts can check a
     vault.
     """
@@ -183,6 +199,11 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     if as_json:
         print_json(_doctor_json(report))
     else:
+        if report.pages_written:  # information, never a problem; what doctor did first
+            echo(
+                f"rewrote {_listed(report.pages_written)} to match the code, which changed "
+                "since they were made (a pull, an edit): commit them with your next change"
+            )
         verdict = _print_doctor(report)
         semantic = semantic_status(paths)  # information, never a problem
         if semantic.startswith("off"):
@@ -228,7 +249,16 @@ def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
         "secrets": [{"path": w.path, "problem": w.message} for w in report.secrets],
         "help": [{"path": w.path, "problem": w.message} for w in report.help],
         "worktrees": [{"worktree": w.path, "notes": w.message} for w in report.worktrees],
+        "pages_written": report.pages_written,
     }
+
+
+def _listed(pages: list[str]) -> str:
+    """The rewritten pages in a few words: ``.rubi/map.md and 2 module pages``."""
+    named = [f".rubi/{p}" for p in pages if "/" not in p][:1]
+    others = len(pages) - len(named)
+    more = f"{others} module page{'s' if others != 1 else ''}" if others else ""
+    return " and ".join([*named, *([more] if more else [])])
 
 
 def _print_doctor(report: app.DoctorReport) -> str:

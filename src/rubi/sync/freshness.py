@@ -35,7 +35,14 @@ from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
 from rubi.sync.rows import open_store
 
-__all__ = ["caught_up", "files_unchanged", "list_vault", "on_scans", "scans_cpu_s"]
+__all__ = [
+    "caught_up",
+    "code_map_current",
+    "files_unchanged",
+    "list_vault",
+    "on_scans",
+    "scans_cpu_s",
+]
 
 _FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
 
@@ -202,23 +209,32 @@ def caught_up(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool:
     for a damaged store (False)."""
     if not files_unchanged(paths, pending=pending):
         return False
+    return paths.project_root is None or code_map_current(paths) is True
+
+
+def code_map_current(paths: VaultPaths) -> bool | None:
+    """Whether the project's code is as its map was last made from (the fingerprint
+    :func:`caught_up` compares: one ``git ls-files`` and an ``lstat`` per file); None
+    outside a project, before the first map, or when the store cannot tell. A search
+    brings the notes up to date but maps the code only on its first run, so after a
+    pull this is how ``rubi doctor`` tells that files are not searched yet."""
     root = paths.project_root
     if root is None:
-        return True
+        return None
     from rubi.sync.code import code_fingerprint
 
     try:
         store = open_store(paths.store_file, create=False)
     except (OSError, sqlite3.Error, RubiError):
-        return False
+        return None
     if store is None:
-        return False
+        return None
     try:
         recorded = store.meta_values(("code_fingerprint",)).get("code_fingerprint")
     except (sqlite3.Error, ValueError):
-        return False
+        return None
     finally:
         store.close()
     if not isinstance(recorded, str) or not recorded or not paths.codemap_file.exists():
-        return False
+        return None
     return code_fingerprint(root) == recorded

@@ -1,0 +1,59 @@
+"""A teammate's clone after a pull of code whose map pages were not committed with it:
+``rubi doctor`` (which maps the code first) says which committed pages it rewrote, and
+``rubi status`` says when the code map is behind the code (a search maps code only on
+its first run)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rubi import app
+from rubi.cli.main import cli
+
+from helpers import rubi_project, write
+
+
+def _project(tmp_path: Path) -> Path:
+    project = rubi_project(tmp_path / "p", {"auth.py": "def login():\n    pass\n"})
+    app.index(app.locate(project / ".rubi"))
+    return project
+
+
+def test_doctor_names_the_map_pages_it_rewrote(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    vault = str(project / ".rubi")
+    write(project / "tokens.py", "from auth import login\n\ndef refresh():\n    return login()\n")
+    before = (project / ".rubi" / "map.md").read_text(encoding="utf-8")
+    out = CliRunner().invoke(cli, ["doctor", "--vault", vault]).output
+    assert (project / ".rubi" / "map.md").read_text(encoding="utf-8") != before
+    assert "rewrote .rubi/map.md and 1 module page to match the code" in out, out
+    assert out.startswith("rewrote")  # what doctor did, before what it found
+    assert out.rstrip().endswith("No problems found.")  # information, not a problem
+    again = CliRunner().invoke(cli, ["doctor", "--json", "--vault", vault])
+    assert json.loads(again.output)["pages_written"] == []  # nothing changed since
+    assert "rewrote" not in CliRunner().invoke(cli, ["doctor", "--vault", vault]).output
+
+
+def test_a_first_index_rewrites_placeholders_and_says_nothing(tmp_path: Path) -> None:
+    project = rubi_project(tmp_path / "p", {"auth.py": "def login():\n    pass\n"})
+    out = CliRunner().invoke(cli, ["doctor", "--vault", str(project / ".rubi")]).output
+    assert "rewrote" not in out  # rubi init's pages were placeholders, not the team's
+
+
+def test_status_says_when_the_code_map_is_behind_the_code(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    vault = str(project / ".rubi")
+
+    def code_map() -> str:
+        result = CliRunner().invoke(cli, ["status", "--json", "--vault", vault])
+        return str(json.loads(result.output)["code_map"])
+
+    assert code_map() == "current"
+    write(project / "purge.py", "def purge():\n    return 2\n")
+    CliRunner().invoke(cli, ["search", "purge", "--vault", vault])  # maps no code
+    assert code_map().startswith("behind the code: `rubi index` maps it")
+    CliRunner().invoke(cli, ["index", "--vault", vault])
+    assert code_map() == "current"
