@@ -1,6 +1,6 @@
 """A plain install of rubi for the benches: this interpreter's packages without the
-``semantic`` extra's numpy, as ``pipx install rubi-memory`` (the README's first
-command) leaves them.
+``semantic`` extra's numpy, as ``pip install -e .`` (the README's first command) leaves
+them.
 
 ``RUBI_SEMANTIC=0`` is not the same thing: numpy stays importable, so
 ``rubi.semantic.unavailable`` finds it and anything that imports numpy for itself
