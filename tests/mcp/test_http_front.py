@@ -177,6 +177,29 @@ def test_every_refusal_is_the_sdks(project: VaultPaths) -> None:
     assert statuses["foreign Origin"] == 403 and statuses["foreign Host"] == 421
 
 
+def _enveloped(body: dict[str, Any], **meta: Any) -> dict[str, Any]:
+    params = body["params"]
+    return {**body, "params": {**params, "_meta": {**params["_meta"], **meta}}}
+
+
+@pytest.mark.timeout(120)
+def test_an_envelope_the_sdk_refuses_is_refused_by_the_sdk(project: VaultPaths) -> None:
+    """Client capabilities or info of a shape the SDK's models refuse: its 400, never
+    the front's result (the front once checked only that both were objects)."""
+    bad = [
+        _enveloped(REQUESTS[0], **{CLIENT_CAPABILITIES_KEY: {"roots": "x"}}),
+        _enveloped(REQUESTS[1], **{CLIENT_CAPABILITIES_KEY: {"experimental": {"x": 5}}}),
+        _enveloped(REQUESTS[1], **{CLIENT_INFO_KEY: {"name": "t", "version": "1", "title": 5}}),
+        _enveloped(REQUESTS[2], **{CLIENT_CAPABILITIES_KEY: {"sampling": {"tools": []}}}),
+    ]
+    sent = [(body, _headers(body)) for body in bad]
+    front = _front(project, _access())
+    by_front = asyncio.run(_answers(front, sent))
+    by_sdk = asyncio.run(_answers(_front(project, _access(), answer=False), sent))
+    assert by_front == by_sdk and front.answered == 0
+    assert {status for status, *_ in by_front} == {400}
+
+
 @pytest.mark.timeout(120)
 def test_a_remote_bind_keeps_the_same_origin_rule(project: VaultPaths) -> None:
     access = _access("0.0.0.0")
