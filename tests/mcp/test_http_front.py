@@ -276,6 +276,42 @@ def test_a_body_over_the_limit_reaches_the_sdk_whole(project: VaultPaths) -> Non
     assert got[0][0] == 413
 
 
+def test_a_declared_length_over_the_limit_is_refused_before_its_body(
+    project: VaultPaths,
+) -> None:
+    """A ``Content-Length`` over the limit: the SDK's 413 at once, as without the
+    front, not a wait for a body that may never come (the front once read first)."""
+    search = REQUESTS[2]
+    headers = _headers(search, **{"Content-Length": str(MAX_BODY_BYTES + 1)})
+    scope = _scope("127.0.0.1:8765", None, f"Bearer {TOKEN}", headers["Accept"], "application/json")
+    scope["headers"] += [
+        (k.lower().encode(), v.encode()) for k, v in headers.items() if k.lower().startswith("mcp")
+    ]
+    scope["headers"].append((b"content-length", str(MAX_BODY_BYTES + 1).encode()))
+    received: list[str] = []
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        received.append("asked")  # a body that stops after its first bytes
+        if len(received) == 1:
+            return {"type": "http.request", "body": json.dumps(search).encode(), "more_body": True}
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        front = _front(project, _access())
+        try:
+            await front(scope, receive, send)
+        finally:
+            await front.aclose()
+
+    assert front_admits(_access(), scope) is None
+    asyncio.run(run())
+    assert sent and sent[0]["status"] == 413 and not received
+
+
 # ------------------------------------------------------- the admission, check by check
 
 HOSTS = [
