@@ -177,6 +177,29 @@ def test_every_refusal_is_the_sdks(project: VaultPaths) -> None:
     assert statuses["foreign Origin"] == 403 and statuses["foreign Host"] == 421
 
 
+def _enveloped(body: dict[str, Any], **meta: Any) -> dict[str, Any]:
+    params = body["params"]
+    return {**body, "params": {**params, "_meta": {**params["_meta"], **meta}}}
+
+
+@pytest.mark.timeout(120)
+def test_an_envelope_the_sdk_refuses_is_refused_by_the_sdk(project: VaultPaths) -> None:
+    """Client capabilities or info of a shape the SDK's models refuse: its 400, never
+    the front's result (the front once checked only that both were objects)."""
+    bad = [
+        _enveloped(REQUESTS[0], **{CLIENT_CAPABILITIES_KEY: {"roots": "x"}}),
+        _enveloped(REQUESTS[1], **{CLIENT_CAPABILITIES_KEY: {"experimental": {"x": 5}}}),
+        _enveloped(REQUESTS[1], **{CLIENT_INFO_KEY: {"name": "t", "version": "1", "title": 5}}),
+        _enveloped(REQUESTS[2], **{CLIENT_CAPABILITIES_KEY: {"sampling": {"tools": []}}}),
+    ]
+    sent = [(body, _headers(body)) for body in bad]
+    front = _front(project, _access())
+    by_front = asyncio.run(_answers(front, sent))
+    by_sdk = asyncio.run(_answers(_front(project, _access(), answer=False), sent))
+    assert by_front == by_sdk and front.answered == 0
+    assert {status for status, *_ in by_front} == {400}
+
+
 @pytest.mark.timeout(120)
 def test_a_remote_bind_keeps_the_same_origin_rule(project: VaultPaths) -> None:
     access = _access("0.0.0.0")
@@ -251,6 +274,42 @@ def test_a_body_over_the_limit_reaches_the_sdk_whole(project: VaultPaths) -> Non
     search = _request("tools/call", 4, name="search", arguments={"query": "x" * MAX_BODY_BYTES})
     got = asyncio.run(_answers(_front(project, _access()), [(search, _headers(search))]))
     assert got[0][0] == 413
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_its_body(
+    project: VaultPaths,
+) -> None:
+    """A ``Content-Length`` over the limit: the SDK's 413 at once, as without the
+    front, not a wait for a body that may never come (the front once read first)."""
+    search = REQUESTS[2]
+    headers = _headers(search, **{"Content-Length": str(MAX_BODY_BYTES + 1)})
+    scope = _scope("127.0.0.1:8765", None, f"Bearer {TOKEN}", headers["Accept"], "application/json")
+    scope["headers"] += [
+        (k.lower().encode(), v.encode()) for k, v in headers.items() if k.lower().startswith("mcp")
+    ]
+    scope["headers"].append((b"content-length", str(MAX_BODY_BYTES + 1).encode()))
+    received: list[str] = []
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        received.append("asked")  # a body that stops after its first bytes
+        if len(received) == 1:
+            return {"type": "http.request", "body": json.dumps(search).encode(), "more_body": True}
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        front = _front(project, _access())
+        try:
+            await front(scope, receive, send)
+        finally:
+            await front.aclose()
+
+    assert front_admits(_access(), scope) is None
+    asyncio.run(run())
+    assert sent and sent[0]["status"] == 413 and not received
 
 
 # ------------------------------------------------------- the admission, check by check

@@ -270,13 +270,50 @@ def _envelope_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
     if not (
         isinstance(version, str)
         and version in handshake.modern
-        and isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict)
-        and isinstance(info, dict)
-        and isinstance(info.get("name"), str)
-        and isinstance(info.get("version"), str)
+        and plain_capabilities(meta.get(CLIENT_CAPABILITIES_KEY))
+        and plain_client_info(info)
     ):
         return None
     return version
+
+
+_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})
+_CAPABILITY_KEYS = {"sampling": {"context", "tools"}, "elicitation": {"form", "url"}}
+
+
+def plain_client_info(info: Any) -> bool:
+    """``clientInfo`` of the plain shape every revision's model takes: a name and a
+    version, and only text among its known fields (icons, a null, a misspelt or
+    snake-case key: the SDK's models to judge, and to refuse)."""
+    return (
+        isinstance(info, dict)
+        and {"name", "version"} <= set(info) <= _INFO_KEYS
+        and all(isinstance(value, str) for value in info.values())
+    )
+
+
+def plain_capabilities(capabilities: Any) -> bool:
+    """Client capabilities of the plain shape every revision's model takes: ``roots``
+    with at most a boolean ``listChanged``; ``sampling`` and ``elicitation`` with
+    objects under their known keys; ``experimental`` and ``extensions`` objects of
+    objects; nothing else (a ``{"roots": "x"}`` is the SDK's to refuse: answered
+    here it would be a reply the SDK never gives)."""
+    if not isinstance(capabilities, dict):
+        return False
+    for key, value in capabilities.items():
+        if not isinstance(value, dict):
+            return False
+        if key == "roots":
+            ok = set(value) <= {"listChanged"} and all(isinstance(v, bool) for v in value.values())
+        elif key in _CAPABILITY_KEYS:
+            ok = set(value) <= _CAPABILITY_KEYS[key]
+            ok = ok and all(isinstance(v, dict) for v in value.values())
+        else:
+            ok = key in ("experimental", "extensions")
+            ok = ok and all(isinstance(v, dict) for v in value.values())
+        if not ok:
+            return False
+    return True
 
 
 def _tool_call(msg: dict[str, Any], allowed: set[str]) -> tuple[str, dict[str, Any]] | None:

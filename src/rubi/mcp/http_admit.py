@@ -6,11 +6,12 @@ The policy is :mod:`rubi.mcp.http_access`'s (its docstring); the SDK's app enfor
 it for every request the front does not answer. :func:`front_admits` is the front's
 side: it says yes only when every check the SDK's path makes on the request's headers
 would pass too (the token, whole and in constant time; the loopback ``Host`` and
-``Origin`` rules; the remote same-origin rule; ``Content-Type`` and ``Accept``), and
-is stricter where that is simpler (a header given twice, an empty ``Origin``): a
-request it refuses is not refused here but handed to the SDK, which answers it as it
-always did (401, 403, 421, ...), so a refusal is the SDK's by construction. A test
-compares its answers with the SDK's own checks.
+``Origin`` rules; the remote same-origin rule; ``Content-Type`` and ``Accept``; the
+declared ``Content-Length`` within the body limit), and is stricter where that is
+simpler (a header given twice, an empty ``Origin``): a request it refuses is not
+refused here but handed to the SDK, which answers it as it always did (401, 403, 421,
+413, ...), so a refusal is the SDK's by construction. A test compares its answers with
+the SDK's own checks.
 
 Only the stdlib is imported here (the SDK's ``TransportSecuritySettings`` only when
 :attr:`HttpAccess.transport_security` is read).
@@ -212,7 +213,9 @@ def _single(headers: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
     return seen
 
 
-_CHECKED = frozenset({"authorization", "host", "origin", "content-type", "accept"})
+_CHECKED = frozenset(
+    {"authorization", "host", "origin", "content-type", "accept", "content-length"}
+)
 
 
 def front_admits(access: HttpAccess, scope: Mapping[str, object]) -> dict[str, str] | None:
@@ -243,7 +246,19 @@ def front_admits(access: HttpAccess, scope: Mapping[str, object]) -> dict[str, s
         return None  # DNS-rebinding protection: 421 or 403
     if not accepts_json_and_sse(headers.get("accept", "")):
         return None  # 406
+    if _declared_over(headers.get("content-length"), MAX_BODY_BYTES):
+        return None  # 413 at once, before a byte of the body is read
     return headers
+
+
+def _declared_over(length: str | None, limit: int) -> bool:
+    """A ``Content-Length`` over ``limit``, as the SDK's body limit reads it (a value
+    that is not an integer is not over): the SDK refuses such a request without
+    reading its body; the front would wait for all of it first."""
+    try:
+        return length is not None and int(length) > limit
+    except ValueError:
+        return False
 
 
 def _bearer(given: str, token: str) -> bool:
