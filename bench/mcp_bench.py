@@ -45,7 +45,10 @@ when installed, else ``/proc/<pid>/stat``):
   compared byte for byte;
 - first minute: a fresh server searched with the same queries right after its
   handshake (no warm-up calls, no waiting for it to settle), the same figures, and its
-  memory before and after;
+  memory before and after; then its answers compared with the warm server's to the
+  queries both asked (:mod:`answerdiff`): how many differ and, for each, what (the
+  ids, the JSON's other fields, the text's changed lines), in the output and in
+  ``--json`` (``first_minute_vs_warm``);
 - read: ``read`` of the first hit of each search, wall p50 and CPU per call;
 - the warm server's whole session: its CPU seconds from its start to its last answer
   (the waits and whatever it did unasked included) and its resident memory then;
@@ -79,6 +82,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from answerdiff import Comparison, compare_answers
 from benchproc import (
     Lines,
     children_of,
@@ -508,8 +512,8 @@ def main() -> int:
             early_answers = early.pop("answers")
             warm = asyncio.run(warm_and_cycles(params, queries, args.calls, args.cycles, args.wait))
             answers = warm.pop("answers")
-            if early_answers != {q: answers[q] for q in early_answers if q in answers}:
-                console.print("[red]the first-minute answers differ from the warm ones[/red]")
+            same = compare_answers(early_answers, answers)
+            report_comparison(console, same)
             if args.answers:
                 args.answers.write_text(
                     json.dumps(answers, indent=1, ensure_ascii=False, sort_keys=True),
@@ -521,6 +525,11 @@ def main() -> int:
                 "quiet": quiet,
                 "floors": floor,
                 "first_minute": early,
+                "first_minute_vs_warm": {
+                    "compared": same.compared,
+                    "not_compared": len(same.only_first) + len(same.only_second),
+                    "differ": same.differ,
+                },
                 **warm,
             }
             console.print(table_for(target.name, results[target.name], args))
@@ -532,6 +541,18 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
+
+
+def report_comparison(console: Console, same: Comparison) -> None:
+    """Say how many of the first minute's answers differ from the warm server's, and,
+    for each that does, what: ids, the JSON's other fields, the text's changed lines
+    (:mod:`answerdiff`)."""
+    colour = "red" if same.differ else "green"
+    console.print(f"[{colour}]{same.summary()}[/{colour}]")
+    for query, lines in same.differ.items():
+        console.print(f"  {query!r}", style="red", markup=False, highlight=False)
+        for line in lines:
+            console.print(f"    {line}", markup=False, highlight=False)
 
 
 def starts_table(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:
