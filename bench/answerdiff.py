@@ -23,7 +23,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Comparison", "compare_answers", "describe"]
+__all__ = ["MAX_IDS", "MAX_TEXT_LINES", "Comparison", "compare_answers", "describe"]
 
 MAX_TEXT_LINES = 6
 """Changed text lines shown per query at most (the rest are counted)."""
@@ -71,20 +71,31 @@ def compare_answers(first: dict[str, Any], second: dict[str, Any]) -> Comparison
     return out
 
 
+MAX_IDS = 5
+"""Ids named per kind of change at most (the rest are counted)."""
+
+
+def _some(items: list[str]) -> str:
+    more = f" (+{len(items) - MAX_IDS} more)" if len(items) > MAX_IDS else ""
+    return ", ".join(items[:MAX_IDS]) + more
+
+
 def _ids_line(a: list[Any], b: list[Any]) -> str | None:
+    """The ids' change: those dropped and added with their ranks, or, the same ids in
+    another order, those that moved (rank before → after)."""
     if a == b:
         return None
-    added = [i for i in b if i not in a]
-    dropped = [i for i in a if i not in b]
-    pairs = enumerate(zip(a, b, strict=False))
-    rank = next((r for r, (x, y) in pairs if x != y), min(len(a), len(b))) + 1
+    added = [f"{i} (rank {r + 1})" for r, i in enumerate(b) if i not in a]
+    dropped = [f"{i} (rank {r + 1})" for r, i in enumerate(a) if i not in b]
     if not added and not dropped:
-        moved = f"{a[rank - 1 :]} → {b[rank - 1 :]}"
-        return f"ids: the same {len(a)} in another order from rank {rank}: {moved}"
-    return (
-        f"ids: {len(a)} → {len(b)}, first change at rank {rank}; only first: {dropped};"
-        f" only second: {added}"
-    )
+        moved = [f"{i} ({r + 1} → {b.index(i) + 1})" for r, i in enumerate(a) if b[r] != i]
+        return f"ids: the same {len(a)} in another order; moved: {_some(moved)}"
+    line = f"ids: {len(a)} → {len(b)}"
+    if dropped:
+        line += f"; only first: {_some(dropped)}"
+    if added:
+        line += f"; only second: {_some(added)}"
+    return line
 
 
 def _text_lines(a: str, b: str) -> list[str]:

@@ -47,7 +47,7 @@ def test_a_difference_names_the_query_and_what_moved(diff: ModuleType) -> None:
     same = diff.compare_answers(first, warm)
     assert list(same.differ) == ["sync"]
     lines = same.differ["sync"]
-    assert lines[0] == "ids: the same 3 in another order from rank 2: ['b', 'c'] → ['c', 'b']"
+    assert lines[0] == "ids: the same 3 in another order; moved: b (2 → 3), c (3 → 2)"
     assert "text - 2. B" in lines and "text + 2. C" in lines
 
 
@@ -57,7 +57,7 @@ def test_added_dropped_ids_and_other_fields_are_named(diff: ModuleType) -> None:
         answer(["a", "d"], "t", relevant=False, omitted=2),
     )
     assert lines == [
-        "ids: 2 → 2, first change at rank 2; only first: ['b']; only second: ['d']",
+        "ids: 2 → 2; only first: b (rank 2); only second: d (rank 2)",
         "omitted: 3 → 2",
         "relevant: True → False",
     ]
@@ -70,6 +70,17 @@ def test_text_answers_and_equal_answers(diff: ModuleType) -> None:
         "text + why: bm25, dense",
     ]
     assert diff.describe(answer(["a"]), "1. A") == ["answer kinds differ: dict vs str"]
+
+
+def test_many_changed_ids_are_cut_and_counted(diff: ModuleType) -> None:
+    first = [f"a{i}" for i in range(8)]
+    line = diff.describe(answer(first), answer([]))[0]
+    assert (
+        line
+        == "ids: 8 → 0; only first: "
+        + ", ".join(f"a{i} (rank {i + 1})" for i in range(diff.MAX_IDS))
+        + f" (+{8 - diff.MAX_IDS} more)"
+    )
 
 
 def test_many_changed_lines_are_cut_and_counted(diff: ModuleType) -> None:
