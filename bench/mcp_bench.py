@@ -45,7 +45,14 @@ when installed, else ``/proc/<pid>/stat``):
   compared byte for byte;
 - first minute: a fresh server searched with the same queries right after its
   handshake (no warm-up calls, no waiting for it to settle), the same figures, and its
-  memory before and after;
+  memory before and after; then its answers compared with the warm server's to the
+  same queries (:mod:`answerdiff`; the warm server answers the ones its ``--calls``
+  did not ask untimed, after its timed searches, before its cycles): how many differ
+  and, for each, what (the ids, the JSON's other fields, the text's changed lines),
+  in the output and in ``--json`` (``first_minute_vs_warm``); ``--first-pauses S``
+  idles the first minute's client S seconds after every 10 calls, so the server's
+  unasked work (the catch-up at its first idle spell, the warm-up search after 20 s)
+  runs between and beside its searches;
 - read: ``read`` of the first hit of each search, wall p50 and CPU per call;
 - the warm server's whole session: its CPU seconds from its start to its last answer
   (the waits and whatever it did unasked included) and its resident memory then;
@@ -79,6 +86,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from answerdiff import Comparison, compare_answers
 from benchproc import (
     Lines,
     children_of,
@@ -289,11 +297,13 @@ async def settle(pid: int) -> float:
 
 
 async def timed_searches(
-    client: Client, pid: int, queries: list[str], calls: int
+    client: Client, pid: int, queries: list[str], calls: int, pauses: float = 0.0
 ) -> dict[str, Any]:
     """``calls`` searches over ``queries``: wall per call, the server's CPU per call
     (its threads' schedstat, :func:`thread_cpu_ns`; the tick-based total beside it as
-    a check), its resident memory before and after, each query's answer."""
+    a check), its resident memory before and after, each query's answer. ``pauses``:
+    seconds the client idles after every :data:`PAUSE_EVERY` calls (not in the
+    figures of any call)."""
     wall: list[float] = []
     cpu: list[float] = []
     hits: list[str] = []
@@ -302,6 +312,8 @@ async def timed_searches(
     cpu0 = cpu_seconds(pid)
     for i in range(calls):
         query = queries[i % len(queries)]
+        if pauses > 0 and i and i % PAUSE_EVERY == 0:
+            await asyncio.sleep(pauses)
         ticks = thread_cpu_ns(pid)
         t = time.perf_counter()
         result = await client.call_tool("search", {"query": query})
@@ -322,22 +334,50 @@ async def timed_searches(
     }
 
 
-async def first_minute(params: StdioServerParameters, queries: list[str]) -> dict[str, Any]:
+PAUSE_EVERY = 10
+"""With ``--first-pauses S``, the first minute's client idles S seconds after every
+this many calls."""
+
+
+async def first_minute(
+    params: StdioServerParameters, queries: list[str], pauses: float = 0.0
+) -> dict[str, Any]:
     """A fresh server searched right after its handshake, without warm-up calls or
     waiting for it to settle: what a session's first minute pays (the answers'
-    memory and start-up work included)."""
+    memory and start-up work included). ``pauses``: see :func:`timed_searches`."""
     before = set(children_of(os.getpid()))
     started = time.perf_counter()
     async with Client(params, mode="legacy") as client:
         pid = server_pid(before)
-        out = await timed_searches(client, pid, queries, len(queries))
+        out = await timed_searches(client, pid, queries, len(queries), pauses)
         out["elapsed_s"] = time.perf_counter() - started
     return out
 
 
+async def untimed_answers(
+    client: Client, pid: int, queries: list[str]
+) -> tuple[dict[str, Any], float]:
+    """Each query's answer, untimed (the first minute's queries the timed searches did
+    not ask, for the comparison), and the server CPU seconds they took."""
+    cpu0 = cpu_seconds(pid)
+    answers: dict[str, Any] = {}
+    for query in queries:
+        result = await client.call_tool("search", {"query": query})
+        answers[query] = result.structured_content or text_of(result)
+    return answers, cpu_seconds(pid) - cpu0
+
+
 async def warm_and_cycles(
-    params: StdioServerParameters, queries: list[str], calls: int, cycles: int, wait_s: float = 0.0
+    params: StdioServerParameters,
+    queries: list[str],
+    calls: int,
+    cycles: int,
+    wait_s: float = 0.0,
+    also: list[str] | None = None,
 ) -> dict[str, Any]:
+    """The warm searches, reads and cycles in one server; ``also``: queries it answers
+    untimed after the timed searches (before the cycles change the vault) when they
+    did not ask them (``also_answers``; their CPU left out of ``session_cpu_s``)."""
     before = set(children_of(os.getpid()))
     out: dict[str, Any] = {}
     async with Client(params, mode="legacy") as client:
@@ -349,6 +389,8 @@ async def warm_and_cycles(
             await asyncio.sleep(wait_s)
             out["settle_s"] += wait_s + await settle(pid)
         out.update(await timed_searches(client, pid, queries, calls))
+        rest = [q for q in also or () if q not in out["answers"]]
+        out["also_answers"], also_cpu = await untimed_answers(client, pid, rest)
         hits = out.pop("hits")
         read_wall: list[float] = []
         read_errors = 0
@@ -381,7 +423,8 @@ async def warm_and_cycles(
         out["cycle_wall"] = cycle_wall
         out["cycle_cpu"] = (cpu_seconds(pid) - cpu0) / cycles if cycles else float("nan")
         out["rss"] = rss
-        out["session_cpu_s"] = cpu_seconds(pid)  # start → its last answer, waits included
+        # start → its last answer, waits included (the untimed answers left out)
+        out["session_cpu_s"] = cpu_seconds(pid) - also_cpu
         out["session_rss"] = rss_mb(pid)
     return out
 
@@ -452,6 +495,14 @@ def main() -> int:
         " titles (bench/warm_questions.txt: 60 questions of 6-20 words)",
     )
     parser.add_argument(
+        "--first-pauses",
+        type=float,
+        default=0.0,
+        help="seconds the first minute's client idles after every 10 calls (2.1: just"
+        " past the server's idle spell, so its catch-up and, after 20 s, its warm-up"
+        " search start while the next calls arrive; the answers compared as always)",
+    )
+    parser.add_argument(
         "--answers",
         type=Path,
         default=None,
@@ -503,13 +554,17 @@ def main() -> int:
                 results[target.name] = {"starts": starts, "quiet": quiet, "floors": floor}
                 console.print(starts_table(target.name, results[target.name], args))
                 continue
-            early = asyncio.run(first_minute(params, queries))
+            early = asyncio.run(first_minute(params, queries, args.first_pauses))
             early.pop("hits")
             early_answers = early.pop("answers")
-            warm = asyncio.run(warm_and_cycles(params, queries, args.calls, args.cycles, args.wait))
+            warm = asyncio.run(
+                warm_and_cycles(
+                    params, queries, args.calls, args.cycles, args.wait, also=list(early_answers)
+                )
+            )
             answers = warm.pop("answers")
-            if early_answers != {q: answers[q] for q in early_answers if q in answers}:
-                console.print("[red]the first-minute answers differ from the warm ones[/red]")
+            same = compare_answers(early_answers, {**warm.pop("also_answers"), **answers})
+            report_comparison(console, same)
             if args.answers:
                 args.answers.write_text(
                     json.dumps(answers, indent=1, ensure_ascii=False, sort_keys=True),
@@ -521,6 +576,11 @@ def main() -> int:
                 "quiet": quiet,
                 "floors": floor,
                 "first_minute": early,
+                "first_minute_vs_warm": {
+                    "compared": same.compared,
+                    "not_compared": len(same.only_first) + len(same.only_second),
+                    "differ": same.differ,
+                },
                 **warm,
             }
             console.print(table_for(target.name, results[target.name], args))
@@ -532,6 +592,18 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
+
+
+def report_comparison(console: Console, same: Comparison) -> None:
+    """Say how many of the first minute's answers differ from the warm server's, and,
+    for each that does, what: ids, the JSON's other fields, the text's changed lines
+    (:mod:`answerdiff`)."""
+    colour = "red" if same.differ else "green"
+    console.print(f"[{colour}]{same.summary()}[/{colour}]")
+    for query, lines in same.differ.items():
+        console.print(f"  {query!r}", style="red", markup=False, highlight=False)
+        for line in lines:
+            console.print(f"    {line}", markup=False, highlight=False)
 
 
 def starts_table(name: str, r: dict[str, Any], args: argparse.Namespace) -> Table:

@@ -278,3 +278,51 @@ def test_the_wait_for_the_first_answers_sleeps_until_a_call_ends(
         assert startup.STARTED.wait(WAIT_S)  # the first call's end moved it on
     finally:
         warmup.stop()
+
+
+class _CallAtUnasked:
+    """A stand-in for :data:`startup.UNASKED` whose ``set`` has a client call arrive at
+    that very moment (the warm-up has decided to search, its search not begun) and
+    gives it up to 0.5 s to get past ``ready()`` before the warm-up goes on."""
+
+    def __init__(self, call: threading.Thread) -> None:
+        self._call = call
+
+    def set(self) -> None:
+        self._call.start()
+        self._call.join(0.5)
+
+    def is_set(self) -> bool:
+        return self._call.ident is not None
+
+
+def test_a_call_arriving_as_the_warm_up_begins_waits_for_its_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 29: the warm-up thread decided to search under the call lock but took the
+    search's lock only after releasing it, so a call arriving between ran beside the
+    warm-up's search (two searches loading side by side, the shared readers swapped
+    under the call); the decision and the search's lock are now taken together."""
+    order: list[str] = []
+
+    def call() -> None:
+        with warmup.serving():
+            warmup.ready()
+            order.append("call")
+
+    monkeypatch.setattr(startup, "UNASKED", _CallAtUnasked(threading.Thread(target=call)))
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: order.append("warm"))
+    warmup = Warmup(
+        _paths(tmp_path),
+        lambda ready: object(),
+        unasked_after_s=0,
+        idle_s=0,
+        first_call_wait_s=0,
+    )
+    warmup.start()
+    assert warmup.warm.wait(WAIT_S)
+    deadline = time.monotonic() + WAIT_S
+    while len(order) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert order == ["warm", "call"]
+    warmup.stop()

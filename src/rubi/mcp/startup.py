@@ -284,13 +284,18 @@ class Warmup:
             if self._stopped and not self._wanted.is_set():
                 self.built.set()  # nothing will be built: server() must not wait
                 return
+            # Taken here, while no call is in flight and none can begin (they enter
+            # through _idle): a call arriving after this waits in ready() for the
+            # warm-up's search instead of running beside it.
+            warming = not self._wanted.is_set() and self._loading.acquire(blocking=False)
         UNASKED.set()
-        if not self._wanted.is_set():
+        if warming:
             try:
-                with self._loading:
-                    warm_vault(self.paths)
+                warm_vault(self.paths)
             except Exception as exc:  # the tool calls meet it again and report it
                 log.info("warm-up search failed: %s", exc)
+            finally:
+                self._loading.release()
         self.warm.set()
         with self._idle:
             self._idle.wait_for(lambda: self._wanted.is_set() or self._stopped)
