@@ -31,6 +31,7 @@ name.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -183,7 +184,9 @@ def read_back(path: Path, base: str) -> CodeBack | None:
         if doc.get("base") != base:
             return None
         return _parsed(doc)
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, RecursionError, OverflowError) as exc:
+        # RecursionError: arrays nested past the parser's limit; OverflowError: a
+        # weight too large for a float (neither is a ValueError)
         log.info("%s: not read (%s); the code nodes are rebuilt", path, exc)
         return None
 
@@ -243,8 +246,8 @@ def _parsed(doc: dict[str, Any]) -> CodeBack:
         if type(row) is not list or len(row) != 3:
             raise TypeError("an edge row expected")
         weight = row[2]
-        if weight is not None and type(weight) not in (int, float):
-            raise TypeError("a weight expected")
+        if weight is not None and (type(weight) not in (int, float) or not math.isfinite(weight)):
+            raise TypeError("a finite weight expected")  # NaN, Infinity: json.loads takes them
         moved[(_str(row[0]), _str(row[1]))] = None if weight is None else float(weight)
     return CodeBack(
         _str(doc["base"]),
