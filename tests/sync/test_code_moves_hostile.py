@@ -44,3 +44,19 @@ def test_a_well_made_moves_file_is_read() -> None:
     os.chmod(path, 0o600)
     back = read_back(path, "B")
     assert back is not None and back.edges == {("a", "b"): 2.0, ("a", "c"): None}
+
+
+def test_a_moves_file_over_the_cap_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file longer than :data:`MAX_BYTES` (only a hand-made one is) is ignored, not
+    read whole and parsed: here valid JSON padded with spaces past a lowered cap."""
+    from rubi.sync import codeback
+
+    monkeypatch.setattr(codeback, "MAX_BYTES", 4096)
+    folder = cache_home() / "huge"
+    folder.mkdir(parents=True)
+    path = folder / "graph.codeback"
+    path.write_bytes(_HEAD + b"[]" + b" " * 5000 + b"}")
+    os.chmod(path, 0o600)
+    assert read_back(path, "B") is None
+    path.write_bytes(_HEAD + b"[]}")
+    assert read_back(path, "B") is not None

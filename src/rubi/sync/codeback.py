@@ -41,7 +41,15 @@ from rubi.core.lazylog import get_logger
 if TYPE_CHECKING:
     from rubi.codemap import CodeFile, CodeMap
 
-__all__ = ["BACK_FORMAT", "MAX_EDGES", "MAX_FILES", "CodeBack", "code_back", "read_back"]
+__all__ = [
+    "BACK_FORMAT",
+    "MAX_BYTES",
+    "MAX_EDGES",
+    "MAX_FILES",
+    "CodeBack",
+    "code_back",
+    "read_back",
+]
 
 log = get_logger(__name__)
 
@@ -54,6 +62,12 @@ instead (each makes the file and its reading longer)."""
 
 MAX_EDGES = 20000
 """Import edges likewise."""
+
+MAX_BYTES = 64 << 20
+"""A longer file is ignored unread (the code nodes rebuilt): :data:`MAX_FILES` rows and
+:data:`MAX_EDGES` edges are a few MB (a file's row holds its imports and symbols), so
+only a hand-made file is longer, and reading and parsing it whole would hold several
+times its size in memory in every run that reads the snapshot."""
 
 
 @dataclass(frozen=True)
@@ -171,11 +185,14 @@ def read_back(path: Path, base: str) -> CodeBack | None:
 
     try:
         with open_trusted(path) as fh:
-            data = fh.read()
+            data = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return None
     except (OSError, RubiError) as exc:
         log.info("%s: not read (%s); the code nodes are rebuilt", path, exc)
+        return None
+    if len(data) > MAX_BYTES:
+        log.info("%s: not read (over %d bytes); the code nodes are rebuilt", path, MAX_BYTES)
         return None
     try:
         doc = json.loads(data.decode("utf-8", "surrogatepass"))
