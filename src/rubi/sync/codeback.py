@@ -31,6 +31,7 @@ name.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -40,7 +41,15 @@ from rubi.core.lazylog import get_logger
 if TYPE_CHECKING:
     from rubi.codemap import CodeFile, CodeMap
 
-__all__ = ["BACK_FORMAT", "MAX_EDGES", "MAX_FILES", "CodeBack", "code_back", "read_back"]
+__all__ = [
+    "BACK_FORMAT",
+    "MAX_BYTES",
+    "MAX_EDGES",
+    "MAX_FILES",
+    "CodeBack",
+    "code_back",
+    "read_back",
+]
 
 log = get_logger(__name__)
 
@@ -53,6 +62,12 @@ instead (each makes the file and its reading longer)."""
 
 MAX_EDGES = 20000
 """Import edges likewise."""
+
+MAX_BYTES = 64 << 20
+"""A longer file is ignored unread (the code nodes rebuilt): :data:`MAX_FILES` rows and
+:data:`MAX_EDGES` edges are a few MB (a file's row holds its imports and symbols), so
+only a hand-made file is longer, and reading and parsing it whole would hold several
+times its size in memory in every run that reads the snapshot."""
 
 
 @dataclass(frozen=True)
@@ -170,11 +185,14 @@ def read_back(path: Path, base: str) -> CodeBack | None:
 
     try:
         with open_trusted(path) as fh:
-            data = fh.read()
+            data = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return None
     except (OSError, RubiError) as exc:
         log.info("%s: not read (%s); the code nodes are rebuilt", path, exc)
+        return None
+    if len(data) > MAX_BYTES:
+        log.info("%s: not read (over %d bytes); the code nodes are rebuilt", path, MAX_BYTES)
         return None
     try:
         doc = json.loads(data.decode("utf-8", "surrogatepass"))
@@ -183,7 +201,9 @@ def read_back(path: Path, base: str) -> CodeBack | None:
         if doc.get("base") != base:
             return None
         return _parsed(doc)
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, RecursionError, OverflowError) as exc:
+        # RecursionError: arrays nested past the parser's limit; OverflowError: a
+        # weight too large for a float (neither is a ValueError)
         log.info("%s: not read (%s); the code nodes are rebuilt", path, exc)
         return None
 
@@ -243,8 +263,8 @@ def _parsed(doc: dict[str, Any]) -> CodeBack:
         if type(row) is not list or len(row) != 3:
             raise TypeError("an edge row expected")
         weight = row[2]
-        if weight is not None and type(weight) not in (int, float):
-            raise TypeError("a weight expected")
+        if weight is not None and (type(weight) not in (int, float) or not math.isfinite(weight)):
+            raise TypeError("a finite weight expected")  # NaN, Infinity: json.loads takes them
         moved[(_str(row[0]), _str(row[1]))] = None if weight is None else float(weight)
     return CodeBack(
         _str(doc["base"]),
