@@ -296,14 +296,20 @@ def test_rubi_serve_answers_the_hook_tool_and_never_lists_it(project: Path, era:
 
 def test_over_http_there_is_no_hook_tool(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A hook names any folder and transcript of the user's: only the local client that
-    started the server over stdio may send one, never a client over HTTP."""
-    from rubi.mcp import http_access
+    started the server over stdio may send one, never a client over HTTP: neither the
+    front that answers before the SDK (:mod:`rubi.mcp.httpfront`) nor the SDK's server."""
+    from rubi.mcp import http_access, httpfront
     from rubi.mcp.server import serve
 
-    served: list[Any] = []
+    fronts: list[Any] = []
+    servers: list[Any] = []
     monkeypatch.setattr(
-        http_access, "run_http", lambda server, access, listening=None: served.append(server)
+        httpfront, "run_http", lambda app, access, listening=None: fronts.append(app)
     )
+    monkeypatch.setattr(http_access, "http_app", lambda server, access: servers.append(server))
     serve(project, http=True, no_token=True, port=0, hook=answer_hook_call)
-    (server,) = served
+    (front,) = fronts
+    assert front._answerer is not None and front._answerer._hook is None
+    front._build()
+    (server,) = servers
     assert server.hook_answerer is None
