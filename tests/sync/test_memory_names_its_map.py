@@ -179,3 +179,27 @@ def test_a_memory_of_the_previous_format_is_read(
     cold.run()
     assert full == []
     _assert_as_rebuilt(project, cold)
+
+
+_FULL = "import sys\nsys.argv = ['rubi', 'index', '--full']\nfrom rubi.entry import main\nmain()\n"
+
+
+def test_two_full_runs_at_once_leave_a_memory_that_gives_a_rebuild(project: Path) -> None:
+    """Two processes each write the map file whole and then their memory: whichever
+    memory is left names a map found (or none: built in full once), and an import edit
+    after them gives the map, the graph and the pages of a rebuild."""
+    import os
+    import subprocess
+    import sys
+
+    paths = app.locate(project / ".rubi")
+    runs = [
+        subprocess.Popen([sys.executable, "-c", _FULL], cwd=project, env=os.environ.copy())
+        for _ in range(2)
+    ]
+    assert [p.wait(timeout=120) for p in runs] == [0, 0]
+    codestore._last_base = None
+    _import_edit(project)
+    cold = VaultSync(paths)
+    cold.run()
+    _assert_as_rebuilt(project, cold)
