@@ -9,20 +9,16 @@ import contextlib
 import os
 import stat
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubi.core.paths import VaultPaths
 from rubi.sync.codedocs import RunDocuments
 from rubi.sync.codestore import CodeMapDelta, delta_file, has_current_map, save_code_map
+from rubi.sync.coldmemory import TO_SAVE, from_saved_memory
 from rubi.sync.manifest import IndexReport, VaultState
-from rubi.sync.memorystore import (
-    REWRITE_AFTER,
-    load_memory,
-    memory_file,
-    save_memory,
-)
+from rubi.sync.memorystore import keep_memory_map, memory_file, save_memory
 
 if TYPE_CHECKING:
     from rubi.codemap.files import FileListing
@@ -265,16 +261,41 @@ def map_code(
         paths, progress, previous, memory, full, listing, stats, restated, changed
     )
     docs, deletes = _documents(root, code_map, old, new, report, full)
-    saved = bool(
-        docs
-        or deletes
-        or full
-        or not code_map.stats.reused_shape  # resolved again (a manifest, a file left out)
-        or not has_current_map(paths)
-    )
+    to_save = _to_save(kept)
+    saved = _to_write(paths, code_map, bool(docs or deletes or full or to_save))
     if saved:
-        save_code_map(paths, code_map, docs.ids, previous)
+        _save(paths, code_map, docs.ids, previous, to_save)
     return CodeRun(code_map, docs, deletes, seen, saved, kept, previous)
+
+
+def _to_save(kept: MapMemory | None) -> MapMemory | None:
+    """The memory this run writes to disk (:data:`~rubi.sync.coldmemory.TO_SAVE`)."""
+    return kept if kept is not None and kept.touched == TO_SAVE else None
+
+
+def _to_write(paths: VaultPaths, code_map: CodeMap, written: bool) -> bool:
+    """Whether the run writes the map: ``written`` (documents changed, a full build,
+    a memory to write), it was resolved again (a manifest, a file left out), or the
+    map file is not current."""
+    return written or not code_map.stats.reused_shape or not has_current_map(paths)
+
+
+def _save(
+    paths: VaultPaths,
+    code_map: CodeMap,
+    changed: Collection[str],
+    previous: CodeMap | None,
+    memory: MapMemory | None,
+) -> None:
+    """Save the map and, when this run writes it, the memory of it: the map file
+    whole first, which the memory then names instead of holding a copy (a run killed
+    in between leaves the memory before, whose map file was kept)."""
+    keep_memory_map(paths)
+    whole = memory is not None and memory.code_map is code_map
+    ident = save_code_map(paths, code_map, changed, previous, whole=whole)
+    if memory is not None:
+        memory.touched = 0
+        save_memory(paths, memory, ident or "")
 
 
 def _list(root: Path) -> CodeListing | None:
@@ -348,7 +369,7 @@ def _map(
     )
     if parts is not None and stats is not None:
         kept = remember(code_map, parts, stats)
-        save_memory(paths, kept)
+        kept.touched = TO_SAVE  # written by map_code, with the map
         return code_map, kept
     return code_map, None
 
@@ -383,69 +404,8 @@ def _incremental(
         return (None if code_map is None else (code_map, None)), previous
     if stats is not None and memory_file(paths).exists():
         assert listing is not None  # stat-ed from it
-        return _from_saved_memory(paths, previous, listing, stats), None
+        return from_saved_memory(paths, previous, listing, stats), None
     return None, previous
-
-
-def _from_saved_memory(
-    paths: VaultPaths,
-    previous: CodeMap,
-    listing: FileListing,
-    stats: Mapping[str, os.stat_result],
-) -> tuple[CodeMap, MapMemory | None] | None:
-    """The map of a run with no memory of its own and no watcher's events (a cold
-    ``rubi index``): ``previous`` kept with the changed files' new parses when every one
-    kept its shape, else reshaped from the memory on disk (:mod:`rubi.sync.memorystore`)
-    as a watcher reshapes it from the one it holds, the memory written again when it
-    was far behind. None when the memory cannot be read, or the reshape needs a full
-    build (a manifest changed, the cache unreadable)."""
-    from rubi.codemap.build import kept_code_map
-    from rubi.codemap.incremental import reshape_code_map
-
-    root = paths.project_root
-    assert root is not None
-    code_map = kept_code_map(root, paths.codemap_cache, previous, listing, stats)
-    if code_map is not None:
-        return code_map, None
-    memory = load_memory(paths)
-    if memory is None:
-        return None
-    stale = _behind(memory.code_map, previous)
-    got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats)
-    if got is None:
-        return None
-    code_map, memory = got
-    if stale or not code_map.stats.reused_shape:
-        # the graph was made of the saved map, which the memory's may not be (another
-        # shape id, ranks within the tolerance, or files edited since the memory)
-        code_map = _against_saved(previous, code_map)
-        memory.code_map = code_map
-    if memory.touched > REWRITE_AFTER:
-        save_memory(paths, memory)
-    return code_map, memory
-
-
-def _against_saved(saved: CodeMap, code_map: CodeMap) -> CodeMap:
-    """``code_map``, reshaped from a memory read back, as a shape change against
-    ``saved`` (the map the graph was made of): with ``saved``'s ranks and shape id
-    when it gives a graph what ``saved`` gives (``stats.kept_graph``: the graph and
-    its files stay), else with a shape id of its own (the code nodes move)."""
-    from rubi.codemap.graphshape import keeps_graph, with_graph_of
-    from rubi.codemap.model import new_shape_id
-
-    if keeps_graph(saved, code_map):
-        return with_graph_of(saved, code_map)
-    stats = replace(code_map.stats, reused_shape=False, kept_graph=False)
-    return replace(code_map, stats=stats, shape_id=new_shape_id())
-
-
-def _behind(remembered: CodeMap, saved: CodeMap) -> bool:
-    """The memory's map is not the saved one: some file's content differs, or the
-    files do."""
-    files = saved.files
-    return len(remembered.files) != len(files) or any(
-        (f := files.get(p)) is None or f.sha256 != r.sha256 for p, r in remembered.files.items()
-    )
 
 
 def _updated(

@@ -44,6 +44,9 @@ __all__ = [
     "delta_file",
     "edits_file",
     "has_current_map",
+    "map_by_id",
+    "map_file_id",
+    "memory_map_file",
     "read_code_map",
     "save_code_map",
 ]
@@ -246,15 +249,54 @@ def _load_map(path: Path) -> tuple[MapKey, object, tuple[int, int, int]]:
         return (ident if ident is not None else read), loaded, read
 
 
-def _write_map(path: Path, code_map: CodeMap) -> None:
-    """Write the map file atomically: its header with a new id, then the map."""
-    header = _header(_new_id())
+def _write_map(path: Path, code_map: CodeMap) -> str:
+    """Write the map file atomically: its header with a new id, then the map; the id."""
+    ident = _new_id()
+    header = _header(ident)
 
     def write(fh: BinaryIO) -> None:
         fh.write(header)
         pickle.dump(code_map, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
     atomic_write_stream(path, write, mode=0o600)
+    return ident
+
+
+_last_base: tuple[Path, str, CodeMap] | None = None
+"""The map file :func:`read_code_map` read last (its path and id) as written, before
+its delta: the map a memory written with it refers to (:func:`map_by_id`)."""
+
+
+def map_by_id(paths: VaultPaths, ident: str) -> CodeMap | None:
+    """The map written whole with the id ``ident``, as written (no delta): the one
+    :func:`read_code_map` read last when it is that, else the map file or the copy
+    kept for the code map's memory (:func:`memory_map_file`)
+    when its header names ``ident``; None when neither does any more."""
+    from rubi.codemap import CodeMap
+
+    if _last_base is not None and _last_base[:2] == (paths.codemap_file, ident):
+        return _last_base[2]
+    for path in (paths.codemap_file, memory_map_file(paths)):
+        if _map_id(path) != ident:
+            continue
+        try:
+            got, loaded, _ = _load_map(path)
+        except Exception:  # replaced meanwhile, unreadable, planted: not that map
+            continue
+        if got == ident and isinstance(loaded, CodeMap):
+            return loaded
+    return None
+
+
+def memory_map_file(paths: VaultPaths) -> Path:
+    """The map file the code map's memory refers to (:mod:`rubi.sync.memorystore`),
+    kept here (a hard link) for when the map file is written whole again."""
+    return paths.codemap_file.with_name("codemap-memory-map.pickle")
+
+
+def map_file_id(paths: VaultPaths) -> str | None:
+    """The id in the map file's header (None: no map, or an older rubi's)."""
+    return _map_id(paths.codemap_file)
 
 
 def read_code_map(paths: VaultPaths) -> CodeMap | None:
@@ -264,6 +306,7 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
     keeps it."""
     from rubi.codemap import CodeMap
 
+    global _last_base
     path = paths.codemap_file
     for _ in range(3):  # the delta replaced while read: read again
         try:
@@ -275,6 +318,8 @@ def read_code_map(paths: VaultPaths) -> CodeMap | None:
             return None
         if not isinstance(loaded, CodeMap):
             return None
+        if isinstance(base, str):
+            _last_base = (path, base, loaded)
         try:
             deltas = _read_deltas(paths, base)
         except _Damaged as exc:
@@ -343,7 +388,9 @@ def save_code_map(
     code_map: CodeMap,
     changed: Collection[str],
     previous: CodeMap | None = None,
-) -> None:
+    *,
+    whole: bool = False,
+) -> str | None:
     """Save ``code_map``, as a delta beside the map file when the delta stays under
     :data:`DELTA_MAX` files: an edit writes kilobytes, not the whole map.
 
@@ -352,36 +399,65 @@ def save_code_map(
     delta. A map that changed shape adds the files whose entries differ from
     ``previous`` (the map as saved before this run) and the map's other fields; with
     no ``previous``, or past the limit, the map file is written and the delta removed.
+
+    Args:
+        whole: write the map file whatever the delta (a run that writes the code
+            map's memory, which then names that file by its id).
+
+    Returns:
+        The id of the map file when it was written whole, else None.
     """
     base_file, extra, later = paths.codemap_file, delta_file(paths), edits_file(paths)
     aside = damaged_file(paths)
-    if (code_map.stats.reused_shape or previous is not None) and not _set_aside_file(paths):
-        base = _map_id(base_file)  # None: no map, or an older rubi's: written whole
-        try:
-            deltas = _read_deltas(paths, base) if base is not None else None
-        except _Untied:
-            deltas = None
-        if base is not None and deltas is not None and (deltas[0] or not extra.exists()):
-            delta, edits = deltas
-            shaped = delta is not None and getattr(delta, "rest", None) is not None
-            if code_map.stats.reused_shape and shaped and delta is not None:
-                files = dict(edits.files) if edits is not None else {}
-                files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
-                if len(delta.files) + len(files) + len(delta.removed) <= DELTA_MAX:
-                    save_pickle(later, CodeMapDelta(delta.ident, files, code_map.stats))
-                    return
-            else:
-                saved = _delta(base, delta, edits, code_map, changed, previous)
-                if saved is not None:
-                    save_pickle(extra, saved)
-                    later.unlink(missing_ok=True)  # tied to the delta replaced
-                    return
-    _write_map(base_file, code_map)
+    base = _map_id(base_file)  # None: no map, or an older rubi's: written whole
+    if (
+        (code_map.stats.reused_shape or previous is not None)
+        and not whole
+        and base is not None
+        and not _set_aside_file(paths)
+        and _saved_as_delta(paths, base, code_map, changed, previous)
+    ):
+        return None
+    ident = _write_map(base_file, code_map)
     extra.unlink(missing_ok=True)  # after: a reader of the new map ignores the old delta
     later.unlink(missing_ok=True)
     if _set_aside_file(paths):  # the map is whole and current again
         with contextlib.suppress(OSError):  # gone meanwhile, or a read-only folder
             aside.unlink()
+    return ident
+
+
+def _saved_as_delta(
+    paths: VaultPaths,
+    base: str,
+    code_map: CodeMap,
+    changed: Collection[str],
+    previous: CodeMap | None,
+) -> bool:
+    """Save ``code_map`` as a delta (or kept-shape edits) on the map file ``base``
+    (see :func:`save_code_map`); False when it must be written whole."""
+    extra, later = delta_file(paths), edits_file(paths)
+    try:
+        deltas = _read_deltas(paths, base)
+    except _Untied:
+        return False
+    if deltas is None or not (deltas[0] or not extra.exists()):
+        return False
+    delta, edits = deltas
+    shaped = delta is not None and getattr(delta, "rest", None) is not None
+    if code_map.stats.reused_shape and shaped and delta is not None:
+        files = dict(edits.files) if edits is not None else {}
+        files.update((p, code_map.files[p]) for p in changed if p in code_map.files)
+        if len(delta.files) + len(files) + len(delta.removed) <= DELTA_MAX:
+            save_pickle(later, CodeMapDelta(delta.ident, files, code_map.stats))
+            return True
+        return False
+    saved = _delta(base, delta, edits, code_map, changed, previous)
+    if saved is None:
+        return False
+    save_pickle(extra, saved)
+    later.unlink(missing_ok=True)  # tied to the delta replaced
+    return True
 
 
 def _delta(
