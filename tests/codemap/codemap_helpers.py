@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rubi.codemap import CodeMap
 
-from helpers import write
+from helpers import rubi_project, write
 
 Files = Mapping[str, str | bytes]
 
@@ -67,3 +67,14 @@ def age_files(root: Path) -> None:
         if path.is_file() and ".git" not in path.parts:
             st = path.stat()
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - HOUR_NS))
+
+
+def indexed_code_project(root: Path, files: Mapping[str, str]) -> Path:
+    """A rubi project of ``files`` at ``root``, its files dated an hour back
+    (:func:`age_files`) and indexed once."""
+    from rubi import app
+
+    rubi_project(root, dict(files))
+    age_files(root)
+    app.index(app.locate(root / ".rubi"))
+    return root

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import age_files
+from codemap.codemap_helpers import indexed_code_project
 from codemap.test_codemap_reshape import FILES, STEPS, Repo, assert_same
 from rubi import app
 from rubi.codemap import CodeMap, build_code_map
@@ -45,10 +45,7 @@ class ColdRepo(Repo):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = rubi_project(tmp_path / "proj", FILES)
-    age_files(root)
-    app.index(app.locate(root / ".rubi"))
-    return root
+    return indexed_code_project(tmp_path / "proj", FILES)
 
 
 def _no_full_resolution(monkeypatch: pytest.MonkeyPatch) -> list[str]:

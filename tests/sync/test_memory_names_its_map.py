@@ -21,20 +21,15 @@ from rubi.sync.memorystore import load_memory, memory_file, memory_map_id
 from rubi.sync.vaultsync import VaultSync
 from sync.test_cold_map_memory import ColdRepo, _no_full_resolution
 
-from helpers import rubi_project
-
 HANDLER = "web/src/main/java/org/demo/web/Handler.java"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    from codemap.codemap_helpers import age_files
+    from codemap.codemap_helpers import indexed_code_project
     from codemap.test_codemap_reshape import FILES
 
-    root = rubi_project(tmp_path / "proj", FILES)
-    age_files(root)
-    app.index(app.locate(root / ".rubi"))
-    return root
+    return indexed_code_project(tmp_path / "proj", FILES)
 
 
 def _import_edit(root: Path) -> None:

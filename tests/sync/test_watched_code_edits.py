@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemap.codemap_helpers import age_files
+from codemap.codemap_helpers import indexed_code_project
 from rubi import app
 from rubi.codemap import build_code_map
 from rubi.codemap.build import update_code_map
@@ -20,7 +20,7 @@ from rubi.sync import forget_vault_syncs, vault_sync_for
 from rubi.sync.codestore import DELTA_MAX, delta_file, edits_file, read_code_map
 from rubi.sync.vaultsync import VaultSync
 
-from helpers import rubi_project, write
+from helpers import write
 
 FILES = {
     "pkg/__init__.py": "",
@@ -34,10 +34,7 @@ FILES = {
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = rubi_project(tmp_path / "proj", FILES)
-    age_files(root)
-    app.index(app.locate(root / ".rubi"))
-    return root
+    return indexed_code_project(tmp_path / "proj", FILES)
 
 
 def _same(a: CodeMap, b: CodeMap) -> None:
