@@ -175,3 +175,11 @@ def test_a_renamed_note_gets_its_id_back_in_step(tmp_path: Path) -> None:
     assert _frontmatter(renamed)["superseded_by"] == new.path.removeprefix("notes/").removesuffix(
         ".md"
     )
+
+
+def test_the_top_level_help_names_every_part_of_the_search() -> None:
+    # It said plain "BM25": the ranking is BM25F, exact names, personalized PageRank
+    # and an optional dense list, fused by RRF.
+    out = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    for part in ("BM25F", "exact names", "personalized PageRank", "dense", "RRF"):
+        assert part in out, part
