@@ -58,6 +58,8 @@ def test_note_add_from_a_subfolder_stores_root_relative_paths(
         "gotcha",
         "--title",
         "Paths from a subfolder",
+        "--body",
+        "b",
         "--file",
         "./x.py",
         "--file",
@@ -78,7 +80,9 @@ def test_note_add_refuses_a_file_outside_the_project(
     project: Path, monkeypatch: pytest.MonkeyPatch, bad: str
 ) -> None:
     monkeypatch.chdir(project / "src")
-    result = rubi("note", "add", "--type", "gotcha", "--title", "Outside", "--file", bad)
+    result = rubi(
+        "note", "add", "--type", "gotcha", "--title", "Outside", "--body", "b", "--file", bad
+    )
     one_error_line(result, bad, "outside the project")
     assert notes(project) == {}
 
@@ -95,7 +99,7 @@ def test_note_add_refuses_text_that_is_not_plain_unicode(
     project: Path, monkeypatch: pytest.MonkeyPatch, title: str, needle: str
 ) -> None:
     monkeypatch.chdir(project)
-    result = rubi("note", "add", "--type", "bug", "--title", title)
+    result = rubi("note", "add", "--type", "bug", "--title", title, "--body", "b")
     one_error_line(result, "title", needle)
     assert notes(project) == {}
 

@@ -5,6 +5,7 @@ re-registering over a broken note, renamed notes' ids)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,32 @@ def test_a_renamed_note_gets_its_id_back_in_step(tmp_path: Path) -> None:
     assert _frontmatter(renamed)["superseded_by"] == new.path.removeprefix("notes/").removesuffix(
         ".md"
     )
+
+
+def test_the_top_level_help_names_every_part_of_the_search() -> None:
+    # It said plain "BM25": the ranking is BM25F, exact names, personalized PageRank
+    # and an optional dense list, fused by RRF.
+    out = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    for part in ("BM25F", "exact names", "personalized PageRank", "dense", "RRF"):
+        assert part in out, part
+
+
+def test_note_add_without_a_body_is_refused_and_the_skill_gives_one(tmp_path: Path) -> None:
+    # It wrote a note with an empty body (the register skill's fallback did exactly
+    # that); the MCP register tool requires a body, and so does the CLI now.
+    project = tmp_path / "proj"
+    project.mkdir()
+    runner = CliRunner()
+    assert runner.invoke(cli, ["init", str(project)]).exit_code == 0
+    vault = ["--vault", str(project / ".rubi")]
+    add = ["note", "add", "--type", "gotcha", "--title", "Pager is off by one", *vault]
+    refused = runner.invoke(cli, add)
+    assert refused.exit_code == 2 and "--body" in refused.output
+    assert not list((project / ".rubi" / "notes").rglob("*.md"))
+    given = runner.invoke(cli, [*add, "--body", "-"], input="The last page is skipped.\n")
+    assert given.exit_code == 0, given.output
+    [note] = (project / ".rubi" / "notes").rglob("*.md")
+    assert "The last page is skipped." in note.read_text(encoding="utf-8")
+    skill = Path(__file__).parents[2] / "skills" / "register" / "SKILL.md"
+    fallback = re.search(r"`(rubi note add [^`]*)`", skill.read_text(encoding="utf-8"))
+    assert fallback is not None and "--body" in fallback.group(1).split()

@@ -266,7 +266,19 @@ def test_read_only_vault_is_a_clear_error(
     monkeypatch.setattr("rubi.knowledge.notefile.create_exclusive", refuse)
     monkeypatch.setattr("rubi.knowledge.notefile.atomic_write_bytes", refuse)
     result = CliRunner().invoke(
-        cli, ["note", "add", "--type", "gotcha", "--title", "x", "--vault", str(vault.root)]
+        cli,
+        [
+            "note",
+            "add",
+            "--type",
+            "gotcha",
+            "--title",
+            "x",
+            "--body",
+            "b",
+            "--vault",
+            str(vault.root),
+        ],
     )
     assert result.exit_code == 1
     assert "Permission denied" in result.output and "notes" in result.output

@@ -136,7 +136,19 @@ def test_cli_note_and_handoff(
     [data] = json.loads(r.output)
     assert data["action"] == "created" and data["dangling"] == ["Connections"]
     r = run(
-        cli, ["note", "add", "--type", "decision", "--title", "Use pip", "--supersedes", "Use uv"]
+        cli,
+        [
+            "note",
+            "add",
+            "--type",
+            "decision",
+            "--title",
+            "Use pip",
+            "--body",
+            "Simpler.",
+            "--supersedes",
+            "Use uv",
+        ],
     )
     assert r.exit_code == 0 and "supersedes notes/decision-use-uv" in r.output
     r = run(
@@ -147,7 +159,9 @@ def test_cli_note_and_handoff(
     assert r.exit_code == 0 and r.output.startswith("created")
     r = run(cli, ["note", "add", "--type", "bug"])
     assert r.exit_code == 2
-    r = run(cli, ["note", "add", "--type", "bug", "--title", "x", "--link", "nocolon"])
+    r = run(
+        cli, ["note", "add", "--type", "bug", "--title", "x", "--body", "b", "--link", "nocolon"]
+    )
     assert r.exit_code == 2
     r = run(cli, ["handoff", "show"])
     assert r.exit_code == 1 and "no handoff yet" in r.output

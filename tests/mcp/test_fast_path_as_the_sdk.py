@@ -159,3 +159,19 @@ def test_an_initialize_after_a_2026_07_28_tool_call_is_refused_as_the_sdk_refuse
     later = [json.dumps(request(2, "initialize", INIT)), json.dumps(_call(3, "map", {}, True))]
     got = _same(vault, [call, *later], 3)
     assert b'"id":2,"error":{"code":-32022' in b"".join(got)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "params",
+    [
+        {**INIT, "protocolVersion": "2025-11-25", "capabilities": {"roots": "x"}},
+        {**INIT, "protocolVersion": "2025-11-25", "clientInfo": {**INIT["clientInfo"], "title": 5}},
+    ],
+    ids=["roots", "title"],
+)
+def test_an_initialize_the_sdk_refuses_is_refused_as_the_sdk_refuses_it(
+    vault: VaultPaths, params: dict[str, Any]
+) -> None:
+    got = _same(vault, [json.dumps(request(0, "initialize", params))], 1)
+    assert b'"error":{"code":-32602' in got[0]

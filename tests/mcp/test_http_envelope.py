@@ -14,6 +14,7 @@ from rubi.mcp.front import (
     CLIENT_CAPABILITIES_KEY,
     CLIENT_INFO_KEY,
     VERSION_KEY,
+    greet,
     load_handshake,
     stateless_reply,
 )
@@ -39,6 +40,10 @@ CAPABILITIES: list[Any] = [
     {"experimental": []},
     {"extensions": {"io.example/x": None}},
     {"tasks": {"list": 5}},
+    {"tasks": {"list": {}, "cancel": {}, "requests": {"sampling": {"createMessage": {}}}}},
+    {"tasks": {"requests": {"elicitation": {"create": {}}}}},
+    {"tasks": {"requests": {"elicitation": {"create": 5}}}},
+    {"tasks": {"requests": 5}},
     [],
     None,
 ]
@@ -46,6 +51,7 @@ INFOS: list[Any] = [
     {"name": "t", "version": "1"},
     {"name": "t", "version": "1", "title": "T", "description": "d", "websiteUrl": "u"},
     {"name": "t", "version": "1", "title": 5},
+    {"name": "t", "version": "1", "title": None},
     {"name": "t", "version": "1", "description": 5},
     {"name": "t", "version": "1", "websiteUrl": 5},
     {"name": "t", "version": "1", "icons": [{"src": 5}]},
@@ -83,3 +89,68 @@ def test_an_envelope_answered_is_one_the_sdk_accepts(method: str) -> None:
             assert accepted, (capabilities, info)  # a result where the SDK gives 400
         refused += not accepted
     assert answered >= 12 and refused >= 100  # both sides of the line were tried
+
+
+CLAUDE_CODE_INIT: dict[str, Any] = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {"roots": {}, "elicitation": {}},
+    "clientInfo": {
+        "name": "claude-code",
+        "title": "Claude Code",
+        "version": "2.1.197",
+        "description": "Anthropic's agentic coding tool",
+        "websiteUrl": "https://claude.com/claude-code",
+    },
+}
+"""The ``initialize`` of Claude Code 2.1.197 (its client's capabilities and info, read
+from its build); with its tasks on, ``capabilities`` also holds
+``{"tasks": {"requests": {"elicitation": {"create": {}}}}}``."""
+
+
+def _greeted(params: dict[str, Any]) -> bool:
+    """Whether stdio's greeting answers an ``initialize`` of ``params`` itself (else
+    it hands the line to the SDK)."""
+    from mcp_wire import Wire
+
+    handshake = load_handshake()
+    assert handshake is not None
+    wire = Wire()
+    wire.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
+    wire.end()
+    handover = greet(wire.reader, wire.writer, handshake, None)  # None: input ended
+    replies = wire.replies()
+    wire.close()
+    assert [r.get("id") for r in replies] == ([0] if handover is None else [])
+    return handover is None and "result" in replies[0]
+
+
+def _sdk_accepts_initialize(params: dict[str, Any]) -> bool:
+    from mcp_types import methods
+    from pydantic import ValidationError
+
+    try:
+        methods.validate_client_request("initialize", params["protocolVersion"], params)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2025-06-18"])
+def test_an_initialize_answered_is_one_the_sdk_accepts(version: str) -> None:
+    answered = refused = 0
+    for capabilities, info in itertools.product(CAPABILITIES, INFOS):
+        params = {"protocolVersion": version, "capabilities": capabilities, "clientInfo": info}
+        accepted = _sdk_accepts_initialize(params)
+        if _greeted(params):
+            answered += 1
+            assert accepted, (capabilities, info)  # a result where the SDK gives an error
+        refused += not accepted
+    assert answered >= 12 and refused >= 100
+
+
+def test_claude_code_s_initialize_stays_on_the_fast_path() -> None:
+    tasks = {"tasks": {"requests": {"elicitation": {"create": {}}}}}
+    with_tasks = {**CLAUDE_CODE_INIT, "capabilities": {**CLAUDE_CODE_INIT["capabilities"], **tasks}}
+    for params in (CLAUDE_CODE_INIT, with_tasks):
+        assert _sdk_accepts_initialize(params)
+        assert _greeted(params)

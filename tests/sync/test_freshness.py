@@ -14,7 +14,7 @@ from rubi import app
 from rubi.core.paths import VaultPaths
 from rubi.sync import forget_vault_syncs, load_state
 from rubi.sync.freshness import caught_up, files_unchanged, list_vault
-from rubi.sync.manifest import RACY_MARGIN_NS
+from rubi.sync.manifest import RACY_MARGIN_NS, racy
 from rubi.vault.scan import scan_vault
 
 HOUR_NS = 3600 * 10**9
@@ -133,10 +133,11 @@ def test_a_later_run_clears_notes_saved_near_its_listing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths = _vault(tmp_path, saved_ns=time.time_ns())
-    assert not files_unchanged(paths)  # too close to the listing to trust a stat
+    # too close to the listing to trust a stat: trusted by their bytes
+    assert files_unchanged(paths)
     real = time.time_ns
     monkeypatch.setattr(time, "time_ns", lambda: real() + RACY_MARGIN_NS + 10**9)
-    app.search(paths, "apples")  # reads them again, records its own listing
+    app.index(paths)  # reads them again, records its own listing
     state = load_state(paths)
     assert state is not None and state.listed_ns is not None
     assert state.listed_ns > real() + RACY_MARGIN_NS
@@ -187,6 +188,29 @@ def test_a_project_left_alone_is_caught_up_and_an_edit_of_a_note_or_code_is_not(
     app.index(paths)
     note = next((paths.root / "notes").rglob("*.md"))
     note.write_text(note.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    assert not caught_up(paths)
+
+
+def test_a_projects_first_run_leaves_it_caught_up(tmp_path: Path) -> None:
+    # The run writes the map pages after its listing began: their stats cannot tell
+    # an edit (racy), so they are compared by content, and a server started after a
+    # first `rubi index` runs no second one (issue 29, eighteenth pass).
+    from helpers import login_project
+
+    root = login_project(tmp_path / "proj")
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    state = load_state(paths)
+    assert state is not None and state.listed_ns is not None
+    pages = [p for p in state.files if p == "map.md" or p.startswith("modules/")]
+    assert pages and all(racy(state.files[p].mtime_ns, state.listed_ns) for p in pages)
+    assert caught_up(paths)
+    assert not app.catch_up_if_changed(paths, lock_timeout_s=1.0)
+    page = paths.root / pages[-1]
+    before = page.stat()
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text[:-2] + "X\n", encoding="utf-8")  # a hand edit, same size
+    os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert not caught_up(paths)
 
 

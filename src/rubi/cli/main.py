@@ -130,9 +130,10 @@ def cli(verbose: int) -> None:
     """rubi: project memory for AI coding agents.
 
     A markdown vault (.rubi/, or any Obsidian vault with --vault) and the
-    project's code, indexed for hybrid search: BM25, exact names and personalized
-    PageRank over wikilinks and imports. Start in a project with `rubi init`, then
-    `rubi search "question"`; `rubi install` connects Claude Code.
+    project's code, searched by BM25F, exact names, personalized PageRank over
+    wikilinks and imports and (the semantic extra) a static dense model, fused by
+    reciprocal rank (RRF). Start in a project with `rubi init`, then `rubi search
+    "question"`; `rubi install` connects Claude Code.
 
     Exit status: 0 done, 1 an error (one line on stderr), 2 a usage error, 130
     stopped by Ctrl-C, 141 (SIGPIPE) the output's reader left (| head).

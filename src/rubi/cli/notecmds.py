@@ -48,7 +48,9 @@ title about the same files) updates that note instead of adding a twin.
 @note.command("add", help=_ADD_HELP)
 @click.option("--type", "note_type", type=click.Choice(NOTE_TYPES), help="Kind of knowledge.")
 @click.option("--title", help="One line that says it.")
-@click.option("--body", help="Markdown text; '-' reads standard input.")
+@click.option(
+    "--body", help="Markdown text: what was learned and why (required); '-' reads standard input."
+)
 @click.option(
     "--file",
     "files",
@@ -99,8 +101,12 @@ def add(
     else:
         if not note_type or not title:
             raise click.UsageError("give --type and --title (or --from-json)")
+        if body is None:  # MCP register requires a body too; stdin is read only when asked
+            raise click.UsageError(
+                "give --body with what was learned and why (--body - reads it from standard input)"
+            )
         cwd = Path.cwd()  # --file paths are typed from here
-        text = sys.stdin.read() if body == "-" else (body or "")
+        text = sys.stdin.read() if body == "-" else body
         items = [
             {
                 "type": note_type,

@@ -238,17 +238,16 @@ def _plain_params(msg: dict[str, Any]) -> bool:
 
 def _initialize_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
     """The revision to answer an ``initialize`` with, or None when its parameters are
-    not the plain shape (the SDK then answers, errors included)."""
+    not the plain shape, capabilities and client info as the 2026-07-28 envelope's
+    (:func:`plain_capabilities`, :func:`plain_client_info`): a ``{"roots": "x"}`` or a
+    ``title`` of 5 is the SDK's to refuse (then it answers, errors included)."""
     params = msg.get("params")
     if not isinstance(params, dict) or "id" not in msg:
         return None
-    info = params.get("clientInfo")
     if not (
         isinstance(params.get("protocolVersion"), str)
-        and isinstance(params.get("capabilities"), dict)
-        and isinstance(info, dict)
-        and isinstance(info.get("name"), str)
-        and isinstance(info.get("version"), str)
+        and plain_capabilities(params.get("capabilities"))
+        and plain_client_info(params.get("clientInfo"))
     ):
         return None
     asked = params["protocolVersion"]
@@ -279,6 +278,9 @@ def _envelope_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
 
 _INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})
 _CAPABILITY_KEYS = {"sampling": {"context", "tools"}, "elicitation": {"form", "url"}}
+_TASK_REQUESTS = {"sampling": {"createMessage"}, "elicitation": {"create"}}
+"""The task-augmented requests a client's ``tasks.requests`` names (Claude Code 2.1.197
+sends ``{"elicitation": {"create": {}}}`` there when its tasks are on)."""
 
 
 def plain_client_info(info: Any) -> bool:
@@ -295,9 +297,11 @@ def plain_client_info(info: Any) -> bool:
 def plain_capabilities(capabilities: Any) -> bool:
     """Client capabilities of the plain shape every revision's model takes: ``roots``
     with at most a boolean ``listChanged``; ``sampling`` and ``elicitation`` with
-    objects under their known keys; ``experimental`` and ``extensions`` objects of
-    objects; nothing else (a ``{"roots": "x"}`` is the SDK's to refuse: answered
-    here it would be a reply the SDK never gives)."""
+    objects under their known keys; ``tasks`` with objects under ``list``,
+    ``cancel`` and ``requests`` (Claude Code's shape: :data:`_TASK_REQUESTS`);
+    ``experimental`` and ``extensions`` objects of objects; nothing else (a
+    ``{"roots": "x"}`` is the SDK's to refuse: answered here it would be a reply the
+    SDK never gives)."""
     if not isinstance(capabilities, dict):
         return False
     for key, value in capabilities.items():
@@ -305,6 +309,8 @@ def plain_capabilities(capabilities: Any) -> bool:
             return False
         if key == "roots":
             ok = set(value) <= {"listChanged"} and all(isinstance(v, bool) for v in value.values())
+        elif key == "tasks":
+            ok = _plain_tasks(value)
         elif key in _CAPABILITY_KEYS:
             ok = set(value) <= _CAPABILITY_KEYS[key]
             ok = ok and all(isinstance(v, dict) for v in value.values())
@@ -312,6 +318,24 @@ def plain_capabilities(capabilities: Any) -> bool:
             ok = key in ("experimental", "extensions")
             ok = ok and all(isinstance(v, dict) for v in value.values())
         if not ok:
+            return False
+    return True
+
+
+def _plain_tasks(tasks: dict[str, Any]) -> bool:
+    """A client's ``tasks`` capability of the plain shape: ``list`` and ``cancel``
+    objects, ``requests`` an object whose known kinds hold objects under their
+    known methods (:data:`_TASK_REQUESTS`)."""
+    if not set(tasks) <= {"list", "cancel", "requests"}:
+        return False
+    if not all(isinstance(v, dict) for v in tasks.values()):
+        return False
+    for kind, methods in tasks.get("requests", {}).items():
+        if kind not in _TASK_REQUESTS or not isinstance(methods, dict):
+            return False
+        if not set(methods) <= _TASK_REQUESTS[kind]:
+            return False
+        if not all(isinstance(v, dict) for v in methods.values()):
             return False
     return True
 

@@ -13,8 +13,12 @@ that is not regular, a name that is not UTF-8, a folder that cannot be listed) a
 An edit can keep a file's size and, on a file system whose clock ticks coarsely, its
 mtime: a note saved in the same tick as the listing that recorded it looks unchanged
 to a stat. Such notes (``mtime_ns`` within :data:`RACY_MARGIN_NS` of the run's
-listing, :func:`rubi.sync.manifest.racy`) answer "maybe changed" here, and the run
-reads them again (the same rule as Git's "racily clean" index entries).
+listing, :func:`rubi.sync.manifest.racy`) are read and compared by content with the
+digest the run recorded (the same rule as Git's "racily clean" index entries); one that
+differs, or cannot be told, answers "maybe changed" and the run reads it again. The
+pages a project's first run writes itself after its listing (the code map's) are such
+notes: before this comparison, a ``rubi serve`` started after a first ``rubi index``
+ran the index again at its first answers (issue 29, eighteenth pass).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from collections.abc import Callable
 from rubi.core.errors import RubiError
 from rubi.core.indexformat import SCHEMA_VERSION
 from rubi.core.paths import VaultPaths
-from rubi.core.safeio import has_control_chars, has_surrogates
+from rubi.core.safeio import MAX_NOTE_BYTES, has_control_chars, has_surrogates, read_bytes
 from rubi.core.treerules import vault_file_skipped, vault_folder_skipped
 from rubi.graph.snapshot import GRAPH_FORMAT
 from rubi.sync.manifest import LISTED_KEY, STATE_FORMAT, racy
@@ -140,9 +144,10 @@ def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
 
 def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool:
     """True when the vault's note files and attachments are exactly those the store
-    records, each note with its recorded ``(mtime_ns, size)``, and none of them was
-    saved so close to the recording listing that a stat cannot tell an edit
-    (:func:`rubi.sync.manifest.racy`). False when anything differs or cannot be told:
+    records, each note with its recorded ``(mtime_ns, size)``, and each one saved so
+    close to the recording listing that a stat cannot tell an edit
+    (:func:`rubi.sync.manifest.racy`) holding the bytes recorded
+    (:func:`_same_bytes`). False when anything differs or cannot be told:
     no store, another format, no listing time recorded, a listing the scan must make
     (:func:`list_vault`). Takes no lock: a run that commits meanwhile recorded files
     at least as new as the ones it read. Never raises for a damaged store (False).
@@ -169,28 +174,56 @@ def _files_unchanged(paths: VaultPaths, pending: tuple[str, ...]) -> bool:
     try:
         meta = store.meta_values((*_FORMATS, "attachments", LISTED_KEY))
         recorded = store.file_stamps()
+        if any(meta.get(k) != v for k, v in _FORMATS.items()):
+            return False
+        listed, attachments = meta.get(LISTED_KEY), meta.get("attachments")
+        if not isinstance(listed, int) or not isinstance(attachments, list):
+            return False
+        listing = list_vault(str(paths.root))
+        if listing is None:
+            return False
+        notes, found = listing
+        if found != set(attachments):
+            return False
+        if pending:
+            if any(path not in notes for path in recorded if path.startswith(pending)):
+                return False  # a deleted note would stay findable
+            notes, recorded = _outside(notes, pending), _outside(recorded, pending)
+        if notes != recorded:
+            return False
+        racy_notes = {p: stamp for p, stamp in notes.items() if racy(stamp[0], listed)}
+        return not racy_notes or _same_bytes(paths, racy_notes, store.file_digests(racy_notes))
     except (sqlite3.Error, ValueError):
         return False
     finally:
         store.close()
-    if any(meta.get(k) != v for k, v in _FORMATS.items()):
-        return False
-    listed, attachments = meta.get(LISTED_KEY), meta.get("attachments")
-    if not isinstance(listed, int) or not isinstance(attachments, list):
-        return False
-    listing = list_vault(str(paths.root))
-    if listing is None:
-        return False
-    notes, found = listing
-    if found != set(attachments):
-        return False
-    if pending:
-        if any(path not in notes for path in recorded if path.startswith(pending)):
-            return False  # a deleted note would stay findable
-        notes, recorded = _outside(notes, pending), _outside(recorded, pending)
-    if notes != recorded:
-        return False
-    return not any(racy(mtime, listed) for mtime, _ in notes.values())
+
+
+def _same_bytes(
+    paths: VaultPaths, stamps: dict[str, tuple[int, int]], digests: dict[str, str]
+) -> bool:
+    """Whether each note of ``stamps`` (saved too near the recording listing for its
+    stat to tell: :func:`rubi.sync.manifest.racy`) still holds the bytes the store
+    recorded, read through the same guarded read as the index run's, with the stat of
+    the descriptor read equal to the recorded one. A page the run wrote itself after
+    its listing (the code map's, on a project's first run) or a note saved just
+    before it is then trusted without a run; an edit, a file too large to hash whole
+    or one that cannot be read answers "maybe changed" (the run reads it again)."""
+    import hashlib  # here: a check with no such note loads no hash library
+
+    for rel, stamp in stamps.items():
+        digest = digests.get(rel)
+        if not digest:
+            return False  # not read by the run (a problem recorded): it decides
+        try:
+            got = read_bytes(paths.root, rel, limit=MAX_NOTE_BYTES)
+        except (OSError, RubiError):
+            return False
+        if got.truncated or (got.mtime_ns, got.size) != stamp:
+            return False
+        if hashlib.sha256(got.data).hexdigest() != digest:
+            return False
+    return True
 
 
 def _outside(

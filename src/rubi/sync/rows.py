@@ -26,7 +26,7 @@ import dataclasses
 import json
 import pickle
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -113,6 +113,17 @@ class Store:
             path: (mtime, size)
             for path, mtime, size in self._conn.execute("SELECT path, mtime_ns, size FROM files")
         }
+
+    def file_digests(self, paths: Collection[str]) -> dict[str, str]:
+        """The recorded SHA-256 of each of ``paths`` that has a row (``""``: a file
+        that could not be read)."""
+        out: dict[str, str] = {}
+        for path in paths:
+            row = self._conn.execute("SELECT sha256 FROM files WHERE path = ?", (path,))
+            got = row.fetchone()
+            if got is not None:
+                out[path] = got[0] or ""
+        return out
 
     def notes(self) -> dict[str, Note]:
         """Every saved note by id."""
