@@ -172,8 +172,9 @@ def test_hand_written_supersede_loop_is_refused(vault: VaultPaths) -> None:
         ({"type": "decision", "body": "x"}, r"notes\[0\]\.title: required"),
         ({"type": "decision", "title": "x", "body": "y" * 100_001}, r"notes\[0\]\.body: 100,001"),
         ({"type": "decision", "title": "x", "files": "a", "extra": 1}, "unknown field"),
-        ({"type": "decision", "title": "x", "links": [{"to": "y"}]}, r"links\[0\]"),
-        ({"type": "decision", "title": "x", "scope": "team"}, r"scope"),
+        ({"type": "decision", "title": "x", "body": "", "links": [{"to": "y"}]}, r"links\[0\]"),
+        ({"type": "decision", "title": "x", "body": "", "scope": "team"}, r"scope"),
+        ({"type": "decision", "title": "x"}, r"notes\[0\]\.body: missing"),
     ],
 )
 def test_bad_items_name_the_field(vault: VaultPaths, item: dict[str, object], message: str) -> None:

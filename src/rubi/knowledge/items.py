@@ -148,7 +148,9 @@ def _item(raw: Any, n: int, root: Path | None, cwd: Path | None) -> NoteItem:
     if kind not in NOTE_TYPES:
         raise RubiError(f"{where}.type: must be one of {', '.join(NOTE_TYPES)}, got {kind!r}")
     title = _title(raw.get("title"), f"{where}.title")
-    body = _body(raw.get("body", ""), f"{where}.body")
+    if "body" not in raw:  # the tools' schemas require it; a client may not check them
+        raise RubiError(f"{where}.body: missing; give the note's text (markdown)")
+    body = _body(raw["body"], f"{where}.body")
     links = _links(raw.get("links") or (), f"{where}.links")
     supersedes = raw.get("supersedes")
     if supersedes is not None and (not isinstance(supersedes, str) or not supersedes.strip()):
