@@ -303,6 +303,7 @@ protected:
         }
     }
     auto level_color(level::level_enum level) const -> QColor { return colors_[level]; }
+    void flush_() SPDLOG_NOEXCEPT(true) {}
 };
 }  // namespace sinks
 }  // namespace spdlog
@@ -329,7 +330,20 @@ def test_cpp_members_are_symbols_by_their_own_name() -> None:
         ("~qt_sink", "function"),
         ("sink_it_", "function"),
         ("level_color", "function"),
+        ("flush_", "function"),
     ]
+
+
+def test_cpp_definitions_take_linear_time_on_hostile_input() -> None:
+    from rubi.codemap.lang import parse_source
+
+    # each of these backtracked exponentially in a draft of the C++ rule
+    for text in (
+        "namespace x {\n    f() : " + "a(b), " * 40 + ";\n",
+        "namespace x {\n    f() " + "&" * 40 + ";\n",
+        "namespace x {\n    f() " + "ABC " * 40 + ";\n",
+    ):
+        assert parse_source("cpp", text).symbols == ()
 
 
 def test_c_keeps_column_zero_definitions() -> None:

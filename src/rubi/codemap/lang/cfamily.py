@@ -47,15 +47,20 @@ _CPP_TYPE = re.compile(
     r"(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?:[:{]|$)",
     re.M,
 )
+_INIT = r"[\w:<>.]+\s*(?:\((?:[^;{}()]|\([^;{}()]*\))*\)|\{[^;{}]*\})"
+"""One member initialiser of a constructor (``formatter_{std::move(f)}``, ``a_(x)``)."""
 _CPP_FUNCTION = re.compile(
     r"^[ \t]*(?!(?:if|for|while|switch|return|else|do|case|catch|typedef|using|namespace"
     r"|static_assert|throw|new|delete|sizeof|co_return|co_await|co_yield)\b)"
     r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*"
     r"\((?:[^;{}()]|\([^;{}()]*\))*\)\s*"  # balanced: a call's lambda argument is no body
-    r"(?:(?:const|volatile|override|final|noexcept(?:\([^;{}()]*\))?|&&?)\s*)*"
+    # qualifiers, and macros that stand for them (``FMT_NOEXCEPT``); atomic: a word
+    # taken here is never wanted later, and no input backtracks through it
+    r"(?>(?:(?:const|volatile|override|final|noexcept|[A-Z][A-Z0-9_]*)\b"
+    r"(?:\([^;{}()]*\))?\s*|&+\s*)*)"
     r"(?:->\s*[^;{}=()]+?\s*)?"
-    r"(?::\s*(?:[\w:<>.]+\s*(?:\([^;{}]*?\)|\{[^;{}]*?\})\s*,?\s*)+)?\{",
+    rf"(?>:\s*{_INIT}(?:\s*,\s*{_INIT})*\s*)?\{{",
     re.M,
 )
 """A C++ function or member definition at any indentation, with what may stand between
