@@ -263,6 +263,96 @@ def test_c_includes(build: Build) -> None:
     assert [s.name for s in code_map.files["src/api.c"].symbols] == ["api_init"]
 
 
+# Shaped as spdlog's headers (MIT): a class declared in ``sink.h``, its members defined
+# out of class, qualified, in ``sink-inl.h``; a template's members in ``base_sink-inl.h``;
+# members defined in a class body, indented inside a namespace.
+_SINK_INL = """#pragma once
+#include <spdlog/sinks/sink.h>
+
+SPDLOG_INLINE bool spdlog::sinks::sink::should_log(spdlog::level::level_enum msg_level) const {
+    return msg_level >= level_.load(std::memory_order_relaxed);
+}
+"""
+_BASE_SINK_INL = """template <typename Mutex>
+SPDLOG_INLINE spdlog::sinks::base_sink<Mutex>::base_sink()
+    : formatter_{details::make_unique<spdlog::pattern_formatter>()} {}
+
+template <typename Mutex>
+void SPDLOG_INLINE spdlog::sinks::base_sink<Mutex>::flush() {
+    std::lock_guard<Mutex> lock(mutex_);
+    flush_();
+}
+"""
+_QT_SINK = """namespace spdlog {
+namespace sinks {
+template <typename Mutex>
+class qt_sink : public base_sink<Mutex> {
+public:
+    qt_sink(QObject *qt_object, std::string meta_method)
+        : qt_object_(qt_object), meta_method_(std::move(meta_method)) {
+        if (!qt_object_) {
+            throw_spdlog_ex("qt_sink: qt_object is null");
+        }
+    }
+    ~qt_sink() override { flush_(); }
+
+protected:
+    void sink_it_(const details::log_msg &msg) override {
+        SPDLOG_TRY {
+            QMetaObject::invokeMethod(qt_object_, [this]() { flush_(); });
+        }
+    }
+    auto level_color(level::level_enum level) const -> QColor { return colors_[level]; }
+    void flush_() SPDLOG_NOEXCEPT(true) {}
+};
+}  // namespace sinks
+}  // namespace spdlog
+"""
+
+
+def test_cpp_members_are_symbols_by_their_own_name() -> None:
+    from rubi.codemap.lang import parse_source
+    from rubi.codemap.model import CodeFile
+    from rubi.graph.code import file_name_keys
+
+    sink = parse_source("c", _SINK_INL)  # a ``.h`` file is mapped as C
+    assert [s.name for s in sink.symbols] == ["spdlog.sinks.sink.should_log"]
+    file = CodeFile("sink-inl.h", "c", 0, "", "", (), (), sink.symbols)
+    keys = file_name_keys("sink-inl.h", file)
+    assert "should_log" in keys  # a query naming the member finds its definition
+    names = [s.name for s in parse_source("c", _BASE_SINK_INL).symbols]
+    assert names == ["spdlog.sinks.base_sink.base_sink", "spdlog.sinks.base_sink.flush"]
+    qt = [(s.name, s.kind) for s in parse_source("cpp", _QT_SINK).symbols]
+    # the class and the members defined in its body (a constructor with initialisers, a
+    # trailing return type); no control statement, macro block or call with a lambda
+    assert qt == [
+        ("qt_sink", "class"),
+        ("~qt_sink", "function"),
+        ("sink_it_", "function"),
+        ("level_color", "function"),
+        ("flush_", "function"),
+    ]
+
+
+def test_cpp_definitions_take_linear_time_on_hostile_input() -> None:
+    from rubi.codemap.lang import parse_source
+
+    # each of these backtracked exponentially in a draft of the C++ rule
+    for text in (
+        "namespace x {\n    f() : " + "a(b), " * 40 + ";\n",
+        "namespace x {\n    f() " + "&" * 40 + ";\n",
+        "namespace x {\n    f() " + "ABC " * 40 + ";\n",
+    ):
+        assert parse_source("cpp", text).symbols == ()
+
+
+def test_c_keeps_column_zero_definitions() -> None:
+    from rubi.codemap.lang import parse_source
+
+    text = "int api_init(void)\n{\n  if (x) {\n    run(x) {\n  }\n  return 0;\n}\n"
+    assert [s.name for s in parse_source("c", text).symbols] == ["api_init"]
+
+
 def test_styles_partials_and_urls(build: Build) -> None:
     code_map = build(
         {

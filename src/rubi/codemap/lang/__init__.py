@@ -33,8 +33,11 @@ __all__ = [
     "scope_edges",
 ]
 
-PARSER_VERSION = 5
-"""Bump when any parser's output changes: cached parses of older versions are dropped."""
+PARSER_VERSION = 6
+"""Bump when any parser's output changes: cached parses of older versions are dropped
+(and bump :data:`rubi.codemap.modules.RESOLVER_VERSION` with it, so that a saved map of
+unchanged files is mapped again). 6: C++ members by their own name (``a::B::f`` read as
+``a.B.f``, template arguments dropped) and C++ definitions at any indentation."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,

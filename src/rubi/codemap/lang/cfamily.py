@@ -26,13 +26,55 @@ _TYPE = re.compile(
     re.M,
 )
 _TYPEDEF = re.compile(r"^typedef\s+[^;{}()]*?\b(\w+)\s*;", re.M)
+_TEMPLATE_ARGS = r"(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>)"
+"""A template's arguments in a qualified name, one level of nesting (``base_sink<Mutex>``,
+``formatter<std::tm, Char>``)."""
 _FUNCTION = re.compile(
     r"^(?!(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|static_assert)\b)"
-    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?([A-Za-z_][\w:~]*)[ \t]*\([^;{}]*?\)\s*"
+    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*\([^;{{}}]*?\)\s*"
     r"(?:const\s*)?"
     r"(?:noexcept\s*)?\{",
     re.M,
 )
+_TEMPLATE_ARGS_RE = re.compile(_TEMPLATE_ARGS)
+_CPP_SYNTAX = re.compile(r"\w::[~A-Za-z_]|^[ \t]*(?:namespace\s+\w|template\s*<|class\s+\w)", re.M)
+"""C++ in a file: a qualified name, a namespace, a template or a class. A ``.h`` file is
+mapped as C (its extension says no more), and a C++ project's headers hold most of its
+definitions, indented inside namespaces and class bodies."""
+_CPP_TYPE = re.compile(
+    r"^[ \t]*(?:template\s*<[^>]*>\s*)?(struct|class|union|enum(?:\s+class)?)\s+"
+    r"(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?:[:{]|$)",
+    re.M,
+)
+_INIT = r"[\w:<>.]+\s*(?:\((?:[^;{}()]|\([^;{}()]*\))*\)|\{[^;{}]*\})"
+"""One member initialiser of a constructor (``formatter_{std::move(f)}``, ``a_(x)``)."""
+_CPP_FUNCTION = re.compile(
+    r"^[ \t]*(?!(?:if|for|while|switch|return|else|do|case|catch|typedef|using|namespace"
+    r"|static_assert|throw|new|delete|sizeof|co_return|co_await|co_yield)\b)"
+    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*"
+    r"\((?:[^;{}()]|\([^;{}()]*\))*\)\s*"  # balanced: a call's lambda argument is no body
+    # qualifiers, and macros that stand for them (``FMT_NOEXCEPT``); atomic: a word
+    # taken here is never wanted later, and no input backtracks through it
+    r"(?>(?:(?:const|volatile|override|final|noexcept|[A-Z][A-Z0-9_]*)\b"
+    r"(?:\([^;{}()]*\))?\s*|&+\s*)*)"
+    r"(?:->\s*[^;{}=()]+?\s*)?"
+    rf"(?>:\s*{_INIT}(?:\s*,\s*{_INIT})*\s*)?\{{",
+    re.M,
+)
+"""A C++ function or member definition at any indentation, with what may stand between
+its parameters and its body: qualifiers, a trailing return type, a constructor's
+member initialisers."""
+_MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _qualified(name: str) -> str:
+    """A C++ qualified name as the other languages' members read: template arguments
+    dropped, ``::`` as ``.`` (``spdlog::sinks::base_sink<Mutex>::flush`` →
+    ``spdlog.sinks.base_sink.flush``), so that its last part is a name of its own
+    (:func:`rubi.graph.code.symbol_names`, :func:`rubi.codemap.symbol_text`)."""
+    return _TEMPLATE_ARGS_RE.sub("", name).replace("::", ".") if ":" in name else name
 
 
 def parse(text: str) -> Parsed:
@@ -48,13 +90,17 @@ def parse(text: str) -> Parsed:
         ImportSpec("quote" if m.group(1) == '"' else "angle", m.group(2).strip())
         for m in _INCLUDE.finditer(code)
     ]
+    cpp = _CPP_SYNTAX.search(code) is not None
     symbols = [
         Symbol(m.group(2), m.group(1).split()[0], lines.line(m.start()))
-        for m in _TYPE.finditer(code)
+        for m in (_CPP_TYPE if cpp else _TYPE).finditer(code)
     ]
     symbols += [Symbol(m.group(1), "type", lines.line(m.start())) for m in _TYPEDEF.finditer(code)]
     symbols += [
-        Symbol(m.group(1), "function", lines.line(m.start())) for m in _FUNCTION.finditer(code)
+        Symbol(_qualified(m.group(1)), "function", lines.line(m.start()))
+        for m in (_CPP_FUNCTION if cpp else _FUNCTION).finditer(code)
+        # an indented call of a macro before a block (``SPDLOG_TRY {``, ``TEST(a, b) {``)
+        if not (cpp and _MACRO_NAME.fullmatch(m.group(1)))
     ]
     symbols.sort(key=lambda s: (s.line, s.name))
     unique: dict[str, Symbol] = {}
