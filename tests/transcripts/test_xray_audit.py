@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,31 @@ def test_probe_reports_a_dead_server(tmp_path: Path) -> None:
     assert "cannot start" in (probe_server(gone).error or "")
     quiet = McpServer("quiet", "project", "stdio", sys.executable, ("-c", "pass"), {})
     assert "exited" in (probe_server(quiet, timeout_s=5).error or "")
+
+
+def test_probe_names_a_server_gone_before_its_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that is gone (or shut its input) before the request reaches it: the
+    write's broken pipe says so, not "[Errno 32] Broken pipe" (a quick exit races the
+    write; here the probe writes only once the server has closed its input)."""
+    import subprocess
+
+    from rubi.claude import mcp_probe
+
+    started = subprocess.Popen
+
+    def once_deaf(*args: object, **kwargs: object) -> subprocess.Popen[str]:
+        process: subprocess.Popen[str] = started(*args, **kwargs)  # type: ignore[call-overload]
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{process.pid}/fd/0").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return process
+
+    monkeypatch.setattr(mcp_probe.subprocess, "Popen", once_deaf)
+    code = "import os, time; os.close(0); time.sleep(3)"
+    deaf = McpServer("deaf", "project", "stdio", sys.executable, ("-c", code), {})
+    assert "exited or closed its input" in (probe_server(deaf, timeout_s=5).error or "")
 
 
 def test_transcripts_measure_startup_and_hooks(project: Path, projects: Path) -> None:

@@ -150,6 +150,8 @@ def probe_server(server: McpServer, *, timeout_s: float = PROBE_TIMEOUT_SECONDS)
             request += 1
             if not cursor:
                 break
+    except BrokenPipeError:  # it ended (or shut its input) before our request reached it
+        return ProbeResult(error="probe failed: the server exited or closed its input")
     except (OSError, TimeoutError, EOFError, RuntimeError) as err:
         return ProbeResult(error=f"probe failed: {err}")
     finally:
