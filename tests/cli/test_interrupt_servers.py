@@ -44,7 +44,14 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         cwd=cwd,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8"},
+        # faulthandler on: a process that does not end is sent SIGABRT, which prints
+        # where each of its threads is (_interrupt)
+        env={
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONFAULTHANDLER": "1",
+        },
     )
 
 
@@ -67,9 +74,29 @@ def _wait(what: str, done: object, seconds: float = 60, said: list[str] | None =
     raise AssertionError(f"{what}: not within {seconds} s; the process said: {said or []}")
 
 
-def _interrupt(proc: subprocess.Popen[str]) -> int:
+ENDS_WITHIN_S = 60.0
+"""How long a process may take to end after Ctrl-C (it takes 0.1-6 s on a loaded
+machine)."""
+
+
+def _interrupt(proc: subprocess.Popen[str], said: list[str], seconds: float = ENDS_WITHIN_S) -> int:
+    """Send ``proc`` SIGINT and return its status once it ended. One that has not ended
+    within ``seconds`` is sent SIGABRT: faulthandler (on: :func:`_start`) prints every
+    thread's stack to its stderr (collected in ``said``), shown in the failure."""
     proc.send_signal(signal.SIGINT)
-    return proc.wait(timeout=60)
+    try:
+        return proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
+    proc.send_signal(signal.SIGABRT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    time.sleep(0.5)  # the reader takes the dump's last lines
+    dump = "\n".join(said)
+    raise AssertionError(f"not ended within {seconds} s of SIGINT; its threads:\n{dump}")
 
 
 def _end(proc: subprocess.Popen[str], reader: threading.Thread) -> str:
@@ -113,7 +140,7 @@ def test_ctrl_c_stops_a_watcher_cleanly_and_ends_it_by_sigint(tmp_path: Path) ->
         _wait("the engine serving", lambda: os.path.exists(sock), said=lines)
         write(root / ".rubi" / "notes" / "live.md", "# Live\n\nplatypus burrows\n")
         _wait("the change applied", lambda: any(re.search(r" 1 added, ", x) for x in lines))
-        code = _interrupt(proc)
+        code = _interrupt(proc, lines)
     finally:
         out = _end(proc, reader)
     assert code == ENDED_BY_CTRL_C, lines
@@ -157,7 +184,7 @@ def test_ctrl_c_stops_a_server_cleanly_and_ends_it_by_sigint(tmp_path: Path) -> 
         answer = json.loads(proc.stdout.readline())
         assert answer["id"] == 1 and "Login tokens" in answer["result"]["content"][0]["text"]
         _wait("the engine serving", lambda: os.path.exists(sock))
-        code = _interrupt(proc)
+        code = _interrupt(proc, errors)
     finally:
         _end(proc, reader)
     assert code == ENDED_BY_CTRL_C, errors
@@ -177,10 +204,46 @@ def test_ctrl_c_closes_the_page_server_and_ends_it_by_sigint(tmp_path: Path) -> 
         assert found, (first, errors)
         port = int(found.group(1))
         socket.create_connection(("127.0.0.1", port), timeout=10).close()
-        code = _interrupt(proc)
+        code = _interrupt(proc, errors)
     finally:
         _end(proc, reader)
     assert code == ENDED_BY_CTRL_C, errors
     assert errors[-1:] == ["Aborted!"] and not any("Traceback" in x for x in errors), errors
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=10).close()
+
+
+def test_a_process_that_outlives_ctrl_c_shows_where_its_threads_are() -> None:
+    """The tests' own check: a server that has not ended in time fails the test with
+    each thread's stack (so a hang seen once in CI says where it was), not with a bare
+    ``TimeoutExpired``."""
+    stuck = (
+        "import signal, sys, threading, time\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "def held():\n    time.sleep(60)\n"
+        "threading.Thread(target=held, name='held', daemon=True).start()\n"
+        "print('ready', file=sys.stderr, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", stuck],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
+    assert proc.stderr is not None
+    said: list[str] = []
+    reader = _collect(proc.stderr, said)
+    try:
+        _wait("ready", lambda: "ready" in said, said=said)
+        with pytest.raises(AssertionError) as failed:
+            _interrupt(proc, said, seconds=0.5)
+    finally:
+        _end(proc, reader)
+    assert proc.returncode == -signal.SIGABRT
+    shown = str(failed.value)
+    assert "not ended within 0.5 s of SIGINT" in shown
+    assert shown.count("most recent call first") >= 2, shown  # the main thread and held
+    assert "in held" in shown, shown
