@@ -25,6 +25,7 @@ __all__ = [
     "LineReader",
     "LineWriter",
     "claim_wire",
+    "drain",
     "signals_wake",
 ]
 
@@ -121,6 +122,10 @@ class LineReader:
     def __init__(self, fd: int, max_line: int = MAX_LINE_BYTES, wake: int | None = None) -> None:
         self._fd = fd
         self._wake = wake
+        self.wake = wake
+        """The signals' wake-up descriptor it was given: the SDK's transport, whose
+        reads run in a worker thread, has its event loop wake for it instead
+        (:func:`rubi.mcp.stdio.serve_wire`)."""
         self._poll: select.poll | None = None  # of fd and wake, made at the first wait
         self._max = max_line
         self._buf = bytearray()
@@ -181,7 +186,7 @@ class LineReader:
         while True:
             ready = {fd for fd, _ in self._poll.poll()}
             if wake in ready:
-                _drain(wake)
+                drain(wake)
             if self._fd in ready:
                 return
 
@@ -192,7 +197,7 @@ class LineReader:
         )
 
 
-def _drain(fd: int) -> None:
+def drain(fd: int) -> None:
     """Read what a non-blocking descriptor holds, until it is empty."""
     try:
         while os.read(fd, 512):
