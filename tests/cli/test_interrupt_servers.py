@@ -207,8 +207,8 @@ def test_ctrl_c_stops_a_server_cleanly_and_ends_it_by_sigint(
     gave the signal to a thread other than the main one (the first one started, here:
     a server's other threads took it 3 times in 100 under load, and the main thread,
     blocked in its read, never saw it: issue 29), in the greeting and once the SDK
-    serves (``sdk``: a request only the SDK answers came first; its event loop slept
-    as the read did)."""
+    serves (``sdk``: a call only the SDK answers came first; its event loop slept as
+    the read did)."""
     root = login_project(tmp_path / "proj")
     sock = _engine_socket(root)
     proc = _start(["serve"], root)
@@ -236,14 +236,17 @@ def test_ctrl_c_stops_a_server_cleanly_and_ends_it_by_sigint(
         proc.stdin.write(json.dumps(hello) + "\n")
         proc.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         proc.stdin.write(json.dumps(search) + "\n")
-        if sdk:  # no fast answer: the SDK's "Method not found"
-            proc.stdin.write('{"jsonrpc":"2.0","id":2,"method":"resources/list"}\n')
+        if sdk:  # an argument the tool does not take: only the SDK answers it
+            odd = {**search, "id": 2}
+            odd["params"] = {"name": "search", "arguments": {"query": "x", "zzz": 1}}
+            proc.stdin.write(json.dumps(odd) + "\n")
         proc.stdin.flush()
         assert json.loads(proc.stdout.readline())["id"] == 0
         answer = json.loads(proc.stdout.readline())
         assert answer["id"] == 1 and "Login tokens" in answer["result"]["content"][0]["text"]
         if sdk:
-            assert json.loads(proc.stdout.readline())["error"]["code"] == -32601
+            refused = json.loads(proc.stdout.readline())
+            assert refused["id"] == 2 and refused["result"]["isError"] is True
         _wait("the engine serving", lambda: os.path.exists(sock))
         code = _interrupt(proc, errors, send=send)
     finally:
