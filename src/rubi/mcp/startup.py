@@ -58,7 +58,7 @@ from rubi.core.collector import resume_collector
 from rubi.core.latch import Latch
 from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
-from rubi.mcp.wire import LineReader, LineWriter, claim_wire
+from rubi.mcp.wire import LineReader, LineWriter, claim_wire, signals_wake
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -373,8 +373,20 @@ def serve_stdio(
         BaseException: the MCP SDK could not be imported or the server not built
             (only once a message needs it).
     """
+    with signals_wake() as wake:  # Ctrl-C wakes the wait for a line: rubi.mcp.wire
+        _serve_stdio(paths, build, instructions, hook, wake)
+
+
+def _serve_stdio(
+    paths: VaultPaths,
+    build: Builder,
+    instructions: str | None,
+    hook: HookAnswerer | None,
+    wake: int | None,
+) -> None:
+    """:func:`serve_stdio`, reading lines that a signal's ``wake`` interrupts."""
     wire_in, wire_out = claim_wire()
-    reader, writer = LineReader(wire_in), LineWriter(wire_out)
+    reader, writer = LineReader(wire_in, wake=wake), LineWriter(wire_out)
     one_blas_thread()
     warmup = Warmup(paths, build).start()  # turns a paused collector on at QUIET
     handshake = load_handshake()

@@ -44,7 +44,7 @@ from rubi.core.safetext import has_lone_surrogate, replace_surrogates
 from rubi.mcp.argerrors import invalid_arguments, unknown_arguments
 from rubi.mcp.front import Handover
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
-from rubi.mcp.wire import LineReader, LineWriter, claim_wire
+from rubi.mcp.wire import LineReader, LineWriter, claim_wire, drain
 
 __all__ = [
     "UNSERVED",
@@ -341,6 +341,8 @@ async def serve_wire(
     async with anyio.create_task_group() as tg:
         tg.start_soon(pump_in)
         tg.start_soon(pump_out)
+        if reader.wake is not None:
+            tg.start_soon(_wake_for_signals, reader.wake)
         safe_write = UnicodeSafeWriteStream(write_send)
         await lowlevel.run(
             AnsweringReadStream(read_recv, safe_write),
@@ -349,6 +351,17 @@ async def serve_wire(
         )
         await safe_write.aclose()  # pump_out ends once it wrote what was sent
         tg.cancel_scope.cancel()  # pump_in may still wait for input
+
+
+async def _wake_for_signals(wake: int) -> None:
+    """Wake the event loop whenever a signal arrives (``wake``:
+    :func:`rubi.mcp.wire.signals_wake`), whichever thread the kernel gave it to: the
+    loop's thread, the main one, then runs its handler (Ctrl-C cancels the run). A
+    signal taken by another thread left the loop asleep while the client was silent,
+    as it left the greeting's read (issue 29)."""
+    while True:
+        await anyio.wait_readable(wake)
+        drain(wake)
 
 
 UNSERVED = (
