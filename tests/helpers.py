@@ -399,3 +399,14 @@ def listening(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def sleeps_in_read(task: Path) -> bool:
+    """Whether the thread ``task`` (``/proc/<pid>/task/<tid>``) sleeps in the kernel in a
+    read or a poll (not in the GIL's wait): Linux's ``stat`` state and ``wchan``."""
+    try:
+        state = task.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0]
+        wchan = task.joinpath("wchan").read_text()
+    except OSError:
+        return False
+    return state == "S" and any(w in wchan for w in ("pipe", "poll", "select", "read"))

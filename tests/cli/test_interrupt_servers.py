@@ -25,7 +25,7 @@ from rubi import app
 from rubi.engine import sockets
 from rubi.engine.address import address_for
 
-from helpers import login_project, write
+from helpers import login_project, sleeps_in_read, write
 
 pytestmark = [
     pytest.mark.slow,
@@ -146,13 +146,7 @@ def _signal_a_thread(pid: int, signum: int = signal.SIGINT) -> None:
 
 def _waits_for_input(pid: int) -> bool:
     """Whether the main thread of process ``pid`` sleeps in a read or a poll."""
-    try:
-        task = Path(f"/proc/{pid}/task/{pid}")
-        state = task.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0]
-        wchan = task.joinpath("wchan").read_text()
-    except OSError:
-        return False
-    return state == "S" and any(w in wchan for w in ("pipe", "poll", "select", "read"))
+    return sleeps_in_read(Path(f"/proc/{pid}/task/{pid}"))
 
 
 def _engine_socket(root: Path) -> str:

@@ -17,6 +17,8 @@ import pytest
 
 from rubi.mcp.wire import LineReader, signals_wake
 
+from helpers import sleeps_in_read
+
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/task").is_dir(), reason="a thread's state read from /proc (Linux)"
 )
@@ -28,13 +30,7 @@ hanging (the read wakes at once when it works)."""
 
 def _blocked(native_id: int) -> bool:
     """Whether the thread sleeps in the kernel in a read or a poll (not the GIL's wait)."""
-    try:
-        task = Path(f"/proc/self/task/{native_id}")
-        state = task.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0]
-        wchan = task.joinpath("wchan").read_text()
-    except OSError:
-        return False
-    return state == "S" and any(w in wchan for w in ("pipe", "poll", "select", "read"))
+    return sleeps_in_read(Path(f"/proc/self/task/{native_id}"))
 
 
 @pytest.fixture
