@@ -19,20 +19,30 @@ from rubi.codemap.model import ImportSpec, Parsed, Symbol
 
 __all__ = ["parse", "resolve"]
 
+_TEMPLATE_HEAD = r"template\s*<[^>]{0,500}>\s*"
+"""A template's head before a type; bounded, as each pattern's parts that may cross lines
+are: an unclosed one (``template <`` on each of thousands of lines) scanned to the end
+of the file from every line, in time quadratic in the file's size."""
+_PARAMS = r"\((?:[^;{}()]|\((?:[^;{}()]|\([^;{}()]*\))*\))*\)"
+r"""A parameter list, its parentheses balanced two levels deep (``int (*cb)(int)``,
+``int x __attribute__((unused))``): it ends at its own closing parenthesis, where a
+lazy ``\([^;{}]*?\)`` went on past every later one, to the end of a file of
+``f(x)`` lines from each of them (quadratic)."""
 _INCLUDE = re.compile(r"^[ \t]*#[ \t]*(?:include|import)[ \t]*([<\"])([^>\"\n]+)[>\"]", re.M)
 _TYPE = re.compile(
-    r"^(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(struct|class|union|enum(?:\s+class)?)\s+"
+    rf"^(?:typedef\s+)?(?:{_TEMPLATE_HEAD})?(struct|class|union|enum(?:\s+class)?)\s+"
     r"(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?:[:{]|$)",
     re.M,
 )
-_TYPEDEF = re.compile(r"^typedef\s+[^;{}()]*?\b(\w+)\s*;", re.M)
+_TYPEDEF = re.compile(r"^typedef\s+[^;{}()]{0,500}?\b(\w+)\s*;", re.M)
 _TEMPLATE_ARGS = r"(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>)"
 """A template's arguments in a qualified name, one level of nesting (``base_sink<Mutex>``,
 ``formatter<std::tm, Char>``)."""
 _FUNCTION = re.compile(
     r"^(?!(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|static_assert)\b)"
     r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
-    rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*\([^;{{}}]*?\)\s*"
+    rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*{_PARAMS}"
+    rf"(?>(?:\s*[A-Za-z_]\w*\s*{_PARAMS}){{0,4}})\s*"  # throw(), __attribute__((x))
     r"(?:const\s*)?"
     r"(?:noexcept\s*)?\{",
     re.M,
@@ -43,7 +53,7 @@ _CPP_SYNTAX = re.compile(r"\w::[~A-Za-z_]|^[ \t]*(?:namespace\s+\w|template\s*<|
 mapped as C (its extension says no more), and a C++ project's headers hold most of its
 definitions, indented inside namespaces and class bodies."""
 _CPP_TYPE = re.compile(
-    r"^[ \t]*(?:template\s*<[^>]*>\s*)?(struct|class|union|enum(?:\s+class)?)\s+"
+    rf"^[ \t]*(?:{_TEMPLATE_HEAD})?(struct|class|union|enum(?:\s+class)?)\s+"
     r"(?:\w+\s+)*?(\w+)\s*(?:final\s*)?(?:[:{]|$)",
     re.M,
 )
@@ -56,9 +66,11 @@ _CPP_FUNCTION = re.compile(
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*"
     r"\((?:[^;{}()]|\([^;{}()]*\))*\)\s*"  # balanced: a call's lambda argument is no body
     # qualifiers, and macros that stand for them (``FMT_NOEXCEPT``); atomic: a word
-    # taken here is never wanted later, and no input backtracks through it
+    # taken here is never wanted later, and no input backtracks through it; at most
+    # eight, as a file of macro calls (``F(X)`` lines) was otherwise read on to its end
+    # from each of its lines (quadratic)
     r"(?>(?:(?:const|volatile|override|final|noexcept|[A-Z][A-Z0-9_]*)\b"
-    r"(?:\([^;{}()]*\))?\s*|&+\s*)*)"
+    r"(?:\([^;{}()]*\))?\s*|&+\s*){0,8})"
     r"(?:->\s*[^;{}=()]+?\s*)?"
     rf"(?>:\s*{_INIT}(?:\s*,\s*{_INIT})*\s*)?\{{",
     re.M,
