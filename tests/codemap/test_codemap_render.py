@@ -204,3 +204,21 @@ def test_a_long_list_of_left_out_modules_is_counted_past_its_names(
     (more,) = [line for line in text.splitlines() if " more: " in line]
     assert more.endswith(" and 25 others") and "`package-with-a-long-name-10`" in more
     assert estimate_tokens(text) <= 500
+
+
+@pytest.mark.parametrize(
+    ("sources", "expected"),
+    [
+        ({"src/a.cpp": "", "src/b.cc": "", "src/c.c": ""}, "6 files in 2 modules (cpp 5, c 1)."),
+        ({"src/a.c": "", "src/b.c": "", "src/c.cpp": ""}, "6 files in 2 modules (c 5, cpp 1)."),
+    ],
+    ids=["a C++ project", "a C project"],
+)
+def test_headers_count_with_the_language_whose_sources_outnumber(
+    make_repo: Callable[..., Path], sources: dict[str, str], expected: str
+) -> None:
+    """The map's header said ``c`` first for spdlog (a ``.h`` file's extension says C);
+    a header counts as C++ where C++ sources outnumber C sources."""
+    headers = {f"include/h{n}.h": "int f(void);\n" for n in range(3)}
+    text = render_map(build_code_map(make_repo(sources | headers, use_git=False)), [], "")
+    assert expected in text.splitlines()

@@ -132,9 +132,22 @@ class _Facts:
     ``files``."""
 
 
+def _language_counts(code_map: CodeMap) -> Counter[str]:
+    """Files per language, a ``.h`` header counted as C++ where C++ sources outnumber C
+    sources (its extension says C; spdlog's and fmt's headers hold most of their code)."""
+    languages = Counter(f.language for f in code_map.files.values())
+    if languages["cpp"] > sum(1 for p in code_map.files if p.endswith(".c")):
+        headers = sum(1 for p in code_map.files if p.endswith(".h"))
+        languages["c"] -= headers
+        languages["cpp"] += headers
+        if languages["c"] <= 0:
+            del languages["c"]
+    return languages
+
+
 def _facts(code_map: CodeMap) -> _Facts:
     modules = code_map.ranked_modules()
-    languages = Counter(f.language for f in code_map.files.values())
+    languages = _language_counts(code_map)
     langs = ", ".join(
         f"{lang} {n}" for lang, n in sorted(languages.items(), key=lambda x: (-x[1], x[0]))[:3]
     )
