@@ -265,3 +265,31 @@ def test_the_watcher_is_ready_once_its_source_listens(vault: Path) -> None:
         stop.set()
         thread.join(timeout=10)
     assert not vault_sync_for(paths).watched
+
+
+def test_a_catch_up_that_fails_is_not_reported_as_the_event_source_failing(
+    vault: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The source's RuntimeError (a file name that is not UTF-8) is caught and watching
+    restarts; one raised by the catch-up run after the source subscribed was caught
+    with it, reported as "file events failed … not UTF-8?" and retried. It propagates."""
+    import watchfiles
+
+    import rubi.watch as watch_module
+
+    monkeypatch.setattr(watchfiles, "watch", lambda *a, **kw: iter([set()]))
+
+    def failing_catch_up() -> None:
+        raise RuntimeError("the catch-up's own failure")
+
+    events = watch_module._file_events(
+        app.locate(vault),
+        lambda c, p: True,
+        100,
+        threading.Event(),
+        lambda on: None,
+        failing_catch_up,
+    )
+    with pytest.raises(RuntimeError, match="catch-up's own failure"):
+        next(events)
+    assert "file events failed" not in caplog.text
