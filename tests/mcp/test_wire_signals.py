@@ -41,10 +41,10 @@ def wire() -> Iterator[tuple[int, int]]:
     os.close(write_end)
 
 
-def _signal_another_thread_once_blocked(main_id: int, rescued: threading.Event, w: int) -> None:
+def _signal_another_thread_once_blocked(main_id: int, rescue: threading.Timer) -> None:
     """From a thread of its own: wait until the main thread sleeps in its read, take
-    SIGINT here (the racing point: the kernel chose this thread), then, if the main
-    thread has not left its read ``RESCUE_S`` later, write it a line."""
+    SIGINT here (the racing point: the kernel chose this thread), then start ``rescue``
+    (a line for the read ``RESCUE_S`` later, should it not have left)."""
 
     def take() -> None:
         deadline = time.monotonic() + 10
@@ -53,34 +53,42 @@ def _signal_another_thread_once_blocked(main_id: int, rescued: threading.Event, 
         time.sleep(0.05)  # settled in the syscall
         signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
-    def rescue() -> None:
-        rescued.set()
-        os.write(w, b"rescue\n")
-
     taker = threading.Thread(target=take, daemon=True)
     taker.start()
-    timer = threading.Timer(RESCUE_S, rescue)
-    timer.daemon = True
-    timer.start()
+    rescue.start()
     taker.join()
-    return None
 
 
 def test_ctrl_c_taken_by_another_thread_wakes_the_read_of_a_silent_client(
     wire: tuple[int, int],
 ) -> None:
+    """The rescue is cancelled before the test's pipe is closed: left to fire later, it
+    wrote into whatever file had the pipe's number by then (a later test's failure)."""
     r, w = wire
     rescued = threading.Event()
+
+    def rescue_line() -> None:
+        rescued.set()
+        os.write(w, b"rescue\n")
+
+    rescue = threading.Timer(RESCUE_S, rescue_line)
+    rescue.daemon = True
     main_id = threading.get_native_id()
-    with signals_wake() as wake:
-        assert wake is not None
-        reader = LineReader(r, wake=wake)
-        starter = threading.Thread(
-            target=_signal_another_thread_once_blocked, args=(main_id, rescued, w), daemon=True
-        )
-        with pytest.raises(KeyboardInterrupt):
-            starter.start()
-            reader.readline()
+    try:
+        with signals_wake() as wake:
+            assert wake is not None
+            reader = LineReader(r, wake=wake)
+            starter = threading.Thread(
+                target=_signal_another_thread_once_blocked, args=(main_id, rescue), daemon=True
+            )
+            with pytest.raises(KeyboardInterrupt):
+                starter.start()
+                reader.readline()
+        starter.join(10)
+    finally:
+        rescue.cancel()
+        if rescue.is_alive():
+            rescue.join()
     assert not rescued.is_set(), "the read waited for input: Ctrl-C was not seen"
 
 
