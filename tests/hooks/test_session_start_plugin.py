@@ -191,3 +191,35 @@ def test_a_session_start_reads_the_handoff_module_only_when_a_handoff_may_exist(
     context, loaded = start()
     assert "A handoff from an earlier session is in .rubi/handoffs/" in context
     assert loaded is True
+
+
+def test_a_cold_session_start_with_nothing_changed_makes_no_index_run(
+    tmp_path: Path, project: Path
+) -> None:
+    """Without a plugin the hook brings the index up to date itself, as a server's
+    catch-up does: when nothing changed (a listing, one query, ``git ls-files`` say
+    so) it loads neither Whoosh nor the index lock (at 6,500 notes 310 → 200 ms of
+    CPU); a new note is indexed; a session record alone makes no run."""
+    payload = json.dumps(base(project, "SessionStart", source="startup"))
+    env = {**os.environ, "RUBI_ENGINE": "0"}
+    env.pop("CLAUDE_PLUGIN_ROOT", None)
+
+    def loaded() -> set[str]:
+        run = subprocess.run(
+            [sys.executable, "-c", _COLD],
+            input=payload,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+            cwd=project,
+        )
+        return set(json.loads(run.stdout)[1])
+
+    assert hook("SessionStart", json.loads(payload)) is not None  # caught up
+    assert loaded() & {"whoosh", "filelock"} == set()
+    write(project / ".rubi" / "sessions" / "2026-12-06-a.md", "# Session\n\nrecorded\n")
+    assert loaded() & {"whoosh", "filelock"} == set()
+    _new_note(project)
+    assert {"whoosh", "filelock"} <= loaded()
+    assert _indexed(project)

@@ -4,7 +4,6 @@ record instead."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from rubi.core.paths import VaultPaths
@@ -18,25 +17,38 @@ RESUMED = ("compact", "clear")
 
 
 def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
-    """Bring notes and code map up to date without a full verify (nothing changed:
-    nothing done); waits at most ``lock_timeout_s`` for another run. Nothing to do in
-    a process whose watcher applies every change to ``paths`` (the engine's host,
-    ``rubi serve`` and ``rubi watch``): it caught up when it started.
+    """Bring notes and code map up to date without a full verify, the way a server's
+    catch-up does (:func:`rubi.app.updates.catch_up_if_changed`: nothing changed since
+    the last index run, told by a listing, one query and one ``git ls-files``, and no
+    index run is made, Whoosh and the lock never imported; session records alone make
+    none); waits at most ``lock_timeout_s`` for another run. Nothing to do in a process
+    whose watcher applies every change to ``paths`` (the engine's host, ``rubi serve``
+    and ``rubi watch``): it caught up when it started.
 
     Returns:
         False when another run held the lock (the index is answered from as it is).
     """
-    from filelock import Timeout
+    from rubi.app.updates import catch_up_if_changed
 
-    from rubi.sync import index_vault, vault_sync_for
-
-    if vault_sync_for(paths).watched:
+    if _watched(paths):
         return True
+    try:
+        catch_up_if_changed(paths, lock_timeout_s=lock_timeout_s)
+    except TimeoutError:  # filelock.Timeout, not imported for its name (tens of ms)
+        return False
+    return True
 
-    with contextlib.suppress(Timeout):
-        index_vault(paths, verify=False, code=True, lock_timeout_s=lock_timeout_s)
-        return True
-    return False
+
+def _watched(paths: VaultPaths) -> bool:
+    """Whether a watcher of this process applies every change to ``paths``; a process
+    that never loaded the vault syncs' module (a cold hook) holds none."""
+    import sys
+
+    if "rubi.sync.run" not in sys.modules:
+        return False
+    from rubi.sync.run import has_vault_sync, vault_sync_for
+
+    return has_vault_sync(paths) and vault_sync_for(paths).watched
 
 
 def _no_handoff(paths: VaultPaths) -> bool:
