@@ -136,20 +136,28 @@ print(json.dumps([out.getvalue(), sorted({m.split(".")[0] for m in set(sys.modul
 """
 
 
-def test_a_cold_session_start_in_the_plugin_loads_no_index_nor_yaml(
-    tmp_path: Path, project: Path
-) -> None:
-    plugin = _rubi_plugin(tmp_path)
+def _cold(project: Path, env: dict[str, str]) -> tuple[str, list[str]]:
+    """A SessionStart hook in a fresh process: its output and the top-level packages it
+    loaded."""
     run = subprocess.run(
         [sys.executable, "-c", _COLD],
         input=json.dumps(base(project, "SessionStart", source="startup")),
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "RUBI_ENGINE": "0", "CLAUDE_PLUGIN_ROOT": str(plugin)},
+        env=env,
         cwd=project,
     )
     output, loaded = json.loads(run.stdout)
+    return output, loaded
+
+
+def test_a_cold_session_start_in_the_plugin_loads_no_index_nor_yaml(
+    tmp_path: Path, project: Path
+) -> None:
+    plugin = _rubi_plugin(tmp_path)
+    env = {**os.environ, "RUBI_ENGINE": "0", "CLAUDE_PLUGIN_ROOT": str(plugin)}
+    output, loaded = _cold(project, env)
     assert "# Code map" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
     assert set(loaded) & {"whoosh", "filelock", "networkx", "numpy", "yaml", "frontmatter"} == set()
 
@@ -200,23 +208,14 @@ def test_a_cold_session_start_with_nothing_changed_makes_no_index_run(
     catch-up does: when nothing changed (a listing, one query, ``git ls-files`` say
     so) it loads neither Whoosh nor the index lock (at 6,500 notes 310 → 200 ms of
     CPU); a new note is indexed; a session record alone makes no run."""
-    payload = json.dumps(base(project, "SessionStart", source="startup"))
     env = {**os.environ, "RUBI_ENGINE": "0"}
     env.pop("CLAUDE_PLUGIN_ROOT", None)
 
     def loaded() -> set[str]:
-        run = subprocess.run(
-            [sys.executable, "-c", _COLD],
-            input=payload,
-            capture_output=True,
-            text=True,
-            check=True,
-            env=env,
-            cwd=project,
-        )
-        return set(json.loads(run.stdout)[1])
+        return set(_cold(project, env)[1])
 
-    assert hook("SessionStart", json.loads(payload)) is not None  # caught up
+    payload = base(project, "SessionStart", source="startup")
+    assert hook("SessionStart", payload) is not None  # the index caught up
     assert loaded() & {"whoosh", "filelock"} == set()
     write(project / ".rubi" / "sessions" / "2026-12-06-a.md", "# Session\n\nrecorded\n")
     assert loaded() & {"whoosh", "filelock"} == set()
