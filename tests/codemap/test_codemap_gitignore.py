@@ -93,3 +93,18 @@ def test_walk_without_git_nests_negates_and_keeps_folder_patterns_to_folders(
     listing = list_files(tmp_path)
     assert not listing.used_git
     assert listing.paths == [".gitignore", "cache.py", "gen/g.py", "pkg/.gitignore", "pkg/keep.tmp"]
+
+
+def test_a_listing_is_filtered_folder_by_folder_as_path_by_path() -> None:
+    """``list_files`` asks each folder's rule once; it keeps what
+    :func:`skipped_by_name` keeps, path by path, odd paths included."""
+    from rubi.codemap.files import _not_skipped
+
+    paths = [
+        "node_modules/a.js", "a/node_modules/b.js", "x\\node_modules\\y.js",
+        "./node_modules/z.js", "a\\yarn.lock", "foo\\package-lock.json", "package-lock.json",
+        "a/b.min.js", "A/B.MIN.JS", "Cargo.lock", "top.py", "a//b.py", "dist/x.js",
+        ".venv/lib/x.py", "vendor/a.go", "src/app.py", "src/app.py", "src/util/x.ts",
+    ]  # fmt: skip
+    assert _not_skipped(paths) == {p for p in paths if not skipped_by_name(p)}
+    assert "src/app.py" in _not_skipped(paths) and "a/node_modules/b.js" not in _not_skipped(paths)
