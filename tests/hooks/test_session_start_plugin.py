@@ -223,3 +223,16 @@ def test_a_cold_session_start_with_nothing_changed_makes_no_index_run(
     _new_note(project)
     assert {"whoosh", "filelock"} <= loaded()
     assert _indexed(project)
+
+
+def test_a_cold_session_start_rebuilds_a_search_index_that_is_gone(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before its freshness check the hook's run rebuilt a deleted Whoosh index; the
+    check, seeing only files as recorded, left every later search refusing."""
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    paths = app.locate(project / ".rubi")
+    shutil.rmtree(paths.whoosh_dir)
+    assert hook("SessionStart", base(project, "SessionStart", source="startup")) is not None
+    found = app.search(paths, "login tokens", scope="notes", refresh=False, personal=False)
+    assert found.hits
