@@ -183,3 +183,33 @@ def test_c_family_definitions_with_nested_parameters_and_trailing_macros_are_fou
     ]
     template = "template <typename T, typename U = std::vector<T>>\nclass Box {\n};\n"
     assert [(s.name, s.line) for s in parse_source("cpp", template).symbols] == [("Box", 2)]
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+@pytest.mark.timeout(60)
+def test_a_typedef_before_a_long_run_of_blank_space_parses_at_once(language: str) -> None:
+    """``typedef\\s+`` gave back each of the run's characters to a lazy 500-character
+    body, which tried a name and ``;`` at each of them: 200 kB took 4.5 s of CPU (a
+    4 MB file, the map's limit, about 90 s); the typedef's parts are possessive now
+    (3 ms). A MB of ``typedef`` lines took 3.7 s, now 0.4 s."""
+    import time
+
+    for blank in (" ", "\n"):
+        started = time.process_time()
+        assert parse_source(language, "typedef" + blank * 300_000 + "x\n").symbols == ()
+        assert time.process_time() - started < 1.0
+
+
+def test_typedef_names_are_the_last_word_before_the_semicolon() -> None:
+    source = (
+        "typedef unsigned long size_type;\n"
+        "typedef struct node *  node_ptr  ;\n"
+        "typedef int *;\n"
+        "typedef void (*handler)(int);\n"
+        "typedef\n  long\n  wide_t;\n"
+    )
+    assert [(s.name, s.line) for s in parse_source("c", source).symbols] == [
+        ("size_type", 1),
+        ("node_ptr", 2),
+        ("wide_t", 5),
+    ]

@@ -211,8 +211,13 @@ def test_a_long_list_of_left_out_modules_is_counted_past_its_names(
     [
         ({"src/a.cpp": "", "src/b.cc": "", "src/c.c": ""}, "6 files in 2 modules (cpp 5, c 1)."),
         ({"src/a.c": "", "src/b.c": "", "src/c.cpp": ""}, "6 files in 2 modules (c 5, cpp 1)."),
+        (
+            {"src/a.m": "", "src/b.m": "", "src/c.mm": "", "src/d.cpp": ""},
+            "7 files in 2 modules (objc 6, cpp 1).",
+        ),
+        ({"src/A.C": "", "src/B.C": "", "src/c.cpp": ""}, "6 files in 2 modules (c 5, cpp 1)."),
     ],
-    ids=["a C++ project", "a C project"],
+    ids=["a C++ project", "a C project", "an Objective-C project", "upper-case extensions"],
 )
 def test_headers_count_with_the_language_whose_sources_outnumber(
     make_repo: Callable[..., Path], sources: dict[str, str], expected: str

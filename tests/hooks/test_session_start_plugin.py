@@ -222,3 +222,44 @@ def test_a_cold_session_start_with_nothing_changed_makes_no_index_run(
     _new_note(project)
     assert {"whoosh", "filelock"} <= loaded()
     assert _indexed(project)
+
+
+def test_a_cold_session_start_rebuilds_a_search_index_that_is_gone(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before its freshness check the hook's run rebuilt a deleted Whoosh index; the
+    check, seeing only files as recorded, left every later search refusing."""
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    paths = app.locate(project / ".rubi")
+    shutil.rmtree(paths.whoosh_dir)
+    assert hook("SessionStart", base(project, "SessionStart", source="startup")) is not None
+    found = app.search(paths, "login tokens", scope="notes", refresh=False, personal=False)
+    assert found.hits
+
+
+def test_only_the_index_lock_timing_out_is_taken_for_another_run(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``refresh_index`` answers False when another run held the index lock
+    (``filelock.Timeout``); any other TimeoutError (an OSError: ETIMEDOUT on a network
+    file system) is raised, as before its freshness check, for the hook to log."""
+    import errno
+
+    import filelock
+
+    import rubi.app.updates as updates
+
+    paths = app.locate(project / ".rubi")
+
+    def held(*args: object, **kwargs: object) -> bool:
+        raise filelock.Timeout(str(paths.lock_file))
+
+    monkeypatch.setattr(updates, "catch_up_if_changed", held)
+    assert app.refresh_index(paths, lock_timeout_s=0.1) is False
+
+    def timed_out(*args: object, **kwargs: object) -> bool:
+        raise TimeoutError(errno.ETIMEDOUT, "Connection timed out", str(paths.store_file))
+
+    monkeypatch.setattr(updates, "catch_up_if_changed", timed_out)
+    with pytest.raises(TimeoutError, match="timed out"):
+        app.refresh_index(paths, lock_timeout_s=0.1)

@@ -220,6 +220,23 @@ def test_a_project_whose_code_map_is_gone_is_not_caught_up(tmp_path: Path) -> No
     assert not caught_up(paths)
 
 
+@pytest.mark.parametrize("damage", ["folder gone", "folder emptied"])
+def test_a_vault_whose_search_index_is_gone_is_not_caught_up(tmp_path: Path, damage: str) -> None:
+    # The run rebuilds a missing Whoosh index (rubi.sync.vaultsync: index.exists());
+    # a check that said "caught up" left a cold SessionStart on an index every search
+    # refused ("no index; run `rubi index --full`"), where its run used to rebuild it.
+    import shutil
+
+    paths = _settled_project(tmp_path)
+    assert caught_up(paths)
+    shutil.rmtree(paths.whoosh_dir)
+    if damage == "folder emptied":
+        paths.whoosh_dir.mkdir()
+    assert not caught_up(paths)
+    assert app.catch_up_if_changed(paths, lock_timeout_s=1.0)
+    assert caught_up(paths)
+
+
 def _with_record(tmp_path: Path) -> VaultPaths:
     """A small vault with a session record in ``sessions/``, indexed an hour after
     its files were saved."""

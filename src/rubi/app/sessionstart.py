@@ -34,9 +34,21 @@ def refresh_index(paths: VaultPaths, *, lock_timeout_s: float) -> bool:
         return True
     try:
         catch_up_if_changed(paths, lock_timeout_s=lock_timeout_s)
-    except TimeoutError:  # filelock.Timeout, not imported for its name (tens of ms)
-        return False
+    except TimeoutError as exc:
+        if _lock_held(exc):
+            return False
+        raise  # an OSError of its own (ETIMEDOUT on a network file system): it is told
     return True
+
+
+def _lock_held(exc: TimeoutError) -> bool:
+    """Whether ``exc`` is the index lock's :class:`filelock.Timeout` (a subclass of
+    TimeoutError), asked without importing filelock for its name (tens of ms): a run
+    that waited for the lock has imported it."""
+    import sys
+
+    filelock = sys.modules.get("filelock")
+    return filelock is not None and isinstance(exc, filelock.Timeout)
 
 
 def _watched(paths: VaultPaths) -> bool:

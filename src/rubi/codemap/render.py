@@ -133,13 +133,24 @@ class _Facts:
 
 
 def _language_counts(code_map: CodeMap) -> Counter[str]:
-    """Files per language, a ``.h`` header counted as C++ where C++ sources outnumber C
-    sources (its extension says C; spdlog's and fmt's headers hold most of their code)."""
+    """Files per language, a ``.h`` header (counted as C: its extension says no more)
+    counted with the C-family language whose sources outnumber the others': C++ for
+    spdlog's and fmt's headers, Objective-C for an app's, C where C sources are as
+    many. Extensions in any case, as :func:`rubi.codemap.languages.language_of` reads
+    them."""
     languages = Counter(f.language for f in code_map.files.values())
-    if languages["cpp"] > sum(1 for p in code_map.files if p.endswith(".c")):
-        headers = sum(1 for p in code_map.files if p.endswith(".h"))
+    headers = sum(1 for p in code_map.files if p.lower().endswith(".h"))
+    if not headers:
+        return languages
+    sources = {
+        "c": languages["c"] - headers,
+        "cpp": languages["cpp"],
+        "objc": languages["objc"],
+    }
+    owner = max(("cpp", "objc"), key=lambda lang: sources[lang])
+    if sources[owner] > sources["c"]:
         languages["c"] -= headers
-        languages["cpp"] += headers
+        languages[owner] += headers
         if languages["c"] <= 0:
             del languages["c"]
     return languages

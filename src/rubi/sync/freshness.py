@@ -148,9 +148,10 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
     close to the recording listing that a stat cannot tell an edit
     (:func:`rubi.sync.manifest.racy`) holding the bytes recorded
     (:func:`_same_bytes`). False when anything differs or cannot be told:
-    no store, another format, no listing time recorded, a listing the scan must make
-    (:func:`list_vault`). Takes no lock: a run that commits meanwhile recorded files
-    at least as new as the ones it read. Never raises for a damaged store (False).
+    no store, no search index (a run rebuilds it), another format, no listing time
+    recorded, a listing the scan must make (:func:`list_vault`). Takes no lock: a run
+    that commits meanwhile recorded files at least as new as the ones it read. Never
+    raises for a damaged store (False).
 
     ``pending``: vault-relative folder prefixes (``"sessions/"``) whose notes may be
     new or edited since the last run and still count as unchanged (a deleted one
@@ -164,7 +165,25 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
         _SCANS.add(time.thread_time() - started)
 
 
+def _search_index_present(paths: VaultPaths) -> bool:
+    """Whether the vault's Whoosh index has a table of contents (``_MAIN_<n>.toc``,
+    what ``whoosh.index.exists_in`` looks for): a run finding none rebuilds the index
+    (:meth:`rubi.sync.vaultsync.VaultSync.run`), so the files alone cannot say that
+    nothing is to be done. One listing, Whoosh not imported."""
+    try:
+        with os.scandir(paths.whoosh_dir) as entries:
+            return any(_is_toc(entry.name) for entry in entries)
+    except OSError:
+        return False
+
+
+def _is_toc(name: str) -> bool:
+    return name.startswith("_MAIN_") and name.endswith(".toc") and name[6:-4].isdigit()
+
+
 def _files_unchanged(paths: VaultPaths, pending: tuple[str, ...]) -> bool:
+    if not _search_index_present(paths):
+        return False  # deleted or emptied: the run rebuilds it
     try:
         store = open_store(paths.store_file, create=False)
     except (OSError, sqlite3.Error, RubiError):
