@@ -29,6 +29,35 @@ def repository_untouched() -> Iterator[None]:
         pytest.fail(f"the test suite wrote into the repository {REPO}:\n{shown}")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def isolated_session_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """HOME and the XDG folders of the whole session, for what runs before a test's own
+    (:func:`isolated_home`): a module's or the session's fixtures (an indexed copy of a
+    vault shared by a module's tests indexed into the user's own cache before)."""
+    users = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rubi"
+    before = _listing(users)
+    home = tmp_path_factory.mktemp("session-home")
+    (home / "run").mkdir(mode=0o700)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))
+        patch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        patch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+        patch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+        patch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
+        yield home
+    added = sorted(_listing(users) - before)
+    if added and os.environ.get("CI"):  # elsewhere the user's own rubi may write there
+        pytest.fail(f"the test suite wrote into the user's cache {users}: {', '.join(added[:10])}")
+
+
+def _listing(cache: Path) -> set[str]:
+    """The derived-data folders in a rubi cache folder (its ``indexes/``)."""
+    try:
+        return {entry.name for entry in os.scandir(cache / "indexes")}
+    except OSError:
+        return set()
+
+
 LOADING_THREADS = frozenset({"rubi-engine", "rubi-engine-warm", "rubi-warmup"})
 """The threads a resident engine (:mod:`rubi.engine.server`, its loading) and the stdio
 server's warm-up (:mod:`rubi.mcp.startup`) run in: a test that starts one stops it."""
