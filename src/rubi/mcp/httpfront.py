@@ -45,6 +45,7 @@ from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
 from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, announce, front_admits
+from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions
 
 __all__ = ["HttpFront", "run_http"]
 
@@ -73,6 +74,8 @@ class HttpFront:
         answerer: answers plain tool calls (None: tool calls go to the SDK).
         building: entered around the SDK's build when a request waits for it
             (:meth:`rubi.mcp.httpwarm.ListenWarmup.aside`); None for nothing.
+        stream_wait_s: the longest a handshake-era GET stream waits for the SDK's
+            app to be built by others (:mod:`rubi.mcp.httpsessions`).
     """
 
     def __init__(
@@ -82,6 +85,7 @@ class HttpFront:
         handshake: Handshake | None,
         answerer: Answerer | None = None,
         building: Callable[[], AbstractContextManager[None]] | None = None,
+        stream_wait_s: float = STREAM_WAIT_S,
     ) -> None:
         self.access = access
         self._aside = building or nullcontext
@@ -92,14 +96,29 @@ class HttpFront:
         self._building: asyncio.Lock | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lifespan: _Lifespan | None = None
-        self.answered = 0
-        """Requests the front answered itself (tests and benches read it)."""
+        self._built = asyncio.Event()
+        self.sessions: FrontSessions | None = None
+        """The handshake era's sessions (None without a snapshot)."""
+        if handshake is not None:
+            self.sessions = FrontSessions(
+                handshake, answerer, self._to_sdk, self._built, stream_wait_s
+            )
+        self._stateless = 0
+
+    @property
+    def answered(self) -> int:
+        """Requests the front answered itself, either era (tests and benches read it)."""
+        sessions = self.sessions.answered if self.sessions is not None else 0
+        return self._stateless + sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._run_lifespan(receive, send)
             return
         headers = front_admits(self.access, scope) if self._handshake is not None else None
+        if self.sessions is not None and self.sessions.handles(scope, headers):
+            await self.sessions.serve(scope, receive, send, headers, _read_front_body)
+            return
         version = headers.get(VERSION_HEADER) if headers is not None else None
         if headers is None or self._handshake is None or version not in self._handshake.modern:
             await self._to_sdk(scope, receive, send)
@@ -120,7 +139,7 @@ class HttpFront:
             await self._to_sdk(scope, _replaying(body, more, receive), send)
             return
         rid, reply = answer
-        self.answered += 1
+        self._stateless += 1
         text = json.dumps({"jsonrpc": "2.0", "id": rid, **reply}, separators=(",", ":"))
         data = text.encode("utf-8")
         response_headers = [
@@ -155,6 +174,7 @@ class HttpFront:
                 lifespan = _Lifespan(app)
                 await lifespan.start()
                 self._lifespan, self._sdk = lifespan, app
+                self._built.set()
         return self._sdk
 
     def _build_aside(self, background: bool) -> App:
@@ -216,6 +236,10 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool, bool]:
         more = bool(message.get("more_body", False))
         if not more or size > limit:
             return b"".join(chunks), more or size > limit, False
+
+
+async def _read_front_body(receive: Receive) -> tuple[bytes, bool, bool]:
+    return await _read_body(receive, MAX_BODY_BYTES)
 
 
 def _replaying(body: bytes, more: bool, receive: Receive) -> Receive:
