@@ -122,16 +122,23 @@ Step = tuple[str, Any, dict[str, str | None]]
 
 async def _session(front: HttpFront, steps: list[Step]) -> list[Any]:
     """Open a session, then send ``steps`` (HTTP method, body, header changes) in it."""
+    return (await _sessions(front, [steps]))[0]
+
+
+async def _sessions(front: HttpFront, runs: list[list[Step]]) -> list[list[Any]]:
+    """One session per run of steps, one after the other, through one client."""
+    got: list[list[Any]] = []
     async with _client(front) as client:
-        r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
-        sid = r.headers["mcp-session-id"]
-        got = [_seen(r, sid)]
-        for method, body, change in steps:
-            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA, **change}
-            sent = {k: v for k, v in headers.items() if v is not None}
-            content = json.dumps(body) if body is not None else None
-            r = await client.request(method, "/mcp", content=content, headers=sent)
-            got.append(_seen(r, sid))
+        for steps in runs:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            got.append([_seen(r, sid)])
+            for method, body, change in steps:
+                headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA, **change}
+                sent = {k: v for k, v in headers.items() if v is not None}
+                content = json.dumps(body) if body is not None else None
+                r = await client.request(method, "/mcp", content=content, headers=sent)
+                got[-1].append(_seen(r, sid))
     return got
 
 
@@ -210,22 +217,30 @@ REFUSED: list[Step] = [
     ("POST", _rpc("tools/list", 5), {"mcp-session-id": "0123456789abcdef"}),
     ("POST", _rpc("tools/list", 6), {"Accept": "application/json"}),
     ("POST", _rpc("tools/list", 7), {"Content-Type": "application/jsonx"}),
-    ("POST", _rpc("tools/list", 8), {"mcp-protocol-version": "2099-01-01"}),
+    ("POST", _rpc("tools/list", 8), {"Content-Type": "Application/JSON"}),
+    ("POST", _rpc("tools/list", 9), {"mcp-protocol-version": "2099-01-01"}),
     ("PUT", None, {}),
     ("DELETE", None, {"Authorization": None}),
-    ("POST", _rpc("tools/list", 9), {}),  # still open: the SDK's, in the same session
+    ("GET", None, {"Authorization": None}),
 ]
 
 
 @pytest.mark.timeout(120)
 def test_refusals_in_a_front_session_are_the_sdks(project: VaultPaths) -> None:
-    front = _front(project)
-    by_front = asyncio.run(_session(front, REFUSED))
-    by_sdk = asyncio.run(_session(_front(project, answer=False), REFUSED))
+    """Each refusal in a session of its own, not handed over yet; the session goes on
+    after it (in the SDK's hands when the refusal handed it over)."""
+    after = ("POST", _rpc("tools/list", 10), {})
+    initialized = ("POST", _rpc("notifications/initialized"), {})
+    runs = [[initialized, refusal, after] for refusal in REFUSED]
+    front = _front(project, stream_wait_s=0.1)
+    by_front = asyncio.run(_sessions(front, runs))
+    by_sdk = asyncio.run(_sessions(_front(project, answer=False), runs))
     assert by_front == by_sdk
-    statuses = [status for status, *_ in by_front[1:]]
-    assert statuses[:6] == [401, 403, 421, 400, 404, 406] and statuses[-1] == 200
-    assert front.answered == 1  # the initialize alone
+    statuses = [[status for status, *_ in run[2:]] for run in by_front]
+    assert [s[0] for s in statuses] == [401, 403, 421, 400, 404, 406, 415, 415, 400, 405, 401, 401]
+    assert all(s[1] == 200 for s in statuses)
+    assert front.sessions is not None  # handed over: all but the three without its id
+    assert sum(1 for s in front.sessions._table.values() if s.sdk_id) == len(REFUSED) - 3
 
 
 def test_refusals_before_a_session_are_the_sdks(project: VaultPaths) -> None:
@@ -237,6 +252,8 @@ def test_refusals_before_a_session_are_the_sdks(project: VaultPaths) -> None:
                 {"Origin": EVIL},
                 {"mcp-session-id": "0123456789abcdef"},
                 {"Content-Type": "text/plain"},
+                {"Content-Type": "application/jsonx"},  # the front admits it; the SDK: 415
+                {"mcp-protocol-version": "2026-07-28"},
             ):
                 sent = {k: v for k, v in {**HEADERS, **change}.items() if v is not None}
                 r = await client.post("/mcp", content=json.dumps(_initialize()), headers=sent)
