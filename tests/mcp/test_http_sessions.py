@@ -408,3 +408,39 @@ def test_a_session_idle_past_the_sdks_timeout_ends_as_the_sdks_would(
             return [r.status_code, r.json()["error"]["message"], len(front.sessions)]
 
     assert asyncio.run(run()) == [404, "Session not found", 0]
+
+
+def test_a_waiting_get_stream_does_not_hold_up_the_shutdown(project: VaultPaths) -> None:
+    """Shutdown begun (uvicorn's ``shutdown`` calls ``closing``): a GET stream waiting
+    for the SDK's app gets 503 at once, and nothing is built for it."""
+    front = _front(project, stream_wait_s=60.0)
+
+    async def run() -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"].encode()
+        sent: list[Any] = []
+        asked = 0
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            asked += 1
+            if asked == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        headers += [(b"host", b"127.0.0.1:8765"), (b"mcp-session-id", sid)]
+        scope = {"type": "http", "method": "GET", "path": "/mcp", "headers": headers}
+        stream = asyncio.ensure_future(front(scope, receive, send))
+        await asyncio.sleep(0.2)
+        assert not stream.done()
+        front.closing()
+        await asyncio.wait_for(stream, 5)
+        return [sent[0]["status"], front._sdk is None]
+
+    assert asyncio.run(run()) == [503, True]

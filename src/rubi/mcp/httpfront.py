@@ -149,6 +149,12 @@ class HttpFront:
         await send({"type": "http.response.start", "status": 200, "headers": response_headers})
         await send({"type": "http.response.body", "body": data})
 
+    def closing(self) -> None:
+        """The server begins its shutdown (on the event loop): what waits for the SDK's
+        app without needing it stops waiting (:meth:`FrontSessions.close`)."""
+        if self.sessions is not None:
+            self.sessions.close()
+
     def build_soon(self) -> None:
         """Build the SDK's app in the background, if not built yet (any thread; once
         the server is running)."""
@@ -315,5 +321,11 @@ def run_http(
             await super().startup(sockets)
             if listening is not None and self.started:
                 listening()
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            closing = getattr(app, "closing", None)
+            if callable(closing):
+                closing()
+            await super().shutdown(sockets)
 
     Server(config).run()

@@ -123,11 +123,18 @@ class FrontSessions:
         self._stream_wait_s = stream_wait_s
         self._versions = frozenset(handshake.results.get("initialize", {}))
         self._table: dict[bytes, _Session] = {}
+        self._closing = asyncio.Event()
         self.answered = 0
         """Requests answered here (tests and benches read it)."""
 
     def __len__(self) -> int:
         return len(self._table)
+
+    def close(self) -> None:
+        """The server is shutting down: a GET stream waiting for the SDK's app stops
+        waiting (answered 503: a server that stops serves no stream), rather than hold
+        the shutdown up until it ends (call on the event loop)."""
+        self._closing.set()
 
     def handles(self, scope: Scope, headers: dict[str, str] | None) -> bool:
         """Whether :meth:`serve` takes this request: a request to ``/mcp`` of the
@@ -284,13 +291,21 @@ class FrontSessions:
             return
         gone = asyncio.ensure_future(receive())
         built = asyncio.ensure_future(self._built.wait())
+        closing = asyncio.ensure_future(self._closing.wait())
         try:
             await asyncio.wait(
-                {gone, built}, timeout=self._stream_wait_s, return_when=asyncio.FIRST_COMPLETED
+                {gone, built, closing},
+                timeout=self._stream_wait_s,
+                return_when=asyncio.FIRST_COMPLETED,
             )
         finally:
             built.cancel()
+            closing.cancel()
         if gone.done() and gone.result()["type"] == "http.disconnect":
+            return
+        if self._closing.is_set() and not self._built.is_set():
+            gone.cancel()
+            await _shutting_down(send)
             return
         pending: list[Any] = [gone, first]
 
@@ -411,6 +426,13 @@ async def _answer(send: Send, session_id: bytes, data: bytes) -> None:
         ]
         body, status = b"", 202
     await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _shutting_down(send: Send) -> None:
+    body = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Server shutting down"}}'
+    headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
