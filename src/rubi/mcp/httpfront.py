@@ -24,9 +24,26 @@ the first such request, or in the background once the vault is warm):
 The front answers as the SDK does in that era: status 200, ``application/json``, the
 JSON-RPC response (a test compares the bytes' JSON with the SDK's).
 
-Not answered here: the 2025-11-25 era and older (``initialize``, its session, the
-client's GET stream): they go to the SDK from the first request, and wait for its
-build. The SDK's app runs its lifespan (its session manager) under the front's.
+The 2025-11-25 era and older (``initialize``, its session, the client's GET stream,
+DELETE) is :class:`rubi.mcp.httpsessions.FrontSessions`'s, for a request to ``/mcp``
+whose ``MCP-Protocol-Version`` header names a handshake-era revision of the snapshot or
+none: the front opens the session itself (an admitted, plain ``initialize``) and
+answers in it what stdio's greeting answers (``notifications/initialized``, ``ping``,
+the list requests, plain tool calls), in the SDK's server-sent-event form; the first
+request of such a session it cannot answer (a GET stream once the SDK's app is there,
+DELETE, anything unusual, any refusal) hands the session to the SDK in place: its
+``initialize`` is replayed into the SDK's app, whose session id the front maps both
+ways from then on. A request naming a session the front does not keep, and every
+request without one that is not a plain ``initialize``, is the SDK's as before.
+
+The SDK's app runs its lifespan (its session manager) under the front's. When uvicorn
+begins its shutdown, :meth:`HttpFront.closing` lets a GET stream that waits for the
+SDK's app go (503) rather than hold the shutdown up.
+
+Where the front's answers differ from the SDK's, in both eras: a tool call that runs
+longer than 15 s gets the SDK's keep-alive pings there (server-sent-event comments, for
+a proxy's idle timeout), the front's answer comes whole at the end; a client that hangs
+up does not cancel a tool the front runs. Neither changes an answer.
 
 Only the stdlib and what the tools need are imported here (uvicorn by
 :func:`run_http`).

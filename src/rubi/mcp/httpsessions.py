@@ -16,24 +16,27 @@ its ``MCP-Protocol-Version`` header or none (the SDK's era routing):
   or error), a tool call of the plain shape the answerer answers: as stdio's greeting
   answers them (:class:`rubi.mcp.front._Era`).
 
-It answers in the SDK's form for rubi's app (no JSON-response mode): a request's
-answer as one ``text/event-stream`` event (``event: message``) with the SDK's headers
-(``Cache-Control``, ``Connection``, ``Content-Type``, ``Mcp-Session-Id``,
-``X-Accel-Buffering``), a notification's as 202 ``application/json`` with an empty
-body; a test compares them with the SDK's.
+It opens sessions so whether the SDK's app is built or not (one behaviour), and
+answers in the SDK's form for rubi's app (no JSON-response mode, no event store, so no
+priming event): a request's answer as one ``text/event-stream`` event (``event:
+message``) with the SDK's headers (``Cache-Control``, ``Connection``,
+``Content-Type``, ``Mcp-Session-Id``, ``X-Accel-Buffering``), a notification's as 202
+``application/json`` with an empty body; a test compares them with the SDK's.
 
 Anything else in such a session (a GET stream, DELETE, a request or notification it
 cannot answer, any request that fails an admission check, whose refusal is the SDK's)
 hands the session over: the captured ``initialize`` (and ``notifications/initialized``,
-when the client sent it) is replayed into the SDK's app in-process, its answer dropped,
-which opens an SDK session; from then on every request of the session goes to the SDK
-with the SDK's session id in place of the front's, and the SDK's answers carry the
-front's id back. A GET stream does not start the SDK's build itself: it waits for the
-build the server starts once the vault is warm (or another request's), at most
-:data:`STREAM_WAIT_S`, so a client's GET stream, opened right after its handshake,
-does not slow its first search. A DELETE the SDK accepts, or an SDK 404 (its session
-ended), ends the front's session too; a hand-over the SDK refuses (its session cap)
-ends it, and the request is answered as for an unknown session (the SDK's 404).
+when the client sent it) is replayed into the SDK's app in-process with the client's
+own headers (so the SDK records the same credential as the session's owner), its
+answer dropped, which opens an SDK session; what comes in the session meanwhile waits
+for it. From then on every request of the session goes to the SDK with the SDK's
+session id in place of the front's, and the SDK's answers carry the front's id back. A
+GET stream does not start the SDK's build itself: it waits for the build the server
+starts once the vault is warm (or another request's), at most :data:`STREAM_WAIT_S`,
+so a client's GET stream, opened right after its handshake, does not slow its first
+search. A DELETE the SDK accepts, or an SDK 404 (its session ended), ends the front's
+session too; a hand-over the SDK refuses (its session cap) ends it, and the request is
+answered as for an unknown session (the SDK's 404).
 
 Bounded: at most :data:`MAX_SESSIONS` sessions are kept (each with an ``initialize``
 of at most :data:`MAX_OPENING_BYTES`); a session idle for the SDK's idle timeout is
