@@ -527,7 +527,7 @@ def test_the_front_path_imports_neither_the_sdk_nor_starlette() -> None:
     code = (
         "import sys\n"
         "import rubi.cli.serverun, rubi.mcp.server, rubi.mcp.httpfront, rubi.mcp.http_admit\n"
-        "import rubi.mcp.early, rubi.mcp.httpwarm\n"
+        "import rubi.mcp.early, rubi.mcp.httpwarm, rubi.mcp.httpsessions\n"
         "seen = ('mcp', 'mcp_types', 'starlette', 'pydantic')\n"
         "print(sorted(m for m in seen if m in sys.modules))\n"
     )

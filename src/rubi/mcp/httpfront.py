@@ -24,9 +24,26 @@ the first such request, or in the background once the vault is warm):
 The front answers as the SDK does in that era: status 200, ``application/json``, the
 JSON-RPC response (a test compares the bytes' JSON with the SDK's).
 
-Not answered here: the 2025-11-25 era and older (``initialize``, its session, the
-client's GET stream): they go to the SDK from the first request, and wait for its
-build. The SDK's app runs its lifespan (its session manager) under the front's.
+The 2025-11-25 era and older (``initialize``, its session, the client's GET stream,
+DELETE) is :class:`rubi.mcp.httpsessions.FrontSessions`'s, for a request to ``/mcp``
+whose ``MCP-Protocol-Version`` header names a handshake-era revision of the snapshot or
+none: the front opens the session itself (an admitted, plain ``initialize``) and
+answers in it what stdio's greeting answers (``notifications/initialized``, ``ping``,
+the list requests, plain tool calls), in the SDK's server-sent-event form; the first
+request of such a session it cannot answer (a GET stream once the SDK's app is there,
+DELETE, anything unusual, any refusal) hands the session to the SDK in place: its
+``initialize`` is replayed into the SDK's app, whose session id the front maps both
+ways from then on. A request naming a session the front does not keep, and every
+request without one that is not a plain ``initialize``, is the SDK's as before.
+
+The SDK's app runs its lifespan (its session manager) under the front's. When uvicorn
+begins its shutdown, :meth:`HttpFront.closing` lets a GET stream that waits for the
+SDK's app go (503) rather than hold the shutdown up.
+
+Where the front's answers differ from the SDK's, in both eras: a tool call that runs
+longer than 15 s gets the SDK's keep-alive pings there (server-sent-event comments, for
+a proxy's idle timeout), the front's answer comes whole at the end; a client that hangs
+up does not cancel a tool the front runs. Neither changes an answer.
 
 Only the stdlib and what the tools need are imported here (uvicorn by
 :func:`run_http`).
@@ -45,6 +62,7 @@ from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
 from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, announce, front_admits
+from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions
 
 __all__ = ["HttpFront", "run_http"]
 
@@ -73,6 +91,8 @@ class HttpFront:
         answerer: answers plain tool calls (None: tool calls go to the SDK).
         building: entered around the SDK's build when a request waits for it
             (:meth:`rubi.mcp.httpwarm.ListenWarmup.aside`); None for nothing.
+        stream_wait_s: the longest a handshake-era GET stream waits for the SDK's
+            app to be built by others (:mod:`rubi.mcp.httpsessions`).
     """
 
     def __init__(
@@ -82,6 +102,7 @@ class HttpFront:
         handshake: Handshake | None,
         answerer: Answerer | None = None,
         building: Callable[[], AbstractContextManager[None]] | None = None,
+        stream_wait_s: float = STREAM_WAIT_S,
     ) -> None:
         self.access = access
         self._aside = building or nullcontext
@@ -92,14 +113,29 @@ class HttpFront:
         self._building: asyncio.Lock | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lifespan: _Lifespan | None = None
-        self.answered = 0
-        """Requests the front answered itself (tests and benches read it)."""
+        self._built = asyncio.Event()
+        self.sessions: FrontSessions | None = None
+        """The handshake era's sessions (None without a snapshot)."""
+        if handshake is not None:
+            self.sessions = FrontSessions(
+                handshake, answerer, self._to_sdk, self._built, stream_wait_s
+            )
+        self._stateless = 0
+
+    @property
+    def answered(self) -> int:
+        """Requests the front answered itself, either era (tests and benches read it)."""
+        sessions = self.sessions.answered if self.sessions is not None else 0
+        return self._stateless + sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._run_lifespan(receive, send)
             return
         headers = front_admits(self.access, scope) if self._handshake is not None else None
+        if self.sessions is not None and self.sessions.handles(scope, headers):
+            await self.sessions.serve(scope, receive, send, headers, _read_front_body)
+            return
         version = headers.get(VERSION_HEADER) if headers is not None else None
         if headers is None or self._handshake is None or version not in self._handshake.modern:
             await self._to_sdk(scope, receive, send)
@@ -120,7 +156,7 @@ class HttpFront:
             await self._to_sdk(scope, _replaying(body, more, receive), send)
             return
         rid, reply = answer
-        self.answered += 1
+        self._stateless += 1
         text = json.dumps({"jsonrpc": "2.0", "id": rid, **reply}, separators=(",", ":"))
         data = text.encode("utf-8")
         response_headers = [
@@ -129,6 +165,12 @@ class HttpFront:
         ]
         await send({"type": "http.response.start", "status": 200, "headers": response_headers})
         await send({"type": "http.response.body", "body": data})
+
+    def closing(self) -> None:
+        """The server begins its shutdown (on the event loop): what waits for the SDK's
+        app without needing it stops waiting (:meth:`FrontSessions.close`)."""
+        if self.sessions is not None:
+            self.sessions.close()
 
     def build_soon(self) -> None:
         """Build the SDK's app in the background, if not built yet (any thread; once
@@ -155,6 +197,7 @@ class HttpFront:
                 lifespan = _Lifespan(app)
                 await lifespan.start()
                 self._lifespan, self._sdk = lifespan, app
+                self._built.set()
         return self._sdk
 
     def _build_aside(self, background: bool) -> App:
@@ -216,6 +259,10 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool, bool]:
         more = bool(message.get("more_body", False))
         if not more or size > limit:
             return b"".join(chunks), more or size > limit, False
+
+
+async def _read_front_body(receive: Receive) -> tuple[bytes, bool, bool]:
+    return await _read_body(receive, MAX_BODY_BYTES)
 
 
 def _replaying(body: bytes, more: bool, receive: Receive) -> Receive:
@@ -291,5 +338,11 @@ def run_http(
             await super().startup(sockets)
             if listening is not None and self.started:
                 listening()
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            closing = getattr(app, "closing", None)
+            if callable(closing):
+                closing()
+            await super().shutdown(sockets)
 
     Server(config).run()

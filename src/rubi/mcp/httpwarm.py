@@ -1,13 +1,13 @@
 """``rubi serve --http``: the listener first, the first call as a cold process reads,
 then the rest.
 
-Over HTTP nothing can be answered before the MCP SDK is imported (its streamable HTTP
-app, 1-1.5 s of CPU on a busy machine): unlike stdio (:mod:`rubi.mcp.startup`) there is
-no snapshot front yet. Everything else a starting server does waits until the port
-listens, so the handshake and ``tools/list`` come as early as the SDK allows: the
-engine's load and the background watch (the catch-up run, the watcher) began at once
-before, in threads beside the SDK's import, and the handshake waited for their share
-of the one interpreter.
+The port answers before the MCP SDK is imported (its streamable HTTP app, 1-1.5 s of
+CPU): the front (:mod:`rubi.mcp.httpfront`) answers both eras' handshakes, lists and
+plain tool calls from the snapshot, as stdio does (:mod:`rubi.mcp.startup`).
+Everything else a starting server does waits until the port listens, so those answers
+come first: the engine's load and the background watch (the catch-up run, the watcher)
+began at once before, in threads beside the SDK's import, and the handshake waited for
+their share of the one interpreter.
 
 Once uvicorn listens (:meth:`ListenWarmup.listening`), the first tool call reads as a
 cold process reads (:func:`rubi.app.searching.searching_once`: the flat graph, the
@@ -92,7 +92,7 @@ class ListenWarmup:
     @contextmanager
     def aside(self) -> Iterator[None]:
         """Work a request waits for that is not a tool call (the HTTP front building
-        the SDK's app for a 2025-11-25 client): the warm-up does not begin while it
+        the SDK's app for a request it does not answer itself): the warm-up does not begin while it
         runs, and waits its full delay after it (the tool call that follows it should
         read cold, not wait for a warm-up begun meanwhile)."""
         with self._state:
