@@ -444,3 +444,54 @@ def test_a_waiting_get_stream_does_not_hold_up_the_shutdown(project: VaultPaths)
         return [sent[0]["status"], front._sdk is None]
 
     assert asyncio.run(run()) == [503, True]
+
+
+NOT_UTF8 = {
+    "utf-16": lambda text: text.encode("utf-16"),
+    "utf-32": lambda text: text.encode("utf-32"),
+    "utf-8 BOM": lambda text: b"\xef\xbb\xbf" + text.encode(),
+    "encoded surrogate": lambda text: text.replace("NAME", "\ud800").encode(
+        "utf-8", "surrogatepass"
+    ),
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("encoding", list(NOT_UTF8))
+def test_a_body_not_of_strict_utf8_is_the_sdks(project: VaultPaths, encoding: str) -> None:
+    """The SDK parses a body as strict UTF-8 JSON: a UTF-16 or UTF-32 body, a byte
+    order mark, an encoded lone surrogate are its parse error (400) in the handshake
+    era, never a session or an answer of the front's (Python's ``json.loads`` of bytes
+    accepts them all; an echoed surrogate id even failed the front's answer); in the
+    2026-07-28 era the SDK's own answer, whatever it is."""
+    encode = NOT_UTF8[encoding]
+
+    async def run(front: HttpFront) -> list[Any]:
+        info = {"name": "NAME", "version": "1"}
+        init = _rpc("initialize", 0, protocolVersion=ERA, capabilities={}, clientInfo=info)
+        listing = json.dumps(_rpc("tools/list", "NAME"))
+        got = []
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=encode(json.dumps(init)), headers=HEADERS)
+            got.append(_seen(r, r.headers.get("mcp-session-id", "")))
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            for body in (listing, json.dumps(_rpc("notifications/initialized"))):
+                r = await client.post("/mcp", content=encode(body), headers=headers)
+                got.append(_seen(r, sid))
+            modern = {**HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list"}
+            meta = {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
+            body = json.dumps(_rpc("tools/list", "NAME", _meta=meta))
+            r = await client.post("/mcp", content=encode(body), headers=modern)
+            got.append(_seen(r, ""))
+        return got
+
+    front = _front(project)
+    by_front = asyncio.run(run(front))
+    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert by_front[0][0] == by_front[1][0] == 400  # the SDK's parse error
+    assert front.answered == 1  # the plain initialize alone (the refusal handed over)
