@@ -495,3 +495,32 @@ def test_a_body_not_of_strict_utf8_is_the_sdks(project: VaultPaths, encoding: st
     assert by_front == asyncio.run(run(_front(project, answer=False)))
     assert by_front[0][0] == by_front[1][0] == 400  # the SDK's parse error
     assert front.answered == 1  # the plain initialize alone (the refusal handed over)
+
+
+@pytest.mark.timeout(120)
+def test_a_long_initialized_notification_is_not_kept(project: VaultPaths) -> None:
+    """What a session keeps is bounded (:data:`httpsessions.MAX_OPENING_BYTES`): a
+    ``notifications/initialized`` padded past it (whitespace, up to the 4 MiB body
+    limit) is the SDK's, not kept to be replayed; the session goes on as the SDK's."""
+    padded = '{"jsonrpc": "2.0", "method": "notifications/initialized"' + " " * 2**20 + "}"
+    steps: list[Step] = [("POST", None, {}), ("POST", _rpc("tools/list", 1), {})]
+
+    async def run(front: HttpFront) -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            got = [_seen(r, sid)]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            for _, body, _ in steps:
+                content = padded if body is None else json.dumps(body)
+                r = await client.post("/mcp", content=content, headers=headers)
+                got.append(_seen(r, sid))
+            if front.sessions is not None:
+                kept = [s.initialized for s in front.sessions._table.values()]
+                assert all(len(k[1]) <= httpsessions.MAX_OPENING_BYTES for k in kept if k)
+        return got
+
+    front = _front(project)
+    by_front = asyncio.run(run(front))
+    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert [status for status, *_ in by_front] == [200, 202, 200]

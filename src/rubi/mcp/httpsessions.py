@@ -39,10 +39,11 @@ session too; a hand-over the SDK refuses (its session cap) ends it, and the requ
 answered as for an unknown session (the SDK's 404).
 
 Bounded: at most :data:`MAX_SESSIONS` sessions are kept (each with an ``initialize``
-of at most :data:`MAX_OPENING_BYTES`); a session idle for the SDK's idle timeout is
-forgotten (its id then answers the SDK's 404, as the SDK's own session would); at the
-cap a new ``initialize`` goes to the SDK, which opens the session itself (slower,
-otherwise the same).
+and a ``notifications/initialized`` of at most :data:`MAX_OPENING_BYTES` each: a longer
+one is the SDK's); a session idle for the SDK's idle timeout is forgotten (its id then
+answers the SDK's 404, as the SDK's own session would); at the cap a new
+``initialize`` goes to the SDK, which opens the session itself (slower, otherwise the
+same).
 
 Only the stdlib is imported here.
 """
@@ -267,8 +268,8 @@ class FrontSessions:
         if msg is None or not _plain_keys(msg):
             return None
         if msg["method"] == "notifications/initialized" and "id" not in msg:
-            if msg.get("params") not in (None, {}):
-                return None
+            if msg.get("params") not in (None, {}) or len(body) > MAX_OPENING_BYTES:
+                return None  # kept to be replayed: of the opening's bound at most
             if session.initialized is None:
                 session.initialized = (_kept(scope), body)
             return b""
