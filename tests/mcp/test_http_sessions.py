@@ -524,3 +524,32 @@ def test_a_long_initialized_notification_is_not_kept(project: VaultPaths) -> Non
     by_front = asyncio.run(run(front))
     assert by_front == asyncio.run(run(_front(project, answer=False)))
     assert [status for status, *_ in by_front] == [200, 202, 200]
+
+
+@pytest.mark.timeout(120)
+def test_a_websocket_naming_a_front_session_is_the_sdks(project: VaultPaths) -> None:
+    """A WebSocket handshake to ``/mcp`` (uvicorn serves them when a WebSocket library
+    is installed) naming a session of the front's is the SDK's, as every WebSocket is:
+    closed, never taken for an HTTP request of the session (it has no method)."""
+
+    async def run(front: HttpFront) -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"].encode()
+        sent: list[Any] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "websocket.connect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        headers += [(b"host", b"127.0.0.1:8765"), (b"mcp-session-id", sid)]
+        scope = {"type": "websocket", "path": "/mcp", "headers": headers, "root_path": ""}
+        await asyncio.wait_for(front(scope, receive, send), 30)
+        await front.aclose()
+        return [m["type"] for m in sent]
+
+    by_front = asyncio.run(run(_front(project)))
+    assert by_front == asyncio.run(run(_front(project, answer=False))) == ["websocket.close"]

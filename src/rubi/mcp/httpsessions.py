@@ -141,13 +141,15 @@ class FrontSessions:
         self._closing.set()
 
     def handles(self, scope: Scope, headers: dict[str, str] | None) -> bool:
-        """Whether :meth:`serve` takes this request: a request to ``/mcp`` of the
+        """Whether :meth:`serve` takes this request: an HTTP request to ``/mcp`` of the
         handshake era (its ``MCP-Protocol-Version`` header one of the snapshot's
         ``initialize`` revisions, or none) that names a session of the front's, or an
         admitted POST without a session header."""
         raw = _header(scope, VERSION_HEADER)
         version = raw.decode("latin-1") if raw is not None else None
-        if scope.get("path") != "/mcp" or scope.get("root_path", "") != "":
+        if scope.get("type") != "http" or scope.get("path") != "/mcp":
+            return False  # a WebSocket is the SDK's
+        if scope.get("root_path", "") != "":
             return False
         if version is not None and version not in self._versions:
             return False  # the SDK routes it to the 2026-07-28 path, sessions aside
