@@ -553,3 +553,59 @@ def test_a_websocket_naming_a_front_session_is_the_sdks(project: VaultPaths) -> 
 
     by_front = asyncio.run(run(_front(project)))
     assert by_front == asyncio.run(run(_front(project, answer=False))) == ["websocket.close"]
+
+
+@pytest.mark.timeout(120)
+def test_a_request_read_across_a_hand_over_goes_to_the_sdk(project: VaultPaths) -> None:
+    """A request whose body was still arriving while another request handed the
+    session over is the SDK's once read: a ``notifications/initialized`` then
+    reaches the SDK's session (none was replayed to it), not the front's record."""
+    seen: list[bytes] = []
+
+    def sdk() -> Any:
+        from rubi.mcp.http_access import http_app
+        from rubi.mcp.server import build_server
+
+        app = http_app(build_server(project, token=TOKEN), ACCESS)
+
+        async def spy(scope: Any, receive: Any, send: Any) -> None:
+            async def watched() -> Any:
+                message = await receive()
+                seen.append(message.get("body", b""))
+                return message
+
+            await app(scope, watched if scope["type"] == "http" else receive, send)
+
+        return spy
+
+    front = _front(project, build=sdk)
+    body = json.dumps(_rpc("notifications/initialized")).encode()
+
+    async def run() -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            arrived = asyncio.Event()
+            sent: list[Any] = []
+
+            async def receive() -> dict[str, Any]:
+                await arrived.wait()
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+            raw.append((b"host", b"127.0.0.1:8765"))
+            scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": raw}
+            slow = asyncio.ensure_future(front(scope, receive, send))
+            await asyncio.sleep(0.05)
+            listing = _rpc("resources/list", 1, cursor=None)  # hands the session over
+            r = await client.post("/mcp", content=json.dumps(listing), headers=headers)
+            assert r.status_code == 200 and front._sdk is not None
+            arrived.set()
+            await asyncio.wait_for(slow, 30)
+            return [sent[0]["status"], front.answered, body in seen]
+
+    assert asyncio.run(run()) == [202, 1, True]

@@ -263,8 +263,9 @@ class FrontSessions:
     async def _reply(self, session: _Session, scope: Scope, body: bytes) -> bytes | None:
         """The answer to a POST of a session not handed over: an SSE event's data, or
         ``b""`` for a 202; None: the SDK's (also while the session is being handed
-        over: what comes meanwhile waits for the SDK's session, and goes to it)."""
-        if session.lock.locked():
+        over: what comes meanwhile waits for the SDK's session, and goes to it; and
+        once it was, for a request whose body was still arriving then)."""
+        if session.lock.locked() or session.sdk_id is not None:
             return None
         msg = _request(body)
         if msg is None or not _plain_keys(msg):
