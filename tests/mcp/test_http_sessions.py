@@ -444,3 +444,168 @@ def test_a_waiting_get_stream_does_not_hold_up_the_shutdown(project: VaultPaths)
         return [sent[0]["status"], front._sdk is None]
 
     assert asyncio.run(run()) == [503, True]
+
+
+NOT_UTF8 = {
+    "utf-16": lambda text: text.encode("utf-16"),
+    "utf-32": lambda text: text.encode("utf-32"),
+    "utf-8 BOM": lambda text: b"\xef\xbb\xbf" + text.encode(),
+    "encoded surrogate": lambda text: text.replace("NAME", "\ud800").encode(
+        "utf-8", "surrogatepass"
+    ),
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("encoding", list(NOT_UTF8))
+def test_a_body_not_of_strict_utf8_is_the_sdks(project: VaultPaths, encoding: str) -> None:
+    """The SDK parses a body as strict UTF-8 JSON: a UTF-16 or UTF-32 body, a byte
+    order mark, an encoded lone surrogate are its parse error (400) in the handshake
+    era, never a session or an answer of the front's (Python's ``json.loads`` of bytes
+    accepts them all; an echoed surrogate id even failed the front's answer); in the
+    2026-07-28 era the SDK's own answer, whatever it is."""
+    encode = NOT_UTF8[encoding]
+
+    async def run(front: HttpFront) -> list[Any]:
+        info = {"name": "NAME", "version": "1"}
+        init = _rpc("initialize", 0, protocolVersion=ERA, capabilities={}, clientInfo=info)
+        listing = json.dumps(_rpc("tools/list", "NAME"))
+        got = []
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=encode(json.dumps(init)), headers=HEADERS)
+            got.append(_seen(r, r.headers.get("mcp-session-id", "")))
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            for body in (listing, json.dumps(_rpc("notifications/initialized"))):
+                r = await client.post("/mcp", content=encode(body), headers=headers)
+                got.append(_seen(r, sid))
+            modern = {**HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list"}
+            meta = {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
+            body = json.dumps(_rpc("tools/list", "NAME", _meta=meta))
+            r = await client.post("/mcp", content=encode(body), headers=modern)
+            got.append(_seen(r, ""))
+        return got
+
+    front = _front(project)
+    by_front = asyncio.run(run(front))
+    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert by_front[0][0] == by_front[1][0] == 400  # the SDK's parse error
+    assert front.answered == 1  # the plain initialize alone (the refusal handed over)
+
+
+@pytest.mark.timeout(120)
+def test_a_long_initialized_notification_is_not_kept(project: VaultPaths) -> None:
+    """What a session keeps is bounded (:data:`httpsessions.MAX_OPENING_BYTES`): a
+    ``notifications/initialized`` padded past it (whitespace, up to the 4 MiB body
+    limit) is the SDK's, not kept to be replayed; the session goes on as the SDK's."""
+    padded = '{"jsonrpc": "2.0", "method": "notifications/initialized"' + " " * 2**20 + "}"
+    steps: list[Step] = [("POST", None, {}), ("POST", _rpc("tools/list", 1), {})]
+
+    async def run(front: HttpFront) -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            got = [_seen(r, sid)]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            for _, body, _ in steps:
+                content = padded if body is None else json.dumps(body)
+                r = await client.post("/mcp", content=content, headers=headers)
+                got.append(_seen(r, sid))
+            if front.sessions is not None:
+                kept = [s.initialized for s in front.sessions._table.values()]
+                assert all(len(k[1]) <= httpsessions.MAX_OPENING_BYTES for k in kept if k)
+        return got
+
+    front = _front(project)
+    by_front = asyncio.run(run(front))
+    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert [status for status, *_ in by_front] == [200, 202, 200]
+
+
+@pytest.mark.timeout(120)
+def test_a_websocket_naming_a_front_session_is_the_sdks(project: VaultPaths) -> None:
+    """A WebSocket handshake to ``/mcp`` (uvicorn serves them when a WebSocket library
+    is installed) naming a session of the front's is the SDK's, as every WebSocket is:
+    closed, never taken for an HTTP request of the session (it has no method)."""
+
+    async def run(front: HttpFront) -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"].encode()
+        sent: list[Any] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "websocket.connect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        headers += [(b"host", b"127.0.0.1:8765"), (b"mcp-session-id", sid)]
+        scope = {"type": "websocket", "path": "/mcp", "headers": headers, "root_path": ""}
+        await asyncio.wait_for(front(scope, receive, send), 30)
+        await front.aclose()
+        return [m["type"] for m in sent]
+
+    by_front = asyncio.run(run(_front(project)))
+    assert by_front == asyncio.run(run(_front(project, answer=False))) == ["websocket.close"]
+
+
+@pytest.mark.timeout(120)
+def test_a_request_read_across_a_hand_over_goes_to_the_sdk(project: VaultPaths) -> None:
+    """A request whose body was still arriving while another request handed the
+    session over is the SDK's once read: a ``notifications/initialized`` then
+    reaches the SDK's session (none was replayed to it), not the front's record."""
+    seen: list[bytes] = []
+
+    def sdk() -> Any:
+        from rubi.mcp.http_access import http_app
+        from rubi.mcp.server import build_server
+
+        app = http_app(build_server(project, token=TOKEN), ACCESS)
+
+        async def spy(scope: Any, receive: Any, send: Any) -> None:
+            async def watched() -> Any:
+                message = await receive()
+                seen.append(message.get("body", b""))
+                return message
+
+            await app(scope, watched if scope["type"] == "http" else receive, send)
+
+        return spy
+
+    front = _front(project, build=sdk)
+    body = json.dumps(_rpc("notifications/initialized")).encode()
+
+    async def run() -> list[Any]:
+        async with _client(front) as client:
+            r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+            sid = r.headers["mcp-session-id"]
+            headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+            arrived = asyncio.Event()
+            sent: list[Any] = []
+
+            async def receive() -> dict[str, Any]:
+                await arrived.wait()
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+            raw.append((b"host", b"127.0.0.1:8765"))
+            scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": raw}
+            slow = asyncio.ensure_future(front(scope, receive, send))
+            await asyncio.sleep(0.05)
+            listing = _rpc("resources/list", 1, cursor=None)  # hands the session over
+            r = await client.post("/mcp", content=json.dumps(listing), headers=headers)
+            assert r.status_code == 200 and front._sdk is not None
+            arrived.set()
+            await asyncio.wait_for(slow, 30)
+            return [sent[0]["status"], front.answered, body in seen]
+
+    assert asyncio.run(run()) == [202, 1, True]

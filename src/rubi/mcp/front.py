@@ -206,7 +206,7 @@ class Handover:
 
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 """A ``\\ud800``-``\\udfff`` escape on a raw line: the only way a message parsed from
-bytes can hold a lone surrogate (such bytes themselves are not UTF-8)."""
+strict UTF-8 can hold a lone surrogate (such bytes themselves are not UTF-8)."""
 
 
 def _request(line: bytes) -> dict[str, Any] | None:
@@ -215,9 +215,11 @@ def _request(line: bytes) -> dict[str, Any] | None:
     A message holding a lone surrogate anywhere (its id, a client's name, an argument)
     is not: the SDK's parser refuses the line, and the SDK answers it with an error
     (:func:`rubi.mcp.stdio.unreadable_reply`); a reply that echoed such an id could
-    not even be written."""
+    not even be written. The bytes are read as strict UTF-8, as the SDK's parser reads
+    them (``json.loads`` of bytes would take UTF-16, UTF-32, a byte order mark and an
+    encoded surrogate, all the SDK's parse errors)."""
     try:
-        msg = json.loads(line)
+        msg = json.loads(line.decode("utf-8"))
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's limit
         return None
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":

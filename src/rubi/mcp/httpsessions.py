@@ -39,10 +39,11 @@ session too; a hand-over the SDK refuses (its session cap) ends it, and the requ
 answered as for an unknown session (the SDK's 404).
 
 Bounded: at most :data:`MAX_SESSIONS` sessions are kept (each with an ``initialize``
-of at most :data:`MAX_OPENING_BYTES`); a session idle for the SDK's idle timeout is
-forgotten (its id then answers the SDK's 404, as the SDK's own session would); at the
-cap a new ``initialize`` goes to the SDK, which opens the session itself (slower,
-otherwise the same).
+and a ``notifications/initialized`` of at most :data:`MAX_OPENING_BYTES` each: a longer
+one is the SDK's); a session idle for the SDK's idle timeout is forgotten (its id then
+answers the SDK's 404, as the SDK's own session would); at the cap a new
+``initialize`` goes to the SDK, which opens the session itself (slower, otherwise the
+same).
 
 Only the stdlib is imported here.
 """
@@ -140,13 +141,15 @@ class FrontSessions:
         self._closing.set()
 
     def handles(self, scope: Scope, headers: dict[str, str] | None) -> bool:
-        """Whether :meth:`serve` takes this request: a request to ``/mcp`` of the
+        """Whether :meth:`serve` takes this request: an HTTP request to ``/mcp`` of the
         handshake era (its ``MCP-Protocol-Version`` header one of the snapshot's
         ``initialize`` revisions, or none) that names a session of the front's, or an
         admitted POST without a session header."""
         raw = _header(scope, VERSION_HEADER)
         version = raw.decode("latin-1") if raw is not None else None
-        if scope.get("path") != "/mcp" or scope.get("root_path", "") != "":
+        if scope.get("type") != "http" or scope.get("path") != "/mcp":
+            return False  # a WebSocket is the SDK's
+        if scope.get("root_path", "") != "":
             return False
         if version is not None and version not in self._versions:
             return False  # the SDK routes it to the 2026-07-28 path, sessions aside
@@ -260,15 +263,16 @@ class FrontSessions:
     async def _reply(self, session: _Session, scope: Scope, body: bytes) -> bytes | None:
         """The answer to a POST of a session not handed over: an SSE event's data, or
         ``b""`` for a 202; None: the SDK's (also while the session is being handed
-        over: what comes meanwhile waits for the SDK's session, and goes to it)."""
-        if session.lock.locked():
+        over: what comes meanwhile waits for the SDK's session, and goes to it; and
+        once it was, for a request whose body was still arriving then)."""
+        if session.lock.locked() or session.sdk_id is not None:
             return None
         msg = _request(body)
         if msg is None or not _plain_keys(msg):
             return None
         if msg["method"] == "notifications/initialized" and "id" not in msg:
-            if msg.get("params") not in (None, {}):
-                return None
+            if msg.get("params") not in (None, {}) or len(body) > MAX_OPENING_BYTES:
+                return None  # kept to be replayed: of the opening's bound at most
             if session.initialized is None:
                 session.initialized = (_kept(scope), body)
             return b""
