@@ -609,3 +609,35 @@ def test_a_request_read_across_a_hand_over_goes_to_the_sdk(project: VaultPaths) 
             return [sent[0]["status"], front.answered, body in seen]
 
     assert asyncio.run(run()) == [202, 1, True]
+
+
+@pytest.mark.timeout(50)
+def test_a_refused_get_stream_is_refused_at_once_as_the_sdk_refuses_it(
+    project: VaultPaths,
+) -> None:
+    """Over a real socket, a GET stream naming a live front session that the SDK's gates
+    refuse (no token, a wrong one, a foreign Origin or Host) waited for the SDK's app
+    to be built by others (up to ``STREAM_WAIT_S``, here 60 s: past the test's
+    timeout) before its refusal; it is handed to the SDK at once now, which refuses it
+    as it always did."""
+    front = _front(project, stream_wait_s=60.0)
+    refusals: list[dict[str, str | None]] = [
+        {"Authorization": None},
+        {"Authorization": f"Bearer {TOKEN[:-1]}x"},
+        {"Origin": EVIL},
+        {"Host": "evil.example.com:8765"},
+    ]
+
+    async def run(port: int) -> list[int]:
+        statuses = []
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=40) as client:
+            for change in refusals:
+                r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
+                sid = r.headers["mcp-session-id"]
+                headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
+                sent = {k: v for k, v in {**headers, **change}.items() if v is not None}
+                statuses.append((await client.get("/mcp", headers=sent)).status_code)
+        return statuses
+
+    with _uvicorn(front) as port:
+        assert asyncio.run(asyncio.wait_for(run(port), 45)) == [401, 401, 403, 421]

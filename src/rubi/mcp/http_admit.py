@@ -235,20 +235,43 @@ def front_admits(access: HttpAccess, scope: Mapping[str, object]) -> dict[str, s
     headers = _single(list(raw)) if isinstance(raw, list) else None
     if headers is None:
         return None
-    host, origin = headers.get("host"), headers.get("origin")
-    if access.remote and origin is not None and not same_origin(origin, host or ""):
-        return None  # SameOriginMiddleware: 403
-    if access.token is not None and not _bearer(headers.get("authorization", ""), access.token):
-        return None  # the bearer middleware: 401
+    if not _gates(access, headers):
+        return None
     if not headers.get("content-type", "").lower().startswith("application/json"):
         return None  # the transport: 400
-    if not access.remote and not _loopback_names_it(access.host, host, origin):
-        return None  # DNS-rebinding protection: 421 or 403
     if not accepts_json_and_sse(headers.get("accept", "")):
         return None  # 406
     if _declared_over(headers.get("content-length"), MAX_BODY_BYTES):
         return None  # 413 at once, before a byte of the body is read
     return headers
+
+
+def stream_admits(access: HttpAccess, scope: Mapping[str, object]) -> dict[str, str] | None:
+    """The request's headers (lower-case names) when it is a GET to ``/mcp`` that the
+    SDK path's gates before its transport would let through (:func:`_gates`: the
+    same-origin rule of a remote bind, the bearer token, the loopback Host and Origin
+    rules); None otherwise. A GET stream has no body: its ``Accept`` is the
+    transport's to judge, when the SDK answers it."""
+    if scope.get("type") != "http" or scope.get("method") != "GET":
+        return None
+    if scope.get("path") != "/mcp" or scope.get("root_path", "") != "":
+        return None
+    raw = scope.get("headers")
+    headers = _single(list(raw)) if isinstance(raw, list) else None
+    return headers if headers is not None and _gates(access, headers) else None
+
+
+def _gates(access: HttpAccess, headers: dict[str, str]) -> bool:
+    """Whether the SDK path's gates before its transport let a request with these
+    headers through: the same-origin rule of a remote bind (``SameOriginMiddleware``:
+    403), the bearer token (401), the loopback Host and Origin rules of its DNS-rebinding
+    protection (421 or 403)."""
+    host, origin = headers.get("host"), headers.get("origin")
+    if access.remote and origin is not None and not same_origin(origin, host or ""):
+        return False
+    if access.token is not None and not _bearer(headers.get("authorization", ""), access.token):
+        return False
+    return access.remote or _loopback_names_it(access.host, host, origin)
 
 
 def _declared_over(length: str | None, limit: int) -> bool:

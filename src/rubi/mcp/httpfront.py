@@ -61,7 +61,13 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
-from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, announce, front_admits
+from rubi.mcp.http_admit import (
+    MAX_BODY_BYTES,
+    HttpAccess,
+    announce,
+    front_admits,
+    stream_admits,
+)
 from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions
 
 __all__ = ["HttpFront", "run_http"]
@@ -134,6 +140,8 @@ class HttpFront:
             return
         headers = front_admits(self.access, scope) if self._handshake is not None else None
         if self.sessions is not None and self.sessions.handles(scope, headers):
+            if scope.get("method") == "GET":  # a session's stream: its own gates
+                headers = stream_admits(self.access, scope)
             await self.sessions.serve(scope, receive, send, headers, _read_front_body)
             return
         version = headers.get(VERSION_HEADER) if headers is not None else None

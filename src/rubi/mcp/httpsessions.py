@@ -183,7 +183,8 @@ class FrontSessions:
 
         Args:
             scope, receive, send: the ASGI request.
-            headers: what ``front_admits`` returned (None: refused, the SDK's).
+            headers: what ``front_admits`` returned, for a GET ``stream_admits``
+                (None: refused, the SDK's).
             read_body: reads the body up to the front's limit: ``(body, more left,
                 the client went away)``.
         """
@@ -213,7 +214,10 @@ class FrontSessions:
             await self._forward(key, session, scope, receive, send)
             return
         if scope["method"] == "GET":
-            await self._stream(key, session, scope, receive, send)
+            if headers is None:  # refused (no token, a foreign Origin): the SDK's, at once
+                await self._hand_over(key, session, scope, receive, send)
+            else:
+                await self._stream(key, session, scope, receive, send)
             return
         if scope["method"] != "POST" or headers is None or not _json_type(headers):
             await self._hand_over(key, session, scope, receive, send)
