@@ -37,11 +37,15 @@ __all__ = [
     "CLIENT_INFO_KEY",
     "VERSION_KEY",
     "Answerer",
+    "Era",
     "FastCalls",
     "Handover",
     "Handshake",
     "greet",
+    "initialize_version",
     "load_handshake",
+    "plain_request",
+    "reply_line",
     "stateless_reply",
 ]
 
@@ -152,7 +156,7 @@ class FastCalls:
         answerer: answers a tool call (:data:`Answerer`).
     """
 
-    era: _Era
+    era: Era
     handshake: Handshake
     answerer: Answerer
 
@@ -161,7 +165,7 @@ class FastCalls:
         JSON parse); None for every other line (the SDK's)."""
         if self.era.version is None:
             return None  # the SDK opened the era: it answers everything
-        msg = _request(line)
+        msg = plain_request(line)
         if msg is None or msg["method"] != "tools/call" or "id" not in msg:
             return None
         return msg
@@ -170,10 +174,10 @@ class FastCalls:
         """The reply line (no newline) to a request :meth:`claim` returned, or None to
         leave it to the SDK. Runs the tool: call it off the event loop."""
         reply, _ = self.era.reply(msg, self.handshake, self.answerer)
-        return None if reply is None else _line(msg["id"], reply)
+        return None if reply is None else reply_line(msg["id"], reply)
 
 
-def _line(rid: int | str, reply: dict[str, Any]) -> str:
+def reply_line(rid: int | str, reply: dict[str, Any]) -> str:
     """The JSON-RPC message of ``reply`` to request ``rid``, as the SDK writes it."""
     message = {"jsonrpc": "2.0", "id": rid, **reply}
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -209,7 +213,7 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 strict UTF-8 can hold a lone surrogate (such bytes themselves are not UTF-8)."""
 
 
-def _request(line: bytes) -> dict[str, Any] | None:
+def plain_request(line: bytes) -> dict[str, Any] | None:
     """A JSON-RPC 2.0 message of the plain shape the greeting handles, else None.
 
     A message holding a lone surrogate anywhere (its id, a client's name, an argument)
@@ -238,7 +242,7 @@ def _plain_params(msg: dict[str, Any]) -> bool:
     return msg.get("params") in (None, {})
 
 
-def _initialize_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
+def initialize_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
     """The revision to answer an ``initialize`` with, or None when its parameters are
     not the plain shape, capabilities and client info as the 2026-07-28 envelope's
     (:func:`plain_capabilities`, :func:`plain_client_info`): a ``{"roots": "x"}`` or a
@@ -376,7 +380,7 @@ def greet(
         ended first.
     """
     handover = Handover()
-    era = _Era()
+    era = Era()
     if handshake is not None and answerer is not None:
         handover.fast = FastCalls(era, handshake, answerer)
     while True:
@@ -385,7 +389,7 @@ def greet(
             return None
         if not line.strip():
             continue
-        msg = _request(line) if handshake is not None else None
+        msg = plain_request(line) if handshake is not None else None
         if msg is None or handshake is None:
             handover.replay.append(line)
             return handover
@@ -403,7 +407,7 @@ def greet(
             handover.answered = reply
         elif unopened and era.version is not None:
             _show_era(handover, msg, era.version, handshake)
-        writer.write(_line(msg["id"], reply))
+        writer.write(reply_line(msg["id"], reply))
 
 
 def stateless_reply(
@@ -419,14 +423,14 @@ def stateless_reply(
     headers against its body) says no, or the answer would be an error (whose form
     the transport decides): the SDK's then. Runs the tool of a call: call it off the
     event loop."""
-    msg = _request(body)
+    msg = plain_request(body)
     if msg is None or "id" not in msg or not set(msg) <= {"jsonrpc", "id", "method", "params"}:
         return None
     if msg["method"] == "initialize" or _envelope_version(msg, handshake) is None:
         return None
     if not agrees(msg):
         return None
-    reply, _ = _Era()._modern(msg, handshake, answerer)
+    reply, _ = Era()._modern(msg, handshake, answerer)
     if reply is None or "result" not in reply:
         return None
     return msg["id"], reply
@@ -447,7 +451,7 @@ def _show_era(handover: Handover, call: dict[str, Any], version: str, handshake:
 
 
 @dataclass
-class _Era:
+class Era:
     """The connection's protocol revision once its first request opened it, and
     whether it is of the per-request envelope (2026-07-28 on)."""
 
@@ -466,7 +470,7 @@ class _Era:
         opened the era."""
         method = msg["method"]
         if self.version is None and method == "initialize":
-            self.version = _initialize_version(msg, handshake)
+            self.version = initialize_version(msg, handshake)
             return (handshake.reply(method, self.version) if self.version else None), True
         if self.version is None or self.modern:
             return self._modern(msg, handshake, answerer)

@@ -9,12 +9,12 @@ passes :func:`~rubi.mcp.http_admit.front_admits` and names a handshake-era revis
 its ``MCP-Protocol-Version`` header or none (the SDK's era routing):
 
 - an ``initialize`` without a session header whose parameters are of the plain shape
-  (:func:`rubi.mcp.front._initialize_version`): a new session, its id made as the SDK
+  (:func:`rubi.mcp.front.initialize_version`): a new session, its id made as the SDK
   makes one (``uuid4().hex``), the result from ``handshake.json``;
 - in a session it opened and has not handed over: ``notifications/initialized`` (202,
   no body), ``ping`` and the list requests without parameters (the snapshot's result
   or error), a tool call of the plain shape the answerer answers: as stdio's greeting
-  answers them (:class:`rubi.mcp.front._Era`).
+  answers them (:class:`rubi.mcp.front.Era`).
 
 It opens sessions so whether the SDK's app is built or not (one behaviour), and
 answers in the SDK's form for rubi's app (no JSON-response mode, no event store, so no
@@ -57,7 +57,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rubi.mcp.front import Answerer, Handshake, _Era, _initialize_version, _line, _request
+from rubi.mcp.front import Answerer, Era, Handshake, initialize_version, plain_request, reply_line
 
 __all__ = ["MAX_OPENING_BYTES", "MAX_SESSIONS", "STREAM_WAIT_S", "FrontSessions"]
 
@@ -240,10 +240,10 @@ class FrontSessions:
         body, more, ended = await read_body(receive)
         if ended:
             return
-        msg = None if more or len(body) > MAX_OPENING_BYTES else _request(body)
+        msg = None if more or len(body) > MAX_OPENING_BYTES else plain_request(body)
         version = None
         if msg is not None and msg["method"] == "initialize" and _plain_keys(msg):
-            version = _initialize_version(msg, self._handshake)
+            version = initialize_version(msg, self._handshake)
         reply = self._handshake.reply("initialize", version) if version else None
         if msg is None or version is None or reply is None or not self._room():
             await self._to_sdk(scope, _replaying(body, more, receive), send)
@@ -251,7 +251,7 @@ class FrontSessions:
         key = _session_id()
         self._table[key] = _Session(version, (_kept(scope), body))
         self.answered += 1
-        await _answer(send, key, _line(msg["id"], reply).encode("utf-8"))
+        await _answer(send, key, reply_line(msg["id"], reply).encode("utf-8"))
 
     def _room(self) -> bool:
         """Room for one more session, once the idle ones are forgotten."""
@@ -271,7 +271,7 @@ class FrontSessions:
         once it was, for a request whose body was still arriving then)."""
         if session.lock.locked() or session.sdk_id is not None:
             return None
-        msg = _request(body)
+        msg = plain_request(body)
         if msg is None or not _plain_keys(msg):
             return None
         if msg["method"] == "notifications/initialized" and "id" not in msg:
@@ -282,12 +282,12 @@ class FrontSessions:
             return b""
         if "id" not in msg:
             return None
-        era, handshake, answerer = _Era(session.version, False), self._handshake, self._answerer
+        era, handshake, answerer = Era(session.version, False), self._handshake, self._answerer
         if msg["method"] == "tools/call":  # runs the tool: off the event loop
             reply, _ = await asyncio.to_thread(era.reply, msg, handshake, answerer)
         else:
             reply, _ = era.reply(msg, handshake, answerer)
-        return None if reply is None else _line(msg["id"], reply).encode("utf-8")
+        return None if reply is None else reply_line(msg["id"], reply).encode("utf-8")
 
     # ------------------------------------------------------------------ handing over
 
