@@ -115,12 +115,17 @@ CALLS = [
 
 
 def sdk_call(served: Served, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The same call with a progress token in its ``_meta``: a shape only the SDK
-    answers."""
+    """The same call in a shape only the SDK answers: in the 2026-07-28 era a progress
+    token beside the envelope, in the handshake era (where a progress token is plain:
+    Claude Code sends one with every call) a parameter the front does not know and the
+    SDK ignores."""
     meta: dict[str, Any] = {"progressToken": "p"}
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
     if served.era == MODERN_ERA:
         meta = {**envelope(), **meta}
-    served.send(request(99, "tools/call", {"name": name, "arguments": arguments, "_meta": meta}))
+    else:
+        params["probe"] = 1
+    served.send(request(99, "tools/call", {**params, "_meta": meta}))
     reply = served.reply(99)
     return reply["result"]  # type: ignore[no-any-return]
 

@@ -67,6 +67,16 @@ def _params(era: str, name: str, arguments: dict[str, Any], meta: dict[str, Any]
     return {**params, "_meta": meta} if meta else params
 
 
+def sdk_only(era: str, name: str, arguments: dict[str, Any]) -> Any:
+    """The parameters of the same call in a shape only the SDK answers: in the
+    2026-07-28 era a progress token beside the envelope, in the handshake era (where a
+    progress token is plain: Claude Code sends one with every call) a parameter the
+    front does not know and the SDK ignores."""
+    if era == MODERN_ERA:
+        return _params(era, name, arguments, {"progressToken": "p"})
+    return {**_params(era, name, arguments, {"progressToken": "p"}), "probe": 1}
+
+
 def _opening(era: str) -> list[dict[str, Any]]:
     """The requests that open the connection, then one the greeting leaves to the SDK
     (a list request with a cursor)."""
@@ -99,9 +109,7 @@ def test_tool_calls_after_the_handover_are_answered_with_the_sdks_bytes(
     wire.send(*_opening(era))
     for i, (name, arguments) in enumerate(CALLS):
         wire.send(request(100 + i, "tools/call", _params(era, name, arguments, {})))
-        # the same call with a progress token: a shape only the SDK answers
-        meta = {"progressToken": "p"}
-        wire.send(request(200 + i, "tools/call", _params(era, name, arguments, meta)))
+        wire.send(request(200 + i, "tools/call", sdk_only(era, name, arguments)))
     server = threading.Thread(target=_serve, args=(wire, project, handshake, answerer))
     server.start()
     wanted = {100 + i for i in range(len(CALLS))} | {200 + i for i in range(len(CALLS))}
@@ -185,7 +193,12 @@ def test_only_tool_calls_are_claimed_after_the_handover(wire: Wire) -> None:
     assert claimed is not None
     reply = '{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":false}}'
     assert fast.answer(claimed) == reply
-    with_meta = request(4, "tools/call", {"name": "s", "arguments": {}, "_meta": {"x": 1}})
+    cc_meta = {"claudecode/toolUseId": "toolu_01", "progressToken": 2}  # Claude Code's
+    with_meta = request(4, "tools/call", {"name": "s", "arguments": {}, "_meta": cc_meta})
+    claimed = fast.claim(json.dumps(with_meta).encode())
+    assert claimed is not None and fast.answer(claimed) == reply.replace('"id":2', '"id":4')
+    with_meta = request(5, "tools/call", {"name": "s", "arguments": {}, "_meta": {"x": []}})
+    with_meta["params"]["_meta"]["progressToken"] = True  # not the SDK's ProgressToken
     claimed = fast.claim(json.dumps(with_meta).encode())
     assert claimed is not None and fast.answer(claimed) is None  # the SDK's to answer
 

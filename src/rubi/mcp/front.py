@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rubi.core.encodable import first_unencodable
+from rubi.mcp.shapes import handshake_meta, plain_capabilities, plain_client_info
 from rubi.mcp.wire import LineReader, LineWriter
 
 __all__ = [
@@ -282,70 +283,6 @@ def _envelope_version(msg: dict[str, Any], handshake: Handshake) -> str | None:
     return version
 
 
-_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})
-_CAPABILITY_KEYS = {"sampling": {"context", "tools"}, "elicitation": {"form", "url"}}
-_TASK_REQUESTS = {"sampling": {"createMessage"}, "elicitation": {"create"}}
-"""The task-augmented requests a client's ``tasks.requests`` names (Claude Code 2.1.197
-sends ``{"elicitation": {"create": {}}}`` there when its tasks are on)."""
-
-
-def plain_client_info(info: Any) -> bool:
-    """``clientInfo`` of the plain shape every revision's model takes: a name and a
-    version, and only text among its known fields (icons, a null, a misspelt or
-    snake-case key: the SDK's models to judge, and to refuse)."""
-    return (
-        isinstance(info, dict)
-        and {"name", "version"} <= set(info) <= _INFO_KEYS
-        and all(isinstance(value, str) for value in info.values())
-    )
-
-
-def plain_capabilities(capabilities: Any) -> bool:
-    """Client capabilities of the plain shape every revision's model takes: ``roots``
-    with at most a boolean ``listChanged``; ``sampling`` and ``elicitation`` with
-    objects under their known keys; ``tasks`` with objects under ``list``,
-    ``cancel`` and ``requests`` (Claude Code's shape: :data:`_TASK_REQUESTS`);
-    ``experimental`` and ``extensions`` objects of objects; nothing else (a
-    ``{"roots": "x"}`` is the SDK's to refuse: answered here it would be a reply the
-    SDK never gives)."""
-    if not isinstance(capabilities, dict):
-        return False
-    for key, value in capabilities.items():
-        if not isinstance(value, dict):
-            return False
-        if key == "roots":
-            ok = set(value) <= {"listChanged"} and all(isinstance(v, bool) for v in value.values())
-        elif key == "tasks":
-            ok = _plain_tasks(value)
-        elif key in _CAPABILITY_KEYS:
-            ok = set(value) <= _CAPABILITY_KEYS[key]
-            ok = ok and all(isinstance(v, dict) for v in value.values())
-        else:
-            ok = key in ("experimental", "extensions")
-            ok = ok and all(isinstance(v, dict) for v in value.values())
-        if not ok:
-            return False
-    return True
-
-
-def _plain_tasks(tasks: dict[str, Any]) -> bool:
-    """A client's ``tasks`` capability of the plain shape: ``list`` and ``cancel``
-    objects, ``requests`` an object whose known kinds hold objects under their
-    known methods (:data:`_TASK_REQUESTS`)."""
-    if not set(tasks) <= {"list", "cancel", "requests"}:
-        return False
-    if not all(isinstance(v, dict) for v in tasks.values()):
-        return False
-    for kind, methods in tasks.get("requests", {}).items():
-        if kind not in _TASK_REQUESTS or not isinstance(methods, dict):
-            return False
-        if not set(methods) <= _TASK_REQUESTS[kind]:
-            return False
-        if not all(isinstance(v, dict) for v in methods.values()):
-            return False
-    return True
-
-
 def _tool_call(msg: dict[str, Any], allowed: set[str]) -> tuple[str, dict[str, Any]] | None:
     """The tool name and arguments of a ``tools/call`` whose parameters hold only
     ``allowed`` keys, ``name`` a string and ``arguments`` an object when given."""
@@ -475,8 +412,10 @@ class Era:
         if self.version is None or self.modern:
             return self._modern(msg, handshake, answerer)
         if "id" in msg and method == "tools/call":
-            call = _tool_call(msg, {"name", "arguments"})
-            return (answerer(*call, False) if answerer and call else None), False
+            call = _tool_call(msg, {"name", "arguments", "_meta"})
+            if call is None or not handshake_meta(msg["params"].get("_meta", {})):
+                return None, False
+            return (answerer(*call, False) if answerer else None), False
         if "id" in msg and _plain_params(msg) and method != "initialize":
             return handshake.reply(method, self.version), False
         return None, False

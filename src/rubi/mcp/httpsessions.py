@@ -14,7 +14,9 @@ its ``MCP-Protocol-Version`` header or none (the SDK's era routing):
 - in a session it opened and has not handed over: ``notifications/initialized`` (202,
   no body), ``ping`` and the list requests without parameters (the snapshot's result
   or error), a tool call of the plain shape the answerer answers: as stdio's greeting
-  answers them (:class:`rubi.mcp.front.Era`).
+  answers them (:class:`rubi.mcp.front.Era`; a call's ``_meta`` may hold what the SDK
+  reads as none, such as the progress token and ``claudecode/toolUseId`` Claude Code
+  sends with every call: :func:`rubi.mcp.shapes.handshake_meta`).
 
 It opens sessions so whether the SDK's app is built or not (one behaviour), and
 answers in the SDK's form for rubi's app (no JSON-response mode, no event store, so no
