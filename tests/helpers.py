@@ -410,3 +410,28 @@ def sleeps_in_read(task: Path) -> bool:
     except OSError:
         return False
     return state == "S" and any(w in wchan for w in ("pipe", "poll", "select", "read"))
+
+
+@contextmanager
+def asgi_server(app: Any) -> Iterator[int]:
+    """Serve the ASGI ``app`` with uvicorn on a free loopback port, in a thread, for the
+    block; yields the port once the server has started."""
+    import socket
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            threading.Event().wait(0.05)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)

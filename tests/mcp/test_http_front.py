@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,7 @@ from rubi.mcp.front import CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, VERSION_KEY
 from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, front_admits
 from rubi.mcp.httpfront import HttpFront
 
-from helpers import rubi_project
+from helpers import asgi_server, rubi_project
 
 TOKEN = "t0ken-for-tests-0123456789abcdef"
 MODERN = "2026-07-28"
@@ -458,27 +456,6 @@ def test_a_checked_header_given_twice_is_the_sdks() -> None:
 # ------------------------------------------------------------------- a real server
 
 
-@contextmanager
-def _uvicorn(front: HttpFront) -> Iterator[int]:
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(front, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            threading.Event().wait(0.05)
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
 async def _modern_client(port: int) -> dict[str, Any]:
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -511,7 +488,7 @@ def test_the_sdks_own_client_is_served_by_the_front_without_the_sdk(project: Vau
         raise RuntimeError("the SDK was asked for")
 
     front = _front(project, _access(), build=no_sdk)
-    with _uvicorn(front) as port:
+    with asgi_server(front) as port:
         got = asyncio.run(asyncio.wait_for(_modern_client(port), 60))
     assert front.answered >= 3 and "search" in got["tools"]
     assert "decision-route-with-a-trie" in json.dumps(got["answer"])

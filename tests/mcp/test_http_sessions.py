@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,7 @@ from rubi.mcp.front import load_handshake
 from rubi.mcp.http_admit import HttpAccess
 from rubi.mcp.httpfront import HttpFront
 
-from helpers import rubi_project
+from helpers import asgi_server, rubi_project
 
 TOKEN = "t0ken-for-tests-0123456789abcdef"
 ERA = "2025-11-25"
@@ -307,27 +305,6 @@ def test_at_the_cap_a_new_session_is_the_sdks(
 # ------------------------------------------------------------------- a real server
 
 
-@contextmanager
-def _uvicorn(front: HttpFront) -> Iterator[int]:
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(front, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            threading.Event().wait(0.05)
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_sdks_own_legacy_client_is_served_before_the_sdk_is_built(
@@ -358,7 +335,7 @@ def test_the_sdks_own_legacy_client_is_served_before_the_sdk_is_built(
                 "answer": [c.model_dump(mode="json") for c in answer.content],
             }
 
-    with _uvicorn(front) as port:
+    with asgi_server(front) as port:
         got = asyncio.run(asyncio.wait_for(run(port), 60))
     assert not got["built"] and got["answered"] >= 4 and "search" in got["tools"]
     assert "decision-route-with-a-trie" in json.dumps(got["answer"])
@@ -386,7 +363,7 @@ def test_a_get_stream_waits_for_the_sdk_then_is_its_in_the_session(project: Vaul
             seen.append((await client.get("/mcp", headers=headers)).status_code)
         return seen
 
-    with _uvicorn(front) as port:
+    with asgi_server(front) as port:
         got = asyncio.run(asyncio.wait_for(run(port), 60))
     assert got == [200, "text/event-stream", True, 200, 404]
 
@@ -639,5 +616,5 @@ def test_a_refused_get_stream_is_refused_at_once_as_the_sdk_refuses_it(
                 statuses.append((await client.get("/mcp", headers=sent)).status_code)
         return statuses
 
-    with _uvicorn(front) as port:
+    with asgi_server(front) as port:
         assert asyncio.run(asyncio.wait_for(run(port), 45)) == [401, 401, 403, 421]

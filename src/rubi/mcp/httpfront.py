@@ -68,7 +68,7 @@ from rubi.mcp.http_admit import (
     front_admits,
     stream_admits,
 )
-from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions
+from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions, replaying
 
 __all__ = ["HttpFront", "run_http"]
 
@@ -161,7 +161,7 @@ class HttpFront:
                 stateless_reply, body, handshake, answerer, _agrees(headers, version)
             )
         if answer is None:
-            await self._to_sdk(scope, _replaying(body, more, receive), send)
+            await self._to_sdk(scope, replaying(body, more, receive), send)
             return
         rid, reply = answer
         self._stateless += 1
@@ -271,19 +271,6 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool, bool]:
 
 async def _read_front_body(receive: Receive) -> tuple[bytes, bool, bool]:
     return await _read_body(receive, MAX_BODY_BYTES)
-
-
-def _replaying(body: bytes, more: bool, receive: Receive) -> Receive:
-    """A ``receive`` that gives the body already read first (in one message), then
-    whatever the connection sends after it."""
-    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": more}]
-
-    async def replay() -> Message:
-        if pending:
-            return pending.pop()
-        return await receive()
-
-    return replay
 
 
 class _Lifespan:

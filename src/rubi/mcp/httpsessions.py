@@ -61,7 +61,7 @@ from typing import Any
 
 from rubi.mcp.front import Answerer, Era, Handshake, initialize_version, plain_request, reply_line
 
-__all__ = ["MAX_OPENING_BYTES", "MAX_SESSIONS", "STREAM_WAIT_S", "FrontSessions"]
+__all__ = ["MAX_OPENING_BYTES", "MAX_SESSIONS", "STREAM_WAIT_S", "FrontSessions", "replaying"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -229,7 +229,7 @@ class FrontSessions:
             return
         reply = None if more else await self._reply(session, scope, body)
         if reply is None:
-            await self._hand_over(key, session, scope, _replaying(body, more, receive), send)
+            await self._hand_over(key, session, scope, replaying(body, more, receive), send)
             return
         self.answered += 1
         await _answer(send, key, reply)
@@ -248,7 +248,7 @@ class FrontSessions:
             version = initialize_version(msg, self._handshake)
         reply = self._handshake.reply("initialize", version) if version else None
         if msg is None or version is None or reply is None or not self._room():
-            await self._to_sdk(scope, _replaying(body, more, receive), send)
+            await self._to_sdk(scope, replaying(body, more, receive), send)
             return
         key = _session_id()
         self._table[key] = _Session(version, (_kept(scope), body))
@@ -479,7 +479,7 @@ async def _call(app: App, scope: Scope, body: bytes) -> tuple[int, dict[bytes, b
     return status, headers
 
 
-def _replaying(body: bytes, more: bool, receive: Receive) -> Receive:
+def replaying(body: bytes, more: bool, receive: Receive) -> Receive:
     """A ``receive`` that gives the body already read first, then the connection's."""
     pending: list[Message] = [{"type": "http.request", "body": body, "more_body": more}]
 
