@@ -11,22 +11,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 
-from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.mcp.early import EarlyCalls
-from rubi.mcp.front import load_handshake
-from rubi.mcp.http_admit import HttpAccess
 from rubi.mcp.httpfront import HttpFront
 from rubi.mcp.shapes import handshake_meta
 
-from helpers import rubi_project
+from httpfronts import CLAUDE_CODE_INIT, TOKEN, asgi_client, make_front, trie_project
 
-TOKEN = "t0ken-for-tests-0123456789abcdef"
 ERA = "2025-11-25"
-ACCESS = HttpAccess("127.0.0.1", 8765, False, TOKEN)
 HEADERS = {  # Claude Code's, as it sends them
     "Accept": "application/json, text/event-stream",
     "Accept-Encoding": "identity",
@@ -34,22 +27,7 @@ HEADERS = {  # Claude Code's, as it sends them
     "Content-Type": "application/json",
     "User-Agent": "claude-code/2.1.197 (sdk-cli)",
 }
-INITIALIZE = {
-    "method": "initialize",
-    "params": {
-        "protocolVersion": ERA,
-        "capabilities": {"roots": {}, "elicitation": {}},
-        "clientInfo": {
-            "name": "claude-code",
-            "title": "Claude Code",
-            "version": "2.1.197",
-            "description": "Anthropic's agentic coding tool",
-            "websiteUrl": "https://claude.com/claude-code",
-        },
-    },
-    "jsonrpc": "2.0",
-    "id": 0,
-}
+INITIALIZE = {"method": "initialize", "params": CLAUDE_CODE_INIT, "jsonrpc": "2.0", "id": 0}
 CC_META = {"claudecode/toolUseId": "toolu_01", "progressToken": 2}
 
 
@@ -68,54 +46,31 @@ CC_SESSION = [
 
 @pytest.fixture
 def project(tmp_path: Path) -> VaultPaths:
-    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "class SmartRouter:\n    pass\n"})
-    paths = app.locate(root / ".rubi")
-    app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
-    app.index(paths)
-    return paths
-
-
-def _front(paths: VaultPaths, answer: bool = True) -> HttpFront:
-    def sdk() -> Any:
-        from rubi.mcp.http_access import http_app
-        from rubi.mcp.server import build_server
-
-        return http_app(build_server(paths, token=TOKEN), ACCESS)
-
-    handshake = load_handshake()
-    assert handshake is not None
-    answerer = EarlyCalls(paths, handshake, lambda: None)
-    if not answer:
-        return HttpFront(ACCESS, sdk, None, None)
-    return HttpFront(ACCESS, sdk, handshake, answerer)
+    return trie_project(tmp_path)
 
 
 async def _session(front: HttpFront, messages: list[dict[str, Any]]) -> list[Any]:
     """Claude Code's session: status, content type and body of each answer."""
     got: list[Any] = []
-    transport = httpx.ASGITransport(app=front)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as c:
-            r = await c.post("/mcp", content=json.dumps(INITIALIZE), headers=HEADERS)
-            sid = r.headers["mcp-session-id"]
-            headers = {**HEADERS, "mcp-protocol-version": ERA, "mcp-session-id": sid}
-            for msg in messages:
-                r = await c.post("/mcp", content=json.dumps(msg), headers=headers)
-                text = r.text
-                body = json.loads(text.split("data: ", 1)[1]) if "data: " in text else text
-                got.append((r.status_code, r.headers.get("content-type"), body))
-    finally:
-        await front.aclose()
+    async with asgi_client(front) as c:
+        r = await c.post("/mcp", content=json.dumps(INITIALIZE), headers=HEADERS)
+        sid = r.headers["mcp-session-id"]
+        headers = {**HEADERS, "mcp-protocol-version": ERA, "mcp-session-id": sid}
+        for msg in messages:
+            r = await c.post("/mcp", content=json.dumps(msg), headers=headers)
+            text = r.text
+            body = json.loads(text.split("data: ", 1)[1]) if "data: " in text else text
+            got.append((r.status_code, r.headers.get("content-type"), body))
     return got
 
 
 @pytest.mark.timeout(120)
 def test_claude_codes_tool_call_is_answered_before_the_sdk_is_built(project: VaultPaths) -> None:
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(_session(front, CC_SESSION))
     assert front._sdk is None  # no SDK was built: every answer was the front's
     assert front.answered == 1 + len(CC_SESSION)
-    by_sdk = asyncio.run(_session(_front(project, answer=False), CC_SESSION))
+    by_sdk = asyncio.run(_session(make_front(project, answer=False), CC_SESSION))
     assert by_front == by_sdk
     assert "decision-route-with-a-trie" in json.dumps(by_front[2])
     assert by_front[2][2]["result"]["isError"] is False
@@ -146,7 +101,7 @@ def test_a_meta_the_sdk_reads_as_none_is_plain(meta: Any) -> None:
 @pytest.mark.timeout(120)
 def test_a_call_with_a_meta_the_sdk_reads_is_the_sdks(project: VaultPaths) -> None:
     session = [CC_SESSION[0], _call(2, {"progressToken": True})]
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(_session(front, session))
     assert front._sdk is not None  # handed over
-    assert by_front == asyncio.run(_session(_front(project, answer=False), session))
+    assert by_front == asyncio.run(_session(make_front(project, answer=False), session))

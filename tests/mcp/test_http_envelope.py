@@ -19,6 +19,8 @@ from rubi.mcp.front import (
     stateless_reply,
 )
 
+from httpfronts import CLAUDE_CODE_INIT
+
 MODERN = "2026-07-28"
 
 CAPABILITIES: list[Any] = [
@@ -91,20 +93,8 @@ def test_an_envelope_answered_is_one_the_sdk_accepts(method: str) -> None:
     assert answered >= 12 and refused >= 100  # both sides of the line were tried
 
 
-CLAUDE_CODE_INIT: dict[str, Any] = {
-    "protocolVersion": "2025-11-25",
-    "capabilities": {"roots": {}, "elicitation": {}},
-    "clientInfo": {
-        "name": "claude-code",
-        "title": "Claude Code",
-        "version": "2.1.197",
-        "description": "Anthropic's agentic coding tool",
-        "websiteUrl": "https://claude.com/claude-code",
-    },
-}
-"""The ``initialize`` of Claude Code 2.1.197 (its client's capabilities and info, read
-from its build); with its tasks on, ``capabilities`` also holds
-``{"tasks": {"requests": {"elicitation": {"create": {}}}}}``."""
+# Claude Code's `initialize` (httpfronts.CLAUDE_CODE_INIT); with its tasks on,
+# ``capabilities`` also holds ``{"tasks": {"requests": {"elicitation": {"create": {}}}}}``.
 
 
 def _greeted(params: dict[str, Any]) -> bool:

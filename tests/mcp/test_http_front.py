@@ -7,80 +7,30 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 
-from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.mcp.early import EarlyCalls
-from rubi.mcp.front import CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, VERSION_KEY, load_handshake
+from rubi.mcp.front import CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, VERSION_KEY
 from rubi.mcp.http_admit import MAX_BODY_BYTES, HttpAccess, front_admits
 from rubi.mcp.httpfront import HttpFront
 
-from helpers import asgi_server, rubi_project
+from helpers import asgi_server
+from httpfronts import TOKEN, asgi_client, make_front, sdk_build, trie_project
 
-TOKEN = "t0ken-for-tests-0123456789abcdef"
 MODERN = "2026-07-28"
 EVIL = "http://evil.example.com"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> VaultPaths:
-    root = rubi_project(
-        tmp_path / "proj",
-        {"pkg/router.py": "class SmartRouter:\n    pass\n"},
-    )
-    paths = app.locate(root / ".rubi")
-    app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
-    app.index(paths)
-    return paths
+    return trie_project(tmp_path)
 
 
 def _access(host: str = "127.0.0.1", token: str | None = TOKEN) -> HttpAccess:
     return HttpAccess(host, 8765, host not in ("127.0.0.1", "localhost", "::1"), token)
-
-
-def _sdk_build(paths: VaultPaths, access: HttpAccess) -> Any:
-    def build() -> Any:
-        from rubi.mcp.http_access import http_app
-        from rubi.mcp.server import build_server
-
-        return http_app(build_server(paths, token=access.token), access)
-
-    return build
-
-
-def _front(
-    paths: VaultPaths, access: HttpAccess, *, answer: bool = True, build: Any = None
-) -> HttpFront:
-    """The front as ``rubi serve --http`` makes it; ``answer=False``: it answers
-    nothing (the SDK's path alone, for comparison)."""
-    handshake = load_handshake()
-    assert handshake is not None
-    answerer = EarlyCalls(paths, handshake, lambda: None)
-    return HttpFront(
-        access,
-        build or _sdk_build(paths, access),
-        handshake if answer else None,
-        answerer if answer else None,
-    )
-
-
-@asynccontextmanager
-async def _client(
-    front: HttpFront, host: str = "127.0.0.1:8765"
-) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=front)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url=f"http://{host}") as client:
-            yield client
-    finally:
-        await front.aclose()
 
 
 def _request(method: str, rid: int = 1, **params: Any) -> dict[str, Any]:
@@ -117,7 +67,7 @@ async def _answers(
     front: HttpFront, sent: list[tuple[dict[str, Any], dict[str, str]]]
 ) -> list[Any]:
     got = []
-    async with _client(front) as client:
+    async with asgi_client(front) as client:
         for body, headers in sent:
             r = await client.post("/mcp", content=json.dumps(body), headers=headers)
             got.append(
@@ -135,10 +85,10 @@ async def _answers(
 def test_the_front_answers_the_modern_era_as_the_sdk_does(project: VaultPaths) -> None:
     access = _access()
     sent = [(body, _headers(body)) for body in REQUESTS]
-    front = _front(project, access)
+    front = make_front(project, access)
     by_front = asyncio.run(_answers(front, sent))
     assert front.answered == len(REQUESTS) and front._sdk is None  # no SDK was built
-    by_sdk = asyncio.run(_answers(_front(project, access, answer=False), sent))
+    by_sdk = asyncio.run(_answers(make_front(project, access, answer=False), sent))
     assert by_front == by_sdk
     assert all(status == 200 for status, *_ in by_front)
     assert "decision-route-with-a-trie" in json.dumps(by_front[2])
@@ -165,9 +115,9 @@ def test_every_refusal_is_the_sdks(project: VaultPaths) -> None:
         "version header": _headers(search, **{"MCP-Protocol-Version": "2099-01-01"}),
     }
     sent = [(search, headers) for headers in refused.values()]
-    front = _front(project, _access(), build=_sdk_build(project, _access()))
+    front = make_front(project, _access(), build=sdk_build(project, _access()))
     by_front = asyncio.run(_answers(front, sent))
-    by_sdk = asyncio.run(_answers(_front(project, _access(), answer=False), sent))
+    by_sdk = asyncio.run(_answers(make_front(project, _access(), answer=False), sent))
     assert front.answered == 0
     assert by_front == by_sdk
     statuses = dict(zip(refused, (answer[0] for answer in by_front), strict=True))
@@ -191,9 +141,9 @@ def test_an_envelope_the_sdk_refuses_is_refused_by_the_sdk(project: VaultPaths) 
         _enveloped(REQUESTS[2], **{CLIENT_CAPABILITIES_KEY: {"sampling": {"tools": []}}}),
     ]
     sent = [(body, _headers(body)) for body in bad]
-    front = _front(project, _access())
+    front = make_front(project, _access())
     by_front = asyncio.run(_answers(front, sent))
-    by_sdk = asyncio.run(_answers(_front(project, _access(), answer=False), sent))
+    by_sdk = asyncio.run(_answers(make_front(project, _access(), answer=False), sent))
     assert by_front == by_sdk and front.answered == 0
     assert {status for status, *_ in by_front} == {400}
 
@@ -208,10 +158,10 @@ def test_a_remote_bind_keeps_the_same_origin_rule(project: VaultPaths) -> None:
         (search, _headers(search, Origin="http://rubi.example.com:8765")),
         (search, _headers(search, Authorization=None)),
     ]
-    front = _front(project, access)
+    front = make_front(project, access)
     by_front = asyncio.run(_answers_at(front, sent, "rubi.example.com:8765"))
     by_sdk = asyncio.run(
-        _answers_at(_front(project, access, answer=False), sent, "rubi.example.com:8765")
+        _answers_at(make_front(project, access, answer=False), sent, "rubi.example.com:8765")
     )
     assert by_front == by_sdk
     assert [a[0] for a in by_front] == [403, 403, 200, 401]
@@ -220,7 +170,7 @@ def test_a_remote_bind_keeps_the_same_origin_rule(project: VaultPaths) -> None:
 
 async def _answers_at(front: HttpFront, sent: list[Any], host: str) -> list[Any]:
     got = []
-    async with _client(front, host) as client:
+    async with asgi_client(front, host) as client:
         for body, headers in sent:
             r = await client.post("/mcp", content=json.dumps(body), headers=headers)
             got.append((r.status_code, r.text if r.status_code != 200 else r.json()))
@@ -259,7 +209,7 @@ def test_requests_the_front_cannot_check_go_to_the_sdk(project: VaultPaths) -> N
     ]
     sent = [(body, _headers(search)) for body in odd]
     sent.append((search, {**_headers(search), "Mcp-Param-Query": "trie"}))
-    front = _front(project, _access(), build=lambda: sdk)
+    front = make_front(project, _access(), build=lambda: sdk)
     got = asyncio.run(_answers(front, sent))
     assert [g[0] for g in got] == [299] * len(sent) and front.answered == 0
     assert len(asked) == len(sent) and all(a for a in asked)  # each body reached the SDK whole
@@ -270,7 +220,7 @@ def test_a_body_over_the_limit_reaches_the_sdk_whole(project: VaultPaths) -> Non
 
     assert MAX_BODY_BYTES == DEFAULT_MAX_REQUEST_BODY_SIZE
     search = _request("tools/call", 4, name="search", arguments={"query": "x" * MAX_BODY_BYTES})
-    got = asyncio.run(_answers(_front(project, _access()), [(search, _headers(search))]))
+    got = asyncio.run(_answers(make_front(project, _access()), [(search, _headers(search))]))
     assert got[0][0] == 413
 
 
@@ -299,7 +249,7 @@ def test_a_declared_length_over_the_limit_is_refused_before_its_body(
         sent.append(message)
 
     async def run() -> None:
-        front = _front(project, _access())
+        front = make_front(project, _access())
         try:
             await front(scope, receive, send)
         finally:
@@ -487,7 +437,7 @@ def test_the_sdks_own_client_is_served_by_the_front_without_the_sdk(project: Vau
     def no_sdk() -> Any:
         raise RuntimeError("the SDK was asked for")
 
-    front = _front(project, _access(), build=no_sdk)
+    front = make_front(project, _access(), build=no_sdk)
     with asgi_server(front) as port:
         got = asyncio.run(asyncio.wait_for(_modern_client(port), 60))
     assert front.answered >= 3 and "search" in got["tools"]

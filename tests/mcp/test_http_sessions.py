@@ -8,25 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 
-from rubi import app
 from rubi.core.paths import VaultPaths
 from rubi.mcp import httpsessions
-from rubi.mcp.early import EarlyCalls
-from rubi.mcp.front import load_handshake
-from rubi.mcp.http_admit import HttpAccess
 from rubi.mcp.httpfront import HttpFront
 
-from helpers import asgi_server, rubi_project
+from helpers import asgi_server
+from httpfronts import LOOPBACK, TOKEN, asgi_client, make_front, trie_project
 
-TOKEN = "t0ken-for-tests-0123456789abcdef"
 ERA = "2025-11-25"
 EVIL = "http://evil.example.com"
 SID = "<session>"
@@ -35,36 +29,7 @@ NOTE = "decision-route-with-a-trie"
 
 @pytest.fixture
 def project(tmp_path: Path) -> VaultPaths:
-    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "class SmartRouter:\n    pass\n"})
-    paths = app.locate(root / ".rubi")
-    app.register(paths, [{"type": "decision", "title": "Route with a trie", "body": "Prefix."}])
-    app.index(paths)
-    return paths
-
-
-ACCESS = HttpAccess("127.0.0.1", 8765, False, TOKEN)
-
-
-def _front(paths: VaultPaths, *, answer: bool = True, build: Any = None, **kw: Any) -> HttpFront:
-    """The front as ``rubi serve --http`` makes it; ``answer=False``: the SDK's path
-    alone (for comparison)."""
-
-    def sdk() -> Any:
-        from rubi.mcp.http_access import http_app
-        from rubi.mcp.server import build_server
-
-        return http_app(build_server(paths, token=TOKEN), ACCESS)
-
-    handshake = load_handshake()
-    assert handshake is not None
-    answerer = EarlyCalls(paths, handshake, lambda: None)
-    return HttpFront(
-        ACCESS,
-        build or sdk,
-        handshake if answer else None,
-        answerer if answer else None,
-        **kw,
-    )
+    return trie_project(tmp_path)
 
 
 def _rpc(method: str, rid: int | str | None = None, **params: Any) -> dict[str, Any]:
@@ -86,16 +51,6 @@ HEADERS = {
     "Accept": "application/json, text/event-stream",
     "Authorization": f"Bearer {TOKEN}",
 }
-
-
-@asynccontextmanager
-async def _client(front: HttpFront) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=front)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as c:
-            yield c
-    finally:
-        await front.aclose()
 
 
 def _seen(r: httpx.Response, sid: str) -> tuple[int, dict[str, str], Any]:
@@ -126,7 +81,7 @@ async def _session(front: HttpFront, steps: list[Step]) -> list[Any]:
 async def _sessions(front: HttpFront, runs: list[list[Step]]) -> list[list[Any]]:
     """One session per run of steps, one after the other, through one client."""
     got: list[list[Any]] = []
-    async with _client(front) as client:
+    async with asgi_client(front) as client:
         for steps in runs:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"]
@@ -154,10 +109,10 @@ ANSWERED: list[Step] = [
 
 @pytest.mark.timeout(120)
 def test_the_front_answers_the_handshake_era_as_the_sdk_does(project: VaultPaths) -> None:
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(_session(front, ANSWERED))
     assert front._sdk is None and front.answered == len(ANSWERED) + 1  # no SDK was built
-    by_sdk = asyncio.run(_session(_front(project, answer=False), ANSWERED))
+    by_sdk = asyncio.run(_session(make_front(project, answer=False), ANSWERED))
     assert by_front == by_sdk
     assert by_front[0][0] == 200 and by_front[0][1]["content-type"] == "text/event-stream"
     assert by_front[1][0] == 202
@@ -168,13 +123,13 @@ def test_the_front_answers_the_handshake_era_as_the_sdk_does(project: VaultPaths
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18", "2099-01-01"])
 def test_other_revisions_are_answered_as_the_sdk_does(project: VaultPaths, version: str) -> None:
     async def opening(front: HttpFront) -> Any:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             headers = {**HEADERS, "mcp-protocol-version": "2025-03-26"}
             r = await client.post("/mcp", content=json.dumps(_initialize(version)), headers=headers)
             return _seen(r, r.headers["mcp-session-id"])
 
-    front = _front(project)
-    assert asyncio.run(opening(front)) == asyncio.run(opening(_front(project, answer=False)))
+    front = make_front(project)
+    assert asyncio.run(opening(front)) == asyncio.run(opening(make_front(project, answer=False)))
     assert front.answered == 1 and front._sdk is None
 
 
@@ -195,11 +150,11 @@ HANDED: list[Step] = [
 def test_a_request_the_front_cannot_answer_is_the_sdks_in_the_same_session(
     project: VaultPaths,
 ) -> None:
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(_session(front, HANDED))
     assert front.answered == 3 and front._sdk is not None  # initialize, initialized, list
     assert front.sessions is not None and len(front.sessions) == 0  # DELETE ended it
-    by_sdk = asyncio.run(_session(_front(project, answer=False), HANDED))
+    by_sdk = asyncio.run(_session(make_front(project, answer=False), HANDED))
     assert by_front == by_sdk
     statuses = [status for status, *_ in by_front]
     assert statuses == [200, 202, 200, 200, 200, 200, 200, 200, 404, 404]
@@ -230,9 +185,9 @@ def test_refusals_in_a_front_session_are_the_sdks(project: VaultPaths) -> None:
     after = ("POST", _rpc("tools/list", 10), {})
     initialized = ("POST", _rpc("notifications/initialized"), {})
     runs = [[initialized, refusal, after] for refusal in REFUSED]
-    front = _front(project, stream_wait_s=0.1)
+    front = make_front(project, stream_wait_s=0.1)
     by_front = asyncio.run(_sessions(front, runs))
-    by_sdk = asyncio.run(_sessions(_front(project, answer=False), runs))
+    by_sdk = asyncio.run(_sessions(make_front(project, answer=False), runs))
     assert by_front == by_sdk
     statuses = [[status for status, *_ in run[2:]] for run in by_front]
     assert [s[0] for s in statuses] == [401, 403, 421, 400, 404, 406, 415, 415, 400, 405, 401, 401]
@@ -244,7 +199,7 @@ def test_refusals_in_a_front_session_are_the_sdks(project: VaultPaths) -> None:
 def test_refusals_before_a_session_are_the_sdks(project: VaultPaths) -> None:
     async def refused(front: HttpFront) -> list[Any]:
         got = []
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             for change in (
                 {"Authorization": None},
                 {"Origin": EVIL},
@@ -260,8 +215,8 @@ def test_refusals_before_a_session_are_the_sdks(project: VaultPaths) -> None:
             got.append(_seen(r, r.headers.get("mcp-session-id", "")))
         return got
 
-    front = _front(project)
-    assert asyncio.run(refused(front)) == asyncio.run(refused(_front(project, answer=False)))
+    front = make_front(project)
+    assert asyncio.run(refused(front)) == asyncio.run(refused(make_front(project, answer=False)))
     assert front.answered == 0
 
 
@@ -275,11 +230,11 @@ def test_at_the_cap_a_new_session_is_the_sdks(
 
     assert httpsessions.IDLE_S == DEFAULT_SESSION_IDLE_TIMEOUT
     monkeypatch.setattr(httpsessions, "MAX_SESSIONS", 2)
-    front = _front(project)
+    front = make_front(project)
 
     async def run() -> list[int]:
         statuses = []
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             ids = []
             for _ in range(3):
                 r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
@@ -318,7 +273,7 @@ def test_the_sdks_own_legacy_client_is_served_before_the_sdk_is_built(
 
     from mcp import Client
 
-    front = _front(project, stream_wait_s=60.0)
+    front = make_front(project, stream_wait_s=60.0)
 
     async def run(port: int) -> dict[str, Any]:
         url = f"http://127.0.0.1:{port}/mcp"
@@ -345,7 +300,7 @@ def test_the_sdks_own_legacy_client_is_served_before_the_sdk_is_built(
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_get_stream_waits_for_the_sdk_then_is_its_in_the_session(project: VaultPaths) -> None:
-    front = _front(project, stream_wait_s=0.2)
+    front = make_front(project, stream_wait_s=0.2)
 
     async def run(port: int) -> list[Any]:
         base = f"http://127.0.0.1:{port}"
@@ -371,10 +326,10 @@ def test_a_get_stream_waits_for_the_sdk_then_is_its_in_the_session(project: Vaul
 def test_a_session_idle_past_the_sdks_timeout_ends_as_the_sdks_would(
     project: VaultPaths,
 ) -> None:
-    front = _front(project)
+    front = make_front(project)
 
     async def run() -> list[Any]:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"]
             assert front.sessions is not None
@@ -390,10 +345,10 @@ def test_a_session_idle_past_the_sdks_timeout_ends_as_the_sdks_would(
 def test_a_waiting_get_stream_does_not_hold_up_the_shutdown(project: VaultPaths) -> None:
     """Shutdown begun (uvicorn's ``shutdown`` calls ``closing``): a GET stream waiting
     for the SDK's app gets 503 at once, and nothing is built for it."""
-    front = _front(project, stream_wait_s=60.0)
+    front = make_front(project, stream_wait_s=60.0)
 
     async def run() -> list[Any]:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"].encode()
         sent: list[Any] = []
@@ -448,7 +403,7 @@ def test_a_body_not_of_strict_utf8_is_the_sdks(project: VaultPaths, encoding: st
         init = _rpc("initialize", 0, protocolVersion=ERA, capabilities={}, clientInfo=info)
         listing = json.dumps(_rpc("tools/list", "NAME"))
         got = []
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=encode(json.dumps(init)), headers=HEADERS)
             got.append(_seen(r, r.headers.get("mcp-session-id", "")))
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
@@ -467,9 +422,9 @@ def test_a_body_not_of_strict_utf8_is_the_sdks(project: VaultPaths, encoding: st
             got.append(_seen(r, ""))
         return got
 
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(run(front))
-    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert by_front == asyncio.run(run(make_front(project, answer=False)))
     assert by_front[0][0] == by_front[1][0] == 400  # the SDK's parse error
     assert front.answered == 1  # the plain initialize alone (the refusal handed over)
 
@@ -483,7 +438,7 @@ def test_a_long_initialized_notification_is_not_kept(project: VaultPaths) -> Non
     steps: list[Step] = [("POST", None, {}), ("POST", _rpc("tools/list", 1), {})]
 
     async def run(front: HttpFront) -> list[Any]:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"]
             got = [_seen(r, sid)]
@@ -497,9 +452,9 @@ def test_a_long_initialized_notification_is_not_kept(project: VaultPaths) -> Non
                 assert all(len(k[1]) <= httpsessions.MAX_OPENING_BYTES for k in kept if k)
         return got
 
-    front = _front(project)
+    front = make_front(project)
     by_front = asyncio.run(run(front))
-    assert by_front == asyncio.run(run(_front(project, answer=False)))
+    assert by_front == asyncio.run(run(make_front(project, answer=False)))
     assert [status for status, *_ in by_front] == [200, 202, 200]
 
 
@@ -510,7 +465,7 @@ def test_a_websocket_naming_a_front_session_is_the_sdks(project: VaultPaths) -> 
     closed, never taken for an HTTP request of the session (it has no method)."""
 
     async def run(front: HttpFront) -> list[Any]:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"].encode()
         sent: list[Any] = []
@@ -528,8 +483,8 @@ def test_a_websocket_naming_a_front_session_is_the_sdks(project: VaultPaths) -> 
         await front.aclose()
         return [m["type"] for m in sent]
 
-    by_front = asyncio.run(run(_front(project)))
-    assert by_front == asyncio.run(run(_front(project, answer=False))) == ["websocket.close"]
+    by_front = asyncio.run(run(make_front(project)))
+    assert by_front == asyncio.run(run(make_front(project, answer=False))) == ["websocket.close"]
 
 
 @pytest.mark.timeout(120)
@@ -543,7 +498,7 @@ def test_a_request_read_across_a_hand_over_goes_to_the_sdk(project: VaultPaths) 
         from rubi.mcp.http_access import http_app
         from rubi.mcp.server import build_server
 
-        app = http_app(build_server(project, token=TOKEN), ACCESS)
+        app = http_app(build_server(project, token=TOKEN), LOOPBACK)
 
         async def spy(scope: Any, receive: Any, send: Any) -> None:
             async def watched() -> Any:
@@ -555,11 +510,11 @@ def test_a_request_read_across_a_hand_over_goes_to_the_sdk(project: VaultPaths) 
 
         return spy
 
-    front = _front(project, build=sdk)
+    front = make_front(project, build=sdk)
     body = json.dumps(_rpc("notifications/initialized")).encode()
 
     async def run() -> list[Any]:
-        async with _client(front) as client:
+        async with asgi_client(front) as client:
             r = await client.post("/mcp", content=json.dumps(_initialize()), headers=HEADERS)
             sid = r.headers["mcp-session-id"]
             headers = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": ERA}
@@ -597,7 +552,7 @@ def test_a_refused_get_stream_is_refused_at_once_as_the_sdk_refuses_it(
     to be built by others (up to ``STREAM_WAIT_S``, here 60 s: past the test's
     timeout) before its refusal; it is handed to the SDK at once now, which refuses it
     as it always did."""
-    front = _front(project, stream_wait_s=60.0)
+    front = make_front(project, stream_wait_s=60.0)
     refusals: list[dict[str, str | None]] = [
         {"Authorization": None},
         {"Authorization": f"Bearer {TOKEN[:-1]}x"},
