@@ -7,9 +7,11 @@ Usage::
 Candidates are the files git tracks in ``CHECKOUT`` (``git ls-files``) with an extension
 of the language (:data:`EXTENSIONS`), at least ``--min-lines`` lines long (default 20),
 and not tests, examples, docs, benchmarks, scripts, CI or tool configuration: a path
-with a folder named as in :data:`SKIP_DIRS` or starting with such a name and ``-`` or
-``_`` (``docs_src``, ``test-helpers``, ``test-jpms``), or a file name matching
-:data:`TEST_NAME` (Java's and Kotlin's ``*Test`` and ``*Benchmark`` among them, C's ``test.c``).
+with a folder named as in :data:`SKIP_DIRS` (in any case) or starting with such a name and
+``-`` or ``_`` (``docs_src``, ``test-helpers``, ``test-jpms``), a test source set's folder
+(:data:`TEST_SOURCE_SET`: ``commonTest``, ``MoyaTests``), or a file name matching
+:data:`TEST_NAME` (Java's, Kotlin's and Swift's ``*Test`` and ``*Benchmark`` among them, C's
+``test.c``, Dart's ``*_test.dart``).
 They are sorted by path and ``random.Random(N).sample`` picks ``min(K, candidates)``
 in draw order; when a repository has fewer candidates than ``K``, the remaining draws
 are taken by ``choices`` of the same generator weighted by line count (a large file
@@ -37,6 +39,8 @@ EXTENSIONS = {
     "c": (".c", ".h"),
     "cpp": (".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".ipp"),
     "kotlin": (".kt", ".kts"),
+    "swift": (".swift",),
+    "dart": (".dart",),
 }
 SKIP_DIRS = frozenset(
     {
@@ -60,17 +64,30 @@ SKIP_DIRS = frozenset(
 )
 TEST_NAME = re.compile(
     r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js"
-    r"|Tests?\.(java|kt)|Benchmark\.(java|kt)|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx))$"
+    r"|Tests?\.(java|kt|swift)|Benchmark\.(java|kt|swift)|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
 )
 """Tests by their file name (C's and C++'s ``test.c``, ``test_*.cpp`` and ``*_test.cc`` among
-them, Kotlin's ``*Test.kt`` as Java's), and tool configuration files (``eslint.config.js``).
-C++ takes ``.h`` too (most C++ projects name their headers so); Kotlin takes ``.kts`` as the
-code map does (Gradle build scripts are Kotlin)."""
+them, Kotlin's and Swift's ``*Test.kt`` and ``*Tests.swift`` as Java's, Dart's ``*_test.dart``),
+and tool configuration files (``eslint.config.js``). C++ takes ``.h`` too (most C++ projects
+name their headers so); Kotlin takes ``.kts`` as the code map does (Gradle build scripts are
+Kotlin)."""
+
+TEST_SOURCE_SET = re.compile(r"[a-z](Test|Tests)$")
+"""A folder named as a test source set or target: Kotlin Multiplatform's ``commonTest``,
+``jvmTest``, ``androidUnitTest``, Swift packages' ``MoyaTests`` (a lower-case letter, then
+``Test`` or ``Tests`` at the end of the name)."""
 
 
 def _skipped_dir(part: str) -> bool:
-    """Whether a folder name is in :data:`SKIP_DIRS`, alone or before ``-``/``_``."""
-    return part in SKIP_DIRS or re.split(r"[-_]", part, maxsplit=1)[0] in SKIP_DIRS
+    """Whether a folder name is in :data:`SKIP_DIRS` (in any case: Swift's ``Tests``,
+    ``Examples``), alone or before ``-``/``_``, or names a test source set
+    (:data:`TEST_SOURCE_SET`)."""
+    lower = part.lower()
+    return (
+        lower in SKIP_DIRS
+        or re.split(r"[-_]", lower, maxsplit=1)[0] in SKIP_DIRS
+        or TEST_SOURCE_SET.search(part) is not None
+    )
 
 
 def candidates(checkout: Path, lang: str, min_lines: int = 20) -> list[tuple[str, int]]:

@@ -432,3 +432,39 @@ def test_the_code_draw_knows_cpp_and_kotlin_and_leaves_their_tests_out(tmp_path:
     ]
     assert kotlin_files == ["build.gradle.kts", "lib/src/main/kotlin/Result.kt"]
     assert [p for p, _ in code_sample.candidates(checkout, "java")] == ["lib/Tool.java"]
+
+
+def test_the_code_draw_knows_swift_and_dart_and_leaves_test_folders_out(tmp_path: Path) -> None:
+    code_sample = load_script("bench/code_sample.py")
+    checkout = tmp_path / "repo"
+    body = "let x = 1\n" * 25
+    for rel in (
+        "Sources/Core/Provider.swift",
+        "Sources/Core/ProviderTests.swift",
+        "Tests/CoreTests/TestHelpers.swift",
+        "Examples/Demo/App.swift",
+        "Package.swift",
+        "pkgs/router/lib/src/router.dart",
+        "pkgs/router/lib/src/router_test.dart",
+        "pkgs/router/test/helpers.dart",
+        "lib/src/commonMain/kotlin/Settings.kt",
+        "lib/src/commonTest/kotlin/Fixtures.kt",
+        "lib/src/androidUnitTest/kotlin/Fake.kt",
+        "lib/src/latest/kotlin/Latest.kt",
+    ):
+        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / rel).write_text(body, encoding="utf-8")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for args in (["init", "-q"], ["add", "."]):
+        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+
+    swift_files = [p for p, _ in code_sample.candidates(checkout, "swift")]
+    dart_files = [p for p, _ in code_sample.candidates(checkout, "dart")]
+    kotlin_files = [p for p, _ in code_sample.candidates(checkout, "kotlin")]
+
+    assert swift_files == ["Package.swift", "Sources/Core/Provider.swift"]
+    assert dart_files == ["pkgs/router/lib/src/router.dart"]
+    assert kotlin_files == [
+        "lib/src/commonMain/kotlin/Settings.kt",
+        "lib/src/latest/kotlin/Latest.kt",
+    ]
