@@ -15,6 +15,7 @@ from rubi.core.paths import VaultPaths
 from rubi.search.reweighting import (
     DECLARATION_FILE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
+    declarations_named,
     node_weight,
     wants_declarations,
 )
@@ -89,6 +90,27 @@ def test_node_weight_halves_a_declaration_file_unless_wanted() -> None:
     assert node_weight({"kind": "note", "path": "x.d.ts"}, False) == 1.0
     test_types = {"kind": "file", "path": "test/types/x.d.ts", "secondary": True}
     assert node_weight(test_types, False) == SECONDARY_FILE_WEIGHT  # one rule, not both
+
+
+def test_only_a_name_no_implementation_carries_exempts_a_declaration_file() -> None:
+    matches = [
+        ("index.d.ts", "optionvaluesource"),  # a type the declarations alone define
+        ("index.d.ts", "canceledError"),
+        ("lib/cancel/CanceledError.js", "canceledError"),  # the class is code too
+        ("types/a.d.ts", "shared"),
+        ("types/b.d.mts", "shared"),
+    ]
+    assert declarations_named(matches, lambda i: i) == {
+        "index.d.ts",
+        "types/a.d.ts",
+        "types/b.d.mts",
+    }
+    assert (
+        declarations_named(
+            [("index.d.ts", "canceledError"), ("lib/x.js", "canceledError")], lambda i: i
+        )
+        == set()
+    )
 
 
 @pytest.fixture

@@ -55,6 +55,7 @@ from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    declarations_named,
     node_weight,
     text_evidence,
     variant_of,
@@ -145,8 +146,9 @@ def fuse(
 ) -> tuple[list[Fused], dict[str, str]]:
     """RRF of the lists (:data:`LIST_WEIGHTS`; the dense list's times
     ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.reweighting`:
-    each node's own weight (:func:`node_weight`; a declaration file the names list
-    holds keeps its weight, as when ``declarations_wanted``), a re-sort, and half
+    each node's own weight (:func:`node_weight`; a declaration file named by a name
+    only declaration files carry keeps its weight, as when ``declarations_wanted``:
+    :func:`declarations_named`), a re-sort, and half
     weight for a variant of a file ranked above it (:func:`variant_of`).
 
     Returns:
@@ -163,7 +165,9 @@ def fuse(
         weights["dense"] *= cands.dense_weight
     fused = rrf(lists, weights=weights)
     nodes, _, _ = graph_dicts(g)
-    named = set(lists["names"])  # a declaration file that defines the asked name keeps it
+    named = declarations_named(
+        ((m.id, m.name) for m in cands.names), lambda i: str(nodes[i].get("path", i))
+    )
     for f in fused:
         f.score *= node_weight(nodes[f.id], tests_wanted, declarations_wanted or f.id in named)
     fused.sort(key=_rank_key)

@@ -41,6 +41,7 @@ __all__ = [
     "SIGNIFICANCE_MIN_WORDS",
     "TWIN_WEIGHT",
     "declaration_file",
+    "declarations_named",
     "generated_page",
     "graph_votes",
     "identifier_like",
@@ -142,6 +143,26 @@ def declaration_file(node: Mapping[str, Any], declarations_wanted: bool) -> floa
     if node.get("kind") != "file" or declarations_wanted:
         return None
     return DECLARATION_FILE_WEIGHT if is_declaration_path(str(node.get("path", ""))) else None
+
+
+def declarations_named(
+    matches: Iterable[tuple[str, str]], path_of: Callable[[str], str]
+) -> set[str]:
+    """The declaration files among the voting name matches (``(id, name)`` pairs; a
+    file's path by ``path_of``) whose name no other file of the matches carries: the
+    type the question names is defined only there (``OptionValueSource`` in
+    commander's ``index.d.ts``), so :func:`declaration_file` does not apply to them.
+    A name the implementation defines too (``CanceledError``, a class in
+    ``lib/cancel/CanceledError.js`` and in ``index.d.ts``) exempts none of them."""
+    owners: dict[str, list[str]] = {}
+    for doc_id, name in matches:
+        owners.setdefault(name, []).append(doc_id)
+    return {
+        doc_id
+        for ids in owners.values()
+        if all(is_declaration_path(path_of(i)) for i in ids)
+        for doc_id in ids
+    }
 
 
 def node_weight(
