@@ -1,16 +1,18 @@
-"""Kinds of files that are rarely what a reader looks for first: tests and examples."""
+"""Kinds of files that are rarely what a reader looks for first: tests, examples and
+TypeScript declaration files."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["is_example_path", "is_test_path"]
+__all__ = ["is_declaration_path", "is_example_path", "is_test_path"]
 
 _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
     r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)(-d)?\.\w+$|_spec\.rb$"
     r"|Tests?\.(java|kt|cs|swift)$"
 )
+_DECLARATION_PATH_RE = re.compile(r"\.d\.[mc]?ts$")
 _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
 
 
@@ -24,3 +26,10 @@ def is_test_path(path: str) -> bool:
 def is_example_path(path: str) -> bool:
     """True for examples, samples, demos and benchmarks."""
     return bool(_EXAMPLE_PATH_RE.search(path))
+
+
+def is_declaration_path(path: str) -> bool:
+    """True for TypeScript declaration files (``index.d.ts``, ``x.d.mts``, ``x.d.cts``):
+    they restate the types and doc comments of a package's API, whose code lives in
+    other files."""
+    return bool(_DECLARATION_PATH_RE.search(path))

@@ -55,9 +55,11 @@ from rubi.search.reweighting import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    declarations_named,
     node_weight,
     text_evidence,
     variant_of,
+    wants_declarations,
     wants_tests,
 )
 from rubi.search.whyline import why_line
@@ -140,12 +142,14 @@ def _rank_key(f: Fused) -> tuple[float, int, str]:
 
 
 def fuse(
-    g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool
+    g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool, declarations_wanted: bool = False
 ) -> tuple[list[Fused], dict[str, str]]:
     """RRF of the lists (:data:`LIST_WEIGHTS`; the dense list's times
     ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.reweighting`:
-    each node's own weight (:func:`node_weight`), a re-sort, and half weight for a
-    variant of a file ranked above it (:func:`variant_of`).
+    each node's own weight (:func:`node_weight`; a declaration file named by a name
+    only declaration files carry keeps its weight, as when ``declarations_wanted``:
+    :func:`declarations_named`), a re-sort, and half
+    weight for a variant of a file ranked above it (:func:`variant_of`).
 
     Returns:
         The fused candidates, best first, and variant id → the twin above it.
@@ -161,8 +165,11 @@ def fuse(
         weights["dense"] *= cands.dense_weight
     fused = rrf(lists, weights=weights)
     nodes, _, _ = graph_dicts(g)
+    named = declarations_named(
+        ((m.id, m.name) for m in cands.names), lambda i: str(nodes[i].get("path", i))
+    )
     for f in fused:
-        f.score *= node_weight(nodes[f.id], tests_wanted)
+        f.score *= node_weight(nodes[f.id], tests_wanted, declarations_wanted or f.id in named)
     fused.sort(key=_rank_key)
     above: set[str] = set()
     variants: dict[str, str] = {}
@@ -299,7 +306,8 @@ def search_index(
     near = dense_list(dense() if callable(dense) else dense, query, terms, eligible)
     cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
     texts = [query, *terms]
-    fused, variants = fuse(g, cands, wants_tests(" ".join(texts)))
+    said = " ".join(texts)
+    fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
     words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, mapped=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
     by_text = {h.id: h for h in bm25}

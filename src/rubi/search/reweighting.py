@@ -20,6 +20,8 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from rubi.codemap.filekinds import is_declaration_path
+
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from typing import Any
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CJK_UNMEASURED",
+    "DECLARATION_FILE_WEIGHT",
     "GENERATED_PAGE_WEIGHT",
     "GRAPH_MIN_LINKED_SEEDS",
     "NAME_MIN_IDF",
@@ -37,6 +40,8 @@ __all__ = [
     "SIGNIFICANCE_FLOOR",
     "SIGNIFICANCE_MIN_WORDS",
     "TWIN_WEIGHT",
+    "declaration_file",
+    "declarations_named",
     "generated_page",
     "graph_votes",
     "identifier_like",
@@ -52,6 +57,7 @@ __all__ = [
     "secondary_file",
     "text_evidence",
     "variant_of",
+    "wants_declarations",
     "wants_tests",
 ]
 
@@ -61,6 +67,8 @@ SECONDARY_FILE_WEIGHT = 0.5
 """Fused-score multiplier for tests, examples and benchmarks."""
 TWIN_WEIGHT = 0.5
 """Fused-score multiplier for a near-duplicate variant of a file ranked above it."""
+DECLARATION_FILE_WEIGHT = 0.5
+"""Fused-score multiplier for a TypeScript declaration file (``.d.ts``)."""
 
 NAME_MIN_IDF = 1.0 + math.log(20)
 """A name written as plain words names a note only when its words, IDFs summed
@@ -81,6 +89,18 @@ def wants_tests(text: str) -> bool:
     """Whether the query (with its terms) asks for tests, specs, examples, benchmarks
     or fixtures, which turns :func:`secondary_file` off."""
     return bool(_TESTS_WANTED.search(text))
+
+
+_DECLARATIONS_WANTED = re.compile(
+    r"(?i)\b(typings?|typescript|declarations?|declared|d\.[mc]?ts)\b"
+)
+
+
+def wants_declarations(text: str) -> bool:
+    """Whether the query (with its terms) asks for type declarations (``typings``,
+    ``TypeScript``, ``declarations``, ``.d.ts``), which turns
+    :func:`declaration_file` off."""
+    return bool(_DECLARATIONS_WANTED.search(text))
 
 
 def generated_page(node: Mapping[str, Any]) -> float | None:
@@ -108,10 +128,53 @@ def secondary_file(node: Mapping[str, Any], tests_wanted: bool) -> float | None:
     return SECONDARY_FILE_WEIGHT if node.get("secondary") and not tests_wanted else None
 
 
-def node_weight(node: Mapping[str, Any], tests_wanted: bool) -> float:
+def declaration_file(node: Mapping[str, Any], declarations_wanted: bool) -> float | None:
+    """×:data:`DECLARATION_FILE_WEIGHT` for a TypeScript declaration file
+    (:func:`rubi.codemap.filekinds.is_declaration_path`) unless the query asks for
+    declarations (:func:`wants_declarations`), else None.
+
+    Why: a package's hand-written ``index.d.ts`` restates the names and doc comments
+    of its whole API in one file, so it holds some words of any question about any
+    module while the module that does the work holds its own; it came first above the
+    answer in four of pino's nine development questions (``pino.d.ts``: "imported
+    by" the type tests, text list first). Measured in ``docs/benchmarks-history.md``,
+    "issue 28: declaration files, nineteenth pass".
+    """
+    if node.get("kind") != "file" or declarations_wanted:
+        return None
+    return DECLARATION_FILE_WEIGHT if is_declaration_path(str(node.get("path", ""))) else None
+
+
+def declarations_named(
+    matches: Iterable[tuple[str, str]], path_of: Callable[[str], str]
+) -> set[str]:
+    """The declaration files among the voting name matches (``(id, name)`` pairs; a
+    file's path by ``path_of``) whose name no other file of the matches carries: the
+    type the question names is defined only there (``OptionValueSource`` in
+    commander's ``index.d.ts``), so :func:`declaration_file` does not apply to them.
+    A name the implementation defines too (``CanceledError``, a class in
+    ``lib/cancel/CanceledError.js`` and in ``index.d.ts``) exempts none of them."""
+    owners: dict[str, list[str]] = {}
+    for doc_id, name in matches:
+        owners.setdefault(name, []).append(doc_id)
+    return {
+        doc_id
+        for ids in owners.values()
+        if all(is_declaration_path(path_of(i)) for i in ids)
+        for doc_id in ids
+    }
+
+
+def node_weight(
+    node: Mapping[str, Any], tests_wanted: bool, declarations_wanted: bool = False
+) -> float:
     """The multiplier of the first rule that applies to ``node`` (a generated page is
     never also weighed as a test), 1.0 when none does."""
-    for weight in (generated_page(node), secondary_file(node, tests_wanted)):
+    for weight in (
+        generated_page(node),
+        secondary_file(node, tests_wanted),
+        declaration_file(node, declarations_wanted),
+    ):
         if weight is not None:
             return weight
     return 1.0
