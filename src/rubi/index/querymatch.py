@@ -203,7 +203,7 @@ def _without_function_bigrams(
     Why, Chinese: ``如何`` ("how") is on many pages of a Chinese vault, so an
     off-topic question ("如何做蛋糕", how to bake a cake) matched them on it alone, and
     a question word counted in the floor's evidence like a topic. Why, Japanese: a
-    question's particles and endings are many of its bigrams, each on most pages, and
+    question's particles and endings are a quarter of its bigrams, each on most pages, and
     together they outweighed its content words on long pages of chat or interviews
     (development halves, MRR@10: lang-otel-ja 0.650 -> 0.682, lang-tldr-ja 0.971 ->
     0.978; ``docs/benchmarks-history.md``, "issue 28: Japanese grammar bigrams,
