@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from rubi.core.lazyregex import Rx
 
-__all__ = ["japanese_words"]
+__all__ = ["grammar_piece", "japanese_words"]
 
 _KANA = Rx(r"[\u3040-\u30ff]")
 """Hiragana and katakana (the blocks :data:`rubi.index.analysis._CJK_RE` holds);
@@ -50,3 +50,18 @@ def japanese_words(text: str) -> list[tuple[str, ...]]:
         run = match.group()
         words.setdefault(tuple(run[i : i + 2] for i in range(len(run) - 1)), None)
     return list(words)
+
+
+def grammar_piece(term: str) -> bool:
+    """Whether ``term`` is a bigram of two hiragana (U+3040-U+309F), or one hiragana
+    alone (a particle written against a Latin word: ``で`` of ``Pythonで``): the grammar of a
+    Japanese sentence (particles, endings, auxiliaries: ``って``, ``ます``, ``ている``'s
+    ``てい`` and ``いる``), not a topic; the Japanese counterpart of a stop word, as
+    :func:`rubi.index.snowball.function_bigram` is Chinese's. A comparison, not a
+    character class (no pattern to compile).
+
+    Content words are written in Han and katakana (the script change the module's
+    docstring describes); a word spelled in hiragana alone is rare in technical text,
+    and a question keeps such bigrams when it has nothing else
+    (:func:`rubi.index.querymatch.query_clauses`)."""
+    return 0 < len(term) <= 2 and all("\u3040" <= ch <= "\u309f" for ch in term)
