@@ -261,6 +261,16 @@ def _listed(pages: list[str]) -> str:
     return " and ".join([*named, *([more] if more else [])])
 
 
+_HOW = {
+    "unresolved": "           how: write a note with that file name, title or alias, "
+    "or correct the link",
+    "attachment": "           how: put the file in the vault, or correct the embed",
+    "ambiguous": "           how: link by path ([[folder/name]]) to pick one note",
+}
+"""The fix, printed once under a group of findings whose lines name only the link
+(a vault of 113 missing attachments gets one such line, not 113)."""
+
+
 def _print_doctor(report: app.DoctorReport) -> str:
     """A doctor report as text: one line per finding, then the counts; returns the
     verdict, the report's last line (after the information lines)."""
@@ -271,12 +281,18 @@ def _print_doctor(report: app.DoctorReport) -> str:
         echo(f"file       {w}")
     for p in report.missing:
         echo(f"unresolved {p.source}: [[{p.target}]]")
+    if report.missing:
+        echo(_HOW["unresolved"])
     for target, sources in sorted(attachments.items()):
         more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
         echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
+    if attachments:
+        echo(_HOW["attachment"])
     for p in report.ambiguous:
         others = ", ".join(c for c in p.candidates if c != p.resolved_to)
         echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+    if report.ambiguous:
+        echo(_HOW["ambiguous"])
     for w in report.missing_note_files:
         echo(f"files:     {w}")
     for w in report.pages:
@@ -334,6 +350,6 @@ def _verdict(problems: int) -> str:
     if not problems:
         return "No problems found."
     return (
-        f"{plural(problems, 'problem')}: fix what the lines above name (each says how), "
+        f"{plural(problems, 'problem')}: fix what the lines above name, "
         "then run `rubi doctor` again."
     )
