@@ -103,9 +103,7 @@ def test_the_summary_does_not_count_unresolved_links_twice_under_two_names(
     assert code == 1
     how, summary, verdict = out.splitlines()[-3:]
     assert how.strip().startswith("how: write a note with that file name")
-    assert verdict == (
-        "1 problem: fix what the lines above name, then run `rubi doctor` again."
-    )
+    assert verdict == ("1 problem: fix what the lines above name, then run `rubi doctor` again.")
     assert "1 unresolved link," in summary and "0 links only rubi resolves," in summary
     assert "unresolved in Obsidian" not in summary
 
@@ -124,7 +122,9 @@ def test_a_link_problem_is_followed_once_by_how_to_fix_it(project: Path) -> None
     last_unresolved = max(i for i, line in enumerate(lines) if line.startswith("unresolved "))
     assert lines[last_unresolved + 1].strip().startswith("how: write a note")
     last_ambiguous = max(i for i, line in enumerate(lines) if line.startswith("ambiguous "))
-    assert lines[last_ambiguous + 1].strip() == "how: link by path ([[folder/name]]) to pick one note"
+    assert lines[last_ambiguous + 1].strip() == (
+        "how: link by path ([[folder/name]]) to pick one note"
+    )
     assert "(each says how)" not in out
 
 

@@ -271,14 +271,9 @@ _HOW = {
 (a vault of 113 missing attachments gets one such line, not 113)."""
 
 
-def _print_doctor(report: app.DoctorReport) -> str:
-    """A doctor report as text: one line per finding, then the counts; returns the
-    verdict, the report's last line (after the information lines)."""
-    attachments: dict[str, list[str]] = {}
-    for p in report.missing_attachments:
-        attachments.setdefault(p.target, []).append(p.source)
-    for w in report.files:
-        echo(f"file       {w}")
+def _print_link_findings(report: app.DoctorReport, attachments: dict[str, list[str]]) -> None:
+    """The unresolved links, missing attachments (``{target: embedding notes}``) and
+    ambiguous links, each group followed by its line of :data:`_HOW`."""
     for p in report.missing:
         echo(f"unresolved {p.source}: [[{p.target}]]")
     if report.missing:
@@ -293,6 +288,17 @@ def _print_doctor(report: app.DoctorReport) -> str:
         echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
     if report.ambiguous:
         echo(_HOW["ambiguous"])
+
+
+def _print_doctor(report: app.DoctorReport) -> str:
+    """A doctor report as text: one line per finding, then the counts; returns the
+    verdict, the report's last line (after the information lines)."""
+    attachments: dict[str, list[str]] = {}
+    for p in report.missing_attachments:
+        attachments.setdefault(p.target, []).append(p.source)
+    for w in report.files:
+        echo(f"file       {w}")
+    _print_link_findings(report, attachments)
     for w in report.missing_note_files:
         echo(f"files:     {w}")
     for w in report.pages:
