@@ -11,8 +11,9 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, vault_option
-from rubi.core.errors import RubiError
+from rubi.core.errors import RubiError, VaultNotFoundError
 from rubi.core.model import DEFAULT_RELATION, NOTE_TYPES
+from rubi.core.paths import VaultPaths
 
 __all__ = ["note"]
 
@@ -66,7 +67,9 @@ title about the same files) updates that note instead of adding a twin.
 )
 @click.option("--supersedes", help="Id or title of the note this one replaces.")
 @click.option("--tag", "tags", multiple=True, help="Tag (repeatable).")
-@click.option("--personal", is_flag=True, help="Write to the personal vault.")
+@click.option(
+    "--personal", is_flag=True, help="Write to the personal vault (also outside a project)."
+)
 @click.option(
     "--from-json",
     "from_json",
@@ -119,7 +122,7 @@ def add(
                 "scope": "personal" if personal else "project",
             }
         ]
-    results = app.register(app.locate(vault), items, cwd=cwd)
+    results = app.register(_target(vault, items), items, cwd=cwd)
     if as_json:
         print_json([_result(r) for r in results])
         return
@@ -131,6 +134,28 @@ def add(
             echo(f"         link to {target!r} matches no note yet (left unresolved)")
         if r.redacted:
             echo(f"         {app.describe_redacted(r.redacted)}")
+
+
+def _target(vault: Path | None, items: list[Any]) -> VaultPaths:
+    """The vault ``note add`` writes through: ``--vault``, else the project's; outside
+    a project, the personal vault when every note goes there (``--personal``, or
+    ``"scope": "personal"`` in each JSON note), as the MCP server serves it there.
+
+    Raises:
+        VaultNotFoundError: no project here and a note is for the project.
+        RubiError: the personal vault cannot be created.
+    """
+    try:
+        return app.locate(vault)
+    except VaultNotFoundError:
+        personal = bool(items) and all(
+            isinstance(i, dict) and i.get("scope") == "personal" for i in items
+        )
+        if vault is not None or not personal:
+            raise
+    from rubi.app.personalvault import open_personal_vault
+
+    return open_personal_vault()
 
 
 def _load_json(stream: Any) -> Any:
