@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,12 @@ def add(
                 "scope": "personal" if personal else "project",
             }
         ]
-    results = app.register(_target(vault, items), items, cwd=cwd)
+    try:
+        results = app.register(_target(vault, items), items, cwd=cwd)
+    except RubiError as exc:
+        if from_json is not None:
+            raise
+        raise RubiError(_options_named(str(exc))) from exc
     if as_json:
         print_json([_result(r) for r in results])
         return
@@ -134,6 +140,25 @@ def add(
             echo(f"         link to {target!r} matches no note yet (left unresolved)")
         if r.redacted:
             echo(f"         {app.describe_redacted(r.redacted)}")
+
+
+_FIELD = re.compile(
+    r"notes\[0\](?:\.(files|tags|links|title|body|supersedes|type)(?:\[\d+\](?:\.target)?)?)?"
+)
+"""A field of the one note the options make, as the register tool's messages name it."""
+
+_OPTION = {"files": "--file", "tags": "--tag", "links": "--link"}
+
+
+def _options_named(message: str) -> str:
+    """``message`` with the fields of the register tool (``notes[0].files[1]``) named
+    as this command's options (``--file``): the options are what the user typed."""
+
+    def option(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return "the note" if name is None else _OPTION.get(name, f"--{name}")
+
+    return _FIELD.sub(option, message)
 
 
 def _target(vault: Path | None, items: list[Any]) -> VaultPaths:
