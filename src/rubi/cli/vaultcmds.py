@@ -15,14 +15,20 @@ __all__ = ["doctor", "index", "init", "reindex", "status"]
 
 
 @click.command()
-@click.argument("project", type=click.Path(path_type=Path, file_okay=False), default=".")
+@click.argument(
+    "project", type=click.Path(path_type=Path, file_okay=False), default=None, required=False
+)
 @handle_errors
-def init(project: Path) -> None:
+def init(project: Path | None) -> None:
     """Create the project vault .rubi/ in PROJECT (default: here).
 
     Also adds a short rubi section to the project's CLAUDE.md (created if missing)
     and AGENTS.md (if there); no existing file is overwritten, except a README.md an
-    older rubi wrote and nobody edited, upgraded to the current one."""
+    older rubi wrote and nobody edited, upgraded to the current one. Below a folder
+    that has a vault, it makes none unless PROJECT is named (`rubi init .`)."""
+    if project is None:
+        _refuse_nested_vault(Path.cwd())
+        project = Path(".")
     report = app.init_project(project)
     if report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
@@ -44,6 +50,30 @@ def init(project: Path) -> None:
     echo(
         'Next: `rubi search "..."` (indexes the notes and the code first); '
         "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    )
+
+
+def _refuse_nested_vault(here: Path) -> None:
+    """Refuse a ``rubi init`` without PROJECT in a folder below another project's
+    vault: every command run below it would then find the new, empty vault instead of
+    the project's (a trial user ran it in ``httpx/``, under ``.rubi/`` at the root).
+
+    Raises:
+        RubiError: a ``.rubi/`` is found above ``here`` (not in it).
+    """
+    from rubi.core.errors import RubiError, VaultNotFoundError
+
+    try:
+        found = app.locate(None, cwd=here)
+    except VaultNotFoundError:
+        return  # none above (or one linked out, which init reports itself)
+    project = found.project_root
+    if project is None or project.resolve() == here.resolve():
+        return  # this folder's own vault: init says it exists
+    raise RubiError(
+        f"{found.root} already holds the memory of the project around this folder, and "
+        "every rubi command below it uses that one; run `rubi init .` to give this "
+        "folder a vault of its own anyway"
     )
 
 
