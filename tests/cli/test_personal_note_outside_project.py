@@ -32,6 +32,7 @@ def test_a_personal_note_goes_to_the_personal_vault(outside: Path) -> None:
     code, out = add("--personal", "--type", "preference", "--title", "Run pytest -x", "--body", "b")
     assert code == 0, out
     assert (outside / "notes" / "preference-run-pytest-x.md").is_file()
+    assert out.startswith(f"No project here: written to the personal vault {outside.resolve()}.")
 
 
 def test_personal_notes_as_json_go_there_too(outside: Path) -> None:

@@ -123,8 +123,9 @@ def add(
                 "scope": "personal" if personal else "project",
             }
         ]
+    into = _target(vault, items)
     try:
-        results = app.register(_target(vault, items), items, cwd=cwd)
+        results = app.register(into, items, cwd=cwd)
     except RubiError as exc:
         if from_json is not None:
             raise
@@ -132,6 +133,8 @@ def add(
     if as_json:
         print_json([_result(r) for r in results])
         return
+    if vault is None and into.project_root is None:  # no project here: _target's fallback
+        echo(f"No project here: written to the personal vault {into.root}.")
     for r in results:
         echo(f"{r.action:<8} {r.id}  ({r.title})")
         for old in r.superseded:
