@@ -179,10 +179,11 @@ def answer_read(
 
 def _part_answer(part: Any, ref: str, as_json: bool) -> Answer:
     if not as_json:
-        from rubi.app.passageread import render_part
+        from rubi.app.passageread import part_what, render_part
         from rubi.app.reading import choice_line
 
-        return Answer(False, render_part(part), choice_line(ref, part.id, part.others) or "")
+        notice = choice_line(ref, part.id, part.others, what=part_what(part))
+        return Answer(False, render_part(part), notice or "")
     return Answer(
         True,
         {

@@ -156,15 +156,16 @@ def close_names(key: str, notes: Sequence[str], titles: dict[str, str]) -> list[
     return list(found.values())
 
 
-def choice_line(ref: str, shown: str, others: Sequence[str]) -> str | None:
+def choice_line(ref: str, shown: str, others: Sequence[str], *, what: str = "notes") -> str | None:
     """The line that says which note a read of ``ref`` showed (``shown``: its id, or
     the id of its part) when ``ref`` names several, and the ``others`` it names
     (:attr:`NoteView.others`); None when it names one. ``rubi read`` prints it on
-    stderr, the agents' read above the note."""
+    stderr, the agents' read above the note. ``what``: what ``ref`` names several of
+    (``parts``: a code file's symbols of one name)."""
     if not others:
         return None
     return (
-        f"{ref.strip()!r} names {len(others) + 1} notes: showing {shown}; "
+        f"{ref.strip()!r} names {len(others) + 1} {what}: showing {shown}; "
         f"also {', '.join(others)} (read one by its id)"
     )
 
