@@ -71,3 +71,16 @@ def test_the_mcp_timeline_refuses_a_window_off_the_calendar(
     text = "\n".join(c.text for c in result.content if hasattr(c, "text"))
     assert result.is_error
     assert "leave the calendar (0001-01-01 to 9999-12-31)" in text and "\n" not in text
+
+
+def test_a_day_is_not_named_twice_in_the_header() -> None:
+    """``rubi timeline 2026-12-06`` printed "around 2026-12-06 (2026-12-06)"; a note's
+    day still follows its name."""
+    from rubi.app.timeline import Timeline, render_timeline
+
+    day = Timeline(ref="2026-12-06", centre="2026-12-06", since="2026-12-03", until="2026-12-09")
+    assert render_timeline(day).splitlines()[0] == (
+        "2026-12-03 … 2026-12-09 around 2026-12-06, newest first:"
+    )
+    note = Timeline(ref="Use JWT", centre="2026-12-06", since="2026-12-03", until="2026-12-09")
+    assert "around Use JWT (2026-12-06)," in render_timeline(note)

@@ -68,6 +68,7 @@ def test_search_json_shape(help_vault: Path) -> None:
     assert data["query"] == "embed"
     hit = data["hits"][0]
     assert set(hit) >= {"id", "path", "title", "type", "score", "why", "snippet"}
+    assert set(hit) >= {"kind", "status", "date", "passages"}  # as the README lists them
     assert hit["path"] == "Linking notes and files/Embed files.md"
     assert isinstance(hit["why"], list) and hit["why"]
 

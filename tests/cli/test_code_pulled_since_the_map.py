@@ -57,3 +57,25 @@ def test_status_says_when_the_code_map_is_behind_the_code(tmp_path: Path) -> Non
     assert code_map().startswith("behind the code: `rubi index` maps it")
     CliRunner().invoke(cli, ["index", "--vault", vault])
     assert code_map() == "current"
+
+
+def test_no_match_says_when_the_code_map_is_behind(tmp_path: Path) -> None:
+    """A trial user searched a symbol of a file added since the map and read only
+    `No match for "quuxFrobnicator".`; the line under it now says why and what to run."""
+    project = _project(tmp_path)
+    vault = str(project / ".rubi")
+
+    def search(*args: str) -> str:
+        return (
+            CliRunner().invoke(cli, ["search", "quuxFrobnicator", *args, "--vault", vault]).output
+        )
+
+    assert "The code changed since it was mapped" not in search()  # current: no line
+    write(project / "quux.py", "def quuxFrobnicator():\n    return 1\n")
+    out = search()
+    assert out.startswith('No match for "quuxFrobnicator".')
+    assert "The code changed since it was mapped (a pull, a new file): `rubi index`" in out
+    assert "The code changed" not in search("--scope", "notes")  # notes: the map is not asked
+    assert json.loads(search("--json"))["hits"] == []  # the JSON shape is unchanged
+    CliRunner().invoke(cli, ["index", "--vault", vault])
+    assert search().startswith("1. [python file] quux.py")

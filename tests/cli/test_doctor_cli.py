@@ -101,12 +101,31 @@ def test_the_summary_does_not_count_unresolved_links_twice_under_two_names(
     write(project / ".rubi" / "notes" / "lone.md", "# Lone\n\nSee [[nowhere at all]].\n")
     code, out = doctor(project / ".rubi")
     assert code == 1
-    summary, verdict = out.splitlines()[-2:]
-    assert verdict == (
-        "1 problem: fix what the lines above name (each says how), then run `rubi doctor` again."
-    )
+    how, summary, verdict = out.splitlines()[-3:]
+    assert how.strip().startswith("how: write a note with that file name")
+    assert verdict == ("1 problem: fix what the lines above name, then run `rubi doctor` again.")
     assert "1 unresolved link," in summary and "0 links only rubi resolves," in summary
     assert "unresolved in Obsidian" not in summary
+
+
+def test_a_link_problem_is_followed_once_by_how_to_fix_it(project: Path) -> None:
+    """A trial user read "fix what the lines above name (each says how)" under
+    `unresolved notes/x: [[Client redirect handling]]`, a line that says no how: each
+    group of link findings now ends with one line naming the fix."""
+    doctor(project / ".rubi")
+    break_everything(project)
+    write(project / ".rubi" / "notes" / "b.md", "# B\n\n[[nowhere either]] ![[gone.png]]\n")
+    _, out = doctor(project / ".rubi")
+    lines = out.splitlines()
+    hows = [line.strip() for line in lines if line.strip().startswith("how: ")]
+    assert len(hows) == 3, out  # unresolved, attachment, ambiguous: once each
+    last_unresolved = max(i for i, line in enumerate(lines) if line.startswith("unresolved "))
+    assert lines[last_unresolved + 1].strip().startswith("how: write a note")
+    last_ambiguous = max(i for i, line in enumerate(lines) if line.startswith("ambiguous "))
+    assert lines[last_ambiguous + 1].strip() == (
+        "how: link by path ([[folder/name]]) to pick one note"
+    )
+    assert "(each says how)" not in out
 
 
 def test_every_section_in_text(project: Path) -> None:

@@ -155,9 +155,9 @@ def test_handoff_save_files_from_a_subfolder(
     [page] = (project / ".rubi" / "handoffs").glob("*.md")
     assert frontmatter.load(page).metadata["files"] == ["src/x.py"]
     result = rubi("handoff", "save", "--goal", "G", "--state", "S", "--file", "../../etc/passwd")
-    one_error_line(result, "files[0]", "outside the project")
+    one_error_line(result, "Error: --file ../../etc/passwd: outside the project")
     result = rubi("handoff", "save", "--goal", "G", "--state", "S", "--note", "x]]\n## Links")
-    one_error_line(result, "notes[0]")
+    one_error_line(result, "Error: --note: ")  # the option typed, not the tool's notes[0]
     assert len(list((project / ".rubi" / "handoffs").glob("*.md"))) == 1
 
 

@@ -60,7 +60,7 @@ def test_links_of_a_shared_title_name_the_notes_not_shown(vault: Path) -> None:
 
 def test_backlinks_of_a_shared_title_name_the_notes_not_shown(vault: Path) -> None:
     code, out, err = run("backlinks", "tar", "--vault", str(vault))
-    assert code == 0 and err == LINE and out.split() == ["links_to", "notes/gzip"]
+    assert code == 0 and err == LINE and out.split() == ["notes/gzip", "links_to", "this"]
     code, out, err = run("backlinks", "--json", "tar#L4", "--vault", str(vault))
     data = json.loads(out)
     assert code == 0 and err == ""
@@ -136,3 +136,15 @@ def test_an_unresolved_link_is_shown_as_written_not_by_the_graphs_id(tmp_path: P
         "dangling:missing note",
         "dangling:other gone",
     ]
+
+
+def test_a_backlink_reads_in_its_own_direction(tmp_path: Path) -> None:
+    """`rubi backlinks old` printed `supersedes   notes/new`, which reads as the old note
+    superseding the new one; the linking note now comes first."""
+    root = tmp_path / "v"
+    write(root / "notes" / "old.md", "---\nstatus: superseded\n---\n# Old\n\nBefore.\n")
+    write(root / "notes" / "new.md", "# New\n\nAfter.\n\n## Links\n- supersedes [[old]]\n")
+    code, out, _ = run("backlinks", "notes/old", "--vault", str(root))
+    assert code == 0 and out.strip() == "notes/new  supersedes this"
+    code, out, _ = run("links", "notes/new", "--vault", str(root))
+    assert code == 0 and out.split() == ["supersedes", "notes/old"]

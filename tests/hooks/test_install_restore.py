@@ -165,3 +165,20 @@ def test_uninstall_removes_the_config_folder_only_if_install_made_it(
     uninstall(project)
     assert snapshot(isolated_home, project) == before
     assert (isolated_home / ".config").exists() == had_config
+
+
+def test_the_window_is_restored_before_the_file_it_was_in_is_removed(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Uninstall said "settings.json: removed (install created it)" and then
+    "settings.json: autoCompactWindow restored", in a file already gone."""
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, command="rubi", replace_compact_window=True)
+    settings = str(isolated_home / ".claude" / "settings.json")
+    changes = [c for c in uninstall(project).changes if c.startswith(f"{settings}: ")]
+    assert changes == [
+        f"{settings}: autoCompactWindow restored",
+        f"{settings}: removed (install created it)",
+    ]
+    assert not (isolated_home / ".claude" / "settings.json").exists()

@@ -168,3 +168,16 @@ def test_aligned_lower_keeps_every_offset_and_reads_dotted_capital_i_as_i() -> N
     text = "İstanbul DİYARBAKIR naïve ẞ"
     low = aligned_lower(text)
     assert len(low) == len(text) and low == "istanbul diyarbakir naïve ß"
+
+
+def test_a_typed_link_item_is_the_snippet_only_when_no_prose_matches() -> None:
+    """A decision's recall line for "use the client" was its ``- supersedes
+    [[decision-use-a-shared-client-per-service]]`` item, which says nothing of it."""
+    body = (
+        "# Use one Client per process\n\nOne pooled Client per process, closed at exit.\n\n"
+        "## Links\n- supersedes [[decision-use-a-shared-client-per-service]]\n"
+    )
+    assert best_snippet(body, ["use", "client"]) == "One pooled Client per process, closed at exit."
+    assert best_snippet(body, ["share"]) == "- supersedes decision-use-a-shared-client-per-service"
+    prose = "# T\n\nIntro.\n\n- open [[Settings]] and use the client there\n"
+    assert best_snippet(prose, ["use", "client"]) == "- open Settings and use the client there"

@@ -57,7 +57,30 @@ def answer_search(
         _log_search(result, time.perf_counter() - started)
     if args.as_json:
         return Answer(True, search_json(result, args.budget))
-    return Answer(False, render_search(result, args.budget))
+    text = render_search(result, args.budget)
+    if not result.hits and _code_behind(paths, args.scope):
+        text += "\n" + CODE_BEHIND_HINT
+    return Answer(False, text)
+
+
+CODE_BEHIND_HINT = (
+    "The code changed since it was mapped (a pull, a new file): `rubi index` maps it, "
+    "then search again."
+)
+"""The line under "No match" when the code map is behind the code: a search maps code
+only on its first run, so a symbol of a file added since finds nothing, and without
+this line nothing said why (a trial user's new ``quuxFrobnicator``)."""
+
+
+def _code_behind(paths: VaultPaths, scope: str) -> bool:
+    """Whether a search of ``scope`` in ``paths``' project looked at a code map that is
+    behind the code (:func:`rubi.app.health.code_map_behind`: a listing and ``git
+    ls-files``, paid only when nothing matched)."""
+    if paths.project_root is None or scope not in ("all", "code"):
+        return False
+    from rubi.app.health import code_map_behind
+
+    return code_map_behind(paths)
 
 
 def _log_search(result: Any, seconds: float) -> None:
@@ -156,10 +179,11 @@ def answer_read(
 
 def _part_answer(part: Any, ref: str, as_json: bool) -> Answer:
     if not as_json:
-        from rubi.app.passageread import render_part
+        from rubi.app.passageread import part_what, render_part
         from rubi.app.reading import choice_line
 
-        return Answer(False, render_part(part), choice_line(ref, part.id, part.others) or "")
+        notice = choice_line(ref, part.id, part.others, what=part_what(part))
+        return Answer(False, render_part(part), notice or "")
     return Answer(
         True,
         {

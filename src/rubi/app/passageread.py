@@ -32,6 +32,7 @@ from rubi.search.sections import (
 __all__ = [
     "PartView",
     "code_symbols",
+    "part_what",
     "read_file_text",
     "read_part",
     "render_part",
@@ -146,6 +147,7 @@ def read_part(
     end = found.tree_end if found.kind == "section" else found.end
     if session and TURN_HEADING.match(found.heading):
         end = turn_end(lines, parts, found)  # as search shows it: with its reply
+    others = tuple(f"{prefix}{node}#{name}" for name in _same_named(parts, anchor, found))
     return PartView(
         id=f"{prefix}{node}#{found.anchor}",
         parent=prefix + node,
@@ -156,7 +158,32 @@ def read_part(
         end=end,
         total=len(lines),
         text="\n".join(lines[found.start - 1 : end]),
+        others=others,
     )
+
+
+def part_what(part: PartView) -> str:
+    """What a part's :attr:`PartView.others` are, for :func:`rubi.app.reading.choice_line`:
+    ``parts`` of a code file (its symbols of one name), else ``notes``."""
+    return "parts" if part.kind == "file" else "notes"
+
+
+def _same_named(parts: Sequence[Section], anchor: str, found: Section) -> list[str]:
+    """The other symbols a bare name found by its last part names too: ``#send`` in a
+    file with ``Client.send`` and ``AsyncClient.send`` opens the first and names the
+    second (it was read silently, as if the name were unique). Empty for any other
+    anchor, and for the parts one long symbol is cut into (they share its name)."""
+    if found.kind != "symbol" or "." in (key := anchor.strip()):
+        return []
+    folded = key.casefold()
+    names = dict.fromkeys(
+        s.heading
+        for s in parts
+        if s.kind == "symbol"
+        and s.heading != found.heading
+        and s.heading.rsplit(".", 1)[-1].casefold() == folded
+    )
+    return list(names)
 
 
 def _shown(text: str) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "LinkView",
     "NoteView",
     "choice_line",
+    "close_names",
     "edges",
     "find_note",
     "read_found",
@@ -89,21 +90,82 @@ def resolve_ref_choices(build: GraphBuild, ref: str) -> tuple[str, tuple[str, ..
             first, *others = sorted(set(step))
             return first, tuple(others)
     titles = {str(g.nodes[n].get("title", n)): n for n in notes}
-    pool = list(dict.fromkeys([*notes, *titles]))  # a title is often its file name
-    close = difflib.get_close_matches(key, pool, n=3, cutoff=0.5)
+    close = close_names(key, notes, titles)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise NoteNotFoundError(f"{ref}: no such note{hint}")
 
 
-def choice_line(ref: str, shown: str, others: Sequence[str]) -> str | None:
+SUGGESTIONS = 3
+"""Names a "no such note" message suggests at most."""
+
+MIN_PART_CHARS = 3
+"""A reference shorter than this is not looked for inside names (``a`` is in most)."""
+
+CLOSE_CUTOFF = 0.6
+"""The least :class:`difflib.SequenceMatcher` ratio of a suggested name: at 0.5,
+``nonexistent-note`` suggested ``modules/tests-models``."""
+
+
+def close_names(key: str, notes: Sequence[str], titles: dict[str, str]) -> list[str]:
+    """The note ids and titles to suggest for ``key``, which names no note.
+
+    First the notes whose id's last segment or title holds ``key`` (case-folded; the
+    shortest names first: ``gotcha-redirect`` finds
+    ``notes/gotcha-redirects-are-not-followed-by-default``, whose full id is too long
+    for a close match), then close matches (:func:`difflib.get_close_matches`,
+    cutoff :data:`CLOSE_CUTOFF`) among the ids, their last segments and the titles.
+
+    Args:
+        key: the reference as looked up (NFC, stripped, without ``.md``).
+        notes: every note id.
+        titles: ``{title: note id}``.
+
+    Returns:
+        At most :data:`SUGGESTIONS` names, each note once (an id, or the title that
+        matched).
+    """
+    folded = key.casefold()
+    found: dict[str, str] = {}  # note id -> the name shown
+
+    def add(note: str, shown: str) -> None:
+        if note not in found and len(found) < SUGGESTIONS:
+            found[note] = shown
+
+    if len(folded) >= MIN_PART_CHARS:
+        held = [
+            (len(name), name, note, shown)
+            for note in notes
+            for name, shown in ((note.rsplit("/", 1)[-1], note),)
+            if folded in name.casefold()
+        ]
+        held += [
+            (len(title), title, note, title)
+            for title, note in titles.items()
+            if folded in title.casefold()
+        ]
+        for _, _, note, shown in sorted(held):
+            add(note, shown)
+    named: dict[str, tuple[str, str]] = {}  # a name -> (its note, the name shown)
+    for note in notes:
+        named.setdefault(note, (note, note))
+        named.setdefault(note.rsplit("/", 1)[-1], (note, note))
+    for title, note in titles.items():
+        named.setdefault(title, (note, title))  # a title is often its file name
+    for name in difflib.get_close_matches(key, list(named), n=len(named), cutoff=CLOSE_CUTOFF):
+        add(*named[name])
+    return list(found.values())
+
+
+def choice_line(ref: str, shown: str, others: Sequence[str], *, what: str = "notes") -> str | None:
     """The line that says which note a read of ``ref`` showed (``shown``: its id, or
     the id of its part) when ``ref`` names several, and the ``others`` it names
     (:attr:`NoteView.others`); None when it names one. ``rubi read`` prints it on
-    stderr, the agents' read above the note."""
+    stderr, the agents' read above the note. ``what``: what ``ref`` names several of
+    (``parts``: a code file's symbols of one name)."""
     if not others:
         return None
     return (
-        f"{ref.strip()!r} names {len(others) + 1} notes: showing {shown}; "
+        f"{ref.strip()!r} names {len(others) + 1} {what}: showing {shown}; "
         f"also {', '.join(others)} (read one by its id)"
     )
 

@@ -100,7 +100,7 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
     """
     import rubi.app.reading as reading
     from rubi.app.codeview import read_code
-    from rubi.app.passageread import render_part
+    from rubi.app.passageread import part_what, render_part
     from rubi.sync import load_code_map
 
     out: list[tuple[str, str | None]] = []
@@ -108,7 +108,7 @@ def read_many(paths: VaultPaths, ids: Sequence[str]) -> list[tuple[str, str | No
         try:
             part = read_part(paths, ref)
             if part is not None:
-                line = reading.choice_line(ref, part.id, part.others)
+                line = reading.choice_line(ref, part.id, part.others, what=part_what(part))
                 text = render_part(part)
                 out.append((f"({line})\n{text}" if line else text, None))
                 continue
@@ -157,7 +157,9 @@ def read_part(paths: VaultPaths, ref: str) -> PartView | None:
         part = part_of(build, node, anchor, reader, partial(symbols_of, code_map), prefix)
         others = _other_notes(build, local.partition("#")[0], node)
     if others:
-        return dataclasses.replace(part, others=tuple(prefix + other for other in others))
+        return dataclasses.replace(
+            part, others=(*part.others, *(prefix + other for other in others))
+        )
     return part
 
 

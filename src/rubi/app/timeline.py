@@ -222,7 +222,8 @@ def _window(ref: str, centre: str, days: int) -> tuple[str, str]:
 def render_timeline(t: Timeline) -> str:
     """The timeline as text: a header line, then one line per entry (a session's
     turns indented under it)."""
-    lines = [f"{t.since} … {t.until} around {t.ref} ({t.centre}), newest first:"]
+    day = "" if t.ref.strip() == t.centre else f" ({t.centre})"  # a day is its own day
+    lines = [f"{t.since} … {t.until} around {t.ref}{day}, newest first:"]
     if not t.entries:
         lines.append("(nothing dated in these days)")
     for e in t.entries:

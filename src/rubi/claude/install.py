@@ -427,8 +427,8 @@ def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> No
         current["autoCompactWindow"] = record["compact"]["value"]
     else:
         current.pop("autoCompactWindow", None)
-    _give_back(record, user_settings, current, "compact_file_existed", report)
     report.changes.append(f"{user_settings}: autoCompactWindow restored")
+    _give_back(record, user_settings, current, "compact_file_existed", report)  # may remove it
 
 
 def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, vault_option
+from rubi.core.errors import RubiError
 from rubi.core.safetext import terminal_text
 
 __all__ = ["handoff"]
@@ -16,6 +18,20 @@ __all__ = ["handoff"]
 @click.group()
 def handoff() -> None:
     """Where a session left off, for the next one."""
+
+
+_FIELD = re.compile(r"^(files|notes|next_steps|goal|state)(?:\[\d+\])?")
+"""The field a message of the handoff tool's checks starts with (``files[0]``)."""
+
+_OPTION = {
+    "files": "--file",
+    "notes": "--note",
+    "next_steps": "--next",
+    "goal": "--goal",
+    "state": "--state",
+}
+"""Each field as the option of ``rubi handoff save`` that gives it: the user typed
+``--file``, not ``files[0]``."""
 
 
 @handoff.command("save")
@@ -35,9 +51,11 @@ def save(
     vault: Path | None,
 ) -> None:
     """Save a handoff in .rubi/handoffs/."""
-    written = app.save_handoff(
-        app.locate(vault), goal, state, next_steps, files, notes, cwd=Path.cwd()
-    )
+    paths = app.locate(vault)
+    try:
+        written = app.save_handoff(paths, goal, state, next_steps, files, notes, cwd=Path.cwd())
+    except RubiError as exc:
+        raise RubiError(_FIELD.sub(lambda m: _OPTION[m.group(1)], str(exc), count=1)) from exc
     echo(f"Saved {written.path}.")
     if written.redacted:
         echo(app.describe_redacted(written.redacted, sentence=True))

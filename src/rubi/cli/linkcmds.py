@@ -36,7 +36,9 @@ def _fresh(vault: Path | None) -> VaultPaths:
 def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None:
     """Print ``found`` as ``rubi read`` prints a note: with ``--json``, one object
     ``{"id", key: [links], "other_matches"}``; else a line on stderr when ``ref``
-    names several notes (:func:`rubi.app.reading.choice_line`), then one link a line."""
+    names several notes (:func:`rubi.app.reading.choice_line`), then one link a line:
+    ``supersedes   notes/old`` for a link of the note's, ``notes/new  supersedes this``
+    for a backlink (as ``supersedes notes/new`` it read as the opposite link)."""
     from rubi.app.reading import choice_line
 
     if as_json:
@@ -49,7 +51,9 @@ def _print_links(ref: str, found: app.LinkList, key: str, as_json: bool) -> None
     if not found.items:
         echo("(none)")
     for lv in found.items:
-        if lv.kind == "dangling":  # its id is the graph's (dangling:<folded name>)
+        if key == "backlinks":  # the other note is the subject: "x supersedes this"
+            echo(f"{lv.id}  {lv.relation} this")
+        elif lv.kind == "dangling":  # its id is the graph's (dangling:<folded name>)
             echo(f"{lv.relation:<12} [[{lv.title}]]  (unresolved)")
         else:
             echo(f"{lv.relation:<12} {lv.id}")

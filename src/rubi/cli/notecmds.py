@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, vault_option
-from rubi.core.errors import RubiError
+from rubi.core.errors import RubiError, VaultNotFoundError
 from rubi.core.model import DEFAULT_RELATION, NOTE_TYPES
+from rubi.core.paths import VaultPaths
 
 __all__ = ["note"]
 
@@ -66,7 +68,9 @@ title about the same files) updates that note instead of adding a twin.
 )
 @click.option("--supersedes", help="Id or title of the note this one replaces.")
 @click.option("--tag", "tags", multiple=True, help="Tag (repeatable).")
-@click.option("--personal", is_flag=True, help="Write to the personal vault.")
+@click.option(
+    "--personal", is_flag=True, help="Write to the personal vault (also outside a project)."
+)
 @click.option(
     "--from-json",
     "from_json",
@@ -119,10 +123,18 @@ def add(
                 "scope": "personal" if personal else "project",
             }
         ]
-    results = app.register(app.locate(vault), items, cwd=cwd)
+    into = _target(vault, items)
+    try:
+        results = app.register(into, items, cwd=cwd)
+    except RubiError as exc:
+        if from_json is not None:
+            raise
+        raise RubiError(_options_named(str(exc))) from exc
     if as_json:
         print_json([_result(r) for r in results])
         return
+    if vault is None and into.project_root is None:  # no project here: _target's fallback
+        echo(f"No project here: written to the personal vault {into.root}.")
     for r in results:
         echo(f"{r.action:<8} {r.id}  ({r.title})")
         for old in r.superseded:
@@ -131,6 +143,47 @@ def add(
             echo(f"         link to {target!r} matches no note yet (left unresolved)")
         if r.redacted:
             echo(f"         {app.describe_redacted(r.redacted)}")
+
+
+_FIELD = re.compile(
+    r"notes\[0\](?:\.(files|tags|links|title|body|supersedes|type)(?:\[\d+\](?:\.target)?)?)?"
+)
+"""A field of the one note the options make, as the register tool's messages name it."""
+
+_OPTION = {"files": "--file", "tags": "--tag", "links": "--link"}
+
+
+def _options_named(message: str) -> str:
+    """``message`` with the fields of the register tool (``notes[0].files[1]``) named
+    as this command's options (``--file``): the options are what the user typed."""
+
+    def option(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return "the note" if name is None else _OPTION.get(name, f"--{name}")
+
+    return _FIELD.sub(option, message)
+
+
+def _target(vault: Path | None, items: list[Any]) -> VaultPaths:
+    """The vault ``note add`` writes through: ``--vault``, else the project's; outside
+    a project, the personal vault when every note goes there (``--personal``, or
+    ``"scope": "personal"`` in each JSON note), as the MCP server serves it there.
+
+    Raises:
+        VaultNotFoundError: no project here and a note is for the project.
+        RubiError: the personal vault cannot be created.
+    """
+    try:
+        return app.locate(vault)
+    except VaultNotFoundError:
+        personal = bool(items) and all(
+            isinstance(i, dict) and i.get("scope") == "personal" for i in items
+        )
+        if vault is not None or not personal:
+            raise
+    from rubi.app.personalvault import open_personal_vault
+
+    return open_personal_vault()
 
 
 def _load_json(stream: Any) -> Any:

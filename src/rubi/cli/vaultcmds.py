@@ -15,14 +15,20 @@ __all__ = ["doctor", "index", "init", "reindex", "status"]
 
 
 @click.command()
-@click.argument("project", type=click.Path(path_type=Path, file_okay=False), default=".")
+@click.argument(
+    "project", type=click.Path(path_type=Path, file_okay=False), default=None, required=False
+)
 @handle_errors
-def init(project: Path) -> None:
+def init(project: Path | None) -> None:
     """Create the project vault .rubi/ in PROJECT (default: here).
 
     Also adds a short rubi section to the project's CLAUDE.md (created if missing)
     and AGENTS.md (if there); no existing file is overwritten, except a README.md an
-    older rubi wrote and nobody edited, upgraded to the current one."""
+    older rubi wrote and nobody edited, upgraded to the current one. Below a folder
+    that has a vault, it makes none unless PROJECT is named (`rubi init .`)."""
+    if project is None:
+        _refuse_nested_vault(Path.cwd())
+        project = Path(".")
     report = app.init_project(project)
     if report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
@@ -44,6 +50,30 @@ def init(project: Path) -> None:
     echo(
         'Next: `rubi search "..."` (indexes the notes and the code first); '
         "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    )
+
+
+def _refuse_nested_vault(here: Path) -> None:
+    """Refuse a ``rubi init`` without PROJECT in a folder below another project's
+    vault: every command run below it would then find the new, empty vault instead of
+    the project's (a trial user ran it in ``httpx/``, under ``.rubi/`` at the root).
+
+    Raises:
+        RubiError: a ``.rubi/`` is found above ``here`` (not in it).
+    """
+    from rubi.core.errors import RubiError, VaultNotFoundError
+
+    try:
+        found = app.locate(None, cwd=here)
+    except VaultNotFoundError:
+        return  # none above (or one linked out, which init reports itself)
+    project = found.project_root
+    if project is None or project.resolve() == here.resolve():
+        return  # this folder's own vault: init says it exists
+    raise RubiError(
+        f"{found.root} already holds the memory of the project around this folder, and "
+        "every rubi command below it uses that one; run `rubi init .` to give this "
+        "folder a vault of its own anyway"
     )
 
 
@@ -261,6 +291,35 @@ def _listed(pages: list[str]) -> str:
     return " and ".join([*named, *([more] if more else [])])
 
 
+_HOW = {
+    "unresolved": "           how: write a note with that file name, title or alias, "
+    "or correct the link",
+    "attachment": "           how: put the file in the vault, or correct the embed",
+    "ambiguous": "           how: link by path ([[folder/name]]) to pick one note",
+}
+"""The fix, printed once under a group of findings whose lines name only the link
+(a vault of 113 missing attachments gets one such line, not 113)."""
+
+
+def _print_link_findings(report: app.DoctorReport, attachments: dict[str, list[str]]) -> None:
+    """The unresolved links, missing attachments (``{target: embedding notes}``) and
+    ambiguous links, each group followed by its line of :data:`_HOW`."""
+    for p in report.missing:
+        echo(f"unresolved {p.source}: [[{p.target}]]")
+    if report.missing:
+        echo(_HOW["unresolved"])
+    for target, sources in sorted(attachments.items()):
+        more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
+        echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
+    if attachments:
+        echo(_HOW["attachment"])
+    for p in report.ambiguous:
+        others = ", ".join(c for c in p.candidates if c != p.resolved_to)
+        echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+    if report.ambiguous:
+        echo(_HOW["ambiguous"])
+
+
 def _print_doctor(report: app.DoctorReport) -> str:
     """A doctor report as text: one line per finding, then the counts; returns the
     verdict, the report's last line (after the information lines)."""
@@ -269,14 +328,7 @@ def _print_doctor(report: app.DoctorReport) -> str:
         attachments.setdefault(p.target, []).append(p.source)
     for w in report.files:
         echo(f"file       {w}")
-    for p in report.missing:
-        echo(f"unresolved {p.source}: [[{p.target}]]")
-    for target, sources in sorted(attachments.items()):
-        more = f" and {len(sources) - 1} more" if len(sources) > 1 else ""
-        echo(f"attachment {target} missing (embedded in {sources[0]}{more})")
-    for p in report.ambiguous:
-        others = ", ".join(c for c in p.candidates if c != p.resolved_to)
-        echo(f"ambiguous  {p.source}: [[{p.target}]] → {p.resolved_to} (also {others})")
+    _print_link_findings(report, attachments)
     for w in report.missing_note_files:
         echo(f"files:     {w}")
     for w in report.pages:
@@ -334,6 +386,6 @@ def _verdict(problems: int) -> str:
     if not problems:
         return "No problems found."
     return (
-        f"{plural(problems, 'problem')}: fix what the lines above name (each says how), "
+        f"{plural(problems, 'problem')}: fix what the lines above name, "
         "then run `rubi doctor` again."
     )

@@ -123,6 +123,7 @@ def best_snippet(
         line, matched = _best_code_line(body, stems, group)
         return _cut(line, matched, stems, chars)
     best, best_score, first = "", 0, ""
+    linked, linked_score = "", 0  # the best typed-link item: only when no prose matches
     cores = [(_core(t), group[t]) for t in stems]
     in_fence = False
     for raw in body.splitlines()[:MAX_LINES]:
@@ -138,9 +139,30 @@ def best_snippet(
             first = line
         lowered = aligned_lower(line)
         score = len({g for c, g in cores if c in lowered and _find_word(line, lowered, c) >= 0})
-        if score > best_score:
+        if _typed_link_item(raw):
+            if score > linked_score:
+                linked, linked_score = line, score
+        elif score > best_score:
             best, best_score = line, score
+    best = best or linked
     return _cut(best or first, bool(best), stems, chars)
+
+
+_LINK_ITEM_RE = re.compile(r"^\s*[-*+]\s+([a-z][a-z0-9_-]{0,40}\s+!?\[\[.*)$")
+"""A list item that may be a typed link (``- supersedes [[decision-old]]``)."""
+
+
+def _typed_link_item(raw: str) -> bool:
+    """Whether ``raw`` is a typed-link list item (:func:`rubi.markdown.links.item_relation`):
+    a relation and the ids of other notes, which say nothing of this one's content, so a
+    snippet takes one only when no other line matches (a decision's snippet for "use
+    the client" was ``- supersedes decision-use-a-shared-client-per-service``)."""
+    m = _LINK_ITEM_RE.match(raw)
+    if m is None:
+        return False
+    from rubi.markdown.links import item_relation  # only for such lines: a cold hook
+
+    return item_relation(m.group(1)) is not None
 
 
 def _best_code_line(text: str, stems: list[str], group: Mapping[str, str]) -> tuple[str, bool]:
