@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from platformdirs import user_cache_path, user_config_path
+from platformdirs import user_cache_path, user_config_path, user_state_path
 
-from rubi.core.paths import cache_home
+from rubi.core.paths import cache_home, config_home, state_home
 from rubi.knowledge.userconfig import user_config_file
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the XDG layout")
@@ -47,16 +47,21 @@ def test_the_cache_folder_is_the_one_platformdirs_names(
     assert isinstance(cache_home(), Path)
 
 
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_STATE_HOME"])
 @pytest.mark.parametrize(("home", "xdg"), SHAPES)
-def test_the_user_config_is_in_the_folder_platformdirs_names(
-    monkeypatch: pytest.MonkeyPatch, home: str | None, xdg: str | None
+def test_the_config_and_state_folders_are_the_ones_platformdirs_names(
+    monkeypatch: pytest.MonkeyPatch, home: str | None, xdg: str | None, variable: str
 ) -> None:
-    for name, value in (("HOME", home), ("XDG_CONFIG_HOME", xdg)):
+    for name, value in (("HOME", home), (variable, xdg)):
         if value is None:
             monkeypatch.delenv(name, raising=False)
         else:
             monkeypatch.setenv(name, value)
-    assert user_config_file() == user_config_path("rubi", appauthor=False) / "config.toml"
+    if variable == "XDG_CONFIG_HOME":
+        assert config_home() == user_config_path("rubi", appauthor=False)
+        assert user_config_file() == config_home() / "config.toml"
+    else:
+        assert state_home() == user_state_path("rubi", appauthor=False)
 
 
 def test_a_search_asks_for_the_user_config_without_platformdirs_or_tomllib(

@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads thi
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["cache_folder", "cache_home", "config_folder"]
+__all__ = ["cache_folder", "cache_home", "config_folder", "state_folder"]
 
 
 def cache_home() -> Path:
@@ -56,6 +56,19 @@ def config_folder() -> str:
     from platformdirs import user_config_dir
 
     return str(user_config_dir("rubi", appauthor=False))
+
+
+def state_folder() -> str:
+    """The user's rubi state folder (``platformdirs.user_state_dir("rubi")``; on Linux
+    ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``), answered as
+    :func:`cache_folder` is: ``rubi serve --http`` reads its bearer token there before
+    it listens, and importing platformdirs cost that start 7 ms of CPU."""
+    found = _xdg_folder("XDG_STATE_HOME", "~/.local/state")
+    if found:
+        return found
+    from platformdirs import user_state_dir
+
+    return str(user_state_dir("rubi", appauthor=False))
 
 
 def _xdg_folder(variable: str, default: str) -> str:
