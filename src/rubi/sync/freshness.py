@@ -118,19 +118,25 @@ def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     name = entry.name
+                    # a printable ASCII name has no control character and is UTF-8:
+                    # most names, asked two questions instead of a pattern and an encode
+                    plain = name.isascii() and name.isprintable()
                     if entry.is_dir(follow_symlinks=False):
-                        if not vault_folder_skipped(name) and not has_control_chars(name):
-                            if has_surrogates(name):
+                        if not vault_folder_skipped(name) and (
+                            plain or not has_control_chars(name)
+                        ):
+                            if not plain and has_surrogates(name):
                                 return None
                             folders.append((entry.path, prefix + name + "/"))
                         continue
                     if vault_file_skipped(name):
                         continue
-                    if has_control_chars(name) and name.lower().endswith(".md"):
+                    note = name.lower().endswith(".md")
+                    if not plain and has_control_chars(name) and note:
                         continue  # skipped by the scan, with a warning the run recorded
-                    if has_surrogates(name) or entry.is_symlink():
+                    if (not plain and has_surrogates(name)) or entry.is_symlink():
                         return None  # refused or followed by the scan: it decides
-                    if not name.lower().endswith(".md"):
+                    if not note:
                         attachments.add(prefix + name)
                         continue
                     info = entry.stat(follow_symlinks=False)
