@@ -129,8 +129,10 @@ def isolated_home(
     from rubi.index.warm import forget_indexes
     from rubi.search.printstore import forget_kept_stores
     from rubi.sync import forget_vault_syncs
+    from rubi.sync.keptsymbols import forget_kept_symbols
 
     forget_vault_syncs()  # each test starts as a fresh process would
+    forget_kept_symbols()
     forget_indexes()
     forget_kept_stores()
     return home

@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads thi
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["cache_folder", "cache_home"]
+__all__ = ["cache_folder", "cache_home", "config_folder", "state_folder"]
 
 
 def cache_home() -> Path:
@@ -36,19 +36,53 @@ def cache_folder() -> str:
     importing platformdirs on Linux imports ``tempfile`` and with it ``shutil``,
     ``random``, ``bz2`` and ``lzma``: about 7 ms of a tool hook's 45 ms of CPU. So on
     Linux the two usual cases are answered here, as platformdirs answers them
-    (``platformdirs._xdg.xdg_dir``, ``expand_user``): an absolute ``$XDG_CACHE_HOME``,
-    else ``~/.cache`` under an absolute ``$HOME``; anything else (another system, a
-    relative or missing ``HOME``) asks platformdirs."""
-    android = hasattr(sys, "getandroidapilevel") or (
-        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"
-    )
-    if sys.platform == "linux" and not android:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not posixpath.isabs(base):
-            home = os.environ.get("HOME", "")
-            base = posixpath.expanduser("~/.cache") if posixpath.isabs(home) else ""
-        if base:
-            return posixpath.join(base, "rubi")
+    (:func:`_xdg_folder`); anything else asks platformdirs."""
+    found = _xdg_folder("XDG_CACHE_HOME", "~/.cache")
+    if found:
+        return found
     from platformdirs import user_cache_dir
 
     return str(user_cache_dir("rubi", appauthor=False))
+
+
+def config_folder() -> str:
+    """The user's rubi config folder (``platformdirs.user_config_dir("rubi")``; on
+    Linux ``$XDG_CONFIG_HOME/rubi``, default ``~/.config/rubi``), answered as
+    :func:`cache_folder` is: a search asks whether the user config leaves the personal
+    vault out, and importing platformdirs cost a server's first search 7 ms of CPU."""
+    found = _xdg_folder("XDG_CONFIG_HOME", "~/.config")
+    if found:
+        return found
+    from platformdirs import user_config_dir
+
+    return str(user_config_dir("rubi", appauthor=False))
+
+
+def state_folder() -> str:
+    """The user's rubi state folder (``platformdirs.user_state_dir("rubi")``; on Linux
+    ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``), answered as
+    :func:`cache_folder` is: ``rubi serve --http`` reads its bearer token there before
+    it listens, and importing platformdirs cost that start 7 ms of CPU."""
+    found = _xdg_folder("XDG_STATE_HOME", "~/.local/state")
+    if found:
+        return found
+    from platformdirs import user_state_dir
+
+    return str(user_state_dir("rubi", appauthor=False))
+
+
+def _xdg_folder(variable: str, default: str) -> str:
+    """``<$variable>/rubi`` for an absolute ``$variable``, else ``<default>/rubi``
+    under an absolute ``$HOME``, on Linux (not Android), as platformdirs answers them
+    (``platformdirs._xdg.xdg_dir``, ``expand_user``); "" for anything else (another
+    system, a relative or missing ``HOME``): ask platformdirs."""
+    android = hasattr(sys, "getandroidapilevel") or (
+        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"
+    )
+    if sys.platform != "linux" or android:
+        return ""
+    base = os.environ.get(variable, "")
+    if not posixpath.isabs(base):
+        home = os.environ.get("HOME", "")
+        base = posixpath.expanduser(default) if posixpath.isabs(home) else ""
+    return posixpath.join(base, "rubi") if base else ""

@@ -46,19 +46,21 @@ LEGACY_INDEX_DIRNAME = ".index"
 
 def config_home() -> Path:
     """The user's rubi config folder (``platformdirs.user_config_dir("rubi")``; on
-    Linux ``$XDG_CONFIG_HOME/rubi``, default ``~/.config/rubi``)."""
-    from platformdirs import user_config_path
+    Linux ``$XDG_CONFIG_HOME/rubi``, default ``~/.config/rubi``:
+    :func:`rubi.core.cachefolder.config_folder`)."""
+    from rubi.core.cachefolder import config_folder
 
-    return user_config_path("rubi", appauthor=False)
+    return Path(config_folder())
 
 
 def state_home() -> Path:
     """The user's rubi state folder (``platformdirs.user_state_dir("rubi")``; on Linux
-    ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``): what must outlive a
-    cleared cache, such as the HTTP server's bearer token."""
-    from platformdirs import user_state_path
+    ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``:
+    :func:`rubi.core.cachefolder.state_folder`): what must outlive a cleared cache,
+    such as the HTTP server's bearer token."""
+    from rubi.core.cachefolder import state_folder
 
-    return user_state_path("rubi", appauthor=False)
+    return Path(state_folder())
 
 
 def ensure_private_dir(path: Path) -> Path:

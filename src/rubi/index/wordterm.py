@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from whoosh.support.charset import accent_map
-
 from rubi.core.segmentreads import segments_mapped
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
@@ -32,20 +30,33 @@ Devanagari (as Hindi) and Tamil ones their Snowball stemmer, after their stop wo
 where a list exists (Hindi)."""
 
 
-_FOLD = {**accent_map, **dict.fromkeys(range(0x300, 0x370))}
+_FOLD: dict[int, str | None] = {}
 """Whoosh's accent map, and every combining accent (U+0300-U+036F) removed: those that
 compose with no letter (the dot above of Turkish ``İ`` lower-cased, ``i`` + U+0307)
-stayed in the term, so ``İstanbul`` could not be found as ``istanbul``."""
+stayed in the term, so ``İstanbul`` could not be found as ``istanbul``. Made by
+:func:`_fold_map` for the first word that may change (Whoosh's charset module, 1 ms of
+a cold recall whose prompt is plain ASCII, is imported only then)."""
+
+ASCII_FOLDED = frozenset("HIJNPSTWY")
+"""The ASCII characters :func:`fold` changes (Whoosh's map lower-cases a few capitals),
+written out so that an ASCII word is folded without the map (a test compares it with
+the map's): an ASCII word without one folds to itself."""
+
+
+def _fold_map() -> dict[int, str | None]:
+    """:data:`_FOLD`, made on first use."""
+    if not _FOLD:
+        from whoosh.support.charset import accent_map
+
+        _FOLD.update({**accent_map, **dict.fromkeys(range(0x300, 0x370))})
+    return _FOLD
 
 
 def fold(word: str) -> str:
     """``word`` with its accents folded (:data:`_FOLD`: ``é`` → ``e``)."""
-    return word.translate(_FOLD)
-
-
-_ASCII_FOLDED = frozenset(c for c in map(chr, range(128)) if fold(c) != c)
-"""The ASCII characters :func:`fold` changes (Whoosh's map lower-cases a few capitals):
-an ASCII word without one folds to itself."""
+    if word.isascii() and ASCII_FOLDED.isdisjoint(word):
+        return word
+    return word.translate(_fold_map())
 
 
 @lru_cache(maxsize=64)
@@ -67,7 +78,7 @@ def _made_stop_words(lang: str) -> frozenset[str]:
     words = stop_words(lang)
     # Only words fold can change: five in six stop words are ASCII and fold to
     # themselves (1.5 ms of a cold recall's 19 chains went to translating them).
-    changed = (w for w in words if not w.isascii() or not _ASCII_FOLDED.isdisjoint(w))
+    changed = (w for w in words if not w.isascii() or not ASCII_FOLDED.isdisjoint(w))
     return words | frozenset(map(fold, changed))
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tomllib
 from pathlib import Path
 
 from rubi.core.model import ScanWarning
@@ -52,6 +51,8 @@ def personal_root(project: VaultPaths | None = None) -> Path:
 def ignored_project_settings(project: VaultPaths) -> list[ScanWarning]:
     """Path settings in the project's ``config.toml`` that rubi ignores, one warning
     each (for ``rubi doctor``)."""
+    import tomllib  # a search never reads this: it loads typing (about 2 ms)
+
     from rubi.core.safeio import UnsafeFileError, allowed_root, read_text
     from rubi.knowledge.userconfig import MAX_CONFIG_BYTES
 

@@ -14,7 +14,6 @@ personal_vault = "~/notes/rubi"   # the personal vault (env RUBI_VAULT wins)
 from __future__ import annotations
 
 import logging
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,9 @@ MAX_CONFIG_BYTES = 256_000
 
 def user_config_file() -> Path:
     """Where the user config lives (it may not exist)."""
-    from platformdirs import user_config_path
+    from rubi.core.cachefolder import config_folder
 
-    return user_config_path("rubi", appauthor=False) / "config.toml"
+    return Path(config_folder()) / "config.toml"
 
 
 def user_settings() -> dict[str, Any]:
@@ -51,6 +50,8 @@ def user_settings() -> dict[str, Any]:
     if len(data) > MAX_CONFIG_BYTES:
         log.warning("%s: larger than %d bytes; not read", path, MAX_CONFIG_BYTES)
         return {}
+    import tomllib  # only for a config there (about 2 ms of a first search)
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -315,7 +315,8 @@ def warm_vault(paths: VaultPaths) -> None:
     """Load once what a first ``search`` call needs: bring the index up to date and
     open it, load the graph, the vectors and the search engine's modules (one search,
     of one hit), render its answer as the tool does (the render modules), and, in a
-    project, read the code map a code hit's passages name their symbols from. One
+    project, read the symbols a code hit's passages are named by (kept beside the code
+    map: :mod:`rubi.sync.keptsymbols`; the map itself when they are not). One
     hit, not the tool's twenty: a call that comes meanwhile waits for this, and reads
     and renders its own hits anyway. The vectors' passages are converted to float32
     here, as a resident process's second search would
@@ -332,11 +333,11 @@ def warm_vault(paths: VaultPaths) -> None:
     app.search_answer(result, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)", more_hint=MORE_HINT_MCP)
     app.keep_vectors(paths)  # the search loaded them: a resident process keeps them
     if paths.project_root is not None:
-        # A code hit's passages name its symbols: the code map (a plain vault's search
-        # never needs it, so it is loaded for a project only).
+        # A code hit's passages name its symbols: the kept symbols or the code map (a
+        # plain vault's search never needs them, so they are read for a project only).
         from rubi.app.codesymbols import code_symbols
 
-        code_symbols(paths, "")  # loads the code map (a file id of none: no symbols)
+        code_symbols(paths, "")  # reads them (a file id of none: no symbols)
 
 
 BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

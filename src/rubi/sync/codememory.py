@@ -62,6 +62,12 @@ class CodeMemory:
                 self._code_map = (key, read_code_map(self.paths))
             return self._code_map[1]
 
+    def holds_map(self, key: object) -> bool:
+        """The map of ``key`` (:func:`code_map_key`) is kept in memory (read without
+        the lock: one attribute)."""
+        kept = self._code_map
+        return kept is not None and kept[0] == key
+
     @property
     def held(self) -> bool:
         """A memory of the code map is held (read without the lock: a flag)."""

@@ -101,6 +101,15 @@ def on_scans(event: threading.Event) -> Callable[[], None]:
     return _SCANS.tell(event)
 
 
+def _odd(name: str) -> tuple[bool, bool]:
+    """Whether a file name holds a control character, and whether it is not UTF-8
+    (:func:`has_control_chars`, :func:`has_surrogates`). A printable ASCII name has
+    neither: most names are asked two ``str`` questions, not a pattern and an encode."""
+    if name.isascii() and name.isprintable():
+        return False, False
+    return has_control_chars(name), has_surrogates(name)
+
+
 def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
     """The notes of the vault at ``root`` as ``{vault-relative POSIX path: (mtime_ns,
     size)}`` and its other files (attachments) as paths, listed as
@@ -118,19 +127,21 @@ def list_vault(root: str) -> tuple[dict[str, tuple[int, int]], set[str]] | None:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     name = entry.name
+                    control, undecodable = _odd(name)
                     if entry.is_dir(follow_symlinks=False):
-                        if not vault_folder_skipped(name) and not has_control_chars(name):
-                            if has_surrogates(name):
+                        if not vault_folder_skipped(name) and not control:
+                            if undecodable:
                                 return None
                             folders.append((entry.path, prefix + name + "/"))
                         continue
                     if vault_file_skipped(name):
                         continue
-                    if has_control_chars(name) and name.lower().endswith(".md"):
+                    note = name.lower().endswith(".md")
+                    if control and note:
                         continue  # skipped by the scan, with a warning the run recorded
-                    if has_surrogates(name) or entry.is_symlink():
+                    if undecodable or entry.is_symlink():
                         return None  # refused or followed by the scan: it decides
-                    if not name.lower().endswith(".md"):
+                    if not note:
                         attachments.add(prefix + name)
                         continue
                     info = entry.stat(follow_symlinks=False)

@@ -190,6 +190,11 @@ class VaultSync:
         self._not_reading("the code map")
         return self._code.code_map()
 
+    def holds_code_map(self, key: object) -> bool:
+        """The code map of ``key`` (:func:`rubi.sync.codestore.code_map_key`) is kept in
+        memory: :meth:`code_map` reads nothing for it."""
+        return self._code.holds_map(key)
+
     def _not_reading(self, what: str) -> None:
         """Refuse what takes the vault sync's lock inside :meth:`reading`: a run holding
         the lock may be waiting for that block to end, and would wait forever."""

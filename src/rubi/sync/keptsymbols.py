@@ -1,0 +1,133 @@
+"""Each code file's top-level symbols kept beside the saved code map, for a process
+that has not read the map.
+
+A search hit on code names its passages by the file's top-level symbols
+(``src/app.py#Flask``, :func:`rubi.app.codesymbols.code_symbols`). They come from the
+code map, whose pickle holds every file's symbols, imports and hashes as dataclasses:
+a server's first search read all of it for the few code hits it showed (25-30 ms of
+the 150 ms of CPU a first search cost on a project of 850 code files; a cold
+``rubi search`` the same). This module keeps just the symbols, ``(name, 1-based
+line)`` by file id, in one ``marshal`` file beside the map (:func:`symbols_file`),
+tagged with the map's key (:func:`rubi.sync.codestore.code_map_key`: the stat of the
+map file and of its delta and edits files), and reads it instead when the tag is the
+map's key now: the same symbols the map holds, since the map is read from those files.
+
+The file is written by the process that read the map from disk for symbols
+(:func:`kept_or_made`), only when the map's key did not change while it read it; a
+process that holds the map already (a server whose watcher saved it) reads symbols
+from the map and writes nothing. It is read only when it is a regular file of this
+user that no one else may write (:func:`rubi.core.dataclasscode.read_trusted`),
+written 0600 and atomically, and is rebuildable: a missing, stale or damaged one
+costs the next reader one read of the map.
+"""
+
+from __future__ import annotations
+
+import marshal
+
+TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+
+    from rubi.core.paths import VaultPaths
+
+__all__ = [
+    "FORMAT",
+    "Symbols",
+    "forget_kept_symbols",
+    "kept_or_made",
+    "symbols_file",
+    "valid_symbols",
+]
+
+FORMAT = 1
+"""The file's layout: ``(FORMAT, map key, {file id: ((name, line), ...)})``
+(``marshal``); files without top-level symbols are left out."""
+
+_MAX_BYTES = 64 << 20
+"""A larger file is not read (850 code files' symbols take about 120 KB)."""
+
+Symbols = dict[str, tuple[tuple[str, int], ...]]
+"""File id → its top-level symbols, ``(name, 1-based line)`` in file order."""
+
+_KEPT: dict[object, tuple[object, Symbols | None]] = {}
+"""Index folder → (the map key, its symbols, or None: read them from the map)."""
+
+
+def symbols_file(paths: VaultPaths) -> Path:
+    """``<index folder>/code-symbols.bin``."""
+    return paths.index_dir / "code-symbols.bin"
+
+
+def forget_kept_symbols() -> None:
+    """Drop what this process read or made (as a fresh process starts)."""
+    _KEPT.clear()
+
+
+def valid_symbols(value: object) -> bool:
+    """``value`` is a tuple of ``(str, int)`` pairs (an entry of :data:`Symbols`)."""
+    return type(value) is tuple and all(
+        type(s) is tuple and len(s) == 2 and type(s[0]) is str and type(s[1]) is int for s in value
+    )
+
+
+def _read(path: Path, key: object) -> Symbols | None:
+    """The symbols in ``path`` when it is trusted, of this format and tagged ``key``."""
+    from rubi.core.dataclasscode import read_trusted
+
+    data = read_trusted(path, _MAX_BYTES)
+    if not data:
+        return None
+    try:
+        kept = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if (
+        type(kept) is not tuple
+        or len(kept) != 3
+        or kept[0] != FORMAT
+        or kept[1] != key
+        or type(kept[2]) is not dict
+    ):
+        return None
+    return kept[2]
+
+
+def _write(path: Path, key: object, symbols: Mapping[str, tuple[tuple[str, int], ...]]) -> None:
+    """Keep ``symbols`` under ``key``; never raises (a cache folder that cannot be
+    written costs the next reader a read of the map)."""
+    import contextlib
+
+    from rubi.core.dataclasscode import write_trusted
+
+    with contextlib.suppress(OSError, ValueError):
+        write_trusted(path, marshal.dumps((FORMAT, key, dict(symbols))))  # type: ignore[arg-type]
+
+
+def kept_or_made(
+    paths: VaultPaths,
+    key: object,
+    held: Callable[[], bool],
+    made: Callable[[], Symbols | None],
+) -> Symbols | None:
+    """The symbols of the code map whose key is ``key``, or None: read them from the map.
+
+    Args:
+        paths: the vault (its index folder holds the map and :func:`symbols_file`).
+        key: :func:`rubi.sync.codestore.code_map_key` now (not None).
+        held: whether this process holds the map of ``key`` in memory already (then
+            nothing is read or written: the map answers).
+        made: reads the map and returns its symbols, or None when the map's key
+            changed meanwhile (nothing is kept then).
+    """
+    found = _KEPT.get(paths.index_dir)
+    if found is not None and found[0] == key:
+        return found[1]
+    symbols = _read(symbols_file(paths), key)
+    if symbols is None and not held():
+        symbols = made()
+        if symbols is not None:
+            _write(symbols_file(paths), key, symbols)
+    _KEPT[paths.index_dir] = (key, symbols)
+    return symbols
