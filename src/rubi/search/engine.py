@@ -14,9 +14,10 @@
    link to one another (:func:`rubi.search.reweighting.graph_votes`), the dense list by
    its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
    re-weighting rules of :mod:`rubi.search.reweighting`;
-3. the hits — :func:`make_hit`: structured reasons (:class:`Why`, from
-   :mod:`rubi.search.hitreasons`, rendered by :mod:`rubi.search.render`), and the
-   passages and snippet read only when a hit is shown (:mod:`rubi.search.hittext`).
+3. the hits — :func:`rubi.search.hitreasons.make_hit`: structured reasons
+   (:class:`Why`, from :mod:`rubi.search.hitreasons`, rendered by
+   :mod:`rubi.search.render`), and the passages and snippet read only when a hit is
+   shown (:mod:`rubi.search.hittext`).
 """
 
 from __future__ import annotations
@@ -31,12 +32,11 @@ from rubi.dates.hitdays import DateWindow, Days
 from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
-from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.dense import dense_list, text_closeness
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
-from rubi.search.hitreasons import shown_reasons
+from rubi.search.hitreasons import make_hit, shown_reasons
 from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
 from rubi.search.lists import (
@@ -62,7 +62,6 @@ from rubi.search.reweighting import (
     wants_declarations,
     wants_tests,
 )
-from rubi.search.whyline import why_line
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -84,7 +83,6 @@ __all__ = [
     "SearchResult",
     "Why",
     "fuse",
-    "make_hit",
     "search_index",
 ]
 
@@ -181,36 +179,6 @@ def fuse(
         above.add(f.id)
     fused.sort(key=_rank_key)
     return fused, variants
-
-
-def make_hit(
-    f: Fused,
-    attrs: Mapping[str, Any],
-    reasons: tuple[Why, ...],
-    snippet: Snippet,
-    text: BM25Hit | None = None,
-    day: Snippet | None = None,
-    parts: Passages | None = None,
-) -> Hit:
-    """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
-    (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
-    :func:`why_line`."""
-    return Hit(
-        id=f.id,
-        path=str(attrs.get("path", f.id)),
-        title=str(attrs.get("title", f.id)),
-        kind=str(attrs.get("kind", "note")),
-        type=str(attrs.get("type", "note")),
-        status=str(attrs.get("status", "active")),
-        score=round(f.score, 6),
-        why=tuple(why_line(r) for r in reasons),
-        source=snippet,
-        superseded_by=attrs.get("superseded_by"),
-        reasons=reasons,
-        matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
-        day=day if day is not None else Snippet.of(""),
-        parts=parts if parts is not None else Passages.of(),
-    )
 
 
 def search_index(

@@ -1,7 +1,7 @@
 """A search hit's reasons, in the order its why-line shows them (named, text,
 linked, semantic, variant_of, imported_by, also): made for each hit
 :func:`rubi.search.engine.search_index` returns, unless its caller shows no why-line
-(the recall hook)."""
+(the recall hook), and the hit itself (:func:`make_hit`)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,20 @@ from collections.abc import Mapping, Sequence
 
 from rubi.index.querymatch import BM25Hit
 from rubi.search.fuse import Fused
-from rubi.search.hits import Why
+from rubi.search.hits import Hit, Passages, Snippet, Why
 from rubi.search.hittext import FileText
 from rubi.search.lists import Candidates
 from rubi.search.names import NameMatch
 from rubi.search.reasons import QueryWords, named_why, text_why
+from rubi.search.whyline import why_line
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from typing import Any
+
     import networkx as nx
 
-__all__ = ["DENSE_SHOWN", "reasons_for", "shown_reasons"]
+__all__ = ["DENSE_SHOWN", "make_hit", "reasons_for", "shown_reasons"]
 
 DENSE_SHOWN = 10
 """A hit among the dense list's first this many says it is close in meaning."""
@@ -84,3 +87,33 @@ def shown_reasons(
         return ()
     reasons = reasons_for(f, g, cands, by_name, by_text, words, variants, texts, page)
     return (*reasons, Why("also", ", ".join(also))) if also else reasons
+
+
+def make_hit(
+    f: Fused,
+    attrs: Mapping[str, Any],
+    reasons: tuple[Why, ...],
+    snippet: Snippet,
+    text: BM25Hit | None = None,
+    day: Snippet | None = None,
+    parts: Passages | None = None,
+) -> Hit:
+    """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
+    (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
+    :func:`why_line`."""
+    return Hit(
+        id=f.id,
+        path=str(attrs.get("path", f.id)),
+        title=str(attrs.get("title", f.id)),
+        kind=str(attrs.get("kind", "note")),
+        type=str(attrs.get("type", "note")),
+        status=str(attrs.get("status", "active")),
+        score=round(f.score, 6),
+        why=tuple(why_line(r) for r in reasons),
+        source=snippet,
+        superseded_by=attrs.get("superseded_by"),
+        reasons=reasons,
+        matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
+        day=day if day is not None else Snippet.of(""),
+        parts=parts if parts is not None else Passages.of(),
+    )

@@ -122,8 +122,16 @@ def best_snippet(
     if code:
         line, matched = _best_code_line(body, stems, group)
         return _cut(line, matched, stems, chars)
+    best, first = _best_prose_line(body, stems, group)
+    return _cut(best or first, bool(best), stems, chars)
+
+
+def _best_prose_line(body: str, stems: list[str], group: Mapping[str, str]) -> tuple[str, str]:
+    """The markdown line holding the most query words (a typed-link item only when no
+    other line matches: :func:`_typed_link_item`), cleaned, and the first prose line.
+    Returns ``("", first)`` when nothing matches."""
     best, best_score, first = "", 0, ""
-    linked, linked_score = "", 0  # the best typed-link item: only when no prose matches
+    linked, linked_score = "", 0
     cores = [(_core(t), group[t]) for t in stems]
     in_fence = False
     for raw in body.splitlines()[:MAX_LINES]:
@@ -144,8 +152,7 @@ def best_snippet(
                 linked, linked_score = line, score
         elif score > best_score:
             best, best_score = line, score
-    best = best or linked
-    return _cut(best or first, bool(best), stems, chars)
+    return best or linked, first
 
 
 _LINK_ITEM_RE = re.compile(r"^\s*[-*+]\s+([a-z][a-z0-9_-]{0,40}\s+!?\[\[.*)$")
