@@ -4,7 +4,7 @@ exporting a class, and classes holding multi-line template literals."""
 
 from __future__ import annotations
 
-from rubi.codemap.lang import javascript, jvm, ruby
+from rubi.codemap.lang import cfamily, javascript, jvm, ruby
 
 
 def _names(parsed: object) -> list[str]:
@@ -117,3 +117,64 @@ def test_javascript_class_methods_after_a_multiline_template_literal() -> None:
         "}\n"
     )
     assert {"Command.name", "Command.parse"} <= set(_names(parsed))
+
+
+def test_kotlin_members_nested_types_and_companion_objects() -> None:
+    parsed = jvm.parse(
+        "package okio\n\n"
+        "import kotlin.jvm.JvmStatic\n\n"
+        "abstract class FileSystem : Closeable {\n"
+        "  @Throws(IOException::class)\n"
+        "  abstract fun canonicalize(path: Path): Path\n\n"
+        "  @Throws(IOException::class)\n"
+        "  inline fun <T> read(file: Path, readerAction: BufferedSource.() -> T): T {\n"
+        "    fun local() = 1\n"
+        "    val buffered = source(file).buffer()\n"
+        "    return buffered.use { readerAction(it) }\n"
+        "  }\n\n"
+        "  override suspend fun close() {}\n\n"
+        "  private class Entry(val path: Path) {\n"
+        "    fun isDirectory(): Boolean = false\n"
+        "  }\n\n"
+        "  internal sealed interface Node\n\n"
+        "  private companion object {\n"
+        "    @JvmStatic fun get(): FileSystem = SYSTEM\n"
+        "  }\n"
+        "}\n\n"
+        "fun Path.exists(): Boolean = true\n"
+        "typealias Paths = List<Path>\n"
+        "val listener = object : Listener {\n"
+        "  override fun onEvent() {}\n"
+        "}\n",
+        language="kotlin",
+    )
+    names = _names(parsed)
+    assert set(names) == {
+        "FileSystem",
+        "FileSystem.canonicalize",
+        "FileSystem.read",
+        "FileSystem.close",
+        "FileSystem.Entry",
+        "FileSystem.Entry.isDirectory",
+        "FileSystem.Node",
+        "FileSystem.get",
+        "exists",
+        "Paths",
+        "listener",
+    }
+    kinds = {s.name: s.kind for s in parsed.symbols}
+    assert kinds["FileSystem.read"] == "method" and kinds["FileSystem.Node"] == "interface"
+
+
+def test_c_functions_whose_return_type_an_export_macro_wraps() -> None:
+    parsed = cfamily.parse(
+        '#include "cJSON.h"\n\n'
+        "static cJSON_bool parse_value(cJSON * const item, parse_buffer * const input)\n{\n"
+        "    return false;\n}\n\n"
+        "CJSON_PUBLIC(cJSON *) cJSON_ParseWithLength(const char *value, size_t length)\n{\n"
+        "    return NULL;\n}\n\n"
+        "CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)\n{\n"
+        "    if (item) { free(item); }\n}\n\n"
+        "CJSON_PUBLIC(cJSON *) cJSON_CreateNull(void);\n"
+    )
+    assert _names(parsed) == ["parse_value", "cJSON_ParseWithLength", "cJSON_Delete"]

@@ -43,9 +43,12 @@ _WORD = re.compile(r"\w+")
 _TEMPLATE_ARGS = r"(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>)"
 """A template's arguments in a qualified name, one level of nesting (``base_sink<Mutex>``,
 ``formatter<std::tm, Char>``)."""
+_EXPORT_MACRO = r"(?:[A-Z][A-Z0-9_]*\([^()\n]{0,200}\)[ \t]*)?"
+"""A macro that wraps a function's return type (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``,
+``PHP_FUNCTION``-style export macros), before its other words."""
 _FUNCTION = re.compile(
     r"^(?!(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|static_assert)\b)"
-    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"{_EXPORT_MACRO}(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*{_PARAMS}"
     rf"(?>(?:\s*[A-Za-z_]\w*\s*{_PARAMS}){{0,4}})\s*"  # throw(), __attribute__((x))
     r"(?:const\s*)?"
@@ -67,7 +70,7 @@ _INIT = r"[\w:<>.]+\s*(?:\((?:[^;{}()]|\([^;{}()]*\))*\)|\{[^;{}]*\})"
 _CPP_FUNCTION = re.compile(
     r"^[ \t]*(?!(?:if|for|while|switch|return|else|do|case|catch|typedef|using|namespace"
     r"|static_assert|throw|new|delete|sizeof|co_return|co_await|co_yield)\b)"
-    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"{_EXPORT_MACRO}(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*"
     r"\((?:[^;{}()]|\([^;{}()]*\))*\)\s*"  # balanced: a call's lambda argument is no body
     # qualifiers, and macros that stand for them (``FMT_NOEXCEPT``); atomic: a word
