@@ -179,7 +179,13 @@ def parse_kotlin_members(code: str, lines: LineIndex) -> list[Symbol]:
     stack: list[tuple[int, str, str]] = []  # (indentation, kind, owner name) of the open ones
     top = [(m.start(), 0, m.group(1), m.group(2)) for m in _KOTLIN_DECL.finditer(code)]
     nested = [
-        (m.start(), len(m.group(1).expandtabs(4)), m.group(3), m.group(4), "companion" in m.group(2))
+        (
+            m.start(),
+            len(m.group(1).expandtabs(4)),
+            m.group(3),
+            m.group(4),
+            "companion" in m.group(2),
+        )
         for m in _KOTLIN_NESTED.finditer(code)
     ]
     events = sorted([(*t, False) for t in top] + nested)
