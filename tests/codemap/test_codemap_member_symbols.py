@@ -178,3 +178,35 @@ def test_c_functions_whose_return_type_an_export_macro_wraps() -> None:
         "CJSON_PUBLIC(cJSON *) cJSON_CreateNull(void);\n"
     )
     assert _names(parsed) == ["parse_value", "cJSON_ParseWithLength", "cJSON_Delete"]
+
+
+def test_typescript_private_methods_and_top_level_arrow_functions() -> None:
+    parsed = javascript.parse(
+        "import http from 'node:http';\n\n"
+        "const noop = () => {};\n"
+        "const isTransient = (error: Error): boolean => error.code === 'EPIPE';\n"
+        "const getUrl = async function (url) {\n  return url;\n};\n"
+        "const TIMEOUT = 1000;\n"
+        "const handlers = items.map((item) => item.id);\n\n"
+        "export default class Request extends Duplex {\n"
+        "\tprivate _uploadedSize = 0;\n"
+        "\tprivate async _makeRequest(): Promise<void> {\n"
+        "\t\tawait this._send();\n"
+        "\t}\n"
+        "\t#createHeadersProxy(): Headers {\n"
+        "\t\treturn new Proxy();\n"
+        "\t}\n"
+        "\t*entries() {\n"
+        "\t\tyield 1;\n"
+        "\t}\n"
+        "}\n"
+    )
+    assert set(_names(parsed)) == {
+        "noop",
+        "isTransient",
+        "getUrl",
+        "Request",
+        "Request._makeRequest",
+        "Request.createHeadersProxy",
+        "Request.entries",
+    }

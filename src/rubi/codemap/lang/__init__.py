@@ -43,7 +43,8 @@ qualifier macros, a template head or typedef of at most 500 characters): the sam
 symbols on 270 files of spdlog, hiredis and fmt, other output only on such edge cases.
 8: Kotlin members (``Owner.method``, nested types, a companion's members as the
 owner's; annotations on a declaration's line), C/C++ functions whose return type an
-export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``)."""
+export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``), JavaScript/TypeScript
+``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,
