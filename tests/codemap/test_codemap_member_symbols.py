@@ -210,3 +210,40 @@ def test_typescript_private_methods_and_top_level_arrow_functions() -> None:
         "Request.createHeadersProxy",
         "Request.entries",
     }
+
+
+def test_java_package_private_and_annotated_methods_and_nested_types() -> None:
+    parsed = jvm.parse(
+        "package org.example.parser;\n\n"
+        "public class StreamParser implements Closeable {\n"
+        "    private final Parser parser;\n"
+        '    private static final Pattern SPACE = Pattern.compile(" ");\n\n'
+        "    @Override public void close() {\n"
+        "        reset();\n"
+        "    }\n\n"
+        "    public @Nullable Node parent() {\n"
+        "        return parentNode;\n"
+        "    }\n\n"
+        "    boolean canAddError() {\n"
+        "        return size() < maxSize;\n"
+        "    }\n\n"
+        "    private <T> List<T> collect(Iterator<T> it) {\n"
+        "        return new ArrayList<>();\n"
+        "    }\n\n"
+        "    final class ElementIterator implements Iterator<Element> {\n"
+        "        void reset() {}\n"
+        "    }\n\n"
+        "    interface Action {\n"
+        "        void run() throws IOException;\n"
+        "    }\n"
+        "}\n"
+    )
+    assert _names(parsed) == [
+        "StreamParser",
+        "StreamParser.close",
+        "StreamParser.parent",
+        "StreamParser.canAddError",
+        "StreamParser.collect",
+        "StreamParser.ElementIterator",
+        "StreamParser.Action",
+    ]
