@@ -44,8 +44,7 @@ symbols on 270 files of spdlog, hiredis and fmt, other output only on such edge 
 8: Kotlin members (``Owner.method``, nested types, a companion's members as the
 owner's; annotations on a declaration's line), C/C++ functions whose return type an
 export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``), JavaScript/TypeScript
-``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``; Java
-private, package-private and annotated methods and nested types one level deep."""
+``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,

@@ -41,24 +41,12 @@ _JAVA_TYPE = re.compile(
     r"(class|interface|enum|record|@interface)\s+(\w+)",
     re.M,
 )
-_JAVA_ANNOTATIONS = r"(?:@\w+(?:\([^()\n]*\))?\s+)*"
 _JAVA_METHOD = re.compile(
-    rf"{_JAVA_ANNOTATIONS}"
-    r"(?:(?:public|protected|private|static|final|abstract|synchronized|default|native"
-    r"|strictfp)\s+)*"
-    r"(?:<[^>]*>\s*)?([\w<>\[\],.?@ ]+?)\s+(\w+)\s*\("
+    r"(?:(?:public|protected|static|final|abstract|synchronized|default|native)\s+)+"
+    r"(?:<[^>]*>\s*)?[\w<>\[\],.? ]+?\s+(\w+)\s*\("
 )
 """A method declaration after its line's indentation (:func:`parse_java_methods` checks
-that the indentation is one level of the file's), with annotations before it and in its
-return type (``@Override public @Nullable Node parent()``), package-private or not."""
-_JAVA_NESTED = re.compile(
-    rf"{_JAVA_ANNOTATIONS}"
-    r"(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp)\s+)*"
-    r"(class|interface|enum|record|@interface)\s+(\w+)"
-)
-"""A type declared one level deep (a nested class, interface, enum or record)."""
-_STATEMENT_WORDS = frozenset({"return", "new", "throw", "else", "case", "yield", "assert"})
-"""Words that start a statement, not a method's return type (``return foo(x);``)."""
+that the indentation is one level of the file's)."""
 _MEMBER_INDENT = re.compile(r"^([ \t]+)(?:public|protected|private|static|final|abstract)\b", re.M)
 _KOTLIN_MODIFIERS = (
     r"(?:(?:@[\w.:]+(?:\([^()\n]*\))?|public|internal|private|protected|data|sealed|abstract"
@@ -158,9 +146,8 @@ def member_indent(code: str) -> str:
 
 
 def parse_java_methods(code: str, types: list[Symbol]) -> list[Symbol]:
-    """Methods and nested types one indent deep (the file's own indentation,
-    :func:`member_indent`), named ``Type.method`` and ``Type.Nested`` after the file's
-    first type; deeper members (a nested type's) are left out."""
+    """Public/protected/static methods one indent deep (the file's own indentation,
+    :func:`member_indent`), named ``Type.method``."""
     if not types:
         return []
     owner = types[0].name
@@ -169,20 +156,9 @@ def parse_java_methods(code: str, types: list[Symbol]) -> list[Symbol]:
     for number, line in enumerate(code.split("\n"), start=1):
         if not line.startswith(indent):
             continue
-        if len(line) == len(indent) or line[len(indent)].isspace():
-            continue  # deeper than a member: a statement
-        nested = _JAVA_NESTED.match(line, len(indent))
-        if nested:
-            kind = nested.group(1).lstrip("@")
-            out.append(Symbol(f"{owner}.{nested.group(2)}", kind, number))
-            continue
         match = _JAVA_METHOD.match(line, len(indent))
-        if (
-            match
-            and match.group(2) not in _KEYWORDS
-            and match.group(1).split()[0] not in _STATEMENT_WORDS
-        ):
-            out.append(Symbol(f"{owner}.{match.group(2)}", "method", number))
+        if match and match.group(1) not in _KEYWORDS:
+            out.append(Symbol(f"{owner}.{match.group(1)}", "method", number))
     return out
 
 
