@@ -4,7 +4,7 @@ exporting a class, and classes holding multi-line template literals."""
 
 from __future__ import annotations
 
-from rubi.codemap.lang import cfamily, javascript, jvm, ruby
+from rubi.codemap.lang import cfamily, dart, javascript, jvm, ruby
 
 
 def _names(parsed: object) -> list[str]:
@@ -210,3 +210,32 @@ def test_typescript_private_methods_and_top_level_arrow_functions() -> None:
         "Request.createHeadersProxy",
         "Request.entries",
     }
+
+
+def test_dart_named_parameters_named_constructors_and_no_keywords() -> None:
+    parsed = dart.parse(
+        "import 'option.dart';\n\n"
+        "Option newOption(\n    String name, {String? help, bool hide = false}) {\n"
+        "  return Option._(name, help: help);\n}\n\n"
+        "class Option {\n"
+        "  Option._(this.name, {this.help});\n\n"
+        "  factory Option.fromJson(Map<String, Object?> json) =>\n"
+        "      Option._(json['name'] as String);\n\n"
+        "  dynamic valueOrDefault(Object? value, {void Function(String)? log}) {\n"
+        "    if (value != null) {\n"
+        "      return value;\n"
+        "    }\n"
+        "    for (var i = 0; i < 3; i++) {\n"
+        "      Option._(value);\n"
+        "    }\n"
+        "    return null;\n"
+        "  }\n"
+        "}\n"
+    )
+    assert _names(parsed) == [
+        "newOption",
+        "Option",
+        "Option._",
+        "Option.fromJson",
+        "valueOrDefault",
+    ]

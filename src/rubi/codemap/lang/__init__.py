@@ -44,7 +44,9 @@ symbols on 270 files of spdlog, hiredis and fmt, other output only on such edge 
 8: Kotlin members (``Owner.method``, nested types, a companion's members as the
 owner's; annotations on a declaration's line), C/C++ functions whose return type an
 export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``), JavaScript/TypeScript
-``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``."""
+``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``; Dart
+functions with named parameters, named constructors and factories (``Option._``), no
+``if``/``for``/``Function`` read as a function."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,
