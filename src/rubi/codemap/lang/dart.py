@@ -28,9 +28,9 @@ _FUNCTION = re.compile(
 )
 """A function or method: its return type and name on one line (the name's line), its
 parameters (named ``{…}`` and function-typed ``(…)`` ones included) within 5,000
-characters; a control keyword (``if (x) {``) or ``Function`` is no name. Each part is bounded, and the type cannot end in
-the spaces before the name, so a line of spaces, thousands of blank lines or a long
-run of ``<`` cost time linear in the file."""
+characters; a control keyword (``if (x) {``) or ``Function`` is no name. Each part is
+bounded, and the type cannot end in the spaces before the name, so a line of spaces,
+thousands of blank lines or a long run of ``<`` cost time linear in the file."""
 _CONSTRUCTOR = re.compile(r"^[ ]{1,4}(?:const\s+|factory\s+)?([A-Z]\w*)\.(\w+)[^\S\n]*\(", re.M)
 """A named constructor or factory in a class body (``Option._(``, ``factory
 Color.fromJson(``), one level deep (Dart code is formatted with two spaces); kept when
