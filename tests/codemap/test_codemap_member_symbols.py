@@ -239,3 +239,16 @@ def test_dart_named_parameters_named_constructors_and_no_keywords() -> None:
         "Option.fromJson",
         "valueOrDefault",
     ]
+
+
+def test_c_typedef_of_an_anonymous_struct_is_named_after_its_body() -> None:
+    parsed = cfamily.parse(
+        "typedef struct {\n"
+        "    const unsigned char *content;\n"
+        "    struct { int depth; } nested;\n"
+        "} parse_buffer;\n\n"
+        "typedef enum { A, B } kind_t, *kind_ptr;\n\n"
+        "typedef struct redisReply {\n    int type;\n} redisReply;\n\n"
+        "typedef struct {\n    int never_closed;\n"
+    )
+    assert _names(parsed) == ["parse_buffer", "kind_t", "redisReply"]

@@ -46,7 +46,8 @@ owner's; annotations on a declaration's line), C/C++ functions whose return type
 export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``), JavaScript/TypeScript
 ``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``; Dart
 functions with named parameters, named constructors and factories (``Option._``), no
-``if``/``for``/``Function`` read as a function."""
+``if``/``for``/``Function`` read as a function; C/C++ typedefs of a struct, union or
+enum body named after the body (``typedef struct { … } parse_buffer;``)."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,
