@@ -33,14 +33,21 @@ __all__ = [
     "scope_edges",
 ]
 
-PARSER_VERSION = 7
+PARSER_VERSION = 8
 """Bump when any parser's output changes: cached parses of older versions are dropped
 (and bump :data:`rubi.codemap.modules.RESOLVER_VERSION` with it, so that a saved map of
 unchanged files is mapped again). 6: C++ members by their own name (``a::B::f`` read as
 ``a.B.f``, template arguments dropped) and C++ definitions at any indentation.
 7: C and C++ patterns bounded (a parameter list balanced two levels deep, at most eight
 qualifier macros, a template head or typedef of at most 500 characters): the same
-symbols on 270 files of spdlog, hiredis and fmt, other output only on such edge cases."""
+symbols on 270 files of spdlog, hiredis and fmt, other output only on such edge cases.
+8: Kotlin members (``Owner.method``, nested types, a companion's members as the
+owner's; annotations on a declaration's line), C/C++ functions whose return type an
+export macro wraps (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``), JavaScript/TypeScript
+``private``, ``#name`` and generator methods and top-level ``const f = (…) =>``; Dart
+functions with named parameters, named constructors and factories (``Option._``), no
+``if``/``for``/``Function`` read as a function; C/C++ typedefs of a struct, union or
+enum body named after the body (``typedef struct { … } parse_buffer;``)."""
 
 _PARSERS: dict[str, Callable[[str], Parsed]] = {
     "python": python.parse,

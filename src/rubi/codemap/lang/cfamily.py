@@ -39,13 +39,21 @@ r"""A typedef up to its ``;``, its name the last word (:func:`_typedef_name`). P
 a lazy body tried ``\b(\w+)\s*;`` at each of its 500 characters from every ``typedef``
 line (3.7 s a MB of ``typedef`` lines), and ``\s+`` gave back each character of a run
 of blank lines to it (a ``typedef`` before 200 kB of them: 4.5 s)."""
+_TYPEDEF_BODY = re.compile(r"^[ \t]*typedef\s+(?:struct|union|enum)\b[^{};()]{0,200}\{", re.M)
+"""A typedef of a struct, union or enum with its body (``typedef struct {``): its name
+follows the body's closing brace (:func:`_typedef_bodies`)."""
+_AFTER_BODY = re.compile(r"\s*(?:[A-Z][A-Z0-9_]*\s+)*(\w+)\s*[;,\[]")
+_BRACE = re.compile(r"[{}]")
 _WORD = re.compile(r"\w+")
 _TEMPLATE_ARGS = r"(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>)"
 """A template's arguments in a qualified name, one level of nesting (``base_sink<Mutex>``,
 ``formatter<std::tm, Char>``)."""
+_EXPORT_MACRO = r"(?:[A-Z][A-Z0-9_]*\([^()\n]{0,200}\)[ \t]*)?"
+"""A macro that wraps a function's return type (``CJSON_PUBLIC(cJSON *) cJSON_Parse(``,
+``PHP_FUNCTION``-style export macros), before its other words."""
 _FUNCTION = re.compile(
     r"^(?!(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|static_assert)\b)"
-    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"{_EXPORT_MACRO}(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*{_PARAMS}"
     rf"(?>(?:\s*[A-Za-z_]\w*\s*{_PARAMS}){{0,4}})\s*"  # throw(), __attribute__((x))
     r"(?:const\s*)?"
@@ -67,7 +75,7 @@ _INIT = r"[\w:<>.]+\s*(?:\((?:[^;{}()]|\([^;{}()]*\))*\)|\{[^;{}]*\})"
 _CPP_FUNCTION = re.compile(
     r"^[ \t]*(?!(?:if|for|while|switch|return|else|do|case|catch|typedef|using|namespace"
     r"|static_assert|throw|new|delete|sizeof|co_return|co_await|co_yield)\b)"
-    r"(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
+    rf"{_EXPORT_MACRO}(?:[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&])?"
     rf"((?:[A-Za-z_]\w*{_TEMPLATE_ARGS}?::)*~?[A-Za-z_]\w*)[ \t]*"
     r"\((?:[^;{}()]|\([^;{}()]*\))*\)\s*"  # balanced: a call's lambda argument is no body
     # qualifiers, and macros that stand for them (``FMT_NOEXCEPT``); atomic: a word
@@ -101,6 +109,28 @@ def _typedef_name(body: str) -> str | None:
     return word.group()[::-1] if word else None
 
 
+def _typedef_bodies(code: str) -> list[tuple[str, int]]:
+    """``(name, offset)`` of each typedef'd struct, union or enum body
+    (``typedef struct { … } parse_buffer;``): the word after the brace that closes it.
+    The braces are matched in one pass over the file (time linear in its size); a body
+    that never closes names nothing."""
+    heads = {m.end() - 1: m.start() for m in _TYPEDEF_BODY.finditer(code)}
+    if not heads:
+        return []
+    out: list[tuple[str, int]] = []
+    open_at: list[int] = []
+    for brace in _BRACE.finditer(code):
+        if brace.group() == "{":
+            open_at.append(brace.start())
+        elif open_at:
+            opened = open_at.pop()
+            if opened in heads:
+                name = _AFTER_BODY.match(code, brace.end())
+                if name:
+                    out.append((name.group(1), heads[opened]))
+    return out
+
+
 def parse(text: str) -> Parsed:
     """Parse a C/C++/Objective-C file.
 
@@ -124,6 +154,7 @@ def parse(text: str) -> Parsed:
         for m in _TYPEDEF.finditer(code)
         if (name := _typedef_name(m.group(1)))
     ]
+    symbols += [Symbol(name, "type", lines.line(at)) for name, at in _typedef_bodies(code)]
     symbols += [
         Symbol(_qualified(m.group(1)), "function", lines.line(m.start()))
         for m in (_CPP_FUNCTION if cpp else _FUNCTION).finditer(code)

@@ -19,14 +19,22 @@ _TYPE = re.compile(
 )
 _FUNCTION = re.compile(
     r"^(?!(?:return|import|export|part|library|if|else|for|while)\b)"
-    r"(?:[ ][^\S\n]++|[\w<>?,\[\] ]*?[\w<>?,\[\]][^\S\n]++)(\w+)"
-    r"[^\S\n]*(?:<[^>\n]{0,500}>)?\([^;{]{0,5000}\)\s*(?:async\*?|sync\*)?\s*(?:\{|=>)",
+    r"(?:[ ][^\S\n]++|[\w<>?,\[\] ]*?[\w<>?,\[\]][^\S\n]++)"
+    r"(?!(?:if|for|while|switch|catch|return|assert|await|yield|throw|new|else|Function)\b)(\w+)"
+    r"[^\S\n]*(?:<[^>\n]{0,500}>)?"
+    r"\((?:[^;{}()]|\{(?:[^;{}()]|\([^;{}()]*\))*+\}|\([^;{}()]*\)){0,5000}+\)"
+    r"\s*(?:async\*?|sync\*)?\s*(?:\{|=>)",
     re.M,
 )
-"""A top-level function: its return type and name on one line (the name's line), its
-parameters within 5,000 characters. Each part is bounded, and the type cannot end in
-the spaces before the name, so a line of spaces, thousands of blank lines or a long
-run of ``<`` cost time linear in the file."""
+"""A function or method: its return type and name on one line (the name's line), its
+parameters (named ``{…}`` and function-typed ``(…)`` ones included) within 5,000
+characters; a control keyword (``if (x) {``) or ``Function`` is no name. Each part is
+bounded, and the type cannot end in the spaces before the name, so a line of spaces,
+thousands of blank lines or a long run of ``<`` cost time linear in the file."""
+_CONSTRUCTOR = re.compile(r"^[ ]{1,4}(?:const\s+|factory\s+)?([A-Z]\w*)\.(\w+)[^\S\n]*\(", re.M)
+"""A named constructor or factory in a class body (``Option._(``, ``factory
+Color.fromJson(``), one level deep (Dart code is formatted with two spaces); kept when
+its class is declared in the file (a call statement is deeper)."""
 _VALUE = re.compile(r"^(final|const|var|late\s+final)\s+(?:[\w<>?,]+\s+)?(\w+)\s*=", re.M)
 _PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([\w-]+)", re.M)
 
@@ -46,6 +54,11 @@ def parse(text: str) -> Parsed:
     for match in _FUNCTION.finditer(code):
         if match.group(1) not in taken:
             symbols.append(Symbol(match.group(1), "function", lines.line(match.start())))
+    classes = {s.name for s in symbols if s.kind in ("class", "enum", "extension")}
+    for match in _CONSTRUCTOR.finditer(code):
+        if match.group(1) in classes:
+            name = f"{match.group(1)}.{match.group(2)}"
+            symbols.append(Symbol(name, "constructor", lines.line(match.start())))
     for match in _VALUE.finditer(code):
         kind = "const" if match.group(1) == "const" else "variable"
         symbols.append(Symbol(match.group(2), kind, lines.line(match.start())))

@@ -101,6 +101,14 @@ _SYMBOL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("const", re.compile(r"^export\s+(?:declare\s+)?const\s+(?!enum\b)([\w$]+)", re.M)),
+    (
+        "function",
+        re.compile(
+            r"^(?:const|let|var)\s+([\w$]+)[^\S\n]*(?::[^=\n]*)?=[^\S\n]*(?:async\s+)?"
+            r"(?:function\b|(?:\((?:[^()]|\([^()]*\))*\)|[\w$]+)\s*(?::[^=\n{]*)?=>)",
+            re.M,
+        ),
+    ),
     ("variable", re.compile(r"^export\s+(?:declare\s+)?(?:let|var)\s+([\w$]+)", re.M)),
     ("type", re.compile(r"^(?:export\s+)?(?:declare\s+)?type\s+([\w$]+)\s*[=<]", re.M)),
     ("interface", re.compile(r"^(?:export\s+)?(?:declare\s+)?interface\s+([\w$]+)", re.M)),
@@ -191,8 +199,8 @@ _CLASS_LINE = re.compile(
     r"class\s+([\w$]+)"
 )
 _METHOD_LINE = re.compile(
-    r"(?:(?:public|protected|static|async|get|set|readonly|override|abstract"
-    r"|declare)\s+)*(?!(?:if|for|while|switch|return|constructor|catch|function)\b)"
+    r"(?:(?:public|protected|private|static|async|get|set|readonly|override|abstract"
+    r"|declare)\s+)*\*?\s*#?(?!(?:if|for|while|switch|return|constructor|catch|function)\b)"
     r"([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\s*\("
 )
 """A method declaration after its line's indentation, which must be the first

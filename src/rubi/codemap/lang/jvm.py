@@ -48,12 +48,27 @@ _JAVA_METHOD = re.compile(
 """A method declaration after its line's indentation (:func:`parse_java_methods` checks
 that the indentation is one level of the file's)."""
 _MEMBER_INDENT = re.compile(r"^([ \t]+)(?:public|protected|private|static|final|abstract)\b", re.M)
+_KOTLIN_MODIFIERS = (
+    r"(?:(?:@[\w.:]+(?:\([^()\n]*\))?|public|internal|private|protected|data|sealed|abstract"
+    r"|open|enum|annotation|inline|value|inner|expect|actual|suspend|operator|infix|tailrec"
+    r"|external|const|override|lateinit|fun)\s+)*"
+)
+"""A declaration's modifiers, with annotations on its line (``@JvmStatic``,
+``@Throws(IOException::class)``) and ``fun`` of a ``fun interface``."""
 _KOTLIN_DECL = re.compile(
-    r"^(?:(?:public|internal|private|protected|data|sealed|abstract|open|enum|annotation|inline"
-    r"|value|inner|expect|actual|suspend|operator|infix|tailrec|external|const|override|fun)\s+)*"
+    rf"^{_KOTLIN_MODIFIERS}"
     r"(class|interface|object|fun|val|var|typealias)\s+(?:<[^>]*>\s*)?(?:[\w.<>?, ]+\.)?(\w+)",
     re.M,
 )
+_KOTLIN_OWNERS = frozenset({"class", "interface", "object"})
+_KOTLIN_NESTED = re.compile(
+    rf"^([ \t]+)((?:companion\s+)?{_KOTLIN_MODIFIERS}(?:companion\s+)?)"
+    r"(class|interface|object|fun|typealias)\b[^\S\n]*(?:<[^>\n]*>\s*)?"
+    r"(?:[\w.<>?, ]+\.)?(\w*)",
+    re.M,
+)
+"""An indented type or function declaration (its indentation, ``companion``, kind,
+name; a companion object's name may be empty); read by :func:`parse_kotlin_members`."""
 _KEYWORDS = frozenset(
     [
         "abstract",
@@ -147,6 +162,56 @@ def parse_java_methods(code: str, types: list[Symbol]) -> list[Symbol]:
     return out
 
 
+def parse_kotlin_members(code: str, lines: LineIndex) -> list[Symbol]:
+    """Kotlin members: functions (kind ``method``) and types declared in a class,
+    interface or object body, named ``Owner.name``; a companion object's members are
+    the owner's. A declaration belongs to the closest declaration above it that is
+    less indented; one inside a function body is local and left out, as are
+    properties (one in a class body reads as a local in a block).
+
+    Args:
+        code: the file with comments removed (newlines kept).
+        lines: the line index of ``code``.
+
+    Returns:
+        Members in source order (top-level declarations are :data:`_KOTLIN_DECL`'s).
+    """
+    stack: list[tuple[int, str, str]] = []  # (indentation, kind, owner name) of the open ones
+    top = [(m.start(), 0, m.group(1), m.group(2)) for m in _KOTLIN_DECL.finditer(code)]
+    nested = [
+        (
+            m.start(),
+            len(m.group(1).expandtabs(4)),
+            m.group(3),
+            m.group(4),
+            "companion" in m.group(2),
+        )
+        for m in _KOTLIN_NESTED.finditer(code)
+    ]
+    events = sorted([(*t, False) for t in top] + nested)
+    out: list[Symbol] = []
+    for start, indent, kind, name, companion in events:
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        owner = stack[-1] if stack else None
+        if indent == 0:  # a top-level value or type alias owns nothing (``= object : X {``)
+            stack.append((0, kind, name if kind in _KOTLIN_OWNERS else ""))
+            continue
+        if owner is None or owner[1] == "fun" or not owner[2]:  # local, or in an expression
+            stack.append((indent, "fun", ""))
+            continue
+        if companion and kind == "object":
+            stack.append((indent, kind, owner[2]))
+            continue
+        if not name:
+            stack.append((indent, "fun", ""))  # an anonymous object: its members are not named
+            continue
+        qualified = f"{owner[2]}.{name}"
+        out.append(Symbol(qualified, "method" if kind == "fun" else kind, lines.line(start)))
+        stack.append((indent, kind, qualified if kind in _KOTLIN_OWNERS else ""))
+    return out
+
+
 def parse(text: str, language: str = "java") -> Parsed:
     """Parse a Java or Kotlin file.
 
@@ -167,6 +232,8 @@ def parse(text: str, language: str = "java") -> Parsed:
         for match in _KOTLIN_DECL.finditer(code):
             kind = _KOTLIN_KIND.get(match.group(1), match.group(1))
             symbols.append(Symbol(match.group(2), kind, lines.line(match.start())))
+        symbols += parse_kotlin_members(code, lines)
+        symbols.sort(key=lambda s: (s.line, s.name))
     else:
         types = [
             Symbol(m.group(2), m.group(1).lstrip("@"), lines.line(m.start()))
