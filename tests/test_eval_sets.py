@@ -363,28 +363,39 @@ def test_a_code_set_is_checked_in_the_code_benchmarks_format(
     assert any("'gone.go' is not a file" in p for p in problems)
 
 
-def test_the_code_draw_knows_c_and_typescript_and_leaves_c_tests_out(tmp_path: Path) -> None:
-    code_sample = load_script("bench/code_sample.py")
-    checkout = tmp_path / "repo"
-    body = "int x;\n" * 25
-    for rel in (
-        "src/net.c",
-        "src/net.h",
-        "test.c",
-        "src/test_read.c",
-        "src/read_test.c",
-        "examples/example.c",
-        "source/index.ts",
-        "source/index.test.ts",
-        "source/view.tsx",
-        "lib/tool.js",
-    ):
+def code_checkout(
+    checkout: Path, body: str, files: tuple[str, ...], extra: dict[str, str] | None = None
+) -> Path:
+    """A git repository at ``checkout`` whose ``files`` hold ``body`` (and ``extra``:
+    path → its own text), every file added, nothing committed: what the code draw lists."""
+    for rel, text in [*((rel, body) for rel in files), *(extra or {}).items()]:
         (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
-        (checkout / rel).write_text(body, encoding="utf-8")
-    (checkout / "short.c").write_text("int y;\n", encoding="utf-8")
+        (checkout / rel).write_text(text, encoding="utf-8")
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     for args in (["init", "-q"], ["add", "."]):
         subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+    return checkout
+
+
+def test_the_code_draw_knows_c_and_typescript_and_leaves_c_tests_out(tmp_path: Path) -> None:
+    code_sample = load_script("bench/code_sample.py")
+    checkout = code_checkout(
+        tmp_path / "repo",
+        "int x;\n" * 25,
+        (
+            "src/net.c",
+            "src/net.h",
+            "test.c",
+            "src/test_read.c",
+            "src/read_test.c",
+            "examples/example.c",
+            "source/index.ts",
+            "source/index.test.ts",
+            "source/view.tsx",
+            "lib/tool.js",
+        ),
+        extra={"short.c": "int y;\n"},
+    )
 
     c_files = code_sample.candidates(checkout, "c")
     ts_files = code_sample.candidates(checkout, "typescript")
@@ -398,28 +409,25 @@ def test_the_code_draw_knows_c_and_typescript_and_leaves_c_tests_out(tmp_path: P
 
 def test_the_code_draw_knows_cpp_and_kotlin_and_leaves_their_tests_out(tmp_path: Path) -> None:
     code_sample = load_script("bench/code_sample.py")
-    checkout = tmp_path / "repo"
-    body = "int x;\n" * 25
-    for rel in (
-        "include/lib/logger.h",
-        "include/lib/logger-inl.hpp",
-        "src/logger.cpp",
-        "src/sink.cc",
-        "src/test_sink.cpp",
-        "src/sink_test.cc",
-        "tests/main.cpp",
-        "lib/src/main/kotlin/Result.kt",
-        "lib/src/test/kotlin/ResultTest.kt",
-        "lib/src/commonTest/kotlin/MapTests.kt",
-        "lib/src/main/kotlin/BindingBenchmark.kt",
-        "build.gradle.kts",
-        "lib/Tool.java",
-    ):
-        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
-        (checkout / rel).write_text(body, encoding="utf-8")
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    for args in (["init", "-q"], ["add", "."]):
-        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+    checkout = code_checkout(
+        tmp_path / "repo",
+        "int x;\n" * 25,
+        (
+            "include/lib/logger.h",
+            "include/lib/logger-inl.hpp",
+            "src/logger.cpp",
+            "src/sink.cc",
+            "src/test_sink.cpp",
+            "src/sink_test.cc",
+            "tests/main.cpp",
+            "lib/src/main/kotlin/Result.kt",
+            "lib/src/test/kotlin/ResultTest.kt",
+            "lib/src/commonTest/kotlin/MapTests.kt",
+            "lib/src/main/kotlin/BindingBenchmark.kt",
+            "build.gradle.kts",
+            "lib/Tool.java",
+        ),
+    )
 
     cpp_files = [p for p, _ in code_sample.candidates(checkout, "cpp")]
     kotlin_files = [p for p, _ in code_sample.candidates(checkout, "kotlin")]
@@ -436,27 +444,24 @@ def test_the_code_draw_knows_cpp_and_kotlin_and_leaves_their_tests_out(tmp_path:
 
 def test_the_code_draw_knows_swift_and_dart_and_leaves_test_folders_out(tmp_path: Path) -> None:
     code_sample = load_script("bench/code_sample.py")
-    checkout = tmp_path / "repo"
-    body = "let x = 1\n" * 25
-    for rel in (
-        "Sources/Core/Provider.swift",
-        "Sources/Core/ProviderTests.swift",
-        "Tests/CoreTests/TestHelpers.swift",
-        "Examples/Demo/App.swift",
-        "Package.swift",
-        "pkgs/router/lib/src/router.dart",
-        "pkgs/router/lib/src/router_test.dart",
-        "pkgs/router/test/helpers.dart",
-        "lib/src/commonMain/kotlin/Settings.kt",
-        "lib/src/commonTest/kotlin/Fixtures.kt",
-        "lib/src/androidUnitTest/kotlin/Fake.kt",
-        "lib/src/latest/kotlin/Latest.kt",
-    ):
-        (checkout / rel).parent.mkdir(parents=True, exist_ok=True)
-        (checkout / rel).write_text(body, encoding="utf-8")
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    for args in (["init", "-q"], ["add", "."]):
-        subprocess.run(["git", *args], cwd=checkout, check=True, env=env)
+    checkout = code_checkout(
+        tmp_path / "repo",
+        "let x = 1\n" * 25,
+        (
+            "Sources/Core/Provider.swift",
+            "Sources/Core/ProviderTests.swift",
+            "Tests/CoreTests/TestHelpers.swift",
+            "Examples/Demo/App.swift",
+            "Package.swift",
+            "pkgs/router/lib/src/router.dart",
+            "pkgs/router/lib/src/router_test.dart",
+            "pkgs/router/test/helpers.dart",
+            "lib/src/commonMain/kotlin/Settings.kt",
+            "lib/src/commonTest/kotlin/Fixtures.kt",
+            "lib/src/androidUnitTest/kotlin/Fake.kt",
+            "lib/src/latest/kotlin/Latest.kt",
+        ),
+    )
 
     swift_files = [p for p, _ in code_sample.candidates(checkout, "swift")]
     dart_files = [p for p, _ in code_sample.candidates(checkout, "dart")]
