@@ -6,9 +6,9 @@ Tala 2003) from PyStemmer, Snowball's C build (0.5 µs a Turkish word against 47
 the pure-Python ``snowballstemmer``, whose import also loads all 36 algorithms: 1
 against 140 ms CPU; ``bench/stemmer_speed.py``), Whoosh's pure-Python ports of a dozen
 of them no longer (:func:`stemmer`: they lost suffixes Snowball strips). Stop words are
-Whoosh's lists where it has one, else the ``stop-words`` package's maintained lists. A language's stemmer and list are read
-when a note or query of that language first needs them: the cold hook's import pays
-for none.
+Whoosh's lists where it has one, else the ``stop-words`` package's maintained lists. A
+language's stemmer and list are read when a note or query of that language first needs
+them: the cold hook's import pays for none.
 
 Which languages are covered, and how they are recognised, is
 :mod:`rubi.index.language`'s business; this module only loads.
