@@ -159,16 +159,19 @@ def test_a_languages_stemmer_and_stop_words_load_only_when_a_note_or_query_needs
 
 
 def test_a_why_line_of_an_english_index_loads_no_other_languages_lists() -> None:
+    # A why-line maps the query in whoosh's languages always (their stemmers are
+    # PyStemmer's now, whose import is about 1 ms); the added languages' stop-word
+    # lists stay unread.
     probe = (
         "import sys\n"
         "from rubi.index.queryanalysis import word_map\n"
         "found, _ = word_map('how do I embed a file')\n"
-        "print('Stemmer' in sys.modules, 'stop_words' in sys.modules, found['embed'])\n"
+        "print('stop_words' in sys.modules, found['embed'])\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
-    assert out.split() == ["False", "False", "embed"]
+    assert out.split() == ["False", "embed"]
 
 
 def test_a_turkish_query_words_are_mapped_for_its_why_line(snowball_index: SearchIndex) -> None:

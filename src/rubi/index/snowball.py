@@ -1,15 +1,14 @@
 """Stemmers and stop words for every language rubi analyses, each loaded on first use.
 
-Whoosh ships pure-Python Snowball stemmers and stop-word lists for a dozen languages;
-the analysis of those is unchanged. The other languages Snowball has a stemmer for
-(snowballstem.org, "Snowball: A language for stemming algorithms", M. F. Porter 2001;
-Turkish: Eryiğit & Adalı 2004; Indonesian: Tala 2003) come from PyStemmer, Snowball's
-C build (0.5 µs a Turkish word against 47 µs for the pure-Python ``snowballstemmer``,
-whose import also loads all 36 algorithms: 1 against 140 ms CPU;
-``bench/stemmer_speed.py``), and their stop words from the
-``stop-words`` package's maintained lists. A language's stemmer and list are read
-when a note or query of that language first needs them: the cold hook's import pays
-for none.
+Every language's stemmer is Snowball's (snowballstem.org, "Snowball: A language for
+stemming algorithms", M. F. Porter 2001; Turkish: Eryiğit & Adalı 2004; Indonesian:
+Tala 2003) from PyStemmer, Snowball's C build (0.5 µs a Turkish word against 47 µs for
+the pure-Python ``snowballstemmer``, whose import also loads all 36 algorithms: 1
+against 140 ms CPU; ``bench/stemmer_speed.py``), Whoosh's pure-Python ports of a dozen
+of them no longer (:func:`stemmer`: they lost suffixes Snowball strips). Stop words are
+Whoosh's lists where it has one, else the ``stop-words`` package's maintained lists. A
+language's stemmer and list are read when a note or query of that language first needs
+them: the cold hook's import pays for none.
 
 Which languages are covered, and how they are recognised, is
 :mod:`rubi.index.language`'s business; this module only loads.
@@ -39,7 +38,7 @@ SNOWBALL_NAMES: dict[str, str] = {
     "ca": "catalan",
     "cs": "czech",
     "da": "danish",
-    "nl": "dutch",
+    "nl": "dutch_porter",
     "en": "english",
     "eo": "esperanto",
     "et": "estonian",
@@ -69,7 +68,10 @@ SNOWBALL_NAMES: dict[str, str] = {
     "yi": "yiddish",
 }
 """ISO 639-1 code → the name of Snowball's algorithm for it (Snowball 3: 34
-languages)."""
+languages). Dutch is the algorithm Snowball had before 3.0 (``dutch_porter``, the one
+Whoosh ported, term for term the same): Snowball 3's revised ``dutch`` stems a
+quarter of a Dutch text's words otherwise (``informatie`` → ``informeer``) and put
+lang-tldr-nl's development half from 0.808 to 0.785 MRR@10."""
 
 STOP_WORD_SOURCES: dict[str, str] = {
     "ca": "catalan",
@@ -99,20 +101,30 @@ def fold_marks(word: str) -> str:
 @lru_cache(maxsize=64)
 def stemmer(lang: str) -> Callable[[str], str]:
     """The stemmer of ``lang`` (an ISO 639-1 code): one lower-case word → its stem.
-    Whoosh's where whoosh has one (its Snowball stemmers, ISRI for Arabic), else
-    Snowball's through PyStemmer.
+    Snowball's own C build through PyStemmer (:data:`SNOWBALL_NAMES`), else Whoosh's
+    (ISRI for Arabic: :func:`rubi.index.stemming.arabic_stem`).
+
+    Why not Whoosh's pure-Python Snowball ports where Whoosh has one: they are older
+    algorithms, and some lose suffixes Snowball strips. Hungarian kept a case ending
+    after a plural (``kifizetésekből``, ``rendszerből``, ``vevőtől``: Snowball gives
+    ``kifizetés``, ``rendszer``, ``vevő``), Swedish the definite ``-et``
+    (``antalet``, ``systemet``: ``antal``, ``system``). German is Snowball 3's revised
+    algorithm (2.5-2.8% of a German text's distinct words stem otherwise), Dutch the
+    one Whoosh ported (:data:`SNOWBALL_NAMES`). A C stemmer is also some 40 times
+    faster than a Python one. Figures: ``docs/benchmarks-history.md``, "issue 28:
+    Snowball's own stemmers, nineteenth pass".
 
     Raises:
         ValueError: a language neither has (see :data:`SNOWBALL_NAMES`).
     """
-    from whoosh.lang import has_stemmer, stemmer_for_language
+    name = SNOWBALL_NAMES.get(lang) if lang != "ar" else None
+    if name is None:
+        from whoosh.lang import has_stemmer, stemmer_for_language
 
-    if has_stemmer(lang):
+        if not has_stemmer(lang):
+            raise ValueError(f"no stemmer for language {lang!r}")
         found: Callable[[str], str] = stemmer_for_language(lang)
         return found
-    name = SNOWBALL_NAMES.get(lang)
-    if name is None:
-        raise ValueError(f"no stemmer for language {lang!r}")
     import Stemmer  # PyStemmer
 
     snowball: Callable[[str], str] = Stemmer.Stemmer(name).stemWord
