@@ -5,8 +5,12 @@ A name counts when it is written as code: every identifier inside a backticked s
 (`` `TermScorer.top` `` gives ``TermScorer`` and ``top``; a span word holding a ``/``
 or ending in a file extension is a path, not a name), and in the prose an identifier
 with an underscore (``stale_files``), a camel-case one (``NoteFiles``) or one followed
-by ``(``. Plain words ("search", "cache") are never names: they would match a
-definition of the same name in nearly any file. Names are matched only against the
+by ``(``. Plain words ("search", "cache") are never names, nor a plain lowercase
+word among others in a span (`` `rubi search` ``, `` `from x import y` ``): they would
+match a definition of the same name in nearly any file. Of a dotted word only the last
+part counts (a module path names no definition), and the part before it when
+capitalized (``TermScorer`` of ``TermScorer.top``); a dunder (``__init__``) only after
+a class, since most files define one. Names are matched only against the
 definitions of the note's own ``files:``, so a stray one costs little.
 """
 
@@ -21,6 +25,7 @@ MIN_NAME_CHARS = 3
 
 _SPAN = re.compile(r"`([^`\n]{1,200})`")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLAIN = re.compile(r"[a-z]+")
 _PROSE = re.compile(
     r"\b(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*|_[A-Za-z0-9_]+"  # snake_case, _private
     r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"  # CamelCase
@@ -80,15 +85,33 @@ def note_body(text: str) -> str:
     return text
 
 
+def _word_names(word: str) -> list[str]:
+    """The names of one code word: of a dotted one (``rubi.entry.main``,
+    ``TermScorer.top``) its last part, and the part before when capitalized (a class);
+    a dunder (``__init__``) only after a class."""
+    parts = _IDENT.findall(word.split("(", 1)[0]) or _IDENT.findall(word)
+    if not parts:
+        return []
+    names = [parts[-1]]
+    if len(parts) > 1 and parts[-2][0].isupper():
+        names.append(parts[-2])
+    elif names[0].startswith("__") and names[0].endswith("__"):
+        return []
+    return names
+
+
 def _span_names(span: str) -> list[str]:
+    words = span.split()
     names: list[str] = []
-    for word in span.split():
+    for word in words:
         if "/" in word or "\\" in word:
             continue
         tail = word.rstrip(".,:;)").rsplit(".", 1)
         if len(tail) == 2 and tail[1].lower() in _EXTENSIONS and "(" not in word:
             continue  # ``stale.py``, ``README.md``
-        names.extend(_IDENT.findall(word))
+        if len(words) > 1 and _PLAIN.fullmatch(word):
+            continue  # a command line's or a sentence's word: ``rubi search``
+        names.extend(_word_names(word))
     return names
 
 
@@ -99,5 +122,9 @@ def mentioned_names(text: str) -> frozenset[str]:
     found: list[str] = []
     for m in _SPAN.finditer(body):
         found.extend(_span_names(m.group(1)))
-    found.extend(_PROSE.findall(_SPAN.sub(" ", body)))
+    found.extend(
+        n
+        for n in _PROSE.findall(_SPAN.sub(" ", body))
+        if not (n.startswith("__") and n.endswith("__"))
+    )
     return frozenset(n for n in found if len(n) >= MIN_NAME_CHARS)
