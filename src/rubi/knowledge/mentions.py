@@ -4,8 +4,8 @@ definitions (:mod:`rubi.knowledge.filechange`).
 A name counts when it is written as code: every identifier inside a backticked span
 (`` `TermScorer.top` `` gives ``TermScorer`` and ``top``; a span word holding a ``/``
 or ending in a file extension is a path, not a name), and in the prose an identifier
-with an underscore (``stale_files``), a camel-case one (``NoteFiles``) or one followed
-by ``(``. Plain words ("search", "cache") are never names, nor a plain lowercase
+with an underscore (``stale_files``) or a camel-case one (``NoteFiles``). Plain words
+("search", "cache", nor ``log(x)`` in a formula) are never names, nor a plain lowercase
 word among others in a span (`` `rubi search` ``, `` `from x import y` ``): they would
 match a definition of the same name in nearly any file. Of a dotted word only the last
 part counts (a module path names no definition), and the part before it when
@@ -30,7 +30,6 @@ _PROSE = re.compile(
     r"\b(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*|_[A-Za-z0-9_]+"  # snake_case, _private
     r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"  # CamelCase
     r"|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b"  # camelCase
-    r"|\b[A-Za-z_][A-Za-z0-9_]*(?=\()"  # a call: name(
 )
 _EXTENSIONS = frozenset(
     [
