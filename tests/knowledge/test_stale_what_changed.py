@@ -11,7 +11,13 @@ import pytest
 
 from codemap.codemap_helpers import git, git_init
 from rubi.knowledge import staleverdict
-from rubi.knowledge.filechange import definitions, file_change
+from rubi.knowledge.filechange import (
+    LARGE_CHANGE,
+    changes_what_it_names,
+    definitions,
+    distance,
+    touched,
+)
 from rubi.knowledge.githistory import file_at
 from rubi.knowledge.mentions import mentioned_names
 from rubi.knowledge.stale import NoteFiles, stale_files
@@ -172,22 +178,28 @@ def test_definitions_span_blocks_and_multi_line_signatures() -> None:
         "def run(\n    a: int,\n) -> int:\n    return a\n\n\n"
         "class Box:\n    def open(self):\n        pass\n"
     )
-    found = definitions(text)
+    found = definitions(text.splitlines())
     assert found["LIMIT"] == [(0, 1)]
     assert found["run"] == [(3, 7)]
     assert found["Box"] == [(9, 12)]
     assert found["open"] == [(10, 12)]
 
 
-def test_file_change_distance_and_touched() -> None:
-    old = b"def a():\n    return 1\n\n\ndef b():\n    return 2\n"
-    same = file_change("m.py", old, old)
-    assert same is not None and same.distance == 0.0 and not same.touched
-    edited = file_change("m.py", old, old.replace(b"return 2", b"return 3"))
-    assert edited is not None and edited.touched == {"b"}
-    assert 0.0 < edited.distance < 0.5
-    gone = file_change("m.py", old, b"x = 1\n")
-    assert gone is not None and gone.touched == {"a", "b"} and gone.distance == 1.0
+def test_touched_distance_and_the_verdict() -> None:
+    old = ["def a():", "    return 1", "", "", "def b():", "    return 2"]
+    edited = [*old[:5], "    return 3"]
+    assert touched(old, old) == set()
+    assert touched(old, edited) == {"b"}
+    assert touched(old, ["x = 1"]) == {"a", "b"}
+    assert distance(old, old) == 0.0
+    assert distance(old, list(reversed(old))) == 0.0  # moved lines are kept lines
+    assert 0.0 < distance(old, edited) < LARGE_CHANGE
+    assert distance(old, ["x = 1"]) == 1.0
+    raw, new = "\n".join(old).encode(), "\n".join(edited).encode()
+    assert changes_what_it_names({"b"}, raw, new) is True
+    assert changes_what_it_names({"a"}, raw, new) is False
+    assert changes_what_it_names(set(), raw, new) is False  # one line of six
+    assert changes_what_it_names(set(), raw, b"x = 1\n") is True
 
 
 def test_file_at_takes_only_hex_commits_and_plain_paths(project: Path) -> None:

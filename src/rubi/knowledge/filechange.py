@@ -13,28 +13,40 @@ Each spans until the next non-blank line indented no deeper (Python's block, a b
 language's closing brace; a line closing a bracket, as in a multi-line signature's
 ``) -> T:``, continues it).
 
-The old and new texts are compared line by line (:class:`difflib.SequenceMatcher`,
-Ratcliff–Obershelp; trailing whitespace ignored). A definition is *touched* when a
+Trailing whitespace is ignored. For a note naming definitions of the file, the old and
+new lines are aligned (:class:`difflib.SequenceMatcher`, Ratcliff–Obershelp, the one
+step costing more than a millisecond or so). A definition is *touched* when a
 line of its span was replaced or deleted, lines were inserted inside it, or its name
 is no longer defined in the new text (removed or renamed); a line belongs to the
 innermost definition holding it, so an edit in a method touches the method, not its
 class (a note naming the class alone is about its own lines: header, docstring,
-attributes). The *distance* is
-``1 - 2 * kept / (old lines + new lines)`` (the Dice distance of the two line lists): 0
-for the same text, 0.5 when half the file was rewritten or the file tripled in size,
-1 when no line was kept.
+attributes). For a note naming none, the *distance* is the Dice distance of the two
+texts' lines as multisets, ``1 - 2 * shared / (old lines + new lines)`` (no alignment:
+a moved block counts as kept): 0 for the same lines, 0.5 when half the file was
+rewritten or the file tripled in size, 1 when no line was kept.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Collection
 
-from rubi.codemap.files import decode_source
-from rubi.codemap.languages import language_of
+__all__ = [
+    "LARGE_CHANGE",
+    "MAX_DIFF_LINES",
+    "changes_what_it_names",
+    "definitions",
+    "distance",
+    "touched",
+]
 
-__all__ = ["MAX_DIFF_LINES", "FileChange", "definitions", "file_change"]
+LARGE_CHANGE = 0.5
+""":func:`distance` from which a note naming nothing of a file counts it as changed: half
+of the file's lines rewritten, or the file grown to three times its size. Such a note
+describes the file as a whole (what it is for, how it is laid out); edits below that
+leave most of what it describes in place, and an edit that rewrote a named definition
+is caught by name."""
 
 MAX_DIFF_LINES = 20_000
 """Old plus new lines above which the texts are not compared (:func:`file_change`
@@ -54,25 +66,9 @@ _TOP_ASSIGN = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
-    """How a file changed between two texts.
-
-    Attributes:
-        defined: names defined in the old text (a dotted symbol also by its last part).
-        touched: those of ``defined`` whose definition changed or is gone.
-        distance: Dice distance of the two texts' lines, 0.0 (same) to 1.0 (nothing kept).
-    """
-
-    defined: frozenset[str]
-    touched: frozenset[str]
-    distance: float
-
-
-def definitions(text: str) -> dict[str, list[tuple[int, int]]]:
-    """The names ``text`` defines, each with its spans as 0-based ``[start, end)`` line
-    ranges (a name defined twice has two)."""
-    lines = text.splitlines()
+def definitions(lines: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """The names ``lines`` (a file's) define, each with its spans as 0-based ``[start,
+    end)`` line ranges (a name defined twice has two)."""
     indents = [len(x) - len(x.lstrip()) if x.strip() else -1 for x in lines]
     spans: dict[str, list[tuple[int, int]]] = {}
     for i, line in enumerate(lines):
@@ -120,27 +116,46 @@ def _owners(
     return hit
 
 
-def _text(path: str, data: bytes) -> str:
-    return decode_source(data, language_of(path) or "").text
+def _lines(data: bytes) -> list[str]:
+    """A file's lines, trailing whitespace dropped (UTF-8, a BOM dropped, a byte that is
+    not UTF-8 replaced: only equality matters)."""
+    return [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").splitlines()]
 
 
-def file_change(path: str, old: bytes, new: bytes) -> FileChange | None:
-    """How the file ``path`` (a repository path: its language comes from its name)
-    changed from ``old`` to ``new`` (its bytes); None when the texts are too long to
-    compare (:data:`MAX_DIFF_LINES`)."""
-    old_text, new_text = _text(path, old), _text(path, new)
-    a = [line.rstrip() for line in old_text.splitlines()]
-    b = [line.rstrip() for line in new_text.splitlines()]
-    if len(a) + len(b) > MAX_DIFF_LINES:
-        return None
-    before = definitions(old_text)
-    if a == b:
-        return FileChange(frozenset(before), frozenset(), 0.0)
-    after = definitions(new_text)
+def distance(a: list[str], b: list[str]) -> float:
+    """The Dice distance of two line lists as multisets: ``1 - 2 * shared / (len(a) +
+    len(b))``, 0.0 for the same lines (in any order: a moved block is not new), 1.0
+    when none is shared."""
+    if not a and not b:
+        return 0.0
+    shared = sum((Counter(a) & Counter(b)).values())
+    return 1.0 - 2.0 * shared / (len(a) + len(b))
+
+
+def touched(a: list[str], b: list[str]) -> set[str]:
+    """The names defined in the old lines ``a`` whose own lines the change to ``b``
+    edits, or that ``b`` no longer defines."""
+    import difflib  # only when a note names a definition of a changed file
+
+    before = definitions(a)
+    gone = before.keys() - definitions(b).keys()
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     edits = [(i1, i2) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
-    touched = set(before.keys() - after.keys())
-    touched.update(_owners(before, edits, len(a)))
-    kept = sum(block.size for block in matcher.get_matching_blocks())
-    distance = 1.0 - 2.0 * kept / (len(a) + len(b)) if a or b else 0.0
-    return FileChange(frozenset(before), frozenset(touched), distance)
+    return set(gone) | _owners(before, edits, len(a))
+
+
+def changes_what_it_names(names: Collection[str], old: bytes, new: bytes) -> bool | None:
+    """Whether a file's change from ``old`` to ``new`` (its bytes) touches what a note
+    naming ``names`` says: a definition it names (defined in ``old``) edited, removed or
+    renamed (:func:`touched`); when it names none, a :func:`distance` of at least
+    :data:`LARGE_CHANGE`. False for the same lines; None when the texts are too long to
+    compare (:data:`MAX_DIFF_LINES`)."""
+    a, b = _lines(old), _lines(new)
+    if a == b:
+        return False
+    if len(a) + len(b) > MAX_DIFF_LINES:
+        return None
+    named = definitions(a).keys() & set(names)
+    if not named:
+        return distance(a, b) >= LARGE_CHANGE
+    return bool(named & touched(a, b))

@@ -20,10 +20,11 @@ of the file, a large part of it is new). A folder entry, and a note not committe
 yet, keep the plain rule.
 
 Git's history is read once per HEAD and the folders holding the notes, and cached in
-``stale.pickle`` in the cache folder with the comparisons made (one ``git cat-file``
-for the files a search's notes name that changed, kept per note commit, file and
-content), so a search pays a file read and a ``stat`` per file until HEAD moves (and
-one ``git status`` for files saved after their note).
+``stale.pickle`` in the cache folder with the verdicts on what changed (one ``git
+cat-file`` for the changed files of a search's notes not judged before; kept per note,
+file and content, across HEADs), so a search pays a ``stat`` per file, and a read and a
+hash per changed file, until HEAD moves (and one ``git status`` for files saved after
+their note).
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ from rubi.core.gitrepo import head
 from rubi.core.picklefiles import load_pickle, save_pickle
 from rubi.core.safeio import MAX_NOTE_BYTES, read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
-from rubi.knowledge.filechange import FileChange
 from rubi.knowledge.githistory import History, blob_id, changed_in_worktree, history, repo_path
-from rubi.knowledge.staleverdict import ChangeKey, Suspect, changed_for_note
+from rubi.knowledge.staleverdict import Suspect, VerdictKey, changed_for_note
 
 __all__ = ["NoteFiles", "stale_files"]
 
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 _CACHE_FORMAT = 3
 """Bumped when what ``stale.pickle`` holds changes (1: changed files per ``commit:``;
-2: no commit ids, no comparisons)."""
+2: no commit ids, no verdicts on what changed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +65,6 @@ class NoteFiles:
     id: str
     files: tuple[str, ...]
     path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class _Check:
-    """One file of one note to look at in the work tree."""
-
-    note: str
-    index: int
-    shown: str
-    rel: str
-    repo_path: str
-    commit: str
 
 
 def _mtime(path: Path) -> int | None:
@@ -106,17 +94,18 @@ def _note_step(
 
 def _committed(
     project_root: Path, hist: History | None, note: NoteFiles, texts: dict[str, str]
-) -> tuple[int | None, str]:
-    """The step and commit id that last changed ``note`` when it is committed and
-    unchanged (its text then put in ``texts``); ``(None, "")`` otherwise."""
+) -> tuple[int | None, str, str]:
+    """The step and commit id that last changed ``note`` and its repository path, when
+    it is committed and unchanged (its text then put in ``texts``); ``(None, "", "")``
+    otherwise."""
     note_repo = repo_path(hist.top, note.path) if hist is not None else None
     if hist is None or note_repo is None:
-        return None, ""
+        return None, "", ""
     noted = _note_step(project_root, hist, note, note_repo)
     if noted is None:
-        return None, ""
+        return None, "", ""
     texts[note.id] = noted[1].decode("utf-8", errors="replace")
-    return noted[0], hist.commits[noted[0]]
+    return noted[0], hist.commits[noted[0]], note_repo
 
 
 def stale_files(
@@ -141,11 +130,11 @@ def stale_files(
     hist = cached.hist if cached is not None else None
     root_repo = repo_path(hist.top, project_root) if hist is not None else None
     found: dict[str, dict[int, str]] = {}
-    checks: list[_Check] = []
+    checks: list[Suspect] = []
     suspects: list[Suspect] = []
     texts: dict[str, str] = {}
     for note in wanted:
-        step, commit = _committed(project_root, hist, note, texts)
+        step, commit, note_repo = _committed(project_root, hist, note, texts)
         note_mtime = _mtime(note.path)
         for index, f in enumerate(note.files):
             try:
@@ -168,7 +157,7 @@ def stale_files(
                 if folder:
                     found.setdefault(note.id, {})[index] = shown
                 else:
-                    suspects.append(Suspect(note.id, index, rel, repo, commit))
+                    suspects.append(Suspect(note.id, note_repo, commit, index, rel, repo))
                 continue
             saved = _mtime(target)
             if folder or note_mtime is None or saved is None or saved <= note_mtime:
@@ -176,7 +165,7 @@ def stale_files(
             if step is None:  # the note is newer than every commit; the file newer still
                 found.setdefault(note.id, {})[index] = shown
             else:
-                checks.append(_Check(note.id, index, shown, rel, repo, commit))
+                checks.append(Suspect(note.id, note_repo, commit, index, rel, repo))
     if cached is not None:
         for sus in _judged(project_root, cached, checks, suspects, texts, cache_file):
             found.setdefault(sus.note, {})[sus.index] = sus.rel
@@ -186,25 +175,21 @@ def stale_files(
 def _judged(
     project_root: Path,
     cached: _Cached,
-    checks: list[_Check],
+    checks: list[Suspect],
     suspects: list[Suspect],
     texts: dict[str, str],
     cache_file: Path | None,
 ) -> list[Suspect]:
     """The files of ``suspects``, and of ``checks`` that differ from HEAD in the work
-    tree, whose change touches what their note says (comparisons cached)."""
+    tree, whose change touches what their note says (verdicts cached)."""
     if checks:
         dirty = changed_in_worktree(cached.hist.top, {c.repo_path for c in checks}) or set()
-        suspects = suspects + [
-            Suspect(c.note, c.index, c.rel, c.repo_path, c.commit)
-            for c in checks
-            if c.repo_path in dirty
-        ]
+        suspects = suspects + [c for c in checks if c.repo_path in dirty]
     if not suspects:
         return []
-    known = set(cached.changes)
-    kept = changed_for_note(project_root, cached.hist.top, suspects, texts, cached.changes)
-    if cache_file is not None and known != cached.changes.keys():
+    known = set(cached.verdicts)
+    kept = changed_for_note(project_root, cached.hist.top, suspects, texts, cached.verdicts)
+    if cache_file is not None and known != cached.verdicts.keys():
         _save(cache_file, cached)
     return kept
 
@@ -212,23 +197,23 @@ def _judged(
 @dataclass(slots=True)
 class _Cached:
     """What ``stale.pickle`` holds: the history of some folders at one HEAD, and the
-    comparisons made (:func:`changed_for_note`), kept when HEAD moves."""
+    verdicts given (:func:`changed_for_note`), kept when HEAD moves."""
 
     folders: frozenset[str]
     hist: History
-    changes: dict[ChangeKey, FileChange | None]
+    verdicts: dict[VerdictKey, bool]
 
 
 def _save(cache_file: Path, cached: _Cached) -> None:
     try:
-        save_pickle(cache_file, (_CACHE_FORMAT, cached.folders, cached.hist, cached.changes))
+        save_pickle(cache_file, (_CACHE_FORMAT, cached.folders, cached.hist, cached.verdicts))
     except OSError as exc:
         log.debug("cannot cache stale flags: %s", exc)
 
 
 def _load(
     cache_file: Path,
-) -> tuple[frozenset[str], History, dict[ChangeKey, FileChange | None]] | None:
+) -> tuple[frozenset[str], History, dict[VerdictKey, bool]] | None:
     try:
         value = load_pickle(cache_file)
     except FileNotFoundError:
@@ -251,12 +236,12 @@ def _load(
 def _history(project_root: Path, note_paths: list[Path], cache_file: Path | None) -> _Cached | None:
     """The history of the folders holding ``note_paths``: from the cache when HEAD has
     not moved and it covers them, else from git (and cached, for these folders and
-    the ones cached before at the same HEAD, with the comparisons cached before)."""
+    the ones cached before at the same HEAD, with the verdicts cached before)."""
     sha = head(project_root)
     if sha is None:
         return None
     folders = frozenset(os.path.realpath(p.parent) for p in note_paths)
-    changes: dict[ChangeKey, FileChange | None] = {}
+    changes: dict[VerdictKey, bool] = {}
     loaded = _load(cache_file) if cache_file is not None else None
     if loaded is not None:
         changes = loaded[2]

@@ -2,17 +2,20 @@
 
 The history (:mod:`rubi.knowledge.githistory`) says a note's file changed after it;
 this module looks at *what* changed, between the file at the commit that last changed
-the note and the file in the work tree (:mod:`rubi.knowledge.filechange`):
-
-- when the note names definitions of that file (:func:`rubi.knowledge.mentions.mentioned_names`
-  met with the file's definitions at the note's commit), the file counts as changed
-  only when one of those definitions was edited, removed or renamed;
-- when it names none of them, only when at least :data:`LARGE_CHANGE` of the file is
-  new or gone.
+the note and the file in the work tree
+(:func:`rubi.knowledge.filechange.changes_what_it_names`): when the note names
+definitions of that file (:func:`rubi.knowledge.mentions.mentioned_names`), only an
+edit, removal or rename of one of them counts; when it names none, only a large
+rewrite (:data:`rubi.knowledge.filechange.LARGE_CHANGE`).
 
 A file that cannot be compared (no longer readable, larger than
 :data:`rubi.knowledge.githistory.MAX_OLD_BYTES`, absent at the note's commit, or git
 failed) counts as changed, as every changed file did before.
+
+Each answer is kept (the caller caches ``verdicts``) under what it depends on: the
+note (its repository path and the commit that last changed it fix its text), the file
+and the blob id of its work-tree content. A search then pays a read and a hash of
+each such file, and the comparison only once per content.
 """
 
 from __future__ import annotations
@@ -22,26 +25,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.safeio import read_bytes
-from rubi.knowledge.filechange import FileChange, file_change
 from rubi.knowledge.githistory import MAX_OLD_BYTES, blob_id, file_at
-from rubi.knowledge.mentions import mentioned_names
 
-__all__ = ["LARGE_CHANGE", "MAX_CACHED_CHANGES", "ChangeKey", "Suspect", "changed_for_note"]
+__all__ = ["MAX_CACHED_VERDICTS", "Suspect", "VerdictKey", "changed_for_note"]
 
-LARGE_CHANGE = 0.5
-"""Dice distance of a file's lines (:class:`~rubi.knowledge.filechange.FileChange`) from
-which a note naming nothing of the file counts it as changed: half of the file
-rewritten, or the file grown to three times its size. Such a note describes the file
-as a whole (what it is for, how it is laid out); edits below that leave most of what it
-describes in place, and an edit that rewrote a named definition is caught by name."""
-
-MAX_CACHED_CHANGES = 4096
-"""Comparisons kept in the cache; past that the cache starts again (a long-lived clone
+MAX_CACHED_VERDICTS = 4096
+"""Answers kept in the cache; past that the cache starts again (a long-lived clone
 gathers one per note file and work-tree state)."""
 
-ChangeKey = tuple[str, str, str]
-"""``(the note's commit, repository path, blob id of the work-tree file)``: what a
-comparison depends on (content-addressed, so valid at any HEAD)."""
+VerdictKey = tuple[str, str, str, str]
+"""``(the note's repository path, the commit that last changed it, the file's
+repository path, blob id of the work-tree file)``: what a verdict depends on (valid at
+any HEAD)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +45,19 @@ class Suspect:
 
     Attributes:
         note: the note's id.
+        note_repo: the note's repository path.
+        commit: the commit that last changed the note.
         index: the file's place in the note's ``files:``.
         rel: the file, project-relative.
         repo_path: the file, from the repository's top folder.
-        commit: the commit that last changed the note.
     """
 
     note: str
+    note_repo: str
+    commit: str
     index: int
     rel: str
     repo_path: str
-    commit: str
 
 
 def changed_for_note(
@@ -68,7 +65,7 @@ def changed_for_note(
     top: Path,
     suspects: Sequence[Suspect],
     note_texts: Mapping[str, str],
-    changes: MutableMapping[ChangeKey, FileChange | None],
+    verdicts: MutableMapping[VerdictKey, bool],
 ) -> list[Suspect]:
     """The ``suspects`` whose change touches what their note says.
 
@@ -77,16 +74,16 @@ def changed_for_note(
         top: the repository's top folder (git runs there).
         suspects: the files to judge.
         note_texts: each note's markdown by id (a note missing here names nothing).
-        changes: comparisons already made, filled with the new ones (the caller caches
-            it; None stands for "could not compare").
+        verdicts: answers already given, filled with the new ones (the caller caches
+            it).
 
     Returns:
         The suspects that still count as changed, in their order.
     """
-    if len(changes) > MAX_CACHED_CHANGES:
-        changes.clear()
-    keyed: list[tuple[Suspect, ChangeKey | None]] = []
-    new_texts: dict[ChangeKey, bytes] = {}
+    if len(verdicts) > MAX_CACHED_VERDICTS:
+        verdicts.clear()
+    keyed: list[tuple[Suspect, VerdictKey | None]] = []
+    new_texts: dict[VerdictKey, bytes] = {}
     for s in suspects:
         try:
             got = read_bytes(project_root, s.rel, limit=MAX_OLD_BYTES, label=s.rel)
@@ -96,25 +93,36 @@ def changed_for_note(
         if got.truncated:
             keyed.append((s, None))
             continue
-        key = (s.commit, s.repo_path, blob_id(got.data, s.commit))
-        if key not in changes:
+        key = (s.note_repo, s.commit, s.repo_path, blob_id(got.data, s.commit))
+        if key not in verdicts:
             new_texts[key] = got.data
         keyed.append((s, key))
     if new_texts:
-        old = file_at(top, [(c, p) for c, p, _ in new_texts])
-        for key, data in new_texts.items() if old is not None else ():
-            before = old.get(key[:2]) if old is not None else None
-            changes[key] = None if before is None else file_change(key[1], before, data)
+        _judge(top, suspects, note_texts, new_texts, verdicts)
+    return [s for s, key in keyed if key is None or verdicts.get(key, True)]
+
+
+def _judge(
+    top: Path,
+    suspects: Sequence[Suspect],
+    note_texts: Mapping[str, str],
+    new_texts: Mapping[VerdictKey, bytes],
+    verdicts: MutableMapping[VerdictKey, bool],
+) -> None:
+    """Compare the files of ``new_texts`` with their text at their note's commit (one
+    git call) and put the answers in ``verdicts``; none when git fails."""
+    from rubi.knowledge.filechange import changes_what_it_names
+    from rubi.knowledge.mentions import mentioned_names
+
+    old = file_at(top, [(commit, path) for _, commit, path, _ in new_texts])
+    if old is None:
+        return
+    note_of = {(s.note_repo, s.commit): s.note for s in suspects}
     names: dict[str, frozenset[str]] = {}
-    kept = []
-    for s, maybe in keyed:
-        change = changes.get(maybe) if maybe is not None else None
-        if change is None:
-            kept.append(s)
-            continue
-        if s.note not in names:
-            names[s.note] = mentioned_names(note_texts.get(s.note, ""))
-        named = names[s.note] & change.defined
-        if named & change.touched if named else change.distance >= LARGE_CHANGE:
-            kept.append(s)
-    return kept
+    for key, data in new_texts.items():
+        note = note_of[key[:2]]
+        if note not in names:
+            names[note] = mentioned_names(note_texts.get(note, ""))
+        before = old.get(key[1:3])
+        answer = None if before is None else changes_what_it_names(names[note], before, data)
+        verdicts[key] = True if answer is None else answer
