@@ -13,17 +13,17 @@ Each spans until the next non-blank line indented no deeper (Python's block, a b
 language's closing brace; a line closing a bracket, as in a multi-line signature's
 ``) -> T:``, continues it).
 
-Trailing whitespace is ignored. For a note naming definitions of the file, the old and
-new lines are aligned (:class:`difflib.SequenceMatcher`, Ratcliff–Obershelp, the one
-step costing more than a millisecond or so). A definition is *touched* when a
+Trailing whitespace is ignored. The old and new lines are aligned
+(:class:`difflib.SequenceMatcher`, Ratcliff–Obershelp: the one step costing a
+millisecond or more a file). A definition is *touched* when a
 line of its span was replaced or deleted, lines were inserted inside it, or its name
 is no longer defined in the new text (removed or renamed); a line belongs to the
 innermost definition holding it, so an edit in a method touches the method, not its
 class (a note naming the class alone is about its own lines: header, docstring,
 attributes). For a note naming none, the *distance* is the Dice distance of the two
-texts' lines as multisets, ``1 - 2 * shared / (old lines + new lines)`` (no alignment:
-a moved block counts as kept): 0 for the same lines, 0.5 when half the file was
-rewritten or the file tripled in size, 1 when no line was kept.
+texts' aligned lines, ``1 - 2 * kept / (old lines + new lines)``: 0 for the same
+lines, 0.5 when half the file was rewritten or the file tripled in size, 1 when no line
+was kept.
 """
 
 from __future__ import annotations
@@ -123,13 +123,22 @@ def _lines(data: bytes) -> list[str]:
 
 
 def distance(a: list[str], b: list[str]) -> float:
-    """The Dice distance of two line lists as multisets: ``1 - 2 * shared / (len(a) +
-    len(b))``, 0.0 for the same lines (in any order: a moved block is not new), 1.0
-    when none is shared."""
+    """The Dice distance of two line lists: ``1 - 2 * kept / (len(a) + len(b))``, where
+    ``kept`` is the lines :class:`difflib.SequenceMatcher` aligns; 0.0 for the same
+    lines, 1.0 when none is kept. The multiset distance (lines shared in any order) is
+    a lower bound: when it already reaches :data:`LARGE_CHANGE`, the lines are not
+    aligned."""
     if not a and not b:
         return 0.0
     shared = sum((Counter(a) & Counter(b)).values())
-    return 1.0 - 2.0 * shared / (len(a) + len(b))
+    bound = 1.0 - 2.0 * shared / (len(a) + len(b))
+    if bound >= LARGE_CHANGE:
+        return bound
+    import difflib  # only when needed: a search that judges nothing new never imports it
+
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    kept = sum(block.size for block in matcher.get_matching_blocks())
+    return 1.0 - 2.0 * kept / (len(a) + len(b))
 
 
 def touched(a: list[str], b: list[str]) -> set[str]:
