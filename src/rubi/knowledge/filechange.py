@@ -13,17 +13,15 @@ Each spans until the next non-blank line indented no deeper (Python's block, a b
 language's closing brace; a line closing a bracket, as in a multi-line signature's
 ``) -> T:``, continues it).
 
-Trailing whitespace is ignored. The old and new lines are aligned
-(:class:`difflib.SequenceMatcher`, Ratcliff–Obershelp: the one step costing a
-millisecond or more a file). A definition is *touched* when a
-line of its span was replaced or deleted, lines were inserted inside it, or its name
-is no longer defined in the new text (removed or renamed); a line belongs to the
-innermost definition holding it, so an edit in a method touches the method, not its
-class (a note naming the class alone is about its own lines: header, docstring,
-attributes). For a note naming none, the *distance* is the Dice distance of the two
-texts' aligned lines, ``1 - 2 * kept / (old lines + new lines)``: 0 for the same
-lines, 0.5 when half the file was rewritten or the file tripled in size, 1 when no line
-was kept.
+Trailing whitespace is ignored. A definition is *touched* when its own non-blank lines
+differ between the old and new text, or its name is no longer defined in the new one
+(removed or renamed); a line belongs to the innermost definition holding it, so an edit
+in a method touches the method, not its class (a note naming the class alone is about
+its own lines: header, docstring, attributes), and a definition moved unchanged is not
+touched. For a note naming none, the *distance* is the Dice distance of the two texts'
+lines aligned by :class:`difflib.SequenceMatcher` (Ratcliff–Obershelp),
+``1 - 2 * kept / (old lines + new lines)``: 0 for the same lines, 0.5 when half the
+file was rewritten or the file tripled in size, 1 when no line was kept.
 """
 
 from __future__ import annotations
@@ -52,68 +50,71 @@ MAX_DIFF_LINES = 20_000
 """Old plus new lines above which the texts are not compared (:func:`file_change`
 returns None: the caller keeps the file as changed)."""
 
-_KEYWORD_DEF = re.compile(
-    r"^(?P<indent>[ \t]*)"
+_DEF = re.compile(
+    r"^(?:[ \t]*"  # a keyword definition, at any depth
     r"(?:(?:export|async|pub(?:\([a-z]+\))?|public|private|protected|internal|static"
-    r"|final|abstract|override|default|open|data|sealed|inline|unsafe|extern)\s+)*"
-    r"(?:def|class|fn|func|function|struct|enum|interface|trait|type|module|object)\s+"
-    r"(?:\([^)]*\)\s*)?"  # a Go method's receiver
-    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-)
-_TOP_ASSIGN = re.compile(
-    r"(?:export\s+)?(?:(?:const|let|var|val|static|pub)\s+)*"
-    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)"
+    r"|final|abstract|override|default|open|data|sealed|inline|unsafe|extern)[ \t]+)*"
+    r"(?:def|class|fn|func|function|struct|enum|interface|trait|type|module|object)[ \t]+"
+    r"(?:\([^)\n]*\)[ \t]*)?"  # a Go method's receiver
+    r"|(?:export[ \t]+)?(?:(?:const|let|var|val|static|pub)[ \t]+)*"  # a top-level assignment
+    r"(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*(?::[^=\n]*)?=(?!=)))"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
+    re.MULTILINE,
 )
 
 
 def definitions(lines: list[str]) -> dict[str, list[tuple[int, int]]]:
     """The names ``lines`` (a file's) define, each with its spans as 0-based ``[start,
     end)`` line ranges (a name defined twice has two)."""
-    indents = [len(x) - len(x.lstrip()) if x.strip() else -1 for x in lines]
+    text = "\n".join(lines)
     spans: dict[str, list[tuple[int, int]]] = {}
-    for i, line in enumerate(lines):
-        m = _KEYWORD_DEF.match(line) or (_TOP_ASSIGN.match(line) if indents[i] == 0 else None)
-        if m is not None:
-            spans.setdefault(m.group("name"), []).append((i, _block_end(lines, indents, i)))
+    line, at = 0, 0
+    for m in _DEF.finditer(text):
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        spans.setdefault(m.group("name"), []).append((line, _block_end(lines, line)))
     return spans
 
 
-def _block_end(lines: list[str], indents: list[int], start: int) -> int:
+def _defined(lines: list[str]) -> set[str]:
+    """The names ``lines`` define (:func:`definitions` without the spans)."""
+    return {m.group("name") for m in _DEF.finditer("\n".join(lines))}
+
+
+def _block_end(lines: list[str], start: int) -> int:
     """The line after the block opened at ``start``: the next non-blank line indented
-    no deeper that does not close a bracket (a Python signature's ``) -> T:``)."""
-    depth = indents[start]
+    no deeper that does not close a bracket (a Python signature's ``) -> T:``). Lines
+    have no trailing whitespace (:func:`_lines`)."""
+    first = lines[start]
+    depth = len(first) - len(first.lstrip())
     end = start + 1
     while end < len(lines):
-        if 0 <= indents[end] <= depth and lines[end].lstrip()[0] not in ")]":
-            break
+        line = lines[end]
+        if line:
+            body = line.lstrip()
+            if len(line) - len(body) <= depth and body[0] not in ")]":
+                break
         end += 1
-    while end - 1 > start and indents[end - 1] < 0:
+    while end - 1 > start and not lines[end - 1]:
         end -= 1  # the blank lines after a block are no one's
     return end
 
 
-def _owners(
-    spans: dict[str, list[tuple[int, int]]], edits: list[tuple[int, int]], size: int
-) -> set[str]:
-    """The names whose own lines ``edits`` (old-side ``[i1, i2)``; ``i1 == i2``: an
-    insertion before line ``i1``) change: a line belongs to the innermost definition
-    holding it, so a method's edit is the method's, not its class's."""
+def _own_lines(lines: list[str], spans: dict[str, list[tuple[int, int]]]) -> dict[str, list[str]]:
+    """Each defined name's own non-blank lines: a line belongs to the innermost
+    definition holding it (a method's lines are the method's, not its class's)."""
     ranked = sorted(
         ((start, end, name) for name, found in spans.items() for start, end in found),
         key=lambda t: (t[0], -t[1]),
     )
-    owner: list[str | None] = [None] * size
+    owner: list[str | None] = [None] * len(lines)
     for start, end, name in ranked:  # an inner definition starts later: it overwrites
         owner[start:end] = [name] * (end - start)
-    hit: set[str] = set()
-    for i1, i2 in edits:
-        if i1 < i2:
-            hit.update(n for n in owner[i1:i2] if n is not None)
-        else:  # inserted between two lines: the innermost definition holding both
-            inner = [(s, n) for s, e, n in ranked if s < i1 < e]
-            if inner:
-                hit.add(max(inner)[1])
-    return hit
+    own: dict[str, list[str]] = {name: [] for name in spans}
+    for line, name in zip(lines, owner, strict=True):
+        if name is not None and line:
+            own[name].append(line)
+    return own
 
 
 def _lines(data: bytes) -> list[str]:
@@ -122,9 +123,27 @@ def _lines(data: bytes) -> list[str]:
     return [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").splitlines()]
 
 
+def _kept(a: list[str], b: list[str]) -> int:
+    """How many lines the alignment of ``a`` with ``b`` keeps
+    (:class:`difflib.SequenceMatcher`); the common first and last lines are set aside
+    first (the same answer, for a fraction of the work on a local edit)."""
+    import difflib  # only when needed: a search that judges nothing new never imports it
+
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(
+        None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False
+    )
+    return head + tail + sum(block.size for block in matcher.get_matching_blocks())
+
+
 def distance(a: list[str], b: list[str]) -> float:
     """The Dice distance of two line lists: ``1 - 2 * kept / (len(a) + len(b))``, where
-    ``kept`` is the lines :class:`difflib.SequenceMatcher` aligns; 0.0 for the same
+    ``kept`` is the lines the alignment keeps (:func:`_kept`); 0.0 for the same
     lines, 1.0 when none is kept. The multiset distance (lines shared in any order) is
     a lower bound: when it already reaches :data:`LARGE_CHANGE`, the lines are not
     aligned."""
@@ -134,23 +153,19 @@ def distance(a: list[str], b: list[str]) -> float:
     bound = 1.0 - 2.0 * shared / (len(a) + len(b))
     if bound >= LARGE_CHANGE:
         return bound
-    import difflib  # only when needed: a search that judges nothing new never imports it
-
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    kept = sum(block.size for block in matcher.get_matching_blocks())
-    return 1.0 - 2.0 * kept / (len(a) + len(b))
+    return 1.0 - 2.0 * _kept(a, b) / (len(a) + len(b))
 
 
-def touched(a: list[str], b: list[str]) -> set[str]:
-    """The names defined in the old lines ``a`` whose own lines the change to ``b``
-    edits, or that ``b`` no longer defines."""
-    import difflib  # only when a note names a definition of a changed file
-
-    before = definitions(a)
-    gone = before.keys() - definitions(b).keys()
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    edits = [(i1, i2) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
-    return set(gone) | _owners(before, edits, len(a))
+def touched(
+    a: list[str], b: list[str], before: dict[str, list[tuple[int, int]]] | None = None
+) -> set[str]:
+    """The names defined in the old lines ``a`` (``before``: their
+    :func:`definitions`, when known) whose own lines differ in ``b`` (edited, or the
+    name no longer defined there: removed or renamed). Compared name by name, without
+    aligning the files: a definition moved as it was is not touched."""
+    old = _own_lines(a, definitions(a) if before is None else before)
+    new = _own_lines(b, definitions(b))
+    return {name for name, lines in old.items() if new.get(name) != lines}
 
 
 def changes_what_it_names(names: Collection[str], old: bytes, new: bytes) -> bool | None:
@@ -164,7 +179,8 @@ def changes_what_it_names(names: Collection[str], old: bytes, new: bytes) -> boo
         return False
     if len(a) + len(b) > MAX_DIFF_LINES:
         return None
-    named = definitions(a).keys() & set(names)
+    before = definitions(a)
+    named = before.keys() & set(names)
     if not named:
         return distance(a, b) >= LARGE_CHANGE
-    return bool(named & touched(a, b))
+    return bool(named & touched(a, b, before))
