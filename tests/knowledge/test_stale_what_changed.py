@@ -162,12 +162,10 @@ def test_mentioned_names_are_code_not_plain_words_paths_or_module_paths() -> Non
         "`Foo.__init__` counts, __init__ alone does not."
     )
     assert mentioned_names(text) == {
-        "TermScorer",
         "top",
         "main",
         "stale_files",
         "NoteFiles",
-        "Foo",
         "__init__",
     }
 

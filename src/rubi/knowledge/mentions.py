@@ -8,10 +8,11 @@ with an underscore (``stale_files``) or a camel-case one (``NoteFiles``). Plain 
 ("search", "cache", nor ``log(x)`` in a formula) are never names, nor a plain lowercase
 word among others in a span (`` `rubi search` ``, `` `from x import y` ``): they would
 match a definition of the same name in nearly any file. Of a dotted word only the last
-part counts (a module path names no definition), and the part before it when
-capitalized (``TermScorer`` of ``TermScorer.top``); a dunder (``__init__``) only after
-a class, since most files define one. Names are matched only against the
-definitions of the note's own ``files:``, so a stray one costs little.
+part counts: a module path names no definition, and the class of ``TermScorer.top``
+only qualifies the method the note is about (the class counts when written alone); a
+dunder (``__init__``) only after a class, since most files define one. Names are
+matched only against the definitions of the note's own ``files:``, so a stray one costs
+little.
 """
 
 from __future__ import annotations
@@ -85,18 +86,16 @@ def note_body(text: str) -> str:
 
 
 def _word_names(word: str) -> list[str]:
-    """The names of one code word: of a dotted one (``rubi.entry.main``,
-    ``TermScorer.top``) its last part, and the part before when capitalized (a class);
-    a dunder (``__init__``) only after a class."""
+    """The name of one code word: of a dotted one (``rubi.entry.main``,
+    ``TermScorer.top``) its last part, what the note is about (the class before it
+    only qualifies it); a lone dunder (``__init__``) none."""
     parts = _IDENT.findall(word.split("(", 1)[0]) or _IDENT.findall(word)
     if not parts:
         return []
-    names = [parts[-1]]
-    if len(parts) > 1 and parts[-2][0].isupper():
-        names.append(parts[-2])
-    elif names[0].startswith("__") and names[0].endswith("__"):
+    name = parts[-1]
+    if len(parts) == 1 and name.startswith("__") and name.endswith("__"):
         return []
-    return names
+    return [name]
 
 
 def _span_names(span: str) -> list[str]:
