@@ -111,9 +111,9 @@ def _own_lines(lines: list[str], spans: dict[str, list[tuple[int, int]]]) -> dic
     for start, end, name in ranked:  # an inner definition starts later: it overwrites
         owner[start:end] = [name] * (end - start)
     own: dict[str, list[str]] = {name: [] for name in spans}
-    for line, name in zip(lines, owner, strict=True):
-        if name is not None and line:
-            own[name].append(line)
+    for line, held_by in zip(lines, owner, strict=True):
+        if held_by is not None and line:
+            own[held_by].append(line)
     return own
 
 
