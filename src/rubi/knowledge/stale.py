@@ -22,8 +22,8 @@ yet, keep the plain rule.
 Git's history is read once per HEAD and the folders holding the notes, and cached in
 ``stale.pickle`` in the cache folder with the verdicts on what changed (one ``git
 cat-file`` for the changed files of a search's notes not judged before; kept per note,
-file and content, across HEADs), so a search pays a ``stat`` per file, and a read and a
-hash per changed file, until HEAD moves (and one ``git status`` for files saved after
+file and content, across HEADs, each file's blob id kept with its stamp), so a search
+pays a ``stat`` per file until HEAD moves (and one ``git status`` for files saved after
 their note).
 """
 
@@ -41,7 +41,7 @@ from rubi.core.picklefiles import load_pickle, save_pickle
 from rubi.core.safeio import MAX_NOTE_BYTES, read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
 from rubi.knowledge.githistory import History, blob_id, changed_in_worktree, history, repo_path
-from rubi.knowledge.staleverdict import Suspect, VerdictKey, changed_for_note
+from rubi.knowledge.staleverdict import Memory, Suspect, changed_for_note
 
 __all__ = ["NoteFiles", "stale_files"]
 
@@ -187,9 +187,8 @@ def _judged(
         suspects = suspects + [c for c in checks if c.repo_path in dirty]
     if not suspects:
         return []
-    known = set(cached.verdicts)
-    kept = changed_for_note(project_root, cached.hist.top, suspects, texts, cached.verdicts)
-    if cache_file is not None and known != cached.verdicts.keys():
+    kept = changed_for_note(project_root, cached.hist.top, suspects, texts, cached.memory)
+    if cache_file is not None and cached.memory.changed:
         _save(cache_file, cached)
     return kept
 
@@ -201,19 +200,20 @@ class _Cached:
 
     folders: frozenset[str]
     hist: History
-    verdicts: dict[VerdictKey, bool]
+    memory: Memory
 
 
 def _save(cache_file: Path, cached: _Cached) -> None:
     try:
-        save_pickle(cache_file, (_CACHE_FORMAT, cached.folders, cached.hist, cached.verdicts))
+        cached.memory.changed = False
+        save_pickle(cache_file, (_CACHE_FORMAT, cached.folders, cached.hist, cached.memory))
     except OSError as exc:
         log.debug("cannot cache stale flags: %s", exc)
 
 
 def _load(
     cache_file: Path,
-) -> tuple[frozenset[str], History, dict[VerdictKey, bool]] | None:
+) -> tuple[frozenset[str], History, Memory] | None:
     try:
         value = load_pickle(cache_file)
     except FileNotFoundError:
@@ -227,7 +227,7 @@ def _load(
         and value[0] == _CACHE_FORMAT
         and isinstance(value[1], frozenset)
         and isinstance(value[2], History)
-        and isinstance(value[3], dict)
+        and isinstance(value[3], Memory)
     ):
         return value[1], value[2], value[3]
     return None
@@ -241,18 +241,18 @@ def _history(project_root: Path, note_paths: list[Path], cache_file: Path | None
     if sha is None:
         return None
     folders = frozenset(os.path.realpath(p.parent) for p in note_paths)
-    changes: dict[VerdictKey, bool] = {}
+    memory = Memory()
     loaded = _load(cache_file) if cache_file is not None else None
     if loaded is not None:
-        changes = loaded[2]
+        memory = loaded[2]
         if loaded[1].head == sha:
             if folders <= loaded[0]:
-                return _Cached(loaded[0], loaded[1], changes)
+                return _Cached(loaded[0], loaded[1], memory)
             folders |= loaded[0]
     hist = history(project_root, [Path(f) for f in sorted(folders)])
     if hist is None:
         return None
-    cached = _Cached(folders, hist, changes)
+    cached = _Cached(folders, hist, memory)
     if cache_file is not None:
         _save(cache_file, cached)
     return cached

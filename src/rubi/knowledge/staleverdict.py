@@ -12,22 +12,24 @@ A file that cannot be compared (no longer readable, larger than
 :data:`rubi.knowledge.githistory.MAX_OLD_BYTES`, absent at the note's commit, or git
 failed) counts as changed, as every changed file did before.
 
-Each answer is kept (the caller caches ``verdicts``) under what it depends on: the
-note (its repository path and the commit that last changed it fix its text), the file
-and the blob id of its work-tree content. A search then pays a read and a hash of
-each such file, and the comparison only once per content.
+Each answer is kept (the caller caches the :class:`Memory`) under what it depends on:
+the note (its repository path and the commit that last changed it fix its text), the
+file and the blob id of its work-tree content, itself kept with the file's stamp. A
+search then pays a ``stat`` of each such file, a read and a hash of one written since,
+and the comparison only once per content.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from rubi.core.filestamp import Stamp, quiet_stamp
 from rubi.core.safeio import read_bytes
 from rubi.knowledge.githistory import MAX_OLD_BYTES, blob_id, file_at
 
-__all__ = ["MAX_CACHED_VERDICTS", "Suspect", "VerdictKey", "changed_for_note"]
+__all__ = ["MAX_CACHED_VERDICTS", "Memory", "Suspect", "VerdictKey", "changed_for_note"]
 
 MAX_CACHED_VERDICTS = 4096
 """Answers kept in the cache; past that the cache starts again (a long-lived clone
@@ -60,12 +62,29 @@ class Suspect:
     repo_path: str
 
 
+@dataclass(slots=True)
+class Memory:
+    """What the stale cache keeps of the verdicts, across searches and HEADs.
+
+    Attributes:
+        verdicts: each answer by what it depends on (:data:`VerdictKey`).
+        blobs: a file's blob id by repository path, with the stamp it was read at
+            (:func:`rubi.core.filestamp.quiet_stamp`): an unchanged stamp vouches for
+            it, so a search reads and hashes only the files written since.
+        changed: something was added since the cache was read (then it is written).
+    """
+
+    verdicts: dict[VerdictKey, bool] = field(default_factory=dict)
+    blobs: dict[str, tuple[Stamp, str]] = field(default_factory=dict)
+    changed: bool = False
+
+
 def changed_for_note(
     project_root: Path,
     top: Path,
     suspects: Sequence[Suspect],
     note_texts: Mapping[str, str],
-    verdicts: MutableMapping[VerdictKey, bool],
+    memory: Memory,
 ) -> list[Suspect]:
     """The ``suspects`` whose change touches what their note says.
 
@@ -74,32 +93,53 @@ def changed_for_note(
         top: the repository's top folder (git runs there).
         suspects: the files to judge.
         note_texts: each note's markdown by id (a note missing here names nothing).
-        verdicts: answers already given, filled with the new ones (the caller caches
-            it).
+        memory: what earlier calls found, filled with what this one finds (the caller
+            caches it when :attr:`Memory.changed`).
 
     Returns:
         The suspects that still count as changed, in their order.
     """
-    if len(verdicts) > MAX_CACHED_VERDICTS:
-        verdicts.clear()
+    if len(memory.verdicts) + len(memory.blobs) > MAX_CACHED_VERDICTS:
+        memory.verdicts.clear()
+        memory.blobs.clear()
     keyed: list[tuple[Suspect, VerdictKey | None]] = []
     new_texts: dict[VerdictKey, bytes] = {}
     for s in suspects:
-        try:
-            got = read_bytes(project_root, s.rel, limit=MAX_OLD_BYTES, label=s.rel)
-        except OSError:
-            keyed.append((s, None))
-            continue
-        if got.truncated:
-            keyed.append((s, None))
-            continue
-        key = (s.note_repo, s.commit, s.repo_path, blob_id(got.data, s.commit))
-        if key not in verdicts:
-            new_texts[key] = got.data
+        stamp = quiet_stamp([project_root / s.rel])
+        known = memory.blobs.get(s.repo_path)
+        data: bytes | None = None
+        if stamp is not None and known is not None and known[0] == stamp:
+            blob = known[1]
+        else:
+            data = _read(project_root, s.rel)
+            if data is None:
+                keyed.append((s, None))
+                continue
+            blob = blob_id(data, s.commit)
+            if stamp is not None:
+                memory.blobs[s.repo_path] = (stamp, blob)
+                memory.changed = True
+        key = (s.note_repo, s.commit, s.repo_path, blob)
+        if key not in memory.verdicts and key not in new_texts:
+            data = _read(project_root, s.rel) if data is None else data
+            if data is None:
+                keyed.append((s, None))
+                continue
+            new_texts[key] = data
         keyed.append((s, key))
     if new_texts:
-        _judge(top, suspects, note_texts, new_texts, verdicts)
-    return [s for s, key in keyed if key is None or verdicts.get(key, True)]
+        _judge(top, suspects, note_texts, new_texts, memory)
+    return [s for s, key in keyed if key is None or memory.verdicts.get(key, True)]
+
+
+def _read(project_root: Path, rel: str) -> bytes | None:
+    """The file ``rel`` of the project, or None when it cannot be read (outside the
+    project, not a regular file, larger than :data:`MAX_OLD_BYTES`)."""
+    try:
+        got = read_bytes(project_root, rel, limit=MAX_OLD_BYTES, label=rel)
+    except OSError:  # UnsafeFileError included
+        return None
+    return None if got.truncated else got.data
 
 
 def _judge(
@@ -107,10 +147,10 @@ def _judge(
     suspects: Sequence[Suspect],
     note_texts: Mapping[str, str],
     new_texts: Mapping[VerdictKey, bytes],
-    verdicts: MutableMapping[VerdictKey, bool],
+    memory: Memory,
 ) -> None:
     """Compare the files of ``new_texts`` with their text at their note's commit (one
-    git call) and put the answers in ``verdicts``; none when git fails."""
+    git call) and put the answers in ``memory``; none when git fails."""
     from rubi.knowledge.filechange import changes_what_it_names
     from rubi.knowledge.mentions import mentioned_names
 
@@ -125,4 +165,5 @@ def _judge(
             names[note] = mentioned_names(note_texts.get(note, ""))
         before = old.get(key[1:3])
         answer = None if before is None else changes_what_it_names(names[note], before, data)
-        verdicts[key] = True if answer is None else answer
+        memory.verdicts[key] = True if answer is None else answer
+        memory.changed = True
