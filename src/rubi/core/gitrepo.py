@@ -141,9 +141,12 @@ def _command(args: tuple[str, ...]) -> str:
     return "git"
 
 
-def _run(root: Path, args: tuple[str, ...], timeout_s: float) -> tuple[int, bytes] | None:
-    """``git -C root ARGS`` run hardened with stdin closed: its exit code and standard
-    output, or None when git is missing, times out, or timed out before in this tree."""
+def _run(
+    root: Path, args: tuple[str, ...], timeout_s: float, stdin: bytes | None = None
+) -> tuple[int, bytes] | None:
+    """``git -C root ARGS`` run hardened with ``stdin`` as its input (None: stdin
+    closed): its exit code and standard output, or None when git is missing, times out,
+    or timed out before in this tree."""
     if stalled(root):
         return None
     try:
@@ -152,7 +155,8 @@ def _run(root: Path, args: tuple[str, ...], timeout_s: float) -> tuple[int, byte
             capture_output=True,
             timeout=timeout_s,
             check=False,
-            stdin=subprocess.DEVNULL,
+            input=stdin,
+            stdin=subprocess.DEVNULL if stdin is None else None,
             env=git_environment(),
         )
     except subprocess.TimeoutExpired:
@@ -166,11 +170,14 @@ def _run(root: Path, args: tuple[str, ...], timeout_s: float) -> tuple[int, byte
     return proc.returncode, proc.stdout
 
 
-def git_bytes(root: Path, *args: str, timeout_s: float | None = None) -> bytes | None:
-    """The standard output of ``git -C root ARGS`` as bytes (stdin closed, hardened,
-    at most ``timeout_s``, default :data:`GIT_TIMEOUT_S`), or None when git is missing,
-    fails, times out, or timed out before in this tree (:func:`stalled`)."""
-    done = _run(root, args, GIT_TIMEOUT_S if timeout_s is None else timeout_s)
+def git_bytes(
+    root: Path, *args: str, timeout_s: float | None = None, stdin: bytes | None = None
+) -> bytes | None:
+    """The standard output of ``git -C root ARGS`` as bytes (hardened, at most
+    ``timeout_s``, default :data:`GIT_TIMEOUT_S`; ``stdin`` written to its input, None:
+    stdin closed), or None when git is missing, fails, times out, or timed out before in
+    this tree (:func:`stalled`)."""
+    done = _run(root, args, GIT_TIMEOUT_S if timeout_s is None else timeout_s, stdin)
     if done is None or done[0] != 0:
         return None
     return done[1]

@@ -21,12 +21,25 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.gitrepo import filter_overrides, git_lines, git_output
+from rubi.core.gitrepo import filter_overrides, git_bytes, git_lines, git_output
 from rubi.core.safeio import escaped_name, has_surrogates
+from rubi.core.safepaths import is_commit_id
 
-__all__ = ["History", "blob_id", "changed_in_worktree", "history", "repo_path"]
+__all__ = [
+    "MAX_OLD_BYTES",
+    "History",
+    "blob_id",
+    "changed_in_worktree",
+    "file_at",
+    "history",
+    "repo_path",
+]
 
 log = logging.getLogger(__name__)
+
+MAX_OLD_BYTES = 4_000_000
+"""A file's text at a commit is read only up to this size (:func:`file_at`), as the code
+map reads a file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +55,14 @@ class History:
             that changed it (0: HEAD's own commit, 1: its first parent…). Complete for
             every ``.md`` path of ``blobs``, and for any other path as far back as the
             oldest of them.
+        commits: the commit id of each step read (``commits[0]`` is HEAD's).
     """
 
     head: str
     top: Path
     blobs: dict[str, str] = field(default_factory=dict)
     last_change: dict[str, int] = field(default_factory=dict)
+    commits: tuple[str, ...] = ()
 
     def changed_since(self, path: str, step: int) -> bool:
         """True when ``path`` (a repository path; ending in ``/``: any file under that
@@ -57,29 +72,31 @@ class History:
         return any(s < step for p, s in self.last_change.items() if p.startswith(path))
 
 
-def _log_steps(root: Path) -> Iterator[list[str]]:
-    """The files of each first-parent commit from HEAD back, one list per step, read
-    as git writes them (the caller stops when it knows enough; git is then ended)."""
-    files: list[str] | None = None
+def _log_steps(root: Path) -> Iterator[tuple[str, list[str]]]:
+    """The commit id and files of each first-parent commit from HEAD back, one per
+    step, read as git writes them (the caller stops when it knows enough; git is then
+    ended)."""
+    commit: str | None = None
+    files: list[str] = []
     for line in git_lines(
         root,
         "log",
         "--first-parent",
         "-m",
         "--no-renames",
-        "--format=%x00",
+        "--format=%x00%H",
         "--name-only",
         "HEAD",
         "--",
     ):
         if line.startswith("\x00"):
-            if files is not None:
-                yield files
-            files = []
-        elif line and files is not None and not has_surrogates(line):
+            if commit is not None:
+                yield commit, files
+            commit, files = line[1:].strip(), []
+        elif line and commit is not None and not has_surrogates(line):
             files.append(line)  # a name that is not UTF-8 is no note's nor file's
-    if files is not None:
-        yield files
+    if commit is not None:
+        yield commit, files
 
 
 def repo_path(top: Path, path: Path) -> str | None:
@@ -124,8 +141,10 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
         blobs = _blobs(tree)
     pending = {p for p in blobs if p.endswith(".md")}
     last_change: dict[str, int] = {}
+    commits: list[str] = []
     step = -1
-    for step, files in enumerate(_log_steps(top)):
+    for step, (commit, files) in enumerate(_log_steps(top)):
+        commits.append(commit)
         for f in files:
             if f not in last_change:
                 last_change[f] = step
@@ -138,7 +157,7 @@ def history(root: Path, folders: Collection[Path]) -> History | None:
         log.debug("history ended before %d files were seen changing", len(pending))
         for f in pending:  # a shallow clone lists every file at its oldest commit
             last_change.setdefault(f, step)
-    return History(head, top, blobs, last_change)
+    return History(head, top, blobs, last_change, tuple(commits))
 
 
 def _blobs(tree: str) -> dict[str, str]:
@@ -202,3 +221,40 @@ def changed_in_worktree(top: Path, paths: Collection[str]) -> set[str] | None:
         e[3:] for e in out.split("\x00") if len(e) > 3 and e[2] == " " and not has_surrogates(e)
     }
     return changed & set(paths)
+
+
+def file_at(top: Path, wanted: Collection[tuple[str, str]]) -> dict[tuple[str, str], bytes] | None:
+    """The content of each ``(commit, repository path)`` of ``wanted``, read with one
+    ``git cat-file --batch`` (raw blobs: no filter runs).
+
+    A commit that is not a hex object id, a path holding a newline, a NUL or a byte
+    that is not UTF-8, a path absent at that commit, a tree, or a blob larger than
+    :data:`MAX_OLD_BYTES` is left out of the answer; None when git fails.
+    """
+    asked = [
+        (c, p)
+        for c, p in dict.fromkeys(wanted)
+        if is_commit_id(c) and p and not has_surrogates(p) and "\n" not in p and "\x00" not in p
+    ]
+    if not asked:
+        return {}
+    out = git_bytes(
+        top, "cat-file", "--batch", stdin="".join(f"{c}:{p}\n" for c, p in asked).encode()
+    )
+    if out is None:
+        return None
+    found: dict[tuple[str, str], bytes] = {}
+    at = 0
+    for key in asked:
+        eol = out.find(b"\n", at)
+        if eol < 0:
+            break
+        header = out[at:eol].split()
+        at = eol + 1
+        if len(header) != 3 or not header[2].isdigit():
+            continue  # "<name> missing", "<name> ambiguous"
+        size = int(header[2])
+        if header[1] == b"blob" and size <= MAX_OLD_BYTES:
+            found[key] = out[at : at + size]
+        at += size + 1  # the content, then a newline
+    return found

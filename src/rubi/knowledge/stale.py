@@ -1,4 +1,5 @@
-"""Stale notes: a file a note is about changed after the note did, or no longer exists.
+"""Stale notes: what a note is about changed after the note did, or a file it names no
+longer exists.
 
 "After the note" is measured against the note file itself, not against the
 ``commit:`` it records (the HEAD it was written on), so the usual agent workflow
@@ -12,9 +13,18 @@
   of its files was saved after it (modification times);
 - outside git: only missing files count.
 
+A committed note's file that changed (in a later commit or in the work tree) counts
+only when the change touches what the note says (:mod:`rubi.knowledge.staleverdict`:
+a definition the note names was edited, removed or renamed; for a note naming nothing
+of the file, a large part of it is new). A folder entry, and a note not committed
+yet, keep the plain rule.
+
 Git's history is read once per HEAD and the folders holding the notes, and cached in
-``stale.pickle`` in the cache folder, so a search pays a file read and a ``stat`` per
-file until HEAD moves (and one ``git status`` for files saved after their note).
+``stale.pickle`` in the cache folder with the verdicts on what changed (one ``git
+cat-file`` for the changed files of a search's notes not judged before; kept per note,
+file and content, across HEADs, each file's blob id kept with its stamp), so a search
+pays a ``stat`` per file until HEAD moves (and one ``git status`` for files saved after
+their note).
 """
 
 from __future__ import annotations
@@ -31,13 +41,15 @@ from rubi.core.picklefiles import load_pickle, save_pickle
 from rubi.core.safeio import MAX_NOTE_BYTES, read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
 from rubi.knowledge.githistory import History, blob_id, changed_in_worktree, history, repo_path
+from rubi.knowledge.staleverdict import Memory, Suspect, changed_for_note
 
 __all__ = ["NoteFiles", "stale_files"]
 
 log = logging.getLogger(__name__)
 
-_CACHE_FORMAT = 2
-"""Bumped when what ``stale.pickle`` holds changes (1: changed files per ``commit:``)."""
+_CACHE_FORMAT = 3
+"""Bumped when what ``stale.pickle`` holds changes (1: changed files per ``commit:``;
+2: no commit ids, no verdicts on what changed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +67,6 @@ class NoteFiles:
     path: Path
 
 
-@dataclass(frozen=True, slots=True)
-class _Check:
-    """One file of one note to look at in the work tree."""
-
-    note: str
-    index: int
-    shown: str
-    repo_path: str
-
-
 def _mtime(path: Path) -> int | None:
     try:
         return os.stat(path).st_mtime_ns
@@ -72,9 +74,11 @@ def _mtime(path: Path) -> int | None:
         return None
 
 
-def _note_step(project_root: Path, hist: History, note: NoteFiles, repo_path: str) -> int | None:
-    """The step of the commit that last changed the note, when the work tree holds
-    that very text; None when the note is not committed or edited since."""
+def _note_step(
+    project_root: Path, hist: History, note: NoteFiles, repo_path: str
+) -> tuple[int, bytes] | None:
+    """The step of the commit that last changed the note and the note's text, when the
+    work tree holds that very text; None when the note is not committed or edited since."""
     blob = hist.blobs.get(repo_path)
     if blob is None:
         return None
@@ -84,7 +88,24 @@ def _note_step(project_root: Path, hist: History, note: NoteFiles, repo_path: st
         return None
     if got.truncated or blob_id(got.data, blob) != blob:
         return None
-    return hist.last_change.get(repo_path)
+    step = hist.last_change.get(repo_path)
+    return None if step is None else (step, got.data)
+
+
+def _committed(
+    project_root: Path, hist: History | None, note: NoteFiles, texts: dict[str, str]
+) -> tuple[int | None, str, str]:
+    """The step and commit id that last changed ``note`` and its repository path, when
+    it is committed and unchanged (its text then put in ``texts``); ``(None, "", "")``
+    otherwise."""
+    note_repo = repo_path(hist.top, note.path) if hist is not None else None
+    if hist is None or note_repo is None:
+        return None, "", ""
+    noted = _note_step(project_root, hist, note, note_repo)
+    if noted is None:
+        return None, "", ""
+    texts[note.id] = noted[1].decode("utf-8", errors="replace")
+    return noted[0], hist.commits[noted[0]], note_repo
 
 
 def stale_files(
@@ -105,17 +126,15 @@ def stale_files(
     wanted = [n for n in notes if n.files]
     if not wanted:
         return {}
-    hist = _history(project_root, [n.path for n in wanted], cache_file)
+    cached = _history(project_root, [n.path for n in wanted], cache_file)
+    hist = cached.hist if cached is not None else None
     root_repo = repo_path(hist.top, project_root) if hist is not None else None
     found: dict[str, dict[int, str]] = {}
-    checks: list[_Check] = []
+    checks: list[Suspect] = []
+    suspects: list[Suspect] = []
+    texts: dict[str, str] = {}
     for note in wanted:
-        note_repo = repo_path(hist.top, note.path) if hist is not None else None
-        step = (
-            _note_step(project_root, hist, note, note_repo)
-            if hist is not None and note_repo is not None
-            else None
-        )
+        step, commit, note_repo = _committed(project_root, hist, note, texts)
         note_mtime = _mtime(note.path)
         for index, f in enumerate(note.files):
             try:
@@ -135,7 +154,10 @@ def stale_files(
             repo = posixpath.normpath(posixpath.join(root_repo, rel))
             repo = repo.removeprefix("./") + ("/" if folder else "")
             if step is not None and hist.changed_since(repo, step):
-                found.setdefault(note.id, {})[index] = shown
+                if folder:
+                    found.setdefault(note.id, {})[index] = shown
+                else:
+                    suspects.append(Suspect(note.id, note_repo, commit, index, rel, repo))
                 continue
             saved = _mtime(target)
             if folder or note_mtime is None or saved is None or saved <= note_mtime:
@@ -143,46 +165,94 @@ def stale_files(
             if step is None:  # the note is newer than every commit; the file newer still
                 found.setdefault(note.id, {})[index] = shown
             else:
-                checks.append(_Check(note.id, index, shown, repo))
-    if checks and hist is not None:
-        dirty = changed_in_worktree(hist.top, {c.repo_path for c in checks}) or set()
-        for c in checks:
-            if c.repo_path in dirty:
-                found.setdefault(c.note, {})[c.index] = c.shown
+                checks.append(Suspect(note.id, note_repo, commit, index, rel, repo))
+    if cached is not None:
+        for sus in _judged(project_root, cached, checks, suspects, texts, cache_file):
+            found.setdefault(sus.note, {})[sus.index] = sus.rel
     return {nid: tuple(bad[i] for i in sorted(bad)) for nid, bad in found.items()}
 
 
-def _history(project_root: Path, note_paths: list[Path], cache_file: Path | None) -> History | None:
+def _judged(
+    project_root: Path,
+    cached: _Cached,
+    checks: list[Suspect],
+    suspects: list[Suspect],
+    texts: dict[str, str],
+    cache_file: Path | None,
+) -> list[Suspect]:
+    """The files of ``suspects``, and of ``checks`` that differ from HEAD in the work
+    tree, whose change touches what their note says (verdicts cached)."""
+    if checks:
+        dirty = changed_in_worktree(cached.hist.top, {c.repo_path for c in checks}) or set()
+        suspects = suspects + [c for c in checks if c.repo_path in dirty]
+    if not suspects:
+        return []
+    kept = changed_for_note(project_root, cached.hist.top, suspects, texts, cached.memory)
+    if cache_file is not None and cached.memory.changed:
+        _save(cache_file, cached)
+    return kept
+
+
+@dataclass(slots=True)
+class _Cached:
+    """What ``stale.pickle`` holds: the history of some folders at one HEAD, and the
+    verdicts given (:func:`changed_for_note`), kept when HEAD moves."""
+
+    folders: frozenset[str]
+    hist: History
+    memory: Memory
+
+
+def _save(cache_file: Path, cached: _Cached) -> None:
+    try:
+        cached.memory.changed = False
+        save_pickle(cache_file, (_CACHE_FORMAT, cached.folders, cached.hist, cached.memory))
+    except OSError as exc:
+        log.debug("cannot cache stale flags: %s", exc)
+
+
+def _load(
+    cache_file: Path,
+) -> tuple[frozenset[str], History, Memory] | None:
+    try:
+        value = load_pickle(cache_file)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a damaged cache is recomputed
+        log.debug("%s: %s", cache_file, exc)
+        return None
+    if (
+        isinstance(value, tuple)
+        and len(value) == 4
+        and value[0] == _CACHE_FORMAT
+        and isinstance(value[1], frozenset)
+        and isinstance(value[2], History)
+        and isinstance(value[3], Memory)
+    ):
+        return value[1], value[2], value[3]
+    return None
+
+
+def _history(project_root: Path, note_paths: list[Path], cache_file: Path | None) -> _Cached | None:
     """The history of the folders holding ``note_paths``: from the cache when HEAD has
     not moved and it covers them, else from git (and cached, for these folders and
-    the ones cached before at the same HEAD)."""
+    the ones cached before at the same HEAD, with the verdicts cached before)."""
     sha = head(project_root)
     if sha is None:
         return None
     folders = frozenset(os.path.realpath(p.parent) for p in note_paths)
-    if cache_file is not None:
-        try:
-            value = load_pickle(cache_file)
-        except FileNotFoundError:
-            value = None
-        except Exception as exc:  # a damaged cache is recomputed
-            log.debug("%s: %s", cache_file, exc)
-            value = None
-        if (
-            isinstance(value, tuple)
-            and len(value) == 3
-            and value[0] == _CACHE_FORMAT
-            and isinstance(value[1], frozenset)
-            and isinstance(value[2], History)
-            and value[2].head == sha
-        ):
-            if folders <= value[1]:
-                return value[2]
-            folders |= value[1]
+    memory = Memory()
+    loaded = _load(cache_file) if cache_file is not None else None
+    if loaded is not None:
+        memory = loaded[2]
+        if loaded[1].head == sha:
+            if folders <= loaded[0]:
+                return _Cached(loaded[0], loaded[1], memory)
+            folders |= loaded[0]
     hist = history(project_root, [Path(f) for f in sorted(folders)])
-    if hist is not None and cache_file is not None:
-        try:
-            save_pickle(cache_file, (_CACHE_FORMAT, folders, hist))
-        except OSError as exc:
-            log.debug("cannot cache stale flags: %s", exc)
-    return hist
+    if hist is None:
+        return None
+    cached = _Cached(folders, hist, memory)
+    if cache_file is not None:
+        _save(cache_file, cached)
+    return cached
