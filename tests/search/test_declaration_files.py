@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rubi import app
-from rubi.codemap.filekinds import is_declaration_path
+from rubi.core.filekinds import is_declaration_path
 from rubi.core.paths import VaultPaths
 from rubi.search.reweighting import (
     DECLARATION_FILE_WEIGHT,

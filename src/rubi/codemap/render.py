@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubi.codemap.curated import curated_block
-from rubi.codemap.filekinds import is_test_path
 from rubi.codemap.model import CodeFile, CodeMap, NoteRef
 from rubi.codemap.notefiles import files_for_note
+from rubi.core.filekinds import is_test_path
 from rubi.core.pagenames import GENERATED_COMMENT
 from rubi.core.tokens import estimate_tokens
 

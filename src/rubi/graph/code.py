@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rubi.codemap import CodeFile, CodeMap, files_for_note, graph_edges
-from rubi.codemap.filekinds import is_example_path, is_test_path
+from rubi.core.filekinds import is_example_path, is_test_path
 from rubi.core.model import Note, note_files
 from rubi.vault.resolve import normalize_name
 

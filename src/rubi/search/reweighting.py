@@ -20,7 +20,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from rubi.codemap.filekinds import is_declaration_path
+from rubi.core.filekinds import is_declaration_path
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def secondary_file(node: Mapping[str, Any], tests_wanted: bool) -> float | None:
 
 def declaration_file(node: Mapping[str, Any], declarations_wanted: bool) -> float | None:
     """×:data:`DECLARATION_FILE_WEIGHT` for a TypeScript declaration file
-    (:func:`rubi.codemap.filekinds.is_declaration_path`) unless the query asks for
+    (:func:`rubi.core.filekinds.is_declaration_path`) unless the query asks for
     declarations (:func:`wants_declarations`), else None.
 
     Why: a package's hand-written ``index.d.ts`` restates the names and doc comments
