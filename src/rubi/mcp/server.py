@@ -20,6 +20,8 @@ from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
 if TYPE_CHECKING:
+    import socket
+
     from mcp.server.mcpserver import MCPServer
 
     from rubi.mcp.hooktool import HookAnswerer
@@ -170,11 +172,21 @@ def serve(
             hook=hook,
         )
     else:
-        _serve_http(paths, access, instructions)
+        from rubi.mcp.http_listen import close_all, listen_early
+
+        # the port accepts from here on, while the HTTP stack is imported
+        sockets = listen_early(access.host, access.port)
+        try:
+            _serve_http(paths, access, instructions, sockets)
+        finally:
+            close_all(sockets)  # uvicorn closed them at its shutdown: a no-op then
 
 
-def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> None:
-    """Serve ``paths`` over HTTP under ``access``: the front answers what it can before
+def _serve_http(
+    paths: VaultPaths, access: HttpAccess, instructions: str, sockets: list[socket.socket]
+) -> None:
+    """Serve ``paths`` over HTTP under ``access`` on ``sockets`` (listening already:
+    :mod:`rubi.mcp.http_listen`): the front answers what it can before
     the SDK is imported (:mod:`rubi.mcp.httpfront`); the vault is warmed once the port
     listens, the engine and the watch after it, then the SDK's app is built
     (:mod:`rubi.mcp.httpwarm`). No hook tool over HTTP: a hook runs for the vault
@@ -186,7 +198,9 @@ def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> Non
     from rubi.mcp.front import load_handshake
     from rubi.mcp.httpfront import HttpFront, run_http
     from rubi.mcp.httpwarm import ListenWarmup
+    from rubi.mcp.startup import one_blas_thread
 
+    one_blas_thread()  # as over stdio: a BLAS thread per core cost the first search CPU
     warm = ListenWarmup(paths)
 
     def build() -> Any:
@@ -210,7 +224,7 @@ def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> Non
         )
     front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
-    run_http(front, access, listening=warm.listening)
+    run_http(front, access, sockets=sockets, listening=warm.listening)
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
