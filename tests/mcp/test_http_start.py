@@ -140,15 +140,20 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
         seen["ready"] = kwargs["ready"]
         return object()
 
-    def run_http(front: Any, access: object, listening: Any = None) -> None:
+    def run_http(front: Any, access: object, sockets: Any = None, listening: Any = None) -> None:
         assert warmed == [] and not latches["STARTED"].is_set()
-        seen["listening"], seen["front"] = listening, front
+        # the port listens already (rubi.mcp.http_listen): uvicorn is handed its sockets
+        assert sockets and all(
+            s.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1 for s in sockets
+        )
+        seen["listening"], seen["front"], seen["sockets"] = listening, front, sockets
         listening()
 
     monkeypatch.setattr(mcp_server, "build_server", build)
     monkeypatch.setattr(http_access, "http_app", lambda server, access: server)
     monkeypatch.setattr(httpfront, "run_http", run_http)
-    mcp_server.serve(root, http=True, port=8765)
+    mcp_server.serve(root, http=True, port=0)
+    assert all(s.fileno() == -1 for s in seen["sockets"])  # closed once served
     warm = seen["listening"].__self__
     assert isinstance(warm, ListenWarmup) and isinstance(seen["front"], httpfront.HttpFront)
     assert warm.then == seen["front"].build_soon  # the SDK is built after the warm-up
