@@ -1,8 +1,10 @@
 """``rubi serve --http`` listens before its HTTP stack is imported
-(:mod:`rubi.mcp.http_listen`), and starts NumPy's BLAS with one thread as stdio does."""
+(:mod:`rubi.mcp.http_listen`), starts NumPy's BLAS with one thread and collects no
+cycles until its warm-up, as stdio does."""
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 from pathlib import Path
@@ -55,7 +57,7 @@ def test_an_ipv6_loopback_socket_is_v6_only() -> None:
             sock.close()
 
 
-def test_serving_http_starts_one_blas_thread_unless_the_user_chose(
+def test_serving_http_starts_one_blas_thread_and_no_collector_until_it_ends(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import rubi.mcp.httpfront as httpfront
@@ -65,6 +67,7 @@ def test_serving_http_starts_one_blas_thread_unless_the_user_chose(
     def run_http(app: Any, access: Any, **kwargs: Any) -> None:
         seen["blas"] = os.environ.get("OPENBLAS_NUM_THREADS")
         seen["sockets"] = kwargs["sockets"]
+        seen["collecting"] = gc.isenabled()
 
     monkeypatch.setattr(httpfront, "run_http", run_http)
     access = plan_http_access("127.0.0.1", 0, no_token=True)
@@ -74,8 +77,10 @@ def test_serving_http_starts_one_blas_thread_unless_the_user_chose(
         monkeypatch.delenv(name)
     marker = [socket.socket()]
     try:
+        assert gc.isenabled()
         mcp_server._serve_http(paths, access, instructions, marker)
-        assert seen == {"blas": "1", "sockets": marker}
+        assert seen == {"blas": "1", "sockets": marker, "collecting": False}
+        assert gc.isenabled()  # on again once the server stopped
         monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
         mcp_server._serve_http(paths, access, instructions, marker)
         assert seen["blas"] == "4"

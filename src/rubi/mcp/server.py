@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi import app
-from rubi.core.collector import resident_collector
+from rubi.core.collector import pause_collector, resident_collector, resume_collector
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
@@ -201,6 +201,9 @@ def _serve_http(
     from rubi.mcp.startup import one_blas_thread
 
     one_blas_thread()  # as over stdio: a BLAS thread per core cost the first search CPU
+    # No cyclic collection until the warm-up after the first answer has ended
+    # (ListenWarmup turns it on), as a bare stdio server starts (rubi.core.collector).
+    pause_collector()
     warm = ListenWarmup(paths)
 
     def build() -> Any:
@@ -224,7 +227,10 @@ def _serve_http(
         )
     front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
-    run_http(front, access, sockets=sockets, listening=warm.listening)
+    try:
+        run_http(front, access, sockets=sockets, listening=warm.listening)
+    finally:
+        resume_collector()  # a server that stopped before its warm-up
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
