@@ -1,8 +1,8 @@
 """``rubi serve --http``'s listening sockets, opened before the server's imports.
 
-uvicorn binds its port once it has been imported and its event loop runs: 60-80 ms of
-CPU after the process began, the HTTP stack's modules (uvicorn, click, h11, email,
-multiprocessing) most of it. Until then a client's connection is refused, and a
+uvicorn binds its port once it has been imported and its event loop runs: about 0.15 s
+of CPU after the process began, 50-70 ms of it the HTTP stack's modules (uvicorn, click,
+h11, email, multiprocessing). Until then a client's connection is refused, and a
 client that retries on a schedule of its own waits for its next try. Listening first
 (here, right after the access plan) lets the kernel accept a connection while the
 server imports; its request waits in the socket until uvicorn serves it, which is

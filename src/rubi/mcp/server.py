@@ -148,8 +148,9 @@ def serve(
     Raises:
         RubiError: ``project`` is not a folder, a
             non-loopback ``host`` without ``allow_remote``, ``allow_remote`` or
-            ``no_token`` without ``http``, ``no_token`` off loopback, or a bad
-            ``RUBI_HTTP_TOKEN`` or token file.
+            ``no_token`` without ``http``, ``no_token`` off loopback, a bad
+            ``RUBI_HTTP_TOKEN`` or token file, or a port that cannot be listened on
+            (:func:`rubi.mcp.http_listen.listen_early`).
     """
     if allow_remote and not http:
         raise RubiError("--allow-remote applies to --http only (stdio never leaves this machine)")
