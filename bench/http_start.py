@@ -16,7 +16,11 @@ Each round starts fresh servers, alternated (order reversed every other round):
   (every 5 ms) until it accepts, then the client connects, lists the tools and calls
   ``search`` once. Wall from spawn to: the port accepting, the handshake (or
   discover) answered, ``tools/list``, the first search; the server's CPU seconds by
-  then (``/proc``, its threads' schedstat);
+  then (``/proc``, its threads' schedstat), and the bench's own by the first search
+  ("client CPU": the port poll and the SDK client, a process of its own on another
+  core when one is free). The server listens before it imports its HTTP stack
+  (``rubi.mcp.http_listen``): the client connects and sends while the server still
+  imports, as a real client that is already running would;
 - stdio, the same two eras line by line (:func:`mcp_bench.one_start`);
 - the floor: ``python -c pass`` and ``python -c "import mcp"`` (wall, CPU).
 
@@ -67,13 +71,16 @@ def _accepts(port: int) -> bool:
 
 def _mark(out: dict[str, Any], name: str, pid: int, started: float) -> None:
     out[f"{name}_wall"] = time.perf_counter() - started
+    out[f"{name}_client"] = time.process_time() - out.get("client_started", 0.0)
     # the whole process's clock ticks: a thread that ended (a warm-up) still counts,
     # which a sum over the live threads' schedstat would lose
     out[f"{name}_cpu"] = cpu_seconds(pid)
 
 
-async def _client(port: int, token: str, era: str, pid: int, started: float) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+async def _client(
+    port: int, token: str, era: str, pid: int, started: float, client_started: float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"client_started": client_started}
     url = f"http://127.0.0.1:{port}/mcp"
     mode = "auto" if era == MODERN else "legacy"
     async with (
@@ -98,7 +105,7 @@ def http_start(
 ) -> dict[str, Any]:
     """Spawn ``rubi serve --http`` and time its first answers to an SDK client of ``era``."""
     port = free_port()
-    started = time.perf_counter()
+    started, client_started = time.perf_counter(), time.process_time()
     proc = subprocess.Popen(
         [*argv, "--http", "--port", str(port)],
         stdin=subprocess.DEVNULL,
@@ -107,7 +114,7 @@ def http_start(
         env=env,
         cwd=cwd,
     )
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"client_started": client_started}
     try:
         deadline = started + TIMEOUT_S
         while not _accepts(port):
@@ -118,7 +125,7 @@ def http_start(
                 raise RuntimeError("the server did not listen")
             time.sleep(CONNECT_POLL_S)
         _mark(out, "listen", proc.pid, started)
-        coro = _client(port, token, era, proc.pid, started)
+        coro = _client(port, token, era, proc.pid, started, client_started)
         out.update(asyncio.run(asyncio.wait_for(coro, TIMEOUT_S)))
     finally:
         proc.terminate()
@@ -140,12 +147,14 @@ def med(samples: list[dict[str, Any]], key: str) -> str:
 def report(name: str, runs: dict[str, list[dict[str, Any]]]) -> None:
     print(f"\n{name}: median (min-max) seconds from spawn")
     keys = ("listen", "init", "list", "first")
-    print(f"{'start':<22}" + "".join(f"{k + ' wall':>20}{k + ' CPU':>20}" for k in keys))
+    head = "".join(f"{k + ' wall':>20}{k + ' CPU':>20}" for k in keys)
+    print(f"{'start':<22}{head}{'client CPU':>20}")
     for label, samples in runs.items():
         cells = "".join(
             f"{med(samples, k + '_wall'):>20}{med(samples, k + '_cpu'):>20}" for k in keys
         )
-        print(f"{label:<22}{cells}")
+        client = f"{med(samples, 'first_client'):>20}" if "http" in label else ""
+        print(f"{label:<22}{cells}{client}")
 
 
 def main() -> int:

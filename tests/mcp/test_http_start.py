@@ -7,6 +7,7 @@ same capabilities, tool list and answers."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -70,6 +71,23 @@ def test_the_first_call_reads_cold_and_the_warm_up_waits_for_it(
     assert warm.done.wait(WAIT_S)
     assert all(e.is_set() for e in latches.values())
     assert warm.ready() is None  # later calls read with the long-lived readers
+
+
+def test_the_collector_paused_at_start_is_on_again_once_the_vault_is_warm(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latches: dict[str, threading.Event]
+) -> None:
+    from rubi.core.collector import pause_collector, resume_collector
+
+    seen: list[bool] = []
+    monkeypatch.setattr(startup, "warm_vault", lambda paths: seen.append(gc.isenabled()))
+    assert pause_collector()
+    try:
+        warm = ListenWarmup(_paths(tmp_path), first_call_wait_s=0)
+        warm.listening()
+        assert warm.done.wait(WAIT_S)
+        assert seen == [False] and gc.isenabled()
+    finally:
+        resume_collector()
 
 
 def test_without_a_call_the_warm_up_begins_a_while_after_listening(
@@ -140,15 +158,20 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
         seen["ready"] = kwargs["ready"]
         return object()
 
-    def run_http(front: Any, access: object, listening: Any = None) -> None:
-        assert warmed == [] and not latches["STARTED"].is_set()
-        seen["listening"], seen["front"] = listening, front
+    def run_http(front: Any, access: object, sockets: Any = None, listening: Any = None) -> None:
+        assert warmed == [] and not latches["STARTED"].is_set() and not gc.isenabled()
+        # the port listens already (rubi.mcp.http_listen): uvicorn is handed its sockets
+        assert sockets and all(
+            s.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1 for s in sockets
+        )
+        seen["listening"], seen["front"], seen["sockets"] = listening, front, sockets
         listening()
 
     monkeypatch.setattr(mcp_server, "build_server", build)
     monkeypatch.setattr(http_access, "http_app", lambda server, access: server)
     monkeypatch.setattr(httpfront, "run_http", run_http)
-    mcp_server.serve(root, http=True, port=8765)
+    mcp_server.serve(root, http=True, port=0)
+    assert all(s.fileno() == -1 for s in seen["sockets"])  # closed once served
     warm = seen["listening"].__self__
     assert isinstance(warm, ListenWarmup) and isinstance(seen["front"], httpfront.HttpFront)
     assert warm.then == seen["front"].build_soon  # the SDK is built after the warm-up

@@ -317,12 +317,16 @@ def run_http(
     app: App,
     access: HttpAccess,
     *,
+    sockets: list[socket.socket] | None = None,
     say: Callable[[str], None] | None = None,
     listening: Callable[[], None] | None = None,
 ) -> None:
     """Announce ``access`` on stderr, then serve ``app`` until the process is stopped;
-    ``listening`` is called once the port accepts connections (not when it could not
-    be bound)."""
+    ``listening`` is called once uvicorn serves (not when it could not bind the port).
+
+    ``sockets``: listening sockets to serve on (:func:`rubi.mcp.http_listen.listen_early`;
+    uvicorn closes them at its shutdown); None: uvicorn binds ``access``'s host and port
+    itself."""
     import uvicorn
 
     announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
@@ -340,4 +344,4 @@ def run_http(
                 closing()
             await super().shutdown(sockets)
 
-    Server(config).run()
+    Server(config).run(sockets=sockets)

@@ -9,7 +9,8 @@ come first: the engine's load and the background watch (the catch-up run, the wa
 began at once before, in threads beside the SDK's import, and the handshake waited for
 their share of the one interpreter.
 
-Once uvicorn listens (:meth:`ListenWarmup.listening`), the first tool call reads as a
+Once uvicorn serves (:meth:`ListenWarmup.listening`; the port listened before, while
+the server imported: :mod:`rubi.mcp.http_listen`), the first tool call reads as a
 cold process reads (:func:`rubi.app.searching.searching_once`: the flat graph, the
 index without Whoosh's stack, the vectors it needs), as stdio's first call does
 (:mod:`rubi.mcp.early`); once it is answered, or :data:`~rubi.mcp.startup.FIRST_CALL_WAIT_S`
@@ -18,7 +19,10 @@ after listening without a call, a thread warms the vault for the calls after it
 meanwhile waits for it rather than loading the same things beside it), then
 :data:`~rubi.mcp.startup.STARTED`, :data:`~rubi.mcp.startup.QUIET` and
 :data:`~rubi.mcp.startup.UNASKED` are set: the engine loads (from the warm process,
-tens of milliseconds) and the background watch starts.
+tens of milliseconds) and the background watch starts. The cyclic garbage collector,
+off since the server started (:func:`rubi.core.collector.pause_collector`: 10-15 ms
+of CPU before the first answer, the imports' objects walked for garbage), is turned
+on again then.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
+from rubi.core.collector import resume_collector
 from rubi.core.paths import VaultPaths
 
 __all__ = ["ListenWarmup"]
@@ -140,6 +145,7 @@ class ListenWarmup:
             log.info("warm-up search failed: %s", exc)
         finally:
             self._loading.release()
+            resume_collector()  # off since the server started (rubi.mcp.server)
             for latch in (STARTED, QUIET, UNASKED):
                 latch.set()
             self.done.set()

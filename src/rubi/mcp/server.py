@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rubi import app
-from rubi.core.collector import resident_collector
+from rubi.core.collector import pause_collector, resident_collector, resume_collector
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
 if TYPE_CHECKING:
+    import socket
+
     from mcp.server.mcpserver import MCPServer
 
     from rubi.mcp.hooktool import HookAnswerer
@@ -146,8 +148,9 @@ def serve(
     Raises:
         RubiError: ``project`` is not a folder, a
             non-loopback ``host`` without ``allow_remote``, ``allow_remote`` or
-            ``no_token`` without ``http``, ``no_token`` off loopback, or a bad
-            ``RUBI_HTTP_TOKEN`` or token file.
+            ``no_token`` without ``http``, ``no_token`` off loopback, a bad
+            ``RUBI_HTTP_TOKEN`` or token file, or a port that cannot be listened on
+            (:func:`rubi.mcp.http_listen.listen_early`).
     """
     if allow_remote and not http:
         raise RubiError("--allow-remote applies to --http only (stdio never leaves this machine)")
@@ -170,11 +173,21 @@ def serve(
             hook=hook,
         )
     else:
-        _serve_http(paths, access, instructions)
+        from rubi.mcp.http_listen import close_all, listen_early
+
+        # the port accepts from here on, while the HTTP stack is imported
+        sockets = listen_early(access.host, access.port)
+        try:
+            _serve_http(paths, access, instructions, sockets)
+        finally:
+            close_all(sockets)  # uvicorn closed them at its shutdown: a no-op then
 
 
-def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> None:
-    """Serve ``paths`` over HTTP under ``access``: the front answers what it can before
+def _serve_http(
+    paths: VaultPaths, access: HttpAccess, instructions: str, sockets: list[socket.socket]
+) -> None:
+    """Serve ``paths`` over HTTP under ``access`` on ``sockets`` (listening already:
+    :mod:`rubi.mcp.http_listen`): the front answers what it can before
     the SDK is imported (:mod:`rubi.mcp.httpfront`); the vault is warmed once the port
     listens, the engine and the watch after it, then the SDK's app is built
     (:mod:`rubi.mcp.httpwarm`). No hook tool over HTTP: a hook runs for the vault
@@ -186,7 +199,12 @@ def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> Non
     from rubi.mcp.front import load_handshake
     from rubi.mcp.httpfront import HttpFront, run_http
     from rubi.mcp.httpwarm import ListenWarmup
+    from rubi.mcp.startup import one_blas_thread
 
+    one_blas_thread()  # as over stdio: a BLAS thread per core cost the first search CPU
+    # No cyclic collection until the warm-up after the first answer has ended
+    # (ListenWarmup turns it on), as a bare stdio server starts (rubi.core.collector).
+    pause_collector()
     warm = ListenWarmup(paths)
 
     def build() -> Any:
@@ -210,7 +228,10 @@ def _serve_http(paths: VaultPaths, access: HttpAccess, instructions: str) -> Non
         )
     front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
-    run_http(front, access, listening=warm.listening)
+    try:
+        run_http(front, access, sockets=sockets, listening=warm.listening)
+    finally:
+        resume_collector()  # a server that stopped before its warm-up
 
 
 def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[VaultPaths, str]:
