@@ -43,10 +43,14 @@ def word_sums(
     acc: dict[int, float] = {}
     get = acc.get
     for word, scale, idf in zip(words, scales, idfs, strict=True):
-        tf: dict[int, float] = {}
+        # The first clause's weights as they are (0.0 + x is x: weights are > 0),
+        # then the others' added clause by clause.
+        held = [lists[i] for i in word if lists[i].docs]
+        tf: dict[int, float] = (
+            dict(zip(held[0].docs, held[0].weights, strict=True)) if held else {}
+        )
         tget = tf.get
-        for i in word:
-            p = lists[i]
+        for p in held[1:]:
             for d, x in zip(p.docs, p.weights, strict=True):
                 tf[d] = tget(d, 0.0) + x
         if not tf:

@@ -109,6 +109,17 @@ class SegmentData:
             self._held -= len(self._postings.popitem(last=False)[1][0])
         return found
 
+    def posting_count(self, segment: str, leaf: Any, field: str, text: str) -> int:
+        """How many postings the term has in the segment, deleted documents included:
+        the length of its :meth:`postings` when they are held, else the document
+        frequency the segment's term table keeps for it (Whoosh counts a posting as it
+        writes one: the same number, read without decoding the postings; 0 for a term
+        or field it lacks)."""
+        found = self._postings.get((segment, field, text))
+        if found is not None:
+            return len(found[0])
+        return int(leaf.doc_frequency(field, text))
+
     def stored(self, segment: str, leaf: Any, docnum: int) -> dict[str, Any]:
         """A document's stored fields (the caller must not change the dict)."""
         key = (segment, docnum)

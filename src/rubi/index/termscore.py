@@ -53,7 +53,9 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from math import log
+from operator import mul, truediv
 
 from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
 from rubi.index.segmentdata import (
@@ -169,6 +171,7 @@ class TermScorer:
         self._docs_held = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._df: dict[tuple[str, str], int] = {}
+        self._norm_tables: dict[tuple[str, str, float], list[float]] = {}  # see _norms()
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
@@ -196,14 +199,19 @@ class TermScorer:
         return out
 
     def doc_frequency(self, field: str, text: str) -> int:
-        """Live documents holding ``text`` in ``field`` (cached)."""
+        """Live documents holding ``text`` in ``field`` (cached): in a segment without
+        deletions the count its term table holds (:meth:`SegmentData.posting_count`:
+        no postings read), else its postings less the deleted ones."""
         key = (field, text)
         found = self._df.get(key)
         if found is None:
             found = 0
             for leaf, _, deleted, segid in self._leaves:
+                if not deleted:
+                    found += self.segments.posting_count(segid, leaf, field, text)
+                    continue
                 ids = self.segments.postings(segid, leaf, field, text)[0]
-                found += len(ids) - (len(deleted.intersection(ids)) if deleted else 0)
+                found += len(ids) - len(deleted.intersection(ids))
             self._df[key] = found
         return found
 
@@ -303,28 +311,53 @@ class TermScorer:
     def _read(self, clause: TermQuery, B: float) -> Postings:
         field, text = clause.field, clause.text
         per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
+        segids: list[str] = []
         for leaf, offset, deleted, segid in self._leaves:
             ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
                 per_leaf.append((offset, ids, tfs, self.segments.lengths(segid, leaf, field)))
+                segids.append(segid)
         known = self._docs.get((field, text))  # the same documents, read before
         docs: array[int] = array("i") if known is None else known
         weights: array[float] = array("d")
         if not per_leaf:
             return Postings(docs, weights)
         avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
-        for offset, ids, tfs, (codes, lengths) in per_leaf:
-            weights.extend(
-                [
-                    (w * tf) / ((1 - B) + B * lengths[codes[d]] / avgfl)
-                    for d, tf in zip(ids, tfs, strict=True)
-                ]
-            )
+        for (offset, ids, tfs, (codes, lengths)), segid in zip(per_leaf, segids, strict=True):
+            norms = self._norms(segid, field, B, avgfl, lengths)
+            if norms is None:
+                weights.extend(
+                    [
+                        (w * tf) / ((1 - B) + B * lengths[codes[d]] / avgfl)
+                        for d, tf in zip(ids, tfs, strict=True)
+                    ]
+                )
+            else:  # the same floats: each code's divisor made once, the rest in C
+                divisors = map(norms.__getitem__, map(codes.__getitem__, ids))
+                weights.extend(
+                    map(truediv, tfs if w == 1.0 else map(mul, repeat(w), tfs), divisors)
+                )
             if known is None:
                 docs.extend([d + offset for d in ids])
         if known is None:
             self._keep_docs((field, text), docs)
         return Postings(docs, weights)
+
+    def _norms(
+        self, segid: str, field: str, B: float, avgfl: float, lengths: Sequence[int]
+    ) -> list[float] | None:
+        """Each length code's BM25F divisor in the segment's ``field``,
+        ``(1 - B) + B * length / avgfl`` (the same expression :meth:`_read` applies
+        posting by posting, so the same floats), made once per segment, field and
+        ``B`` (cached); None for a table of more than 256 codes (a codec whose codes
+        are the lengths themselves: computed per posting)."""
+        key = (segid, field, B)
+        found = self._norm_tables.get(key)
+        if found is None:
+            if len(lengths) > 256:
+                return None
+            found = self._norm_tables[key] = [(1 - B) + B * n / avgfl for n in lengths]
+        return found
 
     # -- filters -----------------------------------------------------------------
     def docs_with(self, field: str, value: str, values: Collection[str] = ()) -> frozenset[int]:
