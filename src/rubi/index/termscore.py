@@ -53,9 +53,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from math import log
-from operator import mul, truediv
 
 from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
 from rubi.index.segmentdata import (
@@ -332,13 +330,14 @@ class TermScorer:
                         for d, tf in zip(ids, tfs, strict=True)
                     ]
                 )
-            else:  # the same floats: each code's divisor made once, the rest in C
-                divisors = map(norms.__getitem__, map(codes.__getitem__, ids))
+            elif w == 1.0:  # the same floats, each code's divisor made once (1.0 * tf is tf)
+                weights.extend([tf / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
+            else:
                 weights.extend(
-                    map(truediv, tfs if w == 1.0 else map(mul, repeat(w), tfs), divisors)
+                    [(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)]
                 )
             if known is None:
-                docs.extend([d + offset for d in ids])
+                docs.extend([d + offset for d in ids] if offset else ids)
         if known is None:
             self._keep_docs((field, text), docs)
         return Postings(docs, weights)
