@@ -46,9 +46,7 @@ def word_sums(
         # The first clause's weights as they are (0.0 + x is x: weights are > 0),
         # then the others' added clause by clause.
         held = [lists[i] for i in word if lists[i].docs]
-        tf: dict[int, float] = (
-            dict(zip(held[0].docs, held[0].weights, strict=True)) if held else {}
-        )
+        tf: dict[int, float] = dict(zip(held[0].docs, held[0].weights, strict=True)) if held else {}
         tget = tf.get
         for p in held[1:]:
             for d, x in zip(p.docs, p.weights, strict=True):

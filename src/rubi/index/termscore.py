@@ -335,9 +335,7 @@ class TermScorer:
             elif w == 1.0:  # the same floats, each code's divisor made once (1.0 * tf is tf)
                 weights.extend([tf / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
             else:
-                weights.extend(
-                    [(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)]
-                )
+                weights.extend([(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
             if known is None:
                 docs.extend([d + offset for d in ids] if offset else ids)
         if known is None:
@@ -434,7 +432,9 @@ class TermScorer:
             lists = [self.postings(c, field_b) for c in clauses]
             ranked = best_numpy(np, lists, words, scales, idfs, k1, limit, mask)
         else:
-            pruned = self._pruned(clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b)
+            pruned = self._pruned(
+                clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b
+            )
             if pruned is not None:
                 ranked = pruned
             else:
@@ -480,7 +480,10 @@ class TermScorer:
         common = common_words([max(map(len, (docs[i] for i in w))) for w in words], self.doc_count)
         if not any(common):
             return None
-        dfs = [_union_size([docs[i] for i in w]) if skip else 0 for w, skip in zip(words, common)]
+        dfs = [
+            _union_size([docs[i] for i in w]) if skip else 0
+            for w, skip in zip(words, common, strict=True)
+        ]
         rare = {
             i: self.postings(clauses[i], field_b)
             for w, skip in zip(words, common, strict=True)
