@@ -114,14 +114,14 @@ def test_pruned_sums_equal_the_reference_and_are_declined_when_unsafe(
     monkeypatch.setattr(termscore, "NUMPY_POSTINGS", 10**9)  # the pure-Python sums
     monkeypatch.setattr(commonwords, "COMMON_MIN_DOCS", 20)  # a small index prunes too
     outcomes: list[bool] = []
-    real = termscore.TermScorer._pruned
+    real = termscore.pruned_top
 
-    def counted(self: termscore.TermScorer, *args: object) -> object:
-        found = real(self, *args)  # type: ignore[arg-type]
+    def counted(*args: object) -> object:
+        found = real(*args)  # type: ignore[arg-type]
         outcomes.append(found is not None)
         return found
 
-    monkeypatch.setattr(termscore.TermScorer, "_pruned", counted)
+    monkeypatch.setattr(termscore, "pruned_top", counted)
     rng = random.Random(11)
     queries = _queries(rng)
     index = SearchIndex(cache_home() / "pruned" / "whoosh", keep_open=True)

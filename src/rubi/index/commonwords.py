@@ -18,11 +18,29 @@ sums every posting as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import heapq
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Mapping, Sequence
 
-from rubi.index.bm25fsums import Postings
+from rubi.index.bm25fsums import Postings, best
 
-__all__ = ["BOUND_MARGIN", "COMMON_MIN_DOCS", "COMMON_SHARE", "common_words", "partial_sums"]
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from array import array
+    from typing import Any
+
+    # rubi.index.termscore's TermScorer and TermQuery (it imports this module)
+    TermScorer = Any
+    TermQuery = Any
+
+__all__ = [
+    "BOUND_MARGIN",
+    "COMMON_MIN_DOCS",
+    "COMMON_SHARE",
+    "common_words",
+    "partial_sums",
+    "pruned_top",
+]
 
 COMMON_SHARE = 0.25
 """A word is common when at least this share of the live documents hold it..."""
@@ -100,3 +118,82 @@ def partial_sums(
         for d, t in tf.items():
             acc[d] = get(d, 0.0) + w * t / (K1 + t)
     return acc, bound
+
+
+def pruned_top(
+    scorer: TermScorer,
+    clauses: Sequence[TermQuery],
+    docs: Sequence[array[int]],
+    words: Sequence[Sequence[int]],
+    scales: Sequence[float],
+    idfs: Sequence[Callable[[int], float]],
+    k1: float,
+    limit: int,
+    allow: frozenset[int] | None,
+    mask: frozenset[int],
+    field_b: Mapping[str, float] | None,
+) -> list[tuple[float, int]] | None:
+    """:meth:`TermScorer.top`'s ranking (``(-score, document)``, best first) with the
+    common words summed only at the other words' documents: the same pairs, or None
+    when no word is common or a document left out could reach the ``limit``-th score
+    (the caller sums every posting). ``docs``: each clause's live documents."""
+    # A word's largest clause is a floor of its document frequency: enough to choose;
+    # only the common words' unions are counted here.
+    common = common_words([max(len(docs[i]) for i in w) for w in words], scorer.doc_count)
+    if not any(common):
+        return None
+    dfs = [
+        len(set().union(*(docs[i] for i in w))) if skip else 0
+        for w, skip in zip(words, common, strict=True)
+    ]
+    rare = {
+        i: scorer.postings(clauses[i], field_b)
+        for w, skip in zip(words, common, strict=True)
+        if not skip
+        for i in w
+    }
+
+    def weights_at(i: int, candidates: set[int]) -> dict[int, float]:
+        return _weights_at(scorer, clauses[i], field_b, docs[i], candidates)
+
+    acc, bound = partial_sums(words, scales, idfs, dfs, common, rare, weights_at, k1)
+    candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
+    if mask:
+        candidates = set(candidates) - mask
+    if len(candidates) < limit:
+        return None
+    floor = heapq.nlargest(limit, [acc[d] for d in candidates])[-1]
+    if not bound * (1 + BOUND_MARGIN) < floor:
+        return None
+    return best(acc, candidates, limit, whole=False)
+
+
+def _weights_at(
+    scorer: TermScorer,
+    clause: TermQuery,
+    field_b: Mapping[str, float] | None,
+    docs: array[int],
+    candidates: set[int],
+) -> dict[int, float]:
+    """The clause's weights (as :meth:`TermScorer.postings` makes them: the same
+    floats) at those of ``candidates`` among its live documents ``docs``."""
+    held = sorted(candidates.intersection(docs))
+    if not held:
+        return {}
+    field = clause.field
+    B = (field_b or {}).get(field, scorer.field_B.get(field, scorer.B))
+    avgfl, w = scorer.avg_field_length(field), 1.0 if clause.alone else clause.boost
+    out: dict[int, float] = {}
+    leaves = scorer._leaves  # (reader, offset, deleted, segment id), offsets ascending
+    ends = [offset for _, offset, _, _ in leaves[1:]] + [None]
+    for (leaf, offset, _, segid), end in zip(leaves, ends, strict=True):
+        lo = bisect_left(held, offset)
+        hi = len(held) if end is None else bisect_left(held, end)
+        if lo == hi:
+            continue
+        ids, tfs = scorer.segments.postings(segid, leaf, field, clause.text)
+        codes, table = scorer.segments.lengths(segid, leaf, field)
+        norms = scorer.segments.divisors(segid, field, B, avgfl, table)
+        for d in held[lo:hi]:
+            out[d] = (w * tfs[bisect_left(ids, d - offset)]) / norms[codes[d - offset]]
+    return out

@@ -48,7 +48,6 @@ choice: highest score first, the lower document number on a tie.
 
 from __future__ import annotations
 
-import heapq
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
@@ -56,8 +55,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 
-from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
-from rubi.index.commonwords import BOUND_MARGIN, common_words, partial_sums
+from rubi.index.bm25fsums import Postings, best_allowed, best_numpy, loaded_numpy, word_sums
+from rubi.index.commonwords import pruned_top
 from rubi.index.segmentdata import (
     MAX_CACHED_POSTINGS,
     MAX_CACHED_STORED,
@@ -171,7 +170,6 @@ class TermScorer:
         self._docs_held = 0
         self._docsets: dict[tuple[str, str], frozenset[int]] = {}
         self._df: dict[tuple[str, str], int] = {}
-        self._norm_tables: dict[tuple[str, str, float], list[float]] = {}  # see _norms()
 
     # -- statistics --------------------------------------------------------------
     def avg_field_length(self, field: str) -> float:
@@ -199,20 +197,16 @@ class TermScorer:
         return out
 
     def doc_frequency(self, field: str, text: str) -> int:
-        """Live documents holding ``text`` in ``field`` (cached): in a segment without
-        deletions the count its term table holds (:meth:`SegmentData.posting_count`:
-        no postings read), else its postings less the deleted ones."""
+        """Live documents holding ``text`` in ``field`` (cached;
+        :meth:`SegmentData.live_count`: no postings read in a segment without
+        deletions)."""
         key = (field, text)
         found = self._df.get(key)
         if found is None:
-            found = 0
-            for leaf, _, deleted, segid in self._leaves:
-                if not deleted:
-                    found += self.segments.posting_count(segid, leaf, field, text)
-                    continue
-                ids = self.segments.postings(segid, leaf, field, text)[0]
-                found += len(ids) - len(deleted.intersection(ids))
-            self._df[key] = found
+            found = self._df[key] = sum(
+                self.segments.live_count(segid, leaf, field, text, deleted)
+                for leaf, _, deleted, segid in self._leaves
+            )
         return found
 
     def idf(self, df: int) -> float:
@@ -310,53 +304,26 @@ class TermScorer:
 
     def _read(self, clause: TermQuery, B: float) -> Postings:
         field, text = clause.field, clause.text
-        per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
-        segids: list[str] = []
+        per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths, str]] = []
         for leaf, offset, deleted, segid in self._leaves:
             ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
-                per_leaf.append((offset, ids, tfs, self.segments.lengths(segid, leaf, field)))
-                segids.append(segid)
+                lengths = self.segments.lengths(segid, leaf, field)
+                per_leaf.append((offset, ids, tfs, lengths, segid))
         known = self._docs.get((field, text))  # the same documents, read before
         docs: array[int] = array("i") if known is None else known
         weights: array[float] = array("d")
         if not per_leaf:
             return Postings(docs, weights)
         avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
-        for (offset, ids, tfs, (codes, lengths)), segid in zip(per_leaf, segids, strict=True):
-            norms = self._norms(segid, field, B, avgfl, lengths)
-            if norms is None:
-                weights.extend(
-                    [
-                        (w * tf) / ((1 - B) + B * lengths[codes[d]] / avgfl)
-                        for d, tf in zip(ids, tfs, strict=True)
-                    ]
-                )
-            elif w == 1.0:  # the same floats, each code's divisor made once (1.0 * tf is tf)
-                weights.extend([tf / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
-            else:
-                weights.extend([(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
+        for offset, ids, tfs, (codes, table), segid in per_leaf:
+            norms = self.segments.divisors(segid, field, B, avgfl, table)
+            weights.extend([(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
             if known is None:
                 docs.extend([d + offset for d in ids] if offset else ids)
         if known is None:
             self._keep_docs((field, text), docs)
         return Postings(docs, weights)
-
-    def _norms(
-        self, segid: str, field: str, B: float, avgfl: float, lengths: Sequence[int]
-    ) -> list[float] | None:
-        """Each length code's BM25F divisor in the segment's ``field``,
-        ``(1 - B) + B * length / avgfl`` (the same expression :meth:`_read` applies
-        posting by posting, so the same floats), made once per segment, field and
-        ``B`` (cached); None for a table of more than 256 codes (a codec whose codes
-        are the lengths themselves: computed per posting)."""
-        key = (segid, field, B)
-        found = self._norm_tables.get(key)
-        if found is None:
-            if len(lengths) > 256:
-                return None
-            found = self._norm_tables[key] = [(1 - B) + B * n / avgfl for n in lengths]
-        return found
 
     # -- filters -----------------------------------------------------------------
     def docs_with(self, field: str, value: str, values: Collection[str] = ()) -> frozenset[int]:
@@ -431,20 +398,15 @@ class TermScorer:
         if np is not None and allow is None and sum(map(len, docs)) >= NUMPY_POSTINGS:
             lists = [self.postings(c, field_b) for c in clauses]
             ranked = best_numpy(np, lists, words, scales, idfs, k1, limit, mask)
-        else:
-            pruned = self._pruned(
-                clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b
+        elif (
+            pruned := pruned_top(
+                self, clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b
             )
-            if pruned is not None:
-                ranked = pruned
-            else:
-                lists = [self.postings(c, field_b) for c in clauses]
-                acc = word_sums(lists, words, scales, idfs, k1)
-                # Every sum is > 0 (idf > 0, tf > 0).
-                candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
-                if mask:
-                    candidates = set(candidates) - mask
-                ranked = best(acc, candidates, limit, whole=allow is None and not mask)
+        ) is not None:
+            ranked = pruned
+        else:
+            lists = [self.postings(c, field_b) for c in clauses]
+            ranked = best_allowed(word_sums(lists, words, scales, idfs, k1), allow, mask, limit)
         top = {d for _, d in ranked}
         holding: dict[int, list[int]] = {d: [] for d in top}
         for i, held in enumerate(docs):
@@ -457,87 +419,6 @@ class TermScorer:
             for d in found:
                 holding[d].append(i)
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in ranked]
-
-    def _pruned(
-        self,
-        clauses: Sequence[TermQuery],
-        docs: Sequence[array[int]],
-        words: Sequence[Sequence[int]],
-        scales: Sequence[float],
-        idfs: Sequence[Callable[[int], float]],
-        k1: float,
-        limit: int,
-        allow: frozenset[int] | None,
-        mask: frozenset[int],
-        field_b: Mapping[str, float] | None,
-    ) -> list[tuple[float, int]] | None:
-        """:meth:`top`'s ranking with the common words summed only at the other words'
-        documents (:mod:`rubi.index.commonwords`): the same ``(-score, document)``
-        pairs, or None when no word is common or a document left out could reach the
-        ``limit``-th score (the caller sums every posting)."""
-        # A word's largest clause is a floor of its document frequency: enough to
-        # choose; only the common words' unions are counted here.
-        common = common_words([max(map(len, (docs[i] for i in w))) for w in words], self.doc_count)
-        if not any(common):
-            return None
-        dfs = [
-            _union_size([docs[i] for i in w]) if skip else 0
-            for w, skip in zip(words, common, strict=True)
-        ]
-        rare = {
-            i: self.postings(clauses[i], field_b)
-            for w, skip in zip(words, common, strict=True)
-            if not skip
-            for i in w
-        }
-
-        def weights_at(i: int, candidates: set[int]) -> dict[int, float]:
-            return self._weights_at(clauses[i], field_b, docs[i], candidates)
-
-        acc, bound = partial_sums(words, scales, idfs, dfs, common, rare, weights_at, k1)
-        candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
-        if mask:
-            candidates = set(candidates) - mask
-        if len(candidates) < limit:
-            return None
-        floor = heapq.nlargest(limit, [acc[d] for d in candidates])[-1]
-        if not bound * (1 + BOUND_MARGIN) < floor:
-            return None
-        return best(acc, candidates, limit, whole=False)
-
-    def _weights_at(
-        self,
-        clause: TermQuery,
-        field_b: Mapping[str, float] | None,
-        docs: array[int],
-        candidates: set[int],
-    ) -> dict[int, float]:
-        """The clause's weights (as :meth:`postings` makes them: the same floats) at
-        those of ``candidates`` among its live documents ``docs``."""
-        held = sorted(candidates.intersection(docs))
-        if not held:
-            return {}
-        field = clause.field
-        B = (field_b or {}).get(field, self.field_B.get(field, self.B))
-        avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
-        out: dict[int, float] = {}
-        ends = [*self._offsets[1:], None]
-        for (leaf, offset, _, segid), end in zip(self._leaves, ends, strict=True):
-            lo = bisect_left(held, offset)
-            hi = len(held) if end is None else bisect_left(held, end)
-            if lo == hi:
-                continue
-            ids, tfs = self.segments.postings(segid, leaf, field, clause.text)
-            codes, lengths = self.segments.lengths(segid, leaf, field)
-            norms = self._norms(segid, field, B, avgfl, lengths)
-            for d in held[lo:hi]:
-                local = d - offset
-                tf = tfs[bisect_left(ids, local)]
-                if norms is None:
-                    out[d] = (w * tf) / ((1 - B) + B * lengths[codes[local]] / avgfl)
-                else:
-                    out[d] = (w * tf) / norms[codes[local]]
-        return out
 
 
 def _written_idf(value: float) -> Callable[[int], float]:
