@@ -23,6 +23,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from rubi.index.bm25fsums import Postings, best
+from rubi.index.segmentdata import segment_id
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -153,8 +154,11 @@ def pruned_top(
         for i in w
     }
 
+    # each segment's reader, offset and id, as the scorer numbers them (offsets ascending)
+    leaves = [(leaf, offset, segment_id(leaf)) for leaf, offset in scorer.reader.leaf_readers()]
+
     def weights_at(i: int, candidates: set[int]) -> dict[int, float]:
-        return _weights_at(scorer, clauses[i], field_b, docs[i], candidates)
+        return _weights_at(scorer, leaves, clauses[i], field_b, docs[i], candidates)
 
     acc, bound = partial_sums(words, scales, idfs, dfs, common, rare, weights_at, k1)
     candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
@@ -170,6 +174,7 @@ def pruned_top(
 
 def _weights_at(
     scorer: TermScorer,
+    leaves: Sequence[tuple[Any, int, str]],
     clause: TermQuery,
     field_b: Mapping[str, float] | None,
     docs: array[int],
@@ -184,9 +189,8 @@ def _weights_at(
     B = (field_b or {}).get(field, scorer.field_B.get(field, scorer.B))
     avgfl, w = scorer.avg_field_length(field), 1.0 if clause.alone else clause.boost
     out: dict[int, float] = {}
-    leaves = scorer._leaves  # (reader, offset, deleted, segment id), offsets ascending
-    ends = [offset for _, offset, _, _ in leaves[1:]] + [None]
-    for (leaf, offset, _, segid), end in zip(leaves, ends, strict=True):
+    ends = [offset for _, offset, _ in leaves[1:]] + [None]
+    for (leaf, offset, segid), end in zip(leaves, ends, strict=True):
         lo = bisect_left(held, offset)
         hi = len(held) if end is None else bisect_left(held, end)
         if lo == hi:

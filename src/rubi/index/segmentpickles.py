@@ -117,7 +117,7 @@ def _plain_objects() -> dict[tuple[str, str], Any]:
     }
     found[("collections", "defaultdict")] = defaultdict
     found[("array", "array")] = array.array
-    found[("array", "_array_reconstructor")] = array._array_reconstructor  # type: ignore[attr-defined]
+    found[("array", "_array_reconstructor")] = vars(array)["_array_reconstructor"]
     found[("_codecs", "encode")] = _encode
     return found
 
