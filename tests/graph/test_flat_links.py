@@ -76,3 +76,18 @@ def test_a_planted_neighbour_outside_the_ids_fails_as_a_corrupt_index() -> None:
     f._succ._nbr = [10**6] * len(f._succ._nbr)  # positions past the ids
     with pytest.raises(IndexCorruptError, match="neighbours of 'n000'"):
         succ["n000"]
+
+
+def test_damaged_offsets_read_as_the_positions_one_by_one_read_them() -> None:
+    g = _graph(7)
+    f = _flat(g)
+    succ, _ = link_dicts(f)
+    i = f._succ._index["n000"]
+    off = list(f._succ._off)
+    f._succ._off = off
+    off[i + 1] = len(f._succ._nbr) + 5  # past the neighbours: a slice would stop short
+    with pytest.raises(IndexCorruptError, match="neighbours of 'n000'"):
+        succ["n000"]
+    j = f._succ._index["n001"]
+    off[j], off[j + 1] = 3, 1  # backwards: no position, as a range gives none
+    assert dict(succ["n001"]) == {}

@@ -43,7 +43,11 @@ class Linked(Mapping[str, "Mapping[str, Any]"]):
         if found is None:
             ids, nbr, off = adjacency._ids, adjacency._nbr, adjacency._off
             try:
-                found = dict.fromkeys([ids[nbr[p]] for p in range(off[i], off[i + 1])])
+                start, end = off[i], off[i + 1]
+                if 0 <= start <= end <= len(nbr):  # a slice: the same ids, read in C
+                    found = dict.fromkeys(map(ids.__getitem__, nbr[start:end]))
+                else:  # damaged offsets fail (or not) as the positions one by one do
+                    found = dict.fromkeys([ids[nbr[p]] for p in range(start, end)])
             except (IndexError, TypeError) as exc:
                 raise IndexCorruptError(
                     f"the flat graph is damaged (neighbours of {node!r}: {exc}); "

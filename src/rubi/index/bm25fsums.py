@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Postings", "best", "best_numpy", "loaded_numpy", "word_sums"]
+__all__ = ["Postings", "best", "best_allowed", "best_numpy", "loaded_numpy", "word_sums"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +43,12 @@ def word_sums(
     acc: dict[int, float] = {}
     get = acc.get
     for word, scale, idf in zip(words, scales, idfs, strict=True):
-        tf: dict[int, float] = {}
+        # The first clause's weights as they are (0.0 + x is x: weights are > 0),
+        # then the others' added clause by clause.
+        held = [lists[i] for i in word if lists[i].docs]
+        tf: dict[int, float] = dict(zip(held[0].docs, held[0].weights, strict=True)) if held else {}
         tget = tf.get
-        for i in word:
-            p = lists[i]
+        for p in held[1:]:
             for d, x in zip(p.docs, p.weights, strict=True):
                 tf[d] = tget(d, 0.0) + x
         if not tf:
@@ -75,6 +77,17 @@ def best(
         pool = [(-acc[d], d) for d in candidates if acc[d] >= floor]
     pool.sort()
     return pool[:limit]
+
+
+def best_allowed(
+    acc: dict[int, float], allow: frozenset[int] | None, mask: frozenset[int], limit: int
+) -> list[tuple[float, int]]:
+    """:func:`best` of ``acc``'s documents (every sum > 0: idf > 0, tf > 0) that are in
+    ``allow`` (all when None) and not in ``mask``."""
+    candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
+    if mask:
+        candidates = set(candidates) - mask
+    return best(acc, candidates, limit, whole=allow is None and not mask)
 
 
 def loaded_numpy() -> Any:

@@ -61,6 +61,7 @@ class SegmentData:
 
     def __init__(self) -> None:
         self._lengths: dict[tuple[str, str], Lengths] = {}
+        self._divisors: dict[tuple[str, str, float, float], list[float]] = {}
         self._postings: OrderedDict[tuple[str, str, str], tuple[array[int], array[float]]]
         self._postings = OrderedDict()
         self._held = 0
@@ -70,6 +71,8 @@ class SegmentData:
         """Forget every segment but ``segments`` (the ones a new reader holds)."""
         for field in [k for k in self._lengths if k[0] not in segments]:
             del self._lengths[field]
+        for table in [k for k in self._divisors if k[0] not in segments]:
+            del self._divisors[table]
         for term in [k for k in self._postings if k[0] not in segments]:
             self._held -= len(self._postings.pop(term)[0])
         for doc in [k for k in self._stored if k[0] not in segments]:
@@ -83,6 +86,20 @@ class SegmentData:
         found = self._lengths.get(key)
         if found is None:
             found = self._lengths[key] = _stored_lengths(leaf, field)
+        return found
+
+    def divisors(
+        self, segment: str, field: str, B: float, avgfl: float, table: Sequence[int]
+    ) -> list[float]:
+        """Each length code's BM25F divisor in the segment's ``field``,
+        ``(1 - B) + B * table[code] / avgfl`` (``table``: its :meth:`lengths`' table;
+        ``avgfl``: the field's average length, which a commit changes), made once per
+        segment, field, ``B`` and average: a posting's weight divides by it instead of
+        computing it (the same floats)."""
+        key = (segment, field, B, avgfl)
+        found = self._divisors.get(key)
+        if found is None:
+            found = self._divisors[key] = [(1 - B) + B * n / avgfl for n in table]
         return found
 
     def postings(
@@ -108,6 +125,20 @@ class SegmentData:
         while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
             self._held -= len(self._postings.popitem(last=False)[1][0])
         return found
+
+    def live_count(
+        self, segment: str, leaf: Any, field: str, text: str, deleted: frozenset[int]
+    ) -> int:
+        """How many documents not in ``deleted`` hold the term in the segment: with no
+        deletion, the length of its :meth:`postings` when they are held, else the
+        document frequency the segment's term table keeps for it (Whoosh counts a
+        posting as it writes one: the same number, no postings decoded; 0 for a term or
+        field it lacks); else its postings less the deleted ones."""
+        if deleted:
+            ids = self.postings(segment, leaf, field, text)[0]
+            return len(ids) - len(deleted.intersection(ids))
+        found = self._postings.get((segment, field, text))
+        return len(found[0]) if found is not None else int(leaf.doc_frequency(field, text))
 
     def stored(self, segment: str, leaf: Any, docnum: int) -> dict[str, Any]:
         """A document's stored fields (the caller must not change the dict)."""

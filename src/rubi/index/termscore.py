@@ -55,7 +55,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log
 
-from rubi.index.bm25fsums import Postings, best, best_numpy, loaded_numpy, word_sums
+from rubi.index.bm25fsums import Postings, best_allowed, best_numpy, loaded_numpy, word_sums
+from rubi.index.commonwords import pruned_top
 from rubi.index.segmentdata import (
     MAX_CACHED_POSTINGS,
     MAX_CACHED_STORED,
@@ -196,15 +197,16 @@ class TermScorer:
         return out
 
     def doc_frequency(self, field: str, text: str) -> int:
-        """Live documents holding ``text`` in ``field`` (cached)."""
+        """Live documents holding ``text`` in ``field`` (cached;
+        :meth:`SegmentData.live_count`: no postings read in a segment without
+        deletions)."""
         key = (field, text)
         found = self._df.get(key)
         if found is None:
-            found = 0
-            for leaf, _, deleted, segid in self._leaves:
-                ids = self.segments.postings(segid, leaf, field, text)[0]
-                found += len(ids) - (len(deleted.intersection(ids)) if deleted else 0)
-            self._df[key] = found
+            found = self._df[key] = sum(
+                self.segments.live_count(segid, leaf, field, text, deleted)
+                for leaf, _, deleted, segid in self._leaves
+            )
         return found
 
     def idf(self, df: int) -> float:
@@ -302,26 +304,23 @@ class TermScorer:
 
     def _read(self, clause: TermQuery, B: float) -> Postings:
         field, text = clause.field, clause.text
-        per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths]] = []
+        per_leaf: list[tuple[int, Sequence[int], Sequence[float], Lengths, str]] = []
         for leaf, offset, deleted, segid in self._leaves:
             ids, tfs = _live(*self.segments.postings(segid, leaf, field, text), deleted)
             if ids:
-                per_leaf.append((offset, ids, tfs, self.segments.lengths(segid, leaf, field)))
+                lengths = self.segments.lengths(segid, leaf, field)
+                per_leaf.append((offset, ids, tfs, lengths, segid))
         known = self._docs.get((field, text))  # the same documents, read before
         docs: array[int] = array("i") if known is None else known
         weights: array[float] = array("d")
         if not per_leaf:
             return Postings(docs, weights)
         avgfl, w = self.avg_field_length(field), 1.0 if clause.alone else clause.boost
-        for offset, ids, tfs, (codes, lengths) in per_leaf:
-            weights.extend(
-                [
-                    (w * tf) / ((1 - B) + B * lengths[codes[d]] / avgfl)
-                    for d, tf in zip(ids, tfs, strict=True)
-                ]
-            )
+        for offset, ids, tfs, (codes, table), segid in per_leaf:
+            norms = self.segments.divisors(segid, field, B, avgfl, table)
+            weights.extend([(w * tf) / norms[codes[d]] for d, tf in zip(ids, tfs, strict=True)])
             if known is None:
-                docs.extend([d + offset for d in ids])
+                docs.extend([d + offset for d in ids] if offset else ids)
         if known is None:
             self._keep_docs((field, text), docs)
         return Postings(docs, weights)
@@ -387,7 +386,7 @@ class TermScorer:
             field_b: the length normalisation of these fields for this query (the
                 others: the scorer's); the postings are cached by it.
         """
-        lists = [self.postings(c, field_b) for c in clauses]
+        docs = [self.docs(c) for c in clauses]  # the postings' documents, shared
         members: dict[int, list[int]] = {}
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)
@@ -396,24 +395,27 @@ class TermScorer:
         idfs = [self._idf_of(clauses, m) for m in words]
         k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
-        if np is not None and allow is None and sum(len(p.docs) for p in lists) >= NUMPY_POSTINGS:
+        if np is not None and allow is None and sum(map(len, docs)) >= NUMPY_POSTINGS:
+            lists = [self.postings(c, field_b) for c in clauses]
             ranked = best_numpy(np, lists, words, scales, idfs, k1, limit, mask)
+        elif (
+            pruned := pruned_top(
+                self, clauses, docs, words, scales, idfs, k1, limit, allow, mask, field_b
+            )
+        ) is not None:
+            ranked = pruned
         else:
-            acc = word_sums(lists, words, scales, idfs, k1)
-            # Every sum is > 0 (idf > 0, tf > 0).
-            candidates: Collection[int] = acc.keys() if allow is None else acc.keys() & allow
-            if mask:
-                candidates = set(candidates) - mask
-            ranked = best(acc, candidates, limit, whole=allow is None and not mask)
+            lists = [self.postings(c, field_b) for c in clauses]
+            ranked = best_allowed(word_sums(lists, words, scales, idfs, k1), allow, mask, limit)
         top = {d for _, d in ranked}
         holding: dict[int, list[int]] = {d: [] for d in top}
-        for i, p in enumerate(lists):
-            if not p.docs:
+        for i, held in enumerate(docs):
+            if not held:
                 continue
-            if len(p.docs) <= 16 * len(top):  # short list: one pass in C
-                found: Iterable[int] = top.intersection(p.docs)
+            if len(held) <= 16 * len(top):  # short list: one pass in C
+                found: Iterable[int] = top.intersection(held)
             else:  # long list: look each hit up
-                found = [d for d in top if _holds(p.docs, d)]
+                found = [d for d in top if _holds(held, d)]
             for d in found:
                 holding[d].append(i)
         return [ScoredDoc(d, -neg, tuple(sorted(holding[d]))) for neg, d in ranked]
