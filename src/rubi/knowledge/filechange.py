@@ -77,12 +77,16 @@ def definitions(lines: list[str]) -> dict[str, list[tuple[int, int]]]:
     """The names ``lines`` (a file's) define, each with its spans as 0-based ``[start,
     end)`` line ranges (a name defined twice has two)."""
     text = "\n".join(lines)
-    spans: dict[str, list[tuple[int, int]]] = {}
+    found: list[tuple[str, int]] = []
     line, at = 0, 0
     for m in _DEF.finditer(text):
         line += text.count("\n", at, m.start())
         at = m.start()
-        spans.setdefault(m.group("name"), []).append((line, _block_end(lines, line)))
+        found.append((m.group("name"), line))
+    ends = _block_ends(lines, {start for _, start in found})
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for name, start in found:
+        spans.setdefault(name, []).append((start, ends[start]))
     return spans
 
 
@@ -91,39 +95,45 @@ def _defined(lines: list[str]) -> set[str]:
     return {m.group("name") for m in _DEF.finditer("\n".join(lines))}
 
 
-def _block_end(lines: list[str], start: int) -> int:
-    """The line after the block opened at ``start``: the next non-blank line indented
-    no deeper that does not close a bracket (a Python signature's ``) -> T:``). Lines
-    have no trailing whitespace (:func:`_lines`)."""
-    first = lines[start]
-    depth = len(first) - len(first.lstrip())
-    end = start + 1
-    while end < len(lines):
-        line = lines[end]
+def _block_ends(lines: list[str], starts: Collection[int]) -> dict[int, int]:
+    """The line after the block opened at each of ``starts``: the next non-blank line
+    indented no deeper that does not close a bracket (a Python signature's ``) -> T:``),
+    the blank lines before it left out. Lines have no trailing whitespace
+    (:func:`_lines`). One pass with the open blocks on a stack (each indented deeper than
+    the one below it): a file nesting blocks n deep costs n lines, not n**2."""
+    ends: dict[int, int] = {}
+    opened: list[tuple[int, int]] = []  # (start, indentation)
+    last_text = -1  # the last non-blank line before this one
+    for i, line in enumerate(lines):
+        depth = 0
         if line:
             body = line.lstrip()
-            if len(line) - len(body) <= depth and body[0] not in ")]":
-                break
-        end += 1
-    while end - 1 > start and not lines[end - 1]:
-        end -= 1  # the blank lines after a block are no one's
-    return end
+            depth = len(line) - len(body)
+            if body[0] not in ")]":
+                while opened and opened[-1][1] >= depth:
+                    ends[opened.pop()[0]] = last_text + 1
+            last_text = i
+        if i in starts:
+            opened.append((i, depth))
+    for start, _ in opened:
+        ends[start] = last_text + 1
+    return ends
 
 
 def _own_lines(lines: list[str], spans: dict[str, list[tuple[int, int]]]) -> dict[str, list[str]]:
     """Each defined name's own non-blank lines: a line belongs to the innermost
-    definition holding it (a method's lines are the method's, not its class's)."""
-    ranked = sorted(
-        ((start, end, name) for name, found in spans.items() for start, end in found),
-        key=lambda t: (t[0], -t[1]),
-    )
-    owner: list[str | None] = [None] * len(lines)
-    for start, end, name in ranked:  # an inner definition starts later: it overwrites
-        owner[start:end] = [name] * (end - start)
+    definition holding it (a method's lines are the method's, not its class's). Spans
+    nest (:func:`_block_ends`): the innermost is the last opened that has not ended."""
+    starting = {start: (end, name) for name, found in spans.items() for start, end in found}
     own: dict[str, list[str]] = {name: [] for name in spans}
-    for line, held_by in zip(lines, owner, strict=True):
-        if held_by is not None and line:
-            own[held_by].append(line)
+    holding: list[tuple[int, str]] = []  # (end, name), innermost last
+    for i, line in enumerate(lines):
+        while holding and holding[-1][0] <= i:
+            holding.pop()
+        if i in starting:
+            holding.append(starting[i])
+        if holding and line:
+            own[holding[-1][1]].append(line)
     return own
 
 
