@@ -6,7 +6,9 @@ answer is the same bytes either way."""
 
 from __future__ import annotations
 
+import marshal
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,19 @@ def _map_symbols(paths: VaultPaths) -> dict[str, list[tuple[str, int]]]:
     code_map = read_code_map(paths)
     assert code_map is not None
     return {name: symbols_of(code_map, name) for name in code_map.files}
+
+
+def _decoded(kept: Path) -> tuple[int, object, dict[str, object]]:
+    """The kept file's payload, its CRC-32 checked."""
+    data = kept.read_bytes()
+    assert int.from_bytes(data[:4], "big") == zlib.crc32(data[4:])
+    fmt, key, table = marshal.loads(data[4:])
+    return fmt, key, table
+
+
+def _encoded(value: object) -> bytes:
+    payload = marshal.dumps(value)
+    return zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
 def _no_map_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,29 +93,64 @@ def test_a_code_edit_makes_the_kept_symbols_stale(project: Path) -> None:
 
 @pytest.mark.parametrize("damage", ["garbage", "group-writable", "other format", "bad entry"])
 def test_an_unfit_kept_file_is_not_read(project: Path, damage: str) -> None:
-    import marshal
+    paths = app.locate(project / ".rubi")
+    expected = _map_symbols(paths)
+    _fresh()
+    code_symbols(paths, PY_APP)
+    kept = symbols_file(paths)
+    fmt, key, table = _decoded(kept)
+    if damage == "garbage":
+        kept.write_bytes(b"\x00not marshal")
+    elif damage == "group-writable":
+        table[PY_APP] = (("Planted", 1),)
+        kept.write_bytes(_encoded((fmt, key, table)))
+        os.chmod(kept, 0o660)
+    elif damage == "other format":
+        table[PY_APP] = (("Planted", 1),)
+        kept.write_bytes(_encoded((fmt + 1, key, table)))
+    else:
+        table[PY_APP] = (("Planted", "one"),)
+        kept.write_bytes(_encoded((fmt, key, table)))
+    os.chmod(kept, 0o660 if damage == "group-writable" else 0o600)
+    _fresh()
+    assert {name: code_symbols(paths, name) for name in expected} == expected
+
+
+@pytest.mark.parametrize("damage", ["truncated", "a huge tuple's header", "one byte changed"])
+def test_a_damaged_kept_file_never_reaches_marshal(
+    project: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A damaged file is refused by its checksum before ``marshal`` reads it: a few bytes
+    of garbage (``(`` and a count of 2**31 - 1) make ``marshal.loads`` allocate a tuple
+    that large before it fails (35 s of CPU, 16 GB of address space)."""
+    from rubi.sync import keptsymbols
 
     paths = app.locate(project / ".rubi")
     expected = _map_symbols(paths)
     _fresh()
     code_symbols(paths, PY_APP)
     kept = symbols_file(paths)
-    fmt, key, table = marshal.loads(kept.read_bytes())
-    if damage == "garbage":
-        kept.write_bytes(b"\x00not marshal")
-    elif damage == "group-writable":
-        table[PY_APP] = (("Planted", 1),)
-        kept.write_bytes(marshal.dumps((fmt, key, table)))
-        os.chmod(kept, 0o660)
-    elif damage == "other format":
-        table[PY_APP] = (("Planted", 1),)
-        kept.write_bytes(marshal.dumps((fmt + 1, key, table)))
+    data = kept.read_bytes()
+    if damage == "truncated":
+        kept.write_bytes(data[: len(data) // 2])
+    elif damage == "one byte changed":
+        kept.write_bytes(data[:-3] + bytes([data[-3] ^ 1]) + data[-2:])
     else:
-        table[PY_APP] = (("Planted", "one"),)
-        kept.write_bytes(marshal.dumps((fmt, key, table)))
-    os.chmod(kept, 0o660 if damage == "group-writable" else 0o600)
+        kept.write_bytes(data[:4] + b"(" + (2**31 - 1).to_bytes(4, "little"))
+    loads: list[object] = []
+
+    class Spy:
+        dumps = staticmethod(marshal.dumps)
+
+        @staticmethod
+        def loads(data: bytes) -> object:
+            loads.append(data)
+            raise ValueError("bad marshal data")  # the damage is never decoded
+
+    monkeypatch.setattr(keptsymbols, "marshal", Spy)
     _fresh()
     assert {name: code_symbols(paths, name) for name in expected} == expected
+    assert loads == []
 
 
 def test_a_process_that_holds_the_map_writes_nothing(project: Path) -> None:

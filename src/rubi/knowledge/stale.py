@@ -38,7 +38,7 @@ from pathlib import Path
 
 from rubi.core.gitrepo import head
 from rubi.core.picklefiles import load_pickle, save_pickle
-from rubi.core.safeio import MAX_NOTE_BYTES, read_bytes
+from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, read_bytes
 from rubi.core.safepaths import UnsafePathError, project_relative
 from rubi.knowledge.githistory import History, blob_id, changed_in_worktree, history, repo_path
 from rubi.knowledge.staleverdict import Memory, Suspect, changed_for_note
@@ -84,7 +84,7 @@ def _note_step(
         return None
     try:
         got = read_bytes(project_root, note.path, limit=MAX_NOTE_BYTES, label=note.id)
-    except OSError:  # UnsafeFileError included: then it is not the committed note
+    except (OSError, UnsafeFileError):  # then it is not the committed note
         return None
     if got.truncated or blob_id(got.data, blob) != blob:
         return None

@@ -9,8 +9,10 @@ edit, removal or rename of one of them counts; when it names none, only a large
 rewrite (:data:`rubi.knowledge.filechange.LARGE_CHANGE`).
 
 A file that cannot be compared (no longer readable, larger than
-:data:`rubi.knowledge.githistory.MAX_OLD_BYTES`, absent at the note's commit, or git
-failed) counts as changed, as every changed file did before.
+:data:`rubi.knowledge.githistory.MAX_OLD_BYTES`, not a regular file any more, absent at
+the note's commit, too costly to align
+(:data:`rubi.knowledge.filechange.MAX_ALIGNED_PAIRS`), or git failed) counts as changed,
+as every changed file did before.
 
 Each answer is kept (the caller caches the :class:`Memory`) under what it depends on:
 the note (its repository path and the commit that last changed it fix its text), the
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.core.filestamp import Stamp, quiet_stamp
-from rubi.core.safeio import read_bytes
+from rubi.core.safeio import UnsafeFileError, read_bytes
 from rubi.knowledge.githistory import MAX_OLD_BYTES, blob_id, file_at
 
 __all__ = ["MAX_CACHED_VERDICTS", "Memory", "Suspect", "VerdictKey", "changed_for_note"]
@@ -137,7 +139,7 @@ def _read(project_root: Path, rel: str) -> bytes | None:
     project, not a regular file, larger than :data:`MAX_OLD_BYTES`)."""
     try:
         got = read_bytes(project_root, rel, limit=MAX_OLD_BYTES, label=rel)
-    except OSError:  # UnsafeFileError included
+    except (OSError, UnsafeFileError):  # UnsafeFileError is no OSError
         return None
     return None if got.truncated else got.data
 

@@ -18,12 +18,16 @@ process that holds the map already (a server whose watcher saved it) reads symbo
 from the map and writes nothing. It is read only when it is a regular file of this
 user that no one else may write (:func:`rubi.core.dataclasscode.read_trusted`),
 written 0600 and atomically, and is rebuildable: a missing, stale or damaged one
-costs the next reader one read of the map.
+costs the next reader one read of the map. The marshal payload follows its CRC-32
+(:func:`zlib.crc32`): a damaged file is refused before ``marshal`` reads it, since a
+few bytes of garbage can make ``marshal.loads`` allocate a tuple of 2**31 items
+(tens of seconds and gigabytes before it fails).
 """
 
 from __future__ import annotations
 
 import marshal
+import zlib
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -41,9 +45,13 @@ __all__ = [
     "valid_symbols",
 ]
 
-FORMAT = 1
-"""The file's layout: ``(FORMAT, map key, {file id: ((name, line), ...)})``
-(``marshal``); files without top-level symbols are left out."""
+FORMAT = 2
+"""The file's layout: the payload's CRC-32 (4 bytes, big-endian), then the payload
+``(FORMAT, map key, {file id: ((name, line), ...)})`` (``marshal``); files without
+top-level symbols are left out."""
+
+_CHECK_BYTES = 4
+"""The CRC-32 before the payload."""
 
 _MAX_BYTES = 64 << 20
 """A larger file is not read (850 code files' symbols take about 120 KB)."""
@@ -77,10 +85,13 @@ def _read(path: Path, key: object) -> Symbols | None:
     from rubi.core.dataclasscode import read_trusted
 
     data = read_trusted(path, _MAX_BYTES)
-    if not data:
+    if data is None or len(data) <= _CHECK_BYTES:
         return None
+    payload = memoryview(data)[_CHECK_BYTES:]
+    if int.from_bytes(data[:_CHECK_BYTES], "big") != zlib.crc32(payload):
+        return None  # damaged: never handed to marshal
     try:
-        kept = marshal.loads(data)
+        kept = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
     if (
@@ -102,7 +113,8 @@ def _write(path: Path, key: object, symbols: Mapping[str, tuple[tuple[str, int],
     from rubi.core.dataclasscode import write_trusted
 
     with contextlib.suppress(OSError, ValueError):
-        write_trusted(path, marshal.dumps((FORMAT, key, dict(symbols))))  # type: ignore[arg-type]
+        payload = marshal.dumps((FORMAT, key, dict(symbols)))  # type: ignore[arg-type]
+        write_trusted(path, zlib.crc32(payload).to_bytes(_CHECK_BYTES, "big") + payload)
 
 
 def kept_or_made(
