@@ -88,13 +88,11 @@ def test_serving_http_starts_one_blas_thread_and_no_collector_until_it_ends(
         marker[0].close()
 
 
-def _localhost_with_ipv6_off(monkeypatch: pytest.MonkeyPatch, how: str) -> list[tuple[Any, ...]]:
+def _localhost_with_ipv6_off(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """``localhost`` resolving to ::1 then 127.0.0.1 on a machine whose IPv6 is off:
     ``how`` is "socket" (no IPv6 sockets at all: EAFNOSUPPORT) or "bind" (an IPv6
     socket, but ::1 not assigned: EADDRNOTAVAIL)."""
     import errno
-
-    real_socket = socket.socket
 
     def getaddrinfo(host: Any, port: Any, *args: Any) -> list[tuple[Any, ...]]:
         return [
@@ -102,7 +100,7 @@ def _localhost_with_ipv6_off(monkeypatch: pytest.MonkeyPatch, how: str) -> list[
             (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port)),
         ]
 
-    class NoIpv6Bind(real_socket):
+    class NoIpv6Bind(socket.socket):
         def bind(self, address: Any) -> None:
             if self.family == socket.AF_INET6:
                 raise OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")
@@ -115,7 +113,6 @@ def _localhost_with_ipv6_off(monkeypatch: pytest.MonkeyPatch, how: str) -> list[
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     monkeypatch.setattr(socket, "socket", make)
-    return getaddrinfo("localhost", 0)
 
 
 @pytest.mark.parametrize("how", ["socket", "bind"])
