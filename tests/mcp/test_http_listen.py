@@ -86,3 +86,59 @@ def test_serving_http_starts_one_blas_thread_and_no_collector_until_it_ends(
         assert seen["blas"] == "4"
     finally:
         marker[0].close()
+
+
+def _localhost_with_ipv6_off(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """``localhost`` resolving to ::1 then 127.0.0.1 on a machine whose IPv6 is off:
+    ``how`` is "socket" (no IPv6 sockets at all: EAFNOSUPPORT) or "bind" (an IPv6
+    socket, but ::1 not assigned: EADDRNOTAVAIL)."""
+    import errno
+
+    def getaddrinfo(host: Any, port: Any, *args: Any) -> list[tuple[Any, ...]]:
+        return [
+            (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", port, 0, 0)),
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port)),
+        ]
+
+    class NoIpv6Bind(socket.socket):
+        def bind(self, address: Any) -> None:
+            if self.family == socket.AF_INET6:
+                raise OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")
+            super().bind(address)
+
+    def make(family: int = socket.AF_INET, *args: Any) -> socket.socket:
+        if family == socket.AF_INET6 and how == "socket":
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return NoIpv6Bind(family, *args)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "socket", make)
+
+
+@pytest.mark.parametrize("how", ["socket", "bind"])
+def test_localhost_listens_on_ipv4_when_ipv6_is_off(
+    monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    _localhost_with_ipv6_off(monkeypatch, how)
+    sockets = listen_early("localhost", 0)
+    try:
+        assert [s.family for s in sockets] == [socket.AF_INET]
+        assert sockets[0].getsockname()[0] == "127.0.0.1"
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_an_ipv6_host_without_ipv6_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    def getaddrinfo(host: Any, port: Any, *args: Any) -> list[tuple[Any, ...]]:
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", port, 0, 0))]
+
+    def make(*args: Any) -> socket.socket:
+        raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "socket", make)
+    with pytest.raises(RubiError, match="cannot listen on ::1 port 8765"):
+        listen_early("::1", 8765)

@@ -11,11 +11,15 @@ handed these sockets (``uvicorn.Server.run(sockets=...)``) instead of binding it
 The sockets are the ones uvicorn's own bind makes (asyncio's ``create_server`` of a
 host and port): every address ``getaddrinfo`` gives for the host (``localhost`` may
 give both 127.0.0.1 and ::1), ``SO_REUSEADDR`` on POSIX, ``IPV6_V6ONLY`` on an IPv6
-socket, listening with uvicorn's default backlog.
+socket, listening with uvicorn's default backlog. An address whose family this machine
+lacks is skipped, as asyncio skips it (a socket it cannot make; a bind refused with
+``EADDRNOTAVAIL``, bpo-30945: ``localhost``'s ::1 on a host with IPv6 turned off), so
+``localhost`` still listens on 127.0.0.1 there.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import sys
@@ -42,8 +46,9 @@ def listen_early(host: str, port: int, backlog: int = BACKLOG) -> list[socket.so
         shutdown), at least one.
 
     Raises:
-        RubiError: ``host`` does not resolve, or an address cannot be bound (the port
-            taken, not allowed); nothing stays open then.
+        RubiError: ``host`` does not resolve, an address cannot be bound (the port
+            taken, not allowed), or none of its addresses' families is available;
+            nothing stays open then.
     """
     try:
         infos = socket.getaddrinfo(
@@ -53,12 +58,16 @@ def listen_early(host: str, port: int, backlog: int = BACKLOG) -> list[socket.so
         raise RubiError(f"--host {host}: cannot be resolved ({exc})") from None
     sockets: list[socket.socket] = []
     seen: set[tuple[int, object]] = set()
+    unavailable: OSError | None = None
     try:
         for family, kind, proto, _, address in infos:
             if (family, address) in seen:
                 continue
             seen.add((family, address))
-            sock = socket.socket(family, kind, proto)
+            try:
+                sock = socket.socket(family, kind, proto)
+            except OSError:
+                continue  # a family this machine lacks (asyncio skips it too)
             sockets.append(sock)
             if os.name == "posix" and sys.platform != "cygwin":
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -67,11 +76,18 @@ def listen_early(host: str, port: int, backlog: int = BACKLOG) -> list[socket.so
             try:
                 sock.bind(address)
             except OSError as exc:
+                if exc.errno == errno.EADDRNOTAVAIL:
+                    sockets.pop().close()  # the family is not enabled (bpo-30945)
+                    unavailable = exc
+                    continue
                 raise RubiError(
                     f"cannot listen on {host} port {port}: "
                     f"{exc.strerror or exc} (another server there? pass another --port)"
                 ) from None
             sock.listen(backlog)
+        if not sockets:
+            why = unavailable.strerror if unavailable is not None else "no usable address"
+            raise RubiError(f"cannot listen on {host} port {port}: {why}")
     except BaseException:
         close_all(sockets)
         raise
