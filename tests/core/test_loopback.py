@@ -53,3 +53,23 @@ def test_a_port_must_be_digits() -> None:
 def test_an_ipv6_bind_address_is_bracketed_once() -> None:
     assert loopback_names("::1") == ["127.0.0.1", "localhost", "[::1]"]
     assert loopback_names("127.0.0.2")[-1] == "127.0.0.2"
+
+
+@pytest.mark.parametrize(
+    ("host", "written"),
+    [("127.0.0.1", "127.0.0.1"), ("localhost", "localhost"), ("::1", "[::1]"), ("[::1]", "[::1]")],
+)
+def test_an_ipv6_host_is_bracketed_in_a_url(host: str, written: str) -> None:
+    from rubi.core.loopback import url_host
+
+    assert url_host(host) == written
+
+
+def test_serve_http_announces_an_ipv6_loopback_url_a_client_can_open() -> None:
+    from rubi.mcp.http_admit import announce
+
+    said: list[str] = []
+    announce(plan_http_access("::1", 8765, no_token=True, environ={}), said.append)
+
+    assert any("http://[::1]:8765/mcp" in line for line in said), said
+    assert not any("http://::1:" in line for line in said)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 
-__all__ = ["is_loopback", "loopback_names", "refusal"]
+__all__ = ["is_loopback", "loopback_names", "refusal", "url_host"]
 
 _LOOPBACK_NAMES = frozenset({"localhost"})
 
@@ -39,9 +39,14 @@ def loopback_names(bind_host: str) -> list[str]:
     """The ``Host`` names (without port) a loopback server bound to ``bind_host``
     answers to: ``127.0.0.1``, ``localhost``, ``[::1]`` and ``bind_host`` itself
     (bracketed when it is an IPv6 literal), without repeats."""
-    name = bind_host.strip("[]")
-    netloc = f"[{name}]" if ":" in name else name
-    return list(dict.fromkeys(["127.0.0.1", "localhost", "[::1]", netloc]))
+    return list(dict.fromkeys(["127.0.0.1", "localhost", "[::1]", url_host(bind_host)]))
+
+
+def url_host(host: str) -> str:
+    """``host`` as a URL's authority writes it: an IPv6 literal in brackets (``[::1]``,
+    RFC 3986 section 3.2.2), any other name or address as it is."""
+    name = host.strip("[]")
+    return f"[{name}]" if ":" in name else name
 
 
 def _with_port(value: str, base: str) -> bool:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from rubi.core.errors import RubiError
-from rubi.core.loopback import is_loopback, loopback_names
+from rubi.core.loopback import is_loopback, loopback_names, url_host
 from rubi.mcp.http_token import TOKEN_ENV, resolve_token, token_matches
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ def announce(access: HttpAccess, say: Callable[[str], None]) -> None:
     """Tell the user, on stderr, where the server listens and what clients need. The
     token itself is never printed (server logs are often read by others):
     ``rubi serve --show-token`` prints it on demand."""
-    url = f"http://{access.host}:{access.port}/mcp"
+    url = f"http://{url_host(access.host)}:{access.port}/mcp"
     if access.remote:
         say(
             f"rubi: serving {url} to other machines over plain HTTP; "

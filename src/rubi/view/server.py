@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rubi.core.errors import IndexCorruptError, RubiError
-from rubi.core.loopback import loopback_names, refusal
+from rubi.core.loopback import loopback_names, refusal, url_host
 from rubi.core.paths import VaultPaths
 
 __all__ = ["LOOPBACK", "SEARCH_BUDGET_TOKENS", "ViewServer", "make_server"]
@@ -88,7 +88,7 @@ class ViewServer(ThreadingHTTPServer):
     def url(self) -> str:
         """``http://<host>:<port>/``, the address to open."""
         host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        return f"http://{url_host(str(host))}:{port}/"
 
 
 def index_command(paths: VaultPaths) -> str:
