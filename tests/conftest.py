@@ -89,7 +89,8 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     in-process ``rubi index``, ``rubi search`` or hook marks it: the flat graph written
     by its index runs, the vectors read on demand, the graph read frozen, the index
     segments mapped, no CPU spent scanning for changes), and the marks a test makes end
-    with it. Modules not imported yet hold their defaults."""
+    with it, the cyclic collector's pause by a server it started too. Modules not
+    imported yet hold their defaults."""
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.demand": ("_ON_DEMAND", bool),
@@ -108,8 +109,16 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     if kept is not None:  # the stop-word sets a one-shot search read or made
         for attribute, value in (("_KEPT", None), ("_NEW", {}), ("_PATH", [])):
             monkeypatch.setattr(kept, attribute, value)
+    collecting = gc.isenabled()
     yield
     gc.unfreeze()  # what a one-shot run froze in the test is collected again
+    # A server started in the test (stdio or HTTP) pauses the cyclic collector until
+    # its warm-up ends; a test that stops it earlier leaves the pause to later tests.
+    collector = sys.modules.get("rubi.core.collector")
+    if collector is not None:
+        collector.resume_collector()
+    if collecting and not gc.isenabled():
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)
