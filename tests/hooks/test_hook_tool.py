@@ -303,9 +303,7 @@ def test_over_http_there_is_no_hook_tool(project: Path, monkeypatch: pytest.Monk
 
     fronts: list[Any] = []
     servers: list[Any] = []
-    monkeypatch.setattr(
-        httpfront, "run_http", lambda app, access, **_: fronts.append(app)
-    )
+    monkeypatch.setattr(httpfront, "run_http", lambda app, access, **_: fronts.append(app))
     monkeypatch.setattr(http_access, "http_app", lambda server, access: servers.append(server))
     serve(project, http=True, no_token=True, port=0, hook=answer_hook_call)
     (front,) = fronts
