@@ -12,7 +12,7 @@ import pytest
 from rubi import app
 from rubi.core.filekinds import is_declaration_path
 from rubi.core.paths import VaultPaths
-from rubi.search.reweighting import (
+from rubi.search.nodeweights import (
     DECLARATION_FILE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     declarations_named,

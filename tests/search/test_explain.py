@@ -9,14 +9,14 @@ import pytest
 
 from rubi import app
 from rubi.search.hits import WHY_KINDS, Snippet, Why
-from rubi.search.render import WHY_FORMATS, render_compact, result_json, why_line
-from rubi.search.reweighting import (
+from rubi.search.nodeweights import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     node_weight,
     variant_of,
     wants_tests,
 )
+from rubi.search.render import WHY_FORMATS, render_compact, result_json, why_line
 
 
 @pytest.mark.parametrize(

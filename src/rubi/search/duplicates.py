@@ -15,7 +15,7 @@ member with a body (a stub yields to the note it stands for); the others are lis
 with it (``Hit.also``, the why-line's ``also: …``, ``also`` in JSON), never dropped.
 Notes with the same title and different bodies (each team's "Onboarding") keep their
 own slots. Only notes are compared: code files have their own variant rule
-(:func:`rubi.search.reweighting.variant_of`) and a captured session is never a copy.
+(:func:`rubi.search.nodeweights.variant_of`) and a captured session is never a copy.
 
 Thresholds measured on the bodies of three vaults (every pair sharing a 5-word
 shingle): copies of a page under two paths score 0.97–0.98 (a handbook's

@@ -13,7 +13,7 @@
    neighbours when its seeds
    link to one another (:func:`rubi.search.reweighting.graph_votes`), the dense list by
    its confidence (:func:`rubi.search.dense.dense_weight`) — then the named
-   re-weighting rules of :mod:`rubi.search.reweighting`;
+   node weights of :mod:`rubi.search.nodeweights`;
 3. the hits — :func:`rubi.search.hitreasons.make_hit`: structured reasons
    (:class:`Why`, from :mod:`rubi.search.hitreasons`, rendered by
    :mod:`rubi.search.render`), and the passages and snippet read only when a hit is
@@ -49,19 +49,19 @@ from rubi.search.lists import (
     seconded_names,
     text_list,
 )
-from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_bm25
-from rubi.search.reasons import QueryWords, query_words
-from rubi.search.reweighting import (
+from rubi.search.nodeweights import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
     declarations_named,
     node_weight,
-    text_evidence,
     variant_of,
     wants_declarations,
     wants_tests,
 )
+from rubi.search.notewindow import NoteQuestion, by_best_passage, note_question, question_bm25
+from rubi.search.reasons import QueryWords, query_words
+from rubi.search.reweighting import text_evidence
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def fuse(
     g: nx.MultiDiGraph, cands: Candidates, tests_wanted: bool, declarations_wanted: bool = False
 ) -> tuple[list[Fused], dict[str, str]]:
     """RRF of the lists (:data:`LIST_WEIGHTS`; the dense list's times
-    ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.reweighting`:
+    ``cands.dense_weight``, left out at 0), then the rules of :mod:`rubi.search.nodeweights`:
     each node's own weight (:func:`node_weight`; a declaration file named by a name
     only declaration files carry keeps its weight, as when ``declarations_wanted``:
     :func:`declarations_named`), a re-sort, and half

@@ -1,17 +1,15 @@
 """Re-weighting rules applied to fused scores, each with the measurement that kept it.
 
-After Reciprocal Rank Fusion (:mod:`rubi.search.fuse`) a candidate's score is
-multiplied by the weight of the rules that apply to it. Every rule was kept because
-the mean NDCG@10 of ``bench/code_search.py`` over its 9 repositories rose
-(``docs/benchmarks-history.md``, "Experiments"); a rule that did not raise it was dropped.
-
-Before fusion, a candidate list votes only with evidence from this query and this
+After Reciprocal Rank Fusion a candidate's score is multiplied by its node's own
+weight (:mod:`rubi.search.nodeweights`: tests, generated pages, declaration files,
+variants). Before fusion, a candidate list votes only with evidence from this query and this
 vault: an exact-name match counts only when the name is rare in the vault's text and
 holds most of the question, or is written as an identifier (:func:`name_votes`); the
 link graph brings in neighbours only when its seeds are linked to one another
 (:func:`graph_votes`). The rules and
 the development-half figures that kept them are in ``docs/benchmarks-history.md``,
-"issue 28: lists that vote only with evidence".
+"issue 28: lists that vote only with evidence". After it, the relevance floor
+(:func:`relevant`) says whether any list had real evidence.
 """
 
 from __future__ import annotations
@@ -19,8 +17,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-
-from rubi.core.filekinds import is_declaration_path
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -30,19 +26,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CJK_UNMEASURED",
-    "DECLARATION_FILE_WEIGHT",
-    "GENERATED_PAGE_WEIGHT",
     "GRAPH_MIN_LINKED_SEEDS",
     "NAME_MIN_IDF",
     "NAME_MIN_SHARE",
     "RELEVANCE_FLOOR",
-    "SECONDARY_FILE_WEIGHT",
     "SIGNIFICANCE_FLOOR",
     "SIGNIFICANCE_MIN_WORDS",
-    "TWIN_WEIGHT",
-    "declaration_file",
-    "declarations_named",
-    "generated_page",
     "graph_votes",
     "identifier_like",
     "in_code_span",
@@ -52,23 +41,9 @@ __all__ = [
     "name_seconded",
     "name_share",
     "name_votes",
-    "node_weight",
     "relevant",
-    "secondary_file",
     "text_evidence",
-    "variant_of",
-    "wants_declarations",
-    "wants_tests",
 ]
-
-GENERATED_PAGE_WEIGHT = 0.25
-"""Fused-score multiplier for generated map and module pages."""
-SECONDARY_FILE_WEIGHT = 0.5
-"""Fused-score multiplier for tests, examples and benchmarks."""
-TWIN_WEIGHT = 0.5
-"""Fused-score multiplier for a near-duplicate variant of a file ranked above it."""
-DECLARATION_FILE_WEIGHT = 0.5
-"""Fused-score multiplier for a TypeScript declaration file (``.d.ts``)."""
 
 NAME_MIN_IDF = 1.0 + math.log(20)
 """A name written as plain words names a note only when its words, IDFs summed
@@ -81,117 +56,6 @@ GRAPH_MIN_LINKED_SEEDS = 3
 """Seeds (top text hits and named notes) that must each link to another seed before
 the graph list may bring in their neighbours: at least two links among the seeds, so
 more than one pair of the text's matches agree on a neighbourhood."""
-
-_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
-
-
-def wants_tests(text: str) -> bool:
-    """Whether the query (with its terms) asks for tests, specs, examples, benchmarks
-    or fixtures, which turns :func:`secondary_file` off."""
-    return bool(_TESTS_WANTED.search(text))
-
-
-_DECLARATIONS_WANTED = re.compile(
-    r"(?i)\b(typings?|typescript|declarations?|declared|d\.[mc]?ts)\b"
-)
-
-
-def wants_declarations(text: str) -> bool:
-    """Whether the query (with its terms) asks for type declarations (``typings``,
-    ``TypeScript``, ``declarations``, ``.d.ts``), which turns
-    :func:`declaration_file` off."""
-    return bool(_DECLARATIONS_WANTED.search(text))
-
-
-def generated_page(node: Mapping[str, Any]) -> float | None:
-    """×:data:`GENERATED_PAGE_WEIGHT` for a generated map or module page, else None
-    (the rule does not apply).
-
-    Why: a generated page repeats the titles of the notes and files it lists, so it
-    matches their names as well as they do and pushed them down (found in the code
-    map's new-user trial, commit "Code map fixes from a new-user trial"; the pages
-    exist only in project vaults, so the code-search benchmark, which indexes code
-    alone, does not measure it).
-    """
-    return GENERATED_PAGE_WEIGHT if node.get("generated") else None
-
-
-def secondary_file(node: Mapping[str, Any], tests_wanted: bool) -> float | None:
-    """×:data:`SECONDARY_FILE_WEIGHT` for a test, example or benchmark file unless the
-    query asks for them (:func:`wants_tests`), else None.
-
-    Why: such files mention everything they exercise, so they match a query as well as
-    the code itself yet are rarely what it is about. Measured: mean NDCG@10 over the 9
-    benchmark repositories 0.822 → 0.861 (``docs/benchmarks-history.md``, "Experiments": tests,
-    examples and benchmarks weigh half unless the query asks for them).
-    """
-    return SECONDARY_FILE_WEIGHT if node.get("secondary") and not tests_wanted else None
-
-
-def declaration_file(node: Mapping[str, Any], declarations_wanted: bool) -> float | None:
-    """×:data:`DECLARATION_FILE_WEIGHT` for a TypeScript declaration file
-    (:func:`rubi.core.filekinds.is_declaration_path`) unless the query asks for
-    declarations (:func:`wants_declarations`), else None.
-
-    Why: a package's hand-written ``index.d.ts`` restates the names and doc comments
-    of its whole API in one file, so it holds some words of any question about any
-    module while the module that does the work holds its own; it came first above the
-    answer in four of pino's nine development questions (``pino.d.ts``: "imported
-    by" the type tests, text list first). Measured in ``docs/benchmarks-history.md``,
-    "issue 28: declaration files, nineteenth pass".
-    """
-    if node.get("kind") != "file" or declarations_wanted:
-        return None
-    return DECLARATION_FILE_WEIGHT if is_declaration_path(str(node.get("path", ""))) else None
-
-
-def declarations_named(
-    matches: Iterable[tuple[str, str]], path_of: Callable[[str], str]
-) -> set[str]:
-    """The declaration files among the voting name matches (``(id, name)`` pairs; a
-    file's path by ``path_of``) whose name no other file of the matches carries: the
-    type the question names is defined only there (``OptionValueSource`` in
-    commander's ``index.d.ts``), so :func:`declaration_file` does not apply to them.
-    A name the implementation defines too (``CanceledError``, a class in
-    ``lib/cancel/CanceledError.js`` and in ``index.d.ts``) exempts none of them."""
-    owners: dict[str, list[str]] = {}
-    for doc_id, name in matches:
-        owners.setdefault(name, []).append(doc_id)
-    return {
-        doc_id
-        for ids in owners.values()
-        if all(is_declaration_path(path_of(i)) for i in ids)
-        for doc_id in ids
-    }
-
-
-def node_weight(
-    node: Mapping[str, Any], tests_wanted: bool, declarations_wanted: bool = False
-) -> float:
-    """The multiplier of the first rule that applies to ``node`` (a generated page is
-    never also weighed as a test), 1.0 when none does."""
-    for weight in (
-        generated_page(node),
-        secondary_file(node, tests_wanted),
-        declaration_file(node, declarations_wanted),
-    ):
-        if weight is not None:
-            return weight
-    return 1.0
-
-
-def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
-    """The first (by id) near-duplicate of a file among the ids ranked ``above`` it, or
-    None; such a file weighs :data:`TWIN_WEIGHT` and says "variant of …".
-
-    Why: per-platform and build-tag twins (``binding.go`` / ``binding_nomsgpack.go``:
-    same folder and language, top-level symbol names overlapping ≥ 80%,
-    :func:`rubi.graph.code.twins`) add little after the first copy. Measured: mean
-    NDCG@10 0.913 → 0.914 (``docs/benchmarks-history.md``, "Experiments").
-    """
-    found = sorted(above.intersection(twins))
-    return found[0] if found else None
-
 
 _IDENTIFIER = re.compile(r"[^\W_]*[_./\\:#@$-][^\W_]|[a-z0-9][A-Z]|\d")
 """Signs that a word was written as a name, not as prose: inner punctuation
