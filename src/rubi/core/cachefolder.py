@@ -37,12 +37,7 @@ def cache_folder() -> str:
     ``random``, ``bz2`` and ``lzma``: about 7 ms of a tool hook's 45 ms of CPU. So on
     Linux the two usual cases are answered here, as platformdirs answers them
     (:func:`_xdg_folder`); anything else asks platformdirs."""
-    found = _xdg_folder("XDG_CACHE_HOME", "~/.cache")
-    if found:
-        return found
-    from platformdirs import user_cache_dir
-
-    return str(user_cache_dir("rubi", appauthor=False))
+    return _folder("XDG_CACHE_HOME", "~/.cache", "user_cache_dir")
 
 
 def config_folder() -> str:
@@ -50,12 +45,7 @@ def config_folder() -> str:
     Linux ``$XDG_CONFIG_HOME/rubi``, default ``~/.config/rubi``), answered as
     :func:`cache_folder` is: a search asks whether the user config leaves the personal
     vault out, and importing platformdirs cost a server's first search 7 ms of CPU."""
-    found = _xdg_folder("XDG_CONFIG_HOME", "~/.config")
-    if found:
-        return found
-    from platformdirs import user_config_dir
-
-    return str(user_config_dir("rubi", appauthor=False))
+    return _folder("XDG_CONFIG_HOME", "~/.config", "user_config_dir")
 
 
 def state_folder() -> str:
@@ -63,12 +53,17 @@ def state_folder() -> str:
     ``$XDG_STATE_HOME/rubi``, default ``~/.local/state/rubi``), answered as
     :func:`cache_folder` is: ``rubi serve --http`` reads its bearer token there before
     it listens, and importing platformdirs cost that start 7 ms of CPU."""
-    found = _xdg_folder("XDG_STATE_HOME", "~/.local/state")
+    return _folder("XDG_STATE_HOME", "~/.local/state", "user_state_dir")
+
+
+def _folder(variable: str, default: str, ask: str) -> str:
+    """:func:`_xdg_folder`, else platformdirs' function named ``ask`` for ``rubi``."""
+    found = _xdg_folder(variable, default)
     if found:
         return found
-    from platformdirs import user_state_dir
+    import platformdirs
 
-    return str(user_state_dir("rubi", appauthor=False))
+    return str(getattr(platformdirs, ask)("rubi", appauthor=False))
 
 
 def _xdg_folder(variable: str, default: str) -> str:
