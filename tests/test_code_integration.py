@@ -50,8 +50,8 @@ def test_one_search_spans_notes_and_code(project: Path) -> None:
     hits = app.search(paths, "zanzibar", refresh=False).hits
     assert hits[0].id == "notes/decision-routing"
     linked = {h.id: h.why for h in hits[1:]}
-    # (the reason says what the walk's vote rests on: "(1 seed)")
-    assert 'linked to "Route with a trie" (1 seed)' in linked["pkg/app.py"]
+    # (the reason says what the walk's vote rests on: "(from the only top match)")
+    assert 'linked to "Route with a trie" (from the only top match)' in linked["pkg/app.py"]
     code_only = app.search(paths, "SmartRouter", scope="code", refresh=False).hits
     assert code_only and all(h.kind == "file" for h in code_only)
     g = graph_for(paths).graph

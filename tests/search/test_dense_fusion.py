@@ -180,4 +180,6 @@ def test_the_dense_list_says_what_its_weight_was_measured_on(
 
     monkeypatch.setattr(semantic_dense, "query_vector", lambda q, t: [1.0])
     index: Any = _FakeIndex([0.62, 0.55], median=0.25)
-    assert dense_list(index, "q", (), lambda _id: True).evidence == "gap 0.37, lead 0.04"
+    assert dense_list(index, "q", (), lambda _id: True).evidence == (
+        "0.37 closer than typical, 0.04 than the next"
+    )

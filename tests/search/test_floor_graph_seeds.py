@@ -51,4 +51,4 @@ def test_a_search_above_the_floor_brings_in_linked_notes(tmp_path: Path) -> None
     assert result.relevant
     ids = [h.id for h in result.hits]
     assert ids[0] == "b" and "a" in ids
-    assert 'linked to "Rollback" (1 seed)' in app.render_search(result, 2000)
+    assert 'linked to "Rollback" (from the only top match)' in app.render_search(result, 2000)

@@ -83,12 +83,14 @@ def test_unrelated_seeds_rank_alone_in_the_graph_list() -> None:
     hits = [BM25Hit(f"s{i}", 8.0 - i, {}, "note", f"s{i}.md", f"s{i}") for i in range(8)]
     ranked, via, said = graph_list(g, hits, [], lambda _id: True)
     assert (
-        set(ranked) == {f"s{i}" for i in range(8)} and via == {} and said == "0 of 8 seeds linked"
+        set(ranked) == {f"s{i}" for i in range(8)}
+        and via == {}
+        and said == "0 of 8 top matches interlinked"
     )
     g.add_edge("s0", "s1")
     g.add_edge("s1", "s2")
     ranked, via, said = graph_list(g, hits, [], lambda _id: True)
-    assert "n0" in ranked and via["n0"] == "s0" and said == "3 of 8 seeds linked"
+    assert "n0" in ranked and via["n0"] == "s0" and said == "3 of 8 top matches interlinked"
 
 
 @pytest.mark.parametrize("linked", [True, False])

@@ -76,7 +76,7 @@ class DenseList:
         weight: how much the list counts in the fusion, 0 to 1 (:func:`dense_weight`).
         evidence: what the weight was measured on, for the why-line: the best match's
             gap above the median document and its lead over the mean of the list's
-            first :data:`DENSE_PEERS` (``gap 0.18, lead 0.12``).
+            first :data:`DENSE_PEERS` (``0.18 closer than typical, 0.12 than the next``).
     """
 
     matches: tuple[DenseMatch, ...] = ()
@@ -161,7 +161,7 @@ def dense_list(
     best = matches[0].score
     nearest = [m.score for m in found.matches[:DENSE_PEERS]]
     lead = best - sum(nearest) / len(nearest)
-    evidence = f"gap {best - found.median:.2f}, lead {lead:.2f}"
+    evidence = f"{best - found.median:.2f} closer than typical, {lead:.2f} than the next"
     return DenseList(matches, dense_weight(best, found.median, nearest), evidence)
 
 

@@ -33,9 +33,9 @@ class Why:
         text: the detail, without the kind's wording
             (:func:`rubi.search.render.why_line` adds it).
         evidence: why the list behind this reason had a vote in this search (the rule
-            of :mod:`rubi.search.reweighting` and what it measured, ``rare: df 3, 80% of
-            the question``; a name that did not vote says so: ``not counted: common word
-            (df 312)``), or "" when the list always votes.
+            of :mod:`rubi.search.reweighting` and what it measured, ``rare: in 3 documents,
+            80% of the question``; a name that did not vote says so: ``not counted:
+            common word, in 312 documents``), or "" when the list always votes.
     """
 
     kind: str

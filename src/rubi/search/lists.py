@@ -270,18 +270,19 @@ def graph_list(
     (by score relative to the best) and every name match (:data:`NAME_SEED_WEIGHT`).
     When the search is below the relevance floor (``relevant`` False:
     :func:`rubi.search.reweighting.relevant`) its text hits seed nothing: a walk from
-    weak matches is no evidence (it showed their neighbours as "linked to … (1 seed)"
-    under "Nothing relevant"), and with no seed the list is empty.
+    weak matches is no evidence (it showed their neighbours as "linked to … (from the
+    only top match)" under "Nothing relevant"), and with no seed the list is empty.
 
     Returns:
         The ranked ids (at most :data:`BM25_LIMIT`), node → seed it was reached
         from, and how many seeds link to another seed
         (:func:`rubi.search.reweighting.linked_seeds`), as the why-line says it
-        (``3 of 8 seeds linked``, ``1 seed``). A node the walk reached only through
-        others is not shown on the graph's word alone: graph-only candidates must
-        touch a seed, so every hit can say what it is linked to; and they are shown
-        only when the seeds agree (:func:`rubi.search.reweighting.graph_votes`), else the
-        list ranks the seeds alone.
+        (``3 of 8 top matches interlinked``, ``from the only top match``). A node the
+        walk reached only through others is not shown on the graph's word alone:
+        graph-only candidates must touch a seed, so every hit can say what it is
+        linked to; and they are shown only when the seeds agree
+        (:func:`rubi.search.reweighting.graph_votes`), else the list ranks the seeds
+        alone.
     """
     seeds: dict[str, float] = {}
     if bm25 and relevant:
@@ -295,9 +296,9 @@ def graph_list(
     succ, pred = link_dicts(g)
     linked = linked_seeds(walked, partial(_neighbours, succ, pred))
     said = (
-        f"{linked} of {len(walked)} seeds linked"
+        f"{linked} of {len(walked)} top matches interlinked"
         if len(walked) > 1
-        else ("1 seed" if walked else "no seeds")
+        else ("from the only top match" if walked else "no top match")
     )
     # The first BM25_LIMIT eligible nodes of the walk's order (of its seeds only, when
     # the seeds disagree): eligibility is asked of those and the ones skipped before

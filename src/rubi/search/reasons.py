@@ -181,7 +181,8 @@ def named_why(
     """``Why("named", shown)``: the note's title when the match was its title, else
     ``name`` as the caller wrote it in ``texts`` (the query and terms); ``evidence``:
     what a name of plain words was weighed on (:attr:`rubi.search.names.NameMatch.evidence`:
-    ``rare: df 3, 80% of the question``, ``not counted: common word (df 312)``)."""
+    ``rare: in 3 documents, 80% of the question``, ``not counted: common word, in 312
+    documents``)."""
     title = attrs.get("title")
     shown = str(title) if title and normalize_name(str(title)) == name else None
     return Why("named", shown or as_written(name, texts), evidence)

@@ -175,17 +175,19 @@ def name_seconded(node: str, text_first: Sequence[str]) -> bool:
 
 
 def name_evidence(df: int, idf: float, share: float, votes: bool) -> str:
-    """What a plain-words name match was weighed on, for the why-line: ``rare: df 3,
-    80% of the question`` when it voted; ``not counted: common word (df 312)`` or
-    ``not counted: 18% of the question (df 40)`` when it did not (the first failed
-    test of :func:`name_votes`). ``df``: the live documents holding the name's rarest
-    word in their body; ``idf``: its :func:`name_idf`; ``share``: its :func:`name_share`."""
+    """What a plain-words name match was weighed on, for the why-line, in a reader's
+    words: ``rare: in 3 documents, 80% of the question`` when it voted; ``not counted:
+    common word, in 312 documents`` or ``not counted: 18% of the question`` when it did
+    not (the first failed test of :func:`name_votes`). ``df``: the live documents
+    holding the name's rarest word in their body; ``idf``: its :func:`name_idf`;
+    ``share``: its :func:`name_share`."""
     pct = f"{round(share * 100)}% of the question"
+    where = f"in {df} document{'' if df == 1 else 's'}"
     if votes:
-        return f"rare: df {df}, {pct}"
+        return f"rare: {where}, {pct}"
     if idf < NAME_MIN_IDF:
-        return f"not counted: common word (df {df})"
-    return f"not counted: {pct} (df {df})"
+        return f"not counted: common word, {where}"
+    return f"not counted: {pct}"
 
 
 def linked_seeds(seeds: Iterable[str], neighbours: Callable[[str], Iterable[str]]) -> int:

@@ -29,7 +29,7 @@ def why_line(why: Why) -> str:
     """One reason as shown: ``named: "Router"``, ``text match: router (title)``,
     ``linked to "Embed files"``, ``variant of gin/binding.go``, ``imported by 12``;
     the evidence its list voted on, if any, follows in parentheses
-    (``named: "Random note" (rare: df 3, 80% of the question)``).
+    (``named: "Random note" (rare: in 3 documents, 80% of the question)``).
 
     Raises:
         KeyError: a kind not in :data:`WHY_FORMATS`.
