@@ -351,11 +351,11 @@ class RubiDenseSystem:
 
         with semantic_switch(True):
             found = dense_list(dense_index_for(self._paths.index_dir), query, (), _anything)
-        read = [part.split() for part in found.evidence.split(", ") if found.evidence]
+        read = {"gap": found.gap, "lead": found.lead} if found.evidence else {}
         return Searched(
             tuple(self._path_of.get(m.id, m.id) for m in found.matches[:k]),
             tuple(m.score for m in found.matches[:k]),
-            evidence={"weight": found.weight, **{name: float(x) for name, x in read}},
+            evidence={"weight": found.weight, **read},
         )
 
 

@@ -77,11 +77,15 @@ class DenseList:
         evidence: what the weight was measured on, for the why-line: the best match's
             gap above the median document and its lead over the mean of the list's
             first :data:`DENSE_PEERS` (``0.18 closer than typical, 0.12 than the next``).
+        gap: that gap, in cosine (0 for an empty list).
+        lead: that lead, in cosine (0 for an empty list).
     """
 
     matches: tuple[DenseMatch, ...] = ()
     weight: float = 0.0
     evidence: str = ""
+    gap: float = 0.0
+    lead: float = 0.0
 
 
 def _ramp(gap: float) -> float:
@@ -160,9 +164,9 @@ def dense_list(
         return DenseList()
     best = matches[0].score
     nearest = [m.score for m in found.matches[:DENSE_PEERS]]
-    lead = best - sum(nearest) / len(nearest)
-    evidence = f"{best - found.median:.2f} closer than typical, {lead:.2f} than the next"
-    return DenseList(matches, dense_weight(best, found.median, nearest), evidence)
+    gap, lead = best - found.median, best - sum(nearest) / len(nearest)
+    evidence = f"{gap:.2f} closer than typical, {lead:.2f} than the next"
+    return DenseList(matches, dense_weight(best, found.median, nearest), evidence, gap, lead)
 
 
 def text_closeness(
