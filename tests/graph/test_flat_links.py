@@ -91,3 +91,40 @@ def test_damaged_offsets_read_as_the_positions_one_by_one_read_them() -> None:
     j = f._succ._index["n001"]
     off[j], off[j + 1] = 3, 1  # backwards: no position, as a range gives none
     assert dict(succ["n001"]) == {}
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_a_nodes_neighbours_are_counted_as_its_dict_holds_them_without_decoding_ids(
+    seed: int,
+) -> None:
+    """Repeated links to one node count once, as the dict of ids holds them; a count
+    before the dict is made decodes none, one after reads the dict; the walk counts
+    its nodes' predecessors this way and ranks as before."""
+    g = _graph(seed)
+    f = _flat(g)
+    succ, pred = link_dicts(f)
+    for links, full in ((succ, g.succ), (pred, g.pred)):
+        counts = {node: links.neighbour_count(node) for node in g}
+        assert not links._cache  # counted on positions: no dict of ids made
+        assert counts == {node: len(full[node]) for node in g}
+        assert any(len(links[node]) < sum(map(len, full[node].values())) for node in g)
+        assert counts == {node: links.neighbour_count(node) for node in g}  # from the dicts
+    with pytest.raises(KeyError):
+        pred.neighbour_count("nowhere")
+    seeds = {"n002": 1.0, "n020": 0.5}
+    assert personalized_pagerank(_flat(g), seeds) == personalized_pagerank(g, seeds)
+
+
+def test_a_count_of_damaged_neighbours_fails_as_reading_them_does() -> None:
+    g = _graph(10)
+    f = _flat(g)
+    _, pred = link_dicts(f)
+    f._pred._nbr = [10**6] * len(f._pred._nbr)  # positions past the ids
+    with pytest.raises(IndexCorruptError, match="neighbours of 'n000'"):
+        pred.neighbour_count("n000")
+    i = f._pred._index["n001"]
+    off = list(f._pred._off)
+    f._pred._off = off
+    off[i + 1] = len(f._pred._nbr) + 5  # past the neighbours
+    with pytest.raises(IndexCorruptError, match="neighbours of 'n001'"):
+        pred.neighbour_count("n001")

@@ -181,3 +181,30 @@ def test_a_typed_link_item_is_the_snippet_only_when_no_prose_matches() -> None:
     assert best_snippet(body, ["share"]) == "- supersedes decision-use-a-shared-client-per-service"
     prose = "# T\n\nIntro.\n\n- open [[Settings]] and use the client there\n"
     assert best_snippet(prose, ["use", "client"]) == "- open Settings and use the client there"
+
+
+_TYPED_PROBE = """
+import sys
+from rubi.search.snippet import best_snippet
+body = "# T\\n\\nIntro.\\n\\n## Links\\n- supersedes [[decision-old]]\\n"
+body += "- open [[Settings]] and go\\n"
+print(best_snippet(body, ["decision"]), "|", best_snippet(body, ["settings"]))
+print(" ".join(m for m in ("rubi.markdown.links", "rubi.core.model", "urllib.parse", "typing")
+               if m in sys.modules))
+"""
+
+
+def test_a_typed_link_item_is_told_without_the_link_parsers_imports() -> None:
+    """A search asks whether a snippet's line is a typed-link item without importing the
+    link parser (:mod:`rubi.markdown.links`: the notes' model, ``urllib.parse`` with
+    ``ipaddress``) or ``typing`` (``rubi.markdown``'s package import had): about 8 ms
+    of a cold recall hook whose candidates hold such items (obsidian-hub's notes)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _TYPED_PROBE], capture_output=True, text=True, check=True
+    )
+    shown, loaded = run.stdout.split("\n")[:2]
+    assert shown == "- supersedes decision-old | - open Settings and go"
+    assert loaded == ""

@@ -12,17 +12,15 @@ from collections.abc import Iterator
 from urllib.parse import unquote
 
 from rubi.core.model import LINKS_TO, Link
+from rubi.markdown.relations import WIKILINK_RE, item_relation
 
-__all__ = ["WIKILINK_RE", "find_wikilinks", "markdown_link", "parse_link_text"]
-
-WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-"""``![[inner]]`` or ``[[inner]]``: inner has no brackets and no newline."""
-
-_RELATION_RE = re.compile(r"^\s*([a-z][a-z0-9_-]{0,40})\s+!?\[\[")
-"""A list item that starts ``<relation> [[`` (relation in lower case) types its links."""
-
-_RELATION_REST_RE = re.compile(r"^[\s,;.]*(?:(?:and|or|&)[\s,;.]*)*$")
-"""What may remain of such an item once its links are removed: separators only."""
+__all__ = [
+    "WIKILINK_RE",
+    "find_wikilinks",
+    "item_relation",
+    "markdown_link",
+    "parse_link_text",
+]
 
 _URL_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -69,22 +67,6 @@ def find_wikilinks(text: str, *, relation: str = LINKS_TO, line: int = 0) -> Ite
     """Yield the wikilinks in a run of plain text (code already removed)."""
     for m in WIKILINK_RE.finditer(text):
         yield parse_link_text(m.group(2), embed=m.group(1) == "!", relation=relation, line=line)
-
-
-def item_relation(text: str) -> str | None:
-    """The relation word of a ``<relation> [[target]]`` list item, else None.
-
-    The item must hold only the relation word and its links (separated by commas or
-    "and"), so prose list items stay plain links. ``-`` becomes ``_``
-    (``depends-on`` → ``depends_on``).
-    """
-    m = _RELATION_RE.match(text)
-    if not m:
-        return None
-    rest = WIKILINK_RE.sub(" ", text[m.end(1) :])
-    if not _RELATION_REST_RE.match(rest):
-        return None  # prose such as "- open [[Settings]] and pick a theme"
-    return m.group(1).replace("-", "_")
 
 
 def markdown_link(href: str, *, embed: bool, line: int) -> Link | None:

@@ -199,7 +199,9 @@ def _walk(
             link_arrays(np, graph, succ, pred, len(order))
         ahead = list(map(_into, map(len, map(pred.__getitem__, order))))
         return walk_arrays(np, order, succ, ahead, BACKLINK_WEIGHT, seeds, PPR_DAMPING)
-    ahead = [_into(len(pred[n])) for n in order]  # a link into n
+    count = getattr(pred, "neighbour_count", None)  # a flat graph's: no ids decoded
+    in_degrees = map(count, order) if count is not None else map(len, map(pred.__getitem__, order))
+    ahead = list(map(_into, in_degrees))  # a link into n
     index = {n: i for i, n in enumerate(order)}
     behind = [BACKLINK_WEIGHT * a for a in ahead]  # a backlink out of n, read backwards
     out: list[dict[int, float]] = [{} for _ in order]

@@ -160,14 +160,14 @@ _LINK_ITEM_RE = re.compile(r"^\s*[-*+]\s+([a-z][a-z0-9_-]{0,40}\s+!?\[\[.*)$")
 
 
 def _typed_link_item(raw: str) -> bool:
-    """Whether ``raw`` is a typed-link list item (:func:`rubi.markdown.links.item_relation`):
+    """Whether ``raw`` is a typed-link list item (:func:`rubi.markdown.relations.item_relation`):
     a relation and the ids of other notes, which say nothing of this one's content, so a
     snippet takes one only when no other line matches (a decision's snippet for "use
     the client" was ``- supersedes decision-use-a-shared-client-per-service``)."""
     m = _LINK_ITEM_RE.match(raw)
     if m is None:
         return False
-    from rubi.markdown.links import item_relation  # only for such lines: a cold hook
+    from rubi.markdown.relations import item_relation  # only for such lines: a cold hook
 
     return item_relation(m.group(1)) is not None
 
