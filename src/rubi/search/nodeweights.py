@@ -46,12 +46,15 @@ TWIN_WEIGHT = 0.5
 DECLARATION_FILE_WEIGHT = 0.5
 """Fused-score multiplier for a TypeScript declaration file (``.d.ts``)."""
 
-_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
+_TESTS_WANTED = re.compile(
+    r"(?i)\b(tests?|testing|spec|specs|examples?|samples?|demos?|benchmarks?|fixtures?)\b"
+)
 
 
 def wants_tests(text: str) -> bool:
-    """Whether the query (with its terms) asks for tests, specs, examples, benchmarks
-    or fixtures, which turns :func:`secondary_file` off."""
+    """Whether the query (with its terms) asks for tests, specs, examples (samples,
+    demos: the folder names :func:`rubi.core.filekinds.is_example_path` reads as
+    examples), benchmarks or fixtures, which turns :func:`secondary_file` off."""
     return bool(_TESTS_WANTED.search(text))
 
 
