@@ -27,6 +27,7 @@ __all__ = [
     "GENERATED_PAGE_WEIGHT",
     "SECONDARY_FILE_WEIGHT",
     "TWIN_WEIGHT",
+    "common_twin",
     "declaration_file",
     "declarations_named",
     "generated_page",
@@ -158,3 +159,27 @@ def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
     """
     found = sorted(above.intersection(twins))
     return found[0] if found else None
+
+
+_SOURCE_SET = re.compile(r"(?:^|/)src/([a-z][A-Za-z0-9]*)Main/")
+
+
+def common_twin(path: str) -> str | None:
+    """The path of the same file in the ``commonMain`` source set, for a file of
+    another ``<platform>Main`` source set of a Kotlin Multiplatform module
+    (``okio/src/jvmMain/kotlin/okio/HashingSink.kt`` →
+    ``okio/src/commonMain/kotlin/okio/HashingSink.kt``); None for any other path.
+    Whether that file exists is the caller's to check.
+
+    Why: a multiplatform module declares its API once in ``commonMain`` (``expect``
+    declarations, with their KDoc) and implements it in a file of the same name per
+    platform (``actual``), so the platform files repeat the common file's names and
+    words in other folders, out of :func:`rubi.graph.code.twins`' reach. Below the
+    common file they weigh :data:`TWIN_WEIGHT` as its variants (the common file is
+    never a variant of one of them). Measured in ``docs/benchmarks-history.md``,
+    "issue 28: Kotlin, twentieth pass".
+    """
+    m = _SOURCE_SET.search(path)
+    if m is None or m.group(1) == "common":
+        return None
+    return f"{path[: m.start(1)]}common{path[m.end(1) :]}"
