@@ -179,7 +179,7 @@ def common_twin(path: str) -> str | None:
     never a variant of one of them). Measured in ``docs/benchmarks-history.md``,
     "issue 28: Kotlin, twentieth pass".
     """
-    m = _SOURCE_SET.search(path)
+    m = _SOURCE_SET.search(path) if "Main/" in path else None  # most paths: no regex
     if m is None or m.group(1) == "common":
         return None
     return f"{path[: m.start(1)]}common{path[m.end(1) :]}"
