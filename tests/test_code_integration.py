@@ -204,6 +204,15 @@ def test_generated_pages_do_not_outrank_what_they_echo(project: Path) -> None:
         ("src/FooTest.java", True),
         ("src/contest.py", False),
         ("pkg/conftest.py", True),
+        # Kotlin Multiplatform's test source sets and Swift's test targets
+        ("core/src/commonTest/kotlin/a/Helpers.kt", True),
+        ("core/src/androidUnitTest/kotlin/a/Robo.kt", True),
+        ("Tests/MoyaTests/EndpointSpec.swift", True),
+        ("core/src/jsTest/kotlin/a/BrowserTest.js.kt", True),  # a platform file of a test
+        ("core/src/commonMain/kotlin/a/Latest.kt", False),
+        ("core/src/jsMain/kotlin/a/Storage.js.kt", False),
+        ("core/src/contestMain/kotlin/a/Contest.kt", False),
+        ("core/src/commonMain/kotlin/a/Contest.kt", False),
     ],
 )
 def test_test_paths_are_not_central(path: str, is_test: bool) -> None:

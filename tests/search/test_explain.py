@@ -62,6 +62,9 @@ def test_wants_tests_reads_whole_words() -> None:
     assert wants_tests("where are the tests for routing")
     assert wants_tests("an example of middleware")
     assert not wants_tests("contest results")  # a word inside another is not asked for
+    assert wants_tests("build script of the browser demo")  # demos/ and samples/ folders
+    assert wants_tests("a sample app that stores settings")
+    assert not wants_tests("resampled values at a demographic rate")
 
 
 def test_variant_of_names_the_first_twin_above() -> None:

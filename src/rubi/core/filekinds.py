@@ -11,6 +11,7 @@ _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
     r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)(-d)?\.\w+$|_spec\.rb$"
     r"|Tests?\.(java|kt|cs|swift)$"
+    r"|(^|/)[A-Za-z0-9]*[a-z]Tests?/|Tests?\.[a-z]\w*\.kt$"
 )
 _DECLARATION_PATH_RE = re.compile(r"\.d\.[mc]?ts$")
 _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
@@ -18,8 +19,11 @@ _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|be
 
 def is_test_path(path: str) -> bool:
     """True for test files (``tests/``, ``test_x.py``, ``x_test.go``, ``x.test.ts``,
-    ``x.test-d.ts`` (tsd's type tests), ``x_spec.rb``, ``XTest.java``): they use the
-    code but are not what a newcomer should read first."""
+    ``x.test-d.ts`` (tsd's type tests), ``x_spec.rb``, ``XTest.java``), files in a
+    test source set or target named in camel case (Kotlin Multiplatform's
+    ``commonTest/``, ``jvmTest/``, ``androidUnitTest/``; Swift's ``MoyaTests/``) and
+    a Kotlin platform file of a test class (``XTest.js.kt``): they use the code but
+    are not what a newcomer should read first."""
     return bool(_TEST_PATH_RE.search(path))
 
 

@@ -13,7 +13,7 @@ from rubi.index.language import detect_language
 from rubi.index.schema import CODE_FIELDS
 from rubi.index.searchindex import IndexDoc
 
-__all__ = ["CODE_FIELDS", "code_document", "note_document"]
+__all__ = ["CODE_FIELDS", "code_document", "code_title", "note_document"]
 
 _SKIP_META = frozenset({"title", "aliases", "alias", "tags", "tag", "type", "status", "id"})
 _PATH_SPLIT = re.compile(r"[/\\._-]+")
@@ -86,6 +86,28 @@ def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
     return f"{resolved}\n{' '.join(keys)}".strip()
 
 
+_NAMED_BY_FOLDER = frozenset(
+    {"build.gradle.kts", "build.gradle", "settings.gradle.kts", "settings.gradle"}
+)
+"""File names that say what kind of file it is but not which: every Gradle project or
+module has its ``build.gradle.kts`` (and a build its ``settings.gradle.kts``); which
+one is said by the folder it configures."""
+
+
+def code_title(path: str) -> str:
+    """A code file's title field: its name, and for a file named only by its kind
+    (:data:`_NAMED_BY_FOLDER`) its folder's name before it
+    (``multiplatform-settings-datastore/build.gradle.kts`` →
+    ``multiplatform-settings-datastore build.gradle.kts``), so the module a question
+    names ("the DataStore integration module's build") matches the title as a source
+    file named for its class does. Measured in ``docs/benchmarks-history.md``,
+    "issue 28: Kotlin, twentieth pass"."""
+    folder, _, name = path.rpartition("/")
+    if name in _NAMED_BY_FOLDER and folder:
+        return f"{folder.rpartition('/')[2]} {name}"
+    return name
+
+
 def code_document(path: str, language: str, symbols: str, text: str, docs: str = "") -> IndexDoc:
     """The index document for a code file.
 
@@ -105,7 +127,7 @@ def code_document(path: str, language: str, symbols: str, text: str, docs: str =
         status="active",
         fields={
             "title": name,
-            "code_title": name,
+            "code_title": code_title(path),
             "symbols": symbols,
             "path_text": _PATH_SPLIT.sub(" ", path),
             "code_path": _PATH_SPLIT.sub(" ", path),

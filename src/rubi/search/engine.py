@@ -53,6 +53,7 @@ from rubi.search.nodeweights import (
     GENERATED_PAGE_WEIGHT,
     SECONDARY_FILE_WEIGHT,
     TWIN_WEIGHT,
+    common_twin,
     declarations_named,
     node_weight,
     variant_of,
@@ -147,7 +148,8 @@ def fuse(
     each node's own weight (:func:`node_weight`; a declaration file named by a name
     only declaration files carry keeps its weight, as when ``declarations_wanted``:
     :func:`declarations_named`), a re-sort, and half
-    weight for a variant of a file ranked above it (:func:`variant_of`).
+    weight for a variant of a file ranked above it (:func:`variant_of`, and a
+    multiplatform platform file below its ``commonMain`` twin: :func:`common_twin`).
 
     Returns:
         The fused candidates, best first, and variant id → the twin above it.
@@ -173,6 +175,8 @@ def fuse(
     variants: dict[str, str] = {}
     for f in fused:
         twin = variant_of(nodes[f.id].get("twins", ()), above)
+        if twin is None and (common := common_twin(f.id)) in above:
+            twin = common  # a platform file below its multiplatform module's common one
         if twin is not None:
             f.score *= TWIN_WEIGHT  # a variant of a file already above says little more
             variants[f.id] = twin

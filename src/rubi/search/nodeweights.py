@@ -27,6 +27,7 @@ __all__ = [
     "GENERATED_PAGE_WEIGHT",
     "SECONDARY_FILE_WEIGHT",
     "TWIN_WEIGHT",
+    "common_twin",
     "declaration_file",
     "declarations_named",
     "generated_page",
@@ -46,12 +47,15 @@ TWIN_WEIGHT = 0.5
 DECLARATION_FILE_WEIGHT = 0.5
 """Fused-score multiplier for a TypeScript declaration file (``.d.ts``)."""
 
-_TESTS_WANTED = re.compile(r"(?i)\b(tests?|testing|spec|specs|examples?|benchmarks?|fixtures?)\b")
+_TESTS_WANTED = re.compile(
+    r"(?i)\b(tests?|testing|spec|specs|examples?|samples?|demos?|benchmarks?|fixtures?)\b"
+)
 
 
 def wants_tests(text: str) -> bool:
-    """Whether the query (with its terms) asks for tests, specs, examples, benchmarks
-    or fixtures, which turns :func:`secondary_file` off."""
+    """Whether the query (with its terms) asks for tests, specs, examples (samples,
+    demos: the folder names :func:`rubi.core.filekinds.is_example_path` reads as
+    examples), benchmarks or fixtures, which turns :func:`secondary_file` off."""
     return bool(_TESTS_WANTED.search(text))
 
 
@@ -155,3 +159,27 @@ def variant_of(twins: Iterable[str], above: set[str]) -> str | None:
     """
     found = sorted(above.intersection(twins))
     return found[0] if found else None
+
+
+_SOURCE_SET = re.compile(r"(?:^|/)src/([a-z][A-Za-z0-9]*)Main/")
+
+
+def common_twin(path: str) -> str | None:
+    """The path of the same file in the ``commonMain`` source set, for a file of
+    another ``<platform>Main`` source set of a Kotlin Multiplatform module
+    (``okio/src/jvmMain/kotlin/okio/HashingSink.kt`` →
+    ``okio/src/commonMain/kotlin/okio/HashingSink.kt``); None for any other path.
+    Whether that file exists is the caller's to check.
+
+    Why: a multiplatform module declares its API once in ``commonMain`` (``expect``
+    declarations, with their KDoc) and implements it in a file of the same name per
+    platform (``actual``), so the platform files repeat the common file's names and
+    words in other folders, out of :func:`rubi.graph.code.twins`' reach. Below the
+    common file they weigh :data:`TWIN_WEIGHT` as its variants (the common file is
+    never a variant of one of them). Measured in ``docs/benchmarks-history.md``,
+    "issue 28: Kotlin, twentieth pass".
+    """
+    m = _SOURCE_SET.search(path) if "Main/" in path else None  # most paths: no regex
+    if m is None or m.group(1) == "common":
+        return None
+    return f"{path[: m.start(1)]}common{path[m.end(1) :]}"
