@@ -143,6 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only-questions", action="store_true", help="search the --questions file's alone"
     )
+    parser.add_argument(
+        "--tool",
+        action="store_true",
+        help="time only the MCP search tool's body (rubi.mcp.calls.search), each query once"
+        " and new to the process, as a running server meets distinct queries",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
@@ -172,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         return app.render_search(found, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
 
     recall(QUESTIONS[0])
+    if args.tool:
+        return tool_only(paths, queries, args)
     if args.profile:
         import cProfile
         import pstats
@@ -216,6 +224,50 @@ def main(argv: list[str] | None = None) -> int:
             f"{pct(c, 0.95):>8.1f}ms{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms"
             f"{len(c):>6}"
         )
+    if args.dump:
+        args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.compare:
+        return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
+    return 0
+
+
+def tool_only(paths: Any, queries: list[str], args: argparse.Namespace) -> int:
+    """``--tool``: the MCP ``search`` tool's body (:func:`rubi.mcp.calls.search`: the
+    ranked hits at its depth, the answer's text and data) once for each query, each
+    new to the process, as a server meets distinct queries: CPU p50/mean, peak RSS,
+    ``--profile`` a cProfile instead; ``--dump``/``--compare`` its answers."""
+    import resource
+
+    from rubi.mcp.calls import search as tool_search
+    from rubi.mcp.startup import warm_vault
+    from rubi.sync.run import vault_sync_for
+
+    warm_vault(paths)  # as the server warms up
+    vault_sync_for(paths).watched = True  # as its watcher: no scan of the vault per call
+    answers: dict[str, Any] = {}
+    cpu: list[float] = []
+    prof = None
+    if args.profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
+    for q in queries:
+        _, used, got = timed(lambda q=q: tool_search(paths, q))
+        cpu.append(used * 1000)
+        answers[q] = [got.text, got.data]
+    if prof is not None:
+        import pstats
+
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(60)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"MCP search tool, {len(queries)} distinct queries: CPU p50"
+        f" {statistics.median(cpu):.1f} ms, mean {statistics.fmean(cpu):.1f} ms;"
+        f" peak RSS {peak:.0f} MiB"
+    )
+    rankings = {"mcp": answers}
     if args.dump:
         args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.compare:
