@@ -23,6 +23,10 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
   returns), to compare with a peer that answers at another depth;
 - ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
   question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``;
+- with ``--tool``, only the MCP ``search`` tool's body (:func:`rubi.mcp.calls.search`)
+  once per query, each new to the process, after the server's warm-up and with the
+  vault marked watched, as a running server meets distinct queries (``--profile``: a
+  cProfile of it; ``--dump``/``--compare`` its answers);
 - with ``--changes``, ``… after a change``: the same recalls, each right after a note
   was written to ``VAULT/bench-turns/`` and indexed (``app.index``), as in a session
   whose Stop hook records every turn: what a recall pays for a new index generation.
@@ -119,7 +123,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (module docstring)."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -149,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
         help="time only the MCP search tool's body (rubi.mcp.calls.search), each query once"
         " and new to the process, as a running server meets distinct queries",
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
     from rubi.mcp.startup import one_blas_thread
@@ -181,16 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tool:
         return tool_only(paths, queries, args)
     if args.profile:
-        import cProfile
-        import pstats
-
-        prof = cProfile.Profile()
-        prof.enable()
-        for q in queries:
-            search(q)
-        prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
-        return 0
+        return profile_searches(queries, search)
 
     samples: dict[str, dict[str, list[float]]] = {}
 
@@ -228,6 +228,20 @@ def main(argv: list[str] | None = None) -> int:
         args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.compare:
         return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
+    return 0
+
+
+def profile_searches(queries: list[str], search: Callable[[str], Any]) -> int:
+    """``--profile``: a cProfile of one pass of the searches, by own time."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    for q in queries:
+        search(q)
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(30)
     return 0
 
 

@@ -115,7 +115,7 @@ def _committed(
 
 _KEPT: dict[Path, tuple[Stamp, tuple[frozenset[str], History, Memory]]] = {}
 """What :func:`_load` read of each cache file, with the file's stamp when it was read."""
-_CHECKING = threading.Lock()
+_CHECKING = threading.RLock()
 """Held by :func:`stale_files`: the kept :class:`Memory` is one object for every thread
 of the process (the server's tool calls and the hooks its engine answers), filled by
 one check at a time and pickled by it."""
