@@ -23,6 +23,10 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
   returns), to compare with a peer that answers at another depth;
 - ``recall, short``: ``app.recall`` (the UserPromptSubmit hook's answer) of each
   question; ``recall, long``: the 4,000-character prompt of ``bench/hooks_bench.py``;
+- with ``--tool``, only the MCP ``search`` tool's body (:func:`rubi.mcp.calls.search`)
+  once per query, each new to the process, after the server's warm-up and with the
+  vault marked watched, as a running server meets distinct queries (``--profile``: a
+  cProfile of it; ``--dump``/``--compare`` its answers);
 - with ``--changes``, ``… after a change``: the same recalls, each right after a note
   was written to ``VAULT/bench-turns/`` and indexed (``app.index``), as in a session
   whose Stop hook records every turn: what a recall pays for a new index generation.
@@ -119,7 +123,8 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (module docstring)."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -143,7 +148,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only-questions", action="store_true", help="search the --questions file's alone"
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--tool",
+        action="store_true",
+        help="time only the MCP search tool's body (rubi.mcp.calls.search), each query once"
+        " and new to the process, as a running server meets distinct queries",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
     from rubi.mcp.startup import one_blas_thread
@@ -172,17 +187,10 @@ def main(argv: list[str] | None = None) -> int:
         return app.render_search(found, DEFAULT_BUDGET_TOKENS, open_hint="read(ids)")
 
     recall(QUESTIONS[0])
+    if args.tool:
+        return tool_only(paths, queries, args)
     if args.profile:
-        import cProfile
-        import pstats
-
-        prof = cProfile.Profile()
-        prof.enable()
-        for q in queries:
-            search(q)
-        prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
-        return 0
+        return profile_searches(queries, search)
 
     samples: dict[str, dict[str, list[float]]] = {}
 
@@ -216,6 +224,64 @@ def main(argv: list[str] | None = None) -> int:
             f"{pct(c, 0.95):>8.1f}ms{statistics.median(w):>8.1f}ms{pct(w, 0.95):>8.1f}ms"
             f"{len(c):>6}"
         )
+    if args.dump:
+        args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.compare:
+        return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
+    return 0
+
+
+def profile_searches(queries: list[str], search: Callable[[str], Any]) -> int:
+    """``--profile``: a cProfile of one pass of the searches, by own time."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    for q in queries:
+        search(q)
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+    return 0
+
+
+def tool_only(paths: Any, queries: list[str], args: argparse.Namespace) -> int:
+    """``--tool``: the MCP ``search`` tool's body (:func:`rubi.mcp.calls.search`: the
+    ranked hits at its depth, the answer's text and data) once for each query, each
+    new to the process, as a server meets distinct queries: CPU p50/mean, peak RSS,
+    ``--profile`` a cProfile instead; ``--dump``/``--compare`` its answers."""
+    import resource
+
+    from rubi.mcp.calls import search as tool_search
+    from rubi.mcp.startup import warm_vault
+    from rubi.sync.run import vault_sync_for
+
+    warm_vault(paths)  # as the server warms up
+    vault_sync_for(paths).watched = True  # as its watcher: no scan of the vault per call
+    answers: dict[str, Any] = {}
+    cpu: list[float] = []
+    prof = None
+    if args.profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
+    for q in queries:
+        _, used, got = timed(lambda q=q: tool_search(paths, q))
+        cpu.append(used * 1000)
+        answers[q] = [got.text, got.data]
+    if prof is not None:
+        import pstats
+
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(60)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"MCP search tool, {len(queries)} distinct queries: CPU p50"
+        f" {statistics.median(cpu):.1f} ms, mean {statistics.fmean(cpu):.1f} ms;"
+        f" peak RSS {peak:.0f} MiB"
+    )
+    rankings = {"mcp": answers}
     if args.dump:
         args.dump.write_text(json.dumps(rankings, indent=1, ensure_ascii=False), encoding="utf-8")
     if args.compare:

@@ -207,7 +207,7 @@ COMPLEX_FUNCTIONS: dict[str, str] = {
     "rubi.codemap.render_module:render_module_page": "each section of a module page inline",
     "rubi.core.gitrepo:changes_since": "git's rename, copy and status codes parsed inline",
     "rubi.index.termscore:TermScorer.top": "the hot loop of scoring, kept flat for speed",
-    "rubi.knowledge.stale:stale_files": "each way a note's file can be stale, checked inline",
+    "rubi.knowledge.stale:_stale_files": "each way a note's file can be stale, checked inline",
     "rubi.transcripts.aggregate:build_report": "every section of the token X-ray in one pass",
     "rubi.transcripts.privacy.secretnames:secret_name": (
         "each form of a secret's name checked inline"

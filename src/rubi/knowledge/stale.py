@@ -24,7 +24,10 @@ Git's history is read once per HEAD and the folders holding the notes, and cache
 cat-file`` for the changed files of a search's notes not judged before; kept per note,
 file and content, across HEADs, each file's blob id kept with its stamp), so a search
 pays a ``stat`` per file until HEAD moves (and one ``git status`` for files saved after
-their note).
+their note). A long-lived process keeps what it read of ``stale.pickle`` while the
+file's stamp (:func:`rubi.core.filestamp.quiet_stamp`) stays the same: the file holds
+the history of every folder checked, 1.5 MB in a project with 6,800 notes, and
+reading it cost 12 ms a search whose hits name files.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from __future__ import annotations
 import logging
 import os
 import posixpath
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubi.core.filestamp import Stamp, quiet_stamp
 from rubi.core.gitrepo import head
 from rubi.core.picklefiles import load_pickle, save_pickle
 from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, read_bytes
@@ -108,6 +113,14 @@ def _committed(
     return noted[0], hist.commits[noted[0]], note_repo
 
 
+_KEPT: dict[Path, tuple[Stamp, tuple[frozenset[str], History, Memory]]] = {}
+"""What :func:`_load` read of each cache file, with the file's stamp when it was read."""
+_CHECKING = threading.RLock()
+"""Held by :func:`stale_files`: the kept :class:`Memory` is one object for every thread
+of the process (the server's tool calls and the hooks its engine answers), filled by
+one check at a time and pickled by it."""
+
+
 def stale_files(
     project_root: Path, notes: Iterable[NoteFiles], cache_file: Path | None = None
 ) -> dict[str, tuple[str, ...]]:
@@ -126,6 +139,14 @@ def stale_files(
     wanted = [n for n in notes if n.files]
     if not wanted:
         return {}
+    with _CHECKING:
+        return _stale_files(project_root, wanted, cache_file)
+
+
+def _stale_files(
+    project_root: Path, wanted: list[NoteFiles], cache_file: Path | None
+) -> dict[str, tuple[str, ...]]:
+    """:func:`stale_files` of the notes with ``files``, under :data:`_CHECKING`."""
     cached = _history(project_root, [n.path for n in wanted], cache_file)
     hist = cached.hist if cached is not None else None
     root_repo = repo_path(hist.top, project_root) if hist is not None else None
@@ -212,6 +233,26 @@ def _save(cache_file: Path, cached: _Cached) -> None:
 
 
 def _load(
+    cache_file: Path,
+) -> tuple[frozenset[str], History, Memory] | None:
+    """What ``cache_file`` holds, None when it is missing, damaged or of another
+    format. Read again only when its stamp changed since the last read (or it was
+    written within :data:`~rubi.core.filestamp.QUIET_AFTER_S`, when a stamp cannot
+    vouch for it): its objects are then the ones the last call had, verdicts it added
+    since included (a verdict depends only on what it is keyed by, so an answer is the
+    same either way)."""
+    stamp = quiet_stamp([cache_file])  # taken before the read: a later write reads again
+    kept = _KEPT.get(cache_file)
+    if stamp is not None and kept is not None and kept[0] == stamp:
+        return kept[1]
+    _KEPT.pop(cache_file, None)
+    loaded = _read(cache_file)
+    if loaded is not None and stamp is not None and stamp[0] is not None:
+        _KEPT[cache_file] = (stamp, loaded)
+    return loaded
+
+
+def _read(
     cache_file: Path,
 ) -> tuple[frozenset[str], History, Memory] | None:
     try:
