@@ -213,6 +213,14 @@ def test_generated_pages_do_not_outrank_what_they_echo(project: Path) -> None:
         ("core/src/jsMain/kotlin/a/Storage.js.kt", False),
         ("core/src/contestMain/kotlin/a/Contest.kt", False),
         ("core/src/commonMain/kotlin/a/Contest.kt", False),
+        # a package named in camel case ending in Test is code, not a source set
+        ("app/src/main/kotlin/com/x/abTest/AbRouter.kt", False),
+        ("app/src/main/java/com/x/speedTest/Meter.java", False),
+        ("core/src/jvmTestUtils/kotlin/a/Helpers.kt", False),
+        ("core/src/integrationTest/java/a/Flow.java", True),
+        # Swift: the package's Tests/ root and UI test targets (an upper case before it)
+        ("Tests/Helpers.swift", True),
+        ("MyAppUITests/Launch.swift", True),
     ],
 )
 def test_test_paths_are_not_central(path: str, is_test: bool) -> None:

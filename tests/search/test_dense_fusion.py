@@ -180,6 +180,9 @@ def test_the_dense_list_says_what_its_weight_was_measured_on(
 
     monkeypatch.setattr(semantic_dense, "query_vector", lambda q, t: [1.0])
     index: Any = _FakeIndex([0.62, 0.55], median=0.25)
+    # Every hit of the list shows it, so it names whose numbers they are (the best
+    # match's: a second hit read "0.48 closer than typical" as its own), and what the
+    # lead is over (the mean of the list's first DENSE_PEERS, not "the next" one).
     assert dense_list(index, "q", (), lambda _id: True).evidence == (
-        "0.37 closer than typical, 0.04 than the next"
+        "best match: 0.37 over typical, 0.04 over top 2"
     )

@@ -50,3 +50,29 @@ def test_a_first_index_says_nothing_about_versions(
     with caplog.at_level(logging.WARNING, logger="rubi"):
         app.index(app.locate(root))
     assert not [r for r in caplog.records if "another version of rubi" in r.getMessage()]
+
+
+def test_status_of_an_index_of_another_format_rebuilds_it_instead_of_saying_never(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``rubi status`` read the old graph's counts beside "indexed at never" (the
+    manifest of another version reads as none) and rebuilt nothing; it now rebuilds
+    the index once, as a search does, with the same one line."""
+    root = tmp_path / "vault"
+    write(root / "alpha.md", "# Alpha\n\nThe zanzibarish release checklist.\n")
+    paths = app.locate(root)
+    app.index(paths)
+    store = open_store(paths.store_file, create=False)
+    assert store is not None
+    with store.transaction():
+        store.set_meta({"schema": SCHEMA_VERSION - 1})  # as an older rubi wrote it
+    store.close()
+    forget_vault_syncs()  # a new process
+    forget_indexes()
+    with caplog.at_level(logging.WARNING, logger="rubi"):
+        shown = app.status(paths)
+        again = app.status(paths)
+    assert shown.indexed_at > 0 and again.indexed_at == shown.indexed_at
+    assert shown.notes == 1
+    lines = [r.getMessage() for r in caplog.records if "another version of rubi" in r.getMessage()]
+    assert len(lines) == 1

@@ -34,9 +34,16 @@ class VaultStatus:
 
 
 def status(paths: VaultPaths) -> VaultStatus:
-    """Summarise the index of the vault (indexing it first if it never was)."""
+    """Summarise the index of the vault, indexing it first if it never was or if
+    another version of rubi built it (its manifest then reads as none: without the
+    rebuild the old graph's counts were shown beside "indexed at never", and the
+    "rebuilding it once" line was logged on every call while nothing was rebuilt)."""
+    from rubi.app.searching import ensure_index
     from rubi.sync import load_state
+    from rubi.sync.freshness import formats_differ
 
+    if formats_differ(paths):
+        ensure_index(paths, refresh=True)  # another version's index: rebuilt once
     with graph_for(paths) as build:
         g = build.graph
         kinds = Counter(k for _, k in g.nodes(data="kind"))

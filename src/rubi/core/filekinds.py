@@ -11,7 +11,7 @@ _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|specs?|testing|test_suite|testdata)/|(^|/)test_[^/]*$"
     r"|(^|/)conftest\.py$|_test\.\w+$|\.(test|spec)(-d)?\.\w+$|_spec\.rb$"
     r"|Tests?\.(java|kt|cs|swift)$"
-    r"|(^|/)[A-Za-z0-9]*[a-z]Tests?/|Tests?\.[a-z]\w*\.kt$"
+    r"|(^|/)src/[a-z][A-Za-z0-9]*Test/|(^|/)[A-Za-z0-9]*Tests/|Tests?\.[a-z]\w*\.kt$"
 )
 _DECLARATION_PATH_RE = re.compile(r"\.d\.[mc]?ts$")
 _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
@@ -20,10 +20,15 @@ _EXAMPLE_PATH_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|be
 def is_test_path(path: str) -> bool:
     """True for test files (``tests/``, ``test_x.py``, ``x_test.go``, ``x.test.ts``,
     ``x.test-d.ts`` (tsd's type tests), ``x_spec.rb``, ``XTest.java``), files in a
-    test source set or target named in camel case (Kotlin Multiplatform's
-    ``commonTest/``, ``jvmTest/``, ``androidUnitTest/``; Swift's ``MoyaTests/``) and
-    a Kotlin platform file of a test class (``XTest.js.kt``): they use the code but
-    are not what a newcomer should read first."""
+    Gradle test source set (``src/<name>Test/``: Kotlin Multiplatform's
+    ``commonTest/``, ``jvmTest/``, ``androidUnitTest/``, a JVM ``integrationTest/``),
+    in a folder ending in ``Tests`` (Swift's package root ``Tests/`` and its targets
+    ``MoyaTests/``, ``MyAppUITests/``) and a Kotlin platform file of a test class
+    (``XTest.js.kt``): they use the code but are not what a newcomer should read
+    first. A singular ``Test`` folder counts only as a source set under ``src/``: a
+    package named ``abTest/`` or ``speedTest/`` elsewhere is code (on the 41
+    repositories of the code sets, no source file's kind differs from the broader
+    rule this replaced)."""
     return bool(_TEST_PATH_RE.search(path))
 
 

@@ -76,7 +76,7 @@ class DenseList:
         weight: how much the list counts in the fusion, 0 to 1 (:func:`dense_weight`).
         evidence: what the weight was measured on, for the why-line: the best match's
             gap above the median document and its lead over the mean of the list's
-            first :data:`DENSE_PEERS` (``0.18 closer than typical, 0.12 than the next``).
+            first :data:`DENSE_PEERS` (``best match: 0.18 over typical, 0.12 over top 10``).
         gap: that gap, in cosine (0 for an empty list).
         lead: that lead, in cosine (0 for an empty list).
     """
@@ -165,7 +165,8 @@ def dense_list(
     best = matches[0].score
     nearest = [m.score for m in found.matches[:DENSE_PEERS]]
     gap, lead = best - found.median, best - sum(nearest) / len(nearest)
-    evidence = f"{gap:.2f} closer than typical, {lead:.2f} than the next"
+    # Every hit of the list carries this line: it says whose numbers they are.
+    evidence = f"best match: {gap:.2f} over typical, {lead:.2f} over top {len(nearest)}"
     return DenseList(matches, dense_weight(best, found.median, nearest), evidence, gap, lead)
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "caught_up",
     "code_map_current",
     "files_unchanged",
+    "formats_differ",
     "list_vault",
     "on_scans",
     "scans_cpu_s",
@@ -174,6 +175,27 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
         return _files_unchanged(paths, pending)
     finally:
         _SCANS.add(time.thread_time() - started)
+
+
+def formats_differ(paths: VaultPaths) -> bool:
+    """True when the vault's store was written by another version of rubi (its
+    ``state_format``, ``schema`` or ``graph`` is not this one's): the next index run
+    rebuilds it. False when they match or when there is no readable store (a first
+    run, or one that says what is wrong). Logs nothing (:func:`rubi.sync.load_state`
+    logs the one line the rebuild is announced by). Never raises for a damaged store."""
+    try:
+        store = open_store(paths.store_file, create=False)
+    except (OSError, sqlite3.Error, RubiError):
+        return False
+    if store is None:
+        return False
+    try:
+        meta = store.meta_values(tuple(_FORMATS))
+        return "schema" in meta and any(meta.get(k) != v for k, v in _FORMATS.items())
+    except (sqlite3.Error, ValueError):
+        return False
+    finally:
+        store.close()
 
 
 def _search_index_present(paths: VaultPaths) -> bool:
