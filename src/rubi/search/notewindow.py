@@ -25,7 +25,9 @@ search).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
 content words are reordered (the code rules' bounds; a Korean word counts once, not as
-the bigrams the index cuts it into, :attr:`NoteQuestion.size`): a name or a few keywords
+the bigrams the index cuts it into, and a word of another language once, not as the two
+readings the index gives it, its own and English's, :attr:`NoteQuestion.size`; the
+saturation follows the same count, :func:`question_k1`): a name or a few keywords
 keep BM25F's order, and a long prompt or issue (reduced to its discriminative words,
 :mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
 those of its own language's chain among the index's
@@ -52,8 +54,9 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
+from rubi.index.wordterm import fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import best_window, by_window, term_key, window_shares
+from rubi.search.codewindow import best_window, by_window, window_shares
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term
 
@@ -70,6 +73,7 @@ __all__ = [
     "question_bm25",
     "question_k1",
     "word_numbers",
+    "written_key",
 ]
 
 WINDOW_WORDS = 120
@@ -145,8 +149,9 @@ _OFFSETS = _Offsets(OFFSETS_KEPT)
 class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
     prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
-    ``words``: its distinct words as its language writes them (:func:`note_question`),
-    or -1 for one word a term."""
+    ``words``: its distinct words as its language writes them (:func:`note_question`:
+    a Korean word once, not its bigrams; another language's word once, by its own
+    reading, not also by its English one), or -1 for one word a term."""
 
     lang: str
     terms: tuple[str, ...]
@@ -180,20 +185,49 @@ def note_question(
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
+    own: set[str] = set()  # each word's reading in its language's chain
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
-        for term in analyzer.terms_of(surface):
-            found.setdefault(term, term_key(surface, term))
+        readings = analyzer.terms_of(surface)
+        own.update(readings[:1])
+        for term in readings:
+            found.setdefault(term, written_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
     # Korean writes its words between spaces, and the index cuts each into bigrams
     # (a word of four syllables is three terms): a Korean word counts once, a lone
-    # syllable (a particle written against a Latin word) not at all.
+    # syllable (a particle written against a Latin word) not at all. A word of
+    # another language read in English too (two terms, :func:`rubi.index.wordterm.
+    # word_terms`) is one word: its own reading is counted, not the English one.
     korean = korean_words(query)
-    words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
+    if korean:
+        words = sum(not _hangul(t) for t in terms) + len(korean)
+    else:
+        words = len(own) if len(own) < len(terms) else -1
     return NoteQuestion(
         lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
+
+
+def written_key(surface: str, term: str) -> str:
+    """The prefix of the question's word ``surface`` (lower case, as written) whose
+    letters, accent-folded one by one (:func:`rubi.index.wordterm.fold`, as the index
+    folds a stem), begin ``term``: the key :func:`note_window_share` looks for in a
+    note's text lower-cased as written. ``képlettel`` (Hungarian term ``kepl``) looks
+    for ``képl``, ``página`` (``pagin``) for ``págin``; the term itself when fewer than
+    three of its letters (two of a term of three) are matched, nothing shorter being
+    looked for (:func:`rubi.search.codewindow.term_key`'s rule, which compares the
+    word with the term unfolded: with an accent among a word's first three letters
+    its key was the folded term, which a text writing the accent never holds, and the
+    window did not see the word; most of a Hungarian question's words)."""
+    size = matched = 0
+    for ch in surface:
+        folded = fold(ch)
+        if not term.startswith(folded, matched):
+            break
+        matched += len(folded)
+        size += 1
+    return surface[:size] if matched >= (2 if len(term) <= 3 else 3) else term
 
 
 def _hangul(term: str) -> bool:
