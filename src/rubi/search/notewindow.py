@@ -25,9 +25,7 @@ search).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
 content words are reordered (the code rules' bounds; a Korean word counts once, not as
-the bigrams the index cuts it into, and a word of another language once, not as the two
-readings the index gives it, its own and English's, :attr:`NoteQuestion.size`; the
-saturation follows the same count, :func:`question_k1`): a name or a few keywords
+the bigrams the index cuts it into, :attr:`NoteQuestion.size`): a name or a few keywords
 keep BM25F's order, and a long prompt or issue (reduced to its discriminative words,
 :mod:`rubi.search.longquery`) is a document, not a question. The question's terms are
 those of its own language's chain among the index's
@@ -149,9 +147,8 @@ _OFFSETS = _Offsets(OFFSETS_KEPT)
 class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
     prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
-    ``words``: its distinct words as its language writes them (:func:`note_question`:
-    a Korean word once, not its bigrams; another language's word once, by its own
-    reading, not also by its English one), or -1 for one word a term."""
+    ``words``: its distinct words as its language writes them (:func:`note_question`),
+    or -1 for one word a term."""
 
     lang: str
     terms: tuple[str, ...]
@@ -185,25 +182,17 @@ def note_question(
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
-    own: set[str] = set()  # each word's reading in its language's chain
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
-        readings = analyzer.terms_of(surface)
-        own.update(readings[:1])
-        for term in readings:
+        for term in analyzer.terms_of(surface):
             found.setdefault(term, written_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
     # Korean writes its words between spaces, and the index cuts each into bigrams
     # (a word of four syllables is three terms): a Korean word counts once, a lone
-    # syllable (a particle written against a Latin word) not at all. A word of
-    # another language read in English too (two terms, :func:`rubi.index.wordterm.
-    # word_terms`) is one word: its own reading is counted, not the English one.
+    # syllable (a particle written against a Latin word) not at all.
     korean = korean_words(query)
-    if korean:
-        words = sum(not _hangul(t) for t in terms) + len(korean)
-    else:
-        words = len(own) if len(own) < len(terms) else -1
+    words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
     return NoteQuestion(
         lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
@@ -302,11 +291,11 @@ def _term_offsets(
     order. Each distinct part or word is analysed once a call (a common word's key is
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
     offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
-    are found in the text lower-cased as written (a key is the question's word's
-    prefix shared with its term, so an accent the question writes is looked for as
+    are found in the text lower-cased as written (a key is the question's word as
+    written, :func:`written_key`, so an accent the question writes is looked for as
     written): the window does not see a word the index matched only by folding an
-    accent among its first letters (the question's ``methode`` in the text's
-    ``méthode``). Finding the keys in the text folded as the index folds it
+    accent the question and the note write differently (the question's ``methode`` in
+    the text's ``méthode``). Finding the keys in the text folded as the index folds it
     (seventeenth pass, chosen on 29 language halves) cost on the halves it was not
     chosen on and was taken back: ``docs/benchmarks-history.md``, "issue 28: ranking
     rules on sets they were not designed on, eighteenth pass"."""
