@@ -6,7 +6,7 @@ Usage::
 
     python bench/session_bench.py PROJECT [--pairs 5] [--notes VAULT_FOLDER]
         [--claude PATH] [--json OUT] [--hooks] [--breakdown] [--variant NAME=DIR ...]
-        [--base DIR] [--plain]
+        [--base DIR] [--plain] [--floor]
 
 PROJECT is a folder of code (a checkout). It is copied twice into a temporary folder:
 ``bare`` (no ``.rubi/``, no ``CLAUDE.md``) and ``rubi`` (``rubi init`` then ``rubi
@@ -42,6 +42,11 @@ With ``--plain``, a case ``plain``: a project of its own prepared and run by a p
 install's ``rubi`` (:mod:`plainenv`: this interpreter's packages without numpy, as the
 README's first command installs rubi; ``RUBI_SEMANTIC=0`` leaves numpy importable),
 its own ``HOME``; the ``rubi`` case keeps the ``semantic`` extra.
+With ``--floor``, a case ``floor``: the same rubi project with a plugin of rubi's shape
+that does nothing (:mod:`floor_plugin`: rubi's hooks with every command ``true`` and
+every ``mcp_tool`` route answered empty by a one-tool standard-library server), so
+Claude Code's own CPU for having hooks and a server at all is measured in the same
+rounds; ``rubi`` minus ``floor`` is what rubi's processes and answers add.
 
 Claude Code is found at ``--claude``, ``RUBI_CLAUDE_BIN``, or the end-to-end tests'
 cache (``rubi-tests/claude-code``; ``pytest tests/e2e/test_claude_code.py`` installs
@@ -68,6 +73,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchproc import pass_floor  # noqa: E402
+from floor_plugin import make_floor_plugin  # noqa: E402
 from plainenv import plain_env  # noqa: E402
 from proctree import TreeSampler, reap  # noqa: E402
 
@@ -325,6 +331,12 @@ def print_summary(runs: dict[str, list[dict[str, Any]]]) -> None:
                 f"{name}: CPU {med[name][1] / med['bare'][1]:.2f}x, "
                 f"wall {med[name][0] / med['bare'][0]:.2f}x without rubi"
             )
+    if "floor" in med:
+        share = med["rubi"][1] - med["floor"][1]
+        print(
+            f"rubi's own share of CPU (rubi - floor): {share:.2f} s; Claude Code's for a "
+            f"plugin of this shape (floor - bare): {med['floor'][1] - med['bare'][1]:.2f} s"
+        )
     ratio_wall = med["rubi"][0] / med["bare"][0]
     ratio_cpu = med["rubi"][1] / med["bare"][1]
     print(
@@ -332,6 +344,31 @@ def print_summary(runs: dict[str, list[dict[str, Any]]]) -> None:
         f"(goal <= {GOAL}x); floor python -c pass {base * 1000:.0f} ms; "
         f"load average {os.getloadavg()[0]:.1f}"
     )
+
+
+def plugin_cases(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[dict[str, Path], dict[str, Path]]:
+    """The extra plugin folders by case name (``--base``, then each ``--variant``) and
+    the ``src`` folder of the cases that bring their own code; a bad spec ends the run
+    through ``parser.error``."""
+    variants: dict[str, Path] = {}
+    sources: dict[str, Path] = {}
+    if args.base is not None:
+        if not (args.base / "src" / "rubi").is_dir():
+            parser.error(f"--base {args.base}: no src/rubi there")
+        variants["base"] = args.base.resolve()
+        sources["base"] = args.base.resolve() / "src"
+    for spec in args.variant:
+        name, sep, folder = spec.partition("=")
+        if (
+            not sep
+            or name in ("bare", "rubi", "base", "floor", "plain", "")
+            or not Path(folder).is_dir()
+        ):
+            parser.error(f"--variant {spec!r}: NAME=DIR with DIR a plugin folder")
+        variants[name] = Path(folder).resolve()
+    return variants, sources
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -370,19 +407,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run a plain install (no numpy: bench/plainenv.py) as case plain",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also run a do-nothing plugin of rubi's shape (bench/floor_plugin.py) as case floor",
+    )
     args = parser.parse_args(argv)
-    variants: dict[str, Path] = {}
-    sources: dict[str, Path] = {}
-    if args.base is not None:
-        if not (args.base / "src" / "rubi").is_dir():
-            parser.error(f"--base {args.base}: no src/rubi there")
-        variants["base"] = args.base.resolve()
-        sources["base"] = args.base.resolve() / "src"
-    for spec in args.variant:
-        name, sep, folder = spec.partition("=")
-        if not sep or name in ("bare", "rubi", "base", "") or not Path(folder).is_dir():
-            parser.error(f"--variant {spec!r}: NAME=DIR with DIR a plugin folder")
-        variants[name] = Path(folder).resolve()
+    variants, sources = plugin_cases(parser, args)
     claude = find_claude(args.claude)
     with tempfile.TemporaryDirectory(prefix="rubi-session-bench-") as tmp:
         work = Path(tmp)
@@ -404,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
             plain = copy_project(args.project, work / "plain" / args.project.name)
             prepare_rubi(plain, homes["plain"], args.notes, bins["plain"])
             cases.append(("plain", plain, None))
+        if args.floor:
+            cases.append(("floor", withr, make_floor_plugin(work / "floor-plugin", ROOT)))
         cases += [(name, withr, plugin) for name, plugin in variants.items()]
         runs: dict[str, list[dict[str, Any]]] = {case: [] for case, _f, _p in cases}
         for i in range(args.pairs):
