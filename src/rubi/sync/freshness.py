@@ -183,17 +183,25 @@ def formats_differ(paths: VaultPaths) -> bool:
     rebuilds it. False when they match or when there is no readable store (a first
     run, or one that says what is wrong). Logs nothing (:func:`rubi.sync.load_state`
     logs the one line the rebuild is announced by). Never raises for a damaged store."""
+    meta = _stored_meta(paths, tuple(_FORMATS))
+    return (
+        meta is not None and "schema" in meta and any(meta.get(k) != v for k, v in _FORMATS.items())
+    )
+
+
+def _stored_meta(paths: VaultPaths, keys: tuple[str, ...]) -> dict[str, object] | None:
+    """The store's meta values of ``keys``, read without creating a store; None when
+    there is no readable store (missing, damaged, another program's file)."""
     try:
         store = open_store(paths.store_file, create=False)
     except (OSError, sqlite3.Error, RubiError):
-        return False
+        return None
     if store is None:
-        return False
+        return None
     try:
-        meta = store.meta_values(tuple(_FORMATS))
-        return "schema" in meta and any(meta.get(k) != v for k, v in _FORMATS.items())
+        return store.meta_values(keys)
     except (sqlite3.Error, ValueError):
-        return False
+        return None
     finally:
         store.close()
 
@@ -308,18 +316,10 @@ def code_map_current(paths: VaultPaths) -> bool | None:
         return None
     from rubi.sync.code import code_fingerprint
 
-    try:
-        store = open_store(paths.store_file, create=False)
-    except (OSError, sqlite3.Error, RubiError):
+    meta = _stored_meta(paths, ("code_fingerprint",))
+    if meta is None:
         return None
-    if store is None:
-        return None
-    try:
-        recorded = store.meta_values(("code_fingerprint",)).get("code_fingerprint")
-    except (sqlite3.Error, ValueError):
-        return None
-    finally:
-        store.close()
+    recorded = meta.get("code_fingerprint")
     if not isinstance(recorded, str) or not recorded or not paths.codemap_file.exists():
         return None
     return code_fingerprint(root) == recorded
