@@ -41,3 +41,24 @@ def test_the_recall_search_stack_imports_no_logging() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def _logged(verbose: int) -> str:
+    """What a process that set up logging with ``verbose`` prints for one warning."""
+    code = (
+        "import logging; from rubi.core.lazylog import log_to_stderr; "
+        f"log_to_stderr({verbose}); "
+        "logging.getLogger('rubi.sync.manifest').warning('notes/a.md: damaged; rebuilt')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stderr
+
+
+def test_a_warning_is_one_plain_line_without_the_logger_name() -> None:
+    assert _logged(0) == "warning: notes/a.md: damaged; rebuilt\n"
+
+
+def test_verbose_lines_name_their_level_and_logger() -> None:
+    assert _logged(1) == "WARNING rubi.sync.manifest: notes/a.md: damaged; rebuilt\n"

@@ -7,7 +7,6 @@ import only what they use.
 from __future__ import annotations
 
 import importlib
-import logging
 import sys
 import traceback
 from typing import Any
@@ -142,16 +141,14 @@ def cli(verbose: int) -> None:
 
 
 def set_up_logging(verbose: int) -> None:
-    """Log warnings to stderr; with ``verbose`` 1 (``-v``) rubi's own debug lines too
-    (the loggers under ``rubi``: the vault and index a command uses, whether the
-    engine answered, a search's lists and timings), with 2 or more (``-vv``) every
-    library's as well (file locks, the index's storage)."""
-    logging.basicConfig(
-        level=logging.DEBUG if verbose > 1 else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    logging.getLogger("rubi").setLevel(logging.DEBUG if verbose else logging.NOTSET)
+    """Log warnings to stderr, one plain line each; with ``verbose`` 1 (``-v``) rubi's
+    own debug lines too (the loggers under ``rubi``: the vault and index a command
+    uses, whether the engine answered, a search's lists and timings), with 2 or more
+    (``-vv``) every library's as well (file locks, the index's storage):
+    :func:`rubi.core.lazylog.log_to_stderr`."""
+    from rubi.core.lazylog import log_to_stderr
+
+    log_to_stderr(verbose)
 
 
 ONE_COMMAND = "one command"

@@ -14,7 +14,6 @@ other argument, ``--help`` among them, goes to click (:func:`is_bare`)."""
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -101,12 +100,9 @@ def _keep_dataclass_code() -> None:
 def _log_warnings() -> None:
     """Logging as ``rubi`` without ``-v`` sets it up
     (:func:`rubi.cli.main.set_up_logging` with 0)."""
-    import logging
+    from rubi.core.lazylog import log_to_stderr
 
-    logging.basicConfig(
-        level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
-    logging.getLogger("rubi").setLevel(logging.NOTSET)
+    log_to_stderr(0)
 
 
 def _fail(exc: RubiError | OSError | ValueError) -> NoReturn:

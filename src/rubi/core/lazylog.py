@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from logging import Logger
     from typing import Any
 
-__all__ = ["LazyLogger", "get_logger"]
+__all__ = ["LazyLogger", "get_logger", "log_to_stderr"]
 
 
 class LazyLogger:
@@ -46,3 +46,24 @@ def get_logger(name: str) -> Logger:
     """The logger ``name`` as a :class:`LazyLogger` (typed as the logger it stands
     for: it answers every attribute the same)."""
     return LazyLogger(name)  # type: ignore[return-value]
+
+
+def log_to_stderr(verbose: int = 0) -> None:
+    """Log to stderr as a command line reads: without ``verbose``, warnings and errors
+    as one plain line each (``warning: notes/x.md: …``, the form ``rubi index`` gives
+    its warnings); with ``verbose`` 1 rubi's own debug lines too, with 2 or more every
+    library's, each naming its level and logger (``DEBUG rubi.search.engine: …``).
+    Does nothing when the root logger already has a handler (``logging.basicConfig``)."""
+    import logging
+    import sys
+
+    class _Line(logging.Formatter):
+        def formatMessage(self, record: logging.LogRecord) -> str:
+            return f"{record.levelname.lower()}: {record.message}"
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        logging.Formatter("%(levelname)s %(name)s: %(message)s") if verbose else _Line()
+    )
+    logging.basicConfig(level=logging.DEBUG if verbose > 1 else logging.WARNING, handlers=[handler])
+    logging.getLogger("rubi").setLevel(logging.DEBUG if verbose else logging.NOTSET)
