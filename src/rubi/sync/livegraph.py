@@ -145,7 +145,7 @@ class GraphKeeper:
             build, flat_gen, stamp = self.snapshots.load_flat()
         except IndexCorruptError as exc:
             if self.snapshots.flat_file.exists():
-                log.warning("%s; read from the graph snapshot and written again", exc)
+                log.warning("%s; made again from the graph snapshot or the notes", exc)
             return None
         if flat_gen != gen or stamp != int(store.meta_value(CODE_STAMP, 0)):
             return None
