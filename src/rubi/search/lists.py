@@ -158,7 +158,14 @@ def name_list(
     half of the question's IDF mass (:func:`rubi.search.reweighting.name_share`), or
     is the whole query (its analysed terms: ``analysis``, the query's), one whole term,
     or written as a code span; a note named by an identifier (``TypeScript``, ``2022``)
-    inside a longer question is marked ``needs_text`` (:func:`seconded_names`). Matches
+    inside a longer question is marked ``needs_text`` (:func:`seconded_names`), and so
+    is a file named there by words written as prose (``Okio``, ``Fastify``, ``server``:
+    no identifier sign, not a code span), while a file named as an identifier
+    (``writeUtf8``, ``binding.go``) always votes. Why: a project's own name (the
+    ``object Okio`` in one file, ``fastify.d.ts``) and a file named by a dictionary word
+    are in many questions that are not about that file; voting whatever the text said,
+    they came first above the text's answer (``docs/benchmarks-history.md``, "issue 28:
+    doc-comment first sentences in five languages, twentieth pass"). Matches
     that do not vote are returned
     with ``votes`` False and the evidence that failed (for the why-line); fusion reads
     only the voting ones. Without ``index`` every match votes."""
@@ -185,10 +192,10 @@ def name_list(
             written = f"`{written}`"  # written as a name: an identifier's standing
         words = analyze(m.name)
         whole = m.name in given or (bool(asked) and asked <= set(words))
-        if kind == "file" or whole or written.startswith("`"):
+        if whole or written.startswith("`") or (kind == "file" and identifier_like(written)):
             weighed.append(m)  # no rarity measured: the why-line says nothing more
             continue
-        if identifier_like(written):
+        if kind == "file" or identifier_like(written):
             weighed.append(replace(m, needs_text=True))  # seconded by the text or not
             continue
         if m.name not in measured:
