@@ -40,7 +40,10 @@ def test_a_match_that_leads_its_list_votes_and_says_so(help_vault: Path) -> None
     app.index(paths)
     hits = app.search(paths, "formulas in my writing", scope="notes", refresh=False).hits
     assert hits[0].id == "Bases/Formulas"
-    assert any(w.startswith("close in meaning") and "lead 0." in w for w in hits[0].why)
+    assert any(
+        w.startswith("close in meaning") and "best match: 0." in w and " over top " in w
+        for w in hits[0].why
+    )
 
 
 def test_finds_the_section_about_callouts(help_vault: Path) -> None:
