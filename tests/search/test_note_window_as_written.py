@@ -2,7 +2,7 @@
 accent-folded, by keys written as the question writes its words.
 
 A term's key is the prefix of the question's word whose letters, folded one by one,
-begin its term (:func:`rubi.search.notewindow.written_key`): ``déclarer`` (term
+begin its term (:func:`rubi.search.codewindow.term_key`): ``déclarer`` (term
 ``declar``) looks for ``déclar``, so a note writing the word as the question does is
 seen. Before, the key was the prefix the word shares with its term unfolded, the term
 itself when that was short, and an accent among a word's first letters hid it from the
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from rubi.search.notewindow import note_question, note_window_share, written_key
+from rubi.search.codewindow import term_key
+from rubi.search.notewindow import note_question, note_window_share
 
 TEXT = "On peut déclarer une méthode statique."
 
@@ -54,7 +55,7 @@ def test_a_question_typed_without_its_accents_does_not_find_the_accented_word() 
 def test_a_key_is_the_written_prefix_that_folds_into_the_term(
     surface: str, term: str, key: str
 ) -> None:
-    assert written_key(surface, term) == key
+    assert term_key(surface, term) == key
 
 
 def test_words_written_alike_are_found() -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
+from rubi.index.wordterm import fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term, part_at
@@ -91,16 +92,27 @@ class QuestionTerms:
 
 
 def term_key(surface: str, term: str) -> str:
-    """The longest common prefix of a query word and its term (the term itself when they
-    share fewer than three letters, or fewer than two for a term of three: ``using`` ->
-    ``use`` looks for ``us``, as the text's ``Using`` holds ``use`` and no ``use``;
-    nothing shorter is looked for)."""
-    n = 0
-    for a, b in zip(surface, term, strict=False):
-        if a != b:
+    """The prefix of a question's word ``surface`` (lower case, as written) whose
+    letters, accent-folded one by one (:func:`rubi.index.wordterm.fold`, as the index
+    folds a stem), begin ``term``: the key the code and note windows look for in a text
+    lower-cased as written (:func:`rubi.search.snippet.aligned_lower`). ``using`` (term
+    ``use``) looks for ``us``, as the text's ``Using`` holds no ``use``; ``képlettel``
+    (Hungarian ``kepl``) for ``képl``, ``página`` (``pagin``) for ``págin``. The term
+    itself when fewer than three of its letters (two of a term of three) are matched:
+    nothing shorter is looked for. An ASCII word's key is its longest common prefix
+    with the term. (Compared unfolded, a word with an accent among its first three
+    letters had the folded term as its key, which a text writing the accent never
+    holds: the window did not see most of a Hungarian question's words;
+    ``docs/benchmarks-history.md``, "issue 28: languages still below their own BM25,
+    twentieth pass".)"""
+    size = matched = 0
+    for ch in surface:
+        folded = fold(ch)
+        if not term.startswith(folded, matched):
             break
-        n += 1
-    return surface[:n] if n >= (2 if len(term) <= 3 else 3) else term
+        matched += len(folded)
+        size += 1
+    return surface[:size] if matched >= (2 if len(term) <= 3 else 3) else term
 
 
 def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]]) -> QuestionTerms:

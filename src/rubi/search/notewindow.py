@@ -52,9 +52,8 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.index.wordterm import fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import best_window, by_window, window_shares
+from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term
 
@@ -71,7 +70,6 @@ __all__ = [
     "question_bm25",
     "question_k1",
     "word_numbers",
-    "written_key",
 ]
 
 WINDOW_WORDS = 120
@@ -184,7 +182,7 @@ def note_question(
     found: dict[str, str] = {}
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         for term in analyzer.terms_of(surface):
-            found.setdefault(term, written_key(surface, term))
+            found.setdefault(term, term_key(surface, term))
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -196,27 +194,6 @@ def note_question(
     return NoteQuestion(
         lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
     )
-
-
-def written_key(surface: str, term: str) -> str:
-    """The prefix of the question's word ``surface`` (lower case, as written) whose
-    letters, accent-folded one by one (:func:`rubi.index.wordterm.fold`, as the index
-    folds a stem), begin ``term``: the key :func:`note_window_share` looks for in a
-    note's text lower-cased as written. ``képlettel`` (Hungarian term ``kepl``) looks
-    for ``képl``, ``página`` (``pagin``) for ``págin``; the term itself when fewer than
-    three of its letters (two of a term of three) are matched, nothing shorter being
-    looked for (:func:`rubi.search.codewindow.term_key`'s rule, which compares the
-    word with the term unfolded: with an accent among a word's first three letters
-    its key was the folded term, which a text writing the accent never holds, and the
-    window did not see the word; most of a Hungarian question's words)."""
-    size = matched = 0
-    for ch in surface:
-        folded = fold(ch)
-        if not term.startswith(folded, matched):
-            break
-        matched += len(folded)
-        size += 1
-    return surface[:size] if matched >= (2 if len(term) <= 3 else 3) else term
 
 
 def _hangul(term: str) -> bool:
@@ -292,8 +269,8 @@ def _term_offsets(
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
     offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
     are found in the text lower-cased as written (a key is the question's word as
-    written, :func:`written_key`, so an accent the question writes is looked for as
-    written): the window does not see a word the index matched only by folding an
+    written, :func:`rubi.search.codewindow.term_key`, so an accent the question writes
+    is looked for as written): the window does not see a word the index matched only by folding an
     accent the question and the note write differently (the question's ``methode`` in
     the text's ``méthode``). Finding the keys in the text folded as the index folds it
     (seventeenth pass, chosen on 29 language halves) cost on the halves it was not
