@@ -135,6 +135,24 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
         )
     else:
         echo(_summary(report))
+    _leave_when_indexed()
+
+
+def _leave_when_indexed() -> None:
+    """End the process once its run's report is printed without the interpreter's
+    teardown (:func:`rubi.core.quickexit.leave`: the standard streams flushed, the
+    ``atexit`` functions run). A run is over by then (its store, Whoosh writer and
+    lock closed, every file written atomically), and what the teardown did was free
+    what it loaded object by object: after an import edit on spring-framework the code
+    map's memory, the graph and the map, about 0.2 s of CPU of the run's 2-3 s, the
+    kernel taking the memory back at once. Only when the standard streams are the
+    process's own (not a test's ``CliRunner``)."""
+    import sys
+
+    if sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__:
+        from rubi.core.quickexit import leave
+
+        leave(0)
 
 
 @click.command()
