@@ -275,8 +275,9 @@ def note_window_share(
     found.sort()
     ats = word_numbers(text, [pos for pos, _ in found])
     terms = [index for _, index in found]
-    if question.readings:
-        best = best_word_window(ats, terms, question.idfs, question.readings, window)
+    words = question.readings
+    if words and len(set(words)) < len(words):  # a word of two terms
+        best = best_word_window(ats, terms, question.idfs, words, window)
     else:
         best = best_window(ats, terms, question.idfs, window)[0]
     return min(1.0, best / mass)
@@ -302,30 +303,32 @@ def best_word_window(
         width: places a window spans.
     """
     held = [0] * len(idfs)  # occurrences of each term in the window
+    weight = [0.0] * (max(readings, default=-1) + 1)  # each word's weight in the window
     of_word: dict[int, list[int]] = {}
     for term, word in enumerate(readings):
         of_word.setdefault(word, []).append(term)
-    weight = [0.0] * (max(readings, default=-1) + 1)  # each word's weight in the window
     now = best = 0.0
     first = 0
-
-    def reweigh(word: int) -> float:
-        new = max((idfs[t] for t in of_word[word] if held[t]), default=0.0)
-        change = new - weight[word]
-        weight[word] = new
-        return change
-
     for at, index in zip(ats, terms, strict=True):
         while ats[first] <= at - width:
             gone = terms[first]
             held[gone] -= 1
-            if not held[gone]:
-                now += reweigh(readings[gone])
+            if not held[gone]:  # the word now weighs its largest reading still held
+                word = readings[gone]
+                left = 0.0
+                for term in of_word[word]:
+                    if held[term] and idfs[term] > left:
+                        left = idfs[term]
+                now += left - weight[word]
+                weight[word] = left
             first += 1
+        word = readings[index]
+        if idfs[index] > weight[word]:
+            now += idfs[index] - weight[word]
+            weight[word] = idfs[index]
         held[index] += 1
-        if held[index] == 1:
-            now += reweigh(readings[index])
-        best = max(best, now)
+        if now > best:
+            best = now
     return best
 
 
