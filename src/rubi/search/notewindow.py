@@ -34,6 +34,18 @@ has English notes), and a note's text is analysed
 by the same chain, so a word and its stem meet as the index matched them. Measured on
 the knowledge-base development halves: ``docs/benchmarks-history.md``, "issue 28:
 knowledge bases, thirteenth pass".
+
+The window's unit is the question's word, as BM25F's is (its terms saturate together):
+a word of a language read twice (its own stem and English's,
+:func:`rubi.index.wordterm.word_terms`) weighs, in a window, the largest IDF of its
+terms the window holds, and in the question's mass its largest term's
+(:func:`best_word_window`). Each term counted on its own, a word whose two stemmers
+disagree (Dutch ``doorzichtig``: ``doorzicht``, ``doorzichtig``) weighed twice one
+whose stemmers agree (``kleur``); counted once at its more specific reading's IDF, a
+note writing the question's own form is told from one writing a relative of it
+(Norwegian ``vilkårlig`` against ``vilkår``). Measured on 32 language development
+halves: ``docs/benchmarks-history.md``, "issue 28: languages still below their own
+BM25, twenty-first pass".
 """
 
 from __future__ import annotations
@@ -146,18 +158,28 @@ class NoteQuestion:
     """A question's distinct terms in one analysis chain (``lang``), each with the
     prefix looked for in a note's text (``keys``, lower case) and its IDF (``idfs``);
     ``words``: its distinct words as its language writes them (:func:`note_question`),
-    or -1 for one word a term."""
+    or -1 for one word a term; ``readings``: each term's word, numbered from 0 in
+    the order of first appearance (a word of a language read twice, its own stem and
+    English's, has two terms: :func:`rubi.index.wordterm.word_terms`), or empty for
+    one word a term."""
 
     lang: str
     terms: tuple[str, ...]
     keys: tuple[str, ...]
     idfs: tuple[float, ...]
     words: int = -1
+    readings: tuple[int, ...] = ()
 
     @property
     def mass(self) -> float:
-        """The question's IDF mass (the sum of its terms' IDFs)."""
-        return math.fsum(self.idfs)
+        """The question's IDF mass: the sum of its words' IDFs, each word its largest
+        term's (a word is held at most by its most specific reading)."""
+        if not self.readings:
+            return math.fsum(self.idfs)
+        top: dict[int, float] = {}
+        for word, idf in zip(self.readings, self.idfs, strict=True):
+            top[word] = max(idf, top.get(word, idf))
+        return math.fsum(top.values())
 
     @property
     def size(self) -> int:
@@ -180,9 +202,14 @@ def note_question(
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
+    word_of: dict[str, int] = {}  # a term -> its word (a word's readings are one word)
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
-        for term in analyzer.terms_of(surface):
+        read = analyzer.terms_of(surface)
+        known = [word_of[term] for term in read if term in word_of]
+        word = known[0] if known else len(set(word_of.values()))
+        for term in read:
             found.setdefault(term, term_key(surface, term))
+            word_of.setdefault(term, word)
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
@@ -192,7 +219,12 @@ def note_question(
     korean = korean_words(query)
     words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
     return NoteQuestion(
-        lang, terms, tuple(found.values()), tuple(idf.get(t, top) for t in terms), words
+        lang,
+        terms,
+        tuple(found.values()),
+        tuple(idf.get(t, top) for t in terms),
+        words,
+        tuple(word_of[t] for t in terms),
     )
 
 
@@ -242,8 +274,62 @@ def note_window_share(
     found = _term_offsets(text, question, digest)
     found.sort()
     ats = word_numbers(text, [pos for pos, _ in found])
-    best = best_window(ats, [index for _, index in found], question.idfs, window)[0]
+    terms = [index for _, index in found]
+    words = question.readings
+    if words and len(set(words)) < len(words):  # a word of two terms
+        best = best_word_window(ats, terms, question.idfs, words, window)
+    else:
+        best = best_window(ats, terms, question.idfs, window)[0]
     return min(1.0, best / mass)
+
+
+def best_word_window(
+    ats: Sequence[int],
+    terms: Sequence[int],
+    idfs: Sequence[float],
+    readings: Sequence[int],
+    width: int,
+) -> float:
+    """The largest IDF mass of distinct words one window of ``width`` places holds, a
+    word weighing the largest IDF of its terms the window holds (a sliding window, in
+    one pass): :func:`rubi.search.codewindow.best_window` with a question's word, not
+    its term, as the unit.
+
+    Args:
+        ats: each found term's place (a word number), ascending.
+        terms: each found term's index into ``idfs``, in the same order.
+        idfs: each question term's IDF.
+        readings: each question term's word (:attr:`NoteQuestion.readings`).
+        width: places a window spans.
+    """
+    held = [0] * len(idfs)  # occurrences of each term in the window
+    weight = [0.0] * (max(readings, default=-1) + 1)  # each word's weight in the window
+    of_word: dict[int, list[int]] = {}
+    for term, word in enumerate(readings):
+        of_word.setdefault(word, []).append(term)
+    now = best = 0.0
+    first = 0
+    for at, index in zip(ats, terms, strict=True):
+        while ats[first] <= at - width:
+            gone = terms[first]
+            held[gone] -= 1
+            if not held[gone]:  # the word now weighs its largest reading still held
+                word = readings[gone]
+                left = 0.0
+                for term in of_word[word]:
+                    if held[term] and idfs[term] > left:
+                        left = idfs[term]
+                now += left - weight[word]
+                weight[word] = left
+            first += 1
+        word = readings[index]
+        if idfs[index] > weight[word]:
+            now += idfs[index] - weight[word]
+            weight[word] = idfs[index]
+        held[index] += 1
+        if now > best:
+            best = now
+    return best
 
 
 def word_numbers(text: str, offsets: Sequence[int]) -> list[int]:
