@@ -109,7 +109,7 @@ class SearchIndex:
         self._lock = _thread.RLock()
         self._reader: Any = None
         self._scorer: TermScorer | None = None
-        self._segments = SegmentData()  # kept across reopens: segments do not change
+        self._segments = SegmentData(self.directory)  # kept across reopens: segments do not change
         self._opened: tuple[int, int, int] | None = None
         self._langs: tuple[TermScorer, list[str]] | None = None  # of the scorer named
         self._cold = False  # the reader is rubi.index.segmentfiles' (no Whoosh)
