@@ -215,6 +215,7 @@ class SearchIndex:
             if self._ix is not None:
                 self._ix.close()
                 self._ix = None
+            self._segments.close()  # the segment files read by pread (kept data stays)
 
     def _scoring(self) -> TermScorer:
         """The scorer of the index as it is now: the one kept open, unless a commit
