@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import mmap
 import os
+from contextlib import suppress
 from pathlib import Path
 
 from rubi.core.picklefiles import open_trusted
@@ -98,7 +99,8 @@ class SegmentTerms:
             self._fd = -1
 
     def __del__(self) -> None:
-        self.close()
+        with suppress(OSError, TypeError, AttributeError):  # at interpreter exit: none
+            self.close()
 
     def _read(self, at: int, size: int) -> bytes:
         return os.pread(self._fd, size, at)
