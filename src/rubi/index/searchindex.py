@@ -109,7 +109,7 @@ class SearchIndex:
         self._lock = _thread.RLock()
         self._reader: Any = None
         self._scorer: TermScorer | None = None
-        self._segments = SegmentData()  # kept across reopens: segments do not change
+        self._segments = SegmentData(self.directory)  # kept across reopens: segments do not change
         self._opened: tuple[int, int, int] | None = None
         self._langs: tuple[TermScorer, list[str]] | None = None  # of the scorer named
         self._cold = False  # the reader is rubi.index.segmentfiles' (no Whoosh)
@@ -215,6 +215,7 @@ class SearchIndex:
             if self._ix is not None:
                 self._ix.close()
                 self._ix = None
+            self._segments.close()  # the segment files read by pread (kept data stays)
 
     def _scoring(self) -> TermScorer:
         """The scorer of the index as it is now: the one kept open, unless a commit

@@ -8,13 +8,17 @@ commit reads only the new segment. Read by the BM25F scorer
 
 from __future__ import annotations
 
+import struct
+import zlib
 from array import array
 from collections import OrderedDict
 from collections.abc import Collection
+from pathlib import Path
 
 from whoosh.util.numeric import byte_to_length
 
 from rubi.index.segmentfiles import ColdSegment
+from rubi.index.segmentpickles import SegmentFormatError
 from rubi.index.whooshinternals import (
     block_postings,
     column_bytes,
@@ -27,6 +31,8 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
+
+    from rubi.index.segmentterms import SegmentTerms
 
 __all__ = [
     "MAX_CACHED_POSTINGS",
@@ -47,6 +53,11 @@ are forgotten when more are asked for."""
 UNKEPT_STORED = frozenset({"meta"})
 """Stored fields :meth:`TermScorer.stored` leaves out (a hit needs none of them)."""
 
+_UNREAD = (OSError, ValueError, SegmentFormatError, zlib.error, struct.error)
+"""What a segment's file read by :class:`~rubi.index.segmentterms.SegmentTerms` may
+raise (another format, a damaged or vanished file): that segment is then read through
+Whoosh."""
+
 _LENGTHS = tuple(byte_to_length(b) for b in range(256))
 """Whoosh's stored field length (one byte, about 3% resolution) → its length."""
 
@@ -56,10 +67,15 @@ class SegmentData:
     lengths, each term's postings (deleted documents included: a reader filters its
     own), each document's stored fields but :data:`UNKEPT_STORED`. Postings are
     bounded by :data:`MAX_CACHED_POSTINGS`, least recently used dropped first, stored
-    fields by :data:`MAX_CACHED_STORED`.
+    fields by :data:`MAX_CACHED_STORED`. Given the index's ``directory``, a Whoosh
+    segment's postings and document frequencies are read from its file by
+    :class:`~rubi.index.segmentterms.SegmentTerms` (the same values, a quarter of the
+    CPU), through Whoosh where that reader cannot open it.
     Not thread-safe: the owner serialises calls."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: Path | str | None = None) -> None:
+        self._directory = directory
+        self._files: dict[str, SegmentTerms | None] = {}
         self._lengths: dict[tuple[str, str], Lengths] = {}
         self._divisors: dict[tuple[str, str, float, float], list[float]] = {}
         self._postings: OrderedDict[tuple[str, str, str], tuple[array[int], array[float]]]
@@ -77,6 +93,34 @@ class SegmentData:
             self._held -= len(self._postings.pop(term)[0])
         for doc in [k for k in self._stored if k[0] not in segments]:
             del self._stored[doc]
+        for segment in [k for k in self._files if k not in segments]:
+            self._close(segment)
+
+    def close(self) -> None:
+        """Close the segment files this keeps open (they are opened again on use)."""
+        for segment in list(self._files):
+            self._close(segment)
+
+    def _close(self, segment: str) -> None:
+        found = self._files.pop(segment, None)
+        if found is not None:
+            found.close()
+
+    def _unread(self, segment: str) -> None:
+        """Read the segment through Whoosh from now on (its file read otherwise failed)."""
+        self._close(segment)
+        self._files[segment] = None
+
+    def _terms(self, segment: str, leaf: Any) -> SegmentTerms | None:
+        """The segment's file read by ``pread``, opened on first use; None without a
+        directory or where it cannot be (:func:`~rubi.index.segmentterms.open_terms`)."""
+        if self._directory is None:
+            return None
+        if segment not in self._files:
+            from rubi.index.segmentterms import open_terms
+
+            self._files[segment] = open_terms(self._directory, leaf)
+        return self._files[segment]
 
     def lengths(self, segment: str, leaf: Any, field: str) -> Lengths:
         """Each document's stored length of ``field`` in the segment, as its code and
@@ -119,7 +163,14 @@ class SegmentData:
             ids.extend(found_ids)
             weights.extend(found_weights)
         else:
-            _read_postings(leaf, field, text, ids, weights)
+            terms = self._terms(segment, leaf)
+            try:
+                _read_postings(leaf, field, text, ids, weights, terms)
+            except _UNREAD:
+                if terms is None:
+                    raise  # Whoosh's own error
+                self._unread(segment)  # read through Whoosh from now on
+                _read_postings(leaf, field, text, ids, weights)
         self._postings[key] = found = (ids, weights)
         self._held += len(ids)
         while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
@@ -138,7 +189,15 @@ class SegmentData:
             ids = self.postings(segment, leaf, field, text)[0]
             return len(ids) - len(deleted.intersection(ids))
         found = self._postings.get((segment, field, text))
-        return len(found[0]) if found is not None else int(leaf.doc_frequency(field, text))
+        if found is not None:
+            return len(found[0])
+        terms = None if isinstance(leaf, ColdSegment) else self._terms(segment, leaf)
+        if terms is not None:
+            try:
+                return terms.doc_frequency(field, text)
+            except _UNREAD:
+                self._unread(segment)
+        return int(leaf.doc_frequency(field, text))
 
     def stored(self, segment: str, leaf: Any, docnum: int) -> dict[str, Any]:
         """A document's stored fields (the caller must not change the dict)."""
@@ -191,14 +250,26 @@ def segment_id(leaf: Any) -> str:
 
 
 def _read_postings(
-    leaf: Any, field: str, text: str, ids: array[int], weights: array[float]
+    leaf: Any,
+    field: str,
+    text: str,
+    ids: array[int],
+    weights: array[float],
+    terms: SegmentTerms | None = None,
 ) -> None:
     """Append a term's postings in one segment, deleted documents included, to
     ``ids`` (segment document numbers, ascending) and ``weights`` (frequencies);
-    nothing for a term the segment does not hold. The term is looked up once: asking
+    nothing for a term the segment does not hold. Read from the segment's file by
+    ``terms`` when given (nothing appended when that fails: one of :data:`_UNREAD`),
+    else through Whoosh, where the term is looked up once: asking
     ``(field, text) in leaf`` first looked up a held term twice in the segment's term
     table (a term of another language's chain is mostly not held, one held term in
     three on obsidian-hub's questions)."""
+    if terms is not None:
+        found_ids, found_weights = terms.term_postings(field, text)
+        ids.extend(found_ids)
+        weights.extend(found_weights)
+        return
     from whoosh.reading import TermNotFound  # a long-lived reader's: Whoosh is loaded
 
     try:

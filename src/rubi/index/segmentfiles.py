@@ -39,6 +39,7 @@ from array import array
 from io import BytesIO
 from itertools import accumulate
 from pathlib import Path
+from typing import NamedTuple
 
 from rubi.core.picklefiles import open_trusted
 from rubi.index.segmentpickles import (
@@ -54,7 +55,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["ColdReader", "ColdSegment", "SegmentFormatError", "latest_generation", "open_segments"]
+__all__ = [
+    "ColdReader",
+    "ColdSegment",
+    "SegmentFormatError",
+    "TermTable",
+    "compound_directory",
+    "decode_blocks",
+    "latest_generation",
+    "open_segments",
+    "term_table",
+]
 
 INDEX_NAME = "MAIN"
 """Whoosh's default index name, the one rubi's indexes use."""
@@ -139,6 +150,65 @@ def _read_toc(directory: str, generation: int) -> tuple[frozenset[str], list[dic
     return frozenset(fields["_fields"]), saved
 
 
+def compound_directory(data: bytes | mmap.mmap) -> dict[str, tuple[int, int]]:
+    """A compound segment file's sub-files: name → (offset, length) in the file."""
+    where = _LONG.unpack_from(data, 0)[0]
+    found = plain_loads(data[where:])
+    return {str(file): (int(info["offset"]), int(info["length"])) for file, info in found.items()}
+
+
+class TermTable(NamedTuple):
+    """A segment's hashed term table (``HSH3``), as :func:`term_table` reads it."""
+
+    hash: Callable[[bytes], int]
+    """A key's hash (MD5's last four bytes or CRC-32, as the table was written)."""
+    fieldmap: dict[str, int]
+    """Field name → its number, the first two bytes of its terms' keys."""
+    tables: list[tuple[int, int]]
+    """The 256 hash tables: (position from :attr:`start`, slots)."""
+    start: int
+    """The table's position in the compound file."""
+    order: struct.Struct
+    """One entry of the ordered keys' positions."""
+    order_at: int
+    """Where the ordered keys' positions start (in the compound file)."""
+    order_len: int
+    """How many keys the table holds."""
+
+
+def term_table(data: bytes | mmap.mmap, start: int, length: int) -> TermTable:
+    """The term table of ``length`` bytes at ``start`` in a compound segment file.
+
+    Raises:
+        SegmentFormatError: another format, or a hash type it does not know.
+    """
+    if data[start : start + 4] != _HASH_MAGIC:
+        raise SegmentFormatError("a term table of another format")
+    kind = data[start + 4]
+    hash_of: Callable[[bytes], int]
+    if kind == 0:
+        try:
+            from _md5 import md5  # type: ignore[import-not-found]
+        except ImportError:  # pragma: no cover - an interpreter without it
+            from hashlib import md5
+        hash_of = lambda key: int.from_bytes(md5(key).digest()[-4:], "big")  # noqa: E731
+    elif kind == 1:
+        hash_of = lambda key: zlib.crc32(key) & 0xFFFFFFFF  # noqa: E731
+    else:
+        raise SegmentFormatError(f"a term table hashed by kind {kind}")
+    end = start + length - _INT.size
+    extras_at = end - _INT.unpack_from(data, end)[0]
+    stream = BytesIO(data[extras_at:end])
+    extras = plain_load(stream)
+    fieldmap = {str(k): int(v) for k, v in extras["fieldmap"].items()}
+    tables_at = extras_at - 256 * _DIR_ENTRY.size
+    tables = [_DIR_ENTRY.unpack_from(data, tables_at + i * _DIR_ENTRY.size) for i in range(256)]
+    order = struct.Struct("!" + str(extras["indextype"]))
+    return TermTable(
+        hash_of, fieldmap, tables, start, order, extras_at + stream.tell(), int(extras["indexlen"])
+    )
+
+
 class _Identity:
     """What :func:`rubi.index.segmentdata.segment_id` asks of a segment: its id."""
 
@@ -163,7 +233,7 @@ class ColdSegment:
         with open_trusted(Path(directory, f"{name}.seg")) as fh:  # a FIFO would block
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            self._files = self._directory(name)
+            self._files = compound_directory(self._map)
             self._open_terms(f"{name}.trm")
             self._postings = self._files[f"{name}.pst"][0]
         except BaseException:
@@ -172,46 +242,14 @@ class ColdSegment:
         self._name = name
         self._stored: tuple[int, array[int], array[int]] | None = None
 
-    def _directory(self, name: str) -> dict[str, tuple[int, int]]:
-        data = self._map
-        where = _LONG.unpack_from(data, 0)[0]
-        found = plain_loads(data[where:])
-        files = {}
-        for file, info in found.items():
-            files[str(file)] = (int(info["offset"]), int(info["length"]))
-        return files
-
     def _open_terms(self, file: str) -> None:
-        data = self._map
-        start, length = self._files[file]
-        if data[start : start + 4] != _HASH_MAGIC:
-            raise SegmentFormatError("a term table of another format")
-        kind = data[start + 4]
-        self._hash: Callable[[bytes], int]
-        if kind == 0:
-            try:
-                from _md5 import md5  # type: ignore[import-not-found]
-            except ImportError:  # pragma: no cover - an interpreter without it
-                from hashlib import md5
-            self._hash = lambda key: int.from_bytes(md5(key).digest()[-4:], "big")
-        elif kind == 1:
-            self._hash = lambda key: zlib.crc32(key) & 0xFFFFFFFF
-        else:
-            raise SegmentFormatError(f"a term table hashed by kind {kind}")
-        end = start + length - _INT.size
-        extras_at = end - _INT.unpack_from(data, end)[0]
-        stream = BytesIO(data[extras_at:end])
-        extras = plain_load(stream)
-        self._fieldmap: dict[str, int] = {str(k): int(v) for k, v in extras["fieldmap"].items()}
-        tables_at = extras_at - 256 * _DIR_ENTRY.size
-        self._tables = [
-            _DIR_ENTRY.unpack_from(data, tables_at + i * _DIR_ENTRY.size) for i in range(256)
-        ]
-        self._terms_at = start
+        table = term_table(self._map, *self._files[file])
+        self._hash = table.hash
+        self._fieldmap = table.fieldmap
+        self._tables = table.tables
+        self._terms_at = table.start
         # The ordered keys' positions follow the extras (OrderedHashReader's index).
-        self._order = struct.Struct("!" + str(extras["indextype"]))
-        self._order_at = extras_at + stream.tell()
-        self._order_len = int(extras["indexlen"])
+        self._order, self._order_at, self._order_len = table.order, table.order_at, table.order_len
 
     # -- what a Whoosh reader answers ------------------------------------------------
     def segment(self) -> _Identity:
@@ -277,34 +315,7 @@ class ColdSegment:
             ids, weights, _ = plain_loads(data[rest : at + length])
             return list(ids), list(weights) if weights else [1.0] * len(ids)
         offset = _LONG.unpack_from(data, rest)[0]
-        return self._blocks(self._postings + offset)
-
-    def _blocks(self, at: int) -> tuple[list[int], Any]:
-        data = self._map
-        if data[at : at + 4] != _BLOCK_MAGIC:
-            raise SegmentFormatError("a posting list of another format")
-        at += 4
-        ids: list[int] = []
-        weights: list[float] = []
-        last = False
-        while not last:
-            length = _INT.unpack_from(data, at)[0]
-            last = length < 0
-            end = at + _INT.size + abs(length)
-            header = BytesIO(data[at + _INT.size : end])
-            count, _, _, compressed, _, _ = plain_load(header)
-            raw = data[at + _INT.size + header.tell() : end]
-            block = plain_loads(zlib.decompress(raw) if compressed else raw)
-            ids.extend(accumulate(block[0]))
-            found = block[1]
-            if found is None:
-                weights.extend([1.0] * count)
-            elif isinstance(found, float):  # Whoosh widens it through a float array
-                weights.extend(array("f", [found] * count))
-            else:
-                weights.extend(found)
-            at = end
-        return ids, weights
+        return decode_blocks(self._map, self._postings + offset)
 
     def lengths_bytes(self, field: str) -> bytes | None:
         """The field's length column (one byte a document), None when it has none."""
@@ -370,6 +381,40 @@ class ColdSegment:
 
     def close(self) -> None:
         self._map.close()
+
+
+def decode_blocks(data: bytes | mmap.mmap, at: int) -> tuple[list[int], Any]:
+    """The posting blocks (``W3Bl``) starting at ``at`` in ``data``: their document
+    numbers (ascending, deleted ones included) and weights, as Whoosh's matcher
+    decodes them.
+
+    Raises:
+        SegmentFormatError: no posting list of this format at ``at``.
+    """
+    if data[at : at + 4] != _BLOCK_MAGIC:
+        raise SegmentFormatError("a posting list of another format")
+    at += 4
+    ids: list[int] = []
+    weights: list[float] = []
+    last = False
+    while not last:
+        length = _INT.unpack_from(data, at)[0]
+        last = length < 0
+        end = at + _INT.size + abs(length)
+        header = BytesIO(data[at + _INT.size : end])
+        count, _, _, compressed, _, _ = plain_load(header)
+        raw = data[at + _INT.size + header.tell() : end]
+        block = plain_loads(zlib.decompress(raw) if compressed else raw)
+        ids.extend(accumulate(block[0]))
+        found = block[1]
+        if found is None:
+            weights.extend([1.0] * count)
+        elif isinstance(found, float):  # Whoosh widens it through a float array
+            weights.extend(array("f", [found] * count))
+        else:
+            weights.extend(found)
+        at = end
+    return ids, weights
 
 
 def _array(data: mmap.mmap, at: int, code: str, count: int) -> array[int]:
