@@ -183,20 +183,15 @@ def kept_code_map(
     previous: CodeMap,
     listing: FileListing,
     stats: Mapping[str, os.stat_result],
-    opened: ParseCache | None = None,
 ) -> CodeMap | None:
     """:func:`build_code_map` with ``previous`` when it can keep ``previous``'s
     resolution (every changed file kept its shape, the same files are mapped), without
     resolving anything when it cannot: None then, and the caller reshapes the map
     (:func:`rubi.codemap.incremental.reshape_code_map`) or builds it in full. The
     changed files' parse rows are written either way (what they hold is their content
-    now), the rows of files gone removed.
-
-    ``opened``: the cache at ``cache_path`` already open (``open_cache(cache_path)``),
-    left open for the caller's reshape (its entries as after the write); else the
-    cache is opened and closed here."""
+    now), the rows of files gone removed."""
     started = time.perf_counter()
-    cache = open_cache(cache_path) if opened is None else opened
+    cache = open_cache(cache_path)
     try:
         warnings: list[ScanWarning] = []
         entries, changed, counts = scan_files(
@@ -210,8 +205,7 @@ def kept_code_map(
             code_map = _rewarned(code_map, changed, warnings)
         problem = cache.write(changed, [p for p in cache.entries if p not in entries])
     finally:
-        if opened is None:
-            cache.close()
+        cache.close()
     return None if code_map is None else _with_warning(code_map, problem)
 
 

@@ -28,7 +28,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +182,6 @@ class ParseCache:
         self.entries: dict[str, CacheEntry] = {}
         self.warnings: list[ScanWarning] = []
         self._by_content: dict[tuple[str, str], str] | None = None
-        self._owned = True
 
     def detached(self) -> ParseCache:
         """The same rows with no database behind them, for a forked child (a SQLite
@@ -205,14 +204,9 @@ class ParseCache:
         """The cached parses of ``paths``; a path without a row, left out, or whose
         parse does not decode is missing from the result (parse the file again)."""
         wanted = [p for p in paths if p in self.entries and self.entries[p].mapped]
-        out: dict[str, Parsed] = {}
-        for path in wanted:
-            held = self.entries[path].parsed  # a row this cache wrote (:meth:`write`)
-            if held is not None:
-                out[path] = held
-        wanted = [p for p in wanted if p not in out]
         if self._conn is None or not wanted:
-            return out
+            return {}
+        out: dict[str, Parsed] = {}
         bad = 0
         try:
             for path, text in _select_paths(self._conn, "SELECT path, parsed ", wanted):
@@ -270,36 +264,9 @@ class ParseCache:
         except sqlite3.Error as exc:
             logger.warning("cannot write code map cache %s: %s", self.path, exc)
             return ScanWarning(self._name(), _not_written(exc))
-        self._written(changed, [row[3] for row in rows], gone)
         return None
 
-    def _written(
-        self, changed: Mapping[str, CacheEntry], mtimes: list[int], gone: list[str]
-    ) -> None:
-        """:attr:`entries` as a new :func:`open_cache` would read them after a write
-        (the mtimes as stored), each written row keeping its parse: a caller that goes
-        on with the same open cache (a shape check, then the reshape) neither opens nor
-        decodes it again."""
-        for (key, entry), mtime_ns in zip(changed.items(), mtimes, strict=True):
-            self.entries[key] = replace(entry, mtime_ns=mtime_ns)
-        for key in gone:
-            self.entries.pop(key, None)
-        self._by_content = None
-
-    def only(self, paths: Collection[str]) -> ParseCache:
-        """A view of these ``paths``' rows on the same open database, as
-        ``open_cache(path, only=paths)`` would give (:meth:`close` it or not: the
-        connection stays this cache's)."""
-        view = ParseCache(self.path, self._conn)
-        view.entries = {p: e for p in paths if (e := self.entries.get(p)) is not None}
-        view.warnings = list(self.warnings)
-        view._owned = False
-        return view
-
     def close(self) -> None:
-        if not self._owned:
-            self._conn = None
-            return
         if self._conn is not None:
             self._conn.close()
             self._conn = None

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rubi.codemap.build import BuildParts, _parses, _shape, _with_warning
-from rubi.codemap.cache import CacheEntry, ParseCache, open_cache
+from rubi.codemap.cache import CacheEntry, open_cache
 from rubi.codemap.files import FileListing
 from rubi.codemap.graphshape import same_graph
 from rubi.codemap.lang import RepoIndex, jvm
@@ -214,7 +214,6 @@ def reshape_code_map(
     listing: FileListing,
     stats: Mapping[str, os.stat_result],
     changed: Collection[str] = (),
-    opened: ParseCache | None = None,
 ) -> tuple[CodeMap, MapMemory] | None:
     """``memory.code_map`` brought up to date from ``listing`` and ``stats``.
 
@@ -228,9 +227,6 @@ def reshape_code_map(
         stats: :func:`rubi.codemap.files.stat_files` of ``listing`` now.
         changed: paths known to have changed (a watcher's events), besides those
             whose stat differs.
-        opened: the cache at ``cache_path`` already open, left open (a cold run's
-            shape check opened it: :func:`rubi.codemap.build.kept_code_map`); its
-            rows of the changed files are used as if opened for them alone.
 
     Returns:
         ``(map, memory)``; the map has ``stats.reused_shape`` when no file changed
@@ -264,7 +260,7 @@ def reshape_code_map(
         return None
     candidates = sorted(p for p in touched if language_of(p))
     present = [p for p in candidates if p in stamps]
-    cache = open_cache(cache_path, only=candidates) if opened is None else opened.only(candidates)
+    cache = open_cache(cache_path, only=candidates)
     try:
         if cache.warnings:
             return None

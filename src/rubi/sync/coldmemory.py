@@ -38,26 +38,18 @@ def from_saved_memory(
     was far behind. None when the memory cannot be read, or the reshape needs a full
     build (a manifest changed, the cache unreadable)."""
     from rubi.codemap.build import kept_code_map
-    from rubi.codemap.cache import open_cache
     from rubi.codemap.incremental import reshape_code_map
 
     root = paths.project_root
     assert root is not None
-    # opened once: the shape check reads every row, the reshape those of the changed
-    # files (a cache opened with a warning is opened again by the reshape, as before)
-    cache = open_cache(paths.codemap_cache)
-    try:
-        code_map = kept_code_map(root, paths.codemap_cache, previous, listing, stats, cache)
-        if code_map is not None:
-            return code_map, None
-        memory = load_memory(paths)
-        if memory is None:
-            return None
-        stale = _behind(memory.code_map, previous)
-        again = cache if not cache.warnings else None
-        got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats, (), again)
-    finally:
-        cache.close()
+    code_map = kept_code_map(root, paths.codemap_cache, previous, listing, stats)
+    if code_map is not None:
+        return code_map, None
+    memory = load_memory(paths)
+    if memory is None:
+        return None
+    stale = _behind(memory.code_map, previous)
+    got = reshape_code_map(root, paths.codemap_cache, memory, listing, stats)
     if got is None:
         return None
     code_map, memory = got
