@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 else:
     Matrix = Any
 
-__all__ = ["MAX_TEXT_CHARS", "Encoder", "load_encoder", "weights_dir"]
+__all__ = ["MAX_TEXT_CHARS", "Encoder", "load_encoder", "model_id", "weights_dir"]
 
 MAX_TEXT_CHARS = 4_000
 """Characters of one text embedded at most (a mean of more tokens says little more)."""
@@ -37,6 +37,8 @@ _LOCK = threading.Lock()
 _LOADED: list[Encoder] = []
 """The shipped model, once loaded (one item): process-wide and never cleared; its
 files are part of the installed package and change only with it."""
+_MODEL_ID: list[str] = []
+"""The shipped model's id, once read (one item), like :data:`_LOADED`."""
 
 
 def weights_dir() -> Path:
@@ -120,10 +122,31 @@ def load_encoder() -> Encoder:
         return _LOADED[0]
 
 
+def model_id() -> str:
+    """The shipped model's id (:attr:`Encoder.model_id`), read from its ``model.json``
+    without numpy or the weights: whether a text's cached vectors are current is known
+    before anything is loaded (thread-safe, read once per process).
+
+    Raises:
+        OSError: ``model.json`` cannot be read.
+        ValueError: it is not JSON, or not an object with an ``id``.
+    """
+    with _LOCK:
+        if not _MODEL_ID:
+            _MODEL_ID.append(_read_id(weights_dir()))
+        return _MODEL_ID[0]
+
+
+def _read_id(folder: Path) -> str:
+    meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
+    if not isinstance(meta, dict) or "id" not in meta:
+        raise ValueError(f"{folder}: model.json has no id")
+    return str(meta["id"])
+
+
 def _load(folder: Path) -> Encoder:
     import numpy as np
 
-    meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
     # Mapped, not read: a query (the recall hook's one search) gathers the rows of its
     # few tokens; reading the whole 7.5 MB table cost 2-3 ms of CPU warm and 50-60 ms
     # when the file was not in the page cache. The same int8 values either way.
@@ -135,7 +158,7 @@ def _load(folder: Path) -> Encoder:
     if len(tokenizer.vocab) != vectors.shape[0]:
         raise ValueError(f"{folder}: {len(tokenizer.vocab)} tokens, {vectors.shape[0]} vectors")
     return Encoder(
-        model_id=str(meta["id"]),
+        model_id=_read_id(folder),
         dims=int(vectors.shape[1]),
         _vectors=vectors,
         _scales=scales.astype(np.float32),

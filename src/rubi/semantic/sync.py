@@ -143,17 +143,19 @@ class VectorSink:
     def _embed(self, doc: IndexDoc) -> None:
         if doc.kind != "note":
             return  # code is left to the other lists: the static model cost code search
-        import numpy as np  # only now: a code edit's run never imports numpy
-
-        from rubi.semantic.encoder import normalize
+        from rubi.semantic.encoder import model_id
         from rubi.semantic.passages import doc_passages, passages_digest
 
-        encoder = self._model()
         self._fed.add(doc.id)
         passages = doc_passages(doc)
-        digest = passages_digest(encoder.model_id, passages)
-        if self._digest(encoder.model_id, doc.id) == digest:
-            return
+        digest = passages_digest(model_id(), passages)
+        if self._digest(model_id(), doc.id) == digest:
+            return  # the same passages: neither numpy nor the model is loaded for it
+        import numpy as np  # only now: a run that embeds nothing never imports numpy
+
+        from rubi.semantic.encoder import normalize
+
+        encoder = self._model()
         sums, _ = encoder.token_sums([p.text for p in passages])
         whole = sums.sum(axis=0, keepdims=True)  # every token of the document
         vecs = normalize(np.vstack([whole, sums])).astype(np.float16)
