@@ -118,7 +118,8 @@ def searching_once(*, ready_only: bool = False) -> Iterator[None]:
       (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index already
       loaded is used as it is.
 
-    With ``ready_only`` (a starting server's recall hook), a search leaves out the
+    With ``ready_only`` (a starting server's recall hook; a cold recall hook's process
+    does the same for all its searches, :func:`one_search`), a search leaves out the
     dense list while this process has not imported NumPy (45-50 ms of CPU of the
     session's first recall, about a third of it; :data:`LEFT_OUT` says so): the
     other lists as ready, the same ranking rules; the server's warm-up search (or a
