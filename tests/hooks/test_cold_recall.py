@@ -50,7 +50,9 @@ def _cold(
 
 def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
-    probe = _COLD.replace('"tomllib")', '"tomllib", "numpy")')
+    probe = _COLD.replace(
+        '"tomllib")', '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder")'
+    )
     answer, loaded, threads, lazy = _cold(project, payload, probe)
     # the same answer: the dense list (left out cold) has no weight on this prompt
     assert json.loads(answer) == hook("UserPromptSubmit", payload)

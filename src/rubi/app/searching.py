@@ -431,14 +431,15 @@ def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex 
 
     if scope in UNEMBEDDED_SCOPES or not semantic.enabled():
         return None  # as dense_index_for answers for the channel off
-    from rubi.semantic.dense import dense_index_for
     from rubi.semantic.separation import list_may_vote
 
     if not list_may_vote(paths.index_dir, query):
         return None
     if (_READY_PROCESS or _READY_ONLY.get()) and "numpy" not in sys.modules:
         LEFT_OUT["dense"] = LEFT_OUT.get("dense", 0) + 1  # the lists that are ready answer
-        return None
+        return None  # nor the dense reader's modules imported (the encoder, typing: 5 ms)
+    from rubi.semantic.dense import dense_index_for
+
     return dense_index_for(paths.index_dir, on_demand=True if once else None)
 
 
