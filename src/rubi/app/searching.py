@@ -77,8 +77,8 @@ def one_search(*, ready_only: bool = False) -> None:
     with the lists that are ready, as a starting server's recall does
     (:func:`searching_once` with ``ready_only``): the dense list is left out unless
     NumPy is already imported, so the hook never imports NumPy and reads the vectors
-    for one prompt (95-130 ms of the 265 ms of CPU of a cold recall at 6,800 notes
-    with the ``semantic`` extra). The same ranking rules, one list fewer: on the
+    for one prompt (about 120 ms of the 260-340 ms of CPU of a cold recall at 6,800
+    notes with the ``semantic`` extra). The same ranking rules, one list fewer: on the
     development halves of the evaluation sets the list's weight is above 0 on about 1
     question in 100, and no recall there lost or gained an answer without it
     (``docs/benchmarks-history.md``, issue 29, twenty-first pass). A cold ``rubi
