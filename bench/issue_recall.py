@@ -4,7 +4,7 @@ Usage::
 
     python bench/issue_recall.py --set bench/sets/issues-click=PATH [--set SET=PATH ...]
         [--off-topic bench/sets/kb-NAME[=PATH] ...] [--split dev|test|all] [--final]
-        [--json OUT]
+        [--semantic] [--json OUT]
 
 Each ``--set`` is an issue → files set (:mod:`evalset`) and a git repository holding its
 base commits (a clone or a bare git directory). For every task of the chosen split the
@@ -14,7 +14,7 @@ hooks run exactly as the plugin's ``hooks/hooks.json`` runs them: its command li
 through ``sh -c`` in the project, the hook JSON on standard input (the payload shape of
 Claude Code's, ``tests/hooks/payloads``), ``rubi`` found on ``PATH`` (this interpreter's
 scripts folder first), ``HOME`` and the cache folder fresh for the run, the dense channel
-off (the plain install). Counted per task:
+off (the plain install; ``--semantic``: on, for a checkout with the extra). Counted per task:
 
 - recall: the UserPromptSubmit hook, the issue (title, blank line, body) as the prompt:
   whether its injected context names at least one ``relevant`` file (its whole
@@ -167,10 +167,11 @@ def project_files(tree: Path) -> list[str]:
     ]
 
 
-def hook_env(home: Path) -> dict[str, str]:
+def hook_env(home: Path, *, semantic: bool = False) -> dict[str, str]:
     """The environment a hook runs in: this one, with ``HOME`` and the cache folder in
     ``home``, this interpreter's scripts folder first on ``PATH`` and the dense channel
-    off (``RUBI_SEMANTIC=0``, the plain install)."""
+    off (``RUBI_SEMANTIC=0``, the plain install), or on with ``semantic`` (the extra
+    installed)."""
     from rubi.semantic import DISABLE_ENV
 
     env = dict(os.environ)
@@ -178,7 +179,7 @@ def hook_env(home: Path) -> dict[str, str]:
     env["HOME"] = str(home)
     env["XDG_CACHE_HOME"] = str(home / "cache")
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env[DISABLE_ENV] = "0"
+    env[DISABLE_ENV] = "1" if semantic else "0"
     return env
 
 
@@ -437,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also ask each set's issues in the next set's project (off-topic there)",
     )
+    parser.add_argument(
+        "--semantic", action="store_true", help="the dense channel on (the semantic extra)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.split != "dev" and not args.final:
@@ -467,7 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         floor_wall, floor_cpu = pass_floor()
-        tasks, off = run_all(repos, off_sets, hooks, hook_env(home), cross=args.cross)
+        tasks, off = run_all(
+            repos, off_sets, hooks, hook_env(home, semantic=args.semantic), cross=args.cross
+        )
     except (GitError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

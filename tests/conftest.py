@@ -94,6 +94,7 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     defaults = {
         "rubi.sync.oneshot": ("_ONE_SHOT", list),
         "rubi.semantic.demand": ("_ON_DEMAND", bool),
+        "rubi.app.searching": ("_READY_PROCESS", bool),
         "rubi.graph.readmode": ("_frozen", bool),
         "rubi.core.collector": ("_FREEZE", list),
         "rubi.core.segmentreads": ("_MAPPED", list),

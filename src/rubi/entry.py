@@ -234,8 +234,11 @@ def _one_shot(event: str) -> bool:
       that exits within a second need not free (a third of the recall hook's CPU at
       6,400 notes). SessionStart and PreCompact, which may index or summarise at
       length, keep it.
-    - The recall's vectors read on demand (:func:`rubi.app.searching.one_search`):
-      the documents' rows, then the passages of the one search's candidates only.
+    - The recall answers with the lists that are ready, as a starting server's does
+      (:func:`rubi.app.searching.one_search` with ``ready_only``): the dense list is
+      left out, never NumPy imported nor a vector read for one prompt; were NumPy
+      loaded, the vectors would be read on demand (the documents' rows, then the
+      passages of the one search's candidates only).
 
     Returns:
         Whether ``event`` is one of those short hooks."""
@@ -253,7 +256,7 @@ def _one_shot(event: str) -> bool:
     if event_key(event, None) == "userpromptsubmit":
         from rubi.app.searching import one_search
 
-        one_search()
+        one_search(ready_only=True)
     return True
 
 

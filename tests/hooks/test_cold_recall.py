@@ -3,8 +3,9 @@ handlers give in process, without the modules it has no use for (the note parser
 YAML, ``numpy.ma``; networkx: the graph is read frozen, also when the store's journal
 is ahead of the graph snapshot; filelock: only an index run takes the index lock; the
 personal vault's module and the TOML reader: recall leaves that vault out), a BLAS
-thread pool or the cyclic garbage collector, and with the vectors of the
-candidates only."""
+thread pool or the cyclic garbage collector, and with the lists that are ready: NumPy
+is not imported and no vector is read, the dense list left out as a starting
+server's recall leaves it out."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import sys
 from pathlib import Path
 
 from hooks.hookhelpers import base, hook
-from rubi import semantic
 
 _COLD = """
 import gc, io, os, sys
@@ -50,13 +50,16 @@ def _cold(
 
 def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
-    answer, loaded, threads, lazy = _cold(project, payload)
+    probe = _COLD.replace(
+        '"tomllib")', '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder")'
+    )
+    answer, loaded, threads, lazy = _cold(project, payload, probe)
+    # the same answer: the dense list (left out cold) has no weight on this prompt
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""
+    assert loaded == ""  # with the extra too: the lists that are ready, no NumPy
     assert threads == "1 False"  # no BLAS pool, no cyclic collector in a one-shot hook
-    if semantic.unavailable() is None:  # the vectors: documents, then the candidates'
-        assert lazy == "[True]"
+    assert lazy == "[]"  # no vector read
 
 
 def test_cold_recall_of_a_prompt_naming_code_files_reads_no_note_parser(

@@ -46,10 +46,15 @@ _READY_ONLY: ContextVar[bool] = ContextVar("rubi_ready_lists_only", default=Fals
 """Set while this thread's searches leave out a list whose reader this process has not
 loaded (:func:`searching_once` with ``ready_only``)."""
 
+_READY_PROCESS = False
+"""Set by :func:`one_search` with ``ready_only`` (a cold recall hook's process): every
+search of this process leaves out a list whose reader it has not loaded, as
+:data:`_READY_ONLY` does for one block."""
+
 LEFT_OUT: dict[str, int] = {}
 """How many searches of this process left each list out because it was not loaded yet
-(``"dense"``: :func:`searching_once` with ``ready_only``); read by the server's log
-and the tests."""
+(``"dense"``: :func:`searching_once` with ``ready_only``, or a process set up by
+:func:`one_search` with ``ready_only``); read by the server's log and the tests."""
 
 UNEMBEDDED_SCOPES = frozenset({"code"})
 """Scopes whose searches never load the dense index: only notes are embedded
@@ -59,18 +64,32 @@ the closest (about 40 ms of CPU at 5,200 notes in the recall of a prompt that na
 files, whose code search comes first)."""
 
 
-def one_search() -> None:
+def one_search(*, ready_only: bool = False) -> None:
     """Set this process up to search once and exit (a cold recall hook, a cold ``rubi
     search``): the dense channel's vectors are read on demand, the documents' rows and
     then the candidates' passages only (:func:`rubi.semantic.demand.load_on_demand`),
     and the graph snapshot is read without networkx
     (:func:`rubi.graph.readmode.load_frozen`), and the index's segments through a
     memory map (:func:`rubi.core.segmentreads.map_segments`); the rankings are the
-    same. An index run in it leaves the flat graph current (:func:`runs_once`)."""
+    same. An index run in it leaves the flat graph current (:func:`runs_once`).
+
+    With ``ready_only`` (a cold recall hook: ``rubi.entry``), its searches answer
+    with the lists that are ready, as a starting server's recall does
+    (:func:`searching_once` with ``ready_only``): the dense list is left out unless
+    NumPy is already imported, so the hook never imports NumPy and reads the vectors
+    for one prompt (about 120 ms of the 260-340 ms of CPU of a cold recall at 6,800
+    notes with the ``semantic`` extra). The same ranking rules, one list fewer: on the
+    development halves of the evaluation sets the list's weight is above 0 on about 1
+    question in 100, and no recall there lost or gained an answer without it
+    (``docs/benchmarks-history.md``, issue 29, twenty-first pass). A cold ``rubi
+    search`` does not set it: a search asked for by name answers as the engine
+    does, every list."""
     from rubi.core.segmentreads import map_segments
     from rubi.graph.readmode import load_frozen
     from rubi.semantic.demand import load_on_demand
 
+    global _READY_PROCESS
+    _READY_PROCESS = ready_only
     load_on_demand()
     load_frozen()
     map_segments()
@@ -99,7 +118,8 @@ def searching_once(*, ready_only: bool = False) -> Iterator[None]:
       (:class:`rubi.semantic.dense.DenseIndex`, ``on_demand``). An index already
       loaded is used as it is.
 
-    With ``ready_only`` (a starting server's recall hook), a search leaves out the
+    With ``ready_only`` (a starting server's recall hook; a cold recall hook's process
+    does the same for all its searches, :func:`one_search`), a search leaves out the
     dense list while this process has not imported NumPy (45-50 ms of CPU of the
     session's first recall, about a third of it; :data:`LEFT_OUT` says so): the
     other lists as ready, the same ranking rules; the server's warm-up search (or a
@@ -411,14 +431,15 @@ def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex 
 
     if scope in UNEMBEDDED_SCOPES or not semantic.enabled():
         return None  # as dense_index_for answers for the channel off
-    from rubi.semantic.dense import dense_index_for
     from rubi.semantic.separation import list_may_vote
 
     if not list_may_vote(paths.index_dir, query):
         return None
-    if once and _READY_ONLY.get() and "numpy" not in sys.modules:
+    if (_READY_PROCESS or _READY_ONLY.get()) and "numpy" not in sys.modules:
         LEFT_OUT["dense"] = LEFT_OUT.get("dense", 0) + 1  # the lists that are ready answer
-        return None
+        return None  # nor the dense reader's modules imported (the encoder, typing: 5 ms)
+    from rubi.semantic.dense import dense_index_for
+
     return dense_index_for(paths.index_dir, on_demand=True if once else None)
 
 

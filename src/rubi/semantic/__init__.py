@@ -46,14 +46,16 @@ def unavailable() -> str | None:
     """
     if not _MISSING:
         import importlib.util
+        from pathlib import Path
 
-        from rubi.semantic.encoder import weights_dir
-
+        # encoder.weights_dir's folder, without importing the encoder (typing,
+        # threading: ~5 ms of a cold recall that leaves the dense list out)
+        weights = Path(__file__).with_name("weights")
         reason = None
         if importlib.util.find_spec("numpy") is None:
             reason = f"numpy is not installed ({INSTALL_HINT})"
-        if reason is None and not (weights_dir() / "vectors.npy").is_file():
-            reason = f"the model's weights are missing from {weights_dir()}"
+        if reason is None and not (weights / "vectors.npy").is_file():
+            reason = f"the model's weights are missing from {weights}"
         _MISSING.append(reason)
     return _MISSING[0]
 
