@@ -39,7 +39,6 @@ from array import array
 from io import BytesIO
 from itertools import accumulate
 from pathlib import Path
-from typing import NamedTuple
 
 from rubi.core.picklefiles import open_trusted
 from rubi.index.segmentpickles import (
@@ -157,23 +156,37 @@ def compound_directory(data: bytes | mmap.mmap) -> dict[str, tuple[int, int]]:
     return {str(file): (int(info["offset"]), int(info["length"])) for file, info in found.items()}
 
 
-class TermTable(NamedTuple):
-    """A segment's hashed term table (``HSH3``), as :func:`term_table` reads it."""
+class TermTable:
+    """A segment's hashed term table (``HSH3``), as :func:`term_table` reads it: a
+    plain class, not a ``NamedTuple``, so that a cold reader does not import
+    ``typing`` (about 3 ms of a hook)."""
 
-    hash: Callable[[bytes], int]
-    """A key's hash (MD5's last four bytes or CRC-32, as the table was written)."""
-    fieldmap: dict[str, int]
-    """Field name → its number, the first two bytes of its terms' keys."""
-    tables: list[tuple[int, int]]
-    """The 256 hash tables: (position from :attr:`start`, slots)."""
-    start: int
-    """The table's position in the compound file."""
-    order: struct.Struct
-    """One entry of the ordered keys' positions."""
-    order_at: int
-    """Where the ordered keys' positions start (in the compound file)."""
-    order_len: int
-    """How many keys the table holds."""
+    __slots__ = ("fieldmap", "hash", "order", "order_at", "order_len", "start", "tables")
+
+    def __init__(
+        self,
+        hash: Callable[[bytes], int],
+        fieldmap: dict[str, int],
+        tables: list[tuple[int, int]],
+        start: int,
+        order: struct.Struct,
+        order_at: int,
+        order_len: int,
+    ) -> None:
+        self.hash = hash
+        """A key's hash (MD5's last four bytes or CRC-32, as the table was written)."""
+        self.fieldmap = fieldmap
+        """Field name → its number, the first two bytes of its terms' keys."""
+        self.tables = tables
+        """The 256 hash tables: (position from :attr:`start`, slots)."""
+        self.start = start
+        """The table's position in the compound file."""
+        self.order = order
+        """One entry of the ordered keys' positions."""
+        self.order_at = order_at
+        """Where the ordered keys' positions start (in the compound file)."""
+        self.order_len = order_len
+        """How many keys the table holds."""
 
 
 def term_table(data: bytes | mmap.mmap, start: int, length: int) -> TermTable:
