@@ -195,13 +195,15 @@ def test_a_pointer_out_of_the_term_table_is_an_error_not_an_absent_term(
     whoosh.close()
 
 
-@pytest.mark.parametrize("damage", ["huge", "garbage"])
+@pytest.mark.parametrize("damage", ["huge", "garbage", "count"])
 def test_a_damaged_posting_block_is_a_format_error_read_within_the_file(
     monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     """A block's declared length past the postings is refused before it is read (no
     read of gigabytes); a block whose header is not a pickle is a format error (read
-    through Whoosh then), not the unpickler's own exception."""
+    through Whoosh then), not the unpickler's own exception; a block whose count
+    disagrees with its ids is a format error too (it had given more ids than
+    weights, where Whoosh's matcher reads as many postings as the count says)."""
     whoosh, leaf, path = _damaged_copy(monkeypatch, f"block-{damage}")
     field, text = _most_held(leaf)
     terms = open_terms(path.parent, leaf)
@@ -211,8 +213,15 @@ def test_a_damaged_posting_block_is_a_format_error_read_within_the_file(
     at = terms._postings + _LONG.unpack_from(value, _TERM_INFO.size)[0] + 4
     terms.close()
     with open(path, "r+b") as fh:
-        fh.seek(at if damage == "huge" else at + _INT.size)
-        fh.write(_INT.pack(0x7FFFFFFF) if damage == "huge" else bytes(8))
+        if damage == "count":  # the header's document count one less than its ids
+            fh.seek(at + _INT.size)
+            head = fh.read(5)
+            assert head[:4] == b"\x80\x02(K" and head[4] > 1  # (count, ...) pickled
+            fh.seek(at + _INT.size + 4)
+            fh.write(bytes([head[4] - 1]))
+        else:
+            fh.seek(at if damage == "huge" else at + _INT.size)
+            fh.write(_INT.pack(0x7FFFFFFF) if damage == "huge" else bytes(8))
     sizes: list[int] = []
     real = os.pread
 
