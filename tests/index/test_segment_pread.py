@@ -237,3 +237,33 @@ def test_a_damaged_posting_block_is_a_format_error_read_within_the_file(
     assert max(sizes) <= path.stat().st_size
     damaged.close()
     whoosh.close()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"abc", b"zeros", b"half", b"tail"],
+    ids=["tiny", "zero-filled", "cut-in-half", "directory-damaged"],
+)
+def test_a_file_replaced_under_an_open_reader_is_read_through_whoosh(
+    monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
+    """Whoosh opened the segment; a damaged file then took its name (Whoosh's map
+    keeps the old one). The pread reader opens its file on first use: it reads
+    through Whoosh then, where it had raised the unpickler's or struct's error."""
+    whoosh, leaf, path = _damaged_copy(monkeypatch, f"replaced-{content.decode()}")
+    field, text = _most_held(leaf)
+    want = _whoosh(leaf, field, text)
+    good = path.read_bytes()
+    damaged = {
+        b"abc": b"abc",
+        b"zeros": bytes(len(good)),
+        b"half": good[: len(good) // 2],
+        b"tail": good[:-40] + bytes(40),
+    }[content]
+    path.unlink()
+    path.write_bytes(damaged)
+    assert open_terms(path.parent, leaf) is None
+    data = SegmentData(path.parent)
+    assert list(data.postings("s", leaf, field, text)[0]) == want[0]
+    assert data._files == {"s": None}
+    whoosh.close()

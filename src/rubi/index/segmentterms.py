@@ -25,6 +25,7 @@ from __future__ import annotations
 import mmap
 import os
 import pickle
+import struct
 from contextlib import suppress
 from pathlib import Path
 
@@ -89,13 +90,16 @@ class SegmentTerms:
         returns.
 
         Raises:
-            SegmentFormatError: a file of another format.
+            SegmentFormatError: a file of another format, or damaged.
             OSError: no such file (a merge removed it), or it could not be read.
             UntrustedCacheError: a file outside the rubi cache or not the user's own.
         """
         with open_trusted(path) as fh:  # a FIFO would block
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                files = compound_directory(data)
+                try:
+                    files = compound_directory(data)
+                except (*_UNPICKLED, struct.error) as exc:  # a damaged or foreign file
+                    raise SegmentFormatError(f"no segment's directory ({exc!r})") from exc
                 try:
                     table_at, table_len = files[f"{name}.trm"]
                     postings, postings_len = files[f"{name}.pst"]
@@ -106,7 +110,10 @@ class SegmentTerms:
                     0 <= postings <= postings + postings_len <= size
                 ):
                     raise SegmentFormatError("a sub-file past the segment's end")
-                table = term_table(data, table_at, table_len)
+                try:
+                    table = term_table(data, table_at, table_len)
+                except (*_UNPICKLED, struct.error) as exc:
+                    raise SegmentFormatError(f"a damaged term table ({exc!r})") from exc
             fd = os.dup(fh.fileno())
         return cls(
             fd,
