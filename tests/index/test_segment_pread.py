@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import random
 from array import array
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +21,9 @@ from index.test_segment_files import _index
 from index.test_termscore import QUERIES, _doc
 from rubi.index.searchindex import SearchIndex
 from rubi.index.segmentdata import SegmentData, _read_postings
-from rubi.index.segmentterms import open_terms
+from rubi.index.segmentfiles import _INT, _LONG, _POINTER, _TERM_INFO, _USHORT
+from rubi.index.segmentpickles import SegmentFormatError
+from rubi.index.segmentterms import SegmentTerms, open_terms
 
 
 def _whoosh(leaf: object, field: str, text: str) -> tuple[list[int], list[float]]:
@@ -119,3 +123,147 @@ def test_a_segment_gone_from_the_reader_is_closed(monkeypatch: pytest.MonkeyPatc
     assert data._files == {}
     assert all(t._fd == -1 for t in opened.values())  # type: ignore[union-attr]
     kept.close()
+
+
+def _damaged_copy(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[object, Any, Path]:
+    """An index of one segment (its file ``MAIN_<id>.seg``), its Whoosh leaf reader
+    and the file, for a test to damage before it opens the file by pread."""
+    from whoosh import index as windex
+
+    index = _index(monkeypatch, name)
+    whoosh = windex.open_dir(str(index.directory)).reader()
+    leaf = next(iter(whoosh.leaf_readers()))[0]
+    path = Path(index.directory, f"{leaf.segment().segment_id()}.seg")
+    return whoosh, leaf, path
+
+
+def _slot_at(terms: SegmentTerms, field: str, text: str) -> int:
+    """Where in the file the hash slot of a held term is."""
+    t = terms._table
+    key = _USHORT.pack(t.fieldmap[field]) + text.encode("utf-8")
+    keyhash = t.hash(key)
+    table, slots = t.tables[keyhash & 255]
+    slot = (keyhash >> 8) % slots
+    while True:
+        at = t.start + table + slot * _POINTER.size
+        slothash, item = _POINTER.unpack(os.pread(terms._fd, _POINTER.size, at))
+        if slothash == keyhash and terms._item(t.start + item, key) is not None:
+            return at
+        slot = (slot + 1) % slots
+
+
+def _most_held(leaf: Any) -> tuple[str, str]:
+    """The term of the longest posting list in the body field."""
+    return max(
+        (("body", t.decode("utf-8")) for f, t in leaf.all_terms() if f == "body"),
+        key=lambda term: leaf.doc_frequency(*term),
+    )
+
+
+def test_a_pointer_out_of_the_term_table_is_an_error_not_an_absent_term(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whoosh reads a term table as a file of its own: a slot pointing past it fails
+    there. Read by pread from the whole compound file, the pointer reached another
+    part of the file, found no key there and said the term was absent: an empty
+    answer where the index is damaged."""
+    whoosh, leaf, path = _damaged_copy(monkeypatch, "pointer")
+    field, text = _most_held(leaf)
+    terms = open_terms(path.parent, leaf)
+    assert terms is not None and terms.term_postings(field, text)[0]
+    slot = _slot_at(terms, field, text)
+    slothash = _POINTER.unpack(os.pread(terms._fd, _POINTER.size, slot))[0]
+    elsewhere = terms._postings + 4 - terms._table.start  # the postings: not the table's
+    with open(path, "r+b") as fh:
+        fh.seek(slot)
+        fh.write(_POINTER.pack(slothash, elsewhere))
+    terms.close()
+    whoosh.close()
+    from whoosh import index as windex
+
+    whoosh = windex.open_dir(str(path.parent)).reader()
+    leaf = next(iter(whoosh.leaf_readers()))[0]
+    damaged = open_terms(path.parent, leaf)
+    assert damaged is not None
+    with pytest.raises(SegmentFormatError):
+        damaged.term_postings(field, text)
+    with pytest.raises(SegmentFormatError):
+        damaged.doc_frequency(field, text)
+    with pytest.raises(Exception):  # noqa: B017 - Whoosh's own reading fails too
+        _whoosh(leaf, field, text)
+    damaged.close()
+    whoosh.close()
+
+
+@pytest.mark.parametrize("damage", ["huge", "garbage", "count"])
+def test_a_damaged_posting_block_is_a_format_error_read_within_the_file(
+    monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A block's declared length past the postings is refused before it is read (no
+    read of gigabytes); a block whose header is not a pickle is a format error (read
+    through Whoosh then), not the unpickler's own exception; a block whose count
+    disagrees with its ids is a format error too (it had given more ids than
+    weights, where Whoosh's matcher reads as many postings as the count says)."""
+    whoosh, leaf, path = _damaged_copy(monkeypatch, f"block-{damage}")
+    field, text = _most_held(leaf)
+    terms = open_terms(path.parent, leaf)
+    assert terms is not None
+    value = terms._value(field, text)
+    assert value is not None and not value[0]  # a posting list of its own, not inlined
+    at = terms._postings + _LONG.unpack_from(value, _TERM_INFO.size)[0] + 4
+    terms.close()
+    with open(path, "r+b") as fh:
+        if damage == "count":  # the header's document count one less than its ids
+            fh.seek(at + _INT.size)
+            head = fh.read(5)
+            assert head[:4] == b"\x80\x02(K" and head[4] > 1  # (count, ...) pickled
+            fh.seek(at + _INT.size + 4)
+            fh.write(bytes([head[4] - 1]))
+        else:
+            fh.seek(at if damage == "huge" else at + _INT.size)
+            fh.write(_INT.pack(0x7FFFFFFF) if damage == "huge" else bytes(8))
+    sizes: list[int] = []
+    real = os.pread
+
+    def pread(fd: int, size: int, offset: int) -> bytes:
+        sizes.append(size)
+        return real(fd, size, offset)
+
+    monkeypatch.setattr(os, "pread", pread)
+    damaged = open_terms(path.parent, leaf)
+    assert damaged is not None
+    with pytest.raises(SegmentFormatError):
+        damaged.term_postings(field, text)
+    assert max(sizes) <= path.stat().st_size
+    damaged.close()
+    whoosh.close()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"abc", b"zeros", b"half", b"tail"],
+    ids=["tiny", "zero-filled", "cut-in-half", "directory-damaged"],
+)
+def test_a_file_replaced_under_an_open_reader_is_read_through_whoosh(
+    monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
+    """Whoosh opened the segment; a damaged file then took its name (Whoosh's map
+    keeps the old one). The pread reader opens its file on first use: it reads
+    through Whoosh then, where it had raised the unpickler's or struct's error."""
+    whoosh, leaf, path = _damaged_copy(monkeypatch, f"replaced-{content.decode()}")
+    field, text = _most_held(leaf)
+    want = _whoosh(leaf, field, text)
+    good = path.read_bytes()
+    damaged = {
+        b"abc": b"abc",
+        b"zeros": bytes(len(good)),
+        b"half": good[: len(good) // 2],
+        b"tail": good[:-40] + bytes(40),
+    }[content]
+    path.unlink()
+    path.write_bytes(damaged)
+    assert open_terms(path.parent, leaf) is None
+    data = SegmentData(path.parent)
+    assert list(data.postings("s", leaf, field, text)[0]) == want[0]
+    assert data._files == {"s": None}
+    whoosh.close()

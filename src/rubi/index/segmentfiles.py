@@ -402,7 +402,8 @@ def decode_blocks(data: bytes | mmap.mmap, at: int) -> tuple[list[int], Any]:
     decodes them.
 
     Raises:
-        SegmentFormatError: no posting list of this format at ``at``.
+        SegmentFormatError: no posting list of this format at ``at``, or a block
+            whose count is not its number of ids or weights (a damaged block).
     """
     if data[at : at + 4] != _BLOCK_MAGIC:
         raise SegmentFormatError("a posting list of another format")
@@ -418,8 +419,13 @@ def decode_blocks(data: bytes | mmap.mmap, at: int) -> tuple[list[int], Any]:
         count, _, _, compressed, _, _ = plain_load(header)
         raw = data[at + _INT.size + header.tell() : end]
         block = plain_loads(zlib.decompress(raw) if compressed else raw)
-        ids.extend(accumulate(block[0]))
+        found_ids = list(accumulate(block[0]))
         found = block[1]
+        if len(found_ids) != count or (
+            found is not None and not isinstance(found, float) and len(found) != count
+        ):
+            raise SegmentFormatError("a posting block whose count disagrees with its postings")
+        ids.extend(found_ids)
         if found is None:
             weights.extend([1.0] * count)
         elif isinstance(found, float):  # Whoosh widens it through a float array

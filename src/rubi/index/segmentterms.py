@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import mmap
 import os
+import pickle
+import struct
 from contextlib import suppress
 from pathlib import Path
 
@@ -55,6 +57,9 @@ SLOT_RUN = 8
 VALUE_BYTES = 64
 """Bytes read past a term's key with it: its info (23 bytes) and a posting list's
 position, or a short inlined list; a longer value is read again whole."""
+_UNPICKLED = (pickle.UnpicklingError, EOFError, TypeError, IndexError, KeyError, AttributeError)
+"""What unpickling damaged bytes raises besides ``ValueError`` and ``struct.error``
+(the caller reads through Whoosh on :class:`SegmentFormatError`)."""
 BLOCK_BYTES = 4096
 """Bytes of a posting list read first; a longer one is read on in larger steps."""
 
@@ -63,12 +68,20 @@ class SegmentTerms:
     """One compound ``whoosh3`` segment file's term table and postings, read by
     ``os.pread`` on a file kept open (:meth:`close` closes it)."""
 
-    __slots__ = ("_fd", "_postings", "_table")
+    __slots__ = ("_fd", "_postings", "_postings_end", "_table", "_table_end")
 
-    def __init__(self, fd: int, table: TermTable, postings: int) -> None:
+    def __init__(
+        self, fd: int, table: TermTable, postings: int, *, table_end: int, postings_end: int
+    ) -> None:
+        """``table`` read from the term table's sub-file, which ends at ``table_end``;
+        the postings' sub-file from ``postings`` to ``postings_end`` (positions in the
+        file ``fd``). Every read stays within its sub-file, as Whoosh's do: a position
+        or length past it is a :class:`SegmentFormatError`, not another part's bytes."""
         self._fd = fd
         self._table = table
+        self._table_end = table_end
         self._postings = postings
+        self._postings_end = postings_end
 
     @classmethod
     def open(cls, path: Path, name: str) -> SegmentTerms:
@@ -77,20 +90,38 @@ class SegmentTerms:
         returns.
 
         Raises:
-            SegmentFormatError: a file of another format.
+            SegmentFormatError: a file of another format, or damaged.
             OSError: no such file (a merge removed it), or it could not be read.
             UntrustedCacheError: a file outside the rubi cache or not the user's own.
         """
         with open_trusted(path) as fh:  # a FIFO would block
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                files = compound_directory(data)
                 try:
-                    table = term_table(data, *files[f"{name}.trm"])
-                    postings = files[f"{name}.pst"][0]
+                    files = compound_directory(data)
+                except (*_UNPICKLED, struct.error) as exc:  # a damaged or foreign file
+                    raise SegmentFormatError(f"no segment's directory ({exc!r})") from exc
+                try:
+                    table_at, table_len = files[f"{name}.trm"]
+                    postings, postings_len = files[f"{name}.pst"]
                 except KeyError as exc:
                     raise SegmentFormatError(f"no {exc} in the segment") from exc
+                size = len(data)
+                if not (0 <= table_at <= table_at + table_len <= size) or not (
+                    0 <= postings <= postings + postings_len <= size
+                ):
+                    raise SegmentFormatError("a sub-file past the segment's end")
+                try:
+                    table = term_table(data, table_at, table_len)
+                except (*_UNPICKLED, struct.error) as exc:
+                    raise SegmentFormatError(f"a damaged term table ({exc!r})") from exc
             fd = os.dup(fh.fileno())
-        return cls(fd, table, postings)
+        return cls(
+            fd,
+            table,
+            postings,
+            table_end=table_at + table_len,
+            postings_end=postings + postings_len,
+        )
 
     def close(self) -> None:
         """Close the file (idempotent)."""
@@ -102,8 +133,15 @@ class SegmentTerms:
         with suppress(OSError, TypeError, AttributeError):  # at interpreter exit: none
             self.close()
 
-    def _read(self, at: int, size: int) -> bytes:
-        return os.pread(self._fd, size, at)
+    def _read(self, at: int, size: int, end: int) -> bytes:
+        """At most ``size`` bytes from ``at``, none past ``end`` (a sub-file's end).
+
+        Raises:
+            SegmentFormatError: ``at`` outside ``[0, end)`` (a damaged position).
+        """
+        if not 0 <= at < end:
+            raise SegmentFormatError("a position outside its part of the segment")
+        return os.pread(self._fd, min(size, end - at), at)
 
     def _value(self, field: str, text: str) -> bytes | None:
         """The term's value in the table (its ``W3TermInfo`` and what follows), or None
@@ -118,7 +156,8 @@ class SegmentTerms:
         probed = 0
         while probed < slots:
             run = min(SLOT_RUN, slots - slot, slots - probed)
-            chunk = self._read(t.start + table + slot * _POINTER.size, run * _POINTER.size)
+            at = t.start + table + slot * _POINTER.size
+            chunk = self._read(at, run * _POINTER.size, self._table_end)
             if len(chunk) < run * _POINTER.size:
                 raise SegmentFormatError("a term table cut short")
             for i in range(run):
@@ -134,14 +173,18 @@ class SegmentTerms:
     def _item(self, at: int, key: bytes) -> bytes | None:
         """The value of the table's item at ``at`` when its key is ``key``, else None."""
         head = _LENGTHS.size
-        got = self._read(at, head + len(key) + VALUE_BYTES)
+        got = self._read(at, head + len(key) + VALUE_BYTES, self._table_end)
+        if len(got) < head:
+            raise SegmentFormatError("a term table cut short")
         keylen, datalen = _LENGTHS.unpack_from(got, 0)
+        if datalen < 0:
+            raise SegmentFormatError("a term's value of a negative length")
         if keylen != len(key) or got[head : head + keylen] != key:
             return None
         value = got[head + keylen : head + keylen + datalen]
         if len(value) < datalen:
-            value = self._read(at + head + keylen, datalen)
-            if len(value) < datalen:
+            value = self._read(at + head + keylen, datalen, self._table_end)
+            if len(value) < datalen:  # a length past the table: no read past it
                 raise SegmentFormatError("a term table cut short")
         return value
 
@@ -156,24 +199,28 @@ class SegmentTerms:
         when the segment does not hold it.
 
         Raises:
-            SegmentFormatError: bytes of another format (the caller reads through
-                Whoosh then); ``zlib.error``, ``struct.error``: a damaged list.
+            SegmentFormatError: bytes of another format, a damaged pickle, or a
+                position or length past its sub-file (the caller reads through Whoosh
+                then); ``zlib.error``, ``struct.error``: a damaged list.
         """
         value = self._value(field, text)
         if value is None:
             return [], []
         info = _TERM_INFO.unpack_from(value, 0)
         rest = _TERM_INFO.size
-        if info[0]:  # inlined: (ids, weights, values)
-            ids, weights, _ = plain_loads(value[rest:])
-            return list(ids), list(weights) if weights else [1.0] * len(ids)
-        offset = _LONG.unpack_from(value, rest)[0]
-        return decode_blocks(self._blocks(self._postings + offset), 0)
+        try:
+            if info[0]:  # inlined: (ids, weights, values)
+                ids, weights, _ = plain_loads(value[rest:])
+                return list(ids), list(weights) if weights else [1.0] * len(ids)
+            offset = _LONG.unpack_from(value, rest)[0]
+            return decode_blocks(self._blocks(self._postings + offset), 0)
+        except _UNPICKLED as exc:  # damaged bytes where a pickle was written
+            raise SegmentFormatError(f"a damaged posting list ({exc!r})") from exc
 
     def _blocks(self, at: int) -> bytes:
         """The bytes of the posting list at ``at``: its magic and every block, each
         an ``!i`` length (negative for the last) and that many bytes."""
-        data = self._read(at, BLOCK_BYTES)
+        data = self._read(at, BLOCK_BYTES, self._postings_end)
         pos = 4
         while True:
             if pos + _INT.size > len(data):
@@ -188,7 +235,9 @@ class SegmentTerms:
 
     def _more(self, at: int, data: bytes, wanted: int) -> bytes:
         """``data`` (read from ``at``) read on to at least ``wanted`` bytes."""
-        more = self._read(at + len(data), max(wanted - len(data), len(data)))
+        if at + wanted > self._postings_end:  # a declared length past the postings
+            raise SegmentFormatError("a posting list cut short")
+        more = self._read(at + len(data), max(wanted - len(data), len(data)), self._postings_end)
         if len(data) + len(more) < wanted:
             raise SegmentFormatError("a posting list cut short")
         return data + more
