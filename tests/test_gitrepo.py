@@ -267,3 +267,15 @@ def test_a_folder_reached_through_a_symlink_sees_a_repository_made_above_its_tar
     git(project, "init", "-q", "-b", "main")
     sha = commit(project, {"notes/a.md": "a\n"}, "one")
     assert head(link) == sha
+
+
+def test_a_failing_git_command_logs_its_exit_status_not_an_empty_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``git config --get`` of an unset key exits 1 with nothing on stderr: the debug
+    line said "git config: " and nothing more, which read like a missing value."""
+    git(tmp_path, "init", "-q")
+    with caplog.at_level("DEBUG", logger="rubi.core.gitrepo"):
+        assert gitrepo._run(tmp_path, ("config", "--get", "rubi.no-such-key"), 10.0) == (1, b"")
+    assert "git config: exit 1" in caplog.text
+    assert not any(r.getMessage().endswith(": ") for r in caplog.records)

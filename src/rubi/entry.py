@@ -318,3 +318,7 @@ def main() -> None:
 
         stop_for_interrupt()
     cli_main()
+
+
+if __name__ == "__main__":  # python -m rubi.entry: the same as the rubi command
+    main()

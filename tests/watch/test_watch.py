@@ -7,7 +7,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from watchfiles import Change
@@ -293,3 +295,27 @@ def test_a_catch_up_that_fails_is_not_reported_as_the_event_source_failing(
     with pytest.raises(RuntimeError, match="catch-up's own failure"):
         next(events)
     assert "file events failed" not in caplog.text
+
+
+def test_the_event_source_gets_the_batch_length_and_the_quiet_time(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--debounce-ms`` is watchfiles' ``debounce`` (the longest a batch gathers) and
+    the quiet time that closes a batch sooner is ``step``: the help and docs say so."""
+    import watchfiles
+
+    import rubi.watch as watch_module
+
+    seen: dict[str, object] = {}
+
+    def fake_watch(*args: object, **kwargs: object) -> Iterator[set[tuple[Any, str]]]:
+        seen.update(kwargs)
+        return iter([{(Change.modified, str(vault / "a.md"))}])
+
+    monkeypatch.setattr(watchfiles, "watch", fake_watch)
+    events = watch_module._file_events(
+        app.locate(vault), lambda c, p: True, 700, threading.Event(), lambda on: None
+    )
+    assert next(events) == {(Change.modified, str(vault / "a.md"))}
+    assert seen["debounce"] == 700
+    assert seen["step"] == watch_module.QUIET_MS < 700

@@ -14,7 +14,7 @@ from rubi.cli.common import echo, handle_errors, vault_option
 from rubi.cli.interrupted import stop_for_interrupt
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import escaped_name
-from rubi.watch import DEBOUNCE_MS, Batch
+from rubi.watch import DEBOUNCE_MS, QUIET_MS, Batch
 
 __all__ = ["MAX_WARNINGS_SHOWN", "STOPPED", "report_lines", "watch"]
 
@@ -47,7 +47,7 @@ class _SayListening(threading.Event):
     type=click.IntRange(50, 60_000),
     default=DEBOUNCE_MS,
     show_default=True,
-    help="Quiet time that closes a batch of changes.",
+    help=f"Longest a batch gathers changes (it closes sooner after {QUIET_MS} ms without one).",
 )
 @vault_option
 @handle_errors

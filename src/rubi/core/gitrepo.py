@@ -166,7 +166,8 @@ def _run(
         log.debug("git %s failed: %s", _command(args), exc)
         return None
     if proc.returncode != 0:
-        log.debug("git %s: %s", _command(args), proc.stderr[:300].decode("utf-8", "replace"))
+        said = proc.stderr[:300].decode("utf-8", "replace").strip()
+        log.debug("git %s: exit %d%s", _command(args), proc.returncode, f": {said}" if said else "")
     return proc.returncode, proc.stdout
 
 

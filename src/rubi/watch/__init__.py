@@ -37,6 +37,7 @@ from rubi.watch.paths import (
 __all__ = [
     "DEBOUNCE_MS",
     "PREPARE_AFTER_S",
+    "QUIET_MS",
     "Batch",
     "classify",
     "event_filter",
@@ -49,8 +50,14 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 400
-"""Quiet time that closes a batch: long enough to gather a checkout, short enough that a
-saved note is searchable within about a second."""
+"""Longest a batch gathers changes while they keep coming (``watchfiles.watch``'s
+``debounce``): long enough to gather a quick checkout, short enough that a saved note
+is searchable within about a second. A batch closes sooner after :data:`QUIET_MS`."""
+
+QUIET_MS = 50
+"""Quiet time that closes a batch early (``watchfiles.watch``'s ``step``, its default):
+a change that comes later starts the next batch. It is also how often the event source
+looks at the stop event, so it stays short."""
 
 
 def _apply(vault: VaultPaths, batch: Batch) -> app.IndexReport:
@@ -80,7 +87,8 @@ def watch(
             on the vault (and the project). Tests pass a scripted list.
         on_report: called after each applied batch.
         stop_event: set it to stop (SIGTERM and SIGHUP set it too); it is set on return.
-        debounce_ms: quiet time that closes a batch, in milliseconds.
+        debounce_ms: longest a batch gathers changes, in milliseconds (a batch closes
+            sooner after :data:`QUIET_MS` without a change).
         once: apply pending changes (one incremental index run) and return.
         catch_up: start with one incremental index run (what changed while nobody
             watched), then make the code map's memory and import what the first
@@ -282,6 +290,7 @@ def _file_events(
                     root,
                     watch_filter=watch_filter,
                     debounce=debounce_ms,
+                    step=QUIET_MS,
                     stop_event=stop,  # Ctrl-C (main thread) raises KeyboardInterrupt here
                     rust_timeout=LISTEN_TICK_MS,
                     yield_on_timeout=True,
