@@ -157,9 +157,13 @@ def compound_directory(data: bytes | mmap.mmap) -> dict[str, tuple[int, int]]:
 
 
 class TermTable:
-    """A segment's hashed term table (``HSH3``), as :func:`term_table` reads it: a
-    plain class, not a ``NamedTuple``, so that a cold reader does not import
-    ``typing`` (about 3 ms of a hook)."""
+    """A segment's hashed term table (``HSH3``), as :func:`term_table` reads it (a plain
+    class, not a ``NamedTuple``: a cold reader does not import ``typing``, about 3 ms):
+    ``hash`` a key's hash (MD5's last four bytes or CRC-32, as the table was written);
+    ``fieldmap`` field name → its number, the first two bytes of its terms' keys;
+    ``tables`` the 256 hash tables as (position from ``start``, slots); ``start`` the
+    table's position in the compound file; ``order`` one entry of the ordered keys'
+    positions, which start at ``order_at``; ``order_len`` how many keys it holds."""
 
     __slots__ = ("fieldmap", "hash", "order", "order_at", "order_len", "start", "tables")
 
@@ -173,20 +177,8 @@ class TermTable:
         order_at: int,
         order_len: int,
     ) -> None:
-        self.hash = hash
-        """A key's hash (MD5's last four bytes or CRC-32, as the table was written)."""
-        self.fieldmap = fieldmap
-        """Field name → its number, the first two bytes of its terms' keys."""
-        self.tables = tables
-        """The 256 hash tables: (position from :attr:`start`, slots)."""
-        self.start = start
-        """The table's position in the compound file."""
-        self.order = order
-        """One entry of the ordered keys' positions."""
-        self.order_at = order_at
-        """Where the ordered keys' positions start (in the compound file)."""
-        self.order_len = order_len
-        """How many keys the table holds."""
+        self.hash, self.fieldmap, self.tables, self.start = hash, fieldmap, tables, start
+        self.order, self.order_at, self.order_len = order, order_at, order_len
 
 
 def term_table(data: bytes | mmap.mmap, start: int, length: int) -> TermTable:
