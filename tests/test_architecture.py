@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rubi.engine",),  # the resident engine: answers the hooks (rubi.claude) over a socket
     ("rubi.cli",),  # the command line, which launches the other surfaces
     ("rubi.entry",),  # the console script
+    ("rubi.__main__",),  # python -m rubi: the console script's main
 )
 """Lowest first."""
 
@@ -47,6 +48,7 @@ SURFACES = (
     "rubi.engine",
     "rubi.cli",
     "rubi.entry",
+    "rubi.__main__",
 )
 SURFACE_MAY_IMPORT = ("rubi.app", "rubi.core", *SURFACES)
 """What a surface may import: the facade, the foundation, and (the engine, the CLI, the
