@@ -141,7 +141,7 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
         return 0, True  # nothing to do, as cold
     short = _one_shot(event)
     if not short:  # SessionStart, PreCompact, SessionEnd: may index, then exit
-        from rubi.app.searching import runs_once
+        from rubi.app.oneshot import runs_once
 
         runs_once()
     from rubi.claude.hooks.entry import respond

@@ -13,13 +13,14 @@ from pathlib import Path
 
 # The facade stays cheap to import (a hook pays every import on every call): the
 # engines below it are imported inside the functions that use them, and the use cases
-# are looked up on first use (``__getattr__`` and ``_LAZY`` at the end), but for search
-# and recall, which every reader runs (``recall`` is also a submodule's name: an
-# import of ``rubi.app.recall`` must not leave the module where the function is). A
-# recall hook thus loads neither the map pages nor the session-start, update, personal
-# vault or secret-guard modules. The X-ray is the submodule rubi.app.xray.
+# are looked up on first use (``__getattr__`` and ``_LAZY`` at the end), search and the
+# reads among them (the Stop, PreCompact and tool hooks come here for the session
+# record alone: ``rubi.app.searching`` and ``rubi.app.reads`` cost them 1-2 ms of
+# CPU each call), but for recall (``recall`` is also a submodule's name: an import
+# of ``rubi.app.recall`` must not leave the module where the function is). A recall
+# hook thus loads neither the map pages nor the session-start, update, personal vault
+# or secret-guard modules. The X-ray is the submodule rubi.app.xray.
 from rubi.app.recall import recall
-from rubi.app.searching import keep_vectors, search
 from rubi.core.errors import NoteNotFoundError, RubiError  # noqa: F401 (app.RubiError)
 from rubi.core.paths import VaultPaths, find_vault
 
@@ -149,19 +150,6 @@ def index(
     return index_vault(paths, full=full, progress=progress, on_wait=on_wait)
 
 
-# -- reading: rubi.app.reads ---------------------------------------------------------
-from rubi.app.reads import (  # noqa: E402
-    backlinks,
-    link_list,
-    links,
-    read_code,
-    read_many,
-    read_note,
-    read_part,
-)
-from rubi.app.reads import graph_for as _graph  # noqa: E402
-
-
 def register(
     paths: VaultPaths, items: Sequence[Any], *, cwd: Path | None = None
 ) -> list[Registered]:
@@ -248,6 +236,7 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
     """``refs`` as link targets Obsidian resolves: the file name of the note each names
     (its vault path when another note has that file name); unknown ones unchanged."""
     from rubi.app.reading import resolve_ref
+    from rubi.app.reads import graph_for
     from rubi.knowledge.items import MAX_LIST_ITEMS
     from rubi.vault.resolve import fold
 
@@ -255,7 +244,7 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
         return list(refs)  # the knowledge layer reports what is wrong with them
     stems: dict[str, int] = {}
     out: list[str] = []
-    with _graph(paths) as build:
+    with graph_for(paths) as build:
         for node, attrs in build.graph.nodes(data=True):
             if attrs.get("kind") == "note":
                 key = fold(str(node).rsplit("/", 1)[-1])
@@ -307,6 +296,16 @@ def doctor(paths: VaultPaths) -> DoctorReport:
 
 # -- names re-exported from the heavy parts, imported on first use -----------------
 _LAZY: dict[str, str] = {
+    # search and reading (every reader: a recall hook or the engine loads them anyway)
+    "keep_vectors": "rubi.app.searching",
+    "search": "rubi.app.searching",
+    "backlinks": "rubi.app.reads",
+    "link_list": "rubi.app.reads",
+    "links": "rubi.app.reads",
+    "read_code": "rubi.app.reads",
+    "read_many": "rubi.app.reads",
+    "read_note": "rubi.app.reads",
+    "read_part": "rubi.app.reads",
     "VaultStatus": "rubi.app.status",
     "status": "rubi.app.status",
     # init (a hook never makes a vault)
@@ -371,7 +370,17 @@ _RENAMED = {"describe_redacted": "describe"}
 if TYPE_CHECKING:
     from rubi.app.health import semantic_status
     from rubi.app.reading import render_note_view, resolve_ref
+    from rubi.app.reads import (
+        backlinks,
+        link_list,
+        links,
+        read_code,
+        read_many,
+        read_note,
+        read_part,
+    )
     from rubi.app.results import SEARCH_SCOPES, render_search, search_answer, search_json
+    from rubi.app.searching import keep_vectors, search
     from rubi.app.status import VaultStatus, status
     from rubi.app.vaultinit import InitReport, init_project
     from rubi.transcripts.errors import TranscriptsNotFoundError

@@ -14,6 +14,7 @@ from contextvars import ContextVar
 from functools import partial
 from importlib import import_module
 
+from rubi.app.oneshot import runs_once
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 from rubi.core.searchdefaults import DEFAULT_TOP_K
@@ -142,27 +143,6 @@ def searching_once(*, ready_only: bool = False) -> Iterator[None]:
     finally:
         _READY_ONLY.reset(ready)
         _ONCE.reset(token)
-
-
-def runs_once(*, frozen: bool = False) -> None:
-    """Mark this process as one that runs one command or hook and exits (a cold hook, a
-    CLI command; :func:`one_search` does too): an index run in it that changes the graph
-    leaves the flat graph current for the next cold reader
-    (:func:`rubi.sync.oneshot.mark_one_shot`).
-
-    With ``frozen`` (a cold ``rubi index`` that is not a full build), the graph
-    snapshot is read back as networkx's dicts without networkx
-    (:func:`rubi.graph.readmode.load_frozen`): a run that moves the code nodes (an
-    edit that changes imports) changes them in place as networkx would, and the
-    snapshot and flat graph it writes are the same; only a change the frozen graph
-    does not make itself imports networkx (about 0.1 s of CPU)."""
-    from rubi.sync.oneshot import mark_one_shot
-
-    mark_one_shot()
-    if frozen:
-        from rubi.graph.readmode import load_frozen
-
-        load_frozen()
 
 
 def indexed(paths: VaultPaths) -> bool:
