@@ -203,10 +203,16 @@ def note_question(
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
     word_of: dict[str, int] = {}  # a term -> its word (a word's readings are one word)
+    numbered = 0  # words numbered so far
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         read = analyzer.terms_of(surface)
         known = [word_of[term] for term in read if term in word_of]
-        word = known[0] if known else len(set(word_of.values()))
+        if known:
+            word = known[0]
+        elif read:
+            word, numbered = numbered, numbered + 1
+        else:
+            continue
         for term in read:
             found.setdefault(term, term_key(surface, term))
             word_of.setdefault(term, word)

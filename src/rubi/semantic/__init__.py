@@ -21,7 +21,11 @@ This package imports nothing heavy: numpy and the model load on first use.
 
 from __future__ import annotations
 
-__all__ = ["DISABLE_ENV", "INSTALL_HINT", "enabled", "unavailable"]
+TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["DISABLE_ENV", "INSTALL_HINT", "enabled", "unavailable", "weights_dir"]
 
 INSTALL_HINT = (
     "add numpy to rubi's environment: `pipx inject rubi-memory numpy`, "
@@ -39,6 +43,16 @@ cleared, so a package installed or weights added while a process runs are seen b
 next process (the channel never switches on or off halfway through a process)."""
 
 
+def weights_dir() -> Path:
+    """The folder of the shipped model (``vectors.npy``, ``scales.npy``, ``vocab.txt``,
+    ``model.json``): here, not in :mod:`rubi.semantic.encoder`, so that asking whether
+    the channel can run does not import the encoder (``typing``, ``threading``: about
+    5 ms of a cold recall hook that leaves the dense list out)."""
+    from pathlib import Path
+
+    return Path(__file__).with_name("weights")
+
+
 def unavailable() -> str | None:
     """Why the channel cannot run here (a missing package or weights file), or None.
 
@@ -46,11 +60,8 @@ def unavailable() -> str | None:
     """
     if not _MISSING:
         import importlib.util
-        from pathlib import Path
 
-        # encoder.weights_dir's folder, without importing the encoder (typing,
-        # threading: ~5 ms of a cold recall that leaves the dense list out)
-        weights = Path(__file__).with_name("weights")
+        weights = weights_dir()
         reason = None
         if importlib.util.find_spec("numpy") is None:
             reason = f"numpy is not installed ({INSTALL_HINT})"

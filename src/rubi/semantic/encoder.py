@@ -18,6 +18,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rubi.semantic import weights_dir
 from rubi.semantic.wordpiece import WordPiece
 
 if TYPE_CHECKING:
@@ -39,12 +40,6 @@ _LOADED: list[Encoder] = []
 files are part of the installed package and change only with it."""
 _MODEL_ID: list[str] = []
 """The shipped model's id, once read (one item), like :data:`_LOADED`."""
-
-
-def weights_dir() -> Path:
-    """The folder of the shipped model (``vectors.npy``, ``scales.npy``,
-    ``vocab.txt``, ``model.json``)."""
-    return Path(__file__).with_name("weights")
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,8 +148,9 @@ class VectorSink:
 
         self._fed.add(doc.id)
         passages = doc_passages(doc)
-        digest = passages_digest(model_id(), passages)
-        if self._digest(model_id(), doc.id) == digest:
+        shipped = model_id()
+        digest = passages_digest(shipped, passages)
+        if self._digest(shipped, doc.id) == digest:
             return  # the same passages: neither numpy nor the model is loaded for it
         import numpy as np  # only now: a run that embeds nothing never imports numpy
 
