@@ -19,6 +19,25 @@ SHARED_DATA = Path(os.environ.get("RUBI_SHARED_DATA", REPO.parent / "shared" / "
 VAULTS = SHARED_DATA / "vaults"
 
 
+TEARDOWN_MARKS = """
+import atexit, sys
+marks = sys.argv[1]
+
+class TornDown:
+    def __init__(self):
+        self.write = open(marks, "a", encoding="utf-8").write
+
+    def __del__(self):  # runs when the interpreter frees this module's globals
+        self.write("teardown\\n")
+
+atexit.register(lambda: open(marks, "a", encoding="utf-8").write("atexit\\n"))
+"""
+"""The start of a ``python -c`` script that tells how its process ended, in the file
+named by its first argument: ``atexit`` when the exit functions ran, ``teardown`` when
+the interpreter freed a ``TornDown`` object kept in the script's globals (its usual
+exit; not after :func:`rubi.core.quickexit.leave`)."""
+
+
 def load_script(rel: str) -> ModuleType:
     """The repository's script at ``rel`` (``bench/locomo.py``) imported as a module
     named after its file (registered in ``sys.modules``: dataclasses look their module

@@ -9,20 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import rubi_project
+from helpers import TEARDOWN_MARKS, rubi_project
 
-_SCRIPT = """
-import atexit, sys
-marks = sys.argv[1]
-
-class TornDown:
-    def __init__(self):
-        self.write = open(marks, "a", encoding="utf-8").write
-
-    def __del__(self):  # runs when the interpreter frees this module's globals
-        self.write("teardown\\n")
-
-atexit.register(lambda: open(marks, "a", encoding="utf-8").write("atexit\\n"))
+_SCRIPT = (
+    TEARDOWN_MARKS
+    + """
 sys.argv = ["rubi", *sys.argv[2:]]
 from rubi.entry import main
 try:
@@ -31,6 +22,7 @@ finally:  # made after the run (what is alive while it loads is frozen out of th
     kept = TornDown()
     open(marks, "a", encoding="utf-8").write("returned\\n")
 """
+)
 
 
 def _index(project: Path, marks: Path, *args: str) -> subprocess.CompletedProcess[str]:

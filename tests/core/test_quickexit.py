@@ -10,24 +10,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-_SCRIPT = """
-import atexit, sys, threading, time
-marks = sys.argv[1]
+from helpers import TEARDOWN_MARKS
 
-class TornDown:
-    def __init__(self):
-        self.write = open(marks, "a", encoding="utf-8").write
-
-    def __del__(self):  # runs when the interpreter frees this module's globals
-        self.write("teardown\\n")
-
+_SCRIPT = (
+    TEARDOWN_MARKS
+    + """
+import threading, time
 kept = TornDown()
-atexit.register(lambda: open(marks, "a", encoding="utf-8").write("atexit\\n"))
 threading.Thread(target=time.sleep, args=(float(sys.argv[2]),)).start()  # not a daemon
 from rubi.core.quickexit import leave
 leave(0)
 open(marks, "a", encoding="utf-8").write("returned\\n")
 """
+)
 
 
 def _marks(tmp_path: Path, seconds: float) -> list[str]:
