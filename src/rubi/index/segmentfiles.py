@@ -207,7 +207,7 @@ def term_table(data: bytes | mmap.mmap, start: int, length: int) -> TermTable:
     extras = plain_load(stream)
     fieldmap = {str(k): int(v) for k, v in extras["fieldmap"].items()}
     tables_at = extras_at - 256 * _DIR_ENTRY.size
-    tables = [_DIR_ENTRY.unpack_from(data, tables_at + i * _DIR_ENTRY.size) for i in range(256)]
+    tables = list(_DIR_ENTRY.iter_unpack(data[tables_at : tables_at + 256 * _DIR_ENTRY.size]))
     order = struct.Struct("!" + str(extras["indextype"]))
     return TermTable(
         hash_of, fieldmap, tables, start, order, extras_at + stream.tell(), int(extras["indexlen"])
