@@ -17,7 +17,9 @@ own writer made it); both trees read the environment's otherwise.
 PROJECT must be indexed already (``rubi index`` there), by code whose index format
 both trees read. Give it its own ``HOME`` and ``XDG_CACHE_HOME`` as for any bench.
 Printed: CPU and wall p50 (ms) per tree and for the floor, the ratio to the floor,
-whether every prompt printed the same bytes in both trees, and the load.
+the median of the two trees' CPU difference round by round (the same prompt, the same
+moment's load: steadier than the difference of the medians on a busy machine) with its
+quartiles, whether every prompt printed the same bytes in both trees, and the load.
 """
 
 from __future__ import annotations
@@ -108,6 +110,13 @@ def main() -> None:
     for name in (*trees, "floor"):
         c, w = statistics.median(cpu[name]), statistics.median(wall[name])
         print(f"{name:7} CPU p50 {c:6.1f} ms ({c / floor:4.1f}x floor), wall p50 {w:6.0f} ms")
+    diffs = sorted(b - a for b, a in zip(cpu["before"], cpu["after"], strict=True))
+    q1, _, q3 = statistics.quantiles(diffs, n=4) if len(diffs) > 1 else (diffs * 3)
+    print(
+        f"before - after, round by round: CPU p50 {statistics.median(diffs):5.1f} ms"
+        f" (quartiles {q1:.1f} to {q3:.1f}; after faster in {sum(d > 0 for d in diffs)}"
+        f" of {len(diffs)} rounds)"
+    )
     same = all(len(found) == 1 for found in outputs.values())
     print(f"same bytes in both trees for every prompt: {same}")
     print(f"load {min(loads):.1f}-{max(loads):.1f}")

@@ -75,10 +75,49 @@ def test_loads_raises_json_errors(text: str) -> None:
     assert _error(jsonline.loads, text) == _error(json.loads, text)
 
 
-def test_loads_bytes_json_reads_otherwise() -> None:
-    """Bytes with a NUL or beyond ASCII are json's: it detects UTF-16 and UTF-32."""
-    for data in ('{"a": "é"}'.encode(), '{"a": 1}'.encode("utf-16"), '"x"'.encode("utf-32-le")):
-        assert jsonline.loads(data) == json.loads(data)
+BYTES: list[bytes] = [
+    '{"a": "é"}'.encode(),
+    b'["\\ud800", "\xc3\xa9"]',  # an escaped lone surrogate, and UTF-8
+    b'["\xed\xa0\x80"]',  # a lone surrogate, which json decodes with surrogatepass
+    '{"a": 1}'.encode("utf-16"),
+    '{"a": 1}'.encode("utf-16-le"),
+    '{"a": 1}'.encode("utf-16-be"),
+    '"x"'.encode("utf-32-le"),
+    '"x"'.encode("utf-32"),
+    '{"a": "é"}'.encode("utf-8-sig"),
+    b"1",
+    b"12",
+    b"1\x00",
+    b"",
+    b" ",
+]
+BAD_BYTES: list[bytes] = [b'["\xff"]', b'{"a": \xc3}', b"\xef\xbb", b"nul\x00", b"[1,]", b""]
+
+
+@pytest.mark.parametrize("data", BYTES, ids=range(len(BYTES)))
+def test_loads_bytes_as_json_reads_them(data: bytes) -> None:
+    """UTF-8 is read here (surrogates passed, as json passes them); a byte-order mark
+    or a NUL that says UTF-16 or UTF-32 is json's."""
+    try:
+        expected: Any = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        assert _error(jsonline.loads, data) == (type(exc), str(exc))
+        return
+    assert _same(jsonline.loads(data), expected)
+
+
+@pytest.mark.parametrize("data", BAD_BYTES, ids=range(len(BAD_BYTES)))
+def test_loads_bytes_raises_json_errors(data: bytes) -> None:
+    assert _error(jsonline.loads, data) == _error(json.loads, data)
+
+
+def test_the_scanner_is_jsons() -> None:
+    scan = jsonline.scanner()
+    reference = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+    for text in ('{"a": [1, "é"]} tail', "[]", '"x"'):
+        assert scan(text, 0) == reference(text, 0)
+    with pytest.raises(StopIteration):
+        scan("", 0)
 
 
 VALUES: list[Any] = [
@@ -107,6 +146,7 @@ VALUES: list[Any] = [
 @pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
 def test_dumps_gives_json_text(value: Any) -> None:
     assert jsonline.dumps(value) == json.dumps(value)
+    assert jsonline.dumps(value, ensure_ascii=False) == json.dumps(value, ensure_ascii=False)
 
 
 def test_dumps_refuses_as_json_and_recovers() -> None:
@@ -114,6 +154,12 @@ def test_dumps_refuses_as_json_and_recovers() -> None:
     circular.append(circular)
     for bad in (circular, {"a": object()}, {(1, 2): "tuple key"}, [{"a": [circular]}]):
         assert _error(jsonline.dumps, bad) == _error(json.dumps, bad)
+        wide = (
+            (lambda v: jsonline.dumps(v, ensure_ascii=False)),
+            (lambda v: json.dumps(v, ensure_ascii=False)),
+        )
+        assert _error(wide[0], bad) == _error(wide[1], bad)
+    assert jsonline.dumps({"é": ["ü"]}, ensure_ascii=False) == '{"é": ["ü"]}'
     assert jsonline.dumps({"after": [1, {"a": "b"}]}) == json.dumps({"after": [1, {"a": "b"}]})
     assert jsonline.dumps("text") == json.dumps("text")
 

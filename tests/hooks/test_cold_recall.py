@@ -210,3 +210,24 @@ def test_cold_recall_imports_no_threading_base64_latin1_codec_model_or_renderer(
     assert json.loads(answer) == expected
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
     assert loaded == ""
+
+
+def test_cold_recall_imports_no_json_nor_whooshs_other_snowball_ports(project: Path) -> None:
+    """The ``json`` package (its decoder, scanner and encoder: about 1.4 ms) is not
+    imported: the payload, the session's state, the store's values, the flat graph's
+    tables and the answer go through :mod:`rubi.core.jsonline`, the same text and
+    values; nor Whoosh's pure-Python Snowball ports but the English one (about 4 ms:
+    every other language stems through PyStemmer), nor the link resolver (a search
+    compares names with :mod:`rubi.vault.names` alone); the same answer."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    probe = _COLD.replace(
+        '"tomllib")',
+        '"tomllib", "json", "json.decoder", "json.encoder", "whoosh.lang.snowball.danish",'
+        ' "whoosh.lang.snowball.russian", "whoosh.lang.snowball.german", "rubi.vault.resolve")',
+    )
+    for _ in range(2):  # the first syncs the new project's vault
+        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
+    assert json.loads(answer) == expected
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
+    assert loaded == ""

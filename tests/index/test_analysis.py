@@ -99,3 +99,9 @@ def test_tokens_that_meet_in_one_chain_are_one_query_word() -> None:
     words = query_words("router routing parseWikiLinks", ["en", "code"])
     assert words[0] == {"en": ["router", "rout"], "code": ["rout"]}  # meet in code
     assert [w["en"] for w in words[1:]] == [["parsewikilink"], ["pars"], ["wiki"], ["link"]]
+
+
+def test_the_false_friends_are_written_as_porter2_stems_them() -> None:
+    from rubi.index.stemming import _NOT_AGENT_WORDS, _NOT_AGENTS, _porter2
+
+    assert frozenset(_porter2(w) for w in _NOT_AGENT_WORDS) == _NOT_AGENTS

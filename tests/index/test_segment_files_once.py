@@ -87,3 +87,29 @@ def test_a_call_that_searches_once_imports_no_whoosh_reading_stack(
         timeout=120,
     )
     assert run.stdout.split("\n")[:2] == ["False False", "True True True"], run.stdout
+
+
+def test_a_long_lived_process_keeps_the_postings_it_read_without_whoosh_as_arrays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call that searches once in a long-lived process keeps what it read in the
+    index's cache, which outlives the call: as compact arrays (12 bytes a posting), as
+    Whoosh's reads are kept; only a process that searches once and exits keeps the
+    decoded lists as they are."""
+    from array import array
+
+    import rubi.core.segmentreads as segmentreads
+
+    index = _index(monkeypatch, "arrays")
+    plain = _hits(index)
+    kept = SearchIndex(index.directory, keep_open=True)
+    with reading_once():
+        assert _hits(kept) == plain
+    cached = list(kept._segments._postings.values())
+    assert cached and all(type(ids) is array and type(weights) is array for ids, weights in cached)
+    kept.close()
+    monkeypatch.setattr(segmentreads, "_MAPPED", [True])  # a one-shot process
+    once = SearchIndex(index.directory)
+    assert _hits(once) == plain
+    cached = list(once._segments._postings.values())
+    assert cached and all(type(ids) is list for ids, _ in cached)

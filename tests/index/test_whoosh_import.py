@@ -195,3 +195,36 @@ def test_whoosh_loads_no_porter_or_metaphone_and_its_filters_still_get_them() ->
     loaded, used = run.stdout.splitlines()
     assert loaded == ""
     assert used == "True gener"
+
+
+_SNOWBALL = """
+import sys
+import rubi.index.searchindex, rubi.index.analysis
+from rubi.index.stemming import russian_stem
+loaded = sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("whoosh.lang.snowball."))
+print(" ".join(loaded))
+from whoosh.lang import has_stemmer, stemmer_for_language
+words = {"de": "häuser", "fr": "continuellement", "sv": "systemet", "ru": "дисками"}
+got = {lang: stemmer_for_language(lang)(w) for lang, w in words.items()}
+ru = russian_stem("дисками")
+from whoosh.lang.snowball.german import GermanStemmer
+from whoosh.lang.snowball.french import FrenchStemmer
+from whoosh.lang.snowball.swedish import SwedishStemmer
+from whoosh.lang.snowball.russian import RussianStemmer
+real = {"de": GermanStemmer, "fr": FrenchStemmer, "sv": SwedishStemmer, "ru": RussianStemmer}
+print(got == {lang: real[lang]().stem(w) for lang, w in words.items()}, ru == got["ru"],
+      has_stemmer("da"), sys.modules["whoosh.lang.snowball.german"].GermanStemmer is GermanStemmer)
+"""
+
+
+def test_whoosh_loads_only_the_english_snowball_port_and_the_others_still_stem() -> None:
+    """rubi stems every language but English and Russian through PyStemmer: of Whoosh's
+    fourteen pure-Python Snowball ports, a process that analyses English text loads the
+    English one alone; the others (Russian on the first Cyrillic word) are imported on
+    their first use and stem as the real classes do."""
+    run = subprocess.run(
+        [sys.executable, "-c", _SNOWBALL], capture_output=True, text=True, check=True
+    )
+    loaded, used = run.stdout.splitlines()
+    assert loaded == "bases english"
+    assert used == "True True True True"

@@ -104,3 +104,48 @@ def test_open_trusted_reads_and_writes_a_user_cache_file() -> None:
     assert path.read_bytes() == b"aXc"
     with pytest.raises(FileNotFoundError):
         open_trusted(path.with_name("missing"))
+
+
+def test_the_index_files_are_checked_one_by_one_as_a_whole_check_would(tmp_path: Path) -> None:
+    """``check_trusted_files`` resolves the folder once and checks each plain file's own
+    status; each refusal is still :func:`check_trusted`'s: a FIFO, a file others may
+    write, a symlink leading out of the cache (a symlink inside it is followed)."""
+    from rubi.core.paths import cache_home
+    from rubi.core.picklefiles import UntrustedCacheError, check_trusted_files
+
+    folder = cache_home() / "indexes" / "v-files" / "whoosh"
+    folder.mkdir(parents=True)
+    for name in ("_MAIN_1.toc", "MAIN_a.seg", "notes.txt"):
+        (folder / name).write_bytes(b"x")
+        (folder / name).chmod(0o600)
+    (folder / "MAIN_b.seg").symlink_to(folder / "MAIN_a.seg")
+    check_trusted_files(folder, (".toc", ".seg"))
+
+    (folder / "notes.txt").chmod(0o666)  # not an index file: never looked at
+    check_trusted_files(folder, (".toc", ".seg"))
+
+    (folder / "MAIN_a.seg").chmod(0o620)
+    with pytest.raises(UntrustedCacheError, match="another user"):
+        check_trusted_files(folder, (".toc", ".seg"))
+    (folder / "MAIN_a.seg").chmod(0o600)
+
+    os.mkfifo(folder / "MAIN_c.seg", 0o600)
+    with pytest.raises(UntrustedCacheError, match="not a regular file"):
+        check_trusted_files(folder, (".toc", ".seg"))
+    (folder / "MAIN_c.seg").unlink()
+
+    outside = tmp_path / "elsewhere.seg"
+    outside.write_bytes(b"x")
+    outside.chmod(0o600)
+    (folder / "MAIN_d.seg").symlink_to(outside)
+    with pytest.raises(UntrustedCacheError, match="outside the rubi cache"):
+        check_trusted_files(folder, (".toc", ".seg"))
+    (folder / "MAIN_d.seg").unlink()
+
+    away = tmp_path / "away"
+    away.mkdir()
+    (away / "_MAIN_1.toc").write_bytes(b"x")
+    (away / "_MAIN_1.toc").chmod(0o600)
+    with pytest.raises(UntrustedCacheError, match="outside the rubi cache"):
+        check_trusted_files(away, (".toc", ".seg"))
+    check_trusted_files(away, (".pickle",))  # nothing of its kind there: nothing refused

@@ -238,7 +238,7 @@ def _file_links(paths: VaultPaths, refs: Sequence[str]) -> list[str]:
     from rubi.app.reading import resolve_ref
     from rubi.app.reads import graph_for
     from rubi.knowledge.items import MAX_LIST_ITEMS
-    from rubi.vault.resolve import fold
+    from rubi.vault.names import fold
 
     if not refs or len(refs) > MAX_LIST_ITEMS or not all(isinstance(r, str) for r in refs):
         return list(refs)  # the knowledge layer reports what is wrong with them

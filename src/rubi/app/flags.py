@@ -10,7 +10,7 @@ from pathlib import Path
 from rubi.core.paths import PROJECT_VAULT_DIRNAME
 from rubi.graph.build import GraphBuild
 from rubi.search.engine import Hit
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from rubi.core.safeio import MAX_NOTE_BYTES
 from rubi.graph.build import GraphBuild
 from rubi.knowledge.stale import NoteFiles
 from rubi.markdown import parse_note
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 from rubi.vault.scan import read_note_text
 
 __all__ = [

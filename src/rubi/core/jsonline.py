@@ -18,13 +18,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "loads", "scanner"]
 
 _WHITESPACE = " \t\n\r"
 """What ``json.decoder.WHITESPACE`` (``[ \\t\\n\\r]*``) skips around a document."""
 
 _scan: Callable[[str, int], tuple[Any, int]] | None = None
-_encode: Callable[[Any, int], Any] | None = None
+_encoders: dict[bool, Callable[[Any, int], Any]] = {}
+"""The C encoders made so far, by ``ensure_ascii``."""
 
 
 class _Context:
@@ -67,14 +68,24 @@ def _fallback_loads(text: str | bytes) -> Any:
     return json.loads(text)
 
 
+_NOT_UTF8_FIRST = (b"\x00", b"\xef", b"\xfe", b"\xff")
+"""First bytes after which ``json``'s encoding detection (``json.detect_encoding``) may
+find a byte-order mark or UTF-16/32 (with a NUL second byte, too): such bytes are
+``json``'s to read. Any others it reads as UTF-8."""
+
+
 def loads(data: str | bytes) -> Any:
     """``json.loads(data)``: the same value, or the same exception raised. Bytes are
-    taken here when they are ASCII without a NUL (which ``json`` reads as UTF-8: its
-    encoding detection looks for byte-order marks and NULs), else by ``json``."""
+    taken here when ``json`` would read them as UTF-8 (no byte-order mark, no NUL in
+    the first two bytes: :data:`_NOT_UTF8_FIRST`), decoded as it decodes them
+    (``surrogatepass``), else by ``json``."""
     if isinstance(data, bytes):
-        if not data.isascii() or b"\x00" in data:
+        if data[:1] in _NOT_UTF8_FIRST or data[1:2] == b"\x00":
             return _fallback_loads(data)
-        text = data.decode("ascii")
+        try:
+            text = data.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:  # json raises it
+            return _fallback_loads(data)
     else:
         text = data
     scan = _scanner()
@@ -94,30 +105,46 @@ def _no_default(o: Any) -> Any:
     raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
 
 
-def _encoder() -> Callable[[Any, int], Any] | None:
-    global _encode
-    if _encode is None:
+def scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """``json.JSONDecoder().scan_once``: one JSON value read from ``(text, index)``,
+    returned with the index after it (raises ``StopIteration`` where there is no value,
+    ``json.JSONDecodeError`` for a bad one), without importing ``json`` where the C
+    accelerator is there."""
+    scan = _scanner()
+    if scan is None:
+        import json
+
+        found: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+        return found
+    return scan
+
+
+def _encoder(ensure_ascii: bool) -> Callable[[Any, int], Any] | None:
+    found = _encoders.get(ensure_ascii)
+    if found is None:
         try:
-            from _json import encode_basestring_ascii, make_encoder
+            from _json import encode_basestring, encode_basestring_ascii, make_encoder
         except ImportError:
             return None
-        # json.JSONEncoder's defaults: check_circular (markers), ensure_ascii, no
-        # indent, ", " and ": ", keys unsorted, skipkeys False, allow_nan True.
-        _encode = make_encoder(
-            {}, _no_default, encode_basestring_ascii, None, ": ", ", ", False, False, True
+        # json.JSONEncoder's defaults: check_circular (markers), no indent, ", " and
+        # ": ", keys unsorted, skipkeys False, allow_nan True; its string encoder as
+        # ``ensure_ascii`` picks it.
+        strings = encode_basestring_ascii if ensure_ascii else encode_basestring
+        found = _encoders[ensure_ascii] = make_encoder(
+            {}, _no_default, strings, None, ": ", ", ", False, False, True
         )
-    return _encode
+    return found
 
 
 def _reset() -> None:
-    global _encode
-    _encode = None
+    _encoders.clear()
 
 
-def dumps(obj: Any) -> str:
-    """``json.dumps(obj)`` for a dict (or list) of JSON values: the same text; any
-    other value, and any value it cannot encode, is ``json``'s to encode or refuse."""
-    encode = _encoder() if isinstance(obj, (dict, list)) else None
+def dumps(obj: Any, *, ensure_ascii: bool = True) -> str:
+    """``json.dumps(obj, ensure_ascii=ensure_ascii)`` for a dict (or list) of JSON
+    values: the same text; any other value, and any value it cannot encode, is
+    ``json``'s to encode or refuse."""
+    encode = _encoder(ensure_ascii) if isinstance(obj, (dict, list)) else None
     if encode is not None:
         try:
             chunks = encode(obj, 0)
@@ -127,4 +154,4 @@ def dumps(obj: Any) -> str:
             return "".join(chunks)
     import json
 
-    return json.dumps(obj)
+    return json.dumps(obj, ensure_ascii=ensure_ascii)

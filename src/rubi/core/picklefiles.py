@@ -62,6 +62,49 @@ def check_trusted(path: Path) -> None:
             owned by another user or writable by group or others.
         FileNotFoundError: no such file.
     """
+    _check_inside_cache(path)
+    _check_status(path, os.stat(path))
+
+
+def check_trusted_files(directory: Path, suffixes: tuple[str, ...]) -> None:
+    """:func:`check_trusted` on each file in ``directory`` whose name ends with one of
+    ``suffixes`` (a FIFO among them would block the reader that opens it); one removed
+    since the listing (a commit meanwhile) is skipped.
+
+    The folder is resolved once, at its first such file: an entry that is no symlink
+    (its ``lstat``) lies where the folder does, so its status is checked as it is,
+    without resolving its path again (an ``lstat`` per folder of the path: 1.7 ms of a
+    cold search's CPU for the 14 files of a 6,800-note index); a symlink gets the whole
+    :func:`check_trusted`.
+
+    Raises:
+        UntrustedCacheError: as :func:`check_trusted`, for the first file refused.
+    """
+    folder_checked = False
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if not entry.name.endswith(suffixes):
+                continue
+            path = directory / entry.name
+            try:
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISLNK(st.st_mode):
+                    check_trusted(path)
+                    continue
+                if not folder_checked:
+                    _check_inside_cache(directory)
+                    folder_checked = True
+                _check_status(path, st)
+            except FileNotFoundError:
+                continue
+
+
+def _check_inside_cache(path: Path) -> None:
+    """Refuse ``path`` unless it resolves inside :func:`rubi.core.paths.cache_home`.
+
+    Raises:
+        UntrustedCacheError: it does not.
+    """
     from rubi.core.paths import cache_home
     from rubi.core.safepaths import is_inside
 
@@ -71,19 +114,6 @@ def check_trusted(path: Path) -> None:
             "it can be deleted",
             "outside the rubi cache folder",
         )
-    _check_status(path, os.stat(path))
-
-
-def check_trusted_files(directory: Path, suffixes: tuple[str, ...]) -> None:
-    """:func:`check_trusted` on each file in ``directory`` whose name ends with one of
-    ``suffixes`` (a FIFO among them would block the reader that opens it); one removed
-    since the listing (a commit meanwhile) is skipped."""
-    for path in directory.iterdir():
-        if path.name.endswith(suffixes):
-            try:
-                check_trusted(path)
-            except FileNotFoundError:
-                continue
 
 
 def open_trusted(path: Path, *, write: bool = False) -> BinaryIO:
@@ -101,15 +131,7 @@ def open_trusted(path: Path, *, write: bool = False) -> BinaryIO:
         FileNotFoundError: no such file.
         OSError: the file could not be opened.
     """
-    from rubi.core.paths import cache_home
-    from rubi.core.safepaths import is_inside
-
-    if not is_inside(cache_home(), path):
-        raise UntrustedCacheError(
-            f"{path}: derived data outside the rubi cache folder is never loaded; "
-            "it can be deleted",
-            "outside the rubi cache folder",
-        )
+    _check_inside_cache(path)
     flags = (
         (os.O_RDWR if write else os.O_RDONLY)
         | getattr(os, "O_NONBLOCK", 0)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rubi.vault.resolve import NoteNames, normalize_name
+from rubi.vault.names import normalize_name
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     import networkx as nx
 
     from rubi.core.model import Note  # the notes' model: not for a search (0.5 ms)
+    from rubi.vault.resolve import NoteNames  # the resolver: not for a search (0.7 ms)
 
 __all__ = ["GraphBuild", "LinkProblem", "dangling_id", "note_names"]
 
@@ -73,6 +74,8 @@ def dangling_id(target: str) -> str:
 
 def note_names(note: Note) -> NoteNames:
     """What ``note`` can be linked by."""
+    from rubi.vault.resolve import NoteNames
+
     fm_id = note.metadata.get("id")
     return NoteNames(
         note.id, note.title, note.aliases, str(fm_id) if isinstance(fm_id, str) else None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rubi.codemap import CodeFile, CodeMap, files_for_note, graph_edges
 from rubi.core.filekinds import is_example_path, is_test_path
 from rubi.core.model import Note, note_files
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 if TYPE_CHECKING:
     import networkx as nx  # annotations only: a graph read frozen is changed without it

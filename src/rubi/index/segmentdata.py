@@ -12,11 +12,12 @@ import struct
 import zlib
 from array import array
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from whoosh.util.numeric import byte_to_length
 
+from rubi.core.segmentreads import segments_mapped
 from rubi.index.segmentfiles import ColdSegment
 from rubi.index.segmentpickles import SegmentFormatError
 from rubi.index.whooshinternals import (
@@ -78,7 +79,7 @@ class SegmentData:
         self._files: dict[str, SegmentTerms | None] = {}
         self._lengths: dict[tuple[str, str], Lengths] = {}
         self._divisors: dict[tuple[str, str, float, float], list[float]] = {}
-        self._postings: OrderedDict[tuple[str, str, str], tuple[array[int], array[float]]]
+        self._postings: OrderedDict[tuple[str, str, str], tuple[Sequence[int], Sequence[float]]]
         self._postings = OrderedDict()
         self._held = 0
         self._stored: dict[tuple[str, int], dict[str, Any]] = {}
@@ -148,34 +149,45 @@ class SegmentData:
 
     def postings(
         self, segment: str, leaf: Any, field: str, text: str
-    ) -> tuple[array[int], array[float]]:
+    ) -> tuple[Sequence[int], Sequence[float]]:
         """The term's postings in the segment, deleted documents included: (segment
-        document numbers ascending, term frequencies); empty when it has none."""
+        document numbers ascending, term frequencies); empty when it has none. Arrays
+        (12 bytes a posting in the cache), but in a process that searches once and exits
+        (:func:`~rubi.core.segmentreads.segments_mapped`): there, the lists a segment
+        read without Whoosh decoded, as they are (copied into arrays item by item, they
+        cost a cold recall 1% of its instructions)."""
         key = (segment, field, text)
         found = self._postings.get(key)
         if found is not None:
             self._postings.move_to_end(key)
             return found
+        if isinstance(leaf, ColdSegment):  # read without Whoosh
+            found = leaf.term_postings(field, text)
+            if not segments_mapped():  # a long-lived process keeps its cache compact
+                found = (array("i", found[0]), array("d", found[1]))
+            self._keep_postings(key, found)
+            return found
         ids: array[int] = array("i")
         weights: array[float] = array("d")
-        if isinstance(leaf, ColdSegment):  # read without Whoosh
-            found_ids, found_weights = leaf.term_postings(field, text)
-            ids.extend(found_ids)
-            weights.extend(found_weights)
-        else:
-            terms = self._terms(segment, leaf)
-            try:
-                _read_postings(leaf, field, text, ids, weights, terms)
-            except _UNREAD:
-                if terms is None:
-                    raise  # Whoosh's own error
-                self._unread(segment)  # read through Whoosh from now on
-                _read_postings(leaf, field, text, ids, weights)
-        self._postings[key] = found = (ids, weights)
-        self._held += len(ids)
+        terms = self._terms(segment, leaf)
+        try:
+            _read_postings(leaf, field, text, ids, weights, terms)
+        except _UNREAD:
+            if terms is None:
+                raise  # Whoosh's own error
+            self._unread(segment)  # read through Whoosh from now on
+            _read_postings(leaf, field, text, ids, weights)
+        found = (ids, weights)
+        self._keep_postings(key, found)
+        return found
+
+    def _keep_postings(
+        self, key: tuple[str, str, str], found: tuple[Sequence[int], Sequence[float]]
+    ) -> None:
+        self._postings[key] = found
+        self._held += len(found[0])
         while self._held > MAX_CACHED_POSTINGS and len(self._postings) > 1:
             self._held -= len(self._postings.popitem(last=False)[1][0])
-        return found
 
     def live_count(
         self, segment: str, leaf: Any, field: str, text: str, deleted: frozenset[int]

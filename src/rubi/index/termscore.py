@@ -446,7 +446,7 @@ def _is_cjk_piece(text: str) -> bool:
     )
 
 
-def _holds(docs: array[int], docnum: int) -> bool:
+def _holds(docs: Sequence[int], docnum: int) -> bool:
     at = bisect_left(docs, docnum)
     return at < len(docs) and docs[at] == docnum
 
@@ -486,7 +486,7 @@ def _union_size(lists: Sequence[array[int]]) -> int:
 
 
 def _live(
-    ids: array[int], weights: array[float], deleted: frozenset[int]
+    ids: Sequence[int], weights: Sequence[float], deleted: frozenset[int]
 ) -> tuple[Sequence[int], Sequence[float]]:
     """The postings of the documents not in ``deleted``."""
     if not deleted or not ids:

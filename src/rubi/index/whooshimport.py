@@ -41,6 +41,17 @@ analysis never runs (its own chains stem through Snowball): the Porter stemmer
 (``whoosh.lang.porter``, a dozen patterns compiled at import) and the Double
 Metaphone (``whoosh.lang.dmetaphone``), about 1.3 ms together; their stand-ins hold
 functions that import the real module on their first call.
+
+And the Snowball package (``whoosh.lang.snowball``), whose ``__init__`` imports all
+fourteen of Whoosh's pure-Python Snowball ports to fill its ``classes`` table, where
+rubi stems with two of them (English and Russian, :mod:`rubi.index.stemming`; every
+other language through PyStemmer, :func:`rubi.index.snowball.stemmer`): about 4 ms of a
+cold recall's CPU on its ``from .danish import DanishStemmer`` lines. The package's own
+relative imports of a language module not loaded yet get a stand-in whose class is a
+function that imports the real module on its first call and makes an instance of the
+real class (what ``whoosh.lang.stemmer_for_language`` does with it:
+``classes[lang]().stem``). The package's names for the classes stay those functions;
+the modules themselves (``whoosh.lang.snowball.danish``) are the real ones.
 """
 
 from __future__ import annotations
@@ -94,7 +105,7 @@ def _copyfileobj(*args: Any, **kwargs: Any) -> Any:
 
 def _lazy_functions(module: str, *names: str) -> ModuleType:
     """A stand-in for ``module`` whose ``names`` are functions that import the real
-    module on their first call and call its function of that name."""
+    module on their first call and call its function (or class) of that name."""
     stand_in = _OnFirstUse(module)
     for name in names:
 
@@ -191,6 +202,9 @@ class _WhooshFinder:
         return None
 
 
+_SNOWBALL = "whoosh.lang.snowball"
+"""The package whose relative imports of its language modules get stand-ins."""
+
 _STAND_INS: dict[str, ModuleType] = {}
 """The stand-ins by module name, made on the first :func:`import_whoosh`."""
 
@@ -207,6 +221,10 @@ def _import(
     stand_in = _STAND_INS.get(name) if level == 0 and name not in sys.modules else None
     if stand_in is not None and (fromlist or "." not in name):
         return stand_in
+    if level == 1 and fromlist and globals is not None and globals.get("__name__") == _SNOWBALL:
+        module = f"{_SNOWBALL}.{name}"
+        if module not in sys.modules:  # one language's port: its classes made on first use
+            return _lazy_functions(module, *fromlist)
     return builtins.__import__(name, globals, locals, fromlist or (), level)
 
 

@@ -42,7 +42,7 @@ import re
 
 from rubi.search.longquery import is_identifier, written_words
 from rubi.search.names import MAX_NAME_OWNERS
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

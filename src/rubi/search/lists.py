@@ -35,7 +35,7 @@ from rubi.search.reweighting import (
     name_share,
     name_votes,
 )
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

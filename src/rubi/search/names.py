@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 __all__ = ["MAX_NAME_OWNERS", "MAX_NAME_WORDS", "MAX_TYPE_OWNERS", "NameMatch", "match_names"]
 

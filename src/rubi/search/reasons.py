@@ -15,7 +15,7 @@ from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
-from rubi.vault.resolve import normalize_name
+from rubi.vault.names import normalize_name
 
 from .hits import Why
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import pickle
 import sqlite3
 from collections.abc import Collection, Iterable, Iterator
@@ -32,6 +31,7 @@ from pathlib import Path
 
 from rubi.core import filestamp
 from rubi.core.filestamp import Stamp
+from rubi.core.jsonline import dumps, loads
 from rubi.core.picklefiles import check_trusted
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -78,13 +78,13 @@ class Store:
     def meta(self) -> dict[str, Any]:
         """Every meta value, decoded."""
         rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
-        return {k: json.loads(v) for k, v in rows}
+        return {k: loads(v) for k, v in rows}
 
     def meta_value(self, key: str, default: Any = None) -> Any:
         """One meta value, decoded (``default`` when absent): cheaper than :meth:`meta`,
         which decodes the code manifest of a large project too."""
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        return loads(row[0]) if row else default
 
     def meta_values(self, keys: Iterable[str]) -> dict[str, Any]:
         """The meta values of ``keys`` that are present, decoded (one query)."""
@@ -93,12 +93,12 @@ class Store:
             f"SELECT key, value FROM meta WHERE key IN ({', '.join('?' * len(wanted))})",
             wanted,
         ).fetchall()
-        return {k: json.loads(v) for k, v in rows}
+        return {k: loads(v) for k, v in rows}
 
     def gen(self) -> int:
         """The change counter (0 for an empty store)."""
         row = self._conn.execute("SELECT value FROM meta WHERE key = 'gen'").fetchone()
-        return int(json.loads(row[0])) if row else 0
+        return int(loads(row[0])) if row else 0
 
     # -- reading ---------------------------------------------------------------------
     def files(self) -> Iterator[tuple[Any, ...]]:
@@ -182,7 +182,7 @@ class Store:
     def set_meta(self, values: dict[str, Any]) -> None:
         self._conn.executemany(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [(k, json.dumps(v)) for k, v in values.items()],
+            [(k, dumps(v)) for k, v in values.items()],
         )
 
     def put_files(self, rows: Iterable[tuple[Any, ...]]) -> None:
@@ -277,7 +277,7 @@ def open_store(path: Path, *, create: bool) -> Store | None:
             store.close()
             return None
         return store
-    if json.loads(fmt[0]) != STORE_FORMAT:
+    if loads(fmt[0]) != STORE_FORMAT:
         if not create:
             store.close()
             return None

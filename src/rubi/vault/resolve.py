@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from rubi.vault.names import fold, normalize_name
 
 __all__ = [
     "LinkResolver",
@@ -39,19 +40,6 @@ if TYPE_CHECKING:
     from typing import Literal
 
     Status = Literal["resolved", "ambiguous", "missing", "attachment", "self"]
-
-
-def fold(text: str) -> str:
-    """``text`` case-folded and in Unicode NFC: ``Résumé`` composed (NFC) or
-    decomposed (NFD, as macOS file systems give names) both fold to ``résumé``."""
-    if text.isascii():
-        return text.casefold()
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
-
-
-def normalize_name(name: str) -> str:
-    """Folded (:func:`fold`), whitespace-collapsed form used for every name comparison."""
-    return " ".join(fold(name).split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,6 @@ reads it, lets the handler change it and writes it back while holding
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from pathlib import Path
 from rubi.claude.hooks.event import HookEvent, parse_event
 from rubi.claude.hooksettings import HookSettings, load_settings
 from rubi.core.errors import RubiError
+from rubi.core.jsonline import dumps, loads
 from rubi.core.paths import VaultPaths, find_vault, walked_vault
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -120,7 +120,7 @@ class HookContext:
         if path is None:
             return SessionState()
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return SessionState()
         if not isinstance(raw, dict):
@@ -145,7 +145,7 @@ class HookContext:
             return
         from rubi.core.atomic import atomic_write_text
 
-        atomic_write_text(path, json.dumps(state.__dict__), durable=False)
+        atomic_write_text(path, dumps(state.__dict__), durable=False)
 
     @contextmanager
     def session_state(self) -> Iterator[SessionState]:
@@ -172,9 +172,9 @@ class HookContext:
                     "session state %s: lock busy, updating without it", path.name
                 )
             state = self.load_state()
-            before = json.dumps(state.__dict__)
+            before = dumps(state.__dict__)
             yield state
-            if json.dumps(state.__dict__) != before:
+            if dumps(state.__dict__) != before:
                 self.save_state(state)
 
 

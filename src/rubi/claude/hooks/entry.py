@@ -8,9 +8,10 @@ internal error is logged with its traceback and the hook prints nothing.
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 import time
+
+from rubi.core.jsonline import dumps, loads
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     event = argv[0] if argv else ""
     try:
         raw = stdin.read()
-        loaded = json.loads(raw) if raw.strip() else {}
+        loaded = loads(raw) if raw.strip() else {}
     except BaseException as exc:
         if not isinstance(exc, KeyboardInterrupt):
             _log_failure({}, event)
@@ -108,7 +109,7 @@ def respond(
         event = event or str(payload.get("hook_event_name") or "")
         result = run(event, payload, walk)
         if result:
-            stdout.write(json.dumps(result, ensure_ascii=False))
+            stdout.write(dumps(result, ensure_ascii=False))
             stdout.flush()
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
