@@ -25,10 +25,12 @@ Each round starts fresh servers, alternated (order reversed every other round):
 - the floor: ``python -c pass`` and ``python -c "import mcp"`` (wall, CPU).
 
 ``--base CHECKOUT`` starts another source tree's servers too (``CHECKOUT/src`` on
-``PYTHONPATH``), alternated with this one's in the same loop. Every process gets the
-run's own ``HOME`` and ``XDG_CACHE_HOME`` (made here). The answers of the first
-search are compared across transports and eras (the same text and ids), and the
-capabilities and tool lists across eras.
+``PYTHONPATH``), alternated with this one's in the same loop, on its own copy of the
+project and its own ``XDG_CACHE_HOME``, each indexed by its own tree (on one copy, a
+tree whose index format differs rebuilt the index inside its first search at every
+switch). Every process gets the run's own ``HOME`` and ``XDG_CACHE_HOME`` (made
+here). The answers of the first search are compared across transports and eras (the
+same text and ids), and the capabilities and tool lists across eras.
 """
 
 from __future__ import annotations
