@@ -25,10 +25,12 @@ Each round starts fresh servers, alternated (order reversed every other round):
 - the floor: ``python -c pass`` and ``python -c "import mcp"`` (wall, CPU).
 
 ``--base CHECKOUT`` starts another source tree's servers too (``CHECKOUT/src`` on
-``PYTHONPATH``), alternated with this one's in the same loop. Every process gets the
-run's own ``HOME`` and ``XDG_CACHE_HOME`` (made here). The answers of the first
-search are compared across transports and eras (the same text and ids), and the
-capabilities and tool lists across eras.
+``PYTHONPATH``), alternated with this one's in the same loop, on its own copy of the
+project and its own ``XDG_CACHE_HOME``, each indexed by its own tree (on one copy, a
+tree whose index format differs rebuilt the index inside its first search at every
+switch). Every process gets the run's own ``HOME`` and ``XDG_CACHE_HOME`` (made
+here). The answers of the first search are compared across transports and eras (the
+same text and ids), and the capabilities and tool lists across eras.
 """
 
 from __future__ import annotations
@@ -176,14 +178,24 @@ def main() -> int:
     env["RUBI_VAULT"] = str(workdir / "no-personal-vault")
     trees = {"this": env}
     if args.base is not None:
-        trees["base"] = dict(env, PYTHONPATH=str(args.base.resolve() / "src"))
+        # its own cache and copy, indexed by itself: an index one tree cannot read
+        # would otherwise be rebuilt at every switch, inside a first search
+        (workdir / "base").mkdir()
+        (workdir / "base-cache").mkdir()
+        base_src = str(args.base.resolve() / "src")
+        trees["base"] = dict(env, PYTHONPATH=base_src, XDG_CACHE_HOME=str(workdir / "base-cache"))
     results: dict[str, list[dict[str, Any]]] = {}
     try:
-        copy, _ = prepare(args.project.resolve(), workdir, False, env)
+        copies = {
+            tree: prepare(
+                args.project.resolve(), workdir / ("" if tree == "this" else tree), False, tree_env
+            )[0]
+            for tree, tree_env in trees.items()
+        }
         token = subprocess.run(
             [RUBI, "serve", "--show-token"], env=env, capture_output=True, text=True, check=True
         ).stdout.strip()
-        argv = [RUBI, "serve", "--project", str(copy)]
+        argvs = {tree: [RUBI, "serve", "--project", str(copy)] for tree, copy in copies.items()}
         plan = [
             (tree, transport, era)
             for tree in trees
@@ -196,7 +208,7 @@ def main() -> int:
             floor.append({"pass_wall": got["pass"][0], "pass_cpu": got["pass"][1]})
             floor[-1].update({"mcp_wall": got["import mcp"][0], "mcp_cpu": got["import mcp"][1]})
             for tree, transport, era in plan if i % 2 == 0 else plan[::-1]:
-                tree_env = trees[tree]
+                tree_env, argv, copy = trees[tree], argvs[tree], copies[tree]
                 if transport == "http":
                     sample = http_start(argv, tree_env, copy, token, era)
                 else:

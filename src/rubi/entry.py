@@ -3,10 +3,11 @@ handlers without loading the CLI (click, rich): hooks run on every prompt and to
 call, and pay every import. When a resident engine serves the project's vault
 (``rubi serve`` or ``rubi watch`` runs; ``docs/engine.md``), the hook is answered by
 it over a local socket and imports nothing of the search stack; otherwise it runs
-cold, in this process, with the same output. A bare ``rubi serve`` (how every agent
-starts the server) runs without click too (:mod:`rubi.cli.servebare`). Every other
-command is click's (:mod:`rubi.cli.main`); ``rubi search`` and ``rubi read`` ask the
-engine for their answer there (:mod:`rubi.cli.engineroute`)."""
+cold, in this process, with the same output. A ``rubi serve`` (how every agent starts
+the server, bare or with the options a server is started with) runs without click too
+(:mod:`rubi.cli.servebare`). Every other command is click's (:mod:`rubi.cli.main`);
+``rubi search`` and ``rubi read`` ask the engine for their answer there
+(:mod:`rubi.cli.engineroute`)."""
 
 from __future__ import annotations
 
@@ -304,12 +305,13 @@ def main() -> None:
         if short:
             _leave(status)
         raise SystemExit(status)
-    from rubi.cli.servebare import is_bare
+    from rubi.cli.servebare import bare_options
 
-    if is_bare(sys.argv[1:]):  # how every agent starts the server: without click
+    given = bare_options(sys.argv[1:])
+    if given is not None:  # how agents and the README start the server: without click
         from rubi.cli.servebare import serve_bare
 
-        serve_bare()
+        serve_bare(given)
     _keep_dataclass_code()
     try:
         from rubi.cli.main import main as cli_main

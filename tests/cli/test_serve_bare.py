@@ -1,6 +1,6 @@
-"""``rubi serve`` with no further argument (how every agent starts the server) runs
-without click, and answers, fails and helps exactly as the click command does with
-the same options spelled out."""
+"""``rubi serve`` with no further argument (how every agent starts the server), or with
+the options a server is started with, runs without click, and answers, fails and helps
+exactly as the click command does with the same options."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ pytestmark = [pytest.mark.usefixtures("runtime"), pytest.mark.timeout(120)]
 _AS_RUBI = "import sys; sys.argv[0] = 'rubi'; from rubi.entry import main; main()"
 """The console script, run by this interpreter (so ``-X importtime`` can watch it)."""
 
+_AS_CLICK = "import sys; sys.argv[0] = 'rubi'; from rubi.cli.main import main; main()"
+"""The click command group alone, as the console script ran every ``rubi serve`` with
+an option before the fast path read them."""
+
 _REQUESTS = [
     {
         "jsonrpc": "2.0",
@@ -37,10 +41,10 @@ _REQUESTS = [
 
 
 def _rubi(
-    args: list[str], cwd: Path, stdin: str = "", **env: str
+    args: list[str], cwd: Path, stdin: str = "", code: str = _AS_RUBI, **env: str
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", _AS_RUBI, *args],
+        [sys.executable, "-X", "importtime", "-c", code, *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -67,12 +71,15 @@ def test_a_bare_serve_answers_as_the_click_command_without_importing_click_or_in
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     stdin = "".join(json.dumps(r) + "\n" for r in _REQUESTS)
     bare = _rubi(["serve"], project, stdin)
-    spelled = _rubi(["serve", "--host", "127.0.0.1", "--port", "8765"], project, stdin)
-    assert bare.returncode == spelled.returncode == 0
+    options = ["serve", "--project", str(project), "--port", "8765"]
+    given = _rubi(options, tmp_path, stdin)
+    spelled = _rubi(options, tmp_path, stdin, code=_AS_CLICK)
+    assert bare.returncode == given.returncode == spelled.returncode == 0
     answers = _messages(bare.stdout)
     assert [m["id"] for m in answers] == [1, 2]  # type: ignore[index]
-    assert answers == _messages(spelled.stdout)
-    assert not {"click", "inspect"} & _imported(bare.stderr)  # inspect: no class needs it
+    assert answers == _messages(given.stdout) == _messages(spelled.stdout)
+    for run in (bare, given):  # inspect: no class needs it
+        assert not {"click", "inspect"} & _imported(run.stderr)
     assert {"click", "inspect"} <= _imported(spelled.stderr)
 
 
@@ -122,12 +129,15 @@ def test_a_bare_serve_that_cannot_start_fails_as_the_click_command(tmp_path: Pat
     (tmp_path / "file").write_text("", encoding="utf-8")
     env = {"RUBI_VAULT": str(tmp_path / "file" / "vault")}
     bare = _rubi(["serve"], tmp_path, **env)
-    spelled = _rubi(["serve", "--port", "8765"], tmp_path, **env)
+    given = _rubi(["serve", "--port", "8765"], tmp_path, **env)
+    spelled = _rubi(["serve", "--port", "8765"], tmp_path, code=_AS_CLICK, **env)
     line = "Error: no project vault here, and the personal vault cannot be created"
-    assert bare.returncode == spelled.returncode == 1
-    assert [x for x in bare.stderr.splitlines() if x.startswith("Error:")] == [
-        x for x in spelled.stderr.splitlines() if x.startswith("Error:")
+    assert bare.returncode == given.returncode == spelled.returncode == 1
+    errors = [
+        [x for x in run.stderr.splitlines() if x.startswith("Error:")]
+        for run in (bare, given, spelled)
     ]
+    assert errors[0] == errors[1] == errors[2]
     assert line in bare.stderr
 
 
@@ -220,3 +230,73 @@ def test_a_bare_serve_keeps_the_patterns_it_compiled_for_the_next_server(
     assert second.returncode == 0, second.stderr
     assert _messages(second.stdout) == _messages(first.stdout)
     assert (kept.read_bytes(), kept.stat().st_mtime_ns) == before
+
+
+def _clicked(args: list[str]) -> object:
+    """The options click parses from ``rubi serve ARGS``, or the error it raises."""
+    import click
+
+    from rubi.cli.main import cli
+    from rubi.cli.servecmds import serve
+    from rubi.cli.serverun import ServeOptions
+
+    try:
+        with cli.make_context("rubi", ["serve", *args]) as group:
+            return ServeOptions(**serve.make_context("serve", args, parent=group).params)
+    except click.ClickException as exc:
+        return type(exc)
+
+
+def test_the_options_read_without_click_are_the_ones_click_reads(tmp_path: Path) -> None:
+    """Every command line the fast path reads gives the options click parses from it;
+    every other one (a value click rejects or might read otherwise, an option it does
+    not read, a repeat) is left to click."""
+    from rubi.cli.servebare import _options, bare_options
+    from rubi.cli.serverun import DEFAULTS
+
+    folder, file = tmp_path / "proj", tmp_path / "file"
+    folder.mkdir()
+    file.write_text("", encoding="utf-8")
+    read = [
+        [],
+        ["--project", str(folder)],
+        [f"--project={folder}"],
+        ["--http", "--port", "9001", "--project", str(folder)],
+        ["--http", "--host", "0.0.0.0", "--allow-remote", "--port=1"],
+        ["--http", "--no-token", "--port", "65535"],
+        ["--vault", str(folder)],
+        ["--vault", str(tmp_path / "missing")],
+        ["--project", "."],
+    ]
+    left = [
+        ["--project", str(file)],
+        ["--project", str(tmp_path / "missing")],
+        ["--project", ""],
+        ["--project"],
+        ["--project", "--http"],
+        ["--port", "0"],
+        ["--port", "65536"],
+        ["--port", "08765"],
+        ["--port", " 8765"],
+        ["--port", "8_765"],
+        ["--port", "x"],
+        ["--http=1"],
+        ["--http", "--http"],
+        ["--port", "1", "--port", "2"],
+        ["--vault", ""],
+        ["--vault", str(folder), "--project", str(folder)],
+        ["--show-token"],
+        ["--help"],
+        ["-h"],
+        ["--proj", str(folder)],
+        ["--", "--http"],
+        ["extra"],
+    ]
+    for args in read:
+        given = bare_options(["serve", *args])
+        assert given is not None, args
+        assert _options(DEFAULTS, given) == _clicked(args), args
+    for args in left:
+        assert bare_options(["serve", *args]) is None, args
+    assert bare_options(["search", "serve"]) is None
+    assert bare_options(["-v", "serve"]) is None

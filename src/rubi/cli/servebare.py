@@ -1,29 +1,50 @@
-"""``rubi serve`` with no further argument, run without click: the command Claude
-Code's plugin, a project's ``.mcp.json``, Codex and Gemini start for every session
-(:mod:`rubi.claude.install`, :mod:`rubi.claude.harness`). Importing click and
-building the command group cost such a server about 30 ms of CPU before its first
-answer, for options it was not given.
+"""``rubi serve`` run without click: the command Claude Code's plugin, a project's
+``.mcp.json``, Codex and Gemini start for every session (:mod:`rubi.claude.install`,
+:mod:`rubi.claude.harness`: a bare ``rubi serve``), and the same with the options a
+server is started with (``--project`` as the README's ``claude mcp add`` gives it,
+``--http``, ``--port``, ``--host``, ``--vault``, ``--allow-remote``, ``--no-token``).
+Importing click and building the command group cost such a server about 30 ms of CPU
+before its first answer, for options it could read itself; and the click command
+started without the bare start's setup (the collector paused, ``dataclasses``
+without ``inspect``, ``pathlib`` without ``urllib.parse``): 50-60 ms of CPU in all
+before the first search (:func:`bare_options`).
 
 The run is the click command's (:func:`rubi.cli.serverun.run_serve` with the
-options' defaults, :data:`rubi.cli.serverun.DEFAULTS`, logging set up as ``rubi``
-without ``-v`` sets it), and so is every way it ends: an error is shown by click
-itself, loaded only then, in the command's context (the same ``Error:`` line, usage
-lines and exit status), Ctrl-C and a closed output stop as the group stops them. Any
-other argument, ``--help`` among them, goes to click (:func:`is_bare`)."""
+options' defaults, :data:`rubi.cli.serverun.DEFAULTS`, and the options given, read
+as click reads them; logging set up as ``rubi`` without ``-v`` sets it), and so is
+every way it ends: an error is shown by click itself, loaded only then, in the
+command's context (the same ``Error:`` line, usage lines and exit status), Ctrl-C and
+a closed output stop as the group stops them. Any other command line, ``--help`` and
+``--show-token`` among them, and any value click might read otherwise than this module
+(or reject), goes to click (:func:`bare_options`)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from rubi.core.errors import RubiError
 
-__all__ = ["is_bare", "serve_bare"]
+TYPE_CHECKING = False  # typing's names only for mypy: the module imports typing already
+if TYPE_CHECKING:
+    from rubi.cli.serverun import ServeOptions
+
+__all__ = ["bare_options", "is_bare", "serve_bare"]
 
 _COMPLETION = "_RUBI_COMPLETE"
 """The variable click's shell completion of ``rubi`` answers to (click's
 ``_{PROG}_COMPLETE``): when set, the command line is click's to read."""
+
+_FLAGS = {"--http": "http", "--allow-remote": "allow_remote", "--no-token": "no_token"}
+"""The flags read here, by their :class:`rubi.cli.serverun.ServeOptions` field."""
+
+_VALUED = {"--host": "host", "--port": "port", "--project": "project", "--vault": "vault"}
+"""The options with a value read here (``--opt VALUE`` or ``--opt=VALUE``)."""
+
+BareOptions = dict[str, "str | int | bool"]
+"""Options read from a command line, by field name; paths still strings (``pathlib``
+is imported later, as a cold hook imports it)."""
 
 
 def is_bare(args: Sequence[str]) -> bool:
@@ -32,8 +53,70 @@ def is_bare(args: Sequence[str]) -> bool:
     return list(args) == ["serve"] and _COMPLETION not in os.environ
 
 
-def serve_bare() -> NoReturn:
-    """Run ``rubi serve`` with its defaults, as click would run it, then exit.
+def bare_options(args: Sequence[str]) -> BareOptions | None:
+    """The options of ``args`` (the command line after ``rubi``) when it is ``serve``
+    with only the options this module reads, each given once with a value click would
+    read the same way (:func:`_value`); None when click must read it: any other
+    command, option or spelling, a repeated option, ``--project`` with ``--vault``
+    (a usage error), a value click would reject or might read otherwise, shell
+    completion asked for. ``{}`` for a bare ``rubi serve``."""
+    if list(args[:1]) != ["serve"] or _COMPLETION in os.environ:
+        return None
+    found: BareOptions = {}
+    rest = list(args[1:])
+    while rest:
+        arg = rest.pop(0)
+        value: str | int | bool
+        name, given, text = arg.partition("=")
+        if name in _FLAGS and not given:
+            field, value = _FLAGS[name], True
+        elif name in _VALUED:
+            if not given:
+                if not rest:
+                    return None
+                text = rest.pop(0)
+            field = _VALUED[name]
+            read = _value(field, text)
+            if read is None:
+                return None
+            value = read
+        else:
+            return None
+        if field in found:
+            return None
+        found[field] = value
+    if "project" in found and "vault" in found:
+        return None
+    return found
+
+
+def _value(field: str, text: str) -> str | int | None:
+    """``text`` as click's option ``field`` reads it, or None when it might read it
+    otherwise or reject it: an empty value or one that looks like an option; a port
+    other than plain decimal digits without a leading zero in 1-65535
+    (``click.IntRange(1, 65535)``); a project that is not a readable folder
+    (``click.Path(file_okay=False, exists=True)``, whose checks follow ``os.stat``);
+    a vault that exists but cannot be read (``click.Path`` checks only what exists)."""
+    if not text or text.startswith("-"):
+        return None
+    if field == "port":
+        if not (text.isascii() and text.isdigit()) or text[0] == "0" or int(text) > 65535:
+            return None
+        return int(text)
+    if field == "project":
+        return text if os.path.isdir(text) and os.access(text, os.R_OK) else None
+    if field == "vault":
+        try:
+            os.stat(text)
+        except OSError:
+            return text
+        return text if os.access(text, os.R_OK) else None
+    return text
+
+
+def serve_bare(given: BareOptions | None = None) -> NoReturn:
+    """Run ``rubi serve`` with its defaults and the options ``given``
+    (:func:`bare_options`; None: none), as click would run it, then exit.
 
     A server that stopped (its client closed stdin) ends without the interpreter's
     teardown (:func:`rubi.core.quickexit.leave`): its engine, watcher and locks are
@@ -60,7 +143,7 @@ def serve_bare() -> NoReturn:
     try:
         from rubi.cli.serverun import DEFAULTS, run_serve
 
-        run_serve(DEFAULTS)
+        run_serve(_options(DEFAULTS, given or {}))
     except BrokenPipeError:
         from rubi.cli.closedoutput import stop_for_closed_output
 
@@ -75,6 +158,18 @@ def serve_bare() -> NoReturn:
 
     leave(0)
     raise SystemExit(0)
+
+
+def _options(defaults: ServeOptions, given: BareOptions) -> ServeOptions:
+    """``defaults`` with the options ``given``, paths made :class:`~pathlib.Path`
+    as click's path types make them."""
+    import dataclasses
+    from pathlib import Path
+
+    made: dict[str, Any] = {
+        k: Path(str(v)) if k in ("project", "vault") else v for k, v in given.items()
+    }
+    return dataclasses.replace(defaults, **made)
 
 
 def _keep_dataclass_code() -> None:
