@@ -210,8 +210,6 @@ def note_question(
     word_of: dict[str, int] = {}  # a term -> its word (a word's readings are one word)
     joined = mixed_case_pieces(query)  # a piece of ``JavaScript`` -> ``javascript``
     written: dict[str, int] = {}  # a word written with capitals inside it -> its word
-    pieces: set[str] = set()  # the terms of such a word's pieces
-    wholes: set[str] = set()  # the terms of every other token
     numbered = 0  # words numbered so far
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         read = analyzer.terms_of(surface)
@@ -226,15 +224,12 @@ def note_question(
         else:
             continue
         written.setdefault(whole, word)
-        (pieces if surface in joined else wholes).update(read)
         for term in read:
             found.setdefault(term, term_key(surface, term))
             word_of.setdefault(term, word)
     terms = tuple(found)
     idf = idf_of(list(terms)) if terms else {}
     top = max(idf.values(), default=1.0)
-    for term in pieces - wholes:  # a piece alone is not the word its writer wrote
-        idf[term] = 0.0
     # Korean writes its words between spaces, and the index cuts each into bigrams
     # (a word of four syllables is three terms): a Korean word counts once, a lone
     # syllable (a particle written against a Latin word) not at all.
