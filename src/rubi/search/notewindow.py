@@ -64,7 +64,6 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.index.wordparts import mixed_case_pieces
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
@@ -199,31 +198,21 @@ def note_question(
     index's chains; :func:`rubi.index.language.query_chain`), with their IDFs from
     ``idf_of`` (a term it does not know weighs the largest, or 1.0); ``analysis``: the
     search's analysis of ``query``, whose tokens are reused (a prompt is analysed once
-    for all its searches). A word's terms are one word (:attr:`NoteQuestion.readings`):
-    the terms of one token in the chain, and the pieces of a word written with capitals
-    inside it (``JavaScript``: ``javascript``, ``java``, ``script``;
-    :func:`rubi.index.wordparts.mixed_case_pieces`), as BM25F weighs them
-    (:func:`rubi.index.querymatch.query_clauses`)."""
+    for all its searches)."""
     lang = query_chain(query, langs)
     analyzer = text_analyzer(lang)
     found: dict[str, str] = {}
     word_of: dict[str, int] = {}  # a term -> its word (a word's readings are one word)
-    joined = mixed_case_pieces(query)  # a piece of ``JavaScript`` -> ``javascript``
-    written: dict[str, int] = {}  # a word written with capitals inside it -> its word
     numbered = 0  # words numbered so far
     for surface in QueryAnalysis.of(query, analysis).surfaces(query):
         read = analyzer.terms_of(surface)
         known = [word_of[term] for term in read if term in word_of]
-        whole = joined.get(surface, surface)
         if known:
             word = known[0]
-        elif whole in written:
-            word = written[whole]
         elif read:
             word, numbered = numbered, numbered + 1
         else:
             continue
-        written.setdefault(whole, word)
         for term in read:
             found.setdefault(term, term_key(surface, term))
             word_of.setdefault(term, word)
