@@ -182,3 +182,13 @@ def test_held_digests_tell_order_and_content_apart() -> None:
     assert held_digest(table) != held_digest({"a": ["y", "x"], "b": ["z"]})
     assert held_digest(table) != held_digest({"a": ["x", "y"], "b": ["z"], "c": []})
     assert held_digest({"a": [object()]}) == ""  # not marshal's: no digest, nothing found
+
+
+def test_a_held_digest_sees_a_change_past_its_first_chunk() -> None:
+    from rubi.graph.flatreuse import _CHUNK, held_digest
+
+    table = {f"name {i:05}": ["plan", f"n{i}"] for i in range(_CHUNK + 10)}
+    before = held_digest(table)
+    assert before == held_digest(dict(table)) and before != held_digest({})
+    table[f"name {_CHUNK + 5:05}"] = ["plan", "other"]
+    assert held_digest(table) != before

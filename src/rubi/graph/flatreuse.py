@@ -16,7 +16,7 @@ a table changes its digest.
 
 That digest needs the table sorted first (0.03 s for the three tables on
 spring-framework, and 0.09 s to digest them). A second digest, of the table in its
-own order (:func:`held_digest`: one ``marshal`` of the dict, 0.05 s for the three), is
+own order (:func:`held_digest`: ``marshal`` of the dict, 0.04 s for the three), is
 recorded beside it and tried first: the same bytes mean the same keys and values, so
 the same sections, and the replaced file's sorted digest is written again for them.
 A table of the same content in another order (a graph built another way) misses it
@@ -32,6 +32,7 @@ import marshal
 import mmap
 import zlib
 from collections.abc import Mapping
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -71,14 +72,21 @@ def table_digest(order: list[str], table: Mapping[str, Any]) -> str:
 
 def held_digest(table: dict[str, Any]) -> str:
     """A digest of ``table`` in its own order: its ``marshal`` bytes (keys and values as
-    the dict iterates them), so equal digests mean equal keys and values in one order,
-    and a table of the same content in another order differs. "" when ``marshal``
-    cannot write a value (then only :func:`table_digest` is tried, and finds none)."""
-    try:
-        data = marshal.dumps(table, _MARSHAL_VERSION)
-    except ValueError:
-        return ""
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    the dict iterates them, :data:`_CHUNK` items at a time, each part after its
+    length, so the bytes held at once stay small: 11 MB for spring-framework's
+    ``names`` whole), so equal digests mean equal keys and values in one order, and a
+    table of the same content in another order differs. "" when ``marshal`` cannot
+    write a value (then only :func:`table_digest` is tried, and finds none)."""
+    h = hashlib.blake2b(digest_size=20)
+    items = iter(table.items())
+    while part := dict(islice(items, _CHUNK)):
+        try:
+            data = marshal.dumps(part, _MARSHAL_VERSION)
+        except ValueError:
+            return ""
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
 
 
 class Previous:
