@@ -227,23 +227,3 @@ def test_headers_count_with_the_language_whose_sources_outnumber(
     headers = {f"include/h{n}.h": "int f(void);\n" for n in range(3)}
     text = render_map(build_code_map(make_repo(sources | headers, use_git=False)), [], "")
     assert expected in text.splitlines()
-
-
-def test_rank_places_rank_every_module_as_its_own_sort_does(shop: CodeMap) -> None:
-    import dataclasses
-
-    tied = dict.fromkeys(shop.file_rank, 0.125)  # every rank equal: ties go by path
-    tied["src/shop/db.py"] = 0.5
-    tied["tests/conftest.py"] = 0.125 + 1e-15  # equal once rounded to 12 places
-    for code_map in (shop, dataclasses.replace(shop, file_rank=tied)):
-        places = code_map.rank_places()
-        assert list(places) == code_map.ranked_files()
-        for name in code_map.modules:
-            assert code_map.ranked_files(name, places) == code_map.ranked_files(name)
-        assert code_map.ranked_files("shop", {}) == code_map.ranked_files("shop")  # none known
-    tied_places = list(dataclasses.replace(shop, file_rank=tied).rank_places())
-    assert tied_places == [
-        "src/shop/db.py",
-        *sorted(p for p in shop.files if p != "src/shop/db.py"),
-    ]
-    assert render_map(shop, NOTES, None, places=shop.rank_places()) == render_map(shop, NOTES, None)

@@ -6,9 +6,7 @@ an absolute path.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -264,24 +262,10 @@ class CodeMap:
             ),
         )
 
-    def ranked_files(
-        self, module: str | None = None, places: Mapping[str, int] | None = None
-    ) -> list[str]:
-        """Paths by descending rank (ties by path), optionally of one module only.
-
-        ``places``: :meth:`rank_places` of this map, when ranking many modules (one
-        lookup per file instead of a rank rounded per file and module: the same
-        order, as that is a total order of every file)."""
+    def ranked_files(self, module: str | None = None) -> list[str]:
+        """Paths by descending rank (ties by path), optionally of one module only."""
         paths = self.files if module is None else self.modules[module].files
-        if places is not None:
-            with contextlib.suppress(KeyError):  # a path the map's files lack: by rank
-                return sorted(paths, key=places.__getitem__)
         return sorted(paths, key=lambda p: (-round(self.file_rank.get(p, 0.0), 12), p))
-
-    def rank_places(self) -> dict[str, int]:
-        """``{path: place}``: each file's place in :meth:`ranked_files` of all files
-        (0 first), in that order."""
-        return {p: i for i, p in enumerate(self.ranked_files())}
 
     def ranked_modules(self) -> list[str]:
         """Module names by descending rank (ties by name)."""

@@ -156,22 +156,20 @@ def _language_counts(code_map: CodeMap) -> Counter[str]:
     return languages
 
 
-def _facts(code_map: CodeMap, places: dict[str, int] | None = None) -> _Facts:
+def _facts(code_map: CodeMap) -> _Facts:
     modules = code_map.ranked_modules()
-    if places is None:
-        places = code_map.rank_places()
     languages = _language_counts(code_map)
     langs = ", ".join(
         f"{lang} {n}" for lang, n in sorted(languages.items(), key=lambda x: (-x[1], x[0]))[:3]
     )
     per_module: dict[str, list[str]] = {}
     for name in modules[: _CAPS["modules"]]:
-        files = code_map.ranked_files(name, places)
+        files = code_map.ranked_files(name)
         top = [p for p in files if not is_test_path(p)] or files
         per_module[name] = top[: _CAPS["per_module"]]
     used = code_map.in_degree
     central: list[str] = []
-    for path in places:  # every file, by rank
+    for path in code_map.ranked_files():
         if len(central) == _CAPS["files"]:
             break
         if used.get(path, 0) and not is_test_path(path):
@@ -254,7 +252,6 @@ def render_map(
     curated: str | None,
     *,
     budget_tokens: int = MAP_BUDGET_TOKENS,
-    places: dict[str, int] | None = None,
 ) -> str:
     """Render level 0, ``map.md``.
 
@@ -263,8 +260,6 @@ def render_map(
         notes: the vault's notes (only active decisions and gotchas are listed).
         curated: the summary to keep (from :func:`rubi.codemap.extract_curated`), or None.
         budget_tokens: the most the page may cost (``rubi.core.tokens.estimate_tokens``).
-        places: :meth:`~rubi.codemap.model.CodeMap.rank_places` of ``code_map`` when
-            the caller has them (the module pages rank by them too).
 
     Returns:
         Markdown: title, the curated summary block, a one-line census, modules by
@@ -281,7 +276,7 @@ def render_map(
     block = curated_block(curated)
     picked = _map_notes(code_map, notes)
     caps = dict(_CAPS)
-    facts = _facts(code_map, places)
+    facts = _facts(code_map)
     text = _compose(code_map, facts, picked, block, caps)
     for field, floor in _STEPS:
         while estimate_tokens(text) > budget_tokens and caps[field] > floor:

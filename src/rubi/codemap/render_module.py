@@ -57,28 +57,22 @@ class PageIndex:
         used: module → ``(imports, module)`` of the modules it imports.
         about: each note with a mapped file, with its files (``files_for_note``), in
             the notes' order.
-        places: each file's place by rank (:meth:`~rubi.codemap.model.CodeMap.rank_places`),
-            which ranks every module's files without a key computed per file and page.
     """
 
     users: dict[str, list[tuple[int, str]]]
     used: dict[str, list[tuple[int, str]]]
     about: list[tuple[NoteRef, tuple[str, ...]]]
-    places: dict[str, int]
 
 
-def page_index(
-    code_map: CodeMap, notes: Sequence[NoteRef], places: dict[str, int] | None = None
-) -> PageIndex:
-    """The :class:`PageIndex` of ``code_map`` and ``notes`` (``places``: the map's
-    :meth:`~rubi.codemap.model.CodeMap.rank_places`, when the caller has them)."""
+def page_index(code_map: CodeMap, notes: Sequence[NoteRef]) -> PageIndex:
+    """The :class:`PageIndex` of ``code_map`` and ``notes``."""
     users: dict[str, list[tuple[int, str]]] = {}
     used: dict[str, list[tuple[int, str]]] = {}
     for (a, b), n in code_map.module_edges().items():
         users.setdefault(b, []).append((n, a))
         used.setdefault(a, []).append((n, b))
     about = [(note, files) for note in notes if (files := files_for_note(code_map, note.files))]
-    return PageIndex(users, used, about, code_map.rank_places() if places is None else places)
+    return PageIndex(users, used, about)
 
 
 def _relative(path: str, folder: str) -> str:
@@ -118,7 +112,7 @@ def render_module_page(
     if index is None:
         index = page_index(code_map, notes)
     mod = code_map.modules[module]
-    ranked = code_map.ranked_files(module, index.places)
+    ranked = code_map.ranked_files(module)
     folder = f"`{mod.folder}`" if mod.folder else "the repository root"
     lines = [f"# {module}", "", GENERATED_COMMENT, curated_block(curated), ""]
     lines.append(f"{folder} · {counted(len(mod.files), 'file')} · {link('map', 'code map')}")

@@ -158,10 +158,9 @@ def write_map_pages(vault: Path, code_map: CodeMap, notes: Sequence[NoteRef]) ->
     """
     report = MapPagesReport()
     ensure_merge_rules(vault)
-    places = code_map.rank_places()  # one rank order for map.md and every module page
-    _update(vault, MAP_PAGE, lambda cur: render_map(code_map, notes, cur, places=places), report)
+    _update(vault, MAP_PAGE, lambda cur: render_map(code_map, notes, cur), report)
     wanted = set()
-    index = page_index(code_map, notes, places)
+    index = page_index(code_map, notes)
     for name, module in code_map.modules.items():
         rel = f"{MODULES_DIR}/{module.slug}.md"
         wanted.add(rel)
