@@ -121,3 +121,74 @@ def test_a_change_past_the_digest_s_first_chunk_is_seen(
     assert encoded == ["names", "problems"]
     assert path.read_bytes() == _fresh(live, path)
     assert read_flat(path)[0].names[f"name {flatreuse._CHUNK + 40:05}"] == ["plan", "other"]
+
+
+@pytest.fixture
+def digested(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the tables given a sorted digest (rubi.graph.flatreuse.table_digest)."""
+    sizes: list[int] = []
+    digest = flatwrite.table_digest
+
+    def recorded(order: list[str], table: dict[str, list[str]]) -> str:
+        sizes.append(len(order))
+        return digest(order, table)
+
+    monkeypatch.setattr(flatwrite, "table_digest", recorded)
+    return sizes
+
+
+def test_a_table_held_in_the_same_order_is_copied_without_a_sorted_digest(
+    live: LiveGraph, path: Path, encoded: list[str], digested: list[int]
+) -> None:
+    write_flat(path, live.build, 7, 3)
+    assert len(digested) == 3
+    live.build.graph.nodes["src/app.py"]["rank"] = 0.5
+    encoded.clear()
+    digested.clear()
+    write_flat(path, live.build, 7, 3)
+    assert encoded == ["problems"] and digested == []  # found by their held digests
+    assert path.read_bytes() == _fresh(live, path)  # the sorted digests written again
+    live.build.names = dict(reversed(live.build.names.items()))  # same content, other order
+    live.build.type_names["Router"] = ["plan"]  # same order, a value changed
+    encoded.clear()
+    digested.clear()
+    write_flat(path, live.build, 7, 3)
+    assert encoded == ["type_names", "problems"]  # names found by its sorted digest
+    assert digested == [len(live.build.names), len(live.build.type_names)]
+    assert path.read_bytes() == _fresh(live, path)
+    build, _, _ = read_flat(path)
+    assert build.type_names["Router"] == ["plan"]
+    assert all(build.names[k] == v for k, v in live.build.names.items())
+
+
+def test_a_file_written_without_held_digests_is_copied_by_its_sorted_ones(
+    live: LiveGraph, path: Path, encoded: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:  # as the previous rubi wrote it
+        patch.setattr(flatwrite, "held_digest", lambda table: "")
+        write_flat(path, live.build, 7, 3)
+    encoded.clear()
+    write_flat(path, live.build, 7, 3)
+    assert encoded == ["problems"]
+    assert path.read_bytes() == _fresh(live, path)
+
+
+def test_held_digests_tell_order_and_content_apart() -> None:
+    from rubi.graph.flatreuse import held_digest
+
+    table = {"a": ["x", "y"], "b": ["z"]}
+    assert held_digest(table) == held_digest({"a": ["x", "y"], "b": ["z"]})
+    assert held_digest(table) != held_digest({"b": ["z"], "a": ["x", "y"]})
+    assert held_digest(table) != held_digest({"a": ["y", "x"], "b": ["z"]})
+    assert held_digest(table) != held_digest({"a": ["x", "y"], "b": ["z"], "c": []})
+    assert held_digest({"a": [object()]}) == ""  # not marshal's: no digest, nothing found
+
+
+def test_a_held_digest_sees_a_change_past_its_first_chunk() -> None:
+    from rubi.graph.flatreuse import _CHUNK, held_digest
+
+    table = {f"name {i:05}": ["plan", f"n{i}"] for i in range(_CHUNK + 10)}
+    before = held_digest(table)
+    assert before == held_digest(dict(table)) and before != held_digest({})
+    table[f"name {_CHUNK + 5:05}"] = ["plan", "other"]
+    assert held_digest(table) != before

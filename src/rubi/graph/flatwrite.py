@@ -34,7 +34,7 @@ from rubi.graph.flatlayout import (
     SECTIONS,
     TABLE,
 )
-from rubi.graph.flatreuse import Previous, table_digest
+from rubi.graph.flatreuse import Previous, held_digest, table_digest
 
 __all__ = ["restamp", "write_flat"]
 
@@ -180,12 +180,28 @@ class _Writer:
             "type_names": build.type_names,
             "defined_names": build.defined_names,
         }
-        orders = {name: sorted(rows) for name, rows in named.items()}
-        digests = {name: table_digest(orders[name], rows) for name, rows in named.items()}
-        tables = {"keys": list(keys), "data": data_list, "graph": g.graph, "digests": digests}
+        held = {name: held_digest(rows) for name, rows in named.items()}
+        digests: dict[str, str] = {}
+        orders: dict[str, list[str]] = {}
+        copied: dict[str, list[memoryview] | None] = {}
+        for name, rows in named.items():
+            found = self._previous.held(name, held[name]) if self._previous else None
+            if found is not None:  # the same table in the same order: no sort, no digest
+                copied[name], digests[name] = found
+                continue
+            orders[name] = sorted(rows)
+            digests[name] = table_digest(orders[name], rows)
+            copied[name] = self._previous.table(name, digests[name]) if self._previous else None
+        tables = {
+            "keys": list(keys),
+            "data": data_list,
+            "graph": g.graph,
+            "digests": digests,
+            "held": held,
+        }
         self._section("tables", [_json(tables)])
         for name, rows in named.items():
-            same = self._previous.table(name, digests[name]) if self._previous else None
+            same = copied[name]
             if same is None:
                 self._table(name, rows, _strings_batch, orders[name])
             else:  # the replaced file's sections: the same bytes (rubi.graph.flatreuse)
