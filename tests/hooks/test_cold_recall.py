@@ -48,6 +48,21 @@ def _cold(
     return run.stdout.rsplit("\n", 4)[:4]
 
 
+def _answers_without(project: Path, modules: str) -> None:
+    """A cold recall (dense channel off) of the login-token question answers as the
+    engine does and imports none of ``modules`` (names split by spaces) on its second
+    call (the first syncs the new project's vault, whose modules may use them)."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    expected = hook("UserPromptSubmit", payload)
+    names = ", ".join(f'"{name}"' for name in modules.split())
+    probe = _COLD.replace('"tomllib")', f'"tomllib", {names})')
+    for _ in range(2):
+        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
+    assert json.loads(answer) == expected
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
+    assert loaded == ""
+
+
 def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     probe = _COLD.replace(
@@ -171,18 +186,11 @@ def test_cold_recall_without_the_dense_channel_imports_no_typing(project: Path) 
     file names: with the channel off there is no list to weigh. Nor ``urllib.parse``
     (with ``ipaddress``, 2–5 ms), which ``Path.as_uri`` imports: the near-duplicate
     fingerprints' store is opened by a URI made without it."""
-    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
-    expected = hook("UserPromptSubmit", payload)
-    probe = _COLD.replace(
-        '"tomllib")',
-        '"tomllib", "typing", "stop_words", "rubi.semantic.separation", "rubi.semantic.sync",'
-        ' "rubi.semantic.dense", "rubi.app.vaultinit", "urllib.parse")',
+    _answers_without(
+        project,
+        "typing stop_words rubi.semantic.separation rubi.semantic.sync "
+        "rubi.semantic.dense rubi.app.vaultinit urllib.parse",
     )
-    for _ in range(2):  # the first syncs the new project's vault (its modules use typing)
-        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
-    assert json.loads(answer) == expected
-    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""
 
 
 def test_cold_recall_imports_no_threading_base64_latin1_codec_model_or_renderer(
@@ -198,18 +206,11 @@ def test_cold_recall_imports_no_threading_base64_latin1_codec_model_or_renderer(
     lines are :mod:`rubi.search.whyline`'s), nor Whoosh's Arabic stemmer (made for the
     first Arabic word; asked of whoosh only for a language with stop words); the same
     answer."""
-    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
-    expected = hook("UserPromptSubmit", payload)
-    probe = _COLD.replace(
-        '"tomllib")',
-        '"tomllib", "threading", "base64", "binascii", "encodings.latin_1",'
-        ' "rubi.core.model", "rubi.app.status", "rubi.search.render", "whoosh.lang.isri")',
+    _answers_without(
+        project,
+        "threading base64 binascii encodings.latin_1 rubi.core.model "
+        "rubi.app.status rubi.search.render whoosh.lang.isri",
     )
-    for _ in range(2):  # the first syncs the new project's vault (the model is read then)
-        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
-    assert json.loads(answer) == expected
-    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""
 
 
 def test_cold_recall_imports_no_json_nor_whooshs_other_snowball_ports(project: Path) -> None:
@@ -219,15 +220,9 @@ def test_cold_recall_imports_no_json_nor_whooshs_other_snowball_ports(project: P
     values; nor Whoosh's pure-Python Snowball ports but the English one (about 4 ms:
     every other language stems through PyStemmer), nor the link resolver (a search
     compares names with :mod:`rubi.vault.names` alone); the same answer."""
-    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
-    expected = hook("UserPromptSubmit", payload)
-    probe = _COLD.replace(
-        '"tomllib")',
-        '"tomllib", "json", "json.decoder", "json.encoder", "whoosh.lang.snowball.danish",'
-        ' "whoosh.lang.snowball.russian", "whoosh.lang.snowball.german", "rubi.vault.resolve")',
+    _answers_without(
+        project,
+        "json json.decoder json.encoder whoosh.lang.snowball.danish "
+        "whoosh.lang.snowball.russian whoosh.lang.snowball.german "
+        "rubi.vault.resolve",
     )
-    for _ in range(2):  # the first syncs the new project's vault
-        answer, loaded = _cold(project, payload, probe, RUBI_SEMANTIC="0")[:2]
-    assert json.loads(answer) == expected
-    assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""
