@@ -111,6 +111,19 @@ def test_loads_bytes_raises_json_errors(data: bytes) -> None:
     assert _error(jsonline.loads, data) == _error(json.loads, data)
 
 
+def test_loads_reads_a_bytearray_as_json_does() -> None:
+    assert jsonline.loads(bytearray(b'{"a": [1]}')) == json.loads(bytearray(b'{"a": [1]}'))
+
+
+@pytest.mark.parametrize(
+    "value", [None, 1, 1.5, [], {}, memoryview(b"[1]")], ids=lambda v: type(v).__name__
+)
+def test_loads_refuses_other_types_as_json_does(value: object) -> None:
+    """json's TypeError ("the JSON object must be str, bytes or bytearray, not ..."),
+    not an AttributeError of this module's."""
+    assert _error(jsonline.loads, value) == _error(json.loads, value)
+
+
 def test_the_scanner_is_jsons() -> None:
     scan = jsonline.scanner()
     reference = json.JSONDecoder().scan_once  # type: ignore[attr-defined]

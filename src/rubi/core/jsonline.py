@@ -62,7 +62,7 @@ def _scanner() -> Callable[[str, int], tuple[Any, int]] | None:
     return _scan
 
 
-def _fallback_loads(text: str | bytes) -> Any:
+def _fallback_loads(text: str | bytes | bytearray) -> Any:
     import json
 
     return json.loads(text)
@@ -74,8 +74,9 @@ find a byte-order mark or UTF-16/32 (with a NUL second byte, too): such bytes ar
 ``json``'s to read. Any others it reads as UTF-8."""
 
 
-def loads(data: str | bytes) -> Any:
-    """``json.loads(data)``: the same value, or the same exception raised. Bytes are
+def loads(data: str | bytes | bytearray) -> Any:
+    """``json.loads(data)``: the same value, or the same exception raised (for any
+    argument: a ``bytearray`` or another type is ``json``'s to read or refuse). Bytes are
     taken here when ``json`` would read them as UTF-8 (no byte-order mark, no NUL in
     the first two bytes: :data:`_NOT_UTF8_FIRST`), decoded as it decodes them
     (``surrogatepass``), else by ``json``."""
@@ -86,8 +87,10 @@ def loads(data: str | bytes) -> Any:
             text = data.decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:  # json raises it
             return _fallback_loads(data)
-    else:
+    elif isinstance(data, str):
         text = data
+    else:  # a bytearray json reads, or a type it refuses with its TypeError
+        return _fallback_loads(data)
     scan = _scanner()
     if scan is None or text.startswith("\ufeff"):
         return _fallback_loads(text)
