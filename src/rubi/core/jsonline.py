@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads", "scanner"]
+__all__ = ["dumps", "loads", "scan_error", "scanner"]
 
 _WHITESPACE = " \t\n\r"
 """What ``json.decoder.WHITESPACE`` (``[ \\t\\n\\r]*``) skips around a document."""
@@ -98,6 +98,8 @@ def loads(data: str | bytes | bytearray) -> Any:
     try:
         value, end = scan(text, start)
     except Exception:  # no value, a bad one, nesting too deep: json raises its error
+        end = -1  # raised below, not while handling the scanner's (a SystemError)
+    if end < 0:
         return _fallback_loads(text)
     if end != len(text) and text[end:].strip(_WHITESPACE):
         return _fallback_loads(text)  # extra data
@@ -110,9 +112,12 @@ def _no_default(o: Any) -> Any:
 
 def scanner() -> Callable[[str, int], tuple[Any, int]]:
     """``json.JSONDecoder().scan_once``: one JSON value read from ``(text, index)``,
-    returned with the index after it (raises ``StopIteration`` where there is no value,
-    ``json.JSONDecodeError`` for a bad one), without importing ``json`` where the C
-    accelerator is there."""
+    returned with the index after it, without importing ``json`` where the C
+    accelerator is there. Raises ``StopIteration`` where there is no value; for a bad
+    one ``json.JSONDecodeError`` once ``json.decoder`` is imported, but a bare
+    ``SystemError`` before (the accelerator takes the error class from
+    ``sys.modules`` and gives up when it is not there): a caller catches both and asks
+    :func:`scan_error` for json's error."""
     scan = _scanner()
     if scan is None:
         import json
@@ -120,6 +125,21 @@ def scanner() -> Callable[[str, int], tuple[Any, int]]:
         found: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         return found
     return scan
+
+
+def scan_error(text: str, index: int) -> Exception:
+    """The error ``json``'s scanner raises for the value at ``index`` of ``text``
+    (imports ``json``): what a :func:`scanner` that raised ``SystemError`` meant, a
+    ``json.JSONDecodeError`` (``StopIteration`` where no value starts there). A value
+    that scans now (a ``SystemError`` of another cause) gives a ``ValueError`` saying
+    so."""
+    import json
+
+    try:
+        json.JSONDecoder().scan_once(text, index)  # type: ignore[attr-defined]
+    except (ValueError, StopIteration, RecursionError) as exc:
+        return exc
+    return ValueError(f"the JSON scanner failed at {index} on a value json reads")
 
 
 def _encoder(ensure_ascii: bool) -> Callable[[Any, int], Any] | None:
