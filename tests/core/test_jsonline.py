@@ -111,6 +111,19 @@ def test_loads_bytes_raises_json_errors(data: bytes) -> None:
     assert _error(jsonline.loads, data) == _error(json.loads, data)
 
 
+def test_loads_reads_a_bytearray_as_json_does() -> None:
+    assert jsonline.loads(bytearray(b'{"a": [1]}')) == json.loads(bytearray(b'{"a": [1]}'))
+
+
+@pytest.mark.parametrize(
+    "value", [None, 1, 1.5, [], {}, memoryview(b"[1]")], ids=lambda v: type(v).__name__
+)
+def test_loads_refuses_other_types_as_json_does(value: object) -> None:
+    """json's TypeError ("the JSON object must be str, bytes or bytearray, not ..."),
+    not an AttributeError of this module's."""
+    assert _error(jsonline.loads, value) == _error(json.loads, value)
+
+
 def test_the_scanner_is_jsons() -> None:
     scan = jsonline.scanner()
     reference = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -184,3 +197,49 @@ def test_imports_no_json_nor_re() -> None:
         "[]",
         json.dumps({"a": {"a": [1, 2.5, None, "é"]}, "b": None}) + "\n",
     ]
+
+
+def _fresh(script: str) -> str:
+    """``script``'s output, run by a fresh interpreter (pytest has imported ``json``)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("text", ['{"a" 1}', '"a\x01"', "[1,"])
+def test_scan_error_is_jsons_where_the_scanner_cannot_say(text: str) -> None:
+    """Before ``json.decoder`` is imported the C scanner meets a bad value with a bare
+    ``SystemError``; :func:`jsonline.scan_error` gives json's own error for it."""
+    script = (
+        "import sys\n"
+        "from rubi.core import jsonline\n"
+        f"text = {text!r}\n"
+        "try:\n"
+        "    jsonline.scanner()(text, 0)\n"
+        "except Exception as exc:\n"
+        "    raised = type(exc).__name__\n"
+        "err = jsonline.scan_error(text, 0)\n"
+        "print(raised, type(err).__name__, str(err))\n"
+    )
+    try:
+        json.JSONDecoder().scan_once(text, 0)  # type: ignore[attr-defined]
+    except (ValueError, StopIteration) as exc:
+        expected = (type(exc).__name__, str(exc))
+    raised, kind, message = _fresh(script).rstrip("\n").split(" ", 2)
+    assert raised in ("SystemError", "StopIteration", "JSONDecodeError")
+    assert (kind, message) == expected
+
+
+def test_a_bad_document_raises_jsons_error_alone() -> None:
+    """In a process without ``json``, the error ``loads`` raises is json's, not one
+    raised while handling the scanner's ``SystemError`` (a hook's log shows one
+    traceback)."""
+    script = (
+        "from rubi.core import jsonline\n"
+        "try:\n"
+        "    jsonline.loads('{\"a\" 1}')\n"
+        "except ValueError as exc:\n"
+        "    print(type(exc).__name__, type(exc.__context__).__name__)\n"
+    )
+    assert _fresh(script).split() == ["JSONDecodeError", "NoneType"]

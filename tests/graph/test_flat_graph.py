@@ -6,6 +6,8 @@ planted or untrusted is refused with one line, never half read."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -169,6 +171,27 @@ def test_a_node_whose_bytes_are_not_exactly_one_json_value_is_damage(
     assert build.graph.nodes[ids[1]] == live.build.graph.nodes[ids[1]]
     with pytest.raises(IndexCorruptError, match="damaged"):
         build.graph.nodes[ids[0]]
+
+
+@pytest.mark.parametrize("value", [b'{"kind" 1}', b'{"kind":"a\x01"}'])
+def test_a_bad_json_value_is_damage_in_a_process_without_json(value: bytes) -> None:
+    """A cold hook imports no ``json``: there the C scanner meets a bad value with a
+    ``SystemError``, which must still be the index error a reader handles, in json's
+    words."""
+    script = (
+        "import sys\n"
+        "from rubi.core.errors import IndexCorruptError\n"
+        "from rubi.graph.flat import _decode\n"
+        "try:\n"
+        f"    _decode({value!r})\n"
+        "except IndexCorruptError as exc:\n"
+        "    print('json' in sys.modules, exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.startswith("True the flat graph is damaged (")
+    assert "Expecting" in done.stdout or "Invalid control character" in done.stdout
 
 
 def test_a_planted_file_that_points_outside_its_arrays_fails_as_a_corrupt_index(

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads", "scanner"]
+__all__ = ["dumps", "loads", "scan_error", "scanner"]
 
 _WHITESPACE = " \t\n\r"
 """What ``json.decoder.WHITESPACE`` (``[ \\t\\n\\r]*``) skips around a document."""
@@ -62,7 +62,7 @@ def _scanner() -> Callable[[str, int], tuple[Any, int]] | None:
     return _scan
 
 
-def _fallback_loads(text: str | bytes) -> Any:
+def _fallback_loads(text: str | bytes | bytearray) -> Any:
     import json
 
     return json.loads(text)
@@ -74,8 +74,9 @@ find a byte-order mark or UTF-16/32 (with a NUL second byte, too): such bytes ar
 ``json``'s to read. Any others it reads as UTF-8."""
 
 
-def loads(data: str | bytes) -> Any:
-    """``json.loads(data)``: the same value, or the same exception raised. Bytes are
+def loads(data: str | bytes | bytearray) -> Any:
+    """``json.loads(data)``: the same value, or the same exception raised (for any
+    argument: a ``bytearray`` or another type is ``json``'s to read or refuse). Bytes are
     taken here when ``json`` would read them as UTF-8 (no byte-order mark, no NUL in
     the first two bytes: :data:`_NOT_UTF8_FIRST`), decoded as it decodes them
     (``surrogatepass``), else by ``json``."""
@@ -86,8 +87,10 @@ def loads(data: str | bytes) -> Any:
             text = data.decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:  # json raises it
             return _fallback_loads(data)
-    else:
+    elif isinstance(data, str):
         text = data
+    else:  # a bytearray json reads, or a type it refuses with its TypeError
+        return _fallback_loads(data)
     scan = _scanner()
     if scan is None or text.startswith("\ufeff"):
         return _fallback_loads(text)
@@ -95,6 +98,8 @@ def loads(data: str | bytes) -> Any:
     try:
         value, end = scan(text, start)
     except Exception:  # no value, a bad one, nesting too deep: json raises its error
+        end = -1  # raised below, not while handling the scanner's (a SystemError)
+    if end < 0:
         return _fallback_loads(text)
     if end != len(text) and text[end:].strip(_WHITESPACE):
         return _fallback_loads(text)  # extra data
@@ -107,9 +112,12 @@ def _no_default(o: Any) -> Any:
 
 def scanner() -> Callable[[str, int], tuple[Any, int]]:
     """``json.JSONDecoder().scan_once``: one JSON value read from ``(text, index)``,
-    returned with the index after it (raises ``StopIteration`` where there is no value,
-    ``json.JSONDecodeError`` for a bad one), without importing ``json`` where the C
-    accelerator is there."""
+    returned with the index after it, without importing ``json`` where the C
+    accelerator is there. Raises ``StopIteration`` where there is no value; for a bad
+    one ``json.JSONDecodeError`` once ``json.decoder`` is imported, but a bare
+    ``SystemError`` before (the accelerator takes the error class from
+    ``sys.modules`` and gives up when it is not there): a caller catches both and asks
+    :func:`scan_error` for json's error."""
     scan = _scanner()
     if scan is None:
         import json
@@ -117,6 +125,21 @@ def scanner() -> Callable[[str, int], tuple[Any, int]]:
         found: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         return found
     return scan
+
+
+def scan_error(text: str, index: int) -> Exception:
+    """The error ``json``'s scanner raises for the value at ``index`` of ``text``
+    (imports ``json``): what a :func:`scanner` that raised ``SystemError`` meant, a
+    ``json.JSONDecodeError`` (``StopIteration`` where no value starts there). A value
+    that scans now (a ``SystemError`` of another cause) gives a ``ValueError`` saying
+    so."""
+    import json
+
+    try:
+        json.JSONDecoder().scan_once(text, index)  # type: ignore[attr-defined]
+    except (ValueError, StopIteration, RecursionError) as exc:
+        return exc
+    return ValueError(f"the JSON scanner failed at {index} on a value json reads")
 
 
 def _encoder(ensure_ascii: bool) -> Callable[[Any, int], Any] | None:
