@@ -184,3 +184,31 @@ def test_imports_no_json_nor_re() -> None:
         "[]",
         json.dumps({"a": {"a": [1, 2.5, None, "é"]}, "b": None}) + "\n",
     ]
+
+
+def test_errors_before_json_is_imported_are_jsons_alone() -> None:
+    """Python 3.11's accelerator raises ``SystemError`` for a bad value while
+    ``json.decoder`` is not imported: ``loads`` raises json's error without it as its
+    context (hooks.log showed both), and ``scan_error`` gives json's error."""
+    script = (
+        "import sys\n"
+        "from rubi.core import jsonline\n"
+        "assert 'json' not in sys.modules\n"
+        "try:\n"
+        "    jsonline.loads('{not json')\n"
+        "except ValueError as exc:\n"
+        "    print(type(exc).__name__, type(exc.__context__).__name__, exc)\n"
+        "print(repr(jsonline.scan_error('{not json', 0)))\n"
+        "print(repr(jsonline.scan_error('', 0)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    kind, message = _error(json.loads, "{not json")
+    with pytest.raises(ValueError) as scanned:
+        json.JSONDecoder().scan_once("{not json", 0)  # type: ignore[attr-defined]
+    assert done.stdout.splitlines() == [
+        f"{kind.__name__} NoneType {message}",
+        repr(scanned.value),
+        "StopIteration(0)",
+    ]

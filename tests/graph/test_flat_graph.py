@@ -6,6 +6,8 @@ planted or untrusted is refused with one line, never half read."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -281,3 +283,21 @@ def test_node_ids_of_any_code_points_are_written_as_utf8_and_read_back(
     start, size = flatlayout.SECTION.unpack_from(data, flatlayout.HEADER.size)
     ids = data[start : start + size]
     assert "名前/ノート".encode() in ids and b"\\u" not in ids
+
+
+def test_a_damaged_node_read_before_json_is_imported_is_damage_too() -> None:
+    """A cold hook reads nodes without the ``json`` package, where Python 3.11's
+    accelerator raises ``SystemError`` for a bad value: still the one-line damage."""
+    script = (
+        "import sys\n"
+        "from rubi.graph import flat\n"
+        "assert 'json' not in sys.modules\n"
+        "try:\n"
+        "    flat._decode(b'{not json')\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.startswith("IndexCorruptError the flat graph is damaged (Expecting")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads", "scanner"]
+__all__ = ["dumps", "loads", "scan_error", "scanner"]
 
 _WHITESPACE = " \t\n\r"
 """What ``json.decoder.WHITESPACE`` (``[ \\t\\n\\r]*``) skips around a document."""
@@ -95,9 +95,9 @@ def loads(data: str | bytes) -> Any:
     try:
         value, end = scan(text, start)
     except Exception:  # no value, a bad one, nesting too deep: json raises its error
-        return _fallback_loads(text)
-    if end != len(text) and text[end:].strip(_WHITESPACE):
-        return _fallback_loads(text)  # extra data
+        end = -1  # outside this block: json's error without the scanner's as its context
+    if end < 0 or (end != len(text) and text[end:].strip(_WHITESPACE)):
+        return _fallback_loads(text)  # an error, or extra data
     return value
 
 
@@ -109,7 +109,11 @@ def scanner() -> Callable[[str, int], tuple[Any, int]]:
     """``json.JSONDecoder().scan_once``: one JSON value read from ``(text, index)``,
     returned with the index after it (raises ``StopIteration`` where there is no value,
     ``json.JSONDecodeError`` for a bad one), without importing ``json`` where the C
-    accelerator is there."""
+    accelerator is there.
+
+    Before ``json`` is imported, Python 3.11's accelerator cannot make its error for a
+    bad value (it looks ``json.decoder`` up in ``sys.modules`` only) and raises
+    ``SystemError`` instead: a caller catches that too and asks :func:`scan_error`."""
     scan = _scanner()
     if scan is None:
         import json
@@ -117,6 +121,20 @@ def scanner() -> Callable[[str, int], tuple[Any, int]]:
         found: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         return found
     return scan
+
+
+def scan_error(text: str, index: int) -> ValueError | StopIteration:
+    """The error ``json``'s scanner raises reading ``(text, index)``
+    (``json.JSONDecodeError``, or ``StopIteration`` where there is no value): for a
+    caller of :func:`scanner` that met its ``SystemError``; imports ``json``. A text
+    ``json`` reads without error gives a ``ValueError`` saying so."""
+    import json
+
+    try:
+        json.JSONDecoder().scan_once(text, index)  # type: ignore[attr-defined]
+    except (ValueError, StopIteration) as exc:
+        return exc
+    return ValueError(f"the scanner failed at {index} on a value json reads")
 
 
 def _encoder(ensure_ascii: bool) -> Callable[[Any, int], Any] | None:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from rubi.core.errors import IndexCorruptError
-from rubi.core.jsonline import loads, scanner
+from rubi.core.jsonline import loads, scan_error, scanner
 from rubi.core.picklefiles import open_trusted
 from rubi.graph import flatcheck
 from rubi.graph.build import GraphBuild, LinkProblem
@@ -222,6 +222,8 @@ def _decode(raw: bytes) -> Any:
         value, end = _SCAN(text, 0)
     except (ValueError, StopIteration) as exc:  # StopIteration: no value at all
         raise _corrupt(str(exc) or "no value") from None
+    except SystemError:  # a bad value before json is imported (jsonline.scanner)
+        raise _corrupt(str(scan_error(text, 0)) or "no value") from None
     if end != len(text):
         raise _corrupt(f"extra data after a value at {end}")
     return value
