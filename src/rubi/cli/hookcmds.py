@@ -13,7 +13,7 @@ __all__ = ["hook"]
 
 
 @click.command()
-@click.argument("event", type=click.Choice(HOOK_EVENTS, case_sensitive=False))
+@click.argument("event", metavar="EVENT", type=click.Choice(HOOK_EVENTS, case_sensitive=False))
 def hook(event: str) -> None:
     """Answer an agent CLI's hook: JSON in on stdin, JSON out on stdout.
 
