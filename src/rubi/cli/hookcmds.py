@@ -20,7 +20,7 @@ def hook(event: str) -> None:
     Claude Code's events, and Gemini CLI's and Codex CLI's session start and prompt
     (as UserPromptSubmit). Wired by the plugins' hook files or `rubi install`. Fails open: any
     internal error is logged to hooks.log in the vault's cache folder and the hook
-    prints nothing.
+    prints nothing; a payload that is not JSON is one line on stderr and in hooks.log.
     """
     from rubi.claude.hooks.entry import main
 
