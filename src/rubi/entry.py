@@ -296,10 +296,24 @@ def _keep_dataclass_code() -> None:
     atexit.register(regexcode.save)
 
 
+def _hook_args_known(args: list[str]) -> bool:
+    """Whether ``rubi hook ARGS`` is for the hook path: no argument (the payload's
+    ``hook_event_name``) or one event rubi answers, in any case, with or without
+    ``-``/``_`` (:func:`rubi.claude.hooks.event.event_key`). Anything else (``--help``,
+    a misspelt event, more arguments) is click's to show or refuse: a usage error in
+    one line, status 2, where the hook path logged a ``KeyError`` and said nothing."""
+    if not args:
+        return True
+    from rubi.claude.hookevents import HOOK_EVENTS
+
+    key = args[0].replace("-", "").replace("_", "").lower()
+    return len(args) == 1 and key in {name.lower() for name in HOOK_EVENTS}
+
+
 def main() -> None:
     """Console-script entry point."""
     _quiet_interrupts()  # first: a Ctrl-C from here on ends in one line, never a traceback
-    if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv[2:]):
+    if sys.argv[1:2] == ["hook"] and _hook_args_known(sys.argv[2:]):
         status, short = _run_hook(sys.argv[2:], sys.stdin, sys.stdout)
         _save_kept_code()
         if short:

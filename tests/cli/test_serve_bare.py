@@ -71,7 +71,7 @@ def test_a_bare_serve_answers_as_the_click_command_without_importing_click_or_in
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     stdin = "".join(json.dumps(r) + "\n" for r in _REQUESTS)
     bare = _rubi(["serve"], project, stdin)
-    options = ["serve", "--project", str(project), "--port", "8765"]
+    options = ["serve", f"--project={project}"]
     given = _rubi(options, tmp_path, stdin)
     spelled = _rubi(options, tmp_path, stdin, code=_AS_CLICK)
     assert bare.returncode == given.returncode == spelled.returncode == 0
@@ -129,8 +129,8 @@ def test_a_bare_serve_that_cannot_start_fails_as_the_click_command(tmp_path: Pat
     (tmp_path / "file").write_text("", encoding="utf-8")
     env = {"RUBI_VAULT": str(tmp_path / "file" / "vault")}
     bare = _rubi(["serve"], tmp_path, **env)
-    given = _rubi(["serve", "--port", "8765"], tmp_path, **env)
-    spelled = _rubi(["serve", "--port", "8765"], tmp_path, code=_AS_CLICK, **env)
+    given = _rubi(["serve", "--project", "."], tmp_path, **env)
+    spelled = _rubi(["serve", "--project", "."], tmp_path, code=_AS_CLICK, **env)
     line = "Error: no project vault here, and the personal vault cannot be created"
     assert bare.returncode == given.returncode == spelled.returncode == 1
     errors = [
@@ -165,6 +165,26 @@ def test_a_usage_error_of_the_bare_path_shows_the_commands_usage(tmp_path: Path)
     assert clicked.returncode == shown.returncode == 2
     assert shown.stderr == clicked.stderr
     assert "Usage: rubi serve [OPTIONS]" in shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--port", "9001"], "--port"),
+        (["--host", "127.0.0.1"], "--host"),
+        (["--project", ".", "--host", "::1", "--port=8765"], "--host and --port"),
+    ],
+)
+def test_host_or_port_without_http_is_refused_in_one_line(
+    tmp_path: Path, args: list[str], named: str
+) -> None:
+    """A stdio server would start and ignore them (it listens on no port): refused as
+    ``--no-token`` without ``--http`` is, by the fast path and by click alike."""
+    line = f"Error: {named} applies to --http only (stdio opens no port); add --http"
+    for code in (_AS_RUBI, _AS_CLICK):
+        run = _rubi(["serve", *args], tmp_path, code=code)
+        shown = [x for x in run.stderr.splitlines() if not x.startswith("import time:")]
+        assert (run.returncode, shown) == (1, [line])
 
 
 @pytest.mark.parametrize("extra", [["--help"], ["-h"], ["--show-token"]])

@@ -411,6 +411,29 @@ def test_fail_open_logs_and_prints_nothing(project: Path, monkeypatch: pytest.Mo
     assert entry.main(["NoSuchEvent"], io.StringIO("{}"), out) == 0
 
 
+def test_a_payload_that_is_not_json_is_one_line_not_a_traceback(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad input, not an internal error: one line on stderr and in hooks.log (the
+    hook's process folder's vault), nothing on stdout, status 0."""
+    import io
+
+    from rubi.claude.hooks import entry
+
+    monkeypatch.chdir(project)
+    out = io.StringIO()
+    assert entry.main(["UserPromptSubmit"], io.StringIO("{not json"), out) == 0
+    assert out.getvalue() == ""
+    reason = (
+        "the payload on stdin is not JSON (Expecting property name enclosed in double"
+        " quotes: line 1 column 2 (char 1)); nothing done"
+    )
+    assert capsys.readouterr().err == f"rubi hook UserPromptSubmit: {reason}\n"
+    log = (app.locate(project / ".rubi").index_dir / "hooks.log").read_text(encoding="utf-8")
+    assert log.endswith(f" UserPromptSubmit: failed\n{reason}\n\n")
+    assert "Traceback" not in log
+
+
 @pytest.mark.slow
 def test_hook_processes_print_only_json(project: Path, tmp_path: Path) -> None:
     rubi = str(Path(sys.executable).with_name("rubi"))

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from rubi.cli.common import handle_errors, vault_option
-from rubi.cli.serverun import DEFAULTS, ServeOptions, run_serve
+from rubi.cli.serverun import DEFAULTS, HTTP_HOST, HTTP_PORT, ServeOptions, run_serve
 
 __all__ = ["leave_when_done", "serve"]
 
@@ -18,15 +18,13 @@ __all__ = ["leave_when_done", "serve"]
 @click.option(
     "--host",
     default=DEFAULTS.host,
-    show_default=True,
-    help="HTTP address; anything but loopback needs --allow-remote.",
+    help=f"HTTP address (default {HTTP_HOST}); anything but loopback needs --allow-remote.",
 )
 @click.option(
     "--port",
     type=click.IntRange(1, 65535),
     default=DEFAULTS.port,
-    show_default=True,
-    help="HTTP port (with --http).",
+    help=f"HTTP port, with --http (default {HTTP_PORT}).",
 )
 @click.option(
     "--allow-remote",

@@ -13,7 +13,13 @@ from pathlib import Path
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
-__all__ = ["DEFAULTS", "ServeOptions", "run_serve"]
+__all__ = ["DEFAULTS", "HTTP_HOST", "HTTP_PORT", "ServeOptions", "run_serve"]
+
+HTTP_HOST = "127.0.0.1"
+"""The address ``--http`` listens on when ``--host`` is not given."""
+
+HTTP_PORT = 8765
+"""The port ``--http`` listens on when ``--port`` is not given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +28,9 @@ class ServeOptions:
 
     Attributes:
         http: serve streamable HTTP at ``host:port`` instead of stdio.
-        host: the HTTP address; anything but loopback needs ``allow_remote``.
-        port: the HTTP port (1-65535).
+        host: the HTTP address; anything but loopback needs ``allow_remote``
+            (None: not given, :data:`HTTP_HOST`).
+        port: the HTTP port, 1-65535 (None: not given, :data:`HTTP_PORT`).
         allow_remote: allow a non-loopback ``host``.
         no_token: serve loopback HTTP without a bearer token.
         show_token: print the bearer token and return.
@@ -32,8 +39,8 @@ class ServeOptions:
     """
 
     http: bool = False
-    host: str = "127.0.0.1"
-    port: int = 8765
+    host: str | None = None
+    port: int | None = None
     allow_remote: bool = False
     no_token: bool = False
     show_token: bool = False
@@ -53,7 +60,9 @@ def run_serve(options: ServeOptions) -> None:
 
     Raises:
         ValueError: both ``project`` and ``vault`` given (a usage error).
-        RubiError: ``vault`` is no folder, or the server cannot serve (one line).
+        RubiError: ``host`` or ``port`` given without ``http`` (a stdio server would
+            start and ignore them), ``vault`` is no folder, or the server cannot serve
+            (one line).
         OSError: a file or socket the server needs cannot be used.
     """
     if options.show_token:
@@ -62,6 +71,11 @@ def run_serve(options: ServeOptions) -> None:
 
         echo(resolve_token()[0])
         return
+    given = [f"--{name}" for name in ("host", "port") if getattr(options, name) is not None]
+    if given and not options.http:
+        raise RubiError(
+            f"{' and '.join(given)} applies to --http only (stdio opens no port); add --http"
+        )
     from rubi.cli.servewatch import in_background
     from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
     from rubi.engine.hooktool import hook_answerer
@@ -99,8 +113,8 @@ def run_serve(options: ServeOptions) -> None:
                 project,
                 vault=vault,
                 http=http,
-                host=options.host,
-                port=options.port,
+                host=HTTP_HOST if options.host is None else options.host,
+                port=HTTP_PORT if options.port is None else options.port,
                 allow_remote=options.allow_remote,
                 no_token=options.no_token,
                 # the plugin's mcp_tool hooks, answered here (docs/engine.md)

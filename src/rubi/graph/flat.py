@@ -210,9 +210,7 @@ def _corrupt(what: str) -> IndexCorruptError:
     return IndexCorruptError(f"the flat graph is damaged ({what}); run `rubi index --full`")
 
 
-# json.loads's own (C) scanner, called directly: loads around it took as long again
-# for a node's attributes (2.2 -> 1.0 ms for the 822 nodes a recall read)
-_SCAN = scanner()
+_SCAN = scanner()  # json's C scanner called directly: 2.2 -> 1.0 ms for a recall's 822 nodes
 
 
 def _decode(raw: bytes) -> Any:
@@ -220,10 +218,10 @@ def _decode(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
         value, end = _SCAN(text, 0)
-    except (ValueError, StopIteration) as exc:  # StopIteration: no value at all
-        raise _corrupt(str(exc) or "no value") from None
-    except SystemError:  # a bad value while json.decoder is not imported: json's words
-        raise _corrupt(str(scan_error(text, 0)) or "no value") from None
+    except (ValueError, StopIteration, SystemError) as exc:  # StopIteration: no value
+        # SystemError: a bad value while json.decoder is not imported; json's words
+        why = scan_error(text, 0) if isinstance(exc, SystemError) else exc
+        raise _corrupt(str(why) or "no value") from None
     if end != len(text):
         raise _corrupt(f"extra data after a value at {end}")
     return value

@@ -54,7 +54,9 @@ def run(
     return result
 
 
-def _log_failure(payload: dict[str, Any], event: str) -> None:
+def _log_failure(payload: dict[str, Any], event: str, reason: str | None = None) -> None:
+    """Append to hooks.log the current exception's traceback, or ``reason`` alone (one
+    line: bad input, not an internal error)."""
     try:
         import traceback
         from pathlib import Path
@@ -71,13 +73,16 @@ def _log_failure(payload: dict[str, Any], event: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8") as fh:
             stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-            fh.write(f"{stamp} {event}: failed\n{traceback.format_exc()}\n")
+            detail = traceback.format_exc() if reason is None else reason + "\n"
+            fh.write(f"{stamp} {event}: failed\n{detail}\n")
     except Exception:  # fail open, even when the log cannot be written
         pass
 
 
 def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run the hook named by ``argv[0]`` (or by the payload's ``hook_event_name``).
+    A payload that is not JSON (or not UTF-8) is bad input: one line on stderr and in
+    hooks.log, no traceback, nothing on stdout.
 
     Returns:
         0, always: hooks fail open.
@@ -87,6 +92,11 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     try:
         raw = stdin.read()
         loaded = loads(raw) if raw.strip() else {}
+    except ValueError as exc:  # json's error, or UnicodeDecodeError reading stdin
+        reason = f"the payload on stdin is not JSON ({exc}); nothing done"
+        sys.stderr.write(f"rubi hook {event}: {reason}\n")
+        _log_failure({}, event, reason)
+        return 0
     except BaseException as exc:
         if not isinstance(exc, KeyboardInterrupt):
             _log_failure({}, event)
