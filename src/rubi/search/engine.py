@@ -281,7 +281,9 @@ def search_index(
         from rubi.search.dense import dense_list
 
         near = dense_list(opened, query, terms, eligible)
-        cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
+        cands = Candidates(
+            bm25, names, graph, via, near.matches, near.weight, near.evidence, linked
+        )
     texts = [query, *terms]
     said = " ".join(texts)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
