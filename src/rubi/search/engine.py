@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 
 from rubi.core.searchdefaults import SEARCH_SCOPES
-from rubi.dates.hitdays import DateWindow, Days
+from rubi.dates.hitdays import Days
 from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
 
     import networkx as nx
 
+    from rubi.dates.window import DateWindow
     from rubi.semantic.dense import DenseIndex
 
 __all__ = [
