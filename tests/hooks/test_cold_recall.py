@@ -226,3 +226,11 @@ def test_cold_recall_imports_no_json_nor_whooshs_other_snowball_ports(project: P
         "whoosh.lang.snowball.russian whoosh.lang.snowball.german "
         "rubi.vault.resolve",
     )
+
+
+def test_cold_recall_imports_no_dense_list_why_lines_or_date_window(project: Path) -> None:
+    """With the dense channel off, the dense list's module (its record and ``sqlite3``
+    import) is not imported; a search that gives its hits no reasons (the recall)
+    does not import the why-lines' module; a search without ``--since/--until`` makes
+    no date window's class (:mod:`rubi.dates.window`): the same answer."""
+    _answers_without(project, "rubi.search.dense rubi.search.whyline rubi.dates.window")

@@ -82,6 +82,22 @@ def test_the_cold_reader_reads_what_whoosh_reads(monkeypatch: pytest.MonkeyPatch
         cold.close()
 
 
+def test_deleted_documents_that_are_not_document_numbers_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A segment's deleted documents are Whoosh's ints; anything else (a digit string,
+    a float, a bool) is a format this reader does not know (read through Whoosh)."""
+    directory = str(_index(monkeypatch, "deleted").directory)
+    fields, states = segmentfiles._read_toc(directory, segmentfiles.latest_generation(directory))
+    state = next(s for s in states if s.get("_deleted"))
+    segment = ColdSegment(directory, state, fields)
+    assert segment.deleted_docs_set == frozenset(state["_deleted"]) and segment.has_deletions()
+    segment.close()
+    for bad in ({"3"}, {1.0}, {True}, [1, "2"]):
+        with pytest.raises(segmentfiles.SegmentFormatError, match="deleted documents"):
+            ColdSegment(directory, {**state, "_deleted": bad}, fields)
+
+
 def test_a_search_reads_without_whoosh_and_ranks_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     index = _index(monkeypatch, "search")
     plain = [index.bm25(text, **opts) for text, opts in QUERIES]  # type: ignore[arg-type]

@@ -17,7 +17,8 @@ from rubi.cli.main import cli
 from rubi.core.errors import RubiError
 from rubi.core.gitrepo import head
 from rubi.dates.days import note_day, parse_day, spelled_days
-from rubi.dates.hitdays import _COMMIT_DAYS, DateWindow, commit_days
+from rubi.dates.hitdays import _COMMIT_DAYS, commit_days
+from rubi.dates.window import DateWindow
 
 from helpers import rubi_project, write
 

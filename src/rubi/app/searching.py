@@ -21,7 +21,7 @@ from rubi.core.searchdefaults import DEFAULT_TOP_K
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
-    from rubi.dates.hitdays import DateWindow
+    from rubi.dates.window import DateWindow
     from rubi.graph.build import GraphBuild
     from rubi.index.queryanalysis import QueryAnalysis
     from rubi.search.engine import SearchResult
@@ -261,17 +261,20 @@ def search(
             distinct words (a query of many words is reduced to its discriminative
             ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
     """
-    from rubi.dates.hitdays import DateWindow
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
 
     check_query(query, terms)
     if not query.strip() and not any(t.strip() for t in terms):
         raise RubiError("empty query; say what to look for")
-    try:
-        window = DateWindow.of(since, until)
-    except ValueError as exc:
-        raise RubiError(str(exc)) from exc
+    window: DateWindow | None = None  # no end given: every day, as an open window keeps
+    if since or until:
+        from rubi.dates.window import DateWindow
+
+        try:
+            window = DateWindow.of(since, until)
+        except ValueError as exc:
+            raise RubiError(str(exc)) from exc
     project: SearchResult | None = None
     if scope != "personal":
         ensure_index(paths, refresh, progress, on_wait)

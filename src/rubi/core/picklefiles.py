@@ -19,7 +19,6 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from rubi.core.atomic import atomic_write_stream
 from rubi.core.collector import loaded
 from rubi.core.errors import RubiError
 
@@ -169,6 +168,8 @@ def save_pickle(path: Path, value: object) -> None:
     the file: a 50,000-note graph is never held twice in memory, as objects and as
     bytes. The file is the user's alone (0600) whatever the replaced file's mode: a
     pickle :func:`check_trusted` refused is replaced by one it accepts."""
+    from rubi.core.atomic import atomic_write_stream  # a writer's: not a cold reader's
+
     atomic_write_stream(
         path, lambda fh: pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600
     )

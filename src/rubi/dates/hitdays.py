@@ -1,4 +1,4 @@
-"""The date of a hit, and the window ``--since/--until`` keeps.
+"""The date of a hit (the window ``--since/--until`` keeps: :mod:`rubi.dates.window`).
 
 A note's date is its frontmatter's (``updated``, else ``modified``, ``lastmod``,
 ``created``, ``date``: :func:`rubi.dates.days.note_day`), else the day its file name
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import _thread  # threading's Lock, without its import
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from rubi.core.lazylog import get_logger
@@ -23,7 +22,7 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["DateWindow", "Days", "commit_days"]
+__all__ = ["Days", "commit_days"]
 
 log = get_logger(__name__)
 
@@ -89,44 +88,6 @@ def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
         elif line and day and line not in known and not has_surrogates(line):
             known[line] = day
             left.discard(line)
-
-
-@dataclass(frozen=True, slots=True)
-class DateWindow:
-    """The days a search keeps, both ends included ("" leaves an end open)."""
-
-    since: str = ""
-    until: str = ""
-
-    @classmethod
-    def of(cls, since: str | None, until: str | None) -> DateWindow:
-        """A window from two ``YYYY-MM-DD`` strings (either may be None or "").
-
-        Raises:
-            ValueError: a value that is not a day, or ``since`` after ``until``.
-        """
-        ends = []
-        for name, value in (("since", since), ("until", until)):
-            day = parse_day(value) if value else ""
-            if value and (not day or value.strip() != day):
-                raise ValueError(f"{name} must be a day as YYYY-MM-DD, got {value!r}")
-            ends.append(day)
-        if ends[0] and ends[1] and ends[0] > ends[1]:
-            raise ValueError(f"since ({ends[0]}) is after until ({ends[1]})")
-        return cls(ends[0], ends[1])
-
-    @property
-    def open(self) -> bool:
-        """True when the window keeps every day."""
-        return not self.since and not self.until
-
-    def holds(self, day: str) -> bool:
-        """Whether ``day`` lies in the window (an unknown day "" only in an open one)."""
-        if self.open:
-            return True
-        if not day:
-            return False
-        return (not self.since or day >= self.since) and (not self.until or day <= self.until)
 
 
 class Days:

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.core.atomic import host_tag
 from rubi.core.errors import IndexCorruptError, index_reads, index_unreadable
 from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
@@ -139,6 +138,7 @@ class SearchIndex:
 
         from whoosh import index as windex
 
+        from rubi.core.atomic import host_tag  # a rebuild's: not a reader's import
         from rubi.index import twoprocess
         from rubi.index.deletions import merge_policy
         from rubi.index.writing import add_docs, new_writer

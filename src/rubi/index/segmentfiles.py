@@ -230,8 +230,10 @@ class ColdSegment:
     def __init__(self, directory: str, state: dict[str, Any], fields: frozenset[str]) -> None:
         self._segid = str(state["segid"])
         self._count = int(state["_doccount"])
-        deleted = state.get("_deleted")
-        self.deleted_docs_set = frozenset(int(d) for d in deleted or ())
+        deleted = frozenset(state.get("_deleted") or ())
+        if not set(map(type, deleted)) <= {int}:  # a set of types: a third of int() each
+            raise SegmentFormatError("deleted documents that are not document numbers")
+        self.deleted_docs_set = deleted
         self._fields = fields
         self._field_lengths = {str(k): int(v) for k, v in dict(state["_fieldlengths"]).items()}
         name = f"{state.get('indexname', INDEX_NAME)}_{self._segid}"

@@ -53,6 +53,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from math import log
 
 from rubi.index.bm25fsums import Postings, best_allowed, best_numpy, loaded_numpy, word_sums
@@ -290,9 +291,10 @@ class TermScorer:
         found = array("i")
         for leaf, offset, deleted, segid in self._leaves:
             ids: Sequence[int] = self.segments.postings(segid, leaf, clause.field, clause.text)[0]
-            if deleted:
-                ids = [d for d in ids if d not in deleted]
-            found.extend([d + offset for d in ids] if offset else ids)
+            if deleted:  # one pass: the live ones, moved by the offset (0 moves none)
+                found.extend([d + offset for d in ids if d not in deleted])
+            else:
+                found.extend([d + offset for d in ids] if offset else ids)
         self._keep_docs(key, found)
         return found
 
@@ -496,5 +498,7 @@ def _live(
             return ids, weights
     elif deleted.isdisjoint(ids):
         return ids, weights
-    kept = [(d, w) for d, w in zip(ids, weights, strict=True) if d not in deleted]
-    return [d for d, _ in kept], [w for _, w in kept]
+    if len(ids) != len(weights):
+        raise ValueError("a posting list whose documents and weights differ in number")
+    live = [d not in deleted for d in ids]  # one Python pass; the two copies in C
+    return list(compress(ids, live)), list(compress(weights, live))

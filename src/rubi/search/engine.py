@@ -28,12 +28,11 @@ from functools import partial
 from pathlib import Path
 
 from rubi.core.searchdefaults import SEARCH_SCOPES
-from rubi.dates.hitdays import DateWindow, Days
+from rubi.dates.hitdays import Days
 from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import SearchIndex
-from rubi.search.dense import dense_list, text_closeness
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hitreasons import make_hit, shown_reasons
@@ -70,6 +69,7 @@ if TYPE_CHECKING:
 
     import networkx as nx
 
+    from rubi.dates.window import DateWindow
     from rubi.semantic.dense import DenseIndex
 
 __all__ = [
@@ -275,8 +275,16 @@ def search_index(
     if _unseen(needs, evidence["relevant"], len(names)):
         return SearchResult(query, tuple(terms), [], 0, named=len(names), **evidence)
     graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
-    near = dense_list(dense() if callable(dense) else dense, query, terms, eligible)
-    cands = Candidates(bm25, names, graph, via, near.matches, near.weight, near.evidence, linked)
+    opened = dense() if callable(dense) else dense
+    if opened is None:  # the channel is off: an empty list, its module not imported
+        cands = Candidates(bm25, names, graph, via, (), 0.0, "", linked)
+    else:
+        from rubi.search.dense import dense_list
+
+        near = dense_list(opened, query, terms, eligible)
+        cands = Candidates(
+            bm25, names, graph, via, near.matches, near.weight, near.evidence, linked
+        )
     texts = [query, *terms]
     said = " ".join(texts)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
@@ -295,6 +303,8 @@ def search_index(
     closest = {m.id: m.heading for m in cands.dense}
     turns: dict[str, Passages] = {}
     if scope == "sessions":
+        from rubi.search.dense import text_closeness  # sessions' searches only
+
         near_text = text_closeness(query, terms)
         slots, scores = _session_slots(
             fused, g, files, words, weights, closest, vault_root, top_k, turns, near_text

@@ -14,7 +14,6 @@ from rubi.search.hittext import FileText
 from rubi.search.lists import Candidates
 from rubi.search.names import NameMatch
 from rubi.search.reasons import QueryWords, named_why, text_why
-from rubi.search.whyline import why_line
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -89,6 +88,17 @@ def shown_reasons(
     return (*reasons, Why("also", ", ".join(also))) if also else reasons
 
 
+def _why_lines(reasons: Sequence[Why]) -> tuple[str, ...]:
+    """Each reason's why-line (:func:`rubi.search.whyline.why_line`); none for a search
+    that gives its hits no reasons (the recall hook), whose process then never imports
+    the why-lines' module."""
+    if not reasons:
+        return ()
+    from rubi.search.whyline import why_line
+
+    return tuple(why_line(r) for r in reasons)
+
+
 def make_hit(
     f: Fused,
     attrs: Mapping[str, Any],
@@ -100,7 +110,7 @@ def make_hit(
 ) -> Hit:
     """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
     (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
-    :func:`why_line`."""
+    :func:`rubi.search.whyline.why_line`."""
     return Hit(
         id=f.id,
         path=str(attrs.get("path", f.id)),
@@ -109,7 +119,7 @@ def make_hit(
         type=str(attrs.get("type", "note")),
         status=str(attrs.get("status", "active")),
         score=round(f.score, 6),
-        why=tuple(why_line(r) for r in reasons),
+        why=_why_lines(reasons),
         source=snippet,
         superseded_by=attrs.get("superseded_by"),
         reasons=reasons,
