@@ -345,9 +345,8 @@ class ColdSegment:
 
     def _stored_column(self) -> tuple[int, Sequence[int], array[int]]:
         """Whoosh's ``VarBytesColumn`` of the stored fields: where its values start,
-        each document's offset and length (offsets the column does not keep are the
-        lengths' running sums, in a list: made into an array they cost a number
-        conversion each, 15,000 of them for a cold recall's three segments at 6.8k notes)."""
+        each document's offset (where the column keeps none, the lengths' running sums
+        in a list: an array costs a conversion a number) and length."""
         start, size = self._files[f"{self._name}._stored.col"]
         data, count = self._map, self._count
         last = start + size - 1
@@ -443,8 +442,7 @@ def _array(data: mmap.mmap, at: int, code: str, count: int) -> array[int]:
 
 class ColdReader:
     """The segments of one table of contents, as a Whoosh ``MultiReader`` answers
-    :class:`~rubi.index.termscore.TermScorer` (document numbers run on from one
-    segment to the next)."""
+    :class:`~rubi.index.termscore.TermScorer` (document numbers run on across them)."""
 
     def __init__(self, directory: str, generation: int, segments: list[ColdSegment]) -> None:
         self._directory = directory

@@ -22,28 +22,25 @@ together. A word in a short title then adds at most one word's worth, where a ti
 score per field, multiplied by its boost and summed, outweighed a note matching most
 of a question in its body.
 
-Whoosh scores a disjunction document at a time: every posting of every query term
-goes through a matcher, a scorer and a read of the document's field length from the
-segment's length column on disk. :class:`TermScorer` scores term at a time:
+Whoosh scores a disjunction document at a time (every posting of every query term
+through a matcher, a scorer and a read of its field length from the segment's length
+column on disk); :class:`TermScorer` scores term at a time:
 
 - each segment's field lengths are read once per field into an array;
-- a term's postings are read a block at a time (Whoosh's own blocks) and turned into
-  an array of document numbers and one of weighted, normalised frequencies, kept in a
-  cache bounded by :data:`MAX_CACHED_POSTINGS` postings (the recall hook and searches
-  share words);
+- a term's postings are read a block at a time (Whoosh's own blocks) into an array of
+  document numbers and one of weighted, normalised frequencies, kept in a cache
+  bounded by :data:`MAX_CACHED_POSTINGS` postings (searches share words);
 - a query adds each word's frequencies, then its saturated scores, into a dict (or,
   from :data:`NUMPY_POSTINGS` postings, numpy arrays, in the same order: the same
   bits), clause by clause in the query's order.
 
-What a segment holds never changes once it is written (a commit adds segments and
-marks documents deleted): its field lengths, its postings and its stored fields are
-kept in a :class:`SegmentData` that outlives the reader, so the reader opened after a
-commit (a captured turn, a saved note) reads only the new segment, not the vault.
+A written segment never changes (a commit adds segments and marks documents deleted):
+its field lengths, postings and stored fields are kept in a :class:`SegmentData` that
+outlives the reader, so a reader opened after a commit reads only the new segment.
 
-The statistics are those of live documents (:mod:`rubi.index.deletions`): the live
-document count, document frequencies without deleted documents, a field's average
-length from the segments' live totals. The top hits are Whoosh's ``TopCollector``
-choice: highest score first, the lower document number on a tie.
+Statistics are the live documents' (:mod:`rubi.index.deletions`): their count, the
+document frequencies and the fields' average lengths. The top hits are Whoosh's
+``TopCollector`` choice: highest score first, the lower document number on a tie.
 """
 
 from __future__ import annotations
@@ -87,10 +84,9 @@ __all__ = [
 _NONE: frozenset[int] = frozenset()
 
 NUMPY_POSTINGS = 500
-"""Postings in a query from which :meth:`TermScorer.top` sums them with numpy, when
-this process has numpy loaded already (the engine and ``rubi serve`` with the semantic
-extra; a cold hook never imports it for this): the same hits for about 0.3 of the CPU
-(600 postings: 0.07 against 0.17 ms; 20,000: 1.1 against 3.9 ms)."""
+"""Postings in a query from which :meth:`TermScorer.top` sums them with numpy when this
+process has it loaded (the engine, ``rubi serve`` with the semantic extra; never a cold
+hook): the same hits at 0.3 of the CPU (600 postings 0.07 vs 0.17 ms, 20,000 1.1 vs 3.9)."""
 
 
 @dataclass(frozen=True, slots=True)
