@@ -299,15 +299,17 @@ def _keep_dataclass_code() -> None:
 def _hook_args_known(args: list[str]) -> bool:
     """Whether ``rubi hook ARGS`` is for the hook path: no argument (the payload's
     ``hook_event_name``) or one event rubi answers, in any case, with or without
-    ``-``/``_`` (:func:`rubi.claude.hooks.event.event_key`). Anything else (``--help``,
-    a misspelt event, more arguments) is click's to show or refuse: a usage error in
-    one line, status 2, where the hook path logged a ``KeyError`` and said nothing."""
+    ``-``/``_`` (:func:`rubi.engine.protocol.event_key`, as the hook path reads it).
+    Anything else (``--help``, a misspelt event, more arguments) is click's to show or
+    refuse: a usage error in one line, status 2, where the hook path logged a
+    ``KeyError`` and said nothing."""
     if not args:
         return True
     from rubi.claude.hookevents import HOOK_EVENTS
+    from rubi.engine.protocol import event_key
 
-    key = args[0].replace("-", "").replace("_", "").lower()
-    return len(args) == 1 and key in {name.lower() for name in HOOK_EVENTS}
+    known = {event_key(name, None) for name in HOOK_EVENTS}
+    return len(args) == 1 and event_key(args[0], None) in known
 
 
 def main() -> None:
