@@ -276,15 +276,13 @@ def search_index(
         return SearchResult(query, tuple(terms), [], 0, named=len(names), **evidence)
     graph, via, linked = graph_list(g, bm25, names, eligible, relevant=evidence["relevant"])
     opened = dense() if callable(dense) else dense
-    if opened is None:  # the channel is off: an empty list, its module not imported
-        cands = Candidates(bm25, names, graph, via, (), 0.0, "", linked)
-    else:
+    near: tuple[Sequence[Any], float, str] = ((), 0.0, "")  # the channel off: no votes
+    if opened is not None:  # its module imported only then
         from rubi.search.dense import dense_list
 
-        near = dense_list(opened, query, terms, eligible)
-        cands = Candidates(
-            bm25, names, graph, via, near.matches, near.weight, near.evidence, linked
-        )
+        found = dense_list(opened, query, terms, eligible)
+        near = (found.matches, found.weight, found.evidence)
+    cands = Candidates(bm25, names, graph, via, *near, linked)
     texts = [query, *terms]
     said = " ".join(texts)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
