@@ -8,7 +8,8 @@ import pytest
 from rubi import app
 from rubi.core.model import Note
 from rubi.index import documents
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 from rubi.sync import graph_for
 
 from helpers import write

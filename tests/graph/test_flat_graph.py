@@ -283,10 +283,11 @@ def test_names_with_line_breaks_nul_and_any_length_and_empty_tables_read_back(
 def test_node_ids_of_any_code_points_are_written_as_utf8_and_read_back(
     live: LiveGraph, path: Path
 ) -> None:
-    """The ids section is JSON in UTF-8, not escaped to ASCII (``\\uXXXX`` took a cold
-    reader twice as long to decode in a vault of notes not in English): an id with
-    accents, CJK, Cyrillic, an astral emoji, a lone surrogate (an undecodable file
-    name), a quote, a backslash or a newline reads back as written, in order."""
+    """The ids section is the ids in UTF-8, each ended by a NUL, not escaped (``\\uXXXX``
+    took a cold reader twice as long to decode in a vault of notes not in English): an
+    id with accents, CJK, Cyrillic, an astral emoji, a lone surrogate (an undecodable
+    file name), a quote, a backslash, a newline, or no character at all reads back as
+    written, in order."""
     odd = [
         "é/café",
         "名前/ノート",
@@ -294,6 +295,7 @@ def test_node_ids_of_any_code_points_are_written_as_utf8_and_read_back(
         "\U0001f600x",
         "bad\udcff",
         'a"b\\c\nd',
+        "",
     ]
     for node in odd:
         live.build.graph.add_node(node, kind="note", title=node)
@@ -303,4 +305,39 @@ def test_node_ids_of_any_code_points_are_written_as_utf8_and_read_back(
     data = path.read_bytes()
     start, size = flatlayout.SECTION.unpack_from(data, flatlayout.HEADER.size)
     ids = data[start : start + size]
-    assert "名前/ノート".encode() in ids and b"\\u" not in ids
+    assert ids == "".join(f"{node}\0" for node in f).encode("utf-8", "surrogatepass")
+
+
+def test_a_node_id_holding_a_nul_is_not_written(live: LiveGraph, path: Path) -> None:
+    """No note, path or code name holds a NUL (it ends each id in the file): a graph
+    with one is refused by the writer, and the file already there is left as it was."""
+    write_flat(path, live.build, 7, 3)
+    before = path.read_bytes()
+    live.build.graph.add_node("a\x00b", kind="note", title="a")
+    with pytest.raises(ValueError, match="NUL"):
+        write_flat(path, live.build, 8, 3)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda ids: ids[:-1] + b"x", "unterminated"),
+        (lambda ids: ids.replace(b"\x00", b"x", 1), "wrong length"),
+        (lambda ids: b"\x00" + ids[1:], "wrong length"),
+        (lambda ids: b"\xff" + ids[1:], "damaged"),
+    ],
+)
+def test_a_sealed_ids_section_of_the_wrong_shape_is_refused(
+    change: Any, said: str, live: LiveGraph, path: Path
+) -> None:
+    """An id left unterminated, two ids run together or one split in two (an id fewer
+    or more than the graph has nodes), or bytes that are not UTF-8: the file is refused
+    when opened, in one line."""
+    write_flat(path, live.build, 7, 3)
+    data = bytearray(path.read_bytes())
+    start, size = _sections(bytes(data))["ids"]
+    data[start : start + size] = change(bytes(data[start : start + size]))
+    path.write_bytes(_resealed(data))
+    with pytest.raises(IndexCorruptError, match=said):
+        read_flat(path)

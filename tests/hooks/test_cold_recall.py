@@ -234,3 +234,10 @@ def test_cold_recall_imports_no_dense_list_why_lines_or_date_window(project: Pat
     does not import the why-lines' module; a search without ``--since/--until`` makes
     no date window's class (:mod:`rubi.dates.window`): the same answer."""
     _answers_without(project, "rubi.search.dense rubi.search.whyline rubi.dates.window")
+
+
+def test_cold_recall_makes_no_index_writer_s_document_class(project: Path) -> None:
+    """A cold search reads the index and writes no document to it: the writers' record
+    (:class:`rubi.index.indexdoc.IndexDoc`, a dataclass made at its module's import) is
+    not imported; the same answer."""
+    _answers_without(project, "rubi.index.indexdoc")

@@ -7,7 +7,8 @@ from pathlib import Path
 from rubi.core.paths import index_dir_for
 from rubi.index.abbreviations import ABBREVIATIONS, expansions
 from rubi.index.analysis import analyze
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 
 
 def test_a_word_adds_its_short_forms_and_back() -> None:

@@ -14,7 +14,8 @@ import rubi.index.commonwords as commonwords
 import rubi.index.deletions as deletions
 import rubi.index.termscore as termscore
 from rubi.core.paths import cache_home
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 
 FOOTER = "see also the community plugin note and your vault settings"
 TOPICS = [f"{a}{b}ion" for a in ("acc", "bel", "cor", "dat", "emb") for b in "dfgkmpt"]

@@ -14,8 +14,9 @@ import rubi.index.deletions as deletions
 import rubi.index.termscore as termscore
 from bm25f_reference import reference_bm25f
 from rubi.core.paths import cache_home
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.querymatch import query_clauses
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 COMMON = ["vault", "plugin", "note"]  # in nearly every document, as a footer puts them
 RARE = [f"zq{a}{b}" for a in "bdfgkm" for b in "prstvx"]  # 36 words a stemmer keeps

@@ -13,8 +13,9 @@ import rubi.index.deletions as deletions
 from bm25f_reference import reference_bm25f
 from rubi import app
 from rubi.core.paths import cache_home
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.querymatch import query_clauses
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 from helpers import copy_vault, write
 

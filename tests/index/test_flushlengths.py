@@ -10,7 +10,8 @@ from whoosh import index as windex
 
 from rubi.core.paths import cache_home
 from rubi.index.flushlengths import CachedLengths
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 
 
 def _docs() -> list[IndexDoc]:

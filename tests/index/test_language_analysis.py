@@ -9,7 +9,8 @@ from whoosh.support.charset import accent_map
 from rubi.core.paths import cache_home
 from rubi.index import snowball
 from rubi.index.analysis import PROSE_LANGUAGES, analyze, query_words
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 
 
 @pytest.mark.parametrize(

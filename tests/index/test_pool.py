@@ -10,8 +10,9 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import PostingPool
 
 from rubi.core.paths import cache_home
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.pool import Posting, RunPool
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 
 def _postings(rng: random.Random, docs: int, monotonic: bool) -> list[Posting]:

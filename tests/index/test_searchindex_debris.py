@@ -23,7 +23,8 @@ posix_only = pytest.mark.skipif(os.name == "nt", reason="kills and pids are POSI
 KILLED_REBUILD = """
 import os, signal, sys
 from pathlib import Path
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 def docs():
     for i in range(50):
         yield IndexDoc(f"d{i}", "note", f"d{i}.md", "note", "active", {"body": "words " * 50})

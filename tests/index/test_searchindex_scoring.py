@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi.core.paths import index_dir_for
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.querymatch import query_clauses
 from rubi.index.schema import SOLO_FIELDS
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 
 
 def _docs() -> list[IndexDoc]:

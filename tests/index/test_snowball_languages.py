@@ -11,8 +11,9 @@ import pytest
 
 from rubi.core.paths import cache_home
 from rubi.index.analysis import analyze
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.language import detect_language, query_language
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.index.snowball import STOP_WORD_SOURCES, package_stop_words
 
 PARAGRAPHS = {

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from rubi.core.paths import cache_home
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 from rubi.index.segmentdata import SegmentData
 
 

@@ -15,8 +15,9 @@ import rubi.index.termscore as termscore
 from bm25f_reference import reference_bm25f
 from rubi import app
 from rubi.core.paths import cache_home
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.querymatch import query_clauses
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.index.warm import forget_indexes, index_at
 
 WORDS = [

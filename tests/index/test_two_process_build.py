@@ -13,7 +13,8 @@ from rubi.core import forked
 from rubi.core.paths import cache_home
 from rubi.index import twoprocess
 from rubi.index.documents import note_document
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 from rubi.markdown.parse import parse_note
 
 pytestmark = pytest.mark.skipif(

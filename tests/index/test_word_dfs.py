@@ -13,8 +13,9 @@ import rubi.index.deletions as deletions
 import rubi.index.termscore as termscore
 from rubi.core.paths import cache_home
 from rubi.index.bm25params import BM25_PROSE_FIELD_B, BM25_PROSE_K1
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.querymatch import query_clauses
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.searchindex import SearchIndex
 from rubi.index.termscore import TermQuery, TermScorer
 
 WORDS = ["alpha", "beta", "gamma", "delta", "sync", "vault", "theta", "kappa"]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.index.searchindex import IndexDoc, SearchIndex
+from rubi.index.indexdoc import IndexDoc
+from rubi.index.searchindex import SearchIndex
 
 from helpers import write
 

@@ -13,7 +13,7 @@ import pytest
 
 from rubi import semantic
 from rubi.core.paths import cache_home
-from rubi.index.searchindex import IndexDoc
+from rubi.index.indexdoc import IndexDoc
 from rubi.semantic.encoder import load_encoder, model_id
 from rubi.semantic.sync import VectorSink
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 _FEED_AGAIN = """
 import sys
 from pathlib import Path
-from rubi.index.searchindex import IndexDoc
+from rubi.index.indexdoc import IndexDoc
 from rubi.semantic.sync import VectorSink
 
 sink = VectorSink(Path(sys.argv[1]), full=False)

@@ -97,7 +97,7 @@ def test_wordpiece_cuts_words_into_vocabulary_pieces() -> None:
 
 
 def test_passages_are_the_heading_sections_search_cuts() -> None:
-    from rubi.index.searchindex import IndexDoc
+    from rubi.index.indexdoc import IndexDoc
     from rubi.semantic.passages import doc_passages
 
     filler = "words about the section. " * 4

@@ -9,13 +9,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import struct
 from pathlib import Path
 
 import pytest
 
 from rubi import app
 from rubi.core.paths import VaultPaths
-from rubi.graph import readmode
+from rubi.graph import flatlayout, readmode
 from rubi.graph.flat import FlatGraph, read_flat
 from rubi.graph.flatwrite import write_flat
 from rubi.graph.frozen import FrozenGraph
@@ -157,6 +158,26 @@ def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
     said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
     assert len(said) == 1 and "\n" not in said[0] and "truncated" in said[0]
     assert flat_file.read_bytes() == data  # written again, as it was
+
+
+def test_a_flat_graph_of_the_older_format_is_refused_and_written_again(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A file of format 1 (its ids one JSON array) is never read as this format's: the
+    one-shot reader answers from the snapshot, as the live graph does, and writes the
+    file again in this format."""
+    flat_file = _flat_file(paths)
+    data = flat_file.read_bytes()
+    assert flatlayout.FLAT_FORMAT == 2
+    flat_file.write_bytes(data[:8] + struct.pack("<I", 1) + data[12:])
+    live_answers = _answers(paths)
+    forget_vault_syncs()
+    monkeypatch.setattr(readmode, "_frozen", True)
+    with caplog.at_level(logging.INFO, logger="rubi"):
+        assert _answers(paths) == live_answers
+    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
+    assert len(said) == 1 and "old format (1)" in said[0]
+    assert flat_file.read_bytes() == data
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")

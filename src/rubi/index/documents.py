@@ -9,9 +9,9 @@ from typing import Any
 from rubi.core.model import Note
 from rubi.dates.days import day_keys, parse_day, spelled_days, text_days
 from rubi.dates.relativedays import resolved_days
+from rubi.index.indexdoc import IndexDoc
 from rubi.index.language import detect_language
 from rubi.index.schema import CODE_FIELDS
-from rubi.index.searchindex import IndexDoc
 
 __all__ = ["CODE_FIELDS", "code_document", "code_title", "note_document"]
 

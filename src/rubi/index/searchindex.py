@@ -12,7 +12,6 @@ from __future__ import annotations
 import _thread  # threading's RLock (the C one), without its import
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubi.core.errors import IndexCorruptError, index_reads, index_unreadable
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
 
+    from rubi.index.indexdoc import IndexDoc
     from rubi.index.writing import Counter
 
     _T = TypeVar("_T")
@@ -58,7 +58,6 @@ __all__ = [
     "BM25_K1",
     "OPEN_TRIES",
     "BM25Hit",
-    "IndexDoc",
     "SearchIndex",
     "query_clauses",
     "significance",
@@ -69,22 +68,6 @@ log = get_logger(__name__)
 OPEN_TRIES = 3
 """Times the index is opened while commits in another thread or process replace the
 generation being opened (its table of contents or a merged segment gone meanwhile)."""
-
-
-@dataclass(frozen=True, slots=True)
-class IndexDoc:
-    """One document to index. ``fields`` maps schema field names to text; ``lang``
-    is its prose's language (ISO 639-1, :func:`rubi.index.language.detect_language`),
-    which names its prose fields' analysis (:func:`rubi.index.analysis.chain_language`)."""
-
-    id: str
-    kind: str
-    path: str
-    type: str
-    status: str
-    fields: Mapping[str, str]
-    meta: Mapping[str, Any] = field(default_factory=dict)
-    lang: str = "en"
 
 
 class SearchIndex:

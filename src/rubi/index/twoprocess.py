@@ -56,7 +56,7 @@ def _text_sizes(docs: Sequence[Any]) -> list[int]:
 
 
 def wanted(docs: Sequence[Any]) -> bool:
-    """True when ``docs`` (:class:`~rubi.index.searchindex.IndexDoc`) are worth two processes
+    """True when ``docs`` (:class:`~rubi.index.indexdoc.IndexDoc`) are worth two processes
     here (see the module docstring)."""
     if len(docs) < 2 or not forked.available():
         return False

@@ -21,7 +21,7 @@ __all__ = ["PROGRESS_EVERY", "WRITER_LIMIT_MB", "Counter", "Doc", "add_docs", "n
 
 
 class Doc(Protocol):
-    """What a writer reads of a document (:class:`rubi.index.searchindex.IndexDoc`)."""
+    """What a writer reads of a document (:class:`rubi.index.indexdoc.IndexDoc`)."""
 
     @property
     def id(self) -> str: ...

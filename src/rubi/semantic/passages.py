@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from rubi.index.searchindex import IndexDoc
+from rubi.index.indexdoc import IndexDoc
 from rubi.markdown.headings import headings
 
 __all__ = [

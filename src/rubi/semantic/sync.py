@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rubi.core.lazylog import get_logger
 from rubi.core.picklefiles import UntrustedCacheError
-from rubi.index.searchindex import IndexDoc
+from rubi.index.indexdoc import IndexDoc
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:  # imported when documents are made: listing them costs no import
     from rubi.codemap.model import CodeFile
-    from rubi.index.searchindex import IndexDoc
+    from rubi.index.indexdoc import IndexDoc
 
 __all__ = ["RunDocuments"]
 
