@@ -63,7 +63,8 @@ class BM25Hit:
     query's measured words (Japanese, Chinese, Korean: its units) the hit holds.
     ``most``: the significance of a document of average length holding every word
     of the query some document holds, the most the vault could show (the same for
-    every hit of a query).
+    every hit of a query). ``lang``: the document's language as indexed (its prose's
+    analysis chain, :func:`rubi.index.analysis.chain_language`).
     """
 
     id: str
@@ -79,6 +80,7 @@ class BM25Hit:
     significance: float = 0.0
     words: int = 0
     most: float = 0.0
+    lang: str = "en"
 
 
 def query_clauses(

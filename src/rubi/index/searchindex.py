@@ -20,6 +20,7 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
+from rubi.index.feedback import expansion_clauses, expansion_weights, relevance_model
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -30,11 +31,13 @@ from rubi.index.querymatch import (
     word_groups,
 )
 from rubi.index.schema import (
+    CODE_SCOPE_FIELDS,
     DOC_KINDS,
     DOCUMENT_LANGUAGE_FIELDS,
+    FIELD_BOOSTS,
     build_schema,
 )
-from rubi.index.termscore import SegmentData, TermScorer
+from rubi.index.termscore import SegmentData, TermQuery, TermScorer
 
 PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
 INDEX_FILES = (".toc", ".seg")
@@ -410,6 +413,9 @@ class SearchIndex:
         analysis: QueryAnalysis | None = None,
         k1: float | None = None,
         field_b: Mapping[str, float] | None = None,
+        feedback: Sequence[tuple[float, Sequence[str]]] = (),
+        feedback_terms: int = 10,
+        alpha: float = 0.5,
     ) -> list[BM25Hit]:
         """Rank documents for ``text`` by BM25F over every text field (saturation
         ``k1``, else :data:`BM25_K1`; ``field_b``: a field's ``b`` for this query).
@@ -427,6 +433,10 @@ class SearchIndex:
                 (the per-prompt recall searches notes' own fields only).
             analysis: the query's analysis, made already by the caller (a new one
                 otherwise).
+            feedback: pseudo-relevance feedback, each feedback document's first-pass
+                score and analysed terms: the query gains the ``feedback_terms``
+                heaviest words of their relevance model, interpolated with the
+                question at ``alpha`` (RM3, :mod:`rubi.index.feedback`); () for none.
 
         Returns:
             Hits by descending score; empty when no term survives analysis.
@@ -445,6 +455,8 @@ class SearchIndex:
             )
             if not clauses:
                 return None
+            if feedback:
+                clauses = _with_feedback(scorer, clauses, feedback, feedback_terms, alpha, fields)
             allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
             mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
             top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1, field_b=field_b)
@@ -485,6 +497,7 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
+                    lang=stored.get("lang") or "en",
                     coverage=measure.coverage(held),
                     cjk=cjk,
                     significance=measure.significance(held, lengths[doc.docnum]),
@@ -493,3 +506,26 @@ class SearchIndex:
                 )
             )
         return hits
+
+
+def _with_feedback(
+    scorer: TermScorer,
+    clauses: list[TermQuery],
+    feedback: Sequence[tuple[float, Sequence[str]]],
+    terms: int,
+    alpha: float,
+    fields: Iterable[str] | None,
+) -> list[TermQuery]:
+    """``clauses`` and RM3's feedback terms (:mod:`rubi.index.feedback`) in the prose
+    fields of ``fields`` (None: every text field but the code-only ones)."""
+    held = {c.text for c in clauses}
+    model = relevance_model(
+        feedback, lambda t: scorer.doc_frequency("body", t), scorer.doc_count, terms, held
+    )
+    words = len({c.origin for c in clauses if c.origin >= 0}) or 1
+    wanted = (
+        list(fields)
+        if fields is not None
+        else [f for f in FIELD_BOOSTS if f not in CODE_SCOPE_FIELDS]
+    )
+    return expansion_clauses(clauses, expansion_weights(model, words, alpha), wanted)

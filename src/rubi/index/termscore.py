@@ -100,7 +100,10 @@ class TermQuery:
     share of the query's IDF mass a document matches (:meth:`TermScorer.word_idfs`);
     -1: the clause counts in no such share. ``reading``: the term is a piece of a
     word written with capitals inside it (``java`` of ``JavaScript``), saturated with
-    the word but no part of its document frequency (:meth:`TermScorer.top`)."""
+    the word but no part of its document frequency (:meth:`TermScorer.top`).
+    ``weight``: the word's weight in the query, multiplying its saturated score (1 for
+    the question's own words; a feedback term's relevance-model weight,
+    :mod:`rubi.index.feedback`); a word's clauses share their first clause's."""
 
     field: str
     text: str
@@ -109,6 +112,7 @@ class TermQuery:
     alone: bool = False
     origin: int = -1
     reading: bool = False
+    weight: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +393,10 @@ class TermScorer:
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
-        scales = [clauses[m[0]].boost if clauses[m[0]].alone else 1.0 for m in words]
+        scales = [
+            (clauses[m[0]].boost if clauses[m[0]].alone else 1.0) * clauses[m[0]].weight
+            for m in words
+        ]
         idfs = [self._idf_of(clauses, m) for m in words]
         k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
