@@ -38,10 +38,10 @@ from rubi.search.fuse import Fused, rrf
 from rubi.search.hitreasons import make_hit, shown_reasons
 from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
+from rubi.search import lists as _lists
 from rubi.search.lists import (
     BM25_LIMIT,
     KIND_FOR_SCOPE,
-    PRF_MODE,
     Candidates,
     Eligible,
     feedback_list,
@@ -265,7 +265,7 @@ def search_index(
     read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
     fed: list[Any] = []
     fed_weight = 0.0
-    if PRF_MODE and scope != "sessions":
+    if _lists.PRF_MODE and scope != "sessions":
         fed, fed_weight = feedback_list(
             index,
             g,
@@ -282,7 +282,7 @@ def search_index(
             k1,
             field_b,
         )
-        if PRF_MODE == "interp" and fed:
+        if _lists.PRF_MODE == "interp" and fed:
             bm25, fed = fed, []
     if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
         bm25 = by_best_passage(
