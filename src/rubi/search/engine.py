@@ -33,12 +33,12 @@ from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import SearchIndex
+from rubi.search import lists as _lists
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hitreasons import make_hit, shown_reasons
 from rubi.search.hits import Hit, Passage, Passages, SearchResult, Snippet, Why
 from rubi.search.hittext import FileText, SymbolLines, TermWeights, hit_parts, passage_snippet
-from rubi.search import lists as _lists
 from rubi.search.lists import (
     BM25_LIMIT,
     KIND_FOR_SCOPE,
