@@ -20,7 +20,6 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
-from rubi.index.feedback import expansion_clauses, expansion_weights, relevance_model
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -37,7 +36,7 @@ from rubi.index.schema import (
     FIELD_BOOSTS,
     build_schema,
 )
-from rubi.index.termscore import SegmentData, TermQuery, TermScorer
+from rubi.index.termscore import SegmentData, TermScorer
 
 PROSE_FIELDS = tuple(sorted(DOCUMENT_LANGUAGE_FIELDS))
 INDEX_FILES = (".toc", ".seg")
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
 
+    from rubi.index.termscore import TermQuery
     from rubi.index.writing import Counter
 
     _T = TypeVar("_T")
@@ -518,6 +518,12 @@ def _with_feedback(
 ) -> list[TermQuery]:
     """``clauses`` and RM3's feedback terms (:mod:`rubi.index.feedback`) in the prose
     fields of ``fields`` (None: every text field but the code-only ones)."""
+    from rubi.index.feedback import (  # a search with feedback only
+        expansion_clauses,
+        expansion_weights,
+        relevance_model,
+    )
+
     held = {c.text for c in clauses}
     model = relevance_model(
         feedback, lambda t: scorer.doc_frequency("body", t), scorer.doc_count, terms, held

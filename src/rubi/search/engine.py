@@ -33,7 +33,6 @@ from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import graph_dicts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.searchindex import SearchIndex
-from rubi.search import lists as _lists
 from rubi.search.duplicates import Body, Slot, body_of, collapse
 from rubi.search.fuse import Fused, rrf
 from rubi.search.hitreasons import make_hit, shown_reasons
@@ -44,7 +43,6 @@ from rubi.search.lists import (
     KIND_FOR_SCOPE,
     Candidates,
     Eligible,
-    feedback_list,
     graph_list,
     name_list,
     seconded_names,
@@ -165,9 +163,6 @@ def fuse(
     if cands.dense_weight > 0:
         lists["dense"] = [m.id for m in cands.dense]
         weights["dense"] *= cands.dense_weight
-    if cands.feedback and cands.feedback_weight > 0:
-        lists["feedback"] = [h.id for h in cands.feedback]
-        weights["feedback"] = cands.feedback_weight
     fused = rrf(lists, weights=weights)
     nodes, _, _ = graph_dicts(g)
     named = declarations_named(
@@ -263,27 +258,6 @@ def search_index(
     )
     files: dict[str, FileText] = {}
     read = partial(_file_of, files, vault_root=vault_root, project_root=project_root)
-    fed: list[Any] = []
-    fed_weight = 0.0
-    if _lists.PRF_MODE and scope != "sessions":
-        fed, fed_weight = feedback_list(
-            index,
-            g,
-            query,
-            terms,
-            scope,
-            include_superseded,
-            eligible,
-            bm25,
-            lambda h: read(g.nodes[h.id], h.id).text,
-            wants_tests(" ".join([query, *terms])),
-            limit,
-            analysis,
-            k1,
-            field_b,
-        )
-        if _lists.PRF_MODE == "interp" and fed:
-            bm25, fed = fed, []
     if scope != "sessions":  # each hit's best passage (a search of sessions ranks turns)
         bm25 = by_best_passage(
             bm25,
@@ -308,7 +282,7 @@ def search_index(
 
         found = dense_list(opened, query, terms, eligible)
         near = (found.matches, found.weight, found.evidence)
-    cands = Candidates(bm25, names, graph, via, *near, linked, fed, fed_weight)
+    cands = Candidates(bm25, names, graph, via, *near, linked)
     texts = [query, *terms]
     said = " ".join(texts)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))

@@ -9,14 +9,13 @@ The dense list is :func:`rubi.search.dense.dense_list`; fusing them is
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from rubi.graph.build import GraphBuild
 from rubi.graph.dicts import link_dicts
-from rubi.index.analysis import analyze, chain_language, function_words_only
+from rubi.index.analysis import analyze, function_words_only
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.schema import CODE_FIELDS
@@ -71,12 +70,6 @@ SEED_COUNT = 8
 """Top BM25 hits that seed the personalized PageRank walk (with every name match)."""
 NAME_SEED_WEIGHT = 2.0
 """Teleport weight of a name match relative to the best text match (1.0)."""
-PRF_MODE = os.environ.get("RUBI_PRF", "")
-"""Experiment (issue 28, RM3): "" off, "interp" the expanded query replaces the text
-list, "list" it is a list of its own in the fusion."""
-PRF_DOCS = int(os.environ.get("RUBI_PRF_DOCS", "10"))
-PRF_TERMS = int(os.environ.get("RUBI_PRF_TERMS", "10"))
-PRF_ALPHA = float(os.environ.get("RUBI_PRF_ALPHA", "0.5"))
 Eligible = Callable[[str], bool]
 """Whether a graph node may be a hit of this search (kind, scope, status)."""
 
@@ -107,8 +100,6 @@ class Candidates:
     dense_weight: float = 1.0
     dense_evidence: str = ""
     graph_evidence: str = ""
-    feedback: list[BM25Hit] = field(default_factory=list)
-    feedback_weight: float = 0.0
 
 
 def text_list(
@@ -149,57 +140,6 @@ def text_list(
     )
     hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
     return by_coverage(hits, words) if kind == "file" else hits
-
-
-def feedback_list(
-    index: SearchIndex,
-    g: nx.MultiDiGraph,
-    query: str,
-    terms: Sequence[str],
-    scope: str,
-    include_superseded: bool,
-    eligible: Eligible,
-    first: Sequence[BM25Hit],
-    text_of: Callable[[BM25Hit], str],
-    tests_wanted: bool,
-    limit: int = BM25_LIMIT,
-    analysis: QueryAnalysis | None = None,
-    k1: float | None = None,
-    field_b: Mapping[str, float] | None = None,
-) -> tuple[list[BM25Hit], float]:
-    """The text list again with RM3's feedback terms (:mod:`rubi.index.feedback`) from
-    the first :data:`PRF_DOCS` hits of ``first`` (tests, examples and benchmarks left
-    out unless ``tests_wanted``: their words are what they exercise), each read by
-    ``text_of`` and analysed in its language; and the concentration of ``first``'s
-    scores, ``1 - s_k / s_1`` over its feedback documents (0: a flat first pass,
-    feedback from noise). Empty and 0.0 without feedback documents."""
-    docs = [h for h in first if tests_wanted or not g.nodes[h.id].get("secondary")]
-    docs = [h for h in docs if h.score > 0][:PRF_DOCS]
-    if not docs:
-        return [], 0.0
-    fed = [(h.score, analyze(text_of(h), chain_language(h.lang))) for h in docs]
-    kind = KIND_FOR_SCOPE[scope]
-    words = question_words(query, analysis) if kind == "file" else 0
-    if kind == "file" and field_b is None:
-        field_b = question_field_b(words)
-    bm25 = index.bm25(
-        query,
-        extra_terms=terms,
-        limit=limit,
-        kind=kind,
-        exclude_status=() if include_superseded else ("superseded",),
-        fields=CODE_FIELDS if kind == "file" else None,
-        analysis=analysis,
-        k1=k1,
-        field_b=field_b,
-        feedback=fed,
-        feedback_terms=PRF_TERMS,
-        alpha=PRF_ALPHA,
-    )
-    hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
-    hits = by_coverage(hits, words) if kind == "file" else hits
-    top = docs[0].score
-    return hits, max(0.0, 1.0 - docs[-1].score / top) if top > 0 else 0.0
 
 
 def name_list(
