@@ -15,7 +15,7 @@ second pass, the question and its feedback terms at ``ALPHA``, is the text list)
 ``list`` (the second pass is a list of its own in the fusion, weighed by the first
 pass's concentration, ``1 - s_k / s_1`` over its feedback documents), from the
 first ``DOCS`` hits' ``TERMS`` heaviest words (:mod:`rubi.index.feedback`,
-:meth:`rubi.index.searchindex.SearchIndex.bm25`'s ``feedback``). The experiment is
+:func:`rubi.index.feedback.rm3`). The experiment is
 wired here, around the engine's text list and fusion (:func:`install`): nothing of
 it is in the search itself.
 
@@ -108,6 +108,7 @@ def feedback_hits(
     asks for them), each analysed in its language; and the first pass's concentration
     ``1 - s_k / s_1`` over its feedback documents (0: a flat first pass)."""
     from rubi.index.analysis import analyze, chain_language
+    from rubi.index.feedback import rm3
     from rubi.index.schema import CODE_FIELDS
     from rubi.search.codecoverage import by_coverage, question_field_b, question_words
     from rubi.search.lists import BM25_LIMIT, KIND_FOR_SCOPE
@@ -133,9 +134,7 @@ def feedback_hits(
         analysis=analysis,
         k1=k1,
         field_b=field_b,
-        feedback=fed,
-        feedback_terms=STATE.terms,
-        alpha=STATE.alpha,
+        expand=rm3(fed, STATE.terms, STATE.alpha, CODE_FIELDS if kind == "file" else None),
     )
     hits = [h for h in bm25 if h.id in g and eligible(h.id)][:BM25_LIMIT]
     hits = by_coverage(hits, words) if kind == "file" else hits

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rubi.core.paths import index_dir_for
-from rubi.index.feedback import expansion_clauses, expansion_weights, relevance_model
+from rubi.index.feedback import expansion_clauses, expansion_weights, relevance_model, rm3
 from rubi.index.searchindex import IndexDoc, SearchIndex
 from rubi.index.termscore import TermQuery
 
@@ -76,6 +76,6 @@ def test_a_feedback_term_brings_the_document_that_lacks_the_question_words(
     first = index.bm25("stale cache entries")
     assert [h.id for h in first] == ["n0"]
     fed = [(first[0].score, ["expir", "stale", "cach", "entri", "evict", "age"])]
-    second = index.bm25("stale cache entries", feedback=fed, feedback_terms=10, alpha=0.5)
+    second = index.bm25("stale cache entries", expand=rm3(fed, terms=10, alpha=0.5))
     assert [h.id for h in second] == ["n0", "n1"]
     assert second[1].coverage == 0.0  # the floor reads the question's words alone

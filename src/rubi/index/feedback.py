@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS
-from rubi.index.termscore import TermQuery
+from rubi.index.schema import CODE_SCOPE_FIELDS, DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS
+from rubi.index.termscore import TermQuery, TermScorer
 
-__all__ = ["MAX_DF_SHARE", "expansion_clauses", "expansion_weights", "relevance_model"]
+__all__ = ["MAX_DF_SHARE", "expansion_clauses", "expansion_weights", "relevance_model", "rm3"]
 
 MAX_DF_SHARE = 0.1
 """A word held by more than this share of the live documents is no feedback term
@@ -113,3 +113,31 @@ def expansion_clauses(
         out.extend(TermQuery(f, term, FIELD_BOOSTS[f], word, weight=weight) for f in prose)
         word += 1
     return out
+
+
+def rm3(
+    feedback: Sequence[tuple[float, Sequence[str]]],
+    terms: int = 10,
+    alpha: float = 0.5,
+    fields: Iterable[str] | None = None,
+) -> Callable[[TermScorer, list[TermQuery]], list[TermQuery]]:
+    """What adds RM3's feedback terms to a query (:meth:`SearchIndex.bm25`'s
+    ``expand``): the ``terms`` heaviest words of the relevance model of ``feedback``
+    (each feedback document's first-pass score and analysed terms; document
+    frequencies in ``body``), interpolated at ``alpha``, in the prose fields of
+    ``fields`` (None: every text field but the code-only ones)."""
+    wanted = (
+        list(fields)
+        if fields is not None
+        else [f for f in FIELD_BOOSTS if f not in CODE_SCOPE_FIELDS]
+    )
+
+    def expand(scorer: TermScorer, clauses: list[TermQuery]) -> list[TermQuery]:
+        held = {c.text for c in clauses}
+        model = relevance_model(
+            feedback, lambda t: scorer.doc_frequency("body", t), scorer.doc_count, terms, held
+        )
+        words = len({c.origin for c in clauses if c.origin >= 0}) or 1
+        return expansion_clauses(clauses, expansion_weights(model, words, alpha), wanted)
+
+    return expand

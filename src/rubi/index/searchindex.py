@@ -30,10 +30,8 @@ from rubi.index.querymatch import (
     word_groups,
 )
 from rubi.index.schema import (
-    CODE_SCOPE_FIELDS,
     DOC_KINDS,
     DOCUMENT_LANGUAGE_FIELDS,
-    FIELD_BOOSTS,
     build_schema,
 )
 from rubi.index.termscore import SegmentData, TermScorer
@@ -413,9 +411,7 @@ class SearchIndex:
         analysis: QueryAnalysis | None = None,
         k1: float | None = None,
         field_b: Mapping[str, float] | None = None,
-        feedback: Sequence[tuple[float, Sequence[str]]] = (),
-        feedback_terms: int = 10,
-        alpha: float = 0.5,
+        expand: Callable[[TermScorer, list[TermQuery]], list[TermQuery]] | None = None,
     ) -> list[BM25Hit]:
         """Rank documents for ``text`` by BM25F over every text field (saturation
         ``k1``, else :data:`BM25_K1`; ``field_b``: a field's ``b`` for this query).
@@ -431,12 +427,9 @@ class SearchIndex:
             fields: search only these fields (default: every text field but
                 :data:`~rubi.index.schema.CODE_SCOPE_FIELDS`); fewer fields is faster
                 (the per-prompt recall searches notes' own fields only).
-            analysis: the query's analysis, made already by the caller (a new one
-                otherwise).
-            feedback: pseudo-relevance feedback, each feedback document's first-pass
-                score and analysed terms: the query gains the ``feedback_terms``
-                heaviest words of their relevance model, interpolated with the
-                question at ``alpha`` (RM3, :mod:`rubi.index.feedback`); () for none.
+            analysis: the query's analysis, made already by the caller (a new one otherwise).
+            expand: what adds clauses to the query's, given the open scorer (RM3's
+                feedback terms, :func:`rubi.index.feedback.rm3`); None adds none.
 
         Returns:
             Hits by descending score; empty when no term survives analysis.
@@ -455,8 +448,7 @@ class SearchIndex:
             )
             if not clauses:
                 return None
-            if feedback:
-                clauses = _with_feedback(scorer, clauses, feedback, feedback_terms, alpha, fields)
+            clauses = expand(scorer, clauses) if expand is not None else clauses
             allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
             mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
             top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1, field_b=field_b)
@@ -506,32 +498,3 @@ class SearchIndex:
                 )
             )
         return hits
-
-
-def _with_feedback(
-    scorer: TermScorer,
-    clauses: list[TermQuery],
-    feedback: Sequence[tuple[float, Sequence[str]]],
-    terms: int,
-    alpha: float,
-    fields: Iterable[str] | None,
-) -> list[TermQuery]:
-    """``clauses`` and RM3's feedback terms (:mod:`rubi.index.feedback`) in the prose
-    fields of ``fields`` (None: every text field but the code-only ones)."""
-    from rubi.index.feedback import (  # a search with feedback only
-        expansion_clauses,
-        expansion_weights,
-        relevance_model,
-    )
-
-    held = {c.text for c in clauses}
-    model = relevance_model(
-        feedback, lambda t: scorer.doc_frequency("body", t), scorer.doc_count, terms, held
-    )
-    words = len({c.origin for c in clauses if c.origin >= 0}) or 1
-    wanted = (
-        list(fields)
-        if fields is not None
-        else [f for f in FIELD_BOOSTS if f not in CODE_SCOPE_FIELDS]
-    )
-    return expansion_clauses(clauses, expansion_weights(model, words, alpha), wanted)

@@ -100,10 +100,7 @@ class TermQuery:
     share of the query's IDF mass a document matches (:meth:`TermScorer.word_idfs`);
     -1: the clause counts in no such share. ``reading``: the term is a piece of a
     word written with capitals inside it (``java`` of ``JavaScript``), saturated with
-    the word but no part of its document frequency (:meth:`TermScorer.top`).
-    ``weight``: the word's weight in the query, multiplying its saturated score (1 for
-    the question's own words; a feedback term's relevance-model weight,
-    :mod:`rubi.index.feedback`); a word's clauses share their first clause's."""
+    the word but no part of its document frequency (:meth:`TermScorer.top`)."""
 
     field: str
     text: str
@@ -112,7 +109,7 @@ class TermQuery:
     alone: bool = False
     origin: int = -1
     reading: bool = False
-    weight: float = 1.0
+    weight: float = 1.0  # times the word's saturated score: RM3's feedback words' weights
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +195,8 @@ class TermScorer:
         return out
 
     def doc_frequency(self, field: str, text: str) -> int:
-        """Live documents holding ``text`` in ``field`` (cached;
-        :meth:`SegmentData.live_count`: no postings read in a segment without
-        deletions)."""
+        """Live documents holding ``text`` in ``field`` (cached; :meth:`SegmentData.live_count`:
+        no postings read in a segment without deletions)."""
         key = (field, text)
         found = self._df.get(key)
         if found is None:
@@ -393,10 +389,7 @@ class TermScorer:
         for i, c in enumerate(clauses):
             members.setdefault(c.word, []).append(i)
         words = [tuple(m) for m in members.values()]
-        scales = [
-            (clauses[m[0]].boost if clauses[m[0]].alone else 1.0) * clauses[m[0]].weight
-            for m in words
-        ]
+        scales = [(c.boost if c.alone else 1.0) * c.weight for c in (clauses[m[0]] for m in words)]
         idfs = [self._idf_of(clauses, m) for m in words]
         k1 = self.K1 if k1 is None else k1
         np = loaded_numpy()
