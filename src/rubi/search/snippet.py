@@ -41,22 +41,24 @@ _IMPORT_RE = re.compile(
 
 
 def _unmark(m: re.Match[str]) -> str:
-    """What :data:`_MD_RE`'s match becomes: a wikilink's alias or target (an embed's
-    groups 1-2, a link's 3-4), else nothing (a bold or code mark's match has no groups;
-    no test of the match's text)."""
-    return m[2] or m[1] or m[4] or m[3] or ""
+    """What :data:`_MD_RE`'s match becomes: a wikilink's alias or target (a link's
+    groups 4 and 3, looked at first: the commoner; an embed's 2 and 1), else nothing (a
+    bold or code mark's match has no groups; no test of the match's text)."""
+    return m[4] or m[3] or m[2] or m[1] or ""
 
 
 def _clean(line: str) -> str:
     """``line`` without the markdown :data:`_MD_RE` and :data:`_QUOTE_RE` drop,
-    whitespace collapsed. A line holding none of the characters every match of them
-    holds (``[``, ``*``, a backtick, ``>``) is only collapsed: most of a note's lines,
-    and the regex's callback per match was a third of a snippet's cost. The quote's
-    marks go first: they only begin a line, where no other match can begin (another
-    first character), so this is what one left-to-right pass of every alternative
-    gives."""
-    if "[" in line or "*" in line or "`" in line or ">" in line:
-        line = _MD_RE.sub(_unmark, _QUOTE_RE.sub("", line, count=1))
+    whitespace collapsed. Each pattern runs only on a line holding a character every
+    match of it holds (``>``; ``[``, ``*`` or a backtick): most of a note's lines are
+    only collapsed, and the regex's callback per match was a third of a snippet's
+    cost. The quote's marks go first: they only begin a line, where no other match can
+    begin (another first character), so this is what one left-to-right pass of every
+    alternative gives."""
+    if ">" in line:
+        line = _QUOTE_RE.sub("", line, count=1)
+    if "[" in line or "*" in line or "`" in line:
+        line = _MD_RE.sub(_unmark, line)
     return " ".join(line.split())
 
 
