@@ -159,6 +159,8 @@ def _best_prose_line(body: str, stems: list[str], group: Mapping[str, str]) -> t
             first = line
         lowered = aligned_lower(line)
         score = len({g for c, g in cores if c in lowered and _find_word(line, lowered, c) >= 0})
+        if score <= linked_score and score <= best_score:
+            continue  # it replaces neither, typed link or not (most lines: 0 words)
         if _typed_link_item(raw):
             if score > linked_score:
                 linked, linked_score = line, score
