@@ -306,3 +306,14 @@ def test_a_note_s_shingles_go_with_the_search_that_compared_it() -> None:
         tracemalloc.stop()
         forget_bodies()
     assert kept < 200_000  # two sets of 200 words; the shingles took megabytes
+
+
+@pytest.mark.parametrize("words", [0, 1, 4, 5, 6, 40])
+def test_shingles_are_every_run_of_shingle_words_words(words: int) -> None:
+    from rubi.search.duplicates import SHINGLE_WORDS, make_body, words_of
+
+    text = " ".join(f"w{i % 7}" for i in range(words))
+    w = words_of(text)
+    runs = range(len(w) - SHINGLE_WORDS + 1)
+    want = {" ".join(w[i : i + SHINGLE_WORDS]) for i in runs}
+    assert make_body("t", text).shingles == want

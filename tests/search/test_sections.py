@@ -158,3 +158,24 @@ def test_a_method_is_found_by_its_own_name() -> None:
 def test_a_file_without_symbols_is_cut_by_lines() -> None:
     parts = code_sections([f"line {i}" for i in range(1, 201)], [])
     assert parts[0].anchor == "L1-60" and parts[-1].end == 200
+
+
+def test_tree_end_is_the_next_heading_of_the_same_or_a_higher_level() -> None:
+    import random
+
+    rng = random.Random(3)
+    for _ in range(300):
+        levels = [rng.randint(1, 6) for _ in range(rng.randint(0, 12))]
+        text = "\n".join(f"{'#' * lv} h{n}\ntext" for n, lv in enumerate(levels))
+        lines = text.split("\n")
+        parts = note_sections(text)
+        heads = [
+            (i, len(line) - len(line.lstrip("#")))
+            for i, line in enumerate(lines)
+            if line[:1] == "#"
+        ]
+        want = [
+            next((j for j, lw in heads[n + 1 :] if lw <= lv), len(lines))
+            for n, (_, lv) in enumerate(heads)
+        ]
+        assert [p.tree_end for p in parts] == want

@@ -153,9 +153,9 @@ class Body:
         if self._shingles is None:
             body = self._source if self._cleaned else clean_body(self._source)
             w = words_of(body)
-            self._shingles = frozenset(
-                [" ".join(w[i : i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)]
-            )
+            # each run of SHINGLE_WORDS words, zipped from shifted lists and joined in C
+            runs = zip(*(w[i:] for i in range(SHINGLE_WORDS)), strict=False)  # shorter tails
+            self._shingles = frozenset(map(" ".join, runs))
         return self._shingles
 
 

@@ -65,7 +65,7 @@ def layout(text: str, kind: str, symbols: tuple[tuple[str, int], ...]) -> Layout
     if kind == "code":
         parts = code_sections(lines, symbols)
     else:
-        sections = note_sections(text, session=kind == "session")
+        sections = note_sections(text, session=kind == "session", lines=lines)
         parts = [s for s in sections if _has_text(lines, s)]
     ends = list(accumulate((len(line) + 1 for line in lines), initial=0))
     # offsets in ``text`` itself: a CRLF line is one character longer than its line

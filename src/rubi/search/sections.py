@@ -142,13 +142,16 @@ def _loose(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFC", text)).casefold().split())
 
 
-def note_sections(text: str, *, session: bool = False) -> list[Section]:
+def note_sections(
+    text: str, *, session: bool = False, lines: Sequence[str] | None = None
+) -> list[Section]:
     """The parts of a markdown file (frontmatter included in ``text``), in file order:
     the text before the first heading (when it holds any, anchor ``L<a>-<b>``) and one
     section per heading, each with a unique anchor (module docstring). In a captured
     ``session`` only its title (a first heading of level 1) and its turns
-    (:data:`TURN_HEADING`) are headings."""
-    lines = file_lines(text)
+    (:data:`TURN_HEADING`) are headings. ``lines``: ``text``'s :func:`file_lines`, when
+    the caller has them."""
+    lines = file_lines(text) if lines is None else lines
     first = body_start(lines)
     heads = headings(lines, first)
     if session:
@@ -161,17 +164,30 @@ def note_sections(text: str, *, session: bool = False) -> list[Section]:
         lead = line_anchor(first + 1, lead_end)
         out.append(Section(lead, "", 0, first + 1, lead_end, lead_end, "lines"))
     chains: list[list[str]] = []
-    stack: list[tuple[int, str]] = []
+    stack: list[tuple[int, str]] = []  # open headings: level, link text
+    tree_ends = _tree_ends(heads, len(lines))
     for n, (i, level, heading) in enumerate(heads):
         while stack and stack[-1][0] >= level:
             stack.pop()
-        parents = [t for t in (link_text(h) for _, h in stack) if t]
-        chains.append([*parents, link_text(heading)])
-        stack.append((level, heading))
+        link = link_text(heading)
+        chains.append([*(t for _, t in stack if t), link])
+        stack.append((level, link))
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        tree_end = next((j for j, lv, _ in heads[n + 1 :] if lv <= level), len(lines))
-        out.append(Section("", heading, level, i + 1, end, tree_end))
+        out.append(Section("", heading, level, i + 1, end, tree_ends[n]))
     return _with_anchors(out, chains)
+
+
+def _tree_ends(heads: Sequence[tuple[int, int, str]], total: int) -> list[int]:
+    """Each heading's ``tree_end``: the line index of the next heading of the same or a
+    higher level (``total`` when none), found in one pass with a stack of the headings
+    still open."""
+    ends = [total] * len(heads)
+    open_: list[tuple[int, int]] = []  # (level, number) of headings whose end is unknown
+    for n, (i, level, _) in enumerate(heads):
+        while open_ and open_[-1][0] >= level:
+            ends[open_.pop()[1]] = i
+        open_.append((level, n))
+    return ends
 
 
 def _with_anchors(parts: list[Section], chains: list[list[str]]) -> list[Section]:
