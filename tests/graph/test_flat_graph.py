@@ -109,6 +109,11 @@ def _moved_section(data: bytes) -> bytes:
 
 
 def _old_format(data: bytes) -> bytes:
+    return data[:8] + struct.pack("<I", flatlayout.FLAT_FORMAT - 1) + data[12:]
+
+
+def _newer_format(data: bytes) -> bytes:
+    """A later rubi's file, met when an older rubi runs again (a downgrade)."""
     return data[:8] + struct.pack("<I", flatlayout.FLAT_FORMAT + 1) + data[12:]
 
 
@@ -122,7 +127,8 @@ def _old_format(data: bytes) -> bytes:
         ("a section moved", _moved_section, "checksum"),
         ("another file", lambda d: b"not a graph at all, but long enough" * 30, "not a flat"),
         ("a pickle", lambda d: b"\x80\x05\x95" + d[3:], "not a flat"),
-        ("another format", _old_format, "old format"),
+        ("an older format", _old_format, f"old format ({flatlayout.FLAT_FORMAT - 1})"),
+        ("a newer format", _newer_format, f"newer format ({flatlayout.FLAT_FORMAT + 1})"),
     ],
 )
 def test_a_damaged_flat_file_is_refused_with_one_line(

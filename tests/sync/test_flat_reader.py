@@ -393,3 +393,37 @@ def test_a_call_answered_once_shares_one_opening_for_its_searches_only(
         assert current_flat(paths, once=True) is None
     assert current_flat(paths, once=True) is None
     forget_vault_syncs()
+
+
+def test_a_graph_the_writer_refuses_says_one_line_per_reader_not_also_the_old_file_s(
+    paths: VaultPaths, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A graph the writer refuses (a node id holding a NUL, as a wikilink around a code
+    span made in an index of the code before it was dropped at parse) is refused on
+    every cold reader's write: the file of the older format there is removed with the
+    first refusal, so each later reader logs the refusal alone (naming what to do), not
+    also "old format (1)", and answers as the live graph does."""
+    from rubi.graph import flatwrite
+
+    flat_file = _flat_file(paths)
+    data = flat_file.read_bytes()
+    flat_file.write_bytes(data[:8] + struct.pack("<I", 1) + data[12:])
+    live_answers = _answers(paths)
+
+    def refused(ids: list[str]) -> bytes:
+        raise ValueError("the node id 'dangling:a\\x00b' holds a NUL character")
+
+    monkeypatch.setattr(flatwrite, "_ids_text", refused)
+    monkeypatch.setattr(readmode, "_frozen", True)
+    said_per_reader = []
+    for _ in range(2):
+        forget_vault_syncs()
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="rubi"):
+            assert _answers(paths) == live_answers
+        said_per_reader.append(
+            [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
+        )
+    assert len(said_per_reader[0]) == 2 and "old format (1)" in said_per_reader[0][0]
+    assert len(said_per_reader[1]) == 1 and "NUL" in said_per_reader[1][0]
+    assert not flat_file.exists()

@@ -169,8 +169,8 @@ def _header(data: Buffer) -> tuple[int, int, int]:
     magic, fmt, order, gen, stamp, length, table_crc, _, lazy_crc = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise _Damaged("not a flat graph")
-    if fmt != FLAT_FORMAT:
-        raise _Damaged(f"old format ({fmt})")
+    if fmt != FLAT_FORMAT:  # a newer one: a later rubi's, then this one run again
+        raise _Damaged(f"{'old' if fmt < FLAT_FORMAT else 'newer'} format ({fmt})")
     if order != ORDER:
         raise _Damaged("written on a machine of another byte order")
     if length != len(data):

@@ -85,7 +85,8 @@ def _ids_text(ids: list[str]) -> bytes:
     """
     text = ID_END.join(ids) + ID_END if ids else ""
     if text.count(ID_END) != len(ids):
-        raise ValueError("a node id holds a NUL character")
+        bad = next(i for i in ids if ID_END in i)
+        raise ValueError(f"the node id {bad[:80]!r} holds a NUL character; run `rubi index --full`")
     return text.encode("utf-8", "surrogatepass")
 
 

@@ -124,13 +124,24 @@ class Snapshots:
     def save_flat(self, live: LiveGraph, gen: int) -> None:
         """Write the flat graph of ``live`` as of generation ``gen`` and record it; a
         failed write is logged (a reader then reads the snapshot and replays the
-        journal, as without a flat graph)."""
+        journal, as without a flat graph). One the graph itself cannot be written as
+        (a value JSON cannot hold, a node id holding a NUL) also removes the file there,
+        which no reader can use (behind, damaged, of an older format): every later
+        reader fails the same write, and says this one line, not also why it could not
+        read that file."""
         from rubi.graph.flatwrite import write_flat
 
         try:
             write_flat(self.flat_file, live.build, gen, live.code_stamp)
-        except (OSError, TypeError, ValueError) as exc:
+        except OSError as exc:
             log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
+            return
+        except (TypeError, ValueError) as exc:
+            log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
+            from contextlib import suppress  # here: a cold reader's import list stays
+
+            with suppress(OSError):  # not removed: readers refuse it, as before
+                self.flat_file.unlink(missing_ok=True)
             return
         self.flat_gen, self.flat_stamp = gen, live.code_stamp
 
