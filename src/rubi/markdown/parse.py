@@ -473,11 +473,7 @@ def parse_note(text: str, path: str, *, strict: bool = True) -> Note:
         meta, body = {}, _FENCE_RE.sub("", text, count=1)
     headings, links, inline_tags, h1 = _walk_body(body)
     links.extend(_frontmatter_links(meta))
-    # A target holding a NUL names no note or file (no path holds one): a wikilink
-    # around a code span (`[[a `b` c]]`: the span is blanked to a NUL), `%00` in a
-    # markdown link, a YAML escape (`"\\0"`) in the frontmatter. Kept, it became a
-    # dangling node whose id the flat graph cannot hold (NUL-terminated ids,
-    # :mod:`rubi.graph.flatlayout`): the flat graph was then never written.
+    # a NUL in a target (a code span blanked in a wikilink, `%00`) names nothing
     links = [link for link in links if "\x00" not in link.target]
 
     # a name is one line: a line break in a title or alias from the frontmatter would
