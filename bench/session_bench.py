@@ -37,7 +37,10 @@ copy with parts removed: no skills, no hooks, no MCP server...), to attribute
 Claude Code's own CPU to the plugin's parts; every case alternates in each round.
 With ``--base DIR`` (a base checkout's ``src`` and plugin files, e.g. from ``git
 archive``), a case ``base``: the same rubi project with ``DIR`` as the plugin folder
-and ``PYTHONPATH=DIR/src``, so the base code and this tree's alternate in one run.
+and ``PYTHONPATH=DIR/src``, so the base code and this tree's alternate in one run. The
+base has its own copy of the project and its own ``HOME`` (its own derived data, indexed
+by the base code): two trees of different index or graph formats on one copy would
+rebuild each other's files inside every session.
 With ``--plain``, a case ``plain``: a project of its own prepared and run by a plain
 install's ``rubi`` (:mod:`plainenv`: this interpreter's packages without numpy, as the
 README's first command installs rubi; ``RUBI_SEMANTIC=0`` leaves numpy importable),
@@ -133,10 +136,19 @@ def rubi_env(home: Path, bindir: Path | None = None) -> dict[str, str]:
     return env
 
 
-def prepare_rubi(project: Path, home: Path, notes: Path | None, bindir: Path | None = None) -> None:
+def prepare_rubi(
+    project: Path,
+    home: Path,
+    notes: Path | None,
+    bindir: Path | None = None,
+    src: Path | None = None,
+) -> None:
     """``rubi init`` and a first ``rubi index`` (with ``notes`` copied in), by the
-    ``rubi`` of ``bindir`` (this interpreter's unless given)."""
+    ``rubi`` of ``bindir`` (this interpreter's unless given) running the code of ``src``
+    when given (``PYTHONPATH``)."""
     env = rubi_env(home, bindir)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     rubi = str((bindir or Path(sys.executable).parent) / "rubi")
     subprocess.run([rubi, "init"], cwd=project, env=env, check=True, capture_output=True)
     if notes is not None:
@@ -437,11 +449,19 @@ def main(argv: list[str] | None = None) -> int:
             cases.append(("plain", plain, None))
         if args.floor:
             cases.append(("floor", withr, make_floor_plugin(work / "floor-plugin", ROOT)))
-        cases += [(name, withr, plugin) for name, plugin in variants.items()]
+        if "base" in sources:
+            homes["base"] = work / "home-base"
+            homes["base"].mkdir()
+            base_copy = copy_project(args.project, work / "base" / args.project.name)
+            prepare_rubi(base_copy, homes["base"], args.notes, src=sources["base"])
+        cases += [
+            (name, base_copy if name == "base" else withr, plugin)
+            for name, plugin in variants.items()
+        ]
         runs: dict[str, list[dict[str, Any]]] = {case: [] for case, _f, _p in cases}
         for i in range(args.pairs):
             for case, folder, plugin in cases:
-                home = homes[case if case in ("bare", "plain") else "rubi"]
+                home = homes[case if case in ("bare", "plain", "base") else "rubi"]
                 got = one_session(
                     claude,
                     folder,
