@@ -29,8 +29,9 @@ when installed, else ``/proc/<pid>/stat``):
   2025-11-25 client that lists the tools and calls none, as in a session whose model
   never uses them) gives the same figure without a search: what a server's start
   costs the machine, asked for or not. ``--base CHECKOUT`` starts the servers of
-  another source tree (``CHECKOUT/src`` on ``PYTHONPATH``) too, alternated with this
-  one's in the same loop (a before/after on one machine load). ``--bare`` starts a
+  another source tree (``CHECKOUT/src`` on ``PYTHONPATH``, its own ``XDG_CACHE_HOME``
+  indexed by its own code first) too, alternated with this one's in the same loop (a
+  before/after on one machine load). ``--bare`` starts a
   project's servers as Claude Code's plugin does (a bare ``rubi serve`` run in the
   project). ``--starts-only`` stops there;
 - warm search: in one running server, after three warm-up calls and once the server
@@ -532,7 +533,13 @@ def main() -> int:
             quiet: list[dict[str, float]] = []
             floor = []
             base: dict[str, Any] = {"starts": {era: [] for era in ERAS}, "quiet": []}
-            base_env = dict(env, PYTHONPATH=str(args.base / "src")) if args.base else None
+            base_env = None
+            if args.base:
+                # its own derived data, indexed by its own code: two trees of different
+                # index or graph formats on one cache rebuild each other's files
+                cache = workdir / f"base-cache-{target.name}"
+                base_env = dict(env, PYTHONPATH=str(args.base / "src"), XDG_CACHE_HOME=str(cache))
+                run_child([RUBI, "index", "--vault", str(vault_root(copy))], cwd=copy, env=base_env)
             for i in range(args.starts):
                 floor.append(floors(env))
                 query = queries[i % len(queries)]
