@@ -144,6 +144,25 @@ def test_a_flat_graph_of_another_code_stamp_is_not_read_and_is_written_again(
     assert read_flat(flat_file)[1:] == (gen, stamp)
 
 
+def _refused_once_and_written_again(
+    paths: VaultPaths,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    live_answers: object,
+    data: bytes,
+    words: str,
+) -> None:
+    """A fresh process's answers equal the live graph's, one one-line message naming
+    ``graph.flat`` holds ``words``, and the file is written again as ``data``."""
+    forget_vault_syncs()
+    monkeypatch.setattr(readmode, "_frozen", True)
+    with caplog.at_level(logging.INFO, logger="rubi"):
+        assert _answers(paths) == live_answers
+    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
+    assert len(said) == 1 and "\n" not in said[0] and words in said[0]
+    assert _flat_file(paths).read_bytes() == data  # written again, as it was
+
+
 def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
     paths: VaultPaths, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -151,13 +170,7 @@ def test_a_damaged_flat_graph_is_refused_with_one_warning_and_written_again(
     data = flat_file.read_bytes()
     flat_file.write_bytes(data[: len(data) - 5])
     live_answers = _answers(paths)
-    forget_vault_syncs()
-    monkeypatch.setattr(readmode, "_frozen", True)
-    with caplog.at_level(logging.INFO, logger="rubi"):
-        assert _answers(paths) == live_answers
-    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
-    assert len(said) == 1 and "\n" not in said[0] and "truncated" in said[0]
-    assert flat_file.read_bytes() == data  # written again, as it was
+    _refused_once_and_written_again(paths, monkeypatch, caplog, live_answers, data, "truncated")
 
 
 def test_a_flat_graph_of_the_older_format_is_refused_and_written_again(
@@ -171,13 +184,9 @@ def test_a_flat_graph_of_the_older_format_is_refused_and_written_again(
     assert flatlayout.FLAT_FORMAT == 2
     flat_file.write_bytes(data[:8] + struct.pack("<I", 1) + data[12:])
     live_answers = _answers(paths)
-    forget_vault_syncs()
-    monkeypatch.setattr(readmode, "_frozen", True)
-    with caplog.at_level(logging.INFO, logger="rubi"):
-        assert _answers(paths) == live_answers
-    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
-    assert len(said) == 1 and "old format (1)" in said[0]
-    assert flat_file.read_bytes() == data
+    _refused_once_and_written_again(
+        paths, monkeypatch, caplog, live_answers, data, "old format (1)"
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
@@ -190,13 +199,9 @@ def test_a_fifo_in_place_of_the_flat_graph_is_refused_without_blocking_and_repla
     live_answers = _answers(paths)
     flat_file.unlink()
     os.mkfifo(flat_file, 0o600)  # opening it to read would wait for a writer forever
-    forget_vault_syncs()
-    monkeypatch.setattr(readmode, "_frozen", True)
-    with caplog.at_level(logging.INFO, logger="rubi"):
-        assert _answers(paths) == live_answers
-    said = [r.getMessage() for r in caplog.records if "graph.flat" in r.getMessage()]
-    assert len(said) == 1 and "not a regular file" in said[0]
-    assert flat_file.read_bytes() == data  # a regular file again, as written
+    _refused_once_and_written_again(
+        paths, monkeypatch, caplog, live_answers, data, "not a regular file"
+    )
 
 
 def test_a_one_shot_search_of_a_current_flat_graph_makes_no_vault_sync(
