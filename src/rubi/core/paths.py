@@ -240,9 +240,13 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
     :func:`find_vault` gives from the folder the walk started at, without walking again.
 
     Raises:
-        VaultNotFoundError: the walk found no ``.rubi/``, or the one found is a symlink
+        VaultNotFoundError: the walk found no ``.rubi/``; the one found is a symlink
             that leads outside its project (a cloned repository must not make rubi
-            write into another folder).
+            write into another folder); it is at the filesystem's root (its project
+            would be every file of the machine); or it is another user's (as git
+            refuses a repository another user owns: a ``/tmp/.rubi`` planted on a
+            shared machine would otherwise give its notes to, and take the notes of,
+            everyone working below ``/tmp``).
     """
     if walk.found is None:
         raise VaultNotFoundError(
@@ -253,9 +257,33 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
 
     candidate = Path(walk.found)
     folder = candidate.parent
+    if folder.parent == folder:
+        raise VaultNotFoundError(
+            f"{candidate}: a vault at the filesystem's root; rubi does not use it (its "
+            "project would be every file here): run `rubi init` in your project"
+        )
+    if not _owned_by_user(candidate):
+        raise VaultNotFoundError(
+            f"{candidate}: owned by another user; rubi does not use it: run `rubi init` "
+            "in your project, or pass --vault PATH to use it anyway"
+        )
     if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
         raise VaultNotFoundError(
             f"{candidate}: a symlink to a folder outside the project; rubi does not "
             "use it: replace the link with the folder itself"
         )
     return VaultPaths(candidate, index_dir_for(candidate), folder)
+
+
+def _owned_by_user(folder: Path) -> bool:
+    """Whether ``folder`` (a link followed) belongs to the user running rubi; True
+    where the system has no user ids (Windows) or it cannot be read (the caller's next
+    read says why)."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return True
+    try:
+        owner: int = os.stat(folder).st_uid
+    except OSError:
+        return True
+    return bool(owner == getuid())
