@@ -39,7 +39,6 @@ The test half is reported once, at the end of the work: ``--split test`` and
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import shutil
 import sys
@@ -61,6 +60,7 @@ from evalsystems import (
     RubiDenseSystem,
     RubiSystem,
     Searched,
+    bm25s_missing,
     code_documents,
     note_documents,
     rrf,
@@ -318,13 +318,9 @@ def table(title: str, figures: dict[str, Any]) -> str:
 def baselines_missing(names: Sequence[str]) -> str | None:
     """Why the baselines among ``names`` (``bm25s``, ``rrf``) cannot run, or None: they
     need ``bm25s`` (the ``bench`` extra), which a plain install of rubi lacks."""
-    if not {"bm25s", "rrf"} & set(names) or importlib.util.find_spec("bm25s") is not None:
+    if not {"bm25s", "rrf"} & set(names):
         return None
-    return (
-        "--systems bm25s and rrf need bm25s, which is not installed: install the bench "
-        "extra (pip install -e '.[bench]' in rubi's checkout), or pass --systems "
-        "rubi,rubi-semantic"
-    )
+    return bm25s_missing("--systems rubi,rubi-semantic")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -479,3 +479,23 @@ def test_the_baselines_without_the_bench_extra_are_refused_with_its_name(
         assert stop.value.code == 2
         assert "pip install -e '.[bench]'" in capsys.readouterr().err
     assert ev.baselines_missing(["rubi", "rubi-semantic"]) is None
+
+
+def test_code_search_without_the_bench_extra_names_it_or_runs_without_its_baseline(
+    tmp_path: Path,
+    ev: ModuleType,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import code_search
+
+    monkeypatch.setitem(sys.modules, "bm25s", None)  # as if not installed
+    (tmp_path / "repos").mkdir()
+    (tmp_path / "data").mkdir()
+    write(tmp_path / "data" / "repos.json", "[]")
+    args = [str(tmp_path / "repos"), "--data", str(tmp_path / "data"), "--split", "dev"]
+    with pytest.raises(SystemExit) as stop:
+        code_search.main(args)
+    assert stop.value.code == 2
+    assert "pip install -e '.[bench]'" in capsys.readouterr().err
+    assert code_search.main([*args, "--no-baseline"]) == 0
