@@ -60,7 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalsystems import Bm25System, code_documents
+from evalsystems import Bm25System, bm25s_missing, code_documents
 
 from rubi import app
 from rubi.core.paths import VaultPaths, index_dir_for
@@ -465,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.data}: no repos.json; pass --data <benchmark data folder>")
     if not args.repos_dir.is_dir():
         parser.error(f"{args.repos_dir}: not a folder of checkouts")
+    missing = None if args.no_baseline else bm25s_missing("--no-baseline")
+    if missing:
+        parser.error(missing)
     only = set(args.repos.split(",")) if args.repos else None
     with personal_vault(args.personal):
         results = run(

@@ -21,6 +21,7 @@ above zero (BM25) or all of them (cosine, fusion), at most ``k``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -38,6 +39,7 @@ __all__ = [
     "Document",
     "RubiSystem",
     "Searched",
+    "bm25s_missing",
     "code_documents",
     "note_documents",
     "rrf",
@@ -77,6 +79,18 @@ _WORD = re.compile(r"(?u)\b\w\w+\b")
 """bm25s's own token pattern: a run of two or more word characters."""
 MAX_FILE_BYTES = 2_000_000
 """A larger file is read up to this many bytes (both baselines see the same text)."""
+
+
+def bm25s_missing(instead: str) -> str | None:
+    """Why the bm25s baseline cannot run (one line naming the ``bench`` extra and
+    ``instead``, the option that runs without it), or None when ``bm25s`` is installed:
+    a plain install of rubi lacks it."""
+    if importlib.util.find_spec("bm25s") is not None:
+        return None
+    return (
+        "the bm25s baseline needs bm25s, which is not installed: install the bench extra "
+        f"(pip install -e '.[bench]' in rubi's checkout), or pass {instead}"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,7 @@ from evalsystems import (
     RubiDenseSystem,
     RubiSystem,
     Searched,
+    bm25s_missing,
     code_documents,
     note_documents,
     rrf,
@@ -314,6 +315,14 @@ def table(title: str, figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def baselines_missing(names: Sequence[str]) -> str | None:
+    """Why the baselines among ``names`` (``bm25s``, ``rrf``) cannot run, or None: they
+    need ``bm25s`` (the ``bench`` extra), which a plain install of rubi lacks."""
+    if not {"bm25s", "rrf"} & set(names):
+        return None
+    return bm25s_missing("--systems rubi,rubi-semantic")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--set", dest="set_dir", type=Path, required=True)
@@ -334,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.top_k < 1:
         parser.error("--top-k must be at least 1")
+    missing = baselines_missing(names)
+    if missing:
+        parser.error(missing)
     if args.split != "dev" and not args.final:
         parser.error(
             f"--split {args.split} reads the test half, which is reported once at the end"

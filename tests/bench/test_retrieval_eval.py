@@ -459,3 +459,43 @@ def test_a_checkout_leaves_out_files_whose_blob_the_repository_lacks(
         assert git(tree, "rev-parse", "HEAD") == commit
     assert "1 file(s) absent" in capsys.readouterr().err
     assert not tree.exists()
+
+
+def test_the_baselines_without_the_bench_extra_are_refused_with_its_name(
+    tmp_path: Path,
+    ev: ModuleType,
+    evalset: ModuleType,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a trial user ran a set README's command in a plain install: a traceback from
+    # `import bm25s` after the rubi index was built
+    folder, corpus = notes_set(tmp_path, evalset)
+    monkeypatch.setitem(sys.modules, "bm25s", None)  # as if not installed
+    base = ["--set", str(folder), "--corpus", str(corpus), "--split", "dev"]
+    for systems in ("bm25s", "rubi,rrf"):
+        with pytest.raises(SystemExit) as stop:
+            ev.main([*base, "--systems", systems])
+        assert stop.value.code == 2
+        assert "pip install -e '.[bench]'" in capsys.readouterr().err
+    assert ev.baselines_missing(["rubi", "rubi-semantic"]) is None
+
+
+def test_code_search_without_the_bench_extra_names_it_or_runs_without_its_baseline(
+    tmp_path: Path,
+    ev: ModuleType,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import code_search
+
+    monkeypatch.setitem(sys.modules, "bm25s", None)  # as if not installed
+    (tmp_path / "repos").mkdir()
+    (tmp_path / "data").mkdir()
+    write(tmp_path / "data" / "repos.json", "[]")
+    args = [str(tmp_path / "repos"), "--data", str(tmp_path / "data"), "--split", "dev"]
+    with pytest.raises(SystemExit) as stop:
+        code_search.main(args)
+    assert stop.value.code == 2
+    assert "pip install -e '.[bench]'" in capsys.readouterr().err
+    assert code_search.main([*args, "--no-baseline"]) == 0
