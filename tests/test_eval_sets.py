@@ -84,8 +84,14 @@ def both_splits(name: str, count: int = 8) -> list[str]:
     return ids
 
 
+def _set_folders() -> list[Path]:
+    """The committed sets' folders: every folder under ``bench/sets`` but Python's own
+    (``__pycache__``, written there when a test imports ``issues_check.py``)."""
+    return sorted(p for p in SETS.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+
+
 def test_every_committed_set_is_well_formed_and_split_by_its_ids(check: ModuleType) -> None:
-    folders = sorted(p for p in SETS.iterdir() if p.is_dir())
+    folders = _set_folders()
     assert len(folders) >= 5
     for folder in folders:
         assert check.check_set(folder) == [], folder.name
@@ -107,7 +113,7 @@ def test_committed_notes_sets_have_off_topic_questions_in_their_language(
     check: ModuleType,
 ) -> None:
     held_out = 0
-    for folder in sorted(p for p in SETS.iterdir() if p.is_dir()):
+    for folder in _set_folders():
         meta = json.loads((folder / "set.json").read_text(encoding="utf-8"))
         if meta["kind"] != "notes" or meta["name"] == "notes-qa":
             continue  # issue sets have no off-topic tasks; notes-qa is the tuned-on set
