@@ -117,3 +117,33 @@ def test_my_link_to_another_users_folder_is_refused_when_walked_to_but_not_when_
     assert "\n" not in str(caught.value)
     named = find_vault(project / ".rubi")  # what the refusal says to do works
     assert (named.root, named.project_root) == (project / ".rubi", project)
+
+
+@needs_uids
+def test_root_through_sudo_is_told_to_run_rubi_without_sudo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sudo rubi search`` in one's own project: refused (what it would write there
+    would be root's), in one line that says why, not ``rubi init``."""
+    vault = tmp_path / ".rubi"
+    vault.mkdir()
+    real = {name: getattr(os, name) for name in ("stat", "lstat")}
+    for name, call in real.items():
+
+        def owned_by_4242(path: Any, *args: Any, _call: Any = call, **kwargs: Any) -> Any:
+            st = _call(path, *args, **kwargs)
+            if os.fspath(path) != str(vault):
+                return st
+            fields = list(st)
+            fields[4] = 4242  # st_uid: the user who ran sudo
+            return os.stat_result(fields)
+
+        monkeypatch.setattr(os, name, owned_by_4242)
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    monkeypatch.setenv("SUDO_UID", "4242")
+    with pytest.raises(VaultNotFoundError, match="without sudo") as caught:
+        find_vault(cwd=tmp_path)
+    assert "\n" not in str(caught.value)
+    monkeypatch.setenv("SUDO_UID", "4243")  # someone else ran sudo: the usual line
+    with pytest.raises(VaultNotFoundError, match="owned by another user"):
+        find_vault(cwd=tmp_path)

@@ -266,6 +266,12 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
             "project would be every file here): run `rubi init` in your project"
         )
     if not _owned_by_user(candidate):
+        if _sudo_users(candidate):
+            raise VaultNotFoundError(
+                f"{candidate}: the vault of the user who ran sudo, and rubi runs as root; "
+                "rubi does not use it: run rubi without sudo, or pass --vault PATH to use "
+                "it as root"
+            )
         raise VaultNotFoundError(
             f"{candidate}: owned by another user; rubi does not use it: run `rubi init` "
             "in your project, or pass --vault PATH to use it anyway"
@@ -293,3 +299,19 @@ def _owned_by_user(folder: Path) -> bool:
     except OSError:
         return True
     return owners == {getuid()}
+
+
+def _sudo_users(folder: Path) -> bool:
+    """Whether rubi runs as root through ``sudo`` and ``folder`` is the invoking
+    user's (``$SUDO_UID``, which sudo sets). git trusts such a repository (its commit
+    ae9abbb63e, 2022); rubi still refuses it, since what it writes there (session
+    records, notes, the index in root's cache) would be root's, but says so, for a
+    ``sudo rubi ...`` typed in one's own project."""
+    getuid = getattr(os, "getuid", None)
+    sudo_uid = os.environ.get("SUDO_UID", "")
+    if getuid is None or getuid() != 0 or not sudo_uid.isdigit():
+        return False
+    try:
+        return os.stat(folder).st_uid == int(sudo_uid)
+    except OSError:
+        return False
