@@ -221,9 +221,10 @@ def _linked_project_vault(given: Path) -> VaultPaths | None:
     """The project vault ``--vault`` names through a ``.rubi`` symlink whose folder
     lies inside the project (``.rubi -> docs/memory``): the vault the walk up from the
     project finds (:func:`walked_vault`: its project is the folder holding the link),
-    or None for anything else. A ``.rubi`` linked out of its project is left to the
-    plain ``--vault`` case (a vault of its own, no project), as before: only a link
-    whose target stays inside makes the folder holding it the project."""
+    whoever owns it (the user named it), or None for anything else. A ``.rubi`` linked
+    out of its project is left to the plain ``--vault`` case (a vault of its own, no
+    project), as before: only a link whose target stays inside makes the folder
+    holding it the project."""
     if given.name != PROJECT_VAULT_DIRNAME or not given.is_symlink():
         return None
     from rubi.core.safepaths import is_inside
@@ -232,7 +233,9 @@ def _linked_project_vault(given: Path) -> VaultPaths | None:
     link = folder / PROJECT_VAULT_DIRNAME
     if not link.is_dir() or not is_inside(folder, link):
         return None
-    return walked_vault(VaultWalk(str(folder), str(link)))
+    # named by the user: used whoever owns it, as a plain --vault is (the refusal of
+    # another user's vault says to pass --vault PATH)
+    return VaultPaths(link, index_dir_for(link), folder)
 
 
 def walked_vault(walk: VaultWalk) -> VaultPaths:
@@ -263,6 +266,12 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
             "project would be every file here): run `rubi init` in your project"
         )
     if not _owned_by_user(candidate):
+        if _sudo_users(candidate):
+            raise VaultNotFoundError(
+                f"{candidate}: the vault of the user who ran sudo, and rubi runs as root; "
+                "rubi does not use it: run rubi without sudo, or pass --vault PATH to use "
+                "it as root"
+            )
         raise VaultNotFoundError(
             f"{candidate}: owned by another user; rubi does not use it: run `rubi init` "
             "in your project, or pass --vault PATH to use it anyway"
@@ -276,14 +285,33 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
 
 
 def _owned_by_user(folder: Path) -> bool:
-    """Whether ``folder`` (a link followed) belongs to the user running rubi; True
-    where the system has no user ids (Windows) or it cannot be read (the caller's next
-    read says why)."""
+    """Whether ``folder`` belongs to the user running rubi: the entry itself and, when
+    it is a link, the folder it leads to (git checks the entry with ``lstat``; a link
+    another user planted to a folder of the user's, ``/tmp/.rubi -> /tmp/my-checkout``,
+    would otherwise make that checkout the vault and ``/tmp`` its project). True where
+    the system has no user ids (Windows) or it cannot be read (the caller's next read
+    says why)."""
     getuid = getattr(os, "getuid", None)
     if getuid is None:
         return True
     try:
-        owner: int = os.stat(folder).st_uid
+        owners = {os.lstat(folder).st_uid, os.stat(folder).st_uid}
     except OSError:
         return True
-    return bool(owner == getuid())
+    return owners == {getuid()}
+
+
+def _sudo_users(folder: Path) -> bool:
+    """Whether rubi runs as root through ``sudo`` and ``folder`` is the invoking
+    user's (``$SUDO_UID``, which sudo sets). git trusts such a repository (its commit
+    ae9abbb63e, 2022); rubi still refuses it, since what it writes there (session
+    records, notes, the index in root's cache) would be root's, but says so, for a
+    ``sudo rubi ...`` typed in one's own project."""
+    getuid = getattr(os, "getuid", None)
+    sudo_uid = os.environ.get("SUDO_UID", "")
+    if getuid is None or getuid() != 0 or not sudo_uid.isdigit():
+        return False
+    try:
+        return os.stat(folder).st_uid == int(sudo_uid)
+    except OSError:
+        return False
