@@ -57,20 +57,6 @@ def test_other_questions_count_their_terms() -> None:
     assert japanese.size == len(japanese.terms)
 
 
-def test_a_question_read_twice_counts_its_words_not_its_readings() -> None:
-    # Portuguese is read twice, its own stem and English's (``revis`` and ``revisar``):
-    # this question's ten content words (``aprovação`` and ``aprovar`` one: one stem)
-    # are twenty terms, at the window's limit of twenty words; by its words it is ten.
-    text = (
-        "Como uso um modelo de aprovação para revisar e aprovar os rascunhos "
-        "de peças gerados pela ferramenta de inteligência artificial?"
-    )
-    asked = note_question(text, ["pt", "en"], _ones)
-    assert asked.lang == "pt"
-    assert len(asked.terms) == 20
-    assert asked.size == 10
-
-
 def test_a_korean_question_is_reordered_by_its_best_window() -> None:
     asked = note_question(KOREAN, ["en"], _ones)
     hits = [BM25Hit(d, s, {}, "note", d, d) for d, s in (("guide", 2.0), ("short", 1.0))]

@@ -184,12 +184,8 @@ class NoteQuestion:
     @property
     def size(self) -> int:
         """The question's words, by which :func:`by_note_window` decides whether it
-        is a question: :attr:`words`; when not given, its distinct words by
-        :attr:`readings` (a word of a language read twice is one word, not its two
-        terms), else its terms."""
-        if self.words >= 0:
-            return self.words
-        return len(set(self.readings)) if self.readings else len(self.terms)
+        is a question: :attr:`words`, or its terms when not given."""
+        return self.words if self.words >= 0 else len(self.terms)
 
 
 def note_question(
