@@ -147,3 +147,27 @@ def test_root_through_sudo_is_told_to_run_rubi_without_sudo(
     monkeypatch.setenv("SUDO_UID", "4243")  # someone else ran sudo: the usual line
     with pytest.raises(VaultNotFoundError, match="owned by another user"):
         find_vault(cwd=tmp_path)
+
+
+@needs_uids
+def test_a_vault_declared_safe_is_used_whoever_owns_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``RUBI_SAFE_VAULTS`` (git's ``safe.directory``): a checkout mounted into a
+    container belongs to the host's user id; listing its folder, or ``*``, lets the
+    walk use its vault; another folder listed does not."""
+    project = tmp_path / "mounted"
+    (project / ".rubi" / "notes").mkdir(parents=True)
+    work = project / "src"
+    work.mkdir()
+    _as_another_user(monkeypatch)
+    with pytest.raises(VaultNotFoundError, match="RUBI_SAFE_VAULTS=") as caught:
+        find_vault(cwd=work)
+    assert str(project.resolve()) in str(caught.value)
+    for value in [str(tmp_path / "other"), ""]:
+        monkeypatch.setenv("RUBI_SAFE_VAULTS", value)
+        with pytest.raises(VaultNotFoundError):
+            find_vault(cwd=work)
+    for value in [str(project), f"{tmp_path / 'other'}{os.pathsep}{project}/", "*"]:
+        monkeypatch.setenv("RUBI_SAFE_VAULTS", value)
+        assert find_vault(cwd=work).root == (project / ".rubi").resolve()

@@ -265,7 +265,7 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
             f"{candidate}: a vault at the filesystem's root; rubi does not use it (its "
             "project would be every file here): run `rubi init` in your project"
         )
-    if not _owned_by_user(candidate):
+    if not _owned_by_user(candidate) and not declared_safe(folder):
         if _sudo_users(candidate):
             raise VaultNotFoundError(
                 f"{candidate}: the vault of the user who ran sudo, and rubi runs as root; "
@@ -274,7 +274,8 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
             )
         raise VaultNotFoundError(
             f"{candidate}: owned by another user; rubi does not use it: run `rubi init` "
-            "in your project, or pass --vault PATH to use it anyway"
+            f"in your project, pass --vault PATH, or set {SAFE_VAULTS_ENV}={folder} if "
+            "you trust it (a container's mounted checkout)"
         )
     if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
         raise VaultNotFoundError(
@@ -282,6 +283,25 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
             "use it: replace the link with the folder itself"
         )
     return VaultPaths(candidate, index_dir_for(candidate), folder)
+
+
+SAFE_VAULTS_ENV = "RUBI_SAFE_VAULTS"
+"""Project folders (separated by :data:`os.pathsep`; ``*`` for any) whose ``.rubi/``
+the walk uses whoever owns it, as git's ``safe.directory``: a checkout mounted into a
+container whose files belong to the host's user id, not the container's."""
+
+
+def declared_safe(folder: Path) -> bool:
+    """Whether ``folder`` (a project folder, resolved) is listed in
+    :data:`SAFE_VAULTS_ENV`, or the variable is ``*``."""
+    listed = os.environ.get(SAFE_VAULTS_ENV, "")
+    for entry in listed.split(os.pathsep):
+        entry = entry.strip()
+        if entry == "*":
+            return True
+        if entry and os.path.realpath(os.path.expanduser(entry)) == str(folder):
+            return True
+    return False
 
 
 def _owned_by_user(folder: Path) -> bool:
