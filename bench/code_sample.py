@@ -64,11 +64,11 @@ SKIP_DIRS = frozenset(
 )
 TEST_NAME = re.compile(
     r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js"
-    r"|Tests?\.(java|kt|swift|php)|Benchmark\.(java|kt|swift|php)|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
+    r"|Tests?\.(java|kt|swift|php)|Benchmark\.(java|kt|swift|php)|Bench\.php|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
 )
 """Tests by their file name (C's and C++'s ``test.c``, ``test_*.cpp`` and ``*_test.cc`` among
 them, Kotlin's, Swift's and PHP's ``*Test.kt``, ``*Tests.swift`` and ``*Test.php`` as Java's (a
-PHP package may keep its PHPUnit tests beside the code in ``src/``), Dart's ``*_test.dart``),
+PHP package may keep its PHPUnit tests and PHPBench ``*Bench.php`` beside the code in ``src/``), Dart's ``*_test.dart``),
 and tool configuration files (``eslint.config.js``). C++ takes ``.h`` too (most C++ projects
 name their headers so); Kotlin takes ``.kts`` as the code map does (Gradle build scripts are
 Kotlin)."""

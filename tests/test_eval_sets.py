@@ -491,6 +491,7 @@ def test_the_code_draw_leaves_php_tests_beside_the_code_out(tmp_path: Path) -> N
             "src/ReaderTest.php",
             "src/Query/LimitTests.php",
             "src/ParserBenchmark.php",
+            "src/ReaderBench.php",
             "tests/Helper.php",
         ),
     )
