@@ -67,8 +67,9 @@ TEST_NAME = re.compile(
     r"|Tests?\.(java|kt|swift|php)|Benchmark\.(java|kt|swift|php)|Bench\.php|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
 )
 """Tests by their file name (C's and C++'s ``test.c``, ``test_*.cpp`` and ``*_test.cc`` among
-them, Kotlin's, Swift's and PHP's ``*Test.kt``, ``*Tests.swift`` and ``*Test.php`` as Java's (a
-PHP package may keep its PHPUnit tests and PHPBench ``*Bench.php`` beside the code in ``src/``), Dart's ``*_test.dart``),
+them, Kotlin's, Swift's and PHP's ``*Test.kt``, ``*Tests.swift`` and ``*Test.php`` as Java's
+(a PHP package may keep its PHPUnit tests and PHPBench ``*Bench.php`` beside the code in
+``src/``), Dart's ``*_test.dart``),
 and tool configuration files (``eslint.config.js``). C++ takes ``.h`` too (most C++ projects
 name their headers so); Kotlin takes ``.kts`` as the code map does (Gradle build scripts are
 Kotlin)."""
