@@ -10,7 +10,7 @@ and not tests, examples, docs, benchmarks, scripts, CI or tool configuration: a 
 with a folder named as in :data:`SKIP_DIRS` (in any case) or starting with such a name and
 ``-`` or ``_`` (``docs_src``, ``test-helpers``, ``test-jpms``), a test source set's folder
 (:data:`TEST_SOURCE_SET`: ``commonTest``, ``MoyaTests``), or a file name matching
-:data:`TEST_NAME` (Java's, Kotlin's and Swift's ``*Test`` and ``*Benchmark`` among them, C's
+:data:`TEST_NAME` (Java's, Kotlin's, Swift's and PHP's ``*Test`` and ``*Benchmark`` among them, C's
 ``test.c``, Dart's ``*_test.dart``).
 They are sorted by path and ``random.Random(N).sample`` picks ``min(K, candidates)``
 in draw order; when a repository has fewer candidates than ``K``, the remaining draws
@@ -64,10 +64,12 @@ SKIP_DIRS = frozenset(
 )
 TEST_NAME = re.compile(
     r"(_test\.go|^test_.*\.py|_test\.py|\.test(-d)?\.[jt]s|\.spec\.[jt]s|_spec\.rb|\.config\.[cm]?js"
-    r"|Tests?\.(java|kt|swift)|Benchmark\.(java|kt|swift)|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
+    r"|Tests?\.(java|kt|swift|php)|Benchmark\.(java|kt|swift|php)|Bench\.php|^test(_.*)?\.(c|cc|cpp|cxx)|_test\.(c|cc|cpp|cxx|dart))$"
 )
 """Tests by their file name (C's and C++'s ``test.c``, ``test_*.cpp`` and ``*_test.cc`` among
-them, Kotlin's and Swift's ``*Test.kt`` and ``*Tests.swift`` as Java's, Dart's ``*_test.dart``),
+them, Kotlin's, Swift's and PHP's ``*Test.kt``, ``*Tests.swift`` and ``*Test.php`` as Java's
+(a PHP package may keep its PHPUnit tests and PHPBench ``*Bench.php`` beside the code in
+``src/``), Dart's ``*_test.dart``),
 and tool configuration files (``eslint.config.js``). C++ takes ``.h`` too (most C++ projects
 name their headers so); Kotlin takes ``.kts`` as the code map does (Gradle build scripts are
 Kotlin)."""

@@ -479,3 +479,21 @@ def test_the_code_draw_knows_swift_and_dart_and_leaves_test_folders_out(tmp_path
         "lib/src/commonMain/kotlin/Settings.kt",
         "lib/src/latest/kotlin/Latest.kt",
     ]
+
+
+def test_the_code_draw_leaves_php_tests_beside_the_code_out(tmp_path: Path) -> None:
+    code_sample = load_script("bench/code_sample.py")
+    checkout = code_checkout(
+        tmp_path / "repo",
+        "<?php\n" * 25,
+        (
+            "src/Reader.php",
+            "src/ReaderTest.php",
+            "src/Query/LimitTests.php",
+            "src/ParserBenchmark.php",
+            "src/ReaderBench.php",
+            "tests/Helper.php",
+        ),
+    )
+
+    assert [p for p, _ in code_sample.candidates(checkout, "php")] == ["src/Reader.php"]
