@@ -402,9 +402,14 @@ def _print_doctor(report: app.DoctorReport) -> str:
         "help note recalled": "help notes recalled",
         "settings file calling a rubi that is gone": "settings files calling a rubi that is gone",
     }
-    echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
+    shown = [(n, what) for n, what in counts if n or what not in _SETUP]
+    echo(", ".join(plural(n, what, many.get(what)) for n, what in shown) + ".")
     return _verdict(sum(n for n, what in counts if what != _INFORMATION))
 
+
+_SETUP = frozenset({"settings file calling a rubi that is gone"})
+"""Counts of the detail line about the machine's setup, not the vault: shown only
+when not zero (a healthy vault's line stays what it was)."""
 
 _INFORMATION = "code file skipped or partly read"
 """The one count of the detail line that is information, not a problem (the map
