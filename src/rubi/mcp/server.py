@@ -31,8 +31,8 @@ __all__ = [
     "INSTRUCTIONS",
     "MAX_REFUSAL_CHARS",
     "NO_PROJECT_INSTRUCTIONS",
-    "REFUSED_INSTRUCTIONS",
     "OUTPUT_SCHEMAS_TOKEN_BUDGET",
+    "REFUSED_INSTRUCTIONS",
     "TOOLS_TOKEN_BUDGET",
     "VAULT_INSTRUCTIONS",
     "build_server",
@@ -76,8 +76,9 @@ code map and notes. Until then the tools use the user's personal vault: search a
 read its notes, register saves there."""
 """The instructions outside a project (:func:`open_vault`)."""
 
-REFUSED_INSTRUCTIONS = """rubi found a project memory above this folder and did not use it: {why} Tell the user \
-this before relying on rubi here; the change takes effect when the MCP server restarts. \
+REFUSED_INSTRUCTIONS = """\
+rubi found a project memory above this folder and did not use it: {why} Tell the \
+user this before relying on rubi here; the change takes effect when the MCP server restarts. \
 Until then the tools use the user's personal vault: search and read its notes, \
 register saves there."""
 """The instructions below a vault the walk refused (another user's, at the root,
