@@ -286,6 +286,20 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
     return VaultPaths(candidate, index_dir_for(candidate), folder)
 
 
+def trusted_vault(candidate: Path) -> bool:
+    """Whether rubi may read ``candidate`` (a ``.rubi`` folder, or its link) as a
+    project vault it did not walk to, by the walk's own rule (:func:`walked_vault`):
+    not at the filesystem's root, and the user's own (the entry and, when a link, the
+    folder it leads to) or its project folder listed in :data:`SAFE_VAULTS_ENV`. For
+    another git worktree's vault (:func:`rubi.knowledge.worktrees.other_vaults`):
+    ``git worktree list`` names folders this repository once had, and one removed
+    without ``git worktree prune`` can be made again by another user."""
+    folder = Path(os.path.realpath(candidate.absolute().parent))
+    if folder.parent == folder:
+        return False
+    return _owned_by_user(candidate) or declared_safe(folder)
+
+
 SAFE_VAULTS_ENV = "RUBI_SAFE_VAULTS"
 """Project folders (separated by :data:`os.pathsep`; ``*`` for any) whose ``.rubi/``
 the walk uses whoever owns it, as git's ``safe.directory``: a checkout mounted into a
