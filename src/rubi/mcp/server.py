@@ -77,7 +77,7 @@ read its notes, register saves there."""
 """The instructions outside a project (:func:`open_vault`)."""
 
 REFUSED_INSTRUCTIONS = """\
-rubi found a project memory above this folder and did not use it: {why} Tell the \
+rubi found a project memory at or above this folder and did not use it: {why} Tell the \
 user this before relying on rubi here; the change takes effect when the MCP server restarts. \
 Until then the tools use the user's personal vault: search and read its notes, \
 register saves there."""
