@@ -26,6 +26,7 @@ SECTIONS = [
     "secrets",
     "help",
     "worktrees",
+    "hooks",
     "pages_written",
 ]
 
@@ -152,7 +153,12 @@ def test_every_section_in_text(project: Path) -> None:
         line.startswith("conflict   notes/c.md: git conflict markers from line 3") for line in lines
     )
     assert "secret     notes/s.md: line 4: a secret (aws-key); replace it with " in out
-    summary = lines[-2]
+    (summary,) = [line for line in lines if "file problem" in line]
+    # problems, then their counts, then information, then the verdict
+    at = lines.index(summary)
+    problems = ("file ", "unresolved ", "attachment ", "ambiguous ", "files:", "page ", "obs")
+    assert all(not line.startswith(problems) for line in lines[at:])
+    assert all(not line.startswith(("code ", "ignored ")) for line in lines[:at])
     assert any(line.startswith("help       README.md: rubi's help, edited") for line in lines)
     assert lines[-1].startswith("12 problems: fix what the lines above name")
     for part in (
@@ -230,8 +236,10 @@ def test_skipped_code_and_ignored_folders_are_reported_but_healthy(project: Path
     code, out = doctor(project / ".rubi")
     assert code == 0
     assert "code       src/bad.py" in out and "ignored    .index/" in out
-    assert out.splitlines()[-2].endswith("1 code file skipped or partly read.")
-    assert out.splitlines()[-1] == "No problems found."  # information, not a problem
+    lines = out.splitlines()
+    assert lines[0].endswith("1 code file skipped or partly read.")  # no problem above
+    assert lines[1].startswith("code       src/bad.py")  # information after the counts
+    assert lines[-1] == "No problems found."  # information, not a problem
 
 
 def test_two_attachments_one_target_are_one_line(project: Path) -> None:

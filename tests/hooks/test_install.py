@@ -86,7 +86,8 @@ def test_the_command_is_this_rubi(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     install(tmp_path, compact_window=None)
     hooks = read(tmp_path / ".claude" / "settings.local.json")["hooks"]
     assert hooks["Stop"][0]["hooks"][0]["command"] == (
-        f"if command -v {venv_rubi} >/dev/null 2>&1; then exec {venv_rubi} hook Stop; fi"
+        f"if command -v {venv_rubi} >/dev/null 2>&1; then exec {venv_rubi} hook Stop; "
+        "elif command -v rubi >/dev/null 2>&1; then exec rubi hook Stop; fi"
     )
     assert read(tmp_path / ".mcp.json")["mcpServers"]["rubi"]["command"] == "rubi"
 

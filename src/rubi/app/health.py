@@ -52,6 +52,10 @@ class DoctorReport:
     worktrees: list[ScanWarning] = field(default_factory=list)
     """Other git worktrees whose vault holds notes this one lacks (one entry per
     worktree, ``path`` its folder): information, not a problem (merge the branch)."""
+    hooks: list[ScanWarning] = field(default_factory=list)
+    """Hooks (or a user-wide MCP server) ``rubi install`` wrote that call a rubi which
+    no longer exists (a venv moved, rubi reinstalled), one entry per settings file and
+    path, with the command that fixes it (:mod:`rubi.claude.hookpaths`): a problem."""
     pages_written: list[str] = field(default_factory=list)
     """The committed map pages this check's index run rewrote because the code changed
     since they were made (a pull of code without its pages, an edit): information, so
@@ -72,6 +76,7 @@ class DoctorReport:
             or self.conflicts
             or self.secrets
             or self.help
+            or self.hooks
         )
 
 
@@ -213,6 +218,17 @@ def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
     return out
 
 
+def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
+    """Claude Code hooks and servers rubi installed that call a rubi which is gone, in
+    the project's settings and the user's."""
+    from pathlib import Path
+
+    from rubi.claude.hookpaths import settings_files, stale_commands
+
+    found = stale_commands(settings_files(paths.project_root, Path.home()))
+    return [ScanWarning(str(s.file), s.problem()) for s in found]
+
+
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
     from rubi.app.helpreadme import readme_problem
@@ -239,6 +255,7 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         secrets=secrets,
         help=[w for w in [readme_problem(paths)] if w is not None],
         worktrees=_worktrees(paths),
+        hooks=_stale_hooks(paths),
         pages_written=list(report.pages_written) if before else [],
     )
 

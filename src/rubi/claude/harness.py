@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
+from rubi.claude.hookpaths import parse_hook_command
 from rubi.claude.install import (
     InstallReport,
     hook_group,
+    own_group,
     prepare_records,
     record_path,
     remove_empty_records,
@@ -137,6 +139,9 @@ def _add_hooks(
     for event, group in groups.items():
         present = hooks.setdefault(event, [])
         previous = added.get(event)
+        if previous is None or previous not in present:  # the record lost: rubi's by form
+            handler = parse_hook_command(group["hooks"][0]["command"])
+            previous = own_group(present, handler[1]) if handler else None
         if previous is not None and previous != group and previous in present:
             present[present.index(previous)] = copy.deepcopy(group)
             changes.append(f"{path}: hook {event} updated")

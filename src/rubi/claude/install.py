@@ -43,6 +43,7 @@ __all__ = [
     "hook_group",
     "hook_groups",
     "install",
+    "own_group",
     "prepare_records",
     "record_path",
     "remove_empty_records",
@@ -70,21 +71,29 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
 
 
 def hook_command(executable: str, event: str) -> str:
-    """The shell command of one hook: ``rubi hook EVENT`` when ``executable`` can be
-    run, and nothing at all (exit 0, no output) when it cannot.
+    """The shell command of one hook: ``executable hook EVENT`` when ``executable``
+    can be run, else ``rubi hook EVENT`` from PATH, and nothing at all (exit 0, no
+    output) when neither can.
 
     Claude Code runs a hook's ``command`` through a POSIX shell on every prompt and
     tool call; a bare ``rubi`` that is not on PATH (a venv not activated, a removed
     install) would print ``rubi: not found`` to the user each time. ``command -v`` is
     a shell built-in, so the guard costs no process; ``exec`` hands the exit status
-    and any timeout kill straight to rubi.
+    and any timeout kill straight to rubi. The fallback to PATH keeps the hooks
+    working after the venv holding ``executable`` is moved or rubi is reinstalled
+    with pipx or uv; ``rubi doctor`` and ``rubi install --check`` name a path that is
+    gone (:mod:`rubi.claude.hookpaths`).
 
     Args:
-        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here).
+        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here with
+            :func:`shlex.quote`: spaces, quotes and ``$`` reach the shell as text).
         event: the Claude Code event name.
     """
     exe = shlex.quote(executable)
-    return f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}; fi"
+    command = f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}"
+    if executable != SHARED_COMMAND:
+        command += f"; elif command -v rubi >/dev/null 2>&1; then exec rubi hook {event}"
+    return command + "; fi"
 
 
 def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
@@ -102,6 +111,23 @@ def hook_group(command: str, handler: str, matcher: str | None, timeout: int) ->
     unit), as ``{"matcher"?: str, "hooks": [{"type", "command", "timeout"}]}``."""
     hook = {"type": "command", "command": hook_command(command, handler), "timeout": timeout}
     return {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
+
+
+def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
+    """The first of ``groups`` that some rubi's install added for ``event`` (one hook
+    whose command is exactly rubi's form, any executable: see
+    :func:`rubi.claude.hookpaths.parse_hook_command`), None when there is none; so a
+    second install replaces it in place even when its record is gone."""
+    from rubi.claude.hookpaths import parse_hook_command
+
+    for group in groups:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
+            continue
+        parsed = parse_hook_command(hooks[0].get("command", ""))
+        if parsed is not None and parsed[1] == event:
+            return group  # type: ignore[no-any-return]
+    return None
 
 
 @dataclass
@@ -248,6 +274,8 @@ def install(
     for event, group in hook_groups(command).items():
         groups = hooks.setdefault(event, [])
         previous = added_hooks.get(event)
+        if previous is None or previous not in groups:
+            previous = own_group(groups, event)  # the record lost: rubi's by its form
         if previous is not None and previous != group and previous in groups:
             # an earlier install (another rubi, an older command form): update it in place
             groups[groups.index(previous)] = copy.deepcopy(group)

@@ -44,11 +44,29 @@ def _harness(verb: str) -> Callable[[F], F]:
     default=Path("."),
     help="Project folder (default: here).",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Change nothing: say whether rubi's Claude Code hooks are there and call a "
+    "rubi that exists (exit 1 when not).",
+)
 @handle_errors
-def install(user: bool, harness: str, compact_window: int, project: Path) -> None:
-    """Add rubi's hooks and MCP server to Claude Code's settings (idempotent); with
-    --harness gemini or codex, the MCP server and the session-start and prompt-recall
-    hooks to that CLI's configuration."""
+def install(user: bool, harness: str, compact_window: int, project: Path, check: bool) -> None:
+    """Add rubi's hooks and MCP server to Claude Code's settings (idempotent; a second
+    run points rubi's hooks at the rubi that runs it, in place); with --harness gemini
+    or codex, the MCP server and the session-start and prompt-recall hooks to that
+    CLI's configuration."""
+    if check:
+        if harness != "claude":
+            raise click.UsageError("--check reads Claude Code's settings only (no --harness)")
+        from rubi.claude.hookpaths import check_install
+
+        ok, lines = check_install(project.resolve(), user=user)
+        for line in lines:
+            echo(line)
+        if not ok:
+            raise SystemExit(1)
+        return
     if harness != "claude":
         from rubi.claude.harness import install_harness
 

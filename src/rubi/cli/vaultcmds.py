@@ -230,42 +230,56 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     """List unreadable notes, unresolved and ambiguous links, conflict markers.
 
     Links Obsidian leaves unresolved (rubi also resolves titles and aliases) count as
-    problems; notes another git worktree holds that this one lacks are listed. When
-    semantic search is off, the last line says why and how to turn it on; when Claude
-    Code's auto memory of the project holds files not imported, it suggests `rubi
-    import`. It indexes first, notes and code: when the code changed since the
-    committed map pages were made (a pull of code without them), it rewrites them and
-    says which. The last line is the verdict: "No problems found.", or how many and
-    the next step. Exits 1 when there is a problem, so scripts can check a
-    vault.
+    problems, and so do Claude Code hooks `rubi install` wrote that call a rubi which
+    is gone (a venv moved; `rubi install` again fixes them). The problems come first,
+    then their counts, then information: pages it rewrote (it indexes first, notes and
+    code, and rewrites the committed map pages when the code changed since they were
+    made), code files the map skipped, notes another git worktree holds that this one
+    lacks, why semantic search is off, Claude Code auto memory to `rubi import`. The
+    last line is the verdict: "No problems found.", or how many and the next step.
+    Exits 1 when there is a problem, so scripts can check a vault.
     """
-    from rubi.app import semantic_status
-    from rubi.app.automemory import pending_files
-
     paths = app.locate(vault)
     report = app.doctor(paths)
     if as_json:
         print_json(_doctor_json(report))
     else:
-        if report.pages_written:  # information, never a problem; what doctor did first
-            echo(
-                f"rewrote {_listed(report.pages_written)} to match the code, which changed "
-                "since they were made (a pull, an edit): commit them with your next change"
-            )
-        verdict = _print_doctor(report)
-        semantic = semantic_status(paths)  # information, never a problem
-        if semantic.startswith("off"):
-            echo(f"semantic search {semantic}")
-        memory, pending = pending_files(paths)  # information too
-        if pending:
-            echo(
-                f"Claude Code's auto memory of this project ({memory}) holds "
-                f"{len(pending)} file{'s' if len(pending) != 1 else ''} not in this vault: "
-                "`rubi import` turns them into notes (the originals stay as they are)"
-            )
+        verdict = _print_doctor(report)  # the problems, then their counts
+        _print_information(report, paths)
         echo(verdict)
     if not report.ok:
         raise SystemExit(1)
+
+
+def _print_information(report: app.DoctorReport, paths: VaultPaths) -> None:
+    """What doctor says that is never a problem, after the problems and before the
+    verdict: pages it rewrote, code the map skipped, what rubi ignores, other
+    worktrees' notes, semantic search off, Claude Code's auto memory to import."""
+    from rubi.app import semantic_status
+    from rubi.app.automemory import pending_files
+
+    if report.pages_written:  # what doctor did first
+        echo(
+            f"rewrote {_listed(report.pages_written)} to match the code, which changed "
+            "since they were made (a pull, an edit): commit them with your next change"
+        )
+    for label, found in (
+        ("code", report.code),
+        ("ignored", report.ignored),
+        ("worktree", report.worktrees),
+    ):
+        for w in found:
+            echo(f"{label:<10} {w}")
+    semantic = semantic_status(paths)
+    if semantic.startswith("off"):
+        echo(f"semantic search {semantic}")
+    memory, pending = pending_files(paths)
+    if pending:
+        echo(
+            f"Claude Code's auto memory of this project ({memory}) holds "
+            f"{len(pending)} file{'s' if len(pending) != 1 else ''} not in this vault: "
+            "`rubi import` turns them into notes (the originals stay as they are)"
+        )
 
 
 def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
@@ -297,6 +311,7 @@ def _doctor_json(report: app.DoctorReport) -> dict[str, object]:
         "secrets": [{"path": w.path, "problem": w.message} for w in report.secrets],
         "help": [{"path": w.path, "problem": w.message} for w in report.help],
         "worktrees": [{"worktree": w.path, "notes": w.message} for w in report.worktrees],
+        "hooks": [{"path": w.path, "problem": w.message} for w in report.hooks],
         "pages_written": report.pages_written,
     }
 
@@ -351,10 +366,6 @@ def _print_doctor(report: app.DoctorReport) -> str:
         echo(f"files:     {w}")
     for w in report.pages:
         echo(f"page       {w}")
-    for w in report.code:
-        echo(f"code       {w}")
-    for w in report.ignored:
-        echo(f"ignored    {w}")
     for p in report.obsidian:
         echo(
             f"obsidian   {p.source}: [[{p.target}]] is unresolved in Obsidian (rubi "
@@ -364,7 +375,7 @@ def _print_doctor(report: app.DoctorReport) -> str:
         ("conflict", report.conflicts),
         ("secret", report.secrets),
         ("help", report.help),
-        ("worktree", report.worktrees),
+        ("hooks", report.hooks),
     ):
         for w in found:
             echo(f"{label:<10} {w}")
@@ -376,6 +387,7 @@ def _print_doctor(report: app.DoctorReport) -> str:
         (len(report.conflicts), "note with conflict markers"),
         (len(report.secrets), "secret in notes"),
         (len(report.help), "help note recalled"),
+        (len(report.hooks), "settings file calling a rubi that is gone"),
         (len(attachments), "missing attachment"),
         (len(report.missing_note_files), "missing note file"),
         (len(report.pages), "generated page with broken summary markers"),
@@ -388,10 +400,16 @@ def _print_doctor(report: app.DoctorReport) -> str:
         "note with conflict markers": "notes with conflict markers",
         "secret in notes": "secrets in notes",
         "help note recalled": "help notes recalled",
+        "settings file calling a rubi that is gone": "settings files calling a rubi that is gone",
     }
-    echo(", ".join(plural(n, what, many.get(what)) for n, what in counts) + ".")
+    shown = [(n, what) for n, what in counts if n or what not in _SETUP]
+    echo(", ".join(plural(n, what, many.get(what)) for n, what in shown) + ".")
     return _verdict(sum(n for n, what in counts if what != _INFORMATION))
 
+
+_SETUP = frozenset({"settings file calling a rubi that is gone"})
+"""Counts of the detail line about the machine's setup, not the vault: shown only
+when not zero (a healthy vault's line stays what it was)."""
 
 _INFORMATION = "code file skipped or partly read"
 """The one count of the detail line that is information, not a problem (the map

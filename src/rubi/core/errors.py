@@ -11,6 +11,7 @@ __all__ = [
     "NoteParseError",
     "RubiError",
     "VaultNotFoundError",
+    "VaultRefusedError",
     "index_reads",
     "index_unreadable",
     "os_error_line",
@@ -24,6 +25,12 @@ class RubiError(Exception):
 
 class VaultNotFoundError(RubiError):
     """No vault at the given path, or no ``.rubi/`` above the current folder."""
+
+
+class VaultRefusedError(VaultNotFoundError):
+    """A ``.rubi/`` the walk up from a folder found and did not use (another user's,
+    at the filesystem's root, linked out of its project); the message says why and the
+    one way to use it (:func:`rubi.core.paths.walked_vault`)."""
 
 
 class NoteNotFoundError(RubiError):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rubi.core.cachefolder import cache_home
 from rubi.core.digest import sha256_hex
-from rubi.core.errors import VaultNotFoundError
+from rubi.core.errors import VaultNotFoundError, VaultRefusedError
 from rubi.core.vaultwalk import VAULT_DIRNAME, VaultWalk
 
 __all__ = [
@@ -243,7 +243,8 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
     :func:`find_vault` gives from the folder the walk started at, without walking again.
 
     Raises:
-        VaultNotFoundError: the walk found no ``.rubi/``; the one found is a symlink
+        VaultNotFoundError: the walk found no ``.rubi/``; or (a
+            :class:`~rubi.core.errors.VaultRefusedError`) the one found is a symlink
             that leads outside its project (a cloned repository must not make rubi
             write into another folder); it is at the filesystem's root (its project
             would be every file of the machine); or it is another user's (as git
@@ -261,28 +262,42 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
     candidate = Path(walk.found)
     folder = candidate.parent
     if folder.parent == folder:
-        raise VaultNotFoundError(
+        raise VaultRefusedError(
             f"{candidate}: a vault at the filesystem's root; rubi does not use it (its "
             "project would be every file here): run `rubi init` in your project"
         )
     if not _owned_by_user(candidate) and not declared_safe(folder):
         if _sudo_users(candidate):
-            raise VaultNotFoundError(
+            raise VaultRefusedError(
                 f"{candidate}: the vault of the user who ran sudo, and rubi runs as root; "
                 "rubi does not use it: run rubi without sudo, or pass --vault PATH to use "
                 "it as root"
             )
-        raise VaultNotFoundError(
+        raise VaultRefusedError(
             f"{candidate}: owned by another user; rubi does not use it: run `rubi init` "
             f"in your project, pass --vault PATH, or set {SAFE_VAULTS_ENV}={folder} if "
             "you trust it (a container's mounted checkout)"
         )
     if not is_inside(folder, candidate):  # a cloned `.rubi -> ~/diary`
-        raise VaultNotFoundError(
+        raise VaultRefusedError(
             f"{candidate}: a symlink to a folder outside the project; rubi does not "
             "use it: replace the link with the folder itself"
         )
     return VaultPaths(candidate, index_dir_for(candidate), folder)
+
+
+def trusted_vault(candidate: Path) -> bool:
+    """Whether rubi may read ``candidate`` (a ``.rubi`` folder, or its link) as a
+    project vault it did not walk to, by the walk's own rule (:func:`walked_vault`):
+    not at the filesystem's root, and the user's own (the entry and, when a link, the
+    folder it leads to) or its project folder listed in :data:`SAFE_VAULTS_ENV`. For
+    another git worktree's vault (:func:`rubi.knowledge.worktrees.other_vaults`):
+    ``git worktree list`` names folders this repository once had, and one removed
+    without ``git worktree prune`` can be made again by another user."""
+    folder = Path(os.path.realpath(candidate.absolute().parent))
+    if folder.parent == folder:
+        return False
+    return _owned_by_user(candidate) or declared_safe(folder)
 
 
 SAFE_VAULTS_ENV = "RUBI_SAFE_VAULTS"

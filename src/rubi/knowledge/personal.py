@@ -101,4 +101,8 @@ def personal_paths(project: VaultPaths | None = None, *, create: bool = False) -
         (root / ".gitignore").write_text(".index/\n", encoding="utf-8")
     if project is not None and root.resolve() == project.root.resolve():
         return None  # the same folder: nothing extra to search
+    # Opened whoever owns it, as a `--vault` is: the user named it (RUBI_VAULT or the
+    # user config, never a project's config.toml), or it is under their home (the
+    # default), where no other user can make it. The walk's owner check
+    # (rubi.core.paths.walked_vault) is for a folder found above the working folder.
     return find_vault(root)

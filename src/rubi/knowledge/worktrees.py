@@ -15,8 +15,10 @@ The decision (``docs/knowledge.md``, "Git worktrees"):
   where a session in another left off.
 
 Other worktrees come from ``git worktree list`` (this machine's own repository data,
-not the tree); their files are read through :mod:`rubi.core.safeio` with that worktree
-as the allowed root, as a project's own are.
+not the tree); a worktree's vault is read only when the walk would use it (the user's
+own, not at the root, or listed in ``RUBI_SAFE_VAULTS``: :func:`rubi.core.paths.
+trusted_vault`), and its files through :mod:`rubi.core.safeio` with that worktree as
+the allowed root, as a project's own are.
 """
 
 from __future__ import annotations
@@ -67,11 +69,14 @@ def may_have_worktrees(project: Path) -> bool:
 def other_vaults(paths: VaultPaths) -> list[OtherVault]:
     """This vault's counterpart in every other worktree of the project's repository
     (main worktree first); [] for a vault outside a project, or a repository with one
-    worktree."""
+    worktree. A counterpart that exists and fails the walk's trust rule
+    (:func:`rubi.core.paths.trusted_vault`: another user's, unless its worktree is in
+    ``RUBI_SAFE_VAULTS``) is left out: its handoffs would reach the session's context."""
     project = paths.project_root
     if project is None or not may_have_worktrees(project):
         return []
     from rubi.core.gitrepo import worktrees
+    from rubi.core.paths import trusted_vault
 
     here = os.path.realpath(project)
     rel = paths.root.relative_to(project)
@@ -79,6 +84,7 @@ def other_vaults(paths: VaultPaths) -> list[OtherVault]:
         OtherVault(wt.path, wt.branch, wt.path / rel)
         for wt in worktrees(project)
         if os.path.realpath(wt.path) != here
+        and (not os.path.lexists(wt.path / rel) or trusted_vault(wt.path / rel))
     ]
 
 

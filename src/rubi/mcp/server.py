@@ -29,12 +29,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTRUCTIONS",
+    "MAX_REFUSAL_CHARS",
     "NO_PROJECT_INSTRUCTIONS",
     "OUTPUT_SCHEMAS_TOKEN_BUDGET",
+    "REFUSED_INSTRUCTIONS",
     "TOOLS_TOKEN_BUDGET",
     "VAULT_INSTRUCTIONS",
     "build_server",
     "open_vault",
+    "refused_instructions",
     "serve",
 ]
 
@@ -72,6 +75,33 @@ user `rubi init` (then `rubi index`) in the project folder; the next session get
 code map and notes. Until then the tools use the user's personal vault: search and \
 read its notes, register saves there."""
 """The instructions outside a project (:func:`open_vault`)."""
+
+REFUSED_INSTRUCTIONS = """\
+rubi found a project memory at or above this folder and did not use it: {why} Tell the \
+user this before relying on rubi here; the change takes effect when the MCP server restarts. \
+Until then the tools use the user's personal vault: search and read its notes, \
+register saves there."""
+"""The instructions below a vault the walk refused (another user's, at the root,
+linked out of its project): ``{why}`` is the refusal, which names the vault, the
+reason and the one way to use it (:func:`rubi.core.paths.walked_vault`)."""
+
+MAX_REFUSAL_CHARS = 600
+"""The refusal's share of the instructions, in characters: it holds folder names,
+which whoever made those folders chose."""
+
+
+def refused_instructions(refusal: str) -> str:
+    """:data:`REFUSED_INSTRUCTIONS` for ``refusal`` (a
+    :class:`~rubi.core.errors.VaultRefusedError`'s message), its folder names made
+    one line of visible text (control characters escaped, every run of whitespace
+    one space, at most :data:`MAX_REFUSAL_CHARS`): a folder name cannot add lines or
+    terminal sequences to what the client shows the model."""
+    from rubi.core.safetext import terminal_text
+
+    why = " ".join(terminal_text(refusal).split())
+    if len(why) > MAX_REFUSAL_CHARS:
+        why = why[: MAX_REFUSAL_CHARS - 1] + "…"
+    return REFUSED_INSTRUCTIONS.format(why=why if why.endswith(".") else why + ".")
 
 
 def build_server(
@@ -243,21 +273,27 @@ def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[Vaul
     folders above it, exactly as every other command looks for it; a project folder
     is never served as a vault itself. In a folder with none: the personal vault
     (created when missing) and :data:`NO_PROJECT_INSTRUCTIONS`, so the server starts
-    anywhere and offers ``rubi init``.
+    anywhere and offers ``rubi init``. Below a ``.rubi/`` the walk refused (another
+    user's, at the root, linked out): the personal vault too, with
+    :func:`refused_instructions` saying which vault, why, and how to opt in.
 
     Raises:
         RubiError: ``project`` or ``vault`` is not an existing folder; the personal
             vault cannot be opened or created.
     """
-    from rubi.core.errors import VaultNotFoundError
+    from rubi.core.errors import VaultNotFoundError, VaultRefusedError
 
     if vault is not None:
         paths = app.locate(vault)
         return paths, INSTRUCTIONS if paths.project_root is not None else VAULT_INSTRUCTIONS
     if project is not None and not project.is_dir():
         raise RubiError(f"{project}: no such folder; pass an existing project folder")
+    instructions = NO_PROJECT_INSTRUCTIONS
     try:
         return app.locate(None, cwd=project), INSTRUCTIONS
+    except VaultRefusedError as exc:
+        instructions = refused_instructions(str(exc))
+        log.warning("%s", exc)  # stderr: Claude Code keeps it in the server's log
     except VaultNotFoundError:
         pass
     from rubi.app.personalvault import open_personal_vault
@@ -266,4 +302,4 @@ def open_vault(project: Path | None, *, vault: Path | None = None) -> tuple[Vaul
         personal = open_personal_vault()
     except RubiError as exc:
         raise RubiError(f"no project vault here, and {exc}") from exc
-    return personal, NO_PROJECT_INSTRUCTIONS
+    return personal, instructions

@@ -88,15 +88,21 @@ class ChangedNotes:
         progress: Callable[[int, int], None] | None,
         *,
         sink: Callable[[Note], None] | None = None,
+        reread: Collection[str] = (),
     ) -> Iterator[Note]:
         """Each note that changed, as read; kept in ``changed``, or given to ``sink``
-        instead (a streamed full build, :class:`rubi.sync.streamed.StreamedNotes`)."""
+        instead (a streamed full build, :class:`rubi.sync.streamed.StreamedNotes`).
+        The paths in ``reread`` are parsed again even when their bytes are as stored
+        (:mod:`rubi.sync.reparse`)."""
         total = len(to_read)
         for i, stat in enumerate(to_read):
             if progress and (i % 50 == 0 or i == total - 1):
                 progress(i + 1, total)
             prev = self.old.files.get(stat.path)
-            note = read_changed_note(self.paths, stat, prev, self.new, self.report)
+            seen = prev
+            if prev is not None and stat.path in reread:
+                seen = dataclasses.replace(prev, sha256="")  # not "the same bytes"
+            note = read_changed_note(self.paths, stat, seen, self.new, self.report)
             if note is None:
                 continue
             if sink is None:

@@ -16,7 +16,15 @@ from rubi.core.safeio import has_control_chars, has_surrogates
 from rubi.sync.manifest import FileEntry, VaultState, racy
 from rubi.vault.scan import FileStat, VaultListing
 
-__all__ = ["Plan", "RunKind", "RunPlan", "plan_changes", "plan_from_changes", "plan_run"]
+__all__ = [
+    "Plan",
+    "RunKind",
+    "RunPlan",
+    "plan_changes",
+    "plan_from_changes",
+    "plan_run",
+    "reread_marked",
+]
 
 RunKind = Literal["streamed", "full", "incremental", "watched"]
 """``streamed``: a full build of a plain vault, each note written as it is read;
@@ -110,6 +118,9 @@ class Plan:
     attachments_removed: list[str] = field(default_factory=list)
     scanned: bool = True
     """Made from a listing of the whole vault (not from a watcher's paths)."""
+    reread: frozenset[str] = frozenset()
+    """Paths in :attr:`to_read` to parse again though their bytes are as stored (an
+    older rubi's parse the graph cannot hold: :mod:`rubi.sync.reparse`)."""
     listed_ns: int | None = None
     """When the listing began (``time.time_ns()``); None for a watcher's paths."""
 
@@ -208,3 +219,22 @@ def _scanned_name(rel: str) -> bool:
     control character (it reports and skips it), or one not in NFC (it keeps one note
     per id)."""
     return has_surrogates(rel) or has_control_chars(rel) or unicodedata.normalize("NFC", rel) != rel
+
+
+def reread_marked(plan: Plan, note_ids: frozenset[str], old: VaultState) -> None:
+    """Name in ``plan``'s :attr:`~Plan.reread` the notes of ``old`` whose id is in
+    ``note_ids``, so they are parsed again (:mod:`rubi.sync.reparse`): kept ones move
+    to :attr:`~Plan.to_read`; those read anyway (saved near the last listing) stay."""
+    if not note_ids:
+        return
+    again = [path for path, entry in plan.kept.items() if entry.note_id in note_ids]
+    for path in again:
+        entry = plan.kept.pop(path)
+        plan.to_read.append(FileStat(path, entry.mtime_ns, entry.size))
+    plan.to_read.sort(key=lambda s: s.path)
+    reading = [
+        s.path
+        for s in plan.to_read
+        if (was := old.files.get(s.path)) is not None and was.note_id in note_ids
+    ]
+    plan.reread = plan.reread | frozenset(reading)

@@ -53,6 +53,11 @@ class Snapshots:
         self.timer: threading.Timer | None = None
         """The pending deferred write (:meth:`later`), if any."""
         self.flat_file = graph_file.with_name("graph.flat")
+        self.reparse_file = graph_file.with_name("reparse.json")  # reparse.REPARSE_NAME
+        """Notes to parse again (:mod:`rubi.sync.reparse`)."""
+        self.repaired = True
+        """Whether a written flat graph should remove :attr:`reparse_file`: at first
+        (a process does not know whether one is there), and after a refusal marked it."""
         self.flat_gen = -1
         """The store generation the flat graph on disk holds, as this process last read
         or wrote it (-1: not known)."""
@@ -137,13 +142,43 @@ class Snapshots:
             log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
             return
         except (TypeError, ValueError) as exc:
-            log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
-            from contextlib import suppress  # here: a cold reader's import list stays
-
-            with suppress(OSError):  # not removed: readers refuse it, as before
-                self.flat_file.unlink(missing_ok=True)
+            self._refused(live, exc)
             return
+        if self.repaired:  # a graph an older rubi parsed is whole again
+            try:
+                self.reparse_file.unlink(missing_ok=True)  # rubi.sync.reparse
+            except OSError as exc:  # the next run parses those notes once more
+                log.debug("%s: not removed (%s)", self.reparse_file, exc)
+            self.repaired = False
         self.flat_gen, self.flat_stamp = gen, live.code_stamp
+
+    def _refused(self, live: LiveGraph, exc: Exception) -> None:
+        """The flat graph of ``live`` could not be written (``exc``): remove the file
+        there and say so. A node id holding a NUL (an index an older rubi parsed)
+        records the notes that made it for the next ``rubi index`` or watcher pass
+        to parse again (:mod:`rubi.sync.reparse`); only the reader that recorded
+        them warns, naming that command: later readers log it below warning level."""
+        from contextlib import suppress  # here: a cold reader's import list stays
+
+        from rubi.sync.reparse import mark, nul_linkers
+
+        linkers = nul_linkers(live.build.graph)
+        self.repaired = bool(linkers)
+        if linkers and not mark(self.reparse_file, linkers):
+            log.info("%s: flat graph not written (%s)", self.flat_file, exc)
+        elif linkers:
+            log.warning(
+                "%s: flat graph not written: an older rubi parsed a link to a name "
+                "holding a NUL in %d note%s; `rubi index` parses %s again (once)",
+                self.flat_file,
+                len(linkers),
+                "s" if len(linkers) != 1 else "",
+                "it" if len(linkers) == 1 else "them",
+            )
+        else:
+            log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
+        with suppress(OSError):  # not removed: readers refuse it, as before
+            self.flat_file.unlink(missing_ok=True)
 
     def restamp_flat(self, gen: int, new_gen: int) -> None:
         """Mark the flat graph on disk as of ``new_gen`` when it holds ``gen`` (a run

@@ -160,7 +160,8 @@ class SyncRun:
         graph record, so memory does not grow with the vault's notes."""
         to_read = self.changes.to_read
         if not self.plan.streamed:
-            for _ in self.reading.notes(to_read, stage(self.progress, "Reading notes")):
+            reading = stage(self.progress, "Reading notes")
+            for _ in self.reading.notes(to_read, reading, reread=self.changes.reread):
                 pass
             return
         from rubi.index.documents import note_document

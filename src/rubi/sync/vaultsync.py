@@ -39,7 +39,7 @@ from rubi.sync.codememory import CodeMemory
 from rubi.sync.livegraph import CODE_STAMP, JOURNAL_MAX, GraphKeeper
 from rubi.sync.manifest import IndexReport, VaultState, state_from_store
 from rubi.sync.notes import NoteCache
-from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run
+from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run, reread_marked
 from rubi.sync.progress import Progress
 from rubi.sync.rows import Stamp, Store, open_store, quiet_stamp
 from rubi.sync.rwlock import ReadWriteLock
@@ -335,14 +335,19 @@ class VaultSync:
     ) -> tuple[Plan, list[str]]:
         """What differs on disk, and the vault's attachments: from a watcher's paths
         when it gave them and they suffice, else from a listing of the vault."""
+        planned = None
         if changed_paths is not None and not full:
             planned = plan_from_changes(self.paths.root, old, changed_paths)
-            if planned is not None:
-                return planned
-        listed_ns = time.time_ns()  # before the first stat: see rubi.sync.manifest.racy
-        listing = scan_vault(self.paths.root, self.paths.project_root)
-        report.warnings.extend(listing.warnings)
-        return plan_changes(old, listing, listed_ns), listing.attachments
+        if planned is None:
+            listed_ns = time.time_ns()  # before the first stat: see rubi.sync.manifest.racy
+            listing = scan_vault(self.paths.root, self.paths.project_root)
+            report.warnings.extend(listing.warnings)
+            planned = plan_changes(old, listing, listed_ns), listing.attachments
+        if not full and self._graphs.snapshots.reparse_file.exists():
+            from rubi.sync.reparse import marked
+
+            reread_marked(planned[0], marked(self._graphs.snapshots.reparse_file), old)
+        return planned
 
     def _current_state(self, store: Store) -> VaultState | None:
         if self._state is not None and self._state.gen == store.gen():

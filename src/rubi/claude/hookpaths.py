@@ -1,0 +1,261 @@
+"""Which rubi a hook written by ``rubi install`` calls, and whether it still exists.
+
+``rubi install`` writes hooks that call the running rubi by its absolute path
+(:func:`rubi.claude.install.hook_command`). When that venv is moved, recreated
+elsewhere or rubi reinstalled with pipx or uv, the path is gone: the hook falls back
+to ``rubi`` on Claude Code's PATH, and without one does nothing at all (it must never
+break a prompt). Nothing in the session says so, so ``rubi doctor`` and ``rubi install
+--check`` read the settings files here and name each hook whose rubi is gone, with the
+one command that points it at the rubi the user runs now.
+
+A command is recognised as rubi's only when it is, byte for byte, a command some rubi
+wrote (this one's form or an older one, :func:`parse_hook_command`): the executable is
+read back with :func:`shlex.split` and the command rebuilt from it, so a user's own
+hook that merely mentions rubi is never taken for one.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "FIX_COMMAND",
+    "StaleCommand",
+    "check_install",
+    "guarded_command",
+    "parse_hook_command",
+    "runnable",
+    "settings_files",
+    "stale_commands",
+]
+
+FIX_COMMAND = "rubi install"
+"""What points rubi's hooks at the rubi that runs it (the same flags as the first
+install: ``--user`` for user-wide hooks); it replaces rubi's own hooks in place."""
+
+
+def guarded_command(executable: str, event: str) -> str:
+    """The older hook form (rubi 0.x before the PATH fallback): run ``executable`` when
+    it exists, nothing otherwise (``executable`` quoted for a POSIX shell)."""
+    exe = shlex.quote(executable)
+    return f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}; fi"
+
+
+def _forms(executable: str, event: str) -> Iterator[str]:
+    """Every command some rubi wrote for ``executable``'s hook ``event``."""
+    from rubi.claude.install import hook_command
+
+    yield hook_command(executable, event)
+    yield guarded_command(executable, event)
+    yield shlex.join([executable, "hook", event])  # before the guard
+
+
+def parse_hook_command(command: str) -> tuple[str, str] | None:
+    """``(executable, event)`` when ``command`` is a hook command a rubi wrote, else
+    None (a user's own hook, a plugin's, anything not exactly rubi's form).
+
+    Args:
+        command: a hook's ``command`` string from a settings file (untrusted text:
+            only split, never run).
+    """
+    if not isinstance(command, str) or len(command) > 4096:
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if words[:3] == ["if", "command", "-v"] and len(words) > 3:
+        executable = words[3]
+    elif len(words) == 3 and words[1] == "hook":
+        executable = words[0]
+    else:
+        return None
+    for index, word in enumerate(words[:-1]):
+        if word == "hook":
+            event = words[index + 1].rstrip(";")
+            if event.isidentifier() and command in _forms(executable, event):
+                return executable, event
+    return None
+
+
+def runnable(executable: str) -> bool:
+    """Whether ``executable`` names a program a shell could run: an absolute path to
+    an executable file, or a bare name (looked up on the caller's PATH, which is not
+    known here: taken as runnable)."""
+    if not os.path.isabs(executable):
+        return True
+    path = Path(executable)
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+@dataclass(frozen=True)
+class StaleCommand:
+    """A command rubi wrote that calls a rubi which is gone.
+
+    Attributes:
+        file: the settings file holding it.
+        what: ``hooks`` (how many follow in ``events``) or ``MCP server``.
+        executable: the absolute path it calls.
+        fix: the command that points it at the running rubi.
+        events: the hooks' events (empty for the MCP server).
+        falls_back: the hooks run ``rubi`` from PATH meanwhile (this rubi's form;
+            an older install's do nothing).
+    """
+
+    file: Path
+    what: str
+    executable: str
+    fix: str
+    events: tuple[str, ...] = ()
+    falls_back: bool = False
+
+    def line(self) -> str:
+        """One line for a user: the file, then :meth:`problem`."""
+        return f"{self.file}: {self.problem()}"
+
+    def problem(self) -> str:
+        """What is gone, what happens meanwhile, and the command that fixes it."""
+        if not self.events:
+            what, meanwhile = "MCP server calls", "Claude Code cannot start it"
+        else:
+            one = len(self.events) == 1
+            what = f"hook {self.events[0]} calls" if one else f"{len(self.events)} hooks call"
+            meanwhile = f"{'it does' if one else 'they do'} nothing"
+            if self.falls_back:
+                meanwhile = f"{'it runs' if one else 'they run'} `rubi` from PATH, if any"
+        return (
+            f"rubi's {what} {self.executable}, which no longer exists (a "
+            f"venv moved, rubi reinstalled); `{self.fix}` points "
+            f"{'them' if len(self.events) > 1 else 'it'} at the rubi you run "
+            f"now (meanwhile {meanwhile})"
+        )
+
+
+def settings_files(project: Path | None, home: Path) -> list[tuple[Path, bool]]:
+    """The Claude Code files ``rubi install`` may have written hooks or a server
+    into, as ``(path, user_wide)``: the project's ``.claude/settings.local.json``, then
+    the user's ``~/.claude/settings.json`` and ``~/.claude.json``."""
+    files: list[tuple[Path, bool]] = []
+    if project is not None:
+        files.append((project / ".claude" / "settings.local.json", False))
+    files += [(home / ".claude" / "settings.json", True), (home / ".claude.json", True)]
+    return files
+
+
+def _hook_commands(data: dict[str, Any]) -> Iterator[str]:
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    for groups in hooks.values():
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for hook in entries if isinstance(entries, list) else ():
+                if isinstance(hook, dict) and isinstance(hook.get("command"), str):
+                    yield hook["command"]
+
+
+def _server_command(data: dict[str, Any]) -> str | None:
+    servers = data.get("mcpServers")
+    server = servers.get("rubi") if isinstance(servers, dict) else None
+    command = server.get("command") if isinstance(server, dict) else None
+    if isinstance(command, str) and Path(command).name in ("rubi", "rubi.exe"):
+        return command
+    return None
+
+
+def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
+    """Every hook (and user-wide MCP server) rubi wrote in ``files`` whose rubi is
+    gone, in file order; a file absent, unreadable or not JSON is skipped (what reads
+    it for real reports that).
+
+    Args:
+        files: ``(settings file, user_wide)`` pairs, see :func:`settings_files`.
+    """
+    from rubi.claude import settingsfile
+    from rubi.claude.install import hook_command
+    from rubi.core.errors import RubiError
+
+    found: list[StaleCommand] = []
+    for path, user_wide in files:
+        try:
+            data = settingsfile.load(path) if path.is_file() else {}
+        except (RubiError, OSError):
+            continue
+        fix = FIX_COMMAND + (" --user" if user_wide else "")
+        gone: dict[str, list[str]] = {}  # executable -> events, in file order
+        fallback: dict[str, bool] = {}
+        for command in _hook_commands(data):
+            parsed = parse_hook_command(command)
+            if parsed and not runnable(parsed[0]):
+                events = gone.setdefault(parsed[0], [])
+                if parsed[1] not in events:
+                    events.append(parsed[1])
+                fallback[parsed[0]] = command == hook_command(*parsed)
+        for exe, events in gone.items():
+            found.append(StaleCommand(path, "hooks", exe, fix, tuple(events), fallback[exe]))
+        server = _server_command(data) if user_wide else None
+        if server and not runnable(server):
+            found.append(StaleCommand(path, "MCP server", server, fix))
+    return found
+
+
+def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]]:
+    """What ``rubi install --check`` says: whether rubi's Claude Code hooks are in the
+    settings file an install (with the same ``user``) writes, and whether the rubi
+    they call exists. Reads only; writes nothing.
+
+    Args:
+        project: the project folder (unused with ``user``).
+        user: check the user-wide install (``~/.claude/settings.json`` and the server
+            in ``~/.claude.json``).
+
+    Returns:
+        ``(ok, lines)``: ok is False when a hook is missing or calls a rubi that is
+        gone; each line names a file and, for a problem, the command that fixes it.
+    """
+    from rubi.claude import settingsfile
+    from rubi.claude.install import HOOK_EVENTS, own_group
+    from rubi.core.errors import RubiError
+
+    home = Path.home()
+    settings_file = (
+        home / ".claude" / "settings.json"
+        if user
+        else (project / ".claude" / "settings.local.json")
+    )
+    fix = FIX_COMMAND + (" --user" if user else "")
+    try:
+        data = settingsfile.load(settings_file, None if user else project)
+    except RubiError as exc:
+        return False, [str(exc)]
+    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+    missing: list[str] = []
+    callers: dict[str, int] = {}
+    for event in HOOK_EVENTS:
+        groups = hooks.get(event) if isinstance(hooks, dict) else None
+        group = own_group(groups if isinstance(groups, list) else [], event)
+        if group is None:
+            missing.append(event)
+            continue
+        parsed = parse_hook_command(group["hooks"][0]["command"])
+        if parsed is not None:
+            callers[parsed[0]] = callers.get(parsed[0], 0) + 1
+    files = [(settings_file, user), *([(home / ".claude.json", True)] if user else [])]
+    stale = stale_commands(files)
+    lines = [s.line() for s in stale]
+    gone = {s.executable for s in stale}
+    for executable, count in callers.items():
+        if executable not in gone:
+            lines.append(f"{settings_file}: {count} of rubi's hooks call {executable}")
+    if missing:
+        lines.append(
+            f"{settings_file}: rubi's hook{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} not there: "
+            f"`{fix}` adds {'them' if len(missing) > 1 else 'it'}"
+        )
+    return not stale and not missing, lines

@@ -1,0 +1,111 @@
+"""Hooks `rubi install` wrote after their rubi went away (a venv moved, rubi
+reinstalled): they fall back to PATH, doctor and `install --check` name the path,
+and a second install replaces them in place, whatever the path holds."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hooks.test_install import SHELLS, fake_rubi, read, run_hook
+from rubi.claude.hookpaths import check_install, parse_hook_command, stale_commands
+from rubi.claude.install import HOOK_EVENTS, hook_command, hook_groups, install, record_path
+from rubi.cli.main import cli
+
+from helpers import write
+
+ODD = "ven v'1 $(touch pwned)"
+"""A venv folder whose name holds a space, a quote and a command substitution."""
+
+
+def _settings(project: Path) -> Path:
+    return project / ".claude" / "settings.local.json"
+
+
+@pytest.mark.timeout(60)
+def test_a_hook_whose_rubi_went_away_runs_rubi_from_path(tmp_path: Path) -> None:
+    old = fake_rubi(tmp_path / ODD / "bin")
+    project = tmp_path / "p"
+    install(project, command=str(old), compact_window=None)
+    command = read(_settings(project))["hooks"]["Stop"][0]["hooks"][0]["command"]
+    assert parse_hook_command(command) == (str(old), "Stop")
+    shutil.rmtree(tmp_path / ODD)
+    reinstalled = fake_rubi(tmp_path / "pipx" / "bin")  # rubi reinstalled, on PATH
+    for shell in SHELLS:
+        result = run_hook(shell, command, str(reinstalled.parent), payload="{}")
+        assert (result.returncode, result.stdout, result.stderr) == (0, b'{"fake": true}', b"")
+        nothing = run_hook(shell, command, str(tmp_path / "empty"))
+        assert (nothing.returncode, nothing.stdout, nothing.stderr) == (0, b"", b"")
+    assert (reinstalled.parent / "calls.txt").read_text() == "hook Stop|{}" * len(SHELLS)
+    assert not list(tmp_path.rglob("pwned"))  # the path reached the shell as text
+
+
+def test_doctor_and_install_check_name_the_path_that_is_gone_and_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = fake_rubi(tmp_path / ODD / "bin")
+    project = tmp_path / "p"
+    (project / ".rubi").mkdir(parents=True)
+    install(project, command=str(old), compact_window=None)
+    monkeypatch.chdir(project)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["install", "--check"]).exit_code == 0
+    shutil.rmtree(tmp_path / ODD)
+
+    ok, lines = check_install(project)
+    assert not ok
+    (line,) = lines
+    assert str(old) in line and "`rubi install`" in line and "7 hooks" in line
+    checked = runner.invoke(cli, ["install", "--check"])
+    assert checked.exit_code == 1 and str(old) in checked.output
+    doctor = runner.invoke(cli, ["doctor"])
+    assert doctor.exit_code == 1
+    assert str(old) in doctor.output and "`rubi install`" in doctor.output
+    assert "1 problem" in doctor.output.splitlines()[-1]
+    found = json.loads(runner.invoke(cli, ["doctor", "--json"]).output)["hooks"]
+    assert [h["path"] for h in found] == [str(_settings(project))]
+
+    new = fake_rubi(tmp_path / "new" / "bin")
+    install(project, command=str(new), compact_window=None)
+    assert stale_commands([(_settings(project), False)]) == []
+    assert check_install(project)[0]
+
+
+def test_a_second_install_replaces_rubi_s_hooks_without_the_record(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    mine = {"hooks": [{"type": "command", "command": "rubi hook Stop && echo mine"}]}
+    write(_settings(project), json.dumps({"hooks": {"Stop": [mine]}}))
+    install(project, command="/gone/venv/bin/rubi", compact_window=None)
+    record_path(_settings(project)).unlink()  # the config folder was reset, say
+    install(project, command="/new place/bin/rubi", compact_window=None)
+    hooks = read(_settings(project))["hooks"]
+    for event, group in hook_groups("/new place/bin/rubi").items():
+        assert [g for g in hooks[event] if g != mine] == [group], event
+    assert mine in hooks["Stop"]  # a user's own hook naming rubi is not rubi's
+    assert install(project, command="/new place/bin/rubi", compact_window=None).changes == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rubi hook Stop && rm -rf ~",
+        "if command -v rubi >/dev/null 2>&1; then exec rubi hook Stop; fi; rm -rf ~",
+        "/x/rubi hook Stop # note",
+        "if command -v 'unclosed",
+        "",
+    ],
+)
+def test_only_rubi_s_own_command_forms_are_read_back(command: str) -> None:
+    assert parse_hook_command(command) is None
+
+
+def test_every_form_rubi_wrote_is_read_back() -> None:
+    for event in HOOK_EVENTS:
+        for exe in ("rubi", "/a b/it's/rubi", "/usr/bin/rubi"):
+            assert parse_hook_command(hook_command(exe, event)) == (exe, event)
+    old = "if command -v /v/bin/rubi >/dev/null 2>&1; then exec /v/bin/rubi hook Stop; fi"
+    assert parse_hook_command(old) == ("/v/bin/rubi", "Stop")
