@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from hooks.test_install import SHELLS, fake_rubi, read, run_hook
-from rubi.claude.hookpaths import check_install, parse_hook_command, stale_commands
+from rubi.claude.hookpaths import parse_hook_command, stale_commands
 from rubi.claude.install import HOOK_EVENTS, hook_command, hook_groups, install, record_path
+from rubi.claude.installcheck import check_install
 from rubi.cli.main import cli
 
 from helpers import write

@@ -55,7 +55,9 @@ class DoctorReport:
     hooks: list[ScanWarning] = field(default_factory=list)
     """Hooks (or a user-wide MCP server) ``rubi install`` wrote that call a rubi which
     no longer exists (a venv moved, rubi reinstalled), one entry per settings file and
-    path, with the command that fixes it (:mod:`rubi.claude.hookpaths`): a problem."""
+    path, with the command that fixes it: a problem. Filled by the command line
+    (``rubi.cli``), which may read :mod:`rubi.claude.hookpaths`; this facade sits
+    below the Claude Code surface and never imports it."""
     pages_written: list[str] = field(default_factory=list)
     """The committed map pages this check's index run rewrote because the code changed
     since they were made (a pull of code without its pages, an edit): information, so
@@ -218,17 +220,6 @@ def _worktrees(paths: VaultPaths) -> list[ScanWarning]:
     return out
 
 
-def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
-    """Claude Code hooks and servers rubi installed that call a rubi which is gone, in
-    the project's settings and the user's."""
-    from pathlib import Path
-
-    from rubi.claude.hookpaths import settings_files, stale_commands
-
-    found = stale_commands(settings_files(paths.project_root, Path.home()))
-    return [ScanWarning(str(s.file), s.problem()) for s in found]
-
-
 def check_vault(paths: VaultPaths) -> DoctorReport:
     """Index the vault (notes and code), then collect its problems."""
     from rubi.app.helpreadme import readme_problem
@@ -255,7 +246,6 @@ def check_vault(paths: VaultPaths) -> DoctorReport:
         secrets=secrets,
         help=[w for w in [readme_problem(paths)] if w is not None],
         worktrees=_worktrees(paths),
-        hooks=_stale_hooks(paths),
         pages_written=list(report.pages_written) if before else [],
     )
 

@@ -1,7 +1,7 @@
 """Which rubi a hook written by ``rubi install`` calls, and whether it still exists.
 
 ``rubi install`` writes hooks that call the running rubi by its absolute path
-(:func:`rubi.claude.install.hook_command`). When that venv is moved, recreated
+(:func:`hook_command`). When that venv is moved, recreated
 elsewhere or rubi reinstalled with pipx or uv, the path is gone: the hook falls back
 to ``rubi`` on Claude Code's PATH, and without one does nothing at all (it must never
 break a prompt). Nothing in the session says so, so ``rubi doctor`` and ``rubi install
@@ -25,9 +25,11 @@ from typing import Any
 
 __all__ = [
     "FIX_COMMAND",
+    "SHARED_COMMAND",
     "StaleCommand",
-    "check_install",
     "guarded_command",
+    "hook_command",
+    "own_group",
     "parse_hook_command",
     "runnable",
     "settings_files",
@@ -39,6 +41,36 @@ FIX_COMMAND = "rubi install"
 install: ``--user`` for user-wide hooks); it replaces rubi's own hooks in place."""
 
 
+SHARED_COMMAND = "rubi"
+"""The command a project's ``.mcp.json`` runs: found on PATH on every machine."""
+
+
+def hook_command(executable: str, event: str) -> str:
+    """The shell command of one hook: ``executable hook EVENT`` when ``executable``
+    can be run, else ``rubi hook EVENT`` from PATH, and nothing at all (exit 0, no
+    output) when neither can.
+
+    Claude Code runs a hook's ``command`` through a POSIX shell on every prompt and
+    tool call; a bare ``rubi`` that is not on PATH (a venv not activated, a removed
+    install) would print ``rubi: not found`` to the user each time. ``command -v`` is
+    a shell built-in, so the guard costs no process; ``exec`` hands the exit status
+    and any timeout kill straight to rubi. The fallback to PATH keeps the hooks
+    working after the venv holding ``executable`` is moved or rubi is reinstalled
+    with pipx or uv; ``rubi doctor`` and ``rubi install --check`` name a path that is
+    gone (:mod:`rubi.claude.hookpaths`).
+
+    Args:
+        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here with
+            :func:`shlex.quote`: spaces, quotes and ``$`` reach the shell as text).
+        event: the Claude Code event name.
+    """
+    exe = shlex.quote(executable)
+    command = f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}"
+    if executable != SHARED_COMMAND:
+        command += f"; elif command -v rubi >/dev/null 2>&1; then exec rubi hook {event}"
+    return command + "; fi"
+
+
 def guarded_command(executable: str, event: str) -> str:
     """The older hook form (rubi 0.x before the PATH fallback): run ``executable`` when
     it exists, nothing otherwise (``executable`` quoted for a POSIX shell)."""
@@ -48,8 +80,6 @@ def guarded_command(executable: str, event: str) -> str:
 
 def _forms(executable: str, event: str) -> Iterator[str]:
     """Every command some rubi wrote for ``executable``'s hook ``event``."""
-    from rubi.claude.install import hook_command
-
     yield hook_command(executable, event)
     yield guarded_command(executable, event)
     yield shlex.join([executable, "hook", event])  # before the guard
@@ -177,7 +207,6 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
         files: ``(settings file, user_wide)`` pairs, see :func:`settings_files`.
     """
     from rubi.claude import settingsfile
-    from rubi.claude.install import hook_command
     from rubi.core.errors import RubiError
 
     found: list[StaleCommand] = []
@@ -204,58 +233,16 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
     return found
 
 
-def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]]:
-    """What ``rubi install --check`` says: whether rubi's Claude Code hooks are in the
-    settings file an install (with the same ``user``) writes, and whether the rubi
-    they call exists. Reads only; writes nothing.
-
-    Args:
-        project: the project folder (unused with ``user``).
-        user: check the user-wide install (``~/.claude/settings.json`` and the server
-            in ``~/.claude.json``).
-
-    Returns:
-        ``(ok, lines)``: ok is False when a hook is missing or calls a rubi that is
-        gone; each line names a file and, for a problem, the command that fixes it.
-    """
-    from rubi.claude import settingsfile
-    from rubi.claude.install import HOOK_EVENTS, own_group
-    from rubi.core.errors import RubiError
-
-    home = Path.home()
-    settings_file = (
-        home / ".claude" / "settings.json"
-        if user
-        else (project / ".claude" / "settings.local.json")
-    )
-    fix = FIX_COMMAND + (" --user" if user else "")
-    try:
-        data = settingsfile.load(settings_file, None if user else project)
-    except RubiError as exc:
-        return False, [str(exc)]
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    missing: list[str] = []
-    callers: dict[str, int] = {}
-    for event in HOOK_EVENTS:
-        groups = hooks.get(event) if isinstance(hooks, dict) else None
-        group = own_group(groups if isinstance(groups, list) else [], event)
-        if group is None:
-            missing.append(event)
+def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
+    """The first of ``groups`` that some rubi's install added for ``event`` (one hook
+    whose command is exactly rubi's form, any executable: see
+    :func:`rubi.claude.hookpaths.parse_hook_command`), None when there is none; so a
+    second install replaces it in place even when its record is gone."""
+    for group in groups:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
             continue
-        parsed = parse_hook_command(group["hooks"][0]["command"])
-        if parsed is not None:
-            callers[parsed[0]] = callers.get(parsed[0], 0) + 1
-    files = [(settings_file, user), *([(home / ".claude.json", True)] if user else [])]
-    stale = stale_commands(files)
-    lines = [s.line() for s in stale]
-    gone = {s.executable for s in stale}
-    for executable, count in callers.items():
-        if executable not in gone:
-            lines.append(f"{settings_file}: {count} of rubi's hooks call {executable}")
-    if missing:
-        lines.append(
-            f"{settings_file}: rubi's hook{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} not there: "
-            f"`{fix}` adds {'them' if len(missing) > 1 else 'it'}"
-        )
-    return not stale and not missing, lines
+        parsed = parse_hook_command(hooks[0].get("command", ""))
+        if parsed is not None and parsed[1] == event:
+            return group  # type: ignore[no-any-return]
+    return None

@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-import shlex
 import shutil
 import sys
 import sysconfig
@@ -31,6 +30,7 @@ from typing import Any
 
 from rubi.claude import settingsfile
 from rubi.claude.hookevents import POST_TOOL_MATCHER
+from rubi.claude.hookpaths import SHARED_COMMAND, hook_command, own_group
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -51,9 +51,6 @@ __all__ = [
     "uninstall",
 ]
 
-SHARED_COMMAND = "rubi"
-"""The command a project's ``.mcp.json`` runs: found on PATH on every machine."""
-
 DEFAULT_COMPACT_WINDOW = 150_000
 """Tokens at which Claude Code compacts early (``autoCompactWindow``): a long session
 past this spends most of its money re-reading context (see ``rubi xray``)."""
@@ -68,32 +65,6 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "SessionEnd": (None, 5),
 }
 """Event → (matcher, timeout in seconds). The plugin's hooks/hooks.json says the same."""
-
-
-def hook_command(executable: str, event: str) -> str:
-    """The shell command of one hook: ``executable hook EVENT`` when ``executable``
-    can be run, else ``rubi hook EVENT`` from PATH, and nothing at all (exit 0, no
-    output) when neither can.
-
-    Claude Code runs a hook's ``command`` through a POSIX shell on every prompt and
-    tool call; a bare ``rubi`` that is not on PATH (a venv not activated, a removed
-    install) would print ``rubi: not found`` to the user each time. ``command -v`` is
-    a shell built-in, so the guard costs no process; ``exec`` hands the exit status
-    and any timeout kill straight to rubi. The fallback to PATH keeps the hooks
-    working after the venv holding ``executable`` is moved or rubi is reinstalled
-    with pipx or uv; ``rubi doctor`` and ``rubi install --check`` name a path that is
-    gone (:mod:`rubi.claude.hookpaths`).
-
-    Args:
-        executable: ``rubi`` (looked up on PATH) or an absolute path (quoted here with
-            :func:`shlex.quote`: spaces, quotes and ``$`` reach the shell as text).
-        event: the Claude Code event name.
-    """
-    exe = shlex.quote(executable)
-    command = f"if command -v {exe} >/dev/null 2>&1; then exec {exe} hook {event}"
-    if executable != SHARED_COMMAND:
-        command += f"; elif command -v rubi >/dev/null 2>&1; then exec rubi hook {event}"
-    return command + "; fi"
 
 
 def hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
@@ -111,23 +82,6 @@ def hook_group(command: str, handler: str, matcher: str | None, timeout: int) ->
     unit), as ``{"matcher"?: str, "hooks": [{"type", "command", "timeout"}]}``."""
     hook = {"type": "command", "command": hook_command(command, handler), "timeout": timeout}
     return {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
-
-
-def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
-    """The first of ``groups`` that some rubi's install added for ``event`` (one hook
-    whose command is exactly rubi's form, any executable: see
-    :func:`rubi.claude.hookpaths.parse_hook_command`), None when there is none; so a
-    second install replaces it in place even when its record is gone."""
-    from rubi.claude.hookpaths import parse_hook_command
-
-    for group in groups:
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
-            continue
-        parsed = parse_hook_command(hooks[0].get("command", ""))
-        if parsed is not None and parsed[1] == event:
-            return group  # type: ignore[no-any-return]
-    return None
 
 
 @dataclass

@@ -59,7 +59,7 @@ def install(user: bool, harness: str, compact_window: int, project: Path, check:
     if check:
         if harness != "claude":
             raise click.UsageError("--check reads Claude Code's settings only (no --harness)")
-        from rubi.claude.hookpaths import check_install
+        from rubi.claude.installcheck import check_install
 
         ok, lines = check_install(project.resolve(), user=user)
         for line in lines:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import click
 
 from rubi import app
 from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
+from rubi.core.model import ScanWarning
 from rubi.core.paths import VaultPaths
 
 __all__ = ["doctor", "index", "init", "reindex", "status"]
@@ -241,6 +243,7 @@ def doctor(as_json: bool, vault: Path | None) -> None:
     """
     paths = app.locate(vault)
     report = app.doctor(paths)
+    report = dataclasses.replace(report, hooks=_stale_hooks(paths))
     if as_json:
         print_json(_doctor_json(report))
     else:
@@ -249,6 +252,15 @@ def doctor(as_json: bool, vault: Path | None) -> None:
         echo(verdict)
     if not report.ok:
         raise SystemExit(1)
+
+
+def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
+    """Claude Code hooks and servers rubi installed that call a rubi which is gone, in
+    the project's settings and the user's (:mod:`rubi.claude.hookpaths`)."""
+    from rubi.claude.hookpaths import settings_files, stale_commands
+
+    found = stale_commands(settings_files(paths.project_root, Path.home()))
+    return [ScanWarning(str(s.file), s.problem()) for s in found]
 
 
 def _print_information(report: app.DoctorReport, paths: VaultPaths) -> None:

@@ -41,6 +41,7 @@ from rubi.sync.manifest import IndexReport, VaultState, state_from_store
 from rubi.sync.notes import NoteCache
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run, reread_marked
 from rubi.sync.progress import Progress
+from rubi.sync.reparse import marked
 from rubi.sync.rows import Stamp, Store, open_store, quiet_stamp
 from rubi.sync.rwlock import ReadWriteLock
 from rubi.sync.steps import SyncRun, commit_rows
@@ -344,8 +345,6 @@ class VaultSync:
             report.warnings.extend(listing.warnings)
             planned = plan_changes(old, listing, listed_ns), listing.attachments
         if not full and self._graphs.snapshots.reparse_file.exists():
-            from rubi.sync.reparse import marked
-
             reread_marked(planned[0], marked(self._graphs.snapshots.reparse_file), old)
         return planned
 
