@@ -16,13 +16,25 @@ from rubi.core.errors import RubiError
 from rubi.core.latch import Latch, wait_any
 from rubi.core.paths import VaultPaths
 
-__all__ = ["AFTER_WAIT_S", "CATCH_UP_LOCK_WAIT_S", "WATCH_AFTER_SCANS_S", "in_background"]
+__all__ = [
+    "AFTER_WAIT_S",
+    "CATCH_UP_LOCK_WAIT_S",
+    "SOON_S",
+    "WATCH_AFTER_SCANS_S",
+    "in_background",
+]
 
 log = logging.getLogger(__name__)
 
 AFTER_WAIT_S = 60.0
 """The longest a background watch waits for its ``after`` event before it starts
 anyway (:func:`in_background`)."""
+
+SOON_S = 5.0
+"""With a ``soon`` event (:func:`in_background`), the longest a background watch waits
+for it after its ``after`` event: seconds since the watch's start. A ``claude -p``
+session of a prompt and ten reads ends within 2-3 s; an edit made outside the session
+in its first seconds is seen at most this late (the watcher's catch-up reads it)."""
 
 CATCH_UP_LOCK_WAIT_S = 10.0
 """How long a server's one catch-up run waits for another index run (:func:`in_background`)."""
@@ -42,6 +54,8 @@ def in_background(
     vault: VaultPaths | None,
     after: Latch | None = None,
     idle: Latch | None = None,
+    soon: Latch | None = None,
+    soon_s: float = SOON_S,
 ) -> Iterator[threading.Thread | None]:
     """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
     process then learns changes from file events, and its searches skip the scan of
@@ -69,7 +83,17 @@ def in_background(
     catch-up run with a hash of every note, its thread and its watches on every
     folder. Until the watcher listens, a search refreshes by scanning; once those scans
     cost :data:`WATCH_AFTER_SCANS_S` of CPU, the catch-up and the watcher start without
-    waiting for ``after`` or ``idle`` (a busy session that never pauses)."""
+    waiting for ``after`` or ``idle`` (a busy session that never pauses).
+
+    ``soon``: once ``after`` is set, the watcher waits further for ``soon`` (``rubi
+    serve``: :data:`rubi.mcp.startup.WATCH_WANTED`, set at the server's first idle
+    spell or once the session ran a tool that may write files), or ``soon_s`` seconds
+    since the watch's start (:data:`SOON_S`), or the scans' CPU above: a short
+    session that only reads ends before its watcher's import, watches, catch-up listing
+    and thread (0.03 s of CPU on a small project, 0.2 s and more at 6,700 notes, most of
+    it in the server's exit, which waited for the catch-up under way). An edit the
+    session makes is followed by its tool's PostToolUse hook, which starts the watcher;
+    its catch-up reads what changed before it listened."""
     if vault is None:
         yield None
         return
@@ -77,8 +101,13 @@ def in_background(
     waiting = threading.Event()  # the watcher waits for file events: nothing to finish
 
     def run() -> None:
+        born = time.monotonic()
         if after is not None:
-            _wait(after, stop, time.monotonic() + AFTER_WAIT_S)
+            _wait(after, stop, born + AFTER_WAIT_S)
+            if stop.is_set():
+                return
+        if soon is not None:
+            _wait(soon, stop, born + soon_s)
             if stop.is_set():
                 return
         if idle is not None:
