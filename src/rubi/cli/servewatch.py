@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterator
 
 from rubi import app
-from rubi import watch as watching
 from rubi.core.errors import RubiError
 from rubi.core.latch import Latch, wait_any
 from rubi.core.paths import VaultPaths
@@ -121,6 +120,8 @@ def in_background(
             if stop.is_set():
                 return
         try:
+            from rubi import watch as watching  # here: a short session never needs it
+
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
             watching.watch(
                 vault,
