@@ -114,3 +114,22 @@ def test_a_failing_answer_still_wants_the_watch_and_raises_as_it_did(
     with pytest.raises(ValueError, match="not a hook"):
         startup.watching_writes(answer)(_hook("PostToolUse", tool_name="Write"))
     assert startup.WATCH_WANTED.is_set()
+
+
+def test_a_search_s_first_scan_starts_the_watch_before_soon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refreshing search scans for changed files while no watcher listens: the
+    searches after it are watched, as when the watcher started with the first answers
+    (the warm searches of ``bench/mcp_bench.py`` lost nothing)."""
+    import rubi.core.scancost as scancost
+
+    started = _fake_watch(monkeypatch)
+    monkeypatch.setattr(scancost, "_SCANS", scancost.ScanCost())
+    after, soon = Latch(), Latch()
+    with in_background(app.locate(tmp_path), after, soon=soon, soon_s=60.0):
+        after.set()
+        assert not started.wait(0.3)
+        scancost.add(0.0001)  # a search's scan, far below the budget
+        assert started.wait(5)
+    assert not soon.is_set()

@@ -87,12 +87,14 @@ def in_background(
     ``soon``: once ``after`` is set, the watcher waits further for ``soon`` (``rubi
     serve``: :data:`rubi.mcp.startup.WATCH_WANTED`, set at the server's first idle
     spell or once the session ran a tool that may write files), or ``soon_s`` seconds
-    since the watch's start (:data:`SOON_S`), or the scans' CPU above: a short
-    session that only reads ends before its watcher's import, watches, catch-up listing
-    and thread (0.03 s of CPU on a small project, 0.2 s and more at 6,700 notes, most of
-    it in the server's exit, which waited for the catch-up under way). An edit the
-    session makes is followed by its tool's PostToolUse hook, which starts the watcher;
-    its catch-up reads what changed before it listened."""
+    since the watch's start (:data:`SOON_S`), or a search's first scan for changed
+    files (a refreshing search: the ones after it are then watched, as when the
+    watcher started with the first answers); the recall of a prompt and the other hooks
+    never scan. A short session of hooks ends before its watcher's import, watches,
+    catch-up listing and thread (0.03 s of CPU on a small project, 0.2 s and more at
+    6,700 notes, most of it in the server's exit, which waited for the catch-up under
+    way). An edit the session makes is followed by its tool's PostToolUse hook, which
+    starts the watcher; its catch-up reads what changed before it listened."""
     if vault is None:
         yield None
         return
@@ -105,8 +107,8 @@ def in_background(
             _wait(after, stop, born + AFTER_WAIT_S)
             if stop.is_set():
                 return
-        if soon is not None:
-            _wait(soon, stop, born + soon_s)
+        if soon is not None:  # ends at a search's first scan too: searches need it
+            _wait(soon, stop, born + soon_s, scans_s=0.0)
             if stop.is_set():
                 return
         if idle is not None:
@@ -147,10 +149,13 @@ def in_background(
             app.set_watched(vault, False)
 
 
-def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
+def _wait(
+    event: Latch, stop: Latch, deadline: float | None, scans_s: float = WATCH_AFTER_SCANS_S
+) -> None:
     """Return once ``event`` or ``stop`` is set, ``deadline`` (monotonic seconds; None:
-    none) has passed, or the searches' scans have cost :data:`WATCH_AFTER_SCANS_S` of
-    CPU (a server searched without pause: the idle spell it waits for never comes).
+    none) has passed, or the searches' scans have cost more than ``scans_s`` seconds of
+    CPU, or at least :data:`WATCH_AFTER_SCANS_S` (a server searched without pause: the
+    idle spell it waits for never comes; ``scans_s`` 0: any scan at all).
 
     It sleeps until one of those can have happened (:func:`rubi.core.latch.wait_any`:
     ``event`` or ``stop`` set, a search's scan counted, the deadline), never on a
@@ -162,9 +167,16 @@ def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
     try:
         wait_any(
             (event, stop),
-            lambda: event.is_set() or stop.is_set() or app.scans_cpu_s() >= WATCH_AFTER_SCANS_S,
+            lambda: event.is_set() or stop.is_set() or _scanned(scans_s),
             deadline,
             wake,
         )
     finally:
         undo()
+
+
+def _scanned(scans_s: float) -> bool:
+    """The searches' scans have cost more than ``scans_s`` seconds of CPU, or at least
+    :data:`WATCH_AFTER_SCANS_S`."""
+    spent = app.scans_cpu_s()
+    return spent > scans_s or spent >= WATCH_AFTER_SCANS_S
