@@ -6,7 +6,7 @@ Usage::
 
     python bench/session_phases.py PROJECT --tree base=<base>/src --tree new=src
         [--notes VAULT_FOLDER] [--rounds 6] [--claude PATH] [--plain]
-        [--plain-tree NAME=SRC]
+        [--plain-tree NAME=SRC] [--threads] [--prepared HOME]
 
 PROJECT is copied and prepared as ``bench/session_bench.py`` prepares its rubi case
 (``rubi init``, ``--notes`` copied in, ``rubi index``; a fresh ``HOME``). One session
@@ -35,6 +35,16 @@ by a plain install (:mod:`plainenv`: no numpy importable, which ``RUBI_SEMANTIC=
 is not), alternated with the others on the same prepared project; ``SRC`` must be a
 path no ``--tree`` names (a symlink to the same ``src`` will do). Its answers are
 expected to differ from a dense-on tree's (the dense list is missing).
+
+With ``--threads``, each replayed server runs through a wrapper that gives every
+Python thread its name as its OS thread name (``prctl(PR_SET_NAME)``, 15 bytes) and
+the CPU of each thread (``/proc/<pid>/task/*/schedstat``, nanoseconds) is read just
+before stdin is closed: rows ``thread main``, ``thread rubi-watch``... (a thread that
+ended before is not listed; the wrapper adds a few milliseconds of imports).
+With ``--prepared HOME``, PROJECT is used as it is, already initialised and indexed
+with ``HOME`` as its home (derived files under ``HOME/.cache``): no copy, no index run
+(a project of thousands of notes indexed once). The session and the replays write
+into it (session records, state).
 
 Printed: CPU p50 (min-max) per phase (the handshake, ``tools/list``, each hook event's
 calls summed, the exit after stdin closed, the whole server; the two command hooks),
@@ -116,10 +126,48 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * TICK_S
 
 
+NAMED_THREADS = (
+    "import ctypes, runpy, sys, threading\n"
+    "libc = ctypes.CDLL(None)\n"
+    "run = threading.Thread.run\n"
+    "def named(self):\n"
+    "    libc.prctl(15, self.name.encode()[:15], 0, 0, 0)\n"
+    "    run(self)\n"
+    "threading.Thread.run = named\n"
+    "sys.argv = ['rubi', 'serve']\n"
+    "runpy.run_module('rubi.entry', run_name='__main__')\n"
+)
+"""``rubi serve`` with each Python thread's name as its OS thread name (``--threads``)."""
+
+THREADS: list[bool] = []
+"""Set (``--threads``): replay through :data:`NAMED_THREADS`, CPU per thread."""
+
+
+def _command(src: str) -> list[str]:
+    if not THREADS:
+        return [_rubi(src), "serve"]
+    python = str(BINS[src] / "python") if src in BINS else sys.executable
+    return [python, "-c", NAMED_THREADS]
+
+
+def _threads_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds of each live thread of ``pid`` by its OS name (``main`` for the
+    first), summed over threads of one name."""
+    out: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = "main" if task.name == str(pid) else (task / "comm").read_text().strip()
+            spent = int((task / "schedstat").read_text().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+        out[f"thread {name}"] = out.get(f"thread {name}", 0.0) + spent
+    return out
+
+
 def replay(project: Path, home: Path, lines: list[str], src: str) -> tuple[dict[str, float], bytes]:
     """CPU by phase of a fresh ``rubi serve`` given ``lines``; its answers."""
     proc = subprocess.Popen(
-        [_rubi(src), "serve"],
+        _command(src),
         cwd=project,
         env=_env(home, src),
         stdin=subprocess.PIPE,
@@ -142,6 +190,8 @@ def replay(project: Path, home: Path, lines: list[str], src: str) -> tuple[dict[
         now = _cpu(proc.pid)
         phases[name] = phases.get(name, 0.0) + now - seen
         seen = now
+    if THREADS:
+        phases.update(_threads_cpu(proc.pid))
     proc.stdin.close()
     _pid, _status, usage = os.wait4(proc.pid, 0)
     total = usage.ru_utime + usage.ru_stime
@@ -191,7 +241,38 @@ def _hook_text(answers: bytes) -> bytes:
     return b""
 
 
-def main(argv: list[str] | None = None) -> int:
+def _project(
+    given: Path, prepared: Path | None, notes: Path | None, work: Path
+) -> tuple[Path, Path]:
+    """The project to run and its ``HOME``: ``given`` as it is with ``prepared``, else
+    a copy prepared in ``work`` (``rubi init``, ``notes`` copied in, ``rubi index``)."""
+    if prepared is not None:
+        return given.resolve(), prepared.resolve()
+    project = sb.copy_project(given, work / "project" / given.name)
+    home = work / "home"
+    home.mkdir()
+    sb.prepare_rubi(project, home, notes)
+    return project, home
+
+
+def print_phases(cpu: dict[str, dict[str, list[float]]]) -> None:
+    """The table of CPU p50 (min-max) per phase (rows: every phase any tree has, in
+    the order first seen), one column per tree."""
+    print("\n| phase (CPU p50, ms; min-max) | " + " | ".join(cpu) + " |")
+    print("|---|" + "---|" * len(cpu))
+    keys = list(dict.fromkeys(key for phases in cpu.values() for key in phases))
+    for key in keys:
+        cells = []
+        for phases in cpu.values():
+            values: list[Any] = phases.get(key, [0.0])
+            cells.append(
+                f"{statistics.median(values) * 1000:.0f} "
+                f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
+            )
+        print(f"| {key} | " + " | ".join(cells) + " |")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", type=Path)
     parser.add_argument("--tree", action="append", required=True, metavar="NAME=SRC")
@@ -206,7 +287,22 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=SRC",
         help="also replay SRC as a plain install (no numpy: bench/plainenv.py)",
     )
+    parser.add_argument("--threads", action="store_true", help="CPU per named thread too")
+    parser.add_argument(
+        "--prepared",
+        type=Path,
+        default=None,
+        metavar="HOME",
+        help="PROJECT is indexed already with this HOME: no copy, no index run",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
+    if args.threads:
+        THREADS.append(True)
     trees = dict(spec.split("=", 1) for spec in args.tree)
     plain_trees = dict(spec.split("=", 1) for spec in args.plain_tree)
     if plain_trees and set(plain_trees.values()) & set(trees.values()):
@@ -219,10 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         if plain_trees:
             bindir = plain_env(work / "plain-python")
             BINS.update({src: bindir for src in plain_trees.values()})
-        project = sb.copy_project(args.project, work / "project" / args.project.name)
-        home = work / "home"
-        home.mkdir()
-        sb.prepare_rubi(project, home, args.notes)
+        project, home = _project(args.project, args.prepared, args.notes, work)
         caught = work / "caught"
         caught.mkdir()
         plugin = capture_plugin(work / "plugin", caught)
@@ -292,18 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             for name in trees:
                 cpu[name].setdefault("floor python -c pass", []).append(floor)
         print(f"session: {got['requests']} API requests; {len(stream)} MCP messages captured")
-        print("\n| phase (CPU p50, ms; min-max) | " + " | ".join(trees) + " |")
-        print("|---|" + "---|" * len(trees))
-        first = next(iter(cpu.values()))
-        for key in first:
-            cells = []
-            for name in trees:
-                values: list[Any] = cpu[name].get(key, [0.0])
-                cells.append(
-                    f"{statistics.median(values) * 1000:.0f} "
-                    f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
-                )
-            print(f"| {key} | " + " | ".join(cells) + " |")
+        print_phases(cpu)
         print(
             "\nanswers byte-identical across trees in every round: "
             + ("yes" if not differ else "no: " + ", ".join(sorted(differ)))

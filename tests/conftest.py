@@ -100,7 +100,7 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
         "rubi.core.segmentreads": ("_MAPPED", list),
         # the CPU a process spent scanning for changes: a server starts its watcher
         # once it passes what the watcher's start costs
-        "rubi.sync.freshness": ("_SCANS", lambda: sys.modules["rubi.sync.freshness"]._ScanCost()),
+        "rubi.core.scancost": ("_SCANS", lambda: sys.modules["rubi.core.scancost"].ScanCost()),
     }
     for name, (attribute, default) in defaults.items():
         module = sys.modules.get(name)

@@ -92,3 +92,42 @@ def test_the_server_s_recall_text_is_the_first_tool_call_s_answer(sp: ModuleType
     raw = b"".join(json.dumps(a).encode() + b"\n" for a in answers)
     assert sp._hook_text(raw) == b"recalled"
     assert sp._hook_text(raw.split(b"\n", 2)[0]) == b""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux /proc only")
+def test_the_cpu_per_thread_is_read_by_os_thread_name(sp: ModuleType) -> None:
+    import ctypes
+    import os
+    import threading
+
+    named, done = threading.Event(), threading.Event()
+
+    def probe() -> None:
+        ctypes.CDLL(None).prctl(15, b"probe-thread", 0, 0, 0)
+        named.set()
+        done.wait(10)
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    try:
+        assert named.wait(10)
+        spent = sp._threads_cpu(os.getpid())
+    finally:
+        done.set()
+        thread.join(10)
+    assert {"thread main", "thread probe-thread"} <= set(spent)
+    assert all(seconds >= 0.0 for seconds in spent.values())
+
+
+def test_the_table_lists_a_phase_only_one_tree_has(
+    sp: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sp.print_phases(
+        {
+            "base": {"initialize": [0.07], "thread rubi-watch": [0.03, 0.05]},
+            "new": {"initialize": [0.06]},
+        }
+    )
+    rows = capsys.readouterr().out.splitlines()
+    assert "| initialize | 70 (70-70) | 60 (60-60) |" in rows
+    assert "| thread rubi-watch | 40 (30-50) | 0 (0-0) |" in rows

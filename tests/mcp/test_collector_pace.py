@@ -90,7 +90,7 @@ def test_a_paused_collector_is_resumed_and_one_turned_off_by_the_user_stays_off(
 
 
 def _warmup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kwargs: float) -> startup.Warmup:
-    for name in ("STARTED", "QUIET", "UNASKED"):
+    for name in ("STARTED", "QUIET", "UNASKED", "WATCH_WANTED"):
         monkeypatch.setattr(startup, name, threading.Event())
     monkeypatch.setattr(startup, "warm_vault", lambda paths: None)
     return startup.Warmup(
@@ -112,6 +112,7 @@ def test_a_starting_server_collects_from_its_first_idle_spell(
             assert not gc.isenabled()
         assert startup.QUIET.wait(WAIT_S)
         assert gc.isenabled()
+        assert startup.WATCH_WANTED.is_set()  # the background watch may start now
     finally:
         warmup.stop()
 
@@ -128,6 +129,7 @@ def test_a_server_that_ends_before_an_idle_spell_leaves_the_collector_off(
     assert startup.STARTED.wait(WAIT_S)
     warmup.stop()
     assert not startup.QUIET.is_set()
+    assert not startup.WATCH_WANTED.is_set()  # a short session's server never watched
     assert not gc.isenabled()
 
 

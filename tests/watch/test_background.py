@@ -297,11 +297,11 @@ def test_a_server_s_watch_starts_before_its_idle_spell_once_scans_cost_what_watc
     """A server searched without pause (no idle spell) scans the vault on every search;
     once those scans cost what the watcher's start costs, the watcher starts."""
     import rubi.cli.servewatch as servewatch
-    import rubi.sync.freshness as freshness
+    import rubi.core.scancost as scancost
 
     paths, _, started = _served_vault(tmp_path, monkeypatch)
-    scans = freshness._ScanCost()
-    monkeypatch.setattr(freshness, "_SCANS", scans)
+    scans = scancost.ScanCost()
+    monkeypatch.setattr(scancost, "_SCANS", scans)
     after, idle = Latch(), Latch()
     after.set()
     with in_background(paths, after, idle):
@@ -318,11 +318,11 @@ def test_a_server_searched_without_pause_from_its_start_watches_once_scans_cost_
     the first answers (``after``) nor a later one (``idle``): the scans' cost alone
     starts the watcher, within the first minute."""
     import rubi.cli.servewatch as servewatch
-    import rubi.sync.freshness as freshness
+    import rubi.core.scancost as scancost
 
     paths, _, started = _served_vault(tmp_path, monkeypatch)
-    scans = freshness._ScanCost()
-    monkeypatch.setattr(freshness, "_SCANS", scans)
+    scans = scancost.ScanCost()
+    monkeypatch.setattr(scancost, "_SCANS", scans)
     after, idle = Latch(), Latch()
     with in_background(paths, after, idle):
         assert not started.wait(0.5)  # no idle spell, scans cheap so far
@@ -334,13 +334,15 @@ def test_a_server_searched_without_pause_from_its_start_watches_once_scans_cost_
 def test_a_check_for_changed_files_counts_its_cpu_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import rubi.core.scancost as scancost
     import rubi.sync.freshness as freshness
 
     vault = tmp_path / "vault"
     write(vault / "alpha.md", "# Alpha\n\nThe first note.\n")
     paths = app.locate(vault)
     app.index(paths)
-    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
+    monkeypatch.setattr(scancost, "_SCANS", scancost.ScanCost())
+    assert app.scans_cpu_s() == 0.0
     assert freshness.scans_cpu_s() == 0.0
     freshness.files_unchanged(paths)
     first = freshness.scans_cpu_s()
@@ -372,11 +374,11 @@ def test_a_background_watch_waiting_for_its_events_sleeps_until_one_comes(
     is set or a search's scan is counted: it looked at the scans' cost every 0.1 s
     (counted here through ``scans_cpu_s``), an idle server's wake-ups. Each event
     still moves it on, and the watcher starts at ``idle``."""
-    import rubi.sync.freshness as freshness
+    import rubi.core.scancost as scancost
     import rubi.watch as watch_module
 
     looks: list[float] = []
-    monkeypatch.setattr(freshness, "_SCANS", freshness._ScanCost())
+    monkeypatch.setattr(scancost, "_SCANS", scancost.ScanCost())
     monkeypatch.setattr(app, "scans_cpu_s", lambda: looks.append(0.0) or 0.0)
     monkeypatch.setattr(app, "catch_up_if_changed", lambda vault, **kw: None)
     started = threading.Event()
@@ -385,7 +387,7 @@ def test_a_background_watch_waiting_for_its_events_sleeps_until_one_comes(
     with in_background(app.locate(tmp_path), after, idle):
         time.sleep(0.5)  # five of the old 0.1 s looks
         assert len(looks) <= 1
-        freshness._SCANS.add(0.001)  # a search's scan: one look, still cheap
+        scancost._SCANS.add(0.001)  # a search's scan: one look, still cheap
         time.sleep(0.2)
         assert len(looks) <= 2 and not started.is_set()
         after.set()

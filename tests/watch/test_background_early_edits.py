@@ -70,28 +70,31 @@ def test_a_code_edit_made_while_the_watcher_catches_up_is_not_lost(
         assert "pkg/app.py" in _found(paths, "quokkafrobnicate", 30)
 
 
-def test_a_bare_serve_watches_from_its_first_answers_not_its_idle_spell(
+def test_a_bare_serve_watches_from_its_first_answers_and_a_write_not_its_unasked_spell(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The review's edit at 6 s into a session, unseen: ``rubi serve`` gave its watcher
-    the 20 s ``UNASKED`` latch, and a search's own scan sees notes, not code."""
+    the 20 s ``UNASKED`` latch, and a search's own scan sees notes, not code. Now it
+    waits for the first answers, then for a tool that may write, the first idle spell
+    or ``SOON_S`` (5 s), whichever comes first."""
+    from rubi.cli import servewatch
     from rubi.mcp import startup
 
-    seen: list[tuple[object, ...]] = []
+    seen: list[tuple[tuple[object, ...], dict[str, object]]] = []
 
     class Stop(Exception):
         pass
 
-    def fake_in_background(*args: object) -> object:
-        seen.append(args)
+    def fake_in_background(*args: object, **kwargs: object) -> object:
+        seen.append((args, kwargs))
         raise Stop
-
-    import rubi.cli.servewatch as servewatch
 
     monkeypatch.setattr(servewatch, "in_background", fake_in_background)
     with pytest.raises(Stop):
         serverun.run_serve(serverun.ServeOptions(project=Path("/nonexistent-project")))
     assert len(seen) == 1
-    _, after, *idle = seen[0]
+    (_, after, *idle), kwargs = seen[0]
     assert after is startup.STARTED
     assert idle in ([], [None])
+    assert kwargs.get("soon") is startup.WATCH_WANTED
+    assert servewatch.SOON_S <= 6.0  # before the review's edit at 6 s

@@ -65,16 +65,16 @@ def catch_up(paths: VaultPaths) -> IndexReport:
 def scans_cpu_s() -> float:
     """CPU seconds this process's searches (and catch-ups) have spent so far checking
     whether a vault's files changed, as they do while no watcher listens
-    (:func:`rubi.sync.freshness.scans_cpu_s`)."""
-    from rubi.sync.freshness import scans_cpu_s as spent
+    (:func:`rubi.core.scancost.scans_cpu_s`; the check's module is not imported)."""
+    from rubi.core.scancost import scans_cpu_s as spent
 
     return spent()
 
 
 def on_scans(event: threading.Event) -> Callable[[], None]:
     """Set ``event`` each time :func:`scans_cpu_s` grows (a waiter looks at it then, not
-    on a timer); returns what stops that (:func:`rubi.sync.freshness.on_scans`)."""
-    from rubi.sync.freshness import on_scans as tell
+    on a timer); returns what stops that (:func:`rubi.core.scancost.on_scans`)."""
+    from rubi.core.scancost import on_scans as tell
 
     return tell(event)
 

@@ -81,7 +81,7 @@ def run_serve(options: ServeOptions) -> None:
     from rubi.engine.hooktool import hook_answerer
     from rubi.engine.server import running
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED
+    from rubi.mcp.startup import STARTED, WATCH_WANTED, watching_writes
 
     http, project, vault = options.http, options.project, options.vault
     if vault is not None:
@@ -94,9 +94,10 @@ def run_serve(options: ServeOptions) -> None:
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
     # so no answer waits for a scan. The watcher starts once the server's first answers
-    # are out and, once it listens, catches the index up if anything changed (a
-    # search's own scan sees notes only, not code: an edit made before the watcher
-    # listened is in that catch-up, one made after in a batch); over stdio the engine
+    # are out (over stdio, then once a tool that may write ran, the server was idle or
+    # servewatch.SOON_S passed) and, once it listens, catches the index up if anything
+    # changed (a search's own scan sees notes only, not code: an edit made before the
+    # watcher listened is in that catch-up, one made after in a batch); over stdio the engine
     # loads only when a request needs it once the first answers are out (refused until
     # then: its client answers cold at once); the server answers its own session's
     # hooks itself. Over HTTP the first answers are the warm-up's end, once the port
@@ -107,7 +108,7 @@ def run_serve(options: ServeOptions) -> None:
         with (
             stopped_by_signals(),
             running(located, STARTED, on_demand=not http),
-            in_background(located, STARTED),
+            in_background(located, STARTED, soon=None if http else WATCH_WANTED),
         ):
             run(
                 project,
@@ -118,7 +119,7 @@ def run_serve(options: ServeOptions) -> None:
                 allow_remote=options.allow_remote,
                 no_token=options.no_token,
                 # the plugin's mcp_tool hooks, answered here (docs/engine.md)
-                hook=hook_answerer(located.root if located is not None else None),
+                hook=watching_writes(hook_answerer(located.root if located is not None else None)),
             )
     except Terminated as stop:
         end_by_signal(stop.signum)

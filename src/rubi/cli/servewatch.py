@@ -11,18 +11,29 @@ import time
 from collections.abc import Iterator
 
 from rubi import app
-from rubi import watch as watching
 from rubi.core.errors import RubiError
 from rubi.core.latch import Latch, wait_any
 from rubi.core.paths import VaultPaths
 
-__all__ = ["AFTER_WAIT_S", "CATCH_UP_LOCK_WAIT_S", "WATCH_AFTER_SCANS_S", "in_background"]
+__all__ = [
+    "AFTER_WAIT_S",
+    "CATCH_UP_LOCK_WAIT_S",
+    "SOON_S",
+    "WATCH_AFTER_SCANS_S",
+    "in_background",
+]
 
 log = logging.getLogger(__name__)
 
 AFTER_WAIT_S = 60.0
 """The longest a background watch waits for its ``after`` event before it starts
 anyway (:func:`in_background`)."""
+
+SOON_S = 5.0
+"""With a ``soon`` event (:func:`in_background`), the longest a background watch waits
+for it after its ``after`` event: seconds since the watch's start. A ``claude -p``
+session of a prompt and ten reads ends within 2-3 s; an edit made outside the session
+in its first seconds is seen at most this late (the watcher's catch-up reads it)."""
 
 CATCH_UP_LOCK_WAIT_S = 10.0
 """How long a server's one catch-up run waits for another index run (:func:`in_background`)."""
@@ -42,6 +53,8 @@ def in_background(
     vault: VaultPaths | None,
     after: Latch | None = None,
     idle: Latch | None = None,
+    soon: Latch | None = None,
+    soon_s: float = SOON_S,
 ) -> Iterator[threading.Thread | None]:
     """Watch ``vault`` in a daemon thread for the ``with`` block (``rubi serve``): the
     process then learns changes from file events, and its searches skip the scan of
@@ -69,7 +82,19 @@ def in_background(
     catch-up run with a hash of every note, its thread and its watches on every
     folder. Until the watcher listens, a search refreshes by scanning; once those scans
     cost :data:`WATCH_AFTER_SCANS_S` of CPU, the catch-up and the watcher start without
-    waiting for ``after`` or ``idle`` (a busy session that never pauses)."""
+    waiting for ``after`` or ``idle`` (a busy session that never pauses).
+
+    ``soon``: once ``after`` is set, the watcher waits further for ``soon`` (``rubi
+    serve``: :data:`rubi.mcp.startup.WATCH_WANTED`, set at the server's first idle
+    spell or once the session ran a tool that may write files), or ``soon_s`` seconds
+    since the watch's start (:data:`SOON_S`), or a search's first scan for changed
+    files (a refreshing search: the ones after it are then watched, as when the
+    watcher started with the first answers); the recall of a prompt and the other hooks
+    never scan. A short session of hooks ends before its watcher's import, watches,
+    catch-up listing and thread (0.03 s of CPU on a small project, 0.2 s and more at
+    6,700 notes, most of it in the server's exit, which waited for the catch-up under
+    way). An edit the session makes is followed by its tool's PostToolUse hook, which
+    starts the watcher; its catch-up reads what changed before it listened."""
     if vault is None:
         yield None
         return
@@ -77,8 +102,13 @@ def in_background(
     waiting = threading.Event()  # the watcher waits for file events: nothing to finish
 
     def run() -> None:
+        born = time.monotonic()
         if after is not None:
-            _wait(after, stop, time.monotonic() + AFTER_WAIT_S)
+            _wait(after, stop, born + AFTER_WAIT_S)
+            if stop.is_set():
+                return
+        if soon is not None:  # ends at a search's first scan too: searches need it
+            _wait(soon, stop, born + soon_s, scans_s=0.0)
             if stop.is_set():
                 return
         if idle is not None:
@@ -92,6 +122,8 @@ def in_background(
             if stop.is_set():
                 return
         try:
+            from rubi import watch as watching  # here: a short session never needs it
+
             prepare_after_s = watching.PREPARE_AFTER_S if after else 0.0
             watching.watch(
                 vault,
@@ -117,10 +149,13 @@ def in_background(
             app.set_watched(vault, False)
 
 
-def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
+def _wait(
+    event: Latch, stop: Latch, deadline: float | None, scans_s: float = WATCH_AFTER_SCANS_S
+) -> None:
     """Return once ``event`` or ``stop`` is set, ``deadline`` (monotonic seconds; None:
-    none) has passed, or the searches' scans have cost :data:`WATCH_AFTER_SCANS_S` of
-    CPU (a server searched without pause: the idle spell it waits for never comes).
+    none) has passed, or the searches' scans have cost more than ``scans_s`` seconds of
+    CPU, or at least :data:`WATCH_AFTER_SCANS_S` (a server searched without pause: the
+    idle spell it waits for never comes; ``scans_s`` 0: any scan at all).
 
     It sleeps until one of those can have happened (:func:`rubi.core.latch.wait_any`:
     ``event`` or ``stop`` set, a search's scan counted, the deadline), never on a
@@ -132,9 +167,16 @@ def _wait(event: Latch, stop: Latch, deadline: float | None) -> None:
     try:
         wait_any(
             (event, stop),
-            lambda: event.is_set() or stop.is_set() or app.scans_cpu_s() >= WATCH_AFTER_SCANS_S,
+            lambda: event.is_set() or stop.is_set() or _scanned(scans_s),
             deadline,
             wake,
         )
     finally:
         undo()
+
+
+def _scanned(scans_s: float) -> bool:
+    """The searches' scans have cost more than ``scans_s`` seconds of CPU, or at least
+    :data:`WATCH_AFTER_SCANS_S`."""
+    spent = app.scans_cpu_s()
+    return spent > scans_s or spent >= WATCH_AFTER_SCANS_S

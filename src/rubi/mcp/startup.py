@@ -37,6 +37,12 @@ of its own on another core. The :class:`Warmup` thread only orders the rest:
   (:func:`rubi.core.collector.pause_collector`), is turned on then too (or once the
   server has lived :data:`COLLECT_AFTER_S` without such a spell): a short session's
   server collects nothing;
+- :data:`WATCH_WANTED` is set with :data:`QUIET`, or once the session ran a tool that
+  may write files (its PostToolUse hook answered: :func:`watching_writes`): ``rubi
+  serve``'s background watch starts then (or :data:`rubi.cli.servewatch.SOON_S` after
+  the server's start), not at :data:`STARTED`. A session that only reads and ends in
+  2-3 s never pays for the watcher's import, its watches, its catch-up listing and the
+  exit that waited for that listing (0.03 s of CPU at 250 notes, 0.2 s at 6,700);
 - the work no message asked for (:data:`UNASKED`: the warm-up search that makes a
   later first search fast) waits until the server has
   lived :data:`UNASKED_AFTER_S` and been idle :data:`IDLE_S`: a long interactive
@@ -52,7 +58,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rubi.core.collector import resume_collector
 from rubi.core.latch import Latch
@@ -70,14 +76,17 @@ __all__ = [
     "FIRST_CALL_WAIT_S",
     "IDLE_S",
     "QUIET",
+    "READ_ONLY_TOOLS",
     "STARTED",
     "UNASKED",
     "UNASKED_AFTER_S",
     "WARM_QUERY",
+    "WATCH_WANTED",
     "Builder",
     "Warmup",
     "one_blas_thread",
     "serve_stdio",
+    "watching_writes",
 ]
 
 log = logging.getLogger(__name__)
@@ -99,6 +108,21 @@ UNASKED = Latch()
 """Set when a :class:`Warmup` of this process begins the work no message asked for
 (:data:`UNASKED_AFTER_S`, :data:`IDLE_S`), or a message needs the SDK (``rubi
 serve``'s background watcher starts at :data:`STARTED`)."""
+
+WATCH_WANTED = Latch()
+"""Set with :data:`QUIET` (the server's first idle spell, or a message needs the SDK),
+or once a PostToolUse hook of a tool not in :data:`READ_ONLY_TOOLS` was answered
+(:func:`watching_writes`): ``rubi serve``'s background watch starts then
+(:func:`rubi.cli.servewatch.in_background`'s ``soon``), as files may change from now
+on, instead of at :data:`STARTED`."""
+
+READ_ONLY_TOOLS = frozenset(
+    {"Glob", "Grep", "LS", "NotebookRead", "TodoWrite", "WebFetch", "WebSearch"}
+)
+"""Claude Code's tools that write no file of the project (``Read`` has no PostToolUse
+hook in the plugin at all): their PostToolUse does not set :data:`WATCH_WANTED`. Any
+other tool (``Edit``, ``Write``, ``Bash``, another server's tool, one unknown) may
+write, and does."""
 
 FIRST_CALL_WAIT_S = 2.0
 """Seconds after start a server with no call yet counts its first answers as out."""
@@ -279,6 +303,7 @@ class Warmup:
             if not self._stopped or self._wanted.is_set():
                 resume_collector()  # between calls, as the catch-up (not at the end)
                 QUIET.set()
+                WATCH_WANTED.set()
             while (due := self._unasked_due()) > 0 and not self._stopped:
                 self._idle.wait(due)
             if self._stopped and not self._wanted.is_set():
@@ -338,6 +363,29 @@ def warm_vault(paths: VaultPaths) -> None:
         from rubi.app.codesymbols import code_symbols
 
         code_symbols(paths, "")  # reads them (a file id of none: no symbols)
+
+
+def watching_writes(answer: HookAnswerer) -> HookAnswerer:
+    """``answer`` (a server's ``mcp_tool`` hook answerer) that also sets
+    :data:`WATCH_WANTED` once it has answered a PostToolUse hook of a tool that may
+    write files (any tool but :data:`READ_ONLY_TOOLS`): the tool has run, so the
+    watcher's catch-up, started now, reads what it changed. The answer is
+    ``answer``'s, unchanged; arguments that are not a dict are left to ``answer``."""
+
+    def answered(arguments: dict[str, Any]) -> str:
+        try:
+            return answer(arguments)
+        finally:
+            if (
+                not WATCH_WANTED.is_set()
+                and isinstance(arguments, dict)
+                and arguments.get("event") == "PostToolUse"
+            ):
+                name = arguments.get("tool_name")
+                if not (isinstance(name, str) and name in READ_ONLY_TOOLS):
+                    WATCH_WANTED.set()
+
+    return answered
 
 
 BLAS_THREADS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from rubi.core import scancost
 from rubi.core.errors import RubiError
 from rubi.core.indexformat import SCHEMA_VERSION
 from rubi.core.paths import VaultPaths
@@ -52,54 +53,18 @@ __all__ = [
 _FORMATS = {"state_format": STATE_FORMAT, "schema": SCHEMA_VERSION, "graph": GRAPH_FORMAT}
 
 
-class _ScanCost:
-    """The CPU seconds this process's :func:`files_unchanged` calls took, summed over
-    every thread (what a resident process pays for searching without a watcher)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._seconds = 0.0
-        self._told: list[threading.Event] = []
-
-    def add(self, seconds: float) -> None:
-        with self._lock:
-            self._seconds += seconds
-            told = list(self._told)
-        for event in told:
-            event.set()
-
-    def tell(self, event: threading.Event) -> Callable[[], None]:
-        """Set ``event`` after each :meth:`add`; returns what stops that."""
-        with self._lock:
-            self._told.append(event)
-
-        def undo() -> None:
-            with self._lock:
-                if event in self._told:
-                    self._told.remove(event)
-
-        return undo
-
-    def total(self) -> float:
-        with self._lock:
-            return self._seconds
-
-
-_SCANS = _ScanCost()
-
-
 def scans_cpu_s() -> float:
     """CPU seconds this process has spent so far checking whether a vault's files
     changed (:func:`files_unchanged`: the listing of every folder and the store's
-    stamps), in every thread; a server compares it with what starting its watcher
-    costs (:mod:`rubi.cli.servewatch`)."""
-    return _SCANS.total()
+    stamps), in every thread (:func:`rubi.core.scancost.scans_cpu_s`); a server
+    compares it with what starting its watcher costs (:mod:`rubi.cli.servewatch`)."""
+    return scancost.scans_cpu_s()
 
 
 def on_scans(event: threading.Event) -> Callable[[], None]:
     """Set ``event`` each time a check adds to :func:`scans_cpu_s` (a waiter then looks
     at the total when it grew, not on a timer); returns what stops that."""
-    return _SCANS.tell(event)
+    return scancost.on_scans(event)
 
 
 def _odd(name: str) -> tuple[bool, bool]:
@@ -174,7 +139,7 @@ def files_unchanged(paths: VaultPaths, *, pending: tuple[str, ...] = ()) -> bool
     try:
         return _files_unchanged(paths, pending)
     finally:
-        _SCANS.add(time.thread_time() - started)
+        scancost.add(time.thread_time() - started)
 
 
 def formats_differ(paths: VaultPaths) -> bool:
