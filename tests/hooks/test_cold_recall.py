@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from hooks.hookhelpers import base, hook
+from rubi.entry import _short as entry_short
 
 _COLD = """
 import gc, io, os, sys
@@ -241,3 +242,35 @@ def test_cold_recall_makes_no_index_writer_s_document_class(project: Path) -> No
     (:class:`rubi.index.indexdoc.IndexDoc`, a dataclass made at its module's import) is
     not imported; the same answer."""
     _answers_without(project, "rubi.index.indexdoc")
+
+
+_COLLECTOR_AT_IMPORTS = """
+import gc, io, sys
+import rubi.entry as entry
+seen = []
+kept = entry._keep_code
+entry._keep_code = lambda event: (seen.append(gc.isenabled()), kept(event))[1]
+entry._run_hook([sys.argv[1]], sys.stdin, io.StringIO())
+print(seen, gc.isenabled())
+"""
+
+
+def test_a_short_cold_hook_collects_nothing_from_its_start(project: Path) -> None:
+    """The recall hook turns the cyclic collector off before the cold path's imports
+    (``dataclasses``, ``re``: :func:`rubi.entry._keep_code`), not with the search's
+    settings after them; SessionStart, which may index at length, keeps it there and
+    after."""
+    assert entry_short("UserPromptSubmit") and entry_short("user-prompt-submit")
+    assert not entry_short("SessionStart") and not entry_short("") and not entry_short("Nope")
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    env = {**os.environ, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"}
+    run = subprocess.run(
+        [sys.executable, "-c", _COLLECTOR_AT_IMPORTS, "UserPromptSubmit"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=project,
+    )
+    assert run.stdout.split() == ["[False]", "False"]
