@@ -244,6 +244,16 @@ def test_cold_recall_makes_no_index_writer_s_document_class(project: Path) -> No
     _answers_without(project, "rubi.index.indexdoc")
 
 
+def test_cold_recall_of_a_short_ascii_question_imports_no_cjk_or_code_window(
+    project: Path,
+) -> None:
+    """A question in ASCII of fewer words than the window measures: neither the CJK
+    modules (the relevance floor and the note window ask them only of a text that is
+    not ASCII) nor the code window's (its window only for such questions, a code search's
+    or a longer one's) are imported; the same answer."""
+    _answers_without(project, "rubi.index.cjkwords rubi.index.japanese rubi.search.codewindow")
+
+
 _COLLECTOR_AT_IMPORTS = """
 import gc, io, sys
 import rubi.entry as entry
