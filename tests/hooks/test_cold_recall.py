@@ -244,6 +244,15 @@ def test_cold_recall_makes_no_index_writer_s_document_class(project: Path) -> No
     _answers_without(project, "rubi.index.indexdoc")
 
 
+def test_cold_recall_of_notes_imports_no_code_abbreviations_or_whoosh_internals(
+    project: Path,
+) -> None:
+    """A search of notes (not of code alone) adds no programming abbreviations and a
+    cold reader reads its segments without Whoosh: neither the abbreviations' table
+    nor the module of Whoosh's internals is imported; the same answer."""
+    _answers_without(project, "rubi.index.abbreviations rubi.index.whooshinternals")
+
+
 def test_cold_recall_of_a_short_ascii_question_imports_no_cjk_or_code_window(
     project: Path,
 ) -> None:

@@ -14,7 +14,6 @@ import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
@@ -218,7 +217,10 @@ def _without_function_bigrams(
 def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
     """Add to each query word, in each chain of ``langs``, the programming
     abbreviations of its terms and the words they abbreviate
-    (:func:`rubi.index.abbreviations.expansions`), each term once in the query."""
+    (:func:`rubi.index.abbreviations.expansions`), each term once in the query. A
+    search of code alone asks it: the table is imported here, not by every search."""
+    from rubi.index.abbreviations import expansions
+
     for lang in langs:
         have = {t for word in words for t in word.get(lang, ())}
         for word in words:
