@@ -67,13 +67,17 @@ def _answers_without(project: Path, modules: str) -> None:
 def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     probe = _COLD.replace(
-        '"tomllib")', '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder")'
+        '"tomllib")',
+        '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder",'
+        ' "rubi.semantic.separation", "importlib.util")',
     )
     answer, loaded, threads, lazy = _cold(project, payload, probe)
     # the same answer: the dense list (left out cold) has no weight on this prompt
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""  # with the extra too: the lists that are ready, no NumPy
+    # with the extra too: the lists that are ready, no NumPy, nor the packages or the
+    # vault's measurement asked whether the list would vote (it is left out either way)
+    assert loaded == ""
     assert threads == "1 False"  # no BLAS pool, no cyclic collector in a one-shot hook
     assert lazy == "[]"  # no vector read
 
