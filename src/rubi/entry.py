@@ -104,6 +104,10 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
     or one that ran cold. The payload is decoded once and the vault walked once, for
     all three ways."""
     event = argv[0] if argv else ""
+    if _short(event):  # no collector from here: the client's and the imports' objects too
+        import gc
+
+        gc.disable()
     raw: str | None = None
     payload: object = None
     try:
@@ -221,6 +225,19 @@ _LONG = frozenset({"sessionstart"})
 cyclic garbage collector (:func:`_one_shot`)."""
 
 
+def _short(event: str) -> bool:
+    """Whether ``event`` (a hook's argument) names one of the short hooks: one an engine
+    answers that never indexes at length (not :data:`_LONG`). Such a process collects
+    nothing from the start of :func:`_run_hook` (see :func:`_one_shot`): before the
+    collector was turned off with the search's settings, its young collections walked
+    the objects of the engine client's, ``dataclasses``' and ``re``'s imports, 3.1 M
+    instructions (0.8%) of a cold recall at 6,700 notes (``docs/benchmarks-history.md``,
+    "issue 29: a cold UserPromptSubmit at 6.7k notes, importing less, twenty-fourth pass")."""
+    from rubi.engine.protocol import engine_event, event_key
+
+    return engine_event(event, None) and event_key(event, None) not in _LONG
+
+
 def _one_shot(event: str) -> bool:
     """Settings for a hook process that runs cold, once, then exits.
 
@@ -247,13 +264,13 @@ def _one_shot(event: str) -> bool:
 
     for name in _BLAS_THREADS:
         os.environ.setdefault(name, "1")
-    from rubi.engine.protocol import engine_event, event_key
-
-    if not engine_event(event, None) or event_key(event, None) in _LONG:
+    if not _short(event):
         return False
     import gc
 
-    gc.disable()
+    gc.disable()  # as :func:`_run_hook` did already, for a caller that did not
+    from rubi.engine.protocol import event_key
+
     if event_key(event, None) == "userpromptsubmit":
         from rubi.app.searching import one_search
 

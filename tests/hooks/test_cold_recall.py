@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from hooks.hookhelpers import base, hook
+from rubi.entry import _short as entry_short
 
 _COLD = """
 import gc, io, os, sys
@@ -66,13 +67,17 @@ def _answers_without(project: Path, modules: str) -> None:
 def test_cold_recall_answers_as_in_process_and_imports_less(project: Path) -> None:
     payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
     probe = _COLD.replace(
-        '"tomllib")', '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder")'
+        '"tomllib")',
+        '"tomllib", "numpy", "rubi.semantic.dense", "rubi.semantic.encoder",'
+        ' "rubi.semantic.separation", "importlib.util")',
     )
     answer, loaded, threads, lazy = _cold(project, payload, probe)
     # the same answer: the dense list (left out cold) has no weight on this prompt
     assert json.loads(answer) == hook("UserPromptSubmit", payload)
     assert "gotcha-login-tokens-expire-at-midnight-utc" in answer
-    assert loaded == ""  # with the extra too: the lists that are ready, no NumPy
+    # with the extra too: the lists that are ready, no NumPy, nor the packages or the
+    # vault's measurement asked whether the list would vote (it is left out either way)
+    assert loaded == ""
     assert threads == "1 False"  # no BLAS pool, no cyclic collector in a one-shot hook
     assert lazy == "[]"  # no vector read
 
@@ -241,3 +246,54 @@ def test_cold_recall_makes_no_index_writer_s_document_class(project: Path) -> No
     (:class:`rubi.index.indexdoc.IndexDoc`, a dataclass made at its module's import) is
     not imported; the same answer."""
     _answers_without(project, "rubi.index.indexdoc")
+
+
+def test_cold_recall_of_notes_imports_no_code_abbreviations_or_whoosh_internals(
+    project: Path,
+) -> None:
+    """A search of notes (not of code alone) adds no programming abbreviations and a
+    cold reader reads its segments without Whoosh: neither the abbreviations' table
+    nor the module of Whoosh's internals is imported; the same answer."""
+    _answers_without(project, "rubi.index.abbreviations rubi.index.whooshinternals")
+
+
+def test_cold_recall_of_a_short_ascii_question_imports_no_cjk_or_code_window(
+    project: Path,
+) -> None:
+    """A question in ASCII of fewer words than the window measures: neither the CJK
+    modules (the relevance floor and the note window ask them only of a text that is
+    not ASCII) nor the code window's (its window only for such questions, a code search's
+    or a longer one's) are imported; the same answer."""
+    _answers_without(project, "rubi.index.cjkwords rubi.index.japanese rubi.search.codewindow")
+
+
+_COLLECTOR_AT_IMPORTS = """
+import gc, io, sys
+import rubi.entry as entry
+seen = []
+kept = entry._keep_code
+entry._keep_code = lambda event: (seen.append(gc.isenabled()), kept(event))[1]
+entry._run_hook([sys.argv[1]], sys.stdin, io.StringIO())
+print(seen, gc.isenabled())
+"""
+
+
+def test_a_short_cold_hook_collects_nothing_from_its_start(project: Path) -> None:
+    """The recall hook turns the cyclic collector off before the cold path's imports
+    (``dataclasses``, ``re``: :func:`rubi.entry._keep_code`), not with the search's
+    settings after them; SessionStart, which may index at length, keeps it there and
+    after."""
+    assert entry_short("UserPromptSubmit") and entry_short("user-prompt-submit")
+    assert not entry_short("SessionStart") and not entry_short("") and not entry_short("Nope")
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    env = {**os.environ, "RUBI_ENGINE": "0", "RUBI_SEMANTIC": "0"}
+    run = subprocess.run(
+        [sys.executable, "-c", _COLLECTOR_AT_IMPORTS, "UserPromptSubmit"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=project,
+    )
+    assert run.stdout.split() == ["[False]", "False"]

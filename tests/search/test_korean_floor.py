@@ -16,8 +16,8 @@ from pathlib import Path
 
 from rubi import app
 from rubi.app.recall import LONG_PROMPT_TERMS, cjk_run_words, prompt_words
+from rubi.index.cjkwords import korean_words
 from rubi.index.queryanalysis import QueryAnalysis
-from rubi.index.querymatch import korean_words
 from rubi.search.reweighting import CJK_UNMEASURED, SIGNIFICANCE_FLOOR
 
 from helpers import write

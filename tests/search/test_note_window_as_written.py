@@ -2,7 +2,7 @@
 accent-folded, by keys written as the question writes its words.
 
 A term's key is the prefix of the question's word whose letters, folded one by one,
-begin its term (:func:`rubi.search.codewindow.term_key`): ``déclarer`` (term
+begin its term (:func:`rubi.search.termat.term_key`): ``déclarer`` (term
 ``declar``) looks for ``déclar``, so a note writing the word as the question does is
 seen. Before, the key was the prefix the word shares with its term unfolded, the term
 itself when that was short, and an accent among a word's first letters hid it from the
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from rubi.search.codewindow import term_key
 from rubi.search.notewindow import note_question, note_window_share
+from rubi.search.termat import term_key
 
 TEXT = "On peut déclarer une méthode statique."
 

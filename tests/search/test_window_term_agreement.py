@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from rubi.index.analysis import text_analyzer
-from rubi.search.codewindow import QuestionTerms, question_terms, term_key, window_share
+from rubi.search.codewindow import QuestionTerms, question_terms, window_share
 from rubi.search.notewindow import NoteQuestion, note_window_share
-from rubi.search.termat import part_at, token_at
+from rubi.search.termat import part_at, term_key, token_at
 
 IDENTIFIERS = (Path(__file__).parent / "data" / "identifiers.txt").read_text().split()
 CONTEXTS = ("{}", "    value = {}(other)\n", "self.{} = 1", "# see {}: done")

@@ -38,13 +38,13 @@ if TYPE_CHECKING:
     from rubi.app.secretguard import describe as describe_redacted
     from rubi.app.sessionrecord import (
         capture_turn,
-        clean_turn,
         context_size,
         link_files,
         session_file,
         write_record,
     )
     from rubi.app.sessionstart import refresh_index, session_start_context
+    from rubi.app.turntext import clean_turn
     from rubi.app.updates import (
         apply_changes,
         catch_up,
@@ -317,7 +317,7 @@ _LAZY: dict[str, str] = {
     "ensure_personal_vault": "rubi.app.personalvault",
     "describe_redacted": "rubi.app.secretguard",
     "capture_turn": "rubi.app.sessionrecord",
-    "clean_turn": "rubi.app.sessionrecord",
+    "clean_turn": "rubi.app.turntext",
     "context_size": "rubi.app.sessionrecord",
     "link_files": "rubi.app.sessionrecord",
     "session_file": "rubi.app.sessionrecord",

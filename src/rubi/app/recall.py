@@ -161,7 +161,10 @@ def prompt_words(query: str, terms: set[str]) -> int:
     ("パスポートの更新はどこでできますか？") is 16 bigrams, so it counted as a long
     prompt and skipped the relevance floor: recall spoke on 5 of the 6 off-topic
     questions of the Japanese development half; a short Chinese question
-    ("小狗总是咬人，应该怎么训练它？", 11 bigrams) did the same."""
+    ("小狗总是咬人，应该怎么训练它？", 11 bigrams) did the same. An ASCII query has no CJK:
+    its terms, without importing the CJK modules."""
+    if query.isascii():
+        return len(terms)
     from rubi.index.analysis import is_cjk
     from rubi.index.japanese import japanese_words
 

@@ -54,8 +54,10 @@ search of this process leaves out a list whose reader it has not loaded, as
 
 LEFT_OUT: dict[str, int] = {}
 """How many searches of this process left each list out because it was not loaded yet
-(``"dense"``: :func:`searching_once` with ``ready_only``, or a process set up by
-:func:`one_search` with ``ready_only``); read by the server's log and the tests."""
+(``"dense"``: :func:`searching_once` with ``ready_only``, where the channel is on and
+the vault's measurement lets the list vote, or a process set up by :func:`one_search`
+with ``ready_only``, every search of notes: there neither is asked, the list is left
+out either way); read by the server's log and the tests."""
 
 UNEMBEDDED_SCOPES = frozenset({"code"})
 """Scopes whose searches never load the dense index: only notes are embedded
@@ -409,10 +411,20 @@ def _dense(paths: VaultPaths, query: str, scope: str, once: bool) -> DenseIndex 
     """The dense index a search of ``query`` reads, None when its list will not vote:
     the channel off (then nothing of the vault's measurement is read or imported), a
     scope never embedded, or a script its measurement says the list misjudges (no
-    NumPy then)."""
+    NumPy then). In a cold recall hook's process (:func:`one_search` with
+    ``ready_only``) without NumPy loaded, the list is left out whatever the channel's
+    state or the measurement says, so neither is asked: asking imported eight modules
+    (``importlib.util`` for the packages, ``json`` and the measurement's module) for an
+    answer that changed nothing (``docs/benchmarks-history.md``, "issue 29: a cold
+    UserPromptSubmit at 6.7k notes, importing less, twenty-fourth pass")."""
     from rubi import semantic
 
-    if scope in UNEMBEDDED_SCOPES or not semantic.enabled():
+    if scope in UNEMBEDDED_SCOPES:
+        return None
+    if _READY_PROCESS and "numpy" not in sys.modules:
+        LEFT_OUT["dense"] = LEFT_OUT.get("dense", 0) + 1
+        return None
+    if not semantic.enabled():
         return None  # as dense_index_for answers for the channel off
     from rubi.semantic.separation import list_may_vote
 

@@ -14,6 +14,7 @@ import re
 import time
 from pathlib import Path
 
+from rubi.app.turntext import MAX_TURN_CHARS, clean_turn
 from rubi.core.paths import VaultPaths
 from rubi.core.safepaths import require_inside
 
@@ -111,20 +112,11 @@ def append(path: Path, text: str) -> None:
         fh.write(("\n" + text.rstrip("\n") + "\n").encode("utf-8"))
 
 
-MAX_TURN_CHARS = 20_000
-"""Each side of a turn is cut here: the record is for finding, not for replaying."""
 MAX_ITEMS = 40
 """Per list of a pre-compaction record: a record is a summary, not a log."""
 LINKED_FILES = 200
 """Files added to the record's ``files:`` per record."""
 RECORD_HEADING = "## Record"
-
-
-def clean_turn(text: str) -> str:
-    """``text`` as it may be stored: redacted, then cut to :data:`MAX_TURN_CHARS`."""
-    from rubi.transcripts.privacy import redact_cut
-
-    return redact_cut(text.strip(), MAX_TURN_CHARS)
 
 
 def capture_turn(

@@ -14,10 +14,7 @@ import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk, text_analyzer
-from rubi.index.cjkwords import chinese_units, japanese_units, korean_units, korean_words
-from rubi.index.japanese import grammar_piece, japanese_words
 from rubi.index.language import query_language
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.schema import (
@@ -37,7 +34,6 @@ __all__ = [
     "cjk_share",
     "coverage",
     "floor_measure",
-    "korean_words",
     "query_clauses",
     "significance",
     "word_groups",
@@ -211,6 +207,8 @@ def _without_function_bigrams(
     Japanese question by its katakana and Han words)."""
     if text.isascii():
         return words
+    from rubi.index.japanese import grammar_piece, japanese_words  # kana or Han only
+
     grammar = grammar_piece if japanese_words(text) else function_bigram
     kept = [word for word in words if not all(grammar(t) for terms in word.values() for t in terms)]
     return kept or words
@@ -219,7 +217,10 @@ def _without_function_bigrams(
 def _add_abbreviations(words: list[dict[str, list[str]]], langs: Iterable[str]) -> None:
     """Add to each query word, in each chain of ``langs``, the programming
     abbreviations of its terms and the words they abbreviate
-    (:func:`rubi.index.abbreviations.expansions`), each term once in the query."""
+    (:func:`rubi.index.abbreviations.expansions`), each term once in the query. A
+    search of code alone asks it: the table is imported here, not by every search."""
+    from rubi.index.abbreviations import expansions
+
     for lang in langs:
         have = {t for word in words for t in word.get(lang, ())}
         for word in words:
@@ -392,7 +393,7 @@ def floor_measure(
 ) -> FloorMeasure:
     """The floor's measure of the query ``text``: its words as they are, or, when
     ``text`` is Japanese (:func:`rubi.index.japanese.japanese_words` finds kana) or
-    holds Korean words (:func:`korean_words`), regrouped into its content words
+    holds Korean words (:func:`rubi.index.cjkwords.korean_words`), regrouped into its content words
     (``units`` set).
 
     Japanese: each katakana or Han word of two or more characters is one unit made of
@@ -424,7 +425,15 @@ def floor_measure(
     so its answer ("JSON 转换成表格": a page of JSON printed as a table) was labelled nothing
     relevant; on the Chinese development halves it hides no answer and answers one
     off-topic question fewer (``docs/benchmarks-history.md``, "issue 28: tenth pass,
-    nothing relevant and short questions")."""
+    nothing relevant and short questions").
+
+    An ASCII ``text`` has no kana, Hangul nor Han: its words as they are, without
+    importing the CJK modules (most prompts)."""
+    if text.isascii():
+        return FloorMeasure(None, dfs, idfs, groups, docs)
+    from rubi.index.cjkwords import chinese_units, japanese_units, korean_units, korean_words
+    from rubi.index.japanese import japanese_words
+
     words = japanese_words(text)
     if words:
         units = japanese_units(words, clauses, dfs)

@@ -20,13 +20,6 @@ from whoosh.util.numeric import byte_to_length
 from rubi.core.segmentreads import segments_mapped
 from rubi.index.segmentfiles import ColdSegment
 from rubi.index.segmentpickles import SegmentFormatError
-from rubi.index.whooshinternals import (
-    block_postings,
-    column_bytes,
-    has_blocks,
-    lengths_column,
-    next_block,
-)
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -242,7 +235,9 @@ def _stored_lengths(leaf: Any, field: str) -> Lengths:
     try:
         if isinstance(leaf, ColdSegment):  # read without Whoosh
             raw = leaf.lengths_bytes(field)
-        else:
+        else:  # a Whoosh reader's segment (a long-lived process's): its internals
+            from rubi.index.whooshinternals import column_bytes, lengths_column
+
             column = lengths_column(leaf, field)
             raw = None if column is None else column_bytes(column)
         if raw is None:
@@ -283,6 +278,8 @@ def _read_postings(
         weights.extend(found_weights)
         return
     from whoosh.reading import TermNotFound  # a long-lived reader's: Whoosh is loaded
+
+    from rubi.index.whooshinternals import block_postings, has_blocks, next_block
 
     try:
         m = leaf.postings(field, text)

@@ -34,10 +34,9 @@ from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.querymatch import BM25Hit
-from rubi.index.wordterm import fold
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS
 from rubi.search.snippet import aligned_lower
-from rubi.search.termat import holds_term, part_at
+from rubi.search.termat import holds_term, part_at, term_key
 
 __all__ = [
     "MIN_SHARE",
@@ -49,7 +48,6 @@ __all__ = [
     "by_window",
     "part_at",
     "question_terms",
-    "term_key",
     "window_share",
     "window_shares",
 ]
@@ -89,30 +87,6 @@ class QuestionTerms:
     def mass(self) -> float:
         """The question's IDF mass (the sum of its terms' IDFs)."""
         return math.fsum(self.idfs)
-
-
-def term_key(surface: str, term: str) -> str:
-    """The prefix of a question's word ``surface`` (lower case, as written) whose
-    letters, accent-folded one by one (:func:`rubi.index.wordterm.fold`, as the index
-    folds a stem), begin ``term``: the key the code and note windows look for in a text
-    lower-cased as written (:func:`rubi.search.snippet.aligned_lower`). ``using`` (term
-    ``use``) looks for ``us``, as the text's ``Using`` holds no ``use``; ``képlettel``
-    (Hungarian ``kepl``) for ``képl``, ``página`` (``pagin``) for ``págin``. The term
-    itself when fewer than three of its letters (two of a term of three) are matched:
-    nothing shorter is looked for. An ASCII word's key is its longest common prefix
-    with the term. (Compared unfolded, a word with an accent among its first three
-    letters had the folded term as its key, which a text writing the accent never
-    holds: the window did not see most of a Hungarian question's words;
-    ``docs/benchmarks-history.md``, "issue 28: languages still below their own BM25,
-    twentieth pass".)"""
-    size = matched = 0
-    for ch in surface:
-        folded = fold(ch)
-        if not term.startswith(folded, matched):
-            break
-        matched += len(folded)
-        size += 1
-    return surface[:size] if matched >= (2 if len(term) <= 3 else 3) else term
 
 
 def question_terms(query: str, idf_of: Callable[[list[str]], Mapping[str, float]]) -> QuestionTerms:

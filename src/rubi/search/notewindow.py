@@ -59,15 +59,13 @@ from dataclasses import dataclass, replace
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.bm25params import BM25_K1, BM25_PROSE_FIELD_B, BM25_PROSE_K1
-from rubi.index.cjkwords import korean_words
 from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
-from rubi.search.codewindow import best_window, by_window, term_key, window_shares
 from rubi.search.snippet import aligned_lower
-from rubi.search.termat import holds_term
+from rubi.search.termat import holds_term, term_key
 
 __all__ = [
     "MIN_SHARE",
@@ -222,7 +220,11 @@ def note_question(
     # Korean writes its words between spaces, and the index cuts each into bigrams
     # (a word of four syllables is three terms): a Korean word counts once, a lone
     # syllable (a particle written against a Latin word) not at all.
-    korean = korean_words(query)
+    korean: list[tuple[str, ...]] = []
+    if not query.isascii():  # Hangul is not ASCII: the CJK module for such prompts only
+        from rubi.index.cjkwords import korean_words
+
+        korean = korean_words(query)
     words = sum(not _hangul(t) for t in terms) + len(korean) if korean else -1
     return NoteQuestion(
         lang,
@@ -285,6 +287,8 @@ def note_window_share(
     if words and len(set(words)) < len(words):  # a word of two terms
         best = best_word_window(ats, terms, question.idfs, words, window)
     else:
+        from rubi.search.codewindow import best_window  # questions the window measures
+
         best = best_window(ats, terms, question.idfs, window)[0]
     return min(1.0, best / mass)
 
@@ -361,7 +365,7 @@ def _term_offsets(
     found hundreds of times in a long note); with ``digest`` (``text``'s), each term's
     offsets are kept (:class:`_Offsets`) and taken from there the next time. The keys
     are found in the text lower-cased as written (a key is the question's word as
-    written, :func:`rubi.search.codewindow.term_key`, so an accent the question writes
+    written, :func:`rubi.search.termat.term_key`, so an accent the question writes
     is looked for as written): the window does not see a word the index matched only by folding an
     accent the question and the note write differently (the question's ``methode`` in
     the text's ``méthode``). Finding the keys in the text folded as the index folds it
@@ -454,6 +458,8 @@ def by_best_passage(
     offsets are kept by it); ``asked``: the question's :func:`note_question`, made
     already by the caller (a new one otherwise)."""
     if code:
+        from rubi.search.codewindow import by_window, window_shares  # a search of code
+
         shares = window_shares(query, index.term_idf, text_of)
         return by_window(hits, question_words(query, analysis), shares)
     if asked is None:

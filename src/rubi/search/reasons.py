@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rubi.index.abbreviations import expansions
 from rubi.index.analysis import is_cjk
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
@@ -74,6 +73,8 @@ def query_words(
         text=text,
     )
     if code_only:
+        from rubi.index.abbreviations import expansions  # a search of code alone
+
         for term in code_terms:
             for other, written in expansions([term]).items():
                 words.code_groups.setdefault(other, term)

@@ -1,7 +1,8 @@
 """Whether a place in a text holds a term as the index analysed it, without analysing
 the text whole: the search-time checks that find a question's terms by ``str.find`` of
 a key (the window rules, :mod:`rubi.search.codewindow` and
-:mod:`rubi.search.notewindow`) ask here.
+:mod:`rubi.search.notewindow`) ask here, and the key itself is made here
+(:func:`term_key`).
 
 The index holds, for each token its tokenizer cuts (:data:`rubi.index.analysis`'s
 pattern: words, with dotted names and apostrophes kept together), the terms of the
@@ -27,8 +28,9 @@ from collections.abc import Callable
 
 from rubi.index.analysis import TOKEN_PATTERN, WORD_CHARS
 from rubi.index.wordparts import word_parts
+from rubi.index.wordterm import fold
 
-__all__ = ["holds_term", "part_at", "token_at"]
+__all__ = ["holds_term", "part_at", "term_key", "token_at"]
 
 _ASCII_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 """An ASCII identifier's first part, as :func:`rubi.index.wordparts.word_parts` cuts it."""
@@ -128,3 +130,27 @@ def holds_term(
     if ok is None:
         ok = seen[whole] = term in terms_of(whole)
     return ok
+
+
+def term_key(surface: str, term: str) -> str:
+    """The prefix of a question's word ``surface`` (lower case, as written) whose
+    letters, accent-folded one by one (:func:`rubi.index.wordterm.fold`, as the index
+    folds a stem), begin ``term``: the key the code and note windows look for in a text
+    lower-cased as written (:func:`rubi.search.snippet.aligned_lower`). ``using`` (term
+    ``use``) looks for ``us``, as the text's ``Using`` holds no ``use``; ``képlettel``
+    (Hungarian ``kepl``) for ``képl``, ``página`` (``pagin``) for ``págin``. The term
+    itself when fewer than three of its letters (two of a term of three) are matched:
+    nothing shorter is looked for. An ASCII word's key is its longest common prefix
+    with the term. (Compared unfolded, a word with an accent among its first three
+    letters had the folded term as its key, which a text writing the accent never
+    holds: the window did not see most of a Hungarian question's words;
+    ``docs/benchmarks-history.md``, "issue 28: languages still below their own BM25,
+    twentieth pass".)"""
+    size = matched = 0
+    for ch in surface:
+        folded = fold(ch)
+        if not term.startswith(folded, matched):
+            break
+        matched += len(folded)
+        size += 1
+    return surface[:size] if matched >= (2 if len(term) <= 3 else 3) else term
