@@ -16,6 +16,7 @@ from rubi.claude.hookpaths import parse_hook_command, stale_commands
 from rubi.claude.install import HOOK_EVENTS, hook_command, hook_groups, install, record_path
 from rubi.claude.installcheck import check_install
 from rubi.cli.main import cli
+from rubi.core.errors import RubiError
 
 from helpers import write
 
@@ -110,3 +111,46 @@ def test_every_form_rubi_wrote_is_read_back() -> None:
             assert parse_hook_command(hook_command(exe, event)) == (exe, event)
     old = "if command -v /v/bin/rubi >/dev/null 2>&1; then exec /v/bin/rubi hook Stop; fi"
     assert parse_hook_command(old) == ("/v/bin/rubi", "Stop")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mytool hook Stop",  # another tool's command of the same shape
+        "/opt/lint/bin/lint hook Stop",
+        "if command -v /opt/x/lint >/dev/null 2>&1; then exec /opt/x/lint hook Stop; fi",
+        "'/x/rubi-not' hook Stop",
+    ],
+)
+def test_another_tool_s_hook_of_rubi_s_shape_is_left_alone(tmp_path: Path, command: str) -> None:
+    assert parse_hook_command(command) is None
+    project = tmp_path / "p"
+    theirs = {"hooks": [{"type": "command", "command": command}]}
+    write(_settings(project), json.dumps({"hooks": {"Stop": [theirs]}}))
+    assert stale_commands([(_settings(project), False)]) == []  # not named "rubi's"
+    install(project, command="/new place/bin/rubi", compact_window=None)
+    stop = read(_settings(project))["hooks"]["Stop"]
+    assert stop == [theirs, hook_groups("/new place/bin/rubi")["Stop"]]
+
+
+@pytest.mark.parametrize("hooks", [{"Stop": "not a list"}, ["not", "an object"]])
+def test_install_refuses_hooks_of_the_wrong_shape_without_writing(
+    tmp_path: Path, hooks: object
+) -> None:
+    project = tmp_path / "p"
+    text = json.dumps({"hooks": hooks})
+    write(_settings(project), text)
+    with pytest.raises(RubiError, match="rubi will not overwrite it"):
+        install(project, command="/new place/bin/rubi", compact_window=None)
+    assert _settings(project).read_text(encoding="utf-8") == text
+
+
+def test_a_project_settings_file_linked_out_of_the_project_is_not_read(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.json"
+    gone = hook_groups("/gone/venv/bin/rubi")
+    write(elsewhere, json.dumps({"hooks": {"Stop": [gone["Stop"]]}}))
+    project = tmp_path / "p"
+    _settings(project).parent.mkdir(parents=True)
+    _settings(project).symlink_to(elsewhere)
+    assert stale_commands([(_settings(project), False)]) == []
+    assert [s.executable for s in stale_commands([(elsewhere, True)])] == ["/gone/venv/bin/rubi"]

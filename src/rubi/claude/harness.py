@@ -35,6 +35,7 @@ from rubi.claude import settingsfile
 from rubi.claude.hookpaths import parse_hook_command
 from rubi.claude.install import (
     InstallReport,
+    event_groups,
     hook_group,
     own_group,
     prepare_records,
@@ -134,10 +135,8 @@ def _add_hooks(
     changes: list[str] = []
     added: dict[str, Any] = record.setdefault("hooks", {})
     hooks = data.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
     for event, group in groups.items():
-        present = hooks.setdefault(event, [])
+        present = event_groups(path, hooks, event)
         previous = added.get(event)
         if previous is None or previous not in present:  # the record lost: rubi's by form
             handler = parse_hook_command(group["hooks"][0]["command"])

@@ -9,14 +9,16 @@ break a prompt). Nothing in the session says so, so ``rubi doctor`` and ``rubi i
 one command that points it at the rubi the user runs now.
 
 A command is recognised as rubi's only when it is, byte for byte, a command some rubi
-wrote (this one's form or an older one, :func:`parse_hook_command`): the executable is
-read back with :func:`shlex.split` and the command rebuilt from it, so a user's own
-hook that merely mentions rubi is never taken for one.
+wrote (this one's form or an older one, :func:`parse_hook_command`) and calls a program
+named ``rubi``: the executable is read back with :func:`shlex.split` and the command
+rebuilt from it, so a user's own hook that merely mentions rubi, or another tool's of
+the same shape (``mytool hook Stop``), is never taken for one.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from typing import Any
 
 __all__ = [
     "FIX_COMMAND",
+    "SCRIPT_NAMES",
     "SHARED_COMMAND",
     "StaleCommand",
     "guarded_command",
@@ -85,9 +88,20 @@ def _forms(executable: str, event: str) -> Iterator[str]:
     yield shlex.join([executable, "hook", event])  # before the guard
 
 
+SCRIPT_NAMES = frozenset({"rubi", "rubi.exe"})
+"""The names of the console script :func:`rubi.claude.install.rubi_command` finds
+(compared lower-case: ``RUBI.EXE`` on Windows)."""
+
+
+def _names_rubi(executable: str) -> bool:
+    """Whether ``executable``'s last path part (after ``/`` or ``\\``) is rubi's."""
+    return re.split(r"[\\/]", executable)[-1].lower() in SCRIPT_NAMES
+
+
 def parse_hook_command(command: str) -> tuple[str, str] | None:
     """``(executable, event)`` when ``command`` is a hook command a rubi wrote, else
-    None (a user's own hook, a plugin's, anything not exactly rubi's form).
+    None (a user's own hook, a plugin's, anything not exactly rubi's form, or rubi's
+    form calling a program not named ``rubi``: another tool's ``X hook EVENT``).
 
     Args:
         command: a hook's ``command`` string from a settings file (untrusted text:
@@ -104,6 +118,8 @@ def parse_hook_command(command: str) -> tuple[str, str] | None:
     elif len(words) == 3 and words[1] == "hook":
         executable = words[0]
     else:
+        return None
+    if not _names_rubi(executable):
         return None
     for index, word in enumerate(words[:-1]):
         if word == "hook":
@@ -193,7 +209,7 @@ def _server_command(data: dict[str, Any]) -> str | None:
     servers = data.get("mcpServers")
     server = servers.get("rubi") if isinstance(servers, dict) else None
     command = server.get("command") if isinstance(server, dict) else None
-    if isinstance(command, str) and Path(command).name in ("rubi", "rubi.exe"):
+    if isinstance(command, str) and _names_rubi(command):
         return command
     return None
 
@@ -201,18 +217,22 @@ def _server_command(data: dict[str, Any]) -> str | None:
 def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
     """Every hook (and user-wide MCP server) rubi wrote in ``files`` whose rubi is
     gone, in file order; a file absent, unreadable or not JSON is skipped (what reads
-    it for real reports that).
+    it for real reports that), and so is a project's file that resolves outside its
+    project (a cloned ``.claude/settings.local.json`` linked elsewhere: ``rubi
+    install`` neither reads nor rewrites it either).
 
     Args:
-        files: ``(settings file, user_wide)`` pairs, see :func:`settings_files`.
+        files: ``(settings file, user_wide)`` pairs, see :func:`settings_files` (a
+            project's file is ``PROJECT/.claude/settings.local.json``).
     """
     from rubi.claude import settingsfile
     from rubi.core.errors import RubiError
 
     found: list[StaleCommand] = []
     for path, user_wide in files:
+        within = None if user_wide else path.parent.parent  # the project
         try:
-            data = settingsfile.load(path) if path.is_file() else {}
+            data = settingsfile.load(path, within) if path.is_file() else {}
         except (RubiError, OSError):
             continue
         fix = FIX_COMMAND + (" --user" if user_wide else "")

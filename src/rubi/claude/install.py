@@ -39,6 +39,7 @@ __all__ = [
     "HOOK_EVENTS",
     "SHARED_COMMAND",
     "InstallReport",
+    "event_groups",
     "hook_command",
     "hook_group",
     "hook_groups",
@@ -121,6 +122,22 @@ def prepare_records() -> None:
     if not user_config.exists():
         folder.mkdir(parents=True, exist_ok=True)
         (folder.parent / CREATED_MARK).write_text(str(user_config) + "\n", encoding="utf-8")
+
+
+def event_groups(path: Path, hooks: Any, event: str) -> list[Any]:
+    """The matcher groups of ``event`` in ``hooks`` (a settings file's ``hooks``
+    member), an empty list added when there are none.
+
+    Raises:
+        RubiError: ``hooks`` is not an object, or its ``event`` member not a list
+            (a hand edit Claude Code would refuse too): rubi will not overwrite it.
+    """
+    if not isinstance(hooks, dict):
+        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
+    groups = hooks.setdefault(event, [])
+    if not isinstance(groups, list):
+        raise RubiError(f"{path}: `hooks.{event}` is not a list; rubi will not overwrite it")
+    return groups
 
 
 def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
@@ -226,7 +243,7 @@ def install(
     added_hooks: dict[str, Any] = record.get("hooks", {})
     hooks = settings.setdefault("hooks", {})
     for event, group in hook_groups(command).items():
-        groups = hooks.setdefault(event, [])
+        groups = event_groups(settings_file, hooks, event)
         previous = added_hooks.get(event)
         if previous is None or previous not in groups:
             previous = own_group(groups, event)  # the record lost: rubi's by its form
@@ -344,8 +361,8 @@ def _remove_hooks(
     hooks = settings.get("hooks", {})
     removed = False
     for event, group in record.get("hooks", {}).items():
-        groups = hooks.get(event, [])
-        if group in groups:
+        groups = hooks.get(event, []) if isinstance(hooks, dict) else []
+        if isinstance(groups, list) and group in groups:
             groups.remove(group)
             removed = True
             report.changes.append(f"{settings_file}: removed hook {event}")
