@@ -154,3 +154,18 @@ def test_a_project_settings_file_linked_out_of_the_project_is_not_read(tmp_path:
     _settings(project).symlink_to(elsewhere)
     assert stale_commands([(_settings(project), False)]) == []
     assert [s.executable for s in stale_commands([(elsewhere, True)])] == ["/gone/venv/bin/rubi"]
+
+
+def test_a_command_not_of_rubi_s_form_is_not_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settings file may hold 20 MB of 4 kB commands (a cloned project's): each is
+    matched once, not split word by word (shlex took 9 s of CPU for such a file)."""
+    import rubi.claude.hookpaths as hookpaths
+
+    calls: list[str] = []
+    real = hookpaths.shlex.split
+    monkeypatch.setattr(hookpaths.shlex, "split", lambda s: calls.append(s) or real(s))
+    long = "if command -v '" + "a b " * 1000 + "' >/dev/null 2>&1; then exec x hook Stop; fi"
+    for command in (long[:4096], "rubi hook Stop " + "x " * 2000, "echo 'a' " * 400):
+        assert parse_hook_command(command) is None
+    assert calls == []
+    assert parse_hook_command(hook_command("/a b/rubi", "Stop")) == ("/a b/rubi", "Stop")
