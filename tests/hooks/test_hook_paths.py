@@ -169,3 +169,33 @@ def test_a_command_not_of_rubi_s_form_is_not_split(monkeypatch: pytest.MonkeyPat
         assert parse_hook_command(command) is None
     assert calls == []
     assert parse_hook_command(hook_command("/a b/rubi", "Stop")) == ("/a b/rubi", "Stop")
+
+
+def test_a_user_install_points_its_gone_server_at_this_rubi_without_the_record(
+    tmp_path: Path,
+) -> None:
+    """doctor says `rubi install --user` fixes a server whose rubi is gone; it must,
+    also when the install record went (a config folder reset)."""
+    claude_json = Path.home() / ".claude.json"
+    install(tmp_path, user=True, command="/gone/venv/bin/rubi", compact_window=None)
+    record_path(Path.home() / ".claude" / "settings.json").unlink()
+    new = fake_rubi(tmp_path / "new" / "bin")
+    install(tmp_path, user=True, command=str(new), compact_window=None)
+    assert read(claude_json)["mcpServers"]["rubi"]["command"] == str(new)
+    assert stale_commands([(claude_json, True)]) == []
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        {"type": "stdio", "command": "/gone/venv/bin/rubi", "args": ["serve", "--vault", "x"]},
+        {"type": "stdio", "command": "/gone/venv/bin/rubi", "args": ["serve"], "env": {}},
+        {"type": "stdio", "command": "/gone/venv/bin/mytool", "args": ["serve"]},
+    ],
+)
+def test_a_server_named_rubi_of_another_shape_is_kept(tmp_path: Path, server: object) -> None:
+    claude_json = Path.home() / ".claude.json"
+    write(claude_json, json.dumps({"mcpServers": {"rubi": server}}))
+    report = install(tmp_path, user=True, command="/new/bin/rubi", compact_window=None)
+    assert read(claude_json)["mcpServers"]["rubi"] == server
+    assert any("already there; kept" in change for change in report.changes)

@@ -37,6 +37,7 @@ __all__ = [
     "runnable",
     "settings_files",
     "stale_commands",
+    "stale_server",
 ]
 
 FIX_COMMAND = "rubi install"
@@ -218,6 +219,24 @@ def _server_command(data: dict[str, Any]) -> str | None:
     if isinstance(command, str) and _names_rubi(command):
         return command
     return None
+
+
+def stale_server(entry: Any) -> bool:
+    """Whether ``entry`` (an ``mcpServers.rubi`` member) is a server some rubi's
+    install wrote, ``{"type": "stdio", "command": ".../rubi", "args": ["serve"]}``,
+    whose rubi is gone: a second install may point it at the running rubi without
+    its record, as it does rubi's hooks (anything else named rubi is the user's)."""
+    if not isinstance(entry, dict) or set(entry) - {"type", "command", "args"}:
+        return False
+    command = entry.get("command")
+    return (
+        entry.get("type", "stdio") == "stdio"
+        and entry.get("args") == ["serve"]
+        and isinstance(command, str)
+        and os.path.isabs(command)
+        and _names_rubi(command)
+        and not runnable(command)
+    )
 
 
 def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:

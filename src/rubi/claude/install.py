@@ -30,7 +30,7 @@ from typing import Any
 
 from rubi.claude import settingsfile
 from rubi.claude.hookevents import POST_TOOL_MATCHER
-from rubi.claude.hookpaths import SHARED_COMMAND, hook_command, own_group
+from rubi.claude.hookpaths import SHARED_COMMAND, hook_command, own_group, stale_server
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -269,8 +269,10 @@ def install(
         record["mcp"] = server
         _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi")
-    elif servers["rubi"] != server and servers["rubi"] == record.get("mcp"):
-        servers["rubi"] = server  # added by an earlier install: point it at this rubi
+    elif servers["rubi"] != server and (
+        servers["rubi"] == record.get("mcp") or stale_server(servers["rubi"])
+    ):  # added by an earlier install (by the record, or its rubi is gone): this rubi
+        servers["rubi"] = server
         record["mcp"] = server
         _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi updated")
