@@ -199,3 +199,25 @@ def test_a_server_named_rubi_of_another_shape_is_kept(tmp_path: Path, server: ob
     report = install(tmp_path, user=True, command="/new/bin/rubi", compact_window=None)
     assert read(claude_json)["mcpServers"]["rubi"] == server
     assert any("already there; kept" in change for change in report.changes)
+
+
+def test_an_older_install_s_copy_whose_rubi_is_gone_is_taken_out(tmp_path: Path) -> None:
+    """rubi before the in-place update appended its groups beside an earlier install's
+    when the record was lost: the copy calling a rubi that is gone runs `rubi` from
+    PATH a second time, and doctor named it while `rubi install` changed nothing."""
+    project = tmp_path / "p"
+    new = fake_rubi(tmp_path / "new" / "bin")
+    install(project, command=str(new), compact_window=None)
+    data = read(_settings(project))
+    for event, group in hook_groups("/gone/venv/bin/rubi").items():
+        data["hooks"][event].insert(0, group)
+    write(_settings(project), json.dumps(data))
+    assert [s.executable for s in stale_commands([(_settings(project), False)])] == [
+        "/gone/venv/bin/rubi"
+    ]
+    changes = install(project, command=str(new), compact_window=None).changes
+    assert len(changes) == len(HOOK_EVENTS) and all("/gone/venv/bin/rubi" in c for c in changes)
+    assert read(_settings(project))["hooks"] == {
+        event: [group] for event, group in hook_groups(str(new)).items()
+    }
+    assert check_install(project)[0]

@@ -17,6 +17,7 @@ the same shape (``mytool hook Stop``), is never taken for one.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shlex
@@ -30,10 +31,13 @@ __all__ = [
     "SCRIPT_NAMES",
     "SHARED_COMMAND",
     "StaleCommand",
+    "drop_stale",
+    "event_groups",
     "guarded_command",
     "hook_command",
     "own_group",
     "parse_hook_command",
+    "place_group",
     "runnable",
     "settings_files",
     "stale_commands",
@@ -278,16 +282,87 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
     return found
 
 
+def _handler(group: Any) -> tuple[str, str] | None:
+    """``(executable, event)`` of a matcher group some rubi's install added (one hook
+    whose command is exactly rubi's form), else None."""
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
+        return None
+    return parse_hook_command(hooks[0].get("command", ""))
+
+
 def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
     """The first of ``groups`` that some rubi's install added for ``event`` (one hook
-    whose command is exactly rubi's form, any executable: see
+    whose command is exactly rubi's form, any executable named rubi: see
     :func:`rubi.claude.hookpaths.parse_hook_command`), None when there is none; so a
     second install replaces it in place even when its record is gone."""
     for group in groups:
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
-            continue
-        parsed = parse_hook_command(hooks[0].get("command", ""))
-        if parsed is not None and parsed[1] == event:
+        handler = _handler(group)
+        if handler is not None and handler[1] == event:
             return group  # type: ignore[no-any-return]
     return None
+
+
+def drop_stale(groups: list[Any], event: str, keep: Any) -> list[str]:
+    """Take out of ``groups`` every group but ``keep`` that some rubi's install added
+    for ``event`` and whose rubi is gone, and return their executables: a copy an
+    install appended when its record was lost (rubi before the in-place update) runs
+    ``rubi`` from PATH a second time on every event, and ``rubi doctor`` would name it
+    while a new install changed nothing."""
+    dropped: list[str] = []
+    for group in list(groups):
+        handler = None if group == keep else _handler(group)
+        if handler is not None and handler[1] == event and not runnable(handler[0]):
+            groups.remove(group)
+            dropped.append(handler[0])
+    return dropped
+
+
+def event_groups(path: Path, hooks: Any, event: str) -> list[Any]:
+    """The matcher groups of ``event`` in ``hooks`` (a settings file's ``hooks``
+    member), an empty list added when there are none.
+
+    Raises:
+        RubiError: ``hooks`` is not an object, or its ``event`` member not a list
+            (a hand edit Claude Code would refuse too): rubi will not overwrite it.
+    """
+    from rubi.core.errors import RubiError
+
+    if not isinstance(hooks, dict):
+        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
+    groups = hooks.setdefault(event, [])
+    if not isinstance(groups, list):
+        raise RubiError(f"{path}: `hooks.{event}` is not a list; rubi will not overwrite it")
+    return groups
+
+
+def place_group(
+    groups: list[Any], key: str, group: dict[str, Any], added: dict[str, Any]
+) -> list[str]:
+    """Put ``group`` (rubi's matcher group for the settings event ``key``) into
+    ``groups``: an earlier install's updated in place (found by ``added``, the
+    record's groups by event, or when the record is lost by its form:
+    :func:`own_group`), else appended; then every other copy whose rubi is gone taken
+    out (:func:`drop_stale`). ``added[key]`` is set when ``groups`` changed.
+
+    Returns:
+        What changed, one phrase each (``hook KEY updated``, ``hook KEY``, ``hook KEY
+        calling PATH removed``); empty when ``group`` was there already.
+    """
+    handler = _handler(group)
+    event = handler[1] if handler else key  # a harness's event runs rubi's handler
+    previous = added.get(key)
+    if previous is None or previous not in groups:  # the record lost: rubi's by form
+        previous = own_group(groups, event)
+    changes: list[str] = []
+    if previous is not None and previous != group and previous in groups:
+        groups[groups.index(previous)] = copy.deepcopy(group)
+        changes.append(f"hook {key} updated")
+    elif group not in groups:
+        groups.append(copy.deepcopy(group))
+        changes.append(f"hook {key}")
+    if changes:
+        added[key] = group
+    return changes + [
+        f"hook {key} calling {gone} removed" for gone in drop_stale(groups, event, group)
+    ]

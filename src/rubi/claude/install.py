@@ -17,7 +17,6 @@ machine would break every teammate's clone; install says so when rubi is not on 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import shutil
@@ -30,7 +29,14 @@ from typing import Any
 
 from rubi.claude import settingsfile
 from rubi.claude.hookevents import POST_TOOL_MATCHER
-from rubi.claude.hookpaths import SHARED_COMMAND, hook_command, own_group, stale_server
+from rubi.claude.hookpaths import (
+    SHARED_COMMAND,
+    event_groups,
+    hook_command,
+    own_group,
+    place_group,
+    stale_server,
+)
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -39,7 +45,6 @@ __all__ = [
     "HOOK_EVENTS",
     "SHARED_COMMAND",
     "InstallReport",
-    "event_groups",
     "hook_command",
     "hook_group",
     "hook_groups",
@@ -122,22 +127,6 @@ def prepare_records() -> None:
     if not user_config.exists():
         folder.mkdir(parents=True, exist_ok=True)
         (folder.parent / CREATED_MARK).write_text(str(user_config) + "\n", encoding="utf-8")
-
-
-def event_groups(path: Path, hooks: Any, event: str) -> list[Any]:
-    """The matcher groups of ``event`` in ``hooks`` (a settings file's ``hooks``
-    member), an empty list added when there are none.
-
-    Raises:
-        RubiError: ``hooks`` is not an object, or its ``event`` member not a list
-            (a hand edit Claude Code would refuse too): rubi will not overwrite it.
-    """
-    if not isinstance(hooks, dict):
-        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
-    groups = hooks.setdefault(event, [])
-    if not isinstance(groups, list):
-        raise RubiError(f"{path}: `hooks.{event}` is not a list; rubi will not overwrite it")
-    return groups
 
 
 def _load(path: Path, within: Path | None = None) -> dict[str, Any]:
@@ -244,18 +233,8 @@ def install(
     hooks = settings.setdefault("hooks", {})
     for event, group in hook_groups(command).items():
         groups = event_groups(settings_file, hooks, event)
-        previous = added_hooks.get(event)
-        if previous is None or previous not in groups:
-            previous = own_group(groups, event)  # the record lost: rubi's by its form
-        if previous is not None and previous != group and previous in groups:
-            # an earlier install (another rubi, an older command form): update it in place
-            groups[groups.index(previous)] = copy.deepcopy(group)
-            added_hooks[event] = group
-            report.changes.append(f"{settings_file}: hook {event} updated")
-        elif group not in groups:
-            groups.append(copy.deepcopy(group))
-            added_hooks[event] = group
-            report.changes.append(f"{settings_file}: hook {event}")
+        for change in place_group(groups, event, group, added_hooks):
+            report.changes.append(f"{settings_file}: {change}")
     if report.changes:
         record.setdefault("settings_existed", settings_file.exists())
         _write(record, record_file, settings_file, settings)
