@@ -68,6 +68,6 @@ def test_verbose_lines_name_their_level_and_logger() -> None:
 def test_a_warning_shows_terminal_sequences_as_escapes(verbose: int) -> None:
     """A folder name holding an escape sequence (``rubi serve`` below a refused vault
     names it) reaches the terminal as text, not as a command to it."""
-    logged = _logged(verbose, "/tmp/x\x1b]0;owned\x07\x1b[2J\r/.rubi: refused")
+    logged = _logged(verbose, "/srv/x\x1b]0;owned\x07\x1b[2J\r/.rubi: refused")
     assert "\x1b" not in logged and "\x07" not in logged and "\r" not in logged
-    assert logged.endswith("/tmp/x\\x1b]0;owned\\x07\\x1b[2J\\r/.rubi: refused\n")
+    assert logged.endswith("/srv/x\\x1b]0;owned\\x07\\x1b[2J\\r/.rubi: refused\n")
