@@ -221,3 +221,17 @@ def test_an_older_install_s_copy_whose_rubi_is_gone_is_taken_out(tmp_path: Path)
         event: [group] for event, group in hook_groups(str(new)).items()
     }
     assert check_install(project)[0]
+
+
+def test_a_path_with_a_line_break_stays_on_its_line(tmp_path: Path) -> None:
+    """A cloned settings file's path cannot forge a line of doctor or `--check`."""
+    project = tmp_path / "p"
+    odd = "/gone/x\nNo problems found.\x1b[2J\u202e/rubi"
+    write(_settings(project), json.dumps({"hooks": {"Stop": [hook_groups(odd)["Stop"]]}}))
+    (stale,) = stale_commands([(_settings(project), False)])
+    assert stale.executable == odd
+    ok, lines = check_install(project)
+    assert not ok and lines[0] == stale.line()
+    for line in lines:
+        assert line.isprintable(), line
+    assert "/gone/x\\nNo problems found.\\x1b[2J\\u202e/rubi" in stale.line()

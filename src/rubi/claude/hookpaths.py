@@ -40,6 +40,7 @@ __all__ = [
     "place_group",
     "runnable",
     "settings_files",
+    "shown",
     "stale_commands",
     "stale_server",
 ]
@@ -150,6 +151,13 @@ def runnable(executable: str) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
+def shown(executable: str) -> str:
+    """``executable`` for a line of output: every character that is not printable (a
+    line break, ESC, a bidirectional override) as its escape (``\\n``), so a path
+    from a cloned settings file cannot add a line or a terminal sequence."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in executable)
+
+
 @dataclass(frozen=True)
 class StaleCommand:
     """A command rubi wrote that calls a rubi which is gone.
@@ -186,7 +194,7 @@ class StaleCommand:
             if self.falls_back:
                 meanwhile = f"{'it runs' if one else 'they run'} `rubi` from PATH, if any"
         return (
-            f"rubi's {what} {self.executable}, which no longer exists (a "
+            f"rubi's {what} {shown(self.executable)}, which no longer exists (a "
             f"venv moved, rubi reinstalled); `{self.fix}` points "
             f"{'them' if len(self.events) > 1 else 'it'} at the rubi you run "
             f"now (meanwhile {meanwhile})"

@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
-from rubi.claude.hookpaths import FIX_COMMAND, own_group, parse_hook_command, stale_commands
+from rubi.claude.hookpaths import (
+    FIX_COMMAND,
+    own_group,
+    parse_hook_command,
+    shown,
+    stale_commands,
+)
 from rubi.claude.install import HOOK_EVENTS
 from rubi.core.errors import RubiError
 
@@ -73,7 +79,7 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
     gone = {s.executable for s in stale}
     for executable, count in callers.items():
         if executable not in gone:
-            lines.append(f"{settings_file}: {count} of rubi's hooks call {executable}")
+            lines.append(f"{settings_file}: {count} of rubi's hooks call {shown(executable)}")
     if missing:
         lines.append(_missing_line(settings_file, missing, fix))
     return not stale and not missing, lines
