@@ -235,3 +235,18 @@ def test_a_path_with_a_line_break_stays_on_its_line(tmp_path: Path) -> None:
     for line in lines:
         assert line.isprintable(), line
     assert "/gone/x\\nNo problems found.\\x1b[2J\\u202e/rubi" in stale.line()
+
+
+def test_a_project_check_counts_the_user_wide_hooks(tmp_path: Path) -> None:
+    """After `rubi install --user`, `rubi install --check` in a project said the hooks
+    were not there and that `rubi install` adds them: copies of hooks that already
+    run in every project."""
+    project = tmp_path / "p"
+    project.mkdir()
+    new = fake_rubi(tmp_path / "new" / "bin")
+    install(project, user=True, command=str(new), compact_window=None)
+    ok, lines = check_install(project)
+    assert ok and len(lines) == 1 and "user-wide" in lines[0]
+    shutil.rmtree(tmp_path / "new")
+    ok, lines = check_install(project)
+    assert not ok and any("`rubi install --user`" in line for line in lines)
