@@ -13,7 +13,14 @@ from click.testing import CliRunner
 
 from hooks.test_install import SHELLS, fake_rubi, read, run_hook
 from rubi.claude.hookpaths import parse_hook_command, stale_commands
-from rubi.claude.install import HOOK_EVENTS, hook_command, hook_groups, install, record_path
+from rubi.claude.install import (
+    HOOK_EVENTS,
+    hook_command,
+    hook_groups,
+    install,
+    record_path,
+    uninstall,
+)
 from rubi.claude.installcheck import check_install
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
@@ -250,3 +257,14 @@ def test_a_project_check_counts_the_user_wide_hooks(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "new")
     ok, lines = check_install(project)
     assert not ok and any("`rubi install --user`" in line for line in lines)
+
+
+@pytest.mark.parametrize("hooks", ["Stop", {"Stop": "Stop"}, ["Stop"]])
+def test_uninstall_after_a_hand_edit_of_the_wrong_shape_does_not_crash(
+    tmp_path: Path, hooks: object
+) -> None:
+    project = tmp_path / "p"
+    install(project, command="/new place/bin/rubi", compact_window=None)
+    write(_settings(project), json.dumps({"hooks": hooks}))
+    uninstall(project)
+    assert read(_settings(project))["hooks"] == hooks

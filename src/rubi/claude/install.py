@@ -339,10 +339,11 @@ def _remove_hooks(
 ) -> None:
     """Take the hook groups of ``record`` out of ``settings_file``."""
     settings = _load(settings_file, within)
-    hooks = settings.get("hooks", {})
+    hooks = settings.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}  # a hand edit: nothing of rubi's
     removed = False
     for event, group in record.get("hooks", {}).items():
-        groups = hooks.get(event, []) if isinstance(hooks, dict) else []
+        groups = hooks.get(event, [])
         if isinstance(groups, list) and group in groups:
             groups.remove(group)
             removed = True
