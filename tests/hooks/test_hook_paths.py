@@ -268,3 +268,19 @@ def test_uninstall_after_a_hand_edit_of_the_wrong_shape_does_not_crash(
     write(_settings(project), json.dumps({"hooks": hooks}))
     uninstall(project)
     assert read(_settings(project))["hooks"] == hooks
+
+
+def test_a_gone_rubi_hook_beside_a_user_s_own_in_one_group_goes_alone(tmp_path: Path) -> None:
+    """Claude Code's `/hooks` may add a user's hook to the group rubi's install made:
+    the group is no longer rubi's by form, so a new install appends its own; the gone
+    rubi's hook in it is taken out, the user's stays."""
+    project = tmp_path / "p"
+    old = hook_groups("/gone/venv/bin/rubi")["Stop"]
+    mine = {"type": "command", "command": "say done"}
+    shared = {"hooks": [*old["hooks"], mine]}
+    write(_settings(project), json.dumps({"hooks": {"Stop": [shared, {"hooks": []}]}}))
+    new = fake_rubi(tmp_path / "new" / "bin")
+    install(project, command=str(new), compact_window=None)
+    stop = read(_settings(project))["hooks"]["Stop"]
+    assert stop == [{"hooks": [mine]}, {"hooks": []}, hook_groups(str(new))["Stop"]]
+    assert check_install(project)[0]

@@ -312,18 +312,34 @@ def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
 
 
 def drop_stale(groups: list[Any], event: str, keep: Any) -> list[str]:
-    """Take out of ``groups`` every group but ``keep`` that some rubi's install added
-    for ``event`` and whose rubi is gone, and return their executables: a copy an
-    install appended when its record was lost (rubi before the in-place update) runs
-    ``rubi`` from PATH a second time on every event, and ``rubi doctor`` would name it
-    while a new install changed nothing."""
+    """Take out of ``groups`` (but ``keep``) every hook some rubi's install added for
+    ``event`` whose rubi is gone, and every group left empty by that, and return their
+    executables: a copy an install appended when its record was lost (rubi before
+    the in-place update) runs ``rubi`` from PATH a second time on every event, and
+    ``rubi doctor`` would name it while a new install changed nothing. A hook of the
+    user's own in the same group (added beside rubi's in Claude Code's ``/hooks``)
+    stays."""
     dropped: list[str] = []
     for group in list(groups):
-        handler = None if group == keep else _handler(group)
-        if handler is not None and handler[1] == event and not runnable(handler[0]):
+        hooks = group.get("hooks") if isinstance(group, dict) and group != keep else None
+        if not isinstance(hooks, list):
+            continue
+        gone = [(h, exe) for h in hooks if (exe := _stale_hook(h, event)) is not None]
+        for hook, exe in gone:
+            hooks.remove(hook)
+            dropped.append(exe)
+        if gone and not hooks:
             groups.remove(group)
-            dropped.append(handler[0])
     return dropped
+
+
+def _stale_hook(hook: Any, event: str) -> str | None:
+    """The executable of ``hook`` when it is rubi's for ``event`` and its rubi is gone."""
+    command = hook.get("command") if isinstance(hook, dict) else None
+    handler = parse_hook_command(command) if isinstance(command, str) else None
+    if handler is None or handler[1] != event or runnable(handler[0]):
+        return None
+    return handler[0]
 
 
 def event_groups(path: Path, hooks: Any, event: str) -> list[Any]:
