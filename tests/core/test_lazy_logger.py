@@ -43,12 +43,12 @@ def test_the_recall_search_stack_imports_no_logging() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def _logged(verbose: int) -> str:
+def _logged(verbose: int, message: str = "notes/a.md: damaged; rebuilt") -> str:
     """What a process that set up logging with ``verbose`` prints for one warning."""
     code = (
         "import logging; from rubi.core.lazylog import log_to_stderr; "
         f"log_to_stderr({verbose}); "
-        "logging.getLogger('rubi.sync.manifest').warning('notes/a.md: damaged; rebuilt')"
+        f"logging.getLogger('rubi.sync.manifest').warning('%s', {message!r})"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
@@ -62,3 +62,12 @@ def test_a_warning_is_one_plain_line_without_the_logger_name() -> None:
 
 def test_verbose_lines_name_their_level_and_logger() -> None:
     assert _logged(1) == "WARNING rubi.sync.manifest: notes/a.md: damaged; rebuilt\n"
+
+
+@pytest.mark.parametrize("verbose", [0, 1])
+def test_a_warning_shows_terminal_sequences_as_escapes(verbose: int) -> None:
+    """A folder name holding an escape sequence (``rubi serve`` below a refused vault
+    names it) reaches the terminal as text, not as a command to it."""
+    logged = _logged(verbose, "/srv/x\x1b]0;owned\x07\x1b[2J\r/.rubi: refused")
+    assert "\x1b" not in logged and "\x07" not in logged and "\r" not in logged
+    assert logged.endswith("/srv/x\\x1b]0;owned\\x07\\x1b[2J\\r/.rubi: refused\n")

@@ -5,6 +5,7 @@ notes this one lacks); handoffs and the personal vault are the user's, shared.""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +133,19 @@ def test_another_users_vault_where_a_worktree_was_is_not_read(
     assert app.doctor(main).worktrees == []
     monkeypatch.setenv("RUBI_SAFE_VAULTS", str(feature.project_root or feature.root))
     assert app.last_handoff(main) is not None  # declared safe: read
+
+
+def test_a_worktree_vault_linked_out_of_its_worktree_is_not_read(
+    two_trees: tuple[VaultPaths, VaultPaths], tmp_path: Path
+) -> None:
+    """Another worktree's ``.rubi`` that is a link to a folder outside it (the user's
+    diary, say) is refused as the walk refuses it: its handoff is not this session's,
+    and reading it (refused below the worktree) must not fail this one's."""
+    main, feature = two_trees
+    diary = rubi_project(tmp_path / "diary", {"plan.txt": "private\n"})
+    save_handoff(app.locate(diary / ".rubi"), "Private plans", "mine", now=1_900_000_000)
+    linked = (feature.project_root or feature.root) / ".rubi"
+    shutil.rmtree(linked)
+    linked.symlink_to(diary / ".rubi")
+    assert app.last_handoff(main) is None
+    assert app.doctor(main).worktrees == []

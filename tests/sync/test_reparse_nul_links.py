@@ -89,3 +89,20 @@ def test_a_mark_that_is_not_a_list_of_ids_is_ignored(tmp_path: Path) -> None:
         write(tmp_path / "reparse.json", text)
         assert marked(tmp_path / "reparse.json") == frozenset()
     assert marked(tmp_path / "absent.json") == frozenset()
+
+
+def test_a_mark_whose_notes_parse_the_same_is_read_once(tmp_path: Path) -> None:
+    """A mark naming notes whose parse changes no link (ids of notes parsed since, a
+    file left by another process): the run that reads them commits no graph change,
+    and the mark goes with it, or every incremental run would read them again."""
+    root = tmp_path / "vault"
+    write(root / "notes" / "a.md", "# A\n\nSee [[beta]].\n")
+    write(root / "notes" / "beta.md", "# Beta\n\n[[a]]\n")
+    paths = app.locate(root)
+    app.index(paths, full=True)
+    forget_vault_syncs()
+    reparse = paths.graph_file.with_name("reparse.json")
+    write(reparse, '["notes/a", "../../outside", "/etc/passwd"]')
+    assert app.index(paths).updated == 1  # read once
+    assert not reparse.exists()
+    assert app.index(paths).updated == 0

@@ -22,7 +22,6 @@ Files are given back as :mod:`rubi.claude.settingsfile` describes.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -32,11 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
-from rubi.claude.hookpaths import parse_hook_command
+from rubi.claude.hookpaths import event_groups, place_group
 from rubi.claude.install import (
     InstallReport,
     hook_group,
-    own_group,
     prepare_records,
     record_path,
     remove_empty_records,
@@ -134,23 +132,9 @@ def _add_hooks(
     changes: list[str] = []
     added: dict[str, Any] = record.setdefault("hooks", {})
     hooks = data.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
     for event, group in groups.items():
-        present = hooks.setdefault(event, [])
-        previous = added.get(event)
-        if previous is None or previous not in present:  # the record lost: rubi's by form
-            handler = parse_hook_command(group["hooks"][0]["command"])
-            previous = own_group(present, handler[1]) if handler else None
-        if previous is not None and previous != group and previous in present:
-            present[present.index(previous)] = copy.deepcopy(group)
-            changes.append(f"{path}: hook {event} updated")
-        elif group not in present:
-            present.append(copy.deepcopy(group))
-            changes.append(f"{path}: hook {event}")
-        else:
-            continue
-        added[event] = group
+        present = event_groups(path, hooks, event)
+        changes += [f"{path}: {change}" for change in place_group(present, event, group, added)]
     return changes
 
 

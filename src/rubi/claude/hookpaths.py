@@ -9,14 +9,17 @@ break a prompt). Nothing in the session says so, so ``rubi doctor`` and ``rubi i
 one command that points it at the rubi the user runs now.
 
 A command is recognised as rubi's only when it is, byte for byte, a command some rubi
-wrote (this one's form or an older one, :func:`parse_hook_command`): the executable is
-read back with :func:`shlex.split` and the command rebuilt from it, so a user's own
-hook that merely mentions rubi is never taken for one.
+wrote (this one's form or an older one, :func:`parse_hook_command`) and calls a program
+named ``rubi``: the executable is read back as :func:`shlex.quote` wrote it and the
+command rebuilt from it, so a user's own hook that merely mentions rubi, or another tool's of
+the same shape (``mytool hook Stop``), is never taken for one.
 """
 
 from __future__ import annotations
 
+import copy
 import os
+import re
 import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,15 +28,21 @@ from typing import Any
 
 __all__ = [
     "FIX_COMMAND",
+    "SCRIPT_NAMES",
     "SHARED_COMMAND",
     "StaleCommand",
+    "drop_stale",
+    "event_groups",
     "guarded_command",
     "hook_command",
     "own_group",
     "parse_hook_command",
+    "place_group",
     "runnable",
     "settings_files",
+    "shown",
     "stale_commands",
+    "stale_server",
 ]
 
 FIX_COMMAND = "rubi install"
@@ -85,32 +94,51 @@ def _forms(executable: str, event: str) -> Iterator[str]:
     yield shlex.join([executable, "hook", event])  # before the guard
 
 
+SCRIPT_NAMES = frozenset({"rubi", "rubi.exe"})
+"""The names of the console script :func:`rubi.claude.install.rubi_command` finds
+(compared lower-case: ``RUBI.EXE`` on Windows)."""
+
+
+def _names_rubi(executable: str) -> bool:
+    """Whether ``executable``'s last path part (after ``/`` or ``\\``) is rubi's."""
+    return re.split(r"[\\/]", executable)[-1].lower() in SCRIPT_NAMES
+
+
+_QUOTED = r"""(?:[\w@%+=:,./-]+|'[^']*'(?:"'"'[^']*')*)"""
+"""A word as :func:`shlex.quote` writes it: bare when every character is safe, else
+single-quoted with each ``'`` written ``'"'"'``."""
+
+_GUARDED = re.compile(rf"if command -v ({_QUOTED}) >/dev/null 2>&1; then exec \1 hook (\w+);")
+"""The start of :func:`hook_command`'s form and :func:`guarded_command`'s."""
+
+_PLAIN = re.compile(rf"({_QUOTED}) hook (\w+)")
+"""The form before the guard: ``EXECUTABLE hook EVENT``."""
+
+
 def parse_hook_command(command: str) -> tuple[str, str] | None:
     """``(executable, event)`` when ``command`` is a hook command a rubi wrote, else
-    None (a user's own hook, a plugin's, anything not exactly rubi's form).
+    None (a user's own hook, a plugin's, anything not exactly rubi's form, or rubi's
+    form calling a program not named ``rubi``: another tool's ``X hook EVENT``).
+
+    The executable and event are found with one anchored regular expression (linear
+    in the command's length: a settings file of 20 MB of hooks is read in well under
+    a second) and the command rebuilt from them must be one of rubi's forms, byte for
+    byte.
 
     Args:
         command: a hook's ``command`` string from a settings file (untrusted text:
-            only split, never run).
+            only matched, never run).
     """
     if not isinstance(command, str) or len(command) > 4096:
         return None
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    found = _GUARDED.match(command) or _PLAIN.fullmatch(command)
+    if found is None:
         return None
-    if words[:3] == ["if", "command", "-v"] and len(words) > 3:
-        executable = words[3]
-    elif len(words) == 3 and words[1] == "hook":
-        executable = words[0]
-    else:
+    executable = shlex.split(found.group(1))[0]  # one word: the pattern is shlex.quote's
+    event = found.group(2)
+    if not _names_rubi(executable) or not event.isidentifier():
         return None
-    for index, word in enumerate(words[:-1]):
-        if word == "hook":
-            event = words[index + 1].rstrip(";")
-            if event.isidentifier() and command in _forms(executable, event):
-                return executable, event
-    return None
+    return (executable, event) if command in _forms(executable, event) else None
 
 
 def runnable(executable: str) -> bool:
@@ -121,6 +149,13 @@ def runnable(executable: str) -> bool:
         return True
     path = Path(executable)
     return path.is_file() and os.access(path, os.X_OK)
+
+
+def shown(executable: str) -> str:
+    """``executable`` for a line of output: every character that is not printable (a
+    line break, ESC, a bidirectional override) as its escape (``\\n``), so a path
+    from a cloned settings file cannot add a line or a terminal sequence."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in executable)
 
 
 @dataclass(frozen=True)
@@ -159,7 +194,7 @@ class StaleCommand:
             if self.falls_back:
                 meanwhile = f"{'it runs' if one else 'they run'} `rubi` from PATH, if any"
         return (
-            f"rubi's {what} {self.executable}, which no longer exists (a "
+            f"rubi's {what} {shown(self.executable)}, which no longer exists (a "
             f"venv moved, rubi reinstalled); `{self.fix}` points "
             f"{'them' if len(self.events) > 1 else 'it'} at the rubi you run "
             f"now (meanwhile {meanwhile})"
@@ -193,26 +228,48 @@ def _server_command(data: dict[str, Any]) -> str | None:
     servers = data.get("mcpServers")
     server = servers.get("rubi") if isinstance(servers, dict) else None
     command = server.get("command") if isinstance(server, dict) else None
-    if isinstance(command, str) and Path(command).name in ("rubi", "rubi.exe"):
+    if isinstance(command, str) and _names_rubi(command):
         return command
     return None
+
+
+def stale_server(entry: Any) -> bool:
+    """Whether ``entry`` (an ``mcpServers.rubi`` member) is a server some rubi's
+    install wrote, ``{"type": "stdio", "command": ".../rubi", "args": ["serve"]}``,
+    whose rubi is gone: a second install may point it at the running rubi without
+    its record, as it does rubi's hooks (anything else named rubi is the user's)."""
+    if not isinstance(entry, dict) or set(entry) - {"type", "command", "args"}:
+        return False
+    command = entry.get("command")
+    return (
+        entry.get("type", "stdio") == "stdio"
+        and entry.get("args") == ["serve"]
+        and isinstance(command, str)
+        and os.path.isabs(command)
+        and _names_rubi(command)
+        and not runnable(command)
+    )
 
 
 def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
     """Every hook (and user-wide MCP server) rubi wrote in ``files`` whose rubi is
     gone, in file order; a file absent, unreadable or not JSON is skipped (what reads
-    it for real reports that).
+    it for real reports that), and so is a project's file that resolves outside its
+    project (a cloned ``.claude/settings.local.json`` linked elsewhere: ``rubi
+    install`` neither reads nor rewrites it either).
 
     Args:
-        files: ``(settings file, user_wide)`` pairs, see :func:`settings_files`.
+        files: ``(settings file, user_wide)`` pairs, see :func:`settings_files` (a
+            project's file is ``PROJECT/.claude/settings.local.json``).
     """
     from rubi.claude import settingsfile
     from rubi.core.errors import RubiError
 
     found: list[StaleCommand] = []
     for path, user_wide in files:
+        within = None if user_wide else path.parent.parent  # the project
         try:
-            data = settingsfile.load(path) if path.is_file() else {}
+            data = settingsfile.load(path, within) if path.is_file() else {}
         except (RubiError, OSError):
             continue
         fix = FIX_COMMAND + (" --user" if user_wide else "")
@@ -233,16 +290,103 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
     return found
 
 
+def _handler(group: Any) -> tuple[str, str] | None:
+    """``(executable, event)`` of a matcher group some rubi's install added (one hook
+    whose command is exactly rubi's form), else None."""
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
+        return None
+    return parse_hook_command(hooks[0].get("command", ""))
+
+
 def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
     """The first of ``groups`` that some rubi's install added for ``event`` (one hook
-    whose command is exactly rubi's form, any executable: see
+    whose command is exactly rubi's form, any executable named rubi: see
     :func:`rubi.claude.hookpaths.parse_hook_command`), None when there is none; so a
     second install replaces it in place even when its record is gone."""
     for group in groups:
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
-            continue
-        parsed = parse_hook_command(hooks[0].get("command", ""))
-        if parsed is not None and parsed[1] == event:
+        handler = _handler(group)
+        if handler is not None and handler[1] == event:
             return group  # type: ignore[no-any-return]
     return None
+
+
+def drop_stale(groups: list[Any], event: str, keep: Any) -> list[str]:
+    """Take out of ``groups`` (but ``keep``) every hook some rubi's install added for
+    ``event`` whose rubi is gone, and every group left empty by that, and return their
+    executables: a copy an install appended when its record was lost (rubi before
+    the in-place update) runs ``rubi`` from PATH a second time on every event, and
+    ``rubi doctor`` would name it while a new install changed nothing. A hook of the
+    user's own in the same group (added beside rubi's in Claude Code's ``/hooks``)
+    stays."""
+    dropped: list[str] = []
+    for group in list(groups):
+        hooks = group.get("hooks") if isinstance(group, dict) and group != keep else None
+        if not isinstance(hooks, list):
+            continue
+        gone = [(h, exe) for h in hooks if (exe := _stale_hook(h, event)) is not None]
+        for hook, exe in gone:
+            hooks.remove(hook)
+            dropped.append(exe)
+        if gone and not hooks:
+            groups.remove(group)
+    return dropped
+
+
+def _stale_hook(hook: Any, event: str) -> str | None:
+    """The executable of ``hook`` when it is rubi's for ``event`` and its rubi is gone."""
+    command = hook.get("command") if isinstance(hook, dict) else None
+    handler = parse_hook_command(command) if isinstance(command, str) else None
+    if handler is None or handler[1] != event or runnable(handler[0]):
+        return None
+    return handler[0]
+
+
+def event_groups(path: Path, hooks: Any, event: str) -> list[Any]:
+    """The matcher groups of ``event`` in ``hooks`` (a settings file's ``hooks``
+    member), an empty list added when there are none.
+
+    Raises:
+        RubiError: ``hooks`` is not an object, or its ``event`` member not a list
+            (a hand edit Claude Code would refuse too): rubi will not overwrite it.
+    """
+    from rubi.core.errors import RubiError
+
+    if not isinstance(hooks, dict):
+        raise RubiError(f"{path}: `hooks` is not an object; rubi will not overwrite it")
+    groups = hooks.setdefault(event, [])
+    if not isinstance(groups, list):
+        raise RubiError(f"{path}: `hooks.{event}` is not a list; rubi will not overwrite it")
+    return groups
+
+
+def place_group(
+    groups: list[Any], key: str, group: dict[str, Any], added: dict[str, Any]
+) -> list[str]:
+    """Put ``group`` (rubi's matcher group for the settings event ``key``) into
+    ``groups``: an earlier install's updated in place (found by ``added``, the
+    record's groups by event, or when the record is lost by its form:
+    :func:`own_group`), else appended; then every other copy whose rubi is gone taken
+    out (:func:`drop_stale`). ``added[key]`` is set when ``groups`` changed.
+
+    Returns:
+        What changed, one phrase each (``hook KEY updated``, ``hook KEY``, ``hook KEY
+        calling PATH removed``); empty when ``group`` was there already.
+    """
+    handler = _handler(group)
+    event = handler[1] if handler else key  # a harness's event runs rubi's handler
+    previous = added.get(key)
+    if previous is None or previous not in groups:  # the record lost: rubi's by form
+        previous = own_group(groups, event)
+    changes: list[str] = []
+    if previous is not None and previous != group and previous in groups:
+        groups[groups.index(previous)] = copy.deepcopy(group)
+        changes.append(f"hook {key} updated")
+    elif group not in groups:
+        groups.append(copy.deepcopy(group))
+        changes.append(f"hook {key}")
+    if changes:
+        added[key] = group
+    return changes + [
+        f"hook {key} calling {gone} removed" for gone in drop_stale(groups, event, group)
+    ]

@@ -17,7 +17,6 @@ machine would break every teammate's clone; install says so when rubi is not on 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import shutil
@@ -30,7 +29,14 @@ from typing import Any
 
 from rubi.claude import settingsfile
 from rubi.claude.hookevents import POST_TOOL_MATCHER
-from rubi.claude.hookpaths import SHARED_COMMAND, hook_command, own_group
+from rubi.claude.hookpaths import (
+    SHARED_COMMAND,
+    event_groups,
+    hook_command,
+    own_group,
+    place_group,
+    stale_server,
+)
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -226,19 +232,9 @@ def install(
     added_hooks: dict[str, Any] = record.get("hooks", {})
     hooks = settings.setdefault("hooks", {})
     for event, group in hook_groups(command).items():
-        groups = hooks.setdefault(event, [])
-        previous = added_hooks.get(event)
-        if previous is None or previous not in groups:
-            previous = own_group(groups, event)  # the record lost: rubi's by its form
-        if previous is not None and previous != group and previous in groups:
-            # an earlier install (another rubi, an older command form): update it in place
-            groups[groups.index(previous)] = copy.deepcopy(group)
-            added_hooks[event] = group
-            report.changes.append(f"{settings_file}: hook {event} updated")
-        elif group not in groups:
-            groups.append(copy.deepcopy(group))
-            added_hooks[event] = group
-            report.changes.append(f"{settings_file}: hook {event}")
+        groups = event_groups(settings_file, hooks, event)
+        for change in place_group(groups, event, group, added_hooks):
+            report.changes.append(f"{settings_file}: {change}")
     if report.changes:
         record.setdefault("settings_existed", settings_file.exists())
         _write(record, record_file, settings_file, settings)
@@ -252,8 +248,10 @@ def install(
         record["mcp"] = server
         _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi")
-    elif servers["rubi"] != server and servers["rubi"] == record.get("mcp"):
-        servers["rubi"] = server  # added by an earlier install: point it at this rubi
+    elif servers["rubi"] != server and (
+        servers["rubi"] == record.get("mcp") or stale_server(servers["rubi"])
+    ):  # added by an earlier install (by the record, or its rubi is gone): this rubi
+        servers["rubi"] = server
         record["mcp"] = server
         _write(record, record_file, mcp_file, mcp)
         report.changes.append(f"{mcp_file}: MCP server rubi updated")
@@ -341,11 +339,12 @@ def _remove_hooks(
 ) -> None:
     """Take the hook groups of ``record`` out of ``settings_file``."""
     settings = _load(settings_file, within)
-    hooks = settings.get("hooks", {})
+    hooks = settings.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}  # a hand edit: nothing of rubi's
     removed = False
     for event, group in record.get("hooks", {}).items():
         groups = hooks.get(event, [])
-        if group in groups:
+        if isinstance(groups, list) and group in groups:
             groups.remove(group)
             removed = True
             report.changes.append(f"{settings_file}: removed hook {event}")

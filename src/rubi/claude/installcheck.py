@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
-from rubi.claude.hookpaths import FIX_COMMAND, own_group, parse_hook_command, stale_commands
+from rubi.claude.hookpaths import (
+    FIX_COMMAND,
+    own_group,
+    parse_hook_command,
+    shown,
+    stale_commands,
+)
 from rubi.claude.install import HOOK_EVENTS
 from rubi.core.errors import RubiError
 
@@ -41,9 +47,28 @@ def _missing_line(settings_file: Path, missing: list[str], fix: str) -> str:
     )
 
 
+def _user_wide(missing: list[str], user_file: Path) -> tuple[list[str], list[str]]:
+    """Of the events ``missing`` in a project's settings, those still missing when
+    the user-wide hooks in ``user_file`` count (an install with ``--user`` serves
+    every project: a project install beside it would only add copies), and the line
+    saying which are there (none when none)."""
+    try:
+        data = settingsfile.load(user_file)
+    except RubiError:
+        return missing, []
+    user_missing, _ = _own_hooks(data)
+    there = [event for event in missing if event not in user_missing]
+    if not there:
+        return missing, []
+    return [e for e in missing if e in user_missing], [
+        f"{user_file}: rubi's hooks {', '.join(there)} are installed user-wide (every project)"
+    ]
+
+
 def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]]:
     """What ``rubi install --check`` says: whether rubi's Claude Code hooks are in the
-    settings file an install (with the same ``user``) writes, and whether the rubi
+    settings file an install (with the same ``user``) writes, or for a project in the
+    user's (an install with ``--user`` serves every project), and whether the rubi
     they call exists. Reads only; writes nothing.
 
     Args:
@@ -68,12 +93,17 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
         return False, [str(exc)]
     missing, callers = _own_hooks(data)
     files = [(settings_file, user), *([(home / ".claude.json", True)] if user else [])]
+    lines: list[str] = []
+    if missing and not user:  # Claude Code runs the user's hooks in every project too
+        missing, wide = _user_wide(missing, home / ".claude" / "settings.json")
+        files += [(home / ".claude" / "settings.json", True)] if wide else []
+        lines += wide
     stale = stale_commands(files)
-    lines = [s.line() for s in stale]
+    lines = [s.line() for s in stale] + lines
     gone = {s.executable for s in stale}
     for executable, count in callers.items():
         if executable not in gone:
-            lines.append(f"{settings_file}: {count} of rubi's hooks call {executable}")
+            lines.append(f"{settings_file}: {count} of rubi's hooks call {shown(executable)}")
     if missing:
         lines.append(_missing_line(settings_file, missing, fix))
     return not stale and not missing, lines

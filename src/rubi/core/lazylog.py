@@ -53,17 +53,26 @@ def log_to_stderr(verbose: int = 0) -> None:
     as one plain line each (``warning: notes/x.md: …``, the form ``rubi index`` gives
     its warnings); with ``verbose`` 1 rubi's own debug lines too, with 2 or more every
     library's, each naming its level and logger (``DEBUG rubi.search.engine: …``).
-    Does nothing when the root logger already has a handler (``logging.basicConfig``)."""
+    Does nothing when the root logger already has a handler (``logging.basicConfig``).
+
+    A line's characters a terminal would act on are shown as escapes
+    (:func:`rubi.core.safetext.terminal_text`), as in the commands' own output: a
+    warning names folders and files a clone or another user chose (``rubi serve``
+    below a refused vault names it)."""
     import logging
     import sys
 
-    class _Line(logging.Formatter):
+    from rubi.core.safetext import terminal_text
+
+    class _Visible(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return terminal_text(super().format(record))
+
+    class _Line(_Visible):
         def formatMessage(self, record: logging.LogRecord) -> str:
             return f"{record.levelname.lower()}: {record.message}"
 
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        logging.Formatter("%(levelname)s %(name)s: %(message)s") if verbose else _Line()
-    )
+    handler.setFormatter(_Visible("%(levelname)s %(name)s: %(message)s") if verbose else _Line())
     logging.basicConfig(level=logging.DEBUG if verbose > 1 else logging.WARNING, handlers=[handler])
     logging.getLogger("rubi").setLevel(logging.DEBUG if verbose else logging.NOTSET)

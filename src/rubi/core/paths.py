@@ -289,13 +289,17 @@ def walked_vault(walk: VaultWalk) -> VaultPaths:
 def trusted_vault(candidate: Path) -> bool:
     """Whether rubi may read ``candidate`` (a ``.rubi`` folder, or its link) as a
     project vault it did not walk to, by the walk's own rule (:func:`walked_vault`):
-    not at the filesystem's root, and the user's own (the entry and, when a link, the
-    folder it leads to) or its project folder listed in :data:`SAFE_VAULTS_ENV`. For
+    not at the filesystem's root, not a link leading out of its project folder (that
+    worktree's own files would refuse every read below it, and a handoff read there
+    fails the session's), and the user's own (the entry and, when a link, the folder
+    it leads to) or its project folder listed in :data:`SAFE_VAULTS_ENV`. For
     another git worktree's vault (:func:`rubi.knowledge.worktrees.other_vaults`):
     ``git worktree list`` names folders this repository once had, and one removed
     without ``git worktree prune`` can be made again by another user."""
+    from rubi.core.safepaths import is_inside
+
     folder = Path(os.path.realpath(candidate.absolute().parent))
-    if folder.parent == folder:
+    if folder.parent == folder or not is_inside(folder, candidate):
         return False
     return _owned_by_user(candidate) or declared_safe(folder)
 

@@ -144,13 +144,20 @@ class Snapshots:
         except (TypeError, ValueError) as exc:
             self._refused(live, exc)
             return
+        self._whole()
+        self.flat_gen, self.flat_stamp = gen, live.code_stamp
+
+    def _whole(self) -> None:
+        """A flat graph is on disk, so the graph holds no node it cannot carry: the
+        notes :attr:`reparse_file` names (if any) need no other parse. Removed here,
+        after a write or a restamp (a run whose reparse changed no link commits no
+        graph change), else every incremental run would read them again."""
         if self.repaired:  # a graph an older rubi parsed is whole again
             try:
                 self.reparse_file.unlink(missing_ok=True)  # rubi.sync.reparse
             except OSError as exc:  # the next run parses those notes once more
                 log.debug("%s: not removed (%s)", self.reparse_file, exc)
             self.repaired = False
-        self.flat_gen, self.flat_stamp = gen, live.code_stamp
 
     def _refused(self, live: LiveGraph, exc: Exception) -> None:
         """The flat graph of ``live`` could not be written (``exc``): remove the file
@@ -189,6 +196,7 @@ class Snapshots:
         try:
             if restamp(self.flat_file, gen, new_gen):
                 self.flat_gen = new_gen
+                self._whole()
         except OSError as exc:
             log.warning("%s: flat graph not marked current (%s)", self.flat_file, exc)
 
