@@ -110,3 +110,29 @@ def test_every_form_rubi_wrote_is_read_back() -> None:
             assert parse_hook_command(hook_command(exe, event)) == (exe, event)
     old = "if command -v /v/bin/rubi >/dev/null 2>&1; then exec /v/bin/rubi hook Stop; fi"
     assert parse_hook_command(old) == ("/v/bin/rubi", "Stop")
+
+
+@pytest.mark.parametrize("pip_form", [False, True])
+def test_a_rubi_whose_python_is_gone_is_named_not_taken_as_working(
+    tmp_path: Path, pip_form: bool
+) -> None:
+    # pip writes its /bin/sh form for a path with a space (a #! line ends at one)
+    python = tmp_path / ("py 3" if pip_form else "py3") / "python3"
+    write(python, "#!/bin/sh\nexit 0\n")
+    python.chmod(0o755)
+    script = tmp_path / "venv" / "bin" / "rubi"
+    head = f"#!/bin/sh\n'''exec' '{python}' \"$0\" \"$@\"\n' '''\n" if pip_form else f"#!{python}\n"
+    write(script, head + "import sys\n")
+    script.chmod(0o755)
+    project = tmp_path / "p"
+    install(project, command=str(script), compact_window=None)
+    assert stale_commands([(_settings(project), False)]) == []
+    assert check_install(project)[0]
+
+    python.unlink()  # the venv's Python removed or upgraded: the script stays
+    (stale,) = stale_commands([(_settings(project), False)])
+    assert stale.executable == str(script) and len(stale.events) == len(HOOK_EVENTS)
+    ok, (line,) = check_install(project)
+    assert not ok
+    assert f"its Python {python} is gone" in line and "`rubi install`" in line
+    assert "not found" in line and "\n" not in line
