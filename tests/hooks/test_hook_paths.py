@@ -136,3 +136,20 @@ def test_a_rubi_whose_python_is_gone_is_named_not_taken_as_working(
     assert not ok
     assert f"its Python {python} is gone" in line and "`rubi install`" in line
     assert "not found" in line and "\n" not in line
+
+
+def test_doctor_says_when_the_project_s_server_command_is_not_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "p"
+    (project / ".rubi").mkdir(parents=True)
+    server = {"type": "stdio", "command": "rubi", "args": ["serve"]}
+    write(project / ".mcp.json", json.dumps({"mcpServers": {"rubi": server}}))
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    said = [
+        ln for ln in CliRunner().invoke(cli, ["doctor"]).output.splitlines() if ".mcp.json" in ln
+    ]
+    assert len(said) == 1 and "`rubi` from PATH" in said[0] and "on PATH" in said[0]
+    monkeypatch.setenv("PATH", str(fake_rubi(tmp_path / "bin").parent))
+    assert ".mcp.json" not in CliRunner().invoke(cli, ["doctor"]).output

@@ -33,6 +33,7 @@ __all__ = [
     "parse_hook_command",
     "runnable",
     "settings_files",
+    "shared_server_unreachable",
     "stale_commands",
 ]
 
@@ -293,6 +294,40 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
         if server and why:
             found.append(StaleCommand(path, "MCP server", server, fix, reason=why))
     return found
+
+
+def shared_server_unreachable(project: Path, bin_folder: Path) -> str | None:
+    """One line when the project's ``.mcp.json`` runs rubi's MCP server as ``rubi`` from
+    PATH (:data:`SHARED_COMMAND`, what ``rubi install`` writes) and no ``rubi`` is on
+    this process's PATH: Claude Code, started from the same shell, cannot start the
+    server. None otherwise (no such file or server, a file rubi cannot read: what
+    reads it for real reports that).
+
+    Args:
+        project: the project folder.
+        bin_folder: the folder of the rubi that runs now, named as one fix.
+    """
+    import shutil
+
+    from rubi.claude import settingsfile
+    from rubi.core.errors import RubiError
+
+    mcp_file = project / ".mcp.json"
+    try:
+        data = settingsfile.load(mcp_file, project) if mcp_file.is_file() else {}
+    except (RubiError, OSError):
+        return None
+    servers = data.get("mcpServers")
+    server = servers.get("rubi") if isinstance(servers, dict) else None
+    if not isinstance(server, dict) or server.get("command") != SHARED_COMMAND:
+        return None
+    if shutil.which(SHARED_COMMAND) is not None:
+        return None
+    return (
+        f"{mcp_file}: the MCP server runs `rubi` from PATH, and rubi is not on this PATH "
+        "(Claude Code started from this shell cannot start it): install rubi with "
+        f"`pipx install` or `uv tool install` (README), or put {bin_folder} on PATH"
+    )
 
 
 def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:
