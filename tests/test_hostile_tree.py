@@ -104,6 +104,15 @@ def test_note_symlink_to_a_file_outside_is_reported_and_never_read(
 
 
 @pytest.mark.timeout(60)
+def test_note_symlink_to_a_missing_file_outside_says_so(project: Path, outside: Path) -> None:
+    (project / ".rubi" / "notes" / "x.md").symlink_to(outside / "no-such-file")
+    assert warnings_of(project)["notes/x.md"] == (
+        "a symlink to a file outside the project that does not exist; rubi does not "
+        "read it: remove the link, or replace it with the file itself"
+    )
+
+
+@pytest.mark.timeout(60)
 def test_note_swapped_for_a_symlink_after_indexing_is_not_shown(
     project: Path, outside: Path
 ) -> None:

@@ -284,3 +284,46 @@ def test_a_gone_rubi_hook_beside_a_user_s_own_in_one_group_goes_alone(tmp_path: 
     stop = read(_settings(project))["hooks"]["Stop"]
     assert stop == [{"hooks": [mine]}, {"hooks": []}, hook_groups(str(new))["Stop"]]
     assert check_install(project)[0]
+
+
+@pytest.mark.parametrize("pip_form", [False, True])
+def test_a_rubi_whose_python_is_gone_is_named_not_taken_as_working(
+    tmp_path: Path, pip_form: bool
+) -> None:
+    # pip writes its /bin/sh form for a path with a space (a #! line ends at one)
+    python = tmp_path / ("py 3" if pip_form else "py3") / "python3"
+    write(python, "#!/bin/sh\nexit 0\n")
+    python.chmod(0o755)
+    script = tmp_path / "venv" / "bin" / "rubi"
+    head = f"#!/bin/sh\n'''exec' '{python}' \"$0\" \"$@\"\n' '''\n" if pip_form else f"#!{python}\n"
+    write(script, head + "import sys\n")
+    script.chmod(0o755)
+    project = tmp_path / "p"
+    install(project, command=str(script), compact_window=None)
+    assert stale_commands([(_settings(project), False)]) == []
+    assert check_install(project)[0]
+
+    python.unlink()  # the venv's Python removed or upgraded: the script stays
+    (stale,) = stale_commands([(_settings(project), False)])
+    assert stale.executable == str(script) and len(stale.events) == len(HOOK_EVENTS)
+    ok, (line,) = check_install(project)
+    assert not ok
+    assert f"its Python {python} is gone" in line and "`rubi install`" in line
+    assert "not found" in line and "\n" not in line
+
+
+def test_doctor_says_when_the_project_s_server_command_is_not_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "p"
+    (project / ".rubi").mkdir(parents=True)
+    server = {"type": "stdio", "command": "rubi", "args": ["serve"]}
+    write(project / ".mcp.json", json.dumps({"mcpServers": {"rubi": server}}))
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    said = [
+        ln for ln in CliRunner().invoke(cli, ["doctor"]).output.splitlines() if ".mcp.json" in ln
+    ]
+    assert len(said) == 1 and "`rubi` from PATH" in said[0] and "on PATH" in said[0]
+    monkeypatch.setenv("PATH", str(fake_rubi(tmp_path / "bin").parent))
+    assert ".mcp.json" not in CliRunner().invoke(cli, ["doctor"]).output

@@ -40,6 +40,7 @@ def test_below_another_users_vault_the_instructions_say_it_was_refused_and_why(
     assert "no .rubi/ folder" not in instructions
     assert str(shared / ".rubi") in instructions and "owned by another user" in instructions
     assert f"{SAFE_VAULTS_ENV}={shared}" in instructions and "personal vault" in instructions
+    assert instructions.count("use it") == 1  # the refusal said once, then its fixes
     handshake = load_handshake()
     assert handshake is not None
     told = handshake.with_instructions(instructions).answer("initialize", "2025-06-18")

@@ -1,4 +1,4 @@
-"""Which rubi a hook written by ``rubi install`` calls, and whether it still exists.
+"""Which rubi a hook written by ``rubi install`` calls, and whether it still runs.
 
 ``rubi install`` writes hooks that call the running rubi by its absolute path
 (:func:`hook_command`). When that venv is moved, recreated
@@ -40,6 +40,7 @@ __all__ = [
     "place_group",
     "runnable",
     "settings_files",
+    "shared_server_unreachable",
     "shown",
     "stale_commands",
     "stale_server",
@@ -143,12 +144,59 @@ def parse_hook_command(command: str) -> tuple[str, str] | None:
 
 def runnable(executable: str) -> bool:
     """Whether ``executable`` names a program a shell could run: an absolute path to
-    an executable file, or a bare name (looked up on the caller's PATH, which is not
-    known here: taken as runnable)."""
+    an executable file whose script interpreter exists (:func:`why_not_runnable`), or
+    a bare name (looked up on the caller's PATH, which is not known here: taken as
+    runnable)."""
+    return why_not_runnable(executable) is None
+
+
+GONE = "no longer exists"
+""":func:`why_not_runnable`'s reason for a path that is not there."""
+
+_PIP_EXEC = "'''exec' "
+"""How the second line of a script pip writes under ``#!/bin/sh`` starts (for an
+interpreter path that is long or holds spaces): the interpreter follows."""
+
+
+def why_not_runnable(executable: str) -> str | None:
+    """Why a shell could not run ``executable``, in a few words (:data:`GONE`, or
+    ``cannot run: its Python /old/bin/python3 is gone``), None when it could.
+
+    A venv's ``rubi`` is a script whose first line names the venv's Python: once
+    that Python is removed or upgraded (pyenv, Homebrew) the script is still there,
+    ``command -v`` still finds it, and every hook exits 127 with ``not found``. So
+    the interpreter is read back, from the ``#!`` line or from the line pip writes
+    below ``#!/bin/sh`` (:data:`_PIP_EXEC`). Reads at most the first 512 bytes;
+    never runs the file.
+    """
     if not os.path.isabs(executable):
-        return True
+        return None
     path = Path(executable)
-    return path.is_file() and os.access(path, os.X_OK)
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        return GONE
+    interpreter = _interpreter(path)
+    if interpreter is None or (os.path.isfile(interpreter) and os.access(interpreter, os.X_OK)):
+        return None
+    return f"cannot run: its Python {interpreter} is gone"
+
+
+def _interpreter(script: Path) -> str | None:
+    """The absolute interpreter path a script's first lines name, None when there is
+    none to check (a binary, a relative name, an unreadable or odd first line)."""
+    try:
+        with script.open("rb") as handle:
+            head = handle.read(512).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    if not head or not head[0].startswith("#!"):
+        return None
+    words = head[0][2:].split()
+    if words == ["/bin/sh"] and len(head) > 1 and head[1].startswith(_PIP_EXEC):
+        try:
+            words = shlex.split(head[1][len(_PIP_EXEC) :])
+        except ValueError:
+            return None
+    return words[0] if words and os.path.isabs(words[0]) else None
 
 
 def shown(executable: str) -> str:
@@ -170,6 +218,7 @@ class StaleCommand:
         events: the hooks' events (empty for the MCP server).
         falls_back: the hooks run ``rubi`` from PATH meanwhile (this rubi's form;
             an older install's do nothing).
+        reason: why it cannot run (:func:`why_not_runnable`).
     """
 
     file: Path
@@ -178,6 +227,7 @@ class StaleCommand:
     fix: str
     events: tuple[str, ...] = ()
     falls_back: bool = False
+    reason: str = GONE
 
     def line(self) -> str:
         """One line for a user: the file, then :meth:`problem`."""
@@ -185,18 +235,23 @@ class StaleCommand:
 
     def problem(self) -> str:
         """What is gone, what happens meanwhile, and the command that fixes it."""
+        one = len(self.events) == 1
         if not self.events:
             what, meanwhile = "MCP server calls", "Claude Code cannot start it"
         else:
-            one = len(self.events) == 1
             what = f"hook {self.events[0]} calls" if one else f"{len(self.events)} hooks call"
             meanwhile = f"{'it does' if one else 'they do'} nothing"
             if self.falls_back:
                 meanwhile = f"{'it runs' if one else 'they run'} `rubi` from PATH, if any"
+        if self.reason != GONE:  # the script is there: the guard runs it, and it fails
+            cause = f"{self.reason} (a Python removed or upgraded)"
+            if self.events:
+                meanwhile = f"{'it fails' if one else 'each fails'} with 'not found'"
+        else:
+            cause = f"{GONE} (a venv moved, rubi reinstalled)"
         return (
-            f"rubi's {what} {shown(self.executable)}, which no longer exists (a "
-            f"venv moved, rubi reinstalled); `{self.fix}` points "
-            f"{'them' if len(self.events) > 1 else 'it'} at the rubi you run "
+            f"rubi's {what} {shown(self.executable)}, which {cause}; `{self.fix}` points "
+            f"{'it' if one or not self.events else 'them'} at the rubi you run "
             f"now (meanwhile {meanwhile})"
         )
 
@@ -275,18 +330,26 @@ def stale_commands(files: Iterable[tuple[Path, bool]]) -> list[StaleCommand]:
         fix = FIX_COMMAND + (" --user" if user_wide else "")
         gone: dict[str, list[str]] = {}  # executable -> events, in file order
         fallback: dict[str, bool] = {}
+        reasons: dict[str, str | None] = {}
         for command in _hook_commands(data):
             parsed = parse_hook_command(command)
-            if parsed and not runnable(parsed[0]):
+            if parsed and parsed[0] not in reasons:
+                reasons[parsed[0]] = why_not_runnable(parsed[0])
+            if parsed and reasons[parsed[0]]:
                 events = gone.setdefault(parsed[0], [])
                 if parsed[1] not in events:
                     events.append(parsed[1])
                 fallback[parsed[0]] = command == hook_command(*parsed)
         for exe, events in gone.items():
-            found.append(StaleCommand(path, "hooks", exe, fix, tuple(events), fallback[exe]))
+            found.append(
+                StaleCommand(
+                    path, "hooks", exe, fix, tuple(events), fallback[exe], reasons[exe] or GONE
+                )
+            )
         server = _server_command(data) if user_wide else None
-        if server and not runnable(server):
-            found.append(StaleCommand(path, "MCP server", server, fix))
+        why = why_not_runnable(server) if server else None
+        if server and why:
+            found.append(StaleCommand(path, "MCP server", server, fix, reason=why))
     return found
 
 
@@ -297,6 +360,40 @@ def _handler(group: Any) -> tuple[str, str] | None:
     if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
         return None
     return parse_hook_command(hooks[0].get("command", ""))
+
+
+def shared_server_unreachable(project: Path, bin_folder: Path) -> str | None:
+    """One line when the project's ``.mcp.json`` runs rubi's MCP server as ``rubi`` from
+    PATH (:data:`SHARED_COMMAND`, what ``rubi install`` writes) and no ``rubi`` is on
+    this process's PATH: Claude Code, started from the same shell, cannot start the
+    server. None otherwise (no such file or server, a file rubi cannot read: what
+    reads it for real reports that).
+
+    Args:
+        project: the project folder.
+        bin_folder: the folder of the rubi that runs now, named as one fix.
+    """
+    import shutil
+
+    from rubi.claude import settingsfile
+    from rubi.core.errors import RubiError
+
+    mcp_file = project / ".mcp.json"
+    try:
+        data = settingsfile.load(mcp_file, project) if mcp_file.is_file() else {}
+    except (RubiError, OSError):
+        return None
+    servers = data.get("mcpServers")
+    server = servers.get("rubi") if isinstance(servers, dict) else None
+    if not isinstance(server, dict) or server.get("command") != SHARED_COMMAND:
+        return None
+    if shutil.which(SHARED_COMMAND) is not None:
+        return None
+    return (
+        f"{mcp_file}: the MCP server runs `rubi` from PATH, and rubi is not on this PATH "
+        "(Claude Code started from this shell cannot start it): install rubi with "
+        f"`pipx install` or `uv tool install` (README), or put {bin_folder} on PATH"
+    )
 
 
 def own_group(groups: list[Any], event: str) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from pathlib import Path
 
@@ -282,6 +283,12 @@ def _print_information(report: app.DoctorReport, paths: VaultPaths) -> None:
     ):
         for w in found:
             echo(f"{label:<10} {w}")
+    if paths.project_root is not None:
+        from rubi.claude.hookpaths import shared_server_unreachable
+
+        unreachable = shared_server_unreachable(paths.project_root, Path(sys.executable).parent)
+        if unreachable:
+            echo(f"{'server':<10} {unreachable}")
     semantic = semantic_status(paths)
     if semantic.startswith("off"):
         echo(f"semantic search {semantic}")

@@ -166,6 +166,11 @@ def _special(mode: int, via_link: bool) -> str:
 
 
 def _outside(path: Path, where: str) -> str:
+    if os.path.islink(path) and not os.path.exists(path):
+        return (
+            f"a symlink to a file outside {where} that does not exist; rubi does not "
+            "read it: remove the link, or replace it with the file itself"
+        )
     if os.path.islink(path):
         return (
             f"a symlink to a file outside {where}; rubi does not read it: "

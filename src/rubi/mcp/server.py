@@ -77,9 +77,9 @@ read its notes, register saves there."""
 """The instructions outside a project (:func:`open_vault`)."""
 
 REFUSED_INSTRUCTIONS = """\
-rubi found a project memory at or above this folder and did not use it: {why} Tell the \
-user this before relying on rubi here; the change takes effect when the MCP server restarts. \
-Until then the tools use the user's personal vault: search and read its notes, \
+rubi refused a project memory at or above this folder: {why} Tell the user this \
+before relying on rubi here; whichever fix they choose takes effect when the MCP server \
+restarts. Until then the tools use the user's personal vault: search and read its notes, \
 register saves there."""
 """The instructions below a vault the walk refused (another user's, at the root,
 linked out of its project): ``{why}`` is the refusal, which names the vault, the
