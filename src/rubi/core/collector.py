@@ -51,8 +51,8 @@ import gc
 
 __all__ = [
     "RESIDENT_YOUNG",
-    "freeze_loads",
     "WHOLE_EVERY",
+    "freeze_loads",
     "loaded",
     "new_generation",
     "pause_collector",
