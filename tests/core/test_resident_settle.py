@@ -5,6 +5,7 @@ next ones do not walk it again; a generation it replaces is still freed
 from __future__ import annotations
 
 import gc
+import pickle
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,8 @@ import pytest
 from rubi import app
 from rubi.core import collector
 from rubi.core.collector import WHOLE_EVERY, new_generation, resident_collector
+from rubi.core.paths import cache_home
+from rubi.core.picklefiles import load_pickle
 from rubi.index.warm import index_at
 
 from helpers import write
@@ -79,6 +82,34 @@ def test_every_few_full_collections_walk_the_whole_heap() -> None:
         assert ref() is not None
     gc.collect()  # the WHOLE_EVERY-th
     assert ref() is None
+
+
+def _pickled() -> Path:
+    """A pickle of 1,000 dicts in the user's rubi cache (where rubi loads from)."""
+    path = cache_home() / "rows.pickle"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps([{"row": i} for i in range(1000)]))
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_load_is_frozen_unless_a_replaced_generation_waits_for_a_full_collection() -> None:
+    path = _pickled()
+    rows = load_pickle(path)
+    assert gc.get_freeze_count() > len(rows)  # type: ignore[arg-type]
+    old, ref = _cycle()
+    gc.collect()
+    del old
+    new_generation()  # the cycle is the replaced generation
+    load_pickle(path)
+    assert gc.get_freeze_count() == 0  # the load froze nothing: the cycle is not kept
+    gc.collect()
+    assert ref() is None
+    assert gc.get_freeze_count() > len(rows)  # type: ignore[arg-type]
+    gc.unfreeze()
+    load_pickle(path)
+    assert gc.get_freeze_count() > len(rows)  # type: ignore[arg-type]
 
 
 def test_a_process_that_does_not_settle_freezes_nothing() -> None:
