@@ -183,13 +183,12 @@ def load_pickle(path: Path) -> object:
     while unpickling makes the notes cache of a 3,000-note vault load in 108 ms
     instead of 172 ms (best of 6, the deferred young collections included).
 
-    The result is frozen (``gc.freeze``) in a one-shot process
-    (:func:`rubi.core.collector.freeze_loads`) and in a settled server only until it
-    replaces a generation (:func:`rubi.core.collector.new_generation`): frozen objects
-    are left out of every collection, so reference cycles among them are never freed,
-    and a long-lived process (the MCP server, the watcher) that reloads its graph after
-    every change kept every old graph alive when it froze each load for good (60 → 130
-    MiB over 100 register + read cycles on 173 notes; flat without it).
+    The result is not frozen (``gc.freeze``) but in a one-shot process
+    (:func:`rubi.core.collector.freeze_loads`): frozen objects are left out of every
+    collection, so reference cycles among them are never freed, and a long-lived
+    process (the MCP server, the watcher) that reloads its graph after every change
+    kept every old graph alive (60 → 130 MiB over 100 register + read
+    cycles on 173 notes; flat without it).
 
     Raises:
         FileNotFoundError: no such file.
@@ -204,7 +203,7 @@ def load_pickle(path: Path) -> object:
 def collector_paused() -> Iterator[None]:
     """The garbage collector paused inside the block (for unpickling: see
     :func:`load_pickle`), and enabled again after it if it was enabled before. In a
-    one-shot process or a settled server what is alive after the block is frozen
+    one-shot process what is alive after the block is frozen
     (:func:`rubi.core.collector.loaded`)."""
     enabled = gc.isenabled()
     gc.disable()
