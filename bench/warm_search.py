@@ -5,7 +5,7 @@ Usage::
 
     python bench/warm_search.py VAULT [--queries 40] [--repeat 5] [--seed 16]
         [--depths 5,20] [--dump rankings.json] [--compare rankings.json] [--profile]
-        [--changes]
+        [--changes] [--resident]
 
 VAULT is a vault folder, or a project with ``.rubi/`` (searched with its code, as
 ``rubi serve`` opens it); it is indexed first if it never was (``app.search`` does
@@ -31,6 +31,9 @@ warms up (one search, one recall) and times, ``--repeat`` times each:
   was written to ``VAULT/bench-turns/`` and indexed (``app.index``), as in a session
   whose Stop hook records every turn: what a recall pays for a new index generation.
   The notes are removed and the vault indexed again at the end.
+- with ``--resident``, all of it at the server's collector pace
+  (:func:`rubi.core.collector.resident_collector`: young collections less often, and
+  what each full collection leaves frozen); without it, CPython's default.
 
 Per case: CPU p50/mean/p95 (``time.process_time``, this process only) beside wall
 p50/p95;
@@ -149,6 +152,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--only-questions", action="store_true", help="search the --questions file's alone"
     )
     parser.add_argument(
+        "--resident",
+        action="store_true",
+        help="the server's collector (rubi.core.collector.resident_collector) from the start",
+    )
+    parser.add_argument(
         "--tool",
         action="store_true",
         help="time only the MCP search tool's body (rubi.mcp.calls.search), each query once"
@@ -161,9 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     os.environ.setdefault("RUBI_VAULT", str(args.vault / "nonexistent-personal-vault"))
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
-    from rubi.mcp.startup import one_blas_thread
-
-    one_blas_thread()
+    as_a_server(args.resident)
 
     from rubi import app
     from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS
@@ -229,6 +235,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return compare(json.loads(args.compare.read_text(encoding="utf-8")), rankings)
     return 0
+
+
+def as_a_server(resident: bool) -> None:
+    """One BLAS thread as in ``rubi serve``, and with ``resident`` its collector pace."""
+    from rubi.mcp.startup import one_blas_thread
+
+    one_blas_thread()
+    if resident:
+        from rubi.core.collector import resident_collector
+
+        resident_collector()  # as rubi.mcp.server.serve before it serves
 
 
 def profile_searches(queries: list[str], search: Callable[[str], Any]) -> int:

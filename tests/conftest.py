@@ -118,6 +118,7 @@ def one_shot_settings_stay_in_the_test(monkeypatch: pytest.MonkeyPatch) -> Itera
     collector = sys.modules.get("rubi.core.collector")
     if collector is not None:
         collector.resume_collector()
+        collector._SETTLE.clear()  # a server served in the test settled this process
     if collecting and not gc.isenabled():
         gc.enable()
 

@@ -216,6 +216,9 @@ class SearchIndex:
             if now == self._opened:
                 return self._scorer
             self.close()
+            from rubi.core.collector import new_generation  # a commit or rebuild came
+
+            new_generation()  # the old reader's cycles freed by the next full collection
         cold = self._cold_reader()
         if cold is not None:
             folder, reader = cold

@@ -102,6 +102,9 @@ class GraphKeeper:
 
     def drop(self) -> None:
         """Forget the graph (a full build replaced everything behind it)."""
+        from rubi.core.collector import new_generation
+
+        new_generation()  # a settled server frees the old graph's cycles (rubi.core.collector)
         self.live = None
         self.flat = None
         self._base = None
@@ -230,6 +233,10 @@ class GraphKeeper:
         base = int(store.meta_value("base_gen", 0))
         attachments = set(store.meta_value("attachments", []))
         if self.live is None or base > self.gen:
+            if self.live is not None:
+                from rubi.core.collector import new_generation
+
+                new_generation()  # the graph read so far is replaced (see drop)
             try:
                 self.live = self.snapshots.load()
                 self.gen = self.snapshots.gen
