@@ -214,7 +214,10 @@ ESCAPES = (
     "\x1b]52;c;Y3VybCB4IHwgc2g=\x07"  # writes the clipboard
     "\x9b2J"  # C1 CSI: clears the screen
     "\rspoof"  # returns over the line
+    "\u202eexe.txt\u202c \u2067isolated\u2069"  # bidi controls: shown reordered
 )
+
+BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"}
 
 
 def test_a_notes_terminal_escapes_are_shown_not_run(tmp_path: Path) -> None:
@@ -231,7 +234,9 @@ def test_a_notes_terminal_escapes_are_shown_not_run(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
     for text in outputs:
-        assert not set(text) & {"\x1b", "\x07", "\x9b", "\r"}, repr(text[:400])
+        assert not set(text) & ({"\x1b", "\x07", "\x9b", "\r"} | BIDI), repr(text[:400])
     assert "\\x1b]0;owned\\x07" in outputs[1]  # shown, as its escapes
+    assert "\\u202eexe.txt\\u202c" in outputs[1]
     assert json.loads(outputs[2])  # the JSON still parses
     assert "\\u009b2J" in outputs[2]
+    assert "\\u202e" in outputs[2] and "\\u2069" in outputs[2]

@@ -327,3 +327,32 @@ def test_doctor_says_when_the_project_s_server_command_is_not_on_path(
     assert len(said) == 1 and "`rubi` from PATH" in said[0] and "on PATH" in said[0]
     monkeypatch.setenv("PATH", str(fake_rubi(tmp_path / "bin").parent))
     assert ".mcp.json" not in CliRunner().invoke(cli, ["doctor"]).output
+
+
+def test_doctor_names_a_settings_file_that_is_not_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code runs no hook of a settings file it cannot parse; install said so and
+    exited 1, doctor said nothing."""
+    project = tmp_path / "p"
+    (project / ".rubi").mkdir(parents=True)
+    write(_settings(project), '{"hooks": {"Stop": [}\n')
+    user = Path.home() / ".claude" / "settings.json"
+    write(user, "[]\n")
+    monkeypatch.chdir(project)
+    doctor = CliRunner().invoke(cli, ["doctor"])
+    assert doctor.exit_code == 1
+    said = [ln for ln in doctor.output.splitlines() if "runs none of its hooks" in ln]
+    assert said == [
+        f"hooks      {_settings(project)}: not valid JSON (line 1): Claude Code runs none of "
+        "its hooks; fix it, then `rubi install` checks it and adds rubi's",
+        f"hooks      {user}: not a JSON object: Claude Code runs none of its hooks; fix it, "
+        "then `rubi install` checks it and adds rubi's",
+    ]
+    assert "2 Claude Code settings problems" in doctor.output
+    assert "2 problems" in doctor.output.splitlines()[-1]
+    found = json.loads(CliRunner().invoke(cli, ["doctor", "--json"]).output)["hooks"]
+    assert [h["path"] for h in found] == [str(_settings(project)), str(user)]
+    write(_settings(project), "{}\n")
+    write(user, "{}\n")
+    assert "Claude Code settings" not in CliRunner().invoke(cli, ["doctor"]).output

@@ -43,6 +43,21 @@ def test_git_lists_both_worktrees(two_trees: tuple[VaultPaths, VaultPaths]) -> N
     assert found[1].path.resolve() == (feature.project_root or feature.root).resolve()
 
 
+def test_a_newline_in_a_worktree_folder_names_no_other_folder(tmp_path: Path) -> None:
+    """A folder name holding ``\\nworktree <elsewhere>\\n`` once made the line-based
+    parse list ``elsewhere`` as a worktree; NUL-separated records keep the name whole."""
+    main = rubi_project(tmp_path / "main", {"src/app.py": "x = 1\n"})
+    git(main, "add", "-A")
+    git(main, "commit", "-qm", "vault")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    odd = tmp_path / f"odd\nworktree {elsewhere}\nrest"
+    git(main, "worktree", "add", "-q", "-b", "odd", str(odd))
+    paths = [w.path for w in worktrees(main)]
+    assert elsewhere not in paths
+    assert [p.resolve() for p in paths] == [main.resolve(), odd.resolve()]
+
+
 def test_each_worktree_has_its_own_index(two_trees: tuple[VaultPaths, VaultPaths]) -> None:
     main, feature = two_trees
     assert main.index_dir != feature.index_dir

@@ -28,6 +28,7 @@ from rubi.core.errors import RubiError
 
 __all__ = [
     "MAX_SETTINGS_BYTES",
+    "NotJsonError",
     "dump",
     "give_back",
     "load",
@@ -42,6 +43,21 @@ MAX_SETTINGS_BYTES = 20_000_000
 """A settings file larger than this is not read (nor overwritten). ``~/.claude.json``
 holds per-project history and grows to a few MB; 20 MB leaves room and still bounds
 what one command reads."""
+
+
+class NotJsonError(RubiError):
+    """A settings file whose text is not a JSON object (not valid JSON, or an array or
+    a scalar): Claude Code cannot read it either, so no hook or server in it runs.
+
+    Attributes:
+        path: the file.
+        reason: what is wrong, without the path (``not valid JSON (line 3)``).
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}; fix it, rubi will not overwrite it")
+        self.path = path
+        self.reason = reason
 
 
 def load_text(path: Path, within: Path | None = None) -> str | None:
@@ -82,7 +98,8 @@ def load(path: Path, within: Path | None = None) -> dict[str, Any]:
     """A JSON settings file as a dict ({} when absent or empty); see :func:`load_text`.
 
     Raises:
-        RubiError: refused, too large, not UTF-8, not valid JSON or not an object.
+        NotJsonError: not valid JSON or not an object.
+        RubiError: refused, too large, not UTF-8, or a comment in it.
     """
     text = load_text(path, within)
     if text is None or not text.strip():
@@ -98,11 +115,9 @@ def load(path: Path, within: Path | None = None) -> dict[str, Any]:
                 "would drop your comments, so it leaves the file alone: move the comments "
                 "out (or delete them) and run the command again"
             ) from exc
-        raise RubiError(
-            f"{path}: not valid JSON (line {exc.lineno}); fix it, rubi will not overwrite it"
-        ) from exc
+        raise NotJsonError(path, f"not valid JSON (line {exc.lineno})") from exc
     if not isinstance(data, dict):
-        raise RubiError(f"{path}: expected a JSON object; rubi will not overwrite it")
+        raise NotJsonError(path, "not a JSON object")
     return data
 
 

@@ -17,7 +17,7 @@ from rubi.core.errors import RubiError, os_error_line
 
 if TYPE_CHECKING:
     from rubi.core.commandcalls import Answer
-from rubi.core.safetext import terminal_text
+from rubi.core.safetext import BIDI_CONTROLS, terminal_text
 
 __all__ = [
     "click_error",
@@ -111,13 +111,13 @@ def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
 
 def print_json(value: Any) -> None:
     """Print one JSON document on stdout (UTF-8, not ASCII-escaped). JSON escapes C0
-    controls itself; DEL and C1 controls, which it leaves raw, are written as ``\\u``
-    escapes too, so no string in it acts on a terminal."""
+    controls itself; DEL, C1 and bidirectional controls, which it leaves raw, are
+    written as ``\\u`` escapes too, so no string in it acts on a terminal."""
     text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
     click.echo(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
-_RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
+_RAW_IN_JSON = re.compile(rf"[\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 def print_answer(answer: Answer) -> None:

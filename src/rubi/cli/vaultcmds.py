@@ -257,11 +257,24 @@ def doctor(as_json: bool, vault: Path | None) -> None:
 
 def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
     """Claude Code hooks and servers rubi installed that call a rubi which is gone, in
-    the project's settings and the user's (:mod:`rubi.claude.hookpaths`)."""
+    the project's settings and the user's (:mod:`rubi.claude.hookpaths`), then those
+    settings files that are not a JSON object (Claude Code runs none of their hooks)."""
+    from rubi.claude import settingsfile
     from rubi.claude.hookpaths import settings_files, stale_commands
+    from rubi.core.errors import RubiError
 
-    found = stale_commands(settings_files(paths.project_root, Path.home()))
-    return [ScanWarning(str(s.file), s.problem()) for s in found]
+    files = settings_files(paths.project_root, Path.home())
+    found = [ScanWarning(str(s.file), s.problem()) for s in stale_commands(files)]
+    for path, user_wide in files:
+        try:
+            settingsfile.load(path, None if user_wide else path.parent.parent)
+        except settingsfile.NotJsonError as exc:
+            why = f"{exc.reason}: Claude Code runs none of its hooks"
+            fix = "fix it, then `rubi install` checks it and adds rubi's"
+            found.append(ScanWarning(str(path), f"{why}; {fix}"))
+        except (RubiError, OSError):
+            pass  # refused or unreadable: `rubi install` says why
+    return found
 
 
 def _print_information(report: app.DoctorReport, paths: VaultPaths) -> None:
@@ -406,7 +419,7 @@ def _print_doctor(report: app.DoctorReport) -> str:
         (len(report.conflicts), "note with conflict markers"),
         (len(report.secrets), "secret in notes"),
         (len(report.help), "help note recalled"),
-        (len(report.hooks), "settings file calling a rubi that is gone"),
+        (len(report.hooks), "Claude Code settings problem"),
         (len(attachments), "missing attachment"),
         (len(report.missing_note_files), "missing note file"),
         (len(report.pages), "generated page with broken summary markers"),
@@ -419,14 +432,14 @@ def _print_doctor(report: app.DoctorReport) -> str:
         "note with conflict markers": "notes with conflict markers",
         "secret in notes": "secrets in notes",
         "help note recalled": "help notes recalled",
-        "settings file calling a rubi that is gone": "settings files calling a rubi that is gone",
+        "Claude Code settings problem": "Claude Code settings problems",
     }
     shown = [(n, what) for n, what in counts if n or what not in _SETUP]
     echo(", ".join(plural(n, what, many.get(what)) for n, what in shown) + ".")
     return _verdict(sum(n for n, what in counts if what != _INFORMATION))
 
 
-_SETUP = frozenset({"settings file calling a rubi that is gone"})
+_SETUP = frozenset({"Claude Code settings problem"})
 """Counts of the detail line about the machine's setup, not the vault: shown only
 when not zero (a healthy vault's line stays what it was)."""
 

@@ -438,24 +438,26 @@ class Worktree:
 
 
 def worktrees(root: Path) -> list[Worktree]:
-    """Every working tree of the repository holding ``root`` (``git worktree list``),
-    the main one first; [] outside a repository or without git. Worktrees whose folder
-    is gone (``prunable``) are left out."""
-    out = git_output(root, "worktree", "list", "--porcelain")
+    """Every working tree of the repository holding ``root`` (``git worktree list
+    --porcelain -z``, git 2.36 or later), the main one first; [] outside a repository,
+    without git, or with a git too old for ``-z``. Records and fields are NUL-separated,
+    so a folder name holding a newline (or a planted ``.git/worktrees/*/gitdir``) cannot
+    add a line naming another folder. Worktrees whose folder is gone (``prunable``) are
+    left out."""
+    out = git_output(root, "worktree", "list", "--porcelain", "-z")
     if not out:
         return []
     found: list[Worktree] = []
-    for block in out.split("\n\n"):
-        fields: dict[str, str] = {}
-        for line in block.splitlines():
-            key, _, value = line.partition(" ")
-            if key:
-                fields[key] = value
-        where = fields.get("worktree")
-        if not where or "bare" in fields or "prunable" in fields:
+    fields: dict[str, str] = {}
+    for field in out.split("\x00"):
+        if field:
+            key, _, value = field.partition(" ")
+            fields.setdefault(key, value)
             continue
-        branch = fields.get("branch", "").removeprefix("refs/heads/")
-        path = Path(where)
-        if path.is_dir():
-            found.append(Worktree(path, branch))
+        where = fields.get("worktree")  # an empty field ends a record
+        if where and "bare" not in fields and "prunable" not in fields:
+            branch = fields.get("branch", "").removeprefix("refs/heads/")
+            if Path(where).is_dir():
+                found.append(Worktree(Path(where), branch))
+        fields = {}
     return found

@@ -23,6 +23,7 @@ import re
 from rubi.core.errors import RubiError
 
 __all__ = [
+    "BIDI_CONTROLS",
     "LINK_FORBIDDEN",
     "UnsafeTextError",
     "check_text",
@@ -52,18 +53,26 @@ class UnsafeTextError(RubiError):
     of the note it is written into."""
 
 
-_TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\r(?!\n)")
+BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+"""The bidirectional embeddings, overrides and isolates (LRE, RLE, PDF, LRO, RLO, LRI,
+RLI, FSI, PDI), as a regular-expression character range: shown raw, they reorder the
+text after them, so a file name or a command reads as another ("Trojan Source",
+CVE-2021-42574; Unicode UAX #9)."""
+
+_TERMINAL_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]|\r(?!\n)")
 """What a terminal acts on rather than shows: C0 controls but tab and line feed (ESC
 starts colour, cursor, title, hyperlink and clipboard sequences; BEL ends some), DEL,
-C1 controls (U+009B is a CSI of its own) and a carriage return that is not part of a
-line break (it returns over the text before it)."""
+C1 controls (U+009B is a CSI of its own), a carriage return that is not part of a
+line break (it returns over the text before it) and the bidirectional controls
+(:data:`BIDI_CONTROLS`, which reorder what follows)."""
 
 
 def terminal_text(text: str) -> str:
     """``text`` with every character a terminal would act on (:data:`_TERMINAL_CONTROL`)
-    shown as its escape (``\\x1b``, ``\\r``), for human output of text that arrived
-    with a clone (a note's title or body, a file name): ``rubi search`` or ``rubi
-    read`` in a terminal never runs an escape sequence a note holds."""
+    shown as its escape (``\\x1b``, ``\\r``, ``\\u202e``), for human output of text
+    that arrived with a clone (a note's title or body, a file name): ``rubi search`` or
+    ``rubi read`` in a terminal never runs an escape sequence a note holds, nor shows
+    its text reordered."""
     return _TERMINAL_CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
