@@ -24,9 +24,14 @@ import json
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubi.core.paths import VaultPaths
 
 __all__ = ["EvalSet", "Query", "SetError", "load_set", "split_of"]
 
@@ -107,6 +112,27 @@ def vault_copy(corpus: Path, prefix: str) -> tuple[Path, Path]:
     vault = work / "vault"
     shutil.copytree(corpus, vault, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     return work, vault
+
+
+@contextmanager
+def indexed_copy(evalset: EvalSet, corpus: Path, prefix: str) -> Iterator[VaultPaths]:
+    """The set's documents under ``corpus`` copied (:func:`vault_copy`) and indexed by
+    rubi (``rubi index``), for a bench that reads rubi's own lists question by
+    question; the copy and its index are removed when the block ends, raised or not.
+
+    Yields:
+        the copy's vault paths (``rubi.app.locate`` of it).
+    """
+    from rubi import app
+
+    work, vault = vault_copy(corpus_of(evalset, corpus), prefix)
+    paths = app.locate(vault)
+    try:
+        app.index(paths)
+        yield paths
+    finally:
+        shutil.rmtree(paths.index_dir, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def load_set(folder: Path) -> EvalSet:

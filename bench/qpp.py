@@ -43,7 +43,6 @@ import importlib
 import json
 import math
 import re
-import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -52,7 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import corpus_of, load_set, vault_copy
+from evalset import indexed_copy, load_set
 
 Row = dict[str, Any]
 RECALL_TOKENS = 700
@@ -127,11 +126,8 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     recall_module = importlib.import_module("rubi.app.recall")
     shipped_count: Callable[..., int] = recall_module.prompt_words
     evalset = load_set(set_dir)
-    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-qpp-")
-    paths = app.locate(vault)
     rows: list[Row] = []
-    try:
-        app.index(paths)
+    with indexed_copy(evalset, corpus, "rubi-qpp-") as paths:
         index = SearchIndex(paths.whoosh_dir, keep_open=True)
         scorer = index._scoring()  # bench only: the statistics the predictors read
         reader = scorer.reader
@@ -175,7 +171,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 key = (h.path, lang)
                 if key not in terms_cache:
                     try:
-                        text = (vault / h.path).read_text("utf-8")
+                        text = (paths.root / h.path).read_text("utf-8")
                     except (OSError, UnicodeDecodeError):
                         text = ""
                     terms_cache[key] = Counter(analyze(text, lang))
@@ -209,9 +205,6 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 }
             )
         index.close()
-    finally:
-        shutil.rmtree(paths.index_dir, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return len(rows)
 

@@ -31,7 +31,6 @@ import hashlib
 import importlib
 import json
 import re
-import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -40,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import corpus_of, load_set, vault_copy
+from evalset import indexed_copy, load_set
 from recall_routes import RECALL_TOKENS, kind
 
 Row = dict[str, Any]
@@ -88,11 +87,8 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     if not semantic.enabled():
         raise SystemExit("the dense channel is off: install the semantic extra")
     evalset = load_set(set_dir)
-    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-recall-dense-")
-    paths = app.locate(vault)
     rows: list[Row] = []
-    try:
-        app.index(paths)
+    with indexed_copy(evalset, corpus, "rubi-recall-dense-") as paths:
         for q in evalset.queries:
             if q.split != "dev":
                 continue
@@ -111,9 +107,6 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     "ready": _outcome(ready, relevant),
                 }
             )
-    finally:
-        shutil.rmtree(paths.index_dir, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return len(rows)
 

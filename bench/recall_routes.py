@@ -32,7 +32,6 @@ import argparse
 import importlib
 import json
 import re
-import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import corpus_of, load_set, vault_copy
+from evalset import indexed_copy, load_set
 
 Row = dict[str, Any]
 RECALL_TOKENS = 700
@@ -123,11 +122,8 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     recall_module = importlib.import_module("rubi.app.recall")
     shipped: Callable[..., int] = recall_module.prompt_words
     evalset = load_set(set_dir)
-    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-routes-")
-    paths = app.locate(vault)
     rows: list[Row] = []
-    try:
-        app.index(paths)
+    with indexed_copy(evalset, corpus, "rubi-routes-") as paths:
         for q in evalset.queries:
             if q.split != "dev":
                 continue
@@ -171,9 +167,6 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 row[f"{route}_answer"] = named
                 row[f"{route}_notes"] = len(ids)
             rows.append(row)
-    finally:
-        shutil.rmtree(paths.index_dir, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return len(rows)
 

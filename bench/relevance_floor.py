@@ -28,7 +28,6 @@ import argparse
 import json
 import math
 import re
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evalset import corpus_of, load_set, vault_copy
+from evalset import indexed_copy, load_set
 
 Row = dict[str, Any]
 RECALL_TOKENS = 700
@@ -88,11 +87,8 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     from rubi.search.notewindow import WINDOW_HITS, note_question
 
     evalset = load_set(set_dir)
-    work, vault = vault_copy(corpus_of(evalset, corpus), "rubi-floor-")
-    paths = app.locate(vault)
     rows: list[Row] = []
-    try:
-        app.index(paths)
+    with indexed_copy(evalset, corpus, "rubi-floor-") as paths:
         index = SearchIndex(paths.whoosh_dir, keep_open=True)
         for q in evalset.queries:
             if q.split != "dev":
@@ -168,7 +164,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     },
                     "hits": [
                         {
-                            "window": best_window(vault / h.path, asked)
+                            "window": best_window(paths.root / h.path, asked)
                             if i < WINDOW_HITS
                             else None,
                             "path": h.path,
@@ -191,9 +187,6 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 }
             )
         index.close()
-    finally:
-        shutil.rmtree(paths.index_dir, ignore_errors=True)
-        shutil.rmtree(work, ignore_errors=True)
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return 0
 
