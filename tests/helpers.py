@@ -454,3 +454,17 @@ def asgi_server(app: Any) -> Iterator[int]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def pickled_rows() -> Path:
+    """A pickle of 1,000 dicts in the user's rubi cache (where rubi loads from): a load
+    the collector tests watch."""
+    import pickle
+
+    from rubi.core.paths import cache_home
+
+    path = cache_home() / "rows.pickle"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps([{"row": i} for i in range(1000)]))
+    path.chmod(0o600)
+    return path

@@ -5,30 +5,19 @@ does (a graph it replaces later must be freed)."""
 from __future__ import annotations
 
 import gc
-import pickle
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from rubi.core.paths import cache_home
 from rubi.core.picklefiles import load_pickle
 from rubi.sync.oneshot import mark_one_shot
 
-from helpers import write
-
-
-def _pickled() -> Path:
-    """A pickle of 1,000 dicts in the user's rubi cache (where rubi loads from)."""
-    path = cache_home() / "rows.pickle"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps([{"row": i} for i in range(1000)]))
-    path.chmod(0o600)
-    return path
+from helpers import pickled_rows, write
 
 
 def test_a_one_shot_process_freezes_what_it_loaded() -> None:
-    path = _pickled()
+    path = pickled_rows()
     gc.unfreeze()
     mark_one_shot()
     rows = load_pickle(path)
@@ -36,7 +25,7 @@ def test_a_one_shot_process_freezes_what_it_loaded() -> None:
 
 
 def test_a_long_lived_process_freezes_nothing() -> None:
-    path = _pickled()
+    path = pickled_rows()
     gc.unfreeze()
     load_pickle(path)
     assert gc.get_freeze_count() == 0

@@ -5,7 +5,6 @@ next ones do not walk it again; a generation it replaces is still freed
 from __future__ import annotations
 
 import gc
-import pickle
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +14,10 @@ import pytest
 from rubi import app
 from rubi.core import collector
 from rubi.core.collector import WHOLE_EVERY, new_generation, resident_collector
-from rubi.core.paths import cache_home
 from rubi.core.picklefiles import load_pickle
 from rubi.index.warm import index_at
 
-from helpers import write
+from helpers import pickled_rows, write
 
 
 class _Node:
@@ -84,20 +82,11 @@ def test_every_few_full_collections_walk_the_whole_heap() -> None:
     assert ref() is None
 
 
-def _pickled() -> Path:
-    """A pickle of 1,000 dicts in the user's rubi cache (where rubi loads from)."""
-    path = cache_home() / "rows.pickle"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps([{"row": i} for i in range(1000)]))
-    path.chmod(0o600)
-    return path
-
-
 @pytest.mark.usefixtures("settled")
 def test_a_settled_process_freezes_no_load() -> None:
     """A server's loads are not frozen: they would freeze its start's garbage cycles
     (the collector is paused until its first idle spell) with them."""
-    path = _pickled()
+    path = pickled_rows()
     load_pickle(path)
     assert gc.get_freeze_count() == 0
     gc.collect()
