@@ -218,7 +218,7 @@ def test_the_kept_file_is_another_one_for_another_release_of_python(
 def test_the_debug_bit_the_cache_tests_is_re_s(tmp_path: Path) -> None:
     """The cache tests ``re.DEBUG`` as a plain int (no ``RegexFlag`` operator runs): the
     same bit, and a pattern asked for with it is compiled anew, never kept."""
-    assert regexcode._DEBUG == int(re.DEBUG)
+    assert int(re.DEBUG) == regexcode._DEBUG
     cache = RegexCache(tmp_path / "regex.bin")
     cache.compile("a", int(re.I))
     assert cache.compiled == 1

@@ -345,6 +345,6 @@ def test_the_case_bit_the_rules_test_is_re_s() -> None:
 
     from rubi.transcripts.privacy.patterns import IGNORE_CASE, token_rule
 
-    assert IGNORE_CASE == int(re.IGNORECASE)
+    assert int(re.IGNORECASE) == IGNORE_CASE
     assert token_rule("k", "Key-[0-9]+", flags=re.I)[2] == ("key-",)
     assert token_rule("k", "Key-[0-9]+")[2] == ("Key-",)
