@@ -213,3 +213,14 @@ def test_the_kept_file_is_another_one_for_another_release_of_python(
     here = regexcode.cache_file()
     monkeypatch.setattr(sys, "hexversion", sys.hexversion + 0x100)
     assert regexcode.cache_file() != here
+
+
+def test_the_debug_bit_the_cache_tests_is_re_s(tmp_path: Path) -> None:
+    """The cache tests ``re.DEBUG`` as a plain int (no ``RegexFlag`` operator runs): the
+    same bit, and a pattern asked for with it is compiled anew, never kept."""
+    assert int(re.DEBUG) == regexcode._DEBUG
+    cache = RegexCache(tmp_path / "regex.bin")
+    cache.compile("a", int(re.I))
+    assert cache.compiled == 1
+    assert cache.compile("b", int(re.I)).flags & int(re.I)
+    assert cache.compiled == 2

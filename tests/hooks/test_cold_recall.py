@@ -267,6 +267,13 @@ def test_cold_recall_of_a_short_ascii_question_imports_no_cjk_or_code_window(
     _answers_without(project, "rubi.index.cjkwords rubi.index.japanese rubi.search.codewindow")
 
 
+def test_cold_recall_imports_no_file_stamps(project: Path) -> None:
+    """A cold search reads the store's generation once and never asks whether the store
+    changed since (:func:`rubi.sync.rows.quiet_stamp`): the stamps' module is not
+    imported; the same answer."""
+    _answers_without(project, "rubi.core.filestamp")
+
+
 _COLLECTOR_AT_IMPORTS = """
 import gc, io, sys
 import rubi.entry as entry

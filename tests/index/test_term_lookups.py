@@ -60,3 +60,23 @@ def test_a_held_term_is_looked_up_once_and_a_missing_one_gives_nothing() -> None
         assert len(ids) == 0 and len(weights) == 0
     assert counting.contains == 0
     index.close()
+
+
+def test_whooshs_length_table_shares_one_divisor_list_across_segments_and_fields() -> None:
+    """The divisors of Whoosh's length table follow from ``B`` and the average alone:
+    one list for every segment and field, the same floats as computed for each; another
+    table's are its segment's and field's; :meth:`SegmentData.keep` drops both."""
+    from rubi.index.segmentdata import _LENGTHS
+
+    data = SegmentData()
+    shared = data.divisors("s1", "body", 0.75, 12.5, _LENGTHS)
+    assert data.divisors("s2", "title", 0.75, 12.5, _LENGTHS) is shared
+    assert shared == [(1 - 0.75) + 0.75 * n / 12.5 for n in _LENGTHS]
+    assert data.divisors("s1", "body", 0.75, 13.0, _LENGTHS) is not shared
+    other = range(4)
+    own = data.divisors("s1", "body", 0.75, 12.5, other)
+    assert own == [(1 - 0.75) + 0.75 * n / 12.5 for n in other]
+    assert data.divisors("s2", "body", 0.75, 12.5, other) is not own
+    data.keep({"s1"})
+    assert data.divisors("s1", "body", 0.75, 12.5, other) is own
+    assert data.divisors("s1", "body", 0.75, 12.5, _LENGTHS) is not shared

@@ -336,3 +336,15 @@ DOCUMENTATION = [
 @pytest.mark.parametrize("text", DOCUMENTATION)
 def test_documentation_of_tokens_and_password_flags_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+def test_the_case_bit_the_rules_test_is_re_s() -> None:
+    """The token rules test ``re.I`` as a plain int: the same bit, and a rule asked for
+    with it is gated on the text's lower-case copy."""
+    import re
+
+    from rubi.transcripts.privacy.patterns import IGNORE_CASE, token_rule
+
+    assert int(re.IGNORECASE) == IGNORE_CASE
+    assert token_rule("k", "Key-[0-9]+", flags=re.I)[2] == ("key-",)
+    assert token_rule("k", "Key-[0-9]+")[2] == ("Key-",)

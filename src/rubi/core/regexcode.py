@@ -59,6 +59,11 @@ process compiled or used."""
 _MAX_BYTES = 16 << 20
 """A file larger than this is not read."""
 
+_DEBUG = 128
+"""``re.DEBUG`` (``SRE_FLAG_DEBUG``) as a plain int: ``flags & re.DEBUG`` on an int is
+``RegexFlag.__rand__``, Python code that makes a flag of the result, for every pattern
+compiled (checked by the tests against ``re.DEBUG``)."""
+
 _VERSIONS = ((3, 11), (3, 12), (3, 13))
 """Interpreters whose ``re._compiler.compile`` hands ``_sre.compile`` what the records
 hold (checked by the tests against ``re.compile`` itself)."""
@@ -157,13 +162,11 @@ class RegexCache:
 
     def compile(self, p: Any, flags: int = 0) -> Any:
         """``re._compiler.compile(p, flags)``, from the kept record when there is one."""
-        import re
-
         if (
             self._loading  # compiled while the file is found and read: never kept
             or type(p) not in (str, bytes)
             or not isinstance(flags, int)
-            or flags & re.DEBUG
+            or int(flags) & _DEBUG
         ):
             return _compile_anew(p, flags)[0]
         key = _key(p, int(flags))

@@ -133,8 +133,12 @@ class SegmentData:
         ``(1 - B) + B * table[code] / avgfl`` (``table``: its :meth:`lengths`' table;
         ``avgfl``: the field's average length, which a commit changes), made once per
         segment, field, ``B`` and average: a posting's weight divides by it instead of
-        computing it (the same floats)."""
-        key = (segment, field, B, avgfl)
+        computing it (the same floats). The divisors follow from ``B``, ``avgfl`` and
+        the table alone: for Whoosh's table (:data:`_LENGTHS`, every segment's but a
+        reader's of another codec) one list serves every segment and field with those
+        two (a cold recall made one a segment, 256 floats each), kept under no segment
+        (:meth:`keep` drops it with the segments: a commit changes the averages)."""
+        key = ("", "", B, avgfl) if table is _LENGTHS else (segment, field, B, avgfl)
         found = self._divisors.get(key)
         if found is None:
             found = self._divisors[key] = [(1 - B) + B * n / avgfl for n in table]

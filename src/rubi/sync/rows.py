@@ -29,8 +29,6 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rubi.core import filestamp
-from rubi.core.filestamp import Stamp
 from rubi.core.jsonline import dumps, loads
 from rubi.core.picklefiles import check_trusted
 
@@ -38,9 +36,10 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
+    from rubi.core.filestamp import Stamp
     from rubi.core.model import Note  # its rows unpickle to it: pickle imports it then
 
-__all__ = ["CODE_STAMP", "STORE_FORMAT", "Stamp", "Store", "open_store", "quiet_stamp"]
+__all__ = ["CODE_STAMP", "STORE_FORMAT", "Store", "open_store", "quiet_stamp"]
 
 CODE_STAMP = "code_graph"
 """Store meta key: the generation of the run that last changed the code map's shape
@@ -221,7 +220,10 @@ def quiet_stamp(path: Path) -> Stamp | None:
     """The stamp (:func:`rubi.core.filestamp.quiet_stamp`) of the store at ``path`` and
     its write-ahead log: two equal stamps mean nobody committed in between, so a reader
     that saw the store's generation at the first need not open it again (opening and
-    asking costs about 0.7 ms)."""
+    asking costs about 0.7 ms). :mod:`rubi.core.filestamp` is imported here: a cold
+    search that reads the store once never asks."""
+    from rubi.core import filestamp
+
     return filestamp.quiet_stamp((path, path.with_name(path.name + "-wal")))
 
 

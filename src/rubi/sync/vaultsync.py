@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rubi.core.errors import IndexCorruptError, RubiError
+from rubi.core.filestamp import Stamp
 from rubi.core.model import Note, ScanWarning
 from rubi.core.paths import VaultPaths, ensure_private_dir
 from rubi.sync.codememory import CodeMemory
@@ -42,7 +43,7 @@ from rubi.sync.notes import NoteCache
 from rubi.sync.plan import Plan, plan_changes, plan_from_changes, plan_run, reread_marked
 from rubi.sync.progress import Progress
 from rubi.sync.reparse import marked
-from rubi.sync.rows import Stamp, Store, open_store, quiet_stamp
+from rubi.sync.rows import Store, open_store, quiet_stamp
 from rubi.sync.rwlock import ReadWriteLock
 from rubi.sync.steps import SyncRun, commit_rows
 from rubi.vault.scan import scan_vault
@@ -92,8 +93,7 @@ class VaultSync:
             paths.graph_file, self._code, self._notes, self._lock, self._graph_lock.writing
         )
         self._quiet: Stamp | None = None
-        """The store's :func:`~rubi.sync.rows.quiet_stamp` when :meth:`graph` last
-        read it."""
+        """The store's :func:`~rubi.sync.rows.quiet_stamp` when :meth:`graph` read it."""
         self.watched = False
         """A watcher in this process applies every change as it happens: a refreshing
         read need not scan the vault. Set by :func:`rubi.watch.watch` only while its

@@ -7,7 +7,7 @@ import re
 
 from rubi.core.lazyregex import Rx
 
-__all__ = ["CUT_MARGIN", "REDACTED", "WORD", "Rx", "Span", "TokenRule", "token_rule"]
+__all__ = ["CUT_MARGIN", "IGNORE_CASE", "REDACTED", "WORD", "Rx", "Span", "TokenRule", "token_rule"]
 
 REDACTED = "[REDACTED:{kind}]"
 
@@ -20,6 +20,11 @@ closed at the cut."""
 Span = tuple[int, int, str]
 """``(start, end, kind)`` of a secret in a text (character offsets)."""
 
+
+IGNORE_CASE = int(re.IGNORECASE)
+"""``re.I`` as a plain int: ``flags & re.I`` on an int is ``RegexFlag.__rand__``, Python
+code that makes a flag of the result (about 7k instructions a test; this module tests
+each of its ~90 rules' flags at import)."""
 
 WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
@@ -66,7 +71,7 @@ def token_rule(
             break
         literal += c
     if not gates and literal:
-        gates = (literal.lower() if flags & re.I else literal,)
+        gates = (literal.lower() if int(flags) & IGNORE_CASE else literal,)
     if bounded and not most:
         # not inside a word, checked right after the literal: a position in the middle
         # of a long run fails at once (linear time on adversarial text)

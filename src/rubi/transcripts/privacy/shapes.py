@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from rubi.transcripts.privacy.gitleaks import GITLEAKS_TOKENS
-from rubi.transcripts.privacy.patterns import WORD, Rx, Span, TokenRule, token_rule
+from rubi.transcripts.privacy.patterns import IGNORE_CASE, WORD, Rx, Span, TokenRule, token_rule
 
 __all__ = ["pem_b64_spans", "private_spans", "token_spans"]
 
@@ -204,7 +204,7 @@ def private_spans(text: str, low: str) -> Iterator[Span]:
 def token_spans(text: str, low: str) -> Iterator[Span]:
     for kind, pattern, gates, bounded, back, most in _ALL_TOKENS:
         if gates:
-            haystack = low if pattern.flags & re.I else text
+            haystack = low if int(pattern.flags) & IGNORE_CASE else text
             if not any(g in haystack for g in gates):
                 continue
         for m in pattern.finditer(text):
