@@ -261,7 +261,8 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters (query and terms
             together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
             distinct words (a query of many words is reduced to its discriminative
-            ones, :mod:`rubi.search.longquery`); ValueError for a bad ``scope`` or ``top_k``.
+            ones, :mod:`rubi.search.longquery`, and its headline searched too,
+            :mod:`rubi.search.headline`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
@@ -341,6 +342,7 @@ def _search_one(
     from rubi.dates.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
+    from rubi.search.headline import fuse_headline, headline
     from rubi.search.longquery import reduce_query
     from rubi.semantic.demand import staying_on_demand
 
@@ -353,28 +355,32 @@ def _search_one(
             dense = partial(_dense, paths, query, scope, once)
         else:
             dense = _dense(paths, query, scope, once)
-        query = reduce_query(query, index)  # a long one: its discriminative words in this index
+        reduced = reduce_query(query, index)  # a long one: its discriminative words here
+        head = headline(query) if reduced != query else ""  # searched too (its module)
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,
         # snippets and passages are read later without it).
         with _graph(paths, once) as build, _prints(paths):
-            result = search_index(
+            searched = partial(
+                search_index,
                 index,  # kept open in a long-lived process
                 build,
                 paths.root,
-                query,
                 project_root=paths.project_root,
-                terms=(*terms, *day_keys(query)),  # "on 7 May 2023" finds that day's records
                 top_k=top_k,
                 scope=scope,
                 include_superseded=include_superseded,
                 dense=dense,
                 window=window,
                 symbols=partial(_code_symbols, paths),
-                analysis=analysis,
                 why=why,
                 needs=needs,
             )
+            # "on 7 May 2023" finds that day's records (its day keys as terms)
+            result = searched(reduced, terms=(*terms, *day_keys(reduced)), analysis=analysis)
+            if head:
+                also = searched(head, terms=(*terms, *day_keys(head)))
+                result = fuse_headline(result, also, top_k)
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)
     hits = annotate_hits(result.hits, flags, paths.project_root, paths.stale_cache, prefix)
     return dataclasses.replace(result, hits=hits, terms=tuple(terms))

@@ -3,6 +3,16 @@
 Every run of up to :data:`MAX_NAME_WORDS` consecutive query words, and every agent
 ``term`` as a whole, is looked up in the vault's name table (normalized names →
 ids). Longer names rank first: "Embed files" says more than "Files".
+
+A file is also named by a longer path that ends with its own last two segments: a
+traceback frame (``.../site-packages/click/types.py``) or a link
+(``https://github.com/o/r/blob/main/src/click/types.py``) writes the reader's copy,
+not the project's layout. Two segments, not one: ``types.py`` alone is in many
+projects, ``click/types.py`` names one file. A pasted issue writes its files this way
+more often than by their bare name. A dotted module name (``click.types``) is not
+taken so: an issue's example imports the library's entry modules
+(``from rich.console import Console``) whatever its bug is about
+(``docs/benchmarks-history.md``, "issue 28: issue → files, twenty-fifth pass").
 """
 
 from __future__ import annotations
@@ -144,4 +154,31 @@ def match_names(
             found.setdefault(doc_id, NameMatch(doc_id, name))
     for doc_id, name in exact.items():
         found.setdefault(doc_id, NameMatch(doc_id, name))
+    for doc_id, name in _path_owners([*words, *terms], names).items():
+        found.setdefault(doc_id, NameMatch(doc_id, name))
     return list(found.values())
+
+
+def _path_owners(words: Iterable[str], names: Mapping[str, list[str]]) -> dict[str, str]:
+    """Files named by a written path through its last two segments (see the module):
+    file id → the tail matched (``click/types.py``). A tail that more than
+    :data:`MAX_NAME_OWNERS` files end with names none of them."""
+    owners: dict[str, str] = {}
+    for word in words:
+        for tail in _tails(word):
+            _, _, file_name = tail.rpartition("/")
+            ids = names.get(normalize_name(file_name), ())
+            ending = [i for i in ids if i.casefold() == tail or i.casefold().endswith("/" + tail)]
+            if len(ending) <= MAX_NAME_OWNERS:
+                for doc_id in ending:
+                    owners.setdefault(doc_id, tail)
+    return owners
+
+
+def _tails(word: str) -> list[str]:
+    """The last two segments of a written path (``a/b/c.py`` → ``b/c.py``; a link's
+    ``#fragment`` and ``?query`` left out), case-folded, when the last holds a dot (a
+    file name); none otherwise."""
+    path = re.split(r"[#?]", word, maxsplit=1)[0]
+    parts = [p for p in path.strip("`'\".,:;()[]{}<>").casefold().split("/") if p]
+    return ["/".join(parts[-2:])] if len(parts) >= 2 and "." in parts[-1] else []
