@@ -8,7 +8,8 @@ names, a log's lines. The headline alone finds what the author says it is about.
 issue → files development halves the headline alone found the changed files better
 than the reduced whole (MRR@10 0.785 / 0.735 against 0.766 / 0.701, design / check
 group), and the two fused better than either (0.791 / 0.751;
-``docs/benchmarks-history.md``, "issue 28: issue → files, twenty-fifth pass").
+``docs/benchmarks-history.md``,
+"issue 28: issue → files, a written path and the headline, twenty-fifth pass").
 
 So a query that was reduced and whose first paragraph (the text before its first
 blank line) has at most :data:`~rubi.search.longquery.LONG_QUERY_WORDS` written words

@@ -12,7 +12,8 @@ projects, ``click/types.py`` names one file. A pasted issue writes its files thi
 more often than by their bare name. A dotted module name (``click.types``) is not
 taken so: an issue's example imports the library's entry modules
 (``from rich.console import Console``) whatever its bug is about
-(``docs/benchmarks-history.md``, "issue 28: issue → files, twenty-fifth pass").
+(``docs/benchmarks-history.md``,
+"issue 28: issue → files, a written path and the headline, twenty-fifth pass").
 """
 
 from __future__ import annotations
