@@ -119,15 +119,7 @@ def unseen_parts(
     lang = query_language(text, langs)
     if lang not in COMPOUNDING:
         return None
-    analyzer = text_analyzer(lang)
     chains = [text_analyzer(c) for c in dict.fromkeys([lang, *langs])]
-    unseen = {w for w, df in dfs.items() if df == 0}
-    written: dict[int, str] = {}
-    for surface in analyzer.surface(text):
-        terms = set(analyzer.terms_of(surface))
-        for c in clauses:
-            if c.origin in unseen and c.text in terms:
-                written.setdefault(c.origin, surface)
 
     def part_terms(part: str) -> set[str]:
         return {t for chain in chains for t in chain.terms_of(part)}
@@ -138,23 +130,35 @@ def unseen_parts(
     replaced: dict[int, tuple[int, ...]] = {}
     docs: dict[int, frozenset[int]] = {}
     number = max(dfs) + 1
-    for origin, word in written.items():
+    for origin, word in _written(
+        text, lang, clauses, {w for w, df in dfs.items() if not df}
+    ).items():
         split = best_split(word, part_df)
         if split is None:
             continue
         fields = {c.field for c in clauses if c.origin == origin}
-        numbers = []
+        replaced[origin] = (number, number + 1)
         for part in split:
             terms = part_terms(part)
-            held: set[int] = set()
-            for field in fields:
-                for t in terms:
-                    held.update(documents(TermQuery(field, t, 1.0, 0)))
-            docs[number] = frozenset(held)
-            numbers.append(number)
+            found = (documents(TermQuery(f, t, 1.0, 0)) for f in fields for t in terms)
+            docs[number] = frozenset(d for held in found for d in held)
             number += 1
-        replaced[origin] = tuple(numbers)
     if not replaced:
         return None
     part_dfs = {p: len(d) for p, d in docs.items()}
     return CompoundParts(replaced, docs, part_dfs, {p: idf(df) for p, df in part_dfs.items()})
+
+
+def _written(
+    text: str, lang: str, clauses: Sequence[TermQuery], unseen: set[int]
+) -> dict[int, str]:
+    """The written form (lower-cased, in ``lang``'s chain) of each query word of
+    ``text`` in ``unseen``, by ``origin``: the first token whose terms are its."""
+    analyzer = text_analyzer(lang)
+    written: dict[int, str] = {}
+    for surface in analyzer.surface(text):
+        terms = set(analyzer.terms_of(surface))
+        for c in clauses:
+            if c.origin in unseen and c.text in terms:
+                written.setdefault(c.origin, surface)
+    return written
