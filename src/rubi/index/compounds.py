@@ -35,6 +35,9 @@ LINKS = ("s", "e", "n", "en", "es", "er")
 ``gebruiks|recht`` is ``gebruik`` and ``recht``."""
 MIN_PART = 3
 """Letters a part has at least (after its linking element is taken off)."""
+PART_FIELD = "body"
+"""The field a part is looked for in: a note's text (its title and headings are
+lines of it), analysed in the question's language."""
 
 
 def best_split(word: str, frequency: Callable[[str], int]) -> tuple[str, str] | None:
@@ -109,23 +112,21 @@ def unseen_parts(
     (:func:`rubi.index.language.query_language`); None when there is none (most
     queries: no word unseen, or another language; nothing read).
 
-    ``frequency(field, term)``: documents holding ``term`` in ``field`` (a part is
-    known when one of its terms in ``langs`` is in ``body``); ``documents(clause)``:
-    a clause's document numbers; ``idf(df)``: the scorer's IDF. A part's documents are
-    those holding any of its terms in the fields the compound's clauses search.
+    ``frequency(field, term)``: documents holding ``term`` in ``field``;
+    ``documents(clause)``: a clause's document numbers; ``idf(df)``: the scorer's
+    IDF. A part is read in the question's language's chain alone, in
+    :data:`PART_FIELD`: known when one of its terms is there, held by the documents
+    holding any of them.
     """
     if not any(df == 0 for df in dfs.values()) or is_cjk(text):
         return None
     lang = query_language(text, langs)
     if lang not in COMPOUNDING:
         return None
-    chains = [text_analyzer(c) for c in dict.fromkeys([lang, *langs])]
-
-    def part_terms(part: str) -> set[str]:
-        return {t for chain in chains for t in chain.terms_of(part)}
+    chain = text_analyzer(lang)
 
     def part_df(part: str) -> int:
-        return max((frequency("body", t) for t in part_terms(part)), default=0)
+        return max((frequency(PART_FIELD, t) for t in chain.terms_of(part)), default=0)
 
     replaced: dict[int, tuple[int, ...]] = {}
     docs: dict[int, frozenset[int]] = {}
@@ -136,11 +137,9 @@ def unseen_parts(
         split = best_split(word, part_df)
         if split is None:
             continue
-        fields = {c.field for c in clauses if c.origin == origin}
         replaced[origin] = (number, number + 1)
         for part in split:
-            terms = part_terms(part)
-            found = (documents(TermQuery(f, t, 1.0, 0)) for f in fields for t in terms)
+            found = (documents(TermQuery(PART_FIELD, t, 1.0, 0)) for t in chain.terms_of(part))
             docs[number] = frozenset(d for held in found for d in held)
             number += 1
     if not replaced:
