@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubi import app
-from rubi.index.compounds import CompoundParts, best_split
+from rubi.index.compounds import MAX_LETTERS, CompoundParts, best_split
 
 from helpers import write
 
@@ -49,6 +49,9 @@ def test_a_compound_splits_into_the_two_most_frequent_known_parts() -> None:
     # Koehn & Knight: the split of the largest geometric mean (4 * 2 over 1 * 1)
     assert best_split("mediabibliotheek", lambda w: df.get(w, 0)) == ("media", "bibliotheek")
     assert best_split("fietsband", lambda w: df.get(w, 0)) is None
+    long = "beheer" * 7  # 42 letters: a pasted token, not a compound; not read cut by cut
+    assert best_split(long, lambda w: 1) is None
+    assert best_split(long[:MAX_LETTERS], lambda w: 1) is not None
 
 
 def test_the_parts_take_the_compounds_place_in_the_floors_measure() -> None:

@@ -32,7 +32,15 @@ from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_language
 from rubi.index.termscore import TermQuery
 
-__all__ = ["COMPOUNDING", "LINKS", "MIN_PART", "CompoundParts", "best_split", "unseen_parts"]
+__all__ = [
+    "COMPOUNDING",
+    "LINKS",
+    "MAX_LETTERS",
+    "MIN_PART",
+    "CompoundParts",
+    "best_split",
+    "unseen_parts",
+]
 
 COMPOUNDING = frozenset({"da", "de", "fi", "hu", "nl", "no", "sv"})
 """Languages that write a compound as one word (a property of the language)."""
@@ -43,16 +51,22 @@ LINKS = ("s", "e", "n", "en", "es", "er")
 MIN_PART = 3
 """Letters a part has at least (after its linking element is taken off)."""
 PART_FIELD = "body"
-"""The field a part is looked for in: a note's text (its title and headings are
-lines of it), analysed in the question's language."""
+"""The field a part is looked for in: a note's text, analysed in the question's
+language."""
+MAX_LETTERS = 40
+"""Letters of the longest word split (German's long compounds are 20–30): the split
+reads every cut, so a longer token (a hash, a pasted blob) is left whole."""
 
 
 def best_split(word: str, frequency: Callable[[str], int]) -> tuple[str, str] | None:
     """The two parts ``word`` splits into, each of at least :data:`MIN_PART` letters
     and of ``frequency`` above 0 (a first part with one of :data:`LINKS` taken off),
     the pair of the highest geometric mean of frequencies (Koehn & Knight 2003), the
-    shorter first part on a tie; None when no split has two known parts."""
+    shorter first part on a tie; None when no split has two known parts or ``word``
+    is longer than :data:`MAX_LETTERS`."""
     best: tuple[float, tuple[str, str]] | None = None
+    if len(word) > MAX_LETTERS:
+        return None
     for cut in range(MIN_PART, len(word) - MIN_PART + 1):
         tail = word[cut:]
         tail_df = frequency(tail)
