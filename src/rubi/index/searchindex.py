@@ -19,6 +19,7 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
+from rubi.index.compounds import unseen_parts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -441,17 +442,24 @@ class SearchIndex:
             lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
             dfs = scorer.word_dfs(clauses) if top else {}
             idfs = {w: scorer.idf(df) for w, df in dfs.items()}
-            return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count
+            parts = None
+            if top and kind != "file":  # the floor's reading of unseen compounds
+                parts = unseen_parts(
+                    text, clauses, dfs, langs, scorer.doc_frequency, scorer.docs, scorer.idf
+                )
+            return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count, parts
 
         answer = self._read(read)
         if answer is None:
             return []
-        langs, clauses, found, lengths, dfs, idfs, docs = answer
+        langs, clauses, found, lengths, dfs, idfs, docs, parts = answer
         # Equal scores in id order, not in the order documents were added, so an index
         # updated note by note ranks like a fresh build.
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
         cjk = cjk_share(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
+        if parts is not None:
+            dfs, idfs, groups = parts.measure(dfs, idfs, groups)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
         if measure.words_read:
             cjk = 0.0  # Japanese, Chinese: measured by their words, coverage too
@@ -464,6 +472,8 @@ class SearchIndex:
                 matched.setdefault(clauses[i].field, set()).add(clauses[i].text)
                 if clauses[i].origin >= 0:
                     held.add(clauses[i].origin)
+            if parts is not None:
+                held |= parts.held(doc.docnum)
             hits.append(
                 BM25Hit(
                     id=stored["id"],
