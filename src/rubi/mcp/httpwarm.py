@@ -69,9 +69,20 @@ class ListenWarmup:
         self._aside_end = 0.0  # when the last work set aside ended (monotonic)
         self._answered = False  # the first call ended
         self._warming = False  # the warm-up has begun (it holds _loading)
+        self._begun: list[Callable[[], None]] = []  # called once the warm-up begins
         self.done = threading.Event()
         """Set once the warm-up ended (warmed, or failed: the calls then meet the
         failure themselves) and the latches are set."""
+
+    def when_begun(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (in the warm-up's thread, or here if that happened
+        already) once the first answers are out: the first call answered, or the
+        wait after listening passed without one, when the warm-up begins."""
+        with self._state:
+            if not self._warming:
+                self._begun.append(callback)
+                return
+        callback()
 
     def listening(self) -> None:
         """The port listens: wait for the first call in a daemon thread, then warm
@@ -139,6 +150,9 @@ class ListenWarmup:
                 self._state.wait(left)
             self._warming = True
             self._loading.acquire()  # a call from now on waits for the warm-up
+            begun, self._begun = self._begun, []
+        for callback in begun:
+            callback()
         try:
             warm_vault(self.paths)
         except Exception as exc:  # the tool calls meet it again and report it

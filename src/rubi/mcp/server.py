@@ -259,7 +259,13 @@ def _serve_http(
     front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
     try:
-        run_http(front, access, sockets=sockets, listening=warm.listening)
+        run_http(
+            front,
+            access,
+            sockets=sockets,
+            listening=warm.listening,
+            first_answered=warm.when_begun,
+        )
     finally:
         resume_collector()  # a server that stopped before its warm-up
 
