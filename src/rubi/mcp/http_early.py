@@ -123,6 +123,8 @@ class EarlyHttp:
             await exchange.run()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass  # the client went away
+        except asyncio.CancelledError:
+            pass  # closed by aclose (asyncio's stream callback logs a cancelled handler)
         finally:
             if exchange.counted:
                 self._end()
@@ -143,7 +145,9 @@ class EarlyHttp:
 class _Exchange:
     """One connection's one request: read with ``h11``, answered by the app."""
 
-    def __init__(self, server: EarlyHttp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+    def __init__(
+        self, server: EarlyHttp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ):
         self.server = server
         self.reader = reader
         self.writer = writer
@@ -178,7 +182,9 @@ class _Exchange:
             if event is not h11.NEED_DATA:
                 return event
             if self.conn.they_are_waiting_for_100_continue and not self.started:
-                continue_ = h11.InformationalResponse(status_code=100, reason=b"Continue")
+                continue_ = h11.InformationalResponse(
+                    status_code=100, headers=[], reason=b"Continue"
+                )
                 self.writer.write(self.conn.send(continue_) or b"")
             self.conn.receive_data(await self.reader.read(MAX_READ_BYTES))
 

@@ -57,7 +57,7 @@ import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
@@ -355,10 +355,8 @@ async def _early_then_uvicorn(
     handover = asyncio.Event()
 
     def hand_over() -> None:  # any thread
-        try:
+        with suppress(RuntimeError):  # the loop has ended: the server stopped before
             loop.call_soon_threadsafe(handover.set)
-        except RuntimeError:
-            pass  # the loop has ended: the server stopped before
 
     early = EarlyHttp(app, sockets)
     try:
