@@ -233,7 +233,8 @@ def test_a_server_answers_first_itself_then_uvicorn_serves_the_same_port(tmp_pat
         port = int(s.getsockname()[1])
     env = dict(os.environ, RUBI_HTTP_TOKEN=TOKEN)
     argv = [RUBI, "serve", "--http", "--port", str(port), "--project", str(root)]
-    with listening(argv, port, env):
+    with listening(argv, port, env), socket.create_connection(("127.0.0.1", port)):
+        # a connection that never sends a request holds the hand-over up SETTLE_S at most
         first, pinged = _post(port, "ping", {"_meta": ENVELOPE})
         assert first["connection"] == "close" and "server" not in first  # not uvicorn
         call = {"name": "search", "arguments": {"query": "router"}, "_meta": ENVELOPE}

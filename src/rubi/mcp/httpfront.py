@@ -84,6 +84,10 @@ VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 PARAM_HEADER_PREFIX = "mcp-param-"
+SETTLE_S = 2.0
+"""The longest uvicorn's import waits, once the first answers are out, for the requests
+the early server is answering (:mod:`rubi.mcp.http_early`); those it has not answered
+by then it answers afterwards, on the same event loop."""
 
 
 class HttpFront:
@@ -333,7 +337,8 @@ def run_http(
     before uvicorn is imported (:mod:`rubi.mcp.http_early`): ``first_answered`` is
     called with a function (callable from any thread) to call once the first answers
     are out (:meth:`rubi.mcp.httpwarm.ListenWarmup.when_begun`); uvicorn serves the
-    sockets from then on, once no request but a GET stream is being answered."""
+    sockets from then on, once no request but a GET stream is being answered (or
+    :data:`SETTLE_S` passed)."""
     announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
     if sockets is None or first_answered is None:
         _uvicorn(app, access, listening).run(sockets=sockets)
@@ -365,7 +370,8 @@ async def _early_then_uvicorn(
             listening()
         first_answered(hand_over)
         await handover.wait()
-        await early.settled()
+        with suppress(TimeoutError):  # a connection that sends nothing holds nothing up
+            await asyncio.wait_for(early.settled(), SETTLE_S)
         early.stop_accepting()
         await _uvicorn(app, access, None, early.aclose).serve(sockets=sockets)
     finally:
