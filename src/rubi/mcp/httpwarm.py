@@ -9,7 +9,9 @@ come first: the engine's load and the background watch (the catch-up run, the wa
 began at once before, in threads beside the SDK's import, and the handshake waited for
 their share of the one interpreter.
 
-Once uvicorn serves (:meth:`ListenWarmup.listening`; the port listened before, while
+Once the port serves (:meth:`ListenWarmup.listening`: the early server of
+:mod:`rubi.mcp.http_early`, uvicorn once the first answers are out,
+:meth:`ListenWarmup.when_begun`; the port listened before, while
 the server imported: :mod:`rubi.mcp.http_listen`), the first tool call reads as a
 cold process reads (:func:`rubi.app.searching.searching_once`: the flat graph, the
 index without Whoosh's stack, the vectors it needs), as stdio's first call does
