@@ -191,6 +191,52 @@ def test_http_date_is_imf_fixdate_in_english() -> None:
     assert http_date(1_700_000_000) == b"Tue, 14 Nov 2023 22:13:20 GMT"
 
 
+def test_run_http_hands_over_to_uvicorn_and_the_warm_up_waits_until_it_serves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """:func:`run_http` serves the first requests itself; the hand-over function, called
+    from the warm-up's thread, returns only once uvicorn serves the same port."""
+    from rubi.mcp import httpfront
+    from rubi.mcp.http_admit import HttpAccess
+
+    sockets = listen_early("127.0.0.1", 0)
+    port = sockets[0].getsockname()[1]
+    access = HttpAccess("127.0.0.1", port, False, None)
+    handed: list[Callable[[], None]] = []
+    servers: list[Any] = []
+    original = httpfront._uvicorn
+
+    def capture(*args: Any) -> Any:
+        servers.append(original(*args))
+        return servers[-1]
+
+    monkeypatch.setattr(httpfront, "_uvicorn", capture)
+    serve = threading.Thread(
+        target=httpfront.run_http,
+        args=(Recorder(), access),
+        kwargs={"sockets": sockets, "say": lambda line: None, "first_answered": handed.append},
+        daemon=True,
+    )
+    serve.start()
+    try:
+        for _ in range(200):
+            if handed:
+                break
+            time.sleep(0.01)
+        assert handed, "run_http never asked to be told of the first answers"
+        assert b"server: uvicorn" not in _exchange(port, REQUEST).lower()  # the early server
+        handed[0]()  # as the warm-up's thread calls it: returns once uvicorn serves
+        assert servers and servers[0].started
+        assert b"server: uvicorn" in _exchange(port, REQUEST).lower()
+    finally:
+        if servers:
+            servers[0].should_exit = True
+        serve.join(WAIT_S)
+        for sock in sockets:
+            sock.close()
+    assert not serve.is_alive()
+
+
 # ---------------------------------------------------------------- a real server
 
 ENVELOPE = {

@@ -121,8 +121,8 @@ class EarlyHttp:
         self._begin()  # from the accept on: a request not read yet is under way too
         try:
             await exchange.run()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass  # the client went away
+        except (OSError, asyncio.IncompleteReadError):
+            pass  # the client went away (a reset, a peer name no longer there)
         except asyncio.CancelledError:
             pass  # closed by aclose (asyncio's stream callback logs a cancelled handler)
         finally:

@@ -56,6 +56,7 @@ import json
 import logging
 import socket
 import sys
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
@@ -84,6 +85,9 @@ VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 PARAM_HEADER_PREFIX = "mcp-param-"
+HANDOVER_WAIT_S = 10.0
+"""The longest the warm-up waits for uvicorn to serve once it has begun
+(:mod:`rubi.mcp.http_early`)."""
 SETTLE_S = 2.0
 """The longest uvicorn's import waits, once the first answers are out, for the requests
 the early server is answering (:mod:`rubi.mcp.http_early`); those it has not answered
@@ -358,10 +362,20 @@ async def _early_then_uvicorn(
 
     loop = asyncio.get_running_loop()
     handover = asyncio.Event()
+    serving = threading.Event()  # uvicorn serves (or the server is ending)
+    loop_thread = threading.get_ident()
 
-    def hand_over() -> None:  # any thread
-        with suppress(RuntimeError):  # the loop has ended: the server stopped before
+    def hand_over() -> None:
+        """Any thread; in another than the loop's, returns once uvicorn is imported and
+        serves (:data:`HANDOVER_WAIT_S` at most): the warm-up that called it imports
+        nothing beside uvicorn's import (two threads importing side by side can
+        deadlock on a circular import)."""
+        try:
             loop.call_soon_threadsafe(handover.set)
+        except RuntimeError:
+            return  # the loop has ended: the server stopped before
+        if threading.get_ident() != loop_thread:
+            serving.wait(HANDOVER_WAIT_S)
 
     early = EarlyHttp(app, sockets)
     try:
@@ -373,8 +387,9 @@ async def _early_then_uvicorn(
         with suppress(TimeoutError):  # a connection that sends nothing holds nothing up
             await asyncio.wait_for(early.settled(), SETTLE_S)
         early.stop_accepting()
-        await _uvicorn(app, access, None, early.aclose).serve(sockets=sockets)
+        await _uvicorn(app, access, serving.set, early.aclose).serve(sockets=sockets)
     finally:
+        serving.set()
         await early.aclose()
 
 

@@ -79,7 +79,9 @@ class ListenWarmup:
     def when_begun(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (in the warm-up's thread, or here if that happened
         already) once the first answers are out: the first call answered, or the
-        wait after listening passed without one, when the warm-up begins."""
+        wait after listening passed without one, when the warm-up begins. The
+        warm-up waits for it to return (the HTTP server's hand-over to uvicorn:
+        :func:`rubi.mcp.httpfront.run_http`)."""
         with self._state:
             if not self._warming:
                 self._begun.append(callback)
