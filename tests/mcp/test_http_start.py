@@ -158,13 +158,20 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
         seen["ready"] = kwargs["ready"]
         return object()
 
-    def run_http(front: Any, access: object, sockets: Any = None, listening: Any = None) -> None:
+    def run_http(
+        front: Any,
+        access: object,
+        sockets: Any = None,
+        listening: Any = None,
+        first_answered: Any = None,
+    ) -> None:
         assert warmed == [] and not latches["STARTED"].is_set() and not gc.isenabled()
         # the port listens already (rubi.mcp.http_listen): uvicorn is handed its sockets
         assert sockets and all(
             s.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1 for s in sockets
         )
         seen["listening"], seen["front"], seen["sockets"] = listening, front, sockets
+        seen["first_answered"] = first_answered
         listening()
 
     monkeypatch.setattr(mcp_server, "build_server", build)
@@ -175,6 +182,7 @@ def test_serve_over_http_warms_the_vault_once_the_port_listens(
     warm = seen["listening"].__self__
     assert isinstance(warm, ListenWarmup) and isinstance(seen["front"], httpfront.HttpFront)
     assert warm.then == seen["front"].build_soon  # the SDK is built after the warm-up
+    assert seen["first_answered"] == warm.when_begun  # uvicorn serves once it begins
     assert "ready" not in seen  # not built before a request needs it
     seen["front"]._build()
     assert seen["ready"] == warm.ready

@@ -5,8 +5,9 @@ of CPU after the process began, 50-70 ms of it the HTTP stack's modules (uvicorn
 h11, email, multiprocessing). Until then a client's connection is refused, and a
 client that retries on a schedule of its own waits for its next try. Listening first
 (here, right after the access plan) lets the kernel accept a connection while the
-server imports; its request waits in the socket until uvicorn serves it, which is
-handed these sockets (``uvicorn.Server.run(sockets=...)``) instead of binding its own.
+server imports; its request waits in the socket until the server serves it: first
+:mod:`rubi.mcp.http_early` (before uvicorn is imported), then uvicorn, which is handed
+these sockets (``uvicorn.Server.serve(sockets=...)``) instead of binding its own.
 
 The sockets are the ones uvicorn's own bind makes (asyncio's ``create_server`` of a
 host and port): every address ``getaddrinfo`` gives for the host (``localhost`` may

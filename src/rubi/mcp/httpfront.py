@@ -46,7 +46,7 @@ a proxy's idle timeout), the front's answer comes whole at the end; a client tha
 up does not cancel a tool the front runs. Neither changes an answer.
 
 Only the stdlib and what the tools need are imported here (uvicorn by
-:func:`run_http`).
+:func:`run_http`, once the first answers are out: :mod:`rubi.mcp.http_early`).
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ import json
 import logging
 import socket
 import sys
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
@@ -84,6 +85,13 @@ VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 PARAM_HEADER_PREFIX = "mcp-param-"
+HANDOVER_WAIT_S = 10.0
+"""The longest the warm-up waits for uvicorn to serve once it has begun
+(:mod:`rubi.mcp.http_early`)."""
+SETTLE_S = 2.0
+"""The longest uvicorn's import waits, once the first answers are out, for the requests
+the early server is answering (:mod:`rubi.mcp.http_early`); those it has not answered
+by then it answers afterwards, on the same event loop."""
 
 
 class HttpFront:
@@ -138,6 +146,8 @@ class HttpFront:
         if scope["type"] == "lifespan":
             await self._run_lifespan(receive, send)
             return
+        if self._loop is None:  # served before uvicorn runs the lifespan (rubi.mcp.http_early)
+            self._loop = asyncio.get_running_loop()
         headers = front_admits(self.access, scope) if self._handshake is not None else None
         if self.sessions is not None and self.sessions.handles(scope, headers):
             if scope.get("method") == "GET":  # a session's stream: its own gates
@@ -320,16 +330,80 @@ def run_http(
     sockets: list[socket.socket] | None = None,
     say: Callable[[str], None] | None = None,
     listening: Callable[[], None] | None = None,
+    first_answered: Callable[[Callable[[], None]], None] | None = None,
 ) -> None:
     """Announce ``access`` on stderr, then serve ``app`` until the process is stopped;
-    ``listening`` is called once uvicorn serves (not when it could not bind the port).
+    ``listening`` is called once the port serves (not when it could not bind the port).
 
     ``sockets``: listening sockets to serve on (:func:`rubi.mcp.http_listen.listen_early`;
     uvicorn closes them at its shutdown); None: uvicorn binds ``access``'s host and port
-    itself."""
+    itself. With ``sockets`` and ``first_answered``, the first requests are served
+    before uvicorn is imported (:mod:`rubi.mcp.http_early`): ``first_answered`` is
+    called with a function (callable from any thread) to call once the first answers
+    are out (:meth:`rubi.mcp.httpwarm.ListenWarmup.when_begun`); uvicorn serves the
+    sockets from then on, once no request but a GET stream is being answered (or
+    :data:`SETTLE_S` passed)."""
+    announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
+    if sockets is None or first_answered is None:
+        _uvicorn(app, access, listening).run(sockets=sockets)
+        return
+    asyncio.run(_early_then_uvicorn(app, access, sockets, listening, first_answered))
+
+
+async def _early_then_uvicorn(
+    app: App,
+    access: HttpAccess,
+    sockets: list[socket.socket],
+    listening: Callable[[], None] | None,
+    first_answered: Callable[[Callable[[], None]], None],
+) -> None:
+    """:func:`run_http` with the first requests served here, then by uvicorn."""
+    from rubi.mcp.http_early import EarlyHttp
+
+    loop = asyncio.get_running_loop()
+    handover = asyncio.Event()
+    serving = threading.Event()  # uvicorn serves (or the server is ending)
+    loop_thread = threading.get_ident()
+
+    def hand_over() -> None:
+        """Any thread; in another than the loop's, returns once uvicorn is imported and
+        serves (:data:`HANDOVER_WAIT_S` at most): the warm-up that called it imports
+        nothing beside uvicorn's import (two threads importing side by side can
+        deadlock on a circular import)."""
+        try:
+            loop.call_soon_threadsafe(handover.set)
+        except RuntimeError:
+            return  # the loop has ended: the server stopped before
+        if threading.get_ident() != loop_thread:
+            serving.wait(HANDOVER_WAIT_S)
+
+    early = EarlyHttp(app, sockets)
+    try:
+        await early.start()
+        if listening is not None:
+            listening()
+        first_answered(hand_over)
+        await handover.wait()
+        with suppress(TimeoutError):  # a connection that sends nothing holds nothing up
+            await asyncio.wait_for(early.settled(), SETTLE_S)
+        early.stop_accepting()
+        await _uvicorn(app, access, serving.set, early.aclose).serve(sockets=sockets)
+    finally:
+        serving.set()
+        await early.aclose()
+
+
+def _uvicorn(
+    app: App,
+    access: HttpAccess,
+    listening: Callable[[], None] | None,
+    stopped: Callable[[], Awaitable[None]] | None = None,
+) -> Any:
+    """A ``uvicorn.Server`` for ``app`` on ``access``'s host and port: ``listening`` is
+    called once it serves; at its shutdown the app's ``closing`` is called first,
+    ``stopped`` awaited last (after the app's lifespan ended)."""
     import uvicorn
 
-    announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
     config = uvicorn.Config(app, host=access.host, port=access.port, log_level="warning")
 
     class Server(uvicorn.Server):
@@ -343,5 +417,7 @@ def run_http(
             if callable(closing):
                 closing()
             await super().shutdown(sockets)
+            if stopped is not None:
+                await stopped()
 
-    Server(config).run(sockets=sockets)
+    return Server(config)

@@ -9,7 +9,9 @@ come first: the engine's load and the background watch (the catch-up run, the wa
 began at once before, in threads beside the SDK's import, and the handshake waited for
 their share of the one interpreter.
 
-Once uvicorn serves (:meth:`ListenWarmup.listening`; the port listened before, while
+Once the port serves (:meth:`ListenWarmup.listening`: the early server of
+:mod:`rubi.mcp.http_early`, uvicorn once the first answers are out,
+:meth:`ListenWarmup.when_begun`; the port listened before, while
 the server imported: :mod:`rubi.mcp.http_listen`), the first tool call reads as a
 cold process reads (:func:`rubi.app.searching.searching_once`: the flat graph, the
 index without Whoosh's stack, the vectors it needs), as stdio's first call does
@@ -69,9 +71,22 @@ class ListenWarmup:
         self._aside_end = 0.0  # when the last work set aside ended (monotonic)
         self._answered = False  # the first call ended
         self._warming = False  # the warm-up has begun (it holds _loading)
+        self._begun: list[Callable[[], None]] = []  # called once the warm-up begins
         self.done = threading.Event()
         """Set once the warm-up ended (warmed, or failed: the calls then meet the
         failure themselves) and the latches are set."""
+
+    def when_begun(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (in the warm-up's thread, or here if that happened
+        already) once the first answers are out: the first call answered, or the
+        wait after listening passed without one, when the warm-up begins. The
+        warm-up waits for it to return (the HTTP server's hand-over to uvicorn:
+        :func:`rubi.mcp.httpfront.run_http`)."""
+        with self._state:
+            if not self._warming:
+                self._begun.append(callback)
+                return
+        callback()
 
     def listening(self) -> None:
         """The port listens: wait for the first call in a daemon thread, then warm
@@ -139,6 +154,9 @@ class ListenWarmup:
                 self._state.wait(left)
             self._warming = True
             self._loading.acquire()  # a call from now on waits for the warm-up
+            begun, self._begun = self._begun, []
+        for callback in begun:
+            callback()
         try:
             warm_vault(self.paths)
         except Exception as exc:  # the tool calls meet it again and report it

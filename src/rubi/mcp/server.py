@@ -218,9 +218,10 @@ def _serve_http(
 ) -> None:
     """Serve ``paths`` over HTTP under ``access`` on ``sockets`` (listening already:
     :mod:`rubi.mcp.http_listen`): the front answers what it can before
-    the SDK is imported (:mod:`rubi.mcp.httpfront`); the vault is warmed once the port
-    listens, the engine and the watch after it, then the SDK's app is built
-    (:mod:`rubi.mcp.httpwarm`). No hook tool over HTTP: a hook runs for the vault
+    the SDK is imported (:mod:`rubi.mcp.httpfront`), served before uvicorn is imported
+    until the first answers are out (:mod:`rubi.mcp.http_early`); the vault is warmed
+    once the first call is answered, the engine and the watch after it, then the SDK's
+    app is built (:mod:`rubi.mcp.httpwarm`). No hook tool over HTTP: a hook runs for the vault
     above its cwd and reads the transcript it names, which only the local client that
     started us may ask."""
     from contextlib import nullcontext
@@ -259,7 +260,13 @@ def _serve_http(
     front = HttpFront(access, build, handshake, answerer, building=warm.aside)
     warm.then = front.build_soon
     try:
-        run_http(front, access, sockets=sockets, listening=warm.listening)
+        run_http(
+            front,
+            access,
+            sockets=sockets,
+            listening=warm.listening,
+            first_answered=warm.when_begun,
+        )
     finally:
         resume_collector()  # a server that stopped before its warm-up
 
