@@ -78,7 +78,7 @@ def _no_handoff(paths: VaultPaths) -> bool:
         pass  # no folder (or no listing): the other worktrees decide
     if paths.project_root is None:
         return True
-    from rubi.knowledge.worktrees import may_have_worktrees
+    from rubi.knowledge.worktreeshape import may_have_worktrees
 
     return not may_have_worktrees(paths.project_root)
 
