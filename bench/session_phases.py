@@ -6,7 +6,7 @@ Usage::
 
     python bench/session_phases.py PROJECT --tree base=<base>/src --tree new=src
         [--notes VAULT_FOLDER] [--rounds 6] [--claude PATH] [--plain]
-        [--plain-tree NAME=SRC] [--threads] [--prepared HOME]
+        [--plain-tree NAME=SRC] [--threads] [--prepared HOME] [--keep DIR]
 
 PROJECT is copied and prepared as ``bench/session_bench.py`` prepares its rubi case
 (``rubi init``, ``--notes`` copied in, ``rubi index``; a fresh ``HOME``). One session
@@ -45,6 +45,10 @@ With ``--prepared HOME``, PROJECT is used as it is, already initialised and inde
 with ``HOME`` as its home (derived files under ``HOME/.cache``): no copy, no index run
 (a project of thousands of notes indexed once). The session and the replays write
 into it (session records, state).
+
+With ``--keep DIR``, the captured stream (``mcp.jsonl``) and the command hooks'
+payloads (``SessionStart.json``, ``SessionEnd.json``) are copied into ``DIR``, to
+replay them elsewhere (instruction counts under a profiler).
 
 Printed: CPU p50 (min-max) per phase (the handshake, ``tools/list``, each hook event's
 calls summed, the exit after stdin closed, the whole server; the two command hooks),
@@ -295,6 +299,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="HOME",
         help="PROJECT is indexed already with this HOME: no copy, no index run",
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="copy the captured MCP stream and command-hook payloads into DIR",
+    )
     return parser
 
 
@@ -332,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
             if args_.get("session_id")
         )
         hooks = {e: (caught / f"{e}.json").read_bytes() for e in ("SessionStart", "SessionEnd")}
+        if args.keep is not None:
+            shutil.copytree(caught, args.keep, dirs_exist_ok=True)
         cpu: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
         differ: set[str] = set()
         runs = 0

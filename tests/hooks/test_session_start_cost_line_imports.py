@@ -39,3 +39,20 @@ def test_the_cost_line_modules_import_no_inspect_logging_or_statistics() -> None
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_pointer_and_plugin_checks_import_no_json() -> None:
+    """SessionStart and SessionEnd read and write the cost line's pointer, and
+    SessionStart reads the plugin's ``.mcp.json``, with :mod:`rubi.core.jsonline`:
+    ``json`` (its decoder's patterns) is imported by neither cold hook."""
+    code = (
+        "import sys\n"
+        "import rubi.claude.hooks.costline, rubi.claude.hooks.pluginserver\n"
+        "import rubi.claude.hooks.start, rubi.claude.hooks.end\n"
+        "print('json' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False"

@@ -164,3 +164,40 @@ def test_a_worktree_vault_linked_out_of_its_worktree_is_not_read(
     linked.symlink_to(diary / ".rubi")
     assert app.last_handoff(main) is None
     assert app.doctor(main).worktrees == []
+
+
+_START = (
+    "import sys\nfrom pathlib import Path\n"
+    "from rubi.core.paths import VaultPaths\n"
+    "from rubi.app.sessionstart import session_start_context\n"
+    "p = Path(sys.argv[1])\n"
+    "paths = VaultPaths(root=p / '.rubi', index_dir=p / 'index', project_root=p)\n"
+    "session_start_context(paths, source='startup', session_id='s', max_chars=9000)\n"
+    "print('rubi.knowledge.worktrees' in sys.modules)\n"
+)
+
+
+def test_a_session_start_in_a_one_worktree_project_never_imports_the_worktrees_module(
+    tmp_path: Path,
+) -> None:
+    """A linked worktree or a main one with linked ones may hold a handoff; a project
+    with one worktree is told by two looks at ``.git``, without the module (and the
+    note model's dataclasses it imports)."""
+    import subprocess
+    import sys
+
+    from rubi.knowledge.worktreeshape import may_have_worktrees
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".rubi").mkdir()
+    assert not may_have_worktrees(tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-c", _START, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
+    (tmp_path / ".git" / "worktrees").mkdir()
+    assert may_have_worktrees(tmp_path)
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / ".git").write_text("gitdir: elsewhere\n", encoding="utf-8")
+    assert may_have_worktrees(linked)

@@ -78,7 +78,7 @@ def _no_handoff(paths: VaultPaths) -> bool:
         pass  # no folder (or no listing): the other worktrees decide
     if paths.project_root is None:
         return True
-    from rubi.knowledge.worktrees import may_have_worktrees
+    from rubi.knowledge.worktreeshape import may_have_worktrees
 
     return not may_have_worktrees(paths.project_root)
 
@@ -118,12 +118,13 @@ def session_start_context(
     (``map.md``), with a pointer to the last handoff if there is one.
     """
     from rubi.app.pagetext import cut, page_text, without_page_markers
-    from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
     from rubi.core.pagenames import MAP_PAGE
 
     handoff = _handoff(paths)
     parts: list[str] = []
-    if source in RESUMED:
+    if source in RESUMED:  # the records' module only here: a new session never reads one
+        from rubi.app.sessionrecord import SESSIONS_DIR, latest_record
+
         if handoff is not None:
             parts.append(f"Last handoff ({handoff[0]}):\n" + cut(handoff[1], HANDOFF_CHARS))
         record = latest_record(paths, session_id, RECORD_CHARS)

@@ -7,6 +7,7 @@ theirs from :data:`DEFAULTS`."""
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,6 @@ def run_serve(options: ServeOptions) -> None:
     from rubi.cli.servewatch import in_background
     from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
     from rubi.engine.hooktool import hook_answerer
-    from rubi.engine.server import running
     from rubi.mcp.server import serve as run
     from rubi.mcp.startup import STARTED, WATCH_WANTED, watching_writes
 
@@ -98,16 +98,17 @@ def run_serve(options: ServeOptions) -> None:
     # servewatch.SOON_S passed) and, once it listens, catches the index up if anything
     # changed (a search's own scan sees notes only, not code: an edit made before the
     # watcher listened is in that catch-up, one made after in a batch); over stdio the engine
-    # loads only when a request needs it once the first answers are out (refused until
-    # then: its client answers cold at once); the server answers its own session's
-    # hooks itself. Over HTTP the first answers are the warm-up's end, once the port
-    # listens (rubi.mcp.httpwarm sets STARTED), not beside the MCP SDK's import.
+    # starts when the watcher does (a short session never imports it) and loads only when
+    # a request needs it (refused until then: its client answers cold at once); the
+    # server answers its own session's hooks itself. Over HTTP the first answers are the
+    # warm-up's end, once the port listens (rubi.mcp.httpwarm sets STARTED), not beside
+    # the MCP SDK's import.
     try:
         # SIGTERM and SIGHUP (a process group killed, a terminal closed) unwind the
         # blocks below as Ctrl-C does: the engine's socket is removed, its lock freed
         with (
             stopped_by_signals(),
-            running(located, STARTED, on_demand=not http),
+            _engine(located, http),
             in_background(located, STARTED, soon=None if http else WATCH_WANTED),
         ):
             run(
@@ -123,6 +124,24 @@ def run_serve(options: ServeOptions) -> None:
             )
     except Terminated as stop:
         end_by_signal(stop.signum)
+
+
+def _engine(located: VaultPaths | None, http: bool) -> AbstractContextManager[object]:
+    """The engine for the ``with`` block of :func:`run_serve`: over HTTP at once, loading
+    on its first requests once the port listens (``STARTED``); over stdio once the
+    session is past its first seconds (``WATCH_WANTED`` or ``SOON_S``, as the background
+    watch: :mod:`rubi.engine.later`), loading on demand: a short session that sends it
+    nothing never imports it."""
+    from rubi.mcp.startup import STARTED, WATCH_WANTED
+
+    if http:
+        from rubi.engine.server import running
+
+        return running(located, STARTED)
+    from rubi.cli.servewatch import SOON_S
+    from rubi.engine.later import running_later
+
+    return running_later(located, STARTED, WATCH_WANTED, SOON_S)
 
 
 def _vault(project: Path | None, vault: Path | None) -> VaultPaths | None:

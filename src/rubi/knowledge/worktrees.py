@@ -30,6 +30,7 @@ from pathlib import Path
 from rubi.core.model import note_id_for_path
 from rubi.core.pagenames import MAP_PAGE, MODULES_DIR
 from rubi.core.paths import VaultPaths
+from rubi.knowledge.worktreeshape import may_have_worktrees
 
 __all__ = ["MAX_LISTED", "OtherVault", "WorktreeNotes", "notes_elsewhere", "other_vaults"]
 
@@ -56,14 +57,6 @@ class WorktreeNotes:
     worktree: Path
     branch: str
     notes: list[str]
-
-
-def may_have_worktrees(project: Path) -> bool:
-    """Whether ``project`` can have other worktrees, without running git (nor
-    importing the module that runs it): it is a linked worktree (``.git`` is a file),
-    or the main one with linked ones."""
-    dot_git = project / ".git"
-    return dot_git.is_file() or (dot_git / "worktrees").is_dir()
 
 
 def other_vaults(paths: VaultPaths) -> list[OtherVault]:

@@ -11,11 +11,11 @@ never to Claude), then drops the pointer. ``[hooks] cost_line = 0`` turns it off
 
 from __future__ import annotations
 
-import json
 import stat
 from pathlib import Path
 
 from rubi.claude.hooks.context import HookContext
+from rubi.core.jsonline import dumps, loads  # json's values without json's imports
 
 __all__ = ["MAX_TRANSCRIPT_BYTES", "POINTER_FILE", "last_session_line", "remember_ended"]
 
@@ -40,7 +40,7 @@ def remember_ended(ctx: HookContext) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(
-        path, json.dumps({"session_id": ctx.session_id, "transcript_path": str(transcript)})
+        path, dumps({"session_id": ctx.session_id, "transcript_path": str(transcript)})
     )
 
 
@@ -52,7 +52,7 @@ def last_session_line(ctx: HookContext) -> str | None:
     if path is None or not ctx.settings.cost_line:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("session_id") == ctx.session_id:

@@ -15,9 +15,10 @@ untrusted: a relative or missing folder, an unreadable, oversized or malformed
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
+
+from rubi.core.jsonline import loads  # json's values without json's imports
 
 TYPE_CHECKING = False  # typing costs a hook ~2 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def plugin_serves(environ: dict[str, str] | os._Environ[str] | None = None) -> b
     if len(raw) > MAX_CONFIG_BYTES:
         return False
     try:
-        config = json.loads(raw)
+        config = loads(raw)
     except ValueError:  # not JSON, or not UTF-8
         return False
     servers = config.get("mcpServers") if isinstance(config, dict) else None
