@@ -342,7 +342,6 @@ def _search_one(
     from rubi.dates.days import day_keys
     from rubi.index.warm import index_at
     from rubi.search.engine import search_index
-    from rubi.search.headline import fuse_headline, headline
     from rubi.search.longquery import reduce_query
     from rubi.semantic.demand import staying_on_demand
 
@@ -356,7 +355,11 @@ def _search_one(
         else:
             dense = _dense(paths, query, scope, once)
         reduced = reduce_query(query, index)  # a long one: its discriminative words here
-        head = headline(query) if reduced != query else ""  # searched too (its module)
+        head = ""
+        if reduced != query:  # a reduced one's headline is searched too (its module)
+            from rubi.search.headline import headline
+
+            head = headline(query)
         # One version of the graph for the whole search: a save the watcher applies
         # meanwhile waits for it (the hits keep what they show of the graph; their days,
         # snippets and passages are read later without it).
@@ -379,6 +382,8 @@ def _search_one(
             # "on 7 May 2023" finds that day's records (its day keys as terms)
             result = searched(reduced, terms=(*terms, *day_keys(reduced)), analysis=analysis)
             if head:
+                from rubi.search.headline import fuse_headline
+
                 also = searched(head, terms=(*terms, *day_keys(head)))
                 result = fuse_headline(result, also, top_k)
             flags = hit_flags(result.hits, build, paths.project_root, stale=stale)

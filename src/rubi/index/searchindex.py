@@ -19,7 +19,6 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
-from rubi.index.compounds import unseen_parts
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -443,7 +442,10 @@ class SearchIndex:
             dfs = scorer.word_dfs(clauses) if top else {}
             idfs = {w: scorer.idf(df) for w, df in dfs.items()}
             parts = None
-            if top and kind != "file":  # the floor's reading of unseen compounds
+            if top and kind != "file" and 0 in dfs.values():
+                # the floor's reading of unseen compounds (a word no document holds)
+                from rubi.index.compounds import unseen_parts
+
                 parts = unseen_parts(
                     text, clauses, dfs, langs, scorer.doc_frequency, scorer.docs, scorer.idf
                 )
