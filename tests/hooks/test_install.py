@@ -307,3 +307,48 @@ def test_plugin_files_match_the_installer() -> None:
         assert post.metadata["description"] and post.content.strip()
     agent = frontmatter.load(REPO / "agents" / "researcher.md")
     assert agent.metadata["name"] == "researcher" and "mcp__rubi__search" in agent.metadata["tools"]
+
+
+def test_install_says_when_git_would_commit_the_machine_settings(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # settings.local.json holds this machine's path to rubi; rubi creates it before
+    # Claude Code does, so nothing has asked git to ignore it yet
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    project = tmp_path / "p"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    report = install(project, compact_window=None, command="/opt/rubi/bin/rubi")
+    (note,) = [line for line in report.notes if "git does not ignore it" in line]
+    assert "add `.claude/settings.local.json` to .gitignore" in note
+    (project / ".gitignore").write_text(".claude/settings.local.json\n", encoding="utf-8")
+    again = install(project, compact_window=None, command="/opt/rubi/bin/rubi")
+    assert not [line for line in again.notes if "git does not ignore it" in line]
+    outside = tmp_path / "no-repo"  # no git work tree: nothing to say
+    elsewhere = install(outside, compact_window=None, command="/opt/rubi/bin/rubi")
+    assert not [line for line in elsewhere.notes if "git does not ignore it" in line]
+
+
+def test_a_fifo_gitignore_does_not_make_install_wait(tmp_path: Path, isolated_home: Path) -> None:
+    # git would open the FIFO and wait for its timeout: the check is left out instead
+    if shutil.which("git") is None or not hasattr(os, "mkfifo"):
+        pytest.skip("needs git and FIFOs")
+    project = tmp_path / "p"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    os.mkfifo(project / ".gitignore")
+    calls: list[tuple[str, ...]] = []
+    import rubi.claude.gitshared as gitshared
+
+    real = gitshared.git_bytes
+
+    def counting(root: Path, *args: str, **kwargs: float) -> bytes | None:
+        calls.append(args)
+        return real(root, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gitshared, "git_bytes", counting)
+        report = install(project, compact_window=None, command="/opt/rubi/bin/rubi")
+    assert not calls
+    assert not [line for line in report.notes if "git does not ignore it" in line]

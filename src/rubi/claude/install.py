@@ -292,6 +292,11 @@ def install(
         record["compact_set"] = compact_window
         report.changes.append(f"{user_settings}: autoCompactWindow = {compact_window:,}")
 
+    if not user and settings_file.exists():
+        from rubi.claude.gitshared import committed_note
+
+        shared = committed_note(project, settings_file)
+        report.notes.extend([shared] if shared else [])
     if not user and servers.get("rubi") == server and shutil.which(SHARED_COMMAND) is None:
         report.notes.append(
             f"{mcp_file}: the server runs `rubi` from PATH, and rubi is not on PATH: "

@@ -159,5 +159,20 @@ def _word_share(
             for term in analyze(part, lang):
                 out.setdefault(term, term if is_cjk(term) else part.lower())
         for term in analyze(word, lang):
-            out.setdefault(term, term if is_cjk(term) else word.lower())
+            if term not in out:
+                out[term] = term if is_cjk(term) else _segment_of(word, term, lang)
     return tuple(out.items()), pieces
+
+
+def _segment_of(word: str, term: str, lang: str) -> str:
+    """The part of ``word`` (lower case) that a term of the whole word came from: for a
+    path, the first of its ``/`` or ``\\`` segments that gives the term
+    (``_cachedmethod.py`` of a traceback's
+    ``/home/u/.venv/lib/python3.12/site-packages/cachetools/_cachedmethod.py``), so a
+    why-line names the file name a title matched rather than the user's whole path;
+    otherwise the whole word."""
+    if "/" in word or "\\" in word:
+        for segment in word.replace("\\", "/").split("/"):
+            if segment and term in analyze(segment, lang):
+                return segment.lower()
+    return word.lower()

@@ -25,6 +25,11 @@ _REFERENCE = Rx(
 """A reference, not a value: ``$VAR``, ``%VAR%`` (not ``%aB3…``, a password may start
 with ``%``), a ``%s`` format field, ``{{ var }}``, ``<token>``, ``[…]``, masks."""
 _MASK = Rx(r"^[^A-Za-z0-9]*(?:\*{3,}|•{3,}|x{3,}|X{3,})[^A-Za-z0-9]*$")
+_ELIDED = Rx(r"^[A-Za-z0-9+/=_\-]{3,12}(?:\.{3}|…)[A-Za-z0-9+/=_\-]{2,12}$")
+"""A value shown by its ends only, at most 12 characters either side of an ellipsis
+(``eyJ0eX...8WQ``, ``sk-abc…xyz``: how documentation shows a sample token; 3 or more
+characters before it, 2 or more after, so ``hunter2...`` is still a password): what is
+left cannot be used, so it is not reported or redacted as a secret."""
 _PLACEHOLDER = Rx(
     r"^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?i:your[\w\-]*|changeme|change[\-_]me|"
     r"replace[\-_]?me|todo|tbd|fixme|placeholder|redacted|secret|password|passwd|pass|pw|"
@@ -34,9 +39,12 @@ _PLACEHOLDER = Rx(
 
 def is_reference(value: str) -> bool:
     """A value that only stands for a secret: ``$VAR``, ``${VAR}``, ``%VAR%``, ``%s``,
-    ``{{ var }}``, ``<token>``, ``***``, ``YOUR_API_KEY``, ``changeme``, ``pass``."""
+    ``{{ var }}``, ``<token>``, ``***``, ``YOUR_API_KEY``, ``changeme``, ``pass``, a
+    value elided to its ends (``eyJ0eX...8WQ``)."""
     v = value.strip("\"'`")
-    return not v or bool(_REFERENCE.match(v) or _MASK.match(v) or _PLACEHOLDER.match(v))
+    return not v or bool(
+        _REFERENCE.match(v) or _MASK.match(v) or _PLACEHOLDER.match(v) or _ELIDED.match(v)
+    )
 
 
 TOKEN_CHARS = Rx(r"^[A-Za-z0-9+/=_\-.~:@!#$%^&*]+$")
