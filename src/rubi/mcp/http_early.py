@@ -24,21 +24,32 @@ headers; the SDK's app the rest), without what its options add to it: no
 loopback peer; neither the front nor the SDK's app reads them) and no ``server``
 header. A request ``h11`` cannot parse gets uvicorn's 400; an app that raises before
 it answered, uvicorn's 500.
+
+Signals: while these serve, ``SIGINT``, ``SIGTERM`` and ``SIGHUP`` are taken as
+uvicorn's ``Server.capture_signals`` takes them while it serves (:class:`StopSignals`):
+recorded, the server told to stop, and raised again once it has stopped. A handler
+that raises in the main thread (``rubi serve``'s :mod:`rubi.cli.terminated`, Python's
+``KeyboardInterrupt``) would raise inside whatever task the event loop runs then, and
+a task that handles the exception (the SDK's task groups) kept the process serving.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import socket
+import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from types import FrameType
 from typing import Any
 from urllib.parse import unquote
 
 import h11
 
-__all__ = ["MAX_READ_BYTES", "EarlyHttp"]
+__all__ = ["MAX_READ_BYTES", "EarlyHttp", "StopSignals"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +76,57 @@ def http_date(now: float | None = None) -> bytes:
         f"{_DAYS[t.tm_wday]}, {t.tm_mday:02d} {_MONTHS[t.tm_mon - 1]} {t.tm_year} "
         f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d} GMT"
     ).encode("ascii")
+
+
+class StopSignals:
+    """``SIGINT``, ``SIGTERM`` and ``SIGHUP`` taken as uvicorn takes them while it
+    serves (module docstring): inside :meth:`captured`, a signal is recorded,
+    :attr:`stop` set and :attr:`server`'s ``should_exit`` too; each is raised again,
+    last first, once the block has ended without an error (to the handlers from
+    before the block, restored then)."""
+
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.caught: list[int] = []
+        self.server: Any = None
+        """A ``uvicorn.Server`` to stop as well, once there is one."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+
+    @contextlib.contextmanager
+    def captured(self) -> Iterator[None]:
+        """Capture the signals inside the block (in the main thread only: elsewhere
+        the block runs as it is)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        signums = [getattr(signal, name) for name in self.NAMES if hasattr(signal, name)]
+        previous = {signum: signal.signal(signum, self._handle) for signum in signums}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            self._loop = self._stop = None
+        for signum in reversed(self.caught):
+            signal.raise_signal(signum)
+
+    def stop(self) -> asyncio.Event:
+        """Set once a signal came (call on the event loop that serves)."""
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        if self.caught:
+            self._stop.set()
+        return self._stop
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.caught.append(signum)
+        if self.server is not None:
+            self.server.should_exit = True
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(stop.set)
 
 
 class EarlyHttp:
