@@ -295,3 +295,23 @@ def test_a_server_answers_first_itself_then_uvicorn_serves_the_same_port(tmp_pat
         else:
             pytest.fail("uvicorn never served the port")
         assert again == pinged  # the same answer from either server
+
+
+def test_a_body_h11_cannot_read_gets_uvicorns_400() -> None:
+    """A malformed chunked body: 400 at once, as uvicorn answers (not the 500 of an
+    app that returned without answering)."""
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass  # the front returns without answering once the client is gone
+
+    raw = _early(
+        app,
+        lambda port: _exchange(
+            port,
+            b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"zz\r\nabc\r\n0\r\n\r\n",
+        ),
+    )
+    assert raw.startswith(b"HTTP/1.1 400 ")
+    assert raw.endswith(b"Invalid HTTP request received.")

@@ -278,7 +278,8 @@ class _Exchange:
         if not self.request_done:
             try:
                 event = await self._next_event()
-            except h11.RemoteProtocolError:
+            except h11.RemoteProtocolError:  # a malformed body: uvicorn's 400 at once
+                await self._plain(400, b"Invalid HTTP request received.")
                 event = h11.ConnectionClosed()
             if isinstance(event, h11.Data):
                 return {"type": "http.request", "body": bytes(event.data), "more_body": True}
