@@ -78,3 +78,51 @@ def test_a_signal_during_the_early_phase_stops_the_server(signum: int) -> None:
         assert proc.returncode == 3 and "terminated 15" in out
     else:
         assert proc.returncode != 0 and proc.returncode is not None
+
+
+HANDOVER_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys
+    from rubi.cli.terminated import Terminated, stopped_by_signals
+    from rubi.mcp import httpfront
+    from rubi.mcp.http_admit import HttpAccess
+    from rubi.mcp.http_listen import listen_early
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+
+    original = httpfront._uvicorn
+
+    def uvicorn_signalled(*args):  # a signal while uvicorn is imported
+        server = original(*args)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return server
+
+    httpfront._uvicorn = uvicorn_signalled
+    sockets = listen_early("127.0.0.1", 0)
+    access = HttpAccess("127.0.0.1", 0, False, None)
+    try:
+        with stopped_by_signals():
+            httpfront.run_http(app, access, sockets=sockets, say=lambda line: None,
+                               first_answered=lambda hand_over: hand_over())
+    except Terminated as stop:
+        print("terminated", stop.signum, flush=True)
+        sys.exit(3)
+    """
+)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_signal_during_the_hand_over_stops_the_server() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", HANDOVER_SCRIPT],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 3 and "terminated 15" in proc.stdout

@@ -398,8 +398,9 @@ async def _early_then_uvicorn(
             await asyncio.wait_for(_first_of(early.settled(), stop.wait()), SETTLE_S)
         early.stop_accepting()
         if not stop.is_set():
-            signals.server = _uvicorn(app, access, serving.set, early.aclose)
-            await signals.server.serve(sockets=sockets)
+            server = signals.server = _uvicorn(app, access, serving.set, early.aclose)
+            server.should_exit = bool(signals.caught)  # a signal during uvicorn's import
+            await server.serve(sockets=sockets)
     finally:
         signals.server = None
         serving.set()
