@@ -315,3 +315,30 @@ def test_a_body_h11_cannot_read_gets_uvicorns_400() -> None:
     )
     assert raw.startswith(b"HTTP/1.1 400 ")
     assert raw.endswith(b"Invalid HTTP request received.")
+
+
+def test_a_client_that_hangs_up_mid_answer_raises_nothing_in_the_app() -> None:
+    """uvicorn drops what an app sends once its client is gone; the early server too
+    (its ``drain`` raised ``ConnectionResetError`` into the app: a traceback a
+    disconnect)."""
+    raised: list[BaseException] = []
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        try:
+            await asyncio.sleep(0.3)  # the client has hung up by now
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            for _ in range(20):
+                await send({"type": "http.response.body", "body": b"x" * 65536, "more_body": True})
+                await asyncio.sleep(0.01)
+            await send({"type": "http.response.body", "body": b""})
+        except BaseException as exc:
+            raised.append(exc)
+            raise
+
+    def hang_up(port: int) -> None:
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as client:
+            client.sendall(REQUEST)
+        time.sleep(1.0)
+
+    _early(app, hang_up)
+    assert raised == []

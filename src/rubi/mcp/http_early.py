@@ -218,6 +218,7 @@ class _Exchange:
         self.started = False
         self.finished = False
         self.counted = True  # counted as a request under way (EarlyHttp.settled)
+        self.gone = False  # the client went away while we answered
 
     async def run(self) -> None:
         try:
@@ -294,6 +295,14 @@ class _Exchange:
         return {"type": "http.disconnect"}
 
     async def _send(self, message: Message) -> None:
+        if self.gone:
+            return  # the client went away: dropped, as uvicorn drops it
+        try:
+            await self._send_now(message)
+        except ConnectionError:
+            self.gone = True
+
+    async def _send_now(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start" and not self.started:
             self.started = True
