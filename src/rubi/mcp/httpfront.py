@@ -345,7 +345,9 @@ def run_http(
     called with a function (callable from any thread) to call once the first answers
     are out (:meth:`rubi.mcp.httpwarm.ListenWarmup.when_begun`); uvicorn serves the
     sockets from then on, once no request but a GET stream is being answered (or
-    :data:`SETTLE_S` passed)."""
+    :data:`SETTLE_S` passed). ``SIGINT``, ``SIGTERM`` and ``SIGHUP`` stop it in either
+    phase and are raised again once it has stopped
+    (:class:`rubi.mcp.http_early.StopSignals`)."""
     announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
     if sockets is None or first_answered is None:
         _uvicorn(app, access, listening).run(sockets=sockets)
