@@ -342,3 +342,24 @@ def test_a_client_that_hangs_up_mid_answer_raises_nothing_in_the_app() -> None:
 
     _early(app, hang_up)
     assert raised == []
+
+
+def test_an_answer_before_a_big_body_is_read_reaches_the_client() -> None:
+    """An answer given before the body was read (the SDK's 413 for a body over its
+    limit): the rest of the body is read and dropped before the connection closes, as
+    uvicorn reads it; closed unread, the client's send met a reset and never saw the
+    413."""
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        headers = [(b"content-length", b"22")]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": b"Request body too large"})
+
+    size = 8 * 1024 * 1024
+
+    def post(port: int) -> bytes:
+        head = b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % size
+        return _exchange(port, head + b"a" * size)
+
+    raw = _early(app, post)
+    assert raw.startswith(b"HTTP/1.1 413 ") and raw.endswith(b"Request body too large")

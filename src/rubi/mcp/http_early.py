@@ -63,6 +63,10 @@ App = Callable[
 MAX_READ_BYTES = 65536
 """The most read from a connection at once (uvicorn's asyncio transports read as much)."""
 
+DRAIN_S = 5.0
+"""The longest a connection is kept open, once answered, to read the rest of a body the
+app did not read (:meth:`_Exchange._rest_of_body`)."""
+
 _CLOSE = (b"connection", b"close")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -238,6 +242,16 @@ class _Exchange:
             log.exception("Exception in ASGI application")
         if not self.started:
             await self._plain(500, b"Internal Server Error")
+        with contextlib.suppress(TimeoutError, h11.RemoteProtocolError):
+            await asyncio.wait_for(self._rest_of_body(), DRAIN_S)
+
+    async def _rest_of_body(self) -> None:
+        """Read and drop what is left of the request's body, as uvicorn reads it: closed
+        with data unread, the connection is reset, and a client still sending its body
+        (a 413 answered before it) meets the reset, not the answer."""
+        while self.conn.their_state is h11.SEND_BODY:
+            if isinstance(await self._next_event(), (h11.EndOfMessage, h11.ConnectionClosed)):
+                return
 
     async def _next_event(self) -> Any:
         while True:
