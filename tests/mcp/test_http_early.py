@@ -295,3 +295,71 @@ def test_a_server_answers_first_itself_then_uvicorn_serves_the_same_port(tmp_pat
         else:
             pytest.fail("uvicorn never served the port")
         assert again == pinged  # the same answer from either server
+
+
+def test_a_body_h11_cannot_read_gets_uvicorns_400() -> None:
+    """A malformed chunked body: 400 at once, as uvicorn answers (not the 500 of an
+    app that returned without answering)."""
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass  # the front returns without answering once the client is gone
+
+    raw = _early(
+        app,
+        lambda port: _exchange(
+            port,
+            b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"zz\r\nabc\r\n0\r\n\r\n",
+        ),
+    )
+    assert raw.startswith(b"HTTP/1.1 400 ")
+    assert raw.endswith(b"Invalid HTTP request received.")
+
+
+def test_a_client_that_hangs_up_mid_answer_raises_nothing_in_the_app() -> None:
+    """uvicorn drops what an app sends once its client is gone; the early server too
+    (its ``drain`` raised ``ConnectionResetError`` into the app: a traceback a
+    disconnect)."""
+    raised: list[BaseException] = []
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        try:
+            await asyncio.sleep(0.3)  # the client has hung up by now
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            for _ in range(20):
+                await send({"type": "http.response.body", "body": b"x" * 65536, "more_body": True})
+                await asyncio.sleep(0.01)
+            await send({"type": "http.response.body", "body": b""})
+        except BaseException as exc:
+            raised.append(exc)
+            raise
+
+    def hang_up(port: int) -> None:
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as client:
+            client.sendall(REQUEST)
+        time.sleep(1.0)
+
+    _early(app, hang_up)
+    assert raised == []
+
+
+def test_an_answer_before_a_big_body_is_read_reaches_the_client() -> None:
+    """An answer given before the body was read (the SDK's 413 for a body over its
+    limit): the rest of the body is read and dropped before the connection closes, as
+    uvicorn reads it; closed unread, the client's send met a reset and never saw the
+    413."""
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        headers = [(b"content-length", b"22")]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": b"Request body too large"})
+
+    size = 8 * 1024 * 1024
+
+    def post(port: int) -> bytes:
+        head = b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % size
+        return _exchange(port, head + b"a" * size)
+
+    raw = _early(app, post)
+    assert raw.startswith(b"HTTP/1.1 413 ") and raw.endswith(b"Request body too large")

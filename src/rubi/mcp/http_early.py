@@ -24,21 +24,32 @@ headers; the SDK's app the rest), without what its options add to it: no
 loopback peer; neither the front nor the SDK's app reads them) and no ``server``
 header. A request ``h11`` cannot parse gets uvicorn's 400; an app that raises before
 it answered, uvicorn's 500.
+
+Signals: while these serve, ``SIGINT``, ``SIGTERM`` and ``SIGHUP`` are taken as
+uvicorn's ``Server.capture_signals`` takes them while it serves (:class:`StopSignals`):
+recorded, the server told to stop, and raised again once it has stopped. A handler
+that raises in the main thread (``rubi serve``'s :mod:`rubi.cli.terminated`, Python's
+``KeyboardInterrupt``) would raise inside whatever task the event loop runs then, and
+a task that handles the exception (the SDK's task groups) kept the process serving.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import socket
+import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from types import FrameType
 from typing import Any
 from urllib.parse import unquote
 
 import h11
 
-__all__ = ["MAX_READ_BYTES", "EarlyHttp"]
+__all__ = ["MAX_READ_BYTES", "EarlyHttp", "StopSignals"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +62,10 @@ App = Callable[
 
 MAX_READ_BYTES = 65536
 """The most read from a connection at once (uvicorn's asyncio transports read as much)."""
+
+DRAIN_S = 5.0
+"""The longest a connection is kept open, once answered, to read the rest of a body the
+app did not read (:meth:`_Exchange._rest_of_body`)."""
 
 _CLOSE = (b"connection", b"close")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -65,6 +80,57 @@ def http_date(now: float | None = None) -> bytes:
         f"{_DAYS[t.tm_wday]}, {t.tm_mday:02d} {_MONTHS[t.tm_mon - 1]} {t.tm_year} "
         f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d} GMT"
     ).encode("ascii")
+
+
+class StopSignals:
+    """``SIGINT``, ``SIGTERM`` and ``SIGHUP`` taken as uvicorn takes them while it
+    serves (module docstring): inside :meth:`captured`, a signal is recorded,
+    :attr:`stop` set and :attr:`server`'s ``should_exit`` too; each is raised again,
+    last first, once the block has ended without an error (to the handlers from
+    before the block, restored then)."""
+
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.caught: list[int] = []
+        self.server: Any = None
+        """A ``uvicorn.Server`` to stop as well, once there is one."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+
+    @contextlib.contextmanager
+    def captured(self) -> Iterator[None]:
+        """Capture the signals inside the block (in the main thread only: elsewhere
+        the block runs as it is)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        signums = [getattr(signal, name) for name in self.NAMES if hasattr(signal, name)]
+        previous = {signum: signal.signal(signum, self._handle) for signum in signums}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            self._loop = self._stop = None
+        for signum in reversed(self.caught):
+            signal.raise_signal(signum)
+
+    def stop(self) -> asyncio.Event:
+        """Set once a signal came (call on the event loop that serves)."""
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        if self.caught:
+            self._stop.set()
+        return self._stop
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.caught.append(signum)
+        if self.server is not None:
+            self.server.should_exit = True
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(stop.set)
 
 
 class EarlyHttp:
@@ -156,6 +222,7 @@ class _Exchange:
         self.started = False
         self.finished = False
         self.counted = True  # counted as a request under way (EarlyHttp.settled)
+        self.gone = False  # the client went away while we answered
 
     async def run(self) -> None:
         try:
@@ -175,6 +242,16 @@ class _Exchange:
             log.exception("Exception in ASGI application")
         if not self.started:
             await self._plain(500, b"Internal Server Error")
+        with contextlib.suppress(TimeoutError, h11.RemoteProtocolError):
+            await asyncio.wait_for(self._rest_of_body(), DRAIN_S)
+
+    async def _rest_of_body(self) -> None:
+        """Read and drop what is left of the request's body, as uvicorn reads it: closed
+        with data unread, the connection is reset, and a client still sending its body
+        (a 413 answered before it) meets the reset, not the answer."""
+        while self.conn.their_state is h11.SEND_BODY:
+            if isinstance(await self._next_event(), (h11.EndOfMessage, h11.ConnectionClosed)):
+                return
 
     async def _next_event(self) -> Any:
         while True:
@@ -216,7 +293,8 @@ class _Exchange:
         if not self.request_done:
             try:
                 event = await self._next_event()
-            except h11.RemoteProtocolError:
+            except h11.RemoteProtocolError:  # a malformed body: uvicorn's 400 at once
+                await self._plain(400, b"Invalid HTTP request received.")
                 event = h11.ConnectionClosed()
             if isinstance(event, h11.Data):
                 return {"type": "http.request", "body": bytes(event.data), "more_body": True}
@@ -231,6 +309,14 @@ class _Exchange:
         return {"type": "http.disconnect"}
 
     async def _send(self, message: Message) -> None:
+        if self.gone:
+            return  # the client went away: dropped, as uvicorn drops it
+        try:
+            await self._send_now(message)
+        except ConnectionError:
+            self.gone = True
+
+    async def _send_now(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start" and not self.started:
             self.started = True

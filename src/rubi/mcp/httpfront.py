@@ -59,7 +59,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import AbstractContextManager, nullcontext, suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubi.mcp.front import Answerer, Handshake, stateless_reply
 from rubi.mcp.http_admit import (
@@ -70,6 +70,9 @@ from rubi.mcp.http_admit import (
     stream_admits,
 )
 from rubi.mcp.httpsessions import STREAM_WAIT_S, FrontSessions, replaying
+
+if TYPE_CHECKING:
+    from rubi.mcp.http_early import StopSignals
 
 __all__ = ["HttpFront", "run_http"]
 
@@ -342,12 +345,18 @@ def run_http(
     called with a function (callable from any thread) to call once the first answers
     are out (:meth:`rubi.mcp.httpwarm.ListenWarmup.when_begun`); uvicorn serves the
     sockets from then on, once no request but a GET stream is being answered (or
-    :data:`SETTLE_S` passed)."""
+    :data:`SETTLE_S` passed). ``SIGINT``, ``SIGTERM`` and ``SIGHUP`` stop it in either
+    phase and are raised again once it has stopped
+    (:class:`rubi.mcp.http_early.StopSignals`)."""
     announce(access, say or (lambda line: print(line, file=sys.stderr, flush=True)))
     if sockets is None or first_answered is None:
         _uvicorn(app, access, listening).run(sockets=sockets)
         return
-    asyncio.run(_early_then_uvicorn(app, access, sockets, listening, first_answered))
+    from rubi.mcp.http_early import StopSignals
+
+    signals = StopSignals()
+    with signals.captured():  # a signal stops the server here as it stops uvicorn
+        asyncio.run(_early_then_uvicorn(app, access, sockets, listening, first_answered, signals))
 
 
 async def _early_then_uvicorn(
@@ -356,8 +365,10 @@ async def _early_then_uvicorn(
     sockets: list[socket.socket],
     listening: Callable[[], None] | None,
     first_answered: Callable[[Callable[[], None]], None],
+    signals: StopSignals,
 ) -> None:
-    """:func:`run_http` with the first requests served here, then by uvicorn."""
+    """:func:`run_http` with the first requests served here, then by uvicorn; a
+    signal (``signals``) ends it where it is."""
     from rubi.mcp.http_early import EarlyHttp
 
     loop = asyncio.get_running_loop()
@@ -377,20 +388,39 @@ async def _early_then_uvicorn(
         if threading.get_ident() != loop_thread:
             serving.wait(HANDOVER_WAIT_S)
 
+    stop = signals.stop()
     early = EarlyHttp(app, sockets)
     try:
         await early.start()
         if listening is not None:
             listening()
         first_answered(hand_over)
-        await handover.wait()
+        await _first_of(handover.wait(), stop.wait())
         with suppress(TimeoutError):  # a connection that sends nothing holds nothing up
-            await asyncio.wait_for(early.settled(), SETTLE_S)
+            await asyncio.wait_for(_first_of(early.settled(), stop.wait()), SETTLE_S)
         early.stop_accepting()
-        await _uvicorn(app, access, serving.set, early.aclose).serve(sockets=sockets)
+        if not stop.is_set():
+            server = signals.server = _uvicorn(app, access, serving.set, early.aclose)
+            server.should_exit = bool(signals.caught)  # a signal during uvicorn's import
+            await server.serve(sockets=sockets)
     finally:
+        signals.server = None
         serving.set()
         await early.aclose()
+        if stop.is_set():  # stopped before uvicorn ran the app's lifespan: end it here
+            closing = getattr(app, "aclose", None)
+            if callable(closing):
+                await closing()
+
+
+async def _first_of(*waits: Awaitable[Any]) -> None:
+    """Wait until the first of ``waits`` is done; the others are cancelled."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 def _uvicorn(
