@@ -15,6 +15,15 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+def _printed(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter with this checkout's ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    return out.stdout.strip()
+
+
 def test_every_dataclass_of_rubi_has_a_docstring() -> None:
     missing = []
     for path in sorted((SRC / "rubi").rglob("*.py")):
@@ -34,11 +43,7 @@ def test_the_cost_line_modules_import_no_inspect_logging_or_statistics() -> None
         "import rubi.app.sessioncost, rubi.app.xray, rubi.transcripts.analyze\n"
         "print(sorted(m for m in ('inspect', 'logging', 'statistics') if m in sys.modules))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
-    assert out.stdout.strip() == "[]"
+    assert _printed(code) == "[]"
 
 
 def test_the_pointer_and_plugin_checks_import_no_json() -> None:
@@ -51,8 +56,4 @@ def test_the_pointer_and_plugin_checks_import_no_json() -> None:
         "import rubi.claude.hooks.start, rubi.claude.hooks.end\n"
         "print('json' in sys.modules)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
-    assert out.stdout.strip() == "False"
+    assert _printed(code) == "False"
