@@ -180,6 +180,8 @@ def _tails(word: str) -> list[str]:
     """The last two segments of a written path (``a/b/c.py`` → ``b/c.py``; a link's
     ``#fragment`` and ``?query`` left out), case-folded, when the last holds a dot (a
     file name); none otherwise."""
+    if "/" not in word:  # most words of a question: no path to read
+        return []
     path = re.split(r"[#?]", word, maxsplit=1)[0]
     parts = [p for p in path.strip("`'\".,:;()[]{}<>").casefold().split("/") if p]
     return ["/".join(parts[-2:])] if len(parts) >= 2 and "." in parts[-1] else []
