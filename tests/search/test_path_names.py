@@ -29,3 +29,11 @@ def test_a_path_of_another_package_names_nothing() -> None:
 
 def test_a_tail_many_files_end_with_names_none_of_them() -> None:
     assert match_names("in lib/util/__init__.py", [], NAMES) == []
+
+
+def test_a_windows_traceback_frame_names_the_file_its_tail_ends() -> None:
+    frame = r'File "C:\Users\me\venv\Lib\site-packages\click\types.py", line 865, in convert'
+    got = match_names(frame, [], NAMES)
+    assert [(m.id, m.name) for m in got] == [("src/click/types.py", "click/types.py")]
+    # An escape sequence in a message is no path: no file name after the backslash.
+    assert match_names(r"expected \n between click\types", [], NAMES) == []

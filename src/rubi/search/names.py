@@ -179,9 +179,10 @@ def _path_owners(words: Iterable[str], names: Mapping[str, list[str]]) -> dict[s
 def _tails(word: str) -> list[str]:
     """The last two segments of a written path (``a/b/c.py`` → ``b/c.py``; a link's
     ``#fragment`` and ``?query`` left out), case-folded, when the last holds a dot (a
-    file name); none otherwise."""
-    if "/" not in word:  # most words of a question: no path to read
+    file name); none otherwise. A Windows path's backslashes separate segments too
+    (``C:\\env\\Lib\\site-packages\\isort\\parse.py`` → ``isort/parse.py``)."""
+    if "/" not in word and "\\" not in word:  # most words of a question: no path to read
         return []
-    path = re.split(r"[#?]", word, maxsplit=1)[0]
+    path = re.split(r"[#?]", word, maxsplit=1)[0].replace("\\", "/")
     parts = [p for p in path.strip("`'\".,:;()[]{}<>").casefold().split("/") if p]
     return ["/".join(parts[-2:])] if len(parts) >= 2 and "." in parts[-1] else []
