@@ -32,8 +32,11 @@ def init(project: Path | None) -> None:
     if project is None:
         _refuse_nested_vault(Path.cwd())
         project = Path(".")
+    existed = (project / ".rubi").is_dir()
     report = app.init_project(project)
-    if report.created:
+    if report.created and existed:  # a clone's vault lacking what git does not carry
+        echo(f"{report.vault} already exists; added what it lacked: {', '.join(report.created)}.")
+    elif report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
     elif not report.upgraded:
         echo(f"{report.vault} already exists; nothing changed there.")
