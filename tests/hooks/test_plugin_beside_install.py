@@ -1,6 +1,7 @@
 """rubi's plugin enabled beside the hooks `rubi install` wrote: Claude Code ran rubi
-twice (SessionStart's map twice in the first request; the plugin's server hidden as a
-duplicate of `.mcp.json`'s, so its mcp_tool hooks were skipped). Install, `install
+twice (SessionStart's map twice in the first request; beside a project install the
+plugin's server hidden as a duplicate of `.mcp.json`'s, so its mcp_tool hooks were
+skipped; beside a user-wide one a prompt's recall twice too). Install, `install
 --check` and doctor say so, with the two ways back to one route."""
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def test_install_check_and_doctor_name_the_plugin_beside_the_hooks(
     assert note.startswith(f"{local}: ")
     assert str(_user_settings()) in note and "rubi@rubi" in note
     assert "`rubi uninstall`" in note and "`claude plugin disable rubi@rubi`" in note
+    assert "the map twice" in note and "the plugin's own hooks skipped" in note
     ok, lines = check_install(project)
     assert not ok and note in lines
 
@@ -96,6 +98,7 @@ def test_a_user_wide_install_beside_the_plugin_names_the_user_uninstall(tmp_path
     found = double_wiring(project, Path.home())
     assert found is not None and found[0] == _user_settings()
     assert "`rubi uninstall --user`" in found[1] and "rubi@my-fork" in found[1]
+    assert "a prompt's recall twice" in found[1]  # a user-wide server hides nothing
 
 
 def test_a_settings_file_that_is_not_json_is_passed_over(tmp_path: Path) -> None:

@@ -3,12 +3,14 @@
 
 The README offers two routes into Claude Code, the plugin or ``rubi install``; a new
 user who takes both gets both sets of hooks. Measured with Claude Code 2.1.197 in a
-project with both (``docs/benchmarks-history.md``, "issue 28/29: what a new user
-meets on a fresh machine, twenty-sixth pass"): SessionStart ran twice, so the first
-request carried the code map twice (12,387 characters of messages against 9,621 with
-the install alone); and Claude Code hid the plugin's server as a duplicate of the ``rubi`` server
+project with both (``docs/benchmarks-history.md``, "issue 28/29: what a new user meets
+on a fresh machine, twenty-sixth pass"): SessionStart ran twice, so the first request
+carried the code map twice (12,387 characters of messages against 9,621 with the install
+alone); and Claude Code hid the plugin's server as a duplicate of the ``rubi`` server
 ``rubi install`` put in ``.mcp.json``, so every ``mcp_tool`` hook of the plugin was
-skipped with "MCP server 'plugin:rubi:rubi' not connected". One route is enough.
+skipped with "MCP server 'plugin:rubi:rubi' not connected". Beside ``rubi install
+--user`` (its server in ``~/.claude.json``) the plugin's server was not hidden: the map
+and a prompt's recall each came twice (13,637 characters). One route is enough.
 
 Claude Code's ``enabledPlugins`` setting maps ``plugin@marketplace`` to a boolean; it
 is read from the user's ``settings.json`` (in ``$CLAUDE_CONFIG_DIR``, else
@@ -102,10 +104,15 @@ def double_wiring(project: Path | None, home: Path) -> tuple[Path, str] | None:
     if installed is None:
         return None
     key, where = plugin
-    user = "" if project is not None and installed.is_relative_to(project) else " --user"
+    project_install = project is not None and installed.is_relative_to(project)
+    user = "" if project_install else " --user"
+    also = (
+        "the plugin's own hooks skipped (its server hidden behind the project's rubi server)"
+        if project_install
+        else "a prompt's recall twice"
+    )
     return installed, (
         f"rubi's hooks are installed here and the rubi plugin ({key}, enabled in "
-        f"{where}) is too, so Claude Code gives the map twice at session start and skips "
-        f"the plugin's own hooks: keep one, `rubi uninstall{user}` or "
-        f"`claude plugin disable {key}`"
+        f"{where}) is too, so Claude Code runs both: the map twice at session start, "
+        f"{also}; keep one, `rubi uninstall{user}` or `claude plugin disable {key}`"
     )
