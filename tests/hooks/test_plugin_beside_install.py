@@ -98,7 +98,8 @@ def test_a_user_wide_install_beside_the_plugin_names_the_user_uninstall(tmp_path
     found = double_wiring(project, Path.home())
     assert found is not None and found[0] == _user_settings()
     assert "`rubi uninstall --user`" in found[1] and "rubi@my-fork" in found[1]
-    assert "a prompt's recall twice" in found[1]  # a user-wide server hides nothing
+    # a user-wide server hides nothing: the plugin's hooks run beside the installed ones
+    assert "a prompt's recall and the turn's capture twice" in found[1]
 
 
 def test_a_settings_file_that_is_not_json_is_passed_over(tmp_path: Path) -> None:

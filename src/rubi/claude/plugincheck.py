@@ -10,7 +10,8 @@ alone); and Claude Code hid the plugin's server as a duplicate of the ``rubi`` s
 ``rubi install`` put in ``.mcp.json``, so every ``mcp_tool`` hook of the plugin was
 skipped with "MCP server 'plugin:rubi:rubi' not connected". Beside ``rubi install
 --user`` (its server in ``~/.claude.json``) the plugin's server was not hidden: the map
-and a prompt's recall each came twice (13,637 characters). One route is enough.
+and a prompt's recall each came twice (13,637 characters), and the turn was captured
+twice in the session record (the second copy without its prompt). One route is enough.
 
 Claude Code's ``enabledPlugins`` setting maps ``plugin@marketplace`` to a boolean; it
 is read from the user's ``settings.json`` (in ``$CLAUDE_CONFIG_DIR``, else
@@ -109,7 +110,7 @@ def double_wiring(project: Path | None, home: Path) -> tuple[Path, str] | None:
     also = (
         "the plugin's own hooks skipped (its server hidden behind the project's rubi server)"
         if project_install
-        else "a prompt's recall twice"
+        else "a prompt's recall and the turn's capture twice"
     )
     return installed, (
         f"rubi's hooks are installed here and the rubi plugin ({key}, enabled in "
