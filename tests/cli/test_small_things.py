@@ -112,6 +112,24 @@ def test_init_says_what_it_added_to_claude_md(tmp_path: Path) -> None:
     assert "Created CLAUDE.md with a short 'Project memory (rubi)' section." in out
 
 
+def test_init_in_an_existing_vault_names_what_it_added(tmp_path: Path) -> None:
+    """In a clone of rubi's own repository (its vault older than the template) `rubi
+    init` said "Created .rubi (2 files)." of a vault that was there: it had added
+    `handoffs/.gitignore` and `notes/.gitkeep`."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    code, out, _ = _run("init", str(project))
+    assert code == 0 and "Created " in out
+    gitignore = project / ".rubi" / "handoffs" / ".gitignore"
+    gitignore.unlink()
+    code, out, _ = _run("init", str(project))
+    assert code == 0 and "Created " not in out
+    assert "already exists; added what it lacked: handoffs/.gitignore." in out
+    assert gitignore.is_file()
+    code, out, _ = _run("init", str(project))
+    assert code == 0 and "already exists; nothing changed there." in out
+
+
 def test_handoff_links_are_file_names_obsidian_resolves(tmp_path: Path) -> None:
     v = tmp_path / "v"
     write(v / "notes" / "decision-use-jwt.md", "---\naliases: [JWT]\n---\n# Use JWT\n")

@@ -1,6 +1,6 @@
 """What happened around a hit: the notes, handoffs and captured sessions of the days
-around its day, newest first (the step between a search's compact index and a full
-``read``).
+around its day, newest first (by day, then a day's entries by when their file last
+changed), the step between a search's compact index and a full ``read``.
 
 A day is what search shows (:class:`rubi.dates.hitdays.Days`): a note's ``updated`` or
 ``created`` frontmatter, a code file's last commit, else the file's modification time.
@@ -115,6 +115,22 @@ def _turns(paths: VaultPaths, rel: str) -> tuple[str, ...]:
     return tuple(turns[-MAX_TURNS:])
 
 
+def _changed_ns(paths: VaultPaths, attrs: Any) -> int:
+    """When a note's file last changed (nanoseconds; 0 when it cannot be told): the
+    order of one day's entries, newest first. Why: sorted by id alone, a day's captured
+    sessions (ids of random UUIDs) were listed 14:10, 14:11, 14:11, 14:10 under
+    "newest first". ``lstat``: a link is not followed, nothing is read."""
+    import os
+
+    rel = attrs.get("path")
+    if not isinstance(rel, str) or not rel:
+        return 0
+    try:
+        return os.lstat(paths.root / rel).st_mtime_ns
+    except (OSError, ValueError):
+        return 0
+
+
 def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
     """The notes, handoffs and captured sessions of the ``days`` days before and after
     ``ref``'s day, newest first (at most :data:`MAX_ENTRIES`).
@@ -164,7 +180,7 @@ def timeline(paths: VaultPaths, ref: str, days: int = DEFAULT_DAYS) -> Timeline:
         when = book.of(node)
         if since <= when <= until:
             found.append((when, node, attrs))
-    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    found.sort(key=lambda f: (f[0], _changed_ns(paths, f[2]), f[1]), reverse=True)
     entries = []
     for when, node, attrs in found[:MAX_ENTRIES]:
         kind = _kind(node, attrs)

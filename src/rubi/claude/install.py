@@ -304,6 +304,11 @@ def install(
             f"{Path(command).parent if os.path.isabs(command) else 'its folder'} on PATH"
         )
 
+    from rubi.claude.plugincheck import double_wiring
+
+    twice = double_wiring(None if user else project, Path.home())
+    report.notes.extend([f"{twice[0]}: {twice[1]}"] if twice else [])
+
     record.update(
         {
             "settings_file": str(settings_file),

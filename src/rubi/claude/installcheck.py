@@ -106,4 +106,8 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
             lines.append(f"{settings_file}: {count} of rubi's hooks call {shown(executable)}")
     if missing:
         lines.append(_missing_line(settings_file, missing, fix))
-    return not stale and not missing, lines
+    from rubi.claude.plugincheck import double_wiring
+
+    twice = double_wiring(None if user else project, home)
+    lines += [f"{twice[0]}: {twice[1]}"] if twice else []
+    return not stale and not missing and not twice, lines

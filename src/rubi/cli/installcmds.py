@@ -47,8 +47,8 @@ def _harness(verb: str) -> Callable[[F], F]:
 @click.option(
     "--check",
     is_flag=True,
-    help="Change nothing: say whether rubi's Claude Code hooks are there and call a "
-    "rubi that exists (exit 1 when not).",
+    help="Change nothing: say whether rubi's Claude Code hooks are there, call a "
+    "rubi that exists and run without rubi's plugin beside them (exit 1 when not).",
 )
 @handle_errors
 def install(user: bool, harness: str, compact_window: int, project: Path, check: bool) -> None:

@@ -32,8 +32,11 @@ def init(project: Path | None) -> None:
     if project is None:
         _refuse_nested_vault(Path.cwd())
         project = Path(".")
+    existed = (project / ".rubi").is_dir()
     report = app.init_project(project)
-    if report.created:
+    if report.created and existed:  # a clone's vault lacking what git does not carry
+        echo(f"{report.vault} already exists; added what it lacked: {', '.join(report.created)}.")
+    elif report.created:
         echo(f"Created {report.vault} ({len(report.created)} files).")
     elif not report.upgraded:
         echo(f"{report.vault} already exists; nothing changed there.")
@@ -234,7 +237,8 @@ def doctor(as_json: bool, vault: Path | None) -> None:
 
     Links Obsidian leaves unresolved (rubi also resolves titles and aliases) count as
     problems, and so do Claude Code hooks `rubi install` wrote that call a rubi which
-    is gone (a venv moved; `rubi install` again fixes them). The problems come first,
+    is gone (a venv moved; `rubi install` again fixes them) or that run beside rubi's
+    plugin (the map twice at session start). The problems come first,
     then their counts, then information: pages it rewrote (it indexes first, notes and
     code, and rewrites the committed map pages when the code changed since they were
     made), code files the map skipped, notes another git worktree holds that this one
@@ -257,14 +261,19 @@ def doctor(as_json: bool, vault: Path | None) -> None:
 
 def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
     """Claude Code hooks and servers rubi installed that call a rubi which is gone, in
-    the project's settings and the user's (:mod:`rubi.claude.hookpaths`), then those
+    the project's settings and the user's (:mod:`rubi.claude.hookpaths`), rubi's hooks
+    installed beside its enabled plugin (:mod:`rubi.claude.plugincheck`), then those
     settings files that are not a JSON object (Claude Code runs none of their hooks)."""
     from rubi.claude import settingsfile
     from rubi.claude.hookpaths import settings_files, stale_commands
+    from rubi.claude.plugincheck import double_wiring
     from rubi.core.errors import RubiError
 
     files = settings_files(paths.project_root, Path.home())
     found = [ScanWarning(str(s.file), s.problem()) for s in stale_commands(files)]
+    twice = double_wiring(paths.project_root, Path.home())
+    if twice:
+        found.append(ScanWarning(str(twice[0]), twice[1]))
     for path, user_wide in files:
         try:
             settingsfile.load(path, None if user_wide else path.parent.parent)
