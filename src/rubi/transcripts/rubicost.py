@@ -166,11 +166,13 @@ class _Pass:
             if not file:
                 continue
             text = block.get("content")
-            denial = _DENIAL.search(text if isinstance(text, str) else json.dumps(text))
-            if block.get("is_error") and denial:
-                whole = int(denial.group(1).replace(",", ""))
-                self.denied.setdefault(file, (whole, max(self.calls - 1, 0)))
-            elif not block.get("is_error") and file in self.denied:
+            if block.get("is_error"):  # a denial is an error result: a read's text (a
+                # whole file, often tens of KB) is never searched for one
+                denial = _DENIAL.search(text if isinstance(text, str) else json.dumps(text))
+                if denial:
+                    whole = int(denial.group(1).replace(",", ""))
+                    self.denied.setdefault(file, (whole, max(self.calls - 1, 0)))
+            elif file in self.denied:
                 tokens = tokens_of(text_chars(text))
                 self.read_after[file] = self.read_after.get(file, 0) + tokens
 
