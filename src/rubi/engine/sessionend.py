@@ -4,7 +4,7 @@ session's process ends, so the plugin needs no ``rubi hook SessionEnd`` process 
 
 Claude Code 2.1.197 closes a plugin's stdio servers before it runs SessionEnd hooks
 (an ``mcp_tool`` SessionEnd hook is "Not connected"): ``SIGINT``, ``SIGTERM`` 100 ms
-later, ``SIGKILL`` 500 ms after that. What SessionEnd does
+later, ``SIGKILL`` 400 ms after that. What SessionEnd does
 (:mod:`rubi.claude.hooks.end`: the pointer to the session's transcript for the next
 SessionStart's cost line, a prompt that got no answer captured) is done here by the
 same handler, run with the payload of the session's last hook and the reason
@@ -13,7 +13,7 @@ same handler, run with the payload of the session's last hook and the reason
 - **at the server's end** (stdin closed, ``SIGINT``, ``SIGTERM``/``SIGHUP``): for the
   last session whose hook the server answered;
 - **before the first hook of each session** the server answers whose transcript exists
-  (Claude Code writes it after the first UserPromptSubmit): the pointer alone
+  already (a hook naming no transcript file yet leaves it to the next): the pointer alone
   (:func:`rubi.claude.hooks.costline.remember_ended`), so that a server ended by
   ``SIGKILL`` before its end leaves it all the same; the next SessionStart then
   captures a prompt that session left unanswered
