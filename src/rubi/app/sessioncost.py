@@ -10,6 +10,10 @@ from pathlib import Path
 from rubi.core.errors import RubiError
 from rubi.transcripts.rubicost import RubiCost
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rubi.transcripts.settings import PriceRatios
+
 __all__ = ["SessionCost", "cost_line", "schema_tokens", "session_cost", "transcript_cost"]
 
 HANDSHAKE = Path(__file__).resolve().parents[1] / "mcp" / "handshake.json"
@@ -42,7 +46,7 @@ def schema_tokens() -> int:
 
 
 def _k(value: float) -> str:
-    from rubi.app.xray import format_tokens
+    from rubi.transcripts.tokenformat import format_tokens
 
     return format_tokens(round(value))
 
@@ -79,25 +83,36 @@ def cost_line(cost: RubiCost) -> str:
 
 
 def transcript_cost(transcript: Path, session_id: str | None = None) -> SessionCost:
-    """The cost line of the session whose main transcript is ``transcript``.
+    """The cost line of the session whose main transcript is ``transcript``: without
+    the X-ray's analysis when the session called none of rubi's MCP tools
+    (:func:`~rubi.transcripts.rubicost.measure_without_tools`, the same figures).
 
     Raises:
         OSError: the transcript cannot be read.
     """
+    from rubi.transcripts.rubicost import measure_without_tools
+    from rubi.transcripts.settings import PriceRatios
+
+    prices = PriceRatios()
+    cost = measure_without_tools(transcript, session_id or transcript.stem, schema_tokens(), prices)
+    if cost is None:
+        cost = _analyzed(transcript, session_id, prices)
+    return SessionCost(cost, cost_line(cost))
+
+
+def _analyzed(transcript: Path, session_id: str | None, prices: PriceRatios) -> RubiCost:
+    """:func:`~rubi.transcripts.rubicost.measure_rubi` on the X-ray's analysis."""
     from rubi.transcripts.analyze import analyze_session
     from rubi.transcripts.locate import SessionFiles
     from rubi.transcripts.rubicost import measure_rubi
-    from rubi.transcripts.settings import PriceRatios
     from rubi.transcripts.transcript import TranscriptReader
 
     st = transcript.stat()
     files = SessionFiles(
         session_id or transcript.stem, transcript.parent.name, transcript, (), st.st_mtime, 0
     )
-    prices = PriceRatios()
     stats = analyze_session(files, TranscriptReader(), prices)
-    cost = measure_rubi(stats, transcript, schema_tokens(), prices)
-    return SessionCost(cost, cost_line(cost))
+    return measure_rubi(stats, transcript, schema_tokens(), prices)
 
 
 def session_cost(*, session: str | None = None, project: Path | None = None) -> SessionCost:
