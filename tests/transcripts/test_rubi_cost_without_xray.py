@@ -1,6 +1,6 @@
-"""The cost line without the X-ray's analysis (:func:`measure_without_tools`, what
-SessionStart runs for a session that called none of rubi's MCP tools) gives the figures
-the X-ray's analysis gives (:func:`measure_rubi`), API calls counted by the same rules:
+"""The cost line without the X-ray's analysis (:func:`measure_transcript`, for a session
+that called none of rubi's MCP tools, as SessionStart runs it) gives the figures the
+X-ray's analysis gives (:func:`measure_rubi`), API calls counted by the same rules:
 split and repeated records, records without an id, API error and synthetic records,
 sidechains, a compaction; and hands over to the analysis when rubi's tools were
 called, in the main chain or a sidechain."""
@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 
-from rubi.app.sessioncost import _analyzed, schema_tokens, transcript_cost
+from rubi.app.sessioncost import schema_tokens, transcript_cost
 from rubi.claude.install import hook_command
-from rubi.transcripts.rubicost import measure_without_tools
+from rubi.transcripts.analyze import analyze_session
+from rubi.transcripts.locate import SessionFiles
+from rubi.transcripts.rubicost import measure_rubi, measure_transcript
 from rubi.transcripts.settings import PriceRatios
+from rubi.transcripts.transcript import TranscriptReader
 
 from helpers import SHARED_DATA
 
@@ -85,9 +88,18 @@ def _write(path: Path, records: list[Any]) -> Path:
 
 
 def _both(path: Path) -> tuple[Any, Any]:
+    """(the cost without the analysis or None when it ran, the cost from the analysis)."""
     prices = PriceRatios()
-    lean = measure_without_tools(path, SESSION, schema_tokens(), prices)
-    return lean, _analyzed(path, SESSION, prices)
+    analyzed: list[bool] = []
+
+    def analyze() -> Any:
+        analyzed.append(True)
+        files = SessionFiles(SESSION, path.parent.name, path, (), 0.0, 0)
+        return analyze_session(files, TranscriptReader(), prices)
+
+    lean = measure_transcript(path, SESSION, schema_tokens(), prices, analyze)
+    full = measure_rubi(analyze(), path, schema_tokens(), prices)
+    return (None if len(analyzed) > 1 else lean), full
 
 
 def test_the_figures_match_the_xray_s_on_every_kind_of_record(tmp_path: Path) -> None:
@@ -105,7 +117,7 @@ def test_a_session_that_called_rubi_s_tools_goes_to_the_xray(tmp_path: Path, sid
     records = [*_records(), _assistant("m9", content=use, **extra), _result("r1", "hits")]
     path = _write(tmp_path / f"{SESSION}.jsonl", records)
     lean, full = _both(path)
-    assert lean is None
+    assert lean is None  # the analysis ran
     assert transcript_cost(path, SESSION).cost == full
     assert full.tool_calls == 1  # the X-ray counts a subagent's call too
 

@@ -12,7 +12,7 @@ from rubi.transcripts.rubicost import RubiCost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rubi.transcripts.settings import PriceRatios
+    from rubi.transcripts.analyze import SessionStats
 
 __all__ = ["SessionCost", "cost_line", "schema_tokens", "session_cost", "transcript_cost"]
 
@@ -83,36 +83,30 @@ def cost_line(cost: RubiCost) -> str:
 
 
 def transcript_cost(transcript: Path, session_id: str | None = None) -> SessionCost:
-    """The cost line of the session whose main transcript is ``transcript``: without
-    the X-ray's analysis when the session called none of rubi's MCP tools
-    (:func:`~rubi.transcripts.rubicost.measure_without_tools`, the same figures).
+    """The cost line of the session whose main transcript is ``transcript``; the X-ray's
+    analysis runs only when the session called rubi's MCP tools
+    (:func:`~rubi.transcripts.rubicost.measure_transcript`: the same figures).
 
     Raises:
         OSError: the transcript cannot be read.
     """
-    from rubi.transcripts.rubicost import measure_without_tools
+    from rubi.transcripts.rubicost import measure_transcript
     from rubi.transcripts.settings import PriceRatios
 
+    sid = session_id or transcript.stem
     prices = PriceRatios()
-    cost = measure_without_tools(transcript, session_id or transcript.stem, schema_tokens(), prices)
-    if cost is None:
-        cost = _analyzed(transcript, session_id, prices)
+
+    def analyze() -> SessionStats:
+        from rubi.transcripts.analyze import analyze_session
+        from rubi.transcripts.locate import SessionFiles
+        from rubi.transcripts.transcript import TranscriptReader
+
+        st = transcript.stat()
+        files = SessionFiles(sid, transcript.parent.name, transcript, (), st.st_mtime, 0)
+        return analyze_session(files, TranscriptReader(), prices)
+
+    cost = measure_transcript(transcript, sid, schema_tokens(), prices, analyze)
     return SessionCost(cost, cost_line(cost))
-
-
-def _analyzed(transcript: Path, session_id: str | None, prices: PriceRatios) -> RubiCost:
-    """:func:`~rubi.transcripts.rubicost.measure_rubi` on the X-ray's analysis."""
-    from rubi.transcripts.analyze import analyze_session
-    from rubi.transcripts.locate import SessionFiles
-    from rubi.transcripts.rubicost import measure_rubi
-    from rubi.transcripts.transcript import TranscriptReader
-
-    st = transcript.stat()
-    files = SessionFiles(
-        session_id or transcript.stem, transcript.parent.name, transcript, (), st.st_mtime, 0
-    )
-    stats = analyze_session(files, TranscriptReader(), prices)
-    return measure_rubi(stats, transcript, schema_tokens(), prices)
 
 
 def session_cost(*, session: str | None = None, project: Path | None = None) -> SessionCost:

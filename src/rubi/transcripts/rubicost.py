@@ -33,11 +33,12 @@ from rubi.transcripts.transcript import MAX_LINE_BYTES
 
 TYPE_CHECKING = False  # typing costs a hook ~2 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from rubi.transcripts.analyze import SessionStats
 
-__all__ = ["RECALL_HEADER", "RubiCost", "carried", "measure_rubi", "measure_without_tools"]
+__all__ = ["RECALL_HEADER", "RubiCost", "carried", "measure_rubi", "measure_transcript"]
 
 _RUBI_HOOK = re.compile(r"\brubi\b[^;]*\bhook\s+[A-Za-z]+")
 _RUBI_TOOL = re.compile(r"^mcp__(?:.*_)?rubi__")
@@ -258,25 +259,28 @@ def _calls_rubi_tool(message: dict[str, Any]) -> bool:
     )
 
 
-def measure_without_tools(
-    transcript: Path, session_id: str, schema_tokens: int, prices: PriceRatios
-) -> RubiCost | None:
-    """:func:`measure_rubi` without the X-ray's analysis, for a session that called none
-    of rubi's MCP tools (the common case: the hooks and the guard work without them):
-    the figures are :func:`measure_rubi`'s, the API calls counted as the X-ray counts
-    those of the main chain. One pass over the transcript.
-
-    Returns:
-        None when the session called one of rubi's tools anywhere in the file (their
-        carried cost is the X-ray's: use :func:`measure_rubi`).
+def measure_transcript(
+    transcript: Path,
+    session_id: str,
+    schema_tokens: int,
+    prices: PriceRatios,
+    analyze: Callable[[], SessionStats],
+) -> RubiCost:
+    """:func:`measure_rubi` with the X-ray's analysis (``analyze``) run only when the
+    session called one of rubi's MCP tools, anywhere in the file (their carried cost is
+    the X-ray's); otherwise (the common case: the hooks and the guard work without
+    them) the same figures from one pass over the transcript, its main chain's API
+    calls counted as the X-ray counts them.
 
     Raises:
         OSError: the transcript cannot be read.
     """
     scan = _scan(transcript)
-    if scan.rubi_tools:
-        return None
-    return _measured(session_id, scan.api_calls, [], scan, schema_tokens, prices)
+    if not scan.rubi_tools:
+        return _measured(session_id, scan.api_calls, [], scan, schema_tokens, prices)
+    stats = analyze()
+    tools = [(name, w) for name, w in stats.tools.items() if _RUBI_TOOL.match(name)]
+    return _measured(stats.session_id, len(stats.main_calls), tools, scan, schema_tokens, prices)
 
 
 def measure_rubi(
