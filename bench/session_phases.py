@@ -21,7 +21,10 @@ turn (the order swapped every round):
   (every thread, 10 ms ticks) after each answer, and in all from ``wait4``. Each
   replay gets a session id of its own, so no replay reads the state another left;
 - the captured SessionStart and SessionEnd payloads are run as the cold ``rubi hook``
-  processes the plugin starts (CPU from ``wait4``);
+  processes the plugin starts (CPU from ``wait4``); SessionEnd only for a tree whose
+  plugin runs the command for the payload's reason (:func:`runs_session_end`: since
+  the twenty-sixth pass the server does SessionEnd's work when the session's process
+  ends, counted in its exit; the capture runs the command at every end);
 - the session's UserPromptSubmit, the same arguments made the hook JSON a command
   hook reads (:func:`rubi.claude.hooks.toolcall.payload_of`), run as a cold ``rubi
   hook UserPromptSubmit`` process (no server: what a recall costs a process of its
@@ -60,6 +63,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -91,8 +95,24 @@ def capture_plugin(folder: Path, out: Path) -> Path:
         text = text.replace(
             f"exec rubi hook {event}", f"tee {out}/{event}.json | rubi hook {event}"
         )
-    hooks.write_text(text, encoding="utf-8")
+    config = json.loads(text)
+    for group in config["hooks"]["SessionEnd"]:  # captured at every end, whatever the
+        group.pop("matcher", None)  # plugin's matcher; each tree's is applied in replay
+    hooks.write_text(json.dumps(config, indent=1), encoding="utf-8")
     return folder
+
+
+def runs_session_end(src: str, payload: bytes) -> bool:
+    """Whether the plugin of the tree whose sources are ``src`` (its ``hooks/hooks.json``
+    beside them) runs the SessionEnd command for ``payload``'s ``reason``: a group
+    without a matcher, or whose matcher matches the reason whole (the plugin's server
+    does SessionEnd's work for the other reasons: ``rubi.engine.sessionend``)."""
+    config = json.loads((Path(src).resolve().parent / "hooks" / "hooks.json").read_bytes())
+    reason = str(json.loads(payload).get("reason") or "")
+    return any(
+        not group.get("matcher") or re.fullmatch(group["matcher"], reason)
+        for group in config["hooks"].get("SessionEnd", [])
+    )
 
 
 def _renamed(text: str, session: str, fresh: str) -> str:
@@ -309,6 +329,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def session_end(project: Path, home: Path, payload: bytes, src: str) -> tuple[float, bytes]:
+    """The SessionEnd command hook of ``src``'s plugin for ``payload`` as
+    :func:`command_hook` runs it, or no process (``0.0``, no output) where the plugin
+    runs none for its reason (:func:`runs_session_end`: the server did the work)."""
+    if not runs_session_end(src, payload):
+        return 0.0, b""
+    return command_hook(project, home, "SessionEnd", payload, src)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -366,13 +395,8 @@ def main(argv: list[str] | None = None) -> int:
                 phases, out = replay(project, home, lines, trees[name])
                 outs.append(out.replace(fresh.encode(), session.encode()))
                 phases["rubi hook SessionStart"] = spent
-                spent, text = command_hook(
-                    project,
-                    home,
-                    "SessionEnd",
-                    _renamed(hooks["SessionEnd"].decode(), session, fresh).encode(),
-                    trees[name],
-                )
+                payload = _renamed(hooks["SessionEnd"].decode(), session, fresh).encode()
+                spent, text = session_end(project, home, payload, trees[name])
                 phases["rubi hook SessionEnd"] = spent
                 outs.append(text)
                 runs += 1  # the cold recall under a session id of its own too

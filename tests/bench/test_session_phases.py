@@ -34,6 +34,7 @@ def test_the_capture_plugin_tees_the_server_stream_and_the_two_command_hooks(
         command = copied[event][0]["hooks"][0]["command"]
         assert f"tee {caught}/{event}.json | rubi hook {event}" in command
         assert "exec rubi" not in command
+    assert "matcher" not in copied["SessionEnd"][0]  # captured at every end
     others = set(shipped) - {"SessionStart", "SessionEnd"}
     assert others and all(copied[e] == shipped[e] for e in others)  # mcp_tool hooks as shipped
     assert (plugin / ".claude-plugin" / "plugin.json").exists()
@@ -131,3 +132,23 @@ def test_the_table_lists_a_phase_only_one_tree_has(
     rows = capsys.readouterr().out.splitlines()
     assert "| initialize | 70 (70-70) | 60 (60-60) |" in rows
     assert "| thread rubi-watch | 40 (30-50) | 0 (0-0) |" in rows
+
+
+def test_a_tree_runs_the_session_end_command_only_for_the_reasons_its_plugin_matches(
+    sp: ModuleType, tmp_path: Path
+) -> None:
+    def tree(groups: list[dict[str, object]]) -> str:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        (folder / "hooks").mkdir(parents=True)
+        (folder / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"SessionEnd": groups}}))
+        return str(folder / "src")
+
+    command = {"hooks": [{"type": "command", "command": "rubi hook SessionEnd"}]}
+    every, some = tree([command]), tree([{**command, "matcher": "clear|resume"}])
+    ended = json.dumps({"reason": "other"}).encode()
+    cleared = json.dumps({"reason": "clear"}).encode()
+    assert sp.runs_session_end(every, ended) and sp.runs_session_end(every, cleared)
+    assert not sp.runs_session_end(some, ended) and sp.runs_session_end(some, cleared)
+    assert not sp.runs_session_end(tree([]), ended)
+    assert sp.runs_session_end(str(REPO / "src"), cleared)
+    assert not sp.runs_session_end(str(REPO / "src"), ended)

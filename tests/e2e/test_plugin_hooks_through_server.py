@@ -91,6 +91,14 @@ def test_recall_and_a_read_denial_come_from_the_plugins_server(
     assert sessions and "Why do login tokens expire" in sessions[0].read_text(encoding="utf-8")
     hooks_log = app.locate(project / ".rubi").index_dir / "hooks.log"
     assert not hooks_log.exists(), hooks_log.read_text(encoding="utf-8")
+    # SessionEnd ran as no process (its matcher is /clear's and /resume's): the server
+    # did its work as Claude Code stopped it, the pointer the next SessionStart follows
+    # to the session's cost line names this session and its transcript
+    assert "rubi hook SessionEnd" not in log
+    ended = app.locate(project / ".rubi").index_dir / "hooks" / "ended.json"
+    pointer = json.loads(ended.read_text(encoding="utf-8"))
+    (transcript,) = (home / ".claude" / "projects").glob(f"*/{pointer['session_id']}.jsonl")
+    assert pointer["transcript_path"] == str(transcript)
 
 
 def validate(cli: str, plugin: Path, home: Path) -> subprocess.CompletedProcess[str]:

@@ -10,6 +10,10 @@ from pathlib import Path
 from rubi.core.errors import RubiError
 from rubi.transcripts.rubicost import RubiCost
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rubi.transcripts.analyze import SessionStats
+
 __all__ = ["SessionCost", "cost_line", "schema_tokens", "session_cost", "transcript_cost"]
 
 HANDSHAKE = Path(__file__).resolve().parents[1] / "mcp" / "handshake.json"
@@ -42,7 +46,7 @@ def schema_tokens() -> int:
 
 
 def _k(value: float) -> str:
-    from rubi.app.xray import format_tokens
+    from rubi.transcripts.tokenformat import format_tokens
 
     return format_tokens(round(value))
 
@@ -79,24 +83,29 @@ def cost_line(cost: RubiCost) -> str:
 
 
 def transcript_cost(transcript: Path, session_id: str | None = None) -> SessionCost:
-    """The cost line of the session whose main transcript is ``transcript``.
+    """The cost line of the session whose main transcript is ``transcript``; the X-ray's
+    analysis runs only when the session called rubi's MCP tools
+    (:func:`~rubi.transcripts.rubicost.measure_transcript`: the same figures).
 
     Raises:
         OSError: the transcript cannot be read.
     """
-    from rubi.transcripts.analyze import analyze_session
-    from rubi.transcripts.locate import SessionFiles
-    from rubi.transcripts.rubicost import measure_rubi
+    from rubi.transcripts.rubicost import measure_transcript
     from rubi.transcripts.settings import PriceRatios
-    from rubi.transcripts.transcript import TranscriptReader
 
-    st = transcript.stat()
-    files = SessionFiles(
-        session_id or transcript.stem, transcript.parent.name, transcript, (), st.st_mtime, 0
-    )
+    sid = session_id or transcript.stem
     prices = PriceRatios()
-    stats = analyze_session(files, TranscriptReader(), prices)
-    cost = measure_rubi(stats, transcript, schema_tokens(), prices)
+
+    def analyze() -> SessionStats:
+        from rubi.transcripts.analyze import analyze_session
+        from rubi.transcripts.locate import SessionFiles
+        from rubi.transcripts.transcript import TranscriptReader
+
+        st = transcript.stat()
+        files = SessionFiles(sid, transcript.parent.name, transcript, (), st.st_mtime, 0)
+        return analyze_session(files, TranscriptReader(), prices)
+
+    cost = measure_transcript(transcript, sid, schema_tokens(), prices, analyze)
     return SessionCost(cost, cost_line(cost))
 
 

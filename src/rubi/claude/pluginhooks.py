@@ -6,9 +6,12 @@ The plugin starts ``rubi serve`` itself (its ``.mcp.json``), so a hook that fire
 prompt or per tool call needs no process of its own: Claude Code calls the server's
 unlisted ``hook`` tool (:mod:`rubi.claude.hooks.toolcall`), which answers as ``rubi
 hook`` would. SessionStart fires before Claude Code has an MCP client, SessionEnd after
-it closed the servers, and PreCompact is rare: those three stay commands. Settings
-written by ``rubi install`` (no plugin, maybe no server) keep commands for every event
-(:func:`rubi.claude.install.hook_groups`).
+it closed the servers, and PreCompact is rare: those three stay commands. The server
+does SessionEnd's work itself when the session's process ends
+(:mod:`rubi.engine.sessionend`), so the plugin's SessionEnd command runs only for the
+ends after which the server lives on (:data:`PLUGIN_MATCHERS`). Settings written by
+``rubi install`` (no plugin, maybe no server) keep commands for every event and every
+end (:func:`rubi.claude.install.hook_groups`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from typing import Any
 from rubi.claude.hooks.toolcall import HOOK_TOOL, PLUGIN_SERVER, TOOL_EVENTS, tool_input
 from rubi.claude.install import HOOK_EVENTS, hook_group
 
-__all__ = ["plugin_hook_groups", "tool_hook_group"]
+__all__ = ["PLUGIN_MATCHERS", "plugin_hook_groups", "tool_hook_group"]
+
+PLUGIN_MATCHERS = {"SessionEnd": "clear|resume"}
+"""The plugin's matchers where they differ from :data:`~rubi.claude.install.HOOK_EVENTS`'.
+SessionEnd's matcher is its ``reason``: ``/clear`` and ``/resume`` end a session inside a
+Claude Code process whose server lives on, so they keep the command; every other end
+(``other``, ``logout``, ``prompt_input_exit``...) stops the server, which does the work."""
 
 
 def tool_hook_group(event: str, matcher: str | None, timeout: int) -> dict[str, Any]:
@@ -47,5 +56,6 @@ def plugin_hook_groups(command: str = "rubi") -> dict[str, dict[str, Any]]:
             if event in TOOL_EVENTS
             else hook_group(command, event, matcher, timeout)
         )
-        for event, (matcher, timeout) in HOOK_EVENTS.items()
+        for event, (default, timeout) in HOOK_EVENTS.items()
+        for matcher in [PLUGIN_MATCHERS.get(event, default)]
     }

@@ -80,6 +80,7 @@ def run_serve(options: ServeOptions) -> None:
     from rubi.cli.servewatch import in_background
     from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
     from rubi.engine.hooktool import hook_answerer
+    from rubi.engine.sessionend import SessionEnds
     from rubi.mcp.server import serve as run
     from rubi.mcp.startup import STARTED, WATCH_WANTED, watching_writes
 
@@ -91,6 +92,9 @@ def run_serve(options: ServeOptions) -> None:
             raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
+    # the plugin's mcp_tool hooks, answered here (docs/engine.md); the sessions they
+    # name get SessionEnd's work from this server (rubi.engine.sessionend)
+    hooks = SessionEnds(hook_answerer(located.root if located is not None else None))
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
     # so no answer waits for a scan. The watcher starts once the server's first answers
@@ -111,17 +115,19 @@ def run_serve(options: ServeOptions) -> None:
             _engine(located, http),
             in_background(located, STARTED, soon=None if http else WATCH_WANTED),
         ):
-            run(
-                project,
-                vault=vault,
-                http=http,
-                host=HTTP_HOST if options.host is None else options.host,
-                port=HTTP_PORT if options.port is None else options.port,
-                allow_remote=options.allow_remote,
-                no_token=options.no_token,
-                # the plugin's mcp_tool hooks, answered here (docs/engine.md)
-                hook=watching_writes(hook_answerer(located.root if located is not None else None)),
-            )
+            try:
+                run(
+                    project,
+                    vault=vault,
+                    http=http,
+                    host=HTTP_HOST if options.host is None else options.host,
+                    port=HTTP_PORT if options.port is None else options.port,
+                    allow_remote=options.allow_remote,
+                    no_token=options.no_token,
+                    hook=watching_writes(hooks),
+                )
+            finally:  # stdin closed, Ctrl-C (Claude Code's SIGINT), SIGTERM or SIGHUP
+                hooks.close()
     except Terminated as stop:
         end_by_signal(stop.signum)
 

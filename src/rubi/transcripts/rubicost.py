@@ -27,16 +27,18 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubi.transcripts.analyze import SessionStats
 from rubi.transcripts.records import text_chars, tokens_of
 from rubi.transcripts.settings import PriceRatios
 from rubi.transcripts.transcript import MAX_LINE_BYTES
 
 TYPE_CHECKING = False  # typing costs a hook ~2 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-__all__ = ["RECALL_HEADER", "RubiCost", "carried", "measure_rubi"]
+    from rubi.transcripts.analyze import SessionStats
+
+__all__ = ["RECALL_HEADER", "RubiCost", "carried", "measure_rubi", "measure_transcript"]
 
 _RUBI_HOOK = re.compile(r"\brubi\b[^;]*\bhook\s+[A-Za-z]+")
 _RUBI_TOOL = re.compile(r"^mcp__(?:.*_)?rubi__")
@@ -137,6 +139,9 @@ class _Pass:
     reads that followed them."""
 
     calls: int = 0
+    api_calls: int = 0  # main-chain API calls as the X-ray counts them (TranscriptReader)
+    rubi_tools: bool = False  # a call of rubi's MCP tools anywhere in the file
+    _api_keys: set[str] = field(default_factory=set)
     hook_runs: int = 0
     hook_tokens: int = 0
     hook_at: list[tuple[int, int]] = field(default_factory=list)  # (tokens, call index)
@@ -145,6 +150,17 @@ class _Pass:
     _seen_calls: set[str] = field(default_factory=set)
     _reads: dict[str, str] = field(default_factory=dict)  # Read's tool_use id: file path
     _counted: list[str] = field(default_factory=list)  # contexts counted from hook_success
+
+    def api_call(self, record: dict[str, Any], message: dict[str, Any], where: str) -> None:
+        """Count a main-chain assistant record as :class:`TranscriptReader` counts an
+        API call of the main chain (``where``: its ``path:line`` key when it has no id):
+        a key not seen before, API error and synthetic records left out."""
+        if record.get("isApiErrorMessage") or message.get("model") == "<synthetic>":
+            return
+        key = str(message.get("id") or record.get("requestId") or where)
+        if key not in self._api_keys:
+            self._api_keys.add(key)
+            self.api_calls += 1
 
     def assistant(self, record: dict[str, Any], message: dict[str, Any]) -> None:
         key = str(message.get("id") or record.get("requestId") or "")
@@ -166,11 +182,13 @@ class _Pass:
             if not file:
                 continue
             text = block.get("content")
-            denial = _DENIAL.search(text if isinstance(text, str) else json.dumps(text))
-            if block.get("is_error") and denial:
-                whole = int(denial.group(1).replace(",", ""))
-                self.denied.setdefault(file, (whole, max(self.calls - 1, 0)))
-            elif not block.get("is_error") and file in self.denied:
+            if block.get("is_error"):  # a denial is an error result: a read's text (a
+                # whole file, often tens of KB) is never searched for one
+                denial = _DENIAL.search(text if isinstance(text, str) else json.dumps(text))
+                if denial:
+                    whole = int(denial.group(1).replace(",", ""))
+                    self.denied.setdefault(file, (whole, max(self.calls - 1, 0)))
+            elif file in self.denied:
                 tokens = tokens_of(text_chars(text))
                 self.read_after[file] = self.read_after.get(file, 0) + tokens
 
@@ -206,24 +224,63 @@ def _scan(path: Path) -> _Pass:
     """Read the main transcript at ``path`` once (sidechains and bad lines skipped)."""
     state = _Pass()
     with path.open("rb") as fh:
-        for raw in fh:
+        for number, raw in enumerate(fh, start=1):
             if len(raw) > MAX_LINE_BYTES:
                 continue
             try:
                 record = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 continue
-            if not isinstance(record, dict) or record.get("isSidechain"):
+            if not isinstance(record, dict):
                 continue
             message = record.get("message")
             kind = record.get("type")
+            if kind == "assistant" and isinstance(message, dict) and not state.rubi_tools:
+                state.rubi_tools = _calls_rubi_tool(message)
+            if record.get("isSidechain"):
+                continue
             if kind == "assistant" and isinstance(message, dict):
+                state.api_call(record, message, f"{path}:{number}")
                 state.assistant(record, message)
             elif kind == "user" and isinstance(message, dict):
                 state.user(message)
             elif kind == "attachment" and isinstance(record.get("attachment"), dict):
                 state.attachment(record["attachment"])
     return state
+
+
+def _calls_rubi_tool(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(block, dict)
+        and block.get("type") == "tool_use"
+        and _RUBI_TOOL.match(str(block.get("name") or ""))
+        for block in content
+    )
+
+
+def measure_transcript(
+    transcript: Path,
+    session_id: str,
+    schema_tokens: int,
+    prices: PriceRatios,
+    analyze: Callable[[], SessionStats],
+) -> RubiCost:
+    """:func:`measure_rubi` with the X-ray's analysis (``analyze``) run only when the
+    session called one of rubi's MCP tools, anywhere in the file (their carried cost is
+    the X-ray's); otherwise (the common case: the hooks and the guard work without
+    them) the same figures from one pass over the transcript, its main chain's API
+    calls counted as the X-ray counts them.
+
+    Raises:
+        OSError: the transcript cannot be read.
+    """
+    scan = _scan(transcript)
+    if not scan.rubi_tools:
+        return _measured(session_id, scan.api_calls, [], scan, schema_tokens, prices)
+    stats = analyze()
+    tools = [(name, w) for name, w in stats.tools.items() if _RUBI_TOOL.match(name)]
+    return _measured(stats.session_id, len(stats.main_calls), tools, scan, schema_tokens, prices)
 
 
 def measure_rubi(
@@ -241,8 +298,20 @@ def measure_rubi(
         OSError: the transcript cannot be read.
     """
     scan = _scan(transcript) if transcript is not None else _Pass()
-    calls = len(stats.main_calls)
     tools = [(name, w) for name, w in stats.tools.items() if _RUBI_TOOL.match(name)]
+    return _measured(stats.session_id, len(stats.main_calls), tools, scan, schema_tokens, prices)
+
+
+def _measured(
+    session_id: str,
+    calls: int,
+    tools: list[tuple[str, Any]],
+    scan: _Pass,
+    schema_tokens: int,
+    prices: PriceRatios,
+) -> RubiCost:
+    """The cost of a session of ``calls`` main-chain calls whose rubi tools weigh
+    ``tools`` (the X-ray's ``ToolWeight`` by name) and whose pass is ``scan``."""
     tool_calls = sum(w.calls for _, w in tools)
     active = bool(tools or scan.hook_runs or scan.denied)
     schema = schema_tokens if active else 0
@@ -254,7 +323,7 @@ def measure_rubi(
         avoided += spared
         saved += carried(spared, index + 1, calls, prices)
     return RubiCost(
-        session_id=stats.session_id,
+        session_id=session_id,
         active=active,
         calls=calls,
         schema_tokens=schema,

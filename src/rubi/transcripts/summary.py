@@ -6,28 +6,12 @@ from pathlib import Path
 
 from rubi.transcripts.aggregate import XrayReport
 from rubi.transcripts.settings import BIG_SESSION_TOKENS
+from rubi.transcripts.tokenformat import format_tokens
 
 __all__ = ["first_change", "format_tokens", "summary_lines"]
 
 MIN_LEVER_SHARE = 0.01
 """A change is worth recommending only if it saves at least 1% of the cost."""
-
-
-def format_tokens(count: float) -> str:
-    """A token count (or a cost in token equivalents) for people.
-
-    Args:
-        count: tokens.
-
-    Returns:
-        ``950``, ``12.3k``, ``150k``, ``4.1M``: one decimal, dropped when it is 0.
-    """
-    size = abs(count)
-    for limit, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if size >= limit:
-            text = f"{count / limit:.1f}"
-            return text.removesuffix(".0") + suffix
-    return f"{count:.0f}"
 
 
 def count_of(number: int, noun: str) -> str:

@@ -47,7 +47,9 @@ def remember_ended(ctx: HookContext) -> None:
 def last_session_line(ctx: HookContext) -> str | None:
     """The line about the session that ended last in this project, once (the pointer
     is dropped); None without one, for this same session, or when the transcript is
-    gone, too long or unreadable."""
+    gone, too long or unreadable. A prompt that session left unanswered (its end's work
+    was never done: the plugin's server was killed first) is captured now
+    (:func:`rubi.claude.hooks.unanswered.capture_unanswered`)."""
     path = _pointer(ctx)
     if path is None or not ctx.settings.cost_line:
         return None
@@ -62,6 +64,11 @@ def last_session_line(ctx: HookContext) -> str | None:
     transcript = data.get("transcript_path")
     if not isinstance(session, str) or not isinstance(transcript, str):
         return None
+    from rubi.claude.hooks.payload import session_id as usable_id
+    from rubi.claude.hooks.unanswered import capture_unanswered
+
+    if usable_id(session):
+        capture_unanswered(ctx.for_session(session))
     from rubi.app.sessioncost import transcript_cost
 
     try:

@@ -3,11 +3,15 @@ this session (:mod:`rubi.claude.hooks.costline`); capture a prompt that got no a
 (the session ended first); on
 ``/clear``, leave the pointer the next SessionStart follows to this session's record
 (:mod:`rubi.claude.hooks.previous`). Kept tiny: Claude Code gives SessionEnd hooks
-about 1.5 s together."""
+about 1.5 s together. The plugin's server runs the same handler when the session's
+process ends (:mod:`rubi.engine.sessionend`); a prompt left unanswered by a server that
+could not, the next SessionStart captures
+(:func:`rubi.claude.hooks.unanswered.capture_unanswered`)."""
 
 from __future__ import annotations
 
 from rubi.claude.hooks.context import HookContext
+from rubi.claude.hooks.unanswered import capture_unanswered
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -27,11 +31,5 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
         from rubi.claude.hooks.previous import remember_cleared
 
         remember_cleared(ctx)
-    if not ctx.load_state().prompt:
-        return None  # most sessions end here, without loading rubi.app
-    from rubi.claude.hooks.capture import capture_turn
-
-    with ctx.session_state() as state:
-        if state.prompt:
-            capture_turn(ctx, state, "(the session ended before an answer)")
+    capture_unanswered(ctx)
     return None
