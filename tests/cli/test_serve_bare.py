@@ -320,3 +320,28 @@ def test_the_options_read_without_click_are_the_ones_click_reads(tmp_path: Path)
         assert bare_options(["serve", *args]) is None, args
     assert bare_options(["search", "serve"]) is None
     assert bare_options(["-v", "serve"]) is None
+
+
+@pytest.mark.parametrize("http", [False, True], ids=["stdio", "http"])
+def test_only_a_stdio_server_gets_the_hook_answerer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, http: bool
+) -> None:
+    """The plugin's ``mcp_tool`` hooks are answered over stdio only
+    (:func:`rubi.mcp.server.serve`): an HTTP server neither builds the answerer nor
+    imports it."""
+    import contextlib
+    import sys
+
+    from rubi.cli import serverun, servewatch
+    from rubi.mcp import server
+
+    given: dict[str, object] = {}
+    monkeypatch.delitem(sys.modules, "rubi.engine.hooktool", raising=False)
+    monkeypatch.setattr(server, "serve", lambda *args, **kwargs: given.update(kwargs))
+    monkeypatch.setattr(serverun, "_engine", lambda *args: contextlib.nullcontext())
+    monkeypatch.setattr(
+        servewatch, "in_background", lambda *args, **kwargs: contextlib.nullcontext()
+    )
+    serverun.run_serve(serverun.ServeOptions(http=http, project=tmp_path))
+    assert (given["hook"] is None) is http
+    assert ("rubi.engine.hooktool" in sys.modules) is not http

@@ -120,3 +120,23 @@ def test_a_handshake_only_server_never_imports_the_engine(tmp_path: Path) -> Non
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_an_http_server_starts_its_engine_once_its_warm_up_is_done_loading_at_once(
+    tmp_path: Path, calls: Calls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over HTTP nothing of the engine runs before the port listens: it starts at
+    ``STARTED`` (the warm-up after the first answers), then loads without waiting for a
+    request (``on_demand`` off)."""
+    from rubi.cli import serverun
+    from rubi.mcp import startup
+
+    started = Latch()
+    monkeypatch.setattr(startup, "STARTED", started)
+    paths = _paths(tmp_path)
+    with serverun._engine(paths, http=True):
+        assert not calls.open.wait(0.1)
+        started.set()
+        assert calls.open.wait(5.0)
+        assert calls.given == [(paths, started, False)]
+    assert calls.closed.is_set()

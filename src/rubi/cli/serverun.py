@@ -14,6 +14,11 @@ from pathlib import Path
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
+TYPE_CHECKING = False  # typing's names only for mypy
+if TYPE_CHECKING:
+    from rubi.engine.sessionend import SessionEnds
+    from rubi.mcp.hooktool import HookAnswerer
+
 __all__ = ["DEFAULTS", "HTTP_HOST", "HTTP_PORT", "ServeOptions", "run_serve"]
 
 HTTP_HOST = "127.0.0.1"
@@ -79,10 +84,8 @@ def run_serve(options: ServeOptions) -> None:
         )
     from rubi.cli.servewatch import in_background
     from rubi.cli.terminated import Terminated, end_by_signal, stopped_by_signals
-    from rubi.engine.hooktool import hook_answerer
-    from rubi.engine.sessionend import SessionEnds
     from rubi.mcp.server import serve as run
-    from rubi.mcp.startup import STARTED, WATCH_WANTED, watching_writes
+    from rubi.mcp.startup import STARTED, WATCH_WANTED
 
     http, project, vault = options.http, options.project, options.vault
     if vault is not None:
@@ -92,9 +95,10 @@ def run_serve(options: ServeOptions) -> None:
             raise RubiError(f"{vault}: no such folder; pass an existing vault folder")
     logging.getLogger().setLevel(logging.WARNING)  # logs go to stderr; stdout is protocol
     located = _vault(project, vault)
-    # the plugin's mcp_tool hooks, answered here (docs/engine.md); the sessions they
-    # name get SessionEnd's work from this server (rubi.engine.sessionend)
-    hooks = SessionEnds(hook_answerer(located.root if located is not None else None))
+    # the plugin's mcp_tool hooks, answered by a stdio server itself (docs/engine.md);
+    # the sessions they name get SessionEnd's work from this server
+    # (rubi.engine.sessionend); an HTTP server answers none, so it never imports them
+    hooks = None if http else _hooks(located)
     # The engine answers other processes' hooks and commands for this project
     # (docs/engine.md); the background watch keeps the index current from file events,
     # so no answer waits for a scan. The watcher starts once the server's first answers
@@ -124,29 +128,49 @@ def run_serve(options: ServeOptions) -> None:
                     port=HTTP_PORT if options.port is None else options.port,
                     allow_remote=options.allow_remote,
                     no_token=options.no_token,
-                    hook=watching_writes(hooks),
+                    hook=None if hooks is None else _watching(hooks),
                 )
             finally:  # stdin closed, Ctrl-C (Claude Code's SIGINT), SIGTERM or SIGHUP
-                hooks.close()
+                if hooks is not None:
+                    hooks.close()
     except Terminated as stop:
         end_by_signal(stop.signum)
 
 
+def _hooks(located: VaultPaths | None) -> SessionEnds:
+    """The plugin's ``mcp_tool`` hooks, answered by a stdio server itself
+    (docs/engine.md), with SessionEnd's work for the sessions they name
+    (:mod:`rubi.engine.sessionend`); an HTTP server answers none
+    (:func:`rubi.mcp.server.serve`), so it never imports the answerer."""
+    from rubi.engine.hooktool import hook_answerer
+    from rubi.engine.sessionend import SessionEnds
+
+    return SessionEnds(hook_answerer(located.root if located is not None else None))
+
+
+def _watching(hooks: SessionEnds) -> HookAnswerer:
+    """``hooks`` telling the background watch when a tool that may write ran."""
+    from rubi.mcp.startup import watching_writes
+
+    return watching_writes(hooks)
+
+
 def _engine(located: VaultPaths | None, http: bool) -> AbstractContextManager[object]:
-    """The engine for the ``with`` block of :func:`run_serve`: over HTTP at once, loading
-    on its first requests once the port listens (``STARTED``); over stdio once the
-    session is past its first seconds (``WATCH_WANTED`` or ``SOON_S``, as the background
-    watch: :mod:`rubi.engine.later`), loading on demand: a short session that sends it
-    nothing never imports it."""
+    """The engine for the ``with`` block of :func:`run_serve`, started by
+    :mod:`rubi.engine.later` (its modules imported, its socket bound, only then): over
+    HTTP once the warm-up after the port's first answers is done (``STARTED``), loading
+    at once then; before, nothing of it delays the port's listening (its imports and
+    start, 5-10 ms of CPU) and a hook or command answers cold, as the engine refusing
+    it until ``STARTED`` had it answer. Over stdio once the session is past its first
+    seconds (``WATCH_WANTED`` or ``SOON_S``, as the background watch), loading on
+    demand: a short session that sends it nothing never imports it. ``SOON_S`` bounds
+    the wait in both."""
+    from rubi.cli.servewatch import SOON_S
+    from rubi.engine.later import running_later
     from rubi.mcp.startup import STARTED, WATCH_WANTED
 
     if http:
-        from rubi.engine.server import running
-
-        return running(located, STARTED)
-    from rubi.cli.servewatch import SOON_S
-    from rubi.engine.later import running_later
-
+        return running_later(located, STARTED, STARTED, SOON_S, on_demand=False)
     return running_later(located, STARTED, WATCH_WANTED, SOON_S)
 
 

@@ -1,5 +1,7 @@
 """An engine that starts once a session is past its first seconds (``rubi serve`` over
-stdio).
+stdio), or once its first answers and warm-up are done (``rubi serve --http``, whose
+engine started with the server before: its imports and start, 5-10 ms of CPU, came
+before the port listened).
 
 The engine of a stdio ``rubi serve`` answers other processes only (``rubi search``
 and ``rubi read`` from the agent's shell, another route's command hooks): the server
@@ -38,12 +40,13 @@ __all__ = ["running_later"]
 
 @contextlib.contextmanager
 def running_later(
-    paths: VaultPaths | None, after: Latch, soon: Latch, soon_s: float
+    paths: VaultPaths | None, after: Latch, soon: Latch, soon_s: float, on_demand: bool = True
 ) -> Iterator[threading.Thread | None]:
     """For the ``with`` block: an engine for ``paths`` (:func:`rubi.engine.server.running`
-    with ``after`` and ``on_demand``), started in a daemon thread once ``soon`` is set or
-    ``soon_s`` seconds have passed, whichever comes first; stopped when the block ends
-    (never started when it ends first). Yields that thread (None without ``paths``).
+    with ``after`` and ``on_demand``: loading once a request needs it, else once
+    ``after`` is set), started in a daemon thread once ``soon`` is set or ``soon_s``
+    seconds have passed, whichever comes first; stopped when the block ends (never
+    started when it ends first). Yields that thread (None without ``paths``).
 
     Never raises for the engine's sake: a failure to start it is logged and the host
     runs without (as :func:`~rubi.engine.server.running` does)."""
@@ -62,7 +65,7 @@ def running_later(
             try:
                 from rubi.engine.server import running
 
-                engines.enter_context(running(paths, after, on_demand=True))
+                engines.enter_context(running(paths, after, on_demand=on_demand))
             except Exception:  # the engine is an optimisation: never take the host down
                 from rubi.core.lazylog import get_logger
 
