@@ -119,7 +119,7 @@ def test_a_recall_while_the_first_index_is_built_stays_silent(
 
 
 def test_the_first_index_size_counts_notes_and_code_files_outside_the_vault(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _fresh_clone(tmp_path)
     write(project / "README.md", "# not code\n")
@@ -127,6 +127,8 @@ def test_the_first_index_size_counts_notes_and_code_files_outside_the_vault(
     paths = app.locate(project / ".rubi")
     notes = sum(1 for _ in paths.root.rglob("*.md"))
     assert first_index_size(paths) == (notes, 2)
+    assert first_index_line(paths) is None  # a second's work: nothing to say
+    monkeypatch.setattr(firstindex, "NOTICE_AFTER_FILES", notes + 2)
     line = first_index_line(paths)
     assert line == (
         f"rubi: indexing 2 code files and {notes} notes for the first time (seconds to a "
@@ -142,6 +144,7 @@ def test_a_first_run_on_a_pipe_says_once_what_it_indexes(
 ) -> None:
     project = _fresh_clone(tmp_path)
     monkeypatch.chdir(project)
+    monkeypatch.setattr(firstindex, "NOTICE_AFTER_FILES", 3)  # the fixture's size
     first = CliRunner().invoke(cli, command)
     assert first.exit_code == 0, first.output
     assert first.stderr.count("for the first time") == 1
