@@ -151,3 +151,26 @@ def test_a_first_run_on_a_pipe_says_once_what_it_indexes(
     assert "rubi: indexing 1 code file and " in first.stderr
     again = CliRunner().invoke(cli, command)
     assert again.exit_code == 0 and "for the first time" not in again.stderr
+
+
+def test_a_servers_catch_up_that_meets_the_first_index_logs_one_info_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The plugin's ``rubi serve`` catches up while the detached run holds the lock:
+    one info line, no traceback; its watcher's own catch-up runs later."""
+    import logging
+
+    import filelock
+
+    from rubi.cli import servewatch
+
+    paths = app.locate(_fresh_clone(tmp_path) / ".rubi")
+
+    def held(*args: object, **kwargs: object) -> bool:
+        raise filelock.Timeout(str(paths.lock_file))
+
+    monkeypatch.setattr(app, "catch_up_if_changed", held)
+    with caplog.at_level(logging.INFO, logger=servewatch.__name__):
+        servewatch._catch_up_once(paths)
+    assert [r.levelno for r in caplog.records] == [logging.INFO]
+    assert "another index run holds the lock" in caplog.records[0].getMessage()
