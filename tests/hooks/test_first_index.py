@@ -17,10 +17,12 @@ from hooks.hookhelpers import base, hook
 from rubi import app
 from rubi.app import firstindex
 from rubi.app.firstindex import (
+    FIRST_LOCK_WAIT_S,
     INDEX_BUILDING_LINE,
     build_first_index,
     first_index_line,
     first_index_size,
+    index_run_under_way,
     never_indexed,
 )
 from rubi.cli.main import cli
@@ -91,17 +93,19 @@ def test_a_session_start_in_a_vault_with_no_map_says_only_that_the_index_is_bein
     assert calls == [project.resolve() / ".rubi"]
 
 
-def test_the_first_index_is_built_once_and_never_waits_for_another_run(tmp_path: Path) -> None:
+def test_the_first_index_is_built_once_and_leaves_it_to_a_run_under_way(tmp_path: Path) -> None:
     from filelock import FileLock
 
     project = _fresh_clone(tmp_path)
     paths = app.locate(project / ".rubi")
     paths.index_dir.mkdir(parents=True)
     with FileLock(str(paths.lock_file)):  # another run builds it
+        assert index_run_under_way(paths)
         began = time.monotonic()
         assert build_first_index(paths) is False
-        assert time.monotonic() - began < 5.0
+        assert time.monotonic() - began < FIRST_LOCK_WAIT_S + 4.0
         assert never_indexed(paths)
+    assert not index_run_under_way(paths)
     assert build_first_index(paths) is True
     assert not never_indexed(paths)
     assert build_first_index(paths) is False  # indexed: nothing to do
@@ -174,3 +178,20 @@ def test_a_servers_catch_up_that_meets_the_first_index_logs_one_info_line(
         servewatch._catch_up_once(paths)
     assert [r.levelno for r in caplog.records] == [logging.INFO]
     assert "another index run holds the lock" in caplog.records[0].getMessage()
+
+
+def test_a_first_run_on_a_pipe_that_waits_for_another_run_says_only_that(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the detached run builds the index, ``rubi search`` waits for it: it says
+    that it waits, not that it indexes."""
+    from rubi.cli import common
+
+    project = _fresh_clone(tmp_path)
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(firstindex, "NOTICE_AFTER_FILES", 3)
+    monkeypatch.setattr(firstindex, "index_run_under_way", lambda p: True)
+    said: list[str] = []
+    monkeypatch.setattr(common, "echo", lambda message="", **kw: said.append(message))
+    common.say_first_index(app.locate(project / ".rubi"))
+    assert said == []

@@ -27,11 +27,13 @@ from rubi.core.paths import VaultPaths
 
 __all__ = [
     "FIRST_INDEX_LOG",
+    "FIRST_LOCK_WAIT_S",
     "INDEX_BUILDING_LINE",
     "NOTICE_AFTER_FILES",
     "build_first_index",
     "first_index_line",
     "first_index_size",
+    "index_run_under_way",
     "never_indexed",
     "start_first_index",
 ]
@@ -48,6 +50,13 @@ NOTICE_AFTER_FILES = 200
 """Notes and code files a first index must read before :func:`first_index_line` says
 anything: below that it takes a second or two (pallets/click, 16 notes and 80 code
 files: 1.4 s of CPU), and a line would be noise before every small project's answer."""
+
+
+FIRST_LOCK_WAIT_S = 1.0
+"""How long a first-index run waits for the index lock before it leaves the index to
+the run that holds it: long enough that a moment's probe of the lock
+(:func:`index_run_under_way`) never sends it away, short enough that a second start
+ends at once."""
 
 
 def never_indexed(paths: VaultPaths) -> bool:
@@ -84,6 +93,24 @@ def first_index_size(paths: VaultPaths) -> tuple[int, int]:
             if language_of(rel) is not None and not (prefix and rel.startswith(prefix))
         )
     return notes, code
+
+
+def index_run_under_way(paths: VaultPaths) -> bool:
+    """Whether another index run holds ``paths``'s index lock now (a detached first
+    index, say): the lock taken without waiting and given back at once."""
+    from filelock import FileLock, Timeout
+
+    if not paths.lock_file.exists():
+        return False
+    lock = FileLock(str(paths.lock_file), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        return True
+    except OSError:
+        return False  # an unwritable index folder: the run that follows says so
+    lock.release()
+    return False
 
 
 def first_index_line(paths: VaultPaths) -> str | None:
@@ -166,8 +193,9 @@ def start_first_index(paths: VaultPaths) -> int | None:
 
 def build_first_index(paths: VaultPaths) -> bool:
     """Build the first index of ``paths`` unless it has one or another index run holds
-    the lock (that run builds it); True when this call built it. Never waits for the
-    lock: two starts never build twice, and the loser ends at once.
+    the lock (that run builds it); True when this call built it. Waits at most
+    :data:`FIRST_LOCK_WAIT_S` for the lock: two starts never build twice, and the loser
+    ends within that.
 
     Raises:
         OSError: the index folder cannot be written.
@@ -177,7 +205,7 @@ def build_first_index(paths: VaultPaths) -> bool:
     from rubi.sync import index_vault, vault_sync_for
 
     try:
-        index_vault(paths, verify=False, code=True, lock_timeout_s=0.0)
+        index_vault(paths, verify=False, code=True, lock_timeout_s=FIRST_LOCK_WAIT_S)
     except TimeoutError as exc:
         import filelock
 

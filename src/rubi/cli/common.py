@@ -157,10 +157,11 @@ def say_first_index(paths: VaultPaths) -> None:
     """On a pipe or file (an agent's shell tool, a script), where no progress bar
     shows, say once on stderr that ``paths`` is indexed for the first time and how
     much it holds (:func:`rubi.app.firstindex.first_index_line`); nothing when it was
-    indexed before (two ``stat`` calls) or stderr is a terminal."""
-    from rubi.app.firstindex import first_index_line, never_indexed
+    indexed before (two ``stat`` calls), stderr is a terminal, or another run is
+    building it (:func:`say_waiting` says that this run waits for it)."""
+    from rubi.app.firstindex import first_index_line, index_run_under_way, never_indexed
 
-    if not never_indexed(paths) or err_console().is_terminal:
+    if not never_indexed(paths) or err_console().is_terminal or index_run_under_way(paths):
         return
     line = first_index_line(paths)
     if line is not None:
