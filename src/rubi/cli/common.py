@@ -17,6 +17,7 @@ from rubi.core.errors import RubiError, os_error_line
 
 if TYPE_CHECKING:
     from rubi.core.commandcalls import Answer
+    from rubi.core.paths import VaultPaths
 from rubi.core.safetext import BIDI_CONTROLS, terminal_text
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "print_answer",
     "print_json",
     "progress_bar",
+    "say_first_index",
     "say_waiting",
     "vault_option",
 ]
@@ -151,16 +153,36 @@ def say_waiting() -> None:
     echo("Waiting for another rubi index run to finish…", err=True)
 
 
+def say_first_index(paths: VaultPaths) -> None:
+    """On a pipe or file (an agent's shell tool, a script), where no progress bar
+    shows, say once on stderr that ``paths`` is indexed for the first time and how
+    much it holds (:func:`rubi.app.firstindex.first_index_line`); nothing when it was
+    indexed before (two ``stat`` calls), stderr is a terminal, or another run is
+    building it (:func:`say_waiting` says that this run waits for it)."""
+    from rubi.app.firstindex import first_index_line, index_run_under_way, never_indexed
+
+    if not never_indexed(paths) or err_console().is_terminal or index_run_under_way(paths):
+        return
+    line = first_index_line(paths)
+    if line is not None:
+        echo(line, err=True)
+
+
 @contextmanager
-def progress_bar(enabled: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+def progress_bar(
+    enabled: bool, paths: VaultPaths | None = None
+) -> Iterator[Callable[[int, int, str], None] | None]:
     """A rich progress bar on stderr for a long index run: one stage at a time
     (reading notes, mapping code, indexing text), each with items done of total,
     items per second, elapsed time and an estimate of the time left. Shown only for
     stages of at least :data:`PROGRESS_AFTER_NOTES` items, and only on a terminal (on
-    a pipe or file it writes nothing)."""
+    a pipe or file it writes nothing but, with ``paths`` never indexed, one line of
+    :func:`say_first_index`)."""
     if not enabled:
         yield None
         return
+    if paths is not None:
+        say_first_index(paths)
     bar: Any = None
     task: Any = None
     stage_now = ""

@@ -28,7 +28,7 @@ def _fresh(vault: Path | None) -> VaultPaths:
     from rubi.app.searching import ensure_index
 
     paths = app.locate(vault)
-    with progress_bar(True) as progress:
+    with progress_bar(True, paths) as progress:
         ensure_index(paths, True, progress, say_waiting)
     return paths
 

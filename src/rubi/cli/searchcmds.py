@@ -138,7 +138,7 @@ def search(
 
         if click.get_current_context().find_root().obj == ONE_COMMAND:
             one_search()  # this process searches once, then exits
-        with progress_bar(True) as progress:
+        with progress_bar(True, paths) as progress:
             return answer_search(paths, args, progress=progress, on_wait=say_waiting)
 
     print_answer(answered(paths, args, here))
@@ -164,7 +164,7 @@ def read(ref: str, as_json: bool, vault: Path | None) -> None:
     def here() -> Answer:
         from rubi.app.commandanswers import answer_read
 
-        with progress_bar(True) as progress:
+        with progress_bar(True, paths) as progress:
             return answer_read(paths, args, progress=progress, on_wait=say_waiting)
 
     print_answer(answered(paths, args, here))

@@ -115,12 +115,7 @@ def in_background(
             if stop.is_set():
                 return
         if idle is not None:
-            try:
-                app.catch_up_if_changed(vault, lock_timeout_s=CATCH_UP_LOCK_WAIT_S)
-            except RubiError as exc:  # a cause the user can act on: one line
-                log.warning("catching %s up failed: %s", vault.root, exc)
-            except Exception:  # the watcher's own catch-up, later, tries again
-                log.exception("catching %s up failed", vault.root)
+            _catch_up_once(vault)
             _wait(idle, stop, None)
             if stop.is_set():
                 return
@@ -150,6 +145,19 @@ def in_background(
             thread.join(timeout=2.0)
         else:  # it ends at its next look at the stop; searches scan again from now
             app.set_watched(vault, False)
+
+
+def _catch_up_once(vault: VaultPaths) -> None:
+    """The server's one catch-up run before its watcher starts; a failure is logged
+    (the watcher's own catch-up, later, tries again)."""
+    try:
+        app.catch_up_if_changed(vault, lock_timeout_s=CATCH_UP_LOCK_WAIT_S)
+    except RubiError as exc:  # a cause the user can act on: one line
+        log.warning("catching %s up failed: %s", vault.root, exc)
+    except TimeoutError as exc:  # another run holds the lock: a first index, say
+        log.info("catching %s up: another index run holds the lock (%s)", vault.root, exc)
+    except Exception:
+        log.exception("catching %s up failed", vault.root)
 
 
 def _wait(

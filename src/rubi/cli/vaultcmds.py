@@ -116,7 +116,7 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
 
     runs_once(frozen=not full)  # the run leaves the flat graph current for the next cold reader
     paths: VaultPaths = app.locate(vault)
-    with progress_bar(not as_json) as progress:
+    with progress_bar(not as_json, paths) as progress:
         report = app.index(paths, full=full, progress=progress, on_wait=say_waiting)
     warn(list(report.warnings))
     if as_json:
@@ -164,11 +164,24 @@ def _leave_when_indexed() -> None:
 @click.command()
 @click.option("--full", is_flag=True, help="Rebuild from scratch instead of incrementally.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@click.option(
+    "--first-only",
+    is_flag=True,
+    hidden=True,
+    help="Build the first index only: nothing when indexed, or when another run holds "
+    "the lock (what a session start runs in the background).",
+)
 @vault_option
 @handle_errors
-def index(full: bool, as_json: bool, vault: Path | None) -> None:
+def index(full: bool, as_json: bool, first_only: bool, vault: Path | None) -> None:
     """Bring the search index and link graph up to date with the notes, and in a
     project the code map with its code."""
+    if first_only:
+        from rubi.app.firstindex import build_first_index
+
+        build_first_index(app.locate(vault))
+        _leave_when_indexed()
+        return
     _run_index(vault, full, as_json)
 
 

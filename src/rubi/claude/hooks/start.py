@@ -12,8 +12,13 @@ that ended last (:mod:`rubi.claude.hooks.costline`).
 Run by rubi's Claude Code plugin, whose ``rubi serve`` starts beside this hook and
 catches the index up itself (:mod:`rubi.claude.hooks.pluginserver`), the hook leaves
 the refresh to the server once the vault has been indexed: the map is read as the last
-index run left it, and the session's first seconds scan the files once, not twice. A
-vault never indexed is indexed here first, so a first session still gets its map."""
+index run left it, and the session's first seconds scan the files once, not twice.
+
+A vault never indexed (a fresh clone of a project whose ``.rubi/`` is committed) is
+not indexed here: that took 28 s on rubi's own clone, past Claude Code's 30 s timeout
+at load. The hook starts one detached ``rubi index`` that builds it
+(:func:`rubi.app.firstindex.start_first_index`) and answers at once with what needs no
+index (the committed map, a handoff) and one line saying the index is being built."""
 
 from __future__ import annotations
 
@@ -53,16 +58,10 @@ def _record_session(ctx: HookContext) -> str:
 
 
 def _server_refreshes(ctx: HookContext) -> bool:
-    """The plugin's ``rubi serve`` catches this indexed vault up: no refresh here."""
+    """The plugin's ``rubi serve`` catches this (indexed) vault up: no refresh here."""
     from rubi.claude.hooks.pluginserver import plugin_serves
 
-    vault = ctx.vault
-    return (
-        vault is not None
-        and plugin_serves()
-        and vault.store_file.exists()
-        and vault.graph_file.exists()
-    )
+    return ctx.vault is not None and plugin_serves()
 
 
 def handle(ctx: HookContext) -> dict[str, Any] | None:
@@ -72,16 +71,23 @@ def handle(ctx: HookContext) -> dict[str, Any] | None:
     if ctx.event.model:
         with ctx.session_state() as state:
             state.model = ctx.event.model
+    from rubi.app.firstindex import INDEX_BUILDING_LINE, never_indexed, start_first_index
     from rubi.claude.hooks.costline import last_session_line
 
-    if not _server_refreshes(ctx):
+    building = never_indexed(ctx.vault)
+    if building:  # built in the background: never within a hook's budget
+        start_first_index(ctx.vault)
+    elif not _server_refreshes(ctx):
         app.refresh_index(ctx.vault, lock_timeout_s=HOOK_LOCK_WAIT_S)
+    room = MAX_CONTEXT_CHARS - (len(INDEX_BUILDING_LINE) + 2 if building else 0)
     text = app.session_start_context(
         ctx.vault,
         source=ctx.event.source or "startup",
         session_id=_record_session(ctx),
-        max_chars=MAX_CONTEXT_CHARS,
+        max_chars=room,
     )
+    if building:
+        text = f"{text}\n\n{INDEX_BUILDING_LINE}" if text else INDEX_BUILDING_LINE
     out: dict[str, Any] = {}
     if text is not None:
         out["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": text}
