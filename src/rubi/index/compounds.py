@@ -14,6 +14,11 @@ allowed after the first part), and :class:`CompoundParts` gives the floor its
 readings with the parts as the question's words in its place. Ranking is untouched:
 the parts are no clauses of the query, only of the floor's measure.
 
+A word no document holds that is no compound (or is asked in another language) is read
+by the words that begin like it instead (:func:`rubi.index.truncation.family`: the
+asker's ``skopiować`` where the page writes ``Skopiuj``), a word of one part in the
+same reading.
+
 Measured on the development halves of the seven compounding-language sets: top-10
 answers the floor hid 12 → 9 (lang-commerce-nl, the set it was designed on, react-de
 and tldr-de one each), one off-topic question answered more (commerce-nl's "laptop
@@ -25,12 +30,13 @@ relevance floor on compounds, twenty-fifth pass").
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubi.index.analysis import is_cjk, text_analyzer
-from rubi.index.language import query_language
+from rubi.index.language import query_chain, query_language
 from rubi.index.termscore import TermQuery
+from rubi.index.truncation import family
 
 __all__ = [
     "COMPOUNDING",
@@ -126,28 +132,42 @@ def unseen_parts(
     frequency: Callable[[str, str], int],
     documents: Callable[[TermQuery], Sequence[int]],
     idf: Callable[[int], float],
+    prefixed: Callable[[str, str], Iterable[bytes]] = lambda field, start: (),
 ) -> CompoundParts | None:
-    """The parts of the query words of ``text`` no document holds (``dfs`` 0) that
-    split into two words the index holds (:func:`best_split`), when ``text`` is
+    """The parts of the query words of ``text`` no document holds (``dfs`` 0): two
+    words the index holds that it splits into (:func:`best_split`), when ``text`` is
     written in a language of :data:`COMPOUNDING` among the index's chains ``langs``
-    (:func:`rubi.index.language.query_language`); None when there is none (most
-    queries: no word unseen, or another language; nothing read).
+    (:func:`rubi.index.language.query_language`); else, in any language, one part:
+    the terms that begin like it (:func:`rubi.index.truncation.family`); None when
+    there is none (most queries: no word unseen; nothing read).
 
     ``frequency(field, term)``: documents holding ``term`` in ``field``;
     ``documents(clause)``: a clause's document numbers; ``idf(df)``: the scorer's
-    IDF. A part is read in the question's language's chain alone, in
+    IDF; ``prefixed(field, start)``: the terms of ``field`` beginning with ``start``,
+    UTF-8 (an index reader's ``expand_prefix``; none: no truncation read). A part
+    is read in the question's language's chain alone (its
+    :func:`rubi.index.language.query_chain` when its language is not told), in
     :data:`PART_FIELD`: known when one of its terms is there, held by the documents
     holding any of them.
+
+    Why the truncation (``docs/benchmarks-history.md``, "issue 28: the relevance floor
+    on many languages, twenty-sixth pass"): on 39 development halves, top-10
+    answers hidden by the floor FIGURES.
     """
     if not any(df == 0 for df in dfs.values()) or is_cjk(text):
         return None
     lang = query_language(text, langs)
-    if lang not in COMPOUNDING:
-        return None
+    compounding = lang in COMPOUNDING
+    if lang is None:
+        lang = query_chain(text, langs)
     chain = text_analyzer(lang)
 
     def part_df(part: str) -> int:
         return max((frequency(PART_FIELD, t) for t in chain.terms_of(part)), default=0)
+
+    def held_by(terms: Iterable[str]) -> frozenset[int]:
+        found = (documents(TermQuery(PART_FIELD, t, 1.0, 0)) for t in terms)
+        return frozenset(d for held in found for d in held)
 
     replaced: dict[int, tuple[int, ...]] = {}
     docs: dict[int, frozenset[int]] = {}
@@ -155,13 +175,20 @@ def unseen_parts(
     for origin, word in _written(
         text, lang, clauses, {w for w, df in dfs.items() if not df}
     ).items():
-        split = best_split(word, part_df)
-        if split is None:
+        split = best_split(word, part_df) if compounding else None
+        if split is not None:
+            replaced[origin] = (number, number + 1)
+            for part in split:
+                docs[number] = held_by(chain.terms_of(part))
+                number += 1
             continue
-        replaced[origin] = (number, number + 1)
-        for part in split:
-            found = (documents(TermQuery(PART_FIELD, t, 1.0, 0)) for t in chain.terms_of(part))
-            docs[number] = frozenset(d for held in found for d in held)
+        # not a compound: the words that begin like it (truncation)
+        held = held_by(
+            family(word, lambda start: [t.decode() for t in prefixed(PART_FIELD, start)])
+        )
+        if held:
+            replaced[origin] = (number,)
+            docs[number] = held
             number += 1
     if not replaced:
         return None

@@ -443,12 +443,15 @@ class SearchIndex:
             idfs = {w: scorer.idf(df) for w, df in dfs.items()}
             parts = None
             if top and kind != "file" and 0 in dfs.values():
-                # the floor's reading of unseen compounds (a word no document holds)
-                from rubi.index.compounds import unseen_parts
+                # the floor's reading of a word no document holds: a compound, a truncation
+                from functools import partial
 
-                parts = unseen_parts(
-                    text, clauses, dfs, langs, scorer.doc_frequency, scorer.docs, scorer.idf
-                )
+                from rubi.index.compounds import unseen_parts
+                from rubi.index.truncation import terms_beginning
+
+                terms = partial(terms_beginning, scorer.reader)
+                lookups = (scorer.doc_frequency, scorer.docs, scorer.idf, terms)
+                parts = unseen_parts(text, clauses, dfs, langs, *lookups)
             return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count, parts
 
         answer = self._read(read)
