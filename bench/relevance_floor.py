@@ -33,6 +33,16 @@ hook (700 tokens) injected a block and named the answer. Run it once with each t
 the floor hides, answers in the top 10 labelled relevant, off-topic questions the
 floor silences and recall leaves silent, MRR@10, and how many top 10s changed (the
 floor never reorders hits: a change of ranking shows here).
+
+Why an answer in the top 10 is below the floor, from a ``dump``'s lines::
+
+    python bench/relevance_floor.py causes --set bench/sets/NAME --corpus PATH FEATURES.jsonl
+
+``causes`` splits each such question's IDF mass (the shipped IDF) by where its words
+are at the answer: held; a word no document holds; a word the answer writes in
+another form only (a word of the answer's text begins with the question word's first
+five letters, accents folded: :func:`rubi.index.truncation.truncated`); a word other
+documents hold, the answer not (paraphrase).
 """
 
 from __future__ import annotations
@@ -281,6 +291,48 @@ def compare(base: Sequence[Path], new: Sequence[Path]) -> str:
     return "\n".join(lines)
 
 
+def causes(set_dir: Path, corpus: Path, dump_file: Path) -> str:
+    """A markdown table of the hidden answers' IDF mass by cause (module docstring)."""
+    from evalset import corpus_of
+
+    from rubi.index.truncation import truncated
+    from rubi.index.wordterm import fold
+
+    evalset = load_set(set_dir)
+    root = corpus_of(evalset, corpus)
+    relevant = {q.id: q.relevant for q in evalset.queries}
+    lines = ["| question | rank | held | no document | another form | elsewhere |"]
+    lines.append("|---|---|---|---|---|---|")
+    totals = [0.0, 0.0, 0.0, 0.0]
+    for line in dump_file.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        if not (row["on"] and row["found"] and not row["relevant"]):
+            continue
+        answer = next(h for h in row["hits"] if h["path"] in relevant[row["id"]])
+        text = fold((root / answer["path"]).read_text("utf-8", errors="replace").lower())
+        starts = {w[:5] for w in re.findall(r"\w+", text) if len(w) >= 5}
+        weights = {w: whoosh_idf(row["N"], info["df"]) for w, info in row["words"].items()}
+        mass = sum(weights.values()) or 1.0
+        shares = [0.0, 0.0, 0.0, 0.0]
+        for w, info in row["words"].items():
+            other = any(truncated(s) in starts for s in info["surfaces"] if truncated(s))
+            if int(w) in answer["held"]:
+                kind = 0
+            elif info["df"] == 0:
+                kind = 1
+            else:
+                kind = 2 if other else 3
+            shares[kind] += weights[w] / mass
+        totals = [t + x for t, x in zip(totals, shares, strict=True)]
+        cells = " | ".join(f"{x:.2f}" for x in shares)
+        lines.append(f"| {row['id']} | {row['found']} | {cells} |")
+    count = len(lines) - 2
+    if count:
+        cells = " | ".join(f"{t / count:.2f}" for t in totals)
+        lines.append(f"| mean of {count} | | {cells} |")
+    return "\n".join(lines)
+
+
 # -- rules ----------------------------------------------------------------------
 
 STOP: frozenset[str] = frozenset()
@@ -499,6 +551,10 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--corpus", type=Path, required=True)
     lab.add_argument("--split", choices=("dev",), default="dev")
     lab.add_argument("--out", type=Path, required=True)
+    k = sub.add_parser("causes")
+    k.add_argument("--set", dest="set_dir", type=Path, required=True)
+    k.add_argument("--corpus", type=Path, required=True)
+    k.add_argument("dump", type=Path)
     c = sub.add_parser("compare")
     c.add_argument("--base", type=Path, nargs="+", required=True)
     c.add_argument("--new", type=Path, nargs="+", required=True)
@@ -507,6 +563,9 @@ def main(argv: list[str] | None = None) -> int:
         return dump(args.set_dir, args.corpus, args.out)
     if args.cmd == "labels":
         return labels(args.set_dir, args.corpus, args.out)
+    if args.cmd == "causes":
+        print(causes(args.set_dir, args.corpus, args.dump))
+        return 0
     if args.cmd == "compare":
         print(compare(args.base, args.new))
         return 0
