@@ -1,6 +1,6 @@
 """The relevance floor on a question word no page holds as written: read as the words
 that begin like it (its longest prefix some term begins with, of five letters at least:
-McNamee, Nicholas & Mayfield 2009).
+McNamee, Nicholas & Mayfield 2009), in the floor's significance, not in its coverage.
 
 A Polish question asks how to ``skopiować`` (to copy) a file and ``otworzyć`` (to open)
 a shell; the page writes the imperatives ``Skopiuj`` and ``Otwórz``. Snowball's Polish
@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from whoosh import index as whoosh_index
 
 from rubi import app
+from rubi.index import compounds
+from rubi.index.compounds import CompoundParts
 from rubi.index.segmentfiles import open_segments
 from rubi.index.truncation import (
     MAX_FAMILY,
@@ -97,12 +100,42 @@ def test_the_cold_reader_reads_a_prefix_as_whoosh_does(tmp_path: Path) -> None:
         cold.close()
 
 
-def test_a_polish_question_in_other_forms_than_the_page_is_relevant(tmp_path: Path) -> None:
+def test_a_truncated_word_stays_unseen_in_the_coverages_reading() -> None:
+    # word 2 read by a truncation's terms (part 7), word 3 split as a compound (8, 9)
+    parts = CompoundParts(
+        {2: (7,), 3: (8, 9)},
+        {7: frozenset({1}), 8: frozenset({1, 2}), 9: frozenset({2})},
+        {7: 1, 8: 2, 9: 1},
+        {7: 3.0, 8: 2.5, 9: 3.0},
+        frozenset({2}),
+    )
+    dfs, idfs = {1: 5, 2: 0, 3: 0}, {1: 1.5, 2: 4.0, 3: 4.0}
+    assert parts.measure(dfs, idfs, [{1, 2, 3}]) == (
+        {1: 5, 7: 1, 8: 2, 9: 1},
+        {1: 1.5, 7: 3.0, 8: 2.5, 9: 3.0},
+        [{1, 7, 8, 9}],
+    )
+    assert parts.measure(dfs, idfs, [{1, 2, 3}], loose=False) == (
+        {1: 5, 2: 0, 8: 2, 9: 1},
+        {1: 1.5, 2: 4.0, 8: 2.5, 9: 3.0},
+        [{1, 2, 8, 9}],
+    )
+
+
+def test_a_polish_question_in_other_forms_than_the_page_is_relevant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     paths = app.locate(_vault(tmp_path))
     app.index(paths)
     result = app.search(paths, ASKED, refresh=False)
     assert result.hits[0].id == "adb"
     assert result.relevant, result.coverage
+    # without the truncation: the same coverage (a family is not read there), and
+    # the page's co-occurrence alone is not enough
+    monkeypatch.setattr(compounds, "family", lambda word, prefixed: [])
+    without = app.search(paths, ASKED, refresh=False)
+    assert without.coverage == result.coverage < 0.5
+    assert not without.relevant
 
 
 def test_a_question_whose_words_begin_like_no_term_stays_off_topic(tmp_path: Path) -> None:

@@ -12,10 +12,20 @@ five letters is the fallback stemmer that holds across European languages (McNam
 Nicholas & Mayfield 2009, "Addressing morphological variation in alphabetic
 languages", SIGIR: 5-prefixes as good as or better than Snowball in most of 18
 languages; Can et al. 2008 found the same length best for Turkish). Here it is read
-only for a word no document holds, as a compound's parts are
-(:mod:`rubi.index.compounds`): the word is measured by the documents holding any term
-that begins with its first :data:`PREFIX_LETTERS` letters. Ranking is untouched: the
-family is no clause of the query, only of the floor's measure.
+only for a word no document holds that is no compound (:mod:`rubi.index.compounds`):
+the word is measured by the documents holding a term that shares its longest prefix
+of at least :data:`PREFIX_LETTERS` letters some term begins with (:func:`family`), in
+the floor's co-occurrence significance only, which weighs that family by its own
+document frequency; in the coverage it stays a word no document holds. Ranking is
+untouched: the family is no clause of the query, only of the floor's measure.
+
+Measured on 37 development halves (``docs/benchmarks-history.md``, "issue 28: the
+relevance floor on many languages, twenty-sixth pass"): top-10 answers the floor hid
+50 → 44 (46 → 40 on the 35 halves it was not designed on: Turkish 9 → 6, Polish,
+Portuguese and Swedish one each), off-topic questions silenced 133 of 159 before and
+after. Read in the coverage too, it let two off-topic questions through (a family of
+the vault's commonest words in place of a word at the highest IDF shrinks every
+page's question mass).
 """
 
 from __future__ import annotations
