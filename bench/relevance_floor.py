@@ -20,6 +20,29 @@ how each candidate rule labels the off-topic questions (silenced: labelled nothi
 relevant) and the on-topic ones (kept: labelled relevant; of them, found: the answer
 in the top 10). The rules are defined in :func:`rules`. The test half is not read:
 ``--split`` accepts ``dev`` only.
+
+Before and after a change of the floor itself (two source trees, no rule modelled)::
+
+    python bench/relevance_floor.py labels --set bench/sets/NAME --corpus PATH --out ROWS.jsonl
+    python bench/relevance_floor.py compare --base BASE.jsonl [...] --new NEW.jsonl [...]
+
+``labels`` writes, per development question, what the checkout it runs on says: the
+top 10 of the notes search, the floor's label and readings, and whether the recall
+hook (700 tokens) injected a block and named the answer. Run it once with each tree on
+``PYTHONPATH``. ``compare`` prints per set and pooled, base → new: answers in the top 10
+the floor hides, answers in the top 10 labelled relevant, off-topic questions the
+floor silences and recall leaves silent, MRR@10, and how many top 10s changed (the
+floor never reorders hits: a change of ranking shows here).
+
+Why an answer in the top 10 is below the floor, from a ``dump``'s lines::
+
+    python bench/relevance_floor.py causes --set bench/sets/NAME --corpus PATH FEATURES.jsonl
+
+``causes`` splits each such question's IDF mass (the shipped IDF) by where its words
+are at the answer: held; a word no document holds; a word the answer writes in
+another form only (a word of the answer's text begins with the question word's first
+five letters, accents folded: :func:`rubi.index.truncation.truncated`); a word other
+documents hold, the answer not (paraphrase).
 """
 
 from __future__ import annotations
@@ -189,6 +212,125 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
         index.close()
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return 0
+
+
+def labels(set_dir: Path, corpus: Path, out: Path) -> int:
+    """Write one line per development question: top 10, label, readings, recall."""
+    from rubi import app
+
+    evalset = load_set(set_dir)
+    rows: list[Row] = []
+    with indexed_copy(evalset, corpus, "rubi-labels-") as paths:
+        for q in evalset.queries:
+            if q.split != "dev":
+                continue
+            result = app.search(
+                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
+            )
+            ranked = [h.path for h in result.hits]
+            block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
+            ids = re.findall(r"\(id ([^)]+)\)", block)
+            rows.append(
+                {
+                    "set": evalset.name,
+                    "id": q.id,
+                    "on": bool(q.relevant),
+                    "top": ranked,
+                    "found": next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None),
+                    "relevant": result.relevant,
+                    "coverage": round(result.coverage, 4),
+                    "significance": round(result.significance, 4),
+                    "cjk": round(result.cjk, 4),
+                    "named": result.named,
+                    "recalled": bool(block),
+                    "recalled_answer": any(f"{i}.md" in q.relevant or i in q.relevant for i in ids),
+                }
+            )
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    return 0
+
+
+def _label_figures(rows: Sequence[Row]) -> tuple[int, int, int, int, float]:
+    """Answers in the top 10 hidden, answers in the top 10 labelled relevant,
+    off-topic silenced, off-topic recall silent, MRR@10."""
+    on = [r for r in rows if r["on"]]
+    off = [r for r in rows if not r["on"]]
+    return (
+        sum(1 for r in on if r["found"] and not r["relevant"]),
+        sum(1 for r in on if r["found"] and r["relevant"]),
+        sum(1 for r in off if not r["relevant"]),
+        sum(1 for r in off if not r["recalled"]),
+        sum(1 / r["found"] for r in on if r["found"]) / len(on) if on else 0.0,
+    )
+
+
+def compare(base: Sequence[Path], new: Sequence[Path]) -> str:
+    """A markdown table, base → new, per set and pooled (see the module's docstring)."""
+
+    def read(files: Sequence[Path]) -> dict[tuple[str, str], Row]:
+        lines = [json.loads(x) for f in files for x in f.read_text("utf-8").splitlines()]
+        return {(r["set"], r["id"]): r for r in lines}
+
+    b, n = read(base), read(new)
+    keys = [k for k in b if k in n]
+    sets = list(dict.fromkeys(s for s, _ in keys))
+    head = "| development half (on, off) | top-10 answers hidden | top-10 answers relevant | "
+    head += "off-topic silenced | recall silent off-topic | MRR@10 | top 10 changed |"
+    lines = [head, "|---|---|---|---|---|---|---|"]
+    for name in [*sets, "pooled"]:
+        mine = [k for k in keys if name in ("pooled", k[0])]
+        fb = _label_figures([b[k] for k in mine])
+        fn = _label_figures([n[k] for k in mine])
+        on = sum(1 for k in mine if b[k]["on"])
+        moved = sum(1 for k in mine if b[k]["top"] != n[k]["top"])
+        cells = [f"{x} → {y}" if x != y else f"{x}" for x, y in zip(fb[:4], fn[:4], strict=True)]
+        mrr = f"{fb[4]:.3f} → {fn[4]:.3f}" if fb[4] != fn[4] else f"{fb[4]:.3f}"
+        short = name.removeprefix("kb-").removeprefix("lang-")
+        cells += [mrr, str(moved)]
+        lines.append(f"| {short} ({on}, {len(mine) - on}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def causes(set_dir: Path, corpus: Path, dump_file: Path) -> str:
+    """A markdown table of the hidden answers' IDF mass by cause (module docstring)."""
+    from evalset import corpus_of
+
+    from rubi.index.truncation import truncated
+    from rubi.index.wordterm import fold
+
+    evalset = load_set(set_dir)
+    root = corpus_of(evalset, corpus)
+    relevant = {q.id: q.relevant for q in evalset.queries}
+    lines = ["| question | rank | held | no document | another form | elsewhere |"]
+    lines.append("|---|---|---|---|---|---|")
+    totals = [0.0, 0.0, 0.0, 0.0]
+    for line in dump_file.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        if not (row["on"] and row["found"] and not row["relevant"]):
+            continue
+        answer = next(h for h in row["hits"] if h["path"] in relevant[row["id"]])
+        text = fold((root / answer["path"]).read_text("utf-8", errors="replace").lower())
+        starts = {w[:5] for w in re.findall(r"\w+", text) if len(w) >= 5}
+        weights = {w: whoosh_idf(row["N"], info["df"]) for w, info in row["words"].items()}
+        mass = sum(weights.values()) or 1.0
+        shares = [0.0, 0.0, 0.0, 0.0]
+        for w, info in row["words"].items():
+            other = any(truncated(s) in starts for s in info["surfaces"] if truncated(s))
+            if int(w) in answer["held"]:
+                kind = 0
+            elif info["df"] == 0:
+                kind = 1
+            else:
+                kind = 2 if other else 3
+            shares[kind] += weights[w] / mass
+        totals = [t + x for t, x in zip(totals, shares, strict=True)]
+        cells = " | ".join(f"{x:.2f}" for x in shares)
+        lines.append(f"| {row['id']} | {row['found']} | {cells} |")
+    count = len(lines) - 2
+    if count:
+        cells = " | ".join(f"{t / count:.2f}" for t in totals)
+        lines.append(f"| mean of {count} | | {cells} |")
+    return "\n".join(lines)
 
 
 # -- rules ----------------------------------------------------------------------
@@ -404,9 +546,29 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
     t.add_argument("files", type=Path, nargs="+")
+    lab = sub.add_parser("labels")
+    lab.add_argument("--set", dest="set_dir", type=Path, required=True)
+    lab.add_argument("--corpus", type=Path, required=True)
+    lab.add_argument("--split", choices=("dev",), default="dev")
+    lab.add_argument("--out", type=Path, required=True)
+    k = sub.add_parser("causes")
+    k.add_argument("--set", dest="set_dir", type=Path, required=True)
+    k.add_argument("--corpus", type=Path, required=True)
+    k.add_argument("dump", type=Path)
+    c = sub.add_parser("compare")
+    c.add_argument("--base", type=Path, nargs="+", required=True)
+    c.add_argument("--new", type=Path, nargs="+", required=True)
     args = parser.parse_args(argv)
     if args.cmd == "dump":
         return dump(args.set_dir, args.corpus, args.out)
+    if args.cmd == "labels":
+        return labels(args.set_dir, args.corpus, args.out)
+    if args.cmd == "causes":
+        print(causes(args.set_dir, args.corpus, args.dump))
+        return 0
+    if args.cmd == "compare":
+        print(compare(args.base, args.new))
+        return 0
     STOP = _stoplists()
     print(table(args.files))
     return 0

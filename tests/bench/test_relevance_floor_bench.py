@@ -168,3 +168,31 @@ def test_best_window_finds_an_empty_key_nowhere(rf: ModuleType, tmp_path: Path) 
     note.write_text("git commit leri", "utf-8")
     win = rf.best_window(note, asked)
     assert win is not None and win["held"] == [1] and win["share"] == 0.5
+
+
+def _label(qid: str, on: bool, found: int | None, relevant: bool, top: list[str]) -> str:
+    row = {"set": "lang-x", "id": qid, "on": on, "top": top, "found": found}
+    row |= {"relevant": relevant, "recalled": relevant, "recalled_answer": False}
+    return json.dumps(row) + "\n"
+
+
+def test_compare_counts_hidden_relevant_and_silenced_base_to_new(
+    rf: ModuleType, tmp_path: Path
+) -> None:
+    base, new = tmp_path / "base.jsonl", tmp_path / "new.jsonl"
+    base.write_text(
+        _label("q1", True, 1, False, ["a", "b"])  # hidden
+        + _label("q2", True, 2, True, ["c", "d"])
+        + _label("q3", False, None, False, ["e"]),  # silenced
+        "utf-8",
+    )
+    new.write_text(
+        _label("q1", True, 1, True, ["a", "b"])  # no longer hidden
+        + _label("q2", True, 2, True, ["d", "c"])  # reordered: counted as changed
+        + _label("q3", False, None, True, ["e"]),  # let through
+        "utf-8",
+    )
+    table = rf.compare([base], [new])
+    row = next(line for line in table.splitlines() if line.startswith("| x (2, 1)"))
+    assert row == "| x (2, 1) | 1 → 0 | 1 → 2 | 1 → 0 | 1 → 0 | 0.750 | 1 |"
+    assert table.splitlines()[-1].startswith("| pooled (2, 1) | 1 → 0 |")

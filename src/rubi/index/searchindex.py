@@ -443,12 +443,11 @@ class SearchIndex:
             idfs = {w: scorer.idf(df) for w, df in dfs.items()}
             parts = None
             if top and kind != "file" and 0 in dfs.values():
-                # the floor's reading of unseen compounds (a word no document holds)
+                # the floor's reading of a word no document holds: a compound, a truncation
                 from rubi.index.compounds import unseen_parts
 
-                parts = unseen_parts(
-                    text, clauses, dfs, langs, scorer.doc_frequency, scorer.docs, scorer.idf
-                )
+                lookups = (scorer.doc_frequency, scorer.docs, scorer.idf, scorer.reader)
+                parts = unseen_parts(text, clauses, dfs, langs, *lookups)
             return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count, parts
 
         answer = self._read(read)
@@ -460,9 +459,14 @@ class SearchIndex:
         found.sort(key=lambda f: (-f[0].score, f[1]["id"]))
         cjk = cjk_share(clauses, idfs)
         groups = word_groups(clauses, text, extra_terms, kind, fields, idfs, langs, analysis)
+        # a truncation's terms count in the significance, not in the coverage
+        plain = parts.measure(dfs, idfs, groups, False) if parts and parts.loose else None
         if parts is not None:
             dfs, idfs, groups = parts.measure(dfs, idfs, groups)
         measure = floor_measure(text, clauses, dfs, idfs, groups, docs)
+        shares = measure
+        if plain:
+            shares = floor_measure(text, clauses, plain[0], plain[1], plain[2], docs)
         if measure.words_read:
             cjk = 0.0  # Japanese, Chinese: measured by their words, coverage too
         most = measure.significance({w for w, df in dfs.items() if df > 0})
@@ -486,7 +490,7 @@ class SearchIndex:
                     title=stored.get("title", ""),
                     type=stored.get("type", "note"),
                     status=stored.get("status", "active"),
-                    coverage=measure.coverage(held),
+                    coverage=shares.coverage(held),
                     cjk=cjk,
                     significance=measure.significance(held, lengths[doc.docnum]),
                     words=len(measure.held(held)),

@@ -362,11 +362,11 @@ class ColdSegment:
             offsets = list(accumulate(lengths, initial=0))
         return start, offsets, lengths
 
-    def lexicon(self, field: str) -> list[bytes]:
-        """The field's terms in order (the term table's ordered keys)."""
+    def lexicon(self, field: str, start: bytes = b"") -> list[bytes]:
+        """The field's terms in order (the term table's keys), only those from ``start``."""
         if field not in self._fields or field not in self._fieldmap:
             return []
-        prefix = _USHORT.pack(self._fieldmap[field])
+        prefix = _USHORT.pack(self._fieldmap[field]) + start
         low, high = 0, self._order_len
         while low < high:
             mid = (low + high) // 2
@@ -376,7 +376,7 @@ class ColdSegment:
                 high = mid
         found = []
         while low < self._order_len and (key := self._key(low)).startswith(prefix):
-            found.append(key[len(prefix) :])
+            found.append(key[len(prefix) - len(start) :])
             low += 1
         return found
 
