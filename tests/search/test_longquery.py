@@ -11,6 +11,8 @@ from rubi.search.limits import MAX_QUERY_WORDS
 from rubi.search.longquery import (
     KEPT_WORDS,
     LONG_QUERY_WORDS,
+    MAX_WORD_CHARS,
+    bounded_word,
     is_identifier,
     reduce_query,
     written_words,
@@ -111,3 +113,36 @@ def test_words_that_differ_only_in_digits_count_once() -> None:
     df = {"login": 4, "token": 3, "expir": 3, "midnight": 3, "modul": 2, "py": 3, "file": 2}
     kept = reduce_query(text, Counts(6, df)).split()  # long, reduced to the families
     assert {"login", "token", "expires", "midnight"} <= set(kept)
+
+
+PERMALINK = (
+    "https://github.com/octo-labs/serialization-kit/blob/1337d0891757e192165668d2606db36cf08e65a9"
+    "/src/pkg/serializers.py"
+)
+
+
+def test_an_overlong_path_keeps_its_last_two_segments() -> None:
+    """A link to a file at a commit is longer than a word; its tail names the file."""
+    assert len(PERMALINK) > MAX_WORD_CHARS
+    assert bounded_word(PERMALINK) == "pkg/serializers.py"
+    deep = "home/ci/" + "workspace-" * 12 + "/lib/python3.7/site-packages/babel/core.py"
+    assert bounded_word(deep) == "babel/core.py"
+    assert bounded_word("pkg/serializers.py") == "pkg/serializers.py"  # short: as written
+
+
+def test_an_overlong_word_that_is_no_path_names_nothing() -> None:
+    assert bounded_word("QUJD" * 40) == ""  # a blob
+    assert bounded_word("x" * 120 + "/") == ""  # no last segment
+    assert bounded_word("https://example.org/" + "y" * 120) == ""  # a segment too long
+
+
+def test_a_long_issue_keeps_the_file_its_permalink_points_at() -> None:
+    """The link's tail is kept, an identifier, ahead of the issue's prose words; the
+    host, owner and commit before it are not."""
+    issue = f"Empty tags leak\n\nThe list at [this line]({PERMALINK}#L44) is short. " + " ".join(
+        COMMON
+    )
+    df = {c: 2 for c in COMMON} | {"pkg": 3, "serializers.pi": 1, "serial": 1, "py": 5}
+    kept = reduce_query(issue, Counts(40, df)).split()
+    assert "pkg/serializers.py" in kept
+    assert not any("github" in w or "1337d" in w for w in kept)

@@ -34,6 +34,7 @@ __all__ = [
     "LONG_QUERY_WORDS",
     "MAX_SCANNED_WORDS",
     "MAX_WORD_CHARS",
+    "bounded_word",
     "is_identifier",
     "reduce_query",
     "written_words",
@@ -53,7 +54,8 @@ ones are not read. Each costs one document-frequency lookup (microseconds); 2,00
 more than a long issue with its stack trace holds."""
 
 MAX_WORD_CHARS = 100
-"""Longer "words" (a base64 blob, a minified line, a hash chain) name nothing: left out."""
+"""Longer "words" (a base64 blob, a minified line, a hash chain) name nothing: left out,
+except a path or URL, which keeps its last segments (:func:`bounded_word`)."""
 
 _TOKEN = re.compile(r"[^\s`'\"()\[\]{}<>,;!?*=|#@$%^&~+\\]+")
 """A written word: a run between spaces and the punctuation that surrounds words and
@@ -91,13 +93,31 @@ def written_words(text: str) -> list[str]:
     every place of a reduced query and push out the words around them."""
     seen: dict[str, str] = {}
     for m in _TOKEN.finditer(text):
-        word = m.group().strip(_EDGE)
-        if not word or len(word) > MAX_WORD_CHARS:
+        word = bounded_word(m.group().strip(_EDGE))
+        if not word:
             continue
         seen.setdefault(_DIGITS.sub("0", word.casefold()), word)
         if len(seen) >= MAX_SCANNED_WORDS:
             break
     return list(seen.values())
+
+
+def bounded_word(word: str) -> str:
+    """``word`` itself when it has at most :data:`MAX_WORD_CHARS` characters; a longer
+    one written as a path or URL (two or more ``/``-separated segments, the last two
+    not empty) as those last two segments when they fit, "" for anything else. A link
+    to a file at a commit (``https://github.com/o/r/blob/<40 hex digits>/pkg/mod.py``)
+    or a deep traceback path is longer than a word, yet its last two segments name the
+    file the issue points at, as :mod:`rubi.search.names` reads a written path
+    (``pkg/mod.py``); the host, owner and commit before them name nothing in the
+    project. A base64 blob or a minified line names nothing."""
+    if len(word) <= MAX_WORD_CHARS:
+        return word
+    segments = word.split("/")
+    if len(segments) < 2 or not segments[-1] or not segments[-2]:
+        return ""
+    tail = f"{segments[-2]}/{segments[-1]}".strip(_EDGE)
+    return tail if len(tail) <= MAX_WORD_CHARS else ""
 
 
 def is_identifier(word: str) -> bool:
@@ -146,8 +166,8 @@ def _longer_than(text: str, count: int) -> bool:
     first)."""
     seen: set[str] = set()
     for m in _TOKEN.finditer(text):
-        word = m.group().strip(_EDGE)
-        if word and len(word) <= MAX_WORD_CHARS:
+        word = bounded_word(m.group().strip(_EDGE))
+        if word:
             seen.add(word.casefold())
             if len(seen) > count:
                 return True
