@@ -37,6 +37,7 @@ from rubi.core.model import (
     note_id_for_path,
 )
 from rubi.markdown.blockrules import dispatch_by_first_char
+from rubi.markdown.comments import has_comment_mark, shown_body
 from rubi.markdown.linkdest import fast_helpers
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
 from rubi.markdown.wikilinkrule import WIKILINK_RULE, add_wikilink_rule
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_FRONTMATTER_BYTES",
     "MAX_FRONTMATTER_DEPTH",
     "SafeFrontmatterLoader",
+    "block_tokens",
     "parse_note",
     "split_frontmatter",
 ]
@@ -385,15 +387,27 @@ def _markdown_links(token: Token, line: int) -> Iterator[Link]:
                 yield link
 
 
+def block_tokens(body: str) -> list[Token]:
+    """markdown-it's block tokens of ``body`` (CommonMark, inline content not parsed)."""
+    return _MD_BLOCKS.parse(body, {})
+
+
 def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str], str]:
-    """The body's headings, links and tags, and the text a reader sees of its first H1
-    that shows any (:func:`rubi.markdown.display.display_text`; ``""`` when none)."""
+    """The headings, links and tags of the body as a reader sees it (its comments
+    blanked out: :func:`rubi.markdown.comments.shown_body`), and the text a reader
+    sees of its first H1 that shows any (:func:`rubi.markdown.display.display_text`;
+    ``""`` when none)."""
     headings: list[Heading] = []
     links: list[Link] = []
     tags: list[str] = []
     title = ""
     env: dict[str, Any] = {}
     tokens = _MD_BLOCKS.parse(body, env)
+    if has_comment_mark(body):
+        shown = shown_body(body, tokens)
+        if shown is not body:
+            env = {}
+            tokens = _MD_BLOCKS.parse(shown, env)
     list_depth = 0
     pending_heading: int | None = None
     for i, tok in enumerate(tokens):

@@ -1,0 +1,202 @@
+"""Comments a reader never sees: Obsidian's ``%% ... %%`` and HTML's ``<!-- ... -->``.
+
+Obsidian renders neither (Obsidian Help, "Basic formatting syntax", section Comments:
+"Comments are only visible in Editing view"; "HTML content", section Comments), so
+their text is not the note's text: it is not searched, not shown in a snippet or a
+passage, and not counted among the note's words. :func:`shown_body` blanks them out
+of a note's body; the note's file is never changed (the vault is the truth).
+
+Where a comment is:
+
+- ``%%`` opens a comment that the next ``%%`` closes, on the same line (inline) or
+  lines later (a block); ``<!--`` one that the next ``-->`` closes.
+- Inside a fenced or indented code block (markdown-it's ``fence`` and ``code_block``
+  tokens) or a code span (CommonMark's backtick rule) it is code, not a comment.
+- An opening mark never closed is text (Obsidian would hide the rest of the note: a
+  stray ``%%`` must not take a note's text out of search).
+- A code fence written inside a comment is seen as code by markdown-it, which does not
+  know Obsidian's comments: the comment's closing mark after it is then looked for
+  after the fence.
+
+A blanked comment keeps its line breaks, so every line keeps its number (headings,
+links and passages are located by line). What happens to a wikilink inside a comment:
+it is no link (:func:`rubi.markdown.parse.parse_note` reads the shown body), as an
+HTML comment on lines of its own already was (an ``html_block``, never parsed inline).
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # markdown-it is imported only where a body holds a comment mark
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+__all__ = [
+    "COMMENT_MARKS",
+    "blank_spans",
+    "code_lines",
+    "comment_spans",
+    "has_comment_mark",
+    "shown_body",
+    "shown_text",
+]
+
+COMMENT_MARKS = ("%%", "<!--")
+"""What starts a comment; a text holding neither has none (the fast path)."""
+
+_MARK = re.compile(r"%%|<!--|`+")
+_CLOSE = {"%%": "%%", "<!--": "-->"}
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+"""A frontmatter block, found without parsing it (the one of :mod:`rubi.markdown.parse`)."""
+
+
+def has_comment_mark(text: str) -> bool:
+    """Whether ``text`` holds ``%%`` or ``<!--`` (then it may hold a comment)."""
+    return "%%" in text or "<!--" in text
+
+
+def code_lines(tokens: list[Token]) -> list[tuple[int, int]]:
+    """The ``[start, end)`` 0-based line ranges of the fenced and indented code blocks
+    among markdown-it's block ``tokens`` (nested ones too: a fence in a list item)."""
+    return [
+        (tok.map[0], tok.map[1])
+        for tok in tokens
+        if tok.type in ("fence", "code_block") and tok.map is not None
+    ]
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    pos = text.find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    return starts
+
+
+def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Character ranges ``[start, end)`` of ``text`` that the line ranges ``blocks`` cover."""
+    if not blocks:
+        return []
+    starts = _line_starts(text)
+    n = len(starts)
+    return sorted(
+        (starts[a] if a < n else len(text), starts[b] if b < n else len(text)) for a, b in blocks
+    )
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> int:
+    """The end of the span of ``spans`` holding ``pos``, or -1 when none does."""
+    for start, end in spans:
+        if start > pos:
+            break
+        if pos < end:
+            return end
+    return -1
+
+
+def _find_outside(text: str, mark: str, pos: int, spans: list[tuple[int, int]]) -> int:
+    """The first ``mark`` of ``text`` from ``pos`` on outside the code ``spans`` (-1: none)."""
+    while (found := text.find(mark, pos)) != -1:
+        end = _inside(found, spans)
+        if end == -1:
+            return found
+        pos = end
+    return -1
+
+
+def _code_span_end(text: str, start: int, end: int) -> int:
+    """Where the code span opened by the backtick run ``text[start:end]`` ends (its
+    closing run of the same length before a blank line: CommonMark's code span in one
+    paragraph), or -1 when none closes it (the backticks are text)."""
+    length = end - start
+    stop = _BLANK_LINE.search(text, end)
+    limit = stop.start() if stop else len(text)
+    closing = re.compile(rf"(?<!`)`{{{length}}}(?!`)")
+    found = closing.search(text, end, limit)
+    return found.end() if found else -1
+
+
+def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``[start, end)`` character ranges of the comments of a markdown body.
+
+    Args:
+        text: the body (no frontmatter).
+        blocks: its code blocks' line ranges (:func:`code_lines`).
+    """
+    code = _code_spans(text, blocks)
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (m := _MARK.search(text, pos)) is not None:
+        start, mark = m.start(), m.group()
+        if (end := _inside(start, code)) != -1:
+            pos = end
+        elif mark.startswith("`"):
+            closed = _code_span_end(text, start, m.end())
+            pos = closed if closed != -1 else m.end()
+        else:
+            close = _CLOSE[mark]
+            found = _find_outside(text, close, m.end(), code)
+            if found == -1:
+                pos = m.end()  # never closed: text
+            else:
+                spans.append((start, found + len(close)))
+                pos = found + len(close)
+    return spans
+
+
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` replaced by the line breaks it held."""
+    if not spans:
+        return text
+    parts: list[str] = []
+    last = 0
+    for start, end in spans:
+        parts.append(text[last:start])
+        parts.append("\n" * text.count("\n", start, end))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def shown_body(body: str, tokens: list[Token] | None = None) -> str:
+    """``body`` (markdown, no frontmatter) with its comments blanked out (each keeps
+    its line breaks), as Obsidian's reading view shows it; ``body`` itself when it
+    has none.
+
+    Args:
+        body: the note's body.
+        tokens: markdown-it's block tokens of ``body`` when the caller has them (else
+            they are made here, only for a body holding a comment mark).
+    """
+    global _last
+    if not has_comment_mark(body):
+        return body
+    if _last[0] is body:  # the parser's, asked again for the note's index document
+        return _last[1]
+    if tokens is None:
+        from rubi.markdown.parse import block_tokens
+
+        tokens = block_tokens(body)
+    shown = blank_spans(body, comment_spans(body, code_lines(tokens)))
+    _last = (body, shown)
+    return shown
+
+
+_last: tuple[str, str] = ("", "")
+"""The last body :func:`shown_body` blanked and what it made: a note is parsed
+(:func:`rubi.markdown.parse.parse_note`), then its index document is made from the
+same body object (:func:`rubi.index.documents.note_document`); one block parse less
+for a note with a comment mark."""
+
+
+def shown_text(text: str) -> str:
+    """A note file's full ``text`` with the comments of its body blanked out
+    (:func:`shown_body`); its frontmatter block is left as written."""
+    if not has_comment_mark(text):
+        return text
+    fence = _FRONTMATTER.match(text)
+    head = fence.group(0) if fence else ""
+    return head + shown_body(text[len(head) :])
