@@ -140,3 +140,16 @@ def test_a_hit_file_of_a_note_is_read_without_its_comments(tmp_path: Path) -> No
     note = write(tmp_path / "a.md", BLOCK)
     assert "zeppelin" not in FileText(tmp_path, note, markdown=True).text
     assert "zeppelin" in FileText(tmp_path, note).text  # a code file is read as written
+
+
+def test_a_reader_without_tokens_finds_the_parser_s_code_blocks() -> None:
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    fenced = (
+        "# A\n\n~~~\n%% kept %%\n~~~\n\n- item `x`\n\n"
+        "````md\n```\n<!-- kept -->\n````\n%% gone %%\n"
+    )
+    for body in (fenced, BLOCK, PROFILE.split("---\n", 2)[2]):
+        assert _code_blocks(body) == code_lines(block_tokens(body))
+    assert "kept" in shown_text(fenced) and "gone" not in shown_text(fenced)

@@ -273,7 +273,6 @@ def _note_lines(
     from rubi.app.searching import search
     from rubi.core.safeio import MAX_NOTE_BYTES, UnsafeFileError, allowed_root, read_text
     from rubi.core.tokens import estimate_tokens
-    from rubi.markdown.comments import shown_body
     from rubi.search.snippet import best_snippet
 
     result = search(
@@ -304,9 +303,12 @@ def _note_lines(
             text = read_text(allowed, paths.root / hit.path, limit=MAX_NOTE_BYTES)
         except (OSError, UnsafeFileError):
             continue  # gone, or refused (a symlink out of the project, a FIFO): never shown
-        # the body as a reader sees it: no comment in the line shown (markdown-it
-        # is imported only for a note holding a comment mark)
-        snippet = best_snippet(shown_body(note_body(text)), terms, chars=SNIPPET_CHARS)
+        body = note_body(text)
+        if "%%" in body or "<!--" in body:  # the body as a reader sees it: no comment shown
+            from rubi.markdown.comments import shown_body
+
+            body = shown_body(body)
+        snippet = best_snippet(body, terms, chars=SNIPPET_CHARS)
         line = f"- [{hit.type}] {hit.title} (id {hit.id}): {snippet}"
         cost = estimate_tokens(line)
         if cost > budget:

@@ -48,6 +48,43 @@ COMMENT_MARKS = ("%%", "<!--")
 _MARK = re.compile(r"%%|<!--|`+")
 _CLOSE = {"%%": "%%", "<!--": "-->"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+"""A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
+_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t).*?(?:%%|<!--)", re.MULTILINE)
+"""A comment mark on a line indented by four columns: it may be in an indented code
+block, which only markdown-it can tell (a list item's line is indented as well)."""
+
+
+def _code_blocks(body: str) -> list[tuple[int, int]]:
+    """The code blocks' line ranges of ``body`` for a caller without its tokens (a
+    hit's file read at search time, a recall hook): its fenced code by lines, the
+    rule of :func:`rubi.markdown.headings.unfenced` (the scanner that cuts a note
+    into sections), and markdown-it's tokens only when a comment mark is on a line
+    indented by four columns (:data:`_INDENTED_MARK`): a cold recall imports no
+    markdown-it for a note whose comments are not indented."""
+    if _INDENTED_MARK.search(body):
+        from rubi.markdown.blocks import block_tokens
+
+        return code_lines(block_tokens(body))
+    if "```" not in body and "~~~" not in body:
+        return []
+    blocks: list[tuple[int, int]] = []
+    fence, start = "", 0
+    for i, line in enumerate(body.split("\n")):
+        m = _FENCE.match(line)
+        if not m:
+            continue
+        mark = m.group(1)
+        if not fence:
+            fence, start = mark[0] * len(mark), i
+        elif mark.startswith(fence) and not line.strip()[len(mark) :].strip():
+            blocks.append((start, i + 1))
+            fence = ""
+    if fence:  # never closed: code to the end (CommonMark)
+        blocks.append((start, body.count("\n") + 1))
+    return blocks
+
+
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 """A frontmatter block, found without parsing it (the one of :mod:`rubi.markdown.parse`)."""
 
@@ -168,19 +205,16 @@ def shown_body(body: str, tokens: list[Token] | None = None) -> str:
 
     Args:
         body: the note's body.
-        tokens: markdown-it's block tokens of ``body`` when the caller has them (else
-            they are made here, only for a body holding a comment mark).
+        tokens: markdown-it's block tokens of ``body`` when the caller has them (the
+            note parser); else its code blocks are found by :func:`_code_blocks`.
     """
     global _last
     if not has_comment_mark(body):
         return body
     if _last[0] is body:  # the parser's, asked again for the note's index document
         return _last[1]
-    if tokens is None:
-        from rubi.markdown.parse import block_tokens
-
-        tokens = block_tokens(body)
-    shown = blank_spans(body, comment_spans(body, code_lines(tokens)))
+    blocks = code_lines(tokens) if tokens is not None else _code_blocks(body)
+    shown = blank_spans(body, comment_spans(body, blocks))
     _last = (body, shown)
     return shown
 

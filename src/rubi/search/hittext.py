@@ -58,7 +58,7 @@ class FileText:
             except (OSError, UnsafeFileError):
                 read = ""
             read = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
-            if self._markdown:
+            if self._markdown and ("%%" in read or "<!--" in read):  # a comment mark
                 from rubi.markdown.comments import shown_text
 
                 read = shown_text(read)
