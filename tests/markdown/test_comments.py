@@ -153,3 +153,10 @@ def test_a_reader_without_tokens_finds_the_parser_s_code_blocks() -> None:
     for body in (fenced, BLOCK, PROFILE.split("---\n", 2)[2]):
         assert _code_blocks(body) == code_lines(block_tokens(body))
     assert "kept" in shown_text(fenced) and "gone" not in shown_text(fenced)
+
+
+def test_code_spans_pair_runs_of_one_length_within_a_paragraph() -> None:
+    body = "a ``b ` %%c%% ` d`` %%e%% `x\n\n%%f%%` y"
+    # the double run closes on the double run; the lone backtick before the blank
+    # line finds no partner there, so the last comment is one
+    assert shown_body(body) == "a ``b ` %%c%% ` d``  `x\n\n` y"

@@ -27,13 +27,13 @@ HTML comment on lines of its own already was (an ``html_block``, never parsed in
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 TYPE_CHECKING = False  # markdown-it is imported only where a body holds a comment mark
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
 __all__ = [
-    "COMMENT_MARKS",
     "blank_spans",
     "code_lines",
     "comment_spans",
@@ -42,12 +42,10 @@ __all__ = [
     "shown_text",
 ]
 
-COMMENT_MARKS = ("%%", "<!--")
-"""What starts a comment; a text holding neither has none (the fast path)."""
-
 _MARK = re.compile(r"%%|<!--|`+")
 _CLOSE = {"%%": "%%", "<!--": "-->"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 """A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
 _INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t).*?(?:%%|<!--)", re.MULTILINE)
@@ -144,16 +142,30 @@ def _find_outside(text: str, mark: str, pos: int, spans: list[tuple[int, int]]) 
     return -1
 
 
-def _code_span_end(text: str, start: int, end: int) -> int:
-    """Where the code span opened by the backtick run ``text[start:end]`` ends (its
-    closing run of the same length before a blank line: CommonMark's code span in one
-    paragraph), or -1 when none closes it (the backticks are text)."""
-    length = end - start
-    stop = _BLANK_LINE.search(text, end)
-    limit = stop.start() if stop else len(text)
-    closing = re.compile(rf"(?<!`)`{{{length}}}(?!`)")
-    found = closing.search(text, end, limit)
-    return found.end() if found else -1
+class _CodeSpans:
+    """CommonMark's code spans of a text, found with one pass over it: a run of
+    backticks opens a span that the next run of the same length closes within the
+    same paragraph (before a blank line); a run with none is text. Each run's closing
+    is found by bisection, so a text of many unmatched runs stays linear (a hostile
+    note's paragraph of 100,000 backticks is not a quadratic scan)."""
+
+    def __init__(self, text: str) -> None:
+        self._runs: dict[int, list[int]] = {}
+        for m in _BACKTICKS.finditer(text):
+            self._runs.setdefault(m.end() - m.start(), []).append(m.start())
+        self._blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
+        self._size = len(text)
+
+    def end(self, start: int, end: int) -> int:
+        """Where the span opened by the run ``[start, end)`` ends, or -1 (text)."""
+        length = end - start
+        runs = self._runs[length]
+        i = bisect_right(runs, start)
+        if i == len(runs):
+            return -1
+        b = bisect_left(self._blanks, end)
+        limit = self._blanks[b] if b < len(self._blanks) else self._size
+        return runs[i] + length if runs[i] < limit else -1
 
 
 def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -164,6 +176,7 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
         blocks: its code blocks' line ranges (:func:`code_lines`).
     """
     code = _code_spans(text, blocks)
+    code_spans: _CodeSpans | None = None
     spans: list[tuple[int, int]] = []
     pos = 0
     while (m := _MARK.search(text, pos)) is not None:
@@ -171,7 +184,9 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
         if (end := _inside(start, code)) != -1:
             pos = end
         elif mark.startswith("`"):
-            closed = _code_span_end(text, start, m.end())
+            if code_spans is None:
+                code_spans = _CodeSpans(text)
+            closed = code_spans.end(start, m.end())
             pos = closed if closed != -1 else m.end()
         else:
             close = _CLOSE[mark]
