@@ -60,8 +60,10 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
     shows no stale flag), nor the networkx graph, nor the facade's other use cases (map
     pages, updates, session start, the personal vault), nor the passage cutter and the
     session ranking (a note's recall line shows no passage), nor the documents' builder
-    and its relative dates (indexing's); and it compiles no CJK
-    pattern for an ASCII prompt."""
+    and its relative dates (indexing's), nor the note parser and markdown-it (the
+    comment scanner, ``rubi.markdown.comments``, needs only ``re`` for the
+    generated pages' ``<!-- -->`` markers); and it compiles no CJK pattern for an
+    ASCII prompt."""
     from rubi import app
 
     project = notes_project(
@@ -85,7 +87,8 @@ def test_a_cold_recall_imports_no_index_writer_stale_check_or_git(tmp_path: Path
         " 'rubi.index.twoprocess', 'whoosh.writing', 'whoosh.scoring', 'rubi.knowledge.stale',"
         " 'rubi.core.gitrepo', 'subprocess', 'networkx', 'rubi.app.mappages', 'rubi.app.updates',"
         " 'rubi.app.sessionstart', 'rubi.app.personalvault', 'rubi.search.passages',"
-        " 'rubi.search.turnranking', 'rubi.markdown', 'rubi.index.documents',"
+        " 'rubi.search.turnranking', 'rubi.markdown.parse', 'rubi.markdown.blocks',"
+        " 'markdown_it', 'yaml', 'rubi.index.documents',"
         " 'rubi.dates.relativedays') if m in sys.modules]\n"
         "if analysis._CJK_RE._compiled is not None: loaded.append('the CJK pattern')\n"
         "print(' '.join(loaded))\n"

@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common import normalize_url
 
 from rubi.markdown import parse as P
+from rubi.markdown.blockrules import dispatch_by_first_char
 
 TEXTS = [
     "[site](https://example.com/a b) and [[Note]] #tag",
@@ -30,7 +31,7 @@ def test_note_from_web_links_equals_stock_markdown_it(
     ours = P._walk_body(text)
     monkeypatch.setattr(P, "_MD", MarkdownIt("commonmark"))
     stock_blocks = MarkdownIt("commonmark").disable("inline")
-    P.dispatch_by_first_char(stock_blocks)
+    dispatch_by_first_char(stock_blocks)
     monkeypatch.setattr(P, "_MD_BLOCKS", stock_blocks)
     assert ours == P._walk_body(text)
 

@@ -303,7 +303,12 @@ def _note_lines(
             text = read_text(allowed, paths.root / hit.path, limit=MAX_NOTE_BYTES)
         except (OSError, UnsafeFileError):
             continue  # gone, or refused (a symlink out of the project, a FIFO): never shown
-        snippet = best_snippet(note_body(text), terms, chars=SNIPPET_CHARS)
+        body = note_body(text)
+        if "%%" in body or "<!--" in body:  # the body as a reader sees it: no comment shown
+            from rubi.markdown.comments import shown_body
+
+            body = shown_body(body)
+        snippet = best_snippet(body, terms, chars=SNIPPET_CHARS)
         line = f"- [{hit.type}] {hit.title} (id {hit.id}): {snippet}"
         cost = estimate_tokens(line)
         if cost > budget:

@@ -12,6 +12,7 @@ from rubi.dates.relativedays import resolved_days
 from rubi.index.indexdoc import IndexDoc
 from rubi.index.language import detect_language
 from rubi.index.schema import CODE_FIELDS
+from rubi.markdown.comments import shown_body
 
 __all__ = ["CODE_FIELDS", "code_document", "code_title", "note_document"]
 
@@ -41,10 +42,12 @@ def note_document(note: Note) -> IndexDoc:
     document's ``lang`` is the language detected in the note's title and body
     (:func:`rubi.index.language.detect_language`): its prose is stemmed and its stop
     words dropped in that language. Only the indexed text: the note's file is never
-    changed.
+    changed. Its comments (``%% ... %%``, ``<!-- ... -->``) are not indexed
+    (:func:`rubi.markdown.comments.shown_body`): a reader never sees them.
     """
+    shown = shown_body(note.body)
     extra = [s for k, v in note.metadata.items() if k not in _SKIP_META for s in _meta_text(v)]
-    body = note.body if not extra else note.body + "\n" + "\n".join(extra)
+    body = shown if not extra else shown + "\n" + "\n".join(extra)
     iso_days = text_days(note.title + "\n" + body)  # one scan for both fields
     days = spelled_days("", iso_days)
     if days:  # "October 13, 2023" finds a record that wrote 2023-10-13
@@ -56,7 +59,7 @@ def note_document(note: Note) -> IndexDoc:
         "headings": "\n".join(h.text for h in note.headings),
         "path_text": _PATH_SPLIT.sub(" ", note.id),
         "body": body,
-        "days": _days(note, body, iso_days),
+        "days": _days(note, shown, body, iso_days),
     }
     return IndexDoc(
         id=note.id,
@@ -65,11 +68,11 @@ def note_document(note: Note) -> IndexDoc:
         type=note.type,
         status=note.status,
         fields=fields,
-        lang=detect_language(note.title + "\n" + note.body),
+        lang=detect_language(note.title + "\n" + shown),
     )
 
 
-def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
+def _days(note: Note, shown: str, body: str, iso_days: list[dt.date]) -> str:
     """The ``days`` field: what the body's relative times name
     (:func:`rubi.dates.relativedays.resolved_days`), resolved against the note's
     ``created`` day, else its ``updated`` day (a captured session's ``created`` is its
@@ -81,7 +84,7 @@ def _days(note: Note, body: str, iso_days: list[dt.date]) -> str:
     words were added: those of the whole text too, as neither the dates in words nor
     ``resolved`` hold a ``-`` (``tests/index/test_note_days.py``)."""
     day = parse_day(note.metadata.get("created")) or parse_day(note.metadata.get("updated"))
-    resolved = resolved_days(note.body, dt.date.fromisoformat(day)) if day else ""
+    resolved = resolved_days(shown, dt.date.fromisoformat(day)) if day else ""
     keys = day_keys(f"{note.title}\n{body}\n{resolved}", iso_days)
     return f"{resolved}\n{' '.join(keys)}".strip()
 

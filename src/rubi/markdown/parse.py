@@ -23,7 +23,6 @@ import frontmatter
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 from markdown_it import MarkdownIt
-from markdown_it.common import normalize_url
 from markdown_it.token import Token
 
 from rubi.core.errors import NoteParseError
@@ -36,8 +35,8 @@ from rubi.core.model import (
     Note,
     note_id_for_path,
 )
-from rubi.markdown.blockrules import dispatch_by_first_char
-from rubi.markdown.linkdest import fast_helpers
+from rubi.markdown.blocks import BLOCKS, Parser
+from rubi.markdown.comments import has_comment_mark, shown_body
 from rubi.markdown.links import WIKILINK_RE, find_wikilinks, item_relation, markdown_link
 from rubi.markdown.wikilinkrule import WIKILINK_RULE, add_wikilink_rule
 from rubi.markdown.yamldays import KeepsImpossibleDays
@@ -50,44 +49,14 @@ __all__ = [
     "split_frontmatter",
 ]
 
-_WEB_URL = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
-"""A link destination :func:`_Parser.normalizeLink` leaves as written."""
-
-
-class _Parser(MarkdownIt):
-    """markdown-it's parser, except that web and mail links are not normalized and
-    link destinations are read by :func:`rubi.markdown.linkdest.parse_link_destination`
-    (the same results)."""
-
-    def __init__(self, config: str) -> None:
-        super().__init__(config)
-        self.helpers = fast_helpers()
-
-    def normalizeLink(self, url: str) -> str:
-        """markdown-it's ``normalizeLink`` (URL parse, punycode host, percent-encode),
-        but a destination starting with ``http:``, ``https:`` or ``mailto:`` (any case)
-        is returned as written. Such a link is dropped
-        (:func:`rubi.markdown.links.markdown_link` keeps no link with a scheme, and
-        normalizing keeps the scheme in front), and markdown-it's ``validateLink``,
-        which decides how a link or autolink is parsed, accepts these schemes written or
-        normalized alike: the tokens and the note are the same. Normalizing took 6%
-        of a full build of a vault of web links (obsidian-hub: 42,000 links, 35,000
-        distinct)."""
-        if _WEB_URL.match(url):
-            return url
-        return normalize_url.normalizeLink(url)
-
-
-_MD = _Parser("commonmark")
+_MD = Parser("commonmark")
 """CommonMark without GFM tables, so a ``|`` inside ``[[a|b]]`` in a table row stays put."""
 add_wikilink_rule(_MD)
 
-_MD_BLOCKS = _Parser("commonmark").disable("inline")
-"""The same parser stopping at blocks: :func:`_walk_body` parses the inline content of
-each block itself, and only where it can hold markup (:data:`_INLINE_MARKUP`). Its
-block rules are tried by a line's first character
-(:func:`rubi.markdown.blockrules.dispatch_by_first_char`: the same tokens)."""
-dispatch_by_first_char(_MD_BLOCKS)
+_MD_BLOCKS = BLOCKS
+"""The block parser (:data:`rubi.markdown.blocks.BLOCKS`): :func:`_walk_body` parses
+the inline content of each block itself, and only where it can hold markup
+(:data:`_INLINE_MARKUP`)."""
 
 _MD_SPANS = MarkdownIt("commonmark")
 add_wikilink_rule(_MD_SPANS)
@@ -386,14 +355,21 @@ def _markdown_links(token: Token, line: int) -> Iterator[Link]:
 
 
 def _walk_body(body: str) -> tuple[list[Heading], list[Link], list[str], str]:
-    """The body's headings, links and tags, and the text a reader sees of its first H1
-    that shows any (:func:`rubi.markdown.display.display_text`; ``""`` when none)."""
+    """The headings, links and tags of the body as a reader sees it (its comments
+    blanked out: :func:`rubi.markdown.comments.shown_body`), and the text a reader
+    sees of its first H1 that shows any (:func:`rubi.markdown.display.display_text`;
+    ``""`` when none)."""
     headings: list[Heading] = []
     links: list[Link] = []
     tags: list[str] = []
     title = ""
     env: dict[str, Any] = {}
     tokens = _MD_BLOCKS.parse(body, env)
+    if has_comment_mark(body):
+        shown = shown_body(body, tokens)
+        if shown is not body:
+            env = {}
+            tokens = _MD_BLOCKS.parse(shown, env)
     list_depth = 0
     pending_heading: int | None = None
     for i, tok in enumerate(tokens):

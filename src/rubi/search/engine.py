@@ -423,7 +423,7 @@ def _file_of(
         path = str(attrs.get("path", node))
         is_file = attrs.get("kind") == "file"
         root = project_root if is_file and project_root is not None else vault_root
-        files[node] = FileText(project_root or vault_root, root / path)
+        files[node] = FileText(project_root or vault_root, root / path, markdown=not is_file)
     return files[node]
 
 

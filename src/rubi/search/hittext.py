@@ -35,12 +35,15 @@ MAX_TEXT_CHARS = 200_000
 
 class FileText:
     """A hit's file, read on first use through :mod:`rubi.core.safeio` (inside
-    ``allowed``, a regular file, its first 1 MB) and kept; "" when refused or gone."""
+    ``allowed``, a regular file, its first 1 MB) and kept; "" when refused or gone.
+    A note's (``markdown``) is read as a reader sees it: the comments of its body
+    blanked out (:func:`rubi.markdown.comments.shown_text`), so no passage, snippet or
+    note window holds text the index does not."""
 
-    __slots__ = ("_allowed", "_digest", "_path", "_text")
+    __slots__ = ("_allowed", "_digest", "_markdown", "_path", "_text")
 
-    def __init__(self, allowed: Path, path: Path) -> None:
-        self._allowed, self._path = allowed, path
+    def __init__(self, allowed: Path, path: Path, *, markdown: bool = False) -> None:
+        self._allowed, self._path, self._markdown = allowed, path, markdown
         self._text: str | None = None
         self._digest: bytes | None = None
 
@@ -54,7 +57,12 @@ class FileText:
                 read = read_text(self._allowed, self._path, limit=MAX_NOTE_BYTES)
             except (OSError, UnsafeFileError):
                 read = ""
-            self._text = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
+            read = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
+            if self._markdown and ("%%" in read or "<!--" in read):  # a comment mark
+                from rubi.markdown.comments import shown_text
+
+                read = shown_text(read)
+            self._text = read
         return self._text
 
     @property

@@ -1,0 +1,162 @@
+"""Comments a reader never sees (Obsidian's ``%% ... %%``, HTML's ``<!-- ... -->``) are
+not the note's text: not indexed, not links, not in a snippet; code keeps its ``%%``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rubi import app
+from rubi.index.documents import note_document
+from rubi.markdown.comments import shown_body, shown_text
+from rubi.markdown.parse import parse_note
+from rubi.search.hittext import FileText
+
+from helpers import write
+
+PROFILE = """\
+---
+aliases:
+- Jane Doe (@jdoe)
+publish: true
+---
+
+# Jane Doe (@jdoe)
+
+- GitHub: [jdoe](https://github.com/jdoe/) ^github
+<!-- - Discord: `@` ^discord-->
+<!-- - [[Publish sites|Publish site]]: <https://> ^publish-->
+
+%% Feel free to add a bio below this comment %%
+Writes about gardening and beekeeping.
+
+## Author of
+
+%% Begin Hub: Released contributions %%
+### Plugins
+- [[hive-tracker|Hive Tracker]]
+
+%% End Hub: Released contributions %%
+
+%% Add links to any plugins, themes or other notes that the author has created
+but are not (yet) included in the `obsidian-releases` repo, or a [[Website]] %%
+
+<!--
+## Sponsor this author
+-->
+"""
+"""A people profile of the shape of obsidian-hub's template (2,687 of its 2,692
+profiles hold these comments)."""
+
+BLOCK = """\
+# Draft
+
+Visible first paragraph.
+
+%%
+hidden planning words: zeppelin
+[[Secret plan]] #hiddentag
+
+- a list that is hidden too
+%%
+
+Visible last paragraph.
+"""
+
+CODE = """\
+# Templater
+
+```js
+%% not a comment in code: zeppelin %%
+<!-- nor this: zeppelin -->
+```
+
+    %% indented code keeps it too: zeppelin %%
+
+Inline `%%` and `<!--` are code, and so is `a %% b %%`; then %% real comment %% text.
+"""
+
+
+def test_a_profile_template_comment_is_not_indexed() -> None:
+    note = parse_note(PROFILE, "People/jdoe.md")
+    body = note_document(note).fields["body"]
+    assert "gardening" in body and "Hive Tracker" in body
+    for hidden in ("Publish", "Discord", "bio below", "Begin Hub", "Sponsor", "Website"):
+        assert hidden not in body
+    assert note.body == PROFILE.split("---\n", 2)[2].strip()  # the note's text is kept
+
+
+def test_a_link_in_a_comment_is_no_link_and_a_heading_in_one_is_none() -> None:
+    note = parse_note(PROFILE, "People/jdoe.md")
+    assert [link.target for link in note.links] == ["hive-tracker"]
+    assert [h.text for h in note.headings] == ["Jane Doe (@jdoe)", "Author of", "Plugins"]
+
+
+def test_a_multi_line_block_comment_keeps_the_lines_around_it() -> None:
+    note = parse_note(BLOCK, "Draft.md")
+    shown = shown_body(note.body)
+    assert "zeppelin" not in shown and "Secret" not in shown and "hidden" not in shown
+    assert shown.count("\n") == note.body.count("\n")  # every line keeps its number
+    assert "Visible first paragraph." in shown and "Visible last paragraph." in shown
+    assert note.links == () and "hiddentag" not in note.tags
+
+
+def test_a_comment_in_code_is_code() -> None:
+    note = parse_note(CODE, "Templater.md")
+    shown = shown_body(note.body)
+    assert shown.count("zeppelin") == 3
+    assert "`%%`" in shown and "`<!--`" in shown and "`a %% b %%`" in shown
+    assert "real comment" not in shown and shown.rstrip().endswith("then  text.")
+
+
+def test_an_unclosed_mark_is_text() -> None:
+    body = "Growth was 5%% this year and <!-- stays.\n"
+    assert shown_body(body) == body
+
+
+def test_frontmatter_is_kept_as_written() -> None:
+    text = "---\nsummary: 50%% done %% half\n---\n\n# A\n\nbody %%hidden%% shown\n"
+    shown = shown_text(text)
+    assert shown.startswith("---\nsummary: 50%% done %% half\n---\n")
+    assert shown.endswith("body  shown\n")
+
+
+def test_search_does_not_find_or_show_comment_text(tmp_path: Path) -> None:
+    write(tmp_path / "People" / "jdoe.md", PROFILE)
+    write(
+        tmp_path / "Publish sites.md",
+        "# Publish sites\n\nHow to publish your notes as a website with Obsidian Publish.\n",
+    )
+    paths = app.locate(tmp_path)
+    app.index(paths)
+    ids = [h.id for h in app.search(paths, "publish website", top_k=10).hits]
+    assert ids == ["Publish sites"]
+    found = app.search(paths, "beekeeping", top_k=10)
+    assert [h.id for h in found.hits] == ["People/jdoe"]
+    shown = app.render_search(found, 4000)
+    assert "beekeeping" in shown and "bio below" not in shown
+
+
+def test_a_hit_file_of_a_note_is_read_without_its_comments(tmp_path: Path) -> None:
+    note = write(tmp_path / "a.md", BLOCK)
+    assert "zeppelin" not in FileText(tmp_path, note, markdown=True).text
+    assert "zeppelin" in FileText(tmp_path, note).text  # a code file is read as written
+
+
+def test_a_reader_without_tokens_finds_the_parser_s_code_blocks() -> None:
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    fenced = (
+        "# A\n\n~~~\n%% kept %%\n~~~\n\n- item `x`\n\n"
+        "````md\n```\n<!-- kept -->\n````\n%% gone %%\n"
+    )
+    for body in (fenced, BLOCK, PROFILE.split("---\n", 2)[2]):
+        assert _code_blocks(body) == code_lines(block_tokens(body))
+    assert "kept" in shown_text(fenced) and "gone" not in shown_text(fenced)
+
+
+def test_code_spans_pair_runs_of_one_length_within_a_paragraph() -> None:
+    body = "a ``b ` %%c%% ` d`` %%e%% `x\n\n%%f%%` y"
+    # the double run closes on the double run; the lone backtick before the blank
+    # line finds no partner there, so the last comment is one
+    assert shown_body(body) == "a ``b ` %%c%% ` d``  `x\n\n` y"
