@@ -25,11 +25,12 @@ relevance floor on compounds, twenty-fifth pass").
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_language
+from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS
 from rubi.index.termscore import TermQuery
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "MIN_PART",
     "CompoundParts",
     "best_split",
+    "searched_parts",
     "unseen_parts",
 ]
 
@@ -98,6 +100,30 @@ class CompoundParts:
     docs: Mapping[int, frozenset[int]]
     dfs: Mapping[int, int]
     idfs: Mapping[int, float]
+    terms: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def clauses(
+        self, fields: Mapping[str, float], first_word: int, have: Collection[str] = ()
+    ) -> list[TermQuery]:
+        """The clauses that search each part as a query word of its own (numbered
+        from ``first_word``): each of its :attr:`terms` in each of ``fields`` (a field
+        -> its BM25F weight), of ``origin`` -1 (the floor measures the parts through
+        :meth:`measure`, not through the clauses). A part whose terms are all in
+        ``have`` (the query's own terms) or an earlier part's is left out: the
+        question asks that word already."""
+        out: list[TermQuery] = []
+        seen = set(have)
+        word = first_word
+        for part in sorted(self.terms):
+            terms = self.terms[part]
+            if not terms or seen.issuperset(terms):
+                continue
+            seen.update(terms)
+            for name, boost in fields.items():
+                for term in terms:
+                    out.append(TermQuery(name, term, boost, word))
+            word += 1
+        return out
 
     def measure(
         self, dfs: Mapping[int, int], idfs: Mapping[int, float], groups: Sequence[set[int]]
@@ -151,6 +177,7 @@ def unseen_parts(
 
     replaced: dict[int, tuple[int, ...]] = {}
     docs: dict[int, frozenset[int]] = {}
+    terms: dict[int, tuple[str, ...]] = {}
     number = max(dfs) + 1
     for origin, word in _written(
         text, lang, clauses, {w for w, df in dfs.items() if not df}
@@ -160,13 +187,50 @@ def unseen_parts(
             continue
         replaced[origin] = (number, number + 1)
         for part in split:
-            found = (documents(TermQuery(PART_FIELD, t, 1.0, 0)) for t in chain.terms_of(part))
+            terms[number] = tuple(chain.terms_of(part))
+            found = (documents(TermQuery(PART_FIELD, t, 1.0, 0)) for t in terms[number])
             docs[number] = frozenset(d for held in found for d in held)
             number += 1
     if not replaced:
         return None
     part_dfs = {p: len(d) for p, d in docs.items()}
-    return CompoundParts(replaced, docs, part_dfs, {p: idf(df) for p, df in part_dfs.items()})
+    idfs = {p: idf(df) for p, df in part_dfs.items()}
+    return CompoundParts(replaced, docs, part_dfs, idfs, terms)
+
+
+def searched_parts(
+    text: str,
+    clauses: Sequence[TermQuery],
+    dfs: Mapping[int, int],
+    langs: Sequence[str],
+    fields: Iterable[str] | None,
+    frequency: Callable[[str, str], int],
+    documents: Callable[[TermQuery], Sequence[int]],
+    idf: Callable[[int], float],
+) -> tuple[list[TermQuery], CompoundParts | None]:
+    """The clauses a search scores for ``clauses``, and the floor's parts: the query's
+    own clauses, then, for each unseen compound :func:`unseen_parts` splits, each of
+    its parts as a query word of its own in every prose field the search reads
+    (``fields``, else all; :data:`~rubi.index.schema.DOCUMENT_LANGUAGE_FIELDS` at their
+    :data:`~rubi.index.schema.FIELD_BOOSTS` weights), in the question's chain
+    (:meth:`CompoundParts.clauses`). Other arguments as for :func:`unseen_parts`.
+
+    Why: a compound no page writes matched nothing, so the question was ranked by its
+    other words alone, while the page writing ``beheer`` and ``omgeving`` apart
+    answers ``beheeromgeving``. Splitting a question's compounds into their parts is
+    what decompounding for retrieval does (Braschler & Ripplinger 2004, "How effective
+    is stemming and decompounding for German text retrieval?"), here only for the
+    compounds the index proves unseen, so a word it holds keeps its own reading.
+    Measured on the development halves of nine compounding-language sets:
+    ``docs/benchmarks-history.md``, "issue 28: compounds in ranking, twenty-sixth
+    pass"."""
+    parts = unseen_parts(text, clauses, dfs, langs, frequency, documents, idf)
+    if parts is None:
+        return list(clauses), None
+    wanted = set(FIELD_BOOSTS) if fields is None else set(fields)
+    prose = {f: w for f, w in FIELD_BOOSTS.items() if f in wanted & DOCUMENT_LANGUAGE_FIELDS}
+    first = max(c.word for c in clauses) + 1
+    return [*clauses, *parts.clauses(prose, first, {c.text for c in clauses})], parts
 
 
 def _written(
