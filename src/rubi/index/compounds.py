@@ -1,5 +1,5 @@
-"""A question's compound that no document holds, read by the relevance floor as the
-words it is made of.
+"""A question's compound that no document holds, searched and read by the relevance
+floor as the words it is made of.
 
 Languages that write compounds as one word (German, Dutch, Swedish, Norwegian, Danish,
 Finnish, Hungarian) ask about ``beheeromgeving`` (admin environment) or
@@ -11,15 +11,19 @@ measured by two ordinary words. :func:`unseen_parts` splits such a word into two
 the index holds (Koehn & Knight 2003, "Empirical methods for compound splitting": the
 split whose parts are most frequent, by their geometric mean, a linking element
 allowed after the first part), and :class:`CompoundParts` gives the floor its
-readings with the parts as the question's words in its place. Ranking is untouched:
-the parts are no clauses of the query, only of the floor's measure.
+readings with the parts as the question's words in its place, and the text list the
+parts as query words of their own (:func:`searched_parts`; Braschler & Ripplinger
+2004 for decompounding a query), so the page writing ``beheer`` and ``omgeving``
+apart is scored for them.
 
 Measured on the development halves of the seven compounding-language sets: top-10
 answers the floor hid 12 → 9 (lang-commerce-nl, the set it was designed on, react-de
 and tldr-de one each), one off-topic question answered more (commerce-nl's "laptop
 … videobewerking": the guide holds ``video`` and ``bewerking``), the same top 10
 everywhere (``docs/benchmarks-history.md``, "issue 28: Dutch below its BM25, and the
-relevance floor on compounds, twenty-fifth pass").
+relevance floor on compounds, twenty-fifth pass"). In ranking, on the development
+halves of nine compounding-language sets: ``docs/benchmarks-history.md``, "issue 28:
+compounds in ranking, twenty-sixth pass".
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import dataclass, field
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_language
-from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS
+from rubi.index.schema import FIELD_BOOSTS
 from rubi.index.termscore import TermQuery
 
 __all__ = [
@@ -210,10 +214,9 @@ def searched_parts(
 ) -> tuple[list[TermQuery], CompoundParts | None]:
     """The clauses a search scores for ``clauses``, and the floor's parts: the query's
     own clauses, then, for each unseen compound :func:`unseen_parts` splits, each of
-    its parts as a query word of its own in every prose field the search reads
-    (``fields``, else all; :data:`~rubi.index.schema.DOCUMENT_LANGUAGE_FIELDS` at their
-    :data:`~rubi.index.schema.FIELD_BOOSTS` weights), in the question's chain
-    (:meth:`CompoundParts.clauses`). Other arguments as for :func:`unseen_parts`.
+    its parts as a query word of its own in :data:`PART_FIELD` (where the split found
+    it; when the search reads that field: ``fields``, else all), in the question's
+    chain (:meth:`CompoundParts.clauses`). Other arguments as for :func:`unseen_parts`.
 
     Why: a compound no page writes matched nothing, so the question was ranked by its
     other words alone, while the page writing ``beheer`` and ``omgeving`` apart
@@ -221,16 +224,19 @@ def searched_parts(
     what decompounding for retrieval does (Braschler & Ripplinger 2004, "How effective
     is stemming and decompounding for German text retrieval?"), here only for the
     compounds the index proves unseen, so a word it holds keeps its own reading.
-    Measured on the development halves of nine compounding-language sets:
-    ``docs/benchmarks-history.md``, "issue 28: compounds in ranking, twenty-sixth
-    pass"."""
+    In every prose field instead, the ranks were the same on the development halves
+    and the text list of a cold Dutch question on a 7,164-note vault cost 2–4 ms more
+    (in ``body`` alone, about 1 ms: 3.4 million instructions). Measured on the
+    development halves of nine compounding-language sets: ``docs/benchmarks-history.md``,
+    "issue 28: compounds in ranking, twenty-sixth pass"."""
     parts = unseen_parts(text, clauses, dfs, langs, frequency, documents, idf)
     if parts is None:
         return list(clauses), None
-    wanted = set(FIELD_BOOSTS) if fields is None else set(fields)
-    prose = {f: w for f, w in FIELD_BOOSTS.items() if f in wanted & DOCUMENT_LANGUAGE_FIELDS}
+    if fields is not None and PART_FIELD not in fields:
+        return list(clauses), parts
     first = max(c.word for c in clauses) + 1
-    return [*clauses, *parts.clauses(prose, first, {c.text for c in clauses})], parts
+    weights = {PART_FIELD: FIELD_BOOSTS[PART_FIELD]}
+    return [*clauses, *parts.clauses(weights, first, {c.text for c in clauses})], parts
 
 
 def _written(
