@@ -1,4 +1,5 @@
-"""The relevance floor with and without its reading of unseen compounds, per question.
+"""Search and the relevance floor with and without their reading of unseen compounds,
+per question.
 
 Usage::
 
@@ -10,7 +11,8 @@ the corpus opened as a vault) and, for each development question, runs rubi's se
 of notes (top 10) and the recall hook (700 tokens) as shipped; when the question has a
 compound the floor read as its parts (:func:`rubi.index.compounds.unseen_parts` gave
 any), it runs both again with that reading off (the function replaced by one giving
-None), so one index gives both sides; otherwise both sides are the same run. Each row:
+None: neither the floor nor the text list reads the parts), so one index gives both
+sides; otherwise both sides are the same run. Each row:
 the answer's rank in the top 10, the floor's label, whether recall injected a block and
 whether it named the answer, for ``new`` and ``base``, and the compounds split.
 
@@ -58,9 +60,9 @@ def _side(paths: Any, query: str, relevant: Sequence[str]) -> Row:
 
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one line per development question of the set at ``set_dir``."""
-    from rubi.index import searchindex
+    from rubi.index import compounds
 
-    shipped: Callable[..., Any] = searchindex.unseen_parts
+    shipped: Callable[..., Any] = compounds.unseen_parts
     split: list[str] = []
 
     def spy(*args: Any, **kwargs: Any) -> Any:
@@ -76,18 +78,18 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
             if q.split != "dev":
                 continue
             split.clear()
-            searchindex.unseen_parts = spy  # type: ignore[attr-defined]
+            compounds.unseen_parts = spy  # type: ignore[attr-defined]
             try:
                 new = _side(paths, q.query, q.relevant)
             finally:
-                searchindex.unseen_parts = shipped  # type: ignore[attr-defined]
+                compounds.unseen_parts = shipped  # type: ignore[attr-defined]
             fired = bool(split)
             if fired:
-                searchindex.unseen_parts = lambda *a, **k: None  # type: ignore[attr-defined]
+                compounds.unseen_parts = lambda *a, **k: None  # type: ignore[attr-defined]
                 try:
                     base = _side(paths, q.query, q.relevant)
                 finally:
-                    searchindex.unseen_parts = shipped  # type: ignore[attr-defined]
+                    compounds.unseen_parts = shipped  # type: ignore[attr-defined]
             else:
                 base = new
             rows.append(

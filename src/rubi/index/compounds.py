@@ -1,5 +1,5 @@
-"""A question's compound that no document holds, read by the relevance floor as the
-words it is made of.
+"""A question's compound that no document holds, searched and read by the relevance
+floor as the words it is made of.
 
 Languages that write compounds as one word (German, Dutch, Swedish, Norwegian, Danish,
 Finnish, Hungarian) ask about ``beheeromgeving`` (admin environment) or
@@ -11,8 +11,10 @@ measured by two ordinary words. :func:`unseen_parts` splits such a word into two
 the index holds (Koehn & Knight 2003, "Empirical methods for compound splitting": the
 split whose parts are most frequent, by their geometric mean, a linking element
 allowed after the first part), and :class:`CompoundParts` gives the floor its
-readings with the parts as the question's words in its place. Ranking is untouched:
-the parts are no clauses of the query, only of the floor's measure.
+readings with the parts as the question's words in its place, and the text list the
+parts as query words of their own (:func:`searched_parts`; Braschler & Ripplinger
+2004 for decompounding a query), so the page writing ``beheer`` and ``omgeving``
+apart is scored for them.
 
 A word no document holds that is no compound (or is asked in another language) is read
 by the words that begin like it instead (:func:`rubi.index.truncation.family`: the
@@ -24,18 +26,21 @@ answers the floor hid 12 → 9 (lang-commerce-nl, the set it was designed on, re
 and tldr-de one each), one off-topic question answered more (commerce-nl's "laptop
 … videobewerking": the guide holds ``video`` and ``bewerking``), the same top 10
 everywhere (``docs/benchmarks-history.md``, "issue 28: Dutch below its BM25, and the
-relevance floor on compounds, twenty-fifth pass").
+relevance floor on compounds, twenty-fifth pass"). In ranking, on the development
+halves of nine compounding-language sets: ``docs/benchmarks-history.md``, "issue 28:
+compounds in ranking, twenty-sixth pass".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 
 from rubi.index.analysis import is_cjk, text_analyzer
 from rubi.index.language import query_chain, query_language
+from rubi.index.schema import FIELD_BOOSTS
 from rubi.index.termscore import TermQuery
 from rubi.index.truncation import family, terms_beginning
 
@@ -50,6 +55,7 @@ __all__ = [
     "MIN_PART",
     "CompoundParts",
     "best_split",
+    "searched_parts",
     "unseen_parts",
 ]
 
@@ -111,6 +117,33 @@ class CompoundParts:
     idfs: Mapping[int, float]
     loose: frozenset[int] = frozenset()
     """The query words of :attr:`replaced` read by a truncation's terms, not a split."""
+
+    terms: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Each split compound's part → its terms, searched by :meth:`clauses` (a
+    truncation's reading is the floor's alone: no terms here)."""
+
+    def clauses(
+        self, fields: Mapping[str, float], first_word: int, have: Collection[str] = ()
+    ) -> list[TermQuery]:
+        """The clauses that search each part as a query word of its own (numbered
+        from ``first_word``): each of its :attr:`terms` in each of ``fields`` (a field
+        -> its BM25F weight), of ``origin`` -1 (the floor measures the parts through
+        :meth:`measure`, not through the clauses). A part whose terms are all in
+        ``have`` (the query's own terms) or an earlier part's is left out: the
+        question asks that word already."""
+        out: list[TermQuery] = []
+        seen = set(have)
+        word = first_word
+        for part in sorted(self.terms):
+            terms = self.terms[part]
+            if not terms or seen.issuperset(terms):
+                continue
+            seen.update(terms)
+            for name, boost in fields.items():
+                for term in terms:
+                    out.append(TermQuery(name, term, boost, word))
+            word += 1
+        return out
 
     def measure(
         self,
@@ -189,6 +222,7 @@ def unseen_parts(
     replaced: dict[int, tuple[int, ...]] = {}
     docs: dict[int, frozenset[int]] = {}
     loose: set[int] = set()
+    terms: dict[int, tuple[str, ...]] = {}
     number = max(dfs) + 1
     for origin, word in _written(
         text, lang, clauses, {w for w, df in dfs.items() if not df}
@@ -197,7 +231,8 @@ def unseen_parts(
         if split is not None:
             replaced[origin] = (number, number + 1)
             for part in split:
-                docs[number] = held_by(chain.terms_of(part))
+                terms[number] = tuple(chain.terms_of(part))
+                docs[number] = held_by(terms[number])
                 number += 1
             continue
         # not a compound: the words that begin like it (truncation)
@@ -211,7 +246,46 @@ def unseen_parts(
         return None
     part_dfs = {p: len(d) for p, d in docs.items()}
     part_idfs = {p: idf(df) for p, df in part_dfs.items()}
-    return CompoundParts(replaced, docs, part_dfs, part_idfs, frozenset(loose))
+    return CompoundParts(replaced, docs, part_dfs, part_idfs, frozenset(loose), terms)
+
+
+def searched_parts(
+    text: str,
+    clauses: Sequence[TermQuery],
+    dfs: Mapping[int, int],
+    langs: Sequence[str],
+    fields: Iterable[str] | None,
+    frequency: Callable[[str, str], int],
+    documents: Callable[[TermQuery], Sequence[int]],
+    idf: Callable[[int], float],
+    reader: Any = None,
+) -> tuple[list[TermQuery], CompoundParts | None]:
+    """The clauses a search scores for ``clauses``, and the floor's parts: the query's
+    own clauses, then, for each unseen compound :func:`unseen_parts` splits, each of
+    its parts as a query word of its own in :data:`PART_FIELD` (where the split found
+    it; when the search reads that field: ``fields``, else all), in the question's
+    chain (:meth:`CompoundParts.clauses`); a word read by truncation adds no clause (the
+    floor's alone). Other arguments as for :func:`unseen_parts`.
+
+    Why: a compound no page writes matched nothing, so the question was ranked by its
+    other words alone, while the page writing ``beheer`` and ``omgeving`` apart
+    answers ``beheeromgeving``. Splitting a question's compounds into their parts is
+    what decompounding for retrieval does (Braschler & Ripplinger 2004, "How effective
+    is stemming and decompounding for German text retrieval?"), here only for the
+    compounds the index proves unseen, so a word it holds keeps its own reading.
+    In every prose field instead, the ranks were the same on the development halves
+    and the text list of a cold Dutch question on a 7,164-note vault cost 2–4 ms more
+    (in ``body`` alone, about 1 ms: 3.4 million instructions). Measured on the
+    development halves of nine compounding-language sets: ``docs/benchmarks-history.md``,
+    "issue 28: compounds in ranking, twenty-sixth pass"."""
+    parts = unseen_parts(text, clauses, dfs, langs, frequency, documents, idf, reader)
+    if parts is None:
+        return list(clauses), None
+    if fields is not None and PART_FIELD not in fields:
+        return list(clauses), parts
+    first = max(c.word for c in clauses) + 1
+    weights = {PART_FIELD: FIELD_BOOSTS[PART_FIELD]}
+    return [*clauses, *parts.clauses(weights, first, {c.text for c in clauses})], parts
 
 
 def _beginning(reader: Any, start: str) -> list[str]:

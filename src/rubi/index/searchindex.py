@@ -436,19 +436,19 @@ class SearchIndex:
                 return None
             allow = scorer.docs_with("kind", kind, DOC_KINDS) if kind else None
             mask = frozenset().union(*(scorer.docs_with("status", s) for s in exclude_status))
-            top = scorer.top(clauses, limit, allow=allow, mask=mask, k1=k1, field_b=field_b)
+            dfs, scored, parts = scorer.word_dfs(clauses), clauses, None  # top reads them too
+            if kind != "file" and 0 in dfs.values():
+                # a word no document holds: a compound's parts searched, else a truncation
+                from rubi.index.compounds import searched_parts
+
+                stats = (scorer.doc_frequency, scorer.docs, scorer.idf, scorer.reader)
+                scored, parts = searched_parts(text, clauses, dfs, langs, fields, *stats)
+            top = scorer.top(scored, limit, allow=allow, mask=mask, k1=k1, field_b=field_b)
             found = [(doc, scorer.stored(doc.docnum)) for doc in top]
             lengths = scorer.length_shares([doc.docnum for doc in top], PROSE_FIELDS)
-            dfs = scorer.word_dfs(clauses) if top else {}
+            dfs, parts = (dfs, parts) if top else ({}, None)
             idfs = {w: scorer.idf(df) for w, df in dfs.items()}
-            parts = None
-            if top and kind != "file" and 0 in dfs.values():
-                # the floor's reading of a word no document holds: a compound, a truncation
-                from rubi.index.compounds import unseen_parts
-
-                lookups = (scorer.doc_frequency, scorer.docs, scorer.idf, scorer.reader)
-                parts = unseen_parts(text, clauses, dfs, langs, *lookups)
-            return langs, clauses, found, lengths, dfs, idfs, scorer.doc_count, parts
+            return langs, scored, found, lengths, dfs, idfs, scorer.doc_count, parts
 
         answer = self._read(read)
         if answer is None:
