@@ -85,6 +85,20 @@ def write(path: Path, text: str | bytes) -> Path:
     return path
 
 
+def language_vault(
+    tmp_path: Path, pages: dict[str, str], filler: str, count: int, prefix: str = "p"
+) -> Path:
+    """A vault folder ``tmp_path / "v"`` of ``pages`` (name → text) and ``count`` pages
+    of the vault's common words (``{prefix}00.md`` …), each ``filler`` formatted with
+    its number ``i``: the shape of the floor's and the compounds' language tests."""
+    vault = tmp_path / "v"
+    for name, text in pages.items():
+        write(vault / f"{name}.md", text)
+    for i in range(count):
+        write(vault / f"{prefix}{i:02d}.md", filler.format(i=i))
+    return vault
+
+
 def rubi_project(root: Path, files: dict[str, str]) -> Path:
     """A committed git repository holding ``files`` (path → text), with ``rubi init``
     done: the shape of every project test."""

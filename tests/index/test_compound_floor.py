@@ -15,7 +15,7 @@ from pathlib import Path
 from rubi import app
 from rubi.index.compounds import MAX_LETTERS, CompoundParts, best_split
 
-from helpers import write
+from helpers import language_vault
 
 ASKED = "Hoe zie ik de afbeeldingen in de beheeromgeving en de mediabibliotheek van mijn winkel?"
 UNKNOWN = "Hoe plak ik de fietsband en de binnenband van mijn racefiets?"
@@ -30,15 +30,13 @@ PAGES = {
 
 
 def _vault(tmp_path: Path) -> Path:
-    vault = tmp_path / "v"
-    for name, text in PAGES.items():
-        write(vault / f"{name}.md", text)
-    for i in range(24):  # pages of the vault's common words
-        write(
-            vault / f"p{i:02d}.md",
-            f"# Pagina {i}\n\nDit is een pagina over de winkel en de klanten, met een band.\n",
-        )
-    return vault
+    return language_vault(
+        tmp_path,
+        PAGES,
+        "# Pagina {i}\n\nDit is een pagina over de winkel en de klanten, met een band.\n",
+        24,
+        "p",
+    )
 
 
 def test_a_compound_splits_into_the_two_most_frequent_known_parts() -> None:

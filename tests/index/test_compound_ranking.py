@@ -18,7 +18,7 @@ from rubi import app
 from rubi.index import compounds
 from rubi.index.compounds import CompoundParts
 
-from helpers import write
+from helpers import language_vault
 
 ASKED = "Wie ändere ich die Einstellungen für mein Benutzerkonto?"
 
@@ -35,16 +35,16 @@ PAGES = {
 
 
 def _vault(tmp_path: Path) -> Path:
-    vault = tmp_path / "v"
-    for name, text in PAGES.items():
-        write(vault / f"{name}.md", text)
-    for i in range(20):  # pages of the manual's common words
-        write(
-            vault / f"s{i:02d}.md",
-            f"# Seite {i}\n\nDies ist eine Seite über das Handbuch und die Hilfe, mit einem"
-            " Beispiel für den Benutzer.\n",
-        )
-    return vault
+    return language_vault(
+        tmp_path,
+        PAGES,
+        (
+            "# Seite {i}\n\nDies ist eine Seite über das Handbuch und die Hilfe, mit einem"
+            " Beispiel für den Benutzer.\n"
+        ),
+        20,
+        "s",
+    )
 
 
 def test_a_german_compound_no_page_writes_is_searched_as_its_parts(tmp_path: Path) -> None:

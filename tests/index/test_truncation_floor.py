@@ -28,7 +28,7 @@ from rubi.index.truncation import (
     truncated,
 )
 
-from helpers import write
+from helpers import language_vault
 
 ASKED = "Jak skopiować plik na komputer albo otworzyć powłokę?"
 UNKNOWN = "Jak upiec sernik z rodzynkami i posypką?"
@@ -43,16 +43,16 @@ PAGES = {
 
 
 def _vault(tmp_path: Path) -> Path:
-    vault = tmp_path / "v"
-    for name, text in PAGES.items():
-        write(vault / f"{name}.md", text)
-    for i in range(24):  # pages of the vault's common words
-        write(
-            vault / f"p{i:02d}.md",
-            f"# Polecenie {i}\n\nTo jest polecenie, które wyświetla plik na komputerze, a także"
-            " jego opcje, gdy jest to potrzebne, oraz to, czego nie ma w katalogu.\n",
-        )
-    return vault
+    return language_vault(
+        tmp_path,
+        PAGES,
+        (
+            "# Polecenie {i}\n\nTo jest polecenie, które wyświetla plik na komputerze, a także"
+            " jego opcje, gdy jest to potrzebne, oraz to, czego nie ma w katalogu.\n"
+        ),
+        24,
+        "p",
+    )
 
 
 def _prefixed(lexicon: list[str]):  # type: ignore[no-untyped-def]
