@@ -123,13 +123,17 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> int:
-    """The end of the span of ``spans`` holding ``pos``, or -1 when none does."""
-    for start, end in spans:
-        if start > pos:
-            break
-        if pos < end:
-            return end
+    """The end of the span of ``spans`` (sorted, disjoint) holding ``pos``, or -1 when
+    none does; found by bisection, so a note of many code blocks and many comment marks
+    is no quadratic scan."""
+    i = bisect_right(spans, (pos, _AFTER)) - 1
+    if i >= 0 and pos < spans[i][1]:
+        return spans[i][1]
     return -1
+
+
+_AFTER = 1 << 62
+"""An end after any text's end: ``(pos, _AFTER)`` sorts after every span starting at ``pos``."""
 
 
 def _find_outside(text: str, mark: str, pos: int, spans: list[tuple[int, int]]) -> int:
@@ -178,6 +182,7 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
     code = _code_spans(text, blocks)
     code_spans: _CodeSpans | None = None
     spans: list[tuple[int, int]] = []
+    unclosed: set[str] = set()
     pos = 0
     while (m := _MARK.search(text, pos)) is not None:
         start, mark = m.start(), m.group()
@@ -190,8 +195,9 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
             pos = closed if closed != -1 else m.end()
         else:
             close = _CLOSE[mark]
-            found = _find_outside(text, close, m.end(), code)
+            found = -1 if close in unclosed else _find_outside(text, close, m.end(), code)
             if found == -1:
+                unclosed.add(close)  # none after this one either: no rescan per mark
                 pos = m.end()  # never closed: text
             else:
                 spans.append((start, found + len(close)))
