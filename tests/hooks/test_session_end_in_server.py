@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,7 @@ def test_close_ends_the_last_session_once(project: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", ["stdin closed", "SIGINT"])
+@pytest.mark.parametrize("how", ["stdin closed", "SIGINT", "SIGINT, then SIGTERM"])
 def test_rubi_serve_does_session_ends_work_when_it_stops(project: Path, how: str) -> None:
     """Claude Code stops a plugin's server with ``SIGINT`` (then ``SIGTERM`` 100 ms
     later): a prompt the session sent and never got an answer to is in the session
@@ -102,8 +103,11 @@ def test_rubi_serve_does_session_ends_work_when_it_stops(project: Path, how: str
         served.open()
         result = served.call(HOOK_TOOL, _hook(project, "UserPromptSubmit", prompt=PROMPT))
         assert result["isError"] is False
-        if how == "SIGINT":
+        if how.startswith("SIGINT"):
             served.proc.send_signal(signal.SIGINT)
+            if how.endswith("SIGTERM"):  # Claude Code's SIGTERM, 100 ms after its SIGINT
+                time.sleep(0.1)
+                served.proc.send_signal(signal.SIGTERM)
             served.proc.wait(timeout=30)
     assert _pointer(project) == {
         "session_id": SESSION,
