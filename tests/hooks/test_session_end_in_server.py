@@ -140,3 +140,30 @@ def test_the_next_session_start_captures_what_a_killed_server_left(project: Path
     records = [p.read_text(encoding="utf-8") for p in (project / ".rubi" / "sessions").glob("*")]
     assert [r for r in records if PROMPT in r and "(the session ended before an answer)" in r]
     assert _pointer(project) is None  # the line was shown once
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_signal_during_session_end_s_work_waits_for_its_end(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's SIGTERM comes 100 ms after its SIGINT: on a loaded machine it came
+    while SessionEnd's work ran, and its handler's exception cut that work short."""
+    import os
+
+    from rubi.cli.terminated import Terminated, stopped_by_signals
+    from rubi.engine import sessionend
+
+    done: list[str] = []
+
+    def end(payload: dict[str, Any]) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # arrives in the middle of the work
+        for _ in range(1000):  # the handler runs between two of these bytecodes
+            pass
+        done.append(payload["session_id"])
+
+    monkeypatch.setattr(sessionend, "_end", end)
+    ends = SessionEnds(lambda arguments: "")
+    ends(_hook(project, "Stop"))
+    with pytest.raises(Terminated), stopped_by_signals():
+        ends.close()
+    assert done == [SESSION]

@@ -27,9 +27,10 @@ reasons (its matcher, :data:`rubi.claude.pluginhooks.PLUGIN_MATCHERS`). ``rubi i
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rubi.claude.hooks.entry import respond
 from rubi.claude.hooks.payload import transcript_path
@@ -98,7 +99,35 @@ class SessionEnds:
         with self._lock:
             ending, self._last = self._last, None
         if ending is not None:
-            _end(ending)
+            with _signals_held():
+                _end(ending)
+
+
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals Claude Code (``SIGINT``, then ``SIGTERM`` 100 ms later) or a closed
+terminal stops a server with: held while SessionEnd's work runs, so that the second
+one does not cut it short halfway (the handler's :class:`SystemExit`, which
+:func:`rubi.claude.hooks.entry.respond` swallows, raised inside it)."""
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Inside the block, :data:`_HELD` are blocked (POSIX, main thread: a signal that
+    comes is delivered, and its handler runs, when the block ends); elsewhere the block
+    runs as it is. ``SIGKILL`` cannot be held: Claude Code's, 400 ms after its
+    ``SIGTERM``, still ends the work."""
+    import signal
+
+    held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = block(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, previous)
 
 
 def _point(payload: dict[str, Any]) -> None:
