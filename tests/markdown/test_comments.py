@@ -213,3 +213,15 @@ def test_a_mark_is_placed_among_many_code_blocks_by_bisection() -> None:
     assert _CountedSpans.reads <= 5 * 40
     body = "```\nx %% in code %%\n```\n%% a %%\nb\n" * 50
     assert shown_body(body).count("in code") == 50 and " a " not in shown_body(body)
+
+
+def test_a_fence_in_a_quote_keeps_its_comment_marks_without_the_parser_s_tokens() -> None:
+    # an Obsidian callout's code: the parser kept its "%%", a hit's file or a recall
+    # line (read without tokens, fences found by lines) blanked it
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    body = "> [!note]\n> ~~~\n> %% kept %%\n> ~~~\n%% gone %%\n"
+    assert _code_blocks(body) == code_lines(block_tokens(body)) == [(1, 4)]
+    assert shown_body("".join(body)) == "> [!note]\n> ~~~\n> %% kept %%\n> ~~~\n\n"
+    assert shown_text(body) == shown_body(body, block_tokens(body))

@@ -48,9 +48,11 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 """A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
-_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t).*?(?:%%|<!--)", re.MULTILINE)
-"""A comment mark on a line indented by four columns: it may be in an indented code
-block, which only markdown-it can tell (a list item's line is indented as well)."""
+_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t| {0,3}>).*?(?:%%|<!--)", re.MULTILINE)
+"""A comment mark on a line indented by four columns or in a block quote: it may be in
+an indented code block, or a fence inside a quote (an Obsidian callout's code), which
+only markdown-it can tell (a list item's line is indented as well; a quoted fence's
+line begins with ``>``, which the fence rule by lines does not read)."""
 
 
 def _code_blocks(body: str) -> list[tuple[int, int]]:
@@ -58,7 +60,7 @@ def _code_blocks(body: str) -> list[tuple[int, int]]:
     hit's file read at search time, a recall hook): its fenced code by lines, the
     rule of :func:`rubi.markdown.headings.unfenced` (the scanner that cuts a note
     into sections), and markdown-it's tokens only when a comment mark is on a line
-    indented by four columns (:data:`_INDENTED_MARK`): a cold recall imports no
+    indented by four columns or quoted (:data:`_INDENTED_MARK`): a cold recall imports no
     markdown-it for a note whose comments are not indented."""
     if _INDENTED_MARK.search(body):
         from rubi.markdown.blocks import block_tokens
