@@ -225,3 +225,20 @@ def test_a_fence_in_a_quote_keeps_its_comment_marks_without_the_parser_s_tokens(
     assert _code_blocks(body) == code_lines(block_tokens(body)) == [(1, 4)]
     assert shown_body("".join(body)) == "> [!note]\n> ~~~\n> %% kept %%\n> ~~~\n\n"
     assert shown_text(body) == shown_body(body, block_tokens(body))
+
+
+def test_a_fence_opened_on_a_list_item_s_line_keeps_its_comment_marks() -> None:
+    # "- ```" opens a fence markdown-it reads as the item's code; the rule by lines saw
+    # its closing line as an opening one, so a hit's passage and recall blanked the
+    # code's "%%" that the index kept
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    body = "- ```\n  %% kept %%\n  ```\n%% gone %%\n"
+    assert _code_blocks(body) == code_lines(block_tokens(body)) == [(0, 3)]
+    assert shown_body("".join(body)) == "- ```\n  %% kept %%\n  ```\n\n"
+    # a backtick line whose info holds a backtick is no fence (CommonMark): the next
+    # "```" opens one that runs to the end; by lines, the first closed at it
+    odd = "``` a`b\n%% x %%\n```\n\n%% kept %%"
+    assert _code_blocks(odd) == code_lines(block_tokens(odd)) == [(2, 5)]
+    assert shown_text(odd) == shown_body("".join(odd), block_tokens(odd)) == odd

@@ -55,14 +55,25 @@ only markdown-it can tell (a list item's line is indented as well; a quoted fenc
 line begins with ``>``, which the fence rule by lines does not read)."""
 
 
+_CONTAINED_FENCE = re.compile(
+    r"^[ \t]*(?:[-*+>]|\d{1,9}[.)])[ \t]*(?:(?:[-*+>]|\d{1,9}[.)])[ \t]*)*(?:`{3}|~{3})"
+    r"|^ {0,3}`{3,}[^`\n]*`",
+    re.MULTILINE,
+)
+"""A fence the rule by lines does not read: one opened on a list item's or a quote's
+first line (``- ```python``), or a backtick line whose info holds a backtick (no fence
+in CommonMark). Only markdown-it can tell where its code ends."""
+
+
 def _code_blocks(body: str) -> list[tuple[int, int]]:
     """The code blocks' line ranges of ``body`` for a caller without its tokens (a
     hit's file read at search time, a recall hook): its fenced code by lines, the
     rule of :func:`rubi.markdown.headings.unfenced` (the scanner that cuts a note
     into sections), and markdown-it's tokens only when a comment mark is on a line
-    indented by four columns or quoted (:data:`_INDENTED_MARK`): a cold recall imports no
-    markdown-it for a note whose comments are not indented."""
-    if _INDENTED_MARK.search(body):
+    indented by four columns or quoted (:data:`_INDENTED_MARK`), or a fence opens on a
+    list item's or a quote's line (:data:`_CONTAINED_FENCE`): a cold recall imports no
+    markdown-it for a note whose comments and fences are not nested."""
+    if _INDENTED_MARK.search(body) or _CONTAINED_FENCE.search(body):
         from rubi.markdown.blocks import block_tokens
 
         return code_lines(block_tokens(body))
