@@ -112,22 +112,27 @@ one does not cut it short halfway (the handler's :class:`SystemExit`, which
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Inside the block, :data:`_HELD` are blocked (POSIX, main thread: a signal that
-    comes is delivered, and its handler runs, when the block ends); elsewhere the block
-    runs as it is. ``SIGKILL`` cannot be held: Claude Code's, 400 ms after its
-    ``SIGTERM``, still ends the work."""
+    """Inside the block, a signal of :data:`_HELD` is only recorded; after it, the
+    handlers are back and the first signal recorded is raised again, so its handler
+    runs then (the process still ends by it). In the main thread only (elsewhere the
+    block runs as it is): Python runs signal handlers there, whichever thread the
+    system delivered the signal to, so a signal mask would not hold them. ``SIGKILL``
+    cannot be held: Claude Code's, 400 ms after its ``SIGTERM``, still ends the work."""
     import signal
 
-    held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = block(signal.SIG_BLOCK, held)
+    came: list[int] = []
+    signums = [getattr(signal, name) for name in _HELD if hasattr(signal, name)]
+    previous = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in signums}
     try:
         yield
     finally:
-        block(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if came:
+            signal.raise_signal(came[0])
 
 
 def _point(payload: dict[str, Any]) -> None:
