@@ -25,7 +25,10 @@ Shapes (sizes are what is written to disk; rubi reads at most the first 1 MB):
 - ``camel``: a 1 MB camelCase identifier with no spaces;
 - ``combining``: a letter followed by 100,000 combining marks;
 - ``frontmatter``: 60 kB of frontmatter (just within its budget);
-- ``long-target``: wikilinks with 100 kB targets.
+- ``long-target``: wikilinks with 100 kB targets;
+- ``comment-fences``: 20,000 fenced code blocks, an Obsidian ``%% %%`` comment after
+  each; ``comment-unclosed``: 100,000 ``<!--`` never closed (the comment scanner's
+  hostile shapes, twenty-sixth pass).
 """
 
 from __future__ import annotations
@@ -115,6 +118,14 @@ def _long_target() -> str:
     return f"{WORD}\n\n" + "\n\n".join(f"[[{'x' * 100_000}{i}]]" for i in range(9)) + "\n"
 
 
+def _comment_fences() -> str:
+    return f"{WORD}\n\n" + "```\nx\n```\n%% a %%\n" * 20_000
+
+
+def _comment_unclosed() -> str:
+    return f"{WORD}\n\n" + "<!-- " * 100_000 + "\n"
+
+
 SHAPES: dict[str, Callable[[], str]] = {
     "big-100mb": _big,
     "headings": _headings,
@@ -131,6 +142,8 @@ SHAPES: dict[str, Callable[[], str]] = {
     "combining": _combining,
     "frontmatter": _frontmatter,
     "long-target": _long_target,
+    "comment-fences": _comment_fences,
+    "comment-unclosed": _comment_unclosed,
 }
 
 

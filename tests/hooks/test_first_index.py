@@ -195,3 +195,36 @@ def test_a_first_run_on_a_pipe_that_waits_for_another_run_says_only_that(
     monkeypatch.setattr(common, "echo", lambda message="", **kw: said.append(message))
     common.say_first_index(app.locate(project / ".rubi"))
     assert said == []
+
+
+def test_the_detached_run_s_log_is_emptied_once_it_grows_past_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a first index failing at every session start appended its traceback each time:
+    # the log grew without end
+    import subprocess
+
+    project = _fresh_clone(tmp_path)
+    paths = app.locate(project / ".rubi")
+    log = paths.index_dir / firstindex.FIRST_INDEX_LOG
+    started: list[list[str]] = []
+
+    class Child:
+        pid = 4242
+
+        def __init__(self, command: list[str], **options: object) -> None:
+            started.append(command)
+            options["stderr"].write(b"Traceback: the build failed\n")  # type: ignore[attr-defined]
+
+        def wait(self) -> int:
+            return 1
+
+    monkeypatch.setattr(subprocess, "Popen", Child)
+    assert firstindex.start_first_index(paths) == 4242
+    assert firstindex.start_first_index(paths) == 4242
+    assert log.read_bytes() == b"Traceback: the build failed\n" * 2  # appended
+    with log.open("ab") as grown:
+        grown.write(b"x" * firstindex.FIRST_INDEX_LOG_MAX_BYTES)
+    assert firstindex.start_first_index(paths) == 4242
+    assert log.read_bytes() == b"Traceback: the build failed\n"
+    assert len(started) == 3 and started[0][-2:] == ["index", "--first-only"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rubi import app
 from rubi.index.documents import note_document
 from rubi.markdown.comments import shown_body, shown_text
@@ -160,3 +162,83 @@ def test_code_spans_pair_runs_of_one_length_within_a_paragraph() -> None:
     # the double run closes on the double run; the lone backtick before the blank
     # line finds no partner there, so the last comment is one
     assert shown_body(body) == "a ``b ` %%c%% ` d``  `x\n\n` y"
+
+
+def test_an_unclosed_mark_is_looked_for_once_not_once_per_mark(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a hostile note of many "<!--" and no "-->": each opening rescanned the rest of
+    # the note for its close (20,000 marks: 1.0 s; quadratic)
+    from rubi.markdown import comments
+
+    calls: list[int] = []
+    find = comments._find_outside
+
+    def counted(text: str, mark: str, pos: int, spans: list[tuple[int, int]]) -> int:
+        calls.append(pos)
+        return find(text, mark, pos, spans)
+
+    monkeypatch.setattr(comments, "_find_outside", counted)
+    body = "<!-- a\n" * 200 + "%% b %%"
+    assert comments.comment_spans(body, []) == [(1400, 1407)]
+    assert len(calls) == 2  # the first "<!--" and the "%%"
+    assert comments.comment_spans("%% x\n" + "<!-- y " * 300, []) == []
+    assert len(calls) == 4
+
+
+class _CountedSpans(list[tuple[int, int]]):
+    """A list that counts the items read from it."""
+
+    reads = 0
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def,override]
+        _CountedSpans.reads += 1
+        return super().__getitem__(i)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for item in super().__iter__():
+            _CountedSpans.reads += 1
+            yield item
+
+
+def test_a_mark_is_placed_among_many_code_blocks_by_bisection() -> None:
+    # many fenced blocks, each followed by a comment: each mark scanned every block
+    # before it (20,000 blocks: 14 s; quadratic)
+    from rubi.markdown.comments import _inside
+
+    spans = _CountedSpans((10 * i, 10 * i + 5) for i in range(10_000))
+    assert _inside(99_992, spans) == 99_995
+    assert _inside(99_997, spans) == -1
+    assert _inside(3, spans) == 5 and _inside(5, spans) == -1 and _inside(10, spans) == 15
+    assert _CountedSpans.reads <= 5 * 40
+    body = "```\nx %% in code %%\n```\n%% a %%\nb\n" * 50
+    assert shown_body(body).count("in code") == 50 and " a " not in shown_body(body)
+
+
+def test_a_fence_in_a_quote_keeps_its_comment_marks_without_the_parser_s_tokens() -> None:
+    # an Obsidian callout's code: the parser kept its "%%", a hit's file or a recall
+    # line (read without tokens, fences found by lines) blanked it
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    body = "> [!note]\n> ~~~\n> %% kept %%\n> ~~~\n%% gone %%\n"
+    assert _code_blocks(body) == code_lines(block_tokens(body)) == [(1, 4)]
+    assert shown_body("".join(body)) == "> [!note]\n> ~~~\n> %% kept %%\n> ~~~\n\n"
+    assert shown_text(body) == shown_body(body, block_tokens(body))
+
+
+def test_a_fence_opened_on_a_list_item_s_line_keeps_its_comment_marks() -> None:
+    # "- ```" opens a fence markdown-it reads as the item's code; the rule by lines saw
+    # its closing line as an opening one, so a hit's passage and recall blanked the
+    # code's "%%" that the index kept
+    from rubi.markdown.blocks import block_tokens
+    from rubi.markdown.comments import _code_blocks, code_lines
+
+    body = "- ```\n  %% kept %%\n  ```\n%% gone %%\n"
+    assert _code_blocks(body) == code_lines(block_tokens(body)) == [(0, 3)]
+    assert shown_body("".join(body)) == "- ```\n  %% kept %%\n  ```\n\n"
+    # a backtick line whose info holds a backtick is no fence (CommonMark): the next
+    # "```" opens one that runs to the end; by lines, the first closed at it
+    odd = "``` a`b\n%% x %%\n```\n\n%% kept %%"
+    assert _code_blocks(odd) == code_lines(block_tokens(odd)) == [(2, 5)]
+    assert shown_text(odd) == shown_body("".join(odd), block_tokens(odd)) == odd

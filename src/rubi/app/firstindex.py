@@ -27,6 +27,7 @@ from rubi.core.paths import VaultPaths
 
 __all__ = [
     "FIRST_INDEX_LOG",
+    "FIRST_INDEX_LOG_MAX_BYTES",
     "FIRST_LOCK_WAIT_S",
     "INDEX_BUILDING_LINE",
     "NOTICE_AFTER_FILES",
@@ -40,6 +41,10 @@ __all__ = [
 
 FIRST_INDEX_LOG = "first-index.log"
 """The detached run's standard error, in the index folder (its warnings, a failure)."""
+FIRST_INDEX_LOG_MAX_BYTES = 1 << 20
+"""Bytes of :data:`FIRST_INDEX_LOG` above which the next start empties it first: a
+first index that fails at every session start (its traceback appended each time) would
+grow it without end; a megabyte keeps the last hundreds of runs."""
 INDEX_BUILDING_LINE = (
     "rubi is building this project's search index for the first time, in the "
     "background (about a minute on a large project); until it is ready, search and "
@@ -143,7 +148,8 @@ def start_first_index(paths: VaultPaths) -> int | None:
     The process runs ``python -m rubi`` of this interpreter in the project's folder
     (the vault's, outside a project), with this environment (so the same cache
     folder), standard input and output on the null device and standard error appended
-    to :data:`FIRST_INDEX_LOG` in the index folder. On POSIX it starts a session of
+    to :data:`FIRST_INDEX_LOG` in the index folder (emptied first once it is over
+    :data:`FIRST_INDEX_LOG_MAX_BYTES`). On POSIX it starts a session of
     its own (``setsid``: the terminal's hangup and Ctrl-C never reach it); on Windows
     it is a detached process of a new process group. A thread of this process waits
     for it, so a long-lived caller leaves no zombie; a hook's process ends first and
@@ -164,9 +170,14 @@ def start_first_index(paths: VaultPaths) -> int | None:
         options["start_new_session"] = True
     try:
         ensure_private_dir(paths.index_dir)
-        fd = os.open(
-            paths.index_dir / FIRST_INDEX_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
-        )
+        log_path = paths.index_dir / FIRST_INDEX_LOG
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        try:
+            if log_path.stat().st_size > FIRST_INDEX_LOG_MAX_BYTES:
+                flags |= os.O_TRUNC  # a build failing at every start: the latest runs
+        except FileNotFoundError:
+            pass
+        fd = os.open(log_path, flags, 0o600)
         with open(fd, "ab") as log:
             child = subprocess.Popen(
                 command,

@@ -27,9 +27,10 @@ reasons (its matcher, :data:`rubi.claude.pluginhooks.PLUGIN_MATCHERS`). ``rubi i
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rubi.claude.hooks.entry import respond
 from rubi.claude.hooks.payload import transcript_path
@@ -98,7 +99,40 @@ class SessionEnds:
         with self._lock:
             ending, self._last = self._last, None
         if ending is not None:
-            _end(ending)
+            with _signals_held():
+                _end(ending)
+
+
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals Claude Code (``SIGINT``, then ``SIGTERM`` 100 ms later) or a closed
+terminal stops a server with: held while SessionEnd's work runs, so that the second
+one does not cut it short halfway (the handler's :class:`SystemExit`, which
+:func:`rubi.claude.hooks.entry.respond` swallows, raised inside it)."""
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Inside the block, a signal of :data:`_HELD` is only recorded; after it, the
+    handlers are back and the first signal recorded is raised again, so its handler
+    runs then (the process still ends by it). In the main thread only (elsewhere the
+    block runs as it is): Python runs signal handlers there, whichever thread the
+    system delivered the signal to, so a signal mask would not hold them. ``SIGKILL``
+    cannot be held: Claude Code's, 400 ms after its ``SIGTERM``, still ends the work."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    signums = [getattr(signal, name) for name in _HELD if hasattr(signal, name)]
+    previous = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if came:
+            signal.raise_signal(came[0])
 
 
 def _point(payload: dict[str, Any]) -> None:

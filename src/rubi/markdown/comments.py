@@ -48,9 +48,21 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 """A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
-_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t).*?(?:%%|<!--)", re.MULTILINE)
-"""A comment mark on a line indented by four columns: it may be in an indented code
-block, which only markdown-it can tell (a list item's line is indented as well)."""
+_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t| {0,3}>).*?(?:%%|<!--)", re.MULTILINE)
+"""A comment mark on a line indented by four columns or in a block quote: it may be in
+an indented code block, or a fence inside a quote (an Obsidian callout's code), which
+only markdown-it can tell (a list item's line is indented as well; a quoted fence's
+line begins with ``>``, which the fence rule by lines does not read)."""
+
+
+_CONTAINED_FENCE = re.compile(
+    r"^[ \t]*(?:[-*+>]|\d{1,9}[.)])[ \t]*(?:(?:[-*+>]|\d{1,9}[.)])[ \t]*)*(?:`{3}|~{3})"
+    r"|^ {0,3}`{3,}[^`\n]*`",
+    re.MULTILINE,
+)
+"""A fence the rule by lines does not read: one opened on a list item's or a quote's
+first line (``- ```python``), or a backtick line whose info holds a backtick (no fence
+in CommonMark). Only markdown-it can tell where its code ends."""
 
 
 def _code_blocks(body: str) -> list[tuple[int, int]]:
@@ -58,9 +70,10 @@ def _code_blocks(body: str) -> list[tuple[int, int]]:
     hit's file read at search time, a recall hook): its fenced code by lines, the
     rule of :func:`rubi.markdown.headings.unfenced` (the scanner that cuts a note
     into sections), and markdown-it's tokens only when a comment mark is on a line
-    indented by four columns (:data:`_INDENTED_MARK`): a cold recall imports no
-    markdown-it for a note whose comments are not indented."""
-    if _INDENTED_MARK.search(body):
+    indented by four columns or quoted (:data:`_INDENTED_MARK`), or a fence opens on a
+    list item's or a quote's line (:data:`_CONTAINED_FENCE`): a cold recall imports no
+    markdown-it for a note whose comments and fences are not nested."""
+    if _INDENTED_MARK.search(body) or _CONTAINED_FENCE.search(body):
         from rubi.markdown.blocks import block_tokens
 
         return code_lines(block_tokens(body))
@@ -123,13 +136,17 @@ def _code_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> int:
-    """The end of the span of ``spans`` holding ``pos``, or -1 when none does."""
-    for start, end in spans:
-        if start > pos:
-            break
-        if pos < end:
-            return end
+    """The end of the span of ``spans`` (sorted, disjoint) holding ``pos``, or -1 when
+    none does; found by bisection, so a note of many code blocks and many comment marks
+    is no quadratic scan."""
+    i = bisect_right(spans, (pos, _AFTER)) - 1
+    if i >= 0 and pos < spans[i][1]:
+        return spans[i][1]
     return -1
+
+
+_AFTER = 1 << 62
+"""An end after any text's end: ``(pos, _AFTER)`` sorts after every span starting at ``pos``."""
 
 
 def _find_outside(text: str, mark: str, pos: int, spans: list[tuple[int, int]]) -> int:
@@ -178,6 +195,7 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
     code = _code_spans(text, blocks)
     code_spans: _CodeSpans | None = None
     spans: list[tuple[int, int]] = []
+    unclosed: set[str] = set()
     pos = 0
     while (m := _MARK.search(text, pos)) is not None:
         start, mark = m.start(), m.group()
@@ -190,8 +208,9 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
             pos = closed if closed != -1 else m.end()
         else:
             close = _CLOSE[mark]
-            found = _find_outside(text, close, m.end(), code)
+            found = -1 if close in unclosed else _find_outside(text, close, m.end(), code)
             if found == -1:
+                unclosed.add(close)  # none after this one either: no rescan per mark
                 pos = m.end()  # never closed: text
             else:
                 spans.append((start, found + len(close)))
