@@ -176,3 +176,19 @@ def test_a_signal_during_session_end_s_work_waits_for_its_end(
     finally:
         stop.set()
     assert done == [SESSION]
+
+
+def test_close_points_to_a_transcript_claude_code_has_not_written_yet(project: Path) -> None:
+    # `claude -p` writes the session's transcript after it stops its servers: at the
+    # server's end the file may not exist yet, and the pointer must name it all the same
+    ends = SessionEnds(lambda arguments: "")
+    first = _hook(project, "UserPromptSubmit", prompt=PROMPT)
+    Path(first["transcript_path"]).unlink()
+    ends(first)
+    ends.close()
+    assert _pointer(project) == {"session_id": SESSION, "transcript_path": first["transcript_path"]}
+    # a path that is no transcript (relative, not .jsonl) is never written
+    other = SessionEnds(lambda arguments: "")
+    other({**first, "session_id": "s-3", "transcript_path": "relative/s-3.jsonl"})
+    other.close()
+    assert _pointer(project) == {"session_id": SESSION, "transcript_path": first["transcript_path"]}

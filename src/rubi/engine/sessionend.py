@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 from rubi.claude.hooks.entry import respond
-from rubi.claude.hooks.payload import transcript_path
+from rubi.claude.hooks.payload import transcript_name, transcript_path
 from rubi.claude.hooks.toolcall import payload_of
 
 TYPE_CHECKING = False
@@ -135,14 +135,17 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(came[0])
 
 
-def _point(payload: dict[str, Any]) -> None:
+def _point(payload: dict[str, Any], transcript: str | None = None) -> None:
     """Leave the cost line's pointer to the session of ``payload`` (fails open: an
-    error is logged, as a hook's)."""
+    error is logged, as a hook's); ``transcript``: its transcript, written yet or not
+    (None: the payload's, an existing file)."""
+    if transcript is None and not transcript_path(payload.get("transcript_path")):
+        return
     try:
         from rubi.claude.hooks.context import open_context
         from rubi.claude.hooks.costline import remember_ended
 
-        remember_ended(open_context(payload, "SessionEnd"))
+        remember_ended(open_context(payload, "SessionEnd"), transcript)
     except Exception:
         import logging
 
@@ -151,5 +154,11 @@ def _point(payload: dict[str, Any]) -> None:
 
 def _end(payload: dict[str, Any]) -> None:
     """Run SessionEnd's handler on ``payload`` as ``rubi hook SessionEnd`` runs it
-    (fails open: an error is logged to the vault's hooks log)."""
+    (fails open: an error is logged to the vault's hooks log). A ``claude -p`` session's
+    transcript may not be written yet when Claude Code stops the server (it is, once the
+    session's process ends): the handler then skips the pointer, so it is left here
+    naming the transcript to come, and the next SessionStart reads it (a transcript
+    still missing then shows no line)."""
     respond("SessionEnd", payload, io.StringIO())
+    if not transcript_path(payload.get("transcript_path")):
+        _point(payload, transcript_name(payload.get("transcript_path")))

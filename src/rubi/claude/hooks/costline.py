@@ -30,18 +30,20 @@ def _pointer(ctx: HookContext) -> Path | None:
     return ctx.vault.index_dir / "hooks" / POINTER_FILE if ctx.vault is not None else None
 
 
-def remember_ended(ctx: HookContext) -> None:
-    """Leave the pointer to this (ending) session for the next SessionStart."""
+def remember_ended(ctx: HookContext, transcript: str | None = None) -> None:
+    """Leave the pointer to this (ending) session for the next SessionStart.
+
+    ``transcript``: the session's transcript when the caller knows it and Claude Code
+    may not have written it yet (the plugin's server as it is stopped:
+    :mod:`rubi.engine.sessionend`); else the hook's own (an existing file)."""
     path = _pointer(ctx)
-    transcript = ctx.event.transcript_path
-    if path is None or not ctx.session_id or transcript is None or not ctx.settings.cost_line:
+    named = transcript or ctx.event.transcript_path
+    if path is None or not ctx.session_id or named is None or not ctx.settings.cost_line:
         return
     from rubi.core.atomic import atomic_write_text
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(
-        path, dumps({"session_id": ctx.session_id, "transcript_path": str(transcript)})
-    )
+    atomic_write_text(path, dumps({"session_id": ctx.session_id, "transcript_path": str(named)}))
 
 
 def last_session_line(ctx: HookContext) -> str | None:

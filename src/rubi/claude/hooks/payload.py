@@ -93,6 +93,13 @@ def transcript_path(value: Any) -> str | None:
         return None
 
 
+def transcript_name(value: Any) -> str | None:
+    """``value`` when it names a ``.jsonl`` file by an absolute path, written yet or not
+    (a ``claude -p`` session's transcript is written after its servers are stopped)."""
+    path = _absolute(value)
+    return path if path is not None and path.endswith(".jsonl") else None
+
+
 def working_dir(value: Any) -> str | None:
     """``value`` when it names an existing folder by an absolute path."""
     path = _absolute(value)
