@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,26 +34,21 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalset import indexed_copy, load_set
+from floorsearch import dev_queries, recalled, top_notes
 
 Row = dict[str, Any]
-RECALL_TOKENS = 700
-"""The recall hook's budget in the tests (``rubi.app.recall`` ``max_tokens``)."""
 
 
 def _side(paths: Any, query: str, relevant: Sequence[str]) -> Row:
     """One question's search (rank of the answer in the top 10, label) and recall."""
-    from rubi import app
-
-    result = app.search(paths, query, top_k=10, scope="notes", refresh=False, personal=False)
-    ranked = [h.path for h in result.hits]
-    block = app.recall(paths, query, max_tokens=RECALL_TOKENS) or ""
-    ids = re.findall(r"\(id ([^)]+)\)", block)
+    searched = top_notes(paths, query, relevant)
+    block, recalled_answer = recalled(paths, query, relevant)
     return {
-        "found": next((i + 1 for i, p in enumerate(ranked) if p in relevant), None),
-        "relevant": result.relevant,
-        "coverage": round(result.coverage, 4),
+        "found": searched.found,
+        "relevant": searched.result.relevant,
+        "coverage": round(searched.result.coverage, 4),
         "recalled": bool(block),
-        "recalled_answer": any(f"{i}.md" in relevant or i in relevant for i in ids),
+        "recalled_answer": recalled_answer,
     }
 
 
@@ -74,9 +68,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     evalset = load_set(set_dir)
     rows: list[Row] = []
     with indexed_copy(evalset, corpus, "rubi-compound-") as paths:
-        for q in evalset.queries:
-            if q.split != "dev":
-                continue
+        for q in dev_queries(evalset):
             split.clear()
             compounds.unseen_parts = spy  # type: ignore[attr-defined]
             try:

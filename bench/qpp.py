@@ -42,7 +42,6 @@ import argparse
 import importlib
 import json
 import math
-import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -52,10 +51,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalset import indexed_copy, load_set
+from floorsearch import dev_queries, recalled, top_notes
 
 Row = dict[str, Any]
-RECALL_TOKENS = 700
-"""The recall hook's budget in the tests (``rubi.app.recall`` ``max_tokens``)."""
 SCORES = 100
 """BM25F scores kept per question (the text list's first)."""
 CLARITY_LAMBDA = 0.6
@@ -116,7 +114,6 @@ def word_statistics(clauses: Sequence[Any], scorer: Any) -> tuple[list[Row], set
 
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one line per development question of the set at ``set_dir``."""
-    from rubi import app
     from rubi.index.analysis import analyze
     from rubi.index.language import query_chain
     from rubi.index.queryanalysis import QueryAnalysis
@@ -140,26 +137,18 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
             return cf_cache[term]
 
         terms_cache: dict[tuple[str, str], Counter[str]] = {}
-        for q in evalset.queries:
-            if q.split != "dev":
-                continue
-            result = app.search(
-                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
-            )
-            ranked = [h.path for h in result.hits]
+        for q in dev_queries(evalset):
+            searched = top_notes(paths, q.query, q.relevant)
+            result = searched.result
             said: dict[str, tuple[bool, bool]] = {}
             for route in ("shipped", "long"):
                 if route == "long":
                     recall_module.prompt_words = lambda *_: 10_000
                 try:
-                    block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
+                    block, named = recalled(paths, q.query, q.relevant)
                 finally:
                     recall_module.prompt_words = shipped_count
-                ids = re.findall(r"\(id ([^)]+)\)", block)
-                said[route] = (
-                    bool(block),
-                    any(f"{i}.md" in q.relevant or i in q.relevant for i in ids),
-                )
+                said[route] = (bool(block), named)
             langs = index.languages()
             lang = query_chain(QueryAnalysis(q.query).text, langs)
             clauses = query_clauses(q.query, languages=langs)
@@ -184,7 +173,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     "id": q.id,
                     "query": q.query,
                     "on": bool(q.relevant),
-                    "found": next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None),
+                    "found": searched.found,
                     "relevant": result.relevant,
                     "coverage": result.coverage,
                     "significance": result.significance,

@@ -41,10 +41,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalset import indexed_copy, load_set
+from floorsearch import RECALL_TOKENS, dev_queries, top_notes
 
 Row = dict[str, Any]
-RECALL_TOKENS = 700
-"""The recall hook's budget in the tests (``rubi.app.recall`` ``max_tokens``)."""
 CJK_SETS = ("-ja", "-ko", "-zh")
 """A set whose name ends so is read as CJK in the table's kinds."""
 
@@ -124,13 +123,9 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     evalset = load_set(set_dir)
     rows: list[Row] = []
     with indexed_copy(evalset, corpus, "rubi-routes-") as paths:
-        for q in evalset.queries:
-            if q.split != "dev":
-                continue
-            result = app.search(
-                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
-            )
-            ranked = [h.path for h in result.hits]
+        for q in dev_queries(evalset):
+            searched = top_notes(paths, q.query, q.relevant)
+            result = searched.result
             index = index_at(paths.whoosh_dir)
             query = reduce_query(fit_query(q.query), index)
             analysis = QueryAnalysis(query)
@@ -141,7 +136,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                 "id": q.id,
                 "query": q.query,
                 "on": bool(q.relevant),
-                "found": next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None),
+                "found": searched.found,
                 "relevant": result.relevant,
                 "coverage": result.coverage,
                 "significance": result.significance,

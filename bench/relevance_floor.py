@@ -59,10 +59,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evalset import indexed_copy, load_set
+from floorsearch import dev_queries, recalled, top_notes
 
 Row = dict[str, Any]
-RECALL_TOKENS = 700
-"""The recall hook's budget in the tests (``rubi.app.recall`` ``max_tokens``)."""
 
 
 def _stoplists() -> frozenset[str]:
@@ -102,7 +101,6 @@ def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
 
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one feature line per development query of the set at ``set_dir``."""
-    from rubi import app
     from rubi.index.analysis import is_cjk, text_analyzer
     from rubi.index.querymatch import query_clauses
     from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS, field_language
@@ -113,16 +111,10 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     rows: list[Row] = []
     with indexed_copy(evalset, corpus, "rubi-floor-") as paths:
         index = SearchIndex(paths.whoosh_dir, keep_open=True)
-        for q in evalset.queries:
-            if q.split != "dev":
-                continue
-            result = app.search(
-                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
-            )
-            ranked = [h.path for h in result.hits]
-            block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
-            recalled_ids = re.findall(r"\(id ([^)]+)\)", block)
-            found = next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None)
+        for q in dev_queries(evalset):
+            searched = top_notes(paths, q.query, q.relevant)
+            result, found = searched.result, searched.found
+            block, recalled_answer = recalled(paths, q.query, q.relevant)
             clauses = query_clauses(q.query, languages=index.languages())
             hits = index.bm25(q.query, limit=50, kind="note", exclude_status=("superseded",))
             scorer = index._scoring()  # bench only: the statistics the floor reads
@@ -162,9 +154,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     "found": found,
                     "relevant": result.relevant,
                     "recalled": bool(block),
-                    "recalled_answer": any(
-                        f"{i}.md" in q.relevant or i in q.relevant for i in recalled_ids
-                    ),
+                    "recalled_answer": recalled_answer,
                     "coverage": result.coverage,
                     "significance": result.significance,
                     "named": result.named,
@@ -216,34 +206,27 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
 
 def labels(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one line per development question: top 10, label, readings, recall."""
-    from rubi import app
-
     evalset = load_set(set_dir)
     rows: list[Row] = []
     with indexed_copy(evalset, corpus, "rubi-labels-") as paths:
-        for q in evalset.queries:
-            if q.split != "dev":
-                continue
-            result = app.search(
-                paths, q.query, top_k=10, scope="notes", refresh=False, personal=False
-            )
-            ranked = [h.path for h in result.hits]
-            block = app.recall(paths, q.query, max_tokens=RECALL_TOKENS) or ""
-            ids = re.findall(r"\(id ([^)]+)\)", block)
+        for q in dev_queries(evalset):
+            searched = top_notes(paths, q.query, q.relevant)
+            result = searched.result
+            block, recalled_answer = recalled(paths, q.query, q.relevant)
             rows.append(
                 {
                     "set": evalset.name,
                     "id": q.id,
                     "on": bool(q.relevant),
-                    "top": ranked,
-                    "found": next((i + 1 for i, p in enumerate(ranked) if p in q.relevant), None),
+                    "top": searched.ranked,
+                    "found": searched.found,
                     "relevant": result.relevant,
                     "coverage": round(result.coverage, 4),
                     "significance": round(result.significance, 4),
                     "cjk": round(result.cjk, 4),
                     "named": result.named,
                     "recalled": bool(block),
-                    "recalled_answer": any(f"{i}.md" in q.relevant or i in q.relevant for i in ids),
+                    "recalled_answer": recalled_answer,
                 }
             )
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
