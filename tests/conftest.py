@@ -137,6 +137,7 @@ def isolated_home(
     (home / "run").mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))
     monkeypatch.delenv("RUBI_VAULT", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)  # the user's own would be read
     from rubi.index.warm import forget_indexes
     from rubi.search.printstore import forget_kept_stores
     from rubi.sync import forget_vault_syncs

@@ -18,7 +18,15 @@ from click.testing import CliRunner
 from hooks.hookhelpers import base
 from rubi import app
 from rubi.app.agentdocs import POINTER_START, add_pointer
-from rubi.claude.install import HOOK_EVENTS, hook_groups, install, rubi_command, uninstall
+from rubi.claude.install import (
+    DEFAULT_COMPACT_WINDOW,
+    HOOK_EVENTS,
+    hook_groups,
+    install,
+    rubi_command,
+    uninstall,
+)
+from rubi.claude.installcheck import check_install
 from rubi.claude.pluginhooks import plugin_hook_groups
 from rubi.cli.main import cli
 from rubi.core.errors import RubiError
@@ -240,6 +248,32 @@ def test_user_install(tmp_path: Path, isolated_home: Path) -> None:
     uninstall(tmp_path, user=True)
     assert not (isolated_home / ".claude" / "settings.json").exists()  # install created it
     assert not (isolated_home / ".claude").exists()
+
+
+def test_user_install_follows_claude_config_dir(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With CLAUDE_CONFIG_DIR set, Claude Code reads the user's settings.json and
+    .claude.json from that folder (``claude mcp add --scope user`` writes there), so
+    ``install --user``, its check and its undo use them, never ~/.claude."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, user=True)
+    assert "Stop" in read(config / "settings.json")["hooks"]
+    assert read(config / "settings.json")["autoCompactWindow"] == DEFAULT_COMPACT_WINDOW
+    assert "rubi" in read(config / ".claude.json")["mcpServers"]
+    assert not (isolated_home / ".claude").exists()
+    assert not (isolated_home / ".claude.json").exists()
+    ok, lines = check_install(project, user=True)
+    assert ok, lines
+    assert any(str(config / "settings.json") in line for line in lines)
+    ok, _ = check_install(project)  # a project sees the user-wide hooks in that folder
+    assert ok
+    uninstall(project, user=True)
+    assert not (config / "settings.json").exists()
+    assert not (config / ".claude.json").exists()  # install created it
 
 
 def test_cli_install(tmp_path: Path) -> None:

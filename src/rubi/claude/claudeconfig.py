@@ -13,7 +13,6 @@ the settings files.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rubi.app import claude_config_dir, project_slug
+from rubi.claude.userfiles import user_json
 from rubi.core.safeio import UnsafeFileError, read_regular
 from rubi.core.tokens import estimate_tokens
 
@@ -265,9 +265,7 @@ def mcp_servers(project: Path, refused: list[tuple[Path, str]] | None = None) ->
         The servers; a name defined in several scopes appears once, closest scope first.
     """
     project = project.absolute()
-    override = os.environ.get("CLAUDE_CONFIG_DIR")
-    user_file = Path(override).expanduser() if override else Path.home()
-    user = _json(user_file / ".claude.json", refused)
+    user = _json(user_json(), refused)
     projects = user.get("projects")
     local = projects.get(str(project), {}) if isinstance(projects, dict) else {}
     found: list[McpServer] = []
@@ -288,9 +286,7 @@ def external_imports_approved(project: Path) -> bool:
     folder: ``hasClaudeMdExternalIncludesApproved`` in the project's entry of
     ``~/.claude.json`` (``$CLAUDE_CONFIG_DIR/.claude.json`` when set), where Claude
     Code keeps the answer to its "external imports" question."""
-    override = os.environ.get("CLAUDE_CONFIG_DIR")
-    user_file = Path(override).expanduser() if override else Path.home()
-    projects = _json(user_file / ".claude.json").get("projects")
+    projects = _json(user_json()).get("projects")
     local = projects.get(str(project.absolute())) if isinstance(projects, dict) else None
     return isinstance(local, dict) and local.get("hasClaudeMdExternalIncludesApproved") is True
 
@@ -308,9 +304,7 @@ def approved_project_servers(project: Path) -> set[str] | None:
         The approved names, or None when every project server is approved.
     """
     project = project.absolute()
-    override = os.environ.get("CLAUDE_CONFIG_DIR")
-    user_file = Path(override).expanduser() if override else Path.home()
-    user = _json(user_file / ".claude.json")
+    user = _json(user_json())
     projects = user.get("projects")
     local = projects.get(str(project), {}) if isinstance(projects, dict) else {}
     names: set[str] = set()

@@ -259,11 +259,14 @@ class StaleCommand:
 def settings_files(project: Path | None, home: Path) -> list[tuple[Path, bool]]:
     """The Claude Code files ``rubi install`` may have written hooks or a server
     into, as ``(path, user_wide)``: the project's ``.claude/settings.local.json``, then
-    the user's ``~/.claude/settings.json`` and ``~/.claude.json``."""
+    the user's ``~/.claude/settings.json`` and ``~/.claude.json`` (both in
+    ``$CLAUDE_CONFIG_DIR`` when it is set: :mod:`rubi.claude.userfiles`)."""
+    from rubi.claude.userfiles import user_json, user_settings
+
     files: list[tuple[Path, bool]] = []
     if project is not None:
         files.append((project / ".claude" / "settings.local.json", False))
-    files += [(home / ".claude" / "settings.json", True), (home / ".claude.json", True)]
+    files += [(user_settings(home), True), (user_json(home), True)]
     return files
 
 

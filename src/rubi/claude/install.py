@@ -37,6 +37,8 @@ from rubi.claude.hookpaths import (
     place_group,
     stale_server,
 )
+from rubi.claude.userfiles import user_json
+from rubi.claude.userfiles import user_settings as user_settings_file
 from rubi.core.errors import RubiError
 
 __all__ = [
@@ -150,9 +152,8 @@ def _write(record: dict[str, Any], record_file: Path, path: Path, data: dict[str
 
 
 def _paths(project: Path, user: bool) -> tuple[Path, Path, str]:
-    home = Path.home()
     if user:
-        return home / ".claude" / "settings.json", home / ".claude.json", "mcpServers"
+        return user_settings_file(), user_json(), "mcpServers"
     return project / ".claude" / "settings.local.json", project / ".mcp.json", "mcpServers"
 
 
@@ -218,7 +219,7 @@ def install(
     """
     command = command or rubi_command()
     settings_file, mcp_file, mcp_key = _paths(project, user)
-    user_settings = Path.home() / ".claude" / "settings.json"
+    user_settings = user_settings_file()
     prepare_records()
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
@@ -410,7 +411,7 @@ def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> No
     """Put back the ``autoCompactWindow`` install replaced, unless changed since."""
     if "compact" not in record:
         return
-    user_settings = Path.home() / ".claude" / "settings.json"
+    user_settings = user_settings_file()
     current = _load(user_settings)
     if current.get("autoCompactWindow") != record.get("compact_set"):
         return
@@ -425,7 +426,7 @@ def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> No
 def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:
     """Remove the visible backups of ``~/.claude/settings.json`` when the file is back
     to the bytes it had; otherwise name each one that is kept."""
-    user_settings = Path.home() / ".claude" / "settings.json"
+    user_settings = user_settings_file()
     entry = record.get("originals", {}).get(str(user_settings.absolute()), {})
     copy = Path(entry["copy"]) if entry.get("copy") else None
     if entry and not entry.get("existed"):

@@ -15,6 +15,7 @@ from rubi.claude.hookpaths import (
     stale_commands,
 )
 from rubi.claude.install import HOOK_EVENTS
+from rubi.claude.userfiles import user_json, user_settings
 from rubi.core.errors import RubiError
 
 __all__ = ["check_install"]
@@ -80,23 +81,18 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
         ``(ok, lines)``: ok is False when a hook is missing or calls a rubi that is
         gone; each line names a file and, for a problem, the command that fixes it.
     """
-    home = Path.home()
-    settings_file = (
-        home / ".claude" / "settings.json"
-        if user
-        else (project / ".claude" / "settings.local.json")
-    )
+    settings_file = user_settings() if user else (project / ".claude" / "settings.local.json")
     fix = FIX_COMMAND + (" --user" if user else "")
     try:
         data = settingsfile.load(settings_file, None if user else project)
     except RubiError as exc:
         return False, [str(exc)]
     missing, callers = _own_hooks(data)
-    files = [(settings_file, user), *([(home / ".claude.json", True)] if user else [])]
+    files = [(settings_file, user), *([(user_json(), True)] if user else [])]
     lines: list[str] = []
     if missing and not user:  # Claude Code runs the user's hooks in every project too
-        missing, wide = _user_wide(missing, home / ".claude" / "settings.json")
-        files += [(home / ".claude" / "settings.json", True)] if wide else []
+        missing, wide = _user_wide(missing, user_settings())
+        files += [(user_settings(), True)] if wide else []
         lines += wide
     stale = stale_commands(files)
     lines = [s.line() for s in stale] + lines
@@ -108,6 +104,6 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
         lines.append(_missing_line(settings_file, missing, fix))
     from rubi.claude.plugincheck import double_wiring
 
-    twice = double_wiring(None if user else project, home)
+    twice = double_wiring(None if user else project, Path.home())
     lines += [f"{twice[0]}: {twice[1]}"] if twice else []
     return not stale and not missing and not twice, lines

@@ -29,7 +29,12 @@ def _harness(verb: str) -> Callable[[F], F]:
 
 
 @click.command()
-@click.option("--user", is_flag=True, help="Wire rubi for every project (user settings).")
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Wire rubi for every project (the user's settings; Claude Code's in "
+    "$CLAUDE_CONFIG_DIR when it is set).",
+)
 @_harness("wire")
 @click.option(
     "--compact-window",
