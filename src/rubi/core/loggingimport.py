@@ -4,9 +4,10 @@
 (:meth:`logging.Formatter.formatException`, ``stack_info``, a handler's own error),
 and ``traceback`` imports ``linecache``, ``tokenize`` (and its patterns) and
 ``textwrap``. ``rubi serve`` sets up logging as it starts, so a session's server paid
-for them whether or not anything was ever logged with a traceback: about 2 % of a
-short session's ``rubi serve`` (``docs/benchmarks-history.md``, "issue 29: a whole
-session's cost, what rubi serve and Claude Code spend, twenty-seventh pass").
+for them whether or not anything was ever logged with a traceback: about 6 M
+instructions, 4 % of the server's handshake and 1 % of a short session's server
+(``docs/benchmarks-history.md``, "issue 29: a whole session's cost, what rubi serve
+and Claude Code spend, twenty-seventh pass").
 
 :func:`import_logging` imports ``logging`` with a stand-in for ``traceback`` in
 ``sys.modules`` for just that import, as :mod:`rubi.core.pathlibimport` does for

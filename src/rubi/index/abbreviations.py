@@ -126,7 +126,7 @@ def stem_table() -> dict[str, dict[str, str]]:
     The searches read the same table written out
     (:data:`rubi.index.abbreviationstems.STEMS`, a test keeps the two equal, order
     included): stemming the table's words in pure Python cost every process's first
-    code search about 29 M instructions (5 % of a short session's ``rubi serve``)."""
+    code search about 28 M instructions (4 % of a short session's ``rubi serve``)."""
     from rubi.index.analysis import analyze
 
     table: dict[str, dict[str, str]] = {}

@@ -2,7 +2,7 @@
 :func:`rubi.index.abbreviations.stem_table` computes from
 :data:`rubi.index.abbreviations.ABBREVIATIONS`, read by every code search
 (:func:`rubi.index.abbreviations.expansions`) without stemming the table's words in
-each process (about 29 M instructions, 5 % of a short session's ``rubi serve``:
+each process (about 28 M instructions, 4 % of a short session's ``rubi serve``:
 ``docs/benchmarks-history.md``, "issue 29: a whole session's cost, what rubi serve and
 Claude Code spend, twenty-seventh pass").
 
