@@ -48,3 +48,28 @@ def test_a_code_search_finds_the_abbreviated_spelling(tmp_path: Path) -> None:
 
 def test_author_is_not_an_abbreviation_of_anything() -> None:
     assert expansions(analyze("author of the commit")) == {}
+
+
+def test_the_written_out_table_is_the_computed_one_in_its_order() -> None:
+    """The searches read the table written out; it must be what the abbreviations and
+    today's code chain give (run ``python -m rubi.index.abbreviations`` if not)."""
+    from rubi.index import abbreviationstems
+    from rubi.index.abbreviations import stem_table
+
+    computed = stem_table()
+    assert [(k, list(v.items())) for k, v in abbreviationstems.STEMS.items()] == [
+        (k, list(v.items())) for k, v in computed.items()
+    ], "run python -m rubi.index.abbreviations"
+    written = Path(abbreviationstems.__file__).read_text(encoding="utf-8")
+    assert abbreviationstems.render(computed) == written
+
+
+def test_render_writes_a_changed_table_into_the_module_text() -> None:
+    from rubi.index.abbreviationstems import render
+
+    text = render({"configur": {"cfg": "cfg", "conf": "conf"}})
+    assert (
+        'STEMS: dict[str, dict[str, str]] = {\n    "configur": {"cfg": "cfg", "conf": "conf"},\n}'
+        in text
+    )
+    assert text.startswith('"""The programming abbreviations')

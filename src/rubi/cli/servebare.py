@@ -194,9 +194,13 @@ def _keep_dataclass_code() -> None:
 
 def _log_warnings() -> None:
     """Logging as ``rubi`` without ``-v`` sets it up
-    (:func:`rubi.cli.main.set_up_logging` with 0)."""
+    (:func:`rubi.cli.main.set_up_logging` with 0), ``logging`` imported without
+    ``traceback`` (:func:`rubi.core.loggingimport.import_logging`: a server that writes
+    no traceback never imports it, nor ``linecache`` and ``tokenize``)."""
     from rubi.core.lazylog import log_to_stderr
+    from rubi.core.loggingimport import import_logging
 
+    import_logging()
     log_to_stderr(0)
 
 

@@ -24,11 +24,9 @@ whose stem ``author`` would send "author" to ``auth``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from rubi.index.abbreviationstems import STEMS
 
-from rubi.index.analysis import analyze
-
-__all__ = ["ABBREVIATIONS", "expansions"]
+__all__ = ["ABBREVIATIONS", "expansions", "stem_table"]
 
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "administrator": ("admin",),
@@ -121,9 +119,16 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 family ("implementation" for implement, implements, implemented)."""
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, dict[str, str]]:
-    """Stem → {counterpart stem: counterpart as written}, every direction."""
+def stem_table() -> dict[str, dict[str, str]]:
+    """Stem → {counterpart stem: counterpart as written}, every direction, computed
+    from :data:`ABBREVIATIONS` by the code chain (:func:`rubi.index.analysis.analyze`).
+
+    The searches read the same table written out
+    (:data:`rubi.index.abbreviationstems.STEMS`, a test keeps the two equal, order
+    included): stemming the table's words in pure Python cost every process's first
+    code search about 28 M instructions (4 % of a short session's ``rubi serve``)."""
+    from rubi.index.analysis import analyze
+
     table: dict[str, dict[str, str]] = {}
     for word, shorts in ABBREVIATIONS.items():
         group = {stem: word for stem in analyze(word, "code")}
@@ -149,7 +154,7 @@ def expansions(terms: list[str]) -> dict[str, str]:
         the term ``implement``; ``configur`` → "configuration" for ``cfg``), leaving
         out terms already in ``terms``.
     """
-    table = _table()
+    table = STEMS
     have = set(terms)
     out: dict[str, str] = {}
     for term in terms:
@@ -157,3 +162,13 @@ def expansions(terms: list[str]) -> dict[str, str]:
             if other not in have:
                 out.setdefault(other, written)
     return out
+
+
+if __name__ == "__main__":  # rewrite the table written out (rubi.index.abbreviationstems)
+    from pathlib import Path
+
+    from rubi.index import abbreviationstems
+
+    Path(abbreviationstems.__file__).write_text(
+        abbreviationstems.render(stem_table()), encoding="utf-8"
+    )
