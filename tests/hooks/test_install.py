@@ -276,6 +276,47 @@ def test_user_install_follows_claude_config_dir(
     assert not (config / ".claude.json").exists()  # install created it
 
 
+def test_uninstall_gives_back_the_window_where_install_put_it(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project install writes the compaction window into the user's settings of
+    CLAUDE_CONFIG_DIR; uninstalled after the variable changed, it is taken out of that
+    file, and the user's other settings.json (with the same value) is left alone."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, command="rubi")
+    assert read(config / "settings.json")["autoCompactWindow"] == DEFAULT_COMPACT_WINDOW
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    own = write(
+        isolated_home / ".claude" / "settings.json",
+        json.dumps({"autoCompactWindow": DEFAULT_COMPACT_WINDOW}),
+    )
+    before = own.read_bytes()
+    uninstall(project)
+    assert own.read_bytes() == before  # never written, never deleted
+    assert not (config / "settings.json").exists()  # install created it there
+
+
+def test_a_second_install_leaves_the_window_in_the_first_folder(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Installed again after CLAUDE_CONFIG_DIR changed, the window the record holds is
+    not set in a second file (one record, one window): install says where it is."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, command="rubi")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    report = install(project, command="rubi")
+    assert any(str(config / "settings.json") in note for note in report.notes)
+    assert not (isolated_home / ".claude").exists()
+    uninstall(project)
+    assert not (config / "settings.json").exists()
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

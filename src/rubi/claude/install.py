@@ -224,6 +224,13 @@ def install(
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
+    if "compact" in record and _compact_file(record) != user_settings.absolute():
+        report.notes.append(  # the window this record set stays where it was put
+            f"{_compact_file(record)}: autoCompactWindow left there (set by an earlier "
+            f"install); CLAUDE_CONFIG_DIR now names {user_settings.parent}: `rubi "
+            "uninstall` then `rubi install` moves it"
+        )
+        compact_window = None
 
     within = None if user else project  # a project's files must stay in the project
     settings = _load(settings_file, within)
@@ -274,6 +281,7 @@ def install(
         compact_window = None
     if compact_window and compact_target.get("autoCompactWindow") != compact_window:
         record.setdefault("compact_file_existed", user_settings.exists())
+        record.setdefault("compact_file", str(user_settings.absolute()))
         if "compact" not in record:
             record["compact"] = {
                 "present": "autoCompactWindow" in compact_target,
@@ -407,11 +415,19 @@ def _remove_server(
     _give_back(record, mcp_file, mcp, "mcp_existed", report)
 
 
+def _compact_file(record: dict[str, Any]) -> Path:
+    """The ``settings.json`` whose ``autoCompactWindow`` the install of ``record`` set:
+    the one it names (``CLAUDE_CONFIG_DIR`` may have changed since), else, for a record
+    from before the path was kept, the user's settings file now."""
+    name = record.get("compact_file")
+    return Path(name) if isinstance(name, str) and name else user_settings_file().absolute()
+
+
 def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> None:
     """Put back the ``autoCompactWindow`` install replaced, unless changed since."""
     if "compact" not in record:
         return
-    user_settings = user_settings_file()
+    user_settings = _compact_file(record)
     current = _load(user_settings)
     if current.get("autoCompactWindow") != record.get("compact_set"):
         return
@@ -426,7 +442,7 @@ def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> No
 def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:
     """Remove the visible backups of ``~/.claude/settings.json`` when the file is back
     to the bytes it had; otherwise name each one that is kept."""
-    user_settings = user_settings_file()
+    user_settings = _compact_file(record)
     entry = record.get("originals", {}).get(str(user_settings.absolute()), {})
     copy = Path(entry["copy"]) if entry.get("copy") else None
     if entry and not entry.get("existed"):
