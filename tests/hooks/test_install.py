@@ -317,6 +317,31 @@ def test_a_second_install_leaves_the_window_in_the_first_folder(
     assert not (config / "settings.json").exists()
 
 
+@pytest.mark.parametrize("value", ["~/claude-config", "claude-config"])
+def test_a_relative_claude_config_dir_is_refused_for_every_project(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """Claude Code 2.1.197 expands no ~ in CLAUDE_CONFIG_DIR and reads a relative one
+    from the folder a session starts in: ``install --user`` refuses it with one line,
+    writes nothing, and a project install leaves the user-wide window out, saying why."""
+    from rubi.app import claude_config_dir
+    from rubi.claude.userfiles import user_settings
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
+    monkeypatch.chdir(tmp_path)
+    assert user_settings() == Path(value) / "settings.json" == claude_config_dir() / "settings.json"
+    r = CliRunner().invoke(cli, ["install", "--user"])
+    assert r.exit_code != 0
+    assert "CLAUDE_CONFIG_DIR" in r.output and "absolute" in r.output
+    assert not (tmp_path / value).exists() and not (isolated_home / "claude-config").exists()
+    project = tmp_path / "p"
+    project.mkdir()
+    report = install(project, command="rubi")
+    assert any("autoCompactWindow not set" in note for note in report.notes)
+    assert not (tmp_path / value).exists() and not (isolated_home / "claude-config").exists()
+    uninstall(project)
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

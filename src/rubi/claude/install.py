@@ -37,7 +37,7 @@ from rubi.claude.hookpaths import (
     place_group,
     stale_server,
 )
-from rubi.claude.userfiles import user_json
+from rubi.claude.userfiles import user_json, wide_config_problem
 from rubi.claude.userfiles import user_settings as user_settings_file
 from rubi.core.errors import RubiError
 
@@ -215,22 +215,21 @@ def install(
             away). A project's ``.mcp.json`` always gets :data:`SHARED_COMMAND`.
 
     Raises:
-        RubiError: a settings file is not valid JSON (nothing is written then).
+        RubiError: a settings file is not valid JSON, or ``user`` with a relative
+            ``CLAUDE_CONFIG_DIR`` (:func:`rubi.claude.userfiles.wide_config_problem`);
+            nothing is written then.
     """
     command = command or rubi_command()
+    problem = wide_config_problem()
+    if problem and user:
+        raise RubiError(problem)
     settings_file, mcp_file, mcp_key = _paths(project, user)
     user_settings = user_settings_file()
     prepare_records()
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
-    if "compact" in record and _compact_file(record) != user_settings.absolute():
-        report.notes.append(  # the window this record set stays where it was put
-            f"{_compact_file(record)}: autoCompactWindow left there (set by an earlier "
-            f"install); CLAUDE_CONFIG_DIR now names {user_settings.parent}: `rubi "
-            "uninstall` then `rubi install` moves it"
-        )
-        compact_window = None
+    compact_window = _window_here(record, user_settings, problem, compact_window, report)
 
     within = None if user else project  # a project's files must stay in the project
     settings = _load(settings_file, within)
@@ -328,6 +327,31 @@ def install(
     )
     _save(record_file, record)
     return report
+
+
+def _window_here(
+    record: dict[str, Any],
+    user_settings: Path,
+    problem: str | None,
+    compact_window: int | None,
+    report: InstallReport,
+) -> int | None:
+    """``compact_window``, or None (with a note) when it must not be set in
+    ``user_settings``: ``CLAUDE_CONFIG_DIR`` names no user-wide folder (``problem``), or
+    this record's window was set in another folder (the variable changed since)."""
+    if not compact_window:
+        return None
+    if problem:
+        report.notes.append(f"autoCompactWindow not set: {problem}")
+        return None
+    if "compact" in record and _compact_file(record) != user_settings.absolute():
+        report.notes.append(  # the window this record set stays where it was put
+            f"{_compact_file(record)}: autoCompactWindow left there (set by an earlier "
+            f"install); CLAUDE_CONFIG_DIR now names {user_settings.parent}: `rubi "
+            "uninstall` then `rubi install` moves it"
+        )
+        return None
+    return compact_window
 
 
 def _touched(record: dict[str, Any], path: Path) -> bool:

@@ -106,7 +106,7 @@ def settings_files(project: Path | None) -> list[Path]:
     project's ``.claude/settings.local.json`` and ``.claude/settings.json``, the
     user's ``settings.json`` (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``)."""
     config = os.environ.get("CLAUDE_CONFIG_DIR")
-    user = Path(config).expanduser() if config else Path.home() / ".claude"
+    user = Path(config) if config else Path.home() / ".claude"  # no ~ expanded, as Claude Code
     files = [
         Path("/etc/claude-code/managed-settings.json"),
         Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
