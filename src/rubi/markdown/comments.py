@@ -43,16 +43,16 @@ __all__ = [
 ]
 
 _MARK = re.compile(r"%%|<!--|``*")
-"""A comment's opening mark or a run of backticks: a backtick, then any more (not one
-or more backticks), the same matches, but every branch of the pattern starts with a
-literal, so the engine skips to the next ``%``, ``<`` or backtick in C (its charset
-prefix) instead of trying the pattern at every character (34 → 9 µs over an
-obsidian-hub note of 2 kB)."""
+"""A comment's opening mark or a run of backticks. The run is written as one backtick
+then a repeat of zero or more, not as a repeat of one or more: the same matches, but
+every branch of the pattern then starts with a literal, so the engine skips to the next
+``%``, ``<`` or backtick in C (its first-character set) instead of trying the pattern at
+every character (34 → 9 µs over an obsidian-hub note of 2 kB)."""
 _CLOSE = {"%%": "%%", "<!--": "-->"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BACKTICKS = re.compile(r"``*")
-"""A run of backticks, written as a backtick then any more: a literal first, found in
-C (16 → 1 µs over an obsidian-hub note)."""
+"""A run of backticks, written as one backtick then a repeat of zero or more: a
+literal first, found in C (16 → 1 µs over an obsidian-hub note)."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 """A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
 _INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t| {0,3}>).*?(?:%%|<!--)", re.MULTILINE)
@@ -70,11 +70,12 @@ quoted."""
 
 def _indented_mark(body: str) -> bool:
     """``_INDENTED_MARK.search(body) is not None``, found from the comment marks: a
-    search of the pattern tries it at every line's start (about 13 µs on a profile
-    page of obsidian-hub, a recall reads twenty such notes), where a note holds a
-    handful of marks; each line holding one is read once (the next mark looked for
-    after its end: linear however many marks a line holds). No line starts indented
-    or quoted: no such mark, without a look at the marks (the common case)."""
+    search of the pattern tries it at every position, the anchor giving the engine no
+    first character to skip to (about 13 µs on a profile page of obsidian-hub; a
+    recall reads twenty such notes), where a note holds a handful of marks; each line
+    holding one is read once (the next mark looked for after its end: linear however
+    many marks a line holds). No line starts indented or quoted: no such mark, without
+    a look at the marks (the common case)."""
     if (
         "\n " not in body
         and "\n\t" not in body
@@ -110,7 +111,7 @@ def _code_blocks(body: str) -> list[tuple[int, int]]:
     indented by four columns or quoted (:data:`_INDENTED_MARK`), or a fence opens on a
     list item's or a quote's line (:data:`_CONTAINED_FENCE`): a cold recall imports no
     markdown-it for a note whose comments and fences are not nested."""
-    fences = "```" in body or "~~~" in body  # no fence, nor a fence in a list, without
+    fences = "```" in body or "~~~" in body  # else no fence at all, contained or not
     if _indented_mark(body) or (fences and _CONTAINED_FENCE.search(body)):
         from rubi.markdown.blocks import block_tokens
 
