@@ -242,3 +242,21 @@ def test_a_fence_opened_on_a_list_item_s_line_keeps_its_comment_marks() -> None:
     odd = "``` a`b\n%% x %%\n```\n\n%% kept %%"
     assert _code_blocks(odd) == code_lines(block_tokens(odd)) == [(2, 5)]
     assert shown_text(odd) == shown_body("".join(odd), block_tokens(odd)) == odd
+
+
+def test_indented_mark_found_from_the_marks_as_the_pattern_finds_it() -> None:
+    """:func:`rubi.markdown.comments._indented_mark` reads only the lines holding a
+    mark; it answers what a search of :data:`_INDENTED_MARK` answers, on texts made
+    of the pieces that decide it (indents, quotes, marks, line breaks)."""
+    import random
+
+    from rubi.markdown import comments
+
+    pieces = ["%%", "<!--", "-->", "`", "\n", "\n\n", "    ", "  ", "\t", ">", " ", "a", "- "]
+    rnd = random.Random(29)
+    texts = ["", "    %%", "a\n    b %% c", "> <!-- x", "x\n  \t%%", "%%\n    a"]
+    texts += ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
+    for text in texts:
+        expected = comments._INDENTED_MARK.search(text) is not None
+        assert comments._indented_mark(text) is expected, repr(text)
+    assert sum(comments._indented_mark(t) for t in texts) > 100  # both answers are met
