@@ -30,7 +30,16 @@ __all__ = ["import_logging"]
 
 
 def _real_traceback(attr: str) -> Any:
-    """``traceback``'s attribute ``attr``, the module imported on the first call."""
+    """``traceback``'s attribute ``attr``, the module imported on the first call.
+
+    Asked while ``logging`` is being imported (an import hook, or a thread
+    ``threading`` does not count, reads ``traceback`` then), the stand-in is still in
+    ``sys.modules``, so ``import traceback`` would give it back and this would call
+    itself until the recursion limit: it is taken out first, and the real module
+    imported."""
+    current = sys.modules.get("traceback")
+    if current is not None and vars(current).get("__getattr__") is _real_traceback:
+        sys.modules.pop("traceback", None)
     import traceback
 
     return getattr(traceback, attr)
@@ -53,4 +62,4 @@ def import_logging() -> None:
         import logging  # noqa: F401
     finally:
         if sys.modules.get("traceback") is stand_in:
-            del sys.modules["traceback"]
+            sys.modules.pop("traceback", None)
