@@ -342,6 +342,24 @@ def test_a_relative_claude_config_dir_is_refused_for_every_project(
     uninstall(project)
 
 
+def test_a_linked_user_settings_file_is_uninstalled_too(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A settings.json linked into a dotfiles folder (in CLAUDE_CONFIG_DIR or ~/.claude):
+    the install's atomic write replaces the link, and uninstall still finds the record
+    and gives the user's settings back."""
+    dotfiles = write(tmp_path / "dotfiles" / "settings.json", '{"model": "opus"}\n')
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").symlink_to(dotfiles)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    install(tmp_path, user=True)
+    assert "Stop" in read(config / "settings.json")["hooks"]
+    uninstall(tmp_path, user=True)
+    assert read(config / "settings.json") == {"model": "opus"}
+    assert dotfiles.read_text() == '{"model": "opus"}\n'
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

@@ -116,8 +116,14 @@ removes it again when it is empty, and never a config folder the user had."""
 
 def record_path(settings_file: Path) -> Path:
     """Where rubi keeps what one install added to ``settings_file`` (and, in the folder
-    of the same name without ``.json``, the originals of the files it changed)."""
-    digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
+    of the same name without ``.json``, the originals of the files it changed).
+
+    Named by the file's folder resolved and the file's own name, not by the file
+    resolved: a ``settings.json`` linked into a dotfiles folder is replaced by the
+    install's atomic write, and named by its link's target the record was not found
+    again (``rubi uninstall``: "not installed here")."""
+    named = settings_file.absolute().parent.resolve() / settings_file.name
+    digest = hashlib.sha256(str(named).encode()).hexdigest()[:16]
     return _config_home() / f"{digest}.json"
 
 
