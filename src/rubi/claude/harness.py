@@ -121,6 +121,45 @@ def codex_block(command: str) -> str:
     )
 
 
+def codex_trusts(project: Path) -> bool | None:
+    """Whether Codex trusts ``project``: its user ``config.toml`` (``$CODEX_HOME`` or
+    ``~/.codex``) gives ``trust_level = "trusted"`` under ``[projects."<path>"]`` for
+    the project's folder or one above it (Codex keys trust by the project's root,
+    found from the working folder upwards). None when that file cannot be read as
+    TOML (nothing is known then).
+
+    Codex loads a project's ``.codex/`` layers only in a trusted project (Codex's
+    "Config basics" page); a project that never got the trust question has no entry,
+    and its ``.codex/config.toml`` is ignored without a word (openai/codex issue
+    10389): ``codex mcp list`` then says no server is configured."""
+    config = _codex_home() / "config.toml"
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return False
+    folder = project.resolve()
+    for place in (folder, *folder.parents):
+        entry = projects.get(str(place))
+        if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
+            return True
+    return False
+
+
+def _codex_trust_note(project: Path, folder: Path) -> list[str]:
+    """What a project install for Codex must say while Codex does not trust the
+    project (:func:`codex_trusts`): until then none of what it wrote is read."""
+    if codex_trusts(project) is not False:
+        return []
+    return [
+        f"{folder}: Codex reads a project's .codex/ only once you trust the project "
+        "(say yes when `codex` first opens this folder); until then `codex mcp list` "
+        "shows no rubi and no hook runs"
+    ]
+
+
 def _within(project: Path, user: bool) -> Path | None:
     return None if user else project  # a project's files must stay in the project
 
@@ -226,6 +265,8 @@ def install_harness(
                 "until then `codex exec` skips it without a word"
             )
     report.notes += _machine_path_note(files.mcp.parent, command, report.changes, user)
+    if harness == "codex" and not user and report.changes:
+        report.notes += _codex_trust_note(project, files.mcp.parent)
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
     return report
