@@ -176,3 +176,33 @@ def test_a_codex_project_install_says_codex_ignores_it_until_the_project_is_trus
     uninstall_harness(project, "codex", user=True)
     config.write_text("not toml [", encoding="utf-8")  # unreadable: nothing is known, nothing said
     assert not [n for n in install_harness(project, "codex", command="rubi").notes if "trust" in n]
+
+
+def test_a_gemini_project_install_says_gemini_ignores_it_until_the_folder_is_trusted(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Gemini CLI 0.61.0 listed the project's server "Disabled" in a folder not in
+    ~/.gemini/trustedFolders.json (`gemini mcp list`), "Connected" once it was."""
+    project = tmp_path / "p"
+    project.mkdir()
+    (note,) = [n for n in install_harness(project, "gemini", command="rubi").notes if "trust" in n]
+    assert note.startswith(f"{project / '.gemini'}: Gemini reads a project's .gemini/ only once")
+    assert "`gemini mcp list` shows rubi Disabled" in note
+    uninstall_harness(project, "gemini")
+    rules = isolated_home / ".gemini" / "trustedFolders.json"
+    for trust, said in [
+        ({str(project): "TRUST_FOLDER"}, False),
+        ({str(project / "sibling"): "TRUST_PARENT"}, False),  # the folder above the one named
+        ({str(tmp_path): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"}, True),  # nearest wins
+        ({str(project / "below"): "TRUST_FOLDER"}, True),
+    ]:
+        write(rules, json.dumps(trust))
+        notes = install_harness(project, "gemini", command="rubi").notes
+        assert bool([n for n in notes if "trust" in n]) is said, trust
+        uninstall_harness(project, "gemini")
+    rules.unlink()
+    write(
+        isolated_home / ".gemini" / "settings.json",
+        '{"security": {"folderTrust": {"enabled": false}}}',
+    )
+    assert not [n for n in install_harness(project, "gemini", command="rubi").notes if "trust" in n]

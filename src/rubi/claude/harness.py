@@ -148,15 +148,70 @@ def codex_trusts(project: Path) -> bool | None:
     return False
 
 
-def _codex_trust_note(project: Path, folder: Path) -> list[str]:
-    """What a project install for Codex must say while Codex does not trust the
-    project (:func:`codex_trusts`): until then none of what it wrote is read."""
-    if codex_trusts(project) is not False:
+def gemini_trusts(project: Path) -> bool | None:
+    """Whether Gemini CLI trusts ``project`` by its user files: folder trust switched
+    off (``security.folderTrust.enabled: false`` in ``~/.gemini/settings.json``; it is
+    on unless so, as Gemini CLI 0.58's ``isFolderTrustEnabled`` reads it), or the
+    nearest rule of ``~/.gemini/trustedFolders.json`` that covers the project
+    (``TRUST_FOLDER`` a folder and what is below it, ``TRUST_PARENT`` the folder
+    above the one named, ``DO_NOT_TRUST`` a folder) is a trust. None when a file
+    cannot be read as JSON (nothing is known then). Other sources Gemini CLI takes
+    (an IDE's workspace trust, headless runs) are not seen here.
+
+    Gemini CLI 0.61.0 in an untrusted folder lists the project's server "Disabled"
+    and runs none of its hooks."""
+    folder = project.resolve()
+    base = Path.home() / ".gemini"
+    try:
+        settings = _json_object(base / "settings.json")
+        rules = _json_object(base / "trustedFolders.json")
+    except (OSError, ValueError):
+        return None
+    security = settings.get("security")
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    if isinstance(trust, dict) and trust.get("enabled") is False:
+        return True
+    best: tuple[int, bool] | None = None
+    for named, level in rules.items():
+        if level not in ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"):
+            continue
+        covered = Path(named).parent if level == "TRUST_PARENT" else Path(named)
+        if covered == folder or covered in folder.parents:
+            depth = len(covered.parts)
+            if best is None or depth >= best[0]:
+                best = (depth, level != "DO_NOT_TRUST")
+    return best is not None and best[1]
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` ({} when there is none, or it holds another type).
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: it is not JSON.
+    """
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+def _trust_note(harness: str, project: Path, folder: Path) -> list[str]:
+    """What a project install must say while the CLI does not trust the project
+    (:func:`codex_trusts`, :func:`gemini_trusts`): until then none of what it wrote
+    is read."""
+    trusted = codex_trusts(project) if harness == "codex" else gemini_trusts(project)
+    if trusted is not False:
         return []
+    if harness == "codex":
+        how = "say yes when `codex` first opens this folder"
+        seen = "`codex mcp list` shows no rubi"
+    else:
+        how = "`gemini` asks when it first opens this folder; `--skip-trust` for one run"
+        seen = "`gemini mcp list` shows rubi Disabled"
     return [
-        f"{folder}: Codex reads a project's .codex/ only once you trust the project "
-        "(say yes when `codex` first opens this folder); until then `codex mcp list` "
-        "shows no rubi and no hook runs"
+        f"{folder}: {harness.capitalize()} reads a project's {folder.name}/ only once you "
+        f"trust the project ({how}); until then {seen} and no hook runs"
     ]
 
 
@@ -265,8 +320,8 @@ def install_harness(
                 "until then `codex exec` skips it without a word"
             )
     report.notes += _machine_path_note(files.mcp.parent, command, report.changes, user)
-    if harness == "codex" and not user and report.changes:
-        report.notes += _codex_trust_note(project, files.mcp.parent)
+    if not user and report.changes:
+        report.notes += _trust_note(harness, project, files.mcp.parent)
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
     return report
