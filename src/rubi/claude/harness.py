@@ -9,13 +9,17 @@ Claude Code does (checked against the real CLIs: ``tests/e2e/test_other_harnesse
 
 - **Gemini CLI** (``settings.json``: ``.gemini/`` in the project, ``~/.gemini/`` with
   ``user``): ``mcpServers.rubi``; hooks ``SessionStart`` and ``BeforeAgent`` (its
-  prompt event), timeouts in milliseconds. Project hooks run in trusted folders only.
+  prompt event), timeouts in milliseconds. A project's ``.gemini/`` (its server and
+  hooks) is read in trusted folders only.
 - **Codex CLI** (``.codex/`` in the project, ``$CODEX_HOME`` or ``~/.codex/`` with
   ``user``): ``[mcp_servers.rubi]`` in ``config.toml`` (a block rubi appends and
   removes whole, so the rest of the file keeps its bytes) and ``SessionStart`` /
   ``UserPromptSubmit`` in ``hooks.json``, timeouts in seconds. Codex runs a new hook
   only after the user trusts it once (``/hooks`` in ``codex``); a project's
   ``.codex/`` is read in trusted projects only.
+
+A project install says when the CLI does not trust the project yet (:func:`codex_trusts`,
+:func:`gemini_trusts`): the CLI ignores what was written without a word until then.
 
 Files are given back as :mod:`rubi.claude.settingsfile` describes.
 """
@@ -196,10 +200,15 @@ def _json_object(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _trust_note(harness: str, project: Path, folder: Path) -> list[str]:
+def _trust_note(
+    harness: str, project: Path, folder: Path, user: bool, changes: list[str]
+) -> list[str]:
     """What a project install must say while the CLI does not trust the project
     (:func:`codex_trusts`, :func:`gemini_trusts`): until then none of what it wrote
-    is read."""
+    is read. Nothing for the user's own files (read everywhere) or when nothing
+    changed."""
+    if user or not changes:
+        return []
     trusted = codex_trusts(project) if harness == "codex" else gemini_trusts(project)
     if trusted is not False:
         return []
@@ -320,8 +329,7 @@ def install_harness(
                 "until then `codex exec` skips it without a word"
             )
     report.notes += _machine_path_note(files.mcp.parent, command, report.changes, user)
-    if not user and report.changes:
-        report.notes += _trust_note(harness, project, files.mcp.parent)
+    report.notes += _trust_note(harness, project, files.mcp.parent, user, report.changes)
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
     return report
