@@ -289,7 +289,7 @@ def search_index(
         near = (found.matches, found.weight, found.evidence)
     cands = Candidates(bm25, names, graph, via, *near, linked)
     texts = [query, *terms]
-    said = " ".join(texts if asks is None else [asks, *terms])
+    said = _asked(query, asks, terms)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
     words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, mapped=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
@@ -335,6 +335,13 @@ def search_index(
         named=len(names),
         **evidence,
     )
+
+
+def _asked(query: str, asks: str | None, terms: Sequence[str]) -> str:
+    """What the search asks for, read by :func:`wants_tests` and
+    :func:`wants_declarations`: ``asks`` (a reduced query's headline), else ``query``,
+    with the caller's terms."""
+    return " ".join([query if asks is None else asks, *terms])
 
 
 def _check(scope: str, top_k: int, needs: str) -> None:
