@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -43,6 +44,28 @@ def test_init_s_next_step_is_search_and_install_not_writing_notes_first(tmp_path
     last = _out("init", str(project)).splitlines()[-1]
     assert last.startswith('Next: `rubi search "..."`') and "`rubi install`" in last
     assert "write notes" not in last
+
+
+def test_init_with_the_plugin_enabled_does_not_send_the_user_to_rubi_install(
+    tmp_path: Path,
+) -> None:
+    """A new user who installed the plugin first (`claude plugin install rubi@rubi`)
+    was told by `rubi init` to run `rubi install` too, the route that makes Claude Code
+    run rubi twice (install itself then warned of it); the line now says the plugin is
+    enough and names the settings file that enables it."""
+    settings = Path.home() / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"enabledPlugins": {"rubi@rubi": True}}), encoding="utf-8")
+    project = tmp_path / "p"
+    project.mkdir()
+    last = _out("init", str(project)).splitlines()[-1]
+    assert last.startswith('Next: `rubi search "..."`')
+    assert "the rubi plugin (rubi@rubi" in last and str(settings) in last
+    assert "no `rubi install`" in last and "`rubi install` connects" not in last
+    settings.write_text(json.dumps({"enabledPlugins": {"rubi@rubi": False}}), encoding="utf-8")
+    other = tmp_path / "q"
+    other.mkdir()
+    assert "`rubi install` connects Claude Code" in _out("init", str(other)).splitlines()[-1]
 
 
 def test_index_and_reindex_say_they_map_the_code_too() -> None:

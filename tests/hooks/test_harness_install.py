@@ -143,3 +143,66 @@ def test_a_project_install_says_its_files_hold_this_machines_path(
         assert again.notes == []  # nothing added: nothing to say
     mine = install_harness(tmp_path, "gemini", user=True, command="/opt/rubi/bin/rubi")
     assert mine.notes == []  # the user's own settings stay on this machine
+
+
+def test_a_codex_project_install_says_codex_ignores_it_until_the_project_is_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex CLI 0.171.0 ignored the project's .codex/config.toml without a word in a
+    project it was never asked to trust (`codex mcp list`: "No MCP servers configured
+    yet"), and `rubi install --harness codex` said nothing of it; trusting the
+    project (an entry in the user's config.toml) made the server appear."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    project = tmp_path / "p"
+    project.mkdir()
+    report = install_harness(project, "codex", command="rubi")
+    (note,) = [n for n in report.notes if "trust" in n]
+    assert note.startswith(f"{project / '.codex'}: Codex reads a project's .codex/ only once")
+    uninstall_harness(project, "codex")
+
+    config = codex_home / "config.toml"
+    config.write_text(f'[projects."{tmp_path}"]\ntrust_level = "trusted"\n', encoding="utf-8")
+    report = install_harness(project, "codex", command="rubi")  # a folder above is trusted
+    assert not [n for n in report.notes if "trust" in n]
+    uninstall_harness(project, "codex")
+
+    config.write_text(f'[projects."{project}"]\ntrust_level = "untrusted"\n', encoding="utf-8")
+    assert [n for n in install_harness(project, "codex", command="rubi").notes if "trust" in n]
+    uninstall_harness(project, "codex")
+    user_wide = install_harness(project, "codex", user=True, command="rubi")
+    assert not [n for n in user_wide.notes if "trust" in n]  # every project: no trust needed
+    uninstall_harness(project, "codex", user=True)
+    config.write_text("not toml [", encoding="utf-8")  # unreadable: nothing is known, nothing said
+    assert not [n for n in install_harness(project, "codex", command="rubi").notes if "trust" in n]
+
+
+def test_a_gemini_project_install_says_gemini_ignores_it_until_the_folder_is_trusted(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Gemini CLI 0.61.0 listed the project's server "Disabled" in a folder not in
+    ~/.gemini/trustedFolders.json (`gemini mcp list`), "Connected" once it was."""
+    project = tmp_path / "p"
+    project.mkdir()
+    (note,) = [n for n in install_harness(project, "gemini", command="rubi").notes if "trust" in n]
+    assert note.startswith(f"{project / '.gemini'}: Gemini reads a project's .gemini/ only once")
+    assert "`gemini mcp list` shows rubi Disabled" in note
+    uninstall_harness(project, "gemini")
+    rules = isolated_home / ".gemini" / "trustedFolders.json"
+    for trust, said in [
+        ({str(project): "TRUST_FOLDER"}, False),
+        ({str(project / "sibling"): "TRUST_PARENT"}, False),  # the folder above the one named
+        ({str(tmp_path): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"}, True),  # nearest wins
+        ({str(project / "below"): "TRUST_FOLDER"}, True),
+    ]:
+        write(rules, json.dumps(trust))
+        notes = install_harness(project, "gemini", command="rubi").notes
+        assert bool([n for n in notes if "trust" in n]) is said, trust
+        uninstall_harness(project, "gemini")
+    rules.unlink()
+    write(
+        isolated_home / ".gemini" / "settings.json",
+        '{"security": {"folderTrust": {"enabled": false}}}',
+    )
+    assert not [n for n in install_harness(project, "gemini", command="rubi").notes if "trust" in n]

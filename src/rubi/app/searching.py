@@ -380,7 +380,13 @@ def _search_one(
                 needs=needs,
             )
             # "on 7 May 2023" finds that day's records (its day keys as terms)
-            result = searched(reduced, terms=(*terms, *day_keys(reduced)), analysis=analysis)
+            # A reduced query asks for tests in its headline, not in its pasted body
+            result = searched(
+                reduced,
+                terms=(*terms, *day_keys(reduced)),
+                analysis=analysis,
+                asks=head or None,
+            )
             if head:
                 from rubi.search.headline import fuse_headline
 

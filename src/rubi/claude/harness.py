@@ -9,13 +9,17 @@ Claude Code does (checked against the real CLIs: ``tests/e2e/test_other_harnesse
 
 - **Gemini CLI** (``settings.json``: ``.gemini/`` in the project, ``~/.gemini/`` with
   ``user``): ``mcpServers.rubi``; hooks ``SessionStart`` and ``BeforeAgent`` (its
-  prompt event), timeouts in milliseconds. Project hooks run in trusted folders only.
+  prompt event), timeouts in milliseconds. A project's ``.gemini/`` (its server and
+  hooks) is read in trusted folders only.
 - **Codex CLI** (``.codex/`` in the project, ``$CODEX_HOME`` or ``~/.codex/`` with
   ``user``): ``[mcp_servers.rubi]`` in ``config.toml`` (a block rubi appends and
   removes whole, so the rest of the file keeps its bytes) and ``SessionStart`` /
   ``UserPromptSubmit`` in ``hooks.json``, timeouts in seconds. Codex runs a new hook
   only after the user trusts it once (``/hooks`` in ``codex``); a project's
   ``.codex/`` is read in trusted projects only.
+
+A project install says when the CLI does not trust the project yet (:func:`codex_trusts`,
+:func:`gemini_trusts`): the CLI ignores what was written without a word until then.
 
 Files are given back as :mod:`rubi.claude.settingsfile` describes.
 """
@@ -119,6 +123,105 @@ def codex_block(command: str) -> str:
         f"\n{_BLOCK_START}\n[mcp_servers.rubi]\n"
         f'command = {_toml_string(command)}\nargs = ["serve"]\n'
     )
+
+
+def codex_trusts(project: Path) -> bool | None:
+    """Whether Codex trusts ``project``: its user ``config.toml`` (``$CODEX_HOME`` or
+    ``~/.codex``) gives ``trust_level = "trusted"`` under ``[projects."<path>"]`` for
+    the project's folder or one above it (Codex keys trust by the project's root,
+    found from the working folder upwards). None when that file cannot be read as
+    TOML (nothing is known then).
+
+    Codex loads a project's ``.codex/`` layers only in a trusted project (Codex's
+    "Config basics" page); a project that never got the trust question has no entry,
+    and its ``.codex/config.toml`` is ignored without a word (openai/codex issue
+    10389): ``codex mcp list`` then says no server is configured."""
+    config = _codex_home() / "config.toml"
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return False
+    folder = project.resolve()
+    for place in (folder, *folder.parents):
+        entry = projects.get(str(place))
+        if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
+            return True
+    return False
+
+
+def gemini_trusts(project: Path) -> bool | None:
+    """Whether Gemini CLI trusts ``project`` by its user files: folder trust switched
+    off (``security.folderTrust.enabled: false`` in ``~/.gemini/settings.json``; it is
+    on unless so, as Gemini CLI 0.58's ``isFolderTrustEnabled`` reads it), or the
+    nearest rule of ``~/.gemini/trustedFolders.json`` that covers the project
+    (``TRUST_FOLDER`` a folder and what is below it, ``TRUST_PARENT`` the folder
+    above the one named, ``DO_NOT_TRUST`` a folder) is a trust. None when a file
+    cannot be read as JSON (nothing is known then). Other sources Gemini CLI takes
+    (an IDE's workspace trust, headless runs) are not seen here.
+
+    Gemini CLI 0.61.0 in an untrusted folder lists the project's server "Disabled"
+    and runs none of its hooks."""
+    folder = project.resolve()
+    base = Path.home() / ".gemini"
+    try:
+        settings = _json_object(base / "settings.json")
+        rules = _json_object(base / "trustedFolders.json")
+    except (OSError, ValueError):
+        return None
+    security = settings.get("security")
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    if isinstance(trust, dict) and trust.get("enabled") is False:
+        return True
+    best: tuple[int, bool] | None = None
+    for named, level in rules.items():
+        if level not in ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"):
+            continue
+        covered = Path(named).parent if level == "TRUST_PARENT" else Path(named)
+        if covered == folder or covered in folder.parents:
+            depth = len(covered.parts)
+            if best is None or depth >= best[0]:
+                best = (depth, level != "DO_NOT_TRUST")
+    return best is not None and best[1]
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` ({} when there is none, or it holds another type).
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: it is not JSON.
+    """
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+def _trust_note(
+    harness: str, project: Path, folder: Path, user: bool, changes: list[str]
+) -> list[str]:
+    """What a project install must say while the CLI does not trust the project
+    (:func:`codex_trusts`, :func:`gemini_trusts`): until then none of what it wrote
+    is read. Nothing for the user's own files (read everywhere) or when nothing
+    changed."""
+    if user or not changes:
+        return []
+    trusted = codex_trusts(project) if harness == "codex" else gemini_trusts(project)
+    if trusted is not False:
+        return []
+    if harness == "codex":
+        how = "say yes when `codex` first opens this folder"
+        seen = "`codex mcp list` shows no rubi"
+    else:
+        how = "`gemini` asks when it first opens this folder; `--skip-trust` for one run"
+        seen = "`gemini mcp list` shows rubi Disabled"
+    return [
+        f"{folder}: {harness.capitalize()} reads a project's {folder.name}/ only once you "
+        f"trust the project ({how}); until then {seen} and no hook runs"
+    ]
 
 
 def _within(project: Path, user: bool) -> Path | None:
@@ -226,6 +329,7 @@ def install_harness(
                 "until then `codex exec` skips it without a word"
             )
     report.notes += _machine_path_note(files.mcp.parent, command, report.changes, user)
+    report.notes += _trust_note(harness, project, files.mcp.parent, user, report.changes)
     record.update({"harness": harness, "mcp_file": str(files.mcp), "hooks_file": str(files.hooks)})
     settingsfile.save(record_file, record)
     return report

@@ -53,9 +53,24 @@ def init(project: Path | None) -> None:
             )
         else:
             echo(f"Created {name} with a short 'Project memory (rubi)' section.")
-    echo(
-        'Next: `rubi search "..."` (indexes the notes and the code first); '
-        "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    echo(_next_step(project))
+
+
+def _next_step(project: Path) -> str:
+    """The line after ``rubi init``: search, then connect Claude Code, unless rubi's
+    plugin already does (enabled in Claude Code's settings for this project): then
+    ``rubi install`` would make Claude Code run rubi twice
+    (:mod:`rubi.claude.plugincheck`), so the line says the plugin is enough."""
+    from rubi.claude.plugincheck import enabled_plugin
+
+    search = 'Next: `rubi search "..."` (indexes the notes and the code first); '
+    plugin = enabled_plugin(project.resolve())
+    if plugin is None:
+        return search + "`rubi install` connects Claude Code (its hooks and the MCP server)."
+    key, where = plugin
+    return search + (
+        f"the rubi plugin ({key}, enabled in {where}) connects Claude Code already: "
+        "no `rubi install` (with both, Claude Code runs rubi twice)."
     )
 
 

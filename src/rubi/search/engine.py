@@ -202,6 +202,7 @@ def search_index(
     analysis: QueryAnalysis | None = None,
     why: bool = True,
     needs: str = "",
+    asks: str | None = None,
 ) -> SearchResult:
     """Search one vault's index and graph.
 
@@ -234,6 +235,10 @@ def search_index(
             not :attr:`SearchResult.relevant` or named nothing (the recall of a short
             prompt), so such a search ends once the text and name lists have told (no
             walk, dense list, fusion, collapse or hits; 0 candidates); "": always hits.
+        asks: the text that says what kind of file the search asks for (tests,
+            examples, type declarations: :func:`wants_tests`, :func:`wants_declarations`)
+            when that is not ``query``: a reduced query's headline
+            (:mod:`rubi.search.headline`); None reads ``query``.
 
     Returns:
         A :class:`SearchResult`; each hit's passages and snippet are read from its
@@ -284,7 +289,7 @@ def search_index(
         near = (found.matches, found.weight, found.evidence)
     cands = Candidates(bm25, names, graph, via, *near, linked)
     texts = [query, *terms]
-    said = " ".join(texts)
+    said = _asked(query, asks, terms)
     fused, variants = fuse(g, cands, wants_tests(said), wants_declarations(said))
     words = query_words(query, terms, KIND_FOR_SCOPE[scope] == "file", analysis, mapped=why)
     by_name = {m.id: m for m in weighed}  # a name that did not vote says why
@@ -330,6 +335,13 @@ def search_index(
         named=len(names),
         **evidence,
     )
+
+
+def _asked(query: str, asks: str | None, terms: Sequence[str]) -> str:
+    """What the search asks for, read by :func:`wants_tests` and
+    :func:`wants_declarations`: ``asks`` (a reduced query's headline), else ``query``,
+    with the caller's terms."""
+    return " ".join([query if asks is None else asks, *terms])
 
 
 def _check(scope: str, top_k: int, needs: str) -> None:

@@ -17,6 +17,16 @@ is searched twice, whole and headline, and the two hit lists are fused by recipr
 rank fusion with equal weights (Cormack, Clarke & Büttcher 2009, "Reciprocal rank
 fusion outperforms Condorcet and individual rank learning methods"; ``k`` =
 :data:`~rubi.search.fuse.RRF_K`, the engine's own).
+
+Such a query asks for tests, examples or type declarations
+(:func:`rubi.search.nodeweights.wants_tests`) only in its headline: its whole search
+reads the headline for that (``asks`` of :func:`rubi.search.engine.search_index`),
+not the body's words. A report's body says "test" and "example" as a matter of
+course (an issue template's "### Example", "Test passed" under "Current behavior", a
+file ``test.py`` to reproduce with), and read there the words turned off the half
+weight of test files for the whole issue, so test files that repeat the example's
+names came first above the source (``docs/benchmarks-history.md``, "issue 28: a
+reduced query asks for tests in its headline, twenty-seventh pass").
 """
 
 from __future__ import annotations
