@@ -70,6 +70,28 @@ def test_a_note_of_code_alone_is_voted_on_by_its_comments() -> None:
     assert detect_language(note) == "es"
 
 
+def test_html_tags_do_not_vote() -> None:
+    # Markdown documentation anchors its headings with <a name=...> and lays tables out
+    # with <ul><li>: "a" and "li" are stop words of Italian (and of English, Romanian,
+    # Portuguese). Counted, they read this Finnish page as Italian.
+    page = (
+        '# <a name="overview"></a>Kassaraportit\n\n'
+        "Raportit näyttävät yrityksen kassavirran ja pankkitilien saldot valuutoittain.\n\n"
+        '## <a name="setup"></a>Asetukset\n\n'
+        "Määritä kirjanpitovaluutta ja vaihtokurssit ennen raporttien avaamista.\n\n"
+        '## <a name="reports"></a>Raporttisivut\n\n'
+        "| Raportti | Sisältö |\n|---|---|\n"
+        "| Yhteenveto | <ul><li>Saapuvat kassavirrat</li><li>Lähtevät kassavirrat</li>"
+        "<li>Pankkitilin saldo</li></ul> |\n"
+        "| Ennuste | <ul><li>Päivittäinen ennuste</li><li>Ennusteen tiedot</li></ul> |\n\n"
+        "Tämä sivu on tarkoitettu henkilöille, jotka vastaavat yrityksen käteisvaroista, ja "
+        "se kertoo, mistä tiedoista raportit muodostetaan.\n"
+    )
+    assert detect_language(page) == "fi"
+    # a comparison is no tag: its words still vote
+    assert detect_language("if a < b and c > d then " + SAMPLES["en"]) == "en"
+
+
 def test_a_query_is_read_against_the_languages_of_its_index() -> None:
     assert query_language("¿cómo guardo un dato para usarlo más tarde?", ["en", "es"]) == "es"
     assert query_language("how do I keep the value for later", ["en", "es"]) == "en"
