@@ -28,6 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
+from rubi.claude.compactrecord import (
+    give_back_left,
+    restore_compact_window,
+    settle_backups,
+    touched,
+    window_here,
+)
 from rubi.claude.hookevents import POST_TOOL_MATCHER
 from rubi.claude.hookpaths import (
     SHARED_COMMAND,
@@ -235,7 +242,7 @@ def install(
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
-    compact_window = _window_here(record, user_settings, problem, compact_window, report)
+    compact_window = window_here(record, user_settings, problem, compact_window, report.notes)
 
     within = None if user else project  # a project's files must stay in the project
     settings = _load(settings_file, within)
@@ -335,54 +342,6 @@ def install(
     return report
 
 
-def _window_here(
-    record: dict[str, Any],
-    user_settings: Path,
-    problem: str | None,
-    compact_window: int | None,
-    report: InstallReport,
-) -> int | None:
-    """``compact_window``, or None (with a note) when it must not be set in
-    ``user_settings``: ``CLAUDE_CONFIG_DIR`` names no user-wide folder (``problem``), or
-    this record's window was set in another folder (the variable changed since)."""
-    if not compact_window:
-        return None
-    if problem:
-        report.notes.append(f"autoCompactWindow not set: {problem}")
-        return None
-    if "compact" in record and _compact_file(record) != user_settings.absolute():
-        report.notes.append(  # the window this record set stays where it was put
-            f"{_compact_file(record)}: autoCompactWindow left there (set by an earlier "
-            f"install); CLAUDE_CONFIG_DIR now names {user_settings.parent}: `rubi "
-            "uninstall` then `rubi install` moves it"
-        )
-        return None
-    return compact_window
-
-
-def _touched(record: dict[str, Any], path: Path) -> bool:
-    """Whether install wrote ``path`` (its original is kept in the record)."""
-    return str(path.absolute()) in record.get("originals", {})
-
-
-def _give_back(
-    record: dict[str, Any],
-    path: Path,
-    data: dict[str, Any],
-    existed_key: str,
-    report: InstallReport,
-) -> None:
-    """Write what is left of ``path`` (:func:`rubi.claude.settingsfile.give_back`); a
-    record from before originals were kept falls back to the old rule: delete the file
-    when install created it and nothing is left."""
-    if _touched(record, path):
-        settingsfile.give_back(record, path, data, report.changes)
-    elif data or record.get(existed_key, True):
-        _save(path, data)
-    elif path.exists():
-        path.unlink()
-
-
 def _remove_hooks(
     settings_file: Path, record: dict[str, Any], within: Path | None, report: InstallReport
 ) -> None:
@@ -403,8 +362,8 @@ def _remove_hooks(
         del settings["hooks"]
     if within is not None and "mcp" in record:
         removed = _forget_approval(settings, settings_file, report) or removed
-    if removed or _touched(record, settings_file):
-        _give_back(record, settings_file, settings, "settings_existed", report)
+    if removed or touched(record, settings_file):
+        give_back_left(record, settings_file, settings, "settings_existed", report.changes)
 
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers")
@@ -442,57 +401,7 @@ def _remove_server(
     report.changes.append(f"{mcp_file}: removed MCP server rubi")
     if not servers:
         mcp.pop(mcp_key, None)
-    _give_back(record, mcp_file, mcp, "mcp_existed", report)
-
-
-def _compact_file(record: dict[str, Any]) -> Path:
-    """The ``settings.json`` whose ``autoCompactWindow`` the install of ``record`` set:
-    the one it names (``CLAUDE_CONFIG_DIR`` may have changed since), else, for a record
-    from before the path was kept, the user's settings file now."""
-    name = record.get("compact_file")
-    return Path(name) if isinstance(name, str) and name else user_settings_file().absolute()
-
-
-def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> None:
-    """Put back the ``autoCompactWindow`` install replaced, unless changed since."""
-    if "compact" not in record:
-        return
-    user_settings = _compact_file(record)
-    current = _load(user_settings)
-    if current.get("autoCompactWindow") != record.get("compact_set"):
-        return
-    if record["compact"]["present"]:
-        current["autoCompactWindow"] = record["compact"]["value"]
-    else:
-        current.pop("autoCompactWindow", None)
-    report.changes.append(f"{user_settings}: autoCompactWindow restored")
-    _give_back(record, user_settings, current, "compact_file_existed", report)  # may remove it
-
-
-def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:
-    """Remove the visible backups of ``~/.claude/settings.json`` when the file is back
-    to the bytes it had; otherwise name each one that is kept."""
-    user_settings = _compact_file(record)
-    entry = record.get("originals", {}).get(str(user_settings.absolute()), {})
-    copy = Path(entry["copy"]) if entry.get("copy") else None
-    if entry and not entry.get("existed"):
-        restored = not user_settings.exists()
-    else:
-        restored = (
-            copy is not None
-            and copy.is_file()
-            and user_settings.is_file()
-            and copy.read_bytes() == user_settings.read_bytes()
-        )
-    for name in record.get("backups", []):
-        backup = Path(name)
-        if not backup.is_file():
-            continue
-        if restored:
-            backup.unlink()
-            report.changes.append(f"{backup}: removed (the settings are as before install)")
-        else:
-            report.changes.append(f"{backup}: backup kept (the settings changed since install)")
+    give_back_left(record, mcp_file, mcp, "mcp_existed", report.changes)
 
 
 def uninstall(project: Path, *, user: bool = False) -> InstallReport:
@@ -510,8 +419,8 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     within = None if user else project  # a project's files must stay in the project
     _remove_hooks(settings_file, record, within, report)
     _remove_server(mcp_file, mcp_key, record, within, report)
-    _restore_compact_window(record, report)
-    _settle_backups(record, report)
+    restore_compact_window(record, report.changes)
+    settle_backups(record, report.changes)
     record_file.unlink()
     shutil.rmtree(_store(record_file), ignore_errors=True)
     settingsfile.remove_created_dirs(record, report.changes)
