@@ -12,14 +12,11 @@ from rubi import app
 from rubi.index.querymatch import BM25Hit
 from rubi.search.notewindow import (
     MIN_SHARE,
-    WINDOW_SPREAD_POWER,
     WINDOW_WORDS,
     NoteQuestion,
     by_note_window,
     note_question,
     note_window_share,
-    note_window_shares,
-    window_factor,
 )
 from rubi.semantic import DISABLE_ENV
 
@@ -111,34 +108,3 @@ def test_an_unread_hit_keeps_its_score_and_a_code_file_is_measured_as_a_note() -
     texts = {"gone": "", "code": "alpha = beta(gamma)\n", "none": "nothing of it"}
     out = by_note_window(hits, six, lambda h: texts[h.id])
     assert [(h.id, h.score) for h in out] == [("gone", 3.0), ("code", 1.0), ("none", MIN_SHARE)]
-
-
-def test_a_page_whose_matches_lie_apart_loses_what_it_holds_outside_its_window() -> None:
-    six = _question("alpha", "beta", "gamma", "delta", "omega", "sigma")
-    apart = "alpha beta gamma\n" + _filler(WINDOW_WORDS) + "delta omega sigma\n"
-    short = "alpha beta gamma, and nothing else\n"
-    assert note_window_shares(apart, six) == (0.5, 1.0)
-    assert note_window_shares(short, six) == (0.5, 0.5)
-    assert window_factor((0.5, 0.5)) == 0.5  # all it holds meets: the share alone
-    assert window_factor((0.5, 1.0)) == 0.5 * 0.5**WINDOW_SPREAD_POWER
-    assert window_factor((0.0, 0.0)) == MIN_SHARE  # holds none of it: not 0
-    assert window_factor(None) == 1.0
-    # BM25F credits the page for the three words outside its best window: it led
-    hits = [_hit("apart", 1.3), _hit("short", 1.0)]
-    texts = {"apart": apart, "short": short}
-    assert [h.id for h in by_note_window(hits, six, lambda h: texts[h.id])] == ["short", "apart"]
-
-
-def test_the_shares_weigh_a_word_of_two_readings_once() -> None:
-    two = NoteQuestion(
-        "nl",
-        ("kleur", "doorzicht", "doorzichtig"),
-        ("kleur", "doorzicht", "doorzicht"),
-        (1.0, 2.0, 3.0),
-        2,
-        (0, 1, 1),
-    )
-    text = "kleur " + _filler(WINDOW_WORDS) + " doorzichtig doorzicht"
-    window, whole = note_window_shares(text, two) or (0.0, 0.0)
-    assert whole == 1.0  # the word held at its larger reading, counted once
-    assert window == 3.0 / 4.0

@@ -71,17 +71,14 @@ __all__ = [
     "MIN_SHARE",
     "WINDOW_HITS",
     "WINDOW_POWER",
-    "WINDOW_SPREAD_POWER",
     "WINDOW_WORDS",
     "NoteQuestion",
     "by_best_passage",
     "by_note_window",
     "note_question",
     "note_window_share",
-    "note_window_shares",
     "question_bm25",
     "question_k1",
-    "window_factor",
     "word_numbers",
 ]
 
@@ -95,17 +92,6 @@ note whole, ranked within a question or two of it at three times the cost
 WINDOW_POWER = 1.0
 """The exponent of the window's share: the full coordination factor of the best
 window. 0.5 (the code rule's) moved the same questions less."""
-WINDOW_SPREAD_POWER = 0.5
-"""The exponent of a hit's concentration: the share of the question's IDF mass its best
-window holds over the share the whole note holds (1 for a note no longer than the
-window, or whose matches all meet in one window). BM25F credits a long page for every
-question word it holds anywhere, and the window's share discounts only the words it
-does not hold at all; a page whose matches lie apart (a service overview naming each
-word in another section, a reference page of many commands) kept the credit of the
-words outside its best window and outranked the page that answers in one place. 0.5
-on the 16 knowledge-base development halves and notes-qa: 0 is the rule before, 1
-discounted long pages that answer in two sections (``docs/benchmarks-history.md``,
-"issue 28: product documentation, a long page's matches apart, twenty-seventh pass")."""
 WINDOW_HITS = 20
 """Text hits reordered (the first of the text list; the rest follow in BM25F's order):
 the notes that can reach the first ten. All 50 moved no answer more on the halves."""
@@ -290,17 +276,6 @@ def note_window_share(
     question without terms (nothing to measure). ``digest``: ``text``'s
     :func:`~rubi.search.textkey.text_key`, to keep and reuse each term's offsets in
     it (the same share either way)."""
-    shares = note_window_shares(text, question, window, digest)
-    return None if shares is None else shares[0]
-
-
-def note_window_shares(
-    text: str, question: NoteQuestion, window: int = WINDOW_WORDS, digest: bytes | None = None
-) -> tuple[float, float] | None:
-    """:func:`note_window_share` and the share (0 to 1) of ``question``'s IDF mass the
-    whole of ``text`` holds (each word its largest term's IDF the text holds, as the
-    window weighs it), from one search of ``text`` for the question's terms; None
-    for a question without terms."""
     mass = question.mass
     if mass <= 0:
         return None
@@ -309,19 +284,13 @@ def note_window_shares(
     ats = word_numbers(text, [pos for pos, _ in found])
     terms = [index for _, index in found]
     words = question.readings
-    held = set(terms)
     if words and len(set(words)) < len(words):  # a word of two terms
         best = best_word_window(ats, terms, question.idfs, words, window)
-        top: dict[int, float] = {}
-        for index in held:
-            top[words[index]] = max(question.idfs[index], top.get(words[index], 0.0))
-        whole = math.fsum(top.values())
     else:
         from rubi.search.codewindow import best_window  # questions the window measures
 
         best = best_window(ats, terms, question.idfs, window)[0]
-        whole = math.fsum(question.idfs[index] for index in held)
-    return min(1.0, best / mass), min(1.0, whole / mass)
+    return min(1.0, best / mass)
 
 
 def best_word_window(
@@ -443,20 +412,6 @@ def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int
     return found
 
 
-def window_factor(shares: tuple[float, float] | None) -> float:
-    """What a hit's score is multiplied by, from its :func:`note_window_shares`
-    ``(window, whole)``: the window's share (at least :data:`MIN_SHARE`) to
-    :data:`WINDOW_POWER`, times its concentration ``window / whole`` to
-    :data:`WINDOW_SPREAD_POWER` (1 when the note holds none of the question); 1.0 for
-    no shares (an unread hit, a question without terms)."""
-    if shares is None:
-        return 1.0
-    share, whole = shares
-    concentration = share / whole if whole > 0 else 1.0
-    factor: float = max(share, MIN_SHARE) ** WINDOW_POWER * concentration**WINDOW_SPREAD_POWER
-    return factor
-
-
 def by_note_window(
     hits: Sequence[BM25Hit],
     asked: NoteQuestion,
@@ -464,24 +419,24 @@ def by_note_window(
     digest_of: Callable[[BM25Hit], bytes] | None = None,
 ) -> list[BM25Hit]:
     """``hits`` (the text list of a search of notes, or of notes and code) with the
-    first :data:`WINDOW_HITS` scored times their :func:`window_factor` (their
-    :func:`note_window_share` of ``asked`` and how much of what the note holds of it
-    that window holds) and re-sorted (ties in the given order), when the question
-    has :data:`COVERAGE_MIN_WORDS` to :data:`COVERAGE_MAX_WORDS` words
-    (:attr:`NoteQuestion.size`); else as given. A code file among notes is measured
-    by the same window (left unmeasured, it rose above every note the rule lowered: a
-    module repeating one word of the question above the note holding all of them); a
-    hit whose text cannot be read (``text_of`` gives "") keeps its score.
-    ``digest_of``: a hit's text's digest, to reuse its terms' offsets
-    (:func:`note_window_share`)."""
+    first :data:`WINDOW_HITS` scored times their :func:`note_window_share` of
+    ``asked`` (at least :data:`MIN_SHARE`) to :data:`WINDOW_POWER` and re-sorted (ties
+    in the given order), when the question has :data:`COVERAGE_MIN_WORDS` to
+    :data:`COVERAGE_MAX_WORDS` words (:attr:`NoteQuestion.size`); else as given. A
+    code file among notes is measured by the same window (left unmeasured, it rose
+    above every note the rule lowered: a module repeating one word of the question
+    above the note holding all of them); a hit whose text cannot be read (``text_of``
+    gives "") keeps its score. ``digest_of``: a hit's text's digest, to reuse its
+    terms' offsets (:func:`note_window_share`)."""
     if not COVERAGE_MIN_WORDS <= asked.size <= COVERAGE_MAX_WORDS:
         return list(hits)
     head = []
     for h in hits[:WINDOW_HITS]:
         text = text_of(h)
         digest = digest_of(h) if text and digest_of is not None else None
-        shares = note_window_shares(text, asked, WINDOW_WORDS, digest) if text else None
-        head.append(replace(h, score=h.score * window_factor(shares)))
+        share = note_window_share(text, asked, WINDOW_WORDS, digest) if text else None
+        factor = 1.0 if share is None else max(share, MIN_SHARE) ** WINDOW_POWER
+        head.append(replace(h, score=h.score * factor))
     head.sort(key=lambda h: -h.score)
     return [*head, *hits[WINDOW_HITS:]]
 
