@@ -25,7 +25,8 @@ the whole text as one window):
 - ``off``: 1 (BM25F's order, the prose saturation kept);
 - ``power:P``: ``s ** P``;
 - ``apart:G``: ``s * (s / w) ** G``, a page whose matches lie apart losing the part of
-  BM25F's credit its best window does not hold (``G`` 0 is ``base``);
+  BM25F's credit its best window does not hold (``G`` 0 is ``base``); ``apart:G:P``:
+  ``s ** P * (s / w) ** G`` (``apart:0.5:0.5`` is ``s / sqrt(w)``);
 - ``blend:L``: ``(1 - L) * s + L * w``, passage and document evidence mixed (Callan
   1994).
 
@@ -70,11 +71,13 @@ def factor(variant: str, share: float, whole: float, power: float, min_share: fl
         return s**power
     if name == "off":
         return 1.0
+    if name == "apart":  # apart:G or apart:G:P
+        spread, _, power_arg = arg.partition(":")
+        at = s ** float(power_arg or 1.0)
+        return at * ((share / whole) if whole > 0 else 1.0) ** float(spread)
     value = float(arg)
     if name == "power":
         return s**value
-    if name == "apart":
-        return s * ((share / whole) if whole > 0 else 1.0) ** value
     if name == "blend":
         return max((1 - value) * share + value * whole, min_share)
     raise ValueError(f"unknown variant {variant!r}: base, off, power:P, apart:G or blend:L")
@@ -186,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run")
     r.add_argument("--set", dest="set_dir", type=Path, required=True)
     r.add_argument("--corpus", type=Path, required=True)
-    r.add_argument("--variants", default="base,off,power:0.5,apart:0.5,blend:0.3")
+    r.add_argument("--variants", default="base,off,power:0.5,apart:0.5,apart:0.5:0.5,blend:0.3")
     r.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
     t.add_argument("rows", type=Path, nargs="+")

@@ -31,6 +31,7 @@ def test_each_variant_scores_a_window_and_its_whole_text(wg: ModuleType) -> None
     assert wg.factor("apart:1", 0.5, 1.0, 1.0, 0.01) == 0.25  # half of what it holds meets
     assert wg.factor("apart:1", 0.5, 0.5, 1.0, 0.01) == 0.5  # all of it meets: the share
     assert wg.factor("apart:1", 0.0, 0.0, 1.0, 0.01) == 0.01  # holds none: the floor
+    assert wg.factor("apart:0.5:0.5", 0.25, 1.0, 1.0, 0.01) == 0.25  # s / sqrt(w)
     assert wg.factor("blend:0.5", 0.2, 0.6, 1.0, 0.01) == pytest.approx(0.4)
     with pytest.raises(ValueError, match="unknown variant"):
         wg.factor("window:200", 0.5, 1.0, 1.0, 0.01)
