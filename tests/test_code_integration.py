@@ -221,6 +221,15 @@ def test_generated_pages_do_not_outrank_what_they_echo(project: Path) -> None:
         # Swift: the package's Tests/ root and UI test targets (an upper case before it)
         ("Tests/Helpers.swift", True),
         ("MyAppUITests/Launch.swift", True),
+        # PHPUnit's test classes, beside the code or in tests/
+        ("src/Schema/FieldMetadataTest.php", True),
+        ("src/Schema/FieldMetadata.php", False),
+        # below a main source set a folder is a package; above it, still a test folder
+        ("interop/src/main/kotlin/a/metadata/specs/ClassInspector.kt", False),
+        ("lib/src/commonMain/kotlin/a/testing/CliktTesting.kt", False),
+        ("lib/src/main/java/a/specs/FooTest.java", True),
+        ("tests/src/commonMain/kotlin/a/ListenerVerifier.kt", True),
+        ("spec/src/main/ruby/a.rb", True),
     ],
 )
 def test_test_paths_are_not_central(path: str, is_test: bool) -> None:

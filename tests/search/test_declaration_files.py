@@ -88,7 +88,7 @@ def test_node_weight_halves_a_declaration_file_unless_wanted() -> None:
     assert node_weight(node, False, declarations_wanted=True) == 1.0
     assert node_weight({"kind": "file", "path": "lib/levels.js"}, False) == 1.0
     assert node_weight({"kind": "note", "path": "x.d.ts"}, False) == 1.0
-    test_types = {"kind": "file", "path": "test/types/x.d.ts", "secondary": True}
+    test_types = {"kind": "file", "path": "test/types/x.d.ts"}
     assert node_weight(test_types, False) == SECONDARY_FILE_WEIGHT  # one rule, not both
 
 

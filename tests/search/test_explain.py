@@ -47,13 +47,18 @@ def test_every_kind_has_a_format() -> None:
     [
         ({}, False, 1.0),
         ({"generated": True}, False, GENERATED_PAGE_WEIGHT),
-        ({"generated": True, "secondary": True}, False, GENERATED_PAGE_WEIGHT),
-        ({"secondary": True}, False, SECONDARY_FILE_WEIGHT),
-        ({"secondary": True}, True, 1.0),
+        ({"generated": True, "kind": "file", "path": "tests/t.py"}, False, GENERATED_PAGE_WEIGHT),
+        ({"kind": "file", "path": "tests/test_app.py"}, False, SECONDARY_FILE_WEIGHT),
+        ({"kind": "file", "path": "tests/test_app.py"}, True, 1.0),
+        ({"kind": "file", "path": "examples/hello.py"}, False, SECONDARY_FILE_WEIGHT),
+        ({"kind": "file", "path": "src/app.py"}, False, 1.0),
+        ({"kind": "note", "path": "tests/notes.md"}, False, 1.0),  # a note is never a test
+        # read from the path: a node of a graph built under older rules holds no kind
+        ({"kind": "file", "path": "src/main/kotlin/a/specs/Inspector.kt"}, False, 1.0),
     ],
 )
 def test_node_weight_takes_the_first_rule_that_applies(
-    node: dict[str, bool], tests_wanted: bool, weight: float
+    node: dict[str, object], tests_wanted: bool, weight: float
 ) -> None:
     assert node_weight(node, tests_wanted) == weight
 

@@ -48,7 +48,7 @@ GROUPING_VERSION = 2
 """Which rules group files into modules and name them; a map saved under another
 version is grouped again at the next run (:func:`rubi.sync.code.code_fingerprint`).
 2: a segment that repeats the one before it does not count (``gson``, not ``gson/gson``)."""
-RESOLVER_VERSION = 8
+RESOLVER_VERSION = 9
 """Which rules the resolvers (:mod:`rubi.codemap.lang`) follow, where an import leads;
 kept here, beside the grouping's, so that checking a map's rules imports no parser. A
 map saved under another version is mapped again at the next run, from the cached
@@ -65,7 +65,10 @@ parses. 2: a standard library name is not resolved against another root's packag
 8: no resolver rule changed; made again because :func:`rubi.core.filekinds.is_test_path`
 reads a singular ``xTest/`` folder as a test source set only under ``src/`` (a package
 ``abTest/`` is code again) and any folder ending in ``Tests/`` as tests (``Tests/``,
-``MyAppUITests/``)."""
+``MyAppUITests/``).
+9: no resolver rule changed; made again because :func:`rubi.core.filekinds.is_test_path`
+reads PHPUnit's ``XTest.php`` as a test and a folder below a Gradle or Maven main source
+set (``src/main/``, ``src/commonMain/``) as a package (kotlinpoet's ``specs/``)."""
 MIN_MODULE_FILES = 3
 """A module of fewer files is noise on the map; it joins its parent."""
 MAX_MODULE_DEPTH = 1

@@ -13,7 +13,6 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rubi.codemap import CodeFile, CodeMap, files_for_note, graph_edges
-from rubi.core.filekinds import is_example_path, is_test_path
 from rubi.core.model import Note, note_files
 from rubi.vault.names import normalize_name
 
@@ -169,7 +168,6 @@ def file_attrs(code_map: CodeMap, path: str) -> dict[str, Any]:
         "path": path,
         "rank": code_map.file_rank.get(path, 0.0),
         "imported_by": code_map.in_degree.get(path, 0),
-        "secondary": is_test_path(path) or is_example_path(path),
     }
 
 
