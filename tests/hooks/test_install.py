@@ -360,6 +360,17 @@ def test_a_linked_user_settings_file_is_uninstalled_too(
     assert dotfiles.read_text() == '{"model": "opus"}\n'
 
 
+def test_a_claude_config_dir_that_is_a_file_is_named_as_such(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    afile = write(tmp_path / "config", "not a folder\n")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(afile))
+    r = CliRunner().invoke(cli, ["install", "--user"])
+    assert r.exit_code != 0
+    assert "CLAUDE_CONFIG_DIR" in r.output and "is not a folder" in r.output
+    assert afile.read_text() == "not a folder\n"
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

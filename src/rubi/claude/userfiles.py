@@ -30,11 +30,19 @@ def user_config_dir() -> Path | None:
 
 def wide_config_problem() -> str | None:
     """Why the user's settings are in no one folder for every project (one line naming
-    the variable and what to do), or None: ``$CLAUDE_CONFIG_DIR`` is a relative path
-    (``~/x`` is one: Claude Code expands no ``~``), which Claude Code reads from the
-    folder each session starts in."""
+    the variable and what to do), or None: ``$CLAUDE_CONFIG_DIR`` names a file, or is a
+    relative path (``~/x`` is one: Claude Code expands no ``~``), which Claude Code
+    reads from the folder each session starts in."""
     config = user_config_dir()
-    if config is None or config.is_absolute():
+    if config is None:
+        return None
+    if config.exists() and not config.is_dir():
+        return (
+            f"CLAUDE_CONFIG_DIR={str(config)!r} is not a folder: Claude Code keeps your "
+            "settings.json and .claude.json in it; point it at a folder (or unset it) and "
+            "run the command again"
+        )
+    if config.is_absolute():
         return None
     return (
         f"CLAUDE_CONFIG_DIR={str(config)!r} is not an absolute path: Claude Code reads it "
