@@ -371,6 +371,23 @@ def test_a_claude_config_dir_that_is_a_file_is_named_as_such(
     assert afile.read_text() == "not a folder\n"
 
 
+def test_uninstall_after_claude_config_dir_changed_names_the_install(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``install --user`` with CLAUDE_CONFIG_DIR set, ``uninstall --user`` without it:
+    nothing there to take out, and the line names the folder that holds the install."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    install(tmp_path, user=True)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    with pytest.raises(RubiError, match="not installed here") as caught:
+        uninstall(tmp_path, user=True)
+    assert str(config) in str(caught.value)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    uninstall(tmp_path, user=True)
+    assert not (config / "settings.json").exists()
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

@@ -404,6 +404,27 @@ def _remove_server(
     give_back_left(record, mcp_file, mcp, "mcp_existed", report.changes)
 
 
+def _user_installs() -> list[str]:
+    """The folders of the user-wide installs rubi has records of (their
+    ``settings.json`` beside or above a ``.claude.json``), each with how to reach it:
+    ``CLAUDE_CONFIG_DIR`` may have changed since."""
+    found: list[str] = []
+    for path in sorted(_config_home().glob("*.json")):
+        try:
+            record = _load(path)
+        except (RubiError, OSError):
+            continue
+        settings, mcp = record.get("settings_file"), record.get("mcp_file")
+        if not isinstance(settings, str) or not isinstance(mcp, str):
+            continue
+        folder = Path(settings).parent
+        if Path(mcp) == folder / ".claude.json":
+            found.append(f"{folder} (`CLAUDE_CONFIG_DIR={folder} rubi uninstall --user`)")
+        elif Path(mcp) == folder.parent / ".claude.json":
+            found.append(f"{folder} (`rubi uninstall --user` with CLAUDE_CONFIG_DIR unset)")
+    return found
+
+
 def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     """Remove what :func:`install` added and restore the compaction window it replaced.
 
@@ -413,7 +434,9 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     settings_file, mcp_file, mcp_key = _paths(project, user)
     record_file = record_path(settings_file)
     if not record_file.exists():
-        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
+        elsewhere = _user_installs() if user else []
+        hint = f"; rubi's user-wide install is in {'; '.join(elsewhere)}" if elsewhere else ""
+        raise RubiError(f"{settings_file}: rubi was not installed here (no install record){hint}")
     record = _load(record_file)
     report = InstallReport(record=record_file)
     within = None if user else project  # a project's files must stay in the project
