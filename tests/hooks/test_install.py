@@ -334,6 +334,8 @@ def test_a_relative_claude_config_dir_is_refused_for_every_project(
     assert r.exit_code != 0
     assert "CLAUDE_CONFIG_DIR" in r.output and "absolute" in r.output
     assert not (tmp_path / value).exists() and not (isolated_home / "claude-config").exists()
+    ok, lines = check_install(tmp_path, user=True)  # says the same, not "run install"
+    assert not ok and len(lines) == 1 and "absolute" in lines[0]
     project = tmp_path / "p"
     project.mkdir()
     report = install(project, command="rubi")
