@@ -186,7 +186,7 @@ class _CodeSpans:
 
     def __init__(self, text: str) -> None:
         self._runs: dict[int, list[int]] = {}
-        at = text.find("`")  # the runs _BACKTICKS.finditer gives, a third of its time
+        at = text.find("`")  # the runs _BACKTICKS.finditer gives, in a seventh of its time
         while at != -1:
             end = _BACKTICKS.match(text, at).end()  # type: ignore[union-attr]
             self._runs.setdefault(end - at, []).append(at)
