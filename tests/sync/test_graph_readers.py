@@ -199,3 +199,23 @@ def test_asking_for_the_code_map_or_a_run_while_reading_the_graph_is_refused(
             with pytest.raises(RuntimeError, match="while the graph is read"):
                 ask(paths)
     assert notes_for(paths)  # and allowed after the block
+
+
+def test_status_counts_an_index_file_removed_while_it_is_walked_as_gone(
+    vault: VaultPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A segment file the watcher's writer removes between the walk and its size
+    (seen in CI: ``_MAIN_22.toc``) is not an error of ``rubi status``."""
+    import importlib
+    import os
+
+    status_module = importlib.import_module("rubi.app.status")
+    app.index(vault)
+    real_walk = os.walk
+
+    def walk(top: str) -> Iterator[tuple[str, list[str], list[str]]]:
+        for folder, dirs, names in real_walk(top):
+            yield folder, dirs, [*names, "_MAIN_99.toc"]  # listed, then removed
+
+    monkeypatch.setattr(status_module.os, "walk", walk)
+    assert app.status(vault).index_bytes > 0

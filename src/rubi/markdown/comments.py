@@ -42,54 +42,33 @@ __all__ = [
     "shown_text",
 ]
 
-_MARK = re.compile(r"%%|<!--|``*")
-"""A comment's opening mark or a run of backticks. The run is written as one backtick
-then a repeat of zero or more, not as a repeat of one or more: the same matches, but
-every branch of the pattern then starts with a literal, so the engine skips to the next
-``%``, ``<`` or backtick in C (its first-character set) instead of trying the pattern at
-every character (34 → 9 µs over an obsidian-hub note of 2 kB)."""
 _CLOSE = {"%%": "%%", "<!--": "-->"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_BACKTICKS = re.compile(r"``*")
-"""A run of backticks, written as one backtick then a repeat of zero or more: a
-literal first, found in C (16 → 1 µs over an obsidian-hub note)."""
+_BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 """A fence line (:func:`rubi.markdown.headings.unfenced`'s rule)."""
-_INDENTED_MARK = re.compile(r"^(?: {4}| {0,3}\t| {0,3}>).*?(?:%%|<!--)", re.MULTILINE)
-"""A comment mark on a line indented by four columns or in a block quote: it may be in
-an indented code block, or a fence inside a quote (an Obsidian callout's code), which
-only markdown-it can tell (a list item's line is indented as well; a quoted fence's
-line begins with ``>``, which the fence rule by lines does not read)."""
-
-
-_COMMENT_MARK = re.compile(r"%%|<!--")
-_INDENT = re.compile(r" {4}| {0,3}\t| {0,3}>")
-"""The start of a line :data:`_INDENTED_MARK` reads: indented by four columns, or
-quoted."""
+_LINE_LEAD = re.compile(r" {4}| {0,3}\t| {0,3}>")
+"""The start of a line indented by four columns or in a block quote."""
 
 
 def _indented_mark(body: str) -> bool:
-    """``_INDENTED_MARK.search(body) is not None``, found from the comment marks: a
-    search of the pattern tries it at every position, the anchor giving the engine no
-    first character to skip to (about 13 µs on a profile page of obsidian-hub; a
-    recall reads twenty such notes), where a note holds a handful of marks; each line
-    holding one is read once (the next mark looked for after its end: linear however
-    many marks a line holds). No line starts indented or quoted: no such mark, without
-    a look at the marks (the common case)."""
-    if (
-        "\n " not in body
-        and "\n\t" not in body
-        and "\n>" not in body
-        and body[:1] not in (" ", "\t", ">")
-    ):
-        return False
-    pos = 0
-    while (m := _COMMENT_MARK.search(body, pos)) is not None:
-        if _INDENT.match(body, body.rfind("\n", 0, m.start()) + 1):
-            return True
-        pos = body.find("\n", m.end()) + 1
-        if not pos:
-            return False
+    r"""Whether a line of ``body`` holding a comment mark (``%%``, ``<!--``) is indented
+    by four columns or in a block quote (:data:`_LINE_LEAD`): the mark may be in an
+    indented code block, or a fence inside a quote (an Obsidian callout's code), which
+    only markdown-it can tell (a list item's line is indented as well; a quoted fence's
+    line begins with ``>``, which the fence rule by lines does not read).
+
+    Only the marks' lines are asked (the pattern
+    ``^(?: {4}| {0,3}\t| {0,3}>).*?(?:%%|<!--)`` tried at every line's start gives the
+    same answer at 40 µs a note of obsidian-hub's 7,000 characters); a mark cannot
+    begin inside the lead (spaces, a tab, ``>``), so it lies after it."""
+    for mark in ("%%", "<!--"):
+        at = body.find(mark)
+        while at != -1:
+            if _LINE_LEAD.match(body, body.rfind("\n", 0, at) + 1):
+                return True
+            line_end = body.find("\n", at)
+            at = -1 if line_end == -1 else body.find(mark, line_end)
     return False
 
 
@@ -108,15 +87,15 @@ def _code_blocks(body: str) -> list[tuple[int, int]]:
     hit's file read at search time, a recall hook): its fenced code by lines, the
     rule of :func:`rubi.markdown.headings.unfenced` (the scanner that cuts a note
     into sections), and markdown-it's tokens only when a comment mark is on a line
-    indented by four columns or quoted (:data:`_INDENTED_MARK`), or a fence opens on a
+    indented by four columns or quoted (:func:`_indented_mark`), or a fence opens on a
     list item's or a quote's line (:data:`_CONTAINED_FENCE`): a cold recall imports no
     markdown-it for a note whose comments and fences are not nested."""
-    fences = "```" in body or "~~~" in body  # else no fence at all, contained or not
-    if _indented_mark(body) or (fences and _CONTAINED_FENCE.search(body)):
+    fenced = "```" in body or "~~~" in body  # both of _CONTAINED_FENCE's forms hold one
+    if _indented_mark(body) or (fenced and _CONTAINED_FENCE.search(body)):
         from rubi.markdown.blocks import block_tokens
 
         return code_lines(block_tokens(body))
-    if not fences:
+    if not fenced:
         return []
     blocks: list[tuple[int, int]] = []
     fence, start = "", 0
@@ -207,8 +186,11 @@ class _CodeSpans:
 
     def __init__(self, text: str) -> None:
         self._runs: dict[int, list[int]] = {}
-        for m in _BACKTICKS.finditer(text):
-            self._runs.setdefault(m.end() - m.start(), []).append(m.start())
+        at = text.find("`")  # the runs _BACKTICKS.finditer gives, in a seventh of its time
+        while at != -1:
+            end = _BACKTICKS.match(text, at).end()  # type: ignore[union-attr]
+            self._runs.setdefault(end - at, []).append(at)
+            at = text.find("`", end)
         self._blanks = [m.start() for m in _BLANK_LINE.finditer(text)]
         self._size = len(text)
 
@@ -236,21 +218,38 @@ def comment_spans(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, i
     spans: list[tuple[int, int]] = []
     unclosed: set[str] = set()
     pos = 0
-    while (m := _MARK.search(text, pos)) is not None:
-        start, mark = m.start(), m.group()
-        if (end := _inside(start, code)) != -1:
+    pct, html = text.find("%%"), text.find("<!--")  # each found again only once passed
+    while True:
+        if 0 <= pct < pos:
+            pct = text.find("%%", pos)
+        if 0 <= html < pos:
+            html = text.find("<!--", pos)
+        if pct == -1 and html == -1:
+            break
+        at, mark = (pct, "%%") if html == -1 or 0 <= pct < html else (html, "<!--")
+        after = at + len(mark)
+        # The marks in text order (opening marks and backtick runs): a backtick run
+        # before this opening mark first (a code span may hold it); the runs after
+        # the last opening mark are never visited (they hide no comment).
+        start = text.find("`", pos, at)
+        if start != -1:
+            mark = "`"
+            tick_end = _BACKTICKS.match(text, start).end()  # type: ignore[union-attr]
+        else:
+            start = at
+        if code and (end := _inside(start, code)) != -1:
             pos = end
-        elif mark.startswith("`"):
+        elif mark == "`":
             if code_spans is None:
                 code_spans = _CodeSpans(text)
-            closed = code_spans.end(start, m.end())
-            pos = closed if closed != -1 else m.end()
+            closed = code_spans.end(start, tick_end)
+            pos = closed if closed != -1 else tick_end
         else:
             close = _CLOSE[mark]
-            found = -1 if close in unclosed else _find_outside(text, close, m.end(), code)
+            found = -1 if close in unclosed else _find_outside(text, close, after, code)
             if found == -1:
                 unclosed.add(close)  # none after this one either: no rescan per mark
-                pos = m.end()  # never closed: text
+                pos = after  # never closed: text
             else:
                 spans.append((start, found + len(close)))
                 pos = found + len(close)
