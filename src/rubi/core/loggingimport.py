@@ -19,8 +19,9 @@ module is imported already, or when another thread runs.
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
+
+from rubi.core.standin import import_with_stand_in
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -36,21 +37,8 @@ def _real_traceback(attr: str) -> Any:
     return getattr(traceback, attr)
 
 
-def _one_thread() -> bool:
-    """No ``threading`` thread but the main one runs (or none was ever started)."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
-
-
 def import_logging() -> None:
     """Import ``logging`` with ``traceback`` deferred (see the module docstring)."""
-    if "logging" in sys.modules or "traceback" in sys.modules or not _one_thread():
-        return
     stand_in = ModuleType("traceback")
     stand_in.__getattr__ = _real_traceback  # type: ignore[method-assign]
-    sys.modules["traceback"] = stand_in
-    try:
-        import logging  # noqa: F401
-    finally:
-        if sys.modules.get("traceback") is stand_in:
-            del sys.modules["traceback"]
+    import_with_stand_in("logging", "traceback", stand_in)
