@@ -26,6 +26,8 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
+from rubi.core.standin import import_with_stand_in
+
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
     from typing import Any
@@ -47,24 +49,13 @@ class _Inspect(ModuleType):
         return getattr(real, name)
 
 
-def _one_thread() -> bool:
-    """No ``threading`` thread but the main one runs (or none was ever started)."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
-
-
 def import_dataclasses(role: str = "") -> None:
     """Import ``dataclasses`` with ``inspect`` deferred and its methods' code kept
     across processes (see the module docstring)."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules or not _one_thread():
+    if not import_with_stand_in("dataclasses", "inspect", _Inspect("inspect")):
         return
-    stand_in = _Inspect("inspect")
-    sys.modules["inspect"] = stand_in
-    try:
-        import dataclasses
-    finally:
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
+    import dataclasses
+
     from rubi.core.dataclasscode import install
 
     install(dataclasses, role=role)

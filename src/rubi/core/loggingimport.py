@@ -19,8 +19,9 @@ module is imported already, or when another thread runs.
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
+
+from rubi.core.standin import import_with_stand_in
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -30,36 +31,14 @@ __all__ = ["import_logging"]
 
 
 def _real_traceback(attr: str) -> Any:
-    """``traceback``'s attribute ``attr``, the module imported on the first call.
-
-    Asked while ``logging`` is being imported (an import hook, or a thread
-    ``threading`` does not count, reads ``traceback`` then), the stand-in is still in
-    ``sys.modules``, so ``import traceback`` would give it back and this would call
-    itself until the recursion limit: it is taken out first, and the real module
-    imported."""
-    current = sys.modules.get("traceback")
-    if current is not None and vars(current).get("__getattr__") is _real_traceback:
-        sys.modules.pop("traceback", None)
+    """``traceback``'s attribute ``attr``, the module imported on the first call."""
     import traceback
 
     return getattr(traceback, attr)
 
 
-def _one_thread() -> bool:
-    """No ``threading`` thread but the main one runs (or none was ever started)."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
-
-
 def import_logging() -> None:
     """Import ``logging`` with ``traceback`` deferred (see the module docstring)."""
-    if "logging" in sys.modules or "traceback" in sys.modules or not _one_thread():
-        return
     stand_in = ModuleType("traceback")
     stand_in.__getattr__ = _real_traceback  # type: ignore[method-assign]
-    sys.modules["traceback"] = stand_in
-    try:
-        import logging  # noqa: F401
-    finally:
-        if sys.modules.get("traceback") is stand_in:
-            sys.modules.pop("traceback", None)
+    import_with_stand_in("logging", "traceback", stand_in)

@@ -15,8 +15,9 @@ hook (:mod:`rubi.entry`), before anything imports ``pathlib``.
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
+
+from rubi.core.standin import import_with_stand_in
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -32,21 +33,8 @@ def _quote_from_bytes(*args: Any, **kwargs: Any) -> Any:
     return quote_from_bytes(*args, **kwargs)
 
 
-def _one_thread() -> bool:
-    """No ``threading`` thread but the main one runs (or none was ever started)."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
-
-
 def import_pathlib() -> None:
     """Import ``pathlib`` with ``urllib.parse`` deferred (see the module docstring)."""
-    if "pathlib" in sys.modules or "urllib.parse" in sys.modules or not _one_thread():
-        return
     stand_in = ModuleType("urllib.parse")
     stand_in.quote_from_bytes = _quote_from_bytes  # type: ignore[attr-defined]
-    sys.modules["urllib.parse"] = stand_in
-    try:
-        import pathlib  # noqa: F401
-    finally:
-        if sys.modules.get("urllib.parse") is stand_in:
-            del sys.modules["urllib.parse"]
+    import_with_stand_in("pathlib", "urllib.parse", stand_in)
