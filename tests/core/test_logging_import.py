@@ -57,20 +57,3 @@ def test_a_traceback_imported_before_is_used_as_it_is() -> None:
 def test_a_logging_imported_before_is_left_alone() -> None:
     lines = probe("import logging")
     assert lines[0] == "traceback linecache tokenize"
-
-
-def test_traceback_read_while_logging_imports_is_the_real_one() -> None:
-    """An import hook (or a thread ``threading`` does not count) that reads
-    ``traceback`` while ``logging`` is being imported gets the real module's
-    attribute, not a recursion through the stand-in."""
-    hook = (
-        "class Hook:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'string':\n"
-        "            print(sys.modules['traceback'].format_exc.__module__)\n"
-        "sys.meta_path.insert(0, Hook())"
-    )
-    lines = probe(hook)
-    assert lines[0] == "traceback"
-    assert "Traceback (most recent call last):" in lines
-    assert lines[-1] == "function True"
