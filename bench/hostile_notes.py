@@ -28,7 +28,9 @@ Shapes (sizes are what is written to disk; rubi reads at most the first 1 MB):
 - ``long-target``: wikilinks with 100 kB targets;
 - ``comment-fences``: 20,000 fenced code blocks, an Obsidian ``%% %%`` comment after
   each; ``comment-unclosed``: 100,000 ``<!--`` never closed (the comment scanner's
-  hostile shapes, twenty-sixth pass).
+  hostile shapes, twenty-sixth pass); ``html-tags``: 100,000 ``<a name="...`` tags
+  never closed, and ``html-table``: a ``<ul><li>`` table of 50,000 cells (the tags a
+  note's language no longer counts, twenty-seventh pass).
 """
 
 from __future__ import annotations
@@ -126,6 +128,15 @@ def _comment_unclosed() -> str:
     return f"{WORD}\n\n" + "<!-- " * 100_000 + "\n"
 
 
+def _html_tags() -> str:
+    return f"{WORD}\n\n" + "".join(f'<a name="s{i} x\n' for i in range(100_000))
+
+
+def _html_table() -> str:
+    cells = "".join(f"<li>c{i} <b>b</b></li>" for i in range(50_000))
+    return f"{WORD}\n\n<ul>{cells}</ul>\n"
+
+
 SHAPES: dict[str, Callable[[], str]] = {
     "big-100mb": _big,
     "headings": _headings,
@@ -144,6 +155,8 @@ SHAPES: dict[str, Callable[[], str]] = {
     "long-target": _long_target,
     "comment-fences": _comment_fences,
     "comment-unclosed": _comment_unclosed,
+    "html-tags": _html_tags,
+    "html-table": _html_table,
 }
 
 

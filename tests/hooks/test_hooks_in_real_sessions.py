@@ -105,6 +105,31 @@ def test_compaction_point_follows_claude_codes_precedence(
     assert not compaction_point(tmp_path, "claude-opus-4-8").auto
 
 
+def test_compaction_point_passes_over_a_fifo_settings_file(tmp_path: Path) -> None:
+    """A project's ``.claude/settings.json`` that is a FIFO (a cloned repository's) is
+    read as no settings: its open must not wait for a writer, the tool hook that asks
+    for the compaction point would hang until Claude Code's timeout."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    (tmp_path / ".claude").mkdir()
+    os.mkfifo(tmp_path / ".claude" / "settings.json")
+    probe = (
+        "import sys; from pathlib import Path; "
+        "from rubi.claude.hooks.compaction import compaction_point; "
+        "print(compaction_point(Path(sys.argv[1]), 'claude-sonnet-4-5').at)"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+        check=True,
+    )
+    assert done.stdout.strip() == "167000"
+
+
 def test_compaction_point_of_models_without_a_window(claude_home: Path, tmp_path: Path) -> None:
     assert compaction_point(tmp_path, "claude-opus-4-8").at == 967_000  # native 1M
     assert compaction_point(tmp_path, "claude-sonnet-4-5[1m]").at == 967_000

@@ -276,6 +276,120 @@ def test_user_install_follows_claude_config_dir(
     assert not (config / ".claude.json").exists()  # install created it
 
 
+def test_uninstall_gives_back_the_window_where_install_put_it(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project install writes the compaction window into the user's settings of
+    CLAUDE_CONFIG_DIR; uninstalled after the variable changed, it is taken out of that
+    file, and the user's other settings.json (with the same value) is left alone."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, command="rubi")
+    assert read(config / "settings.json")["autoCompactWindow"] == DEFAULT_COMPACT_WINDOW
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    own = write(
+        isolated_home / ".claude" / "settings.json",
+        json.dumps({"autoCompactWindow": DEFAULT_COMPACT_WINDOW}),
+    )
+    before = own.read_bytes()
+    uninstall(project)
+    assert own.read_bytes() == before  # never written, never deleted
+    assert not (config / "settings.json").exists()  # install created it there
+
+
+def test_a_second_install_leaves_the_window_in_the_first_folder(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Installed again after CLAUDE_CONFIG_DIR changed, the window the record holds is
+    not set in a second file (one record, one window): install says where it is."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    project = tmp_path / "p"
+    project.mkdir()
+    install(project, command="rubi")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    report = install(project, command="rubi")
+    assert any(str(config / "settings.json") in note for note in report.notes)
+    assert not (isolated_home / ".claude").exists()
+    uninstall(project)
+    assert not (config / "settings.json").exists()
+
+
+@pytest.mark.parametrize("value", ["~/claude-config", "claude-config"])
+def test_a_relative_claude_config_dir_is_refused_for_every_project(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """Claude Code 2.1.197 expands no ~ in CLAUDE_CONFIG_DIR and reads a relative one
+    from the folder a session starts in: ``install --user`` refuses it with one line,
+    writes nothing, and a project install leaves the user-wide window out, saying why."""
+    from rubi.app import claude_config_dir
+    from rubi.claude.userfiles import user_settings
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
+    monkeypatch.chdir(tmp_path)
+    assert user_settings() == Path(value) / "settings.json" == claude_config_dir() / "settings.json"
+    r = CliRunner().invoke(cli, ["install", "--user"])
+    assert r.exit_code != 0
+    assert "CLAUDE_CONFIG_DIR" in r.output and "absolute" in r.output
+    assert not (tmp_path / value).exists() and not (isolated_home / "claude-config").exists()
+    ok, lines = check_install(tmp_path, user=True)  # says the same, not "run install"
+    assert not ok and len(lines) == 1 and "absolute" in lines[0]
+    project = tmp_path / "p"
+    project.mkdir()
+    report = install(project, command="rubi")
+    assert any("autoCompactWindow not set" in note for note in report.notes)
+    assert not (tmp_path / value).exists() and not (isolated_home / "claude-config").exists()
+    uninstall(project)
+
+
+def test_a_linked_user_settings_file_is_uninstalled_too(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A settings.json linked into a dotfiles folder (in CLAUDE_CONFIG_DIR or ~/.claude):
+    the install's atomic write replaces the link, and uninstall still finds the record
+    and gives the user's settings back."""
+    dotfiles = write(tmp_path / "dotfiles" / "settings.json", '{"model": "opus"}\n')
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").symlink_to(dotfiles)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    install(tmp_path, user=True)
+    assert "Stop" in read(config / "settings.json")["hooks"]
+    uninstall(tmp_path, user=True)
+    assert read(config / "settings.json") == {"model": "opus"}
+    assert dotfiles.read_text() == '{"model": "opus"}\n'
+
+
+def test_a_claude_config_dir_that_is_a_file_is_named_as_such(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    afile = write(tmp_path / "config", "not a folder\n")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(afile))
+    r = CliRunner().invoke(cli, ["install", "--user"])
+    assert r.exit_code != 0
+    assert "CLAUDE_CONFIG_DIR" in r.output and "is not a folder" in r.output
+    assert afile.read_text() == "not a folder\n"
+
+
+def test_uninstall_after_claude_config_dir_changed_names_the_install(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``install --user`` with CLAUDE_CONFIG_DIR set, ``uninstall --user`` without it:
+    nothing there to take out, and the line names the folder that holds the install."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    install(tmp_path, user=True)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    with pytest.raises(RubiError, match="not installed here") as caught:
+        uninstall(tmp_path, user=True)
+    assert str(config) in str(caught.value)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    uninstall(tmp_path, user=True)
+    assert not (config / "settings.json").exists()
+
+
 def test_cli_install(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["install", "--project", str(tmp_path), "--compact-window", "0"])
     assert r.exit_code == 0 and "hook SessionStart" in r.output

@@ -61,3 +61,12 @@ def test_a_page_writing_the_word_in_passing_does_not_outrank_the_answer(
     index = SearchIndex(paths.whoosh_dir)
     hits = index.bm25("How do I keep unique values in JavaScript?", kind="note")
     assert [h.id for h in hits][:2] == ["sets", "strings"]
+
+
+def test_a_long_mixed_case_identifier_maps_its_pieces_to_it() -> None:
+    """A 60,000-character camelCase identifier (a hostile query or note): its pieces
+    map to the identifier, lower-cased (the cost of a long one is measured by a bench,
+    not here: its lower-cased form is made once, not once a piece)."""
+    word = "fooBar" * 10_000
+    low = word.lower()
+    assert mixed_case_pieces(f"{word} plain") == {"foo": low, "barfoo": low, "bar": low}

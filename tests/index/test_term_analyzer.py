@@ -52,6 +52,19 @@ def test_terms_equal_the_filter_chain(lang: str) -> None:
         assert fresh.terms(text) == expected  # now from the table
 
 
+def test_a_word_of_many_parts_gives_the_chain_s_terms() -> None:
+    """A camelCase identifier of 10,000 parts and more (a hostile note's one long word): the
+    whole word's term, then each part's, as the chain yields them; the parts are
+    gathered in a list (a tuple grown part by part was quadratic: its cost is measured
+    by ``bench/hostile_notes.py --shape camel``, not here)."""
+    word = "fooBar" * 10_000 + "Running"
+    fresh = TermAnalyzer("en")
+    expected = _chain_terms(word, "en")
+    assert fresh.terms(word) == expected
+    assert fresh.terms(word) == expected  # from the table
+    assert len(expected) > 10_000  # the word, then its parts
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_called_as_a_whoosh_analyzer_it_is_the_chain(lang: str) -> None:
     text = SAMPLES[2]

@@ -28,6 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from rubi.claude import settingsfile
+from rubi.claude.compactrecord import (
+    give_back_left,
+    restore_compact_window,
+    settle_backups,
+    touched,
+    window_here,
+)
 from rubi.claude.hookevents import POST_TOOL_MATCHER
 from rubi.claude.hookpaths import (
     SHARED_COMMAND,
@@ -37,7 +44,7 @@ from rubi.claude.hookpaths import (
     place_group,
     stale_server,
 )
-from rubi.claude.userfiles import user_json
+from rubi.claude.userfiles import user_json, wide_config_problem
 from rubi.claude.userfiles import user_settings as user_settings_file
 from rubi.core.errors import RubiError
 
@@ -116,8 +123,14 @@ removes it again when it is empty, and never a config folder the user had."""
 
 def record_path(settings_file: Path) -> Path:
     """Where rubi keeps what one install added to ``settings_file`` (and, in the folder
-    of the same name without ``.json``, the originals of the files it changed)."""
-    digest = hashlib.sha256(str(settings_file.resolve()).encode()).hexdigest()[:16]
+    of the same name without ``.json``, the originals of the files it changed).
+
+    Named by the file's folder resolved and the file's own name, not by the file
+    resolved: a ``settings.json`` linked into a dotfiles folder is replaced by the
+    install's atomic write, and named by its link's target the record was not found
+    again (``rubi uninstall``: "not installed here")."""
+    named = settings_file.absolute().parent.resolve() / settings_file.name
+    digest = hashlib.sha256(str(named).encode()).hexdigest()[:16]
     return _config_home() / f"{digest}.json"
 
 
@@ -215,15 +228,21 @@ def install(
             away). A project's ``.mcp.json`` always gets :data:`SHARED_COMMAND`.
 
     Raises:
-        RubiError: a settings file is not valid JSON (nothing is written then).
+        RubiError: a settings file is not valid JSON, or ``user`` with a relative
+            ``CLAUDE_CONFIG_DIR`` (:func:`rubi.claude.userfiles.wide_config_problem`);
+            nothing is written then.
     """
     command = command or rubi_command()
+    problem = wide_config_problem()
+    if problem and user:
+        raise RubiError(problem)
     settings_file, mcp_file, mcp_key = _paths(project, user)
     user_settings = user_settings_file()
     prepare_records()
     record_file = record_path(settings_file)
     record = _load(record_file) if record_file.exists() else {}
     report = InstallReport(record=record_file)
+    compact_window = window_here(record, user_settings, problem, compact_window, report.notes)
 
     within = None if user else project  # a project's files must stay in the project
     settings = _load(settings_file, within)
@@ -274,6 +293,7 @@ def install(
         compact_window = None
     if compact_window and compact_target.get("autoCompactWindow") != compact_window:
         record.setdefault("compact_file_existed", user_settings.exists())
+        record.setdefault("compact_file", str(user_settings.absolute()))
         if "compact" not in record:
             record["compact"] = {
                 "present": "autoCompactWindow" in compact_target,
@@ -322,29 +342,6 @@ def install(
     return report
 
 
-def _touched(record: dict[str, Any], path: Path) -> bool:
-    """Whether install wrote ``path`` (its original is kept in the record)."""
-    return str(path.absolute()) in record.get("originals", {})
-
-
-def _give_back(
-    record: dict[str, Any],
-    path: Path,
-    data: dict[str, Any],
-    existed_key: str,
-    report: InstallReport,
-) -> None:
-    """Write what is left of ``path`` (:func:`rubi.claude.settingsfile.give_back`); a
-    record from before originals were kept falls back to the old rule: delete the file
-    when install created it and nothing is left."""
-    if _touched(record, path):
-        settingsfile.give_back(record, path, data, report.changes)
-    elif data or record.get(existed_key, True):
-        _save(path, data)
-    elif path.exists():
-        path.unlink()
-
-
 def _remove_hooks(
     settings_file: Path, record: dict[str, Any], within: Path | None, report: InstallReport
 ) -> None:
@@ -365,8 +362,8 @@ def _remove_hooks(
         del settings["hooks"]
     if within is not None and "mcp" in record:
         removed = _forget_approval(settings, settings_file, report) or removed
-    if removed or _touched(record, settings_file):
-        _give_back(record, settings_file, settings, "settings_existed", report)
+    if removed or touched(record, settings_file):
+        give_back_left(record, settings_file, settings, "settings_existed", report.changes)
 
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers")
@@ -404,49 +401,28 @@ def _remove_server(
     report.changes.append(f"{mcp_file}: removed MCP server rubi")
     if not servers:
         mcp.pop(mcp_key, None)
-    _give_back(record, mcp_file, mcp, "mcp_existed", report)
+    give_back_left(record, mcp_file, mcp, "mcp_existed", report.changes)
 
 
-def _restore_compact_window(record: dict[str, Any], report: InstallReport) -> None:
-    """Put back the ``autoCompactWindow`` install replaced, unless changed since."""
-    if "compact" not in record:
-        return
-    user_settings = user_settings_file()
-    current = _load(user_settings)
-    if current.get("autoCompactWindow") != record.get("compact_set"):
-        return
-    if record["compact"]["present"]:
-        current["autoCompactWindow"] = record["compact"]["value"]
-    else:
-        current.pop("autoCompactWindow", None)
-    report.changes.append(f"{user_settings}: autoCompactWindow restored")
-    _give_back(record, user_settings, current, "compact_file_existed", report)  # may remove it
-
-
-def _settle_backups(record: dict[str, Any], report: InstallReport) -> None:
-    """Remove the visible backups of ``~/.claude/settings.json`` when the file is back
-    to the bytes it had; otherwise name each one that is kept."""
-    user_settings = user_settings_file()
-    entry = record.get("originals", {}).get(str(user_settings.absolute()), {})
-    copy = Path(entry["copy"]) if entry.get("copy") else None
-    if entry and not entry.get("existed"):
-        restored = not user_settings.exists()
-    else:
-        restored = (
-            copy is not None
-            and copy.is_file()
-            and user_settings.is_file()
-            and copy.read_bytes() == user_settings.read_bytes()
-        )
-    for name in record.get("backups", []):
-        backup = Path(name)
-        if not backup.is_file():
+def _user_installs() -> list[str]:
+    """The folders of the user-wide installs rubi has records of (their
+    ``settings.json`` beside or above a ``.claude.json``), each with how to reach it:
+    ``CLAUDE_CONFIG_DIR`` may have changed since."""
+    found: list[str] = []
+    for path in sorted(_config_home().glob("*.json")):
+        try:
+            record = _load(path)
+        except (RubiError, OSError):
             continue
-        if restored:
-            backup.unlink()
-            report.changes.append(f"{backup}: removed (the settings are as before install)")
-        else:
-            report.changes.append(f"{backup}: backup kept (the settings changed since install)")
+        settings, mcp = record.get("settings_file"), record.get("mcp_file")
+        if not isinstance(settings, str) or not isinstance(mcp, str):
+            continue
+        folder = Path(settings).parent
+        if Path(mcp) == folder / ".claude.json":
+            found.append(f"{folder} (`CLAUDE_CONFIG_DIR={folder} rubi uninstall --user`)")
+        elif Path(mcp) == folder.parent / ".claude.json":
+            found.append(f"{folder} (`rubi uninstall --user` with CLAUDE_CONFIG_DIR unset)")
+    return found
 
 
 def uninstall(project: Path, *, user: bool = False) -> InstallReport:
@@ -458,14 +434,16 @@ def uninstall(project: Path, *, user: bool = False) -> InstallReport:
     settings_file, mcp_file, mcp_key = _paths(project, user)
     record_file = record_path(settings_file)
     if not record_file.exists():
-        raise RubiError(f"{settings_file}: rubi was not installed here (no install record)")
+        elsewhere = _user_installs() if user else []
+        hint = f"; rubi's user-wide install is in {'; '.join(elsewhere)}" if elsewhere else ""
+        raise RubiError(f"{settings_file}: rubi was not installed here (no install record){hint}")
     record = _load(record_file)
     report = InstallReport(record=record_file)
     within = None if user else project  # a project's files must stay in the project
     _remove_hooks(settings_file, record, within, report)
     _remove_server(mcp_file, mcp_key, record, within, report)
-    _restore_compact_window(record, report)
-    _settle_backups(record, report)
+    restore_compact_window(record, report.changes)
+    settle_backups(record, report.changes)
     record_file.unlink()
     shutil.rmtree(_store(record_file), ignore_errors=True)
     settingsfile.remove_created_dirs(record, report.changes)

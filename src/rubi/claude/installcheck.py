@@ -15,7 +15,7 @@ from rubi.claude.hookpaths import (
     stale_commands,
 )
 from rubi.claude.install import HOOK_EVENTS
-from rubi.claude.userfiles import user_json, user_settings
+from rubi.claude.userfiles import user_json, user_settings, wide_config_problem
 from rubi.core.errors import RubiError
 
 __all__ = ["check_install"]
@@ -81,6 +81,9 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
         ``(ok, lines)``: ok is False when a hook is missing or calls a rubi that is
         gone; each line names a file and, for a problem, the command that fixes it.
     """
+    problem = wide_config_problem() if user else None
+    if problem:  # no one folder to check (and `rubi install --user` refuses it)
+        return False, [problem]
     settings_file = user_settings() if user else (project / ".claude" / "settings.local.json")
     fix = FIX_COMMAND + (" --user" if user else "")
     try:

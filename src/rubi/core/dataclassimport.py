@@ -26,7 +26,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-from rubi.core.standin import import_with_stand_in
+from rubi.core.standin import import_with_stand_in, real_module
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -40,9 +40,7 @@ class _Inspect(ModuleType):
     ``dataclasses`` in its place)."""
 
     def __getattr__(self, name: str) -> Any:
-        import importlib
-
-        real = importlib.import_module("inspect")
+        real = real_module("inspect")  # never this stand-in (rubi.core.standin)
         dataclasses = sys.modules.get("dataclasses")
         if dataclasses is not None and getattr(dataclasses, "inspect", None) is self:
             dataclasses.inspect = real  # type: ignore[attr-defined]

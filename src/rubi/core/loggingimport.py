@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from rubi.core.standin import import_with_stand_in
+from rubi.core.standin import import_with_stand_in, real_module
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -31,10 +31,9 @@ __all__ = ["import_logging"]
 
 
 def _real_traceback(attr: str) -> Any:
-    """``traceback``'s attribute ``attr``, the module imported on the first call."""
-    import traceback
-
-    return getattr(traceback, attr)
+    """``traceback``'s attribute ``attr``, the module imported on the first call
+    (:func:`rubi.core.standin.real_module`: never the stand-in itself)."""
+    return getattr(real_module("traceback"), attr)
 
 
 def import_logging() -> None:

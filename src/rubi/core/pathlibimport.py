@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from rubi.core.standin import import_with_stand_in
+from rubi.core.standin import import_with_stand_in, real_module
 
 TYPE_CHECKING = False  # typing costs a hook 2–3 ms of imports; mypy reads this as usual
 if TYPE_CHECKING:
@@ -27,10 +27,9 @@ __all__ = ["import_pathlib"]
 
 
 def _quote_from_bytes(*args: Any, **kwargs: Any) -> Any:
-    """``urllib.parse.quote_from_bytes``, imported on the first call."""
-    from urllib.parse import quote_from_bytes
-
-    return quote_from_bytes(*args, **kwargs)
+    """``urllib.parse.quote_from_bytes``, imported on the first call
+    (:func:`rubi.core.standin.real_module`: never the stand-in's own)."""
+    return real_module("urllib.parse").quote_from_bytes(*args, **kwargs)
 
 
 def import_pathlib() -> None:

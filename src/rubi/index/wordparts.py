@@ -82,9 +82,10 @@ def mixed_case_pieces(text: str) -> dict[str, str]:
     plain: set[str] = set()
     for token in _WORD_RE.findall(text):
         parts = [p.lower() for p in word_parts(token)]
-        plain.add(token.lower())
+        low = token.lower()  # once: per part, a long identifier's parts times its length
+        plain.add(low)
         if token.isalpha() and not (token.islower() or token.isupper() or token.istitle()):
-            mixed.update((p, token.lower()) for p in parts if p != token.lower())
+            mixed.update((p, low) for p in parts if p != low)
         else:
             plain.update(parts)
     return {p: w for p, w in mixed.items() if p not in plain}

@@ -62,9 +62,11 @@ class SessionFiles:
 
 
 def claude_config_dir() -> Path:
-    """Claude Code's configuration folder: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
+    """Claude Code's configuration folder: ``$CLAUDE_CONFIG_DIR`` as Claude Code reads
+    it (no ``~`` expanded, a relative path from the working folder:
+    :mod:`rubi.claude.userfiles`), else ``~/.claude``."""
     override = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(override).expanduser() if override else Path.home() / ".claude"
+    return Path(override) if override else Path.home() / ".claude"
 
 
 def projects_dir() -> Path:

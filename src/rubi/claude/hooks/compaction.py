@@ -32,6 +32,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 from rubi.claude.hooks.compactenv import COMPACTION_ENV
 
@@ -106,7 +107,7 @@ def settings_files(project: Path | None) -> list[Path]:
     project's ``.claude/settings.local.json`` and ``.claude/settings.json``, the
     user's ``settings.json`` (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``)."""
     config = os.environ.get("CLAUDE_CONFIG_DIR")
-    user = Path(config).expanduser() if config else Path.home() / ".claude"
+    user = Path(config) if config else Path.home() / ".claude"  # no ~ expanded, as Claude Code
     files = [
         Path("/etc/claude-code/managed-settings.json"),
         Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
@@ -119,9 +120,19 @@ def settings_files(project: Path | None) -> list[Path]:
     return [*files, user / "settings.json"]
 
 
+def _open_nonblocking(path: str, flags: int) -> int:
+    """Open without waiting: a FIFO's open for reading blocks until a writer comes."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
 def _read_settings(path: Path) -> dict[str, Any]:
+    """A settings file's JSON object, {} when it is absent, not a regular file (a FIFO
+    or a device named ``settings.json`` in a cloned project: read, it would hold the
+    tool hook until Claude Code's timeout), too large, or not a JSON object."""
     try:
-        with open(path, "rb") as fh:
+        with open(path, "rb", opener=_open_nonblocking) as fh:
+            if not S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return {}
             raw = fh.read(MAX_SETTINGS_BYTES + 1)
     except OSError:
         return {}
