@@ -61,7 +61,7 @@ def test_install_check_and_doctor_name_the_plugin_beside_the_hooks(
     assert [h["path"] for h in found] == [str(local)]
 
     assert runner.invoke(cli, ["uninstall"]).exit_code == 0  # one route left: the plugin
-    assert double_wiring(project, Path.home()) is None
+    assert double_wiring(project) is None
     assert runner.invoke(cli, ["doctor"]).exit_code == 0
 
 
@@ -70,10 +70,10 @@ def test_a_project_that_disables_the_plugin_is_not_run_twice(tmp_path: Path) -> 
     project.mkdir()
     install(project, command=str(fake_rubi(tmp_path / "bin")), compact_window=None)
     _enable(_user_settings(), True)
-    assert double_wiring(project, Path.home()) is not None
+    assert double_wiring(project) is not None
     _enable(project / ".claude" / "settings.json", False)  # the project's settings win
     assert enabled_plugin(project) is None
-    assert double_wiring(project, Path.home()) is None
+    assert double_wiring(project) is None
     _enable(project / ".claude" / "settings.local.json", True)  # and the local ones win
     assert enabled_plugin(project) == ("rubi@rubi", project / ".claude" / "settings.local.json")
 
@@ -87,7 +87,7 @@ def test_only_rubi_s_plugin_switched_on_counts(tmp_path: Path, key: str, value: 
     project.mkdir()
     install(project, command=str(fake_rubi(tmp_path / "bin")), compact_window=None)
     _enable(_user_settings(), value, key)
-    assert double_wiring(project, Path.home()) is None
+    assert double_wiring(project) is None
 
 
 def test_a_user_wide_install_beside_the_plugin_names_the_user_uninstall(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_a_user_wide_install_beside_the_plugin_names_the_user_uninstall(tmp_path
     project.mkdir()
     install(project, user=True, command=str(fake_rubi(tmp_path / "bin")), compact_window=None)
     _enable(_user_settings(), True, "rubi@my-fork")  # a marketplace of another name
-    found = double_wiring(project, Path.home())
+    found = double_wiring(project)
     assert found is not None and found[0] == _user_settings()
     assert "`rubi uninstall --user`" in found[1] and "rubi@my-fork" in found[1]
     # a user-wide server hides nothing: the plugin's hooks run beside the installed ones

@@ -256,7 +256,7 @@ class StaleCommand:
         )
 
 
-def settings_files(project: Path | None, home: Path) -> list[tuple[Path, bool]]:
+def settings_files(project: Path | None) -> list[tuple[Path, bool]]:
     """The Claude Code files ``rubi install`` may have written hooks or a server
     into, as ``(path, user_wide)``: the project's ``.claude/settings.local.json``, then
     the user's ``~/.claude/settings.json`` and ``~/.claude.json`` (both in
@@ -266,7 +266,7 @@ def settings_files(project: Path | None, home: Path) -> list[tuple[Path, bool]]:
     files: list[tuple[Path, bool]] = []
     if project is not None:
         files.append((project / ".claude" / "settings.local.json", False))
-    files += [(user_settings(home), True), (user_json(home), True)]
+    files += [(user_settings(), True), (user_json(), True)]
     return files
 
 

@@ -327,7 +327,7 @@ def install(
 
     from rubi.claude.plugincheck import double_wiring
 
-    twice = double_wiring(None if user else project, Path.home())
+    twice = double_wiring(None if user else project)
     report.notes.extend([f"{twice[0]}: {twice[1]}"] if twice else [])
 
     record.update(

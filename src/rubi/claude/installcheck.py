@@ -107,6 +107,6 @@ def check_install(project: Path, *, user: bool = False) -> tuple[bool, list[str]
         lines.append(_missing_line(settings_file, missing, fix))
     from rubi.claude.plugincheck import double_wiring
 
-    twice = double_wiring(None if user else project, Path.home())
+    twice = double_wiring(None if user else project)
     lines += [f"{twice[0]}: {twice[1]}"] if twice else []
     return not stale and not missing and not twice, lines

@@ -71,11 +71,11 @@ def enabled_plugin(project: Path | None) -> tuple[str, Path] | None:
     return None
 
 
-def _installed_hooks(project: Path | None, home: Path) -> Path | None:
+def _installed_hooks(project: Path | None) -> Path | None:
     """The first settings file ``rubi install`` writes hooks into (the project's
     ``.claude/settings.local.json``, then the user's ``~/.claude/settings.json``) that
     holds rubi's SessionStart hook, or None."""
-    for path, user_wide in settings_files(project, home):
+    for path, user_wide in settings_files(project):
         if path.name != "settings.local.json" and path.name != "settings.json":
             continue  # ~/.claude.json holds servers, not hooks
         try:
@@ -89,7 +89,7 @@ def _installed_hooks(project: Path | None, home: Path) -> Path | None:
     return None
 
 
-def double_wiring(project: Path | None, home: Path) -> tuple[Path, str] | None:
+def double_wiring(project: Path | None) -> tuple[Path, str] | None:
     """Whether Claude Code would run rubi twice in ``project``: rubi's plugin is
     enabled and ``rubi install``'s hooks are there too (see the module docstring).
 
@@ -101,7 +101,7 @@ def double_wiring(project: Path | None, home: Path) -> tuple[Path, str] | None:
     plugin = enabled_plugin(project)
     if plugin is None:
         return None
-    installed = _installed_hooks(project, home)
+    installed = _installed_hooks(project)
     if installed is None:
         return None
     key, where = plugin

@@ -52,19 +52,19 @@ def wide_config_problem() -> str | None:
     )
 
 
-def user_settings(home: Path | None = None) -> Path:
+def user_settings() -> Path:
     """The user's ``settings.json``: ``$CLAUDE_CONFIG_DIR/settings.json``, else
-    ``<home>/.claude/settings.json`` (``home`` defaults to :meth:`Path.home`)."""
+    ``~/.claude/settings.json``."""
     config = user_config_dir()
     if config is not None:
         return config / "settings.json"
-    return (home or Path.home()) / ".claude" / "settings.json"
+    return Path.home() / ".claude" / "settings.json"
 
 
-def user_json(home: Path | None = None) -> Path:
+def user_json() -> Path:
     """The user's ``.claude.json`` (user and local MCP servers, per-project state):
-    ``$CLAUDE_CONFIG_DIR/.claude.json``, else ``<home>/.claude.json``."""
+    ``$CLAUDE_CONFIG_DIR/.claude.json``, else ``~/.claude.json``."""
     config = user_config_dir()
     if config is not None:
         return config / ".claude.json"
-    return (home or Path.home()) / ".claude.json"
+    return Path.home() / ".claude.json"

@@ -297,9 +297,9 @@ def _stale_hooks(paths: VaultPaths) -> list[ScanWarning]:
     from rubi.claude.plugincheck import double_wiring
     from rubi.core.errors import RubiError
 
-    files = settings_files(paths.project_root, Path.home())
+    files = settings_files(paths.project_root)
     found = [ScanWarning(str(s.file), s.problem()) for s in stale_commands(files)]
-    twice = double_wiring(paths.project_root, Path.home())
+    twice = double_wiring(paths.project_root)
     if twice:
         found.append(ScanWarning(str(twice[0]), twice[1]))
     for path, user_wide in files:
