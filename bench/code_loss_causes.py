@@ -4,7 +4,7 @@ from which of the question's words the answer's file holds.
 Usage::
 
     python bench/field_weights.py --lists --json RUN.json --set DATA=REPOS [...]
-    python bench/code_loss_causes.py RUN.json --set DATA=REPOS [...] [--verbose]
+    python bench/code_loss_causes.py RUN.json --set DATA=REPOS [...] [--by-language] [--verbose]
 
 ``RUN.json`` is :mod:`field_weights`' output with ``--lists`` (its first setting is
 read: run it with the current weights); each ``--set`` names a set of that run (the
@@ -32,7 +32,9 @@ higher. Its cause, the first that applies (:func:`cause`):
 IDF is BM25's, ``ln(1 + (N - df + 0.5) / (df + 0.5))``, over the repository's files of
 a language the code map reads (:func:`rubi.codemap.languages.language_of`, from
 ``git ls-files``). Prints one row per set with each cause's count, then the total;
-``--verbose`` one line per lost question.
+``--by-language`` then one row per repository language (the ``language`` of the set's
+``repos.json``: a cause of one language's identifiers or layout shows there, not in a
+set's row); ``--verbose`` one line per lost question.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from rubi.codemap.languages import language_of
 from rubi.core.filekinds import is_example_path, is_test_path
 from rubi.index.analysis import text_analyzer
 
-__all__ = ["CAUSES", "GAP", "Repository", "cause", "main", "question_terms"]
+__all__ = ["CAUSES", "GAP", "Repository", "cause", "languages_of", "main", "question_terms"]
 
 GAP = 0.1
 """The share of the question's IDF mass (0 to 1) the answer must hold less of than
@@ -160,6 +162,25 @@ def cause(row: dict[str, Any], repo: Repository) -> tuple[str, float, float]:
     return CAUSES[5], answer, above
 
 
+def languages_of(data: Path) -> dict[str, str]:
+    """Each repository's language in a set's ``repos.json`` (``name`` -> ``language``,
+    lower case; ``?`` when the entry names none)."""
+    repos = json.loads((data / "repos.json").read_text(encoding="utf-8"))
+    return {str(r["name"]): str(r.get("language") or "?").lower() for r in repos}
+
+
+def table(title: str, counts: dict[str, Counter[str]]) -> list[str]:
+    """Rows of ``counts`` (a row's name -> its causes' counts) under a header, each with
+    its lost questions and every cause's count, then their total."""
+    total: Counter[str] = Counter()
+    lines = [f"{title} | lost | " + " | ".join(CAUSES)]
+    for name, row in sorted(counts.items()):
+        total += row
+        lines.append(f"{name} | {sum(row.values())} | " + " | ".join(str(row[c]) for c in CAUSES))
+    lines.append(f"all | {sum(total.values())} | " + " | ".join(str(total[c]) for c in CAUSES))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -167,9 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", type=Path)
     parser.add_argument("--set", dest="sets", action="append", default=[], required=True)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--by-language", action="store_true")
     args = parser.parse_args(argv)
     run = json.loads(args.run.read_text(encoding="utf-8"))
     total: Counter[str] = Counter()
+    by_language: dict[str, Counter[str]] = {}
     print("set | lost / questions | " + " | ".join(CAUSES))
     for spec in args.sets:
         data, _, repos = spec.partition("=")
@@ -177,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         if not repos or name not in run["sets"]:
             raise SystemExit(f"--set {spec!r}: want DATA=REPOS with DATA a set of the run")
         rows = [r for r in run["sets"][name] if r["setting"] == 0]
+        language = languages_of(Path(data)) if args.by_language else {}
         counts: Counter[str] = Counter()
         opened: dict[str, Repository] = {}
         for row in rows:
@@ -187,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             why, answer, above = cause(row, repo)
             counts[why] += 1
+            if args.by_language:
+                by_language.setdefault(language.get(row["repo"], "?"), Counter())[why] += 1
             if args.verbose:
                 label = row["id"] or row["query"][:30]
                 print(f"  {label}: {why} (answer {answer:.2f}, first {above:.2f})")
@@ -194,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         lost = sum(counts.values())
         print(f"{name} | {lost} / {len(rows)} | " + " | ".join(str(counts[c]) for c in CAUSES))
     print(f"all | {sum(total.values())} | " + " | ".join(str(total[c]) for c in CAUSES))
+    if args.by_language:
+        print("\n".join(table("language", by_language)))
     return 0
 
 

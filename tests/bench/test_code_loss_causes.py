@@ -70,3 +70,20 @@ def test_a_file_named_by_a_question_word_else_ranking(clc: ModuleType, repo: Any
     named = row(["pool.go", "retry.go"], 2, "retry after a failure in the pool")
     assert clc.cause(named, repo)[0] == "file named by a question word"
     assert clc.cause(row(["client.go", "retry.go"], 2), repo)[0] == "ranking"
+
+
+def test_languages_of_a_set_and_the_table_by_language(clc: ModuleType, tmp_path: Path) -> None:
+    (tmp_path / "repos.json").write_text(
+        '[{"name": "a", "language": "Go"}, {"name": "b", "language": "Rust"}, {"name": "c"}]',
+        encoding="utf-8",
+    )
+    assert clc.languages_of(tmp_path) == {"a": "go", "b": "rust", "c": "?"}
+    counts = {
+        "rust": clc.Counter({"ranking": 1}),
+        "go": clc.Counter({"vocabulary gap": 2, "fusion": 1}),
+    }
+    lines = clc.table("language", counts)
+    assert lines[0].startswith("language | lost | not in the text list")
+    assert lines[1] == "go | 3 | 0 | 0 | 1 | 2 | 0 | 0"
+    assert lines[2] == "rust | 1 | 0 | 0 | 0 | 0 | 0 | 1"
+    assert lines[3] == "all | 4 | 0 | 0 | 1 | 2 | 0 | 1"
