@@ -143,7 +143,8 @@ def _header(paths: VaultPaths, map_id: str) -> tuple[int, int, str, str]:
 
 def save_memory(paths: VaultPaths, memory: MapMemory, map_id: str = "") -> bool:
     """Write ``memory`` atomically (the user's own file, 0600). About 0.6 s of CPU
-    and 20 MB for spring-framework's 9,724 mapped files.
+    and 14 MB for spring-framework's 9,724 mapped files (each repeated value once:
+    :func:`_dispatch`).
 
     Args:
         map_id: the id of the map file just written whole with ``memory.code_map``
