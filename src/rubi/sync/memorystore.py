@@ -32,6 +32,7 @@ import dataclasses
 import logging
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -86,11 +87,50 @@ def _records() -> tuple[type, ...]:
     return (Parsed, Symbol, ImportSpec, CacheEntry, CodeFile)
 
 
-def _by_fields(cls: type) -> Any:
+def _shared_records() -> tuple[type, ...]:
+    """The records written once per distinct value (:func:`_dispatch`): immutable
+    (frozen, hashable, compared by value) and repeated across files, such as one
+    ``import java.util.List`` in thousands of parses."""
+    from rubi.codemap.model import ImportSpec, Symbol
+
+    return (ImportSpec, Symbol)
+
+
+def _dispatch() -> dict[Any, Any]:
+    """The pickler's dispatch table of one memory write: each record of
+    :func:`_records` as a call of its class with its fields, and every string, tuple
+    and record of :func:`_shared_records` among those fields replaced by the first
+    equal one met in this write, so that the pickle's memo writes a repeated value
+    once and the reader makes one object for it (the idents ``org`` and
+    ``springframework`` of every parse, an import many files write alike).
+
+    What is read back is equal, field by field, to what was written; only objects of
+    equal value are shared, and every one of them is immutable. On spring-framework's
+    9,724 files (one process, the same memory): the file 22.8 → 14.2 MB, its read
+    0.19-0.21 → 0.13 s of CPU, its write 0.88 → 0.63 s.
+    """
+    seen: dict[Any, Any] = {}
+    shared_types = _shared_records()
+    keep = seen.setdefault
+
+    def share(value: Any) -> Any:
+        kind = type(value)
+        if kind is str or kind in shared_types:
+            return keep(value, value)
+        if kind is tuple:
+            return tuple([share(item) for item in value])
+        return value
+
+    table = copyreg.dispatch_table.copy()
+    table.update((cls, _by_fields(cls, share)) for cls in _records())
+    return table
+
+
+def _by_fields(cls: type, share: Callable[[Any], Any]) -> Any:
     names = tuple(f.name for f in dataclasses.fields(cls))
 
     def reduce(obj: object) -> tuple[type, tuple[Any, ...]]:
-        return cls, tuple([getattr(obj, name) for name in names])
+        return cls, tuple([share(getattr(obj, name)) for name in names])
 
     return reduce
 
@@ -103,7 +143,8 @@ def _header(paths: VaultPaths, map_id: str) -> tuple[int, int, str, str]:
 
 def save_memory(paths: VaultPaths, memory: MapMemory, map_id: str = "") -> bool:
     """Write ``memory`` atomically (the user's own file, 0600). About 0.6 s of CPU
-    and 20 MB for spring-framework's 9,724 mapped files.
+    and 14 MB for spring-framework's 9,724 mapped files (each repeated value once:
+    :func:`_dispatch`).
 
     Args:
         map_id: the id of the map file just written whole with ``memory.code_map``
@@ -114,8 +155,7 @@ def save_memory(paths: VaultPaths, memory: MapMemory, map_id: str = "") -> bool:
         True when written; a failed write is logged and the file removed (a later
         run builds the map in full, as without one).
     """
-    table = copyreg.dispatch_table.copy()
-    table.update((cls, _by_fields(cls)) for cls in _records())
+    table = _dispatch()
     the_map = memory.code_map
 
     def write(fh: IO[bytes]) -> None:
