@@ -3,8 +3,11 @@ run saved: what the Read guard gives Claude with a denial, so a ranged read of t
 part it needs is one step away.
 
 Import it as a submodule (``from rubi.app.fileoutline import symbol_ranges``): it loads
-only the saved code map, never the search stack, and never the vault sync's modules
-when this process has no vault sync of the project (:func:`saved_code_map`).
+only the symbols kept beside the saved code map (each file's ``(kind, name, line)``,
+a few kilobytes: :func:`rubi.sync.keptsymbols.kept_outlines_or_made`), or the map
+itself when they are not kept for the map's key; never the search stack, and never
+the vault sync's modules when this process has no vault sync of the project
+(:func:`saved_code_map`).
 """
 
 from __future__ import annotations
@@ -68,16 +71,66 @@ def symbol_ranges(paths: VaultPaths, file_path: str, total_lines: int) -> list[S
     rel = _relative(paths, file_path)
     if rel is None:
         return []  # outside the project: the code map (and its loader) is not needed
-    code_map = saved_code_map(paths)
-    file = code_map.files.get(rel) if code_map is not None else None
-    if file is None:
-        return []
-    symbols = sorted(file.symbols, key=lambda s: s.line)
+    outline = _kept_outline(paths, rel)
+    if outline is None:
+        code_map = saved_code_map(paths)
+        file = code_map.files.get(rel) if code_map is not None else None
+        if file is None:
+            return []
+        outline = [(s.kind, s.name, s.line) for s in file.symbols]
+    symbols = sorted(outline, key=lambda s: s[2])
     out: list[SymbolRange] = []
-    for i, s in enumerate(symbols):
-        nxt = symbols[i + 1].line - 1 if i + 1 < len(symbols) else max(total_lines, s.line)
-        out.append(SymbolRange(s.kind, s.name, s.line, max(s.line, nxt)))
+    for i, (kind, name, line) in enumerate(symbols):
+        nxt = symbols[i + 1][2] - 1 if i + 1 < len(symbols) else max(total_lines, line)
+        out.append(SymbolRange(kind, name, line, max(line, nxt)))
     return out
+
+
+def _kept_outline(paths: VaultPaths, rel: str) -> list[tuple[str, str, int]] | None:
+    """The symbols of the code file ``rel`` as ``(kind, name, line)`` in the map's order,
+    from the outlines kept beside the saved map for its key now
+    (:func:`rubi.sync.keptsymbols.kept_outlines_or_made`; ``[]``: a file without
+    symbols, or none the map holds); None when the map must answer (no map, a vault
+    sync of this process holds it, or the kept entry is damaged)."""
+    from rubi.sync.codestore import code_map_key
+    from rubi.sync.keptsymbols import kept_outlines_or_made, valid_outline
+
+    key = code_map_key(paths)
+    if key is None:
+        return None
+    kept = kept_outlines_or_made(
+        paths, key, lambda: _map_held(paths, key), lambda: _map_outlines(paths, key)
+    )
+    found = kept.get(rel, ()) if kept is not None else None
+    return list(found) if found is not None and valid_outline(found) else None
+
+
+def _map_held(paths: VaultPaths, key: object) -> bool:
+    """This process's vault sync of ``paths`` holds the code map of ``key``."""
+    import sys
+
+    run = sys.modules.get("rubi.sync.run")
+    if run is None or not run.has_vault_sync(paths):
+        return False
+    return bool(run.vault_sync_for(paths).holds_code_map(key))
+
+
+def _map_outlines(
+    paths: VaultPaths, key: object
+) -> dict[str, tuple[tuple[str, str, int], ...]] | None:
+    """Every mapped file's symbols as ``(kind, name, line)`` in the map's order, read
+    from the saved map (:func:`saved_code_map`); None when there is no map or its key
+    is not ``key`` any more (a run saved it meanwhile)."""
+    from rubi.sync.codestore import code_map_key
+
+    code_map = saved_code_map(paths)
+    if code_map is None or code_map_key(paths) != key:
+        return None
+    return {
+        name: tuple((s.kind, s.name, s.line) for s in file.symbols)
+        for name, file in code_map.files.items()
+        if file.symbols
+    }
 
 
 def saved_code_map(paths: VaultPaths) -> CodeMap | None:

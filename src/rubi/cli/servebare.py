@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, NoReturn
 
 from rubi.core.errors import RubiError
 
-TYPE_CHECKING = False  # typing's names only for mypy: the module imports typing already
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
 if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
     from rubi.cli.serverun import ServeOptions
 
 __all__ = ["bare_options", "is_bare", "serve_bare"]

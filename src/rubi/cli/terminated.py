@@ -18,7 +18,10 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
-from typing import NoReturn
+
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = ["Terminated", "end_by_signal", "stopped_by_signals"]
 

@@ -5,7 +5,9 @@ else."""
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["first_unencodable"]
 

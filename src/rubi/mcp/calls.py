@@ -19,13 +19,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rubi import app
 from rubi.core.errors import RubiError, os_error_line
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import replace_surrogates
 from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, MORE_HINT_MCP
+
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BODIES",

@@ -18,13 +18,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
 
 from rubi.core.paths import VaultPaths
 from rubi.core.safetext import has_lone_surrogate
 from rubi.mcp import calls
 from rubi.mcp.front import Handshake
 from rubi.mcp.hooktool import HOOK_TOOL, HookAnswerer, hook_result
+
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EarlyCalls", "plain_arguments", "sdk_order"]
 

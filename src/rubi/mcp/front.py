@@ -27,11 +27,14 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from rubi.core.encodable import first_unencodable
 from rubi.mcp.shapes import handshake_meta, plain_capabilities, plain_client_info
 from rubi.mcp.wire import LineReader, LineWriter
+
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CLIENT_CAPABILITIES_KEY",
@@ -60,7 +63,7 @@ CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """The keys of a 2026-07-28 request's ``_meta`` envelope (the version key marks the
 era: no handshake-era request carries it)."""
 
-Answerer = Callable[[str, dict[str, Any], bool], "dict[str, Any] | None"]
+Answerer = Callable[[str, "dict[str, Any]", bool], "dict[str, Any] | None"]
 """Answers a tool call before the SDK is there: ``(tool name, arguments, modern era)``
 → the JSON-RPC ``{"result": ...}``, or None to leave the call to the SDK."""
 

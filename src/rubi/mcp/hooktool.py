@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["HOOK_TOOL", "HookAnswerer", "hook_result"]
 
@@ -28,7 +31,7 @@ HOOK_TOOL = "hook"
 """The tool's name (:data:`rubi.claude.hooks.toolcall.HOOK_TOOL`, which the plugin's
 hooks call)."""
 
-HookAnswerer = Callable[[dict[str, Any]], str]
+HookAnswerer = Callable[["dict[str, Any]"], str]
 """The tool call's arguments → the hook's output text (``""`` for none).
 Raises ``ValueError`` with one line for arguments that are not a hook."""
 

@@ -12,15 +12,16 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from rubi import app
 from rubi.core.collector import pause_collector, resident_collector, resume_collector
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
 if TYPE_CHECKING:
     import socket
+    from typing import Any
 
     from mcp.server.mcpserver import MCPServer
 

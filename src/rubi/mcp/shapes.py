@@ -8,7 +8,9 @@ Only the stdlib is imported here.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["handshake_meta", "plain_capabilities", "plain_client_info"]
 

@@ -58,7 +58,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from rubi.core.collector import resume_collector
 from rubi.core.latch import Latch
@@ -66,7 +65,10 @@ from rubi.core.paths import VaultPaths
 from rubi.mcp.front import greet, load_handshake
 from rubi.mcp.wire import LineReader, LineWriter, claim_wire, signals_wake
 
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from mcp.server.mcpserver import MCPServer
 
     from rubi.mcp.hooktool import HookAnswerer

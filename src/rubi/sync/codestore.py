@@ -25,12 +25,12 @@ import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rubi.core.atomic import atomic_write_stream
 from rubi.core.paths import VaultPaths
 from rubi.core.picklefiles import collector_paused, load_pickle, open_trusted, save_pickle
 
+TYPE_CHECKING = False  # typing's names only for mypy: a session's server never imports typing
 if TYPE_CHECKING:
     from typing import BinaryIO
 
