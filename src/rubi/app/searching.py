@@ -261,8 +261,9 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters (query and terms
             together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
             distinct words (a query of many words is reduced to its discriminative
-            ones, :mod:`rubi.search.longquery`, and its headline searched too,
-            :mod:`rubi.search.headline`); ValueError for a bad ``scope`` or ``top_k``.
+            ones, :mod:`rubi.search.longquery`; a titled one's headline is searched
+            too, reduced or not, :mod:`rubi.search.headline`); ValueError for a bad
+            ``scope`` or ``top_k``.
     """
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
