@@ -21,7 +21,9 @@ file is measured by the same window. A search of code alone has its own rule
 length, so here the window counts words. A term is found as the code rule finds it:
 where a word, or an identifier's part, starts with its key and analyses to it (no
 note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of CPU a
-search).
+search), but for an Arabic-script term, which each Arabic-script word of the note is
+analysed for (:func:`rubi.search.arabicwords.arabic_offsets`: the script writes its
+article and particles against the word, and the stemmer's root is no prefix of it).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
 content words are reordered (the code rules' bounds; a Korean word counts once, not as
@@ -63,6 +65,7 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
+from rubi.search.arabicwords import arabic_offsets, arabic_script
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term, term_key
@@ -375,13 +378,19 @@ def _term_offsets(
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
+    arabic: dict[str, list[int]] | None = None
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         kept: Sequence[int] | None = None
         if digest is not None:
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
             low = low or aligned_lower(text)
-            kept = _offsets_of(text, low, term, key, lang)
+            if arabic_script(term):
+                if arabic is None:
+                    arabic = arabic_offsets(low, lang)
+                kept = arabic.get(term, [])
+            else:
+                kept = _offsets_of(text, low, term, key, lang)
             if digest is not None:
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
         found += [(pos, index) for pos in kept]
