@@ -65,7 +65,6 @@ from rubi.index.language import query_chain
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import BM25Hit
 from rubi.index.searchindex import SearchIndex
-from rubi.search.arabicwords import arabic_offsets, arabic_script
 from rubi.search.codecoverage import COVERAGE_MAX_WORDS, COVERAGE_MIN_WORDS, question_words
 from rubi.search.snippet import aligned_lower
 from rubi.search.termat import holds_term, term_key
@@ -385,8 +384,10 @@ def _term_offsets(
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
             low = low or aligned_lower(text)
-            if arabic_script(term):
+            if "\u0600" <= term[:1] <= "\u077f" and _arabic(term):
                 if arabic is None:
+                    from rubi.search.arabicwords import arabic_offsets
+
                     arabic = arabic_offsets(low, lang)
                 kept = arabic.get(term, [])
             else:
@@ -395,6 +396,14 @@ def _term_offsets(
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
         found += [(pos, index) for pos in kept]
     return found
+
+
+def _arabic(term: str) -> bool:
+    """:func:`rubi.search.arabicwords.arabic_script`, its module imported only for a
+    term in that range of code points (a question in another script imports nothing)."""
+    from rubi.search.arabicwords import arabic_script
+
+    return arabic_script(term)
 
 
 def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
