@@ -21,7 +21,9 @@ file is measured by the same window. A search of code alone has its own rule
 length, so here the window counts words. A term is found as the code rule finds it:
 where a word, or an identifier's part, starts with its key and analyses to it (no
 note is analysed whole: 20 notes a question, a millisecond each, cost 12 ms of CPU a
-search).
+search), but for an Arabic-script term, which each Arabic-script word of the note is
+analysed for (:func:`rubi.search.arabicwords.arabic_offsets`: the script writes its
+article and particles against the word, and the stemmer's root is no prefix of it).
 
 Only questions of :data:`~rubi.search.codecoverage.COVERAGE_MIN_WORDS` to ``MAX``
 content words are reordered (the code rules' bounds; a Korean word counts once, not as
@@ -375,17 +377,33 @@ def _term_offsets(
     lang = question.lang
     found: list[tuple[int, int]] = []
     low = ""
+    arabic: dict[str, list[int]] | None = None
     for index, (term, key) in enumerate(zip(question.terms, question.keys, strict=True)):
         kept: Sequence[int] | None = None
         if digest is not None:
             kept = _OFFSETS.get((digest, lang, term, key))
         if kept is None:
             low = low or aligned_lower(text)
-            kept = _offsets_of(text, low, term, key, lang)
+            if "\u0600" <= term[:1] <= "\u077f" and _arabic(term):
+                if arabic is None:
+                    from rubi.search.arabicwords import arabic_offsets
+
+                    arabic = arabic_offsets(low, lang)
+                kept = arabic.get(term, [])
+            else:
+                kept = _offsets_of(text, low, term, key, lang)
             if digest is not None:
                 _OFFSETS.put((digest, lang, term, key), array("I", kept))
         found += [(pos, index) for pos in kept]
     return found
+
+
+def _arabic(term: str) -> bool:
+    """:func:`rubi.search.arabicwords.arabic_script`, its module imported only for a
+    term in that range of code points (a question in another script imports nothing)."""
+    from rubi.search.arabicwords import arabic_script
+
+    return arabic_script(term)
 
 
 def _offsets_of(text: str, low: str, term: str, key: str, lang: str) -> list[int]:
