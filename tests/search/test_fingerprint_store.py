@@ -133,6 +133,33 @@ def test_a_note_holding_comments_takes_its_fingerprint_from_the_store(
     assert made == []  # every candidate's fingerprint came from the store
 
 
+def test_a_store_of_the_former_format_is_read_as_missing_and_written_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A store an older rubi wrote (format 1: the raw text's digests) is not read, with
+    no warning, and the next index run that changes a note writes it anew from every
+    note, as a search reads them."""
+    paths: app.VaultPaths = notes_vault(tmp_path, {**FILES, **COMMENTED})
+    app.index(paths)
+    plain = _shown(paths, once=False)
+    conn = sqlite3.connect(paths.index_dir / PRINTS_FILE)
+    with conn:
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+        conn.execute("UPDATE prints SET digest = x'00'")  # rows no search would find
+    conn.close()
+    made = counted_bodies(monkeypatch)
+    with caplog.at_level(logging.WARNING, logger="rubi.search.printstore"):
+        assert _shown(paths, once=True) == plain
+    assert made  # made from the text: the store was not read
+    assert not [r for r in caplog.records if r.name == "rubi.search.printstore"]
+    write(tmp_path / "new.md", "# New\n\nA new note.\n")
+    app.index(paths)
+    rows = _rows(paths)
+    assert set(rows) == {*FILES, *COMMENTED, "new.md"}
+    for rel in COMMENTED:
+        assert rows[rel][0] == FileText(tmp_path, tmp_path / rel, markdown=True).digest
+
+
 def test_a_note_edited_after_indexing_is_made_from_its_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
