@@ -15,6 +15,7 @@ from rubi import app
 from rubi.app.searching import searching_once
 from rubi.search import duplicates, printstore
 from rubi.search.duplicates import Fingerprint, clean_body, forget_bodies, words_of
+from rubi.search.hittext import FileText
 from rubi.search.printstore import PRINTS_FILE
 from rubi.search.printwriter import print_row
 from rubi.search.textkey import text_key
@@ -95,6 +96,68 @@ def test_a_one_shot_search_collapses_from_the_store_without_making_fingerprints(
     made = counted_bodies(monkeypatch)
     assert _shown(paths, once=True) == plain
     assert made == []  # every candidate's fingerprint came from the store
+
+
+COMMENTED = {
+    "templates/Daily.md": (
+        "# Daily\n\n%% Hub template: keep the headings %%\nPlan the day with the templater "
+        "plugin and review it each evening.\n<!-- written for the daily review -->\n"
+    ),
+    "copies/Daily.md": (
+        "# Daily\n\n%% another hint %%\nPlan the day with the templater plugin and "
+        "review it each evening.\n"
+    ),
+}
+
+
+def test_a_note_holding_comments_takes_its_fingerprint_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows are of the text a search reads, its comments blanked: rows of the raw
+    text (format 1) were digests no search asked for, so every note holding a comment
+    was cleaned and split again in every search."""
+    paths: app.VaultPaths = notes_vault(tmp_path, {**FILES, **COMMENTED})
+    app.index(paths)
+    rows = _rows(paths)
+    for rel in COMMENTED:
+        read = FileText(tmp_path, tmp_path / rel, markdown=True)
+        assert rows[rel][0] == read.digest != text_key((tmp_path / rel).read_text("utf-8"))
+    forget_bodies()
+    plain = [(h.id, h.also) for h in app.search(paths, "templater daily", refresh=False).hits]
+    assert ("templates/Daily", ("copies/Daily",)) in plain  # the copy collapsed into it
+    forget_bodies()
+    made = counted_bodies(monkeypatch)
+    with searching_once():
+        once = app.search(paths, "templater daily", refresh=False)
+    assert [(h.id, h.also) for h in once.hits] == plain
+    assert made == []  # every candidate's fingerprint came from the store
+
+
+def test_a_store_of_the_former_format_is_read_as_missing_and_written_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A store an older rubi wrote (format 1: the raw text's digests) is not read, with
+    no warning, and the next index run that changes a note writes it anew from every
+    note, as a search reads them."""
+    paths: app.VaultPaths = notes_vault(tmp_path, {**FILES, **COMMENTED})
+    app.index(paths)
+    plain = _shown(paths, once=False)
+    conn = sqlite3.connect(paths.index_dir / PRINTS_FILE)
+    with conn:
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+        conn.execute("UPDATE prints SET digest = x'00'")  # rows no search would find
+    conn.close()
+    made = counted_bodies(monkeypatch)
+    with caplog.at_level(logging.WARNING, logger="rubi.search.printstore"):
+        assert _shown(paths, once=True) == plain
+    assert made  # made from the text: the store was not read
+    assert not [r for r in caplog.records if r.name == "rubi.search.printstore"]
+    write(tmp_path / "new.md", "# New\n\nA new note.\n")
+    app.index(paths)
+    rows = _rows(paths)
+    assert set(rows) == {*FILES, *COMMENTED, "new.md"}
+    for rel in COMMENTED:
+        assert rows[rel][0] == FileText(tmp_path, tmp_path / rel, markdown=True).digest
 
 
 def test_a_note_edited_after_indexing_is_made_from_its_text(

@@ -60,9 +60,11 @@ log = get_logger(__name__)
 
 PRINTS_FILE = "fingerprints.sqlite"
 """The store's name in the index folder."""
-PRINTS_FORMAT = 1
+PRINTS_FORMAT = 2
 """Bump when a row changes meaning; a store of another format is not read (and is
-rebuilt by the next index run that changes a note)."""
+rebuilt by the next index run that changes a note). 2: the digest and words of a
+note's text with its comments blanked, as a search reads it (format 1 took the file's
+raw text, so every note holding a comment was a digest no search asked for)."""
 
 _BUSY_SECONDS = 0.05
 """How long a search waits for an index run's commit before it reads the text instead."""

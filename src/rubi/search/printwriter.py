@@ -73,8 +73,8 @@ def _rows(
     vault_root: Path, project_root: Path | None, rels: Iterable[str]
 ) -> Iterator[tuple[str, bytes, int, str]]:
     allowed = project_root or vault_root
-    for rel in rels:
-        yield (rel, *print_row(FileText(allowed, vault_root / rel).text))
+    for rel in rels:  # the text as a search reads a note: its comments blanked
+        yield (rel, *print_row(FileText(allowed, vault_root / rel, markdown=True).text))
 
 
 def _update(path: Path, rows: Iterable[tuple[str, bytes, int, str]], gone: Iterable[str]) -> None:
