@@ -22,8 +22,9 @@ sys.path[0:0] = {paths!r}
 from rubi.core.modulecode import KeptModules
 finder = KeptModules({file!r})
 sys.meta_path.insert(0, finder)
-import kx.mod, kx.sub.leaf, top
+import kx.mod, kx.sub.leaf, top, cmath
 print(json.dumps({{
+    "extension": [type(cmath.__spec__.loader).__name__, cmath.__file__, "cmath" in finder._served],
     "loaders": [type(m.__spec__.loader).__name__ for m in (kx, kx.mod, kx.sub, kx.sub.leaf, top)],
     "values": [kx.mod.VALUE, kx.sub.leaf.VALUE, top.VALUE],
     "files": [m.__file__ for m in (kx.mod, kx.sub.leaf, top)],
@@ -82,6 +83,9 @@ def test_modules_imported_from_source_are_kept_then_loaded_from_the_file(tmp_pat
     assert second["saved"] is False  # nothing imported from source: not written again
     for key in ("values", "files", "paths", "cached"):
         assert second[key] == first[key]
+    # an extension module is found from the file, loaded by its own loader
+    assert first["extension"][::2] == ["ExtensionFileLoader", False]  # type: ignore[index]
+    assert second["extension"] == [*first["extension"][:2], True]  # type: ignore[index]
     assert first["paths"] == [[str(root / "kx")], [str(root / "kx" / "sub")]]
 
 

@@ -50,6 +50,7 @@ import os
 import sys
 from _frozen_importlib_external import (
     MAGIC_NUMBER,
+    ExtensionFileLoader,
     PathFinder,
     SourceFileLoader,
     spec_from_file_location,
@@ -69,7 +70,8 @@ FORMAT = 1
 """The file's layout: the ``marshal`` of ``(FORMAT, header, folders, modules)``, the
 header :func:`_header`, folders ``{path: st_mtime_ns, or -1 when absent}``, modules
 ``{name: (source path, is a package, package path or None, st_mtime_ns, size, code
-bytes)}``."""
+bytes)}``; an extension module's code bytes are empty: it is found from the file and
+loaded by its own loader."""
 
 MAX_MODULES = 2000
 """Modules the file keeps at most (a cold recall imports about 160 from source)."""
@@ -191,6 +193,7 @@ class KeptModules:
         data = read_trusted(path, _MAX_BYTES) if path is not None else None
         self._folders, self._modules = _decode(data, self._header)
         self._before = frozenset(sys.modules)
+        self._served: set[str] = set()
         self._off = False
 
     def find_spec(
@@ -210,10 +213,14 @@ class KeptModules:
             return None
         if st.st_mtime_ns != mtime or st.st_size != size or not isinstance(code, bytes):
             return None
+        self._served.add(fullname)
+        loader = (
+            _KeptLoader(fullname, origin, code) if code else ExtensionFileLoader(fullname, origin)
+        )
         return spec_from_file_location(
             fullname,
             origin,
-            loader=_KeptLoader(fullname, origin, code),
+            loader=loader,
             submodule_search_locations=[os.path.dirname(origin)] if package else None,
         )
 
@@ -221,17 +228,15 @@ class KeptModules:
         """Nothing cached to drop (each answer stats its source)."""
 
     def _new(self) -> list[tuple[str, ModuleType]]:
-        """The modules imported since this finder was made that a source loader ran,
-        kept or not."""
+        """The modules imported since this finder was made from a source file or an
+        extension module's, kept or not."""
         found = []
         for name, module in list(sys.modules.items()):
             if name in self._before:
                 continue
             spec = getattr(module, "__spec__", None)
             loader = getattr(spec, "loader", None)
-            if type(loader) in (SourceFileLoader, _KeptLoader) and isinstance(
-                getattr(spec, "origin", None), str
-            ):
+            if type(loader) in _KEPT_LOADERS and isinstance(getattr(spec, "origin", None), str):
                 found.append((name, module))
         return found
 
@@ -247,7 +252,7 @@ class KeptModules:
         if self.path is None or self._search != _search_path():
             return False
         new = self._new()
-        if not any(type(getattr(m.__spec__, "loader", None)) is SourceFileLoader for _, m in new):
+        if all(name in self._served for name, _ in new):
             return False
         try:
             return self._write(new)
@@ -293,11 +298,13 @@ class KeptModules:
         found = _find_elsewhere(name, list(parent) if parent is not None else None)
         if found is None or found.origin != origin:
             return None
-        if type(found.loader) is not SourceFileLoader:
+        if type(found.loader) not in (SourceFileLoader, ExtensionFileLoader):
             return None
         before = os.stat(origin)
         kept = self._modules.get(name)
-        if (
+        if type(found.loader) is ExtensionFileLoader:
+            code = b""  # found only: its loader loads it
+        elif (
             kept is not None
             and kept[0] == origin
             and (kept[3], kept[4]) == (before.st_mtime_ns, before.st_size)
@@ -335,6 +342,9 @@ def _find_elsewhere(name: str, path: list[str] | None) -> ModuleSpec | None:
             return spec
     return None
 
+
+_KEPT_LOADERS = (SourceFileLoader, _KeptLoader, ExtensionFileLoader)
+"""The loaders of the modules a file keeps (an extension module is found only)."""
 
 _INSTALLED: KeptModules | None = None
 
