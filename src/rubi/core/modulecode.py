@@ -51,7 +51,6 @@ import sys
 from _frozen_importlib_external import (
     MAGIC_NUMBER,
     ExtensionFileLoader,
-    PathFinder,
     SourceFileLoader,
     spec_from_file_location,
 )
@@ -293,7 +292,9 @@ class KeptModules:
         folders = {p: _stamp(p) for p in self._search}
         for parent in parents.values():
             folders.update((p, _stamp(p)) for p in parent or ())
-        PathFinder.invalidate_caches()  # each module found afresh below
+        for entry_finder in list(sys.path_importer_cache.values()):  # found afresh below
+            if entry_finder is not None and hasattr(entry_finder, "invalidate_caches"):
+                entry_finder.invalidate_caches()  # (not PathFinder's: 3.12's imports metadata)
         modules: dict[str, Entry] = {}
         self._off = True
         try:
