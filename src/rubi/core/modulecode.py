@@ -264,7 +264,11 @@ class KeptModules:
             st = os.stat(origin)
         except (OSError, TypeError, ValueError):
             return None
-        if st.st_mtime_ns != mtime or st.st_size != size or not isinstance(code, memoryview):
+        if (
+            st.st_mtime_ns != mtime
+            or st.st_size != size
+            or not isinstance(code, (bytes, memoryview))
+        ):
             return None
         self._served.add(fullname)
         loader = (
