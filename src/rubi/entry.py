@@ -161,17 +161,23 @@ def _run_hook(argv: list[str], stdin: TextIO, stdout: TextIO) -> tuple[int, bool
 
 
 def _keep_code(event: str) -> None:
-    """Before a hook runs cold: the dataclasses' methods and the patterns it makes run
-    from the code kept for its event (:mod:`rubi.core.dataclasscode`,
-    :mod:`rubi.core.regexcode`), and ``dataclasses`` is imported without ``inspect``,
+    """Before a hook runs cold: the modules it imports from here are found and loaded
+    from those kept for its event (:mod:`rubi.core.modulecode`), the dataclasses'
+    methods and the patterns it makes run from the code kept for it
+    (:mod:`rubi.core.dataclasscode`, :mod:`rubi.core.regexcode`), and ``dataclasses``
+    is imported without ``inspect``,
     before any module defines a dataclass or compiles a pattern. Not for a hook the
     engine answers: its client defines no dataclass and compiles no pattern, and this
     would import ``dataclasses`` and ``re`` for nothing (6-7 ms of its 18 ms of CPU)."""
-    from rubi.core.dataclassimport import import_dataclasses
-    from rubi.core.regexcode import install as keep_regex_code
     from rubi.core.regexcode import role_of
 
     role = role_of(event)  # each event's own kept code: what it makes, not every command's
+    from rubi.core.modulecode import install as keep_module_code
+
+    keep_module_code(role)  # first: the modules imported from here found and loaded kept
+    from rubi.core.dataclassimport import import_dataclasses
+    from rubi.core.regexcode import install as keep_regex_code
+
     import_dataclasses(role)  # before any module defines a dataclass: ``inspect`` deferred
     keep_regex_code(role=role)  # and before any compiles a pattern: the patterns' code kept
 
@@ -181,10 +187,13 @@ def _save_kept_code() -> None:
     through the engine: :func:`_keep_code` was not called)."""
     regexcode = sys.modules.get("rubi.core.regexcode")
     dataclasscode = sys.modules.get("rubi.core.dataclasscode")
+    modulecode = sys.modules.get("rubi.core.modulecode")
     if dataclasscode is not None:
         dataclasscode.save()  # the methods of the dataclasses it compiled
     if regexcode is not None:
         regexcode.save()  # and the patterns
+    if modulecode is not None:
+        modulecode.save()  # and the modules it imported from source
 
 
 def _outside_a_project(

@@ -304,3 +304,34 @@ def test_a_short_cold_hook_collects_nothing_from_its_start(project: Path) -> Non
         cwd=project,
     )
     assert run.stdout.split() == ["[False]", "False"]
+
+
+_KEPT = """
+import io, sys
+from rubi.entry import _run_hook, _save_kept_code
+out = io.StringIO()
+_run_hook(["UserPromptSubmit"], sys.stdin, out)
+_save_kept_code()
+kinds = {type(m.__spec__.loader).__name__ for name, m in list(sys.modules.items())
+         if name.startswith(("rubi.search.", "whoosh.", "sqlite3")) and m.__spec__ is not None}
+print(out.getvalue())
+print(" ".join(sorted(kinds)))
+print()
+print()
+"""
+
+
+def test_a_cold_recall_s_modules_are_kept_and_the_next_answers_the_same(project: Path) -> None:
+    """The first cold recall imports its modules from source and keeps them
+    (:mod:`rubi.core.modulecode`); the next ones find and load them from the kept file,
+    with the same answer."""
+    payload = base(project, "UserPromptSubmit", prompt="why does the login token expire at night?")
+    answers, kinds = [], []
+    for _ in range(3):
+        answer, loaded = _cold(project, payload, _KEPT, RUBI_SEMANTIC="0")[:2]
+        answers.append(answer)
+        kinds.append(loaded)
+    assert "gotcha-login-tokens-expire-at-midnight-utc" in answers[0]
+    assert answers[0] == answers[1] == answers[2]
+    assert kinds[0] == "SourceFileLoader"
+    assert kinds[2] == "_KeptLoader"
