@@ -103,11 +103,11 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the command. When the reader of its output went away
-        (``rubi search … | head -1``), stop quietly as a Unix tool does
-        (:func:`rubi.cli.closedoutput.stop_for_closed_output`); on Ctrl-C, with one
-        line and status 130 (:func:`rubi.cli.interrupted.stop_for_interrupt`), where
-        click would end with ``Aborted!`` and status 1 (an index run's line also says
-that nothing is lost: :func:`rubi.cli.interrupted.interrupted_line`)."""
+                (``rubi search … | head -1``), stop quietly as a Unix tool does
+                (:func:`rubi.cli.closedoutput.stop_for_closed_output`); on Ctrl-C, with one
+                line and status 130 (:func:`rubi.cli.interrupted.stop_for_interrupt`), where
+                click would end with ``Aborted!`` and status 1 (an index run's line also says
+        that nothing is lost: :func:`rubi.cli.interrupted.interrupted_line`)."""
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
