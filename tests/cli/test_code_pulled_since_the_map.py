@@ -76,7 +76,7 @@ def test_no_match_says_when_the_code_map_is_behind(tmp_path: Path) -> None:
     write(project / "quux.py", "def quuxFrobnicator():\n    return 1\n")
     out = search()
     assert out.startswith('No match for "quuxFrobnicator".')
-    assert "The code changed since it was mapped (a pull, a new file): `rubi index`" in out
+    assert "The code changed since it was mapped (a pull, a new file, an edit): `rubi index`" in out
     assert "The code changed" not in search("--scope", "notes")  # notes: the map is not asked
     assert json.loads(search("--json"))["hits"] == []  # the JSON shape is unchanged
     CliRunner().invoke(cli, ["index", "--vault", vault])
@@ -98,7 +98,7 @@ def test_nothing_relevant_says_when_the_code_map_is_behind(tmp_path: Path) -> No
     out = search()
     assert out.startswith("Nothing relevant"), out
     assert out.rstrip().endswith(
-        "The code changed since it was mapped (a pull, a new file): `rubi index` maps it, "
+        "The code changed since it was mapped (a pull, a new file, an edit): `rubi index` maps it, "
         "then search again."
     ), out
     assert json.loads(search("--json"))["relevant"] is False  # the JSON shape is unchanged

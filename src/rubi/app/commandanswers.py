@@ -64,7 +64,7 @@ def answer_search(
 
 
 CODE_BEHIND_HINT = (
-    "The code changed since it was mapped (a pull, a new file): `rubi index` maps it, "
+    "The code changed since it was mapped (a pull, a new file, an edit): `rubi index` maps it, "
     "then search again."
 )
 """The last line of a search with no match, or none relevant ("Nothing relevant: ..."),
