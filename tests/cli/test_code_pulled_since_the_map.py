@@ -76,8 +76,33 @@ def test_no_match_says_when_the_code_map_is_behind(tmp_path: Path) -> None:
     write(project / "quux.py", "def quuxFrobnicator():\n    return 1\n")
     out = search()
     assert out.startswith('No match for "quuxFrobnicator".')
-    assert "The code changed since it was mapped (a pull, a new file): `rubi index`" in out
+    assert "The code changed since it was mapped (a pull, a new file, an edit): `rubi index`" in out
     assert "The code changed" not in search("--scope", "notes")  # notes: the map is not asked
     assert json.loads(search("--json"))["hits"] == []  # the JSON shape is unchanged
     CliRunner().invoke(cli, ["index", "--vault", vault])
     assert search().startswith("1. [python file] quux.py")
+
+
+def test_nothing_relevant_says_when_the_code_map_is_behind(tmp_path: Path) -> None:
+    """A new user added a function to an existing file and searched its name: the
+    old map's symbols of that file gave weak matches under "Nothing relevant", and
+    nothing said the map was behind until the hint covered that answer too."""
+    project = _project(tmp_path)
+    vault = str(project / ".rubi")
+
+    def search(*args: str) -> str:
+        query = ["search", "quuxFrobnicator login", *args, "--vault", vault]
+        return CliRunner().invoke(cli, query).output
+
+    write(project / "auth.py", "def login():\n    pass\n\ndef quuxFrobnicator():\n    return 1\n")
+    out = search()
+    assert out.startswith("Nothing relevant"), out
+    assert out.rstrip().endswith(
+        "The code changed since it was mapped (a pull, a new file, an edit): `rubi index` maps it, "
+        "then search again."
+    ), out
+    assert json.loads(search("--json"))["relevant"] is False  # the JSON shape is unchanged
+    CliRunner().invoke(cli, ["index", "--vault", vault])
+    out = search()
+    assert "The code changed" not in out
+    assert out.startswith("1. [python file] auth.py"), out

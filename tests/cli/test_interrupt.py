@@ -165,3 +165,27 @@ def test_a_ctrl_c_python_cannot_raise_stops_the_command_in_one_line(tmp_path: Pa
     code, out, err = run(UNRAISABLE_AFTER_ENTRY, cwd=tmp_path)
     assert "Traceback" not in err and err.strip() == "Aborted!", err
     assert code == ENDED_BY_CTRL_C and out == ""
+
+
+@pytest.mark.parametrize("command", ["index", "reindex"])
+def test_ctrl_c_during_an_index_run_says_nothing_is_lost(tmp_path: Path, command: str) -> None:
+    """A new user pressed Ctrl-C during `rubi index` and read a bare ``Aborted!``: was
+    the index now half-written? The line says the next run redoes what this one did
+    not finish (the rows are written last, in one transaction); other commands keep
+    click's ``Aborted!``."""
+    from click.testing import CliRunner
+
+    from rubi.cli import vaultcmds
+    from rubi.cli.main import cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vaultcmds.app, "index", interrupted)
+        result = CliRunner().invoke(cli, [command, "--vault", str(tmp_path)])
+    assert result.exit_code == 130
+    assert result.output.strip() == (
+        "Aborted! Nothing is lost: what this run did not finish is redone by the next "
+        "`rubi index` (or search)."
+    )

@@ -306,3 +306,16 @@ def test_xray_names_one_skipped_broken_line_in_the_singular(tmp_path: Path) -> N
     code, out = run("xray", str(path))
     assert code == 0, out
     assert "Skipped 1 broken line (" in out and "unreadable" not in out
+
+
+def test_xray_of_a_session_without_tools_says_so(tmp_path: Path) -> None:
+    """A new user's first `claude -p` answered in text alone; `rubi xray` printed the
+    "Tool results by weight" headers over an empty table."""
+    path = write_jsonl(
+        tmp_path / f"{SESSION}.jsonl",
+        [user("say hello", 0), assistant("msg_1", usage(inp=12, w5=3000, read=9000, out=20), 1)],
+    )
+    code, out = run("xray", str(path))
+    assert code == 0, out
+    assert "Tool results by weight: none (no tool ran in these sessions)." in out
+    assert "carried cost" not in out

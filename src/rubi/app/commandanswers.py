@@ -58,18 +58,21 @@ def answer_search(
     if args.as_json:
         return Answer(True, search_json(result, args.budget))
     text = render_search(result, args.budget)
-    if not result.hits and _code_behind(paths, args.scope):
+    if (not result.hits or not result.relevant) and _code_behind(paths, args.scope):
         text += "\n" + CODE_BEHIND_HINT
     return Answer(False, text)
 
 
 CODE_BEHIND_HINT = (
-    "The code changed since it was mapped (a pull, a new file): `rubi index` maps it, "
+    "The code changed since it was mapped (a pull, a new file, an edit): `rubi index` maps it, "
     "then search again."
 )
-"""The line under "No match" when the code map is behind the code: a search maps code
-only on its first run, so a symbol of a file added since finds nothing, and without
-this line nothing said why (a trial user's new ``quuxFrobnicator``)."""
+"""The last line of a search with no match, or none relevant ("Nothing relevant: ..."),
+when the code map is behind the code: a search maps code only on its first run, so a
+symbol of a file added or edited since finds nothing, or only weak matches, and without
+this line nothing said why (a trial user's new ``quuxFrobnicator``; a new user's
+function added to an existing file, found only as a weak match of its file's old
+symbols)."""
 
 
 def _code_behind(paths: VaultPaths, scope: str) -> bool:

@@ -14,10 +14,27 @@ import os
 import sys
 from typing import NoReturn
 
-__all__ = ["INTERRUPTED_STATUS", "stop_for_interrupt"]
+__all__ = ["INDEX_INTERRUPTED", "INTERRUPTED_STATUS", "interrupted_line", "stop_for_interrupt"]
 
 INTERRUPTED_STATUS = 130
 """128 + ``SIGINT``: the status a shell shows for a command ended by Ctrl-C."""
+
+INDEX_INTERRUPTED = (
+    "Aborted! Nothing is lost: what this run did not finish is redone by the next "
+    "`rubi index` (or search)."
+)
+"""The line of ``rubi index`` or ``rubi reindex`` stopped by Ctrl-C. A run writes its
+manifest and note rows last, in one SQLite transaction (``docs/architecture.md``, "How
+a change reaches the index"), so whatever it had not committed is planned again by the
+next run; a bare ``Aborted!`` left a new user asking whether the index was now
+half-written."""
+
+
+def interrupted_line(command: str | None) -> str:
+    """The line :func:`stop_for_interrupt` prints for ``command`` (the subcommand's name,
+    None before one was chosen): :data:`INDEX_INTERRUPTED` for ``index`` and
+    ``reindex``, else click's ``Aborted!``."""
+    return INDEX_INTERRUPTED if command in ("index", "reindex") else "Aborted!"
 
 
 def stop_for_interrupt(line: str = "Aborted!") -> NoReturn:

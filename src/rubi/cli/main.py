@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from rubi import __version__
-from rubi.cli.interrupted import stop_for_interrupt
+from rubi.cli.interrupted import interrupted_line, stop_for_interrupt
 
 __all__ = ["ONE_COMMAND", "CommandLoadError", "cli", "main"]
 
@@ -103,10 +103,11 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the command. When the reader of its output went away
-        (``rubi search … | head -1``), stop quietly as a Unix tool does
-        (:func:`rubi.cli.closedoutput.stop_for_closed_output`); on Ctrl-C, with one
-        line and status 130 (:func:`rubi.cli.interrupted.stop_for_interrupt`), where
-        click would end with ``Aborted!`` and status 1."""
+                (``rubi search … | head -1``), stop quietly as a Unix tool does
+                (:func:`rubi.cli.closedoutput.stop_for_closed_output`); on Ctrl-C, with one
+                line and status 130 (:func:`rubi.cli.interrupted.stop_for_interrupt`), where
+                click would end with ``Aborted!`` and status 1 (an index run's line also says
+        that nothing is lost: :func:`rubi.cli.interrupted.interrupted_line`)."""
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -114,7 +115,7 @@ class LazyGroup(click.Group):
 
             stop_for_closed_output()
         except KeyboardInterrupt:
-            stop_for_interrupt()
+            stop_for_interrupt(interrupted_line(ctx.invoked_subcommand))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -110,16 +110,19 @@ def warn(warnings: list[object]) -> None:
 
 
 def _summary(report: app.IndexReport) -> str:
+    """The lines ``rubi index`` prints of ``report``: the notes, then (in a project) the
+    code; ``rubi doctor`` is named only when it has code files to list."""
     kind = "full" if report.full else "incremental"
+    skipped = len(report.code_warnings)
     return (
         f"Indexed ({kind}): {report.added} added, {report.updated} updated, "
         f"{report.deleted} deleted, {report.unchanged} unchanged "
         f"in {report.seconds:.2f} s; {plural(len(report.warnings), 'warning')}."
         + (
             f"\nCode: {plural(report.code_files, 'file')} ({report.code_changed} changed, "
-            f"{report.code_deleted} deleted, {len(report.code_warnings)} skipped or partly "
-            f"read: see `rubi doctor`); {plural(len(report.pages_written), 'map page')} "
-            "updated."
+            f"{report.code_deleted} deleted, {skipped} skipped or partly read"
+            f"{': see `rubi doctor`' if skipped else ''}); "
+            f"{plural(len(report.pages_written), 'map page')} updated."
             if report.code_files
             else ""
         )

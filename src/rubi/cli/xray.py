@@ -173,7 +173,10 @@ def _print_report(report: Any, top: int) -> None:
         return
     tables.print_table(out, _classes_table(report))
     tables.print_table(out, _sessions_table(report, top))
-    tables.print_table(out, _tools_table(report, top))
+    if report.tools:
+        tables.print_table(out, _tools_table(report, top))
+    else:  # an empty table's headers read as a report that failed to load
+        out.print("Tool results by weight: none (no tool ran in these sessions).")
     if report.rereads:
         tables.print_table(out, _rereads_table(report, top))
     tables.print_table(out, _replay_table(report))

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
 __all__ = [
     "MIN_PASSAGE_TOKENS",
     "NOTHING_RELEVANT",
+    "NO_SEARCHABLE_WORD",
     "PASSAGE_CHARS",
     "TITLE_CHARS",
     "WHY_FORMATS",
     "Rendered",
+    "no_match_line",
     "render_compact",
     "render_hit",
     "result_json",
@@ -187,6 +189,27 @@ def _fill(shown: list[_Shown], used: int, budget_tokens: int) -> int:
     return used
 
 
+NO_SEARCHABLE_WORD = (
+    "no word of it is searched (single characters, stop words and punctuation are left "
+    "out): ask in a few words, or give a name"
+)
+"""Why a query found nothing when the index keeps none of its words: a new user's
+``rubi search "a"`` (or ``"?"``) read only ``No match for "a".`` and searched on."""
+
+
+def no_match_line(query: str, terms: tuple[str, ...] | list[str] = ()) -> str:
+    """The text of a search with no hit: ``No match for "QUERY".``, and, when neither
+    the query nor a term keeps a word in the English or the code analysis chain
+    (:func:`rubi.index.analysis.analyze`), :data:`NO_SEARCHABLE_WORD` after it. Paid
+    only when nothing matched."""
+    from rubi.index.analysis import analyze
+
+    searched = any(analyze(text, chain) for text in (query, *terms) for chain in ("en", "code"))
+    if searched:
+        return f'No match for "{query}".'
+    return f'No match for "{query}": {NO_SEARCHABLE_WORD}.'
+
+
 def render_compact(
     result: SearchResult,
     budget_tokens: int,
@@ -218,7 +241,7 @@ def render_compact(
         (:attr:`SearchResult.relevant`: the hits are still listed, as weak matches).
     """
     if not result.hits:
-        return Rendered(f'No match for "{result.query}".', [], 0, 0)
+        return Rendered(no_match_line(result.query, result.terms), [], 0, 0)
     weak = not result.relevant
     reserve = 24 + (estimate_tokens(NOTHING_RELEVANT) + 1 if weak else 0)
     shown, _ = _fit(result, max(budget_tokens - reserve, 1), extra)
