@@ -34,6 +34,17 @@ the floor hides, answers in the top 10 labelled relevant, off-topic questions th
 floor silences and recall leaves silent, MRR@10, and how many top 10s changed (the
 floor never reorders hits: a change of ranking shows here).
 
+Which of the floor's routes carried each label "relevant", from ``dump`` lines (any
+number of sets)::
+
+    python bench/relevance_floor.py routes FEATURES.jsonl [...]
+
+``routes`` counts, per route (:func:`route`: a name; a hit holding three words or more
+beyond chance; coverage backed by the same hit's significance, or by another hit's; a
+hit holding the whole question; the vault that could not show more), the off-topic
+questions and the top-10 answers it labels relevant, and the length share (the
+carrier hit's prose length over the vault's average) of the hit that carried it.
+
 Why an answer in the top 10 is below the floor, from a ``dump``'s lines::
 
     python bench/relevance_floor.py causes --set bench/sets/NAME --corpus PATH FEATURES.jsonl
@@ -316,6 +327,79 @@ def causes(set_dir: Path, corpus: Path, dump_file: Path) -> str:
     return "\n".join(lines)
 
 
+ROUTES = (
+    "name",
+    "three words or more beyond chance",
+    "coverage, the same hit beyond chance",
+    "coverage, another hit beyond chance",
+    "coverage of the whole question",
+    "the vault could show no more",
+)
+"""The floor's routes to "relevant" (:func:`rubi.search.reweighting.relevant`), in the
+order it tries them."""
+
+
+def route(row: Row) -> tuple[str | None, Row | None]:
+    """The route that labels a ``dump`` row relevant (one of :data:`ROUTES`; None: the
+    row is labelled nothing relevant) and the hit that carried it (None for a name, and
+    for the vault that could show no more). Read off the per-hit readings of dumps made
+    since the thirteenth pass, in the order :func:`rubi.search.reweighting.relevant`
+    tries its clauses; the shipped label (``relevant``) decides the last route."""
+    if not row["relevant"]:
+        return None, None
+    if row["named"] > 0:
+        return ROUTES[0], None
+    hits = row["hits"]
+    several = [h for h in hits if h.get("words", 0) >= 3 and h["significance"] > LOG20]
+    if several:
+        return ROUTES[1], max(several, key=lambda h: h["significance"])
+    covered = [h for h in hits if h["coverage"] >= 0.5]
+    backed = [h for h in covered if h["significance"] > 0.0]
+    if backed:
+        return ROUTES[2], max(backed, key=lambda h: h["significance"])
+    if covered and any(h["significance"] > 0.0 for h in hits):
+        return ROUTES[3], max(covered, key=lambda h: h["coverage"])
+    whole = [h for h in covered if h["coverage"] >= 1.0 - 1e-9]
+    if whole:
+        return ROUTES[4], whole[0]
+    return ROUTES[5], None
+
+
+def length_share(row: Row, hit: Row | None) -> float | None:
+    """The hit's prose length over the vault's average document's (``len`` / ``avglen``
+    of a ``dump``), None without a hit or an average."""
+    if hit is None or not row.get("avglen"):
+        return None
+    return float(hit["len"]) / float(row["avglen"])
+
+
+def routes_table(files: Sequence[Path]) -> str:
+    """A markdown table: per route, the off-topic questions and the top-10 answers it
+    labels relevant, and the carriers' length shares (median, range)."""
+    rows = [json.loads(line) for f in files for line in f.read_text("utf-8").splitlines()]
+    lines = ["| route | off-topic labelled relevant | length share (median, range) | "]
+    lines[0] += "top-10 answers labelled relevant | length share (median, range) |"
+    lines.append("|---|---|---|---|---|")
+
+    def shares(kind: list[tuple[Row, Row | None]]) -> str:
+        got = sorted(x for r, h in kind if (x := length_share(r, h)) is not None)
+        if not got:
+            return "–"
+        return f"{got[len(got) // 2]:.2f} ({got[0]:.2f}–{got[-1]:.2f})"
+
+    for name in ROUTES:
+        said = [(r, route(r)) for r in rows]
+        off = [(r, h) for r, (k, h) in said if k == name and not r["on"]]
+        ans = [(r, h) for r, (k, h) in said if k == name and r["on"] and r["found"]]
+        lines.append(f"| {name} | {len(off)} | {shares(off)} | {len(ans)} | {shares(ans)} |")
+    off_all = sum(1 for r in rows if not r["on"])
+    ans_all = sum(1 for r in rows if r["on"] and r["found"])
+    silent = sum(1 for r in rows if not r["on"] and not r["relevant"])
+    hidden = sum(1 for r in rows if r["on"] and r["found"] and not r["relevant"])
+    lines.append(f"| nothing relevant | {silent} of {off_all} | | {hidden} of {ans_all} | |")
+    return "\n".join(lines)
+
+
 # -- rules ----------------------------------------------------------------------
 
 STOP: frozenset[str] = frozenset()
@@ -538,6 +622,8 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("--set", dest="set_dir", type=Path, required=True)
     k.add_argument("--corpus", type=Path, required=True)
     k.add_argument("dump", type=Path)
+    ro = sub.add_parser("routes")
+    ro.add_argument("files", type=Path, nargs="+")
     c = sub.add_parser("compare")
     c.add_argument("--base", type=Path, nargs="+", required=True)
     c.add_argument("--new", type=Path, nargs="+", required=True)
@@ -548,6 +634,9 @@ def main(argv: list[str] | None = None) -> int:
         return labels(args.set_dir, args.corpus, args.out)
     if args.cmd == "causes":
         print(causes(args.set_dir, args.corpus, args.dump))
+        return 0
+    if args.cmd == "routes":
+        print(routes_table(args.files))
         return 0
     if args.cmd == "compare":
         print(compare(args.base, args.new))

@@ -196,3 +196,45 @@ def test_compare_counts_hidden_relevant_and_silenced_base_to_new(
     row = next(line for line in table.splitlines() if line.startswith("| x (2, 1)"))
     assert row == "| x (2, 1) | 1 → 0 | 1 → 2 | 1 → 0 | 1 → 0 | 0.750 | 1 |"
     assert table.splitlines()[-1].startswith("| pooled (2, 1) | 1 → 0 |")
+
+
+def _labelled(
+    on: bool, relevant: bool, hits: list[tuple[float, float, int, int]]
+) -> dict[str, Any]:
+    """A dump row with per-hit readings: (coverage, significance, words, len) each."""
+    return {
+        "set": "s",
+        "id": f"q{len(hits)}{on}{relevant}",
+        "on": on,
+        "found": 1 if on else None,
+        "relevant": relevant,
+        "named": 0,
+        "cjk": 0.0,
+        "avglen": 100.0,
+        "hits": [{"coverage": c, "significance": s, "words": w, "len": n} for c, s, w, n in hits],
+    }
+
+
+def test_routes_name_the_clause_and_the_hit_that_carried_a_label(
+    rf: ModuleType, tmp_path: Path
+) -> None:
+    three = _labelled(False, True, [(0.3, 5.0, 4, 700), (0.6, 1.0, 2, 50)])
+    same = _labelled(True, True, [(0.6, 1.0, 2, 50), (0.2, 2.0, 3, 80)])
+    split = _labelled(False, True, [(0.6, -1.0, 5, 300), (0.3, 0.5, 2, 40)])
+    whole = _labelled(True, True, [(1.0, -2.0, 1, 100)])
+    silent = _labelled(False, False, [(0.3, 5.0, 4, 700)])
+    assert rf.route(three)[0] == rf.ROUTES[1] and rf.length_share(three, rf.route(three)[1]) == 7
+    assert rf.route(same)[0] == rf.ROUTES[2] and rf.route(same)[1]["len"] == 50
+    assert rf.route(split)[0] == rf.ROUTES[3] and rf.route(split)[1]["len"] == 300
+    assert rf.route(whole)[0] == rf.ROUTES[4]
+    assert rf.route({**silent, "relevant": True, "hits": []})[0] == rf.ROUTES[5]
+    assert rf.route({**same, "named": 1}) == (rf.ROUTES[0], None)
+    assert rf.route(silent) == (None, None)  # the shipped label said nothing relevant
+    dump = tmp_path / "d.jsonl"
+    dump.write_text("".join(json.dumps(r) + "\n" for r in (three, same, split, silent)), "utf-8")
+    table = rf.routes_table([dump]).splitlines()
+    assert table[2] == "| name | 0 | – | 0 | – |"
+    assert table[3] == "| three words or more beyond chance | 1 | 7.00 (7.00–7.00) | 0 | – |"
+    assert table[4] == "| coverage, the same hit beyond chance | 0 | – | 1 | 0.50 (0.50–0.50) |"
+    assert table[5] == "| coverage, another hit beyond chance | 1 | 3.00 (3.00–3.00) | 0 | – |"
+    assert table[-1] == "| nothing relevant | 1 of 3 | | 0 of 1 | |"
