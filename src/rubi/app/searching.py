@@ -263,8 +263,8 @@ def search(
             together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
             distinct words (a query of many words is reduced to its discriminative
             ones, :mod:`rubi.search.longquery`; a titled one's headline is searched
-            too, reduced or not, :mod:`rubi.search.headline`); ValueError for a bad
-            ``scope`` or ``top_k``.
+            too, when reduced or in a code search, :mod:`rubi.search.headline`);
+            ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
@@ -358,7 +358,9 @@ def _search_one(
             dense = _dense(paths, query, scope, once)
         reduced = reduce_query(query, index)  # a long one: its discriminative words here
         head = ""
-        if "\n" in query:  # a titled text's headline is searched too, reduced or not
+        if "\n" in query and (reduced != query or scope == "code"):
+            # a titled text's headline is searched too: a reduced one's in any scope, a
+            # short one's in a code search (its module says why)
             from rubi.search.headline import headline
 
             head = headline(query)
