@@ -7,10 +7,14 @@ it never uses."""
 from __future__ import annotations
 
 import ast
+import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -57,3 +61,84 @@ def test_the_pointer_and_plugin_checks_import_no_json() -> None:
         "print('json' in sys.modules)\n"
     )
     assert _printed(code) == "False"
+
+
+_LINE_OF = """
+import sys
+from rubi.claude.hooks.context import open_context
+from rubi.claude.hooks.costline import _pointer, last_session_line
+ctx = open_context(
+    {{"session_id": "aaaaaaaa-2222-3333-4444-555555555555", "cwd": {cwd!r},
+      "hook_event_name": "SessionStart", "source": "startup"}},
+    "SessionStart",
+)
+pointer = _pointer(ctx)
+pointer.parent.mkdir(parents=True, exist_ok=True)
+pointer.write_text(
+    '{{"session_id": "11111111-2222-3333-4444-555555555555", "transcript_path": '
+    + {transcript!r} + '}}', encoding="utf-8"
+)
+line = last_session_line(ctx)
+print(line, pointer.exists(), [m for m in {modules!r} if m in sys.modules])
+"""
+
+
+def _line_of(project: Path, transcript: Path, modules: tuple[str, ...]) -> str:
+    """What :func:`last_session_line` answers in a fresh interpreter, for a pointer to
+    ``transcript``: the line, whether the pointer is left, which of ``modules`` it
+    imported."""
+    quoted = '"' + str(transcript).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return _printed(_LINE_OF.format(cwd=str(project), transcript=quoted, modules=modules))
+
+
+def test_a_gone_transcript_gives_no_line_without_the_costs_imports_or_logging(
+    project: Path,
+) -> None:
+    """The transcript is looked at before the cost's code is imported, and the INFO
+    record that says why there is no line goes nowhere in a process that never
+    imported ``logging`` (no handler, the root logger at WARNING): neither is loaded."""
+    out = _line_of(project, project / "gone.jsonl", ("logging", "rubi.app.sessioncost"))
+    assert out == "None False []"
+
+
+def test_an_inactive_sessions_line_reads_no_timestamp(project: Path) -> None:
+    """The line of a session rubi was not active in: ``datetime`` (imported by the
+    timestamps' reader only) stays out."""
+    transcript = project / "t.jsonl"
+    record = {"type": "user", "message": {"role": "user", "content": "hi"}, "uuid": "u1"}
+    transcript.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = _line_of(project, transcript, ("datetime", "rubi.app.sessioncost"))
+    assert out == (
+        "rubi was not active in session 11111111 (0 API calls). False ['rubi.app.sessioncost']"
+    )
+
+
+def test_a_gone_transcript_is_logged_where_logging_is_configured(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from rubi.claude.hooks.context import open_context
+    from rubi.claude.hooks.costline import _pointer, last_session_line
+
+    ctx = open_context(
+        {"session_id": "aaaaaaaa-2222-3333-4444-555555555555", "cwd": str(project)},
+        "SessionStart",
+    )
+    pointer = _pointer(ctx)
+    assert pointer is not None
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    gone = str(project / "gone.jsonl")
+    pointer.write_text(
+        json.dumps({"session_id": "11111111-2222-3333-4444-555555555555", "transcript_path": gone}),
+        encoding="utf-8",
+    )
+    with caplog.at_level(logging.INFO, logger="rubi.claude.hooks.costline"):
+        assert last_session_line(ctx) is None
+    assert any("no cost line for the last session" in r.getMessage() for r in caplog.records)
+
+
+def test_timestamps_are_still_read() -> None:
+    from rubi.transcripts.records import parse_time
+
+    assert parse_time("1970-01-01T00:00:10.500Z") == 10.5
+    assert parse_time("not a time") is None
+    assert parse_time(3) is None

@@ -6,8 +6,6 @@ instead of failing.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from rubi.core.tokens import CHARS_PER_TOKEN, tokens_for_chars
 from rubi.transcripts.events import Attachment, Usage
 from rubi.transcripts.settings import IMAGE_TOKENS
@@ -33,6 +31,11 @@ def parse_time(value: object) -> float | None:
     """
     if not isinstance(value, str):
         return None
+    # Imported here: the cost line of a session rubi was not active in (SessionStart,
+    # :mod:`rubi.claude.hooks.costline`) reads no timestamp, and ``datetime``'s import
+    # runs the pure-Python module before ``_datetime`` replaces it.
+    from datetime import datetime
+
     try:
         return datetime.fromisoformat(value).timestamp()
     except ValueError:

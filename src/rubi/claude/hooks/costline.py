@@ -71,15 +71,29 @@ def last_session_line(ctx: HookContext) -> str | None:
 
     if usable_id(session):
         capture_unanswered(ctx.for_session(session))
-    from rubi.app.sessioncost import transcript_cost
-
     try:
         info = Path(transcript).stat()
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TRANSCRIPT_BYTES:
             return None  # a FIFO or a device would block the session's start: only files
+        # The cost's code only for a transcript there is: a gone one paid its imports
+        # (rubi.app.sessioncost, the transcript's records, json: 26 M instructions).
+        from rubi.app.sessioncost import transcript_cost
+
         return transcript_cost(Path(transcript), session).line
     except OSError as exc:
-        import logging  # only here: a cold SessionEnd loads no logging
-
-        logging.getLogger(__name__).info("no cost line for the last session: %s", exc)
+        _log_no_line(exc)
         return None
+
+
+def _log_no_line(exc: OSError) -> None:
+    """Log (INFO) why there is no line. Without ``logging`` imported in this process
+    nothing configured a handler or a level (the root logger's WARNING drops an INFO
+    record, and no handler sees it): the record would go nowhere, so ``logging``
+    (8 M instructions for a cold SessionStart) is not imported for it."""
+    import sys
+
+    if "logging" not in sys.modules:
+        return
+    import logging
+
+    logging.getLogger(__name__).info("no cost line for the last session: %s", exc)
