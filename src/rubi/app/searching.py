@@ -157,11 +157,12 @@ def ensure_index(
     refresh: bool,
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
+    on_warning: Callable[[object], None] | None = None,
 ) -> IndexReport | None:
     """Index ``paths`` first when it never was, and when ``refresh`` asks (skipped
     while a watcher in this process applies every change, and when the files are as
     the last run recorded them: :func:`rubi.sync.freshness.files_unchanged`); the
-    run's report, or None when nothing ran."""
+    run's report (``on_warning`` gets each of its ``warnings``), or None."""
     first = not indexed(paths)
     if not first and not refresh:
         return None  # nothing to ask the vault sync (a cold recall does not load it)
@@ -187,7 +188,11 @@ def ensure_index(
     # Notes are cheap to check on every call; the code map is refreshed by `rubi
     # index`, the session-start hook and the watcher (a large repository takes
     # seconds), and on first use.
-    return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+    report = index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+    if on_warning is not None:
+        for warning in report.warnings:
+            on_warning(warning)
+    return report
 
 
 def _watched(paths: VaultPaths) -> bool:
@@ -220,6 +225,7 @@ def search(
     stale: bool = True,
     why: bool = True,
     needs: str = "",
+    on_warning: Callable[[object], None] | None = None,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -254,6 +260,7 @@ def search(
             not :attr:`~rubi.search.hits.SearchResult.relevant` (or did not name a note
             or file), so such a search ends there, its result with no hit
             (:func:`rubi.search.engine.search_index`); "" (the default): always hits.
+        on_warning: each problem note the project's catch-up read (:func:`ensure_index`).
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -281,7 +288,7 @@ def search(
             raise RubiError(str(exc)) from exc
     project: SearchResult | None = None
     if scope != "personal":
-        ensure_index(paths, refresh, progress, on_wait)
+        ensure_index(paths, refresh, progress, on_wait, on_warning)
         project = _search_one(
             paths,
             query,

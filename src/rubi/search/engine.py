@@ -324,7 +324,8 @@ def search_index(
         )
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
-        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)
+        day_from = Snippet(partial(days.source, f.id))
+        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts, day_from)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(
