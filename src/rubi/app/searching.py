@@ -268,9 +268,8 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters (query and terms
             together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
             distinct words (a query of many words is reduced to its discriminative
-            ones, :mod:`rubi.search.longquery`; a titled one's headline is searched
-            too, reduced or not, :mod:`rubi.search.headline`); ValueError for a bad
-            ``scope`` or ``top_k``.
+            ones, :mod:`rubi.search.longquery`, and its headline searched too,
+            :mod:`rubi.search.headline`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
@@ -364,7 +363,7 @@ def _search_one(
             dense = _dense(paths, query, scope, once)
         reduced = reduce_query(query, index)  # a long one: its discriminative words here
         head = ""
-        if "\n" in query:  # a titled text's headline is searched too, reduced or not
+        if reduced != query:  # a reduced one's headline is searched too (its module)
             from rubi.search.headline import headline
 
             head = headline(query)
@@ -388,7 +387,7 @@ def _search_one(
                 needs=needs,
             )
             # "on 7 May 2023" finds that day's records (its day keys as terms)
-            # A titled query asks for tests in its headline, not in its pasted body
+            # A reduced query asks for tests in its headline, not in its pasted body
             result = searched(
                 reduced,
                 terms=(*terms, *day_keys(reduced)),
