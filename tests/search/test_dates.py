@@ -204,8 +204,9 @@ def test_a_timeline_lists_the_days_around_a_hit(dated_vault: Path) -> None:
 
 def test_a_hit_says_where_its_day_comes_from(tmp_path: Path) -> None:
     """A copied vault's or a fresh clone's undated notes carry the day they were
-    copied, and an edited code file its last commit's: the header marks both, so
-    neither reads as written that day; a note's own day is shown as it is."""
+    copied: the header marks a file's time, so it does not read as written that day; a
+    code file's last commit day is shown unmarked (the JSON says ``commit``: an
+    uncommitted edit is newer) and a note's own day as it is."""
     root = rubi_project(tmp_path / "proj", {"pkg/router.py": "def route_zebra():\n    return 1\n"})
     vault = root / ".rubi"
     _note(vault, "Dated zebra", "zebras routed", updated="2026-04-10")
@@ -227,7 +228,7 @@ def test_a_hit_says_where_its_day_comes_from(tmp_path: Path) -> None:
     day = dt.datetime.now(dt.UTC).date().isoformat()
     assert f"notes/Copied zebra.md · {day} (file time)\n" in out.stdout
     committed = next(h.date for h in hits if h.kind == "file")
-    assert f"pkg/router.py · {committed} (last commit)\n" in out.stdout
+    assert f"pkg/router.py · {committed}\n" in out.stdout
     assert "notes/Dated zebra.md · 2026-04-10\n" in out.stdout
     got = runner.invoke(cli, ["search", "zebras", "--json", "--vault", str(vault)])
     sources = {h["id"]: h["date_source"] for h in json.loads(got.stdout)["hits"]}

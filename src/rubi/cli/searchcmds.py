@@ -141,9 +141,9 @@ def search(
     running `rubi serve`/`rubi watch` (a file pulled since is found after one of them;
     `rubi status` says when the map is behind). Each hit shows its day (a note's
     updated/created/date, or the day its name starts with, a code file's last commit,
-    else the file's time), marked "(last commit)" (an uncommitted edit is newer) or
-    "(file time)" (a copied or cloned file carries the day it was copied) when it is
-    not the note's own; --json gives it as date and date_source. --since/--until keep
+    else the file's time), marked "(file time)" when it is the file's time (a copied or
+    cloned file carries the day it was copied); --json gives it as date and date_source
+    (an uncommitted edit of a code file is newer than its "commit" day). --since/--until keep
     the hits of those days. QUERY `-`
     reads the query from standard input (a pasted log: `rubi search - < error.log`)."""
     paths = find_vault(vault)

@@ -68,10 +68,12 @@ def _passage_line(p: Passage) -> str:
     return f"   § {p.id}" + (f" ({p.heading})" if p.kind == "symbol" and p.heading else "")
 
 
-_DAY_FROM = {"commit": " (last commit)", "file time": " (file time)"}
-"""What a hit's header adds to a day that is not the note's own (frontmatter or file
-name): a code file's last commit is not its uncommitted edit, and a file's time is
-the day it was copied or cloned, not the day it was written."""
+_DAY_FROM = {"file time": " (file time)"}
+"""What a hit's header adds to a day that is not the note's own: a file's time is the
+day it was copied or cloned, not the day it was written. A code file's last commit is
+left unmarked: it is what most hits of a project show, and the mark would cost every
+one of them about three tokens for the rarer uncommitted edit (the JSON's
+``date_source`` says ``commit``)."""
 
 
 def render_hit(
