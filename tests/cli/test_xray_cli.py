@@ -319,3 +319,22 @@ def test_xray_of_a_session_without_tools_says_so(tmp_path: Path) -> None:
     assert code == 0, out
     assert "Tool results by weight: none (no tool ran in these sessions)." in out
     assert "carried cost" not in out
+
+
+def test_xray_of_files_counts_the_projects_its_folder_column_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Transcript files given by hand share one folder; the header counted that folder
+    ("3 sessions in 1 project") while the table named each session's working folder."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    files = []
+    for i, cwd in enumerate(["/home/dev/Demo", "/home/dev/project", "/home/dev/Demo"]):
+        records = [user("hi", 1000.0 + i), assistant(f"m{i}", usage(inp=50, out=5), 1001.0 + i)]
+        for record in records:
+            record["cwd"] = cwd
+        files.append(write_jsonl(tmp_path / "copied" / f"{i}0000000-aaaa.jsonl", records))
+    code, out = run("xray", "--days", "0", *map(str, files))
+    assert code == 0, out
+    assert "3 sessions in 2 projects" in out
+    assert "Demo" in out and "project" in out

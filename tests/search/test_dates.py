@@ -200,3 +200,36 @@ def test_a_timeline_lists_the_days_around_a_hit(dated_vault: Path) -> None:
     )
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["centre"] == "2026-01-05"
+
+
+def test_a_hit_says_where_its_day_comes_from(tmp_path: Path) -> None:
+    """A copied vault's or a fresh clone's undated notes carry the day they were
+    copied: the header marks a file's time, so it does not read as written that day; a
+    code file's last commit day is shown unmarked (the JSON says ``commit``: an
+    uncommitted edit is newer) and a note's own day as it is."""
+    root = rubi_project(tmp_path / "proj", {"pkg/router.py": "def route_zebra():\n    return 1\n"})
+    vault = root / ".rubi"
+    _note(vault, "Dated zebra", "zebras routed", updated="2026-04-10")
+    write(vault / "notes" / "Copied zebra.md", "# Copied zebra\n\nzebras routed\n")
+    write(vault / "daily" / "2024-01-05.md", "# 2024-01-05\n\nzebras routed\n")
+    write(root / "pkg" / "router.py", "def route_zebra():\n    return 2  # zebras routed\n")
+    paths = app.locate(vault)
+    hits = app.search(paths, "zebras routed route_zebra", top_k=10).hits
+    sources = {h.id: h.date_source for h in hits}
+    assert {k: v for k, v in sources.items() if not k.startswith("modules/")} == {
+        "notes/Dated zebra": "frontmatter",
+        "notes/Copied zebra": "file time",
+        "daily/2024-01-05": "file name",
+        "pkg/router.py": "commit",  # the edit above is not committed
+    }
+    runner = CliRunner()
+    out = runner.invoke(cli, ["search", "zebras routed route_zebra", "--vault", str(vault)])
+    assert out.exit_code == 0, out.output
+    day = dt.datetime.now(dt.UTC).date().isoformat()
+    assert f"notes/Copied zebra.md · {day} (file time)\n" in out.stdout
+    committed = next(h.date for h in hits if h.kind == "file")
+    assert f"pkg/router.py · {committed}\n" in out.stdout
+    assert "notes/Dated zebra.md · 2026-04-10\n" in out.stdout
+    got = runner.invoke(cli, ["search", "zebras", "--json", "--vault", str(vault)])
+    sources = {h["id"]: h["date_source"] for h in json.loads(got.stdout)["hits"]}
+    assert sources["notes/Copied zebra"] == "file time"

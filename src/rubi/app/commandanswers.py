@@ -26,12 +26,14 @@ def answer_search(
     *,
     progress: Callable[[int, int, str], None] | None = None,
     on_wait: Callable[[], None] | None = None,
+    on_warning: Callable[[object], None] | None = None,
 ) -> Answer:
     """The hits of ``args`` in ``paths``' vault as ``rubi search`` prints them: the
     ``--json`` shape (:func:`rubi.app.results.search_json`) or the compact ranked text
     (:func:`rubi.app.results.render_search`), within ``args.budget`` tokens.
     ``progress`` and ``on_wait``: as for :func:`rubi.app.searching.search` (a command
-    in its own process shows them; the engine passes none).
+    in its own process shows them; the engine passes none). ``on_warning``: each
+    problem note the search's catch-up index met (:func:`rubi.app.searching.search`).
 
     Raises:
         RubiError: an empty or too long query, a bad day (:func:`rubi.app.search`).
@@ -52,6 +54,7 @@ def answer_search(
         personal=args.personal,
         since=args.since,
         until=args.until,
+        on_warning=on_warning,
     )
     if log.isEnabledFor(logging.DEBUG):
         _log_search(result, time.perf_counter() - started)

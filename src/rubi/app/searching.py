@@ -158,11 +158,12 @@ def ensure_index(
     refresh: bool,
     progress: Progress | None = None,
     on_wait: Callable[[], None] | None = None,
+    on_warning: Callable[[object], None] | None = None,
 ) -> IndexReport | None:
     """Index ``paths`` first when it never was, and when ``refresh`` asks (skipped
     while a watcher in this process applies every change, and when the files are as
     the last run recorded them: :func:`rubi.sync.freshness.files_unchanged`); the
-    run's report, or None when nothing ran."""
+    run's report (``on_warning`` gets each of its ``warnings``), or None."""
     first = not indexed(paths)
     if not first and not refresh:
         return None  # nothing to ask the vault sync (a cold recall does not load it)
@@ -188,7 +189,11 @@ def ensure_index(
     # Notes are cheap to check on every call; the code map is refreshed by `rubi
     # index`, the session-start hook and the watcher (a large repository takes
     # seconds), and on first use.
-    return index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+    report = index_vault(paths, progress=progress, on_wait=on_wait, verify=False, code=first)
+    if on_warning is not None:
+        for warning in report.warnings:
+            on_warning(warning)
+    return report
 
 
 def watched_here(paths: VaultPaths) -> bool:
@@ -221,6 +226,7 @@ def search(
     stale: bool = True,
     why: bool = True,
     needs: str = "",
+    on_warning: Callable[[object], None] | None = None,
 ) -> SearchResult:
     """Hybrid search of the vault (see :func:`rubi.search.engine.search_index`).
 
@@ -255,6 +261,7 @@ def search(
             not :attr:`~rubi.search.hits.SearchResult.relevant` (or did not name a note
             or file), so such a search ends there, its result with no hit
             (:func:`rubi.search.engine.search_index`); "" (the default): always hits.
+        on_warning: each problem note the project's catch-up read (:func:`ensure_index`).
 
     Raises:
         RubiError: empty query, or ``since``/``until`` not a day (or since after
@@ -262,9 +269,8 @@ def search(
             :data:`~rubi.search.limits.MAX_QUERY_CHARS` characters (query and terms
             together) or terms of over :data:`~rubi.search.limits.MAX_QUERY_WORDS`
             distinct words (a query of many words is reduced to its discriminative
-            ones, :mod:`rubi.search.longquery`; a titled one's headline is searched
-            too, when reduced or in a code search, :mod:`rubi.search.headline`);
-            ValueError for a bad ``scope`` or ``top_k``.
+            ones, :mod:`rubi.search.longquery`, and its headline searched too,
+            :mod:`rubi.search.headline`); ValueError for a bad ``scope`` or ``top_k``.
     """
     from rubi.search.engine import SearchResult
     from rubi.search.limits import check_query
@@ -282,7 +288,7 @@ def search(
             raise RubiError(str(exc)) from exc
     project: SearchResult | None = None
     if scope != "personal":
-        ensure_index(paths, refresh, progress, on_wait)
+        ensure_index(paths, refresh, progress, on_wait, on_warning)
         project = _search_one(
             paths,
             query,
@@ -358,9 +364,7 @@ def _search_one(
             dense = _dense(paths, query, scope, once)
         reduced = reduce_query(query, index)  # a long one: its discriminative words here
         head = ""
-        if "\n" in query and (reduced != query or scope == "code"):
-            # a titled text's headline is searched too: a reduced one's in any scope, a
-            # short one's in a code search (its module says why)
+        if reduced != query:  # a reduced one's headline is searched too (its module)
             from rubi.search.headline import headline
 
             head = headline(query)
@@ -384,7 +388,7 @@ def _search_one(
                 needs=needs,
             )
             # "on 7 May 2023" finds that day's records (its day keys as terms)
-            # A titled query asks for tests in its headline, not in its pasted body
+            # A reduced query asks for tests in its headline, not in its pasted body
             result = searched(
                 reduced,
                 terms=(*terms, *day_keys(reduced)),

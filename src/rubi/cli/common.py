@@ -6,7 +6,7 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -146,6 +146,18 @@ def err_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True, file=sys.stderr)
+
+
+def warning_line(warning: object) -> str:
+    """How every command words a problem that did not stop it (a note that is not
+    UTF-8 text, a broken frontmatter: ``warning: notes/a.md: ...``), one line."""
+    return f"warning: {warning}"
+
+
+def warn(warnings: Iterable[object]) -> None:
+    """Print :func:`warning_line` of each of ``warnings`` on stderr."""
+    for w in warnings:
+        echo(warning_line(w), err=True)
 
 
 def say_waiting() -> None:

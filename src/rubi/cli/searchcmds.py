@@ -10,7 +10,14 @@ from pathlib import Path
 
 import click
 
-from rubi.cli.common import handle_errors, print_answer, progress_bar, say_waiting, vault_option
+from rubi.cli.common import (
+    handle_errors,
+    print_answer,
+    progress_bar,
+    say_waiting,
+    vault_option,
+    warn,
+)
 from rubi.cli.engineroute import answered
 from rubi.cli.main import ONE_COMMAND
 from rubi.core.commandcalls import (
@@ -56,6 +63,23 @@ def _day(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
             "or leave the option out for no limit"
         )
     return day
+
+
+STDIN_QUERY = "-"
+"""The QUERY that reads the query from standard input (a pasted issue or log over the
+shell's argument limit, about 128 KB on Linux), as ``rubi note add --body -`` reads a
+body."""
+
+
+def query_text(words: tuple[str, ...]) -> str:
+    """The query of QUERY's ``words``: joined by spaces, or standard input read to its
+    end when the one word is :data:`STDIN_QUERY` (bytes that are not UTF-8 read as
+    U+FFFD). The search then limits and refuses it as a query given as arguments."""
+    if words == (STDIN_QUERY,):
+        with click.open_file("-", errors="replace") as stdin:  # click: "-" is stdin
+            text: str = stdin.read()
+        return text
+    return " ".join(words)
 
 
 @click.command()
@@ -117,10 +141,14 @@ def search(
     running `rubi serve`/`rubi watch` (a file pulled since is found after one of them;
     `rubi status` says when the map is behind). Each hit shows its day (a note's
     updated/created/date, or the day its name starts with, a code file's last commit,
-    else the file's time); --since/--until keep the hits of those days."""
+    else the file's time), marked "(file time)" when it is the file's time (a copied or
+    cloned file carries the day it was copied); --json gives it as date and date_source
+    (an uncommitted edit of a code file is newer than its "commit" day). --since/--until keep
+    the hits of those days. QUERY `-`
+    reads the query from standard input (a pasted log: `rubi search - < error.log`)."""
     paths = find_vault(vault)
     args = SearchArgs(
-        query=" ".join(query),
+        query=query_text(query),
         terms=terms,
         top_k=top_k,
         budget=budget,
@@ -139,7 +167,13 @@ def search(
         if click.get_current_context().find_root().obj == ONE_COMMAND:
             one_search()  # this process searches once, then exits
         with progress_bar(True, paths) as progress:
-            return answer_search(paths, args, progress=progress, on_wait=say_waiting)
+            return answer_search(
+                paths,
+                args,
+                progress=progress,
+                on_wait=say_waiting,
+                on_warning=lambda w: warn([w]),
+            )
 
     print_answer(answered(paths, args, here))
 

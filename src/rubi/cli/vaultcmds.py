@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from rubi import app
+from rubi.cli import common
 from rubi.cli.common import echo, handle_errors, print_json, progress_bar, say_waiting, vault_option
 from rubi.core.model import ScanWarning
 from rubi.core.paths import VaultPaths
@@ -103,12 +104,6 @@ def plural(n: int, what: str, many: str | None = None) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {many or what + 's'}"
 
 
-def warn(warnings: list[object]) -> None:
-    """Print one line per warning on stderr."""
-    for w in warnings:
-        echo(f"warning: {w}", err=True)
-
-
 def _summary(report: app.IndexReport) -> str:
     """The lines ``rubi index`` prints of ``report``: the notes, then (in a project) the
     code; ``rubi doctor`` is named only when it has code files to list."""
@@ -136,7 +131,7 @@ def _run_index(vault: Path | None, full: bool, as_json: bool) -> None:
     paths: VaultPaths = app.locate(vault)
     with progress_bar(not as_json, paths) as progress:
         report = app.index(paths, full=full, progress=progress, on_wait=say_waiting)
-    warn(list(report.warnings))
+    common.warn(report.warnings)
     if as_json:
         print_json(
             {

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from rubi import app
-from rubi.cli.common import echo, handle_errors, vault_option
+from rubi.cli.common import echo, handle_errors, vault_option, warning_line
 from rubi.cli.interrupted import stop_for_interrupt
 from rubi.core.model import ScanWarning
 from rubi.core.safeio import escaped_name
@@ -74,7 +74,7 @@ def watch(once: bool, debounce_ms: int, vault: Path | None) -> None:
 
     def say_refused(path: str, reason: str) -> None:
         refused.add(ScanWarning(path, reason))
-        echo(f"warning: {path}: {reason}", err=True)
+        echo(warning_line(ScanWarning(path, reason)), err=True)
 
     if not once:
         echo(f"Watching {paths.project_root or paths.root} (Ctrl-C to stop)", err=True)
@@ -167,7 +167,7 @@ def report_lines(
         or (w.path in bad_names and w not in shown)
     ]
     shown.update(fresh[:MAX_WARNINGS_SHOWN])
-    lines += [f"warning: {w}" for w in fresh[:MAX_WARNINGS_SHOWN]]
+    lines += [warning_line(w) for w in fresh[:MAX_WARNINGS_SHOWN]]
     if len(fresh) > MAX_WARNINGS_SHOWN:
         more = len(fresh) - MAX_WARNINGS_SHOWN
         lines.append(f"warning: … and {more} more; `rubi doctor` lists them all")

@@ -93,7 +93,7 @@ def _sessions_table(report: Any, top: int) -> Any:
     for s in report.sessions[:top]:
         table.add_row(
             _plain(s.session_id[:8]),
-            _plain(Path(s.cwd or s.project).name),
+            _plain(Path(s.folder).name),
             str(len(s.main_calls)),
             format_tokens(s.peak_context),
             format_tokens(s.startup_tokens) if s.startup_tokens is not None else "-",

@@ -22,7 +22,13 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Days", "commit_days"]
+__all__ = ["DAY_SOURCES", "Days", "commit_days"]
+
+DAY_SOURCES = ("frontmatter", "file name", "commit", "file time")
+"""Where a hit's day comes from (:meth:`Days.source`), best first: the note's own
+frontmatter date, the day its file name starts with, the day of the last commit that
+changed the file (an edit not committed yet is not in it), the file's modification
+time (a copied vault's or a fresh clone's notes all carry the day they were copied)."""
 
 log = get_logger(__name__)
 
@@ -91,9 +97,10 @@ def _read_log(root: Path, wanted: set[str], known: dict[str, str]) -> None:
 
 
 class Days:
-    """The days of one search's nodes, each found once: ``date`` from the node's
-    attributes (a note's frontmatter), else a code file's commit, else the file's
-    modification time. Code files asked for together share one ``git log``.
+    """The days of one search's nodes, each found once, and where each came from
+    (:meth:`source`): ``date`` from the node's attributes (a note's frontmatter), else
+    a note's file name, a code file's commit, else the file's modification time.
+    Code files asked for together share one ``git log``.
 
     Args:
         attrs: node id → its graph attributes.
@@ -111,6 +118,7 @@ class Days:
         self._vault = vault_root
         self._project = project_root
         self._found: dict[str, str] = {}
+        self._sources: dict[str, str] = {}
         self._asked: set[str] = set()
 
     def prefetch(self, nodes: Collection[str]) -> None:
@@ -127,7 +135,9 @@ class Days:
         if code and self._project is not None:
             days = commit_days(self._project, set(code.values()))
             for node, path in code.items():
-                self._found[node] = days.get(path) or file_day(self._project / path)
+                day = days.get(path)
+                self._found[node] = day or file_day(self._project / path)
+                self._sources[node] = "commit" if day else "file time"
 
     def keep(self, nodes: Collection[str]) -> None:
         """Keep the attributes of ``nodes`` as they are now and forget the others' (a
@@ -142,11 +152,23 @@ class Days:
         if found is None:
             a = self._attrs.get(node, {})
             found = parse_day(a.get("date"))
+            source = "frontmatter"
             if not found and a.get("kind") == "file":
                 self.prefetch([node])
                 found = self._found.get(node, "")
+                source = self._sources.get(node, "")
             elif not found:
                 path = str(a.get("path", node))
-                found = name_day(path) or file_day(self._vault / path)
+                found = name_day(path)
+                source = "file name"
+                if not found:
+                    found, source = file_day(self._vault / path), "file time"
             self._found[node] = found
+            self._sources[node] = source if found else ""
         return found
+
+    def source(self, node: str) -> str:
+        """Where the day of ``node`` (:meth:`of`) comes from: one of
+        :data:`DAY_SOURCES`, "" when it has none."""
+        self.of(node)
+        return self._sources.get(node, "")

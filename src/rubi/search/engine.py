@@ -237,7 +237,7 @@ def search_index(
             walk, dense list, fusion, collapse or hits; 0 candidates); "": always hits.
         asks: the text that says what kind of file the search asks for (tests,
             examples, type declarations: :func:`wants_tests`, :func:`wants_declarations`)
-            when that is not ``query``: a titled query's headline
+            when that is not ``query``: a reduced query's headline
             (:mod:`rubi.search.headline`); None reads ``query``.
 
     Returns:
@@ -324,7 +324,8 @@ def search_index(
         )
         parts, snippet = _parts_of(attrs, f.id, file, turns, words, weights, symbols, closest)
         day = Snippet(partial(_day, days, shown, f.id))
-        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts)
+        day_from = Snippet(partial(days.source, f.id))
+        hit = make_hit(f, attrs, reasons, snippet, by_text.get(f.id), day, parts, day_from)
         hits.append(replace(hit, also=slot.also) if slot.also else hit)
     days.keep(shown)  # their days are found when shown: after the graph is let go
     return SearchResult(
@@ -339,7 +340,7 @@ def search_index(
 
 def _asked(query: str, asks: str | None, terms: Sequence[str]) -> str:
     """What the search asks for, read by :func:`wants_tests` and
-    :func:`wants_declarations`: ``asks`` (a titled query's headline), else ``query``,
+    :func:`wants_declarations`: ``asks`` (a reduced query's headline), else ``query``,
     with the caller's terms."""
     return " ".join([query if asks is None else asks, *terms])
 

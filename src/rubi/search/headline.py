@@ -11,23 +11,12 @@ group), and the two fused better than either (0.791 / 0.751;
 ``docs/benchmarks-history.md``,
 "issue 28: issue → files, a written path and the headline, twenty-fifth pass").
 
-So a query whose first paragraph (the text before its first blank line) has at most
-:data:`~rubi.search.longquery.LONG_QUERY_WORDS` written words and is followed by a body
-is searched twice, whole (reduced when long) and headline, and the two hit lists are
-fused by reciprocal rank fusion with equal weights (Cormack, Clarke & Büttcher 2009,
-"Reciprocal rank fusion outperforms Condorcet and individual rank learning methods";
-``k`` = :data:`~rubi.search.fuse.RRF_K`, the engine's own). A short issue is a titled
-text too: until the twenty-eighth pass only a reduced query was searched by its
-headline; on the 22 development issues short enough not to be reduced (of 131) MRR@10
-was 0.692 whole, 0.707 by the title alone and 0.761 fused (``docs/benchmarks-history.md``,
-"issue 28: a short issue's headline, twenty-eighth pass"). A short one is searched by
-its headline only in a code search (the scope of those issues, and of the recall hook's
-file lines): a question in the notes after a first paragraph that is no title ("Quick
-question", "Hi!", "Context") had that paragraph's own hits fused first, and on two
-knowledge bases' development halves MRR@10 fell from 0.797-0.858 to 0.494-0.777 (the
-recall hook named the answer for 125 of 160 such prompts instead of 133;
-``docs/benchmarks-history.md``, "issue 28/29: an adversary's review of the merges,
-twenty-eighth pass").
+So a query that was reduced and whose first paragraph (the text before its first
+blank line) has at most :data:`~rubi.search.longquery.LONG_QUERY_WORDS` written words
+is searched twice, whole and headline, and the two hit lists are fused by reciprocal
+rank fusion with equal weights (Cormack, Clarke & Büttcher 2009, "Reciprocal rank
+fusion outperforms Condorcet and individual rank learning methods"; ``k`` =
+:data:`~rubi.search.fuse.RRF_K`, the engine's own).
 
 Such a query asks for tests, examples or type declarations
 (:func:`rubi.search.nodeweights.wants_tests`) only in its headline: its whole search

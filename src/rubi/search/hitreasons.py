@@ -107,6 +107,7 @@ def make_hit(
     text: BM25Hit | None = None,
     day: Snippet | None = None,
     parts: Passages | None = None,
+    day_from: Snippet | None = None,
 ) -> Hit:
     """One :class:`Hit` from a fused candidate, its node's attributes, its reasons, its
     (unread) snippet and its text match if any; ``why`` holds the reasons rendered by
@@ -125,5 +126,6 @@ def make_hit(
         reasons=reasons,
         matched=tuple(sorted({t for ts in text.matched.values() for t in ts})) if text else (),
         day=day if day is not None else Snippet.of(""),
+        day_from=day_from if day_from is not None else Snippet.of(""),
         parts=parts if parts is not None else Passages.of(),
     )

@@ -166,6 +166,7 @@ class Hit:
         matched: the analysed query terms its text match found (in any field),
             sorted; empty when it is a hit for another reason only.
         day: its day, found when :attr:`date` is first asked for.
+        day_from: where its day comes from, found when :attr:`date_source` is asked for.
         parts: its passages, found when :attr:`passages` is first asked for.
         also: ids of the stubs and near-duplicates of this note collapsed into its
             place (:mod:`rubi.search.duplicates`), best-ranked first; each can be
@@ -186,6 +187,7 @@ class Hit:
     reasons: tuple[Why, ...] = ()
     matched: tuple[str, ...] = ()
     day: Snippet = field(default_factory=lambda: Snippet.of(""), compare=False, repr=False)
+    day_from: Snippet = field(default_factory=lambda: Snippet.of(""), compare=False, repr=False)
     parts: Passages = field(default_factory=Passages.of, compare=False, repr=False)
     also: tuple[str, ...] = ()
 
@@ -208,6 +210,15 @@ class Hit:
         ``created`` frontmatter, a code file's last commit, else the file's
         modification time (:mod:`rubi.dates.hitdays`; found on first use)."""
         return self.day.text
+
+    @property
+    def date_source(self) -> str:
+        """Where :attr:`date` comes from: ``frontmatter``, ``file name``, ``commit``
+        (the last commit that changed the file: an uncommitted edit is newer) or
+        ``file time`` (a copied vault's or a fresh clone's files carry the day they
+        were written to disk); "" when there is no date
+        (:data:`rubi.dates.hitdays.DAY_SOURCES`)."""
+        return self.day_from.text
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,14 @@ def _passage_line(p: Passage) -> str:
     return f"   § {p.id}" + (f" ({p.heading})" if p.kind == "symbol" and p.heading else "")
 
 
+_DAY_FROM = {"file time": " (file time)"}
+"""What a hit's header adds to a day that is not the note's own: a file's time is the
+day it was copied or cloned, not the day it was written. A code file's last commit is
+left unmarked: it is what most hits of a project show, and the mark would cost every
+one of them about three tokens for the rarer uncommitted edit (the JSON's
+``date_source`` says ``commit``)."""
+
+
 def render_hit(
     rank: int, hit: Hit, *, snippet: bool = True, texts: Mapping[int, str] | None = None
 ) -> str:
@@ -81,7 +89,7 @@ def render_hit(
         title = _capped(hit.title)
         head = f"{rank}. [{hit.type}] {title} — {vault + ':' if vault else ''}{hit.path}"
     if hit.date:
-        head += f" · {hit.date}"
+        head += f" · {hit.date}{_DAY_FROM.get(hit.date_source, '')}"
     if hit.status == "superseded":
         succ = f" by {hit.superseded_by}" if hit.superseded_by else ""
         head += f"  (superseded{succ})"
@@ -246,14 +254,24 @@ def render_compact(
     reserve = 24 + (estimate_tokens(NOTHING_RELEVANT) + 1 if weak else 0)
     shown, _ = _fit(result, max(budget_tokens - reserve, 1), extra)
     omitted = result.candidates - len(shown)
-    text = "\n".join(s.block for s in shown)
-    if weak:
-        text = f"{NOTHING_RELEVANT}\n{text}"
-    if omitted > 0:
-        see = _see_more(result, len(shown), more_hint, ranked_hint)
-        text += (
-            f"\n({omitted} more not shown; {see}open one with `{open_hint}`, a § id opens its part)"
-        )
+
+    def compose() -> str:
+        text = "\n".join(s.block for s in shown)
+        if weak:
+            text = f"{NOTHING_RELEVANT}\n{text}"
+        if omitted > 0:
+            see = _see_more(result, len(shown), more_hint, ranked_hint)
+            text += (
+                f"\n({omitted} more not shown; {see}open one with `{open_hint}`, "
+                "a § id opens its part)"
+            )
+        return text
+
+    text = compose()
+    if estimate_tokens(text) > budget_tokens and len(shown) == 1 and not shown[0].full:
+        # the footer outgrew its reserve: the best hit as one line, as _fit shows one
+        shown[0].block = _one_line(shown[0].rank, shown[0].hit)
+        text = compose()
     return Rendered(text, [s.hit for s in shown], estimate_tokens(text), max(omitted, 0))
 
 
@@ -291,7 +309,8 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
     "omitted"}``, hits within the budget (``relevant``: false when no hit clears the
     relevance floor, :attr:`SearchResult.relevant`, the hits then weak matches;
     ``coverage``: the best text hit's share of the query's IDF mass; ``date``: the
-    hit's day, "" when unknown). Each passage is
+    hit's day, "" when unknown; ``date_source``: where it comes from,
+    :attr:`Hit.date_source`). Each passage is
     ``{"id", "parent", "anchor", "heading", "kind", "lines": [start, end], "score",
     "text", "cut"}``: ``text`` is what the budget let in ("" when none; ``cut`` when
     less than the whole passage). ``also`` (only when there are some): the ids of the
@@ -310,6 +329,7 @@ def result_json(result: SearchResult, budget_tokens: int) -> dict[str, Any]:
             "why": list(h.why),
             "snippet": h.snippet,
             "date": h.date,
+            "date_source": h.date_source,
             "passages": [_passage_json(p, s.texts.get(i)) for i, p in enumerate(h.passages)],
             **({"superseded_by": h.superseded_by} if h.superseded_by else {}),
             **({"stale": list(h.stale)} if h.stale else {}),

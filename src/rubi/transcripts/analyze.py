@@ -144,6 +144,14 @@ class SessionStats:
     cost_side: float
 
     @property
+    def folder(self) -> str:
+        """The project the session worked in: the working folder its transcript
+        records, else its transcript folder's name (the slug). The X-ray counts
+        projects by it and its tables name it, so the two agree (transcript files
+        given by hand share one folder whatever projects they come from)."""
+        return self.cwd or self.project
+
+    @property
     def cost(self) -> float:
         """Total cost of the session (input-token equivalents)."""
         return self.cost_main + self.cost_side

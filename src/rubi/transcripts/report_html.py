@@ -59,7 +59,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _session_name(session: SessionStats) -> str:
-    where = session.cwd or session.project
+    where = session.folder
     return f"{session.session_id[:8]} · {Path(where).name or where}"
 
 

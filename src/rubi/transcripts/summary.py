@@ -83,7 +83,7 @@ def summary_lines(report: XrayReport, *, top: int = 3) -> list[str]:
     cost = report.cost
     by_class = report.cost_by_class
     writes = by_class["cache_write_5m"] + by_class["cache_write_1h"]
-    projects = len({s.project for s in report.sessions})
+    projects = len({s.folder for s in report.sessions})
     lines = [
         f"Token X-ray ({window}): {count_of(len(report.sessions), 'session')} in "
         f"{count_of(projects, 'project')}, "
