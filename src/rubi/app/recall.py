@@ -12,7 +12,8 @@ alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
 :func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
 distinctive words, nor rare ones that seldom meet by chance), unless the prompt is a
-long question (:data:`LONG_PROMPT_TERMS`) that was not reduced: a pasted document
+long question (:data:`LONG_PROMPT_TERMS`; a prompt of at most
+:data:`SHORT_PROMPT_WORDS` written words never is) that was not reduced: a pasted document
 (:func:`rubi.search.longquery.reduce_query`) is held to the floor, read on its reduced
 query or on that query's words not written as code. Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
@@ -106,7 +107,12 @@ README by chance overlap in 14 of 31 development issues. Its frames and identifi
 are the code's, the sentence around them the note's, so its words not written as code
 may clear the floor instead (:func:`_prose_relevant`: "the login token expires at
 midnight and then this happens:" above a traceback). ``docs/benchmarks-history.md``,
-"issue 28: the relevance floor on long prompts, fifteenth pass"."""
+"issue 28: the relevance floor on long prompts, fifteenth pass". Why a long question
+is not held to the floor was measured again in the twenty-eighth pass ("issue 28:
+recall's long route and the floor"): on 37 development halves the floor would silence
+8 more off-topic questions and hide 40 answers recall names; only the prompts the term
+count makes long from a few written words are held to it
+(:data:`SHORT_PROMPT_WORDS`)."""
 MAX_NOTES = 5
 CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
