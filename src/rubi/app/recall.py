@@ -12,7 +12,8 @@ alone brought in is not injected on its own; and nothing is when the search as a
 whole falls below the relevance floor (:attr:`rubi.search.hits.SearchResult.relevant`,
 :func:`rubi.search.reweighting.relevant`: no note holds enough of the prompt's
 distinctive words, nor rare ones that seldom meet by chance), unless the prompt is a
-long question (:data:`LONG_PROMPT_TERMS`) that was not reduced: a pasted document
+long question (:data:`LONG_PROMPT_TERMS`; a prompt of at most
+:data:`SHORT_PROMPT_WORDS` written words never is) that was not reduced: a pasted document
 (:func:`rubi.search.longquery.reduce_query`) is held to the floor, read on its reduced
 query or on that query's words not written as code. Snippets
 are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontmatter
@@ -68,13 +69,16 @@ __all__ = [
     "MAX_NOTES",
     "MIN_COVERAGE",
     "MIN_MATCHED_TERMS",
+    "SHORT_PROMPT_WORDS",
     "SKIPPED_FOLDERS",
     "SKIPPED_STATUSES",
     "cjk_run_words",
     "content_terms",
     "needed_terms",
+    "prompt_terms",
     "prompt_words",
     "recall",
+    "written_count",
 ]
 
 
@@ -103,7 +107,12 @@ README by chance overlap in 14 of 31 development issues. Its frames and identifi
 are the code's, the sentence around them the note's, so its words not written as code
 may clear the floor instead (:func:`_prose_relevant`: "the login token expires at
 midnight and then this happens:" above a traceback). ``docs/benchmarks-history.md``,
-"issue 28: the relevance floor on long prompts, fifteenth pass"."""
+"issue 28: the relevance floor on long prompts, fifteenth pass". Why a long question
+is not held to the floor was measured again in the twenty-eighth pass ("issue 28:
+recall's long route and the floor"): on 37 development halves the floor would silence
+8 more off-topic questions and hide 40 answers recall names; only the prompts the term
+count makes long from a few written words are held to it
+(:data:`SHORT_PROMPT_WORDS`)."""
 MAX_NOTES = 5
 CANDIDATES = 20
 """Hits of the search looked at for the bar, best first."""
@@ -145,13 +154,20 @@ def content_terms(analysis: QueryAnalysis, langs: list[str]) -> set[str]:
     "une", "les" as content words and counted as a long prompt (more than
     :data:`LONG_PROMPT_TERMS`), which skips the relevance floor; and its stems were
     not the ones a French note's matched terms hold (``hit.matched``)."""
+    return prompt_terms(analysis, langs)[1]
+
+
+def prompt_terms(analysis: QueryAnalysis, langs: list[str]) -> tuple[str, set[str]]:
+    """(the chain, :func:`content_terms`) of a prompt: the chain is what
+    :func:`prompt_words` reads its written words in."""
     from rubi.index.language import query_chain
 
     text = analysis.text
-    return set(analysis.terms(text, query_chain(text, langs)))
+    lang = query_chain(text, langs)
+    return lang, set(analysis.terms(text, lang))
 
 
-def prompt_words(query: str, terms: set[str]) -> int:
+def prompt_words(query: str, terms: set[str], lang: str | None = None) -> int:
     """How many content words ``query`` has, for :data:`LONG_PROMPT_TERMS`: its
     ``terms`` (its analysed terms), but a query's CJK bigrams counted as the words
     they make: a Japanese query's as its katakana and Han words
@@ -162,17 +178,78 @@ def prompt_words(query: str, terms: set[str]) -> int:
     prompt and skipped the relevance floor: recall spoke on 5 of the 6 off-topic
     questions of the Japanese development half; a short Chinese question
     ("小狗总是咬人，应该怎么训练它？", 11 bigrams) did the same. An ASCII query has no CJK:
-    its terms, without importing the CJK modules."""
+    its terms, without importing the CJK modules.
+
+    With the prompt's chain ``lang`` (:func:`content_terms`' chain), a prompt that
+    counts more than :data:`LONG_PROMPT_TERMS` so but writes at most
+    :data:`SHORT_PROMPT_WORDS` words that bring its terms (:func:`written_count`)
+    counts those words: outside English a word brings its stem beside its surface and
+    its elided forms, so a six-word question counted 11 to 13 and took the long route
+    past the relevance floor (``docs/benchmarks-history.md``, "issue 28: recall's long
+    route and the floor, twenty-eighth pass")."""
+    count = _term_words(query, terms)
+    if lang is None or count <= LONG_PROMPT_TERMS:
+        return count
+    written = written_count(query, terms, lang, stop=SHORT_PROMPT_WORDS + 1)
+    return written if written <= SHORT_PROMPT_WORDS else count
+
+
+def _term_words(query: str, terms: set[str]) -> int:
+    """:func:`prompt_words` without ``lang``: ``terms``, CJK bigrams counted as words."""
     if query.isascii():
         return len(terms)
     from rubi.index.analysis import is_cjk
-    from rubi.index.japanese import japanese_words
 
-    words = japanese_words(query)
-    cjk = len(words) if words else cjk_run_words(query)
+    cjk = _cjk_words(query)
     if not cjk:
         return len(terms)
     return sum(1 for t in terms if not is_cjk(t)) + cjk
+
+
+def _cjk_words(query: str) -> int:
+    """The words of ``query``'s CJK text as :func:`prompt_words` counts them: a
+    Japanese query's katakana and Han words, else :func:`cjk_run_words`; 0 for ASCII."""
+    if query.isascii():
+        return 0
+    from rubi.index.japanese import japanese_words
+
+    words = japanese_words(query)
+    return len(words) if words else cjk_run_words(query)
+
+
+SHORT_PROMPT_WORDS = 6
+"""Written words up to which a prompt is short whatever its term count
+(:func:`prompt_words`). Chosen on the development halves of the notes sets
+(2026-12-07): of the prompts whose terms make them long but whose written words do
+not, those of at most 6 words were 9 off-topic and 5 on-topic questions in 69
+halves, and on the 37 halves run recall named no answer below the floor for any of
+them; at 7 words the class holds 21 on-topic questions, and the floor would have
+hidden an answer recall named (a seven-word Dutch question, its answer first)."""
+
+
+def written_count(query: str, terms: set[str], lang: str, *, stop: int = 0) -> int:
+    """How many written words of ``query`` (:func:`rubi.search.longquery.written_words`,
+    once each, in order) bring a term of ``terms`` no earlier word brought, analysed in
+    chain ``lang``, plus its CJK words as :func:`prompt_words` counts them (its CJK
+    bigrams are left out of ``terms`` for the loop); the loop ends when the count
+    reaches ``stop`` (> 0). A word that becomes its stem and its surface, or an elided
+    article and its noun (``l'impasto``: ``impast``, ``l'impasto``), counts once; a
+    word written as code (:func:`rubi.search.longquery.is_identifier`:
+    ``Locale.get_display_name``) counts each term it brings, its parts being the code's
+    words (a pasted issue's title of two identifiers is not a four-word question)."""
+    from rubi.index.analysis import analyze, is_cjk
+    from rubi.search.longquery import is_identifier, written_words
+
+    count = _cjk_words(query)
+    plain = {t for t in terms if not is_cjk(t)}
+    for word in written_words(query):
+        if not plain or (stop and count >= stop):
+            break
+        brought = plain.intersection(analyze(word, lang))
+        if brought:
+            count += len(brought) if is_identifier(word) else 1
+            plain -= brought
+    return count
 
 
 CJK_WORD_CHARS = 2
@@ -234,10 +311,10 @@ def recall(paths: VaultPaths, prompt: str, *, max_tokens: int) -> str | None:
     index = index_at(paths.whoosh_dir)
     query = reduce_query(prompt, index)
     analysis = QueryAnalysis(query)  # one analysis for the bar and both searches
-    terms = content_terms(analysis, index.languages())
+    lang, terms = prompt_terms(analysis, index.languages())
     if len(terms) < MIN_MATCHED_TERMS:
         return None
-    short = prompt_words(query, terms) <= LONG_PROMPT_TERMS
+    short = prompt_words(query, terms, lang) <= LONG_PROMPT_TERMS
     files = (
         _file_lines(paths, prompt, analysis, terms, short) if paths.project_root is not None else []
     )
