@@ -80,10 +80,11 @@ def cache_file(role: str = "") -> Path:
     return cache_home() / f"dataclass-code-{tag}{'-' + role if role else ''}.bin"
 
 
-def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes | None:
-    """The file's bytes when it is a regular file of at most ``most`` bytes, owned by
-    this user and writable by no one else (symlinks not followed); else None (also the
-    reader of :mod:`rubi.core.regexcode`)."""
+def open_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> int | None:
+    """An open read-only descriptor of ``path`` when it is a regular file of at most
+    ``most`` bytes, owned by this user and writable by no one else (symlinks not
+    followed, a FIFO not waited on); else None. The caller closes it. The one check of
+    every kept-code file (:func:`read_trusted`, :mod:`rubi.core.modulecode`)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -91,13 +92,25 @@ def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes 
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > most:
-            return None
+        trusted = stat.S_ISREG(st.st_mode) and st.st_size <= most
         getuid = getattr(os, "getuid", None)
-        if getuid is not None and (
-            st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-        ):
-            return None
+        if trusted and getuid is not None:
+            trusted = st.st_uid == getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    except OSError:
+        trusted = False
+    if not trusted:
+        os.close(fd)
+        return None
+    return fd
+
+
+def read_trusted(path: str | os.PathLike[str], most: int = _MAX_BYTES) -> bytes | None:
+    """The file's bytes when :func:`open_trusted` trusts it; else None (also the reader
+    of :mod:`rubi.core.regexcode`)."""
+    fd = open_trusted(path, most)
+    if fd is None:
+        return None
+    try:
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read()
     except OSError:

@@ -50,7 +50,6 @@ from __future__ import annotations
 import marshal
 import mmap
 import os
-import stat
 import sys
 from _frozen_importlib_external import (
     MAGIC_NUMBER,
@@ -165,22 +164,14 @@ class _KeptLoader(SourceFileLoader):
 def _map_trusted(path: str, most: int) -> mmap.mmap | None:
     """The file at ``path`` mapped read-only when it is a regular file of 1 to ``most``
     bytes, owned by this user and writable by no one else (symlinks not followed:
-    :func:`rubi.core.dataclasscode.read_trusted`'s checks); else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
+    :func:`rubi.core.dataclasscode.open_trusted`, the one check); else None."""
+    from rubi.core.dataclasscode import open_trusted
+
+    fd = open_trusted(path, most)
+    if fd is None:
         return None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= most:
-            return None
-        getuid = getattr(os, "getuid", None)
-        if getuid is not None and (
-            st.st_uid != getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-        ):
-            return None
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)  # ValueError: an empty file
     except (OSError, ValueError):
         return None
     finally:
