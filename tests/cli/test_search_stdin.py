@@ -4,7 +4,9 @@ does a query given as arguments: the same message for the same text."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -72,3 +74,35 @@ def test_stdin_is_refused_as_the_same_query_given_as_an_argument(
     assert piped.exit_code == given.exit_code == 1, piped.output
     assert says in piped.output
     assert piped.output == given.output
+
+
+class _Endless(io.RawIOBase):
+    """A standard input of ``size`` bytes of one word repeated (a log piped in, or
+    ``yes`` that never ends), counting what was read from it."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.left = size
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.left)
+        buffer[:n] = (b"timeout " * (n // 8 + 1))[:n]
+        self.left -= n
+        self.read_bytes += n
+        return n
+
+
+def test_stdin_is_read_to_a_bound_not_to_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yes | rubi search -`, or a 2 GB log piped in, was read whole into memory before
+    the query's limit refused it (an endless one never ended)."""
+    seen = _seen_queries(monkeypatch)
+    piped = _Endless(64 * 1024 * 1024)
+    result = CliRunner().invoke(cli, ["search", "-"], input=io.BufferedReader(piped))
+    assert piped.read_bytes <= 4 * 1_000_001 + 1024 * 1024  # 1,000,000 characters at most
+    assert result.exit_code == 1
+    assert "standard input: more than 1,000,000 characters" in result.output
+    assert seen == []

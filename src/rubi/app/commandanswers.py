@@ -81,9 +81,17 @@ symbols)."""
 def _code_behind(paths: VaultPaths, scope: str) -> bool:
     """Whether a search of ``scope`` in ``paths``' project looked at a code map that is
     behind the code (:func:`rubi.app.health.code_map_behind`: a listing and ``git
-    ls-files``, paid only when nothing matched)."""
+    ls-files``, paid only when nothing matched, or nothing relevant). Never asked in a
+    process whose watcher applies every change to ``paths`` (the engine of ``rubi
+    serve`` or ``rubi watch``): the watcher maps the code as it changes, and the listing
+    made every off-topic ``rubi search`` on spring-framework (9,724 files) take
+    0.25-0.49 s of wall instead of 0.07-0.08 s."""
     if paths.project_root is None or scope not in ("all", "code"):
         return False
+    from rubi.app.searching import watched_here
+
+    if watched_here(paths):
+        return False  # the watcher maps every change: the map is not behind
     from rubi.app.health import code_map_behind
 
     return code_map_behind(paths)

@@ -36,6 +36,7 @@ __all__ = [
     "runs_once",
     "search",
     "searching_once",
+    "watched_here",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -167,7 +168,7 @@ def ensure_index(
     if not first and not refresh:
         return None  # nothing to ask the vault sync (a cold recall does not load it)
     if not first:
-        if _watched(paths):
+        if watched_here(paths):
             return None  # a watcher in this process learns every change from file events
         from rubi.sync.freshness import files_unchanged
 
@@ -195,7 +196,7 @@ def ensure_index(
     return report
 
 
-def _watched(paths: VaultPaths) -> bool:
+def watched_here(paths: VaultPaths) -> bool:
     """Whether a watcher of this process applies every change to ``paths``, asked
     without making a vault sync (one made here would hold the graph a one-shot reader
     opens without it: :func:`rubi.sync.oneshot.current_flat`)."""

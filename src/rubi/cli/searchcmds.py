@@ -27,6 +27,7 @@ from rubi.core.commandcalls import (
     ReadArgs,
     SearchArgs,
 )
+from rubi.core.errors import RubiError
 from rubi.core.paths import find_vault
 from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, SEARCH_SCOPES
 from rubi.core.tokens import CHARS_PER_TOKEN
@@ -71,13 +72,29 @@ shell's argument limit, about 128 KB on Linux), as ``rubi note add --body -`` re
 body."""
 
 
+MAX_STDIN_CHARS = 1_000_000
+"""Standard input is read to this many characters at most (ten times the query's own
+limit, :data:`~rubi.search.limits.MAX_QUERY_CHARS`, which the search then applies): a
+log of gigabytes piped in, or ``yes | rubi search -``, was read whole into memory
+before that limit refused it, and an endless one never ended."""
+
+
 def query_text(words: tuple[str, ...]) -> str:
     """The query of QUERY's ``words``: joined by spaces, or standard input read to its
     end when the one word is :data:`STDIN_QUERY` (bytes that are not UTF-8 read as
-    U+FFFD). The search then limits and refuses it as a query given as arguments."""
+    U+FFFD). The search then limits and refuses it as a query given as arguments.
+
+    Raises:
+        RubiError: standard input holds more than :data:`MAX_STDIN_CHARS` characters
+            (no more than that is read)."""
     if words == (STDIN_QUERY,):
         with click.open_file("-", errors="replace") as stdin:  # click: "-" is stdin
-            text: str = stdin.read()
+            text: str = stdin.read(MAX_STDIN_CHARS + 1)
+        if len(text) > MAX_STDIN_CHARS:
+            raise RubiError(
+                f"standard input: more than {MAX_STDIN_CHARS:,} characters, far over what "
+                "a query may hold; pipe in the part that says what to look for"
+            )
         return text
     return " ".join(words)
 

@@ -328,7 +328,8 @@ class KeptModules:
                     modules[name] = entry
         finally:
             self._off = False
-        if folders == {p: self._folders.get(p) for p in folders}:  # nothing moved
+        if self._unmoved(folders):  # the kept modules stay, their folders stamped too
+            folders = {**self._folders, **folders}
             for name, entry in self._modules.items():
                 if len(modules) >= MAX_MODULES:
                     break
@@ -337,6 +338,20 @@ class KeptModules:
         write_trusted(self.path, _encode(header, folders, modules))
         self._folders, self._modules = folders, modules
         return True
+
+    def _unmoved(self, folders: dict[str, int]) -> bool:
+        """Whether every folder the file read holds, and every one of ``folders``
+        (this run's, just stamped) that it holds, has its stamp still: then the file's
+        modules this run did not import are kept, with their folders' stamps. A folder
+        of a package no earlier run imported is not in the file and moves nothing: two
+        kinds of hook in turn (a prompt naming code, one in Russian) dropped each
+        other's modules, each importing its own from source and writing the file again
+        every time; and a module kept without its folder's stamp was answered after a
+        package of its name was made beside it."""
+        old = self._folders
+        return all(old.get(p, stamp) == stamp for p, stamp in folders.items()) and all(
+            _stamp(p) == stamp for p, stamp in old.items() if p not in folders
+        )
 
     def _entry(self, name: str, module: ModuleType, parent: tuple[str, ...] | None) -> Entry | None:
         """``module``'s entry, None when the other finders now find another file (or

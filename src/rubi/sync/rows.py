@@ -185,11 +185,16 @@ class Store:
         )
 
     def put_files(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """Manifest rows ``(path, mtime_ns, size, sha256, note_id, problem,
+        signature)``; an ``mtime_ns`` outside SQLite's 64-bit integers (a file dated
+        after 2262 or before 1678: an archive's or a synced folder's, ``touch -d``) is
+        stored clamped to them, so it cannot stop the run (OverflowError); such a file
+        is read again by each run, and its same bytes leave it unchanged."""
         self._conn.executemany(
             "INSERT OR REPLACE INTO files "
             "(path, mtime_ns, size, sha256, note_id, problem, signature) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            rows,
+            [(path, _sqlite_int(mtime), *rest) for path, mtime, *rest in rows],
         )
 
     def drop_files(self, paths: Iterable[str]) -> None:
@@ -286,3 +291,14 @@ def open_store(path: Path, *, create: bool) -> Store | None:
         with store.transaction():
             store.clear()
     return store
+
+
+_SQLITE_MIN, _SQLITE_MAX = -(1 << 63), (1 << 63) - 1
+"""The range of an SQLite INTEGER (signed 64 bits)."""
+
+
+def _sqlite_int(value: Any) -> Any:
+    """``value`` clamped to an SQLite INTEGER when it is an int outside that range."""
+    if isinstance(value, int) and not _SQLITE_MIN <= value <= _SQLITE_MAX:
+        return max(_SQLITE_MIN, min(value, _SQLITE_MAX))
+    return value
