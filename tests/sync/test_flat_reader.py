@@ -29,7 +29,7 @@ from helpers import login_project, store_generation, write
 
 QUERIES = ("why does the login token expire at night?", "cache server", "login", "auth.py")
 NEW = "notes/gotcha-night-shift-tokens"
-_LAZY = ("source", "day", "parts")
+_LAZY = ("source", "day", "day_from", "parts")
 
 
 @pytest.fixture
