@@ -482,3 +482,26 @@ def pickled_rows() -> Path:
     path.write_bytes(pickle.dumps([{"row": i} for i in range(1000)]))
     path.chmod(0o600)
     return path
+
+
+def run_kept_code_script(script: str, file: Path) -> dict[str, Any]:
+    """Run ``script`` (Python that prints one JSON object) in a fresh process without
+    bytecode writes, in a working folder of its own beside ``file``'s folder (``''`` on
+    the path is the working folder, whose stamp a kept-module file holds: the file is
+    written elsewhere); its printed object."""
+    import json
+    import subprocess
+    import sys
+
+    work = file.parent.parent / "work"
+    work.mkdir(exist_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        cwd=work,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result

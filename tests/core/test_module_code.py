@@ -5,16 +5,17 @@ that is damaged or writable by others are never answered from the file."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rubi.core.modulecode import cache_file
+
+from helpers import run_kept_code_script
 
 _RUN = """
 import json, sys
@@ -47,24 +48,10 @@ def _tree(root: Path) -> Path:
     return root
 
 
-def _run(paths: list[Path], file: Path) -> dict[str, object]:
+def _run(paths: list[Path], file: Path) -> dict[str, Any]:
     """Import the tree's modules in a fresh process with a finder of ``file`` first,
-    then save; run in a folder of its own (``''`` on the path is the working folder,
-    whose stamp the file holds: the kept file is written elsewhere)."""
-    script = _RUN.format(paths=[str(p) for p in paths], file=str(file))
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    work = file.parent.parent / "work"
-    work.mkdir(exist_ok=True)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-        cwd=work,
-    )
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    then save (:func:`helpers.run_kept_code_script`)."""
+    return run_kept_code_script(_RUN.format(paths=[str(p) for p in paths], file=str(file)), file)
 
 
 KEPT = ["_KeptLoader"] * 5

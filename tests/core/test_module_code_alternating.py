@@ -6,11 +6,10 @@ one imported."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
+
+from helpers import run_kept_code_script
 
 _RUN = """
 import importlib, json, sys
@@ -36,22 +35,11 @@ def _tree(root: Path) -> Path:
     return root
 
 
-def _run(root: Path, file: Path, names: list[str]) -> dict[str, object]:
+def _run(root: Path, file: Path, names: list[str]) -> dict[str, Any]:
     """Import ``names`` in a fresh process with a finder of ``file`` first, then save
-    (in a working folder of its own, as ``tests/core/test_module_code.py`` does)."""
+    (:func:`helpers.run_kept_code_script`)."""
     script = _RUN.format(paths=[str(root)], file=str(file), names=names)
-    work = file.parent.parent / "work"
-    work.mkdir(exist_ok=True)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-        cwd=work,
-    )
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return run_kept_code_script(script, file)
 
 
 def test_hooks_importing_other_packages_in_turn_keep_each_others_modules(tmp_path: Path) -> None:
