@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import _thread  # threading's RLock (the C one), without its import
 import os
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -66,11 +67,27 @@ __all__ = [
 log = get_logger(__name__)
 
 OPEN_TRIES = 8
-"""Times the index is opened while commits in another thread or process replace the
-generation being opened (its table of contents or a merged segment gone meanwhile).
-Each lost try costs a directory listing; 3 lost every try about once in four runs of
-``tests/index/test_search_beside_commits.py`` (150 commits in a tight loop) on 2 loaded
-cores, and a burst of watcher commits (a checkout of many files) is the same race."""
+"""Times, at least, the index is opened while commits in another thread or process
+replace the generation being opened (its table of contents or a merged segment gone
+meanwhile). Each lost try costs a directory listing; 3 lost every try about once in four
+runs of ``tests/index/test_search_beside_commits.py`` (150 commits in a tight loop) on 2
+loaded cores, and a burst of watcher commits (a checkout of many files) is the same race."""
+
+OPEN_PATIENCE = 2.0
+"""Seconds, at least, of such lost tries before the search fails: under heavy load 8
+tries back to back still lost every one to a writer committing in a tight loop (a CI run
+of the same test), so lost tries go on, each after a pause doubling from 0.5 ms to 50 ms
+that lets the commit finish, until both bounds are passed."""
+
+
+def _try_again(attempt: int, started: float) -> bool:
+    """After lost try ``attempt`` (0-based) of an open begun at ``started``
+    (:func:`time.monotonic`): False when both :data:`OPEN_TRIES` and
+    :data:`OPEN_PATIENCE` are spent, else True after a short pause."""
+    if attempt + 1 >= OPEN_TRIES and time.monotonic() - started >= OPEN_PATIENCE:
+        return False
+    time.sleep(min(0.0005 * (1 << min(attempt, 7)), 0.05))
+    return True
 
 
 class SearchIndex:
@@ -177,14 +194,16 @@ class SearchIndex:
             from rubi.core.picklefiles import check_trusted_files
             from rubi.index.mappedstorage import storage_for
 
-            for attempt in range(OPEN_TRIES):
+            attempt, started = 0, time.monotonic()
+            while True:
                 check_trusted_files(self.directory, INDEX_FILES)
                 try:
                     storage = storage_for(self.directory)
                     self._ix = storage.open_index()
                     break
                 except FileNotFoundError as exc:
-                    if attempt + 1 < OPEN_TRIES:
+                    if _try_again(attempt, started):
+                        attempt += 1
                         continue  # a commit replaced the generation being opened
                     raise index_unreadable(self.directory, exc) from exc
                 except Exception as exc:  # whoosh raises many kinds on a damaged index
@@ -226,7 +245,8 @@ class SearchIndex:
         if cold is not None:
             folder, reader = cold
             latest = reader.generation()
-        for attempt in range(OPEN_TRIES if cold is None else 0):
+        attempt, started = 0, time.monotonic()
+        while cold is None:
             ix = self._open()  # raises when there is no index
             folder = os.stat(self.directory)
             latest = int(ix.latest_generation())  # before the reader: a commit between reopens
@@ -235,8 +255,9 @@ class SearchIndex:
                 break
             except FileNotFoundError:  # a commit merged away a segment of that generation
                 self.close()
-                if attempt + 1 == OPEN_TRIES:
+                if not _try_again(attempt, started):
                     raise
+                attempt += 1
         self._reader, self._cold = reader, cold is not None
         self._scorer = TermScorer(
             reader, B=BM25_B, K1=BM25_K1, field_B=BM25_FIELD_B, segments=self._segments
