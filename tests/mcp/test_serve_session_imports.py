@@ -93,3 +93,44 @@ def test_a_short_session_s_server_imports_no_typing(tmp_path: Path) -> None:
         assert "rubi.claude.hooks.recall" in modules  # the session was answered here
         assert "typing" not in modules, session
     assert "rubi.codemap.model" not in modules  # the second denial kept to the outlines
+
+
+_SERVE_LOADERS = """
+import atexit, json, sys
+out = sys.argv[1]
+
+def loaded():
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump({n: type(getattr(getattr(m, "__spec__", None), "loader", None)).__name__
+                   for n, m in list(sys.modules.items())}, fh)
+
+atexit.register(loaded)
+sys.argv = ["rubi", "serve"]
+from rubi.entry import main
+main()
+"""
+
+
+def test_a_later_session_s_server_loads_its_modules_kept(tmp_path: Path, monkeypatch) -> None:
+    """The first session's server imports its modules from source and keeps them
+    (:func:`rubi.cli.servebare._keep_module_code`); the next one's load the front, the
+    hooks' handlers and the search stack from that file, and answer the same bytes."""
+    import rubi.core.modulecode as modulecode
+
+    project = small_project(tmp_path / "proj")
+    app.index(app.locate(project / ".rubi"))
+    monkeypatch.setattr(sys.modules[__name__], "_SERVE", _SERVE_LOADERS)
+    answers, loaders = [], []
+    for session in ("first", "second"):
+        out = tmp_path / f"{session}.json"
+        replies = _session(project, session, out)
+        assert {0, 1, 2, 3, 4} <= set(replies)
+        answers.append([replies[i]["result"] for i in (2, 3, 4)])
+        loaders.append(json.loads(out.read_text(encoding="utf-8")))
+    first, second = loaders
+    kept = modulecode._KeptLoader.__name__
+    searched = ("rubi.mcp.front", "rubi.claude.hooks.recall", "rubi.index.searchindex", "whoosh")
+    assert all(first[name] == "SourceFileLoader" for name in searched)
+    assert all(second[name] == kept for name in searched)
+    assert sum(1 for loader in second.values() if loader == kept) >= 150
+    assert answers[0] == answers[1]  # the same bytes from the kept code
