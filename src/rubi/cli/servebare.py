@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from rubi.cli.serverun import ServeOptions
 
-__all__ = ["SERVE_ROLE", "bare_options", "is_bare", "serve_bare"]
+__all__ = ["bare_options", "is_bare", "serve_bare"]
 
 _COMPLETION = "_RUBI_COMPLETE"
 """The variable click's shell completion of ``rubi`` answers to (click's
@@ -128,7 +128,6 @@ def serve_bare(given: BareOptions | None = None) -> NoReturn:
         SystemExit: 0 when the server stopped (if it cannot end at once), 1 for an
             error the user can act on (one line on stderr), 2 for a usage error.
     """
-    _keep_module_code()  # first: the modules imported from here found and loaded kept
     from rubi.core.collector import pause_collector
 
     # No cyclic collection while the server starts and answers its session's first
@@ -172,27 +171,6 @@ def _options(defaults: ServeOptions, given: BareOptions) -> ServeOptions:
         k: Path(str(v)) if k in ("project", "vault") else v for k, v in given.items()
     }
     return dataclasses.replace(defaults, **made)
-
-
-SERVE_ROLE = "serve"
-"""The role whose kept modules a bare ``rubi serve`` reads and writes
-(:func:`rubi.core.modulecode.cache_file`): a server's own, apart from each hook
-event's."""
-
-
-def _keep_module_code() -> None:
-    """The modules the server imports from here on (its front, the hooks' handlers,
-    the search stack of its first recall: about 230) found and loaded from those kept
-    for it (:mod:`rubi.core.modulecode`, as a cold hook loads its own), and the file
-    written again at exit when one was imported from source (a first session, an
-    upgrade, the SDK built): a session's server paid the path finder's walk of
-    ``sys.path`` and a ``.pyc`` read per module, which a cold recall no longer pays."""
-    import atexit
-
-    from rubi.core.modulecode import install, save
-
-    install(SERVE_ROLE)
-    atexit.register(save)
 
 
 def _keep_dataclass_code() -> None:

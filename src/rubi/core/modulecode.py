@@ -10,11 +10,10 @@ a cold UserPromptSubmit at 6.9k notes, the modules found and loaded from one fil
 twenty-eighth pass").
 
 :class:`KeptModules` is a meta path finder that a cold hook puts first
-(:func:`install`, from :mod:`rubi.entry`), and a bare ``rubi serve`` too, for the
-modules its session imports (role ``serve``: :mod:`rubi.cli.servebare`). It answers
-for the modules its role's file holds (:func:`cache_file`; each hook event keeps its
-own, as :mod:`rubi.core.dataclasscode` does): the module's source file, whether it is
-a package, the package path it was found in, the source's ``st_mtime_ns`` and size,
+(:func:`install`, from :mod:`rubi.entry`). It answers for the modules its role's file
+holds (:func:`cache_file`; each hook event keeps its own, as
+:mod:`rubi.core.dataclasscode` does): the module's source file, whether it is a
+package, the package path it was found in, the source's ``st_mtime_ns`` and size,
 and the ``marshal`` bytes of the code the source loader ran for it. The spec it gives
 is the one the path finder gives (``spec_from_file_location`` of the same file), its
 loader a source loader (:class:`_KeptLoader`, a ``SourceFileLoader``) whose
