@@ -75,7 +75,7 @@ def session_file(  # noqa: F811
     root = vault.project_root or vault.root
     folder = require_inside(root, vault.root / SESSIONS_DIR, what=SESSIONS_DIR + "/")
     short = re.sub(r"[^A-Za-z0-9-]", "", session_id)[:36] or "unknown"
-    existing = sorted(folder.glob(f"????-??-??-{short}.md")) if folder.is_dir() else []
+    existing = _records_of(folder, short) if folder.is_dir() else []
     if existing:
         return require_inside(root, existing[0], what=existing[0].name)
     if not create:
@@ -98,6 +98,30 @@ def session_file(  # noqa: F811
     with os.fdopen(fd, "wb") as fh:
         fh.write(header.encode("utf-8"))
     return path
+
+
+def _records_of(folder: Path, short: str) -> list[Path]:
+    """``sorted(folder.glob(f"????-??-??-{short}.md"))`` without the glob: the names
+    of ``folder`` whose 5th and 8th characters are ``-`` and that end with
+    ``-{short}.md`` after ten characters (``?`` is any one character; the same
+    comparison as the glob's, case-insensitive where the platform's paths are). The
+    glob made ``fnmatch`` compile a pattern holding the session id, one new pattern
+    per session, which the kept patterns' file (:mod:`rubi.core.regexcode`) then kept
+    and rewrote, about 300 KB and an fsync, as every session's server and cold Stop
+    hook exited."""
+    tail = os.path.normcase(f"-{short}.md")
+    try:
+        names = os.listdir(folder)
+    except PermissionError:  # as the glob: nothing found
+        return []
+    return sorted(
+        folder / name
+        for name in names
+        if len(name) == 10 + len(tail)
+        and name[4] == "-"
+        and name[7] == "-"
+        and os.path.normcase(name).endswith(tail)
+    )
 
 
 def append(path: Path, text: str) -> None:
