@@ -20,6 +20,7 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
+from rubi.index.openretry import try_again
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -57,7 +58,6 @@ __all__ = [
     "BM25_B",
     "BM25_FIELD_B",
     "BM25_K1",
-    "OPEN_TRIES",
     "BM25Hit",
     "SearchIndex",
     "query_clauses",
@@ -65,29 +65,6 @@ __all__ = [
 ]
 
 log = get_logger(__name__)
-
-OPEN_TRIES = 8
-"""Times, at least, the index is opened while commits in another thread or process
-replace the generation being opened (its table of contents or a merged segment gone
-meanwhile). Each lost try costs a directory listing; 3 lost every try about once in four
-runs of ``tests/index/test_search_beside_commits.py`` (150 commits in a tight loop) on 2
-loaded cores, and a burst of watcher commits (a checkout of many files) is the same race."""
-
-OPEN_PATIENCE = 2.0
-"""Seconds, at least, of such lost tries before the search fails: under heavy load 8
-tries back to back still lost every one to a writer committing in a tight loop (a CI run
-of the same test), so lost tries go on, each after a pause doubling from 0.5 ms to 50 ms
-that lets the commit finish, until both bounds are passed."""
-
-
-def _try_again(attempt: int, started: float) -> bool:
-    """After lost try ``attempt`` (0-based) of an open begun at ``started``
-    (:func:`time.monotonic`): False when both :data:`OPEN_TRIES` and
-    :data:`OPEN_PATIENCE` are spent, else True after a short pause."""
-    if attempt + 1 >= OPEN_TRIES and time.monotonic() - started >= OPEN_PATIENCE:
-        return False
-    time.sleep(min(0.0005 * (1 << min(attempt, 7)), 0.05))
-    return True
 
 
 class SearchIndex:
@@ -202,7 +179,7 @@ class SearchIndex:
                     self._ix = storage.open_index()
                     break
                 except FileNotFoundError as exc:
-                    if _try_again(attempt, started):
+                    if try_again(attempt, started):
                         attempt += 1
                         continue  # a commit replaced the generation being opened
                     raise index_unreadable(self.directory, exc) from exc
@@ -255,7 +232,7 @@ class SearchIndex:
                 break
             except FileNotFoundError:  # a commit merged away a segment of that generation
                 self.close()
-                if not _try_again(attempt, started):
+                if not try_again(attempt, started):
                     raise
                 attempt += 1
         self._reader, self._cold = reader, cold is not None
