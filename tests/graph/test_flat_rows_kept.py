@@ -103,6 +103,23 @@ def test_rows_unchanged_since_the_snapshot_are_copied_and_read_as_a_fresh_write(
     assert _content(path) == _fresh(live, path)
 
 
+def test_a_node_added_or_removed_at_the_end_keeps_the_other_rows(
+    live: LiveGraph, path: Path, encoded: list[str]
+) -> None:
+    g = _frozen(live)
+    write_flat(path, live.build, 7, 3, ("snap-1", frozenset()))
+    g.add_edge("src/new.py", "src/app.py", key="imports", relation="imports", weight=1.0)
+    encoded.clear()
+    write_flat(path, live.build, 7, 3, ("snap-1", g.touched()))  # a new file's node, last
+    assert encoded == []
+    assert _content(path) == _fresh(live, path)
+    g.remove_node("src/new.py")  # and gone again: the ids end earlier
+    encoded.clear()
+    write_flat(path, live.build, 7, 3, ("snap-1", g.touched()))
+    assert encoded == []
+    assert _content(path) == _fresh(live, path)
+
+
 def test_a_change_in_place_the_graph_did_not_record_shows_the_rows_are_copied(
     live: LiveGraph, path: Path
 ) -> None:
@@ -124,7 +141,7 @@ def test_another_snapshot_other_ids_or_no_origin_encode_every_row(
     encoded.clear()
     write_flat(path, live.build, 7, 3, ("snap-2", frozenset()))  # another snapshot's
     assert encoded == ["succ", "pred"]
-    g.remove_node("alpha")  # the node ids differ
+    g.remove_node("alpha")  # the node ids differ (not at the end)
     encoded.clear()
     write_flat(path, live.build, 7, 3, ("snap-2", g.touched()))
     assert encoded == ["succ", "pred"]

@@ -58,7 +58,8 @@ def write_flat(
     written as (:func:`rubi.graph.snapshot.save_snapshot`) and the nodes whose
     successors or predecessors may differ from the snapshot's (those a
     :class:`~rubi.graph.frozen.FrozenGraph` recorded). Both are recorded in the file;
-    when the file replaced records the same snapshot and the same node ids, the
+    when the file replaced records the same snapshot and the same node ids (or one
+    list of ids begins with the other: nodes added or removed at the end), the
     adjacency rows of every node neither file names are copied from it (each such row
     equals the snapshot's in both), with its edge keys and attribute dicts kept at
     their positions. Without it (or another snapshot, other ids) every row is encoded.
@@ -322,14 +323,21 @@ class _Writer:
             or len(set(old_keys)) != len(old_keys)
             or not isinstance(old_data, list)
             or not all(isinstance(d, dict) for d in old_data)
-            or previous.section("ids") != ids_text
         ):
             return None
+        old_ids = previous.section("ids")
+        common = min(len(old_ids), len(ids_text))  # each id ends in ID_END: a whole id
+        if old_ids[:common] != ids_text[:common]:
+            return None  # node ids differ before either list ends (a node removed)
         keys.update((k, i) for i, k in enumerate(old_keys))
         for data in old_data:
             data_list.append(data)
             datas.setdefault(_marker(data), len(data_list) - 1)
         again = {index[n] for n in origin[1].union(changed) if n in index}
+        # nodes past the replaced file's (added since) are encoded; so are the rows
+        # that named a node past the new list's end (its neighbours: touched by the
+        # removal, or recorded by the file replaced with the node's addition)
+        again.update(range(bytes(old_ids).count(ID_END.encode()), len(index)))
         return sorted(again)
 
     def _adjacency_kept(
