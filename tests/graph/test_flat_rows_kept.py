@@ -210,3 +210,20 @@ def test_cold_import_edits_give_the_flat_graph_a_fresh_write_gives(
         _cold_index(twin, monkeypatch)
         assert encoded == ["succ", "pred"]
         assert _content(kept.graph_file.with_name("graph.flat")) == _content(twin_flat)
+
+
+def test_a_snapshot_written_names_its_graph_until_forgotten(live: LiveGraph, path: Path) -> None:
+    from rubi.sync.snapshots import Snapshots
+
+    snapshots = Snapshots(path.with_name("graph.pickle"))
+    g = _frozen(live)
+    snapshots.save(live, 7)  # the snapshot and the flat graph, written together
+    origin = snapshots._origin_of(live, None)
+    assert origin is not None and origin[1] == frozenset()
+    assert read_flat(path)[0].graph.graph == g.graph
+    g.add_edge("plan", "alpha", key="x", relation="x")
+    assert snapshots._origin_of(live, None) == (origin[0], {"plan", "alpha"})
+    other = LiveGraph.from_notes({}, [])
+    assert snapshots._origin_of(other, None) is None  # another graph: no origin
+    snapshots.forget_origin()  # a full build dropped the graph: not kept for it either
+    assert snapshots._origin_of(live, None) is None

@@ -165,6 +165,10 @@ class Snapshots:
         self._whole()
         self.flat_gen, self.flat_stamp = gen, live.code_stamp
 
+    def forget_origin(self) -> None:
+        """Forget the graph at hand and its snapshot's id (a full build replaced it)."""
+        self._origin = None
+
     def _origin_of(
         self, live: LiveGraph, changed: frozenset[str] | None
     ) -> tuple[str, frozenset[str]] | None:
