@@ -227,3 +227,15 @@ def test_a_snapshot_written_names_its_graph_until_forgotten(live: LiveGraph, pat
     assert snapshots._origin_of(other, None) is None  # another graph: no origin
     snapshots.forget_origin()  # a full build dropped the graph: not kept for it either
     assert snapshots._origin_of(live, None) is None
+
+
+def test_an_origin_with_most_rows_changed_is_not_recorded(
+    live: LiveGraph, path: Path, encoded: list[str]
+) -> None:
+    g = _frozen(live)
+    everything = frozenset(g)  # every row changed since the snapshot
+    write_flat(path, live.build, 7, 3, ("snap-1", everything))
+    encoded.clear()
+    write_flat(path, live.build, 7, 3, ("snap-1", frozenset()))  # nothing named to copy from
+    assert encoded == ["succ", "pred"]
+    assert _content(path) == _fresh(live, path)
