@@ -239,3 +239,18 @@ def test_an_origin_with_most_rows_changed_is_not_recorded(
     write_flat(path, live.build, 7, 3, ("snap-1", frozenset()))  # nothing named to copy from
     assert encoded == ["succ", "pred"]
     assert _content(path) == _fresh(live, path)
+
+
+def test_a_snapshot_header_without_an_id_is_read_as_before(live: LiveGraph, path: Path) -> None:
+    from rubi.graph.snapshot import GRAPH_FORMAT, load_snapshot_ident, save_snapshot
+
+    saved = path.with_name("graph.pickle")
+    ident = save_snapshot(saved, live, 7)
+    assert len(ident) == 32 and load_snapshot_ident(saved)[1:] == (7, ident)
+    with saved.open("rb") as fh:  # an older rubi's header: (format, generation)
+        pickle.load(fh)
+        rest = fh.read()
+    saved.write_bytes(pickle.dumps((GRAPH_FORMAT, 7), protocol=pickle.HIGHEST_PROTOCOL) + rest)
+    read, gen, none = load_snapshot_ident(saved)
+    assert (gen, none) == (7, None)
+    assert list(read.build.graph) == list(live.build.graph)
