@@ -232,6 +232,7 @@ def _move_imports(
     get = before.get
     differ = [(edge, weight) for edge, weight in after.items() if get(edge) != weight]
     succ = g._succ
+    touch = getattr(g, "touch", None)  # a FrozenGraph's (rubi.graph.frozen); networkx has none
     added = 0
     for (src, dst), weight in differ:
         keys = succ[src].get(dst) if src in succ else None
@@ -241,6 +242,8 @@ def _move_imports(
             g.add_edge(src, dst, key="imports", relation="imports", weight=weight)
         else:
             data["weight"] = weight
+            if touch is not None:
+                touch(src, dst)  # set in place: a frozen graph records it
     if len(before) == len(after) - added:
         return  # every edge before is still there (a set of 57,000 keys saved)
     for src, dst in before.keys() - after.keys():

@@ -99,11 +99,19 @@ class Previous:
         spans: dict[str, tuple[int, int]],
         digests: dict[str, str],
         held: dict[str, str] | None = None,
+        tables: dict[str, Any] | None = None,
     ):
         self._data = data
         self._spans = spans
         self._digests = digests
         self._held = held or {}
+        self.tables: dict[str, Any] = tables or {}
+        """The replaced file's ``tables`` section (JSON), as read."""
+
+    def section(self, name: str) -> memoryview:
+        """The bytes of section ``name`` of the replaced file (checked by its CRC)."""
+        start, size = self._spans[name]
+        return memoryview(self._data)[start : start + size]
 
     def table(self, name: str, digest: str) -> list[memoryview] | None:
         """The four sections (:data:`~rubi.graph.flatlayout.TABLE`) of table ``name``
@@ -162,7 +170,7 @@ def previous_tables(path: Path) -> Previous | None:
         # the pages the check read leave this process's memory (a peak RSS the size of
         # the file, beside the new one's); a table copied is read again from the cache
         data.madvise(mmap.MADV_DONTNEED)
-    return Previous(data, spans, _strings(digests), _strings(held))
+    return Previous(data, spans, _strings(digests), _strings(held), tables)
 
 
 def _strings(digests: object) -> dict[str, str]:

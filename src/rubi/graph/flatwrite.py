@@ -21,6 +21,7 @@ from rubi.graph.flatlayout import (
     ADJACENCY,
     ALIGN,
     BODY,
+    CODES,
     FLAT_FORMAT,
     GEN,
     GEN_AT,
@@ -40,12 +41,30 @@ from rubi.graph.flatreuse import Previous, held_digest, table_digest
 __all__ = ["restamp", "write_flat"]
 
 
-def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
+def write_flat(
+    path: Path,
+    build: GraphBuild,
+    gen: int,
+    stamp: int,
+    origin: tuple[str, frozenset[str]] | None = None,
+) -> None:
     """Write what a reader reads of ``build`` (as of store generation ``gen`` and code
     stamp ``stamp``) to ``path`` atomically (the user's own file, 0600).
 
     ``build.graph`` is a ``networkx.MultiDiGraph`` or a
     :class:`~rubi.graph.frozen.FrozenGraph` (the same dicts).
+
+    ``origin``: the id of the graph snapshot ``build``'s graph was read from or
+    written as (:func:`rubi.graph.snapshot.save_snapshot`) and the nodes whose
+    successors or predecessors may differ from the snapshot's (those a
+    :class:`~rubi.graph.frozen.FrozenGraph` recorded). Both are recorded in the file;
+    when the file replaced records the same snapshot and the same node ids (or one
+    list of ids begins with the other: nodes added or removed at the end), the
+    adjacency rows of every node neither file names are copied from it (each such row
+    equals the snapshot's in both), with its edge keys and attribute dicts kept at
+    their positions. Without it (or another snapshot, other ids) every row is encoded.
+    The graph read back is the same either way; the bytes may differ (the tables'
+    order).
 
     Raises:
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
@@ -57,7 +76,9 @@ def write_flat(path: Path, build: GraphBuild, gen: int, stamp: int) -> None:
     try:
         with collector_paused():  # no object it makes is a cycle; a 50k-note heap is long to scan
             atomic_write_stream(
-                path, lambda fh: _Writer(fh, previous).write(build, gen, stamp), mode=0o600
+                path,
+                lambda fh: _Writer(fh, previous).write(build, gen, stamp, origin),
+                mode=0o600,
             )
     finally:
         if previous is not None:
@@ -117,6 +138,14 @@ _keys_batch = _each(methodcaller("encode", "utf-8", "surrogatepass"))
 """Table keys as :func:`~rubi.graph.flatlayout.utf8` encodes them (a C-level call)."""
 
 
+ORIGIN = "origin"
+"""The ``tables`` key of the snapshot write a flat file's rows derive from."""
+CHANGED = "changed"
+"""The ``tables`` key of the node ids whose rows may differ from that snapshot's."""
+MAX_CHANGED_SHARE = 0.25
+"""An origin is recorded only when at most this share of the nodes changed since the
+snapshot (more, and the next write would encode most rows again anyway)."""
+
 BLOCK = 1 << 16
 """Bytes a section is written in at a time (at least: a larger value is one block)."""
 
@@ -162,13 +191,20 @@ class _Writer:
     def _ints(self, name: str, values: array[int]) -> None:
         self._section(name, [memoryview(values).cast("B")])
 
-    def write(self, build: GraphBuild, gen: int, stamp: int) -> None:
+    def write(
+        self,
+        build: GraphBuild,
+        gen: int,
+        stamp: int,
+        origin: tuple[str, frozenset[str]] | None = None,
+    ) -> None:
         g: Any = build.graph
         nodes: dict[str, dict[str, Any]] = g._node
         ids = list(nodes)
         index = {node: i for i, node in enumerate(ids)}
         self._fh.write(b"\0" * BODY)
-        self._section("ids", [_ids_text(ids)])
+        ids_text = _ids_text(ids)
+        self._section("ids", [ids_text])
         offsets = array(OFFSETS, [0])
         self._section("attrs", _encoded(nodes.values(), _each(_json), offsets))
         self._ints("attr_off", offsets)
@@ -179,8 +215,13 @@ class _Writer:
         # node pair's key dict between the successor and predecessor views, so the
         # second direction finds every edge's attributes here
         seen: dict[int, int] = {}
+        kept = self._kept_rows(origin, ids_text, index, keys, datas, data_list)
         for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
-            self._adjacency(direction, ids, adjacency, index, keys, (datas, data_list, seen))
+            distinct = (datas, data_list, seen)
+            if kept is None:
+                self._adjacency(direction, ids, adjacency, index, keys, distinct)
+            else:
+                self._adjacency_kept(direction, ids, adjacency, index, keys, distinct, kept)
         named = {
             "names": build.names,
             "type_names": build.type_names,
@@ -205,6 +246,9 @@ class _Writer:
             "digests": digests,
             "held": held,
         }
+        if origin is not None and len(origin[1]) <= len(ids) * MAX_CHANGED_SHARE:
+            tables[ORIGIN] = origin[0]
+            tables[CHANGED] = sorted(origin[1])
         self._section("tables", [_json(tables)])
         for name, rows in named.items():
             same = copied[name]
@@ -251,6 +295,104 @@ class _Writer:
         for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
             self._ints(f"{direction}_{part}", values)
 
+    def _kept_rows(
+        self,
+        origin: tuple[str, frozenset[str]] | None,
+        ids_text: bytes,
+        index: dict[str, int],
+        keys: dict[str, int],
+        datas: dict[object, int],
+        data_list: list[dict[str, Any]],
+    ) -> list[int] | None:
+        """When the replaced file's rows can be copied (see :func:`write_flat`): the
+        positions of the nodes whose rows are encoded again, ascending, with ``keys``,
+        ``datas`` and ``data_list`` seeded with the replaced file's edge keys and
+        attribute dicts at their positions; else None (nothing seeded)."""
+        previous = self._previous
+        if origin is None or previous is None:
+            return None
+        tables = previous.tables
+        old_keys, old_data = tables.get("keys"), tables.get("data")
+        changed = tables.get(CHANGED)
+        if (
+            tables.get(ORIGIN) != origin[0]
+            or not isinstance(changed, list)
+            or not all(type(n) is str for n in changed)
+            or not isinstance(old_keys, list)
+            or not all(type(k) is str for k in old_keys)
+            or len(set(old_keys)) != len(old_keys)
+            or not isinstance(old_data, list)
+            or not all(isinstance(d, dict) for d in old_data)
+        ):
+            return None
+        old_ids = previous.section("ids")
+        common = min(len(old_ids), len(ids_text))  # each id ends in ID_END: a whole id
+        if old_ids[:common] != ids_text[:common]:
+            return None  # node ids differ before either list ends (a node removed)
+        keys.update((k, i) for i, k in enumerate(old_keys))
+        for data in old_data:
+            data_list.append(data)
+            datas.setdefault(_marker(data), len(data_list) - 1)
+        again = {index[n] for n in origin[1].union(changed) if n in index}
+        # nodes past the replaced file's (added since) are encoded; so are the rows
+        # that named a node past the new list's end (its neighbours: touched by the
+        # removal, or recorded by the file replaced with the node's addition)
+        again.update(range(bytes(old_ids).count(ID_END.encode()), len(index)))
+        return sorted(again)
+
+    def _adjacency_kept(
+        self,
+        direction: str,
+        ids: list[str],
+        adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
+        index: dict[str, int],
+        keys: dict[str, int],
+        distinct: tuple[dict[object, int], list[dict[str, Any]], dict[int, int]],
+        again: list[int],
+    ) -> None:
+        """:meth:`_adjacency` with the rows of the nodes not in ``again`` (positions,
+        ascending) copied from the replaced file, their offsets moved by C-level maps:
+        the same arrays as :meth:`_adjacency` with the tables seeded as they are."""
+        datas, data_list, seen = distinct
+        assert self._previous is not None
+        old = [self._previous.section(f"{direction}_{part}") for part in ADJACENCY]
+        cast = [
+            view.cast(CODES[f"{direction}_{part}"])
+            for view, part in zip(old, ADJACENCY, strict=True)
+        ]
+        o_off, o_nbr, o_koff, o_key, o_data = cast
+        off, nbr = array(OFFSETS, [0]), array(INDEXES)
+        koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
+        position, seen_at = index.__getitem__, seen.get
+        at = 0
+        for stop in [*again, len(ids)]:
+            if at < stop:  # nodes at..stop-1 as the replaced file holds them
+                n0, n1 = o_off[at], o_off[stop]
+                off.extend(map((len(nbr) - n0).__add__, o_off[at + 1 : stop + 1]))
+                nbr.extend(o_nbr[n0:n1])
+                k0, k1 = o_koff[n0], o_koff[n1]
+                koff.extend(map((len(key) - k0).__add__, o_koff[n0 + 1 : n1 + 1]))
+                key.extend(o_key[k0:k1])
+                data.extend(o_data[k0:k1])
+            if stop == len(ids):
+                break
+            row = adjacency[ids[stop]]
+            nbr.extend(map(position, row))
+            for keydict in row.values():
+                for k, attrs in keydict.items():
+                    key.append(keys.setdefault(k, len(keys)))
+                    found = seen_at(id(attrs))
+                    if found is None:
+                        found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
+                    data.append(found)
+                koff.append(len(key))
+            off.append(len(nbr))
+            at = stop + 1
+        for view in [*cast, *old]:
+            view.release()  # the replaced file is unmapped once written
+        for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
+            self._ints(f"{direction}_{part}", values)
+
     def _table(
         self, name: str, table: Mapping[str, Any], encode: Batch, order: list[str] | None = None
     ) -> None:
@@ -290,14 +432,21 @@ def _encoded(values: Iterable[Any], encode: Batch, offsets: array[int]) -> Itera
         yield blob
 
 
-def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
-    """The position of an edge's attribute dict among the distinct ones (one dict per
-    relation is shared by every note edge; a code edge's carries its weight)."""
+def _marker(attrs: Mapping[str, Any]) -> object:
+    """What tells an edge's attribute dict from the others: its items, or their JSON
+    when a value cannot be hashed."""
     try:
         marker: object = tuple(attrs.items())
         hash(marker)
     except TypeError:
         marker = _json(attrs)
+    return marker
+
+
+def _data_id(attrs: Mapping[str, Any], datas: dict[object, int], data_list: list[Any]) -> int:
+    """The position of an edge's attribute dict among the distinct ones (one dict per
+    relation is shared by every note edge; a code edge's carries its weight)."""
+    marker = _marker(attrs)
     found = datas.get(marker)
     if found is None:
         found = datas[marker] = len(data_list)

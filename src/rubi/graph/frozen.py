@@ -44,7 +44,7 @@ class FrozenGraph:
         pred: node → predecessor → the same key dicts as ``succ``'s (every node a key).
     """
 
-    __slots__ = ("_full", "_node", "_pred", "_succ", "graph")
+    __slots__ = ("_full", "_node", "_pred", "_succ", "_touched", "graph")
 
     def __init__(
         self,
@@ -58,6 +58,26 @@ class FrozenGraph:
         self._succ = succ
         self._pred = pred
         self._full: nx.MultiDiGraph | None = None
+        self._touched: set[str] | None = set()
+
+    def touched(self) -> frozenset[str] | None:
+        """The nodes whose successors or predecessors (or the attributes of an edge to
+        or from them) may differ from what they were when this graph was made or
+        :meth:`retrack` was last called; None when that is not known (the graph was
+        thawed: a change made through networkx is not seen here)."""
+        return None if self._touched is None else frozenset(self._touched)
+
+    def retrack(self) -> None:
+        """Count :meth:`touched` from here (the graph was just written whole as it is),
+        unless it was thawed."""
+        if self._touched is not None:
+            self._touched = set()
+
+    def touch(self, *nodes: str) -> None:
+        """Record that an edge of ``nodes`` was changed in place (its attributes set by
+        the caller, not through this class)."""
+        if self._touched is not None:
+            self._touched.update(nodes)
 
     @property
     def nodes(self) -> Mapping[str, dict[str, Any]]:
@@ -96,6 +116,7 @@ class FrozenGraph:
             self._succ[node] = {}
             self._pred[node] = {}
             self._node[node] = dict(attr)
+            self.touch(node)
         else:
             self._node[node].update(attr)
         self._changed()
@@ -117,6 +138,7 @@ class FrozenGraph:
             keydict = {key: dict(attr)}
             self._succ[u][v] = keydict
             self._pred[v][u] = keydict
+        self.touch(u, v)
         self._changed()
         return key
 
@@ -130,6 +152,7 @@ class FrozenGraph:
         if not keydict:
             del self._succ[u][v]
             del self._pred[v][u]
+        self.touch(u, v)
         self._changed()
 
     def _changed(self) -> None:
@@ -158,6 +181,7 @@ class FrozenGraph:
         Raises:
             KeyError: no such node."""
         succs = self._succ[node]
+        self.touch(node, *succs, *self._pred[node])
         del self._node[node]
         for u in succs:
             del self._pred[u][node]
@@ -192,6 +216,7 @@ class FrozenGraph:
         if self._full is None:
             import networkx as nx
 
+            self._touched = None  # a change made through networkx is not seen here
             g = nx.MultiDiGraph()
             g.graph = self.graph
             g._node = self._node

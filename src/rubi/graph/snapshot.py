@@ -9,7 +9,10 @@ one pickle of a 50,000-note graph (over two million objects) added 105 MiB to th
 process's peak while it was saved. Here no pickle holds more than :data:`CHUNK` rows
 (7 MiB traced at 50,000 notes):
 
-- a header ``(GRAPH_FORMAT, gen)``;
+- a header ``(GRAPH_FORMAT, gen, ident)``: ``ident`` a random id of this write, which
+  the flat graph written from it names (:mod:`rubi.graph.flatwrite`: its rows are
+  taken again from the file they equal); a header without it (an older write) is read
+  as before;
 - then the live graph's state as entries, each a pickled tag tuple followed by the
   pickles it announces: ``("value", x)``; ``("dict", factory, chunks)`` (a dict or
   ``defaultdict`` as ``chunks`` dicts of up to :data:`CHUNK` keys); ``("set",
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
+import os
 import pickle
 import sys
 from collections import defaultdict
@@ -59,6 +63,7 @@ __all__ = [
     "GRAPH_FORMAT",
     "load_frozen",
     "load_snapshot",
+    "load_snapshot_ident",
     "reads_frozen",
     "save_snapshot",
 ]
@@ -159,25 +164,41 @@ def _classes(frozen: bool = False) -> dict[str, type]:
     }
 
 
-def save_snapshot(path: Path, live: LiveGraph, gen: int) -> None:
+def save_snapshot(path: Path, live: LiveGraph, gen: int) -> str:
     """Write ``live`` as of store generation ``gen`` to ``path`` atomically (the
     user's own file, 0600).
+
+    Returns:
+        The write's random id (32 hex digits), which :func:`load_snapshot_ident` reads.
 
     Raises:
         OSError: the folder is not writable or the disk is full; ``path`` is unchanged.
     """
     classes = _classes(reads_frozen())  # a graph read frozen is written without networkx
+    ident = os.urandom(16).hex()
 
     def write(fh: IO[bytes]) -> None:
         writer = _Writer(fh, classes)
-        writer.dump((GRAPH_FORMAT, gen))
+        writer.dump((GRAPH_FORMAT, gen, ident))
         writer.obj(live, live.__getstate__())
 
     atomic_write_stream(path, write, mode=0o600)
+    return ident
 
 
 def load_snapshot(path: Path) -> tuple[LiveGraph, int]:
     """Read what :func:`save_snapshot` wrote: the graph and its generation.
+
+    Raises:
+        IndexCorruptError: missing, unreadable or of another format version.
+    """
+    live, gen, _ = load_snapshot_ident(path)
+    return live, gen
+
+
+def load_snapshot_ident(path: Path) -> tuple[LiveGraph, int, str | None]:
+    """:func:`load_snapshot`, and the id of the write that made the file (None for a
+    file written without one).
 
     Raises:
         IndexCorruptError: missing, unreadable or of another format version.
@@ -197,10 +218,10 @@ def load_snapshot(path: Path) -> tuple[LiveGraph, int]:
         raise IndexCorruptError(f"{path}: unreadable ({exc}); run `rubi index --full`") from exc
     from rubi.graph.live import LiveGraph
 
-    gen, live = loaded
+    gen, ident, live = loaded
     if not (isinstance(gen, int) and isinstance(live, LiveGraph)):
         raise IndexCorruptError(f"{path}: old format; run `rubi index --full`")
-    return live, gen
+    return live, gen, ident if isinstance(ident, str) else None
 
 
 def _chunks(rows: Iterable[Any], count: int) -> Iterator[list[Any]]:
@@ -285,8 +306,9 @@ class _Writer:
             self.dump(dict(chunk))
 
 
-def _load(path: Path) -> tuple[Any, Any]:
-    """The generation and the live graph; the collector is paused while unpickling
+def _load(path: Path) -> tuple[Any, Any, Any]:
+    """The generation, the write's id (None in a header without one) and the live
+    graph; the collector is paused while unpickling
     (:func:`rubi.core.picklefiles.collector_paused`).
 
     Raises:
@@ -296,9 +318,10 @@ def _load(path: Path) -> tuple[Any, Any]:
     allowed = _allowed_globals()
     with collector_paused(), open_trusted(path) as fh:
         header = _AllowListUnpickler(fh, allowed).load()
-        if not (isinstance(header, tuple) and len(header) == 2 and header[0] == GRAPH_FORMAT):
+        if not (isinstance(header, tuple) and len(header) in (2, 3) and header[0] == GRAPH_FORMAT):
             raise _OldFormat(header[:1] if isinstance(header, tuple) else None)
-        return header[1], _Reader(fh, _classes(reads_frozen()), allowed).entry()
+        ident = header[2] if len(header) == 3 else None
+        return header[1], ident, _Reader(fh, _classes(reads_frozen()), allowed).entry()
 
 
 class _Reader:

@@ -108,6 +108,7 @@ class GraphKeeper:
         self.live = None
         self.flat = None
         self._base = None
+        self.snapshots.forget_origin()  # nor is the graph kept for it
 
     def held(self) -> GraphBuild | None:
         """The build last read or made here (the live graph's, else the flat graph's),

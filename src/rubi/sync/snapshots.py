@@ -65,6 +65,10 @@ class Snapshots:
         """The code stamp of the flat graph on disk, likewise."""
         self.back_file = graph_file.with_name("graph.codeback")
         """The code moves the snapshot has not taken (:mod:`rubi.sync.codeback`)."""
+        self._origin: tuple[str, object] | None = None
+        """The id of the snapshot write the graph at hand was read from or written as,
+        and that graph (``build.graph``): what a flat graph written from it names, so
+        the next write takes its unchanged rows again (:mod:`rubi.graph.flatwrite`)."""
 
     def load(self) -> LiveGraph:
         """The live graph read back from the snapshot; records its generation and
@@ -73,10 +77,11 @@ class Snapshots:
         Raises:
             IndexCorruptError: no snapshot, or an unreadable or untrusted one.
         """
-        from rubi.graph.snapshot import load_snapshot
+        from rubi.graph.snapshot import load_snapshot_ident
 
-        live, self.gen = load_snapshot(self.graph_file)
+        live, self.gen, ident = load_snapshot_ident(self.graph_file)
         self.stamp = live.code_stamp
+        self._origin = None if ident is None else (ident, live.build.graph)
         return live
 
     def mark(self, gen: int, stamp: int) -> None:
@@ -92,9 +97,15 @@ class Snapshots:
         """
         from rubi.graph.snapshot import save_snapshot
 
-        save_snapshot(self.graph_file, live, gen)
+        self._origin = None
+        ident = save_snapshot(self.graph_file, live, gen)
+        graph = live.build.graph
+        retrack = getattr(type(graph), "retrack", None)  # a FrozenGraph's
+        if retrack is not None:
+            retrack(graph)  # its changes are counted from this snapshot
+        self._origin = (ident, graph)
         self.mark(gen, live.code_stamp)
-        self.save_flat(live, gen)
+        self._save_flat(live, gen, frozenset())
 
     def read_back(self, base: str) -> CodeBack | None:
         """The code moves on disk from the snapshot's map of shape ``base``, if any
@@ -134,10 +145,17 @@ class Snapshots:
         which no reader can use (behind, damaged, of an older format): every later
         reader fails the same write, and says this one line, not also why it could not
         read that file."""
+        self._save_flat(live, gen, None)
+
+    def _save_flat(self, live: LiveGraph, gen: int, changed: frozenset[str] | None) -> None:
+        """:meth:`save_flat`; ``changed``: the nodes whose rows may differ from the
+        snapshot's (None: what the graph recorded, :meth:`_origin_of`)."""
         from rubi.graph.flatwrite import write_flat
 
         try:
-            write_flat(self.flat_file, live.build, gen, live.code_stamp)
+            write_flat(
+                self.flat_file, live.build, gen, live.code_stamp, self._origin_of(live, changed)
+            )
         except OSError as exc:
             log.warning("%s: flat graph not written (%s)", self.flat_file, exc)
             return
@@ -146,6 +164,26 @@ class Snapshots:
             return
         self._whole()
         self.flat_gen, self.flat_stamp = gen, live.code_stamp
+
+    def forget_origin(self) -> None:
+        """Forget the graph at hand and its snapshot's id (a full build replaced it)."""
+        self._origin = None
+
+    def _origin_of(
+        self, live: LiveGraph, changed: frozenset[str] | None
+    ) -> tuple[str, frozenset[str]] | None:
+        """The snapshot write ``live``'s graph was read from or written as and the nodes
+        whose rows may differ from it (``changed``, else those its graph recorded:
+        :meth:`rubi.graph.frozen.FrozenGraph.touched`); None when either is not known
+        (another graph, one read without an id, a networkx graph changed since)."""
+        origin = self._origin
+        graph = live.build.graph
+        if origin is None or origin[1] is not graph:
+            return None
+        if changed is None:
+            touched = getattr(type(graph), "touched", None)  # a FrozenGraph's
+            changed = touched(graph) if touched is not None else None
+        return None if changed is None else (origin[0], changed)
 
     def _whole(self) -> None:
         """A flat graph is on disk, so the graph holds no node it cannot carry: the
