@@ -21,8 +21,8 @@ miss is traced, and a line is matched to its record by query and channel, not by
 folder the set's paths are relative to, adds the answer page's share of the question's
 words and each page's length) and prints, per set and pooled, for ``rubi`` and
 ``rubi-semantic``, how many answers are first and the cause of each other one
-(:func:`cause`), and for the answers BM25F listed but did not rank first, what ranked
-above them (:func:`above`).
+(:func:`cause`; of the text list's, how many lay below its first ten), and for the
+answers BM25F listed but did not rank first, what it ranked first (:func:`above`).
 """
 
 from __future__ import annotations
@@ -292,6 +292,8 @@ def report(pairs: Sequence[str], verbose: bool) -> str:
                     share = question_share(rec["query"], text)
                     totals[system][f"words {why}"] += 1
                     totals[system][f"share% {why}"] += round(100 * share)
+                if why == CAUSES[3] and s.raw is not None and s.raw > MISSED - 1:
+                    counts["of which below its first ten"] += 1
                 if why not in CAUSES[:3] and s.raw is not None and s.raw > 1:
                     raw = line.get("raw", [])
                     top, top_score = raw[0][0], float(raw[0][1])
@@ -316,7 +318,7 @@ def report(pairs: Sequence[str], verbose: bool) -> str:
 
 def _counts(counts: Counter[str]) -> str:
     main = [f"{c} {counts[c]}" for c in CAUSES if counts[c]]
-    sub = [f"{k} {v}" for k, v in sorted(counts.items()) if k.startswith("above: ")]
+    sub = [f"{k} {v}" for k, v in sorted(counts.items()) if k.startswith(("above: ", "of which"))]
     return ", ".join(main) + (f"; {', '.join(sub)}" if sub else "")
 
 
