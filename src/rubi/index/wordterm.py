@@ -107,7 +107,7 @@ def word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
     It generalises the old Portuguese field, which read a
     Portuguese-looking note both ways in two fields."""
     own = _word_term(lang)
-    if lang in ("en", "code"):
+    if lang in ("en", "code", "fa"):  # Persian's chain is English's but for its script
         return lambda word: () if (t := own(word)) is None else (t,)
     english = _word_term("en")
 
@@ -127,9 +127,13 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     language's (:data:`_SCRIPT_LANGUAGES`) in every chain; any other word is the
     chain's: English and code fold accents before their stop words and stemmer, as
     they always did; the other languages stem the word as written (Snowball's
-    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem."""
-    own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
-    stops = chain_stop_words("en" if lang == "code" else lang)
+    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem.
+    Persian's chain (``fa``) is English's but for its Arabic-script words, stemmed by
+    Snowball's Persian stemmer instead of ISRI (Persian has no stop-word list, in rubi
+    or in bm25s)."""
+    own = {"en": _cached_stem_en, "code": _cached_stem_code, "fa": _cached_stem_en}.get(lang)
+    stops = chain_stop_words("en" if lang in ("code", "fa") else lang)
+    persian = stemmer("fa") if lang == "fa" else None
     russian_stops = chain_stop_words("ru")
     stem = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer(lang))
     unmarked = lang in STOP_WORD_SOURCES  # a list written without diacritics (ro)
@@ -151,7 +155,7 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
                     if script_lang == "ru":
                         return None if folded in russian_stops else fold(russian_stem(word))
                     if script_lang == "ar":
-                        return str(arabic_stem(folded))
+                        return str(arabic_stem(folded) if persian is None else persian(folded))
                     return _script_term(script_lang, word)
         if folded in stops or (unmarked and fold_marks(word) in stops):
             return None
