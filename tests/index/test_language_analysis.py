@@ -8,7 +8,7 @@ from whoosh.support.charset import accent_map
 
 from rubi.core.paths import cache_home
 from rubi.index import snowball
-from rubi.index.analysis import PROSE_LANGUAGES, analyze, query_words
+from rubi.index.analysis import PROSE_LANGUAGES, analyze, function_words_only, query_words
 from rubi.index.indexdoc import IndexDoc
 from rubi.index.language import query_chain
 from rubi.index.searchindex import SearchIndex
@@ -92,6 +92,12 @@ def test_a_persian_question_reads_its_words_as_persian_in_every_chain() -> None:
     # an Arabic question in an index with Persian notes keeps each chain's reading
     arabic = query_words("الكتب", ["en", "fa"])
     assert arabic[0]["en"] != arabic[0]["fa"]
+
+
+def test_persians_chain_drops_english_stop_words_as_function_words() -> None:
+    assert analyze("the", "fa") == []
+    assert function_words_only("the of", ["fa"])
+    assert not function_words_only("کتاب", ["fa"])
 
 
 def test_a_persian_question_is_read_in_persians_chain() -> None:

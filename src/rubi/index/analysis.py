@@ -32,7 +32,7 @@ from rubi.index.language import ADDED_LANGUAGES, SCRIPT_CHAIN_LANGUAGES, VOTING_
 from rubi.index.persian import persian_readings
 from rubi.index.stemming import stem_code, stem_en
 from rubi.index.wordparts import contraction_head, mixed_case_pieces, word_parts
-from rubi.index.wordterm import chain_stop_words, word_terms
+from rubi.index.wordterm import STOP_LIST_OF, chain_stop_words, word_terms
 from rubi.index.wordterm import fold as _fold
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -195,14 +195,14 @@ def chain_language(lang: str) -> str:
 
 def function_words_only(text: str, langs: Iterable[str]) -> bool:
     """Whether every word of ``text`` (at least one) is a stop word of one of the
-    analysis chains ``langs`` (:data:`LANGUAGES`; ``code``'s are English's): words the
+    analysis chains ``langs`` (:data:`LANGUAGES`; code's and Persian's are English's): words the
     index drops from the prose of those languages, so no document frequency measures
     how rare they are (French ``du`` is a note's name in a vault of shell commands,
     and a stop word of its French prose). The name list gives such a name no vote:
     lang-tldr-es 0.499 -> 0.582 and -fr 0.668 -> 0.733 MRR@10 on the development
     halves, no other set moved (``docs/benchmarks-history.md``, "issue 28: language
     analysis, sixth pass")."""
-    stops = [chain_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
+    stops = [chain_stop_words(STOP_LIST_OF.get(lang, lang)) for lang in dict.fromkeys(langs)]
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
     return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
 

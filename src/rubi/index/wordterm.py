@@ -12,7 +12,12 @@ from rubi.core.segmentreads import segments_mapped
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
-__all__ = ["STEM_CACHE_SIZE", "chain_stop_words", "fold", "word_terms"]
+__all__ = ["STEM_CACHE_SIZE", "STOP_LIST_OF", "chain_stop_words", "fold", "word_terms"]
+
+STOP_LIST_OF = {"code": "en", "fa": "en"}
+"""A chain → the language whose stop words it drops, where not its own: code's and
+Persian's are English's (Persian has no list, in rubi or in bm25s; its notes' Latin
+words are English)."""
 
 _SCRIPT_LANGUAGES = (
     ("ru", 0x0400, 0x04FF),
@@ -129,10 +134,9 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     they always did; the other languages stem the word as written (Snowball's
     stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem.
     Persian's chain (``fa``) is English's but for its Arabic-script words, stemmed by
-    Snowball's Persian stemmer instead of ISRI (Persian has no stop-word list, in rubi
-    or in bm25s)."""
+    Snowball's Persian stemmer instead of ISRI (:data:`STOP_LIST_OF`)."""
     own = {"en": _cached_stem_en, "code": _cached_stem_code, "fa": _cached_stem_en}.get(lang)
-    stops = chain_stop_words("en" if lang in ("code", "fa") else lang)
+    stops = chain_stop_words(STOP_LIST_OF.get(lang, lang))
     persian = stemmer("fa") if lang == "fa" else None
     russian_stops = chain_stop_words("ru")
     stem = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer(lang))
