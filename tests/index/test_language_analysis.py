@@ -8,8 +8,9 @@ from whoosh.support.charset import accent_map
 
 from rubi.core.paths import cache_home
 from rubi.index import snowball
-from rubi.index.analysis import PROSE_LANGUAGES, analyze, query_words
+from rubi.index.analysis import PROSE_LANGUAGES, analyze, function_words_only, query_words
 from rubi.index.indexdoc import IndexDoc
+from rubi.index.language import query_chain
 from rubi.index.searchindex import SearchIndex
 
 
@@ -69,6 +70,40 @@ def test_a_query_written_without_accents_meets_the_accented_note() -> None:
 def test_cyrillic_words_are_russian_in_every_chain() -> None:
     for lang in ("en", "es", "code"):
         assert analyze("как настроить диск для", lang) == ["настро", "диск"]
+
+
+def test_persian_words_are_stemmed_as_persian_in_its_chain_alone() -> None:
+    # ISRI, an Arabic root extractor, cut "a function" to a root of other letters
+    assert analyze("تابعی کتاب", "fa") == ["تابعی", "کتاب"]
+    assert analyze("تابعی کتاب", "en") == ["بعی", "کتب"]
+    assert analyze("the callbacks", "fa") == ["callback"]
+
+
+def test_a_persian_question_reads_its_words_as_persian_in_every_chain() -> None:
+    question = "چطور فرستاده و فرستادن"  # "how", "sent", "to send"
+    words = query_words(question, ["en", "fa"])
+    # ISRI's one root joined the two verbs: each is its own word, as the index has them
+    assert len(words) == 3  # "و" ("and"), one letter, is no term
+    assert all(w["en"] == w["fa"] for w in words)
+    # without Persian notes in the index, ISRI as before
+    assert len(query_words(question, ["en"])) == 2
+    # too few of Persian's own letters to tell: each chain's reading
+    assert len(query_words("فرستاده فرستادن", ["en", "fa"])) == 1
+    # an Arabic question in an index with Persian notes keeps each chain's reading
+    arabic = query_words("الكتب", ["en", "fa"])
+    assert arabic[0]["en"] != arabic[0]["fa"]
+
+
+def test_persians_chain_drops_english_stop_words_as_function_words() -> None:
+    assert analyze("the", "fa") == []
+    assert function_words_only("the of", ["fa"])
+    assert not function_words_only("کتاب", ["fa"])
+
+
+def test_a_persian_question_is_read_in_persians_chain() -> None:
+    assert query_chain("چطور تابعی را بنویسم", ["en", "fa"]) == "fa"
+    assert query_chain("كيف أكتب دالة", ["en", "fa"]) == "en"
+    assert query_chain("چطور تابعی را بنویسم", ["en"]) == "en"
 
 
 def test_latin_words_of_a_russian_note_are_english() -> None:

@@ -33,6 +33,7 @@ SAMPLES = {
     "ko": "객체를 사용하면 여러 값을 하나의 이름으로 저장할 수 있습니다.",
     "el": "Ένα αντικείμενο αποθηκεύει πολλές τιμές κάτω από ένα όνομα.",
     "ar": "يمكن للكائن أن يخزن عدة قيم تحت اسم واحد.",
+    "fa": "یک شیء می‌تواند چند مقدار را زیر یک نام نگه دارد.",
 }
 
 
@@ -134,3 +135,11 @@ def test_the_whoosh_languages_are_whooshs_own_without_importing_its_lists() -> N
         env={**os.environ, "PYTHONPATH": src},
     )
     assert done.stdout.strip() == "False"
+
+
+def test_persian_is_told_from_arabic_by_the_letters_only_it_writes() -> None:
+    # Farsi yeh and keheh (U+06CC, U+06A9) where Arabic writes U+064A and U+0643
+    assert detect_language("کتاب یک") == "fa"
+    assert detect_language("كتاب يك") == "ar"
+    # Urdu shares Persian's six letters and writes its own: it stays with ISRI
+    assert detect_language("یہ ایک کتاب ہے اور وہ بڑی ہے") == "ar"

@@ -12,11 +12,10 @@ Identifiers are split at camelCase, snake_case, kebab-case and dots, and the joi
 form is kept too, so ``parseWikiLinks`` matches ``parse``, ``wiki``, ``links`` and
 ``parsewikilinks``. Chinese, Japanese and Korean runs, which have no spaces, become
 overlapping character bigrams (the usual approach, as in Lucene's CJKBigramFilter).
-Russian and Arabic words are stemmed by their script, in every chain (Snowball's
-Russian stemmer and stop words; ISRI for Arabic, Taghva et al. 2005), so ``диск``
-meets ``диске`` and ``كتاب`` meets ``الكتب``; Greek, Hebrew and other scripts pass
-through as words.
-"""
+Russian and Arabic words are stemmed by their script in every chain but Persian's
+(Snowball's Russian stemmer and stop words; ISRI for Arabic, Taghva et al. 2005), so
+``диск`` meets ``диске`` and ``كتاب`` meets ``الكتب``; Greek, Hebrew and others pass
+through as words."""
 
 from __future__ import annotations
 
@@ -29,10 +28,11 @@ from functools import lru_cache
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, Token
 
 from rubi.core.lazyregex import Rx
-from rubi.index.language import ADDED_LANGUAGES, VOTING_LANGUAGES
+from rubi.index.language import ADDED_LANGUAGES, SCRIPT_CHAIN_LANGUAGES, VOTING_LANGUAGES
+from rubi.index.persian import persian_readings
 from rubi.index.stemming import stem_code, stem_en
 from rubi.index.wordparts import contraction_head, mixed_case_pieces, word_parts
-from rubi.index.wordterm import chain_stop_words, word_terms
+from rubi.index.wordterm import STOP_LIST_OF, chain_stop_words, word_terms
 from rubi.index.wordterm import fold as _fold
 
 TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this as usual
@@ -127,8 +127,7 @@ class IdentifierSplitFilter(Filter):  # type: ignore[misc]
 
 
 class LanguageNameFilter(Filter):  # type: ignore[misc]
-    """``C++`` → ``cpp``, ``C#`` → ``csharp``, ``F#`` → ``fsharp`` (after lower-casing),
-    so "C++ bindings" finds ``bindings.cpp``."""
+    """``C++`` → ``cpp``, ``C#`` → ``csharp``, ``F#`` → ``fsharp``: "C++ api" finds ``api.cpp``."""
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for t in tokens:
@@ -167,9 +166,11 @@ from whoosh; ca, cs, id, pl, ro, tr through :mod:`rubi.index.snowball`). A note 
 another language is analysed by ``en``'s chain, which treats each word by its script
 (:func:`chain_language`)."""
 
-LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, "code")
-"""Analysis chains: prose in each of :data:`PROSE_LANGUAGES`, and code (English with
-the agent-noun step of :func:`stem_code`)."""
+LANGUAGES: tuple[str, ...] = (*PROSE_LANGUAGES, *SCRIPT_CHAIN_LANGUAGES, "code")
+"""Analysis chains: prose in each of :data:`PROSE_LANGUAGES` and Persian
+(:data:`rubi.index.language.SCRIPT_CHAIN_LANGUAGES`), and code (English with the
+agent-noun step of :func:`stem_code`)."""
+_LAZY_CHAINS = frozenset((*ADDED_LANGUAGES, *SCRIPT_CHAIN_LANGUAGES))  # named once made
 
 _MADE: set[str] = set()
 """The chains made in this process (:class:`TermAnalyzer`)."""
@@ -178,30 +179,30 @@ _MADE: set[str] = set()
 def languages_in_use() -> list[str]:
     """The chains a query's words are mapped in for its why-lines, English first: whoosh's
     languages and code always (their lists are loaded with whoosh), and each added one
-    (:data:`rubi.index.language.ADDED_LANGUAGES`) whose chain this process has made, as
+    (:data:`rubi.index.language.ADDED_LANGUAGES`, Persian) whose chain this process made, as
     the search of an index holding such notes does. A query in an index of English notes
     loads no other language's stemmer or stop words for its why-lines."""
-    return [lang for lang in LANGUAGES if lang not in ADDED_LANGUAGES or lang in _MADE]
+    return [lang for lang in LANGUAGES if lang not in _LAZY_CHAINS or lang in _MADE]
 
 
 def chain_language(lang: str) -> str:
     """The analysis chain for a note detected as ``lang``
     (:func:`rubi.index.language.detect_language`): its own for
-    :data:`PROSE_LANGUAGES`, else ``en`` (whose Cyrillic words are stemmed as Russian,
-    CJK ones cut into bigrams, Latin ones as English)."""
-    return lang if lang in PROSE_LANGUAGES else "en"
+    :data:`PROSE_LANGUAGES` and Persian, else ``en`` (Cyrillic words stemmed as Russian,
+    Arabic-script ones by ISRI, CJK ones cut into bigrams, Latin ones as English)."""
+    return lang if lang in PROSE_LANGUAGES or lang in SCRIPT_CHAIN_LANGUAGES else "en"
 
 
 def function_words_only(text: str, langs: Iterable[str]) -> bool:
     """Whether every word of ``text`` (at least one) is a stop word of one of the
-    analysis chains ``langs`` (:data:`LANGUAGES`; ``code``'s are English's): words the
+    analysis chains ``langs`` (:data:`LANGUAGES`; code's and Persian's are English's): words the
     index drops from the prose of those languages, so no document frequency measures
     how rare they are (French ``du`` is a note's name in a vault of shell commands,
     and a stop word of its French prose). The name list gives such a name no vote:
     lang-tldr-es 0.499 -> 0.582 and -fr 0.668 -> 0.733 MRR@10 on the development
     halves, no other set moved (``docs/benchmarks-history.md``, "issue 28: language
     analysis, sixth pass")."""
-    stops = [chain_stop_words("en" if lang == "code" else lang) for lang in dict.fromkeys(langs)]
+    stops = [chain_stop_words(STOP_LIST_OF.get(lang, lang)) for lang in dict.fromkeys(langs)]
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if not is_cjk(w)]
     return bool(words) and all(any(w in s or _fold(w) in s for s in stops) for w in words)
 
@@ -464,13 +465,15 @@ def query_words(
     chain drops are left out. Per chain, the terms are those of :func:`analyze`,
     without repeats. ``surfaces``: :meth:`TermAnalyzer.surface` of ``text``, when the
     caller has it already (the same in every chain). ``join``: the pieces of a word
-    written with capitals inside it are that word (:func:`mixed_case_pieces`)."""
+    written with capitals inside it are that word (:func:`mixed_case_pieces`). Persian:
+    :func:`rubi.index.persian.persian_readings`."""
     chains = [text_analyzer(lang) for lang in dict.fromkeys(langs)]
     if not chains:
         return []
     tokens = chains[0].surface(text) if surfaces is None else surfaces
     surfaces = list(dict.fromkeys(tokens))
     per = [{c.lang: t for c in chains if (t := c.terms_of(s))} for s in surfaces]
+    per = persian_readings(text, surfaces, per, lambda: text_analyzer("fa").terms_of)
     parent = list(range(len(per)))  # union-find: tokens sharing a term, lowest first
 
     def root(i: int) -> int:

@@ -3,7 +3,9 @@
 Two cheap steps, no model:
 
 1. The script most of the note's letters are in (code left out: fenced blocks, inline
-   code, addresses). Cyrillic is ``ru``, Arabic ``ar``, Greek ``el``, Armenian ``hy``,
+   code, addresses). Cyrillic is ``ru``, Arabic ``ar`` (``fa`` when Persian's own
+   letters outnumber those Persian does not write,
+   :func:`rubi.index.persian.persian_letters`), Greek ``el``, Armenian ``hy``,
    Devanagari ``hi`` (Hindi, not Nepali: the far more common), Tamil ``ta``; Chinese,
    Japanese and Korean are ``zh``, ``ja`` (any kana) and ``ko`` (mostly Hangul). A
    CJK character counts as :data:`CJK_LETTERS` letters: it is about a word.
@@ -31,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from rubi.core.lazyregex import Rx
+from rubi.index.persian import persian_letters
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stop_words
 from rubi.index.wordterm import chain_stop_words, fold
 
@@ -38,6 +41,7 @@ __all__ = [
     "CJK_LETTERS",
     "MIN_SHARE",
     "MIN_VOTES",
+    "SCRIPT_CHAIN_LANGUAGES",
     "VOTING_LANGUAGES",
     "detect_language",
     "query_chain",
@@ -72,6 +76,13 @@ their notes are still read as English."""
 VOTING_LANGUAGES: tuple[str, ...] = (*WHOOSH_LANGUAGES, *ADDED_LANGUAGES)
 """The languages a Latin-script note or query is voted among: whoosh's, then the
 added ones (a tie goes to the first)."""
+
+SCRIPT_CHAIN_LANGUAGES: tuple[str, ...] = ("fa",)
+"""Languages told by their letters, not their stop words, that have an analysis chain
+of their own: Persian, written in the Arabic script with letters Arabic does not use
+(:func:`rubi.index.persian.persian_letters`), is stemmed by Snowball's Persian
+stemmer, where every other Arabic-script word is ISRI's (an Arabic root extractor:
+``تابعی`` "a function" → ``بعی``)."""
 
 MIN_VOTES = 3
 """Stop words a language other than English needs before a note is counted as it."""
@@ -166,11 +177,13 @@ def _script(prose: str) -> str | None:
 
 def detect_language(text: str) -> str:
     """The language of ``text`` (a note's title and body) as an ISO 639-1 code: one of
-    :data:`VOTING_LANGUAGES`, or ``ru``, ``ar``, ``el``, ``hy``, ``hi``, ``ta``, ``zh``,
+    :data:`VOTING_LANGUAGES`, or ``ru``, ``ar``, ``fa``, ``el``, ``hy``, ``hi``, ``ta``, ``zh``,
     ``ja``, ``ko`` by script; ``en`` on a tie or too little text (see the module docstring)."""
     sample = _NOT_WORDS.sub(" ", text[:SAMPLE_CHARS])
     prose = _CODE.sub(" ", sample)
     script = _script(prose)
+    if script == "ar" and persian_letters(prose):
+        return "fa"
     if script is not None:
         return script
     found = _vote(_WORD.findall(prose.lower()))
@@ -222,8 +235,15 @@ def query_language(text: str, candidates: Iterable[str]) -> str | None:
 def query_chain(text: str, langs: Sequence[str]) -> str:
     """The analysis chain a question ``text`` is read in, among an index's chains
     ``langs`` (:meth:`rubi.index.searchindex.SearchIndex.languages`): its language
-    (:func:`query_language`), else English when the index has it or has none, else
-    the index's first. One rule for every reader of a question's content words: the
+    (:func:`query_language`), else Persian when the index has Persian notes and the
+    question is written in Persian's letters (:func:`rubi.index.persian.persian_letters`),
+    else English when the index has it or has none, else the index's first. One rule
+    for every reader of a question's content words: the
     note window's (:func:`rubi.search.notewindow.note_question`) and recall's length
     of a prompt (:func:`rubi.app.recall.content_terms`)."""
-    return query_language(text, langs) or ("en" if "en" in langs or not langs else langs[0])
+    found = query_language(text, langs)
+    if found is not None:
+        return found
+    if "fa" in langs and not text.isascii() and persian_letters(text):
+        return "fa"  # told by its letters (SCRIPT_CHAIN_LANGUAGES), as its notes are
+    return "en" if "en" in langs or not langs else langs[0]

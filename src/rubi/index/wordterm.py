@@ -12,7 +12,12 @@ from rubi.core.segmentreads import segments_mapped
 from rubi.index.snowball import STOP_WORD_SOURCES, fold_marks, stemmer, stop_words
 from rubi.index.stemming import arabic_stem, russian_stem, stem_code, stem_en
 
-__all__ = ["STEM_CACHE_SIZE", "chain_stop_words", "fold", "word_terms"]
+__all__ = ["STEM_CACHE_SIZE", "STOP_LIST_OF", "chain_stop_words", "fold", "word_terms"]
+
+STOP_LIST_OF = {"code": "en", "fa": "en"}
+"""A chain → the language whose stop words it drops, where not its own: code's and
+Persian's are English's (Persian has no list, in rubi or in bm25s; its notes' Latin
+words are English)."""
 
 _SCRIPT_LANGUAGES = (
     ("ru", 0x0400, 0x04FF),
@@ -107,7 +112,7 @@ def word_terms(lang: str) -> Callable[[str], tuple[str, ...]]:
     It generalises the old Portuguese field, which read a
     Portuguese-looking note both ways in two fields."""
     own = _word_term(lang)
-    if lang in ("en", "code"):
+    if lang in ("en", "code", "fa"):  # Persian's chain is English's but for its script
         return lambda word: () if (t := own(word)) is None else (t,)
     english = _word_term("en")
 
@@ -127,9 +132,12 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
     language's (:data:`_SCRIPT_LANGUAGES`) in every chain; any other word is the
     chain's: English and code fold accents before their stop words and stemmer, as
     they always did; the other languages stem the word as written (Snowball's
-    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem."""
-    own = {"en": _cached_stem_en, "code": _cached_stem_code}.get(lang)
-    stops = chain_stop_words("en" if lang == "code" else lang)
+    stemmers know their accents: French ``-é``, Spanish ``-ción``) and fold the stem.
+    Persian's chain (``fa``) is English's but for its Arabic-script words, stemmed by
+    Snowball's Persian stemmer instead of ISRI (:data:`STOP_LIST_OF`)."""
+    own = {"en": _cached_stem_en, "code": _cached_stem_code, "fa": _cached_stem_en}.get(lang)
+    stops = chain_stop_words(STOP_LIST_OF.get(lang, lang))
+    persian = stemmer("fa") if lang == "fa" else None
     russian_stops = chain_stop_words("ru")
     stem = None if own is not None else lru_cache(STEM_CACHE_SIZE)(stemmer(lang))
     unmarked = lang in STOP_WORD_SOURCES  # a list written without diacritics (ro)
@@ -151,7 +159,7 @@ def _word_term(lang: str) -> Callable[[str], str | None]:
                     if script_lang == "ru":
                         return None if folded in russian_stops else fold(russian_stem(word))
                     if script_lang == "ar":
-                        return str(arabic_stem(folded))
+                        return str(arabic_stem(folded) if persian is None else persian(folded))
                     return _script_term(script_lang, word)
         if folded in stops or (unmarked and fold_marks(word) in stops):
             return None
