@@ -67,8 +67,8 @@ def is_example_path(path: str) -> bool:
     samples/...``), and reading ``samples/`` there as examples weighed every one of its
     Java classes half, below its SQL scripts and stylesheets. A folder above the source
     set (clikt's Gradle module ``samples/json/``) and a benchmark's own file name still
-    count. Measured on code search: ``docs/benchmarks-history.md``, "issue 28: a Java
-    package named samples is code, twenty-ninth pass"."""
+    count. Measured on code search: ``docs/benchmarks-history.md``, "issue 28: code
+    search on unseen repositories, a package named samples, twenty-ninth pass"."""
     folders = _above_main_source_set(path)
     return bool(_EXAMPLE_FOLDER_RE.search(folders) or _EXAMPLE_FILE_RE.search(path))
 
