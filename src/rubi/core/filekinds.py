@@ -17,10 +17,17 @@ _TEST_FILE_RE = re.compile(
 )
 _MAIN_SOURCE_SET_RE = re.compile(r"(^|/)src/(main|[a-z][A-Za-z0-9]*Main)/")
 _DECLARATION_PATH_RE = re.compile(r"\.d\.[mc]?ts$")
-_EXAMPLE_PATH_RE = re.compile(
-    r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/"
-    r"|\wBenchmark\.(java|kt|swift|php)$|\wBench\.php$"
-)
+_EXAMPLE_FOLDER_RE = re.compile(r"(^|/)(_?examples?|samples?|demos?|benchmarks?|bench|benches)/")
+_EXAMPLE_FILE_RE = re.compile(r"\wBenchmark\.(java|kt|swift|php)$|\wBench\.php$")
+
+
+def _above_main_source_set(path: str) -> str:
+    """The folders of ``path`` down to its last Gradle or Maven main source set
+    (``src/main/``, ``src/commonMain/``), the whole path when it has none: below such a
+    set every folder is a package (Maven's "Introduction to the Standard Directory
+    Layout", Gradle's "Organizing Gradle Projects")."""
+    ends = [m.end() for m in _MAIN_SOURCE_SET_RE.finditer(path)]
+    return path[: ends[-1]] if ends else path
 
 
 def is_test_path(path: str) -> bool:
@@ -44,8 +51,7 @@ def is_test_path(path: str) -> bool:
     Projects" and Maven's "Introduction to the Standard Directory Layout" give the
     layout. Measured on code search: ``docs/benchmarks-history.md``, "issue 28: code
     search on unseen repositories, what wins instead, twenty-seventh pass"."""
-    ends = [m.end() for m in _MAIN_SOURCE_SET_RE.finditer(path)]
-    folders = path[: ends[-1]] if ends else path  # the folders down to the last main set
+    folders = _above_main_source_set(path)
     return bool(_TEST_FOLDER_RE.search(folders) or _TEST_FILE_RE.search(path))
 
 
@@ -53,8 +59,18 @@ def is_example_path(path: str) -> bool:
     """True for examples, samples, demos and benchmarks: their folders, JMH's
     ``XBenchmark.java`` (and Kotlin's, Swift's and PHP's alike) and PHPBench's
     ``XBench.php``, which a package may keep beside its code (gson's ``metrics`` module,
-    thephpleague/csv's ``src/``), as ``bench/code_sample.py`` reads them."""
-    return bool(_EXAMPLE_PATH_RE.search(path))
+    thephpleague/csv's ``src/``), as ``bench/code_sample.py`` reads them.
+
+    As in :func:`is_test_path`, a folder below a Gradle or Maven *main* source set is a
+    package, never an examples folder: spring-petclinic's code lives in the package
+    ``org.springframework.samples.petclinic`` (``src/main/java/org/springframework/
+    samples/...``), and reading ``samples/`` there as examples weighed every one of its
+    Java classes half, below its SQL scripts and stylesheets. A folder above the source
+    set (clikt's Gradle module ``samples/json/``) and a benchmark's own file name still
+    count. Measured on code search: ``docs/benchmarks-history.md``, "issue 28: code
+    search on unseen repositories, a package named samples, twenty-ninth pass"."""
+    folders = _above_main_source_set(path)
+    return bool(_EXAMPLE_FOLDER_RE.search(folders) or _EXAMPLE_FILE_RE.search(path))
 
 
 def is_declaration_path(path: str) -> bool:
