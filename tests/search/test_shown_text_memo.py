@@ -77,6 +77,14 @@ def test_a_file_read_again_takes_its_places_from_the_memo(
     assert changed.digest == text_key(changed.text) and len(asked) == 2
 
 
+def test_a_text_whose_marks_hide_nothing_is_digested_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    digested: list[str] = []
+    monkeypatch.setattr(showntext, "text_key", lambda t: digested.append(t) or text_key(t))
+    text = "a %% never closed\n"
+    assert ShownTexts(8).shown(text) == (text, text_key(text))
+    assert digested == [text]
+
+
 def test_the_memo_keeps_the_most_recent_texts() -> None:
     memo = ShownTexts(2)
     for n in range(3):

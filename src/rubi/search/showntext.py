@@ -56,7 +56,7 @@ class ShownTexts:
             return blank_spans(text, list(zip(flat[::2], flat[1::2], strict=True))), digest
         spans = text_comment_spans(text)
         shown = blank_spans(text, spans)
-        digest = text_key(shown)
+        digest = text_key(shown) if spans else key  # no comment: the text as read
         flat = array("I", [at for span in spans for at in span])
         with self._guard:
             self._kept[key] = (flat, digest)
