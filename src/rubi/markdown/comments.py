@@ -40,6 +40,7 @@ __all__ = [
     "has_comment_mark",
     "shown_body",
     "shown_text",
+    "text_comment_spans",
 ]
 
 _CLOSE = {"%%": "%%", "<!--": "-->"}
@@ -301,8 +302,21 @@ for a note with a comment mark."""
 def shown_text(text: str) -> str:
     """A note file's full ``text`` with the comments of its body blanked out
     (:func:`shown_body`); its frontmatter block is left as written."""
+    return blank_spans(text, text_comment_spans(text))
+
+
+def text_comment_spans(text: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` character ranges of a note file's full ``text`` that
+    :func:`shown_text` blanks: the comments of its body (:func:`comment_spans`), its
+    frontmatter block aside; [] when it holds no comment mark. ``blank_spans(text,
+    text_comment_spans(text))`` is :func:`shown_text`'s answer, so a caller that keeps
+    the spans blanks the same text again without looking for its comments."""
     if not has_comment_mark(text):
-        return text
+        return []
     fence = _FRONTMATTER.match(text)
-    head = fence.group(0) if fence else ""
-    return head + shown_body(text[len(head) :])
+    head = fence.end() if fence else 0
+    body = text[head:]
+    if not has_comment_mark(body):
+        return []
+    spans = comment_spans(body, _code_blocks(body))
+    return [(start + head, end + head) for start, end in spans] if head else spans

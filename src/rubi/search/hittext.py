@@ -37,8 +37,9 @@ class FileText:
     """A hit's file, read on first use through :mod:`rubi.core.safeio` (inside
     ``allowed``, a regular file, its first 1 MB) and kept; "" when refused or gone.
     A note's (``markdown``) is read as a reader sees it: the comments of its body
-    blanked out (:func:`rubi.markdown.comments.shown_text`), so no passage, snippet or
-    note window holds text the index does not."""
+    blanked out (:func:`rubi.markdown.comments.shown_text`, their places kept across
+    searches by :mod:`rubi.search.showntext`), so no passage, snippet or note window
+    holds text the index does not."""
 
     __slots__ = ("_allowed", "_digest", "_markdown", "_path", "_text")
 
@@ -59,9 +60,11 @@ class FileText:
                 read = ""
             read = read.lstrip("\ufeff")[:MAX_TEXT_CHARS]
             if self._markdown and ("%%" in read or "<!--" in read):  # a comment mark
-                from rubi.markdown.comments import shown_text
+                from rubi.search.showntext import shown_of
 
-                read = shown_text(read)
+                read, digest = shown_of(read)  # the comments' places kept from before
+                if digest is not None and self._digest is None:
+                    self._digest = digest
             self._text = read
         return self._text
 
