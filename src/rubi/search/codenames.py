@@ -68,19 +68,27 @@ def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     letters (see the module)."""
     words = written_forms(query)
     found = [w for w in words if is_identifier(w) and _names_code(w, build)]
+    package = _package_written(query, words, build)
+    return (*found, package) if package is not None else tuple(found)
+
+
+def _package_written(query: str, words: list[str], build: GraphBuild) -> str | None:
+    """The main package as ``query`` writes it: the package's name when written as it
+    is, else the first of ``words`` that is a compound of its letters; None when
+    neither. The modules are scanned for the main package only when a plain word is a
+    module (without case) or a word is written as a compound of a module's letters."""
     nodes = build.graph.nodes
-    # The modules are scanned for the main package only when a plain word is a module
-    # (without case) or a word is written as a compound of a module's letters.
     plain = [w for w in words if not is_identifier(w)]
     spelled = [w for w in words if _COMPOUND.search(w) and not _NOT_A_NAME.search(w)]
     spelled = [w for w in spelled if any("module:" + v in nodes for v in _module_keys(w))]
-    if any("module:" + v in nodes for w in plain for v in {w, w.casefold()}) or spelled:
-        package = _main_package(build)
-        if package is not None and re.search(rf"(?<!\w){re.escape(package)}(?!\w)", query):
-            found.append(package)
-        elif package is not None:
-            found += [w for w in spelled if _spells_package(w, package)][:1]
-    return tuple(found)
+    if not spelled and not any("module:" + v in nodes for w in plain for v in {w, w.casefold()}):
+        return None
+    package = _main_package(build)
+    if package is None:
+        return None
+    if re.search(rf"(?<!\w){re.escape(package)}(?!\w)", query):
+        return package
+    return next((w for w in spelled if _spells_package(w, package)), None)
 
 
 _COMPOUND = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9][-_][A-Za-z0-9]")
