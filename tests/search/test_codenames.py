@@ -60,3 +60,44 @@ def test_the_main_package_written_as_a_word_names_the_project() -> None:
     assert project_names("<summary>Click to expand</summary> the list is empty", _build()) == ()
     # written as the package is anywhere, though its first spelling was another
     assert project_names("Click here: with click 8.1 the help is wrong", _build()) == ("click",)
+
+
+def test_a_later_spelling_of_a_dotted_name_names_the_module() -> None:
+    # the title writes `Click.echo` (no module `Click`); the example `click.echo`
+    query = "Broken when I am using Click.echo()\n\n    click.echo('x', err=True)"
+    assert project_names(query, _build()) == ("click.echo",)
+    assert project_names("Broken when I am using Click.echo()", _build()) == ()
+
+
+def test_a_path_with_a_line_and_column_names_its_file() -> None:
+    query = "venv/lib/site-packages/click/core.py:767: DeprecationWarning: no loop"
+    assert project_names(query, _build()) == ("venv/lib/site-packages/click/core.py:767",)
+    assert project_names("see lib/click/core.py:12:5 here", _build()) == ("lib/click/core.py:12:5",)
+    assert project_names("see jinja2/core.py:767: here", _build()) == ()
+
+
+def _package_build(package: str) -> GraphBuild:
+    g = nx.MultiDiGraph()
+    g.add_node(f"module:{package}", kind="module", rank=0.6)
+    g.add_node("module:tests", kind="module", rank=0.3)
+    g.add_node("module:pip", kind="module", rank=0.1)
+    return GraphBuild(graph=g, names={})
+
+
+def test_the_main_package_written_as_a_compound_of_its_letters_names_the_project() -> None:
+    assert project_names(
+        "Order of lines: pip-compile and pip-tools 6.1", _package_build("piptools")
+    ) == ("pip-tools",)
+    assert project_names("Ignored in WeasyPrint (version 0.16)", _package_build("weasyprint")) == (
+        "WeasyPrint",
+    )
+    assert project_names("`click` and `rich-click` differ", _package_build("rich_click")) == (
+        "rich-click",
+    )
+    # not a compound, or not the main package's letters: nothing
+    assert project_names("Weasyprint is ignored", _package_build("weasyprint")) == ()
+    assert project_names("pip-tools fails", _package_build("piptool")) == ()
+    assert project_names("pip-tools fails", _package_build("pipx")) == ()
+    # a module's letters, not the main package's (`pip` is a module here, ranked lower)
+    assert project_names("the Pip-Tools docs", _package_build("piptools")) == ("Pip-Tools",)
+    assert project_names("pi-p says hello", _package_build("piptools")) == ()

@@ -190,3 +190,32 @@ def test_an_issue_naming_a_file_by_an_installed_path_gets_files(tmp_path: Path) 
     paths = app.locate(_code_project(tmp_path) / ".rubi")
     prompt = FOREIGN_ISSUE.replace("quotelib/parser.py", "site-packages/shell/quoting.py")
     assert _files(app.recall(paths, prompt, max_tokens=700))[:1] == ["shell/quoting.py"]
+
+
+HISTORY_CODE = {
+    **CODE,
+    "shell/history.py": "def load_history(path):\n"
+    '    """Read the saved command lines from the history file, newest last; each saved\n'
+    '    line keeps its timestamp, its working folder and its exit status."""\n'
+    "    return open(path).read().splitlines()\n",
+}
+TITLED_ISSUE = (
+    "Escaped quotes split the quoted string\n\n"
+    "I keep my shell history in a file and reload the saved lines at login: each saved "
+    "line has its timestamp, its working folder and its exit status, newest last. After "
+    "a reload with the history file one line came back in two pieces, and the exit status "
+    "of the working folder line was gone as well, which I noticed only days later when "
+    "the timestamp order looked wrong to me and my colleagues on three machines."
+)
+
+
+def test_recall_ranks_the_files_as_rubi_search_does_headline_and_all(tmp_path: Path) -> None:
+    # the body's story shares its rare words with history.py; the title says quoting.py.
+    # The reduced body alone put history.py first; rubi search fuses the headline's list.
+    root = rubi_project(tmp_path / "proj", HISTORY_CODE)
+    paths = app.locate(root / ".rubi")
+    app.index(paths)
+    searched = app.search(paths, TITLED_ISSUE, scope="code", refresh=False, personal=False)
+    assert [h.path for h in searched.hits][:1] == ["shell/quoting.py"]
+    files = _files(app.recall(paths, TITLED_ISSUE, max_tokens=700))
+    assert files[:2] == ["shell/quoting.py", "shell/history.py"]

@@ -20,7 +20,8 @@ are read only for the notes shown, through :mod:`rubi.core.safeio`, their frontm
 split off as the note parser splits it (:func:`rubi.app.pagetext.note_body`).
 
 In a project with a code map the same prompt also searches the code (``scope`` code, the
-search ``rubi search --scope code`` runs), and up to :data:`MAX_FILES` files are named,
+search ``rubi search --scope code`` runs: a pasted issue reduced, and its headline
+searched and fused, :mod:`rubi.search.headline`), and up to :data:`MAX_FILES` files are named,
 each with its best-matching part (``path#Lstart-end`` and the symbol): a GitHub issue
 or a traceback, the first prompt of many sessions, is about files before any note
 exists on it. A file clears the same per-hit bar as a note (:func:`needed_terms` of the
@@ -130,10 +131,13 @@ HEADER = (
 )
 HEADER_TOKENS = 40
 SNIPPET_CHARS = 160
-MAX_FILES = 3
-"""Code files named at most: on the development halves of the issue sets (31 issues)
-a changed file was first in rubi's code search for 61% of them and in the first three
-for 81% (``bench/retrieval_eval.py``); three lines cost about 60 tokens."""
+MAX_FILES = 5
+"""Code files named at most. On the development halves of the 34 issue sets (147
+issues, 2026-12-07) a changed file was in the first three of recall's code search for
+99 of the 117 whose prompt names this project's code and in the first five for 109
+(with the headline fused, as now: 119); three lines cost about 60 tokens, five about
+100 of the hook's 700 (``docs/benchmarks-history.md``, "issue 28: recall names a
+changed file, the headline and five files, twenty-ninth pass")."""
 FILES_HEADER = (
     "Files of this project that match this request (rubi code search; the part that "
     "matches best after '#'):\n"
@@ -441,7 +445,7 @@ def _file_lines(
         return []  # a long prompt naming no code of this project: another project's issue
     result = search(
         paths,
-        query,
+        prompt,  # reduced as ``query`` was, and its headline searched too (rubi search's)
         scope="code",
         top_k=CANDIDATES,
         refresh=False,

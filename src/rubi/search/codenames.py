@@ -29,7 +29,17 @@ and a plain word names it when it is the project's main package (its most centra
 module, :func:`_main_package`) written as the package is, case and all: ``[sqlfluff]``
 in a pasted configuration, "pvlib cannot compute ..." (the issues of this project that
 write no identifier of it), but not "Click to expand" (the folded details block of
-rich's issue template, which named click's files when matched without case).
+rich's issue template, which named click's files when matched without case). A word
+written as a compound of the main package's letters (a capital inside it, a hyphen or
+an underscore between its parts) names it too: the project's name as its users write
+it, ``pip-tools`` for ``piptools``, ``WeasyPrint`` for ``weasyprint``, ``rich-click``
+for ``rich_click`` (:func:`_spells_package`); "Click" is no compound.
+
+Every spelling of a word is looked at, not only its first (:func:`written_forms`): an
+issue titled "... when I am using Arrow.get()" writes ``arrow.get`` in its example, and
+only the second names the module ``arrow``. A path's line and column
+(``site-packages/black/__init__.py:767:``, a warning's or a linter's form) are left
+out before its segments are matched.
 
 Measured on the development halves of the eleven issue sets (``bench/issue_recall.py
 --cross``, "issue 28: recall that stays silent on another project's issue, fifteenth
@@ -48,24 +58,69 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
 
-__all__ = ["project_names"]
+__all__ = ["project_names", "written_forms"]
 
 
 def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     """The written identifiers of ``query`` that name a code file, a symbol or a module
-    of ``build``'s project, in written order, then the project's main package when
-    ``query`` writes it as a word (see the module)."""
-    words = written_words(query)
+    of ``build``'s project, in written order (every spelling of each), then the
+    project's main package when ``query`` writes it as a word or as a compound of its
+    letters (see the module)."""
+    words = written_forms(query)
     found = [w for w in words if is_identifier(w) and _names_code(w, build)]
+    package = _package_written(query, words, build)
+    return (*found, package) if package is not None else tuple(found)
+
+
+def _package_written(query: str, words: list[str], build: GraphBuild) -> str | None:
+    """The main package as ``query`` writes it: the package's name when written as it
+    is, else the first of ``words`` that is a compound of its letters; None when
+    neither. The modules are scanned for the main package only when a plain word is a
+    module (without case) or a word is written as a compound of a module's letters."""
     nodes = build.graph.nodes
-    # The modules are scanned for the main package only when a plain word is a module
-    # (without case: the written words keep each word's first spelling only).
-    plain = (w for w in words if not is_identifier(w))
-    if any("module:" + v in nodes for w in plain for v in {w, w.casefold()}):
-        package = _main_package(build)
-        if package is not None and re.search(rf"(?<!\w){re.escape(package)}(?!\w)", query):
-            found.append(package)
-    return tuple(found)
+    plain = [w for w in words if not is_identifier(w)]
+    spelled = [w for w in words if _COMPOUND.search(w) and not _NOT_A_NAME.search(w)]
+    spelled = [w for w in spelled if any("module:" + v in nodes for v in _module_keys(w))]
+    if not spelled and not any("module:" + v in nodes for w in plain for v in {w, w.casefold()}):
+        return None
+    package = _main_package(build)
+    if package is None:
+        return None
+    if re.search(rf"(?<!\w){re.escape(package)}(?!\w)", query):
+        return package
+    return next((w for w in spelled if _spells_package(w, package)), None)
+
+
+_COMPOUND = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9][-_][A-Za-z0-9]")
+"""A word written as a compound: a capital after a lower-case letter or a digit, or a
+hyphen or underscore between letters or digits (``WeasyPrint``, ``pip-tools``)."""
+_SEPARATORS = re.compile(r"[-_]")
+_NOT_A_NAME = re.compile(r"[./:]")
+"""A dotted name, a path or a URL is not a package's name written as a compound."""
+_LINE_SUFFIX = re.compile(r"(?::[0-9]+)+$")
+"""A path's ``:line`` and ``:line:column`` (``core.py:767``, ``core.py:12:5``)."""
+
+
+def written_forms(text: str) -> list[str]:
+    """The written words of ``text`` (:func:`rubi.search.longquery.written_words`'
+    words, bounded as it bounds them), every spelling once, in order of first
+    appearance: ``Arrow.get`` and ``arrow.get`` are two; words that differ only in
+    their digits are one, as there."""
+    return written_words(text, spellings=True)
+
+
+def _module_keys(word: str) -> set[str]:
+    """The module names the compound ``word`` may spell: its letters alone, and with
+    its hyphens as underscores, case-folded (``pip-tools``: ``piptools``,
+    ``pip_tools``)."""
+    folded = word.casefold()
+    return {_SEPARATORS.sub("", folded), folded.replace("-", "_")}
+
+
+def _spells_package(word: str, package: str) -> bool:
+    """Whether the compound ``word`` is ``package``'s letters, hyphens and underscores
+    left out and case ignored (``pip-tools`` and ``piptools``)."""
+    return _SEPARATORS.sub("", word).casefold() == _SEPARATORS.sub("", package).casefold()
 
 
 def _main_package(build: GraphBuild) -> str | None:
@@ -95,7 +150,7 @@ def _code_owners(key: str, build: GraphBuild) -> list[str]:
 def _names_code(word: str, build: GraphBuild) -> bool:
     """Whether the identifier ``word`` names code of ``build``'s project."""
     if "/" in word:
-        parts = [p for p in word.split("/") if p]
+        parts = [p for p in _LINE_SUFFIX.sub("", word).split("/") if p]
         if not parts:
             return False
         owners = _code_owners(parts[-1], build)

@@ -84,19 +84,20 @@ if TYPE_CHECKING:
             ...
 
 
-def written_words(text: str) -> list[str]:
+def written_words(text: str, *, spellings: bool = False) -> list[str]:
     """The distinct written words of ``text``, in order of first appearance (case kept,
-    the first spelling), at most :data:`MAX_SCANNED_WORDS`, each shorter than
-    :data:`MAX_WORD_CHARS`. Words that differ only in their digits are one word, its
-    first spelling: the frames of a pasted traceback (``app/module7.py``, line numbers,
-    ``handler12``) or numbered names say one thing, and counted apart they would fill
-    every place of a reduced query and push out the words around them."""
+    the first spelling; with ``spellings``, each spelling that differs in case once),
+    at most :data:`MAX_SCANNED_WORDS`, each shorter than :data:`MAX_WORD_CHARS`. Words
+    that differ only in their digits are one word, its first spelling: the frames of a
+    pasted traceback (``app/module7.py``, line numbers, ``handler12``) or numbered
+    names say one thing, and counted apart they would fill every place of a reduced
+    query and push out the words around them."""
     seen: dict[str, str] = {}
     for m in _TOKEN.finditer(text):
         word = bounded_word(m.group().strip(_EDGE))
         if not word:
             continue
-        seen.setdefault(_DIGITS.sub("0", word.casefold()), word)
+        seen.setdefault(_DIGITS.sub("0", word if spellings else word.casefold()), word)
         if len(seen) >= MAX_SCANNED_WORDS:
             break
     return list(seen.values())
