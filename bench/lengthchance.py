@@ -227,7 +227,9 @@ def counts(rows: Sequence[Row], sigs: Sequence[Sequence[float]], bar: float) -> 
 
 
 BARS = tuple(LOG20 + x / 4 for x in range(-12, 41))
-"""The three-word clause's bars swept: log 20 − 3 to log 20 + 10 nats."""
+"""The three-word clause's bars swept: log 20 − 3 to log 20 + 10 nats. The first is just
+below 0, where :func:`label` reads a question with no hit of three words (its best
+such significance 0.0) as beyond chance; :func:`frontier` leaves it out."""
 
 
 def frontier(rows: Sequence[Row], limits: Sequence[int]) -> str:
@@ -239,7 +241,7 @@ def frontier(rows: Sequence[Row], limits: Sequence[int]) -> str:
     lines = [head, "|---|---|" + "---|" * len(limits)]
     for name, chance in models().items():
         sigs = [significances(r, chance) for r in rows]
-        points = [counts(rows, sigs, bar) for bar in BARS]
+        points = [counts(rows, sigs, bar) for bar in BARS if bar > BARS[0]]
         own = counts(rows, sigs, LOG20)
         best = [max((s for s, h in points if h <= limit), default=None) for limit in limits]
         cells = ["–" if b is None else str(b) for b in best]

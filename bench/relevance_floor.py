@@ -39,9 +39,9 @@ The floor's significance read with a chance model that knows a page's length
 ``cf`` and the length shares of the documents holding it, each hit's ``share`` and
 the vault's ``shares``): per model, the off-topic questions silenced against the
 top-10 answers hidden as the three-word clause's bar is swept, pooled; ``--half``:
-per half, the shipped reading → one model at log 20::
+per half, the shipped reading at log 20 → one model at log 20 minus ``--below`` nats::
 
-    python bench/relevance_floor.py lengths FEATURES.jsonl [...] [--half MODEL]
+    python bench/relevance_floor.py lengths FEATURES.jsonl [...] [--half MODEL [--below X]]
 
 Which of the floor's routes carried each label "relevant", from ``dump`` lines (any
 number of sets)::
@@ -677,6 +677,7 @@ def main(argv: list[str] | None = None) -> int:
     ln = sub.add_parser("lengths")
     ln.add_argument("files", type=Path, nargs="+")
     ln.add_argument("--half", metavar="MODEL", help="per half, shipped → this model")
+    ln.add_argument("--below", type=float, default=0.0, help="--half's bar: log 20 minus this")
     c = sub.add_parser("compare")
     c.add_argument("--base", type=Path, nargs="+", required=True)
     c.add_argument("--new", type=Path, nargs="+", required=True)
@@ -696,9 +697,9 @@ def main(argv: list[str] | None = None) -> int:
 
         rows = [json.loads(x) for f in args.files for x in f.read_text("utf-8").splitlines()]
         if args.half:
-            print(lengthchance.per_half(rows, args.half))
+            print(lengthchance.per_half(rows, args.half, lengthchance.LOG20 - args.below))
         else:
-            print(lengthchance.frontier(rows, (0, 5, 10, 15, 20, 30, 50, 100)))
+            print(lengthchance.frontier(rows, (5, 10, 15, 20, 25, 30, 40, 60)))
         return 0
     if args.cmd == "compare":
         print(compare(args.base, args.new))
