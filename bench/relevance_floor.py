@@ -34,6 +34,15 @@ the floor hides, answers in the top 10 labelled relevant, off-topic questions th
 floor silences and recall leaves silent, MRR@10, and how many top 10s changed (the
 floor never reorders hits: a change of ranking shows here).
 
+The floor's significance read with a chance model that knows a page's length
+(:mod:`lengthchance`; ``dump`` lines since the twenty-ninth pass carry each word's
+``cf`` and the length shares of the documents holding it, each hit's ``share`` and
+the vault's ``shares``): per model, the off-topic questions silenced against the
+top-10 answers hidden as the three-word clause's bar is swept, pooled; ``--half``:
+per half, the shipped reading at log 20 → one model at log 20 minus ``--below`` nats::
+
+    python bench/relevance_floor.py lengths FEATURES.jsonl [...] [--half MODEL [--below X]]
+
 Which of the floor's routes carried each label "relevant", from ``dump`` lines (any
 number of sets)::
 
@@ -110,12 +119,41 @@ def best_window(path: Path, asked: Any, window: int = 0) -> Row | None:
     }
 
 
+def vault_shares(scorer: Any, prose: Sequence[str]) -> dict[int, float]:
+    """Every live document's prose length over the average document's, by document
+    number, as the floor reads a hit's (:meth:`rubi.index.termscore.TermScorer.length_shares`)."""
+    reader = scorer.reader
+    live = [d for d in range(reader.doc_count_all()) if not reader.is_deleted(d)]
+    return scorer.length_shares(live, prose)
+
+
+def word_cfs(scorer: Any, clauses: Sequence[Any], prose: Sequence[str]) -> dict[int, float]:
+    """Each query word's collection frequency in the ``prose`` fields (by ``origin``):
+    per document and field the most frequent of the word's terms there, summed over
+    fields and documents (a word's stem and surface terms in one field are one word)."""
+    out: dict[int, float] = {}
+    for field in prose:
+        per_doc: dict[int, dict[int, float]] = {}
+        for c in clauses:
+            if c.origin < 0 or c.field != field:
+                continue
+            mine = per_doc.setdefault(c.origin, {})
+            for leaf, offset, deleted, segid in scorer._leaves:
+                ids, weights = scorer.segments.postings(segid, leaf, field, c.text)[:2]
+                for d, wt in zip(ids, weights, strict=False):
+                    if d not in deleted:
+                        mine[d + offset] = max(mine.get(d + offset, 0.0), float(wt))
+        for w, mine in per_doc.items():
+            out[w] = out.get(w, 0.0) + sum(mine.values())
+    return out
+
+
 def dump(set_dir: Path, corpus: Path, out: Path) -> int:
     """Write one feature line per development query of the set at ``set_dir``."""
     from rubi.index.analysis import is_cjk, text_analyzer
     from rubi.index.querymatch import query_clauses
     from rubi.index.schema import DOCUMENT_LANGUAGE_FIELDS, FIELD_BOOSTS, field_language
-    from rubi.index.searchindex import SearchIndex
+    from rubi.index.searchindex import PROSE_FIELDS, SearchIndex
     from rubi.search.notewindow import WINDOW_HITS, note_question
 
     evalset = load_set(set_dir)
@@ -147,6 +185,13 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
             origin_of = {(c.field, c.text): c.origin for c in clauses}
             reader = scorer.reader
             prose = [f for f in FIELD_BOOSTS if f in DOCUMENT_LANGUAGE_FIELDS]
+            # every live document's length share, and the documents holding each word
+            shares = vault_shares(scorer, PROSE_FIELDS)
+            cfs = word_cfs(scorer, clauses, PROSE_FIELDS)
+            hit_shares = {}
+            for h in hits:
+                docnum = reader.first_id("id", h.id)
+                hit_shares[h.id] = shares.get(docnum, 1.0) if docnum is not None else 1.0
 
             def length(note_id: str, reader: Any = reader, prose: list[str] = prose) -> int:
                 docnum = reader.first_id("id", note_id)
@@ -172,12 +217,16 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                     "cjk": result.cjk,
                     "N": scorer.doc_count,
                     "avglen": sum(scorer.avg_field_length(f) for f in prose),
+                    "shares": sorted(round(x, 4) for x in shares.values()),
+                    "tokens": sum(float(reader.field_length(f) or 0) for f in PROSE_FIELDS),
                     "words": {
                         str(w): {
                             "df": len(d),
                             "surfaces": surfaces.get(w, []),
                             "cjk": any(is_cjk(t) for t in terms[w]),
                             "terms": sorted(terms[w]),
+                            "shares": sorted(round(shares.get(d, 1.0), 4) for d in docs[w]),
+                            "cf": cfs.get(w, 0.0),
                         }
                         for w, d in docs.items()
                     },
@@ -194,6 +243,7 @@ def dump(set_dir: Path, corpus: Path, out: Path) -> int:
                             "path": h.path,
                             "score": h.score,
                             "len": length(h.id),
+                            "share": round(hit_shares[h.id], 6),
                             "coverage": h.coverage,
                             "significance": h.significance,
                             "words": getattr(h, "words", 0),
@@ -624,6 +674,10 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("dump", type=Path)
     ro = sub.add_parser("routes")
     ro.add_argument("files", type=Path, nargs="+")
+    ln = sub.add_parser("lengths")
+    ln.add_argument("files", type=Path, nargs="+")
+    ln.add_argument("--half", metavar="MODEL", help="per half, shipped → this model")
+    ln.add_argument("--below", type=float, default=0.0, help="--half's bar: log 20 minus this")
     c = sub.add_parser("compare")
     c.add_argument("--base", type=Path, nargs="+", required=True)
     c.add_argument("--new", type=Path, nargs="+", required=True)
@@ -637,6 +691,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "routes":
         print(routes_table(args.files))
+        return 0
+    if args.cmd == "lengths":
+        import lengthchance
+
+        rows = [json.loads(x) for f in args.files for x in f.read_text("utf-8").splitlines()]
+        if args.half:
+            print(lengthchance.per_half(rows, args.half, lengthchance.LOG20 - args.below))
+        else:
+            print(lengthchance.frontier(rows, (5, 10, 15, 20, 25, 30, 40, 60)))
         return 0
     if args.cmd == "compare":
         print(compare(args.base, args.new))

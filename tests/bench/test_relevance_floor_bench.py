@@ -95,6 +95,8 @@ def test_dump_writes_a_line_per_development_question(rf: ModuleType, tmp_path: P
     assert row["hits"][0]["path"] == "zstd.md" and row["N"] == 2
     assert row["window"]["terms"] and not row["window"]["cjk"]
     assert row["hits"][0]["window"]["share"] == 1.0
+    assert row["hits"][0]["share"] > 0 and len(row["shares"]) == 2 and row["tokens"] > 0
+    assert all(w["shares"] and w["cf"] >= w["df"] for w in row["words"].values())
 
 
 def _long_page_row(window_held: list[int]) -> dict[str, Any]:
@@ -238,3 +240,63 @@ def test_routes_name_the_clause_and_the_hit_that_carried_a_label(
     assert table[4] == "| coverage, the same hit beyond chance | 0 | – | 1 | 0.50 (0.50–0.50) |"
     assert table[5] == "| coverage, another hit beyond chance | 1 | 3.00 (3.00–3.00) | 0 | – |"
     assert table[-1] == "| nothing relevant | 1 of 3 | | 0 of 1 | |"
+
+
+@pytest.fixture(scope="module")
+def lc() -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    import lengthchance
+
+    return lengthchance
+
+
+def test_each_length_model_reads_a_page_of_average_length_at_its_vault_rate(
+    lc: ModuleType,
+) -> None:
+    word = {"df": 10, "cf": 40.0, "shares": [1.0] * 10}
+    vault = sorted([1.0] * 50 + [0.5] * 50)
+    assert lc.shipped(10, 100, 1.0, word, vault) == pytest.approx(0.1)
+    assert lc.shipped(10, 100, 0.5, word, vault) == pytest.approx(1 - 0.9**0.5)
+    assert lc.poisson_length(1.0)(10, 100, 4.0, word, vault) == pytest.approx(1 - 0.9**4)
+    # DFR's Poisson: 40 tokens over 100 average documents, a page of 2 of them
+    assert lc.poisson_tokens()(10, 100, 2.0, word, vault) == pytest.approx(1 - math.exp(-0.8))
+    # the negative binomial's burstiness is fitted through df / N at the average length
+    nb = lc.negative_binomial()
+    assert nb(10, 100, 1.0, word, vault) == pytest.approx(0.1, rel=1e-6)
+    assert 0.1 < nb(10, 100, 4.0, word, vault) < lc.poisson_tokens()(10, 100, 4.0, word, vault)
+    assert lc.burstiness(0.1, 0.2) is None  # fewer tokens than a Poisson would need
+
+
+def test_the_length_bucket_leaves_the_page_out_and_shrinks_toward_the_vault_rate(
+    lc: ModuleType,
+) -> None:
+    vault = sorted([1.0] * 90 + [8.0] * 10)
+    only_here = {"df": 1, "shares": [8.0]}  # the page itself: no other long page holds it
+    everywhere_long = {"df": 10, "shares": [8.0] * 10}
+    bucket = lc.length_bucket(3.0)
+    assert bucket(1, 100, 8.0, only_here, vault) == pytest.approx(3 * 0.01 / (9 + 3))
+    assert bucket(10, 100, 8.0, everywhere_long, vault) == pytest.approx((9 + 0.3) / 12)
+    # below the average length, ``longer_only`` keeps the floor's reading
+    short = lc.length_bucket(3.0, longer_only=True)
+    assert short(10, 100, 0.5, everywhere_long, vault) == lc.shipped(10, 100, 0.5, {}, vault)
+
+
+def test_the_frontier_counts_silenced_and_hidden_under_each_model(lc: ModuleType) -> None:
+    from rubi.index.querymatch import significance
+
+    shares = sorted([1.0] * 95 + [8.0] * 5)
+    words = {
+        str(i): {"df": 5, "cf": 5.0, "shares": [8.0] * 5, "surfaces": [], "cjk": False}
+        for i in range(4)
+    }
+    hit = {"held": [0, 1, 2, 3], "share": 8.0, "words": 4, "coverage": 1.0}
+    hit["significance"] = significance({0, 1, 2, 3}, dict.fromkeys(range(4), 5), 100)
+    row = {"on": False, "found": None, "named": 0, "relevant": True, "coverage": 0.4}
+    row.update(cjk=0.0, N=100, words=words, shares=shares, hits=[hit])
+    assert lc.hit_significance(row, hit, lc.shipped) == pytest.approx(hit["significance"])
+    # four words every long page holds: far beyond chance at df / N, chance at 8 lengths
+    assert lc.label(row, lc.significances(row, lc.shipped))
+    assert not lc.label(row, lc.significances(row, lc.length_bucket(3.0)))
+    table = lc.frontier([row], (0, 1)).splitlines()
+    assert table[2].startswith("| shipped (df / N) | 0 / 0 |")
+    assert "| length bucket ×2, leave-one-out, prior 3 | 1 / 0 |" in "\n".join(table)
