@@ -41,3 +41,18 @@ def test_another_file_named_in_the_error_is_kept(
     with pytest.raises(OSError) as raised:
         atomic.atomic_write_text(tmp_path / "a.md", "x")
     assert raised.value.filename == "/elsewhere/journal"
+
+
+def test_a_full_disk_names_the_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk fails the write (or fsync), whose error names no file: the user
+    read a bare `No space left on device`."""
+    target = tmp_path / "a.md"
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    with pytest.raises(OSError) as raised:
+        atomic.atomic_write_text(target, "x")
+    assert os_error_line(raised.value) == f"{target}: No space left on device"
+    assert not target.exists() and list(tmp_path.iterdir()) == []  # no temp file left

@@ -132,14 +132,16 @@ def _write_temp(
     Raises:
         OSError: the folder is not writable or the disk is full; its ``filename`` is
             ``path``, not the temp file's hidden name, which a user was shown
-            (``.gotcha-x.md.rubi-24338-5bce98-46eb781e.tmp: Read-only file system``).
+            (``.gotcha-x.md.rubi-24338-5bce98-46eb781e.tmp: Read-only file system``),
+            nor none (a full disk fails the write, which names no file: the user read
+            a bare ``No space left on device``).
     """
     try:
         return _write_temp_file(path, data, mode, durable)
     except OSError as exc:
         named = exc.filename
-        if named is not None and _TEMP_RE.match(os.path.basename(os.fspath(named))):
-            exc.filename = os.fspath(path)
+        if named is None or _TEMP_RE.match(os.path.basename(os.fspath(named))):
+            exc.filename = os.fspath(path)  # a write or fsync names no file at all
         raise
 
 
