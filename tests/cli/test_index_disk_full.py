@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from rubi.cli.main import cli
-from rubi.sync import vaultsync
+from rubi.sync import rows
 
 from helpers import write
 
@@ -27,7 +27,7 @@ def test_a_full_disk_is_named_as_such(tmp_path: Path, monkeypatch: pytest.Monkey
         exc.sqlite_errorcode = sqlite3.SQLITE_FULL
         raise exc
 
-    monkeypatch.setattr(vaultsync, "open_store", full)
+    monkeypatch.setattr(rows, "_open_store", full)
     result = CliRunner().invoke(cli, ["search", "sampling", "--vault", str(vault)])
     assert result.exit_code == 1
     assert "store.sqlite: the disk is full (database or disk is full); free space there, or" in (

@@ -206,11 +206,6 @@ class VaultSync:
         try:
             store = open_store(self.paths.store_file, create=create)
         except sqlite3.Error as exc:
-            if _disk_full(exc):
-                raise RubiError(
-                    f"{self.paths.store_file}: the disk is full ({exc}); free space there, "
-                    "or set XDG_CACHE_HOME to a folder on another disk"
-                ) from exc
             raise IndexCorruptError(
                 f"{self.paths.store_file}: unreadable ({exc}); run `rubi index --full`"
             ) from exc
@@ -503,11 +498,3 @@ def _consistent(index: SearchIndex, state: VaultState) -> bool:
     if count != expected:
         log.warning("index holds %d notes, manifest %d: rebuilding", count, expected)
     return count == expected
-
-
-def _disk_full(exc: sqlite3.Error) -> bool:
-    """Whether SQLite failed for want of space (``SQLITE_FULL``): a cache folder on a
-    full disk was reported as an unreadable index with `rubi index --full` to run,
-    which deleted the store and failed the same way."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
