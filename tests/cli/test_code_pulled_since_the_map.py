@@ -136,3 +136,28 @@ def test_a_watched_project_is_never_listed_for_the_hint(
     finally:
         app.set_watched(paths, False)
     assert len(listed) == 1  # not asked while watched
+
+
+def test_a_hit_on_a_file_gone_since_the_map_says_so(tmp_path: Path) -> None:
+    """A new user checked out an older tag and searched: the first hits were files the
+    tag does not have, and nothing said the map was of another checkout."""
+    project = rubi_project(
+        tmp_path / "p",
+        {"auth.py": "def login():\n    pass\n", "slog.py": "def zapslog_handler():\n    pass\n"},
+    )
+    app.index(app.locate(project / ".rubi"))
+    vault = str(project / ".rubi")
+
+    def search() -> str:
+        return CliRunner().invoke(cli, ["search", "zapslog_handler", "--vault", vault]).output
+
+    assert "no longer exist" not in search()  # the file is there: no line
+    (project / "slog.py").unlink()
+    out = search()
+    assert "slog.py" in out.split("\n")[0]  # still ranked: the map is of the old checkout
+    assert out.rstrip().endswith(
+        "slog.py in these results no longer exists on disk (a branch switch, a pull or a "
+        "deletion since the code was mapped): `rubi index` maps the code as it is now."
+    ), out
+    CliRunner().invoke(cli, ["index", "--vault", vault])
+    assert "no longer exist" not in search()  # mapped again: gone from the hits

@@ -67,3 +67,23 @@ def test_a_vault_given_that_is_not_one_is_still_an_error(outside: Path, tmp_path
         "b",
     )
     assert code != 0 and not outside.exists()
+
+
+def test_search_scope_personal_outside_a_project_searches_it(outside: Path) -> None:
+    """`rubi search --scope personal` ("the personal vault only") answered "no .rubi/
+    here or above" outside a project, where `note add --personal` had just written."""
+    assert (
+        add("--personal", "--type", "preference", "--title", "Table-driven tests", "--body", "b")[0]
+        == 0
+    )
+    found = CliRunner().invoke(cli, ["search", "table-driven tests", "--scope", "personal"])
+    assert found.exit_code == 0, found.output
+    assert found.output.startswith("1. [preference] Table-driven tests"), found.output
+    other = CliRunner().invoke(cli, ["search", "table-driven tests"])  # not the personal scope
+    assert other.exit_code == 1 and "no .rubi/ here or above" in other.output
+
+
+def test_search_scope_personal_without_a_personal_vault_is_still_an_error(outside: Path) -> None:
+    result = CliRunner().invoke(cli, ["search", "anything", "--scope", "personal"])
+    assert result.exit_code == 1 and "no .rubi/ here or above" in result.output
+    assert not outside.exists()  # a search creates no personal vault

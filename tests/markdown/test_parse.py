@@ -101,6 +101,24 @@ def test_unknown_type_is_note_but_kept_in_metadata() -> None:
     assert note.metadata["type"] == "recipe"
 
 
+def test_conflict_markers_in_frontmatter_name_the_merge_not_the_yaml() -> None:
+    """Two teammates set the same key; git left markers in the frontmatter. The warning
+    said "broken YAML ... remove the --- block", which would drop the note's
+    frontmatter; it now names the unfinished merge and what to delete."""
+    text = (
+        "---\ntype: decision\n<<<<<<< HEAD\ntags: [api]\n=======\ntags: [perf]\n"
+        ">>>>>>> 8e00035\nfiles:\n- sugar.go\n---\n# Edges\n"
+    )
+    with pytest.raises(NoteParseError) as raised:
+        parse_note(text, "d.md")
+    message = str(raised.value)
+    assert "git conflict markers in the frontmatter from line 3 (an unfinished merge)" in message
+    assert "remove the --- block" not in message
+    body_only = "---\ntags: [a\n---\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n"
+    with pytest.raises(NoteParseError, match="broken YAML"):  # markers in the body only
+        parse_note(body_only, "b.md")
+
+
 def test_bom_and_crlf() -> None:
     note = parse_note("\ufeff---\r\ntitle: T\r\n---\r\n[[a]]\r\n", "x.md")
     assert note.title == "T"

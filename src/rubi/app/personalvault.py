@@ -9,7 +9,7 @@ from __future__ import annotations
 from rubi.core.errors import RubiError
 from rubi.core.paths import VaultPaths
 
-__all__ = ["ensure_personal_vault", "open_personal_vault"]
+__all__ = ["ensure_personal_vault", "existing_personal_vault", "open_personal_vault"]
 
 
 def open_personal_vault() -> VaultPaths:
@@ -28,6 +28,18 @@ def open_personal_vault() -> VaultPaths:
     if found is None:
         raise RubiError("the personal vault cannot be opened")
     return found
+
+
+def existing_personal_vault() -> VaultPaths | None:
+    """The personal vault (as :func:`open_personal_vault` finds it), or None when it
+    does not exist; never creates it.
+
+    Raises:
+        VaultNotFoundError: its path is set but is not a usable folder.
+    """
+    from rubi.knowledge.personal import personal_paths
+
+    return personal_paths(None)
 
 
 def ensure_personal_vault() -> bool:

@@ -27,8 +27,8 @@ from rubi.core.commandcalls import (
     ReadArgs,
     SearchArgs,
 )
-from rubi.core.errors import RubiError
-from rubi.core.paths import find_vault
+from rubi.core.errors import RubiError, VaultNotFoundError
+from rubi.core.paths import VaultPaths, find_vault
 from rubi.core.searchdefaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, SEARCH_SCOPES
 from rubi.core.tokens import CHARS_PER_TOKEN
 
@@ -162,16 +162,17 @@ def search(
     cloned file carries the day it was copied); --json gives it as date and date_source
     (an uncommitted edit of a code file is newer than its "commit" day). --since/--until keep
     the hits of those days. QUERY `-`
-    reads the query from standard input (a pasted log: `rubi search - < error.log`)."""
-    paths = find_vault(vault)
+    reads the query from standard input (a pasted log: `rubi search - < error.log`).
+    `--scope personal` outside a project searches the personal vault alone."""
+    paths, personal_alone = _vault_to_search(vault, scope)
     args = SearchArgs(
         query=query_text(query),
         terms=terms,
         top_k=top_k,
         budget=budget,
-        scope=scope,
+        scope="notes" if personal_alone else scope,
         include_superseded=include_superseded,
-        personal=False if no_personal else None,
+        personal=False if no_personal or personal_alone else None,
         since=since,
         until=until,
         as_json=as_json,
@@ -193,6 +194,28 @@ def search(
             )
 
     print_answer(answered(paths, args, here))
+
+
+def _vault_to_search(vault: Path | None, scope: str) -> tuple[VaultPaths, bool]:
+    """The vault a search looks in, and whether it is the personal vault alone: the
+    one found (``--vault``, else ``.rubi/`` here or above), else, for ``--scope
+    personal`` outside a project, the personal vault when it exists (``rubi note add
+    --personal`` writes there from anywhere, and the search of it said "no .rubi/ here").
+
+    Raises:
+        VaultNotFoundError: no vault, and no personal vault for ``--scope personal``.
+    """
+    try:
+        return find_vault(vault), False
+    except VaultNotFoundError:
+        if vault is not None or scope != "personal":
+            raise
+        from rubi.app.personalvault import existing_personal_vault
+
+        found = existing_personal_vault()
+        if found is None:
+            raise
+        return found, True
 
 
 @click.command()

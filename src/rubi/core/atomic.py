@@ -127,7 +127,31 @@ def _write_temp(
 ) -> Path:
     """A new temp file beside ``path`` holding ``data`` (or what ``data(file)`` writes),
     fsynced when ``durable``, with ``mode`` (None: a new file's usual mode, 0666 less
-    the umask)."""
+    the umask).
+
+    Raises:
+        OSError: the folder is not writable or the disk is full; its ``filename`` is
+            ``path``, not the temp file's hidden name, which a user was shown
+            (``.gotcha-x.md.rubi-24338-5bce98-46eb781e.tmp: Read-only file system``),
+            nor none (a full disk fails the write, which names no file: the user read
+            a bare ``No space left on device``).
+    """
+    try:
+        return _write_temp_file(path, data, mode, durable)
+    except OSError as exc:
+        named = exc.filename
+        if named is None or _TEMP_RE.match(os.path.basename(os.fspath(named))):
+            exc.filename = os.fspath(path)  # a write or fsync names no file at all
+        raise
+
+
+def _write_temp_file(
+    path: Path,
+    data: bytes | Callable[[BinaryIO], None],
+    mode: int | None,
+    durable: bool,
+) -> Path:
+    """:func:`_write_temp`'s work: the temp file, written, or an ``OSError``."""
     flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_BINARY", 0)
     while True:
         tmp = temp_path(path)

@@ -223,6 +223,14 @@ def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
                 return split_frontmatter(quoted, path)
             except NoteParseError:
                 pass
+        marker = _conflict_marker_line(text)
+        if marker is not None:
+            raise NoteParseError(
+                path,
+                f"git conflict markers in the frontmatter from line {marker} (an "
+                "unfinished merge): keep the right text, delete the <<<<<<< ======= "
+                ">>>>>>> lines",
+            ) from exc
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise NoteParseError(
@@ -234,6 +242,21 @@ def split_frontmatter(text: str, path: str) -> tuple[dict[str, Any], str]:
     if not isinstance(meta, dict):
         raise NoteParseError(path, "frontmatter is not a mapping of keys to values")
     return dict(meta), post.content
+
+
+def _conflict_marker_line(text: str) -> int | None:
+    """The 1-based line of the first ``<<<<<<<`` line before the frontmatter's closing
+    ``---``, or None. Asked only when the YAML did not parse: two teammates who changed
+    the same frontmatter key leave markers that break it, and "broken YAML ... remove
+    the --- block" sent them to delete the note's frontmatter instead of finishing the
+    merge (``rubi doctor`` lists markers anywhere in a note:
+    :mod:`rubi.vault.conflicts`)."""
+    for number, line in enumerate(text.splitlines()[1:], start=2):
+        if line.rstrip() == "---":
+            return None
+        if line.startswith("<<<<<<<") and line[7:8] in ("", " "):
+            return number
+    return None
 
 
 def _strings(value: Any) -> list[str]:

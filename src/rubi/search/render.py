@@ -76,6 +76,17 @@ one of them about three tokens for the rarer uncommitted edit (the JSON's
 ``date_source`` says ``commit``)."""
 
 
+def _vault_prefix(hit: Hit) -> str:
+    """What a note's id carries before its vault-relative path (``personal:`` for
+    ``personal:notes/x``), or "": the id less its path's stem, so a colon in a note's
+    own name (``notes/why: retries?``) is not taken for a vault's (it was shown as
+    ``notes/why:notes/why: retries?.md``)."""
+    stem = hit.path[:-3] if hit.path.endswith(".md") else hit.path
+    if stem and hit.id != stem and hit.id.endswith(stem):
+        return hit.id[: -len(stem)]
+    return ""
+
+
 def render_hit(
     rank: int, hit: Hit, *, snippet: bool = True, texts: Mapping[int, str] | None = None
 ) -> str:
@@ -85,9 +96,8 @@ def render_hit(
     if hit.kind == "file":
         head = f"{rank}. [{hit.type} file] {hit.path}"
     else:
-        vault, _, _ = hit.id.rpartition(":")  # personal:notes/x → shown as personal:<path>
         title = _capped(hit.title)
-        head = f"{rank}. [{hit.type}] {title} — {vault + ':' if vault else ''}{hit.path}"
+        head = f"{rank}. [{hit.type}] {title} — {_vault_prefix(hit)}{hit.path}"
     if hit.date:
         head += f" · {hit.date}{_DAY_FROM.get(hit.date_source, '')}"
     if hit.status == "superseded":

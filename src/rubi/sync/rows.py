@@ -29,6 +29,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rubi.core.errors import RubiError
 from rubi.core.jsonline import dumps, loads
 from rubi.core.picklefiles import check_trusted
 
@@ -253,8 +254,24 @@ def open_store(path: Path, *, create: bool) -> Store | None:
 
     Raises:
         UntrustedCacheError: ``path`` is not in the user's own cache folder.
+        RubiError: the disk is full (SQLite's ``SQLITE_FULL``): a cache folder on a
+            full disk was reported as an unreadable index with `rubi index --full` to
+            run, which deleted the store and failed the same way.
         sqlite3.Error: a damaged file.
     """
+    try:
+        return _open_store(path, create=create)
+    except sqlite3.Error as exc:
+        if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+            raise RubiError(
+                f"{path}: the disk is full ({exc}); free space there, or set "
+                "XDG_CACHE_HOME to a folder on another disk"
+            ) from exc
+        raise
+
+
+def _open_store(path: Path, *, create: bool) -> Store | None:
+    """:func:`open_store`'s work, SQLite's errors as they come."""
     if path.exists():
         check_trusted(path)
         for suffix in ("-wal", "-shm"):  # SQLite reads them as part of the file
