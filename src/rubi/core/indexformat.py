@@ -6,5 +6,5 @@ the freshness check (:mod:`rubi.sync.freshness`) compares this number with the o
 the last index run recorded, and a server that never searches would otherwise pay
 Whoosh's import (tens of ms of CPU) for one integer."""
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 27
 """Bump when fields or analysis change: an index of another version is rebuilt."""

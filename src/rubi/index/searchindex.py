@@ -4,8 +4,7 @@ Scoring is BM25F proper (Robertson, Zaragoza & Taylor 2004; Zaragoza et al. 2004
 in rubi's own term-at-a-time scorer (:mod:`rubi.index.termscore`): for each query
 word, its frequencies in every field, weighted by :data:`rubi.index.schema.FIELD_BOOSTS`
 and length-normalised, are added before one saturation, with one IDF per word (the
-documents holding it in any field).
-"""
+documents holding it in any field)."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ from rubi.core.lazylog import get_logger
 from rubi.core.segmentreads import reads_without_whoosh
 from rubi.index.analysis import chain_language
 from rubi.index.bm25params import BM25_B, BM25_FIELD_B, BM25_K1
-from rubi.index.openretry import try_again
+from rubi.index.openretry import generation_replaced, try_again
 from rubi.index.queryanalysis import QueryAnalysis
 from rubi.index.querymatch import (
     BM25Hit,
@@ -230,8 +229,11 @@ class SearchIndex:
             try:
                 reader = ix.reader()
                 break
-            except FileNotFoundError:  # a commit merged away a segment of that generation
+            except FileNotFoundError as exc:  # a commit merged away a segment of that generation
+                replaced = generation_replaced(self.directory, self._open, folder, latest)
                 self.close()
+                if not replaced:  # no commit came: a segment file gone for good
+                    raise index_unreadable(self.directory, exc) from exc
                 if not try_again(attempt, started):
                     raise
                 attempt += 1
