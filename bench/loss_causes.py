@@ -26,7 +26,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -227,18 +227,32 @@ def report(pairs: Sequence[str], verbose: bool) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def record_or_report(
+    argv: list[str] | None,
+    record: Callable[[Path, list[str]], int],
+    report: Callable[[list[str], bool], str],
+    description: str,
+    pairs_help: str,
+) -> int:
+    """The command line of a record/report bench: ``record STEPS.jsonl [--] EVAL ARGS``
+    runs ``record``; ``report PAIRS... [--verbose]`` prints ``report``'s table."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["record"] and len(args) >= 2:
         rest = args[args.index("--") + 1 :] if "--" in args else args[2:]
         return record(Path(args[1]), rest)
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("command", choices=("report",))
-    parser.add_argument("pairs", nargs="+", help="DUMP.jsonl:STEPS.jsonl, one per set")
+    parser.add_argument("pairs", nargs="+", help=pairs_help)
     parser.add_argument("--verbose", action="store_true")
     parsed = parser.parse_args(args)
     print(report(parsed.pairs, parsed.verbose))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return record_or_report(
+        argv, record, report, __doc__.split("\n", 1)[0], "DUMP.jsonl:STEPS.jsonl, one per set"
+    )
 
 
 if __name__ == "__main__":

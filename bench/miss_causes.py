@@ -27,7 +27,6 @@ answers BM25F listed but did not rank first, what it ranked first (:func:`above`
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -40,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loss_causes import MISSED, rank_of
+from loss_causes import MISSED, rank_of, record_or_report
 
 __all__ = [
     "CAUSES",
@@ -323,17 +322,13 @@ def _counts(counts: Counter[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["record"] and len(args) >= 2:
-        rest = args[args.index("--") + 1 :] if "--" in args else args[2:]
-        return record(Path(args[1]), rest)
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("command", choices=("report",))
-    parser.add_argument("pairs", nargs="+", help="DUMP.jsonl:STEPS.jsonl[:ROOT], one per set")
-    parser.add_argument("--verbose", action="store_true")
-    parsed = parser.parse_args(args)
-    print(report(parsed.pairs, parsed.verbose))
-    return 0
+    return record_or_report(
+        argv,
+        record,
+        report,
+        __doc__.split("\n", 1)[0],
+        "DUMP.jsonl:STEPS.jsonl[:ROOT], one per set",
+    )
 
 
 if __name__ == "__main__":
