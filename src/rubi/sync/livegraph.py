@@ -311,7 +311,11 @@ class GraphKeeper:
             self._base = self.live.graph_map
             return
         live = self.get(store, previous_map, reader=False)  # the run's rows and map
-        if code_map is not None and (code_map.stats.reused_shape or code_map.stats.kept_graph):
+        if (
+            code_map is not None
+            and not reshaped  # a kept map the graph never took (see SyncRun.regraphed)
+            and (code_map.stats.reused_shape or code_map.stats.kept_graph)
+        ):
             live.keep_code_map(code_map)  # same files, edges, names: nothing to redo
         elif reshaped and watched:
             self.snapshots.later(self.flush_locked)

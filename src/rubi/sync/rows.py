@@ -40,11 +40,18 @@ if TYPE_CHECKING:
     from rubi.core.filestamp import Stamp
     from rubi.core.model import Note  # its rows unpickle to it: pickle imports it then
 
-__all__ = ["CODE_STAMP", "STORE_FORMAT", "Store", "open_store", "quiet_stamp"]
+__all__ = ["CODE_SHAPE", "CODE_STAMP", "STORE_FORMAT", "Store", "open_store", "quiet_stamp"]
 
 CODE_STAMP = "code_graph"
 """Store meta key: the generation of the run that last changed the code map's shape
 (the graph's code nodes); a graph whose ``code_stamp`` differs has older code nodes."""
+
+CODE_SHAPE = "code_shape"
+"""Meta key: the shape id (:attr:`rubi.codemap.model.CodeMap.shape_id`) of the code map
+the store's rows were last committed with. The map is kept on disk before the run's
+rows are committed, so a run killed between the two leaves a kept map ahead of the
+store and the graph; the next run, finding the kept map's shape unlike this one, moves
+the graph's code nodes again (:attr:`rubi.sync.steps.SyncRun.regraphed`)."""
 
 STORE_FORMAT = 1
 """Bump when the tables change shape; an older store is dropped and rebuilt."""

@@ -36,7 +36,7 @@ from rubi.sync.manifest import NOTES_BODY_KEPT, IndexReport, VaultState, racy, s
 from rubi.sync.notes import ChangedNotes, deleted_ids
 from rubi.sync.plan import Plan, RunPlan
 from rubi.sync.progress import Progress, stage
-from rubi.sync.rows import Store
+from rubi.sync.rows import CODE_SHAPE, Store
 from rubi.sync.streamed import StreamedNotes
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ if TYPE_CHECKING:
     from rubi.sync.livegraph import PreviousMap
 
 __all__ = ["SyncRun", "commit_rows"]
+
+
+_UNREAD = object()
+"""A value not read yet."""
 
 
 class SyncRun:
@@ -98,6 +102,8 @@ class SyncRun:
         self.deletes: list[str] = []
         self.code = CodeRun()
         self.previous_map: PreviousMap = None
+        self._shape_before: object = _UNREAD
+        """The store's :data:`CODE_SHAPE` before this run's commit (read on demand)."""
         """The map the graph was last given, to move its code nodes from (or what reads
         it: :data:`~rubi.sync.livegraph.PreviousMap`)."""
 
@@ -122,11 +128,19 @@ class SyncRun:
     def regraphed(self) -> bool:
         """The code map changed what the graph's code nodes are made of: they move, and
         the store's code stamp with them. Not when it changed shape without that
-        (``stats.kept_graph``: an import of a name outside the project)."""
+        (``stats.kept_graph``: an import of a name outside the project), unless the
+        store's rows were committed with a map of another shape (:data:`CODE_SHAPE`: a
+        run killed after it kept its map and before its rows)."""
         code_map = self.code.code_map
-        return code_map is not None and not (
-            code_map.stats.reused_shape or code_map.stats.kept_graph
-        )
+        if code_map is None:
+            return False
+        if not (code_map.stats.reused_shape or code_map.stats.kept_graph):
+            return True
+        # a map kept by a run killed before its rows: the graph never took it
+        if self._shape_before is _UNREAD:  # read once: the run's commit rewrites it
+            self._shape_before = self.store.meta_value(CODE_SHAPE)
+        committed = self._shape_before
+        return committed is not None and committed != code_map.shape_id
 
     @property
     def graph_changed(self) -> bool:
@@ -277,6 +291,7 @@ class SyncRun:
             touched=self.touched,
             cleared=self.streamed is not None,
             reshaped=self.regraphed,
+            code_shape=None if self.code_map is None else self.code_map.shape_id,
         )
 
     def commit_prints(self) -> None:
@@ -331,6 +346,7 @@ def commit_rows(
     touched: Collection[str] = (),
     cleared: bool = False,
     reshaped: bool = False,
+    code_shape: str | None = None,
 ) -> None:
     """Write a run's rows in one transaction; the manifest is saved last, so an
     interrupted run is redone.
@@ -346,6 +362,8 @@ def commit_rows(
         cleared: a streamed full build cleared the store and wrote its notes in the
             transaction this commits.
         reshaped: the graph's code nodes moved (:data:`CODE_STAMP`).
+        code_shape: the shape id of the run's code map, if it made one
+            (:data:`CODE_SHAPE`).
     """
     with store.transaction():
         if full and not cleared:
@@ -366,6 +384,8 @@ def commit_rows(
             meta["base_gen"] = new.gen
         if full or reshaped:
             meta[CODE_STAMP] = new.gen
+        if code_shape is not None:
+            meta[CODE_SHAPE] = code_shape
         store.set_meta(meta)
 
 
