@@ -26,12 +26,11 @@ of the Obsidian help 0.31 at most, a personal wiki 0.19 at most.
 
 from __future__ import annotations
 
-import _thread  # threading's Lock, without its import
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rubi.core.recentmemo import RecentMemo
 from rubi.search.printstore import stored
 from rubi.search.textkey import text_key
 
@@ -194,32 +193,23 @@ class _Fingerprints:
     least recently used dropped first; safe across threads."""
 
     def __init__(self, most: int) -> None:
-        self._most = most
-        self._kept: OrderedDict[tuple[str, bytes], Fingerprint] = OrderedDict()
-        self._guard = _thread.allocate_lock()
+        self._kept = RecentMemo(most)  # (title, text digest) -> Fingerprint
 
     def body(self, title: str, text: str, digest: bytes | None = None) -> Body:
         key = (title, text_key(text) if digest is None else digest)
-        with self._guard:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return Body(found, text, cleaned=False)
+        found: Fingerprint | None = self._kept.get(key)
+        if found is not None:
+            return Body(found, text, cleaned=False)
         kept = stored(key[1])  # written at index time, for a process that searches once
         if kept is not None:
             made = Body(Fingerprint.stored(title, *kept), text, cleaned=False)
         else:
             made = make_body(title, text)
-        with self._guard:
-            self._kept[key] = made.print
-            self._kept.move_to_end(key)
-            while len(self._kept) > self._most:
-                self._kept.popitem(last=False)
+        self._kept.put(key, made.print)
         return made
 
     def clear(self) -> None:
-        with self._guard:
-            self._kept.clear()
+        self._kept.clear()
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -14,10 +14,9 @@ other memos key the note by (:attr:`rubi.search.hittext.FileText.digest`).
 
 from __future__ import annotations
 
-import _thread  # threading's Lock, without its import
 from array import array
-from collections import OrderedDict
 
+from rubi.core.recentmemo import RecentMemo
 from rubi.markdown.comments import blank_spans, has_comment_mark, text_comment_spans
 from rubi.search.textkey import text_key
 
@@ -35,9 +34,7 @@ class ShownTexts:
     dropped first; safe across threads."""
 
     def __init__(self, most: int) -> None:
-        self._most = most
-        self._kept: OrderedDict[bytes, tuple[array[int], bytes]] = OrderedDict()
-        self._guard = _thread.allocate_lock()
+        self._kept = RecentMemo(most)  # text key -> (the spans' offsets, the shown digest)
 
     def shown(self, text: str) -> tuple[str, bytes | None]:
         """``text`` (a note file's full text, as read) with its comments blanked
@@ -47,28 +44,19 @@ class ShownTexts:
         if not has_comment_mark(text):
             return text, None
         key = text_key(text)
-        with self._guard:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
+        found: tuple[array[int], bytes] | None = self._kept.get(key)
         if found is not None:
             flat, digest = found
             return blank_spans(text, list(zip(flat[::2], flat[1::2], strict=True))), digest
         spans = text_comment_spans(text)
         shown = blank_spans(text, spans)
         digest = text_key(shown) if spans else key  # no comment: the text as read
-        flat = array("I", [at for span in spans for at in span])
-        with self._guard:
-            self._kept[key] = (flat, digest)
-            self._kept.move_to_end(key)
-            while len(self._kept) > self._most:
-                self._kept.popitem(last=False)
+        self._kept.put(key, (array("I", [at for span in spans for at in span]), digest))
         return shown, digest
 
     def clear(self) -> None:
         """Forget every text's places."""
-        with self._guard:
-            self._kept.clear()
+        self._kept.clear()
 
     def __len__(self) -> int:
         return len(self._kept)
