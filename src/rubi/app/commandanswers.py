@@ -106,16 +106,18 @@ def _gone_files(paths: VaultPaths, hits: Any) -> list[str]:
     if root is None:
         return []
     import os
-    from pathlib import PurePosixPath
+
+    from rubi.core.safepaths import UnsafePathError, relative_path
 
     gone: list[str] = []
     for hit in hits:
         if hit.kind != "file" or not hit.path:
             continue
-        rel = PurePosixPath(hit.path)
-        if rel.is_absolute() or ".." in rel.parts:
+        try:
+            rel = relative_path(hit.path)
+        except UnsafePathError:
             continue  # not a path under the project: nothing to check
-        if not os.path.lexists(os.path.join(root, *rel.parts)):
+        if not os.path.lexists(os.path.join(root, rel)):
             gone.append(hit.path)
     return gone
 

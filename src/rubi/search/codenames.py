@@ -35,9 +35,9 @@ an underscore between its parts) names it too: the project's name as its users w
 it, ``pip-tools`` for ``piptools``, ``WeasyPrint`` for ``weasyprint``, ``rich-click``
 for ``rich_click`` (:func:`_spells_package`); "Click" is no compound.
 
-Every spelling of a word is looked at, not only its first (:func:`written_forms`): an
-issue titled "... when I am using Arrow.get()" writes ``arrow.get`` in its example, and
-only the second names the module ``arrow``. A path's line and column
+Every spelling of a word is looked at, not only its first (``written_words`` with
+``spellings``): an issue titled "... when I am using Arrow.get()" writes ``arrow.get``
+in its example, and only the second names the module ``arrow``. A path's line and column
 (``site-packages/black/__init__.py:767:``, a warning's or a linter's form) are left
 out before its segments are matched.
 
@@ -58,7 +58,7 @@ TYPE_CHECKING = False  # typing costs a hook ~3 ms of imports; mypy reads this a
 if TYPE_CHECKING:
     from rubi.graph.build import GraphBuild
 
-__all__ = ["project_names", "written_forms"]
+__all__ = ["project_names"]
 
 
 def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
@@ -66,7 +66,7 @@ def project_names(query: str, build: GraphBuild) -> tuple[str, ...]:
     of ``build``'s project, in written order (every spelling of each), then the
     project's main package when ``query`` writes it as a word or as a compound of its
     letters (see the module)."""
-    words = written_forms(query)
+    words = written_words(query, spellings=True)  # Arrow.get and arrow.get both
     found = [w for w in words if is_identifier(w) and _names_code(w, build)]
     package = _package_written(query, words, build)
     return (*found, package) if package is not None else tuple(found)
@@ -99,14 +99,6 @@ _NOT_A_NAME = re.compile(r"[./:]")
 """A dotted name, a path or a URL is not a package's name written as a compound."""
 _LINE_SUFFIX = re.compile(r"(?::[0-9]+)+$")
 """A path's ``:line`` and ``:line:column`` (``core.py:767``, ``core.py:12:5``)."""
-
-
-def written_forms(text: str) -> list[str]:
-    """The written words of ``text`` (:func:`rubi.search.longquery.written_words`'
-    words, bounded as it bounds them), every spelling once, in order of first
-    appearance: ``Arrow.get`` and ``arrow.get`` are two; words that differ only in
-    their digits are one, as there."""
-    return written_words(text, spellings=True)
 
 
 def _module_keys(word: str) -> set[str]:
