@@ -218,10 +218,7 @@ class _Writer:
         kept = self._kept_rows(origin, ids_text, index, keys, datas, data_list)
         for direction, adjacency in (("succ", g._succ), ("pred", g._pred)):
             distinct = (datas, data_list, seen)
-            if kept is None:
-                self._adjacency(direction, ids, adjacency, index, keys, distinct)
-            else:
-                self._adjacency_kept(direction, ids, adjacency, index, keys, distinct, kept)
+            self._adjacency(direction, ids, adjacency, index, keys, distinct, kept)
         named = {
             "names": build.names,
             "type_names": build.type_names,
@@ -263,37 +260,6 @@ class _Writer:
         self._fh.seek(0)
         self._fh.write(HEADER.pack(MAGIC, FLAT_FORMAT, ORDER, gen, stamp, self._pos, *crcs))
         self._fh.write(table)
-
-    def _adjacency(
-        self,
-        direction: str,
-        ids: list[str],
-        adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
-        index: dict[str, int],
-        keys: dict[str, int],
-        distinct: tuple[dict[object, int], list[dict[str, Any]], dict[int, int]],
-    ) -> None:
-        """One direction's adjacency; ``distinct`` is the distinct attribute dicts
-        (:func:`_data_id`) and the positions of the dicts seen (by ``id``)."""
-        datas, data_list, seen = distinct
-        off, nbr = array(OFFSETS, [0]), array(INDEXES)
-        koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
-        position, seen_at = index.__getitem__, seen.get
-        key_add, data_add, koff_add = key.append, data.append, koff.append
-        for node in ids:
-            row = adjacency[node]
-            nbr.extend(map(position, row))
-            for keydict in row.values():
-                for k, attrs in keydict.items():
-                    key_add(keys.setdefault(k, len(keys)))
-                    found = seen_at(id(attrs))
-                    if found is None:
-                        found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
-                    data_add(found)
-                koff_add(len(key))
-            off.append(len(nbr))
-        for part, values in zip(ADJACENCY, (off, nbr, koff, key, data), strict=True):
-            self._ints(f"{direction}_{part}", values)
 
     def _kept_rows(
         self,
@@ -340,7 +306,7 @@ class _Writer:
         again.update(range(bytes(old_ids).count(ID_END.encode()), len(index)))
         return sorted(again)
 
-    def _adjacency_kept(
+    def _adjacency(
         self,
         direction: str,
         ids: list[str],
@@ -348,25 +314,32 @@ class _Writer:
         index: dict[str, int],
         keys: dict[str, int],
         distinct: tuple[dict[object, int], list[dict[str, Any]], dict[int, int]],
-        again: list[int],
+        again: list[int] | None,
     ) -> None:
-        """:meth:`_adjacency` with the rows of the nodes not in ``again`` (positions,
-        ascending) copied from the replaced file, their offsets moved by C-level maps:
-        the same arrays as :meth:`_adjacency` with the tables seeded as they are."""
+        """One direction's adjacency; ``distinct`` is the distinct attribute dicts
+        (:func:`_data_id`) and the positions of the dicts seen (by ``id``). With
+        ``again`` (positions, ascending: :meth:`_kept_rows`), only those nodes' rows are
+        encoded and the others copied from the replaced file, their offsets moved by
+        C-level maps: the same arrays as encoding every row with the tables seeded as
+        they are; None encodes every row."""
         datas, data_list, seen = distinct
-        assert self._previous is not None
-        old = [self._previous.section(f"{direction}_{part}") for part in ADJACENCY]
-        cast = [
-            view.cast(CODES[f"{direction}_{part}"])
-            for view, part in zip(old, ADJACENCY, strict=True)
-        ]
-        o_off, o_nbr, o_koff, o_key, o_data = cast
+        old: list[memoryview] = []
+        cast: list[memoryview] = []
+        if again is not None:
+            assert self._previous is not None
+            old = [self._previous.section(f"{direction}_{part}") for part in ADJACENCY]
+            cast = [
+                view.cast(CODES[f"{direction}_{part}"])
+                for view, part in zip(old, ADJACENCY, strict=True)
+            ]
         off, nbr = array(OFFSETS, [0]), array(INDEXES)
         koff, key, data = array(OFFSETS, [0]), array(INDEXES), array(INDEXES)
         position, seen_at = index.__getitem__, seen.get
+        key_add, data_add, koff_add = key.append, data.append, koff.append
         at = 0
-        for stop in [*again, len(ids)]:
+        for stop in [*(range(len(ids)) if again is None else again), len(ids)]:
             if at < stop:  # nodes at..stop-1 as the replaced file holds them
+                o_off, o_nbr, o_koff, o_key, o_data = cast
                 n0, n1 = o_off[at], o_off[stop]
                 off.extend(map((len(nbr) - n0).__add__, o_off[at + 1 : stop + 1]))
                 nbr.extend(o_nbr[n0:n1])
@@ -380,12 +353,12 @@ class _Writer:
             nbr.extend(map(position, row))
             for keydict in row.values():
                 for k, attrs in keydict.items():
-                    key.append(keys.setdefault(k, len(keys)))
+                    key_add(keys.setdefault(k, len(keys)))
                     found = seen_at(id(attrs))
                     if found is None:
                         found = seen[id(attrs)] = _data_id(attrs, datas, data_list)
-                    data.append(found)
-                koff.append(len(key))
+                    data_add(found)
+                koff_add(len(key))
             off.append(len(nbr))
             at = stop + 1
         for view in [*cast, *old]:
